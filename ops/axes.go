@@ -1,0 +1,66 @@
+package ops
+
+import (
+	"fmt"
+	"math"
+)
+
+// normalizeAxis maps axis in [-rank, rank-1] to [0, rank-1]; ok is false
+// outside that range.
+func normalizeAxis(axis int64, rank int) (int, bool) {
+	r := int64(rank)
+	if axis < -r || axis >= r {
+		return 0, false
+	}
+	if axis < 0 {
+		axis += r
+	}
+	return int(axis), true
+}
+
+// toInt converts a value read from a tensor or attribute to int, failing
+// where int is narrower than int64 (32-bit platforms) and v does not fit.
+func toInt(v int64) (int, error) {
+	if v > math.MaxInt || v < math.MinInt {
+		return 0, fmt.Errorf("%d does not fit in an int on this platform", v)
+	}
+	return int(v), nil
+}
+
+// toInts converts a slice with toInt.
+func toInts(v []int64) ([]int, error) {
+	out := make([]int, len(v))
+	for i, x := range v {
+		n, err := toInt(x)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+// broadcastShapes returns the multidirectional (numpy) broadcast of a and b:
+// aligned at the end, each pair of dims equal or one of them 1.
+func broadcastShapes(a, b []int) ([]int, error) {
+	n := max(len(a), len(b))
+	out := make([]int, n)
+	for i := 0; i < n; i++ {
+		da, db := 1, 1
+		if k := i - (n - len(a)); k >= 0 {
+			da = a[k]
+		}
+		if k := i - (n - len(b)); k >= 0 {
+			db = b[k]
+		}
+		switch {
+		case da == db || db == 1:
+			out[i] = da
+		case da == 1:
+			out[i] = db
+		default:
+			return nil, fmt.Errorf("shapes %v and %v do not broadcast: dimension %d is %d and %d", a, b, i, da, db)
+		}
+	}
+	return out, nil
+}

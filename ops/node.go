@@ -1,0 +1,159 @@
+package ops
+
+import (
+	"fmt"
+
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// AttrType is the type of an attribute value, numbered as in onnx.proto.
+type AttrType int
+
+// Attribute types, as AttributeProto.AttributeType.
+const (
+	AttrUndefined AttrType = 0
+	AttrFloat     AttrType = 1
+	AttrInt       AttrType = 2
+	AttrString    AttrType = 3
+	AttrTensor    AttrType = 4
+	AttrGraph     AttrType = 5
+	AttrFloats    AttrType = 6
+	AttrInts      AttrType = 7
+	AttrStrings   AttrType = 8
+	AttrTensors   AttrType = 9
+	AttrGraphs    AttrType = 10
+	AttrSparse    AttrType = 11
+	AttrSparses   AttrType = 12
+	AttrTypeProto AttrType = 13
+)
+
+var attrTypeNames = map[AttrType]string{
+	AttrUndefined: "undefined", AttrFloat: "float", AttrInt: "int", AttrString: "string",
+	AttrTensor: "tensor", AttrGraph: "graph", AttrFloats: "floats", AttrInts: "ints",
+	AttrStrings: "strings", AttrTensors: "tensors", AttrGraphs: "graphs",
+	AttrSparse: "sparse_tensor", AttrSparses: "sparse_tensors", AttrTypeProto: "type_proto",
+}
+
+func (t AttrType) String() string {
+	if s, ok := attrTypeNames[t]; ok {
+		return s
+	}
+	return fmt.Sprintf("AttrType(%d)", int(t))
+}
+
+// Attribute is one attribute of a node. Only the field of its Type is set.
+type Attribute struct {
+	Type    AttrType
+	Float   float32
+	Int     int64
+	String  string
+	Tensor  *tensor.Tensor
+	Floats  []float32
+	Ints    []int64
+	Strings []string
+}
+
+// Node is one operator call in a model: its operator, the version resolved
+// from the model's opset imports, and its attributes.
+type Node struct {
+	Name    string
+	OpType  string
+	Domain  string
+	Version int // the since-version of the operator that serves the node
+	Attrs   map[string]Attribute
+}
+
+func (n *Node) op() opRef { return opRef{n.OpType, n.Version} }
+
+// Has reports whether the node sets attribute name.
+func (n *Node) Has(name string) bool {
+	_, ok := n.Attrs[name]
+	return ok
+}
+
+func (n *Node) attr(name string, want AttrType) (Attribute, bool, error) {
+	a, ok := n.Attrs[name]
+	if !ok {
+		return a, false, nil
+	}
+	if a.Type != want {
+		return a, false, n.op().errorf("attribute", "attribute %s is of type %v, expected %v", name, a.Type, want)
+	}
+	return a, true, nil
+}
+
+// Int returns the int attribute name, or def when it is absent.
+func (n *Node) Int(name string, def int64) (int64, error) {
+	a, ok, err := n.attr(name, AttrInt)
+	if !ok {
+		return def, err
+	}
+	return a.Int, nil
+}
+
+// Float returns the float attribute name, or def when it is absent.
+func (n *Node) Float(name string, def float32) (float32, error) {
+	a, ok, err := n.attr(name, AttrFloat)
+	if !ok {
+		return def, err
+	}
+	return a.Float, nil
+}
+
+// Str returns the string attribute name, or def when it is absent.
+func (n *Node) Str(name, def string) (string, error) {
+	a, ok, err := n.attr(name, AttrString)
+	if !ok {
+		return def, err
+	}
+	return a.String, nil
+}
+
+// Ints returns the ints attribute name; ok is false when it is absent.
+func (n *Node) Ints(name string) (v []int64, ok bool, err error) {
+	a, ok, err := n.attr(name, AttrInts)
+	return a.Ints, ok, err
+}
+
+// Floats returns the floats attribute name; ok is false when it is absent.
+func (n *Node) Floats(name string) (v []float32, ok bool, err error) {
+	a, ok, err := n.attr(name, AttrFloats)
+	return a.Floats, ok, err
+}
+
+// TensorAttr returns the tensor attribute name, nil when it is absent.
+func (n *Node) TensorAttr(name string) (*tensor.Tensor, error) {
+	a, _, err := n.attr(name, AttrTensor)
+	return a.Tensor, err
+}
+
+// tensorInput returns input i as a tensor; nil when the input is absent. An
+// input that is present but not a tensor is an error.
+func (n *Node) tensorInput(in []tensor.Value, i int) (*tensor.Tensor, error) {
+	if i >= len(in) || in[i] == nil {
+		return nil, nil
+	}
+	t, ok := in[i].(*tensor.Tensor)
+	if !ok {
+		return nil, n.op().errorf("input", "input %d is %s, expected a tensor", i, in[i].Describe())
+	}
+	return t, nil
+}
+
+// requiredInput is tensorInput for an input the operator cannot do without.
+func (n *Node) requiredInput(in []tensor.Value, i int, name string) (*tensor.Tensor, error) {
+	t, err := n.tensorInput(in, i)
+	if err == nil && t == nil {
+		err = n.op().errorf("input", "required input %s (#%d) is missing", name, i)
+	}
+	return t, err
+}
+
+// values wraps tensors as a Kernel's result.
+func values(ts ...*tensor.Tensor) []tensor.Value {
+	out := make([]tensor.Value, len(ts))
+	for i, t := range ts {
+		out[i] = t
+	}
+	return out
+}

@@ -1,0 +1,75 @@
+package ops
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+var defaultOptions Options
+
+func (o *Options) orDefault() *Options {
+	if o == nil {
+		return &defaultOptions
+	}
+	return o
+}
+
+func (o *Options) maxBytes() int64 {
+	switch {
+	case o.MaxTensorBytes == 0:
+		return DefaultMaxTensorBytes
+	case o.MaxTensorBytes < 0:
+		return 1<<63 - 1
+	}
+	return o.MaxTensorBytes
+}
+
+// threads returns how many goroutines a kernel may use.
+func (o *Options) threads() int {
+	n := runtime.GOMAXPROCS(0)
+	if o.Threads > 0 && o.Threads < n {
+		n = o.Threads
+	}
+	return n
+}
+
+// cancelled returns the context's error, if the run has one and it is done.
+func (o *Options) cancelled() error {
+	if o.Ctx == nil {
+		return nil
+	}
+	return o.Ctx.Err()
+}
+
+// checkSize returns an error if a tensor of type dt and shape would be
+// impossible or larger than the limit. It allocates nothing, so operators
+// call it before they allocate an output whose size comes from their inputs.
+func (o *Options) checkSize(op opRef, dt tensor.DataType, shape []int) error {
+	size, err := tensor.ByteSize(dt, shape)
+	if err != nil {
+		return op.wrap("size", err, "output of shape %v", shape)
+	}
+	if dt == tensor.String {
+		size *= 16 // a string header; the strings themselves are shared
+	}
+	if int64(size) > o.maxBytes() {
+		return &Error{Op: op.name, Version: op.version, Rule: "size",
+			Msg: fmt.Sprintf("output %v of shape %v would take %d bytes, above the limit of %d", dt, shape, size, o.maxBytes()),
+			Err: ErrLimit}
+	}
+	return nil
+}
+
+// newTensor allocates an output after checkSize.
+func (o *Options) newTensor(op opRef, dt tensor.DataType, shape []int) (*tensor.Tensor, error) {
+	if err := o.checkSize(op, dt, shape); err != nil {
+		return nil, err
+	}
+	t, err := tensor.New(dt, shape...)
+	if err != nil {
+		return nil, op.wrap("size", err, "output of shape %v", shape)
+	}
+	return t, nil
+}

@@ -1,0 +1,127 @@
+package ops
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// Profile selects the rules operators follow.
+type Profile int
+
+const (
+	// ProfileONNX runs operators exactly as the ONNX specification says.
+	ProfileONNX Profile = iota
+	// ProfileSONNX also checks the SONNX profile's restrictions and
+	// constraints, and refuses what the profile leaves undefined.
+	ProfileSONNX
+)
+
+func (p Profile) String() string {
+	if p == ProfileSONNX {
+		return "sonnx"
+	}
+	return "onnx"
+}
+
+// DefaultMaxTensorBytes is the default cap on the storage of any one tensor
+// an operator creates: 2 GiB, which also fits a 32-bit int.
+const DefaultMaxTensorBytes = 1<<31 - 1
+
+// Options are the settings of one run. The zero value is usable: ONNX rules,
+// DefaultMaxTensorBytes, every core.
+type Options struct {
+	// Ctx, when set, is checked by long kernels; a cancelled run returns its error.
+	Ctx context.Context
+	// Profile selects ONNX or SONNX rules.
+	Profile Profile
+	// MaxTensorBytes caps the storage of any one tensor an operator creates
+	// (0 means DefaultMaxTensorBytes; negative means no cap).
+	MaxTensorBytes int64
+	// Threads caps the cores a kernel uses (0 means all).
+	Threads int
+}
+
+// Kernel runs one node. in holds the node's inputs in order, nil for an
+// optional input left out; it returns one value per node output.
+type Kernel func(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error)
+
+// Schema is one implementation of an operator: it serves every opset from
+// its since-version up to the next since-version listed for the operator.
+type Schema struct {
+	Domain  string // "" for the default ONNX domain (ai.onnx)
+	Name    string
+	Since   int
+	Inputs  [2]int // the least and most inputs a node may have (-1: no upper bound)
+	Outputs [2]int // the least and most outputs
+	Run     Kernel
+}
+
+var registry = struct {
+	sync.RWMutex
+	byName map[string][]*Schema // domain/name -> schemas sorted by Since
+}{byName: map[string][]*Schema{}}
+
+func key(domain, name string) string {
+	if domain == "ai.onnx" {
+		domain = ""
+	}
+	return domain + "/" + name
+}
+
+// register adds one kernel for each since-version in versions.
+func register(name string, versions []int, inputs, outputs [2]int, run Kernel) {
+	registry.Lock()
+	defer registry.Unlock()
+	k := key("", name)
+	for _, v := range versions {
+		registry.byName[k] = append(registry.byName[k], &Schema{Name: name, Since: v, Inputs: inputs, Outputs: outputs, Run: run})
+	}
+	sort.Slice(registry.byName[k], func(i, j int) bool { return registry.byName[k][i].Since < registry.byName[k][j].Since })
+}
+
+// Lookup returns the schema of operator name in domain for a model that
+// imports the domain at opset version opset: the highest since-version not
+// above opset.
+func Lookup(domain, name string, opset int) (*Schema, error) {
+	registry.RLock()
+	defer registry.RUnlock()
+	list := registry.byName[key(domain, name)]
+	if len(list) == 0 {
+		if domain != "" && domain != "ai.onnx" {
+			return nil, fmt.Errorf("operator %s of domain %q is not supported", name, domain)
+		}
+		return nil, fmt.Errorf("operator %s is not supported", name)
+	}
+	for i := len(list) - 1; i >= 0; i-- {
+		if list[i].Since <= opset {
+			return list[i], nil
+		}
+	}
+	return nil, fmt.Errorf("operator %s has no version at or below opset %d (first version: %d)", name, opset, list[0].Since)
+}
+
+// Schemas returns every registered schema, sorted by domain, name and version.
+func Schemas() []Schema {
+	registry.RLock()
+	defer registry.RUnlock()
+	var out []Schema
+	for _, list := range registry.byName {
+		for _, s := range list {
+			out = append(out, *s)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Domain != out[j].Domain {
+			return out[i].Domain < out[j].Domain
+		}
+		if out[i].Name != out[j].Name {
+			return out[i].Name < out[j].Name
+		}
+		return out[i].Since < out[j].Since
+	})
+	return out
+}

@@ -1,0 +1,245 @@
+package ops
+
+import (
+	"sync"
+	"unsafe"
+
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// copyPlan is the one data-movement primitive every operator that copies
+// is expressed in. It moves elements between two tensors of one type:
+//
+//	dst[dstOff + Σ i[k]*dstStrides[k]] = src[srcOff + Σ i[k]*srcStrides[k]]
+//
+// for every index i in shape. Strides are in elements; a source stride may
+// be 0 (broadcast, as in Expand and Tile) or negative (Slice with a negative
+// step). Transpose, Slice, Concat, Split, Pad's interior, Tile, Expand,
+// DepthToSpace and SpaceToDepth are each a few such plans.
+type copyPlan struct {
+	shape                  []int
+	dstStrides, srcStrides []int
+	dstOff, srcOff         int
+}
+
+// contiguousStrides returns the row-major strides, in elements, of shape.
+func contiguousStrides(shape []int) []int {
+	s := make([]int, len(shape))
+	acc := 1
+	for i := len(shape) - 1; i >= 0; i-- {
+		s[i] = acc
+		acc *= shape[i]
+	}
+	return s
+}
+
+// simplify drops axes of size 1 and merges each pair of neighbouring axes
+// that both sides walk as one, so that the innermost axis is as long as
+// possible: a plain copy of a contiguous region becomes one memmove. It
+// reports false when the plan moves nothing (a zero-sized axis).
+func (p copyPlan) simplify() (copyPlan, bool) {
+	q := copyPlan{dstOff: p.dstOff, srcOff: p.srcOff}
+	for k, n := range p.shape {
+		if n == 0 {
+			return q, false
+		}
+		if n == 1 {
+			continue
+		}
+		ds, ss := p.dstStrides[k], p.srcStrides[k]
+		if last := len(q.shape) - 1; last >= 0 &&
+			q.dstStrides[last] == ds*n && q.srcStrides[last] == ss*n {
+			q.shape[last] *= n
+			q.dstStrides[last] = ds
+			q.srcStrides[last] = ss
+			continue
+		}
+		q.shape = append(q.shape, n)
+		q.dstStrides = append(q.dstStrides, ds)
+		q.srcStrides = append(q.srcStrides, ss)
+	}
+	return q, true
+}
+
+// parallelBytes is the output size below which a copy runs on one core:
+// starting goroutines costs more than moving this much memory.
+const parallelBytes = 1 << 18
+
+// run executes the plan from src into dst, which have the same element type.
+func (p copyPlan) run(opt *Options, dst, src *tensor.Tensor) {
+	q, ok := p.simplify()
+	if !ok {
+		return
+	}
+	switch dt := dst.DataType(); {
+	case dt == tensor.String:
+		q.parallel(opt, 16, func(q copyPlan) { stridedCopy(dst.Strings(), src.Strings(), q) })
+	default:
+		size := dt.Size()
+		d, s := dst.Bytes(), src.Bytes()
+		switch size {
+		case 1:
+			q.parallel(opt, size, func(q copyPlan) { stridedCopy(d, s, q) })
+		case 2:
+			q.parallel(opt, size, func(q copyPlan) { stridedCopy(asElems[uint16](d), asElems[uint16](s), q) })
+		case 4:
+			q.parallel(opt, size, func(q copyPlan) { stridedCopy(asElems[uint32](d), asElems[uint32](s), q) })
+		case 8:
+			q.parallel(opt, size, func(q copyPlan) { stridedCopy(asElems[uint64](d), asElems[uint64](s), q) })
+		case 16:
+			q.parallel(opt, size, func(q copyPlan) { stridedCopy(asElems[[2]uint64](d), asElems[[2]uint64](s), q) })
+		}
+	}
+}
+
+// asElems views tensor storage (8-byte aligned, see tensor.New) as []E.
+func asElems[E any](b []byte) []E {
+	if len(b) == 0 {
+		return nil
+	}
+	var e E
+	return unsafe.Slice((*E)(unsafe.Pointer(&b[0])), len(b)/int(unsafe.Sizeof(e)))
+}
+
+// parallel runs f over the plan, split along its outermost axis across the
+// run's cores when the copy is large enough to gain from it.
+func (q copyPlan) parallel(opt *Options, elemSize int, f func(copyPlan)) {
+	total := elemSize
+	for _, n := range q.shape {
+		total *= n
+	}
+	workers := opt.orDefault().threads()
+	if len(q.shape) == 0 || total < parallelBytes || workers < 2 {
+		f(q)
+		return
+	}
+	n := q.shape[0]
+	if workers > n {
+		workers = n
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		lo, hi := n*w/workers, n*(w+1)/workers
+		part := q
+		part.shape = append([]int{hi - lo}, q.shape[1:]...)
+		part.dstOff += lo * q.dstStrides[0]
+		part.srcOff += lo * q.srcStrides[0]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(part)
+		}()
+	}
+	wg.Wait()
+}
+
+// stridedCopy is the kernel of copyPlan for one element type.
+func stridedCopy[E any](dst, src []E, p copyPlan) {
+	r := len(p.shape)
+	if r == 0 {
+		dst[p.dstOff] = src[p.srcOff]
+		return
+	}
+	last := r - 1
+	n, ds, ss := p.shape[last], p.dstStrides[last], p.srcStrides[last]
+	if r >= 2 && ds == 1 && ss != 1 {
+		// A transpose: find the axis the source walks contiguously and
+		// copy in tiles, so both sides stay in cache.
+		for j := last - 1; j >= 0; j-- {
+			if p.srcStrides[j] == 1 && p.shape[j] >= 8 && n >= 8 {
+				tiledTranspose(dst, src, p, j)
+				return
+			}
+		}
+	}
+	idx := make([]int, last)
+	d, s := p.dstOff, p.srcOff
+	for {
+		switch {
+		case ds == 1 && ss == 1:
+			copy(dst[d:d+n], src[s:s+n])
+		case ds == 1 && ss == 0:
+			v := src[s]
+			row := dst[d : d+n]
+			for i := range row {
+				row[i] = v
+			}
+		default:
+			dd, sss := d, s
+			for i := 0; i < n; i++ {
+				dst[dd] = src[sss]
+				dd += ds
+				sss += ss
+			}
+		}
+		k := last - 1
+		for ; k >= 0; k-- {
+			idx[k]++
+			d += p.dstStrides[k]
+			s += p.srcStrides[k]
+			if idx[k] < p.shape[k] {
+				break
+			}
+			d -= p.dstStrides[k] * p.shape[k]
+			s -= p.srcStrides[k] * p.shape[k]
+			idx[k] = 0
+		}
+		if k < 0 {
+			return
+		}
+	}
+}
+
+// transposeTile is the side of the square tiles tiledTranspose copies: small
+// enough that a tile of both sides fits in the L1 cache for 16-byte elements.
+const transposeTile = 32
+
+// tiledTranspose copies a plan whose innermost axis is contiguous in dst and
+// whose axis j is contiguous in src, tile by tile over those two axes.
+func tiledTranspose[E any](dst, src []E, p copyPlan, j int) {
+	last := len(p.shape) - 1
+	nI, nJ := p.shape[last], p.shape[j]
+	dsJ, ssI := p.dstStrides[j], p.srcStrides[last]
+	// The other axes form the outer walk.
+	var outer []int
+	for k := 0; k < last; k++ {
+		if k != j {
+			outer = append(outer, k)
+		}
+	}
+	idx := make([]int, len(outer))
+	d0, s0 := p.dstOff, p.srcOff
+	for {
+		for jb := 0; jb < nJ; jb += transposeTile {
+			je := min(jb+transposeTile, nJ)
+			for ib := 0; ib < nI; ib += transposeTile {
+				ie := min(ib+transposeTile, nI)
+				for jj := jb; jj < je; jj++ {
+					d := d0 + jj*dsJ + ib
+					s := s0 + jj + ib*ssI
+					row := dst[d : d+ie-ib]
+					for i := range row {
+						row[i] = src[s]
+						s += ssI
+					}
+				}
+			}
+		}
+		k := len(outer) - 1
+		for ; k >= 0; k-- {
+			ax := outer[k]
+			idx[k]++
+			d0 += p.dstStrides[ax]
+			s0 += p.srcStrides[ax]
+			if idx[k] < p.shape[ax] {
+				break
+			}
+			d0 -= p.dstStrides[ax] * p.shape[ax]
+			s0 -= p.srcStrides[ax] * p.shape[ax]
+			idx[k] = 0
+		}
+		if k < 0 {
+			return
+		}
+	}
+}

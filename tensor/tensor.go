@@ -1,0 +1,300 @@
+// Package tensor holds the Tensor of onnxshape: an ONNX element type, a shape
+// and row-major storage, plus the sequence and optional values that flow
+// along a model's edges beside tensors.
+//
+// A Tensor is immutable once it has been handed to an operator or returned
+// by one: operators never write into their inputs, and the shape-only
+// operators (Reshape, Squeeze, Unsqueeze, Flatten, Identity) return views
+// that share the input's storage. Build tensors with FromSlice, New or
+// FromBytes; read them with ToSlice (a copy) or Data (a read-only view).
+package tensor
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"unsafe"
+)
+
+// ErrShape is wrapped by every error about an impossible shape: a negative
+// dimension, a size that overflows, or data whose length does not match.
+var ErrShape = errors.New("invalid shape")
+
+// ErrType is wrapped by every error about an element type that does not fit.
+var ErrType = errors.New("type mismatch")
+
+// Tensor is an ONNX tensor: element type, shape and row-major storage.
+// The zero value is not usable; see New.
+type Tensor struct {
+	dtype DataType
+	shape []int
+	n     int      // number of elements, the product of shape
+	data  []byte   // element storage, 8-byte aligned; nil for String
+	strs  []string // storage of a String tensor
+}
+
+// NumElements returns the product of the dimensions of shape (1 for rank 0),
+// or an error if a dimension is negative or the product overflows int.
+func NumElements(shape []int) (int, error) {
+	n := 1
+	for i, d := range shape {
+		if d < 0 {
+			return 0, fmt.Errorf("%w: dimension %d is %d", ErrShape, i, d)
+		}
+		if d != 0 && n > math.MaxInt/d {
+			return 0, fmt.Errorf("%w: %v has more elements than an int can count", ErrShape, shape)
+		}
+		n *= d
+	}
+	return n, nil
+}
+
+// ByteSize returns the bytes of storage a tensor of type dt and shape takes
+// (for String, the element count), with the same checks as NumElements.
+func ByteSize(dt DataType, shape []int) (int, error) {
+	n, err := NumElements(shape)
+	if err != nil {
+		return 0, err
+	}
+	if dt == String {
+		return n, nil
+	}
+	size := dt.Size()
+	if size == 0 {
+		return 0, fmt.Errorf("%w: %v is not an ONNX element type", ErrType, dt)
+	}
+	if n > math.MaxInt/size {
+		return 0, fmt.Errorf("%w: %v of %v takes more bytes than an int can count", ErrShape, shape, dt)
+	}
+	return n * size, nil
+}
+
+// alloc returns n zeroed bytes, 8-byte aligned so that the storage can be
+// read as a slice of any element type.
+func alloc(n int) []byte {
+	if n == 0 {
+		return []byte{}
+	}
+	words := make([]uint64, (n+7)/8)
+	return unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), n)
+}
+
+// New returns a zero-filled tensor of type dt and the given shape.
+func New(dt DataType, shape ...int) (*Tensor, error) {
+	if !dt.Valid() {
+		return nil, fmt.Errorf("%w: %v is not an ONNX element type", ErrType, dt)
+	}
+	size, err := ByteSize(dt, shape)
+	if err != nil {
+		return nil, err
+	}
+	n, _ := NumElements(shape)
+	t := &Tensor{dtype: dt, shape: append([]int{}, shape...), n: n}
+	if dt == String {
+		t.strs = make([]string, n)
+	} else {
+		t.data = alloc(size)
+	}
+	return t, nil
+}
+
+// MustNew is New for shapes known to be valid; it panics on error. It is
+// meant for tests and examples, never for shapes read from outside.
+func MustNew(dt DataType, shape ...int) *Tensor {
+	t, err := New(dt, shape...)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// FromSlice returns a tensor of the given shape holding a copy of data.
+// With no shape, the tensor is 1-D with len(data) elements.
+func FromSlice[T Element](data []T, shape ...int) (*Tensor, error) {
+	if shape == nil {
+		shape = []int{len(data)}
+	}
+	dt := TypeOf[T]()
+	t, err := New(dt, shape...)
+	if err != nil {
+		return nil, err
+	}
+	if t.n != len(data) {
+		return nil, fmt.Errorf("%w: %d values for shape %v (%d elements)", ErrShape, len(data), shape, t.n)
+	}
+	if dt == String {
+		copy(t.strs, any(data).([]string))
+		return t, nil
+	}
+	if len(data) > 0 {
+		copy(t.data, unsafe.Slice((*byte)(unsafe.Pointer(&data[0])), len(t.data)))
+	}
+	for _, b := range t.data {
+		if !validSubByte(dt, b) {
+			return nil, fmt.Errorf("%w: value out of range for %v", ErrType, dt)
+		}
+	}
+	return t, nil
+}
+
+// MustFromSlice is FromSlice that panics on error, for tests and examples.
+func MustFromSlice[T Element](data []T, shape ...int) *Tensor {
+	t, err := FromSlice(data, shape...)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// Scalar returns a rank-0 tensor holding v.
+func Scalar[T Element](v T) *Tensor {
+	return MustFromSlice([]T{v}, []int{}...)
+}
+
+// FromBytes returns a tensor of type dt and shape whose storage is a copy of
+// b, the elements in the machine's byte order, one byte per element for the
+// sub-byte types. It fails for String and when len(b) does not fit.
+func FromBytes(dt DataType, shape []int, b []byte) (*Tensor, error) {
+	if dt == String {
+		return nil, fmt.Errorf("%w: string tensors are built with FromStrings", ErrType)
+	}
+	t, err := New(dt, shape...)
+	if err != nil {
+		return nil, err
+	}
+	if len(b) != len(t.data) {
+		return nil, fmt.Errorf("%w: %d bytes for %v of shape %v (%d bytes)", ErrShape, len(b), dt, shape, len(t.data))
+	}
+	for _, v := range b {
+		if !validSubByte(dt, v) {
+			return nil, fmt.Errorf("%w: byte %#x is not a %v", ErrType, v, dt)
+		}
+	}
+	copy(t.data, b)
+	return t, nil
+}
+
+// FromStrings returns a String tensor of the given shape holding a copy of s.
+func FromStrings(shape []int, s []string) (*Tensor, error) {
+	return FromSlice(s, shape...)
+}
+
+// ToSlice returns a copy of t's elements as a []T, T matching t's type.
+func ToSlice[T Element](t *Tensor) ([]T, error) {
+	v, err := Data[T](t)
+	if err != nil {
+		return nil, err
+	}
+	return append([]T{}, v...), nil
+}
+
+// Data returns t's elements as a []T without copying. The slice shares t's
+// storage, which other tensors may share too: it must not be modified.
+func Data[T Element](t *Tensor) ([]T, error) {
+	if want := TypeOf[T](); want != t.dtype {
+		return nil, fmt.Errorf("%w: tensor is %v, not %v", ErrType, t.dtype, want)
+	}
+	if t.dtype == String {
+		return any(t.strs).([]T), nil
+	}
+	if t.n == 0 {
+		return []T{}, nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(&t.data[0])), t.n), nil
+}
+
+// DataType returns the element type.
+func (t *Tensor) DataType() DataType { return t.dtype }
+
+// Shape returns the dimensions. The slice is t's own: it must not be modified.
+func (t *Tensor) Shape() []int { return t.shape }
+
+// Rank returns the number of dimensions.
+func (t *Tensor) Rank() int { return len(t.shape) }
+
+// Len returns the number of elements.
+func (t *Tensor) Len() int { return t.n }
+
+// Bytes returns the storage of a non-String tensor, in the machine's byte
+// order. It is shared, not copied: only the code that created t with New may
+// write into it, and only before handing t on.
+func (t *Tensor) Bytes() []byte { return t.data }
+
+// Strings returns the storage of a String tensor, shared like Bytes.
+func (t *Tensor) Strings() []string { return t.strs }
+
+// ByteLen returns the bytes of storage t occupies (for String tensors, the
+// total length of the strings).
+func (t *Tensor) ByteLen() int {
+	if t.dtype != String {
+		return len(t.data)
+	}
+	n := 0
+	for _, s := range t.strs {
+		n += len(s)
+	}
+	return n
+}
+
+// Reshape returns a view of t with a new shape of the same element count:
+// it shares t's storage and costs O(rank), whatever t's size.
+func (t *Tensor) Reshape(shape ...int) (*Tensor, error) {
+	n, err := NumElements(shape)
+	if err != nil {
+		return nil, err
+	}
+	if n != t.n {
+		return nil, fmt.Errorf("%w: cannot view %v (%d elements) as %v (%d elements)", ErrShape, t.shape, t.n, shape, n)
+	}
+	return &Tensor{dtype: t.dtype, shape: append([]int{}, shape...), n: n, data: t.data, strs: t.strs}, nil
+}
+
+// SharesStorage reports whether t and u are views of the same storage.
+func (t *Tensor) SharesStorage(u *Tensor) bool {
+	if t.dtype == String {
+		return len(t.strs) > 0 && len(u.strs) > 0 && &t.strs[0] == &u.strs[0]
+	}
+	return len(t.data) > 0 && len(u.data) > 0 && &t.data[0] == &u.data[0]
+}
+
+// Clone returns a deep copy of t.
+func (t *Tensor) Clone() *Tensor {
+	c := &Tensor{dtype: t.dtype, shape: append([]int{}, t.shape...), n: t.n}
+	if t.dtype == String {
+		c.strs = append([]string{}, t.strs...)
+	} else {
+		c.data = alloc(len(t.data))
+		copy(c.data, t.data)
+	}
+	return c
+}
+
+// Equal reports whether t and u have the same type, shape and elements, bit
+// for bit (so NaN equals a NaN of the same bits, and 0 differs from -0).
+func (t *Tensor) Equal(u *Tensor) bool {
+	if t.dtype != u.dtype || !SameShape(t.shape, u.shape) {
+		return false
+	}
+	if t.dtype == String {
+		for i := range t.strs {
+			if t.strs[i] != u.strs[i] {
+				return false
+			}
+		}
+		return true
+	}
+	return string(t.data) == string(u.data)
+}
+
+// SameShape reports whether a and b are the same shape.
+func SameShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
