@@ -2,6 +2,7 @@ package ops
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"sync"
@@ -60,6 +61,10 @@ type Schema struct {
 	Run     Kernel
 }
 
+// ErrUnsupported is wrapped by the error of Lookup for an operator, domain or
+// opset version that onnxshape does not implement.
+var ErrUnsupported = errors.New("unsupported operator")
+
 var registry = struct {
 	sync.RWMutex
 	byName map[string][]*Schema // domain/name -> schemas sorted by Since
@@ -92,16 +97,16 @@ func Lookup(domain, name string, opset int) (*Schema, error) {
 	list := registry.byName[key(domain, name)]
 	if len(list) == 0 {
 		if domain != "" && domain != "ai.onnx" {
-			return nil, fmt.Errorf("operator %s of domain %q is not supported", name, domain)
+			return nil, fmt.Errorf("%w: %s of domain %q", ErrUnsupported, name, domain)
 		}
-		return nil, fmt.Errorf("operator %s is not supported", name)
+		return nil, fmt.Errorf("%w: %s", ErrUnsupported, name)
 	}
 	for i := len(list) - 1; i >= 0; i-- {
 		if list[i].Since <= opset {
 			return list[i], nil
 		}
 	}
-	return nil, fmt.Errorf("operator %s has no version at or below opset %d (first version: %d)", name, opset, list[0].Since)
+	return nil, fmt.Errorf("%w: %s has no version at or below opset %d (its first is %d)", ErrUnsupported, name, opset, list[0].Since)
 }
 
 // Schemas returns every registered schema, sorted by domain, name and version.
