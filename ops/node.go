@@ -61,6 +61,9 @@ type Node struct {
 	Domain  string
 	Version int // the since-version of the operator that serves the node
 	Attrs   map[string]Attribute
+	// NumOutputs is the number of outputs the node declares, unused ones
+	// included: Split and MaxPool produce as many as asked for.
+	NumOutputs int
 }
 
 func (n *Node) op() opRef { return opRef{n.OpType, n.Version} }
