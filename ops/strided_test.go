@@ -1,0 +1,144 @@
+package ops
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// naiveCopy is the definition of copyPlan, index by index.
+func naiveCopy(p copyPlan, get func(int) any, set func(int, any)) {
+	n := 1
+	for _, d := range p.shape {
+		n *= d
+	}
+	idx := make([]int, len(p.shape))
+	for e := 0; e < n; e++ {
+		rem := e
+		for k := len(p.shape) - 1; k >= 0; k-- {
+			idx[k] = rem % p.shape[k]
+			rem /= p.shape[k]
+		}
+		d, s := p.dstOff, p.srcOff
+		for k := range idx {
+			d += idx[k] * p.dstStrides[k]
+			s += idx[k] * p.srcStrides[k]
+		}
+		set(d, get(s))
+	}
+}
+
+// randomPlan returns a plan that reads every source element through a
+// random permutation, with some axes reversed or broadcast.
+func randomPlan(r *rand.Rand, big bool) (plan copyPlan, srcShape []int) {
+	rank := r.IntN(5)
+	shape := make([]int, rank)
+	for i := range shape {
+		shape[i] = 1 + r.IntN(5)
+		if big && r.IntN(2) == 0 {
+			shape[i] = 40 + r.IntN(40)
+		}
+	}
+	srcStrides := contiguousStrides(shape)
+	srcOff := 0
+	for k := range shape {
+		switch r.IntN(5) {
+		case 0: // reverse the axis
+			srcOff += (shape[k] - 1) * srcStrides[k]
+			srcStrides[k] = -srcStrides[k]
+		case 1: // broadcast: read index 0 only
+			srcStrides[k] = 0
+		}
+	}
+	perm := r.Perm(rank)
+	p := copyPlan{shape: make([]int, rank), srcStrides: make([]int, rank), srcOff: srcOff}
+	for i, k := range perm {
+		p.shape[i] = shape[k]
+		p.srcStrides[i] = srcStrides[k]
+	}
+	p.dstStrides = contiguousStrides(p.shape)
+	return p, shape
+}
+
+func TestCopyPlanMatchesDefinition(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	types := []tensor.DataType{tensor.Uint8, tensor.Float16, tensor.Float, tensor.Int64, tensor.Complex128, tensor.String}
+	for i := 0; i < 400; i++ {
+		dt := types[i%len(types)]
+		p, srcShape := randomPlan(r, i%10 == 0)
+		t.Run(fmt.Sprintf("%d-%v-%v", i, dt, p.shape), func(t *testing.T) {
+			src := randomTensor(r, dt, srcShape)
+			want := tensor.MustNew(dt, p.shape...)
+			got := tensor.MustNew(dt, p.shape...)
+			if dt == tensor.String {
+				s, w := src.Strings(), want.Strings()
+				naiveCopy(p, func(i int) any { return s[i] }, func(i int, v any) { w[i] = v.(string) })
+			} else {
+				size := dt.Size()
+				s, w := src.Bytes(), want.Bytes()
+				naiveCopy(p, func(i int) any { return s[i*size : (i+1)*size] },
+					func(i int, v any) { copy(w[i*size:], v.([]byte)) })
+			}
+			orig := src.Clone()
+			p.run(&Options{Threads: 2}, got, src)
+			if !got.Equal(want) {
+				t.Fatalf("plan %+v: copy differs from its definition", p)
+			}
+			if !src.Equal(orig) {
+				t.Fatal("the source was modified")
+			}
+		})
+	}
+}
+
+// randomTensor returns a tensor of random bits (random strings for String).
+func randomTensor(r *rand.Rand, dt tensor.DataType, shape []int) *tensor.Tensor {
+	x := tensor.MustNew(dt, shape...)
+	if dt == tensor.String {
+		s := x.Strings()
+		for i := range s {
+			s[i] = fmt.Sprint(r.IntN(1000))
+		}
+		return x
+	}
+	b := x.Bytes()
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return x
+}
+
+func TestSimplifyMergesContiguousAxes(t *testing.T) {
+	p := copyPlan{shape: []int{2, 1, 3, 4}, dstStrides: []int{12, 99, 4, 1}, srcStrides: []int{12, 7, 4, 1}}
+	q, ok := p.simplify()
+	if !ok || len(q.shape) != 1 || q.shape[0] != 24 {
+		t.Fatalf("a contiguous copy must become one block, got %+v", q)
+	}
+	if _, ok := (copyPlan{shape: []int{3, 0}, dstStrides: []int{0, 1}, srcStrides: []int{0, 1}}).simplify(); ok {
+		t.Fatal("a zero-sized plan moves nothing")
+	}
+}
+
+func BenchmarkTransposeNCHWtoNHWC(b *testing.B) {
+	shape := []int{8, 64, 112, 112}
+	src := tensor.MustNew(tensor.Float, shape...)
+	dst := tensor.MustNew(tensor.Float, 8, 112, 112, 64)
+	s := contiguousStrides(shape)
+	p := copyPlan{shape: []int{8, 112, 112, 64}, dstStrides: contiguousStrides([]int{8, 112, 112, 64}),
+		srcStrides: []int{s[0], s[2], s[3], s[1]}}
+	b.SetBytes(int64(len(dst.Bytes())))
+	for b.Loop() {
+		p.run(nil, dst, src)
+	}
+}
+
+func BenchmarkMemcpySameBytes(b *testing.B) {
+	src := tensor.MustNew(tensor.Float, 8, 64, 112, 112)
+	dst := tensor.MustNew(tensor.Float, 8, 64, 112, 112)
+	b.SetBytes(int64(len(dst.Bytes())))
+	for b.Loop() {
+		copy(dst.Bytes(), src.Bytes())
+	}
+}
