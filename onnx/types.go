@@ -1,0 +1,156 @@
+package onnx
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/onnxshape/onnxshape/onnx/pb"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// DescribeType renders a TypeProto the way ONNX writes types, with the
+// shape after a tensor type when it is known: "tensor(float)[2,3]",
+// "tensor(float)[N,3]" (a dim_param), "tensor(float)[?]" (a dimension with
+// neither), "tensor(float)" (no shape), "seq(tensor(int64))",
+// "optional(seq(tensor(float)))", "map(string,tensor(float))". A nil or
+// empty TypeProto is "?".
+func DescribeType(t *pb.TypeProto) string {
+	switch v := t.GetValue().(type) {
+	case *pb.TypeProto_TensorType:
+		return "tensor(" + elemName(v.TensorType.GetElemType()) + ")" + describeShape(v.TensorType.GetShape())
+	case *pb.TypeProto_SequenceType:
+		return "seq(" + DescribeType(v.SequenceType.GetElemType()) + ")"
+	case *pb.TypeProto_OptionalType:
+		return "optional(" + DescribeType(v.OptionalType.GetElemType()) + ")"
+	case *pb.TypeProto_MapType:
+		return "map(" + elemName(v.MapType.GetKeyType()) + "," + DescribeType(v.MapType.GetValueType()) + ")"
+	case *pb.TypeProto_SparseTensorType:
+		return "sparse_tensor(" + elemName(v.SparseTensorType.GetElemType()) + ")" + describeShape(v.SparseTensorType.GetShape())
+	}
+	return "?"
+}
+
+func elemName(dt int32) string { return tensor.DataType(dt).String() }
+
+func describeShape(s *pb.TensorShapeProto) string {
+	if s == nil {
+		return ""
+	}
+	dims := make([]string, len(s.GetDim()))
+	for i, d := range s.GetDim() {
+		dims[i] = describeDim(d)
+	}
+	return "[" + strings.Join(dims, ",") + "]"
+}
+
+func describeDim(d *pb.TensorShapeProto_Dimension) string {
+	switch v := d.GetValue().(type) {
+	case *pb.TensorShapeProto_Dimension_DimValue:
+		return strconv.FormatInt(v.DimValue, 10)
+	case *pb.TensorShapeProto_Dimension_DimParam:
+		return v.DimParam
+	}
+	return "?"
+}
+
+// ValueMatchesType returns nil if v fits typ, or an error saying why not:
+// the kind (tensor, sequence, optional), the element type, the rank and
+// every dimension typ fixes with a dim_value. A dim_param, an undefined
+// element type, a missing shape and a nil typ match anything; an empty
+// optional matches any optional type.
+func ValueMatchesType(v tensor.Value, typ *pb.TypeProto) error {
+	if err := valueMatchesType(v, typ); err != nil {
+		return fmt.Errorf("onnx: value does not fit %s: %w", DescribeType(typ), err)
+	}
+	return nil
+}
+
+func valueMatchesType(v tensor.Value, typ *pb.TypeProto) error {
+	if typ.GetValue() == nil {
+		return nil
+	}
+	if v == nil {
+		return fmt.Errorf("%w: no value", tensor.ErrType)
+	}
+	switch want := typ.GetValue().(type) {
+	case *pb.TypeProto_TensorType:
+		t, ok := v.(*tensor.Tensor)
+		if !ok || t == nil {
+			return fmt.Errorf("%w: got %s, not a tensor", tensor.ErrType, describeValue(v))
+		}
+		return tensorMatches(t, want.TensorType)
+	case *pb.TypeProto_SequenceType:
+		s, ok := v.(*tensor.Sequence)
+		if !ok || s == nil {
+			return fmt.Errorf("%w: got %s, not a sequence", tensor.ErrType, describeValue(v))
+		}
+		elem := want.SequenceType.GetElemType()
+		if elem.GetValue() == nil {
+			return nil
+		}
+		et := elem.GetTensorType()
+		if et == nil {
+			return fmt.Errorf("%w: got a sequence of tensors, not of %s", tensor.ErrType, DescribeType(elem))
+		}
+		if w := tensor.DataType(et.GetElemType()); w != tensor.Undefined && s.ElemType != tensor.Undefined && s.ElemType != w {
+			return fmt.Errorf("%w: got a sequence of %v, not of %v", tensor.ErrType, s.ElemType, w)
+		}
+		for i, t := range s.Items {
+			if t == nil {
+				return fmt.Errorf("%w: item %d is nil", tensor.ErrType, i)
+			}
+			if err := tensorMatches(t, et); err != nil {
+				return fmt.Errorf("item %d: %w", i, err)
+			}
+		}
+		return nil
+	case *pb.TypeProto_OptionalType:
+		o, ok := v.(*tensor.Optional)
+		if !ok || o == nil {
+			return fmt.Errorf("%w: got %s, not an optional", tensor.ErrType, describeValue(v))
+		}
+		if o.Value == nil {
+			return nil
+		}
+		return valueMatchesType(o.Value, want.OptionalType.GetElemType())
+	}
+	return fmt.Errorf("%w: %s values", ErrUnsupported, DescribeType(typ))
+}
+
+func describeValue(v tensor.Value) string {
+	switch v := v.(type) {
+	case *tensor.Tensor:
+		if v == nil {
+			return "a nil tensor"
+		}
+	case *tensor.Sequence:
+		if v == nil {
+			return "a nil sequence"
+		}
+	case *tensor.Optional:
+		if v == nil {
+			return "a nil optional"
+		}
+	}
+	return v.Describe()
+}
+
+func tensorMatches(t *tensor.Tensor, want *pb.TypeProto_Tensor) error {
+	if w := tensor.DataType(want.GetElemType()); w != tensor.Undefined && t.DataType() != w {
+		return fmt.Errorf("%w: element type is %v, not %v", tensor.ErrType, t.DataType(), w)
+	}
+	s := want.GetShape()
+	if s == nil {
+		return nil
+	}
+	if len(s.GetDim()) != t.Rank() {
+		return fmt.Errorf("%w: shape %v has rank %d, not %d", tensor.ErrShape, t.Shape(), t.Rank(), len(s.GetDim()))
+	}
+	for i, d := range s.GetDim() {
+		if dv, ok := d.GetValue().(*pb.TensorShapeProto_Dimension_DimValue); ok && int64(t.Shape()[i]) != dv.DimValue {
+			return fmt.Errorf("%w: shape %v has dimension %d = %d, not %d", tensor.ErrShape, t.Shape(), i, t.Shape()[i], dv.DimValue)
+		}
+	}
+	return nil
+}
