@@ -236,8 +236,8 @@ func TestModelDecodeEncode(t *testing.T) {
 		IrVersion:   ptr(int64(10)),
 		OpsetImport: []*pb.OperatorSetIdProto{{Version: ptr(int64(21))}},
 		Graph: &pb.GraphProto{
-			Name: ptr("g"),
-			Node: []*pb.NodeProto{{OpType: ptr("Identity"), Input: []string{"x"}, Output: []string{"y"}}},
+			Name:  ptr("g"),
+			Node:  []*pb.NodeProto{{OpType: ptr("Identity"), Input: []string{"x"}, Output: []string{"y"}}},
 			Input: []*pb.ValueInfoProto{{Name: ptr("x"), Type: tensorType(tensor.Float, 2)}},
 		},
 	}
