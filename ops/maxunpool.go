@@ -1,0 +1,182 @@
+// MaxUnpool is the partial inverse of MaxPool: it puts every element of X at
+// the flat index that I (typically MaxPool's Indices) gives for it, in an
+// output that is zero everywhere else.
+//
+// Versions: 9 (float16, float, double), 11 (strides documented as default
+// 1; no other change), 22 (bfloat16). X is N x C x D1 x ... x Dn, any n >= 1.
+//
+// The output shape is, per spatial axis, (d-1)*stride + kernel - pad_begin -
+// pad_end (N and C kept): the shape of the MaxPool input the indices were
+// taken from. The indices are flat, row-major, over that whole default
+// shape, N and C included. With the optional output_shape input, the result
+// is the default one, zero-padded at the end of every axis up to
+// output_shape: the ONNX node test test_maxunpool_export_with_output_shape
+// and the reference implementation say so (onnxruntime instead reads the
+// indices as flat over output_shape; see docs/divergences.md).
+//
+// Rules (ONNX states the first ones; the rest is what this implementation
+// refuses rather than write out of bounds):
+//
+//	[type]         X is a float type of the version; I and output_shape are int64
+//	[kernel_shape] one value per spatial axis, each > 0 (likewise strides > 0, pads >= 0)
+//	[I]            I has the shape of X
+//	[output-shape] the default output dims are >= 0
+//	[output_shape] output_shape has one value per axis of X, none below the default dim
+//	[index]        every index is in [0, size of the default output)
+//
+// Duplicate indices: the elements of X are written in row-major order, so of
+// two elements with one index the later wins (as in the reference).
+package ops
+
+import (
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+func init() {
+	register("MaxUnpool", []int{9, 11, 22}, [2]int{2, 3}, [2]int{1, 1}, maxUnpoolNode)
+}
+
+// MaxUnpoolOptions are the attributes of MaxUnpool, and its optional
+// output_shape input. KernelShape is required; nil Strides and Pads take the
+// ONNX defaults (1 and 0).
+type MaxUnpoolOptions struct {
+	KernelShape []int
+	Pads        []int // all the beginnings, then all the ends
+	Strides     []int
+	// OutputShape, when set, is the shape of the output: the default
+	// output, zero-padded at the end of each axis.
+	OutputShape []int
+}
+
+// MaxUnpool scatters x to the flat indices given by indices (ONNX
+// MaxUnpool, version 22).
+func MaxUnpool(x, indices *tensor.Tensor, o MaxUnpoolOptions) (*tensor.Tensor, error) {
+	return maxUnpool(nil, opRef{"MaxUnpool", 22}, x, indices, o)
+}
+
+func maxUnpoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+	op := n.op()
+	x, err := n.requiredInput(in, 0, "X")
+	if err != nil {
+		return nil, err
+	}
+	indices, err := n.requiredInput(in, 1, "I")
+	if err != nil {
+		return nil, err
+	}
+	a, err := readPoolAttrs(n, false, false)
+	if err != nil {
+		return nil, err
+	}
+	if n.Has("auto_pad") {
+		return nil, op.errorf("attribute", "MaxUnpool has no attribute auto_pad")
+	}
+	o := MaxUnpoolOptions{KernelShape: a.kernel, Pads: a.pads, Strides: a.strides}
+	s, err := n.tensorInput(in, 2)
+	if err != nil {
+		return nil, err
+	}
+	if s != nil {
+		if s.DataType() != tensor.Int64 || s.Rank() != 1 {
+			return nil, op.errorf("type", "output_shape must be a 1-D int64 tensor, got %v of shape %v", s.DataType(), s.Shape())
+		}
+		v, _ := s.Int64s()
+		if o.OutputShape, err = toInts(v); err != nil {
+			return nil, op.errorf("output_shape", "%v", err)
+		}
+	}
+	y, err := maxUnpool(opt, op, x, indices, o)
+	if err != nil {
+		return nil, err
+	}
+	return values(y), nil
+}
+
+// maxUnpoolTypeOK reports whether a version of MaxUnpool accepts X of type dt.
+func maxUnpoolTypeOK(version int, dt tensor.DataType) bool {
+	switch dt {
+	case tensor.Float16, tensor.Float, tensor.Double:
+		return true
+	case tensor.BFloat16:
+		return version >= 22
+	}
+	return false
+}
+
+// maxUnpoolShape checks the constraints that do not read I's values and
+// returns the default output shape (the one the indices address) and the
+// output shape.
+func maxUnpoolShape(op opRef, dt tensor.DataType, xShape, iShape []int, o MaxUnpoolOptions) (def, out []int, err error) {
+	if !maxUnpoolTypeOK(op.version, dt) {
+		return nil, nil, op.errorf("type", "X is %v, which version %d does not accept", dt, op.version)
+	}
+	spatial := len(xShape) - 2
+	a, err := checkPoolAttrs(op, spatial, poolAttrs{kernel: o.KernelShape, strides: o.Strides, pads: o.Pads})
+	if err != nil {
+		return nil, nil, err
+	}
+	if !tensor.SameShape(xShape, iShape) {
+		return nil, nil, op.errorf("I", "I has shape %v, X has shape %v: they must be the same", iShape, xShape)
+	}
+	def = append([]int{}, xShape...)
+	for k := range spatial {
+		d := (int64(xShape[k+2])-1)*int64(a.strides[k]) + int64(a.kernel[k]) - int64(a.pads[k]) - int64(a.pads[k+spatial])
+		if d < 0 || int64(int(d)) != d {
+			return nil, nil, op.errorf("output-shape", "axis %d: the output length (%d-1)*%d + %d - %d - %d = %d is impossible",
+				k+2, xShape[k+2], a.strides[k], a.kernel[k], a.pads[k], a.pads[k+spatial], d)
+		}
+		def[k+2] = int(d)
+	}
+	if o.OutputShape == nil {
+		return def, def, nil
+	}
+	if len(o.OutputShape) != len(xShape) {
+		return nil, nil, op.errorf("output_shape", "output_shape has %d values, X has rank %d", len(o.OutputShape), len(xShape))
+	}
+	for k, d := range o.OutputShape {
+		if d < def[k] {
+			return nil, nil, op.errorf("output_shape", "output_shape %v is smaller than the default output shape %v on axis %d", o.OutputShape, def, k)
+		}
+	}
+	return def, append([]int{}, o.OutputShape...), nil
+}
+
+func maxUnpool(opt *Options, op opRef, x, indices *tensor.Tensor, o MaxUnpoolOptions) (*tensor.Tensor, error) {
+	opt = opt.orDefault()
+	if indices.DataType() != tensor.Int64 {
+		return nil, op.errorf("type", "I must be int64, got %v", indices.DataType())
+	}
+	def, outShape, err := maxUnpoolShape(op, x.DataType(), x.Shape(), indices.Shape(), o)
+	if err != nil {
+		return nil, err
+	}
+	y, err := opt.newTensor(op, x.DataType(), outShape)
+	if err != nil {
+		return nil, err
+	}
+	// Where each element goes: its index in the default shape, moved to
+	// the same coordinates in the output when output_shape is larger.
+	idx, _ := tensor.Data[int64](indices)
+	size, _ := tensor.NumElements(def)
+	at := make([]int64, len(idx))
+	defStrides, outStrides := contiguousStrides(def), contiguousStrides(outShape)
+	same := tensor.SameShape(def, outShape)
+	for i, g := range idx {
+		if g < 0 || g >= int64(size) {
+			return nil, op.errorf("index", "I[%d] is %d, outside [0, %d) (the default output shape %v)", i, g, size, def)
+		}
+		if same {
+			at[i] = g
+			continue
+		}
+		var off int64
+		for k, s := range defStrides {
+			c := g / int64(s)
+			g -= c * int64(s)
+			off += c * int64(outStrides[k])
+		}
+		at[i] = off
+	}
+	scatterCopy(y, at, x, 0)
+	return y, nil
+}

@@ -1,0 +1,309 @@
+package ops
+
+// The geometry of pooling windows, shared by MaxPool and MaxUnpool: the
+// attributes kernel_shape, strides, pads, dilations, auto_pad and ceil_mode,
+// their checks, the output dims they give, and the per-axis tables of the
+// real (unpadded) taps of every window that the MaxPool kernel streams over.
+//
+// Every spatial axis is independent: a window is the product of one range of
+// taps per axis, so the tables are per axis and a kernel only adds offsets.
+
+import (
+	"sync"
+)
+
+// Values of auto_pad.
+const (
+	autoPadNotSet    = "NOTSET"
+	autoPadSameUpper = "SAME_UPPER"
+	autoPadSameLower = "SAME_LOWER"
+	autoPadValid     = "VALID"
+)
+
+// maxPoolAttr bounds every kernel, stride, dilation and pad: far above any
+// real model, and low enough that the geometry never overflows an int64.
+const maxPoolAttr = 1 << 31
+
+// poolAttrs are the attributes of a pooling node, spatial axes only. Nil
+// slices take the ONNX defaults (strides and dilations 1, pads 0); an empty
+// autoPad means NOTSET.
+type poolAttrs struct {
+	kernel, strides, pads, dilations []int
+	autoPad                          string
+	ceilMode                         bool
+}
+
+// poolAxis is the geometry of one spatial axis.
+type poolAxis struct {
+	in, out                  int // input and output length
+	kernel, stride, dilation int
+	padBegin, padEnd         int // after auto_pad
+}
+
+// dilatedKernel is the extent of a window on the padded input, d*(k-1)+1.
+func dilatedKernel(k, d int) int64 { return int64(d)*int64(k-1) + 1 }
+
+// checkPoolAttrs checks the attributes against the number of spatial axes
+// and fills in the defaults. The rule names are those of ONNX's attributes.
+func checkPoolAttrs(op opRef, spatial int, a poolAttrs) (poolAttrs, error) {
+	if spatial < 1 {
+		return a, op.errorf("input-rank", "X needs at least one spatial axis after N and C, got rank %d", spatial+2)
+	}
+	if len(a.kernel) != spatial {
+		return a, op.errorf("kernel_shape", "kernel_shape has %d values for %d spatial axes", len(a.kernel), spatial)
+	}
+	ones := func() []int {
+		v := make([]int, spatial)
+		for i := range v {
+			v[i] = 1
+		}
+		return v
+	}
+	if a.strides == nil {
+		a.strides = ones()
+	}
+	if a.dilations == nil {
+		a.dilations = ones()
+	}
+	if a.pads == nil {
+		a.pads = make([]int, 2*spatial)
+	}
+	for _, c := range []struct {
+		name string
+		v    []int
+		n    int
+		min  int
+	}{
+		{"kernel_shape", a.kernel, spatial, 1},
+		{"strides", a.strides, spatial, 1},
+		{"dilations", a.dilations, spatial, 1},
+		{"pads", a.pads, 2 * spatial, 0},
+	} {
+		if len(c.v) != c.n {
+			return a, op.errorf(c.name, "%s has %d values, expected %d (X has %d spatial axes)", c.name, len(c.v), c.n, spatial)
+		}
+		for i, x := range c.v {
+			if x < c.min || x > maxPoolAttr {
+				return a, op.errorf(c.name, "%s[%d] is %d, outside [%d, %d]", c.name, i, x, c.min, maxPoolAttr)
+			}
+		}
+	}
+	switch a.autoPad {
+	case "":
+		a.autoPad = autoPadNotSet
+	case autoPadNotSet, autoPadValid, autoPadSameUpper, autoPadSameLower:
+	default:
+		return a, op.errorf("auto_pad", "auto_pad is %q, expected NOTSET, SAME_UPPER, SAME_LOWER or VALID", a.autoPad)
+	}
+	if a.autoPad != autoPadNotSet {
+		for _, p := range a.pads {
+			if p != 0 {
+				return a, op.errorf("auto_pad", "pads %v cannot be used with auto_pad %s", a.pads, a.autoPad)
+			}
+		}
+	}
+	return a, nil
+}
+
+// poolGeometry returns the geometry of every spatial axis of an input whose
+// spatial dims are in, for attributes that passed checkPoolAttrs.
+//
+// The output length follows ONNX MaxPool 22 and its reference
+// implementation: with explicit pads, floor (or ceil, with ceil_mode) of
+// (in + pads - dilated kernel) / stride, plus 1; with ceil_mode, a last
+// window that would start inside the end padding is dropped. SAME_UPPER and
+// SAME_LOWER give ceil(in / stride) and pad by what that needs, the odd pixel
+// at the end (UPPER) or the beginning (LOWER); VALID pads nothing.
+func poolGeometry(op opRef, in []int, a poolAttrs) ([]poolAxis, error) {
+	spatial := len(in)
+	axes := make([]poolAxis, spatial)
+	for i := range axes {
+		ax := poolAxis{in: in[i], kernel: a.kernel[i], stride: a.strides[i], dilation: a.dilations[i]}
+		ek := dilatedKernel(ax.kernel, ax.dilation)
+		n, s := int64(ax.in), int64(ax.stride)
+		var out int64
+		switch a.autoPad {
+		case autoPadSameUpper, autoPadSameLower:
+			out = (n + s - 1) / s
+			total := max(0, (out-1)*s+ek-n)
+			small := total / 2
+			if a.autoPad == autoPadSameUpper {
+				ax.padBegin, ax.padEnd = int(small), int(total-small)
+			} else {
+				ax.padBegin, ax.padEnd = int(total-small), int(small)
+			}
+		default:
+			if a.autoPad == autoPadNotSet {
+				ax.padBegin, ax.padEnd = a.pads[i], a.pads[i+spatial]
+			}
+			span := n + int64(ax.padBegin) + int64(ax.padEnd) - ek
+			if span < 0 {
+				return nil, op.errorf("kernel_shape", "axis %d: the dilated kernel (%d) is longer than the padded input (%d)",
+					i+2, ek, n+int64(ax.padBegin)+int64(ax.padEnd))
+			}
+			out = span/s + 1
+			if a.ceilMode {
+				out = (span+s-1)/s + 1
+				// Windows that would start in the end padding are dropped.
+				if (out-1)*s >= n+int64(ax.padBegin) {
+					out = (n + int64(ax.padBegin) + s - 1) / s
+				}
+			}
+		}
+		if int64(int(out)) != out {
+			return nil, op.errorf("size", "axis %d: output length %d does not fit in an int", i+2, out)
+		}
+		ax.out = int(out)
+		axes[i] = ax
+	}
+	return axes, nil
+}
+
+// poolWindows are the tables a pooling kernel walks, for one (N, C) plane:
+// along spatial axis k, window o holds count[k][o] real taps, the first at
+// input coordinate first[k][o] and the next ones dilation apart. A window
+// lies partly or wholly in the padding where its count is below the kernel.
+type poolWindows struct {
+	inShape   []int   // input spatial dims
+	outShape  []int   // output spatial dims
+	inStride  []int   // row-major strides of the input plane
+	tapStride []int   // dilation * inStride: from one tap to the next
+	first     [][]int // per axis, per output coordinate
+	count     [][]int
+	inPlane   int  // elements of one input plane
+	outPlane  int  // elements of one output plane
+	empty     bool // some window holds no real element at all
+}
+
+// windows builds the tap tables of a geometry.
+func windows(axes []poolAxis) *poolWindows {
+	r := len(axes)
+	w := &poolWindows{
+		outShape:  make([]int, r),
+		tapStride: make([]int, r),
+		first:     make([][]int, r),
+		count:     make([][]int, r),
+		inPlane:   1,
+		outPlane:  1,
+	}
+	w.inShape = make([]int, r)
+	for k, ax := range axes {
+		w.inShape[k] = ax.in
+		w.outShape[k] = ax.out
+		w.inPlane *= ax.in
+		w.outPlane *= ax.out
+	}
+	w.inStride = contiguousStrides(w.inShape)
+	for k, ax := range axes {
+		w.tapStride[k] = ax.dilation * w.inStride[k]
+		w.first[k] = make([]int, ax.out)
+		w.count[k] = make([]int, ax.out)
+		d := int64(ax.dilation)
+		for o := range ax.out {
+			start := int64(o)*int64(ax.stride) - int64(ax.padBegin)
+			j0 := int64(0)
+			if start < 0 {
+				j0 = (-start + d - 1) / d
+			}
+			j1 := int64(ax.kernel - 1)
+			if last := int64(ax.in) - 1 - start; last < 0 {
+				j1 = -1
+			} else {
+				j1 = min(j1, last/d)
+			}
+			if j1 >= j0 {
+				w.first[k][o] = int(start + j0*d)
+				w.count[k][o] = int(j1 - j0 + 1)
+			} else {
+				w.empty = true
+			}
+		}
+	}
+	return w
+}
+
+// readPoolAttrs reads a pooling node's geometry attributes; withDilations
+// and withCeil say whether the node's version defines dilations and
+// ceil_mode (an attribute the version does not define is an error).
+func readPoolAttrs(n *Node, withDilations, withCeil bool) (poolAttrs, error) {
+	var a poolAttrs
+	ints := func(name string, allowed bool) ([]int, error) {
+		v64, ok, err := n.Ints(name)
+		if err != nil || !ok {
+			return nil, err
+		}
+		if !allowed {
+			return nil, n.op().errorf("attribute", "attribute %s is not defined in version %d", name, n.Version)
+		}
+		v, err := toInts(v64)
+		if err != nil {
+			return nil, n.op().errorf(name, "%v", err)
+		}
+		return v, nil
+	}
+	var err error
+	if a.kernel, err = ints("kernel_shape", true); err != nil {
+		return a, err
+	}
+	if a.kernel == nil {
+		return a, n.op().errorf("kernel_shape", "attribute kernel_shape is required")
+	}
+	if a.strides, err = ints("strides", true); err != nil {
+		return a, err
+	}
+	if a.pads, err = ints("pads", true); err != nil {
+		return a, err
+	}
+	if a.dilations, err = ints("dilations", withDilations); err != nil {
+		return a, err
+	}
+	if a.autoPad, err = n.Str("auto_pad", autoPadNotSet); err != nil {
+		return a, err
+	}
+	if n.Has("ceil_mode") && !withCeil {
+		return a, n.op().errorf("attribute", "attribute ceil_mode is not defined in version %d", n.Version)
+	}
+	ceil, err := n.Int("ceil_mode", 0)
+	if err != nil {
+		return a, err
+	}
+	if ceil != 0 && ceil != 1 {
+		return a, n.op().errorf("ceil_mode", "ceil_mode is %d, expected 0 or 1", ceil)
+	}
+	a.ceilMode = ceil == 1
+	return a, nil
+}
+
+// parallelRange runs f over [0, n) split into at most the run's number of
+// cores contiguous parts, on one core when work (a rough count of the
+// elements touched) is too small to gain from more. It returns the first
+// error f returns.
+func parallelRange(opt *Options, n, work int, f func(lo, hi int) error) error {
+	workers := opt.orDefault().threads()
+	if work < parallelWork {
+		workers = 1
+	}
+	workers = min(workers, n)
+	if workers <= 1 {
+		return f(0, n)
+	}
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[w] = f(n*w/workers, n*(w+1)/workers)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parallelWork is the work below which parallelRange stays on one core.
+const parallelWork = 1 << 16
