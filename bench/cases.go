@@ -1,0 +1,342 @@
+// Package bench measures onnxshape on the standard benchmark cases of the
+// project (issue 7): it writes the cases as ONNX node-test folders
+// (model.onnx + test_data_set_0/input_K.pb), reads them back, runs them many
+// times and reports the median and minimum time of one run, the output bytes,
+// the bandwidth and the allocations of a run.
+//
+// The cases are generated, never committed: `go run ./bench/gen bench-data`
+// writes them (about 530 MB of float32 data), `go run ./cmd/onnxshape bench
+// bench-data` measures them. The onnxruntime comparison lives in the
+// separate module bench/ort, so that this module never depends on cgo.
+package bench
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+
+	"github.com/onnxshape/onnxshape/onnx"
+	"github.com/onnxshape/onnxshape/onnx/pb"
+	"github.com/onnxshape/onnxshape/tensor"
+	"google.golang.org/protobuf/proto"
+)
+
+// Opset is the ai.onnx opset of every generated model: recent enough for
+// Split's num_outputs and Resize's antialias, and served by onnxruntime 1.30.
+const Opset = 21
+
+// irVersion is the IR version that goes with Opset.
+const irVersion = 10
+
+// A Standard is one standard case: a single-node model and its inputs.
+type Standard struct {
+	// Name is the case's folder name, e.g. "transpose_nchw_nhwc".
+	Name string
+	// Op is the operator the case measures.
+	Op string
+	// build makes the model's node, inputs, constants and declared outputs
+	// for a batch size (the N of NCHW; 8 in the standard cases).
+	build func(batch int) caseSpec
+}
+
+// caseSpec is a single-node model before it is encoded.
+type caseSpec struct {
+	node    *pb.NodeProto
+	inputs  []named // graph inputs, written as input_K.pb in this order
+	consts  []named // initializers
+	outputs []outputSpec
+}
+
+type named struct {
+	name string
+	t    *tensor.Tensor
+}
+
+type outputSpec struct {
+	name  string
+	dt    tensor.DataType
+	shape []int
+}
+
+// Standards returns the standard cases of issue 7, in the order the issue
+// lists them.
+func Standards() []Standard {
+	nchw := func(n int) []int { return []int{n, 64, 112, 112} }
+	half := func(n int) []int { return []int{n, 64, 56, 56} }
+	pad := func(mode string) func(int) caseSpec {
+		return func(n int) caseSpec {
+			return unary("Pad", nchw(n), []int{n, 64, 116, 116},
+				[]*pb.AttributeProto{attrString("mode", mode)},
+				int64Const("pads", 0, 0, 2, 2, 0, 0, 2, 2))
+		}
+	}
+	resize := func(in, out []int, scale float32, attrs ...*pb.AttributeProto) caseSpec {
+		c := unary("Resize", in, out, attrs, floatConst("scales", 1, 1, scale, scale))
+		c.node.Input = []string{"x", "", "scales"} // roi left out
+		return c
+	}
+	return []Standard{
+		{"transpose_nchw_nhwc", "Transpose", func(n int) caseSpec {
+			return unary("Transpose", nchw(n), []int{n, 112, 112, 64}, []*pb.AttributeProto{attrInts("perm", 0, 2, 3, 1)})
+		}},
+		{"transpose_nhwc_nchw", "Transpose", func(n int) caseSpec {
+			return unary("Transpose", []int{n, 112, 112, 64}, nchw(n), []*pb.AttributeProto{attrInts("perm", 0, 3, 1, 2)})
+		}},
+		{"transpose_2d", "Transpose", func(int) caseSpec {
+			return unary("Transpose", []int{2048, 2048}, []int{2048, 2048}, nil)
+		}},
+		{"concat_4_axis1", "Concat", func(n int) caseSpec {
+			return concat(4, half(n), 1)
+		}},
+		{"concat_2_axis3", "Concat", func(n int) caseSpec {
+			return concat(2, []int{n, 64, 112, 56}, 3)
+		}},
+		{"split_4_axis1", "Split", func(n int) caseSpec {
+			c := caseSpec{
+				node: &pb.NodeProto{OpType: proto.String("Split"), Input: []string{"x"},
+					Attribute: []*pb.AttributeProto{attrInt("axis", 1), attrInt("num_outputs", 4)}},
+				inputs: []named{randomFloats("x", []int{n, 256, 56, 56})},
+			}
+			for i := range 4 {
+				name := fmt.Sprintf("y%d", i)
+				c.node.Output = append(c.node.Output, name)
+				c.outputs = append(c.outputs, outputSpec{name, tensor.Float, half(n)})
+			}
+			return c
+		}},
+		{"slice_step2", "Slice", func(n int) caseSpec {
+			return unary("Slice", nchw(n), half(n), nil,
+				int64Const("starts", 0, 0), int64Const("ends", 112, 112),
+				int64Const("axes", 2, 3), int64Const("steps", 2, 2))
+		}},
+		{"pad_constant", "Pad", pad("constant")},
+		{"pad_reflect", "Pad", pad("reflect")},
+		{"pad_edge", "Pad", pad("edge")},
+		{"resize_nearest_2x", "Resize", func(n int) caseSpec {
+			return resize(half(n), nchw(n), 2, attrString("mode", "nearest"))
+		}},
+		{"resize_linear_2x", "Resize", func(n int) caseSpec {
+			return resize(half(n), nchw(n), 2, attrString("mode", "linear"))
+		}},
+		{"resize_cubic_2x", "Resize", func(n int) caseSpec {
+			return resize(half(n), nchw(n), 2, attrString("mode", "cubic"))
+		}},
+		{"resize_linear_antialias_half", "Resize", func(n int) caseSpec {
+			return resize(nchw(n), half(n), 0.5, attrString("mode", "linear"), attrInt("antialias", 1))
+		}},
+		{"depthtospace_dcr", "DepthToSpace", func(n int) caseSpec {
+			return unary("DepthToSpace", []int{n, 256, 56, 56}, nchw(n),
+				[]*pb.AttributeProto{attrInt("blocksize", 2), attrString("mode", "DCR")})
+		}},
+		{"depthtospace_crd", "DepthToSpace", func(n int) caseSpec {
+			return unary("DepthToSpace", []int{n, 256, 56, 56}, nchw(n),
+				[]*pb.AttributeProto{attrInt("blocksize", 2), attrString("mode", "CRD")})
+		}},
+		{"spacetodepth", "SpaceToDepth", func(n int) caseSpec {
+			return unary("SpaceToDepth", nchw(n), []int{n, 256, 56, 56},
+				[]*pb.AttributeProto{attrInt("blocksize", 2)})
+		}},
+		{"tile_1122", "Tile", func(n int) caseSpec {
+			return unary("Tile", half(n), nchw(n), nil, int64Const("repeats", 1, 1, 2, 2))
+		}},
+		{"expand", "Expand", func(n int) caseSpec {
+			return unary("Expand", []int{1, 64, 1, 112}, nchw(n), nil, int64Const("shape", int64(n), 64, 112, 112))
+		}},
+		{"unsqueeze", "Unsqueeze", func(n int) caseSpec {
+			return unary("Unsqueeze", nchw(n), []int{n, 1, 64, 112, 112}, nil, int64Const("axes", 1))
+		}},
+		{"reshape", "Reshape", func(n int) caseSpec {
+			return unary("Reshape", nchw(n), []int{n, 64, 112 * 112}, nil, int64Const("shape", int64(n), 64, -1))
+		}},
+		{"flatten", "Flatten", func(n int) caseSpec {
+			return unary("Flatten", nchw(n), []int{n, 64 * 112 * 112}, []*pb.AttributeProto{attrInt("axis", 1)})
+		}},
+		{"squeeze", "Squeeze", func(n int) caseSpec {
+			return unary("Squeeze", []int{n, 1, 64, 112, 112}, nchw(n), nil, int64Const("axes", 1))
+		}},
+		{"identity", "Identity", func(n int) caseSpec {
+			return unary("Identity", nchw(n), nchw(n), nil)
+		}},
+		{"maxpool_3x3_s2_p1_indices", "MaxPool", func(n int) caseSpec {
+			c := unary("MaxPool", nchw(n), half(n), []*pb.AttributeProto{
+				attrInts("kernel_shape", 3, 3), attrInts("strides", 2, 2), attrInts("pads", 1, 1, 1, 1)})
+			c.node.Output = append(c.node.Output, "indices")
+			c.outputs = append(c.outputs, outputSpec{"indices", tensor.Int64, half(n)})
+			return c
+		}},
+		{"maxunpool_2x2_s2", "MaxUnpool", func(n int) caseSpec {
+			c := unary("MaxUnpool", half(n), nchw(n), []*pb.AttributeProto{
+				attrInts("kernel_shape", 2, 2), attrInts("strides", 2, 2)})
+			c.node.Input = append(c.node.Input, "indices")
+			c.inputs = append(c.inputs, unpoolIndices("indices", half(n)))
+			return c
+		}},
+	}
+}
+
+// unary is a node with one float input x of shape in, one float output y of
+// shape out, and constant inputs (initializers) after x.
+func unary(op string, in, out []int, attrs []*pb.AttributeProto, consts ...named) caseSpec {
+	c := caseSpec{
+		node:    &pb.NodeProto{OpType: proto.String(op), Input: []string{"x"}, Output: []string{"y"}, Attribute: attrs},
+		inputs:  []named{randomFloats("x", in)},
+		outputs: []outputSpec{{"y", tensor.Float, out}},
+	}
+	for _, k := range consts {
+		c.node.Input = append(c.node.Input, k.name)
+		c.consts = append(c.consts, k)
+	}
+	return c
+}
+
+// concat joins k random inputs of one shape along axis.
+func concat(k int, shape []int, axis int) caseSpec {
+	out := append([]int{}, shape...)
+	out[axis] *= k
+	c := caseSpec{
+		node: &pb.NodeProto{OpType: proto.String("Concat"), Output: []string{"y"},
+			Attribute: []*pb.AttributeProto{attrInt("axis", int64(axis))}},
+		outputs: []outputSpec{{"y", tensor.Float, out}},
+	}
+	for i := range k {
+		x := randomFloats(fmt.Sprintf("x%d", i), shape)
+		c.node.Input = append(c.node.Input, x.name)
+		c.inputs = append(c.inputs, x)
+	}
+	return c
+}
+
+// randomFloats is a float32 tensor of uniform values in [-1, 1), the same
+// for the same name and shape on every machine.
+func randomFloats(name string, shape []int) named {
+	t := tensor.MustNew(tensor.Float, shape...)
+	v, _ := tensor.Data[float32](t)
+	r := rng(name, shape)
+	for i := range v {
+		v[i] = 2*r.Float32() - 1
+	}
+	return named{name, t}
+}
+
+// unpoolIndices are MaxUnpool indices for a 2x2, stride-2 pooling of an
+// input of shape [N, C, 2H, 2W]: for each pooled element, the flat index of
+// one element of its window, as MaxPool would report it.
+func unpoolIndices(name string, pooled []int) named {
+	n, c, h, w := pooled[0], pooled[1], pooled[2], pooled[3]
+	t := tensor.MustNew(tensor.Int64, pooled...)
+	v, _ := tensor.Data[int64](t)
+	r := rng(name, pooled)
+	i := 0
+	for plane := range n * c {
+		for y := range h {
+			for x := range w {
+				dy, dx := r.IntN(2), r.IntN(2)
+				v[i] = int64((plane*2*h+2*y+dy)*2*w + 2*x + dx)
+				i++
+			}
+		}
+	}
+	return named{name, t}
+}
+
+func rng(name string, shape []int) *rand.Rand {
+	h := fnv.New64a()
+	fmt.Fprint(h, name, shape)
+	return rand.New(rand.NewPCG(h.Sum64(), 7))
+}
+
+func int64Const(name string, v ...int64) named {
+	return named{name, tensor.MustFromSlice(v)}
+}
+
+func floatConst(name string, v ...float32) named {
+	return named{name, tensor.MustFromSlice(v)}
+}
+
+func attrInt(name string, v int64) *pb.AttributeProto {
+	return &pb.AttributeProto{Name: proto.String(name), Type: pb.AttributeProto_INT.Enum(), I: proto.Int64(v)}
+}
+
+func attrInts(name string, v ...int64) *pb.AttributeProto {
+	return &pb.AttributeProto{Name: proto.String(name), Type: pb.AttributeProto_INTS.Enum(), Ints: v}
+}
+
+func attrString(name, v string) *pb.AttributeProto {
+	return &pb.AttributeProto{Name: proto.String(name), Type: pb.AttributeProto_STRING.Enum(), S: []byte(v)}
+}
+
+// valueInfo declares a tensor input or output with its full shape.
+func valueInfo(name string, dt tensor.DataType, shape []int) *pb.ValueInfoProto {
+	dims := make([]*pb.TensorShapeProto_Dimension, len(shape))
+	for i, d := range shape {
+		dims[i] = &pb.TensorShapeProto_Dimension{Value: &pb.TensorShapeProto_Dimension_DimValue{DimValue: int64(d)}}
+	}
+	return &pb.ValueInfoProto{
+		Name: proto.String(name),
+		Type: &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: &pb.TypeProto_Tensor{
+			ElemType: proto.Int32(int32(dt)),
+			Shape:    &pb.TensorShapeProto{Dim: dims},
+		}}},
+	}
+}
+
+// model wraps the case's node in a model.
+func (c caseSpec) model(name string) (*pb.ModelProto, error) {
+	g := &pb.GraphProto{Name: proto.String(name), Node: []*pb.NodeProto{c.node}}
+	c.node.Name = proto.String(name)
+	for _, in := range c.inputs {
+		g.Input = append(g.Input, valueInfo(in.name, in.t.DataType(), in.t.Shape()))
+	}
+	for _, k := range c.consts {
+		tp, err := onnx.TensorToProto(k.t, k.name)
+		if err != nil {
+			return nil, err
+		}
+		g.Initializer = append(g.Initializer, tp)
+	}
+	for _, out := range c.outputs {
+		g.Output = append(g.Output, valueInfo(out.name, out.dt, out.shape))
+	}
+	return &pb.ModelProto{
+		IrVersion:    proto.Int64(irVersion),
+		ProducerName: proto.String("onnxshape bench"),
+		OpsetImport:  []*pb.OperatorSetIdProto{{Domain: proto.String(""), Version: proto.Int64(Opset)}},
+		Graph:        g,
+	}, nil
+}
+
+// Write writes the case with batch size batch (8 in the standard cases) as
+// root/<Name>/model.onnx and root/<Name>/test_data_set_0/input_K.pb. No
+// output_K.pb is written: the expected values come from the differential
+// check against onnxruntime (bench/ort).
+func (s Standard) Write(root string, batch int) error {
+	c := s.build(batch)
+	m, err := c.model(s.Name)
+	if err != nil {
+		return fmt.Errorf("%s: %w", s.Name, err)
+	}
+	b, err := onnx.EncodeModel(m)
+	if err != nil {
+		return fmt.Errorf("%s: %w", s.Name, err)
+	}
+	dir := filepath.Join(root, s.Name)
+	data := filepath.Join(dir, "test_data_set_0")
+	if err := os.MkdirAll(data, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "model.onnx"), b, 0o644); err != nil {
+		return err
+	}
+	for i, in := range c.inputs {
+		b, err := onnx.EncodeValue(in.t, in.name)
+		if err != nil {
+			return fmt.Errorf("%s: input %s: %w", s.Name, in.name, err)
+		}
+		if err := os.WriteFile(filepath.Join(data, fmt.Sprintf("input_%d.pb", i)), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,195 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// Result is the measure of one case by onnxshape.
+type Result struct {
+	Name string
+	// Stats time one run of the model, outputs allocated included.
+	Stats Stats
+	// OutBytes is the storage of the outputs of one run.
+	OutBytes int64
+	// Copy times a plain copy of OutBytes bytes (zero when not measured).
+	Copy Stats
+	// Skipped, when not empty, says why the case was not measured: an
+	// operator, version or attribute that onnxshape does not implement.
+	Skipped string
+	// Err is the error that stopped the case otherwise.
+	Err error
+	// Outputs are the outputs of the last run, by name.
+	Outputs map[string]tensor.Value
+}
+
+// RunOptions are the settings of RunOurs.
+type RunOptions struct {
+	MeasureOptions
+	// Threads caps the cores the kernels use (0: all).
+	Threads int
+	// Copy also times a plain copy of the output bytes.
+	Copy bool
+}
+
+// RunOurs loads the case's model with package graph and measures Model.Run.
+// A case whose model needs an operator onnxshape lacks is skipped, not an
+// error.
+func RunOurs(c *Case, o RunOptions) Result {
+	r := Result{Name: c.Name}
+	m, err := graph.Load(c.ModelPath())
+	if err != nil {
+		return r.fail(err)
+	}
+	ro := &graph.RunOptions{Options: ops.Options{Threads: o.Threads}}
+	ctx := context.Background()
+	var outs map[string]tensor.Value
+	r.Stats, err = Measure(func() error {
+		var err error
+		outs, err = m.Run(ctx, c.Inputs, ro)
+		return err
+	}, o.MeasureOptions)
+	if err != nil {
+		return r.fail(err)
+	}
+	r.Outputs = outs
+	r.OutBytes = valueBytes(outs)
+	if o.Copy {
+		r.Copy = MeasureCopy(r.OutBytes, o.MeasureOptions)
+	}
+	return r
+}
+
+func (r Result) fail(err error) Result {
+	if errors.Is(err, ops.ErrUnsupported) {
+		r.Skipped = err.Error()
+	} else {
+		r.Err = err
+	}
+	return r
+}
+
+// valueBytes is the storage of the tensors in vs (strings count 16 bytes, a
+// string header).
+func valueBytes(vs map[string]tensor.Value) int64 {
+	var n int64
+	for _, v := range vs {
+		n += tensorBytes(v)
+	}
+	return n
+}
+
+func tensorBytes(v tensor.Value) int64 {
+	switch v := v.(type) {
+	case *tensor.Tensor:
+		if v.DataType() == tensor.String {
+			return int64(16 * v.Len())
+		}
+		return int64(v.ByteLen())
+	case *tensor.Sequence:
+		var n int64
+		for _, t := range v.Items {
+			n += tensorBytes(t)
+		}
+		return n
+	case *tensor.Optional:
+		if v.Value != nil {
+			return tensorBytes(v.Value)
+		}
+	}
+	return 0
+}
+
+// ms renders a duration in milliseconds with enough digits for a view (a
+// fraction of a microsecond) and a copy (tens of milliseconds) alike.
+func ms(d time.Duration) string {
+	v := float64(d) / float64(time.Millisecond)
+	switch {
+	case v >= 100:
+		return fmt.Sprintf("%.1f", v)
+	case v >= 1:
+		return fmt.Sprintf("%.3f", v)
+	}
+	return fmt.Sprintf("%.6f", v)
+}
+
+// gbps is bytes per duration in GB/s (10^9 bytes a second).
+func gbps(bytes int64, d time.Duration) string {
+	if d <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", float64(bytes)/d.Seconds()/1e9)
+}
+
+// ratio renders a/b.
+func ratio(a, b time.Duration) string {
+	if a <= 0 || b <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", float64(a)/float64(b))
+}
+
+// WriteTSV writes the header `case	median_ms	min_ms	bytes` and one line
+// per measured case. Skipped and failed cases are left out (WriteText and
+// the command's standard error report them).
+func WriteTSV(w io.Writer, rs []Result) error {
+	if _, err := fmt.Fprintln(w, "case\tmedian_ms\tmin_ms\tbytes"); err != nil {
+		return err
+	}
+	for _, r := range rs {
+		if r.Skipped != "" || r.Err != nil {
+			continue
+		}
+		if _, err := fmt.Fprintf(w, "%s\t%s\t%s\t%d\n", r.Name, ms(r.Stats.Median), ms(r.Stats.Min), r.OutBytes); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteText writes an aligned table: per case the median and minimum time
+// of a run, the output megabytes, the bandwidth (output bytes / median), the
+// plain copy of the output bytes and the ratio to it (when measured), the
+// allocations of one run and the number of timed runs. Skipped and failed
+// cases follow the table, one line each saying why.
+func WriteText(w io.Writer, rs []Result) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "case\tmedian ms\tmin ms\tout MB\tGB/s\tcopy ms\tx copy\tallocs/op\tB/op\truns\t")
+	for _, r := range rs {
+		if r.Skipped != "" || r.Err != nil {
+			continue
+		}
+		copyMs, xCopy := "-", "-"
+		if r.Copy.Runs > 0 {
+			copyMs, xCopy = ms(r.Copy.Median), ratio(r.Stats.Median, r.Copy.Median)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%s\t%s\t%s\t%.0f\t%.0f\t%d\t\n", r.Name,
+			ms(r.Stats.Median), ms(r.Stats.Min), float64(r.OutBytes)/1e6,
+			gbps(r.OutBytes, r.Stats.Median), copyMs, xCopy,
+			r.Stats.AllocsPerRun, r.Stats.BytesPerRun, r.Stats.Runs)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, r := range rs {
+		var err error
+		switch {
+		case r.Skipped != "":
+			_, err = fmt.Fprintf(w, "skipped %s: %s\n", r.Name, r.Skipped)
+		case r.Err != nil:
+			_, err = fmt.Fprintf(w, "error %s: %v\n", r.Name, r.Err)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
