@@ -1,0 +1,100 @@
+package ops
+
+import (
+	"testing"
+
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// The copy engine on the shapes of the standard benchmark cases (issue 7),
+// without the model runner around it, beside a plain copy of the same
+// bytes. Run with
+//
+//	go test ./ops -run XXX -bench CopyPlan -cpuprofile cpu.prof
+//
+// The output tensors are allocated once, so these measure the copy alone;
+// `onnxshape bench` measures a whole run, output allocation included.
+
+// permutedPlan is the plan of a transpose of a contiguous tensor of shape in
+// by perm into a contiguous output.
+func permutedPlan(in []int, perm []int) copyPlan {
+	inStrides := contiguousStrides(in)
+	out := make([]int, len(in))
+	src := make([]int, len(in))
+	for i, p := range perm {
+		out[i] = in[p]
+		src[i] = inStrides[p]
+	}
+	return copyPlan{shape: out, dstStrides: contiguousStrides(out), srcStrides: src}
+}
+
+func benchPlan(b *testing.B, p copyPlan, dstElems, srcElems int, threads int) {
+	dst := tensor.MustNew(tensor.Float, dstElems)
+	src := tensor.MustNew(tensor.Float, srcElems)
+	opt := &Options{Threads: threads}
+	n := 4
+	for _, d := range p.shape {
+		n *= d
+	}
+	b.SetBytes(int64(n))
+	b.ResetTimer()
+	for b.Loop() {
+		p.run(opt, dst, src)
+	}
+}
+
+func BenchmarkCopyPlan(b *testing.B) {
+	nchw := []int{8, 64, 112, 112}
+	const big = 8 * 64 * 112 * 112
+	cases := []struct {
+		name     string
+		plan     copyPlan
+		dst, src int
+	}{
+		{"contiguous", copyPlan{shape: nchw, dstStrides: contiguousStrides(nchw), srcStrides: contiguousStrides(nchw)}, big, big},
+		{"nchw_nhwc", permutedPlan(nchw, []int{0, 2, 3, 1}), big, big},
+		{"nhwc_nchw", permutedPlan([]int{8, 112, 112, 64}, []int{0, 3, 1, 2}), big, big},
+		{"transpose_2d", permutedPlan([]int{2048, 2048}, []int{1, 0}), 2048 * 2048, 2048 * 2048},
+		// Slice with steps 2 on H and W.
+		{"slice_step2", copyPlan{shape: []int{8, 64, 56, 56},
+			dstStrides: contiguousStrides([]int{8, 64, 56, 56}),
+			srcStrides: []int{64 * 112 * 112, 112 * 112, 2 * 112, 2}}, big / 4, big},
+		// Expand [1,64,1,112] to [8,64,112,112]: broadcast on N and H.
+		{"expand", copyPlan{shape: nchw, dstStrides: contiguousStrides(nchw),
+			srcStrides: []int{0, 112, 0, 1}}, big, 64 * 112},
+		// One of the two inputs of Concat on axis 3: rows of 56 into rows of 112.
+		{"concat_axis3_half", copyPlan{shape: []int{8, 64, 112, 56},
+			dstStrides: []int{64 * 112 * 112, 112 * 112, 112, 1},
+			srcStrides: contiguousStrides([]int{8, 64, 112, 56})}, big, big / 2},
+		// DepthToSpace DCR of [8,256,56,56] by 2 as a 6-D transpose.
+		{"depthtospace_dcr", permutedPlan([]int{8, 2, 2, 64, 56, 56}, []int{0, 3, 4, 1, 5, 2}), big, big},
+	}
+	for _, c := range cases {
+		for _, threads := range []int{1, 2} {
+			name := c.name + "/threads=" + string(rune('0'+threads))
+			b.Run(name, func(b *testing.B) { benchPlan(b, c.plan, c.dst, c.src, threads) })
+		}
+	}
+}
+
+// BenchmarkMemcpy is the yardstick: one copy() of the bytes of a
+// [8,64,112,112] float32 tensor.
+func BenchmarkMemcpy(b *testing.B) {
+	const n = 8 * 64 * 112 * 112 * 4
+	dst, src := make([]byte, n), make([]byte, n)
+	b.SetBytes(n)
+	for b.Loop() {
+		copy(dst, src)
+	}
+}
+
+// BenchmarkNewTensor is what a run pays before it copies anything: the
+// allocation (and zeroing) of a [8,64,112,112] float32 output.
+func BenchmarkNewTensor(b *testing.B) {
+	b.SetBytes(8 * 64 * 112 * 112 * 4)
+	for b.Loop() {
+		if _, err := tensor.New(tensor.Float, 8, 64, 112, 112); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
