@@ -1,0 +1,333 @@
+//go:build ort
+
+// Command ort runs the benchmark cases through onnxshape, through
+// onnxruntime's CPU provider and through a plain copy() of the output bytes,
+// in one process, and prints the comparison as a markdown table; it also
+// compares the outputs of the two (the differential check).
+//
+// It is a module of its own, and its files need the build tag ort, so that
+// onnxshape's module never depends on cgo or onnxruntime. Set up once with
+// scripts/ort-setup.sh, then from the repository root:
+//
+//	go run ./bench/gen bench-data
+//	cd bench/ort && go run -tags ort . --threads 2 ../../bench-data
+//
+// onnxruntime runs with the same number of intra-op threads as onnxshape,
+// one inter-op thread and graph optimisations off. Its outputs are tensors
+// allocated once before timing: the Go binding would otherwise copy every
+// output it allocates into Go memory, a cost that is not onnxruntime's.
+// onnxshape allocates its outputs in every run.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/onnxshape/onnxshape/bench"
+	"github.com/onnxshape/onnxshape/tensor"
+	ort "github.com/yalue/onnxruntime_go"
+)
+
+// defaultLib is where scripts/ort-setup.sh puts onnxruntime's library.
+func defaultLib() string {
+	if p := os.Getenv("ONNXRUNTIME_LIB"); p != "" {
+		return p
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".cache", "onnxshape-ort", "node_modules", "onnxruntime-node",
+		"bin", "napi-v6", "linux", "x64", "libonnxruntime.so.1")
+}
+
+func main() {
+	threads := flag.Int("threads", runtime.NumCPU(), "cores for onnxshape and intra-op threads for onnxruntime")
+	runs := flag.Int("runs", 10, "least number of timed runs per case")
+	minTime := flag.Duration("min-time", 500*time.Millisecond, "least total timed duration per case")
+	lib := flag.String("lib", defaultLib(), "path of libonnxruntime.so (or set ONNXRUNTIME_LIB)")
+	run := flag.String("run", "", "measure only the cases whose name matches this regular expression")
+	flag.Usage = func() {
+		fmt.Fprintln(flag.CommandLine.Output(), "usage: go run -tags ort . [--threads N] [--runs N] [--min-time D] [--lib PATH] [--run REGEXP] DIR...")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() == 0 || *threads < 1 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	re, err := regexp.Compile(*run)
+	if err != nil {
+		fatal(err)
+	}
+	ort.SetSharedLibraryPath(*lib)
+	if err := ort.InitializeEnvironment(ort.WithLogLevelError()); err != nil {
+		fatal(fmt.Errorf("onnxruntime from %s: %w (run scripts/ort-setup.sh)", *lib, err))
+	}
+	defer ort.DestroyEnvironment()
+
+	dirs, err := bench.FindCases(flag.Args()...)
+	if err != nil {
+		fatal(err)
+	}
+	mo := bench.MeasureOptions{Runs: *runs, MinTime: *minTime}
+	var rows []row
+	for _, dir := range dirs {
+		if !re.MatchString(filepath.Base(dir)) {
+			continue
+		}
+		c, err := bench.ReadCase(dir)
+		if err != nil {
+			fatal(err)
+		}
+		r := row{ours: bench.RunOurs(c, bench.RunOptions{MeasureOptions: mo, Threads: *threads, Copy: true})}
+		r.ort, r.ortOutputs, r.ortErr = runORT(c, *threads, mo)
+		r.check = differential(c, r.ours, r.ortOutputs, r.ortErr)
+		for _, v := range r.ortOutputs {
+			v.Destroy()
+		}
+		r.ortOutputs = nil
+		r.ours.Outputs = nil // let the collector have them before the next case
+		fmt.Fprintf(os.Stderr, "%s done\n", c.Name)
+		rows = append(rows, r)
+	}
+	fmt.Printf("onnxruntime %s, %d threads, GOMAXPROCS %d, %s\n\n", ort.GetVersion(), *threads, runtime.GOMAXPROCS(0), runtime.Version())
+	writeTable(os.Stdout, rows)
+}
+
+type row struct {
+	ours       bench.Result
+	ort        bench.Stats
+	ortOutputs []ort.Value
+	ortErr     error
+	check      string
+}
+
+// runORT measures the case's model in an onnxruntime session of its own,
+// destroyed before the next case so that its threads stop competing.
+func runORT(c *bench.Case, threads int, mo bench.MeasureOptions) (bench.Stats, []ort.Value, error) {
+	so, err := ort.NewSessionOptions()
+	if err != nil {
+		return bench.Stats{}, nil, err
+	}
+	defer so.Destroy()
+	for _, set := range []error{
+		so.SetIntraOpNumThreads(threads),
+		so.SetInterOpNumThreads(1),
+		so.SetGraphOptimizationLevel(ort.GraphOptimizationLevelDisableAll),
+	} {
+		if set != nil {
+			return bench.Stats{}, nil, set
+		}
+	}
+	s, err := ort.NewDynamicAdvancedSession(c.ModelPath(), c.InputNames, c.OutputNames, so)
+	if err != nil {
+		return bench.Stats{}, nil, err
+	}
+	defer s.Destroy()
+
+	var inputs []ort.Value
+	defer func() {
+		for _, v := range inputs {
+			v.Destroy()
+		}
+	}()
+	for _, name := range c.InputNames {
+		t, ok := c.Inputs[name].(*tensor.Tensor)
+		if !ok {
+			return bench.Stats{}, nil, fmt.Errorf("input %s is not a tensor", name)
+		}
+		v, err := ortTensor(t)
+		if err != nil {
+			return bench.Stats{}, nil, fmt.Errorf("input %s: %w", name, err)
+		}
+		inputs = append(inputs, v)
+	}
+	outputs := make([]ort.Value, len(c.OutputNames))
+	for i := range outputs {
+		dt, shape, ok := c.Output(i)
+		if !ok {
+			return bench.Stats{}, nil, fmt.Errorf("output %s has no fixed shape in the model", c.OutputNames[i])
+		}
+		v, err := ortTensor(tensor.MustNew(dt, shape...))
+		if err != nil {
+			return bench.Stats{}, nil, fmt.Errorf("output %s: %w", c.OutputNames[i], err)
+		}
+		outputs[i] = v
+	}
+	st, err := bench.Measure(func() error { return s.Run(inputs, outputs) }, mo)
+	if err != nil {
+		for _, v := range outputs {
+			v.Destroy()
+		}
+		return bench.Stats{}, nil, err
+	}
+	return st, outputs, nil
+}
+
+// ortTensor wraps t's storage (shared, not copied) as an onnxruntime tensor.
+func ortTensor(t *tensor.Tensor) (ort.Value, error) {
+	shape := make(ort.Shape, t.Rank())
+	for i, d := range t.Shape() {
+		shape[i] = int64(d)
+	}
+	switch t.DataType() {
+	case tensor.Float:
+		v, _ := tensor.Data[float32](t)
+		return ort.NewTensor(shape, v)
+	case tensor.Int64:
+		v, _ := tensor.Data[int64](t)
+		return ort.NewTensor(shape, v)
+	}
+	return nil, fmt.Errorf("element type %v is not wired into the comparison", t.DataType())
+}
+
+// differential compares onnxshape's outputs with onnxruntime's: integers
+// exactly, floats within 1e-5 + 1e-4*|ort| (the interpolating Resize modes
+// round differently).
+func differential(c *bench.Case, ours bench.Result, theirs []ort.Value, ortErr error) string {
+	switch {
+	case ours.Skipped != "" || ours.Err != nil:
+		return "-"
+	case ortErr != nil:
+		return "onnxruntime failed"
+	}
+	var notes []string
+	for i, name := range c.OutputNames {
+		mine, ok := ours.Outputs[name].(*tensor.Tensor)
+		if !ok {
+			notes = append(notes, name+": not a tensor")
+			continue
+		}
+		if msg := compare(mine, theirs[i]); msg != "" {
+			notes = append(notes, name+": "+msg)
+		}
+	}
+	if len(notes) == 0 {
+		return "same"
+	}
+	return strings.Join(notes, "; ")
+}
+
+func compare(mine *tensor.Tensor, theirs ort.Value) string {
+	want := theirs.GetShape()
+	if len(want) != mine.Rank() {
+		return fmt.Sprintf("shape %v, onnxruntime %v", mine.Shape(), want)
+	}
+	for i, d := range mine.Shape() {
+		if int64(d) != want[i] {
+			return fmt.Sprintf("shape %v, onnxruntime %v", mine.Shape(), want)
+		}
+	}
+	switch th := theirs.(type) {
+	case *ort.Tensor[float32]:
+		got, _ := tensor.Data[float32](mine)
+		return countMismatches(got, th.GetData(), func(a, b float32) (bool, float64) {
+			if a == b || (a != a && b != b) {
+				return true, 0
+			}
+			d := math.Abs(float64(a) - float64(b))
+			return d <= 1e-5+1e-4*math.Abs(float64(b)), d
+		})
+	case *ort.Tensor[int64]:
+		got, _ := tensor.Data[int64](mine)
+		return countMismatches(got, th.GetData(), func(a, b int64) (bool, float64) {
+			return a == b, math.Abs(float64(a - b))
+		})
+	}
+	return "type not compared"
+}
+
+// countMismatches describes where got and want differ: how many elements,
+// the largest difference and the first place.
+func countMismatches[E any](got, want []E, same func(a, b E) (bool, float64)) string {
+	if len(got) != len(want) {
+		return fmt.Sprintf("%d elements, onnxruntime %d", len(got), len(want))
+	}
+	n, first, worst := 0, -1, 0.0
+	for i := range got {
+		if ok, d := same(got[i], want[i]); !ok {
+			n++
+			if first < 0 {
+				first = i
+			}
+			worst = max(worst, d)
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d differ (max |d| %.3g; first at flat index %d: %v vs %v)", n, len(got), worst, first, got[first], want[first])
+}
+
+// writeTable prints the markdown table of BENCHMARKS.md. Ratios are
+// onnxshape's median over the other's: below 1 onnxshape is faster.
+func writeTable(w io.Writer, rows []row) {
+	fmt.Fprintln(w, "| case | ours ms | onnxruntime ms | ours/ort | memcpy ms | ours/memcpy | out MB | allocs/op | B/op | outputs |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+	for _, r := range rows {
+		o := r.ours
+		oursMs, ortMs, copyMs := "-", "-", "-"
+		xOrt, xCopy, mb, allocs, bytes := "-", "-", "-", "-", "-"
+		switch {
+		case o.Skipped != "":
+			oursMs = "skipped"
+		case o.Err != nil:
+			oursMs = "error"
+		default:
+			oursMs = msString(o.Stats.Median)
+			copyMs = msString(o.Copy.Median)
+			xCopy = ratio(o.Stats.Median, o.Copy.Median)
+			mb = fmt.Sprintf("%.1f", float64(o.OutBytes)/1e6)
+			allocs = fmt.Sprintf("%.0f", o.Stats.AllocsPerRun)
+			bytes = fmt.Sprintf("%.0f", o.Stats.BytesPerRun)
+		}
+		if r.ortErr != nil {
+			ortMs = "error"
+		} else {
+			ortMs = msString(r.ort.Median)
+			if o.Skipped == "" && o.Err == nil {
+				xOrt = ratio(o.Stats.Median, r.ort.Median)
+			}
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			o.Name, oursMs, ortMs, xOrt, copyMs, xCopy, mb, allocs, bytes, r.check)
+	}
+	for _, r := range rows {
+		switch {
+		case r.ours.Skipped != "":
+			fmt.Fprintf(w, "\n- %s skipped by onnxshape: %s", r.ours.Name, r.ours.Skipped)
+		case r.ours.Err != nil:
+			fmt.Fprintf(w, "\n- %s failed in onnxshape: %v", r.ours.Name, r.ours.Err)
+		}
+		if r.ortErr != nil {
+			fmt.Fprintf(w, "\n- %s failed in onnxruntime: %v", r.ours.Name, r.ortErr)
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+func msString(d time.Duration) string {
+	v := float64(d) / float64(time.Millisecond)
+	if v < 0.01 {
+		return fmt.Sprintf("%.5f", v)
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+func ratio(a, b time.Duration) string {
+	if a <= 0 || b <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", float64(a)/float64(b))
+}
+
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, "ort:", err)
+	os.Exit(1)
+}
