@@ -151,3 +151,8 @@ func wantElements(t *testing.T, y, x *tensor.Tensor, shape []int, src func(idx [
 		}
 	}
 }
+
+// list64 returns a 1-D int64 tensor holding v.
+func list64(v ...int64) *tensor.Tensor {
+	return tensor.MustFromSlice(append([]int64{}, v...))
+}
