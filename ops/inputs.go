@@ -1,0 +1,66 @@
+package ops
+
+import (
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// int64ListInput reads input i of a node as the list of integers it stands
+// for: a 1-D int64 tensor such as Reshape's shape, Squeeze's axes, Tile's
+// repeats or Expand's shape. A rank-0 tensor is read as a list of one under
+// the ONNX profile (as onnxruntime does) and refused under SONNX. present is
+// false when an optional input is absent; a required one that is absent is an
+// error. rule names the rule a malformed input breaks.
+func (n *Node) int64ListInput(opt *Options, in []tensor.Value, i int, name, rule string, required bool) (v []int, present bool, err error) {
+	op := n.op()
+	var t *tensor.Tensor
+	if required {
+		t, err = n.requiredInput(in, i, name)
+	} else {
+		t, err = n.tensorInput(in, i)
+	}
+	if err != nil || t == nil {
+		return nil, false, err
+	}
+	if t.DataType() != tensor.Int64 {
+		return nil, true, op.errorf(rule, "%s must be int64, got %v", name, t.DataType())
+	}
+	if t.Rank() > 1 || (opt.orDefault().Profile == ProfileSONNX && t.Rank() != 1) {
+		return nil, true, op.errorf(rule, "%s must be a 1-D tensor, got shape %v", name, t.Shape())
+	}
+	v64, err := t.Int64s()
+	if err != nil {
+		return nil, true, op.wrap(rule, err, "%s", name)
+	}
+	v, err = toInts(v64)
+	if err != nil {
+		return nil, true, op.errorf(rule, "%s: %v", name, err)
+	}
+	return v, true, nil
+}
+
+// intsAttr reads the ints attribute name of a node as []int; ok is false
+// when the node does not set it.
+func (n *Node) intsAttr(name, rule string) (v []int, ok bool, err error) {
+	v64, ok, err := n.Ints(name)
+	if err != nil || !ok {
+		return nil, ok, err
+	}
+	v, err = toInts(v64)
+	if err != nil {
+		return nil, true, n.op().errorf(rule, "attribute %s: %v", name, err)
+	}
+	return v, true, nil
+}
+
+// intAttr reads the int attribute name of a node as int, def when absent.
+func (n *Node) intAttr(name string, def int, rule string) (int, error) {
+	v64, err := n.Int(name, int64(def))
+	if err != nil {
+		return 0, err
+	}
+	v, err := toInt(v64)
+	if err != nil {
+		return 0, n.op().errorf(rule, "attribute %s: %v", name, err)
+	}
+	return v, nil
+}

@@ -1,0 +1,111 @@
+// Squeeze removes dimensions of size 1 from a tensor's shape. The data is
+// not touched: the output is a view of the input.
+//
+// Versions: 1 and 11 take the axes as an attribute (version 1 only
+// non-negative ones); 13, 21, 23, 24 and 25 take them as an optional int64
+// input and differ only in the element types they allow. Without axes, every
+// dim of size 1 goes; axes given but empty remove nothing (as ONNX's shape
+// inference and reference implementation read it; onnxruntime removes every
+// dim of size 1 then). The rules, as ONNX states them (SONNX has not
+// specified Squeeze yet):
+//
+//	[axis-range]    every axis in [-r, r-1], r = rank(X)
+//	[axis-repeated] no axis designated twice, after normalisation
+//	[not-one]       every designated dim is of size 1
+package ops
+
+import (
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+func init() {
+	register("Squeeze", []int{1, 11}, [2]int{1, 1}, [2]int{1, 1}, squeezeNode)
+	register("Squeeze", []int{13, 21, 23, 24, 25}, [2]int{1, 2}, [2]int{1, 1}, squeezeNode)
+}
+
+// SqueezeOptions are the parameters of Squeeze.
+type SqueezeOptions struct {
+	// Axes are the dims to remove, each of size 1; negative values count
+	// from the end. nil removes every dim of size 1; a non-nil empty slice
+	// removes none.
+	Axes []int
+}
+
+// Squeeze returns a view of data without the dims o.Axes (ONNX Squeeze,
+// version 25).
+func Squeeze(data *tensor.Tensor, o SqueezeOptions) (*tensor.Tensor, error) {
+	return squeeze(opRef{"Squeeze", 25}, data, o.Axes)
+}
+
+func squeezeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+	x, err := n.requiredInput(in, 0, "data")
+	if err != nil {
+		return nil, err
+	}
+	var axes []int
+	var given bool
+	if n.Version < 13 {
+		axes, given, err = n.intsAttr("axes", "axes")
+	} else {
+		axes, given, err = n.int64ListInput(opt, in, 1, "axes", "axes", false)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if given && axes == nil {
+		axes = []int{}
+	}
+	y, err := squeeze(n.op(), x, axes)
+	if err != nil {
+		return nil, err
+	}
+	return values(y), nil
+}
+
+func squeeze(op opRef, x *tensor.Tensor, axes []int) (*tensor.Tensor, error) {
+	shape, err := squeezeShape(op, x.Shape(), axes)
+	if err != nil {
+		return nil, err
+	}
+	return x.Reshape(shape...)
+}
+
+// squeezeShape checks the rules and returns the output shape; axes nil
+// means every dim of size 1.
+func squeezeShape(op opRef, in []int, axes []int) ([]int, error) {
+	r := len(in)
+	removed := make([]bool, r)
+	if axes == nil {
+		for k, d := range in {
+			removed[k] = d == 1
+		}
+	}
+	given := make([]int, r) // given[k] is the value, as written, that designated axis k
+	for _, a := range axes {
+		lo := -r
+		if op.version == 1 {
+			lo = 0 // version 1 takes non-negative axes only
+		}
+		if a < lo || a >= r {
+			return nil, op.errorf("axis-range", "axis %d is outside [%d, %d] (input rank %d)", a, lo, r-1, r)
+		}
+		k := a
+		if k < 0 {
+			k += r
+		}
+		if removed[k] {
+			return nil, op.errorf("axis-repeated", "axis %d designated twice (%d and %d)", k, given[k], a)
+		}
+		if in[k] != 1 {
+			return nil, op.errorf("not-one", "axis %d has size %d, not 1 (input shape %v)", a, in[k], in)
+		}
+		removed[k], given[k] = true, a
+	}
+	out := make([]int, 0, r)
+	for k, d := range in {
+		if !removed[k] {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
