@@ -3,6 +3,9 @@ module github.com/onnxshape/onnxshape
 go 1.26
 
 require (
+	github.com/sbinet/npyio v0.6.0
 	github.com/x448/float16 v0.8.4
 	google.golang.org/protobuf v1.36.12
 )
+
+require gonum.org/v1/gonum v0.9.3 // indirect
