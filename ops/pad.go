@@ -1,0 +1,413 @@
+// Pad grows (or, with negative pads, crops) a tensor along each axis, filling
+// the new elements with a constant or with elements of the tensor itself.
+//
+// Versions: 1 takes the pads as attribute paddings and the value as
+// attribute value (a float); 2 calls the attribute pads. From 11 the pads
+// (int64) and the optional constant_value (of the data's type) are inputs;
+// 13 adds bfloat16, string and bool data; 18 adds the optional axes input
+// (the axes the pads refer to); 19 adds mode wrap; 21, 23, 24 and 25 only
+// add element types. Modes:
+//
+//	constant  the value (0, "" or false when not given)
+//	edge      the nearest element of the axis
+//	reflect   the mirror image about the first or last element
+//	wrap      the elements from the other end, periodically
+//
+// Where ONNX defers to numpy's pad, onnxshape does what numpy does: reflect
+// and wrap with pads as long as the axis or longer keep mirroring or
+// repeating (onnxruntime 1.30 refuses the first and gets the second wrong,
+// see docs/divergences.md); reflect of an axis of length 1 repeats the
+// element, as edge does. A negative pad removes elements first, and the
+// other modes then read the cropped tensor, as onnxruntime does. The
+// constraints, in the order of the specification:
+//
+//	[pads]  2*r integers (2*len(axes) with axes): all begins, then all ends;
+//	        each output dimension d + begin + end must be >= 0
+//	[constant_value] a scalar (or one-element tensor) of the data's type
+//	[axes]  each in [-r, r-1], none repeated after normalisation
+//	[mode]  one of the modes of the version; edge, reflect and wrap need
+//	        elements to read, so they refuse to pad an axis left empty
+//
+// Under the SONNX profile the mode attribute and, in constant mode, the
+// constant_value input must be given explicitly (GR4).
+//
+// The kernel fills the output in three kinds of copyPlan: one for the
+// interior (the input, cropped), then per axis, innermost first, the two
+// borders. A border of axis k spans the interior of the axes before k and
+// the whole of the axes after k: in constant mode it is a fill from the
+// scalar (stride 0), otherwise a copy from the output itself, from the
+// interior rows of axis k that the index map below picks. Going innermost
+// first, the rows read are already complete along every later axis, so the
+// outermost borders (the largest) are contiguous block copies.
+package ops
+
+import (
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+func init() {
+	register("Pad", []int{1, 2}, [2]int{1, 1}, [2]int{1, 1}, padNode)
+	register("Pad", []int{11, 13}, [2]int{2, 3}, [2]int{1, 1}, padNode)
+	register("Pad", []int{18, 19, 21, 23, 24, 25}, [2]int{2, 4}, [2]int{1, 1}, padNode)
+}
+
+// PadOptions are the parameters of Pad. The zero value pads nothing, in
+// constant mode, with zeros.
+type PadOptions struct {
+	// Mode is "constant" (the default when empty), "edge", "reflect" or "wrap".
+	Mode string
+	// Pads holds the begins then the ends: [x1_begin, x2_begin, ...,
+	// x1_end, x2_end, ...], one pair per axis of Axes (or of x when Axes
+	// is nil). A negative pad removes elements.
+	Pads []int
+	// ConstantValue, in constant mode, is a one-element tensor of x's type;
+	// nil means zero ("" for strings, false for bool).
+	ConstantValue *tensor.Tensor
+	// Axes lists the axes Pads refers to; negative values count from the
+	// end. Nil means every axis.
+	Axes []int
+}
+
+// Pad returns x padded as o says (ONNX Pad, version 25).
+func Pad(x *tensor.Tensor, o PadOptions) (*tensor.Tensor, error) {
+	mode := o.Mode
+	if mode == "" {
+		mode = "constant"
+	}
+	return pad(nil, opRef{"Pad", 25}, x, padParams{mode: mode, pads: o.Pads, axes: o.Axes, value: o.ConstantValue})
+}
+
+// padParams are the resolved parameters of one Pad call.
+type padParams struct {
+	mode  string
+	pads  []int
+	axes  []int // nil: every axis
+	value *tensor.Tensor
+}
+
+func padNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+	op := n.op()
+	x, err := n.requiredInput(in, 0, "data")
+	if err != nil {
+		return nil, err
+	}
+	sonnx := opt.orDefault().Profile == ProfileSONNX
+	if sonnx && !n.Has("mode") {
+		return nil, op.errorf("GR4", "attribute mode must be given explicitly in the profile (ONNX's default is constant)")
+	}
+	var p padParams
+	if p.mode, err = n.Str("mode", "constant"); err != nil {
+		return nil, err
+	}
+	if n.Version < 11 {
+		name := "pads"
+		if n.Version == 1 {
+			name = "paddings"
+		}
+		pads, ok, err := n.intsAttr(name, "pads")
+		if err != nil {
+			return nil, err
+		} else if !ok {
+			return nil, op.errorf("pads", "attribute %s is required", name)
+		}
+		p.pads = pads
+		if n.Has("value") {
+			v, err := n.Float("value", 0)
+			if err != nil {
+				return nil, err
+			}
+			if p.value, err = scalarOf(x.DataType(), float64(v)); err != nil {
+				return nil, op.wrap("constant_value", err, "value %v for data of type %v", v, x.DataType())
+			}
+		}
+	} else {
+		if p.pads, _, err = n.int64ListInput(opt, in, 1, "pads", "pads", true); err != nil {
+			return nil, err
+		}
+		if p.value, err = n.tensorInput(in, 2); err != nil {
+			return nil, err
+		}
+		if n.Version >= 18 {
+			if p.axes, err = padAxesInput(opt, n, in); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if sonnx && p.mode == "constant" && p.value == nil {
+		return nil, op.errorf("GR4", "input constant_value must be given explicitly in the profile (ONNX's default is 0)")
+	}
+	y, err := pad(opt, op, x, p)
+	if err != nil {
+		return nil, err
+	}
+	return values(y), nil
+}
+
+// padAxesInput reads Pad's optional axes input, int32 or int64.
+func padAxesInput(opt *Options, n *Node, in []tensor.Value) ([]int, error) {
+	op := n.op()
+	a, err := n.tensorInput(in, 3)
+	if err != nil || a == nil {
+		return nil, err
+	}
+	if a.Rank() > 1 || (opt.orDefault().Profile == ProfileSONNX && a.Rank() != 1) {
+		return nil, op.errorf("axes", "axes must be a 1-D tensor, got shape %v", a.Shape())
+	}
+	a64, err := a.Int64s()
+	if err != nil {
+		return nil, op.wrap("axes", err, "axes")
+	}
+	axes, err := toInts(a64)
+	if err != nil {
+		return nil, op.errorf("axes", "%v", err)
+	}
+	return axes, nil
+}
+
+// padModes are the modes each version knows.
+func padModeValid(version int, mode string) bool {
+	switch mode {
+	case "constant", "edge", "reflect":
+		return true
+	case "wrap":
+		return version >= 19
+	}
+	return false
+}
+
+// padAxis is what Pad does along one axis.
+type padAxis struct {
+	out       int // output length
+	lo        int // first output index of the interior
+	n         int // interior length: the input elements kept
+	srcStart  int // first input index kept
+	hasBorder bool
+}
+
+// padPlan checks the parameters against the input shape and returns the
+// per-axis plan, from which the output shape follows.
+func padPlan(op opRef, in []int, p padParams) ([]padAxis, error) {
+	r := len(in)
+	if !padModeValid(op.version, p.mode) {
+		return nil, op.errorf("mode", "unknown mode %q", p.mode)
+	}
+	// begin[k], end[k] for every axis, from pads over axes.
+	begin, end := make([]int, r), make([]int, r)
+	if p.axes == nil {
+		if len(p.pads) != 2*r {
+			return nil, op.errorf("pads", "pads has %d values, expected 2*rank = %d", len(p.pads), 2*r)
+		}
+		copy(begin, p.pads[:r])
+		copy(end, p.pads[r:])
+	} else {
+		na := len(p.axes)
+		if len(p.pads) != 2*na {
+			return nil, op.errorf("pads", "pads has %d values, expected 2*len(axes) = %d", len(p.pads), 2*na)
+		}
+		seen := make([]bool, r)
+		for i, a := range p.axes {
+			k, ok := normalizeAxis(int64(a), r)
+			if !ok {
+				return nil, op.errorf("axes", "axis %d is outside [%d, %d]", a, -r, r-1)
+			}
+			if seen[k] {
+				return nil, op.errorf("axes", "axis %d designated twice", k)
+			}
+			seen[k] = true
+			begin[k], end[k] = p.pads[i], p.pads[na+i]
+		}
+	}
+	plan := make([]padAxis, r)
+	for k, d := range in {
+		b, e := begin[k], end[k]
+		out, ok := addInts(d, b)
+		if ok {
+			out, ok = addInts(out, e)
+		}
+		if !ok || out < 0 {
+			return nil, op.errorf("pads", "axis %d of length %d padded by %d and %d would have a negative or impossible length", k, d, b, e)
+		}
+		first, last := max(0, -b), min(d, d+e) // input elements kept: [first, last)
+		a := padAxis{out: out, lo: max(0, b), srcStart: first, n: max(0, last-first)}
+		a.hasBorder = a.n < out
+		if a.n == 0 {
+			a.lo = 0
+		}
+		if a.hasBorder && a.n == 0 && p.mode != "constant" {
+			return nil, op.errorf("mode", "%s mode cannot pad axis %d: no element is left on it to read", p.mode, k)
+		}
+		plan[k] = a
+	}
+	return plan, nil
+}
+
+// addInts returns a+b, ok false when the sum overflows int.
+func addInts(a, b int) (int, bool) {
+	s := a + b
+	if (b > 0 && s < a) || (b < 0 && s > a) {
+		return 0, false
+	}
+	return s, true
+}
+
+// padShape returns the output shape of Pad, or the broken constraint.
+func padShape(op opRef, in []int, p padParams) ([]int, error) {
+	plan, err := padPlan(op, in, p)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int, len(plan))
+	for k, a := range plan {
+		out[k] = a.out
+	}
+	return out, nil
+}
+
+func pad(opt *Options, op opRef, x *tensor.Tensor, p padParams) (*tensor.Tensor, error) {
+	dt := x.DataType()
+	if p.value != nil && p.mode == "constant" {
+		if p.value.DataType() != dt {
+			return nil, op.errorf("constant_value", "constant_value is %v, data is %v", p.value.DataType(), dt)
+		}
+		if p.value.Len() != 1 || p.value.Rank() > 1 {
+			return nil, op.errorf("constant_value", "constant_value must be a scalar, got shape %v", p.value.Shape())
+		}
+	}
+	plan, err := padPlan(op, x.Shape(), p)
+	if err != nil {
+		return nil, err
+	}
+	outShape := make([]int, len(plan))
+	for k, a := range plan {
+		outShape[k] = a.out
+	}
+	y, err := opt.orDefault().newTensor(op, dt, outShape)
+	if err != nil {
+		return nil, err
+	}
+	if y.Len() == 0 {
+		return y, nil
+	}
+	r := len(plan)
+	inStrides, outStrides := contiguousStrides(x.Shape()), contiguousStrides(outShape)
+
+	// The interior: the kept part of x.
+	interior := copyPlan{shape: make([]int, r), dstStrides: outStrides, srcStrides: inStrides}
+	for k, a := range plan {
+		interior.shape[k] = a.n
+		interior.dstOff += a.lo * outStrides[k]
+		interior.srcOff += a.srcStart * inStrides[k]
+	}
+	interior.run(opt, y, x)
+
+	fill := p.value
+	if p.mode == "constant" && (fill == nil || isZeroElement(fill)) {
+		return y, nil // the new tensor is already zero
+	}
+	// The borders, innermost axis first.
+	for k := r - 1; k >= 0; k-- {
+		a := plan[k]
+		if !a.hasBorder {
+			continue
+		}
+		region := copyPlan{shape: make([]int, r), dstStrides: outStrides}
+		base := 0
+		for i := range plan {
+			switch {
+			case i < k:
+				region.shape[i] = plan[i].n
+				base += plan[i].lo * outStrides[i]
+			case i > k:
+				region.shape[i] = outShape[i]
+			}
+		}
+		for _, s := range padBorderRuns(p.mode, a) {
+			q := region
+			q.shape = append([]int{}, region.shape...)
+			q.shape[k] = s.length
+			q.dstOff = base + s.dst*outStrides[k]
+			if p.mode == "constant" {
+				q.srcStrides = make([]int, r)
+				q.srcOff = 0
+				q.run(opt, y, fill)
+				continue
+			}
+			q.srcStrides = append([]int{}, outStrides...)
+			q.srcStrides[k] = s.step * outStrides[k]
+			q.srcOff = base + s.src*outStrides[k]
+			q.run(opt, y, y)
+		}
+	}
+	return y, nil
+}
+
+// isZeroElement reports whether the one element of t is all zero bits (or
+// the empty string): the value a new tensor already holds.
+func isZeroElement(t *tensor.Tensor) bool {
+	if t.DataType() == tensor.String {
+		return t.Strings()[0] == ""
+	}
+	for _, b := range t.Bytes() {
+		if b != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// padRun is a run of border indices of one axis whose source indices
+// advance by a constant step: output indices [dst, dst+length) read
+// src, src+step, ... (in output coordinates, inside the interior).
+type padRun struct {
+	dst, src, length, step int
+}
+
+// padBorderRuns returns the border of axis a as runs, for every output index
+// outside the interior, of the interior index the mode reads (constant mode
+// reads nothing: the runs only cover the border).
+func padBorderRuns(mode string, a padAxis) []padRun {
+	var runs []padRun
+	add := func(j int) {
+		t := j - a.lo // position relative to the interior
+		src := 0
+		switch mode {
+		case "edge":
+			src = min(max(t, 0), a.n-1)
+		case "wrap":
+			src = ((t % a.n) + a.n) % a.n
+		case "reflect":
+			if a.n > 1 {
+				period := 2 * (a.n - 1)
+				m := ((t % period) + period) % period
+				if m >= a.n {
+					m = period - m
+				}
+				src = m
+			}
+		}
+		src += a.lo
+		if last := len(runs) - 1; last >= 0 {
+			r := &runs[last]
+			if r.dst+r.length == j {
+				next := r.src + r.step*r.length
+				if r.length == 1 && src-r.src >= -1 && src-r.src <= 1 && mode != "constant" {
+					r.step = src - r.src
+					r.length++
+					return
+				}
+				if mode == "constant" || src == next {
+					r.length++
+					return
+				}
+			}
+		}
+		runs = append(runs, padRun{dst: j, src: src, length: 1})
+	}
+	for j := 0; j < a.lo; j++ {
+		add(j)
+	}
+	for j := a.lo + a.n; j < a.out; j++ {
+		add(j)
+	}
+	return runs
+}
