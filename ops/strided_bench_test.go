@@ -28,6 +28,18 @@ func permutedPlan(in []int, perm []int) copyPlan {
 	return copyPlan{shape: out, dstStrides: contiguousStrides(out), srcStrides: src}
 }
 
+// swapInner exchanges the two innermost axes of p: the same copy, walked in
+// another order.
+func swapInner(p copyPlan) copyPlan {
+	r := len(p.shape)
+	q := copyPlan{shape: append([]int{}, p.shape...), dstStrides: append([]int{}, p.dstStrides...),
+		srcStrides: append([]int{}, p.srcStrides...), dstOff: p.dstOff, srcOff: p.srcOff}
+	for _, s := range [][]int{q.shape, q.dstStrides, q.srcStrides} {
+		s[r-1], s[r-2] = s[r-2], s[r-1]
+	}
+	return q
+}
+
 func benchPlan(b *testing.B, p copyPlan, dstElems, srcElems int, threads int) {
 	dst := tensor.MustNew(tensor.Float, dstElems)
 	src := tensor.MustNew(tensor.Float, srcElems)
@@ -68,6 +80,9 @@ func BenchmarkCopyPlan(b *testing.B) {
 			srcStrides: contiguousStrides([]int{8, 64, 112, 56})}, big, big / 2},
 		// DepthToSpace DCR of [8,256,56,56] by 2 as a 6-D transpose.
 		{"depthtospace_dcr", permutedPlan([]int{8, 2, 2, 64, 56, 56}, []int{0, 3, 4, 1, 5, 2}), big, big},
+		// The same plan with its two inner axes swapped: the inner loop runs
+		// along W (contiguous in the source, stride 2 in the output).
+		{"depthtospace_dcr_w_inner", swapInner(permutedPlan([]int{8, 2, 2, 64, 56, 56}, []int{0, 3, 4, 1, 5, 2})), big, big},
 	}
 	for _, c := range cases {
 		for _, threads := range []int{1, 2} {
