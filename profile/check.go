@@ -1,0 +1,348 @@
+package profile
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/onnxshape/onnxshape/onnx"
+	"github.com/onnxshape/onnxshape/onnx/pb"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// Check reads model m and reports every place where it leaves the SONNX
+// profile. baseDir is the folder of the model file, for tensors stored in
+// external files ("" refuses external data). Check never modifies m and
+// never panics; a model that is not even valid ONNX gets findings under the
+// rule "ONNX".
+func Check(m *pb.ModelProto, baseDir string) *Report {
+	c := &checker{
+		m:        m,
+		baseDir:  baseDir,
+		rep:      &Report{Profile: "sonnx", Findings: []Finding{}, Deferred: []Deferred{}},
+		vals:     map[string]*known{},
+		declared: map[string]*pb.TypeProto{},
+		reported: map[string]bool{},
+		compared: map[string]bool{},
+	}
+	c.run()
+	return c.rep
+}
+
+// Enforce returns nil when m is inside the profile, and otherwise a
+// *ViolationError whose text lists every finding. The runner calls it before
+// it runs a model under the profile.
+func Enforce(m *pb.ModelProto, baseDir string) error {
+	rep := Check(m, baseDir)
+	if rep.Inside() {
+		return nil
+	}
+	return &ViolationError{Report: rep}
+}
+
+// checker holds the state of one Check.
+type checker struct {
+	m       *pb.ModelProto
+	baseDir string
+	rep     *Report
+	opsets  map[string]int // domain ("" for ai.onnx) -> imported version
+	// vals is what is known of each value before the model runs.
+	vals map[string]*known
+	// declared holds the types the model declares for values: graph
+	// outputs and value_info.
+	declared map[string]*pb.TypeProto
+	// reported marks the (node, rule) pairs already reported, so that the
+	// static check and the kernel do not report one violation twice.
+	reported map[string]bool
+	// compared marks the values whose declared type was compared already.
+	compared map[string]bool
+}
+
+// known is what the checker knows of one value before the model runs.
+type known struct {
+	kind    valueKind
+	dtype   tensor.DataType // Undefined when unknown
+	dims    []int           // -1 for an unknown dimension; meaningful when hasRank
+	hasRank bool
+	value   tensor.Value // the value itself when it is a constant
+}
+
+type valueKind int
+
+const (
+	unknownKind valueKind = iota
+	tensorKind
+	otherKind // sequence, optional or map
+)
+
+// fullShape reports whether every dimension is known.
+func (k *known) fullShape() bool {
+	if k == nil || k.kind != tensorKind || !k.hasRank {
+		return false
+	}
+	for _, d := range k.dims {
+		if d < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (k *known) describe() string {
+	if k == nil || k.kind == unknownKind {
+		return "unknown"
+	}
+	if k.kind == otherKind {
+		return "a sequence, optional or map"
+	}
+	s := "tensor(" + k.dtype.String() + ")"
+	if k.dtype == tensor.Undefined {
+		s = "tensor(?)"
+	}
+	if k.hasRank {
+		s += shapeString(k.dims)
+	}
+	return s
+}
+
+func shapeString(dims []int) string {
+	parts := make([]string, len(dims))
+	for i, d := range dims {
+		if d < 0 {
+			parts[i] = "?"
+		} else {
+			parts[i] = strconv.Itoa(d)
+		}
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+// knownFromType reads a declared type.
+func knownFromType(t *pb.TypeProto) *known {
+	switch {
+	case t == nil || t.GetValue() == nil:
+		return &known{}
+	case t.GetTensorType() == nil:
+		return &known{kind: otherKind}
+	}
+	tt := t.GetTensorType()
+	k := &known{kind: tensorKind, dtype: tensor.DataType(tt.GetElemType())}
+	if !k.dtype.Valid() {
+		k.dtype = tensor.Undefined
+	}
+	if s := tt.GetShape(); s != nil {
+		k.hasRank = true
+		k.dims = make([]int, len(s.GetDim()))
+		for i, d := range s.GetDim() {
+			k.dims[i] = -1
+			if v, ok := d.GetValue().(*pb.TensorShapeProto_Dimension_DimValue); ok && v.DimValue >= 0 && v.DimValue <= 1<<40 {
+				k.dims[i] = int(v.DimValue)
+			}
+		}
+	}
+	return k
+}
+
+// knownFromValue describes a value computed or read before the model runs.
+func knownFromValue(v tensor.Value, constant bool) *known {
+	t, ok := v.(*tensor.Tensor)
+	if !ok {
+		k := &known{kind: otherKind}
+		if constant {
+			k.value = v
+		}
+		return k
+	}
+	k := &known{kind: tensorKind, dtype: t.DataType(), hasRank: true, dims: append([]int{}, t.Shape()...)}
+	if constant {
+		k.value = t
+	}
+	return k
+}
+
+// where names node i for a finding.
+func nodeWhere(np *pb.NodeProto, i int) string {
+	if np.GetName() != "" {
+		return fmt.Sprintf("node %q", np.GetName())
+	}
+	return fmt.Sprintf("node #%d", i)
+}
+
+// addOnce records a finding about a node once per (node, operator, rule):
+// the static checks and the kernel may see one violation each.
+func (c *checker) addOnce(f Finding) {
+	key := fmt.Sprintf("%d/%s/%s", f.Index, f.Op, f.Rule)
+	if c.reported[key] {
+		return
+	}
+	c.reported[key] = true
+	c.add(f)
+}
+
+// add records a finding.
+func (c *checker) add(f Finding) {
+	if f.Fix == "" {
+		f.Fix = fixFor(f.Op, f.Rule)
+	}
+	c.rep.Findings = append(c.rep.Findings, f)
+}
+
+// graphFinding records a finding about the graph, not a node.
+func (c *checker) graphFinding(where, rule, fix, format string, args ...any) {
+	c.add(Finding{Where: where, Index: -1, Rule: rule, Message: fmt.Sprintf(format, args...), Fix: fix})
+}
+
+func (c *checker) run() {
+	g := c.m.GetGraph()
+	if g == nil {
+		c.graphFinding("model", ruleONNX, "give the model a graph", "the model has no graph")
+		return
+	}
+	c.rep.Nodes = len(g.GetNode())
+	c.readOpsets()
+	c.checkSparse(g)
+	c.checkGraphTypes(g)
+	order := c.sortNodes(g)
+	for _, i := range order {
+		c.checkNode(i, g.GetNode()[i])
+	}
+	c.checkGraphOutputs(g)
+}
+
+// readOpsets reads the model's opset imports.
+func (c *checker) readOpsets() {
+	c.opsets = map[string]int{}
+	for _, imp := range c.m.GetOpsetImport() {
+		d := imp.GetDomain()
+		if d == "ai.onnx" {
+			d = ""
+		}
+		if _, dup := c.opsets[d]; dup {
+			c.graphFinding("model", ruleONNX, "import each domain once", "the opset of domain %q is imported twice", imp.GetDomain())
+			continue
+		}
+		if imp.GetVersion() < 1 || imp.GetVersion() > 1<<20 {
+			c.graphFinding("model", ruleONNX, "import a released opset version", "the opset of domain %q has version %d", imp.GetDomain(), imp.GetVersion())
+			continue
+		}
+		c.opsets[d] = int(imp.GetVersion())
+	}
+	if _, ok := c.opsets[""]; !ok && len(c.m.GetGraph().GetNode()) > 0 {
+		c.graphFinding("model", ruleONNX, "add an opset_import for the default domain (ai.onnx)", "the model imports no opset of the default domain")
+	}
+}
+
+// sortNodes returns the nodes' indices with every node after the producers
+// of its inputs. It also records what is known of the graph's inputs and
+// initializers, and reports values produced twice and cycles.
+func (c *checker) sortNodes(g *pb.GraphProto) []int {
+	defined := map[string]string{} // value name -> what defines it
+	isInput := map[string]bool{}
+	for _, vi := range g.GetInput() {
+		isInput[vi.GetName()] = true
+	}
+	for _, vi := range g.GetValueInfo() {
+		c.declared[vi.GetName()] = vi.GetType()
+	}
+	for _, vi := range g.GetOutput() {
+		c.declared[vi.GetName()] = vi.GetType()
+	}
+	// An initializer that is also a graph input is only a default the
+	// caller may replace (IR version 4 and later), so its value is not known.
+	overridable := c.m.GetIrVersion() >= 4
+	for _, tp := range g.GetInitializer() {
+		name := tp.GetName()
+		if isInput[name] && overridable {
+			continue
+		}
+		defined[name] = "initializer"
+		t, err := onnx.TensorFromProto(tp, c.baseDir)
+		if err != nil {
+			c.graphFinding(fmt.Sprintf("initializer %q", name), ruleONNX, "store the tensor as ONNX describes (data matching its dims and type)", "the tensor cannot be read: %v", err)
+			c.vals[name] = &known{}
+			continue
+		}
+		c.vals[name] = knownFromValue(t, true)
+	}
+	for _, vi := range g.GetInput() {
+		if _, ok := c.vals[vi.GetName()]; ok {
+			continue
+		}
+		defined[vi.GetName()] = "input"
+		c.vals[vi.GetName()] = knownFromType(vi.GetType())
+	}
+
+	nodes := g.GetNode()
+	producer := map[string]int{}
+	for i, np := range nodes {
+		for _, out := range np.GetOutput() {
+			if out == "" {
+				continue
+			}
+			if what, ok := defined[out]; ok {
+				c.addOnce(Finding{Where: nodeWhere(np, i), Index: i, Op: np.GetOpType(), Rule: ruleONNX,
+					Message: fmt.Sprintf("output %q is already defined by %s", out, what),
+					Fix:     "give every value one producer (SSA form)"})
+				continue
+			}
+			defined[out] = nodeWhere(np, i)
+			producer[out] = i
+		}
+	}
+	// Kahn's algorithm, keeping the file's order among ready nodes.
+	waiting := make([]int, len(nodes))
+	consumers := make([][]int, len(nodes))
+	for i, np := range nodes {
+		for _, in := range np.GetInput() {
+			if in == "" {
+				continue
+			}
+			if p, ok := producer[in]; ok {
+				waiting[i]++
+				consumers[p] = append(consumers[p], i)
+			}
+		}
+	}
+	var ready, order []int
+	for i := range nodes {
+		if waiting[i] == 0 {
+			ready = append(ready, i)
+		}
+	}
+	for len(ready) > 0 {
+		sort.Ints(ready)
+		i := ready[0]
+		ready = ready[1:]
+		order = append(order, i)
+		for _, j := range consumers[i] {
+			if waiting[j]--; waiting[j] == 0 {
+				ready = append(ready, j)
+			}
+		}
+	}
+	if len(order) < len(nodes) {
+		var cyc []string
+		for i, np := range nodes {
+			if waiting[i] > 0 {
+				cyc = append(cyc, nodeWhere(np, i))
+			}
+		}
+		c.graphFinding("model", ruleONNX, "break the cycle: ONNX graphs are acyclic", "the nodes %s form a cycle", strings.Join(cyc, ", "))
+	}
+	return order
+}
+
+// checkGraphOutputs checks the graph outputs that no node produces, and
+// that every output is defined.
+func (c *checker) checkGraphOutputs(g *pb.GraphProto) {
+	for _, vi := range g.GetOutput() {
+		name := vi.GetName()
+		k, ok := c.vals[name]
+		if !ok {
+			c.graphFinding(fmt.Sprintf("output %q", name), ruleONNX, "connect the output to a value the graph defines", "no node, input or initializer defines it")
+			continue
+		}
+		c.checkDeclared(fmt.Sprintf("output %q", name), nil, name, k)
+	}
+}

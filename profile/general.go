@@ -1,0 +1,341 @@
+package profile
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/onnxshape/onnxshape/onnx"
+	"github.com/onnxshape/onnxshape/onnx/pb"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// The rules for every operator and for the model as a whole. Each function
+// here is named in Rules as the checker of its rule.
+
+// checkSparse is GR1: no sparse tensor anywhere, neither as an initializer,
+// nor as an attribute (subgraphs included), nor as a declared type.
+func (c *checker) checkSparse(g *pb.GraphProto) {
+	c.checkSparseIn(g, "")
+}
+
+func (c *checker) checkSparseIn(g *pb.GraphProto, prefix string) {
+	const fix = "store the tensor dense (a TensorProto)"
+	for i, sp := range g.GetSparseInitializer() {
+		name := sp.GetValues().GetName()
+		if name == "" {
+			name = fmt.Sprintf("#%d", i)
+		}
+		c.graphFinding(fmt.Sprintf("%ssparse_initializer %q", prefix, name), ruleGR1, fix, "the graph holds a sparse initializer")
+	}
+	for _, set := range []struct {
+		what string
+		vis  []*pb.ValueInfoProto
+	}{{"input", g.GetInput()}, {"output", g.GetOutput()}, {"value", g.GetValueInfo()}} {
+		for _, vi := range set.vis {
+			if hasSparseType(vi.GetType()) {
+				c.graphFinding(fmt.Sprintf("%s%s %q", prefix, set.what, vi.GetName()), ruleGR1, "declare a dense tensor type",
+					"its type %s is sparse", onnx.DescribeType(vi.GetType()))
+			}
+		}
+	}
+	for i, np := range g.GetNode() {
+		for _, a := range np.GetAttribute() {
+			if a.GetSparseTensor() != nil || len(a.GetSparseTensors()) > 0 ||
+				a.GetType() == pb.AttributeProto_SPARSE_TENSOR || a.GetType() == pb.AttributeProto_SPARSE_TENSORS {
+				f := Finding{Where: prefix + nodeWhere(np, i), Index: -1, Op: np.GetOpType(), Rule: ruleGR1,
+					Message: fmt.Sprintf("attribute %s is a sparse tensor", a.GetName()), Fix: fix}
+				if prefix == "" {
+					f.Index = i
+				}
+				c.add(f)
+			}
+			for _, sub := range append([]*pb.GraphProto{a.GetG()}, a.GetGraphs()...) {
+				if sub != nil {
+					c.checkSparseIn(sub, fmt.Sprintf("%s%s attribute %s: ", prefix, nodeWhere(np, i), a.GetName()))
+				}
+			}
+		}
+	}
+}
+
+// hasSparseType reports whether t is or holds a sparse tensor type.
+func hasSparseType(t *pb.TypeProto) bool {
+	switch v := t.GetValue().(type) {
+	case *pb.TypeProto_SparseTensorType:
+		return true
+	case *pb.TypeProto_SequenceType:
+		return hasSparseType(v.SequenceType.GetElemType())
+	case *pb.TypeProto_OptionalType:
+		return hasSparseType(v.OptionalType.GetElemType())
+	case *pb.TypeProto_MapType:
+		return hasSparseType(v.MapType.GetValueType())
+	}
+	return false
+}
+
+// checkGraphTypes is GR2 and TYPES on the graph's interface: every graph
+// input and output declares a tensor type with an element type the profile
+// names and a shape whose every dimension is a number; every initializer
+// has such an element type.
+func (c *checker) checkGraphTypes(g *pb.GraphProto) {
+	inits := map[string]bool{}
+	for _, tp := range g.GetInitializer() {
+		inits[tp.GetName()] = true
+		where := fmt.Sprintf("initializer %q", tp.GetName())
+		dt := tensor.DataType(tp.GetDataType())
+		switch {
+		case !dt.Valid():
+			c.graphFinding(where, ruleGR2, "set data_type to the tensor's element type", "data_type %d is no ONNX element type", tp.GetDataType())
+		case !profileTypes[dt]:
+			c.graphFinding(where, ruleTypes, typesFix, "element type %v is not among the profile's types", dt)
+		}
+	}
+	for _, vi := range g.GetInput() {
+		if inits[vi.GetName()] && c.m.GetIrVersion() < 4 {
+			continue // IR 3: every initializer is listed as an input too
+		}
+		c.checkInterfaceType(fmt.Sprintf("input %q", vi.GetName()), vi.GetType())
+	}
+	for _, vi := range g.GetOutput() {
+		c.checkInterfaceType(fmt.Sprintf("output %q", vi.GetName()), vi.GetType())
+	}
+}
+
+const typesFix = "use one of float16, float, double, bfloat16, int8..int64, uint8..uint64, bool, string"
+
+func (c *checker) checkInterfaceType(where string, t *pb.TypeProto) {
+	switch {
+	case t == nil || t.GetValue() == nil:
+		c.graphFinding(where, ruleGR2, "declare its tensor type: element type and every dimension", "it declares no type")
+		return
+	case hasSparseType(t):
+		return // GR1 reported it
+	case t.GetTensorType() == nil:
+		c.graphFinding(where, ruleTypes, "pass tensors only", "its type %s is not a tensor: the profile knows tensors only", onnx.DescribeType(t))
+		return
+	}
+	tt := t.GetTensorType()
+	dt := tensor.DataType(tt.GetElemType())
+	switch {
+	case !dt.Valid():
+		c.graphFinding(where, ruleGR2, "declare the element type", "its type %s has no element type", onnx.DescribeType(t))
+	case !profileTypes[dt]:
+		c.graphFinding(where, ruleTypes, typesFix, "element type %v is not among the profile's types", dt)
+	}
+	if tt.GetShape() == nil {
+		c.graphFinding(where, ruleGR2, "declare the shape, every dimension a number", "its type %s has no shape", onnx.DescribeType(t))
+		return
+	}
+	var loose []string
+	for i, d := range tt.GetShape().GetDim() {
+		if _, ok := d.GetValue().(*pb.TensorShapeProto_Dimension_DimValue); !ok {
+			loose = append(loose, fmt.Sprint(i))
+		}
+	}
+	if len(loose) > 0 {
+		c.graphFinding(where, ruleGR2, "give every dimension a fixed size (dim_value)",
+			"its type %s leaves dimension %s without a size", onnx.DescribeType(t), strings.Join(loose, ", "))
+	}
+}
+
+// checkDeclared is GR3 for one value: the type the model declares for it
+// (value_info or graph output) agrees with what the checker knows of it.
+// It then fills what k does not know from the declaration. nc is the
+// producing node, nil for a graph input or initializer.
+func (c *checker) checkDeclared(where string, nc *nodeCheck, name string, k *known) {
+	decl, ok := c.declared[name]
+	if !ok || c.compared[name] {
+		return
+	}
+	c.compared[name] = true
+	d := knownFromType(decl)
+	if d.kind != tensorKind || k.kind != tensorKind {
+		return
+	}
+	report := func(format string, args ...any) {
+		f := Finding{Where: where, Index: -1, Rule: ruleGR3, Message: fmt.Sprintf(format, args...),
+			Fix: "make the declared type that of the value, or convert explicitly (Cast, Reshape)"}
+		if nc != nil {
+			f.Index, f.Op, f.Version = nc.index, nc.op(), nc.version
+		}
+		c.add(f)
+	}
+	if d.dtype != tensor.Undefined && k.dtype != tensor.Undefined && d.dtype != k.dtype {
+		report("value %q is declared %v but is %v", name, d.dtype, k.dtype)
+	} else if d.hasRank && k.hasRank {
+		if len(d.dims) != len(k.dims) {
+			report("value %q is declared with shape %s but has shape %s", name, shapeString(d.dims), shapeString(k.dims))
+		} else {
+			for i := range d.dims {
+				if d.dims[i] >= 0 && k.dims[i] >= 0 && d.dims[i] != k.dims[i] {
+					report("value %q is declared with shape %s but has shape %s", name, shapeString(d.dims), shapeString(k.dims))
+					break
+				}
+			}
+		}
+	}
+	// What the model declares stands in for what the checker cannot know.
+	if k.dtype == tensor.Undefined {
+		k.dtype = d.dtype
+	}
+	if !k.hasRank && d.hasRank {
+		k.hasRank, k.dims = true, append([]int{}, d.dims...)
+	} else if k.hasRank && d.hasRank && len(k.dims) == len(d.dims) {
+		for i := range k.dims {
+			if k.dims[i] < 0 {
+				k.dims[i] = d.dims[i]
+			}
+		}
+	}
+}
+
+// checkNodeTypes is GR3 for a node's inputs: the inputs that the
+// operator's schema gives one type variable have one element type, and an
+// input of a fixed type (int64 shapes, float scales) has that type. It
+// returns the element type bound to each type variable and whether all is
+// well.
+func (c *checker) checkNodeTypes(nc *nodeCheck) (map[string]tensor.DataType, bool) {
+	s, ok := signatureFor(nc.np.GetOpType(), nc.version)
+	bound := map[string]tensor.DataType{}
+	if !ok {
+		return bound, true
+	}
+	first := map[string]int{}
+	good := true
+	for i, name := range nc.np.GetInput() {
+		k := nc.in[i]
+		if name == "" || k == nil || k.kind != tensorKind || k.dtype == tensor.Undefined {
+			continue
+		}
+		t := s.typeAt(false, i)
+		if t == "" {
+			continue
+		}
+		if fixed, ok := fixedTypes[t]; ok {
+			if k.dtype != fixed {
+				nc.finding(ruleGR3, fmt.Sprintf("input %d (%q) is %v where %s-%d takes %v", i, name, k.dtype, nc.op(), nc.version, fixed),
+					fmt.Sprintf("give input %d as %v", i, fixed))
+				good = false
+			}
+			continue
+		}
+		if prev, ok := bound[t]; ok && prev != k.dtype {
+			rule := ruleGR3
+			if r, ok := typeRuleIDs[nc.op()]; ok {
+				rule = r
+			}
+			nc.finding(rule, fmt.Sprintf("input %d (%q) is %v but input %d is %v: %s-%d takes one type for both (%s)",
+				i, name, k.dtype, first[t], prev, nc.op(), nc.version, t),
+				"convert explicitly (Cast) so that both inputs have one type")
+			good = false
+			continue
+		}
+		bound[t], first[t] = k.dtype, i
+	}
+	return bound, good
+}
+
+// typeRuleIDs gives the operators whose specification has its own id for
+// "the inputs have one type", reported instead of GR3.
+var typeRuleIDs = map[string]string{"Concat": "C3", "Slice": "R10"}
+
+// checkDefaults is GR4: every attribute and optional input that has a
+// default in the node's operator version is written out (see defaults.go).
+// An operator whose specification restates the rule reports it under its
+// own id (defaultRuleIDs).
+func (c *checker) checkDefaults(nc *nodeCheck) {
+	list, ok := defaultsFor(nc.op(), nc.version)
+	if !ok {
+		return
+	}
+	var order []string               // rule ids in the order first met
+	missing := map[string][]string{} // rule id -> "attribute axis (default: 1)"
+	params := map[string][]string{}  // rule id -> "attribute axis"
+	for _, r := range list {
+		if !r.missing(nc.np) {
+			continue
+		}
+		rule := ruleGR4
+		if ids, ok := defaultRuleIDs[nc.op()]; ok {
+			if id, ok := ids[r.Param.Name]; ok {
+				rule = id
+			} else if id, ok := ids["*"]; ok {
+				rule = id
+			}
+		}
+		if _, seen := missing[rule]; !seen {
+			order = append(order, rule)
+		}
+		missing[rule] = append(missing[rule], fmt.Sprintf("%s (default: %s)", r.Param, r.Default))
+		params[rule] = append(params[rule], r.Param.String())
+	}
+	for _, rule := range order {
+		msg := "left to the ONNX default: " + strings.Join(missing[rule], "; ")
+		if rule != ruleGR4 {
+			msg += "; the profile needs every such parameter written out (GR4)"
+		}
+		nc.finding(rule, msg, "write out "+strings.Join(params[rule], ", ")+" with the value the model relies on")
+	}
+}
+
+// defaultRuleIDs: operators whose SONNX specification restates GR4 under an
+// id of its own, by parameter ("*" for every parameter).
+var defaultRuleIDs = map[string]map[string]string{
+	"MaxPool": {"*": "R2"},
+	"Slice":   {"axes": "R1", "steps": "R3"},
+}
+
+// checkOperatorSet is OPS: the operator belongs to the profile's operator
+// set. It reports false for an operator outside it.
+func (c *checker) checkOperatorSet(nc *nodeCheck) bool {
+	domain := nc.np.GetDomain()
+	if domain != "" && domain != "ai.onnx" {
+		nc.finding(ruleOPS, fmt.Sprintf("operator %s of domain %q is outside the profile's operator set (the default domain only)", nc.op(), domain),
+			"replace it with operators of the profile's set")
+		return false
+	}
+	if operatorSet[nc.op()] {
+		return true
+	}
+	if why, ok := outsideOperators[nc.op()]; ok {
+		nc.finding(ruleOPS, fmt.Sprintf("%s is outside the profile's operator set: %s", nc.op(), why.reason), why.fix)
+		return false
+	}
+	nc.finding(ruleOPS, fmt.Sprintf("%s is not an operator onnxshape implements, so the check cannot place it inside the profile", nc.op()),
+		"replace it with operators of the profile's set ("+strings.Join(profileOperatorList(), ", ")+")")
+	return false
+}
+
+// operatorSet is the part of the SONNX operator set that onnxshape
+// implements (sonnx-notes.md).
+var operatorSet = map[string]bool{
+	"Unsqueeze": true, "Concat": true, "Reshape": true, "Flatten": true, "Slice": true, "MaxPool": true,
+	"Pad": true, "Squeeze": true, "Transpose": true, "Split": true, "Resize": true, "Expand": true,
+}
+
+func profileOperatorList() []string {
+	var l []string
+	for op := range operatorSet {
+		l = append(l, op)
+	}
+	sort.Strings(l)
+	return l
+}
+
+// outsideOperators are the operators onnxshape implements that are outside
+// the profile: why, and what to write instead. sonnx-notes.md names the
+// first four; the others are not in its list, and the profile's closed
+// operator set leaves them out (docs/sonnx.md gives the reasons).
+var outsideOperators = map[string]struct{ reason, fix string }{
+	"Tile":          {"SONNX leaves it out of the set", "repeat the data with Concat of the same input, or Expand where the dimension is 1"},
+	"DepthToSpace":  {"SONNX leaves it out of the set", "write it as Reshape, Transpose, Reshape"},
+	"SpaceToDepth":  {"SONNX leaves it out of the set", "write it as Reshape, Transpose, Reshape"},
+	"MaxUnpool":     {"SONNX leaves it out of the set", "keep MaxUnpool out of the part of the model that must meet the profile"},
+	"Identity":      {"it is not in the profile's list and does nothing a profile model needs", "remove the node and connect its input to its consumers"},
+	"Constant":      {"it is not in the profile's list; a profile model holds its constants as initializers", "store the value as an initializer of the graph"},
+	"Shape":         {"it is not in the profile's list; shapes are static in the profile and change only through explicit operators", "replace the computed shape by an initializer that holds it"},
+	"Size":          {"it is not in the profile's list; shapes are static in the profile", "replace the computed size by an initializer that holds it"},
+	"CenterCropPad": {"it is not in the profile's list (ONNX defines it as a function of Slice and Pad)", "write it as Slice and Pad"},
+	"Upsample":      {"it is not in the profile's list and ONNX deprecated it", "use Resize"},
+}

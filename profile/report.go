@@ -1,0 +1,145 @@
+// Package profile checks a whole ONNX model against the SONNX profile: the
+// safety-related profile of ONNX that narrows what a model may rely on (no
+// sparse tensors, explicit types, no implicit conversion, no default values,
+// a closed operator set) and what each operator accepts.
+//
+// Check reads a model and reports every place it leaves the profile, one
+// Finding each, with the rule's id and what would fix it. The operators'
+// own constraints are not restated here: Check runs each node's real kernel
+// (package ops) under ops.ProfileSONNX wherever the values it needs are known
+// before the model runs (attributes, initializers, Constant nodes and what
+// they compute), and reads the rule id from the *ops.Error it returns. What
+// needs values only known at run time is listed in Report.Deferred: those
+// constraints are checked by the operators when the model runs with
+// ops.Options{Profile: ops.ProfileSONNX}.
+//
+// docs/sonnx.md lists every rule with the function that checks it and the
+// test that violates it; Rules is the same table in Go.
+package profile
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Report is the result of Check.
+type Report struct {
+	// Profile is the profile checked, "sonnx".
+	Profile string `json:"profile"`
+	// Findings are the places where the model leaves the profile, in the
+	// order of the model: graph-level findings first, then node by node.
+	Findings []Finding `json:"findings"`
+	// Deferred are the nodes whose constraints could not all be checked
+	// before the model runs.
+	Deferred []Deferred `json:"deferred"`
+	// Nodes is the number of nodes in the main graph; Checked the number
+	// whose kernel ran statically on known values and shapes.
+	Nodes   int `json:"nodes"`
+	Checked int `json:"checked_statically"`
+}
+
+// Finding is one place where a model leaves the profile.
+type Finding struct {
+	// Where names the place: `node "concat0"`, `node #3` (an unnamed node,
+	// by its index in the graph), `input "x"`, `output "y"`,
+	// `initializer "w"`, `value "t"` or `model`.
+	Where string `json:"where"`
+	// Index is the node's index in the graph, or -1 when the finding is not
+	// about a node.
+	Index int `json:"index"`
+	// Op and Version are the node's operator and since-version (Version 0
+	// when the operator is unknown); empty for graph-level findings.
+	Op      string `json:"op,omitempty"`
+	Version int    `json:"version,omitempty"`
+	// Rule is the rule's id: GR1..GR4 and the other profile-wide rules of
+	// Rules, or the operator's own constraint id ("C1", "R1") as its kernel
+	// reports it.
+	Rule    string `json:"rule"`
+	Message string `json:"message"`
+	Fix     string `json:"fix"`
+}
+
+// String renders the finding as one line:
+//
+//	node "c0" (Concat-13) [C1]: axis -1 is negative ... Fix: write the axis as axis+rank.
+func (f Finding) String() string {
+	var b strings.Builder
+	b.WriteString(f.Where)
+	switch {
+	case f.Op != "" && f.Version > 0:
+		fmt.Fprintf(&b, " (%s-%d)", f.Op, f.Version)
+	case f.Op != "":
+		fmt.Fprintf(&b, " (%s)", f.Op)
+	}
+	fmt.Fprintf(&b, " [%s]: %s", f.Rule, f.Message)
+	if f.Fix != "" {
+		b.WriteString(". Fix: ")
+		b.WriteString(f.Fix)
+	}
+	return b.String()
+}
+
+// Deferred is a node some of whose constraints are left to run time.
+type Deferred struct {
+	Where   string `json:"where"`
+	Index   int    `json:"index"`
+	Op      string `json:"op"`
+	Version int    `json:"version,omitempty"`
+	Reason  string `json:"reason"`
+}
+
+func (d Deferred) String() string {
+	if d.Version > 0 {
+		return fmt.Sprintf("%s (%s-%d): %s", d.Where, d.Op, d.Version, d.Reason)
+	}
+	return fmt.Sprintf("%s (%s): %s", d.Where, d.Op, d.Reason)
+}
+
+// Inside reports whether the model is inside the profile: no finding.
+func (r *Report) Inside() bool { return len(r.Findings) == 0 }
+
+// Summary is one sentence on the result, saying what was left to run time.
+func (r *Report) Summary() string {
+	verdict := "inside the SONNX profile"
+	if !r.Inside() {
+		verdict = fmt.Sprintf("outside the SONNX profile: %d finding(s)", len(r.Findings))
+	}
+	s := fmt.Sprintf("%s; %d of %d node(s) checked statically", verdict, r.Checked, r.Nodes)
+	if n := len(r.Deferred); n > 0 {
+		s += fmt.Sprintf("; the constraints of %d node(s) need values known only at run time and are checked by the operators when the model runs under the profile (onnxshape run --profile sonnx)", n)
+	}
+	return s
+}
+
+// String renders the report as text: one line per finding, then the
+// deferred nodes, then the summary.
+func (r *Report) String() string {
+	var b strings.Builder
+	for _, f := range r.Findings {
+		b.WriteString(f.String())
+		b.WriteByte('\n')
+	}
+	for _, d := range r.Deferred {
+		b.WriteString("run time: ")
+		b.WriteString(d.String())
+		b.WriteByte('\n')
+	}
+	b.WriteString(r.Summary())
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// ViolationError is the error of Enforce for a model outside the profile.
+type ViolationError struct {
+	Report *Report
+}
+
+func (e *ViolationError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "the model is outside the SONNX profile (%d finding(s)):", len(e.Report.Findings))
+	for _, f := range e.Report.Findings {
+		b.WriteString("\n  ")
+		b.WriteString(f.String())
+	}
+	return b.String()
+}
