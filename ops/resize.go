@@ -465,6 +465,9 @@ func resize(opt *Options, op opRef, x *tensor.Tensor, p resizeParams) (*tensor.T
 		return nil, err
 	}
 	o := opt.orDefault()
+	if n, _ := tensor.NumElements(g.out); n == 0 {
+		return o.newTensor(op, x.DataType(), g.out)
+	}
 	if err := o.checkSize(op, x.DataType(), g.out); err != nil {
 		return nil, err
 	}
