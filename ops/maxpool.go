@@ -307,6 +307,10 @@ type poolValue interface {
 // in x of the window's maximum (its first one, or its first NaN), or -1 for a
 // window without a real element.
 func argMaxPlane[T poolValue](x []T, w *poolWindows, idx []int64, base int64) {
+	if len(w.outShape) <= 2 {
+		argMaxPlane2D(x, w.as2D(), idx, base)
+		return
+	}
 	r := len(w.outShape)
 	last := r - 1
 	o := make([]int, r)   // output coordinates
@@ -331,6 +335,44 @@ func argMaxPlane[T poolValue](x []T, w *poolWindows, idx []int64, base int64) {
 				break
 			}
 			o[k] = 0
+		}
+	}
+}
+
+// argMaxPlane2D is argMaxPlane for one or two spatial axes (1-D pooling is
+// 2-D pooling under an axis of length 1): the common case, with the window
+// loops written out.
+func argMaxPlane2D[T poolValue](x []T, w *poolWindows, idx []int64, base int64) {
+	rowStride, rowStep, colStep := w.inStride[0], w.tapStride[0], w.tapStride[1]
+	i := 0
+	for oh, h0 := range w.first[0] {
+		nh := w.count[0][oh]
+		for ow, w0 := range w.first[1] {
+			nw := w.count[1][ow]
+			if nh == 0 || nw == 0 {
+				idx[i] = -1
+				i++
+				continue
+			}
+			off := h0*rowStride + w0
+			at, best := off, x[off]
+			if best == best {
+			rows:
+				for row, end := off, off+nh*rowStep; row < end; row += rowStep {
+					seg := x[row : row+(nw-1)*colStep+1]
+					for c := 0; c < len(seg); c += colStep {
+						v := seg[c]
+						if v > best {
+							best, at = v, row+c
+						} else if v != v { // NaN: it wins, and nothing beats it
+							at = row + c
+							break rows
+						}
+					}
+				}
+			}
+			idx[i] = base + int64(at)
+			i++
 		}
 	}
 }

@@ -307,3 +307,23 @@ func parallelRange(opt *Options, n, work int, f func(lo, hi int) error) error {
 
 // parallelWork is the work below which parallelRange stays on one core.
 const parallelWork = 1 << 16
+
+// as2D returns w itself when it has two spatial axes, and for one axis the
+// same windows under a leading axis of length 1, so that one 2-D loop
+// serves both.
+func (w *poolWindows) as2D() *poolWindows {
+	if len(w.outShape) != 1 {
+		return w
+	}
+	return &poolWindows{
+		inShape:   []int{1, w.inShape[0]},
+		outShape:  []int{1, w.outShape[0]},
+		inStride:  []int{w.inPlane, 1},
+		tapStride: []int{w.inPlane, w.tapStride[0]},
+		first:     [][]int{{0}, w.first[0]},
+		count:     [][]int{{1}, w.count[0]},
+		inPlane:   w.inPlane,
+		outPlane:  w.outPlane,
+		empty:     w.empty,
+	}
+}

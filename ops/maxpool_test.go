@@ -1,0 +1,581 @@
+package ops
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/onnxshape/onnxshape/tensor"
+	"github.com/x448/float16"
+)
+
+// seq returns 1, 2, ..., n as float32.
+func seq(n int) []float32 {
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = float32(i + 1)
+	}
+	return v
+}
+
+var inf32 = float32(math.Inf(1))
+var nan32 = float32(math.NaN())
+
+// The examples of the ONNX MaxPool documentation (the node tests'
+// generators), each with its exact values, plus the cases this
+// implementation defines: padding, ties, NaN, all -inf, empty windows.
+func TestMaxPoolExamples(t *testing.T) {
+	cases := []struct {
+		name    string
+		x       []float32
+		shape   []int
+		o       MaxPoolOptions
+		y       []float32
+		indices []int64
+		yShape  []int
+	}{
+		{"2d_precomputed_pads", seq(25), []int{1, 1, 5, 5},
+			MaxPoolOptions{KernelShape: []int{5, 5}, Pads: []int{2, 2, 2, 2}},
+			[]float32{13, 14, 15, 15, 15, 18, 19, 20, 20, 20, 23, 24, 25, 25, 25, 23, 24, 25, 25, 25, 23, 24, 25, 25, 25},
+			[]int64{12, 13, 14, 14, 14, 17, 18, 19, 19, 19, 22, 23, 24, 24, 24, 22, 23, 24, 24, 24, 22, 23, 24, 24, 24},
+			[]int{1, 1, 5, 5}},
+		{"2d_precomputed_strides, storage_order 1", seq(25), []int{1, 1, 5, 5},
+			MaxPoolOptions{KernelShape: []int{2, 2}, Strides: []int{2, 2}, StorageOrder: 1},
+			[]float32{7, 9, 17, 19}, []int64{6, 16, 8, 18}, []int{1, 1, 2, 2}},
+		{"2d_precomputed_same_upper", seq(25), []int{1, 1, 5, 5},
+			MaxPoolOptions{KernelShape: []int{3, 3}, Strides: []int{2, 2}, AutoPad: "SAME_UPPER"},
+			[]float32{7, 9, 10, 17, 19, 20, 22, 24, 25}, []int64{6, 8, 9, 16, 18, 19, 21, 23, 24}, []int{1, 1, 3, 3}},
+		{"2d_ceil", seq(16), []int{1, 1, 4, 4},
+			MaxPoolOptions{KernelShape: []int{3, 3}, Strides: []int{2, 2}, CeilMode: true},
+			[]float32{11, 12, 15, 16}, []int64{10, 11, 14, 15}, []int{1, 1, 2, 2}},
+		{"2d_ceil_output_size_reduce_by_one: no window starts in the end padding", []float32{1, 2, 3, 4}, []int{1, 1, 2, 2},
+			MaxPoolOptions{KernelShape: []int{1, 1}, Strides: []int{2, 2}, CeilMode: true},
+			[]float32{1}, []int64{0}, []int{1, 1, 1, 1}},
+		{"2d_dilations", seq(16), []int{1, 1, 4, 4},
+			MaxPoolOptions{KernelShape: []int{2, 2}, Dilations: []int{2, 2}},
+			[]float32{11, 12, 15, 16}, []int64{10, 11, 14, 15}, []int{1, 1, 2, 2}},
+		{"1d, two planes", []float32{3, 1, 4, 1, 5, 9, 2, 6}, []int{1, 2, 4},
+			MaxPoolOptions{KernelShape: []int{2}},
+			[]float32{3, 4, 4, 9, 9, 6}, []int64{0, 2, 2, 5, 5, 7}, []int{1, 2, 3}},
+		{"3d, storage_order 0", seq(8), []int{1, 1, 2, 2, 2},
+			MaxPoolOptions{KernelShape: []int{1, 2, 1}},
+			[]float32{3, 4, 7, 8}, []int64{2, 3, 6, 7}, []int{1, 1, 2, 1, 2}},
+		// Column-major over (D1, D2, D3) = (2, 2, 2): element (d1, d2, d3)
+		// has index d1 + 2*d2 + 4*d3.
+		{"3d, storage_order 1", seq(8), []int{1, 1, 2, 2, 2},
+			MaxPoolOptions{KernelShape: []int{1, 2, 1}, StorageOrder: 1},
+			[]float32{3, 4, 7, 8}, []int64{2, 6, 3, 7}, []int{1, 1, 2, 1, 2}},
+		{"3d, storage_order 1, second plane", seq(16), []int{1, 2, 2, 2, 2},
+			MaxPoolOptions{KernelShape: []int{2, 2, 2}, StorageOrder: 1},
+			[]float32{8, 16}, []int64{7, 15}, []int{1, 2, 1, 1, 1}},
+		{"SAME_LOWER puts the odd pad first", seq(5), []int{1, 1, 5},
+			MaxPoolOptions{KernelShape: []int{2}, Strides: []int{2}, AutoPad: "SAME_LOWER"},
+			[]float32{1, 3, 5}, []int64{0, 2, 4}, []int{1, 1, 3}},
+		{"SAME_UPPER puts the odd pad last", seq(5), []int{1, 1, 5},
+			MaxPoolOptions{KernelShape: []int{2}, Strides: []int{2}, AutoPad: "SAME_UPPER"},
+			[]float32{2, 4, 5}, []int64{1, 3, 4}, []int{1, 1, 3}},
+		{"VALID ignores nothing but pads", seq(5), []int{1, 1, 5},
+			MaxPoolOptions{KernelShape: []int{2}, Strides: []int{2}, AutoPad: "VALID"},
+			[]float32{2, 4}, []int64{1, 3}, []int{1, 1, 2}},
+		{"padding never wins over negative values", []float32{-5, -3, -4, -9}, []int{1, 1, 2, 2},
+			MaxPoolOptions{KernelShape: []int{2, 2}, Pads: []int{1, 1, 1, 1}},
+			[]float32{-5, -3, -3, -4, -3, -3, -4, -4, -9}, []int64{0, 1, 1, 2, 1, 1, 2, 2, 3}, []int{1, 1, 3, 3}},
+		{"ties go to the first maximum", []float32{2, 7, 7, 7, 1, 7}, []int{1, 1, 2, 3},
+			MaxPoolOptions{KernelShape: []int{2, 2}},
+			[]float32{7, 7}, []int64{1, 1}, []int{1, 1, 1, 2}},
+		{"a window of -inf gives -inf and its first element", []float32{-inf32, -inf32, -inf32, 5}, []int{1, 1, 4},
+			MaxPoolOptions{KernelShape: []int{2}, Pads: []int{1, 0}},
+			[]float32{-inf32, -inf32, -inf32, 5}, []int64{0, 0, 1, 3}, []int{1, 1, 4}},
+		{"NaN propagates: the first NaN of the window", []float32{1, nan32, 9, nan32, 2}, []int{1, 1, 5},
+			MaxPoolOptions{KernelShape: []int{3}},
+			[]float32{nan32, nan32, nan32}, []int64{1, 1, 3}, []int{1, 1, 3}},
+		{"NaN first in the window", []float32{nan32, 9, 1}, []int{1, 1, 3},
+			MaxPoolOptions{KernelShape: []int{2}},
+			[]float32{nan32, 9}, []int64{0, 1}, []int{1, 1, 2}},
+		{"a window of padding only gives -inf and index -1", []float32{1, 2}, []int{1, 1, 2},
+			MaxPoolOptions{KernelShape: []int{1}, Pads: []int{1, 1}},
+			[]float32{-inf32, 1, 2, -inf32}, []int64{-1, 0, 1, -1}, []int{1, 1, 4}},
+		{"dilation larger than the input: taps skip it", []float32{4}, []int{1, 1, 1},
+			MaxPoolOptions{KernelShape: []int{2}, Dilations: []int{2}, Pads: []int{1, 1}},
+			[]float32{-inf32}, []int64{-1}, []int{1, 1, 1}},
+	}
+	for _, c := range cases {
+		x := tensor.MustFromSlice(c.x, c.shape...)
+		y, ind, err := MaxPool(x, c.o)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		got, _ := tensor.ToSlice[float32](y)
+		gotI, _ := tensor.ToSlice[int64](ind)
+		if !slices.Equal(y.Shape(), c.yShape) || !slices.Equal(ind.Shape(), c.yShape) ||
+			!sameFloats(got, c.y) || !slices.Equal(gotI, c.indices) {
+			t.Errorf("%s: got %v %v %v, want %v %v %v", c.name, y.Shape(), got, gotI, c.yShape, c.y, c.indices)
+		}
+	}
+}
+
+// sameFloats compares bit for bit, so that NaN equals NaN.
+func sameFloats(a, b []float32) bool {
+	return slices.EqualFunc(a, b, func(x, y float32) bool { return math.Float32bits(x) == math.Float32bits(y) })
+}
+
+// Every element type of every version: the values are X's own bits, and
+// padding reads as the type's minimum (int8: -128 never wins over -100;
+// uint8: 0 never wins over 0, the index stays that of the real element).
+func TestMaxPoolTypes(t *testing.T) {
+	o := MaxPoolOptions{KernelShape: []int{2}, Pads: []int{1, 1}}
+	{
+		x := tensor.MustFromSlice([]int8{-100, -128, 5}, 1, 1, 3)
+		y, ind, err := MaxPool(x, o)
+		got, _ := tensor.ToSlice[int8](y)
+		gotI, _ := tensor.ToSlice[int64](ind)
+		if err != nil || !slices.Equal(got, []int8{-100, -100, 5, 5}) || !slices.Equal(gotI, []int64{0, 0, 2, 2}) {
+			t.Errorf("int8: %v %v %v", got, gotI, err)
+		}
+	}
+	{
+		x := tensor.MustFromSlice([]uint8{0, 0, 255}, 1, 1, 3)
+		y, ind, err := MaxPool(x, o)
+		got, _ := tensor.ToSlice[uint8](y)
+		gotI, _ := tensor.ToSlice[int64](ind)
+		if err != nil || !slices.Equal(got, []uint8{0, 0, 255, 255}) || !slices.Equal(gotI, []int64{0, 0, 2, 2}) {
+			t.Errorf("uint8: %v %v %v", got, gotI, err)
+		}
+	}
+	{
+		x := tensor.MustFromSlice([]float64{-1, math.Inf(-1), 0.5}, 1, 1, 3)
+		y, ind, err := MaxPool(x, o)
+		got, _ := tensor.ToSlice[float64](y)
+		gotI, _ := tensor.ToSlice[int64](ind)
+		if err != nil || !slices.Equal(got, []float64{-1, -1, 0.5, 0.5}) || !slices.Equal(gotI, []int64{0, 0, 2, 2}) {
+			t.Errorf("double: %v %v %v", got, gotI, err)
+		}
+	}
+	{
+		// float16: a NaN with a payload comes out with the same bits.
+		nan := float16.Float16(0x7E01)
+		x := tensor.MustFromSlice([]float16.Float16{float16.Fromfloat32(-2), nan, float16.Fromfloat32(3)}, 1, 1, 3)
+		y, ind, err := MaxPool(x, o)
+		got, _ := tensor.ToSlice[float16.Float16](y)
+		gotI, _ := tensor.ToSlice[int64](ind)
+		want := []float16.Float16{float16.Fromfloat32(-2), nan, nan, float16.Fromfloat32(3)}
+		if err != nil || !slices.Equal(got, want) || !slices.Equal(gotI, []int64{0, 1, 1, 2}) {
+			t.Errorf("float16: %v %v %v", got, gotI, err)
+		}
+	}
+	{
+		x := tensor.MustFromSlice([]tensor.BF16{tensor.BF16FromFloat32(1.5), tensor.BF16FromFloat32(-7), tensor.BF16FromFloat32(2)}, 1, 1, 3)
+		y, ind, err := MaxPool(x, o)
+		got, _ := tensor.ToSlice[tensor.BF16](y)
+		gotI, _ := tensor.ToSlice[int64](ind)
+		want := []tensor.BF16{tensor.BF16FromFloat32(1.5), tensor.BF16FromFloat32(1.5), tensor.BF16FromFloat32(2), tensor.BF16FromFloat32(2)}
+		if err != nil || !slices.Equal(got, want) || !slices.Equal(gotI, []int64{0, 0, 2, 2}) {
+			t.Errorf("bfloat16: %v %v %v", got, gotI, err)
+		}
+	}
+	// An empty window gives the type's padding value.
+	empty := MaxPoolOptions{KernelShape: []int{1}, Pads: []int{1, 0}}
+	for _, c := range []struct {
+		x    *tensor.Tensor
+		want []byte
+	}{
+		{tensor.MustFromSlice([]int8{3}, 1, 1, 1), []byte{0x80, 3}},
+		{tensor.MustFromSlice([]uint8{3}, 1, 1, 1), []byte{0, 3}},
+		{tensor.MustFromSlice([]float16.Float16{0x3C00}, 1, 1, 1), le16(0xFC00, 0x3C00)},
+		{tensor.MustFromSlice([]tensor.BF16{0x3F80}, 1, 1, 1), le16(0xFF80, 0x3F80)},
+	} {
+		y, _, err := MaxPool(c.x, empty)
+		if err != nil || string(y.Bytes()) != string(c.want) {
+			t.Errorf("%v, empty window: got % x (%v), want % x", c.x.DataType(), y.Bytes(), err, c.want)
+		}
+	}
+	// Each version's types.
+	for _, c := range []struct {
+		version int
+		dt      tensor.DataType
+		ok      bool
+	}{
+		{1, tensor.Float16, true}, {11, tensor.Int8, false}, {12, tensor.Int8, true}, {12, tensor.Uint8, true},
+		{12, tensor.BFloat16, false}, {22, tensor.BFloat16, true}, {22, tensor.Int32, false}, {22, tensor.String, false},
+	} {
+		x := tensor.MustNew(c.dt, 1, 1, 2)
+		_, _, err := maxPool(nil, opRef{"MaxPool", c.version}, x, MaxPoolOptions{KernelShape: []int{1}})
+		if (err == nil) != c.ok {
+			t.Errorf("version %d, %v: got error %v, want ok=%v", c.version, c.dt, err, c.ok)
+		}
+	}
+}
+
+func le16(v ...uint16) []byte {
+	b := make([]byte, 0, 2*len(v))
+	for _, x := range v {
+		b = append(b, tensor.MustFromSlice([]uint16{x}).Bytes()...)
+	}
+	return b
+}
+
+func TestMaxPoolErrors(t *testing.T) {
+	x4 := tensor.MustNew(tensor.Float, 1, 1, 4, 4)
+	x3 := tensor.MustNew(tensor.Float, 1, 1, 4)
+	x5 := tensor.MustNew(tensor.Float, 1, 1, 2, 2, 2)
+	sonnx := &Options{Profile: ProfileSONNX}
+	full := func(o MaxPoolOptions) MaxPoolOptions { // every attribute explicit, as the profile needs
+		if o.Strides == nil {
+			o.Strides = []int{1, 1}
+		}
+		if o.Dilations == nil {
+			o.Dilations = []int{1, 1}
+		}
+		if o.Pads == nil {
+			o.Pads = []int{0, 0, 0, 0}
+		}
+		return o
+	}
+	k2 := []int{2, 2}
+	cases := []struct {
+		opt  *Options
+		x    *tensor.Tensor
+		o    MaxPoolOptions
+		want string
+	}{
+		{nil, tensor.MustNew(tensor.Float, 1, 4), MaxPoolOptions{KernelShape: []int{}}, "MaxPool-22 [input-rank] X needs at least one spatial axis after N and C, got rank 2"},
+		{nil, x4, MaxPoolOptions{KernelShape: []int{2}}, "MaxPool-22 [kernel_shape] kernel_shape has 1 values for 2 spatial axes"},
+		{nil, x4, MaxPoolOptions{KernelShape: []int{2, 0}}, "MaxPool-22 [kernel_shape] kernel_shape[1] is 0, outside [1, 2147483648]"},
+		{nil, x4, MaxPoolOptions{KernelShape: k2, Strides: []int{1, 0}}, "MaxPool-22 [strides] strides[1] is 0, outside [1, 2147483648]"},
+		{nil, x4, MaxPoolOptions{KernelShape: k2, Strides: []int{1}}, "MaxPool-22 [strides] strides has 1 values, expected 2 (X has 2 spatial axes)"},
+		{nil, x4, MaxPoolOptions{KernelShape: k2, Dilations: []int{-1, 1}}, "MaxPool-22 [dilations] dilations[0] is -1, outside [1, 2147483648]"},
+		{nil, x4, MaxPoolOptions{KernelShape: k2, Pads: []int{0, 0, -1, 0}}, "MaxPool-22 [pads] pads[2] is -1, outside [0, 2147483648]"},
+		{nil, x4, MaxPoolOptions{KernelShape: k2, Pads: []int{0, 0}}, "MaxPool-22 [pads] pads has 2 values, expected 4 (X has 2 spatial axes)"},
+		{nil, x4, MaxPoolOptions{KernelShape: k2, AutoPad: "SAME"}, `MaxPool-22 [auto_pad] auto_pad is "SAME", expected NOTSET, SAME_UPPER, SAME_LOWER or VALID`},
+		{nil, x4, MaxPoolOptions{KernelShape: k2, AutoPad: "VALID", Pads: []int{1, 0, 0, 0}}, "MaxPool-22 [auto_pad] pads [1 0 0 0] cannot be used with auto_pad VALID"},
+		{nil, x4, MaxPoolOptions{KernelShape: k2, StorageOrder: 2}, "MaxPool-22 [storage_order] storage_order is 2, expected 0 or 1"},
+		{nil, x4, MaxPoolOptions{KernelShape: []int{5, 2}}, "MaxPool-22 [kernel_shape] axis 2: the dilated kernel (5) is longer than the padded input (4)"},
+		{nil, x4, MaxPoolOptions{KernelShape: k2, Dilations: []int{1, 4}}, "MaxPool-22 [kernel_shape] axis 3: the dilated kernel (5) is longer than the padded input (4)"},
+		{nil, x4, MaxPoolOptions{KernelShape: []int{1 << 31, 1}, Dilations: []int{1 << 31, 1}}, "MaxPool-22 [kernel_shape] axis 2: the dilated kernel (4611686016279904257) is longer than the padded input (4)"},
+		{nil, tensor.MustNew(tensor.Int32, 1, 1, 4), MaxPoolOptions{KernelShape: []int{2}}, "MaxPool-22 [type] X is int32, which version 22 does not accept"},
+		// The SONNX profile.
+		{sonnx, x3, full(MaxPoolOptions{KernelShape: []int{2}}), "MaxPool-22 [R1] X must have exactly 2 spatial axes (rank 4), got rank 3"},
+		{sonnx, x5, full(MaxPoolOptions{KernelShape: []int{2, 2, 2}}), "MaxPool-22 [R1] X must have exactly 2 spatial axes (rank 4), got rank 5"},
+		{sonnx, x4, full(MaxPoolOptions{KernelShape: k2, AutoPad: "VALID"}), `MaxPool-22 [R3] auto_pad must be NOTSET, got "VALID"`},
+		{sonnx, x4, full(MaxPoolOptions{KernelShape: k2, CeilMode: true}), "MaxPool-22 [R4] ceil_mode must be 0"},
+		{sonnx, x4, full(MaxPoolOptions{KernelShape: k2, StorageOrder: 1}), "MaxPool-22 [R5] storage_order must be 0, got 1"},
+		{sonnx, tensor.MustNew(tensor.BFloat16, 1, 1, 4, 4), full(MaxPoolOptions{KernelShape: k2}), "MaxPool-22 [C1] X is bfloat16; the profile allows float16, float, double, int8 and uint8"},
+		{sonnx, x4, full(MaxPoolOptions{KernelShape: k2, Strides: []int{0, 1}}), "MaxPool-22 [C2] strides[0] is 0, must be > 0"},
+		{sonnx, x4, full(MaxPoolOptions{KernelShape: []int{2, -2}}), "MaxPool-22 [C2] kernel_shape[1] is -2, must be > 0"},
+		{sonnx, x4, MaxPoolOptions{KernelShape: k2, Strides: []int{1, 1}, Dilations: []int{1, 1}}, "MaxPool-22 [C3] pads must have 4 entries, got 0"},
+		{sonnx, x4, full(MaxPoolOptions{KernelShape: k2, Pads: []int{0, 2, 0, 0}}), "MaxPool-22 [C4] pads[1] is 2, not below the dilated kernel 2"},
+		// The dilated kernel (3) exceeds the pad (1), but the window at -1
+		// taps -1 and 1, both outside an input of length 1.
+		{sonnx, tensor.MustNew(tensor.Float, 1, 1, 1, 4), full(MaxPoolOptions{KernelShape: []int{2, 1}, Dilations: []int{2, 1}, Pads: []int{1, 0, 1, 0}}),
+			"MaxPool-22 [C4] axis 2: window 0 holds no element of X, only padding"},
+	}
+	for _, c := range cases {
+		_, _, err := maxPool(c.opt, opRef{"MaxPool", 22}, c.x, c.o)
+		var oe *Error
+		if err == nil || err.Error() != c.want || !errors.As(err, &oe) {
+			t.Errorf("%+v: got %v,\nwant %s", c.o, err, c.want)
+		}
+	}
+	// What the profile accepts, it computes as ONNX does.
+	x := tensor.MustFromSlice(seq(16), 1, 1, 4, 4)
+	y, _, err := maxPool(sonnx, opRef{"MaxPool", 22}, x, full(MaxPoolOptions{KernelShape: k2, Strides: []int{2, 2}, Pads: []int{1, 1, 1, 1}}))
+	got, _ := tensor.ToSlice[float32](y)
+	if err != nil || !slices.Equal(got, []float32{1, 3, 4, 9, 11, 12, 13, 15, 16}) {
+		t.Errorf("SONNX: %v %v", got, err)
+	}
+}
+
+func TestMaxPoolSizeLimit(t *testing.T) {
+	x := tensor.MustNew(tensor.Float, 1, 1, 4)
+	// A huge pad asks for a huge output: refused before any allocation.
+	_, _, err := maxPool(&Options{MaxTensorBytes: 1 << 20}, opRef{"MaxPool", 22}, x, MaxPoolOptions{KernelShape: []int{1}, Pads: []int{1 << 30, 0}})
+	if !errors.Is(err, ErrLimit) {
+		t.Errorf("got %v, want ErrLimit", err)
+	}
+}
+
+func TestMaxPoolNode(t *testing.T) {
+	x := tensor.MustFromSlice(seq(16), 1, 1, 4, 4)
+	ints := func(v ...int64) Attribute { return Attribute{Type: AttrInts, Ints: v} }
+	k2 := ints(2, 2)
+	cases := []struct {
+		version int
+		outputs int
+		attrs   map[string]Attribute
+		want    string // error, or "" and two outputs when asked for
+	}{
+		{1, 1, map[string]Attribute{"kernel_shape": k2}, ""},
+		{8, 2, map[string]Attribute{"kernel_shape": k2, "storage_order": {Type: AttrInt, Int: 1}}, ""},
+		{22, 2, map[string]Attribute{"kernel_shape": k2, "dilations": ints(1, 1), "ceil_mode": {Type: AttrInt, Int: 1}}, ""},
+		{1, 1, map[string]Attribute{"kernel_shape": k2, "storage_order": {Type: AttrInt, Int: 0}}, "MaxPool-1 [attribute] attribute storage_order is not defined in version 1"},
+		{8, 1, map[string]Attribute{"kernel_shape": k2, "dilations": ints(1, 1)}, "MaxPool-8 [attribute] attribute dilations is not defined in version 8"},
+		{8, 1, map[string]Attribute{"kernel_shape": k2, "ceil_mode": {Type: AttrInt, Int: 0}}, "MaxPool-8 [attribute] attribute ceil_mode is not defined in version 8"},
+		{22, 1, map[string]Attribute{}, "MaxPool-22 [kernel_shape] attribute kernel_shape is required"},
+		{22, 1, map[string]Attribute{"kernel_shape": k2, "ceil_mode": {Type: AttrInt, Int: 2}}, "MaxPool-22 [ceil_mode] ceil_mode is 2, expected 0 or 1"},
+		{22, 1, map[string]Attribute{"kernel_shape": k2, "storage_order": {Type: AttrInt, Int: -1}}, "MaxPool-22 [storage_order] storage_order is -1, expected 0 or 1"},
+		{22, 1, map[string]Attribute{"kernel_shape": {Type: AttrInt, Int: 2}}, "MaxPool-22 [attribute] attribute kernel_shape is of type int, expected ints"},
+	}
+	for _, c := range cases {
+		s, err := Lookup("", "MaxPool", c.version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Since != c.version {
+			t.Fatalf("opset %d resolves to MaxPool-%d", c.version, s.Since)
+		}
+		n := &Node{OpType: "MaxPool", Version: s.Since, Attrs: c.attrs, NumOutputs: c.outputs}
+		out, err := s.Run(nil, n, []tensor.Value{x})
+		if c.want != "" {
+			if err == nil || err.Error() != c.want {
+				t.Errorf("version %d %v: got %v, want %s", c.version, c.attrs, err, c.want)
+			}
+			continue
+		}
+		if err != nil || len(out) != c.outputs {
+			t.Errorf("version %d: got %d outputs, %v", c.version, len(out), err)
+		}
+	}
+	if s, _ := Lookup("", "MaxPool", 7); s.Outputs != [2]int{1, 1} {
+		t.Errorf("MaxPool-1 declares outputs %v, want [1 1]", s.Outputs)
+	}
+}
+
+// naiveMaxPool is the definition, written as plainly as possible: for each
+// output position, every tap of the kernel in row-major order, padding and
+// taps outside X skipped, the first maximum or the first NaN kept.
+func naiveMaxPool(x []float64, shape []int, a poolAttrs, axes []poolAxis, colMajor bool) ([]float64, []int64) {
+	r := len(axes)
+	inStrides := contiguousStrides(shape[2:])
+	planeIn := 1
+	for _, d := range shape[2:] {
+		planeIn *= d
+	}
+	outSpatial := make([]int, r)
+	for k, ax := range axes {
+		outSpatial[k] = ax.out
+	}
+	var y []float64
+	var ind []int64
+	forEach := func(dims []int, f func(c []int)) {
+		c := make([]int, len(dims))
+		n := 1
+		for _, d := range dims {
+			n *= d
+		}
+		for range n {
+			f(c)
+			for k := len(c) - 1; k >= 0; k-- {
+				c[k]++
+				if c[k] < dims[k] {
+					break
+				}
+				c[k] = 0
+			}
+		}
+	}
+	for p := 0; p < shape[0]*shape[1]; p++ {
+		forEach(outSpatial, func(o []int) {
+			best, at := 0.0, -1
+			forEach(a.kernel, func(j []int) {
+				pos := 0
+				colPos, colStride := 0, 1
+				for k, ax := range axes {
+					c := o[k]*ax.stride - ax.padBegin + j[k]*ax.dilation
+					if c < 0 || c >= ax.in {
+						return
+					}
+					pos += c * inStrides[k]
+					colPos += c * colStride
+					colStride *= ax.in
+				}
+				v := x[p*planeIn+pos]
+				if at >= 0 && best != best {
+					return
+				}
+				if at < 0 || v > best || v != v {
+					best = v
+					at = pos
+					if colMajor {
+						at = colPos
+					}
+				}
+			})
+			if at < 0 {
+				y = append(y, math.Inf(-1))
+				ind = append(ind, -1)
+				return
+			}
+			y = append(y, best)
+			ind = append(ind, int64(p*planeIn+at))
+		})
+	}
+	return y, ind
+}
+
+// MaxPool against the naive definition, over random shapes, attributes,
+// types and values (with ties, infinities and NaNs), on one and several cores.
+func TestMaxPoolRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	autoPads := []string{"NOTSET", "NOTSET", "NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"}
+	for iter := range 400 {
+		r := 1 + rng.IntN(3)
+		shape := []int{1 + rng.IntN(2), 1 + rng.IntN(3)}
+		o := MaxPoolOptions{AutoPad: autoPads[rng.IntN(len(autoPads))], CeilMode: rng.IntN(2) == 1, StorageOrder: rng.IntN(2)}
+		for range r {
+			shape = append(shape, 1+rng.IntN(7))
+			o.KernelShape = append(o.KernelShape, 1+rng.IntN(3))
+			o.Strides = append(o.Strides, 1+rng.IntN(3))
+			o.Dilations = append(o.Dilations, 1+rng.IntN(2))
+		}
+		if o.AutoPad == "NOTSET" {
+			for range 2 * r {
+				o.Pads = append(o.Pads, rng.IntN(3))
+			}
+		}
+		n := 1
+		for _, d := range shape {
+			n *= d
+		}
+		vals := make([]float64, n)
+		for i := range vals {
+			switch k := rng.IntN(20); {
+			case k == 0:
+				vals[i] = math.NaN()
+			case k == 1:
+				vals[i] = math.Inf(-1)
+			default:
+				vals[i] = float64(rng.IntN(11) - 5) // small range: many ties
+			}
+		}
+		op := opRef{"MaxPool", 22}
+		a, err := checkPoolAttrs(op, r, poolAttrs{kernel: o.KernelShape, strides: o.Strides, pads: o.Pads, dilations: o.Dilations, autoPad: o.AutoPad, ceilMode: o.CeilMode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		axes, err := poolGeometry(op, shape[2:], a)
+		if err != nil {
+			continue // a kernel longer than the padded input
+		}
+		wantY, wantI := naiveMaxPool(vals, shape, a, axes, o.StorageOrder == 1)
+		for _, dt := range []tensor.DataType{tensor.Double, tensor.Float, tensor.Float16, tensor.Int8} {
+			x := typed(dt, vals, shape)
+			for _, threads := range []int{1, 3} {
+				y, ind, err := maxPool(&Options{Threads: threads}, op, x, o)
+				if err != nil {
+					t.Fatalf("iter %d %v %+v: %v", iter, shape, o, err)
+				}
+				gotY, _ := y.Float64s()
+				gotI, _ := tensor.ToSlice[int64](ind)
+				want, wantI := wantY, wantI
+				if dt == tensor.Int8 {
+					want, wantI = naiveMaxPool(typedBack(vals), shape, a, axes, o.StorageOrder == 1)
+					want = typedBack(want) // an empty window: -128
+				}
+				if !slices.Equal(gotI, wantI) || !slices.EqualFunc(gotY, want, func(a, b float64) bool { return a == b || (a != a && b != b) }) {
+					t.Fatalf("iter %d, %v, shape %v %+v:\n got %v %v\nwant %v %v", iter, dt, shape, o, gotY, gotI, want, wantI)
+				}
+			}
+		}
+	}
+}
+
+// typed builds a tensor of type dt from small integers, infinities and NaNs;
+// int8 has no NaN, and reads NaN as 0 and -inf as -128.
+func typed(dt tensor.DataType, v []float64, shape []int) *tensor.Tensor {
+	switch dt {
+	case tensor.Float:
+		f := make([]float32, len(v))
+		for i, x := range v {
+			f[i] = float32(x)
+		}
+		return tensor.MustFromSlice(f, shape...)
+	case tensor.Float16:
+		f := make([]float16.Float16, len(v))
+		for i, x := range v {
+			f[i] = float16.Fromfloat32(float32(x))
+		}
+		return tensor.MustFromSlice(f, shape...)
+	case tensor.Int8:
+		f := make([]int8, len(v))
+		for i, x := range typedBack(v) {
+			f[i] = int8(x)
+		}
+		return tensor.MustFromSlice(f, shape...)
+	}
+	return tensor.MustFromSlice(v, shape...)
+}
+
+// typedBack maps values as typed does for int8: NaN to 0, -inf to -128.
+func typedBack(v []float64) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		switch {
+		case x != x:
+			out[i] = 0
+		case math.IsInf(x, -1):
+			out[i] = -128
+		default:
+			out[i] = x
+		}
+	}
+	return out
+}
+
+// A plane split across cores gives what one core gives, and the definition.
+func TestMaxPoolParallel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	shape := []int{4, 8, 40, 40}
+	vals := make([]float64, 4*8*40*40)
+	for i := range vals {
+		vals[i] = float64(rng.IntN(1000))
+	}
+	x := typed(tensor.Float, vals, shape)
+	o := MaxPoolOptions{KernelShape: []int{3, 3}, Strides: []int{2, 2}, Pads: []int{1, 1, 1, 1}}
+	op := opRef{"MaxPool", 22}
+	y1, i1, err1 := maxPool(&Options{Threads: 1}, op, x, o)
+	yn, in, errn := maxPool(nil, op, x, o)
+	if err1 != nil || errn != nil || !y1.Equal(yn) || !i1.Equal(in) {
+		t.Fatalf("one core and all cores differ (%v, %v)", err1, errn)
+	}
+	a, _ := checkPoolAttrs(op, 2, poolAttrs{kernel: o.KernelShape, strides: o.Strides, pads: o.Pads})
+	axes, _ := poolGeometry(op, shape[2:], a)
+	wantY, wantI := naiveMaxPool(vals, shape, a, axes, false)
+	gotY, _ := yn.Float64s()
+	gotI, _ := tensor.ToSlice[int64](in)
+	if !slices.Equal(gotY, wantY) || !slices.Equal(gotI, wantI) {
+		t.Errorf("parallel MaxPool differs from the definition")
+	}
+}
+
+func TestMaxPoolCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	x := tensor.MustNew(tensor.Float, 1, 1, 4, 4)
+	_, _, err := maxPool(&Options{Ctx: ctx}, opRef{"MaxPool", 22}, x, MaxPoolOptions{KernelShape: []int{2, 2}})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("got %v, want context.Canceled", err)
+	}
+}
+
+// The benchmark of the issue: a ResNet-style 3x3, stride 2, pad 1 pooling
+// with indices on [8, 64, 112, 112] float32.
+func BenchmarkMaxPool3x3s2(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	v := make([]float32, 8*64*112*112)
+	for i := range v {
+		v[i] = rng.Float32()
+	}
+	x := tensor.MustFromSlice(v, 8, 64, 112, 112)
+	o := MaxPoolOptions{KernelShape: []int{3, 3}, Strides: []int{2, 2}, Pads: []int{1, 1, 1, 1}}
+	b.SetBytes(int64(len(v) * 4))
+	b.ResetTimer()
+	for range b.N {
+		if _, _, err := MaxPool(x, o); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
