@@ -156,24 +156,35 @@ func WriteTSV(w io.Writer, rs []Result) error {
 }
 
 // WriteText writes an aligned table: per case the median and minimum time
-// of a run, the output megabytes, the bandwidth (output bytes / median), the
+// of a run, the output megabytes, the bandwidth (output bytes / median; "-"
+// for a view, whose run allocates less than its output), the
 // plain copy of the output bytes and the ratio to it (when measured), the
 // allocations of one run and the number of timed runs. Skipped and failed
 // cases follow the table, one line each saying why.
 func WriteText(w io.Writer, rs []Result) error {
+	// The table aligns right; padding the names to one width keeps them left.
+	width := len("case")
+	for _, r := range rs {
+		width = max(width, len(r.Name))
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "case\tmedian ms\tmin ms\tout MB\tGB/s\tcopy ms\tx copy\tallocs/op\tB/op\truns\t")
+	fmt.Fprintf(tw, "%-*s\tmedian ms\tmin ms\tout MB\tGB/s\tcopy ms\tx copy\tallocs/op\tB/op\truns\t\n", width, "case")
 	for _, r := range rs {
 		if r.Skipped != "" || r.Err != nil {
 			continue
 		}
-		copyMs, xCopy := "-", "-"
+		copyMs, xCopy, bw := "-", "-", "-"
+		// A run that allocates less than its output returned a view: it
+		// moved no bytes, and a bandwidth would mean nothing.
+		if r.Stats.BytesPerRun >= float64(r.OutBytes)/2 {
+			bw = gbps(r.OutBytes, r.Stats.Median)
+		}
 		if r.Copy.Runs > 0 {
 			copyMs, xCopy = ms(r.Copy.Median), ratio(r.Stats.Median, r.Copy.Median)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%s\t%s\t%s\t%.0f\t%.0f\t%d\t\n", r.Name,
+		fmt.Fprintf(tw, "%-*s\t%s\t%s\t%.2f\t%s\t%s\t%s\t%.0f\t%.0f\t%d\t\n", width, r.Name,
 			ms(r.Stats.Median), ms(r.Stats.Min), float64(r.OutBytes)/1e6,
-			gbps(r.OutBytes, r.Stats.Median), copyMs, xCopy,
+			bw, copyMs, xCopy,
 			r.Stats.AllocsPerRun, r.Stats.BytesPerRun, r.Stats.Runs)
 	}
 	if err := tw.Flush(); err != nil {
