@@ -4,7 +4,8 @@ package ops
 // box between two row-major tensors: Concat (each input is a box of the
 // output), Split (each output is a box of the input), Slice (a strided box
 // of the input) and CenterCropPad (a box of the input into a box of the
-// output); Pad's interior is one too.
+// output). Pad's interior has the same form (pad.go builds it itself today),
+// and the file could join plans.go, the other shared plans.
 //
 // It copies count[k] elements on each axis k, read from a source of shape src
 // starting at srcStart[k] and stepping by srcStep[k] (negative steps walk
