@@ -3,9 +3,10 @@
 // row) the channel index splits as [b, b, C/(b*b)], in CRD mode as
 // [C/(b*b), b, b]; the block's row and column offsets then go beside H and W.
 //
-// Versions: 1 has DCR only (no mode attribute); 11 adds mode (DCR, the
-// default, or CRD); 13 only widens the element types. The rules, as ONNX
-// states them (DepthToSpace is outside the SONNX profile):
+// Versions: 1 has DCR only (a node that sets mode is refused, rule
+// [attribute]); 11 adds mode (DCR, the default, or CRD); 13 only widens the
+// element types. The rules, as ONNX states them (DepthToSpace is outside the
+// SONNX profile):
 //
 //	[rank]      the input is 4-D
 //	[blocksize] blocksize is given and > 0
@@ -59,7 +60,7 @@ func depthToSpaceNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value,
 	mode := "DCR"
 	if n.Version < 11 {
 		if n.Has("mode") {
-			return nil, op.errorf("mode", "attribute mode exists from version 11 on")
+			return nil, op.errorf("attribute", "attribute mode exists from version 11 on")
 		}
 	} else if mode, err = n.Str("mode", "DCR"); err != nil {
 		return nil, err

@@ -61,7 +61,7 @@ func TestDepthToSpace(t *testing.T) {
 		rule    string
 	}{
 		{1, map[string]Attribute{"blocksize": intAttribute(2)}, dcr, ""},
-		{1, map[string]Attribute{"blocksize": intAttribute(2), "mode": strAttribute("CRD")}, nil, "mode"},
+		{1, map[string]Attribute{"blocksize": intAttribute(2), "mode": strAttribute("CRD")}, nil, "attribute"},
 		{11, map[string]Attribute{"blocksize": intAttribute(2)}, dcr, ""},
 		{11, map[string]Attribute{"blocksize": intAttribute(2), "mode": strAttribute("CRD")}, crd, ""},
 		{13, map[string]Attribute{"blocksize": intAttribute(2), "mode": strAttribute("DCR")}, dcr, ""},

@@ -3,8 +3,9 @@
 // input, made in O(rank) whatever its size.
 //
 // Versions: 1 takes the shape as an attribute; 5 and 13 take it as an int64
-// input; 14 adds the allowzero attribute; 19, 21, 23, 24 and 25 only widen
-// the element types. The requested shape S is read as ONNX Reshape 25 says
+// input; 14 adds the allowzero attribute (a node of an earlier version that
+// sets it is refused, rule [attribute], as the ONNX checker refuses it); 19,
+// 21, 23, 24 and 25 only widen the element types. The requested shape S is read as ONNX Reshape 25 says
 // (the SONNX specification, based on it, gives the rules no ids):
 //
 //	[dim]                no entry below -1
@@ -62,6 +63,9 @@ func reshapeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 		return nil, err
 	}
 	allowZero := false
+	if n.Version < 14 && n.Has("allowzero") {
+		return nil, op.errorf("attribute", "attribute allowzero exists from version 14 on")
+	}
 	if n.Version >= 14 {
 		az, err := n.Int("allowzero", 0)
 		if err != nil {

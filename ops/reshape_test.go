@@ -78,9 +78,11 @@ func TestReshapeVersions(t *testing.T) {
 	checkRule(t, err, "")
 	checkFloats(t, y, []int{2, 12}, mustFloats(x))
 
-	// Before 14, allowzero is not read: 0 copies.
+	// Before 14, there is no allowzero: 0 copies.
 	e := iota32(0, 3)
-	y, err = runNode(nil, "Reshape", 13, map[string]Attribute{"allowzero": intAttribute(1)}, e, i64s(3, 0))
+	_, err = runNode(nil, "Reshape", 13, map[string]Attribute{"allowzero": intAttribute(1)}, e, i64s(3, 0))
+	checkRule(t, err, "attribute")
+	_, err = runNode(nil, "Reshape", 13, nil, e, i64s(3, 0))
 	checkRule(t, err, "count")
 
 	y, err = runNode(nil, "Reshape", 14, map[string]Attribute{"allowzero": intAttribute(1)}, e, i64s(3, 0))

@@ -5,7 +5,8 @@
 // attributes; 19, 21, 23, 24 and 25 only widen the element types. start and
 // end count from the end when negative and are then clamped to [0, r]
 // (r = rank(X)), never an error: a start past the end gives an empty shape.
-// start defaults to 0, end to r.
+// start defaults to 0, end to r. Before version 15, a node that sets start or
+// end is refused (rule [attribute]), as the ONNX checker refuses it.
 package ops
 
 import (
@@ -39,6 +40,9 @@ func shapeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error)
 		return nil, err
 	}
 	start, end := 0, (*int)(nil)
+	if n.Version < 15 && (n.Has("start") || n.Has("end")) {
+		return nil, n.op().errorf("attribute", "attributes start and end exist from version 15 on")
+	}
 	if n.Version >= 15 {
 		if start, err = n.intAttr("start", 0, "start"); err != nil {
 			return nil, err
