@@ -1,0 +1,169 @@
+package profile
+
+import (
+	"flag"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the generated sections of docs/sonnx.md")
+
+const docsPath = "../docs/sonnx.md"
+
+// generatedSections are the parts of docs/sonnx.md that come from Go:
+// marker name -> content.
+func generatedSections() map[string]string {
+	return map[string]string{"rules": Markdown(), "defaults": DefaultsMarkdown()}
+}
+
+// TestDocsUpToDate fails when docs/sonnx.md's tables differ from Rules and
+// the defaults table; go test ./profile -run TestDocsUpToDate -update
+// rewrites them.
+func TestDocsUpToDate(t *testing.T) {
+	b, err := os.ReadFile(docsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	for name, content := range generatedSections() {
+		begin, end := "<!-- "+name+":begin -->\n", "<!-- "+name+":end -->"
+		i, j := strings.Index(doc, begin), strings.Index(doc, end)
+		if i < 0 || j < i {
+			t.Fatalf("%s lacks the markers %q ... %q", docsPath, strings.TrimSpace(begin), end)
+		}
+		current := doc[i+len(begin) : j]
+		if current == content {
+			continue
+		}
+		if !*update {
+			t.Errorf("the %s table of %s is stale: run go test ./profile -run TestDocsUpToDate -update", name, docsPath)
+			continue
+		}
+		doc = doc[:i+len(begin)] + content + doc[j:]
+	}
+	if *update {
+		if err := os.WriteFile(docsPath, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// sourceFuncs maps each function and method name of the package in dir to
+// the parsed file that declares it; tests selects the _test.go files instead
+// of the others.
+type sourceFuncs struct {
+	funcs  map[string]*ast.File
+	consts map[string]string // constant name -> string value
+}
+
+func parsePackage(t *testing.T, dir string, tests bool) sourceFuncs {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := sourceFuncs{funcs: map[string]*ast.File{}, consts: map[string]string{}}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") != tests {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				s.funcs[d.Name.Name] = f
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					vs, ok := spec.(*ast.ValueSpec)
+					if !ok || d.Tok != token.CONST {
+						continue
+					}
+					for k, n := range vs.Names {
+						if k < len(vs.Values) {
+							if lit, ok := vs.Values[k].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+								s.consts[n.Name], _ = strconv.Unquote(lit.Value)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return s
+}
+
+// mentions reports whether file f names rule id: as a string literal, or
+// through a constant whose value it is.
+func (s sourceFuncs) mentions(f *ast.File, id string) bool {
+	found := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BasicLit:
+			if v, err := strconv.Unquote(n.Value); err == nil && v == id && n.Kind == token.STRING {
+				found = true
+			}
+		case *ast.Ident:
+			if v, ok := s.consts[n.Name]; ok && v == id {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// TestRulesTraceable checks every row of Rules against the source: each
+// checker function exists, in package ops or profile, in a file that names
+// the rule's id; each test exists and has a case for the row.
+func TestRulesTraceable(t *testing.T) {
+	pkgs := map[string]sourceFuncs{
+		"ops":     parsePackage(t, "../ops", false),
+		"profile": parsePackage(t, ".", false),
+	}
+	tests := parsePackage(t, ".", true)
+	seen := map[string]bool{}
+	for _, r := range Rules {
+		if seen[r.Key()] {
+			t.Errorf("rule %s is listed twice", r.Key())
+		}
+		seen[r.Key()] = true
+		if r.Statement == "" || r.Fix == "" || len(r.Checkers) == 0 {
+			t.Errorf("rule %s lacks a statement, a fix or a checker", r.Key())
+		}
+		for _, c := range r.Checkers {
+			pkg, fn, ok := strings.Cut(c, ".")
+			src, known := pkgs[pkg]
+			if !ok || !known {
+				t.Errorf("rule %s: checker %q is not package.function of ops or profile", r.Key(), c)
+				continue
+			}
+			f, ok := src.funcs[fn]
+			if !ok {
+				t.Errorf("rule %s: checker %s does not exist", r.Key(), c)
+				continue
+			}
+			if !src.mentions(f, r.ID) {
+				t.Errorf("rule %s: the file that declares %s never names %q", r.Key(), c, r.ID)
+			}
+		}
+		testFn, sub, _ := strings.Cut(r.Test, "/")
+		if _, ok := tests.funcs[testFn]; !ok {
+			t.Errorf("rule %s: test %s does not exist", r.Key(), testFn)
+		}
+		if testFn == "TestViolations" {
+			if _, ok := violations[strings.ReplaceAll(sub, "_", " ")]; !ok {
+				t.Errorf("rule %s: TestViolations has no case %q", r.Key(), sub)
+			}
+		}
+	}
+}
