@@ -157,13 +157,23 @@ func TestTransposeSizeLimit(t *testing.T) {
 }
 
 // BenchmarkTransposeOp moves a float32 NCHW batch [8, 64, 112, 112] (25.7
-// MB) to NHWC through the operator, beside a plain copy() of as many bytes.
+// MB) to NHWC through the operator, on every core and on one, beside a
+// plain copy() of as many bytes into a new tensor (allocation included on
+// both sides).
 func BenchmarkTransposeOp(b *testing.B) {
 	x := tensor.MustNew(tensor.Float, 8, 64, 112, 112)
 	b.Run("NCHW_to_NHWC", func(b *testing.B) {
 		b.SetBytes(int64(len(x.Bytes())))
 		for b.Loop() {
 			if _, err := Transpose(x, TransposeOptions{Perm: []int{0, 2, 3, 1}}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("NCHW_to_NHWC_1_thread", func(b *testing.B) {
+		b.SetBytes(int64(len(x.Bytes())))
+		for b.Loop() {
+			if _, err := transpose(&Options{Threads: 1}, opRef{"Transpose", 25}, x, []int{0, 2, 3, 1}); err != nil {
 				b.Fatal(err)
 			}
 		}
