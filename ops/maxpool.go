@@ -234,11 +234,15 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 	w := windows(axes)
 	idx, _ := tensor.Data[int64](indices)
 	planes := x.Shape()[0] * x.Shape()[1]
-	taps := 1
-	for _, ax := range axes {
-		taps *= ax.kernel
+	taps := 1 // the most real taps of one window: at most a plane
+	for _, counts := range w.count {
+		most := 1
+		for _, c := range counts {
+			most = max(most, c)
+		}
+		taps *= most
 	}
-	work := y.Len() * min(taps, w.inPlane+1)
+	work := y.Len() * taps
 	err = parallelRange(opt, planes, work, func(lo, hi int) error {
 		var scratch []float32 // float16 and bfloat16 planes, as float32
 		for p := lo; p < hi; p++ {
