@@ -5,8 +5,9 @@
 // Versions: 1 takes the shape as an attribute; 5 and 13 take it as an int64
 // input; 14 adds the allowzero attribute (a node of an earlier version that
 // sets it is refused, rule [attribute], as the ONNX checker refuses it); 19,
-// 21, 23, 24 and 25 only widen the element types. The requested shape S is read as ONNX Reshape 25 says
-// (the SONNX specification, based on it, gives the rules no ids):
+// 21, 23, 24 and 25 only widen the element types. The requested shape S is
+// read as ONNX Reshape 25 says (the SONNX specification, based on it, gives
+// the rules no ids):
 //
 //	[dim]                no entry below -1
 //	[copy-zero]          with allowzero=0, S[i]=0 copies dim i of X, so i < rank(X)

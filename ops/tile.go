@@ -1,6 +1,6 @@
-// Tile repeats a whole tensor along each axis: output dim k is
-// input dim k times repeats[k], and the output element at index i is the
-// input element at i mod the input's shape. A repeat of 0 gives an empty axis.
+// Tile repeats a whole tensor along each axis: output dim k is input dim k
+// times repeats[k], and the output element at index i is the input element
+// at i mod the input's shape. A repeat of 0 gives an empty axis.
 //
 // Versions: 1 takes two more inputs, tiles and axis (one integer each), and
 // repeats the tensor tiles times along that one axis (the Changelog types
