@@ -13,12 +13,12 @@
 // from the end of the axis (dim is added once), and the result is clamped to
 // [0, dim] for a positive step, to [0, dim-1] (start) and [-1, dim-1] (end)
 // for a negative one, so INT64_MAX and INT64_MIN mean "to the end". An
-// empty range gives a zero-sized output. This is numpy's slicing but for one
-// case the specification words differently and onnxruntime and ONNX shape
-// inference follow: with a negative step, a start that is still negative
-// once dim is added becomes 0, not "before the first element" (x[-4::-2] of
-// 2 elements is [x[0]], where numpy, and so the ONNX reference evaluator,
-// gives an empty slice). We follow the specification.
+// empty range gives a zero-sized output. This is numpy's slicing except in
+// one case, where we follow the specification's words, as onnxruntime and
+// ONNX shape inference do: with a negative step, a start that is still
+// negative once dim is added becomes 0, not "before the first element"
+// (x[-4::-2] of 2 elements is [x[0]]; numpy, and so the ONNX reference
+// evaluator, gives an empty slice).
 //
 // ProfileSONNX applies the SONNX Slice specification (based on ONNX 13)
 // instead of clamping, with its ids:
