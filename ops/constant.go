@@ -8,8 +8,9 @@
 // element types (bfloat16, float8, int4/uint4, float4e2m1, float8e8m0,
 // int2/uint2).
 //
-// Rules: [value] exactly one value attribute is set, and only those the
-// version defines; [size] the output fits the size limit. sparse_value is
+// Rules: [value] exactly one value attribute is set; [attribute] only those
+// the version defines (as the ONNX checker); [size] the output fits the size
+// limit. sparse_value is
 // not supported: onnxshape has no sparse tensors (its error wraps
 // ErrUnsupported).
 package ops
@@ -61,11 +62,11 @@ func constantNode(opt *Options, n *Node, _ []tensor.Value) ([]tensor.Value, erro
 	switch {
 	case name == "sparse_value":
 		if n.Version < 11 {
-			return nil, op.errorf("value", "attribute sparse_value is defined from Constant-11")
+			return nil, op.errorf("attribute", "attribute sparse_value exists from version 11 on")
 		}
 		return nil, op.wrap("sparse_value", ErrUnsupported, "sparse_value")
 	case name != "value" && n.Version < 12:
-		return nil, op.errorf("value", "attribute %s is defined from Constant-12", name)
+		return nil, op.errorf("attribute", "attribute %s exists from version 12 on", name)
 	}
 	var o ConstantOptions
 	var err error

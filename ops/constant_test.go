@@ -42,7 +42,7 @@ func TestConstantAttributes(t *testing.T) {
 			t.Fatalf("Constant-%d value: %v", v, err)
 		}
 		_, err = runKernel(nil, "Constant", v, 1, map[string]Attribute{"value_int": {Type: AttrInt, Int: 1}})
-		wantRule(t, err, "value", "")
+		wantRule(t, err, "attribute", "")
 	}
 }
 

@@ -8,7 +8,9 @@
 // [-r, r-1] (before: [0, r-1]); 13 adds bfloat16, same semantics.
 //
 // ONNX rules: starts and ends (and axes and steps, when given) have one
-// length; [axes] every axis exists and appears once; [steps] no step is 0.
+// length; [axes] every axis exists and appears once; [steps] no step is 0;
+// [attribute] from version 10 a node sets no starts, ends or axes attribute
+// (the ONNX checker refuses them).
 // Starts and ends are then clamped, never refused: a negative value counts
 // from the end of the axis (dim is added once), and the result is clamped to
 // [0, dim] for a positive step, to [0, dim-1] (start) and [-1, dim-1] (end)
@@ -100,6 +102,11 @@ func sliceNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error)
 			return nil, op.errorf("R3", "steps must be given, and Slice-1 has no steps")
 		}
 	} else {
+		for _, name := range []string{"starts", "ends", "axes"} {
+			if n.Has(name) {
+				return nil, op.errorf("attribute", "attribute %s exists in version 1 only; from 10 %s is an input", name, name)
+			}
+		}
 		names := [...]string{"starts", "ends", "axes", "steps"}
 		var ind [4]*tensor.Tensor
 		for i, name := range names {

@@ -117,6 +117,8 @@ func TestSliceNodeVersions(t *testing.T) {
 	wantRule(t, err, "starts", "")
 	_, err = runKernel(nil, "Slice", 13, 1, nil, x, list64(0), nil)
 	wantRule(t, err, "input", "")
+	_, err = runKernel(nil, "Slice", 10, 1, map[string]Attribute{"axes": {Type: AttrInts, Ints: []int64{0}}}, x, list64(0), list64(1))
+	wantRule(t, err, "attribute", "Slice-10 [attribute] attribute axes exists in version 1 only; from 10 axes is an input")
 }
 
 func TestSliceRules(t *testing.T) {

@@ -21,7 +21,9 @@
 //
 // Rules: [axis] the axis exists; [split] one non-negative size per output,
 // adding up to the dimension; [num_outputs] n >= 1, equal to the node's
-// outputs, and the uneven rule leaves no negative last part.
+// outputs, and the uneven rule leaves no negative last part; [attribute] a
+// node does not set an attribute its version lacks (split from 13,
+// num_outputs before 18), as the ONNX checker refuses it.
 package ops
 
 import (
@@ -83,6 +85,13 @@ func splitNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error)
 	if err != nil {
 		return nil, err
 	}
+	// Attributes of other versions are refused, as the ONNX checker does.
+	if n.Version >= 13 && n.Has("split") {
+		return nil, op.errorf("attribute", "attribute split exists up to version 11; from 13 split is an input")
+	}
+	if n.Version < 18 && n.Has("num_outputs") {
+		return nil, op.errorf("attribute", "attribute num_outputs exists from version 18 on")
+	}
 	p := splitParams{outputs: n.NumOutputs}
 	if p.axis, err = toInt(axis64); err != nil {
 		return nil, op.errorf("axis", "%v", err)
@@ -115,7 +124,7 @@ func splitNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error)
 			return nil, op.errorf("split", "%v", err)
 		}
 	}
-	if n.Version >= 18 && n.Has("num_outputs") {
+	if n.Has("num_outputs") {
 		v, err := n.Int("num_outputs", 0)
 		if err != nil {
 			return nil, err

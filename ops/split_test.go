@@ -121,6 +121,8 @@ func TestSplitRules(t *testing.T) {
 			"Split-1 [split] split is given both as an attribute and as an input"},
 		{"fractional split (1)", ProfileONNX, 1, 2, nil, []tensor.Value{x, tensor.MustFromSlice([]float32{0.5, 1.5})}, "split", ""},
 		{"missing input", ProfileONNX, 13, 2, nil, []tensor.Value{nil}, "input", ""},
+		{"num_outputs before 18", ProfileONNX, 13, 2, splitAttrs("num_outputs", 2), []tensor.Value{x}, "attribute", ""},
+		{"split attribute from 13", ProfileONNX, 13, 2, splitAttrs("split", []int64{1, 1}), []tensor.Value{x}, "attribute", ""},
 		{"profile: axis explicit", ProfileSONNX, 13, 2, nil, []tensor.Value{x}, "GR4", ""},
 		{"profile: split or num_outputs", ProfileSONNX, 18, 2, splitAttrs("axis", 0), []tensor.Value{x}, "GR4", ""},
 	}
