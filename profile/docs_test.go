@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -165,5 +166,45 @@ func TestRulesTraceable(t *testing.T) {
 				t.Errorf("rule %s: TestViolations has no case %q", r.Key(), sub)
 			}
 		}
+	}
+}
+
+// TestOperatorIDsInRules checks the other direction: every SONNX id ([Cn],
+// [Rn]) that the kernel of one of the profile's specified operators can
+// report has a row in Rules, so a new constraint cannot go untraced.
+func TestOperatorIDsInRules(t *testing.T) {
+	files := map[string]string{
+		"Unsqueeze": "unsqueeze.go", "Concat": "concat.go", "Reshape": "reshape.go",
+		"Flatten": "flatten.go", "Slice": "slice.go", "MaxPool": "maxpool.go",
+	}
+	keys := map[string]bool{}
+	for _, r := range Rules {
+		keys[r.Key()] = true
+	}
+	sonnxID := regexp.MustCompile(`^(C|R|GR)[0-9]+$`)
+	for op, file := range files {
+		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join("..", "ops", file), nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || (sel.Sel.Name != "errorf" && sel.Sel.Name != "wrap") {
+				return true
+			}
+			lit, ok := call.Args[0].(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			id, _ := strconv.Unquote(lit.Value)
+			if sonnxID.MatchString(id) && !keys[op+" "+id] && !keys[id] {
+				t.Errorf("ops/%s reports [%s], which Rules has no row for", file, id)
+			}
+			return true
+		})
 	}
 }
