@@ -310,3 +310,32 @@ func TestReportJSON(t *testing.T) {
 		t.Errorf("line %q, want it to start with %q", f.String(), want)
 	}
 }
+
+// TestPadConstantValue checks that Pad's constant_value is needed in mode
+// constant only, where Pad reads it.
+func TestPadConstantValue(t *testing.T) {
+	pad := func(mode string, in ...string) *pb.ModelProto {
+		return newModel(t, 25).input("x", tensor.Float, 3).ints("pads", 1, 1).ints("axes", 0).
+			initializer("cv", tensor.MustFromSlice([]float32{0}, 1)).
+			node("Pad", in, names("y"), attrString("mode", mode)).
+			output("y", tensor.Float, 5).build()
+	}
+	cases := []struct {
+		name string
+		m    *pb.ModelProto
+		want []string
+	}{
+		{"constant with value", pad("constant", "x", "pads", "cv", "axes"), nil},
+		{"constant without value", pad("constant", "x", "pads", "", "axes"), []string{"GR4"}},
+		{"edge without value", pad("edge", "x", "pads", "", "axes"), nil},
+		{"edge without axes", pad("edge", "x", "pads"), []string{"GR4"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := Check(tc.m, "")
+			if got := reportKeys(rep); !slices.Equal(got, tc.want) {
+				t.Errorf("reported %q, want %q:\n%s", got, tc.want, rep)
+			}
+		})
+	}
+}

@@ -18,9 +18,11 @@ import "github.com/onnxshape/onnxshape/onnx/pb"
 //   - alternatives: Split-18 takes either the split input or the num_outputs
 //     attribute; Split-1 takes split as an attribute or as an input. Either
 //     one written out satisfies the rule.
-//   - conditions: Resize's roi input is read only when
-//     coordinate_transformation_mode is tf_crop_and_resize, so it must be
-//     given only then.
+//   - conditions: an optional input is needed only where the operator reads
+//     it: Resize's roi only when coordinate_transformation_mode is
+//     tf_crop_and_resize, Pad's constant_value only in mode constant.
+//     Attributes are needed always (SONNX MaxPool: "every attribute set
+//     explicitly").
 //
 // Every since-version is listed, even when it repeats the one before, so that
 // a reader can check a row against the Changelog without counting.
@@ -158,7 +160,9 @@ var (
 
 	pad11Defaults = []defaultRule{
 		attr("mode", "constant"),
-		input(2, "constant_value", "0 (empty string, false)"),
+		input(2, "constant_value", "0 (empty string, false)").when(func(n *pb.NodeProto) bool {
+			return stringAttr(n, "mode", "constant") == "constant"
+		}),
 	}
 	pad18Defaults = append(pad11Defaults[:2:2], input(3, "axes", "every axis"))
 
