@@ -161,7 +161,7 @@ func knownFromValue(v tensor.Value, constant bool) *known {
 	return k
 }
 
-// where names node i for a finding.
+// nodeWhere names node i for a finding.
 func nodeWhere(np *pb.NodeProto, i int) string {
 	if np.GetName() != "" {
 		return fmt.Sprintf("node %q", np.GetName())
