@@ -170,7 +170,7 @@ func resizeNodeParams(opt *Options, n *Node, in []tensor.Value) (resizeParams, e
 		return p, err
 	}
 	if n.Version == 10 {
-		p.coord, p.nearest = "asymmetric", "legacy"
+		p.coord, p.nearest, p.keepAspect = "asymmetric", "legacy", "stretch"
 		scales, err := n.requiredInput(in, 1, "scales")
 		if err != nil {
 			return p, err

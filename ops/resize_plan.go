@@ -35,11 +35,17 @@ func (a *resizeAxis) identity() bool {
 		return false
 	}
 	for o := range a.out {
+		var self float64 // the weight of o itself (clamped taps may repeat it)
 		for t := range a.taps {
 			i, w := a.index[o*a.taps+t], a.weight[o*a.taps+t]
-			if (i == o && w != 1) || (i != o && w != 0) {
+			if i == o {
+				self += w
+			} else if w != 0 {
 				return false
 			}
+		}
+		if self != 1 {
+			return false
 		}
 	}
 	return true
@@ -271,16 +277,28 @@ func resizeNearest(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, out
 		}
 	}
 	if repeats {
+		// Output axis k is [a.in, f] with source strides [stride, 0]. The
+		// last axis walks its factor outside its elements, so that the
+		// innermost loop is a whole row rather than f copies of one element.
 		var q copyPlan
+		outStrides := contiguousStrides(outShape)
+		last := len(plans) - 1
 		for k, a := range plans {
-			q.shape = append(q.shape, a.in)
-			q.srcStrides = append(q.srcStrides, inStrides[k])
-			if f := a.repeat(); f > 1 {
+			f := a.repeat()
+			if f > 1 && k == last {
 				q.shape = append(q.shape, f)
 				q.srcStrides = append(q.srcStrides, 0)
+				q.dstStrides = append(q.dstStrides, outStrides[k])
+			}
+			q.shape = append(q.shape, a.in)
+			q.srcStrides = append(q.srcStrides, inStrides[k])
+			q.dstStrides = append(q.dstStrides, f*outStrides[k])
+			if f > 1 && k != last {
+				q.shape = append(q.shape, f)
+				q.srcStrides = append(q.srcStrides, 0)
+				q.dstStrides = append(q.dstStrides, outStrides[k])
 			}
 		}
-		q.dstStrides = contiguousStrides(q.shape)
 		q.run(opt, y, x)
 		return y, nil
 	}
