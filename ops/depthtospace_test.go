@@ -112,7 +112,7 @@ func TestDepthToSpaceProperties(t *testing.T) {
 	for _, dt := range typesUnderTest {
 		for range 20 {
 			b := 1 + rng.IntN(3)
-			in := []int{1 + rng.IntN(2), 1 + rng.IntN(3), b * (1 + rng.IntN(3)), b * (1 + rng.IntN(4))}
+			in := []int{1 + rng.IntN(2), 1 + rng.IntN(3), b * (1 + rng.IntN(3)), b * (1 + rng.IntN(12))}
 			x := randomValidTensor(rng, dt, in)
 			c := x.Clone()
 			d, err := SpaceToDepth(x, SpaceToDepthOptions{Blocksize: b})
