@@ -227,7 +227,8 @@ func TestTypedFields(t *testing.T) {
 // be an error naming the problem, and none may panic.
 func TestTensorFromProtoErrors(t *testing.T) {
 	f := ptr(int32(tensor.Float))
-	huge := int64(math.MaxInt64 / 2)
+	huge := int64(math.MaxInt / 2)
+	big := int64(math.MaxInt / 8) // fits an int, too many floats to be real
 	tests := []struct {
 		name   string
 		tp     *pb.TensorProto
@@ -240,9 +241,10 @@ func TestTensorFromProtoErrors(t *testing.T) {
 		{"negative data_type", &pb.TensorProto{DataType: ptr(int32(-1))}, "unknown data_type -1", tensor.ErrType},
 		{"negative dim", &pb.TensorProto{DataType: f, Dims: []int64{2, -1}}, "dims[1] is negative", tensor.ErrShape},
 		{"overflowing dims", &pb.TensorProto{DataType: f, Dims: []int64{huge, huge, huge}}, "than an int can count", tensor.ErrShape},
-		{"overflowing bytes", &pb.TensorProto{DataType: ptr(int32(tensor.Complex128)), Dims: []int64{math.MaxInt64 / 8}}, "more bytes than an int can count", tensor.ErrShape},
-		{"huge dims, tiny data", &pb.TensorProto{DataType: f, Dims: []int64{1 << 40}, RawData: []byte{1, 2, 3, 4}}, "raw_data has 4 bytes", tensor.ErrShape},
-		{"huge dims, no data", &pb.TensorProto{DataType: f, Dims: []int64{1 << 40}}, "no data", tensor.ErrShape},
+		{"overflowing bytes", &pb.TensorProto{DataType: ptr(int32(tensor.Complex128)), Dims: []int64{big}}, "more bytes than an int can count", tensor.ErrShape},
+		{"huge dims, tiny data", &pb.TensorProto{DataType: f, Dims: []int64{big}, RawData: []byte{1, 2, 3, 4}}, "raw_data has 4 bytes", tensor.ErrShape},
+		{"huge dims, no data", &pb.TensorProto{DataType: f, Dims: []int64{big}}, "no data", tensor.ErrShape},
+		{"dim beyond int64 on 32 bits, bytes beyond int on 64", &pb.TensorProto{DataType: f, Dims: []int64{math.MaxInt64}}, "invalid shape", tensor.ErrShape},
 		{"segment", &pb.TensorProto{DataType: f, Dims: []int64{1}, FloatData: []float32{1}, Segment: &pb.TensorProto_Segment{}}, "segment", ErrUnsupported},
 		{"short raw_data", &pb.TensorProto{DataType: f, Dims: []int64{2}, RawData: make([]byte, 7)}, "raw_data has 7 bytes, float of [2] needs 8", tensor.ErrShape},
 		{"long raw_data", &pb.TensorProto{DataType: f, Dims: []int64{}, RawData: make([]byte, 5)}, "raw_data has 5 bytes", tensor.ErrShape},
