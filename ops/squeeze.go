@@ -4,10 +4,10 @@
 // Versions: 1 and 11 take the axes as an attribute (version 1 only
 // non-negative ones); 13, 21, 23, 24 and 25 take them as an optional int64
 // input and differ only in the element types they allow. Without axes, every
-// dim of size 1 goes; axes given but empty remove nothing (as ONNX's shape
-// inference and reference implementation read it; onnxruntime removes every
-// dim of size 1 then). The rules, as ONNX states them (SONNX has not
-// specified Squeeze yet):
+// dim of size 1 goes, and so with an empty axes attribute (1 and 11). An
+// empty axes input (13 on) removes nothing, as ONNX's shape inference and
+// reference implementation read it; onnxruntime removes every dim of size 1
+// then. The rules, as ONNX states them (SONNX has not specified Squeeze yet):
 //
 //	[axis-range]    every axis in [-r, r-1], r = rank(X)
 //	[axis-repeated] no axis designated twice, after normalisation
@@ -52,7 +52,10 @@ func squeezeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 	if err != nil {
 		return nil, err
 	}
-	if given && axes == nil {
+	switch {
+	case n.Version < 13 && len(axes) == 0:
+		axes = nil // an empty attribute is no attribute, as in the ONNX reference
+	case given && axes == nil:
 		axes = []int{}
 	}
 	y, err := squeeze(n.op(), x, axes)

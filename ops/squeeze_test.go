@@ -62,6 +62,7 @@ func TestSqueezeVersions(t *testing.T) {
 		{name: "1, attribute", version: 1, attrs: map[string]Attribute{"axes": ints(0)}, want: []int{3, 1}},
 		{name: "1, no axes", version: 1, want: []int{3}},
 		{name: "1, negative axis", version: 1, attrs: map[string]Attribute{"axes": ints(-1)}, rule: "axis-range"},
+		{name: "11, empty attribute", version: 11, attrs: map[string]Attribute{"axes": ints()}, want: []int{3}},
 		{name: "11, negative axis", version: 11, attrs: map[string]Attribute{"axes": ints(-1)}, want: []int{1, 3}},
 		{name: "11, attribute of the wrong type", version: 11, attrs: map[string]Attribute{"axes": intAttribute(0)}, rule: "attribute"},
 		{name: "13, input", version: 13, axes: i64s(2), want: []int{1, 3}},
