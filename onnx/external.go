@@ -69,53 +69,78 @@ func checkLocation(loc string) error {
 	return nil
 }
 
-// readExternal reads the want bytes of raw data that tp keeps in a file
-// beside the model, inside baseDir.
-func readExternal(tp *pb.TensorProto, baseDir string, want int) ([]byte, error) {
+// openExternal opens the file beside the model, inside baseDir, that holds
+// the want bytes of raw data of tp, and checks that they are there. It
+// returns the file and the offset of the data; the caller closes the file.
+func openExternal(tp *pb.TensorProto, baseDir string, want int) (*os.File, int64, error) {
 	ref, err := parseExternalData(tp)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if baseDir == "" {
-		return nil, fmt.Errorf("%w: %q: external data is not allowed here (no model folder)", ErrExternalPath, ref.location)
+		return nil, 0, fmt.Errorf("%w: %q: external data is not allowed here (no model folder)", ErrExternalPath, ref.location)
 	}
 	if err := checkLocation(ref.location); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if ref.hasLength && ref.length != int64(want) {
-		return nil, fmt.Errorf("%w: external_data length is %d bytes, the tensor needs %d", tensor.ErrShape, ref.length, want)
+		return nil, 0, fmt.Errorf("%w: external_data length is %d bytes, the tensor needs %d", tensor.ErrShape, ref.length, want)
 	}
 	root, err := os.OpenRoot(baseDir)
 	if err != nil {
-		return nil, fmt.Errorf("external data: %w", err)
+		return nil, 0, fmt.Errorf("external data: %w", err)
 	}
 	defer root.Close()
 	// os.Root refuses any path, symbolic links included, that resolves
 	// outside baseDir.
 	f, err := root.Open(filepath.FromSlash(strings.ReplaceAll(ref.location, `\`, "/")))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrExternalPath, err)
+		return nil, 0, fmt.Errorf("%w: %w", ErrExternalPath, err)
 	}
-	defer f.Close()
+	if err := checkExtent(f, ref, want); err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, ref.offset, nil
+}
+
+// checkExtent checks that f is a regular file holding want bytes at
+// ref.offset, and no more when ref gives no length (the data then runs to
+// the end of the file).
+func checkExtent(f *os.File, ref externalRef, want int) error {
 	info, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("external data: %w", err)
+		return fmt.Errorf("external data: %w", err)
 	}
 	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("external data %q is not a regular file", ref.location)
+		return fmt.Errorf("external data %q is not a regular file", ref.location)
 	}
 	size := info.Size()
 	if ref.offset > size {
-		return nil, fmt.Errorf("%w: external data offset %d is past the end of %q (%d bytes)", tensor.ErrShape, ref.offset, ref.location, size)
+		return fmt.Errorf("%w: external data offset %d is past the end of %q (%d bytes)", tensor.ErrShape, ref.offset, ref.location, size)
 	}
 	avail := size - ref.offset
-	// Without a length the data runs to the end of the file.
 	if (!ref.hasLength && avail != int64(want)) || avail < int64(want) {
-		return nil, fmt.Errorf("%w: %q holds %d bytes from offset %d, the tensor needs %d", tensor.ErrShape, ref.location, avail, ref.offset, want)
+		return fmt.Errorf("%w: %q holds %d bytes from offset %d, the tensor needs %d", tensor.ErrShape, ref.location, avail, ref.offset, want)
 	}
-	buf := make([]byte, want)
-	if _, err := f.ReadAt(buf, ref.offset); err != nil && !(errors.Is(err, io.EOF) && want == 0) {
-		return nil, fmt.Errorf("external data %q: %w", ref.location, err)
+	return nil
+}
+
+// readExternal reads the external data of tp into dst, whose length is the
+// size the data must have; dst is obtained from alloc only once the file is
+// known to hold that much.
+func readExternal(tp *pb.TensorProto, baseDir string, want int, alloc func() ([]byte, error)) error {
+	f, offset, err := openExternal(tp, baseDir, want)
+	if err != nil {
+		return err
 	}
-	return buf, nil
+	defer f.Close()
+	dst, err := alloc()
+	if err != nil {
+		return err
+	}
+	if _, err := f.ReadAt(dst, offset); err != nil && !(errors.Is(err, io.EOF) && want == 0) {
+		return fmt.Errorf("external data: %w", err)
+	}
+	return nil
 }

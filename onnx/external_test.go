@@ -140,6 +140,27 @@ func TestExternalDataRefused(t *testing.T) {
 		}
 	}
 
+	// Packed and bool data, read through a buffer or straight into storage.
+	if err := os.WriteFile(filepath.Join(dir, "small.bin"), []byte{0xF1, 0x08, 1, 0, 2}, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	typed := func(dt tensor.DataType, dims []int64, offset, length string) *pb.TensorProto {
+		tp := externalProto(dims, "small.bin", offset, length)
+		tp.DataType = ptr(int32(dt))
+		return tp
+	}
+	got, err := TensorFromProto(typed(tensor.Int4, []int64{3}, "0", "2"), dir)
+	if want := tensor.MustFromSlice([]tensor.I4{1, -1, -8}); err != nil || !got.Equal(want) {
+		t.Errorf("external int4: got %v (%v), want %v", got, err, want)
+	}
+	got, err = TensorFromProto(typed(tensor.Bool, []int64{2}, "2", "2"), dir)
+	if want := tensor.MustFromSlice([]bool{true, false}); err != nil || !got.Equal(want) {
+		t.Errorf("external bool: got %v (%v), want %v", got, err, want)
+	}
+	if _, err := TensorFromProto(typed(tensor.Bool, []int64{3}, "2", ""), dir); err == nil || !strings.Contains(err.Error(), "bool element 2 is 2") {
+		t.Errorf("external bool byte 2: %v", err)
+	}
+
 	// A symbolic link that stays inside the folder is followed.
 	if symlinks {
 		if err := os.Symlink("w.bin", filepath.Join(dir, "inside.bin")); err != nil {

@@ -74,11 +74,7 @@ func tensorFromProto(tp *pb.TensorProto, baseDir string) (*tensor.Tensor, error)
 		if dt == tensor.String {
 			return nil, errors.New("string tensors cannot be stored as external data")
 		}
-		raw, err := readExternal(tp, baseDir, rawLen(dt, n))
-		if err != nil {
-			return nil, err
-		}
-		return fromRaw(dt, shape, n, raw)
+		return fromExternal(tp, baseDir, dt, shape, n)
 	}
 
 	if len(fields) == 0 {
@@ -217,15 +213,59 @@ func fromRaw(dt tensor.DataType, shape []int, n int, raw []byte) (*tensor.Tensor
 		unpack(dt, dst, raw)
 		return t, nil
 	}
-	if dt == tensor.Bool {
-		for i, b := range raw {
-			if b > 1 {
-				return nil, fmt.Errorf("%w: bool element %d is %d, not 0 or 1", tensor.ErrType, i, b)
-			}
-		}
+	if err := checkBools(dt, raw); err != nil {
+		return nil, err
 	}
 	copyLittleEndian(dst, raw, swapUnit(dt))
 	return t, nil
+}
+
+// fromExternal reads a tensor whose raw data is in a file beside the model.
+// Where the file's bytes are the storage's bytes (little-endian machine,
+// whole-byte type) they are read straight into the tensor, so a large
+// weight is held once in memory, not twice.
+func fromExternal(tp *pb.TensorProto, baseDir string, dt tensor.DataType, shape []int, n int) (*tensor.Tensor, error) {
+	want := rawLen(dt, n)
+	if !nativeLittleEndian || perByte(dt) > 0 {
+		var raw []byte
+		err := readExternal(tp, baseDir, want, func() ([]byte, error) {
+			raw = make([]byte, want)
+			return raw, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return fromRaw(dt, shape, n, raw)
+	}
+	var t *tensor.Tensor
+	err := readExternal(tp, baseDir, want, func() ([]byte, error) {
+		var err error
+		t, err = tensor.New(dt, shape...)
+		if err != nil {
+			return nil, err
+		}
+		return t.Bytes(), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := checkBools(dt, t.Bytes()); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// checkBools refuses bool storage bytes other than 0 and 1.
+func checkBools(dt tensor.DataType, b []byte) error {
+	if dt != tensor.Bool {
+		return nil
+	}
+	for i, v := range b {
+		if v > 1 {
+			return fmt.Errorf("%w: bool element %d is %d, not 0 or 1", tensor.ErrType, i, v)
+		}
+	}
+	return nil
 }
 
 // swapUnit is the size of the scalars whose bytes a big-endian machine must
