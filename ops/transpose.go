@@ -1,5 +1,6 @@
 // Transpose permutes the axes of a tensor: output axis k is input axis
-// perm[k]. Without perm the axes are reversed.
+// perm[k]. Without perm, or with an empty one (as the ONNX reference reads
+// it), the axes are reversed.
 //
 // Versions: 1, 13, 21, 23, 24 and 25 differ only in the element types they
 // allow. The rule, as ONNX states it (SONNX has not specified Transpose yet):
@@ -22,8 +23,8 @@ func init() {
 
 // TransposeOptions are the parameters of Transpose.
 type TransposeOptions struct {
-	// Perm gives, for each output axis, the input axis it takes. nil
-	// reverses the axes.
+	// Perm gives, for each output axis, the input axis it takes. nil or
+	// empty reverses the axes.
 	Perm []int
 }
 
@@ -37,12 +38,9 @@ func transposeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, er
 	if err != nil {
 		return nil, err
 	}
-	perm, given, err := n.intsAttr("perm", "perm")
+	perm, _, err := n.intsAttr("perm", "perm")
 	if err != nil {
 		return nil, err
-	}
-	if given && perm == nil {
-		perm = []int{}
 	}
 	y, err := transpose(opt, n.op(), x, perm)
 	if err != nil {
@@ -74,9 +72,9 @@ func transposeShape(op opRef, in []int, perm []int) ([]int, error) {
 }
 
 // transposePerm checks perm against the rank and returns it, or the reversal
-// of the axes when perm is nil.
+// of the axes when perm is empty.
 func transposePerm(op opRef, rank int, perm []int) ([]int, error) {
-	if perm == nil {
+	if len(perm) == 0 {
 		perm = make([]int, rank)
 		for k := range perm {
 			perm[k] = rank - 1 - k

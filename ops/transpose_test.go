@@ -35,7 +35,7 @@ func TestTranspose(t *testing.T) {
 		{name: "tiled", in: []int{40, 70}, perm: []int{1, 0}, want: []int{70, 40}},
 		{name: "too short", in: []int{2, 3}, perm: []int{0}, rule: "perm"},
 		{name: "too long", in: []int{2, 3}, perm: []int{0, 1, 2}, rule: "perm"},
-		{name: "empty for rank 2", in: []int{2, 3}, perm: []int{}, rule: "perm"},
+		{name: "empty reverses", in: []int{2, 3}, perm: []int{}, want: []int{3, 2}},
 		{name: "repeated", in: []int{2, 3}, perm: []int{1, 1}, rule: "perm"},
 		{name: "negative", in: []int{2, 3}, perm: []int{-1, 0}, rule: "perm"},
 		{name: "out of range", in: []int{2, 3}, perm: []int{2, 0}, rule: "perm"},
@@ -55,7 +55,7 @@ func TestTranspose(t *testing.T) {
 				return
 			}
 			perm := c.perm
-			if perm == nil {
+			if len(perm) == 0 {
 				perm = make([]int, len(c.in))
 				for k := range perm {
 					perm[k] = len(perm) - 1 - k
