@@ -18,13 +18,16 @@
 // taps outside the input read the edge element, antialias stretches the
 // linear and cubic filters by 1/scale when downsampling and normalises
 // their weights, exclude_outside drops the weights of outside taps and
-// normalises the rest. Where the reference and the specification text
-// disagree, onnxshape follows the text: pytorch_half_pixel maps an output of
-// length 1 to coordinate 0 (the reference uses -0.5), and antialias is
-// ignored by nearest mode (the reference refuses it). The output length from
-// scales is floor(length*scale) computed in float64 from the float32 scale,
-// as the reference does, without the roi factor the text writes (neither the
-// reference nor ONNX's shape inference applies it).
+// normalises the rest; antialias with nearest is refused (as the reference
+// and onnxruntime do). Where the reference and the specification text
+// disagree, onnxshape follows the text, as onnxruntime does: an output of
+// length 1 maps to coordinate 0 for pytorch_half_pixel (the reference uses
+// -0.5) and to the middle of the region for tf_crop_and_resize (the
+// reference tests the unrounded length against 1). The output length from
+// scales is floor(length*scale) in float32, as ONNX's shape inference and
+// onnxruntime compute it (the reference's float64 gives 6 for 10 x 0.7f
+// where they give 7), without the roi factor the text writes (no
+// implementation applies it).
 //
 // Nearest mode only moves data, so it serves every element type. Linear and
 // cubic compute in float32 for float, float16 and bfloat16 and in float64
@@ -315,7 +318,11 @@ func resizeCheck(op opRef, in []int, p resizeParams) (resizeGeometry, error) {
 	r := len(in)
 	var g resizeGeometry
 	switch p.mode {
-	case "nearest", "linear":
+	case "nearest":
+		if p.antialias {
+			return g, op.errorf("antialias", "antialias applies to modes linear and cubic, not nearest")
+		}
+	case "linear":
 	case "cubic":
 		if op.version < 11 {
 			return g, op.errorf("mode", "mode cubic needs version 11 or later")
@@ -401,7 +408,10 @@ func resizeCheck(op opRef, in []int, p resizeParams) (resizeGeometry, error) {
 			if w >= 1<<53 {
 				return g, op.errorf("scales", "axis %d of length %d scaled by %v is too long", k, in[k], s)
 			}
-			g.scale[k], g.width[k], g.out[k] = s, w, int(math.Floor(w))
+			// The length is floor(length*scale) in float32, as ONNX's shape
+			// inference and onnxruntime compute it (the reference computes
+			// in float64: 10 x 0.7f gives 7 here and 6 there).
+			g.scale[k], g.width[k], g.out[k] = s, w, int(math.Floor(float64(float32(in[k])*float32(s))))
 		}
 	case p.sizes != nil:
 		if len(p.sizes) != na {

@@ -84,7 +84,7 @@ func resizeCoordinate(p resizeParams, g resizeGeometry, k, x, in int) (float64, 
 		}
 		return 0, false
 	case "align_corners":
-		if w == 1 {
+		if out == 1 {
 			return 0, false
 		}
 		return xf * float64(in-1) / (w - 1), false
@@ -95,7 +95,7 @@ func resizeCoordinate(p resizeParams, g resizeGeometry, k, x, in int) (float64, 
 	case "tf_crop_and_resize":
 		r0, r1 := g.roi[k][0], g.roi[k][1]
 		var c float64
-		if w == 1 {
+		if out == 1 {
 			c = (r1 - r0) * float64(in-1) / 2
 		} else {
 			c = xf * (r1 - r0) * float64(in-1) / (w - 1)

@@ -17,8 +17,9 @@ import (
 // time, 1-D interpolations nested from the outermost axis, neighbours found
 // by sorting the edge-padded axis by distance. It shares no code with the
 // kernel, whose per-axis plans and separable passes it checks. The one
-// deliberate difference is the kernel's: pytorch_half_pixel maps an output
-// of length 1 to 0 (the specification), where the reference uses -0.5.
+// deliberate differences are the kernel's, which follows the specification
+// for an output of length 1: pytorch_half_pixel maps it to 0 (the reference
+// uses -0.5), align_corners and tf_crop_and_resize test the integer length.
 
 type refCoeffs func(ratio, scale float64) []float64
 
@@ -117,7 +118,7 @@ func refInterp1D(data []float64, scale float64, outInt, x int, roi []float64, p 
 	var xo float64
 	switch p.coord {
 	case "align_corners":
-		if outW == 1 {
+		if outInt == 1 { // the reference tests outW
 			xo = 0
 		} else {
 			xo = xf * float64(inW-1) / (outW - 1)
@@ -125,7 +126,7 @@ func refInterp1D(data []float64, scale float64, outInt, x int, roi []float64, p 
 	case "asymmetric":
 		xo = xf / scale
 	case "tf_crop_and_resize":
-		if outW == 1 {
+		if outInt == 1 { // the specification; the reference tests outW
 			xo = (roi[1] - roi[0]) * float64(inW-1) / 2
 		} else {
 			xo = xf * (roi[1] - roi[0]) * float64(inW-1) / (outW - 1)
@@ -277,7 +278,7 @@ func TestResizeAgainstReference(t *testing.T) {
 				s := float64(float32(scaleChoices[rng.IntN(len(scaleChoices))]))
 				p.scales = append(p.scales, s)
 				full[k] = s
-				out[k] = int(math.Floor(float64(shape[k]) * s))
+				out[k] = int(math.Floor(float64(float32(shape[k]) * float32(s))))
 			}
 		} else {
 			for _, k := range axes {
@@ -707,4 +708,31 @@ func BenchmarkResizeCubic2x(b *testing.B) {
 // Linear antialias downsampling by 0.5 of [8, 64, 112, 112] float32.
 func BenchmarkResizeLinearAntialiasHalf(b *testing.B) {
 	benchmarkResize(b, []int{8, 64, 112, 112}, ResizeOptions{Mode: "linear", Antialias: true, Scales: []float32{1, 1, 0.5, 0.5}})
+}
+
+// Where the reference implementation, the specification and onnxruntime
+// part, onnxshape's choice, checked against onnxruntime 1.30.
+func TestResizeLengthRules(t *testing.T) {
+	// floor(10 * 0.7f) is 7 in float32 (shape inference, onnxruntime), 6 in float64.
+	y, err := Resize(iota32(1, 10), ResizeOptions{Scales: []float32{1, 0.7}})
+	checkRule(t, err, "")
+	// The coordinates are float64, as in the reference: output 3 maps to
+	// 3.5/0.7f - 0.5 = 4.50000007, index 5 (onnxruntime's float32 gives 4.5,
+	// index 4).
+	checkFloats(t, y, []int{1, 7}, []float32{0, 2, 3, 5, 6, 7, 9})
+	// tf_crop_and_resize to one element: the middle of the region, as the
+	// specification and onnxruntime say (the reference reads its start when
+	// the unrounded length, here 1.5, is not 1).
+	x := tensor.MustFromSlice([]float32{1, 2, 3, 4}, 1, 4)
+	y, err = Resize(x, ResizeOptions{Mode: "linear", CoordinateTransformationMode: "tf_crop_and_resize",
+		Roi: []float64{0, 0.2, 1, 0.8}, Scales: []float32{1, 0.375}})
+	checkRule(t, err, "")
+	checkFloats(t, y, []int{1, 1}, []float32{2.5})
+	// pytorch_half_pixel to one element reads coordinate 0.
+	y, err = Resize(x, ResizeOptions{Mode: "cubic", CoordinateTransformationMode: "pytorch_half_pixel", Sizes: []int{1, 1}})
+	checkRule(t, err, "")
+	checkFloats(t, y, []int{1, 1}, []float32{1})
+	// antialias is for linear and cubic: the reference and onnxruntime refuse it with nearest.
+	_, err = Resize(x, ResizeOptions{Antialias: true, Scales: []float32{1, 0.5}})
+	checkRule(t, err, "antialias")
 }
