@@ -76,6 +76,7 @@ func main() {
 		fatal(err)
 	}
 	mo := bench.MeasureOptions{Runs: *runs, MinTime: *minTime}
+	loadBefore := loadAverage()
 	var rows []row
 	for _, dir := range dirs {
 		if !re.MatchString(filepath.Base(dir)) {
@@ -96,7 +97,8 @@ func main() {
 		fmt.Fprintf(os.Stderr, "%s done\n", c.Name)
 		rows = append(rows, r)
 	}
-	fmt.Printf("onnxruntime %s, %d threads, GOMAXPROCS %d, %s\n\n", ort.GetVersion(), *threads, runtime.GOMAXPROCS(0), runtime.Version())
+	fmt.Printf("onnxruntime %s, %d threads, GOMAXPROCS %d, %s, load average %s before and %s after\n\n",
+		ort.GetVersion(), *threads, runtime.GOMAXPROCS(0), runtime.Version(), loadBefore, loadAverage())
 	writeTable(os.Stdout, rows)
 }
 
@@ -325,6 +327,20 @@ func ratio(a, b time.Duration) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.2f", float64(a)/float64(b))
+}
+
+// loadAverage is the machine's one-minute load average (Linux), to tell a
+// quiet run from a contended one.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return "?"
+	}
+	return f[0]
 }
 
 func fatal(err error) {
