@@ -1,0 +1,239 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/onnxshape/onnxshape/examples"
+	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/onnx"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+func TestDispatch(t *testing.T) {
+	var stderr bytes.Buffer
+	if code := dispatch(nil, &stderr); code != 2 || !strings.Contains(stderr.String(), "usage: onnxshape COMMAND") {
+		t.Errorf("no command: exit %d, %q", code, stderr.String())
+	}
+	stderr.Reset()
+	if code := dispatch([]string{"frobnicate"}, &stderr); code != 2 || stderr.String() != "onnxshape: no command \"frobnicate\"; see onnxshape help\n" {
+		t.Errorf("unknown command: exit %d, %q", code, stderr.String())
+	}
+	commands["panics"] = command{"panics", "", func([]string) int { panic("boom") }}
+	defer delete(commands, "panics")
+	stderr.Reset()
+	if code := dispatch([]string{"panics"}, &stderr); code != 1 || stderr.String() != "onnxshape: internal error: boom\n" {
+		t.Errorf("panic: exit %d, %q", code, stderr.String())
+	}
+}
+
+func TestParseFlags(t *testing.T) {
+	fs := newFlagSet("t", "", &bytes.Buffer{})
+	p := fs.String("profile", "onnx", "")
+	pos, err := parseFlags(fs, []string{"a", "--profile", "sonnx", "b", "--", "-c"})
+	if err != nil || strings.Join(pos, ",") != "a,b,-c" || *p != "sonnx" {
+		t.Fatalf("got %v %v %s", pos, err, *p)
+	}
+}
+
+func TestRunExample(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	out := t.TempDir()
+	if code := runMain([]string{"--out", out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	text := stdout.String()
+	for _, want := range []string{"pixels: tensor(uint8)[1 4 12 12]\n[[[[0 0 0 ... 0 0 0]", "square: tensor(uint8)[1 4 6 6]\n[[[[0 0 0 0 0 0]\n", "wrote " + filepath.Join(out, "pixels.npy")} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q:\n%s", want, text)
+		}
+	}
+	f, err := os.Open(filepath.Join(out, "square.npy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	square, err := tensor.ReadNPY(f)
+	if err != nil || !tensor.SameShape(square.Shape(), []int{1, 4, 6, 6}) {
+		t.Fatalf("square.npy: %v %v", square, err)
+	}
+}
+
+// writeCase writes the example model as a node-test case in dir, with its
+// outputs as the expected ones, changed by edit if it is not nil.
+func writeCase(t *testing.T, dir string, edit func(name string, v *tensor.Tensor) *tensor.Tensor) {
+	t.Helper()
+	m, err := graph.LoadBytes(examples.Model(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := examples.Inputs()
+	out, err := m.Run(context.Background(), in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := filepath.Join(dir, "test_data_set_0")
+	if err := os.MkdirAll(set, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, v tensor.Value, file string) {
+		b, err := onnx.EncodeValue(v, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(set, file), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("image", in["image"], "input_0.pb")
+	for k, o := range m.Outputs() {
+		v := out[o.Name].(*tensor.Tensor)
+		if edit != nil {
+			v = edit(o.Name, v)
+		}
+		write(o.Name, v, "output_"+string(rune('0'+k))+".pb")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "model.onnx"), examples.Model(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRunModelFolderAndInputs(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "test_letterbox")
+	writeCase(t, dir, nil)
+	npy := filepath.Join(t.TempDir(), "img.npy")
+	var b bytes.Buffer
+	in, _ := examples.Inputs()
+	tensor.WriteNPY(&b, in["image"].(*tensor.Tensor))
+	os.WriteFile(npy, b.Bytes(), 0o644)
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string // in stdout when code is 0, in stderr otherwise
+	}{
+		{"folder with test data", []string{dir}, 0, "square: tensor(uint8)[1 4 6 6]"},
+		{"model file, npy input", []string{filepath.Join(dir, "model.onnx"), "--input", "image=" + npy}, 0, "pixels: tensor(uint8)[1 4 12 12]"},
+		{"unnamed input", []string{"--input", npy, filepath.Join(dir, "model.onnx")}, 0, "pixels: tensor(uint8)[1 4 12 12]"},
+		{"pb input", []string{dir, "--input", "image=" + filepath.Join(dir, "test_data_set_0", "input_0.pb")}, 0, "pixels"},
+		{"unknown input", []string{dir, "--input", "img=" + npy}, 1, `the model has no input "img" (it has "image")`},
+		{"wrong file type", []string{dir, "--input", "image=" + filepath.Join(dir, "model.onnx")}, 1, "inputs are .npy or .pb files"},
+		{"missing file", []string{dir, "--input", "image=/nonexistent.npy"}, 1, "nonexistent.npy"},
+		{"input of another type", []string{dir, "--input", "image=" + filepath.Join(dir, "test_data_set_0", "output_1.pb")}, 1, `input "image"`},
+		{"size limit", []string{dir, "--max-bytes", "100"}, 1, "above the limit of 100"},
+		{"missing model", []string{"/nonexistent/model.onnx"}, 1, "onnxshape run: open /nonexistent/model.onnx"},
+		{"two models", []string{dir, dir}, 2, "usage: onnxshape run"},
+		{"bad profile", []string{dir, "--profile", "strict"}, 2, "--profile must be onnx or sonnx"},
+		{"bad flag", []string{"--frobnicate"}, 2, "flag provided but not defined"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := runMain(tc.args, &stdout, &stderr)
+			got := stdout.String()
+			if tc.code != 0 {
+				got = stderr.String()
+			}
+			if code != tc.code || !strings.Contains(got, tc.want) {
+				t.Fatalf("exit %d (want %d), stdout:\n%s\nstderr:\n%s", code, tc.code, stdout.String(), stderr.String())
+			}
+			if code == 1 && strings.Count(stderr.String(), "\n") != 1 {
+				t.Errorf("error is not one line: %q", stderr.String())
+			}
+		})
+	}
+}
+
+func TestTestCommand(t *testing.T) {
+	root := t.TempDir()
+	writeCase(t, filepath.Join(root, "test_good"), nil)
+	writeCase(t, filepath.Join(root, "nested", "test_bad"), func(name string, v *tensor.Tensor) *tensor.Tensor {
+		if name != "square" {
+			return v
+		}
+		b := append([]uint8{}, v.Bytes()...)
+		b[4*6*6-1] = 7
+		return tensor.MustFromSlice(b, v.Shape()...)
+	})
+	// A case whose model uses an operator onnxshape lacks is skipped.
+	skip := filepath.Join(root, "test_skip")
+	writeCase(t, skip, nil)
+	p, _ := onnx.DecodeModel(examples.Model())
+	p.Graph.Node[4].OpType = func(s string) *string { return &s }("Frobnicate")
+	b, _ := onnx.EncodeModel(p)
+	os.WriteFile(filepath.Join(skip, "model.onnx"), b, 0o644)
+
+	var stdout, stderr bytes.Buffer
+	manifest := filepath.Join(t.TempDir(), "manifest.txt")
+	code := testMain([]string{root, "--update-manifest", "--manifest", manifest}, &stdout, &stderr)
+	want := `FAIL test_bad: output 1 "square": element [0 3 5 5] is 0, want 7
+PASS test_good
+SKIP test_skip: node "upscale" (Frobnicate): unsupported operator: Frobnicate (model opset 21)
+`
+	if code != 1 || !strings.HasPrefix(stdout.String(), want) || !strings.HasSuffix(stdout.String(), "\n1 passed, 1 failed, 1 skipped\n") {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	m, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^exclude test_bad fail: output 1 "square".*\npass test_good\nexclude test_skip skip: .*Frobnicate`).Match(m) {
+		t.Fatalf("manifest:\n%s", m)
+	}
+
+	stdout.Reset()
+	if code := testMain([]string{filepath.Join(root, "test_good"), "--profile", "sonnx"}, &stdout, &stderr); code != 0 || stdout.String() != "PASS test_good\n1 passed, 0 failed, 0 skipped\n" {
+		t.Fatalf("exit %d, stdout:\n%s", code, stdout.String())
+	}
+	if code := testMain([]string{"--update-manifest", "--profile", "sonnx", root}, &stdout, &stderr); code != 2 {
+		t.Fatalf("--update-manifest with sonnx: exit %d", code)
+	}
+}
+
+func TestOpsCommand(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := opsMain(nil, &stdout, &stderr); code != 0 {
+		t.Fatal(stderr.String())
+	}
+	if !regexp.MustCompile(`(?m)^OPERATOR +DOMAIN +SINCE VERSIONS\n`).MatchString(stdout.String()) ||
+		!regexp.MustCompile(`(?m)^Unsqueeze +ai\.onnx +1 11 13 21`).MatchString(stdout.String()) {
+		t.Fatalf("plain table:\n%s", stdout.String())
+	}
+	stdout.Reset()
+	if code := opsMain([]string{"--markdown"}, &stdout, &stderr); code != 0 ||
+		!strings.Contains(stdout.String(), "| Unsqueeze | ai.onnx | 1, 11, 13, 21") {
+		t.Fatalf("markdown table:\n%s", stdout.String())
+	}
+
+	readme := filepath.Join(t.TempDir(), "README.md")
+	os.WriteFile(readme, []byte("# x\n<!-- ops:begin -->\nold\n<!-- ops:end -->\nrest\n"), 0o644)
+	if code := opsMain([]string{"--update-readme", readme}, &stdout, &stderr); code != 0 {
+		t.Fatal(stderr.String())
+	}
+	b, _ := os.ReadFile(readme)
+	if want := "# x\n<!-- ops:begin -->\n" + opsMarkdown() + "<!-- ops:end -->\nrest\n"; string(b) != want {
+		t.Fatalf("got\n%s", b)
+	}
+}
+
+// TestReadmeCoverageTable fails when README.md's operator table is not the
+// one `onnxshape ops --markdown` prints, i.e. when an operator was added
+// without refreshing it.
+func TestReadmeCoverageTable(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, _, _, err := readmeTable(string(b))
+	if err != nil {
+		t.Fatal("README.md: ", err)
+	}
+	if strings.TrimSpace(table) != strings.TrimSpace(opsMarkdown()) {
+		t.Fatalf("README.md's operator table is stale: run\n\tgo run ./cmd/onnxshape ops --update-readme README.md\nfrom the repository root. Current table:\n%s", opsMarkdown())
+	}
+}

@@ -1,0 +1,149 @@
+// Command onnxshape runs ONNX models made of shape and data-movement
+// operators, runs the ONNX node tests and lists the operators it covers.
+//
+//	onnxshape run [MODEL] [--input NAME=FILE]... [--out DIR]
+//	onnxshape test DIR... [--profile onnx|sonnx]
+//	onnxshape ops [--markdown]
+//	onnxshape help [COMMAND]
+//
+// Each subcommand lives in its own file and registers itself in init().
+// Errors are one line on stderr and exit status 1; usage errors exit 2.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/onnxshape/onnxshape/ops"
+)
+
+// command is one subcommand: its name, a one-line help and its main
+// function, which returns the exit status.
+type command struct {
+	name string
+	help string
+	run  func(args []string) int
+}
+
+// commands holds every subcommand, by name.
+var commands = map[string]command{}
+
+// register adds a subcommand; each file of the command calls it in init().
+func register(name, help string, run func(args []string) int) {
+	if _, dup := commands[name]; dup {
+		panic("onnxshape: command " + name + " registered twice")
+	}
+	commands[name] = command{name, help, run}
+}
+
+func main() {
+	os.Exit(dispatch(os.Args[1:], os.Stderr))
+}
+
+// dispatch runs the subcommand args[0] with the remaining arguments. A
+// panic, which would be a bug, is reported as one line, not a stack trace.
+func dispatch(args []string, stderr io.Writer) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(stderr, "onnxshape: internal error: %v\n", p)
+			code = 1
+		}
+	}()
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				return c.run([]string{"-h"})
+			}
+			fmt.Fprintf(stderr, "onnxshape: no command %q\n", args[1])
+			return 2
+		}
+		usage(os.Stdout)
+		return 0
+	}
+	c, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(stderr, "onnxshape: no command %q; see onnxshape help\n", name)
+		return 2
+	}
+	return c.run(args[1:])
+}
+
+func usage(w io.Writer) {
+	names := make([]string, 0, len(commands))
+	width := 0
+	for name := range commands {
+		names = append(names, name)
+		width = max(width, len(name))
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString("onnxshape runs ONNX models of shape and data-movement operators.\n\nusage: onnxshape COMMAND [ARGUMENTS]\n\ncommands:\n")
+	for _, name := range names {
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, name, commands[name].help)
+	}
+	b.WriteString("\n`onnxshape help COMMAND` or `onnxshape COMMAND -h` tells more about one.\n")
+	io.WriteString(w, b.String())
+}
+
+// parseFlags parses args with fs, flags being allowed before, between and
+// after the positional arguments (`test DIR --profile sonnx`); it returns
+// the positional ones. A lone "--" ends the flags.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// newFlagSet returns a FlagSet that reports errors on stderr and prints
+// usage (a synopsis and what the command does) then the flags for -h.
+func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseProfile reads the --profile flag.
+func parseProfile(s string) (ops.Profile, error) {
+	switch s {
+	case "onnx", "":
+		return ops.ProfileONNX, nil
+	case "sonnx":
+		return ops.ProfileSONNX, nil
+	}
+	return 0, fmt.Errorf("--profile must be onnx or sonnx, not %q", s)
+}
+
+// flagExit is the exit status of a flag parsing error: 0 for -h, 2 otherwise.
+func flagExit(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 2
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/onnxshape/onnxshape/conformance"
+	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/ops"
+)
+
+const testUsage = `usage: onnxshape test [DIR...] [--profile onnx|sonnx] [--update-manifest] [--manifest FILE]
+
+Runs every ONNX node test found under DIR (a folder holding model.onnx and
+test_data_set_*/; subfolders are searched) and prints one line a case,
+PASS, FAIL with why, or SKIP (operator or version not implemented) with
+why, then "N passed, N failed, N skipped". Exits 1 if any case failed.
+Without DIR it runs $ONNXSHAPE_NODE_TESTS, or ../shared/onnx-node.
+
+--update-manifest rewrites the manifest (conformance/manifest.txt) from the
+results: pass for the cases that passed, exclude with the reason for the
+others; hand-written reasons of exclusions that still fail are kept.`
+
+func init() {
+	register("test", "run ONNX node tests (model.onnx + test_data_set_*) and report each case", func(args []string) int {
+		return testMain(args, os.Stdout, os.Stderr)
+	})
+}
+
+func testMain(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("test", testUsage, stderr)
+	profile := fs.String("profile", "onnx", "rules the operators follow: onnx or sonnx")
+	update := fs.Bool("update-manifest", false, "rewrite the manifest from the results")
+	manifest := fs.String("manifest", filepath.Join("conformance", "manifest.txt"), "the manifest --update-manifest rewrites")
+	dirs, err := parseFlags(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	p, err := parseProfile(*profile)
+	if err != nil {
+		fmt.Fprintln(stderr, "onnxshape test:", err)
+		return 2
+	}
+	if *update && p != ops.ProfileONNX {
+		fmt.Fprintln(stderr, "onnxshape test: the manifest records ONNX results: --update-manifest takes no --profile sonnx")
+		return 2
+	}
+	if len(dirs) == 0 {
+		dirs = []string{defaultNodeTests()}
+	}
+	cases, err := conformance.FindCases(dirs...)
+	if err != nil {
+		fmt.Fprintln(stderr, "onnxshape test:", err)
+		return 1
+	}
+	o := &graph.RunOptions{Options: ops.Options{Profile: p}}
+	var results []conformance.Result
+	counts := map[conformance.Status]int{}
+	for _, c := range cases {
+		r := conformance.RunCase(c, o)
+		results = append(results, r)
+		counts[r.Status]++
+		if r.Status == conformance.Pass {
+			fmt.Fprintf(stdout, "PASS %s\n", r.Name)
+		} else {
+			fmt.Fprintf(stdout, "%s %s: %s\n", r.Status, r.Name, r.Reason)
+		}
+	}
+	fmt.Fprintf(stdout, "%d passed, %d failed, %d skipped\n", counts[conformance.Pass], counts[conformance.Fail], counts[conformance.Skip])
+	if *update {
+		if err := conformance.UpdateFile(*manifest, results); err != nil {
+			fmt.Fprintln(stderr, "onnxshape test:", err)
+			return 1
+		}
+		fmt.Fprintf(stderr, "%s rewritten from %d cases\n", *manifest, len(results))
+	}
+	if counts[conformance.Fail] > 0 {
+		return 1
+	}
+	return 0
+}
+
+// defaultNodeTests is where the ONNX node tests are looked for when no
+// folder is given: $ONNXSHAPE_NODE_TESTS, or shared/onnx-node beside the
+// repository (the command runs from the repository's root).
+func defaultNodeTests() string {
+	if d := os.Getenv("ONNXSHAPE_NODE_TESTS"); d != "" {
+		return d
+	}
+	return filepath.Join("..", "shared", "onnx-node")
+}

@@ -1,0 +1,68 @@
+package conformance
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite manifest.txt from the current results")
+
+// nodeTestsDir is where the ONNX node tests are: $ONNXSHAPE_NODE_TESTS, or
+// shared/onnx-node beside the repository.
+func nodeTestsDir() string {
+	if d := os.Getenv("ONNXSHAPE_NODE_TESTS"); d != "" {
+		return d
+	}
+	return filepath.Join("..", "..", "shared", "onnx-node")
+}
+
+// TestNodeTests runs every ONNX node test and holds it to manifest.txt:
+// a pass case must pass, and every case must be listed. With -update it
+// rewrites the manifest from the results instead.
+func TestNodeTests(t *testing.T) {
+	dir := nodeTestsDir()
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("ONNX node tests not found at %s; set ONNXSHAPE_NODE_TESTS", dir)
+	}
+	cases, err := FindCases(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) == 0 {
+		t.Fatalf("no node-test case under %s", dir)
+	}
+	manifest, err := ReadManifest("manifest.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var results []Result
+	for _, c := range cases {
+		r := RunCase(c, nil)
+		results = append(results, r)
+		if *update {
+			continue
+		}
+		t.Run(r.Name, func(t *testing.T) {
+			e, listed := manifest[r.Name]
+			switch {
+			case !listed:
+				t.Errorf("%s %s: %s; the case is not in conformance/manifest.txt: add `pass %s` or `exclude %s REASON`, or run `go run ./cmd/onnxshape test -update-manifest`",
+					r.Status, r.Name, r.Reason, r.Name, r.Name)
+			case e.Pass && r.Status != Pass:
+				t.Errorf("%s %s: %s", r.Status, r.Name, r.Reason)
+			case !e.Pass && r.Status == Pass:
+				t.Logf("%s now passes: change its line in manifest.txt to `pass %s`", r.Name, r.Name)
+			case !e.Pass:
+				t.Logf("excluded (%s): %s %s", e.Reason, r.Status, r.Reason)
+			}
+		})
+	}
+	if *update {
+		if err := UpdateFile("manifest.txt", results); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("manifest.txt rewritten from %d cases", len(results))
+	}
+}
