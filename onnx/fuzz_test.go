@@ -1,6 +1,8 @@
 package onnx
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -24,10 +26,19 @@ func FuzzTensorFromProto(f *testing.F) {
 		}
 		f.Add(b)
 	}
+	// A model folder with one small data file, for fuzzed external_data
+	// entries to aim at (or to try to escape from).
+	dir := f.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "w.bin"), []byte("0123456789abcdef0123456789abcdef"), 0o644); err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		tp := &pb.TensorProto{}
 		if proto.Unmarshal(b, tp) != nil {
 			return
+		}
+		if x, err := TensorFromProto(tp, dir); err == nil && x.ByteLen() > 32+maxExpansion*len(b) {
+			t.Fatalf("%d bytes of input and a 32-byte file decoded to %d bytes of storage", len(b), x.ByteLen())
 		}
 		x, err := TensorFromProto(tp, "")
 		if err != nil {
@@ -121,7 +132,7 @@ func seedTensorProtos() []*pb.TensorProto {
 		{DataType: dt(tensor.Uint2), Dims: []int64{5}, RawData: []byte{0xE4, 0x03}},
 		{DataType: dt(tensor.String), Dims: []int64{2}, StringData: [][]byte{[]byte("a"), []byte("bc")}},
 		{DataType: dt(tensor.Float), Dims: []int64{1}, DataLocation: pb.TensorProto_EXTERNAL.Enum(),
-			ExternalData: []*pb.StringStringEntryProto{{Key: ptr("location"), Value: ptr("w.bin")}}},
+			ExternalData: []*pb.StringStringEntryProto{{Key: ptr("location"), Value: ptr("w.bin")}, {Key: ptr("offset"), Value: ptr("28")}}},
 		{DataType: dt(tensor.Float), Dims: []int64{1 << 40, 0}},
 	}
 }

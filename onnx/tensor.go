@@ -299,12 +299,15 @@ func unpack(dt tensor.DataType, dst, src []byte) {
 	mask := byte(1)<<bits - 1
 	signBit := byte(1) << (bits - 1)
 	signed := dt.IsSigned()
-	for i := range dst {
-		v := src[i/per] >> (uint(i%per) * bits) & mask
-		if signed && v&signBit != 0 {
-			v |= ^mask
+	for j, b := range src[:packedLen(len(dst), per)] {
+		elems := dst[j*per : min(j*per+per, len(dst))]
+		for k := range elems {
+			v := b >> (uint(k) * bits) & mask
+			if signed && v&signBit != 0 {
+				v |= ^mask
+			}
+			elems[k] = v
 		}
-		dst[i] = v
 	}
 }
 
@@ -314,8 +317,13 @@ func pack(dt tensor.DataType, src []byte) []byte {
 	per := 8 / int(bits)
 	mask := byte(1)<<bits - 1
 	dst := make([]byte, packedLen(len(src), per))
-	for i, v := range src {
-		dst[i/per] |= (v & mask) << (uint(i%per) * bits)
+	for j := range dst {
+		elems := src[j*per : min(j*per+per, len(src))]
+		var b byte
+		for k, v := range elems {
+			b |= (v & mask) << (uint(k) * bits)
+		}
+		dst[j] = b
 	}
 	return dst
 }
