@@ -579,3 +579,49 @@ func BenchmarkMaxPool3x3s2(b *testing.B) {
 		}
 	}
 }
+
+// FuzzMaxPool feeds arbitrary geometry to MaxPool: it must refuse or
+// compute, never panic, and what it computes must agree with the definition.
+func FuzzMaxPool(f *testing.F) {
+	f.Add(uint8(2), uint8(5), uint8(5), int8(3), int8(3), int8(2), int8(2), int8(1), int8(1), int8(1), int8(1), int8(1), int8(1), uint8(0), false, uint8(0))
+	f.Add(uint8(1), uint8(4), uint8(1), int8(2), int8(1), int8(3), int8(1), int8(2), int8(0), int8(0), int8(0), int8(2), int8(1), uint8(3), true, uint8(1))
+	f.Fuzz(func(t *testing.T, rank, d0, d1 uint8, k0, k1, s0, s1, p0, p1, p2, p3, dl0, dl1 int8, autoPad uint8, ceil bool, order uint8) {
+		r := 1 + int(rank%2)
+		shape := []int{1, 2, int(d0 % 9)}
+		o := MaxPoolOptions{KernelShape: []int{int(k0)}, Strides: []int{int(s0)}, Dilations: []int{int(dl0)},
+			Pads: []int{int(p0), int(p2)}, CeilMode: ceil, StorageOrder: int(order % 3),
+			AutoPad: []string{"", "NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER", "bad"}[autoPad%6]}
+		if r == 2 {
+			shape = append(shape, int(d1%9))
+			o.KernelShape = append(o.KernelShape, int(k1))
+			o.Strides = append(o.Strides, int(s1))
+			o.Dilations = append(o.Dilations, int(dl1))
+			o.Pads = []int{int(p0), int(p1), int(p2), int(p3)}
+		}
+		if o.AutoPad != "" && o.AutoPad != "NOTSET" {
+			o.Pads = nil
+		}
+		n := 1
+		for _, d := range shape {
+			n *= d
+		}
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64((i*7)%5) - 2
+		}
+		x := tensor.MustFromSlice(v, shape...)
+		y, ind, err := maxPool(&Options{MaxTensorBytes: 1 << 20}, opRef{"MaxPool", 22}, x, o)
+		if err != nil {
+			return
+		}
+		op := opRef{"MaxPool", 22}
+		a, _ := checkPoolAttrs(op, r, poolAttrs{kernel: o.KernelShape, strides: o.Strides, pads: o.Pads, dilations: o.Dilations, autoPad: o.AutoPad, ceilMode: o.CeilMode})
+		axes, _ := poolGeometry(op, shape[2:], a)
+		wantY, wantI := naiveMaxPool(v, shape, a, axes, o.StorageOrder == 1)
+		gotY, _ := y.Float64s()
+		gotI, _ := tensor.ToSlice[int64](ind)
+		if !slices.Equal(gotY, wantY) || !slices.Equal(gotI, wantI) {
+			t.Fatalf("shape %v %+v: got %v %v, want %v %v", shape, o, gotY, gotI, wantY, wantI)
+		}
+	})
+}

@@ -222,3 +222,41 @@ func TestMaxPoolUnpoolRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// FuzzMaxUnpool feeds arbitrary indices and geometry to MaxUnpool: it must
+// refuse or place every element of X, never write out of bounds.
+func FuzzMaxUnpool(f *testing.F) {
+	f.Add(uint8(2), int8(2), int8(2), int8(0), int8(0), int64(0), int64(3), int8(0))
+	f.Add(uint8(3), int8(3), int8(1), int8(1), int8(2), int64(-1), int64(99), int8(4))
+	f.Fuzz(func(t *testing.T, d uint8, k, s, p0, p1 int8, i0, i1 int64, grow int8) {
+		n := int(d % 6)
+		x := make([]float32, 2*n)
+		idx := make([]int64, 2*n)
+		for j := range x {
+			x[j] = float32(j + 1)
+			idx[j] = i0 + int64(j)*i1
+		}
+		o := MaxUnpoolOptions{KernelShape: []int{int(k)}, Strides: []int{int(s)}, Pads: []int{int(p0), int(p1)}}
+		if grow != 0 {
+			o.OutputShape = []int{1, 2, n + int(grow)}
+		}
+		y, err := maxUnpool(&Options{MaxTensorBytes: 1 << 20}, opRef{"MaxUnpool", 22}, tensor.MustFromSlice(x, 1, 2, n), tensor.MustFromSlice(idx, 1, 2, n), o)
+		if err != nil {
+			return
+		}
+		got, _ := tensor.ToSlice[float32](y)
+		nonzero := 0
+		for _, v := range got {
+			if v != 0 {
+				nonzero++
+			}
+		}
+		distinct := map[int64]bool{}
+		for _, g := range idx {
+			distinct[g] = true
+		}
+		if nonzero != len(distinct) {
+			t.Fatalf("%d distinct indices, %d elements placed: %v", len(distinct), nonzero, got)
+		}
+	})
+}
