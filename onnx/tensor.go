@@ -52,6 +52,7 @@ func tensorFromProto(tp *pb.TensorProto, baseDir string) (*tensor.Tensor, error)
 	if err != nil {
 		return nil, err
 	}
+	// The storage size must fit an int too, whatever the data fields hold.
 	if _, err := tensor.ByteSize(dt, shape); err != nil {
 		return nil, err
 	}
@@ -85,9 +86,6 @@ func tensorFromProto(tp *pb.TensorProto, baseDir string) (*tensor.Tensor, error)
 	}
 	field := fields[0]
 	if want := typedField(dt); field != "raw_data" && field != want {
-		if want == "" {
-			return nil, fmt.Errorf("%w: %v data cannot be stored in %s", tensor.ErrType, dt, field)
-		}
 		return nil, fmt.Errorf("%w: %v data is stored in %s or raw_data, not %s", tensor.ErrType, dt, want, field)
 	}
 	switch field {
