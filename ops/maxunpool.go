@@ -12,7 +12,10 @@
 // is the default one, zero-padded at the end of every axis up to
 // output_shape: the ONNX node test test_maxunpool_export_with_output_shape
 // and the reference implementation say so (onnxruntime instead reads the
-// indices as flat over output_shape; see docs/divergences.md).
+// indices as flat over output_shape; see docs/divergences.md). The spec's
+// "if output_shape is specified, pads values are ignored" is not followed
+// literally: as in the reference, pads still shape the default output,
+// which output_shape then extends.
 //
 // Rules (ONNX states the first ones; the rest is what this implementation
 // refuses rather than write out of bounds):
