@@ -1,0 +1,76 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/onnxshape/onnxshape/onnx"
+	"github.com/onnxshape/onnxshape/profile"
+)
+
+const checkUsage = `usage: onnxshape check [--profile sonnx] [--json] MODEL
+
+Reports every place where MODEL leaves the SONNX profile, one line each:
+the node (name, or #index), the operator and its version, the rule id
+(GR1..GR4, OPS, TYPES, ONNX, or the operator's own [Cn]/[Rn]), what is
+wrong and what would fix it. Constraints that need values known only at run
+time are listed as "run time:" lines; the operators check them when the
+model runs with --profile sonnx. docs/sonnx.md lists every rule.
+
+Exit status: 0 inside the profile, 1 outside, 2 when the model cannot be read.`
+
+func init() {
+	register("check", "check a model against the SONNX profile (one line per finding; --json)", func(args []string) int {
+		return checkMain(args, os.Stdout, os.Stderr)
+	})
+}
+
+// checkReport is the JSON form of the report.
+type checkReport struct {
+	Model   string `json:"model"`
+	Inside  bool   `json:"inside"`
+	Summary string `json:"summary"`
+	*profile.Report
+}
+
+func checkMain(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("check", checkUsage, stderr)
+	prof := fs.String("profile", "sonnx", "the profile to check against (only sonnx)")
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	models, err := parseFlags(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if *prof != "sonnx" {
+		fmt.Fprintf(stderr, "onnxshape check: --profile must be sonnx, not %q\n", *prof)
+		return 2
+	}
+	if len(models) != 1 {
+		fs.Usage()
+		return 2
+	}
+	path := models[0]
+	m, err := onnx.ReadModel(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "onnxshape check: %v\n", err)
+		return 2
+	}
+	rep := profile.Check(m, filepath.Dir(path))
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(checkReport{Model: path, Inside: rep.Inside(), Summary: rep.Summary(), Report: rep}); err != nil {
+			fmt.Fprintf(stderr, "onnxshape check: %v\n", err)
+			return 2
+		}
+	} else {
+		fmt.Fprint(stdout, rep.String())
+	}
+	if !rep.Inside() {
+		return 1
+	}
+	return 0
+}
