@@ -12,8 +12,8 @@ import (
 	"github.com/x448/float16"
 )
 
-// seq returns 1, 2, ..., n as float32.
-func seq(n int) []float32 {
+// poolSeq returns 1, 2, ..., n as float32.
+func poolSeq(n int) []float32 {
 	v := make([]float32, n)
 	for i := range v {
 		v[i] = float32(i + 1)
@@ -21,8 +21,8 @@ func seq(n int) []float32 {
 	return v
 }
 
-var inf32 = float32(math.Inf(1))
-var nan32 = float32(math.NaN())
+var poolInf32 = float32(math.Inf(1))
+var poolNaN32 = float32(math.NaN())
 
 // The examples of the ONNX MaxPool documentation (the node tests'
 // generators), each with its exact values, plus the cases this
@@ -37,47 +37,47 @@ func TestMaxPoolExamples(t *testing.T) {
 		indices []int64
 		yShape  []int
 	}{
-		{"2d_precomputed_pads", seq(25), []int{1, 1, 5, 5},
+		{"2d_precomputed_pads", poolSeq(25), []int{1, 1, 5, 5},
 			MaxPoolOptions{KernelShape: []int{5, 5}, Pads: []int{2, 2, 2, 2}},
 			[]float32{13, 14, 15, 15, 15, 18, 19, 20, 20, 20, 23, 24, 25, 25, 25, 23, 24, 25, 25, 25, 23, 24, 25, 25, 25},
 			[]int64{12, 13, 14, 14, 14, 17, 18, 19, 19, 19, 22, 23, 24, 24, 24, 22, 23, 24, 24, 24, 22, 23, 24, 24, 24},
 			[]int{1, 1, 5, 5}},
-		{"2d_precomputed_strides, storage_order 1", seq(25), []int{1, 1, 5, 5},
+		{"2d_precomputed_strides, storage_order 1", poolSeq(25), []int{1, 1, 5, 5},
 			MaxPoolOptions{KernelShape: []int{2, 2}, Strides: []int{2, 2}, StorageOrder: 1},
 			[]float32{7, 9, 17, 19}, []int64{6, 16, 8, 18}, []int{1, 1, 2, 2}},
-		{"2d_precomputed_same_upper", seq(25), []int{1, 1, 5, 5},
+		{"2d_precomputed_same_upper", poolSeq(25), []int{1, 1, 5, 5},
 			MaxPoolOptions{KernelShape: []int{3, 3}, Strides: []int{2, 2}, AutoPad: "SAME_UPPER"},
 			[]float32{7, 9, 10, 17, 19, 20, 22, 24, 25}, []int64{6, 8, 9, 16, 18, 19, 21, 23, 24}, []int{1, 1, 3, 3}},
-		{"2d_ceil", seq(16), []int{1, 1, 4, 4},
+		{"2d_ceil", poolSeq(16), []int{1, 1, 4, 4},
 			MaxPoolOptions{KernelShape: []int{3, 3}, Strides: []int{2, 2}, CeilMode: true},
 			[]float32{11, 12, 15, 16}, []int64{10, 11, 14, 15}, []int{1, 1, 2, 2}},
 		{"2d_ceil_output_size_reduce_by_one: no window starts in the end padding", []float32{1, 2, 3, 4}, []int{1, 1, 2, 2},
 			MaxPoolOptions{KernelShape: []int{1, 1}, Strides: []int{2, 2}, CeilMode: true},
 			[]float32{1}, []int64{0}, []int{1, 1, 1, 1}},
-		{"2d_dilations", seq(16), []int{1, 1, 4, 4},
+		{"2d_dilations", poolSeq(16), []int{1, 1, 4, 4},
 			MaxPoolOptions{KernelShape: []int{2, 2}, Dilations: []int{2, 2}},
 			[]float32{11, 12, 15, 16}, []int64{10, 11, 14, 15}, []int{1, 1, 2, 2}},
 		{"1d, two planes", []float32{3, 1, 4, 1, 5, 9, 2, 6}, []int{1, 2, 4},
 			MaxPoolOptions{KernelShape: []int{2}},
 			[]float32{3, 4, 4, 9, 9, 6}, []int64{0, 2, 2, 5, 5, 7}, []int{1, 2, 3}},
-		{"3d, storage_order 0", seq(8), []int{1, 1, 2, 2, 2},
+		{"3d, storage_order 0", poolSeq(8), []int{1, 1, 2, 2, 2},
 			MaxPoolOptions{KernelShape: []int{1, 2, 1}},
 			[]float32{3, 4, 7, 8}, []int64{2, 3, 6, 7}, []int{1, 1, 2, 1, 2}},
 		// Column-major over (D1, D2, D3) = (2, 2, 2): element (d1, d2, d3)
 		// has index d1 + 2*d2 + 4*d3.
-		{"3d, storage_order 1", seq(8), []int{1, 1, 2, 2, 2},
+		{"3d, storage_order 1", poolSeq(8), []int{1, 1, 2, 2, 2},
 			MaxPoolOptions{KernelShape: []int{1, 2, 1}, StorageOrder: 1},
 			[]float32{3, 4, 7, 8}, []int64{2, 6, 3, 7}, []int{1, 1, 2, 1, 2}},
-		{"3d, storage_order 1, second plane", seq(16), []int{1, 2, 2, 2, 2},
+		{"3d, storage_order 1, second plane", poolSeq(16), []int{1, 2, 2, 2, 2},
 			MaxPoolOptions{KernelShape: []int{2, 2, 2}, StorageOrder: 1},
 			[]float32{8, 16}, []int64{7, 15}, []int{1, 2, 1, 1, 1}},
-		{"SAME_LOWER puts the odd pad first", seq(5), []int{1, 1, 5},
+		{"SAME_LOWER puts the odd pad first", poolSeq(5), []int{1, 1, 5},
 			MaxPoolOptions{KernelShape: []int{2}, Strides: []int{2}, AutoPad: "SAME_LOWER"},
 			[]float32{1, 3, 5}, []int64{0, 2, 4}, []int{1, 1, 3}},
-		{"SAME_UPPER puts the odd pad last", seq(5), []int{1, 1, 5},
+		{"SAME_UPPER puts the odd pad last", poolSeq(5), []int{1, 1, 5},
 			MaxPoolOptions{KernelShape: []int{2}, Strides: []int{2}, AutoPad: "SAME_UPPER"},
 			[]float32{2, 4, 5}, []int64{1, 3, 4}, []int{1, 1, 3}},
-		{"VALID ignores nothing but pads", seq(5), []int{1, 1, 5},
+		{"VALID ignores nothing but pads", poolSeq(5), []int{1, 1, 5},
 			MaxPoolOptions{KernelShape: []int{2}, Strides: []int{2}, AutoPad: "VALID"},
 			[]float32{2, 4}, []int64{1, 3}, []int{1, 1, 2}},
 		{"padding never wins over negative values", []float32{-5, -3, -4, -9}, []int{1, 1, 2, 2},
@@ -86,21 +86,21 @@ func TestMaxPoolExamples(t *testing.T) {
 		{"ties go to the first maximum", []float32{2, 7, 7, 7, 1, 7}, []int{1, 1, 2, 3},
 			MaxPoolOptions{KernelShape: []int{2, 2}},
 			[]float32{7, 7}, []int64{1, 1}, []int{1, 1, 1, 2}},
-		{"a window of -inf gives -inf and its first element", []float32{-inf32, -inf32, -inf32, 5}, []int{1, 1, 4},
+		{"a window of -inf gives -inf and its first element", []float32{-poolInf32, -poolInf32, -poolInf32, 5}, []int{1, 1, 4},
 			MaxPoolOptions{KernelShape: []int{2}, Pads: []int{1, 0}},
-			[]float32{-inf32, -inf32, -inf32, 5}, []int64{0, 0, 1, 3}, []int{1, 1, 4}},
-		{"NaN propagates: the first NaN of the window", []float32{1, nan32, 9, nan32, 2}, []int{1, 1, 5},
+			[]float32{-poolInf32, -poolInf32, -poolInf32, 5}, []int64{0, 0, 1, 3}, []int{1, 1, 4}},
+		{"NaN propagates: the first NaN of the window", []float32{1, poolNaN32, 9, poolNaN32, 2}, []int{1, 1, 5},
 			MaxPoolOptions{KernelShape: []int{3}},
-			[]float32{nan32, nan32, nan32}, []int64{1, 1, 3}, []int{1, 1, 3}},
-		{"NaN first in the window", []float32{nan32, 9, 1}, []int{1, 1, 3},
+			[]float32{poolNaN32, poolNaN32, poolNaN32}, []int64{1, 1, 3}, []int{1, 1, 3}},
+		{"NaN first in the window", []float32{poolNaN32, 9, 1}, []int{1, 1, 3},
 			MaxPoolOptions{KernelShape: []int{2}},
-			[]float32{nan32, 9}, []int64{0, 1}, []int{1, 1, 2}},
+			[]float32{poolNaN32, 9}, []int64{0, 1}, []int{1, 1, 2}},
 		{"a window of padding only gives -inf and index -1", []float32{1, 2}, []int{1, 1, 2},
 			MaxPoolOptions{KernelShape: []int{1}, Pads: []int{1, 1}},
-			[]float32{-inf32, 1, 2, -inf32}, []int64{-1, 0, 1, -1}, []int{1, 1, 4}},
+			[]float32{-poolInf32, 1, 2, -poolInf32}, []int64{-1, 0, 1, -1}, []int{1, 1, 4}},
 		{"dilation larger than the input: taps skip it", []float32{4}, []int{1, 1, 1},
 			MaxPoolOptions{KernelShape: []int{2}, Dilations: []int{2}, Pads: []int{1, 1}},
-			[]float32{-inf32}, []int64{-1}, []int{1, 1, 1}},
+			[]float32{-poolInf32}, []int64{-1}, []int{1, 1, 1}},
 	}
 	for _, c := range cases {
 		x := tensor.MustFromSlice(c.x, c.shape...)
@@ -112,14 +112,14 @@ func TestMaxPoolExamples(t *testing.T) {
 		got, _ := tensor.ToSlice[float32](y)
 		gotI, _ := tensor.ToSlice[int64](ind)
 		if !slices.Equal(y.Shape(), c.yShape) || !slices.Equal(ind.Shape(), c.yShape) ||
-			!sameFloats(got, c.y) || !slices.Equal(gotI, c.indices) {
+			!poolSameFloats(got, c.y) || !slices.Equal(gotI, c.indices) {
 			t.Errorf("%s: got %v %v %v, want %v %v %v", c.name, y.Shape(), got, gotI, c.yShape, c.y, c.indices)
 		}
 	}
 }
 
-// sameFloats compares bit for bit, so that NaN equals NaN.
-func sameFloats(a, b []float32) bool {
+// poolSameFloats compares bit for bit, so that NaN equals NaN.
+func poolSameFloats(a, b []float32) bool {
 	return slices.EqualFunc(a, b, func(x, y float32) bool { return math.Float32bits(x) == math.Float32bits(y) })
 }
 
@@ -185,8 +185,8 @@ func TestMaxPoolTypes(t *testing.T) {
 	}{
 		{tensor.MustFromSlice([]int8{3}, 1, 1, 1), []byte{0x80, 3}},
 		{tensor.MustFromSlice([]uint8{3}, 1, 1, 1), []byte{0, 3}},
-		{tensor.MustFromSlice([]float16.Float16{0x3C00}, 1, 1, 1), le16(0xFC00, 0x3C00)},
-		{tensor.MustFromSlice([]tensor.BF16{0x3F80}, 1, 1, 1), le16(0xFF80, 0x3F80)},
+		{tensor.MustFromSlice([]float16.Float16{0x3C00}, 1, 1, 1), poolLE16(0xFC00, 0x3C00)},
+		{tensor.MustFromSlice([]tensor.BF16{0x3F80}, 1, 1, 1), poolLE16(0xFF80, 0x3F80)},
 	} {
 		y, _, err := MaxPool(c.x, empty)
 		if err != nil || string(y.Bytes()) != string(c.want) {
@@ -210,7 +210,7 @@ func TestMaxPoolTypes(t *testing.T) {
 	}
 }
 
-func le16(v ...uint16) []byte {
+func poolLE16(v ...uint16) []byte {
 	b := make([]byte, 0, 2*len(v))
 	for _, x := range v {
 		b = append(b, tensor.MustFromSlice([]uint16{x}).Bytes()...)
@@ -281,7 +281,7 @@ func TestMaxPoolErrors(t *testing.T) {
 		}
 	}
 	// What the profile accepts, it computes as ONNX does.
-	x := tensor.MustFromSlice(seq(16), 1, 1, 4, 4)
+	x := tensor.MustFromSlice(poolSeq(16), 1, 1, 4, 4)
 	y, _, err := maxPool(sonnx, opRef{"MaxPool", 22}, x, full(MaxPoolOptions{KernelShape: k2, Strides: []int{2, 2}, Pads: []int{1, 1, 1, 1}}))
 	got, _ := tensor.ToSlice[float32](y)
 	if err != nil || !slices.Equal(got, []float32{1, 3, 4, 9, 11, 12, 13, 15, 16}) {
@@ -299,7 +299,7 @@ func TestMaxPoolSizeLimit(t *testing.T) {
 }
 
 func TestMaxPoolNode(t *testing.T) {
-	x := tensor.MustFromSlice(seq(16), 1, 1, 4, 4)
+	x := tensor.MustFromSlice(poolSeq(16), 1, 1, 4, 4)
 	ints := func(v ...int64) Attribute { return Attribute{Type: AttrInts, Ints: v} }
 	k2 := ints(2, 2)
 	cases := []struct {
@@ -462,7 +462,7 @@ func TestMaxPoolRandom(t *testing.T) {
 		}
 		wantY, wantI := naiveMaxPool(vals, shape, a, axes, o.StorageOrder == 1)
 		for _, dt := range []tensor.DataType{tensor.Double, tensor.Float, tensor.Float16, tensor.Int8} {
-			x := typed(dt, vals, shape)
+			x := poolTyped(dt, vals, shape)
 			for _, threads := range []int{1, 3} {
 				y, ind, err := maxPool(&Options{Threads: threads}, op, x, o)
 				if err != nil {
@@ -472,8 +472,8 @@ func TestMaxPoolRandom(t *testing.T) {
 				gotI, _ := tensor.ToSlice[int64](ind)
 				want, wantI := wantY, wantI
 				if dt == tensor.Int8 {
-					want, wantI = naiveMaxPool(typedBack(vals), shape, a, axes, o.StorageOrder == 1)
-					want = typedBack(want) // an empty window: -128
+					want, wantI = naiveMaxPool(poolInt8Values(vals), shape, a, axes, o.StorageOrder == 1)
+					want = poolInt8Values(want) // an empty window: -128
 				}
 				if !slices.Equal(gotI, wantI) || !slices.EqualFunc(gotY, want, func(a, b float64) bool { return a == b || (a != a && b != b) }) {
 					t.Fatalf("iter %d, %v, shape %v %+v:\n got %v %v\nwant %v %v", iter, dt, shape, o, gotY, gotI, want, wantI)
@@ -483,9 +483,9 @@ func TestMaxPoolRandom(t *testing.T) {
 	}
 }
 
-// typed builds a tensor of type dt from small integers, infinities and NaNs;
+// poolTyped builds a tensor of type dt from small integers, infinities and NaNs;
 // int8 has no NaN, and reads NaN as 0 and -inf as -128.
-func typed(dt tensor.DataType, v []float64, shape []int) *tensor.Tensor {
+func poolTyped(dt tensor.DataType, v []float64, shape []int) *tensor.Tensor {
 	switch dt {
 	case tensor.Float:
 		f := make([]float32, len(v))
@@ -501,7 +501,7 @@ func typed(dt tensor.DataType, v []float64, shape []int) *tensor.Tensor {
 		return tensor.MustFromSlice(f, shape...)
 	case tensor.Int8:
 		f := make([]int8, len(v))
-		for i, x := range typedBack(v) {
+		for i, x := range poolInt8Values(v) {
 			f[i] = int8(x)
 		}
 		return tensor.MustFromSlice(f, shape...)
@@ -509,8 +509,8 @@ func typed(dt tensor.DataType, v []float64, shape []int) *tensor.Tensor {
 	return tensor.MustFromSlice(v, shape...)
 }
 
-// typedBack maps values as typed does for int8: NaN to 0, -inf to -128.
-func typedBack(v []float64) []float64 {
+// poolInt8Values maps values as poolTyped does for int8: NaN to 0, -inf to -128.
+func poolInt8Values(v []float64) []float64 {
 	out := make([]float64, len(v))
 	for i, x := range v {
 		switch {
@@ -533,7 +533,7 @@ func TestMaxPoolParallel(t *testing.T) {
 	for i := range vals {
 		vals[i] = float64(rng.IntN(1000))
 	}
-	x := typed(tensor.Float, vals, shape)
+	x := poolTyped(tensor.Float, vals, shape)
 	o := MaxPoolOptions{KernelShape: []int{3, 3}, Strides: []int{2, 2}, Pads: []int{1, 1, 1, 1}}
 	op := opRef{"MaxPool", 22}
 	y1, i1, err1 := maxPool(&Options{Threads: 1}, op, x, o)

@@ -74,8 +74,8 @@ func TestMaxUnpoolTypes(t *testing.T) {
 		x    *tensor.Tensor
 		want []byte
 	}{
-		{tensor.MustFromSlice([]float16.Float16{0x3C00}, 1, 1, 1), le16(0, 0x3C00)},
-		{tensor.MustFromSlice([]tensor.BF16{0x3F80}, 1, 1, 1), le16(0, 0x3F80)},
+		{tensor.MustFromSlice([]float16.Float16{0x3C00}, 1, 1, 1), poolLE16(0, 0x3C00)},
+		{tensor.MustFromSlice([]tensor.BF16{0x3F80}, 1, 1, 1), poolLE16(0, 0x3F80)},
 		{tensor.MustFromSlice([]float64{2.5}, 1, 1, 1), tensor.MustFromSlice([]float64{0, 2.5}).Bytes()},
 	} {
 		y, err := MaxUnpool(c.x, i, o)
