@@ -1,0 +1,114 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime/pprof"
+	"time"
+
+	"github.com/onnxshape/onnxshape/bench"
+)
+
+const benchUsage = `usage: onnxshape bench DIR... [--threads N] [--format text|tsv] [--runs N] [--min-time D] [--run REGEXP] [--cpuprofile FILE]
+
+Runs each benchmark case (a node-test folder: model.onnx + test_data_set_0/)
+found in DIR many times and prints per case the median and the minimum time
+of one run, the output bytes and the bandwidth (output bytes / median); the
+text format adds a plain copy of the output bytes, the allocations of one run
+and the number of timed runs. Cases whose operator is not implemented are
+reported as skipped. Generate the standard cases with: go run ./bench/gen bench-data`
+
+func init() {
+	register("bench", "measure benchmark cases (median and min ms, bytes, GB/s, allocs)", func(args []string) int {
+		return benchMain(args, os.Stdout, os.Stderr)
+	})
+}
+
+func benchMain(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("bench", benchUsage, stderr)
+	threads := fs.Int("threads", 0, "cores the kernels use (0: all)")
+	format := fs.String("format", "text", "text or tsv (header: case, median_ms, min_ms, bytes)")
+	runs := fs.Int("runs", 10, "least number of timed runs per case")
+	minTime := fs.Duration("min-time", 500*time.Millisecond, "least total timed duration per case")
+	run := fs.String("run", "", "measure only the cases whose folder name matches this regular expression")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the measured runs to this file (go tool pprof)")
+	dirs, err := parseFlags(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(dirs) == 0 || *threads < 0 || *runs < 1 || (*format != "text" && *format != "tsv") {
+		fs.Usage()
+		return 2
+	}
+	re, err := regexp.Compile(*run)
+	if err != nil {
+		fmt.Fprintln(stderr, "onnxshape bench: --run:", err)
+		return 2
+	}
+	cases, err := bench.FindCases(dirs...)
+	if err != nil {
+		fmt.Fprintln(stderr, "onnxshape bench:", err)
+		return 1
+	}
+	o := bench.RunOptions{
+		MeasureOptions: bench.MeasureOptions{Runs: *runs, MinTime: *minTime},
+		Threads:        *threads,
+		// The copy yardstick would show in the profile: leave it out then.
+		Copy: *format == "text" && *cpuProfile == "",
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "onnxshape bench:", err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(stderr, "onnxshape bench:", err)
+			return 1
+		}
+	}
+	var results []bench.Result
+	failed := false
+	for _, dir := range cases {
+		if !re.MatchString(filepath.Base(dir)) {
+			continue
+		}
+		var r bench.Result
+		if c, err := bench.ReadCase(dir); err != nil {
+			r = bench.Result{Name: filepath.Base(dir), Err: err}
+		} else {
+			r = bench.RunOurs(c, o)
+		}
+		r.Outputs = nil // free them before the next case
+		failed = failed || r.Err != nil
+		results = append(results, r)
+	}
+	if *cpuProfile != "" {
+		pprof.StopCPUProfile()
+	}
+	if *format == "tsv" {
+		err = bench.WriteTSV(stdout, results)
+		for _, r := range results {
+			switch {
+			case r.Skipped != "":
+				fmt.Fprintf(stderr, "skipped %s: %s\n", r.Name, r.Skipped)
+			case r.Err != nil:
+				fmt.Fprintf(stderr, "error %s: %v\n", r.Name, r.Err)
+			}
+		}
+	} else {
+		err = bench.WriteText(stdout, results)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "onnxshape bench:", err)
+		return 1
+	}
+	if failed {
+		return 1
+	}
+	return 0
+}
