@@ -137,7 +137,7 @@ func maxPoolShape(opt *Options, op opRef, dt tensor.DataType, shape []int, o Max
 		return nil, err
 	}
 	if opt.orDefault().Profile == ProfileSONNX {
-		w := windows(axes)
+		w := newPoolWindows(axes)
 		if w.empty {
 			for k := range axes {
 				for o, c := range w.count[k] {
@@ -231,7 +231,7 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 	if err != nil {
 		return nil, nil, err
 	}
-	w := windows(axes)
+	w := newPoolWindows(axes)
 	idx, _ := tensor.Data[int64](indices)
 	planes := x.Shape()[0] * x.Shape()[1]
 	taps := 1 // the most real taps of one window: at most a plane
@@ -266,11 +266,11 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 				argMaxPlane(v[base:base+w.inPlane], w, pidx, int64(base))
 			case tensor.Float16:
 				v, _ := tensor.Data[float16.Float16](x)
-				scratch = widen(scratch, v[base:base+w.inPlane], float16.Float16.Float32)
+				scratch = widenToFloat32(scratch, v[base:base+w.inPlane], float16.Float16.Float32)
 				argMaxPlane(scratch, w, pidx, int64(base))
 			case tensor.BFloat16:
 				v, _ := tensor.Data[tensor.BF16](x)
-				scratch = widen(scratch, v[base:base+w.inPlane], tensor.BF16.Float32)
+				scratch = widenToFloat32(scratch, v[base:base+w.inPlane], tensor.BF16.Float32)
 				argMaxPlane(scratch, w, pidx, int64(base))
 			}
 			gatherCopy(y, p*w.outPlane, x, pidx)
@@ -289,9 +289,9 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 	return y, indices, nil
 }
 
-// widen returns the plane v converted to float32, in buf when it is large
+// widenToFloat32 returns the plane v converted to float32, in buf when it is large
 // enough.
-func widen[T any](buf []float32, v []T, f func(T) float32) []float32 {
+func widenToFloat32[T any](buf []float32, v []T, f func(T) float32) []float32 {
 	if cap(buf) < len(v) {
 		buf = make([]float32, len(v))
 	}

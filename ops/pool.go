@@ -175,8 +175,8 @@ type poolWindows struct {
 	empty     bool // some window holds no real element at all
 }
 
-// windows builds the tap tables of a geometry.
-func windows(axes []poolAxis) *poolWindows {
+// newPoolWindows builds the tap tables of a geometry.
+func newPoolWindows(axes []poolAxis) *poolWindows {
 	r := len(axes)
 	w := &poolWindows{
 		outShape:  make([]int, r),
