@@ -266,11 +266,11 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 				argMaxPlane(v[base:base+w.inPlane], w, pidx, int64(base))
 			case tensor.Float16:
 				v, _ := tensor.Data[float16.Float16](x)
-				scratch = widenToFloat32(scratch, v[base:base+w.inPlane], float16.Float16.Float32)
+				scratch = widenToFloat32(scratch, v[base:base+w.inPlane])
 				argMaxPlane(scratch, w, pidx, int64(base))
 			case tensor.BFloat16:
 				v, _ := tensor.Data[tensor.BF16](x)
-				scratch = widenToFloat32(scratch, v[base:base+w.inPlane], tensor.BF16.Float32)
+				scratch = widenToFloat32(scratch, v[base:base+w.inPlane])
 				argMaxPlane(scratch, w, pidx, int64(base))
 			}
 			gatherCopy(y, p*w.outPlane, x, pidx)
@@ -289,15 +289,23 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 	return y, indices, nil
 }
 
-// widenToFloat32 returns the plane v converted to float32, in buf when it is large
-// enough.
-func widenToFloat32[T any](buf []float32, v []T, f func(T) float32) []float32 {
+// widenToFloat32 returns the float16 or bfloat16 plane v converted to
+// float32, in buf when it is large enough. The two loops are written out so
+// that the conversion inlines.
+func widenToFloat32[T float16.Float16 | tensor.BF16](buf []float32, v []T) []float32 {
 	if cap(buf) < len(v) {
 		buf = make([]float32, len(v))
 	}
 	buf = buf[:len(v)]
-	for i, e := range v {
-		buf[i] = f(e)
+	switch v := any(v).(type) {
+	case []float16.Float16:
+		for i, e := range v {
+			buf[i] = e.Float32()
+		}
+	case []tensor.BF16:
+		for i, e := range v {
+			buf[i] = e.Float32()
+		}
 	}
 	return buf
 }
