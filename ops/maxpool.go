@@ -15,7 +15,8 @@
 //     gives the padding value (-inf, or the type's minimum) and index -1.
 //   - Ties go to the first maximum in row-major order over the window.
 //   - NaN propagates: a window that holds a NaN gives its first NaN and that
-//     NaN's index (as numpy's max and PyTorch do; onnxruntime skips NaNs).
+//     NaN's index (as numpy's max and PyTorch do; onnxruntime keeps a NaN
+//     only when it is the window's first element, see docs/divergences.md).
 //   - The values are copied from X by their index, so the output is bit for
 //     bit an element of X; float16 and bfloat16 are compared as float32.
 //
