@@ -11,11 +11,11 @@ import (
 
 // modelBuilder builds small models with pb structs for the tests.
 type modelBuilder struct {
-	t *testing.T
+	t testing.TB
 	m *pb.ModelProto
 }
 
-func newModel(t *testing.T, opset int64) *modelBuilder {
+func newModel(t testing.TB, opset int64) *modelBuilder {
 	t.Helper()
 	return &modelBuilder{t: t, m: &pb.ModelProto{
 		IrVersion:   proto.Int64(10),
@@ -135,7 +135,7 @@ func without(attrs []*pb.AttributeProto, name string) []*pb.AttributeProto {
 // insideModel uses Unsqueeze, Concat, Reshape, Flatten, Slice and MaxPool,
 // every parameter written out, every type declared: it is inside the
 // profile.
-func insideModel(t *testing.T) *pb.ModelProto {
+func insideModel(t testing.TB) *pb.ModelProto {
 	return newModel(t, 25).
 		input("x", tensor.Float, 2, 3).
 		input("p", tensor.Float, 1, 1, 4, 4).
@@ -156,7 +156,7 @@ func insideModel(t *testing.T) *pb.ModelProto {
 
 // reshapeModel is a one-node model around Reshape: x [2,3] float to the
 // shape in the initializer "shape", every parameter written out.
-func reshapeModel(t *testing.T, xType tensor.DataType, xDims []int64, shape []int64, allowZero int64, yDims ...int64) *modelBuilder {
+func reshapeModel(t testing.TB, xType tensor.DataType, xDims []int64, shape []int64, allowZero int64, yDims ...int64) *modelBuilder {
 	return newModel(t, 25).
 		input("x", xType, xDims...).
 		ints("shape", shape...).
@@ -164,7 +164,7 @@ func reshapeModel(t *testing.T, xType tensor.DataType, xDims []int64, shape []in
 		output("y", xType, yDims...)
 }
 
-func sliceModel(t *testing.T, starts, ends, axes, steps []int64, yDims ...int64) *pb.ModelProto {
+func sliceModel(t testing.TB, starts, ends, axes, steps []int64, yDims ...int64) *pb.ModelProto {
 	return newModel(t, 13).
 		input("x", tensor.Float, 3, 4).
 		ints("starts", starts...).ints("ends", ends...).ints("axes", axes...).ints("steps", steps...).
@@ -173,7 +173,7 @@ func sliceModel(t *testing.T, starts, ends, axes, steps []int64, yDims ...int64)
 		build()
 }
 
-func maxPoolModel(t *testing.T, dt tensor.DataType, xDims []int64, attrs []*pb.AttributeProto) *pb.ModelProto {
+func maxPoolModel(t testing.TB, dt tensor.DataType, xDims []int64, attrs []*pb.AttributeProto) *pb.ModelProto {
 	return newModel(t, 22).
 		input("x", dt, xDims...).
 		node("MaxPool", names("x"), names("y"), attrs...).
@@ -181,7 +181,7 @@ func maxPoolModel(t *testing.T, dt tensor.DataType, xDims []int64, attrs []*pb.A
 		build()
 }
 
-func unsqueezeModel(t *testing.T, axes []int64, yDims ...int64) *pb.ModelProto {
+func unsqueezeModel(t testing.TB, axes []int64, yDims ...int64) *pb.ModelProto {
 	return newModel(t, 25).
 		input("x", tensor.Float, 2, 3).
 		initializer("axes", tensor.MustFromSlice(axes, len(axes))).
@@ -190,7 +190,7 @@ func unsqueezeModel(t *testing.T, axes []int64, yDims ...int64) *pb.ModelProto {
 		build()
 }
 
-func concatModel(t *testing.T, a, b []int64, bType tensor.DataType, axis int64, yDims ...int64) *pb.ModelProto {
+func concatModel(t testing.TB, a, b []int64, bType tensor.DataType, axis int64, yDims ...int64) *pb.ModelProto {
 	return newModel(t, 13).
 		input("a", tensor.Float, a...).
 		input("b", bType, b...).

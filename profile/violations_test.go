@@ -14,155 +14,155 @@ import (
 // else, unless the rule cannot be broken alone: also then lists the other
 // rules it must break.
 type violation struct {
-	model func(t *testing.T) *pb.ModelProto
+	model func(t testing.TB) *pb.ModelProto
 	also  []string
 }
 
 // violations has one case per row of Rules, keyed by Rule.Key.
 var violations = map[string]violation{
-	"GR1": {model: func(t *testing.T) *pb.ModelProto {
+	"GR1": {model: func(t testing.TB) *pb.ModelProto {
 		m := reshapeModel(t, tensor.Float, []int64{2, 3}, []int64{3, 2}, 0, 3, 2).build()
 		values, _ := proto.Clone(m.Graph.Initializer[0]).(*pb.TensorProto)
 		values.Name = proto.String("sparse")
 		m.Graph.SparseInitializer = []*pb.SparseTensorProto{{Values: values, Indices: values, Dims: []int64{4}}}
 		return m
 	}},
-	"GR2": {model: func(t *testing.T) *pb.ModelProto {
+	"GR2": {model: func(t testing.TB) *pb.ModelProto {
 		return reshapeModel(t, tensor.Float, []int64{-1, 3}, []int64{3, 2}, 0, 3, 2).build() // x is [?,3]
 	}},
-	"GR3": {model: func(t *testing.T) *pb.ModelProto {
+	"GR3": {model: func(t testing.TB) *pb.ModelProto {
 		m := reshapeModel(t, tensor.Float, []int64{2, 3}, []int64{3, 2}, 0, 3, 2).build()
 		m.Graph.Output[0].Type = tensorType(tensor.Double, []int64{3, 2}) // Reshape keeps float
 		return m
 	}},
-	"GR4": {model: func(t *testing.T) *pb.ModelProto {
+	"GR4": {model: func(t testing.TB) *pb.ModelProto {
 		m := reshapeModel(t, tensor.Float, []int64{2, 3}, []int64{3, 2}, 0, 3, 2).build()
 		m.Graph.Node[0].Attribute = nil // allowzero left to its default
 		return m
 	}},
-	"OPS": {model: func(t *testing.T) *pb.ModelProto {
+	"OPS": {model: func(t testing.TB) *pb.ModelProto {
 		return newModel(t, 13).input("x", tensor.Float, 2).ints("repeats", 2).
 			node("Tile", names("x", "repeats"), names("y")).output("y", tensor.Float, 4).build()
 	}},
-	"TYPES": {model: func(t *testing.T) *pb.ModelProto {
+	"TYPES": {model: func(t testing.TB) *pb.ModelProto {
 		return reshapeModel(t, tensor.Complex64, []int64{2, 3}, []int64{3, 2}, 0, 3, 2).build()
 	}},
-	"ONNX": {model: func(t *testing.T) *pb.ModelProto {
+	"ONNX": {model: func(t testing.TB) *pb.ModelProto {
 		m := reshapeModel(t, tensor.Float, []int64{2, 3}, []int64{3, 2}, 0, 3, 2).build()
 		m.Graph.Node[0].Input[1] = "no_such_value"
 		return m
 	}},
 
-	"Unsqueeze C1":   {model: func(t *testing.T) *pb.ModelProto { return unsqueezeModel(t, []int64{3}, 2, 3, 1) }},
-	"Unsqueeze C2":   {model: func(t *testing.T) *pb.ModelProto { return unsqueezeModel(t, []int64{1, -3}, 2, 1, 1, 3) }},
-	"Unsqueeze axes": {model: func(t *testing.T) *pb.ModelProto { return unsqueezeModel(t, []int64{}, 2, 3) }},
+	"Unsqueeze C1":   {model: func(t testing.TB) *pb.ModelProto { return unsqueezeModel(t, []int64{3}, 2, 3, 1) }},
+	"Unsqueeze C2":   {model: func(t testing.TB) *pb.ModelProto { return unsqueezeModel(t, []int64{1, -3}, 2, 1, 1, 3) }},
+	"Unsqueeze axes": {model: func(t testing.TB) *pb.ModelProto { return unsqueezeModel(t, []int64{}, 2, 3) }},
 
 	// Concat's own list of types holds every type of the profile and
 	// complex: only a type outside the profile breaks [R1].
-	"Concat R1": {also: []string{ruleTypes}, model: func(t *testing.T) *pb.ModelProto {
+	"Concat R1": {also: []string{ruleTypes}, model: func(t testing.TB) *pb.ModelProto {
 		return newModel(t, 13).input("a", tensor.Float8E4M3FN, 2).input("b", tensor.Float8E4M3FN, 2).
 			node("Concat", names("a", "b"), names("y"), attrInt("axis", 0)).
 			output("y", tensor.Float8E4M3FN, 4).build()
 	}},
-	"Concat C1": {model: func(t *testing.T) *pb.ModelProto {
+	"Concat C1": {model: func(t testing.TB) *pb.ModelProto {
 		return concatModel(t, []int64{2, 3}, []int64{2, 3}, tensor.Float, -1, 2, 6)
 	}},
-	"Concat C2": {model: func(t *testing.T) *pb.ModelProto {
+	"Concat C2": {model: func(t testing.TB) *pb.ModelProto {
 		return concatModel(t, []int64{2, 3}, []int64{2, 4}, tensor.Float, 0, 4, 3)
 	}},
-	"Concat C3": {model: func(t *testing.T) *pb.ModelProto {
+	"Concat C3": {model: func(t testing.TB) *pb.ModelProto {
 		return concatModel(t, []int64{2, 3}, []int64{2, 3}, tensor.Double, 0, 4, 3)
 	}},
 
-	"Reshape allowzero": {model: func(t *testing.T) *pb.ModelProto {
+	"Reshape allowzero": {model: func(t testing.TB) *pb.ModelProto {
 		return reshapeModel(t, tensor.Float, []int64{2, 3}, []int64{3, 2}, 2, 3, 2).build()
 	}},
-	"Reshape dim": {model: func(t *testing.T) *pb.ModelProto {
+	"Reshape dim": {model: func(t testing.TB) *pb.ModelProto {
 		return reshapeModel(t, tensor.Float, []int64{2, 3}, []int64{-2, 3}, 0, 2, 3).build()
 	}},
-	"Reshape copy-zero": {model: func(t *testing.T) *pb.ModelProto {
+	"Reshape copy-zero": {model: func(t testing.TB) *pb.ModelProto {
 		return reshapeModel(t, tensor.Float, []int64{6}, []int64{6, 0}, 0, 6, 1).build()
 	}},
-	"Reshape minus-one": {model: func(t *testing.T) *pb.ModelProto {
+	"Reshape minus-one": {model: func(t testing.TB) *pb.ModelProto {
 		return reshapeModel(t, tensor.Float, []int64{2, 3}, []int64{-1, -1}, 0, 3, 2).build()
 	}},
-	"Reshape zero-and-minus-one": {model: func(t *testing.T) *pb.ModelProto {
+	"Reshape zero-and-minus-one": {model: func(t testing.TB) *pb.ModelProto {
 		return reshapeModel(t, tensor.Float, []int64{2, 3}, []int64{0, -1}, 1, 0, 6).build()
 	}},
-	"Reshape infer": {model: func(t *testing.T) *pb.ModelProto {
+	"Reshape infer": {model: func(t testing.TB) *pb.ModelProto {
 		return reshapeModel(t, tensor.Float, []int64{0, 3}, []int64{-1, 3}, 0, 0, 3).build()
 	}},
-	"Reshape count": {model: func(t *testing.T) *pb.ModelProto {
+	"Reshape count": {model: func(t testing.TB) *pb.ModelProto {
 		return reshapeModel(t, tensor.Float, []int64{2, 3}, []int64{4, 2}, 0, 4, 2).build()
 	}},
 
-	"Flatten C1": {model: func(t *testing.T) *pb.ModelProto {
+	"Flatten C1": {model: func(t testing.TB) *pb.ModelProto {
 		return newModel(t, 25).input("x", tensor.Float, 2, 3).
 			node("Flatten", names("x"), names("y"), attrInt("axis", 3)).
 			output("y", tensor.Float, 6, 1).build()
 	}},
 
-	"Slice R1": {model: func(t *testing.T) *pb.ModelProto {
+	"Slice R1": {model: func(t testing.TB) *pb.ModelProto {
 		m := sliceModel(t, []int64{0, 0}, []int64{3, 4}, []int64{0, 1}, []int64{1, 1}, 3, 4)
 		m.Graph.Node[0].Input[3] = "" // axes left out
 		return m
 	}},
-	"Slice R3": {model: func(t *testing.T) *pb.ModelProto {
+	"Slice R3": {model: func(t testing.TB) *pb.ModelProto {
 		m := sliceModel(t, []int64{0, 0}, []int64{3, 4}, []int64{0, 1}, []int64{1, 1}, 3, 4)
 		m.Graph.Node[0].Input = m.Graph.Node[0].Input[:4] // steps left out
 		return m
 	}},
-	"Slice R10": {model: func(t *testing.T) *pb.ModelProto {
+	"Slice R10": {model: func(t testing.TB) *pb.ModelProto {
 		m := sliceModel(t, []int64{0, 0}, []int64{3, 4}, []int64{0, 1}, []int64{1, 1}, 3, 4)
 		m.Graph.Initializer[0] = int32Initializer(t, "starts", 0, 0)
 		return m
 	}},
-	"Slice C1": {model: func(t *testing.T) *pb.ModelProto {
+	"Slice C1": {model: func(t testing.TB) *pb.ModelProto {
 		return sliceModel(t, []int64{0}, []int64{2}, []int64{0}, []int64{1}, 2, 4) // axis 1 not listed
 	}},
-	"Slice C2": {model: func(t *testing.T) *pb.ModelProto {
+	"Slice C2": {model: func(t testing.TB) *pb.ModelProto {
 		return sliceModel(t, []int64{0, 0}, []int64{5, 4}, []int64{0, 1}, []int64{1, 1}, 3, 4) // end 5 > 3
 	}},
-	"Slice C3": {model: func(t *testing.T) *pb.ModelProto {
+	"Slice C3": {model: func(t testing.TB) *pb.ModelProto {
 		return sliceModel(t, []int64{0, 0}, []int64{3, 3}, []int64{0, -2}, []int64{1, 1}, 3, 4) // axis 0 twice
 	}},
-	"Slice R6": {model: func(t *testing.T) *pb.ModelProto {
+	"Slice R6": {model: func(t testing.TB) *pb.ModelProto {
 		return sliceModel(t, []int64{2, 0}, []int64{1, 4}, []int64{0, 1}, []int64{1, 1}, 1, 4)
 	}},
-	"Slice R7": {model: func(t *testing.T) *pb.ModelProto {
+	"Slice R7": {model: func(t testing.TB) *pb.ModelProto {
 		return sliceModel(t, []int64{0, 0}, []int64{2, 4}, []int64{0, 1}, []int64{-1, 1}, 1, 4)
 	}},
 
-	"MaxPool R1": {model: func(t *testing.T) *pb.ModelProto {
+	"MaxPool R1": {model: func(t testing.TB) *pb.ModelProto {
 		return maxPoolModel(t, tensor.Float, []int64{1, 1, 4, 4, 4}, maxPoolAttrs())
 	}},
-	"MaxPool R2": {model: func(t *testing.T) *pb.ModelProto {
+	"MaxPool R2": {model: func(t testing.TB) *pb.ModelProto {
 		return maxPoolModel(t, tensor.Float, []int64{1, 1, 4, 4}, without(maxPoolAttrs(), "dilations"))
 	}},
-	"MaxPool R3": {model: func(t *testing.T) *pb.ModelProto {
+	"MaxPool R3": {model: func(t testing.TB) *pb.ModelProto {
 		return maxPoolModel(t, tensor.Float, []int64{1, 1, 4, 4}, maxPoolAttrs(attrString("auto_pad", "VALID")))
 	}},
-	"MaxPool R4": {model: func(t *testing.T) *pb.ModelProto {
+	"MaxPool R4": {model: func(t testing.TB) *pb.ModelProto {
 		return maxPoolModel(t, tensor.Float, []int64{1, 1, 4, 4}, maxPoolAttrs(attrInt("ceil_mode", 1)))
 	}},
-	"MaxPool R5": {model: func(t *testing.T) *pb.ModelProto {
+	"MaxPool R5": {model: func(t testing.TB) *pb.ModelProto {
 		return maxPoolModel(t, tensor.Float, []int64{1, 1, 4, 4}, maxPoolAttrs(attrInt("storage_order", 1)))
 	}},
-	"MaxPool C1": {model: func(t *testing.T) *pb.ModelProto {
+	"MaxPool C1": {model: func(t testing.TB) *pb.ModelProto {
 		return maxPoolModel(t, tensor.BFloat16, []int64{1, 1, 4, 4}, maxPoolAttrs())
 	}},
-	"MaxPool C2": {model: func(t *testing.T) *pb.ModelProto {
+	"MaxPool C2": {model: func(t testing.TB) *pb.ModelProto {
 		return maxPoolModel(t, tensor.Float, []int64{1, 1, 4, 4}, maxPoolAttrs(attrInts("dilations", 0, 1)))
 	}},
-	"MaxPool C3": {model: func(t *testing.T) *pb.ModelProto {
+	"MaxPool C3": {model: func(t testing.TB) *pb.ModelProto {
 		return maxPoolModel(t, tensor.Float, []int64{1, 1, 4, 4}, maxPoolAttrs(attrInts("pads", 0, 0)))
 	}},
-	"MaxPool C4": {model: func(t *testing.T) *pb.ModelProto {
+	"MaxPool C4": {model: func(t testing.TB) *pb.ModelProto {
 		return maxPoolModel(t, tensor.Float, []int64{1, 1, 4, 4}, maxPoolAttrs(attrInts("pads", 2, 0, 0, 0)))
 	}},
 }
 
-func int32Initializer(t *testing.T, name string, v ...int32) *pb.TensorProto {
+func int32Initializer(t testing.TB, name string, v ...int32) *pb.TensorProto {
 	b := newModel(t, 13).initializer(name, tensor.MustFromSlice(v, len(v)))
 	return b.m.Graph.Initializer[0]
 }

@@ -1,0 +1,40 @@
+package profile
+
+import (
+	"testing"
+
+	"github.com/onnxshape/onnxshape/onnx"
+	"github.com/onnxshape/onnxshape/onnx/pb"
+)
+
+// FuzzCheck feeds Check with decoded model bytes: whatever the model says,
+// Check must return a report, never panic, and never call a model with a
+// finding inside the profile.
+func FuzzCheck(f *testing.F) {
+	add := func(m *pb.ModelProto) {
+		b, err := onnx.EncodeModel(m)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	add(insideModel(f))
+	for _, key := range sortedKeys(violations) {
+		add(violations[key].model(f))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := onnx.DecodeModel(data)
+		if err != nil {
+			return
+		}
+		rep := Check(m, "")
+		if rep.Inside() != (len(rep.Findings) == 0) {
+			t.Fatalf("Inside() disagrees with %d findings", len(rep.Findings))
+		}
+		for _, f := range rep.Findings {
+			if f.Rule == "" || f.Message == "" || f.Fix == "" || f.Where == "" {
+				t.Fatalf("incomplete finding %+v", f)
+			}
+		}
+	})
+}
