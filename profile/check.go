@@ -66,6 +66,9 @@ type known struct {
 	dims    []int           // -1 for an unknown dimension; meaningful when hasRank
 	hasRank bool
 	value   tensor.Value // the value itself when it is a constant
+	// from says where a value that is not constant comes from: "graph
+	// input" or the producing node.
+	from string
 }
 
 type valueKind int
@@ -270,7 +273,9 @@ func (c *checker) sortNodes(g *pb.GraphProto) []int {
 			continue
 		}
 		defined[vi.GetName()] = "input"
-		c.vals[vi.GetName()] = knownFromType(vi.GetType())
+		k := knownFromType(vi.GetType())
+		k.from = "graph input"
+		c.vals[vi.GetName()] = k
 	}
 
 	nodes := g.GetNode()

@@ -339,3 +339,21 @@ func TestPadConstantValue(t *testing.T) {
 		})
 	}
 }
+
+// TestDeferredReason checks that a deferred node names where its unknown
+// parameter comes from.
+func TestDeferredReason(t *testing.T) {
+	m := newModel(t, 25).input("x", tensor.Float, 2, 3).input("y", tensor.Float, -1, 3).
+		node("Shape", names("y"), names("shape"), attrInt("start", 0), attrInt("end", 2)).
+		node("Reshape", names("x", "shape"), names("r"), attrInt("allowzero", 0)).
+		output("r", tensor.Float, 2, 3).build()
+	rep := Check(m, "")
+	var reasons []string
+	for _, d := range rep.Deferred {
+		reasons = append(reasons, d.Reason)
+	}
+	want := `input 1 ("shape") is computed at run time by node "Shape_0"`
+	if !slices.Contains(reasons, want) {
+		t.Errorf("deferred reasons %q lack %q", reasons, want)
+	}
+}

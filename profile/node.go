@@ -144,7 +144,11 @@ func (c *checker) runKernel(nc *nodeCheck) []*known {
 		}
 		constant = false
 		if !isDataInput(nc.op(), i) {
-			nc.deferToRunTime("input %d (%q) is computed at run time", i, name)
+			if k.from == "graph input" {
+				nc.deferToRunTime("input %d (%q) is a graph input, known only at run time", i, name)
+			} else {
+				nc.deferToRunTime("input %d (%q) is computed at run time by %s", i, name, k.from)
+			}
 			return nil
 		}
 		if !k.fullShape() || k.dtype == tensor.Undefined {
@@ -254,6 +258,9 @@ func (c *checker) setOutputs(nc *nodeCheck, outs []*known) {
 		k := &known{}
 		if j < len(outs) && outs[j] != nil {
 			k = outs[j]
+		}
+		if k.value == nil {
+			k.from = nc.where()
 		}
 		c.checkDeclared(nc.where(), nc, name, k)
 		if k.kind == tensorKind && k.dtype != tensor.Undefined && !profileTypes[k.dtype] {
