@@ -7,7 +7,8 @@ import (
 // int64ListInput reads input i of a node as the list of integers it stands
 // for: a 1-D int64 tensor such as Reshape's shape, Squeeze's axes, Tile's
 // repeats or Expand's shape. A rank-0 tensor is read as a list of one under
-// the ONNX profile (as onnxruntime does) and refused under SONNX. present is
+// the ONNX profile, as Unsqueeze reads its axes (onnxruntime does so for axes,
+// and refuses it for a shape), and refused under SONNX. present is
 // false when an optional input is absent; a required one that is absent is an
 // error. rule names the rule a malformed input breaks.
 func (n *Node) int64ListInput(opt *Options, in []tensor.Value, i int, name, rule string, required bool) (v []int, present bool, err error) {
