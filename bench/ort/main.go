@@ -267,8 +267,10 @@ func countMismatches[E any](got, want []E, same func(a, b E) (bool, float64)) st
 	return fmt.Sprintf("%d of %d differ (max |d| %.3g; first at flat index %d: %v vs %v)", n, len(got), worst, first, got[first], want[first])
 }
 
-// writeTable prints the markdown table of BENCHMARKS.md. Ratios are
-// onnxshape's median over the other's: below 1 onnxshape is faster.
+// writeTable prints the markdown table of BENCHMARKS.md. Each time is the
+// median of the runs with the minimum in parentheses; each ratio is
+// onnxshape's over the other's, of the medians (of the minimums in
+// parentheses): below 1 onnxshape is faster.
 func writeTable(w io.Writer, rows []row) {
 	fmt.Fprintln(w, "| case | ours ms | onnxruntime ms | ours/ort | memcpy ms | ours/memcpy | out MB | allocs/op | B/op | outputs |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
@@ -282,9 +284,9 @@ func writeTable(w io.Writer, rows []row) {
 		case o.Err != nil:
 			oursMs = "error"
 		default:
-			oursMs = msString(o.Stats.Median)
-			copyMs = msString(o.Copy.Median)
-			xCopy = ratio(o.Stats.Median, o.Copy.Median)
+			oursMs = timeCell(o.Stats)
+			copyMs = timeCell(o.Copy)
+			xCopy = ratioCell(o.Stats, o.Copy)
 			mb = fmt.Sprintf("%.1f", float64(o.OutBytes)/1e6)
 			allocs = fmt.Sprintf("%.0f", o.Stats.AllocsPerRun)
 			bytes = fmt.Sprintf("%.0f", o.Stats.BytesPerRun)
@@ -292,9 +294,9 @@ func writeTable(w io.Writer, rows []row) {
 		if r.ortErr != nil {
 			ortMs = "error"
 		} else {
-			ortMs = msString(r.ort.Median)
+			ortMs = timeCell(r.ort)
 			if o.Skipped == "" && o.Err == nil {
-				xOrt = ratio(o.Stats.Median, r.ort.Median)
+				xOrt = ratioCell(o.Stats, r.ort)
 			}
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
@@ -312,6 +314,16 @@ func writeTable(w io.Writer, rows []row) {
 		}
 	}
 	fmt.Fprintln(w)
+}
+
+// timeCell is "median (min)" in milliseconds.
+func timeCell(s bench.Stats) string {
+	return msString(s.Median) + " (" + msString(s.Min) + ")"
+}
+
+// ratioCell is "median ratio (min ratio)".
+func ratioCell(a, b bench.Stats) string {
+	return ratio(a.Median, b.Median) + " (" + ratio(a.Min, b.Min) + ")"
 }
 
 func msString(d time.Duration) string {
