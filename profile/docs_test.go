@@ -208,3 +208,58 @@ func TestOperatorIDsInRules(t *testing.T) {
 		})
 	}
 }
+
+// TestKernelDefaultsListed checks the GR4 table against the kernels: an
+// attribute that an operator's kernel reads with a default value
+// (n.Int("axis", 0), n.Str("mode", "DCR") ...) must be listed for that
+// operator in defaults.go, so a default cannot go unchecked.
+func TestKernelDefaultsListed(t *testing.T) {
+	listed := map[string]map[string]bool{} // op -> attribute names
+	byFile := map[string]string{}           // "depthtospace.go" -> "DepthToSpace"
+	for op, versions := range defaults {
+		byFile[strings.ToLower(op)+".go"] = op
+		listed[op] = map[string]bool{}
+		for _, v := range versions {
+			for _, d := range v.Defaults {
+				listed[op][d.Param.Name] = true
+				for _, alt := range d.Or {
+					listed[op][alt.Name] = true
+				}
+			}
+		}
+	}
+	checked, calls := 0, 0
+	for file, op := range byFile {
+		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join("..", "ops", file), nil, 0)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked++
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) != 2 {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || (sel.Sel.Name != "Int" && sel.Sel.Name != "Float" && sel.Sel.Name != "Str") {
+				return true
+			}
+			lit, ok := call.Args[0].(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			name, _ := strconv.Unquote(lit.Value)
+			calls++
+			if !listed[op][name] {
+				t.Errorf("ops/%s reads attribute %s with a default, but defaults.go does not list it for %s", file, name, op)
+			}
+			return true
+		})
+	}
+	if checked == 0 || calls == 0 {
+		t.Fatalf("found %d operator files and %d defaulted reads in ../ops", checked, calls)
+	}
+}
