@@ -215,7 +215,7 @@ func TestOperatorIDsInRules(t *testing.T) {
 // operator in defaults.go, so a default cannot go unchecked.
 func TestKernelDefaultsListed(t *testing.T) {
 	listed := map[string]map[string]bool{} // op -> attribute names
-	byFile := map[string]string{}           // "depthtospace.go" -> "DepthToSpace"
+	byFile := map[string]string{}          // "depthtospace.go" -> "DepthToSpace"
 	for op, versions := range defaults {
 		byFile[strings.ToLower(op)+".go"] = op
 		listed[op] = map[string]bool{}
