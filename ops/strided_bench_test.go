@@ -123,3 +123,19 @@ func BenchmarkNewTensor(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNewTensorAndCopy is the floor of any run that allocates its
+// output: a fresh [8,64,112,112] float32 tensor, then one copy() into it.
+func BenchmarkNewTensorAndCopy(b *testing.B) {
+	const n = 8 * 64 * 112 * 112 * 4
+	src := make([]byte, n)
+	fill(src)
+	b.SetBytes(n)
+	for b.Loop() {
+		t, err := tensor.New(tensor.Float, 8, 64, 112, 112)
+		if err != nil {
+			b.Fatal(err)
+		}
+		copy(t.Bytes(), src)
+	}
+}
