@@ -134,7 +134,11 @@ func padNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
 		}
 	}
 	if sonnx && p.mode == "constant" && p.value == nil {
-		return nil, op.errorf("GR4", "input constant_value must be given explicitly in the profile (ONNX's default is 0)")
+		what := "input constant_value"
+		if n.Version < 11 {
+			what = "attribute value"
+		}
+		return nil, op.errorf("GR4", "%s must be given explicitly in the profile (ONNX's default is 0)", what)
 	}
 	y, err := pad(opt, op, x, p)
 	if err != nil {
@@ -164,7 +168,7 @@ func padAxesInput(opt *Options, n *Node, in []tensor.Value) ([]int, error) {
 	return axes, nil
 }
 
-// padModes are the modes each version knows.
+// padModeValid reports whether version knows mode.
 func padModeValid(version int, mode string) bool {
 	switch mode {
 	case "constant", "edge", "reflect":

@@ -736,3 +736,28 @@ func TestResizeLengthRules(t *testing.T) {
 	_, err = Resize(x, ResizeOptions{Antialias: true, Scales: []float32{1, 0.5}})
 	checkRule(t, err, "antialias")
 }
+
+// Large enough to split across cores: the result does not depend on the
+// number of threads (run with -race to check the split too).
+func TestResizeParallelSplit(t *testing.T) {
+	x := iota32(8, 64, 64)
+	for _, o := range []ResizeOptions{
+		{Scales: []float32{1, 1.5, 1.5}},                               // tableCopy
+		{Mode: "linear", Scales: []float32{1, 1.5, 0.7}},               // passes
+		{Mode: "cubic", Antialias: true, Scales: []float32{1, 0.5, 2}}, // wide filters
+		{CoordinateTransformationMode: "tf_crop_and_resize", Roi: []float64{0, -0.5, 0, 1, 1.5, 1}, Scales: []float32{1, 1.5, 1.5}},
+	} {
+		p := resizeParams{mode: orString(o.Mode, "nearest"), coord: orString(o.CoordinateTransformationMode, "half_pixel"),
+			nearest: "round_prefer_floor", cubicA: -0.75, antialias: o.Antialias, keepAspect: "stretch", roi: o.Roi}
+		for _, s := range o.Scales {
+			p.scales = append(p.scales, float64(s))
+		}
+		one, err := resize(&Options{Threads: 1}, opRef{"Resize", 19}, x, p)
+		checkRule(t, err, "")
+		all, err := resize(nil, opRef{"Resize", 19}, x, p)
+		checkRule(t, err, "")
+		if !one.Equal(all) {
+			t.Errorf("%+v: one thread and all threads differ", o)
+		}
+	}
+}
