@@ -451,3 +451,5 @@ func TestConcurrentRuns(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func fromProto(p *pb.ModelProto) (*graph.Model, error) { return graph.FromProto(p, "") }

@@ -1,0 +1,53 @@
+package graph_test
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/onnx"
+	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// FuzzLoadBytes feeds arbitrary bytes to LoadBytes and runs what loads on
+// zero-filled inputs of the declared shapes: either may fail, neither may
+// panic or hang.
+func FuzzLoadBytes(f *testing.F) {
+	if b, err := onnx.EncodeModel(unsqueezeChain().proto()); err == nil {
+		f.Add(b)
+	}
+	if b, err := os.ReadFile("../examples/letterbox.onnx"); err == nil {
+		f.Add(b)
+	}
+	dir := f.TempDir() // empty: external data finds nothing
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := graph.LoadBytes(b, dir)
+		if err != nil {
+			return
+		}
+		inputs := map[string]tensor.Value{}
+		for _, in := range m.Inputs() {
+			tt := in.Type.GetTensorType()
+			if tt == nil || tt.GetShape() == nil {
+				return
+			}
+			var shape []int
+			n := int64(1)
+			for _, d := range tt.GetShape().GetDim() {
+				if n *= d.GetDimValue(); d.GetDimValue() < 0 || n > 4096 {
+					return // keep the inputs small
+				}
+				shape = append(shape, int(d.GetDimValue()))
+			}
+			x, err := tensor.New(tensor.DataType(tt.GetElemType()), shape...)
+			if err != nil {
+				return
+			}
+			inputs[in.Name] = x
+		}
+		o := &graph.RunOptions{Options: ops.Options{MaxTensorBytes: 1 << 20, Threads: 1}}
+		m.Run(context.Background(), inputs, o)
+	})
+}
