@@ -237,3 +237,19 @@ func TestReadmeCoverageTable(t *testing.T) {
 		t.Fatalf("README.md's operator table is stale: run\n\tgo run ./cmd/onnxshape ops --update-readme README.md\nfrom the repository root. Current table:\n%s", opsMarkdown())
 	}
 }
+
+func TestFileNames(t *testing.T) {
+	dir := t.TempDir()
+	x := tensor.MustFromSlice([]int64{1})
+	outs := []graph.ValueInfo{{Name: "a/b"}, {Name: "a_b"}, {Name: ".."}, {Name: "bf"}}
+	vals := map[string]tensor.Value{"a/b": x, "a_b": x, "..": x, "bf": tensor.MustNew(tensor.BFloat16, 2)}
+	var log bytes.Buffer
+	if err := writeOutputs(dir, outs, vals, &log); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"a_b.npy", "a_b_2.npy", "output.npy", "bf.pb"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("%s not written: %v\n%s", f, err, log.String())
+		}
+	}
+}

@@ -230,8 +230,14 @@ func writeOutputs(dir string, outputs []graph.ValueInfo, values map[string]tenso
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	used := map[string]bool{}
 	for _, vi := range outputs {
-		base := filepath.Join(dir, fileName(vi.Name))
+		name := fileName(vi.Name)
+		for i := 2; used[strings.ToLower(name)]; i++ {
+			name = fmt.Sprintf("%s_%d", fileName(vi.Name), i)
+		}
+		used[strings.ToLower(name)] = true
+		base := filepath.Join(dir, name)
 		v := values[vi.Name]
 		var buf bytes.Buffer
 		path := base + ".npy"
