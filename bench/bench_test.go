@@ -159,8 +159,8 @@ func TestRunOursMeasuresAndReportsOutputs(t *testing.T) {
 	if r.Err != nil || r.Skipped != "" {
 		t.Fatalf("RunOurs: err %v, skipped %q", r.Err, r.Skipped)
 	}
-	if r.Stats.Runs < 3 || r.Copy.Runs < 3 {
-		t.Errorf("runs: ours %d, copy %d; want at least 3", r.Stats.Runs, r.Copy.Runs)
+	if r.Stats.Runs < 3 || r.Copy.Runs < 3 || r.AllocCopy.Runs < 3 {
+		t.Errorf("runs: ours %d, copy %d, alloc+copy %d; want at least 3", r.Stats.Runs, r.Copy.Runs, r.AllocCopy.Runs)
 	}
 	if r.OutBytes != 64*112*112*4 {
 		t.Errorf("OutBytes = %d", r.OutBytes)

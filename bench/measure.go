@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"slices"
 	"time"
+
+	"github.com/onnxshape/onnxshape/tensor"
 )
 
 // MeasureOptions say how long to measure a case.
@@ -80,5 +82,28 @@ func MeasureCopy(n int64, o MeasureOptions) Stats {
 		copy(dst, src)
 		return nil
 	}, o)
+	return s
+}
+
+// MeasureAllocCopy times what any run that returns a new output pays at
+// least: allocating n bytes of tensor storage (tensor.New, which the
+// operators use), then one copy() into it. Beside MeasureCopy it shows how
+// much of a run is the allocation, its zeroing and its page faults.
+func MeasureAllocCopy(n int64, o MeasureOptions) Stats {
+	src := make([]byte, n)
+	for i := range src {
+		src[i] = byte(i)
+	}
+	s, err := Measure(func() error {
+		t, err := tensor.New(tensor.Uint8, int(n))
+		if err != nil {
+			return err
+		}
+		copy(t.Bytes(), src)
+		return nil
+	}, o)
+	if err != nil {
+		return Stats{}
+	}
 	return s
 }

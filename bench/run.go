@@ -20,8 +20,10 @@ type Result struct {
 	Stats Stats
 	// OutBytes is the storage of the outputs of one run.
 	OutBytes int64
-	// Copy times a plain copy of OutBytes bytes (zero when not measured).
-	Copy Stats
+	// Copy times a plain copy of OutBytes bytes into a buffer allocated
+	// once; AllocCopy allocates the buffer in each run (both zero when not
+	// measured).
+	Copy, AllocCopy Stats
 	// Skipped, when not empty, says why the case was not measured: an
 	// operator, version or attribute that onnxshape does not implement.
 	Skipped string
@@ -36,7 +38,8 @@ type RunOptions struct {
 	MeasureOptions
 	// Threads caps the cores the kernels use (0: all).
 	Threads int
-	// Copy also times a plain copy of the output bytes.
+	// Copy also times a plain copy of the output bytes, and an allocation
+	// followed by that copy.
 	Copy bool
 }
 
@@ -64,6 +67,7 @@ func RunOurs(c *Case, o RunOptions) Result {
 	r.OutBytes = valueBytes(outs)
 	if o.Copy {
 		r.Copy = MeasureCopy(r.OutBytes, o.MeasureOptions)
+		r.AllocCopy = MeasureAllocCopy(r.OutBytes, o.MeasureOptions)
 	}
 	return r
 }
@@ -158,9 +162,10 @@ func WriteTSV(w io.Writer, rs []Result) error {
 // WriteText writes an aligned table: per case the median and minimum time
 // of a run, the output megabytes, the bandwidth (output bytes / median; "-"
 // for a view, whose run allocates less than its output), the
-// plain copy of the output bytes and the ratio to it (when measured), the
-// allocations of one run and the number of timed runs. Skipped and failed
-// cases follow the table, one line each saying why.
+// plain copy of the output bytes and the ratio to it, an allocation followed
+// by that copy (both when measured), the allocations of one run and the
+// number of timed runs. Skipped and failed cases follow the table, one line
+// each saying why.
 func WriteText(w io.Writer, rs []Result) error {
 	// The table aligns right; padding the names to one width keeps them left.
 	width := len("case")
@@ -168,12 +173,12 @@ func WriteText(w io.Writer, rs []Result) error {
 		width = max(width, len(r.Name))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%-*s\tmedian ms\tmin ms\tout MB\tGB/s\tcopy ms\tx copy\tallocs/op\tB/op\truns\t\n", width, "case")
+	fmt.Fprintf(tw, "%-*s\tmedian ms\tmin ms\tout MB\tGB/s\tcopy ms\tx copy\talloc+copy ms\tallocs/op\tB/op\truns\t\n", width, "case")
 	for _, r := range rs {
 		if r.Skipped != "" || r.Err != nil {
 			continue
 		}
-		copyMs, xCopy, bw := "-", "-", "-"
+		copyMs, xCopy, allocCopyMs, bw := "-", "-", "-", "-"
 		// A run that allocates less than its output returned a view: it
 		// moved no bytes, and a bandwidth would mean nothing.
 		if r.Stats.BytesPerRun >= float64(r.OutBytes)/2 {
@@ -182,9 +187,12 @@ func WriteText(w io.Writer, rs []Result) error {
 		if r.Copy.Runs > 0 {
 			copyMs, xCopy = ms(r.Copy.Median), ratio(r.Stats.Median, r.Copy.Median)
 		}
-		fmt.Fprintf(tw, "%-*s\t%s\t%s\t%.2f\t%s\t%s\t%s\t%.0f\t%.0f\t%d\t\n", width, r.Name,
+		if r.AllocCopy.Runs > 0 {
+			allocCopyMs = ms(r.AllocCopy.Median)
+		}
+		fmt.Fprintf(tw, "%-*s\t%s\t%s\t%.2f\t%s\t%s\t%s\t%s\t%.0f\t%.0f\t%d\t\n", width, r.Name,
 			ms(r.Stats.Median), ms(r.Stats.Min), float64(r.OutBytes)/1e6,
-			bw, copyMs, xCopy,
+			bw, copyMs, xCopy, allocCopyMs,
 			r.Stats.AllocsPerRun, r.Stats.BytesPerRun, r.Stats.Runs)
 	}
 	if err := tw.Flush(); err != nil {
