@@ -264,18 +264,20 @@ func cubicKernel(x, A float64) float64 {
 // every axis is a repeat by an integer factor (the 2x fast path: a stride-0
 // axis per factor), otherwise a tableCopy with one index table per axis.
 func resizeNearest(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, outShape []int, plans []*resizeAxis) (*tensor.Tensor, error) {
+	repeats, identity := true, true
+	for _, a := range plans {
+		f := a.repeat()
+		repeats = repeats && f > 0
+		identity = identity && f == 1
+	}
+	if identity {
+		return x.Reshape(outShape...) // nothing moves: a view, as Reshape gives
+	}
 	y, err := opt.newTensor(op, x.DataType(), outShape)
 	if err != nil || y.Len() == 0 {
 		return y, err
 	}
 	inStrides := contiguousStrides(x.Shape())
-	repeats := true
-	for _, a := range plans {
-		if a.repeat() == 0 {
-			repeats = false
-			break
-		}
-	}
 	if repeats {
 		// Output axis k is [a.in, f] with source strides [stride, 0]. The
 		// last axis walks its factor outside its elements, so that the
