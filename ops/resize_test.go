@@ -397,6 +397,9 @@ func TestResizeVersion10AndUpsample(t *testing.T) {
 	checkRule(t, err, "")
 	checkFloats(t, y, []int{1, 1, 4, 6}, upNearest)
 
+	if s, err := upsampleShape(opRef{"Upsample", 9}, []int{1, 1, 2, 2}, "linear", []float64{1, 1, 2, 3.5}); err != nil || !slices.Equal(s, []int{1, 1, 4, 7}) {
+		t.Errorf("upsampleShape: %v %v", s, err)
+	}
 	_, err = Upsample(x, UpsampleOptions{Scales: []float32{1, 1, 0.5, 1}})
 	checkRule(t, err, "scales")
 	_, err = Upsample(x, UpsampleOptions{Mode: "cubic", Scales: []float32{1, 1, 2, 2}})
