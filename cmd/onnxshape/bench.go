@@ -17,9 +17,11 @@ const benchUsage = `usage: onnxshape bench DIR... [--threads N] [--format text|t
 Runs each benchmark case (a node-test folder: model.onnx + test_data_set_0/)
 found in DIR many times and prints per case the median and the minimum time
 of one run, the output bytes and the bandwidth (output bytes / median); the
-text format adds a plain copy of the output bytes, the allocations of one run
-and the number of timed runs. Cases whose operator is not implemented are
-reported as skipped. Generate the standard cases with: go run ./bench/gen bench-data`
+text format adds a plain copy of the output bytes, an allocation followed by
+that copy, the allocations of one run (allocs/op, B/op) and the number of
+timed runs. Cases whose operator is not implemented are reported as skipped.
+Generate the standard cases with: go run ./bench/gen bench-data
+BENCHMARKS.md tells how to compare with onnxruntime.`
 
 func init() {
 	register("bench", "measure benchmark cases (median and min ms, bytes, GB/s, allocs)", func(args []string) int {
