@@ -2,7 +2,8 @@
 # Installs what the onnxruntime comparison (bench/ort) needs: onnxruntime 1.30's
 # CPU library, taken from the npm package onnxruntime-node (its install script
 # is not run: the library ships inside the package), and the Go modules of
-# bench/ort. Needs npm, Go and a C compiler (the Go binding uses cgo).
+# bench/ort. Needs Go; installs npm and a C compiler (the Go binding uses
+# cgo) with apt-get when they are missing.
 #
 #   scripts/ort-setup.sh            # library in ~/.cache/onnxshape-ort
 #   ORT_DIR=/some/dir scripts/ort-setup.sh
@@ -16,12 +17,22 @@ ORT_VERSION=1.30.0
 ORT_DIR=${ORT_DIR:-$HOME/.cache/onnxshape-ort}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 
-for tool in npm go cc; do
-  if ! command -v "$tool" >/dev/null; then
-    echo "ort-setup: $tool is needed (apt-get install npm golang gcc)" >&2
+# npm and a C compiler come from Debian's packages when missing (as root).
+missing=()
+command -v npm >/dev/null || missing+=(npm)
+command -v cc >/dev/null || missing+=(gcc)
+if ((${#missing[@]})); then
+  if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+    apt-get update -qq && apt-get install -y -qq "${missing[@]}"
+  else
+    echo "ort-setup: ${missing[*]} needed (apt-get install ${missing[*]})" >&2
     exit 1
   fi
-done
+fi
+if ! command -v go >/dev/null; then
+  echo "ort-setup: Go is needed" >&2
+  exit 1
+fi
 
 mkdir -p "$ORT_DIR"
 lib="$ORT_DIR/node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1"
