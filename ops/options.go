@@ -2,6 +2,7 @@ package ops
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 
 	"github.com/onnxshape/onnxshape/tensor"
@@ -52,7 +53,12 @@ func (o *Options) checkSize(op opRef, dt tensor.DataType, shape []int) error {
 		return op.wrap("size", err, "output of shape %v", shape)
 	}
 	if dt == tensor.String {
-		size *= 16 // a string header; the strings themselves are shared
+		// A string header per element; the strings themselves are shared.
+		if size > math.MaxInt/16 {
+			size = math.MaxInt
+		} else {
+			size *= 16
+		}
 	}
 	if int64(size) > o.maxBytes() {
 		return &Error{Op: op.name, Version: op.version, Rule: "size",

@@ -9,7 +9,7 @@ package ops
 // output has shape permuted(src, perm). Transpose is one such plan;
 // DepthToSpace and SpaceToDepth are one each, on a rank-6 view of their
 // input. perm must be a permutation of [0, len(src)). The plan's axes are in
-// output order, except that longInnerLoop may move one innermost.
+// output order.
 func permutePlan(src, perm []int) copyPlan {
 	srcStrides := contiguousStrides(src)
 	p := copyPlan{
@@ -20,45 +20,6 @@ func permutePlan(src, perm []int) copyPlan {
 		p.srcStrides[k] = srcStrides[a]
 	}
 	p.dstStrides = contiguousStrides(p.shape)
-	return longInnerLoop(p)
-}
-
-// shortInnerLoop is the length below which a plan's innermost axis is too
-// short to stream: the copy engine tiles a transpose only from 8 elements
-// on, and a loop of 2 or 3 elements spends its time on index arithmetic.
-const shortInnerLoop = 8
-
-// longInnerLoop returns p with the axis that the source walks contiguously
-// moved innermost, when the destination's innermost axis is short and that
-// axis is long. The loop then reads the source as a stream and writes with a
-// small stride into output lines that stay in cache: DepthToSpace with
-// blocksize 2 (innermost output axis of 2) and NCHW-to-NHWC with 3 channels
-// run 2 to 4 times faster. The element mapping is unchanged: only the order
-// of the walk moves.
-func longInnerLoop(p copyPlan) copyPlan {
-	last := len(p.shape) - 1
-	for last >= 0 && p.shape[last] == 1 {
-		last--
-	}
-	if last < 1 || p.shape[last] >= shortInnerLoop || p.srcStrides[last] == 1 {
-		return p
-	}
-	for j := last - 1; j >= 0; j-- {
-		if p.srcStrides[j] == 1 && p.shape[j] >= shortInnerLoop {
-			q := copyPlan{dstOff: p.dstOff, srcOff: p.srcOff}
-			for k := range p.shape {
-				if k != j {
-					q.shape = append(q.shape, p.shape[k])
-					q.dstStrides = append(q.dstStrides, p.dstStrides[k])
-					q.srcStrides = append(q.srcStrides, p.srcStrides[k])
-				}
-			}
-			q.shape = append(q.shape, p.shape[j])
-			q.dstStrides = append(q.dstStrides, p.dstStrides[j])
-			q.srcStrides = append(q.srcStrides, p.srcStrides[j])
-			return q
-		}
-	}
 	return p
 }
 

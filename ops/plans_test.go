@@ -7,14 +7,14 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// longInnerLoop only reorders the walk: the plans it changes copy exactly
+// The copy engine's longInnerLoop only reorders the walk: the plans it changes copy exactly
 // what the oracle says, for shapes mixing short and long axes.
 func TestLongInnerLoop(t *testing.T) {
-	p := permutePlan([]int{8, 3, 20, 20}, []int{0, 2, 3, 1}) // NCHW to NHWC, 3 channels
+	p := permutePlan([]int{8, 3, 20, 20}, []int{0, 2, 3, 1}).longInnerLoop() // NCHW to NHWC, 3 channels
 	if last := len(p.shape) - 1; p.shape[last] != 20 || p.srcStrides[last] != 1 || p.dstStrides[last] != 3 {
 		t.Fatalf("the source-contiguous W axis should be innermost: %+v", p)
 	}
-	q := permutePlan([]int{8, 20, 20, 16}, []int{0, 3, 1, 2}) // NHWC to NCHW: already long inside
+	q := permutePlan([]int{8, 20, 20, 16}, []int{0, 3, 1, 2}).longInnerLoop() // NHWC to NCHW: already long inside
 	if last := len(q.shape) - 1; q.shape[last] != 20 || q.dstStrides[last] != 1 {
 		t.Fatalf("a long destination-contiguous axis stays innermost: %+v", q)
 	}
@@ -29,7 +29,7 @@ func TestLongInnerLoop(t *testing.T) {
 		perm := rng.Perm(len(in))
 		dt := typesUnderTest[rng.IntN(len(typesUnderTest))]
 		x := randomValidTensor(rng, dt, in)
-		p := permutePlan(in, perm)
+		p := permutePlan(in, perm).longInnerLoop()
 		if !tensor.SameShape(p.dstStrides, contiguousStrides(p.shape)) {
 			reordered++
 		}

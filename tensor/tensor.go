@@ -69,6 +69,10 @@ func ByteSize(dt DataType, shape []int) (int, error) {
 	return n * size, nil
 }
 
+// maxAlloc is the most bytes New will ask the runtime for: beyond it make
+// would panic rather than fail, so New returns an error instead.
+const maxAlloc = min(1<<47, math.MaxInt)
+
 // alloc returns n zeroed bytes, 8-byte aligned so that the storage can be
 // read as a slice of any element type.
 func alloc(n int) []byte {
@@ -89,6 +93,9 @@ func New(dt DataType, shape ...int) (*Tensor, error) {
 		return nil, err
 	}
 	n, _ := NumElements(shape)
+	if size > maxAlloc || (dt == String && n > maxAlloc/16) {
+		return nil, fmt.Errorf("%w: %v of shape %v is too large to allocate", ErrShape, dt, shape)
+	}
 	t := &Tensor{dtype: dt, shape: append([]int{}, shape...), n: n}
 	if dt == String {
 		t.strs = make([]string, n)

@@ -150,3 +150,14 @@ func TestDataTypeNames(t *testing.T) {
 		t.Error("bits/size")
 	}
 }
+
+func TestNewRefusesWhatCannotBeAllocated(t *testing.T) {
+	for _, dt := range []DataType{String, Float, Uint8} {
+		if _, err := New(dt, math.MaxInt/16+1); !errors.Is(err, ErrShape) && dt == String {
+			t.Errorf("%v: %v", dt, err)
+		}
+		if _, err := New(dt, math.MaxInt); !errors.Is(err, ErrShape) {
+			t.Errorf("%v: %v", dt, err)
+		}
+	}
+}
