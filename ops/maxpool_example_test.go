@@ -31,5 +31,5 @@ func ExampleMaxPool() {
 	// tensor(int64)[1 1 2 2]
 	// [[[[5 7]
 	//    [13 15]]]]
-	// MaxPool-22 [strides] strides[0] is 0, outside [1, 2147483648]
+	// MaxPool-22 [strides] strides[0] is 0, outside [1, 2147483647]
 }

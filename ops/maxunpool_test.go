@@ -117,7 +117,7 @@ func TestMaxUnpoolErrors(t *testing.T) {
 		{idx(0, 1, 2, 3), MaxUnpoolOptions{KernelShape: k2, Strides: s2, OutputShape: []int{1, 1, 3, 5}}, "MaxUnpool-22 [output_shape] output_shape [1 1 3 5] is smaller than the default output shape [1 1 4 4] on axis 2"},
 		{idx(0, 1, 2, 3), MaxUnpoolOptions{KernelShape: k2, Strides: s2, OutputShape: []int{4, 4}}, "MaxUnpool-22 [output_shape] output_shape has 2 values, X has rank 4"},
 		{idx(0, 1, 2, 3), MaxUnpoolOptions{KernelShape: []int{2}}, "MaxUnpool-22 [kernel_shape] kernel_shape has 1 values for 2 spatial axes"},
-		{idx(0, 1, 2, 3), MaxUnpoolOptions{KernelShape: k2, Strides: []int{0, 1}}, "MaxUnpool-22 [strides] strides[0] is 0, outside [1, 2147483648]"},
+		{idx(0, 1, 2, 3), MaxUnpoolOptions{KernelShape: k2, Strides: []int{0, 1}}, "MaxUnpool-22 [strides] strides[0] is 0, outside [1, 2147483647]"},
 		{idx(0, 1, 2, 3), MaxUnpoolOptions{KernelShape: k2, Pads: []int{2, 0, 2, 0}}, "MaxUnpool-22 [output-shape] axis 2: the output length (2-1)*1 + 2 - 2 - 2 = -1 is impossible"},
 	}
 	for _, c := range cases {

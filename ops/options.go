@@ -2,7 +2,6 @@ package ops
 
 import (
 	"fmt"
-	"math"
 	"runtime"
 
 	"github.com/onnxshape/onnxshape/tensor"
@@ -48,21 +47,19 @@ func (o *Options) cancelled() error {
 // impossible or larger than the limit. It allocates nothing, so operators
 // call it before they allocate an output whose size comes from their inputs.
 func (o *Options) checkSize(op opRef, dt tensor.DataType, shape []int) error {
-	size, err := tensor.ByteSize(dt, shape)
+	n, err := tensor.NumElements(shape)
 	if err != nil {
 		return op.wrap("size", err, "output of shape %v", shape)
 	}
+	// Bytes of storage: a 16-byte header per string (the strings themselves
+	// are shared), the element size otherwise.
+	per := int64(dt.Size())
 	if dt == tensor.String {
-		// A string header per element; the strings themselves are shared.
-		if size > math.MaxInt/16 {
-			size = math.MaxInt
-		} else {
-			size *= 16
-		}
+		per = 16
 	}
-	if int64(size) > o.maxBytes() {
+	if per > 0 && int64(n) > o.maxBytes()/per {
 		return &Error{Op: op.name, Version: op.version, Rule: "size",
-			Msg: fmt.Sprintf("output %v of shape %v would take %d bytes, above the limit of %d", dt, shape, size, o.maxBytes()),
+			Msg: fmt.Sprintf("output %v of shape %v would take %d elements of %d bytes, above the limit of %d bytes", dt, shape, n, per, o.maxBytes()),
 			Err: ErrLimit}
 	}
 	return nil

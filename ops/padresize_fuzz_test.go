@@ -50,7 +50,7 @@ func FuzzPadResize(f *testing.F) {
 		if b.next()%2 == 0 {
 			p := padParams{mode: pick(&b, "constant", "edge", "reflect", "wrap", "bad")}
 			for range 2 * r {
-				p.pads = append(p.pads, pick(&b, 0, 1, 2, -1, -3, 7, 1<<40, -(1<<40), math.MaxInt))
+				p.pads = append(p.pads, pick(&b, 0, 1, 2, -1, -3, 7, math.MaxInt/4, -(math.MaxInt/4), math.MaxInt))
 			}
 			_, _ = pad(opt, opRef{"Pad", 25}, x, p)
 		} else {
@@ -70,7 +70,7 @@ func FuzzPadResize(f *testing.F) {
 				}
 			} else {
 				for range r {
-					p.sizes = append(p.sizes, pick(&b, 0, 1, 3, 7, 1000, 1<<40))
+					p.sizes = append(p.sizes, pick(&b, 0, 1, 3, 7, 1000, math.MaxInt/4))
 				}
 			}
 			for range 2 * r {

@@ -22,7 +22,7 @@ const (
 
 // maxPoolAttr bounds every kernel, stride, dilation and pad: far above any
 // real model, and low enough that the geometry never overflows an int64.
-const maxPoolAttr = 1 << 31
+const maxPoolAttr = 1<<31 - 1
 
 // poolAttrs are the attributes of a pooling node, spatial axes only. Nil
 // slices take the ONNX defaults (strides and dilations 1, pads 0); an empty

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -43,7 +44,7 @@ func TestReshape(t *testing.T) {
 		{name: "count mismatch", in: []int{2, 3, 4}, shape: []int{5, 5}, rule: "count"},
 		{name: "-1 does not divide", in: []int{2, 3, 4}, shape: []int{5, -1}, rule: "count"},
 		{name: "allowzero literal zero mismatch", in: []int{2, 3}, shape: []int{0, 6}, allowZero: true, rule: "count"},
-		{name: "overflow", in: []int{2}, shape: []int{1 << 40, 1 << 40}, rule: "count"},
+		{name: "overflow", in: []int{2}, shape: []int{math.MaxInt / 4, math.MaxInt / 4}, rule: "count"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -26,7 +27,7 @@ func TestTile(t *testing.T) {
 		{name: "too few repeats", in: []int{2, 3}, repeats: []int{2}, rule: "repeats"},
 		{name: "too many repeats", in: []int{2}, repeats: []int{2, 2}, rule: "repeats"},
 		{name: "negative repeat", in: []int{2, 3}, repeats: []int{1, -1}, rule: "repeats"},
-		{name: "overflow", in: []int{1 << 40}, repeats: []int{1 << 40}, rule: "size"},
+		{name: "overflow", in: []int{math.MaxInt / 4}, repeats: []int{math.MaxInt / 4}, rule: "size"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

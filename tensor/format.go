@@ -21,6 +21,9 @@ const (
 //	[[1 2 3]
 //	 [4 5 6]]
 func (t *Tensor) String() string {
+	if t == nil {
+		return "<nil tensor>"
+	}
 	var b strings.Builder
 	b.WriteString(t.Describe())
 	b.WriteByte('\n')

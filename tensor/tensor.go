@@ -71,7 +71,7 @@ func ByteSize(dt DataType, shape []int) (int, error) {
 
 // maxAlloc is the most bytes New will ask the runtime for: beyond it make
 // would panic rather than fail, so New returns an error instead.
-const maxAlloc = min(1<<47, math.MaxInt)
+const maxAlloc = min(1<<47, math.MaxInt/2)
 
 // alloc returns n zeroed bytes, 8-byte aligned so that the storage can be
 // read as a slice of any element type.
@@ -79,7 +79,7 @@ func alloc(n int) []byte {
 	if n == 0 {
 		return []byte{}
 	}
-	words := make([]uint64, (n+7)/8)
+	words := make([]uint64, (n-1)/8+1)
 	return unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), n)
 }
 

@@ -12,6 +12,9 @@ type Value interface {
 
 // Describe implements Value.
 func (t *Tensor) Describe() string {
+	if t == nil {
+		return "<nil tensor>"
+	}
 	return fmt.Sprintf("tensor(%v)%v", t.dtype, t.shape)
 }
 
