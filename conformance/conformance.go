@@ -22,6 +22,7 @@ import (
 	"github.com/onnxshape/onnxshape/graph"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/profile"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -109,6 +110,13 @@ func RunCase(dir string, o *graph.RunOptions) (r Result) {
 	}
 	if err != nil {
 		return Result{r.Name, Fail, oneLine(err.Error())}
+	}
+	// Under the profile a model that leaves it is refused, as the CLI's run
+	// refuses it: the case fails with the findings.
+	if o != nil && o.Profile == ops.ProfileSONNX {
+		if err := profile.Enforce(m.Proto(), dir); err != nil {
+			return Result{r.Name, Fail, oneLine(err.Error())}
+		}
 	}
 	sets, err := filepath.Glob(filepath.Join(dir, "test_data_set_*"))
 	if err != nil || len(sets) == 0 {

@@ -4,7 +4,11 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/ops"
 )
 
 var update = flag.Bool("update", false, "rewrite manifest.txt from the current results")
@@ -64,5 +68,24 @@ func TestNodeTests(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("manifest.txt rewritten from %d cases", len(results))
+	}
+}
+
+// Under the SONNX profile, a case whose model leaves the profile fails with
+// the rule id, and one inside it passes exactly as under ONNX rules.
+func TestRunCaseUnderProfile(t *testing.T) {
+	dir := nodeTestsDir()
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("ONNX node tests not found at %s; set ONNXSHAPE_NODE_TESTS", dir)
+	}
+	o := &graph.RunOptions{Options: ops.Options{Profile: ops.ProfileSONNX}}
+	if r := RunCase(filepath.Join(dir, "test_tile"), o); r.Status != Fail || !strings.Contains(r.Reason, "[OPS]") {
+		t.Errorf("Tile under the profile: %+v", r)
+	}
+	if r := RunCase(filepath.Join(dir, "test_concat_2d_axis_0"), o); r.Status != Pass {
+		t.Errorf("Concat along axis 0 is inside the profile: %+v", r)
+	}
+	if r := RunCase(filepath.Join(dir, "test_concat_2d_axis_negative_1"), o); r.Status != Fail || !strings.Contains(r.Reason, "Concat") {
+		t.Errorf("a negative Concat axis is outside the profile: %+v", r)
 	}
 }

@@ -253,3 +253,35 @@ func TestFileNames(t *testing.T) {
 		}
 	}
 }
+
+// Under --profile sonnx, run refuses a model outside the profile before it
+// runs, with the rule id, and runs one inside it.
+func TestRunUnderProfile(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := runMain([]string{"--profile", "sonnx"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("the bundled example is inside the profile: exit %d: %s", code, stderr.String())
+	}
+	tile := filepath.Join(nodeTestsDir(t), "test_tile")
+	stdout.Reset()
+	stderr.Reset()
+	if code := runMain([]string{"--profile", "sonnx", tile}, &stdout, &stderr); code != 1 ||
+		!strings.Contains(stderr.String(), "[OPS]") || stdout.Len() != 0 {
+		t.Fatalf("Tile under the profile: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+	if code := runMain([]string{tile}, &stdout, &stderr); code != 0 {
+		t.Fatalf("Tile under ONNX rules: exit %d: %s", code, stderr.String())
+	}
+}
+
+// nodeTestsDir returns the ONNX node tests' folder, skipping the test when
+// it is missing.
+func nodeTestsDir(t *testing.T) string {
+	dir := os.Getenv("ONNXSHAPE_NODE_TESTS")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "shared", "onnx-node")
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("ONNX node tests not found at %s; set ONNXSHAPE_NODE_TESTS", dir)
+	}
+	return dir
+}

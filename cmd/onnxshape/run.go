@@ -13,6 +13,7 @@ import (
 	"github.com/onnxshape/onnxshape/graph"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/profile"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -44,14 +45,14 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	var inputs inputFlags
 	fs.Var(&inputs, "input", "an input, as NAME=FILE (.npy or .pb); repeat for each input")
 	outDir := fs.String("out", "", "write the outputs to this folder")
-	profile := fs.String("profile", "onnx", "rules the operators follow: onnx or sonnx")
+	profileName := fs.String("profile", "onnx", "rules the operators follow: onnx or sonnx")
 	maxBytes := fs.Int64("max-bytes", 0, "refuse to create any tensor larger than this many bytes (0: 2 GiB, -1: no limit)")
 	threads := fs.Int("threads", 0, "cores the kernels use (0: all)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return flagExit(err)
 	}
-	p, err := parseProfile(*profile)
+	p, err := parseProfile(*profileName)
 	if len(pos) > 1 || err != nil || *threads < 0 {
 		if err != nil {
 			fmt.Fprintln(stderr, "onnxshape run:", err)
@@ -67,13 +68,23 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 
 	var m *graph.Model
 	var given map[string]tensor.Value
+	baseDir := ""
 	if len(pos) == 0 {
 		m, given, err = loadExample()
 	} else {
 		m, given, err = loadModel(pos[0], inputs)
+		baseDir = modelDir(pos[0])
 	}
 	if err != nil {
 		return fail(err)
+	}
+	// Under the profile, a model that leaves it is refused before it runs;
+	// the operators then check the profile's constraints on every value.
+	if p == ops.ProfileSONNX {
+		if err := profile.Enforce(m.Proto(), baseDir); err != nil {
+			fmt.Fprintln(stderr, "onnxshape run:", err)
+			return 1
+		}
 	}
 	o := &graph.RunOptions{Options: ops.Options{Profile: p, MaxTensorBytes: *maxBytes, Threads: *threads}}
 	out, err := m.Run(context.Background(), given, o)
@@ -93,6 +104,14 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// modelDir returns the folder of a model given as a file or a node-test folder.
+func modelDir(path string) string {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return path
+	}
+	return filepath.Dir(path)
 }
 
 // loadExample loads the bundled example model and its input.

@@ -1,0 +1,41 @@
+package profile
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/onnx"
+	"github.com/onnxshape/onnxshape/ops"
+)
+
+// Load reads the model at path and returns it only if it is inside the
+// profile (else the *ViolationError of Enforce). Run it with RunOptions, so
+// that every operator also checks the profile's constraints on the values it
+// meets.
+func Load(path string) (*graph.Model, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return LoadBytes(b, filepath.Dir(path))
+}
+
+// LoadBytes is Load for a model in memory; baseDir is the folder of its
+// external data files ("" refuses external data).
+func LoadBytes(b []byte, baseDir string) (*graph.Model, error) {
+	m, err := onnx.DecodeModel(b)
+	if err != nil {
+		return nil, err
+	}
+	if err := Enforce(m, baseDir); err != nil {
+		return nil, err
+	}
+	return graph.FromProto(m, baseDir)
+}
+
+// RunOptions returns the run options of the profile: every operator checks
+// the SONNX constraints and refuses what the profile leaves undefined.
+func RunOptions() *graph.RunOptions {
+	return &graph.RunOptions{Options: ops.Options{Profile: ops.ProfileSONNX}}
+}
