@@ -223,7 +223,7 @@ func FromProto(mp *pb.ModelProto, baseDir string) (*Model, error) {
 		}
 		steps[i] = st
 	}
-	order, err := sortNodes(nodes, producer)
+	order, err := SortNodes(nodes, producer)
 	if err != nil {
 		return nil, err
 	}
@@ -327,10 +327,12 @@ func checkArity(what string, n int, r [2]int) error {
 	return nil
 }
 
-// sortNodes returns the node indices in an order where every node comes
+// SortNodes returns the node indices in an order where every node comes
 // after the producers of its inputs, keeping the file's order where it
-// already is one. A cycle is an error naming the nodes on it.
-func sortNodes(nodes []*pb.NodeProto, producer map[string]int) ([]int, error) {
+// already is one; producer maps each value name to the index of the node
+// that outputs it. A cycle is an error naming the nodes on it, in the order
+// of the data, with the order of the nodes that depend on no cycle.
+func SortNodes(nodes []*pb.NodeProto, producer map[string]int) ([]int, error) {
 	waiting := make([]int, len(nodes))     // producers not yet run, per node
 	consumers := make([][]int, len(nodes)) // nodes reading each node's outputs
 	for i, np := range nodes {
@@ -401,7 +403,7 @@ func sortNodes(nodes []*pb.NodeProto, producer map[string]int) ([]int, error) {
 		i := path[(first-k+len(path))%len(path)]
 		names = append(names, describeNode(nodes[i], i))
 	}
-	return nil, fmt.Errorf("the graph has a cycle: %s -> %s", strings.Join(names, " -> "), names[0])
+	return order, fmt.Errorf("the graph has a cycle: %s -> %s", strings.Join(names, " -> "), names[0])
 }
 
 func describeNode(np *pb.NodeProto, i int) string {

@@ -2,10 +2,10 @@ package profile
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/onnxshape/onnxshape/graph"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -295,45 +295,10 @@ func (c *checker) sortNodes(g *pb.GraphProto) []int {
 			producer[out] = i
 		}
 	}
-	// Kahn's algorithm, keeping the file's order among ready nodes.
-	waiting := make([]int, len(nodes))
-	consumers := make([][]int, len(nodes))
-	for i, np := range nodes {
-		for _, in := range np.GetInput() {
-			if in == "" {
-				continue
-			}
-			if p, ok := producer[in]; ok {
-				waiting[i]++
-				consumers[p] = append(consumers[p], i)
-			}
-		}
-	}
-	var ready, order []int
-	for i := range nodes {
-		if waiting[i] == 0 {
-			ready = append(ready, i)
-		}
-	}
-	for len(ready) > 0 {
-		sort.Ints(ready)
-		i := ready[0]
-		ready = ready[1:]
-		order = append(order, i)
-		for _, j := range consumers[i] {
-			if waiting[j]--; waiting[j] == 0 {
-				ready = append(ready, j)
-			}
-		}
-	}
-	if len(order) < len(nodes) {
-		var cyc []string
-		for i, np := range nodes {
-			if waiting[i] > 0 {
-				cyc = append(cyc, nodeWhere(np, i))
-			}
-		}
-		c.graphFinding("model", ruleONNX, "break the cycle: ONNX graphs are acyclic", "the nodes %s form a cycle", strings.Join(cyc, ", "))
+	// The runner's order, so that the check and a run visit nodes alike.
+	order, err := graph.SortNodes(nodes, producer)
+	if err != nil {
+		c.graphFinding("model", ruleONNX, "break the cycle: ONNX graphs are acyclic", "%v", err)
 	}
 	return order
 }
