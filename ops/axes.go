@@ -64,3 +64,39 @@ func broadcastShapes(a, b []int) ([]int, error) {
 	}
 	return out, nil
 }
+
+// axisRules says how an operator checks a list of axes: the rule broken by
+// an axis out of range and by one designated twice, whose rank bounds the
+// axes ("input" or "output"), and whether negative axes are refused (the
+// first versions of Squeeze and Unsqueeze take only non-negative ones).
+type axisRules struct {
+	rangeRule, repeatRule string
+	rankOf                string
+	nonNegative           bool
+}
+
+// normalizeAxes maps each of axes into [0, rank), in the order given, after
+// checking that each is in range and that no axis is designated twice (a
+// negative and a positive value may name the same axis).
+func normalizeAxes(op opRef, axes []int, rank int, rules axisRules) ([]int, error) {
+	lo := -rank
+	if rules.nonNegative {
+		lo = 0
+	}
+	given := make(map[int]int, len(axes)) // normalised axis -> the value that named it
+	out := make([]int, len(axes))
+	for i, a := range axes {
+		if a < lo || a >= rank {
+			return nil, op.errorf(rules.rangeRule, "axis %d is outside [%d, %d] (%s rank %d)", a, lo, rank-1, rules.rankOf, rank)
+		}
+		k := a
+		if k < 0 {
+			k += rank
+		}
+		if first, dup := given[k]; dup {
+			return nil, op.errorf(rules.repeatRule, "axis %d designated twice (%d and %d)", k, first, a)
+		}
+		given[k], out[i] = a, k
+	}
+	return out, nil
+}

@@ -96,16 +96,11 @@ func centerCropPadShape(op opRef, in []int, o CenterCropPadOptions) (cropPadWind
 		shape: append([]int{}, in...), count: append([]int{}, in...),
 		srcStart: make([]int, r), dstStart: make([]int, r),
 	}
-	seen := make([]bool, r)
-	for i, a := range axes {
-		k, ok := normalizeAxis(int64(a), r)
-		if !ok {
-			return cropPadWindow{}, op.errorf("axes", "axes[%d] = %d is outside [%d, %d] for an input of rank %d", i, a, -r, r-1, r)
-		}
-		if seen[k] {
-			return cropPadWindow{}, op.errorf("axes", "axis %d is listed twice", k)
-		}
-		seen[k] = true
+	norm, err := normalizeAxes(op, axes, r, axisRules{rangeRule: "axes", repeatRule: "axes", rankOf: "input"})
+	if err != nil {
+		return cropPadWindow{}, err
+	}
+	for i, k := range norm {
 		s, d := o.Shape[i], in[k]
 		if s < 0 {
 			return cropPadWindow{}, op.errorf("shape", "shape[%d] = %d is negative", i, s)

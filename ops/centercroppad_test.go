@@ -100,9 +100,9 @@ func TestCenterCropPadNode(t *testing.T) {
 		{"shape is 1-D", nil, tensor.MustFromSlice([]int64{2, 2}, 1, 2), "shape", ""},
 		{"shape is an integer", nil, tensor.MustFromSlice([]float32{2, 2}), "shape", ""},
 		{"axis out of range", map[string]Attribute{"axes": {Type: AttrInts, Ints: []int64{2}}}, list64(2), "axes",
-			"CenterCropPad-18 [axes] axes[0] = 2 is outside [-2, 1] for an input of rank 2"},
+			"CenterCropPad-18 [axes] axis 2 is outside [-2, 1] (input rank 2)"},
 		{"axis twice", map[string]Attribute{"axes": {Type: AttrInts, Ints: []int64{1, -1}}}, list64(2, 2), "axes",
-			"CenterCropPad-18 [axes] axis 1 is listed twice"},
+			"CenterCropPad-18 [axes] axis 1 designated twice (1 and -1)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

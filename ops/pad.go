@@ -208,16 +208,11 @@ func padPlan(op opRef, in []int, p padParams) ([]padAxis, error) {
 		if len(p.pads) != 2*na {
 			return nil, op.errorf("pads", "pads has %d values, expected 2*len(axes) = %d", len(p.pads), 2*na)
 		}
-		seen := make([]bool, r)
-		for i, a := range p.axes {
-			k, ok := normalizeAxis(int64(a), r)
-			if !ok {
-				return nil, op.errorf("axes", "axis %d is outside [%d, %d]", a, -r, r-1)
-			}
-			if seen[k] {
-				return nil, op.errorf("axes", "axis %d designated twice", k)
-			}
-			seen[k] = true
+		norm, err := normalizeAxes(op, p.axes, r, axisRules{rangeRule: "axes", repeatRule: "axes", rankOf: "input"})
+		if err != nil {
+			return nil, err
+		}
+		for i, k := range norm {
 			begin[k], end[k] = p.pads[i], p.pads[na+i]
 		}
 	}

@@ -50,7 +50,6 @@ package ops
 
 import (
 	"math"
-	"slices"
 
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -361,16 +360,11 @@ func resizeCheck(op opRef, in []int, p resizeParams) (resizeGeometry, error) {
 			axes = append(axes, k)
 		}
 	} else {
-		for _, a := range p.axes {
-			k, ok := normalizeAxis(int64(a), r)
-			if !ok {
-				return g, op.errorf("axes", "axis %d is outside [%d, %d]", a, -r, r-1)
-			}
-			if slices.Contains(axes, k) {
-				return g, op.errorf("axes", "axis %d designated twice", k)
-			}
-			axes = append(axes, k)
+		norm, err := normalizeAxes(op, p.axes, r, axisRules{rangeRule: "axes", repeatRule: "axes", rankOf: "input"})
+		if err != nil {
+			return g, err
 		}
+		axes = norm
 	}
 	na := len(axes)
 	g.roi = make([][2]float64, r)

@@ -83,26 +83,15 @@ func squeezeShape(op opRef, in []int, axes []int) ([]int, error) {
 			removed[k] = d == 1
 		}
 	}
-	given := make([]int, r) // given[k] is the value, as written, that designated axis k
-	for _, a := range axes {
-		lo := -r
-		if op.version == 1 {
-			lo = 0 // version 1 takes non-negative axes only
-		}
-		if a < lo || a >= r {
-			return nil, op.errorf("axis-range", "axis %d is outside [%d, %d] (input rank %d)", a, lo, r-1, r)
-		}
-		k := a
-		if k < 0 {
-			k += r
-		}
-		if removed[k] {
-			return nil, op.errorf("axis-repeated", "axis %d designated twice (%d and %d)", k, given[k], a)
-		}
+	norm, err := normalizeAxes(op, axes, r, axisRules{rangeRule: "axis-range", repeatRule: "axis-repeated", rankOf: "input", nonNegative: op.version == 1})
+	if err != nil {
+		return nil, err
+	}
+	for i, k := range norm {
 		if in[k] != 1 {
-			return nil, op.errorf("not-one", "axis %d has size %d, not 1 (input shape %v)", a, in[k], in)
+			return nil, op.errorf("not-one", "axis %d has size %d, not 1 (input shape %v)", axes[i], in[k], in)
 		}
-		removed[k], given[k] = true, a
+		removed[k] = true
 	}
 	out := make([]int, 0, r)
 	for k, d := range in {

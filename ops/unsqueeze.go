@@ -82,25 +82,13 @@ func unsqueezeShape(opt *Options, op opRef, in []int, axes []int) ([]int, error)
 		return nil, op.errorf("axes", "the profile needs at least one axis")
 	}
 	rY := len(in) + len(axes)
-	// given[k] is the value, as written, that designated output axis k.
-	given := make([]int, rY)
+	norm, err := normalizeAxes(op, axes, rY, axisRules{rangeRule: "C1", repeatRule: "C2", rankOf: "output", nonNegative: op.version == 1})
+	if err != nil {
+		return nil, err
+	}
 	inserted := make([]bool, rY)
-	for _, a := range axes {
-		lo := -rY
-		if op.version == 1 {
-			lo = 0 // version 1 takes non-negative axes only
-		}
-		if a < lo || a >= rY {
-			return nil, op.errorf("C1", "axis %d is outside [%d, %d] (output rank %d)", a, lo, rY-1, rY)
-		}
-		k := a
-		if k < 0 {
-			k += rY
-		}
-		if inserted[k] {
-			return nil, op.errorf("C2", "axis %d designated twice (%d and %d)", k, given[k], a)
-		}
-		inserted[k], given[k] = true, a
+	for _, k := range norm {
+		inserted[k] = true
 	}
 	out := make([]int, rY)
 	j := 0
