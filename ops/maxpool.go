@@ -325,7 +325,6 @@ func argMaxPlane[T poolValue](x []T, w *poolWindows, idx []int64, base int64) {
 		return
 	}
 	r := len(w.outShape)
-	last := r - 1
 	o := make([]int, r)   // output coordinates
 	tap := make([]int, r) // tap counters of the window's outer axes
 	for i := range idx {
@@ -342,13 +341,7 @@ func argMaxPlane[T poolValue](x []T, w *poolWindows, idx []int64, base int64) {
 		} else {
 			idx[i] = base + int64(windowArgMax(x, w, o, tap, off))
 		}
-		for k := last; k >= 0; k-- {
-			o[k]++
-			if o[k] < w.outShape[k] {
-				break
-			}
-			o[k] = 0
-		}
+		nextIndex(o, w.outShape)
 	}
 }
 

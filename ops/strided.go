@@ -194,9 +194,9 @@ func stridedCopy[E any](dst, src []E, p copyPlan) {
 			}
 		}
 	}
-	idx := make([]int, last)
-	d, s := p.dstOff, p.srcOff
+	w := newOffsetWalker(p.shape[:last], p.dstStrides[:last], p.srcStrides[:last], p.dstOff, p.srcOff)
 	for {
+		d, s := w.dst, w.src
 		switch {
 		case ds == 1 && ss == 1:
 			copy(dst[d:d+n], src[s:s+n])
@@ -214,19 +214,7 @@ func stridedCopy[E any](dst, src []E, p copyPlan) {
 				sss += ss
 			}
 		}
-		k := last - 1
-		for ; k >= 0; k-- {
-			idx[k]++
-			d += p.dstStrides[k]
-			s += p.srcStrides[k]
-			if idx[k] < p.shape[k] {
-				break
-			}
-			d -= p.dstStrides[k] * p.shape[k]
-			s -= p.srcStrides[k] * p.shape[k]
-			idx[k] = 0
-		}
-		if k < 0 {
+		if !w.next() {
 			return
 		}
 	}
@@ -248,14 +236,15 @@ func tiledTranspose[E any](dst, src []E, p copyPlan, j int) {
 	size := int(unsafe.Sizeof(e))
 	dp, sp := unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src))
 	// The other axes form the outer walk.
-	var outer []int
+	var shape, dstStrides, srcStrides []int
 	for k := 0; k < last; k++ {
 		if k != j {
-			outer = append(outer, k)
+			shape = append(shape, p.shape[k])
+			dstStrides = append(dstStrides, p.dstStrides[k])
+			srcStrides = append(srcStrides, p.srcStrides[k])
 		}
 	}
-	idx := make([]int, len(outer))
-	d0, s0 := p.dstOff, p.srcOff
+	w := newOffsetWalker(shape, dstStrides, srcStrides, p.dstOff, p.srcOff)
 	// Power-of-two strides map a tile's rows onto a few cache sets; smaller
 	// tiles keep them from evicting each other (a 2048x2048 float transpose
 	// runs twice as fast with 16 as with 32).
@@ -264,6 +253,7 @@ func tiledTranspose[E any](dst, src []E, p copyPlan, j int) {
 		tile = transposeTile / 2
 	}
 	for {
+		d0, s0 := w.dst, w.src
 		for jb := 0; jb < nJ; jb += tile {
 			je := min(jb+tile, nJ)
 			for ib := 0; ib < nI; ib += tile {
@@ -279,20 +269,7 @@ func tiledTranspose[E any](dst, src []E, p copyPlan, j int) {
 				}
 			}
 		}
-		k := len(outer) - 1
-		for ; k >= 0; k-- {
-			ax := outer[k]
-			idx[k]++
-			d0 += p.dstStrides[ax]
-			s0 += p.srcStrides[ax]
-			if idx[k] < p.shape[ax] {
-				break
-			}
-			d0 -= p.dstStrides[ax] * p.shape[ax]
-			s0 -= p.srcStrides[ax] * p.shape[ax]
-			idx[k] = 0
-		}
-		if k < 0 {
+		if !w.next() {
 			return
 		}
 	}
@@ -322,4 +299,47 @@ func (q copyPlan) checkBounds(dstLen, srcLen int) {
 	if lo, hi := span(q.srcOff, q.shape, q.srcStrides); lo < 0 || hi >= srcLen {
 		panic(fmt.Sprintf("copyPlan reads [%d, %d] outside a source of %d elements", lo, hi, srcLen))
 	}
+}
+
+// nextIndex advances idx, a row-major index into shape, by one; it reports
+// false when idx wraps around past the last index.
+func nextIndex(idx, shape []int) bool {
+	for k := len(idx) - 1; k >= 0; k-- {
+		idx[k]++
+		if idx[k] < shape[k] {
+			return true
+		}
+		idx[k] = 0
+	}
+	return false
+}
+
+// offsetWalker walks the indices of a shape in row-major order and keeps
+// the element offsets of a destination and a source in step, incrementally:
+// the N-d index walk of every strided loop.
+type offsetWalker struct {
+	shape, idx             []int
+	dstStrides, srcStrides []int
+	dst, src               int // the offsets of the current index
+}
+
+func newOffsetWalker(shape, dstStrides, srcStrides []int, dstOff, srcOff int) *offsetWalker {
+	return &offsetWalker{shape: shape, idx: make([]int, len(shape)),
+		dstStrides: dstStrides, srcStrides: srcStrides, dst: dstOff, src: srcOff}
+}
+
+// next moves to the following index; it reports false after the last one.
+func (w *offsetWalker) next() bool {
+	for k := len(w.idx) - 1; k >= 0; k-- {
+		w.idx[k]++
+		w.dst += w.dstStrides[k]
+		w.src += w.srcStrides[k]
+		if w.idx[k] < w.shape[k] {
+			return true
+		}
+		w.dst -= w.dstStrides[k] * w.shape[k]
+		w.src -= w.srcStrides[k] * w.shape[k]
+		w.idx[k] = 0
+	}
+	return false
 }
