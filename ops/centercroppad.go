@@ -12,6 +12,7 @@
 // Rules: [shape] shape is 1-D, has one entry per axis, none negative;
 // [axes] every axis exists and appears once. Padding is the all-zero
 // element: 0, false, "" (and 2^-127 for float8e8m0, which has no zero).
+
 package ops
 
 import (

@@ -21,6 +21,7 @@
 // and the domain of axis [C1]), so is a missing axis (GR4: no default
 // values) and an element type outside the document's list ([R1]: "types
 // that support the concat operation").
+
 package ops
 
 import (

@@ -13,6 +13,7 @@
 // limit. sparse_value is
 // not supported: onnxshape has no sparse tensors (its error wraps
 // ErrUnsupported).
+
 package ops
 
 import (

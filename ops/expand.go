@@ -12,6 +12,7 @@
 //
 // The kernel is one copy plan (plans.go's broadcastPlan), with source stride
 // 0 on the broadcast axes.
+
 package ops
 
 import (

@@ -8,6 +8,7 @@
 // 25), which ONNX shares:
 //
 //	[C1] axis in [-r, r], r = rank(X); a negative axis means axis + r
+
 package ops
 
 import (

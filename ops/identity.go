@@ -6,6 +6,7 @@
 // 16 also optionals; 19, 21, 23, 24 and 25 add element types (float8,
 // int4/uint4, float4e2m1, float8e8m0, int2/uint2). A value of a kind the
 // version does not take is an error [type].
+
 package ops
 
 import (

@@ -34,6 +34,7 @@
 //	[C3] pads has 4 entries, each >= 0
 //	[C4] every window holds a real element: the dilated kernel d*(k-1)+1 is
 //	     larger than each pad, and no window falls between two taps
+
 package ops
 
 import (

@@ -29,6 +29,7 @@
 //
 // Duplicate indices: the elements of X are written in row-major order, so of
 // two elements with one index the later wins (as in the reference).
+
 package ops
 
 import (

@@ -39,6 +39,7 @@
 // interior rows of axis k that the index map below picks. Going innermost
 // first, the rows read are already complete along every later axis, so the
 // outermost borders (the largest) are contiguous block copies.
+
 package ops
 
 import (

@@ -19,6 +19,7 @@
 // Under the SONNX profile, allowzero must be 0 or 1 (ONNX reads any value
 // other than 1 as 0) and a -1 is refused when X has a zero dimension, where
 // ONNX (numpy) still infers it when the other dims multiply to a non-zero.
+
 package ops
 
 import (

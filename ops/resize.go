@@ -46,6 +46,7 @@
 //
 // Under the SONNX profile every attribute that matters for the chosen mode
 // must be given explicitly (GR4).
+
 package ops
 
 import (
@@ -59,6 +60,13 @@ func init() {
 	register("Resize", []int{11}, [2]int{3, 4}, [2]int{1, 1}, resizeNode)
 	register("Resize", []int{13, 18, 19}, [2]int{1, 4}, [2]int{1, 1}, resizeNode)
 }
+
+// The interpolation modes of Resize, for ResizeOptions.Mode.
+const (
+	Nearest = "nearest"
+	Linear  = "linear"
+	Cubic   = "cubic"
+)
 
 // ResizeOptions are the parameters of Resize. The zero value is ONNX's
 // default for every attribute; exactly one of Scales and Sizes must be set.

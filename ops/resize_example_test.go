@@ -10,7 +10,7 @@ import (
 func ExampleResize() {
 	x := tensor.MustFromSlice([]float32{1, 2, 3, 4}, 1, 1, 2, 2)
 	// Bilinear 2x upsampling of the last two axes, half_pixel coordinates.
-	y, err := ops.Resize(x, ops.ResizeOptions{Mode: "linear", Axes: []int{2, 3}, Scales: []float32{2, 2}})
+	y, err := ops.Resize(x, ops.ResizeOptions{Mode: ops.Linear, Axes: []int{2, 3}, Scales: []float32{2, 2}})
 	if err != nil {
 		fmt.Println(err)
 		return

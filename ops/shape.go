@@ -7,6 +7,7 @@
 // (r = rank(X)), never an error: a start past the end gives an empty shape.
 // start defaults to 0, end to r. Before version 15, a node that sets start or
 // end is refused (rule [attribute]), as the ONNX checker refuses it.
+
 package ops
 
 import (

@@ -2,6 +2,7 @@
 //
 // Versions: 1, 13, 19, 21, 23, 24 and 25 differ only in the element types
 // they allow. Size has no attribute and no rule to break.
+
 package ops
 
 import (

@@ -33,6 +33,7 @@
 //	positive step, [-d-1, d-1] for a negative one; [R6]/[R7] (transient) a
 //	positive step needs start <= end, a negative one start >= end, after
 //	normalisation; Y [C2] every output dimension is > 0.
+
 package ops
 
 import (

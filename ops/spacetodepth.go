@@ -12,6 +12,7 @@
 //
 // The kernel is one copy plan: the reshape to rank 6 and the transpose of
 // the specification's reference formula, as one permutation (plans.go).
+
 package ops
 
 import (

@@ -24,6 +24,7 @@
 // outputs, and the uneven rule leaves no negative last part; [attribute] a
 // node does not set an attribute its version lacks (split from 13,
 // num_outputs before 18), as the ONNX checker refuses it.
+
 package ops
 
 import (

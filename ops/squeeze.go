@@ -12,6 +12,7 @@
 //	[axis-range]    every axis in [-r, r-1], r = rank(X)
 //	[axis-repeated] no axis designated twice, after normalisation
 //	[not-one]       every designated dim is of size 1
+
 package ops
 
 import (

@@ -14,6 +14,7 @@
 //
 // The kernel is one copy plan of rank 2r: output axis k is viewed as the
 // pair (repeat, input index), with source stride 0 on the repeat half.
+
 package ops
 
 import (

@@ -11,6 +11,7 @@
 // The kernel is one copy plan (plans.go's permutePlan): the copy engine
 // merges the axes the permutation keeps together and copies the rest in
 // cache-sized tiles.
+
 package ops
 
 import (

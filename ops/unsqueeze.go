@@ -8,6 +8,7 @@
 //
 //	[C1] every axis in [-rY, rY-1], rY = rank(X) + len(axes)
 //	[C2] no axis designated twice, after normalisation
+
 package ops
 
 import (

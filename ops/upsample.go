@@ -12,6 +12,7 @@
 //
 //	[scales] one per axis, each >= 1 (Upsample only enlarges)
 //	[mode]   nearest or linear
+
 package ops
 
 import (

@@ -1,0 +1,34 @@
+// Package ops implements the ONNX shape and data-movement operators, every
+// opset version of each, for every ONNX tensor type.
+//
+// Each operator is two things that share one implementation. The first is
+// a plain Go function over tensors, with an options struct whose zero value
+// is the ONNX default and whose fields carry the spec's names; it follows the
+// newest version of its operator:
+//
+//	y, err := ops.Transpose(x, ops.TransposeOptions{Perm: []int{0, 2, 3, 1}})
+//	z, err := ops.Resize(x, ops.ResizeOptions{Mode: ops.Linear, Sizes: []int{1, 3, 448, 448}})
+//
+// The second is a Kernel in the registry, which the model runner (package
+// graph) finds with Lookup by domain, name and the model's opset, and runs
+// on a Node whose attributes and version come from the model file.
+//
+// Operators that only change the shape (Reshape, Flatten, Squeeze,
+// Unsqueeze, Identity) return views that share the input's storage. The
+// others move data with one copy engine, type-agnostic (by element size),
+// which merges the axes a copy keeps whole, tiles transposes and spreads
+// large copies over the cores; only Resize, Pad's constant and MaxPool
+// compute, with generics over their element types. No operator ever writes
+// into an input.
+//
+// Every refusal is an *Error naming the operator, its version and the rule
+// broken, with SONNX constraint ids where the profile specifies the operator:
+//
+//	Unsqueeze-13 [C2] axis 1 designated twice (1 and -4)
+//
+// Options selects the SONNX profile (ProfileSONNX: its extra constraints are
+// checked and what it leaves undefined is refused), caps the size of any
+// tensor an operator creates (an oversized output is refused before it is
+// allocated, wrapping ErrLimit), the cores used, and a context for
+// cancellation.
+package ops
