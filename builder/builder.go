@@ -1,0 +1,310 @@
+// Package builder assembles an ONNX model from onnxshape's operators in Go
+// and writes it as a .onnx file that onnxshape and onnxruntime both load: a
+// pre-processing pipeline built once and used from Go and from any ONNX
+// runtime.
+//
+//	b := builder.New(21)
+//	img := b.Input("image", tensor.Uint8, 1, 224, 224, 3)
+//	nchw := b.Op("Transpose", img, builder.Ints("perm", 0, 3, 1, 2))
+//	b.Output("pixels", nchw)
+//	data, err := b.Encode()
+//
+// Model runs the finished graph once, on zero-valued inputs, through
+// onnxshape's runner: that checks every node (an error names the node) and
+// gives the graph outputs their types and shapes, which ONNX requires.
+package builder
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/onnx"
+	"github.com/onnxshape/onnxshape/onnx/pb"
+	"github.com/onnxshape/onnxshape/tensor"
+	"google.golang.org/protobuf/proto"
+)
+
+// Value names a value of the graph being built: an input, a constant or a
+// node's output. The zero Value, None, stands for an optional input left out.
+type Value struct{ name string }
+
+// None is an optional operator input left out.
+var None Value
+
+// Name returns the value's name in the model.
+func (v Value) Name() string { return v.name }
+
+// Builder accumulates a graph. Its methods record the first error and make
+// every later call a no-op; Model and Encode return it.
+type Builder struct {
+	opset   int64
+	g       *pb.GraphProto
+	names   map[string]bool
+	counter int
+	err     error
+}
+
+// New returns a builder for a model importing the default ONNX domain at
+// the given opset version (7 to 25).
+func New(opset int) *Builder {
+	b := &Builder{opset: int64(opset), g: &pb.GraphProto{Name: proto.String("onnxshape")}, names: map[string]bool{}}
+	if _, ok := irVersion(b.opset); !ok {
+		b.err = fmt.Errorf("builder: opset %d is not one onnxshape knows (7 to 25)", opset)
+	}
+	return b
+}
+
+// irVersion is the IR version ONNX releases write with each opset, so that
+// runtimes of that release accept the model.
+func irVersion(opset int64) (int64, bool) {
+	switch {
+	case opset < 7 || opset > 25:
+		return 0, false
+	case opset <= 8:
+		return 3, true
+	case opset <= 9:
+		return 4, true
+	case opset <= 10:
+		return 5, true
+	case opset <= 11:
+		return 6, true
+	case opset <= 14:
+		return 7, true
+	case opset <= 18:
+		return 8, true
+	case opset <= 20:
+		return 9, true
+	case opset <= 22:
+		return 10, true
+	}
+	return opset - 12, true // 23: 11, 24: 12, 25: 13
+}
+
+func (b *Builder) fail(format string, args ...any) {
+	if b.err == nil {
+		b.err = fmt.Errorf("builder: "+format, args...)
+	}
+}
+
+// claim registers a new value name, or records an error if it is taken.
+func (b *Builder) claim(name string) Value {
+	if name == "" || b.names[name] {
+		b.fail("value name %q is empty or used twice", name)
+	}
+	b.names[name] = true
+	return Value{name}
+}
+
+// fresh returns an unused name made from prefix.
+func (b *Builder) fresh(prefix string) string {
+	for {
+		b.counter++
+		name := fmt.Sprintf("%s_%d", prefix, b.counter)
+		if !b.names[name] {
+			return name
+		}
+	}
+}
+
+// Input declares a graph input of element type dt and a fixed shape.
+func (b *Builder) Input(name string, dt tensor.DataType, shape ...int) Value {
+	v := b.claim(name)
+	if b.err != nil {
+		return v
+	}
+	for _, d := range shape {
+		if d < 0 {
+			b.fail("input %q: dimension %d is negative", name, d)
+			return v
+		}
+	}
+	b.g.Input = append(b.g.Input, valueInfo(name, dt, shape))
+	return v
+}
+
+// Constant adds t to the model as an initializer named name.
+func (b *Builder) Constant(name string, t *tensor.Tensor) Value {
+	v := b.claim(name)
+	if b.err != nil {
+		return v
+	}
+	tp, err := onnx.TensorToProto(t, name)
+	if err != nil {
+		b.fail("constant %q: %v", name, err)
+		return v
+	}
+	b.g.Initializer = append(b.g.Initializer, tp)
+	return v
+}
+
+// Ints64 adds a 1-D int64 initializer, the form of shapes, axes and pads.
+func (b *Builder) Ints64(name string, v ...int64) Value {
+	return b.Constant(name, tensor.MustFromSlice(append([]int64{}, v...)))
+}
+
+// Op adds a node of operator op with the given inputs (Values, None for an
+// optional input left out) and attributes, and returns its one output.
+func (b *Builder) Op(op string, inputsAndAttrs ...any) Value {
+	out := b.OpN(op, 1, inputsAndAttrs...)
+	if len(out) == 0 {
+		return Value{}
+	}
+	return out[0]
+}
+
+// OpN is Op for an operator with n outputs (Split, MaxPool with indices).
+func (b *Builder) OpN(op string, n int, inputsAndAttrs ...any) []Value {
+	if b.err != nil {
+		return make([]Value, n)
+	}
+	node := &pb.NodeProto{OpType: proto.String(op), Name: proto.String(b.fresh(op))}
+	for _, x := range inputsAndAttrs {
+		switch x := x.(type) {
+		case Value:
+			if x.name != "" && !b.names[x.name] {
+				b.fail("%s: input %q is not a value of this builder", op, x.name)
+			}
+			node.Input = append(node.Input, x.name)
+		case Attr:
+			if x.err != nil {
+				b.fail("%s: %v", op, x.err)
+			}
+			node.Attribute = append(node.Attribute, x.proto)
+		default:
+			b.fail("%s: %T is neither a Value nor an Attr", op, x)
+		}
+	}
+	// Trailing absent inputs are dropped, as ONNX writers do.
+	for len(node.Input) > 0 && node.Input[len(node.Input)-1] == "" {
+		node.Input = node.Input[:len(node.Input)-1]
+	}
+	outs := make([]Value, n)
+	for i := range outs {
+		outs[i] = b.claim(b.fresh(op + "_out"))
+		node.Output = append(node.Output, outs[i].name)
+	}
+	b.g.Node = append(b.g.Node, node)
+	return outs
+}
+
+// Output makes v a graph output under the given name.
+func (b *Builder) Output(name string, v Value) {
+	if b.err != nil {
+		return
+	}
+	if v.name == "" || !b.names[v.name] {
+		b.fail("output %q: %q is not a value of this builder", name, v.name)
+		return
+	}
+	if name != v.name {
+		// Give the producing node's output the graph output's name.
+		if b.names[name] {
+			b.fail("output name %q is used twice", name)
+			return
+		}
+		if !b.rename(v.name, name) {
+			b.fail("output %q: an input or constant cannot be renamed; give it the output's name", name)
+			return
+		}
+	}
+	b.g.Output = append(b.g.Output, &pb.ValueInfoProto{Name: proto.String(name)})
+}
+
+// rename renames a node output everywhere it is used.
+func (b *Builder) rename(from, to string) bool {
+	produced := false
+	for _, n := range b.g.Node {
+		for i, o := range n.Output {
+			if o == from {
+				n.Output[i], produced = to, true
+			}
+		}
+		for i, in := range n.Input {
+			if in == from {
+				n.Input[i] = to
+			}
+		}
+	}
+	for _, o := range b.g.Output {
+		if o.GetName() == from {
+			o.Name = proto.String(to)
+		}
+	}
+	if produced {
+		delete(b.names, from)
+		b.names[to] = true
+	}
+	return produced
+}
+
+// Model returns the model: it runs the graph once on zero-valued inputs to
+// check every node and to declare the outputs' types and shapes.
+func (b *Builder) Model() (*pb.ModelProto, error) {
+	if b.err != nil {
+		return nil, b.err
+	}
+	if len(b.g.Output) == 0 {
+		return nil, fmt.Errorf("builder: the graph has no output")
+	}
+	ir, _ := irVersion(b.opset)
+	m := &pb.ModelProto{
+		IrVersion:    proto.Int64(ir),
+		ProducerName: proto.String("onnxshape"),
+		OpsetImport:  []*pb.OperatorSetIdProto{{Domain: proto.String(""), Version: proto.Int64(b.opset)}},
+		Graph:        proto.Clone(b.g).(*pb.GraphProto),
+	}
+	// The runner checks declared output types: run with the outputs untyped.
+	gm, err := graph.FromProto(m, "")
+	if err != nil {
+		return nil, fmt.Errorf("builder: %w", err)
+	}
+	inputs := map[string]tensor.Value{}
+	for _, in := range m.Graph.Input {
+		tt := in.GetType().GetTensorType()
+		shape := make([]int, len(tt.GetShape().GetDim()))
+		for i, d := range tt.GetShape().GetDim() {
+			shape[i] = int(d.GetDimValue())
+		}
+		z, err := tensor.New(tensor.DataType(tt.GetElemType()), shape...)
+		if err != nil {
+			return nil, fmt.Errorf("builder: input %q: %w", in.GetName(), err)
+		}
+		inputs[in.GetName()] = z
+	}
+	out, err := gm.Run(context.Background(), inputs, nil)
+	if err != nil {
+		return nil, fmt.Errorf("builder: the graph does not run on zero inputs of the declared shapes: %w", err)
+	}
+	for _, o := range m.Graph.Output {
+		t, ok := out[o.GetName()].(*tensor.Tensor)
+		if !ok {
+			return nil, fmt.Errorf("builder: output %q is not a tensor", o.GetName())
+		}
+		o.Type = valueInfo("", t.DataType(), t.Shape()).Type
+	}
+	return m, nil
+}
+
+// Encode returns the model's bytes, ready to be written as a .onnx file.
+func (b *Builder) Encode() ([]byte, error) {
+	m, err := b.Model()
+	if err != nil {
+		return nil, err
+	}
+	return onnx.EncodeModel(m)
+}
+
+func valueInfo(name string, dt tensor.DataType, shape []int) *pb.ValueInfoProto {
+	dims := make([]*pb.TensorShapeProto_Dimension, len(shape))
+	for i, d := range shape {
+		dims[i] = &pb.TensorShapeProto_Dimension{Value: &pb.TensorShapeProto_Dimension_DimValue{DimValue: int64(d)}}
+	}
+	return &pb.ValueInfoProto{
+		Name: proto.String(name),
+		Type: &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: &pb.TypeProto_Tensor{
+			ElemType: proto.Int32(int32(dt)),
+			Shape:    &pb.TensorShapeProto{Dim: dims},
+		}}},
+	}
+}

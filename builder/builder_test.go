@@ -1,0 +1,93 @@
+package builder
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/onnx"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// A letterbox pipeline built in Go round-trips through the file format and
+// runs in onnxshape with the values the operators give one by one.
+func TestBuildRoundTrip(t *testing.T) {
+	b := New(21)
+	img := b.Input("image", tensor.Uint8, 1, 2, 3, 1)
+	nchw := b.Op("Transpose", img, Ints("perm", 0, 3, 1, 2))
+	padded := b.Op("Pad", nchw, b.Ints64("pads", 0, 0, 0, 0, 0, 0, 1, 0), None, None, String("mode", "constant"))
+	parts := b.OpN("Split", 2, padded, b.Ints64("split", 2, 1), Int("axis", 2))
+	b.Output("top", parts[0])
+	b.Output("bottom", parts[1])
+	data, err := b.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mp, err := onnx.DecodeModel(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := onnx.DescribeType(mp.GetGraph().GetOutput()[0].GetType()); got != "tensor(uint8)[1,1,2,3]" {
+		t.Errorf("declared output type %s", got)
+	}
+	if mp.GetIrVersion() != 10 || mp.GetOpsetImport()[0].GetVersion() != 21 {
+		t.Errorf("ir %d opset %v", mp.GetIrVersion(), mp.GetOpsetImport())
+	}
+	m, err := graph.LoadBytes(data, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := tensor.MustFromSlice([]uint8{1, 2, 3, 4, 5, 6}, 1, 2, 3, 1)
+	out, err := m.Run(context.Background(), map[string]tensor.Value{"image": x}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	top, _ := tensor.ToSlice[uint8](out["top"].(*tensor.Tensor))
+	bottom, _ := tensor.ToSlice[uint8](out["bottom"].(*tensor.Tensor))
+	if string(top) != string([]uint8{1, 2, 3, 4, 5, 6}) || string(bottom) != string([]uint8{0, 0, 0}) {
+		t.Errorf("top %v bottom %v", top, bottom)
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	cases := []struct {
+		name  string
+		build func(b *Builder)
+		want  string
+	}{
+		{"no output", func(b *Builder) { b.Input("x", tensor.Float, 2) }, "no output"},
+		{"name twice", func(b *Builder) {
+			x := b.Input("x", tensor.Float, 2)
+			b.Input("x", tensor.Float, 2)
+			b.Output("y", b.Op("Identity", x))
+		}, "used twice"},
+		{"foreign value", func(b *Builder) {
+			b.Input("x", tensor.Float, 2)
+			b.Output("y", b.Op("Identity", Value{"nope"}))
+		}, `input "nope" is not a value`},
+		{"bad node", func(b *Builder) {
+			x := b.Input("x", tensor.Float, 2, 3)
+			b.Output("y", b.Op("Transpose", x, Ints("perm", 0, 0)))
+		}, "Transpose"},
+		{"unknown operator", func(b *Builder) {
+			x := b.Input("x", tensor.Float, 2)
+			b.Output("y", b.Op("Conv", x))
+		}, "Conv"},
+		{"not a value", func(b *Builder) {
+			x := b.Input("x", tensor.Float, 2)
+			b.Output("y", b.Op("Identity", x, 3))
+		}, "neither a Value nor an Attr"},
+		{"rename an input", func(b *Builder) { b.Output("y", b.Input("x", tensor.Float, 2)) }, "cannot be renamed"},
+	}
+	for _, c := range cases {
+		b := New(21)
+		c.build(b)
+		if _, err := b.Model(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
+		}
+	}
+	if _, err := New(3).Model(); err == nil {
+		t.Error("opset 3 must be refused")
+	}
+}
