@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -109,7 +110,15 @@ func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
 // Ctx is taken from Run's context argument.
 type RunOptions struct {
 	ops.Options
+	// MaxRunBytes caps the storage of all the tensors a run creates together
+	// (0 means DefaultMaxRunBytes; negative means no cap). Views, such as
+	// Reshape's output, cost nothing. Each node may allocate only what is
+	// left, so a run that would pass the cap stops before it allocates.
+	MaxRunBytes int64
 }
+
+// DefaultMaxRunBytes is the default cap on the bytes a whole run allocates.
+const DefaultMaxRunBytes = 4 << 30
 
 // Load reads, checks and prepares the model in the file at path. External
 // tensor data is read relative to the file's folder.
@@ -442,10 +451,18 @@ func (m *Model) Run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 		ctx = context.Background()
 	}
 	var opt ops.Options
+	budget := int64(DefaultMaxRunBytes)
 	if o != nil {
 		opt = o.Options
+		switch {
+		case o.MaxRunBytes < 0:
+			budget = math.MaxInt64
+		case o.MaxRunBytes > 0:
+			budget = o.MaxRunBytes
+		}
 	}
 	opt.Ctx = ctx
+	tensorLimit := opt.TensorLimit()
 
 	vals := make([]tensor.Value, m.numSlots)
 	for _, c := range m.consts {
@@ -476,8 +493,16 @@ func (m *Model) Run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if err := st.run(&opt, vals); err != nil {
+		// The node may create at most what the run has left.
+		nodeOpt := opt
+		nodeOpt.MaxTensorBytes = max(min(tensorLimit, budget), 1)
+		if err := st.run(&nodeOpt, vals); err != nil {
 			return nil, err
+		}
+		budget -= st.allocated(vals)
+		if budget < 0 {
+			return nil, &NodeError{Node: st.node.Name, Index: st.index, Op: opName(st.node), Version: st.node.Version,
+				Err: fmt.Errorf("%w: the run has allocated more than its cap of %d bytes", ops.ErrLimit, runCap(o))}
 		}
 	}
 
@@ -519,6 +544,58 @@ func (st *step) run(opt *ops.Options, vals []tensor.Value) (err error) {
 		vals[s] = out[k]
 	}
 	return nil
+}
+
+// allocated returns the bytes of new storage the step's outputs hold: views
+// of its inputs (Reshape, Identity, ...) count for nothing.
+func (st *step) allocated(vals []tensor.Value) int64 {
+	var ins []*tensor.Tensor
+	for _, s := range st.in {
+		if s >= 0 {
+			ins = append(ins, tensorsOf(vals[s])...)
+		}
+	}
+	var n int64
+	for _, s := range st.out {
+		if s < 0 {
+			continue
+		}
+	outputs:
+		for _, t := range tensorsOf(vals[s]) {
+			for _, in := range ins {
+				if t == in || t.SharesStorage(in) {
+					continue outputs
+				}
+			}
+			n += int64(t.ByteLen())
+			if t.DataType() == tensor.String {
+				n += 16 * int64(t.Len())
+			}
+		}
+	}
+	return n
+}
+
+// tensorsOf returns the tensors a value holds.
+func tensorsOf(v tensor.Value) []*tensor.Tensor {
+	switch v := v.(type) {
+	case *tensor.Tensor:
+		return []*tensor.Tensor{v}
+	case *tensor.Sequence:
+		return v.Items
+	case *tensor.Optional:
+		if v.Value != nil {
+			return tensorsOf(v.Value)
+		}
+	}
+	return nil
+}
+
+func runCap(o *RunOptions) int64 {
+	if o == nil || o.MaxRunBytes == 0 {
+		return DefaultMaxRunBytes
+	}
+	return o.MaxRunBytes
 }
 
 func opName(n *ops.Node) string {

@@ -16,6 +16,10 @@ func (o *Options) orDefault() *Options {
 	return o
 }
 
+// TensorLimit returns the cap on one tensor's bytes that o sets, the
+// default filled in (math.MaxInt64 when there is no cap).
+func (o *Options) TensorLimit() int64 { return o.orDefault().maxBytes() }
+
 func (o *Options) maxBytes() int64 {
 	switch {
 	case o.MaxTensorBytes == 0:

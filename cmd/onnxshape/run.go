@@ -17,7 +17,7 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-const runUsage = `usage: onnxshape run [MODEL] [--input NAME=FILE]... [--out DIR] [--profile onnx|sonnx] [--max-bytes N] [--threads N]
+const runUsage = `usage: onnxshape run [MODEL] [--input NAME=FILE]... [--out DIR] [--profile onnx|sonnx] [--max-bytes N] [--max-run-bytes N] [--threads N]
 
 Runs MODEL (a .onnx file, or a node-test folder holding model.onnx) and
 prints each output's name, type, shape and a numpy-like preview. Inputs are
@@ -47,6 +47,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	outDir := fs.String("out", "", "write the outputs to this folder")
 	profileName := fs.String("profile", "onnx", "rules the operators follow: onnx or sonnx")
 	maxBytes := fs.Int64("max-bytes", 0, "refuse to create any tensor larger than this many bytes (0: 2 GiB, -1: no limit)")
+	maxRunBytes := fs.Int64("max-run-bytes", 0, "refuse a run that would create more than this many bytes in all (0: 4 GiB, -1: no limit)")
 	threads := fs.Int("threads", 0, "cores the kernels use (0: all)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -86,7 +87,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	o := &graph.RunOptions{Options: ops.Options{Profile: p, MaxTensorBytes: *maxBytes, Threads: *threads}}
+	o := &graph.RunOptions{Options: ops.Options{Profile: p, MaxTensorBytes: *maxBytes, Threads: *threads}, MaxRunBytes: *maxRunBytes}
 	out, err := m.Run(context.Background(), given, o)
 	if err != nil {
 		return fail(err)
