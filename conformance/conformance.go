@@ -147,6 +147,17 @@ func runDataSet(m *graph.Model, set string, o *graph.RunOptions) error {
 	if extra := filepath.Join(set, fmt.Sprintf("input_%d.pb", len(m.Inputs()))); fileExists(extra) {
 		return fmt.Errorf("%s: the model has only %d inputs", filepath.Base(extra), len(m.Inputs()))
 	}
+	if o != nil && o.Pool != nil {
+		// A first run whose storage all goes back to the pool: the run
+		// compared below recycles it, as a model run in a loop does.
+		first, err := m.Run(contextFor(o), inputs, o)
+		if err != nil {
+			return err
+		}
+		for _, v := range first {
+			o.Pool.Release(v)
+		}
+	}
 	got, err := m.Run(contextFor(o), inputs, o)
 	if err != nil {
 		return err

@@ -115,6 +115,9 @@ type RunOptions struct {
 	// Reshape's output, cost nothing. Each node may allocate only what is
 	// left, so a run that would pass the cap stops before it allocates.
 	MaxRunBytes int64
+	// Pool, when set, provides the storage of the tensors the run creates
+	// and takes back its intermediate tensors when the run ends.
+	Pool *Pool
 }
 
 // DefaultMaxRunBytes is the default cap on the bytes a whole run allocates.
@@ -446,7 +449,7 @@ func (m *Model) Proto() *pb.ModelProto { return m.proto }
 // with inputs or initializers (Identity, Reshape and the like return
 // views), so treat them as read-only too. ctx is checked between nodes and
 // by long kernels.
-func (m *Model) Run(ctx context.Context, inputs map[string]tensor.Value, o *RunOptions) (map[string]tensor.Value, error) {
+func (m *Model) Run(ctx context.Context, inputs map[string]tensor.Value, o *RunOptions) (_ map[string]tensor.Value, err error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -465,6 +468,14 @@ func (m *Model) Run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 	tensorLimit := opt.TensorLimit()
 
 	vals := make([]tensor.Value, m.numSlots)
+	if o != nil && o.Pool != nil {
+		opt.Alloc = o.Pool.alloc
+		defer func() {
+			if err != nil { // what the failed run created goes back
+				o.Pool.release(vals, nil)
+			}
+		}()
+	}
 	for _, c := range m.consts {
 		vals[c.slot] = c.value
 	}
@@ -507,8 +518,14 @@ func (m *Model) Run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 	}
 
 	out := make(map[string]tensor.Value, len(m.outputs))
+	keep := make([]tensor.Value, 0, len(m.outputs))
 	for i, vi := range m.outputs {
 		out[vi.Name] = vals[m.outSlots[i]]
+		keep = append(keep, out[vi.Name])
+	}
+	if o != nil && o.Pool != nil {
+		// The intermediates go back; storage an output shares stays out.
+		o.Pool.release(vals, keep)
 	}
 	return out, nil
 }

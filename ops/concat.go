@@ -166,7 +166,7 @@ func concat(opt *Options, op opRef, inputs []*tensor.Tensor, axis int) (*tensor.
 	if err != nil {
 		return nil, err
 	}
-	y, err := opt.orDefault().newTensor(op, types[0], shape)
+	y, err := opt.orDefault().newOverwritten(op, types[0], shape)
 	if err != nil {
 		return nil, err
 	}

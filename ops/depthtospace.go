@@ -78,7 +78,7 @@ func depthToSpace(opt *Options, op opRef, x *tensor.Tensor, b int, mode string) 
 	if err != nil {
 		return nil, err
 	}
-	y, err := opt.orDefault().newTensor(op, x.DataType(), out)
+	y, err := opt.orDefault().newOverwritten(op, x.DataType(), out)
 	if err != nil {
 		return nil, err
 	}

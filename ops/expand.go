@@ -55,7 +55,7 @@ func expand(opt *Options, op opRef, x *tensor.Tensor, shape []int) (*tensor.Tens
 	if err != nil {
 		return nil, err
 	}
-	y, err := opt.orDefault().newTensor(op, x.DataType(), out)
+	y, err := opt.orDefault().newOverwritten(op, x.DataType(), out)
 	if err != nil {
 		return nil, err
 	}

@@ -177,6 +177,29 @@ func runFuzzedNode(t *testing.T, b []byte) {
 	if err == nil && len(out) == 0 {
 		t.Fatalf("%s: no output and no error", desc)
 	}
+	if err != nil {
+		return
+	}
+	// Storage from an allocator holds garbage: a kernel must give the same
+	// result with it (what it does not overwrite, it must clear).
+	poisoned := &Options{MaxTensorBytes: 1 << 20, Alloc: func(size int) []byte {
+		b := tensor.MustNew(tensor.Uint8, size).Bytes()
+		for i := range b {
+			b[i] = 0xA5
+		}
+		return b
+	}}
+	again, err := sc.Run(poisoned, n, in)
+	if err != nil {
+		t.Fatalf("%s: fails with an allocator: %v", desc, err)
+	}
+	for i := range out {
+		a, ok1 := out[i].(*tensor.Tensor)
+		b, ok2 := again[i].(*tensor.Tensor)
+		if ok1 && ok2 && !a.Equal(b) {
+			t.Fatalf("%s: output %d depends on the content of recycled storage", desc, i)
+		}
+	}
 }
 
 func describeAll(in []tensor.Value) []string {

@@ -69,10 +69,33 @@ func (o *Options) checkSize(op opRef, dt tensor.DataType, shape []int) error {
 	return nil
 }
 
-// newTensor allocates an output after checkSize.
+// newTensor allocates a zero-filled output after checkSize.
 func (o *Options) newTensor(op opRef, dt tensor.DataType, shape []int) (*tensor.Tensor, error) {
+	return o.allocTensor(op, dt, shape, true)
+}
+
+// newOverwritten allocates an output that the kernel will write entirely,
+// so storage from Alloc need not be cleared first.
+func (o *Options) newOverwritten(op opRef, dt tensor.DataType, shape []int) (*tensor.Tensor, error) {
+	return o.allocTensor(op, dt, shape, false)
+}
+
+func (o *Options) allocTensor(op opRef, dt tensor.DataType, shape []int, zero bool) (*tensor.Tensor, error) {
 	if err := o.checkSize(op, dt, shape); err != nil {
 		return nil, err
+	}
+	if o.Alloc != nil && dt != tensor.String {
+		size, err := tensor.ByteSize(dt, shape)
+		if err == nil {
+			buf := o.Alloc(size)
+			if zero {
+				clear(buf)
+			}
+			t, err := tensor.Wrap(dt, shape, buf)
+			if err == nil {
+				return t, nil
+			}
+		}
 	}
 	t, err := tensor.New(dt, shape...)
 	if err != nil {

@@ -44,6 +44,11 @@ type Options struct {
 	MaxTensorBytes int64
 	// Threads caps the cores a kernel uses (0 means all).
 	Threads int
+	// Alloc, when set, provides the storage of the non-string tensors
+	// operators create: size bytes, 8-byte aligned, of any content (the
+	// operator clears what it does not overwrite). graph.Pool recycles
+	// storage through it, so that a model run in a loop need not allocate.
+	Alloc func(size int) []byte
 }
 
 // Kernel runs one node. in holds the node's inputs in order, nil for an

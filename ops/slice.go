@@ -327,7 +327,7 @@ func slice(opt *Options, op opRef, x *tensor.Tensor, p sliceParams) (*tensor.Ten
 	if err != nil {
 		return nil, err
 	}
-	y, err := opt.orDefault().newTensor(op, x.DataType(), w.shape)
+	y, err := opt.orDefault().newOverwritten(op, x.DataType(), w.shape)
 	if err != nil {
 		return nil, err
 	}

@@ -61,7 +61,7 @@ func spaceToDepth(opt *Options, op opRef, x *tensor.Tensor, b int) (*tensor.Tens
 	if err != nil {
 		return nil, err
 	}
-	y, err := opt.orDefault().newTensor(op, x.DataType(), out)
+	y, err := opt.orDefault().newOverwritten(op, x.DataType(), out)
 	if err != nil {
 		return nil, err
 	}

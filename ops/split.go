@@ -274,7 +274,7 @@ func split(opt *Options, op opRef, x *tensor.Tensor, p splitParams) ([]*tensor.T
 	for i, s := range sizes {
 		shape := append([]int{}, x.Shape()...)
 		shape[k] = s
-		y, err := opt.orDefault().newTensor(op, x.DataType(), shape)
+		y, err := opt.orDefault().newOverwritten(op, x.DataType(), shape)
 		if err != nil {
 			return nil, err
 		}

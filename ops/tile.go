@@ -99,7 +99,7 @@ func tile(opt *Options, op opRef, x *tensor.Tensor, repeats []int) (*tensor.Tens
 	if err != nil {
 		return nil, err
 	}
-	y, err := opt.orDefault().newTensor(op, x.DataType(), out)
+	y, err := opt.orDefault().newOverwritten(op, x.DataType(), out)
 	if err != nil {
 		return nil, err
 	}

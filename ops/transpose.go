@@ -55,7 +55,7 @@ func transpose(opt *Options, op opRef, x *tensor.Tensor, perm []int) (*tensor.Te
 	if err != nil {
 		return nil, err
 	}
-	y, err := opt.orDefault().newTensor(op, x.DataType(), permuted(x.Shape(), perm))
+	y, err := opt.orDefault().newOverwritten(op, x.DataType(), permuted(x.Shape(), perm))
 	if err != nil {
 		return nil, err
 	}

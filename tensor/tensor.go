@@ -105,6 +105,32 @@ func New(dt DataType, shape ...int) (*Tensor, error) {
 	return t, nil
 }
 
+// Wrap returns a tensor of type dt and shape whose storage is buf itself,
+// not a copy: the caller hands buf over and must not touch it again. buf
+// must be 8-byte aligned and exactly as long as the tensor's storage; its
+// contents are the elements in the machine's byte order. It exists for
+// allocators that recycle storage (graph.Pool); FromBytes is the safe form.
+func Wrap(dt DataType, shape []int, buf []byte) (*Tensor, error) {
+	if dt == String || !dt.Valid() {
+		return nil, fmt.Errorf("%w: Wrap takes a non-string ONNX type, not %v", ErrType, dt)
+	}
+	size, err := ByteSize(dt, shape)
+	if err != nil {
+		return nil, err
+	}
+	if len(buf) != size {
+		return nil, fmt.Errorf("%w: %d bytes for %v of shape %v (%d bytes)", ErrShape, len(buf), dt, shape, size)
+	}
+	if size > 0 && uintptr(unsafe.Pointer(&buf[0]))%8 != 0 {
+		return nil, fmt.Errorf("Wrap: storage is not 8-byte aligned")
+	}
+	if size == 0 {
+		buf = []byte{}
+	}
+	n, _ := NumElements(shape)
+	return &Tensor{dtype: dt, shape: append([]int{}, shape...), n: n, data: buf}, nil
+}
+
 // MustNew is New for shapes known to be valid; it panics on error. It is
 // meant for tests and examples, never for shapes read from outside.
 func MustNew(dt DataType, shape ...int) *Tensor {
