@@ -35,6 +35,11 @@ var None Value
 // Name returns the value's name in the model.
 func (v Value) Name() string { return v.name }
 
+// Name names the node of an Op or OpN call (and its output, when it has
+// one and the name is free); by default nodes are named after their
+// operator: Transpose_1, ...
+type Name string
+
 // Builder accumulates a graph. Its methods record the first error and make
 // every later call a no-op; Model and Encode return it.
 type Builder struct {
@@ -43,12 +48,20 @@ type Builder struct {
 	names   map[string]bool
 	counter int
 	err     error
+	// nodeNames holds the node names in use (a namespace of their own).
+	nodeNames map[string]bool
+}
+
+// Describe sets the graph's name and documentation string.
+func (b *Builder) Describe(name, doc string) {
+	b.g.Name = proto.String(name)
+	b.g.DocString = proto.String(doc)
 }
 
 // New returns a builder for a model importing the default ONNX domain at
 // the given opset version (7 to 25).
 func New(opset int) *Builder {
-	b := &Builder{opset: int64(opset), g: &pb.GraphProto{Name: proto.String("onnxshape")}, names: map[string]bool{}}
+	b := &Builder{opset: int64(opset), g: &pb.GraphProto{Name: proto.String("onnxshape")}, names: map[string]bool{}, nodeNames: map[string]bool{}}
 	if _, ok := irVersion(b.opset); !ok {
 		b.err = fmt.Errorf("builder: opset %d is not one onnxshape knows (7 to 25)", opset)
 	}
@@ -154,13 +167,19 @@ func (b *Builder) Op(op string, inputsAndAttrs ...any) Value {
 }
 
 // OpN is Op for an operator with n outputs (Split, MaxPool with indices).
+// Among the arguments, a Name names the node.
 func (b *Builder) OpN(op string, n int, inputsAndAttrs ...any) []Value {
 	if b.err != nil {
 		return make([]Value, n)
 	}
-	node := &pb.NodeProto{OpType: proto.String(op), Name: proto.String(b.fresh(op))}
+	node := &pb.NodeProto{OpType: proto.String(op)}
 	for _, x := range inputsAndAttrs {
 		switch x := x.(type) {
+		case Name:
+			if x == "" || b.nodeNames[string(x)] {
+				b.fail("%s: node name %q is empty or used twice", op, x)
+			}
+			node.Name = proto.String(string(x))
 		case Value:
 			if x.name != "" && !b.names[x.name] {
 				b.fail("%s: input %q is not a value of this builder", op, x.name)
@@ -179,9 +198,21 @@ func (b *Builder) OpN(op string, n int, inputsAndAttrs ...any) []Value {
 	for len(node.Input) > 0 && node.Input[len(node.Input)-1] == "" {
 		node.Input = node.Input[:len(node.Input)-1]
 	}
+	if node.Name == nil {
+		name := b.fresh(op)
+		for b.nodeNames[name] {
+			name = b.fresh(op)
+		}
+		node.Name = proto.String(name)
+	}
+	b.nodeNames[node.GetName()] = true
 	outs := make([]Value, n)
 	for i := range outs {
-		outs[i] = b.claim(b.fresh(op + "_out"))
+		name := node.GetName()
+		if n > 1 || b.names[name] {
+			name = b.fresh(node.GetName() + "_out")
+		}
+		outs[i] = b.claim(name)
 		node.Output = append(node.Output, outs[i].name)
 	}
 	b.g.Node = append(b.g.Node, node)
@@ -254,8 +285,17 @@ func (b *Builder) Model() (*pb.ModelProto, error) {
 		OpsetImport:  []*pb.OperatorSetIdProto{{Domain: proto.String(""), Version: proto.Int64(b.opset)}},
 		Graph:        proto.Clone(b.g).(*pb.GraphProto),
 	}
-	// The runner checks declared output types: run with the outputs untyped.
-	gm, err := graph.FromProto(m, "")
+	// Run a probe whose outputs are every node output, untyped, to learn
+	// the type of each: the graph outputs and the intermediate values
+	// (value_info, which lets a checker see every node before a run).
+	probe := proto.Clone(m).(*pb.ModelProto)
+	probe.Graph.Output = nil
+	for _, n := range probe.Graph.Node {
+		for _, o := range n.Output {
+			probe.Graph.Output = append(probe.Graph.Output, &pb.ValueInfoProto{Name: proto.String(o)})
+		}
+	}
+	gm, err := graph.FromProto(probe, "")
 	if err != nil {
 		return nil, fmt.Errorf("builder: %w", err)
 	}
@@ -276,12 +316,21 @@ func (b *Builder) Model() (*pb.ModelProto, error) {
 	if err != nil {
 		return nil, fmt.Errorf("builder: the graph does not run on zero inputs of the declared shapes: %w", err)
 	}
+	isOutput := map[string]bool{}
 	for _, o := range m.Graph.Output {
 		t, ok := out[o.GetName()].(*tensor.Tensor)
 		if !ok {
 			return nil, fmt.Errorf("builder: output %q is not a tensor", o.GetName())
 		}
 		o.Type = valueInfo("", t.DataType(), t.Shape()).Type
+		isOutput[o.GetName()] = true
+	}
+	for _, n := range m.Graph.Node {
+		for _, name := range n.Output {
+			if t, ok := out[name].(*tensor.Tensor); ok && !isOutput[name] {
+				m.Graph.ValueInfo = append(m.Graph.ValueInfo, valueInfo(name, t.DataType(), t.Shape()))
+			}
+		}
 	}
 	return m, nil
 }

@@ -91,3 +91,30 @@ func TestBuildErrors(t *testing.T) {
 		t.Error("opset 3 must be refused")
 	}
 }
+
+// Named nodes name their output too, and every intermediate value gets its
+// declared type (value_info), so a checker sees each node before a run.
+func TestNamesAndValueInfo(t *testing.T) {
+	b := New(21)
+	x := b.Input("x", tensor.Int64, 2, 3)
+	mid := b.Op("Transpose", Name("swap"), x)
+	b.Output("y", b.Op("Unsqueeze", mid, b.Ints64("axes", 0)))
+	m, err := b.Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mid.Name() != "swap" || m.GetGraph().GetNode()[0].GetName() != "swap" {
+		t.Errorf("node %q, value %q", m.GetGraph().GetNode()[0].GetName(), mid.Name())
+	}
+	vi := m.GetGraph().GetValueInfo()
+	if len(vi) != 1 || vi[0].GetName() != "swap" || onnx.DescribeType(vi[0].GetType()) != "tensor(int64)[3,2]" {
+		t.Errorf("value_info %v", vi)
+	}
+	b2 := New(21)
+	y := b2.Input("y", tensor.Int64, 2)
+	b2.Op("Identity", Name("n"), y)
+	b2.Op("Identity", Name("n"), y)
+	if _, err := b2.Model(); err == nil || !strings.Contains(err.Error(), "used twice") {
+		t.Errorf("a node name used twice: %v", err)
+	}
+}
