@@ -171,6 +171,34 @@ func TestRunOursMeasuresAndReportsOutputs(t *testing.T) {
 	}
 }
 
+// With a pool, a warm run of a copy allocates none of its output's storage,
+// and the last run's outputs stay valid.
+func TestRunOursWithAPool(t *testing.T) {
+	root := t.TempDir()
+	if err := standard(t, "concat_4_axis1").Write(root, 1); err != nil {
+		t.Fatal(err)
+	}
+	c, err := ReadCase(filepath.Join(root, "concat_4_axis1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := RunOurs(c, RunOptions{MeasureOptions: MeasureOptions{Runs: 5}, Threads: 1})
+	pooled := RunOurs(c, RunOptions{MeasureOptions: MeasureOptions{Runs: 5}, Threads: 1, Pool: true})
+	if plain.Err != nil || pooled.Err != nil {
+		t.Fatalf("errors: %v, %v", plain.Err, pooled.Err)
+	}
+	if plain.Stats.BytesPerRun < float64(plain.OutBytes) {
+		t.Errorf("without a pool a run allocates %.0f bytes, less than its output (%d)", plain.Stats.BytesPerRun, plain.OutBytes)
+	}
+	if pooled.Stats.BytesPerRun > float64(plain.OutBytes)/10 {
+		t.Errorf("with a pool a run allocates %.0f bytes for an output of %d", pooled.Stats.BytesPerRun, plain.OutBytes)
+	}
+	a, b := plain.Outputs["y"].(*tensor.Tensor), pooled.Outputs["y"].(*tensor.Tensor)
+	if !a.Equal(b) {
+		t.Error("the pooled run's output differs")
+	}
+}
+
 func TestRunOursSkipsAMissingOperator(t *testing.T) {
 	root := t.TempDir()
 	c := unary("NoSuchOperator", []int{2, 3}, []int{2, 3}, nil)

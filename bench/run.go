@@ -20,6 +20,9 @@ type Result struct {
 	Stats Stats
 	// OutBytes is the storage of the outputs of one run.
 	OutBytes int64
+	// View is true when every output shares its storage with an input: the
+	// run moved no bytes.
+	View bool
 	// Copy times a plain copy of OutBytes bytes into a buffer allocated
 	// once; AllocCopy allocates the buffer in each run (both zero when not
 	// measured).
@@ -41,6 +44,10 @@ type RunOptions struct {
 	// Copy also times a plain copy of the output bytes, and an allocation
 	// followed by that copy.
 	Copy bool
+	// Pool runs the model with a graph.Pool, as a program that runs it in a
+	// loop would: each run releases the outputs of the run before it, so
+	// that once warm a run allocates no tensor storage.
+	Pool bool
 }
 
 // RunOurs loads the case's model with package graph and measures Model.Run.
@@ -53,9 +60,17 @@ func RunOurs(c *Case, o RunOptions) Result {
 		return r.fail(err)
 	}
 	ro := &graph.RunOptions{Options: ops.Options{Threads: o.Threads}}
+	if o.Pool {
+		ro.Pool = graph.NewPool()
+	}
 	ctx := context.Background()
 	var outs map[string]tensor.Value
 	r.Stats, err = Measure(func() error {
+		if ro.Pool != nil && outs != nil {
+			for _, v := range outs {
+				ro.Pool.Release(v)
+			}
+		}
 		var err error
 		outs, err = m.Run(ctx, c.Inputs, ro)
 		return err
@@ -65,6 +80,7 @@ func RunOurs(c *Case, o RunOptions) Result {
 	}
 	r.Outputs = outs
 	r.OutBytes = valueBytes(outs)
+	r.View = allViews(outs, c.Inputs)
 	if o.Copy {
 		r.Copy = MeasureCopy(r.OutBytes, o.MeasureOptions)
 		r.AllocCopy = MeasureAllocCopy(r.OutBytes, o.MeasureOptions)
@@ -79,6 +95,27 @@ func (r Result) fail(err error) Result {
 		r.Err = err
 	}
 	return r
+}
+
+// allViews reports whether every output is a tensor that shares its
+// storage with one of the inputs.
+func allViews(outs, ins map[string]tensor.Value) bool {
+	for _, o := range outs {
+		t, ok := o.(*tensor.Tensor)
+		if !ok || t.ByteLen() == 0 {
+			return false
+		}
+		shared := false
+		for _, in := range ins {
+			if u, ok := in.(*tensor.Tensor); ok && t.SharesStorage(u) {
+				shared = true
+			}
+		}
+		if !shared {
+			return false
+		}
+	}
+	return len(outs) > 0
 }
 
 // valueBytes is the storage of the tensors in vs (strings count 16 bytes, a
@@ -179,9 +216,8 @@ func WriteText(w io.Writer, rs []Result) error {
 			continue
 		}
 		copyMs, xCopy, allocCopyMs, bw := "-", "-", "-", "-"
-		// A run that allocates less than its output returned a view: it
-		// moved no bytes, and a bandwidth would mean nothing.
-		if r.Stats.BytesPerRun >= float64(r.OutBytes)/2 {
+		// A view moved no bytes: a bandwidth would mean nothing.
+		if !r.View {
 			bw = gbps(r.OutBytes, r.Stats.Median)
 		}
 		if r.Copy.Runs > 0 {

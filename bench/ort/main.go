@@ -16,8 +16,10 @@
 // one inter-op thread and graph optimisations off. Its outputs are tensors
 // allocated once before timing: the Go binding would otherwise copy every
 // output it allocates into Go memory, a cost that is not onnxruntime's.
-// onnxshape allocates its outputs in every run: the alloc+copy column
-// (tensor.New then copy() in every run) is the floor that this puts under it.
+// onnxshape is measured twice: allocating its outputs in every run (the
+// alloc+copy column, tensor.New then copy() in every run, is the floor this
+// puts under it), and with a graph.Pool, releasing each run's outputs
+// before the next as a program running the model in a loop would.
 package main
 
 import (
@@ -88,6 +90,8 @@ func main() {
 			fatal(err)
 		}
 		r := row{ours: bench.RunOurs(c, bench.RunOptions{MeasureOptions: mo, Threads: *threads, Copy: true})}
+		r.pooled = bench.RunOurs(c, bench.RunOptions{MeasureOptions: mo, Threads: *threads, Pool: true})
+		r.pooled.Outputs = nil
 		r.ort, r.ortOutputs, r.ortErr = runORT(c, *threads, mo)
 		r.check = differential(c, r.ours, r.ortOutputs, r.ortErr)
 		for _, v := range r.ortOutputs {
@@ -105,6 +109,7 @@ func main() {
 
 type row struct {
 	ours       bench.Result
+	pooled     bench.Result // ours again, with a graph.Pool
 	ort        bench.Stats
 	ortOutputs []ort.Value
 	ortErr     error
@@ -271,14 +276,18 @@ func countMismatches[E any](got, want []E, same func(a, b E) (bool, float64)) st
 // writeTable prints the markdown table of BENCHMARKS.md. Each time is the
 // median of the runs with the minimum in parentheses; each ratio is
 // onnxshape's over the other's, of the medians (of the minimums in
-// parentheses): below 1 onnxshape is faster.
+// parentheses): below 1 onnxshape is faster. "ours" allocates its outputs
+// in every run; "pooled" runs with a graph.Pool and releases each run's
+// outputs, as a loop would.
 func writeTable(w io.Writer, rows []row) {
-	fmt.Fprintln(w, "| case | ours ms | onnxruntime ms | ours/ort | memcpy ms | ours/memcpy | alloc+copy ms | out MB | allocs/op | B/op | outputs |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+	fmt.Fprintln(w, "| case | ours ms | pooled ms | onnxruntime ms | ours/ort | pooled/ort | memcpy ms | pooled/memcpy | alloc+copy ms | B/op | pooled B/op | outputs |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 	for _, r := range rows {
-		o := r.ours
-		oursMs, ortMs, copyMs, allocCopyMs := "-", "-", "-", "-"
-		xOrt, xCopy, mb, allocs, bytes := "-", "-", "-", "-", "-"
+		o, p := r.ours, r.pooled
+		oursMs, pooledMs, ortMs, copyMs, allocCopyMs := "-", "-", "-", "-", "-"
+		xOrt, xPooledOrt, xCopy, bytes, pooledBytes := "-", "-", "-", "-", "-"
+		ok := o.Skipped == "" && o.Err == nil
+		pok := p.Skipped == "" && p.Err == nil && p.Stats.Runs > 0
 		switch {
 		case o.Skipped != "":
 			oursMs = "skipped"
@@ -287,22 +296,31 @@ func writeTable(w io.Writer, rows []row) {
 		default:
 			oursMs = timeCell(o.Stats)
 			copyMs = timeCell(o.Copy)
-			xCopy = ratioCell(o.Stats, o.Copy)
 			allocCopyMs = timeCell(o.AllocCopy)
-			mb = fmt.Sprintf("%.1f", float64(o.OutBytes)/1e6)
-			allocs = fmt.Sprintf("%.0f", o.Stats.AllocsPerRun)
 			bytes = fmt.Sprintf("%.0f", o.Stats.BytesPerRun)
+		}
+		if pok {
+			pooledMs = timeCell(p.Stats)
+			pooledBytes = fmt.Sprintf("%.0f", p.Stats.BytesPerRun)
+			if ok {
+				xCopy = ratioCell(p.Stats, o.Copy)
+			}
+		} else if p.Err != nil {
+			pooledMs = "error"
 		}
 		if r.ortErr != nil {
 			ortMs = "error"
 		} else {
 			ortMs = timeCell(r.ort)
-			if o.Skipped == "" && o.Err == nil {
+			if ok {
 				xOrt = ratioCell(o.Stats, r.ort)
 			}
+			if pok {
+				xPooledOrt = ratioCell(p.Stats, r.ort)
+			}
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			o.Name, oursMs, ortMs, xOrt, copyMs, xCopy, allocCopyMs, mb, allocs, bytes, r.check)
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			o.Name, oursMs, pooledMs, ortMs, xOrt, xPooledOrt, copyMs, xCopy, allocCopyMs, bytes, pooledBytes, r.check)
 	}
 	for _, r := range rows {
 		switch {
@@ -310,6 +328,8 @@ func writeTable(w io.Writer, rows []row) {
 			fmt.Fprintf(w, "\n- %s skipped by onnxshape: %s", r.ours.Name, r.ours.Skipped)
 		case r.ours.Err != nil:
 			fmt.Fprintf(w, "\n- %s failed in onnxshape: %v", r.ours.Name, r.ours.Err)
+		case r.pooled.Err != nil:
+			fmt.Fprintf(w, "\n- %s failed in onnxshape with a pool: %v", r.ours.Name, r.pooled.Err)
 		}
 		if r.ortErr != nil {
 			fmt.Fprintf(w, "\n- %s failed in onnxruntime: %v", r.ours.Name, r.ortErr)

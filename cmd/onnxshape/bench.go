@@ -12,14 +12,17 @@ import (
 	"github.com/onnxshape/onnxshape/bench"
 )
 
-const benchUsage = `usage: onnxshape bench DIR... [--threads N] [--format text|tsv] [--runs N] [--min-time D] [--run REGEXP] [--cpuprofile FILE]
+const benchUsage = `usage: onnxshape bench DIR... [--threads N] [--format text|tsv] [--runs N] [--min-time D] [--run REGEXP] [--pool] [--cpuprofile FILE]
 
 Runs each benchmark case (a node-test folder: model.onnx + test_data_set_0/)
 found in DIR many times and prints per case the median and the minimum time
 of one run, the output bytes and the bandwidth (output bytes / median); the
 text format adds a plain copy of the output bytes, an allocation followed by
 that copy, the allocations of one run (allocs/op, B/op) and the number of
-timed runs. Cases whose operator is not implemented are reported as skipped.
+timed runs. With --pool the runs share a graph.Pool and release their
+outputs, as a program running the model in a loop would, so that a warm
+run allocates no tensor storage. Cases whose operator is not implemented
+are reported as skipped.
 Generate the standard cases with: go run ./bench/gen bench-data
 BENCHMARKS.md tells how to compare with onnxruntime.`
 
@@ -36,6 +39,7 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 	runs := fs.Int("runs", 10, "least number of timed runs per case")
 	minTime := fs.Duration("min-time", 500*time.Millisecond, "least total timed duration per case")
 	run := fs.String("run", "", "measure only the cases whose folder name matches this regular expression")
+	pool := fs.Bool("pool", false, "run with a graph.Pool, releasing each run's outputs before the next, as a loop would")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the measured runs to this file (go tool pprof)")
 	dirs, err := parseFlags(fs, args)
 	if err != nil {
@@ -60,6 +64,7 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 		Threads:        *threads,
 		// The copy yardstick would show in the profile: leave it out then.
 		Copy: *format == "text" && *cpuProfile == "",
+		Pool: *pool,
 	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)

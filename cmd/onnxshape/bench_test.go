@@ -102,3 +102,14 @@ func TestBenchCPUProfile(t *testing.T) {
 		t.Errorf("no profile written: %v", err)
 	}
 }
+
+func TestBenchPool(t *testing.T) {
+	dir := writeStandard(t, "tile_1122")
+	var out, errOut bytes.Buffer
+	if code := benchMain([]string{dir, "--pool", "--format", "tsv", "--runs", "2", "--min-time", "0"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), "tile_1122\t") {
+		t.Errorf("no tile_1122 line:\n%s", out.String())
+	}
+}
