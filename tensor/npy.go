@@ -182,6 +182,10 @@ func readNPYStrings(r io.Reader, shape []int, n int, kind byte, width int, order
 	if width > 0 && n > maxNPYStringBytes/unit {
 		return nil, fmt.Errorf("%w: %d strings of %d bytes are too many", ErrNPY, n, unit)
 	}
+	// Zero-width strings take no data but a 16-byte header each in memory.
+	if n > maxNPYStringBytes/16 {
+		return nil, fmt.Errorf("%w: %d strings are too many", ErrNPY, n)
+	}
 	data, err := readExactly(r, n*unit)
 	if err != nil {
 		return nil, err
