@@ -220,9 +220,14 @@ func stridedCopy[E any](dst, src []E, p copyPlan) {
 	}
 }
 
-// transposeTile is the side of the square tiles tiledTranspose copies: small
-// enough that a tile of both sides fits in the L1 cache for 16-byte elements.
-const transposeTile = 32
+// The tiles of tiledTranspose: tileRows source-contiguous rows by tileCols
+// elements along the destination-contiguous axis. Few rows keep the strided
+// reads to a few cache lines each; long columns let each written line fill
+// (measured on NCHW<->NHWC and 2048x2048 float32: 16x64 beat 32x32 by 1.2-3x).
+const (
+	tileRows = 16
+	tileCols = 64
+)
 
 // tiledTranspose copies a plan whose innermost axis is contiguous in dst and
 // whose axis j is contiguous in src, tile by tile over those two axes. The
@@ -245,26 +250,29 @@ func tiledTranspose[E any](dst, src []E, p copyPlan, j int) {
 		}
 	}
 	w := newOffsetWalker(shape, dstStrides, srcStrides, p.dstOff, p.srcOff)
-	// Power-of-two strides map a tile's rows onto a few cache sets; smaller
-	// tiles keep them from evicting each other (a 2048x2048 float transpose
-	// runs twice as fast with 16 as with 32).
-	tile := transposeTile
+	// Power-of-two strides map a tile's lines onto a few cache sets; short
+	// columns keep them from evicting each other (a 2048x2048 float
+	// transpose runs twice as fast).
+	cols := tileCols
 	if (ssI*size)&4095 == 0 || (dsJ*size)&4095 == 0 {
-		tile = transposeTile / 2
+		cols = tileRows
 	}
+	srcStep := size * ssI
 	for {
 		d0, s0 := w.dst, w.src
-		for jb := 0; jb < nJ; jb += tile {
-			je := min(jb+tile, nJ)
-			for ib := 0; ib < nI; ib += tile {
-				ie := min(ib+tile, nI)
+		for jb := 0; jb < nJ; jb += tileRows {
+			je := min(jb+tileRows, nJ)
+			for ib := 0; ib < nI; ib += cols {
+				ie := min(ib+cols, nI)
 				for jj := jb; jj < je; jj++ {
-					// Offsets from the base pointers, never a pointer
-					// stepped past the last element (checkptr forbids it).
-					d := d0 + jj*dsJ
-					s := s0 + jj
+					// Byte offsets from the base pointers, so that no pointer
+					// ever steps past the last element (checkptr forbids it).
+					d := size * (d0 + jj*dsJ + ib)
+					s := size * (s0 + jj + ib*ssI)
 					for i := ib; i < ie; i++ {
-						*(*E)(unsafe.Add(dp, size*(d+i))) = *(*E)(unsafe.Add(sp, size*(s+i*ssI)))
+						*(*E)(unsafe.Add(dp, d)) = *(*E)(unsafe.Add(sp, s))
+						d += size
+						s += srcStep
 					}
 				}
 			}
