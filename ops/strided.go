@@ -194,6 +194,10 @@ func stridedCopy[E any](dst, src []E, p copyPlan) {
 			}
 		}
 	}
+	var e E
+	size := int(unsafe.Sizeof(e))
+	dp, sp := unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src))
+	dStep, sStep := size*ds, size*ss
 	w := newOffsetWalker(p.shape[:last], p.dstStrides[:last], p.srcStrides[:last], p.dstOff, p.srcOff)
 	for {
 		d, s := w.dst, w.src
@@ -207,11 +211,14 @@ func stridedCopy[E any](dst, src []E, p copyPlan) {
 				row[i] = v
 			}
 		default:
-			dd, sss := d, s
-			for i := 0; i < n; i++ {
-				dst[dd] = src[sss]
-				dd += ds
-				sss += ss
+			// A strided row (an interleave, a de-interleave, a reversed
+			// or broadcast axis): byte offsets, no bounds check per
+			// element; run has checked the plan's bounds.
+			dd, so := size*d, size*s
+			for range n {
+				*(*E)(unsafe.Add(dp, dd)) = *(*E)(unsafe.Add(sp, so))
+				dd += dStep
+				so += sStep
 			}
 		}
 		if !w.next() {
