@@ -197,12 +197,14 @@ func readNPYStrings(r io.Reader, shape []int, n int, kind byte, width int, order
 			strs[i] = string(bytes.TrimRight(cell, "\x00"))
 			continue
 		}
+		// numpy drops trailing NULs only: an inner NUL is part of the string.
+		end := len(cell) / 4 * 4
+		for end >= 4 && order.Uint32(cell[end-4:]) == 0 {
+			end -= 4
+		}
 		var sb strings.Builder
-		for k := 0; k+4 <= len(cell); k += 4 {
+		for k := 0; k+4 <= end; k += 4 {
 			c := order.Uint32(cell[k:])
-			if c == 0 {
-				break
-			}
 			if c > utf8.MaxRune {
 				return nil, fmt.Errorf("%w: string %d holds code point %#x, not Unicode", ErrNPY, i, c)
 			}
