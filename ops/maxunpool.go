@@ -162,17 +162,19 @@ func maxUnpool(opt *Options, op opRef, x, indices *tensor.Tensor, o MaxUnpoolOpt
 	// the same coordinates in the output when output_shape is larger.
 	idx, _ := tensor.Data[int64](indices)
 	size, _ := tensor.NumElements(def)
-	at := make([]int64, len(idx))
-	defStrides, outStrides := contiguousStrides(def), contiguousStrides(outShape)
-	same := tensor.SameShape(def, outShape)
 	for i, g := range idx {
 		if g < 0 || g >= int64(size) {
 			return nil, op.errorf("index", "I[%d] is %d, outside [0, %d) (the default output shape %v)", i, g, size, def)
 		}
-		if same {
-			at[i] = g
-			continue
-		}
+	}
+	if tensor.SameShape(def, outShape) {
+		// The indices address the output itself: no translated copy.
+		scatterCopy(y, idx, x, 0)
+		return y, nil
+	}
+	at := make([]int64, len(idx))
+	defStrides, outStrides := contiguousStrides(def), contiguousStrides(outShape)
+	for i, g := range idx {
 		var off int64
 		for k, s := range defStrides {
 			c := g / int64(s)
