@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/onnxshape/onnxshape/conformance"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -111,7 +112,7 @@ func TestRandomDataIsDeterministic(t *testing.T) {
 }
 
 // A case written by Write reads back with ReadCase: same inputs, declared
-// outputs, and FindCases finds it.
+// outputs, and conformance.FindCases finds it.
 func TestWriteReadCase(t *testing.T) {
 	root := t.TempDir()
 	for _, name := range []string{"maxunpool_2x2_s2", "unsqueeze"} {
@@ -119,7 +120,7 @@ func TestWriteReadCase(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	dirs, err := FindCases(root)
+	dirs, err := conformance.FindCases(root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,10 +2,8 @@ package bench
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
@@ -78,33 +76,4 @@ func ReadCase(dir string) (*Case, error) {
 		c.Inputs[in.GetName()] = v
 	}
 	return c, nil
-}
-
-// FindCases returns the case folders in dirs, sorted by path: each dir that
-// holds a model.onnx, and otherwise every folder below it that does.
-func FindCases(dirs ...string) ([]string, error) {
-	var cases []string
-	for _, root := range dirs {
-		if _, err := os.Stat(root); err != nil {
-			return nil, err
-		}
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.IsDir() {
-				return nil
-			}
-			if _, err := os.Stat(filepath.Join(path, "model.onnx")); err == nil {
-				cases = append(cases, path)
-				return filepath.SkipDir
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	sort.Strings(cases)
-	return cases, nil
 }

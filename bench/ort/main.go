@@ -23,6 +23,7 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -35,6 +36,7 @@ import (
 	"time"
 
 	"github.com/onnxshape/onnxshape/bench"
+	"github.com/onnxshape/onnxshape/conformance"
 	"github.com/onnxshape/onnxshape/tensor"
 	ort "github.com/yalue/onnxruntime_go"
 )
@@ -55,6 +57,7 @@ func main() {
 	minTime := flag.Duration("min-time", 500*time.Millisecond, "least total timed duration per case")
 	lib := flag.String("lib", defaultLib(), "path of libonnxruntime.so (or set ONNXRUNTIME_LIB)")
 	run := flag.String("run", "", "measure only the cases whose name matches this regular expression")
+	svg := flag.String("svg", "", "also draw onnxshape's pooled time over onnxruntime's as an SVG chart in this file")
 	flag.Usage = func() {
 		fmt.Fprintln(flag.CommandLine.Output(), "usage: go run -tags ort . [--threads N] [--runs N] [--min-time D] [--lib PATH] [--run REGEXP] DIR...")
 		flag.PrintDefaults()
@@ -74,7 +77,7 @@ func main() {
 	}
 	defer ort.DestroyEnvironment()
 
-	dirs, err := bench.FindCases(flag.Args()...)
+	dirs, err := conformance.FindCases(flag.Args()...)
 	if err != nil {
 		fatal(err)
 	}
@@ -105,6 +108,31 @@ func main() {
 	fmt.Printf("onnxruntime %s, %d threads, GOMAXPROCS %d, %s, load average %s before and %s after\n\n",
 		ort.GetVersion(), *threads, runtime.GOMAXPROCS(0), runtime.Version(), loadBefore, loadAverage())
 	writeTable(os.Stdout, rows)
+	if *svg != "" {
+		if err := writeChart(*svg, rows, *threads); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+}
+
+// writeChart draws, per case that moves data, onnxshape's median time (with
+// a pool, as a loop runs it) over onnxruntime's.
+func writeChart(path string, rows []row, threads int) error {
+	var bars []bench.Bar
+	for _, r := range rows {
+		p := r.pooled
+		if p.Skipped != "" || p.Err != nil || p.View || p.Stats.Runs == 0 || r.ortErr != nil || r.ort.Median <= 0 {
+			continue
+		}
+		bars = append(bars, bench.Bar{Case: p.Name, Ratio: float64(p.Stats.Median) / float64(r.ort.Median)})
+	}
+	var b bytes.Buffer
+	title := fmt.Sprintf("onnxshape against onnxruntime 1.30, %d threads (median times)", threads)
+	if err := bench.WriteSVG(&b, title, "onnxruntime", bars, 0.5); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 
 type row struct {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/onnxshape/onnxshape/bench"
+	"github.com/onnxshape/onnxshape/conformance"
 	ort "github.com/yalue/onnxruntime_go"
 )
 
@@ -37,7 +38,7 @@ func TestBothEnginesAgree(t *testing.T) {
 			}
 		}
 	}
-	dirs, err := bench.FindCases(dir)
+	dirs, err := conformance.FindCases(dir)
 	if err != nil || len(dirs) != 4 {
 		t.Fatalf("FindCases: %v %v", dirs, err)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/onnxshape/onnxshape/bench"
+	"github.com/onnxshape/onnxshape/conformance"
 )
 
 const benchUsage = `usage: onnxshape bench DIR... [--threads N] [--format text|tsv] [--runs N] [--min-time D] [--run REGEXP] [--pool] [--cpuprofile FILE]
@@ -40,6 +42,7 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 	minTime := fs.Duration("min-time", 500*time.Millisecond, "least total timed duration per case")
 	run := fs.String("run", "", "measure only the cases whose folder name matches this regular expression")
 	pool := fs.Bool("pool", false, "run with a graph.Pool, releasing each run's outputs before the next, as a loop would")
+	svg := fs.String("svg", "", "also draw each case's time over a plain copy's as an SVG chart in this file")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the measured runs to this file (go tool pprof)")
 	dirs, err := parseFlags(fs, args)
 	if err != nil {
@@ -54,7 +57,7 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "onnxshape bench: --run:", err)
 		return 2
 	}
-	cases, err := bench.FindCases(dirs...)
+	cases, err := conformance.FindCases(dirs...)
 	if err != nil {
 		fmt.Fprintln(stderr, "onnxshape bench:", err)
 		return 1
@@ -63,7 +66,7 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 		MeasureOptions: bench.MeasureOptions{Runs: *runs, MinTime: *minTime},
 		Threads:        *threads,
 		// The copy yardstick would show in the profile: leave it out then.
-		Copy: *format == "text" && *cpuProfile == "",
+		Copy: (*format == "text" || *svg != "") && *cpuProfile == "",
 		Pool: *pool,
 	}
 	if *cpuProfile != "" {
@@ -113,6 +116,14 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "onnxshape bench:", err)
 		return 1
+	}
+	if *svg != "" {
+		var b bytes.Buffer
+		bench.WriteSVG(&b, "onnxshape against a plain copy of the output bytes", "copy()", bench.CopyBars(results), 1.3)
+		if err := os.WriteFile(*svg, b.Bytes(), 0o644); err != nil {
+			fmt.Fprintln(stderr, "onnxshape bench:", err)
+			return 1
+		}
 	}
 	if failed {
 		return 1
