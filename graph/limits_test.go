@@ -21,15 +21,7 @@ func tiles(t *testing.T) *graph.Model {
 	flat := b.Op("Reshape", c, b.Ints64("shape", -1), builder.Int("allowzero", 0))
 	b.Output("a", a)
 	b.Output("flat", flat)
-	data, err := b.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := graph.LoadBytes(data, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return load(t, b)
 }
 
 func TestRunByteCap(t *testing.T) {
@@ -58,4 +50,18 @@ func TestRunByteCap(t *testing.T) {
 	if err := run(&graph.RunOptions{MaxRunBytes: -1}); err != nil {
 		t.Fatalf("no cap: %v", err)
 	}
+}
+
+// load encodes a built model and loads it back, as a file would be.
+func load(t *testing.T, b *builder.Builder) *graph.Model {
+	t.Helper()
+	data, err := b.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := graph.LoadBytes(data, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/onnxshape/onnxshape/builder"
-	"github.com/onnxshape/onnxshape/graph"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -25,14 +24,7 @@ func TestOldOpsetModel(t *testing.T) {
 	pad := b.Op("Pad", parts[1], builder.Ints("pads", 0, 1, 0, 0), builder.Float("value", -1), builder.String("mode", "constant"))
 	b.Output("un", un)
 	b.Output("pad", pad)
-	data, err := b.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := graph.LoadBytes(data, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := load(t, b)
 	v := make([]float32, 24)
 	for i := range v {
 		v[i] = float32(i)

@@ -20,15 +20,7 @@ func pipeline(t *testing.T) *graph.Model {
 	flat := b.Op("Reshape", padded, b.Ints64("shape", 8, -1), builder.Int("allowzero", 0))
 	b.Output("flat", flat)
 	b.Output("same", b.Op("Identity", x))
-	data, err := b.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := graph.LoadBytes(data, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return load(t, b)
 }
 
 func TestPoolRecyclesAndNeverCorrupts(t *testing.T) {
