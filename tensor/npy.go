@@ -182,9 +182,11 @@ func readNPYStrings(r io.Reader, shape []int, n int, kind byte, width int, order
 	if width > 0 && n > maxNPYStringBytes/unit {
 		return nil, fmt.Errorf("%w: %d strings of %d bytes are too many", ErrNPY, n, unit)
 	}
-	// Zero-width strings take no data but a 16-byte header each in memory.
-	if n > maxNPYStringBytes/16 {
-		return nil, fmt.Errorf("%w: %d strings are too many", ErrNPY, n)
+	// numpy has no zero-width string arrays ('S0' becomes 'S1' when an
+	// array is made): such a file did not come from numpy, and would cost a
+	// string header per element for no data at all.
+	if width == 0 {
+		return nil, fmt.Errorf("%w: strings of width 0 are not a numpy array type", ErrNPY)
 	}
 	data, err := readExactly(r, n*unit)
 	if err != nil {
