@@ -311,7 +311,8 @@ func npyData(t *Tensor) (string, []byte, error) {
 }
 
 func npyStrings(strs []string) (string, []byte, error) {
-	allUTF8, width := true, 0
+	// At least one character, as numpy: np.array(["", ""]) is '<U1'.
+	allUTF8, width := true, 1
 	for _, s := range strs {
 		allUTF8 = allUTF8 && utf8.ValidString(s)
 	}
