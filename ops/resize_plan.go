@@ -421,6 +421,29 @@ func resizePass[A computeFloat](opt *Options, dst, src []A, outer, inner int, a 
 	rows := outer * a.out
 	inRow := a.in * inner
 	_ = parallelRange(opt, rows, rows*inner*taps, func(lo, hi int) error {
+		if inner == 1 {
+			// The innermost axis: one element a row. Walk (b, o) by
+			// increment rather than a division per element.
+			b, o := lo/a.out, lo%a.out
+			s := src[b*inRow : b*inRow+inRow]
+			for row := lo; row < hi; row++ {
+				if a.extrapolate != nil && a.extrapolate[o] {
+					dst[row] = extrapolation
+				} else {
+					base := o * taps
+					var acc A
+					for t := base; t < base+taps; t++ {
+						acc += w[t] * s[a.index[t]]
+					}
+					dst[row] = acc
+				}
+				if o++; o == a.out && row+1 < hi {
+					o, b = 0, b+1
+					s = src[b*inRow : b*inRow+inRow]
+				}
+			}
+			return nil
+		}
 		for row := lo; row < hi; row++ {
 			b, o := row/a.out, row%a.out
 			d := dst[row*inner : row*inner+inner]
@@ -432,14 +455,6 @@ func resizePass[A computeFloat](opt *Options, dst, src []A, outer, inner int, a 
 			}
 			s := src[b*inRow : b*inRow+inRow]
 			idx, ws := a.index[o*taps:o*taps+taps], w[o*taps:o*taps+taps]
-			if inner == 1 {
-				var acc A
-				for t, i := range idx {
-					acc += ws[t] * s[i]
-				}
-				d[0] = acc
-				continue
-			}
 			first, w0 := s[idx[0]*inner:idx[0]*inner+inner], ws[0]
 			for j, v := range first {
 				d[j] = w0 * v
