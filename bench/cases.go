@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/onnxshape/onnxshape/builder"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -267,27 +268,12 @@ func attrString(name, v string) *pb.AttributeProto {
 	return &pb.AttributeProto{Name: proto.String(name), Type: pb.AttributeProto_STRING.Enum(), S: []byte(v)}
 }
 
-// valueInfo declares a tensor input or output with its full shape.
-func valueInfo(name string, dt tensor.DataType, shape []int) *pb.ValueInfoProto {
-	dims := make([]*pb.TensorShapeProto_Dimension, len(shape))
-	for i, d := range shape {
-		dims[i] = &pb.TensorShapeProto_Dimension{Value: &pb.TensorShapeProto_Dimension_DimValue{DimValue: int64(d)}}
-	}
-	return &pb.ValueInfoProto{
-		Name: proto.String(name),
-		Type: &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: &pb.TypeProto_Tensor{
-			ElemType: proto.Int32(int32(dt)),
-			Shape:    &pb.TensorShapeProto{Dim: dims},
-		}}},
-	}
-}
-
 // model wraps the case's node in a model.
 func (c caseSpec) model(name string) (*pb.ModelProto, error) {
 	g := &pb.GraphProto{Name: proto.String(name), Node: []*pb.NodeProto{c.node}}
 	c.node.Name = proto.String(name)
 	for _, in := range c.inputs {
-		g.Input = append(g.Input, valueInfo(in.name, in.t.DataType(), in.t.Shape()))
+		g.Input = append(g.Input, builder.ValueInfo(in.name, in.t.DataType(), in.t.Shape()))
 	}
 	for _, k := range c.consts {
 		tp, err := onnx.TensorToProto(k.t, k.name)
@@ -297,7 +283,7 @@ func (c caseSpec) model(name string) (*pb.ModelProto, error) {
 		g.Initializer = append(g.Initializer, tp)
 	}
 	for _, out := range c.outputs {
-		g.Output = append(g.Output, valueInfo(out.name, out.dt, out.shape))
+		g.Output = append(g.Output, builder.ValueInfo(out.name, out.dt, out.shape))
 	}
 	return &pb.ModelProto{
 		IrVersion:    proto.Int64(irVersion),

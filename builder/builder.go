@@ -132,7 +132,7 @@ func (b *Builder) Input(name string, dt tensor.DataType, shape ...int) Value {
 			return v
 		}
 	}
-	b.g.Input = append(b.g.Input, valueInfo(name, dt, shape))
+	b.g.Input = append(b.g.Input, ValueInfo(name, dt, shape))
 	return v
 }
 
@@ -322,13 +322,13 @@ func (b *Builder) Model() (*pb.ModelProto, error) {
 		if !ok {
 			return nil, fmt.Errorf("builder: output %q is not a tensor", o.GetName())
 		}
-		o.Type = valueInfo("", t.DataType(), t.Shape()).Type
+		o.Type = ValueInfo("", t.DataType(), t.Shape()).Type
 		isOutput[o.GetName()] = true
 	}
 	for _, n := range m.Graph.Node {
 		for _, name := range n.Output {
 			if t, ok := out[name].(*tensor.Tensor); ok && !isOutput[name] {
-				m.Graph.ValueInfo = append(m.Graph.ValueInfo, valueInfo(name, t.DataType(), t.Shape()))
+				m.Graph.ValueInfo = append(m.Graph.ValueInfo, ValueInfo(name, t.DataType(), t.Shape()))
 			}
 		}
 	}
@@ -344,7 +344,9 @@ func (b *Builder) Encode() ([]byte, error) {
 	return onnx.EncodeModel(m)
 }
 
-func valueInfo(name string, dt tensor.DataType, shape []int) *pb.ValueInfoProto {
+// ValueInfo declares a tensor value of element type dt and a fixed shape,
+// as graph inputs, outputs and value_info do.
+func ValueInfo(name string, dt tensor.DataType, shape []int) *pb.ValueInfoProto {
 	dims := make([]*pb.TensorShapeProto_Dimension, len(shape))
 	for i, d := range shape {
 		dims[i] = &pb.TensorShapeProto_Dimension{Value: &pb.TensorShapeProto_Dimension_DimValue{DimValue: int64(d)}}
