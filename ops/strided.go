@@ -82,23 +82,39 @@ func (p copyPlan) longInnerLoop() copyPlan {
 	if last < 1 || p.shape[last] >= shortInnerLoop || p.srcStrides[last] == 1 {
 		return p
 	}
+	longest := -1
 	for j := last - 1; j >= 0; j-- {
 		if p.srcStrides[j] == 1 && p.shape[j] >= shortInnerLoop {
-			q := copyPlan{dstOff: p.dstOff, srcOff: p.srcOff}
-			for k := range p.shape {
-				if k != j {
-					q.shape = append(q.shape, p.shape[k])
-					q.dstStrides = append(q.dstStrides, p.dstStrides[k])
-					q.srcStrides = append(q.srcStrides, p.srcStrides[k])
-				}
-			}
-			q.shape = append(q.shape, p.shape[j])
-			q.dstStrides = append(q.dstStrides, p.dstStrides[j])
-			q.srcStrides = append(q.srcStrides, p.srcStrides[j])
-			return q
+			return p.moveInnermost(j)
+		}
+		if p.shape[j] >= shortInnerLoop && (longest < 0 || p.shape[j] > p.shape[longest]) {
+			longest = j
 		}
 	}
+	// No axis reads the source contiguously (Pad's edge and reflect
+	// borders: a column or two a row, read from one element or backwards):
+	// the longest axis, strided on both sides, still beats a loop of two.
+	if longest >= 0 {
+		return p.moveInnermost(longest)
+	}
 	return p
+}
+
+// moveInnermost returns p with axis j walked innermost; the element mapping
+// is unchanged.
+func (p copyPlan) moveInnermost(j int) copyPlan {
+	q := copyPlan{dstOff: p.dstOff, srcOff: p.srcOff}
+	for k := range p.shape {
+		if k != j {
+			q.shape = append(q.shape, p.shape[k])
+			q.dstStrides = append(q.dstStrides, p.dstStrides[k])
+			q.srcStrides = append(q.srcStrides, p.srcStrides[k])
+		}
+	}
+	q.shape = append(q.shape, p.shape[j])
+	q.dstStrides = append(q.dstStrides, p.dstStrides[j])
+	q.srcStrides = append(q.srcStrides, p.srcStrides[j])
+	return q
 }
 
 // parallelBytes is the output size below which a copy runs on one core:
