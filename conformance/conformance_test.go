@@ -22,14 +22,22 @@ func nodeTestsDir() string {
 	return filepath.Join("..", "..", "shared", "onnx-node")
 }
 
-// TestNodeTests runs every ONNX node test and holds it to manifest.txt:
-// a pass case must pass, and every case must be listed. With -update it
-// rewrites the manifest from the results instead.
-func TestNodeTests(t *testing.T) {
+// requireNodeTests returns the node tests' folder, or skips the test,
+// saying where it looked, when the folder is missing.
+func requireNodeTests(t *testing.T) string {
+	t.Helper()
 	dir := nodeTestsDir()
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("ONNX node tests not found at %s; set ONNXSHAPE_NODE_TESTS", dir)
 	}
+	return dir
+}
+
+// TestNodeTests runs every ONNX node test and holds it to manifest.txt:
+// a pass case must pass, and every case must be listed. With -update it
+// rewrites the manifest from the results instead.
+func TestNodeTests(t *testing.T) {
+	dir := requireNodeTests(t)
 	cases, err := FindCases(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -74,10 +82,7 @@ func TestNodeTests(t *testing.T) {
 // Under the SONNX profile, a case whose model leaves the profile fails with
 // the rule id, and one inside it passes exactly as under ONNX rules.
 func TestRunCaseUnderProfile(t *testing.T) {
-	dir := nodeTestsDir()
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("ONNX node tests not found at %s; set ONNXSHAPE_NODE_TESTS", dir)
-	}
+	dir := requireNodeTests(t)
 	o := &graph.RunOptions{Options: ops.Options{Profile: ops.ProfileSONNX}}
 	if r := RunCase(filepath.Join(dir, "test_tile"), o); r.Status != Fail || !strings.Contains(r.Reason, "[OPS]") {
 		t.Errorf("Tile under the profile: %+v", r)
@@ -94,10 +99,7 @@ func TestRunCaseUnderProfile(t *testing.T) {
 // which hands kernels memory full of an earlier run's values: no kernel may
 // depend on fresh memory being zero.
 func TestNodeTestsWithRecycledStorage(t *testing.T) {
-	dir := nodeTestsDir()
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("ONNX node tests not found at %s; set ONNXSHAPE_NODE_TESTS", dir)
-	}
+	dir := requireNodeTests(t)
 	cases, err := FindCases(dir)
 	if err != nil {
 		t.Fatal(err)

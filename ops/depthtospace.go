@@ -47,14 +47,7 @@ func DepthToSpace(input *tensor.Tensor, o DepthToSpaceOptions) (*tensor.Tensor, 
 
 func depthToSpaceNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
 	op := n.op()
-	x, err := n.requiredInput(in, 0, "input")
-	if err != nil {
-		return nil, err
-	}
-	if !n.Has("blocksize") {
-		return nil, op.errorf("blocksize", "attribute blocksize is required")
-	}
-	b, err := n.intAttr("blocksize", 0, "blocksize")
+	x, b, err := blockInput(n, in)
 	if err != nil {
 		return nil, err
 	}

@@ -65,3 +65,17 @@ func (n *Node) intAttr(name string, def int, rule string) (int, error) {
 	}
 	return v, nil
 }
+
+// blockInput reads what DepthToSpace and SpaceToDepth share: the input
+// tensor and the required blocksize attribute.
+func blockInput(n *Node, in []tensor.Value) (*tensor.Tensor, int, error) {
+	x, err := n.requiredInput(in, 0, "input")
+	if err != nil {
+		return nil, 0, err
+	}
+	if !n.Has("blocksize") {
+		return nil, 0, n.op().errorf("blocksize", "attribute blocksize is required")
+	}
+	b, err := n.intAttr("blocksize", 0, "blocksize")
+	return x, b, err
+}

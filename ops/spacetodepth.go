@@ -38,14 +38,7 @@ func SpaceToDepth(input *tensor.Tensor, o SpaceToDepthOptions) (*tensor.Tensor, 
 
 func spaceToDepthNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
 	op := n.op()
-	x, err := n.requiredInput(in, 0, "input")
-	if err != nil {
-		return nil, err
-	}
-	if !n.Has("blocksize") {
-		return nil, op.errorf("blocksize", "attribute blocksize is required")
-	}
-	b, err := n.intAttr("blocksize", 0, "blocksize")
+	x, b, err := blockInput(n, in)
 	if err != nil {
 		return nil, err
 	}
