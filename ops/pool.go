@@ -8,10 +8,6 @@ package ops
 // Every spatial axis is independent: a window is the product of one range of
 // taps per axis, so the tables are per axis and a kernel only adds offsets.
 
-import (
-	"sync"
-)
-
 // Values of auto_pad.
 const (
 	autoPadNotSet    = "NOTSET"
@@ -273,40 +269,6 @@ func readPoolAttrs(n *Node, withDilations, withCeil bool) (poolAttrs, error) {
 	a.ceilMode = ceil == 1
 	return a, nil
 }
-
-// parallelRange runs f over [0, n) split into at most the run's number of
-// cores contiguous parts, on one core when work (a rough count of the
-// elements touched) is too small to gain from more. It returns the first
-// error f returns.
-func parallelRange(opt *Options, n, work int, f func(lo, hi int) error) error {
-	workers := opt.orDefault().threads()
-	if work < parallelWork {
-		workers = 1
-	}
-	workers = min(workers, n)
-	if workers <= 1 {
-		return f(0, n)
-	}
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[w] = f(n*w/workers, n*(w+1)/workers)
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// parallelWork is the work below which parallelRange stays on one core.
-const parallelWork = 1 << 16
 
 // as2D returns w itself when it has two spatial axes, and for one axis the
 // same windows under a leading axis of length 1, so that one 2-D loop

@@ -2,7 +2,6 @@ package ops
 
 import (
 	"fmt"
-	"sync"
 	"unsafe"
 
 	"github.com/onnxshape/onnxshape/tensor"
@@ -117,10 +116,6 @@ func (p copyPlan) moveInnermost(j int) copyPlan {
 	return q
 }
 
-// parallelBytes is the output size below which a copy runs on one core:
-// starting goroutines costs more than moving this much memory.
-const parallelBytes = 1 << 18
-
 // run executes the plan from src into dst, which have the same element type.
 func (p copyPlan) run(opt *Options, dst, src *tensor.Tensor) {
 	q, ok := p.simplify()
@@ -160,35 +155,25 @@ func asElems[E any](b []byte) []E {
 }
 
 // parallel runs f over the plan, split along its outermost axis across the
-// run's cores when the copy is large enough to gain from it.
+// run's cores when the copy is large enough to gain from it (parallelRange
+// counts work in 4-byte words).
 func (q copyPlan) parallel(opt *Options, elemSize int, f func(copyPlan)) {
+	if len(q.shape) == 0 {
+		f(q)
+		return
+	}
 	total := elemSize
 	for _, n := range q.shape {
 		total *= n
 	}
-	workers := opt.orDefault().threads()
-	if len(q.shape) == 0 || total < parallelBytes || workers < 2 {
-		f(q)
-		return
-	}
-	n := q.shape[0]
-	if workers > n {
-		workers = n
-	}
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		lo, hi := n*w/workers, n*(w+1)/workers
+	_ = parallelRange(opt, q.shape[0], total/4, func(lo, hi int) error {
 		part := q
 		part.shape = append([]int{hi - lo}, q.shape[1:]...)
 		part.dstOff += lo * q.dstStrides[0]
 		part.srcOff += lo * q.srcStrides[0]
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(part)
-		}()
-	}
-	wg.Wait()
+		f(part)
+		return nil
+	})
 }
 
 // stridedCopy is the kernel of copyPlan for one element type.
