@@ -170,9 +170,12 @@ func concat(opt *Options, op opRef, inputs []*tensor.Tensor, axis int) (*tensor.
 	if err != nil {
 		return nil, err
 	}
-	// Each input is one box of the output, at its offset on axis k: the
-	// engine merges the axes after k into one run, a memmove per index of
-	// the axes before it.
+	if st, ok := newStitch(y, inputs, k); ok {
+		st.join(opt)
+		return y, nil
+	}
+	// Narrow rows: each input is one box of the output, at its offset on
+	// axis k, copied by a strided loop.
 	at := make([]int, len(shape))
 	for _, x := range inputs {
 		boxPlan(x.Shape(), x.Shape(), nil, nil, shape, at).run(opt, y, x)

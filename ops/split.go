@@ -268,9 +268,7 @@ func split(opt *Options, op opRef, x *tensor.Tensor, p splitParams) ([]*tensor.T
 	if err != nil {
 		return nil, err
 	}
-	// Each part is one box of the input, at its offset on axis k.
 	parts := make([]*tensor.Tensor, len(sizes))
-	at := make([]int, x.Rank())
 	for i, s := range sizes {
 		shape := append([]int{}, x.Shape()...)
 		shape[k] = s
@@ -278,9 +276,18 @@ func split(opt *Options, op opRef, x *tensor.Tensor, p splitParams) ([]*tensor.T
 		if err != nil {
 			return nil, err
 		}
-		boxPlan(shape, x.Shape(), at, nil, shape, nil).run(opt, y, x)
 		parts[i] = y
-		at[k] += s
+	}
+	if st, ok := newStitch(x, parts, k); ok {
+		st.cut(opt)
+		return parts, nil
+	}
+	// Narrow rows: each part is one box of the input, at its offset on
+	// axis k, copied by a strided loop.
+	at := make([]int, x.Rank())
+	for _, y := range parts {
+		boxPlan(y.Shape(), x.Shape(), at, nil, y.Shape(), nil).run(opt, y, x)
+		at[k] += y.Shape()[k]
 	}
 	return parts, nil
 }

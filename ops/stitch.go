@@ -1,0 +1,123 @@
+package ops
+
+import (
+	"unsafe"
+
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// stitch is the data movement of Concat and Split: a whole tensor whose rows
+// are the rows of its parts laid side by side. Cut every tensor at the joined
+// axis into outer rows (outer is the product of the dimensions before it);
+// part i's row holds width[i] elements, the whole's row their sum, and
+//
+//	whole[o*row + at[i] + j] = part_i[o*width[i] + j]
+//
+// for every row o, part i and j < width[i], where at[i] is the sum of the
+// widths before i. Concat fills the whole from its parts, Split the parts from
+// the whole.
+//
+// One pass walks the whole in order, a copy per part and row, and the cores
+// take equal stretches of the whole: the whole streams once on each core and
+// no two cores write one cache line (each stretch starts on a 64-byte
+// boundary), where a copy plan per part would walk the whole once per part,
+// the cores meeting at every part's end.
+type stitch struct {
+	whole *tensor.Tensor
+	parts []*tensor.Tensor
+	outer int
+	width []int // elements per row of each part
+}
+
+// stitchMinRow is the narrowest part row, in bytes, that stitch is given:
+// below it a copy call per row costs more than the strided loop of a copy
+// plan per part.
+const stitchMinRow = 64
+
+// newStitch returns the stitch of parts joined along axis k into whole, and
+// false when some part's rows are too narrow for it to pay (a part with no
+// elements does not count: it has no rows to copy).
+func newStitch(whole *tensor.Tensor, parts []*tensor.Tensor, k int) (stitch, bool) {
+	s := stitch{whole: whole, parts: parts, outer: 1, width: make([]int, len(parts))}
+	for _, n := range whole.Shape()[:k] {
+		s.outer *= n
+	}
+	size := whole.DataType().Size()
+	if whole.DataType() == tensor.String {
+		size = int(unsafe.Sizeof(""))
+	}
+	for i, p := range parts {
+		if s.outer > 0 {
+			s.width[i] = p.Len() / s.outer
+		}
+		if s.width[i] != 0 && s.width[i]*size < stitchMinRow {
+			return s, false
+		}
+	}
+	return s, true
+}
+
+// join fills the whole from the parts (Concat).
+func (s stitch) join(opt *Options) { s.run(opt, true) }
+
+// cut fills the parts from the whole (Split).
+func (s stitch) cut(opt *Options) { s.run(opt, false) }
+
+func (s stitch) run(opt *Options, join bool) {
+	if s.whole.Len() == 0 {
+		return
+	}
+	if s.whole.DataType() == tensor.String {
+		parts := make([][]string, len(s.parts))
+		for i, p := range s.parts {
+			parts[i] = p.Strings()
+		}
+		stitchRows(opt, s.whole.Strings(), parts, s.width, s.outer, join, 1, 16)
+		return
+	}
+	// Numbers move as bytes: widths in bytes, stretches in cache lines.
+	size := s.whole.DataType().Size()
+	parts := make([][]byte, len(s.parts))
+	width := make([]int, len(s.parts))
+	for i, p := range s.parts {
+		parts[i], width[i] = p.Bytes(), s.width[i]*size
+	}
+	stitchRows(opt, s.whole.Bytes(), parts, width, s.outer, join, 64, 1)
+}
+
+// stitchRows moves the elements of a stitch between whole and parts, split
+// across the run's cores in stretches of whole that start on a multiple of
+// align elements; elemSize weighs the work.
+func stitchRows[E any](opt *Options, whole []E, parts [][]E, width []int, outer int, join bool, align, elemSize int) {
+	row := len(whole) / outer
+	at := make([]int, len(width)+1)
+	for i, w := range width {
+		at[i+1] = at[i] + w
+	}
+	blocks := (len(whole) + align - 1) / align
+	_ = parallelRange(opt, blocks, len(whole)*elemSize/4, func(lo, hi int) error {
+		p, end := lo*align, min(hi*align, len(whole))
+		o, r := p/row, p%row
+		i := 0
+		for at[i+1] <= r {
+			i++
+		}
+		for p < end {
+			n := min(at[i+1]-r, end-p)
+			src := o*width[i] + r - at[i]
+			if join {
+				copy(whole[p:p+n], parts[i][src:src+n])
+			} else {
+				copy(parts[i][src:src+n], whole[p:p+n])
+			}
+			p, r = p+n, r+n
+			// The next part with elements in this row, or the next row.
+			for p < end && r == at[i+1] {
+				if i++; i == len(width) {
+					i, r, o = 0, 0, o+1
+				}
+			}
+		}
+		return nil
+	})
+}
