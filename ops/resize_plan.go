@@ -10,6 +10,8 @@ package ops
 // passes then only stream data. They run innermost axis first, the order in
 // which the reference implementation nests its 1-D interpolations, so that
 // the values match it (extrapolated values included) up to float rounding.
+// The two innermost axes run as one step, plane by plane, in the fused
+// kernel of resize_plane.go; the passes here serve the outer axes.
 
 import (
 	"fmt"
@@ -24,6 +26,10 @@ type resizeAxis struct {
 	taps    int       // taps per output index
 	index   []int     // out*taps input indices, each in [0, in)
 	weight  []float64 // out*taps weights
+	// start is, per output index, its first tap before clamping: the taps
+	// of output o are start[o], start[o]+1, ..., each clamped to [0, in)
+	// in index. Nil for nearest.
+	start []int
 	// extrapolate marks the output indices that tf_crop_and_resize maps
 	// outside the input; nil when there are none.
 	extrapolate []bool
@@ -137,6 +143,9 @@ func planResizeAxis(opt *Options, op opRef, p resizeParams, g resizeGeometry, k,
 	a.taps = taps
 	a.index = make([]int, out*taps)
 	a.weight = make([]float64, out*taps)
+	if p.mode != "nearest" {
+		a.start = make([]int, out)
+	}
 	coeffs := make([]float64, taps)
 	for o := range out {
 		x, outside := resizeCoordinate(p, g, k, o, in)
@@ -188,6 +197,7 @@ func planResizeAxis(opt *Options, op opRef, p resizeParams, g resizeGeometry, k,
 			}
 			normalize(coeffs)
 		}
+		a.start[o] = base + first
 		for t := range coeffs {
 			idx[t], w[t] = clampIndex(base+first+t, in), coeffs[t]
 		}
@@ -335,12 +345,14 @@ func resizeInterpolate(opt *Options, op opRef, x *tensor.Tensor, p resizeParams,
 	}
 	switch dt {
 	case tensor.Float, tensor.Float16, tensor.BFloat16:
-		return interpolatePasses[float32](opt, op, x, p, outShape, plans)
+		return interpolatePasses[float32](opt, op, x, p, outShape, plans, true)
 	}
-	return interpolatePasses[float64](opt, op, x, p, outShape, plans)
+	return interpolatePasses[float64](opt, op, x, p, outShape, plans, true)
 }
 
-func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor, p resizeParams, outShape []int, plans []*resizeAxis) (*tensor.Tensor, error) {
+// interpolatePasses resamples x axis after axis, innermost first; with fuse
+// the two innermost axes go through the fused kernel of resize_plane.go.
+func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor, p resizeParams, outShape []int, plans []*resizeAxis, fuse bool) (*tensor.Tensor, error) {
 	dt := x.DataType()
 	var todo []int // the axes to resample, innermost first
 	for k := len(plans) - 1; k >= 0; k-- {
@@ -351,7 +363,7 @@ func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor,
 	if len(todo) == 0 {
 		return x.Reshape(outShape...) // nothing moves: a view, as Reshape gives
 	}
-	y, err := opt.newTensor(op, dt, outShape)
+	y, err := opt.newOverwritten(op, dt, outShape)
 	if err != nil || y.Len() == 0 {
 		return y, err
 	}
@@ -376,6 +388,44 @@ func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor,
 	if _, ok := any(zero).(float64); ok {
 		bufType = tensor.Double
 	}
+	// into returns the storage of the next step's output, of shape cur.
+	into := func(last bool) ([]A, error) {
+		if last && intoY != nil {
+			return intoY, nil
+		}
+		if err := opt.checkSize(op, bufType, cur); err != nil {
+			return nil, err
+		}
+		n, _ := tensor.NumElements(cur)
+		return make([]A, n), nil
+	}
+	if r := len(cur); fuse && todo[0] >= r-2 {
+		// The two innermost axes in one step: H (axis r-2) and W (r-1),
+		// either of which may stay.
+		var h *resizeAxis
+		var w *resizeRowFilter[A]
+		planes := 1 // the planes, or the rows when H stays
+		for _, d := range cur[:r-1] {
+			planes *= d
+		}
+		for len(todo) > 0 && todo[0] >= r-2 {
+			a := plans[todo[0]]
+			if todo[0] == r-1 {
+				w = newResizeRowFilter[A](a)
+			} else {
+				h = a
+				planes /= a.in
+			}
+			cur[todo[0]] = a.out
+			todo = todo[1:]
+		}
+		dst, err := into(len(todo) == 0)
+		if err != nil {
+			return nil, err
+		}
+		resizePlanes(opt, dst, src, planes, h, w, A(p.extrapolation))
+		src = dst
+	}
 	for i, k := range todo {
 		if err := opt.cancelled(); err != nil {
 			return nil, err
@@ -389,14 +439,9 @@ func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor,
 			inner *= d
 		}
 		cur[k] = a.out
-		var dst []A
-		if i == len(todo)-1 && intoY != nil {
-			dst = intoY
-		} else {
-			if err := opt.checkSize(op, bufType, cur); err != nil {
-				return nil, err
-			}
-			dst = make([]A, outer*a.out*inner)
+		dst, err := into(i == len(todo)-1)
+		if err != nil {
+			return nil, err
 		}
 		resizePass(opt, dst, src, outer, inner, a, A(p.extrapolation))
 		src = dst

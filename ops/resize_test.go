@@ -764,3 +764,77 @@ func TestResizeParallelSplit(t *testing.T) {
 		}
 	}
 }
+
+// The fused kernel of the two innermost axes (resize_plane.go) gives the
+// same values, to the bit, as the axis-by-axis passes it replaces: random
+// ranks, types, modes, coordinate rules (extrapolation on either axis),
+// wide antialias filters, axes that stay or not, in and out of the fusion.
+func TestResizeFusedPlanes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	types := []tensor.DataType{tensor.Float, tensor.Double, tensor.Uint8, tensor.Float16}
+	coords := []string{"half_pixel", "half_pixel_symmetric", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_crop_and_resize"}
+	scaleChoices := []float64{1, 1, 2, 3, 0.5, 0.25, 0.3, 1.7, 0.6}
+	op := opRef{"Resize", 19}
+	for iter := 0; iter < 1000; iter++ {
+		r := 1 + rng.IntN(4)
+		shape := randomShape(rng, r, 1, 9)
+		n, _ := tensor.NumElements(shape)
+		d := make([]float64, n)
+		for i := range d {
+			d[i] = float64(rng.IntN(256))
+		}
+		x := tensor.MustNew(types[rng.IntN(len(types))], shape...)
+		if err := storeFloats(x, d); err != nil {
+			t.Fatal(err)
+		}
+		p := resizeParams{
+			mode:          []string{"linear", "cubic"}[rng.IntN(2)],
+			coord:         coords[rng.IntN(len(coords))],
+			nearest:       "round_prefer_floor",
+			cubicA:        -0.75,
+			antialias:     rng.IntN(2) == 0,
+			exclude:       rng.IntN(3) == 0,
+			extrapolation: 7,
+			keepAspect:    "stretch",
+		}
+		for range shape {
+			p.scales = append(p.scales, float64(float32(scaleChoices[rng.IntN(len(scaleChoices))])))
+		}
+		if p.coord == "tf_crop_and_resize" {
+			for range 2 * r {
+				p.roi = append(p.roi, rng.Float64()*1.6-0.3)
+			}
+		}
+		g, err := resizeCheck(op, shape, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m, _ := tensor.NumElements(g.out); m == 0 {
+			continue
+		}
+		plans := make([]*resizeAxis, r)
+		for k := range plans {
+			if plans[k], err = planResizeAxis(&Options{}, op, p, g, k, shape[k]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var fused, passes *tensor.Tensor
+		var err1, err2 error
+		switch x.DataType() {
+		case tensor.Float, tensor.Float16:
+			fused, err1 = interpolatePasses[float32](&Options{}, op, x, p, g.out, plans, true)
+			passes, err2 = interpolatePasses[float32](&Options{}, op, x, p, g.out, plans, false)
+		default:
+			fused, err1 = interpolatePasses[float64](&Options{}, op, x, p, g.out, plans, true)
+			passes, err2 = interpolatePasses[float64](&Options{}, op, x, p, g.out, plans, false)
+		}
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		a, _ := fused.Float64s()
+		b, _ := passes.Float64s()
+		if !slices.Equal(fused.Shape(), passes.Shape()) || !slices.Equal(a, b) {
+			t.Fatalf("%v %v, %+v:\n fused  %v\n passes %v", x.DataType(), shape, p, a, b)
+		}
+	}
+}
