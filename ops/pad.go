@@ -182,11 +182,10 @@ func padModeValid(version int, mode string) bool {
 
 // padAxis is what Pad does along one axis.
 type padAxis struct {
-	out       int // output length
-	lo        int // first output index of the interior
-	n         int // interior length: the input elements kept
-	srcStart  int // first input index kept
-	hasBorder bool
+	out      int // output length
+	lo       int // first output index of the interior
+	n        int // interior length: the input elements kept
+	srcStart int // first input index kept
 }
 
 // padPlan checks the parameters against the input shape and returns the
@@ -229,11 +228,10 @@ func padPlan(op opRef, in []int, p padParams) ([]padAxis, error) {
 		}
 		first, last := max(0, -b), min(d, d+e) // input elements kept: [first, last)
 		a := padAxis{out: out, lo: max(0, b), srcStart: first, n: max(0, last-first)}
-		a.hasBorder = a.n < out
 		if a.n == 0 {
 			a.lo = 0
 		}
-		if a.hasBorder && a.n == 0 && p.mode != "constant" {
+		if a.n == 0 && out > 0 && p.mode != "constant" {
 			return nil, op.errorf("mode", "%s mode cannot pad axis %d: no element is left on it to read", p.mode, k)
 		}
 		plan[k] = a
@@ -281,133 +279,78 @@ func pad(opt *Options, op opRef, x *tensor.Tensor, p padParams) (*tensor.Tensor,
 	for k, a := range plan {
 		outShape[k] = a.out
 	}
-	y, err := opt.orDefault().newTensor(op, dt, outShape)
+	y, err := opt.orDefault().newOverwritten(op, dt, outShape)
 	if err != nil {
 		return nil, err
 	}
 	if y.Len() == 0 {
 		return y, nil
 	}
-	r := len(plan)
-	inStrides, outStrides := contiguousStrides(x.Shape()), contiguousStrides(outShape)
-
-	// The interior: the kept part of x.
-	interior := copyPlan{shape: make([]int, r), dstStrides: outStrides, srcStrides: inStrides}
-	for k, a := range plan {
-		interior.shape[k] = a.n
-		interior.dstOff += a.lo * outStrides[k]
-		interior.srcOff += a.srcStart * inStrides[k]
+	// One pass over the output, row by row: each axis maps its output
+	// indices to the input (the interior to itself, the borders as the mode
+	// says, or nowhere for constant mode), and the interior of each row is
+	// one copy.
+	tables, err := padTables(opt, op, x.Shape(), plan, p.mode)
+	if err != nil {
+		return nil, err
 	}
-	interior.run(opt, y, x)
-
 	fill := p.value
-	if p.mode == "constant" && (fill == nil || isZeroElement(fill)) {
-		return y, nil // the new tensor is already zero
+	if fill == nil {
+		fill = tensor.MustNew(dt, 1) // zero, or the empty string
 	}
-	// The borders, innermost axis first.
-	for k := r - 1; k >= 0; k-- {
-		a := plan[k]
-		if !a.hasBorder {
-			continue
-		}
-		region := copyPlan{shape: make([]int, r), dstStrides: outStrides}
-		base := 0
-		for i := range plan {
-			switch {
-			case i < k:
-				region.shape[i] = plan[i].n
-				base += plan[i].lo * outStrides[i]
-			case i > k:
-				region.shape[i] = outShape[i]
-			}
-		}
-		for _, s := range padBorderRuns(p.mode, a) {
-			q := region
-			q.shape = append([]int{}, region.shape...)
-			q.shape[k] = s.length
-			q.dstOff = base + s.dst*outStrides[k]
-			if p.mode == "constant" {
-				q.srcStrides = make([]int, r)
-				q.srcOff = 0
-				q.run(opt, y, fill)
-				continue
-			}
-			q.srcStrides = append([]int{}, outStrides...)
-			q.srcStrides[k] = s.step * outStrides[k]
-			q.srcOff = base + s.src*outStrides[k]
-			q.run(opt, y, y)
-		}
-	}
+	tableCopy{tables: tables}.run(opt, y, x, fill)
 	return y, nil
 }
 
-// isZeroElement reports whether the one element of t is all zero bits (or
-// the empty string): the value a new tensor already holds.
-func isZeroElement(t *tensor.Tensor) bool {
-	if t.DataType() == tensor.String {
-		return t.Strings()[0] == ""
+// padTables returns, for every axis, the input offset (index times stride)
+// each output index reads, -1 where constant mode fills. The tables take 8
+// bytes an entry, which the size limit bounds as it bounds tensors.
+func padTables(opt *Options, op opRef, in []int, plan []padAxis, mode string) ([][]int, error) {
+	entries := 0
+	for _, a := range plan {
+		entries += a.out
 	}
-	for _, b := range t.Bytes() {
-		if b != 0 {
-			return false
-		}
+	if err := opt.orDefault().checkSize(op, tensor.Int64, []int{entries}); err != nil {
+		return nil, err
 	}
-	return true
-}
-
-// padRun is a run of border indices of one axis whose source indices
-// advance by a constant step: output indices [dst, dst+length) read
-// src, src+step, ... (in output coordinates, inside the interior).
-type padRun struct {
-	dst, src, length, step int
-}
-
-// padBorderRuns returns the border of axis a as runs, for every output index
-// outside the interior, of the interior index the mode reads (constant mode
-// reads nothing: the runs only cover the border).
-func padBorderRuns(mode string, a padAxis) []padRun {
-	var runs []padRun
-	add := func(j int) {
-		t := j - a.lo // position relative to the interior
-		src := 0
-		switch mode {
-		case "edge":
-			src = min(max(t, 0), a.n-1)
-		case "wrap":
-			src = ((t % a.n) + a.n) % a.n
-		case "reflect":
-			if a.n > 1 {
-				period := 2 * (a.n - 1)
-				m := ((t % period) + period) % period
-				if m >= a.n {
-					m = period - m
-				}
-				src = m
+	strides := contiguousStrides(in)
+	tables := make([][]int, len(plan))
+	for k, a := range plan {
+		t := make([]int, a.out)
+		for j := range t {
+			if i := padSource(mode, a, j); i < 0 {
+				t[j] = -1
+			} else {
+				t[j] = (a.srcStart + i) * strides[k]
 			}
 		}
-		src += a.lo
-		if last := len(runs) - 1; last >= 0 {
-			r := &runs[last]
-			if r.dst+r.length == j {
-				next := r.src + r.step*r.length
-				if r.length == 1 && src-r.src >= -1 && src-r.src <= 1 && mode != "constant" {
-					r.step = src - r.src
-					r.length++
-					return
-				}
-				if mode == "constant" || src == next {
-					r.length++
-					return
-				}
-			}
+		tables[k] = t
+	}
+	return tables, nil
+}
+
+// padSource returns the interior index (0 for the first input element kept)
+// that output index j of axis a reads, or -1 for a constant fill.
+func padSource(mode string, a padAxis, j int) int {
+	t := j - a.lo // the position relative to the interior
+	if t >= 0 && t < a.n {
+		return t
+	}
+	switch mode {
+	case "edge":
+		return min(max(t, 0), a.n-1)
+	case "wrap":
+		return ((t % a.n) + a.n) % a.n
+	case "reflect":
+		if a.n == 1 {
+			return 0
 		}
-		runs = append(runs, padRun{dst: j, src: src, length: 1})
+		period := 2 * (a.n - 1)
+		m := ((t % period) + period) % period
+		if m >= a.n {
+			m = period - m
+		}
+		return m
 	}
-	for j := 0; j < a.lo; j++ {
-		add(j)
-	}
-	for j := a.lo + a.n; j < a.out; j++ {
-		add(j)
-	}
-	return runs
+	return -1
 }

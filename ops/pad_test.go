@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -209,6 +210,15 @@ func TestPadAgainstOracle(t *testing.T) {
 	for iter := 0; iter < 3000; iter++ {
 		r := 1 + rng.IntN(5)
 		shape := randomShape(rng, r, 0, 4)
+		switch {
+		case iter%500 == 0:
+			// Large enough to be split across cores.
+			shape = []int{2, 3, 90, 150 + rng.IntN(20)}
+			r = len(shape)
+		case iter%5 == 0:
+			// Rows long enough for the interior to be one copy.
+			shape[r-1] = 16 + rng.IntN(30)
+		}
 		dt := types[rng.IntN(len(types))]
 		x := randomValidTensor(rng, dt, shape)
 		mode := modes[rng.IntN(len(modes))]
@@ -359,3 +369,23 @@ func benchmarkPad(b *testing.B, mode string) {
 func BenchmarkPadConstant(b *testing.B) { benchmarkPad(b, "constant") }
 func BenchmarkPadReflect(b *testing.B)  { benchmarkPad(b, "reflect") }
 func BenchmarkPadEdge(b *testing.B)     { benchmarkPad(b, "edge") }
+
+// Pad's index tables (8 bytes per output index of every axis) count against
+// the size limit: a byte tensor padded along one long axis would otherwise
+// need eight times its own size in tables.
+func TestPadTablesWithinLimit(t *testing.T) {
+	x := tensor.MustNew(tensor.Uint8, 1, 4)
+	opt := &Options{MaxTensorBytes: 4000}
+	// 1000 bytes of output, 8 KB of tables.
+	_, err := runNode(opt, "Pad", 19, map[string]Attribute{"mode": strAttribute("edge")}, x, i64s(0, 0, 0, 996))
+	checkRule(t, err, "size")
+	if !errors.Is(err, ErrLimit) {
+		t.Fatalf("got %v, want ErrLimit", err)
+	}
+	// Under the limit it pads.
+	y, err := runNode(opt, "Pad", 19, map[string]Attribute{"mode": strAttribute("edge")}, x, i64s(0, 0, 0, 296))
+	checkRule(t, err, "")
+	if !slices.Equal(y.Shape(), []int{1, 300}) {
+		t.Fatalf("shape %v, want [1 300]", y.Shape())
+	}
+}

@@ -88,14 +88,10 @@ func tableRows[E any](opt *Options, p tableCopy, dst, src []E, fill E, elemSize 
 	last := p.tables[r-1]
 	n := len(last)
 	rows := len(dst) / n
-	// contiguous: the last table reads a contiguous run of the source.
-	contiguous := true
-	for j, v := range last {
-		if v < 0 || v != last[0]+j {
-			contiguous = false
-			break
-		}
-	}
+	// [a, b): the stretch of the last table that reads a contiguous run of
+	// the source, copied by one copy per row (the whole row for an
+	// identity axis, the interior of Pad); the rest goes element by element.
+	a, b := contiguousStretch(last)
 	work := func(lo, hi int) error {
 		idx := make([]int, r-1)
 		rem := lo
@@ -113,21 +109,16 @@ func tableRows[E any](opt *Options, p tableCopy, dst, src []E, fill E, elemSize 
 				base += v
 			}
 			d := dst[row*n : row*n+n]
-			switch {
-			case out:
+			if out {
 				for j := range d {
 					d[j] = fill
 				}
-			case contiguous:
-				copy(d, src[base+last[0]:base+last[0]+n])
-			default:
-				for j, v := range last {
-					if v < 0 {
-						d[j] = fill
-					} else {
-						d[j] = src[base+v]
-					}
+			} else {
+				tableElems(d[:a], src, last[:a], base, fill)
+				if a < b {
+					copy(d[a:b], src[base+last[a]:base+last[a]+b-a])
 				}
+				tableElems(d[b:], src, last[b:], base, fill)
 			}
 			for k := r - 2; k >= 0; k-- {
 				idx[k]++
@@ -140,4 +131,42 @@ func tableRows[E any](opt *Options, p tableCopy, dst, src []E, fill E, elemSize 
 		return nil
 	}
 	_ = parallelRange(opt, rows, len(dst)*elemSize/4, work)
+}
+
+// tableElems fills d element by element from the table entries t (offsets
+// from base; negative entries take fill).
+func tableElems[E any](d, src []E, t []int, base int, fill E) {
+	for j, v := range t {
+		if v < 0 {
+			d[j] = fill
+		} else {
+			d[j] = src[base+v]
+		}
+	}
+}
+
+// minStretch is the shortest contiguous stretch of a table worth a copy call
+// per row rather than a loop over its elements.
+const minStretch = 16
+
+// contiguousStretch returns the longest stretch [a, b) of t whose entries
+// read consecutive source elements, or an empty one when the longest is
+// shorter than minStretch and not the whole table.
+func contiguousStretch(t []int) (a, b int) {
+	for i := 0; i < len(t); {
+		j := i + 1
+		if t[i] >= 0 {
+			for j < len(t) && t[j] == t[j-1]+1 {
+				j++
+			}
+			if j-i > b-a {
+				a, b = i, j
+			}
+		}
+		i = j
+	}
+	if b-a < minStretch && b-a < len(t) {
+		return 0, 0
+	}
+	return a, b
 }
