@@ -76,33 +76,3 @@ func TestStitchAgainstElements(t *testing.T) {
 		t.Fatalf("%d of 200 cases took stitch: both paths need cover", stitched)
 	}
 }
-
-// concatOracle joins inputs along axis k one element at a time.
-func concatOracle(inputs []*tensor.Tensor, sizes []int, k int) *tensor.Tensor {
-	out := slices.Clone(inputs[0].Shape())
-	out[k] = 0
-	for _, n := range sizes {
-		out[k] += n
-	}
-	y := tensor.MustNew(inputs[0].DataType(), out...)
-	n := y.Len()
-	for f := range n {
-		idx := multiIndex(f, out)
-		i, at := 0, idx[k]
-		for at >= sizes[i] {
-			at -= sizes[i]
-			i++
-		}
-		src := slices.Clone(idx)
-		src[k] = at
-		x := inputs[i]
-		j := flatIndex(src, x.Shape())
-		if y.DataType() == tensor.String {
-			y.Strings()[f] = x.Strings()[j]
-			continue
-		}
-		size := y.DataType().Size()
-		copy(y.Bytes()[f*size:(f+1)*size], x.Bytes()[j*size:(j+1)*size])
-	}
-	return y
-}
