@@ -16,6 +16,7 @@ package ops
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -55,6 +56,15 @@ func (a *resizeAxis) identity() bool {
 		}
 	}
 	return true
+}
+
+// sameTaps reports whether outputs o and q, both in range, read the same
+// input indices (neither extrapolated).
+func (a *resizeAxis) sameTaps(o, q int) bool {
+	if q >= a.out || a.extrapolate != nil && (a.extrapolate[o] || a.extrapolate[q]) {
+		return false
+	}
+	return slices.Equal(a.index[o*a.taps:(o+1)*a.taps], a.index[q*a.taps:(q+1)*a.taps])
 }
 
 // repeat returns f when the plan (nearest, one tap) repeats each input

@@ -12,18 +12,20 @@ package ops
 // are those of the passes, W first and in the same order, so the values are
 // the same to the bit.
 
-// resizeRowFilter is one axis plan in the form the W loops stream: the taps
-// of output o are the taps consecutive elements of a row from start[o], in
-// the row padded by padLeft copies of its first element and padRight copies
-// of its last (the clamping of the plan, without a branch per tap).
+import "unsafe"
+
+// resizeRowFilter is one axis plan in the form the W loops stream. The
+// outputs [lo, hi) read taps consecutive elements of the row from start[o],
+// all inside it; the few others (at the edges, where taps are clamped, and
+// where tf_crop_and_resize extrapolates) go through the plan's indices.
 type resizeRowFilter[A computeFloat] struct {
-	in, out, taps     int
-	padLeft, padRight int
-	start             []int // per output, in the padded row
-	weight            []A   // out*taps
-	two               []resizeTwoTaps[A]
-	four              []resizeFourTaps[A]
-	extrapolate       []int // the outputs tf_crop_and_resize fills
+	plan   *resizeAxis
+	lo, hi int
+	weight []A // out*taps
+	two    []resizeTwoTaps[A]
+	pairs  []resizeTwoTapsPair[A]
+	four   []resizeFourTaps[A]
+	start  []int // per output in [lo, hi), for the other numbers of taps
 }
 
 // resizeTwoTaps and resizeFourTaps are the taps of one output of a linear
@@ -39,105 +41,170 @@ type resizeFourTaps[A computeFloat] struct {
 	w     [4]A
 }
 
-// newResizeRowFilter converts plan a. A start before -(taps-1) reads the
-// first element with every tap, as -(taps-1) does, and one after in-1 the
-// last: so the padding is less than taps on either side.
+// resizeTwoTapsPair is two consecutive outputs of a linear filter that read
+// the same two elements: w[0:2] are the first's weights, w[2:4] the second's.
+type resizeTwoTapsPair[A computeFloat] struct {
+	start int
+	w     [4]A
+}
+
 func newResizeRowFilter[A computeFloat](a *resizeAxis) *resizeRowFilter[A] {
-	f := &resizeRowFilter[A]{in: a.in, out: a.out, taps: a.taps}
-	f.start = make([]int, a.out)
-	lo, hi := 0, a.in
-	for o, s := range a.start {
-		if a.extrapolate != nil && a.extrapolate[o] {
-			f.extrapolate = append(f.extrapolate, o)
-			s = 0 // computed from the first taps, then overwritten
-		}
-		s = max(-(a.taps - 1), min(a.in-1, s))
-		f.start[o] = s
-		lo, hi = min(lo, s), max(hi, s+a.taps)
+	f := &resizeRowFilter[A]{plan: a}
+	inside := func(o int) bool {
+		return (a.extrapolate == nil || !a.extrapolate[o]) && a.start[o] >= 0 && a.start[o]+a.taps <= a.in
 	}
-	f.padLeft, f.padRight = -lo, hi-a.in
-	for o := range f.start {
-		f.start[o] += f.padLeft
+	for f.lo < a.out && !inside(f.lo) {
+		f.lo++
+	}
+	for f.hi = f.lo; f.hi < a.out && inside(f.hi); f.hi++ {
 	}
 	f.weight = make([]A, len(a.weight))
 	for i, w := range a.weight {
 		f.weight[i] = A(w)
 	}
-	switch a.taps {
-	case 2:
-		f.two = make([]resizeTwoTaps[A], a.out)
-		for o := range f.two {
-			f.two[o] = resizeTwoTaps[A]{f.start[o], [2]A(f.weight[2*o:])}
+	switch {
+	case a.taps == 2 && f.pairUp():
+	case a.taps == 2:
+		f.two = make([]resizeTwoTaps[A], f.hi-f.lo)
+		for i := range f.two {
+			o := f.lo + i
+			f.two[i] = resizeTwoTaps[A]{a.start[o], [2]A(f.weight[2*o:])}
 		}
-	case 4:
-		f.four = make([]resizeFourTaps[A], a.out)
-		for o := range f.four {
-			f.four[o] = resizeFourTaps[A]{f.start[o], [4]A(f.weight[4*o:])}
+	case a.taps == 4:
+		f.four = make([]resizeFourTaps[A], f.hi-f.lo)
+		for i := range f.four {
+			o := f.lo + i
+			f.four[i] = resizeFourTaps[A]{a.start[o], [4]A(f.weight[4*o:])}
 		}
+	default:
+		f.start = a.start[f.lo:f.hi]
 	}
 	return f
 }
 
-// paddedLen is the length of a padded row.
-func (f *resizeRowFilter[A]) paddedLen() int { return f.padLeft + f.in + f.padRight }
-
-// resample writes the f.out elements of row s (f.in elements) resampled into
-// d; pad is scratch of paddedLen elements.
-func (f *resizeRowFilter[A]) resample(d, s, pad []A, extrapolation A) {
-	p := s
-	if f.padLeft > 0 || f.padRight > 0 {
-		p = pad[:f.paddedLen()]
-		first, last := s[0], s[f.in-1]
-		for i := range f.padLeft {
-			p[i] = first
-		}
-		copy(p[f.padLeft:], s[:f.in])
-		for i := f.padLeft + f.in; i < len(p); i++ {
-			p[i] = last
+// pairUp sets pairs when the outputs [lo, hi) of a two-tap filter come in
+// pairs that read the same two elements, as they do when upsampling by an
+// even factor: a pair loads them once. An odd last output joins the edges.
+func (f *resizeRowFilter[A]) pairUp() bool {
+	a := f.plan
+	n := (f.hi - f.lo) / 2
+	if n == 0 {
+		return false
+	}
+	for i := range n {
+		if o := f.lo + 2*i; a.start[o] != a.start[o+1] {
+			return false
 		}
 	}
-	d = d[:f.out]
+	f.pairs = make([]resizeTwoTapsPair[A], n)
+	for i := range f.pairs {
+		o := f.lo + 2*i
+		f.pairs[i] = resizeTwoTapsPair[A]{a.start[o], [4]A(f.weight[2*o:])}
+	}
+	f.hi = f.lo + 2*n
+	return true
+}
+
+// resample writes row s (plan.in elements) resampled into d (plan.out).
+//
+// The loops over [lo, hi) address s and d by pointer: newResizeRowFilter
+// put every start there in [0, in-taps], and s and d are cut to in and out
+// elements first, so no access leaves them; a bounds check per access (and
+// the slice arithmetic around it) would cost about as much as the sums.
+func (f *resizeRowFilter[A]) resample(d, s []A, extrapolation A) {
+	a := f.plan
+	taps := a.taps
+	d, s = d[:a.out], s[:a.in]
+	var zero A
+	size := int(unsafe.Sizeof(zero))
+	sp := unsafe.Pointer(unsafe.SliceData(s))
+	dp := unsafe.Pointer(unsafe.SliceData(d[f.lo:f.hi]))
 	switch {
+	case f.pairs != nil:
+		for i := range f.pairs {
+			t := &f.pairs[i]
+			x := (*[2]A)(unsafe.Add(sp, t.start*size))
+			y := (*[2]A)(unsafe.Add(dp, 2*i*size))
+			y[0] = t.w[0]*x[0] + t.w[1]*x[1]
+			y[1] = t.w[2]*x[0] + t.w[3]*x[1]
+		}
 	case f.two != nil:
-		for o, t := range f.two {
-			x := p[t.start : t.start+2]
-			d[o] = t.w[0]*x[0] + t.w[1]*x[1]
+		for i := range f.two {
+			t := &f.two[i]
+			x := (*[2]A)(unsafe.Add(sp, t.start*size))
+			*(*A)(unsafe.Add(dp, i*size)) = t.w[0]*x[0] + t.w[1]*x[1]
 		}
 	case f.four != nil:
-		for o, t := range f.four {
-			x := p[t.start : t.start+4]
-			d[o] = t.w[0]*x[0] + t.w[1]*x[1] + t.w[2]*x[2] + t.w[3]*x[3]
+		for i := range f.four {
+			t := &f.four[i]
+			x := (*[4]A)(unsafe.Add(sp, t.start*size))
+			*(*A)(unsafe.Add(dp, i*size)) = t.w[0]*x[0] + t.w[1]*x[1] + t.w[2]*x[2] + t.w[3]*x[3]
 		}
 	default:
-		taps := f.taps
+		mid := d[f.lo:f.hi]
 		for o, j := range f.start {
-			x, w := p[j:j+taps], f.weight[o*taps:o*taps+taps]
+			x, w := s[j:j+taps], f.weight[(f.lo+o)*taps:(f.lo+o+1)*taps]
 			acc := w[0] * x[0]
 			for t := 1; t < taps; t++ {
 				acc += w[t] * x[t]
 			}
-			d[o] = acc
+			mid[o] = acc
 		}
 	}
-	for _, o := range f.extrapolate {
-		d[o] = extrapolation
+	edge := func(o int) {
+		if a.extrapolate != nil && a.extrapolate[o] {
+			d[o] = extrapolation
+			return
+		}
+		idx, w := a.index[o*taps:o*taps+taps], f.weight[o*taps:o*taps+taps]
+		acc := w[0] * s[idx[0]]
+		for t := 1; t < taps; t++ {
+			acc += w[t] * s[idx[t]]
+		}
+		d[o] = acc
+	}
+	for o := range f.lo {
+		edge(o)
+	}
+	for o := f.hi; o < a.out; o++ {
+		edge(o)
 	}
 }
+
+// The row loops below go four elements at a time: Go does not unroll
+// loops, and the loop's own count, compare and branch (plus a bounds check
+// per access) would otherwise cost a third of the time of these few
+// arithmetic instructions (measured: 1.4 to 1.6 times faster unrolled).
 
 // resizeCombineRows writes into d the weighted sum of rows, in order.
 func resizeCombineRows[A computeFloat](d []A, rows [][]A, w []A) {
 	n := len(d)
+	j := 0
 	switch len(rows) {
 	case 2:
 		r0, r1 := rows[0][:n], rows[1][:n]
 		w0, w1 := w[0], w[1]
-		for j := range d {
+		for ; j+4 <= n; j += 4 {
+			x, y, z := (*[4]A)(r0[j:]), (*[4]A)(r1[j:]), (*[4]A)(d[j:])
+			z[0] = w0*x[0] + w1*y[0]
+			z[1] = w0*x[1] + w1*y[1]
+			z[2] = w0*x[2] + w1*y[2]
+			z[3] = w0*x[3] + w1*y[3]
+		}
+		for ; j < n; j++ {
 			d[j] = w0*r0[j] + w1*r1[j]
 		}
 	case 4:
 		r0, r1, r2, r3 := rows[0][:n], rows[1][:n], rows[2][:n], rows[3][:n]
 		w0, w1, w2, w3 := w[0], w[1], w[2], w[3]
-		for j := range d {
+		for ; j+4 <= n; j += 4 {
+			x0, x1, x2, x3, z := (*[4]A)(r0[j:]), (*[4]A)(r1[j:]), (*[4]A)(r2[j:]), (*[4]A)(r3[j:]), (*[4]A)(d[j:])
+			z[0] = w0*x0[0] + w1*x1[0] + w2*x2[0] + w3*x3[0]
+			z[1] = w0*x0[1] + w1*x1[1] + w2*x2[1] + w3*x3[1]
+			z[2] = w0*x0[2] + w1*x1[2] + w2*x2[2] + w3*x3[2]
+			z[3] = w0*x0[3] + w1*x1[3] + w2*x2[3] + w3*x3[3]
+		}
+		for ; j < n; j++ {
 			d[j] = w0*r0[j] + w1*r1[j] + w2*r2[j] + w3*r3[j]
 		}
 	default:
@@ -154,6 +221,27 @@ func resizeCombineRows[A computeFloat](d []A, rows [][]A, w []A) {
 	}
 }
 
+// resizeCombineTwoRows writes into d0 and d1 the sums of rows r0 and r1
+// weighted by w[0:2] and w[2:4].
+func resizeCombineTwoRows[A computeFloat](d0, d1, r0, r1, w []A) {
+	n := len(d0)
+	d1, r0, r1 = d1[:n], r0[:n], r1[:n]
+	w00, w01, w10, w11 := w[0], w[1], w[2], w[3]
+	j := 0
+	for ; j+4 <= n; j += 4 {
+		x, y, z0, z1 := (*[4]A)(r0[j:]), (*[4]A)(r1[j:]), (*[4]A)(d0[j:]), (*[4]A)(d1[j:])
+		z0[0], z1[0] = w00*x[0]+w01*y[0], w10*x[0]+w11*y[0]
+		z0[1], z1[1] = w00*x[1]+w01*y[1], w10*x[1]+w11*y[1]
+		z0[2], z1[2] = w00*x[2]+w01*y[2], w10*x[2]+w11*y[2]
+		z0[3], z1[3] = w00*x[3]+w01*y[3], w10*x[3]+w11*y[3]
+	}
+	for ; j < n; j++ {
+		x0, x1 := r0[j], r1[j]
+		d0[j] = w00*x0 + w01*x1
+		d1[j] = w10*x0 + w11*x1
+	}
+}
+
 // resizePlanes resamples the two innermost axes of src, [planes, h.in,
 // w.in], into dst, [planes, h.out, w.out]. Either plan may be the identity
 // (nil), not both.
@@ -164,7 +252,7 @@ func resizePlanes[A computeFloat](opt *Options, dst, src []A, planes int, h *res
 	}
 	win, wout := 0, 0
 	if w != nil {
-		win, wout = w.in, w.out
+		win, wout = w.plan.in, w.plan.out
 	} else {
 		win = len(src) / (planes * hin)
 		wout = win
@@ -180,33 +268,40 @@ func resizePlanes[A computeFloat](opt *Options, dst, src []A, planes int, h *res
 	}
 	rows := planes * hout
 	work := rows * wout * taps
-	if w != nil {
-		work += planes * hin * wout * w.taps
+	// Which axis first: the W taps (a gather per output, its weights read
+	// from memory) cost about three times the H taps (a sum of whole rows,
+	// its weights in registers). W first resamples hin rows, H first sums
+	// hout rows of win elements: downsampling H, H first is cheaper.
+	hFirst := false
+	if h != nil && w != nil {
+		wt := w.plan.taps
+		work += planes * hin * wout * wt
+		hFirst = hout*win*taps+3*hout*wout*wt < 3*hin*wout*wt+hout*wout*taps
 	}
 	_ = parallelRange(opt, rows, work, func(lo, hi int) error {
 		// The ring holds resampled input rows: input row r of plane b in
 		// slot r%slots, tagged b*hin+r. A window of taps consecutive rows
 		// (the most one output row reads) fits without collisions.
 		slots := min(taps, hin)
-		var ring []A
-		var pad []A
+		var ring, sum []A
 		tags := make([]int, slots)
-		if w != nil {
+		if hFirst {
+			sum = make([]A, win)
+		} else if w != nil {
 			ring = make([]A, slots*wout)
-			pad = make([]A, w.paddedLen())
 			for i := range tags {
 				tags[i] = -1
 			}
 		}
 		rowOf := func(b, r int) []A {
 			s := src[(b*hin+r)*win : (b*hin+r+1)*win]
-			if w == nil {
+			if w == nil || hFirst {
 				return s
 			}
 			slot := r % slots
 			d := ring[slot*wout : (slot+1)*wout]
 			if tag := b*hin + r; tags[slot] != tag {
-				w.resample(d, s, pad, extrapolation)
+				w.resample(d, s, extrapolation)
 				tags[slot] = tag
 			}
 			return d
@@ -218,7 +313,7 @@ func resizePlanes[A computeFloat](opt *Options, dst, src []A, planes int, h *res
 			switch {
 			case h == nil:
 				s := src[row*win : (row+1)*win]
-				w.resample(d, s, pad, extrapolation)
+				w.resample(d, s, extrapolation)
 			case h.extrapolate != nil && h.extrapolate[o]:
 				for j := range d {
 					d[j] = extrapolation
@@ -227,7 +322,18 @@ func resizePlanes[A computeFloat](opt *Options, dst, src []A, planes int, h *res
 				for t := range in {
 					in[t] = rowOf(b, h.index[o*taps+t])
 				}
-				resizeCombineRows(d, in, hw[o*taps:o*taps+taps])
+				if hFirst {
+					resizeCombineRows(sum, in, hw[o*taps:o*taps+taps])
+					w.resample(d, sum, extrapolation)
+				} else if taps == 2 && row+1 < hi && h.sameTaps(o, o+1) {
+					// Upsampling: the next output row reads the same two
+					// rows; one pass over them writes both.
+					d1 := dst[(row+1)*wout : (row+2)*wout]
+					resizeCombineTwoRows(d, d1, in[0], in[1], hw[2*o:2*o+4])
+					row, o = row+1, o+1
+				} else {
+					resizeCombineRows(d, in, hw[o*taps:o*taps+taps])
+				}
 			}
 			if o++; o == hout {
 				o, b = 0, b+1
