@@ -266,47 +266,69 @@ func tiledTranspose[E any](dst, src []E, p copyPlan, j int) {
 		cols = tileRows
 	}
 	srcStep, dRow := size*ssI, size*dsJ
+	// Strings hold pointers: they move one by one, never as raw words.
+	blocks := blockSide(size)
+	if _, isString := any(e).(string); isString {
+		blocks = 0
+	}
 	for {
 		d0, s0 := w.dst, w.src
 		for jb := 0; jb < nJ; jb += tileRows {
 			je := min(jb+tileRows, nJ)
 			for ib := 0; ib < nI; ib += cols {
 				ie := min(ib+cols, nI)
-				jj := jb
-				// Four source-contiguous rows at a time: one read of four
-				// neighbouring elements feeds four output rows, and the
-				// loop's own arithmetic is paid once for the four.
-				for ; jj+4 <= je; jj += 4 {
-					d := size * (d0 + jj*dsJ + ib)
-					s := size * (s0 + jj + ib*ssI)
-					for i := ib; i < ie; i++ {
-						a0 := *(*E)(unsafe.Add(sp, s))
-						a1 := *(*E)(unsafe.Add(sp, s+size))
-						a2 := *(*E)(unsafe.Add(sp, s+2*size))
-						a3 := *(*E)(unsafe.Add(sp, s+3*size))
-						*(*E)(unsafe.Add(dp, d)) = a0
-						*(*E)(unsafe.Add(dp, d+dRow)) = a1
-						*(*E)(unsafe.Add(dp, d+2*dRow)) = a2
-						*(*E)(unsafe.Add(dp, d+3*dRow)) = a3
-						d += size
-						s += srcStep
-					}
+				// Byte offsets from the base pointers, so that no pointer
+				// ever steps past the last element (checkptr forbids it).
+				d, s := size*(d0+jb*dsJ+ib), size*(s0+jb+ib*ssI)
+				nj, ni := je-jb, ie-ib
+				rows := 0
+				if blocks > 0 && nj >= blocks && ni >= blocks {
+					bj, bi := nj-nj%blocks, ni-ni%blocks
+					transposeBlocks(size, unsafe.Add(dp, d), unsafe.Add(sp, s), uintptr(dRow), uintptr(srcStep), bj, bi)
+					// The columns past the last block, on the blocks' rows.
+					transposeRows[E](dp, sp, d+bi*size, s+bi*srcStep, dRow, srcStep, bj, ni-bi)
+					rows = bj
 				}
-				for ; jj < je; jj++ {
-					// Byte offsets from the base pointers, so that no pointer
-					// ever steps past the last element (checkptr forbids it).
-					d := size * (d0 + jj*dsJ + ib)
-					s := size * (s0 + jj + ib*ssI)
-					for i := ib; i < ie; i++ {
-						*(*E)(unsafe.Add(dp, d)) = *(*E)(unsafe.Add(sp, s))
-						d += size
-						s += srcStep
-					}
-				}
+				transposeRows[E](dp, sp, d+rows*dRow, s+rows*size, dRow, srcStep, nj-rows, ni)
 			}
 		}
 		if !w.next() {
 			return
+		}
+	}
+}
+
+// transposeRows copies nj x ni elements: element i of destination row jj
+// (rows dRow bytes apart) is element jj of source row i (rows sRow bytes
+// apart); d and s are the byte offsets of the first element of each side.
+func transposeRows[E any](dp, sp unsafe.Pointer, d, s, dRow, sRow, nj, ni int) {
+	var e E
+	size := int(unsafe.Sizeof(e))
+	jj := 0
+	// Four source-contiguous rows at a time: one read of four neighbouring
+	// elements feeds four output rows, and the loop's own arithmetic is
+	// paid once for the four.
+	for ; jj+4 <= nj; jj += 4 {
+		dd, ss := d+jj*dRow, s+jj*size
+		for range ni {
+			a0 := *(*E)(unsafe.Add(sp, ss))
+			a1 := *(*E)(unsafe.Add(sp, ss+size))
+			a2 := *(*E)(unsafe.Add(sp, ss+2*size))
+			a3 := *(*E)(unsafe.Add(sp, ss+3*size))
+			*(*E)(unsafe.Add(dp, dd)) = a0
+			*(*E)(unsafe.Add(dp, dd+dRow)) = a1
+			*(*E)(unsafe.Add(dp, dd+2*dRow)) = a2
+			*(*E)(unsafe.Add(dp, dd+3*dRow)) = a3
+			dd += size
+			ss += sRow
+		}
+	}
+	for ; jj < nj; jj++ {
+		dd, ss := d+jj*dRow, s+jj*size
+		for range ni {
+			*(*E)(unsafe.Add(dp, dd)) = *(*E)(unsafe.Add(sp, ss))
+			dd += size
+			ss += sRow
 		}
 	}
 }

@@ -1,0 +1,33 @@
+//go:build amd64 && !purego
+
+package ops
+
+import "unsafe"
+
+// transposeBlocks runs the SSE2 kernel of the element size (SSE2 is part
+// of every amd64 processor); the contract is transposeBlocksGo's.
+func transposeBlocks(size int, dst, src unsafe.Pointer, dRow, sRow uintptr, nj, ni int) {
+	if nj <= 0 || ni <= 0 {
+		return
+	}
+	switch size {
+	case 4:
+		transpose4x4(dst, src, dRow, sRow, nj, ni)
+	case 8:
+		transpose2x2(dst, src, dRow, sRow, nj, ni)
+	default:
+		transposeBlocksGo(size, dst, src, dRow, sRow, nj, ni)
+	}
+}
+
+// transpose4x4 is transposeBlocksGo for 4-byte elements, nj and ni
+// positive multiples of 4.
+//
+//go:noescape
+func transpose4x4(dst, src unsafe.Pointer, dRow, sRow uintptr, nj, ni int)
+
+// transpose2x2 is transposeBlocksGo for 8-byte elements, nj and ni
+// positive multiples of 2.
+//
+//go:noescape
+func transpose2x2(dst, src unsafe.Pointer, dRow, sRow uintptr, nj, ni int)

@@ -1,0 +1,90 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func transpose4x4(dst, src unsafe.Pointer, dRow, sRow uintptr, nj, ni int)
+//
+// For each block of rows j..j+3 of dst (columns i..i+3): load rows i..i+3
+// of src at column j (16 bytes each), transpose the 4x4 block of 32-bit
+// elements in registers, store it as rows j..j+3 of dst at column i.
+TEXT ·transpose4x4(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ dRow+16(FP), R10
+	MOVQ sRow+24(FP), R8
+	MOVQ nj+32(FP), R12
+	MOVQ ni+40(FP), R13
+	LEAQ (R8)(R8*2), R9    // 3 src rows
+	LEAQ (R10)(R10*2), R11 // 3 dst rows
+
+rows4:
+	MOVQ SI, AX  // src row i, column j
+	MOVQ DI, BX  // dst row j, column i
+	MOVQ R13, CX
+
+block4:
+	MOVOU (AX), X0         // a0 a1 a2 a3   (src row i)
+	MOVOU (AX)(R8*1), X1   // b0 b1 b2 b3   (row i+1)
+	MOVOU (AX)(R8*2), X2   // c0 c1 c2 c3
+	MOVOU (AX)(R9*1), X3   // d0 d1 d2 d3
+	MOVO  X0, X4
+	PUNPCKLLQ X1, X0       // a0 b0 a1 b1
+	PUNPCKHLQ X1, X4       // a2 b2 a3 b3
+	MOVO  X2, X5
+	PUNPCKLLQ X3, X2       // c0 d0 c1 d1
+	PUNPCKHLQ X3, X5       // c2 d2 c3 d3
+	MOVO  X0, X1
+	PUNPCKLQDQ X2, X0      // a0 b0 c0 d0   (dst row j)
+	PUNPCKHQDQ X2, X1      // a1 b1 c1 d1
+	MOVO  X4, X3
+	PUNPCKLQDQ X5, X4      // a2 b2 c2 d2
+	PUNPCKHQDQ X5, X3      // a3 b3 c3 d3
+	MOVOU X0, (BX)
+	MOVOU X1, (BX)(R10*1)
+	MOVOU X4, (BX)(R10*2)
+	MOVOU X3, (BX)(R11*1)
+	LEAQ  (AX)(R8*4), AX   // 4 src rows on
+	ADDQ  $16, BX          // 4 dst columns on
+	SUBQ  $4, CX
+	JNZ   block4
+
+	ADDQ $16, SI           // 4 src columns on
+	LEAQ (DI)(R10*4), DI   // 4 dst rows on
+	SUBQ $4, R12
+	JNZ  rows4
+	RET
+
+// func transpose2x2(dst, src unsafe.Pointer, dRow, sRow uintptr, nj, ni int)
+//
+// The same with 2x2 blocks of 64-bit elements.
+TEXT ·transpose2x2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ dRow+16(FP), R10
+	MOVQ sRow+24(FP), R8
+	MOVQ nj+32(FP), R12
+	MOVQ ni+40(FP), R13
+
+rows2:
+	MOVQ SI, AX
+	MOVQ DI, BX
+	MOVQ R13, CX
+
+block2:
+	MOVOU (AX), X0         // a0 a1
+	MOVOU (AX)(R8*1), X1   // b0 b1
+	MOVO  X0, X2
+	PUNPCKLQDQ X1, X0      // a0 b0
+	PUNPCKHQDQ X1, X2      // a1 b1
+	MOVOU X0, (BX)
+	MOVOU X2, (BX)(R10*1)
+	LEAQ  (AX)(R8*2), AX
+	ADDQ  $16, BX
+	SUBQ  $2, CX
+	JNZ   block2
+
+	ADDQ $16, SI
+	LEAQ (DI)(R10*2), DI
+	SUBQ $2, R12
+	JNZ  rows2
+	RET
