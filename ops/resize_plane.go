@@ -10,7 +10,8 @@ package ops
 // and their weighted sum is the output row. The ring stays in the first
 // cache levels, and nothing the size of the tensor is allocated. The sums
 // are those of the passes, W first and in the same order, so the values are
-// the same to the bit.
+// the same to the bit; except when H shrinks, where H goes first (the sum of
+// the input rows, then resampled along W), which rounds differently.
 
 import (
 	"slices"
@@ -371,10 +372,13 @@ func resizePlanes[A computeFloat](opt *Options, dst, src []A, planes int, h *res
 	}
 	rows := planes * hout
 	work := rows * wout * taps
-	// Which axis first: the W taps (a gather per output, its weights read
-	// from memory) cost about three times the H taps (a sum of whole rows,
-	// its weights in registers). W first resamples hin rows, H first sums
-	// hout rows of win elements: downsampling H, H first is cheaper.
+	// Which axis first: W first resamples hin rows along W, H first sums
+	// hout rows of win elements. A W tap (a gather, with start and weights
+	// read per output unless the filter is uniform) costs more than an H
+	// tap (whole rows, weights in registers); counted as 3 H taps, the
+	// choice is H first when H shrinks. Measured on [8,64,112,112] float32,
+	// H first is 3% faster for linear antialias by 1/2, 17% to 25% for
+	// scales 0.6 (linear, linear antialias) and cubic antialias by 1/2.
 	hFirst := false
 	if h != nil && w != nil {
 		wt := w.plan.taps

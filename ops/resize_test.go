@@ -743,11 +743,15 @@ func TestResizeLengthRules(t *testing.T) {
 // Large enough to split across cores: the result does not depend on the
 // number of threads (run with -race to check the split too).
 func TestResizeParallelSplit(t *testing.T) {
-	x := iota32(8, 64, 64)
+	// Three planes: two cores split the rows inside the second one.
+	x := iota32(3, 64, 64)
 	for _, o := range []ResizeOptions{
-		{Scales: []float32{1, 1.5, 1.5}},                               // tableCopy
-		{Mode: "linear", Scales: []float32{1, 1.5, 0.7}},               // passes
-		{Mode: "cubic", Antialias: true, Scales: []float32{1, 0.5, 2}}, // wide filters
+		{Scales: []float32{1, 1.5, 1.5}},                                  // tableCopy
+		{Mode: "linear", Scales: []float32{1, 1.5, 0.7}},                  // fused, W first
+		{Mode: "linear", Scales: []float32{1, 2, 2}},                      // pairs of rows
+		{Mode: "linear", Antialias: true, Scales: []float32{1, 0.5, 0.5}}, // H first
+		{Mode: "cubic", Antialias: true, Scales: []float32{1, 0.5, 2}},    // wide filters
+		{Mode: "linear", Scales: []float32{2, 1, 1.5}},                    // fused, then a pass
 		{CoordinateTransformationMode: "tf_crop_and_resize", Roi: []float64{0, -0.5, 0, 1, 1.5, 1}, Scales: []float32{1, 1.5, 1.5}},
 	} {
 		p := resizeParams{mode: orString(o.Mode, "nearest"), coord: orString(o.CoordinateTransformationMode, "half_pixel"),
