@@ -387,9 +387,15 @@ func resizePlanes[A computeFloat](opt *Options, dst, src []A, planes int, h *res
 	}
 	_ = parallelRange(opt, rows, work, func(lo, hi int) error {
 		// The ring holds resampled input rows: input row r of plane b in
-		// slot r%slots, tagged b*hin+r. A window of taps consecutive rows
-		// (the most one output row reads) fits without collisions.
-		slots := min(taps, hin)
+		// slot r&mask, tagged b*hin+r. A window of taps consecutive rows
+		// (the most one output row reads) fits without collisions. Slots
+		// are a power of two: the division of r%slots took half of the
+		// ring lookup's 12% of a cubic 2x profile.
+		slots := 1
+		for slots < min(taps, hin) {
+			slots *= 2
+		}
+		mask := slots - 1
 		var ring, sum []A
 		tags := make([]int, slots)
 		if hFirst {
@@ -405,7 +411,7 @@ func resizePlanes[A computeFloat](opt *Options, dst, src []A, planes int, h *res
 			if w == nil || hFirst {
 				return s
 			}
-			slot := r % slots
+			slot := r & mask
 			d := ring[slot*wout : (slot+1)*wout]
 			if tag := b*hin + r; tags[slot] != tag {
 				w.resample(d, s, extrapolation)
