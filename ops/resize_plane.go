@@ -65,6 +65,11 @@ type resizeTwoTapsPair[A computeFloat] struct {
 	w     [4]A
 }
 
+// newResizeRowFilter turns plan a (linear or cubic) into the form its loops
+// read: [lo, hi) is the first run of outputs whose taps all lie inside the
+// row (all but a few at the edges, as coordinates grow with the output
+// index), and for it the first form that fits: a uniform filter, pairs of
+// outputs, records of two or four taps, or starts and weights.
 func newResizeRowFilter[A computeFloat](a *resizeAxis) *resizeRowFilter[A] {
 	f := &resizeRowFilter[A]{plan: a}
 	inside := func(o int) bool {
