@@ -42,7 +42,6 @@ import (
 	"math"
 
 	"github.com/onnxshape/onnxshape/tensor"
-	"github.com/x448/float16"
 )
 
 func init() {
@@ -225,11 +224,13 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 	if err := opt.checkSize(op, tensor.Int64, outShape); err != nil {
 		return nil, nil, err
 	}
-	y, err := opt.newTensor(op, x.DataType(), outShape)
+	// Every element of both outputs is written: a window's maximum and
+	// index, or the padding value and -1.
+	y, err := opt.newOverwritten(op, x.DataType(), outShape)
 	if err != nil {
 		return nil, nil, err
 	}
-	indices, err := opt.newTensor(op, tensor.Int64, outShape)
+	indices, err := opt.newOverwritten(op, tensor.Int64, outShape)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -245,35 +246,27 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 		taps *= most
 	}
 	work := y.Len() * taps
+	plan := newRankPlan(w) // nil where the general walk serves
 	err = parallelRange(opt, planes, work, func(lo, hi int) error {
-		var scratch []float32 // float16 and bfloat16 planes, as float32
+		var keys []int64   // one plane's ranks, or for float64 its keys
+		var rowMax []int64 // scratch of plan.maxima
 		for p := lo; p < hi; p++ {
 			if err := opt.cancelled(); err != nil {
 				return err
 			}
 			base := p * w.inPlane
 			pidx := idx[p*w.outPlane : (p+1)*w.outPlane]
-			switch x.DataType() {
-			case tensor.Float:
-				v, _ := tensor.Data[float32](x)
-				argMaxPlane(v[base:base+w.inPlane], w, pidx, int64(base))
-			case tensor.Double:
-				v, _ := tensor.Data[float64](x)
-				argMaxPlane(v[base:base+w.inPlane], w, pidx, int64(base))
-			case tensor.Int8:
-				v, _ := tensor.Data[int8](x)
-				argMaxPlane(v[base:base+w.inPlane], w, pidx, int64(base))
-			case tensor.Uint8:
-				v, _ := tensor.Data[uint8](x)
-				argMaxPlane(v[base:base+w.inPlane], w, pidx, int64(base))
-			case tensor.Float16:
-				v, _ := tensor.Data[float16.Float16](x)
-				scratch = widenToFloat32(scratch, v[base:base+w.inPlane])
-				argMaxPlane(scratch, w, pidx, int64(base))
-			case tensor.BFloat16:
-				v, _ := tensor.Data[tensor.BF16](x)
-				scratch = widenToFloat32(scratch, v[base:base+w.inPlane])
-				argMaxPlane(scratch, w, pidx, int64(base))
+			switch {
+			case x.DataType() == tensor.Double:
+				v := asElems[uint64](x.Bytes())
+				keys = float64Keys(keys, v[base:base+w.inPlane])
+				argMaxPlane(keys, w, pidx, int64(base))
+			case plan != nil:
+				keys = planeRanks(keys, x, base, base+w.inPlane)
+				plan.maxima(keys, pidx, int64(base), &rowMax)
+			default:
+				keys = planeRanks(keys, x, base, base+w.inPlane)
+				argMaxRanks(keys, w, pidx, int64(base))
 			}
 			gatherCopy(y, p*w.outPlane, x, pidx)
 			if o.StorageOrder == 1 {
@@ -291,38 +284,359 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 	return y, indices, nil
 }
 
-// widenToFloat32 returns the float16 or bfloat16 plane v converted to
-// float32, in buf when it is large enough. The two loops are written out so
-// that the conversion inlines.
-func widenToFloat32[T float16.Float16 | tensor.BF16](buf []float32, v []T) []float32 {
-	if cap(buf) < len(v) {
-		buf = make([]float32, len(v))
+// The kernel compares keys, not values: every element of a plane is first
+// mapped to an integer whose order is the order MaxPool compares in, so that
+// the window loops are integer maxima that compile to conditional moves,
+// with no branch on the data. For the float types the key of x is its
+// magnitude's bits with x's sign, which orders the numbers as < does and
+// gives -0 and +0 one key (they tie); every NaN gets the largest key, above
+// +inf, so that a window's first NaN wins and nothing beats it.
+//
+// The keys of all the types but float64 fit in 32 bits. Each of their
+// elements gets a rank: its key in the high half, and in the low half its
+// position in the plane, reversed (2^32-1 - position). A window's largest
+// rank is then its largest key and, of the elements with that key, the
+// first in row-major order, as ties need: the window's maximum is a plain
+// maximum of ranks, which needs no order of the taps and no index beside
+// it. float64 keys fill 64 bits; the float64 kernel keeps the index of the
+// first maximum as it walks the window in row-major order.
+
+// The bits of +inf in float16 and in bfloat16.
+const (
+	float16Inf  = 0x7C00
+	bfloat16Inf = 0x7F80
+)
+
+// float32Key is the key of the float32 number whose bits are b.
+func float32Key(b uint32) int32 {
+	m := int32(b & 0x7FFFFFFF)
+	s := int32(b) >> 31 // -1 for a negative number, else 0
+	k := (m ^ s) - s    // m or -m
+	if m > 0x7F800000 {
+		k = math.MaxInt32
 	}
-	buf = buf[:len(v)]
-	switch v := any(v).(type) {
-	case []float16.Float16:
-		for i, e := range v {
-			buf[i] = e.Float32()
-		}
-	case []tensor.BF16:
-		for i, e := range v {
-			buf[i] = e.Float32()
-		}
+	return k
+}
+
+// halfKey is the key of the float16 or bfloat16 number whose bits are b,
+// where the bits of +inf are inf.
+func halfKey(b uint16, inf int32) int32 {
+	m := int32(b & 0x7FFF)
+	s := int32(int16(b)) >> 15
+	k := (m ^ s) - s
+	if m > inf {
+		k = math.MaxInt32
+	}
+	return k
+}
+
+// rank is the rank of the element of key k at position pos in its plane.
+func rank(k int32, pos int) int64 {
+	return int64(k)<<32 | int64(^uint32(pos))
+}
+
+// rankPos is the position in its plane of the element of rank r.
+func rankPos(r int64) int64 {
+	return int64(^uint32(r))
+}
+
+// planeRanks returns the ranks of the elements lo to hi of x, one plane, in
+// buf when it is large enough.
+func planeRanks(buf []int64, x *tensor.Tensor, lo, hi int) []int64 {
+	switch x.DataType() {
+	case tensor.Float:
+		return float32Ranks(buf, asElems[uint32](x.Bytes())[lo:hi])
+	case tensor.Float16:
+		return halfRanks(buf, asElems[uint16](x.Bytes())[lo:hi], float16Inf)
+	case tensor.BFloat16:
+		return halfRanks(buf, asElems[uint16](x.Bytes())[lo:hi], bfloat16Inf)
+	case tensor.Int8:
+		v, _ := tensor.Data[int8](x)
+		return intRanks(buf, v[lo:hi])
+	case tensor.Uint8:
+		v, _ := tensor.Data[uint8](x)
+		return intRanks(buf, v[lo:hi])
+	}
+	return nil
+}
+
+// float32Ranks returns the ranks of a plane of float32 numbers whose bits
+// are v, in buf when it is large enough. The rank functions are kept out of
+// line: inlined in the plane loop, their loops would spill registers.
+//
+//go:noinline
+func float32Ranks(buf []int64, v []uint32) []int64 {
+	buf = growKeys(buf, len(v))[:len(v)]
+	for i, b := range v {
+		buf[i] = rank(float32Key(b), i)
 	}
 	return buf
 }
 
-// poolValue is the set of element types the MaxPool kernel compares.
-type poolValue interface {
-	float32 | float64 | int8 | uint8
+// halfRanks returns the ranks of a plane of float16 or bfloat16 numbers
+// whose bits are v and whose +inf has the bits inf, in buf when it is large
+// enough.
+//
+//go:noinline
+func halfRanks(buf []int64, v []uint16, inf int32) []int64 {
+	buf = growKeys(buf, len(v))[:len(v)]
+	for i, b := range v {
+		buf[i] = rank(halfKey(b, inf), i)
+	}
+	return buf
 }
 
-// argMaxPlane writes, for every window of one plane x, base plus the index
-// in x of the window's maximum (its first one, or its first NaN), or -1 for a
-// window without a real element.
-func argMaxPlane[T poolValue](x []T, w *poolWindows, idx []int64, base int64) {
+// intRanks returns the ranks of a plane of small integers, whose keys are
+// the integers themselves, in buf when it is large enough.
+//
+//go:noinline
+func intRanks[T int8 | uint8](buf []int64, v []T) []int64 {
+	buf = growKeys(buf, len(v))[:len(v)]
+	for i, x := range v {
+		buf[i] = rank(int32(x), i)
+	}
+	return buf
+}
+
+// float64Keys returns the keys of a plane of float64 numbers whose bits
+// are v, in buf when it is large enough.
+//
+//go:noinline
+func float64Keys(buf []int64, v []uint64) []int64 {
+	buf = growKeys(buf, len(v))[:len(v)]
+	for i, b := range v {
+		m := int64(b & 0x7FFFFFFFFFFFFFFF)
+		s := int64(b) >> 63
+		k := (m ^ s) - s
+		if m > 0x7FF0000000000000 {
+			k = math.MaxInt64
+		}
+		buf[i] = k
+	}
+	return buf
+}
+
+func growKeys(buf []int64, n int) []int64 {
+	if cap(buf) < n {
+		return make([]int64, n)
+	}
+	return buf[:n]
+}
+
+// rankPlan is the MaxPool kernel of ranks for one or two spatial axes (1-D
+// pooling is 2-D pooling under an axis of length 1), the common case. A
+// maximum of ranks can be taken in any order, so it is taken in two passes:
+// along each input row, the maximum of every window's columns; then down
+// the window's rows, the maximum of those. Each input row's maxima are found
+// once and serve every window that reads the row (3 x 3 windows with stride
+// 2 share one row in two). The plan holds what does not change from plane
+// to plane.
+type rankPlan struct {
+	w    *poolWindows // as2D
+	rows []int        // the input rows some window reads, in order
+	slot []int        // per input row, its place in rows
+	runs []colRun     // the windows of a row
+}
+
+// colRun is a run of windows along a row, outputs lo to hi, of the same
+// number of taps, the first taps step apart. The interior windows make one
+// run: they all have the whole kernel, a stride apart.
+type colRun struct{ lo, hi, taps, step int }
+
+// newRankPlan returns the plan for the windows w, or nil where the general
+// walk (argMaxRanks) serves: more than two spatial axes, a plane of more
+// than 2^32 elements, or row maxima that would take more room than the
+// plane and its output (large pads).
+func newRankPlan(w *poolWindows) *rankPlan {
+	if len(w.outShape) > 2 || int64(w.inPlane) > math.MaxUint32 {
+		return nil
+	}
+	w = w.as2D()
+	q := &rankPlan{w: w, slot: make([]int, w.inShape[0])}
+	read := make([]bool, w.inShape[0])
+	for oh, h0 := range w.first[0] {
+		for i := range w.count[0][oh] {
+			read[h0+i*w.dilation[0]] = true
+		}
+	}
+	for r, ok := range read {
+		if ok {
+			q.slot[r] = len(q.rows)
+			q.rows = append(q.rows, r)
+		}
+	}
+	if outW := w.outShape[1]; outW > 0 && len(q.rows) > (w.inPlane+w.outPlane)/outW {
+		return nil
+	}
+	cols, counts := w.first[1], w.count[1]
+	for lo := 0; lo < len(cols); {
+		n, step, hi := counts[lo], 0, lo+1
+		if hi < len(cols) {
+			step = cols[hi] - cols[lo]
+		}
+		for hi < len(cols) && counts[hi] == n && cols[hi]-cols[hi-1] == step {
+			hi++
+		}
+		q.runs = append(q.runs, colRun{lo, hi, n, step})
+		lo = hi
+	}
+	return q
+}
+
+// maxima writes, for every window of one plane whose ranks are ranks, base
+// plus the position in the plane of the window's largest rank, or -1 for a
+// window without a real element. rowMax is scratch, grown as needed.
+func (q *rankPlan) maxima(ranks []int64, idx []int64, base int64, rowMax *[]int64) {
+	w := q.w
+	inW, outW := w.inShape[1], w.outShape[1]
+	size := len(q.rows) * outW
+	if cap(*rowMax) < size {
+		*rowMax = make([]int64, size)
+	}
+	rm := (*rowMax)[:size] // the maxima of row q.rows[i] at rm[i*outW:]
+	colStep := w.tapStride[1]
+	for i, r := range q.rows {
+		src, dst := ranks[r*inW:(r+1)*inW], rm[i*outW:(i+1)*outW]
+		for _, run := range q.runs {
+			first := w.first[1][run.lo]
+			switch {
+			case run.taps == 0: // an empty window, written below
+			case run.taps == 3 && colStep == 1:
+				rowMax3(src, first, run.step, dst[run.lo:run.hi])
+			case run.taps == 2 && colStep == 1:
+				rowMax2(src, first, run.step, dst[run.lo:run.hi])
+			default:
+				rowMaxN(src, first, run.step, run.taps, colStep, dst[run.lo:run.hi])
+			}
+		}
+	}
+	for oh, h0 := range w.first[0] {
+		out := idx[oh*outW : (oh+1)*outW]
+		row := func(i int) []int64 {
+			r := q.slot[h0+i*w.dilation[0]]
+			return rm[r*outW : (r+1)*outW]
+		}
+		switch n := w.count[0][oh]; n {
+		case 0:
+			for ow := range out {
+				out[ow] = -1
+			}
+			continue
+		case 3:
+			colMax3(row(0), row(1), row(2), out, base)
+		case 2:
+			colMax2(row(0), row(1), out, base)
+		default:
+			copy(out, row(0))
+			for i := 1; i < n; i++ {
+				colMaxInto(out, row(i))
+			}
+			for ow, r := range out {
+				out[ow] = base + rankPos(r)
+			}
+		}
+		for _, run := range q.runs {
+			if run.taps == 0 {
+				for ow := run.lo; ow < run.hi; ow++ {
+					out[ow] = -1
+				}
+			}
+		}
+	}
+}
+
+// rowMax3 writes to dst the maximum of each window of 3 adjacent elements
+// of src, the first at first and the next ones step apart.
+//
+//go:noinline
+func rowMax3(src []int64, first, step int, dst []int64) {
+	c := first
+	for j := range dst {
+		s := src[c : c+3]
+		dst[j] = max(s[0], s[1], s[2])
+		c += step
+	}
+}
+
+// rowMax2 is rowMax3 for windows of 2 adjacent elements.
+//
+//go:noinline
+func rowMax2(src []int64, first, step int, dst []int64) {
+	c := first
+	for j := range dst {
+		s := src[c : c+2]
+		dst[j] = max(s[0], s[1])
+		c += step
+	}
+}
+
+// rowMaxN is rowMax3 for windows of n elements colStep apart.
+//
+//go:noinline
+func rowMaxN(src []int64, first, step, n, colStep int, dst []int64) {
+	c := first
+	for j := range dst {
+		best := src[c]
+		for t := c + colStep; t < c+n*colStep; t += colStep {
+			best = max(best, src[t])
+		}
+		dst[j] = best
+		c += step
+	}
+}
+
+// colMax3 writes to out base plus the position of the largest of a, b and
+// c at each column.
+//
+//go:noinline
+func colMax3(a, b, c []int64, out []int64, base int64) {
+	a, b, c = a[:len(out)], b[:len(out)], c[:len(out)]
+	for i := range out {
+		out[i] = base + rankPos(max(a[i], b[i], c[i]))
+	}
+}
+
+// colMax2 is colMax3 for two rows.
+//
+//go:noinline
+func colMax2(a, b []int64, out []int64, base int64) {
+	a, b = a[:len(out)], b[:len(out)]
+	for i := range out {
+		out[i] = base + rankPos(max(a[i], b[i]))
+	}
+}
+
+// colMaxInto sets acc to the larger of acc and a at each column.
+//
+//go:noinline
+func colMaxInto(acc, a []int64) {
+	a = a[:len(acc)]
+	for i, v := range a {
+		acc[i] = max(acc[i], v)
+	}
+}
+
+// argMaxRanks is the general walk over ranks, for the geometries that have
+// no rankPlan.
+func argMaxRanks(ranks []int64, w *poolWindows, idx []int64, base int64) {
+	if int64(w.inPlane) > math.MaxUint32 {
+		// The positions do not fit in the low half: compare the keys
+		// alone, in row-major order.
+		for i := range ranks {
+			ranks[i] &^= math.MaxUint32
+		}
+	}
+	// Otherwise the largest rank of a window is its first largest key, which
+	// the walk finds as well.
+	argMaxPlane(ranks, w, idx, base)
+}
+
+// argMaxPlane writes, for every window of one plane whose keys are keys,
+// base plus the position in the plane of the window's first maximum in
+// row-major order, or -1 for a window without a real element.
+func argMaxPlane(keys []int64, w *poolWindows, idx []int64, base int64) {
 	if len(w.outShape) <= 2 {
-		argMaxPlane2D(x, w.as2D(), idx, base)
+		argMaxPlane2D(keys, w.as2D(), idx, base)
 		return
 	}
 	r := len(w.outShape)
@@ -340,16 +654,15 @@ func argMaxPlane[T poolValue](x []T, w *poolWindows, idx []int64, base int64) {
 		if empty {
 			idx[i] = -1
 		} else {
-			idx[i] = base + int64(windowArgMax(x, w, o, tap, off))
+			idx[i] = base + int64(windowArgMax(keys, w, o, tap, off))
 		}
 		nextIndex(o, w.outShape)
 	}
 }
 
-// argMaxPlane2D is argMaxPlane for one or two spatial axes (1-D pooling is
-// 2-D pooling under an axis of length 1): the common case, with the window
+// argMaxPlane2D is argMaxPlane for one or two spatial axes, with the window
 // loops written out.
-func argMaxPlane2D[T poolValue](x []T, w *poolWindows, idx []int64, base int64) {
+func argMaxPlane2D(keys []int64, w *poolWindows, idx []int64, base int64) {
 	rowStride, rowStep, colStep := w.inStride[0], w.tapStride[0], w.tapStride[1]
 	i := 0
 	for oh, h0 := range w.first[0] {
@@ -362,19 +675,12 @@ func argMaxPlane2D[T poolValue](x []T, w *poolWindows, idx []int64, base int64) 
 				continue
 			}
 			off := h0*rowStride + w0
-			at, best := off, x[off]
-			if best == best {
-			rows:
-				for row, end := off, off+nh*rowStep; row < end; row += rowStep {
-					seg := x[row : row+(nw-1)*colStep+1]
-					for c := 0; c < len(seg); c += colStep {
-						v := seg[c]
-						if v > best {
-							best, at = v, row+c
-						} else if v != v { // NaN: it wins, and nothing beats it
-							at = row + c
-							break rows
-						}
+			at, best := off, keys[off]
+			for row, end := off, off+nh*rowStep; row < end; row += rowStep {
+				seg := keys[row : row+(nw-1)*colStep+1]
+				for c := 0; c < len(seg); c += colStep {
+					if v := seg[c]; v > best {
+						best, at = v, row+c
 					}
 				}
 			}
@@ -384,26 +690,19 @@ func argMaxPlane2D[T poolValue](x []T, w *poolWindows, idx []int64, base int64) 
 	}
 }
 
-// windowArgMax returns the index in x of the maximum of the window at output
-// coordinates o, whose first real tap is at off. tap is zero on entry and on
-// return.
-func windowArgMax[T poolValue](x []T, w *poolWindows, o, tap []int, off int) int {
+// windowArgMax returns the position in keys of the first maximum of the
+// window at output coordinates o, whose first real tap is at off. tap is
+// zero on entry and on return.
+func windowArgMax(keys []int64, w *poolWindows, o, tap []int, off int) int {
 	last := len(o) - 1
 	n, step := w.count[last][o[last]], w.tapStride[last]
-	at, best := off, x[off]
-	if best != best {
-		return at
-	}
+	at, best := off, keys[off]
 	row := off
 	for {
 		end := row + n*step
 		for q := row; q < end; q += step {
-			v := x[q]
-			if v > best {
+			if v := keys[q]; v > best {
 				best, at = v, q
-			} else if v != v { // NaN: it wins, and nothing beats it
-				clear(tap)
-				return q
 			}
 		}
 		k := last - 1

@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -525,6 +526,185 @@ func poolInt8Values(v []float64) []float64 {
 	return out
 }
 
+// poolRandomBits returns the bits of n float32 numbers that the kernel's
+// keys must order as < does, drawn from one of three palettes: small
+// integers with a few of the others below; both zeros (which tie) with -1
+// and -inf, so that zeros are often a window's maximum; NaNs of both signs
+// and several payloads (the first NaN of a window wins, whatever its bits)
+// among infinities and small integers.
+func poolRandomBits(rng *rand.Rand, n int) []uint32 {
+	zeros := []uint32{0x00000000, 0x80000000, 0x80000000, 0x00000000, 0xBF800000, 0xFF800000}
+	nans := []uint32{0x7FC00000, 0xFFC00001, 0x7F800001, 0xFFFFFFFF, 0x7F800000, 0xFF800000, 0x40000000, 0xC0400000}
+	bits := make([]uint32, n)
+	palette := rng.IntN(3)
+	for i := range bits {
+		switch {
+		case palette == 1:
+			bits[i] = zeros[rng.IntN(len(zeros))]
+		case palette == 2 && rng.IntN(2) == 0, rng.IntN(8) == 0:
+			bits[i] = nans[rng.IntN(len(nans))]
+		default:
+			bits[i] = math.Float32bits(float32(rng.IntN(7) - 3))
+		}
+	}
+	return bits
+}
+
+// poolRandomGeometry draws the attributes of a 1-D or 2-D pooling of an
+// input of up to maxDim per spatial axis, the common kernels 2 and 3 more
+// often than the others, and returns them with the geometry and its
+// windows (w nil when the kernel is longer than the padded input).
+func poolRandomGeometry(rng *rand.Rand, maxDim int) (dims []int, a poolAttrs, axes []poolAxis, w *poolWindows) {
+	autoPads := []string{"NOTSET", "NOTSET", "NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"}
+	r := 1 + rng.IntN(2)
+	a = poolAttrs{autoPad: autoPads[rng.IntN(len(autoPads))], ceilMode: rng.IntN(2) == 1}
+	for range r {
+		dims = append(dims, rng.IntN(maxDim+1))
+		a.kernel = append(a.kernel, []int{1, 2, 2, 3, 3, 3, 4, 5}[rng.IntN(8)])
+		a.strides = append(a.strides, 1+rng.IntN(3))
+		a.dilations = append(a.dilations, []int{1, 1, 1, 2, 3}[rng.IntN(5)])
+	}
+	if a.autoPad == "NOTSET" {
+		for range 2 * r {
+			a.pads = append(a.pads, rng.IntN(4))
+		}
+	}
+	op := opRef{"MaxPool", 22}
+	a, err := checkPoolAttrs(op, r, a)
+	if err != nil {
+		panic(err)
+	}
+	axes, err = poolGeometry(op, dims, a)
+	if err != nil {
+		return dims, a, nil, nil
+	}
+	return dims, a, axes, newPoolWindows(axes)
+}
+
+// The two-pass kernel of ranks (rankPlan, with its unrolled runs) against
+// the general walk over the keys alone in row-major order (what argMaxRanks
+// does with a plane too large for positions in 32 bits), on random 1-D and
+// 2-D geometries and planes of every type with ranks, full of ties, both
+// zeros, infinities and NaNs. Every branch of the plan must be taken.
+func TestMaxPoolRankPlan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	seen := map[string]int{}
+	var rowMax []int64
+	for iter := range 3000 {
+		dims, _, _, w := poolRandomGeometry(rng, 20)
+		if w == nil {
+			continue
+		}
+		plan := newRankPlan(w)
+		if plan == nil { // row maxima larger than the plane (an empty plane)
+			continue
+		}
+		for _, run := range plan.runs {
+			switch {
+			case run.taps == 0:
+				seen["empty columns"]++
+			case run.taps <= 3 && plan.w.dilation[1] == 1:
+				seen[fmt.Sprintf("row of %d", run.taps)]++
+			default:
+				seen["row of n"]++
+			}
+		}
+		for _, n := range plan.w.count[0] {
+			seen[fmt.Sprintf("column of %d", min(n, 4))]++
+		}
+		bits := poolRandomBits(rng, w.inPlane)
+		shape := append([]int{1, 1}, dims...)
+		for _, x := range poolTypedBits(bits, shape) {
+			ranks := planeRanks(nil, x, 0, w.inPlane)
+			keys := slices.Clone(ranks)
+			for i := range keys {
+				keys[i] &^= math.MaxUint32
+			}
+			want := make([]int64, w.outPlane)
+			argMaxPlane(keys, w, want, 7)
+			got := make([]int64, w.outPlane)
+			plan.maxima(ranks, got, 7, &rowMax)
+			if !slices.Equal(got, want) {
+				t.Fatalf("iter %d, %v, dims %v, windows %+v:\n got %v\nwant %v", iter, x.DataType(), dims, *w, got, want)
+			}
+			// A plane too large for positions in 32 bits: the walk
+			// over the keys alone.
+			huge := *w
+			huge.inPlane = 1<<32 + 1
+			argMaxRanks(ranks, &huge, got, 7)
+			if !slices.Equal(got, want) {
+				t.Fatalf("iter %d, %v, dims %v: the walk over keys gives %v, want %v", iter, x.DataType(), dims, got, want)
+			}
+		}
+	}
+	for _, k := range []string{"empty columns", "row of 1", "row of 2", "row of 3", "row of n",
+		"column of 0", "column of 1", "column of 2", "column of 3", "column of 4"} {
+		if seen[k] == 0 {
+			t.Errorf("no window with a %s", k)
+		}
+	}
+}
+
+// poolTypedBits returns the float32 numbers whose bits are bits as a tensor
+// of each type with ranks: float32 bit for bit, float16 and bfloat16
+// rounded (NaNs stay NaNs), int8 and uint8 from the small integers (the
+// others read as 0).
+func poolTypedBits(bits []uint32, shape []int) []*tensor.Tensor {
+	f32 := make([]float32, len(bits))
+	f16 := make([]float16.Float16, len(bits))
+	bf16 := make([]tensor.BF16, len(bits))
+	i8 := make([]int8, len(bits))
+	u8 := make([]uint8, len(bits))
+	for i, b := range bits {
+		f := math.Float32frombits(b)
+		f32[i], f16[i], bf16[i] = f, float16.Fromfloat32(f), tensor.BF16FromFloat32(f)
+		if f == float32(int(f)) && f >= -3 && f <= 3 {
+			i8[i], u8[i] = int8(f), uint8(f+3)
+		}
+	}
+	return []*tensor.Tensor{tensor.MustFromSlice(f32, shape...), tensor.MustFromSlice(f16, shape...),
+		tensor.MustFromSlice(bf16, shape...), tensor.MustFromSlice(i8, shape...), tensor.MustFromSlice(u8, shape...)}
+}
+
+// MaxPool against the naive definition on larger 1-D and 2-D planes than
+// TestMaxPoolRandom's, so that most windows are interior ones, with both
+// zeros and NaNs of several payloads, float32 and float16, both storage
+// orders: the indices are the definition's, and every value is X's element
+// at its index, bit for bit.
+func TestMaxPoolRandomLarge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for iter := range 300 {
+		dims, a, axes, w := poolRandomGeometry(rng, 30)
+		if w == nil {
+			continue
+		}
+		shape := append([]int{1 + rng.IntN(2), 1 + rng.IntN(2)}, dims...)
+		bits := poolRandomBits(rng, shape[0]*shape[1]*w.inPlane)
+		o := MaxPoolOptions{KernelShape: a.kernel, Strides: a.strides, Dilations: a.dilations, Pads: a.pads,
+			AutoPad: a.autoPad, CeilMode: a.ceilMode, StorageOrder: rng.IntN(2)}
+		for _, x := range poolTypedBits(bits, shape)[:2] {
+			vals, _ := x.Float64s()
+			_, rowMajor := naiveMaxPool(vals, shape, a, axes, false)
+			_, want := naiveMaxPool(vals, shape, a, axes, o.StorageOrder == 1)
+			y, ind, err := maxPool(&Options{Threads: 1 + iter%2}, opRef{"MaxPool", 22}, x, o)
+			if err != nil {
+				t.Fatalf("iter %d, shape %v %+v: %v", iter, shape, o, err)
+			}
+			got, _ := tensor.ToSlice[int64](ind)
+			if !slices.Equal(got, want) {
+				t.Fatalf("iter %d, %v, shape %v %+v:\n got %v\nwant %v", iter, x.DataType(), shape, o, got, want)
+			}
+			size := x.DataType().Size()
+			xb, yb := x.Bytes(), y.Bytes()
+			for i, g := range rowMajor {
+				if g >= 0 && string(yb[i*size:(i+1)*size]) != string(xb[int(g)*size:(int(g)+1)*size]) {
+					t.Fatalf("iter %d, %v: Y[%d] is not X[%d] bit for bit", iter, x.DataType(), i, g)
+				}
+			}
+		}
+	}
+}
+
 // A plane split across cores gives what one core gives, and the definition.
 func TestMaxPoolParallel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -577,6 +757,44 @@ func BenchmarkMaxPool3x3s2(b *testing.B) {
 		if _, _, err := MaxPool(x, o); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkMaxPool3x3s2Reused is BenchmarkMaxPool3x3s2 with the outputs
+// storage reused from run to run, as a graph.Pool gives it, on one core
+// and on two: the kernel's time without the allocator's.
+func BenchmarkMaxPool3x3s2Reused(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	v := make([]float32, 8*64*112*112)
+	for i := range v {
+		v[i] = rng.Float32()
+	}
+	x := tensor.MustFromSlice(v, 8, 64, 112, 112)
+	for _, order := range []int{0, 1} {
+		o := MaxPoolOptions{KernelShape: []int{3, 3}, Strides: []int{2, 2}, Pads: []int{1, 1, 1, 1}, StorageOrder: order}
+		for _, threads := range []int{1, 2} {
+			b.Run(fmt.Sprintf("order=%d/threads=%d", order, threads), func(b *testing.B) {
+				opt := &Options{Threads: threads, Alloc: reusedStorage()}
+				b.SetBytes(int64(len(v) * 4))
+				for b.Loop() {
+					if _, _, err := maxPool(opt, opRef{"MaxPool", 22}, x, o); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// reusedStorage is an Options.Alloc that gives back, for each size, the
+// same storage every time: for benchmarks that drop their outputs.
+func reusedStorage() func(int) []byte {
+	bufs := map[int][]byte{}
+	return func(n int) []byte {
+		if bufs[n] == nil {
+			bufs[n] = make([]byte, n)
+		}
+		return bufs[n]
 	}
 }
 

@@ -260,3 +260,45 @@ func FuzzMaxUnpool(f *testing.F) {
 		}
 	})
 }
+
+// The benchmark case maxunpool_2x2_s2: X [8, 64, 56, 56] float32 unpooled
+// by a 2x2, stride-2 kernel to [8, 64, 112, 112], each index one element of
+// its window, as MaxPool would give it; with new storage for every run, and
+// with the output's storage reused (as a graph.Pool gives it) on one core
+// and on two.
+func BenchmarkMaxUnpool2x2s2(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const n, c, h, w = 8, 64, 56, 56
+	v := make([]float32, n*c*h*w)
+	idx := make([]int64, len(v))
+	i := 0
+	for p := range n * c {
+		for y := range h {
+			for x := range w {
+				v[i] = rng.Float32()
+				idx[i] = int64((p*2*h+2*y+rng.IntN(2))*2*w + 2*x + rng.IntN(2))
+				i++
+			}
+		}
+	}
+	x := tensor.MustFromSlice(v, n, c, h, w)
+	ind := tensor.MustFromSlice(idx, n, c, h, w)
+	o := MaxUnpoolOptions{KernelShape: []int{2, 2}, Strides: []int{2, 2}}
+	for _, run := range []struct {
+		name string
+		opt  *Options
+	}{
+		{"new", nil},
+		{"reused/threads=1", &Options{Threads: 1, Alloc: reusedStorage()}},
+		{"reused/threads=2", &Options{Threads: 2, Alloc: reusedStorage()}},
+	} {
+		b.Run(run.name, func(b *testing.B) {
+			b.SetBytes(int64(len(v) * (4 + 8 + 4*4)))
+			for b.Loop() {
+				if _, err := maxUnpool(run.opt, opRef{"MaxUnpool", 22}, x, ind, o); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

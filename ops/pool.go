@@ -163,6 +163,7 @@ type poolWindows struct {
 	inShape   []int   // input spatial dims
 	outShape  []int   // output spatial dims
 	inStride  []int   // row-major strides of the input plane
+	dilation  []int   // per axis, as in the attributes
 	tapStride []int   // dilation * inStride: from one tap to the next
 	first     [][]int // per axis, per output coordinate
 	count     [][]int
@@ -176,6 +177,7 @@ func newPoolWindows(axes []poolAxis) *poolWindows {
 	r := len(axes)
 	w := &poolWindows{
 		outShape:  make([]int, r),
+		dilation:  make([]int, r),
 		tapStride: make([]int, r),
 		first:     make([][]int, r),
 		count:     make([][]int, r),
@@ -191,6 +193,7 @@ func newPoolWindows(axes []poolAxis) *poolWindows {
 	}
 	w.inStride = contiguousStrides(w.inShape)
 	for k, ax := range axes {
+		w.dilation[k] = ax.dilation
 		w.tapStride[k] = ax.dilation * w.inStride[k]
 		w.first[k] = make([]int, ax.out)
 		w.count[k] = make([]int, ax.out)
@@ -281,6 +284,7 @@ func (w *poolWindows) as2D() *poolWindows {
 		inShape:   []int{1, w.inShape[0]},
 		outShape:  []int{1, w.outShape[0]},
 		inStride:  []int{w.inPlane, 1},
+		dilation:  []int{1, w.dilation[0]},
 		tapStride: []int{w.inPlane, w.tapStride[0]},
 		first:     [][]int{{0}, w.first[0]},
 		count:     [][]int{{1}, w.count[0]},
