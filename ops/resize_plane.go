@@ -73,7 +73,10 @@ type resizeTwoTapsPair[A computeFloat] struct {
 func newResizeRowFilter[A computeFloat](a *resizeAxis) *resizeRowFilter[A] {
 	f := &resizeRowFilter[A]{plan: a}
 	inside := func(o int) bool {
-		return (a.extrapolate == nil || !a.extrapolate[o]) && a.start[o] >= 0 && a.start[o]+a.taps <= a.in
+		// Written so that nothing overflows: a NaN coordinate (from a NaN
+		// roi) gives any start at all, MinInt64 on amd64.
+		s := a.start[o]
+		return (a.extrapolate == nil || !a.extrapolate[o]) && s >= 0 && s <= a.in-a.taps
 	}
 	for f.lo < a.out && !inside(f.lo) {
 		f.lo++

@@ -363,6 +363,39 @@ func TestResizeFloat32Path(t *testing.T) {
 	}
 }
 
+// A NaN in the roi of tf_crop_and_resize makes NaN coordinates, whose
+// integer part Go leaves to the implementation (MinInt64 on amd64, which
+// wraps when the first tap is before it): the fused kernel must still read
+// only inside its rows, as the passes do. (go test -race checks the reads
+// themselves: checkptr refuses a pointer outside the row.)
+func TestResizeNaNRoi(t *testing.T) {
+	nan := math.NaN()
+	op := opRef{"Resize", 19}
+	for _, mode := range []string{"linear", "cubic"} {
+		for _, roi := range [][]float64{{0, nan, 1, 1}, {nan, 0, 1, 1}, {0, 0, nan, nan}} {
+			x := iota32(5, 9)
+			y, err := Resize(x, ResizeOptions{Mode: mode, CoordinateTransformationMode: "tf_crop_and_resize",
+				Roi: roi, Scales: []float32{2, 2}})
+			checkRule(t, err, "")
+			if !slices.Equal(y.Shape(), []int{10, 18}) {
+				t.Errorf("%s %v: shape %v", mode, roi, y.Shape())
+			}
+			p := resizeParams{mode: mode, coord: "tf_crop_and_resize", nearest: "floor", cubicA: -0.75,
+				keepAspect: "stretch", roi: roi, scales: []float64{2, 2}}
+			g, err := resizeCheck(op, x.Shape(), p)
+			checkRule(t, err, "")
+			a, err := planResizeAxis(&Options{}, op, p, g, 1, 9)
+			checkRule(t, err, "")
+			f := newResizeRowFilter[float32](a)
+			for o := f.lo; o < f.hi; o++ {
+				if s := a.start[o]; s < 0 || s > a.in-a.taps {
+					t.Fatalf("%s %v: output %d reads from %d, outside a row of %d", mode, roi, o, s, a.in)
+				}
+			}
+		}
+	}
+}
+
 // Resize-10 and Upsample use asymmetric coordinates; nearest takes the floor
 // upsampling and the ceiling downsampling. The expected values are those of
 // the ONNX documentation of Upsample and of the opset-10 Resize tests.
