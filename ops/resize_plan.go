@@ -58,8 +58,8 @@ func (a *resizeAxis) identity() bool {
 	return true
 }
 
-// sameTaps reports whether outputs o and q, both in range, read the same
-// input indices (neither extrapolated).
+// sameTaps reports whether output o and output q, if there is one, read
+// the same input indices (neither extrapolated).
 func (a *resizeAxis) sameTaps(o, q int) bool {
 	if q >= a.out || a.extrapolate != nil && (a.extrapolate[o] || a.extrapolate[q]) {
 		return false
@@ -412,6 +412,9 @@ func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor,
 	if r := len(cur); fuse && todo[0] >= r-2 {
 		// The two innermost axes in one step: H (axis r-2) and W (r-1),
 		// either of which may stay.
+		if err := opt.cancelled(); err != nil {
+			return nil, err
+		}
 		var h *resizeAxis
 		var w *resizeRowFilter[A]
 		planes := 1 // the planes, or the rows when H stays

@@ -1,6 +1,8 @@
 package ops
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -392,6 +394,19 @@ func TestResizeNaNRoi(t *testing.T) {
 					t.Fatalf("%s %v: output %d reads from %d, outside a row of %d", mode, roi, o, s, a.in)
 				}
 			}
+		}
+	}
+}
+
+// A cancelled run stops before the fused step and before a pass.
+func TestResizeCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	x := iota32(2, 3, 4)
+	for _, scales := range [][]float64{{1, 2, 2}, {2, 1, 1}} {
+		p := resizeParams{mode: "linear", coord: "half_pixel", nearest: "floor", cubicA: -0.75, keepAspect: "stretch", scales: scales}
+		if _, err := resize(&Options{Ctx: ctx}, opRef{"Resize", 19}, x, p); !errors.Is(err, context.Canceled) {
+			t.Errorf("scales %v: %v, want context.Canceled", scales, err)
 		}
 	}
 }
