@@ -33,6 +33,8 @@
 package ops
 
 import (
+	"sync/atomic"
+
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -154,13 +156,18 @@ func maxUnpool(opt *Options, op opRef, x, indices *tensor.Tensor, o MaxUnpoolOpt
 	if err != nil {
 		return nil, err
 	}
-	y, err := opt.newTensor(op, x.DataType(), outShape)
+	// Every element is written: zero, or an element of X.
+	y, err := opt.newOverwritten(op, x.DataType(), outShape)
 	if err != nil {
 		return nil, err
 	}
+	idx, _ := tensor.Data[int64](indices)
+	if tensor.SameShape(def, outShape) && scatterPlanes(opt, y, idx, x) {
+		return y, nil
+	}
+	clear(y.Bytes())
 	// Where each element goes: its index in the default shape, moved to
 	// the same coordinates in the output when output_shape is larger.
-	idx, _ := tensor.Data[int64](indices)
 	size, _ := tensor.NumElements(def)
 	for i, g := range idx {
 		if g < 0 || g >= int64(size) {
@@ -185,4 +192,58 @@ func maxUnpool(opt *Options, op opRef, x, indices *tensor.Tensor, o MaxUnpoolOpt
 	}
 	scatterCopy(y, at, x, 0)
 	return y, nil
+}
+
+// scatterPlanes is MaxUnpool's output when the indices address it as it is
+// and each (N, C) plane of X goes to the same plane of the output, as
+// MaxPool's indices do: plane by plane, across the cores, each output plane
+// cleared and then scattered to while it is in cache, written once. It
+// reports false, with the output partly written, when some index lies
+// outside its own plane (out of range, or in another plane, where another
+// core could be writing): then the caller does the whole output in order.
+func scatterPlanes(opt *Options, y *tensor.Tensor, idx []int64, x *tensor.Tensor) bool {
+	shape := x.Shape()
+	planes := shape[0] * shape[1]
+	if planes == 0 || y.Len() == 0 {
+		return false
+	}
+	inPlane, outPlane := len(idx)/planes, y.Len()/planes
+	var stray atomic.Bool
+	parallelRange(opt, planes, y.Len()+2*len(idx), func(lo, hi int) error {
+		for p := lo; p < hi && !stray.Load(); p++ {
+			at := idx[p*inPlane : (p+1)*inPlane]
+			var ok bool
+			dst, src := y.Bytes(), x.Bytes()
+			switch y.DataType().Size() {
+			case 2:
+				ok = scatterPlane(asElems[uint16](dst), p*outPlane, outPlane, at, asElems[uint16](src)[p*inPlane:])
+			case 4:
+				ok = scatterPlane(asElems[uint32](dst), p*outPlane, outPlane, at, asElems[uint32](src)[p*inPlane:])
+			case 8:
+				ok = scatterPlane(asElems[uint64](dst), p*outPlane, outPlane, at, asElems[uint64](src)[p*inPlane:])
+			}
+			if !ok {
+				stray.Store(true)
+			}
+		}
+		return nil
+	})
+	return !stray.Load()
+}
+
+// scatterPlane clears dst[first:first+n] and sets dst[at[i]] = src[i] for
+// every i, in increasing i; it stops and reports false at the first index
+// outside [first, first+n).
+func scatterPlane[E uint16 | uint32 | uint64](dst []E, first, n int, at []int64, src []E) bool {
+	plane := dst[first : first+n]
+	clear(plane)
+	src = src[:len(at)]
+	for i, g := range at {
+		g -= int64(first)
+		if uint64(g) >= uint64(len(plane)) {
+			return false
+		}
+		plane[g] = src[i]
+	}
+	return true
 }

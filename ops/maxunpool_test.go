@@ -2,6 +2,7 @@ package ops
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -220,6 +221,96 @@ func TestMaxPoolUnpoolRoundTrip(t *testing.T) {
 		if !y2.Equal(y) || !ind2.Equal(ind) {
 			t.Fatalf("iter %d, shape %v kernel %v: the round trip changed the pooling", iter, shape, kernel)
 		}
+	}
+}
+
+// MaxUnpool against its definition (zeros, then y[I[i]] = X[i] in order)
+// on random shapes and indices: each plane's indices in its own plane, as
+// MaxPool gives them (the plane-by-plane path, on one core and three), some
+// addressing another plane or out of range (the path in order, which the
+// first path hands over to after writing part of the output), with
+// duplicates, and with storage from an allocator that holds garbage.
+func TestMaxUnpoolPlanes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	poisoned := func(n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = 0xA5
+		}
+		return b
+	}
+	byPlanes := 0
+	for iter := range 400 {
+		r := 1 + rng.IntN(3)
+		shape := []int{rng.IntN(3), 1 + rng.IntN(4)}
+		o := MaxUnpoolOptions{}
+		for range r {
+			shape = append(shape, 1+rng.IntN(5))
+			o.KernelShape = append(o.KernelShape, 1+rng.IntN(3))
+			o.Strides = append(o.Strides, 1+rng.IntN(3))
+		}
+		def, _, err := maxUnpoolShape(opRef{"MaxUnpool", 22}, tensor.Float, shape, shape, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		planes := shape[0] * shape[1]
+		n, _ := tensor.NumElements(shape)
+		size, _ := tensor.NumElements(def)
+		inPlane, outPlane := n/max(planes, 1), size/max(planes, 1)
+		x := make([]float32, n)
+		idx := make([]int64, n)
+		mode := rng.IntN(4) // 0, 1: in plane; 2: some in other planes; 3: one out of range
+		for i := range idx {
+			x[i] = float32(1 + rng.IntN(1000))
+			idx[i] = int64(i/inPlane*outPlane + rng.IntN(outPlane))
+			if mode == 2 && rng.IntN(10) == 0 {
+				idx[i] = int64(rng.IntN(size))
+			}
+		}
+		if mode == 3 && n > 0 {
+			idx[rng.IntN(n)] = []int64{-1, int64(size)}[rng.IntN(2)]
+		}
+		want := make([]float32, size)
+		var wantErr string
+		for i, g := range idx {
+			if g < 0 || g >= int64(size) {
+				wantErr = fmt.Sprintf("MaxUnpool-22 [index] I[%d] is %d, outside [0, %d) (the default output shape %v)", i, g, size, def)
+				break
+			}
+			want[g] = x[i]
+		}
+		xt, it := tensor.MustFromSlice(x, shape...), tensor.MustFromSlice(idx, shape...)
+		if planes > 0 && size > 0 {
+			own := true // every index in its own plane
+			for i, g := range idx {
+				own = own && g >= 0 && int(g)/outPlane == i/inPlane
+			}
+			if own {
+				byPlanes++
+			}
+			if ok := scatterPlanes(&Options{Threads: 2}, tensor.MustNew(tensor.Float, def...), idx, xt); ok != own {
+				t.Fatalf("iter %d, shape %v: plane by plane: %v, want %v", iter, shape, ok, own)
+			}
+		}
+		for _, opt := range []*Options{{Threads: 1}, {Threads: 3}, {Threads: 3, Alloc: poisoned}} {
+			y, err := maxUnpool(opt, opRef{"MaxUnpool", 22}, xt, it, o)
+			if wantErr != "" {
+				if err == nil || err.Error() != wantErr {
+					t.Fatalf("iter %d, shape %v: got %v, want %s", iter, shape, err, wantErr)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("iter %d, shape %v: %v", iter, shape, err)
+			}
+			got, _ := tensor.ToSlice[float32](y)
+			if !slices.Equal(got, want) {
+				t.Fatalf("iter %d, shape %v %+v, threads %d:\n got %v\nwant %v", iter, shape, o, opt.Threads, got, want)
+			}
+		}
+	}
+	if byPlanes < 100 {
+		t.Errorf("only %d cases for the plane-by-plane path", byPlanes)
 	}
 }
 
