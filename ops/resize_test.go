@@ -398,6 +398,21 @@ func TestResizeNaNRoi(t *testing.T) {
 	}
 }
 
+// The float buffers of an integer resize count against the tensor limit,
+// after the fused step and after a pass: uint8 computes in double, so the
+// buffer takes eight times the output's bytes.
+func TestResizeBufferLimit(t *testing.T) {
+	// Output [8, 8, 8]: 512 bytes, its plans 256 bytes each, the buffer 4096.
+	for _, c := range []struct {
+		shape  []int
+		scales []float64
+	}{{[]int{8, 8, 4}, []float64{1, 1, 2}}, {[]int{4, 8, 8}, []float64{2, 1, 1}}} {
+		p := resizeParams{mode: "linear", coord: "half_pixel", nearest: "floor", cubicA: -0.75, keepAspect: "stretch", scales: c.scales}
+		_, err := resize(&Options{MaxTensorBytes: 1000}, opRef{"Resize", 19}, tensor.MustNew(tensor.Uint8, c.shape...), p)
+		checkRule(t, err, "size")
+	}
+}
+
 // A cancelled run stops before the fused step and before a pass.
 func TestResizeCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
