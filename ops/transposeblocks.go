@@ -15,6 +15,8 @@ import "unsafe"
 // elements of size bytes, 0 when there is no kernel for that size.
 func blockSide(size int) int {
 	switch size {
+	case 2:
+		return 8
 	case 4:
 		return 4
 	case 8:
@@ -32,6 +34,8 @@ func transposeBlocksGo(size int, dst, src unsafe.Pointer, dRow, sRow uintptr, nj
 			d := unsafe.Add(dst, uintptr(j)*dRow+uintptr(i*size))
 			s := unsafe.Add(src, uintptr(i)*sRow+uintptr(j*size))
 			switch size {
+			case 2:
+				*(*uint16)(d) = *(*uint16)(s)
 			case 4:
 				*(*uint32)(d) = *(*uint32)(s)
 			case 8:

@@ -11,6 +11,8 @@ func transposeBlocks(size int, dst, src unsafe.Pointer, dRow, sRow uintptr, nj, 
 		return
 	}
 	switch size {
+	case 2:
+		transpose8x8(dst, src, dRow, sRow, nj, ni)
 	case 4:
 		transpose4x4(dst, src, dRow, sRow, nj, ni)
 	case 8:
@@ -19,6 +21,12 @@ func transposeBlocks(size int, dst, src unsafe.Pointer, dRow, sRow uintptr, nj, 
 		transposeBlocksGo(size, dst, src, dRow, sRow, nj, ni)
 	}
 }
+
+// transpose8x8 is transposeBlocksGo for 2-byte elements, nj and ni
+// positive multiples of 8.
+//
+//go:noescape
+func transpose8x8(dst, src unsafe.Pointer, dRow, sRow uintptr, nj, ni int)
 
 // transpose4x4 is transposeBlocksGo for 4-byte elements, nj and ni
 // positive multiples of 4.

@@ -88,3 +88,92 @@ block2:
 	SUBQ $2, R12
 	JNZ  rows2
 	RET
+
+// func transpose8x8(dst, src unsafe.Pointer, dRow, sRow uintptr, nj, ni int)
+//
+// The same with 8x8 blocks of 16-bit elements: eight source rows (a..h) of
+// 16 bytes, interleaved by words, then doublewords, then quadwords.
+TEXT ·transpose8x8(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ dRow+16(FP), R10
+	MOVQ sRow+24(FP), R8
+	MOVQ nj+32(FP), R12
+	MOVQ ni+40(FP), R13
+	LEAQ (R8)(R8*2), R9    // 3 src rows
+	LEAQ (R10)(R10*2), R11 // 3 dst rows
+
+rows8:
+	MOVQ SI, AX
+	MOVQ DI, BX
+	MOVQ R13, CX
+
+block8:
+	LEAQ  (AX)(R8*4), DX   // src row i+4
+	MOVOU (AX), X0         // a0..a7
+	MOVOU (AX)(R8*1), X1   // b
+	MOVOU (AX)(R8*2), X2   // c
+	MOVOU (AX)(R9*1), X3   // d
+	MOVOU (DX), X4         // e
+	MOVOU (DX)(R8*1), X5   // f
+	MOVOU (DX)(R8*2), X6   // g
+	MOVOU (DX)(R9*1), X7   // h
+	// Words: X0 a0b0..a3b3, X8 a4b4..a7b7, X2/X9 c,d, X4/X10 e,f, X6/X11 g,h.
+	MOVO  X0, X8
+	PUNPCKLWL X1, X0
+	PUNPCKHWL X1, X8
+	MOVO  X2, X9
+	PUNPCKLWL X3, X2
+	PUNPCKHWL X3, X9
+	MOVO  X4, X10
+	PUNPCKLWL X5, X4
+	PUNPCKHWL X5, X10
+	MOVO  X6, X11
+	PUNPCKLWL X7, X6
+	PUNPCKHWL X7, X11
+	// Doublewords: X0 a0b0c0d0 a1b1c1d1, X1 columns 2-3, X8 4-5, X3 6-7,
+	// and X4, X5, X10, X7 the same of e..h.
+	MOVO  X0, X1
+	PUNPCKLLQ X2, X0
+	PUNPCKHLQ X2, X1
+	MOVO  X8, X3
+	PUNPCKLLQ X9, X8
+	PUNPCKHLQ X9, X3
+	MOVO  X4, X5
+	PUNPCKLLQ X6, X4
+	PUNPCKHLQ X6, X5
+	MOVO  X10, X7
+	PUNPCKLLQ X11, X10
+	PUNPCKHLQ X11, X7
+	// Quadwords: column k of the block, a..h, is one register.
+	MOVO  X0, X2
+	PUNPCKLQDQ X4, X0      // column 0
+	PUNPCKHQDQ X4, X2      // column 1
+	MOVO  X1, X6
+	PUNPCKLQDQ X5, X1      // column 2
+	PUNPCKHQDQ X5, X6      // column 3
+	MOVO  X8, X9
+	PUNPCKLQDQ X10, X8     // column 4
+	PUNPCKHQDQ X10, X9     // column 5
+	MOVO  X3, X11
+	PUNPCKLQDQ X7, X3      // column 6
+	PUNPCKHQDQ X7, X11     // column 7
+	LEAQ  (BX)(R10*4), DX  // dst row j+4
+	MOVOU X0, (BX)
+	MOVOU X2, (BX)(R10*1)
+	MOVOU X1, (BX)(R10*2)
+	MOVOU X6, (BX)(R11*1)
+	MOVOU X8, (DX)
+	MOVOU X9, (DX)(R10*1)
+	MOVOU X3, (DX)(R10*2)
+	MOVOU X11, (DX)(R11*1)
+	LEAQ  (AX)(R8*8), AX   // 8 src rows on
+	ADDQ  $16, BX          // 8 dst columns on
+	SUBQ  $8, CX
+	JNZ   block8
+
+	ADDQ $16, SI           // 8 src columns on
+	LEAQ (DI)(R10*8), DI   // 8 dst rows on
+	SUBQ $8, R12
+	JNZ  rows8
+	RET

@@ -14,7 +14,7 @@ import (
 func TestTransposeBlocksMatchGo(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	for c := range 500 {
-		size := []int{4, 8}[c%2]
+		size := []int{2, 4, 8}[c%3]
 		b := blockSide(size)
 		nj, ni := b*(1+rng.IntN(9)), b*(1+rng.IntN(9))
 		// Row strides in elements: at least a row, often odd.
