@@ -269,7 +269,7 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 				argMaxRanks(keys, w, pidx, int64(base))
 			}
 			gatherCopy(y, p*w.outPlane, x, pidx)
-			if o.StorageOrder == 1 {
+			if o.StorageOrder == 1 && len(w.inShape) > 1 {
 				columnMajor(pidx, int64(base), w)
 			}
 		}
@@ -723,27 +723,68 @@ func windowArgMax(keys []int64, w *poolWindows, o, tap []int, off int) int {
 
 // columnMajor rewrites the row-major indices of one plane (base plus a
 // row-major offset in the plane) as base plus the column-major offset of the
-// same element, as storage_order=1 asks.
+// same element, as storage_order=1 asks. Over one spatial axis the two are
+// the same; two axes, the common case, have their own loop.
 func columnMajor(idx []int64, base int64, w *poolWindows) {
 	r := len(w.inShape)
+	if r == 2 {
+		width, height := newDivisor(int64(w.inShape[1]), int64(w.inPlane)), int64(w.inShape[0])
+		for i, g := range idx {
+			if g >= 0 {
+				pos := g - base
+				row := width.div(pos)
+				idx[i] = base + (pos-row*width.d)*height + row
+			}
+		}
+		return
+	}
 	colStride := make([]int64, r) // the product of the input dims before k
 	acc := int64(1)
 	for k, d := range w.inShape {
 		colStride[k] = acc
 		acc *= int64(d)
 	}
+	rowStride := make([]divisor, r)
+	for k, s := range w.inStride {
+		rowStride[k] = newDivisor(int64(s), int64(w.inPlane))
+	}
 	for i, g := range idx {
 		if g < 0 {
 			continue
 		}
 		rest, col := g-base, int64(0)
-		for k := range r {
-			c := rest / int64(w.inStride[k])
-			rest -= c * int64(w.inStride[k])
+		for k, s := range rowStride {
+			c := s.div(rest)
+			rest -= c * s.d
 			col += c * colStride[k]
 		}
 		idx[i] = base + col
 	}
+}
+
+// divisor divides by d, where a division per index would be the cost of
+// storage_order=1: by a float64 multiplication when every dividend is below
+// 2^50. Then (n + 0.5) * (1/d) is exact to within (n + 0.5) * 2^-52 / d,
+// less than the distance 0.5/d from n/d + 0.5/d to the nearest integer, so
+// its integer part is n/d.
+type divisor struct {
+	d   int64
+	inv float64 // 1/d, or 0 to divide as integers
+}
+
+// newDivisor returns the divisor d > 0 for dividends below limit.
+func newDivisor(d, limit int64) divisor {
+	if limit >= 1<<50 {
+		return divisor{d: d}
+	}
+	return divisor{d: d, inv: 1 / float64(d)}
+}
+
+func (v divisor) div(n int64) int64 {
+	if v.inv == 0 {
+		return n / v.d
+	}
+	return int64((float64(n) + 0.5) * v.inv)
 }
 
 // fillEmptyWindows writes the padding value (-inf for the float types, the

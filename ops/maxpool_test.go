@@ -705,6 +705,30 @@ func TestMaxPoolRandomLarge(t *testing.T) {
 	}
 }
 
+// The divisor of storage_order=1 is exact for every dividend below 2^50:
+// random ones, and those on either side of a multiple of d, near 0 and near
+// the limit.
+func TestMaxPoolDivisor(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	const limit = 1 << 50
+	for range 20000 {
+		d := 1 + rng.Int64N([]int64{8, 1 << 12, 1 << 25, 1 << 40}[rng.IntN(4)])
+		v := newDivisor(d, limit-1)
+		k := rng.Int64N(limit / d)
+		for _, n := range []int64{rng.Int64N(limit), k * d, k*d - 1, k*d + d - 1, limit - 1 - rng.Int64N(d)} {
+			if n < 0 || n >= limit {
+				continue
+			}
+			if got := v.div(n); got != n/d {
+				t.Fatalf("%d / %d: got %d, want %d", n, d, got, n/d)
+			}
+		}
+	}
+	if v := newDivisor(7, limit); v.div(limit+6) != (limit+6)/7 {
+		t.Errorf("above the limit: got %d", v.div(limit+6))
+	}
+}
+
 // A plane split across cores gives what one core gives, and the definition.
 func TestMaxPoolParallel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
