@@ -187,9 +187,13 @@ func stridedCopy[E any](dst, src []E, p copyPlan) {
 	n, ds, ss := p.shape[last], p.dstStrides[last], p.srcStrides[last]
 	if r >= 2 && ds == 1 && ss != 1 {
 		// A transpose: find the axis the source walks contiguously and
-		// copy in tiles, so both sides stay in cache.
+		// copy in tiles, so both sides stay in cache. A short such axis
+		// (SpaceToDepth's block, an image's 3 channels) makes tiles of a
+		// few rows: one pass reads the source in order and fills those
+		// output rows together, where row by row every output row would
+		// read the source again with a stride.
 		for j := last - 1; j >= 0; j-- {
-			if p.srcStrides[j] == 1 && p.shape[j] >= 8 && n >= 8 {
+			if p.srcStrides[j] == 1 && p.shape[j] >= 2 && n >= 8 {
 				tiledTranspose(dst, src, p, j)
 				return
 			}
@@ -305,9 +309,9 @@ func transposeRows[E any](dp, sp unsafe.Pointer, d, s, dRow, sRow, nj, ni int) {
 	var e E
 	size := int(unsafe.Sizeof(e))
 	jj := 0
-	// Four source-contiguous rows at a time: one read of four neighbouring
-	// elements feeds four output rows, and the loop's own arithmetic is
-	// paid once for the four.
+	// Four source-contiguous rows at a time (then two): one read of
+	// neighbouring elements feeds several output rows, and the loop's own
+	// arithmetic is paid once for them.
 	for ; jj+4 <= nj; jj += 4 {
 		dd, ss := d+jj*dRow, s+jj*size
 		for range ni {
@@ -322,6 +326,18 @@ func transposeRows[E any](dp, sp unsafe.Pointer, d, s, dRow, sRow, nj, ni int) {
 			dd += size
 			ss += sRow
 		}
+	}
+	if jj+2 <= nj {
+		dd, ss := d+jj*dRow, s+jj*size
+		for range ni {
+			a0 := *(*E)(unsafe.Add(sp, ss))
+			a1 := *(*E)(unsafe.Add(sp, ss+size))
+			*(*E)(unsafe.Add(dp, dd)) = a0
+			*(*E)(unsafe.Add(dp, dd+dRow)) = a1
+			dd += size
+			ss += sRow
+		}
+		jj += 2
 	}
 	for ; jj < nj; jj++ {
 		dd, ss := d+jj*dRow, s+jj*size

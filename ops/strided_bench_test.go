@@ -91,6 +91,9 @@ func BenchmarkCopyPlan(b *testing.B) {
 		{"depthtospace_dcr", permutedPlan([]int{8, 2, 2, 64, 56, 56}, []int{0, 3, 4, 1, 5, 2}), big, big},
 		// The same plan with its two inner axes swapped: the inner loop runs
 		// along W (contiguous in the source, stride 2 in the output).
+		// SpaceToDepth of [8,64,112,112] by 2: each output row reads every
+		// other element of an input row.
+		{"spacetodepth", permutedPlan([]int{8, 64, 56, 2, 56, 2}, []int{0, 3, 5, 1, 2, 4}), big, big},
 		{"depthtospace_dcr_w_inner", swapInner(permutedPlan([]int{8, 2, 2, 64, 56, 56}, []int{0, 3, 4, 1, 5, 2})), big, big},
 	}
 	for _, c := range cases {
