@@ -18,7 +18,8 @@
 //     NaN's index (as numpy's max and PyTorch do; onnxruntime keeps a NaN
 //     only when it is the window's first element, see docs/divergences.md).
 //   - The values are copied from X by their index, so the output is bit for
-//     bit an element of X; float16 and bfloat16 are compared as float32.
+//     bit an element of X; float16 and bfloat16 compare by value, as
+//     float32 would.
 //
 // Under the SONNX profile (based on MaxPool 22) the kernel also checks, with
 // these ids, what sonnx-notes.md lists:
