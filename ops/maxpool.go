@@ -41,6 +41,7 @@ package ops
 import (
 	"encoding/binary"
 	"math"
+	"sync"
 
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -249,8 +250,16 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 	work := y.Len() * taps
 	plan := newRankPlan(w) // nil where the general walk serves
 	err = parallelRange(opt, planes, work, func(lo, hi int) error {
-		var keys []int64   // one plane's ranks, or for float64 its keys
-		var rowMax []int64 // scratch of plan.maxima
+		// One plane's ranks (or for float64 its keys) and the scratch of
+		// plan.maxima, kept between calls: a model run in a loop then
+		// allocates nothing for them.
+		keysBuf, rowMaxBuf := int64Scratch.Get().(*[]int64), int64Scratch.Get().(*[]int64)
+		keys, rowMax := *keysBuf, *rowMaxBuf
+		defer func() {
+			*keysBuf, *rowMaxBuf = keys, rowMax
+			int64Scratch.Put(keysBuf)
+			int64Scratch.Put(rowMaxBuf)
+		}()
 		for p := lo; p < hi; p++ {
 			if err := opt.cancelled(); err != nil {
 				return err
@@ -416,6 +425,9 @@ func float64Keys(buf []int64, v []uint64) []int64 {
 	}
 	return buf
 }
+
+// int64Scratch holds the scratch slices of MaxPool's workers between calls.
+var int64Scratch = sync.Pool{New: func() any { return new([]int64) }}
 
 func growKeys(buf []int64, n int) []int64 {
 	if cap(buf) < n {
