@@ -203,27 +203,45 @@ func stridedCopy[E any](dst, src []E, p copyPlan) {
 	size := int(unsafe.Sizeof(e))
 	dp, sp := unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src))
 	dStep, sStep := size*ds, size*ss
-	w := newOffsetWalker(p.shape[:last], p.dstStrides[:last], p.srcStrides[:last], p.dstOff, p.srcOff)
+	// The axis outside the rows is a loop of its own, and the walker moves
+	// over the axes outside it: short rows (Tile's and Concat's 56 floats)
+	// would otherwise spend a third of their time in the walker.
+	m, dm, sm := 1, 0, 0
+	outer := last
+	if last >= 1 {
+		outer = last - 1
+		m, dm, sm = p.shape[outer], p.dstStrides[outer], p.srcStrides[outer]
+	}
+	w := newOffsetWalker(p.shape[:outer], p.dstStrides[:outer], p.srcStrides[:outer], p.dstOff, p.srcOff)
 	for {
 		d, s := w.dst, w.src
 		switch {
 		case ds == 1 && ss == 1:
-			copy(dst[d:d+n], src[s:s+n])
+			for range m {
+				copy(dst[d:d+n], src[s:s+n])
+				d, s = d+dm, s+sm
+			}
 		case ds == 1 && ss == 0:
-			v := src[s]
-			row := dst[d : d+n]
-			for i := range row {
-				row[i] = v
+			for range m {
+				v := src[s]
+				row := dst[d : d+n]
+				for i := range row {
+					row[i] = v
+				}
+				d, s = d+dm, s+sm
 			}
 		default:
 			// A strided row (an interleave, a de-interleave, a reversed
 			// or broadcast axis): byte offsets, no bounds check per
 			// element; run has checked the plan's bounds.
-			dd, so := size*d, size*s
-			for range n {
-				*(*E)(unsafe.Add(dp, dd)) = *(*E)(unsafe.Add(sp, so))
-				dd += dStep
-				so += sStep
+			for range m {
+				dd, so := size*d, size*s
+				for range n {
+					*(*E)(unsafe.Add(dp, dd)) = *(*E)(unsafe.Add(sp, so))
+					dd += dStep
+					so += sStep
+				}
+				d, s = d+dm, s+sm
 			}
 		}
 		if !w.next() {
