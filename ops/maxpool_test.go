@@ -769,17 +769,23 @@ func TestMaxPoolCancelled(t *testing.T) {
 	}
 }
 
-// The benchmark of the issue: a ResNet-style 3x3, stride 2, pad 1 pooling
-// with indices on [8, 64, 112, 112] float32.
-func BenchmarkMaxPool3x3s2(b *testing.B) {
+// maxPoolBenchInput is the input of the benchmark case: [8, 64, 112, 112]
+// float32, uniform in [0, 1).
+func maxPoolBenchInput() *tensor.Tensor {
 	rng := rand.New(rand.NewPCG(1, 2))
 	v := make([]float32, 8*64*112*112)
 	for i := range v {
 		v[i] = rng.Float32()
 	}
-	x := tensor.MustFromSlice(v, 8, 64, 112, 112)
+	return tensor.MustFromSlice(v, 8, 64, 112, 112)
+}
+
+// The benchmark of the issue: a ResNet-style 3x3, stride 2, pad 1 pooling
+// with indices on [8, 64, 112, 112] float32.
+func BenchmarkMaxPool3x3s2(b *testing.B) {
+	x := maxPoolBenchInput()
 	o := MaxPoolOptions{KernelShape: []int{3, 3}, Strides: []int{2, 2}, Pads: []int{1, 1, 1, 1}}
-	b.SetBytes(int64(len(v) * 4))
+	b.SetBytes(int64(x.Len() * 4))
 	b.ResetTimer()
 	for range b.N {
 		if _, _, err := MaxPool(x, o); err != nil {
@@ -792,18 +798,13 @@ func BenchmarkMaxPool3x3s2(b *testing.B) {
 // storage reused from run to run, as a graph.Pool gives it, on one core
 // and on two: the kernel's time without the allocator's.
 func BenchmarkMaxPool3x3s2Reused(b *testing.B) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	v := make([]float32, 8*64*112*112)
-	for i := range v {
-		v[i] = rng.Float32()
-	}
-	x := tensor.MustFromSlice(v, 8, 64, 112, 112)
+	x := maxPoolBenchInput()
 	for _, order := range []int{0, 1} {
 		o := MaxPoolOptions{KernelShape: []int{3, 3}, Strides: []int{2, 2}, Pads: []int{1, 1, 1, 1}, StorageOrder: order}
 		for _, threads := range []int{1, 2} {
 			b.Run(fmt.Sprintf("order=%d/threads=%d", order, threads), func(b *testing.B) {
 				opt := &Options{Threads: threads, Alloc: reusedStorage()}
-				b.SetBytes(int64(len(v) * 4))
+				b.SetBytes(int64(x.Len() * 4))
 				for b.Loop() {
 					if _, _, err := maxPool(opt, opRef{"MaxPool", 22}, x, o); err != nil {
 						b.Fatal(err)
