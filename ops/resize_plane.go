@@ -340,6 +340,9 @@ func resizeCombineTwoRows[A computeFloat](d0, d1, r0, r1, w []A) {
 	q0, q1 := unsafe.Pointer(unsafe.SliceData(d0)), unsafe.Pointer(unsafe.SliceData(d1))
 	w00, w01, w10, w11 := w[0], w[1], w[2], w[3]
 	j := 0
+	if f0, ok := any(d0).([]float32); ok {
+		j = combineTwoRowsF32(f0, any(d1).([]float32), any(r0).([]float32), any(r1).([]float32), any(w).([]float32))
+	}
 	for ; j+4 <= n; j += 4 {
 		x, y, z0, z1 := quad[A](p0, j), quad[A](p1, j), quad[A](q0, j), quad[A](q1, j)
 		z0[0], z1[0] = w00*x[0]+w01*y[0], w10*x[0]+w11*y[0]

@@ -1,0 +1,43 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func combineTwoRows4(d0, d1, r0, r1 *float32, n int, w *[4]float32)
+//
+// d0[j] = w[0]*r0[j] + w[1]*r1[j] and d1[j] = w[2]*r0[j] + w[3]*r1[j] for
+// j < n, n a positive multiple of 4, four at a time in SSE registers. Each
+// product and the sum round to float32 as in Go's scalar code.
+TEXT ·combineTwoRows4(SB), NOSPLIT, $0-48
+	MOVQ   d0+0(FP), DI
+	MOVQ   d1+8(FP), DX
+	MOVQ   r0+16(FP), SI
+	MOVQ   r1+24(FP), BX
+	MOVQ   n+32(FP), CX
+	MOVQ   w+40(FP), AX
+	MOVSS  (AX), X4
+	SHUFPS $0, X4, X4      // w[0] in every lane
+	MOVSS  4(AX), X5
+	SHUFPS $0, X5, X5      // w[1]
+	MOVSS  8(AX), X6
+	SHUFPS $0, X6, X6      // w[2]
+	MOVSS  12(AX), X7
+	SHUFPS $0, X7, X7      // w[3]
+	XORQ   R8, R8          // byte offset
+
+loop:
+	MOVUPS (SI)(R8*1), X0  // r0[j:j+4]
+	MOVUPS (BX)(R8*1), X1  // r1[j:j+4]
+	MOVAPS X0, X2
+	MULPS  X4, X2
+	MOVAPS X1, X3
+	MULPS  X5, X3
+	ADDPS  X3, X2
+	MOVUPS X2, (DI)(R8*1)
+	MULPS  X6, X0
+	MULPS  X7, X1
+	ADDPS  X1, X0
+	MOVUPS X0, (DX)(R8*1)
+	ADDQ   $16, R8
+	SUBQ   $4, CX
+	JNZ    loop
+	RET

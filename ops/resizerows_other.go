@@ -1,0 +1,7 @@
+//go:build !amd64 || purego
+
+package ops
+
+// combineTwoRowsF32 leaves resizeCombineTwoRows's work to its Go loop where
+// there is no assembly kernel.
+func combineTwoRowsF32(d0, d1, r0, r1, w []float32) int { return 0 }
