@@ -286,6 +286,9 @@ func quad[A computeFloat](p unsafe.Pointer, j int) *[4]A {
 func resizeCombineRows[A computeFloat](d []A, rows [][]A, w []A) {
 	n := len(d)
 	j := 0
+	if f, ok := any(d).([]float32); ok {
+		j = combineRowsF32(f, any(rows).([][]float32), any(w).([]float32))
+	}
 	pd := unsafe.Pointer(unsafe.SliceData(d))
 	switch len(rows) {
 	case 2:

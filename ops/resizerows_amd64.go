@@ -14,5 +14,35 @@ func combineTwoRowsF32(d0, d1, r0, r1, w []float32) int {
 	return n
 }
 
+// combineRowsF32 does resizeCombineRows's work for float32 with two or
+// four rows on the longest prefix that is a multiple of 4, in SSE
+// registers, and returns its length (0 for other numbers of rows).
+func combineRowsF32(d []float32, rows [][]float32, w []float32) int {
+	n := len(d) &^ 3
+	if n == 0 || len(w) < len(rows) {
+		return 0
+	}
+	for _, r := range rows {
+		if len(r) < n {
+			return 0
+		}
+	}
+	switch len(rows) {
+	case 2:
+		combineRows2(&d[0], &rows[0][0], &rows[1][0], n, (*[2]float32)(w))
+	case 4:
+		combineRows4(&d[0], &rows[0][0], &rows[1][0], &rows[2][0], &rows[3][0], n, (*[4]float32)(w))
+	default:
+		return 0
+	}
+	return n
+}
+
+//go:noescape
+func combineRows2(d, r0, r1 *float32, n int, w *[2]float32)
+
+//go:noescape
+func combineRows4(d, r0, r1, r2, r3 *float32, n int, w *[4]float32)
+
 //go:noescape
 func combineTwoRows4(d0, d1, r0, r1 *float32, n int, w *[4]float32)

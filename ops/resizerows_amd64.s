@@ -41,3 +41,70 @@ loop:
 	SUBQ   $4, CX
 	JNZ    loop
 	RET
+
+// func combineRows2(d, r0, r1 *float32, n int, w *[2]float32)
+//
+// d[j] = w[0]*r0[j] + w[1]*r1[j] for j < n, n a positive multiple of 4.
+TEXT ·combineRows2(SB), NOSPLIT, $0-40
+	MOVQ   d+0(FP), DI
+	MOVQ   r0+8(FP), SI
+	MOVQ   r1+16(FP), BX
+	MOVQ   n+24(FP), CX
+	MOVQ   w+32(FP), AX
+	MOVSS  (AX), X4
+	SHUFPS $0, X4, X4
+	MOVSS  4(AX), X5
+	SHUFPS $0, X5, X5
+	XORQ   R8, R8
+
+loop2:
+	MOVUPS (SI)(R8*1), X0
+	MOVUPS (BX)(R8*1), X1
+	MULPS  X4, X0
+	MULPS  X5, X1
+	ADDPS  X1, X0
+	MOVUPS X0, (DI)(R8*1)
+	ADDQ   $16, R8
+	SUBQ   $4, CX
+	JNZ    loop2
+	RET
+
+// func combineRows4(d, r0, r1, r2, r3 *float32, n int, w *[4]float32)
+//
+// d[j] = ((w[0]*r0[j] + w[1]*r1[j]) + w[2]*r2[j]) + w[3]*r3[j] for j < n,
+// n a positive multiple of 4: the order in which Go adds the terms.
+TEXT ·combineRows4(SB), NOSPLIT, $0-56
+	MOVQ   d+0(FP), DI
+	MOVQ   r0+8(FP), SI
+	MOVQ   r1+16(FP), BX
+	MOVQ   r2+24(FP), R9
+	MOVQ   r3+32(FP), R10
+	MOVQ   n+40(FP), CX
+	MOVQ   w+48(FP), AX
+	MOVSS  (AX), X4
+	SHUFPS $0, X4, X4
+	MOVSS  4(AX), X5
+	SHUFPS $0, X5, X5
+	MOVSS  8(AX), X6
+	SHUFPS $0, X6, X6
+	MOVSS  12(AX), X7
+	SHUFPS $0, X7, X7
+	XORQ   R8, R8
+
+loop4:
+	MOVUPS (SI)(R8*1), X0
+	MOVUPS (BX)(R8*1), X1
+	MOVUPS (R9)(R8*1), X2
+	MOVUPS (R10)(R8*1), X3
+	MULPS  X4, X0
+	MULPS  X5, X1
+	ADDPS  X1, X0
+	MULPS  X6, X2
+	ADDPS  X2, X0
+	MULPS  X7, X3
+	ADDPS  X3, X0
+	MOVUPS X0, (DI)(R8*1)
+	ADDQ   $16, R8
+	SUBQ   $4, CX
+	JNZ    loop4
+	RET

@@ -5,3 +5,7 @@ package ops
 // combineTwoRowsF32 leaves resizeCombineTwoRows's work to its Go loop where
 // there is no assembly kernel.
 func combineTwoRowsF32(d0, d1, r0, r1, w []float32) int { return 0 }
+
+// combineRowsF32 leaves resizeCombineRows's work to its Go loops where there
+// is no assembly kernel.
+func combineRowsF32(d []float32, rows [][]float32, w []float32) int { return 0 }
