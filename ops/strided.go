@@ -293,6 +293,9 @@ func tiledTranspose[E any](dst, src []E, p copyPlan, j int) {
 	if _, isString := any(e).(string); isString {
 		blocks = 0
 	}
+	// Two rows of 4-byte elements read from pairs (SpaceToDepth by 2, a
+	// de-interleave): the pairs split in registers.
+	pairs := blocks > 0 && size == 4 && nJ == 2 && ssI == 2
 	for {
 		d0, s0 := w.dst, w.src
 		for jb := 0; jb < nJ; jb += tileRows {
@@ -310,6 +313,10 @@ func tiledTranspose[E any](dst, src []E, p copyPlan, j int) {
 					// The columns past the last block, on the blocks' rows.
 					transposeRows[E](dp, sp, d+bi*size, s+bi*srcStep, dRow, srcStep, bj, ni-bi)
 					rows = bj
+				} else if pairs {
+					k := deinterleave2(unsafe.Add(dp, d), unsafe.Add(dp, d+dRow), unsafe.Add(sp, s), ni)
+					transposeRows[E](dp, sp, d+k*size, s+k*srcStep, dRow, srcStep, 2, ni-k)
+					rows = 2
 				}
 				transposeRows[E](dp, sp, d+rows*dRow, s+rows*size, dRow, srcStep, nj-rows, ni)
 			}

@@ -39,3 +39,17 @@ func transpose4x4(dst, src unsafe.Pointer, dRow, sRow uintptr, nj, ni int)
 //
 //go:noescape
 func transpose2x2(dst, src unsafe.Pointer, dRow, sRow uintptr, nj, ni int)
+
+// deinterleave2 splits the first n - n%4 of n pairs of 4-byte elements at
+// src into two rows, d0 the first of each pair and d1 the second, in SSE
+// registers, and returns how many pairs it split; the caller does the rest.
+func deinterleave2(d0, d1, src unsafe.Pointer, n int) int {
+	m := n &^ 3
+	if m > 0 {
+		deinterleave2x4(d0, d1, src, m)
+	}
+	return m
+}
+
+//go:noescape
+func deinterleave2x4(d0, d1, src unsafe.Pointer, n int)

@@ -177,3 +177,29 @@ block8:
 	SUBQ $8, R12
 	JNZ  rows8
 	RET
+
+// func deinterleave2x4(d0, d1, src unsafe.Pointer, n int)
+//
+// Splits n pairs of 4-byte elements (a0 b0 a1 b1 ...) at src into
+// a0 a1 ... at d0 and b0 b1 ... at d1, n a positive multiple of 4: two
+// 16-byte loads, two shuffles and two 16-byte stores per 4 pairs.
+TEXT ·deinterleave2x4(SB), NOSPLIT, $0-32
+	MOVQ   d0+0(FP), DI
+	MOVQ   d1+8(FP), DX
+	MOVQ   src+16(FP), SI
+	MOVQ   n+24(FP), CX
+
+pairs:
+	MOVUPS (SI), X0        // a0 b0 a1 b1
+	MOVUPS 16(SI), X1      // a2 b2 a3 b3
+	MOVAPS X0, X2
+	SHUFPS $0x88, X1, X0   // a0 a1 a2 a3
+	SHUFPS $0xDD, X1, X2   // b0 b1 b2 b3
+	MOVUPS X0, (DI)
+	MOVUPS X2, (DX)
+	ADDQ   $32, SI
+	ADDQ   $16, DI
+	ADDQ   $16, DX
+	SUBQ   $4, CX
+	JNZ    pairs
+	RET

@@ -8,3 +8,7 @@ import "unsafe"
 func transposeBlocks(size int, dst, src unsafe.Pointer, dRow, sRow uintptr, nj, ni int) {
 	transposeBlocksGo(size, dst, src, dRow, sRow, nj, ni)
 }
+
+// deinterleave2 leaves the pairs to the caller's loop where there is no
+// assembly kernel.
+func deinterleave2(d0, d1, src unsafe.Pointer, n int) int { return 0 }

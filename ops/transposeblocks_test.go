@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"unsafe"
+
+	"github.com/onnxshape/onnxshape/tensor"
 )
 
 // TestTransposeBlocksMatchGo runs the block kernel of this platform (the
@@ -51,4 +53,56 @@ func TestTransposeBlocksMatchGo(t *testing.T) {
 
 func asBytes(w []uint64) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), len(w)*8)
+}
+
+// TestDeinterleave2 splits random pairs with the kernel of this platform
+// and checks both rows and that nothing else was written.
+func TestDeinterleave2(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 6))
+	for n := range 40 {
+		src := make([]uint32, 2*n+1)
+		for i := range src {
+			src[i] = rng.Uint32()
+		}
+		d := make([]uint32, 2*n+3)
+		for i := range d {
+			d[i] = 0xdeadbeef
+		}
+		k := deinterleave2(unsafe.Pointer(&d[1]), unsafe.Pointer(&d[n+2]), unsafe.Pointer(&src[0]), n)
+		if k > n || k%4 != 0 {
+			t.Fatalf("n %d: split %d pairs", n, k)
+		}
+		for i := range d {
+			want := uint32(0xdeadbeef)
+			switch {
+			case i >= 1 && i < 1+k:
+				want = src[2*(i-1)]
+			case i >= n+2 && i < n+2+k:
+				want = src[2*(i-n-2)+1]
+			}
+			if d[i] != want {
+				t.Fatalf("n %d: element %d is %x, want %x", n, i, d[i], want)
+			}
+		}
+	}
+}
+
+// TestSpaceToDepthPlans runs SpaceToDepth-shaped plans (rows read from
+// pairs) with 4-byte and other elements on widths that are and are not
+// multiples of 4, against the plan's definition.
+func TestSpaceToDepthPlans(t *testing.T) {
+	for _, dt := range []tensor.DataType{tensor.Float, tensor.Int32, tensor.Float16, tensor.Double} {
+		for _, w := range []int{8, 9, 12, 15, 16, 33} {
+			p := permutedPlan([]int{2, 3, 5, 2, w, 2}, []int{0, 3, 5, 1, 2, 4})
+			src := randomTensor(rand.New(rand.NewPCG(uint64(w), 1)), dt, []int{2 * 3 * 5 * 2 * w * 2})
+			got, want := tensor.MustNew(dt, src.Len()), tensor.MustNew(dt, src.Len())
+			size := dt.Size()
+			s, wb := src.Bytes(), want.Bytes()
+			naiveCopy(p, func(i int) any { return s[i*size : (i+1)*size] }, func(i int, v any) { copy(wb[i*size:], v.([]byte)) })
+			p.run(&Options{Threads: 1}, got, src)
+			if !got.Equal(want) {
+				t.Fatalf("%v, width %d: the copy differs from its definition", dt, w)
+			}
+		}
+	}
 }
