@@ -18,7 +18,10 @@
 // others move data with one copy engine, type-agnostic (by element size),
 // which merges the axes a copy keeps whole, tiles transposes and spreads
 // large copies over the cores; only Resize, Pad's constant and MaxPool
-// compute, with generics over their element types. No operator ever writes
+// compute, with generics over their element types. On amd64 a few inner
+// loops (transpose blocks, SpaceToDepth's pairs, Resize's float32 row sums)
+// run in SSE2 registers, in Go assembly; the purego build tag, and every
+// other platform, runs the same contracts in Go. No operator ever writes
 // into an input.
 //
 // Every refusal is an *Error naming the operator, its version and the rule
