@@ -1,0 +1,65 @@
+package ops
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// TestParallelRangeNestedAndConcurrent runs parallelRange from many
+// goroutines at once, each part calling it again, and checks that every
+// index is covered exactly once and that a part's error comes back: no
+// call waits on a part nobody runs.
+func TestParallelRangeNestedAndConcurrent(t *testing.T) {
+	opt := &Options{Threads: 4}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for round := range 50 {
+				n := 1 + (g*7+round*13)%40
+				seen := make([]atomic.Int32, n*n)
+				err := parallelRange(opt, n, parallelWork, func(lo, hi int) error {
+					for i := lo; i < hi; i++ {
+						if err := parallelRange(opt, n, parallelWork, func(lo2, hi2 int) error {
+							for j := lo2; j < hi2; j++ {
+								seen[i*n+j].Add(1)
+							}
+							return nil
+						}); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				for k := range seen {
+					if c := seen[k].Load(); c != 1 {
+						t.Errorf("goroutine %d round %d: index %d covered %d times", g, round, k, c)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+
+	bad := errors.New("part failed")
+	for fail := range 4 {
+		err := parallelRange(opt, 4, parallelWork, func(lo, hi int) error {
+			if lo <= fail && fail < hi {
+				return fmt.Errorf("part [%d, %d): %w", lo, hi, bad)
+			}
+			return nil
+		})
+		if !errors.Is(err, bad) {
+			t.Fatalf("failing index %d: got %v", fail, err)
+		}
+	}
+}
