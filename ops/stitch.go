@@ -29,6 +29,10 @@ type stitch struct {
 	width []int // elements per row of each part
 }
 
+// bigCopy is the copy, in bytes, from which stitch moves a row with
+// copyBytes.
+const bigCopy = 64 << 10
+
 // stitchMinRow is the narrowest part row, in bytes, that stitch is given:
 // below it a copy call per row costs more than the strided loop of a copy
 // plan per part.
@@ -72,7 +76,7 @@ func (s stitch) run(opt *Options, join bool) {
 		for i, p := range s.parts {
 			parts[i] = p.Strings()
 		}
-		stitchRows(opt, s.whole.Strings(), parts, s.width, s.outer, join, 1, 16)
+		stitchRows(opt, s.whole.Strings(), parts, s.width, s.outer, join, 1, 16, nil)
 		return
 	}
 	// Numbers move as bytes: widths in bytes, stretches in cache lines.
@@ -82,13 +86,15 @@ func (s stitch) run(opt *Options, join bool) {
 	for i, p := range s.parts {
 		parts[i], width[i] = p.Bytes(), s.width[i]*size
 	}
-	stitchRows(opt, s.whole.Bytes(), parts, width, s.outer, join, 64, 1)
+	stitchRows(opt, s.whole.Bytes(), parts, width, s.outer, join, 64, 1, copyBytes)
 }
 
 // stitchRows moves the elements of a stitch between whole and parts, split
 // across the run's cores in stretches of whole that start on a multiple of
-// align elements; elemSize weighs the work.
-func stitchRows[E any](opt *Options, whole []E, parts [][]E, width []int, outer int, join bool, align, elemSize int) {
+// align elements; elemSize weighs the work. Copies of bigCopy bytes or more
+// go through move when it is not nil (copyBytes), the others through copy,
+// which the compiler inlines.
+func stitchRows[E any](opt *Options, whole []E, parts [][]E, width []int, outer int, join bool, align, elemSize int, move func(dst, src []E) int) {
 	row := len(whole) / outer
 	at := make([]int, len(width)+1)
 	for i, w := range width {
@@ -105,9 +111,14 @@ func stitchRows[E any](opt *Options, whole []E, parts [][]E, width []int, outer 
 		for p < end {
 			n := min(at[i+1]-r, end-p)
 			src := o*width[i] + r - at[i]
-			if join {
+			switch {
+			case move != nil && n*elemSize >= bigCopy && join:
+				move(whole[p:p+n], parts[i][src:src+n])
+			case move != nil && n*elemSize >= bigCopy:
+				move(parts[i][src:src+n], whole[p:p+n])
+			case join:
 				copy(whole[p:p+n], parts[i][src:src+n])
-			} else {
+			default:
 				copy(parts[i][src:src+n], whole[p:p+n])
 			}
 			p, r = p+n, r+n

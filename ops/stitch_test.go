@@ -76,3 +76,25 @@ func TestStitchAgainstElements(t *testing.T) {
 		t.Fatalf("%d of 200 cases took stitch: both paths need cover", stitched)
 	}
 }
+
+// TestStitchLargeRows joins and cuts rows of 64 KB and more (copyBytes's
+// REP MOVSB on amd64), on one core and on several.
+func TestStitchLargeRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 13))
+	a, b := randomOf(rng, tensor.Float, []int{3, 17000}), randomOf(rng, tensor.Float, []int{3, 20001})
+	for _, threads := range []int{1, 3} {
+		opt := &Options{Threads: threads}
+		y, err := concat(opt, opRef{"Concat", 13}, []*tensor.Tensor{a, b}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantElements(t, y, concatOracle([]*tensor.Tensor{a, b}, []int{17000, 20001}, 1), []int{3, 37001}, func(idx []int) []int { return idx })
+		parts, err := split(opt, opRef{"Split", 18}, y, splitParams{axis: 1, split: []int{17000, 20001}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !parts[0].Equal(a) || !parts[1].Equal(b) {
+			t.Fatalf("%d threads: Split does not give the inputs of Concat back", threads)
+		}
+	}
+}

@@ -1,6 +1,6 @@
 module github.com/onnxshape/onnxshape/bench/ort
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/onnxshape/onnxshape v0.0.0
@@ -10,6 +10,7 @@ require (
 require (
 	github.com/sbinet/npyio v0.6.0 // indirect
 	github.com/x448/float16 v0.8.4 // indirect
+	golang.org/x/sys v0.49.0 // indirect
 	gonum.org/v1/gonum v0.9.3 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )

@@ -1,0 +1,39 @@
+//go:build amd64 && !purego
+
+package ops
+
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+// repMovsbMin is the copy from which copyBytes uses REP MOVSB: below it
+// the instruction's start-up costs more than Go's copy loop.
+const repMovsbMin = 64 << 10
+
+// haveRepMovsb reports a processor with enhanced REP MOVSB.
+var haveRepMovsb = cpu.X86.HasERMS
+
+// copyBytes is copy for the large block copies of Concat and Split. Go's
+// copy moves large blocks with 32-byte loads and stores, and from 1 MB on
+// with non-temporal stores that bypass the cache; on processors with ERMS,
+// REP MOVSB moves whole cache lines and keeps them in the cache, which was
+// 20-25% faster for Concat and Split's 800 KB rows (measured on a 2-core
+// AMD EPYC VM, where onnxruntime's glibc memcpy does the same). Overlapping
+// slices take copy, which handles them.
+func copyBytes(dst, src []byte) int {
+	n := min(len(dst), len(src))
+	if n < repMovsbMin || !haveRepMovsb {
+		return copy(dst, src)
+	}
+	d, s := uintptr(unsafe.Pointer(&dst[0])), uintptr(unsafe.Pointer(&src[0]))
+	if d < s+uintptr(n) && s < d+uintptr(n) {
+		return copy(dst, src)
+	}
+	repMovsb(unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), uintptr(n))
+	return n
+}
+
+//go:noescape
+func repMovsb(dst, src unsafe.Pointer, n uintptr)
