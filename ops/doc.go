@@ -20,8 +20,9 @@
 // large copies over the cores; only Resize, Pad's constant and MaxPool
 // compute, with generics over their element types. On amd64 a few inner
 // loops (transpose blocks, SpaceToDepth's pairs, Resize's float32 row sums)
-// run in SSE2 registers, in Go assembly; the purego build tag, and every
-// other platform, runs the same contracts in Go. No operator ever writes
+// run in SSE2 registers, and Concat and Split's large rows through REP
+// MOVSB, in Go assembly; the purego build tag, and every other platform,
+// runs the same contracts in Go. No operator ever writes
 // into an input.
 //
 // Every refusal is an *Error naming the operator, its version and the rule
