@@ -146,7 +146,7 @@ func padOracle(x *tensor.Tensor, pads []int, mode string, value *tensor.Tensor) 
 	from := make([]int, n)
 	isConst := make([]bool, n)
 	for i := range n {
-		idx := unravel(i, out)
+		idx := multiIndex(i, out)
 		src := make([]int, r)
 		for k := range r {
 			first, last := max(0, -pads[k]), min(in[k], in[k]+pads[r+k])
@@ -177,7 +177,7 @@ func padOracle(x *tensor.Tensor, pads []int, mode string, value *tensor.Tensor) 
 			src[k] = first + t
 		}
 		if !isConst[i] {
-			from[i] = ravel(src, in)
+			from[i] = flatIndex(src, in)
 		}
 	}
 	y := tensor.MustNew(x.DataType(), out...)

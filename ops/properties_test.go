@@ -179,31 +179,12 @@ func gather(x *tensor.Tensor, shape []int, from []int) *tensor.Tensor {
 	return y
 }
 
-// unravel returns the multi-index of flat index i in shape.
-func unravel(i int, shape []int) []int {
-	idx := make([]int, len(shape))
-	for k := len(shape) - 1; k >= 0; k-- {
-		idx[k] = i % shape[k]
-		i /= shape[k]
-	}
-	return idx
-}
-
-// ravel returns the flat index of idx in shape.
-func ravel(idx, shape []int) int {
-	i := 0
-	for k, n := range shape {
-		i = i*n + idx[k]
-	}
-	return i
-}
-
 // oracle returns gather(x, out, from) with from[i] = src(multi-index of i).
 func oracle(x *tensor.Tensor, out []int, src func(idx []int) []int) *tensor.Tensor {
 	n, _ := tensor.NumElements(out)
 	from := make([]int, n)
 	for i := range from {
-		from[i] = ravel(src(unravel(i, out)), x.Shape())
+		from[i] = flatIndex(src(multiIndex(i, out)), x.Shape())
 	}
 	return gather(x, out, from)
 }

@@ -224,7 +224,7 @@ func refResize(data []float64, shape []int, scales []float64, out []int, roi []f
 	n, _ := tensor.NumElements(out)
 	y := make([]float64, n)
 	for i := range y {
-		y[i] = refInterpND(data, shape, scales, out, unravel(i, out), roi, p)
+		y[i] = refInterpND(data, shape, scales, out, multiIndex(i, out), roi, p)
 	}
 	return y
 }
@@ -235,7 +235,7 @@ func refResize(data []float64, shape []int, scales []float64, out []int, roi []f
 func TestResizeAgainstReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	modes := []string{"nearest", "linear", "cubic"}
-	coords := []string{"half_pixel", "half_pixel_symmetric", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_crop_and_resize"}
+	coords := resizeCoordModes
 	nearests := []string{"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"}
 	scaleChoices := []float64{0.5, 2, 3, 0.6, 1.7, 1, 0.37, 2.5, 0.8}
 	for iter := 0; iter < 1500; iter++ {
@@ -596,11 +596,11 @@ func TestResizeRanks(t *testing.T) {
 		n, _ := tensor.NumElements(out)
 		from := make([]int, n)
 		for i := range from {
-			idx := unravel(i, out)
+			idx := multiIndex(i, out)
 			for k := range idx {
 				idx[k] = int(math.Floor(float64(idx[k]) / float64(scales[k])))
 			}
-			from[i] = ravel(idx, x.Shape())
+			from[i] = flatIndex(idx, x.Shape())
 		}
 		if want := gather(x, out, from); !y.Equal(want) {
 			t.Errorf("5-D nearest by %v:\n got  %v\n want %v", scales, y, want)
@@ -840,7 +840,7 @@ func TestResizeParallelSplit(t *testing.T) {
 func TestResizeFusedPlanes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	types := []tensor.DataType{tensor.Float, tensor.Double, tensor.Uint8, tensor.Float16}
-	coords := []string{"half_pixel", "half_pixel_symmetric", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_crop_and_resize"}
+	coords := resizeCoordModes
 	scaleChoices := []float64{1, 1, 2, 3, 0.5, 0.25, 0.3, 1.7, 0.6}
 	op := opRef{"Resize", 19}
 	for iter := 0; iter < 1000; iter++ {
@@ -931,3 +931,6 @@ func TestResizeFusedPlanes(t *testing.T) {
 		}
 	}
 }
+
+// resizeCoordModes are Resize's coordinate_transformation_mode values.
+var resizeCoordModes = []string{"half_pixel", "half_pixel_symmetric", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_crop_and_resize"}
