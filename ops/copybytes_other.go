@@ -4,3 +4,12 @@ package ops
 
 // copyBytes is copy where there is no assembly kernel.
 func copyBytes(dst, src []byte) int { return copy(dst, src) }
+
+// haveStreamStores: no streaming stores where there is no assembly.
+const haveStreamStores = false
+
+// copyStream is copy where there are no streaming stores.
+func copyStream(dst, src []byte) int { return copy(dst, src) }
+
+// storeFence has nothing to order where there are no streaming stores.
+func storeFence() {}

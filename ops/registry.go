@@ -49,6 +49,10 @@ type Options struct {
 	// operator clears what it does not overwrite). graph.Pool recycles
 	// storage through it, so that a model run in a loop need not allocate.
 	Alloc func(size int) []byte
+
+	// streamFrom, when positive, replaces streamMin: tests stream small
+	// outputs with it.
+	streamFrom int
 }
 
 // Kernel runs one node. in holds the node's inputs in order, nil for an

@@ -73,7 +73,6 @@ func TestCopyPlanMatchesDefinition(t *testing.T) {
 		t.Run(fmt.Sprintf("%d-%v-%v", i, dt, p.shape), func(t *testing.T) {
 			src := randomTensor(r, dt, srcShape)
 			want := tensor.MustNew(dt, p.shape...)
-			got := tensor.MustNew(dt, p.shape...)
 			if dt == tensor.String {
 				s, w := src.Strings(), want.Strings()
 				naiveCopy(p, func(i int) any { return s[i] }, func(i int, v any) { w[i] = v.(string) })
@@ -84,12 +83,16 @@ func TestCopyPlanMatchesDefinition(t *testing.T) {
 					func(i int, v any) { copy(w[i*size:], v.([]byte)) })
 			}
 			orig := src.Clone()
-			p.run(&Options{Threads: 2}, got, src)
-			if !got.Equal(want) {
-				t.Fatalf("plan %+v: copy differs from its definition", p)
-			}
-			if !src.Equal(orig) {
-				t.Fatal("the source was modified")
+			// As the plan runs, and again with every output streamed.
+			for _, opt := range []*Options{{Threads: 2}, {Threads: 2, streamFrom: 1}} {
+				got := tensor.MustNew(dt, p.shape...)
+				p.run(opt, got, src)
+				if !got.Equal(want) {
+					t.Fatalf("plan %+v, streamed %v: copy differs from its definition", p, opt.streamFrom > 0)
+				}
+				if !src.Equal(orig) {
+					t.Fatal("the source was modified")
+				}
 			}
 		})
 	}

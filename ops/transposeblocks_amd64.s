@@ -2,18 +2,27 @@
 
 #include "textflag.h"
 
-// func transpose4x4(dst, src unsafe.Pointer, dRow, sRow uintptr, nj, ni int)
+// The kernels below share two arguments. pf is the distance in bytes from
+// each source address to one the tile loop reads soon, prefetched as the
+// block is loaded (0 prefetches the block's own lines, which costs nothing).
+// stream selects non-temporal stores (MOVNTO), which write whole lines
+// without first reading them into the cache: the destination and dRow are
+// then multiples of 16, and the caller runs storeFence before the output is
+// read by anyone else.
+
+// func transpose4x4(dst, src unsafe.Pointer, dRow, sRow uintptr, nj, ni int, pf uintptr, stream bool)
 //
 // For each block of rows j..j+3 of dst (columns i..i+3): load rows i..i+3
 // of src at column j (16 bytes each), transpose the 4x4 block of 32-bit
 // elements in registers, store it as rows j..j+3 of dst at column i.
-TEXT ·transpose4x4(SB), NOSPLIT, $0-48
+TEXT ·transpose4x4(SB), NOSPLIT, $0-57
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ dRow+16(FP), R10
 	MOVQ sRow+24(FP), R8
 	MOVQ nj+32(FP), R12
 	MOVQ ni+40(FP), R13
+	MOVQ pf+48(FP), DX
 	LEAQ (R8)(R8*2), R9    // 3 src rows
 	LEAQ (R10)(R10*2), R11 // 3 dst rows
 
@@ -23,6 +32,11 @@ rows4:
 	MOVQ R13, CX
 
 block4:
+	LEAQ       (AX)(DX*1), R14
+	PREFETCHT0 (R14)
+	PREFETCHT0 (R14)(R8*1)
+	PREFETCHT0 (R14)(R8*2)
+	PREFETCHT0 (R14)(R9*1)
 	MOVOU (AX), X0         // a0 a1 a2 a3   (src row i)
 	MOVOU (AX)(R8*1), X1   // b0 b1 b2 b3   (row i+1)
 	MOVOU (AX)(R8*2), X2   // c0 c1 c2 c3
@@ -39,10 +53,21 @@ block4:
 	MOVO  X4, X3
 	PUNPCKLQDQ X5, X4      // a2 b2 c2 d2
 	PUNPCKHQDQ X5, X3      // a3 b3 c3 d3
+	CMPB  stream+56(FP), $0
+	JNE   stream4
 	MOVOU X0, (BX)
 	MOVOU X1, (BX)(R10*1)
 	MOVOU X4, (BX)(R10*2)
 	MOVOU X3, (BX)(R11*1)
+	JMP   next4
+
+stream4:
+	MOVNTO X0, (BX)
+	MOVNTO X1, (BX)(R10*1)
+	MOVNTO X4, (BX)(R10*2)
+	MOVNTO X3, (BX)(R11*1)
+
+next4:
 	LEAQ  (AX)(R8*4), AX   // 4 src rows on
 	ADDQ  $16, BX          // 4 dst columns on
 	SUBQ  $4, CX
@@ -54,16 +79,17 @@ block4:
 	JNZ  rows4
 	RET
 
-// func transpose2x2(dst, src unsafe.Pointer, dRow, sRow uintptr, nj, ni int)
+// func transpose2x2(dst, src unsafe.Pointer, dRow, sRow uintptr, nj, ni int, pf uintptr, stream bool)
 //
 // The same with 2x2 blocks of 64-bit elements.
-TEXT ·transpose2x2(SB), NOSPLIT, $0-48
+TEXT ·transpose2x2(SB), NOSPLIT, $0-57
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ dRow+16(FP), R10
 	MOVQ sRow+24(FP), R8
 	MOVQ nj+32(FP), R12
 	MOVQ ni+40(FP), R13
+	MOVQ pf+48(FP), DX
 
 rows2:
 	MOVQ SI, AX
@@ -71,13 +97,25 @@ rows2:
 	MOVQ R13, CX
 
 block2:
+	LEAQ       (AX)(DX*1), R14
+	PREFETCHT0 (R14)
+	PREFETCHT0 (R14)(R8*1)
 	MOVOU (AX), X0         // a0 a1
 	MOVOU (AX)(R8*1), X1   // b0 b1
 	MOVO  X0, X2
 	PUNPCKLQDQ X1, X0      // a0 b0
 	PUNPCKHQDQ X1, X2      // a1 b1
+	CMPB  stream+56(FP), $0
+	JNE   stream2
 	MOVOU X0, (BX)
 	MOVOU X2, (BX)(R10*1)
+	JMP   next2
+
+stream2:
+	MOVNTO X0, (BX)
+	MOVNTO X2, (BX)(R10*1)
+
+next2:
 	LEAQ  (AX)(R8*2), AX
 	ADDQ  $16, BX
 	SUBQ  $2, CX
@@ -89,17 +127,18 @@ block2:
 	JNZ  rows2
 	RET
 
-// func transpose8x8(dst, src unsafe.Pointer, dRow, sRow uintptr, nj, ni int)
+// func transpose8x8(dst, src unsafe.Pointer, dRow, sRow uintptr, nj, ni int, pf uintptr, stream bool)
 //
 // The same with 8x8 blocks of 16-bit elements: eight source rows (a..h) of
 // 16 bytes, interleaved by words, then doublewords, then quadwords.
-TEXT ·transpose8x8(SB), NOSPLIT, $0-48
+TEXT ·transpose8x8(SB), NOSPLIT, $0-57
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ dRow+16(FP), R10
 	MOVQ sRow+24(FP), R8
 	MOVQ nj+32(FP), R12
 	MOVQ ni+40(FP), R13
+	MOVQ pf+48(FP), R14
 	LEAQ (R8)(R8*2), R9    // 3 src rows
 	LEAQ (R10)(R10*2), R11 // 3 dst rows
 
@@ -109,6 +148,16 @@ rows8:
 	MOVQ R13, CX
 
 block8:
+	LEAQ       (AX)(R14*1), DX
+	PREFETCHT0 (DX)
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 (DX)(R8*2)
+	PREFETCHT0 (DX)(R9*1)
+	LEAQ       (DX)(R8*4), DX
+	PREFETCHT0 (DX)
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 (DX)(R8*2)
+	PREFETCHT0 (DX)(R9*1)
 	LEAQ  (AX)(R8*4), DX   // src row i+4
 	MOVOU (AX), X0         // a0..a7
 	MOVOU (AX)(R8*1), X1   // b
@@ -159,6 +208,8 @@ block8:
 	PUNPCKLQDQ X7, X3      // column 6
 	PUNPCKHQDQ X7, X11     // column 7
 	LEAQ  (BX)(R10*4), DX  // dst row j+4
+	CMPB  stream+56(FP), $0
+	JNE   stream8
 	MOVOU X0, (BX)
 	MOVOU X2, (BX)(R10*1)
 	MOVOU X1, (BX)(R10*2)
@@ -167,6 +218,19 @@ block8:
 	MOVOU X9, (DX)(R10*1)
 	MOVOU X3, (DX)(R10*2)
 	MOVOU X11, (DX)(R11*1)
+	JMP   next8
+
+stream8:
+	MOVNTO X0, (BX)
+	MOVNTO X2, (BX)(R10*1)
+	MOVNTO X1, (BX)(R10*2)
+	MOVNTO X6, (BX)(R11*1)
+	MOVNTO X8, (DX)
+	MOVNTO X9, (DX)(R10*1)
+	MOVNTO X3, (DX)(R10*2)
+	MOVNTO X11, (DX)(R11*1)
+
+next8:
 	LEAQ  (AX)(R8*8), AX   // 8 src rows on
 	ADDQ  $16, BX          // 8 dst columns on
 	SUBQ  $8, CX
@@ -178,12 +242,13 @@ block8:
 	JNZ  rows8
 	RET
 
-// func deinterleave2x4(d0, d1, src unsafe.Pointer, n int)
+// func deinterleave2x4(d0, d1, src unsafe.Pointer, n int, stream bool)
 //
 // Splits n pairs of 4-byte elements (a0 b0 a1 b1 ...) at src into
 // a0 a1 ... at d0 and b0 b1 ... at d1, n a positive multiple of 4: two
-// 16-byte loads, two shuffles and two 16-byte stores per 4 pairs.
-TEXT ·deinterleave2x4(SB), NOSPLIT, $0-32
+// 16-byte loads, two shuffles and two 16-byte stores per 4 pairs; with
+// stream, non-temporal stores to d0 and d1, multiples of 16.
+TEXT ·deinterleave2x4(SB), NOSPLIT, $0-33
 	MOVQ   d0+0(FP), DI
 	MOVQ   d1+8(FP), DX
 	MOVQ   src+16(FP), SI
@@ -195,8 +260,17 @@ pairs:
 	MOVAPS X0, X2
 	SHUFPS $0x88, X1, X0   // a0 a1 a2 a3
 	SHUFPS $0xDD, X1, X2   // b0 b1 b2 b3
+	CMPB   stream+32(FP), $0
+	JNE    streampairs
 	MOVUPS X0, (DI)
 	MOVUPS X2, (DX)
+	JMP    nextpairs
+
+streampairs:
+	MOVNTO X0, (DI)
+	MOVNTO X2, (DX)
+
+nextpairs:
 	ADDQ   $32, SI
 	ADDQ   $16, DI
 	ADDQ   $16, DX

@@ -13,30 +13,41 @@ import (
 // assembly one on amd64) and transposeBlocksGo on random blocks, row
 // strides (odd ones included) and offsets, and compares both whole
 // destinations: the same elements moved, nothing written outside them.
+// Every other case asks for streaming stores on a destination and rows on
+// 16 bytes (the stores the kernel then uses), the others ask on any
+// destination (which the kernel must write as usual); the prefetch
+// distance varies, beyond the source's end too.
 func TestTransposeBlocksMatchGo(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
-	for c := range 500 {
+	for c := range 600 {
 		size := []int{2, 4, 8}[c%3]
 		b := blockSide(size)
 		nj, ni := b*(1+rng.IntN(9)), b*(1+rng.IntN(9))
 		// Row strides in elements: at least a row, often odd.
 		dRow, sRow := ni+rng.IntN(7), nj+rng.IntN(7)
 		dOff, sOff := rng.IntN(5), rng.IntN(5)
+		stream := c%2 == 0 || rng.IntN(2) == 0
+		if c%2 == 0 {
+			line := 16 / size
+			dRow, dOff = (dRow+line-1)/line*line, dOff/line*line
+		}
+		pf := uintptr(64 * rng.IntN(5))
 		dLen, sLen := dOff+(nj-1)*dRow+ni+rng.IntN(4), sOff+(ni-1)*sRow+nj+rng.IntN(4)
 		src := make([]uint64, (sLen*size+7)/8)
 		for i := range src {
 			src[i] = rng.Uint64()
 		}
-		got := make([]uint64, (dLen*size+7)/8)
+		got := aligned16((dLen*size + 7) / 8)
 		for i := range got {
 			got[i] = 0xdeadbeefcafef00d
 		}
 		want := append([]uint64{}, got...)
 		sp := unsafe.Add(unsafe.Pointer(&src[0]), sOff*size)
-		transposeBlocks(size, unsafe.Add(unsafe.Pointer(&got[0]), dOff*size), sp, uintptr(dRow*size), uintptr(sRow*size), nj, ni)
+		transposeBlocks(size, unsafe.Add(unsafe.Pointer(&got[0]), dOff*size), sp, uintptr(dRow*size), uintptr(sRow*size), nj, ni, pf, stream)
+		storeFence()
 		transposeBlocksGo(size, unsafe.Add(unsafe.Pointer(&want[0]), dOff*size), sp, uintptr(dRow*size), uintptr(sRow*size), nj, ni)
 		if !bytes.Equal(asBytes(got), asBytes(want)) {
-			t.Fatalf("size %d, %dx%d blocks, strides %d/%d, offsets %d/%d: the kernels differ", size, nj, ni, dRow, sRow, dOff, sOff)
+			t.Fatalf("size %d, %dx%d blocks, strides %d/%d, offsets %d/%d, stream %v, prefetch %d: the kernels differ", size, nj, ni, dRow, sRow, dOff, sOff, stream, pf)
 		}
 		// The Go kernel itself against the definition.
 		for j := range nj {
@@ -51,40 +62,56 @@ func TestTransposeBlocksMatchGo(t *testing.T) {
 	}
 }
 
-func asBytes(w []uint64) []byte {
-	return unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), len(w)*8)
-}
-
 // TestDeinterleave2 splits random pairs with the kernel of this platform
 // and checks both rows and that nothing else was written.
+//
+// With streaming stores asked for, the rows start on 16 bytes in one case
+// of two (the kernel streams) and anywhere in the other (it must not).
 func TestDeinterleave2(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 6))
-	for n := range 40 {
+	for c := range 120 {
+		n, stream := c%40, c >= 40
 		src := make([]uint32, 2*n+1)
 		for i := range src {
 			src[i] = rng.Uint32()
 		}
-		d := make([]uint32, 2*n+3)
+		// Rows at d[a:] and d[b:]; with c >= 80 both on 16 bytes.
+		a, b := 1, n+2
+		if c >= 80 {
+			a, b = 4, 4+(n+3)&^3
+		}
+		d := asElems[uint32](asBytes(aligned16(b + n + 2)))
 		for i := range d {
 			d[i] = 0xdeadbeef
 		}
-		k := deinterleave2(unsafe.Pointer(&d[1]), unsafe.Pointer(&d[n+2]), unsafe.Pointer(&src[0]), n)
+		k := deinterleave2(unsafe.Pointer(&d[a]), unsafe.Pointer(&d[b]), unsafe.Pointer(&src[0]), n, stream)
+		storeFence()
 		if k > n || k%4 != 0 {
 			t.Fatalf("n %d: split %d pairs", n, k)
 		}
 		for i := range d {
 			want := uint32(0xdeadbeef)
 			switch {
-			case i >= 1 && i < 1+k:
-				want = src[2*(i-1)]
-			case i >= n+2 && i < n+2+k:
-				want = src[2*(i-n-2)+1]
+			case i >= a && i < a+k:
+				want = src[2*(i-a)]
+			case i >= b && i < b+k:
+				want = src[2*(i-b)+1]
 			}
 			if d[i] != want {
-				t.Fatalf("n %d: element %d is %x, want %x", n, i, d[i], want)
+				t.Fatalf("n %d, stream %v, rows at %d and %d: element %d is %x, want %x", n, stream, a, b, i, d[i], want)
 			}
 		}
 	}
+}
+
+// aligned16 returns n words whose first starts on 16 bytes, as streaming
+// stores need.
+func aligned16(n int) []uint64 {
+	w := make([]uint64, n+1)
+	if uintptr(unsafe.Pointer(&w[0]))%16 != 0 {
+		return w[1 : n+1]
+	}
+	return w[:n]
 }
 
 // TestSpaceToDepthPlans runs SpaceToDepth-shaped plans (rows read from
