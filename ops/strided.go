@@ -1,6 +1,8 @@
 package ops
 
 import (
+	"cmp"
+	"slices"
 	"fmt"
 	"unsafe"
 
@@ -293,14 +295,25 @@ func tiledTranspose[E any](dst, src []E, p copyPlan, j int, stream bool) {
 	var e E
 	size := int(unsafe.Sizeof(e))
 	dp, sp := unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src))
-	// The other axes form the outer walk.
-	var shape, dstStrides, srcStrides []int
+	// The other axes form the outer walk, in the order of the source (the
+	// largest stride outermost): the tiles then read the source as one
+	// stream, and their rows go out in a few streams of their own.
+	// SpaceToDepth, walked in the output's order, read every other source
+	// row and each image twice: 5.9 -> 2.6 ms on one core.
+	var outer []int
 	for k := 0; k < last; k++ {
 		if k != j {
-			shape = append(shape, p.shape[k])
-			dstStrides = append(dstStrides, p.dstStrides[k])
-			srcStrides = append(srcStrides, p.srcStrides[k])
+			outer = append(outer, k)
 		}
+	}
+	slices.SortStableFunc(outer, func(a, b int) int {
+		return cmp.Compare(max(p.srcStrides[b], -p.srcStrides[b]), max(p.srcStrides[a], -p.srcStrides[a]))
+	})
+	var shape, dstStrides, srcStrides []int
+	for _, k := range outer {
+		shape = append(shape, p.shape[k])
+		dstStrides = append(dstStrides, p.dstStrides[k])
+		srcStrides = append(srcStrides, p.srcStrides[k])
 	}
 	w := newOffsetWalker(shape, dstStrides, srcStrides, p.dstOff, p.srcOff)
 	// Power-of-two strides map a tile's lines onto a few cache sets; short
