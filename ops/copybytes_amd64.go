@@ -41,28 +41,5 @@ func repMovsb(dst, src unsafe.Pointer, n uintptr)
 // haveStreamStores: every amd64 processor has SSE2's MOVNTO.
 const haveStreamStores = true
 
-// copyStream is copy with streaming stores (see stream.go) for the part of
-// dst that starts and ends on 16 bytes; the ends, and rows shorter than
-// minStreamRow, move with copy. Overlapping slices take copy.
-func copyStream(dst, src []byte) int {
-	n := min(len(dst), len(src))
-	if n < minStreamRow {
-		return copy(dst, src)
-	}
-	d, s := uintptr(unsafe.Pointer(&dst[0])), uintptr(unsafe.Pointer(&src[0]))
-	if d < s+uintptr(n) && s < d+uintptr(n) {
-		return copy(dst, src)
-	}
-	head := int(-d & 15)
-	body := (n - head) &^ 15
-	copy(dst[:head], src[:head])
-	streamCopy16(unsafe.Pointer(&dst[head]), unsafe.Pointer(&src[head]), uintptr(body))
-	copy(dst[head+body:n], src[head+body:n])
-	return n
-}
-
-//go:noescape
-func streamCopy16(dst, src unsafe.Pointer, n uintptr)
-
 // storeFence orders the streaming stores before it (SFENCE).
 func storeFence()

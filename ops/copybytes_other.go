@@ -8,8 +8,5 @@ func copyBytes(dst, src []byte) int { return copy(dst, src) }
 // haveStreamStores: no streaming stores where there is no assembly.
 const haveStreamStores = false
 
-// copyStream is copy where there are no streaming stores.
-func copyStream(dst, src []byte) int { return copy(dst, src) }
-
 // storeFence has nothing to order where there are no streaming stores.
 func storeFence() {}

@@ -1,50 +1,11 @@
 package ops
 
 import (
-	"bytes"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/onnxshape/onnxshape/tensor"
 )
-
-// TestCopyStream copies rows of every length up to a few lines between
-// every pair of alignments and checks the copy and the bytes around it
-// (streaming stores where the platform has them, the unaligned ends with
-// copy).
-func TestCopyStream(t *testing.T) {
-	rng := rand.New(rand.NewPCG(9, 2))
-	src := make([]byte, 512)
-	for i := range src {
-		src[i] = byte(rng.Uint32())
-	}
-	for n := range 300 {
-		for _, offs := range [][2]int{{0, 0}, {rng.IntN(16), rng.IntN(16)}, {rng.IntN(16), 0}, {0, rng.IntN(16)}} {
-			dOff, sOff := offs[0], offs[1]
-			got := asBytes(aligned16(64))
-			for i := range got {
-				got[i] = 0xa5
-			}
-			want := bytes.Clone(got)
-			copy(want[16+dOff:16+dOff+n], src[sOff:sOff+n])
-			if k := copyStream(got[16+dOff:16+dOff+n], src[sOff:sOff+n]); k != n {
-				t.Fatalf("n %d: copied %d bytes", n, k)
-			}
-			storeFence()
-			if !bytes.Equal(got, want) {
-				t.Fatalf("n %d, dst at %d, src at %d: the copy differs", n, dOff, sOff)
-			}
-		}
-	}
-	// Overlapping rows take copy, which handles them.
-	b := bytes.Clone(src)
-	copyStream(b[8:400], b[0:392])
-	want := bytes.Clone(src)
-	copy(want[8:400], want[0:392])
-	if !bytes.Equal(b, want) {
-		t.Fatal("overlapping copy differs")
-	}
-}
 
 // TestStreamsPolicy pins when the copy engine streams: from streamMin bytes
 // written and read, a broadcast counting what it reads, never where the

@@ -2,8 +2,8 @@ package ops
 
 import (
 	"cmp"
-	"slices"
 	"fmt"
+	"slices"
 	"unsafe"
 
 	"github.com/onnxshape/onnxshape/tensor"
@@ -119,7 +119,7 @@ func (p copyPlan) moveInnermost(j int) copyPlan {
 }
 
 // run executes the plan from src into dst, which have the same element type.
-// A copy too large for the cache is written with streaming stores (see
+// A transpose too large for the cache writes with streaming stores (see
 // stream.go).
 func (p copyPlan) run(opt *Options, dst, src *tensor.Tensor) {
 	q, ok := p.simplify()
@@ -159,14 +159,6 @@ func asElems[E any](b []byte) []E {
 	return unsafe.Slice((*E)(unsafe.Pointer(&b[0])), len(b)/int(unsafe.Sizeof(e)))
 }
 
-// asBytes views a slice of numbers as its bytes (the inverse of asElems).
-func asBytes[E any](e []E) []byte {
-	if len(e) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(&e[0])), len(e)*int(unsafe.Sizeof(e[0])))
-}
-
 // parallel runs f over the plan, split along its outermost axis across the
 // run's cores when the copy is large enough to gain from it (parallelRange
 // counts work in 4-byte words). With stream, f writes with streaming stores,
@@ -194,8 +186,7 @@ func (q copyPlan) parallel(opt *Options, elemSize int, stream bool, f func(copyP
 }
 
 // stridedCopy is the kernel of copyPlan for one element type; with stream
-// (numbers only) contiguous rows and transpose blocks are written with
-// streaming stores.
+// (numbers only) the tiled transpose writes with streaming stores.
 func stridedCopy[E any](dst, src []E, p copyPlan, stream bool) {
 	r := len(p.shape)
 	if r == 0 {
@@ -235,11 +226,6 @@ func stridedCopy[E any](dst, src []E, p copyPlan, stream bool) {
 	for {
 		d, s := w.dst, w.src
 		switch {
-		case ds == 1 && ss == 1 && stream:
-			for range m {
-				copyStream(asBytes(dst[d:d+n]), asBytes(src[s:s+n]))
-				d, s = d+dm, s+sm
-			}
 		case ds == 1 && ss == 1:
 			for range m {
 				copy(dst[d:d+n], src[s:s+n])

@@ -78,11 +78,9 @@ func fillElem[E any](b []byte) E {
 }
 
 // tableRows runs a tableCopy over the rows of dst (every axis but the last),
-// split across the run's cores (parallelRange) when the copy is large. It
-// writes with ordinary stores even when the copy is large: its rows mix a
-// stretch that could stream with single elements (Pad's borders) in the
-// same cache lines, which streaming stores make several times slower (see
-// stream.go).
+// split across the run's cores (parallelRange) when the copy is large. Its
+// rows go out line after line with ordinary stores, which streaming stores
+// only made slower (see stream.go).
 func tableRows[E any](opt *Options, p tableCopy, dst, src []E, fill E, elemSize int) {
 	r := len(p.tables)
 	if r == 0 {

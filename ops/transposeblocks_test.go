@@ -104,6 +104,10 @@ func TestDeinterleave2(t *testing.T) {
 	}
 }
 
+func asBytes(w []uint64) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), len(w)*8)
+}
+
 // aligned16 returns n words whose first starts on 16 bytes, as streaming
 // stores need.
 func aligned16(n int) []uint64 {
