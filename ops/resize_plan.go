@@ -293,7 +293,9 @@ func resizeNearest(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, out
 	if identity {
 		return x.Reshape(outShape...) // nothing moves: a view, as Reshape gives
 	}
-	y, err := opt.newTensor(op, x.DataType(), outShape)
+	// Both paths write every element (the table's extrapolated entries take
+	// the fill): the storage need not be cleared first.
+	y, err := opt.newOverwritten(op, x.DataType(), outShape)
 	if err != nil || y.Len() == 0 {
 		return y, err
 	}
