@@ -209,6 +209,10 @@ func stridedCopy[E any](dst, src []E, p copyPlan, stream bool) {
 			}
 		}
 	}
+	if r >= 2 && ss == 1 && p.srcStrides[last-1] == 0 && p.dstStrides[last-1] == 1 && ds == p.shape[last-1] {
+		repeatElems(dst, src, p)
+		return
+	}
 	var e E
 	size := int(unsafe.Sizeof(e))
 	dp, sp := unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src))
@@ -252,6 +256,37 @@ func stridedCopy[E any](dst, src []E, p copyPlan, stream bool) {
 					so += sStep
 				}
 				d, s = d+dm, s+sm
+			}
+		}
+		if !w.next() {
+			return
+		}
+	}
+}
+
+// repeatElems copies a plan whose last two axes repeat each element of a
+// source row f times side by side (nearest Resize and Upsample by an
+// integer factor): axis last-1 is the f copies (destination stride 1,
+// source stride 0), axis last the row (destination stride f, source stride
+// 1). Each element is read once and its copies written together, so every
+// output line is written in one pass: the plan's own walk, f passes of
+// stores f elements apart, took 2-3 times longer.
+func repeatElems[E any](dst, src []E, p copyPlan) {
+	last := len(p.shape) - 1
+	n, f := p.shape[last], p.shape[last-1]
+	w := newOffsetWalker(p.shape[:last-1], p.dstStrides[:last-1], p.srcStrides[:last-1], p.dstOff, p.srcOff)
+	for {
+		row, out := src[w.src:w.src+n], dst[w.dst:w.dst+n*f]
+		if f == 2 {
+			for i, v := range row {
+				out[2*i], out[2*i+1] = v, v
+			}
+		} else {
+			for i, v := range row {
+				copies := out[i*f : i*f+f]
+				for k := range copies {
+					copies[k] = v
+				}
 			}
 		}
 		if !w.next() {

@@ -166,3 +166,41 @@ func TestCheckSizeHugeStrings(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestRepeatElemsPlans runs plans that repeat each element of a row f times
+// side by side (nearest Resize by an integer factor, the repeatElems path),
+// with outer axes repeated too, on every element size, against the plan's
+// definition.
+func TestRepeatElemsPlans(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 3))
+	for _, dt := range []tensor.DataType{tensor.Uint8, tensor.Float16, tensor.Float, tensor.Int64, tensor.Complex128, tensor.String} {
+		for _, f := range []int{1, 2, 3, 4} {
+			rows, hf, n := 1+r.IntN(5), 1+r.IntN(3), 1+r.IntN(40)
+			// Output [rows, hf, n, f] from a source [rows, n]: axis hf
+			// repeats rows, axis f repeats elements.
+			p := copyPlan{
+				shape:      []int{rows, hf, f, n},
+				dstStrides: []int{hf * n * f, n * f, 1, f},
+				srcStrides: []int{n, 0, 0, 1},
+			}
+			src := randomTensor(r, dt, []int{rows * n})
+			want := tensor.MustNew(dt, rows*hf*n*f)
+			if dt == tensor.String {
+				s, w := src.Strings(), want.Strings()
+				naiveCopy(p, func(i int) any { return s[i] }, func(i int, v any) { w[i] = v.(string) })
+			} else {
+				size := dt.Size()
+				s, w := src.Bytes(), want.Bytes()
+				naiveCopy(p, func(i int) any { return s[i*size : (i+1)*size] },
+					func(i int, v any) { copy(w[i*size:], v.([]byte)) })
+			}
+			for _, opt := range []*Options{{Threads: 1}, {Threads: 2, streamFrom: 1}} {
+				got := tensor.MustNew(dt, rows*hf*n*f)
+				p.run(opt, got, src)
+				if !got.Equal(want) {
+					t.Fatalf("%v, factor %d, %d rows of %d repeated %d times: the copy differs from its definition", dt, f, rows, n, hf)
+				}
+			}
+		}
+	}
+}
