@@ -209,8 +209,8 @@ func stridedCopy[E any](dst, src []E, p copyPlan, stream bool) {
 			}
 		}
 	}
-	if r >= 2 && ss == 1 && p.srcStrides[last-1] == 0 && p.dstStrides[last-1] == 1 && ds == p.shape[last-1] {
-		repeatElems(dst, src, p)
+	if r >= 2 && ss == 1 && p.dstStrides[last-1] == 1 && ds == p.shape[last-1] {
+		interleaveRows(dst, src, p)
 		return
 	}
 	var e E
@@ -264,28 +264,42 @@ func stridedCopy[E any](dst, src []E, p copyPlan, stream bool) {
 	}
 }
 
-// repeatElems copies a plan whose last two axes repeat each element of a
-// source row f times side by side (nearest Resize and Upsample by an
-// integer factor): axis last-1 is the f copies (destination stride 1,
-// source stride 0), axis last the row (destination stride f, source stride
-// 1). Each element is read once and its copies written together, so every
-// output line is written in one pass: the plan's own walk, f passes of
-// stores f elements apart, took 2-3 times longer.
-func repeatElems[E any](dst, src []E, p copyPlan) {
+// interleaveRows copies a plan whose last two axes interleave f source
+// rows element by element: axis last-1 picks the row (destination stride 1,
+// source stride S between the rows), axis last walks the rows (destination
+// stride f, source stride 1), so that
+//
+//	dst[i*f + k] = src[k*S + i]
+//
+// DepthToSpace's blocks come in this shape, and with S = 0 nearest Resize
+// and Upsample by an integer factor, which repeat each element f times.
+// Each output line is written in one pass, element after element, pairs
+// (f = 2) as one store of two elements; walked as a plan, it took f passes
+// of stores f elements apart (nearest 2x: 2.81 -> 0.72 ms, DepthToSpace
+// DCR by 2: 1.76 -> 0.94 ms).
+func interleaveRows[E any](dst, src []E, p copyPlan) {
 	last := len(p.shape) - 1
-	n, f := p.shape[last], p.shape[last-1]
+	n, f, gap := p.shape[last], p.shape[last-1], p.srcStrides[last-1]
 	w := newOffsetWalker(p.shape[:last-1], p.dstStrides[:last-1], p.srcStrides[:last-1], p.dstOff, p.srcOff)
 	for {
-		row, out := src[w.src:w.src+n], dst[w.dst:w.dst+n*f]
-		if f == 2 {
-			for i, v := range row {
-				out[2*i], out[2*i+1] = v, v
+		out := dst[w.dst : w.dst+n*f]
+		switch a := src[w.src : w.src+n]; {
+		case f == 2 && gap == 0:
+			pairs := unsafe.Slice((*[2]E)(unsafe.Pointer(&out[0])), n)
+			for i, v := range a {
+				pairs[i] = [2]E{v, v}
 			}
-		} else {
-			for i, v := range row {
+		case f == 2:
+			pairs := unsafe.Slice((*[2]E)(unsafe.Pointer(&out[0])), n)
+			b := src[w.src+gap : w.src+gap+n]
+			for i, v := range a {
+				pairs[i] = [2]E{v, b[i]}
+			}
+		default:
+			for i := range n {
 				copies := out[i*f : i*f+f]
 				for k := range copies {
-					copies[k] = v
+					copies[k] = src[w.src+k*gap+i]
 				}
 			}
 		}

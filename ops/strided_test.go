@@ -167,23 +167,30 @@ func TestCheckSizeHugeStrings(t *testing.T) {
 	}
 }
 
-// TestRepeatElemsPlans runs plans that repeat each element of a row f times
-// side by side (nearest Resize by an integer factor, the repeatElems path),
+// TestInterleaveRowsPlans runs plans that interleave f source rows gap
+// elements apart (DepthToSpace's blocks, the interleaveRows path), and with
+// gap 0 repeat each element f times (nearest Resize by an integer factor),
 // with outer axes repeated too, on every element size, against the plan's
 // definition.
-func TestRepeatElemsPlans(t *testing.T) {
+func TestInterleaveRowsPlans(t *testing.T) {
 	r := rand.New(rand.NewPCG(12, 3))
 	for _, dt := range []tensor.DataType{tensor.Uint8, tensor.Float16, tensor.Float, tensor.Int64, tensor.Complex128, tensor.String} {
-		for _, f := range []int{1, 2, 3, 4} {
+		for c := range 16 {
+			f := 1 + c%4
 			rows, hf, n := 1+r.IntN(5), 1+r.IntN(3), 1+r.IntN(40)
-			// Output [rows, hf, n, f] from a source [rows, n]: axis hf
-			// repeats rows, axis f repeats elements.
+			gap := []int{0, n, n + 3, -n - 2}[c/4]
+			// Output [rows, hf, n, f]: axis hf repeats rows, element k of
+			// each group of f comes from the row k*gap further on.
+			span := (f - 1) * max(gap, -gap)
 			p := copyPlan{
 				shape:      []int{rows, hf, f, n},
 				dstStrides: []int{hf * n * f, n * f, 1, f},
-				srcStrides: []int{n, 0, 0, 1},
+				srcStrides: []int{span + n, 0, gap, 1},
 			}
-			src := randomTensor(r, dt, []int{rows * n})
+			if gap < 0 {
+				p.srcOff = span
+			}
+			src := randomTensor(r, dt, []int{rows * (span + n)})
 			want := tensor.MustNew(dt, rows*hf*n*f)
 			if dt == tensor.String {
 				s, w := src.Strings(), want.Strings()
@@ -198,7 +205,7 @@ func TestRepeatElemsPlans(t *testing.T) {
 				got := tensor.MustNew(dt, rows*hf*n*f)
 				p.run(opt, got, src)
 				if !got.Equal(want) {
-					t.Fatalf("%v, factor %d, %d rows of %d repeated %d times: the copy differs from its definition", dt, f, rows, n, hf)
+					t.Fatalf("%v, %d rows %d apart, %d rows of %d repeated %d times: the copy differs from its definition", dt, f, gap, rows, n, hf)
 				}
 			}
 		}
