@@ -211,3 +211,25 @@ func TestInterleaveRowsPlans(t *testing.T) {
 		}
 	}
 }
+
+// TestStep2Plans runs rows that take every other source element (Slice
+// with step 2, the pickEven path for 4-byte elements) on every element
+// size and many widths, against the plan's definition.
+func TestStep2Plans(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 9))
+	for _, dt := range []tensor.DataType{tensor.Uint8, tensor.Float16, tensor.Float, tensor.Int32, tensor.Double} {
+		for n := 1; n <= 40; n++ {
+			rows := 1 + r.IntN(4)
+			p := copyPlan{shape: []int{rows, n}, dstStrides: []int{n, 1}, srcStrides: []int{2 * n, 2}, srcOff: r.IntN(2)}
+			src := randomTensor(r, dt, []int{p.srcOff + rows*2*n})
+			want, got := tensor.MustNew(dt, rows*n), tensor.MustNew(dt, rows*n)
+			size := dt.Size()
+			s, w := src.Bytes(), want.Bytes()
+			naiveCopy(p, func(i int) any { return s[i*size : (i+1)*size] }, func(i int, v any) { copy(w[i*size:], v.([]byte)) })
+			p.run(&Options{Threads: 1}, got, src)
+			if !got.Equal(want) {
+				t.Fatalf("%v, %d rows of %d, offset %d: the copy differs from its definition", dt, rows, n, p.srcOff)
+			}
+		}
+	}
+}

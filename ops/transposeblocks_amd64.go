@@ -59,3 +59,18 @@ func deinterleave2(d0, d1, src unsafe.Pointer, n int, stream bool) int {
 
 //go:noescape
 func deinterleave2x4(d0, d1, src unsafe.Pointer, n int, stream bool)
+
+// pickEven copies element 2i of src to element i of dst (4-byte elements)
+// in SSE registers for the first (n-1) &^ 3 of n elements, and returns how
+// many it copied; the caller does the rest. It reads no further than the
+// last element it was asked for, 2(n-1).
+func pickEven(dst, src unsafe.Pointer, n int) int {
+	m := (n - 1) &^ 3
+	if m > 0 {
+		pickEven4(dst, src, m)
+	}
+	return m
+}
+
+//go:noescape
+func pickEven4(dst, src unsafe.Pointer, n int)

@@ -137,3 +137,33 @@ func TestSpaceToDepthPlans(t *testing.T) {
 		}
 	}
 }
+
+// TestPickEven picks the even elements of random rows with the kernel of
+// this platform, from a source that ends at the last element asked for,
+// and checks what it copied and that it wrote nothing else.
+func TestPickEven(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 1))
+	for n := 1; n <= 60; n++ {
+		src := make([]uint32, 2*n-1)
+		for i := range src {
+			src[i] = rng.Uint32()
+		}
+		d := make([]uint32, n+2)
+		for i := range d {
+			d[i] = 0xdeadbeef
+		}
+		k := pickEven(unsafe.Pointer(&d[1]), unsafe.Pointer(&src[0]), n)
+		if k > n-1 || k%4 != 0 {
+			t.Fatalf("n %d: picked %d elements", n, k)
+		}
+		for i := range d {
+			want := uint32(0xdeadbeef)
+			if i >= 1 && i < 1+k {
+				want = src[2*(i-1)]
+			}
+			if d[i] != want {
+				t.Fatalf("n %d: element %d is %x, want %x", n, i, d[i], want)
+			}
+		}
+	}
+}
