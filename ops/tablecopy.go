@@ -94,37 +94,51 @@ func tableRows[E any](opt *Options, p tableCopy, dst, src []E, fill E, elemSize 
 	// the source, copied by one copy per row (the whole row for an
 	// identity axis, the interior of Pad); the rest goes element by element.
 	a, b := contiguousStretch(last)
+	// A row's source offset is the sum of its index's entries in the tables
+	// before the last. The row axis (the second-to-last table, col) moves
+	// fastest, so the axes outside it are summed once per run of col and
+	// the loop over rows reads one entry a row (the sums and the index
+	// steps were a quarter of Pad's profile). A single row is a col of one
+	// entry.
+	col, outer := []int{0}, p.tables[:0]
+	if r >= 2 {
+		col, outer = p.tables[r-2], p.tables[:r-2]
+	}
 	work := func(lo, hi int) error {
-		idx := make([]int, r-1)
-		rem := lo
-		for k := r - 2; k >= 0; k-- {
-			idx[k] = rem % len(p.tables[k])
-			rem /= len(p.tables[k])
+		idx := make([]int, len(outer))
+		rem := lo / len(col)
+		for k := len(outer) - 1; k >= 0; k-- {
+			idx[k] = rem % len(outer[k])
+			rem /= len(outer[k])
 		}
-		for row := lo; row < hi; row++ {
-			base, out := 0, false
-			for k, i := range idx {
-				v := p.tables[k][i]
+		i := lo % len(col)
+		for row := lo; row < hi; i = 0 {
+			base0, out0 := 0, false
+			for k, j := range idx {
+				v := outer[k][j]
 				if v < 0 {
-					out = true
+					out0 = true
 				}
-				base += v
+				base0 += v
 			}
-			d := dst[row*n : row*n+n]
-			if out {
-				for j := range d {
-					d[j] = fill
+			for ; i < len(col) && row < hi; i, row = i+1, row+1 {
+				d := dst[row*n : row*n+n]
+				if v := col[i]; out0 || v < 0 {
+					for j := range d {
+						d[j] = fill
+					}
+				} else {
+					base := base0 + v
+					tableElems(d[:a], src, last[:a], base, fill)
+					if a < b {
+						copy(d[a:b], src[base+last[a]:base+last[a]+b-a])
+					}
+					tableElems(d[b:], src, last[b:], base, fill)
 				}
-			} else {
-				tableElems(d[:a], src, last[:a], base, fill)
-				if a < b {
-					copy(d[a:b], src[base+last[a]:base+last[a]+b-a])
-				}
-				tableElems(d[b:], src, last[b:], base, fill)
 			}
-			for k := r - 2; k >= 0; k-- {
+			for k := len(outer) - 1; k >= 0; k-- {
 				idx[k]++
-				if idx[k] < len(p.tables[k]) {
+				if idx[k] < len(outer[k]) {
 					break
 				}
 				idx[k] = 0
