@@ -246,7 +246,12 @@ func (u *resizeUniformTaps[A]) resample(dp, sp unsafe.Pointer, n int) {
 			x += step
 		}
 	case u.taps == 2:
-		for i := range n {
+		i := 0
+		if w, ok := any(&u.w).(*[8]float32); ok && step == 1 {
+			i = twoTapPairsF32(dp, at(sp, x), n, (*[4]float32)(w[:4]))
+			x += i
+		}
+		for ; i < n; i++ {
 			p, q := (*[2]A)(at(sp, x)), (*[2]A)(at(dp, 2*i))
 			p0, p1 := p[0], p[1]
 			q[0], q[1] = w0*p0+w1*p1, w2*p0+w3*p1

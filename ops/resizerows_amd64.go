@@ -2,6 +2,8 @@
 
 package ops
 
+import "unsafe"
+
 // combineTwoRowsF32 does resizeCombineTwoRows's work for float32 on the
 // longest prefix of the rows that is a multiple of 4, in SSE registers
 // (resizerows_amd64.s), and returns its length; the caller does the rest.
@@ -46,3 +48,20 @@ func combineRows4(d, r0, r1, r2, r3 *float32, n int, w *[4]float32)
 
 //go:noescape
 func combineTwoRows4(d0, d1, r0, r1 *float32, n int, w *[4]float32)
+
+// twoTapPairsF32 does the work of a uniform float32 filter of two taps whose
+// outputs come in pairs, each pair from the next input (linear Resize by 2),
+// for the first n &^ 3 of n pairs, in SSE registers, and returns how many
+// it did; the caller does the rest. dp receives the pairs, sp holds the
+// inputs (it reads n+1 of them at most, as the Go loop does), w the
+// weights of the even and the odd output.
+func twoTapPairsF32(dp, sp unsafe.Pointer, n int, w *[4]float32) int {
+	m := n &^ 3
+	if m > 0 {
+		twoTapPairs4((*float32)(dp), (*float32)(sp), m, w)
+	}
+	return m
+}
+
+//go:noescape
+func twoTapPairs4(d, s *float32, n int, w *[4]float32)

@@ -108,3 +108,47 @@ loop4:
 	SUBQ   $4, CX
 	JNZ    loop4
 	RET
+
+// func twoTapPairs4(d, s *float32, n int, w *[4]float32)
+//
+// d[2i] = w[0]*s[i] + w[1]*s[i+1] and d[2i+1] = w[2]*s[i] + w[3]*s[i+1] for
+// i < n, n a positive multiple of 4 (a filter of two taps whose outputs come
+// in pairs from each input, as linear Resize by 2 gives): s[i:i+4] and
+// s[i+1:i+5] in two registers, the even and the odd outputs side by side,
+// then interleaved. It reads s up to s[n]. Each product and the sum round
+// to float32 as in Go's scalar code.
+TEXT ·twoTapPairs4(SB), NOSPLIT, $0-32
+	MOVQ     d+0(FP), DI
+	MOVQ     s+8(FP), SI
+	MOVQ     n+16(FP), CX
+	MOVQ     w+24(FP), AX
+	MOVSS    (AX), X4
+	SHUFPS   $0, X4, X4    // w[0] in every lane
+	MOVSS    4(AX), X5
+	SHUFPS   $0, X5, X5    // w[1]
+	MOVSS    8(AX), X6
+	SHUFPS   $0, X6, X6    // w[2]
+	MOVSS    12(AX), X7
+	SHUFPS   $0, X7, X7    // w[3]
+
+pairs:
+	MOVUPS   (SI), X0      // s[i:i+4]
+	MOVUPS   4(SI), X1     // s[i+1:i+5]
+	MOVAPS   X0, X2
+	MOVAPS   X1, X3
+	MULPS    X4, X0
+	MULPS    X5, X1
+	ADDPS    X1, X0        // the even outputs
+	MULPS    X6, X2
+	MULPS    X7, X3
+	ADDPS    X3, X2        // the odd outputs
+	MOVAPS   X0, X1
+	UNPCKLPS X2, X0        // d[2i] d[2i+1] d[2i+2] d[2i+3]
+	UNPCKHPS X2, X1        // d[2i+4] ... d[2i+7]
+	MOVUPS   X0, (DI)
+	MOVUPS   X1, 16(DI)
+	ADDQ     $16, SI
+	ADDQ     $32, DI
+	SUBQ     $4, CX
+	JNZ      pairs
+	RET

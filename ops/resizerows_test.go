@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // TestCombineTwoRowsExact checks resizeCombineTwoRows for float32 (the
@@ -77,6 +78,44 @@ func TestCombineRowsExact(t *testing.T) {
 				if !sameFloat32(d[j], want) {
 					t.Fatalf("%d rows, n %d, j %d: got %v, want %v", taps, n, j, d[j], want)
 				}
+			}
+		}
+	}
+}
+
+// TestTwoTapPairsExact runs the pair kernel of this platform on random rows
+// with special values and checks each pair it wrote against Go's float32
+// rounding, and that it wrote nothing past them.
+func TestTwoTapPairsExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 4))
+	special := []float32{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 1e-40, float32(math.Copysign(0, -1)), 3.4e38}
+	for n := range 41 {
+		s := make([]float32, n+1)
+		for i := range s {
+			s[i] = rng.Float32()*200 - 100
+			if rng.IntN(8) == 0 {
+				s[i] = special[rng.IntN(len(special))]
+			}
+		}
+		w := [4]float32{rng.Float32(), rng.Float32(), rng.Float32()*2 - 1, 1e-30}
+		d := make([]float32, 2*n+1)
+		for i := range d {
+			d[i] = 7
+		}
+		m := twoTapPairsF32(unsafe.Pointer(&d[0]), unsafe.Pointer(&s[0]), n, &w)
+		if m > n || m%4 != 0 {
+			t.Fatalf("n %d: did %d pairs", n, m)
+		}
+		for i := range m {
+			even := float32(float32(w[0]*s[i]) + float32(w[1]*s[i+1]))
+			odd := float32(float32(w[2]*s[i]) + float32(w[3]*s[i+1]))
+			if !sameFloat32(d[2*i], even) || !sameFloat32(d[2*i+1], odd) {
+				t.Fatalf("n %d, pair %d: got %v %v, want %v %v", n, i, d[2*i], d[2*i+1], even, odd)
+			}
+		}
+		for i := 2 * m; i < len(d); i++ {
+			if d[i] != 7 {
+				t.Fatalf("n %d: element %d past the pairs was written", n, i)
 			}
 		}
 	}
