@@ -275,3 +275,36 @@ func TestModelHeader(t *testing.T) {
 		t.Errorf("model header: opset %v, node %q", m.GetOpsetImport(), m.GetGraph().GetNode()[0].GetName())
 	}
 }
+
+// TestMeasureRoundsTakesTurns runs two functions in three rounds and checks
+// that they ran in turns, each in a block per round, that each got its
+// share of runs, and that an error stops the measure.
+func TestMeasureRoundsTakesTurns(t *testing.T) {
+	var order []string
+	a := func() error { order = append(order, "a"); return nil }
+	b := func() error { order = append(order, "b"); return nil }
+	st, err := MeasureRounds([]func() error{a, b}, 3, time.Millisecond, MeasureOptions{Runs: 6, MaxRuns: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One warm-up each, then three rounds of two runs each.
+	if got, want := strings.Join(order, ""), "ab"+"aabb"+"aabb"+"aabb"; got != want {
+		t.Errorf("order %s, want %s", got, want)
+	}
+	for k, s := range st {
+		if s.Runs != 6 || s.Median <= 0 || s.Min > s.Median {
+			t.Errorf("run %d: %+v", k, s)
+		}
+	}
+	boom := errors.New("boom")
+	calls := 0
+	failing := func() error {
+		if calls++; calls == 3 {
+			return boom
+		}
+		return nil
+	}
+	if _, err := MeasureRounds([]func() error{a, failing}, 2, 0, MeasureOptions{Runs: 4}); !errors.Is(err, boom) {
+		t.Errorf("error %v, want boom", err)
+	}
+}

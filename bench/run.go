@@ -54,38 +54,64 @@ type RunOptions struct {
 // A case whose model needs an operator onnxshape lacks is skipped, not an
 // error.
 func RunOurs(c *Case, o RunOptions) Result {
-	r := Result{Name: c.Name}
-	m, err := graph.Load(c.ModelPath())
-	if err != nil {
-		return r.fail(err)
-	}
-	ro := &graph.RunOptions{Options: ops.Options{Threads: o.Threads}}
+	run := NewRunner(c, o)
+	st, err := Measure(run.Run, o.MeasureOptions)
+	return run.Result(st, err)
+}
+
+// Runner runs a case's model as RunOurs measures it, for a caller that
+// times it with others (MeasureRounds).
+type Runner struct {
+	c    *Case
+	o    RunOptions
+	m    *graph.Model
+	err  error // from loading the model
+	ro   *graph.RunOptions
+	outs map[string]tensor.Value
+}
+
+// NewRunner loads the case's model; an error shows in Run and Result.
+func NewRunner(c *Case, o RunOptions) *Runner {
+	r := &Runner{c: c, o: o, ro: &graph.RunOptions{Options: ops.Options{Threads: o.Threads}}}
+	r.m, r.err = graph.Load(c.ModelPath())
 	if o.Pool {
-		ro.Pool = graph.NewPool()
-	}
-	ctx := context.Background()
-	var outs map[string]tensor.Value
-	r.Stats, err = Measure(func() error {
-		if ro.Pool != nil && outs != nil {
-			for _, v := range outs {
-				ro.Pool.Release(v)
-			}
-		}
-		var err error
-		outs, err = m.Run(ctx, c.Inputs, ro)
-		return err
-	}, o.MeasureOptions)
-	if err != nil {
-		return r.fail(err)
-	}
-	r.Outputs = outs
-	r.OutBytes = valueBytes(outs)
-	r.View = allViews(outs, c.Inputs)
-	if o.Copy {
-		r.Copy = MeasureCopy(r.OutBytes, o.MeasureOptions)
-		r.AllocCopy = MeasureAllocCopy(r.OutBytes, o.MeasureOptions)
+		r.ro.Pool = graph.NewPool()
 	}
 	return r
+}
+
+// Run runs the model once. With a pool, the outputs of the run before go
+// back to it first, as a program running the model in a loop would do.
+func (r *Runner) Run() error {
+	if r.err != nil {
+		return r.err
+	}
+	if r.ro.Pool != nil && r.outs != nil {
+		for _, v := range r.outs {
+			r.ro.Pool.Release(v)
+		}
+	}
+	var err error
+	r.outs, err = r.m.Run(context.Background(), r.c.Inputs, r.ro)
+	return err
+}
+
+// Result is the case's Result from st, the runner's measure, and err, the
+// measure's error; with RunOptions.Copy it also times the copy yardsticks.
+func (r *Runner) Result(st Stats, err error) Result {
+	res := Result{Name: r.c.Name}
+	if err != nil {
+		return res.fail(err)
+	}
+	res.Stats = st
+	res.Outputs = r.outs
+	res.OutBytes = valueBytes(r.outs)
+	res.View = allViews(r.outs, r.c.Inputs)
+	if r.o.Copy {
+		res.Copy = MeasureCopy(res.OutBytes, r.o.MeasureOptions)
+		res.AllocCopy = MeasureAllocCopy(res.OutBytes, r.o.MeasureOptions)
+	}
+	return res
 }
 
 func (r Result) fail(err error) Result {

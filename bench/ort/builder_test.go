@@ -57,7 +57,11 @@ func TestBuiltModelRunsInBoth(t *testing.T) {
 	if ours.Err != nil {
 		t.Fatal(ours.Err)
 	}
-	_, outs, err := runORT(c, 1, mo)
+	run, outs, destroy, err := newORT(c, 1)
+	defer destroy()
+	if err == nil {
+		err = run()
+	}
 	if err != nil {
 		t.Fatalf("onnxruntime does not run the built model: %v", err)
 	}

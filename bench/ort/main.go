@@ -32,6 +32,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -58,12 +59,13 @@ func main() {
 	lib := flag.String("lib", defaultLib(), "path of libonnxruntime.so (or set ONNXRUNTIME_LIB)")
 	run := flag.String("run", "", "measure only the cases whose name matches this regular expression")
 	svg := flag.String("svg", "", "also draw onnxshape's pooled time over onnxruntime's as an SVG chart in this file")
+	rounds := flag.Int("rounds", 5, "rounds per case in which onnxshape and onnxruntime run in turns (--runs and --min-time are shared among them)")
 	flag.Usage = func() {
-		fmt.Fprintln(flag.CommandLine.Output(), "usage: go run -tags ort . [--threads N] [--runs N] [--min-time D] [--lib PATH] [--run REGEXP] DIR...")
+		fmt.Fprintln(flag.CommandLine.Output(), "usage: go run -tags ort . [--threads N] [--runs N] [--min-time D] [--rounds N] [--lib PATH] [--run REGEXP] [--svg FILE] DIR...")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	if flag.NArg() == 0 || *threads < 1 {
+	if flag.NArg() == 0 || *threads < 1 || *rounds < 1 {
 		flag.Usage()
 		os.Exit(2)
 	}
@@ -92,10 +94,7 @@ func main() {
 		if err != nil {
 			fatal(err)
 		}
-		r := row{ours: bench.RunOurs(c, bench.RunOptions{MeasureOptions: mo, Threads: *threads, Copy: true})}
-		r.pooled = bench.RunOurs(c, bench.RunOptions{MeasureOptions: mo, Threads: *threads, Pool: true})
-		r.pooled.Outputs = nil
-		r.ort, r.ortOutputs, r.ortErr = runORT(c, *threads, mo)
+		r := measureCase(c, *threads, *rounds, mo)
 		r.check = differential(c, r.ours, r.ortOutputs, r.ortErr)
 		for _, v := range r.ortOutputs {
 			v.Destroy()
@@ -105,8 +104,8 @@ func main() {
 		fmt.Fprintf(os.Stderr, "%s done\n", c.Name)
 		rows = append(rows, r)
 	}
-	fmt.Printf("onnxruntime %s, %d threads, GOMAXPROCS %d, %s, load average %s before and %s after\n\n",
-		ort.GetVersion(), *threads, runtime.GOMAXPROCS(0), runtime.Version(), loadBefore, loadAverage())
+	fmt.Printf("onnxruntime %s, %d threads, GOMAXPROCS %d, %s, %d rounds a case, load average %s before and %s after\n\n",
+		ort.GetVersion(), *threads, runtime.GOMAXPROCS(0), runtime.Version(), *rounds, loadBefore, loadAverage())
 	writeTable(os.Stdout, rows)
 	if *svg != "" {
 		if err := writeChart(*svg, rows, *threads); err != nil {
@@ -144,66 +143,110 @@ type row struct {
 	check      string
 }
 
-// runORT measures the case's model in an onnxruntime session of its own,
-// destroyed before the next case so that its threads stop competing.
-func runORT(c *bench.Case, threads int, mo bench.MeasureOptions) (bench.Stats, []ort.Value, error) {
+// roundPause separates the blocks of runs of the two engines, so that the
+// threads of the one before (onnxruntime's spin after a run, onnxshape's
+// for 200 us) are idle when the next starts.
+const roundPause = 20 * time.Millisecond
+
+// measureCase measures the case in onnxshape, plain and pooled, and in an
+// onnxruntime session, in rounds of turns (bench.MeasureRounds), then the
+// copy yardsticks. Each engine first runs the case once: one that cannot is
+// left out of the rounds, with its error in the row.
+func measureCase(c *bench.Case, threads, rounds int, mo bench.MeasureOptions) row {
+	plain := bench.NewRunner(c, bench.RunOptions{MeasureOptions: mo, Threads: threads, Copy: true})
+	pooled := bench.NewRunner(c, bench.RunOptions{MeasureOptions: mo, Threads: threads, Pool: true})
+	var r row
+	var runs []func() error
+	oursErr := plain.Run()
+	if oursErr == nil {
+		oursErr = pooled.Run()
+	}
+	if oursErr == nil {
+		runs = append(runs, plain.Run, pooled.Run)
+	}
+	ortRun, outputs, destroy, err := newORT(c, threads)
+	defer destroy()
+	r.ortOutputs, r.ortErr = outputs, err
+	if r.ortErr == nil {
+		if r.ortErr = ortRun(); r.ortErr == nil {
+			runs = append(runs, ortRun)
+		}
+	}
+	stats, err := bench.MeasureRounds(runs, rounds, roundPause, mo)
+	if err != nil {
+		fatal(fmt.Errorf("%s: a run that had run once failed: %w", c.Name, err))
+	}
+	if oursErr != nil {
+		r.ours = plain.Result(bench.Stats{}, oursErr)
+		r.pooled = r.ours
+	} else {
+		r.ours = plain.Result(stats[0], nil)
+		r.pooled = pooled.Result(stats[1], nil)
+		r.pooled.Outputs = nil
+		stats = stats[2:]
+	}
+	if r.ortErr == nil {
+		r.ort = stats[0]
+	}
+	return r
+}
+
+// newORT prepares the case's model in an onnxruntime session of its own,
+// destroyed (by destroy, which the caller always calls) before the next case
+// so that its threads stop competing. run runs it once into outputs, which
+// the caller destroys.
+func newORT(c *bench.Case, threads int) (run func() error, outputs []ort.Value, destroy func(), err error) {
+	var cleanup []func() error
+	destroy = func() {
+		for _, f := range slices.Backward(cleanup) {
+			f()
+		}
+	}
 	so, err := ort.NewSessionOptions()
 	if err != nil {
-		return bench.Stats{}, nil, err
+		return nil, nil, destroy, err
 	}
-	defer so.Destroy()
+	cleanup = append(cleanup, so.Destroy)
 	for _, set := range []error{
 		so.SetIntraOpNumThreads(threads),
 		so.SetInterOpNumThreads(1),
 		so.SetGraphOptimizationLevel(ort.GraphOptimizationLevelDisableAll),
 	} {
 		if set != nil {
-			return bench.Stats{}, nil, set
+			return nil, nil, destroy, set
 		}
 	}
 	s, err := ort.NewDynamicAdvancedSession(c.ModelPath(), c.InputNames, c.OutputNames, so)
 	if err != nil {
-		return bench.Stats{}, nil, err
+		return nil, nil, destroy, err
 	}
-	defer s.Destroy()
-
+	cleanup = append(cleanup, s.Destroy)
 	var inputs []ort.Value
-	defer func() {
-		for _, v := range inputs {
-			v.Destroy()
-		}
-	}()
 	for _, name := range c.InputNames {
 		t, ok := c.Inputs[name].(*tensor.Tensor)
 		if !ok {
-			return bench.Stats{}, nil, fmt.Errorf("input %s is not a tensor", name)
+			return nil, nil, destroy, fmt.Errorf("input %s is not a tensor", name)
 		}
 		v, err := ortTensor(t)
 		if err != nil {
-			return bench.Stats{}, nil, fmt.Errorf("input %s: %w", name, err)
+			return nil, nil, destroy, fmt.Errorf("input %s: %w", name, err)
 		}
 		inputs = append(inputs, v)
+		cleanup = append(cleanup, v.Destroy)
 	}
-	outputs := make([]ort.Value, len(c.OutputNames))
+	outputs = make([]ort.Value, len(c.OutputNames))
 	for i := range outputs {
 		dt, shape, ok := c.Output(i)
 		if !ok {
-			return bench.Stats{}, nil, fmt.Errorf("output %s has no fixed shape in the model", c.OutputNames[i])
+			return nil, nil, destroy, fmt.Errorf("output %s has no fixed shape in the model", c.OutputNames[i])
 		}
 		v, err := ortTensor(tensor.MustNew(dt, shape...))
 		if err != nil {
-			return bench.Stats{}, nil, fmt.Errorf("output %s: %w", c.OutputNames[i], err)
+			return nil, nil, destroy, fmt.Errorf("output %s: %w", c.OutputNames[i], err)
 		}
 		outputs[i] = v
 	}
-	st, err := bench.Measure(func() error { return s.Run(inputs, outputs) }, mo)
-	if err != nil {
-		for _, v := range outputs {
-			v.Destroy()
-		}
-		return bench.Stats{}, nil, err
-	}
-	return st, outputs, nil
+	return func() error { return s.Run(inputs, outputs) }, outputs, destroy, nil
 }
 
 // ortTensor wraps t's storage (shared, not copied) as an onnxruntime tensor.
