@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"testing"
 
@@ -38,6 +39,7 @@ func TestStreamedOperators(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 8))
 	for _, dt := range []tensor.DataType{tensor.Uint8, tensor.Float16, tensor.Float, tensor.Double, tensor.Complex128} {
 		x := randomTensor(rng, dt, []int{2, 12, 20, 36})
+		wide := randomTensor(rng, dt, []int{200, 4096 / dt.Size()})
 		runs := []struct {
 			name string
 			f    func(opt *Options) (*tensor.Tensor, error)
@@ -54,6 +56,11 @@ func TestStreamedOperators(t *testing.T) {
 			{"Tile", func(opt *Options) (*tensor.Tensor, error) {
 				return tile(opt, opRef{"Tile", 13}, x, []int{1, 2, 1, 2})
 			}},
+			// Rows of 4 KB and more: the tiles for strides that share cache
+			// sets, taller when streamed.
+			{"Transpose 2-D", func(opt *Options) (*tensor.Tensor, error) {
+				return transpose(opt, opRef{"Transpose", 21}, wide, []int{1, 0})
+			}},
 		}
 		for _, r := range runs {
 			want, err := r.f(&Options{Threads: 2})
@@ -67,6 +74,24 @@ func TestStreamedOperators(t *testing.T) {
 			if !got.Equal(want) {
 				t.Errorf("%v %s: the streamed output differs", dt, r.name)
 			}
+			if r.name == "Transpose 2-D" && !isTransposeOf(got, wide) {
+				t.Errorf("%v %s: the output is not the transpose", dt, r.name)
+			}
 		}
 	}
+}
+
+// isTransposeOf reports whether y, of shape [n, m], holds x's [m, n]
+// elements transposed, byte for byte.
+func isTransposeOf(y, x *tensor.Tensor) bool {
+	m, n, size := x.Shape()[0], x.Shape()[1], x.DataType().Size()
+	yb, xb := y.Bytes(), x.Bytes()
+	for i := range m {
+		for j := range n {
+			if !bytes.Equal(yb[(j*m+i)*size:][:size], xb[(i*n+j)*size:][:size]) {
+				return false
+			}
+		}
+	}
+	return true
 }
