@@ -258,7 +258,12 @@ func (u *resizeUniformTaps[A]) resample(dp, sp unsafe.Pointer, n int) {
 			x += step
 		}
 	case u.group == 1:
-		for i := range n {
+		i := 0
+		if w, ok := any(&u.w).(*[8]float32); ok && step == 2 {
+			i = fourTapsStep2F32(dp, at(sp, x), n, (*[4]float32)(w[:4]))
+			x += 2 * i
+		}
+		for ; i < n; i++ {
 			p := (*[4]A)(at(sp, x))
 			*(*A)(at(dp, i)) = w0*p[0] + w1*p[1] + w2*p[2] + w3*p[3]
 			x += step

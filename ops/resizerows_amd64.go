@@ -65,3 +65,19 @@ func twoTapPairsF32(dp, sp unsafe.Pointer, n int, w *[4]float32) int {
 
 //go:noescape
 func twoTapPairs4(d, s *float32, n int, w *[4]float32)
+
+// fourTapsStep2F32 does the work of a uniform float32 filter of four taps
+// at a step of two inputs (linear antialiased Resize by 1/2) for the first
+// n &^ 3 of n outputs, in SSE registers, and returns how many it did; the
+// caller does the rest. dp receives the outputs, sp holds the inputs (it
+// reads 2n+2 of them at most, as the Go loop does), w the weights.
+func fourTapsStep2F32(dp, sp unsafe.Pointer, n int, w *[4]float32) int {
+	m := n &^ 3
+	if m > 0 {
+		fourTapsStep2x4((*float32)(dp), (*float32)(sp), m, w)
+	}
+	return m
+}
+
+//go:noescape
+func fourTapsStep2x4(d, s *float32, n int, w *[4]float32)

@@ -152,3 +152,50 @@ pairs:
 	SUBQ     $4, CX
 	JNZ      pairs
 	RET
+
+// func fourTapsStep2x4(d, s *float32, n int, w *[4]float32)
+//
+// d[i] = ((w[0]*s[2i] + w[1]*s[2i+1]) + w[2]*s[2i+2]) + w[3]*s[2i+3] for
+// i < n, n a positive multiple of 4 (a filter of four taps at a step of
+// two inputs, as linear antialiased Resize by 1/2 gives): the even and odd
+// inputs of four outputs split by shuffles, then the four terms in Go's
+// order. It reads s up to s[2n+1]. Each product and sum rounds to float32
+// as in Go's scalar code.
+TEXT ·fourTapsStep2x4(SB), NOSPLIT, $0-32
+	MOVQ   d+0(FP), DI
+	MOVQ   s+8(FP), SI
+	MOVQ   n+16(FP), CX
+	MOVQ   w+24(FP), AX
+	MOVSS  (AX), X8
+	SHUFPS $0, X8, X8      // w[0] in every lane
+	MOVSS  4(AX), X9
+	SHUFPS $0, X9, X9      // w[1]
+	MOVSS  8(AX), X10
+	SHUFPS $0, X10, X10    // w[2]
+	MOVSS  12(AX), X11
+	SHUFPS $0, X11, X11    // w[3]
+
+taps:
+	MOVUPS (SI), X0        // s0 s1 s2 s3
+	MOVUPS 16(SI), X1      // s4 s5 s6 s7
+	MOVUPS 8(SI), X2       // s2 s3 s4 s5
+	MOVUPS 24(SI), X3      // s6 s7 s8 s9
+	MOVAPS X0, X4
+	SHUFPS $0x88, X1, X0   // s0 s2 s4 s6
+	SHUFPS $0xDD, X1, X4   // s1 s3 s5 s7
+	MOVAPS X2, X5
+	SHUFPS $0x88, X3, X2   // s2 s4 s6 s8
+	SHUFPS $0xDD, X3, X5   // s3 s5 s7 s9
+	MULPS  X8, X0
+	MULPS  X9, X4
+	ADDPS  X4, X0
+	MULPS  X10, X2
+	ADDPS  X2, X0
+	MULPS  X11, X5
+	ADDPS  X5, X0
+	MOVUPS X0, (DI)
+	ADDQ   $32, SI
+	ADDQ   $16, DI
+	SUBQ   $4, CX
+	JNZ    taps
+	RET

@@ -15,3 +15,7 @@ func combineRowsF32(d []float32, rows [][]float32, w []float32) int { return 0 }
 // twoTapPairsF32 leaves the pairs to the Go loop where there is no assembly
 // kernel.
 func twoTapPairsF32(dp, sp unsafe.Pointer, n int, w *[4]float32) int { return 0 }
+
+// fourTapsStep2F32 leaves the outputs to the Go loop where there is no
+// assembly kernel.
+func fourTapsStep2F32(dp, sp unsafe.Pointer, n int, w *[4]float32) int { return 0 }

@@ -120,3 +120,41 @@ func TestTwoTapPairsExact(t *testing.T) {
 		}
 	}
 }
+
+// TestFourTapsStep2Exact runs the four-tap kernel of this platform on
+// random rows with special values and checks each output it wrote against
+// Go's float32 rounding in Go's order, and that it wrote nothing past them.
+func TestFourTapsStep2Exact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 5))
+	special := []float32{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 1e-40, float32(math.Copysign(0, -1)), 3.4e38}
+	for n := range 41 {
+		s := make([]float32, 2*n+2)
+		for i := range s {
+			s[i] = rng.Float32()*200 - 100
+			if rng.IntN(8) == 0 {
+				s[i] = special[rng.IntN(len(special))]
+			}
+		}
+		w := [4]float32{rng.Float32(), rng.Float32(), rng.Float32()*2 - 1, 1e-30}
+		d := make([]float32, n+1)
+		for i := range d {
+			d[i] = 7
+		}
+		m := fourTapsStep2F32(unsafe.Pointer(&d[0]), unsafe.Pointer(&s[0]), n, &w)
+		if m > n || m%4 != 0 {
+			t.Fatalf("n %d: did %d outputs", n, m)
+		}
+		for i := range m {
+			p := s[2*i:]
+			want := float32(float32(float32(float32(w[0]*p[0])+float32(w[1]*p[1]))+float32(w[2]*p[2])) + float32(w[3]*p[3]))
+			if !sameFloat32(d[i], want) {
+				t.Fatalf("n %d, output %d: got %v, want %v", n, i, d[i], want)
+			}
+		}
+		for i := m; i < len(d); i++ {
+			if d[i] != 7 {
+				t.Fatalf("n %d: element %d past the outputs was written", n, i)
+			}
+		}
+	}
+}
