@@ -19,11 +19,12 @@
 // which merges the axes a copy keeps whole, tiles transposes and spreads
 // large copies over the cores; only Resize, Pad's constant and MaxPool
 // compute, with generics over their element types. On amd64 a few inner
-// loops (transpose blocks, SpaceToDepth's pairs, Resize's float32 row sums)
-// run in SSE2 registers, and Concat and Split's large rows through REP
+// loops (transpose blocks, SpaceToDepth's pairs, Slice's every other
+// element, Resize's float32 row sums and uniform filters) run in SSE2
+// registers, transposes too large for the cache write with non-temporal
+// stores (stream.go), and Concat and Split's large rows go through REP
 // MOVSB, in Go assembly; the purego build tag, and every other platform,
-// runs the same contracts in Go. No operator ever writes
-// into an input.
+// runs the same contracts in Go. No operator ever writes into an input.
 //
 // Every refusal is an *Error naming the operator, its version and the rule
 // broken, with SONNX constraint ids where the profile specifies the operator:
