@@ -2,6 +2,9 @@
 
 #include "textflag.h"
 
+// SPLAT loads the float32 at off(AX), a weight, into every lane of reg.
+#define SPLAT(off, reg) MOVSS off(AX), reg; SHUFPS $0, reg, reg
+
 // func combineTwoRows4(d0, d1, r0, r1 *float32, n int, w *[4]float32)
 //
 // d0[j] = w[0]*r0[j] + w[1]*r1[j] and d1[j] = w[2]*r0[j] + w[3]*r1[j] for
@@ -14,14 +17,10 @@ TEXT ·combineTwoRows4(SB), NOSPLIT, $0-48
 	MOVQ   r1+24(FP), BX
 	MOVQ   n+32(FP), CX
 	MOVQ   w+40(FP), AX
-	MOVSS  (AX), X4
-	SHUFPS $0, X4, X4      // w[0] in every lane
-	MOVSS  4(AX), X5
-	SHUFPS $0, X5, X5      // w[1]
-	MOVSS  8(AX), X6
-	SHUFPS $0, X6, X6      // w[2]
-	MOVSS  12(AX), X7
-	SHUFPS $0, X7, X7      // w[3]
+	SPLAT(0, X4)
+	SPLAT(4, X5)
+	SPLAT(8, X6)
+	SPLAT(12, X7)
 	XORQ   R8, R8          // byte offset
 
 loop:
@@ -51,10 +50,8 @@ TEXT ·combineRows2(SB), NOSPLIT, $0-40
 	MOVQ   r1+16(FP), BX
 	MOVQ   n+24(FP), CX
 	MOVQ   w+32(FP), AX
-	MOVSS  (AX), X4
-	SHUFPS $0, X4, X4
-	MOVSS  4(AX), X5
-	SHUFPS $0, X5, X5
+	SPLAT(0, X4)
+	SPLAT(4, X5)
 	XORQ   R8, R8
 
 loop2:
@@ -81,14 +78,10 @@ TEXT ·combineRows4(SB), NOSPLIT, $0-56
 	MOVQ   r3+32(FP), R10
 	MOVQ   n+40(FP), CX
 	MOVQ   w+48(FP), AX
-	MOVSS  (AX), X4
-	SHUFPS $0, X4, X4
-	MOVSS  4(AX), X5
-	SHUFPS $0, X5, X5
-	MOVSS  8(AX), X6
-	SHUFPS $0, X6, X6
-	MOVSS  12(AX), X7
-	SHUFPS $0, X7, X7
+	SPLAT(0, X4)
+	SPLAT(4, X5)
+	SPLAT(8, X6)
+	SPLAT(12, X7)
 	XORQ   R8, R8
 
 loop4:
@@ -122,14 +115,10 @@ TEXT ·twoTapPairs4(SB), NOSPLIT, $0-32
 	MOVQ     s+8(FP), SI
 	MOVQ     n+16(FP), CX
 	MOVQ     w+24(FP), AX
-	MOVSS    (AX), X4
-	SHUFPS   $0, X4, X4    // w[0] in every lane
-	MOVSS    4(AX), X5
-	SHUFPS   $0, X5, X5    // w[1]
-	MOVSS    8(AX), X6
-	SHUFPS   $0, X6, X6    // w[2]
-	MOVSS    12(AX), X7
-	SHUFPS   $0, X7, X7    // w[3]
+	SPLAT(0, X4)
+	SPLAT(4, X5)
+	SPLAT(8, X6)
+	SPLAT(12, X7)
 
 pairs:
 	MOVUPS   (SI), X0      // s[i:i+4]
@@ -166,14 +155,10 @@ TEXT ·fourTapsStep2x4(SB), NOSPLIT, $0-32
 	MOVQ   s+8(FP), SI
 	MOVQ   n+16(FP), CX
 	MOVQ   w+24(FP), AX
-	MOVSS  (AX), X8
-	SHUFPS $0, X8, X8      // w[0] in every lane
-	MOVSS  4(AX), X9
-	SHUFPS $0, X9, X9      // w[1]
-	MOVSS  8(AX), X10
-	SHUFPS $0, X10, X10    // w[2]
-	MOVSS  12(AX), X11
-	SHUFPS $0, X11, X11    // w[3]
+	SPLAT(0, X8)
+	SPLAT(4, X9)
+	SPLAT(8, X10)
+	SPLAT(12, X11)
 
 taps:
 	MOVUPS (SI), X0        // s0 s1 s2 s3

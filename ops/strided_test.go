@@ -32,6 +32,21 @@ func naiveCopy(p copyPlan, get func(int) any, set func(int, any)) {
 	}
 }
 
+// planDefinition returns a tensor of src's type and shape dstShape filled
+// from src by the definition of p (naiveCopy), zero where p writes nothing.
+func planDefinition(p copyPlan, src *tensor.Tensor, dstShape ...int) *tensor.Tensor {
+	want := tensor.MustNew(src.DataType(), dstShape...)
+	if src.DataType() == tensor.String {
+		s, w := src.Strings(), want.Strings()
+		naiveCopy(p, func(i int) any { return s[i] }, func(i int, v any) { w[i] = v.(string) })
+		return want
+	}
+	size := src.DataType().Size()
+	s, w := src.Bytes(), want.Bytes()
+	naiveCopy(p, func(i int) any { return s[i*size : (i+1)*size] }, func(i int, v any) { copy(w[i*size:], v.([]byte)) })
+	return want
+}
+
 // randomPlan returns a plan that reads every source element through a
 // random permutation, with some axes reversed or broadcast.
 func randomPlan(r *rand.Rand, big bool) (plan copyPlan, srcShape []int) {
@@ -72,16 +87,7 @@ func TestCopyPlanMatchesDefinition(t *testing.T) {
 		p, srcShape := randomPlan(r, i%10 == 0)
 		t.Run(fmt.Sprintf("%d-%v-%v", i, dt, p.shape), func(t *testing.T) {
 			src := randomTensor(r, dt, srcShape)
-			want := tensor.MustNew(dt, p.shape...)
-			if dt == tensor.String {
-				s, w := src.Strings(), want.Strings()
-				naiveCopy(p, func(i int) any { return s[i] }, func(i int, v any) { w[i] = v.(string) })
-			} else {
-				size := dt.Size()
-				s, w := src.Bytes(), want.Bytes()
-				naiveCopy(p, func(i int) any { return s[i*size : (i+1)*size] },
-					func(i int, v any) { copy(w[i*size:], v.([]byte)) })
-			}
+			want := planDefinition(p, src, p.shape...)
 			orig := src.Clone()
 			// As the plan runs, and again with every output streamed.
 			for _, opt := range []*Options{{Threads: 2}, {Threads: 2, streamFrom: 1}} {
@@ -191,16 +197,7 @@ func TestInterleaveRowsPlans(t *testing.T) {
 				p.srcOff = span
 			}
 			src := randomTensor(r, dt, []int{rows * (span + n)})
-			want := tensor.MustNew(dt, rows*hf*n*f)
-			if dt == tensor.String {
-				s, w := src.Strings(), want.Strings()
-				naiveCopy(p, func(i int) any { return s[i] }, func(i int, v any) { w[i] = v.(string) })
-			} else {
-				size := dt.Size()
-				s, w := src.Bytes(), want.Bytes()
-				naiveCopy(p, func(i int) any { return s[i*size : (i+1)*size] },
-					func(i int, v any) { copy(w[i*size:], v.([]byte)) })
-			}
+			want := planDefinition(p, src, rows*hf*n*f)
 			for _, opt := range []*Options{{Threads: 1}, {Threads: 2, streamFrom: 1}} {
 				got := tensor.MustNew(dt, rows*hf*n*f)
 				p.run(opt, got, src)
@@ -222,10 +219,7 @@ func TestStep2Plans(t *testing.T) {
 			rows := 1 + r.IntN(4)
 			p := copyPlan{shape: []int{rows, n}, dstStrides: []int{n, 1}, srcStrides: []int{2 * n, 2}, srcOff: r.IntN(2)}
 			src := randomTensor(r, dt, []int{p.srcOff + rows*2*n})
-			want, got := tensor.MustNew(dt, rows*n), tensor.MustNew(dt, rows*n)
-			size := dt.Size()
-			s, w := src.Bytes(), want.Bytes()
-			naiveCopy(p, func(i int) any { return s[i*size : (i+1)*size] }, func(i int, v any) { copy(w[i*size:], v.([]byte)) })
+			want, got := planDefinition(p, src, rows*n), tensor.MustNew(dt, rows*n)
 			p.run(&Options{Threads: 1}, got, src)
 			if !got.Equal(want) {
 				t.Fatalf("%v, %d rows of %d, offset %d: the copy differs from its definition", dt, rows, n, p.srcOff)

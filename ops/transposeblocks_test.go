@@ -126,10 +126,7 @@ func TestSpaceToDepthPlans(t *testing.T) {
 		for _, w := range []int{8, 9, 12, 15, 16, 33} {
 			p := permutedPlan([]int{2, 3, 5, 2, w, 2}, []int{0, 3, 5, 1, 2, 4})
 			src := randomTensor(rand.New(rand.NewPCG(uint64(w), 1)), dt, []int{2 * 3 * 5 * 2 * w * 2})
-			got, want := tensor.MustNew(dt, src.Len()), tensor.MustNew(dt, src.Len())
-			size := dt.Size()
-			s, wb := src.Bytes(), want.Bytes()
-			naiveCopy(p, func(i int) any { return s[i*size : (i+1)*size] }, func(i int, v any) { copy(wb[i*size:], v.([]byte)) })
+			got, want := tensor.MustNew(dt, src.Len()), planDefinition(p, src, src.Len())
 			p.run(&Options{Threads: 1}, got, src)
 			if !got.Equal(want) {
 				t.Fatalf("%v, width %d: the copy differs from its definition", dt, w)
