@@ -24,7 +24,8 @@ package ops
 //     stores: streamed, Concat and Split took 0.87-0.97 of the time in one
 //     state of the VM and 1.0-1.26 in the other, and Pad, whose rows mix a
 //     streamed interior with a border in ordinary stores, 2.3-5.3x longer
-//     (built in a scratch buffer and streamed out whole, 2.1x).
+//     (built in a scratch buffer and streamed out whole, 2.1x, and as long
+//     with ordinary stores from the scratch: the staging itself cost).
 //   - a copy whose data fits in the cache (Expand writes 25.7 MB from 28 KB,
 //     Tile from 6.4 MB): ordinary stores find their lines there on the next
 //     run, streamed ones went to memory every time (1.75-1.8x slower). An
