@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 
@@ -69,6 +70,20 @@ func (o *Options) checkSize(op opRef, dt tensor.DataType, shape []int) error {
 	return nil
 }
 
+// charge tells Options.Charge, when set, that the kernel is about to
+// allocate bytes (for an output or for scratch), and returns its refusal as
+// op's error wrapping ErrLimit.
+func (o *Options) charge(op opRef, what string, bytes int64) error {
+	if o.Charge == nil || bytes <= 0 {
+		return nil
+	}
+	if err := o.Charge(bytes); err != nil {
+		return &Error{Op: op.name, Version: op.version, Rule: "size",
+			Msg: fmt.Sprintf("%s of %d bytes: %v", what, bytes, err), Err: errors.Join(ErrLimit, err)}
+	}
+	return nil
+}
+
 // newTensor allocates a zero-filled output after checkSize.
 func (o *Options) newTensor(op opRef, dt tensor.DataType, shape []int) (*tensor.Tensor, error) {
 	return o.allocTensor(op, dt, shape, true)
@@ -83,6 +98,16 @@ func (o *Options) newOverwritten(op opRef, dt tensor.DataType, shape []int) (*te
 func (o *Options) allocTensor(op opRef, dt tensor.DataType, shape []int, zero bool) (*tensor.Tensor, error) {
 	if err := o.checkSize(op, dt, shape); err != nil {
 		return nil, err
+	}
+	if o.Charge != nil {
+		n, _ := tensor.NumElements(shape) // checked above
+		per := int64(dt.Size())
+		if dt == tensor.String {
+			per = 16
+		}
+		if err := o.charge(op, "output "+dt.String(), int64(n)*per); err != nil {
+			return nil, err
+		}
 	}
 	if o.Alloc != nil && dt != tensor.String {
 		size, err := tensor.ByteSize(dt, shape)

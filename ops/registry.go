@@ -49,6 +49,11 @@ type Options struct {
 	// operator clears what it does not overwrite). graph.Pool recycles
 	// storage through it, so that a model run in a loop need not allocate.
 	Alloc func(size int) []byte
+	// Charge, when set, is told the bytes of every allocation that grows
+	// with the input (outputs and kernel scratch alike) before it happens;
+	// an error refuses it. The model runner keeps a run's live bytes under
+	// its cap with it; a kernel's scratch is charged through Options.charge.
+	Charge func(bytes int64) error
 
 	// streamFrom, when positive, replaces streamMin: tests stream small
 	// outputs with it.
