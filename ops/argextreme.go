@@ -1,0 +1,154 @@
+package ops
+
+// What ArgMax and ArgMin share: axis, keepdims and select_last_index, the
+// types, the int64 output and the run of the engine (ops/internal/reduce).
+
+import (
+	"github.com/onnxshape/onnxshape/ops/internal/reduce"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// argOperator is ArgMax (max) or ArgMin.
+type argOperator struct {
+	name string
+	max  bool
+}
+
+func registerArg(a argOperator) {
+	register(a.name, []int{1, 11, 12, 13}, [2]int{1, 1}, [2]int{1, 1}, a.node)
+	declareAttrs(a.name,
+		AttrSpec{Name: "axis", Type: AttrInt},
+		AttrSpec{Name: "keepdims", Type: AttrInt},
+		AttrSpec{Name: "select_last_index", Type: AttrInt, From: 12})
+}
+
+func (a argOperator) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+	op := n.op()
+	x, err := n.requiredInput(in, 0, "data")
+	if err != nil {
+		return nil, err
+	}
+	axis, err := n.Int("axis", 0)
+	if err != nil {
+		return nil, err
+	}
+	if n.Version < 12 && n.Has("select_last_index") {
+		return nil, op.errorf("attribute", "attribute select_last_index is not defined in version %d", n.Version)
+	}
+	flags := map[string]int64{}
+	for name, def := range map[string]int64{"keepdims": 1, "select_last_index": 0} {
+		v, err := n.Int(name, def)
+		if err != nil {
+			return nil, err
+		}
+		if v != 0 && v != 1 {
+			return nil, op.errorf(name, "%s is %d, expected 0 or 1", name, v)
+		}
+		flags[name] = v
+	}
+	y, err := a.run(opt, op, x, axis, flags["keepdims"] == 1, flags["select_last_index"] == 1)
+	if err != nil {
+		return nil, err
+	}
+	return values(y), nil
+}
+
+// argTypeOK reports whether a version of ArgMax and ArgMin accepts dt.
+func argTypeOK(version int, dt tensor.DataType) bool {
+	switch dt {
+	case tensor.Uint8, tensor.Uint16, tensor.Uint32, tensor.Uint64, tensor.Int8, tensor.Int16, tensor.Int32,
+		tensor.Int64, tensor.Float16, tensor.Float, tensor.Double:
+		return true
+	case tensor.BFloat16:
+		return version >= 13
+	}
+	return false
+}
+
+// argOutputShape checks the axis and returns the output shape and the
+// layout of the slices.
+func argOutputShape(op opRef, shape []int, axis int64, keepdims bool) ([]int, reduce.Layout, error) {
+	r := len(shape)
+	if op.version == 1 && axis < 0 {
+		return nil, reduce.Layout{}, op.errorf("axis", "axis %d is negative, which version 1 does not accept", axis)
+	}
+	k, ok := normalizeAxis(axis, r)
+	if !ok {
+		return nil, reduce.Layout{}, op.errorf("axis", "axis %d is outside [%d, %d] (input rank %d)", axis, -r, r-1, r)
+	}
+	if shape[k] == 0 {
+		return nil, reduce.Layout{}, op.errorf("axis", "axis %d has length 0: no element to take the index of", k)
+	}
+	l := reduce.Layout{Outer: 1, N: shape[k], Inner: 1}
+	out := []int{}
+	for i, d := range shape {
+		switch {
+		case i < k:
+			l.Outer *= d
+		case i > k:
+			l.Inner *= d
+		}
+		switch {
+		case i != k:
+			out = append(out, d)
+		case keepdims:
+			out = append(out, 1)
+		}
+	}
+	return out, l, nil
+}
+
+// run checks x and the attributes and returns the indices.
+func (a argOperator) run(opt *Options, op opRef, x *tensor.Tensor, axis int64, keepdims, last bool) (*tensor.Tensor, error) {
+	opt = opt.orDefault()
+	if !argTypeOK(op.version, x.DataType()) {
+		return nil, op.errorf("type", "data is %v, which version %d does not accept", x.DataType(), op.version)
+	}
+	shape, l, err := argOutputShape(op, x.Shape(), axis, keepdims)
+	if err != nil {
+		return nil, err
+	}
+	y, err := opt.newOverwritten(op, tensor.Int64, shape)
+	if err != nil {
+		return nil, err
+	}
+	idx := asElems[int64](y.Bytes())
+	par := reduceParallel(opt)
+	switch reduceComputeType(x.DataType()) {
+	case tensor.Float:
+		err = argAs[float32](opt, op, l, x, idx, a.max, last, par)
+	case tensor.Double:
+		err = argAs[float64](opt, op, l, x, idx, a.max, last, par)
+	case tensor.Int8:
+		err = argAs[int8](opt, op, l, x, idx, a.max, last, par)
+	case tensor.Uint8:
+		err = argAs[uint8](opt, op, l, x, idx, a.max, last, par)
+	case tensor.Int16:
+		err = argAs[int16](opt, op, l, x, idx, a.max, last, par)
+	case tensor.Uint16:
+		err = argAs[uint16](opt, op, l, x, idx, a.max, last, par)
+	case tensor.Int32:
+		err = argAs[int32](opt, op, l, x, idx, a.max, last, par)
+	case tensor.Uint32:
+		err = argAs[uint32](opt, op, l, x, idx, a.max, last, par)
+	case tensor.Int64:
+		err = argAs[int64](opt, op, l, x, idx, a.max, last, par)
+	case tensor.Uint64:
+		err = argAs[uint64](opt, op, l, x, idx, a.max, last, par)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return y, nil
+}
+
+func argAs[A reduce.Number](opt *Options, op opRef, l reduce.Layout, x *tensor.Tensor, idx []int64, max, last bool, par reduce.Parallel) error {
+	xs, err := reduceLoad[A](opt, op, x)
+	if err != nil {
+		return err
+	}
+	if l.Outputs() == 0 {
+		return nil
+	}
+	return reduce.RunArg(l, xs, idx, max, last, par)
+}

@@ -1,0 +1,16 @@
+// ArgMax returns the index along axis of the largest element of each slice
+// of data, as int64; keepdims keeps the axis with length 1. The first such
+// index, or with select_last_index the last. A NaN counts as the largest
+// element (the first NaN, or the last with select_last_index), as numpy's
+// argmax does. An axis of length 0 is an error: there is no index to give.
+// The attributes and the kernel are shared with ArgMin (argextreme.go).
+//
+// Versions: 1 (axis >= 0), 11 (negative axis), 12 (select_last_index), 13
+// (bfloat16). Types: every integer of 8 to 64 bits, float16, float, double,
+// bfloat16.
+
+package ops
+
+var argMaxOp = argOperator{name: "ArgMax", max: true}
+
+func init() { registerArg(argMaxOp) }
