@@ -257,7 +257,7 @@ func reduceRow[A Number](op Op, row []A) A {
 		var acc A
 		if !math.IsInf(float64(m), 0) {
 			for _, v := range row {
-				acc += fromFloat64[A](math.Exp(float64(v - m)))
+				acc += fromFloat64[A](math.Exp(float64(v) - float64(m)))
 			}
 		}
 		return finish(op, acc, m, len(row))
@@ -355,7 +355,7 @@ func reduceColumns[A Number](op Op, in []A, n, inner, c0 int, out, m []A) {
 			row = row[:len(out)]
 			for j, v := range row {
 				if !math.IsInf(float64(m[j]), 0) {
-					out[j] += fromFloat64[A](math.Exp(float64(v - m[j])))
+					out[j] += fromFloat64[A](math.Exp(float64(v) - float64(m[j])))
 				}
 			}
 		})
