@@ -366,3 +366,29 @@ func reduceGroups[A computeNumber](x *tensor.Tensor, groups [][]int, outShape []
 	}
 	return computeTensor(x.DataType(), outShape, out)
 }
+
+// axisOf reads the attribute axis of node n (default def) and returns it
+// in [0, rank), or an error: "Accepted range is [-r, r-1]"; version 1 of
+// the operators that say "axis >= 0" passes nonNegative.
+func axisOf(n *ops.Node, def int64, rank int, nonNegative bool) (int, error) {
+	a, err := n.Int("axis", def)
+	if err != nil {
+		return 0, err
+	}
+	return checkAxis(n, a, rank, nonNegative)
+}
+
+// checkAxis returns axis a in [0, rank), or an error.
+func checkAxis(n *ops.Node, a int64, rank int, nonNegative bool) (int, error) {
+	lo := -int64(rank)
+	if nonNegative {
+		lo = 0
+	}
+	if a < lo || a >= int64(rank) {
+		return 0, reductionErrorf(n, "axis", "axis %d is outside [%d, %d]", a, lo, rank-1)
+	}
+	if a < 0 {
+		a += int64(rank)
+	}
+	return int(a), nil
+}

@@ -114,11 +114,44 @@ func sameRun(t *testing.T, n *ops.Node, in []tensor.Value, what string) {
 	}
 	for i := range fast {
 		a, b := fast[i].(*tensor.Tensor), slow[i].(*tensor.Tensor)
-		if a.DataType() != b.DataType() || !slices.Equal(a.Shape(), b.Shape()) || !bytes.Equal(a.Bytes(), b.Bytes()) {
-			t.Fatalf("%s-%d %s: output %d differs:\nfast      %v %v %v\nreference %v %v %v", n.OpType, n.Version, what, i,
-				a.DataType(), a.Shape(), a, b.DataType(), b.Shape(), b)
+		if a.DataType() != b.DataType() || !slices.Equal(a.Shape(), b.Shape()) || !sameBits(a.DataType(), a.Bytes(), b.Bytes()) {
+			t.Fatalf("%s-%d %s: output %d differs:\nfast      %v %v %v %x\nreference %v %v %v %x", n.OpType, n.Version, what, i,
+				a.DataType(), a.Shape(), a, a.Bytes(), b.DataType(), b.Shape(), b, b.Bytes())
 		}
 	}
+}
+
+// sameBits reports whether two tensors' bytes of type dt are the same, a
+// NaN matching any NaN: the sign and payload of a NaN that arithmetic makes
+// from two NaNs depend on the order the compiler gives the operands.
+func sameBits(dt tensor.DataType, a, b []byte) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	if len(a) != len(b) {
+		return false
+	}
+	size := dt.Size()
+	isNaN := func(e []byte) bool {
+		switch dt {
+		case tensor.Float:
+			return le.Uint32(e)&0x7FFFFFFF > 0x7F800000
+		case tensor.Double:
+			return le.Uint64(e)&0x7FFFFFFFFFFFFFFF > 0x7FF0000000000000
+		case tensor.Float16:
+			return le.Uint16(e)&0x7FFF > 0x7C00
+		case tensor.BFloat16:
+			return le.Uint16(e)&0x7FFF > 0x7F80
+		}
+		return false
+	}
+	for i := 0; i < len(a); i += size {
+		ea, eb := a[i:i+size], b[i:i+size]
+		if !bytes.Equal(ea, eb) && !(isNaN(ea) && isNaN(eb)) {
+			return false
+		}
+	}
+	return true
 }
 
 // acceptedTypes returns the types of numericTypes that version v of op
@@ -190,5 +223,168 @@ func TestReductionsMatchReference(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// axisTests runs, for every version of op and every type it accepts, 40
+// random inputs of rank lo to hi through both engines; attrs returns the
+// node's attributes and extra inputs for an input of a given shape.
+func axisTests(t *testing.T, rng *rand.Rand, op string, versions []int, lo, hi int,
+	attrs func(v int, shape []int) (map[string]ops.Attribute, []tensor.Value)) {
+	t.Helper()
+	for _, v := range versions {
+		probe := []int{2, 3, 2}
+		a, extra := attrs(v, probe)
+		n0 := &ops.Node{OpType: op, Version: v, NumOutputs: 2, Attrs: a}
+		types := acceptedTypes(t, n0, func(dt tensor.DataType) []tensor.Value {
+			return append([]tensor.Value{randomTensor(rng, dt, probe)}, extra...)
+		})
+		if len(types) == 0 {
+			t.Fatalf("%s-%d accepts no type", op, v)
+		}
+		for _, dt := range types {
+			for range 40 {
+				shape := randomShape(rng, lo, hi)
+				a, extra := attrs(v, shape)
+				n := &ops.Node{OpType: op, Version: v, NumOutputs: 2, Attrs: a}
+				in := append([]tensor.Value{randomTensor(rng, dt, shape)}, extra...)
+				sameRun(t, n, in, fmt.Sprintf("%v %v %v %v", dt, shape, a, extra))
+			}
+		}
+	}
+}
+
+// randomAxis is an axis of a shape of rank r, negative half of the time
+// where negative is allowed.
+func randomAxis(rng *rand.Rand, r int, negative bool) int64 {
+	if r == 0 {
+		return 0
+	}
+	a := int64(rng.IntN(r))
+	if negative && rng.IntN(2) == 0 {
+		a -= int64(r)
+	}
+	return a
+}
+
+func TestAxisOperatorsMatchReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, op := range []string{"ArgMax", "ArgMin"} {
+		axisTests(t, rng, op, []int{1, 11, 12, 13}, 1, 4, func(v int, shape []int) (map[string]ops.Attribute, []tensor.Value) {
+			a := map[string]ops.Attribute{"axis": intAttr(randomAxis(rng, len(shape), v > 1)), "keepdims": intAttr(int64(rng.IntN(2)))}
+			if v >= 12 {
+				a["select_last_index"] = intAttr(int64(rng.IntN(2)))
+			}
+			return a, nil
+		})
+	}
+	for _, op := range []string{"Softmax", "LogSoftmax", "Hardmax"} {
+		axisTests(t, rng, op, []int{1, 11, 13}, 1, 4, func(v int, shape []int) (map[string]ops.Attribute, []tensor.Value) {
+			return map[string]ops.Attribute{"axis": intAttr(randomAxis(rng, len(shape), v > 1))}, nil
+		})
+	}
+	axisTests(t, rng, "CumSum", []int{11, 14}, 1, 4, func(v int, shape []int) (map[string]ops.Attribute, []tensor.Value) {
+		a := map[string]ops.Attribute{"exclusive": intAttr(int64(rng.IntN(2))), "reverse": intAttr(int64(rng.IntN(2)))}
+		axis := randomAxis(rng, len(shape), true)
+		if rng.IntN(2) == 0 {
+			return a, []tensor.Value{tensor.Scalar(int32(axis))}
+		}
+		return a, []tensor.Value{tensor.MustFromSlice([]int64{axis}, 1)}
+	})
+	axisTests(t, rng, "TopK", []int{1, 10, 11, 24}, 1, 4, func(v int, shape []int) (map[string]ops.Attribute, []tensor.Value) {
+		axis := randomAxis(rng, len(shape), v >= 11)
+		k := int64(0)
+		if d := shape[(int(axis)+len(shape))%len(shape)]; d > 0 {
+			k = int64(rng.IntN(d + 1))
+		}
+		a := map[string]ops.Attribute{"axis": intAttr(axis)}
+		if v >= 11 {
+			a["largest"], a["sorted"] = intAttr(int64(rng.IntN(2))), intAttr(1)
+		}
+		if v < 10 {
+			a["k"] = intAttr(k)
+			return a, nil
+		}
+		return a, []tensor.Value{tensor.MustFromSlice([]int64{k}, 1)}
+	})
+}
+
+func TestPoolingMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	window := func(v int, shape []int, dilations, ceil bool) map[string]ops.Attribute {
+		r := len(shape) - 2
+		var kernel, strides, pads, dil []int64
+		for range r {
+			kernel = append(kernel, int64(1+rng.IntN(3)))
+			strides = append(strides, int64(1+rng.IntN(3)))
+			dil = append(dil, int64(1+rng.IntN(2)))
+		}
+		for i := range 2 * r {
+			pads = append(pads, int64(rng.IntN(int(kernel[i%r]))))
+		}
+		a := map[string]ops.Attribute{"kernel_shape": intsAttr(kernel), "strides": intsAttr(strides)}
+		switch rng.IntN(4) {
+		case 0:
+			a["auto_pad"] = ops.Attribute{Type: ops.AttrString, String: []string{"SAME_UPPER", "SAME_LOWER", "VALID"}[rng.IntN(3)]}
+		default:
+			a["pads"] = intsAttr(pads)
+			if ceil && rng.IntN(2) == 0 {
+				a["ceil_mode"] = intAttr(1)
+			}
+		}
+		if dilations && rng.IntN(2) == 0 {
+			a["dilations"] = intsAttr(dil)
+		}
+		return a
+	}
+	spatial := func() []int {
+		shape := []int{1 + rng.IntN(2), 1 + rng.IntN(2)}
+		for range 1 + rng.IntN(3) {
+			shape = append(shape, 1+rng.IntN(6))
+		}
+		return shape
+	}
+	for _, v := range []int{1, 7, 10, 11, 19, 22} {
+		for range 60 {
+			shape := spatial()
+			a := window(v, shape, v >= 19, v >= 10)
+			if v >= 7 {
+				a["count_include_pad"] = intAttr(int64(rng.IntN(2)))
+			}
+			for _, dt := range []tensor.DataType{tensor.Float, tensor.Double, tensor.Float16, tensor.BFloat16} {
+				n := &ops.Node{OpType: "AveragePool", Version: v, NumOutputs: 1, Attrs: a}
+				sameRun(t, n, []tensor.Value{randomTensor(rng, dt, shape)}, fmt.Sprintf("%v %v %v", dt, shape, a))
+			}
+		}
+	}
+	for _, v := range []int{1, 2, 11, 18, 22} {
+		for range 40 {
+			shape := spatial()
+			a := window(v, shape, v >= 18, v >= 18)
+			if v == 1 {
+				a["p"] = ops.Attribute{Type: ops.AttrFloat, Float: float32(1 + rng.IntN(3))}
+			} else {
+				a["p"] = intAttr(int64(1 + rng.IntN(3)))
+			}
+			for _, dt := range []tensor.DataType{tensor.Float, tensor.Double, tensor.Float16, tensor.BFloat16} {
+				n := &ops.Node{OpType: "LpPool", Version: v, NumOutputs: 1, Attrs: a}
+				sameRun(t, n, []tensor.Value{randomTensor(rng, dt, shape)}, fmt.Sprintf("%v %v %v", dt, shape, a))
+			}
+		}
+	}
+	for _, op := range []string{"GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool"} {
+		versions := []int{1, 22}
+		if op == "GlobalLpPool" {
+			versions = []int{1, 2, 22}
+		}
+		axisTests(t, rng, op, versions, 3, 5, func(v int, shape []int) (map[string]ops.Attribute, []tensor.Value) {
+			a := map[string]ops.Attribute{}
+			if op == "GlobalLpPool" && v == 1 {
+				a["p"] = ops.Attribute{Type: ops.AttrFloat, Float: float32(1 + rng.IntN(3))}
+			} else if op == "GlobalLpPool" {
+				a["p"] = intAttr(int64(1 + rng.IntN(3)))
+			}
+			return a, nil
+		})
 	}
 }

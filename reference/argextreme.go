@@ -1,0 +1,116 @@
+package reference
+
+// What ArgMax and ArgMin share: "The output tensor has the same rank as the
+// input if keepdims equals 1. If keepdims equals 0, then the resulting
+// tensor has the reduced dimension pruned." The types: every integer of 8
+// to 64 bits, float16, float, double, and bfloat16 from version 13.
+
+import (
+	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// argTypes reports whether version v of ArgMax and ArgMin takes dt.
+func argTypes(v int, dt tensor.DataType) bool {
+	switch dt {
+	case tensor.Uint8, tensor.Uint16, tensor.Uint32, tensor.Uint64, tensor.Int8, tensor.Int16, tensor.Int32,
+		tensor.Int64, tensor.Float16, tensor.Float, tensor.Double:
+		return true
+	case tensor.BFloat16:
+		return v >= 13
+	}
+	return false
+}
+
+// registerArg registers ArgMax (max) or ArgMin at every version.
+func registerArg(name string, max bool) {
+	register(name, []int{1, 11, 12, 13}, func(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
+		x, err := reductionInput(n, in, 0)
+		if err != nil {
+			return nil, err
+		}
+		if !argTypes(n.Version, x.DataType()) {
+			return nil, reductionErrorf(n, "type", "data is %v, which version %d does not accept", x.DataType(), n.Version)
+		}
+		axis, err := axisOf(n, 0, x.Rank(), n.Version == 1)
+		if err != nil {
+			return nil, err
+		}
+		if x.Shape()[axis] == 0 {
+			return nil, reductionErrorf(n, "axis", "axis %d has length 0", axis)
+		}
+		keepdims, err := n.Int("keepdims", 1)
+		if err != nil {
+			return nil, err
+		}
+		last, err := n.Int("select_last_index", 0)
+		if err != nil {
+			return nil, err
+		}
+		groups := axisSlices(x.Shape(), axis)
+		var idx []int64
+		switch computeTypeOf(x.DataType()) {
+		case tensor.Float:
+			idx = argIndices[float32](x, groups, max, last == 1)
+		case tensor.Double:
+			idx = argIndices[float64](x, groups, max, last == 1)
+		case tensor.Int8:
+			idx = argIndices[int8](x, groups, max, last == 1)
+		case tensor.Uint8:
+			idx = argIndices[uint8](x, groups, max, last == 1)
+		case tensor.Int16:
+			idx = argIndices[int16](x, groups, max, last == 1)
+		case tensor.Uint16:
+			idx = argIndices[uint16](x, groups, max, last == 1)
+		case tensor.Int32:
+			idx = argIndices[int32](x, groups, max, last == 1)
+		case tensor.Uint32:
+			idx = argIndices[uint32](x, groups, max, last == 1)
+		case tensor.Int64:
+			idx = argIndices[int64](x, groups, max, last == 1)
+		case tensor.Uint64:
+			idx = argIndices[uint64](x, groups, max, last == 1)
+		}
+		shape := []int{}
+		for i, d := range x.Shape() {
+			switch {
+			case i != axis:
+				shape = append(shape, d)
+			case keepdims == 1:
+				shape = append(shape, 1)
+			}
+		}
+		return []tensor.Value{computeTensor(tensor.Int64, shape, idx)}, nil
+	})
+}
+
+// argIndices returns, for each slice, the position of its largest (max) or
+// smallest element: the first, or with last the last, of equal ones; a NaN
+// counts as beyond every number (numpy's argmax and argmin), the first NaN
+// or with last the last one.
+func argIndices[A computeNumber](x *tensor.Tensor, groups [][]int, max, last bool) []int64 {
+	v := computeElements[A](x)
+	out := make([]int64, len(groups))
+	for o, g := range groups {
+		best := 0
+		for j := 1; j < len(g); j++ {
+			a, b := v[g[j]], v[g[best]]
+			var wins bool
+			switch {
+			case b != b: // a NaN so far: only a later NaN, with last
+				wins = last && a != a
+			case a != a:
+				wins = true
+			case max:
+				wins = a > b || (last && a == b)
+			default:
+				wins = a < b || (last && a == b)
+			}
+			if wins {
+				best = j
+			}
+		}
+		out[o] = int64(best)
+	}
+	return out
+}
