@@ -32,6 +32,8 @@ func TestStandardsListEveryCaseOfTheIssue(t *testing.T) {
 		"depthtospace_dcr", "depthtospace_crd", "spacetodepth", "tile_1122", "expand",
 		"unsqueeze", "reshape", "flatten", "squeeze", "identity",
 		"maxpool_3x3_s2_p1_indices", "maxunpool_2x2_s2",
+		// issue 16: reductions and pooling
+		"reducemean_last_axis", "softmax_last_axis", "averagepool_3x3_s1_p1", "globalaveragepool",
 	}
 	var got []string
 	for _, s := range Standards() {

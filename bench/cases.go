@@ -174,6 +174,19 @@ func Standards() []Standard {
 			c.inputs = append(c.inputs, unpoolIndices("indices", half(n)))
 			return c
 		}},
+		{"reducemean_last_axis", "ReduceMean", func(n int) caseSpec {
+			return unary("ReduceMean", nchw(n), []int{n, 64, 112, 1}, nil, int64Const("axes", -1))
+		}},
+		{"softmax_last_axis", "Softmax", func(n int) caseSpec {
+			return unary("Softmax", nchw(n), nchw(n), []*pb.AttributeProto{attrInt("axis", -1)})
+		}},
+		{"averagepool_3x3_s1_p1", "AveragePool", func(n int) caseSpec {
+			return unary("AveragePool", nchw(n), nchw(n), []*pb.AttributeProto{
+				attrInts("kernel_shape", 3, 3), attrInts("strides", 1, 1), attrInts("pads", 1, 1, 1, 1)})
+		}},
+		{"globalaveragepool", "GlobalAveragePool", func(n int) caseSpec {
+			return unary("GlobalAveragePool", nchw(n), []int{n, 64, 1, 1}, nil)
+		}},
 	}
 }
 

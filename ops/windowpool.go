@@ -10,6 +10,7 @@ package ops
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -75,11 +76,25 @@ func windowPoolAs[A float32 | float64](opt *Options, op opRef, x, y *tensor.Tens
 	}
 	planes := x.Shape()[0] * x.Shape()[1]
 	r := len(w.outShape)
+	var plan *poolWindows
+	if r <= 2 {
+		plan = w.as2D()
+		var zero A
+		scratch := int64(opt.threads()) * int64(plan.inShape[0]*plan.outShape[1]+w.inPlane) * int64(unsafe.Sizeof(zero))
+		if err := opt.charge(op, "scratch", scratch); err != nil {
+			return err
+		}
+	}
 	err = parallelRange(opt, planes, planes*(w.inPlane+w.outPlane), func(lo, hi int) error {
 		o := make([]int, r)
+		var rowSums, terms []A
 		for pl := lo; pl < hi; pl++ {
 			in := xs[pl*w.inPlane : (pl+1)*w.inPlane]
 			out := ys[pl*w.outPlane : (pl+1)*w.outPlane]
+			if plan != nil {
+				rowSums, terms = windowPool2D(in, out, plan, divisors, wp, rowSums, terms)
+				continue
+			}
 			clear(o)
 			for i := range out {
 				off := 0
@@ -100,7 +115,7 @@ func windowPoolAs[A float32 | float64](opt *Options, op opRef, x, y *tensor.Tens
 				return err
 			}
 		}
-		return nil
+		return opt.cancelled()
 	})
 	if err != nil {
 		return err
@@ -131,4 +146,70 @@ func windowSum[A float32 | float64](in []A, w *poolWindows, o []int, k, off int,
 		s += windowSum(in, w, o, k+1, off+t*step, wp)
 	}
 	return s
+}
+
+// windowPool2D pools one plane over windows of one or two spatial axes (w
+// is as2D) in two passes that add in the same order as windowSum: the sum
+// of each window's taps along every input row, then, for each output row,
+// those row sums down the window's rows. rowSums and terms are scratch,
+// grown as needed and returned.
+func windowPool2D[A float32 | float64](in, out []A, w *poolWindows, divisors [][]float64, wp windowPool, rowSums, terms []A) ([]A, []A) {
+	inH, inW, outW := w.inShape[0], w.inShape[1], w.outShape[1]
+	if cap(rowSums) < inH*outW {
+		rowSums = make([]A, inH*outW)
+	}
+	rowSums = rowSums[:inH*outW]
+	if wp.lp {
+		if cap(terms) < len(in) {
+			terms = make([]A, len(in))
+		}
+		terms = terms[:len(in)]
+		for i, v := range in {
+			terms[i] = A(math.Pow(math.Abs(float64(v)), wp.p))
+		}
+		in = terms
+	}
+	cols, counts, step := w.first[1], w.count[1], w.tapStride[1]
+	for r := range inH {
+		row, sums := in[r*inW:(r+1)*inW], rowSums[r*outW:(r+1)*outW]
+		for ow := range sums {
+			c, n := cols[ow], counts[ow]
+			var s A
+			if n == 3 && step == 1 {
+				t := row[c : c+3]
+				s += t[0]
+				s += t[1]
+				s += t[2]
+			} else {
+				for t := range n {
+					s += row[c+t*step]
+				}
+			}
+			sums[ow] = s
+		}
+	}
+	divH, divW := []float64{1}, divisors[len(divisors)-1]
+	if len(divisors) == 2 {
+		divH = divisors[0]
+	}
+	for oh, r0 := range w.first[0] {
+		o := out[oh*outW : (oh+1)*outW]
+		clear(o)
+		for t := range w.count[0][oh] {
+			r := r0 + t*w.dilation[0]
+			for ow, v := range rowSums[r*outW : (r+1)*outW] {
+				o[ow] += v
+			}
+		}
+		if wp.lp {
+			for ow, s := range o {
+				o[ow] = A(math.Pow(float64(s), 1/wp.p))
+			}
+			continue
+		}
+		for ow := range o {
+			o[ow] /= A(1 * divH[oh] * divW[ow])
+		}
+	}
+	return rowSums, terms
 }
