@@ -169,13 +169,12 @@ func normalizeAxes(op opRef, axes []int, rank int, nonNegative bool, rangeRule, 
 	return out, nil
 }
 
-// newTensor returns a fresh zero-filled tensor after checking that its
-// storage fits the run's limit (opt.TensorLimit) and telling opt.Charge.
-// The reference engine never takes storage from Options.Alloc.
-func newTensor(opt *ops.Options, op opRef, dt tensor.DataType, shape []int) (*tensor.Tensor, error) {
+// checkSize returns the [size] error of a tensor of type dt and shape
+// that would be impossible or larger than the run's limit (opt.TensorLimit).
+func checkSize(opt *ops.Options, op opRef, dt tensor.DataType, shape []int) error {
 	n, err := tensor.NumElements(shape)
 	if err != nil {
-		return nil, op.wrap("size", err, "output of shape %v", shape)
+		return op.wrap("size", err, "output of shape %v", shape)
 	}
 	per := int64(dt.Size())
 	if dt == tensor.String {
@@ -183,9 +182,24 @@ func newTensor(opt *ops.Options, op opRef, dt tensor.DataType, shape []int) (*te
 	}
 	limit := opt.TensorLimit()
 	if per > 0 && int64(n) > limit/per {
-		return nil, &ops.Error{Op: op.name, Version: op.version, Rule: "size",
+		return &ops.Error{Op: op.name, Version: op.version, Rule: "size",
 			Msg: fmt.Sprintf("output %v of shape %v would take %d elements of %d bytes, above the limit of %d bytes", dt, shape, n, per, limit),
 			Err: ops.ErrLimit}
+	}
+	return nil
+}
+
+// newTensor returns a fresh zero-filled tensor after checkSize, having told
+// opt.Charge of its bytes. The reference engine never takes storage from
+// Options.Alloc.
+func newTensor(opt *ops.Options, op opRef, dt tensor.DataType, shape []int) (*tensor.Tensor, error) {
+	if err := checkSize(opt, op, dt, shape); err != nil {
+		return nil, err
+	}
+	n, _ := tensor.NumElements(shape)
+	per := int64(dt.Size())
+	if dt == tensor.String {
+		per = 16
 	}
 	if opt != nil && opt.Charge != nil && n > 0 {
 		if err := opt.Charge(int64(n) * per); err != nil {
