@@ -293,6 +293,9 @@ func prepareNode(np *pb.NodeProto, i int, opsets map[string]int, slots map[strin
 	if err != nil {
 		return step{}, nodeError(np, i, 0, fmt.Errorf("%w (model opset %d)", err, opset))
 	}
+	if err := CheckAttributes(np, schema); err != nil {
+		return step{}, nodeError(np, i, schema.Since, err)
+	}
 	node, err := NodeFromProto(np, schema.Since, baseDir)
 	if err != nil {
 		return step{}, nodeError(np, i, schema.Since, err)

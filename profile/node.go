@@ -85,16 +85,30 @@ func (c *checker) checkNode(i int, np *pb.NodeProto) {
 		c.setOutputs(nc, nil)
 		return
 	}
+	attrsOK := c.checkAttributes(nc)
 	c.checkDefaults(nc)
 	bound, typesOK := c.checkNodeTypes(nc)
 	var outs []*known
-	if typesOK && len(undefined) == 0 {
+	if attrsOK && typesOK && len(undefined) == 0 {
 		outs = c.runKernel(nc)
 	}
 	if outs == nil {
 		outs = c.inferOutputs(nc, bound)
 	}
 	c.setOutputs(nc, outs)
+}
+
+// checkAttributes reports, under ONNX (the model is not valid ONNX), an
+// attribute the node's operator version does not take or takes with
+// another type, as the loader refuses it in every mode.
+func (c *checker) checkAttributes(nc *nodeCheck) bool {
+	err := graph.CheckAttributes(nc.np, nc.schema)
+	var opErr *ops.Error
+	if errors.As(err, &opErr) {
+		nc.finding(ruleONNX, opErr.Msg, "remove the attribute or give it the type the operator version takes")
+		return false
+	}
+	return err == nil
 }
 
 // isDataInput reports whether input i of op only carries data: its values
