@@ -38,6 +38,7 @@ type Model struct {
 	consts     []slotValue // initializers, stored in their slots before each run
 	outSlots   []int       // slot of each graph output, in order
 	steps      []step      // the nodes in an order that runs producers first
+	declared   declaredTypes
 }
 
 // ValueInfo names one input or output of a model and its declared type.
@@ -511,6 +512,9 @@ func (m *Model) Run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 		nodeOpt := opt
 		nodeOpt.MaxTensorBytes = max(min(tensorLimit, budget), 1)
 		if err := st.run(&nodeOpt, vals); err != nil {
+			return nil, err
+		}
+		if err := m.checkDeclared(&opt, &st, vals); err != nil {
 			return nil, err
 		}
 		budget -= st.allocated(vals)
