@@ -41,12 +41,6 @@ func (nc *nodeCheck) finding(rule, msg, fix string) {
 	nc.c.addOnce(Finding{Where: nc.where(), Index: nc.index, Op: nc.op(), Version: nc.version, Rule: rule, Message: msg, Fix: fix})
 }
 
-// deferToRunTime records that the node's constraints are left to run time.
-func (nc *nodeCheck) deferToRunTime(format string, args ...any) {
-	nc.c.rep.Deferred = append(nc.c.rep.Deferred, Deferred{
-		Where: nc.where(), Index: nc.index, Op: nc.op(), Version: nc.version, Reason: fmt.Sprintf(format, args...)})
-}
-
 // checkNode checks node i, whose inputs are known as far as anything is,
 // and records what it produces.
 func (c *checker) checkNode(i int, np *pb.NodeProto) {
@@ -158,9 +152,12 @@ func (c *checker) runKernel(nc *nodeCheck) []*known {
 		}
 		constant = false
 		if !isDataInput(nc.op(), i) {
-			if k.from == "graph input" {
+			switch {
+			case k.from == "graph input":
 				nc.deferToRunTime("input %d (%q) is a graph input, known only at run time", i, name)
-			} else {
+			case k.overBudget:
+				nc.deferToRunTime("input %d (%q), computed by %s, is a constant past the check's budget of %d MiB of computed constants, so its value is left unknown", i, name, k.from, foldBudget>>20)
+			default:
 				nc.deferToRunTime("input %d (%q) is computed at run time by %s", i, name, k.from)
 			}
 			return nil
@@ -205,7 +202,8 @@ func (c *checker) runKernel(nc *nodeCheck) []*known {
 	res := make([]*known, len(np.GetOutput()))
 	for j := range res {
 		if j < len(outs) && outs[j] != nil {
-			res[j] = knownFromValue(outs[j], constant)
+			res[j] = knownFromValue(outs[j], constant && c.keepFolded(outs[j]))
+			res[j].overBudget = constant && res[j].value == nil
 		}
 	}
 	return res
