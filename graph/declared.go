@@ -100,3 +100,24 @@ func describeValue(v tensor.Value) string {
 	}
 	return "tensor(" + t.DataType().String() + ")[" + strings.Join(dims, ",") + "]"
 }
+
+// checkProfileInputs refuses, under the SONNX profile, a run that leaves
+// out an initializer the model also lists as an input: the profile has no
+// default values (GR4, OP 016), so the caller must give it.
+func (m *Model) checkProfileInputs(opt *ops.Options, inputs map[string]tensor.Value) error {
+	if opt.Profile != ops.ProfileSONNX {
+		return nil
+	}
+	for _, vi := range m.proto.GetGraph().GetInput() {
+		name := vi.GetName()
+		if _, given := inputs[name]; given {
+			continue
+		}
+		for _, c := range m.consts {
+			if m.inputSlots[name] == c.slot {
+				return fmt.Errorf("[GR4] input %q is not given: under the SONNX profile its initializer is not a default value, so the caller gives it", name)
+			}
+		}
+	}
+	return nil
+}

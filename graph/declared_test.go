@@ -62,3 +62,23 @@ func TestRunChecksDeclaredOutputsUnderProfile(t *testing.T) {
 		}
 	}
 }
+
+// Under the profile an initializer listed as an input is no default: the
+// caller gives it.
+func TestProfileRunNeedsInitializerInputs(t *testing.T) {
+	spec := unsqueezeChain()
+	spec.inputs = append(spec.inputs, info("axes0", tensor.Int64, 1))
+	m := spec.load(t)
+	in := map[string]tensor.Value{"x": tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3)}
+	if _, err := m.Run(context.Background(), in, nil); err != nil {
+		t.Fatalf("under ONNX the initializer is a default: %v", err)
+	}
+	sonnx := &graph.RunOptions{Options: ops.Options{Profile: ops.ProfileSONNX}}
+	if _, err := m.Run(context.Background(), in, sonnx); err == nil || !strings.Contains(err.Error(), `[GR4] input "axes0" is not given`) {
+		t.Errorf("under the profile: %v", err)
+	}
+	in["axes0"] = tensor.MustFromSlice([]int64{0})
+	if _, err := m.Run(context.Background(), in, sonnx); err != nil {
+		t.Errorf("given: %v", err)
+	}
+}

@@ -503,6 +503,9 @@ func (m *Model) Run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 			return nil, fmt.Errorf("input %q (%s) is not given", in.Name, in.Describe())
 		}
 	}
+	if err := m.checkProfileInputs(&opt, inputs); err != nil {
+		return nil, err
+	}
 
 	for _, st := range m.steps {
 		if err := ctx.Err(); err != nil {

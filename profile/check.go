@@ -229,6 +229,7 @@ func (c *checker) run() {
 	c.readOpsets()
 	c.checkSparse(g)
 	c.checkGraphTypes(g)
+	c.checkDefaultInputs(g)
 	order := c.sortNodes(g)
 	for _, i := range order {
 		c.checkNode(i, g.GetNode()[i])

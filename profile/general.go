@@ -243,6 +243,27 @@ func (c *checker) checkNodeTypes(nc *nodeCheck) (map[string]tensor.DataType, boo
 // "the inputs have one type", reported instead of GR3.
 var typeRuleIDs = map[string]string{"Concat": "C3", "Slice": "R10"}
 
+// checkDefaultInputs is GR4 (and the requirement OP 016 of the SONNX
+// requirements) on the graph's interface: an initializer that is also a
+// graph input (IR version 4 and later) is a default value the caller may
+// replace, so the model's result depends on a value it does not fix.
+func (c *checker) checkDefaultInputs(g *pb.GraphProto) {
+	if c.m.GetIrVersion() < 4 {
+		return // IR 3: every initializer is listed as an input too
+	}
+	inits := map[string]bool{}
+	for _, tp := range g.GetInitializer() {
+		inits[tp.GetName()] = true
+	}
+	for _, vi := range g.GetInput() {
+		if inits[vi.GetName()] {
+			c.graphFinding(fmt.Sprintf("input %q", vi.GetName()), ruleGR4,
+				"remove the input, keeping the initializer as a constant, or remove the initializer so the caller always gives the value",
+				"the initializer %q is also a graph input: a default value the caller may replace", vi.GetName())
+		}
+	}
+}
+
 // checkDefaults is GR4: every attribute and optional input that has a
 // default in the node's operator version is written out (see defaults.go).
 // An operator whose specification restates the rule reports it under its

@@ -46,3 +46,14 @@ func TestUnimplementedOperatorUndecided(t *testing.T) {
 		t.Errorf("Tile:\n%s", rep)
 	}
 }
+
+// An initializer that is also a graph input is a default value (GR4,
+// OP 016); under the profile, running the model without it is refused.
+func TestInitializerInputIsADefault(t *testing.T) {
+	m := reshapeModel(t, tensor.Float, []int64{2, 3}, []int64{3, 2}, 0, 3, 2).build()
+	m.Graph.Input = append(m.Graph.Input, valueInfo(m.Graph.Initializer[0].GetName(), tensorType(tensor.Int64, []int64{2})))
+	rep := Check(m, "")
+	if got := reportKeys(rep); !slices.Equal(got, []string{"GR4"}) || !strings.Contains(rep.Findings[0].Message, "also a graph input") {
+		t.Fatalf("reported %q:\n%s", got, rep)
+	}
+}
