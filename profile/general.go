@@ -87,7 +87,7 @@ func (c *checker) checkGraphTypes(g *pb.GraphProto) {
 		switch {
 		case !dt.Valid():
 			c.graphFinding(where, ruleGR2, "set data_type to the tensor's element type", "data_type %d is no ONNX element type", tp.GetDataType())
-		case !profileTypes[dt]:
+		case !interfaceTypes[dt]:
 			c.graphFinding(where, ruleTypes, typesFix, "element type %v is not among the profile's types", dt)
 		}
 	}
@@ -120,7 +120,7 @@ func (c *checker) checkInterfaceType(where string, t *pb.TypeProto) {
 	switch {
 	case !dt.Valid():
 		c.graphFinding(where, ruleGR2, "declare the element type", "its type %s has no element type", onnx.DescribeType(t))
-	case !profileTypes[dt]:
+	case !interfaceTypes[dt]:
 		c.graphFinding(where, ruleTypes, typesFix, "element type %v is not among the profile's types", dt)
 	}
 	if tt.GetShape() == nil {
@@ -337,6 +337,7 @@ func (c *checker) checkOperatorSet(nc *nodeCheck) bool {
 // implements (sonnx-notes.md).
 var operatorSet = map[string]bool{
 	"Unsqueeze": true, "Concat": true, "Reshape": true, "Flatten": true, "Slice": true, "MaxPool": true,
+	"Shape": true, "Constant": true,
 	"Pad": true, "Squeeze": true, "Transpose": true, "Split": true, "Resize": true, "Expand": true,
 }
 
@@ -359,9 +360,22 @@ var outsideOperators = map[string]struct{ reason, fix string }{
 	"SpaceToDepth":  {"SONNX leaves it out of the set", "write it as Reshape, Transpose, Reshape"},
 	"MaxUnpool":     {"SONNX leaves it out of the set", "keep MaxUnpool out of the part of the model that must meet the profile"},
 	"Identity":      {"it is not in the profile's list and does nothing a profile model needs", "remove the node and connect its input to its consumers"},
-	"Constant":      {"it is not in the profile's list; a profile model holds its constants as initializers", "store the value as an initializer of the graph"},
-	"Shape":         {"it is not in the profile's list; shapes are static in the profile and change only through explicit operators", "replace the computed shape by an initializer that holds it"},
 	"Size":          {"it is not in the profile's list; shapes are static in the profile", "replace the computed size by an initializer that holds it"},
 	"CenterCropPad": {"it is not in the profile's list (ONNX defines it as a function of Slice and Pad)", "write it as Slice and Pad"},
 	"Upsample":      {"it is not in the profile's list and ONNX deprecated it", "use Resize"},
+}
+
+// checkConstant is Constant's [R1] and [R2]: the value is given by the
+// attribute value (not value_float, value_ints, ...), and is not sparse.
+func (c *checker) checkConstant(nc *nodeCheck) {
+	for _, a := range nc.np.GetAttribute() {
+		switch a.GetName() {
+		case "value":
+		case "sparse_value":
+			nc.finding("R2", "the value is given as a sparse tensor (sparse_value)", "give the value as a dense tensor in attribute value")
+		default:
+			nc.finding("R1", fmt.Sprintf("the value is given by attribute %s, not by attribute value", a.GetName()),
+				"give the value as a tensor in attribute value")
+		}
+	}
 }

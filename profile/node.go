@@ -79,6 +79,10 @@ func (c *checker) checkNode(i int, np *pb.NodeProto) {
 		c.setOutputs(nc, nil)
 		return
 	}
+	c.checkVersion(nc)
+	if nc.op() == "Constant" {
+		c.checkConstant(nc)
+	}
 	attrsOK := c.checkAttributes(nc)
 	c.checkDefaults(nc)
 	bound, typesOK := c.checkNodeTypes(nc)
@@ -89,6 +93,7 @@ func (c *checker) checkNode(i int, np *pb.NodeProto) {
 	if outs == nil {
 		outs = c.inferOutputs(nc, bound)
 	}
+	c.checkSpecTypes(nc, outs)
 	c.setOutputs(nc, outs)
 }
 
@@ -275,7 +280,7 @@ func (c *checker) setOutputs(nc *nodeCheck, outs []*known) {
 			k.from = nc.where()
 		}
 		c.checkDeclared(nc.where(), nc, name, k)
-		if k.kind == tensorKind && k.dtype != tensor.Undefined && !profileTypes[k.dtype] {
+		if _, own := specs[nc.op()]; !own && k.kind == tensorKind && k.dtype != tensor.Undefined && !profileTypes[k.dtype] {
 			nc.finding(ruleTypes, fmt.Sprintf("output %d (%q) is %v, which is not among the profile's types", j, name, k.dtype), typesFix)
 		}
 		c.vals[name] = k
