@@ -38,6 +38,7 @@ type Model struct {
 	consts     []slotValue // initializers, stored in their slots before each run
 	outSlots   []int       // slot of each graph output, in order
 	steps      []step      // the nodes in an order that runs producers first
+	declared   declaredTypes
 }
 
 // ValueInfo names one input or output of a model and its declared type.
@@ -297,6 +298,9 @@ func prepareNode(np *pb.NodeProto, i int, opsets map[string]int, slots map[strin
 	if err != nil {
 		return step{}, nodeError(np, i, 0, fmt.Errorf("%w (model opset %d)", err, opset))
 	}
+	if err := CheckAttributes(np, schema); err != nil {
+		return step{}, nodeError(np, i, schema.Since, err)
+	}
 	node, err := NodeFromProto(np, schema.Since, baseDir)
 	if err != nil {
 		return step{}, nodeError(np, i, schema.Since, err)
@@ -503,6 +507,9 @@ func (m *Model) Run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 			return nil, fmt.Errorf("input %q (%s) is not given", in.Name, in.Describe())
 		}
 	}
+	if err := m.checkProfileInputs(&opt, inputs); err != nil {
+		return nil, err
+	}
 
 	for _, st := range m.steps {
 		if err := ctx.Err(); err != nil {
@@ -512,6 +519,9 @@ func (m *Model) Run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 		nodeOpt := opt
 		nodeOpt.MaxTensorBytes = max(min(tensorLimit, budget), 1)
 		if err := st.run(&nodeOpt, o.engine(), vals); err != nil {
+			return nil, err
+		}
+		if err := m.checkDeclared(&opt, &st, vals); err != nil {
 			return nil, err
 		}
 		budget -= st.allocated(vals)
