@@ -121,7 +121,14 @@ func maxPool(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 	for k, ax := range axes {
 		kernel[k] = ax.kernel
 	}
+	var stop error
 	forEachIndex(dY, func(flat int, o []int) {
+		if flat%4096 == 0 && stop == nil {
+			stop = cancelled(opt, op)
+		}
+		if stop != nil {
+			return
+		}
 		best := -1
 		i[0], i[1] = o[0], o[1]
 		forEachIndex(kernel, func(_ int, t []int) {
@@ -152,6 +159,9 @@ func maxPool(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 			idx[flat] = int64(columnMajor(best, dX))
 		}
 	})
+	if stop != nil {
+		return nil, stop
+	}
 	if n.NumOutputs >= 2 && op.version >= 8 {
 		return values(y, indices), nil
 	}
