@@ -642,6 +642,12 @@ func compareEngines(t *testing.T, p ops.Profile, n *ops.Node, in []tensor.Value)
 	return true
 }
 
+// runReference runs n on in through the reference engine alone.
+func runReference(n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
+	ref, _ := reference.Kernel("", n.OpType, n.Version)
+	return ref(&ops.Options{}, n, in)
+}
+
 func TestEnginesAgreeOnRandomValidNodes(t *testing.T) {
 	iterations := 300
 	if testing.Short() {
