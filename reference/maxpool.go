@@ -17,6 +17,9 @@
 // four pads >= 0; [C4] every window holds an element of X. The ONNX rules
 // are named after the attributes ([kernel_shape], [strides], [pads],
 // [dilations], [auto_pad], [ceil_mode], [storage_order], [type]).
+//
+// The working group's informal specification: onnx/working-groups,
+// safety-related-profile/sonnx/ops/spec/informal/maxpool/maxpool.md.
 
 package reference
 

@@ -17,6 +17,9 @@
 // ([R8]); E [C2] end in [-d, d] (step > 0) or [-d-1, d-1] (step < 0);
 // [R6]/[R7] start <= end for a positive step, >= for a negative one; Y [C2]
 // every output dim > 0.
+//
+// The working group's informal specification: onnx/working-groups,
+// safety-related-profile/sonnx/ops/spec/informal/slice/slice.md.
 
 package reference
 
