@@ -33,6 +33,15 @@ func (o opRef) wrap(rule string, cause error, format string, args ...any) error 
 // sonnx reports whether the run follows the SONNX profile.
 func sonnx(opt *ops.Options) bool { return opt != nil && opt.Profile == ops.ProfileSONNX }
 
+// cancelled returns the [cancelled] error of a run whose context is done,
+// for the kernels that compute (Resize, MaxPool) to check now and then.
+func cancelled(opt *ops.Options, op opRef) error {
+	if opt == nil || opt.Ctx == nil || opt.Ctx.Err() == nil {
+		return nil
+	}
+	return op.wrap("cancelled", opt.Ctx.Err(), "run stopped")
+}
+
 // optionalInput returns input i as a tensor, nil when it is absent.
 func optionalInput(op opRef, in []tensor.Value, i int) (*tensor.Tensor, error) {
 	if i >= len(in) || in[i] == nil {

@@ -12,6 +12,9 @@
 // for the k with sigma_{k-1} <= i < sigma_k (sigma_k = sum_{j<=k} D_j^d).
 // Under SONNX, the axis is given explicitly (GR4), is not negative ([R1] of
 // sonnx-notes.md), and the type is one the document lists ([R1]).
+//
+// The working group's informal specification: onnx/working-groups,
+// safety-related-profile/sonnx/ops/spec/informal/concat/concat.md.
 
 package reference
 

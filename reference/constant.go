@@ -7,6 +7,9 @@
 //	[value]     exactly one value attribute is set
 //	[attribute] only one the version defines
 //	[size]      the output fits the size limit
+//
+// The working group's informal specification: onnx/working-groups,
+// safety-related-profile/sonnx/ops/spec/informal/constant/constant.md.
 
 package reference
 

@@ -5,6 +5,9 @@
 // SONNX specification (ONNX Flatten 25):
 //
 //	[C1] axis in [-r, r], r = rank(X); a negative axis means axis + r
+//
+// The working group's informal specification: onnx/working-groups,
+// safety-related-profile/sonnx/ops/spec/informal/flatten/flatten.md.
 
 package reference
 

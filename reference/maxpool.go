@@ -17,6 +17,9 @@
 // four pads >= 0; [C4] every window holds an element of X. The ONNX rules
 // are named after the attributes ([kernel_shape], [strides], [pads],
 // [dilations], [auto_pad], [ceil_mode], [storage_order], [type]).
+//
+// The working group's informal specification: onnx/working-groups,
+// safety-related-profile/sonnx/ops/spec/informal/maxpool/maxpool.md.
 
 package reference
 
@@ -121,7 +124,14 @@ func maxPool(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 	for k, ax := range axes {
 		kernel[k] = ax.kernel
 	}
+	var stop error
 	forEachIndex(dY, func(flat int, o []int) {
+		if flat%4096 == 0 && stop == nil {
+			stop = cancelled(opt, op)
+		}
+		if stop != nil {
+			return
+		}
 		best := -1
 		i[0], i[1] = o[0], o[1]
 		forEachIndex(kernel, func(_ int, t []int) {
@@ -152,6 +162,9 @@ func maxPool(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 			idx[flat] = int64(columnMajor(best, dX))
 		}
 	})
+	if stop != nil {
+		return nil, stop
+	}
 	if n.NumOutputs >= 2 && op.version >= 8 {
 		return values(y, indices), nil
 	}

@@ -23,6 +23,9 @@
 //	[mode]  edge, reflect and wrap refuse to pad an axis left empty
 //
 // Under SONNX, mode and (in constant mode) the value are given (GR4).
+//
+// The working group's informal specification: onnx/working-groups,
+// safety-related-profile/sonnx/ops/spec/informal/pad/pad.md.
 
 package reference
 

@@ -1,6 +1,7 @@
 package reference_test
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"testing"
@@ -182,4 +183,30 @@ func TestConcatSONNXExamples(t *testing.T) {
 		}
 		wantTensor(t, out[0], []int{1, 10, 3, 2}, want)
 	})
+}
+
+// The kernels that compute stop, in both engines, when the run's context is
+// done, with the same [cancelled] rule.
+func TestCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	x := tensor.MustNew(tensor.Float, 1, 1, 8, 8)
+	resize := &ops.Node{OpType: "Resize", Version: 19, NumOutputs: 1,
+		Attrs: map[string]ops.Attribute{"mode": {Type: ops.AttrString, String: "linear"}}}
+	pool := &ops.Node{OpType: "MaxPool", Version: 22, NumOutputs: 1,
+		Attrs: map[string]ops.Attribute{"kernel_shape": {Type: ops.AttrInts, Ints: []int64{2, 2}}}}
+	for _, c := range []struct {
+		n  *ops.Node
+		in []tensor.Value
+	}{
+		{resize, []tensor.Value{x, nil, tensor.MustFromSlice([]float32{1, 1, 2, 2}, 4)}},
+		{pool, []tensor.Value{x}},
+	} {
+		run, _ := reference.Kernel("", c.n.OpType, c.n.Version)
+		_, err := run(&ops.Options{Ctx: ctx}, c.n, c.in)
+		var e *ops.Error
+		if !errors.Is(err, context.Canceled) || !errors.As(err, &e) || e.Rule != "cancelled" {
+			t.Errorf("%s: got %v, want a [cancelled] error", c.n.OpType, err)
+		}
+	}
 }

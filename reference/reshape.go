@@ -13,6 +13,9 @@
 //
 // Under SONNX, allowzero is 0 or 1 [allowzero], and a -1 is refused when X
 // has a zero dimension [infer].
+//
+// The working group's informal specification: onnx/working-groups,
+// safety-related-profile/sonnx/ops/spec/informal/reshape/reshape.md.
 
 package reference
 

@@ -443,11 +443,18 @@ func resizeTensor(opt *ops.Options, op opRef, x *tensor.Tensor, p resizeParams) 
 		}
 		return v
 	}
+	var stop error
 	forEachIndex(g.out, func(flat int, o []int) {
-		if err == nil {
+		if flat%4096 == 0 && stop == nil {
+			stop = cancelled(opt, op)
+		}
+		if err == nil && stop == nil {
 			err = storeFloat(y, flat, interpolate(0, o))
 		}
 	})
+	if stop != nil {
+		return nil, stop
+	}
 	if err != nil {
 		return nil, op.wrap("type", err, "output")
 	}

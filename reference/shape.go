@@ -2,6 +2,9 @@
 // as a 1-D int64 tensor. From 15, only those of axes [start, end): each
 // bound counts from the end when negative and is then clamped to [0, r];
 // start defaults to 0, end to r. Before 15, start or end breaks [attribute].
+//
+// The working group's informal specification: onnx/working-groups,
+// safety-related-profile/sonnx/ops/spec/informal/shape/shape.md.
 
 package reference
 

@@ -17,6 +17,9 @@
 // ([R8]); E [C2] end in [-d, d] (step > 0) or [-d-1, d-1] (step < 0);
 // [R6]/[R7] start <= end for a positive step, >= for a negative one; Y [C2]
 // every output dim > 0.
+//
+// The working group's informal specification: onnx/working-groups,
+// safety-related-profile/sonnx/ops/spec/informal/slice/slice.md.
 
 package reference
 
@@ -120,7 +123,7 @@ func slice(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, er
 		return nil, op.errorf(rule("lengths", "C1"), "starts, ends, axes and steps must have one length")
 	}
 	if strict && count != r { // X [C1], [R2]
-		return nil, op.errorf("C1", "%d axes listed, but X has rank %d", count, r)
+		return nil, op.errorf("C1", "%d axes listed, but X has rank %d: every axis must be listed ([R2])", count, r)
 	}
 	lo := -r
 	if op.version < 11 {
@@ -166,7 +169,7 @@ func slice(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, er
 		start, end := starts[i], ends[i]
 		if strict {
 			if start < -d || start > d-1 { // S [C2], [R8]
-				return nil, op.errorf("C2", "starts[%d] = %d is outside [%d, %d]", i, start, -d, d-1)
+				return nil, op.errorf("C2", "starts[%d] = %d is outside [%d, %d] (the profile does not clamp, [R8])", i, start, -d, d-1)
 			}
 			elo, ehi := -d, d
 			if step < 0 {

@@ -12,6 +12,9 @@
 // and the mapping X[i_0, ..., i_{rX-1}] = Y[j_0, ..., j_{rY-1}], where j is
 // i with a 0 inserted at each k of A'. Under SONNX, A is a 1-D tensor with
 // at least one axis [axes].
+//
+// The working group's informal specification: onnx/working-groups,
+// safety-related-profile/sonnx/ops/spec/informal/unsqueeze/unsqueeze.md.
 
 package reference
 
