@@ -35,18 +35,18 @@ func (a argOperator) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 	if n.Version < 12 && n.Has("select_last_index") {
 		return nil, op.errorf("attribute", "attribute select_last_index is not defined in version %d", n.Version)
 	}
-	flags := map[string]int64{}
-	for name, def := range map[string]int64{"keepdims": 1, "select_last_index": 0} {
-		v, err := n.Int(name, def)
+	var flags [2]int64
+	for i, name := range []string{"keepdims", "select_last_index"} {
+		v, err := n.Int(name, int64(1-i)) // defaults 1 and 0
 		if err != nil {
 			return nil, err
 		}
 		if v != 0 && v != 1 {
 			return nil, op.errorf(name, "%s is %d, expected 0 or 1", name, v)
 		}
-		flags[name] = v
+		flags[i] = v
 	}
-	y, err := a.run(opt, op, x, axis, flags["keepdims"] == 1, flags["select_last_index"] == 1)
+	y, err := a.run(opt, op, x, axis, flags[0] == 1, flags[1] == 1)
 	if err != nil {
 		return nil, err
 	}
@@ -69,9 +69,6 @@ func argTypeOK(version int, dt tensor.DataType) bool {
 // layout of the slices.
 func argOutputShape(op opRef, shape []int, axis int64, keepdims bool) ([]int, reduce.Layout, error) {
 	r := len(shape)
-	if op.version == 1 && axis < 0 {
-		return nil, reduce.Layout{}, op.errorf("axis", "axis %d is negative, which version 1 does not accept", axis)
-	}
 	k, ok := normalizeAxis(axis, r)
 	if !ok {
 		return nil, reduce.Layout{}, op.errorf("axis", "axis %d is outside [%d, %d] (input rank %d)", axis, -r, r-1, r)

@@ -5,7 +5,8 @@
 // argmax does. An axis of length 0 is an error: there is no index to give.
 // The attributes and the kernel are shared with ArgMin (argextreme.go).
 //
-// Versions: 1 (axis >= 0), 11 (negative axis), 12 (select_last_index), 13
+// Versions: 1, 11 (the range [-r, r-1] stated; negative axes are taken in
+// every version, as PyTorch exports them), 12 (select_last_index), 13
 // (bfloat16). Types: every integer of 8 to 64 bits, float16, float, double,
 // bfloat16.
 

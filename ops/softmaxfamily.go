@@ -57,9 +57,6 @@ func softmaxLayout(op opRef, x *tensor.Tensor, axis int64) (reduce.Layout, error
 	}
 	shape := x.Shape()
 	r := len(shape)
-	if op.version == 1 && axis < 0 {
-		return reduce.Layout{}, op.errorf("axis", "axis %d is negative, which version 1 does not accept", axis)
-	}
 	a, ok := normalizeAxis(axis, r)
 	if !ok {
 		return reduce.Layout{}, op.errorf("axis", "axis %d is outside [%d, %d] (input rank %d)", axis, -r, r-1, r)

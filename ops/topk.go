@@ -102,9 +102,6 @@ func topKTypeOK(version int, dt tensor.DataType) bool {
 // layout of the slices.
 func topKShape(op opRef, shape []int, k, axis int64) ([]int, reduce.Layout, error) {
 	r := len(shape)
-	if op.version < 11 && axis < 0 {
-		return nil, reduce.Layout{}, op.errorf("axis", "axis %d is negative, which version %d does not accept", axis, op.version)
-	}
 	a, ok := normalizeAxis(axis, r)
 	if !ok {
 		return nil, reduce.Layout{}, op.errorf("axis", "axis %d is outside [%d, %d] (input rank %d)", axis, -r, r-1, r)

@@ -25,27 +25,41 @@ func argTypes(v int, dt tensor.DataType) bool {
 // registerArg registers ArgMax (max) or ArgMin at every version.
 func registerArg(name string, max bool) {
 	register(name, []int{1, 11, 12, 13}, func(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
-		x, err := reductionInput(n, in, 0)
+		op := opOf(n)
+		x, err := requiredInput(op, in, 0, "data")
 		if err != nil {
 			return nil, err
 		}
-		if !argTypes(n.Version, x.DataType()) {
-			return nil, reductionErrorf(n, "type", "data is %v, which version %d does not accept", x.DataType(), n.Version)
-		}
-		axis, err := axisOf(n, 0, x.Rank(), n.Version == 1)
+		a, err := n.Int("axis", 0)
 		if err != nil {
 			return nil, err
 		}
-		if x.Shape()[axis] == 0 {
-			return nil, reductionErrorf(n, "axis", "axis %d has length 0", axis)
+		if n.Version < 12 && n.Has("select_last_index") {
+			return nil, op.errorf("attribute", "attribute select_last_index is not defined in version %d", n.Version)
 		}
 		keepdims, err := n.Int("keepdims", 1)
 		if err != nil {
 			return nil, err
 		}
+		if keepdims != 0 && keepdims != 1 {
+			return nil, op.errorf("keepdims", "keepdims is %d, expected 0 or 1", keepdims)
+		}
 		last, err := n.Int("select_last_index", 0)
 		if err != nil {
 			return nil, err
+		}
+		if last != 0 && last != 1 {
+			return nil, op.errorf("select_last_index", "select_last_index is %d, expected 0 or 1", last)
+		}
+		if !argTypes(n.Version, x.DataType()) {
+			return nil, op.errorf("type", "data is %v, which version %d does not accept", x.DataType(), n.Version)
+		}
+		axis, err := checkAxis(n, a, x.Rank())
+		if err != nil {
+			return nil, err
+		}
+		if x.Shape()[axis] == 0 {
+			return nil, op.errorf("axis", "axis %d has length 0", axis)
 		}
 		groups := axisSlices(x.Shape(), axis)
 		var idx []int64
@@ -79,6 +93,9 @@ func registerArg(name string, max bool) {
 			case keepdims == 1:
 				shape = append(shape, 1)
 			}
+		}
+		if err := checkSize(opt, op, tensor.Int64, shape); err != nil {
+			return nil, err
 		}
 		return []tensor.Value{computeTensor(tensor.Int64, shape, idx)}, nil
 	})

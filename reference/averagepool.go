@@ -19,23 +19,26 @@ import (
 
 func init() {
 	register("AveragePool", []int{1, 7, 10, 11, 19, 22}, func(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
-		x, err := reductionInput(n, in, 0)
+		op := opOf(n)
+		x, err := requiredInput(op, in, 0, "X")
 		if err != nil {
 			return nil, err
 		}
-		if !poolTypes(n.Version, x.DataType()) {
-			return nil, reductionErrorf(n, "type", "X is %v, which version %d does not accept", x.DataType(), n.Version)
-		}
-		axes, err := poolGeometryOf(n, x.Shape(), n.Version >= 19, n.Version >= 10)
+		var include int64
+		axes, err := windowGeometry(opt, n, x, n.Version >= 19, n.Version >= 10, func() error {
+			if n.Version < 7 && n.Has("count_include_pad") {
+				return op.errorf("attribute", "attribute count_include_pad is not defined in version %d", n.Version)
+			}
+			if include, err = n.Int("count_include_pad", 0); err != nil {
+				return err
+			}
+			if include != 0 && include != 1 {
+				return op.errorf("count_include_pad", "count_include_pad is %d, expected 0 or 1", include)
+			}
+			return nil
+		})
 		if err != nil {
 			return nil, err
-		}
-		include, err := n.Int("count_include_pad", 0)
-		if err != nil {
-			return nil, err
-		}
-		if include != 0 && include != 1 {
-			return nil, reductionErrorf(n, "count_include_pad", "count_include_pad must be 0 or 1")
 		}
 		// count is the number of taps of output o's window that are real
 		// elements, or with count_include_pad inside the padded input.

@@ -16,35 +16,48 @@ import (
 
 func init() {
 	register("CumSum", []int{11, 14}, func(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
-		x, err := reductionInput(n, in, 0)
+		op := opOf(n)
+		x, err := requiredInput(op, in, 0, "x")
 		if err != nil {
 			return nil, err
+		}
+		at, err := requiredInput(op, in, 1, "axis")
+		if err != nil {
+			return nil, err
+		}
+		if at.DataType() != tensor.Int32 && at.DataType() != tensor.Int64 {
+			return nil, op.errorf("axis", "axis must be int32 or int64, got %v", at.DataType())
+		}
+		if at.Rank() > 1 || at.Len() != 1 {
+			return nil, op.errorf("axis", "axis must hold one element, got shape %v", at.Shape())
+		}
+		a, _ := at.Int64s()
+		exclusive, err := n.Int("exclusive", 0)
+		if err != nil {
+			return nil, err
+		}
+		if exclusive != 0 && exclusive != 1 {
+			return nil, op.errorf("exclusive", "exclusive is %d, expected 0 or 1", exclusive)
+		}
+		reverse, err := n.Int("reverse", 0)
+		if err != nil {
+			return nil, err
+		}
+		if reverse != 0 && reverse != 1 {
+			return nil, op.errorf("reverse", "reverse is %d, expected 0 or 1", reverse)
 		}
 		switch dt := x.DataType(); {
 		case dt == tensor.Uint32 || dt == tensor.Uint64 || dt == tensor.Int32 || dt == tensor.Int64 ||
 			dt == tensor.Float || dt == tensor.Double:
 		case (dt == tensor.Float16 || dt == tensor.BFloat16) && n.Version >= 14:
 		default:
-			return nil, reductionErrorf(n, "type", "x is %v, which version %d does not accept", dt, n.Version)
+			return nil, op.errorf("type", "x is %v, which version %d does not accept", dt, n.Version)
 		}
-		at, err := reductionInput(n, in, 1)
+		axis, err := checkAxis(n, a[0], x.Rank())
 		if err != nil {
 			return nil, err
 		}
-		if (at.DataType() != tensor.Int32 && at.DataType() != tensor.Int64) || at.Len() != 1 || at.Rank() > 1 {
-			return nil, reductionErrorf(n, "axis", "axis must be one int32 or int64")
-		}
-		a, _ := at.Int64s()
-		axis, err := checkAxis(n, a[0], x.Rank(), false)
-		if err != nil {
-			return nil, err
-		}
-		exclusive, err := n.Int("exclusive", 0)
-		if err != nil {
-			return nil, err
-		}
-		reverse, err := n.Int("reverse", 0)
-		if err != nil {
+		if err := checkSize(opt, op, x.DataType(), x.Shape()); err != nil {
 			return nil, err
 		}
 		slices := axisSlices(x.Shape(), axis)

@@ -21,36 +21,44 @@ func init() {
 	registerGlobalPool("GlobalAveragePool", []int{1, 22}, globalMean[float32], globalMean[float64])
 	registerGlobalPool("GlobalMaxPool", []int{1, 22}, reduceMax[float32], reduceMax[float64])
 	register("GlobalLpPool", []int{1, 2, 22}, func(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
+		x, err := requiredInput(opOf(n), in, 0, "X")
+		if err != nil {
+			return nil, err
+		}
 		p, err := lpExponent(n)
 		if err != nil {
 			return nil, err
 		}
-		return globalPool(n, in, globalLp[float32](p), globalLp[float64](p))
+		return globalPool(opt, n, x, globalLp[float32](p), globalLp[float64](p))
 	})
 }
 
 func registerGlobalPool(name string, versions []int, f32 func([]float32) float32, f64 func([]float64) float64) {
 	register(name, versions, func(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
-		return globalPool(n, in, f32, f64)
+		x, err := requiredInput(opOf(n), in, 0, "X")
+		if err != nil {
+			return nil, err
+		}
+		return globalPool(opt, n, x, f32, f64)
 	})
 }
 
 // globalPool applies f32 or f64 to the elements of each (N, C) plane.
-func globalPool(n *ops.Node, in []tensor.Value, f32 func([]float32) float32, f64 func([]float64) float64) ([]tensor.Value, error) {
-	x, err := reductionInput(n, in, 0)
-	if err != nil {
-		return nil, err
-	}
+func globalPool(opt *ops.Options, n *ops.Node, x *tensor.Tensor, f32 func([]float32) float32, f64 func([]float64) float64) ([]tensor.Value, error) {
+	op := opOf(n)
 	if !poolTypes(n.Version, x.DataType()) {
-		return nil, reductionErrorf(n, "type", "X is %v, which version %d does not accept", x.DataType(), n.Version)
+		return nil, op.errorf("type", "X is %v, which version %d does not accept", x.DataType(), n.Version)
 	}
 	if x.Rank() < 3 {
-		return nil, reductionErrorf(n, "input-rank", "X needs a spatial axis")
+		return nil, op.errorf("input-rank", "X needs at least one spatial axis after N and C, got rank %d", x.Rank())
 	}
 	reduced := make([]bool, x.Rank())
 	outShape := append([]int{}, x.Shape()...)
 	for i := 2; i < x.Rank(); i++ {
 		reduced[i], outShape[i] = true, 1
+	}
+	if err := checkSize(opt, op, x.DataType(), outShape); err != nil {
+		return nil, err
 	}
 	groups := reductionGroups(x.Shape(), reduced)
 	if x.DataType() == tensor.Double {

@@ -18,18 +18,16 @@ import (
 
 func init() {
 	register("LpPool", []int{1, 2, 11, 18, 22}, func(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
-		x, err := reductionInput(n, in, 0)
+		op := opOf(n)
+		x, err := requiredInput(op, in, 0, "X")
 		if err != nil {
 			return nil, err
 		}
-		if !poolTypes(n.Version, x.DataType()) {
-			return nil, reductionErrorf(n, "type", "X is %v, which version %d does not accept", x.DataType(), n.Version)
-		}
-		axes, err := poolGeometryOf(n, x.Shape(), n.Version >= 18, n.Version >= 18)
-		if err != nil {
-			return nil, err
-		}
-		p, err := lpExponent(n)
+		var p float64
+		axes, err := windowGeometry(opt, n, x, n.Version >= 18, n.Version >= 18, func() (err error) {
+			p, err = lpExponent(n)
+			return err
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -57,8 +55,8 @@ func lpExponent(n *ops.Node) (float64, error) {
 		}
 		p = float64(i)
 	}
-	if !(p > 0) || math.IsInf(p, 1) {
-		return 0, reductionErrorf(n, "p", "p is %v, expected a positive number", p)
+	if !(p > 0) || math.IsInf(p, 0) {
+		return 0, opOf(n).errorf("p", "p is %v, expected a positive number", p)
 	}
 	return p, nil
 }

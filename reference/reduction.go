@@ -12,7 +12,6 @@ package reference
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math"
 
 	"github.com/x448/float16"
@@ -28,23 +27,6 @@ var le = binary.LittleEndian
 // computeNumber is every computing type.
 type computeNumber interface {
 	~int8 | ~uint8 | ~int16 | ~uint16 | ~int32 | ~uint32 | ~int64 | ~uint64 | ~float32 | ~float64
-}
-
-// reductionErrorf returns the error of a reference kernel of node n.
-func reductionErrorf(n *ops.Node, rule, format string, args ...any) error {
-	return &ops.Error{Op: n.OpType, Version: n.Version, Rule: rule, Msg: fmt.Sprintf(format, args...)}
-}
-
-// reductionInput returns input i, or an error when it is missing or not a tensor.
-func reductionInput(n *ops.Node, in []tensor.Value, i int) (*tensor.Tensor, error) {
-	if i >= len(in) || in[i] == nil {
-		return nil, reductionErrorf(n, "input", "required input #%d is missing", i)
-	}
-	t, ok := in[i].(*tensor.Tensor)
-	if !ok {
-		return nil, reductionErrorf(n, "input", "input #%d is not a tensor", i)
-	}
-	return t, nil
 }
 
 // computeElements returns t's elements converted to the computing type A.
@@ -270,21 +252,23 @@ func sumTypes(version int, dt tensor.DataType) bool {
 // input from it on.
 func registerReduction(name string, versions []int, axesInput int, types func(int, tensor.DataType) bool, f reductionFuncs) {
 	register(name, versions, func(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
-		x, err := reductionInput(n, in, 0)
+		op := opOf(n)
+		x, err := requiredInput(op, in, 0, "data")
 		if err != nil {
 			return nil, err
 		}
-		if !types(n.Version, x.DataType()) {
-			return nil, reductionErrorf(n, "type", "data is %v, which version %d does not accept", x.DataType(), n.Version)
-		}
-		var axes []int64
+		// axes: an attribute before axesInput, an optional input from it on.
+		var axes []int
 		if n.Version < axesInput {
-			axes, _, err = n.Ints("axes")
-		} else if len(in) > 1 && in[1] != nil {
-			var t *tensor.Tensor
-			if t, err = reductionInput(n, in, 1); err == nil {
-				axes, err = t.Int64s()
+			if n.Has("noop_with_empty_axes") {
+				return nil, op.errorf("attribute", "attribute noop_with_empty_axes is not defined in version %d", n.Version)
 			}
+			axes, _, err = intsAttr(n, "axes", "axes")
+		} else {
+			if n.Has("axes") {
+				return nil, op.errorf("attribute", "attribute axes is not defined in version %d", n.Version)
+			}
+			axes, _, err = intListInput(opt, op, in, 1, "axes", "axes", false)
 		}
 		if err != nil {
 			return nil, err
@@ -297,20 +281,24 @@ func registerReduction(name string, versions []int, axesInput int, types func(in
 		if err != nil {
 			return nil, err
 		}
+		if keepdims != 0 && keepdims != 1 {
+			return nil, op.errorf("keepdims", "keepdims is %d, expected 0 or 1", keepdims)
+		}
+		if noop != 0 && noop != 1 {
+			return nil, op.errorf("noop_with_empty_axes", "noop_with_empty_axes is %d, expected 0 or 1", noop)
+		}
+		if !types(n.Version, x.DataType()) {
+			return nil, op.errorf("type", "data is %v, which version %d does not accept", x.DataType(), n.Version)
+		}
 		// "Accepted range is [-r, r-1] where r = rank(data)"; an axis
 		// given twice is an error.
 		r := x.Rank()
+		norm, err := normalizeAxes(op, axes, r, false, "axes", "axes", "input")
+		if err != nil {
+			return nil, err
+		}
 		reduced := make([]bool, r)
-		for _, a := range axes {
-			if a < -int64(r) || a >= int64(r) {
-				return nil, reductionErrorf(n, "axes", "axis %d is outside [%d, %d]", a, -r, r-1)
-			}
-			if a < 0 {
-				a += int64(r)
-			}
-			if reduced[a] {
-				return nil, reductionErrorf(n, "axes", "axis %d designated twice", a)
-			}
+		for _, a := range norm {
 			reduced[a] = true
 		}
 		// "When axes is empty ... reduction over all axes if
@@ -328,6 +316,9 @@ func registerReduction(name string, versions []int, axesInput int, types func(in
 			case keepdims == 1:
 				outShape = append(outShape, 1)
 			}
+		}
+		if err := checkSize(opt, op, x.DataType(), outShape); err != nil {
+			return nil, err
 		}
 		groups := reductionGroups(x.Shape(), reduced)
 		var y *tensor.Tensor
@@ -368,24 +359,21 @@ func reduceGroups[A computeNumber](x *tensor.Tensor, groups [][]int, outShape []
 }
 
 // axisOf reads the attribute axis of node n (default def) and returns it
-// in [0, rank), or an error: "Accepted range is [-r, r-1]"; version 1 of
-// the operators that say "axis >= 0" passes nonNegative.
-func axisOf(n *ops.Node, def int64, rank int, nonNegative bool) (int, error) {
+// in [0, rank), or an error: "Accepted range is [-r, r-1]" (the first
+// versions do not state a range; PyTorch exports negative axes to them).
+func axisOf(n *ops.Node, def int64, rank int) (int, error) {
 	a, err := n.Int("axis", def)
 	if err != nil {
 		return 0, err
 	}
-	return checkAxis(n, a, rank, nonNegative)
+	return checkAxis(n, a, rank)
 }
 
 // checkAxis returns axis a in [0, rank), or an error.
-func checkAxis(n *ops.Node, a int64, rank int, nonNegative bool) (int, error) {
+func checkAxis(n *ops.Node, a int64, rank int) (int, error) {
 	lo := -int64(rank)
-	if nonNegative {
-		lo = 0
-	}
 	if a < lo || a >= int64(rank) {
-		return 0, reductionErrorf(n, "axis", "axis %d is outside [%d, %d]", a, lo, rank-1)
+		return 0, opOf(n).errorf("axis", "axis %d is outside [%d, %d] (input rank %d)", a, lo, rank-1, rank)
 	}
 	if a < 0 {
 		a += int64(rank)

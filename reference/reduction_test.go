@@ -86,8 +86,8 @@ func randomShape(rng *rand.Rand, lo, hi int) []int {
 	return shape
 }
 
-func intAttr(v int64) ops.Attribute    { return ops.Attribute{Type: ops.AttrInt, Int: v} }
-func intsAttr(v []int64) ops.Attribute { return ops.Attribute{Type: ops.AttrInts, Ints: v} }
+func attrInt(v int64) ops.Attribute    { return ops.Attribute{Type: ops.AttrInt, Int: v} }
+func attrInts(v []int64) ops.Attribute { return ops.Attribute{Type: ops.AttrInts, Ints: v} }
 
 // sameRun runs node n on in with the fast kernel of package ops and the
 // reference kernel and fails t unless both fail or both give the same bits.
@@ -184,14 +184,14 @@ func TestReductionsMatchReference(t *testing.T) {
 	for name, r := range reductions {
 		for _, v := range r.versions {
 			node := func(axes []int64, keep, noop int64) (*ops.Node, []tensor.Value) {
-				n := &ops.Node{OpType: name, Version: v, NumOutputs: 1, Attrs: map[string]ops.Attribute{"keepdims": intAttr(keep)}}
+				n := &ops.Node{OpType: name, Version: v, NumOutputs: 1, Attrs: map[string]ops.Attribute{"keepdims": attrInt(keep)}}
 				var extra []tensor.Value
 				if v < r.axesInput {
 					if axes != nil {
-						n.Attrs["axes"] = intsAttr(axes)
+						n.Attrs["axes"] = attrInts(axes)
 					}
 				} else {
-					n.Attrs["noop_with_empty_axes"] = intAttr(noop)
+					n.Attrs["noop_with_empty_axes"] = attrInt(noop)
 					if axes != nil {
 						extra = append(extra, tensor.MustFromSlice(axes, len(axes)))
 					}
@@ -271,20 +271,20 @@ func TestAxisOperatorsMatchReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, op := range []string{"ArgMax", "ArgMin"} {
 		axisTests(t, rng, op, []int{1, 11, 12, 13}, 1, 4, func(v int, shape []int) (map[string]ops.Attribute, []tensor.Value) {
-			a := map[string]ops.Attribute{"axis": intAttr(randomAxis(rng, len(shape), v > 1)), "keepdims": intAttr(int64(rng.IntN(2)))}
+			a := map[string]ops.Attribute{"axis": attrInt(randomAxis(rng, len(shape), v > 1)), "keepdims": attrInt(int64(rng.IntN(2)))}
 			if v >= 12 {
-				a["select_last_index"] = intAttr(int64(rng.IntN(2)))
+				a["select_last_index"] = attrInt(int64(rng.IntN(2)))
 			}
 			return a, nil
 		})
 	}
 	for _, op := range []string{"Softmax", "LogSoftmax", "Hardmax"} {
 		axisTests(t, rng, op, []int{1, 11, 13}, 1, 4, func(v int, shape []int) (map[string]ops.Attribute, []tensor.Value) {
-			return map[string]ops.Attribute{"axis": intAttr(randomAxis(rng, len(shape), v > 1))}, nil
+			return map[string]ops.Attribute{"axis": attrInt(randomAxis(rng, len(shape), v > 1))}, nil
 		})
 	}
 	axisTests(t, rng, "CumSum", []int{11, 14}, 1, 4, func(v int, shape []int) (map[string]ops.Attribute, []tensor.Value) {
-		a := map[string]ops.Attribute{"exclusive": intAttr(int64(rng.IntN(2))), "reverse": intAttr(int64(rng.IntN(2)))}
+		a := map[string]ops.Attribute{"exclusive": attrInt(int64(rng.IntN(2))), "reverse": attrInt(int64(rng.IntN(2)))}
 		axis := randomAxis(rng, len(shape), true)
 		if rng.IntN(2) == 0 {
 			return a, []tensor.Value{tensor.Scalar(int32(axis))}
@@ -297,12 +297,12 @@ func TestAxisOperatorsMatchReference(t *testing.T) {
 		if d := shape[(int(axis)+len(shape))%len(shape)]; d > 0 {
 			k = int64(rng.IntN(d + 1))
 		}
-		a := map[string]ops.Attribute{"axis": intAttr(axis)}
+		a := map[string]ops.Attribute{"axis": attrInt(axis)}
 		if v >= 11 {
-			a["largest"], a["sorted"] = intAttr(int64(rng.IntN(2))), intAttr(1)
+			a["largest"], a["sorted"] = attrInt(int64(rng.IntN(2))), attrInt(1)
 		}
 		if v < 10 {
-			a["k"] = intAttr(k)
+			a["k"] = attrInt(k)
 			return a, nil
 		}
 		return a, []tensor.Value{tensor.MustFromSlice([]int64{k}, 1)}
@@ -322,18 +322,18 @@ func TestPoolingMatchesReference(t *testing.T) {
 		for i := range 2 * r {
 			pads = append(pads, int64(rng.IntN(int(kernel[i%r]))))
 		}
-		a := map[string]ops.Attribute{"kernel_shape": intsAttr(kernel), "strides": intsAttr(strides)}
+		a := map[string]ops.Attribute{"kernel_shape": attrInts(kernel), "strides": attrInts(strides)}
 		switch rng.IntN(4) {
 		case 0:
 			a["auto_pad"] = ops.Attribute{Type: ops.AttrString, String: []string{"SAME_UPPER", "SAME_LOWER", "VALID"}[rng.IntN(3)]}
 		default:
-			a["pads"] = intsAttr(pads)
+			a["pads"] = attrInts(pads)
 			if ceil && rng.IntN(2) == 0 {
-				a["ceil_mode"] = intAttr(1)
+				a["ceil_mode"] = attrInt(1)
 			}
 		}
 		if dilations && rng.IntN(2) == 0 {
-			a["dilations"] = intsAttr(dil)
+			a["dilations"] = attrInts(dil)
 		}
 		return a
 	}
@@ -349,7 +349,7 @@ func TestPoolingMatchesReference(t *testing.T) {
 			shape := spatial()
 			a := window(v, shape, v >= 19, v >= 10)
 			if v >= 7 {
-				a["count_include_pad"] = intAttr(int64(rng.IntN(2)))
+				a["count_include_pad"] = attrInt(int64(rng.IntN(2)))
 			}
 			for _, dt := range []tensor.DataType{tensor.Float, tensor.Double, tensor.Float16, tensor.BFloat16} {
 				n := &ops.Node{OpType: "AveragePool", Version: v, NumOutputs: 1, Attrs: a}
@@ -364,7 +364,7 @@ func TestPoolingMatchesReference(t *testing.T) {
 			if v == 1 {
 				a["p"] = ops.Attribute{Type: ops.AttrFloat, Float: float32(1 + rng.IntN(3))}
 			} else {
-				a["p"] = intAttr(int64(1 + rng.IntN(3)))
+				a["p"] = attrInt(int64(1 + rng.IntN(3)))
 			}
 			for _, dt := range []tensor.DataType{tensor.Float, tensor.Double, tensor.Float16, tensor.BFloat16} {
 				n := &ops.Node{OpType: "LpPool", Version: v, NumOutputs: 1, Attrs: a}
@@ -382,7 +382,7 @@ func TestPoolingMatchesReference(t *testing.T) {
 			if op == "GlobalLpPool" && v == 1 {
 				a["p"] = ops.Attribute{Type: ops.AttrFloat, Float: float32(1 + rng.IntN(3))}
 			} else if op == "GlobalLpPool" {
-				a["p"] = intAttr(int64(1 + rng.IntN(3)))
+				a["p"] = attrInt(int64(1 + rng.IntN(3)))
 			}
 			return a, nil
 		})

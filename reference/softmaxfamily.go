@@ -16,7 +16,16 @@ import (
 // map one slice to its result.
 func registerSoftmaxFamily(name string, f32 func([]float32) []float32, f64 func([]float64) []float64) {
 	register(name, []int{1, 11, 13}, func(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
-		x, err := reductionInput(n, in, 0)
+		op := opOf(n)
+		x, err := requiredInput(op, in, 0, "input")
+		if err != nil {
+			return nil, err
+		}
+		def := int64(-1)
+		if n.Version < 13 {
+			def = 1
+		}
+		a, err := n.Int("axis", def)
 		if err != nil {
 			return nil, err
 		}
@@ -24,14 +33,13 @@ func registerSoftmaxFamily(name string, f32 func([]float32) []float32, f64 func(
 		case dt == tensor.Float16 || dt == tensor.Float || dt == tensor.Double:
 		case dt == tensor.BFloat16 && n.Version >= 13:
 		default:
-			return nil, reductionErrorf(n, "type", "input is %v, which version %d does not accept", dt, n.Version)
+			return nil, op.errorf("type", "input is %v, which version %d does not accept", dt, n.Version)
 		}
-		def := int64(-1)
-		if n.Version < 13 {
-			def = 1
-		}
-		axis, err := axisOf(n, def, x.Rank(), n.Version == 1)
+		axis, err := checkAxis(n, a, x.Rank())
 		if err != nil {
+			return nil, err
+		}
+		if err := checkSize(opt, op, x.DataType(), x.Shape()); err != nil {
 			return nil, err
 		}
 		var slices [][]int

@@ -25,43 +25,74 @@ import (
 
 func init() {
 	register("TopK", []int{1, 10, 11, 24}, func(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
-		x, err := reductionInput(n, in, 0)
+		op := opOf(n)
+		x, err := requiredInput(op, in, 0, "X")
 		if err != nil {
 			return nil, err
 		}
-		switch dt := x.DataType(); {
-		case dt == tensor.Float16 || dt == tensor.Float || dt == tensor.Double:
-		case dt == tensor.BFloat16 && n.Version >= 24:
-		case dt.IsInteger() && dt.Size() >= 1 && dt != tensor.Int4 && dt != tensor.Uint4 && dt != tensor.Int2 &&
-			dt != tensor.Uint2 && n.Version >= 11:
-		default:
-			return nil, reductionErrorf(n, "type", "X is %v, which version %d does not accept", dt, n.Version)
-		}
 		var k int64
 		if n.Version < 10 {
-			if k, err = n.Int("k", -1); err != nil {
+			if !n.Has("k") {
+				return nil, op.errorf("k", "attribute k is required")
+			}
+			if k, err = n.Int("k", 0); err != nil {
 				return nil, err
 			}
 		} else {
-			kt, err := reductionInput(n, in, 1)
+			kt, err := requiredInput(op, in, 1, "K")
 			if err != nil {
 				return nil, err
 			}
 			if kt.DataType() != tensor.Int64 || kt.Len() != 1 || kt.Rank() > 1 {
-				return nil, reductionErrorf(n, "k", "K must be a 1-D int64 tensor of one element")
+				return nil, op.errorf("k", "K must be a 1-D int64 tensor of one element")
 			}
 			v, _ := kt.Int64s()
 			k = v[0]
 		}
-		axis, err := axisOf(n, -1, x.Rank(), n.Version < 11)
+		for _, name := range []string{"largest", "sorted"} {
+			if n.Version < 11 && n.Has(name) {
+				return nil, op.errorf("attribute", "attribute %s is not defined in version %d", name, n.Version)
+			}
+		}
+		a, err := n.Int("axis", -1)
+		if err != nil {
+			return nil, err
+		}
+		largest, err := n.Int("largest", 1)
+		if err != nil {
+			return nil, err
+		}
+		sorted, err := n.Int("sorted", 1)
+		if err != nil {
+			return nil, err
+		}
+		if largest != 0 && largest != 1 {
+			return nil, op.errorf("largest", "largest is %d, expected 0 or 1", largest)
+		}
+		if sorted != 0 && sorted != 1 {
+			return nil, op.errorf("sorted", "sorted is %d, expected 0 or 1", sorted)
+		}
+		switch dt := x.DataType(); {
+		case dt == tensor.Float16 || dt == tensor.Float || dt == tensor.Double:
+		case dt == tensor.BFloat16 && n.Version >= 24:
+		case (dt == tensor.Int8 || dt == tensor.Uint8 || dt == tensor.Int16 || dt == tensor.Uint16 || dt == tensor.Int32 ||
+			dt == tensor.Uint32 || dt == tensor.Int64 || dt == tensor.Uint64) && n.Version >= 11:
+		default:
+			return nil, op.errorf("type", "X is %v, which version %d does not accept", dt, n.Version)
+		}
+		axis, err := checkAxis(n, a, x.Rank())
 		if err != nil {
 			return nil, err
 		}
 		if k < 0 || k > int64(x.Shape()[axis]) {
-			return nil, reductionErrorf(n, "k", "k is %d, outside [0, %d]", k, x.Shape()[axis])
+			return nil, op.errorf("k", "k is %d, outside [0, %d]", k, x.Shape()[axis])
 		}
-		largest, err := n.Int("largest", 1)
-		if err != nil {
+		outShape := append([]int{}, x.Shape()...)
+		outShape[axis] = int(k)
+		if err := checkSize(opt, op, x.DataType(), outShape); err != nil {
+			return nil, err
+		}
+		if err := checkSize(opt, op, tensor.Int64, outShape); err != nil {
 			return nil, err
 		}
 		switch computeTypeOf(x.DataType()) {
