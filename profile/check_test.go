@@ -63,7 +63,7 @@ func TestNodeTestVerdicts(t *testing.T) {
 		want []string // finding keys; nil: inside
 	}{
 		{"test_concat_2d_axis_0", nil},
-		{"test_concat_2d_axis_negative_1", []string{"Concat C1"}},
+		{"test_concat_2d_axis_negative_1", []string{"Concat axis [C1]"}},
 		{"test_flatten_default_axis", []string{"GR4"}},
 		{"test_maxpool_2d_ceil", []string{"MaxPool R2", "MaxPool R4"}},
 		{"test_slice_default_steps", []string{"Slice R3"}},
@@ -284,12 +284,12 @@ func TestSparseEverywhere(t *testing.T) {
 // TestEnforce checks Enforce's error: a *ViolationError listing every
 // finding.
 func TestEnforce(t *testing.T) {
-	err := Enforce(violations["Concat C1"].model(t), "")
+	err := Enforce(violations["Concat axis [C1]"].model(t), "")
 	var v *ViolationError
 	if !errors.As(err, &v) || len(v.Report.Findings) != 1 {
 		t.Fatalf("Enforce = %v, want a *ViolationError with one finding", err)
 	}
-	if !strings.Contains(err.Error(), "(Concat-13) [C1]") {
+	if !strings.Contains(err.Error(), "(Concat-13) axis [C1]") {
 		t.Errorf("the error does not name the node's rule: %v", err)
 	}
 }

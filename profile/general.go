@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/onnxshape/onnxshape/graph"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -156,23 +157,29 @@ func (c *checker) checkDeclared(where string, nc *nodeCheck, name string, k *kno
 	if d.kind != tensorKind || k.kind != tensorKind {
 		return
 	}
-	report := func(format string, args ...any) {
-		f := Finding{Where: where, Index: -1, Rule: ruleGR3, Message: fmt.Sprintf(format, args...),
-			Fix: "make the declared type that of the value, or convert explicitly (Cast, Reshape)"}
+	// The rule is the producing operator's own output constraint where its
+	// specification states one (Unsqueeze's Y [C1], Concat's
+	// concat_output [C1]), the run-time check's too; else GR3.
+	report := func(shape bool, format string, args ...any) {
+		f := Finding{Where: where, Index: -1, Rule: ruleGR3, Message: fmt.Sprintf(format, args...)}
 		if nc != nil {
 			f.Index, f.Op, f.Version = nc.index, nc.op(), nc.version
+			f.Rule = graph.DeclaredRule(nc.op(), shape)
+		}
+		if f.Rule == ruleGR3 {
+			f.Fix = "make the declared type that of the value, or convert explicitly (Cast, Reshape)"
 		}
 		c.add(f)
 	}
 	if d.dtype != tensor.Undefined && k.dtype != tensor.Undefined && d.dtype != k.dtype {
-		report("value %q is declared %v but is %v", name, d.dtype, k.dtype)
+		report(false, "value %q is declared %v but is %v", name, d.dtype, k.dtype)
 	} else if d.hasRank && k.hasRank {
 		if len(d.dims) != len(k.dims) {
-			report("value %q is declared with shape %s but has shape %s", name, shapeString(d.dims), shapeString(k.dims))
+			report(true, "value %q is declared with shape %s but has shape %s", name, shapeString(d.dims), shapeString(k.dims))
 		} else {
 			for i := range d.dims {
 				if d.dims[i] >= 0 && k.dims[i] >= 0 && d.dims[i] != k.dims[i] {
-					report("value %q is declared with shape %s but has shape %s", name, shapeString(d.dims), shapeString(k.dims))
+					report(true, "value %q is declared with shape %s but has shape %s", name, shapeString(d.dims), shapeString(k.dims))
 					break
 				}
 			}
@@ -241,7 +248,7 @@ func (c *checker) checkNodeTypes(nc *nodeCheck) (map[string]tensor.DataType, boo
 
 // typeRuleIDs gives the operators whose specification has its own id for
 // "the inputs have one type", reported instead of GR3.
-var typeRuleIDs = map[string]string{"Concat": "C3", "Slice": "R10"}
+var typeRuleIDs = map[string]string{"Concat": "inputs [C3]", "Slice": "R10"}
 
 // checkDefaultInputs is GR4 (and the requirement OP 016 of the SONNX
 // requirements) on the graph's interface: an initializer that is also a

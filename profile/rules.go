@@ -51,7 +51,7 @@ func (r Rule) Key() string {
 func rule(op, id, statement, fix string, checkers ...string) Rule {
 	key := id
 	if op != "" {
-		key = op + "_" + id
+		key = strings.ReplaceAll(op+" "+id, " ", "_")
 	}
 	return Rule{Op: op, ID: id, Statement: statement, Fix: fix, Checkers: checkers, Test: "TestViolations/" + key}
 }
@@ -78,24 +78,30 @@ var Rules = []Rule{
 	rule("", ruleONNX, "the model is valid ONNX: one graph, opsets imported, every input defined, no cycle, readable tensors and attributes, the operator's arity",
 		"correct the model so that ONNX itself accepts it", "profile.sortNodes", "profile.readOpsets", "profile.runKernel"),
 
-	rule("Unsqueeze", "C1", "every axis in [-rY, rY-1], rY = rank(X) + len(axes)",
-		"give axes within [-rY, rY-1]", "ops.unsqueezeShape"),
-	rule("Unsqueeze", "C2", "no axis designated twice after normalisation",
-		"list every axis once", "ops.unsqueezeShape"),
+	rule("Unsqueeze", "A [C1]", "every axis in [-rY, rY-1], rY = rank(X) + len(axes)",
+		"give axes within [-rY, rY-1], rY the output's rank", "ops.unsqueezeShape"),
+	rule("Unsqueeze", "A [C2]", "no axis designated twice after normalisation (a < 0 counts as a + rY)",
+		"list every axis once, negative ones included", "ops.unsqueezeShape"),
 	rule("Unsqueeze", "axes", "axes is a 1-D int64 tensor holding at least one axis (the formal specification needs one)",
 		"give axes as a 1-D int64 tensor of at least one axis", "ops.unsqueezeNode", "ops.unsqueezeShape"),
+	rule("Unsqueeze", "Y [C1]", "Y's shape is X's with a 1 inserted at each axis: a declared shape of Y agrees with it",
+		"declare Y with the shape Unsqueeze gives (X's with a 1 at each axis)", "graph.DeclaredRule"),
 
 	rule("Unsqueeze", ruleTypes, "X and Y are float16, float, double, int8..int64, uint8..uint64, bool or string (no bfloat16)",
 		"give Unsqueeze a tensor of one of the listed types", "profile.checkSpecTypes"),
 
 	rule("Concat", "R1", "the inputs have a type the Concat specification lists",
 		"convert the inputs to one of the listed types", "ops.concatShape"),
-	rule("Concat", "C1", "1 to 2^31-1 inputs of rank >= 1; axis in [0, r-1] (a negative axis is outside the profile, [R1] transient)",
-		"give a non-negative axis below the rank (axis + r for a negative one)", "ops.concatShape"),
-	rule("Concat", "C2", "the inputs have one rank and the same dimensions off the axis (no broadcasting, [R2])",
-		"make the inputs' shapes agree off the axis", "ops.concatShape"),
-	rule("Concat", "C3", "the inputs and the output have one type ([R3])",
+	rule("Concat", "inputs [C1]", "1 to 2^31-1 inputs",
+		"give Concat at least one input", "ops.concatShape", "profile.runKernel"),
+	rule("Concat", "inputs [C2]", "the inputs have one rank and the same dimensions off the axis (no broadcasting, [R2])",
+		"make the inputs' shapes agree off the axis (reshape or slice them explicitly)", "ops.concatShape"),
+	rule("Concat", "inputs [C3]", "the inputs have one element type ([R3])",
 		"convert the inputs explicitly (Cast) to one type", "ops.concatShape", "profile.checkNodeTypes"),
+	rule("Concat", "concat_output [C1]", "the output has the inputs' element type ([R3]): a declared type of the output agrees with it",
+		"declare the output with the inputs' element type", "graph.DeclaredRule"),
+	rule("Concat", "axis [C1]", "axis in [0, r-1], r the inputs' rank (>= 1): a negative axis is outside the profile",
+		"give a non-negative axis below the rank (axis + r for a negative one)", "ops.concatShape"),
 
 	rule("Reshape", "allowzero", "allowzero is 0 or 1",
 		"write allowzero as 0 or 1", "ops.reshapeNode"),
@@ -128,12 +134,22 @@ var Rules = []Rule{
 		"give the steps input", "profile.checkDefaults", "ops.sliceNode"),
 	rule("Slice", "R10", "starts, ends, axes and steps have one integer type, int32 or int64",
 		"give starts, ends, axes and steps as one integer type", "ops.sliceNode", "profile.checkNodeTypes"),
-	rule("Slice", "C1", "every axis of X is listed: len(starts) = len(ends) = len(axes) = len(steps) = rank(X) ([R2])",
+	rule("Slice", "X [C1]", "every axis of X is listed: len(starts) = len(ends) = len(axes) = len(steps) = rank(X) ([R2])",
 		"list every axis of X in axes (start 0, end dim, step 1 keeps an axis whole)", "ops.sliceShape"),
-	rule("Slice", "C2", "axes in range, steps non-zero, no clamping: start in [-d, d-1], end in [-d, d] (step > 0) or [-d-1, d-1] (step < 0), every output dimension > 0",
-		"give starts and ends inside the axis, as the profile does not clamp them", "ops.sliceShape", "ops.sliceAxisStrict"),
-	rule("Slice", "C3", "X has rank >= 1; axes unique after normalisation",
-		"slice a tensor of rank 1 or more, listing each axis once", "ops.sliceShape"),
+	rule("Slice", "starts [C2]", "every start in [-d, d-1], d the dimension of its axis: the profile does not clamp ([R8])",
+		"give every start inside its axis, in [-d, d-1]", "ops.sliceAxisStrict"),
+	rule("Slice", "ends [C2]", "every end in [-d, d] for a positive step, [-d-1, d-1] for a negative one: the profile does not clamp",
+		"give every end inside [-d, d] (step > 0) or [-d-1, d-1] (step < 0)", "ops.sliceAxisStrict"),
+	rule("Slice", "axes [C2]", "every axis in [-r, r-1], r = rank(X)",
+		"give axes within [-r, r-1]", "ops.sliceShape"),
+	rule("Slice", "steps [C2]", "no step is 0",
+		"give every step a non-zero value (1 keeps every element)", "ops.sliceShape"),
+	rule("Slice", "Y [C2]", "every output dimension is > 0",
+		"give start and end at least one step apart on every axis", "ops.sliceAxisStrict"),
+	rule("Slice", "X [C3]", "X has rank >= 1",
+		"slice a tensor of rank 1 or more", "ops.sliceShape"),
+	rule("Slice", "axes [C3]", "axes unique after normalisation (a < 0 counts as a + r)",
+		"list each axis once, negative ones included", "ops.sliceShape"),
 	rule("Slice", "R6", "(transient) a positive step needs start <= end after normalisation",
 		"order start and end along the step", "ops.sliceAxisStrict"),
 	rule("Slice", "R7", "(transient) a negative step needs start >= end after normalisation",

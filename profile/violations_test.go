@@ -65,9 +65,10 @@ var violations = map[string]violation{
 		return newModel(t, 25).input("x", tensor.BFloat16, 2, 3).ints("axes", 0).
 			node("Unsqueeze", names("x", "axes"), names("y")).output("y", tensor.BFloat16, 1, 2, 3).build()
 	}},
-	"Unsqueeze C1":   {model: func(t testing.TB) *pb.ModelProto { return unsqueezeModel(t, []int64{3}, 2, 3, 1) }},
-	"Unsqueeze C2":   {model: func(t testing.TB) *pb.ModelProto { return unsqueezeModel(t, []int64{1, -3}, 2, 1, 1, 3) }},
-	"Unsqueeze axes": {model: func(t testing.TB) *pb.ModelProto { return unsqueezeModel(t, []int64{}, 2, 3) }},
+	"Unsqueeze A [C1]": {model: func(t testing.TB) *pb.ModelProto { return unsqueezeModel(t, []int64{3}, 2, 3, 1) }},
+	"Unsqueeze A [C2]": {model: func(t testing.TB) *pb.ModelProto { return unsqueezeModel(t, []int64{1, -3}, 2, 1, 1, 3) }},
+	"Unsqueeze Y [C1]": {model: func(t testing.TB) *pb.ModelProto { return unsqueezeModel(t, []int64{0}, 2, 3, 1) }},
+	"Unsqueeze axes":   {model: func(t testing.TB) *pb.ModelProto { return unsqueezeModel(t, []int64{}, 2, 3) }},
 
 	// Concat's own list of types holds every type of the profile and
 	// complex: only a type outside the profile breaks [R1].
@@ -76,13 +77,21 @@ var violations = map[string]violation{
 			node("Concat", names("a", "b"), names("y"), attrInt("axis", 0)).
 			output("y", tensor.Float8E4M3FN, 4).build()
 	}},
-	"Concat C1": {model: func(t testing.TB) *pb.ModelProto {
+	"Concat inputs [C1]": {model: func(t testing.TB) *pb.ModelProto {
+		return newModel(t, 13).node("Concat", nil, names("y"), attrInt("axis", 0)).output("y", tensor.Float, 2).build()
+	}},
+	"Concat concat_output [C1]": {model: func(t testing.TB) *pb.ModelProto {
+		m := concatModel(t, []int64{2, 3}, []int64{2, 3}, tensor.Float, 0, 4, 3)
+		m.Graph.Output[0].Type = tensorType(tensor.Double, []int64{4, 3})
+		return m
+	}},
+	"Concat axis [C1]": {model: func(t testing.TB) *pb.ModelProto {
 		return concatModel(t, []int64{2, 3}, []int64{2, 3}, tensor.Float, -1, 2, 6)
 	}},
-	"Concat C2": {model: func(t testing.TB) *pb.ModelProto {
+	"Concat inputs [C2]": {model: func(t testing.TB) *pb.ModelProto {
 		return concatModel(t, []int64{2, 3}, []int64{2, 4}, tensor.Float, 0, 4, 3)
 	}},
-	"Concat C3": {model: func(t testing.TB) *pb.ModelProto {
+	"Concat inputs [C3]": {model: func(t testing.TB) *pb.ModelProto {
 		return concatModel(t, []int64{2, 3}, []int64{2, 3}, tensor.Double, 0, 4, 3)
 	}},
 
@@ -143,13 +152,31 @@ var violations = map[string]violation{
 		m.Graph.Initializer[0] = int32Initializer(t, "starts", 0, 0)
 		return m
 	}},
-	"Slice C1": {model: func(t testing.TB) *pb.ModelProto {
+	"Slice X [C1]": {model: func(t testing.TB) *pb.ModelProto {
 		return sliceModel(t, []int64{0}, []int64{2}, []int64{0}, []int64{1}, 2, 4) // axis 1 not listed
 	}},
-	"Slice C2": {model: func(t testing.TB) *pb.ModelProto {
+	"Slice ends [C2]": {model: func(t testing.TB) *pb.ModelProto {
 		return sliceModel(t, []int64{0, 0}, []int64{5, 4}, []int64{0, 1}, []int64{1, 1}, 3, 4) // end 5 > 3
 	}},
-	"Slice C3": {model: func(t testing.TB) *pb.ModelProto {
+	"Slice starts [C2]": {model: func(t testing.TB) *pb.ModelProto {
+		return sliceModel(t, []int64{3, 0}, []int64{3, 4}, []int64{0, 1}, []int64{1, 1}, 1, 4) // start 3 > 2
+	}},
+	"Slice axes [C2]": {model: func(t testing.TB) *pb.ModelProto {
+		return sliceModel(t, []int64{0, 0}, []int64{3, 4}, []int64{0, 2}, []int64{1, 1}, 3, 4) // axis 2, rank 2
+	}},
+	"Slice steps [C2]": {model: func(t testing.TB) *pb.ModelProto {
+		return sliceModel(t, []int64{0, 0}, []int64{3, 4}, []int64{0, 1}, []int64{1, 0}, 3, 4)
+	}},
+	"Slice Y [C2]": {model: func(t testing.TB) *pb.ModelProto {
+		return sliceModel(t, []int64{1, 0}, []int64{1, 4}, []int64{0, 1}, []int64{1, 1}, 1, 4) // start = end
+	}},
+	"Slice X [C3]": {model: func(t testing.TB) *pb.ModelProto {
+		return newModel(t, 13).input("x", tensor.Float).
+			ints("starts").ints("ends").ints("axes").ints("steps").
+			node("Slice", names("x", "starts", "ends", "axes", "steps"), names("y")).
+			output("y", tensor.Float).build()
+	}},
+	"Slice axes [C3]": {model: func(t testing.TB) *pb.ModelProto {
 		return sliceModel(t, []int64{0, 0}, []int64{3, 3}, []int64{0, -2}, []int64{1, 1}, 3, 4) // axis 0 twice
 	}},
 	"Slice R6": {model: func(t testing.TB) *pb.ModelProto {
