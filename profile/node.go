@@ -94,6 +94,8 @@ func (c *checker) checkNode(i int, np *pb.NodeProto) {
 		outs = c.inferOutputs(nc, bound)
 	}
 	c.checkSpecTypes(nc, outs)
+	c.checkOutputDims(nc, outs)
+	c.checkNaN(nc)
 	c.setOutputs(nc, outs)
 }
 

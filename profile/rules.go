@@ -75,6 +75,8 @@ var Rules = []Rule{
 		typesFix, "profile.checkGraphTypes", "profile.setOutputs"),
 	rule("", ruleVersion, "every operator SONNX specifies is used at the ONNX version its specification is based on: Unsqueeze 25, Concat 13, Reshape 25, Flatten 25, Slice 13, MaxPool 22, Shape 25",
 		"import the default domain at an opset where the operator resolves to that version", "profile.checkVersion"),
+	rule("", ruleDims, "every dimension of a data tensor is > 0 (graph inputs, outputs, value_info, node outputs but Shape's): the WG's formal specifications require positive dimensions, its informal texts and ONNX allow 0, so the profile refuses 0",
+		dimsFix, "profile.checkPositiveDims", "profile.checkOutputDims"),
 	rule("", ruleONNX, "the model is valid ONNX: one graph, opsets imported, every input defined, no cycle, readable tensors and attributes, the operator's arity",
 		"correct the model so that ONNX itself accepts it", "profile.sortNodes", "profile.readOpsets", "profile.runKernel"),
 
@@ -155,6 +157,8 @@ var Rules = []Rule{
 	rule("Slice", "R7", "(transient) a negative step needs start >= end after normalisation",
 		"order start and end along the step", "ops.sliceAxisStrict"),
 
+	rule("MaxPool", ruleNaN, "X holds no NaN: the WG's texts disagree on the maximum of a NaN, so the profile refuses it (a constant X is searched; one known at run time is undecided)",
+		"remove the NaN from the input (the maximum of a NaN is undefined)", "profile.checkNaN"),
 	rule("MaxPool", "R1", "(transient) exactly 2 spatial axes: X is 4-D",
 		"pool 4-D tensors (N, C, H, W)", "ops.maxPoolSONNX"),
 	rule("MaxPool", "R2", "every attribute is set explicitly (auto_pad, ceil_mode, dilations, pads, storage_order, strides)",

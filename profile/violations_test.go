@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"math"
 	"sort"
 	"strings"
 	"testing"
@@ -55,6 +56,18 @@ var violations = map[string]violation{
 		return m
 	}},
 
+	"DIMS": {model: func(t testing.TB) *pb.ModelProto {
+		return newModel(t, 25).input("x", tensor.Float, 0, 3).
+			node("Transpose", names("x"), names("y"), attrInts("perm", 1, 0)).
+			output("y", tensor.Float, 3, 0).build()
+	}},
+	"MaxPool NaN": {model: func(t testing.TB) *pb.ModelProto {
+		x := make([]float32, 16)
+		x[5] = float32(math.NaN())
+		return newModel(t, 22).initializer("x", tensor.MustFromSlice(x, 1, 1, 4, 4)).
+			node("MaxPool", names("x"), names("y"), maxPoolAttrs()...).
+			output("y", tensor.Float, 1, 1, 2, 2).build()
+	}},
 	"VERSION": {model: func(t testing.TB) *pb.ModelProto {
 		m := unsqueezeModel(t, []int64{0}, 1, 2, 3)
 		m.OpsetImport[0].Version = proto.Int64(13) // Unsqueeze-13, not 25
@@ -110,10 +123,10 @@ var violations = map[string]violation{
 	"Reshape minus-one": {model: func(t testing.TB) *pb.ModelProto {
 		return reshapeModel(t, tensor.Float, []int64{2, 3}, []int64{-1, -1}, 0, 3, 2).build()
 	}},
-	"Reshape zero-and-minus-one": {model: func(t testing.TB) *pb.ModelProto {
+	"Reshape zero-and-minus-one": {also: []string{ruleDims}, model: func(t testing.TB) *pb.ModelProto {
 		return reshapeModel(t, tensor.Float, []int64{2, 3}, []int64{0, -1}, 1, 0, 6).build()
 	}},
-	"Reshape infer": {model: func(t testing.TB) *pb.ModelProto {
+	"Reshape infer": {also: []string{ruleDims}, model: func(t testing.TB) *pb.ModelProto {
 		return reshapeModel(t, tensor.Float, []int64{0, 3}, []int64{-1, 3}, 0, 0, 3).build()
 	}},
 	"Reshape count": {model: func(t testing.TB) *pb.ModelProto {
@@ -252,7 +265,7 @@ func findingKey(f Finding) string {
 			return f.Op + " " + f.Rule
 		}
 		return f.Rule
-	case ruleGR1, ruleGR2, ruleGR3, ruleGR4, ruleOPS, ruleONNX, ruleVersion:
+	case ruleGR1, ruleGR2, ruleGR3, ruleGR4, ruleOPS, ruleONNX, ruleVersion, ruleDims:
 		return f.Rule
 	}
 	return f.Op + " " + f.Rule
