@@ -158,6 +158,13 @@ func TestRulesTraceable(t *testing.T) {
 				t.Errorf("rule %s: the file that declares %s never names %q", r.Key(), c, r.ID)
 			}
 		}
+		for _, name := range []string{r.Satisfied, r.RunTime} {
+			if fn, _, _ := strings.Cut(name, "/"); name != "" {
+				if _, ok := tests.funcs[fn]; !ok {
+					t.Errorf("rule %s: test %s does not exist", r.Key(), fn)
+				}
+			}
+		}
 		testFn, sub, _ := strings.Cut(r.Test, "/")
 		if _, ok := tests.funcs[testFn]; !ok {
 			t.Errorf("rule %s: test %s does not exist", r.Key(), testFn)

@@ -36,8 +36,28 @@ type Rule struct {
 	// Checkers are the Go functions that check it, as package.function
 	// (a method by its name alone).
 	Checkers []string
-	// Test is the test whose case violates it, as go test -run names it.
+	// Test is the test whose case violates it, as go test -run names it:
+	// check reports exactly this id and exits 1.
 	Test string
+	// Satisfied is the test whose model meets it: check exits 0.
+	Satisfied string
+	// RunTime is the test that runs the violating model under the profile
+	// with its parameters given only at run time (check leaves the rule
+	// undecided, the run is refused with the same id); "" for a rule
+	// decided on the model alone.
+	RunTime string
+}
+
+// checkedAtRunTime reports whether the rule is checked while the model
+// runs under the profile: by an operator's kernel (package ops) or by the
+// runner (package graph).
+func (r Rule) checkedAtRunTime() bool {
+	for _, c := range r.Checkers {
+		if strings.HasPrefix(c, "ops.") || strings.HasPrefix(c, "graph.") {
+			return true
+		}
+	}
+	return false
 }
 
 // Key is the rule's name in the table: "GR1" or "Concat C1".
@@ -53,7 +73,12 @@ func rule(op, id, statement, fix string, checkers ...string) Rule {
 	if op != "" {
 		key = strings.ReplaceAll(op+" "+id, " ", "_")
 	}
-	return Rule{Op: op, ID: id, Statement: statement, Fix: fix, Checkers: checkers, Test: "TestViolations/" + key}
+	r := Rule{Op: op, ID: id, Statement: statement, Fix: fix, Checkers: checkers,
+		Test: "TestViolations/" + key, Satisfied: "TestSatisfied/" + key}
+	if r.checkedAtRunTime() {
+		r.RunTime = "TestRunTime/" + key
+	}
+	return r
 }
 
 // Rules is the traceability table, in the order of docs/sonnx.md: the
@@ -202,8 +227,8 @@ func fixFor(op, id string) string {
 // Markdown renders Rules as the table of docs/sonnx.md.
 func Markdown() string {
 	var b strings.Builder
-	b.WriteString("| id | operator | statement | checked by | violated by |\n")
-	b.WriteString("|---|---|---|---|---|\n")
+	b.WriteString("| id | operator | statement | checked by | violated by (check: exit 1) | satisfied by (check: exit 0) | at run time (run --profile sonnx) |\n")
+	b.WriteString("|---|---|---|---|---|---|---|\n")
 	for _, r := range Rules {
 		op := r.Op
 		if op == "" {
@@ -213,7 +238,11 @@ func Markdown() string {
 		for i, c := range r.Checkers {
 			checkers[i] = "`" + c + "`"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | `%s` |\n", r.ID, op, escapePipes(r.Statement), strings.Join(checkers, ", "), r.Test)
+		runTime := "decided by check"
+		if r.RunTime != "" {
+			runTime = "`" + r.RunTime + "`"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | `%s` | `%s` | %s |\n", r.ID, op, escapePipes(r.Statement), strings.Join(checkers, ", "), r.Test, r.Satisfied, runTime)
 	}
 	return b.String()
 }
