@@ -214,16 +214,25 @@ var violations = map[string]violation{
 	"MaxPool R5": {model: func(t testing.TB) *pb.ModelProto {
 		return maxPoolModel(t, tensor.Float, []int64{1, 1, 4, 4}, maxPoolAttrs(attrInt("storage_order", 1)))
 	}},
-	"MaxPool C1": {model: func(t testing.TB) *pb.ModelProto {
+	"MaxPool TYPES": {model: func(t testing.TB) *pb.ModelProto {
 		return maxPoolModel(t, tensor.BFloat16, []int64{1, 1, 4, 4}, maxPoolAttrs())
 	}},
-	"MaxPool C2": {model: func(t testing.TB) *pb.ModelProto {
+	"MaxPool dilations [C1]": {model: func(t testing.TB) *pb.ModelProto {
 		return maxPoolModel(t, tensor.Float, []int64{1, 1, 4, 4}, maxPoolAttrs(attrInts("dilations", 0, 1)))
 	}},
-	"MaxPool C3": {model: func(t testing.TB) *pb.ModelProto {
+	"MaxPool kernel_shape [C1]": {model: func(t testing.TB) *pb.ModelProto {
+		return maxPoolModel(t, tensor.Float, []int64{1, 1, 4, 4}, maxPoolAttrs(attrInts("kernel_shape", 2, 0)))
+	}},
+	"MaxPool strides [C1]": {model: func(t testing.TB) *pb.ModelProto {
+		return maxPoolModel(t, tensor.Float, []int64{1, 1, 4, 4}, maxPoolAttrs(attrInts("strides", 2, -1)))
+	}},
+	"MaxPool pads [C1]": {model: func(t testing.TB) *pb.ModelProto {
 		return maxPoolModel(t, tensor.Float, []int64{1, 1, 4, 4}, maxPoolAttrs(attrInts("pads", 0, 0)))
 	}},
-	"MaxPool C4": {model: func(t testing.TB) *pb.ModelProto {
+	"MaxPool pads": {model: func(t testing.TB) *pb.ModelProto {
+		return maxPoolModel(t, tensor.Float, []int64{1, 1, 4, 4}, maxPoolAttrs(attrInts("pads", 0, 0, -1, 0)))
+	}},
+	"MaxPool pads [C2]": {model: func(t testing.TB) *pb.ModelProto {
 		return maxPoolModel(t, tensor.Float, []int64{1, 1, 4, 4}, maxPoolAttrs(attrInts("pads", 2, 0, 0, 0)))
 	}},
 
