@@ -75,7 +75,7 @@ func hasZeroDim(k *known) bool {
 // known only at run time leaves the rule undecided, and the kernel refuses
 // a NaN when the model runs under the profile.
 func (c *checker) checkNaN(nc *nodeCheck) {
-	if nc.op() != "MaxPool" || len(nc.in) == 0 || nc.in[0] == nil {
+	if nc.op() != "MaxPool" || len(nc.in) == 0 || nc.in[0] == nil || c.hasFinding(nc.index) {
 		return
 	}
 	x := nc.in[0]
