@@ -101,7 +101,7 @@ var Rules = []Rule{
 	rule("", ruleVersion, "every operator SONNX specifies is used at the ONNX version its specification is based on: Unsqueeze 25, Concat 13, Reshape 25, Flatten 25, Slice 13, MaxPool 22, Shape 25",
 		"import the default domain at an opset where the operator resolves to that version", "profile.checkVersion"),
 	rule("", ruleDims, "every dimension of a data tensor is > 0 (graph inputs, outputs, value_info, node outputs but Shape's): the WG's formal specifications require positive dimensions, its informal texts and ONNX allow 0, so the profile refuses 0",
-		dimsFix, "profile.checkPositiveDims", "profile.checkOutputDims"),
+		dimsFix, "profile.checkPositiveDims", "profile.checkOutputDims", "graph.positiveDims"),
 	rule("", ruleONNX, "the model is valid ONNX: one graph, opsets imported, every input defined, no cycle, readable tensors and attributes, the operator's arity",
 		"correct the model so that ONNX itself accepts it", "profile.sortNodes", "profile.readOpsets", "profile.runKernel"),
 
