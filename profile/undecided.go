@@ -64,7 +64,7 @@ func (nc *nodeCheck) deferRules(rules []string, format string, args ...any) {
 // value (k) is less than the declaration states: the runner compares them
 // when the model runs under the profile (graph.Model.Run).
 func (c *checker) deferDeclared(nc *nodeCheck, name string, k, d *known) {
-	if nc == nil || nc.schema == nil || nc.c.hasFinding(nc.index) {
+	if nc == nil || nc.schema == nil || c.hasFinding(nc.index) {
 		// A graph input or initializer has its declared type; a node
 		// already outside the profile needs no run-time comparison, nor
 		// one onnxshape cannot run (undecided already).
