@@ -110,7 +110,7 @@ func (a argOperator) run(opt *Options, op opRef, x *tensor.Tensor, axis int64, k
 		return nil, err
 	}
 	idx := asElems[int64](y.Bytes())
-	par := reduceParallel(opt)
+	par := reduceParallel(opt, op)
 	switch reduceComputeType(x.DataType()) {
 	case tensor.Float:
 		err = argAs[float32](opt, op, l, x, idx, a.max, last, par)

@@ -124,7 +124,7 @@ func cumSumAs[A reduce.Number](opt *Options, op opRef, l reduce.Layout, x, y *te
 	if err != nil {
 		return err
 	}
-	if err := reduce.RunCumSum(l, xs, ys, exclusive, reverse, reduceParallel(opt)); err != nil {
+	if err := reduce.RunCumSum(l, xs, ys, exclusive, reverse, reduceParallel(opt, op)); err != nil {
 		return err
 	}
 	flush()

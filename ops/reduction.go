@@ -211,17 +211,28 @@ func reduceAs[A reduce.Number](opt *Options, op opRef, o reduce.Op, l reduce.Lay
 	if err != nil {
 		return err
 	}
-	if err := reduce.Run(o, l, xs, ys, reduceParallel(opt)); err != nil {
+	if err := reduce.Run(o, l, xs, ys, reduceParallel(opt, op)); err != nil {
 		return err
 	}
 	flush()
 	return nil
 }
 
-// reduceParallel adapts the worker pool to the engine's Parallel.
-func reduceParallel(opt *Options) reduce.Parallel {
+// reduceParallel adapts the worker pool to the engine's Parallel; a part
+// does not start once the run is cancelled, and the run then returns op's
+// [cancelled] error.
+func reduceParallel(opt *Options, op opRef) reduce.Parallel {
 	return func(n, work int, f func(lo, hi int) error) error {
-		return parallelRange(opt, n, work, f)
+		err := parallelRange(opt, n, work, func(lo, hi int) error {
+			if err := opt.cancelled(); err != nil {
+				return err
+			}
+			return f(lo, hi)
+		})
+		if err != nil {
+			return op.wrap("cancelled", err, "run stopped")
+		}
+		return nil
 	}
 }
 

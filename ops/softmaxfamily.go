@@ -106,7 +106,7 @@ func softmaxAs[A float32 | float64](opt *Options, op opRef, kind reduce.SoftmaxK
 	if err != nil {
 		return err
 	}
-	if err := reduce.RunSoftmax(kind, l, xs, ys, reduceParallel(opt)); err != nil {
+	if err := reduce.RunSoftmax(kind, l, xs, ys, reduceParallel(opt, op)); err != nil {
 		return err
 	}
 	flush()

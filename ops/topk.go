@@ -182,7 +182,7 @@ func topKAs[A reduce.Number](opt *Options, op opRef, l reduce.Layout, x *tensor.
 	if err != nil {
 		return err
 	}
-	if err := reduce.RunTopK(l, xs, k, largest, vs, idx, reduceParallel(opt)); err != nil {
+	if err := reduce.RunTopK(l, xs, k, largest, vs, idx, reduceParallel(opt, op)); err != nil {
 		return err
 	}
 	flush()

@@ -118,7 +118,7 @@ func windowPoolAs[A float32 | float64](opt *Options, op opRef, x, y *tensor.Tens
 		return opt.cancelled()
 	})
 	if err != nil {
-		return err
+		return op.wrap("cancelled", err, "run stopped")
 	}
 	flush()
 	return nil

@@ -61,6 +61,9 @@ func registerArg(name string, max bool) {
 		if x.Shape()[axis] == 0 {
 			return nil, op.errorf("axis", "axis %d has length 0", axis)
 		}
+		if err := cancelled(opt, op); err != nil {
+			return nil, err
+		}
 		groups := axisSlices(x.Shape(), axis)
 		var idx []int64
 		switch computeTypeOf(x.DataType()) {

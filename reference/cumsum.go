@@ -60,6 +60,9 @@ func init() {
 		if err := checkSize(opt, op, x.DataType(), x.Shape()); err != nil {
 			return nil, err
 		}
+		if err := cancelled(opt, op); err != nil {
+			return nil, err
+		}
 		slices := axisSlices(x.Shape(), axis)
 		var y *tensor.Tensor
 		switch computeTypeOf(x.DataType()) {

@@ -60,6 +60,9 @@ func globalPool(opt *ops.Options, n *ops.Node, x *tensor.Tensor, f32 func([]floa
 	if err := checkSize(opt, op, x.DataType(), outShape); err != nil {
 		return nil, err
 	}
+	if err := cancelled(opt, op); err != nil {
+		return nil, err
+	}
 	groups := reductionGroups(x.Shape(), reduced)
 	if x.DataType() == tensor.Double {
 		return []tensor.Value{reduceGroups(x, groups, outShape, f64)}, nil

@@ -57,6 +57,9 @@ func windowGeometry(opt *ops.Options, n *ops.Node, x *tensor.Tensor, withDilatio
 	if err := checkSize(opt, op, x.DataType(), outShape); err != nil {
 		return nil, err
 	}
+	if err := cancelled(opt, op); err != nil {
+		return nil, err
+	}
 	return axes, nil
 }
 

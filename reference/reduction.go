@@ -320,6 +320,9 @@ func registerReduction(name string, versions []int, axesInput int, types func(in
 		if err := checkSize(opt, op, x.DataType(), outShape); err != nil {
 			return nil, err
 		}
+		if err := cancelled(opt, op); err != nil {
+			return nil, err
+		}
 		groups := reductionGroups(x.Shape(), reduced)
 		var y *tensor.Tensor
 		switch computeTypeOf(x.DataType()) {

@@ -7,6 +7,8 @@ package reference
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -386,5 +388,30 @@ func TestPoolingMatchesReference(t *testing.T) {
 			}
 			return a, nil
 		})
+	}
+}
+
+// TestFamilyCancelled checks that both engines stop a cancelled run with
+// the [cancelled] rule.
+func TestFamilyCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	x := tensor.MustNew(tensor.Float, 1, 2, 8, 8)
+	for _, n := range []*ops.Node{
+		{OpType: "ReduceMean", Version: 18, NumOutputs: 1},
+		{OpType: "Softmax", Version: 13, NumOutputs: 1},
+		{OpType: "ArgMax", Version: 13, NumOutputs: 1},
+		{OpType: "GlobalAveragePool", Version: 22, NumOutputs: 1},
+		{OpType: "AveragePool", Version: 22, NumOutputs: 1, Attrs: map[string]ops.Attribute{"kernel_shape": attrInts([]int64{3, 3})}},
+	} {
+		fast, _ := ops.Lookup("", n.OpType, n.Version)
+		ref, _ := Kernel("", n.OpType, n.Version)
+		for engine, run := range map[string]ops.Kernel{"fast": fast.Run, "reference": ref} {
+			_, err := run(&ops.Options{Ctx: ctx}, n, []tensor.Value{x})
+			var e *ops.Error
+			if !errors.Is(err, context.Canceled) || !errors.As(err, &e) || e.Rule != "cancelled" {
+				t.Errorf("%s %s: got %v, want a [cancelled] error", engine, n.OpType, err)
+			}
+		}
 	}
 }

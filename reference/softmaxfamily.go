@@ -42,6 +42,9 @@ func registerSoftmaxFamily(name string, f32 func([]float32) []float32, f64 func(
 		if err := checkSize(opt, op, x.DataType(), x.Shape()); err != nil {
 			return nil, err
 		}
+		if err := cancelled(opt, op); err != nil {
+			return nil, err
+		}
 		var slices [][]int
 		if n.Version >= 13 {
 			slices = axisSlices(x.Shape(), axis)

@@ -95,6 +95,9 @@ func init() {
 		if err := checkSize(opt, op, tensor.Int64, outShape); err != nil {
 			return nil, err
 		}
+		if err := cancelled(opt, op); err != nil {
+			return nil, err
+		}
 		switch computeTypeOf(x.DataType()) {
 		case tensor.Float:
 			return topK[float32](x, axis, int(k), largest == 1), nil
