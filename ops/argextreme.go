@@ -2,8 +2,25 @@ package ops
 
 // What ArgMax and ArgMin share: axis, keepdims and select_last_index, the
 // types, the int64 output and the run of the engine (ops/internal/reduce).
+//
+// Under the SONNX profile ArgMax (based on ArgMax 13; ArgMin is not in the
+// profile's operator set) also checks, with the ids of the working group's
+// informal specification (safety-related-profile/sonnx/ops/spec/informal/
+// argmax/argmax.md in onnx/working-groups):
+//
+//	[R1] [R2] [R3]      axis, keepdims and select_last_index are given
+//	axis [C1]           axis >= 0 ([R4], transient)
+//	axis [C2]           axis < rank
+//	keepdims [C1], select_last_index [C1]  0 or 1
+//	X [C2]              the axis is not empty ([R5])
+//	TYPES               the integers, float16, float, double (no bfloat16)
+//
+// Its NaN rule (the first NaN wins, the last with select_last_index) is
+// this implementation's in both profiles.
 
 import (
+	"fmt"
+
 	"github.com/onnxshape/onnxshape/ops/internal/reduce"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -28,6 +45,15 @@ func (a argOperator) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 	if err != nil {
 		return nil, err
 	}
+	sonnx := a.max && opt.orDefault().Profile == ProfileSONNX
+	if sonnx {
+		// ArgMax [R1]-[R3]: no default values.
+		for i, name := range []string{"axis", "keepdims", "select_last_index"} {
+			if !n.Has(name) {
+				return nil, op.errorf(fmt.Sprintf("R%d", i+1), "attribute %s must be given explicitly in the profile", name)
+			}
+		}
+	}
 	axis, err := n.Int("axis", 0)
 	if err != nil {
 		return nil, err
@@ -42,7 +68,7 @@ func (a argOperator) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 			return nil, err
 		}
 		if v != 0 && v != 1 {
-			return nil, op.errorf(name, "%s is %d, expected 0 or 1", name, v)
+			return nil, op.errorf(sonnxRule(sonnx, name, name+" [C1]"), "%s is %d, expected 0 or 1", name, v)
 		}
 		flags[i] = v
 	}
@@ -51,6 +77,15 @@ func (a argOperator) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 		return nil, err
 	}
 	return values(y), nil
+}
+
+// sonnxRule is the id of a rule: its ONNX name, or under the SONNX profile
+// the id the working group's specification gives it.
+func sonnxRule(sonnx bool, onnx, id string) string {
+	if sonnx {
+		return id
+	}
+	return onnx
 }
 
 // argTypeOK reports whether a version of ArgMax and ArgMin accepts dt.
@@ -67,14 +102,17 @@ func argTypeOK(version int, dt tensor.DataType) bool {
 
 // argOutputShape checks the axis and returns the output shape and the
 // layout of the slices.
-func argOutputShape(op opRef, shape []int, axis int64, keepdims bool) ([]int, reduce.Layout, error) {
+func argOutputShape(op opRef, shape []int, axis int64, keepdims, sonnx bool) ([]int, reduce.Layout, error) {
 	r := len(shape)
+	if sonnx && axis < 0 {
+		return nil, reduce.Layout{}, op.errorf("axis [C1]", "axis is %d: the profile takes axis >= 0 ([R4])", axis)
+	}
 	k, ok := normalizeAxis(axis, r)
 	if !ok {
-		return nil, reduce.Layout{}, op.errorf("axis", "axis %d is outside [%d, %d] (input rank %d)", axis, -r, r-1, r)
+		return nil, reduce.Layout{}, op.errorf(sonnxRule(sonnx, "axis", "axis [C2]"), "axis %d is outside [%d, %d] (input rank %d)", axis, -r, r-1, r)
 	}
 	if shape[k] == 0 {
-		return nil, reduce.Layout{}, op.errorf("axis", "axis %d has length 0: no element to take the index of", k)
+		return nil, reduce.Layout{}, op.errorf(sonnxRule(sonnx, "axis", "X [C2]"), "axis %d has length 0: no element to take the index of", k)
 	}
 	l := reduce.Layout{Outer: 1, N: shape[k], Inner: 1}
 	out := []int{}
@@ -98,10 +136,14 @@ func argOutputShape(op opRef, shape []int, axis int64, keepdims bool) ([]int, re
 // run checks x and the attributes and returns the indices.
 func (a argOperator) run(opt *Options, op opRef, x *tensor.Tensor, axis int64, keepdims, last bool) (*tensor.Tensor, error) {
 	opt = opt.orDefault()
+	sonnx := a.max && opt.Profile == ProfileSONNX
 	if !argTypeOK(op.version, x.DataType()) {
 		return nil, op.errorf("type", "data is %v, which version %d does not accept", x.DataType(), op.version)
 	}
-	shape, l, err := argOutputShape(op, x.Shape(), axis, keepdims)
+	if sonnx && x.DataType() == tensor.BFloat16 {
+		return nil, op.errorf("TYPES", "X is bfloat16; the profile allows the integers of 8 to 64 bits, float16, float and double")
+	}
+	shape, l, err := argOutputShape(op, x.Shape(), axis, keepdims, sonnx)
 	if err != nil {
 		return nil, err
 	}

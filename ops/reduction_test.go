@@ -263,3 +263,62 @@ func TestReductionLimits(t *testing.T) {
 		t.Fatalf("charged %d bytes, want the output's 4 at least", charged)
 	}
 }
+
+// TestArgMaxSoftmaxProfile checks the SONNX rules of ArgMax and Softmax
+// (argmax.md, softmax.md of the working group) and that ONNX runs the same
+// nodes.
+func TestArgMaxSoftmaxProfile(t *testing.T) {
+	sonnx := &Options{Profile: ProfileSONNX}
+	x := f32s([]int{2, 2}, 1, 2, 3, 4)
+	all := map[string]Attribute{"axis": intAttribute(1), "keepdims": intAttribute(1), "select_last_index": intAttribute(0)}
+	with := func(name string, v int64) map[string]Attribute {
+		a := map[string]Attribute{}
+		for k, w := range all {
+			a[k] = w
+		}
+		a[name] = intAttribute(v)
+		return a
+	}
+	for _, c := range []struct {
+		op    string
+		attrs map[string]Attribute
+		in    *tensor.Tensor
+		rule  string
+	}{
+		{"ArgMax", map[string]Attribute{"axis": intAttribute(1), "keepdims": intAttribute(1)}, x, "R3"},
+		{"ArgMax", map[string]Attribute{"keepdims": intAttribute(1), "select_last_index": intAttribute(0)}, x, "R1"},
+		{"ArgMax", with("axis", -1), x, "axis [C1]"},
+		{"ArgMax", with("axis", 2), x, "axis [C2]"},
+		{"ArgMax", with("keepdims", 2), x, "keepdims [C1]"},
+		{"ArgMax", all, f32s([]int{2, 0}), "X [C2]"},
+		{"ArgMax", all, tensor.MustFromSlice([]tensor.BF16{1}, 1, 1), "TYPES"},
+		{"Softmax", map[string]Attribute{"axis": intAttribute(-1)}, x, "axis [C1]"},
+		{"Softmax", map[string]Attribute{"axis": intAttribute(2)}, x, "axis [C2]"},
+	} {
+		t.Run(c.op+" "+c.rule, func(t *testing.T) {
+			_, err := runKernel(sonnx, c.op, 13, 1, c.attrs, c.in)
+			wantRule(t, err, c.rule, "")
+		})
+	}
+	if _, err := runKernel(sonnx, "ArgMax", 13, 1, all, x); err != nil {
+		t.Fatalf("ArgMax with every attribute under SONNX: %v", err)
+	}
+	// softmax.md: "0, if X[i] = -inf" when no element is NaN or +inf; ONNX's
+	// reference gives NaN (0/0) for a slice of -inf only.
+	negInf := f32s([]int{2, 2}, float32(-inf), float32(-inf), 1, float32(-inf))
+	for _, c := range []struct {
+		opt  *Options
+		want []float64
+	}{{sonnx, []float64{0, 0, 1, 0}}, {nil, []float64{nan, nan, 1, 0}}} {
+		out, err := runKernel(c.opt, "Softmax", 13, 1, map[string]Attribute{"axis": intAttribute(1)}, negInf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := out[0].(*tensor.Tensor).Float64s()
+		for i := range got {
+			if got[i] != c.want[i] && !(math.IsNaN(got[i]) && math.IsNaN(c.want[i])) {
+				t.Fatalf("Softmax of %v: got %v, want %v", negInf, got, c.want)
+			}
+		}
+	}
+}

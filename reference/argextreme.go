@@ -4,8 +4,21 @@ package reference
 // input if keepdims equals 1. If keepdims equals 0, then the resulting
 // tensor has the reduced dimension pruned." The types: every integer of 8
 // to 64 bits, float16, float, double, and bfloat16 from version 13.
+//
+// Under SONNX, ArgMax follows the working group's informal specification
+// (safety-related-profile/sonnx/ops/spec/informal/argmax/argmax.md in
+// onnx/working-groups): [R1]-[R3] axis, keepdims and select_last_index are
+// given; axis [C1] "axis >= 0" ([R4]); axis [C2] axis < rank; keepdims
+// [C1] and select_last_index [C1] are 0 or 1; X [C2] "The dimension of X
+// along axis must be strictly positive" ([R5]); its types exclude
+// bfloat16. "If the reduced slice contains one or more NaN values ... if
+// select_last_index = 0, the index of the first NaN along the reduced axis
+// is returned; if select_last_index = 1, the index of the last NaN", as in
+// every profile here.
 
 import (
+	"fmt"
+
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -30,6 +43,22 @@ func registerArg(name string, max bool) {
 		if err != nil {
 			return nil, err
 		}
+		// Under SONNX, ArgMax (argmax.md): [R1]-[R3] no default values.
+		profile := max && sonnx(opt)
+		if profile {
+			for i, name := range []string{"axis", "keepdims", "select_last_index"} {
+				if !n.Has(name) {
+					return nil, op.errorf(fmt.Sprintf("R%d", i+1), "attribute %s must be given explicitly in the profile", name)
+				}
+			}
+		}
+		// ruleOf is a rule's ONNX name, or its id in argmax.md.
+		ruleOf := func(onnx, id string) string {
+			if profile {
+				return id
+			}
+			return onnx
+		}
 		a, err := n.Int("axis", 0)
 		if err != nil {
 			return nil, err
@@ -42,24 +71,33 @@ func registerArg(name string, max bool) {
 			return nil, err
 		}
 		if keepdims != 0 && keepdims != 1 {
-			return nil, op.errorf("keepdims", "keepdims is %d, expected 0 or 1", keepdims)
+			return nil, op.errorf(ruleOf("keepdims", "keepdims [C1]"), "keepdims is %d, expected 0 or 1", keepdims)
 		}
 		last, err := n.Int("select_last_index", 0)
 		if err != nil {
 			return nil, err
 		}
 		if last != 0 && last != 1 {
-			return nil, op.errorf("select_last_index", "select_last_index is %d, expected 0 or 1", last)
+			return nil, op.errorf(ruleOf("select_last_index", "select_last_index [C1]"), "select_last_index is %d, expected 0 or 1", last)
 		}
 		if !argTypes(n.Version, x.DataType()) {
 			return nil, op.errorf("type", "data is %v, which version %d does not accept", x.DataType(), n.Version)
 		}
+		if profile && x.DataType() == tensor.BFloat16 {
+			return nil, op.errorf("TYPES", "X is bfloat16, which the profile does not take")
+		}
+		if profile && a < 0 { // [R4]
+			return nil, op.errorf("axis [C1]", "axis is %d, must be >= 0", a)
+		}
 		axis, err := checkAxis(n, a, x.Rank())
 		if err != nil {
+			if profile {
+				return nil, op.errorf("axis [C2]", "axis %d is outside the rank %d", a, x.Rank())
+			}
 			return nil, err
 		}
-		if x.Shape()[axis] == 0 {
-			return nil, op.errorf("axis", "axis %d has length 0", axis)
+		if x.Shape()[axis] == 0 { // [R5]
+			return nil, op.errorf(ruleOf("axis", "X [C2]"), "axis %d has length 0", axis)
 		}
 		if err := cancelled(opt, op); err != nil {
 			return nil, err

@@ -8,7 +8,7 @@ package reference
 
 func init() { registerSoftmaxFamily("Hardmax", hardmax[float32], hardmax[float64]) }
 
-func hardmax[A float32 | float64](v []A) []A {
+func hardmax[A float32 | float64](v []A, _ bool) []A {
 	first := 0
 	for i, x := range v {
 		if v[first] == v[first] && (x != x || x > v[first]) {

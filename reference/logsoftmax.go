@@ -9,7 +9,7 @@ import "math"
 
 func init() { registerSoftmaxFamily("LogSoftmax", logSoftmax[float32], logSoftmax[float64]) }
 
-func logSoftmax[A float32 | float64](v []A) []A {
+func logSoftmax[A float32 | float64](v []A, _ bool) []A {
 	m := sliceMax(v)
 	var s A
 	for _, x := range v {

@@ -103,22 +103,26 @@ func sameRun(t *testing.T, n *ops.Node, in []tensor.Value, what string) {
 	if !ok {
 		t.Fatalf("%s-%d: no reference kernel", n.OpType, n.Version)
 	}
-	fast, ferr := s.Run(&ops.Options{}, n, in)
-	slow, rerr := ref(&ops.Options{}, n, in)
-	if (ferr != nil) != (rerr != nil) {
-		t.Fatalf("%s-%d %s: fast error %v, reference error %v", n.OpType, n.Version, what, ferr, rerr)
-	}
-	if ferr != nil {
-		return
-	}
-	if len(fast) != len(slow) {
-		t.Fatalf("%s-%d %s: %d outputs, reference %d", n.OpType, n.Version, what, len(fast), len(slow))
-	}
-	for i := range fast {
-		a, b := fast[i].(*tensor.Tensor), slow[i].(*tensor.Tensor)
-		if a.DataType() != b.DataType() || !slices.Equal(a.Shape(), b.Shape()) || !sameBits(a.DataType(), a.Bytes(), b.Bytes()) {
-			t.Fatalf("%s-%d %s: output %d differs:\nfast      %v %v %v %x\nreference %v %v %v %x", n.OpType, n.Version, what, i,
-				a.DataType(), a.Shape(), a, a.Bytes(), b.DataType(), b.Shape(), b, b.Bytes())
+	for _, profile := range []ops.Profile{ops.ProfileONNX, ops.ProfileSONNX} {
+		opt := &ops.Options{Profile: profile}
+		fast, ferr := s.Run(opt, n, in)
+		slow, rerr := ref(opt, n, in)
+		var ef, er *ops.Error
+		if (ferr != nil) != (rerr != nil) || (ferr != nil && (!errors.As(ferr, &ef) || !errors.As(rerr, &er) || ef.Rule != er.Rule)) {
+			t.Fatalf("%s-%d %s under %v: fast error %v, reference error %v", n.OpType, n.Version, what, profile, ferr, rerr)
+		}
+		if ferr != nil {
+			continue
+		}
+		if len(fast) != len(slow) {
+			t.Fatalf("%s-%d %s: %d outputs, reference %d", n.OpType, n.Version, what, len(fast), len(slow))
+		}
+		for i := range fast {
+			a, b := fast[i].(*tensor.Tensor), slow[i].(*tensor.Tensor)
+			if a.DataType() != b.DataType() || !slices.Equal(a.Shape(), b.Shape()) || !sameBits(a.DataType(), a.Bytes(), b.Bytes()) {
+				t.Fatalf("%s-%d %s under %v: output %d differs:\nfast      %v %v %v %x\nreference %v %v %v %x", n.OpType, n.Version, what, profile, i,
+					a.DataType(), a.Shape(), a, a.Bytes(), b.DataType(), b.Shape(), b, b.Bytes())
+			}
 		}
 	}
 }

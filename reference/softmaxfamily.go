@@ -14,7 +14,7 @@ import (
 
 // registerSoftmaxFamily registers an operator of the family: f32 and f64
 // map one slice to its result.
-func registerSoftmaxFamily(name string, f32 func([]float32) []float32, f64 func([]float64) []float64) {
+func registerSoftmaxFamily(name string, f32 func([]float32, bool) []float32, f64 func([]float64, bool) []float64) {
 	register(name, []int{1, 11, 13}, func(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
 		op := opOf(n)
 		x, err := requiredInput(op, in, 0, "input")
@@ -29,14 +29,25 @@ func registerSoftmaxFamily(name string, f32 func([]float32) []float32, f64 func(
 		if err != nil {
 			return nil, err
 		}
+		// Under SONNX, Softmax follows softmax.md of the working group.
+		profile := name == "Softmax" && sonnx(opt)
+		if profile && x.DataType() == tensor.BFloat16 {
+			return nil, op.errorf("TYPES", "input is bfloat16, which the profile does not take")
+		}
 		switch dt := x.DataType(); {
 		case dt == tensor.Float16 || dt == tensor.Float || dt == tensor.Double:
 		case dt == tensor.BFloat16 && n.Version >= 13:
 		default:
 			return nil, op.errorf("type", "input is %v, which version %d does not accept", dt, n.Version)
 		}
+		if profile && a < 0 { // [R1]
+			return nil, op.errorf("axis [C1]", "axis is %d, must be >= 0", a)
+		}
 		axis, err := checkAxis(n, a, x.Rank())
 		if err != nil {
+			if profile {
+				return nil, op.errorf("axis [C2]", "axis %d is outside the rank %d", a, x.Rank())
+			}
 			return nil, err
 		}
 		if err := checkSize(opt, op, x.DataType(), x.Shape()); err != nil {
@@ -59,9 +70,9 @@ func registerSoftmaxFamily(name string, f32 func([]float32) []float32, f64 func(
 			}
 		}
 		if x.DataType() == tensor.Double {
-			return []tensor.Value{mapSlices(x, slices, f64)}, nil
+			return []tensor.Value{mapSlices(x, slices, func(v []float64) []float64 { return f64(v, profile) })}, nil
 		}
-		return []tensor.Value{mapSlices(x, slices, f32)}, nil
+		return []tensor.Value{mapSlices(x, slices, func(v []float32) []float32 { return f32(v, profile) })}, nil
 	})
 }
 

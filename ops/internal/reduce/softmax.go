@@ -15,8 +15,9 @@ const (
 
 // RunSoftmax writes the softmax kind of x, laid out as l (not General), to y
 // of the same length. The exponentials are computed in float64 and rounded
-// to A; the sum is accumulated in A in index order.
-func RunSoftmax[A Number](kind SoftmaxKind, l Layout, x, y []A, par Parallel) error {
+// to A; the sum is accumulated in A in index order. A Softmax slice of -inf
+// only gives NaN (0/0), or with negInfZero 0 (SONNX: "0 if X[i] = -inf").
+func RunSoftmax[A Number](kind SoftmaxKind, l Layout, x, y []A, negInfZero bool, par Parallel) error {
 	if l.N == 0 || l.Outer*l.Inner == 0 {
 		return nil
 	}
@@ -24,7 +25,7 @@ func RunSoftmax[A Number](kind SoftmaxKind, l Layout, x, y []A, par Parallel) er
 	if inner == 1 {
 		return par(l.Outer, l.Outer*n, func(lo, hi int) error {
 			for o := lo; o < hi; o++ {
-				softmaxRow(kind, x[o*n:(o+1)*n], y[o*n:(o+1)*n])
+				softmaxRow(kind, x[o*n:(o+1)*n], y[o*n:(o+1)*n], negInfZero)
 			}
 			return nil
 		})
@@ -38,14 +39,14 @@ func RunSoftmax[A Number](kind SoftmaxKind, l Layout, x, y []A, par Parallel) er
 			o, b := t/blocks, t%blocks
 			c0, c1 := b*block, min((b+1)*block, inner)
 			in, out := x[o*n*inner:(o+1)*n*inner], y[o*n*inner:(o+1)*n*inner]
-			softmaxColumns(kind, in, out, n, inner, c0, m[:c1-c0], s[:c1-c0], idx[:c1-c0])
+			softmaxColumns(kind, in, out, n, inner, c0, m[:c1-c0], s[:c1-c0], idx[:c1-c0], negInfZero)
 		}
 		return nil
 	})
 }
 
 // softmaxRow is the softmax kind of one contiguous slice.
-func softmaxRow[A Number](kind SoftmaxKind, x, y []A) {
+func softmaxRow[A Number](kind SoftmaxKind, x, y []A, negInfZero bool) {
 	if kind == Hardmax {
 		at := argBest(x, true, false)
 		for i := range y {
@@ -55,6 +56,10 @@ func softmaxRow[A Number](kind SoftmaxKind, x, y []A) {
 		return
 	}
 	m := reduceRow(Op{Kind: Max}, x)
+	if negInfZero && kind == Softmax && math.IsInf(float64(m), -1) {
+		clear(y)
+		return
+	}
 	var s A
 	y = y[:len(x)]
 	for i, v := range x {
@@ -78,7 +83,7 @@ func softmaxRow[A Number](kind SoftmaxKind, x, y []A) {
 
 // softmaxColumns is the softmax kind of the columns c0 to c0+len(m) of an
 // [n, inner] block; m, s and idx are scratch of that many elements.
-func softmaxColumns[A Number](kind SoftmaxKind, x, y []A, n, inner, c0 int, m, s []A, idx []int) {
+func softmaxColumns[A Number](kind SoftmaxKind, x, y []A, n, inner, c0 int, m, s []A, idx []int, negInfZero bool) {
 	w := len(m)
 	row := func(z []A, i int) []A { return z[i*inner+c0 : i*inner+c0+w] }
 	if kind == Hardmax {
@@ -127,6 +132,15 @@ func softmaxColumns[A Number](kind SoftmaxKind, x, y []A, n, inner, c0 int, m, s
 			r := row(y, i)
 			for j := range r {
 				r[j] /= s[j]
+			}
+		}
+		if negInfZero {
+			for j, v := range m {
+				if math.IsInf(float64(v), -1) {
+					for i := range n {
+						row(y, i)[j] = 0
+					}
+				}
 			}
 		}
 		return
