@@ -28,6 +28,27 @@ func init() {
 		AttrSpec{Name: "dilations", Type: AttrInts, From: 19})
 }
 
+// AveragePoolOptions are the attributes of AveragePool. The zero value of
+// each field is the ONNX default; KernelShape is required. Slices hold one
+// value per spatial axis (Pads two: all the beginnings, then all the ends).
+type AveragePoolOptions struct {
+	AutoPad         string // NOTSET (or ""), SAME_UPPER, SAME_LOWER or VALID
+	CeilMode        bool   // ceil rather than floor for the output length
+	CountIncludePad bool   // divide by the taps inside the padded input
+	Dilations       []int  // nil: 1 on every axis
+	KernelShape     []int
+	Pads            []int // nil: 0 on every side
+	Strides         []int // nil: 1 on every axis
+}
+
+// AveragePool returns the average pooling of x, N x C x D1 x ... x Dn (ONNX
+// AveragePool, version 22).
+func AveragePool(x *tensor.Tensor, o AveragePoolOptions) (*tensor.Tensor, error) {
+	a := poolAttrs{kernel: o.KernelShape, strides: o.Strides, pads: o.Pads, dilations: o.Dilations,
+		autoPad: o.AutoPad, ceilMode: o.CeilMode}
+	return averagePool(nil, opRef{"AveragePool", 22}, x, a, windowPool{includePad: o.CountIncludePad})
+}
+
 func averagePoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
 	op := n.op()
 	x, err := n.requiredInput(in, 0, "X")

@@ -65,3 +65,27 @@ func ExampleGlobalAveragePool() {
 	//
 	//   [[25]]]]
 }
+
+func ExampleAveragePool() {
+	x := tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6, 7, 8, 9}, 1, 1, 3, 3)
+	y, err := ops.AveragePool(x, ops.AveragePoolOptions{KernelShape: []int{2, 2}})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(y)
+	// Output: tensor(float)[1 1 2 2]
+	// [[[[3 4]
+	//    [6 7]]]]
+}
+
+func ExampleArgMax() {
+	scores := tensor.MustFromSlice([]float32{0.1, 0.7, 0.2, 0.5, 0.5, 0.0}, 2, 3)
+	y, err := ops.ArgMax(scores, -1, false)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(y)
+	// Output: tensor(int64)[2 1]
+	// [[1]
+	//  [0]]
+}
