@@ -83,7 +83,9 @@ func depthToSpace(opt *Options, op opRef, x *tensor.Tensor, b int, mode string) 
 	} else {
 		plan = permutePlan([]int{n, c, b, b, h, w}, []int{0, 1, 4, 2, 5, 3})
 	}
-	plan.run(opt, y, x)
+	if err := plan.run(opt, y, x); err != nil {
+		return nil, op.stopped(err)
+	}
 	return y, nil
 }
 

@@ -59,7 +59,9 @@ func expand(opt *Options, op opRef, x *tensor.Tensor, shape []int) (*tensor.Tens
 	if err != nil {
 		return nil, err
 	}
-	broadcastPlan(x.Shape(), out).run(opt, y, x)
+	if err := broadcastPlan(x.Shape(), out).run(opt, y, x); err != nil {
+		return nil, op.stopped(err)
+	}
 	return y, nil
 }
 

@@ -27,15 +27,41 @@ func floatComputable(dt tensor.DataType) bool {
 	return dt.IsInteger()
 }
 
+// nativeFloat reports whether loadFloats[A] returns a tensor of type dt as
+// it is, allocating nothing.
+func nativeFloat[A computeFloat](dt tensor.DataType) bool {
+	var zero A
+	switch any(zero).(type) {
+	case float32:
+		return dt == tensor.Float
+	}
+	return dt == tensor.Double
+}
+
 // loadFloats returns t's elements as []A. For a tensor already of type A it
-// returns t's own storage, which must not be modified.
+// returns t's own storage, which must not be modified; otherwise it
+// allocates one []A (float16 and bfloat16 convert to float32 directly, not
+// through float64), whose size the caller checks first.
 func loadFloats[A computeFloat](t *tensor.Tensor) ([]A, error) {
 	var zero A
 	switch any(zero).(type) {
 	case float32:
-		if t.DataType() == tensor.Float {
+		switch t.DataType() {
+		case tensor.Float:
 			v, err := tensor.Data[float32](t)
 			return any(v).([]A), err
+		case tensor.Float16:
+			out := make([]float32, t.Len())
+			for i, b := range asElems[uint16](t.Bytes())[:len(out)] {
+				out[i] = float16.Frombits(b).Float32()
+			}
+			return any(out).([]A), nil
+		case tensor.BFloat16:
+			out := make([]float32, t.Len())
+			for i, b := range asElems[uint16](t.Bytes())[:len(out)] {
+				out[i] = tensor.BF16(b).Float32()
+			}
+			return any(out).([]A), nil
 		}
 	case float64:
 		if t.DataType() == tensor.Double {

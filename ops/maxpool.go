@@ -140,7 +140,10 @@ func maxPoolShape(opt *Options, op opRef, dt tensor.DataType, shape []int, o Max
 		return nil, err
 	}
 	if opt.orDefault().Profile == ProfileSONNX {
-		w := newPoolWindows(axes)
+		w, err := opt.poolWindows(op, axes)
+		if err != nil {
+			return nil, err
+		}
 		if w.empty {
 			for k := range axes {
 				for o, c := range w.count[k] {
@@ -236,7 +239,13 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 	if err != nil {
 		return nil, nil, err
 	}
-	w := newPoolWindows(axes)
+	if y.Len() == 0 {
+		return y, indices, nil // no window to look at: build no tables
+	}
+	w, err := opt.poolWindows(op, axes)
+	if err != nil {
+		return nil, nil, err
+	}
 	idx, _ := tensor.Data[int64](indices)
 	planes := x.Shape()[0] * x.Shape()[1]
 	taps := 1 // the most real taps of one window: at most a plane
@@ -248,8 +257,12 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 		taps *= most
 	}
 	work := y.Len() * taps
+	if err := maxPoolScratch(opt, op, w, planes); err != nil {
+		return nil, nil, err
+	}
 	plan := newRankPlan(w) // nil where the general walk serves
 	err = parallelRange(opt, planes, work, func(lo, hi int) error {
+		c := opt.canceller()
 		// One plane's ranks (or for float64 its keys) and the scratch of
 		// plan.maxima, kept between calls: a model run in a loop then
 		// allocates nothing for them.
@@ -261,8 +274,8 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 			int64Scratch.Put(rowMaxBuf)
 		}()
 		for p := lo; p < hi; p++ {
-			if err := opt.cancelled(); err != nil {
-				return err
+			if c.stop(w.inPlane) {
+				return c.err
 			}
 			base := p * w.inPlane
 			pidx := idx[p*w.outPlane : (p+1)*w.outPlane]
@@ -270,13 +283,16 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 			case x.DataType() == tensor.Double:
 				v := asElems[uint64](x.Bytes())
 				keys = float64Keys(keys, v[base:base+w.inPlane])
-				argMaxPlane(keys, w, pidx, int64(base))
+				argMaxPlane(keys, w, pidx, int64(base), &c)
 			case plan != nil:
 				keys = planeRanks(keys, x, base, base+w.inPlane)
-				plan.maxima(keys, pidx, int64(base), &rowMax)
+				plan.maxima(keys, pidx, int64(base), &rowMax, &c)
 			default:
 				keys = planeRanks(keys, x, base, base+w.inPlane)
-				argMaxRanks(keys, w, pidx, int64(base))
+				argMaxRanks(keys, w, pidx, int64(base), &c)
+			}
+			if c.err != nil {
+				return c.err
 			}
 			gatherCopy(y, p*w.outPlane, x, pidx)
 			if o.StorageOrder == 1 && len(w.inShape) > 1 {
@@ -286,12 +302,25 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 		return nil
 	})
 	if err != nil {
-		return nil, nil, op.wrap("cancelled", err, "run stopped")
+		return nil, nil, op.stopped(err)
 	}
 	if w.empty {
 		fillEmptyWindows(y, idx)
 	}
 	return y, indices, nil
+}
+
+// maxPoolScratch checks and charges, before the kernel runs, what it
+// allocates besides its outputs: on each core, the ranks (or keys) of one
+// plane, and the row maxima of the rank plan, at most a plane and an output
+// plane more (newRankPlan's bound), 8 bytes each; and the rank plan's
+// tables, a few ints per input row and per output column.
+func maxPoolScratch(opt *Options, op opRef, w *poolWindows, planes int) error {
+	cores := max(1, min(opt.threads(), planes))
+	perCore := addCounts(mulCounts(w.inPlane, 2), w.outPlane)
+	plan := addCounts(mulCounts(w.inShape[0], 2), mulCounts(w.outShape[len(w.outShape)-1], 4))
+	elems := addCounts(mulCounts(cores, perCore), plan)
+	return opt.scratch(op, "the keys and row maxima of a plane per core", elems, 8)
 }
 
 // The kernel compares keys, not values: every element of a plane is first
@@ -498,8 +527,9 @@ func newRankPlan(w *poolWindows) *rankPlan {
 
 // maxima writes, for every window of one plane whose ranks are ranks, base
 // plus the position in the plane of the window's largest rank, or -1 for a
-// window without a real element. rowMax is scratch, grown as needed.
-func (q *rankPlan) maxima(ranks []int64, idx []int64, base int64, rowMax *[]int64) {
+// window without a real element. rowMax is scratch, grown as needed. It
+// stops early, row by row, when c says the run is cancelled.
+func (q *rankPlan) maxima(ranks []int64, idx []int64, base int64, rowMax *[]int64, c *canceller) {
 	w := q.w
 	inW, outW := w.inShape[1], w.outShape[1]
 	size := len(q.rows) * outW
@@ -509,6 +539,9 @@ func (q *rankPlan) maxima(ranks []int64, idx []int64, base int64, rowMax *[]int6
 	rm := (*rowMax)[:size] // the maxima of row q.rows[i] at rm[i*outW:]
 	colStep := w.tapStride[1]
 	for i, r := range q.rows {
+		if c.stop(inW) {
+			return
+		}
 		src, dst := ranks[r*inW:(r+1)*inW], rm[i*outW:(i+1)*outW]
 		for _, run := range q.runs {
 			first := w.first[1][run.lo]
@@ -524,6 +557,9 @@ func (q *rankPlan) maxima(ranks []int64, idx []int64, base int64, rowMax *[]int6
 		}
 	}
 	for oh, h0 := range w.first[0] {
+		if c.stop(outW * w.count[0][oh]) {
+			return
+		}
 		out := idx[oh*outW : (oh+1)*outW]
 		row := func(i int) []int64 {
 			r := q.slot[h0+i*w.dilation[0]]
@@ -631,7 +667,7 @@ func colMaxInto(acc, a []int64) {
 
 // argMaxRanks is the general walk over ranks, for the geometries that have
 // no rankPlan.
-func argMaxRanks(ranks []int64, w *poolWindows, idx []int64, base int64) {
+func argMaxRanks(ranks []int64, w *poolWindows, idx []int64, base int64, c *canceller) {
 	if int64(w.inPlane) > math.MaxUint32 {
 		// The positions do not fit in the low half: compare the keys
 		// alone, in row-major order.
@@ -641,21 +677,33 @@ func argMaxRanks(ranks []int64, w *poolWindows, idx []int64, base int64) {
 	}
 	// Otherwise the largest rank of a window is its first largest key, which
 	// the walk finds as well.
-	argMaxPlane(ranks, w, idx, base)
+	argMaxPlane(ranks, w, idx, base, c)
 }
 
 // argMaxPlane writes, for every window of one plane whose keys are keys,
 // base plus the position in the plane of the window's first maximum in
-// row-major order, or -1 for a window without a real element.
-func argMaxPlane(keys []int64, w *poolWindows, idx []int64, base int64) {
+// row-major order, or -1 for a window without a real element. It stops
+// early, a few windows at a time, when c says the run is cancelled.
+func argMaxPlane(keys []int64, w *poolWindows, idx []int64, base int64, c *canceller) {
 	if len(w.outShape) <= 2 {
-		argMaxPlane2D(keys, w.as2D(), idx, base)
+		argMaxPlane2D(keys, w.as2D(), idx, base, c)
 		return
 	}
 	r := len(w.outShape)
 	o := make([]int, r)   // output coordinates
 	tap := make([]int, r) // tap counters of the window's outer axes
+	taps := 1             // the most taps of one window, the work of each
+	for k := range r {
+		most := 0
+		for _, n := range w.count[k] {
+			most = max(most, n)
+		}
+		taps = mulCounts(taps, max(most, 1))
+	}
 	for i := range idx {
+		if c.stop(taps) {
+			return
+		}
 		off := 0
 		empty := false
 		for k, ok := range o {
@@ -675,11 +723,14 @@ func argMaxPlane(keys []int64, w *poolWindows, idx []int64, base int64) {
 
 // argMaxPlane2D is argMaxPlane for one or two spatial axes, with the window
 // loops written out.
-func argMaxPlane2D(keys []int64, w *poolWindows, idx []int64, base int64) {
+func argMaxPlane2D(keys []int64, w *poolWindows, idx []int64, base int64, c *canceller) {
 	rowStride, rowStep, colStep := w.inStride[0], w.tapStride[0], w.tapStride[1]
 	i := 0
 	for oh, h0 := range w.first[0] {
 		nh := w.count[0][oh]
+		if c.stop(nh * len(w.first[1])) {
+			return
+		}
 		for ow, w0 := range w.first[1] {
 			nw := w.count[1][ow]
 			if nh == 0 || nw == 0 {

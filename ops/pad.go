@@ -298,7 +298,9 @@ func pad(opt *Options, op opRef, x *tensor.Tensor, p padParams) (*tensor.Tensor,
 	if fill == nil {
 		fill = tensor.MustNew(dt, 1) // zero, or the empty string
 	}
-	tableCopy{tables: tables}.run(opt, y, x, fill)
+	if err := (tableCopy{tables: tables}).run(opt, y, x, fill); err != nil {
+		return nil, op.stopped(err)
+	}
 	return y, nil
 }
 
@@ -308,9 +310,9 @@ func pad(opt *Options, op opRef, x *tensor.Tensor, p padParams) (*tensor.Tensor,
 func padTables(opt *Options, op opRef, in []int, plan []padAxis, mode string) ([][]int, error) {
 	entries := 0
 	for _, a := range plan {
-		entries += a.out
+		entries = addCounts(entries, a.out)
 	}
-	if err := opt.orDefault().checkSize(op, tensor.Int64, []int{entries}); err != nil {
+	if err := opt.scratch(op, "the index tables", entries, 8); err != nil {
 		return nil, err
 	}
 	strides := contiguousStrides(in)

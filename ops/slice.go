@@ -331,6 +331,8 @@ func slice(opt *Options, op opRef, x *tensor.Tensor, p sliceParams) (*tensor.Ten
 	if err != nil {
 		return nil, err
 	}
-	boxPlan(w.shape, x.Shape(), w.start, w.step, w.shape, nil).run(opt, y, x)
+	if err := boxPlan(w.shape, x.Shape(), w.start, w.step, w.shape, nil).run(opt, y, x); err != nil {
+		return nil, op.stopped(err)
+	}
 	return y, nil
 }

@@ -103,7 +103,9 @@ func tile(opt *Options, op opRef, x *tensor.Tensor, repeats []int) (*tensor.Tens
 	if err != nil {
 		return nil, err
 	}
-	tilePlan(x.Shape(), repeats).run(opt, y, x)
+	if err := tilePlan(x.Shape(), repeats).run(opt, y, x); err != nil {
+		return nil, op.stopped(err)
+	}
 	return y, nil
 }
 

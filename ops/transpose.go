@@ -59,7 +59,9 @@ func transpose(opt *Options, op opRef, x *tensor.Tensor, perm []int) (*tensor.Te
 	if err != nil {
 		return nil, err
 	}
-	permutePlan(x.Shape(), perm).run(opt, y, x)
+	if err := permutePlan(x.Shape(), perm).run(opt, y, x); err != nil {
+		return nil, op.stopped(err)
+	}
 	return y, nil
 }
 
