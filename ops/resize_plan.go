@@ -391,16 +391,18 @@ func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor,
 	if len(todo) == 0 {
 		return x.Reshape(outShape...) // nothing moves: a view, as Reshape gives
 	}
-	y, err := opt.newOverwritten(op, dt, outShape)
-	if err != nil || y.Len() == 0 {
-		return y, err
-	}
+	// The input converted to the computing type is checked first: for
+	// integers it takes up to eight times the input's bytes.
 	var zero A
 	computeSize := int(unsafe.Sizeof(zero))
 	if !nativeFloat[A](dt) {
 		if err := opt.scratch(op, fmt.Sprintf("the input converted to %T", zero), x.Len(), computeSize); err != nil {
 			return nil, err
 		}
+	}
+	y, err := opt.newOverwritten(op, dt, outShape)
+	if err != nil || y.Len() == 0 {
+		return y, err
 	}
 	src, err := loadFloats[A](x)
 	if err != nil {
