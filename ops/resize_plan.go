@@ -442,7 +442,7 @@ func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor,
 		// The two innermost axes in one step: H (axis r-2) and W (r-1),
 		// either of which may stay.
 		if err := opt.cancelled(); err != nil {
-			return nil, err
+			return nil, op.stopped(err)
 		}
 		var h *resizeAxis
 		var w *resizeRowFilter[A]
@@ -476,7 +476,7 @@ func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor,
 	}
 	for i, k := range todo {
 		if err := opt.cancelled(); err != nil {
-			return nil, err
+			return nil, op.stopped(err)
 		}
 		a := plans[k]
 		outer, inner := 1, 1
