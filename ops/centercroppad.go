@@ -117,6 +117,9 @@ func centerCropPadShape(op opRef, in []int, o CenterCropPadOptions) (cropPadWind
 }
 
 func centerCropPad(opt *Options, op opRef, x *tensor.Tensor, o CenterCropPadOptions) (*tensor.Tensor, error) {
+	if err := checkInput(op, "input_data", x); err != nil {
+		return nil, err
+	}
 	w, err := centerCropPadShape(op, x.Shape(), o)
 	if err != nil {
 		return nil, err

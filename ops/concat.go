@@ -154,6 +154,11 @@ func concatShape(opt *Options, op opRef, shapes [][]int, types []tensor.DataType
 }
 
 func concat(opt *Options, op opRef, inputs []*tensor.Tensor, axis int) (*tensor.Tensor, error) {
+	for i, x := range inputs {
+		if err := checkInput(op, fmt.Sprintf("inputs[%d]", i), x); err != nil {
+			return nil, err
+		}
+	}
 	shapes := make([][]int, len(inputs))
 	types := make([]tensor.DataType, len(inputs))
 	for i, t := range inputs {

@@ -67,6 +67,9 @@ func depthToSpaceNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value,
 }
 
 func depthToSpace(opt *Options, op opRef, x *tensor.Tensor, b int, mode string) (*tensor.Tensor, error) {
+	if err := checkInput(op, "input", x); err != nil {
+		return nil, err
+	}
 	out, err := depthToSpaceShape(op, x.Shape(), b, mode)
 	if err != nil {
 		return nil, err

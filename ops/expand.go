@@ -51,6 +51,9 @@ func expandNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 }
 
 func expand(opt *Options, op opRef, x *tensor.Tensor, shape []int) (*tensor.Tensor, error) {
+	if err := checkInput(op, "input", x); err != nil {
+		return nil, err
+	}
 	out, err := expandShape(op, x.Shape(), shape)
 	if err != nil {
 		return nil, err

@@ -52,6 +52,9 @@ func flattenNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 }
 
 func flatten(op opRef, x *tensor.Tensor, axis int) (*tensor.Tensor, error) {
+	if err := checkInput(op, "input", x); err != nil {
+		return nil, err
+	}
 	shape, err := flattenShape(op, x.Shape(), axis)
 	if err != nil {
 		return nil, err

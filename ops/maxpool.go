@@ -220,6 +220,9 @@ func maxPoolOutShape(shape []int, axes []poolAxis) []int {
 }
 
 func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tensor.Tensor, *tensor.Tensor, error) {
+	if err := checkInput(op, "X", x); err != nil {
+		return nil, nil, err
+	}
 	opt = opt.orDefault()
 	axes, err := maxPoolShape(opt, op, x.DataType(), x.Shape(), o)
 	if err != nil {

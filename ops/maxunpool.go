@@ -148,6 +148,12 @@ func maxUnpoolShape(op opRef, dt tensor.DataType, xShape, iShape []int, o MaxUnp
 }
 
 func maxUnpool(opt *Options, op opRef, x, indices *tensor.Tensor, o MaxUnpoolOptions) (*tensor.Tensor, error) {
+	if err := checkInput(op, "X", x); err != nil {
+		return nil, err
+	}
+	if err := checkInput(op, "I", indices); err != nil {
+		return nil, err
+	}
 	opt = opt.orDefault()
 	if indices.DataType() != tensor.Int64 {
 		return nil, op.errorf("type", "I must be int64, got %v", indices.DataType())

@@ -262,7 +262,13 @@ func padShape(op opRef, in []int, p padParams) ([]int, error) {
 }
 
 func pad(opt *Options, op opRef, x *tensor.Tensor, p padParams) (*tensor.Tensor, error) {
+	if err := checkInput(op, "data", x); err != nil {
+		return nil, err
+	}
 	dt := x.DataType()
+	if p.value != nil && !p.value.DataType().Valid() {
+		return nil, op.errorf("constant_value", "constant_value has no element type (a zero tensor.Tensor?)")
+	}
 	if p.value != nil && p.mode == "constant" {
 		if p.value.DataType() != dt {
 			return nil, op.errorf("constant_value", "constant_value is %v, data is %v", p.value.DataType(), dt)

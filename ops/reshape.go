@@ -86,6 +86,9 @@ func reshapeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 }
 
 func reshape(opt *Options, op opRef, x *tensor.Tensor, shape []int, allowZero bool) (*tensor.Tensor, error) {
+	if err := checkInput(op, "data", x); err != nil {
+		return nil, err
+	}
 	out, err := reshapeShape(opt, op, x.Shape(), shape, allowZero)
 	if err != nil {
 		return nil, err

@@ -472,6 +472,9 @@ func resizeShape(op opRef, in []int, p resizeParams) ([]int, error) {
 }
 
 func resize(opt *Options, op opRef, x *tensor.Tensor, p resizeParams) (*tensor.Tensor, error) {
+	if err := checkInput(op, "X", x); err != nil {
+		return nil, err
+	}
 	g, err := resizeCheck(op, x.Shape(), p)
 	if err != nil {
 		return nil, err

@@ -323,6 +323,9 @@ func sliceAxisStrict(op opRef, i int, d, start, end, step int64) (int64, int64, 
 }
 
 func slice(opt *Options, op opRef, x *tensor.Tensor, p sliceParams) (*tensor.Tensor, error) {
+	if err := checkInput(op, "data", x); err != nil {
+		return nil, err
+	}
 	w, err := sliceShape(opt, op, x.Shape(), p)
 	if err != nil {
 		return nil, err

@@ -50,6 +50,9 @@ func spaceToDepthNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value,
 }
 
 func spaceToDepth(opt *Options, op opRef, x *tensor.Tensor, b int) (*tensor.Tensor, error) {
+	if err := checkInput(op, "input", x); err != nil {
+		return nil, err
+	}
 	out, err := spaceToDepthShape(op, x.Shape(), b)
 	if err != nil {
 		return nil, err

@@ -263,6 +263,9 @@ func unevenParts(opt *Options, op opRef, d, n int) ([]int, error) {
 }
 
 func split(opt *Options, op opRef, x *tensor.Tensor, p splitParams) ([]*tensor.Tensor, error) {
+	if err := checkInput(op, "input", x); err != nil {
+		return nil, err
+	}
 	k, sizes, err := splitShapes(opt, op, x.Shape(), p)
 	if err != nil {
 		return nil, err

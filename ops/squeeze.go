@@ -67,6 +67,9 @@ func squeezeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 }
 
 func squeeze(op opRef, x *tensor.Tensor, axes []int) (*tensor.Tensor, error) {
+	if err := checkInput(op, "data", x); err != nil {
+		return nil, err
+	}
 	shape, err := squeezeShape(op, x.Shape(), axes)
 	if err != nil {
 		return nil, err

@@ -51,6 +51,9 @@ func transposeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, er
 }
 
 func transpose(opt *Options, op opRef, x *tensor.Tensor, perm []int) (*tensor.Tensor, error) {
+	if err := checkInput(op, "data", x); err != nil {
+		return nil, err
+	}
 	perm, err := transposePerm(op, x.Rank(), perm)
 	if err != nil {
 		return nil, err
