@@ -158,6 +158,9 @@ func concat(opt *Options, op opRef, inputs []*tensor.Tensor, axis int) (*tensor.
 		if err := checkInput(op, fmt.Sprintf("inputs[%d]", i), x); err != nil {
 			return nil, err
 		}
+		if err := opt.positiveDims(op, fmt.Sprintf("inputs[%d]", i), x.Shape()); err != nil {
+			return nil, err
+		}
 	}
 	shapes := make([][]int, len(inputs))
 	types := make([]tensor.DataType, len(inputs))

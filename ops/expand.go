@@ -54,8 +54,14 @@ func expand(opt *Options, op opRef, x *tensor.Tensor, shape []int) (*tensor.Tens
 	if err := checkInput(op, "input", x); err != nil {
 		return nil, err
 	}
+	if err := opt.positiveDims(op, "input", x.Shape()); err != nil {
+		return nil, err
+	}
 	out, err := expandShape(op, x.Shape(), shape)
 	if err != nil {
+		return nil, err
+	}
+	if err := opt.positiveDims(op, "output", out); err != nil {
 		return nil, err
 	}
 	y, err := opt.orDefault().newOverwritten(op, x.DataType(), out)

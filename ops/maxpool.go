@@ -35,6 +35,11 @@
 //	[C3] pads has 4 entries, each >= 0
 //	[C4] every window holds a real element: the dilated kernel d*(k-1)+1 is
 //	     larger than each pad, and no window falls between two taps
+//	[NaN] X holds no NaN: the profile's float specification reads a NaN as
+//	     -inf where ONNX and its reference propagate it; what the profile
+//	     leaves in doubt, it refuses
+//	[positive-dims] every dimension of X is positive, as every tensor of
+//	     the working group's formal specification
 
 package ops
 
@@ -209,6 +214,43 @@ func maxPoolSONNX(op opRef, dt tensor.DataType, spatial int, o MaxPoolOptions) e
 	return nil
 }
 
+// firstNaN returns the flat index of the first NaN of a float tensor x, or
+// -1 when it holds none (or is not of a float type MaxPool takes). It reads
+// the bits, pollWork elements at a time, and stops when the run is
+// cancelled.
+func firstNaN(opt *Options, x *tensor.Tensor) (int, error) {
+	c := opt.canceller()
+	scan := func(n int, isNaN func(i int) bool) (int, error) {
+		for lo := 0; lo < n; lo += pollWork {
+			if c.stop(pollWork) {
+				return -1, c.err
+			}
+			for i := lo; i < min(lo+pollWork, n); i++ {
+				if isNaN(i) {
+					return i, nil
+				}
+			}
+		}
+		return -1, nil
+	}
+	b := x.Bytes()
+	switch x.DataType() {
+	case tensor.Float:
+		v := asElems[uint32](b)
+		return scan(len(v), func(i int) bool { return v[i]&0x7FFFFFFF > 0x7F800000 })
+	case tensor.Double:
+		v := asElems[uint64](b)
+		return scan(len(v), func(i int) bool { return v[i]&0x7FFFFFFFFFFFFFFF > 0x7FF0000000000000 })
+	case tensor.Float16:
+		v := asElems[uint16](b)
+		return scan(len(v), func(i int) bool { return v[i]&0x7FFF > float16Inf })
+	case tensor.BFloat16:
+		v := asElems[uint16](b)
+		return scan(len(v), func(i int) bool { return v[i]&0x7FFF > bfloat16Inf })
+	}
+	return -1, nil
+}
+
 // maxPoolOutShape is the shape of both outputs: N, C, then the output
 // length of every spatial axis.
 func maxPoolOutShape(shape []int, axes []poolAxis) []int {
@@ -223,10 +265,22 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 	if err := checkInput(op, "X", x); err != nil {
 		return nil, nil, err
 	}
+	if err := opt.positiveDims(op, "input X", x.Shape()); err != nil {
+		return nil, nil, err
+	}
 	opt = opt.orDefault()
 	axes, err := maxPoolShape(opt, op, x.DataType(), x.Shape(), o)
 	if err != nil {
 		return nil, nil, err
+	}
+	if opt.Profile == ProfileSONNX {
+		at, err := firstNaN(opt, x)
+		if err != nil {
+			return nil, nil, op.stopped(err)
+		}
+		if at >= 0 {
+			return nil, nil, op.errorf("NaN", "X[%d] (flat) is NaN: the profile's texts disagree on a NaN input (its float specification reads NaN as -inf, ONNX and its reference propagate it), so the profile refuses it", at)
+		}
 	}
 	outShape := maxPoolOutShape(x.Shape(), axes)
 	if err := opt.checkSize(op, tensor.Int64, outShape); err != nil {

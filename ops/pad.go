@@ -265,6 +265,9 @@ func pad(opt *Options, op opRef, x *tensor.Tensor, p padParams) (*tensor.Tensor,
 	if err := checkInput(op, "data", x); err != nil {
 		return nil, err
 	}
+	if err := opt.positiveDims(op, "input data", x.Shape()); err != nil {
+		return nil, err
+	}
 	dt := x.DataType()
 	if p.value != nil && !p.value.DataType().Valid() {
 		return nil, op.errorf("constant_value", "constant_value has no element type (a zero tensor.Tensor?)")
@@ -284,6 +287,9 @@ func pad(opt *Options, op opRef, x *tensor.Tensor, p padParams) (*tensor.Tensor,
 	outShape := make([]int, len(plan))
 	for k, a := range plan {
 		outShape[k] = a.out
+	}
+	if err := opt.positiveDims(op, "output", outShape); err != nil {
+		return nil, err
 	}
 	y, err := opt.orDefault().newOverwritten(op, dt, outShape)
 	if err != nil {

@@ -93,6 +93,10 @@ func reshape(opt *Options, op opRef, x *tensor.Tensor, shape []int, allowZero bo
 	if err != nil {
 		return nil, err
 	}
+	// After the shape's own rules, which name a -1 beside an empty input.
+	if err := opt.positiveDims(op, "input data", x.Shape()); err != nil {
+		return nil, err
+	}
 	return x.Reshape(out...)
 }
 

@@ -475,11 +475,17 @@ func resize(opt *Options, op opRef, x *tensor.Tensor, p resizeParams) (*tensor.T
 	if err := checkInput(op, "X", x); err != nil {
 		return nil, err
 	}
+	if err := opt.positiveDims(op, "input X", x.Shape()); err != nil {
+		return nil, err
+	}
 	g, err := resizeCheck(op, x.Shape(), p)
 	if err != nil {
 		return nil, err
 	}
 	o := opt.orDefault()
+	if err := o.positiveDims(op, "output", g.out); err != nil {
+		return nil, err
+	}
 	if n, _ := tensor.NumElements(g.out); n == 0 {
 		return o.newTensor(op, x.DataType(), g.out)
 	}

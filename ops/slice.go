@@ -326,6 +326,9 @@ func slice(opt *Options, op opRef, x *tensor.Tensor, p sliceParams) (*tensor.Ten
 	if err := checkInput(op, "data", x); err != nil {
 		return nil, err
 	}
+	if err := opt.positiveDims(op, "input data", x.Shape()); err != nil {
+		return nil, err
+	}
 	w, err := sliceShape(opt, op, x.Shape(), p)
 	if err != nil {
 		return nil, err

@@ -266,9 +266,17 @@ func split(opt *Options, op opRef, x *tensor.Tensor, p splitParams) ([]*tensor.T
 	if err := checkInput(op, "input", x); err != nil {
 		return nil, err
 	}
+	if err := opt.positiveDims(op, "input", x.Shape()); err != nil {
+		return nil, err
+	}
 	k, sizes, err := splitShapes(opt, op, x.Shape(), p)
 	if err != nil {
 		return nil, err
+	}
+	for i, s := range sizes {
+		if s == 0 && opt.orDefault().Profile == ProfileSONNX {
+			return nil, op.errorf(sonnxPositiveDims, "output %d would have length 0 on axis %d, and the profile's tensors have positive dimensions", i, k)
+		}
 	}
 	// Each part holds a shape of the input's rank and a tensor header: a
 	// rank-2000 input cut into 200k parts would take 3 GB of shapes alone.

@@ -43,6 +43,9 @@ func squeezeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 	if err != nil {
 		return nil, err
 	}
+	if err := opt.positiveDims(n.op(), "input data", x.Shape()); err != nil {
+		return nil, err
+	}
 	var axes []int
 	var given bool
 	if n.Version < 13 {

@@ -54,6 +54,9 @@ func transpose(opt *Options, op opRef, x *tensor.Tensor, perm []int) (*tensor.Te
 	if err := checkInput(op, "data", x); err != nil {
 		return nil, err
 	}
+	if err := opt.positiveDims(op, "input data", x.Shape()); err != nil {
+		return nil, err
+	}
 	perm, err := transposePerm(op, x.Rank(), perm)
 	if err != nil {
 		return nil, err

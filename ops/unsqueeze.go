@@ -73,6 +73,9 @@ func unsqueeze(opt *Options, op opRef, x *tensor.Tensor, axes []int) (*tensor.Te
 	if err := checkInput(op, "data", x); err != nil {
 		return nil, err
 	}
+	if err := opt.positiveDims(op, "input data", x.Shape()); err != nil {
+		return nil, err
+	}
 	shape, err := unsqueezeShape(opt, op, x.Shape(), axes)
 	if err != nil {
 		return nil, err
