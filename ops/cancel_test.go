@@ -89,6 +89,13 @@ func longKernels() []longKernel {
 			func() []tensor.Value {
 				return []tensor.Value{floats(4096, 1024), i64s(0, 0), i64s(4096, 1024), i64s(0, 1), i64s(1, 2)}
 			}},
+		// Plans of one or two long axes: one copy a row.
+		{"Slice", 13, 1, nil,
+			func() []tensor.Value {
+				return []tensor.Value{floats(1 << 23), i64s(1), i64s(1<<23 - 1), i64s(0), i64s(1)}
+			}},
+		{"Expand", 13, 1, nil,
+			func() []tensor.Value { return []tensor.Value{floats(1, 1<<22), i64s(2, 1<<22)} }},
 		{"DepthToSpace", 13, 1, map[string]Attribute{"blocksize": intAttribute(2)},
 			func() []tensor.Value { return []tensor.Value{floats(1, 64, 256, 256)} }},
 		{"MaxUnpool", 22, 1, map[string]Attribute{"kernel_shape": ints(2, 2), "strides": ints(2, 2)},

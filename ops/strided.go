@@ -180,19 +180,33 @@ func (q copyPlan) parallel(opt *Options, elemSize int, stream bool, f func(copyP
 	for _, n := range q.shape {
 		total *= n
 	}
+	// A part goes to f in chunks of about copyChunk elements along the
+	// outermost axis, so that a plan of one or two long axes, whose loops
+	// have no step to poll at, still stops soon after a cancellation.
+	perIndex := max(1, total/elemSize/q.shape[0])
+	step := q.shape[0]
+	if opt.orDefault().Ctx != nil {
+		step = max(1, copyChunk/perIndex)
+	}
 	return parallelRange(opt, q.shape[0], total/4, func(lo, hi int) error {
-		part := q
-		part.shape = append([]int{hi - lo}, q.shape[1:]...)
-		part.dstOff += lo * q.dstStrides[0]
-		part.srcOff += lo * q.srcStrides[0]
 		c := opt.orDefault().canceller()
-		f(part, &c)
+		for from := lo; from < hi && c.err == nil; from += step {
+			part := q
+			part.shape = append([]int{min(step, hi-from)}, q.shape[1:]...)
+			part.dstOff += from * q.dstStrides[0]
+			part.srcOff += from * q.srcStrides[0]
+			f(part, &c)
+		}
 		if stream {
 			storeFence()
 		}
 		return c.err
 	})
 }
+
+// copyChunk is the most elements copyPlan.parallel hands f at once when
+// the run can be cancelled.
+const copyChunk = 1 << 21
 
 // stridedCopy is the kernel of copyPlan for one element type; with stream
 // (numbers only) the tiled transpose writes with streaming stores. It
