@@ -188,3 +188,22 @@ func TestMaxUnpoolHostileTranslation(t *testing.T) {
 		return err
 	})
 }
+
+func TestResizeHostileLists(t *testing.T) {
+	// A roi of a million float16 for a rank-4 X: 8 MB as float64 before
+	// its length was checked.
+	x := tensor.MustNew(tensor.Float, 1, 1, 2, 2)
+	roi := tensor.MustNew(tensor.Float16, 1<<20)
+	scales := tensor.MustFromSlice([]float32{1, 1, 2, 2}, 4)
+	var err error
+	bytes, _ := allocatedBy(func() {
+		_, err = runKernel(nil, "Resize", 19, 1, map[string]Attribute{"mode": strAttribute("linear")}, x, roi, scales)
+	})
+	checkRule(t, err, "roi")
+	if bytes > 1<<16 {
+		t.Errorf("allocated %d bytes before refusing the roi", bytes)
+	}
+	sizes := tensor.MustNew(tensor.Int64, 1<<20)
+	_, err = runKernel(nil, "Resize", 19, 1, map[string]Attribute{"mode": strAttribute("linear")}, x, nil, nil, sizes)
+	checkRule(t, err, "sizes")
+}
