@@ -22,6 +22,22 @@ import (
 //     clock), and a cancelled kernel returns the context's error, never a
 //     result.
 
+// The audit of every make in the package's kernels. Checked and charged
+// through scratch: MaxPool's window tables and per-core keys and row maxima
+// (maxPoolScratch), Resize's axis plans, index tables, converted input,
+// intermediates and per-core rows, Pad's index tables, Split's sizes and
+// output shapes, MaxUnpool's translated indices. Outputs go through
+// newTensor. Not charged, each bounded:
+//   - by the rank (a shape, strides, a permutation, per-axis parameters,
+//     index walkers, the plans of plans.go and boxplan.go);
+//   - by the number of a node's inputs or outputs (Concat's and stitch's
+//     lists, the result slice of values);
+//   - by the worker count (parallelRange's errors);
+//   - by an input already held, at most its own size again: the lists read
+//     from small inputs (axes, shape, repeats, pads, starts and ends, split)
+//     are copied once as ints; Resize's roi, scales and sizes are refused
+//     when longer than X's axes can use before they are converted.
+
 // scratch checks one scratch allocation of count elements of size bytes
 // each against the per-tensor cap, then charges it: the error, wrapping
 // ErrLimit, names what the kernel wanted. Call it before allocating.
