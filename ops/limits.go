@@ -136,6 +136,16 @@ func (o opRef) stopped(err error) error {
 	return o.wrap("cancelled", err, "run stopped")
 }
 
+// nilSafe returns run refusing a nil node, which every kernel reads first.
+func nilSafe(op opRef, run Kernel) Kernel {
+	return func(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+		if n == nil {
+			return nil, op.errorf("node", "the node is nil")
+		}
+		return run(opt, n, in)
+	}
+}
+
 // checkInput refuses a nil tensor, or the zero tensor.Tensor{} (which has
 // no element type), given for the input called name.
 func checkInput(op opRef, name string, t *tensor.Tensor) error {

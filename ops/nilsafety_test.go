@@ -94,6 +94,22 @@ func TestKernelsZeroTensorInputs(t *testing.T) {
 	}
 }
 
+// Every registered kernel refuses a nil node.
+func TestKernelsNilNode(t *testing.T) {
+	for _, s := range Schemas() {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s-%d with a nil node panicked: %v", s.Name, s.Since, r)
+				}
+			}()
+			if _, err := s.Run(nil, nil, nil); err == nil {
+				t.Errorf("%s-%d with a nil node: no error", s.Name, s.Since)
+			}
+		}()
+	}
+}
+
 func describeBad(t *tensor.Tensor) string {
 	if t == nil {
 		return "nil"
