@@ -71,6 +71,15 @@ func longKernels() []longKernel {
 			func() []tensor.Value {
 				return []tensor.Value{floats(1, 4, 512, 512), nil, tensor.MustFromSlice([]float32{1, 1, 1.5, 1.5}, 4)}
 			}},
+		// Converted to float64 (uint8) and float32 (float16) first.
+		{"Resize", 19, 1, map[string]Attribute{"mode": strAttribute("linear")},
+			func() []tensor.Value {
+				return []tensor.Value{tensor.MustNew(tensor.Uint8, 1, 4, 512, 512), nil, tensor.MustFromSlice([]float32{1, 1, 2, 2}, 4)}
+			}},
+		{"Resize", 19, 1, map[string]Attribute{"mode": strAttribute("linear")},
+			func() []tensor.Value {
+				return []tensor.Value{tensor.MustNew(tensor.Float16, 4, 512, 512), nil, tensor.MustFromSlice([]float32{2, 1, 1}, 3)}
+			}},
 		{"Pad", 21, 1, map[string]Attribute{"mode": strAttribute("reflect")},
 			func() []tensor.Value { return []tensor.Value{floats(4, 1024, 1024), i64s(0, 1, 1, 0, 1, 1)} }},
 		{"Transpose", 21, 1, map[string]Attribute{"perm": ints(2, 1, 0)},

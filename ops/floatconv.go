@@ -83,6 +83,58 @@ func loadFloats[A computeFloat](t *tensor.Tensor) ([]A, error) {
 	return out, nil
 }
 
+// loadFloatsPolled is loadFloats for a kernel: the conversion goes in steps
+// of pollWork elements, each a view of t's storage, with a look at the run's
+// context between them; a cancelled run returns the context's error.
+func loadFloatsPolled[A computeFloat](opt *Options, t *tensor.Tensor) ([]A, error) {
+	if nativeFloat[A](t.DataType()) || t.DataType().Size() <= 0 || t.Len() <= pollWork {
+		return loadFloats[A](t)
+	}
+	c := opt.orDefault().canceller()
+	out := make([]A, t.Len())
+	size := t.DataType().Size()
+	for lo := 0; lo < len(out); lo += pollWork {
+		if c.stop(pollWork) {
+			return nil, c.err
+		}
+		hi := min(lo+pollWork, len(out))
+		part, err := tensor.Wrap(t.DataType(), []int{hi - lo}, t.Bytes()[lo*size:hi*size])
+		if err != nil {
+			return nil, err
+		}
+		v, err := loadFloats[A](part)
+		if err != nil {
+			return nil, err
+		}
+		copy(out[lo:], v)
+	}
+	return out, nil
+}
+
+// storeFloatsPolled is storeFloats for a kernel, in steps of pollWork
+// elements with a look at the run's context between them.
+func storeFloatsPolled[A computeFloat](opt *Options, t *tensor.Tensor, v []A) error {
+	size := t.DataType().Size()
+	if size <= 0 || len(v) <= pollWork {
+		return storeFloats(t, v)
+	}
+	c := opt.orDefault().canceller()
+	for lo := 0; lo < len(v); lo += pollWork {
+		if c.stop(pollWork) {
+			return c.err
+		}
+		hi := min(lo+pollWork, len(v))
+		part, err := tensor.Wrap(t.DataType(), []int{hi - lo}, t.Bytes()[lo*size:hi*size])
+		if err != nil {
+			return err
+		}
+		if err := storeFloats(part, v[lo:hi]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // storeFloats writes v into t, whose type must pass floatComputable:
 // floats are rounded to nearest even, integers are rounded half to even and
 // saturated to the type's range (NaN becomes 0), bool is v != 0.

@@ -404,7 +404,10 @@ func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor,
 	if err != nil || y.Len() == 0 {
 		return y, err
 	}
-	src, err := loadFloats[A](x)
+	src, err := loadFloatsPolled[A](opt, x)
+	if err := opt.cancelled(); err != nil {
+		return nil, op.stopped(err)
+	}
 	if err != nil {
 		return nil, op.wrap("type", err, "input")
 	}
@@ -497,7 +500,10 @@ func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor,
 		src = dst
 	}
 	if intoY == nil {
-		if err := storeFloats(y, src); err != nil {
+		if err := storeFloatsPolled(opt, y, src); err != nil {
+			if cerr := opt.cancelled(); cerr != nil {
+				return nil, op.stopped(cerr)
+			}
 			return nil, op.wrap("type", err, "output")
 		}
 	}
