@@ -205,8 +205,9 @@ func (q copyPlan) parallel(opt *Options, elemSize int, stream bool, f func(copyP
 }
 
 // copyChunk is the most elements copyPlan.parallel hands f at once when
-// the run can be cancelled.
-const copyChunk = 1 << 21
+// the run can be cancelled (1M: a few milliseconds of copying), unless one
+// index of the outermost axis holds more.
+const copyChunk = 1 << 20
 
 // stridedCopy is the kernel of copyPlan for one element type; with stream
 // (numbers only) the tiled transpose writes with streaming stores. It
