@@ -52,7 +52,16 @@ type longKernel struct {
 	inputs  func() []tensor.Value
 }
 
-func floats(shape ...int) *tensor.Tensor { return tensor.MustNew(tensor.Float, shape...) }
+// floats returns a float tensor of shape holding a repeating ramp, so that
+// outputs computed two ways can be compared.
+func floats(shape ...int) *tensor.Tensor {
+	x := tensor.MustNew(tensor.Float, shape...)
+	v, _ := tensor.Data[float32](x)
+	for i := range v {
+		v[i] = float32(i % 1009)
+	}
+	return x
+}
 
 func longKernels() []longKernel {
 	return []longKernel{
@@ -220,9 +229,21 @@ func TestLongKernelsCancelled(t *testing.T) {
 			}
 		}
 
-		// Not cancelled, the same node runs to the end.
-		if _, err := runKernel(&Options{Ctx: context.Background()}, k.name, k.version, k.outputs, k.attrs, in...); err != nil {
+		// Not cancelled, the same node runs to the end, and its loops'
+		// steps (smaller where the run can be cancelled) change no value.
+		live, err := runKernel(&Options{Ctx: context.Background()}, k.name, k.version, k.outputs, k.attrs, in...)
+		if err != nil {
 			t.Errorf("%s-%d: %v", k.name, k.version, err)
+			continue
+		}
+		plain, err := runKernel(nil, k.name, k.version, k.outputs, k.attrs, in...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range plain {
+			if !plain[i].(*tensor.Tensor).Equal(live[i].(*tensor.Tensor)) {
+				t.Errorf("%s-%d: output %d differs when the run can be cancelled", k.name, k.version, i)
+			}
 		}
 	}
 }
