@@ -122,44 +122,47 @@ func maxPoolTypeOK(version int, dt tensor.DataType) bool {
 
 // maxPoolShape checks the constraints and returns the geometry of every
 // spatial axis; the output shape (of Y and of Indices) is maxPoolOutShape.
-func maxPoolShape(opt *Options, op opRef, dt tensor.DataType, shape []int, o MaxPoolOptions) ([]poolAxis, error) {
+// Under the profile it also returns the window tables it built to check
+// C4, for the kernel to reuse; nil otherwise.
+func maxPoolShape(opt *Options, op opRef, dt tensor.DataType, shape []int, o MaxPoolOptions) ([]poolAxis, *poolWindows, error) {
 	spatial := len(shape) - 2
 	if opt.orDefault().Profile == ProfileSONNX {
 		if err := maxPoolSONNX(op, dt, spatial, o); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if !maxPoolTypeOK(op.version, dt) {
-		return nil, op.errorf("type", "X is %v, which version %d does not accept", dt, op.version)
+		return nil, nil, op.errorf("type", "X is %v, which version %d does not accept", dt, op.version)
 	}
 	if o.StorageOrder != 0 && o.StorageOrder != 1 {
-		return nil, op.errorf("storage_order", "storage_order is %d, expected 0 or 1", o.StorageOrder)
+		return nil, nil, op.errorf("storage_order", "storage_order is %d, expected 0 or 1", o.StorageOrder)
 	}
 	a, err := checkPoolAttrs(op, spatial, poolAttrs{kernel: o.KernelShape, strides: o.Strides,
 		pads: o.Pads, dilations: o.Dilations, autoPad: o.AutoPad, ceilMode: o.CeilMode})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	axes, err := poolGeometry(op, shape[2:], a)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if opt.orDefault().Profile == ProfileSONNX {
-		w, err := opt.poolWindows(op, axes)
-		if err != nil {
-			return nil, err
-		}
-		if w.empty {
-			for k := range axes {
-				for o, c := range w.count[k] {
-					if c == 0 {
-						return nil, op.errorf("C4", "axis %d: window %d holds no element of X, only padding", k+2, o)
-					}
+	if opt.orDefault().Profile != ProfileSONNX {
+		return axes, nil, nil
+	}
+	w, err := opt.poolWindows(op, axes)
+	if err != nil {
+		return nil, nil, err
+	}
+	if w.empty {
+		for k := range axes {
+			for o, c := range w.count[k] {
+				if c == 0 {
+					return nil, nil, op.errorf("C4", "axis %d: window %d holds no element of X, only padding", k+2, o)
 				}
 			}
 		}
 	}
-	return axes, nil
+	return axes, w, nil
 }
 
 // maxPoolSONNX checks the profile's restrictions and constraints that come
@@ -269,7 +272,7 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 		return nil, nil, err
 	}
 	opt = opt.orDefault()
-	axes, err := maxPoolShape(opt, op, x.DataType(), x.Shape(), o)
+	axes, w, err := maxPoolShape(opt, op, x.DataType(), x.Shape(), o)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -299,9 +302,10 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 	if y.Len() == 0 {
 		return y, indices, nil // no window to look at: build no tables
 	}
-	w, err := opt.poolWindows(op, axes)
-	if err != nil {
-		return nil, nil, err
+	if w == nil {
+		if w, err = opt.poolWindows(op, axes); err != nil {
+			return nil, nil, err
+		}
 	}
 	idx, _ := tensor.Data[int64](indices)
 	planes := x.Shape()[0] * x.Shape()[1]
