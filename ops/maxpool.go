@@ -366,7 +366,9 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 		return nil, nil, op.stopped(err)
 	}
 	if w.empty {
-		fillEmptyWindows(y, idx)
+		if err := fillEmptyWindows(opt, y, idx); err != nil {
+			return nil, nil, op.stopped(err)
+		}
 	}
 	return y, indices, nil
 }
@@ -913,8 +915,9 @@ func (v divisor) div(n int64) int64 {
 }
 
 // fillEmptyWindows writes the padding value (-inf for the float types, the
-// type's minimum for the integers) where idx is -1.
-func fillEmptyWindows(y *tensor.Tensor, idx []int64) {
+// type's minimum for the integers) where idx is -1, in steps with a look at
+// the run's context between them.
+func fillEmptyWindows(opt *Options, y *tensor.Tensor, idx []int64) error {
 	var pad []byte
 	ne := binary.NativeEndian
 	switch y.DataType() {
@@ -932,9 +935,16 @@ func fillEmptyWindows(y *tensor.Tensor, idx []int64) {
 		pad = []byte{0}
 	}
 	b := y.Bytes()
-	for i, g := range idx {
-		if g < 0 {
-			copy(b[i*len(pad):], pad)
+	c := opt.canceller()
+	for lo := 0; lo < len(idx); lo += pollWork {
+		if c.stop(pollWork) {
+			return c.err
+		}
+		for i := lo; i < min(lo+pollWork, len(idx)); i++ {
+			if idx[i] < 0 {
+				copy(b[i*len(pad):], pad)
+			}
 		}
 	}
+	return nil
 }
