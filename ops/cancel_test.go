@@ -52,6 +52,10 @@ type longKernel struct {
 	inputs  func() []tensor.Value
 }
 
+// clearsOutput lists the kernels whose output storage is cleared before
+// the copy: no sentinel word survives there to show an unfinished copy.
+var clearsOutput = map[string]bool{"CenterCropPad": true}
+
 // floats returns a float tensor of shape holding a repeating ramp, so that
 // outputs computed two ways can be compared.
 func floats(shape ...int) *tensor.Tensor {
@@ -117,6 +121,14 @@ func longKernels() []longKernel {
 			func() []tensor.Value { return []tensor.Value{floats(1, 1<<20), i64s(8, 1<<20)} }},
 		{"DepthToSpace", 13, 1, map[string]Attribute{"blocksize": intAttribute(2)},
 			func() []tensor.Value { return []tensor.Value{floats(1, 64, 256, 256)} }},
+		{"SpaceToDepth", 13, 1, map[string]Attribute{"blocksize": intAttribute(2)},
+			func() []tensor.Value { return []tensor.Value{floats(1, 16, 512, 512)} }},
+		{"CenterCropPad", 18, 1, nil,
+			func() []tensor.Value { return []tensor.Value{floats(2048, 2048), i64s(2000, 2100)} }},
+		{"Upsample", 9, 1, map[string]Attribute{"mode": strAttribute("nearest")},
+			func() []tensor.Value {
+				return []tensor.Value{floats(1, 4, 512, 512), tensor.MustFromSlice([]float32{1, 1, 2, 2}, 4)}
+			}},
 		{"MaxUnpool", 22, 1, map[string]Attribute{"kernel_shape": ints(2, 2), "strides": ints(2, 2)},
 			func() []tensor.Value {
 				return []tensor.Value{floats(1, 4, 512, 512), planeIndices(4, 512*512, 1024*1024)}
@@ -213,7 +225,7 @@ func TestLongKernelsCancelled(t *testing.T) {
 			var alloc sentinelAlloc
 			out, err = runKernel(&Options{Ctx: trip, Threads: threads, Alloc: alloc.get}, k.name, k.version, k.outputs, k.attrs, in...)
 			wantCancelled(t, k, err)
-			if !alloc.untouched() {
+			if !clearsOutput[k.name] && !alloc.untouched() {
 				t.Errorf("%s-%d on %d threads: every output word was written: the kernel finished before it stopped", k.name, k.version, threads)
 			}
 			if !trip.tripped.Load() {
