@@ -206,7 +206,10 @@ func FromProtoWith(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model,
 		return nil, err
 	}
 	m := &Model{proto: mp, inputSlots: map[string]int{}, inputTypes: map[string]*pb.TypeProto{}}
-	slots := map[string]int{} // value name -> slot
+	// Sized for a node output each, as most graphs are: growing a map of
+	// a million names costs more than the names.
+	nodes := g.GetNode()
+	slots := make(map[string]int, len(g.GetInitializer())+len(g.GetInput())+len(nodes)) // value name -> slot
 	newSlot := func(name string) int {
 		slots[name] = m.numSlots
 		m.numSlots++
@@ -253,8 +256,7 @@ func FromProtoWith(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model,
 
 	// Every node output gets its slot before any input is resolved, so that
 	// nodes may appear in any order in the file.
-	producer := map[string]int{} // value name -> index of the node making it
-	nodes := g.GetNode()
+	producer := make(map[string]int, len(nodes)) // value name -> index of the node making it
 	for i, np := range nodes {
 		for _, name := range np.GetOutput() {
 			if name == "" {

@@ -22,18 +22,20 @@ import (
 type Pool struct {
 	mu sync.Mutex
 	// free holds released storage by size, at most maxFreePerSize each.
-	free map[int][][]byte
-	// lent is the storage the pool allocated and has not had back, with
-	// the number of handed-out tensors (see held) that hold it: storage
-	// goes back into free only when a run lets it go and no caller holds
-	// it, so an input or a constant never does. Weak pointers, so that
-	// storage dropped without Release is still collected, and its entry
-	// cannot match storage allocated later.
-	lent map[weak.Pointer[byte]]int
+	free map[int][]lentStorage
+	// lent is the storage the pool allocated and has not had back, by
+	// address, with the number of handed-out values (see held) that hold
+	// it: storage goes back into free only when a run lets it go and no
+	// caller holds it, so an input or a constant never does. Each entry
+	// keeps a weak pointer, so that storage dropped without Release is
+	// still collected, and an entry whose storage was collected cannot
+	// match storage allocated later at the same address.
+	lent map[uintptr]lentStorage
 	// held counts the outputs runs handed to the caller and the caller
-	// has not released, by tensor (a run may hand out one tensor twice).
-	held map[weak.Pointer[tensor.Tensor]]int
-	// sweepAt is the size of lent or held at which entries of collected
+	// has not released, by the address of the value (a run may hand out
+	// one value twice), weakly as well.
+	held map[uintptr]heldValue
+	// sweepAt is the size of lent and held at which entries of collected
 	// objects are next swept out.
 	sweepAt int
 	// alloc is p.allocate, bound once for ops.Options.Alloc.
@@ -41,6 +43,51 @@ type Pool struct {
 	// fresh counts the bytes of storage allocated new rather than
 	// recycled: what the pool has cost the heap.
 	fresh int64
+}
+
+// lentStorage is storage the pool allocated.
+type lentStorage struct {
+	buf     []byte // nil in lent: the weak pointer stands for it
+	weak    weak.Pointer[byte]
+	holders int // handed-out values holding it
+}
+
+// heldValue is an output handed to the caller, weakly: one of the three.
+type heldValue struct {
+	tensor   weak.Pointer[tensor.Tensor]
+	sequence weak.Pointer[tensor.Sequence]
+	optional weak.Pointer[tensor.Optional]
+	count    int
+}
+
+// alive reports whether the held value is still v (and not collected).
+func (h heldValue) is(v tensor.Value) bool {
+	switch v := v.(type) {
+	case *tensor.Tensor:
+		return h.tensor.Value() == v
+	case *tensor.Sequence:
+		return h.sequence.Value() == v
+	case *tensor.Optional:
+		return h.optional.Value() == v
+	}
+	return false
+}
+
+func (h heldValue) collected() bool {
+	return h.tensor.Value() == nil && h.sequence.Value() == nil && h.optional.Value() == nil
+}
+
+// valueAddress is the address of the object a value points to.
+func valueAddress(v tensor.Value) uintptr {
+	switch v := v.(type) {
+	case *tensor.Tensor:
+		return uintptr(unsafe.Pointer(v))
+	case *tensor.Sequence:
+		return uintptr(unsafe.Pointer(v))
+	case *tensor.Optional:
+		return uintptr(unsafe.Pointer(v))
+	}
+	return 0
 }
 
 // maxFreePerSize bounds what the pool keeps of one size: enough for the
@@ -57,9 +104,9 @@ func NewPool() *Pool {
 // init fills in the maps of a zero Pool; p.mu is held or p is new.
 func (p *Pool) init() {
 	if p.free == nil {
-		p.free = map[int][][]byte{}
-		p.lent = map[weak.Pointer[byte]]int{}
-		p.held = map[weak.Pointer[tensor.Tensor]]int{}
+		p.free = map[int][]lentStorage{}
+		p.lent = map[uintptr]lentStorage{}
+		p.held = map[uintptr]heldValue{}
 		p.sweepAt = 1024
 	}
 }
@@ -74,7 +121,7 @@ func (p *Pool) allocator() func(size int) []byte {
 	return p.alloc
 }
 
-func storageWeak(b []byte) weak.Pointer[byte] { return weak.Make(unsafe.SliceData(b)) }
+func addressOf(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
 
 // allocate returns size bytes of 8-byte aligned storage, recycled if it can.
 func (p *Pool) allocate(size int) []byte {
@@ -84,55 +131,72 @@ func (p *Pool) allocate(size int) []byte {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.init()
-	var b []byte
+	var s lentStorage
 	if list := p.free[size]; len(list) > 0 {
-		b = list[len(list)-1]
-		list[len(list)-1] = nil
+		s = list[len(list)-1]
+		list[len(list)-1] = lentStorage{}
 		p.free[size] = list[:len(list)-1]
 	} else {
 		words := make([]uint64, (size-1)/8+1)
-		b = unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), size)
+		s.buf = unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), size)
+		s.weak = weak.Make(&s.buf[0])
 		p.fresh += int64(size)
 	}
-	p.lent[storageWeak(b)] = 0
+	b := s.buf
+	s.buf = nil
+	p.lent[addressOf(b)] = s
 	p.sweep()
 	return b
 }
 
-// sweep drops the entries of collected storage and tensors once the maps
+// lentAt returns the entry of the storage b, if the pool lent it.
+func (p *Pool) lentAt(b []byte) (uintptr, lentStorage, bool) {
+	if len(b) == 0 {
+		return 0, lentStorage{}, false
+	}
+	addr := addressOf(b)
+	s, ok := p.lent[addr]
+	if !ok || s.weak.Value() != &b[0] {
+		return 0, lentStorage{}, false
+	}
+	return addr, s, true
+}
+
+// sweep drops the entries of collected storage and values once the maps
 // have doubled since the last sweep; p.mu is held.
 func (p *Pool) sweep() {
 	if len(p.lent)+len(p.held) < p.sweepAt {
 		return
 	}
-	for k := range p.lent {
-		if k.Value() == nil {
+	for k, s := range p.lent {
+		if s.weak.Value() == nil {
 			delete(p.lent, k)
 		}
 	}
-	for k := range p.held {
-		if k.Value() == nil {
+	for k, h := range p.held {
+		if h.collected() {
 			delete(p.held, k)
 		}
 	}
 	p.sweepAt = 2 * max(len(p.lent)+len(p.held), 512)
 }
 
-// recycle takes back storage a run let go: into free if the pool lent it
-// and no handed-out tensor holds it.
-func (p *Pool) recycle(b []byte) {
-	if len(b) == 0 {
-		return
+// giveBack moves lent storage into free; p.mu is held.
+func (p *Pool) giveBack(addr uintptr, s lentStorage, b []byte) {
+	delete(p.lent, addr)
+	if list := p.free[cap(b)]; len(list) < maxFreePerSize {
+		s.buf, s.holders = b[:cap(b)], 0
+		p.free[cap(b)] = append(list, s)
 	}
-	key := storageWeak(b)
+}
+
+// recycle takes back storage a run let go: into free if the pool lent it
+// and no handed-out value holds it.
+func (p *Pool) recycle(b []byte) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if holders, ok := p.lent[key]; !ok || holders > 0 {
-		return
-	}
-	delete(p.lent, key)
-	if list := p.free[cap(b)]; len(list) < maxFreePerSize {
-		p.free[cap(b)] = append(list, b[:cap(b)])
+	if addr, s, ok := p.lentAt(b); ok && s.holders == 0 {
+		p.giveBack(addr, s, b)
 	}
 }
 
@@ -141,23 +205,34 @@ func (p *Pool) handOut(vals []tensor.Value, outs []int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.init()
-	for _, s := range outs {
-		forEachTensor(vals[s], func(t *tensor.Tensor) {
-			p.held[weak.Make(t)]++
-			if t.DataType() == tensor.String || len(t.Bytes()) == 0 {
+	for _, slot := range outs {
+		v := vals[slot]
+		addr := valueAddress(v)
+		h, ok := p.held[addr]
+		if !ok || !h.is(v) {
+			h = heldValue{}
+			switch v := v.(type) {
+			case *tensor.Tensor:
+				h.tensor = weak.Make(v)
+			case *tensor.Sequence:
+				h.sequence = weak.Make(v)
+			case *tensor.Optional:
+				h.optional = weak.Make(v)
+			}
+		}
+		h.count++
+		p.held[addr] = h
+		forEachTensor(v, func(t *tensor.Tensor) {
+			if t.DataType() == tensor.String {
 				return
 			}
-			if key := storageWeak(t.Bytes()); p.lentHas(key) {
-				p.lent[key]++
+			if addr, s, ok := p.lentAt(t.Bytes()); ok {
+				s.holders++
+				p.lent[addr] = s
 			}
 		})
 	}
 	p.sweep()
-}
-
-func (p *Pool) lentHas(key weak.Pointer[byte]) bool {
-	_, ok := p.lent[key]
-	return ok
 }
 
 // ErrNotHeld is wrapped by Release's error for a value the pool did not
@@ -168,7 +243,8 @@ var ErrNotHeld = errors.New("not an output the pool handed out and still lends")
 // Neither these values nor any tensor sharing their storage (a Reshape of
 // them, say) may be used afterwards. Storage the pool did not allocate (an
 // output that is the caller's own input, or an initializer) is left alone.
-// A nil value, a value no run with this pool handed out, or one already
+// Each value must be one a run with this pool returned, released as many
+// times as runs returned it: a nil value, another value, or one already
 // released is an error wrapping ErrNotHeld, and then nothing is released.
 func (p *Pool) Release(values ...tensor.Value) error {
 	if p == nil {
@@ -178,42 +254,49 @@ func (p *Pool) Release(values ...tensor.Value) error {
 	defer p.mu.Unlock()
 	p.init()
 	// Check everything first, so that an error leaves the pool as it was.
-	var tensors []*tensor.Tensor
+	var want map[uintptr]int
 	for i, v := range values {
-		if err := checkValue(v); err != nil {
-			return fmt.Errorf("graph: Release: value #%d %w", i, err)
+		if isNilValue(v) || v == nil {
+			return fmt.Errorf("graph: Release: value #%d is nil", i)
 		}
-		forEachTensor(v, func(t *tensor.Tensor) { tensors = append(tensors, t) })
+		addr := valueAddress(v)
+		h, ok := p.held[addr]
+		n := 1
+		if len(values) > 1 {
+			if want == nil {
+				want = map[uintptr]int{}
+			}
+			want[addr]++
+			n = want[addr]
+		}
+		if !ok || !h.is(v) || n > h.count {
+			return fmt.Errorf("graph: Release: value #%d, %s: %w", i, v.Describe(), ErrNotHeld)
+		}
 	}
-	want := map[weak.Pointer[tensor.Tensor]]int{}
-	for _, t := range tensors {
-		k := weak.Make(t)
-		if want[k]++; want[k] > p.held[k] {
-			return fmt.Errorf("graph: Release: %s: %w", t.Describe(), ErrNotHeld)
+	for _, v := range values {
+		addr := valueAddress(v)
+		h := p.held[addr]
+		if h.count--; h.count == 0 {
+			delete(p.held, addr)
+		} else {
+			p.held[addr] = h
 		}
-	}
-	for _, t := range tensors {
-		k := weak.Make(t)
-		if p.held[k]--; p.held[k] == 0 {
-			delete(p.held, k)
-		}
-		if t.DataType() == tensor.String || len(t.Bytes()) == 0 {
-			continue
-		}
-		b := t.Bytes()
-		key := storageWeak(b)
-		holders, ok := p.lent[key]
-		if !ok {
-			continue
-		}
-		if holders > 1 {
-			p.lent[key] = holders - 1
-			continue
-		}
-		delete(p.lent, key)
-		if list := p.free[cap(b)]; len(list) < maxFreePerSize {
-			p.free[cap(b)] = append(list, b[:cap(b)])
-		}
+		forEachTensor(v, func(t *tensor.Tensor) {
+			if t.DataType() == tensor.String {
+				return
+			}
+			b := t.Bytes()
+			addr, s, ok := p.lentAt(b)
+			if !ok {
+				return
+			}
+			if s.holders > 1 {
+				s.holders--
+				p.lent[addr] = s
+				return
+			}
+			p.giveBack(addr, s, b)
+		})
 	}
 	return nil
 }

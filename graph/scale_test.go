@@ -1,0 +1,165 @@
+package graph_test
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/onnx/pb"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// identityChain is n Identity nodes in a chain on a float [4] input, listed
+// in the file last first, so that sorting has work to do.
+func identityChain(n int) modelSpec {
+	s := modelSpec{
+		inputs:  []*pb.ValueInfoProto{info("x", tensor.Float, 4)},
+		outputs: []*pb.ValueInfoProto{{Name: ptr(fmt.Sprintf("v%d", n))}},
+		nodes:   make([]*pb.NodeProto, n),
+	}
+	for i := 1; i <= n; i++ {
+		s.nodes[n-i] = node("", "Identity", []string{fmt.Sprintf("v%d", i-1)}, []string{fmt.Sprintf("v%d", i)})
+	}
+	s.nodes[n-1].Input[0] = "x"
+	return s
+}
+
+// independent is n Identity nodes that all read the input: all are ready
+// at once, which made sorting quadratic.
+func independent(n int) modelSpec {
+	s := modelSpec{inputs: []*pb.ValueInfoProto{info("x", tensor.Float, 4)}}
+	for i := range n {
+		name := fmt.Sprintf("v%d", i)
+		s.nodes = append(s.nodes, node("", "Identity", []string{"x"}, []string{name}))
+	}
+	s.outputs = []*pb.ValueInfoProto{{Name: ptr("v0")}}
+	return s
+}
+
+// Load and Run take time linear in the nodes: 8x the nodes may take at
+// most 24x the time, room for caches and the collector; a quadratic sort
+// took 64x.
+func TestLoadAndRunAreLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads models of 25k and 200k nodes")
+	}
+	// Independent nodes are the case a sort can make quadratic: all are
+	// ready at once.
+	for name, spec := range map[string]func(int) modelSpec{"independent": independent} {
+		cost := func(n int) time.Duration {
+			s := spec(n)
+			mp := s.proto()
+			in := map[string]tensor.Value{"x": tensor.MustNew(tensor.Float, 4)}
+			best := time.Duration(1 << 62)
+			for range 2 {
+				runtime.GC()
+				start := time.Now()
+				m, err := graph.FromProto(mp, "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := m.Run(context.Background(), in, nil); err != nil {
+					t.Fatal(err)
+				}
+				best = min(best, time.Since(start))
+			}
+			return best
+		}
+		small, large := cost(25_000), cost(200_000)
+		if large > 24*small {
+			t.Errorf("%s: 25k nodes %v, 200k nodes %v: worse than linear", name, small, large)
+		}
+	}
+}
+
+// A sequence passes through Identity in time linear in its length.
+func TestSequenceRunIsLinear(t *testing.T) {
+	m := sequenceIdentity(t)
+	cost := func(n int) time.Duration {
+		in := map[string]tensor.Value{"s": itemSequence(n)}
+		best := time.Duration(1 << 62)
+		for range 3 {
+			runtime.GC()
+			start := time.Now()
+			if _, err := m.Run(context.Background(), in, &graph.RunOptions{Pool: graph.NewPool()}); err != nil {
+				t.Fatal(err)
+			}
+			best = min(best, time.Since(start))
+		}
+		return best
+	}
+	small, large := cost(25_000), cost(200_000)
+	if large > 24*small {
+		t.Errorf("25k items %v, 200k items %v: worse than linear", small, large)
+	}
+}
+
+func sequenceIdentity(t testing.TB) *graph.Model {
+	s := modelSpec{
+		opset: 16,
+		nodes: []*pb.NodeProto{node("id", "Identity", []string{"s"}, []string{"a"}), node("id2", "Identity", []string{"a"}, []string{"b"})},
+		inputs: []*pb.ValueInfoProto{{Name: ptr("s"), Type: &pb.TypeProto{Value: &pb.TypeProto_SequenceType{SequenceType: &pb.TypeProto_Sequence{
+			ElemType: &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: &pb.TypeProto_Tensor{ElemType: ptr(int32(tensor.Float))}}}}}}}},
+		outputs: []*pb.ValueInfoProto{{Name: ptr("b")}},
+	}
+	m, err := graph.FromProto(s.proto(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func itemSequence(n int) *tensor.Sequence {
+	seq := &tensor.Sequence{ElemType: tensor.Float, Items: make([]*tensor.Tensor, n)}
+	for i := range seq.Items {
+		seq.Items[i] = tensor.MustNew(tensor.Float, 1)
+	}
+	return seq
+}
+
+// BenchmarkLoadRunChain1M loads and runs a chain of a million Identity
+// nodes listed last first.
+func BenchmarkLoadRunChain1M(b *testing.B) {
+	mp := identityChain(1_000_000).proto()
+	in := map[string]tensor.Value{"x": tensor.MustNew(tensor.Float, 4)}
+	for b.Loop() {
+		m, err := graph.FromProto(mp, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := m.Run(context.Background(), in, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLoadIndependent1M loads a million nodes that are all ready at
+// once.
+func BenchmarkLoadIndependent1M(b *testing.B) {
+	mp := independent(1_000_000).proto()
+	for b.Loop() {
+		if _, err := graph.FromProto(mp, ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSequence1M passes a sequence of a million items through two
+// Identity nodes with a Pool.
+func BenchmarkSequence1M(b *testing.B) {
+	m := sequenceIdentity(b)
+	in := map[string]tensor.Value{"s": itemSequence(1_000_000)}
+	o := &graph.RunOptions{Pool: graph.NewPool()}
+	for b.Loop() {
+		out, err := m.Run(context.Background(), in, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := o.Pool.Release(out["b"]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
