@@ -163,3 +163,27 @@ func BenchmarkSequence1M(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRunOverhead40 runs 40 Identity nodes on a [1,3,8,8] tensor with
+// a Pool: what the runner costs per node, the kernels doing next to
+// nothing.
+func BenchmarkRunOverhead40(b *testing.B) {
+	s := identityChain(40)
+	s.inputs = []*pb.ValueInfoProto{info("x", tensor.Float, 1, 3, 8, 8)}
+	m, err := graph.FromProto(s.proto(), "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := map[string]tensor.Value{"x": tensor.MustNew(tensor.Float, 1, 3, 8, 8)}
+	o := &graph.RunOptions{Pool: graph.NewPool()}
+	b.ReportAllocs()
+	for b.Loop() {
+		out, err := m.Run(context.Background(), in, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := o.Pool.Release(out["v40"]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
