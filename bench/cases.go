@@ -177,6 +177,7 @@ func Standards() []Standard {
 		}},
 		// Issue 15: the cost of a node, not of its bytes.
 		{"chain_small_40", "Transpose", func(int) caseSpec { return smallChain(5) }},
+		{"chain_small_10000", "Transpose", func(int) caseSpec { return smallChain(1250) }},
 		// Issue 15: 60 Transposes of the 25.7 MB tensor (at batch 8), which
 		// must hold two tensors at once, not 60.
 		{"chain_transpose_60", "Transpose", func(n int) caseSpec {

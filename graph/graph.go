@@ -569,7 +569,8 @@ func (m *Model) run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 		if err := r.step(pos, st); err != nil {
 			return nil, err
 		}
-		// Hooks that check a node's outputs go here: vals holds them.
+		// Here the node has run: its outputs are in r.vals[st.out[k]].
+		r.release(st)
 	}
 	// A cancellation during the last node is not a success either.
 	if err := ctx.Err(); err != nil {

@@ -262,8 +262,7 @@ func (r *runState) notePeak(bytes int64) {
 	}
 }
 
-// step runs st, counts the storage of its outputs and lets go of the
-// values no later step reads.
+// step runs st and counts the storage of its outputs.
 func (r *runState) step(pos int, st *step) error {
 	r.pos, r.pending = pos, 0
 	if err := st.run(&r.opt, r.vals, r.ins[st.inAt:st.inAt+len(st.in)]); err != nil {
@@ -289,11 +288,15 @@ func (r *runState) step(pos int, st *step) error {
 		r.plan.Steps = append(r.plan.Steps, StepMemory{Index: st.index, Node: st.node.Name, Op: opName(st.node),
 			Needs: r.pending, Live: r.live})
 	}
+	return nil
+}
+
+// release lets go of the values no step after st reads.
+func (r *runState) release(st *step) {
 	for _, s := range st.release {
 		r.drop(r.vals[s])
 		r.vals[s] = nil
 	}
-	return nil
 }
 
 // hold counts the storage of a new value: storage the run has not seen

@@ -3,7 +3,6 @@ package graph_test
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"testing"
 	"time"
 
@@ -39,61 +38,40 @@ func independent(n int) modelSpec {
 	return s
 }
 
-// Load and Run take time linear in the nodes: 8x the nodes may take at
-// most 24x the time, room for caches and the collector; a quadratic sort
-// took 64x.
-func TestLoadAndRunAreLinear(t *testing.T) {
+// Loading 100k nodes that are all ready at once takes well under a second:
+// the quadratic sort took about a minute. The bound leaves room for a
+// loaded machine.
+func TestLoadIsNotQuadratic(t *testing.T) {
 	if testing.Short() {
-		t.Skip("loads models of 25k and 200k nodes")
+		t.Skip("loads 100k nodes")
 	}
-	// Independent nodes are the case a sort can make quadratic: all are
-	// ready at once.
-	for name, spec := range map[string]func(int) modelSpec{"independent": independent} {
-		cost := func(n int) time.Duration {
-			s := spec(n)
-			mp := s.proto()
-			in := map[string]tensor.Value{"x": tensor.MustNew(tensor.Float, 4)}
-			best := time.Duration(1 << 62)
-			for range 2 {
-				runtime.GC()
-				start := time.Now()
-				m, err := graph.FromProto(mp, "")
-				if err != nil {
-					t.Fatal(err)
-				}
-				if _, err := m.Run(context.Background(), in, nil); err != nil {
-					t.Fatal(err)
-				}
-				best = min(best, time.Since(start))
-			}
-			return best
-		}
-		small, large := cost(25_000), cost(200_000)
-		if large > 24*small {
-			t.Errorf("%s: 25k nodes %v, 200k nodes %v: worse than linear", name, small, large)
-		}
+	mp := independent(100_000).proto()
+	start := time.Now()
+	if _, err := graph.FromProto(mp, ""); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("100k independent nodes load in %v", d)
 	}
 }
 
-// A sequence passes through Identity in time linear in its length.
-func TestSequenceRunIsLinear(t *testing.T) {
+// A sequence of 100k items passes through two Identity nodes in
+// milliseconds: comparing every output item with every input item took
+// about 10^10 steps.
+func TestSequenceRunIsNotQuadratic(t *testing.T) {
 	m := sequenceIdentity(t)
-	cost := func(n int) time.Duration {
-		in := map[string]tensor.Value{"s": itemSequence(n)}
-		best := time.Duration(1 << 62)
-		for range 3 {
-			runtime.GC()
-			start := time.Now()
-			if _, err := m.Run(context.Background(), in, &graph.RunOptions{Pool: graph.NewPool()}); err != nil {
-				t.Fatal(err)
-			}
-			best = min(best, time.Since(start))
-		}
-		return best
+	in := map[string]tensor.Value{"s": itemSequence(100_000)}
+	pool := graph.NewPool()
+	start := time.Now()
+	out, err := m.Run(context.Background(), in, &graph.RunOptions{Pool: pool})
+	if err != nil {
+		t.Fatal(err)
 	}
-	small, large := cost(25_000), cost(200_000)
-	if large > 24*small {
-		t.Errorf("25k items %v, 200k items %v: worse than linear", small, large)
+	if err := pool.Release(out["b"]); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("a sequence of 100k items takes %v", d)
 	}
 }
 
@@ -185,5 +163,28 @@ func BenchmarkRunOverhead40(b *testing.B) {
 		if err := o.Pool.Release(out["v40"]); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// The runner itself allocates nothing per node in a warm pooled run: 40
+// Identity nodes cost the kernels' result lists (one each) and, per run,
+// the outputs' map and the pool's record of the output.
+func TestWarmRunAllocatesPerRunOnly(t *testing.T) {
+	s := identityChain(40)
+	s.inputs = []*pb.ValueInfoProto{info("x", tensor.Float, 1, 3, 8, 8)}
+	m := s.load(t)
+	in := map[string]tensor.Value{"x": tensor.MustNew(tensor.Float, 1, 3, 8, 8)}
+	o := &graph.RunOptions{Pool: graph.NewPool()}
+	allocs := testing.AllocsPerRun(100, func() {
+		out, err := m.Run(context.Background(), in, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := o.Pool.Release(out["v40"]); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 40+3 {
+		t.Errorf("a warm run of 40 Identity nodes allocates %v objects; want at most 43", allocs)
 	}
 }
