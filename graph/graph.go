@@ -7,6 +7,12 @@
 // are sorted so that each runs after the nodes it reads from, and the
 // initializers are decoded. Run then only looks values up by slot number,
 // so one Model serves many goroutines at once.
+//
+// A run holds a value only until the last node that reads it: the peak of
+// the bytes it holds, not their total, is what RunOptions.MaxRunBytes caps
+// and what Model.MemoryPlan reports. With a Pool, storage let go is reused
+// by the next nodes and runs, and the outputs stay the caller's until
+// Pool.Release.
 package graph
 
 import (

@@ -425,8 +425,8 @@ type StepMemory struct {
 // memory. shapes gives the shape of each input by name; an input left out
 // takes its declared shape, which must then be static. onnxshape has no
 // static shape propagation, so the plan is measured, not inferred: the dry
-// run allocates what a real one does (with o's caps; nil means the
-// defaults). The shapes of these operators' outputs depend only on input
+// run allocates what a real one does (with o's caps and options, its Pool
+// left out; nil means the defaults). The shapes of these operators' outputs depend only on input
 // shapes and on constants, not on input values, except where a shape is
 // itself an input (Reshape's shape, Pad's pads, ...): those inputs are
 // zeros here, so give such models an initializer, not an input.
@@ -447,8 +447,14 @@ func (m *Model) MemoryPlan(ctx context.Context, shapes map[string][]int, o *RunO
 		}
 		inputs[in.Name] = t
 	}
+	// Without a Pool: nothing of the dry run is handed out.
+	var ro RunOptions
+	if o != nil {
+		ro = *o
+	}
+	ro.Pool = nil
 	plan := &MemoryPlan{PeakStep: -1}
-	if _, err := m.run(ctx, inputs, o, plan); err != nil {
+	if _, err := m.run(ctx, inputs, &ro, plan); err != nil {
 		return nil, err
 	}
 	return plan, nil
