@@ -16,6 +16,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/onnxshape/onnxshape/builder"
 	"github.com/onnxshape/onnxshape/onnx"
@@ -178,6 +179,10 @@ func Standards() []Standard {
 		// Issue 15: the cost of a node, not of its bytes.
 		{"chain_small_40", "Transpose", func(int) caseSpec { return smallChain(5) }},
 		{"chain_small_10000", "Transpose", func(int) caseSpec { return smallChain(1250) }},
+		// Issue 15: a million nodes, each next to free.
+		{"chain_identity_1m", "Identity", func(int) caseSpec {
+			return chain(randomFloats("x", []int{1, 3, 8, 8}), []int{1, 3, 8, 8}, slices.Repeat([]link{{"Identity", nil, nil}}, 1_000_000))
+		}},
 		// Issue 15: 60 Transposes of the 25.7 MB tensor (at batch 8), which
 		// must hold two tensors at once, not 60.
 		{"chain_transpose_60", "Transpose", func(n int) caseSpec {
