@@ -16,7 +16,6 @@
 package graph
 
 import (
-	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -404,35 +403,48 @@ func checkArity(what string, n int, r [2]int) error {
 // that outputs it. A cycle is an error naming the nodes on it, in the order
 // of the data, with the order of the nodes that depend on no cycle.
 func SortNodes(nodes []*pb.NodeProto, producer map[string]int) ([]int, error) {
-	waiting := make([]int, len(nodes))     // producers not yet run, per node
-	consumers := make([][]int, len(nodes)) // nodes reading each node's outputs
-	lastReader := make([]int, len(nodes))  // the last node counted as reading each node, +1
+	// The edges producer -> consumer, each pair once, then the consumers
+	// of node p as consumers[first[p]:first[p+1]]: two flat slices rather
+	// than a slice per node.
+	waiting := make([]int, len(nodes))    // producers not yet run, per node
+	lastReader := make([]int, len(nodes)) // the last node counted as reading each node, +1
+	first := make([]int, len(nodes)+1)
+	var edges [][2]int
 	for i, np := range nodes {
 		for _, name := range np.GetInput() {
 			if p, ok := producer[name]; ok && name != "" && lastReader[p] != i+1 {
 				lastReader[p] = i + 1
 				waiting[i]++
-				consumers[p] = append(consumers[p], i)
+				first[p+1]++
+				edges = append(edges, [2]int{p, i})
 			}
 		}
+	}
+	for p := range nodes {
+		first[p+1] += first[p]
+	}
+	consumers := make([]int, len(edges))
+	next := append([]int{}, first[:len(nodes)]...)
+	for _, e := range edges {
+		consumers[next[e[0]]] = e[1]
+		next[e[0]]++
 	}
 	// ready is a min-heap of node indices: the next node to run is the
 	// first in the file of those whose producers have all run, in
 	// O(log n) per node.
-	var ready readyHeap
+	var ready minHeap
 	for i := range nodes {
 		if waiting[i] == 0 {
-			ready = append(ready, i)
+			ready.push(i)
 		}
 	}
-	heap.Init(&ready)
 	order := make([]int, 0, len(nodes))
 	for len(ready) > 0 {
-		i := heap.Pop(&ready).(int)
+		i := ready.pop()
 		order = append(order, i)
-		for _, c := range consumers[i] {
+		for _, c := range consumers[first[i]:first[i+1]] {
 			if waiting[c]--; waiting[c] == 0 {
-				heap.Push(&ready, c)
+				ready.push(c)
 			}
 		}
 	}
@@ -466,32 +478,58 @@ func SortNodes(nodes []*pb.NodeProto, producer map[string]int) ([]int, error) {
 	}
 	// path follows the data backwards; name the nodes in data order,
 	// starting from the one first in the file.
-	first := 0
+	earliest := 0
 	for k, i := range path {
-		if i < path[first] {
-			first = k
+		if i < path[earliest] {
+			earliest = k
 		}
 	}
 	names := make([]string, 0, len(path))
 	for k := range path {
-		i := path[(first-k+len(path))%len(path)]
+		i := path[(earliest-k+len(path))%len(path)]
 		names = append(names, describeNode(nodes[i], i))
 	}
 	return order, fmt.Errorf("the graph has a cycle: %s -> %s", strings.Join(names, " -> "), names[0])
 }
 
-// readyHeap is a min-heap of node indices for container/heap.
-type readyHeap []int
+// minHeap is a binary min-heap of ints.
+type minHeap []int
 
-func (h readyHeap) Len() int           { return len(h) }
-func (h readyHeap) Less(i, j int) bool { return h[i] < h[j] }
-func (h readyHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *readyHeap) Push(x any)        { *h = append(*h, x.(int)) }
-func (h *readyHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+func (h *minHeap) push(x int) {
+	*h = append(*h, x)
+	a := *h
+	for i := len(a) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if a[parent] <= a[i] {
+			break
+		}
+		a[parent], a[i] = a[i], a[parent]
+		i = parent
+	}
+}
+
+func (h *minHeap) pop() int {
+	a := *h
+	top := a[0]
+	last := len(a) - 1
+	a[0] = a[last]
+	a = a[:last]
+	for i := 0; ; {
+		least, l, r := i, 2*i+1, 2*i+2
+		if l < len(a) && a[l] < a[least] {
+			least = l
+		}
+		if r < len(a) && a[r] < a[least] {
+			least = r
+		}
+		if least == i {
+			break
+		}
+		a[i], a[least] = a[least], a[i]
+		i = least
+	}
+	*h = a
+	return top
 }
 
 func describeNode(np *pb.NodeProto, i int) string {

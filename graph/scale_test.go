@@ -188,3 +188,22 @@ func TestWarmRunAllocatesPerRunOnly(t *testing.T) {
 		t.Errorf("a warm run of 40 Identity nodes allocates %v objects; want at most 43", allocs)
 	}
 }
+
+// SortNodes runs each node as soon as its producers have, the first in
+// the file first: a node that reads its own producer twice waits for it
+// once.
+func TestSortNodesOrder(t *testing.T) {
+	nodes := []*pb.NodeProto{
+		node("", "Concat", []string{"b", "a", "b"}, []string{"c"}), // 0: after 2 and 3
+		node("", "Identity", []string{"x"}, []string{"z"}),         // 1: ready
+		node("", "Identity", []string{"a"}, []string{"b"}),         // 2: after 3
+		node("", "Identity", []string{"x"}, []string{"a"}),         // 3: ready
+		node("", "Identity", []string{"c"}, []string{"d"}),         // 4: after 0
+		node("", "Identity", []string{"z"}, []string{"e"}),         // 5: after 1
+	}
+	producer := map[string]int{"c": 0, "z": 1, "b": 2, "a": 3, "d": 4, "e": 5}
+	order, err := graph.SortNodes(nodes, producer)
+	if err != nil || fmt.Sprint(order) != "[1 3 2 0 4 5]" {
+		t.Fatalf("got %v, %v; want [1 3 2 0 4 5]", order, err)
+	}
+}
