@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/onnxshape/onnxshape/builder"
@@ -187,4 +188,39 @@ func TestPoolReleaseErrors(t *testing.T) {
 	if err := zero.Release(out["t1"]); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Runs sharing one pool from many goroutines never see each other's
+// storage: each output matches a run without the pool.
+func TestPoolConcurrentRuns(t *testing.T) {
+	m := pipeline(t)
+	pool := graph.NewPool()
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			x := tensor.MustNew(tensor.Float, 1, 64, 64, 8)
+			v, _ := tensor.Data[float32](x)
+			in := map[string]tensor.Value{"x": x}
+			for i := range 10 {
+				v[0] = float32(100*g + i)
+				want, err := m.Run(context.Background(), in, nil)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got, err := m.Run(context.Background(), in, &graph.RunOptions{Pool: pool})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if !got["flat"].(*tensor.Tensor).Equal(want["flat"].(*tensor.Tensor)) {
+					t.Error("a pooled output differs")
+				}
+				if err := pool.Release(got["flat"], got["same"]); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
