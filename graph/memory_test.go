@@ -210,3 +210,49 @@ func TestMemoryPlanInputs(t *testing.T) {
 		t.Error("nil model: no error")
 	}
 }
+
+// A view keeps its storage alive after the value it views goes: the
+// storage is counted once, and a Pool does not hand it to a later node.
+func TestViewKeepsStorageAlive(t *testing.T) {
+	s := modelSpec{
+		nodes: []*pb.NodeProto{
+			node("a", "Tile", []string{"x", "reps"}, []string{"a"}),
+			node("view", "Reshape", []string{"a", "shape"}, []string{"v"}), // the last reader of a
+			node("b", "Tile", []string{"y", "reps"}, []string{"b"}),        // as large as a
+		},
+		inits:   []*pb.TensorProto{int64s("reps", []int64{2}, 4, 1), int64s("shape", []int64{1}, -1)},
+		inputs:  []*pb.ValueInfoProto{info("x", tensor.Float, 1, 256), info("y", tensor.Float, 1, 256)},
+		outputs: []*pb.ValueInfoProto{{Name: ptr("v")}, {Name: ptr("b")}},
+	}
+	m := s.load(t)
+	x, y := tensor.MustNew(tensor.Float, 1, 256), tensor.MustNew(tensor.Float, 1, 256)
+	xv, _ := tensor.Data[float32](x)
+	yv, _ := tensor.Data[float32](y)
+	for i := range xv {
+		xv[i], yv[i] = 1, 2
+	}
+	in := map[string]tensor.Value{"x": x, "y": y}
+	pool := graph.NewPool()
+	for range 3 {
+		out, err := m.Run(context.Background(), in, &graph.RunOptions{Pool: pool})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _ := tensor.Data[float32](out["v"].(*tensor.Tensor))
+		for _, e := range v {
+			if e != 1 {
+				t.Fatal("the view's storage was handed to a later node")
+			}
+		}
+		if err := pool.Release(out["v"], out["b"]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plan, err := m.MemoryPlan(context.Background(), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(plan.Steps[0].Live, plan.Steps[1].Live, plan.Steps[2].Live); got != "4096 4096 8192" {
+		t.Errorf("live bytes after each step: %s, want 4096 4096 8192", got)
+	}
+}
