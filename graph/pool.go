@@ -60,7 +60,7 @@ type heldValue struct {
 	count    int
 }
 
-// alive reports whether the held value is still v (and not collected).
+// is reports whether the held value is v (and so not collected).
 func (h heldValue) is(v tensor.Value) bool {
 	switch v := v.(type) {
 	case *tensor.Tensor:
