@@ -325,14 +325,16 @@ func (r *runState) holdTensor(t *tensor.Tensor) {
 	if k == nil {
 		return
 	}
-	if _, ok := r.m.fixed[k]; ok {
-		return
-	}
-	if _, ok := r.external[k]; ok {
-		return
-	}
 	h, ok := r.owned[k]
 	if !ok {
+		if len(r.m.fixed) > 0 {
+			if _, ok := r.m.fixed[k]; ok {
+				return
+			}
+		}
+		if _, ok := r.external[k]; ok {
+			return
+		}
 		h = holding{bytes: n}
 		if t.DataType() != tensor.String {
 			h.buf = t.Bytes()
@@ -361,7 +363,7 @@ func (r *runState) drop(v tensor.Value) {
 }
 
 func (r *runState) dropTensor(t *tensor.Tensor) {
-	if t == nil {
+	if t == nil || len(r.owned) == 0 {
 		return
 	}
 	k, _ := storageOf(t)
