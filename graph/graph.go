@@ -331,7 +331,7 @@ func opsetVersions(mp *pb.ModelProto, opts LoadOptions) (map[string]int, error) 
 		return nil, errors.New("model imports no opset")
 	}
 	if v[""] > NewestOpset && !opts.AllowNewerOpset {
-		return nil, fmt.Errorf("the model imports ai.onnx opset %d, newer than opset %d, the newest onnxshape knows (LoadOptions.AllowNewerOpset loads it anyway)", v[""], NewestOpset)
+		return nil, fmt.Errorf("%w: the model imports ai.onnx opset %d, newer than opset %d, the newest onnxshape knows (LoadOptions.AllowNewerOpset loads it anyway)", ops.ErrUnsupported, v[""], NewestOpset)
 	}
 	return v, nil
 }
