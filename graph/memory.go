@@ -268,6 +268,9 @@ func (r *runState) step(pos int, st *step) error {
 	if err := st.run(&r.opt, r.vals, r.ins[st.inAt:st.inAt+len(st.in)]); err != nil {
 		// A kernel stopped by a cancellation reports the context's error.
 		if cerr := r.ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+			if ne, ok := err.(*NodeError); ok {
+				err = ne.Err
+			}
 			return st.fail(fmt.Errorf("%w (%v)", cerr, err))
 		}
 		return err
