@@ -5,7 +5,7 @@
 // the bandwidth and the allocations of a run.
 //
 // The cases are generated, never committed: `go run ./bench/gen bench-data`
-// writes them (about 530 MB of float32 data), `go run ./cmd/onnxshape bench
+// writes them (about 600 MB of float32 data and models), `go run ./cmd/onnxshape bench
 // bench-data` measures them. The onnxruntime comparison lives in the
 // separate module bench/ort, so that this module never depends on cgo.
 package bench
