@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -123,14 +122,44 @@ type RunOptions struct {
 // DefaultMaxRunBytes is the default cap on the bytes a whole run allocates.
 const DefaultMaxRunBytes = 4 << 30
 
-// Load reads, checks and prepares the model in the file at path. External
-// tensor data is read relative to the file's folder.
+// Load reads, checks and prepares the model in the file at path, within
+// the default LoadOptions. External tensor data is read relative to the
+// file's folder.
 func Load(path string) (*Model, error) {
-	b, err := os.ReadFile(path)
+	return LoadWith(path, nil)
+}
+
+// LoadOptions are the caps on what loading a model may allocate, each
+// checked before the allocation it bounds (see onnx.Limits). A nil
+// *LoadOptions means the defaults.
+type LoadOptions struct {
+	// MaxModelBytes caps the model file's size, the memory decoding it
+	// takes, and the storage of all its initializers and tensor attributes
+	// together, external data included (0 means onnx.DefaultMaxModelBytes,
+	// 2 GiB; negative means no cap).
+	MaxModelBytes int64
+	// MaxTensorBytes caps each initializer and tensor attribute, checked
+	// from its dims before its data is read (0 means
+	// ops.DefaultMaxTensorBytes; negative means no cap).
+	MaxTensorBytes int64
+}
+
+func (o *LoadOptions) limits() *onnx.Limits {
+	if o == nil {
+		return nil
+	}
+	return &onnx.Limits{MaxModelBytes: o.MaxModelBytes, MaxTensorBytes: o.MaxTensorBytes}
+}
+
+// LoadWith is Load within the caps of o. Only a regular file is read (a
+// named pipe or a device is refused at once), and only when its size is
+// within o.MaxModelBytes.
+func LoadWith(path string, o *LoadOptions) (*Model, error) {
+	mp, err := onnx.ReadModelWith(path, o.limits())
 	if err != nil {
 		return nil, err
 	}
-	m, err := LoadBytes(b, filepath.Dir(path))
+	m, err := FromProto(mp, filepath.Dir(path))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -140,7 +169,12 @@ func Load(path string) (*Model, error) {
 // LoadBytes is Load for a model already in memory; external tensor data is
 // read relative to baseDir.
 func LoadBytes(b []byte, baseDir string) (*Model, error) {
-	mp, err := onnx.DecodeModel(b)
+	return LoadBytesWith(b, baseDir, nil)
+}
+
+// LoadBytesWith is LoadBytes within the caps of o.
+func LoadBytesWith(b []byte, baseDir string, o *LoadOptions) (*Model, error) {
+	mp, err := onnx.DecodeModelWith(b, o.limits())
 	if err != nil {
 		return nil, err
 	}

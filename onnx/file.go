@@ -26,6 +26,10 @@ var ErrTooLarge = errors.New("too large")
 func OpenFile(path string) (*os.File, fs.FileInfo, error) {
 	info, err := os.Stat(path)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			pe.Op = "open" // as os.Open would say
+		}
 		return nil, nil, err
 	}
 	if err := regular(path, info); err != nil {

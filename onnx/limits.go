@@ -69,7 +69,7 @@ func capOf(l *Limits, field func(*Limits) int64, def int64) int64 {
 func ReadModelWith(path string, l *Limits) (*pb.ModelProto, error) {
 	b, err := ReadFile(path, l.modelCap())
 	if err != nil {
-		return nil, fmt.Errorf("onnx: %w", err)
+		return nil, err // names the path
 	}
 	m, err := DecodeModelWith(b, l)
 	if err != nil {

@@ -1,7 +1,6 @@
 package profile
 
 import (
-	"os"
 	"path/filepath"
 
 	"github.com/onnxshape/onnxshape/graph"
@@ -14,7 +13,7 @@ import (
 // that every operator also checks the profile's constraints on the values it
 // meets.
 func Load(path string) (*graph.Model, error) {
-	b, err := os.ReadFile(path)
+	b, err := onnx.ReadFile(path, onnx.DefaultMaxModelBytes) // regular files only: a pipe would block
 	if err != nil {
 		return nil, err
 	}
