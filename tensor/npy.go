@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -34,8 +36,29 @@ var npyTypes = map[string]DataType{
 // ReadNPY reads one array in NumPy's .npy format (versions 1 to 3): bool,
 // signed and unsigned integers, float16/32/64, complex64/128 in either byte
 // order, and fixed-width strings ("U" and "S" types). Arrays in Fortran
-// order of rank above 1, object arrays and record types are refused.
+// order of rank above 1, object arrays and record types are refused. It
+// refuses arrays above DefaultMaxNPYBytes, as ReadNPYLimit does.
 func ReadNPY(r io.Reader) (*Tensor, error) {
+	return ReadNPYLimit(r, DefaultMaxNPYBytes)
+}
+
+// DefaultMaxNPYBytes is the cap ReadNPY puts on an array's storage: the
+// operators' default cap on one tensor.
+const DefaultMaxNPYBytes = 1<<31 - 1
+
+// ReadNPYLimit is ReadNPY for arrays whose storage takes at most maxBytes
+// bytes (negative: no cap; a string array counts a 16-byte header per
+// string plus its width in bytes). The size the header announces is
+// checked against the cap before anything is allocated. The data is read
+// straight into the tensor's storage, so an array is held once: when r can
+// tell how many bytes it has left (an *os.File, a *bytes.Reader), that is
+// checked against the header first; otherwise the storage is allocated
+// only as the data arrives, so that a header that lies costs no more than
+// the data r really holds.
+func ReadNPYLimit(r io.Reader, maxBytes int64) (*Tensor, error) {
+	if maxBytes < 0 {
+		maxBytes = math.MaxInt64
+	}
 	header, err := readNPYHeader(r)
 	if err != nil {
 		return nil, err
@@ -54,7 +77,7 @@ func ReadNPY(r io.Reader) (*Tensor, error) {
 	order, code := splitByteOrder(descr)
 
 	if kind, width, ok := npyStringType(code); ok {
-		return readNPYStrings(r, shape, n, kind, width, order)
+		return readNPYStrings(r, shape, n, kind, width, order, maxBytes)
 	}
 	dt, ok := npyTypes[code]
 	if !ok {
@@ -64,16 +87,23 @@ func ReadNPY(r io.Reader) (*Tensor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNPY, err)
 	}
-	data, err := readExactly(r, size)
-	if err != nil {
+	if int64(size) > maxBytes {
+		return nil, fmt.Errorf("%w: %v of shape %v takes %d bytes, above the cap of %d", ErrNPY, dt, shape, size, maxBytes)
+	}
+	if err := checkRemaining(r, size); err != nil {
 		return nil, err
 	}
-	if !isNative(order) {
-		swapElements(data, dt)
+	t := &Tensor{dtype: dt, shape: shape, n: n}
+	if t.data, err = readExactly(r, size, alloc); err != nil {
+		return nil, err
 	}
-	t, err := FromBytes(dt, shape, data)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrNPY, err)
+	for _, v := range t.data {
+		if !validSubByte(dt, v) {
+			return nil, fmt.Errorf("%w: %w: byte %#x is not a %v", ErrNPY, ErrType, v, dt)
+		}
+	}
+	if !isNative(order) {
+		swapElements(t.data, dt)
 	}
 	return t, nil
 }
@@ -171,30 +201,32 @@ func npyStringType(code string) (kind byte, width int, ok bool) {
 	return code[0], w, true
 }
 
-func readNPYStrings(r io.Reader, shape []int, n int, kind byte, width int, order binary.ByteOrder) (*Tensor, error) {
-	if width > maxNPYStringBytes/4 {
-		return nil, fmt.Errorf("%w: strings of %d characters are too long", ErrNPY, width)
-	}
-	unit := width
-	if kind == 'U' {
-		unit = 4 * width
-	}
-	if width > 0 && n > maxNPYStringBytes/unit {
-		return nil, fmt.Errorf("%w: %d strings of %d bytes are too many", ErrNPY, n, unit)
-	}
+func readNPYStrings(r io.Reader, shape []int, n int, kind byte, width int, order binary.ByteOrder, maxBytes int64) (*Tensor, error) {
 	// numpy has no zero-width string arrays ('S0' becomes 'S1' when an
 	// array is made): such a file did not come from numpy, and would cost a
 	// string header per element for no data at all.
 	if width == 0 {
 		return nil, fmt.Errorf("%w: strings of width 0 are not a numpy array type", ErrNPY)
 	}
-	data, err := readExactly(r, n*unit)
+	unit := int64(width)
+	if kind == 'U' {
+		unit = 4 * int64(width)
+	}
+	// The data, then a 16-byte header and at most unit bytes per string.
+	if unit > math.MaxInt64/2 || int64(n) > maxBytes/(16+unit) || unit*int64(n) > math.MaxInt/2 {
+		return nil, fmt.Errorf("%w: %d strings of %d bytes are above the cap of %d bytes", ErrNPY, n, unit, maxBytes)
+	}
+	size := n * int(unit)
+	if err := checkRemaining(r, size); err != nil {
+		return nil, err
+	}
+	data, err := readExactly(r, size, func(n int) []byte { return make([]byte, n) })
 	if err != nil {
 		return nil, err
 	}
 	strs := make([]string, n)
 	for i := range strs {
-		cell := data[i*unit : (i+1)*unit]
+		cell := data[i*int(unit) : (i+1)*int(unit)]
 		if kind == 'S' {
 			strs[i] = string(bytes.TrimRight(cell, "\x00"))
 			continue
@@ -214,32 +246,97 @@ func readNPYStrings(r io.Reader, shape []int, n int, kind byte, width int, order
 		}
 		strs[i] = sb.String()
 	}
-	return FromStrings(shape, strs)
+	return &Tensor{dtype: String, shape: shape, n: n, strs: strs}, nil
 }
 
-// maxNPYStringBytes caps the string data ReadNPY accepts (the tensor limit).
-const maxNPYStringBytes = 1<<31 - 1
-
-// readExactly reads n bytes, growing its buffer as data arrives so that a
-// header that lies about the size costs no more memory than the file has.
-func readExactly(r io.Reader, n int) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, int64(n)+1))
+// checkRemaining compares the size the header announces with the bytes r
+// has left, when r can tell (a file, a bytes.Reader), before anything is
+// allocated for them.
+func checkRemaining(r io.Reader, size int) error {
+	seeker, ok := r.(io.Seeker)
+	if !ok {
+		return nil
+	}
+	var total int64
+	switch r := r.(type) {
+	case interface{ Size() int64 }:
+		total = r.Size()
+	case interface{ Stat() (fs.FileInfo, error) }:
+		info, err := r.Stat()
+		if err != nil || !info.Mode().IsRegular() {
+			return nil
+		}
+		total = info.Size()
+	default:
+		return nil
+	}
+	pos, err := seeker.Seek(0, io.SeekCurrent)
 	if err != nil {
-		return nil, fmt.Errorf("%w: reading the data: %w", ErrNPY, err)
+		return nil
 	}
-	// A .npy file holds one array: data past its end means the header
-	// was misread or the file is broken.
-	if len(data) != n {
-		return nil, fmt.Errorf("%w: the header announces %d bytes of data, the file holds %s", ErrNPY, n, moreOrLess(len(data), n))
+	if left := total - pos; left != int64(size) {
+		return fmt.Errorf("%w: the header announces %d bytes of data, the file holds %s", ErrNPY, size, moreOrLess(left, int64(size)))
 	}
-	return data, nil
+	return nil
 }
 
-func moreOrLess(got, want int) string {
+// npyChunk is the storage readExactly allocates before any data arrived
+// (a variable for the tests).
+var npyChunk = 64 << 20
+
+// readExactly reads n bytes into storage from newBuf. Up to npyChunk bytes
+// it allocates them at once; above, it reads in chunks first and allocates
+// the n bytes only once they have all arrived, so that a header that lies
+// about the size costs no more memory than twice the data there is.
+func readExactly(r io.Reader, n int, newBuf func(int) []byte) ([]byte, error) {
+	if n <= npyChunk {
+		data := newBuf(n)
+		if _, err := io.ReadFull(r, data); err != nil {
+			return nil, shortData(err, n)
+		}
+		return data, checkEnd(r, n)
+	}
+	var chunks [][]byte
+	for got := 0; got < n; {
+		c := make([]byte, min(npyChunk, n-got))
+		k, err := io.ReadFull(r, c)
+		got += k
+		if err != nil {
+			return nil, shortData(err, n)
+		}
+		chunks = append(chunks, c)
+	}
+	data := newBuf(n)
+	at := 0
+	for i, c := range chunks {
+		at += copy(data[at:], c)
+		chunks[i] = nil
+	}
+	return data, checkEnd(r, n)
+}
+
+func shortData(err error, n int) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return fmt.Errorf("%w: the header announces %d bytes of data, the file holds fewer", ErrNPY, n)
+	}
+	return fmt.Errorf("%w: reading the data: %w", ErrNPY, err)
+}
+
+// checkEnd refuses data past the array: a .npy file holds one array, so
+// more means the header was misread or the file is broken.
+func checkEnd(r io.Reader, n int) error {
+	var one [1]byte
+	if k, _ := io.ReadFull(r, one[:]); k > 0 {
+		return fmt.Errorf("%w: the header announces %d bytes of data, the file holds more", ErrNPY, n)
+	}
+	return nil
+}
+
+func moreOrLess(got, want int64) string {
 	if got > want {
 		return "more"
 	}
-	return strconv.Itoa(got)
+	return strconv.FormatInt(got, 10)
 }
 
 // isNative reports whether order is the machine's byte order.
