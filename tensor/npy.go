@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -364,28 +365,58 @@ func swapElements(data []byte, dt DataType) {
 
 // WriteNPY writes t in NumPy's .npy format (version 1.0, or 2.0 when the
 // header needs it), in little-endian order. String tensors are written as
-// "<U<n>" when every string is UTF-8 and as "|S<n>" otherwise. The ONNX
-// types numpy has no type for (bfloat16, the float8, float4, int4, uint4,
-// int2 and uint2 types) are refused with an error wrapping ErrNPY.
+// "<U<n>" when every string is UTF-8 and as "|S<n>" otherwise, n the
+// longest string: one long string among many short ones makes a large
+// file (NPYDataSize tells how large before writing). The ONNX types numpy
+// has no type for (bfloat16, the float8, float4, int4, uint4, int2 and
+// uint2 types) are refused with an error wrapping ErrNPY. WriteNPY
+// allocates no more than one string's cell beyond t's own storage.
 func WriteNPY(w io.Writer, t *Tensor) error {
-	descr, data, err := npyData(t)
+	if t == nil {
+		return fmt.Errorf("%w: nil tensor", ErrNPY)
+	}
+	dt := t.DataType()
+	if dt == String {
+		cells := npyStringCells(t.Strings())
+		if err := writeNPYHeader(w, cells.descr(), t.Shape()); err != nil {
+			return err
+		}
+		return cells.write(w, t.Strings())
+	}
+	descr, err := npyDescr(dt)
 	if err != nil {
 		return err
 	}
 	if err := writeNPYHeader(w, descr, t.Shape()); err != nil {
 		return err
 	}
+	data := t.Bytes()
+	if !isNative(binary.LittleEndian) {
+		data = append([]byte{}, data...)
+		swapElements(data, dt)
+	}
 	_, err = w.Write(data)
 	return err
 }
 
-// npyData returns t's numpy type string and its elements as the .npy file
-// stores them.
-func npyData(t *Tensor) (string, []byte, error) {
-	dt := t.DataType()
-	if dt == String {
-		return npyStrings(t.Strings())
+// NPYDataSize returns the bytes of data (the header aside) WriteNPY writes
+// for t, without writing or allocating anything; for the types numpy lacks,
+// the error WriteNPY returns.
+func NPYDataSize(t *Tensor) (int64, error) {
+	if t == nil {
+		return 0, fmt.Errorf("%w: nil tensor", ErrNPY)
 	}
+	if t.DataType() == String {
+		return npyStringCells(t.Strings()).size(len(t.Strings())), nil
+	}
+	if _, err := npyDescr(t.DataType()); err != nil {
+		return 0, err
+	}
+	return int64(len(t.Bytes())), nil
+}
+
+// npyDescr returns numpy's type string for dt, little-endian.
+func npyDescr(dt DataType) (string, error) {
 	var code string
 	for c, d := range npyTypes {
 		if d == dt {
@@ -393,51 +424,79 @@ func npyData(t *Tensor) (string, []byte, error) {
 		}
 	}
 	if code == "" {
-		return "", nil, fmt.Errorf("%w: numpy has no %v type", ErrNPY, dt)
+		return "", fmt.Errorf("%w: numpy has no %v type", ErrNPY, dt)
 	}
-	order := "<"
 	if dt.Size() == 1 {
-		order = "|"
+		return "|" + code, nil
 	}
-	data := t.Bytes()
-	if !isNative(binary.LittleEndian) {
-		data = append([]byte{}, data...)
-		swapElements(data, dt)
-	}
-	return order + code, data, nil
+	return "<" + code, nil
 }
 
-func npyStrings(strs []string) (string, []byte, error) {
-	// At least one character, as numpy: np.array(["", ""]) is '<U1'.
-	allUTF8, width := true, 1
+// npyCells is the layout of a string array in a .npy file: every string in
+// a cell of width characters, UTF-32 code points ("U") when all are UTF-8,
+// bytes ("S") otherwise.
+type npyCells struct {
+	utf32 bool
+	width int
+}
+
+// npyStringCells finds the layout of strs: at least one character wide,
+// as numpy (np.array(["", ""]) is '<U1').
+func npyStringCells(strs []string) npyCells {
+	c := npyCells{utf32: true, width: 1}
 	for _, s := range strs {
-		allUTF8 = allUTF8 && utf8.ValidString(s)
+		c.utf32 = c.utf32 && utf8.ValidString(s)
 	}
 	for _, s := range strs {
 		n := len(s)
-		if allUTF8 {
+		if c.utf32 {
 			n = utf8.RuneCountInString(s)
 		}
-		width = max(width, n)
+		c.width = max(c.width, n)
 	}
-	if !allUTF8 {
-		var buf bytes.Buffer
-		for _, s := range strs {
-			buf.WriteString(s)
-			buf.Write(make([]byte, width-len(s)))
-		}
-		return "|S" + strconv.Itoa(width), buf.Bytes(), nil
+	return c
+}
+
+func (c npyCells) descr() string {
+	if c.utf32 {
+		return "<U" + strconv.Itoa(c.width)
 	}
-	buf := make([]byte, 0, 4*width*len(strs))
+	return "|S" + strconv.Itoa(c.width)
+}
+
+// size is the data size of n cells, in bytes.
+func (c npyCells) size(n int) int64 {
+	if c.utf32 {
+		return 4 * int64(c.width) * int64(n)
+	}
+	return int64(c.width) * int64(n)
+}
+
+// write writes strs, one cell at a time.
+func (c npyCells) write(w io.Writer, strs []string) error {
+	bw := bufio.NewWriter(w)
 	for _, s := range strs {
+		if !c.utf32 {
+			bw.WriteString(s)
+			writeZeros(bw, c.width-len(s))
+			continue
+		}
 		n := 0
-		for _, c := range s {
-			buf = binary.LittleEndian.AppendUint32(buf, uint32(c))
+		var cp [4]byte
+		for _, r := range s {
+			binary.LittleEndian.PutUint32(cp[:], uint32(r))
+			bw.Write(cp[:])
 			n++
 		}
-		buf = append(buf, make([]byte, 4*(width-n))...)
+		writeZeros(bw, 4*(c.width-n))
 	}
-	return "<U" + strconv.Itoa(width), buf, nil
+	return bw.Flush()
+}
+
+func writeZeros(w *bufio.Writer, n int) {
+	for ; n > 0; n-- {
+		w.WriteByte(0)
+	}
 }
 
 // writeNPYHeader writes the magic string, version and header dictionary,

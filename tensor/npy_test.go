@@ -254,3 +254,30 @@ func TestReadNPYInChunks(t *testing.T) {
 		t.Errorf("a byte too many: %v", err)
 	}
 }
+
+func TestNPYDataSizeOfStrings(t *testing.T) {
+	strs := make([]string, 20001)
+	strs[0] = strings.Repeat("x", 4<<20)
+	x := MustFromSlice(strs, len(strs))
+	var size int64
+	var err error
+	grew := allocated(func() { size, err = NPYDataSize(x) })
+	if err != nil || size != 4*(4<<20)*20001 {
+		t.Fatalf("NPYDataSize = %d, %v; want %d", size, err, 4*(4<<20)*20001)
+	}
+	if grew > 1<<10 {
+		t.Errorf("NPYDataSize allocated %d bytes", grew)
+	}
+	// Written one cell at a time: the writer's buffer, not width x count.
+	small := MustFromSlice([]string{"héllo", "", "a"}, 3)
+	var b bytes.Buffer
+	if err := WriteNPY(&b, small); err != nil {
+		t.Fatal(err)
+	}
+	if size, _ := NPYDataSize(small); int64(b.Len()) != 128+size {
+		t.Errorf("wrote %d bytes, NPYDataSize says %d of data after a 128-byte header", b.Len(), size)
+	}
+	if _, err := NPYDataSize(MustNew(BFloat16, 2)); !errors.Is(err, ErrNPY) {
+		t.Errorf("bfloat16: %v, want ErrNPY", err)
+	}
+}
