@@ -82,7 +82,7 @@ func ReadFile(path string, maxBytes int64) ([]byte, error) {
 	}
 	defer f.Close()
 	if maxBytes >= 0 && info.Size() > maxBytes {
-		return nil, fmt.Errorf("%s: %w: %d bytes, above the cap of %d", path, ErrTooLarge, info.Size(), maxBytes)
+		return nil, fmt.Errorf("%s: %w: %d bytes, above the limit of %d", path, ErrTooLarge, info.Size(), maxBytes)
 	}
 	limit := info.Size()
 	b := make([]byte, 0, limit+1)

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 
@@ -87,7 +88,7 @@ func ReadModelWith(path string, l *Limits) (*pb.ModelProto, error) {
 func DecodeModelWith(b []byte, l *Limits) (*pb.ModelProto, error) {
 	budget := l.modelCap()
 	if int64(len(b)) > budget {
-		return nil, fmt.Errorf("onnx: %w: the model has %d bytes, above the cap of %d", ErrTooLarge, len(b), budget)
+		return nil, fmt.Errorf("onnx: %w: the model has %d bytes, above the limit of %d", ErrTooLarge, len(b), budget)
 	}
 	md := (&pb.ModelProto{}).ProtoReflect().Descriptor()
 	if _, err := decodedSize(b, md, budget, 0); err != nil {
@@ -297,6 +298,38 @@ func (c *sizeCheck) graph(g *pb.GraphProto, depth int) error {
 	return nil
 }
 
+// value adds the tensors of a TensorProto, SequenceProto or OptionalProto.
+func (c *sizeCheck) value(m proto.Message) error {
+	switch m := m.(type) {
+	case *pb.TensorProto:
+		return c.tensor("tensor", m)
+	case *pb.SequenceProto:
+		for i, tp := range m.GetTensorValues() {
+			if err := c.tensor(fmt.Sprintf("item %d", i), tp); err != nil {
+				return err
+			}
+		}
+		for _, sp := range m.GetSequenceValues() {
+			if err := c.value(sp); err != nil {
+				return err
+			}
+		}
+		for _, op := range m.GetOptionalValues() {
+			if err := c.value(op); err != nil {
+				return err
+			}
+		}
+	case *pb.OptionalProto:
+		if m.TensorValue != nil {
+			return c.tensor("tensor", m.TensorValue)
+		}
+		if m.SequenceValue != nil {
+			return c.value(m.SequenceValue)
+		}
+	}
+	return nil
+}
+
 func (c *sizeCheck) sparse(what string, sp *pb.SparseTensorProto) error {
 	if err := c.tensor(what+" values", sp.GetValues()); err != nil {
 		return err
@@ -327,12 +360,12 @@ func (c *sizeCheck) tensor(what string, tp *pb.TensorProto) error {
 		}
 	}
 	if size > c.perTensor {
-		return fmt.Errorf("%w: %s %q (%v of %v) takes %d bytes, above the cap of %d bytes a tensor",
+		return fmt.Errorf("%w: %s %q (%v of %v) takes %d bytes, above the limit of %d bytes for a tensor",
 			ErrTooLarge, what, tp.GetName(), dt, shape, size, c.perTensor)
 	}
 	c.sum += size
 	if c.sum > c.total {
-		return fmt.Errorf("%w: with %s %q the model's tensors take %d bytes, above the cap of %d",
+		return fmt.Errorf("%w: with %s %q the model's tensors take %d bytes, above the limit of %d",
 			ErrTooLarge, what, tp.GetName(), c.sum, c.total)
 	}
 	return nil

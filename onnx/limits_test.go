@@ -132,7 +132,7 @@ func TestCheckTensorSizes(t *testing.T) {
 		{"within", modelWith(f("a", 250), f("b", 250)), Limits{MaxTensorBytes: 1000, MaxModelBytes: 2000}, ""},
 		{"one tensor above", modelWith(f("a", 251)), Limits{MaxTensorBytes: 1000}, `initializer "a"`},
 		{"sum above", modelWith(f("a", 250), f("b", 250), f("c", 1)), Limits{MaxModelBytes: 2000}, `initializer "c"`},
-		{"3 GiB declared", modelWith(f("big", 3<<28)), Limits{MaxTensorBytes: 1000}, "above the cap of 1000"},
+		{"3 GiB declared", modelWith(f("big", 3<<28)), Limits{MaxTensorBytes: 1000}, "above the limit of 1000"},
 		{"no caps", modelWith(f("big", 3<<28)), Limits{MaxTensorBytes: -1, MaxModelBytes: -1}, ""},
 		{"attribute", &pb.ModelProto{Graph: &pb.GraphProto{Node: []*pb.NodeProto{{OpType: ptr("Constant"),
 			Attribute: []*pb.AttributeProto{{Name: ptr("value"), T: f("v", 1000)}}}}}},

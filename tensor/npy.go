@@ -89,7 +89,7 @@ func ReadNPYLimit(r io.Reader, maxBytes int64) (*Tensor, error) {
 		return nil, fmt.Errorf("%w: %w", ErrNPY, err)
 	}
 	if int64(size) > maxBytes {
-		return nil, fmt.Errorf("%w: %v of shape %v takes %d bytes, above the cap of %d", ErrNPY, dt, shape, size, maxBytes)
+		return nil, fmt.Errorf("%w: %v of shape %v takes %d bytes, above the limit of %d", ErrNPY, dt, shape, size, maxBytes)
 	}
 	if err := checkRemaining(r, size); err != nil {
 		return nil, err
@@ -215,7 +215,7 @@ func readNPYStrings(r io.Reader, shape []int, n int, kind byte, width int, order
 	}
 	// The data, then a 16-byte header and at most unit bytes per string.
 	if unit > math.MaxInt64/2 || int64(n) > maxBytes/(16+unit) || unit*int64(n) > math.MaxInt/2 {
-		return nil, fmt.Errorf("%w: %d strings of %d bytes are above the cap of %d bytes", ErrNPY, n, unit, maxBytes)
+		return nil, fmt.Errorf("%w: %d strings of %d bytes are above the limit of %d bytes", ErrNPY, n, unit, maxBytes)
 	}
 	size := n * int(unit)
 	if err := checkRemaining(r, size); err != nil {

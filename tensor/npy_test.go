@@ -204,10 +204,10 @@ func TestReadNPYLimit(t *testing.T) {
 		limit int64
 		want  string
 	}{
-		{"1 GiB announced, cap 1 MiB", bytes.NewReader(gib), 1 << 20, "above the cap of 1048576"},
+		{"1 GiB announced, cap 1 MiB", bytes.NewReader(gib), 1 << 20, "above the limit of 1048576"},
 		{"1 GiB announced, 8 bytes there", bytes.NewReader(gib), -1, "the file holds 8"},
 		{"1 GiB announced, 8 bytes through a pipe", onlyReader{bytes.NewReader(gib)}, -1, "the file holds fewer"},
-		{"80 GB of strings announced", bytes.NewReader(strs), DefaultMaxNPYBytes, "above the cap"},
+		{"80 GB of strings announced", bytes.NewReader(strs), DefaultMaxNPYBytes, "above the limit"},
 	}
 	for _, tc := range tests {
 		var err error
