@@ -91,16 +91,19 @@ func ReadNPYLimit(r io.Reader, maxBytes int64) (*Tensor, error) {
 	if int64(size) > maxBytes {
 		return nil, fmt.Errorf("%w: %v of shape %v takes %d bytes, above the limit of %d", ErrNPY, dt, shape, size, maxBytes)
 	}
-	if err := checkRemaining(r, size); err != nil {
+	known, err := checkRemaining(r, size)
+	if err != nil {
 		return nil, err
 	}
 	t := &Tensor{dtype: dt, shape: shape, n: n}
-	if t.data, err = readExactly(r, size, alloc); err != nil {
+	if t.data, err = readExactly(r, size, known, alloc); err != nil {
 		return nil, err
 	}
-	for _, v := range t.data {
-		if !validSubByte(dt, v) {
-			return nil, fmt.Errorf("%w: %w: byte %#x is not a %v", ErrNPY, ErrType, v, dt)
+	if dt == Bool { // the only type .npy holds whose bytes are not all valid
+		for _, v := range t.data {
+			if !validSubByte(dt, v) {
+				return nil, fmt.Errorf("%w: %w: byte %#x is not a %v", ErrNPY, ErrType, v, dt)
+			}
 		}
 	}
 	if !isNative(order) {
@@ -218,10 +221,11 @@ func readNPYStrings(r io.Reader, shape []int, n int, kind byte, width int, order
 		return nil, fmt.Errorf("%w: %d strings of %d bytes are above the limit of %d bytes", ErrNPY, n, unit, maxBytes)
 	}
 	size := n * int(unit)
-	if err := checkRemaining(r, size); err != nil {
+	known, err := checkRemaining(r, size)
+	if err != nil {
 		return nil, err
 	}
-	data, err := readExactly(r, size, func(n int) []byte { return make([]byte, n) })
+	data, err := readExactly(r, size, known, func(n int) []byte { return make([]byte, n) })
 	if err != nil {
 		return nil, err
 	}
@@ -252,11 +256,11 @@ func readNPYStrings(r io.Reader, shape []int, n int, kind byte, width int, order
 
 // checkRemaining compares the size the header announces with the bytes r
 // has left, when r can tell (a file, a bytes.Reader), before anything is
-// allocated for them.
-func checkRemaining(r io.Reader, size int) error {
+// allocated for them; known reports whether it could.
+func checkRemaining(r io.Reader, size int) (known bool, err error) {
 	seeker, ok := r.(io.Seeker)
 	if !ok {
-		return nil
+		return false, nil
 	}
 	var total int64
 	switch r := r.(type) {
@@ -265,32 +269,33 @@ func checkRemaining(r io.Reader, size int) error {
 	case interface{ Stat() (fs.FileInfo, error) }:
 		info, err := r.Stat()
 		if err != nil || !info.Mode().IsRegular() {
-			return nil
+			return false, nil
 		}
 		total = info.Size()
 	default:
-		return nil
+		return false, nil
 	}
 	pos, err := seeker.Seek(0, io.SeekCurrent)
 	if err != nil {
-		return nil
+		return false, nil
 	}
 	if left := total - pos; left != int64(size) {
-		return fmt.Errorf("%w: the header announces %d bytes of data, the file holds %s", ErrNPY, size, moreOrLess(left, int64(size)))
+		return false, fmt.Errorf("%w: the header announces %d bytes of data, the file holds %s", ErrNPY, size, moreOrLess(left, int64(size)))
 	}
-	return nil
+	return true, nil
 }
 
 // npyChunk is the storage readExactly allocates before any data arrived
 // (a variable for the tests).
 var npyChunk = 64 << 20
 
-// readExactly reads n bytes into storage from newBuf. Up to npyChunk bytes
-// it allocates them at once; above, it reads in chunks first and allocates
-// the n bytes only once they have all arrived, so that a header that lies
-// about the size costs no more memory than twice the data there is.
-func readExactly(r io.Reader, n int, newBuf func(int) []byte) ([]byte, error) {
-	if n <= npyChunk {
+// readExactly reads n bytes into storage from newBuf. When r is known to
+// hold them, or up to npyChunk bytes, it allocates them at once; else it
+// reads in chunks first and allocates the n bytes only once they have all
+// arrived, so that a header that lies about the size costs no more memory
+// than twice the data there is.
+func readExactly(r io.Reader, n int, known bool, newBuf func(int) []byte) ([]byte, error) {
+	if known || n <= npyChunk {
 		data := newBuf(n)
 		if _, err := io.ReadFull(r, data); err != nil {
 			return nil, shortData(err, n)

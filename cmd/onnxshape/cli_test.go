@@ -27,7 +27,7 @@ func TestDispatch(t *testing.T) {
 	commands["panics"] = command{"panics", "", func([]string) int { panic("boom") }}
 	defer delete(commands, "panics")
 	stderr.Reset()
-	if code := dispatch([]string{"panics"}, &stderr); code != 1 || stderr.String() != "onnxshape: internal error: boom\n" {
+	if code := dispatch([]string{"panics"}, &stderr); code != exitInternal || stderr.String() != "onnxshape: internal error: boom\n" {
 		t.Errorf("panic: exit %d, %q", code, stderr.String())
 	}
 }

@@ -1,0 +1,152 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/onnxshape/onnxshape/internal/hostile"
+)
+
+var (
+	builtOnce sync.Once
+	builtCLI  string
+	buildErr  error
+)
+
+// cli builds the onnxshape command once per test binary and returns its
+// path.
+func cli(t *testing.T) string {
+	t.Helper()
+	builtOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "onnxshape-cli")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		builtCLI = filepath.Join(dir, "onnxshape")
+		out, err := exec.Command("go", "build", "-o", builtCLI, ".").CombinedOutput()
+		if err != nil {
+			buildErr = errors.New(string(out))
+		}
+	})
+	if buildErr != nil {
+		t.Skip("cannot build the command:", buildErr)
+	}
+	return builtCLI
+}
+
+// headBuffer keeps the first max bytes written to it and counts them all.
+type headBuffer struct {
+	bytes.Buffer
+	max, total int
+}
+
+func (h *headBuffer) Write(p []byte) (int, error) {
+	h.total += len(p)
+	if room := h.max - h.Len(); room > 0 {
+		h.Buffer.Write(p[:min(room, len(p))])
+	}
+	return len(p), nil
+}
+
+// runLimited runs the built command with args under `ulimit -v` and a
+// timeout, in its own process group so that the timeout ends every process
+// of it, the supervised child included.
+func runLimited(t *testing.T, args []string, limitKiB int) (code int, stdout, stderr *headBuffer, elapsed time.Duration) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), hostile.Seconds*time.Second)
+	defer cancel()
+	script := "ulimit -v " + strconv.Itoa(limitKiB) + ` && exec "$0" "$@"`
+	cmd := exec.CommandContext(ctx, "bash", append([]string{"-c", script, cli(t)}, args...)...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
+	stdout, stderr = &headBuffer{max: 1 << 20}, &headBuffer{max: 1 << 20}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	start := time.Now()
+	err := cmd.Run()
+	elapsed = time.Since(start)
+	if ctx.Err() != nil {
+		t.Fatalf("still running after %d s (killed)", hostile.Seconds)
+	}
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	default:
+		t.Fatalf("running the command: %v", err)
+	}
+	return code, stdout, stderr, elapsed
+}
+
+// TestHostileCorpus runs the command on every file of the hostile corpus
+// (issue 15) under `ulimit -v 4194304` and a 20 s timeout: each must be
+// refused with exit status 1 and one line on stderr, or, where the file is
+// valid but large, succeed with bounded output. Cases whose fix lives in
+// another branch of issue 15 are skipped, naming it, unless
+// ONNXSHAPE_HOSTILE_ALL=1.
+func TestHostileCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the hostile corpus takes tens of seconds; skipped under -short")
+	}
+	if raceEnabled {
+		t.Skip("the hostile corpus runs the command without the race detector; skipped under -race")
+	}
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash to set ulimit")
+	}
+	dir := t.TempDir()
+	cases, err := hostile.Write(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := os.Getenv("ONNXSHAPE_HOSTILE_ALL") == "1"
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			t.Logf("issue 15, class %q: onnxshape %s", c.Class, strings.Join(c.Args, " "))
+			if c.Skipped != "" {
+				t.Skip("not built on this machine:", c.Skipped)
+			}
+			if c.Awaits != "" && !all {
+				t.Skip("awaits ", c.Awaits, " (ONNXSHAPE_HOSTILE_ALL=1 runs it)")
+			}
+			limit := hostile.Limit
+			if c.LimitKiB > 0 {
+				limit = c.LimitKiB
+			}
+			code, stdout, stderr, elapsed := runLimited(t, c.Args, limit)
+			t.Logf("exit %d in %v; stderr %q", code, elapsed.Round(time.Millisecond), stderr.String())
+			exits := c.Exits
+			if exits == nil {
+				exits = []int{1}
+			}
+			if !slices.Contains(exits, code) {
+				t.Errorf("exit %d, want one of %v; stderr:\n%.2000s", code, exits, stderr.String())
+			}
+			lines := strings.Count(stderr.String(), "\n")
+			switch {
+			case code != 0 && (lines != 1 || !strings.HasSuffix(stderr.String(), "\n") || stderr.total > stderr.max):
+				t.Errorf("stderr is not one line: %.2000q", stderr.String())
+			case code == 0 && stderr.total != 0:
+				t.Errorf("stderr of a success: %.2000q", stderr.String())
+			}
+			if code == 0 && stdout.total > c.MaxStdout {
+				t.Errorf("stdout has %d bytes, above %d", stdout.total, c.MaxStdout)
+			}
+		})
+	}
+}
