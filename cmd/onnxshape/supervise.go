@@ -31,6 +31,11 @@ func supervise(args []string, stderr io.Writer) (code int, ok bool) {
 	if err != nil {
 		return 0, false
 	}
+	return superviseChild(exe, args, stderr)
+}
+
+// superviseChild is supervise with the child's executable given.
+func superviseChild(exe string, args []string, stderr io.Writer) (code int, ok bool) {
 	cmd := exec.Command(exe, args...)
 	cmd.Env = append(os.Environ(), inProcessEnv+"=1")
 	cmd.Stdin, cmd.Stdout = os.Stdin, os.Stdout
