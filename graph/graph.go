@@ -122,16 +122,7 @@ type RunOptions struct {
 // DefaultMaxRunBytes is the default cap on the bytes a whole run allocates.
 const DefaultMaxRunBytes = 4 << 30
 
-// Load reads, checks and prepares the model in the file at path, within
-// the default LoadOptions. External tensor data is read relative to the
-// file's folder.
-func Load(path string) (*Model, error) {
-	return LoadWith(path, nil)
-}
-
-// LoadOptions are the caps on what loading a model may allocate, each
-// checked before the allocation it bounds (see onnx.Limits). A nil
-// *LoadOptions means the defaults.
+// LoadOptions are the settings of LoadWith; the zero value is Load's.
 type LoadOptions struct {
 	// MaxModelBytes caps the model file's size, the memory decoding it
 	// takes, and the storage of all its initializers and tensor attributes
@@ -144,18 +135,20 @@ type LoadOptions struct {
 	MaxTensorBytes int64
 }
 
-func (o *LoadOptions) limits() *onnx.Limits {
-	if o == nil {
-		return nil
-	}
+// limits are the caps of o on reading the model (see onnx.Limits).
+func (o LoadOptions) limits() *onnx.Limits {
 	return &onnx.Limits{MaxModelBytes: o.MaxModelBytes, MaxTensorBytes: o.MaxTensorBytes}
 }
 
-// LoadWith is Load within the caps of o. Only a regular file is read (a
-// named pipe or a device is refused at once), and only when its size is
-// within o.MaxModelBytes.
-func LoadWith(path string, o *LoadOptions) (*Model, error) {
-	mp, err := onnx.ReadModelWith(path, o.limits())
+// Load reads, checks and prepares the model in the file at path. External
+// tensor data is read relative to the file's folder.
+func Load(path string) (*Model, error) { return LoadWith(path, LoadOptions{}) }
+
+// LoadWith is Load with options. Only a regular file is read (a named pipe
+// or a device is refused at once), and only when its size is within
+// opts.MaxModelBytes.
+func LoadWith(path string, opts LoadOptions) (*Model, error) {
+	mp, err := onnx.ReadModelWith(path, opts.limits())
 	if err != nil {
 		return nil, err
 	}
@@ -169,12 +162,12 @@ func LoadWith(path string, o *LoadOptions) (*Model, error) {
 // LoadBytes is Load for a model already in memory; external tensor data is
 // read relative to baseDir.
 func LoadBytes(b []byte, baseDir string) (*Model, error) {
-	return LoadBytesWith(b, baseDir, nil)
+	return LoadBytesWith(b, baseDir, LoadOptions{})
 }
 
-// LoadBytesWith is LoadBytes within the caps of o.
-func LoadBytesWith(b []byte, baseDir string, o *LoadOptions) (*Model, error) {
-	mp, err := onnx.DecodeModelWith(b, o.limits())
+// LoadBytesWith is LoadBytes with options.
+func LoadBytesWith(b []byte, baseDir string, opts LoadOptions) (*Model, error) {
+	mp, err := onnx.DecodeModelWith(b, opts.limits())
 	if err != nil {
 		return nil, err
 	}

@@ -22,7 +22,7 @@ func TestLoadWithCaps(t *testing.T) {
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := graph.LoadWith(path, nil); err != nil {
+	if _, err := graph.LoadWith(path, graph.LoadOptions{}); err != nil {
 		t.Fatalf("default caps: %v", err)
 	}
 	tests := []struct {
@@ -33,14 +33,14 @@ func TestLoadWithCaps(t *testing.T) {
 		{"initializer above MaxTensorBytes", graph.LoadOptions{MaxTensorBytes: 1199}},
 	}
 	for _, tc := range tests {
-		if _, err := graph.LoadWith(path, &tc.o); !errors.Is(err, onnx.ErrTooLarge) {
+		if _, err := graph.LoadWith(path, tc.o); !errors.Is(err, onnx.ErrTooLarge) {
 			t.Errorf("%s: %v, want onnx.ErrTooLarge", tc.name, err)
 		}
-		if _, err := graph.LoadBytesWith(b, dir, &tc.o); !errors.Is(err, onnx.ErrTooLarge) {
+		if _, err := graph.LoadBytesWith(b, dir, tc.o); !errors.Is(err, onnx.ErrTooLarge) {
 			t.Errorf("%s, from memory: %v, want onnx.ErrTooLarge", tc.name, err)
 		}
 	}
-	if _, err := graph.LoadWith(path, &graph.LoadOptions{MaxTensorBytes: 1200}); err != nil {
+	if _, err := graph.LoadWith(path, graph.LoadOptions{MaxTensorBytes: 1200}); err != nil {
 		t.Errorf("initializer at the cap: %v", err)
 	}
 }
@@ -74,7 +74,7 @@ func TestLoadExternalDataCapped(t *testing.T) {
 	if err := os.WriteFile(path, spec.bytes(t), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := graph.LoadWith(path, &graph.LoadOptions{MaxTensorBytes: 1000}); !errors.Is(err, onnx.ErrTooLarge) {
+	if _, err := graph.LoadWith(path, graph.LoadOptions{MaxTensorBytes: 1000}); !errors.Is(err, onnx.ErrTooLarge) {
 		t.Errorf("3 GiB external initializer, cap 1000: %v, want onnx.ErrTooLarge", err)
 	}
 }

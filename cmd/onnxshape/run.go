@@ -76,7 +76,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 
-	caps := readCaps{model: &graph.LoadOptions{MaxModelBytes: *maxModelBytes, MaxTensorBytes: *maxBytes}}
+	caps := readCaps{model: graph.LoadOptions{MaxModelBytes: *maxModelBytes, MaxTensorBytes: *maxBytes}}
 	caps.tensor = (&ops.Options{MaxTensorBytes: *maxBytes}).TensorLimit()
 	var m *graph.Model
 	var given map[string]tensor.Value
@@ -142,7 +142,7 @@ func loadExample() (*graph.Model, map[string]tensor.Value, error) {
 // readCaps are the caps on what run reads: the model (file, decoding,
 // initializers) and each input file.
 type readCaps struct {
-	model  *graph.LoadOptions
+	model  graph.LoadOptions
 	tensor int64 // bytes of one tensor; math.MaxInt64 for no cap
 }
 
