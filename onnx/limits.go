@@ -42,19 +42,24 @@ type Limits struct {
 	MaxTensorBytes int64
 }
 
+// modelCap is l.MaxModelBytes with its default filled in.
 func (l *Limits) modelCap() int64 {
-	return capOf(l, func(l *Limits) int64 { return l.MaxModelBytes }, DefaultMaxModelBytes)
-}
-
-func (l *Limits) tensorCap() int64 {
-	return capOf(l, func(l *Limits) int64 { return l.MaxTensorBytes }, DefaultMaxTensorBytes)
-}
-
-func capOf(l *Limits, field func(*Limits) int64, def int64) int64 {
-	v := int64(0)
-	if l != nil {
-		v = field(l)
+	if l == nil {
+		return DefaultMaxModelBytes
 	}
+	return capOf(l.MaxModelBytes, DefaultMaxModelBytes)
+}
+
+// tensorCap is l.MaxTensorBytes with its default filled in.
+func (l *Limits) tensorCap() int64 {
+	if l == nil {
+		return DefaultMaxTensorBytes
+	}
+	return capOf(l.MaxTensorBytes, DefaultMaxTensorBytes)
+}
+
+// capOf reads a cap field: 0 for the default, negative for none.
+func capOf(v, def int64) int64 {
 	switch {
 	case v == 0:
 		return def
@@ -92,7 +97,10 @@ func DecodeModelWith(b []byte, l *Limits) (*pb.ModelProto, error) {
 	}
 	md := (&pb.ModelProto{}).ProtoReflect().Descriptor()
 	if _, err := decodedSize(b, md, budget, 0); err != nil {
-		return nil, fmt.Errorf("onnx: %w", err)
+		if errors.Is(err, ErrTooLarge) {
+			return nil, fmt.Errorf("onnx: %w", err)
+		}
+		return nil, fmt.Errorf("onnx: not a valid model: %w", err)
 	}
 	m, err := decodeModel(b)
 	if err != nil {
@@ -109,20 +117,21 @@ const maxDepth = 10000
 
 // decodedSize estimates the bytes proto.Unmarshal allocates to decode b as
 // a message of type md: the Go struct of each message, a slice slot per
-// repeated entry (twice, for the slack append leaves), eight bytes per
-// packed number and the length of each string, bytes and unknown field.
-// It stops with an error as soon as the estimate passes budget, and on
-// bytes that are not protobuf (which Unmarshal would refuse too).
+// repeated entry (twice, for the slack append leaves), the Go size of each
+// packed number (their slice is allocated to length) and the length of
+// each string, bytes and unknown field. It stops with an error as soon as
+// the estimate passes budget, and on bytes that are not protobuf (which
+// Unmarshal would refuse too).
 func decodedSize(b []byte, md protoreflect.MessageDescriptor, budget int64, depth int) (int64, error) {
 	if depth > maxDepth {
-		return 0, fmt.Errorf("not a valid model: messages nest deeper than %d", maxDepth)
+		return 0, fmt.Errorf("messages nest deeper than %d", maxDepth)
 	}
 	size := structSize(md)
 	fields := md.Fields()
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
-			return 0, fmt.Errorf("not a valid model: %w", protowire.ParseError(n))
+			return 0, protowire.ParseError(n)
 		}
 		b = b[n:]
 		fd := fields.ByNumber(num)
@@ -130,7 +139,7 @@ func decodedSize(b []byte, md protoreflect.MessageDescriptor, budget int64, dept
 		if typ == protowire.BytesType {
 			v, m := protowire.ConsumeBytes(b)
 			if m < 0 {
-				return 0, fmt.Errorf("not a valid model: %w", protowire.ParseError(m))
+				return 0, protowire.ParseError(m)
 			}
 			b = b[m:]
 			switch {
@@ -160,7 +169,7 @@ func decodedSize(b []byte, md protoreflect.MessageDescriptor, budget int64, dept
 		} else {
 			m := protowire.ConsumeFieldValue(num, typ, b)
 			if m < 0 {
-				return 0, fmt.Errorf("not a valid model: %w", protowire.ParseError(m))
+				return 0, protowire.ParseError(m)
 			}
 			b = b[m:]
 			switch {
@@ -174,7 +183,7 @@ func decodedSize(b []byte, md protoreflect.MessageDescriptor, budget int64, dept
 		}
 		size += cost
 		if size > budget {
-			return 0, fmt.Errorf("%w: decoding the model would take more than the cap of %d bytes (it holds too many entries for its size)", ErrTooLarge, budget)
+			return 0, fmt.Errorf("%w: decoding would take more than the limit of %d bytes (the file holds too many entries for its size)", ErrTooLarge, budget)
 		}
 	}
 	return size, nil

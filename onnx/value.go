@@ -210,11 +210,15 @@ func DecodeValueWith(b []byte, typ *pb.TypeProto, l *Limits) (tensor.Value, stri
 	if int64(len(b)) > budget {
 		return nil, "", fmt.Errorf("onnx: %w: the value has %d bytes, above the limit of %d", ErrTooLarge, len(b), budget)
 	}
+	kind := m.ProtoReflect().Descriptor().Name()
 	if _, err := decodedSize(b, m.ProtoReflect().Descriptor(), budget, 0); err != nil {
-		return nil, "", fmt.Errorf("onnx: %w", err)
+		if errors.Is(err, ErrTooLarge) {
+			return nil, "", fmt.Errorf("onnx: %w", err)
+		}
+		return nil, "", fmt.Errorf("onnx: not a %s: %w", kind, err)
 	}
 	if err := proto.Unmarshal(b, m); err != nil {
-		return nil, "", fmt.Errorf("onnx: not a %s: %w", m.ProtoReflect().Descriptor().Name(), err)
+		return nil, "", fmt.Errorf("onnx: not a %s: %w", kind, err)
 	}
 	c := sizeCheck{perTensor: l.tensorCap(), total: budget}
 	if err := c.value(m); err != nil {
