@@ -15,7 +15,7 @@
 //
 //	0  success (check: the model is inside the profile)
 //	1  refused or failed: a bad or hostile file, a cap reached, a failing
-//	   run (check: the model is outside the profile)
+//	   run, an interrupt (check: the model is outside the profile)
 //	2  usage error: unknown command or flag, wrong arguments (check: the
 //	   model cannot be read)
 //	3  check only: undecided, some rules need values known at run time

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -51,8 +52,10 @@ func superviseChild(exe string, args []string, stderr io.Writer) (code int, ok b
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(signals)
+	var stoppedBy atomic.Value // the os.Signal passed on, if any
 	go func() {
 		for sig := range signals {
+			stoppedBy.Store(sig)
 			cmd.Process.Signal(sig)
 		}
 	}()
@@ -66,7 +69,10 @@ func superviseChild(exe string, args []string, stderr io.Writer) (code int, ok b
 		fmt.Fprintln(stderr, "onnxshape: internal error:", crash)
 	case errors.As(err, &exit) && exit.Exited():
 		return exit.ExitCode(), true
-	default: // killed by a signal, or Wait failed
+	case stoppedBy.Load() != nil: // the user's interrupt, not a bug
+		fmt.Fprintln(stderr, "onnxshape: stopped by", stoppedBy.Load())
+		return exitError, true
+	default: // killed by another signal (the kernel's OOM killer), or Wait failed
 		fmt.Fprintln(stderr, "onnxshape: internal error:", oneLine(err.Error()))
 	}
 	return exitInternal, true
