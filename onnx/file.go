@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 )
 
@@ -85,6 +86,9 @@ func ReadFile(path string, maxBytes int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w: %d bytes, above the limit of %d", path, ErrTooLarge, info.Size(), maxBytes)
 	}
 	limit := info.Size()
+	if limit >= math.MaxInt {
+		return nil, fmt.Errorf("%s: %w: %d bytes do not fit in memory here", path, ErrTooLarge, limit)
+	}
 	b := make([]byte, 0, limit+1)
 	b, err = readAllInto(b, io.LimitReader(f, limit+1))
 	if err != nil {

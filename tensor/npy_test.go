@@ -262,8 +262,8 @@ func TestNPYDataSizeOfStrings(t *testing.T) {
 	var size int64
 	var err error
 	grew := allocated(func() { size, err = NPYDataSize(x) })
-	if err != nil || size != 4*(4<<20)*20001 {
-		t.Fatalf("NPYDataSize = %d, %v; want %d", size, err, 4*(4<<20)*20001)
+	if want := int64(4 * (4 << 20) * 20001); err != nil || size != want {
+		t.Fatalf("NPYDataSize = %d, %v; want %d", size, err, want)
 	}
 	if grew > 1<<10 {
 		t.Errorf("NPYDataSize allocated %d bytes", grew)

@@ -129,7 +129,7 @@ func (w *writer) oomClasses() {
 		ints("kernel_shape", 1, 1), ints("pads", pads, pads, pads, pads))},
 		nil, []*pb.ValueInfoProto{info("x", tensor.Float, 0, 1, 1, 1)}, "y")
 	mp := w.model("maxpool.onnx", maxPool)
-	emptyBatch := w.npy("empty-batch.npy", "<f4", []int{0, 1, 1, 1}, nil)
+	emptyBatch := w.npy("empty-batch.npy", "<f4", []int64{0, 1, 1, 1}, nil)
 	w.add(Case{Name: "maxpool-empty-batch-huge-pads", Class: "MaxPool window tables with an empty batch and pads 2^31-1",
 		Args: []string{"run", mp, "--input", "x=" + emptyBatch}, Awaits: awaitsKernels})
 	w.add(Case{Name: "maxpool-huge-pads-check", Class: "MaxPool window tables with an empty batch and pads 2^31-1 (check --profile sonnx)",
@@ -138,7 +138,7 @@ func (w *writer) oomClasses() {
 	// Resize of 400 MiB of uint8, which linear and cubic modes converted to
 	// float64 whole before any cap (3.4 GB).
 	const side = 20480
-	big, err := w.sparse("400MiB.npy", npyHeader("|u1", []int{1, 1, side, side}), int64(len(npyHeader("|u1", []int{1, 1, side, side})))+side*side)
+	big, err := w.sparse("400MiB.npy", npyHeader("|u1", []int64{1, 1, side, side}), int64(len(npyHeader("|u1", []int64{1, 1, side, side})))+side*side)
 	if err != nil {
 		w.skip("resize-400MiB", "Resize linear/cubic on 400 MiB uint8", "no sparse files: "+err.Error())
 	} else {
@@ -197,7 +197,7 @@ func (w *writer) oomClasses() {
 	// A 1 GiB .npy: refused from its header under a cap; read once, then
 	// refused for its type, under the default caps; lying headers.
 	const floats = 1 << 28
-	gib, err := w.sparse("1GiB.npy", npyHeader("<f4", []int{floats}), int64(len(npyHeader("<f4", []int{floats})))+4*floats)
+	gib, err := w.sparse("1GiB.npy", npyHeader("<f4", []int64{floats}), int64(len(npyHeader("<f4", []int64{floats})))+4*floats)
 	if err != nil {
 		w.skip("npy-1GiB", "big .npy", "no sparse files: "+err.Error())
 	} else {
@@ -214,9 +214,9 @@ func (w *writer) oomClasses() {
 	}
 	anyInput := w.model("identity-any.onnx", newModel(13, []*pb.NodeProto{node("Identity", []string{"x"}, []string{"y"})}, nil,
 		[]*pb.ValueInfoProto{{Name: proto.String("x")}}, "y"))
-	lying := w.npy("lying.npy", "<f4", []int{1 << 40}, make([]byte, 16))
+	lying := w.npy("lying.npy", "<f4", []int64{1 << 40}, make([]byte, 16))
 	w.add(Case{Name: "npy-header-announces-4TiB", Class: "big .npy", Args: []string{"run", anyInput, "--input", "x=" + lying}})
-	strs := w.npy("strings.npy", "<U1048576", []int{20000}, make([]byte, 64))
+	strs := w.npy("strings.npy", "<U1048576", []int64{20000}, make([]byte, 64))
 	w.add(Case{Name: "npy-strings-80GB", Class: "big .npy (string array width x count)", Args: []string{"run", anyInput, "--input", "x=" + strs}})
 
 	// /dev/zero as model, as input and as external data.
@@ -340,7 +340,7 @@ func (w *writer) hangClasses() {
 		}
 		m := newModel(13, nodes, nil, []*pb.ValueInfoProto{info("x", tensor.Float, 1)}, "y0")
 		w.add(Case{Name: fmt.Sprintf("independent-nodes-%dk", n/1000), Class: "200k/400k independent nodes",
-			Args:  []string{"run", w.model(fmt.Sprintf("nodes-%dk.onnx", n/1000), m), "--input", "x=" + w.npy("one.npy", "<f4", []int{1}, make([]byte, 4))},
+			Args:  []string{"run", w.model(fmt.Sprintf("nodes-%dk.onnx", n/1000), m), "--input", "x=" + w.npy("one.npy", "<f4", []int64{1}, make([]byte, 4))},
 			Exits: []int{0}, MaxStdout: 1 << 10, Awaits: awaitsRunner})
 	}
 
@@ -365,11 +365,11 @@ func (w *writer) hangClasses() {
 	opset := newModel(999, []*pb.NodeProto{node("Identity", []string{"x"}, []string{"y"})}, nil,
 		[]*pb.ValueInfoProto{info("x", tensor.Float, 1)}, "y")
 	w.add(Case{Name: "opset-999", Class: "opset 999",
-		Args: []string{"run", w.model("opset999.onnx", opset), "--input", "x=" + w.npy("one.npy", "<f4", []int{1}, make([]byte, 4))}, Awaits: awaitsRunner})
+		Args: []string{"run", w.model("opset999.onnx", opset), "--input", "x=" + w.npy("one.npy", "<f4", []int64{1}, make([]byte, 4))}, Awaits: awaitsRunner})
 }
 
 // npy writes a small .npy file and returns its path.
-func (w *writer) npy(name, descr string, shape []int, data []byte) string {
+func (w *writer) npy(name, descr string, shape []int64, data []byte) string {
 	path := w.path(name)
 	w.fail(os.WriteFile(path, append(npyHeader(descr, shape), data...), 0o644))
 	return path
@@ -377,10 +377,10 @@ func (w *writer) npy(name, descr string, shape []int, data []byte) string {
 
 // npyHeader is the magic string, version 1.0 and header of a .npy file,
 // padded to 64 bytes as numpy pads it.
-func npyHeader(descr string, shape []int) []byte {
+func npyHeader(descr string, shape []int64) []byte {
 	dims := make([]string, len(shape))
 	for i, d := range shape {
-		dims[i] = strconv.Itoa(d)
+		dims[i] = strconv.FormatInt(d, 10)
 	}
 	tuple := "(" + strings.Join(dims, ", ") + ")"
 	if len(shape) == 1 {
