@@ -54,6 +54,30 @@ func OpenFile(path string) (*os.File, fs.FileInfo, error) {
 	return f, opened, nil
 }
 
+// CreateFile creates the file at path for writing, or truncates it, only
+// if it is (or will be) a regular file: a named pipe or a device in its
+// place is refused at once, where opening it would wait for a reader or
+// write somewhere else. The caller closes the file.
+func CreateFile(path string) (*os.File, error) {
+	if info, err := os.Stat(path); err == nil {
+		if err := regular(path, info); err != nil {
+			return nil, err
+		}
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|openNonBlocking, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = regular(path, info)
+		}
+		return nil, err
+	}
+	return f, nil
+}
+
 // regular refuses every file type but a regular file.
 func regular(path string, info fs.FileInfo) error {
 	if info.Mode().IsRegular() {

@@ -47,3 +47,20 @@ func TestNamedPipesRefused(t *testing.T) {
 		t.Errorf("the error does not name the location: %v", err)
 	}
 }
+
+func TestCreateFileRefusesPipes(t *testing.T) {
+	pipe := filepath.Join(t.TempDir(), "out.npy")
+	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
+	err := withTimeout(t, "creating over a pipe", func() error { _, err := CreateFile(pipe); return err })
+	if !errors.Is(err, ErrNotRegular) {
+		t.Errorf("a pipe as output: %v, want ErrNotRegular", err)
+	}
+	path := filepath.Join(t.TempDir(), "out.npy")
+	f, err := CreateFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+}

@@ -262,7 +262,7 @@ func writeOutputs(dir string, outputs []graph.ValueInfo, values map[string]tenso
 // else to base.pb, and returns the path written.
 func writeOutput(base, name string, v tensor.Value, maxBytes int64) (string, error) {
 	write := func(path string, encode func(io.Writer) error) (string, error) {
-		f, err := os.Create(path)
+		f, err := onnx.CreateFile(path)
 		if err != nil {
 			return "", err
 		}

@@ -329,6 +329,12 @@ func (w *writer) hangClasses() {
 			[]*pb.TensorProto{external("w", "weights.bin", 1)}, nil, "y")
 		w.add(Case{Name: "pipe-external", Class: "named pipe as external data",
 			Args: []string{"run", w.model(filepath.Join("pipe-external", "model.onnx"), ext)}})
+		outDir := w.path("pipe-out")
+		w.fail(os.MkdirAll(outDir, 0o755))
+		if err := mkfifo(filepath.Join(outDir, "y.npy")); err == nil {
+			w.add(Case{Name: "pipe-out", Class: "named pipe as an output file of --out",
+				Args: []string{"run", model, "--input", "x=" + w.npy("one.npy", "<f4", []int64{1}, make([]byte, 4)), "--out", outDir}})
+		}
 		w.add(Case{Name: "pipe-check", Class: "named pipe as model (check: unreadable)", Args: []string{"check", w.path("pipe.onnx")}, Exits: []int{2}})
 	}
 
