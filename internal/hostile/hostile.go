@@ -335,6 +335,15 @@ func (w *writer) hangClasses() {
 			w.add(Case{Name: "pipe-out", Class: "named pipe as an output file of --out",
 				Args: []string{"run", model, "--input", "x=" + w.npy("one.npy", "<f4", []int64{1}, make([]byte, 4)), "--out", outDir}})
 		}
+		// A node-test folder whose input file is a pipe, for the test
+		// command.
+		suite := filepath.Join("pipe-suite", "test_pipe")
+		w.fail(os.MkdirAll(w.path(filepath.Join(suite, "test_data_set_0")), 0o755))
+		w.model(filepath.Join(suite, "model.onnx"), identity)
+		if err := mkfifo(w.path(filepath.Join(suite, "test_data_set_0", "input_0.pb"))); err == nil {
+			w.add(Case{Name: "pipe-node-test", Class: "named pipe as input (a node test for the test command)",
+				Args: []string{"test", w.path("pipe-suite")}, Exits: []int{1}, MaxStdout: 1 << 10, Report: true})
+		}
 		w.add(Case{Name: "pipe-check", Class: "named pipe as model (check: unreadable)", Args: []string{"check", w.path("pipe.onnx")}, Exits: []int{2}})
 	}
 
