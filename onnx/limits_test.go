@@ -2,6 +2,7 @@ package onnx
 
 import (
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -176,5 +177,35 @@ func TestExternalDataCappedBeforeReading(t *testing.T) {
 	}
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
 		t.Errorf("refusing allocated %d bytes", grew)
+	}
+}
+
+// On little-endian machines a tensor's raw_data is its storage: decoding a
+// 4 MiB weight does not copy it.
+func TestRawDataShared(t *testing.T) {
+	if !nativeLittleEndian {
+		t.Skip("big-endian machines reorder the bytes")
+	}
+	tp := &pb.TensorProto{DataType: ptr(int32(tensor.Float)), Dims: []int64{1 << 20}, RawData: make([]byte, 4<<20)}
+	tp.RawData[7] = 0x80 // -0 at element 1 (little-endian: sign bit in byte 7)
+	var x *tensor.Tensor
+	var err error
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	x, err = TensorFromProto(tp, "")
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<10 {
+		t.Errorf("decoding 4 MiB of raw_data allocated %d bytes", grew)
+	}
+	if v, _ := tensor.Data[float32](x); len(v) != 1<<20 || v[1] != 0 || !math.Signbit(float64(v[1])) {
+		t.Errorf("element 1 is %v, want -0", v[1])
+	}
+	// Bools are still checked.
+	bad := &pb.TensorProto{DataType: ptr(int32(tensor.Bool)), Dims: []int64{2}, RawData: []byte{1, 2}}
+	if _, err := TensorFromProto(bad, ""); !errors.Is(err, tensor.ErrType) {
+		t.Errorf("bool byte 2: %v, want ErrType", err)
 	}
 }
