@@ -54,7 +54,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&inputs, "input", "an input, as NAME=FILE (.npy or .pb); repeat for each input")
 	outDir := fs.String("out", "", "write the outputs to this folder")
 	profileName := fs.String("profile", "onnx", "rules the operators follow: onnx or sonnx")
-	maxBytes := fs.Int64("max-bytes", 0, "refuse to create any tensor larger than this many bytes (0: 2 GiB, -1: no limit)")
+	maxBytes := fs.Int64("max-bytes", 0, "refuse to read or create any tensor larger than this many bytes (0: 2 GiB, -1: no limit)")
 	maxRunBytes := fs.Int64("max-run-bytes", 0, "refuse a run that would create more than this many bytes in all (0: 4 GiB, -1: no limit)")
 	maxModelBytes := fs.Int64("max-model-bytes", 0, "refuse a model whose file, decoding or initializers together take more than this many bytes (0: 2 GiB, -1: no limit)")
 	threads := fs.Int("threads", 0, "cores the kernels use (0: all)")
@@ -94,8 +94,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	// the operators then check the profile's constraints on every value.
 	if p == ops.ProfileSONNX {
 		if err := profile.Enforce(m.Proto(), baseDir); err != nil {
-			fmt.Fprintln(stderr, "onnxshape run:", err)
-			return 1
+			return fail(err)
 		}
 	}
 	o := &graph.RunOptions{Options: ops.Options{Profile: p, MaxTensorBytes: *maxBytes, Threads: *threads}, MaxRunBytes: *maxRunBytes}
