@@ -55,7 +55,9 @@ type Case struct {
 }
 
 // Limit is the address-space cap, in KiB, under which every case runs
-// (`ulimit -v`), and Seconds the time each may take.
+// (`ulimit -v`), and Seconds the time each may take (of CPU: the test
+// allows a busy machine's clock three times as much before it calls a
+// case hung).
 const (
 	Limit   = 4194304
 	Seconds = 20
