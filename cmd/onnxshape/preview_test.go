@@ -26,6 +26,10 @@ func TestPreviewMatchesFormat(t *testing.T) {
 		tensor.MustNew(tensor.Float, 2, 0),
 		tensor.MustNew(tensor.Int32, 2000),
 		tensor.MustNew(tensor.Float16, 10, 10),
+		tensor.MustFromSlice([]tensor.I4{-8, 7, 1}),
+		tensor.MustFromSlice([]complex64{1 + 2i, -3}),
+		tensor.MustFromSlice([]uint64{1 << 63}),
+		tensor.MustNew(tensor.Float8E4M3FN, 3, 30),
 	} {
 		var sb strings.Builder
 		x.Format(&sb, x.Len() > previewElements)
