@@ -297,6 +297,19 @@ func (w *writer) oomClasses() {
 	w.add(Case{Name: "check-70-folded-constants", Class: "check keeps every folded constant (70 x 60 MiB)",
 		Args: []string{"check", "--profile", "sonnx", w.model("folded.onnx", folded)}, Exits: []int{0, 1, 2, 3}, MaxStdout: 1 << 16, Report: true, Awaits: awaitsChecker})
 
+	// Subgraphs nested 3,000 deep (9,000 messages, inside protobuf's limit
+	// of 10,000) and 5,000 deep (past it): no reader may recurse without
+	// bound.
+	for _, levels := range []int{3000, 5000} {
+		path := w.path(fmt.Sprintf("nested-%d.onnx", levels))
+		w.fail(os.WriteFile(path, nestedGraphs(levels), 0o644))
+		name := fmt.Sprintf("nested-graphs-%d", levels)
+		class := "subgraphs nested deeper than any reader should recurse"
+		w.add(Case{Name: name, Class: class, Args: []string{"run", path}})
+		w.add(Case{Name: name + "-check", Class: class + " (check)", Args: []string{"check", "--profile", "sonnx", path},
+			Exits: []int{0, 1, 2, 3}, MaxStdout: 1 << 16, Report: true})
+	}
+
 	// 32 MB of empty initializer entries, which decode to gigabytes.
 	var b []byte
 	b = protowireTag(b, 1, 0) // ir_version
@@ -459,6 +472,36 @@ func external(name, location string, n int64) *pb.TensorProto {
 	return &pb.TensorProto{Name: proto.String(name), DataType: proto.Int32(int32(tensor.Float)), Dims: []int64{n},
 		DataLocation: pb.TensorProto_EXTERNAL.Enum(),
 		ExternalData: []*pb.StringStringEntryProto{{Key: proto.String("location"), Value: proto.String(location)}}}
+}
+
+// nestedGraphs encodes a model whose graph holds an If node whose
+// then_branch holds an If node, levels deep.
+func nestedGraphs(levels int) []byte {
+	field := func(b []byte, num uint64, v []byte) []byte {
+		b = protowireTag(b, num, 2)
+		b = binary.AppendUvarint(b, uint64(len(v)))
+		return append(b, v...)
+	}
+	var graph []byte
+	for range levels {
+		var attr []byte
+		attr = field(attr, 1, []byte("then_branch")) // AttributeProto.name
+		attr = field(attr, 6, graph)                 // AttributeProto.g
+		attr = protowireTag(attr, 20, 0)             // AttributeProto.type
+		attr = binary.AppendUvarint(attr, uint64(pb.AttributeProto_GRAPH))
+		var node []byte
+		node = field(node, 4, []byte("If")) // NodeProto.op_type
+		node = field(node, 5, attr)         // NodeProto.attribute
+		graph = field(nil, 1, node)         // GraphProto.node
+	}
+	var model []byte
+	model = protowireTag(model, 1, 0) // ir_version 8
+	model = binary.AppendUvarint(model, 8)
+	var opset []byte
+	opset = protowireTag(opset, 2, 0) // OperatorSetIdProto.version 13
+	opset = binary.AppendUvarint(opset, 13)
+	model = field(model, 8, opset) // ModelProto.opset_import
+	return field(model, 7, graph)  // ModelProto.graph
 }
 
 // protowireTag appends the key of field num with wire type typ.
