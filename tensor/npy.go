@@ -212,12 +212,16 @@ func readNPYStrings(r io.Reader, shape []int, n int, kind byte, width int, order
 	if width == 0 {
 		return nil, fmt.Errorf("%w: strings of width 0 are not a numpy array type", ErrNPY)
 	}
+	// numpy's item sizes are int32s, 4 bytes a character for "U".
+	if width > math.MaxInt32/4 {
+		return nil, fmt.Errorf("%w: strings of %d characters are too long", ErrNPY, width)
+	}
 	unit := int64(width)
 	if kind == 'U' {
 		unit = 4 * int64(width)
 	}
 	// The data, then a 16-byte header and at most unit bytes per string.
-	if unit > math.MaxInt64/2 || int64(n) > maxBytes/(16+unit) || unit*int64(n) > math.MaxInt/2 {
+	if int64(n) > maxBytes/(16+unit) || unit*int64(n) > math.MaxInt/2 {
 		return nil, fmt.Errorf("%w: %d strings of %d bytes are above the limit of %d bytes", ErrNPY, n, unit, maxBytes)
 	}
 	size := n * int(unit)

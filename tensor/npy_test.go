@@ -281,3 +281,13 @@ func TestNPYDataSizeOfStrings(t *testing.T) {
 		t.Errorf("bfloat16: %v, want ErrNPY", err)
 	}
 }
+
+func TestReadNPYHugeStringWidth(t *testing.T) {
+	// 4 x width wraps around to -16 in an int64: refused, not divided by 0.
+	for _, descr := range []string{"<U4611686018427387900", "|S9223372036854775807", "<U536870912"} {
+		file := npyFile("{'descr': '"+descr+"', 'fortran_order': False, 'shape': (0,), }", nil)
+		if _, err := ReadNPY(bytes.NewReader(file)); !errors.Is(err, ErrNPY) {
+			t.Errorf("%s: %v, want ErrNPY", descr, err)
+		}
+	}
+}
