@@ -69,6 +69,10 @@ func superviseChild(exe string, args []string, stderr io.Writer) (code int, ok b
 		fmt.Fprintln(stderr, "onnxshape: internal error:", crash)
 	case errors.As(err, &exit) && exit.Exited():
 		return exit.ExitCode(), true
+	case errors.As(err, &exit) && killedBy(exit, brokenPipe):
+		// Its reader went away (onnxshape run ... | head): as quiet as
+		// the child itself would have been.
+		return exitError, true
 	case stoppedBy.Load() != nil: // the user's interrupt, not a bug
 		fmt.Fprintln(stderr, "onnxshape: stopped by", stoppedBy.Load())
 		return exitError, true
@@ -104,4 +108,13 @@ func filterCrash(r io.Reader, w io.Writer) string {
 	}
 	io.Copy(io.Discard, r) // a line longer than the scanner takes
 	return crash
+}
+
+// killedBy reports whether the process ended by signal sig.
+func killedBy(exit *exec.ExitError, sig syscall.Signal) bool {
+	ws, ok := exit.Sys().(interface {
+		Signaled() bool
+		Signal() syscall.Signal
+	})
+	return ok && ws.Signaled() && ws.Signal() == sig
 }
