@@ -3,6 +3,8 @@
 //
 //	onnxshape run [MODEL] [--input NAME=FILE]... [--out DIR]
 //	onnxshape test DIR... [--profile onnx|sonnx]
+//	onnxshape check [--profile sonnx] [--json] MODEL
+//	onnxshape bench DIR...
 //	onnxshape ops [--markdown]
 //	onnxshape help [COMMAND]
 //
