@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -20,32 +19,15 @@ import (
 	"github.com/onnxshape/onnxshape/internal/hostile"
 )
 
-var (
-	builtOnce sync.Once
-	builtCLI  string
-	buildErr  error
-)
-
-// cli builds the onnxshape command once per test binary and returns its
-// path.
-func cli(t *testing.T) string {
+// buildCLI builds the onnxshape command into a folder the test removes
+// and returns its path.
+func buildCLI(t *testing.T) string {
 	t.Helper()
-	builtOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "onnxshape-cli")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		builtCLI = filepath.Join(dir, "onnxshape")
-		out, err := exec.Command("go", "build", "-o", builtCLI, ".").CombinedOutput()
-		if err != nil {
-			buildErr = errors.New(string(out))
-		}
-	})
-	if buildErr != nil {
-		t.Skip("cannot build the command:", buildErr)
+	bin := filepath.Join(t.TempDir(), "onnxshape")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Skipf("cannot build the command: %v\n%s", err, out)
 	}
-	return builtCLI
+	return bin
 }
 
 // headBuffer keeps the first max bytes written to it and counts them all.
@@ -72,12 +54,12 @@ const loadFactor = 3
 // own process group so that the timeout ends every process of it, the
 // supervised child included. It fails the test when the command uses more
 // than hostile.Seconds of CPU, or runs loadFactor times that on the clock.
-func runLimited(t *testing.T, args []string, limitKiB int) (code int, stdout, stderr *headBuffer, cpu time.Duration) {
+func runLimited(t *testing.T, bin string, args []string, limitKiB int) (code int, stdout, stderr *headBuffer, cpu time.Duration) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), loadFactor*hostile.Seconds*time.Second)
 	defer cancel()
 	script := "ulimit -v " + strconv.Itoa(limitKiB) + ` && exec "$0" "$@"`
-	cmd := exec.CommandContext(ctx, "bash", append([]string{"-c", script, cli(t)}, args...)...)
+	cmd := exec.CommandContext(ctx, "bash", append([]string{"-c", script, bin}, args...)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = time.Second
@@ -121,6 +103,7 @@ func TestHostileCorpus(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash to set ulimit")
 	}
+	bin := buildCLI(t)
 	dir := t.TempDir()
 	cases, err := hostile.Write(dir)
 	if err != nil {
@@ -140,7 +123,7 @@ func TestHostileCorpus(t *testing.T) {
 			if c.LimitKiB > 0 {
 				limit = c.LimitKiB
 			}
-			code, stdout, stderr, cpu := runLimited(t, c.Args, limit)
+			code, stdout, stderr, cpu := runLimited(t, bin, c.Args, limit)
 			t.Logf("exit %d after %v of CPU; stderr %q", code, cpu.Round(time.Millisecond), stderr.String())
 			exits := c.Exits
 			if exits == nil {
