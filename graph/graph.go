@@ -19,7 +19,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -165,19 +164,35 @@ type LoadOptions struct {
 	// NewestOpset, serving each node with the newest version onnxshape has:
 	// for experiments, since the operators may have changed since.
 	AllowNewerOpset bool
+	// MaxModelBytes caps the model file's size, the memory decoding it
+	// takes, and the storage of all its initializers and tensor attributes
+	// together, external data included (0 means onnx.DefaultMaxModelBytes,
+	// 2 GiB; negative means no cap).
+	MaxModelBytes int64
+	// MaxTensorBytes caps each initializer and tensor attribute, checked
+	// from its dims before its data is read (0 means
+	// ops.DefaultMaxTensorBytes; negative means no cap).
+	MaxTensorBytes int64
+}
+
+// limits are the caps of o on reading the model (see onnx.Limits).
+func (o LoadOptions) limits() *onnx.Limits {
+	return &onnx.Limits{MaxModelBytes: o.MaxModelBytes, MaxTensorBytes: o.MaxTensorBytes}
 }
 
 // Load reads, checks and prepares the model in the file at path. External
 // tensor data is read relative to the file's folder.
 func Load(path string) (*Model, error) { return LoadWith(path, LoadOptions{}) }
 
-// LoadWith is Load with options.
+// LoadWith is Load with options. Only a regular file is read (a named pipe
+// or a device is refused at once), and only when its size is within
+// opts.MaxModelBytes.
 func LoadWith(path string, opts LoadOptions) (*Model, error) {
-	b, err := os.ReadFile(path)
+	mp, err := onnx.ReadModelWith(path, opts.limits())
 	if err != nil {
 		return nil, err
 	}
-	m, err := LoadBytesWith(b, filepath.Dir(path), opts)
+	m, err := FromProtoWith(mp, filepath.Dir(path), opts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -192,7 +207,7 @@ func LoadBytes(b []byte, baseDir string) (*Model, error) {
 
 // LoadBytesWith is LoadBytes with options.
 func LoadBytesWith(b []byte, baseDir string, opts LoadOptions) (*Model, error) {
-	mp, err := onnx.DecodeModel(b)
+	mp, err := onnx.DecodeModelWith(b, opts.limits())
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package profile
 
 import (
-	"os"
 	"path/filepath"
 
 	"github.com/onnxshape/onnxshape/graph"
@@ -15,7 +14,7 @@ import (
 // run meets: every operator's constraints, and every node's outputs against
 // the model's declarations.
 func Load(path string) (*graph.Model, error) {
-	b, err := os.ReadFile(path)
+	b, err := onnx.ReadFile(path, onnx.DefaultMaxModelBytes) // regular files only: a pipe would block
 	if err != nil {
 		return nil, err
 	}
