@@ -1,0 +1,16 @@
+package profile
+
+// The conversion, creation, indexing and sequence operators (issue #16):
+// outside the SONNX operator set, which names none of them, and described
+// here for the checker's tables (defaults for GR4, signatures for GR3). Kept
+// in a file of their own so that the operator families added side by side do
+// not edit the same lines.
+
+func init() {
+	outside := func(op, fix string) {
+		outsideOperators[op] = struct{ reason, fix string }{"SONNX leaves it out of the set", fix}
+	}
+	outside("Gather", "keep Gather out of the part of the model that must meet the profile, or replace a constant lookup by Slice and Concat")
+	defaults["Gather"] = versions([]int{1, 11, 13}, attr("axis", "0"))
+	signatures["Gather"] = []versionedSignature{sig(1, ins("T", "Tind"), "T")}
+}

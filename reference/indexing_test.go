@@ -1,0 +1,192 @@
+package reference
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// The conversion, creation, indexing and sequence operators: both engines
+// on random inputs of every type, compared bit for bit (and, where the
+// inputs are refused, by the rule each engine names).
+
+// randomTensor returns a tensor of type dt and shape with random elements
+// that are legal for the type (sub-byte values in range, bool 0 or 1).
+func randomTensor(r *rand.Rand, dt tensor.DataType, shape ...int) *tensor.Tensor {
+	t := tensor.MustNew(dt, shape...)
+	if dt == tensor.String {
+		for i := range t.Strings() {
+			t.Strings()[i] = fmt.Sprint(r.IntN(1000))
+		}
+		return t
+	}
+	b := t.Bytes()
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	for i := 0; i < t.Len(); i++ {
+		switch dt {
+		case tensor.Bool:
+			b[i] &= 1
+		case tensor.Uint4, tensor.Float4E2M1:
+			b[i] &= 0x0F
+		case tensor.Int4:
+			b[i] = byte(int8(b[i]<<4) >> 4)
+		case tensor.Uint2:
+			b[i] &= 3
+		case tensor.Int2:
+			b[i] = byte(int8(b[i]<<6) >> 6)
+		}
+	}
+	return t
+}
+
+// indexTensor returns random int32 or int64 indices in [-dim, dim).
+func indexTensor(r *rand.Rand, dt tensor.DataType, dim int, shape ...int) *tensor.Tensor {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	v := make([]int64, n)
+	for i := range v {
+		if dim > 0 {
+			v[i] = int64(r.IntN(2*dim) - dim)
+		}
+	}
+	if dt == tensor.Int32 {
+		w := make([]int32, n)
+		for i, x := range v {
+			w[i] = int32(x)
+		}
+		return tensor.MustFromSlice(w, shape...)
+	}
+	return tensor.MustFromSlice(v, shape...)
+}
+
+// bothEngines runs node n (its Version set) on in through the fast kernel and
+// the reference kernel and fails t unless they agree bit for bit, or both
+// refuse with the same rule.
+func bothEngines(t *testing.T, n *ops.Node, in ...tensor.Value) {
+	t.Helper()
+	s, err := ops.Lookup("", n.OpType, n.Version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, ok := Kernel("", n.OpType, s.Since)
+	if !ok {
+		t.Fatalf("no reference kernel for %s-%d", n.OpType, s.Since)
+	}
+	n.Version = s.Since
+	if n.NumOutputs == 0 {
+		n.NumOutputs = 1
+	}
+	fast, errFast := s.Run(nil, n, in)
+	want, errRef := ref(nil, n, in)
+	if errFast != nil || errRef != nil {
+		var ef, er *ops.Error
+		if !errors.As(errFast, &ef) || !errors.As(errRef, &er) || ef.Rule != er.Rule {
+			t.Fatalf("%s-%d on %s: fast engine: %v; reference: %v", n.OpType, n.Version, describe(in), errFast, errRef)
+		}
+		return
+	}
+	if len(fast) != len(want) {
+		t.Fatalf("%s-%d: %d outputs, reference %d", n.OpType, n.Version, len(fast), len(want))
+	}
+	for i := range fast {
+		if !sameValue(fast[i], want[i]) {
+			t.Fatalf("%s-%d on %s: output %d is %v, reference %v", n.OpType, n.Version, describe(in), i, show(fast[i]), show(want[i]))
+		}
+	}
+}
+
+func describe(in []tensor.Value) string {
+	s := ""
+	for _, v := range in {
+		if v == nil {
+			s += "<absent> "
+		} else {
+			s += v.Describe() + " "
+		}
+	}
+	return s
+}
+
+func show(v tensor.Value) string {
+	if t, ok := v.(*tensor.Tensor); ok && t.Len() < 64 {
+		if t.DataType() == tensor.String {
+			return fmt.Sprint(t.Describe(), t.Strings())
+		}
+		return fmt.Sprint(t.Describe(), t.Bytes())
+	}
+	if v == nil {
+		return "<nil>"
+	}
+	return v.Describe()
+}
+
+// sameValue compares tensors bit for bit, and sequences and optionals item
+// by item.
+func sameValue(a, b tensor.Value) bool {
+	switch x := a.(type) {
+	case *tensor.Tensor:
+		y, ok := b.(*tensor.Tensor)
+		return ok && x.Equal(y)
+	case *tensor.Sequence:
+		y, ok := b.(*tensor.Sequence)
+		if !ok || x.ElemType != y.ElemType || len(x.Items) != len(y.Items) {
+			return false
+		}
+		for i := range x.Items {
+			if !x.Items[i].Equal(y.Items[i]) {
+				return false
+			}
+		}
+		return true
+	case *tensor.Optional:
+		y, ok := b.(*tensor.Optional)
+		if !ok || (x.Value == nil) != (y.Value == nil) {
+			return false
+		}
+		return x.Value == nil || sameValue(x.Value, y.Value)
+	}
+	return false
+}
+
+func intAttr(v int64) ops.Attribute { return ops.Attribute{Type: ops.AttrInt, Int: v} }
+
+// randomShape returns a shape of rank in [lo, hi] with dims in [0, 4]
+// (rarely 0).
+func randomShape(r *rand.Rand, lo, hi int) []int {
+	shape := make([]int, lo+r.IntN(hi-lo+1))
+	for i := range shape {
+		shape[i] = 1 + r.IntN(4)
+		if r.IntN(20) == 0 {
+			shape[i] = 0
+		}
+	}
+	return shape
+}
+
+func TestGatherEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 8))
+	for _, dt := range tensor.AllTypes() {
+		for _, version := range []int{1, 11, 13} {
+			for range 6 {
+				shape := randomShape(r, 1, 4)
+				axis := r.IntN(2*len(shape)+1) - len(shape) // one out of range now and then
+				a := (axis + len(shape)) % len(shape)
+				if axis >= len(shape) {
+					a = 0
+				}
+				ish := randomShape(r, 0, 2)
+				idt := []tensor.DataType{tensor.Int32, tensor.Int64}[r.IntN(2)]
+				n := &ops.Node{OpType: "Gather", Version: version, Attrs: map[string]ops.Attribute{"axis": intAttr(int64(axis))}}
+				bothEngines(t, n, randomTensor(r, dt, shape...), indexTensor(r, idt, shape[a]+r.IntN(2), ish...))
+			}
+		}
+	}
+}
