@@ -13,4 +13,17 @@ func init() {
 	outside("Gather", "keep Gather out of the part of the model that must meet the profile, or replace a constant lookup by Slice and Concat")
 	defaults["Gather"] = versions([]int{1, 11, 13}, attr("axis", "0"))
 	signatures["Gather"] = []versionedSignature{sig(1, ins("T", "Tind"), "T")}
+
+	outside("Cast", "convert the data before it enters the part of the model that must meet the profile")
+	defaults["Cast"] = join(
+		versions([]int{1, 6, 9, 13}),
+		versions([]int{19, 21, 23}, attr("saturate", "1")),
+		versions([]int{24, 25}, attr("saturate", "1"), attr("round_mode", "up")))
+	signatures["Cast"] = []versionedSignature{sig(1, ins("T1"), "T2")}
+	outside("CastLike", "convert the data before it enters the part of the model that must meet the profile")
+	defaults["CastLike"] = join(
+		versions([]int{15}),
+		versions([]int{19, 21, 23}, attr("saturate", "1")),
+		versions([]int{24, 25}, attr("saturate", "1"), attr("round_mode", "up")))
+	signatures["CastLike"] = []versionedSignature{sig(15, ins("T1", "T2"), "T2")}
 }
