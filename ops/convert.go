@@ -87,7 +87,7 @@ func convertInto(dst, src *tensor.Tensor, lo, hi int, o castOptions) error {
 	for c := lo; c < hi; c += convertChunk {
 		v := buf[:min(convertChunk, hi-c)]
 		decodeInts(v, src, c)
-		encodeInts(dst, c, v, !sdt.IsSigned() && sdt != tensor.Bool)
+		encodeInts(dst, c, v, !sdt.IsSigned() && sdt != tensor.Bool, o)
 	}
 	return nil
 }
@@ -239,32 +239,44 @@ func decodeInts(v []int64, src *tensor.Tensor, at int) {
 
 // encodeInts writes integers (unsigned: the bit patterns of uint64 values)
 // into elements at.. of dst.
-func encodeInts(dst *tensor.Tensor, at int, v []int64, unsigned bool) {
-	if dst.DataType().IsFloat() {
-		f := make([]float64, len(v))
-		for i, x := range v {
-			if unsigned {
-				f[i] = float64(uint64(x))
-			} else {
-				f[i] = float64(x)
-			}
-		}
-		// float32 from a 64-bit integer must round once, not through float64.
-		if dst.DataType() == tensor.Float {
-			d := asElems[float32](dst.Bytes())[at : at+len(v)]
-			for i, x := range v {
-				if unsigned {
-					d[i] = float32(uint64(x))
-				} else {
-					d[i] = float32(x)
-				}
-			}
-			return
-		}
-		encodeFloats(dst, at, f, defaultCast)
+func encodeInts(dst *tensor.Tensor, at int, v []int64, unsigned bool, o castOptions) {
+	dt := dst.DataType()
+	if !dt.IsFloat() {
+		storeInts(dst, at, v)
 		return
 	}
-	storeInts(dst, at, v)
+	value := func(x int64) float64 {
+		if unsigned {
+			return float64(uint64(x))
+		}
+		return float64(x)
+	}
+	if dt == tensor.Float || dt == tensor.BFloat16 {
+		// One rounding to float32 (bfloat16 rounds from that float32, as
+		// ml_dtypes does), not through float64.
+		f := make([]float32, len(v))
+		for i, x := range v {
+			if unsigned {
+				f[i] = float32(uint64(x))
+			} else {
+				f[i] = float32(x)
+			}
+		}
+		if dt == tensor.Float {
+			copy(asElems[float32](dst.Bytes())[at:], f)
+			return
+		}
+		d := asElems[uint16](dst.Bytes())[at : at+len(v)]
+		for i, x := range f {
+			d[i] = f32ToBF16(x)
+		}
+		return
+	}
+	f := make([]float64, len(v))
+	for i, x := range v {
+		f[i] = value(x)
+	}
+	encodeFloats(dst, at, f, o)
 }
 
 // storeInts writes integers into an integer or bool tensor: the low bits,
@@ -494,11 +506,12 @@ func minifloatOf(dt tensor.DataType) minifloat {
 	return float16Format
 }
 
-// decode returns the value of the element with bits b.
+// decode returns the value of the element with bits b. A NaN is the quiet
+// NaN of its sign (positive for the types whose NaN has no sign).
 func (f minifloat) decode(b byte) float64 {
 	if f.man == 0 { // float8e8m0: a power of two, 0xFF NaN
 		if b == 0xFF {
-			return math.NaN()
+			return quietNaN(false)
 		}
 		return math.Ldexp(1, int(b)-127)
 	}
@@ -506,12 +519,12 @@ func (f minifloat) decode(b byte) float64 {
 	mag := b &^ signBit
 	switch {
 	case f.noNegZero && b == 0x80:
-		return math.NaN()
+		return quietNaN(false)
 	case f.hasNaN && !f.noNegZero && !f.inf && mag == byte(f.nanBits):
-		return math.NaN()
+		return quietNaN(b&signBit != 0)
 	case f.inf && uint(mag)>>f.man == 1<<f.exp-1:
 		if mag&(1<<f.man-1) != 0 {
-			return math.NaN()
+			return quietNaN(b&signBit != 0)
 		}
 		return math.Inf(1 - 2*int(b>>(f.exp+f.man)))
 	}
@@ -601,6 +614,14 @@ func signIf(neg bool, bit uint16) uint16 {
 	return 0
 }
 
+// quietNaN is the float64 quiet NaN without payload of the sign.
+func quietNaN(neg bool) float64 {
+	if neg {
+		return math.Float64frombits(0xFFF8 << 48)
+	}
+	return math.Float64frombits(0x7FF8 << 48)
+}
+
 // maxBits are the bits of the largest finite value.
 func (f minifloat) maxBits() uint16 {
 	b, _ := f.round(f.max)
@@ -647,7 +668,7 @@ func convertStrings(dst, src *tensor.Tensor, lo, hi int, o castOptions) error {
 	s := src.Strings()
 	ddt := dst.DataType()
 	for i := lo; i < hi; i++ {
-		if ddt.IsFloat() {
+		if ddt.IsFloat() || ddt == tensor.Bool { // bool: the number is nonzero
 			f, err := parseFloatString(s[i])
 			if err != nil {
 				return err
@@ -659,7 +680,7 @@ func convertStrings(dst, src *tensor.Tensor, lo, hi int, o castOptions) error {
 		if err != nil {
 			return err
 		}
-		encodeInts(dst, i, []int64{n}, ddt == tensor.Uint64)
+		encodeInts(dst, i, []int64{n}, ddt == tensor.Uint64, o)
 	}
 	return nil
 }

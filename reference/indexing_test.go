@@ -1,8 +1,10 @@
 package reference
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -186,6 +188,62 @@ func TestGatherEngines(t *testing.T) {
 				idt := []tensor.DataType{tensor.Int32, tensor.Int64}[r.IntN(2)]
 				n := &ops.Node{OpType: "Gather", Version: version, Attrs: map[string]ops.Attribute{"axis": intAttr(int64(axis))}}
 				bothEngines(t, n, randomTensor(r, dt, shape...), indexTensor(r, idt, shape[a]+r.IntN(2), ish...))
+			}
+		}
+	}
+}
+
+// castTypes are the types Cast converts (complex excluded).
+func castTypes() []tensor.DataType {
+	var out []tensor.DataType
+	for _, dt := range tensor.AllTypes() {
+		if dt != tensor.Complex64 && dt != tensor.Complex128 {
+			out = append(out, dt)
+		}
+	}
+	return out
+}
+
+// specialFloats fills a float tensor's first elements with the values the
+// conversion rules name: zeros, NaN, infinities, huge and tiny values, ties.
+func specialFloats(t *tensor.Tensor) {
+	special := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1), 1e6, -1e6, 1e-9, 464, 65520, 0.5, 2.5, -3.5, 3e38, 1e300, 57344 + 4096}
+	dt := t.DataType()
+	if dt != tensor.Float && dt != tensor.Double {
+		return
+	}
+	for i, v := range special {
+		if i >= t.Len() {
+			return
+		}
+		if dt == tensor.Float {
+			binary.LittleEndian.PutUint32(t.Bytes()[4*i:], math.Float32bits(float32(v)))
+		} else {
+			binary.LittleEndian.PutUint64(t.Bytes()[8*i:], math.Float64bits(v))
+		}
+	}
+}
+
+func TestCastEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 8))
+	for _, from := range castTypes() {
+		for _, to := range castTypes() {
+			x := randomTensor(r, from, 40)
+			specialFloats(x)
+			if from == tensor.String {
+				copy(x.Strings(), []string{"3.14", "-1e-5", "1E8", "+INF", "-inf", "NaN", "100.5", "-7", "65504", "1e300", "18446744073709551615"})
+			}
+			for _, version := range []int{6, 9, 13, 19, 21, 23, 24, 25} {
+				for _, sat := range []int64{0, 1} {
+					for _, mode := range []string{"up", "down", "nearest"} {
+						n := &ops.Node{OpType: "Cast", Version: version, Attrs: map[string]ops.Attribute{
+							"to": intAttr(int64(to)), "saturate": intAttr(sat), "round_mode": {Type: ops.AttrString, String: mode}}}
+						bothEngines(t, n, x)
+						like := &ops.Node{OpType: "CastLike", Version: max(version, 15), Attrs: map[string]ops.Attribute{
+							"saturate": intAttr(sat), "round_mode": {Type: ops.AttrString, String: mode}}}
+						bothEngines(t, like, x, tensor.MustNew(to, 0))
+					}
+				}
 			}
 		}
 	}
