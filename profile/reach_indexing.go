@@ -26,4 +26,11 @@ func init() {
 		versions([]int{19, 21, 23}, attr("saturate", "1")),
 		versions([]int{24, 25}, attr("saturate", "1"), attr("round_mode", "up")))
 	signatures["CastLike"] = []versionedSignature{sig(15, ins("T1", "T2"), "T2")}
+
+	outside("ConstantOfShape", "store the tensor as an initializer of the graph")
+	defaults["ConstantOfShape"] = versions([]int{9, 20, 21, 23, 24, 25}, attr("value", "a float32 0"))
+	signatures["ConstantOfShape"] = []versionedSignature{sig(9, ins("int64"), "T2")}
+	outside("Range", "store the sequence as an initializer of the graph")
+	defaults["Range"] = join(versions([]int{11}), versions([]int{27}, attr("stash_type", "1 (float)")))
+	signatures["Range"] = []versionedSignature{sig(11, ins("T", "T", "T"), "T")}
 }

@@ -248,3 +248,49 @@ func TestCastEngines(t *testing.T) {
 		}
 	}
 }
+
+func TestConstantOfShapeEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 8))
+	for _, dt := range tensor.AllTypes() {
+		for _, version := range []int{9, 20, 21, 23, 24, 25} {
+			shape := randomShape(r, 0, 3)
+			dims := make([]int64, len(shape))
+			for i, d := range shape {
+				dims[i] = int64(d)
+			}
+			n := &ops.Node{OpType: "ConstantOfShape", Version: version, Attrs: map[string]ops.Attribute{
+				"value": {Type: ops.AttrTensor, Tensor: randomTensor(r, dt, 1)}}}
+			bothEngines(t, n, tensor.MustFromSlice(dims))
+			bothEngines(t, &ops.Node{OpType: "ConstantOfShape", Version: version}, tensor.MustFromSlice(dims))
+		}
+	}
+	bothEngines(t, &ops.Node{OpType: "ConstantOfShape", Version: 9}, tensor.MustFromSlice([]int64{2, -1}))
+}
+
+func TestRangeEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 8))
+	for _, dt := range []tensor.DataType{tensor.Float, tensor.Double, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Float16, tensor.BFloat16} {
+		for _, version := range []int{11, 27} {
+			for range 20 {
+				start, limit, delta := r.IntN(41)-20, r.IntN(41)-20, r.IntN(9)-4
+				scale := []float64{1, 0.1, 0.37}[r.IntN(3)]
+				if dt.IsInteger() {
+					scale = 1
+				}
+				arg := func(v int) *tensor.Tensor {
+					x := tensor.MustNew(tensor.Double)
+					binary.LittleEndian.PutUint64(x.Bytes(), math.Float64bits(float64(v)*scale))
+					y, _ := ops.Cast(x, dt, ops.CastOptions{})
+					return y
+				}
+				for _, stash := range []int64{int64(tensor.Float), int64(dt)} {
+					n := &ops.Node{OpType: "Range", Version: version, Attrs: map[string]ops.Attribute{"stash_type": intAttr(stash)}}
+					if version < 27 {
+						n.Attrs = nil
+					}
+					bothEngines(t, n, arg(start), arg(limit), arg(delta))
+				}
+			}
+		}
+	}
+}
