@@ -33,4 +33,22 @@ func init() {
 	outside("Range", "store the sequence as an initializer of the graph")
 	defaults["Range"] = join(versions([]int{11}), versions([]int{27}, attr("stash_type", "1 (float)")))
 	signatures["Range"] = []versionedSignature{sig(11, ins("T", "T", "T"), "T")}
+
+	outside("GatherElements", "keep GatherElements out of the part of the model that must meet the profile")
+	defaults["GatherElements"] = versions([]int{11, 13}, attr("axis", "0"))
+	signatures["GatherElements"] = []versionedSignature{sig(11, ins("T", "Tind"), "T")}
+	outside("GatherND", "keep GatherND out of the part of the model that must meet the profile")
+	defaults["GatherND"] = join(versions([]int{11}), versions([]int{12, 13}, attr("batch_dims", "0")))
+	signatures["GatherND"] = []versionedSignature{sig(11, ins("T", "int64"), "T")}
+	outside("ScatterElements", "keep ScatterElements out of the part of the model that must meet the profile")
+	defaults["ScatterElements"] = join(
+		versions([]int{11, 13}, attr("axis", "0")),
+		versions([]int{16, 18}, attr("axis", "0"), attr("reduction", "none")))
+	signatures["ScatterElements"] = []versionedSignature{sig(11, ins("T", "Tind", "T"), "T")}
+	outside("Scatter", "ONNX deprecated it for ScatterElements, which is outside the profile too")
+	defaults["Scatter"] = versions([]int{9}, attr("axis", "0"))
+	signatures["Scatter"] = []versionedSignature{sig(9, ins("T", "Tind", "T"), "T")}
+	outside("ScatterND", "keep ScatterND out of the part of the model that must meet the profile")
+	defaults["ScatterND"] = join(versions([]int{11, 13}), versions([]int{16, 18}, attr("reduction", "none")))
+	signatures["ScatterND"] = []versionedSignature{sig(11, ins("T", "int64", "T"), "T")}
 }

@@ -273,8 +273,8 @@ func float16Value(h uint16) float64 {
 	switch {
 	case e == 0x1F && m == 0:
 		return sign * math.Inf(1)
-	case e == 0x1F:
-		return math.Copysign(math.NaN(), sign)
+	case e == 0x1F: // NaN: its sign and payload widened, as IEEE widening keeps them
+		return math.Float64frombits(uint64(h>>15)<<63 | 0x7FF<<52 | uint64(h&0x3FF)<<42)
 	case e == 0:
 		return sign * m * math.Ldexp(1, -24)
 	}

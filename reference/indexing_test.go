@@ -294,3 +294,84 @@ func TestRangeEngines(t *testing.T) {
 		}
 	}
 }
+
+func TestGatherScatterElementsEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 8))
+	for _, dt := range tensor.AllTypes() {
+		for range 8 {
+			shape := randomShape(r, 1, 3)
+			axis := r.IntN(len(shape))
+			ish := append([]int{}, shape...)
+			for d := range ish {
+				if d == axis {
+					ish[d] = r.IntN(4)
+				} else if ish[d] > 0 {
+					ish[d] = 1 + r.IntN(ish[d])
+				}
+			}
+			data := randomTensor(r, dt, shape...)
+			idt := []tensor.DataType{tensor.Int32, tensor.Int64}[r.IntN(2)]
+			indices := indexTensor(r, idt, shape[axis], ish...)
+			a := intAttr(int64(axis - r.IntN(2)*len(shape)))
+			for _, v := range []int{11, 13} {
+				bothEngines(t, &ops.Node{OpType: "GatherElements", Version: v, Attrs: map[string]ops.Attribute{"axis": a}}, data, indices)
+			}
+			updates := randomTensor(r, dt, ish...)
+			bothEngines(t, &ops.Node{OpType: "Scatter", Version: 9, Attrs: map[string]ops.Attribute{"axis": a}}, data, indices, updates)
+			for _, v := range []int{11, 13, 16, 18} {
+				for _, red := range []string{"none", "add", "mul", "max", "min"} {
+					bothEngines(t, &ops.Node{OpType: "ScatterElements", Version: v, Attrs: map[string]ops.Attribute{
+						"axis": a, "reduction": {Type: ops.AttrString, String: red}}}, data, indices, updates)
+				}
+			}
+		}
+	}
+}
+
+func TestGatherScatterNDEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 8))
+	for _, dt := range tensor.AllTypes() {
+		for range 8 {
+			shape := randomShape(r, 1, 4)
+			b := r.IntN(len(shape))
+			k := 1 + r.IntN(len(shape)-b)
+			ish := append(append([]int{}, shape[:b]...), randomShape(r, 0, 2)...)
+			ish = append(ish, k)
+			raw := make([]int64, product(ish))
+			for i := range raw {
+				d := shape[b+i%k]
+				raw[i] = int64(r.IntN(2*d+1) - d) // d itself now and then: out of range
+				if r.IntN(8) != 0 && d > 0 {
+					raw[i] = int64(r.IntN(2*d) - d)
+				}
+			}
+			indices := tensor.MustFromSlice(raw, ish...)
+			data := randomTensor(r, dt, shape...)
+			for _, v := range []int{11, 12, 13} {
+				n := &ops.Node{OpType: "GatherND", Version: v, Attrs: map[string]ops.Attribute{"batch_dims": intAttr(int64(b))}}
+				if v == 11 {
+					n.Attrs = nil
+				}
+				bothEngines(t, n, data, indices)
+			}
+			if b == 0 {
+				ush := append(append([]int{}, ish[:len(ish)-1]...), shape[k:]...)
+				updates := randomTensor(r, dt, ush...)
+				for _, v := range []int{11, 13, 16, 18} {
+					for _, red := range []string{"none", "add", "mul", "max", "min"} {
+						bothEngines(t, &ops.Node{OpType: "ScatterND", Version: v, Attrs: map[string]ops.Attribute{
+							"reduction": {Type: ops.AttrString, String: red}}}, data, indices, updates)
+					}
+				}
+			}
+		}
+	}
+}
+
+func product(dims []int) int {
+	n := 1
+	for _, d := range dims {
+		n *= d
+	}
+	return n
+}
