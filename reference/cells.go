@@ -80,6 +80,3 @@ func mustTensorIn(n *ops.Node, in []tensor.Value, i int, name string) (*tensor.T
 	}
 	return t, err
 }
-
-// sonnx reports whether the run follows the SONNX profile.
-func sonnx(opt *ops.Options) bool { return opt != nil && opt.Profile == ops.ProfileSONNX }

@@ -37,6 +37,10 @@ func constantOfShape(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor
 	if input.DataType() != tensor.Int64 || input.Rank() > 1 || (sonnx(opt) && input.Rank() != 1) {
 		return nil, fail(op, n.Version, "input", "input must be a 1-D int64 tensor, got %s", input.Describe())
 	}
+	value, err := n.TensorAttr("value")
+	if err != nil {
+		return nil, err
+	}
 	dims, _ := input.Int64s()
 	shape := make([]int, len(dims))
 	for i, d := range dims {
@@ -44,10 +48,6 @@ func constantOfShape(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor
 			return nil, fail(op, n.Version, "shape", "dimension %d is %d", i, d)
 		}
 		shape[i] = int(d)
-	}
-	value, err := n.TensorAttr("value")
-	if err != nil {
-		return nil, err
 	}
 	if value == nil {
 		value = tensor.Scalar(float32(0))

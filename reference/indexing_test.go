@@ -91,7 +91,7 @@ func bothEngines(t *testing.T, n *ops.Node, in ...tensor.Value) {
 	if errFast != nil || errRef != nil {
 		var ef, er *ops.Error
 		if !errors.As(errFast, &ef) || !errors.As(errRef, &er) || ef.Rule != er.Rule {
-			t.Fatalf("%s-%d on %s: fast engine: %v; reference: %v", n.OpType, n.Version, describe(in), errFast, errRef)
+			t.Fatalf("%s-%d on %s: fast engine: %v; reference: %v", n.OpType, n.Version, describeInputs(in), errFast, errRef)
 		}
 		return
 	}
@@ -100,12 +100,12 @@ func bothEngines(t *testing.T, n *ops.Node, in ...tensor.Value) {
 	}
 	for i := range fast {
 		if !sameValue(fast[i], want[i]) {
-			t.Fatalf("%s-%d on %s: output %d is %v, reference %v", n.OpType, n.Version, describe(in), i, show(fast[i]), show(want[i]))
+			t.Fatalf("%s-%d on %s: output %d is %v, reference %v", n.OpType, n.Version, describeInputs(in), i, show(fast[i]), show(want[i]))
 		}
 	}
 }
 
-func describe(in []tensor.Value) string {
+func describeInputs(in []tensor.Value) string {
 	s := ""
 	for _, v := range in {
 		if v == nil {
@@ -158,7 +158,7 @@ func sameValue(a, b tensor.Value) bool {
 	return false
 }
 
-func intAttr(v int64) ops.Attribute { return ops.Attribute{Type: ops.AttrInt, Int: v} }
+func intAttribute(v int64) ops.Attribute { return ops.Attribute{Type: ops.AttrInt, Int: v} }
 
 // randomShape returns a shape of rank in [lo, hi] with dims in [0, 4]
 // (rarely 0).
@@ -186,7 +186,7 @@ func TestGatherEngines(t *testing.T) {
 				}
 				ish := randomShape(r, 0, 2)
 				idt := []tensor.DataType{tensor.Int32, tensor.Int64}[r.IntN(2)]
-				n := &ops.Node{OpType: "Gather", Version: version, Attrs: map[string]ops.Attribute{"axis": intAttr(int64(axis))}}
+				n := &ops.Node{OpType: "Gather", Version: version, Attrs: map[string]ops.Attribute{"axis": intAttribute(int64(axis))}}
 				bothEngines(t, n, randomTensor(r, dt, shape...), indexTensor(r, idt, shape[a]+r.IntN(2), ish...))
 			}
 		}
@@ -237,10 +237,10 @@ func TestCastEngines(t *testing.T) {
 				for _, sat := range []int64{0, 1} {
 					for _, mode := range []string{"up", "down", "nearest"} {
 						n := &ops.Node{OpType: "Cast", Version: version, Attrs: map[string]ops.Attribute{
-							"to": intAttr(int64(to)), "saturate": intAttr(sat), "round_mode": {Type: ops.AttrString, String: mode}}}
+							"to": intAttribute(int64(to)), "saturate": intAttribute(sat), "round_mode": {Type: ops.AttrString, String: mode}}}
 						bothEngines(t, n, x)
 						like := &ops.Node{OpType: "CastLike", Version: max(version, 15), Attrs: map[string]ops.Attribute{
-							"saturate": intAttr(sat), "round_mode": {Type: ops.AttrString, String: mode}}}
+							"saturate": intAttribute(sat), "round_mode": {Type: ops.AttrString, String: mode}}}
 						bothEngines(t, like, x, tensor.MustNew(to, 0))
 					}
 				}
@@ -284,7 +284,7 @@ func TestRangeEngines(t *testing.T) {
 					return y
 				}
 				for _, stash := range []int64{int64(tensor.Float), int64(dt)} {
-					n := &ops.Node{OpType: "Range", Version: version, Attrs: map[string]ops.Attribute{"stash_type": intAttr(stash)}}
+					n := &ops.Node{OpType: "Range", Version: version, Attrs: map[string]ops.Attribute{"stash_type": intAttribute(stash)}}
 					if version < 27 {
 						n.Attrs = nil
 					}
@@ -312,7 +312,7 @@ func TestGatherScatterElementsEngines(t *testing.T) {
 			data := randomTensor(r, dt, shape...)
 			idt := []tensor.DataType{tensor.Int32, tensor.Int64}[r.IntN(2)]
 			indices := indexTensor(r, idt, shape[axis], ish...)
-			a := intAttr(int64(axis - r.IntN(2)*len(shape)))
+			a := intAttribute(int64(axis - r.IntN(2)*len(shape)))
 			for _, v := range []int{11, 13} {
 				bothEngines(t, &ops.Node{OpType: "GatherElements", Version: v, Attrs: map[string]ops.Attribute{"axis": a}}, data, indices)
 			}
@@ -348,7 +348,7 @@ func TestGatherScatterNDEngines(t *testing.T) {
 			indices := tensor.MustFromSlice(raw, ish...)
 			data := randomTensor(r, dt, shape...)
 			for _, v := range []int{11, 12, 13} {
-				n := &ops.Node{OpType: "GatherND", Version: v, Attrs: map[string]ops.Attribute{"batch_dims": intAttr(int64(b))}}
+				n := &ops.Node{OpType: "GatherND", Version: v, Attrs: map[string]ops.Attribute{"batch_dims": intAttribute(int64(b))}}
 				if v == 11 {
 					n.Attrs = nil
 				}
