@@ -51,4 +51,23 @@ func init() {
 	outside("ScatterND", "keep ScatterND out of the part of the model that must meet the profile")
 	defaults["ScatterND"] = join(versions([]int{11, 13}), versions([]int{16, 18}, attr("reduction", "none")))
 	signatures["ScatterND"] = []versionedSignature{sig(11, ins("T", "int64", "T"), "T")}
+
+	outside("EyeLike", "store the matrix as an initializer of the graph")
+	defaults["EyeLike"] = versions([]int{9, 22}, attr("dtype", "the input's type"), attr("k", "0"))
+	signatures["EyeLike"] = []versionedSignature{sig(9, ins("T1"), "T2")}
+	outside("Trilu", "store a mask as an initializer and apply it outside the profile's part, or keep Trilu out of it")
+	defaults["Trilu"] = versions([]int{14}, attr("upper", "1"), input(1, "k", "0"))
+	signatures["Trilu"] = []versionedSignature{sig(14, ins("T", "int64"), "T")}
+	outside("NonZero", "its output shape depends on the data, which the profile's static shapes exclude")
+	defaults["NonZero"] = versions([]int{9, 13})
+	signatures["NonZero"] = []versionedSignature{sig(9, ins("T"), "int64")}
+	outside("Compress", "its output shape depends on the data, which the profile's static shapes exclude")
+	defaults["Compress"] = versions([]int{9, 11}, attr("axis", "the flattened input"))
+	signatures["Compress"] = []versionedSignature{sig(9, ins("T", "T1"), "T")}
+	outside("OneHot", "keep OneHot out of the part of the model that must meet the profile")
+	defaults["OneHot"] = versions([]int{9, 11}, attr("axis", "-1"))
+	signatures["OneHot"] = []versionedSignature{sig(9, ins("T1", "T2", "T3"), "T3")}
+	outside("ReverseSequence", "keep ReverseSequence out of the part of the model that must meet the profile")
+	defaults["ReverseSequence"] = versions([]int{10}, attr("batch_axis", "1"), attr("time_axis", "0"))
+	signatures["ReverseSequence"] = []versionedSignature{sig(10, ins("T", "int64"), "T")}
 }

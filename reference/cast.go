@@ -85,18 +85,18 @@ func readCastAttrs(n *ops.Node) (castAttrs, error) {
 }
 
 func castKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
-	x, err := mustTensorIn(n, in, 0, "input")
+	x, err := requiredInput(opOf(n), in, 0, "input")
 	if err != nil {
 		return nil, err
 	}
 	attr, ok := n.Attrs["to"]
 	if !ok {
-		return nil, fail(n.OpType, n.Version, "to", "attribute to is required")
+		return nil, opOf(n).errorf("to", "attribute to is required")
 	}
 	to := tensor.DataType(attr.Int)
 	if n.Version < 6 {
 		if to, err = tensor.ParseDataType(strings.ToLower(attr.String)); err != nil {
-			return nil, fail(n.OpType, n.Version, "to", "%v", err)
+			return nil, opOf(n).errorf("to", "%v", err)
 		}
 	}
 	a, err := readCastAttrs(n)
@@ -107,11 +107,11 @@ func castKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Valu
 }
 
 func castLikeKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
-	x, err := mustTensorIn(n, in, 0, "input")
+	x, err := requiredInput(opOf(n), in, 0, "input")
 	if err != nil {
 		return nil, err
 	}
-	like, err := mustTensorIn(n, in, 1, "target_type")
+	like, err := requiredInput(opOf(n), in, 1, "target_type")
 	if err != nil {
 		return nil, err
 	}
@@ -124,21 +124,21 @@ func castLikeKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.
 
 func castTo(opt *ops.Options, n *ops.Node, x *tensor.Tensor, to tensor.DataType, a castAttrs) ([]tensor.Value, error) {
 	if castFirstVersion(to) > n.Version {
-		return nil, fail(n.OpType, n.Version, "to", "cannot convert to %v", to)
+		return nil, opOf(n).errorf("to", "cannot convert to %v", to)
 	}
 	if castFirstVersion(x.DataType()) > n.Version {
-		return nil, fail(n.OpType, n.Version, "type", "cannot convert from %v", x.DataType())
+		return nil, opOf(n).errorf("type", "cannot convert from %v", x.DataType())
 	}
 	if a.roundMode != "up" && a.roundMode != "down" && a.roundMode != "nearest" {
-		return nil, fail(n.OpType, n.Version, "round_mode", "round_mode %q", a.roundMode)
+		return nil, opOf(n).errorf("round_mode", "round_mode %q", a.roundMode)
 	}
-	y, err := newOutput(opt, n.OpType, n.Version, to, x.Shape())
+	y, err := newTensor(opt, opOf(n), to, x.Shape())
 	if err != nil {
 		return nil, err
 	}
 	for i := range x.Len() {
 		if x.DataType() == to { // a conversion to the same type changes nothing
-			setCell(y, i, cellOf(x, i))
+			copyElement(y, i, x, i)
 			continue
 		}
 		v := exactValue(x, i)
@@ -153,7 +153,7 @@ func castTo(opt *ops.Options, n *ops.Node, x *tensor.Tensor, to tensor.DataType,
 		if v.kind == 's' && to != tensor.String {
 			var ok bool
 			if v, ok = parseNumber(v.s, to.IsFloat() || to == tensor.Bool); !ok {
-				return nil, fail(n.OpType, n.Version, "string", "%q is not a number", x.Strings()[i])
+				return nil, opOf(n).errorf("string", "%q is not a number", x.Strings()[i])
 			}
 		}
 		storeValue(y, x, i, v, a)

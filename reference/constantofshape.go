@@ -29,13 +29,12 @@ func constantOfShapeFirstVersion(dt tensor.DataType) int {
 }
 
 func constantOfShape(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
-	const op = "ConstantOfShape"
-	input, err := mustTensorIn(n, in, 0, "input")
+	input, err := requiredInput(opOf(n), in, 0, "input")
 	if err != nil {
 		return nil, err
 	}
 	if input.DataType() != tensor.Int64 || input.Rank() > 1 || (sonnx(opt) && input.Rank() != 1) {
-		return nil, fail(op, n.Version, "input", "input must be a 1-D int64 tensor, got %s", input.Describe())
+		return nil, opOf(n).errorf("input", "input must be a 1-D int64 tensor, got %s", input.Describe())
 	}
 	value, err := n.TensorAttr("value")
 	if err != nil {
@@ -45,7 +44,7 @@ func constantOfShape(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor
 	shape := make([]int, len(dims))
 	for i, d := range dims {
 		if d < 0 {
-			return nil, fail(op, n.Version, "shape", "dimension %d is %d", i, d)
+			return nil, opOf(n).errorf("shape", "dimension %d is %d", i, d)
 		}
 		shape[i] = int(d)
 	}
@@ -53,17 +52,17 @@ func constantOfShape(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor
 		value = tensor.Scalar(float32(0))
 	}
 	if value.Len() != 1 {
-		return nil, fail(op, n.Version, "value", "value must be a one-element tensor")
+		return nil, opOf(n).errorf("value", "value must be a one-element tensor")
 	}
 	if constantOfShapeFirstVersion(value.DataType()) > n.Version {
-		return nil, fail(op, n.Version, "value", "value of type %v", value.DataType())
+		return nil, opOf(n).errorf("value", "value of type %v", value.DataType())
 	}
-	out, err := newOutput(opt, op, n.Version, value.DataType(), shape)
+	out, err := newTensor(opt, opOf(n), value.DataType(), shape)
 	if err != nil {
 		return nil, err
 	}
 	for i := range out.Len() {
-		setCell(out, i, cellOf(value, 0))
+		copyElement(out, i, value, 0)
 	}
 	return []tensor.Value{out}, nil
 }

@@ -23,12 +23,11 @@ import (
 func init() { register("Gather", []int{1, 11, 13}, gather) }
 
 func gather(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
-	const op = "Gather"
-	data, err := mustTensorIn(n, in, 0, "data")
+	data, err := requiredInput(opOf(n), in, 0, "data")
 	if err != nil {
 		return nil, err
 	}
-	indices, err := mustTensorIn(n, in, 1, "indices")
+	indices, err := requiredInput(opOf(n), in, 1, "indices")
 	if err != nil {
 		return nil, err
 	}
@@ -38,10 +37,10 @@ func gather(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, e
 	}
 	r := data.Rank()
 	if r < 1 {
-		return nil, fail(op, n.Version, "rank", "data must have rank >= 1")
+		return nil, opOf(n).errorf("rank", "data must have rank >= 1")
 	}
 	if axis < -int64(r) || axis > int64(r-1) {
-		return nil, fail(op, n.Version, "axis", "axis %d outside [%d, %d]", axis, -r, r-1)
+		return nil, opOf(n).errorf("axis", "axis %d outside [%d, %d]", axis, -r, r-1)
 	}
 	if axis < 0 {
 		axis += int64(r)
@@ -49,17 +48,17 @@ func gather(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, e
 	a := int(axis)
 	idx, err := indices.Int64s()
 	if err != nil {
-		return nil, fail(op, n.Version, "indices-type", "indices must be int32 or int64, got %v", indices.DataType())
+		return nil, opOf(n).errorf("indices-type", "indices must be int32 or int64, got %v", indices.DataType())
 	}
 	s := int64(data.Shape()[a])
 	for i, v := range idx {
 		if v < -s || v > s-1 {
-			return nil, fail(op, n.Version, "indices", "index %d at position %d outside [%d, %d]", v, i, -s, s-1)
+			return nil, opOf(n).errorf("indices", "index %d at position %d outside [%d, %d]", v, i, -s, s-1)
 		}
 	}
 	q := indices.Rank()
 	shape := append(append(append([]int{}, data.Shape()[:a]...), indices.Shape()...), data.Shape()[a+1:]...)
-	out, err := newOutput(opt, op, n.Version, data.DataType(), shape)
+	out, err := newTensor(opt, opOf(n), data.DataType(), shape)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +70,7 @@ func gather(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, e
 			k += s
 		}
 		di := append(append(append([]int{}, oi[:a]...), int(k)), oi[a+q:]...)
-		setCell(out, o, cellOf(data, ravel(di, dataStrides)))
+		copyElement(out, o, data, ravel(di, dataStrides))
 	}
 	return []tensor.Value{out}, nil
 }

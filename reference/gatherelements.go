@@ -20,12 +20,11 @@ import (
 func init() { register("GatherElements", []int{11, 13}, gatherElements) }
 
 func gatherElements(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
-	const op = "GatherElements"
-	data, err := mustTensorIn(n, in, 0, "data")
+	data, err := requiredInput(opOf(n), in, 0, "data")
 	if err != nil {
 		return nil, err
 	}
-	indices, err := mustTensorIn(n, in, 1, "indices")
+	indices, err := requiredInput(opOf(n), in, 1, "indices")
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +32,7 @@ func gatherElements(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.
 	if err != nil {
 		return nil, err
 	}
-	out, err := newOutput(opt, op, n.Version, data.DataType(), indices.Shape())
+	out, err := newTensor(opt, opOf(n), data.DataType(), indices.Shape())
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +40,7 @@ func gatherElements(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.
 	for o := range out.Len() {
 		pos := unravel(o, indices.Shape())
 		pos[axis] = int(idx[o])
-		setCell(out, o, cellOf(data, ravel(pos, strides)))
+		copyElement(out, o, data, ravel(pos, strides))
 	}
 	return []tensor.Value{out}, nil
 }
@@ -52,34 +51,34 @@ func gatherElements(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.
 func alongAxis(n *ops.Node, data, indices *tensor.Tensor) (int, []int64, error) {
 	r := data.Rank()
 	if r < 1 {
-		return 0, nil, fail(n.OpType, n.Version, "rank", "data must have rank >= 1")
+		return 0, nil, opOf(n).errorf("rank", "data must have rank >= 1")
 	}
 	axis, err := n.Int("axis", 0)
 	if err != nil {
 		return 0, nil, err
 	}
 	if axis < -int64(r) || axis > int64(r-1) {
-		return 0, nil, fail(n.OpType, n.Version, "axis", "axis %d outside [%d, %d]", axis, -r, r-1)
+		return 0, nil, opOf(n).errorf("axis", "axis %d outside [%d, %d]", axis, -r, r-1)
 	}
 	if axis < 0 {
 		axis += int64(r)
 	}
 	if indices.Rank() != r {
-		return 0, nil, fail(n.OpType, n.Version, "indices-shape", "indices must have rank %d", r)
+		return 0, nil, opOf(n).errorf("indices-shape", "indices must have rank %d", r)
 	}
 	for d := range r {
 		if d != int(axis) && indices.Shape()[d] > data.Shape()[d] {
-			return 0, nil, fail(n.OpType, n.Version, "indices-shape", "indices shape %v exceeds data shape %v", indices.Shape(), data.Shape())
+			return 0, nil, opOf(n).errorf("indices-shape", "indices shape %v exceeds data shape %v", indices.Shape(), data.Shape())
 		}
 	}
 	idx, err := indices.Int64s()
 	if err != nil {
-		return 0, nil, fail(n.OpType, n.Version, "indices-type", "indices must be int32 or int64")
+		return 0, nil, opOf(n).errorf("indices-type", "indices must be int32 or int64")
 	}
 	s := int64(data.Shape()[axis])
 	for i, v := range idx {
 		if v < -s || v > s-1 {
-			return 0, nil, fail(n.OpType, n.Version, "indices", "index %d at %d outside [%d, %d]", v, i, -s, s-1)
+			return 0, nil, opOf(n).errorf("indices", "index %d at %d outside [%d, %d]", v, i, -s, s-1)
 		}
 		if v < 0 {
 			idx[i] = v + s

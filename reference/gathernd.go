@@ -22,12 +22,11 @@ import (
 func init() { register("GatherND", []int{11, 12, 13}, gatherND) }
 
 func gatherND(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
-	const op = "GatherND"
-	data, err := mustTensorIn(n, in, 0, "data")
+	data, err := requiredInput(opOf(n), in, 0, "data")
 	if err != nil {
 		return nil, err
 	}
-	indices, err := mustTensorIn(n, in, 1, "indices")
+	indices, err := requiredInput(opOf(n), in, 1, "indices")
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +42,7 @@ func gatherND(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value,
 	}
 	q := indices.Rank()
 	shape := append(append([]int{}, indices.Shape()[:q-1]...), data.Shape()[int(b)+k:]...)
-	out, err := newOutput(opt, op, n.Version, data.DataType(), shape)
+	out, err := newTensor(opt, opOf(n), data.DataType(), shape)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +56,7 @@ func gatherND(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value,
 			di = append(di, int(idx[ravel(tuple, indexStrides)]))
 		}
 		di = append(di, pos[q-1:]...)
-		setCell(out, o, cellOf(data, ravel(di, dataStrides)))
+		copyElement(out, o, data, ravel(di, dataStrides))
 	}
 	return []tensor.Value{out}, nil
 }
@@ -68,28 +67,28 @@ func gatherND(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value,
 func checkTuples(n *ops.Node, data, indices *tensor.Tensor, b int) (int, []int64, error) {
 	r, q := data.Rank(), indices.Rank()
 	if r < 1 || q < 1 {
-		return 0, nil, fail(n.OpType, n.Version, "rank", "data and indices must have rank >= 1")
+		return 0, nil, opOf(n).errorf("rank", "data and indices must have rank >= 1")
 	}
 	if indices.DataType() != tensor.Int64 {
-		return 0, nil, fail(n.OpType, n.Version, "indices-type", "indices must be int64")
+		return 0, nil, opOf(n).errorf("indices-type", "indices must be int64")
 	}
 	if b < 0 || b >= q || b >= r {
-		return 0, nil, fail(n.OpType, n.Version, "batch_dims", "batch_dims %d", b)
+		return 0, nil, opOf(n).errorf("batch_dims", "batch_dims %d", b)
 	}
 	for d := range b {
 		if indices.Shape()[d] != data.Shape()[d] {
-			return 0, nil, fail(n.OpType, n.Version, "batch_dims", "the first %d dims differ", b)
+			return 0, nil, opOf(n).errorf("batch_dims", "the first %d dims differ", b)
 		}
 	}
 	k := indices.Shape()[q-1]
 	if k < 1 || k > r-b {
-		return 0, nil, fail(n.OpType, n.Version, "indices-shape", "indices_shape[-1] = %d", k)
+		return 0, nil, opOf(n).errorf("indices-shape", "indices_shape[-1] = %d", k)
 	}
 	idx, _ := indices.Int64s()
 	for i, v := range idx {
 		s := int64(data.Shape()[b+i%k])
 		if v < -s || v > s-1 {
-			return 0, nil, fail(n.OpType, n.Version, "indices", "index %d outside [%d, %d]", v, -s, s-1)
+			return 0, nil, opOf(n).errorf("indices", "index %d outside [%d, %d]", v, -s, s-1)
 		}
 		if v < 0 {
 			idx[i] = v + s

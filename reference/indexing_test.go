@@ -375,3 +375,58 @@ func product(dims []int) int {
 	}
 	return n
 }
+
+func TestCreationAndSelectionEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, dt := range tensor.AllTypes() {
+		for range 6 {
+			shape := randomShape(r, 0, 4)
+			x := randomTensor(r, dt, shape...)
+			// EyeLike: 2-D (and not), every dtype, diagonals on and off the matrix
+			for _, v := range []int{9, 22} {
+				to := tensor.AllTypes()[r.IntN(len(tensor.AllTypes()))]
+				bothEngines(t, &ops.Node{OpType: "EyeLike", Version: v, Attrs: map[string]ops.Attribute{
+					"k": intAttribute(int64(r.IntN(7) - 3)), "dtype": intAttribute(int64(to))}}, x)
+				bothEngines(t, &ops.Node{OpType: "EyeLike", Version: v}, x)
+			}
+			// Trilu: upper and lower, k in and out of the matrix
+			for _, upper := range []int64{0, 1} {
+				k := tensor.MustFromSlice([]int64{int64(r.IntN(9) - 4)})
+				bothEngines(t, &ops.Node{OpType: "Trilu", Version: 14, Attrs: map[string]ops.Attribute{"upper": intAttribute(upper)}}, x, k)
+				bothEngines(t, &ops.Node{OpType: "Trilu", Version: 14}, x)
+			}
+			// NonZero
+			for _, v := range []int{9, 13} {
+				bothEngines(t, &ops.Node{OpType: "NonZero", Version: v}, x)
+			}
+			// Compress: with and without axis, conditions short, exact and long
+			if len(shape) > 0 {
+				axis := r.IntN(len(shape))
+				cond := randomTensor(r, tensor.Bool, shape[axis]+r.IntN(3)-1+1)
+				for _, v := range []int{9, 11} {
+					bothEngines(t, &ops.Node{OpType: "Compress", Version: v, Attrs: map[string]ops.Attribute{"axis": intAttribute(int64(axis - r.IntN(2)*len(shape)))}}, x, cond)
+					bothEngines(t, &ops.Node{OpType: "Compress", Version: v}, x, randomTensor(r, tensor.Bool, r.IntN(x.Len()+2)))
+				}
+			}
+			// OneHot: x as indices when numeric, then as values
+			depth := tensor.MustFromSlice([]float32{float32(r.IntN(5)) + 0.5})
+			vals := randomTensor(r, dt, 2)
+			idx := indexTensor(r, tensor.Int64, 4, randomShape(r, 0, 3)...)
+			for _, v := range []int{9, 11} {
+				a := intAttribute(int64(r.IntN(idx.Rank()+3) - idx.Rank() - 1))
+				bothEngines(t, &ops.Node{OpType: "OneHot", Version: v, Attrs: map[string]ops.Attribute{"axis": a}}, idx, depth, vals)
+				bothEngines(t, &ops.Node{OpType: "OneHot", Version: v}, x, depth, vals)
+			}
+			// ReverseSequence
+			if len(shape) >= 2 {
+				batchAxis := r.IntN(2)
+				lens := make([]int64, shape[batchAxis])
+				for i := range lens {
+					lens[i] = int64(r.IntN(shape[1-batchAxis] + 2))
+				}
+				bothEngines(t, &ops.Node{OpType: "ReverseSequence", Version: 10, Attrs: map[string]ops.Attribute{
+					"batch_axis": intAttribute(int64(batchAxis)), "time_axis": intAttribute(int64(1 - batchAxis))}}, x, tensor.MustFromSlice(lens))
+			}
+		}
+	}
+}

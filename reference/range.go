@@ -24,11 +24,10 @@ import (
 func init() { register("Range", []int{11, 27}, rangeKernel) }
 
 func rangeKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
-	const op = "Range"
 	var args [3]*tensor.Tensor
 	var err error
 	for i, name := range []string{"start", "limit", "delta"} {
-		if args[i], err = mustTensorIn(n, in, i, name); err != nil {
+		if args[i], err = requiredInput(opOf(n), in, i, name); err != nil {
 			return nil, err
 		}
 	}
@@ -37,10 +36,10 @@ func rangeKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Val
 	for _, t := range args {
 		v, ok := allowed[dt]
 		if t.DataType() != dt || !ok || v > n.Version {
-			return nil, fail(op, n.Version, "input", "start, limit and delta of types %v, %v, %v", args[0].DataType(), args[1].DataType(), args[2].DataType())
+			return nil, opOf(n).errorf("input", "start, limit and delta of types %v, %v, %v", args[0].DataType(), args[1].DataType(), args[2].DataType())
 		}
 		if t.Len() != 1 || t.Rank() > 1 || (sonnx(opt) && t.Rank() != 0) {
-			return nil, fail(op, n.Version, "input", "start, limit and delta must be scalars")
+			return nil, opOf(n).errorf("input", "start, limit and delta must be scalars")
 		}
 	}
 	stash := int64(tensor.Float)
@@ -50,7 +49,7 @@ func rangeKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Val
 		}
 	}
 	if (dt == tensor.Float16 || dt == tensor.BFloat16) && stash != int64(tensor.Float) && stash != int64(dt) {
-		return nil, fail(op, n.Version, "stash_type", "stash_type %d", stash)
+		return nil, opOf(n).errorf("stash_type", "stash_type %d", stash)
 	}
 	// exact values: integers as big integers, floats as float64
 	var count int
@@ -60,7 +59,7 @@ func rangeKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Val
 			v[i] = big.NewInt(exactValue(t, 0).i)
 		}
 		if v[2].Sign() == 0 {
-			return nil, fail(op, n.Version, "delta", "delta is 0")
+			return nil, opOf(n).errorf("delta", "delta is 0")
 		}
 		num := new(big.Int).Sub(v[1], v[0])
 		q := new(big.Rat).SetFrac(num, v[2])
@@ -70,7 +69,7 @@ func rangeKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Val
 		}
 		if c.Sign() > 0 {
 			if !c.IsInt64() || c.Int64() > 1<<62 {
-				return nil, fail(op, n.Version, "size", "%v elements", c)
+				return nil, opOf(n).errorf("size", "%v elements", c)
 			}
 			count = int(c.Int64())
 		}
@@ -80,18 +79,18 @@ func rangeKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Val
 			v[i] = exactValue(t, 0).f
 		}
 		if v[2] == 0 {
-			return nil, fail(op, n.Version, "delta", "delta is 0")
+			return nil, opOf(n).errorf("delta", "delta is 0")
 		}
 		c := math.Ceil((v[1] - v[0]) / v[2])
 		if c != c {
-			return nil, fail(op, n.Version, "input", "the count is NaN")
+			return nil, opOf(n).errorf("input", "the count is NaN")
 		}
 		if c > 1<<53 {
-			return nil, fail(op, n.Version, "size", "%v elements", c)
+			return nil, opOf(n).errorf("size", "%v elements", c)
 		}
 		count = int(max(c, 0))
 	}
-	out, err := newOutput(opt, op, n.Version, dt, []int{count})
+	out, err := newTensor(opt, opOf(n), dt, []int{count})
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,7 @@ func scatterElements(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor
 	var args [3]*tensor.Tensor
 	var err error
 	for i, name := range []string{"data", "indices", "updates"} {
-		if args[i], err = mustTensorIn(n, in, i, name); err != nil {
+		if args[i], err = requiredInput(opOf(n), in, i, name); err != nil {
 			return nil, err
 		}
 	}
@@ -42,7 +42,7 @@ func scatterElements(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor
 	if data.Rank() >= 1 {
 		if axis, e := n.Int("axis", 0); e == nil && axis >= -int64(data.Rank()) && axis < int64(data.Rank()) &&
 			(!tensor.SameShape(updates.Shape(), indices.Shape()) || updates.DataType() != data.DataType()) {
-			return nil, fail(n.OpType, n.Version, "updates", "updates must match indices' shape and data's type")
+			return nil, opOf(n).errorf("updates", "updates must match indices' shape and data's type")
 		}
 	}
 	axis, idx, err := alongAxis(n, data, indices)
@@ -52,12 +52,12 @@ func scatterElements(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor
 	if err := checkReducible(n, data.DataType(), red); err != nil {
 		return nil, err
 	}
-	out, err := newOutput(opt, n.OpType, n.Version, data.DataType(), data.Shape())
+	out, err := newTensor(opt, opOf(n), data.DataType(), data.Shape())
 	if err != nil {
 		return nil, err
 	}
 	for i := range data.Len() {
-		setCell(out, i, cellOf(data, i))
+		copyElement(out, i, data, i)
 	}
 	strides := stridesOf(data.Shape())
 	for u := range updates.Len() {
@@ -82,7 +82,7 @@ func readReduction(n *ops.Node) (string, error) {
 	}
 	ok := red == "none" || red == "add" || red == "mul" || ((red == "max" || red == "min") && n.Version >= 18)
 	if !ok {
-		return "", fail(n.OpType, n.Version, "reduction", "reduction %q", red)
+		return "", opOf(n).errorf("reduction", "reduction %q", red)
 	}
 	return red, nil
 }
@@ -97,14 +97,14 @@ func readReduction(n *ops.Node) (string, error) {
 // have no add, mul, max or min.
 func checkReducible(n *ops.Node, dt tensor.DataType, red string) error {
 	if red != "none" && (dt == tensor.String || dt == tensor.Complex64 || dt == tensor.Complex128) {
-		return fail(n.OpType, n.Version, "reduction", "reduction %s of %v", red, dt)
+		return opOf(n).errorf("reduction", "reduction %s of %v", red, dt)
 	}
 	return nil
 }
 
 func scatterOne(n *ops.Node, out *tensor.Tensor, o int, updates *tensor.Tensor, u int, red string) error {
 	if red == "none" {
-		setCell(out, o, cellOf(updates, u))
+		copyElement(out, o, updates, u)
 		return nil
 	}
 	dt := out.DataType()

@@ -24,7 +24,7 @@ func scatterND(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value
 	var args [3]*tensor.Tensor
 	var err error
 	for i, name := range []string{"data", "indices", "updates"} {
-		if args[i], err = mustTensorIn(n, in, i, name); err != nil {
+		if args[i], err = requiredInput(opOf(n), in, i, name); err != nil {
 			return nil, err
 		}
 	}
@@ -40,17 +40,17 @@ func scatterND(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value
 	q := indices.Rank()
 	want := append(append([]int{}, indices.Shape()[:q-1]...), data.Shape()[k:]...)
 	if !tensor.SameShape(updates.Shape(), want) || updates.DataType() != data.DataType() {
-		return nil, fail(n.OpType, n.Version, "updates", "updates must be %v of shape %v", data.DataType(), want)
+		return nil, opOf(n).errorf("updates", "updates must be %v of shape %v", data.DataType(), want)
 	}
 	if err := checkReducible(n, data.DataType(), red); err != nil {
 		return nil, err
 	}
-	out, err := newOutput(opt, n.OpType, n.Version, data.DataType(), data.Shape())
+	out, err := newTensor(opt, opOf(n), data.DataType(), data.Shape())
 	if err != nil {
 		return nil, err
 	}
 	for i := range data.Len() {
-		setCell(out, i, cellOf(data, i))
+		copyElement(out, i, data, i)
 	}
 	dataStrides := stridesOf(data.Shape())
 	for u := range updates.Len() {
