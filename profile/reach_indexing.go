@@ -70,4 +70,8 @@ func init() {
 	outside("ReverseSequence", "keep ReverseSequence out of the part of the model that must meet the profile")
 	defaults["ReverseSequence"] = versions([]int{10}, attr("batch_axis", "1"), attr("time_axis", "0"))
 	signatures["ReverseSequence"] = []versionedSignature{sig(10, ins("T", "int64"), "T")}
+
+	outside("Unique", "its output shape depends on the data, which the profile's static shapes exclude")
+	defaults["Unique"] = versions([]int{11}, attr("sorted", "1"), attr("axis", "the flattened input"))
+	signatures["Unique"] = []versionedSignature{{11, signature{In: ins("T"), Out: ins("T", "int64", "int64", "int64")}}}
 }

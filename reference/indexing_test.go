@@ -430,3 +430,29 @@ func TestCreationAndSelectionEngines(t *testing.T) {
 		}
 	}
 }
+
+func TestUniqueEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 8))
+	for _, dt := range tensor.AllTypes() {
+		for range 6 {
+			shape := randomShape(r, 0, 3)
+			x := randomTensor(r, dt, shape...)
+			// few distinct values, so that duplicates happen
+			if x.Len() > 2 && dt != tensor.String {
+				size := dt.Size()
+				for i := range x.Len() {
+					copy(x.Bytes()[i*size:(i+1)*size], x.Bytes()[(i%3)*size:(i%3+1)*size])
+				}
+			}
+			for _, sorted := range []int64{0, 1} {
+				n := &ops.Node{OpType: "Unique", Version: 11, NumOutputs: 4, Attrs: map[string]ops.Attribute{"sorted": intAttribute(sorted)}}
+				bothEngines(t, n, x)
+				if len(shape) > 0 {
+					n = &ops.Node{OpType: "Unique", Version: 11, NumOutputs: 1 + r.IntN(4), Attrs: map[string]ops.Attribute{
+						"sorted": intAttribute(sorted), "axis": intAttribute(int64(r.IntN(2*len(shape)) - len(shape)))}}
+					bothEngines(t, n, x)
+				}
+			}
+		}
+	}
+}
