@@ -74,4 +74,35 @@ func init() {
 	outside("Unique", "its output shape depends on the data, which the profile's static shapes exclude")
 	defaults["Unique"] = versions([]int{11}, attr("sorted", "1"), attr("axis", "the flattened input"))
 	signatures["Unique"] = []versionedSignature{{11, signature{In: ins("T"), Out: ins("T", "int64", "int64", "int64")}}}
+
+	// Sequences and optionals: the profile's values are tensors.
+	for _, op := range []string{"SequenceEmpty", "SequenceConstruct", "SequenceAt", "SequenceInsert", "SequenceErase",
+		"SequenceLength", "SplitToSequence", "ConcatFromSequence"} {
+		outside(op, "the profile's values are tensors: keep sequences out of the part of the model that must meet it")
+	}
+	for _, op := range []string{"Optional", "OptionalHasElement", "OptionalGetElement"} {
+		outside(op, "the profile's values are tensors: keep optionals out of the part of the model that must meet it")
+	}
+	defaults["SequenceEmpty"] = versions([]int{11}, attr("dtype", "float"))
+	signatures["SequenceEmpty"] = []versionedSignature{sig(11, nil, "S")}
+	defaults["SequenceConstruct"] = versions([]int{11})
+	signatures["SequenceConstruct"] = []versionedSignature{{11, signature{In: ins("T"), Out: ins("S"), VariadicIn: true}}}
+	defaults["SequenceAt"] = versions([]int{11})
+	signatures["SequenceAt"] = []versionedSignature{sig(11, ins("S", "I"), "T")}
+	defaults["SequenceInsert"] = versions([]int{11}, input(2, "position", "the end of the sequence"))
+	signatures["SequenceInsert"] = []versionedSignature{sig(11, ins("S", "T", "I"), "S")}
+	defaults["SequenceErase"] = versions([]int{11}, input(1, "position", "-1, the last tensor"))
+	signatures["SequenceErase"] = []versionedSignature{sig(11, ins("S", "I"), "S")}
+	defaults["SequenceLength"] = versions([]int{11})
+	signatures["SequenceLength"] = []versionedSignature{sig(11, ins("S"), "int64")}
+	defaults["SplitToSequence"] = versions([]int{11}, attr("axis", "0"), attr("keepdims", "1"), input(1, "split", "pieces of length 1"))
+	signatures["SplitToSequence"] = []versionedSignature{sig(11, ins("T", "I"), "S")}
+	defaults["ConcatFromSequence"] = versions([]int{11}, attr("new_axis", "0"))
+	signatures["ConcatFromSequence"] = []versionedSignature{sig(11, ins("S"), "T")}
+	defaults["Optional"] = versions([]int{15})
+	signatures["Optional"] = []versionedSignature{sig(15, ins("V"), "O")}
+	defaults["OptionalHasElement"] = versions([]int{15, 18})
+	signatures["OptionalHasElement"] = []versionedSignature{sig(15, ins("O"), "B")}
+	defaults["OptionalGetElement"] = versions([]int{15, 18})
+	signatures["OptionalGetElement"] = []versionedSignature{sig(15, ins("O"), "V")}
 }

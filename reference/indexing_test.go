@@ -456,3 +456,63 @@ func TestUniqueEngines(t *testing.T) {
 		}
 	}
 }
+
+func TestSequenceAndOptionalEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(10, 8))
+	for _, dt := range []tensor.DataType{tensor.Float, tensor.Int64, tensor.String, tensor.Bool, tensor.Float16, tensor.Int4} {
+		for range 6 {
+			shape := randomShape(r, 1, 3)
+			items := make([]*tensor.Tensor, r.IntN(4))
+			for i := range items {
+				s := append([]int{}, shape...)
+				s[0] = r.IntN(3)
+				items[i] = randomTensor(r, dt, s...)
+			}
+			seq := &tensor.Sequence{ElemType: dt, Items: items}
+			node := func(op string, version int, attrs map[string]ops.Attribute) *ops.Node {
+				return &ops.Node{OpType: op, Version: version, Attrs: attrs}
+			}
+			pos := func() *tensor.Tensor {
+				return tensor.MustFromSlice([]int64{int64(r.IntN(2*len(items)+3) - len(items) - 1)})
+			}
+			bothEngines(t, node("SequenceEmpty", 11, map[string]ops.Attribute{"dtype": intAttribute(int64(dt))}))
+			if len(items) > 0 {
+				in := make([]tensor.Value, len(items))
+				for i, x := range items {
+					in[i] = x
+				}
+				bothEngines(t, node("SequenceConstruct", 11, nil), in...)
+			}
+			bothEngines(t, node("SequenceAt", 11, nil), seq, pos())
+			bothEngines(t, node("SequenceInsert", 11, nil), seq, randomTensor(r, dt, shape...), pos())
+			bothEngines(t, node("SequenceInsert", 11, nil), seq, randomTensor(r, dt, shape...))
+			bothEngines(t, node("SequenceErase", 11, nil), seq, pos())
+			bothEngines(t, node("SequenceErase", 11, nil), seq)
+			bothEngines(t, node("SequenceLength", 11, nil), seq)
+			for _, newAxis := range []int64{0, 1} {
+				bothEngines(t, node("ConcatFromSequence", 11, map[string]ops.Attribute{
+					"axis": intAttribute(int64(r.IntN(2*len(shape)+2) - len(shape) - 1)), "new_axis": intAttribute(newAxis)}), seq)
+			}
+			x := randomTensor(r, dt, shape...)
+			axis := intAttribute(int64(r.IntN(2*len(shape)) - len(shape)))
+			for _, keep := range []int64{0, 1} {
+				attrs := map[string]ops.Attribute{"axis": axis, "keepdims": intAttribute(keep)}
+				bothEngines(t, node("SplitToSequence", 11, attrs), x)
+				bothEngines(t, node("SplitToSequence", 11, attrs), x, tensor.Scalar(int64(r.IntN(4))))
+				bothEngines(t, node("SplitToSequence", 11, attrs), x, tensor.MustFromSlice([]int32{int32(r.IntN(3)), int32(r.IntN(3))}))
+			}
+			empty := &tensor.Optional{ElemType: "tensor(float)"}
+			full := &tensor.Optional{Value: x}
+			bothEngines(t, node("Optional", 15, nil), x)
+			bothEngines(t, node("Optional", 15, nil), seq)
+			bothEngines(t, node("Optional", 15, map[string]ops.Attribute{"type": {Type: ops.AttrTypeProto, String: "tensor(float)"}}))
+			for _, v := range []int{15, 18} {
+				for _, in := range []tensor.Value{empty, full, x, seq, &tensor.Optional{Value: seq}} {
+					bothEngines(t, node("OptionalHasElement", v, nil), in)
+					bothEngines(t, node("OptionalGetElement", v, nil), in)
+				}
+			}
+			bothEngines(t, node("OptionalHasElement", 18, nil), nil)
+		}
+	}
+}
