@@ -31,7 +31,7 @@ func TestStandardsListEveryCaseOfTheIssue(t *testing.T) {
 		"resize_nearest_2x", "resize_linear_2x", "resize_cubic_2x", "resize_linear_antialias_half",
 		"depthtospace_dcr", "depthtospace_crd", "spacetodepth", "tile_1122", "expand",
 		"unsqueeze", "reshape", "flatten", "squeeze", "identity",
-		"maxpool_3x3_s2_p1_indices", "maxunpool_2x2_s2",
+		"maxpool_3x3_s2_p1_indices", "maxunpool_2x2_s2", "cast_float_float16", "gather_rows",
 	}
 	var got []string
 	for _, s := range Standards() {

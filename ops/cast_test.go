@@ -3,6 +3,7 @@ package ops
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/onnxshape/onnxshape/tensor"
@@ -108,6 +109,33 @@ func TestCastFloat16Rounding(t *testing.T) {
 			if a, b := f32ToF16(math.Float32bits(f)), f64ToF16(x); a != b {
 				t.Fatalf("%v: float32 path %#04x, float64 path %#04x", x, a, b)
 			}
+		}
+	}
+}
+
+// The float32 -> float16 fast path agrees with the general rounding on
+// random bit patterns of every class (normal, subnormal, NaN, overflow).
+func TestCastFloat16FastPath(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	in := make([]uint32, 2_000_000)
+	for i := range in {
+		in[i] = r.Uint32()
+	}
+	out := make([]uint16, len(in))
+	f32sToF16s(out, in)
+	for i, u := range in {
+		f := math.Float32frombits(u)
+		if f != f {
+			continue // NaN: the paths spell payloads alike; checked below
+		}
+		if a, b := out[i], f64ToF16(float64(f)); a != b || f32ToF16(u) != b {
+			t.Fatalf("%#08x (%v): slice path %#04x, one by one %#04x, general %#04x", u, f, a, f32ToF16(u), b)
+		}
+	}
+	for _, u := range []uint32{0x7FC00000, 0xFFC00000, 0x7F812345, 0x7F800000, 0xFF800000, 0x477FF000, 0x477FEFFF, 0x33000000, 0x33000001, 0x387FE000} {
+		f := math.Float32frombits(u)
+		if a, b := f32ToF16(u), f64ToF16(float64(f)); a != b {
+			t.Errorf("%#08x: fast %#04x, general %#04x", u, a, b)
 		}
 	}
 }

@@ -59,10 +59,7 @@ func convertInto(dst, src *tensor.Tensor, lo, hi int, o castOptions) error {
 		}
 		return nil
 	case sdt == tensor.Float && ddt == tensor.Float16:
-		d, s := asElems[uint16](dst.Bytes())[lo:hi], asElems[uint32](src.Bytes())[lo:hi]
-		for i, x := range s {
-			d[i] = f32ToF16(x)
-		}
+		f32sToF16s(asElems[uint16](dst.Bytes())[lo:hi], asElems[uint32](src.Bytes())[lo:hi])
 		return nil
 	case sdt == tensor.Float16 && ddt == tensor.Float:
 		d, s := asElems[float32](dst.Bytes())[lo:hi], asElems[uint16](src.Bytes())[lo:hi]
@@ -387,38 +384,41 @@ func encodeFloats(dst *tensor.Tensor, at int, v []float64, o castOptions) {
 }
 
 // f32ToF16 rounds the float32 with bits x to the nearest float16, ties to
-// even; NaN keeps its sign and the top of its payload (quiet).
+// even; NaN keeps its sign and the top of its payload (quiet). The normal
+// range adds the rounding bias to the bits and shifts; subnormals let the
+// FPU round by adding a magic number (F. Giesen's float_to_half_fast3_rtne).
 func f32ToF16(x uint32) uint16 {
 	sign := uint16(x>>16) & 0x8000
-	exp := int(x>>23) & 0xFF
-	man := x & 0x7FFFFF
+	x &= 0x7FFFFFFF
 	switch {
-	case exp == 0xFF:
-		if man != 0 {
-			return sign | 0x7E00 | uint16(man>>13)
+	case x >= 0x47800000: // 65536 and above: overflow, infinity or NaN
+		if x > 0x7F800000 {
+			return sign | 0x7E00 | uint16(x>>13)&0x3FF
 		}
 		return sign | 0x7C00
-	case exp > 142: // 2^16 and above overflow
-		return sign | 0x7C00
-	case exp >= 113: // normal float16
-		h := uint32(exp-112)<<10 | man>>13
-		rest := man & 0x1FFF
-		if rest > 0x1000 || (rest == 0x1000 && h&1 == 1) {
-			h++ // may carry into the exponent, up to infinity: still right
-		}
-		return sign | uint16(h)
-	case exp >= 102: // subnormal float16
-		m := man | 0x800000
-		shift := uint(126 - exp) // 14..24
-		h := m >> shift
-		rest := m & (1<<shift - 1)
-		half := uint32(1) << (shift - 1)
-		if rest > half || (rest == half && h&1 == 1) {
-			h++
-		}
-		return sign | uint16(h)
+	case x < 0x38800000: // below 2^-14: a float16 subnormal or zero
+		const magic = 0x3F000000 // 0.5: puts the subnormal's bits at the bottom, rounded by the FPU
+		f := math.Float32frombits(x) + math.Float32frombits(magic)
+		return sign | uint16(math.Float32bits(f)-magic)
 	}
-	return sign
+	odd := (x >> 13) & 1
+	x += 0xC8000FFF + odd // rebias the exponent (-112 << 23) and round to nearest even
+	return sign | uint16(x>>13)
+}
+
+// f32sToF16s is f32ToF16 over a slice, its common case (a normal float16)
+// written in the loop, which the compiler would not inline.
+func f32sToF16s(d []uint16, s []uint32) {
+	d = d[:len(s)]
+	for i, x := range s {
+		a := x & 0x7FFFFFFF
+		if a-0x38800000 < 0x47800000-0x38800000 { // [2^-14, 65536): normal
+			a += 0xC8000FFF + (a>>13)&1
+			d[i] = uint16(x>>16)&0x8000 | uint16(a>>13)
+			continue
+		}
+		d[i] = f32ToF16(x)
+	}
 }
 
 // f16ToF32 returns the float32 value of the float16 with bits h.
