@@ -105,4 +105,8 @@ func init() {
 	signatures["OptionalHasElement"] = []versionedSignature{sig(15, ins("O"), "B")}
 	defaults["OptionalGetElement"] = versions([]int{15, 18})
 	signatures["OptionalGetElement"] = []versionedSignature{sig(15, ins("O"), "V")}
+
+	outside("BitCast", "convert the data before it enters the part of the model that must meet the profile")
+	defaults["BitCast"] = versions([]int{26})
+	signatures["BitCast"] = []versionedSignature{sig(26, ins("T1"), "T2")}
 }

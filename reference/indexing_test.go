@@ -516,3 +516,13 @@ func TestSequenceAndOptionalEngines(t *testing.T) {
 		}
 	}
 }
+
+func TestBitCastEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 8))
+	for _, from := range tensor.AllTypes() {
+		x := randomTensor(r, from, 3, 5)
+		for _, to := range tensor.AllTypes() {
+			bothEngines(t, &ops.Node{OpType: "BitCast", Version: 26, Attrs: map[string]ops.Attribute{"to": intAttribute(int64(to))}}, x)
+		}
+	}
+}
