@@ -87,6 +87,9 @@ func alongAxisTargets(opt *Options, op opRef, data, indices *tensor.Tensor, axis
 	if dt := indices.DataType(); dt != tensor.Int32 && dt != tensor.Int64 {
 		return nil, op.errorf("indices-type", "indices must be int32 or int64, got %v", dt)
 	}
+	if err := opt.checkSize(op, tensor.Int64, is); err != nil {
+		return nil, err
+	}
 	if err := opt.charge(op, "index scratch", int64(indices.Len())*8); err != nil {
 		return nil, err
 	}
@@ -152,7 +155,10 @@ func tupleTargets(opt *Options, op opRef, dataShape []int, indices *tensor.Tenso
 	for _, d := range is[:len(is)-1] {
 		tuples *= d
 	}
-	if err := opt.charge(op, "index scratch", int64(tuples)*8); err != nil {
+	if err := opt.checkSize(op, tensor.Int64, []int{tuples, 2}); err != nil { // the tuple offsets and the indices read
+		return nil, 0, err
+	}
+	if err := opt.charge(op, "index scratch", int64(indices.Len())*8+int64(tuples)*8); err != nil {
 		return nil, 0, err
 	}
 	raw, err := indices.Int64s()

@@ -36,6 +36,9 @@ func nonZeroNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 	if len(shape) == 0 {
 		shape = []int{1}
 	}
+	if err := opt.charge(op, "nonzero mask", int64(x.Len())); err != nil {
+		return nil, err
+	}
 	nz := nonZeroMask(x)
 	count := 0
 	for _, b := range nz {

@@ -61,6 +61,12 @@ func oneHotNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	if !numericType(indices.DataType()) {
 		return nil, op.errorf("indices", "indices must be numeric, got %v", indices.DataType())
 	}
+	if err := opt.checkSize(op, tensor.Double, indices.Shape()); err != nil {
+		return nil, err
+	}
+	if err := opt.charge(op, "indices as float64", int64(indices.Len())*8); err != nil {
+		return nil, err
+	}
 	idx, _ := indices.Float64s()
 	shape := append(append(append([]int{}, indices.Shape()[:a]...), depth), indices.Shape()[a:]...)
 	y, err := opt.newOverwritten(op, vals.DataType(), shape)

@@ -170,20 +170,19 @@ func rangeOf(opt *Options, op opRef, start, limit, delta *tensor.Tensor, stash t
 		}
 	default: // float, and float16 and bfloat16 computed in float
 		s, d := float32(scalarValue[float64](start)), float32(scalarValue[float64](delta))
-		v := make([]float64, count)
-		for i := range v {
+		for i := range count {
 			x := s + float32(float32(i)*d)
 			if stash == dt && dt != tensor.Float { // computed in the type itself: each step rounded to it
 				x = roundTo(dt, s+roundTo(dt, roundTo(dt, float32(i))*d))
 			}
-			v[i] = float64(x)
-		}
-		if dt == tensor.Float {
-			for i, x := range v {
-				asElems[float32](b)[i] = float32(x)
+			switch dt {
+			case tensor.Float:
+				asElems[float32](b)[i] = x
+			case tensor.Float16:
+				asElems[uint16](b)[i] = f32ToF16(math.Float32bits(x))
+			default:
+				asElems[uint16](b)[i] = f32ToBF16(x)
 			}
-		} else {
-			encodeFloats(y, 0, v, defaultCast)
 		}
 	}
 	return y, nil

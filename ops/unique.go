@@ -53,6 +53,14 @@ func uniqueNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	}
 	// a unit is one element (no axis) or one slice along axis
 	units, outer, inner := shape[axis], product(shape[:axis]), product(shape[axis+1:])
+	// scratch: the sort keys (up to 16 bytes an element) and five lists of
+	// a word per unit
+	if err := opt.checkSize(op, tensor.Complex128, []int{x.Len()}); err != nil {
+		return nil, err
+	}
+	if err := opt.charge(op, "sort keys and unit lists", int64(x.Len())*16+int64(units)*8*5); err != nil {
+		return nil, err
+	}
 	key := elementKeys(x)
 	compare := func(a, b int) int {
 		for o := range outer {
