@@ -109,4 +109,8 @@ func init() {
 	outside("BitCast", "convert the data before it enters the part of the model that must meet the profile")
 	defaults["BitCast"] = versions([]int{26})
 	signatures["BitCast"] = []versionedSignature{sig(26, ins("T1"), "T2")}
+
+	outside("TensorScatter", "keep the cache update out of the part of the model that must meet the profile")
+	defaults["TensorScatter"] = versions([]int{24}, attr("axis", "-2"), attr("mode", "linear"), input(2, "write_indices", "0 for every batch entry"))
+	signatures["TensorScatter"] = []versionedSignature{sig(24, ins("T", "T", "int64"), "T")}
 }

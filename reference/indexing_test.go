@@ -526,3 +526,25 @@ func TestBitCastEngines(t *testing.T) {
 		}
 	}
 }
+
+func TestTensorScatterEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 8))
+	for _, dt := range tensor.AllTypes() {
+		for range 6 {
+			shape := randomShape(r, 2, 4)
+			axis := 1 + r.IntN(len(shape)-1)
+			ushape := append([]int{}, shape...)
+			ushape[axis] = r.IntN(shape[axis] + 2)
+			starts := make([]int64, shape[0])
+			for i := range starts {
+				starts[i] = int64(r.IntN(shape[axis]+1)) - int64(r.IntN(2))
+			}
+			for _, mode := range []string{"linear", "circular", "bogus"} {
+				attrs := map[string]ops.Attribute{"axis": intAttribute(int64(axis - r.IntN(2)*len(shape))), "mode": {Type: ops.AttrString, String: mode}}
+				past, update := randomTensor(r, dt, shape...), randomTensor(r, dt, ushape...)
+				bothEngines(t, &ops.Node{OpType: "TensorScatter", Version: 24, Attrs: attrs}, past, update, tensor.MustFromSlice(starts))
+				bothEngines(t, &ops.Node{OpType: "TensorScatter", Version: 24, Attrs: attrs}, past, update)
+			}
+		}
+	}
+}
