@@ -206,6 +206,23 @@ func Standards() []Standard {
 			}
 			return chain(randomFloats("x", nchw(n)), nchw(n), links)
 		}},
+		{"cast_float_float16", "Cast", func(n int) caseSpec {
+			c := unary("Cast", nchw(n), nchw(n), []*pb.AttributeProto{attrInt("to", int64(tensor.Float16))})
+			c.outputs[0].dt = tensor.Float16
+			return c
+		}},
+		{"gather_rows", "Gather", func(n int) caseSpec {
+			// an embedding lookup: n*6250 random rows of a 50000 x 128 table
+			c := unary("Gather", []int{50000, 128}, []int{n, 6250, 128}, []*pb.AttributeProto{attrInt("axis", 0)})
+			c.node.Input = append(c.node.Input, "indices")
+			r := rng("indices", []int{n, 6250})
+			idx := make([]int64, n*6250)
+			for i := range idx {
+				idx[i] = r.Int64N(50000)
+			}
+			c.inputs = append(c.inputs, named{"indices", tensor.MustFromSlice(idx, n, 6250)})
+			return c
+		}},
 	}
 }
 

@@ -157,3 +157,30 @@ func checkInput(op opRef, name string, t *tensor.Tensor) error {
 	}
 	return nil
 }
+
+// checkValue is checkInput for an input that may be any value: a tensor,
+// or a sequence or optional whose tensors are checked in turn. nil (an
+// absent value) passes; the operator decides whether it may be absent.
+func checkValue(op opRef, name string, v tensor.Value) error {
+	switch v := v.(type) {
+	case *tensor.Tensor:
+		return checkInput(op, name, v)
+	case *tensor.Sequence:
+		if v == nil {
+			return op.errorf("input", "input %s is a nil sequence", name)
+		}
+		for i, t := range v.Items {
+			if err := checkInput(op, fmt.Sprintf("%s[%d]", name, i), t); err != nil {
+				return err
+			}
+		}
+	case *tensor.Optional:
+		if v == nil {
+			return op.errorf("input", "input %s is a nil optional", name)
+		}
+		if v.Value != nil {
+			return checkValue(op, name, v.Value)
+		}
+	}
+	return nil
+}

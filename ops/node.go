@@ -24,7 +24,7 @@ const (
 	AttrGraphs    AttrType = 10
 	AttrSparse    AttrType = 11
 	AttrSparses   AttrType = 12
-	AttrTypeProto AttrType = 13
+	AttrTypeProto AttrType = 13 // held in Attribute.String, as ONNX writes the type: "tensor(float)"
 )
 
 var attrTypeNames = map[AttrType]string{
