@@ -174,7 +174,31 @@ func Standards() []Standard {
 			c.inputs = append(c.inputs, unpoolIndices("indices", half(n)))
 			return c
 		}},
+		{"add_broadcast", "Add", func(n int) caseSpec {
+			c := unary("Add", nchw(n), nchw(n), nil)
+			c.node.Input = append(c.node.Input, "bias")
+			c.inputs = append(c.inputs, randomFloats("bias", []int{1, 64, 1, 1}))
+			return c
+		}},
+		{"where", "Where", func(n int) caseSpec {
+			c := unary("Where", nchw(n), nchw(n), nil)
+			c.node.Input = []string{"cond", "x", "other"}
+			c.inputs = []named{randomBools("cond", nchw(n)), c.inputs[0], randomFloats("other", nchw(n))}
+			return c
+		}},
 	}
+}
+
+// randomBools is a bool tensor of random values, the same for the same
+// name and shape on every machine.
+func randomBools(name string, shape []int) named {
+	t := tensor.MustNew(tensor.Bool, shape...)
+	v, _ := tensor.Data[bool](t)
+	r := rng(name, shape)
+	for i := range v {
+		v[i] = r.IntN(2) == 0
+	}
+	return named{name, t}
 }
 
 // unary is a node with one float input x of shape in, one float output y of
