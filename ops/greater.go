@@ -53,3 +53,9 @@ func greaterSpans[T cmp.Ordered]() binarySpans[T, T, bool] {
 		},
 	}
 }
+
+// Greater returns a > b elementwise, broadcast, as bool (ONNX Greater,
+// version 13).
+func Greater(a, b *tensor.Tensor) (*tensor.Tensor, error) {
+	return greaterOp.apply(nil, &Node{OpType: "Greater", Version: 13}, a, b)
+}
