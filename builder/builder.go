@@ -21,6 +21,7 @@ import (
 	"github.com/onnxshape/onnxshape/graph"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
+	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
 	"google.golang.org/protobuf/proto"
 )
@@ -192,6 +193,13 @@ func (b *Builder) OpN(op string, n int, inputsAndAttrs ...any) []Value {
 			node.Attribute = append(node.Attribute, x.proto)
 		default:
 			b.fail("%s: %T is neither a Value nor an Attr", op, x)
+		}
+	}
+	// An attribute the operator version does not take is refused now, at
+	// the call that adds it, as the loader would refuse the model.
+	if schema, err := ops.Lookup("", op, int(b.opset)); err == nil && b.err == nil {
+		if err := graph.CheckAttributes(node, schema); err != nil {
+			b.fail("%s: %v", op, err)
 		}
 	}
 	// Trailing absent inputs are dropped, as ONNX writers do.

@@ -78,6 +78,14 @@ func TestBuildErrors(t *testing.T) {
 			x := b.Input("x", tensor.Float, 2)
 			b.Output("y", b.Op("Identity", x, 3))
 		}, "neither a Value nor an Attr"},
+		{"unknown attribute", func(b *Builder) {
+			x := b.Input("x", tensor.Float, 2)
+			b.Output("y", b.Op("Unsqueeze", x, b.Ints64("axes", 0), Ints("axes", 0)))
+		}, "Unsqueeze: Unsqueeze-21 [attribute] attribute axes is not one Unsqueeze-21 takes"},
+		{"attribute of another type", func(b *Builder) {
+			x := b.Input("x", tensor.Float, 2)
+			b.Output("y", b.Op("Concat", x, x, Ints("axis", 0)))
+		}, "attribute axis is of type ints, Concat-13 takes it as int"},
 		{"rename an input", func(b *Builder) { b.Output("y", b.Input("x", tensor.Float, 2)) }, "cannot be renamed"},
 	}
 	for _, c := range cases {

@@ -38,6 +38,7 @@ type Model struct {
 	consts     []slotValue // initializers, stored in their slots before each run
 	outSlots   []int       // slot of each graph output, in order
 	steps      []step      // the nodes in an order that runs producers first
+	declared   declaredTypes
 }
 
 // ValueInfo names one input or output of a model and its declared type.
@@ -67,6 +68,8 @@ type step struct {
 	schema *ops.Schema
 	in     []int // slot of each input; -1 for an absent optional input
 	out    []int // slot of each output; -1 for an unused output
+
+	reference ops.Kernel // the reference engine's kernel; nil when it has none
 }
 
 // NodeError is the error of one node of a model, at load or run time.
@@ -118,6 +121,8 @@ type RunOptions struct {
 	// Pool, when set, provides the storage of the tensors the run creates
 	// and takes back its intermediate tensors when the run ends.
 	Pool *Pool
+	// Engine selects the fast or the reference kernels (see Engine).
+	Engine Engine
 }
 
 // DefaultMaxRunBytes is the default cap on the bytes a whole run allocates.
@@ -293,6 +298,9 @@ func prepareNode(np *pb.NodeProto, i int, opsets map[string]int, slots map[strin
 	if err != nil {
 		return step{}, nodeError(np, i, 0, fmt.Errorf("%w (model opset %d)", err, opset))
 	}
+	if err := CheckAttributes(np, schema); err != nil {
+		return step{}, nodeError(np, i, schema.Since, err)
+	}
 	node, err := NodeFromProto(np, schema.Since, baseDir)
 	if err != nil {
 		return step{}, nodeError(np, i, schema.Since, err)
@@ -303,7 +311,7 @@ func prepareNode(np *pb.NodeProto, i int, opsets map[string]int, slots map[strin
 	if err := checkArity("outputs", len(np.GetOutput()), schema.Outputs); err != nil {
 		return step{}, nodeError(np, i, schema.Since, err)
 	}
-	st := step{index: i, node: node, schema: schema}
+	st := step{index: i, node: node, schema: schema, reference: referenceKernel(schema)}
 	for k, name := range np.GetInput() {
 		if name == "" {
 			st.in = append(st.in, -1)
@@ -499,6 +507,9 @@ func (m *Model) Run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 			return nil, fmt.Errorf("input %q (%s) is not given", in.Name, in.Describe())
 		}
 	}
+	if err := m.checkProfileInputs(&opt, inputs); err != nil {
+		return nil, err
+	}
 
 	for _, st := range m.steps {
 		if err := ctx.Err(); err != nil {
@@ -507,7 +518,10 @@ func (m *Model) Run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 		// The node may create at most what the run has left.
 		nodeOpt := opt
 		nodeOpt.MaxTensorBytes = max(min(tensorLimit, budget), 1)
-		if err := st.run(&nodeOpt, vals); err != nil {
+		if err := st.run(&nodeOpt, o.engine(), vals); err != nil {
+			return nil, err
+		}
+		if err := m.checkDeclared(&opt, &st, vals); err != nil {
 			return nil, err
 		}
 		budget -= st.allocated(vals)
@@ -532,7 +546,7 @@ func (m *Model) Run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 
 // run runs one node, reading its inputs from vals and storing its outputs
 // there. A panic in the kernel becomes a *NodeError with a *PanicError.
-func (st *step) run(opt *ops.Options, vals []tensor.Value) (err error) {
+func (st *step) run(opt *ops.Options, engine Engine, vals []tensor.Value) (err error) {
 	fail := func(e error) error {
 		return &NodeError{Node: st.node.Name, Index: st.index, Op: opName(st.node), Version: st.node.Version, Err: e}
 	}
@@ -547,7 +561,11 @@ func (st *step) run(opt *ops.Options, vals []tensor.Value) (err error) {
 			in[k] = vals[s]
 		}
 	}
-	out, err := st.schema.Run(opt, st.node, in)
+	kernel, err := st.kernel(engine)
+	if err != nil {
+		return fail(err)
+	}
+	out, err := kernel(opt, st.node, in)
 	if err != nil {
 		return fail(err)
 	}

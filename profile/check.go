@@ -30,12 +30,13 @@ func Check(m *pb.ModelProto, baseDir string) *Report {
 	return c.rep
 }
 
-// Enforce returns nil when m is inside the profile, and otherwise a
-// *ViolationError whose text lists every finding. The runner calls it before
-// it runs a model under the profile.
+// Enforce returns a *ViolationError whose text lists every finding when m
+// breaks a rule of the profile, and nil otherwise: the rules left
+// undecided are checked while the model runs under the profile. The runner
+// calls it before it runs a model under the profile.
 func Enforce(m *pb.ModelProto, baseDir string) error {
 	rep := Check(m, baseDir)
-	if rep.Inside() {
+	if !rep.Outside() {
 		return nil
 	}
 	return &ViolationError{Report: rep}
@@ -57,6 +58,25 @@ type checker struct {
 	reported map[string]bool
 	// compared marks the values whose declared type was compared already.
 	compared map[string]bool
+	// folded is the bytes of the computed constants kept so far.
+	folded int64
+}
+
+// keepFolded reports whether the check keeps the value v a node computed
+// from constants, within foldBudget, and counts it if so.
+func (c *checker) keepFolded(v tensor.Value) bool {
+	var n int64
+	if t, ok := v.(*tensor.Tensor); ok {
+		n = int64(t.ByteLen())
+		if t.DataType() == tensor.String {
+			n += 16 * int64(t.Len())
+		}
+	}
+	if c.folded+n > foldBudget {
+		return false
+	}
+	c.folded += n
+	return true
 }
 
 // known is what the checker knows of one value before the model runs.
@@ -69,6 +89,9 @@ type known struct {
 	// from says where a value that is not constant comes from: "graph
 	// input" or the producing node.
 	from string
+	// overBudget marks a constant whose value the check dropped, past
+	// foldBudget.
+	overBudget bool
 }
 
 type valueKind int
@@ -206,6 +229,7 @@ func (c *checker) run() {
 	c.readOpsets()
 	c.checkSparse(g)
 	c.checkGraphTypes(g)
+	c.checkDefaultInputs(g)
 	order := c.sortNodes(g)
 	for _, i := range order {
 		c.checkNode(i, g.GetNode()[i])

@@ -175,14 +175,21 @@ func TestConstantsPropagate(t *testing.T) {
 }
 
 // TestDeferred checks that a node whose parameters are computed at run time
-// is listed as such, and the report stays inside the profile.
+// is listed with the rules it leaves undecided, its output's declaration
+// too, and that the verdict is undecided, not inside.
 func TestDeferred(t *testing.T) {
 	m := newModel(t, 25).input("x", tensor.Float, 2, 3).input("shape", tensor.Int64, 2).
 		node("Reshape", names("x", "shape"), names("y"), attrInt("allowzero", 0)).
 		output("y", tensor.Float, 3, 2).build()
 	rep := Check(m, "")
-	if !rep.Inside() || len(rep.Deferred) != 1 || rep.Deferred[0].Op != "Reshape" {
-		t.Fatalf("want inside with one deferred Reshape, got:\n%s", rep)
+	if rep.Verdict() != VerdictUndecided || rep.Inside() || rep.Outside() || len(rep.Deferred) != 2 {
+		t.Fatalf("want undecided with two deferred entries, got:\n%s", rep)
+	}
+	if d := rep.Deferred[0]; d.Op != "Reshape" || !slices.Contains(d.Rules, "count") {
+		t.Errorf("the Reshape's rules are not listed: %v", d)
+	}
+	if d := rep.Deferred[1]; !slices.Equal(d.Rules, []string{"GR3"}) || !strings.Contains(d.Reason, `value "y" is declared tensor(float)[3,2]`) {
+		t.Errorf("the declaration of y is not left to run time: %v", d)
 	}
 	if !strings.Contains(rep.Summary(), "run time") {
 		t.Errorf("the summary does not say what is left to run time: %s", rep.Summary())

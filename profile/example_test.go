@@ -20,7 +20,7 @@ func ExampleCheck() {
 	}
 	m := &pb.ModelProto{
 		IrVersion:   proto.Int64(10),
-		OpsetImport: []*pb.OperatorSetIdProto{{Version: proto.Int64(13)}},
+		OpsetImport: []*pb.OperatorSetIdProto{{Version: proto.Int64(25)}},
 		Graph: &pb.GraphProto{
 			Node: []*pb.NodeProto{
 				{Name: proto.String("join"), OpType: proto.String("Concat"), Input: []string{"a", "b"}, Output: []string{"c"},
@@ -38,6 +38,6 @@ func ExampleCheck() {
 	fmt.Println(rep.Inside())
 	// Output:
 	// node "join" Concat-13 [C1]
-	// node "flat" Flatten-13 [GR4]
+	// node "flat" Flatten-25 [GR4]
 	// false
 }

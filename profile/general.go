@@ -87,7 +87,7 @@ func (c *checker) checkGraphTypes(g *pb.GraphProto) {
 		switch {
 		case !dt.Valid():
 			c.graphFinding(where, ruleGR2, "set data_type to the tensor's element type", "data_type %d is no ONNX element type", tp.GetDataType())
-		case !profileTypes[dt]:
+		case !interfaceTypes[dt]:
 			c.graphFinding(where, ruleTypes, typesFix, "element type %v is not among the profile's types", dt)
 		}
 	}
@@ -120,7 +120,7 @@ func (c *checker) checkInterfaceType(where string, t *pb.TypeProto) {
 	switch {
 	case !dt.Valid():
 		c.graphFinding(where, ruleGR2, "declare the element type", "its type %s has no element type", onnx.DescribeType(t))
-	case !profileTypes[dt]:
+	case !interfaceTypes[dt]:
 		c.graphFinding(where, ruleTypes, typesFix, "element type %v is not among the profile's types", dt)
 	}
 	if tt.GetShape() == nil {
@@ -150,6 +150,9 @@ func (c *checker) checkDeclared(where string, nc *nodeCheck, name string, k *kno
 	}
 	c.compared[name] = true
 	d := knownFromType(decl)
+	if !knowsAll(k, d) {
+		c.deferDeclared(nc, name, k, d)
+	}
 	if d.kind != tensorKind || k.kind != tensorKind {
 		return
 	}
@@ -240,6 +243,27 @@ func (c *checker) checkNodeTypes(nc *nodeCheck) (map[string]tensor.DataType, boo
 // "the inputs have one type", reported instead of GR3.
 var typeRuleIDs = map[string]string{"Concat": "C3", "Slice": "R10"}
 
+// checkDefaultInputs is GR4 (and the requirement OP 016 of the SONNX
+// requirements) on the graph's interface: an initializer that is also a
+// graph input (IR version 4 and later) is a default value the caller may
+// replace, so the model's result depends on a value it does not fix.
+func (c *checker) checkDefaultInputs(g *pb.GraphProto) {
+	if c.m.GetIrVersion() < 4 {
+		return // IR 3: every initializer is listed as an input too
+	}
+	inits := map[string]bool{}
+	for _, tp := range g.GetInitializer() {
+		inits[tp.GetName()] = true
+	}
+	for _, vi := range g.GetInput() {
+		if inits[vi.GetName()] {
+			c.graphFinding(fmt.Sprintf("input %q", vi.GetName()), ruleGR4,
+				"remove the input, keeping the initializer as a constant, or remove the initializer so the caller always gives the value",
+				"the initializer %q is also a graph input: a default value the caller may replace", vi.GetName())
+		}
+	}
+}
+
 // checkDefaults is GR4: every attribute and optional input that has a
 // default in the node's operator version is written out (see defaults.go).
 // An operator whose specification restates the rule reports it under its
@@ -302,8 +326,10 @@ func (c *checker) checkOperatorSet(nc *nodeCheck) bool {
 		nc.finding(ruleOPS, fmt.Sprintf("%s is outside the profile's operator set: %s", nc.op(), why.reason), why.fix)
 		return false
 	}
-	nc.finding(ruleOPS, fmt.Sprintf("%s is not an operator onnxshape implements, so the check cannot place it inside the profile", nc.op()),
-		"replace it with operators of the profile's set ("+strings.Join(profileOperatorList(), ", ")+")")
+	// onnxshape has no specification of the operator: whether it is in the
+	// profile, and what its rules say of this node, is not decided here.
+	nc.deferRules([]string{ruleOPS}, "no specification in onnxshape: %s is not an operator onnxshape implements, so the check can neither place it inside the profile nor check its rules (the profile's set onnxshape implements: %s)",
+		nc.op(), strings.Join(profileOperatorList(), ", "))
 	return false
 }
 
@@ -311,6 +337,7 @@ func (c *checker) checkOperatorSet(nc *nodeCheck) bool {
 // implements (sonnx-notes.md).
 var operatorSet = map[string]bool{
 	"Unsqueeze": true, "Concat": true, "Reshape": true, "Flatten": true, "Slice": true, "MaxPool": true,
+	"Shape": true, "Constant": true,
 	"Pad": true, "Squeeze": true, "Transpose": true, "Split": true, "Resize": true, "Expand": true,
 }
 
@@ -333,9 +360,22 @@ var outsideOperators = map[string]struct{ reason, fix string }{
 	"SpaceToDepth":  {"SONNX leaves it out of the set", "write it as Reshape, Transpose, Reshape"},
 	"MaxUnpool":     {"SONNX leaves it out of the set", "keep MaxUnpool out of the part of the model that must meet the profile"},
 	"Identity":      {"it is not in the profile's list and does nothing a profile model needs", "remove the node and connect its input to its consumers"},
-	"Constant":      {"it is not in the profile's list; a profile model holds its constants as initializers", "store the value as an initializer of the graph"},
-	"Shape":         {"it is not in the profile's list; shapes are static in the profile and change only through explicit operators", "replace the computed shape by an initializer that holds it"},
 	"Size":          {"it is not in the profile's list; shapes are static in the profile", "replace the computed size by an initializer that holds it"},
 	"CenterCropPad": {"it is not in the profile's list (ONNX defines it as a function of Slice and Pad)", "write it as Slice and Pad"},
 	"Upsample":      {"it is not in the profile's list and ONNX deprecated it", "use Resize"},
+}
+
+// checkConstant is Constant's [R1] and [R2]: the value is given by the
+// attribute value (not value_float, value_ints, ...), and is not sparse.
+func (c *checker) checkConstant(nc *nodeCheck) {
+	for _, a := range nc.np.GetAttribute() {
+		switch a.GetName() {
+		case "value":
+		case "sparse_value":
+			nc.finding("R2", "the value is given as a sparse tensor (sparse_value)", "give the value as a dense tensor in attribute value")
+		default:
+			nc.finding("R1", fmt.Sprintf("the value is given by attribute %s, not by attribute value", a.GetName()),
+				"give the value as a tensor in attribute value")
+		}
+	}
 }

@@ -41,12 +41,6 @@ func (nc *nodeCheck) finding(rule, msg, fix string) {
 	nc.c.addOnce(Finding{Where: nc.where(), Index: nc.index, Op: nc.op(), Version: nc.version, Rule: rule, Message: msg, Fix: fix})
 }
 
-// deferToRunTime records that the node's constraints are left to run time.
-func (nc *nodeCheck) deferToRunTime(format string, args ...any) {
-	nc.c.rep.Deferred = append(nc.c.rep.Deferred, Deferred{
-		Where: nc.where(), Index: nc.index, Op: nc.op(), Version: nc.version, Reason: fmt.Sprintf(format, args...)})
-}
-
 // checkNode checks node i, whose inputs are known as far as anything is,
 // and records what it produces.
 func (c *checker) checkNode(i int, np *pb.NodeProto) {
@@ -85,16 +79,35 @@ func (c *checker) checkNode(i int, np *pb.NodeProto) {
 		c.setOutputs(nc, nil)
 		return
 	}
+	c.checkVersion(nc)
+	if nc.op() == "Constant" {
+		c.checkConstant(nc)
+	}
+	attrsOK := c.checkAttributes(nc)
 	c.checkDefaults(nc)
 	bound, typesOK := c.checkNodeTypes(nc)
 	var outs []*known
-	if typesOK && len(undefined) == 0 {
+	if attrsOK && typesOK && len(undefined) == 0 {
 		outs = c.runKernel(nc)
 	}
 	if outs == nil {
 		outs = c.inferOutputs(nc, bound)
 	}
+	c.checkSpecTypes(nc, outs)
 	c.setOutputs(nc, outs)
+}
+
+// checkAttributes reports, under ONNX (the model is not valid ONNX), an
+// attribute the node's operator version does not take or takes with
+// another type, as the loader refuses it in every mode.
+func (c *checker) checkAttributes(nc *nodeCheck) bool {
+	err := graph.CheckAttributes(nc.np, nc.schema)
+	var opErr *ops.Error
+	if errors.As(err, &opErr) {
+		nc.finding(ruleONNX, opErr.Msg, "remove the attribute or give it the type the operator version takes")
+		return false
+	}
+	return err == nil
 }
 
 // isDataInput reports whether input i of op only carries data: its values
@@ -144,9 +157,12 @@ func (c *checker) runKernel(nc *nodeCheck) []*known {
 		}
 		constant = false
 		if !isDataInput(nc.op(), i) {
-			if k.from == "graph input" {
+			switch {
+			case k.from == "graph input":
 				nc.deferToRunTime("input %d (%q) is a graph input, known only at run time", i, name)
-			} else {
+			case k.overBudget:
+				nc.deferToRunTime("input %d (%q), computed by %s, is a constant past the check's budget of %d MiB of computed constants, so its value is left unknown", i, name, k.from, foldBudget>>20)
+			default:
 				nc.deferToRunTime("input %d (%q) is computed at run time by %s", i, name, k.from)
 			}
 			return nil
@@ -191,7 +207,8 @@ func (c *checker) runKernel(nc *nodeCheck) []*known {
 	res := make([]*known, len(np.GetOutput()))
 	for j := range res {
 		if j < len(outs) && outs[j] != nil {
-			res[j] = knownFromValue(outs[j], constant)
+			res[j] = knownFromValue(outs[j], constant && c.keepFolded(outs[j]))
+			res[j].overBudget = constant && res[j].value == nil
 		}
 	}
 	return res
@@ -263,7 +280,7 @@ func (c *checker) setOutputs(nc *nodeCheck, outs []*known) {
 			k.from = nc.where()
 		}
 		c.checkDeclared(nc.where(), nc, name, k)
-		if k.kind == tensorKind && k.dtype != tensor.Undefined && !profileTypes[k.dtype] {
+		if _, own := specs[nc.op()]; !own && k.kind == tensorKind && k.dtype != tensor.Undefined && !profileTypes[k.dtype] {
 			nc.finding(ruleTypes, fmt.Sprintf("output %d (%q) is %v, which is not among the profile's types", j, name, k.dtype), typesFix)
 		}
 		c.vals[name] = k

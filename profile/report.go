@@ -79,34 +79,78 @@ func (f Finding) String() string {
 	return b.String()
 }
 
-// Deferred is a node some of whose constraints are left to run time.
+// Deferred is a node some of whose rules could not be decided before the
+// model runs: the values they read are known only at run time, or
+// onnxshape has no specification of the operator.
 type Deferred struct {
 	Where   string `json:"where"`
 	Index   int    `json:"index"`
 	Op      string `json:"op"`
 	Version int    `json:"version,omitempty"`
-	Reason  string `json:"reason"`
+	// Rules are the ids of the rules left undecided, as a Finding would
+	// report them.
+	Rules  []string `json:"rules"`
+	Reason string   `json:"reason"`
 }
 
 func (d Deferred) String() string {
+	rules := "[" + strings.Join(d.Rules, "] [") + "]"
 	if d.Version > 0 {
-		return fmt.Sprintf("%s (%s-%d): %s", d.Where, d.Op, d.Version, d.Reason)
+		return fmt.Sprintf("%s (%s-%d) %s: %s", d.Where, d.Op, d.Version, rules, d.Reason)
 	}
-	return fmt.Sprintf("%s (%s): %s", d.Where, d.Op, d.Reason)
+	return fmt.Sprintf("%s (%s) %s: %s", d.Where, d.Op, rules, d.Reason)
 }
 
-// Inside reports whether the model is inside the profile: no finding.
-func (r *Report) Inside() bool { return len(r.Findings) == 0 }
+// The verdicts of a check.
+const (
+	// VerdictInside: every rule was decided and none is broken.
+	VerdictInside = "inside"
+	// VerdictOutside: some rule is broken (Findings).
+	VerdictOutside = "outside"
+	// VerdictUndecided: no rule is broken, but some could not be decided
+	// before the model runs (Deferred); the operators and the runner check
+	// them when the model runs under the profile.
+	VerdictUndecided = "undecided"
+)
+
+// Verdict is VerdictOutside when there is a finding, else
+// VerdictUndecided when some rule was left to run time, else
+// VerdictInside.
+func (r *Report) Verdict() string {
+	switch {
+	case len(r.Findings) > 0:
+		return VerdictOutside
+	case len(r.Deferred) > 0:
+		return VerdictUndecided
+	}
+	return VerdictInside
+}
+
+// Inside reports whether the model is inside the profile: every rule
+// decided, none broken.
+func (r *Report) Inside() bool { return r.Verdict() == VerdictInside }
+
+// Outside reports whether the model breaks some rule of the profile.
+func (r *Report) Outside() bool { return len(r.Findings) > 0 }
 
 // Summary is one sentence on the result, saying what was left to run time.
 func (r *Report) Summary() string {
-	verdict := "inside the SONNX profile"
-	if !r.Inside() {
+	var verdict string
+	switch r.Verdict() {
+	case VerdictInside:
+		verdict = "inside the SONNX profile"
+	case VerdictOutside:
 		verdict = fmt.Sprintf("outside the SONNX profile: %d finding(s)", len(r.Findings))
+	default:
+		verdict = "undecided: no rule is broken, but some could not be decided before the model runs"
 	}
 	s := fmt.Sprintf("%s; %d of %d node(s) checked statically", verdict, r.Checked, r.Nodes)
-	if n := len(r.Deferred); n > 0 {
-		s += fmt.Sprintf("; the constraints of %d node(s) need values known only at run time and are checked by the operators when the model runs under the profile (onnxshape run --profile sonnx)", n)
+	nodes := map[int]bool{}
+	for _, d := range r.Deferred {
+		nodes[d.Index] = true
+	}
+	if n := len(nodes); n > 0 {
+		s += fmt.Sprintf("; %d node(s) have rules left to run time, checked when the model runs under the profile (onnxshape run --profile sonnx)", n)
 	}
 	return s
 }
@@ -120,7 +164,7 @@ func (r *Report) String() string {
 		b.WriteByte('\n')
 	}
 	for _, d := range r.Deferred {
-		b.WriteString("run time: ")
+		b.WriteString("undecided: ")
 		b.WriteString(d.String())
 		b.WriteByte('\n')
 	}

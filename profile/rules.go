@@ -15,6 +15,9 @@ const (
 	ruleOPS   = "OPS"   // the operator is in the profile's operator set
 	ruleTypes = "TYPES" // the element types are the profile's
 	ruleONNX  = "ONNX"  // the model is valid ONNX in the first place
+	// ruleVersion: an operator the profile specifies is used at the
+	// version its specification is based on.
+	ruleVersion = "VERSION"
 )
 
 // Rule is one row of the traceability table (docs/sonnx.md): a rule of the
@@ -64,12 +67,14 @@ var Rules = []Rule{
 		"declare the element type and a fixed size for every dimension", "profile.checkGraphTypes"),
 	rule("", ruleGR3, "no implicit conversion: inputs that share a type variable have one type, fixed-type inputs have that type, declared value types and shapes agree with what produces them",
 		"convert explicitly (Cast, Reshape) or correct the declaration", "profile.checkNodeTypes", "profile.checkDeclared"),
-	rule("", ruleGR4, "no default values: every attribute and optional input with a default in the operator's version is written out",
-		"write out the attribute or input with the value the model relies on", "profile.checkDefaults"),
+	rule("", ruleGR4, "no default values: every attribute and optional input with a default in the operator's version is written out; no initializer is also a graph input (a default the caller may replace, OP 016)",
+		"write out the attribute or input with the value the model relies on", "profile.checkDefaults", "profile.checkDefaultInputs"),
 	rule("", ruleOPS, "every operator is in the profile's operator set (default domain; Unsqueeze, Concat, Reshape, Flatten, Slice, MaxPool, Pad, Squeeze, Transpose, Split, Resize, Expand)",
 		"replace the operator with operators of the profile's set", "profile.checkOperatorSet"),
 	rule("", ruleTypes, "every value is a tensor of a type the profile names (float16, float, double, bfloat16, int8..int64, uint8..uint64, bool, string)",
 		typesFix, "profile.checkGraphTypes", "profile.setOutputs"),
+	rule("", ruleVersion, "every operator SONNX specifies is used at the ONNX version its specification is based on: Unsqueeze 25, Concat 13, Reshape 25, Flatten 25, Slice 13, MaxPool 22, Shape 25",
+		"import the default domain at an opset where the operator resolves to that version", "profile.checkVersion"),
 	rule("", ruleONNX, "the model is valid ONNX: one graph, opsets imported, every input defined, no cycle, readable tensors and attributes, the operator's arity",
 		"correct the model so that ONNX itself accepts it", "profile.sortNodes", "profile.readOpsets", "profile.runKernel"),
 
@@ -79,6 +84,9 @@ var Rules = []Rule{
 		"list every axis once", "ops.unsqueezeShape"),
 	rule("Unsqueeze", "axes", "axes is a 1-D int64 tensor holding at least one axis (the formal specification needs one)",
 		"give axes as a 1-D int64 tensor of at least one axis", "ops.unsqueezeNode", "ops.unsqueezeShape"),
+
+	rule("Unsqueeze", ruleTypes, "X and Y are float16, float, double, int8..int64, uint8..uint64, bool or string (no bfloat16)",
+		"give Unsqueeze a tensor of one of the listed types", "profile.checkSpecTypes"),
 
 	rule("Concat", "R1", "the inputs have a type the Concat specification lists",
 		"convert the inputs to one of the listed types", "ops.concatShape"),
@@ -104,9 +112,16 @@ var Rules = []Rule{
 	rule("Reshape", "count", "the output has as many elements as X",
 		"give a shape with as many elements as the input", "ops.reshapeShape"),
 
+	rule("Reshape", ruleTypes, "X and Y are float16, float, double, int2, int4, int8..int64, uint2, uint4, uint8..uint64, bool or string (no bfloat16)",
+		"give Reshape a tensor of one of the listed types", "profile.checkSpecTypes"),
+
+	rule("Flatten", ruleTypes, "X and Y are float16, float, double, int8..int64 or uint8..uint64",
+		"give Flatten a tensor of one of the listed types", "profile.checkSpecTypes"),
 	rule("Flatten", "C1", "axis in [-r, r], r = rank(X)",
 		"give an axis within [-r, r]", "ops.flattenShape"),
 
+	rule("Slice", ruleTypes, "X and Y are float16, float, double, bfloat16, int8..int64, uint8..uint64, bool or string",
+		"give Slice a tensor of one of the listed types", "profile.checkSpecTypes"),
 	rule("Slice", "R1", "axes is given",
 		"give the axes input, listing every axis of X", "profile.checkDefaults", "ops.sliceNode"),
 	rule("Slice", "R3", "steps is given",
@@ -135,13 +150,23 @@ var Rules = []Rule{
 	rule("MaxPool", "R5", "storage_order is 0",
 		"write storage_order 0", "ops.maxPoolSONNX"),
 	rule("MaxPool", "C1", "X is float16, float, double, int8 or uint8",
-		"pool a tensor of one of those types", "ops.maxPoolSONNX"),
+		"pool a tensor of one of those types", "ops.maxPoolSONNX", "profile.checkSpecTypes"),
 	rule("MaxPool", "C2", "every value of dilations, kernel_shape and strides is > 0",
 		"give positive dilations, kernel_shape and strides", "ops.maxPoolSONNX"),
 	rule("MaxPool", "C3", "pads has 4 entries, each >= 0",
 		"give 4 non-negative pads", "ops.maxPoolSONNX"),
 	rule("MaxPool", "C4", "every window holds a real element: the dilated kernel is larger than each pad",
 		"make each pad smaller than the dilated kernel", "ops.maxPoolSONNX", "ops.maxPoolShape"),
+
+	rule("Shape", ruleTypes, "X is float16, float, double, bfloat16, int2, int4, int8..int64, uint2, uint4, uint8..uint64, bool or string",
+		"give Shape a tensor of one of the listed types", "profile.checkSpecTypes"),
+
+	rule("Constant", "R1", "the value is given by attribute value (not value_float, value_ints, value_string, ...)",
+		"give the value as a tensor in attribute value", "profile.checkConstant"),
+	rule("Constant", "R2", "the value is not a sparse tensor (no sparse_value)",
+		"give the value as a dense tensor in attribute value", "profile.checkConstant"),
+	rule("Constant", ruleTypes, "the value is float16, float, double, int8..int64 or uint8..uint64",
+		"give the value as a tensor of one of the listed types", "profile.checkSpecTypes"),
 }
 
 // fixFor returns the fix of rule id of operator op, from Rules.

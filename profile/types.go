@@ -87,3 +87,20 @@ func signatureFor(op string, v int) (signature, bool) {
 	}
 	return signature{}, false
 }
+
+// interfaceTypes are the element types a graph input, output or
+// initializer may have: the profile's, and any a SONNX specification of an
+// operator lists (Concat's complex64/128, Reshape's 4-bit types); each
+// node then holds its values to its own specification's list.
+var interfaceTypes = func() map[tensor.DataType]bool {
+	m := map[tensor.DataType]bool{}
+	for t := range profileTypes {
+		m[t] = true
+	}
+	for _, s := range specs {
+		for _, t := range s.Types {
+			m[t] = true
+		}
+	}
+	return m
+}()

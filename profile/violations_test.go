@@ -45,7 +45,9 @@ var violations = map[string]violation{
 			node("Tile", names("x", "repeats"), names("y")).output("y", tensor.Float, 4).build()
 	}},
 	"TYPES": {model: func(t testing.TB) *pb.ModelProto {
-		return reshapeModel(t, tensor.Complex64, []int64{2, 3}, []int64{3, 2}, 0, 3, 2).build()
+		return newModel(t, 25).input("x", tensor.Float8E4M3FN, 2, 3).
+			node("Transpose", names("x"), names("y"), attrInts("perm", 1, 0)).
+			output("y", tensor.Float8E4M3FN, 3, 2).build()
 	}},
 	"ONNX": {model: func(t testing.TB) *pb.ModelProto {
 		m := reshapeModel(t, tensor.Float, []int64{2, 3}, []int64{3, 2}, 0, 3, 2).build()
@@ -53,6 +55,16 @@ var violations = map[string]violation{
 		return m
 	}},
 
+	"VERSION": {model: func(t testing.TB) *pb.ModelProto {
+		m := unsqueezeModel(t, []int64{0}, 1, 2, 3)
+		m.OpsetImport[0].Version = proto.Int64(13) // Unsqueeze-13, not 25
+		return m
+	}},
+
+	"Unsqueeze TYPES": {model: func(t testing.TB) *pb.ModelProto {
+		return newModel(t, 25).input("x", tensor.BFloat16, 2, 3).ints("axes", 0).
+			node("Unsqueeze", names("x", "axes"), names("y")).output("y", tensor.BFloat16, 1, 2, 3).build()
+	}},
 	"Unsqueeze C1":   {model: func(t testing.TB) *pb.ModelProto { return unsqueezeModel(t, []int64{3}, 2, 3, 1) }},
 	"Unsqueeze C2":   {model: func(t testing.TB) *pb.ModelProto { return unsqueezeModel(t, []int64{1, -3}, 2, 1, 1, 3) }},
 	"Unsqueeze axes": {model: func(t testing.TB) *pb.ModelProto { return unsqueezeModel(t, []int64{}, 2, 3) }},
@@ -74,6 +86,9 @@ var violations = map[string]violation{
 		return concatModel(t, []int64{2, 3}, []int64{2, 3}, tensor.Double, 0, 4, 3)
 	}},
 
+	"Reshape TYPES": {model: func(t testing.TB) *pb.ModelProto {
+		return reshapeModel(t, tensor.BFloat16, []int64{2, 3}, []int64{3, 2}, 0, 3, 2).build()
+	}},
 	"Reshape allowzero": {model: func(t testing.TB) *pb.ModelProto {
 		return reshapeModel(t, tensor.Float, []int64{2, 3}, []int64{3, 2}, 2, 3, 2).build()
 	}},
@@ -96,12 +111,23 @@ var violations = map[string]violation{
 		return reshapeModel(t, tensor.Float, []int64{2, 3}, []int64{4, 2}, 0, 4, 2).build()
 	}},
 
+	"Flatten TYPES": {model: func(t testing.TB) *pb.ModelProto {
+		return newModel(t, 25).input("x", tensor.Bool, 2, 3).
+			node("Flatten", names("x"), names("y"), attrInt("axis", 1)).
+			output("y", tensor.Bool, 2, 3).build()
+	}},
 	"Flatten C1": {model: func(t testing.TB) *pb.ModelProto {
 		return newModel(t, 25).input("x", tensor.Float, 2, 3).
 			node("Flatten", names("x"), names("y"), attrInt("axis", 3)).
 			output("y", tensor.Float, 6, 1).build()
 	}},
 
+	"Slice TYPES": {model: func(t testing.TB) *pb.ModelProto {
+		return newModel(t, 13).input("x", tensor.Complex64, 3, 4).
+			ints("starts", 0, 0).ints("ends", 3, 4).ints("axes", 0, 1).ints("steps", 1, 1).
+			node("Slice", names("x", "starts", "ends", "axes", "steps"), names("y")).
+			output("y", tensor.Complex64, 3, 4).build()
+	}},
 	"Slice R1": {model: func(t testing.TB) *pb.ModelProto {
 		m := sliceModel(t, []int64{0, 0}, []int64{3, 4}, []int64{0, 1}, []int64{1, 1}, 3, 4)
 		m.Graph.Node[0].Input[3] = "" // axes left out
@@ -160,6 +186,30 @@ var violations = map[string]violation{
 	"MaxPool C4": {model: func(t testing.TB) *pb.ModelProto {
 		return maxPoolModel(t, tensor.Float, []int64{1, 1, 4, 4}, maxPoolAttrs(attrInts("pads", 2, 0, 0, 0)))
 	}},
+
+	"Shape TYPES": {model: func(t testing.TB) *pb.ModelProto {
+		return newModel(t, 25).input("x", tensor.Complex64, 2, 3).
+			node("Shape", names("x"), names("y"), attrInt("start", 0), attrInt("end", 2)).
+			output("y", tensor.Int64, 2).build()
+	}},
+
+	"Constant R1": {model: func(t testing.TB) *pb.ModelProto {
+		return newModel(t, 25).node("Constant", nil, names("y"), attrInts("value_ints", 1, 2)).
+			output("y", tensor.Int64, 2).build()
+	}},
+	"Constant R2": {also: []string{ruleGR1, ruleONNX}, model: func(t testing.TB) *pb.ModelProto {
+		values := int32Initializer(t, "v", 1)
+		sparse := &pb.AttributeProto{Name: proto.String("sparse_value"), Type: pb.AttributeProto_SPARSE_TENSOR.Enum(),
+			SparseTensor: &pb.SparseTensorProto{Values: values, Indices: int32Initializer(t, "i", 0), Dims: []int64{2}}}
+		return newModel(t, 25).node("Constant", nil, names("y"), sparse).output("y", tensor.Int32, 2).build()
+	}},
+	"Constant TYPES": {model: func(t testing.TB) *pb.ModelProto {
+		b := newModel(t, 25).initializer("v", tensor.MustFromSlice([]bool{true, false}, 2))
+		value := b.m.Graph.Initializer[0]
+		b.m.Graph.Initializer = nil
+		return b.node("Constant", nil, names("y"), &pb.AttributeProto{Name: proto.String("value"), Type: pb.AttributeProto_TENSOR.Enum(), T: value}).
+			output("y", tensor.Bool, 2).build()
+	}},
 }
 
 func int32Initializer(t testing.TB, name string, v ...int32) *pb.TensorProto {
@@ -170,7 +220,12 @@ func int32Initializer(t testing.TB, name string, v ...int32) *pb.TensorProto {
 // findingKey names a finding as Rule.Key names its row.
 func findingKey(f Finding) string {
 	switch f.Rule {
-	case ruleGR1, ruleGR2, ruleGR3, ruleGR4, ruleOPS, ruleTypes, ruleONNX:
+	case ruleTypes:
+		if _, own := specs[f.Op]; own && f.Index >= 0 {
+			return f.Op + " " + f.Rule
+		}
+		return f.Rule
+	case ruleGR1, ruleGR2, ruleGR3, ruleGR4, ruleOPS, ruleONNX, ruleVersion:
 		return f.Rule
 	}
 	return f.Op + " " + f.Rule

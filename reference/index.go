@@ -44,3 +44,31 @@ func numElements(shape []int) int {
 	}
 	return n
 }
+
+// nextIndex advances multi-index idx to the next one of shape in row-major
+// order, and reports false after the last.
+func nextIndex(idx, shape []int) bool {
+	for i := len(shape) - 1; i >= 0; i-- {
+		idx[i]++
+		if idx[i] < shape[i] {
+			return true
+		}
+		idx[i] = 0
+	}
+	return false
+}
+
+// forEachIndex calls f with every multi-index of shape in row-major order,
+// together with its flat element number; the slice is reused between calls.
+func forEachIndex(shape []int, f func(flat int, idx []int)) {
+	if numElements(shape) == 0 {
+		return
+	}
+	idx := make([]int, len(shape))
+	for flat := 0; ; flat++ {
+		f(flat, idx)
+		if !nextIndex(idx, shape) {
+			return
+		}
+	}
+}

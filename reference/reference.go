@@ -6,8 +6,35 @@
 // what a safety reviewer reads against the specification, and the oracle
 // the fast kernels of package ops are tested against.
 //
+// # Reading an operator
+//
+// Each file opens with what the operator computes, the versions it covers
+// and how they differ, then lists the specification's constraints with
+// their ids ([C1], [R2], ... for SONNX; a short rule name for ONNX). The
+// kernel checks them in that order, each violation an *ops.Error with the
+// same Op, Version and Rule the fast kernel reports, computes the output
+// shape, then fills the output one element at a time: for each output
+// multi-index (forEachIndex in index.go) it computes the input multi-index
+// the specification maps it to and copies that element (copyElement), or,
+// for Resize, the weighted sum the specification defines. Outputs are fresh
+// tensors, never views of the inputs, checked against the size limit
+// (Options.TensorLimit and Options.Charge) before they are made; kernels
+// never use Options.Alloc.
+//
+// # The two engines
+//
 // Kernels have the signature of ops.Kernel, so the model runner (package
-// graph) runs either engine on the same nodes.
+// graph) runs either engine on the same nodes: graph.RunOptions.Engine
+// selects one, and under ops.ProfileSONNX the default is this one. The two
+// agree bit for bit, outputs and refusals alike, except where the order of
+// floating-point arithmetic legitimately differs: linear and cubic Resize,
+// within the bound Agree states. The package's tests hold them to it on
+// random nodes of every operator and in FuzzEngines, and the conformance
+// tests on every ONNX node test the manifest passes.
+//
+// Every operator package ops registers has a kernel here, at the same
+// since-versions (a test checks it): an operator added to ops adds its file
+// here, registered with register.
 package reference
 
 import (

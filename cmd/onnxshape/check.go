@@ -16,11 +16,16 @@ const checkUsage = `usage: onnxshape check [--profile sonnx] [--json] MODEL
 Reports every place where MODEL leaves the SONNX profile, one line each:
 the node (name, or #index), the operator and its version, the rule id
 (GR1..GR4, OPS, TYPES, ONNX, or the operator's own [Cn]/[Rn]), what is
-wrong and what would fix it. Constraints that need values known only at run
-time are listed as "run time:" lines; the operators check them when the
-model runs with --profile sonnx. docs/sonnx.md lists every rule.
+wrong and what would fix it. Rules that could not be decided before the
+model runs (values known only at run time, declarations of values whose
+shape depends on them, operators onnxshape has no specification of) are
+listed as "undecided:" lines with the node and the rule ids; the runner and
+the operators check them when the model runs with --profile sonnx.
+docs/sonnx.md lists every rule.
 
-Exit status: 0 inside the profile, 1 outside, 2 when the model cannot be read.`
+Exit status: 0 inside the profile (every rule decided, none broken),
+1 outside, 3 undecided (no rule broken, some left to run time), 2 when the
+model cannot be read.`
 
 func init() {
 	register("check", "check a model against the SONNX profile (one line per finding; --json)", func(args []string) int {
@@ -31,6 +36,7 @@ func init() {
 // checkReport is the JSON form of the report.
 type checkReport struct {
 	Model   string `json:"model"`
+	Verdict string `json:"verdict"`
 	Inside  bool   `json:"inside"`
 	Summary string `json:"summary"`
 	*profile.Report
@@ -62,15 +68,18 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(checkReport{Model: path, Inside: rep.Inside(), Summary: rep.Summary(), Report: rep}); err != nil {
+		if err := enc.Encode(checkReport{Model: path, Verdict: rep.Verdict(), Inside: rep.Inside(), Summary: rep.Summary(), Report: rep}); err != nil {
 			fmt.Fprintf(stderr, "onnxshape check: %v\n", err)
 			return 2
 		}
 	} else {
 		fmt.Fprint(stdout, rep.String())
 	}
-	if !rep.Inside() {
+	switch rep.Verdict() {
+	case profile.VerdictOutside:
 		return 1
+	case profile.VerdictUndecided:
+		return 3
 	}
 	return 0
 }

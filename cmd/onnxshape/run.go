@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,7 +18,7 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-const runUsage = `usage: onnxshape run [MODEL] [--input NAME=FILE]... [--out DIR] [--profile onnx|sonnx] [--max-bytes N] [--max-run-bytes N] [--threads N]
+const runUsage = `usage: onnxshape run [MODEL] [--input NAME=FILE]... [--out DIR] [--profile onnx|sonnx] [--engine fast|reference] [--max-bytes N] [--max-run-bytes N] [--threads N]
 
 Runs MODEL (a .onnx file, or a node-test folder holding model.onnx) and
 prints each output's name, type, shape and a numpy-like preview. Inputs are
@@ -26,7 +27,8 @@ NAME= may be left out when the model has one input. An input not given is
 read from test_data_set_0/input_K.pb beside the model, if there is one.
 Without MODEL, runs the bundled example (examples/letterbox.onnx) on its
 bundled input. --out writes every output to DIR as NAME.npy (NAME.pb for
-values numpy cannot hold).`
+values numpy cannot hold). --engine picks the fast kernels or the reference
+engine's (the default under --profile sonnx).`
 
 func init() {
 	register("run", "run a model on .npy or .pb inputs and print its outputs", func(args []string) int {
@@ -46,6 +48,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&inputs, "input", "an input, as NAME=FILE (.npy or .pb); repeat for each input")
 	outDir := fs.String("out", "", "write the outputs to this folder")
 	profileName := fs.String("profile", "onnx", "rules the operators follow: onnx or sonnx")
+	engineName := fs.String("engine", "", "kernels to run: fast or reference (default: reference under --profile sonnx, else fast)")
 	maxBytes := fs.Int64("max-bytes", 0, "refuse to create any tensor larger than this many bytes (0: 2 GiB, -1: no limit)")
 	maxRunBytes := fs.Int64("max-run-bytes", 0, "refuse a run that would create more than this many bytes in all (0: 4 GiB, -1: no limit)")
 	threads := fs.Int("threads", 0, "cores the kernels use (0: all)")
@@ -54,6 +57,8 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		return flagExit(err)
 	}
 	p, err := parseProfile(*profileName)
+	engine, engineErr := graph.ParseEngine(*engineName)
+	err = errors.Join(err, engineErr)
 	if len(pos) > 1 || err != nil || *threads < 0 {
 		if err != nil {
 			fmt.Fprintln(stderr, "onnxshape run:", err)
@@ -87,7 +92,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	o := &graph.RunOptions{Options: ops.Options{Profile: p, MaxTensorBytes: *maxBytes, Threads: *threads}, MaxRunBytes: *maxRunBytes}
+	o := &graph.RunOptions{Options: ops.Options{Profile: p, MaxTensorBytes: *maxBytes, Threads: *threads}, MaxRunBytes: *maxRunBytes, Engine: engine}
 	out, err := m.Run(context.Background(), given, o)
 	if err != nil {
 		return fail(err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,7 +12,7 @@ import (
 	"github.com/onnxshape/onnxshape/ops"
 )
 
-const testUsage = `usage: onnxshape test [DIR...] [--profile onnx|sonnx] [--update-manifest] [--manifest FILE]
+const testUsage = `usage: onnxshape test [DIR...] [--profile onnx|sonnx] [--engine fast|reference] [--update-manifest] [--manifest FILE]
 
 Runs every ONNX node test found under DIR (a folder holding model.onnx and
 test_data_set_*/; subfolders are searched) and prints one line a case,
@@ -21,7 +22,9 @@ Without DIR it runs $ONNXSHAPE_NODE_TESTS, or ../shared/onnx-node.
 
 --update-manifest rewrites the manifest (conformance/manifest.txt) from the
 results: pass for the cases that passed, exclude with the reason for the
-others; hand-written reasons of exclusions that still fail are kept.`
+others; hand-written reasons of exclusions that still fail are kept.
+--engine picks the fast kernels or the reference engine's (the default
+under --profile sonnx).`
 
 func init() {
 	register("test", "run ONNX node tests (model.onnx + test_data_set_*) and report each case", func(args []string) int {
@@ -32,6 +35,7 @@ func init() {
 func testMain(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("test", testUsage, stderr)
 	profile := fs.String("profile", "onnx", "rules the operators follow: onnx or sonnx")
+	engineName := fs.String("engine", "", "kernels to run: fast or reference (default: reference under --profile sonnx, else fast)")
 	update := fs.Bool("update-manifest", false, "rewrite the manifest from the results")
 	manifest := fs.String("manifest", filepath.Join("conformance", "manifest.txt"), "the manifest --update-manifest rewrites")
 	dirs, err := parseFlags(fs, args)
@@ -39,7 +43,8 @@ func testMain(args []string, stdout, stderr io.Writer) int {
 		return flagExit(err)
 	}
 	p, err := parseProfile(*profile)
-	if err != nil {
+	engine, engineErr := graph.ParseEngine(*engineName)
+	if err = errors.Join(err, engineErr); err != nil {
 		fmt.Fprintln(stderr, "onnxshape test:", err)
 		return 2
 	}
@@ -55,7 +60,7 @@ func testMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "onnxshape test:", err)
 		return 1
 	}
-	o := &graph.RunOptions{Options: ops.Options{Profile: p}}
+	o := &graph.RunOptions{Options: ops.Options{Profile: p}, Engine: engine}
 	var results []conformance.Result
 	counts := map[conformance.Status]int{}
 	for _, c := range cases {

@@ -1,0 +1,89 @@
+package graph
+
+import (
+	"fmt"
+
+	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/reference"
+)
+
+// Engine selects the kernels a run uses: the fast ones of package ops, or
+// the reference engine's (package reference), plain transcriptions of the
+// specification that the fast kernels are tested against. Both give the
+// same outputs bit for bit (Resize within a stated bound, see package
+// reference) and refuse the same inputs under the same rule.
+type Engine int
+
+const (
+	// EngineDefault is the fast engine under the ONNX profile and the
+	// reference engine under ops.ProfileSONNX.
+	EngineDefault Engine = iota
+	// EngineFast runs package ops's kernels: copy plans, threads, pooled
+	// storage.
+	EngineFast
+	// EngineReference runs package reference's kernels: element by element,
+	// one goroutine, fresh storage.
+	EngineReference
+)
+
+func (e Engine) String() string {
+	switch e {
+	case EngineFast:
+		return "fast"
+	case EngineReference:
+		return "reference"
+	}
+	return "default"
+}
+
+// ParseEngine reads an engine's name: "fast", "reference" or "default" (or
+// "", the default).
+func ParseEngine(s string) (Engine, error) {
+	switch s {
+	case "", "default":
+		return EngineDefault, nil
+	case "fast":
+		return EngineFast, nil
+	case "reference":
+		return EngineReference, nil
+	}
+	return EngineDefault, fmt.Errorf("unknown engine %q (want fast or reference)", s)
+}
+
+// Resolve returns the engine that runs under profile p: e itself, or for
+// EngineDefault the reference engine under SONNX and the fast one otherwise.
+func (e Engine) Resolve(p ops.Profile) Engine {
+	if e != EngineDefault {
+		return e
+	}
+	if p == ops.ProfileSONNX {
+		return EngineReference
+	}
+	return EngineFast
+}
+
+// engine returns the engine a run with options o uses.
+func (o *RunOptions) engine() Engine {
+	if o == nil {
+		return EngineFast
+	}
+	return o.Engine.Resolve(o.Profile)
+}
+
+// referenceKernel returns the reference engine's kernel for schema, nil
+// when it has none (a run under EngineReference then fails on the node).
+func referenceKernel(s *ops.Schema) ops.Kernel {
+	k, _ := reference.Kernel(s.Domain, s.Name, s.Since)
+	return k
+}
+
+// kernel returns the kernel that runs the step under engine e.
+func (st *step) kernel(e Engine) (ops.Kernel, error) {
+	if e != EngineReference {
+		return st.schema.Run, nil
+	}
+	if st.reference == nil {
+		return nil, fmt.Errorf("%w: the reference engine has no kernel for %s-%d", ops.ErrUnsupported, opName(st.node), st.schema.Since)
+	}
+	return st.reference, nil
+}

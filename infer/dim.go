@@ -1,0 +1,405 @@
+// Package infer knows the type and shape of every value of a model without
+// running it: dimensions are numbers or symbolic expressions (N, H*W,
+// floor((H-1)/2)+1), carried through each operator's shape rule and kept
+// in a canonical form, so that two dimensions are equal exactly when their
+// expressions are.
+package infer
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Dim is one dimension: a known size or an expression over symbols. The
+// zero Dim is the constant 0. Dims are values: every operation returns a new
+// one.
+//
+// An expression is held as a polynomial with integer coefficients over
+// atoms: symbols, and the operations a polynomial cannot express exactly
+// (floor and ceil division, remainder, max, min), whose arguments are
+// Dims again. Sums and products are multiplied out and like terms
+// combined, so N*(H+1) and H*N+N are one Dim.
+type Dim struct {
+	terms []term // sorted by monomial key; no zero coefficient
+}
+
+// term is coef times the product of atoms (sorted by key; repeated for a
+// power).
+type term struct {
+	coef  int64
+	atoms []atom
+}
+
+// atom is a symbol (op == "") or an irreducible operation on Dims.
+type atom struct {
+	op   string // "", "floor", "ceil", "mod", "max", "min"
+	name string // the symbol, when op == ""
+	args []Dim
+	key  string // the canonical text, for ordering and equality
+}
+
+// Const returns the dimension n.
+func Const(n int64) Dim {
+	if n == 0 {
+		return Dim{}
+	}
+	return Dim{terms: []term{{coef: n}}}
+}
+
+// Sym returns the symbolic dimension name ("N", "batch", "H").
+func Sym(name string) Dim {
+	return Dim{terms: []term{{coef: 1, atoms: []atom{{name: name, key: name}}}}}
+}
+
+// Value returns the dimension's size when it is a known number.
+func (d Dim) Value() (int64, bool) {
+	switch len(d.terms) {
+	case 0:
+		return 0, true
+	case 1:
+		if len(d.terms[0].atoms) == 0 {
+			return d.terms[0].coef, true
+		}
+	}
+	return 0, false
+}
+
+// IsKnown reports whether the dimension is a number.
+func (d Dim) IsKnown() bool { _, ok := d.Value(); return ok }
+
+// Equal reports whether two dimensions have the same canonical expression.
+func (d Dim) Equal(e Dim) bool { return d.String() == e.String() }
+
+// Symbols returns the symbols the dimension depends on, sorted.
+func (d Dim) Symbols() []string {
+	seen := map[string]bool{}
+	var walk func(Dim)
+	walk = func(d Dim) {
+		for _, t := range d.terms {
+			for _, a := range t.atoms {
+				if a.op == "" {
+					seen[a.name] = true
+				}
+				for _, x := range a.args {
+					walk(x)
+				}
+			}
+		}
+	}
+	walk(d)
+	out := make([]string, 0, len(seen))
+	for s := range seen {
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func monomialKey(atoms []atom) string {
+	keys := make([]string, len(atoms))
+	for i, a := range atoms {
+		keys[i] = a.key
+	}
+	return strings.Join(keys, "*")
+}
+
+// normalize sorts terms and combines like ones. ok is false when a
+// coefficient overflows int64.
+func normalize(ts []term) (Dim, bool) {
+	byKey := map[string]int{}
+	var out []term
+	for _, t := range ts {
+		if t.coef == 0 {
+			continue
+		}
+		atoms := append([]atom{}, t.atoms...)
+		sort.Slice(atoms, func(i, j int) bool { return atoms[i].key < atoms[j].key })
+		k := monomialKey(atoms)
+		if i, ok := byKey[k]; ok {
+			s, ok := addInt(out[i].coef, t.coef)
+			if !ok {
+				return Dim{}, false
+			}
+			out[i].coef = s
+			continue
+		}
+		byKey[k] = len(out)
+		out = append(out, term{coef: t.coef, atoms: atoms})
+	}
+	kept := out[:0]
+	for _, t := range out {
+		if t.coef != 0 {
+			kept = append(kept, t)
+		}
+	}
+	sort.SliceStable(kept, func(i, j int) bool { return termLess(kept[i], kept[j]) })
+	return Dim{terms: kept}, true
+}
+
+// termLess orders terms by falling degree, then by key, so that constants
+// come last: N*H*W + 2*H - 3.
+func termLess(a, b term) bool {
+	if len(a.atoms) != len(b.atoms) {
+		return len(a.atoms) > len(b.atoms)
+	}
+	return monomialKey(a.atoms) < monomialKey(b.atoms)
+}
+
+func addInt(a, b int64) (int64, bool) {
+	s := a + b
+	if (a > 0 && b > 0 && s < 0) || (a < 0 && b < 0 && s >= 0) {
+		return 0, false
+	}
+	return s, true
+}
+
+func mulInt(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	if a == math.MinInt64 || b == math.MinInt64 {
+		return 0, false
+	}
+	hi, lo := bits.Mul64(uint64(abs(a)), uint64(abs(b)))
+	if hi != 0 || lo > math.MaxInt64 {
+		return 0, false
+	}
+	p := int64(lo)
+	if (a < 0) != (b < 0) {
+		p = -p
+	}
+	return p, true
+}
+
+func abs(a int64) int64 {
+	if a < 0 {
+		return -a
+	}
+	return a
+}
+
+// opaque wraps a result that overflowed int64 as an atom, so that it stays
+// a valid, if unsimplified, expression.
+func opaque(op string, args ...Dim) Dim {
+	a := atom{op: op, args: args}
+	a.key = a.render()
+	return Dim{terms: []term{{coef: 1, atoms: []atom{a}}}}
+}
+
+// Add returns d + e.
+func (d Dim) Add(e Dim) Dim {
+	r, ok := normalize(append(append([]term{}, d.terms...), e.terms...))
+	if !ok {
+		return opaque("add", d, e)
+	}
+	return r
+}
+
+// Neg returns -d.
+func (d Dim) Neg() Dim {
+	ts := make([]term, len(d.terms))
+	for i, t := range d.terms {
+		if t.coef == math.MinInt64 {
+			return opaque("neg", d)
+		}
+		ts[i] = term{coef: -t.coef, atoms: t.atoms}
+	}
+	return Dim{terms: ts}
+}
+
+// Sub returns d - e.
+func (d Dim) Sub(e Dim) Dim { return d.Add(e.Neg()) }
+
+// Mul returns d * e, multiplied out.
+func (d Dim) Mul(e Dim) Dim {
+	var ts []term
+	for _, a := range d.terms {
+		for _, b := range e.terms {
+			c, ok := mulInt(a.coef, b.coef)
+			if !ok {
+				return opaque("mul", d, e)
+			}
+			ts = append(ts, term{coef: c, atoms: append(append([]atom{}, a.atoms...), b.atoms...)})
+		}
+	}
+	r, ok := normalize(ts)
+	if !ok {
+		return opaque("mul", d, e)
+	}
+	return r
+}
+
+// FloorDiv returns floor(d / e). A division by a constant that divides
+// every coefficient is exact; a division by zero is the atom floor(d/0),
+// which the caller's shape rule should have refused first.
+func (d Dim) FloorDiv(e Dim) Dim {
+	if q, ok := d.divExact(e); ok {
+		return q
+	}
+	if x, ok := d.Value(); ok {
+		if y, ok := e.Value(); ok && y != 0 {
+			return Const(floorDiv(x, y))
+		}
+	}
+	return atomOf("floor", d, e)
+}
+
+// CeilDiv returns ceil(d / e).
+func (d Dim) CeilDiv(e Dim) Dim {
+	if q, ok := d.divExact(e); ok {
+		return q
+	}
+	if x, ok := d.Value(); ok {
+		if y, ok := e.Value(); ok && y != 0 {
+			return Const(-floorDiv(-x, y))
+		}
+	}
+	return atomOf("ceil", d, e)
+}
+
+// Mod returns d mod e, with the sign of e as Python's %.
+func (d Dim) Mod(e Dim) Dim {
+	if x, ok := d.Value(); ok {
+		if y, ok := e.Value(); ok && y != 0 {
+			return Const(x - floorDiv(x, y)*y)
+		}
+	}
+	if _, ok := d.divExact(e); ok {
+		return Const(0)
+	}
+	return atomOf("mod", d, e)
+}
+
+// Max returns the larger of d and e.
+func (d Dim) Max(e Dim) Dim {
+	if d.Equal(e) {
+		return d
+	}
+	if x, ok := d.Value(); ok {
+		if y, ok := e.Value(); ok {
+			return Const(max(x, y))
+		}
+	}
+	return atomOf("max", d, e)
+}
+
+// Min returns the smaller of d and e.
+func (d Dim) Min(e Dim) Dim {
+	if d.Equal(e) {
+		return d
+	}
+	if x, ok := d.Value(); ok {
+		if y, ok := e.Value(); ok {
+			return Const(min(x, y))
+		}
+	}
+	return atomOf("min", d, e)
+}
+
+// divExact divides d by e when e is a nonzero constant dividing every
+// coefficient, or e equals d.
+func (d Dim) divExact(e Dim) (Dim, bool) {
+	y, ok := e.Value()
+	if !ok {
+		if len(d.terms) > 0 && d.Equal(e) {
+			return Const(1), true
+		}
+		return Dim{}, false
+	}
+	if y == 0 {
+		return Dim{}, false
+	}
+	ts := make([]term, len(d.terms))
+	for i, t := range d.terms {
+		if t.coef%y != 0 {
+			return Dim{}, false
+		}
+		ts[i] = term{coef: t.coef / y, atoms: t.atoms}
+	}
+	return Dim{terms: ts}, true
+}
+
+func floorDiv(x, y int64) int64 {
+	q := x / y
+	if (x%y != 0) && ((x < 0) != (y < 0)) {
+		q--
+	}
+	return q
+}
+
+func atomOf(op string, args ...Dim) Dim {
+	if op == "max" || op == "min" {
+		sort.Slice(args, func(i, j int) bool { return args[i].String() < args[j].String() })
+	}
+	return opaque(op, args...)
+}
+
+// String renders the dimension: "3", "N", "H*W", "2*N+1",
+// "floor((H-1)/2)+1".
+func (d Dim) String() string {
+	if len(d.terms) == 0 {
+		return "0"
+	}
+	var b strings.Builder
+	for i, t := range d.terms {
+		c := t.coef
+		switch {
+		case i > 0 && c < 0:
+			b.WriteString("-")
+			c = -c
+		case i > 0:
+			b.WriteString("+")
+		case c < 0 && len(t.atoms) > 0:
+			b.WriteString("-")
+			c = -c
+		}
+		if len(t.atoms) == 0 {
+			b.WriteString(strconv.FormatInt(c, 10))
+			continue
+		}
+		if c != 1 {
+			b.WriteString(strconv.FormatInt(c, 10))
+			b.WriteString("*")
+		}
+		for k, a := range t.atoms {
+			if k > 0 {
+				b.WriteString("*")
+			}
+			b.WriteString(a.key)
+		}
+	}
+	return b.String()
+}
+
+func (a atom) render() string {
+	if a.op == "" {
+		return a.name
+	}
+	switch a.op {
+	case "floor", "ceil":
+		return fmt.Sprintf("%s(%s/%s)", a.op, group(a.args[0], false), group(a.args[1], true))
+	case "mod":
+		return fmt.Sprintf("(%s mod %s)", group(a.args[0], false), group(a.args[1], true))
+	}
+	parts := make([]string, len(a.args))
+	for i, x := range a.args {
+		parts[i] = x.String()
+	}
+	return a.op + "(" + strings.Join(parts, ",") + ")"
+}
+
+// group puts parentheses around a sum, so that it reads as one operand,
+// and, for a divisor, around a product too.
+func group(d Dim, divisor bool) string {
+	s := d.String()
+	single := len(d.terms) == 1 && d.terms[0].coef > 0
+	product := single && (len(d.terms[0].atoms) > 1 || (len(d.terms[0].atoms) == 1 && d.terms[0].coef != 1))
+	if !single && len(d.terms) > 0 || divisor && product {
+		return "(" + s + ")"
+	}
+	return s
+}

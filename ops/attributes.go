@@ -1,0 +1,119 @@
+package ops
+
+// The attributes of every operator version onnxshape implements, from the
+// ONNX operator schemas (docs/Operators.md and docs/Changelog.md of
+// onnx/onnx). The model loader refuses any other attribute, and one of
+// another type, in every mode: ONNX's checker and onnxruntime refuse them
+// too, and a stray attribute (Unsqueeze-13 with an axes attribute) would
+// otherwise be silently ignored.
+//
+// From and Before bound the since-versions: a row with From 13 serves
+// Squeeze-13 and later, one with Before 13 the versions before it.
+
+func init() {
+	declareAttrs("CenterCropPad", AttrSpec{Name: "axes", Type: AttrInts})
+	declareAttrs("Concat", AttrSpec{Name: "axis", Type: AttrInt})
+	declareAttrs("Constant",
+		AttrSpec{Name: "value", Type: AttrTensor},
+		AttrSpec{Name: "sparse_value", Type: AttrSparse, From: 11},
+		AttrSpec{Name: "value_float", Type: AttrFloat, From: 12},
+		AttrSpec{Name: "value_floats", Type: AttrFloats, From: 12},
+		AttrSpec{Name: "value_int", Type: AttrInt, From: 12},
+		AttrSpec{Name: "value_ints", Type: AttrInts, From: 12},
+		AttrSpec{Name: "value_string", Type: AttrString, From: 12},
+		AttrSpec{Name: "value_strings", Type: AttrStrings, From: 12})
+	declareAttrs("DepthToSpace",
+		AttrSpec{Name: "blocksize", Type: AttrInt},
+		AttrSpec{Name: "mode", Type: AttrString, From: 11})
+	declareAttrs("Expand")
+	declareAttrs("Flatten", AttrSpec{Name: "axis", Type: AttrInt})
+	declareAttrs("Identity")
+	declareAttrs("MaxPool",
+		AttrSpec{Name: "auto_pad", Type: AttrString},
+		AttrSpec{Name: "kernel_shape", Type: AttrInts},
+		AttrSpec{Name: "pads", Type: AttrInts},
+		AttrSpec{Name: "strides", Type: AttrInts},
+		AttrSpec{Name: "storage_order", Type: AttrInt, From: 8},
+		AttrSpec{Name: "ceil_mode", Type: AttrInt, From: 10},
+		AttrSpec{Name: "dilations", Type: AttrInts, From: 10})
+	declareAttrs("MaxUnpool",
+		AttrSpec{Name: "kernel_shape", Type: AttrInts},
+		AttrSpec{Name: "pads", Type: AttrInts},
+		AttrSpec{Name: "strides", Type: AttrInts})
+	declareAttrs("Pad",
+		AttrSpec{Name: "mode", Type: AttrString},
+		AttrSpec{Name: "paddings", Type: AttrInts, Before: 2},
+		AttrSpec{Name: "pads", Type: AttrInts, From: 2, Before: 11},
+		AttrSpec{Name: "value", Type: AttrFloat, Before: 11})
+	declareAttrs("Reshape",
+		AttrSpec{Name: "shape", Type: AttrInts, Before: 5},
+		AttrSpec{Name: "consumed_inputs", Type: AttrInts, Before: 5},
+		AttrSpec{Name: "allowzero", Type: AttrInt, From: 14})
+	declareAttrs("Resize",
+		AttrSpec{Name: "mode", Type: AttrString},
+		AttrSpec{Name: "coordinate_transformation_mode", Type: AttrString, From: 11},
+		AttrSpec{Name: "cubic_coeff_a", Type: AttrFloat, From: 11},
+		AttrSpec{Name: "exclude_outside", Type: AttrInt, From: 11},
+		AttrSpec{Name: "extrapolation_value", Type: AttrFloat, From: 11},
+		AttrSpec{Name: "nearest_mode", Type: AttrString, From: 11},
+		AttrSpec{Name: "antialias", Type: AttrInt, From: 18},
+		AttrSpec{Name: "axes", Type: AttrInts, From: 18},
+		AttrSpec{Name: "keep_aspect_ratio_policy", Type: AttrString, From: 18})
+	declareAttrs("Shape",
+		AttrSpec{Name: "start", Type: AttrInt, From: 15},
+		AttrSpec{Name: "end", Type: AttrInt, From: 15})
+	declareAttrs("Size")
+	declareAttrs("Slice",
+		AttrSpec{Name: "axes", Type: AttrInts, Before: 10},
+		AttrSpec{Name: "starts", Type: AttrInts, Before: 10},
+		AttrSpec{Name: "ends", Type: AttrInts, Before: 10})
+	declareAttrs("SpaceToDepth", AttrSpec{Name: "blocksize", Type: AttrInt})
+	declareAttrs("Split",
+		AttrSpec{Name: "axis", Type: AttrInt},
+		AttrSpec{Name: "split", Type: AttrInts, Before: 13},
+		AttrSpec{Name: "num_outputs", Type: AttrInt, From: 18})
+	declareAttrs("Squeeze", AttrSpec{Name: "axes", Type: AttrInts, Before: 13})
+	declareAttrs("Tile")
+	declareAttrs("Transpose", AttrSpec{Name: "perm", Type: AttrInts})
+	declareAttrs("Unsqueeze", AttrSpec{Name: "axes", Type: AttrInts, Before: 13})
+	declareAttrs("Upsample",
+		AttrSpec{Name: "mode", Type: AttrString},
+		AttrSpec{Name: "scales", Type: AttrFloats, Before: 9})
+}
+
+// CheckAttribute returns nil when the schema's operator version takes
+// attribute name of type t, and otherwise an *Error (rule "attribute")
+// naming the attribute and listing the ones the version takes. An operator
+// that declares no attributes at all is not checked.
+func (s *Schema) CheckAttribute(name string, t AttrType) error {
+	specs, declared := s.Attributes()
+	if !declared {
+		return nil
+	}
+	op := opRef{s.Name, s.Since}
+	for _, a := range specs {
+		if a.Name == name {
+			if a.Type != t {
+				return op.errorf("attribute", "attribute %s is of type %v, %s-%d takes it as %v", name, t, s.Name, s.Since, a.Type)
+			}
+			return nil
+		}
+	}
+	return op.errorf("attribute", "attribute %s is not one %s-%d takes (%s)", name, s.Name, s.Since, describeAttrs(specs))
+}
+
+// describeAttrs lists attributes as "axis (int), perm (ints)", or says
+// there are none.
+func describeAttrs(specs []AttrSpec) string {
+	if len(specs) == 0 {
+		return "it takes no attribute"
+	}
+	s := "it takes "
+	for i, a := range specs {
+		if i > 0 {
+			s += ", "
+		}
+		s += a.Name + " (" + a.Type.String() + ")"
+	}
+	return s
+}

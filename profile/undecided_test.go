@@ -1,0 +1,59 @@
+package profile
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// A constant the check computes past its budget keeps its type and shape,
+// but not its value: the node that reads it as a parameter is undecided.
+func TestFoldBudget(t *testing.T) {
+	m := newModel(t, 25).input("x", tensor.Float, 2, 3).
+		ints("a", 3).ints("b", 2).
+		node("Concat", names("a", "b"), names("shape"), attrInt("axis", 0)).
+		node("Reshape", names("x", "shape"), names("y"), attrInt("allowzero", 0)).
+		output("y", tensor.Float, 3, 2).build()
+	if rep := Check(m, ""); rep.Verdict() != VerdictInside {
+		t.Fatalf("within the budget:\n%s", rep)
+	}
+	defer func(b int64) { foldBudget = b }(foldBudget)
+	foldBudget = 8 // less than the folded shape's 16 bytes
+	rep := Check(m, "")
+	if rep.Verdict() != VerdictUndecided || len(rep.Deferred) == 0 ||
+		!strings.Contains(rep.Deferred[0].Reason, "past the check's budget") {
+		t.Errorf("past the budget:\n%s", rep)
+	}
+}
+
+// An operator onnxshape has no specification of is undecided, not
+// outside; one the profile excludes is outside.
+func TestUnimplementedOperatorUndecided(t *testing.T) {
+	m := newModel(t, 25).input("x", tensor.Float, 2, 3).
+		node("Relu", names("x"), names("y")).
+		output("y", tensor.Float, 2, 3).build()
+	rep := Check(m, "")
+	if rep.Verdict() != VerdictUndecided || len(rep.Deferred) == 0 || !slices.Equal(rep.Deferred[0].Rules, []string{"OPS"}) ||
+		!strings.Contains(rep.Deferred[0].Reason, "no specification in onnxshape") {
+		t.Errorf("Relu:\n%s", rep)
+	}
+	m = newModel(t, 25).input("x", tensor.Float, 2, 3).ints("reps", 1, 1).
+		node("Tile", names("x", "reps"), names("y")).
+		output("y", tensor.Float, 2, 3).build()
+	if rep := Check(m, ""); rep.Verdict() != VerdictOutside || reportKeys(rep)[0] != "OPS" {
+		t.Errorf("Tile:\n%s", rep)
+	}
+}
+
+// An initializer that is also a graph input is a default value (GR4,
+// OP 016); under the profile, running the model without it is refused.
+func TestInitializerInputIsADefault(t *testing.T) {
+	m := reshapeModel(t, tensor.Float, []int64{2, 3}, []int64{3, 2}, 0, 3, 2).build()
+	m.Graph.Input = append(m.Graph.Input, valueInfo(m.Graph.Initializer[0].GetName(), tensorType(tensor.Int64, []int64{2})))
+	rep := Check(m, "")
+	if got := reportKeys(rep); !slices.Equal(got, []string{"GR4"}) || !strings.Contains(rep.Findings[0].Message, "also a graph input") {
+		t.Fatalf("reported %q:\n%s", got, rep)
+	}
+}

@@ -1,0 +1,250 @@
+// MaxPool (ONNX MaxPool 1, 8, 10, 11, 12, 22): over X (N x C x D1 x ... x
+// Dn), Y[n, c, o] is the largest X[n, c, i] of the window of o, i_k =
+// o_k*stride_k - pad_begin_k + t_k*dilation_k for t_k in [0, kernel_k),
+// padding excluded; Indices[n, c, o] is the flat index of that element in X
+// (row-major, or column-major over the spatial axes with storage_order=1).
+// 1 has no Indices output; 8 adds storage_order and Indices; 10 dilations
+// and ceil_mode; 12 int8 and uint8; 22 bfloat16.
+//
+// Where ONNX is silent, as the fast kernel decides: ties go to the first
+// maximum in row-major order over the window; a NaN wins, the first one; a
+// window with no element of X (only padding) gives -inf (the type's
+// minimum for integers) and index -1.
+//
+// Under SONNX (MaxPool 22, sonnx-notes.md): [R1] X is 4-D; [R3] auto_pad is
+// NOTSET; [R4] ceil_mode 0; [R5] storage_order 0; [C1] X is float16, float,
+// double, int8 or uint8; [C2] dilations, kernel_shape, strides > 0; [C3]
+// four pads >= 0; [C4] every window holds an element of X. The ONNX rules
+// are named after the attributes ([kernel_shape], [strides], [pads],
+// [dilations], [auto_pad], [ceil_mode], [storage_order], [type]).
+//
+// The working group's informal specification: onnx/working-groups,
+// safety-related-profile/sonnx/ops/spec/informal/maxpool/maxpool.md.
+
+package reference
+
+import (
+	"math"
+
+	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+func init() {
+	register("MaxPool", []int{1, 8, 10, 11, 12, 22}, maxPool)
+}
+
+func maxPool(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
+	op := opOf(n)
+	x, err := requiredInput(op, in, 0, "X")
+	if err != nil {
+		return nil, err
+	}
+	a, err := readPoolAttrs(n, op.version >= 10, op.version >= 10)
+	if err != nil {
+		return nil, err
+	}
+	if op.version < 8 && n.Has("storage_order") {
+		return nil, op.errorf("attribute", "attribute storage_order is not defined in version %d", op.version)
+	}
+	order, err := n.Int("storage_order", 0)
+	if err != nil {
+		return nil, err
+	}
+	if order != 0 && order != 1 {
+		return nil, op.errorf("storage_order", "storage_order is %d, expected 0 or 1", order)
+	}
+	dt, dX := x.DataType(), x.Shape()
+	spatial := len(dX) - 2
+	if sonnx(opt) {
+		if err := maxPoolProfile(op, dt, spatial, a, order); err != nil {
+			return nil, err
+		}
+	}
+	switch { // [type]
+	case dt == tensor.Float16 || dt == tensor.Float || dt == tensor.Double:
+	case (dt == tensor.Int8 || dt == tensor.Uint8) && op.version >= 12:
+	case dt == tensor.BFloat16 && op.version >= 22:
+	default:
+		return nil, op.errorf("type", "X is %v, which version %d does not accept", dt, op.version)
+	}
+	if a, err = checkPoolAttrs(op, spatial, a); err != nil {
+		return nil, err
+	}
+	axes, err := poolGeometry(op, dX[2:], a)
+	if err != nil {
+		return nil, err
+	}
+	dY := append([]int{}, dX[:2]...)
+	for _, ax := range axes {
+		dY = append(dY, ax.out)
+	}
+	// The real taps of window o on spatial axis k: t in [lo, hi).
+	taps := func(k, o int) (lo, hi int) {
+		ax := axes[k]
+		start := o*ax.stride - ax.padBegin
+		for t := 0; t < ax.kernel; t++ {
+			if i := start + t*ax.dilation; i >= 0 && i < ax.in {
+				if hi == 0 {
+					lo = t
+				}
+				hi = t + 1
+			}
+		}
+		return lo, hi
+	}
+	if sonnx(opt) { // [C4]
+		for k, ax := range axes {
+			for o := 0; o < ax.out; o++ {
+				if lo, hi := taps(k, o); hi <= lo {
+					return nil, op.errorf("C4", "axis %d: window %d holds no element of X, only padding", k+2, o)
+				}
+			}
+		}
+	}
+	if err := checkSize(opt, op, tensor.Int64, dY); err != nil { // Indices first: the larger
+		return nil, err
+	}
+	y, err := newTensor(opt, op, dt, dY)
+	if err != nil {
+		return nil, err
+	}
+	indices, err := newTensor(opt, op, tensor.Int64, dY)
+	if err != nil {
+		return nil, err
+	}
+	values64, err := x.Float64s()
+	if err != nil {
+		return nil, op.wrap("type", err, "X")
+	}
+	idx, _ := tensor.Data[int64](indices)
+	xStrides := stridesOf(dX)
+	i := make([]int, len(dX))
+	kernel := make([]int, spatial)
+	for k, ax := range axes {
+		kernel[k] = ax.kernel
+	}
+	var stop error
+	forEachIndex(dY, func(flat int, o []int) {
+		if flat%4096 == 0 && stop == nil {
+			stop = cancelled(opt, op)
+		}
+		if stop != nil {
+			return
+		}
+		best := -1
+		i[0], i[1] = o[0], o[1]
+		forEachIndex(kernel, func(_ int, t []int) {
+			for k, ax := range axes {
+				i[k+2] = o[k+2]*ax.stride - ax.padBegin + t[k]*ax.dilation
+				if i[k+2] < 0 || i[k+2] >= ax.in {
+					return // padding never wins
+				}
+			}
+			at := ravel(i, xStrides)
+			v := values64[at]
+			switch {
+			case best < 0:
+				best = at
+			case math.IsNaN(values64[best]):
+			case math.IsNaN(v) || v > values64[best]:
+				best = at
+			}
+		})
+		if best < 0 { // a window of padding only
+			idx[flat] = -1
+			_ = storeFloat(y, flat, lowest(dt)) // every type MaxPool takes stores
+			return
+		}
+		copyElement(y, flat, x, best)
+		idx[flat] = int64(best)
+		if order == 1 {
+			idx[flat] = int64(columnMajor(best, dX))
+		}
+	})
+	if stop != nil {
+		return nil, stop
+	}
+	if n.NumOutputs >= 2 && op.version >= 8 {
+		return values(y, indices), nil
+	}
+	return values(y), nil
+}
+
+// maxPoolProfile checks the SONNX restrictions and constraints that come
+// before the geometry.
+func maxPoolProfile(op opRef, dt tensor.DataType, spatial int, a poolAttrs, order int64) error {
+	if spatial != 2 {
+		return op.errorf("R1", "X must have exactly 2 spatial axes (rank 4), got rank %d", spatial+2)
+	}
+	if a.autoPad != "" && a.autoPad != "NOTSET" {
+		return op.errorf("R3", "auto_pad must be NOTSET, got %q", a.autoPad)
+	}
+	if a.ceilMode {
+		return op.errorf("R4", "ceil_mode must be 0")
+	}
+	if order != 0 {
+		return op.errorf("R5", "storage_order must be 0, got %d", order)
+	}
+	switch dt {
+	case tensor.Float16, tensor.Float, tensor.Double, tensor.Int8, tensor.Uint8:
+	default:
+		return op.errorf("C1", "X is %v; the profile allows float16, float, double, int8 and uint8", dt)
+	}
+	for _, c := range []struct {
+		name string
+		v    []int
+	}{{"dilations", a.dilations}, {"kernel_shape", a.kernel}, {"strides", a.strides}} {
+		for i, v := range c.v {
+			if v <= 0 {
+				return op.errorf("C2", "%s[%d] is %d, must be > 0", c.name, i, v)
+			}
+		}
+	}
+	if len(a.pads) != 4 {
+		return op.errorf("C3", "pads must have 4 entries, got %d", len(a.pads))
+	}
+	for i, p := range a.pads {
+		if p < 0 {
+			return op.errorf("C3", "pads[%d] is %d, must be >= 0", i, p)
+		}
+	}
+	if len(a.kernel) == 2 {
+		for i, p := range a.pads {
+			k, d := a.kernel[i%2], 1
+			if len(a.dilations) == 2 {
+				d = a.dilations[i%2]
+			}
+			if ek := dilatedKernel(k, d); ek <= int64(p) {
+				return op.errorf("C4", "pads[%d] is %d, not below the dilated kernel %d", i, p, ek)
+			}
+		}
+	}
+	return nil
+}
+
+// lowest is the value of a window of padding only: -inf for the float
+// types, the least value for the integers.
+func lowest(dt tensor.DataType) float64 {
+	switch dt {
+	case tensor.Int8:
+		return math.MinInt8
+	case tensor.Uint8:
+		return 0
+	}
+	return math.Inf(-1)
+}
+
+// columnMajor returns the flat index of element at of a tensor of shape dX
+// with its spatial axes (2 on) taken column-major: N and C as row-major,
+// then the first spatial axis fastest.
+func columnMajor(at int, dX []int) int {
+	i := unravel(at, dX)
+	plane := numElements(dX[2:])
+	col, stride := 0, 1
+	for k := 2; k < len(dX); k++ {
+		col += i[k] * stride
+		stride *= dX[k]
+	}
+	return (i[0]*dX[1]+i[1])*plane + col
+}
