@@ -162,15 +162,40 @@ func equalBools(a, b []bool) bool {
 	return true
 }
 
-// run calls f once per span with the span's output offset and each input's
-// offset, splitting the spans across the run's cores when the output is
-// large; elemBytes is the output's element size, to weigh the work.
-func (w *broadcastWalk) run(opt *Options, elemBytes int, f func(out int, in []int)) {
+// maxPiece is the longest run of a span handed to f at once: a span of a
+// whole tensor (inputs of one shape) is cut so that the cores share it.
+const maxPiece = 1 << 16
+
+// run calls f over every span, or piece of a long span, with its output
+// offset, each input's offset and its length, splitting the work across
+// the run's cores when the output is large; elemBytes is the output's
+// element size, to weigh the work.
+func (w *broadcastWalk) run(opt *Options, elemBytes int, f func(out int, in []int, n int)) {
 	if w.n == 0 {
 		return
 	}
 	spans := w.n / w.span
-	_ = parallelRange(opt.orDefault(), spans, w.n*max(elemBytes, 1)/4, func(lo, hi int) error {
+	work := w.n * max(elemBytes, 1) / 4
+	if pieces := (w.span + maxPiece - 1) / maxPiece; pieces > 1 {
+		_ = parallelRange(opt.orDefault(), spans*pieces, work, func(lo, hi int) error {
+			offs := make([]int, len(w.strides))
+			at := make([]int, len(w.strides))
+			for u := lo; u < hi; u++ {
+				s, q := u/pieces, u%pieces
+				if u == lo || q == 0 {
+					w.spanOffsets(s, offs)
+				}
+				start := q * maxPiece
+				for i := range at {
+					at[i] = offs[i] + start*w.step[i]
+				}
+				f(s*w.span+start, at, min(maxPiece, w.span-start))
+			}
+			return nil
+		})
+		return
+	}
+	_ = parallelRange(opt.orDefault(), spans, work, func(lo, hi int) error {
 		idx := make([]int, len(w.outer))
 		offs := make([]int, len(w.strides))
 		// Start at span lo.
@@ -185,7 +210,7 @@ func (w *broadcastWalk) run(opt *Options, elemBytes int, f func(out int, in []in
 			}
 		}
 		for s := lo; s < hi; s++ {
-			f(s*w.span, offs)
+			f(s*w.span, offs, w.span)
 			// Advance the odometer by one span.
 			for k := len(w.outer) - 1; k >= 0; k-- {
 				idx[k]++
@@ -205,6 +230,18 @@ func (w *broadcastWalk) run(opt *Options, elemBytes int, f func(out int, in []in
 	})
 }
 
+// spanOffsets sets offs to each input's offset at the start of span s.
+func (w *broadcastWalk) spanOffsets(s int, offs []int) {
+	clear(offs)
+	for k := len(w.outer) - 1; k >= 0; k-- {
+		x := s % w.outer[k]
+		s /= w.outer[k]
+		for i, st := range w.strides {
+			offs[i] += x * st[k]
+		}
+	}
+}
+
 // binarySpans are a binary operator's three loops for one combination of
 // input types A, B and output type O.
 type binarySpans[A, B, O any] struct {
@@ -220,8 +257,7 @@ type binaryKernel interface {
 
 func (s binarySpans[A, B, O]) run(opt *Options, w *broadcastWalk, out, a, b *tensor.Tensor) {
 	o, x, y := elems[O](out), elems[A](a), elems[B](b)
-	n := w.span
-	w.run(opt, out.DataType().Size(), func(oo int, in []int) {
+	w.run(opt, out.DataType().Size(), func(oo int, in []int, n int) {
 		s.spans(o[oo:oo+n], x, in[0], w.step[0], y, in[1], w.step[1])
 	})
 }
@@ -275,8 +311,7 @@ type halfBinary[O any] struct {
 
 func (h halfBinary[O]) run(opt *Options, w *broadcastWalk, out, a, b *tensor.Tensor) {
 	x, y := elems[uint16](a), elems[uint16](b)
-	n := w.span
-	w.run(opt, out.DataType().Size(), func(oo int, in []int) {
+	w.run(opt, out.DataType().Size(), func(oo int, in []int, n int) {
 		var xa, ya [halfChunk]float32
 		var oa [halfChunk]O
 		for c := 0; c < n; c += halfChunk {

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/onnxshape/onnxshape/tensor"
@@ -35,8 +36,9 @@ func BenchmarkAddSameShape(b *testing.B) {
 func BenchmarkWhere(b *testing.B) {
 	x := benchImage()
 	cond := tensor.MustNew(tensor.Bool, x.Shape()...)
+	rng := rand.New(rand.NewPCG(1, 1))
 	for i := range cond.Bytes() {
-		cond.Bytes()[i] = byte(i / 3 % 2)
+		cond.Bytes()[i] = byte(rng.IntN(2)) // unpredictable, as data is
 	}
 	b.SetBytes(int64(3*x.ByteLen() + cond.ByteLen()))
 	for b.Loop() {

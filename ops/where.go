@@ -66,20 +66,20 @@ func where(opt *Options, op opRef, cond, x, y *tensor.Tensor) (*tensor.Tensor, e
 	}
 	w := newBroadcastWalk(out, cond.Shape(), x.Shape(), y.Shape())
 	if x.DataType() == tensor.String {
-		whereRun[string](opt, w, z, cond, x, y)
+		whereRun(opt, w, z, cond, x, y, selectAny[string])
 		return z, nil
 	}
 	switch x.DataType().Size() {
 	case 1:
-		whereRun[uint8](opt, w, z, cond, x, y)
+		whereRun(opt, w, z, cond, x, y, selectWords[uint8])
 	case 2:
-		whereRun[uint16](opt, w, z, cond, x, y)
+		whereRun(opt, w, z, cond, x, y, selectWords[uint16])
 	case 4:
-		whereRun[uint32](opt, w, z, cond, x, y)
+		whereRun(opt, w, z, cond, x, y, selectWords[uint32])
 	case 8:
-		whereRun[uint64](opt, w, z, cond, x, y)
+		whereRun(opt, w, z, cond, x, y, selectWords[uint64])
 	case 16:
-		whereRun[[2]uint64](opt, w, z, cond, x, y)
+		whereRun(opt, w, z, cond, x, y, selectAny[[2]uint64])
 	}
 	return z, nil
 }
@@ -96,25 +96,19 @@ func whereShape(op opRef, cond, x, y []int) ([]int, error) {
 	return out, nil
 }
 
-func whereRun[T any](opt *Options, w *broadcastWalk, z, cond, x, y *tensor.Tensor) {
-	o, c, a, b := elems[T](z), elems[bool](cond), elems[T](x), elems[T](y)
-	n := w.span
+// whereRun walks the broadcast; selectAll is the loop for a span over
+// which all three inputs advance.
+func whereRun[T any](opt *Options, w *broadcastWalk, z, cond, x, y *tensor.Tensor, selectAll func(o []T, c []uint8, a, b []T)) {
+	o, c, a, b := elems[T](z), elems[uint8](cond), elems[T](x), elems[T](y)
 	sc, sa, sb := w.step[0], w.step[1], w.step[2]
-	w.run(opt, max(z.DataType().Size(), 8), func(oo int, in []int) {
+	w.run(opt, max(z.DataType().Size(), 8), func(oo int, in []int, n int) {
 		o := o[oo : oo+n]
 		switch {
 		case sc == 1 && sa == 1 && sb == 1:
-			c, a, b := c[in[0]:in[0]+n], a[in[1]:in[1]+n], b[in[2]:in[2]+n]
-			for i := range o {
-				v := b[i]
-				if c[i] {
-					v = a[i]
-				}
-				o[i] = v
-			}
+			selectAll(o, c[in[0]:in[0]+n], a[in[1]:in[1]+n], b[in[2]:in[2]+n])
 		case sc == 0:
 			src, at, step := b, in[2], sb
-			if c[in[0]] {
+			if c[in[0]] != 0 {
 				src, at, step = a, in[1], sa
 			}
 			if step == 1 {
@@ -128,11 +122,34 @@ func whereRun[T any](opt *Options, w *broadcastWalk, z, cond, x, y *tensor.Tenso
 			c := c[in[0] : in[0]+n]
 			for i := range o {
 				v := b[in[2]+i*sb]
-				if c[i] {
+				if c[i] != 0 {
 					v = a[in[1]+i*sa]
 				}
 				o[i] = v
 			}
 		}
 	})
+}
+
+// selectWords picks a[i] or b[i] by c[i] without a branch: a condition
+// read from data is unpredictable, and a mispredicted branch per element
+// costs more than the memory traffic.
+func selectWords[T uint8 | uint16 | uint32 | uint64](o []T, c []uint8, a, b []T) {
+	c, a, b = c[:len(o)], a[:len(o)], b[:len(o)]
+	for i := range o {
+		nonzero := (c[i] | -c[i]) >> 7 // 1 for any nonzero byte
+		mask := -T(nonzero)
+		o[i] = b[i] ^ (a[i]^b[i])&mask
+	}
+}
+
+// selectAny is the select loop of elements that are not machine words.
+func selectAny[T any](o []T, c []uint8, a, b []T) {
+	for i := range o {
+		if c[i] != 0 {
+			o[i] = a[i]
+		} else {
+			o[i] = b[i]
+		}
+	}
 }

@@ -6,23 +6,19 @@
 
 package reference
 
-import (
-	"math"
-
-	"github.com/onnxshape/onnxshape/ops"
-)
+import "math"
 
 func init() {
-	register("Abs", []int{1, 6, 13}, unary(nil, func(_ *ops.Node, x scalar) (scalar, error) {
+	register("Abs", []int{1, 6, 13}, unaryKernel(func(_ call, x scalar) scalar {
 		switch x.kind {
 		case signedKind:
 			if x.i < 0 {
-				return signedOf(-x.i), nil // the least value wraps to itself when stored
+				return signedOf(-x.i) // the least value wraps to itself when stored
 			}
-			return x, nil
+			return x
 		case unsignedKind:
-			return x, nil
+			return x
 		}
-		return floatOf(math.Abs(x.f)), nil
+		return floatOf(math.Abs(x.f))
 	}))
 }

@@ -12,17 +12,29 @@
 
 package reference
 
-import "fmt"
+import (
+	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/tensor"
+)
 
 func init() {
-	register("BitShift", []int{11}, binary(0, false, func(c call, x, y scalar) (scalar, error) {
-		switch dir, _ := c.n.Str("direction", ""); dir {
-		case "LEFT":
-			return unsignedOf(x.u << y.u), nil // truncated to the width when stored
-		case "RIGHT":
-			return unsignedOf(x.u >> y.u), nil
-		default:
-			return x, fmt.Errorf("direction %q is not LEFT or RIGHT", dir)
+	register("BitShift", []int{11}, elementwiseOp{prepare: shiftDirection}.binary(func(c call, x, y scalar) scalar {
+		if c.n.Attrs["direction"].String == "LEFT" {
+			return unsignedOf(x.u << y.u) // truncated to the width when stored
 		}
+		return unsignedOf(x.u >> y.u)
 	}))
+}
+
+// shiftDirection is the [direction] rule: the attribute is required, LEFT
+// or RIGHT.
+func shiftDirection(c call, _ []*tensor.Tensor) error {
+	a, ok := c.n.Attrs["direction"]
+	if !ok || a.Type != ops.AttrString {
+		return c.op.errorf("direction", "attribute direction (a string) is required")
+	}
+	if a.String != "LEFT" && a.String != "RIGHT" {
+		return c.op.errorf("direction", "direction is %q; it is LEFT or RIGHT", a.String)
+	}
+	return nil
 }

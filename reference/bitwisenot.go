@@ -4,13 +4,11 @@
 
 package reference
 
-import "github.com/onnxshape/onnxshape/ops"
-
 func init() {
-	register("BitwiseNot", []int{18}, unary(nil, func(_ *ops.Node, x scalar) (scalar, error) {
+	register("BitwiseNot", []int{18}, unaryKernel(func(_ call, x scalar) scalar {
 		if x.kind == signedKind {
-			return signedOf(^x.i), nil
+			return signedOf(^x.i)
 		}
-		return unsignedOf(^x.u), nil
+		return unsignedOf(^x.u)
 	}))
 }

@@ -7,9 +7,9 @@
 package reference
 
 func init() {
-	register("BitwiseOr", []int{18}, binary(0, false, func(_ call, a, b scalar) (scalar, error) {
+	register("BitwiseOr", []int{18}, binaryKernel(0, false, func(_ call, a, b scalar) scalar {
 		return arith(a, b, nil,
 			func(x, y int64) int64 { return x | y },
-			func(x, y uint64) uint64 { return x | y }), nil
+			func(x, y uint64) uint64 { return x | y })
 	}))
 }

@@ -8,18 +8,26 @@
 package reference
 
 import (
-	"errors"
 	"math"
 
-	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/tensor"
 )
 
 func init() {
-	register("Celu", []int{12, 28}, unary(nil, func(n *ops.Node, x scalar) (scalar, error) {
-		alpha := attrFloat(n, "alpha", 1)
-		if alpha == 0 {
-			return x, errors.New("alpha is 0")
-		}
-		return floatOf(math.Max(0, x.f) + math.Min(0, alpha*math.Expm1(x.f/alpha))), nil
+	register("Celu", []int{12, 28}, elementwiseOp{prepare: celuAlpha}.unary(func(c call, x scalar) scalar {
+		alpha := attrFloat(c.n, "alpha", 1)
+		return floatOf(math.Max(0, x.f) + math.Min(0, alpha*math.Expm1(x.f/alpha)))
 	}))
+}
+
+// celuAlpha is the [alpha] rule: the spec divides by alpha.
+func celuAlpha(c call, _ []*tensor.Tensor) error {
+	alpha, err := c.n.Float("alpha", 1)
+	if err != nil {
+		return err
+	}
+	if alpha == 0 {
+		return c.op.errorf("alpha", "alpha is 0; Celu divides by it")
+	}
+	return nil
 }

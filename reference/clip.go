@@ -14,7 +14,6 @@
 package reference
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/onnxshape/onnxshape/ops"
@@ -23,28 +22,47 @@ import (
 
 func init() {
 	register("Clip", []int{1, 6, 11, 12, 13}, func(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
-		ts, err := inputs(in)
+		op := opOf(n)
+		x, err := requiredInput(op, in, 0, "input")
 		if err != nil {
 			return nil, err
 		}
-		if len(ts) < 1 || ts[0] == nil {
-			return nil, fmt.Errorf("Clip takes an input")
-		}
-		x := ts[0]
-		var lo, hi *scalar
-		if n.Version < 11 {
-			l := roundTo(x.DataType(), floatOf(attrFloat(n, "min", -math.MaxFloat32)))
-			h := roundTo(x.DataType(), floatOf(attrFloat(n, "max", math.MaxFloat32)))
-			lo, hi = &l, &h
-		} else {
-			for i, bound := range []**scalar{&lo, &hi} {
-				if i+1 < len(ts) && ts[i+1] != nil {
-					v := elementAt(ts[i+1], 0)
-					*bound = &v
+		var bounds [2]*tensor.Tensor
+		if n.Version >= 11 {
+			for i := range bounds {
+				if bounds[i], err = optionalInput(op, in, i+1); err != nil {
+					return nil, err
 				}
 			}
 		}
-		out, err := elementwiseN(opt, x.DataType(), func(v []scalar) scalar {
+		if err := checkType(op, "input", x.DataType(), elementwiseTypes["Clip"]); err != nil {
+			return nil, err
+		}
+		for _, b := range bounds {
+			if b != nil && (b.DataType() != x.DataType() || b.Len() != 1) {
+				return nil, op.errorf("bounds", "min and max are scalars of the input's type %v, got %v of shape %v", x.DataType(), b.DataType(), b.Shape())
+			}
+		}
+		var lo, hi *scalar
+		if n.Version < 11 {
+			a, err := n.Float("min", -math.MaxFloat32)
+			if err != nil {
+				return nil, err
+			}
+			b, err := n.Float("max", math.MaxFloat32)
+			if err != nil {
+				return nil, err
+			}
+			l, h := roundTo(x.DataType(), floatOf(float64(a))), roundTo(x.DataType(), floatOf(float64(b)))
+			lo, hi = &l, &h
+		}
+		for i, bound := range []**scalar{&lo, &hi} {
+			if bounds[i] != nil {
+				v := elementAt(bounds[i], 0)
+				*bound = &v
+			}
+		}
+		out, err := elementwiseN(opt, op, x.DataType(), func(v []scalar) scalar {
 			y := v[0]
 			if lo != nil && less(y, *lo) {
 				y = *lo
@@ -57,6 +75,6 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return []tensor.Value{out}, nil
+		return values(out), nil
 	})
 }

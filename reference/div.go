@@ -9,28 +9,32 @@
 
 package reference
 
-import (
-	"errors"
-
-	"github.com/onnxshape/onnxshape/ops"
-)
+import "github.com/onnxshape/onnxshape/tensor"
 
 func init() {
-	register("Div", []int{1, 6, 7, 13, 14}, binary(7, false, func(c call, a, b scalar) (scalar, error) {
-		if a.kind != floatKind && realOf(b) == 0 {
-			return signedOf(0), zeroDivisor(c.opt)
-		}
-		return arith(a, b,
-			func(x, y float64) float64 { return x / y },
-			func(x, y int64) int64 { return x / y },
-			func(x, y uint64) uint64 { return x / y }), nil
-	}))
+	register("Div", []int{1, 6, 7, 13, 14}, elementwiseOp{legacyBefore: 7, prepare: refuseZeroDivisor}.binary(
+		func(_ call, a, b scalar) scalar {
+			if a.kind != floatKind && realOf(b) == 0 {
+				return signedOf(0)
+			}
+			return arith(a, b,
+				func(x, y float64) float64 { return x / y },
+				func(x, y int64) int64 { return x / y },
+				func(x, y uint64) uint64 { return x / y })
+		}))
 }
 
-// zeroDivisor is nil under ONNX (the result is 0) and an error under SONNX.
-func zeroDivisor(opt *ops.Options) error {
-	if opt != nil && opt.Profile == ops.ProfileSONNX {
-		return errors.New("integer divisor is zero: undefined")
+// refuseZeroDivisor is the [zero-divisor] rule of SONNX: an integer
+// divisor holding a zero leaves the result undefined.
+func refuseZeroDivisor(c call, in []*tensor.Tensor) error {
+	b := in[1]
+	if !sonnx(c.opt) || !b.DataType().IsInteger() {
+		return nil
+	}
+	for k := range b.Len() {
+		if realOf(elementAt(b, k)) == 0 {
+			return c.op.errorf("zero-divisor", "integer divisor B holds a zero; the result is undefined")
+		}
 	}
 	return nil
 }

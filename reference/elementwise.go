@@ -13,6 +13,7 @@ package reference
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/x448/float16"
 
@@ -113,7 +114,7 @@ func elementAt(t *tensor.Tensor, k int) scalar {
 }
 
 // setElement writes v as element k of t, converted to t's type.
-func setElement(t *tensor.Tensor, k int, v scalar) {
+func setScalar(t *tensor.Tensor, k int, v scalar) {
 	switch dt := t.DataType(); dt {
 	case tensor.Float:
 		data[float32](t)[k] = float32(realOf(v))
@@ -155,7 +156,7 @@ func setElement(t *tensor.Tensor, k int, v scalar) {
 // roundTo returns v as type dt holds it: written and read back.
 func roundTo(dt tensor.DataType, v scalar) scalar {
 	t, _ := tensor.New(dt, 1)
-	setElement(t, 0, v)
+	setScalar(t, 0, v)
 	return elementAt(t, 0)
 }
 
@@ -210,28 +211,17 @@ func data[T tensor.Element](t *tensor.Tensor) []T {
 	return v
 }
 
-// broadcastShape is numpy's rule: shapes aligned at their last axis, each
-// output dim the common dim of the inputs, a dim of 1 stretching.
-func broadcastShape(shapes ...[]int) ([]int, error) {
-	rank := 0
+// broadcastShapes is numpy's rule over any number of shapes: aligned at
+// their last axis, each output dim the common dim of the inputs, a dim of
+// 1 stretching.
+func broadcastShapes(op opRef, shapes ...[]int) ([]int, error) {
+	out := []int{}
 	for _, s := range shapes {
-		rank = max(rank, len(s))
-	}
-	out := make([]int, rank)
-	for k := range out {
-		out[k] = 1
-	}
-	for _, s := range shapes {
-		for k, d := range s {
-			at := rank - len(s) + k
-			switch {
-			case d == out[at] || d == 1:
-			case out[at] == 1:
-				out[at] = d
-			default:
-				return nil, fmt.Errorf("shapes %v do not broadcast", shapes)
-			}
+		next, err := broadcastShape(out, s)
+		if err != nil {
+			return nil, op.errorf("broadcast", "%v", err)
 		}
+		out = next
 	}
 	return out, nil
 }
@@ -250,19 +240,16 @@ func broadcastElement(idx, s []int) int {
 
 // elementwiseN computes out[idx] = f(in_0[idx], in_1[idx], ...) over the
 // broadcast shape of the inputs; the output is of type dt.
-func elementwiseN(opt *ops.Options, dt tensor.DataType, f func(x []scalar) scalar, in ...*tensor.Tensor) (*tensor.Tensor, error) {
+func elementwiseN(opt *ops.Options, op opRef, dt tensor.DataType, f func(x []scalar) scalar, in ...*tensor.Tensor) (*tensor.Tensor, error) {
 	shapes := make([][]int, len(in))
 	for i, t := range in {
 		shapes[i] = t.Shape()
 	}
-	shape, err := broadcastShape(shapes...)
+	shape, err := broadcastShapes(op, shapes...)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkSize(opt, dt, shape); err != nil {
-		return nil, err
-	}
-	out, err := tensor.New(dt, shape...)
+	out, err := newTensor(opt, op, dt, shape)
 	if err != nil {
 		return nil, err
 	}
@@ -272,59 +259,39 @@ func elementwiseN(opt *ops.Options, dt tensor.DataType, f func(x []scalar) scala
 		for i, t := range in {
 			x[i] = elementAt(t, broadcastElement(idx, t.Shape()))
 		}
-		setElement(out, k, f(x))
+		setScalar(out, k, f(x))
 	}
 	return out, nil
 }
 
-// checkSize refuses an output above the options' cap on one tensor.
-func checkSize(opt *ops.Options, dt tensor.DataType, shape []int) error {
-	n, err := tensor.NumElements(shape)
-	if err != nil {
-		return err
-	}
-	if per := int64(max(dt.Size(), 1)); int64(n) > opt.TensorLimit()/per {
-		return fmt.Errorf("%w: output of shape %v", ops.ErrLimit, shape)
+// checkType is the [type] rule: dt is one of the types the operator's
+// version allows (elementwise_types.go).
+func checkType(op opRef, what string, dt tensor.DataType, allowed map[int][]tensor.DataType) error {
+	if !slices.Contains(allowed[op.version], dt) {
+		return op.errorf("type", "%s of type %v is not allowed in version %d", what, dt, op.version)
 	}
 	return nil
 }
 
-// inputs returns a node's inputs as tensors; an absent one is nil.
-func inputs(in []tensor.Value) ([]*tensor.Tensor, error) {
-	ts := make([]*tensor.Tensor, len(in))
-	for i, v := range in {
-		if v == nil {
-			continue
-		}
-		t, ok := v.(*tensor.Tensor)
-		if !ok {
-			return nil, fmt.Errorf("input %d is %s, not a tensor", i, v.Describe())
-		}
-		ts[i] = t
-	}
-	return ts, nil
-}
-
 // legacyBroadcast returns B reshaped to A's rank by the rule of the
 // versions before 7 (attributes broadcast and axis): with broadcast=1, B's
-// dims sit in A's from axis on (by default at A's end); with broadcast=0 B
-// must have A's shape.
-func legacyBroadcast(n *ops.Node, a, b *tensor.Tensor) (*tensor.Tensor, error) {
+// dims sit in A's from axis on (by default at A's end; a B of one element
+// is a scalar); with broadcast=0 B must have A's shape.
+func legacyBroadcast(op opRef, n *ops.Node, a, b *tensor.Tensor) (*tensor.Tensor, error) {
 	on, err := n.Int("broadcast", 0)
 	if err != nil {
 		return nil, err
 	}
 	if on == 0 {
 		if !tensor.SameShape(a.Shape(), b.Shape()) {
-			return nil, fmt.Errorf("B of shape %v must have A's shape %v without broadcast", b.Shape(), a.Shape())
+			return nil, op.errorf("broadcast", "B of shape %v must have A's shape %v without broadcast", b.Shape(), a.Shape())
 		}
 		return b, nil
 	}
-	axis64, err := n.Int("axis", int64(a.Rank()-b.Rank()))
+	axis, err := intAttr(n, "axis", a.Rank()-b.Rank(), "axis")
 	if err != nil {
 		return nil, err
 	}
-	axis := int(axis64)
 	if axis < 0 {
 		axis += a.Rank()
 	}
@@ -332,7 +299,7 @@ func legacyBroadcast(n *ops.Node, a, b *tensor.Tensor) (*tensor.Tensor, error) {
 		axis = a.Rank() - 1
 	}
 	if axis < 0 || axis+b.Rank() > a.Rank() {
-		return nil, fmt.Errorf("B of shape %v does not fit A's shape %v at axis %d", b.Shape(), a.Shape(), axis)
+		return nil, op.errorf("axis", "B of shape %v does not fit A's shape %v at axis %d", b.Shape(), a.Shape(), axis)
 	}
 	shape := make([]int, a.Rank())
 	for k := range shape {
@@ -340,7 +307,7 @@ func legacyBroadcast(n *ops.Node, a, b *tensor.Tensor) (*tensor.Tensor, error) {
 	}
 	for k, d := range b.Shape() {
 		if d != 1 && d != a.Shape()[axis+k] {
-			return nil, fmt.Errorf("B of shape %v does not match A's shape %v at axis %d", b.Shape(), a.Shape(), axis)
+			return nil, op.errorf("broadcast", "B of shape %v does not match A's shape %v at axis %d", b.Shape(), a.Shape(), axis)
 		}
 		shape[axis+k] = d
 	}
@@ -351,98 +318,109 @@ func legacyBroadcast(n *ops.Node, a, b *tensor.Tensor) (*tensor.Tensor, error) {
 type call struct {
 	opt *ops.Options
 	n   *ops.Node
+	op  opRef
+}
+
+// elementwiseOp is what a binary or unary reference kernel checks before
+// it computes: the legacy broadcast of the versions below legacyBefore,
+// and prepare's rules on the attributes and inputs (run after the type
+// and broadcast rules, before the output is made).
+type elementwiseOp struct {
+	legacyBefore int
+	boolOut      bool
+	prepare      func(c call, in []*tensor.Tensor) error
 }
 
 // binary is the kernel of a binary operator whose output has A's type (or
 // bool, when boolOut): f of each pair of broadcast elements, the rounded
-// result. legacyBefore: versions below it broadcast by the legacy rule.
-func binary(legacyBefore int, boolOut bool, f func(c call, a, b scalar) (scalar, error)) ops.Kernel {
+// result.
+func (e elementwiseOp) binary(f func(c call, a, b scalar) scalar) ops.Kernel {
 	return func(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
-		ts, err := inputs(in)
+		op := opOf(n)
+		a, err := requiredInput(op, in, 0, "A")
 		if err != nil {
 			return nil, err
 		}
-		if len(ts) != 2 || ts[0] == nil || ts[1] == nil {
-			return nil, fmt.Errorf("%s takes two inputs", n.OpType)
+		b, err := requiredInput(op, in, 1, "B")
+		if err != nil {
+			return nil, err
 		}
-		a, b := ts[0], ts[1]
-		if n.Version < legacyBefore {
-			if b, err = legacyBroadcast(n, a, b); err != nil {
+		if err := checkType(op, "A", a.DataType(), elementwiseTypes[n.OpType]); err != nil {
+			return nil, err
+		}
+		if b.DataType() != a.DataType() {
+			return nil, op.errorf("type", "B of type %v must have A's type %v", b.DataType(), a.DataType())
+		}
+		if n.Version < e.legacyBefore {
+			if b, err = legacyBroadcast(op, n, a, b); err != nil {
+				return nil, err
+			}
+		} else if _, err := broadcastShapes(op, a.Shape(), b.Shape()); err != nil {
+			return nil, err
+		}
+		c := call{opt, n, op}
+		if e.prepare != nil {
+			if err := e.prepare(c, []*tensor.Tensor{a, b}); err != nil {
 				return nil, err
 			}
 		}
 		dt := a.DataType()
-		if boolOut {
+		if e.boolOut {
 			dt = tensor.Bool
 		}
-		var ferr error
-		out, err := elementwiseN(opt, dt, func(x []scalar) scalar {
-			v, err := f(call{opt, n}, x[0], x[1])
-			if err != nil && ferr == nil {
-				ferr = err
-			}
-			return v
-		}, a, b)
-		if err == nil {
-			err = ferr
-		}
+		out, err := elementwiseN(opt, op, dt, func(x []scalar) scalar { return f(c, x[0], x[1]) }, a, b)
 		if err != nil {
 			return nil, err
 		}
-		return []tensor.Value{out}, nil
+		return values(out), nil
 	}
 }
 
 // unary is the kernel of a unary operator: f of each element, the result
-// of type out(X's type) (nil: X's type).
-func unary(out func(tensor.DataType) tensor.DataType, f func(n *ops.Node, x scalar) (scalar, error)) ops.Kernel {
+// of X's type (bool when boolOut).
+func (e elementwiseOp) unary(f func(c call, x scalar) scalar) ops.Kernel {
 	return func(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
-		ts, err := inputs(in)
+		op := opOf(n)
+		x, err := requiredInput(op, in, 0, "X")
 		if err != nil {
 			return nil, err
 		}
-		if len(ts) < 1 || ts[0] == nil {
-			return nil, fmt.Errorf("%s takes one input", n.OpType)
+		if err := checkType(op, "X", x.DataType(), elementwiseTypes[n.OpType]); err != nil {
+			return nil, err
 		}
-		dt := ts[0].DataType()
-		if out != nil {
-			dt = out(dt)
-		}
-		var ferr error
-		y, err := elementwiseN(opt, dt, func(x []scalar) scalar {
-			v, err := f(n, x[0])
-			if err != nil && ferr == nil {
-				ferr = err
+		c := call{opt, n, op}
+		if e.prepare != nil {
+			if err := e.prepare(c, []*tensor.Tensor{x}); err != nil {
+				return nil, err
 			}
-			return v
-		}, ts[0])
-		if err == nil {
-			err = ferr
 		}
+		dt := x.DataType()
+		if e.boolOut {
+			dt = tensor.Bool
+		}
+		y, err := elementwiseN(opt, op, dt, func(v []scalar) scalar { return f(c, v[0]) }, x)
 		if err != nil {
 			return nil, err
 		}
-		return []tensor.Value{y}, nil
+		return values(y), nil
 	}
+}
+
+// binaryKernel is elementwiseOp.binary without a prepare step.
+func binaryKernel(legacyBefore int, boolOut bool, f func(c call, a, b scalar) scalar) ops.Kernel {
+	return elementwiseOp{legacyBefore: legacyBefore, boolOut: boolOut}.binary(f)
+}
+
+// unaryKernel is elementwiseOp.unary without a prepare step.
+func unaryKernel(f func(c call, x scalar) scalar) ops.Kernel {
+	return elementwiseOp{}.unary(f)
 }
 
 // floatFunction is the unary kernel of a function of the reals, computed
 // in float64 and rounded to X's type (float16 and bfloat16 through
 // float32).
 func floatFunction(f func(x float64) float64) ops.Kernel {
-	return unary(nil, func(_ *ops.Node, x scalar) (scalar, error) {
-		return floatOf(f(x.f)), nil
-	})
-}
-
-// viaFloat32 rounds a float64 result to float32 first, as the fast kernels
-// of float16 and bfloat16 compute: the 16-bit result is then rounded once
-// more when stored.
-func viaFloat32(dt tensor.DataType, f float64) float64 {
-	if dt == tensor.Float16 || dt == tensor.BFloat16 {
-		return float64(float32(f))
-	}
-	return f
+	return unaryKernel(func(_ call, x scalar) scalar { return floatOf(f(x.f)) })
 }
 
 // arith applies the operation of the operands' kind: f on floats, i on
@@ -495,11 +473,9 @@ func equal(a, b scalar) bool {
 	return a.f == b.f
 }
 
-// attrFloat reads a float attribute, def when absent.
+// attrFloat reads a float attribute, def when absent (a prepare step
+// has checked its type).
 func attrFloat(n *ops.Node, name string, def float32) float64 {
-	v, err := n.Float(name, def)
-	if err != nil {
-		return math.NaN()
-	}
+	v, _ := n.Float(name, def)
 	return float64(v)
 }

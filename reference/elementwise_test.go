@@ -58,7 +58,7 @@ func TestElementwiseMatchesOps(t *testing.T) {
 					continue
 				}
 				got, rerr := ref(nil, node, in)
-				name := fmt.Sprintf("%s-%d %v trial %d (%s)", s.Name, s.Since, dt, trial, describe(in))
+				name := fmt.Sprintf("%s-%d %v trial %d (%s)", s.Name, s.Since, dt, trial, describeInputs(in))
 				if (err == nil) != (rerr == nil) {
 					t.Errorf("%s: ops error %v, reference error %v", name, err, rerr)
 					continue
@@ -79,7 +79,7 @@ func TestElementwiseMatchesOps(t *testing.T) {
 	}
 }
 
-func describe(in []tensor.Value) string {
+func describeInputs(in []tensor.Value) string {
 	s := ""
 	for _, v := range in {
 		if v == nil {
@@ -248,7 +248,7 @@ func randomTensor(rng *rand.Rand, dt tensor.DataType, shape []int) *tensor.Tenso
 			if rng.IntN(2) == 0 {
 				v = uint64(rng.IntN(7)) - 3 // small, zero and negative values
 			}
-			setElement(t, k, unsignedOf(v))
+			setScalar(t, k, unsignedOf(v))
 		}
 	}
 	return t

@@ -8,17 +8,13 @@
 
 package reference
 
-import (
-	"math"
-
-	"github.com/onnxshape/onnxshape/ops"
-)
+import "math"
 
 func init() {
-	register("Elu", []int{1, 6, 22}, unary(nil, func(n *ops.Node, x scalar) (scalar, error) {
+	register("Elu", []int{1, 6, 22}, unaryKernel(func(c call, x scalar) scalar {
 		if x.f < 0 {
-			return floatOf(attrFloat(n, "alpha", 1) * math.Expm1(x.f)), nil
+			return floatOf(attrFloat(c.n, "alpha", 1) * math.Expm1(x.f))
 		}
-		return x, nil
+		return x
 	}))
 }

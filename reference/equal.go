@@ -7,7 +7,7 @@
 package reference
 
 func init() {
-	register("Equal", []int{1, 7, 11, 13, 19}, binary(7, true, func(_ call, a, b scalar) (scalar, error) {
-		return boolOf(equal(a, b)), nil
+	register("Equal", []int{1, 7, 11, 13, 19}, binaryKernel(7, true, func(_ call, a, b scalar) scalar {
+		return boolOf(equal(a, b))
 	}))
 }

@@ -7,14 +7,10 @@
 
 package reference
 
-import (
-	"math"
-
-	"github.com/onnxshape/onnxshape/ops"
-)
+import "math"
 
 func init() {
-	register("Erf", []int{9, 13}, unary(nil, func(_ *ops.Node, x scalar) (scalar, error) {
-		return floatOf(math.Erf(realOf(x))), nil
+	register("Erf", []int{9, 13}, unaryKernel(func(_ call, x scalar) scalar {
+		return floatOf(math.Erf(realOf(x)))
 	}))
 }

@@ -10,22 +10,29 @@
 package reference
 
 import (
-	"fmt"
 	"math"
 
-	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/tensor"
 )
 
 func init() {
-	register("Gelu", []int{20}, unary(nil, func(n *ops.Node, x scalar) (scalar, error) {
+	register("Gelu", []int{20}, elementwiseOp{prepare: geluApproximation}.unary(func(c call, x scalar) scalar {
 		v := x.f
-		switch approximate, _ := n.Str("approximate", "none"); approximate {
-		case "none":
-			return floatOf(0.5 * v * (1 + math.Erf(v/math.Sqrt2))), nil
-		case "tanh":
-			return floatOf(0.5 * v * (1 + math.Tanh(math.Sqrt(2/math.Pi)*(v+0.044715*v*v*v)))), nil
-		default:
-			return x, fmt.Errorf("approximate %q is not none or tanh", approximate)
+		if approximate, _ := c.n.Str("approximate", "none"); approximate == "tanh" {
+			return floatOf(0.5 * v * (1 + math.Tanh(math.Sqrt(2/math.Pi)*(v+0.044715*v*v*v))))
 		}
+		return floatOf(0.5 * v * (1 + math.Erf(v/math.Sqrt2)))
 	}))
+}
+
+// geluApproximation is the [approximate] rule: none or tanh.
+func geluApproximation(c call, _ []*tensor.Tensor) error {
+	approximate, err := c.n.Str("approximate", "none")
+	if err != nil {
+		return err
+	}
+	if approximate != "none" && approximate != "tanh" {
+		return c.op.errorf("approximate", "approximate is %q; it is none or tanh", approximate)
+	}
+	return nil
 }

@@ -7,7 +7,7 @@
 package reference
 
 func init() {
-	register("GreaterOrEqual", []int{12, 16}, binary(0, true, func(_ call, a, b scalar) (scalar, error) {
-		return boolOf(less(b, a) || equal(a, b)), nil
+	register("GreaterOrEqual", []int{12, 16}, binaryKernel(0, true, func(_ call, a, b scalar) scalar {
+		return boolOf(less(b, a) || equal(a, b))
 	}))
 }

@@ -7,17 +7,15 @@
 
 package reference
 
-import "github.com/onnxshape/onnxshape/ops"
-
 func init() {
-	register("HardSigmoid", []int{1, 6, 22}, unary(nil, func(n *ops.Node, x scalar) (scalar, error) {
-		y := attrFloat(n, "alpha", 0.2)*x.f + attrFloat(n, "beta", 0.5)
+	register("HardSigmoid", []int{1, 6, 22}, unaryKernel(func(c call, x scalar) scalar {
+		y := attrFloat(c.n, "alpha", 0.2)*x.f + attrFloat(c.n, "beta", 0.5)
 		switch {
 		case y < 0:
 			y = 0
 		case y > 1:
 			y = 1
 		}
-		return floatOf(y), nil
+		return floatOf(y)
 	}))
 }

@@ -7,16 +7,12 @@
 
 package reference
 
-import (
-	"math"
-
-	"github.com/onnxshape/onnxshape/ops"
-)
+import "math"
 
 func init() {
-	register("IsInf", []int{10, 20}, unary(toBool, func(n *ops.Node, x scalar) (scalar, error) {
-		pos, _ := n.Int("detect_positive", 1)
-		neg, _ := n.Int("detect_negative", 1)
-		return boolOf(pos != 0 && math.IsInf(x.f, 1) || neg != 0 && math.IsInf(x.f, -1)), nil
+	register("IsInf", []int{10, 20}, elementwiseOp{boolOut: true}.unary(func(c call, x scalar) scalar {
+		pos, _ := c.n.Int("detect_positive", 1)
+		neg, _ := c.n.Int("detect_negative", 1)
+		return boolOf(pos != 0 && math.IsInf(x.f, 1) || neg != 0 && math.IsInf(x.f, -1))
 	}))
 }

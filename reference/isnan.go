@@ -7,13 +7,12 @@ package reference
 import (
 	"math"
 
-	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
 func init() {
-	register("IsNaN", []int{9, 13, 20}, unary(toBool, func(_ *ops.Node, x scalar) (scalar, error) {
-		return boolOf(math.IsNaN(x.f)), nil
+	register("IsNaN", []int{9, 13, 20}, elementwiseOp{boolOut: true}.unary(func(_ call, x scalar) scalar {
+		return boolOf(math.IsNaN(x.f))
 	}))
 }
 

@@ -7,13 +7,11 @@
 
 package reference
 
-import "github.com/onnxshape/onnxshape/ops"
-
 func init() {
-	register("LeakyRelu", []int{1, 6, 16}, unary(nil, func(n *ops.Node, x scalar) (scalar, error) {
+	register("LeakyRelu", []int{1, 6, 16}, unaryKernel(func(c call, x scalar) scalar {
 		if x.f < 0 {
-			return floatOf(attrFloat(n, "alpha", 0.01) * x.f), nil
+			return floatOf(attrFloat(c.n, "alpha", 0.01) * x.f)
 		}
-		return x, nil
+		return x
 	}))
 }

@@ -7,7 +7,7 @@
 package reference
 
 func init() {
-	register("Less", []int{1, 7, 9, 13}, binary(7, true, func(_ call, a, b scalar) (scalar, error) {
-		return boolOf(less(a, b)), nil
+	register("Less", []int{1, 7, 9, 13}, binaryKernel(7, true, func(_ call, a, b scalar) scalar {
+		return boolOf(less(a, b))
 	}))
 }

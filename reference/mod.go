@@ -13,18 +13,16 @@
 package reference
 
 import (
-	"fmt"
 	"math"
+
+	"github.com/onnxshape/onnxshape/tensor"
 )
 
 func init() {
-	register("Mod", []int{10, 13}, binary(0, false, func(c call, a, b scalar) (scalar, error) {
+	register("Mod", []int{10, 13}, elementwiseOp{prepare: modRules}.binary(func(c call, a, b scalar) scalar {
 		fmod, _ := c.n.Int("fmod", 0)
-		if fmod == 0 && a.kind == floatKind {
-			return a, fmt.Errorf("fmod must be 1 for floats")
-		}
 		if a.kind != floatKind && realOf(b) == 0 {
-			return signedOf(0), zeroDivisor(c.opt)
+			return signedOf(0)
 		}
 		return arith(a, b, math.Mod,
 			func(x, y int64) int64 {
@@ -34,6 +32,21 @@ func init() {
 				}
 				return r
 			},
-			func(x, y uint64) uint64 { return x % y }), nil
+			func(x, y uint64) uint64 { return x % y })
 	}))
+}
+
+// modRules: [fmod] fmod is 0 or 1, and 1 for floats; [zero-divisor] under
+// SONNX.
+func modRules(c call, in []*tensor.Tensor) error {
+	fmod, err := c.n.Int("fmod", 0)
+	switch {
+	case err != nil:
+		return err
+	case fmod != 0 && fmod != 1:
+		return c.op.errorf("fmod", "fmod is %d; it is 0 or 1", fmod)
+	case fmod == 0 && !in[0].DataType().IsInteger():
+		return c.op.errorf("fmod", "fmod must be 1 for %v input", in[0].DataType())
+	}
+	return refuseZeroDivisor(c, in)
 }

@@ -6,10 +6,10 @@
 package reference
 
 func init() {
-	register("Mul", []int{1, 6, 7, 13, 14}, binary(7, false, func(_ call, a, b scalar) (scalar, error) {
+	register("Mul", []int{1, 6, 7, 13, 14}, binaryKernel(7, false, func(_ call, a, b scalar) scalar {
 		return arith(a, b,
 			func(x, y float64) float64 { return x * y },
 			func(x, y int64) int64 { return x * y },
-			func(x, y uint64) uint64 { return x * y }), nil
+			func(x, y uint64) uint64 { return x * y })
 	}))
 }

@@ -6,13 +6,11 @@
 
 package reference
 
-import "github.com/onnxshape/onnxshape/ops"
-
 func init() {
-	register("Neg", []int{1, 6, 13}, unary(nil, func(_ *ops.Node, x scalar) (scalar, error) {
+	register("Neg", []int{1, 6, 13}, unaryKernel(func(_ call, x scalar) scalar {
 		if x.kind == signedKind {
-			return signedOf(-x.i), nil // the least value wraps to itself when stored
+			return signedOf(-x.i) // the least value wraps to itself when stored
 		}
-		return floatOf(-x.f), nil
+		return floatOf(-x.f)
 	}))
 }

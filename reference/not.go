@@ -4,10 +4,8 @@
 
 package reference
 
-import "github.com/onnxshape/onnxshape/ops"
-
 func init() {
-	register("Not", []int{1}, unary(nil, func(_ *ops.Node, x scalar) (scalar, error) {
-		return boolOf(!x.b), nil
+	register("Not", []int{1}, unaryKernel(func(_ call, x scalar) scalar {
+		return boolOf(!x.b)
 	}))
 }

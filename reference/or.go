@@ -7,7 +7,7 @@
 package reference
 
 func init() {
-	register("Or", []int{1, 7}, binary(7, true, func(_ call, a, b scalar) (scalar, error) {
-		return boolOf(a.b || b.b), nil
+	register("Or", []int{1, 7}, binaryKernel(7, true, func(_ call, a, b scalar) scalar {
+		return boolOf(a.b || b.b)
 	}))
 }

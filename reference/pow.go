@@ -12,33 +12,67 @@ package reference
 
 import (
 	"math"
+
+	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/tensor"
 )
 
 func init() {
-	register("Pow", []int{1, 7, 12, 13, 15}, binary(7, false, func(_ call, a, b scalar) (scalar, error) {
-		e := realOf(b)
-		if a.kind == floatKind {
-			return floatOf(math.Pow(a.f, e)), nil
+	register("Pow", []int{1, 7, 12, 13, 15}, func(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
+		op := opOf(n)
+		x, err := requiredInput(op, in, 0, "X")
+		if err != nil {
+			return nil, err
 		}
-		x := a.i
-		switch {
-		case e != math.Trunc(e) || math.IsInf(e, 0):
-			return floatOf(math.Pow(float64(x), e)), nil // stored truncated
-		case e < 0 && x == 1:
-			return signedOf(1), nil
-		case e < 0 && x == -1:
-			return signedOf(1 - 2*int64(math.Abs(math.Mod(e, 2)))), nil
-		case e < 0:
-			return signedOf(0), nil
+		y, err := requiredInput(op, in, 1, "Y")
+		if err != nil {
+			return nil, err
 		}
-		// x^k by the binary digits of k.
-		power := int64(1)
-		for k := uint64(min(e, 0x1p63)); k > 0; k >>= 1 {
-			if k&1 == 1 {
-				power *= x
+		if err := checkType(op, "X", x.DataType(), elementwiseTypes["Pow"]); err != nil {
+			return nil, err
+		}
+		if err := checkType(op, "Y", y.DataType(), powExponentTypes); err != nil {
+			return nil, err
+		}
+		if n.Version < 12 && y.DataType() != x.DataType() {
+			return nil, op.errorf("type", "Y of type %v must have X's type %v", y.DataType(), x.DataType())
+		}
+		if n.Version < 7 {
+			if y, err = legacyBroadcast(op, n, x, y); err != nil {
+				return nil, err
 			}
-			x *= x
 		}
-		return signedOf(power), nil
-	}))
+		out, err := elementwiseN(opt, op, x.DataType(), func(v []scalar) scalar { return power(v[0], realOf(v[1])) }, x, y)
+		if err != nil {
+			return nil, err
+		}
+		return values(out), nil
+	})
+}
+
+// power is base^e.
+func power(base scalar, e float64) scalar {
+	if base.kind == floatKind {
+		return floatOf(math.Pow(base.f, e))
+	}
+	x := base.i
+	switch {
+	case e != math.Trunc(e) || math.IsInf(e, 0):
+		return floatOf(math.Pow(float64(x), e)) // stored truncated
+	case e < 0 && x == 1:
+		return signedOf(1)
+	case e < 0 && x == -1:
+		return signedOf(1 - 2*int64(math.Abs(math.Mod(e, 2))))
+	case e < 0:
+		return signedOf(0)
+	}
+	// x^k by the binary digits of k.
+	p := int64(1)
+	for k := uint64(min(e, 0x1p63)); k > 0; k >>= 1 {
+		if k&1 == 1 {
+			p *= x
+		}
+		x *= x
+	}
+	return signedOf(p)
 }

@@ -10,22 +10,21 @@
 package reference
 
 import (
-	"fmt"
-
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
 func init() {
 	register("PRelu", []int{1, 6, 7, 9, 16}, func(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
-		ts, err := inputs(in)
+		op := opOf(n)
+		x, err := requiredInput(op, in, 0, "X")
 		if err != nil {
 			return nil, err
 		}
-		if len(ts) != 2 || ts[0] == nil || ts[1] == nil {
-			return nil, fmt.Errorf("PRelu takes two inputs")
+		slope, err := requiredInput(op, in, 1, "slope")
+		if err != nil {
+			return nil, err
 		}
-		x, slope := ts[0], ts[1]
 		if n.Version < 7 && slope.Rank() == 1 && x.Rank() >= 2 && slope.Len() == x.Shape()[1] && slope.Len() != 1 {
 			shape := make([]int, x.Rank()-1)
 			for k := range shape {
@@ -33,13 +32,19 @@ func init() {
 			}
 			shape[0] = slope.Len()
 			if slope, err = slope.Reshape(shape...); err != nil {
-				return nil, err
+				return nil, op.wrap("broadcast", err, "slope")
 			}
 		}
 		if s, err := broadcastShape(x.Shape(), slope.Shape()); err != nil || !tensor.SameShape(s, x.Shape()) {
-			return nil, fmt.Errorf("slope of shape %v does not broadcast to X's shape %v", slope.Shape(), x.Shape())
+			return nil, op.errorf("broadcast", "slope of shape %v does not broadcast to X's shape %v", slope.Shape(), x.Shape())
 		}
-		out, err := elementwiseN(opt, x.DataType(), func(v []scalar) scalar {
+		if err := checkType(op, "X", x.DataType(), elementwiseTypes["PRelu"]); err != nil {
+			return nil, err
+		}
+		if slope.DataType() != x.DataType() {
+			return nil, op.errorf("type", "slope of type %v must have X's type %v", slope.DataType(), x.DataType())
+		}
+		out, err := elementwiseN(opt, op, x.DataType(), func(v []scalar) scalar {
 			if realOf(v[0]) < 0 {
 				return arith(v[0], v[1],
 					func(a, b float64) float64 { return a * b },
@@ -51,6 +56,6 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return []tensor.Value{out}, nil
+		return values(out), nil
 	})
 }

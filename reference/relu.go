@@ -8,13 +8,11 @@
 
 package reference
 
-import "github.com/onnxshape/onnxshape/ops"
-
 func init() {
-	register("Relu", []int{1, 6, 13, 14}, unary(nil, func(_ *ops.Node, x scalar) (scalar, error) {
+	register("Relu", []int{1, 6, 13, 14}, unaryKernel(func(_ call, x scalar) scalar {
 		if realOf(x) < 0 {
-			return signedOf(0), nil
+			return signedOf(0)
 		}
-		return x, nil
+		return x
 	}))
 }

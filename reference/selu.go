@@ -8,19 +8,15 @@
 
 package reference
 
-import (
-	"math"
-
-	"github.com/onnxshape/onnxshape/ops"
-)
+import "math"
 
 func init() {
-	register("Selu", []int{1, 6, 22}, unary(nil, func(n *ops.Node, x scalar) (scalar, error) {
-		alpha := attrFloat(n, "alpha", 1.67326319217681884765625)
-		gamma := attrFloat(n, "gamma", 1.05070102214813232421875)
+	register("Selu", []int{1, 6, 22}, unaryKernel(func(c call, x scalar) scalar {
+		alpha := attrFloat(c.n, "alpha", 1.67326319217681884765625)
+		gamma := attrFloat(c.n, "gamma", 1.05070102214813232421875)
 		if x.f > 0 {
-			return floatOf(gamma * x.f), nil
+			return floatOf(gamma * x.f)
 		}
-		return floatOf(gamma * (alpha*math.Exp(x.f) - alpha)), nil
+		return floatOf(gamma * (alpha*math.Exp(x.f) - alpha))
 	}))
 }

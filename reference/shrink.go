@@ -8,17 +8,15 @@
 
 package reference
 
-import "github.com/onnxshape/onnxshape/ops"
-
 func init() {
-	register("Shrink", []int{9}, unary(nil, func(n *ops.Node, x scalar) (scalar, error) {
-		bias, lambd := attrFloat(n, "bias", 0), attrFloat(n, "lambd", 0.5)
+	register("Shrink", []int{9}, unaryKernel(func(c call, x scalar) scalar {
+		bias, lambd := attrFloat(c.n, "bias", 0), attrFloat(c.n, "lambd", 0.5)
 		switch v := realOf(x); {
 		case v < -lambd:
-			return floatOf(v + bias), nil
+			return floatOf(v + bias)
 		case v > lambd:
-			return floatOf(v - bias), nil
+			return floatOf(v - bias)
 		}
-		return floatOf(0), nil
+		return floatOf(0)
 	}))
 }

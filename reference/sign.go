@@ -7,16 +7,14 @@
 
 package reference
 
-import "github.com/onnxshape/onnxshape/ops"
-
 func init() {
-	register("Sign", []int{9, 13}, unary(nil, func(_ *ops.Node, x scalar) (scalar, error) {
+	register("Sign", []int{9, 13}, unaryKernel(func(_ call, x scalar) scalar {
 		switch v := realOf(x); {
 		case v > 0:
-			return signedOf(1), nil
+			return signedOf(1)
 		case v < 0:
-			return signedOf(-1), nil
+			return signedOf(-1)
 		}
-		return x, nil
+		return x
 	}))
 }

@@ -7,13 +7,11 @@
 
 package reference
 
-import "github.com/onnxshape/onnxshape/ops"
-
 func init() {
-	register("ThresholdedRelu", []int{10, 22}, unary(nil, func(n *ops.Node, x scalar) (scalar, error) {
-		if x.f > attrFloat(n, "alpha", 1) {
-			return x, nil
+	register("ThresholdedRelu", []int{10, 22}, unaryKernel(func(c call, x scalar) scalar {
+		if x.f > attrFloat(c.n, "alpha", 1) {
+			return x
 		}
-		return floatOf(0), nil
+		return floatOf(0)
 	}))
 }

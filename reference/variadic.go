@@ -2,11 +2,10 @@ package reference
 
 // Sum, Mean, Max and Min: folded over their inputs from the first to the
 // last, each partial result rounded to the type (as a model computing them
-// pairwise would).
+// pairwise would). Before version 8 the inputs have one shape; from 8 they
+// broadcast.
 
 import (
-	"fmt"
-
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -15,15 +14,29 @@ import (
 // result with the next input's element, finish (if set) ends the result.
 func fold(step func(acc, x scalar) scalar, finish func(acc scalar, count int) scalar) ops.Kernel {
 	return func(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
-		ts, err := inputs(in)
-		if err != nil {
-			return nil, err
+		op := opOf(n)
+		if len(in) == 0 {
+			return nil, op.errorf("input", "at least one input is required")
 		}
-		if len(ts) == 0 {
-			return nil, fmt.Errorf("%s takes one or more inputs", n.OpType)
+		ts := make([]*tensor.Tensor, len(in))
+		for i := range in {
+			t, err := requiredInput(op, in, i, "data_0")
+			if err != nil {
+				return nil, err
+			}
+			ts[i] = t
+			if err := checkType(op, "input", t.DataType(), elementwiseTypes[n.OpType]); err != nil {
+				return nil, err
+			}
+			if t.DataType() != ts[0].DataType() {
+				return nil, op.errorf("type", "input %d of type %v must have input 0's type %v", i, t.DataType(), ts[0].DataType())
+			}
+			if n.Version < 8 && !tensor.SameShape(t.Shape(), ts[0].Shape()) {
+				return nil, op.errorf("shape", "input %d of shape %v must have input 0's shape %v", i, t.Shape(), ts[0].Shape())
+			}
 		}
 		dt := ts[0].DataType()
-		out, err := elementwiseN(opt, dt, func(x []scalar) scalar {
+		out, err := elementwiseN(opt, op, dt, func(x []scalar) scalar {
 			acc := x[0]
 			for _, v := range x[1:] {
 				acc = roundTo(dt, step(acc, v))
@@ -36,6 +49,6 @@ func fold(step func(acc, x scalar) scalar, finish func(acc scalar, count int) sc
 		if err != nil {
 			return nil, err
 		}
-		return []tensor.Value{out}, nil
+		return values(out), nil
 	}
 }
