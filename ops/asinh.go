@@ -1,8 +1,8 @@
 // Asinh computes the inverse hyperbolic sine of X elementwise.
 //
-// Versions: 9 and 22; each later one widens the type list. The rule: [type]
-// X's type is one the version allows. float32 is computed in float64 and
-// rounded once; float16 and bfloat16 through float32.
+// Versions: 9 and 22; they differ only in the types they allow. The rule:
+// [type] X's type is one the version allows. float32 is computed in float64
+// and rounded once; float16 and bfloat16 through float32.
 
 package ops
 

@@ -1,8 +1,8 @@
 // Mish computes X*tanh(softplus(X)) elementwise.
 //
-// Versions: 18 and 22; each later one widens the type list. The rule: [type]
-// X's type is one the version allows. float32 is computed in float64 and
-// rounded once; float16 and bfloat16 through float32.
+// Versions: 18 and 22; they differ only in the types they allow. The rule:
+// [type] X's type is one the version allows. float32 is computed in float64
+// and rounded once; float16 and bfloat16 through float32.
 
 package ops
 

@@ -1,9 +1,9 @@
 // Softplus computes ln(exp(X) + 1) elementwise, as max(X, 0) + ln(1 +
 // exp(-|X|)), which does not overflow for large X.
 //
-// Versions: 1 and 22; each later one widens the type list. The rule: [type]
-// X's type is one the version allows. float32 is computed in float64 and
-// rounded once; float16 and bfloat16 through float32.
+// Versions: 1 and 22; they differ only in the types they allow. The rule:
+// [type] X's type is one the version allows. float32 is computed in float64
+// and rounded once; float16 and bfloat16 through float32.
 
 package ops
 

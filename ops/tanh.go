@@ -1,9 +1,9 @@
 // Tanh computes the hyperbolic tangent of X elementwise.
 //
-// Versions: 1, 6 and 13; each later one widens the type list (1 also takes
-// consumed_inputs, which changes nothing). The rule: [type] X's type is one
-// the version allows. float32 is computed in float64 and rounded once;
-// float16 and bfloat16 through float32.
+// Versions: 1, 6 and 13; they differ only in the types they allow (1 also
+// takes consumed_inputs, which changes nothing). The rule: [type] X's type
+// is one the version allows. float32 is computed in float64 and rounded
+// once; float16 and bfloat16 through float32.
 
 package ops
 
