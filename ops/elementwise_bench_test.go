@@ -67,3 +67,13 @@ func BenchmarkCopyImage(b *testing.B) {
 		copy(y.Bytes(), x.Bytes())
 	}
 }
+
+func BenchmarkSigmoid(b *testing.B) {
+	x := benchImage()
+	b.SetBytes(int64(2 * x.ByteLen()))
+	for b.Loop() {
+		if _, err := Sigmoid(x); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
