@@ -16,7 +16,7 @@ var addOp = &binaryOp{
 	kernel: fixedKernels(numberBinaries([8]binaryKernel{
 		addSpans[uint8](), addSpans[uint16](), addSpans[uint32](), addSpans[uint64](),
 		addSpans[int8](), addSpans[int16](), addSpans[int32](), addSpans[int64](),
-	}, addSpans[float32](), addSpans[float64]())),
+	}, vectorized("Add", addSpans[float32]()), vectorized("Add", addSpans[float64]()))),
 }
 
 func init() {

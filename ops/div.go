@@ -20,7 +20,7 @@ var divOp = &binaryOp{
 	kernel: fixedKernels(numberBinaries([8]binaryKernel{
 		intDivSpans[uint8](), intDivSpans[uint16](), intDivSpans[uint32](), intDivSpans[uint64](),
 		intDivSpans[int8](), intDivSpans[int16](), intDivSpans[int32](), intDivSpans[int64](),
-	}, floatDivSpans[float32](), floatDivSpans[float64]())),
+	}, vectorized("Div", floatDivSpans[float32]()), vectorized("Div", floatDivSpans[float64]()))),
 	check: refuseZeroDivisor,
 }
 

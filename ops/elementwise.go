@@ -248,6 +248,9 @@ type binarySpans[A, B, O any] struct {
 	both  func(o []O, a []A, b []B)
 	left  func(o []O, a A, b []B) // a is a broadcast scalar
 	right func(o []O, a []A, b B) // b is a broadcast scalar
+	// streamed, if set, are the same loops with streaming stores
+	// (stream.go), for outputs too large for the cache.
+	streamed *binarySpans[A, B, O]
 }
 
 // binaryKernel runs a binary operator for one input type.
@@ -257,6 +260,15 @@ type binaryKernel interface {
 
 func (s binarySpans[A, B, O]) run(opt *Options, w *broadcastWalk, out, a, b *tensor.Tensor) {
 	o, x, y := elems[O](out), elems[A](a), elems[B](b)
+	if s.streamed != nil && opt.orDefault().streams(out.ByteLen(), a.ByteLen()+b.ByteLen()) {
+		// Each part fences its streaming stores before it is handed back.
+		t := *s.streamed
+		w.run(opt, out.DataType().Size(), func(oo int, in []int, n int) {
+			t.spans(o[oo:oo+n], x, in[0], w.step[0], y, in[1], w.step[1])
+			storeFence()
+		})
+		return
+	}
 	w.run(opt, out.DataType().Size(), func(oo int, in []int, n int) {
 		s.spans(o[oo:oo+n], x, in[0], w.step[0], y, in[1], w.step[1])
 	})

@@ -16,7 +16,7 @@ var mulOp = &binaryOp{
 	kernel: fixedKernels(numberBinaries([8]binaryKernel{
 		mulSpans[uint8](), mulSpans[uint16](), mulSpans[uint32](), mulSpans[uint64](),
 		mulSpans[int8](), mulSpans[int16](), mulSpans[int32](), mulSpans[int64](),
-	}, mulSpans[float32](), mulSpans[float64]())),
+	}, vectorized("Mul", mulSpans[float32]()), vectorized("Mul", mulSpans[float64]()))),
 }
 
 func init() {

@@ -16,7 +16,7 @@ var subOp = &binaryOp{
 	kernel: fixedKernels(numberBinaries([8]binaryKernel{
 		subSpans[uint8](), subSpans[uint16](), subSpans[uint32](), subSpans[uint64](),
 		subSpans[int8](), subSpans[int16](), subSpans[int32](), subSpans[int64](),
-	}, subSpans[float32](), subSpans[float64]())),
+	}, vectorized("Sub", subSpans[float32]()), vectorized("Sub", subSpans[float64]()))),
 }
 
 func init() {

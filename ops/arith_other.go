@@ -1,0 +1,8 @@
+//go:build !amd64 || purego
+
+package ops
+
+// vectorized returns s: only amd64 has the assembly loops.
+func vectorized[T float32 | float64](op string, s binarySpans[T, T, T]) binarySpans[T, T, T] {
+	return s
+}
