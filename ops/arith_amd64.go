@@ -246,3 +246,18 @@ func avxSpans[T float32 | float64](s binarySpans[T, T, T], k arithKernels[T], al
 		},
 	}
 }
+
+//go:noescape
+func f32Relu(o, a unsafe.Pointer, n int)
+
+// reluF32 is Relu's float32 loop: the AVX loop for the bulk.
+func reluF32(o, a []float32) {
+	m := 0
+	if haveAVX {
+		m = len(o) &^ 31
+		if m > 0 {
+			f32Relu(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m)
+		}
+	}
+	reluSpan(o[m:], a[m:len(o)])
+}

@@ -1479,3 +1479,36 @@ f64NTDivSVloop:
 f64NTDivSVdone:
 	VZEROUPPER
 	RET
+
+// func f32Relu(o, a unsafe.Pointer, n int)
+//
+// o = max(0, a), 32 float32 per iteration. VMAXPS gives its second source
+// unless the first is greater: with 0 first, 0 > x ? 0 : x, so that NaN
+// and -0 stay as they are (Relu's rule in relu.go).
+TEXT ·f32Relu(SB), NOSPLIT, $0-24
+	MOVQ o+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	VXORPS Y7, Y7, Y7
+	SHRQ $5, CX
+	JZ   f32Reludone
+f32Reluloop:
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VMAXPS Y0, Y7, Y0
+	VMAXPS Y1, Y7, Y1
+	VMAXPS Y2, Y7, Y2
+	VMAXPS Y3, Y7, Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  f32Reluloop
+f32Reludone:
+	VZEROUPPER
+	RET

@@ -6,3 +6,6 @@ package ops
 func vectorized[T float32 | float64](op string, s binarySpans[T, T, T]) binarySpans[T, T, T] {
 	return s
 }
+
+// reluF32 is Relu's float32 loop.
+func reluF32(o, a []float32) { reluSpan(o, a) }

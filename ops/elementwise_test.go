@@ -505,3 +505,24 @@ func sameFloats(y *tensor.Tensor, want []float64) string {
 	}
 	return ""
 }
+
+// Relu's AVX loop keeps NaN and -0 and zeroes the negatives, as the Go
+// loop does.
+func TestReluLoopMatchesGo(t *testing.T) {
+	x := make([]float32, 100)
+	for i := range x {
+		x[i] = float32(i%7) - 3
+	}
+	x[5], x[40], x[77] = float32(math.NaN()), float32(math.Copysign(0, -1)), float32(math.Inf(-1))
+	got, want := make([]float32, len(x)), make([]float32, len(x))
+	reluF32(got, x)
+	reluSpan(want, x)
+	for i := range x {
+		if math.Float32bits(got[i]) != math.Float32bits(want[i]) && !(got[i] != got[i] && want[i] != want[i]) {
+			t.Fatalf("element %d (%v): %v, want %v", i, x[i], got[i], want[i])
+		}
+	}
+	if !math.Signbit(float64(got[40])) || !math.IsNaN(float64(got[5])) || got[77] != 0 {
+		t.Fatalf("got %v %v %v", got[5], got[40], got[77])
+	}
+}

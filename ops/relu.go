@@ -15,7 +15,7 @@ var reluOp = &unaryOp{
 		nil, nil, nil, nil,
 		unarySpan[int8, int8](reluSpan[int8]), unarySpan[int16, int16](reluSpan[int16]),
 		unarySpan[int32, int32](reluSpan[int32]), unarySpan[int64, int64](reluSpan[int64]),
-	}, reluSpan[float32], unarySpan[float64, float64](reluSpan[float64]))),
+	}, reluF32, unarySpan[float64, float64](reluSpan[float64]))),
 }
 
 func init() {
