@@ -175,7 +175,7 @@ func (w *broadcastWalk) run(opt *Options, elemBytes int, f func(out int, in []in
 		return
 	}
 	spans := w.n / w.span
-	work := w.n * max(elemBytes, 1) / 4
+	work := w.n / 4 * max(elemBytes, 1) // 32-bit ints: no overflow below the 2 GiB cap
 	if pieces := (w.span + maxPiece - 1) / maxPiece; pieces > 1 {
 		_ = parallelRange(opt.orDefault(), spans*pieces, work, func(lo, hi int) error {
 			offs := make([]int, len(w.strides))
@@ -399,7 +399,7 @@ func (f unarySpan[A, O]) run(opt *Options, out, x *tensor.Tensor) {
 	o, a := elems[O](out), elems[A](x)
 	n := len(o)
 	chunks := (n + unaryChunk - 1) / unaryChunk
-	_ = parallelRange(opt.orDefault(), chunks, n*max(out.DataType().Size(), 1)/4, func(lo, hi int) error {
+	_ = parallelRange(opt.orDefault(), chunks, n/4*max(out.DataType().Size(), 1), func(lo, hi int) error {
 		f(o[lo*unaryChunk:min(hi*unaryChunk, n)], a[lo*unaryChunk:min(hi*unaryChunk, n)])
 		return nil
 	})
