@@ -263,3 +263,22 @@ func reluF32(o, a []float32) {
 	}
 	reluSpan(o[m:], a[m:len(o)])
 }
+
+// haveAVX2 reports a processor with AVX2 (integer YMM operations).
+var haveAVX2 = cpu.X86.HasAVX2
+
+//go:noescape
+func selectWords32(o, c, a, b unsafe.Pointer, n int)
+
+// select32 is Where's loop for 4-byte elements over spans where all three
+// inputs advance: the AVX2 blend for the bulk.
+func select32(o []uint32, c []uint8, a, b []uint32) {
+	m := 0
+	if haveAVX2 {
+		m = len(o) &^ 31
+		if m > 0 {
+			selectWords32(unsafe.Pointer(&o[0]), unsafe.Pointer(&c[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), m)
+		}
+	}
+	selectWords(o[m:], c[m:len(o)], a[m:len(o)], b[m:len(o)])
+}

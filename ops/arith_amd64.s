@@ -1514,3 +1514,52 @@ f32Reluloop:
 f32Reludone:
 	VZEROUPPER
 	RET
+
+// func selectWords32(o, c, a, b unsafe.Pointer, n int)
+//
+// o[i] = c[i] != 0 ? a[i] : b[i] for 4-byte elements, 32 per iteration
+// (AVX2): eight condition bytes widened to eight words, compared with 0,
+// and the comparison's mask picks b where the condition is false.
+TEXT ·selectWords32(SB), NOSPLIT, $0-40
+	MOVQ o+0(FP), DI
+	MOVQ c+8(FP), BX
+	MOVQ a+16(FP), SI
+	MOVQ b+24(FP), DX
+	MOVQ n+32(FP), CX
+	VPXOR Y7, Y7, Y7
+	SHRQ $5, CX
+	JZ   selectWords32done
+selectWords32loop:
+	VPMOVZXBD 0(BX), Y0
+	VPMOVZXBD 8(BX), Y1
+	VPMOVZXBD 16(BX), Y2
+	VPMOVZXBD 24(BX), Y3
+	VPCMPEQD Y7, Y0, Y0
+	VPCMPEQD Y7, Y1, Y1
+	VPCMPEQD Y7, Y2, Y2
+	VPCMPEQD Y7, Y3, Y3
+	VMOVUPS 0(SI), Y4
+	VMOVUPS 0(DX), Y5
+	VBLENDVPS Y0, Y5, Y4, Y4
+	VMOVUPS Y4, 0(DI)
+	VMOVUPS 32(SI), Y4
+	VMOVUPS 32(DX), Y5
+	VBLENDVPS Y1, Y5, Y4, Y4
+	VMOVUPS Y4, 32(DI)
+	VMOVUPS 64(SI), Y4
+	VMOVUPS 64(DX), Y5
+	VBLENDVPS Y2, Y5, Y4, Y4
+	VMOVUPS Y4, 64(DI)
+	VMOVUPS 96(SI), Y4
+	VMOVUPS 96(DX), Y5
+	VBLENDVPS Y3, Y5, Y4, Y4
+	VMOVUPS Y4, 96(DI)
+	ADDQ $32, BX
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  selectWords32loop
+selectWords32done:
+	VZEROUPPER
+	RET

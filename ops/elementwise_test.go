@@ -526,3 +526,28 @@ func TestReluLoopMatchesGo(t *testing.T) {
 		t.Fatalf("got %v %v %v", got[5], got[40], got[77])
 	}
 }
+
+// Where's AVX2 blend picks as the Go loop does, for any nonzero condition
+// byte and every length.
+func TestSelectLoopMatchesGo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, n := range []int{0, 1, 31, 32, 33, 100, 257} {
+		c := make([]uint8, n)
+		a, b := make([]uint32, n), make([]uint32, n)
+		for i := range c {
+			c[i] = []uint8{0, 1, 2, 255}[rng.IntN(4)]
+			a[i], b[i] = rng.Uint32(), rng.Uint32()
+		}
+		got, want := make([]uint32, n), make([]uint32, n)
+		select32(got, c, a, b)
+		selectWords(want, c, a, b)
+		if !slices.Equal(got, want) {
+			t.Fatalf("n=%d: %v, want %v", n, got, want)
+		}
+		for i := range c {
+			if (c[i] != 0) != (want[i] == a[i]) && a[i] != b[i] {
+				t.Fatalf("n=%d element %d: condition %d picked the wrong source", n, i, c[i])
+			}
+		}
+	}
+}

@@ -75,7 +75,7 @@ func where(opt *Options, op opRef, cond, x, y *tensor.Tensor) (*tensor.Tensor, e
 	case 2:
 		whereRun(opt, w, z, cond, x, y, selectWords[uint16])
 	case 4:
-		whereRun(opt, w, z, cond, x, y, selectWords[uint32])
+		whereRun(opt, w, z, cond, x, y, select32)
 	case 8:
 		whereRun(opt, w, z, cond, x, y, selectWords[uint64])
 	case 16:

@@ -281,3 +281,83 @@ with open('ops/arith_other.go','a') as f:
 // reluF32 is Relu's float32 loop.
 func reluF32(o, a []float32) { reluSpan(o, a) }
 ''')
+
+# Where on 4-byte elements: a blend by the condition bytes.
+where = '''
+// func selectWords32(o, c, a, b unsafe.Pointer, n int)
+//
+// o[i] = c[i] != 0 ? a[i] : b[i] for 4-byte elements, 32 per iteration
+// (AVX2): eight condition bytes widened to eight words, compared with 0,
+// and the comparison's mask picks b where the condition is false.
+TEXT ·selectWords32(SB), NOSPLIT, $0-40
+	MOVQ o+0(FP), DI
+	MOVQ c+8(FP), BX
+	MOVQ a+16(FP), SI
+	MOVQ b+24(FP), DX
+	MOVQ n+32(FP), CX
+	VPXOR Y7, Y7, Y7
+	SHRQ $5, CX
+	JZ   selectWords32done
+selectWords32loop:
+	VPMOVZXBD 0(BX), Y0
+	VPMOVZXBD 8(BX), Y1
+	VPMOVZXBD 16(BX), Y2
+	VPMOVZXBD 24(BX), Y3
+	VPCMPEQD Y7, Y0, Y0
+	VPCMPEQD Y7, Y1, Y1
+	VPCMPEQD Y7, Y2, Y2
+	VPCMPEQD Y7, Y3, Y3
+	VMOVUPS 0(SI), Y4
+	VMOVUPS 0(DX), Y5
+	VBLENDVPS Y0, Y5, Y4, Y4
+	VMOVUPS Y4, 0(DI)
+	VMOVUPS 32(SI), Y4
+	VMOVUPS 32(DX), Y5
+	VBLENDVPS Y1, Y5, Y4, Y4
+	VMOVUPS Y4, 32(DI)
+	VMOVUPS 64(SI), Y4
+	VMOVUPS 64(DX), Y5
+	VBLENDVPS Y2, Y5, Y4, Y4
+	VMOVUPS Y4, 64(DI)
+	VMOVUPS 96(SI), Y4
+	VMOVUPS 96(DX), Y5
+	VBLENDVPS Y3, Y5, Y4, Y4
+	VMOVUPS Y4, 96(DI)
+	ADDQ $32, BX
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  selectWords32loop
+selectWords32done:
+	VZEROUPPER
+	RET
+'''
+with open('ops/arith_amd64.s','a') as f:
+    f.write(where)
+with open('ops/arith_amd64.go','a') as f:
+    f.write('''
+// haveAVX2 reports a processor with AVX2 (integer YMM operations).
+var haveAVX2 = cpu.X86.HasAVX2
+
+//go:noescape
+func selectWords32(o, c, a, b unsafe.Pointer, n int)
+
+// select32 is Where's loop for 4-byte elements over spans where all three
+// inputs advance: the AVX2 blend for the bulk.
+func select32(o []uint32, c []uint8, a, b []uint32) {
+	m := 0
+	if haveAVX2 {
+		m = len(o) &^ 31
+		if m > 0 {
+			selectWords32(unsafe.Pointer(&o[0]), unsafe.Pointer(&c[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), m)
+		}
+	}
+	selectWords(o[m:], c[m:len(o)], a[m:len(o)], b[m:len(o)])
+}
+''')
+with open('ops/arith_other.go','a') as f:
+    f.write('''
+// select32 is Where's loop for 4-byte elements.
+func select32(o []uint32, c []uint8, a, b []uint32) { selectWords(o, c, a, b) }
+''')
