@@ -9,6 +9,11 @@
 // three loops: left input scalar, right input scalar, both spans. Unary
 // operators are one loop over contiguous chunks.
 //
+// Go does not vectorize: the float32 and float64 loops of Add, Sub, Mul and
+// Div, Relu's float32 loop and Where's 4-byte select run AVX loops on amd64
+// (arith_amd64.s, written by scripts/gen-arith-asm.py), Go the ends of each
+// span and every other loop.
+//
 // float16 and bfloat16 compute through float32, as onnxruntime does: each
 // chunk of a span is widened to float32, run through the operator's float32
 // loop and rounded back once to the 16-bit type (docs/divergences.md).
