@@ -223,6 +223,18 @@ func Standards() []Standard {
 			c.inputs = append(c.inputs, named{"indices", tensor.MustFromSlice(idx, n, 6250)})
 			return c
 		}},
+		{"add_broadcast", "Add", func(n int) caseSpec {
+			c := unary("Add", nchw(n), nchw(n), nil)
+			c.node.Input = append(c.node.Input, "bias")
+			c.inputs = append(c.inputs, randomFloats("bias", []int{1, 64, 1, 1}))
+			return c
+		}},
+		{"where", "Where", func(n int) caseSpec {
+			c := unary("Where", nchw(n), nchw(n), nil)
+			c.node.Input = []string{"cond", "x", "other"}
+			c.inputs = []named{randomBools("cond", nchw(n)), c.inputs[0], randomFloats("other", nchw(n))}
+			return c
+		}},
 	}
 }
 
@@ -277,6 +289,18 @@ func smallChain(rounds int) caseSpec {
 	return chain(randomFloats("x", []int{1, 3, 8, 8}), []int{1, 3, 8, 8}, links,
 		int64Const("axes0", 0), int64Const("flat", 1, 3, 64), int64Const("square", 1, 3, 8, 8),
 		int64Const("last", 7), int64Const("before_first", -9), int64Const("axis3", 3), int64Const("back", -1))
+}
+
+// randomBools is a bool tensor of random values, the same for the same
+// name and shape on every machine.
+func randomBools(name string, shape []int) named {
+	t := tensor.MustNew(tensor.Bool, shape...)
+	v, _ := tensor.Data[bool](t)
+	r := rng(name, shape)
+	for i := range v {
+		v[i] = r.IntN(2) == 0
+	}
+	return named{name, t}
 }
 
 // unary is a node with one float input x of shape in, one float output y of

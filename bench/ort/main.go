@@ -262,6 +262,8 @@ func ortTensor(t *tensor.Tensor) (ort.Value, error) {
 	case tensor.Int64:
 		v, _ := tensor.Data[int64](t)
 		return ort.NewTensor(shape, v)
+	case tensor.Bool: // one byte per element, 0 or 1, as onnxruntime's bool
+		return ort.NewCustomDataTensor(shape, t.Bytes(), ort.TensorElementDataTypeBool)
 	}
 	return nil, fmt.Errorf("element type %v is not wired into the comparison", t.DataType())
 }

@@ -1,0 +1,19 @@
+// Acos computes the arccosine of X elementwise; outside [-1, 1] it is NaN.
+//
+// Versions: 7 and 22; they differ only in the types they allow. The rule:
+// [type] X's type is one the version allows. float32 is computed in float64
+// and rounded once; float16 and bfloat16 through float32.
+
+package ops
+
+import "math"
+
+var acosOp = &unaryOp{
+	name: "Acos", types: versionTypes{7: floatTypes, 22: floatBFTypes},
+	kernel: fixedUnaries(floatFunction(math.Acos)),
+}
+
+func init() {
+	register("Acos", []int{7, 22}, [2]int{1, 1}, [2]int{1, 1}, acosOp.node)
+	declareAttrs("Acos")
+}

@@ -1,0 +1,20 @@
+// Atanh computes the inverse hyperbolic tangent of X elementwise; ±1 gives
+// ±Inf, outside [-1, 1] NaN.
+//
+// Versions: 9 and 22; they differ only in the types they allow. The rule:
+// [type] X's type is one the version allows. float32 is computed in float64
+// and rounded once; float16 and bfloat16 through float32.
+
+package ops
+
+import "math"
+
+var atanhOp = &unaryOp{
+	name: "Atanh", types: versionTypes{9: floatTypes, 22: floatBFTypes},
+	kernel: fixedUnaries(floatFunction(math.Atanh)),
+}
+
+func init() {
+	register("Atanh", []int{9, 22}, [2]int{1, 1}, [2]int{1, 1}, atanhOp.node)
+	declareAttrs("Atanh")
+}

@@ -1,0 +1,19 @@
+// Cos computes the cosine of X (radians) elementwise.
+//
+// Versions: 7 and 22; they differ only in the types they allow. The rule:
+// [type] X's type is one the version allows. float32 is computed in float64
+// and rounded once; float16 and bfloat16 through float32.
+
+package ops
+
+import "math"
+
+var cosOp = &unaryOp{
+	name: "Cos", types: versionTypes{7: floatTypes, 22: floatBFTypes},
+	kernel: fixedUnaries(floatFunction(math.Cos)),
+}
+
+func init() {
+	register("Cos", []int{7, 22}, [2]int{1, 1}, [2]int{1, 1}, cosOp.node)
+	declareAttrs("Cos")
+}

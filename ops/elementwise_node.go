@@ -1,0 +1,289 @@
+package ops
+
+// How the elementwise operators read a node: the checks every one of them
+// makes (types by version, broadcasting, legacy broadcast attributes), the
+// output allocation and the dispatch to the engine's kernel for the input
+// type.
+
+import (
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// legacyBroadcastAttrs are the attributes of the versions before
+// multidirectional broadcasting (opset 1 to 6): broadcast and axis, for
+// since-versions below before.
+func legacyBroadcastAttrs(before int) []AttrSpec {
+	return []AttrSpec{
+		{Name: "broadcast", Type: AttrInt, Before: before},
+		{Name: "axis", Type: AttrInt, Before: before},
+	}
+}
+
+// consumedInputs is the attribute of the first version of many operators,
+// an optimisation hint of Caffe2 that has no effect on the result.
+var consumedInputs = AttrSpec{Name: "consumed_inputs", Type: AttrInts, Before: 6}
+
+// broadcastOutput returns the shape of a binary operator's output and the
+// shape to read B with. Under multidirectional broadcasting (legacy false)
+// both broadcast to each other. Under the legacy rule (opset 1 to 6) the
+// output is A's shape: with broadcast=0 B must have it too; with
+// broadcast=1, B's shape must match A's from axis on (by default A's last
+// dims), each dim equal or 1, and B is read with A's rank.
+func broadcastOutput(op opRef, n *Node, legacy bool, a, b []int) (out, bAt []int, err error) {
+	if !legacy {
+		out, err := broadcastShapes(a, b)
+		if err != nil {
+			return nil, nil, op.errorf("broadcast", "%v", err)
+		}
+		return out, b, nil
+	}
+	on, err := n.Int("broadcast", 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	if on == 0 {
+		if !tensor.SameShape(a, b) {
+			return nil, nil, op.errorf("broadcast", "B of shape %v must have A's shape %v when broadcast is 0", b, a)
+		}
+		return a, b, nil
+	}
+	axis, err := n.intAttr("axis", len(a)-len(b), "axis")
+	if err != nil {
+		return nil, nil, err
+	}
+	if axis < 0 {
+		axis += len(a)
+	}
+	if len(b) == 1 && b[0] == 1 && !n.Has("axis") {
+		axis = len(a) - 1 // B of one element: a scalar
+	}
+	if axis < 0 || axis+len(b) > len(a) {
+		return nil, nil, op.errorf("axis", "B of shape %v does not fit A's shape %v from axis %d", b, a, axis)
+	}
+	bAt = make([]int, len(a))
+	for k := range bAt {
+		bAt[k] = 1
+	}
+	for k, d := range b {
+		if d != a[axis+k] && d != 1 {
+			return nil, nil, op.errorf("broadcast", "B of shape %v does not match A's shape %v from axis %d", b, a, axis)
+		}
+		bAt[axis+k] = d
+	}
+	return a, bAt, nil
+}
+
+// binaryOp is one binary elementwise operator.
+type binaryOp struct {
+	name  string
+	types versionTypes // A's types (and B's, which must equal A's)
+	// legacyBefore: since-versions below it broadcast by the legacy rule.
+	legacyBefore int
+	// boolOut: the output is bool (comparisons) instead of A's type.
+	boolOut bool
+	// kernel picks the kernel for A's type and the node's attributes.
+	kernel func(n *Node, dt tensor.DataType) (binaryKernel, error)
+	// check, if set, is a rule on the inputs' values (a zero divisor under
+	// SONNX).
+	check func(opt *Options, op opRef, a, b *tensor.Tensor) error
+}
+
+// fixedKernels is the kernel function of an operator whose kernels depend
+// on the type only.
+func fixedKernels(table map[tensor.DataType]binaryKernel) func(*Node, tensor.DataType) (binaryKernel, error) {
+	return func(n *Node, dt tensor.DataType) (binaryKernel, error) {
+		k, ok := table[dt]
+		if !ok {
+			return nil, n.op().errorf("type", "no kernel for type %v", dt)
+		}
+		return k, nil
+	}
+}
+
+// node is the Kernel of the operator.
+func (b *binaryOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+	x, err := n.requiredInput(in, 0, "A")
+	if err != nil {
+		return nil, err
+	}
+	y, err := n.requiredInput(in, 1, "B")
+	if err != nil {
+		return nil, err
+	}
+	z, err := b.apply(opt, n, x, y)
+	if err != nil {
+		return nil, err
+	}
+	return values(z), nil
+}
+
+// apply checks the inputs and runs the operator.
+func (b *binaryOp) apply(opt *Options, n *Node, x, y *tensor.Tensor) (*tensor.Tensor, error) {
+	op := n.op()
+	opt = opt.orDefault()
+	if err := b.types.check(op, "A", x.DataType()); err != nil {
+		return nil, err
+	}
+	if y.DataType() != x.DataType() {
+		return nil, op.errorf("type", "B of type %v must have A's type %v", y.DataType(), x.DataType())
+	}
+	out, bAt, err := broadcastOutput(op, n, op.version < b.legacyBefore, x.Shape(), y.Shape())
+	if err != nil {
+		return nil, err
+	}
+	k, err := b.kernel(n, x.DataType())
+	if err != nil {
+		return nil, err
+	}
+	if b.check != nil {
+		if err := b.check(opt, op, x, y); err != nil {
+			return nil, err
+		}
+	}
+	dt := x.DataType()
+	if b.boolOut {
+		dt = tensor.Bool
+	}
+	z, err := opt.newOverwritten(op, dt, out)
+	if err != nil {
+		return nil, err
+	}
+	k.run(opt, newBroadcastWalk(out, x.Shape(), bAt), z, x, y)
+	return z, nil
+}
+
+// unaryOp is one unary elementwise operator.
+type unaryOp struct {
+	name  string
+	types versionTypes
+	// out is the output's type for the input's (nil: the same).
+	out func(tensor.DataType) tensor.DataType
+	// kernel picks the kernel for the input's type and the node's attributes.
+	kernel func(n *Node, dt tensor.DataType) (unaryKernel, error)
+}
+
+// fixedUnaries is the kernel function of an operator whose kernels depend
+// on the type only.
+func fixedUnaries(table map[tensor.DataType]unaryKernel) func(*Node, tensor.DataType) (unaryKernel, error) {
+	return func(n *Node, dt tensor.DataType) (unaryKernel, error) {
+		k, ok := table[dt]
+		if !ok {
+			return nil, n.op().errorf("type", "no kernel for type %v", dt)
+		}
+		return k, nil
+	}
+}
+
+func (u *unaryOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+	x, err := n.requiredInput(in, 0, "X")
+	if err != nil {
+		return nil, err
+	}
+	y, err := u.apply(opt, n, x)
+	if err != nil {
+		return nil, err
+	}
+	return values(y), nil
+}
+
+func (u *unaryOp) apply(opt *Options, n *Node, x *tensor.Tensor) (*tensor.Tensor, error) {
+	op := n.op()
+	opt = opt.orDefault()
+	if err := u.types.check(op, "X", x.DataType()); err != nil {
+		return nil, err
+	}
+	k, err := u.kernel(n, x.DataType())
+	if err != nil {
+		return nil, err
+	}
+	dt := x.DataType()
+	if u.out != nil {
+		dt = u.out(dt)
+	}
+	y, err := opt.newOverwritten(op, dt, x.Shape())
+	if err != nil {
+		return nil, err
+	}
+	k.run(opt, y, x)
+	return y, nil
+}
+
+// variadicOp is Sum, Mean, Max or Min: a binary operator folded over one
+// or more inputs, which broadcast to each other from version 8 (before,
+// they all have one shape).
+type variadicOp struct {
+	binaryOp
+	// finish, if set, runs on the folded result (Mean's division).
+	finish func(opt *Options, op opRef, acc *tensor.Tensor, count int) error
+}
+
+func (v *variadicOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+	op := n.op()
+	opt = opt.orDefault()
+	if len(in) == 0 {
+		return nil, op.errorf("input", "at least one input is required")
+	}
+	ts := make([]*tensor.Tensor, len(in))
+	for i := range in {
+		t, err := n.requiredInput(in, i, "data_0")
+		if err != nil {
+			return nil, err
+		}
+		ts[i] = t
+		if err := v.types.check(op, "input", t.DataType()); err != nil {
+			return nil, err
+		}
+		if t.DataType() != ts[0].DataType() {
+			return nil, op.errorf("type", "input %d of type %v must have input 0's type %v", i, t.DataType(), ts[0].DataType())
+		}
+		if op.version < 8 && !tensor.SameShape(t.Shape(), ts[0].Shape()) {
+			return nil, op.errorf("shape", "input %d of shape %v must have input 0's shape %v (no broadcasting before version 8)", i, t.Shape(), ts[0].Shape())
+		}
+	}
+	// The output shape first, so that a failing broadcast allocates nothing.
+	shape := ts[0].Shape()
+	for _, t := range ts[1:] {
+		s, err := broadcastShapes(shape, t.Shape())
+		if err != nil {
+			return nil, op.errorf("broadcast", "%v", err)
+		}
+		shape = s
+	}
+	var acc *tensor.Tensor
+	if len(ts) == 1 {
+		y, err := opt.newOverwritten(op, ts[0].DataType(), ts[0].Shape())
+		if err != nil {
+			return nil, err
+		}
+		copy(y.Bytes(), ts[0].Bytes())
+		acc = y
+	} else {
+		k, err := v.kernel(n, ts[0].DataType())
+		if err != nil {
+			return nil, err
+		}
+		acc = ts[0]
+		for _, t := range ts[1:] {
+			out, err := broadcastShapes(acc.Shape(), t.Shape())
+			if err != nil {
+				return nil, op.errorf("broadcast", "%v", err)
+			}
+			z := acc
+			if !tensor.SameShape(out, acc.Shape()) || acc == ts[0] {
+				if z, err = opt.newOverwritten(op, acc.DataType(), out); err != nil {
+					return nil, err
+				}
+			}
+			// The engine reads each element before it writes the same
+			// one, so the accumulator may be its own output.
+			k.run(opt, newBroadcastWalk(out, acc.Shape(), t.Shape()), z, acc, t)
+			acc = z
+		}
+	}
+	if v.finish != nil {
+		if err := v.finish(opt, op, acc, len(ts)); err != nil {
+			return nil, err
+		}
+	}
+	return values(acc), nil
+}

@@ -1,0 +1,20 @@
+// Exp computes e raised to X elementwise.
+//
+// Versions: 1, 6 and 13; they differ only in the types they allow (1 also
+// takes consumed_inputs, which changes nothing). The rule: [type] X's type
+// is one the version allows. float32 is computed in float64 and rounded
+// once; float16 and bfloat16 through float32.
+
+package ops
+
+import "math"
+
+var expOp = &unaryOp{
+	name: "Exp", types: versionTypes{1: floatTypes, 6: floatTypes, 13: floatBFTypes},
+	kernel: fixedUnaries(floatFunction(math.Exp)),
+}
+
+func init() {
+	register("Exp", []int{1, 6, 13}, [2]int{1, 1}, [2]int{1, 1}, expOp.node)
+	declareAttrs("Exp", consumedInputs)
+}

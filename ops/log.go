@@ -1,0 +1,21 @@
+// Log computes the natural logarithm of X elementwise; 0 gives -Inf and a
+// negative element NaN (IEEE 754).
+//
+// Versions: 1, 6 and 13; they differ only in the types they allow (1 also
+// takes consumed_inputs, which changes nothing). The rule: [type] X's type
+// is one the version allows. float32 is computed in float64 and rounded
+// once; float16 and bfloat16 through float32.
+
+package ops
+
+import "math"
+
+var logOp = &unaryOp{
+	name: "Log", types: versionTypes{1: floatTypes, 6: floatTypes, 13: floatBFTypes},
+	kernel: fixedUnaries(floatFunction(math.Log)),
+}
+
+func init() {
+	register("Log", []int{1, 6, 13}, [2]int{1, 1}, [2]int{1, 1}, logOp.node)
+	declareAttrs("Log", consumedInputs)
+}

@@ -1,0 +1,132 @@
+// Pow raises X to the power Y elementwise, with broadcasting.
+//
+// Versions: 1 broadcasts Y to X by the legacy rule (attributes broadcast
+// and axis); from 7 both broadcast to each other. Up to 7 X and Y have one
+// float type; from 12 the exponent's type T1 is any number type, separate
+// from the base's T (int32, int64 and the floats); 13 adds bfloat16 to T
+// and 15 to T1. The output has X's type. The rules: [type] X's and Y's
+// types are ones the version allows; [broadcast] the shapes broadcast.
+//
+// A float base is raised in float64 (float32 rounded once, float16 and
+// bfloat16 through float32). An integer base raised to an integral
+// exponent is exact and wraps on overflow, as numpy's integer power; a
+// negative exponent gives 1/x^n truncated (1 for x = 1, ±1 for x = -1,
+// else 0, and 0 for x = 0, where numpy refuses). A fractional exponent of
+// an integer base goes through float64, converted as C converts
+// (docs/divergences.md).
+
+package ops
+
+import (
+	"math"
+
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+var (
+	powBaseTypes     = versionTypes{1: floatTypes, 7: floatTypes, 12: floatTypes | typesOf(tensor.Int32, tensor.Int64), 13: floatBFTypes | typesOf(tensor.Int32, tensor.Int64), 15: floatBFTypes | typesOf(tensor.Int32, tensor.Int64)}
+	powExponentTypes = versionTypes{1: floatTypes, 7: floatTypes, 12: numberTypes, 13: numberTypes, 15: numberBFTypes}
+)
+
+func init() {
+	register("Pow", []int{1, 7, 12, 13, 15}, [2]int{2, 2}, [2]int{1, 1}, powNode)
+	declareAttrs("Pow", legacyBroadcastAttrs(7)...)
+}
+
+// Pow returns x to the power y, broadcast (ONNX Pow, version 15).
+func Pow(x, y *tensor.Tensor) (*tensor.Tensor, error) {
+	return pow(nil, &Node{OpType: "Pow", Version: 15}, x, y)
+}
+
+func powNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+	x, err := n.requiredInput(in, 0, "X")
+	if err != nil {
+		return nil, err
+	}
+	y, err := n.requiredInput(in, 1, "Y")
+	if err != nil {
+		return nil, err
+	}
+	z, err := pow(opt, n, x, y)
+	if err != nil {
+		return nil, err
+	}
+	return values(z), nil
+}
+
+func pow(opt *Options, n *Node, x, y *tensor.Tensor) (*tensor.Tensor, error) {
+	op := n.op()
+	opt = opt.orDefault()
+	if err := powBaseTypes.check(op, "X", x.DataType()); err != nil {
+		return nil, err
+	}
+	if err := powExponentTypes.check(op, "Y", y.DataType()); err != nil {
+		return nil, err
+	}
+	if op.version < 12 && y.DataType() != x.DataType() {
+		return nil, op.errorf("type", "Y of type %v must have X's type %v", y.DataType(), x.DataType())
+	}
+	out, yAt, err := broadcastOutput(op, n, op.version < 7, x.Shape(), y.Shape())
+	if err != nil {
+		return nil, err
+	}
+	z, err := opt.newOverwritten(op, x.DataType(), out)
+	if err != nil {
+		return nil, err
+	}
+	// The exponents as float64 (exact for every integer up to 2^53).
+	if err := opt.charge(op, "exponents", int64(y.Len())*8); err != nil {
+		return nil, err
+	}
+	e, err := y.Float64s()
+	if err != nil {
+		return nil, op.wrap("type", err, "Y")
+	}
+	exps, _ := tensor.FromSlice(e, y.Shape()...)
+	w := newBroadcastWalk(out, x.Shape(), yAt)
+	switch x.DataType() {
+	case tensor.Float:
+		elementwise(func(a float32, b float64) float32 { return float32(math.Pow(float64(a), b)) }).run(opt, w, z, x, exps)
+	case tensor.Double:
+		elementwise(math.Pow).run(opt, w, z, x, exps)
+	case tensor.Int32:
+		elementwise(powInteger[int32]).run(opt, w, z, x, exps)
+	case tensor.Int64:
+		elementwise(powInteger[int64]).run(opt, w, z, x, exps)
+	case tensor.Float16, tensor.BFloat16:
+		bf16 := x.DataType() == tensor.BFloat16
+		elementwise(func(a uint16, b float64) uint16 {
+			return halfFromFloat32(bf16, float32(math.Pow(float64(halfToFloat32(bf16, a)), b)))
+		}).run(opt, w, z, x, exps)
+	default:
+		return nil, op.errorf("type", "no kernel for type %v", x.DataType())
+	}
+	return z, nil
+}
+
+// powInteger raises an integer to an exponent: exactly, wrapping, when the
+// exponent is integral, through float64 when it is not.
+func powInteger[T signedInteger](a T, e float64) T {
+	switch {
+	case e != math.Trunc(e) || math.IsInf(e, 0):
+		return convertFloat[T](math.Pow(float64(a), e))
+	case e < 0:
+		switch {
+		case a == 1:
+			return 1
+		case a == -1 && math.Mod(e, 2) == 0:
+			return 1
+		case a == -1:
+			return -1
+		}
+		return 0
+	}
+	r, base := T(1), a
+	for k := uint64(min(e, 0x1p63)); k > 0; k >>= 1 {
+		if k&1 == 1 {
+			r *= base
+		}
+		base *= base
+	}
+	return r
+}

@@ -1,0 +1,18 @@
+// Reciprocal computes 1/X elementwise; 0 gives ±Inf (IEEE 754).
+//
+// Versions: 1, 6 and 13; they differ only in the types they allow (1 also
+// takes consumed_inputs, which changes nothing). The rule: [type] X's type
+// is one the version allows. float32 is computed in float64 and rounded
+// once; float16 and bfloat16 through float32.
+
+package ops
+
+var reciprocalOp = &unaryOp{
+	name: "Reciprocal", types: versionTypes{1: floatTypes, 6: floatTypes, 13: floatBFTypes},
+	kernel: fixedUnaries(floatFunction(func(x float64) float64 { return 1 / x })),
+}
+
+func init() {
+	register("Reciprocal", []int{1, 6, 13}, [2]int{1, 1}, [2]int{1, 1}, reciprocalOp.node)
+	declareAttrs("Reciprocal", consumedInputs)
+}

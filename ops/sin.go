@@ -1,0 +1,19 @@
+// Sin computes the sine of X (radians) elementwise.
+//
+// Versions: 7 and 22; they differ only in the types they allow. The rule:
+// [type] X's type is one the version allows. float32 is computed in float64
+// and rounded once; float16 and bfloat16 through float32.
+
+package ops
+
+import "math"
+
+var sinOp = &unaryOp{
+	name: "Sin", types: versionTypes{7: floatTypes, 22: floatBFTypes},
+	kernel: fixedUnaries(floatFunction(math.Sin)),
+}
+
+func init() {
+	register("Sin", []int{7, 22}, [2]int{1, 1}, [2]int{1, 1}, sinOp.node)
+	declareAttrs("Sin")
+}

@@ -1,0 +1,19 @@
+// Sinh computes the hyperbolic sine of X elementwise.
+//
+// Versions: 9 and 22; they differ only in the types they allow. The rule:
+// [type] X's type is one the version allows. float32 is computed in float64
+// and rounded once; float16 and bfloat16 through float32.
+
+package ops
+
+import "math"
+
+var sinhOp = &unaryOp{
+	name: "Sinh", types: versionTypes{9: floatTypes, 22: floatBFTypes},
+	kernel: fixedUnaries(floatFunction(math.Sinh)),
+}
+
+func init() {
+	register("Sinh", []int{9, 22}, [2]int{1, 1}, [2]int{1, 1}, sinhOp.node)
+	declareAttrs("Sinh")
+}

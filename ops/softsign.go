@@ -1,0 +1,19 @@
+// Softsign computes X/(1+|X|) elementwise.
+//
+// Versions: 1 and 22; they differ only in the types they allow. The rule:
+// [type] X's type is one the version allows. float32 is computed in float64
+// and rounded once; float16 and bfloat16 through float32.
+
+package ops
+
+import "math"
+
+var softsignOp = &unaryOp{
+	name: "Softsign", types: versionTypes{1: floatTypes, 22: floatBFTypes},
+	kernel: fixedUnaries(floatFunction(func(x float64) float64 { return x / (1 + math.Abs(x)) })),
+}
+
+func init() {
+	register("Softsign", []int{1, 22}, [2]int{1, 1}, [2]int{1, 1}, softsignOp.node)
+	declareAttrs("Softsign")
+}

@@ -1,0 +1,11 @@
+// Exp, versions 1, 6, 13. ONNX Operators.md:
+//
+// "Calculates the exponential of the given input tensor, element-wise."
+
+package reference
+
+import "math"
+
+func init() {
+	register("Exp", []int{1, 6, 13}, floatFunction(math.Exp))
+}

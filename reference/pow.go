@@ -1,0 +1,78 @@
+// Pow, versions 1, 7, 12, 13, 15. ONNX Operators.md:
+//
+// "Pow takes input data (Tensor<T>) and exponent Tensor, and produces one
+// output data (Tensor<T>) where the function f(x) = x^exponent, is applied
+// to the data tensor elementwise."
+//
+// An integer base to an integral exponent is the exact power, wrapping
+// (numpy's integer power); to a negative one, 1/x^n truncated; to a
+// fractional one, the real power truncated and saturated.
+
+package reference
+
+import (
+	"math"
+
+	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+func init() {
+	register("Pow", []int{1, 7, 12, 13, 15}, func(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
+		op := opOf(n)
+		x, err := requiredInput(op, in, 0, "X")
+		if err != nil {
+			return nil, err
+		}
+		y, err := requiredInput(op, in, 1, "Y")
+		if err != nil {
+			return nil, err
+		}
+		if err := checkType(op, "X", x.DataType(), elementwiseTypes["Pow"]); err != nil {
+			return nil, err
+		}
+		if err := checkType(op, "Y", y.DataType(), powExponentTypes); err != nil {
+			return nil, err
+		}
+		if n.Version < 12 && y.DataType() != x.DataType() {
+			return nil, op.errorf("type", "Y of type %v must have X's type %v", y.DataType(), x.DataType())
+		}
+		if n.Version < 7 {
+			if y, err = legacyBroadcast(op, n, x, y); err != nil {
+				return nil, err
+			}
+		}
+		out, err := elementwiseN(opt, op, x.DataType(), func(v []scalar) scalar { return power(v[0], realOf(v[1])) }, x, y)
+		if err != nil {
+			return nil, err
+		}
+		return values(out), nil
+	})
+}
+
+// power is base^e.
+func power(base scalar, e float64) scalar {
+	if base.kind == floatKind {
+		return floatOf(math.Pow(base.f, e))
+	}
+	x := base.i
+	switch {
+	case e != math.Trunc(e) || math.IsInf(e, 0):
+		return floatOf(math.Pow(float64(x), e)) // stored truncated
+	case e < 0 && x == 1:
+		return signedOf(1)
+	case e < 0 && x == -1:
+		return signedOf(1 - 2*int64(math.Abs(math.Mod(e, 2))))
+	case e < 0:
+		return signedOf(0)
+	}
+	// x^k by the binary digits of k.
+	p := int64(1)
+	for k := uint64(min(e, 0x1p63)); k > 0; k >>= 1 {
+		if k&1 == 1 {
+			p *= x
+		}
+		x *= x
+	}
+	return signedOf(p)
+}
