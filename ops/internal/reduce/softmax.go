@@ -60,6 +60,25 @@ func softmaxRow[A Number](kind SoftmaxKind, x, y []A, negInfZero bool) {
 		clear(y)
 		return
 	}
+	if xf, ok := any(x).([]float32); ok {
+		// The same steps with the exponentials and quotients of
+		// expShiftedRow and divideRow: the same bits, faster.
+		yf, mf := any(y).([]float32)[:len(xf)], float32(m)
+		expShiftedRow(yf, xf, mf)
+		var s float32
+		for _, e := range yf {
+			s += e
+		}
+		if kind == Softmax {
+			divideRow(yf, s)
+			return
+		}
+		ls := float32(math.Log(float64(s)))
+		for i, v := range xf {
+			yf[i] = (v - mf) - ls
+		}
+		return
+	}
 	var s A
 	y = y[:len(x)]
 	for i, v := range x {

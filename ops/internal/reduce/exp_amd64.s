@@ -1,0 +1,111 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// C(k) is the k-th constant of expConsts, four copies of it in 32 bytes.
+#define C(k) (k*32)(R9)
+
+// EXP4 computes in YD the float64 exp of the four float32 at off(SI)(AX*4)
+// minus m (X5), and in YM all-ones for the lanes that are safe (in range,
+// not near half-way); YT is scratch; XD is YD's low half. Y15 holds 128.
+#define EXP4(off, XD, YD, YM, YT, YK, YR) \
+	VMOVUPS      off(SI)(AX*4), XD \
+	VSUBPS       X5, XD, XD \
+	VCVTPS2PD    XD, YD \
+	VCMPPD       $0x1D, C(22), YD, YM \
+	VCMPPD       $0x12, C(23), YD, YT \
+	VANDPD       YT, YM, YM \
+	VANDPD       YM, YD, YD \
+	VMULPD       C(0), YD, YK \
+	VADDPD       C(1), YK, YK \
+	VSUBPD       C(1), YK, YT \
+	VPSUBQ       C(17), YK, YK \
+	VMOVAPD      YD, YR \
+	VFNMADD231PD C(2), YT, YR \
+	VFNMADD231PD C(3), YT, YR \
+	VMOVUPD      C(4), YD \
+	VFMADD213PD  C(5), YR, YD \
+	VFMADD213PD  C(6), YR, YD \
+	VFMADD213PD  C(7), YR, YD \
+	VFMADD213PD  C(8), YR, YD \
+	VFMADD213PD  C(9), YR, YD \
+	VFMADD213PD  C(10), YR, YD \
+	VFMADD213PD  C(11), YR, YD \
+	VFMADD213PD  C(12), YR, YD \
+	VFMADD213PD  C(13), YR, YD \
+	VFMADD213PD  C(14), YR, YD \
+	VFMADD213PD  C(15), YR, YD \
+	VFMADD213PD  C(16), YR, YD \
+	VPSLLQ       $52, YK, YK \
+	VPADDQ       YK, YD, YD \
+	VPAND        C(18), YD, YT \
+	VPSUBQ       C(19), YT, YT \
+	VPCMPGTQ     C(20), YT, YK \
+	VPCMPGTQ     YT, Y15, YT \
+	VPAND        YT, YK, YK \
+	VPANDN       YM, YK, YM
+
+// func expShifted8(dst, src *float32, n int, m float32, consts *[24][4]uint64) int
+//
+// dst[i] = float32(exp(float64(src[i] - m))) eight at a time for i < n (a
+// multiple of 8), in AVX2 and FMA registers, as expShiftedRow explains:
+// x - m in float32, as Go's scalar code; k, the nearest integer to x/ln 2,
+// from the low bits of x/ln 2 + 1.5*2^52; r = x - k*ln 2 in two parts; p =
+// exp(r) by Horner's rule on the Taylor coefficients; 2^k*p by adding k to
+// the exponent. It stops before the first block of eight in which a lane is
+// out of range or its float64 result lies within 64 units of half-way
+// between two float32s (the 29 bits that float32 rounding drops are within
+// 64 of 2^28), and returns the number of elements written. Two blocks of
+// four run side by side: each is one long chain of dependent operations.
+TEXT ·expShifted8(SB), NOSPLIT, $0-48
+	MOVQ         dst+0(FP), DI
+	MOVQ         src+8(FP), SI
+	MOVQ         n+16(FP), CX
+	VBROADCASTSS m+24(FP), X5
+	MOVQ         consts+32(FP), R9
+	VMOVDQU      C(21), Y15
+	XORQ         AX, AX
+
+loop:
+	CMPQ         AX, CX
+	JGE          done
+	EXP4(0, X0, Y0, Y1, Y2, Y3, Y4)
+	EXP4(16, X6, Y6, Y7, Y8, Y9, Y10)
+	VANDPD       Y7, Y1, Y1
+	VMOVMSKPD    Y1, BX
+	CMPQ         BX, $15
+	JNE          done
+	VCVTPD2PSY   Y0, X0
+	VCVTPD2PSY   Y6, X6
+	VMOVUPS      X0, (DI)(AX*4)
+	VMOVUPS      X6, 16(DI)(AX*4)
+	ADDQ         $8, AX
+	JMP          loop
+
+done:
+	MOVQ         AX, ret+40(FP)
+	VZEROUPPER
+	RET
+
+// func divideBy8(y *float32, n int, s float32)
+//
+// y[i] /= s for i < n (a multiple of 8), eight at a time: each quotient
+// rounds as Go's scalar division does.
+TEXT ·divideBy8(SB), NOSPLIT, $0-20
+	MOVQ         y+0(FP), DI
+	MOVQ         n+8(FP), CX
+	VBROADCASTSS s+16(FP), Y1
+	XORQ         AX, AX
+
+divloop:
+	CMPQ         AX, CX
+	JGE          divdone
+	VMOVUPS      (DI)(AX*4), Y0
+	VDIVPS       Y1, Y0, Y0
+	VMOVUPS      Y0, (DI)(AX*4)
+	ADDQ         $8, AX
+	JMP          divloop
+
+divdone:
+	VZEROUPPER
+	RET
