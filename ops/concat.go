@@ -154,6 +154,14 @@ func concatShape(opt *Options, op opRef, shapes [][]int, types []tensor.DataType
 }
 
 func concat(opt *Options, op opRef, inputs []*tensor.Tensor, axis int) (*tensor.Tensor, error) {
+	for i, x := range inputs {
+		if err := checkInput(op, fmt.Sprintf("inputs[%d]", i), x); err != nil {
+			return nil, err
+		}
+		if err := opt.positiveDims(op, fmt.Sprintf("inputs[%d]", i), x.Shape()); err != nil {
+			return nil, err
+		}
+	}
 	shapes := make([][]int, len(inputs))
 	types := make([]tensor.DataType, len(inputs))
 	for i, t := range inputs {
@@ -171,14 +179,18 @@ func concat(opt *Options, op opRef, inputs []*tensor.Tensor, axis int) (*tensor.
 		return nil, err
 	}
 	if st, ok := newStitch(y, inputs, k); ok {
-		st.join(opt)
+		if err := st.join(opt); err != nil {
+			return nil, op.stopped(err)
+		}
 		return y, nil
 	}
 	// Narrow rows: each input is one box of the output, at its offset on
 	// axis k, copied by a strided loop.
 	at := make([]int, len(shape))
 	for _, x := range inputs {
-		boxPlan(x.Shape(), x.Shape(), nil, nil, shape, at).run(opt, y, x)
+		if err := boxPlan(x.Shape(), x.Shape(), nil, nil, shape, at).run(opt, y, x); err != nil {
+			return nil, op.stopped(err)
+		}
 		at[k] += x.Shape()[k]
 	}
 	return y, nil

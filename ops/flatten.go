@@ -40,6 +40,9 @@ func flattenNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 	if err != nil {
 		return nil, err
 	}
+	if err := opt.positiveDims(n.op(), "input", x.Shape()); err != nil {
+		return nil, err
+	}
 	axis, err := n.intAttr("axis", 1, "C1")
 	if err != nil {
 		return nil, err
@@ -52,6 +55,9 @@ func flattenNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 }
 
 func flatten(op opRef, x *tensor.Tensor, axis int) (*tensor.Tensor, error) {
+	if err := checkInput(op, "input", x); err != nil {
+		return nil, err
+	}
 	shape, err := flattenShape(op, x.Shape(), axis)
 	if err != nil {
 		return nil, err

@@ -622,9 +622,9 @@ func TestMaxPoolRankPlan(t *testing.T) {
 				keys[i] &^= math.MaxUint32
 			}
 			want := make([]int64, w.outPlane)
-			argMaxPlane(keys, w, want, 7)
+			argMaxPlane(keys, w, want, 7, nil)
 			got := make([]int64, w.outPlane)
-			plan.maxima(ranks, got, 7, &rowMax)
+			plan.maxima(ranks, got, 7, &rowMax, nil)
 			if !slices.Equal(got, want) {
 				t.Fatalf("iter %d, %v, dims %v, windows %+v:\n got %v\nwant %v", iter, x.DataType(), dims, *w, got, want)
 			}
@@ -634,7 +634,7 @@ func TestMaxPoolRankPlan(t *testing.T) {
 				huge := *w
 				big := int64(1)<<32 + 1
 				huge.inPlane = int(big)
-				argMaxRanks(ranks, &huge, got, 7)
+				argMaxRanks(ranks, &huge, got, 7, nil)
 				if !slices.Equal(got, want) {
 					t.Fatalf("iter %d, %v, dims %v: the walk over keys gives %v, want %v", iter, x.DataType(), dims, got, want)
 				}

@@ -140,6 +140,9 @@ func (n *Node) tensorInput(in []tensor.Value, i int) (*tensor.Tensor, error) {
 	if !ok {
 		return nil, n.op().errorf("input", "input %d is %s, expected a tensor", i, in[i].Describe())
 	}
+	if t != nil && !t.DataType().Valid() {
+		return nil, n.op().errorf("input", "input %d has no element type (a zero tensor.Tensor?)", i)
+	}
 	return t, nil
 }
 

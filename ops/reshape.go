@@ -88,8 +88,15 @@ func reshapeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 }
 
 func reshape(opt *Options, op opRef, x *tensor.Tensor, shape []int, allowZero bool) (*tensor.Tensor, error) {
+	if err := checkInput(op, "data", x); err != nil {
+		return nil, err
+	}
 	out, err := reshapeShape(opt, op, x.Shape(), shape, allowZero)
 	if err != nil {
+		return nil, err
+	}
+	// After the shape's own rules, which name a -1 beside an empty input.
+	if err := opt.positiveDims(op, "input data", x.Shape()); err != nil {
 		return nil, err
 	}
 	return x.Reshape(out...)

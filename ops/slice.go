@@ -323,6 +323,12 @@ func sliceAxisStrict(op opRef, i int, d, start, end, step int64) (int64, int64, 
 }
 
 func slice(opt *Options, op opRef, x *tensor.Tensor, p sliceParams) (*tensor.Tensor, error) {
+	if err := checkInput(op, "data", x); err != nil {
+		return nil, err
+	}
+	if err := opt.positiveDims(op, "input data", x.Shape()); err != nil {
+		return nil, err
+	}
 	w, err := sliceShape(opt, op, x.Shape(), p)
 	if err != nil {
 		return nil, err
@@ -331,6 +337,8 @@ func slice(opt *Options, op opRef, x *tensor.Tensor, p sliceParams) (*tensor.Ten
 	if err != nil {
 		return nil, err
 	}
-	boxPlan(w.shape, x.Shape(), w.start, w.step, w.shape, nil).run(opt, y, x)
+	if err := boxPlan(w.shape, x.Shape(), w.start, w.step, w.shape, nil).run(opt, y, x); err != nil {
+		return nil, op.stopped(err)
+	}
 	return y, nil
 }

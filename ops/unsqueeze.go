@@ -70,6 +70,12 @@ func unsqueezeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, er
 }
 
 func unsqueeze(opt *Options, op opRef, x *tensor.Tensor, axes []int) (*tensor.Tensor, error) {
+	if err := checkInput(op, "data", x); err != nil {
+		return nil, err
+	}
+	if err := opt.positiveDims(op, "input data", x.Shape()); err != nil {
+		return nil, err
+	}
 	shape, err := unsqueezeShape(opt, op, x.Shape(), axes)
 	if err != nil {
 		return nil, err

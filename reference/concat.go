@@ -64,6 +64,11 @@ func concat(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, e
 	if err != nil {
 		return nil, op.errorf("axis [C1]", "axis: %v", err)
 	}
+	for k, t := range a { // [DIMS]
+		if err := positiveDims(opt, op, fmt.Sprintf("inputs[%d]", k), t.Shape()); err != nil {
+			return nil, err
+		}
+	}
 	// inputs [C1]
 	if len(a) < 1 || int64(len(a)) > math.MaxInt32 {
 		return nil, op.errorf("inputs [C1]", "%d inputs, expected 1 to 2^31-1", len(a))

@@ -26,6 +26,9 @@ func flatten(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 	if err != nil {
 		return nil, err
 	}
+	if err := positiveDims(opt, op, "input", x.Shape()); err != nil { // [DIMS]
+		return nil, err
+	}
 	axis, err := intAttr(n, "axis", 1, "C1")
 	if err != nil {
 		return nil, err

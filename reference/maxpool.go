@@ -54,6 +54,9 @@ func maxPool(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 	if order != 0 && order != 1 {
 		return nil, op.errorf("storage_order", "storage_order is %d, expected 0 or 1", order)
 	}
+	if err := positiveDims(opt, op, "input X", x.Shape()); err != nil { // [DIMS]
+		return nil, err
+	}
 	dt, dX := x.DataType(), x.Shape()
 	spatial := len(dX) - 2
 	if sonnx(opt) {
@@ -99,6 +102,17 @@ func maxPool(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 				if lo, hi := taps(k, o); hi <= lo {
 					return nil, op.errorf("pads [C2]", "axis %d: window %d holds no element of X, only padding", k+2, o)
 				}
+			}
+		}
+	}
+	if sonnx(opt) { // [NaN]
+		values, err := x.Float64s()
+		if err != nil {
+			return nil, op.wrap("type", err, "X")
+		}
+		for i, v := range values {
+			if math.IsNaN(v) {
+				return nil, op.errorf("NaN", "X[%d] (flat) is NaN: the profile's texts disagree on a NaN input (its float specification reads NaN as -inf, ONNX and its reference propagate it), so the profile refuses it", i)
 			}
 		}
 	}

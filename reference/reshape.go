@@ -61,6 +61,11 @@ func reshape(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 	if err != nil {
 		return nil, err
 	}
+	// [DIMS], after the shape's own rules, which name a -1 beside an
+	// empty input.
+	if err := positiveDims(opt, op, "input data", x.Shape()); err != nil {
+		return nil, err
+	}
 	y, err := copyAs(opt, op, x, out)
 	if err != nil {
 		return nil, err

@@ -114,6 +114,9 @@ func slice(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, er
 		}
 		return onnxRule
 	}
+	if err := positiveDims(opt, op, "input data", x.Shape()); err != nil { // [DIMS]
+		return nil, err
+	}
 	r := x.Rank()
 	count := len(starts)
 	if strict && r == 0 { // X [C3]

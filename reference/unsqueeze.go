@@ -58,6 +58,9 @@ func unsqueeze(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value
 	if err != nil {
 		return nil, op.errorf("A [C1]", "%v", err)
 	}
+	if err := positiveDims(opt, op, "input data", x.Shape()); err != nil { // [DIMS]
+		return nil, err
+	}
 	if sonnx(opt) && len(axes) == 0 {
 		return nil, op.errorf("axes", "the profile needs at least one axis")
 	}

@@ -2,6 +2,7 @@
 // operators, runs the ONNX node tests and lists the operators it covers.
 //
 //	onnxshape run [MODEL] [--input NAME=FILE]... [--out DIR]
+//	onnxshape plan MODEL [--shape NAME=D,D,...]... [--steps]
 //	onnxshape test DIR... [--profile onnx|sonnx]
 //	onnxshape ops [--markdown]
 //	onnxshape help [COMMAND]

@@ -50,7 +50,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	profileName := fs.String("profile", "onnx", "rules the operators follow: onnx or sonnx")
 	engineName := fs.String("engine", "", "kernels to run: fast or reference (default: reference under --profile sonnx, else fast)")
 	maxBytes := fs.Int64("max-bytes", 0, "refuse to create any tensor larger than this many bytes (0: 2 GiB, -1: no limit)")
-	maxRunBytes := fs.Int64("max-run-bytes", 0, "refuse a run that would create more than this many bytes in all (0: 4 GiB, -1: no limit)")
+	maxRunBytes := fs.Int64("max-run-bytes", 0, "refuse a run that would hold more than this many bytes of tensors at once (0: 4 GiB, -1: no limit)")
 	threads := fs.Int("threads", 0, "cores the kernels use (0: all)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
