@@ -35,7 +35,10 @@ var expConsts = func() (c [24][4]uint64) {
 }()
 
 //go:noescape
-func expShifted8(dst, src *float32, n int, m float32, consts *[24][4]uint64) int
+func expShifted8(dst, src *float32, n int, m float32, consts *[24][4]uint64, sum *float32) int
+
+//go:noescape
+func max8(x *float32, n int) (m float32, nan bool)
 
 //go:noescape
 func divideBy8(y *float32, n int, s float32)
@@ -43,21 +46,24 @@ func divideBy8(y *float32, n int, s float32)
 // expShiftedRow sets dst[i] to float32(math.Exp(float64(src[i] - m))), the
 // same bits, eight at a time where the processor has AVX2 and FMA: exp(x) =
 // 2^k * exp(r), k the nearest integer to x/ln 2, exp(r) (|r| <= ln(2)/2)
-// by its Taylor polynomial of degree 12, all in float64. That result is within a few units in the last place of exp(x),
-// so it rounds to the float32 math.Exp's rounds to unless it lies within 64
-// units of a point half-way between two float32s: such lanes (about one in
-// ten million) and x outside [-87.3, 88.7] (results that are not normal
-// float32s, NaN) go to math.Exp.
-func expShiftedRow(dst, src []float32, m float32) {
+// by its Taylor polynomial of degree 12, all in float64. That result is
+// within a few units in the last place of exp(x), so it rounds to the
+// float32 math.Exp's rounds to unless it lies within 64 units of a point
+// half-way between two float32s: such blocks (a lane in about ten million)
+// and x outside [-87.3, 88.7] (results that are not normal float32s, NaN)
+// go to math.Exp. It returns the sum of dst, added in order from 0.
+func expShiftedRow(dst, src []float32, m float32) float32 {
 	i, n := 0, len(src)
 	dst = dst[:n]
+	var s float32
 	if haveExpAVX2 {
 		n8 := n &^ 7
 		for i < n8 {
-			i += expShifted8(&dst[i], &src[i], n8-i, m, &expConsts)
+			i += expShifted8(&dst[i], &src[i], n8-i, m, &expConsts, &s)
 			if i < n8 {
 				for k := i; k < i+8; k++ {
 					dst[k] = float32(math.Exp(float64(src[k] - m)))
+					s += dst[k]
 				}
 				i += 8
 			}
@@ -65,7 +71,36 @@ func expShiftedRow(dst, src []float32, m float32) {
 	}
 	for ; i < n; i++ {
 		dst[i] = float32(math.Exp(float64(src[i] - m)))
+		s += dst[i]
 	}
+	return s
+}
+
+// rowMax is reduceRow's Max of a non-empty float32 row, eight at a time
+// where the processor has AVX2: the largest element, the first NaN if
+// there is one, and of equal elements (+0 and -0) the first.
+func rowMax(x []float32) float32 {
+	n8 := len(x) &^ 7
+	if !haveExpAVX2 || n8 == 0 {
+		return reduceRow(Op{Kind: Max}, x)
+	}
+	m, nan := max8(&x[0], n8)
+	if nan {
+		return reduceRow(Op{Kind: Max}, x)
+	}
+	for _, v := range x[n8:] {
+		if v > m || v != v {
+			return reduceRow(Op{Kind: Max}, x)
+		}
+	}
+	if m == 0 { // the scalar loop keeps the first of +0 and -0
+		for _, v := range x {
+			if v == 0 {
+				return v
+			}
+		}
+	}
+	return m
 }
 
 // divideRow sets y[i] to y[i] / s, eight at a time where the processor has

@@ -45,7 +45,18 @@
 	VPAND        YT, YK, YK \
 	VPANDN       YM, YK, YM
 
-// func expShifted8(dst, src *float32, n int, m float32, consts *[24][4]uint64) int
+// ADD4 adds the four float32 of XE to the float32 in X14's low lane, one
+// after the other from the first: the order of Go's scalar loop.
+#define ADD4(XE) \
+	VADDSS  XE, X14, X14 \
+	VSHUFPS $0x55, XE, XE, X13 \
+	VADDSS  X13, X14, X14 \
+	VSHUFPS $0xAA, XE, XE, X13 \
+	VADDSS  X13, X14, X14 \
+	VSHUFPS $0xFF, XE, XE, X13 \
+	VADDSS  X13, X14, X14
+
+// func expShifted8(dst, src *float32, n int, m float32, consts *[24][4]uint64, sum *float32) int
 //
 // dst[i] = float32(exp(float64(src[i] - m))) eight at a time for i < n (a
 // multiple of 8), in AVX2 and FMA registers, as expShiftedRow explains:
@@ -57,13 +68,16 @@
 // between two float32s (the 29 bits that float32 rounding drops are within
 // 64 of 2^28), and returns the number of elements written. Two blocks of
 // four run side by side: each is one long chain of dependent operations.
-TEXT ·expShifted8(SB), NOSPLIT, $0-48
+// Each float32 written is also added to *sum, in order.
+TEXT ·expShifted8(SB), NOSPLIT, $0-56
 	MOVQ         dst+0(FP), DI
 	MOVQ         src+8(FP), SI
 	MOVQ         n+16(FP), CX
 	VBROADCASTSS m+24(FP), X5
 	MOVQ         consts+32(FP), R9
 	VMOVDQU      C(21), Y15
+	MOVQ         sum+40(FP), R8
+	VMOVSS       (R8), X14
 	XORQ         AX, AX
 
 loop:
@@ -79,11 +93,14 @@ loop:
 	VCVTPD2PSY   Y6, X6
 	VMOVUPS      X0, (DI)(AX*4)
 	VMOVUPS      X6, 16(DI)(AX*4)
+	ADD4(X0)
+	ADD4(X6)
 	ADDQ         $8, AX
 	JMP          loop
 
 done:
-	MOVQ         AX, ret+40(FP)
+	VMOVSS       X14, (R8)
+	MOVQ         AX, ret+48(FP)
 	VZEROUPPER
 	RET
 
@@ -107,5 +124,41 @@ divloop:
 	JMP          divloop
 
 divdone:
+	VZEROUPPER
+	RET
+
+// func max8(x *float32, n int) (m float32, nan bool)
+//
+// m is the largest of x[0:n] (n a positive multiple of 8) and nan whether
+// one of them is NaN (then m means nothing), eight at a time. Of +0 and -0
+// it may give either: the caller picks the one Go's scalar loop would.
+TEXT ·max8(SB), NOSPLIT, $0-21
+	MOVQ         x+0(FP), SI
+	MOVQ         n+8(FP), CX
+	VMOVUPS      (SI), Y0
+	VXORPS       Y2, Y2, Y2
+	XORQ         AX, AX
+
+maxloop:
+	CMPQ         AX, CX
+	JGE          maxdone
+	VMOVUPS      (SI)(AX*4), Y1
+	VCMPPS       $3, Y1, Y1, Y3     // unordered: NaN
+	VORPS        Y3, Y2, Y2
+	VMAXPS       Y1, Y0, Y0
+	ADDQ         $8, AX
+	JMP          maxloop
+
+maxdone:
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPS       X1, X0, X0
+	VSHUFPS      $0x4E, X0, X0, X1
+	VMAXPS       X1, X0, X0
+	VSHUFPS      $0xB1, X0, X0, X1
+	VMAXPS       X1, X0, X0
+	VMOVSS       X0, m+16(FP)
+	VMOVMSKPS    Y2, BX
+	TESTQ        BX, BX
+	SETNE        nan+20(FP)
 	VZEROUPPER
 	RET

@@ -26,12 +26,35 @@ func TestExpShiftedRow(t *testing.T) {
 		-87.3, -87.4, 88.7, 88.8, 1e-30, -1e-30)
 	for _, m := range []float32{0, 3.5, -2, float32(math.Inf(-1))} {
 		dst := make([]float32, len(src))
-		expShiftedRow(dst, src, m)
+		sum := expShiftedRow(dst, src, m)
+		var want float32
+		for i, x := range src {
+			want += float32(math.Exp(float64(x - m)))
+			_ = i
+		}
+		if math.Float32bits(sum) != math.Float32bits(want) && !(sum != sum && want != want) {
+			t.Fatalf("sum of exp(x - %v) = %v, want %v", m, sum, want)
+		}
 		for i, x := range src {
 			want := float32(math.Exp(float64(x - m)))
 			if math.Float32bits(dst[i]) != math.Float32bits(want) && !(dst[i] != dst[i] && want != want) {
 				t.Fatalf("exp(%v - %v) = %v, math.Exp gives %v", x, m, dst[i], want)
 			}
+		}
+	}
+	// rowMax: the first NaN, the first of +0 and -0, the tail.
+	for _, row := range [][]float32{
+		{1, 2, 3, 4, 5, 6, 7, 8, 9, -1},
+		{1, 2, 3, 4, 5, 6, 7, 8, 9, 10},
+		{0, float32(math.Copysign(0, -1)), -1, -2, -3, -4, -5, -6, -7},
+		{float32(math.Copysign(0, -1)), 0, -1, -2, -3, -4, -5, -6, -7},
+		{-1, -2, float32(math.NaN()), -4, -5, -6, -7, -8},
+		{-1, -2, -3, -4, -5, -6, -7, -8, float32(math.NaN())},
+		{float32(math.Inf(-1)), float32(math.Inf(-1)), float32(math.Inf(-1)), float32(math.Inf(-1)), float32(math.Inf(-1)), float32(math.Inf(-1)), float32(math.Inf(-1)), float32(math.Inf(-1))},
+	} {
+		got, want := rowMax(row), reduceRow(Op{Kind: Max}, row)
+		if math.Float32bits(got) != math.Float32bits(want) && !(got != got && want != want) {
+			t.Fatalf("rowMax(%v) = %v, want %v", row, got, want)
 		}
 	}
 	y := make([]float32, 1001)
