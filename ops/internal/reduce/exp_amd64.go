@@ -117,3 +117,26 @@ func divideRow(y []float32, s float32) {
 		y[i] /= s
 	}
 }
+
+//go:noescape
+func sumRows8x8(x *float32, n, chunks int, sums *[8]float32)
+
+// sumRowsF32 adds each of the eight rows of n float32 of x, from 0 in
+// index order, into sums, eight columns at a time where the processor has
+// AVX2 (the same bits as one row at a time: each row is one lane).
+func sumRowsF32(x []float32, n int, sums *[8]float32) {
+	*sums = [8]float32{}
+	done := 0
+	if haveExpAVX2 && n >= 8 {
+		_ = x[8*n-1]
+		sumRows8x8(&x[0], n, n/8, sums)
+		done = n &^ 7
+	}
+	for r := range 8 {
+		s := sums[r]
+		for _, v := range x[r*n+done : (r+1)*n] {
+			s += v
+		}
+		sums[r] = s
+	}
+}

@@ -162,3 +162,73 @@ maxdone:
 	SETNE        nan+20(FP)
 	VZEROUPPER
 	RET
+
+// func sumRows8x8(x *float32, n, chunks int, sums *[8]float32)
+//
+// For the eight rows of n float32 at x (row r at x + r*n*4), adds the first
+// chunks*8 elements of each row to sums[r], one after the other in index
+// order, as Go's scalar loop does: each block of 8 columns of the 8 rows is
+// transposed in registers, so that lane r of column k is element k of row
+// r, and the columns are added in order. Each lane is one row's sum.
+TEXT ·sumRows8x8(SB), NOSPLIT, $0-32
+	MOVQ       x+0(FP), SI
+	MOVQ       n+8(FP), DX
+	SHLQ       $2, DX                 // row stride in bytes
+	MOVQ       chunks+16(FP), CX
+	MOVQ       sums+24(FP), DI
+	VMOVUPS    (DI), Y15
+	LEAQ       (SI)(DX*4), R8         // row 4
+	LEAQ       (DX)(DX*2), R9         // 3 rows in bytes
+
+sumloop:
+	TESTQ      CX, CX
+	JE         sumdone
+	VMOVUPS    (SI), Y0
+	VMOVUPS    (SI)(DX*1), Y1
+	VMOVUPS    (SI)(DX*2), Y2
+	VMOVUPS    (SI)(R9*1), Y3
+	VMOVUPS    (R8), Y4
+	VMOVUPS    (R8)(DX*1), Y5
+	VMOVUPS    (R8)(DX*2), Y6
+	VMOVUPS    (R8)(R9*1), Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y9
+	VUNPCKLPS  Y3, Y2, Y10
+	VUNPCKHPS  Y3, Y2, Y11
+	VUNPCKLPS  Y5, Y4, Y12
+	VUNPCKHPS  Y5, Y4, Y13
+	VUNPCKLPS  Y7, Y6, Y14
+	VUNPCKHPS  Y7, Y6, Y7
+	VSHUFPS    $0x44, Y10, Y8, Y0
+	VSHUFPS    $0xEE, Y10, Y8, Y1
+	VSHUFPS    $0x44, Y11, Y9, Y2
+	VSHUFPS    $0xEE, Y11, Y9, Y3
+	VSHUFPS    $0x44, Y14, Y12, Y4
+	VSHUFPS    $0xEE, Y14, Y12, Y5
+	VSHUFPS    $0x44, Y7, Y13, Y6
+	VSHUFPS    $0xEE, Y7, Y13, Y7
+	VPERM2F128 $0x20, Y4, Y0, Y8      // column 0
+	VPERM2F128 $0x20, Y5, Y1, Y9      // column 1
+	VPERM2F128 $0x20, Y6, Y2, Y10     // column 2
+	VPERM2F128 $0x20, Y7, Y3, Y11     // column 3
+	VPERM2F128 $0x31, Y4, Y0, Y12     // column 4
+	VPERM2F128 $0x31, Y5, Y1, Y13     // column 5
+	VPERM2F128 $0x31, Y6, Y2, Y14     // column 6
+	VPERM2F128 $0x31, Y7, Y3, Y7      // column 7
+	VADDPS     Y8, Y15, Y15
+	VADDPS     Y9, Y15, Y15
+	VADDPS     Y10, Y15, Y15
+	VADDPS     Y11, Y15, Y15
+	VADDPS     Y12, Y15, Y15
+	VADDPS     Y13, Y15, Y15
+	VADDPS     Y14, Y15, Y15
+	VADDPS     Y7, Y15, Y15
+	ADDQ       $32, SI
+	ADDQ       $32, R8
+	DECQ       CX
+	JMP        sumloop
+
+sumdone:
+	VMOVUPS    Y15, (DI)
+	VZEROUPPER
+	RET

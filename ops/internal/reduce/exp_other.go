@@ -25,3 +25,15 @@ func divideRow(y []float32, s float32) {
 		y[i] /= s
 	}
 }
+
+// sumRowsF32 adds each of the eight rows of n float32 of x, from 0 in
+// index order, into sums.
+func sumRowsF32(x []float32, n int, sums *[8]float32) {
+	for r := range 8 {
+		var s float32
+		for _, v := range x[r*n : (r+1)*n] {
+			s += v
+		}
+		sums[r] = s
+	}
+}

@@ -9,12 +9,12 @@ import (
 // at a time, and the layouts the bits of the general walk.
 func TestFourRowsAsOne(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	x := make([]float32, 13*7)
+	x := make([]float32, 16*21)
 	for i := range x {
 		x[i] = float32(rng.NormFloat64() * 1e3)
 	}
 	for _, k := range []Kind{Sum, Mean, SumSquare, L2, L1, Max, Min, Prod, LogSum, LogSumExp} {
-		for _, shape := range [][]int{{13, 7}, {7, 13}, {13, 1, 7}} {
+		for _, shape := range [][]int{{13, 7}, {7, 13}, {13, 1, 7}, {16, 21}, {9, 8}, {8, 2, 8}} {
 			for mask := 1; mask < 1<<len(shape); mask++ {
 				reduced := make([]bool, len(shape))
 				for i := range reduced {
