@@ -364,3 +364,56 @@ func TestFamilyParallelSameBits(t *testing.T) {
 		}
 	}
 }
+
+// TestFamilyDirtyStorage runs the family with Options.Alloc handing out
+// storage full of garbage, as graph.Pool recycles it: every output element
+// must be written.
+func TestFamilyDirtyStorage(t *testing.T) {
+	dirty := &Options{Alloc: func(size int) []byte {
+		b := make([]byte, size)
+		for i := range b {
+			b[i] = 0xA5
+		}
+		return b
+	}}
+	rng := rand.New(rand.NewPCG(11, 12))
+	x := randomOf(rng, tensor.Float, []int{2, 3, 9, 10})
+	h := randomOf(rng, tensor.Float16, []int{2, 3, 9, 10})
+	empty := f32s([]int{2, 0, 3})
+	axes := func(v ...int64) tensor.Value { return tensor.MustFromSlice(v) }
+	pool := map[string]Attribute{"kernel_shape": ints(3, 3), "pads": ints(2, 2, 2, 2)}
+	for _, c := range []struct {
+		op    string
+		v     int
+		attrs map[string]Attribute
+		in    []tensor.Value
+	}{
+		{"ReduceMean", 18, nil, []tensor.Value{x, axes(3)}},
+		{"ReduceSum", 13, nil, []tensor.Value{x, axes(0, 2)}},
+		{"ReduceMin", 18, nil, []tensor.Value{h, axes(1)}},
+		{"ReduceProd", 18, nil, []tensor.Value{empty, axes(1)}},
+		{"ReduceMin", 20, nil, []tensor.Value{tensor.MustFromSlice([]bool{}, 0, 2), axes(0)}},
+		{"Softmax", 13, map[string]Attribute{"axis": intAttribute(1)}, []tensor.Value{x}},
+		{"Hardmax", 13, nil, []tensor.Value{h}},
+		{"ArgMin", 13, map[string]Attribute{"axis": intAttribute(2)}, []tensor.Value{x}},
+		{"CumSum", 14, map[string]Attribute{"exclusive": intAttribute(1)}, []tensor.Value{h, tensor.Scalar(int32(3))}},
+		{"TopK", 11, nil, []tensor.Value{x, tensor.MustFromSlice([]int64{4})}},
+		{"AveragePool", 22, pool, []tensor.Value{x}},
+		{"LpPool", 22, pool, []tensor.Value{h}},
+		{"GlobalMaxPool", 22, nil, []tensor.Value{x}},
+	} {
+		clean, err := runKernel(nil, c.op, c.v, 2, c.attrs, c.in...)
+		if err != nil {
+			t.Fatalf("%s: %v", c.op, err)
+		}
+		got, err := runKernel(dirty, c.op, c.v, 2, c.attrs, c.in...)
+		if err != nil {
+			t.Fatalf("%s: %v", c.op, err)
+		}
+		for i := range clean {
+			if !clean[i].(*tensor.Tensor).Equal(got[i].(*tensor.Tensor)) {
+				t.Fatalf("%s: output %d differs on recycled storage:\n%v\nwant\n%v", c.op, i, got[i], clean[i])
+			}
+		}
+	}
+}
