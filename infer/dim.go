@@ -308,7 +308,7 @@ func (d Dim) divExact(e Dim) (Dim, bool) {
 		if len(d.terms) > 0 && d.Equal(e) {
 			return Const(1), true
 		}
-		return Dim{}, false
+		return d.divMonomial(e)
 	}
 	if y == 0 {
 		return Dim{}, false
@@ -321,6 +321,47 @@ func (d Dim) divExact(e Dim) (Dim, bool) {
 		ts[i] = term{coef: t.coef / y, atoms: t.atoms}
 	}
 	return Dim{terms: ts}, true
+}
+
+// divMonomial divides d by a single term e (3*N, H*W) when every term of
+// d is a multiple of it: N*C*H*W / N is C*H*W.
+func (d Dim) divMonomial(e Dim) (Dim, bool) {
+	if len(e.terms) != 1 || e.terms[0].coef == 0 || len(d.terms) == 0 {
+		return Dim{}, false
+	}
+	div := e.terms[0]
+	ts := make([]term, len(d.terms))
+	for i, t := range d.terms {
+		if t.coef%div.coef != 0 {
+			return Dim{}, false
+		}
+		rest, ok := removeAtoms(t.atoms, div.atoms)
+		if !ok {
+			return Dim{}, false
+		}
+		ts[i] = term{coef: t.coef / div.coef, atoms: rest}
+	}
+	r, ok := normalize(ts)
+	return r, ok
+}
+
+// removeAtoms returns atoms less one occurrence of each of drop.
+func removeAtoms(atoms, drop []atom) ([]atom, bool) {
+	rest := append([]atom{}, atoms...)
+	for _, a := range drop {
+		found := false
+		for i, b := range rest {
+			if b.key == a.key {
+				rest = append(rest[:i], rest[i+1:]...)
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil, false
+		}
+	}
+	return rest, true
 }
 
 func floorDiv(x, y int64) int64 {
