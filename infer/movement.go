@@ -650,7 +650,16 @@ func expandRule(c *call, in []*Value) ([]*Value, error) {
 		if n < 0 || x.Rank() < 0 {
 			return []*Value{Unknown(x.Type)}, nil
 		}
-		return []*Value{ranked(x.Type, c.freshShape(max(n, x.Rank())))}, nil
+		// Each output dimension is the input's where that is not 1: the
+		// shape's can only be 1 or equal there.
+		out := c.freshShape(max(n, x.Rank()))
+		off := len(out) - x.Rank()
+		for i, d := range x.Shape {
+			if v, ok := d.Value(); (ok && v != 1) || off+i < len(out)-n {
+				out[off+i] = d
+			}
+		}
+		return []*Value{ranked(x.Type, out)}, nil
 	}
 	out, err := c.elementwise(x.Type, nil, x, ranked(x.Type, shape))
 	if err != nil {

@@ -19,7 +19,8 @@ type rule func(c *call, in []*Value) ([]*Value, error)
 // name ("" is the default ONNX domain).
 var rules = map[string]rule{}
 
-// register gives each of names (operators of the default domain) rule r.
+// register gives each of names rule r: operators of the default domain,
+// or "domain.Name" for another domain ("ai.onnx.ml.LabelEncoder").
 func register(r rule, names ...string) {
 	for _, name := range names {
 		if _, dup := rules[name]; dup {
@@ -31,7 +32,7 @@ func register(r rule, names ...string) {
 
 func ruleFor(domain, name string) (rule, bool) {
 	if domain != "" {
-		return nil, false
+		name = domain + "." + name
 	}
 	r, ok := rules[name]
 	return r, ok

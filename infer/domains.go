@@ -1,0 +1,134 @@
+package infer
+
+import (
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// Operators of the other ONNX domains (ai.onnx.ml, the training preview)
+// and the text and signal operators, by their ONNX shape rules.
+
+func init() {
+	register(optimizerRule, "ai.onnx.preview.training.Adagrad", "ai.onnx.preview.training.Adam",
+		"ai.onnx.preview.training.Momentum")
+	register(labelEncoderRule, "ai.onnx.ml.LabelEncoder")
+	register(unary(nil), "ai.onnx.ml.Binarizer")
+	register(stringNormalizerRule, "StringNormalizer")
+	register(tfIdfRule, "TfIdfVectorizer")
+	register(dftRule, "DFT")
+}
+
+// optimizerRule: after the rate R and the step count T come n tensors to
+// update and the gradients and states of each; the outputs are the new
+// tensors and states, each of the shape of the tensor it updates.
+func optimizerRule(c *call, in []*Value) ([]*Value, error) {
+	groups := c.node.NumOutputs
+	perTensor := 3 // X, G, H (Adagrad)
+	switch c.node.OpType {
+	case "Adam":
+		perTensor = 4 // X, G, V, H
+	case "Momentum":
+		perTensor = 3 // X, G, V
+	}
+	n := (len(in) - 2) / perTensor
+	if n == 0 || groups%n != 0 {
+		return nil, c.errorf("inputs", "%d inputs for %d outputs", len(in), groups)
+	}
+	out := make([]*Value, groups)
+	for i := range out {
+		out[i] = same(input(in, 2+i%n))
+	}
+	return out, nil
+}
+
+// labelEncoderRule: the input's shape, of the type of the values listed.
+func labelEncoderRule(c *call, in []*Value) ([]*Value, error) {
+	dt := tensor.Undefined
+	switch {
+	case c.node.Has("values_strings"):
+		dt = tensor.String
+	case c.node.Has("values_int64s"):
+		dt = tensor.Int64
+	case c.node.Has("values_floats"):
+		dt = tensor.Float
+	}
+	if t, err := c.node.TensorAttr("values_tensor"); err == nil && t != nil {
+		dt = t.DataType()
+	}
+	return []*Value{withType(input(in, 0), dt)}, nil
+}
+
+// stringNormalizerRule: [C] or [1, C] with C the strings left, unknown.
+func stringNormalizerRule(c *call, in []*Value) ([]*Value, error) {
+	x := input(in, 0)
+	if x.Rank() == 2 {
+		return []*Value{ranked(tensor.String, []Dim{x.Shape[0], c.fresh()})}, nil
+	}
+	return []*Value{ranked(tensor.String, []Dim{c.fresh()})}, nil
+}
+
+// tfIdfRule: [C] -> [max(ngram_indexes)+1], [N, C] -> [N, that].
+func tfIdfRule(c *call, in []*Value) ([]*Value, error) {
+	x := input(in, 0)
+	idx, _ := c.ints("ngram_indexes")
+	size := int64(0)
+	for _, i := range idx {
+		size = max(size, i+1)
+	}
+	if x.Rank() == 2 {
+		return []*Value{ranked(tensor.Float, []Dim{x.Shape[0], Const(size)})}, nil
+	}
+	return []*Value{ranked(tensor.Float, []Dim{Const(size)})}, nil
+}
+
+// dftRule: the input with its last axis 2 (complex); the transformed axis
+// dft_length long, floor(n/2)+1 when onesided.
+func dftRule(c *call, in []*Value) ([]*Value, error) {
+	x := input(in, 0)
+	if x.Rank() < 2 {
+		return []*Value{same(x)}, nil
+	}
+	out := same(x)
+	onesided := c.int("onesided", 0) == 1
+	inverse := c.int("inverse", 0) == 1
+	last := Const(2)
+	if onesided && inverse {
+		last = Const(1)
+	}
+	out.Shape[x.Rank()-1] = last
+	axis := c.int("axis", 1)
+	if c.version() >= 20 {
+		axis = -2
+		if a := input(in, 2); a != nil {
+			if v, ok := knownInts(a); ok && len(v) == 1 {
+				axis = v[0]
+			} else {
+				out.Shape = c.freshShape(x.Rank())
+				out.Shape[x.Rank()-1] = last
+				return []*Value{out}, nil
+			}
+		}
+	}
+	k, err := c.normAxis(axis, x.Rank())
+	if err != nil {
+		return nil, err
+	}
+	n := x.Shape[k]
+	if l := input(in, 1); l != nil {
+		if len(l.Elems) == 1 {
+			n = l.Elems[0]
+		} else {
+			n = c.fresh()
+		}
+	}
+	switch {
+	case onesided && inverse:
+		// irfft: a real signal of dft_length, 2*(n-1) by default.
+		if input(in, 1) == nil {
+			n = n.Sub(Const(1)).Mul(Const(2))
+		}
+	case onesided:
+		n = n.FloorDiv(Const(2)).Add(Const(1))
+	}
+	out.Shape[k] = n
+	return []*Value{out}, nil
+}
