@@ -71,7 +71,7 @@ func concatNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	}
 	ax, err := toInt(axis)
 	if err != nil {
-		return nil, op.errorf("C1", "axis: %v", err)
+		return nil, op.errorf("axis [C1]", "axis: %v", err)
 	}
 	y, err := concat(opt, op, inputs, ax)
 	if err != nil {
@@ -95,7 +95,7 @@ func concatShape(opt *Options, op opRef, shapes [][]int, types []tensor.DataType
 	sonnx := opt.orDefault().Profile == ProfileSONNX
 	// inputs [C1]
 	if len(shapes) < 1 || int64(len(shapes)) > math.MaxInt32 {
-		return nil, 0, op.errorf("C1", "%d inputs, expected 1 to 2^31-1", len(shapes))
+		return nil, 0, op.errorf("inputs [C1]", "%d inputs, expected 1 to 2^31-1", len(shapes))
 	}
 	r := len(shapes[0])
 	lo := -r
@@ -111,32 +111,32 @@ func concatShape(opt *Options, op opRef, shapes [][]int, types []tensor.DataType
 	// inputs [C2]
 	for i, s := range shapes {
 		if len(s) != r {
-			return nil, 0, op.errorf("C2", "input %d has rank %d (shape %v) but input 0 has rank %d (shape %v): all inputs must have one rank", i, len(s), s, r, shapes[0])
+			return nil, 0, op.errorf("inputs [C2]", "input %d has rank %d (shape %v) but input 0 has rank %d (shape %v): all inputs must have one rank", i, len(s), s, r, shapes[0])
 		}
 		if !axisOK {
 			continue
 		}
 		for j := range s {
 			if j != k && s[j] != shapes[0][j] {
-				return nil, 0, op.errorf("C2", "input %d has shape %v and input 0 has shape %v: dimension %d differs off the axis %d (no broadcasting, [R2])", i, s, shapes[0], j, k)
+				return nil, 0, op.errorf("inputs [C2]", "input %d has shape %v and input 0 has shape %v: dimension %d differs off the axis %d (no broadcasting, [R2])", i, s, shapes[0], j, k)
 			}
 		}
 	}
 	// inputs [C3]
 	for i, t := range types {
 		if t != types[0] {
-			return nil, 0, op.errorf("C3", "input %d is %v but input 0 is %v: all inputs must have one type ([R3])", i, t, types[0])
+			return nil, 0, op.errorf("inputs [C3]", "input %d is %v but input 0 is %v: all inputs must have one type ([R3])", i, t, types[0])
 		}
 	}
 	// axis [C1]
 	if r == 0 {
-		return nil, 0, op.errorf("C1", "axis %d: the inputs have rank 0 and no axis to join along", axis)
+		return nil, 0, op.errorf("axis [C1]", "axis %d: the inputs have rank 0 and no axis to join along", axis)
 	}
 	if !axisOK {
 		if sonnx && axis < 0 && axis >= -r {
-			return nil, 0, op.errorf("C1", "axis %d is negative: the profile takes axis in [0, %d] ([R1] transient)", axis, r-1)
+			return nil, 0, op.errorf("axis [C1]", "axis %d is negative: the profile takes axis in [0, %d]", axis, r-1)
 		}
-		return nil, 0, op.errorf("C1", "axis %d is outside [%d, %d] for inputs of rank %d", axis, lo, r-1, r)
+		return nil, 0, op.errorf("axis [C1]", "axis %d is outside [%d, %d] for inputs of rank %d", axis, lo, r-1, r)
 	}
 	// [R1]: the types the profile's document lists.
 	if sonnx && len(types) > 0 && !sonnxConcatTypes[types[0]] {

@@ -7,7 +7,7 @@
 // The constraint is that of the SONNX specification (based on ONNX Flatten
 // 25), which ONNX shares:
 //
-//	[C1] axis in [-r, r], r = rank(X); a negative axis means axis + r
+//	axis [C1] axis in [-r, r], r = rank(X); a negative axis means axis + r
 
 package ops
 
@@ -67,7 +67,7 @@ func flattenShape(op opRef, in []int, axis int) ([]int, error) {
 		lo = 0 // versions 1 and 9 take non-negative axes only
 	}
 	if axis < lo || axis > r {
-		return nil, op.errorf("C1", "axis %d is outside [%d, %d] (input rank %d)", axis, lo, r, r)
+		return nil, op.errorf("axis [C1]", "axis %d is outside [%d, %d] (input rank %d)", axis, lo, r, r)
 	}
 	if axis < 0 {
 		axis += r

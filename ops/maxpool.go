@@ -30,11 +30,12 @@
 //	[R3] auto_pad is NOTSET
 //	[R4] ceil_mode is 0
 //	[R5] storage_order is 0
-//	[C1] X is float16, float, double, int8 or uint8
-//	[C2] every value of dilations, kernel_shape and strides is > 0
-//	[C3] pads has 4 entries, each >= 0
-//	[C4] every window holds a real element: the dilated kernel d*(k-1)+1 is
-//	     larger than each pad, and no window falls between two taps
+//	[TYPES] X is float16, float, double, int8 or uint8 (its type list)
+//	dilations [C1], kernel_shape [C1], strides [C1] every value is > 0
+//	pads [C1] pads has 4 entries (each >= 0: ONNX's "pads")
+//	pads [C2] every window holds a real element: the dilated kernel
+//	     d*(k-1)+1 is larger than each pad, and no window falls between two
+//	     taps
 
 package ops
 
@@ -145,7 +146,7 @@ func maxPoolShape(opt *Options, op opRef, dt tensor.DataType, shape []int, o Max
 			for k := range axes {
 				for o, c := range w.count[k] {
 					if c == 0 {
-						return nil, op.errorf("C4", "axis %d: window %d holds no element of X, only padding", k+2, o)
+						return nil, op.errorf("pads [C2]", "axis %d: window %d holds no element of X, only padding", k+2, o)
 					}
 				}
 			}
@@ -172,24 +173,24 @@ func maxPoolSONNX(op opRef, dt tensor.DataType, spatial int, o MaxPoolOptions) e
 	switch dt {
 	case tensor.Float16, tensor.Float, tensor.Double, tensor.Int8, tensor.Uint8:
 	default:
-		return op.errorf("C1", "X is %v; the profile allows float16, float, double, int8 and uint8", dt)
+		return op.errorf("TYPES", "X is %v; the profile allows float16, float, double, int8 and uint8", dt)
 	}
 	for _, c := range []struct {
-		name string
-		v    []int
-	}{{"dilations", o.Dilations}, {"kernel_shape", o.KernelShape}, {"strides", o.Strides}} {
+		name, rule string
+		v          []int
+	}{{"dilations", "dilations [C1]", o.Dilations}, {"kernel_shape", "kernel_shape [C1]", o.KernelShape}, {"strides", "strides [C1]", o.Strides}} {
 		for i, x := range c.v {
 			if x <= 0 {
-				return op.errorf("C2", "%s[%d] is %d, must be > 0", c.name, i, x)
+				return op.errorf(c.rule, "%s[%d] is %d, must be > 0", c.name, i, x)
 			}
 		}
 	}
 	if len(o.Pads) != 4 {
-		return op.errorf("C3", "pads must have 4 entries, got %d", len(o.Pads))
+		return op.errorf("pads [C1]", "pads must have 4 entries, got %d", len(o.Pads))
 	}
 	for i, p := range o.Pads {
 		if p < 0 {
-			return op.errorf("C3", "pads[%d] is %d, must be >= 0", i, p)
+			return op.errorf("pads", "pads[%d] is %d, must be >= 0", i, p)
 		}
 	}
 	if len(o.KernelShape) == 2 {
@@ -199,7 +200,7 @@ func maxPoolSONNX(op opRef, dt tensor.DataType, spatial int, o MaxPoolOptions) e
 				d = o.Dilations[i%2]
 			}
 			if ek := dilatedKernel(k, d); ek <= int64(p) {
-				return op.errorf("C4", "pads[%d] is %d, not below the dilated kernel %d", i, p, ek)
+				return op.errorf("pads [C2]", "pads[%d] is %d, not below the dilated kernel %d", i, p, ek)
 			}
 		}
 	}

@@ -37,7 +37,7 @@ func flatten(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 	}
 	// [C1]
 	if axis < lo || axis > r {
-		return nil, op.errorf("C1", "axis %d is outside [%d, %d] (input rank %d)", axis, lo, r, r)
+		return nil, op.errorf("axis [C1]", "axis %d is outside [%d, %d] (input rank %d)", axis, lo, r, r)
 	}
 	if axis < 0 {
 		axis += r

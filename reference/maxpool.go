@@ -97,7 +97,7 @@ func maxPool(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 		for k, ax := range axes {
 			for o := 0; o < ax.out; o++ {
 				if lo, hi := taps(k, o); hi <= lo {
-					return nil, op.errorf("C4", "axis %d: window %d holds no element of X, only padding", k+2, o)
+					return nil, op.errorf("pads [C2]", "axis %d: window %d holds no element of X, only padding", k+2, o)
 				}
 			}
 		}
@@ -189,24 +189,24 @@ func maxPoolProfile(op opRef, dt tensor.DataType, spatial int, a poolAttrs, orde
 	switch dt {
 	case tensor.Float16, tensor.Float, tensor.Double, tensor.Int8, tensor.Uint8:
 	default:
-		return op.errorf("C1", "X is %v; the profile allows float16, float, double, int8 and uint8", dt)
+		return op.errorf("TYPES", "X is %v; the profile allows float16, float, double, int8 and uint8", dt)
 	}
 	for _, c := range []struct {
-		name string
-		v    []int
-	}{{"dilations", a.dilations}, {"kernel_shape", a.kernel}, {"strides", a.strides}} {
+		name, rule string
+		v          []int
+	}{{"dilations", "dilations [C1]", a.dilations}, {"kernel_shape", "kernel_shape [C1]", a.kernel}, {"strides", "strides [C1]", a.strides}} {
 		for i, v := range c.v {
 			if v <= 0 {
-				return op.errorf("C2", "%s[%d] is %d, must be > 0", c.name, i, v)
+				return op.errorf(c.rule, "%s[%d] is %d, must be > 0", c.name, i, v)
 			}
 		}
 	}
 	if len(a.pads) != 4 {
-		return op.errorf("C3", "pads must have 4 entries, got %d", len(a.pads))
+		return op.errorf("pads [C1]", "pads must have 4 entries, got %d", len(a.pads))
 	}
 	for i, p := range a.pads {
 		if p < 0 {
-			return op.errorf("C3", "pads[%d] is %d, must be >= 0", i, p)
+			return op.errorf("pads", "pads[%d] is %d, must be >= 0", i, p)
 		}
 	}
 	if len(a.kernel) == 2 {
@@ -216,7 +216,7 @@ func maxPoolProfile(op opRef, dt tensor.DataType, spatial int, a poolAttrs, orde
 				d = a.dilations[i%2]
 			}
 			if ek := dilatedKernel(k, d); ek <= int64(p) {
-				return op.errorf("C4", "pads[%d] is %d, not below the dilated kernel %d", i, p, ek)
+				return op.errorf("pads [C2]", "pads[%d] is %d, not below the dilated kernel %d", i, p, ek)
 			}
 		}
 	}
