@@ -1,0 +1,369 @@
+package infer
+
+import (
+	"fmt"
+
+	"github.com/onnxshape/onnxshape/onnx"
+	"github.com/onnxshape/onnxshape/onnx/pb"
+	"google.golang.org/protobuf/proto"
+)
+
+// FoldStats tells what Fold changed.
+type FoldStats struct {
+	NodesBefore, NodesAfter int
+	BytesBefore, BytesAfter int // the encoded model's size
+	Folded                  int // nodes replaced by constants
+	Removed                 int // dead nodes, needless Identity and Reshape
+}
+
+func (s FoldStats) String() string {
+	return fmt.Sprintf("nodes %d -> %d (%d folded into constants, %d removed), bytes %d -> %d",
+		s.NodesBefore, s.NodesAfter, s.Folded, s.Removed, s.BytesBefore, s.BytesAfter)
+}
+
+// Fold returns a copy of mp in which every node of the main graph whose
+// outputs inference knows (under opt.MaxFoldBytes) is replaced by
+// initializers, nodes no output depends on are removed, and so are
+// Identity nodes and a Reshape of a Reshape. opt.InputShapes, when given,
+// also become the declared shapes of the inputs. mp is not modified. The
+// Result is the inference of the folded model.
+func Fold(mp *pb.ModelProto, opt *Options) (*pb.ModelProto, *Result, FoldStats, error) {
+	if opt == nil {
+		opt = &Options{}
+	}
+	var st FoldStats
+	st.BytesBefore = proto.Size(mp)
+	st.NodesBefore = len(mp.GetGraph().GetNode())
+	m := proto.Clone(mp).(*pb.ModelProto)
+	g := m.GetGraph()
+	if g == nil {
+		return nil, nil, st, fmt.Errorf("model has no graph")
+	}
+	for _, in := range g.GetInput() {
+		if dims, ok := opt.InputShapes[in.GetName()]; ok {
+			setShape(in, dims)
+		}
+	}
+	r, err := Model(m, opt)
+	if err != nil {
+		return nil, nil, st, err
+	}
+
+	// Nodes whose every output is known become initializers.
+	legacy := m.GetIrVersion() < 4 // initializers were also listed as inputs
+	kept := g.Node[:0]
+	for _, n := range g.GetNode() {
+		var consts []*pb.TensorProto
+		foldable := len(n.GetOutput()) > 0
+		for _, o := range n.GetOutput() {
+			if o == "" {
+				continue
+			}
+			v, ok := r.Value(o)
+			if !ok || v.Const == nil || v.Kind != KindTensor {
+				foldable = false
+				break
+			}
+			tp, err := onnx.TensorToProto(v.Const, o)
+			if err != nil {
+				foldable = false
+				break
+			}
+			consts = append(consts, tp)
+		}
+		if !foldable {
+			kept = append(kept, n)
+			continue
+		}
+		st.Folded++
+		g.Initializer = append(g.Initializer, consts...)
+		if legacy {
+			for _, tp := range consts {
+				g.Input = append(g.Input, valueInfoOf(tp.GetName(), constValue(r.byName[tp.GetName()].Const)))
+			}
+		}
+	}
+	g.Node = kept
+
+	before := len(g.Node)
+	removeIdentities(g)
+	mergeReshapes(g, r)
+	removeDead(g)
+	st.Removed = before - len(g.Node)
+	st.NodesAfter = len(g.Node)
+
+	// The folded model is inferred again: its values are what the caller
+	// annotates and prints.
+	r2, err := Model(m, opt)
+	if err != nil {
+		return nil, nil, st, err
+	}
+	st.BytesAfter = proto.Size(m)
+	return m, r2, st, nil
+}
+
+// setShape declares the tensor shape dims on vi.
+func setShape(vi *pb.ValueInfoProto, dims []Dim) {
+	tt := vi.GetType().GetTensorType()
+	if tt == nil {
+		return
+	}
+	tt.Shape = shapeProto(dims)
+}
+
+func shapeProto(dims []Dim) *pb.TensorShapeProto {
+	s := &pb.TensorShapeProto{Dim: []*pb.TensorShapeProto_Dimension{}}
+	for _, d := range dims {
+		if v, ok := d.Value(); ok {
+			s.Dim = append(s.Dim, &pb.TensorShapeProto_Dimension{Value: &pb.TensorShapeProto_Dimension_DimValue{DimValue: v}})
+		} else if isFresh(d) {
+			s.Dim = append(s.Dim, &pb.TensorShapeProto_Dimension{})
+		} else {
+			s.Dim = append(s.Dim, &pb.TensorShapeProto_Dimension{Value: &pb.TensorShapeProto_Dimension_DimParam{DimParam: d.String()}})
+		}
+	}
+	return s
+}
+
+// valueInfoOf declares a value's type as inference knows it.
+func valueInfoOf(name string, v *Value) *pb.ValueInfoProto {
+	tt := &pb.TypeProto_Tensor{ElemType: proto.Int32(int32(v.Type))}
+	if v.Ranked {
+		tt.Shape = shapeProto(v.Shape)
+	}
+	var t *pb.TypeProto
+	switch v.Kind {
+	case KindSequence:
+		t = &pb.TypeProto{Value: &pb.TypeProto_SequenceType{SequenceType: &pb.TypeProto_Sequence{
+			ElemType: &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: tt}}}}}
+	case KindOptional:
+		t = &pb.TypeProto{Value: &pb.TypeProto_OptionalType{OptionalType: &pb.TypeProto_Optional{
+			ElemType: &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: tt}}}}}
+	default:
+		t = &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: tt}}
+	}
+	return &pb.ValueInfoProto{Name: proto.String(name), Type: t}
+}
+
+// graphOutputs returns the names of g's outputs.
+func graphOutputs(g *pb.GraphProto) map[string]bool {
+	out := map[string]bool{}
+	for _, o := range g.GetOutput() {
+		out[o.GetName()] = true
+	}
+	return out
+}
+
+// renameInputs replaces every use of from by to, in the nodes of g and of
+// their subgraphs.
+func renameInputs(g *pb.GraphProto, from, to string) {
+	for _, n := range g.GetNode() {
+		for i, in := range n.Input {
+			if in == from {
+				n.Input[i] = to
+			}
+		}
+		for _, a := range n.GetAttribute() {
+			if a.GetG() != nil {
+				renameInputs(a.GetG(), from, to)
+			}
+			for _, sg := range a.GetGraphs() {
+				renameInputs(sg, from, to)
+			}
+		}
+	}
+}
+
+// removeIdentities drops each Identity whose output is no graph output,
+// its readers reading its input instead.
+func removeIdentities(g *pb.GraphProto) {
+	outs := graphOutputs(g)
+	kept := g.Node[:0]
+	for _, n := range g.GetNode() {
+		if n.GetOpType() == "Identity" && (n.GetDomain() == "" || n.GetDomain() == "ai.onnx") &&
+			len(n.GetInput()) == 1 && len(n.GetOutput()) == 1 && !outs[n.GetOutput()[0]] && n.GetInput()[0] != "" {
+			renameInputs(g, n.GetOutput()[0], n.GetInput()[0])
+			continue
+		}
+		kept = append(kept, n)
+	}
+	g.Node = kept
+}
+
+// mergeReshapes makes a Reshape of a Reshape's output read the first
+// Reshape's input, when its target shape is known numbers without 0 (a 0
+// would copy a dimension of the intermediate); the first Reshape, unread,
+// then goes with the dead nodes. A Reshape whose output has its input's
+// shape is dropped like an Identity.
+func mergeReshapes(g *pb.GraphProto, r *Result) {
+	producer := map[string]*pb.NodeProto{}
+	for _, n := range g.GetNode() {
+		for _, o := range n.GetOutput() {
+			producer[o] = n
+		}
+	}
+	isReshape := func(n *pb.NodeProto) bool {
+		return n != nil && n.GetOpType() == "Reshape" && (n.GetDomain() == "" || n.GetDomain() == "ai.onnx") && len(n.GetInput()) == 2
+	}
+	outs := graphOutputs(g)
+	kept := g.Node[:0]
+	for _, n := range g.GetNode() {
+		if !isReshape(n) {
+			kept = append(kept, n)
+			continue
+		}
+		x, _ := r.Value(n.GetInput()[0])
+		y, _ := r.Value(n.GetOutput()[0])
+		if x != nil && y != nil && x.Rank() >= 0 && y.Rank() >= 0 && sameShape(x.Shape, y.Shape) && !outs[n.GetOutput()[0]] && !hasFresh(x.Shape) {
+			renameInputs(g, n.GetOutput()[0], n.GetInput()[0])
+			continue
+		}
+		if inner := producer[n.GetInput()[0]]; isReshape(inner) {
+			if target, ok := r.Value(n.GetInput()[1]); ok {
+				if xs, ok := knownInts(target); ok && !contains(xs, 0) {
+					n.Input[0] = inner.GetInput()[0]
+				}
+			}
+		}
+		kept = append(kept, n)
+	}
+	g.Node = kept
+}
+
+func hasFresh(dims []Dim) bool {
+	for _, d := range dims {
+		if isFresh(d) {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(xs []int64, v int64) bool {
+	for _, x := range xs {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// removeDead drops the nodes no graph output depends on, then the
+// initializers and value_info no node reads.
+func removeDead(g *pb.GraphProto) {
+	producer := map[string]int{}
+	for i, n := range g.GetNode() {
+		for _, o := range n.GetOutput() {
+			if o != "" {
+				producer[o] = i
+			}
+		}
+	}
+	live := make([]bool, len(g.GetNode()))
+	needed := map[string]bool{}
+	var queue []string
+	for _, o := range g.GetOutput() {
+		queue = append(queue, o.GetName())
+	}
+	for len(queue) > 0 {
+		name := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		if needed[name] {
+			continue
+		}
+		needed[name] = true
+		i, ok := producer[name]
+		if !ok || live[i] {
+			continue
+		}
+		live[i] = true
+		queue = append(queue, readsOf(g.GetNode()[i])...)
+	}
+	kept := g.Node[:0]
+	for i, n := range g.GetNode() {
+		if live[i] {
+			kept = append(kept, n)
+		}
+	}
+	g.Node = kept
+	inputs := map[string]bool{}
+	for _, in := range g.GetInput() {
+		inputs[in.GetName()] = true
+	}
+	var inits []*pb.TensorProto
+	for _, tp := range g.GetInitializer() {
+		if needed[tp.GetName()] || inputs[tp.GetName()] {
+			inits = append(inits, tp)
+		}
+	}
+	g.Initializer = inits
+	var infos []*pb.ValueInfoProto
+	for _, vi := range g.GetValueInfo() {
+		if needed[vi.GetName()] {
+			infos = append(infos, vi)
+		}
+	}
+	g.ValueInfo = infos
+}
+
+// readsOf returns the values a node reads: its inputs and the outer values
+// its subgraphs read.
+func readsOf(n *pb.NodeProto) []string {
+	var out []string
+	for _, in := range n.GetInput() {
+		if in != "" {
+			out = append(out, in)
+		}
+	}
+	for _, a := range n.GetAttribute() {
+		graphs := a.GetGraphs()
+		if a.GetG() != nil {
+			graphs = append(graphs, a.GetG())
+		}
+		for _, sg := range graphs {
+			for _, sn := range sg.GetNode() {
+				out = append(out, readsOf(sn)...)
+			}
+		}
+	}
+	return out
+}
+
+// Annotate writes the inferred type of every node output of the main graph
+// into mp's value_info (replacing what it declared) and gives graph outputs
+// without a type theirs. Values whose type is unknown are left out.
+func Annotate(mp *pb.ModelProto, r *Result) {
+	g := mp.GetGraph()
+	outs := map[string]*pb.ValueInfoProto{}
+	for _, o := range g.GetOutput() {
+		outs[o.GetName()] = o
+	}
+	old := map[string]*pb.ValueInfoProto{}
+	for _, vi := range g.GetValueInfo() {
+		old[vi.GetName()] = vi
+	}
+	var infos []*pb.ValueInfoProto
+	for _, n := range g.GetNode() {
+		for _, name := range n.GetOutput() {
+			v, ok := r.Value(name)
+			if name == "" {
+				continue
+			}
+			if !ok || v.Type == 0 {
+				if vi, ok := old[name]; ok {
+					infos = append(infos, vi)
+				}
+				continue
+			}
+			vi := valueInfoOf(name, v)
+			if o, isOut := outs[name]; isOut {
+				if o.Type == nil {
+					o.Type = vi.Type
+				}
+				continue
+			}
+			infos = append(infos, vi)
+		}
+	}
+	g.ValueInfo = infos
+}

@@ -1,0 +1,170 @@
+package infer_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/infer"
+	"github.com/onnxshape/onnxshape/onnx"
+	"github.com/onnxshape/onnxshape/onnx/pb"
+	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// fixedShapes are the input shapes the fold tests fix.
+var fixedShapes = map[string]map[string][]infer.Dim{
+	"flatten":       {"x": dims(2, 3, 5, 4)},
+	"flatten_slice": {"x": dims(2, 3, 5, 4)},
+	"interpolate":   {"x": dims(1, 2, 3, 4)},
+	"attention":     {"x": dims(2, 5, 64)},
+	"convnet":       {"x": dims(1, 3, 16, 12)},
+}
+
+func dims(v ...int64) []infer.Dim {
+	out := make([]infer.Dim, len(v))
+	for i, d := range v {
+		out[i] = infer.Const(d)
+	}
+	return out
+}
+
+// TestFoldExported folds the exporter-style models with their input shapes
+// fixed: no shape computation is left, the outputs keep their shapes, and
+// where onnxshape runs every operator the folded model gives the same
+// outputs.
+func TestFoldExported(t *testing.T) {
+	shapeOps := map[string]bool{"Shape": true, "Gather": true, "Concat": true, "Unsqueeze": true, "Slice": true, "Cast": true, "Floor": true}
+	for _, m := range exportedModels() {
+		opt := &infer.Options{InputShapes: fixedShapes[m.name]}
+		folded, r, st, err := infer.Fold(m.model, opt)
+		if err != nil {
+			t.Fatalf("%s: %v", m.name, err)
+		}
+		t.Logf("%s: %v", m.name, st)
+		for _, n := range folded.Graph.Node {
+			if shapeOps[n.GetOpType()] {
+				t.Errorf("%s: a %s node is left after folding", m.name, n.GetOpType())
+			}
+		}
+		hadShapeOps := false
+		for _, n := range m.model.Graph.Node {
+			hadShapeOps = hadShapeOps || shapeOps[n.GetOpType()]
+		}
+		if hadShapeOps && st.NodesAfter >= st.NodesBefore {
+			t.Errorf("%s: folding removed no node: %v", m.name, st)
+		}
+		before, _ := infer.Model(m.model, opt)
+		for name := range m.want {
+			a, _ := before.Value(name)
+			b, ok := r.Value(name)
+			if !ok || a.String() != b.String() {
+				t.Errorf("%s: %s is %v after folding, %v before", m.name, name, b, a)
+			}
+			if _, static := b.Static(); !static {
+				t.Errorf("%s: %s is %v with the input shapes fixed", m.name, name, b)
+			}
+		}
+		sameOutputs(t, m.name, m.model, folded, fixedShapes[m.name])
+	}
+}
+
+// sameOutputs runs both models on the same inputs when onnxshape runs
+// every operator of the original.
+func sameOutputs(t *testing.T, name string, a, b *pb.ModelProto, shapes map[string][]infer.Dim) {
+	t.Helper()
+	ma, err := graph.FromProto(a, "")
+	if errors.Is(err, ops.ErrUnsupported) {
+		return
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	mb, err := graph.FromProto(b, "")
+	if err != nil {
+		t.Fatalf("%s: the folded model does not load: %v", name, err)
+	}
+	inputs := map[string]tensor.Value{}
+	for in, d := range shapes {
+		shape := make([]int, len(d))
+		n := 1
+		for i, x := range d {
+			v, _ := x.Value()
+			shape[i] = int(v)
+			n *= int(v)
+		}
+		data := make([]float32, n)
+		for i := range data {
+			data[i] = float32(i%13) - 6
+		}
+		inputs[in] = tensor.MustFromSlice(data, shape...)
+	}
+	oa, err := ma.Run(context.Background(), inputs, nil)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	ob, err := mb.Run(context.Background(), inputs, nil)
+	if err != nil {
+		t.Fatalf("%s: the folded model does not run: %v", name, err)
+	}
+	for k, v := range oa {
+		if !v.(*tensor.Tensor).Equal(ob[k].(*tensor.Tensor)) {
+			t.Errorf("%s: output %s differs after folding", name, k)
+		}
+	}
+	t.Logf("%s: the folded model gives the same outputs", name)
+}
+
+// TestFoldKeepsLargeConstants: a computed constant over MaxFoldBytes stays
+// computed.
+func TestFoldKeepsLargeConstants(t *testing.T) {
+	b := newGraph()
+	w := b.weights("w", 64, 64) // 16 KiB
+	y := b.op("Transpose", []string{w})
+	b.output(y)
+	m := b.model(13)
+	folded, _, st, err := infer.Fold(m, &infer.Options{MaxFoldBytes: 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(folded.Graph.Node) != 1 || st.Folded != 0 {
+		t.Errorf("a 16 KiB Transpose was folded under a 1 KiB cap: %v", st)
+	}
+	folded, _, st, err = infer.Fold(m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(folded.Graph.Node) != 0 || st.Folded != 1 {
+		t.Errorf("a 16 KiB Transpose was not folded under the default cap: %v", st)
+	}
+	if _, err := onnx.EncodeModel(folded); err != nil {
+		t.Fatal(err)
+	}
+	sameOutputs(t, "transpose", m, folded, nil)
+}
+
+// TestAnnotate: the annotated model declares every value's inferred shape.
+func TestAnnotate(t *testing.T) {
+	m := exportedModels()[0]
+	folded, r, _, err := infer.Fold(m.model, &infer.Options{MaxFoldBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	infer.Annotate(folded, r)
+	declared := map[string]string{}
+	for _, vi := range append(folded.Graph.ValueInfo, folded.Graph.Output...) {
+		declared[vi.GetName()] = onnx.DescribeType(vi.GetType())
+	}
+	for _, n := range folded.Graph.Node {
+		for _, o := range n.Output {
+			if declared[o] == "" {
+				t.Errorf("%s has no declared type", o)
+			}
+		}
+	}
+	out := folded.Graph.Output[0].GetName()
+	if got := declared[out]; got != "tensor(float)[N,3*H*W]" {
+		t.Errorf("output declared %s", got)
+	}
+}
