@@ -3,6 +3,8 @@ package infer
 import (
 	"fmt"
 
+	"github.com/onnxshape/onnxshape/tensor"
+
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"google.golang.org/protobuf/proto"
@@ -86,6 +88,7 @@ func Fold(mp *pb.ModelProto, opt *Options) (*pb.ModelProto, *Result, FoldStats, 
 	g.Node = kept
 
 	before := len(g.Node)
+	reshapeTargets(g, r)
 	removeIdentities(g)
 	mergeReshapes(g, r)
 	removeDead(g)
@@ -230,6 +233,65 @@ func mergeReshapes(g *pb.GraphProto, r *Result) {
 	g.Node = kept
 }
 
+// reshapeTargets gives a Reshape whose target is computed but known as
+// dimensions a constant target instead: a dimension equal to the input's
+// at the same place becomes 0 (copy it), one other symbolic dimension -1,
+// so that Reshape(x, Concat(Shape(x)[0], -1)) becomes Reshape(x, [0, -1])
+// even when N stays symbolic.
+func reshapeTargets(g *pb.GraphProto, r *Result) {
+	taken := map[string]bool{}
+	for _, tp := range g.GetInitializer() {
+		taken[tp.GetName()] = true
+	}
+	for _, n := range g.GetNode() {
+		if n.GetOpType() != "Reshape" || !(n.GetDomain() == "" || n.GetDomain() == "ai.onnx") || len(n.GetInput()) != 2 {
+			continue
+		}
+		x, ok1 := r.Value(n.GetInput()[0])
+		t, ok2 := r.Value(n.GetInput()[1])
+		if !ok1 || !ok2 || t.Const != nil || t.Elems == nil || x.Rank() < 0 {
+			continue
+		}
+		for _, a := range n.GetAttribute() {
+			if a.GetName() == "allowzero" && a.GetI() != 0 {
+				ok1 = false
+			}
+		}
+		target := make([]int64, len(t.Elems))
+		inferred := false
+		for i, d := range t.Elems {
+			v, known := d.Value()
+			switch {
+			case known && v > 0, known && v == -1:
+				target[i] = v
+				inferred = inferred || v == -1
+			case known:
+				ok1 = false // a literal 0 would copy a dimension
+			case i < x.Rank() && d.Equal(x.Shape[i]):
+				target[i] = 0
+			case !inferred:
+				target[i], inferred = -1, true
+			default:
+				ok1 = false
+			}
+		}
+		if !ok1 {
+			continue
+		}
+		name := n.GetInput()[1] + "_const"
+		for taken[name] {
+			name += "_"
+		}
+		taken[name] = true
+		tp, err := onnx.TensorToProto(tensorOfInts(target), name)
+		if err != nil {
+			continue
+		}
+		g.Initializer = append(g.Initializer, tp)
+		n.Input[1] = name
+	}
+}
+
 func hasFresh(dims []Dim) bool {
 	for _, d := range dims {
 		if isFresh(d) {
@@ -366,4 +428,8 @@ func Annotate(mp *pb.ModelProto, r *Result) {
 		}
 	}
 	g.ValueInfo = infos
+}
+
+func tensorOfInts(v []int64) *tensor.Tensor {
+	return tensor.MustFromSlice(append([]int64{}, v...))
 }

@@ -168,3 +168,29 @@ func TestAnnotate(t *testing.T) {
 		t.Errorf("output declared %s", got)
 	}
 }
+
+// TestFoldSymbolic: with the input shapes left symbolic, a Reshape to a
+// computed shape still gets a constant target (0 copies a dimension, -1
+// takes the rest), and its Shape chain goes.
+func TestFoldSymbolic(t *testing.T) {
+	for _, m := range exportedModels() {
+		if m.name != "flatten" && m.name != "flatten_slice" && m.name != "attention" {
+			continue
+		}
+		folded, r, st, err := infer.Fold(m.model, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range folded.Graph.Node {
+			if n.GetOpType() == "Shape" || n.GetOpType() == "Concat" {
+				t.Errorf("%s: a %s node is left: %v", m.name, n.GetOpType(), st)
+			}
+		}
+		for name, want := range m.want {
+			if v, ok := r.Value(name); !ok || v.String() != want {
+				t.Errorf("%s: %s is %v after folding, want %s", m.name, name, v, want)
+			}
+		}
+		sameOutputs(t, m.name, m.model, folded, fixedShapes[m.name])
+	}
+}

@@ -47,6 +47,7 @@ func (o *Options) foldCap() int64 {
 // whose rule refuses its inputs, an operator it has no rule for, or a
 // declared type that contradicts the inferred one.
 type Problem struct {
+	Kind  ProblemKind
 	Node  string // the node's name, or "#index"; "" for a graph-level problem
 	Op    string // the node's operator
 	Value string // the value concerned, when there is one
@@ -64,6 +65,21 @@ func (p Problem) String() string {
 	parts = append(parts, p.Msg)
 	return strings.Join(parts, ": ")
 }
+
+// ProblemKind sorts problems by what they mean for the model.
+type ProblemKind int
+
+// The kinds of problems.
+const (
+	// Refused: a node's rule refuses its inputs or attributes, or the model
+	// is malformed there; the model would fail to run.
+	Refused ProblemKind = iota
+	// Conflict: a declared type contradicts the inferred one.
+	Conflict
+	// NoRule: inference has no rule for an operator (or domain) and leaves
+	// its outputs unknown; the model may well be right.
+	NoRule
+)
 
 // NamedValue is one value of the main graph and what inference knows of it.
 type NamedValue struct {
@@ -356,7 +372,7 @@ func (e *engine) node(np *pb.NodeProto, i int, sc *scope) []*Value {
 	}
 	opset, ok := e.opsets[domain]
 	if !ok {
-		e.problem(np, i, "", fmt.Sprintf("the model imports no opset for domain %q", np.GetDomain()))
+		e.problemOf(NoRule, np, i, "", fmt.Sprintf("the model imports no opset for domain %q", np.GetDomain()))
 		return nil
 	}
 	version := opset
@@ -377,7 +393,7 @@ func (e *engine) node(np *pb.NodeProto, i int, sc *scope) []*Value {
 	}
 	r, ok := ruleFor(domain, np.GetOpType())
 	if !ok {
-		e.problem(np, i, "", "no shape rule for this operator; its outputs are left unknown")
+		e.problemOf(NoRule, np, i, "", "no shape rule for this operator; its outputs are left unknown")
 		return nil
 	}
 	out, err := c.apply(r, in)
@@ -440,7 +456,7 @@ func (e *engine) reconcile(np *pb.NodeProto, i int, name string, v *Value, t *pb
 		if out.Type == tensor.Undefined {
 			out.Type = d.Type
 		} else if out.Type != d.Type {
-			e.problem(np, i, name, fmt.Sprintf("declared %s, inferred %s", describeShape(d), describeShape(v)))
+			e.problemOf(Conflict, np, i, name, fmt.Sprintf("declared %s, inferred %s", describeShape(d), describeShape(v)))
 			return v
 		}
 	}
@@ -452,7 +468,7 @@ func (e *engine) reconcile(np *pb.NodeProto, i int, name string, v *Value, t *pb
 		return &out
 	}
 	if len(d.Shape) != len(out.Shape) {
-		e.problem(np, i, name, fmt.Sprintf("declared %s, inferred %s", describeShape(d), describeShape(v)))
+		e.problemOf(Conflict, np, i, name, fmt.Sprintf("declared %s, inferred %s", describeShape(d), describeShape(v)))
 		return v
 	}
 	out.Shape = append([]Dim{}, out.Shape...)
@@ -464,7 +480,7 @@ func (e *engine) reconcile(np *pb.NodeProto, i int, name string, v *Value, t *pb
 		case isFresh(got) && !isFresh(dd):
 			out.Shape[k] = dd
 		case dknown && gknown && dv != gv:
-			e.problem(np, i, name, fmt.Sprintf("declared %s, inferred %s", describeShape(d), describeShape(v)))
+			e.problemOf(Conflict, np, i, name, fmt.Sprintf("declared %s, inferred %s", describeShape(d), describeShape(v)))
 			return v
 		}
 	}
@@ -472,7 +488,11 @@ func (e *engine) reconcile(np *pb.NodeProto, i int, name string, v *Value, t *pb
 }
 
 func (e *engine) problem(np *pb.NodeProto, i int, value, msg string) {
-	p := Problem{Value: value, Msg: msg}
+	e.problemOf(Refused, np, i, value, msg)
+}
+
+func (e *engine) problemOf(kind ProblemKind, np *pb.NodeProto, i int, value, msg string) {
+	p := Problem{Kind: kind, Value: value, Msg: msg}
 	if np != nil {
 		p.Node = np.GetName()
 		if p.Node == "" {
