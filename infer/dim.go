@@ -72,7 +72,23 @@ func (d Dim) Value() (int64, bool) {
 func (d Dim) IsKnown() bool { _, ok := d.Value(); return ok }
 
 // Equal reports whether two dimensions have the same canonical expression.
-func (d Dim) Equal(e Dim) bool { return d.String() == e.String() }
+func (d Dim) Equal(e Dim) bool {
+	if len(d.terms) != len(e.terms) {
+		return false
+	}
+	for i, t := range d.terms {
+		u := e.terms[i]
+		if t.coef != u.coef || len(t.atoms) != len(u.atoms) {
+			return false
+		}
+		for k, a := range t.atoms {
+			if a.key != u.atoms[k].key {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // Symbols returns the symbols the dimension depends on, sorted.
 func (d Dim) Symbols() []string {
@@ -110,25 +126,36 @@ func monomialKey(atoms []atom) string {
 // normalize sorts terms and combines like ones. ok is false when a
 // coefficient overflows int64.
 func normalize(ts []term) (Dim, bool) {
-	byKey := map[string]int{}
-	var out []term
+	type keyed struct {
+		term
+		key string
+	}
+	out := make([]keyed, 0, len(ts))
 	for _, t := range ts {
 		if t.coef == 0 {
 			continue
 		}
-		atoms := append([]atom{}, t.atoms...)
-		sort.Slice(atoms, func(i, j int) bool { return atoms[i].key < atoms[j].key })
-		k := monomialKey(atoms)
-		if i, ok := byKey[k]; ok {
-			s, ok := addInt(out[i].coef, t.coef)
-			if !ok {
-				return Dim{}, false
-			}
-			out[i].coef = s
-			continue
+		atoms := t.atoms
+		if !sort.SliceIsSorted(atoms, func(i, j int) bool { return atoms[i].key < atoms[j].key }) {
+			atoms = append([]atom{}, atoms...)
+			sort.Slice(atoms, func(i, j int) bool { return atoms[i].key < atoms[j].key })
 		}
-		byKey[k] = len(out)
-		out = append(out, term{coef: t.coef, atoms: atoms})
+		k := monomialKey(atoms)
+		found := false
+		for i := range out {
+			if out[i].key == k {
+				s, ok := addInt(out[i].coef, t.coef)
+				if !ok {
+					return Dim{}, false
+				}
+				out[i].coef = s
+				found = true
+				break
+			}
+		}
+		if !found {
+			out = append(out, keyed{term{coef: t.coef, atoms: atoms}, k})
+		}
 	}
 	kept := out[:0]
 	for _, t := range out {
@@ -136,8 +163,18 @@ func normalize(ts []term) (Dim, bool) {
 			kept = append(kept, t)
 		}
 	}
-	sort.SliceStable(kept, func(i, j int) bool { return termLess(kept[i], kept[j]) })
-	return Dim{terms: kept}, true
+	sort.SliceStable(kept, func(i, j int) bool {
+		a, b := kept[i], kept[j]
+		if len(a.atoms) != len(b.atoms) {
+			return len(a.atoms) > len(b.atoms)
+		}
+		return a.key < b.key
+	})
+	terms := make([]term, len(kept))
+	for i, t := range kept {
+		terms[i] = t.term
+	}
+	return Dim{terms: terms}, true
 }
 
 // termLess orders terms by falling degree, then by key, so that constants

@@ -160,6 +160,7 @@ type engine struct {
 	used     map[string]bool // every dim_param of the model, so fresh symbols differ
 	fresh    int
 	problems []Problem
+	schemas  map[schemaKey]*ops.Schema
 }
 
 // scope maps value names to values; a subgraph's scope sees its parents'.
@@ -376,8 +377,8 @@ func (e *engine) node(np *pb.NodeProto, i int, sc *scope) []*Value {
 		return nil
 	}
 	version := opset
-	schema, err := ops.Lookup(domain, np.GetOpType(), opset)
-	if err == nil {
+	schema := e.lookup(domain, np.GetOpType(), opset)
+	if schema != nil {
 		version = schema.Since
 	}
 	n, subgraphs, err := nodeOf(np, version, e.opt.BaseDir)
@@ -407,6 +408,29 @@ func (e *engine) node(np *pb.NodeProto, i int, sc *scope) []*Value {
 		}
 	}
 	return out
+}
+
+// lookup returns the kernel schema serving an operator, nil when onnxshape
+// has none; answers are kept, as a model repeats its operators.
+func (e *engine) lookup(domain, op string, opset int) *ops.Schema {
+	k := schemaKey{domain, op, opset}
+	if s, ok := e.schemas[k]; ok {
+		return s
+	}
+	s, err := ops.Lookup(domain, op, opset)
+	if err != nil {
+		s = nil
+	}
+	if e.schemas == nil {
+		e.schemas = map[schemaKey]*ops.Schema{}
+	}
+	e.schemas[k] = s
+	return s
+}
+
+type schemaKey struct {
+	domain, op string
+	opset      int
 }
 
 // apply runs a rule; a panic, a bug in the rule, is reported as an error.
