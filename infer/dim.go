@@ -163,6 +163,7 @@ func normalize(ts []term) (Dim, bool) {
 			kept = append(kept, t)
 		}
 	}
+	// Falling degree, then key, so that constants come last: N*H*W+2*H-3.
 	sort.SliceStable(kept, func(i, j int) bool {
 		a, b := kept[i], kept[j]
 		if len(a.atoms) != len(b.atoms) {
@@ -175,15 +176,6 @@ func normalize(ts []term) (Dim, bool) {
 		terms[i] = t.term
 	}
 	return Dim{terms: terms}, true
-}
-
-// termLess orders terms by falling degree, then by key, so that constants
-// come last: N*H*W + 2*H - 3.
-func termLess(a, b term) bool {
-	if len(a.atoms) != len(b.atoms) {
-		return len(a.atoms) > len(b.atoms)
-	}
-	return monomialKey(a.atoms) < monomialKey(b.atoms)
 }
 
 func addInt(a, b int64) (int64, bool) {
