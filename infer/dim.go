@@ -90,6 +90,17 @@ func (d Dim) Equal(e Dim) bool {
 	return true
 }
 
+// size measures the expression: its terms and the text of their atoms.
+func (d Dim) size() int {
+	n := len(d.terms)
+	for _, t := range d.terms {
+		for _, a := range t.atoms {
+			n += len(a.key)
+		}
+	}
+	return n
+}
+
 // Symbols returns the symbols the dimension depends on, sorted.
 func (d Dim) Symbols() []string {
 	seen := map[string]bool{}
@@ -243,8 +254,16 @@ func (d Dim) Neg() Dim {
 // Sub returns d - e.
 func (d Dim) Sub(e Dim) Dim { return d.Add(e.Neg()) }
 
+// maxTerms bounds the terms of a product multiplied out; a larger one
+// stays a product, so that repeated squaring of sums cannot grow without
+// end.
+const maxTerms = 64
+
 // Mul returns d * e, multiplied out.
 func (d Dim) Mul(e Dim) Dim {
+	if len(d.terms)*len(e.terms) > maxTerms {
+		return opaque("mul", d, e)
+	}
 	var ts []term
 	for _, a := range d.terms {
 		for _, b := range e.terms {

@@ -3,6 +3,9 @@ package infer_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/onnxshape/onnxshape/graph"
@@ -193,4 +196,65 @@ func TestFoldSymbolic(t *testing.T) {
 		}
 		sameOutputs(t, m.name, m.model, folded, fixedShapes[m.name])
 	}
+}
+
+// TestFoldNodeTests folds every node test model onnxshape runs: the folded
+// model loads and gives the original's outputs on the test's inputs.
+func TestFoldNodeTests(t *testing.T) {
+	folded := 0
+	for _, dir := range nodeTestDirs(t) {
+		m, err := onnx.ReadModel(filepath.Join(dir, "model.onnx"))
+		if err != nil {
+			continue
+		}
+		gm0, err := graph.FromProto(m, dir)
+		if err != nil {
+			continue // an operator onnxshape does not run
+		}
+		f, _, st, err := infer.Fold(m, &infer.Options{BaseDir: dir})
+		if err != nil {
+			t.Errorf("%s: %v", filepath.Base(dir), err)
+			continue
+		}
+		if st.NodesAfter < st.NodesBefore {
+			folded++
+		}
+		gm, err := graph.FromProto(f, dir)
+		if err != nil {
+			t.Errorf("%s: the folded model does not load: %v", filepath.Base(dir), err)
+			continue
+		}
+		inputs := map[string]tensor.Value{}
+		for k, in := range gm.Inputs() {
+			b, err := os.ReadFile(filepath.Join(dir, "test_data_set_0", "input_"+strconv.Itoa(k)+".pb"))
+			if err != nil {
+				break
+			}
+			v, _, err := onnx.DecodeValue(b, in.Type)
+			if err != nil {
+				break
+			}
+			inputs[in.Name] = v
+		}
+		if len(inputs) != len(gm.Inputs()) {
+			continue
+		}
+		want, err := gm0.Run(context.Background(), inputs, nil)
+		if err != nil {
+			continue // a case onnxshape refuses (it expects an error)
+		}
+		got, err := gm.Run(context.Background(), inputs, nil)
+		if err != nil {
+			t.Errorf("%s: the folded model fails: %v", filepath.Base(dir), err)
+			continue
+		}
+		for name, w := range want {
+			wt, ok1 := w.(*tensor.Tensor)
+			gt, ok2 := got[name].(*tensor.Tensor)
+			if ok1 != ok2 || (ok1 && !gt.Equal(wt)) {
+				t.Errorf("%s: output %s differs after folding", filepath.Base(dir), name)
+			}
+		}
+	}
+	t.Logf("%d node test models got smaller", folded)
 }

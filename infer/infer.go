@@ -404,10 +404,28 @@ func (e *engine) node(np *pb.NodeProto, i int, sc *scope) []*Value {
 	}
 	for _, v := range out {
 		if v != nil {
+			e.bound(v)
 			materialize(v)
 		}
 	}
 	return out
+}
+
+// maxDimSize bounds the size of a dimension's expression: a larger one (a
+// model that squares a size again and again) becomes a fresh symbol.
+const maxDimSize = 256
+
+func (e *engine) bound(v *Value) {
+	for i, d := range v.Shape {
+		if d.size() > maxDimSize {
+			v.Shape[i] = e.newSymbol()
+		}
+	}
+	for i, d := range v.Elems {
+		if d.size() > maxDimSize {
+			v.Elems[i] = e.newSymbol()
+		}
+	}
 }
 
 // lookup returns the kernel schema serving an operator, nil when onnxshape

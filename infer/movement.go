@@ -78,7 +78,7 @@ func shapeInput(v *Value) (elems []Dim, n int) {
 		return v.Elems, len(v.Elems)
 	}
 	if v.Rank() == 1 {
-		if k, ok := v.Shape[0].Value(); ok {
+		if k, ok := v.Shape[0].Value(); ok && k <= maxElems {
 			return nil, int(k)
 		}
 	}
