@@ -1,0 +1,81 @@
+package infer_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/onnxshape/onnxshape/infer"
+	"github.com/onnxshape/onnxshape/onnx/pb"
+	"github.com/onnxshape/onnxshape/tensor"
+	"google.golang.org/protobuf/proto"
+)
+
+func declare(vi *pb.ValueInfoProto, dt tensor.DataType, dims ...int64) {
+	s := &pb.TensorShapeProto{}
+	for _, d := range dims {
+		s.Dim = append(s.Dim, &pb.TensorShapeProto_Dimension{Value: &pb.TensorShapeProto_Dimension_DimValue{DimValue: d}})
+	}
+	vi.Type = &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: &pb.TypeProto_Tensor{ElemType: proto.Int32(int32(dt)), Shape: s}}}
+}
+
+// TestDeclaredConflicts: a declared output or value_info that contradicts
+// inference is a Conflict naming both shapes; one that says more than
+// inference knows fills in.
+func TestDeclaredConflicts(t *testing.T) {
+	b := newGraph()
+	x := b.input("x", "N", 6)
+	y := b.op("Transpose", []string{x})
+	z := b.op("Relu", []string{y})
+	b.output(z)
+	m := b.model(13)
+	declare(m.Graph.Output[0], tensor.Float, 5, 4)
+	r, err := infer.Model(m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Problems) != 1 || r.Problems[0].Kind != infer.Conflict ||
+		!strings.Contains(r.Problems[0].Msg, "declared float[5,4], inferred float[6,N]") {
+		t.Errorf("problems %v", r.Problems)
+	}
+
+	// N is unknown: a declaration [6, 7] fills it in, for this value.
+	m.Graph.ValueInfo = []*pb.ValueInfoProto{{Name: proto.String(y)}}
+	declare(m.Graph.ValueInfo[0], tensor.Float, 6, 7)
+	m.Graph.Output[0].Type = nil
+	r, _ = infer.Model(m, nil)
+	if v, _ := r.Value(z); v.String() != "float[6,N]" || len(r.Problems) != 0 {
+		t.Errorf("z is %v, problems %v", v, r.Problems)
+	}
+	b2 := newGraph()
+	u := b2.op("NonZero", []string{b2.input("x", 3, 4)})
+	b2.g.ValueInfo = []*pb.ValueInfoProto{{Name: proto.String(u)}}
+	declare(b2.g.ValueInfo[0], tensor.Int64, 2, 9)
+	b2.output(u)
+	r, _ = infer.Model(b2.model(13), nil)
+	if v, _ := r.Value(u); v.String() != "int64[2,9]" || len(r.Problems) != 0 {
+		t.Errorf("NonZero declared [2,9] is %v, problems %v", v, r.Problems)
+	}
+}
+
+// TestDataDependent: data-dependent sizes get fresh symbols, distinct from
+// the model's own.
+func TestDataDependent(t *testing.T) {
+	b := newGraph()
+	x := b.input("x", "unk__1", 4)
+	nz := b.op("NonZero", []string{x})
+	k := b.op("ReduceMax", []string{b.op("Cast", []string{x}, aInt("to", int64(tensor.Int64)))}, aInt("keepdims", 0))
+	topk := b.opN("TopK", 2, []string{x, b.op("Reshape", []string{k, b.ints("one", 1)})})
+	b.output(nz, topk[0])
+	r, err := infer.Model(b.model(13), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := r.Value(nz)
+	if v.Rank() != 2 || v.Shape[0].String() != "2" || v.Shape[1].String() == "unk__1" || v.Shape[1].IsKnown() {
+		t.Errorf("NonZero is %v", v)
+	}
+	w, _ := r.Value(topk[0])
+	if w.Rank() != 2 || w.Shape[0].String() != "unk__1" || w.Shape[1].IsKnown() {
+		t.Errorf("TopK is %v", w)
+	}
+}
