@@ -93,7 +93,7 @@ func (c *call) broadcastShapes(vals ...*Value) ([]Dim, bool, error) {
 	return out, true, nil
 }
 
-// broadcastTo returns the output value of elementwise inputs with element
+// elementwise returns the output value of elementwise inputs with element
 // type dt, computing its elements with op when the inputs are small known
 // vectors.
 func (c *call) elementwise(dt tensor.DataType, op elemOp, vals ...*Value) (*Value, error) {
@@ -152,11 +152,9 @@ func binary(result tensor.DataType, op elemOp) rule {
 			dt = typeOf(in, 0)
 		}
 		a, b := input(in, 0), input(in, 1)
-		if c.version() < 7 && c.int("broadcast", 0) == 1 {
-			// Legacy broadcast: the second input fits the first's shape.
-			return []*Value{withType(a, dt)}, nil
-		}
 		if c.version() < 7 {
+			// Before 7 the output has the first input's shape: the second
+			// equals it or, with broadcast=1, fits into it.
 			return []*Value{withType(a, dt)}, nil
 		}
 		out, err := c.elementwise(dt, op, a, b)

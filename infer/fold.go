@@ -56,7 +56,9 @@ func Fold(mp *pb.ModelProto, opt *Options) (*pb.ModelProto, *Result, FoldStats, 
 	kept := g.Node[:0]
 	for _, n := range g.GetNode() {
 		var consts []*pb.TensorProto
-		foldable := len(n.GetOutput()) > 0
+		// An Identity is removed below rather than copied into a second
+		// initializer.
+		foldable := len(n.GetOutput()) > 0 && n.GetOpType() != "Identity"
 		for _, o := range n.GetOutput() {
 			if o == "" {
 				continue

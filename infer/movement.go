@@ -320,14 +320,13 @@ func splitRule(c *call, in []*Value) ([]*Value, error) {
 			parts = append(parts, Const(v))
 		}
 	} else if sv := input(in, 1); sv != nil {
-		elems, k := shapeInput(sv)
+		elems, _ := shapeInput(sv)
 		if elems == nil {
 			for i := range outs {
 				o := same(x)
 				o.Shape[axis] = c.fresh()
 				outs[i] = o
 			}
-			_ = k
 			return outs, nil
 		}
 		parts = elems
@@ -462,7 +461,7 @@ func sliceRule(c *call, in []*Value) ([]*Value, error) {
 						axesKnown = true
 					}
 				}
-			} else if _, n := shapeInput(input(in, 1)); n == r || n >= 0 {
+			} else if _, n := shapeInput(input(in, 1)); n >= 0 {
 				for k := 0; k < n && k < r; k++ {
 					out.Shape[k] = c.fresh()
 				}
@@ -968,7 +967,7 @@ func rangeRule(c *call, in []*Value) ([]*Value, error) {
 }
 
 func oneHotRule(c *call, in []*Value) ([]*Value, error) {
-	idx, depth, values := input(in, 0), input(in, 1), input(in, 2)
+	idx, depth := input(in, 0), input(in, 1)
 	dt := typeOf(in, 2)
 	if idx.Rank() < 0 {
 		return []*Value{Unknown(dt)}, nil
@@ -982,7 +981,6 @@ func oneHotRule(c *call, in []*Value) ([]*Value, error) {
 	if depth != nil && len(depth.Elems) == 1 {
 		dd = depth.Elems[0]
 	}
-	_ = values
 	shape := append(append(append([]Dim{}, idx.Shape[:axis]...), dd), idx.Shape[axis:]...)
 	return []*Value{ranked(dt, shape)}, nil
 }
