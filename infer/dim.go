@@ -90,6 +90,39 @@ func (d Dim) Equal(e Dim) bool {
 	return true
 }
 
+// Sign returns 1 when d is positive for every value of its symbols, -1
+// when it is negative, 0 when that depends on them. Symbols are sizes, so
+// never negative, and so are floor, ceil, mod, max and min of sizes: N+1
+// is positive, -N-1 negative, N-1 undecided.
+func (d Dim) Sign() int {
+	if v, ok := d.Value(); ok {
+		switch {
+		case v > 0:
+			return 1
+		case v < 0:
+			return -1
+		}
+		return 0
+	}
+	pos, neg := true, true
+	var constant int64
+	for _, t := range d.terms {
+		if len(t.atoms) == 0 {
+			constant = t.coef
+			continue
+		}
+		pos = pos && t.coef > 0
+		neg = neg && t.coef < 0
+	}
+	switch {
+	case pos && constant > 0:
+		return 1
+	case neg && constant < 0:
+		return -1
+	}
+	return 0
+}
+
 // size measures the expression: its terms and the text of their atoms.
 func (d Dim) size() int {
 	n := len(d.terms)

@@ -342,26 +342,29 @@ func modElems(dt tensor.DataType, a, b Dim) (Dim, bool) {
 func maxElems2(_ tensor.DataType, a, b Dim) (Dim, bool) { return a.Max(b), true }
 func minElems2(_ tensor.DataType, a, b Dim) (Dim, bool) { return a.Min(b), true }
 
-// equalElems is known when both sides are numbers or the same expression.
+// equalElems is known when the difference of the sides is known, or of a
+// known sign (N == -1 is false: a size is never negative), as exporters
+// test a shape for -1 before an Expand.
 func equalElems(_ tensor.DataType, a, b Dim) (Dim, bool) {
-	if a.Equal(b) {
-		return Const(1), true
+	diff := a.Sub(b)
+	if v, ok := diff.Value(); ok {
+		return boolDim(v == 0), true
 	}
-	x, ok1 := a.Value()
-	y, ok2 := b.Value()
-	if ok1 && ok2 {
-		return boolDim(x == y), true
+	if diff.Sign() != 0 {
+		return Const(0), true
 	}
 	return Dim{}, false
 }
 
 func lessElems(_ tensor.DataType, a, b Dim) (Dim, bool) {
-	x, ok1 := a.Value()
-	y, ok2 := b.Value()
-	if ok1 && ok2 {
-		return boolDim(x < y), true
+	diff := b.Sub(a)
+	if v, ok := diff.Value(); ok {
+		return boolDim(v > 0), true
 	}
-	if a.Equal(b) {
+	switch diff.Sign() {
+	case 1:
+		return Const(1), true
+	case -1:
 		return Const(0), true
 	}
 	return Dim{}, false

@@ -108,6 +108,14 @@ func itoa(i int) string {
 	return itoa(i/10) + string(rune('0'+i%10))
 }
 
+func mustProto(t *tensor.Tensor) *pb.TensorProto {
+	tp, err := onnx.TensorToProto(t, "")
+	if err != nil {
+		panic(err)
+	}
+	return tp
+}
+
 func aInt(name string, v int64) *pb.AttributeProto {
 	return &pb.AttributeProto{Name: proto.String(name), Type: pb.AttributeProto_INT.Enum(), I: proto.Int64(v)}
 }
@@ -171,6 +179,22 @@ func exportedModels() []exportedModel {
 		y := b.op("Resize", []string{x, "", "", sizes}, aStr("mode", "nearest"))
 		b.output(y)
 		out = append(out, exportedModel{"interpolate", b.model(13), map[string]string{y: "float[N,C,2*H,2*W]"}})
+	}
+	// x.expand(x.size(0), 4, -1), as torch.onnx writes it: the -1 is
+	// replaced by 1 through ConstantOfShape, Mul, Equal and Where.
+	{
+		b := newGraph()
+		x := b.input("x", "N", 1, 5)
+		n := b.op("Unsqueeze", []string{b.op("Gather", []string{b.op("Shape", []string{x}), b.scalar("zero", 0)}), b.ints("axes0", 0)})
+		target := b.op("Concat", []string{n, b.ints("four", 4), b.ints("minus1", -1)}, aInt("axis", 0))
+		ones := b.op("ConstantOfShape", []string{b.ints("three", 3)}, &pb.AttributeProto{Name: proto.String("value"),
+			Type: pb.AttributeProto_TENSOR.Enum(), T: mustProto(tensor.MustFromSlice([]int64{1}))})
+		minus := b.op("Mul", []string{ones, b.scalar("m1", -1)})
+		eq := b.op("Equal", []string{target, minus})
+		shape := b.op("Where", []string{eq, ones, target})
+		y := b.op("Expand", []string{x, shape})
+		b.output(y)
+		out = append(out, exportedModel{"expand", b.model(13), map[string]string{shape: "int64[3]=[N,4,1]", y: "float[N,4,5]"}})
 	}
 	// Multi-head attention: heads split by a computed shape, merged back.
 	{

@@ -90,7 +90,7 @@ func Fold(mp *pb.ModelProto, opt *Options) (*pb.ModelProto, *Result, FoldStats, 
 	g.Node = kept
 
 	before := len(g.Node)
-	reshapeTargets(g, r)
+	shapeTargets(g, r)
 	removeIdentities(g)
 	mergeReshapes(g, r)
 	removeDead(g)
@@ -235,18 +235,19 @@ func mergeReshapes(g *pb.GraphProto, r *Result) {
 	g.Node = kept
 }
 
-// reshapeTargets gives a Reshape whose target is computed but known as
-// dimensions a constant target instead: a dimension equal to the input's
-// at the same place becomes 0 (copy it), one other symbolic dimension -1,
-// so that Reshape(x, Concat(Shape(x)[0], -1)) becomes Reshape(x, [0, -1])
-// even when N stays symbolic.
-func reshapeTargets(g *pb.GraphProto, r *Result) {
+// shapeTargets gives a Reshape or an Expand whose target shape is computed
+// but known as dimensions a constant target instead: for a Reshape, a
+// dimension equal to the input's at the same place becomes 0 (copy it) and
+// one other symbolic dimension -1; for an Expand, a dimension equal to the
+// input's aligned one becomes 1 (keep it). Reshape(x, Concat(Shape(x)[0],
+// -1)) becomes Reshape(x, [0, -1]) even when N stays symbolic.
+func shapeTargets(g *pb.GraphProto, r *Result) {
 	taken := map[string]bool{}
 	for _, tp := range g.GetInitializer() {
 		taken[tp.GetName()] = true
 	}
 	for _, n := range g.GetNode() {
-		if n.GetOpType() != "Reshape" || !(n.GetDomain() == "" || n.GetDomain() == "ai.onnx") || len(n.GetInput()) != 2 {
+		if !(n.GetDomain() == "" || n.GetDomain() == "ai.onnx") || len(n.GetInput()) != 2 {
 			continue
 		}
 		x, ok1 := r.Value(n.GetInput()[0])
@@ -254,30 +255,15 @@ func reshapeTargets(g *pb.GraphProto, r *Result) {
 		if !ok1 || !ok2 || t.Const != nil || t.Elems == nil || x.Rank() < 0 {
 			continue
 		}
-		for _, a := range n.GetAttribute() {
-			if a.GetName() == "allowzero" && a.GetI() != 0 {
-				ok1 = false
-			}
+		var target []int64
+		var ok bool
+		switch n.GetOpType() {
+		case "Reshape":
+			target, ok = reshapeTarget(n, x, t.Elems)
+		case "Expand":
+			target, ok = expandTarget(x, t.Elems)
 		}
-		target := make([]int64, len(t.Elems))
-		inferred := false
-		for i, d := range t.Elems {
-			v, known := d.Value()
-			switch {
-			case known && v > 0, known && v == -1:
-				target[i] = v
-				inferred = inferred || v == -1
-			case known:
-				ok1 = false // a literal 0 would copy a dimension
-			case i < x.Rank() && d.Equal(x.Shape[i]):
-				target[i] = 0
-			case !inferred:
-				target[i], inferred = -1, true
-			default:
-				ok1 = false
-			}
-		}
-		if !ok1 {
+		if !ok {
 			continue
 		}
 		name := n.GetInput()[1] + "_const"
@@ -285,13 +271,57 @@ func reshapeTargets(g *pb.GraphProto, r *Result) {
 			name += "_"
 		}
 		taken[name] = true
-		tp, err := onnx.TensorToProto(tensorOfInts(target), name)
+		tp, err := onnx.TensorToProto(tensor.MustFromSlice(target), name)
 		if err != nil {
 			continue
 		}
 		g.Initializer = append(g.Initializer, tp)
 		n.Input[1] = name
 	}
+}
+
+func reshapeTarget(n *pb.NodeProto, x *Value, elems []Dim) ([]int64, bool) {
+	for _, a := range n.GetAttribute() {
+		if a.GetName() == "allowzero" && a.GetI() != 0 {
+			return nil, false
+		}
+	}
+	target := make([]int64, len(elems))
+	inferred := false
+	for i, d := range elems {
+		v, known := d.Value()
+		switch {
+		case known && (v > 0 || v == -1):
+			target[i] = v
+			inferred = inferred || v == -1
+		case known:
+			return nil, false // a literal 0 would copy a dimension
+		case i < x.Rank() && d.Equal(x.Shape[i]):
+			target[i] = 0
+		case !inferred:
+			target[i], inferred = -1, true
+		default:
+			return nil, false
+		}
+	}
+	return target, true
+}
+
+func expandTarget(x *Value, elems []Dim) ([]int64, bool) {
+	target := make([]int64, len(elems))
+	off := len(elems) - x.Rank()
+	for i, d := range elems {
+		if v, known := d.Value(); known {
+			target[i] = v
+			continue
+		}
+		if k := i - off; k >= 0 && d.Equal(x.Shape[k]) {
+			target[i] = 1
+			continue
+		}
+		return nil, false
+	}
+	return target, true
 }
 
 func hasFresh(dims []Dim) bool {
@@ -430,8 +460,4 @@ func Annotate(mp *pb.ModelProto, r *Result) {
 		}
 	}
 	g.ValueInfo = infos
-}
-
-func tensorOfInts(v []int64) *tensor.Tensor {
-	return tensor.MustFromSlice(append([]int64{}, v...))
 }

@@ -24,6 +24,7 @@ func TestFoldedModelsRunInORT(t *testing.T) {
 		"flatten":       {2, 3, 5, 4},
 		"flatten_slice": {2, 3, 5, 4},
 		"interpolate":   {1, 2, 3, 4},
+		"expand":        {2, 1, 5},
 		"attention":     {2, 5, 64},
 		"convnet":       {1, 3, 16, 12},
 	}
