@@ -123,6 +123,17 @@ func (d Dim) Sign() int {
 	return 0
 }
 
+// bounds reports whether d is never negative and whether it is never
+// positive, whatever the sizes its symbols stand for.
+func (d Dim) bounds() (nonneg, nonpos bool) {
+	nonneg, nonpos = true, true
+	for _, t := range d.terms {
+		nonneg = nonneg && t.coef >= 0
+		nonpos = nonpos && t.coef <= 0
+	}
+	return nonneg, nonpos
+}
+
 // size measures the expression: its terms and the text of their atoms.
 func (d Dim) size() int {
 	n := len(d.terms)
@@ -355,10 +366,17 @@ func (d Dim) Mod(e Dim) Dim {
 	return atomOf("mod", d, e)
 }
 
-// Max returns the larger of d and e.
+// Max returns the larger of d and e; max(N+1, N) is N+1, as sizes are
+// never negative (see Sign).
 func (d Dim) Max(e Dim) Dim {
 	if d.Equal(e) {
 		return d
+	}
+	switch nonneg, nonpos := d.Sub(e).bounds(); {
+	case nonneg:
+		return d
+	case nonpos:
+		return e
 	}
 	if x, ok := d.Value(); ok {
 		if y, ok := e.Value(); ok {
@@ -371,6 +389,12 @@ func (d Dim) Max(e Dim) Dim {
 // Min returns the smaller of d and e.
 func (d Dim) Min(e Dim) Dim {
 	if d.Equal(e) {
+		return d
+	}
+	switch nonneg, nonpos := d.Sub(e).bounds(); {
+	case nonneg:
+		return e
+	case nonpos:
 		return d
 	}
 	if x, ok := d.Value(); ok {

@@ -18,3 +18,26 @@ func TestDimSign(t *testing.T) {
 		}
 	}
 }
+
+func TestMaxMinBySign(t *testing.T) {
+	N := Sym("N")
+	if got := N.Add(Const(1)).Max(N).String(); got != "N+1" {
+		t.Errorf("max(N+1,N) = %s", got)
+	}
+	if got := N.Min(N.Add(Const(2))).String(); got != "N" {
+		t.Errorf("min(N,N+2) = %s", got)
+	}
+	if got := N.Max(Const(0)).String(); got != "N" {
+		t.Errorf("max(N,0) = %s", got)
+	}
+}
+
+func TestMaxMinUndecided(t *testing.T) {
+	N, H := Sym("N"), Sym("H")
+	if got := N.Max(H).String(); got != "max(H,N)" {
+		t.Errorf("max(N,H) = %s", got)
+	}
+	if got := N.Sub(Const(1)).Max(Const(0)).String(); got != "max(0,N-1)" {
+		t.Errorf("max(N-1,0) = %s", got)
+	}
+}

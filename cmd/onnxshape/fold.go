@@ -8,6 +8,7 @@ import (
 
 	"github.com/onnxshape/onnxshape/infer"
 	"github.com/onnxshape/onnxshape/onnx"
+	"github.com/onnxshape/onnxshape/onnx/pb"
 )
 
 const foldUsage = `usage: onnxshape fold MODEL -o OUT [--input-shape NAME=1,3,H,W]... [--max-fold-bytes N] [--annotate]
@@ -43,15 +44,20 @@ func foldMain(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	m, err := onnx.ReadModel(pos[0])
+	path := modelPath(pos[0])
+	m, err := onnx.ReadModel(path)
 	if err != nil {
 		fmt.Fprintln(stderr, "onnxshape fold:", oneLine(err.Error()))
+		return 2
+	}
+	if hasExternalData(m) && !sameDir(path, *out) {
+		fmt.Fprintln(stderr, "onnxshape fold: the model keeps tensors in external files, which OUT reads relative to its folder: write OUT beside MODEL")
 		return 2
 	}
 	if *maxBytes == 0 {
 		*maxBytes = -1 // fold nothing
 	}
-	opt := &infer.Options{InputShapes: shapes, MaxFoldBytes: *maxBytes, BaseDir: filepath.Dir(pos[0])}
+	opt := &infer.Options{InputShapes: shapes, MaxFoldBytes: *maxBytes, BaseDir: filepath.Dir(path)}
 	folded, r, st, err := infer.Fold(m, opt)
 	if err != nil {
 		fmt.Fprintln(stderr, "onnxshape fold:", oneLine(err.Error()))
@@ -68,7 +74,7 @@ func foldMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "onnxshape fold:", oneLine(err.Error()))
 		return 1
 	}
-	fmt.Fprintf(stdout, "%s: %d nodes, %d bytes\n", pos[0], st.NodesBefore, st.BytesBefore)
+	fmt.Fprintf(stdout, "%s: %d nodes, %d bytes\n", path, st.NodesBefore, st.BytesBefore)
 	fmt.Fprintf(stdout, "%s: %d nodes, %d bytes (%d nodes folded into constants, %d removed)\n", *out, st.NodesAfter, len(b), st.Folded, st.Removed)
 	for _, p := range r.Problems {
 		if p.Kind != infer.NoRule {
@@ -76,4 +82,21 @@ func foldMain(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// hasExternalData reports whether an initializer of m keeps its data in a
+// file of its own.
+func hasExternalData(m *pb.ModelProto) bool {
+	for _, tp := range m.GetGraph().GetInitializer() {
+		if tp.GetDataLocation() == pb.TensorProto_EXTERNAL {
+			return true
+		}
+	}
+	return false
+}
+
+func sameDir(a, b string) bool {
+	da, err1 := filepath.Abs(filepath.Dir(a))
+	db, err2 := filepath.Abs(filepath.Dir(b))
+	return err1 == nil && err2 == nil && da == db
 }

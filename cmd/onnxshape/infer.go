@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/onnxshape/onnxshape/infer"
@@ -16,6 +15,7 @@ import (
 const inferUsage = `usage: onnxshape infer MODEL [--json] [--input-shape NAME=1,3,H,W]...
 
 Prints the element type and shape of every value of MODEL's main graph
+(MODEL is a .onnx file or a node-test folder holding model.onnx)
 (inputs, initializers, node outputs), without running it: a dimension is a
 number or an expression over the symbols of the inputs (N, H*W,
 floor((H-1)/2)+1); unk__K names a size only known at run time. Small
@@ -81,18 +81,19 @@ func inferMain(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	m, err := onnx.ReadModel(pos[0])
+	path := modelPath(pos[0])
+	m, err := onnx.ReadModel(path)
 	if err != nil {
 		fmt.Fprintln(stderr, "onnxshape infer:", oneLine(err.Error()))
 		return 2
 	}
-	r, err := infer.Model(m, &infer.Options{InputShapes: shapes, BaseDir: filepath.Dir(pos[0])})
+	r, err := infer.Model(m, &infer.Options{InputShapes: shapes, BaseDir: filepath.Dir(path)})
 	if err != nil {
 		fmt.Fprintln(stderr, "onnxshape infer:", oneLine(err.Error()))
 		return 2
 	}
 	if *asJSON {
-		if err := writeInferJSON(stdout, pos[0], r); err != nil {
+		if err := writeInferJSON(stdout, path, r); err != nil {
 			fmt.Fprintln(stderr, "onnxshape infer:", err)
 			return 2
 		}
@@ -100,6 +101,15 @@ func inferMain(args []string, stdout, stderr io.Writer) int {
 		writeInferText(stdout, r)
 	}
 	return inferExit(r)
+}
+
+// modelPath is path, or the model.onnx inside it when it is a folder (a
+// node test).
+func modelPath(path string) string {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return filepath.Join(path, "model.onnx")
+	}
+	return path
 }
 
 // inferExit is 1 when a problem means the model would fail or contradicts
@@ -141,7 +151,7 @@ func writeInferJSON(w io.Writer, model string, r *infer.Result) error {
 		Problems []jsonProblem `json:"problems"`
 	}{Model: model, Values: []jsonValue{}, Problems: []jsonProblem{}}
 	for _, v := range r.Values {
-		jv := jsonValue{Name: v.Name, Type: strings.TrimPrefix(typeString(v.Value), "")}
+		jv := jsonValue{Name: v.Name, Type: typeString(v.Value)}
 		if v.Ranked {
 			s := append([]infer.Dim{}, v.Shape...)
 			jv.Shape = &s
