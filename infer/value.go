@@ -2,6 +2,7 @@ package infer
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/onnxshape/onnxshape/tensor"
@@ -54,7 +55,8 @@ func (v *Value) Rank() int {
 	return len(v.Shape)
 }
 
-// Static returns the shape as numbers when every dimension is known.
+// Static returns the shape as numbers when every dimension is a number
+// that fits an int.
 func (v *Value) Static() ([]int, bool) {
 	if v == nil || !v.Ranked {
 		return nil, false
@@ -62,7 +64,7 @@ func (v *Value) Static() ([]int, bool) {
 	out := make([]int, len(v.Shape))
 	for i, d := range v.Shape {
 		n, ok := d.Value()
-		if !ok {
+		if !ok || n < 0 || n > math.MaxInt {
 			return nil, false
 		}
 		out[i] = int(n)
