@@ -54,6 +54,8 @@ type Problem struct {
 	Msg   string
 }
 
+// String reads `node "Reshape_3" (Reshape): value "y": declared
+// float[2,5], inferred float[2,6]`.
 func (p Problem) String() string {
 	var parts []string
 	if p.Node != "" {
