@@ -128,6 +128,13 @@ func Model(mp *pb.ModelProto, opt *Options) (*Result, error) {
 		return nil, errors.New("model imports no opset")
 	}
 	e := &engine{opt: opt, opsets: opsets, foldCap: opt.foldCap(), used: usedSymbols(g)}
+	for _, dims := range opt.InputShapes {
+		for _, d := range dims {
+			for _, s := range d.Symbols() {
+				e.used[s] = true
+			}
+		}
+	}
 	r := &Result{byName: map[string]*Value{}}
 	sc := &scope{vals: map[string]*Value{}}
 	for name := range opt.InputShapes {

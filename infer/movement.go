@@ -139,8 +139,9 @@ func reshapeRule(c *call, in []*Value) ([]*Value, error) {
 			out[i] = d
 		}
 	}
+	total, totalKnown := x.NumElements()
 	if infer >= 0 {
-		total, ok := x.NumElements()
+		ok := totalKnown
 		if !ok {
 			out[infer] = c.fresh()
 		} else {
@@ -166,17 +167,13 @@ func reshapeRule(c *call, in []*Value) ([]*Value, error) {
 			}
 		}
 	}
-	if x.Rank() >= 0 {
-		if a, ok := x.NumElements(); ok {
-			b := Const(1)
-			for _, d := range out {
-				b = b.Mul(d)
-			}
-			av, k1 := a.Value()
-			bv, k2 := b.Value()
-			if k1 && k2 && av != bv {
-				return nil, c.errorf("shape", "%d elements cannot take shape %s (%d elements)", av, describeDims(out, -1), bv)
-			}
+	if av, ok := total.Value(); ok && totalKnown {
+		b := Const(1)
+		for _, d := range out {
+			b = b.Mul(d)
+		}
+		if bv, ok := b.Value(); ok && av != bv {
+			return nil, c.errorf("shape", "%d elements cannot take shape %s (%d elements)", av, describeDims(out, -1), bv)
 		}
 	}
 	res := ranked(dt, out)
