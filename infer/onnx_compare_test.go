@@ -167,3 +167,52 @@ func nodeTestDirsOrNone() []string {
 	}
 	return dirs
 }
+
+// TestFoldedModelsPassONNXChecker: the folded and annotated exporter-style
+// models pass onnx.checker.check_model with full_check, which also runs
+// ONNX's strict shape inference against the value_info written.
+func TestFoldedModelsPassONNXChecker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	py := python(t)
+	tmp := t.TempDir()
+	var paths []string
+	for _, m := range exportedModels() {
+		for _, fixed := range []bool{false, true} {
+			opt := &infer.Options{}
+			if fixed {
+				opt.InputShapes = fixedShapes[m.name]
+			}
+			folded, r, _, err := infer.Fold(m.model, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			infer.Annotate(folded, r)
+			b, err := onnx.EncodeModel(folded)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(tmp, m.name+"_"+strconv.FormatBool(fixed)+".onnx")
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			paths = append(paths, p)
+		}
+	}
+	script := `
+import sys, onnx
+bad = 0
+for p in sys.argv[1:]:
+    try:
+        onnx.checker.check_model(onnx.load(p), full_check=True)
+    except Exception as e:
+        bad += 1
+        print(p, str(e).splitlines()[0] if str(e) else type(e).__name__)
+sys.exit(1 if bad else 0)
+`
+	out, err := exec.Command(py, append([]string{"-c", script}, paths...)...).CombinedOutput()
+	if err != nil {
+		t.Errorf("onnx.checker refuses folded models: %v\n%s", err, out)
+	}
+}
