@@ -425,9 +425,10 @@ func readsOf(n *pb.NodeProto) []string {
 	return out
 }
 
-// Annotate writes the inferred type of every node output of the main graph
-// into mp's value_info (replacing what it declared) and gives graph outputs
-// without a type theirs. Values whose type is unknown are left out.
+// Annotate writes the inferred type of every tensor node output of the main
+// graph into mp's value_info (replacing what it declared) and gives graph
+// outputs without a type theirs. Values whose type is unknown keep what the
+// model declared.
 func Annotate(mp *pb.ModelProto, r *Result) {
 	g := mp.GetGraph()
 	outs := map[string]*pb.ValueInfoProto{}
@@ -445,7 +446,9 @@ func Annotate(mp *pb.ModelProto, r *Result) {
 			if name == "" {
 				continue
 			}
-			if !ok || v.Type == 0 {
+			// Sequences and optionals keep their declarations: a Value does
+			// not say what an optional of a sequence holds.
+			if !ok || v.Type == 0 || v.Kind != KindTensor {
 				if vi, ok := old[name]; ok {
 					infos = append(infos, vi)
 				}
@@ -453,7 +456,8 @@ func Annotate(mp *pb.ModelProto, r *Result) {
 			}
 			vi := valueInfoOf(name, v)
 			if o, isOut := outs[name]; isOut {
-				if o.Type == nil {
+				// A graph output's type must have a shape (onnx.checker).
+				if o.Type == nil && v.Ranked {
 					o.Type = vi.Type
 				}
 				continue

@@ -216,3 +216,63 @@ sys.exit(1 if bad else 0)
 		t.Errorf("onnx.checker refuses folded models: %v\n%s", err, out)
 	}
 }
+
+// TestAnnotatedNodeTestsPassONNXChecker: every node test model ONNX 1.12
+// knows, its declarations replaced by onnxshape's (Annotate), passes
+// onnx.checker with full_check: ONNX's strict shape inference agrees with
+// every shape onnxshape wrote.
+func TestAnnotatedNodeTestsPassONNXChecker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	py := python(t)
+	tmp := t.TempDir()
+	var paths []string
+	for _, dir := range nodeTestDirsOrNone() {
+		orig, err := onnx.ReadModel(filepath.Join(dir, "model.onnx"))
+		if err != nil {
+			continue
+		}
+		m := stripDeclared(orig)
+		r, err := infer.Model(m, &infer.Options{BaseDir: dir})
+		if err != nil {
+			continue
+		}
+		infer.Annotate(m, r)
+		for i, o := range m.Graph.Output {
+			if o.Type == nil {
+				o.Type = orig.Graph.Output[i].Type // unknown to onnxshape: as declared
+			}
+		}
+		b, err := onnx.EncodeModel(m)
+		if err != nil {
+			continue
+		}
+		p := filepath.Join(tmp, filepath.Base(dir)+".onnx")
+		if os.WriteFile(p, b, 0o644) == nil {
+			paths = append(paths, p)
+		}
+	}
+	if len(paths) == 0 {
+		t.Skip("no node tests")
+	}
+	script := `
+import sys, onnx
+bad = 0
+for p in sys.stdin.read().split():
+    m = onnx.load(p)
+    if m.ir_version > onnx.IR_VERSION or any(i.domain in ("", "ai.onnx") and i.version > onnx.defs.onnx_opset_version() for i in m.opset_import):
+        continue  # newer than this onnx
+    try:
+        onnx.checker.check_model(m, full_check=True)
+    except Exception as e:
+        bad += 1
+        print(p.rsplit("/", 1)[-1], str(e).splitlines()[0] if str(e) else type(e).__name__)
+sys.exit(1 if bad else 0)
+`
+	cmd := exec.Command(py, "-c", script)
+	cmd.Stdin = strings.NewReader(strings.Join(paths, "\n"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("onnx.checker refuses annotated models: %v\n%s", err, out)
+	}
+}
