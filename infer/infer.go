@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -152,7 +153,7 @@ func Model(mp *pb.ModelProto, opt *Options) (*Result, error) {
 		}
 		r.byName[name] = v
 	}
-	e.graphInputs(g, sc, opt.InputShapes, add)
+	e.graphInputs(g, mp.GetIrVersion(), sc, opt.InputShapes, add)
 	e.runGraph(g, sc, "", add)
 	r.Problems = e.problems
 	for i := range r.Values {
@@ -277,18 +278,22 @@ func (e *engine) fromDim(d *pb.TensorShapeProto_Dimension) Dim {
 }
 
 // graphInputs gives the main graph's initializers and inputs their values.
-func (e *engine) graphInputs(g *pb.GraphProto, sc *scope, shapes map[string][]Dim, add func(string, *Value)) {
+// An initializer is read when it is small enough to compute with; a larger
+// one is known by its type and shape alone. One that is also a graph input
+// (from IR version 4) is a default the caller may override: its contents
+// are not known.
+func (e *engine) graphInputs(g *pb.GraphProto, ir int64, sc *scope, shapes map[string][]Dim, add func(string, *Value)) {
+	isInput := map[string]bool{}
+	for _, in := range g.GetInput() {
+		isInput[in.GetName()] = true
+	}
 	initialized := map[string]bool{}
 	for _, tp := range g.GetInitializer() {
 		name := tp.GetName()
 		initialized[name] = true
-		t, err := onnx.TensorFromProto(tp, e.opt.BaseDir)
-		var v *Value
-		if err != nil {
-			e.problem(nil, -1, name, fmt.Sprintf("initializer: %v", err))
-			v = Unknown(tensor.DataType(tp.GetDataType()))
-		} else {
-			v = constValue(t)
+		v := e.initializer(tp)
+		if isInput[name] && ir >= 4 {
+			v.Const, v.Elems = nil, nil
 		}
 		sc.vals[name] = v
 		add(name, v)
@@ -296,7 +301,7 @@ func (e *engine) graphInputs(g *pb.GraphProto, sc *scope, shapes map[string][]Di
 	for _, in := range g.GetInput() {
 		name := in.GetName()
 		if initialized[name] {
-			continue // an overridable initializer: its value is its default
+			continue
 		}
 		v := e.fromType(in.GetType())
 		if dims, ok := shapes[name]; ok {
@@ -305,6 +310,36 @@ func (e *engine) graphInputs(g *pb.GraphProto, sc *scope, shapes map[string][]Di
 		sc.vals[name] = v
 		add(name, v)
 	}
+}
+
+// initializer reads an initializer, or only its type and shape when it is
+// larger than inference computes with.
+func (e *engine) initializer(tp *pb.TensorProto) *Value {
+	dt := tensor.DataType(tp.GetDataType())
+	shape := make([]Dim, len(tp.GetDims()))
+	n := int64(1)
+	for i, d := range tp.GetDims() {
+		shape[i] = Const(d)
+		if d < 0 || (d > 0 && n > math.MaxInt64/d) {
+			n = -1
+			break
+		}
+		n *= d
+	}
+	limit := max(e.foldCap, DefaultMaxFoldBytes)
+	if n < 0 || !dt.Valid() || dt.Size() == 0 || n > limit/int64(dt.Size()) {
+		if n < 0 || !dt.Valid() {
+			e.problem(nil, -1, tp.GetName(), fmt.Sprintf("initializer of type %d and dims %v", tp.GetDataType(), tp.GetDims()))
+			return Unknown(dt)
+		}
+		return &Value{Type: dt, Ranked: true, Shape: shape}
+	}
+	t, err := onnx.TensorFromProto(tp, e.opt.BaseDir)
+	if err != nil {
+		e.problem(nil, -1, tp.GetName(), fmt.Sprintf("initializer: %v", err))
+		return Unknown(dt)
+	}
+	return constValue(t)
 }
 
 // runGraph infers every node of g in an order that runs producers first,

@@ -79,3 +79,46 @@ func TestDataDependent(t *testing.T) {
 		t.Errorf("TopK is %v", w)
 	}
 }
+
+// TestOverridableInitializers: from IR version 4 an initializer also listed
+// as a graph input is a default the caller may replace: nothing is folded
+// from it. Before 4 every initializer was listed so and is a constant.
+func TestOverridableInitializers(t *testing.T) {
+	for _, ir := range []int64{3, 8} {
+		b := newGraph()
+		x := b.input("x", 2, 6)
+		s := b.ints("s", 3, 4)
+		b.g.Input = append(b.g.Input, &pb.ValueInfoProto{Name: proto.String(s)})
+		declare(b.g.Input[1], tensor.Int64, 2)
+		y := b.op("Reshape", []string{x, s})
+		b.output(y)
+		m := b.model(13)
+		m.IrVersion = proto.Int64(ir)
+		r, err := infer.Model(m, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _ := r.Value(y)
+		_, static := v.Static()
+		if static != (ir < 4) {
+			t.Errorf("IR %d: the reshape is %v", ir, v)
+		}
+	}
+}
+
+// TestLargeInitializersNotRead: an initializer larger than inference
+// computes with is known by its dims alone; its data is never read.
+func TestLargeInitializersNotRead(t *testing.T) {
+	b := newGraph()
+	b.g.Initializer = append(b.g.Initializer, &pb.TensorProto{Name: proto.String("w"), Dims: []int64{1 << 20, 1 << 20},
+		DataType: proto.Int32(int32(tensor.Float))})
+	y := b.op("Transpose", []string{"w"})
+	b.output(y)
+	r, err := infer.Model(b.model(13), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := r.Value(y); v.String() != "float[1048576,1048576]" || len(r.Problems) != 0 {
+		t.Errorf("the transpose is %v, problems %v", v, r.Problems)
+	}
+}
