@@ -331,8 +331,17 @@ func concatFromSequenceRule(c *call, in []*Value) ([]*Value, error) {
 	return []*Value{out}, nil
 }
 
+// optionalRule: an optional of the input, or, without one, of the type
+// attribute.
 func optionalRule(c *call, in []*Value) ([]*Value, error) {
 	out := same(input(in, 0))
+	if input(in, 0) == nil {
+		for _, a := range c.np.GetAttribute() {
+			if a.GetName() == "type" && a.GetTp() != nil {
+				out = c.e.fromType(a.GetTp())
+			}
+		}
+	}
 	out.Kind = KindOptional
 	return []*Value{out}, nil
 }

@@ -506,21 +506,36 @@ func (c *call) apply(r rule, in []*Value) (out []*Value, err error) {
 }
 
 // nodeOf converts a NodeProto with graph.NodeFromProto, setting graph
-// attributes (If, Loop, Scan bodies) apart.
+// attributes (If, Loop, Scan bodies) apart and leaving out the kinds of
+// attribute no rule reads (type protos, sparse tensors), which call.np
+// still holds.
 func nodeOf(np *pb.NodeProto, version int, baseDir string) (*ops.Node, map[string]*pb.GraphProto, error) {
 	var subgraphs map[string]*pb.GraphProto
 	plain := np
+	setApart := func(a *pb.AttributeProto) bool {
+		switch a.GetType() {
+		case pb.AttributeProto_GRAPH, pb.AttributeProto_GRAPHS, pb.AttributeProto_TYPE_PROTO,
+			pb.AttributeProto_TYPE_PROTOS, pb.AttributeProto_SPARSE_TENSOR, pb.AttributeProto_SPARSE_TENSORS:
+			return true
+		}
+		return a.GetG() != nil || len(a.GetGraphs()) > 0 || a.GetTp() != nil
+	}
 	for _, a := range np.GetAttribute() {
-		if a.GetType() == pb.AttributeProto_GRAPH || a.GetG() != nil || len(a.GetGraphs()) > 0 {
+		if !setApart(a) {
+			continue
+		}
+		if plain == np {
+			plain = proto.Clone(np).(*pb.NodeProto)
+			plain.Attribute = nil
+			for _, b := range np.GetAttribute() {
+				if !setApart(b) {
+					plain.Attribute = append(plain.Attribute, b)
+				}
+			}
+		}
+		if a.GetG() != nil {
 			if subgraphs == nil {
 				subgraphs = map[string]*pb.GraphProto{}
-				plain = proto.Clone(np).(*pb.NodeProto)
-				plain.Attribute = nil
-				for _, b := range np.GetAttribute() {
-					if !(b.GetType() == pb.AttributeProto_GRAPH || b.GetG() != nil || len(b.GetGraphs()) > 0) {
-						plain.Attribute = append(plain.Attribute, b)
-					}
-				}
 			}
 			subgraphs[a.GetName()] = a.GetG()
 		}
