@@ -518,3 +518,83 @@ func resizeRule(c *call, in []*Value) ([]*Value, error) {
 	}
 	return []*Value{out}, nil
 }
+
+func init() {
+	register(attentionRule, "Attention")
+	register(affineGridRule, "AffineGrid")
+}
+
+// attentionRule (Attention-23): Q, K and V are [B, heads, seq, head size]
+// or [B, seq, heads*head size] (q_num_heads, kv_num_heads); Y has Q's
+// layout with V's head size; the present key and value append K and V to
+// the past along the sequence; the optional qk output is [B, q heads,
+// q seq, total seq].
+func attentionRule(c *call, in []*Value) ([]*Value, error) {
+	q, k, v := input(in, 0), input(in, 1), input(in, 2)
+	pastK, pastV := input(in, 4), input(in, 5)
+	dt := typeOf(in, 0)
+	outs := make([]*Value, max(c.node.NumOutputs, 1))
+	for i := range outs {
+		outs[i] = Unknown(dt)
+	}
+	if q.Rank() < 0 || k.Rank() < 0 || v.Rank() < 0 || q.Rank() != k.Rank() || q.Rank() != v.Rank() {
+		return outs, nil
+	}
+	batch := q.Shape[0]
+	var qHeads, kvHeads, qSeq, kvSeq, headK, headV Dim
+	if q.Rank() == 4 {
+		qHeads, qSeq = q.Shape[1], q.Shape[2]
+		kvHeads, kvSeq, headK, headV = k.Shape[1], k.Shape[2], k.Shape[3], v.Shape[3]
+	} else if q.Rank() == 3 {
+		qn, kn := c.int("q_num_heads", 0), c.int("kv_num_heads", 0)
+		if qn <= 0 || kn <= 0 {
+			return nil, c.errorf("heads", "3-D inputs need q_num_heads and kv_num_heads")
+		}
+		qHeads, kvHeads = Const(qn), Const(kn)
+		qSeq, kvSeq = q.Shape[1], k.Shape[1]
+		headK, headV = k.Shape[2].FloorDiv(kvHeads), v.Shape[2].FloorDiv(kvHeads)
+	} else {
+		return nil, c.errorf("rank", "Q has rank %d, expected 3 or 4", q.Rank())
+	}
+	total := kvSeq
+	if pastK.Rank() == 4 {
+		total = pastK.Shape[2].Add(kvSeq)
+	}
+	if q.Rank() == 4 {
+		outs[0] = ranked(dt, []Dim{batch, qHeads, qSeq, headV})
+	} else {
+		outs[0] = ranked(dt, []Dim{batch, qSeq, qHeads.Mul(headV)})
+	}
+	if len(outs) > 1 {
+		outs[1] = ranked(typeOf(in, 1), []Dim{batch, kvHeads, total, headK})
+	}
+	if len(outs) > 2 {
+		vt := typeOf(in, 2)
+		if pastV != nil {
+			vt = pastV.Type
+		}
+		outs[2] = ranked(vt, []Dim{batch, kvHeads, total, headV})
+	}
+	if len(outs) > 3 {
+		outs[3] = ranked(dt, []Dim{batch, qHeads, qSeq, total})
+	}
+	return outs, nil
+}
+
+// affineGridRule: theta [N, 2, 3] and size [N, C, H, W] give [N, H, W, 2];
+// theta [N, 3, 4] and size [N, C, D, H, W] give [N, D, H, W, 3].
+func affineGridRule(c *call, in []*Value) ([]*Value, error) {
+	size, n := shapeInput(input(in, 1))
+	dt := typeOf(in, 0)
+	if size == nil {
+		if n < 0 {
+			return []*Value{Unknown(dt)}, nil
+		}
+		return []*Value{ranked(dt, c.freshShape(n))}, nil
+	}
+	if len(size) < 3 {
+		return nil, c.errorf("size", "size has %d values, expected 4 or 5", len(size))
+	}
+	shape := append(append([]Dim{size[0]}, size[2:]...), Const(int64(len(size)-2)))
+	return []*Value{ranked(dt, shape)}, nil
+}
