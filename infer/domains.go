@@ -15,6 +15,43 @@ func init() {
 	register(stringNormalizerRule, "StringNormalizer")
 	register(tfIdfRule, "TfIdfVectorizer")
 	register(dftRule, "DFT")
+	register(binary(tensor.String, nil), "StringConcat")
+	register(stringSplitRule, "StringSplit")
+	register(col2ImRule, "Col2Im")
+}
+
+// stringSplitRule: Y is X's shape with the most substrings as a new last
+// axis; Z, the counts, has X's shape.
+func stringSplitRule(c *call, in []*Value) ([]*Value, error) {
+	x := input(in, 0)
+	if x.Rank() < 0 {
+		return []*Value{Unknown(tensor.String), Unknown(tensor.Int64)}, nil
+	}
+	y := ranked(tensor.String, append(append([]Dim{}, x.Shape...), c.fresh()))
+	return []*Value{y, withType(x, tensor.Int64)}, nil
+}
+
+// col2ImRule: [N, C*prod(block_shape), L] to [N, C, image_shape...].
+func col2ImRule(c *call, in []*Value) ([]*Value, error) {
+	x := input(in, 0)
+	image, n := shapeInput(input(in, 1))
+	block, _ := shapeInput(input(in, 2))
+	dt := typeOf(in, 0)
+	if x.Rank() != 3 || n < 0 {
+		return []*Value{Unknown(dt)}, nil
+	}
+	ch := c.fresh()
+	if block != nil {
+		prod := Const(1)
+		for _, b := range block {
+			prod = prod.Mul(b)
+		}
+		ch = x.Shape[1].FloorDiv(prod)
+	}
+	if image == nil {
+		image = c.freshShape(n)
+	}
+	return []*Value{ranked(dt, append([]Dim{x.Shape[0], ch}, image...))}, nil
 }
 
 // optimizerRule: after the rate R and the step count T come n tensors to

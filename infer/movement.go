@@ -547,6 +547,12 @@ func (c *call) axesOf(in []*Value) (axes []int64, given, ok bool) {
 func squeezeRule(c *call, in []*Value) ([]*Value, error) {
 	x := input(in, 0)
 	axes, given, ok := c.axesOf(in)
+	if x.Rank() >= 0 && !ok {
+		// Axes known by their number only: the rank is known.
+		if _, n := shapeInput(input(in, 1)); n >= 0 && n <= x.Rank() {
+			return []*Value{ranked(x.Type, c.freshShape(x.Rank()-n))}, nil
+		}
+	}
 	if x.Rank() < 0 || !ok {
 		return []*Value{Unknown(x.Type)}, nil
 	}
@@ -588,6 +594,11 @@ func squeezeRule(c *call, in []*Value) ([]*Value, error) {
 func unsqueezeRule(c *call, in []*Value) ([]*Value, error) {
 	x := input(in, 0)
 	axes, _, ok := c.axesOf(in)
+	if x.Rank() >= 0 && !ok {
+		if _, n := shapeInput(input(in, 1)); n >= 0 {
+			return []*Value{ranked(x.Type, c.freshShape(x.Rank()+n))}, nil
+		}
+	}
 	if x.Rank() < 0 || !ok {
 		return []*Value{Unknown(x.Type)}, nil
 	}

@@ -28,8 +28,15 @@ func reduceRule(axesInputFrom int) rule {
 		} else if a := input(in, 1); a != nil {
 			var ok bool
 			if axes, ok = intsInput(a); !ok {
-				if keep && x.Rank() >= 0 {
+				// Axes known by their number only: the rank is known.
+				_, n := shapeInput(a)
+				switch {
+				case x.Rank() < 0:
+					return []*Value{Unknown(dt)}, nil
+				case keep:
 					return []*Value{ranked(dt, c.freshShape(x.Rank()))}, nil
+				case n > 0 && n <= x.Rank():
+					return []*Value{ranked(dt, c.freshShape(x.Rank()-n))}, nil
 				}
 				return []*Value{Unknown(dt)}, nil
 			}
