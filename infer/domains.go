@@ -169,3 +169,86 @@ func dftRule(c *call, in []*Value) ([]*Value, error) {
 	out.Shape[k] = n
 	return []*Value{out}, nil
 }
+
+func init() {
+	register(randomRule, "RandomNormal", "RandomUniform")
+	register(multinomialRule, "Multinomial")
+	register(stftRule, "STFT")
+	register(melRule, "MelWeightMatrix")
+	register(imageDecoderRule, "ImageDecoder")
+}
+
+// randomRule: the shape attribute, of type dtype (float by default).
+func randomRule(c *call, in []*Value) ([]*Value, error) {
+	dt := tensor.DataType(c.int("dtype", int64(tensor.Float)))
+	shape, ok := c.ints("shape")
+	if !ok {
+		return nil, c.errorf("shape", "the shape attribute is missing")
+	}
+	dims := make([]Dim, len(shape))
+	for i, d := range shape {
+		dims[i] = Const(d)
+	}
+	return []*Value{ranked(dt, dims)}, nil
+}
+
+// multinomialRule: [batch, sample_size], int32 by default.
+func multinomialRule(c *call, in []*Value) ([]*Value, error) {
+	x := input(in, 0)
+	dt := tensor.DataType(c.int("dtype", int64(tensor.Int32)))
+	batch := c.fresh()
+	if x.Rank() == 2 {
+		batch = x.Shape[0]
+	}
+	return []*Value{ranked(dt, []Dim{batch, Const(c.int("sample_size", 1))})}, nil
+}
+
+// stftRule: [batch, frames, bins, 2] with frames floor((length -
+// frame_length) / frame_step) + 1 and bins frame_length, or
+// floor(frame_length/2)+1 when onesided (the default).
+func stftRule(c *call, in []*Value) ([]*Value, error) {
+	x, step, window, length := input(in, 0), input(in, 1), input(in, 2), input(in, 3)
+	dt := typeOf(in, 0)
+	if x.Rank() != 3 {
+		return []*Value{ranked(dt, c.freshShape(4))}, nil
+	}
+	frame := c.fresh()
+	switch {
+	case length != nil && len(length.Elems) == 1:
+		frame = length.Elems[0]
+	case window.Rank() == 1:
+		frame = window.Shape[0]
+	}
+	frames := c.fresh()
+	if step != nil && len(step.Elems) == 1 {
+		frames = x.Shape[1].Sub(frame).FloorDiv(step.Elems[0]).Add(Const(1))
+	}
+	bins := frame
+	if c.int("onesided", 1) == 1 {
+		bins = frame.FloorDiv(Const(2)).Add(Const(1))
+	}
+	return []*Value{ranked(dt, []Dim{x.Shape[0], frames, bins, Const(2)})}, nil
+}
+
+// melRule: [floor(dft_length/2)+1, num_mel_bins] of output_datatype.
+func melRule(c *call, in []*Value) ([]*Value, error) {
+	dt := tensor.DataType(c.int("output_datatype", int64(tensor.Float)))
+	bins, dft := c.fresh(), c.fresh()
+	if v := input(in, 0); v != nil && len(v.Elems) == 1 {
+		bins = v.Elems[0]
+	}
+	if v := input(in, 1); v != nil && len(v.Elems) == 1 {
+		dft = v.Elems[0].FloorDiv(Const(2)).Add(Const(1))
+	}
+	return []*Value{ranked(dt, []Dim{dft, bins})}, nil
+}
+
+// imageDecoderRule: [height, width, channels] uint8, both sizes in the
+// encoded data; 1 channel for Grayscale, 3 otherwise.
+func imageDecoderRule(c *call, in []*Value) ([]*Value, error) {
+	ch := Const(3)
+	if c.str("pixel_format", "RGB") == "Grayscale" {
+		ch = Const(1)
+	}
+	return []*Value{ranked(tensor.Uint8, []Dim{c.fresh(), c.fresh(), ch})}, nil
+}
