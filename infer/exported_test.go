@@ -1,6 +1,7 @@
 package infer_test
 
 import (
+	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
@@ -257,6 +258,8 @@ func TestExportedModels(t *testing.T) {
 			if err := os.WriteFile(path, b, 0o644); err != nil {
 				t.Fatal(err)
 			}
+		} else if old, err := os.ReadFile(path); err != nil || !bytes.Equal(old, b) {
+			t.Errorf("%s is not the model this test builds: go test ./infer -run TestExportedModels -update", path)
 		}
 	}
 }
