@@ -52,6 +52,12 @@ func Fold(mp *pb.ModelProto, opt *Options) (*pb.ModelProto, *Result, FoldStats, 
 	if err != nil {
 		return nil, nil, st, err
 	}
+	if inlineIfs(g, r) > 0 {
+		// The branches' nodes are the graph's now: infer them there.
+		if r, err = Model(m, opt); err != nil {
+			return nil, nil, st, err
+		}
+	}
 
 	// Nodes whose every output is known become initializers.
 	legacy := m.GetIrVersion() < 4 // initializers were also listed as inputs
@@ -107,6 +113,128 @@ func Fold(mp *pb.ModelProto, opt *Options) (*pb.ModelProto, *Result, FoldStats, 
 	}
 	st.BytesAfter = proto.Size(m)
 	return m, r2, st, nil
+}
+
+// inlineIfs replaces each If whose condition is known by the nodes of the
+// branch it takes, their values renamed apart ("If_3/x"), and an Identity
+// per output that the Identity removal then takes away. It returns how many
+// it inlined.
+func inlineIfs(g *pb.GraphProto, r *Result) int {
+	taken := map[string]bool{}
+	for _, n := range g.GetNode() {
+		taken[n.GetName()] = true
+		for _, o := range n.GetOutput() {
+			taken[o] = true
+		}
+	}
+	for _, tp := range g.GetInitializer() {
+		taken[tp.GetName()] = true
+	}
+	for _, in := range g.GetInput() {
+		taken[in.GetName()] = true
+	}
+	fresh := func(base string) string {
+		name := base
+		for i := 1; taken[name]; i++ {
+			name = fmt.Sprintf("%s_%d", base, i)
+		}
+		taken[name] = true
+		return name
+	}
+	inlined := 0
+	var nodes []*pb.NodeProto
+	for i, n := range g.GetNode() {
+		branch := takenBranch(n, r)
+		if branch == nil || len(branch.GetOutput()) != len(n.GetOutput()) || len(branch.GetSparseInitializer()) > 0 {
+			nodes = append(nodes, n)
+			continue
+		}
+		inlined++
+		prefix := n.GetName()
+		if prefix == "" {
+			prefix = fmt.Sprintf("If_%d", i)
+		}
+		rename := map[string]string{}
+		for _, tp := range branch.GetInitializer() {
+			rename[tp.GetName()] = fresh(prefix + "/" + tp.GetName())
+		}
+		for _, bn := range branch.GetNode() {
+			for _, o := range bn.GetOutput() {
+				if o != "" {
+					rename[o] = fresh(prefix + "/" + o)
+				}
+			}
+		}
+		for _, tp := range branch.GetInitializer() {
+			c := proto.Clone(tp).(*pb.TensorProto)
+			c.Name = proto.String(rename[tp.GetName()])
+			g.Initializer = append(g.Initializer, c)
+		}
+		for _, bn := range branch.GetNode() {
+			c := proto.Clone(bn).(*pb.NodeProto)
+			if c.GetName() != "" {
+				c.Name = proto.String(fresh(prefix + "/" + c.GetName()))
+			}
+			for k, in := range c.Input {
+				if to, ok := rename[in]; ok {
+					c.Input[k] = to
+				}
+			}
+			for k, o := range c.Output {
+				if to, ok := rename[o]; ok {
+					c.Output[k] = to
+				}
+			}
+			for _, a := range c.GetAttribute() {
+				graphs := a.GetGraphs()
+				if a.GetG() != nil {
+					graphs = append(graphs, a.GetG())
+				}
+				for _, sg := range graphs {
+					for from, to := range rename {
+						renameInputs(sg, from, to)
+					}
+				}
+			}
+			nodes = append(nodes, c)
+		}
+		for k, out := range branch.GetOutput() {
+			src := out.GetName()
+			if to, ok := rename[src]; ok {
+				src = to
+			}
+			nodes = append(nodes, &pb.NodeProto{OpType: proto.String("Identity"), Name: proto.String(fresh(prefix + "/output")),
+				Input: []string{src}, Output: []string{n.GetOutput()[k]}})
+		}
+	}
+	g.Node = nodes
+	return inlined
+}
+
+// takenBranch returns the branch an If node takes when its condition is
+// known, nil otherwise.
+func takenBranch(n *pb.NodeProto, r *Result) *pb.GraphProto {
+	if n.GetOpType() != "If" || !(n.GetDomain() == "" || n.GetDomain() == "ai.onnx") || len(n.GetInput()) != 1 {
+		return nil
+	}
+	cond, ok := r.Value(n.GetInput()[0])
+	if !ok || len(cond.Elems) != 1 {
+		return nil
+	}
+	b, known := cond.Elems[0].Value()
+	if !known {
+		return nil
+	}
+	name := "else_branch"
+	if b != 0 {
+		name = "then_branch"
+	}
+	for _, a := range n.GetAttribute() {
+		if a.GetName() == name {
+			return a.GetG()
+		}
+	}
+	return nil
 }
 
 // setShape declares the tensor shape dims on vi.

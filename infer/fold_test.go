@@ -14,6 +14,7 @@ import (
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
+	"google.golang.org/protobuf/proto"
 )
 
 // fixedShapes are the input shapes the fold tests fix.
@@ -266,4 +267,51 @@ func TestFoldNodeTests(t *testing.T) {
 		}
 	}
 	t.Logf("%d node test models got smaller", folded)
+}
+
+// TestFoldInlinesIf: an If whose condition the shapes decide is replaced by
+// the branch it takes.
+func TestFoldInlinesIf(t *testing.T) {
+	b := newGraph()
+	x := b.input("x", "N", 3, "H", "W")
+	c := b.op("Gather", []string{b.op("Shape", []string{x}), b.scalar("one", 1)})
+	cond := b.op("Equal", []string{c, b.scalar("three", 3)})
+	branch := func(op string, attrs ...*pb.AttributeProto) *pb.GraphProto {
+		return &pb.GraphProto{Name: proto.String(op),
+			Node:   []*pb.NodeProto{{OpType: proto.String(op), Name: proto.String("inner"), Input: []string{x}, Output: []string{"y"}, Attribute: attrs}},
+			Output: []*pb.ValueInfoProto{{Name: proto.String("y")}}}
+	}
+	thenG := branch("Flatten", aInt("axis", 1))
+	elseG := branch("Identity")
+	out := b.op("If", []string{cond},
+		&pb.AttributeProto{Name: proto.String("then_branch"), Type: pb.AttributeProto_GRAPH.Enum(), G: thenG},
+		&pb.AttributeProto{Name: proto.String("else_branch"), Type: pb.AttributeProto_GRAPH.Enum(), G: elseG})
+	b.output(out)
+	m := b.model(13)
+	folded, r, st, err := infer.Fold(m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ops []string
+	for _, n := range folded.Graph.Node {
+		ops = append(ops, n.GetOpType())
+	}
+	if len(ops) != 2 || ops[0] != "Flatten" || ops[1] != "Identity" {
+		t.Errorf("folded nodes %v (%v)", ops, st)
+	}
+	if v, _ := r.Value(out); v.String() != "float[N,3*H*W]" {
+		t.Errorf("the output is %v", v)
+	}
+	gm, err := graph.FromProto(folded, "")
+	if err != nil {
+		t.Fatalf("the folded model does not load: %v", err)
+	}
+	x0 := tensor.MustFromSlice(make([]float32, 2*3*2*2), 2, 3, 2, 2)
+	res, err := gm.Run(context.Background(), map[string]tensor.Value{"x": x0}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res[out].(*tensor.Tensor).Shape(); !tensor.SameShape(got, []int{2, 12}) {
+		t.Errorf("the folded model gives shape %v", got)
+	}
 }
