@@ -27,8 +27,10 @@ func (s FoldStats) String() string {
 
 // Fold returns a copy of mp in which every node of the main graph whose
 // outputs inference knows (under opt.MaxFoldBytes) is replaced by
-// initializers, nodes no output depends on are removed, and so are
-// Identity nodes and a Reshape of a Reshape. opt.InputShapes, when given,
+// initializers, an If whose condition is known by the branch it takes, a
+// Reshape or Expand to a computed shape gets a constant target, nodes no
+// output depends on are removed, and so are Identity nodes and a Reshape
+// of a Reshape. opt.InputShapes, when given,
 // also become the declared shapes of the inputs. mp is not modified. The
 // Result is the inference of the folded model.
 func Fold(mp *pb.ModelProto, opt *Options) (*pb.ModelProto, *Result, FoldStats, error) {

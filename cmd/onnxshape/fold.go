@@ -16,9 +16,9 @@ const foldUsage = `usage: onnxshape fold MODEL -o OUT [--input-shape NAME=1,3,H,
 Writes to OUT a copy of MODEL in which every node whose outputs are known
 before the model runs (initializers, Constant, Shape of known dimensions,
 and everything computed from those: the Shape -> Gather -> Concat ->
-Reshape chains exporters write) is replaced by initializers, nodes no
-output depends on are removed, and so are Identity nodes and a Reshape of
-a Reshape. --input-shape fixes an input's shape (and declares it in OUT),
+Reshape chains exporters write) is replaced by initializers, an If whose
+condition is known by the branch it takes, nodes no output depends on are
+removed, and so are Identity nodes and a Reshape of a Reshape. --input-shape fixes an input's shape (and declares it in OUT),
 so that more folds; a computed tensor larger than --max-fold-bytes stays
 computed. --annotate also writes the inferred type and shape of every
 value into OUT's value_info. Prints the nodes and bytes before and after.`
