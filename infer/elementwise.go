@@ -1,6 +1,8 @@
 package infer
 
 import (
+	"math"
+
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -254,7 +256,7 @@ func castRule(c *call, in []*Value) ([]*Value, error) {
 					out.Elems[i] = boolDim(v != 0)
 				}
 			}
-		case to.IsInteger() || to.IsFloat():
+		case castKeeps(to, x.Elems):
 			out.Elems = x.Elems
 		}
 	}
@@ -273,10 +275,28 @@ func bernoulliRule(c *call, in []*Value) ([]*Value, error) {
 func castLikeRule(c *call, in []*Value) ([]*Value, error) {
 	x := input(in, 0)
 	out := withType(x, typeOf(in, 1))
-	if x != nil && (out.Type.IsInteger() || out.Type.IsFloat()) {
+	if x != nil && castKeeps(out.Type, x.Elems) {
 		out.Elems = x.Elems
 	}
 	return []*Value{out}, nil
+}
+
+// castKeeps reports whether a cast to dt keeps the values of elems: the
+// wide types do for the sizes shape arithmetic deals in; int32 does for
+// the numbers it holds (a symbolic size is taken to fit).
+func castKeeps(dt tensor.DataType, elems []Dim) bool {
+	switch dt {
+	case tensor.Int64, tensor.Float, tensor.Double:
+		return true
+	case tensor.Int32:
+		for _, d := range elems {
+			if v, ok := d.Value(); ok && (v < math.MinInt32 || v > math.MaxInt32) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // dropoutRule: the output and the optional mask (bool from version 10)
