@@ -107,7 +107,7 @@ func (c *call) elementwise(dt tensor.DataType, op elemOp, vals ...*Value) (*Valu
 		return Unknown(dt), nil
 	}
 	out := ranked(dt, shape)
-	if op == nil || len(shape) > 1 {
+	if op == nil || len(shape) > 1 || vals[0] == nil || !exactType(vals[0].Type) {
 		return out, nil
 	}
 	n := 1
@@ -279,6 +279,17 @@ func castLikeRule(c *call, in []*Value) ([]*Value, error) {
 		out.Elems = x.Elems
 	}
 	return []*Value{out}, nil
+}
+
+// exactType reports whether arithmetic on dimensions gives the elements of
+// type dt exactly: the types shapes are computed in, not the narrow ones
+// that would wrap around.
+func exactType(dt tensor.DataType) bool {
+	switch dt {
+	case tensor.Int64, tensor.Int32, tensor.Float, tensor.Double, tensor.Bool:
+		return true
+	}
+	return false
 }
 
 // castKeeps reports whether a cast to dt keeps the values of elems: the
