@@ -136,8 +136,12 @@ func Model(mp *pb.ModelProto, opt *Options) (*Result, error) {
 			}
 		}
 	}
-	r := &Result{byName: map[string]*Value{}}
-	sc := &scope{vals: map[string]*Value{}}
+	size := len(g.GetInput()) + len(g.GetInitializer())
+	for _, n := range g.GetNode() {
+		size += len(n.GetOutput())
+	}
+	r := &Result{byName: make(map[string]*Value, size), Values: make([]NamedValue, 0, size)}
+	sc := &scope{vals: make(map[string]*Value, size)}
 	for name := range opt.InputShapes {
 		found := false
 		for _, in := range g.GetInput() {
