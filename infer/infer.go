@@ -544,6 +544,11 @@ func nodeOf(np *pb.NodeProto, version int, baseDir string) (*ops.Node, map[strin
 			subgraphs[a.GetName()] = a.GetG()
 		}
 	}
+	if len(plain.GetAttribute()) == 0 {
+		// Nothing to convert: most nodes of a large model.
+		return &ops.Node{Name: np.GetName(), OpType: np.GetOpType(), Domain: np.GetDomain(), Version: version,
+			NumOutputs: len(np.GetOutput())}, subgraphs, nil
+	}
 	n, err := graph.NodeFromProto(plain, version, baseDir)
 	return n, subgraphs, err
 }
