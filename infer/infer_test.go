@@ -122,3 +122,20 @@ func TestLargeInitializersNotRead(t *testing.T) {
 		t.Errorf("the transpose is %v, problems %v", v, r.Problems)
 	}
 }
+
+// TestNoFolding: with folding off (MaxFoldBytes < 0) a Constant node's
+// value is still known, and shape arithmetic on dimensions still done.
+func TestNoFolding(t *testing.T) {
+	b := newGraph()
+	x := b.input("x", "N", 3, 4)
+	shape := b.op("Constant", nil, &pb.AttributeProto{Name: proto.String("value_ints"), Type: pb.AttributeProto_INTS.Enum(), Ints: []int64{0, -1}})
+	y := b.op("Reshape", []string{x, shape})
+	b.output(y)
+	r, err := infer.Model(b.model(13), &infer.Options{MaxFoldBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := r.Value(y); v.String() != "float[N,12]" {
+		t.Errorf("the reshape is %v (%v)", v, r.Problems)
+	}
+}

@@ -870,27 +870,43 @@ func gatherNDRule(c *call, in []*Value) ([]*Value, error) {
 	return []*Value{ranked(data.Type, shape)}, nil
 }
 
-// constantRule serves a Constant too large to fold: its shape is its
-// attribute's.
+// constantRule: the attribute's value, already in memory (the kernel
+// serves when folding is on; this rule when it is off).
 func constantRule(c *call, in []*Value) ([]*Value, error) {
 	for name, a := range c.node.Attrs {
+		var t *tensor.Tensor
+		var err error
 		switch name {
 		case "value":
-			if a.Tensor != nil {
-				return []*Value{ranked(a.Tensor.DataType(), dimsOf(a.Tensor.Shape()))}, nil
-			}
+			t = a.Tensor
 		case "value_float":
-			return []*Value{ranked(tensor.Float, []Dim{})}, nil
+			t = tensor.Scalar(a.Float)
 		case "value_int":
-			return []*Value{ranked(tensor.Int64, []Dim{})}, nil
+			t = tensor.Scalar(a.Int)
 		case "value_string":
-			return []*Value{ranked(tensor.String, []Dim{})}, nil
+			t, err = tensor.FromStrings([]int{}, []string{a.String})
 		case "value_floats":
-			return []*Value{ranked(tensor.Float, []Dim{Const(int64(len(a.Floats)))})}, nil
+			t, err = tensor.FromSlice(append([]float32{}, a.Floats...), len(a.Floats))
 		case "value_ints":
-			return []*Value{ranked(tensor.Int64, []Dim{Const(int64(len(a.Ints)))})}, nil
+			t, err = tensor.FromSlice(append([]int64{}, a.Ints...), len(a.Ints))
 		case "value_strings":
-			return []*Value{ranked(tensor.String, []Dim{Const(int64(len(a.Strings)))})}, nil
+			t, err = tensor.FromStrings([]int{len(a.Strings)}, a.Strings)
+		default:
+			continue
+		}
+		if t == nil || err != nil {
+			return nil, c.errorf("value", "attribute %s holds no tensor", name)
+		}
+		return []*Value{constValue(t)}, nil
+	}
+	for _, a := range c.np.GetAttribute() {
+		if a.GetName() == "sparse_value" && a.GetSparseTensor() != nil {
+			sp := a.GetSparseTensor()
+			dims := make([]Dim, len(sp.GetDims()))
+			for i, d := range sp.GetDims() {
+				dims[i] = Const(d)
+			}
+			return []*Value{ranked(tensor.DataType(sp.GetValues().GetDataType()), dims)}, nil
 		}
 	}
 	return nil, c.errorf("value", "the Constant sets no value")
