@@ -54,7 +54,7 @@ func (c *call) merge(a, b *Value) *Value {
 func (c *call) subgraph(body *pb.GraphProto, args []*Value) []*Value {
 	sc := &scope{parent: c.scope, vals: map[string]*Value{}}
 	for _, tp := range body.GetInitializer() {
-		sc.vals[tp.GetName()] = Unknown(tensor.DataType(tp.GetDataType()))
+		sc.vals[tp.GetName()] = c.e.initializer(tp)
 	}
 	for i, vi := range body.GetInput() {
 		v := c.e.fromType(vi.GetType())
@@ -118,13 +118,34 @@ func loopRule(c *call, in []*Value) ([]*Value, error) {
 	if len(in) > 2 {
 		carried = in[2:]
 	}
-	args := append([]*Value{ranked(tensor.Int64, []Dim{}), ranked(tensor.Bool, []Dim{})}, carried...)
+	// The body sees its first iteration's condition (true while it runs)
+	// and the loop-carried values without their contents, which change
+	// from one iteration to the next: what it then knows holds in every
+	// iteration.
+	cond := ranked(tensor.Bool, []Dim{})
+	cond.Elems = []Dim{Const(1)}
+	args := []*Value{ranked(tensor.Int64, []Dim{}), cond}
+	for _, v := range carried {
+		if v != nil {
+			v = same(v)
+		}
+		args = append(args, v)
+	}
 	res := c.subgraph(body, args)
 	if len(res) < 1+len(carried) {
 		return nil, c.errorf("body", "the body has %d outputs for %d loop-carried values", len(res), len(carried))
 	}
+	// The loop runs M times when nothing can stop it early: no condition,
+	// or one that starts true and that the body keeps true.
 	trips := c.fresh()
-	if m := input(in, 0); m != nil && len(m.Elems) == 1 && input(in, 1) == nil {
+	alwaysTrue := func(v *Value) bool {
+		if v == nil || len(v.Elems) != 1 {
+			return false
+		}
+		b, ok := v.Elems[0].Value()
+		return ok && b != 0
+	}
+	if m := input(in, 0); m != nil && len(m.Elems) == 1 && (input(in, 1) == nil || (alwaysTrue(input(in, 1)) && alwaysTrue(res[0]))) {
 		trips = m.Elems[0]
 	}
 	var out []*Value

@@ -139,3 +139,39 @@ func TestNoFolding(t *testing.T) {
 		t.Errorf("the reshape is %v (%v)", v, r.Problems)
 	}
 }
+
+// TestLoopTripCount: a loop whose condition cannot turn false runs M
+// times: its scan outputs are M long; a condition computed from a
+// loop-carried value could stop it early.
+func TestLoopTripCount(t *testing.T) {
+	for _, early := range []bool{false, true} {
+		b := newGraph()
+		x := b.input("x", 2)
+		body := &pb.GraphProto{Name: proto.String("body"),
+			Input: []*pb.ValueInfoProto{{Name: proto.String("i")}, {Name: proto.String("c")}, {Name: proto.String("v")}}}
+		declare(body.Input[0], tensor.Int64)
+		declare(body.Input[1], tensor.Bool)
+		declare(body.Input[2], tensor.Float, 2)
+		condOut := &pb.NodeProto{OpType: proto.String("Identity"), Input: []string{"c"}, Output: []string{"c_out"}}
+		if early {
+			condOut = &pb.NodeProto{OpType: proto.String("Greater"), Input: []string{"v", "v"}, Output: []string{"c_out"}}
+		}
+		body.Node = []*pb.NodeProto{condOut,
+			{OpType: proto.String("Identity"), Input: []string{"v"}, Output: []string{"v_out"}},
+			{OpType: proto.String("Unsqueeze"), Input: []string{"i", "axes"}, Output: []string{"scan"}}}
+		body.Initializer = []*pb.TensorProto{mustProto(tensor.MustFromSlice([]int64{0}))}
+		body.Initializer[0].Name = proto.String("axes")
+		body.Output = []*pb.ValueInfoProto{{Name: proto.String("c_out")}, {Name: proto.String("v_out")}, {Name: proto.String("scan")}}
+		outs := b.opN("Loop", 2, []string{b.scalar("m", 5), b.init("t", tensor.Scalar(true)), x},
+			&pb.AttributeProto{Name: proto.String("body"), Type: pb.AttributeProto_GRAPH.Enum(), G: body})
+		b.output(outs...)
+		r, err := infer.Model(b.model(13), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _ := r.Value(outs[1])
+		if got := v.String(); (got == "int64[5,1]") == early || v.Rank() != 2 {
+			t.Errorf("early stop %v: the scan output is %v (%v)", early, v, r.Problems)
+		}
+	}
+}
