@@ -438,8 +438,10 @@ func TestSoftmaxLongRowsMatchReference(t *testing.T) {
 				for i := range v {
 					v[i] = float32(rng.NormFloat64() * 30)
 				}
-				n := &ops.Node{OpType: op, Version: 13, NumOutputs: 1}
-				sameRun(t, n, []tensor.Value{tensor.MustFromSlice(v, shape...)}, fmt.Sprintf("finite %v", shape))
+				for _, axis := range []int64{0, 1} { // columns and rows
+					n := &ops.Node{OpType: op, Version: 13, NumOutputs: 1, Attrs: map[string]ops.Attribute{"axis": attrInt(axis)}}
+					sameRun(t, n, []tensor.Value{tensor.MustFromSlice(v, shape...)}, fmt.Sprintf("finite %v axis %d", shape, axis))
+				}
 			}
 		}
 	}
