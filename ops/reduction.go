@@ -55,7 +55,7 @@ func registerReduction(r reduceOperator, versions []int) {
 	)
 }
 
-// reduceTypeOK reports whether a version of the operator accepts dt.
+// typeOK reports whether a version of the operator accepts dt.
 func (r reduceOperator) typeOK(version int, dt tensor.DataType) bool {
 	switch dt {
 	case tensor.Uint32, tensor.Uint64, tensor.Int32, tensor.Int64, tensor.Float16, tensor.Float, tensor.Double:
