@@ -20,6 +20,7 @@ package ops
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/onnxshape/onnxshape/ops/internal/reduce"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -188,6 +189,12 @@ func argAs[A reduce.Number](opt *Options, op opRef, l reduce.Layout, x *tensor.T
 	}
 	if l.Outputs() == 0 {
 		return nil
+	}
+	if l.Inner > 1 { // the best element of each column, on each core
+		var zero A
+		if err := opt.charge(op, "scratch", int64(l.Inner)*int64(unsafe.Sizeof(zero))*int64(opt.threads())); err != nil {
+			return err
+		}
 	}
 	return reduce.RunArg(l, xs, idx, max, last, par)
 }

@@ -165,7 +165,7 @@ func reduceTensor(opt *Options, op opRef, o reduce.Op, x *tensor.Tensor, reduced
 		return nil, err
 	}
 	l := reduce.NewLayout(x.Shape(), reduced)
-	if s := l.ScratchElems(opt.threads()); s > 0 {
+	if s := l.ScratchElems(o.Kind, opt.threads()); s > 0 {
 		if err := opt.charge(op, "scratch", int64(s)*8); err != nil {
 			return nil, err
 		}
