@@ -218,16 +218,22 @@ func reduceAs[A reduce.Number](opt *Options, op opRef, o reduce.Op, l reduce.Lay
 	return nil
 }
 
-// reduceParallel adapts the worker pool to the engine's Parallel; a part
-// does not start once the run is cancelled, and the run then returns op's
-// [cancelled] error.
+// reduceParallel adapts the worker pool to the engine's Parallel. Each
+// part runs in steps of about pollWork elements and looks at the run's
+// context between them; a cancelled run returns op's [cancelled] error.
 func reduceParallel(opt *Options, op opRef) reduce.Parallel {
 	return func(n, work int, f func(lo, hi int) error) error {
+		step := max(1, pollWork/max(1, work/max(1, n)))
 		err := parallelRange(opt, n, work, func(lo, hi int) error {
-			if err := opt.cancelled(); err != nil {
-				return err
+			for a := lo; a < hi; a += step {
+				if err := opt.cancelled(); err != nil {
+					return err
+				}
+				if err := f(a, min(a+step, hi)); err != nil {
+					return err
+				}
 			}
-			return f(lo, hi)
+			return nil
 		})
 		if err != nil {
 			return op.wrap("cancelled", err, "run stopped")
