@@ -192,7 +192,7 @@ func argAs[A reduce.Number](opt *Options, op opRef, l reduce.Layout, x *tensor.T
 	}
 	if l.Inner > 1 { // the best element of each column, on each core
 		var zero A
-		if err := opt.charge(op, "scratch", int64(l.Inner)*int64(unsafe.Sizeof(zero))*int64(opt.threads())); err != nil {
+		if err := opt.scratch(op, "the column bests", mulCounts(l.Inner, opt.threads()), int(unsafe.Sizeof(zero))); err != nil {
 			return err
 		}
 	}

@@ -166,7 +166,7 @@ func reduceTensor(opt *Options, op opRef, o reduce.Op, x *tensor.Tensor, reduced
 	}
 	l := reduce.NewLayout(x.Shape(), reduced)
 	if s := l.ScratchElems(o.Kind, opt.threads()); s > 0 {
-		if err := opt.charge(op, "scratch", int64(s)*8); err != nil {
+		if err := opt.scratch(op, "the reduction's offsets and rows", s, 8); err != nil {
 			return nil, err
 		}
 	}
@@ -264,7 +264,7 @@ func reduceLoad[A reduce.Number](opt *Options, op opRef, t *tensor.Tensor) ([]A,
 		return asElems[A](t.Bytes())[:t.Len()], nil // bool is uint8 already
 	}
 	var zero A
-	if err := opt.charge(op, "scratch", int64(t.Len())*int64(unsafe.Sizeof(zero))); err != nil {
+	if err := opt.scratch(op, "the input in float32", t.Len(), int(unsafe.Sizeof(zero))); err != nil {
 		return nil, err
 	}
 	out := make([]A, t.Len())
@@ -283,7 +283,7 @@ func reduceOut[A reduce.Number](opt *Options, op opRef, y *tensor.Tensor) ([]A, 
 		return asElems[A](y.Bytes())[:y.Len()], func() {}, nil
 	}
 	var zero A
-	if err := opt.charge(op, "scratch", int64(y.Len())*int64(unsafe.Sizeof(zero))); err != nil {
+	if err := opt.scratch(op, "the output in float32", y.Len(), int(unsafe.Sizeof(zero))); err != nil {
 		return nil, nil, err
 	}
 	v := make([]A, y.Len())
