@@ -20,6 +20,7 @@ package ops
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/onnxshape/onnxshape/ops/internal/reduce"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -68,7 +69,7 @@ func (a argOperator) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 			return nil, err
 		}
 		if v != 0 && v != 1 {
-			return nil, op.errorf(sonnxRule(sonnx, name, name+" [C1]"), "%s is %d, expected 0 or 1", name, v)
+			return nil, op.errorf(reductionRuleID(sonnx, name, name+" [C1]"), "%s is %d, expected 0 or 1", name, v)
 		}
 		flags[i] = v
 	}
@@ -79,9 +80,9 @@ func (a argOperator) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 	return values(y), nil
 }
 
-// sonnxRule is the id of a rule: its ONNX name, or under the SONNX profile
+// reductionRuleID is the id of a rule: its ONNX name, or under the SONNX profile
 // the id the working group's specification gives it.
-func sonnxRule(sonnx bool, onnx, id string) string {
+func reductionRuleID(sonnx bool, onnx, id string) string {
 	if sonnx {
 		return id
 	}
@@ -109,10 +110,10 @@ func argOutputShape(op opRef, shape []int, axis int64, keepdims, sonnx bool) ([]
 	}
 	k, ok := normalizeAxis(axis, r)
 	if !ok {
-		return nil, reduce.Layout{}, op.errorf(sonnxRule(sonnx, "axis", "axis [C2]"), "axis %d is outside [%d, %d] (input rank %d)", axis, -r, r-1, r)
+		return nil, reduce.Layout{}, op.errorf(reductionRuleID(sonnx, "axis", "axis [C2]"), "axis %d is outside [%d, %d] (input rank %d)", axis, -r, r-1, r)
 	}
 	if shape[k] == 0 {
-		return nil, reduce.Layout{}, op.errorf(sonnxRule(sonnx, "axis", "X [C2]"), "axis %d has length 0: no element to take the index of", k)
+		return nil, reduce.Layout{}, op.errorf(reductionRuleID(sonnx, "axis", "X [C2]"), "axis %d has length 0: no element to take the index of", k)
 	}
 	l := reduce.Layout{Outer: 1, N: shape[k], Inner: 1}
 	out := []int{}
@@ -188,6 +189,12 @@ func argAs[A reduce.Number](opt *Options, op opRef, l reduce.Layout, x *tensor.T
 	}
 	if l.Outputs() == 0 {
 		return nil
+	}
+	if l.Inner > 1 { // the best element of each column, on each core
+		var zero A
+		if err := opt.scratch(op, "the column bests", mulCounts(l.Inner, opt.threads()), int(unsafe.Sizeof(zero))); err != nil {
+			return err
+		}
 	}
 	return reduce.RunArg(l, xs, idx, max, last, par)
 }

@@ -55,7 +55,7 @@ func registerReduction(r reduceOperator, versions []int) {
 	)
 }
 
-// reduceTypeOK reports whether a version of the operator accepts dt.
+// typeOK reports whether a version of the operator accepts dt.
 func (r reduceOperator) typeOK(version int, dt tensor.DataType) bool {
 	switch dt {
 	case tensor.Uint32, tensor.Uint64, tensor.Int32, tensor.Int64, tensor.Float16, tensor.Float, tensor.Double:
@@ -165,8 +165,8 @@ func reduceTensor(opt *Options, op opRef, o reduce.Op, x *tensor.Tensor, reduced
 		return nil, err
 	}
 	l := reduce.NewLayout(x.Shape(), reduced)
-	if s := l.ScratchElems(opt.threads()); s > 0 {
-		if err := opt.charge(op, "scratch", int64(s)*8); err != nil {
+	if s := l.ScratchElems(o.Kind, opt.threads()); s > 0 {
+		if err := opt.scratch(op, "the reduction's offsets and rows", s, 8); err != nil {
 			return nil, err
 		}
 	}
@@ -218,16 +218,22 @@ func reduceAs[A reduce.Number](opt *Options, op opRef, o reduce.Op, l reduce.Lay
 	return nil
 }
 
-// reduceParallel adapts the worker pool to the engine's Parallel; a part
-// does not start once the run is cancelled, and the run then returns op's
-// [cancelled] error.
+// reduceParallel adapts the worker pool to the engine's Parallel. Each
+// part runs in steps of about pollWork elements and looks at the run's
+// context between them; a cancelled run returns op's [cancelled] error.
 func reduceParallel(opt *Options, op opRef) reduce.Parallel {
 	return func(n, work int, f func(lo, hi int) error) error {
+		step := max(1, pollWork/max(1, work/max(1, n)))
 		err := parallelRange(opt, n, work, func(lo, hi int) error {
-			if err := opt.cancelled(); err != nil {
-				return err
+			for a := lo; a < hi; a += step {
+				if err := opt.cancelled(); err != nil {
+					return err
+				}
+				if err := f(a, min(a+step, hi)); err != nil {
+					return err
+				}
 			}
-			return f(lo, hi)
+			return nil
 		})
 		if err != nil {
 			return op.wrap("cancelled", err, "run stopped")
@@ -258,7 +264,7 @@ func reduceLoad[A reduce.Number](opt *Options, op opRef, t *tensor.Tensor) ([]A,
 		return asElems[A](t.Bytes())[:t.Len()], nil // bool is uint8 already
 	}
 	var zero A
-	if err := opt.charge(op, "scratch", int64(t.Len())*int64(unsafe.Sizeof(zero))); err != nil {
+	if err := opt.scratch(op, "the input in float32", t.Len(), int(unsafe.Sizeof(zero))); err != nil {
 		return nil, err
 	}
 	out := make([]A, t.Len())
@@ -277,7 +283,7 @@ func reduceOut[A reduce.Number](opt *Options, op opRef, y *tensor.Tensor) ([]A, 
 		return asElems[A](y.Bytes())[:y.Len()], func() {}, nil
 	}
 	var zero A
-	if err := opt.charge(op, "scratch", int64(y.Len())*int64(unsafe.Sizeof(zero))); err != nil {
+	if err := opt.scratch(op, "the output in float32", y.Len(), int(unsafe.Sizeof(zero))); err != nil {
 		return nil, nil, err
 	}
 	v := make([]A, y.Len())

@@ -75,7 +75,7 @@ func softmaxLayout(op opRef, x *tensor.Tensor, axis int64, sonnx bool) (reduce.L
 	}
 	a, ok := normalizeAxis(axis, r)
 	if !ok {
-		return reduce.Layout{}, op.errorf(sonnxRule(sonnx, "axis", "axis [C2]"), "axis %d is outside [%d, %d] (input rank %d)", axis, -r, r-1, r)
+		return reduce.Layout{}, op.errorf(reductionRuleID(sonnx, "axis", "axis [C2]"), "axis %d is outside [%d, %d] (input rank %d)", axis, -r, r-1, r)
 	}
 	l := reduce.Layout{Outer: 1, N: 1, Inner: 1}
 	for i, d := range shape {

@@ -80,8 +80,8 @@ func windowPoolAs[A float32 | float64](opt *Options, op opRef, x, y *tensor.Tens
 	if r <= 2 {
 		plan = w.as2D()
 		var zero A
-		scratch := int64(opt.threads()) * int64(plan.inShape[0]*plan.outShape[1]+w.inPlane) * int64(unsafe.Sizeof(zero))
-		if err := opt.charge(op, "scratch", scratch); err != nil {
+		count := mulCounts(opt.threads(), addCounts(mulCounts(plan.inShape[0], plan.outShape[1]), w.inPlane))
+		if err := opt.scratch(op, "the row sums", count, int(unsafe.Sizeof(zero))); err != nil {
 			return err
 		}
 	}

@@ -20,9 +20,9 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// le reads and writes elements: tensors hold them in the machine's order,
+// littleEndian reads and writes elements: tensors hold them in the machine's order,
 // little-endian on every platform onnxshape supports.
-var le = binary.LittleEndian
+var littleEndian = binary.LittleEndian
 
 // computeNumber is every computing type.
 type computeNumber interface {
@@ -36,29 +36,29 @@ func computeElements[A computeNumber](t *tensor.Tensor) []A {
 	for i := range out {
 		switch t.DataType() {
 		case tensor.Float:
-			out[i] = A(math.Float32frombits(le.Uint32(b[4*i:])))
+			out[i] = A(math.Float32frombits(littleEndian.Uint32(b[4*i:])))
 		case tensor.Double:
-			out[i] = A(math.Float64frombits(le.Uint64(b[8*i:])))
+			out[i] = A(math.Float64frombits(littleEndian.Uint64(b[8*i:])))
 		case tensor.Float16:
-			out[i] = A(float16.Frombits(le.Uint16(b[2*i:])).Float32())
+			out[i] = A(float16.Frombits(littleEndian.Uint16(b[2*i:])).Float32())
 		case tensor.BFloat16:
-			out[i] = A(math.Float32frombits(uint32(le.Uint16(b[2*i:])) << 16))
+			out[i] = A(math.Float32frombits(uint32(littleEndian.Uint16(b[2*i:])) << 16))
 		case tensor.Int8:
 			out[i] = A(int8(b[i]))
 		case tensor.Uint8, tensor.Bool:
 			out[i] = A(b[i])
 		case tensor.Int16:
-			out[i] = A(int16(le.Uint16(b[2*i:])))
+			out[i] = A(int16(littleEndian.Uint16(b[2*i:])))
 		case tensor.Uint16:
-			out[i] = A(le.Uint16(b[2*i:]))
+			out[i] = A(littleEndian.Uint16(b[2*i:]))
 		case tensor.Int32:
-			out[i] = A(int32(le.Uint32(b[4*i:])))
+			out[i] = A(int32(littleEndian.Uint32(b[4*i:])))
 		case tensor.Uint32:
-			out[i] = A(le.Uint32(b[4*i:]))
+			out[i] = A(littleEndian.Uint32(b[4*i:]))
 		case tensor.Int64:
-			out[i] = A(int64(le.Uint64(b[8*i:])))
+			out[i] = A(int64(littleEndian.Uint64(b[8*i:])))
 		case tensor.Uint64:
-			out[i] = A(le.Uint64(b[8*i:]))
+			out[i] = A(littleEndian.Uint64(b[8*i:]))
 		}
 	}
 	return out
@@ -72,13 +72,13 @@ func computeTensor[A computeNumber](dt tensor.DataType, shape []int, v []A) *ten
 	for i, x := range v {
 		switch dt {
 		case tensor.Float:
-			le.PutUint32(b[4*i:], math.Float32bits(float32(x)))
+			littleEndian.PutUint32(b[4*i:], math.Float32bits(float32(x)))
 		case tensor.Double:
-			le.PutUint64(b[8*i:], math.Float64bits(float64(x)))
+			littleEndian.PutUint64(b[8*i:], math.Float64bits(float64(x)))
 		case tensor.Float16:
-			le.PutUint16(b[2*i:], uint16(float16.Fromfloat32(float32(x))))
+			littleEndian.PutUint16(b[2*i:], uint16(float16.Fromfloat32(float32(x))))
 		case tensor.BFloat16:
-			le.PutUint16(b[2*i:], uint16(tensor.BF16FromFloat32(float32(x))))
+			littleEndian.PutUint16(b[2*i:], uint16(tensor.BF16FromFloat32(float32(x))))
 		case tensor.Bool:
 			b[i] = 0
 			if x != 0 {
@@ -87,11 +87,11 @@ func computeTensor[A computeNumber](dt tensor.DataType, shape []int, v []A) *ten
 		case tensor.Int8, tensor.Uint8:
 			b[i] = byte(x)
 		case tensor.Int16, tensor.Uint16:
-			le.PutUint16(b[2*i:], uint16(x))
+			littleEndian.PutUint16(b[2*i:], uint16(x))
 		case tensor.Int32, tensor.Uint32:
-			le.PutUint32(b[4*i:], uint32(x))
+			littleEndian.PutUint32(b[4*i:], uint32(x))
 		case tensor.Int64, tensor.Uint64:
-			le.PutUint64(b[8*i:], uint64(x))
+			littleEndian.PutUint64(b[8*i:], uint64(x))
 		}
 	}
 	return t

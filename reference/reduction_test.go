@@ -21,17 +21,17 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// numericTypes are every type some operator of the family takes.
-var numericTypes = []tensor.DataType{
+// familyNumericTypes are every type some operator of the family takes.
+var familyNumericTypes = []tensor.DataType{
 	tensor.Float, tensor.Double, tensor.Float16, tensor.BFloat16, tensor.Int8, tensor.Uint8, tensor.Int16,
 	tensor.Uint16, tensor.Int32, tensor.Uint32, tensor.Int64, tensor.Uint64, tensor.Bool,
 }
 
-// randomTensor returns a tensor of type dt and shape with random elements:
+// familyTensor returns a tensor of type dt and shape with random elements:
 // small numbers mostly, and for the float types now and then a NaN, an
 // infinity, a signed zero or a repeated value, so that ties, NaN rules and
 // overflow are exercised.
-func randomTensor(rng *rand.Rand, dt tensor.DataType, shape []int) *tensor.Tensor {
+func familyTensor(rng *rand.Rand, dt tensor.DataType, shape []int) *tensor.Tensor {
 	t := tensor.MustNew(dt, shape...)
 	n := t.Len()
 	b := t.Bytes()
@@ -53,13 +53,13 @@ func randomTensor(rng *rand.Rand, dt tensor.DataType, shape []int) *tensor.Tenso
 	for i, v := range f {
 		switch dt {
 		case tensor.Float:
-			le.PutUint32(b[4*i:], math.Float32bits(float32(v)))
+			littleEndian.PutUint32(b[4*i:], math.Float32bits(float32(v)))
 		case tensor.Double:
-			le.PutUint64(b[8*i:], math.Float64bits(v*1.0000001))
+			littleEndian.PutUint64(b[8*i:], math.Float64bits(v*1.0000001))
 		case tensor.Float16:
-			le.PutUint16(b[2*i:], uint16(float16.Fromfloat32(float32(v))))
+			littleEndian.PutUint16(b[2*i:], uint16(float16.Fromfloat32(float32(v))))
 		case tensor.BFloat16:
-			le.PutUint16(b[2*i:], uint16(tensor.BF16FromFloat32(float32(v))))
+			littleEndian.PutUint16(b[2*i:], uint16(tensor.BF16FromFloat32(float32(v))))
 		case tensor.Bool:
 			b[i] = byte(rng.IntN(2))
 		default:
@@ -76,8 +76,8 @@ func randomTensor(rng *rand.Rand, dt tensor.DataType, shape []int) *tensor.Tenso
 	return t
 }
 
-// randomShape returns a shape of rank lo to hi with dims 0 to 4 (rarely 0).
-func randomShape(rng *rand.Rand, lo, hi int) []int {
+// familyShape returns a shape of rank lo to hi with dims 0 to 4 (rarely 0).
+func familyShape(rng *rand.Rand, lo, hi int) []int {
 	shape := make([]int, lo+rng.IntN(hi-lo+1))
 	for i := range shape {
 		shape[i] = 1 + rng.IntN(4)
@@ -88,12 +88,12 @@ func randomShape(rng *rand.Rand, lo, hi int) []int {
 	return shape
 }
 
-func attrInt(v int64) ops.Attribute    { return ops.Attribute{Type: ops.AttrInt, Int: v} }
-func attrInts(v []int64) ops.Attribute { return ops.Attribute{Type: ops.AttrInts, Ints: v} }
+func familyIntAttr(v int64) ops.Attribute    { return ops.Attribute{Type: ops.AttrInt, Int: v} }
+func familyIntsAttr(v []int64) ops.Attribute { return ops.Attribute{Type: ops.AttrInts, Ints: v} }
 
-// sameRun runs node n on in with the fast kernel of package ops and the
+// familySameRun runs node n on in with the fast kernel of package ops and the
 // reference kernel and fails t unless both fail or both give the same bits.
-func sameRun(t *testing.T, n *ops.Node, in []tensor.Value, what string) {
+func familySameRun(t *testing.T, n *ops.Node, in []tensor.Value, what string) {
 	t.Helper()
 	s, err := ops.Lookup("", n.OpType, n.Version)
 	if err != nil || s.Since != n.Version {
@@ -119,7 +119,7 @@ func sameRun(t *testing.T, n *ops.Node, in []tensor.Value, what string) {
 		}
 		for i := range fast {
 			a, b := fast[i].(*tensor.Tensor), slow[i].(*tensor.Tensor)
-			if a.DataType() != b.DataType() || !slices.Equal(a.Shape(), b.Shape()) || !sameBits(a.DataType(), a.Bytes(), b.Bytes()) {
+			if a.DataType() != b.DataType() || !slices.Equal(a.Shape(), b.Shape()) || !familySameBits(a.DataType(), a.Bytes(), b.Bytes()) {
 				t.Fatalf("%s-%d %s under %v: output %d differs:\nfast      %v %v %v %x\nreference %v %v %v %x", n.OpType, n.Version, what, profile, i,
 					a.DataType(), a.Shape(), a, a.Bytes(), b.DataType(), b.Shape(), b, b.Bytes())
 			}
@@ -127,10 +127,10 @@ func sameRun(t *testing.T, n *ops.Node, in []tensor.Value, what string) {
 	}
 }
 
-// sameBits reports whether two tensors' bytes of type dt are the same, a
+// familySameBits reports whether two tensors' bytes of type dt are the same, a
 // NaN matching any NaN: the sign and payload of a NaN that arithmetic makes
 // from two NaNs depend on the order the compiler gives the operands.
-func sameBits(dt tensor.DataType, a, b []byte) bool {
+func familySameBits(dt tensor.DataType, a, b []byte) bool {
 	if bytes.Equal(a, b) {
 		return true
 	}
@@ -141,13 +141,13 @@ func sameBits(dt tensor.DataType, a, b []byte) bool {
 	isNaN := func(e []byte) bool {
 		switch dt {
 		case tensor.Float:
-			return le.Uint32(e)&0x7FFFFFFF > 0x7F800000
+			return littleEndian.Uint32(e)&0x7FFFFFFF > 0x7F800000
 		case tensor.Double:
-			return le.Uint64(e)&0x7FFFFFFFFFFFFFFF > 0x7FF0000000000000
+			return littleEndian.Uint64(e)&0x7FFFFFFFFFFFFFFF > 0x7FF0000000000000
 		case tensor.Float16:
-			return le.Uint16(e)&0x7FFF > 0x7C00
+			return littleEndian.Uint16(e)&0x7FFF > 0x7C00
 		case tensor.BFloat16:
-			return le.Uint16(e)&0x7FFF > 0x7F80
+			return littleEndian.Uint16(e)&0x7FFF > 0x7F80
 		}
 		return false
 	}
@@ -160,17 +160,17 @@ func sameBits(dt tensor.DataType, a, b []byte) bool {
 	return true
 }
 
-// acceptedTypes returns the types of numericTypes that version v of op
+// familyTypes returns the types of familyNumericTypes that version v of op
 // runs on, as its fast kernel says (the reference must agree on the rest,
-// which sameRun checks with one tensor of each).
-func acceptedTypes(t *testing.T, n *ops.Node, in func(dt tensor.DataType) []tensor.Value) []tensor.DataType {
+// which familySameRun checks with one tensor of each).
+func familyTypes(t *testing.T, n *ops.Node, in func(dt tensor.DataType) []tensor.Value) []tensor.DataType {
 	var ok []tensor.DataType
-	for _, dt := range numericTypes {
+	for _, dt := range familyNumericTypes {
 		s, _ := ops.Lookup("", n.OpType, n.Version)
 		if _, err := s.Run(nil, n, in(dt)); err == nil {
 			ok = append(ok, dt)
 		}
-		sameRun(t, n, in(dt), "type "+dt.String())
+		familySameRun(t, n, in(dt), "type "+dt.String())
 	}
 	return ok
 }
@@ -190,14 +190,14 @@ func TestReductionsMatchReference(t *testing.T) {
 	for name, r := range reductions {
 		for _, v := range r.versions {
 			node := func(axes []int64, keep, noop int64) (*ops.Node, []tensor.Value) {
-				n := &ops.Node{OpType: name, Version: v, NumOutputs: 1, Attrs: map[string]ops.Attribute{"keepdims": attrInt(keep)}}
+				n := &ops.Node{OpType: name, Version: v, NumOutputs: 1, Attrs: map[string]ops.Attribute{"keepdims": familyIntAttr(keep)}}
 				var extra []tensor.Value
 				if v < r.axesInput {
 					if axes != nil {
-						n.Attrs["axes"] = attrInts(axes)
+						n.Attrs["axes"] = familyIntsAttr(axes)
 					}
 				} else {
-					n.Attrs["noop_with_empty_axes"] = attrInt(noop)
+					n.Attrs["noop_with_empty_axes"] = familyIntAttr(noop)
 					if axes != nil {
 						extra = append(extra, tensor.MustFromSlice(axes, len(axes)))
 					}
@@ -205,15 +205,15 @@ func TestReductionsMatchReference(t *testing.T) {
 				return n, extra
 			}
 			n0, _ := node(nil, 1, 0)
-			types := acceptedTypes(t, n0, func(dt tensor.DataType) []tensor.Value {
-				return []tensor.Value{randomTensor(rng, dt, []int{2, 3})}
+			types := familyTypes(t, n0, func(dt tensor.DataType) []tensor.Value {
+				return []tensor.Value{familyTensor(rng, dt, []int{2, 3})}
 			})
 			if len(types) == 0 {
 				t.Fatalf("%s-%d accepts no type", name, v)
 			}
 			for _, dt := range types {
 				for range 30 {
-					shape := randomShape(rng, 0, 4)
+					shape := familyShape(rng, 0, 4)
 					var axes []int64
 					for a := range shape {
 						if rng.IntN(2) == 0 {
@@ -224,45 +224,45 @@ func TestReductionsMatchReference(t *testing.T) {
 						axes = nil
 					}
 					n, extra := node(axes, int64(rng.IntN(2)), int64(rng.IntN(2)))
-					in := append([]tensor.Value{randomTensor(rng, dt, shape)}, extra...)
-					sameRun(t, n, in, fmt.Sprintf("%v %v axes %v %v", dt, shape, axes, n.Attrs))
+					in := append([]tensor.Value{familyTensor(rng, dt, shape)}, extra...)
+					familySameRun(t, n, in, fmt.Sprintf("%v %v axes %v %v", dt, shape, axes, n.Attrs))
 				}
 			}
 		}
 	}
 }
 
-// axisTests runs, for every version of op and every type it accepts, 40
+// familyAxisTests runs, for every version of op and every type it accepts, 40
 // random inputs of rank lo to hi through both engines; attrs returns the
 // node's attributes and extra inputs for an input of a given shape.
-func axisTests(t *testing.T, rng *rand.Rand, op string, versions []int, lo, hi int,
+func familyAxisTests(t *testing.T, rng *rand.Rand, op string, versions []int, lo, hi int,
 	attrs func(v int, shape []int) (map[string]ops.Attribute, []tensor.Value)) {
 	t.Helper()
 	for _, v := range versions {
 		probe := []int{2, 3, 2}
 		a, extra := attrs(v, probe)
 		n0 := &ops.Node{OpType: op, Version: v, NumOutputs: 2, Attrs: a}
-		types := acceptedTypes(t, n0, func(dt tensor.DataType) []tensor.Value {
-			return append([]tensor.Value{randomTensor(rng, dt, probe)}, extra...)
+		types := familyTypes(t, n0, func(dt tensor.DataType) []tensor.Value {
+			return append([]tensor.Value{familyTensor(rng, dt, probe)}, extra...)
 		})
 		if len(types) == 0 {
 			t.Fatalf("%s-%d accepts no type", op, v)
 		}
 		for _, dt := range types {
 			for range 40 {
-				shape := randomShape(rng, lo, hi)
+				shape := familyShape(rng, lo, hi)
 				a, extra := attrs(v, shape)
 				n := &ops.Node{OpType: op, Version: v, NumOutputs: 2, Attrs: a}
-				in := append([]tensor.Value{randomTensor(rng, dt, shape)}, extra...)
-				sameRun(t, n, in, fmt.Sprintf("%v %v %v %v", dt, shape, a, extra))
+				in := append([]tensor.Value{familyTensor(rng, dt, shape)}, extra...)
+				familySameRun(t, n, in, fmt.Sprintf("%v %v %v %v", dt, shape, a, extra))
 			}
 		}
 	}
 }
 
-// randomAxis is an axis of a shape of rank r, negative half of the time
+// familyAxis is an axis of a shape of rank r, negative half of the time
 // where negative is allowed.
-func randomAxis(rng *rand.Rand, r int, negative bool) int64 {
+func familyAxis(rng *rand.Rand, r int, negative bool) int64 {
 	if r == 0 {
 		return 0
 	}
@@ -276,39 +276,39 @@ func randomAxis(rng *rand.Rand, r int, negative bool) int64 {
 func TestAxisOperatorsMatchReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, op := range []string{"ArgMax", "ArgMin"} {
-		axisTests(t, rng, op, []int{1, 11, 12, 13}, 1, 4, func(v int, shape []int) (map[string]ops.Attribute, []tensor.Value) {
-			a := map[string]ops.Attribute{"axis": attrInt(randomAxis(rng, len(shape), v > 1)), "keepdims": attrInt(int64(rng.IntN(2)))}
+		familyAxisTests(t, rng, op, []int{1, 11, 12, 13}, 1, 4, func(v int, shape []int) (map[string]ops.Attribute, []tensor.Value) {
+			a := map[string]ops.Attribute{"axis": familyIntAttr(familyAxis(rng, len(shape), v > 1)), "keepdims": familyIntAttr(int64(rng.IntN(2)))}
 			if v >= 12 {
-				a["select_last_index"] = attrInt(int64(rng.IntN(2)))
+				a["select_last_index"] = familyIntAttr(int64(rng.IntN(2)))
 			}
 			return a, nil
 		})
 	}
 	for _, op := range []string{"Softmax", "LogSoftmax", "Hardmax"} {
-		axisTests(t, rng, op, []int{1, 11, 13}, 1, 4, func(v int, shape []int) (map[string]ops.Attribute, []tensor.Value) {
-			return map[string]ops.Attribute{"axis": attrInt(randomAxis(rng, len(shape), v > 1))}, nil
+		familyAxisTests(t, rng, op, []int{1, 11, 13}, 1, 4, func(v int, shape []int) (map[string]ops.Attribute, []tensor.Value) {
+			return map[string]ops.Attribute{"axis": familyIntAttr(familyAxis(rng, len(shape), v > 1))}, nil
 		})
 	}
-	axisTests(t, rng, "CumSum", []int{11, 14}, 1, 4, func(v int, shape []int) (map[string]ops.Attribute, []tensor.Value) {
-		a := map[string]ops.Attribute{"exclusive": attrInt(int64(rng.IntN(2))), "reverse": attrInt(int64(rng.IntN(2)))}
-		axis := randomAxis(rng, len(shape), true)
+	familyAxisTests(t, rng, "CumSum", []int{11, 14}, 1, 4, func(v int, shape []int) (map[string]ops.Attribute, []tensor.Value) {
+		a := map[string]ops.Attribute{"exclusive": familyIntAttr(int64(rng.IntN(2))), "reverse": familyIntAttr(int64(rng.IntN(2)))}
+		axis := familyAxis(rng, len(shape), true)
 		if rng.IntN(2) == 0 {
 			return a, []tensor.Value{tensor.Scalar(int32(axis))}
 		}
 		return a, []tensor.Value{tensor.MustFromSlice([]int64{axis}, 1)}
 	})
-	axisTests(t, rng, "TopK", []int{1, 10, 11, 24}, 1, 4, func(v int, shape []int) (map[string]ops.Attribute, []tensor.Value) {
-		axis := randomAxis(rng, len(shape), v >= 11)
+	familyAxisTests(t, rng, "TopK", []int{1, 10, 11, 24}, 1, 4, func(v int, shape []int) (map[string]ops.Attribute, []tensor.Value) {
+		axis := familyAxis(rng, len(shape), v >= 11)
 		k := int64(0)
 		if d := shape[(int(axis)+len(shape))%len(shape)]; d > 0 {
 			k = int64(rng.IntN(d + 1))
 		}
-		a := map[string]ops.Attribute{"axis": attrInt(axis)}
+		a := map[string]ops.Attribute{"axis": familyIntAttr(axis)}
 		if v >= 11 {
-			a["largest"], a["sorted"] = attrInt(int64(rng.IntN(2))), attrInt(1)
+			a["largest"], a["sorted"] = familyIntAttr(int64(rng.IntN(2))), familyIntAttr(1)
 		}
 		if v < 10 {
-			a["k"] = attrInt(k)
+			a["k"] = familyIntAttr(k)
 			return a, nil
 		}
 		return a, []tensor.Value{tensor.MustFromSlice([]int64{k}, 1)}
@@ -328,18 +328,18 @@ func TestPoolingMatchesReference(t *testing.T) {
 		for i := range 2 * r {
 			pads = append(pads, int64(rng.IntN(int(kernel[i%r]))))
 		}
-		a := map[string]ops.Attribute{"kernel_shape": attrInts(kernel), "strides": attrInts(strides)}
+		a := map[string]ops.Attribute{"kernel_shape": familyIntsAttr(kernel), "strides": familyIntsAttr(strides)}
 		switch rng.IntN(4) {
 		case 0:
 			a["auto_pad"] = ops.Attribute{Type: ops.AttrString, String: []string{"SAME_UPPER", "SAME_LOWER", "VALID"}[rng.IntN(3)]}
 		default:
-			a["pads"] = attrInts(pads)
+			a["pads"] = familyIntsAttr(pads)
 			if ceil && rng.IntN(2) == 0 {
-				a["ceil_mode"] = attrInt(1)
+				a["ceil_mode"] = familyIntAttr(1)
 			}
 		}
 		if dilations && rng.IntN(2) == 0 {
-			a["dilations"] = attrInts(dil)
+			a["dilations"] = familyIntsAttr(dil)
 		}
 		return a
 	}
@@ -355,11 +355,11 @@ func TestPoolingMatchesReference(t *testing.T) {
 			shape := spatial()
 			a := window(v, shape, v >= 19, v >= 10)
 			if v >= 7 {
-				a["count_include_pad"] = attrInt(int64(rng.IntN(2)))
+				a["count_include_pad"] = familyIntAttr(int64(rng.IntN(2)))
 			}
 			for _, dt := range []tensor.DataType{tensor.Float, tensor.Double, tensor.Float16, tensor.BFloat16} {
 				n := &ops.Node{OpType: "AveragePool", Version: v, NumOutputs: 1, Attrs: a}
-				sameRun(t, n, []tensor.Value{randomTensor(rng, dt, shape)}, fmt.Sprintf("%v %v %v", dt, shape, a))
+				familySameRun(t, n, []tensor.Value{familyTensor(rng, dt, shape)}, fmt.Sprintf("%v %v %v", dt, shape, a))
 			}
 		}
 	}
@@ -370,11 +370,11 @@ func TestPoolingMatchesReference(t *testing.T) {
 			if v == 1 {
 				a["p"] = ops.Attribute{Type: ops.AttrFloat, Float: float32(1 + rng.IntN(3))}
 			} else {
-				a["p"] = attrInt(int64(1 + rng.IntN(3)))
+				a["p"] = familyIntAttr(int64(1 + rng.IntN(3)))
 			}
 			for _, dt := range []tensor.DataType{tensor.Float, tensor.Double, tensor.Float16, tensor.BFloat16} {
 				n := &ops.Node{OpType: "LpPool", Version: v, NumOutputs: 1, Attrs: a}
-				sameRun(t, n, []tensor.Value{randomTensor(rng, dt, shape)}, fmt.Sprintf("%v %v %v", dt, shape, a))
+				familySameRun(t, n, []tensor.Value{familyTensor(rng, dt, shape)}, fmt.Sprintf("%v %v %v", dt, shape, a))
 			}
 		}
 	}
@@ -383,12 +383,12 @@ func TestPoolingMatchesReference(t *testing.T) {
 		if op == "GlobalLpPool" {
 			versions = []int{1, 2, 22}
 		}
-		axisTests(t, rng, op, versions, 3, 5, func(v int, shape []int) (map[string]ops.Attribute, []tensor.Value) {
+		familyAxisTests(t, rng, op, versions, 3, 5, func(v int, shape []int) (map[string]ops.Attribute, []tensor.Value) {
 			a := map[string]ops.Attribute{}
 			if op == "GlobalLpPool" && v == 1 {
 				a["p"] = ops.Attribute{Type: ops.AttrFloat, Float: float32(1 + rng.IntN(3))}
 			} else if op == "GlobalLpPool" {
-				a["p"] = attrInt(int64(1 + rng.IntN(3)))
+				a["p"] = familyIntAttr(int64(1 + rng.IntN(3)))
 			}
 			return a, nil
 		})
@@ -406,7 +406,7 @@ func TestFamilyCancelled(t *testing.T) {
 		{OpType: "Softmax", Version: 13, NumOutputs: 1},
 		{OpType: "ArgMax", Version: 13, NumOutputs: 1},
 		{OpType: "GlobalAveragePool", Version: 22, NumOutputs: 1},
-		{OpType: "AveragePool", Version: 22, NumOutputs: 1, Attrs: map[string]ops.Attribute{"kernel_shape": attrInts([]int64{3, 3})}},
+		{OpType: "AveragePool", Version: 22, NumOutputs: 1, Attrs: map[string]ops.Attribute{"kernel_shape": familyIntsAttr([]int64{3, 3})}},
 	} {
 		fast, _ := ops.Lookup("", n.OpType, n.Version)
 		ref, _ := Kernel("", n.OpType, n.Version)
@@ -430,7 +430,7 @@ func TestSoftmaxLongRowsMatchReference(t *testing.T) {
 			for range 20 {
 				for _, dt := range []tensor.DataType{tensor.Float, tensor.Float16, tensor.Double} {
 					n := &ops.Node{OpType: op, Version: 13, NumOutputs: 1}
-					sameRun(t, n, []tensor.Value{randomTensor(rng, dt, shape)}, fmt.Sprintf("%v %v", dt, shape))
+					familySameRun(t, n, []tensor.Value{familyTensor(rng, dt, shape)}, fmt.Sprintf("%v %v", dt, shape))
 				}
 				// Finite values only, over a wide range, so that the vector
 				// loops run to the end of the rows.
@@ -438,8 +438,10 @@ func TestSoftmaxLongRowsMatchReference(t *testing.T) {
 				for i := range v {
 					v[i] = float32(rng.NormFloat64() * 30)
 				}
-				n := &ops.Node{OpType: op, Version: 13, NumOutputs: 1}
-				sameRun(t, n, []tensor.Value{tensor.MustFromSlice(v, shape...)}, fmt.Sprintf("finite %v", shape))
+				for _, axis := range []int64{0, 1} { // columns and rows
+					n := &ops.Node{OpType: op, Version: 13, NumOutputs: 1, Attrs: map[string]ops.Attribute{"axis": familyIntAttr(axis)}}
+					familySameRun(t, n, []tensor.Value{tensor.MustFromSlice(v, shape...)}, fmt.Sprintf("finite %v axis %d", shape, axis))
+				}
 			}
 		}
 	}

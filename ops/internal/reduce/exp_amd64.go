@@ -41,6 +41,9 @@ func expShifted8(dst, src *float32, n int, m float32, consts *[24][4]uint64, sum
 func max8(x *float32, n int) (m float32, nan bool)
 
 //go:noescape
+func expShiftedEach8(dst, src, m *float32, n int, consts *[24][4]uint64) int
+
+//go:noescape
 func divideBy8(y *float32, n int, s float32)
 
 // expShiftedRow sets dst[i] to float32(math.Exp(float64(src[i] - m))), the
@@ -74,6 +77,28 @@ func expShiftedRow(dst, src []float32, m float32) float32 {
 		s += dst[i]
 	}
 	return s
+}
+
+// expShiftedEach sets dst[i] to float32(math.Exp(float64(src[i] - m[i]))),
+// the same bits, eight at a time as expShiftedRow.
+func expShiftedEach(dst, src, m []float32) {
+	i, n := 0, len(src)
+	dst, m = dst[:n], m[:n]
+	if haveExpAVX2 {
+		n8 := n &^ 7
+		for i < n8 {
+			i += expShiftedEach8(&dst[i], &src[i], &m[i], n8-i, &expConsts)
+			if i < n8 {
+				for k := i; k < i+8; k++ {
+					dst[k] = float32(math.Exp(float64(src[k] - m[k])))
+				}
+				i += 8
+			}
+		}
+	}
+	for ; i < n; i++ {
+		dst[i] = float32(math.Exp(float64(src[i] - m[i])))
+	}
 }
 
 // rowMax is reduceRow's Max of a non-empty float32 row, eight at a time

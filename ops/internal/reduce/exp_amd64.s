@@ -6,11 +6,12 @@
 #define C(k) (k*32)(R9)
 
 // EXP4 computes in YD the float64 exp of the four float32 at off(SI)(AX*4)
-// minus m (X5), and in YM all-ones for the lanes that are safe (in range,
-// not near half-way); YT is scratch; XD is YD's low half. Y15 holds 128.
-#define EXP4(off, XD, YD, YM, YT, YK, YR) \
+// minus the four float32 of XM, and in YM all-ones for the lanes that are
+// safe (in range, not near half-way); YT is scratch; XD is YD's low half.
+// Y15 holds 128.
+#define EXP4(off, XM, XD, YD, YM, YT, YK, YR) \
 	VMOVUPS      off(SI)(AX*4), XD \
-	VSUBPS       X5, XD, XD \
+	VSUBPS       XM, XD, XD \
 	VCVTPS2PD    XD, YD \
 	VCMPPD       $0x1D, C(22), YD, YM \
 	VCMPPD       $0x12, C(23), YD, YT \
@@ -83,8 +84,8 @@ TEXT ·expShifted8(SB), NOSPLIT, $0-56
 loop:
 	CMPQ         AX, CX
 	JGE          done
-	EXP4(0, X0, Y0, Y1, Y2, Y3, Y4)
-	EXP4(16, X6, Y6, Y7, Y8, Y9, Y10)
+	EXP4(0, X5, X0, Y0, Y1, Y2, Y3, Y4)
+	EXP4(16, X5, X6, Y6, Y7, Y8, Y9, Y10)
 	VANDPD       Y7, Y1, Y1
 	VMOVMSKPD    Y1, BX
 	CMPQ         BX, $15
@@ -101,6 +102,42 @@ loop:
 done:
 	VMOVSS       X14, (R8)
 	MOVQ         AX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func expShiftedEach8(dst, src, m *float32, n int, consts *[24][4]uint64) int
+//
+// expShifted8 with one m per element: dst[i] = float32(exp(float64(src[i] -
+// m[i]))), no sum; the same blocks, checks and stop.
+TEXT ·expShiftedEach8(SB), NOSPLIT, $0-48
+	MOVQ         dst+0(FP), DI
+	MOVQ         src+8(FP), SI
+	MOVQ         m+16(FP), DX
+	MOVQ         n+24(FP), CX
+	MOVQ         consts+32(FP), R9
+	VMOVDQU      C(21), Y15
+	XORQ         AX, AX
+
+eachloop:
+	CMPQ         AX, CX
+	JGE          eachdone
+	VMOVUPS      (DX)(AX*4), X11
+	VMOVUPS      16(DX)(AX*4), X12
+	EXP4(0, X11, X0, Y0, Y1, Y2, Y3, Y4)
+	EXP4(16, X12, X6, Y6, Y7, Y8, Y9, Y10)
+	VANDPD       Y7, Y1, Y1
+	VMOVMSKPD    Y1, BX
+	CMPQ         BX, $15
+	JNE          eachdone
+	VCVTPD2PSY   Y0, X0
+	VCVTPD2PSY   Y6, X6
+	VMOVUPS      X0, (DI)(AX*4)
+	VMOVUPS      X6, 16(DI)(AX*4)
+	ADDQ         $8, AX
+	JMP          eachloop
+
+eachdone:
+	MOVQ         AX, ret+40(FP)
 	VZEROUPPER
 	RET
 

@@ -37,3 +37,11 @@ func sumRowsF32(x []float32, n int, sums *[8]float32) {
 		sums[r] = s
 	}
 }
+
+// expShiftedEach sets dst[i] to float32(math.Exp(float64(src[i] - m[i]))).
+func expShiftedEach(dst, src, m []float32) {
+	dst, m = dst[:len(src)], m[:len(src)]
+	for i, v := range src {
+		dst[i] = float32(math.Exp(float64(v - m[i])))
+	}
+}

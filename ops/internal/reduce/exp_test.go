@@ -42,6 +42,19 @@ func TestExpShiftedRow(t *testing.T) {
 			}
 		}
 	}
+	// expShiftedEach, with a different m for each element.
+	ms := make([]float32, len(src))
+	for i := range ms {
+		ms[i] = float32(rng.NormFloat64() * 4)
+	}
+	each := make([]float32, len(src))
+	expShiftedEach(each, src, ms)
+	for i, x := range src {
+		want := float32(math.Exp(float64(x - ms[i])))
+		if math.Float32bits(each[i]) != math.Float32bits(want) && !(each[i] != each[i] && want != want) {
+			t.Fatalf("exp(%v - %v) = %v, math.Exp gives %v", x, ms[i], each[i], want)
+		}
+	}
 	// rowMax: the first NaN, the first of +0 and -0, the tail.
 	for _, row := range [][]float32{
 		{1, 2, 3, 4, 5, 6, 7, 8, 9, -1},

@@ -115,14 +115,19 @@ func NewLayout(shape []int, reduced []bool) Layout {
 // Outputs is the number of output elements.
 func (l Layout) Outputs() int { return l.Outer * l.Inner }
 
-// ScratchElems is the scratch a reduction of this layout allocates, in
-// elements of 8 bytes at most, for each of workers cores: the general walk
-// keeps the offsets of one output's elements and gathers them into a row.
-func (l Layout) ScratchElems(workers int) int {
-	if !l.General {
-		return 0
+// ScratchElems is the scratch a reduction of kind k in this layout
+// allocates, in elements of 8 bytes at most, for workers cores: the general
+// walk keeps the offsets of every output and of one output's elements and
+// gathers each output's elements into a row on each core; LogSumExp over
+// an inner axis keeps the maximum of every output.
+func (l Layout) ScratchElems(k Kind, workers int) int {
+	switch {
+	case l.General:
+		return l.Outputs() + l.N*(1+workers)
+	case k == LogSumExp && l.Inner > 1:
+		return l.Outputs()
 	}
-	return l.N * (1 + workers)
+	return 0
 }
 
 // offsets returns, in row-major order, the offsets of the elements of axes.

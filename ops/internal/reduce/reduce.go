@@ -66,6 +66,12 @@ func Run[A Number](op Op, l Layout, x, y []A, par Parallel) error {
 					sumRows4(op, x[o*n:(o+4)*n], n, y[o:o+4])
 				}
 			}
+			if xf, ok := any(x).([]float32); ok && op.Kind == Max {
+				yf := any(y).([]float32)
+				for ; o < hi; o++ {
+					yf[o] = rowMax(xf[o*n : (o+1)*n]) // eight at a time
+				}
+			}
 			for ; o < hi; o++ {
 				y[o] = reduceRow(op, x[o*n:(o+1)*n])
 			}

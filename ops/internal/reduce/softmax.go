@@ -141,6 +141,14 @@ func softmaxColumns[A Number](kind SoftmaxKind, x, y []A, n, inner, c0 int, m, s
 	}
 	for i := range n {
 		r := row(y, i)
+		if xf, ok := any(row(x, i)).([]float32); ok {
+			// expShiftedEach: the same bits, eight at a time.
+			expShiftedEach(any(r).([]float32), xf, any(m).([]float32))
+			for j, e := range r {
+				s[j] += e
+			}
+			continue
+		}
 		for j, v := range row(x, i) {
 			e := A(math.Exp(float64(v - m[j])))
 			s[j] += e
