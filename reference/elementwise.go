@@ -49,23 +49,6 @@ func signedOf(i int64) scalar    { return scalar{kind: signedKind, i: i} }
 func unsignedOf(u uint64) scalar { return scalar{kind: unsignedKind, u: u} }
 func boolOf(b bool) scalar       { return scalar{kind: boolKind, b: b} }
 
-// kindOf is the kind of the elements of type dt.
-func kindOf(dt tensor.DataType) kind {
-	switch {
-	case dt == tensor.Bool:
-		return boolKind
-	case dt == tensor.String:
-		return stringKind
-	case dt == tensor.Complex64 || dt == tensor.Complex128:
-		return complexKind
-	case dt.IsInteger() && dt.IsSigned():
-		return signedKind
-	case dt.IsInteger():
-		return unsignedKind
-	}
-	return floatKind
-}
-
 // elementAt reads element k of t.
 func elementAt(t *tensor.Tensor, k int) scalar {
 	switch t.DataType() {
