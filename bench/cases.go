@@ -5,7 +5,7 @@
 // the bandwidth and the allocations of a run.
 //
 // The cases are generated, never committed: `go run ./bench/gen bench-data`
-// writes them (about 530 MB of float32 data), `go run ./cmd/onnxshape bench
+// writes them (about 600 MB of float32 data and models), `go run ./cmd/onnxshape bench
 // bench-data` measures them. The onnxruntime comparison lives in the
 // separate module bench/ort, so that this module never depends on cgo.
 package bench
@@ -16,6 +16,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/onnxshape/onnxshape/builder"
 	"github.com/onnxshape/onnxshape/onnx"
@@ -42,11 +43,12 @@ type Standard struct {
 	build func(batch int) caseSpec
 }
 
-// caseSpec is a single-node model before it is encoded.
+// caseSpec is a model before it is encoded: one node, or a chain of them.
 type caseSpec struct {
 	node    *pb.NodeProto
-	inputs  []named // graph inputs, written as input_K.pb in this order
-	consts  []named // initializers
+	more    []*pb.NodeProto // the nodes after node, for the chains
+	inputs  []named         // graph inputs, written as input_K.pb in this order
+	consts  []named         // initializers
 	outputs []outputSpec
 }
 
@@ -174,6 +176,53 @@ func Standards() []Standard {
 			c.inputs = append(c.inputs, unpoolIndices("indices", half(n)))
 			return c
 		}},
+		{"reducemean_last_axis", "ReduceMean", func(n int) caseSpec {
+			return unary("ReduceMean", nchw(n), []int{n, 64, 112, 1}, nil, int64Const("axes", -1))
+		}},
+		{"softmax_last_axis", "Softmax", func(n int) caseSpec {
+			return unary("Softmax", nchw(n), nchw(n), []*pb.AttributeProto{attrInt("axis", -1)})
+		}},
+		{"averagepool_3x3_s1_p1", "AveragePool", func(n int) caseSpec {
+			return unary("AveragePool", nchw(n), nchw(n), []*pb.AttributeProto{
+				attrInts("kernel_shape", 3, 3), attrInts("strides", 1, 1), attrInts("pads", 1, 1, 1, 1)})
+		}},
+		{"globalaveragepool", "GlobalAveragePool", func(n int) caseSpec {
+			return unary("GlobalAveragePool", nchw(n), []int{n, 64, 1, 1}, nil)
+		}},
+		// Issue 15: the cost of a node, not of its bytes.
+		{"chain_small_40", "Transpose", func(int) caseSpec { return smallChain(5) }},
+		{"chain_small_10000", "Transpose", func(int) caseSpec { return smallChain(1250) }},
+		// Issue 15: a million nodes, each next to free.
+		{"chain_identity_1m", "Identity", func(int) caseSpec {
+			return chain(randomFloats("x", []int{1, 3, 8, 8}), []int{1, 3, 8, 8}, slices.Repeat([]link{{"Identity", nil, nil}}, 1_000_000))
+		}},
+		// Issue 15: 60 Transposes of the 25.7 MB tensor (at batch 8), which
+		// must hold two tensors at once, not 60.
+		{"chain_transpose_60", "Transpose", func(n int) caseSpec {
+			var links []link
+			for range 30 {
+				links = append(links, link{"Transpose", []*pb.AttributeProto{attrInts("perm", 0, 2, 3, 1)}, nil},
+					link{"Transpose", []*pb.AttributeProto{attrInts("perm", 0, 3, 1, 2)}, nil})
+			}
+			return chain(randomFloats("x", nchw(n)), nchw(n), links)
+		}},
+		{"cast_float_float16", "Cast", func(n int) caseSpec {
+			c := unary("Cast", nchw(n), nchw(n), []*pb.AttributeProto{attrInt("to", int64(tensor.Float16))})
+			c.outputs[0].dt = tensor.Float16
+			return c
+		}},
+		{"gather_rows", "Gather", func(n int) caseSpec {
+			// an embedding lookup: n*6250 random rows of a 50000 x 128 table
+			c := unary("Gather", []int{50000, 128}, []int{n, 6250, 128}, []*pb.AttributeProto{attrInt("axis", 0)})
+			c.node.Input = append(c.node.Input, "indices")
+			r := rng("indices", []int{n, 6250})
+			idx := make([]int64, n*6250)
+			for i := range idx {
+				idx[i] = r.Int64N(50000)
+			}
+			c.inputs = append(c.inputs, named{"indices", tensor.MustFromSlice(idx, n, 6250)})
+			return c
+		}},
 		{"add_broadcast", "Add", func(n int) caseSpec {
 			c := unary("Add", nchw(n), nchw(n), nil)
 			c.node.Input = append(c.node.Input, "bias")
@@ -187,6 +236,59 @@ func Standards() []Standard {
 			return c
 		}},
 	}
+}
+
+// link is one node of a chain: its operator, attributes and constant
+// inputs after the chain's value.
+type link struct {
+	op     string
+	attrs  []*pb.AttributeProto
+	consts []string
+}
+
+// chain runs x through the links in turn; the last one's output y has
+// shape out. Constant inputs are initializers named in consts.
+func chain(x named, out []int, links []link, consts ...named) caseSpec {
+	c := caseSpec{inputs: []named{x}, consts: consts, outputs: []outputSpec{{"y", tensor.Float, out}}}
+	prev := x.name
+	for i, l := range links {
+		name := fmt.Sprintf("t%d", i+1)
+		if i == len(links)-1 {
+			name = "y"
+		}
+		nd := &pb.NodeProto{OpType: proto.String(l.op), Input: append([]string{prev}, l.consts...), Output: []string{name}, Attribute: l.attrs}
+		if i > 0 {
+			nd.Name = proto.String(name)
+			c.more = append(c.more, nd)
+		} else {
+			c.node = nd
+		}
+		prev = name
+	}
+	return c
+}
+
+// smallChain is rounds of eight small shape operators on a [1,3,8,8]
+// float tensor: two Transposes, Unsqueeze, Squeeze, two Reshapes, a Slice
+// reversing W and an Identity. Each round ends at the shape it began with.
+func smallChain(rounds int) caseSpec {
+	round := []link{
+		{"Transpose", []*pb.AttributeProto{attrInts("perm", 0, 2, 3, 1)}, nil},
+		{"Transpose", []*pb.AttributeProto{attrInts("perm", 0, 3, 1, 2)}, nil},
+		{"Unsqueeze", nil, []string{"axes0"}},
+		{"Squeeze", nil, []string{"axes0"}},
+		{"Reshape", nil, []string{"flat"}},
+		{"Reshape", nil, []string{"square"}},
+		{"Slice", nil, []string{"last", "before_first", "axis3", "back"}},
+		{"Identity", nil, nil},
+	}
+	var links []link
+	for range rounds {
+		links = append(links, round...)
+	}
+	return chain(randomFloats("x", []int{1, 3, 8, 8}), []int{1, 3, 8, 8}, links,
+		int64Const("axes0", 0), int64Const("flat", 1, 3, 64), int64Const("square", 1, 3, 8, 8),
+		int64Const("last", 7), int64Const("before_first", -9), int64Const("axis3", 3), int64Const("back", -1))
 }
 
 // randomBools is a bool tensor of random values, the same for the same
@@ -294,7 +396,7 @@ func attrString(name, v string) *pb.AttributeProto {
 
 // model wraps the case's node in a model.
 func (c caseSpec) model(name string) (*pb.ModelProto, error) {
-	g := &pb.GraphProto{Name: proto.String(name), Node: []*pb.NodeProto{c.node}}
+	g := &pb.GraphProto{Name: proto.String(name), Node: append([]*pb.NodeProto{c.node}, c.more...)}
 	c.node.Name = proto.String(name)
 	for _, in := range c.inputs {
 		g.Input = append(g.Input, builder.ValueInfo(in.name, in.t.DataType(), in.t.Shape()))

@@ -51,8 +51,8 @@ func DeclaredRule(op string, shape bool) string {
 // checkDeclared compares, under the SONNX profile, each output st just
 // produced with the type and shape the model declares for it, so that a
 // node whose result disagrees with the model stops the run before any node
-// reads it. Under plain ONNX a declaration is only a hint and is not
-// checked.
+// reads it, and refuses an output with a dimension of 0 (DIMS). Under plain
+// ONNX a declaration is only a hint and is not checked.
 func (m *Model) checkDeclared(opt *ops.Options, st *step, vals []tensor.Value) error {
 	if opt.Profile != ops.ProfileSONNX {
 		return nil
@@ -64,6 +64,9 @@ func (m *Model) checkDeclared(opt *ops.Options, st *step, vals []tensor.Value) e
 			continue
 		}
 		name := np.GetOutput()[k]
+		if err := positiveDims(st, name, vals[s]); err != nil {
+			return err
+		}
 		typ, ok := declared[name]
 		if !ok || typ.GetValue() == nil {
 			continue
@@ -117,6 +120,26 @@ func (m *Model) checkProfileInputs(opt *ops.Options, inputs map[string]tensor.Va
 			if m.inputSlots[name] == c.slot {
 				return fmt.Errorf("[GR4] input %q is not given: under the SONNX profile its initializer is not a default value, so the caller gives it", name)
 			}
+		}
+	}
+	return nil
+}
+
+// positiveDims refuses, under the profile, a tensor output with a
+// dimension of 0: the WG's formal specifications define positive
+// dimensions only, so the profile leaves empty tensors undefined (rule
+// DIMS of docs/sonnx.md). Shape's output is exempt: its specification
+// defines the empty shape.
+func positiveDims(st *step, name string, v tensor.Value) error {
+	t, ok := v.(*tensor.Tensor)
+	if !ok || st.node.OpType == "Shape" {
+		return nil
+	}
+	for _, d := range t.Shape() {
+		if d == 0 {
+			return &NodeError{Node: st.node.Name, Index: st.index, Op: opName(st.node), Version: st.node.Version,
+				Err: &ops.Error{Op: st.node.OpType, Version: st.node.Version, Rule: "DIMS",
+					Msg: fmt.Sprintf("output %q is %s: a dimension of 0, which the profile leaves undefined", name, describeValue(v))}}
 		}
 	}
 	return nil

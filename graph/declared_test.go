@@ -82,3 +82,26 @@ func TestProfileRunNeedsInitializerInputs(t *testing.T) {
 		t.Errorf("given: %v", err)
 	}
 }
+
+// Under the profile a node that produces an empty tensor stops the run
+// (DIMS, unless its kernel refuses the empty input first); under ONNX it is
+// a tensor like any other.
+func TestProfileRefusesZeroDims(t *testing.T) {
+	spec := modelSpec{opset: 13,
+		nodes:   []*pb.NodeProto{node("t", "Transpose", []string{"x"}, []string{"y"}, intsAttr("perm", 1, 0))},
+		inputs:  []*pb.ValueInfoProto{info("x", tensor.Float, 0, 3)},
+		outputs: []*pb.ValueInfoProto{info("y", tensor.Float, 3, 0)}}
+	m := spec.load(t)
+	in := map[string]tensor.Value{"x": tensor.MustNew(tensor.Float, 0, 3)}
+	if _, err := m.Run(context.Background(), in, nil); err != nil {
+		t.Fatalf("under ONNX: %v", err)
+	}
+	_, err := m.Run(context.Background(), in, &graph.RunOptions{Options: ops.Options{Profile: ops.ProfileSONNX}})
+	var opErr *ops.Error
+	if !errors.As(err, &opErr) {
+		t.Fatalf("under the profile: %v", err)
+	}
+	if opErr.Rule != "DIMS" {
+		t.Logf("the kernel refused first: %v", err)
+	}
+}

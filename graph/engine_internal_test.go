@@ -17,11 +17,11 @@ func TestReferenceKernelMissing(t *testing.T) {
 		in:     []int{}, out: []int{},
 	}
 	st.reference = referenceKernel(st.schema)
-	err := st.run(&ops.Options{}, EngineReference, nil)
+	err := st.run(&ops.Options{}, EngineReference, nil, nil)
 	if !errors.Is(err, ops.ErrUnsupported) || err.Error() != `node "n" (com.example.Made-3): unsupported operator: the reference engine has no kernel for com.example.Made-3` {
 		t.Fatalf("got %v", err)
 	}
-	if err := st.run(&ops.Options{}, EngineFast, nil); err != nil {
+	if err := st.run(&ops.Options{}, EngineFast, nil, nil); err != nil {
 		t.Fatalf("the fast engine: %v", err)
 	}
 }

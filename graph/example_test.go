@@ -35,3 +35,54 @@ func ExampleModel_Run_wrongInput() {
 	fmt.Println(err)
 	// Output: input "image": onnx: value does not fit tensor(uint8)[1,6,8,3]: invalid shape: shape [1 6 8] has rank 3, not 4
 }
+
+// MemoryPlan tells the cap a run needs before it runs on real data: the
+// peak of the bytes the run holds at once, and the node at the peak.
+func ExampleModel_MemoryPlan() {
+	m, err := graph.Load("../examples/letterbox.onnx")
+	if err != nil {
+		log.Fatal(err)
+	}
+	plan, err := m.MemoryPlan(context.Background(), nil, nil) // the declared input shape
+	if err != nil {
+		log.Fatal(err)
+	}
+	at := plan.Steps[plan.PeakStep]
+	fmt.Printf("peak %d bytes, at %s (%s)\n", plan.Peak, at.Node, at.Op)
+	for _, s := range plan.Steps {
+		fmt.Printf("%-9s needs %4d, holds %3d\n", s.Node, s.Needs, s.Live)
+	}
+	// Output:
+	// peak 2344 bytes, at upscale (Resize)
+	// to_nchw   needs  144, holds 144
+	// crop      needs   72, holds 216
+	// add_alpha needs   96, holds 168
+	// letterbox needs  280, holds 240
+	// upscale   needs 2200, holds 720
+}
+
+// A Pool recycles storage between runs; the outputs stay the caller's until
+// released, and a second release is an error.
+func ExamplePool_Release() {
+	m, err := graph.Load("../examples/letterbox.onnx")
+	if err != nil {
+		log.Fatal(err)
+	}
+	pool := graph.NewPool()
+	img := tensor.MustNew(tensor.Uint8, 1, 6, 8, 3)
+	for range 3 {
+		out, err := m.Run(context.Background(), map[string]tensor.Value{"image": img}, &graph.RunOptions{Pool: pool})
+		if err != nil {
+			log.Fatal(err)
+		}
+		// ... use the outputs, then give them back for the next run.
+		if err := pool.Release(out["pixels"], out["square"]); err != nil {
+			log.Fatal(err)
+		}
+		if err := pool.Release(out["pixels"]); err != nil {
+			fmt.Println(err)
+			break
+		}
+	}
+	// Output: graph: Release: value #0, tensor(uint8)[1 4 12 12]: not an output the pool handed out and still lends
+}

@@ -47,7 +47,34 @@ func FuzzLoadBytes(f *testing.F) {
 			}
 			inputs[in.Name] = x
 		}
-		o := &graph.RunOptions{Options: ops.Options{MaxTensorBytes: 1 << 20, Threads: 1}}
+		o := &graph.RunOptions{Options: ops.Options{MaxTensorBytes: 1 << 20, Threads: 1}, MaxRunBytes: 4 << 20}
 		m.Run(context.Background(), inputs, o)
+		// Twice with a pool: whatever the graph, the first run's outputs,
+		// not released, stay intact while the second run recycles, and
+		// the second's release without error.
+		pool := graph.NewPool()
+		o.Pool = pool
+		first, err := m.Run(context.Background(), inputs, o)
+		if err != nil {
+			return
+		}
+		kept := map[string]*tensor.Tensor{}
+		for name, v := range first {
+			if t, ok := v.(*tensor.Tensor); ok {
+				kept[name] = t.Clone()
+			}
+		}
+		if second, err := m.Run(context.Background(), inputs, o); err == nil {
+			for _, v := range second {
+				if err := pool.Release(v); err != nil {
+					t.Fatalf("releasing an output: %v", err)
+				}
+			}
+		}
+		for name, c := range kept {
+			if !first[name].(*tensor.Tensor).Equal(c) {
+				t.Fatalf("output %s changed under another pooled run", name)
+			}
+		}
 	})
 }

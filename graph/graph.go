@@ -7,17 +7,21 @@
 // are sorted so that each runs after the nodes it reads from, and the
 // initializers are decoded. Run then only looks values up by slot number,
 // so one Model serves many goroutines at once.
+//
+// A run holds a value only until the last node that reads it: the peak of
+// the bytes it holds, not their total, is what RunOptions.MaxRunBytes caps
+// and what Model.MemoryPlan reports. With a Pool, storage let go is reused
+// by the next nodes and runs, and the outputs stay the caller's until
+// Pool.Release.
 package graph
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
+	"sync"
 
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
@@ -39,6 +43,16 @@ type Model struct {
 	outSlots   []int       // slot of each graph output, in order
 	steps      []step      // the nodes in an order that runs producers first
 	declared   declaredTypes
+
+	// fixed holds the storage of the initializers and of the nodes'
+	// tensor attributes: the model's, never charged to a run or released.
+	fixed map[storageKey]struct{}
+	// numIns is the total of the steps' input counts: the length of a
+	// run's arena of input lists.
+	numIns int
+	// runs recycles the state of finished runs, so that a warm run
+	// allocates little beyond what its kernels create.
+	runs sync.Pool
 }
 
 // ValueInfo names one input or output of a model and its declared type.
@@ -68,6 +82,12 @@ type step struct {
 	schema *ops.Schema
 	in     []int // slot of each input; -1 for an absent optional input
 	out    []int // slot of each output; -1 for an unused output
+	// inAt is where the step's input list starts in a run's arena.
+	inAt int
+	// release lists the slots this step reads (or writes) last: the run
+	// lets their values go right after it. Graph inputs, initializers and
+	// graph outputs are never listed.
+	release []int
 
 	reference ops.Kernel // the reference engine's kernel; nil when it has none
 }
@@ -108,34 +128,71 @@ type PanicError struct {
 
 func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
 
-// RunOptions are the settings of one run: the profile, the size limit and
+// RunOptions are the settings of one run: the profile, the size limits and
 // the core count (see ops.Options). A nil *RunOptions means the defaults.
-// Ctx is taken from Run's context argument.
+// Ctx is taken from Run's context argument; a Charge set here is told every
+// charge before the run's own cap checks it.
 type RunOptions struct {
 	ops.Options
-	// MaxRunBytes caps the storage of all the tensors a run creates together
-	// (0 means DefaultMaxRunBytes; negative means no cap). Views, such as
-	// Reshape's output, cost nothing. Each node may allocate only what is
-	// left, so a run that would pass the cap stops before it allocates.
+	// MaxRunBytes caps the live bytes of the run: the storage of the tensors
+	// the run has created and still holds, together with what the running
+	// node asks for, outputs and scratch (0 means DefaultMaxRunBytes;
+	// negative means no cap). A value is let go right after the last node
+	// that reads it; the caller's inputs, the initializers and views (such
+	// as Reshape's output, which shares its input's storage) cost nothing.
+	// A node that would pass the cap is refused before it allocates.
 	MaxRunBytes int64
 	// Pool, when set, provides the storage of the tensors the run creates
-	// and takes back its intermediate tensors when the run ends.
+	// and takes each intermediate back right after its last reader. The
+	// outputs stay the caller's until Pool.Release.
 	Pool *Pool
 	// Engine selects the fast or the reference kernels (see Engine).
 	Engine Engine
 }
 
-// DefaultMaxRunBytes is the default cap on the bytes a whole run allocates.
+// DefaultMaxRunBytes is the default cap on a run's live bytes.
 const DefaultMaxRunBytes = 4 << 30
+
+// NewestOpset is the newest opset version of the default domain (ai.onnx)
+// that onnxshape knows. Load refuses models that import a newer one, whose
+// operators may mean something else, unless LoadOptions.AllowNewerOpset.
+const NewestOpset = 25
+
+// LoadOptions are the settings of LoadWith; the zero value is Load's.
+type LoadOptions struct {
+	// AllowNewerOpset loads models importing an ai.onnx opset newer than
+	// NewestOpset, serving each node with the newest version onnxshape has:
+	// for experiments, since the operators may have changed since.
+	AllowNewerOpset bool
+	// MaxModelBytes caps the model file's size, the memory decoding it
+	// takes, and the storage of all its initializers and tensor attributes
+	// together, external data included (0 means onnx.DefaultMaxModelBytes,
+	// 2 GiB; negative means no cap).
+	MaxModelBytes int64
+	// MaxTensorBytes caps each initializer and tensor attribute, checked
+	// from its dims before its data is read (0 means
+	// ops.DefaultMaxTensorBytes; negative means no cap).
+	MaxTensorBytes int64
+}
+
+// limits are the caps of o on reading the model (see onnx.Limits).
+func (o LoadOptions) limits() *onnx.Limits {
+	return &onnx.Limits{MaxModelBytes: o.MaxModelBytes, MaxTensorBytes: o.MaxTensorBytes}
+}
 
 // Load reads, checks and prepares the model in the file at path. External
 // tensor data is read relative to the file's folder.
-func Load(path string) (*Model, error) {
-	b, err := os.ReadFile(path)
+func Load(path string) (*Model, error) { return LoadWith(path, LoadOptions{}) }
+
+// LoadWith is Load with options. Only a regular file is read (a named pipe
+// or a device is refused at once), and only when its size is within
+// opts.MaxModelBytes.
+func LoadWith(path string, opts LoadOptions) (*Model, error) {
+	mp, err := onnx.ReadModelWith(path, opts.limits())
 	if err != nil {
 		return nil, err
 	}
-	m, err := LoadBytes(b, filepath.Dir(path))
+	m, err := FromProtoWith(mp, filepath.Dir(path), opts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -145,26 +202,39 @@ func Load(path string) (*Model, error) {
 // LoadBytes is Load for a model already in memory; external tensor data is
 // read relative to baseDir.
 func LoadBytes(b []byte, baseDir string) (*Model, error) {
-	mp, err := onnx.DecodeModel(b)
+	return LoadBytesWith(b, baseDir, LoadOptions{})
+}
+
+// LoadBytesWith is LoadBytes with options.
+func LoadBytesWith(b []byte, baseDir string, opts LoadOptions) (*Model, error) {
+	mp, err := onnx.DecodeModelWith(b, opts.limits())
 	if err != nil {
 		return nil, err
 	}
-	return FromProto(mp, baseDir)
+	return FromProtoWith(mp, baseDir, opts)
 }
 
 // FromProto checks and prepares a decoded model. The Model keeps mp, which
 // must not be modified afterwards.
 func FromProto(mp *pb.ModelProto, baseDir string) (*Model, error) {
+	return FromProtoWith(mp, baseDir, LoadOptions{})
+}
+
+// FromProtoWith is FromProto with options.
+func FromProtoWith(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, error) {
 	g := mp.GetGraph()
 	if g == nil {
 		return nil, errors.New("model has no graph")
 	}
-	opsets, err := opsetVersions(mp)
+	opsets, err := opsetVersions(mp, opts)
 	if err != nil {
 		return nil, err
 	}
 	m := &Model{proto: mp, inputSlots: map[string]int{}, inputTypes: map[string]*pb.TypeProto{}}
-	slots := map[string]int{} // value name -> slot
+	// Sized for a node output each, as most graphs are: growing a map of
+	// a million names costs more than the names.
+	nodes := g.GetNode()
+	slots := make(map[string]int, len(g.GetInitializer())+len(g.GetInput())+len(nodes)) // value name -> slot
 	newSlot := func(name string) int {
 		slots[name] = m.numSlots
 		m.numSlots++
@@ -211,8 +281,7 @@ func FromProto(mp *pb.ModelProto, baseDir string) (*Model, error) {
 
 	// Every node output gets its slot before any input is resolved, so that
 	// nodes may appear in any order in the file.
-	producer := map[string]int{} // value name -> index of the node making it
-	nodes := g.GetNode()
+	producer := make(map[string]int, len(nodes)) // value name -> index of the node making it
 	for i, np := range nodes {
 		for _, name := range np.GetOutput() {
 			if name == "" {
@@ -257,12 +326,13 @@ func FromProto(mp *pb.ModelProto, baseDir string) (*Model, error) {
 		m.outputs = append(m.outputs, ValueInfo{name, vi.GetType()})
 		m.outSlots = append(m.outSlots, s)
 	}
+	m.planMemory()
 	return m, nil
 }
 
 // opsetVersions returns the opset version the model imports for each
 // domain, "" standing for ai.onnx.
-func opsetVersions(mp *pb.ModelProto) (map[string]int, error) {
+func opsetVersions(mp *pb.ModelProto, opts LoadOptions) (map[string]int, error) {
 	v := map[string]int{}
 	for _, imp := range mp.GetOpsetImport() {
 		d := imp.GetDomain()
@@ -279,6 +349,9 @@ func opsetVersions(mp *pb.ModelProto) (map[string]int, error) {
 	}
 	if len(v) == 0 {
 		return nil, errors.New("model imports no opset")
+	}
+	if v[""] > NewestOpset && !opts.AllowNewerOpset {
+		return nil, fmt.Errorf("%w: the model imports ai.onnx opset %d, newer than opset %d, the newest onnxshape knows (LoadOptions.AllowNewerOpset loads it anyway)", ops.ErrUnsupported, v[""], NewestOpset)
 	}
 	return v, nil
 }
@@ -353,32 +426,48 @@ func checkArity(what string, n int, r [2]int) error {
 // that outputs it. A cycle is an error naming the nodes on it, in the order
 // of the data, with the order of the nodes that depend on no cycle.
 func SortNodes(nodes []*pb.NodeProto, producer map[string]int) ([]int, error) {
-	waiting := make([]int, len(nodes))     // producers not yet run, per node
-	consumers := make([][]int, len(nodes)) // nodes reading each node's outputs
+	// The edges producer -> consumer, each pair once, then the consumers
+	// of node p as consumers[first[p]:first[p+1]]: two flat slices rather
+	// than a slice per node.
+	waiting := make([]int, len(nodes))    // producers not yet run, per node
+	lastReader := make([]int, len(nodes)) // the last node counted as reading each node, +1
+	first := make([]int, len(nodes)+1)
+	var edges [][2]int
 	for i, np := range nodes {
-		seen := map[int]bool{}
 		for _, name := range np.GetInput() {
-			if p, ok := producer[name]; ok && name != "" && !seen[p] {
-				seen[p] = true
+			if p, ok := producer[name]; ok && name != "" && lastReader[p] != i+1 {
+				lastReader[p] = i + 1
 				waiting[i]++
-				consumers[p] = append(consumers[p], i)
+				first[p+1]++
+				edges = append(edges, [2]int{p, i})
 			}
 		}
 	}
-	var ready, order []int
+	for p := range nodes {
+		first[p+1] += first[p]
+	}
+	consumers := make([]int, len(edges))
+	next := append([]int{}, first[:len(nodes)]...)
+	for _, e := range edges {
+		consumers[next[e[0]]] = e[1]
+		next[e[0]]++
+	}
+	// ready is a min-heap of node indices: the next node to run is the
+	// first in the file of those whose producers have all run, in
+	// O(log n) per node.
+	var ready minHeap
 	for i := range nodes {
 		if waiting[i] == 0 {
-			ready = append(ready, i)
+			ready.push(i)
 		}
 	}
+	order := make([]int, 0, len(nodes))
 	for len(ready) > 0 {
-		sort.Ints(ready)
-		i := ready[0]
-		ready = ready[1:]
+		i := ready.pop()
 		order = append(order, i)
-		for _, c := range consumers[i] {
+		for _, c := range consumers[first[i]:first[i+1]] {
 			if waiting[c]--; waiting[c] == 0 {
-				ready = append(ready, c)
+				ready.push(c)
 			}
 		}
 	}
@@ -412,18 +501,58 @@ func SortNodes(nodes []*pb.NodeProto, producer map[string]int) ([]int, error) {
 	}
 	// path follows the data backwards; name the nodes in data order,
 	// starting from the one first in the file.
-	first := 0
+	earliest := 0
 	for k, i := range path {
-		if i < path[first] {
-			first = k
+		if i < path[earliest] {
+			earliest = k
 		}
 	}
 	names := make([]string, 0, len(path))
 	for k := range path {
-		i := path[(first-k+len(path))%len(path)]
+		i := path[(earliest-k+len(path))%len(path)]
 		names = append(names, describeNode(nodes[i], i))
 	}
 	return order, fmt.Errorf("the graph has a cycle: %s -> %s", strings.Join(names, " -> "), names[0])
+}
+
+// minHeap is a binary min-heap of ints.
+type minHeap []int
+
+func (h *minHeap) push(x int) {
+	*h = append(*h, x)
+	a := *h
+	for i := len(a) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if a[parent] <= a[i] {
+			break
+		}
+		a[parent], a[i] = a[i], a[parent]
+		i = parent
+	}
+}
+
+func (h *minHeap) pop() int {
+	a := *h
+	top := a[0]
+	last := len(a) - 1
+	a[0] = a[last]
+	a = a[:last]
+	for i := 0; ; {
+		least, l, r := i, 2*i+1, 2*i+2
+		if l < len(a) && a[l] < a[least] {
+			least = l
+		}
+		if r < len(a) && a[r] < a[least] {
+			least = r
+		}
+		if least == i {
+			break
+		}
+		a[i], a[least] = a[least], a[i]
+		i = least
+	}
+	*h = a
+	return top
 }
 
 func describeNode(np *pb.NodeProto, i int) string {
@@ -444,193 +573,134 @@ func nodeError(np *pb.NodeProto, i, version int, err error) *NodeError {
 // Inputs returns the inputs Run needs, in the model's order. Initializers
 // the model also lists as inputs are left out: Run accepts them as
 // overrides but does not need them.
-func (m *Model) Inputs() []ValueInfo { return append([]ValueInfo{}, m.inputs...) }
+func (m *Model) Inputs() []ValueInfo {
+	if m == nil {
+		return nil
+	}
+	return append([]ValueInfo{}, m.inputs...)
+}
 
 // Outputs returns the model's outputs, in order.
-func (m *Model) Outputs() []ValueInfo { return append([]ValueInfo{}, m.outputs...) }
+func (m *Model) Outputs() []ValueInfo {
+	if m == nil {
+		return nil
+	}
+	return append([]ValueInfo{}, m.outputs...)
+}
 
 // Proto returns the model as decoded. It must not be modified.
-func (m *Model) Proto() *pb.ModelProto { return m.proto }
+func (m *Model) Proto() *pb.ModelProto {
+	if m == nil {
+		return nil
+	}
+	return m.proto
+}
+
+// errNotLoaded is Run's error for a nil or zero Model.
+var errNotLoaded = errors.New("the model is not loaded: use graph.Load")
 
 // Run runs the model on inputs (by graph input name) and returns its
 // outputs by name. Inputs are never modified; outputs may share storage
 // with inputs or initializers (Identity, Reshape and the like return
-// views), so treat them as read-only too. ctx is checked between nodes and
-// by long kernels.
-func (m *Model) Run(ctx context.Context, inputs map[string]tensor.Value, o *RunOptions) (_ map[string]tensor.Value, err error) {
+// views), so treat them as read-only too. ctx is checked before each node
+// and by long kernels; a cancelled run returns ctx's error in a NodeError.
+func (m *Model) Run(ctx context.Context, inputs map[string]tensor.Value, o *RunOptions) (map[string]tensor.Value, error) {
+	return m.run(ctx, inputs, o, nil)
+}
+
+// run is Run, recording the live bytes of each step into plan when it is
+// not nil.
+func (m *Model) run(ctx context.Context, inputs map[string]tensor.Value, o *RunOptions, plan *MemoryPlan) (_ map[string]tensor.Value, err error) {
+	if m == nil || m.proto == nil {
+		return nil, errNotLoaded
+	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	var opt ops.Options
-	budget := int64(DefaultMaxRunBytes)
-	if o != nil {
-		opt = o.Options
-		switch {
-		case o.MaxRunBytes < 0:
-			budget = math.MaxInt64
-		case o.MaxRunBytes > 0:
-			budget = o.MaxRunBytes
+	r := m.startRun(ctx, o, plan)
+	defer func() {
+		if err != nil { // what the failed run created goes back
+			r.abandon()
 		}
+		m.endRun(r)
+	}()
+	if err := r.setInputs(inputs); err != nil {
+		return nil, err
 	}
-	opt.Ctx = ctx
-	tensorLimit := opt.TensorLimit()
-
-	vals := make([]tensor.Value, m.numSlots)
-	if o != nil && o.Pool != nil {
-		opt.Alloc = o.Pool.alloc
-		defer func() {
-			if err != nil { // what the failed run created goes back
-				o.Pool.release(vals, nil)
-			}
-		}()
-	}
-	for _, c := range m.consts {
-		vals[c.slot] = c.value
-	}
-	for name, v := range inputs {
-		s, ok := m.inputSlots[name]
-		if !ok {
-			return nil, fmt.Errorf("the model has no input %q", name)
-		}
-		if v == nil || isNilValue(v) {
-			return nil, fmt.Errorf("input %q is nil", name)
-		}
-		if typ := m.inputTypes[name]; typ != nil {
-			if err := onnx.ValueMatchesType(v, typ); err != nil {
-				return nil, fmt.Errorf("input %q: %w", name, err)
-			}
-		}
-		vals[s] = v
-	}
-	for _, in := range m.inputs {
-		if _, ok := inputs[in.Name]; !ok {
-			return nil, fmt.Errorf("input %q (%s) is not given", in.Name, in.Describe())
-		}
-	}
-	if err := m.checkProfileInputs(&opt, inputs); err != nil {
+	if err := m.checkProfileInputs(&r.opt, inputs); err != nil {
 		return nil, err
 	}
 
-	for _, st := range m.steps {
+	for pos := range m.steps {
+		st := &m.steps[pos]
 		if err := ctx.Err(); err != nil {
+			return nil, st.fail(err)
+		}
+		if err := r.step(pos, st); err != nil {
 			return nil, err
 		}
-		// The node may create at most what the run has left.
-		nodeOpt := opt
-		nodeOpt.MaxTensorBytes = max(min(tensorLimit, budget), 1)
-		if err := st.run(&nodeOpt, o.engine(), vals); err != nil {
+		// Here the node has run: its outputs are in r.vals[st.out[k]].
+		if err := m.checkDeclared(&r.opt, st, r.vals); err != nil {
 			return nil, err
 		}
-		if err := m.checkDeclared(&opt, &st, vals); err != nil {
+		r.release(st)
+	}
+	// A cancellation during the last node is not a success either.
+	if err := ctx.Err(); err != nil {
+		if len(m.steps) == 0 {
 			return nil, err
 		}
-		budget -= st.allocated(vals)
-		if budget < 0 {
-			return nil, &NodeError{Node: st.node.Name, Index: st.index, Op: opName(st.node), Version: st.node.Version,
-				Err: fmt.Errorf("%w: the run has allocated more than its cap of %d bytes", ops.ErrLimit, runCap(o))}
-		}
+		return nil, m.steps[len(m.steps)-1].fail(err)
 	}
 
 	out := make(map[string]tensor.Value, len(m.outputs))
-	keep := make([]tensor.Value, 0, len(m.outputs))
 	for i, vi := range m.outputs {
-		out[vi.Name] = vals[m.outSlots[i]]
-		keep = append(keep, out[vi.Name])
+		out[vi.Name] = r.vals[m.outSlots[i]]
 	}
-	if o != nil && o.Pool != nil {
-		// The intermediates go back; storage an output shares stays out.
-		o.Pool.release(vals, keep)
+	if r.pool != nil {
+		r.pool.handOut(r.vals, m.outSlots)
 	}
 	return out, nil
 }
 
-// run runs one node, reading its inputs from vals and storing its outputs
-// there. A panic in the kernel becomes a *NodeError with a *PanicError.
-func (st *step) run(opt *ops.Options, engine Engine, vals []tensor.Value) (err error) {
-	fail := func(e error) error {
-		return &NodeError{Node: st.node.Name, Index: st.index, Op: opName(st.node), Version: st.node.Version, Err: e}
-	}
+// run runs one node under engine, reading its inputs from vals into in
+// (one slot per input) and storing its outputs in vals. A panic in the
+// kernel becomes a *NodeError with a *PanicError.
+func (st *step) run(opt *ops.Options, engine Engine, vals, in []tensor.Value) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fail(&PanicError{Value: r})
+			err = st.fail(&PanicError{Value: r})
 		}
 	}()
-	in := make([]tensor.Value, len(st.in))
 	for k, s := range st.in {
+		in[k] = nil
 		if s >= 0 {
 			in[k] = vals[s]
 		}
 	}
 	kernel, err := st.kernel(engine)
 	if err != nil {
-		return fail(err)
+		return st.fail(err)
 	}
 	out, err := kernel(opt, st.node, in)
 	if err != nil {
-		return fail(err)
+		return st.fail(err)
 	}
 	for k, s := range st.out {
 		if s < 0 {
 			continue
 		}
 		if k >= len(out) || out[k] == nil || isNilValue(out[k]) {
-			return fail(fmt.Errorf("the kernel produced no output #%d", k))
+			return st.fail(fmt.Errorf("the kernel produced no output #%d", k))
 		}
 		vals[s] = out[k]
 	}
 	return nil
 }
 
-// allocated returns the bytes of new storage the step's outputs hold: views
-// of its inputs (Reshape, Identity, ...) count for nothing.
-func (st *step) allocated(vals []tensor.Value) int64 {
-	var ins []*tensor.Tensor
-	for _, s := range st.in {
-		if s >= 0 {
-			ins = append(ins, tensorsOf(vals[s])...)
-		}
-	}
-	var n int64
-	for _, s := range st.out {
-		if s < 0 {
-			continue
-		}
-	outputs:
-		for _, t := range tensorsOf(vals[s]) {
-			for _, in := range ins {
-				if t == in || t.SharesStorage(in) {
-					continue outputs
-				}
-			}
-			n += int64(t.ByteLen())
-			if t.DataType() == tensor.String {
-				n += 16 * int64(t.Len())
-			}
-		}
-	}
-	return n
-}
-
-// tensorsOf returns the tensors a value holds.
-func tensorsOf(v tensor.Value) []*tensor.Tensor {
-	switch v := v.(type) {
-	case *tensor.Tensor:
-		return []*tensor.Tensor{v}
-	case *tensor.Sequence:
-		return v.Items
-	case *tensor.Optional:
-		if v.Value != nil {
-			return tensorsOf(v.Value)
-		}
-	}
-	return nil
-}
-
-func runCap(o *RunOptions) int64 {
-	if o == nil || o.MaxRunBytes == 0 {
-		return DefaultMaxRunBytes
-	}
-	return o.MaxRunBytes
+// fail wraps err as the step's NodeError.
+func (st *step) fail(err error) *NodeError {
+	return &NodeError{Node: st.node.Name, Index: st.index, Op: opName(st.node), Version: st.node.Version, Err: err}
 }
 
 func opName(n *ops.Node) string {
@@ -638,6 +708,41 @@ func opName(n *ops.Node) string {
 		return n.Domain + "." + n.OpType
 	}
 	return n.OpType
+}
+
+// checkValue returns an error for a value no kernel can read: nil, a zero
+// Tensor, a sequence holding nil, an optional holding one of those.
+func checkValue(v tensor.Value) error {
+	switch x := v.(type) {
+	case nil:
+		return errors.New("is nil")
+	case *tensor.Tensor:
+		if x == nil {
+			return errors.New("is nil")
+		}
+		if !x.DataType().Valid() {
+			return errors.New("is a zero Tensor: make tensors with tensor.New")
+		}
+	case *tensor.Sequence:
+		if x == nil {
+			return errors.New("is nil")
+		}
+		for i, t := range x.Items {
+			if err := checkValue(t); err != nil {
+				return fmt.Errorf("item %d %w", i, err)
+			}
+		}
+	case *tensor.Optional:
+		if x == nil {
+			return errors.New("is nil")
+		}
+		if x.Value != nil {
+			if err := checkValue(x.Value); err != nil {
+				return fmt.Errorf("holds a value that %w", err)
+			}
+		}
+	}
+	return nil
 }
 
 // isNilValue reports a typed nil pointer inside a Value.

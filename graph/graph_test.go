@@ -399,7 +399,7 @@ func TestRunErrors(t *testing.T) {
 		t.Fatalf("got %v, want a NodeError wrapping an ops.Error", err)
 	}
 	if ne.Node != "second" || ne.Index != 0 || ne.Op != "Unsqueeze" || ne.Version != 13 ||
-		!strings.HasPrefix(err.Error(), `node "second" (Unsqueeze-13): Unsqueeze-13 [C1]`) {
+		!strings.HasPrefix(err.Error(), `node "second" (Unsqueeze-13): Unsqueeze-13 A [C1]`) {
 		t.Fatalf("got %+v: %v", ne, err)
 	}
 

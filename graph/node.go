@@ -77,6 +77,8 @@ func attributeFromProto(ap *pb.AttributeProto, baseDir string) (ops.Attribute, e
 			return a, err
 		}
 		a.Tensor = t
+	case ops.AttrTypeProto: // ops knows no protobuf: the type as ONNX writes it, "tensor(float)"
+		a.String = onnx.DescribeType(ap.GetTp())
 	case ops.AttrUndefined:
 		return a, fmt.Errorf("has no type and no value")
 	default:

@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"errors"
+	"fmt"
 	"sync"
 	"unsafe"
 	"weak"
@@ -10,94 +12,291 @@ import (
 
 // Pool recycles tensor storage between runs, so that a model run in a loop
 // allocates (and the garbage collector frees) nothing once it is warm. Give
-// it to Run in RunOptions.Pool: the run's intermediate tensors go back to the
-// pool when the run ends, and the outputs when the caller is done with them
-// and calls Release. A Pool is safe for concurrent use.
+// it to Run in RunOptions.Pool: a run gives each intermediate tensor back
+// right after its last reader, and the outputs come back when the caller is
+// done with them and calls Release. A Pool is safe for concurrent use.
+//
+// An output stays the caller's until it is released: feeding it to another
+// run, with this pool or another, never recycles it. Release only takes
+// what a run with this pool handed out, once each.
 type Pool struct {
 	mu sync.Mutex
 	// free holds released storage by size, at most maxFreePerSize each.
-	free map[int][][]byte
-	// lent marks the storage the pool handed out and has not had back:
-	// only those go back into free, so an input or a constant never does.
-	// Weak pointers, so that an output dropped without Release is still
-	// collected, and its entry cannot match storage allocated later.
-	lent map[weak.Pointer[byte]]bool
-	// sweepAt is the size of lent at which entries of collected storage
-	// are next swept out.
+	free map[int][]lentStorage
+	// lent is the storage the pool allocated and has not had back, by
+	// address, with the number of handed-out values (see held) that hold
+	// it: storage goes back into free only when a run lets it go and no
+	// caller holds it, so an input or a constant never does. Each entry
+	// keeps a weak pointer, so that storage dropped without Release is
+	// still collected, and an entry whose storage was collected cannot
+	// match storage allocated later at the same address.
+	lent map[uintptr]lentStorage
+	// held counts the outputs runs handed to the caller and the caller
+	// has not released, by the address of the value (a run may hand out
+	// one value twice), weakly as well.
+	held map[uintptr]heldValue
+	// sweepAt is the size of lent and held at which entries of collected
+	// objects are next swept out.
 	sweepAt int
+	// alloc is p.allocate, bound once for ops.Options.Alloc.
+	alloc func(size int) []byte
+	// fresh counts the bytes of storage allocated new rather than
+	// recycled: what the pool has cost the heap.
+	fresh int64
+}
+
+// lentStorage is storage the pool allocated.
+type lentStorage struct {
+	buf     []byte // nil in lent: the weak pointer stands for it
+	weak    weak.Pointer[byte]
+	holders int // handed-out values holding it
+}
+
+// heldValue is an output handed to the caller, weakly: one of the three.
+type heldValue struct {
+	tensor   weak.Pointer[tensor.Tensor]
+	sequence weak.Pointer[tensor.Sequence]
+	optional weak.Pointer[tensor.Optional]
+	count    int
+}
+
+// is reports whether the held value is v (and so not collected).
+func (h heldValue) is(v tensor.Value) bool {
+	switch v := v.(type) {
+	case *tensor.Tensor:
+		return h.tensor.Value() == v
+	case *tensor.Sequence:
+		return h.sequence.Value() == v
+	case *tensor.Optional:
+		return h.optional.Value() == v
+	}
+	return false
+}
+
+func (h heldValue) collected() bool {
+	return h.tensor.Value() == nil && h.sequence.Value() == nil && h.optional.Value() == nil
+}
+
+// valueAddress is the address of the object a value points to.
+func valueAddress(v tensor.Value) uintptr {
+	switch v := v.(type) {
+	case *tensor.Tensor:
+		return uintptr(unsafe.Pointer(v))
+	case *tensor.Sequence:
+		return uintptr(unsafe.Pointer(v))
+	case *tensor.Optional:
+		return uintptr(unsafe.Pointer(v))
+	}
+	return 0
 }
 
 // maxFreePerSize bounds what the pool keeps of one size: enough for the
 // tensors of a few runs, not a leak when shapes vary.
 const maxFreePerSize = 16
 
-// NewPool returns an empty pool.
+// NewPool returns an empty pool. The zero Pool is ready to use as well.
 func NewPool() *Pool {
-	return &Pool{free: map[int][][]byte{}, lent: map[weak.Pointer[byte]]bool{}, sweepAt: 1024}
+	p := &Pool{}
+	p.init()
+	return p
 }
 
-// alloc returns size bytes of 8-byte aligned storage, recycled if it can.
-func (p *Pool) alloc(size int) []byte {
+// init fills in the maps of a zero Pool; p.mu is held or p is new.
+func (p *Pool) init() {
+	if p.free == nil {
+		p.free = map[int][]lentStorage{}
+		p.lent = map[uintptr]lentStorage{}
+		p.held = map[uintptr]heldValue{}
+		p.sweepAt = 1024
+	}
+}
+
+// allocator returns the pool's ops.Options.Alloc.
+func (p *Pool) allocator() func(size int) []byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.alloc == nil {
+		p.alloc = p.allocate
+	}
+	return p.alloc
+}
+
+func addressOf(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
+
+// allocate returns size bytes of 8-byte aligned storage, recycled if it can.
+func (p *Pool) allocate(size int) []byte {
 	if size == 0 {
 		return []byte{}
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	var b []byte
+	p.init()
+	var s lentStorage
 	if list := p.free[size]; len(list) > 0 {
-		b = list[len(list)-1]
+		s = list[len(list)-1]
+		list[len(list)-1] = lentStorage{}
 		p.free[size] = list[:len(list)-1]
 	} else {
 		words := make([]uint64, (size-1)/8+1)
-		b = unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), size)
+		s.buf = unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), size)
+		s.weak = weak.Make(&s.buf[0])
+		p.fresh += int64(size)
 	}
-	p.lent[weak.Make(unsafe.SliceData(b))] = true
-	if len(p.lent) >= p.sweepAt {
-		for k := range p.lent {
-			if k.Value() == nil {
-				delete(p.lent, k)
-			}
-		}
-		p.sweepAt = 2 * max(len(p.lent), 512)
-	}
+	b := s.buf
+	s.buf = nil
+	p.lent[addressOf(b)] = s
+	p.sweep()
 	return b
 }
 
-// Release hands the storage of values back to the pool for later runs.
-// Neither these values nor any tensor sharing their storage (a Reshape of
-// them, say) may be used afterwards. Storage the pool did not provide, and
-// storage already released, is left alone.
-func (p *Pool) Release(values ...tensor.Value) {
-	p.release(values, nil)
+// lentAt returns the entry of the storage b, if the pool lent it.
+func (p *Pool) lentAt(b []byte) (uintptr, lentStorage, bool) {
+	if len(b) == 0 {
+		return 0, lentStorage{}, false
+	}
+	addr := addressOf(b)
+	s, ok := p.lent[addr]
+	if !ok || s.weak.Value() != &b[0] {
+		return 0, lentStorage{}, false
+	}
+	return addr, s, true
 }
 
-// release puts back the storage of values, except storage that one of keep
-// shares.
-func (p *Pool) release(values []tensor.Value, keep []tensor.Value) {
-	kept := map[weak.Pointer[byte]]bool{}
-	for _, v := range keep {
-		for _, t := range tensorsOf(v) {
-			if b := t.Bytes(); len(b) > 0 {
-				kept[weak.Make(unsafe.SliceData(b))] = true
+// sweep drops the entries of collected storage and values once the maps
+// have doubled since the last sweep; p.mu is held.
+func (p *Pool) sweep() {
+	if len(p.lent)+len(p.held) < p.sweepAt {
+		return
+	}
+	for k, s := range p.lent {
+		if s.weak.Value() == nil {
+			delete(p.lent, k)
+		}
+	}
+	for k, h := range p.held {
+		if h.collected() {
+			delete(p.held, k)
+		}
+	}
+	p.sweepAt = 2 * max(len(p.lent)+len(p.held), 512)
+}
+
+// giveBack moves lent storage into free; p.mu is held.
+func (p *Pool) giveBack(addr uintptr, s lentStorage, b []byte) {
+	delete(p.lent, addr)
+	if list := p.free[cap(b)]; len(list) < maxFreePerSize {
+		s.buf, s.holders = b[:cap(b)], 0
+		p.free[cap(b)] = append(list, s)
+	}
+}
+
+// recycle takes back storage a run let go: into free if the pool lent it
+// and no handed-out value holds it.
+func (p *Pool) recycle(b []byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if addr, s, ok := p.lentAt(b); ok && s.holders == 0 {
+		p.giveBack(addr, s, b)
+	}
+}
+
+// handOut records the values in the slots outs of vals as the caller's.
+func (p *Pool) handOut(vals []tensor.Value, outs []int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.init()
+	for _, slot := range outs {
+		v := vals[slot]
+		addr := valueAddress(v)
+		h, ok := p.held[addr]
+		if !ok || !h.is(v) {
+			h = heldValue{}
+			switch v := v.(type) {
+			case *tensor.Tensor:
+				h.tensor = weak.Make(v)
+			case *tensor.Sequence:
+				h.sequence = weak.Make(v)
+			case *tensor.Optional:
+				h.optional = weak.Make(v)
 			}
 		}
+		h.count++
+		p.held[addr] = h
+		forEachTensor(v, func(t *tensor.Tensor) {
+			if t.DataType() == tensor.String {
+				return
+			}
+			if addr, s, ok := p.lentAt(t.Bytes()); ok {
+				s.holders++
+				p.lent[addr] = s
+			}
+		})
+	}
+	p.sweep()
+}
+
+// ErrNotHeld is wrapped by Release's error for a value the pool did not
+// hand out, or has had back already.
+var ErrNotHeld = errors.New("not an output the pool handed out and still lends")
+
+// Release gives back outputs of runs with this pool, for later runs.
+// Neither these values nor any tensor sharing their storage (a Reshape of
+// them, say) may be used afterwards. Storage the pool did not allocate (an
+// output that is the caller's own input, or an initializer) is left alone.
+// Each value must be one a run with this pool returned, released as many
+// times as runs returned it: a nil value, another value, or one already
+// released is an error wrapping ErrNotHeld, and then nothing is released.
+func (p *Pool) Release(values ...tensor.Value) error {
+	if p == nil {
+		return errors.New("graph: Release on a nil Pool")
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for _, v := range values {
-		for _, t := range tensorsOf(v) {
-			b := t.Bytes()
-			if len(b) == 0 || t.DataType() == tensor.String {
-				continue
+	p.init()
+	// Check everything first, so that an error leaves the pool as it was.
+	var want map[uintptr]int
+	for i, v := range values {
+		if isNilValue(v) || v == nil {
+			return fmt.Errorf("graph: Release: value #%d is nil", i)
+		}
+		addr := valueAddress(v)
+		h, ok := p.held[addr]
+		n := 1
+		if len(values) > 1 {
+			if want == nil {
+				want = map[uintptr]int{}
 			}
-			key := weak.Make(unsafe.SliceData(b))
-			if !p.lent[key] || kept[key] {
-				continue
-			}
-			delete(p.lent, key)
-			if list := p.free[cap(b)]; len(list) < maxFreePerSize {
-				p.free[cap(b)] = append(list, b[:cap(b)])
-			}
+			want[addr]++
+			n = want[addr]
+		}
+		if !ok || !h.is(v) || n > h.count {
+			return fmt.Errorf("graph: Release: value #%d, %s: %w", i, v.Describe(), ErrNotHeld)
 		}
 	}
+	for _, v := range values {
+		addr := valueAddress(v)
+		h := p.held[addr]
+		if h.count--; h.count == 0 {
+			delete(p.held, addr)
+		} else {
+			p.held[addr] = h
+		}
+		forEachTensor(v, func(t *tensor.Tensor) {
+			if t.DataType() == tensor.String {
+				return
+			}
+			b := t.Bytes()
+			addr, s, ok := p.lentAt(b)
+			if !ok {
+				return
+			}
+			if s.holders > 1 {
+				s.holders--
+				p.lent[addr] = s
+				return
+			}
+			p.giveBack(addr, s, b)
+		})
+	}
+	return nil
 }

@@ -2,7 +2,9 @@ package graph_test
 
 import (
 	"context"
+	"errors"
 	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/onnxshape/onnxshape/builder"
@@ -52,7 +54,9 @@ func TestPoolRecyclesAndNeverCorrupts(t *testing.T) {
 	}
 	for range 3 { // warm up
 		out := run()
-		pool.Release(out["flat"], out["same"])
+		if err := pool.Release(out["flat"], out["same"]); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if !x.Equal(orig) || !want["same"].(*tensor.Tensor).Equal(orig) {
 		t.Fatal("releasing an output that is the caller's input must leave it alone")
@@ -62,7 +66,9 @@ func TestPoolRecyclesAndNeverCorrupts(t *testing.T) {
 	const runs = 20
 	for range runs {
 		out := run()
-		pool.Release(out["flat"], out["same"])
+		if err := pool.Release(out["flat"], out["same"]); err != nil {
+			t.Fatal(err)
+		}
 	}
 	runtime.ReadMemStats(&after)
 	outBytes := uint64(len(want["flat"].(*tensor.Tensor).Bytes()))
@@ -97,9 +103,124 @@ func TestPoolKeepsUnreleasedOutputs(t *testing.T) {
 		if out["flat"].(*tensor.Tensor).SharesStorage(first["flat"].(*tensor.Tensor)) {
 			t.Fatal("an unreleased output was handed out again")
 		}
-		pool.Release(out["flat"])
+		if err := pool.Release(out["flat"]); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if !first["flat"].(*tensor.Tensor).Equal(kept) {
 		t.Fatal("an unreleased output was overwritten")
 	}
+}
+
+// An output fed to another pooled run stays the caller's: the second run
+// must not recycle it, whatever it does with its own intermediates.
+func TestPoolNeverRecyclesAnOutputFedBack(t *testing.T) {
+	m := transposeChain(2, 2, 8, 16).load(t)
+	pool := graph.NewPool()
+	o := &graph.RunOptions{Pool: pool}
+	run := func(x tensor.Value) *tensor.Tensor {
+		t.Helper()
+		out, err := m.Run(context.Background(), map[string]tensor.Value{"x": x}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out["t2"].(*tensor.Tensor)
+	}
+	x := tensor.MustNew(tensor.Float, 2, 8, 16)
+	v, _ := tensor.Data[float32](x)
+	for i := range v {
+		v[i] = float32(i)
+	}
+	first := run(x)
+	kept := first.Clone()
+	second := run(first) // first is an input here: never the run's to give back
+	for range 4 {        // runs that would reuse any storage given back
+		if err := pool.Release(run(x)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !first.Equal(kept) {
+		t.Fatal("an output fed to another run was recycled and overwritten")
+	}
+	if second.SharesStorage(first) {
+		t.Fatal("two outputs share storage")
+	}
+	if err := pool.Release(first, second); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestPoolReleaseErrors(t *testing.T) {
+	m := transposeChain(1, 1, 2, 2).load(t)
+	pool := graph.NewPool()
+	x := tensor.MustNew(tensor.Float, 1, 2, 2)
+	out, err := m.Run(context.Background(), map[string]tensor.Value{"x": x}, &graph.RunOptions{Pool: pool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := out["t1"]
+	for name, vals := range map[string][]tensor.Value{
+		"never handed out":  {x},
+		"twice in one call": {y, y},
+		"nil":               {nil},
+		"nil tensor":        {(*tensor.Tensor)(nil)},
+		"nil sequence item": {&tensor.Sequence{ElemType: tensor.Float, Items: []*tensor.Tensor{nil}}},
+	} {
+		if err := pool.Release(vals...); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	if err := pool.Release(y); err != nil {
+		t.Fatalf("the first release: %v", err)
+	}
+	if err := pool.Release(y); !errors.Is(err, graph.ErrNotHeld) {
+		t.Fatalf("released twice: got %v, want ErrNotHeld", err)
+	}
+	if err := (*graph.Pool)(nil).Release(y); err == nil {
+		t.Error("nil pool: no error")
+	}
+	// The zero Pool works.
+	var zero graph.Pool
+	out, err = m.Run(context.Background(), map[string]tensor.Value{"x": x}, &graph.RunOptions{Pool: &zero})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := zero.Release(out["t1"]); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Runs sharing one pool from many goroutines never see each other's
+// storage: each output matches a run without the pool.
+func TestPoolConcurrentRuns(t *testing.T) {
+	m := pipeline(t)
+	pool := graph.NewPool()
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			x := tensor.MustNew(tensor.Float, 1, 64, 64, 8)
+			v, _ := tensor.Data[float32](x)
+			in := map[string]tensor.Value{"x": x}
+			for i := range 10 {
+				v[0] = float32(100*g + i)
+				want, err := m.Run(context.Background(), in, nil)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got, err := m.Run(context.Background(), in, &graph.RunOptions{Pool: pool})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if !got["flat"].(*tensor.Tensor).Equal(want["flat"].(*tensor.Tensor)) {
+					t.Error("a pooled output differs")
+				}
+				if err := pool.Release(got["flat"], got["same"]); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -1,6 +1,7 @@
 package onnx_test
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/onnxshape/onnxshape/onnx"
@@ -47,3 +48,19 @@ func ExampleDecodeValue() {
 	fmt.Println(onnx.DescribeType(typ), name, v.Describe(), err, onnx.ValueMatchesType(v, typ))
 	// Output: seq(tensor(float)) input_0 seq(tensor(float))[2 items] <nil> <nil>
 }
+
+// Caps on reading a model: a weight of 3 GiB, declared from an external
+// file, is refused from its dims before the file is opened.
+func ExampleDecodeModelWith() {
+	float := int32(tensor.Float)
+	w := &pb.TensorProto{Name: ptr("w"), DataType: &float, Dims: []int64{3 << 28},
+		DataLocation: pb.TensorProto_EXTERNAL.Enum(),
+		ExternalData: []*pb.StringStringEntryProto{{Key: ptr("location"), Value: ptr("weights.bin")}}}
+	b, _ := onnx.EncodeModel(&pb.ModelProto{Graph: &pb.GraphProto{Initializer: []*pb.TensorProto{w}}})
+
+	_, err := onnx.DecodeModelWith(b, &onnx.Limits{MaxTensorBytes: 1 << 20})
+	fmt.Println(err, errors.Is(err, onnx.ErrTooLarge))
+	// Output: onnx: too large: initializer "w" (float of [805306368]) takes 3221225472 bytes, above the limit of 1048576 bytes for a tensor true
+}
+
+func ptr[T any](v T) *T { return &v }

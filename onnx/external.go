@@ -92,8 +92,17 @@ func openExternal(tp *pb.TensorProto, baseDir string, want int) (*os.File, int64
 	}
 	defer root.Close()
 	// os.Root refuses any path, symbolic links included, that resolves
-	// outside baseDir.
-	f, err := root.Open(filepath.FromSlash(strings.ReplaceAll(ref.location, `\`, "/")))
+	// outside baseDir. A named pipe or a device is refused before it is
+	// opened: opening a pipe waits for a writer.
+	name := filepath.FromSlash(strings.ReplaceAll(ref.location, `\`, "/"))
+	info, err := root.Stat(name)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%w: %w", ErrExternalPath, err)
+	}
+	if err := regular("external data "+strconv.Quote(ref.location), info); err != nil {
+		return nil, 0, err
+	}
+	f, err := root.OpenFile(name, os.O_RDONLY|openNonBlocking, 0)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%w: %w", ErrExternalPath, err)
 	}
@@ -112,8 +121,8 @@ func checkExtent(f *os.File, ref externalRef, want int) error {
 	if err != nil {
 		return fmt.Errorf("external data: %w", err)
 	}
-	if !info.Mode().IsRegular() {
-		return fmt.Errorf("external data %q is not a regular file", ref.location)
+	if err := regular("external data "+strconv.Quote(ref.location), info); err != nil {
+		return err
 	}
 	size := info.Size()
 	if ref.offset > size {

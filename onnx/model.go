@@ -9,16 +9,20 @@ package onnx
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"google.golang.org/protobuf/proto"
 
 	"github.com/onnxshape/onnxshape/onnx/pb"
 )
 
-// DecodeModel parses a serialized ModelProto. Bytes that are not a protobuf
-// message, and a message without a graph, are errors.
+// DecodeModel parses a serialized ModelProto within the default Limits.
+// Bytes that are not a protobuf message, and a message without a graph,
+// are errors.
 func DecodeModel(b []byte) (*pb.ModelProto, error) {
+	return DecodeModelWith(b, nil)
+}
+
+func decodeModel(b []byte) (*pb.ModelProto, error) {
 	m := &pb.ModelProto{}
 	if err := proto.Unmarshal(b, m); err != nil {
 		return nil, fmt.Errorf("onnx: not a valid model: %w", err)
@@ -29,17 +33,10 @@ func DecodeModel(b []byte) (*pb.ModelProto, error) {
 	return m, nil
 }
 
-// ReadModel reads and decodes the model file at path.
+// ReadModel reads and decodes the model file at path within the default
+// Limits (see ReadModelWith).
 func ReadModel(path string) (*pb.ModelProto, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("onnx: %w", err)
-	}
-	m, err := DecodeModel(b)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return m, nil
+	return ReadModelWith(path, nil)
 }
 
 // EncodeModel serializes m; the same model always gives the same bytes.

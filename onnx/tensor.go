@@ -19,7 +19,9 @@ var ErrUnsupported = errors.New("unsupported")
 // storage and ONNX raw_data have the same byte order and convert by copy.
 var nativeLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
-// TensorFromProto converts a TensorProto into a Tensor.
+// TensorFromProto converts a TensorProto into a Tensor. On little-endian
+// machines the tensor may share the storage of tp's raw_data instead of
+// copying it: neither is to be modified afterwards (tensors never are).
 //
 // baseDir is the folder of the model, where external data files live; ""
 // refuses external data. Every storage form ONNX uses is read: raw_data
@@ -201,6 +203,17 @@ func fromRaw(dt tensor.DataType, shape []int, n int, raw []byte) (*tensor.Tensor
 	}
 	if want := rawLen(dt, n); len(raw) != want {
 		return nil, fmt.Errorf("%w: raw_data has %d bytes, %v of %v needs %d", tensor.ErrShape, len(raw), dt, shape, want)
+	}
+	if nativeLittleEndian && perByte(dt) == 0 && len(raw) > 0 {
+		if err := checkBools(dt, raw); err != nil {
+			return nil, err
+		}
+		// raw_data is already the storage: share it when its alignment
+		// allows (protobuf allocates each bytes field on its own, so it
+		// nearly always does), so that a weight is held once, not twice.
+		if t, err := tensor.Wrap(dt, shape, raw); err == nil {
+			return t, nil
+		}
 	}
 	t, err := tensor.New(dt, shape...)
 	if err != nil {

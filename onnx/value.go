@@ -170,23 +170,74 @@ func OptionalToProto(o *tensor.Optional, name string) (*pb.OptionalProto, error)
 // output the file belongs to; nil means a tensor) says. It returns the
 // value and the name stored in the file. External data is refused: such
 // files have no model folder.
+//
+// DecodeValue works within the default Limits, as DecodeValueWith does.
 func DecodeValue(b []byte, typ *pb.TypeProto) (tensor.Value, string, error) {
+	return DecodeValueWith(b, typ, nil)
+}
+
+// ReadValueWith reads the .pb file at path, a regular file no larger than
+// l's MaxModelBytes, and decodes it as DecodeValueWith does.
+func ReadValueWith(path string, typ *pb.TypeProto, l *Limits) (tensor.Value, string, error) {
+	b, err := ReadFile(path, l.modelCap())
+	if err != nil {
+		return nil, "", err
+	}
+	v, name, err := DecodeValueWith(b, typ, l)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", path, err)
+	}
+	return v, name, nil
+}
+
+// DecodeValueWith is DecodeValue within l: the memory decoding takes is
+// estimated from the encoded bytes and checked against l's MaxModelBytes
+// before decoding, and the storage each tensor declares against
+// MaxTensorBytes (their sum against MaxModelBytes) before it is built.
+func DecodeValueWith(b []byte, typ *pb.TypeProto, l *Limits) (tensor.Value, string, error) {
+	var m proto.Message
+	switch typ.GetValue().(type) {
+	case nil, *pb.TypeProto_TensorType:
+		m = &pb.TensorProto{}
+	case *pb.TypeProto_SequenceType:
+		m = &pb.SequenceProto{}
+	case *pb.TypeProto_OptionalType:
+		m = &pb.OptionalProto{}
+	default:
+		return nil, "", fmt.Errorf("onnx: %w: values of type %s", ErrUnsupported, DescribeType(typ))
+	}
+	budget := l.modelCap()
+	if int64(len(b)) > budget {
+		return nil, "", fmt.Errorf("onnx: %w: the value has %d bytes, above the limit of %d", ErrTooLarge, len(b), budget)
+	}
+	kind := m.ProtoReflect().Descriptor().Name()
+	if _, err := decodedSize(b, m.ProtoReflect().Descriptor(), budget, 0); err != nil {
+		if errors.Is(err, ErrTooLarge) {
+			return nil, "", fmt.Errorf("onnx: %w", err)
+		}
+		return nil, "", fmt.Errorf("onnx: not a %s: %w", kind, err)
+	}
+	if err := proto.Unmarshal(b, m); err != nil {
+		return nil, "", fmt.Errorf("onnx: not a %s: %w", kind, err)
+	}
+	c := sizeCheck{perTensor: l.tensorCap(), total: budget}
+	if err := c.value(m); err != nil {
+		return nil, "", fmt.Errorf("onnx: %w", err)
+	}
+	return decodeValue(m, typ)
+}
+
+func decodeValue(m proto.Message, typ *pb.TypeProto) (tensor.Value, string, error) {
 	switch v := typ.GetValue().(type) {
 	case nil, *pb.TypeProto_TensorType:
-		tp := &pb.TensorProto{}
-		if err := proto.Unmarshal(b, tp); err != nil {
-			return nil, "", fmt.Errorf("onnx: not a TensorProto: %w", err)
-		}
+		tp := m.(*pb.TensorProto)
 		t, err := TensorFromProto(tp, "")
 		if err != nil {
 			return nil, "", err
 		}
 		return t, tp.GetName(), nil
 	case *pb.TypeProto_SequenceType:
-		sp := &pb.SequenceProto{}
-		if err := proto.Unmarshal(b, sp); err != nil {
-			return nil, "", fmt.Errorf("onnx: not a SequenceProto: %w", err)
-		}
+		sp := m.(*pb.SequenceProto)
 		s, err := SequenceFromProto(sp, "")
 		if err != nil {
 			return nil, "", err
@@ -194,10 +245,7 @@ func DecodeValue(b []byte, typ *pb.TypeProto) (tensor.Value, string, error) {
 		fillSequenceType(s, v.SequenceType.GetElemType())
 		return s, sp.GetName(), nil
 	case *pb.TypeProto_OptionalType:
-		op := &pb.OptionalProto{}
-		if err := proto.Unmarshal(b, op); err != nil {
-			return nil, "", fmt.Errorf("onnx: not an OptionalProto: %w", err)
-		}
+		op := m.(*pb.OptionalProto)
 		o, err := OptionalFromProto(op, "")
 		if err != nil {
 			return nil, "", err

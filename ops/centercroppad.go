@@ -117,6 +117,9 @@ func centerCropPadShape(op opRef, in []int, o CenterCropPadOptions) (cropPadWind
 }
 
 func centerCropPad(opt *Options, op opRef, x *tensor.Tensor, o CenterCropPadOptions) (*tensor.Tensor, error) {
+	if err := checkInput(op, "input_data", x); err != nil {
+		return nil, err
+	}
 	w, err := centerCropPadShape(op, x.Shape(), o)
 	if err != nil {
 		return nil, err
@@ -127,6 +130,8 @@ func centerCropPad(opt *Options, op opRef, x *tensor.Tensor, o CenterCropPadOpti
 	}
 	// The output starts zeroed: one plan copies the kept part of the input
 	// into its place, cropping and padding on every axis at once.
-	boxPlan(w.count, x.Shape(), w.srcStart, nil, w.shape, w.dstStart).run(opt, y, x)
+	if err := boxPlan(w.count, x.Shape(), w.srcStart, nil, w.shape, w.dstStart).run(opt, y, x); err != nil {
+		return nil, op.stopped(err)
+	}
 	return y, nil
 }

@@ -71,7 +71,7 @@ func concatNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	}
 	ax, err := toInt(axis)
 	if err != nil {
-		return nil, op.errorf("C1", "axis: %v", err)
+		return nil, op.errorf("axis [C1]", "axis: %v", err)
 	}
 	y, err := concat(opt, op, inputs, ax)
 	if err != nil {
@@ -95,7 +95,7 @@ func concatShape(opt *Options, op opRef, shapes [][]int, types []tensor.DataType
 	sonnx := opt.orDefault().Profile == ProfileSONNX
 	// inputs [C1]
 	if len(shapes) < 1 || int64(len(shapes)) > math.MaxInt32 {
-		return nil, 0, op.errorf("C1", "%d inputs, expected 1 to 2^31-1", len(shapes))
+		return nil, 0, op.errorf("inputs [C1]", "%d inputs, expected 1 to 2^31-1", len(shapes))
 	}
 	r := len(shapes[0])
 	lo := -r
@@ -111,32 +111,32 @@ func concatShape(opt *Options, op opRef, shapes [][]int, types []tensor.DataType
 	// inputs [C2]
 	for i, s := range shapes {
 		if len(s) != r {
-			return nil, 0, op.errorf("C2", "input %d has rank %d (shape %v) but input 0 has rank %d (shape %v): all inputs must have one rank", i, len(s), s, r, shapes[0])
+			return nil, 0, op.errorf("inputs [C2]", "input %d has rank %d (shape %v) but input 0 has rank %d (shape %v): all inputs must have one rank", i, len(s), s, r, shapes[0])
 		}
 		if !axisOK {
 			continue
 		}
 		for j := range s {
 			if j != k && s[j] != shapes[0][j] {
-				return nil, 0, op.errorf("C2", "input %d has shape %v and input 0 has shape %v: dimension %d differs off the axis %d (no broadcasting, [R2])", i, s, shapes[0], j, k)
+				return nil, 0, op.errorf("inputs [C2]", "input %d has shape %v and input 0 has shape %v: dimension %d differs off the axis %d (no broadcasting, [R2])", i, s, shapes[0], j, k)
 			}
 		}
 	}
 	// inputs [C3]
 	for i, t := range types {
 		if t != types[0] {
-			return nil, 0, op.errorf("C3", "input %d is %v but input 0 is %v: all inputs must have one type ([R3])", i, t, types[0])
+			return nil, 0, op.errorf("inputs [C3]", "input %d is %v but input 0 is %v: all inputs must have one type ([R3])", i, t, types[0])
 		}
 	}
 	// axis [C1]
 	if r == 0 {
-		return nil, 0, op.errorf("C1", "axis %d: the inputs have rank 0 and no axis to join along", axis)
+		return nil, 0, op.errorf("axis [C1]", "axis %d: the inputs have rank 0 and no axis to join along", axis)
 	}
 	if !axisOK {
 		if sonnx && axis < 0 && axis >= -r {
-			return nil, 0, op.errorf("C1", "axis %d is negative: the profile takes axis in [0, %d] ([R1] transient)", axis, r-1)
+			return nil, 0, op.errorf("axis [C1]", "axis %d is negative: the profile takes axis in [0, %d]", axis, r-1)
 		}
-		return nil, 0, op.errorf("C1", "axis %d is outside [%d, %d] for inputs of rank %d", axis, lo, r-1, r)
+		return nil, 0, op.errorf("axis [C1]", "axis %d is outside [%d, %d] for inputs of rank %d", axis, lo, r-1, r)
 	}
 	// [R1]: the types the profile's document lists.
 	if sonnx && len(types) > 0 && !sonnxConcatTypes[types[0]] {
@@ -154,6 +154,14 @@ func concatShape(opt *Options, op opRef, shapes [][]int, types []tensor.DataType
 }
 
 func concat(opt *Options, op opRef, inputs []*tensor.Tensor, axis int) (*tensor.Tensor, error) {
+	for i, x := range inputs {
+		if err := checkInput(op, fmt.Sprintf("inputs[%d]", i), x); err != nil {
+			return nil, err
+		}
+		if err := opt.positiveDims(op, fmt.Sprintf("inputs[%d]", i), x.Shape()); err != nil {
+			return nil, err
+		}
+	}
 	shapes := make([][]int, len(inputs))
 	types := make([]tensor.DataType, len(inputs))
 	for i, t := range inputs {
@@ -171,14 +179,18 @@ func concat(opt *Options, op opRef, inputs []*tensor.Tensor, axis int) (*tensor.
 		return nil, err
 	}
 	if st, ok := newStitch(y, inputs, k); ok {
-		st.join(opt)
+		if err := st.join(opt); err != nil {
+			return nil, op.stopped(err)
+		}
 		return y, nil
 	}
 	// Narrow rows: each input is one box of the output, at its offset on
 	// axis k, copied by a strided loop.
 	at := make([]int, len(shape))
 	for _, x := range inputs {
-		boxPlan(x.Shape(), x.Shape(), nil, nil, shape, at).run(opt, y, x)
+		if err := boxPlan(x.Shape(), x.Shape(), nil, nil, shape, at).run(opt, y, x); err != nil {
+			return nil, op.stopped(err)
+		}
 		at[k] += x.Shape()[k]
 	}
 	return y, nil

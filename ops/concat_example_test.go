@@ -23,5 +23,5 @@ func ExampleConcat() {
 	fmt.Println(err)
 	// Output:
 	// [2 3] [1 2 5 3 4 6]
-	// Concat-13 [C2] input 1 has shape [2 1] and input 0 has shape [2 2]: dimension 1 differs off the axis 0 (no broadcasting, [R2])
+	// Concat-13 inputs [C2] input 1 has shape [2 1] and input 0 has shape [2 2]: dimension 1 differs off the axis 0 (no broadcasting, [R2])
 }

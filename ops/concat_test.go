@@ -21,7 +21,7 @@ func TestConcatSONNXExample1(t *testing.T) {
 		}
 		wantInt64s(t, y, []int{9, 3}, []int64{1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3})
 		_, err = concat(opt, opRef{"Concat", 13}, a, 1)
-		wantRule(t, err, "C2", "Concat-13 [C2] input 1 has shape [4 3] and input 0 has shape [2 3]: dimension 0 differs off the axis 1 (no broadcasting, [R2])")
+		wantRule(t, err, "inputs [C2]", "Concat-13 inputs [C2] input 1 has shape [4 3] and input 0 has shape [2 3]: dimension 0 differs off the axis 1 (no broadcasting, [R2])")
 	}
 }
 
@@ -94,23 +94,23 @@ func TestConcatConstraints(t *testing.T) {
 		rule    string
 		text    string
 	}{
-		{"no input", 13, ProfileONNX, nil, 0, "C1", "Concat-13 [C1] 0 inputs, expected 1 to 2^31-1"},
-		{"ranks differ", 13, ProfileONNX, []*tensor.Tensor{f(2, 3), f(2, 3, 1)}, 0, "C2",
-			"Concat-13 [C2] input 1 has rank 3 (shape [2 3 1]) but input 0 has rank 2 (shape [2 3]): all inputs must have one rank"},
-		{"no broadcasting", 13, ProfileONNX, []*tensor.Tensor{f(2, 3), f(1, 3)}, 1, "C2", ""},
-		{"types differ", 13, ProfileONNX, []*tensor.Tensor{f(2, 3), tensor.MustNew(tensor.Double, 2, 3)}, 0, "C3",
-			"Concat-13 [C3] input 1 is double but input 0 is float: all inputs must have one type ([R3])"},
-		{"C2 before C3", 13, ProfileONNX, []*tensor.Tensor{f(2, 3), tensor.MustNew(tensor.Double, 2)}, 0, "C2", ""},
-		{"C3 before the axis", 13, ProfileONNX, []*tensor.Tensor{f(2, 3), tensor.MustNew(tensor.Double, 2, 3)}, 5, "C3", ""},
-		{"axis too large", 13, ProfileONNX, []*tensor.Tensor{f(2, 3), f(2, 3)}, 2, "C1",
-			"Concat-13 [C1] axis 2 is outside [-2, 1] for inputs of rank 2"},
-		{"axis too small", 11, ProfileONNX, []*tensor.Tensor{f(2, 3)}, -3, "C1", ""},
-		{"negative axis before 11", 4, ProfileONNX, []*tensor.Tensor{f(2, 3)}, -1, "C1",
-			"Concat-4 [C1] axis -1 is outside [0, 1] for inputs of rank 2"},
-		{"negative axis in the profile", 13, ProfileSONNX, []*tensor.Tensor{f(2, 3)}, -1, "C1",
-			"Concat-13 [C1] axis -1 is negative: the profile takes axis in [0, 1] ([R1] transient)"},
-		{"rank 0", 13, ProfileONNX, []*tensor.Tensor{f(), f()}, 0, "C1",
-			"Concat-13 [C1] axis 0: the inputs have rank 0 and no axis to join along"},
+		{"no input", 13, ProfileONNX, nil, 0, "inputs [C1]", "Concat-13 inputs [C1] 0 inputs, expected 1 to 2^31-1"},
+		{"ranks differ", 13, ProfileONNX, []*tensor.Tensor{f(2, 3), f(2, 3, 1)}, 0, "inputs [C2]",
+			"Concat-13 inputs [C2] input 1 has rank 3 (shape [2 3 1]) but input 0 has rank 2 (shape [2 3]): all inputs must have one rank"},
+		{"no broadcasting", 13, ProfileONNX, []*tensor.Tensor{f(2, 3), f(1, 3)}, 1, "inputs [C2]", ""},
+		{"types differ", 13, ProfileONNX, []*tensor.Tensor{f(2, 3), tensor.MustNew(tensor.Double, 2, 3)}, 0, "inputs [C3]",
+			"Concat-13 inputs [C3] input 1 is double but input 0 is float: all inputs must have one type ([R3])"},
+		{"C2 before C3", 13, ProfileONNX, []*tensor.Tensor{f(2, 3), tensor.MustNew(tensor.Double, 2)}, 0, "inputs [C2]", ""},
+		{"C3 before the axis", 13, ProfileONNX, []*tensor.Tensor{f(2, 3), tensor.MustNew(tensor.Double, 2, 3)}, 5, "inputs [C3]", ""},
+		{"axis too large", 13, ProfileONNX, []*tensor.Tensor{f(2, 3), f(2, 3)}, 2, "axis [C1]",
+			"Concat-13 axis [C1] axis 2 is outside [-2, 1] for inputs of rank 2"},
+		{"axis too small", 11, ProfileONNX, []*tensor.Tensor{f(2, 3)}, -3, "axis [C1]", ""},
+		{"negative axis before 11", 4, ProfileONNX, []*tensor.Tensor{f(2, 3)}, -1, "axis [C1]",
+			"Concat-4 axis [C1] axis -1 is outside [0, 1] for inputs of rank 2"},
+		{"negative axis in the profile", 13, ProfileSONNX, []*tensor.Tensor{f(2, 3)}, -1, "axis [C1]",
+			"Concat-13 axis [C1] axis -1 is negative: the profile takes axis in [0, 1]"},
+		{"rank 0", 13, ProfileONNX, []*tensor.Tensor{f(), f()}, 0, "axis [C1]",
+			"Concat-13 axis [C1] axis 0: the inputs have rank 0 and no axis to join along"},
 		{"type outside the profile", 13, ProfileSONNX, []*tensor.Tensor{tensor.MustNew(tensor.Float8E4M3FN, 2)}, 0, "R1", ""},
 	}
 	for _, c := range cases {
@@ -151,7 +151,7 @@ func TestConcatNodeVersions(t *testing.T) {
 	}
 	wantInt64s(t, out[0], []int{2, 3}, []int64{0, 1, 10, 2, 3, 11})
 	_, err = runKernel(nil, "Concat", 10, 1, map[string]Attribute{"axis": {Type: AttrInt, Int: -1}}, a, b)
-	wantRule(t, err, "C1", "")
+	wantRule(t, err, "axis [C1]", "")
 	// A missing input and a non-tensor input are errors, not panics.
 	_, err = runKernel(nil, "Concat", 13, 1, map[string]Attribute{"axis": {Type: AttrInt, Int: 0}}, a, nil)
 	wantRule(t, err, "input", "")
@@ -172,7 +172,7 @@ func TestConcatZeroSized(t *testing.T) {
 	wantInt64s(t, y, []int{0, 3}, []int64{})
 	// Zero-sized off the axis: the dims must still agree.
 	_, err = Concat([]*tensor.Tensor{seq64(0, 0, 3), seq64(0, 1, 3)}, ConcatOptions{Axis: 1})
-	wantRule(t, err, "C2", "")
+	wantRule(t, err, "inputs [C2]", "")
 }
 
 func TestConcatSizeLimit(t *testing.T) {

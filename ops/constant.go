@@ -152,6 +152,11 @@ func constantShape(op opRef, o ConstantOptions) (tensor.DataType, []int, error) 
 }
 
 func constant(opt *Options, op opRef, o ConstantOptions) (*tensor.Tensor, error) {
+	if o.Value != nil {
+		if err := checkInput(op, "value", o.Value); err != nil {
+			return nil, err
+		}
+	}
 	dt, shape, err := constantShape(op, o)
 	if err != nil {
 		return nil, err

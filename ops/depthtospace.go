@@ -67,6 +67,9 @@ func depthToSpaceNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value,
 }
 
 func depthToSpace(opt *Options, op opRef, x *tensor.Tensor, b int, mode string) (*tensor.Tensor, error) {
+	if err := checkInput(op, "input", x); err != nil {
+		return nil, err
+	}
 	out, err := depthToSpaceShape(op, x.Shape(), b, mode)
 	if err != nil {
 		return nil, err
@@ -83,7 +86,9 @@ func depthToSpace(opt *Options, op opRef, x *tensor.Tensor, b int, mode string) 
 	} else {
 		plan = permutePlan([]int{n, c, b, b, h, w}, []int{0, 1, 4, 2, 5, 3})
 	}
-	plan.run(opt, y, x)
+	if err := plan.run(opt, y, x); err != nil {
+		return nil, op.stopped(err)
+	}
 	return y, nil
 }
 

@@ -33,7 +33,11 @@
 //
 // Options selects the SONNX profile (ProfileSONNX: its extra constraints are
 // checked and what it leaves undefined is refused), caps the size of any
-// tensor an operator creates (an oversized output is refused before it is
-// allocated, wrapping ErrLimit), the cores used, and a context for
-// cancellation.
+// tensor an operator creates (an oversized output, or kernel scratch that
+// grows with the input, is refused before it is allocated, wrapping
+// ErrLimit; Options.Charge is told every such allocation first), the cores
+// used, and a context for cancellation: every kernel loop that can run for
+// more than a few milliseconds looks at it in strides, and a cancelled
+// kernel returns the context's error, never a result. A nil or zero
+// tensor is an error, never a panic.
 package ops

@@ -13,8 +13,8 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// values of a tensor as float64, for comparisons.
-func floats(t *testing.T, x *tensor.Tensor) []float64 {
+// float64sOf returns a tensor's values as float64, for comparisons.
+func float64sOf(t *testing.T, x *tensor.Tensor) []float64 {
 	t.Helper()
 	v, err := x.Float64s()
 	if err != nil {
@@ -28,7 +28,7 @@ func wantFloats(t *testing.T, y *tensor.Tensor, shape []int, want []float64) {
 	if !slices.Equal(y.Shape(), shape) {
 		t.Fatalf("shape %v, want %v", y.Shape(), shape)
 	}
-	got := floats(t, y)
+	got := float64sOf(t, y)
 	for i := range want {
 		if got[i] != want[i] && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
 			t.Fatalf("got %v, want %v", got, want)
@@ -162,7 +162,7 @@ func TestElementwiseSpecExamples(t *testing.T) {
 		} {
 			y, err := runNode(nil, op, 13, nil, a, b, c)
 			checkRule(t, err, "")
-			got := floats(t, y)
+			got := float64sOf(t, y)
 			for i := range want {
 				if float32(got[i]) != float32(want[i]) {
 					t.Fatalf("%s: got %v, want %v", op, got, want)
@@ -479,7 +479,7 @@ func TestArithmeticLoopsMatchGo(t *testing.T) {
 func goLoops(t *testing.T, op string, a, b *tensor.Tensor) []float64 {
 	out, err := broadcastShapes(a.Shape(), b.Shape())
 	checkRule(t, err, "")
-	av, bv := floats(t, a), floats(t, b)
+	av, bv := float64sOf(t, a), float64sOf(t, b)
 	n, _ := tensor.NumElements(out)
 	res := make([]float64, n)
 	for k := range res {

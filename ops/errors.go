@@ -3,6 +3,7 @@ package ops
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // ErrLimit is wrapped by the error of an operator whose output would exceed
@@ -12,9 +13,11 @@ var ErrLimit = errors.New("size limit exceeded")
 // Error is the error of an operator that refuses its inputs or attributes.
 // Its text names the operator, the version and the rule broken:
 //
-//	Unsqueeze-13 [C2] axis 1 designated twice (1 and -4)
+//	Unsqueeze-13 A [C2] axis 1 designated twice (1 and -4)
 //
-// Rule is a SONNX constraint or restriction id ("C2", "R1", "GR4") where the
+// Rule is a SONNX constraint or restriction id ("R1", "GR4", or a
+// constraint qualified by the section of the specification that states it,
+// as specifications reuse numbers: "A [C2]", "inputs [C1]") where the
 // profile specifies the operator, and otherwise a short name of the ONNX rule
 // ("perm", "axis-range"). Use errors.As to read the fields.
 type Error struct {
@@ -26,6 +29,9 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
+	if strings.HasSuffix(e.Rule, "]") { // an id qualified by its section: "inputs [C1]"
+		return fmt.Sprintf("%s-%d %s %s", e.Op, e.Version, e.Rule, e.Msg)
+	}
 	return fmt.Sprintf("%s-%d [%s] %s", e.Op, e.Version, e.Rule, e.Msg)
 }
 

@@ -51,15 +51,26 @@ func expandNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 }
 
 func expand(opt *Options, op opRef, x *tensor.Tensor, shape []int) (*tensor.Tensor, error) {
+	if err := checkInput(op, "input", x); err != nil {
+		return nil, err
+	}
+	if err := opt.positiveDims(op, "input", x.Shape()); err != nil {
+		return nil, err
+	}
 	out, err := expandShape(op, x.Shape(), shape)
 	if err != nil {
+		return nil, err
+	}
+	if err := opt.positiveDims(op, "output", out); err != nil {
 		return nil, err
 	}
 	y, err := opt.orDefault().newOverwritten(op, x.DataType(), out)
 	if err != nil {
 		return nil, err
 	}
-	broadcastPlan(x.Shape(), out).run(opt, y, x)
+	if err := broadcastPlan(x.Shape(), out).run(opt, y, x); err != nil {
+		return nil, op.stopped(err)
+	}
 	return y, nil
 }
 

@@ -7,7 +7,7 @@
 // The constraint is that of the SONNX specification (based on ONNX Flatten
 // 25), which ONNX shares:
 //
-//	[C1] axis in [-r, r], r = rank(X); a negative axis means axis + r
+//	axis [C1] axis in [-r, r], r = rank(X); a negative axis means axis + r
 
 package ops
 
@@ -40,6 +40,9 @@ func flattenNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 	if err != nil {
 		return nil, err
 	}
+	if err := opt.positiveDims(n.op(), "input", x.Shape()); err != nil {
+		return nil, err
+	}
 	axis, err := n.intAttr("axis", 1, "C1")
 	if err != nil {
 		return nil, err
@@ -52,6 +55,9 @@ func flattenNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 }
 
 func flatten(op opRef, x *tensor.Tensor, axis int) (*tensor.Tensor, error) {
+	if err := checkInput(op, "input", x); err != nil {
+		return nil, err
+	}
 	shape, err := flattenShape(op, x.Shape(), axis)
 	if err != nil {
 		return nil, err
@@ -67,7 +73,7 @@ func flattenShape(op opRef, in []int, axis int) ([]int, error) {
 		lo = 0 // versions 1 and 9 take non-negative axes only
 	}
 	if axis < lo || axis > r {
-		return nil, op.errorf("C1", "axis %d is outside [%d, %d] (input rank %d)", axis, lo, r, r)
+		return nil, op.errorf("axis [C1]", "axis %d is outside [%d, %d] (input rank %d)", axis, lo, r, r)
 	}
 	if axis < 0 {
 		axis += r

@@ -25,5 +25,5 @@ func ExampleFlatten() {
 	// Output:
 	// [6 20] true
 	// [2 60]
-	// Flatten-25 [C1] axis 5 is outside [-4, 4] (input rank 4)
+	// Flatten-25 axis [C1] axis 5 is outside [-4, 4] (input rank 4)
 }

@@ -28,9 +28,9 @@ func TestFlatten(t *testing.T) {
 		// The SONNX constraint and the versions.
 		{name: "scalar", version: 25, in: []int{}, axis: new(0), want: []int{1, 1}},
 		{name: "zero dim", version: 25, in: []int{2, 0, 3}, axis: new(2), want: []int{0, 3}},
-		{name: "axis past the rank", version: 25, in: []int{2, 3}, axis: new(3), rule: "C1"},
-		{name: "axis before -rank", version: 25, in: []int{2, 3}, axis: new(-3), rule: "C1"},
-		{name: "negative axis in version 9", version: 9, in: []int{2, 3}, axis: new(-1), rule: "C1"},
+		{name: "axis past the rank", version: 25, in: []int{2, 3}, axis: new(3), rule: "axis [C1]"},
+		{name: "axis before -rank", version: 25, in: []int{2, 3}, axis: new(-3), rule: "axis [C1]"},
+		{name: "negative axis in version 9", version: 9, in: []int{2, 3}, axis: new(-1), rule: "axis [C1]"},
 		{name: "version 1", version: 1, in: []int{2, 3, 4}, axis: new(2), want: []int{6, 4}},
 		{name: "version 11 takes negative axes", version: 11, in: []int{2, 3, 4}, axis: new(-1), want: []int{6, 4}},
 	}

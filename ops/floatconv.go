@@ -27,15 +27,41 @@ func floatComputable(dt tensor.DataType) bool {
 	return dt.IsInteger()
 }
 
+// nativeFloat reports whether loadFloats[A] returns a tensor of type dt as
+// it is, allocating nothing.
+func nativeFloat[A computeFloat](dt tensor.DataType) bool {
+	var zero A
+	switch any(zero).(type) {
+	case float32:
+		return dt == tensor.Float
+	}
+	return dt == tensor.Double
+}
+
 // loadFloats returns t's elements as []A. For a tensor already of type A it
-// returns t's own storage, which must not be modified.
+// returns t's own storage, which must not be modified; otherwise it
+// allocates one []A (float16 and bfloat16 convert to float32 directly, not
+// through float64), whose size the caller checks first.
 func loadFloats[A computeFloat](t *tensor.Tensor) ([]A, error) {
 	var zero A
 	switch any(zero).(type) {
 	case float32:
-		if t.DataType() == tensor.Float {
+		switch t.DataType() {
+		case tensor.Float:
 			v, err := tensor.Data[float32](t)
 			return any(v).([]A), err
+		case tensor.Float16:
+			out := make([]float32, t.Len())
+			for i, b := range asElems[uint16](t.Bytes())[:len(out)] {
+				out[i] = float16.Frombits(b).Float32()
+			}
+			return any(out).([]A), nil
+		case tensor.BFloat16:
+			out := make([]float32, t.Len())
+			for i, b := range asElems[uint16](t.Bytes())[:len(out)] {
+				out[i] = tensor.BF16(b).Float32()
+			}
+			return any(out).([]A), nil
 		}
 	case float64:
 		if t.DataType() == tensor.Double {
@@ -55,6 +81,58 @@ func loadFloats[A computeFloat](t *tensor.Tensor) ([]A, error) {
 		out[i] = A(x)
 	}
 	return out, nil
+}
+
+// loadFloatsPolled is loadFloats for a kernel: the conversion goes in steps
+// of pollWork elements, each a view of t's storage, with a look at the run's
+// context between them; a cancelled run returns the context's error.
+func loadFloatsPolled[A computeFloat](opt *Options, t *tensor.Tensor) ([]A, error) {
+	if nativeFloat[A](t.DataType()) || t.DataType().Size() <= 0 || t.Len() <= pollWork {
+		return loadFloats[A](t)
+	}
+	c := opt.orDefault().canceller()
+	out := make([]A, t.Len())
+	size := t.DataType().Size()
+	for lo := 0; lo < len(out); lo += pollWork {
+		if c.stop(pollWork) {
+			return nil, c.err
+		}
+		hi := min(lo+pollWork, len(out))
+		part, err := tensor.Wrap(t.DataType(), []int{hi - lo}, t.Bytes()[lo*size:hi*size])
+		if err != nil {
+			return nil, err
+		}
+		v, err := loadFloats[A](part)
+		if err != nil {
+			return nil, err
+		}
+		copy(out[lo:], v)
+	}
+	return out, nil
+}
+
+// storeFloatsPolled is storeFloats for a kernel, in steps of pollWork
+// elements with a look at the run's context between them.
+func storeFloatsPolled[A computeFloat](opt *Options, t *tensor.Tensor, v []A) error {
+	size := t.DataType().Size()
+	if size <= 0 || len(v) <= pollWork {
+		return storeFloats(t, v)
+	}
+	c := opt.orDefault().canceller()
+	for lo := 0; lo < len(v); lo += pollWork {
+		if c.stop(pollWork) {
+			return c.err
+		}
+		hi := min(lo+pollWork, len(v))
+		part, err := tensor.Wrap(t.DataType(), []int{hi - lo}, t.Bytes()[lo*size:hi*size])
+		if err != nil {
+			return err
+		}
+		if err := storeFloats(part, v[lo:hi]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // storeFloats writes v into t, whose type must pass floatComputable:

@@ -41,6 +41,9 @@ func identity(op opRef, v tensor.Value) (tensor.Value, error) {
 		if v == nil {
 			break
 		}
+		if err := checkInput(op, "input", v); err != nil {
+			return nil, err
+		}
 		return v, nil
 	case *tensor.Sequence:
 		if v == nil {

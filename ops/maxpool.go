@@ -30,11 +30,17 @@
 //	[R3] auto_pad is NOTSET
 //	[R4] ceil_mode is 0
 //	[R5] storage_order is 0
-//	[C1] X is float16, float, double, int8 or uint8
-//	[C2] every value of dilations, kernel_shape and strides is > 0
-//	[C3] pads has 4 entries, each >= 0
-//	[C4] every window holds a real element: the dilated kernel d*(k-1)+1 is
-//	     larger than each pad, and no window falls between two taps
+//	[TYPES] X is float16, float, double, int8 or uint8 (its type list)
+//	dilations [C1], kernel_shape [C1], strides [C1] every value is > 0
+//	pads [C1] pads has 4 entries (each >= 0: ONNX's "pads")
+//	pads [C2] every window holds a real element: the dilated kernel
+//	     d*(k-1)+1 is larger than each pad, and no window falls between two
+//	     taps
+//	[NaN] X holds no NaN: the profile's float specification reads a NaN as
+//	     -inf where ONNX and its reference propagate it; what the profile
+//	     leaves in doubt, it refuses
+//	[DIMS] every dimension of X is positive, as every tensor of the working
+//	     group's formal specification
 
 package ops
 
@@ -117,41 +123,47 @@ func maxPoolTypeOK(version int, dt tensor.DataType) bool {
 
 // maxPoolShape checks the constraints and returns the geometry of every
 // spatial axis; the output shape (of Y and of Indices) is maxPoolOutShape.
-func maxPoolShape(opt *Options, op opRef, dt tensor.DataType, shape []int, o MaxPoolOptions) ([]poolAxis, error) {
+// Under the profile it also returns the window tables it built to check
+// C4, for the kernel to reuse; nil otherwise.
+func maxPoolShape(opt *Options, op opRef, dt tensor.DataType, shape []int, o MaxPoolOptions) ([]poolAxis, *poolWindows, error) {
 	spatial := len(shape) - 2
 	if opt.orDefault().Profile == ProfileSONNX {
 		if err := maxPoolSONNX(op, dt, spatial, o); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if !maxPoolTypeOK(op.version, dt) {
-		return nil, op.errorf("type", "X is %v, which version %d does not accept", dt, op.version)
+		return nil, nil, op.errorf("type", "X is %v, which version %d does not accept", dt, op.version)
 	}
 	if o.StorageOrder != 0 && o.StorageOrder != 1 {
-		return nil, op.errorf("storage_order", "storage_order is %d, expected 0 or 1", o.StorageOrder)
+		return nil, nil, op.errorf("storage_order", "storage_order is %d, expected 0 or 1", o.StorageOrder)
 	}
 	a, err := checkPoolAttrs(op, spatial, poolAttrs{kernel: o.KernelShape, strides: o.Strides,
 		pads: o.Pads, dilations: o.Dilations, autoPad: o.AutoPad, ceilMode: o.CeilMode})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	axes, err := poolGeometry(op, shape[2:], a)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if opt.orDefault().Profile == ProfileSONNX {
-		w := newPoolWindows(axes)
-		if w.empty {
-			for k := range axes {
-				for o, c := range w.count[k] {
-					if c == 0 {
-						return nil, op.errorf("C4", "axis %d: window %d holds no element of X, only padding", k+2, o)
-					}
+	if opt.orDefault().Profile != ProfileSONNX {
+		return axes, nil, nil
+	}
+	w, err := opt.poolWindows(op, axes)
+	if err != nil {
+		return nil, nil, err
+	}
+	if w.empty {
+		for k := range axes {
+			for o, c := range w.count[k] {
+				if c == 0 {
+					return nil, nil, op.errorf("pads [C2]", "axis %d: window %d holds no element of X, only padding", k+2, o)
 				}
 			}
 		}
 	}
-	return axes, nil
+	return axes, w, nil
 }
 
 // maxPoolSONNX checks the profile's restrictions and constraints that come
@@ -172,24 +184,24 @@ func maxPoolSONNX(op opRef, dt tensor.DataType, spatial int, o MaxPoolOptions) e
 	switch dt {
 	case tensor.Float16, tensor.Float, tensor.Double, tensor.Int8, tensor.Uint8:
 	default:
-		return op.errorf("C1", "X is %v; the profile allows float16, float, double, int8 and uint8", dt)
+		return op.errorf("TYPES", "X is %v; the profile allows float16, float, double, int8 and uint8", dt)
 	}
 	for _, c := range []struct {
-		name string
-		v    []int
-	}{{"dilations", o.Dilations}, {"kernel_shape", o.KernelShape}, {"strides", o.Strides}} {
+		name, rule string
+		v          []int
+	}{{"dilations", "dilations [C1]", o.Dilations}, {"kernel_shape", "kernel_shape [C1]", o.KernelShape}, {"strides", "strides [C1]", o.Strides}} {
 		for i, x := range c.v {
 			if x <= 0 {
-				return op.errorf("C2", "%s[%d] is %d, must be > 0", c.name, i, x)
+				return op.errorf(c.rule, "%s[%d] is %d, must be > 0", c.name, i, x)
 			}
 		}
 	}
 	if len(o.Pads) != 4 {
-		return op.errorf("C3", "pads must have 4 entries, got %d", len(o.Pads))
+		return op.errorf("pads [C1]", "pads must have 4 entries, got %d", len(o.Pads))
 	}
 	for i, p := range o.Pads {
 		if p < 0 {
-			return op.errorf("C3", "pads[%d] is %d, must be >= 0", i, p)
+			return op.errorf("pads", "pads[%d] is %d, must be >= 0", i, p)
 		}
 	}
 	if len(o.KernelShape) == 2 {
@@ -199,11 +211,48 @@ func maxPoolSONNX(op opRef, dt tensor.DataType, spatial int, o MaxPoolOptions) e
 				d = o.Dilations[i%2]
 			}
 			if ek := dilatedKernel(k, d); ek <= int64(p) {
-				return op.errorf("C4", "pads[%d] is %d, not below the dilated kernel %d", i, p, ek)
+				return op.errorf("pads [C2]", "pads[%d] is %d, not below the dilated kernel %d", i, p, ek)
 			}
 		}
 	}
 	return nil
+}
+
+// firstNaN returns the flat index of the first NaN of a float tensor x, or
+// -1 when it holds none (or is not of a float type MaxPool takes). It reads
+// the bits, pollWork elements at a time, and stops when the run is
+// cancelled.
+func firstNaN(opt *Options, x *tensor.Tensor) (int, error) {
+	c := opt.canceller()
+	scan := func(n int, isNaN func(i int) bool) (int, error) {
+		for lo := 0; lo < n; lo += pollWork {
+			if c.stop(pollWork) {
+				return -1, c.err
+			}
+			for i := lo; i < min(lo+pollWork, n); i++ {
+				if isNaN(i) {
+					return i, nil
+				}
+			}
+		}
+		return -1, nil
+	}
+	b := x.Bytes()
+	switch x.DataType() {
+	case tensor.Float:
+		v := asElems[uint32](b)
+		return scan(len(v), func(i int) bool { return v[i]&0x7FFFFFFF > 0x7F800000 })
+	case tensor.Double:
+		v := asElems[uint64](b)
+		return scan(len(v), func(i int) bool { return v[i]&0x7FFFFFFFFFFFFFFF > 0x7FF0000000000000 })
+	case tensor.Float16:
+		v := asElems[uint16](b)
+		return scan(len(v), func(i int) bool { return v[i]&0x7FFF > float16Inf })
+	case tensor.BFloat16:
+		v := asElems[uint16](b)
+		return scan(len(v), func(i int) bool { return v[i]&0x7FFF > bfloat16Inf })
+	}
+	return -1, nil
 }
 
 // maxPoolOutShape is the shape of both outputs: N, C, then the output
@@ -217,10 +266,25 @@ func maxPoolOutShape(shape []int, axes []poolAxis) []int {
 }
 
 func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tensor.Tensor, *tensor.Tensor, error) {
+	if err := checkInput(op, "X", x); err != nil {
+		return nil, nil, err
+	}
+	if err := opt.positiveDims(op, "input X", x.Shape()); err != nil {
+		return nil, nil, err
+	}
 	opt = opt.orDefault()
-	axes, err := maxPoolShape(opt, op, x.DataType(), x.Shape(), o)
+	axes, w, err := maxPoolShape(opt, op, x.DataType(), x.Shape(), o)
 	if err != nil {
 		return nil, nil, err
+	}
+	if opt.Profile == ProfileSONNX {
+		at, err := firstNaN(opt, x)
+		if err != nil {
+			return nil, nil, op.stopped(err)
+		}
+		if at >= 0 {
+			return nil, nil, op.errorf("NaN", "X[%d] (flat) is NaN: the profile's texts disagree on a NaN input (its float specification reads NaN as -inf, ONNX and its reference propagate it), so the profile refuses it", at)
+		}
 	}
 	outShape := maxPoolOutShape(x.Shape(), axes)
 	if err := opt.checkSize(op, tensor.Int64, outShape); err != nil {
@@ -236,7 +300,14 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 	if err != nil {
 		return nil, nil, err
 	}
-	w := newPoolWindows(axes)
+	if y.Len() == 0 {
+		return y, indices, nil // no window to look at: build no tables
+	}
+	if w == nil {
+		if w, err = opt.poolWindows(op, axes); err != nil {
+			return nil, nil, err
+		}
+	}
 	idx, _ := tensor.Data[int64](indices)
 	planes := x.Shape()[0] * x.Shape()[1]
 	taps := 1 // the most real taps of one window: at most a plane
@@ -248,8 +319,12 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 		taps *= most
 	}
 	work := y.Len() * taps
+	if err := maxPoolScratch(opt, op, w, planes); err != nil {
+		return nil, nil, err
+	}
 	plan := newRankPlan(w) // nil where the general walk serves
 	err = parallelRange(opt, planes, work, func(lo, hi int) error {
+		c := opt.canceller()
 		// One plane's ranks (or for float64 its keys) and the scratch of
 		// plan.maxima, kept between calls: a model run in a loop then
 		// allocates nothing for them.
@@ -261,8 +336,8 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 			int64Scratch.Put(rowMaxBuf)
 		}()
 		for p := lo; p < hi; p++ {
-			if err := opt.cancelled(); err != nil {
-				return err
+			if c.stop(w.inPlane) {
+				return c.err
 			}
 			base := p * w.inPlane
 			pidx := idx[p*w.outPlane : (p+1)*w.outPlane]
@@ -270,13 +345,16 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 			case x.DataType() == tensor.Double:
 				v := asElems[uint64](x.Bytes())
 				keys = float64Keys(keys, v[base:base+w.inPlane])
-				argMaxPlane(keys, w, pidx, int64(base))
+				argMaxPlane(keys, w, pidx, int64(base), &c)
 			case plan != nil:
 				keys = planeRanks(keys, x, base, base+w.inPlane)
-				plan.maxima(keys, pidx, int64(base), &rowMax)
+				plan.maxima(keys, pidx, int64(base), &rowMax, &c)
 			default:
 				keys = planeRanks(keys, x, base, base+w.inPlane)
-				argMaxRanks(keys, w, pidx, int64(base))
+				argMaxRanks(keys, w, pidx, int64(base), &c)
+			}
+			if c.err != nil {
+				return c.err
 			}
 			gatherCopy(y, p*w.outPlane, x, pidx)
 			if o.StorageOrder == 1 && len(w.inShape) > 1 {
@@ -286,12 +364,27 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 		return nil
 	})
 	if err != nil {
-		return nil, nil, op.wrap("cancelled", err, "run stopped")
+		return nil, nil, op.stopped(err)
 	}
 	if w.empty {
-		fillEmptyWindows(y, idx)
+		if err := fillEmptyWindows(opt, y, idx); err != nil {
+			return nil, nil, op.stopped(err)
+		}
 	}
 	return y, indices, nil
+}
+
+// maxPoolScratch checks and charges, before the kernel runs, what it
+// allocates besides its outputs: on each core, the ranks (or keys) of one
+// plane, and the row maxima of the rank plan, at most a plane and an output
+// plane more (newRankPlan's bound), 8 bytes each; and the rank plan's
+// tables, a few ints per input row and per output column.
+func maxPoolScratch(opt *Options, op opRef, w *poolWindows, planes int) error {
+	cores := max(1, min(opt.threads(), planes))
+	perCore := addCounts(mulCounts(w.inPlane, 2), w.outPlane)
+	plan := addCounts(mulCounts(w.inShape[0], 2), mulCounts(w.outShape[len(w.outShape)-1], 4))
+	elems := addCounts(mulCounts(cores, perCore), plan)
+	return opt.scratch(op, "the keys and row maxima of a plane per core", elems, 8)
 }
 
 // The kernel compares keys, not values: every element of a plane is first
@@ -498,8 +591,9 @@ func newRankPlan(w *poolWindows) *rankPlan {
 
 // maxima writes, for every window of one plane whose ranks are ranks, base
 // plus the position in the plane of the window's largest rank, or -1 for a
-// window without a real element. rowMax is scratch, grown as needed.
-func (q *rankPlan) maxima(ranks []int64, idx []int64, base int64, rowMax *[]int64) {
+// window without a real element. rowMax is scratch, grown as needed. It
+// stops early, row by row, when c says the run is cancelled.
+func (q *rankPlan) maxima(ranks []int64, idx []int64, base int64, rowMax *[]int64, c *canceller) {
 	w := q.w
 	inW, outW := w.inShape[1], w.outShape[1]
 	size := len(q.rows) * outW
@@ -509,6 +603,9 @@ func (q *rankPlan) maxima(ranks []int64, idx []int64, base int64, rowMax *[]int6
 	rm := (*rowMax)[:size] // the maxima of row q.rows[i] at rm[i*outW:]
 	colStep := w.tapStride[1]
 	for i, r := range q.rows {
+		if c.stop(inW) {
+			return
+		}
 		src, dst := ranks[r*inW:(r+1)*inW], rm[i*outW:(i+1)*outW]
 		for _, run := range q.runs {
 			first := w.first[1][run.lo]
@@ -524,6 +621,9 @@ func (q *rankPlan) maxima(ranks []int64, idx []int64, base int64, rowMax *[]int6
 		}
 	}
 	for oh, h0 := range w.first[0] {
+		if c.stop(outW * w.count[0][oh]) {
+			return
+		}
 		out := idx[oh*outW : (oh+1)*outW]
 		row := func(i int) []int64 {
 			r := q.slot[h0+i*w.dilation[0]]
@@ -631,7 +731,7 @@ func colMaxInto(acc, a []int64) {
 
 // argMaxRanks is the general walk over ranks, for the geometries that have
 // no rankPlan.
-func argMaxRanks(ranks []int64, w *poolWindows, idx []int64, base int64) {
+func argMaxRanks(ranks []int64, w *poolWindows, idx []int64, base int64, c *canceller) {
 	if int64(w.inPlane) > math.MaxUint32 {
 		// The positions do not fit in the low half: compare the keys
 		// alone, in row-major order.
@@ -641,21 +741,33 @@ func argMaxRanks(ranks []int64, w *poolWindows, idx []int64, base int64) {
 	}
 	// Otherwise the largest rank of a window is its first largest key, which
 	// the walk finds as well.
-	argMaxPlane(ranks, w, idx, base)
+	argMaxPlane(ranks, w, idx, base, c)
 }
 
 // argMaxPlane writes, for every window of one plane whose keys are keys,
 // base plus the position in the plane of the window's first maximum in
-// row-major order, or -1 for a window without a real element.
-func argMaxPlane(keys []int64, w *poolWindows, idx []int64, base int64) {
+// row-major order, or -1 for a window without a real element. It stops
+// early, a few windows at a time, when c says the run is cancelled.
+func argMaxPlane(keys []int64, w *poolWindows, idx []int64, base int64, c *canceller) {
 	if len(w.outShape) <= 2 {
-		argMaxPlane2D(keys, w.as2D(), idx, base)
+		argMaxPlane2D(keys, w.as2D(), idx, base, c)
 		return
 	}
 	r := len(w.outShape)
 	o := make([]int, r)   // output coordinates
 	tap := make([]int, r) // tap counters of the window's outer axes
+	taps := 1             // the most taps of one window, the work of each
+	for k := range r {
+		most := 0
+		for _, n := range w.count[k] {
+			most = max(most, n)
+		}
+		taps = mulCounts(taps, max(most, 1))
+	}
 	for i := range idx {
+		if c.stop(taps) {
+			return
+		}
 		off := 0
 		empty := false
 		for k, ok := range o {
@@ -675,11 +787,14 @@ func argMaxPlane(keys []int64, w *poolWindows, idx []int64, base int64) {
 
 // argMaxPlane2D is argMaxPlane for one or two spatial axes, with the window
 // loops written out.
-func argMaxPlane2D(keys []int64, w *poolWindows, idx []int64, base int64) {
+func argMaxPlane2D(keys []int64, w *poolWindows, idx []int64, base int64, c *canceller) {
 	rowStride, rowStep, colStep := w.inStride[0], w.tapStride[0], w.tapStride[1]
 	i := 0
 	for oh, h0 := range w.first[0] {
 		nh := w.count[0][oh]
+		if c.stop(nh * len(w.first[1])) {
+			return
+		}
 		for ow, w0 := range w.first[1] {
 			nw := w.count[1][ow]
 			if nh == 0 || nw == 0 {
@@ -801,8 +916,9 @@ func (v divisor) div(n int64) int64 {
 }
 
 // fillEmptyWindows writes the padding value (-inf for the float types, the
-// type's minimum for the integers) where idx is -1.
-func fillEmptyWindows(y *tensor.Tensor, idx []int64) {
+// type's minimum for the integers) where idx is -1, in steps with a look at
+// the run's context between them.
+func fillEmptyWindows(opt *Options, y *tensor.Tensor, idx []int64) error {
 	var pad []byte
 	ne := binary.NativeEndian
 	switch y.DataType() {
@@ -820,9 +936,16 @@ func fillEmptyWindows(y *tensor.Tensor, idx []int64) {
 		pad = []byte{0}
 	}
 	b := y.Bytes()
-	for i, g := range idx {
-		if g < 0 {
-			copy(b[i*len(pad):], pad)
+	c := opt.canceller()
+	for lo := 0; lo < len(idx); lo += pollWork {
+		if c.stop(pollWork) {
+			return c.err
+		}
+		for i := lo; i < min(lo+pollWork, len(idx)); i++ {
+			if idx[i] < 0 {
+				copy(b[i*len(pad):], pad)
+			}
 		}
 	}
+	return nil
 }

@@ -265,15 +265,15 @@ func TestMaxPoolErrors(t *testing.T) {
 		{sonnx, x4, full(MaxPoolOptions{KernelShape: k2, AutoPad: "VALID"}), `MaxPool-22 [R3] auto_pad must be NOTSET, got "VALID"`},
 		{sonnx, x4, full(MaxPoolOptions{KernelShape: k2, CeilMode: true}), "MaxPool-22 [R4] ceil_mode must be 0"},
 		{sonnx, x4, full(MaxPoolOptions{KernelShape: k2, StorageOrder: 1}), "MaxPool-22 [R5] storage_order must be 0, got 1"},
-		{sonnx, tensor.MustNew(tensor.BFloat16, 1, 1, 4, 4), full(MaxPoolOptions{KernelShape: k2}), "MaxPool-22 [C1] X is bfloat16; the profile allows float16, float, double, int8 and uint8"},
-		{sonnx, x4, full(MaxPoolOptions{KernelShape: k2, Strides: []int{0, 1}}), "MaxPool-22 [C2] strides[0] is 0, must be > 0"},
-		{sonnx, x4, full(MaxPoolOptions{KernelShape: []int{2, -2}}), "MaxPool-22 [C2] kernel_shape[1] is -2, must be > 0"},
-		{sonnx, x4, MaxPoolOptions{KernelShape: k2, Strides: []int{1, 1}, Dilations: []int{1, 1}}, "MaxPool-22 [C3] pads must have 4 entries, got 0"},
-		{sonnx, x4, full(MaxPoolOptions{KernelShape: k2, Pads: []int{0, 2, 0, 0}}), "MaxPool-22 [C4] pads[1] is 2, not below the dilated kernel 2"},
+		{sonnx, tensor.MustNew(tensor.BFloat16, 1, 1, 4, 4), full(MaxPoolOptions{KernelShape: k2}), "MaxPool-22 [TYPES] X is bfloat16; the profile allows float16, float, double, int8 and uint8"},
+		{sonnx, x4, full(MaxPoolOptions{KernelShape: k2, Strides: []int{0, 1}}), "MaxPool-22 strides [C1] strides[0] is 0, must be > 0"},
+		{sonnx, x4, full(MaxPoolOptions{KernelShape: []int{2, -2}}), "MaxPool-22 kernel_shape [C1] kernel_shape[1] is -2, must be > 0"},
+		{sonnx, x4, MaxPoolOptions{KernelShape: k2, Strides: []int{1, 1}, Dilations: []int{1, 1}}, "MaxPool-22 pads [C1] pads must have 4 entries, got 0"},
+		{sonnx, x4, full(MaxPoolOptions{KernelShape: k2, Pads: []int{0, 2, 0, 0}}), "MaxPool-22 pads [C2] pads[1] is 2, not below the dilated kernel 2"},
 		// The dilated kernel (3) exceeds the pad (1), but the window at -1
 		// taps -1 and 1, both outside an input of length 1.
 		{sonnx, tensor.MustNew(tensor.Float, 1, 1, 1, 4), full(MaxPoolOptions{KernelShape: []int{2, 1}, Dilations: []int{2, 1}, Pads: []int{1, 0, 1, 0}}),
-			"MaxPool-22 [C4] axis 2: window 0 holds no element of X, only padding"},
+			"MaxPool-22 pads [C2] axis 2: window 0 holds no element of X, only padding"},
 	}
 	for _, c := range cases {
 		_, _, err := maxPool(c.opt, opRef{"MaxPool", 22}, c.x, c.o)
@@ -622,9 +622,9 @@ func TestMaxPoolRankPlan(t *testing.T) {
 				keys[i] &^= math.MaxUint32
 			}
 			want := make([]int64, w.outPlane)
-			argMaxPlane(keys, w, want, 7)
+			argMaxPlane(keys, w, want, 7, nil)
 			got := make([]int64, w.outPlane)
-			plan.maxima(ranks, got, 7, &rowMax)
+			plan.maxima(ranks, got, 7, &rowMax, nil)
 			if !slices.Equal(got, want) {
 				t.Fatalf("iter %d, %v, dims %v, windows %+v:\n got %v\nwant %v", iter, x.DataType(), dims, *w, got, want)
 			}
@@ -634,7 +634,7 @@ func TestMaxPoolRankPlan(t *testing.T) {
 				huge := *w
 				big := int64(1)<<32 + 1
 				huge.inPlane = int(big)
-				argMaxRanks(ranks, &huge, got, 7)
+				argMaxRanks(ranks, &huge, got, 7, nil)
 				if !slices.Equal(got, want) {
 					t.Fatalf("iter %d, %v, dims %v: the walk over keys gives %v, want %v", iter, x.DataType(), dims, got, want)
 				}

@@ -148,6 +148,12 @@ func maxUnpoolShape(op opRef, dt tensor.DataType, xShape, iShape []int, o MaxUnp
 }
 
 func maxUnpool(opt *Options, op opRef, x, indices *tensor.Tensor, o MaxUnpoolOptions) (*tensor.Tensor, error) {
+	if err := checkInput(op, "X", x); err != nil {
+		return nil, err
+	}
+	if err := checkInput(op, "I", indices); err != nil {
+		return nil, err
+	}
 	opt = opt.orDefault()
 	if indices.DataType() != tensor.Int64 {
 		return nil, op.errorf("type", "I must be int64, got %v", indices.DataType())
@@ -162,8 +168,17 @@ func maxUnpool(opt *Options, op opRef, x, indices *tensor.Tensor, o MaxUnpoolOpt
 		return nil, err
 	}
 	idx, _ := tensor.Data[int64](indices)
-	if tensor.SameShape(def, outShape) && scatterPlanes(opt, y, idx, x) {
-		return y, nil
+	if tensor.SameShape(def, outShape) {
+		done, err := scatterPlanes(opt, y, idx, x)
+		if err != nil {
+			return nil, op.stopped(err)
+		}
+		if done {
+			return y, nil
+		}
+	}
+	if err := opt.cancelled(); err != nil {
+		return nil, op.stopped(err)
 	}
 	clear(y.Bytes())
 	// Where each element goes: its index in the default shape, moved to
@@ -176,8 +191,13 @@ func maxUnpool(opt *Options, op opRef, x, indices *tensor.Tensor, o MaxUnpoolOpt
 	}
 	if tensor.SameShape(def, outShape) {
 		// The indices address the output itself: no translated copy.
-		scatterCopy(y, idx, x, 0)
+		if err := scatterInSteps(opt, y, idx, x); err != nil {
+			return nil, op.stopped(err)
+		}
 		return y, nil
+	}
+	if err := opt.scratch(op, "the translated indices", len(idx), 8); err != nil {
+		return nil, err
 	}
 	at := make([]int64, len(idx))
 	defStrides, outStrides := contiguousStrides(def), contiguousStrides(outShape)
@@ -190,8 +210,24 @@ func maxUnpool(opt *Options, op opRef, x, indices *tensor.Tensor, o MaxUnpoolOpt
 		}
 		at[i] = off
 	}
-	scatterCopy(y, at, x, 0)
+	if err := scatterInSteps(opt, y, at, x); err != nil {
+		return nil, op.stopped(err)
+	}
 	return y, nil
+}
+
+// scatterInSteps is scatterCopy(y, at, x, 0) in steps of pollWork
+// elements, in order, with a look at the run's context between steps.
+func scatterInSteps(opt *Options, y *tensor.Tensor, at []int64, x *tensor.Tensor) error {
+	c := opt.orDefault().canceller()
+	for lo := 0; lo < len(at); lo += pollWork {
+		if c.stop(pollWork) {
+			return c.err
+		}
+		hi := min(lo+pollWork, len(at))
+		scatterCopy(y, at[lo:hi], x, lo)
+	}
+	return nil
 }
 
 // scatterPlanes is MaxUnpool's output when the indices address it as it is
@@ -201,16 +237,21 @@ func maxUnpool(opt *Options, op opRef, x, indices *tensor.Tensor, o MaxUnpoolOpt
 // reports false, with the output partly written, when some index lies
 // outside its own plane (out of range, or in another plane, where another
 // core could be writing): then the caller does the whole output in order.
-func scatterPlanes(opt *Options, y *tensor.Tensor, idx []int64, x *tensor.Tensor) bool {
+// A cancelled run returns the context's error.
+func scatterPlanes(opt *Options, y *tensor.Tensor, idx []int64, x *tensor.Tensor) (bool, error) {
 	shape := x.Shape()
 	planes := shape[0] * shape[1]
 	if planes == 0 || y.Len() == 0 {
-		return false
+		return false, nil
 	}
 	inPlane, outPlane := len(idx)/planes, y.Len()/planes
 	var stray atomic.Bool
-	parallelRange(opt, planes, y.Len()+2*len(idx), func(lo, hi int) error {
+	err := parallelRange(opt, planes, y.Len()+2*len(idx), func(lo, hi int) error {
+		c := opt.orDefault().canceller()
 		for p := lo; p < hi && !stray.Load(); p++ {
+			if c.stop(inPlane + outPlane) {
+				return c.err
+			}
 			at := idx[p*inPlane : (p+1)*inPlane]
 			var ok bool
 			dst, src := y.Bytes(), x.Bytes()
@@ -228,7 +269,7 @@ func scatterPlanes(opt *Options, y *tensor.Tensor, idx []int64, x *tensor.Tensor
 		}
 		return nil
 	})
-	return !stray.Load()
+	return err == nil && !stray.Load(), err
 }
 
 // scatterPlane clears dst[first:first+n] and sets dst[at[i]] = src[i] for

@@ -288,7 +288,7 @@ func TestMaxUnpoolPlanes(t *testing.T) {
 			if own {
 				byPlanes++
 			}
-			if ok := scatterPlanes(&Options{Threads: 2}, tensor.MustNew(tensor.Float, def...), idx, xt); ok != own {
+			if ok, _ := scatterPlanes(&Options{Threads: 2}, tensor.MustNew(tensor.Float, def...), idx, xt); ok != own {
 				t.Fatalf("iter %d, shape %v: plane by plane: %v, want %v", iter, shape, ok, own)
 			}
 		}

@@ -24,7 +24,7 @@ const (
 	AttrGraphs    AttrType = 10
 	AttrSparse    AttrType = 11
 	AttrSparses   AttrType = 12
-	AttrTypeProto AttrType = 13
+	AttrTypeProto AttrType = 13 // held in Attribute.String, as ONNX writes the type: "tensor(float)"
 )
 
 var attrTypeNames = map[AttrType]string{
@@ -139,6 +139,9 @@ func (n *Node) tensorInput(in []tensor.Value, i int) (*tensor.Tensor, error) {
 	t, ok := in[i].(*tensor.Tensor)
 	if !ok {
 		return nil, n.op().errorf("input", "input %d is %s, expected a tensor", i, in[i].Describe())
+	}
+	if t != nil && !t.DataType().Valid() {
+		return nil, n.op().errorf("input", "input %d has no element type (a zero tensor.Tensor?)", i)
 	}
 	return t, nil
 }

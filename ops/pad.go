@@ -262,7 +262,16 @@ func padShape(op opRef, in []int, p padParams) ([]int, error) {
 }
 
 func pad(opt *Options, op opRef, x *tensor.Tensor, p padParams) (*tensor.Tensor, error) {
+	if err := checkInput(op, "data", x); err != nil {
+		return nil, err
+	}
+	if err := opt.positiveDims(op, "input data", x.Shape()); err != nil {
+		return nil, err
+	}
 	dt := x.DataType()
+	if p.value != nil && !p.value.DataType().Valid() {
+		return nil, op.errorf("constant_value", "constant_value has no element type (a zero tensor.Tensor?)")
+	}
 	if p.value != nil && p.mode == "constant" {
 		if p.value.DataType() != dt {
 			return nil, op.errorf("constant_value", "constant_value is %v, data is %v", p.value.DataType(), dt)
@@ -278,6 +287,9 @@ func pad(opt *Options, op opRef, x *tensor.Tensor, p padParams) (*tensor.Tensor,
 	outShape := make([]int, len(plan))
 	for k, a := range plan {
 		outShape[k] = a.out
+	}
+	if err := opt.positiveDims(op, "output", outShape); err != nil {
+		return nil, err
 	}
 	y, err := opt.orDefault().newOverwritten(op, dt, outShape)
 	if err != nil {
@@ -298,7 +310,9 @@ func pad(opt *Options, op opRef, x *tensor.Tensor, p padParams) (*tensor.Tensor,
 	if fill == nil {
 		fill = tensor.MustNew(dt, 1) // zero, or the empty string
 	}
-	tableCopy{tables: tables}.run(opt, y, x, fill)
+	if err := (tableCopy{tables: tables}).run(opt, y, x, fill); err != nil {
+		return nil, op.stopped(err)
+	}
 	return y, nil
 }
 
@@ -308,9 +322,9 @@ func pad(opt *Options, op opRef, x *tensor.Tensor, p padParams) (*tensor.Tensor,
 func padTables(opt *Options, op opRef, in []int, plan []padAxis, mode string) ([][]int, error) {
 	entries := 0
 	for _, a := range plan {
-		entries += a.out
+		entries = addCounts(entries, a.out)
 	}
-	if err := opt.orDefault().checkSize(op, tensor.Int64, []int{entries}); err != nil {
+	if err := opt.scratch(op, "the index tables", entries, 8); err != nil {
 		return nil, err
 	}
 	strides := contiguousStrides(in)

@@ -26,7 +26,13 @@ const parallelWork = 1 << 16
 // time of a 0.3 ms copy. The caller waits the same way. While it waits it
 // also runs parts still queued, its own or another call's, so calls that
 // nest or run at once never wait on a part nobody has started.
+//
+// A run cancelled before the call returns the context's error at once; f
+// polls the context itself for a cancellation during the call.
 func parallelRange(opt *Options, n, work int, f func(lo, hi int) error) error {
+	if err := opt.orDefault().cancelled(); err != nil {
+		return err
+	}
 	workers := opt.orDefault().threads()
 	if work < parallelWork {
 		workers = 1

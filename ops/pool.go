@@ -172,7 +172,22 @@ type poolWindows struct {
 	empty     bool // some window holds no real element at all
 }
 
-// newPoolWindows builds the tap tables of a geometry.
+// poolWindows builds the tap tables of a geometry after checking and
+// charging their size: two ints per output index of every axis, which pads
+// and strides can make long even for an empty tensor.
+func (o *Options) poolWindows(op opRef, axes []poolAxis) (*poolWindows, error) {
+	entries := 0
+	for _, ax := range axes {
+		entries = addCounts(entries, ax.out)
+	}
+	if err := o.scratch(op, "the window tables", mulCounts(entries, 2), 8); err != nil {
+		return nil, err
+	}
+	return newPoolWindows(axes), nil
+}
+
+// newPoolWindows builds the tap tables of a geometry; callers that take the
+// geometry from a model go through Options.poolWindows.
 func newPoolWindows(axes []poolAxis) *poolWindows {
 	r := len(axes)
 	w := &poolWindows{

@@ -97,7 +97,7 @@ func register(name string, versions []int, inputs, outputs [2]int, run Kernel) {
 	defer registry.Unlock()
 	k := key("", name)
 	for _, v := range versions {
-		registry.byName[k] = append(registry.byName[k], &Schema{Name: name, Since: v, Inputs: inputs, Outputs: outputs, Run: run})
+		registry.byName[k] = append(registry.byName[k], &Schema{Name: name, Since: v, Inputs: inputs, Outputs: outputs, Run: nilSafe(opRef{name, v}, run)})
 	}
 	sort.Slice(registry.byName[k], func(i, j int) bool { return registry.byName[k][i].Since < registry.byName[k][j].Since })
 }

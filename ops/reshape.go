@@ -6,15 +6,17 @@
 // input; 14 adds the allowzero attribute (a node of an earlier version that
 // sets it is refused, rule [attribute], as the ONNX checker refuses it); 19,
 // 21, 23, 24 and 25 only widen the element types. The requested shape S is
-// read as ONNX Reshape 25 says (the SONNX specification, based on it, gives
-// the rules no ids):
+// read as ONNX Reshape 25 says, with the ids of the SONNX specification
+// (reshape.md of the working group), qualified by the section that states
+// each:
 //
-//	[dim]                no entry below -1
-//	[copy-zero]          with allowzero=0, S[i]=0 copies dim i of X, so i < rank(X)
-//	[minus-one]          at most one -1, inferred so that the element count is kept
-//	[zero-and-minus-one] with allowzero=1 (0 is a literal 0), no 0 beside a -1
-//	[infer]              the -1 must be inferable: the other dims may not multiply to 0
-//	[count]              the result has as many elements as X
+//	allowzero [C1] allowzero is 0 or 1
+//	allowzero [C2] with allowzero=0, S[i]=0 copies dim i of X, so i < rank(X)
+//	allowzero [C3] the domain of S: no entry below -1; with allowzero=1 no 0
+//	               beside a -1; a -1 must be inferable (X has no zero
+//	               dimension, the other dims do not multiply to 0)
+//	S [C1]         at most one -1, inferred so that the element count is kept
+//	X [C1]         the result has as many elements as X
 //
 // Under the SONNX profile, allowzero must be 0 or 1 (ONNX reads any value
 // other than 1 as 0) and a -1 is refused when X has a zero dimension, where
@@ -74,7 +76,7 @@ func reshapeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 			return nil, err
 		}
 		if opt.orDefault().Profile == ProfileSONNX && az != 0 && az != 1 {
-			return nil, op.errorf("allowzero", "allowzero is %d, expected 0 or 1", az)
+			return nil, op.errorf("allowzero [C1]", "allowzero is %d, expected 0 or 1", az)
 		}
 		allowZero = az == 1
 	}
@@ -86,8 +88,15 @@ func reshapeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 }
 
 func reshape(opt *Options, op opRef, x *tensor.Tensor, shape []int, allowZero bool) (*tensor.Tensor, error) {
+	if err := checkInput(op, "data", x); err != nil {
+		return nil, err
+	}
 	out, err := reshapeShape(opt, op, x.Shape(), shape, allowZero)
 	if err != nil {
+		return nil, err
+	}
+	// After the shape's own rules, which name a -1 beside an empty input.
+	if err := opt.positiveDims(op, "input data", x.Shape()); err != nil {
 		return nil, err
 	}
 	return x.Reshape(out...)
@@ -101,15 +110,15 @@ func reshapeShape(opt *Options, op opRef, in, shape []int, allowZero bool) ([]in
 	for i, d := range shape {
 		switch {
 		case d < -1:
-			return nil, op.errorf("dim", "shape[%d] is %d; dims are >= 0, or -1 to infer", i, d)
+			return nil, op.errorf("allowzero [C3]", "shape[%d] is %d; dims are >= 0, or -1 to infer", i, d)
 		case d == -1:
 			if inferAt >= 0 {
-				return nil, op.errorf("minus-one", "shape[%d] and shape[%d] are both -1; at most one dim is inferred", inferAt, i)
+				return nil, op.errorf("S [C1]", "shape[%d] and shape[%d] are both -1; at most one dim is inferred", inferAt, i)
 			}
 			inferAt = i
 		case d == 0 && !allowZero:
 			if i >= len(in) {
-				return nil, op.errorf("copy-zero", "shape[%d] is 0, which copies dim %d of the input, but the input has rank %d", i, i, len(in))
+				return nil, op.errorf("allowzero [C2]", "shape[%d] is 0, which copies dim %d of the input, but the input has rank %d", i, i, len(in))
 			}
 			out[i] = in[i]
 		case d == 0:
@@ -119,35 +128,35 @@ func reshapeShape(opt *Options, op opRef, in, shape []int, allowZero bool) ([]in
 		}
 	}
 	if inferAt >= 0 && zeroAt >= 0 {
-		return nil, op.errorf("zero-and-minus-one", "with allowzero=1, shape %v holds both 0 (at %d) and -1 (at %d)", shape, zeroAt, inferAt)
+		return nil, op.errorf("allowzero [C3]", "with allowzero=1, shape %v holds both 0 (at %d) and -1 (at %d)", shape, zeroAt, inferAt)
 	}
 	total, err := tensor.NumElements(in)
 	if err != nil {
-		return nil, op.wrap("count", err, "input shape %v", in)
+		return nil, op.wrap("X [C1]", err, "input shape %v", in)
 	}
 	if inferAt >= 0 {
 		if total == 0 && opt.orDefault().Profile == ProfileSONNX {
-			return nil, op.errorf("infer", "the input %v has a zero dimension: the profile does not infer -1 from it", in)
+			return nil, op.errorf("allowzero [C3]", "the input %v has a zero dimension: the profile does not infer -1 from it", in)
 		}
 		out[inferAt] = 1
 		known, err := tensor.NumElements(out)
 		if err != nil {
-			return nil, op.wrap("count", err, "shape %v", shape)
+			return nil, op.wrap("X [C1]", err, "shape %v", shape)
 		}
 		if known == 0 {
-			return nil, op.errorf("infer", "shape %v: the dims beside -1 multiply to 0, so -1 is ambiguous", shape)
+			return nil, op.errorf("allowzero [C3]", "shape %v: the dims beside -1 multiply to 0, so -1 is ambiguous", shape)
 		}
 		if total%known != 0 {
-			return nil, op.errorf("count", "cannot reshape %v (%d elements) to %v: %d is not a multiple of %d", in, total, shape, total, known)
+			return nil, op.errorf("X [C1]", "cannot reshape %v (%d elements) to %v: %d is not a multiple of %d", in, total, shape, total, known)
 		}
 		out[inferAt] = total / known
 	}
 	n, err := tensor.NumElements(out)
 	if err != nil {
-		return nil, op.wrap("count", err, "shape %v", shape)
+		return nil, op.wrap("X [C1]", err, "shape %v", shape)
 	}
 	if n != total {
-		return nil, op.errorf("count", "cannot reshape %v (%d elements) to %v (%d elements)", in, total, out, n)
+		return nil, op.errorf("X [C1]", "cannot reshape %v (%d elements) to %v (%d elements)", in, total, out, n)
 	}
 	return out, nil
 }

@@ -21,5 +21,5 @@ func ExampleReshape() {
 	fmt.Println(err)
 	// Output:
 	// [2 3 1] true
-	// Reshape-25 [count] cannot reshape [2 3] (6 elements) to [4 -1]: 6 is not a multiple of 4
+	// Reshape-25 X [C1] cannot reshape [2 3] (6 elements) to [4 -1]: 6 is not a multiple of 4
 }

@@ -179,10 +179,26 @@ func resizeNodeParams(opt *Options, n *Node, in []tensor.Value) (resizeParams, e
 	if p.mode, err = n.Str("mode", "nearest"); err != nil {
 		return p, err
 	}
+	// roi, scales and sizes hold at most two values per axis of X: longer
+	// lists are refused before they are converted (a hostile float16 roi
+	// would take four times its bytes as float64).
+	rank := 0
+	if x, _ := n.tensorInput(in, 0); x != nil {
+		rank = x.Rank()
+	}
+	tooLong := func(t *tensor.Tensor, name string, most int) error {
+		if t != nil && t.Len() > most {
+			return op.errorf(name, "%s has %d values; X of rank %d takes at most %d", name, t.Len(), rank, most)
+		}
+		return nil
+	}
 	if n.Version == 10 {
 		p.coord, p.nearest, p.keepAspect = "asymmetric", "legacy", "stretch"
 		scales, err := n.requiredInput(in, 1, "scales")
 		if err != nil {
+			return p, err
+		}
+		if err := tooLong(scales, "scales", rank); err != nil {
 			return p, err
 		}
 		p.scales, err = resizeScalesInput(op, scales)
@@ -227,6 +243,9 @@ func resizeNodeParams(opt *Options, n *Node, in []tensor.Value) (resizeParams, e
 	if err != nil {
 		return p, err
 	}
+	if err := tooLong(roi, "roi", 2*rank); err != nil {
+		return p, err
+	}
 	if roi != nil && roi.Len() > 0 {
 		if !roi.DataType().IsFloat() || roi.Rank() != 1 {
 			return p, op.errorf("roi", "roi must be a 1-D float tensor, got %s", roi.Describe())
@@ -242,6 +261,9 @@ func resizeNodeParams(opt *Options, n *Node, in []tensor.Value) (resizeParams, e
 	if n.Version == 11 && scales == nil {
 		return p, op.errorf("input", "required input scales (#2) is missing (give an empty tensor to use sizes)")
 	}
+	if err := tooLong(scales, "scales", rank); err != nil {
+		return p, err
+	}
 	if scales != nil && scales.Len() > 0 {
 		if p.scales, err = resizeScalesInput(op, scales); err != nil {
 			return p, err
@@ -249,6 +271,9 @@ func resizeNodeParams(opt *Options, n *Node, in []tensor.Value) (resizeParams, e
 	}
 	sizes, err := n.tensorInput(in, 3)
 	if err != nil {
+		return p, err
+	}
+	if err := tooLong(sizes, "sizes", rank); err != nil {
 		return p, err
 	}
 	if sizes != nil && sizes.Len() > 0 {
@@ -472,11 +497,20 @@ func resizeShape(op opRef, in []int, p resizeParams) ([]int, error) {
 }
 
 func resize(opt *Options, op opRef, x *tensor.Tensor, p resizeParams) (*tensor.Tensor, error) {
+	if err := checkInput(op, "X", x); err != nil {
+		return nil, err
+	}
+	if err := opt.positiveDims(op, "input X", x.Shape()); err != nil {
+		return nil, err
+	}
 	g, err := resizeCheck(op, x.Shape(), p)
 	if err != nil {
 		return nil, err
 	}
 	o := opt.orDefault()
+	if err := o.positiveDims(op, "output", g.out); err != nil {
+		return nil, err
+	}
 	if n, _ := tensor.NumElements(g.out); n == 0 {
 		return o.newTensor(op, x.DataType(), g.out)
 	}

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -147,7 +148,11 @@ func planResizeAxis(opt *Options, op opRef, p resizeParams, g resizeGeometry, k,
 	case p.mode == "cubic":
 		taps, first = 4, -1
 	}
-	if err := opt.checkSize(op, tensor.Double, []int{out, taps, 2}); err != nil {
+	// The plan: an index and a weight per tap, a start and a mark per
+	// output; and the copies the loops make of it (the weights in the
+	// computing type, the per-output records of resizeRowFilter).
+	perOut := addCounts(mulCounts(taps, 4), 3)
+	if err := opt.scratch(op, fmt.Sprintf("the plan of axis %d (%d outputs of %d taps)", k, out, taps), mulCounts(out, perOut), 8); err != nil {
 		return nil, err
 	}
 	a.taps = taps
@@ -323,8 +328,17 @@ func resizeNearest(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, out
 				q.dstStrides = append(q.dstStrides, outStrides[k])
 			}
 		}
-		q.run(opt, y, x)
+		if err := q.run(opt, y, x); err != nil {
+			return nil, op.stopped(err)
+		}
 		return y, nil
+	}
+	entries := 0
+	for _, a := range plans {
+		entries = addCounts(entries, a.out)
+	}
+	if err := opt.scratch(op, "the index tables", entries, 8); err != nil {
+		return nil, err
 	}
 	tc := tableCopy{tables: make([][]int, len(plans))}
 	for k, a := range plans {
@@ -344,7 +358,9 @@ func resizeNearest(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, out
 			return nil, op.wrap("extrapolation_value", err, "extrapolation_value %v", p.extrapolation)
 		}
 	}
-	tc.run(opt, y, x, fill)
+	if err := tc.run(opt, y, x, fill); err != nil {
+		return nil, op.stopped(err)
+	}
 	return y, nil
 }
 
@@ -375,16 +391,27 @@ func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor,
 	if len(todo) == 0 {
 		return x.Reshape(outShape...) // nothing moves: a view, as Reshape gives
 	}
+	// The input converted to the computing type is checked first: for
+	// integers it takes up to eight times the input's bytes.
+	var zero A
+	computeSize := int(unsafe.Sizeof(zero))
+	if !nativeFloat[A](dt) {
+		if err := opt.scratch(op, fmt.Sprintf("the input converted to %T", zero), x.Len(), computeSize); err != nil {
+			return nil, err
+		}
+	}
 	y, err := opt.newOverwritten(op, dt, outShape)
 	if err != nil || y.Len() == 0 {
 		return y, err
 	}
-	src, err := loadFloats[A](x)
+	src, err := loadFloatsPolled[A](opt, x)
+	if err := opt.cancelled(); err != nil {
+		return nil, op.stopped(err)
+	}
 	if err != nil {
 		return nil, op.wrap("type", err, "input")
 	}
 	var intoY []A // y's own storage, when the last pass can write there
-	var zero A
 	switch any(zero).(type) {
 	case float32:
 		if dt == tensor.Float {
@@ -409,13 +436,16 @@ func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor,
 			return nil, err
 		}
 		n, _ := tensor.NumElements(cur)
+		if err := opt.charge(op, fmt.Sprintf("an intermediate of shape %v", cur), int64(n)*int64(computeSize)); err != nil {
+			return nil, err
+		}
 		return make([]A, n), nil
 	}
 	if r := len(cur); fuse && todo[0] >= r-2 {
 		// The two innermost axes in one step: H (axis r-2) and W (r-1),
 		// either of which may stay.
 		if err := opt.cancelled(); err != nil {
-			return nil, err
+			return nil, op.stopped(err)
 		}
 		var h *resizeAxis
 		var w *resizeRowFilter[A]
@@ -438,12 +468,18 @@ func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor,
 		if err != nil {
 			return nil, err
 		}
-		resizePlanes(opt, dst, src, planes, h, w, A(p.extrapolation))
+		cores := max(1, min(opt.threads(), planes))
+		if err := opt.scratch(op, "the rows of a plane per core", mulCounts(cores, resizePlanesScratch(h, w)), computeSize); err != nil {
+			return nil, err
+		}
+		if err := resizePlanes(opt, dst, src, planes, h, w, A(p.extrapolation)); err != nil {
+			return nil, op.stopped(err)
+		}
 		src = dst
 	}
 	for i, k := range todo {
 		if err := opt.cancelled(); err != nil {
-			return nil, err
+			return nil, op.stopped(err)
 		}
 		a := plans[k]
 		outer, inner := 1, 1
@@ -458,11 +494,16 @@ func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor,
 		if err != nil {
 			return nil, err
 		}
-		resizePass(opt, dst, src, outer, inner, a, A(p.extrapolation))
+		if err := resizePass(opt, dst, src, outer, inner, a, A(p.extrapolation)); err != nil {
+			return nil, op.stopped(err)
+		}
 		src = dst
 	}
 	if intoY == nil {
-		if err := storeFloats(y, src); err != nil {
+		if err := storeFloatsPolled(opt, y, src); err != nil {
+			if cerr := opt.cancelled(); cerr != nil {
+				return nil, op.stopped(cerr)
+			}
 			return nil, op.wrap("type", err, "output")
 		}
 	}
@@ -471,8 +512,8 @@ func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor,
 
 // resizePass resamples one axis: src is [outer, a.in, inner], dst
 // [outer, a.out, inner], and every dst row is the weighted sum of the src
-// rows its taps name.
-func resizePass[A computeFloat](opt *Options, dst, src []A, outer, inner int, a *resizeAxis, extrapolation A) {
+// rows its taps name. It polls the run's context row by row.
+func resizePass[A computeFloat](opt *Options, dst, src []A, outer, inner int, a *resizeAxis, extrapolation A) error {
 	taps := a.taps
 	w := make([]A, len(a.weight))
 	for i, v := range a.weight {
@@ -480,7 +521,8 @@ func resizePass[A computeFloat](opt *Options, dst, src []A, outer, inner int, a 
 	}
 	rows := outer * a.out
 	inRow := a.in * inner
-	_ = parallelRange(opt, rows, rows*inner*taps, func(lo, hi int) error {
+	return parallelRange(opt, rows, rows*inner*taps, func(lo, hi int) error {
+		c := opt.orDefault().canceller()
 		if inner == 1 {
 			// The innermost axis: one element a row. Walk (b, o) by
 			// increment rather than a division per element.
@@ -500,11 +542,17 @@ func resizePass[A computeFloat](opt *Options, dst, src []A, outer, inner int, a 
 				if o++; o == a.out && row+1 < hi {
 					o, b = 0, b+1
 					s = src[b*inRow : b*inRow+inRow]
+					if c.stop(a.out * taps) {
+						return c.err
+					}
 				}
 			}
 			return nil
 		}
 		for row := lo; row < hi; row++ {
+			if c.stop(inner * taps) {
+				return c.err
+			}
 			b, o := row/a.out, row%a.out
 			d := dst[row*inner : row*inner+inner]
 			if a.extrapolate != nil && a.extrapolate[o] {

@@ -370,10 +370,31 @@ func resizeCombineTwoRows[A computeFloat](d0, d1, r0, r1, w []A) {
 	}
 }
 
+// resizePlanesScratch is what resizePlanes allocates on each core, in
+// elements of the computing type: a ring of resampled rows (slots of w.out),
+// a row of sums, the tags and the tap rows; and, once, the H weights.
+func resizePlanesScratch[A computeFloat](h *resizeAxis, w *resizeRowFilter[A]) int {
+	taps, hin, weights := 1, 1, 0
+	if h != nil {
+		taps, hin, weights = h.taps, h.in, len(h.weight)
+	}
+	slots := 1
+	for slots < min(taps, hin) {
+		slots *= 2
+	}
+	win, wout := 0, 0
+	if w != nil {
+		win, wout = w.plan.in, w.plan.out
+	}
+	n := addCounts(mulCounts(slots, wout), win)
+	n = addCounts(n, addCounts(slots, taps))
+	return addCounts(n, weights)
+}
+
 // resizePlanes resamples the two innermost axes of src, [planes, h.in,
 // w.in], into dst, [planes, h.out, w.out]. Either plan may be the identity
-// (nil), not both.
-func resizePlanes[A computeFloat](opt *Options, dst, src []A, planes int, h *resizeAxis, w *resizeRowFilter[A], extrapolation A) {
+// (nil), not both. It polls the run's context row by row.
+func resizePlanes[A computeFloat](opt *Options, dst, src []A, planes int, h *resizeAxis, w *resizeRowFilter[A], extrapolation A) error {
 	hin, hout := 1, 1
 	if h != nil {
 		hin, hout = h.in, h.out
@@ -409,7 +430,9 @@ func resizePlanes[A computeFloat](opt *Options, dst, src []A, planes int, h *res
 		work += planes * hin * wout * wt
 		hFirst = hout*win*taps+3*hout*wout*wt < 3*hin*wout*wt+hout*wout*taps
 	}
-	_ = parallelRange(opt, rows, work, func(lo, hi int) error {
+	rowWork := max(1, work/max(1, rows))
+	return parallelRange(opt, rows, work, func(lo, hi int) error {
+		c := opt.orDefault().canceller()
 		// The ring holds resampled input rows: input row r of plane b in
 		// slot r&mask, tagged b*hin+r. A window of taps consecutive rows
 		// (the most one output row reads) fits without collisions. Slots
@@ -446,6 +469,9 @@ func resizePlanes[A computeFloat](opt *Options, dst, src []A, planes int, h *res
 		in := make([][]A, taps)
 		b, o := lo/hout, lo%hout
 		for row := lo; row < hi; row++ {
+			if c.stop(rowWork) {
+				return c.err
+			}
 			d := dst[row*wout : (row+1)*wout]
 			switch {
 			case h == nil:

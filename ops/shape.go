@@ -29,10 +29,13 @@ type ShapeOptions struct {
 }
 
 // Shape returns the dims of data from o.Start to o.End as a 1-D int64
-// tensor (ONNX Shape, version 25). Shape cannot fail: out-of-range bounds
-// are clamped.
-func Shape(data *tensor.Tensor, o ShapeOptions) *tensor.Tensor {
-	return shapeOf(data, o.Start, o.End)
+// tensor (ONNX Shape, version 25). Out-of-range bounds are clamped: the only
+// error is a nil or zero data.
+func Shape(data *tensor.Tensor, o ShapeOptions) (*tensor.Tensor, error) {
+	if err := checkInput(opRef{"Shape", 25}, "data", data); err != nil {
+		return nil, err
+	}
+	return shapeOf(data, o.Start, o.End), nil
 }
 
 func shapeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

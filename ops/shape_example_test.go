@@ -9,10 +9,16 @@ import (
 
 func ExampleShape() {
 	x := tensor.MustNew(tensor.Bool, 2, 3, 4)
-	all, _ := tensor.ToSlice[int64](ops.Shape(x, ops.ShapeOptions{}))
+	all, err := ops.Shape(x, ops.ShapeOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	// start and end count from the end when negative, and are clamped.
-	last, _ := tensor.ToSlice[int64](ops.Shape(x, ops.ShapeOptions{Start: -1, End: new(10)}))
-	fmt.Println(all, last)
+	last, _ := ops.Shape(x, ops.ShapeOptions{Start: -1, End: new(10)})
+	a, _ := tensor.ToSlice[int64](all)
+	l, _ := tensor.ToSlice[int64](last)
+	fmt.Println(a, l)
 	// Output:
 	// [2 3 4] [4]
 }

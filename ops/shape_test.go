@@ -40,8 +40,8 @@ func TestShape(t *testing.T) {
 	}
 	_, err := runNode(nil, "Shape", 13, map[string]Attribute{"start": intAttribute(1)}, x)
 	checkRule(t, err, "attribute")
-	checkInt64s(t, Shape(tensor.Scalar(true), ShapeOptions{}), []int{0}, []int64{})
-	checkInt64s(t, Shape(x, ShapeOptions{Start: -2, End: new(-1)}), []int{1}, []int64{4})
+	checkInt64s(t, must(Shape(tensor.Scalar(true), ShapeOptions{})), []int{0}, []int64{})
+	checkInt64s(t, must(Shape(x, ShapeOptions{Start: -2, End: new(-1)})), []int{1}, []int64{4})
 }
 
 func TestSize(t *testing.T) {
@@ -67,9 +67,17 @@ func TestShapeSizeAllTypes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 18))
 	for _, dt := range tensor.AllTypes() {
 		x := randomValidTensor(rng, dt, []int{2, 0, 3})
-		checkInt64s(t, Shape(x, ShapeOptions{}), []int{3}, []int64{2, 0, 3})
-		checkInt64s(t, Size(x), []int{}, []int64{0})
+		checkInt64s(t, must(Shape(x, ShapeOptions{})), []int{3}, []int64{2, 0, 3})
+		checkInt64s(t, must(Size(x)), []int{}, []int64{0})
 	}
+}
+
+// must returns y, panicking on err: the tests' calls cannot fail.
+func must(y *tensor.Tensor, err error) *tensor.Tensor {
+	if err != nil {
+		panic(err)
+	}
+	return y
 }
 
 func checkInt64s(t *testing.T, y *tensor.Tensor, shape []int, want []int64) {

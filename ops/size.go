@@ -14,9 +14,13 @@ func init() {
 }
 
 // Size returns the element count of data as a rank-0 int64 tensor (ONNX
-// Size, version 25). Size has no attributes, so it takes no options.
-func Size(data *tensor.Tensor) *tensor.Tensor {
-	return tensor.Scalar(int64(data.Len()))
+// Size, version 25). Size has no attributes, so it takes no options; the
+// only error is a nil or zero data.
+func Size(data *tensor.Tensor) (*tensor.Tensor, error) {
+	if err := checkInput(opRef{"Size", 25}, "data", data); err != nil {
+		return nil, err
+	}
+	return tensor.Scalar(int64(data.Len())), nil
 }
 
 func sizeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
@@ -24,5 +28,5 @@ func sizeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 	if err != nil {
 		return nil, err
 	}
-	return values(Size(x)), nil
+	return values(tensor.Scalar(int64(x.Len()))), nil
 }

@@ -9,8 +9,13 @@ import (
 
 func ExampleSize() {
 	x := tensor.MustNew(tensor.Int4, 2, 3, 4)
-	n, _ := tensor.ToSlice[int64](ops.Size(x))
-	fmt.Println(ops.Size(x).Shape(), n)
+	size, err := ops.Size(x)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	n, _ := tensor.ToSlice[int64](size)
+	fmt.Println(size.Shape(), n)
 	// Output:
 	// [] [24]
 }

@@ -175,14 +175,14 @@ func sliceShape(opt *Options, op opRef, shape []int, p sliceParams) (sliceWindow
 		return onnx
 	}
 	if sonnx && r == 0 {
-		return sliceWindow{}, op.errorf("C3", "X has rank 0: slicing needs rank 1 or more")
+		return sliceWindow{}, op.errorf("X [C3]", "X has rank 0: slicing needs rank 1 or more")
 	}
 	if len(p.Ends) != n || (p.Axes != nil && len(p.Axes) != n) || (p.Steps != nil && len(p.Steps) != n) {
-		return sliceWindow{}, op.errorf(rule("lengths", "C1"), "starts, ends, axes and steps have lengths %d, %d, %s and %s: they must be equal",
+		return sliceWindow{}, op.errorf(rule("lengths", "X [C1]"), "starts, ends, axes and steps have lengths %d, %d, %s and %s: they must be equal",
 			n, len(p.Ends), lengthOrAbsent(p.Axes), lengthOrAbsent(p.Steps))
 	}
 	if sonnx && n != r {
-		return sliceWindow{}, op.errorf("C1", "starts, ends, axes and steps list %d axes, but X has rank %d: every axis must be listed ([R2])", n, r)
+		return sliceWindow{}, op.errorf("X [C1]", "starts, ends, axes and steps list %d axes, but X has rank %d: every axis must be listed ([R2])", n, r)
 	}
 	w := sliceWindow{start: make([]int, r), step: make([]int, r), shape: append([]int{}, shape...)}
 	for k := range w.step {
@@ -201,13 +201,13 @@ func sliceShape(opt *Options, op opRef, shape []int, p sliceParams) (sliceWindow
 			a = p.Axes[i]
 		}
 		if a < lo || a >= int64(r) {
-			return sliceWindow{}, op.errorf(rule("axes", "C2"), "axes[%d] = %d is outside [%d, %d] for an input of rank %d", i, a, lo, r-1, r)
+			return sliceWindow{}, op.errorf(rule("axes", "axes [C2]"), "axes[%d] = %d is outside [%d, %d] for an input of rank %d", i, a, lo, r-1, r)
 		}
 		if a < 0 {
 			a += int64(r)
 		}
 		if j := seen[a]; j != 0 {
-			return sliceWindow{}, op.errorf(rule("axes", "C3"), "axis %d is listed twice (axes[%d] and axes[%d])", a, j-1, i)
+			return sliceWindow{}, op.errorf(rule("axes", "axes [C3]"), "axis %d is listed twice (axes[%d] and axes[%d])", a, j-1, i)
 		}
 		seen[a] = i + 1
 		axes[i] = int(a)
@@ -215,7 +215,7 @@ func sliceShape(opt *Options, op opRef, shape []int, p sliceParams) (sliceWindow
 	// steps: never 0.
 	for i := range axes {
 		if p.Steps != nil && p.Steps[i] == 0 {
-			return sliceWindow{}, op.errorf(rule("steps", "C2"), "steps[%d] is 0", i)
+			return sliceWindow{}, op.errorf(rule("steps", "steps [C2]"), "steps[%d] is 0", i)
 		}
 	}
 	for i, k := range axes {
@@ -294,14 +294,14 @@ func stepCount(start, end, step int64) int64 {
 // dimension d: no clamping, every value in its domain.
 func sliceAxisStrict(op opRef, i int, d, start, end, step int64) (int64, int64, error) {
 	if start < -d || start > d-1 {
-		return 0, 0, op.errorf("C2", "starts[%d] = %d is outside [%d, %d] (dimension %d; the profile does not clamp, [R8])", i, start, -d, d-1, d)
+		return 0, 0, op.errorf("starts [C2]", "starts[%d] = %d is outside [%d, %d] (dimension %d; the profile does not clamp, [R8])", i, start, -d, d-1, d)
 	}
 	elo, ehi := -d, d
 	if step < 0 {
 		elo, ehi = -d-1, d-1
 	}
 	if end < elo || end > ehi {
-		return 0, 0, op.errorf("C2", "ends[%d] = %d is outside [%d, %d] (dimension %d, step %d; the profile does not clamp)", i, end, elo, ehi, d, step)
+		return 0, 0, op.errorf("ends [C2]", "ends[%d] = %d is outside [%d, %d] (dimension %d, step %d; the profile does not clamp)", i, end, elo, ehi, d, step)
 	}
 	if start < 0 {
 		start += d
@@ -317,12 +317,18 @@ func sliceAxisStrict(op opRef, i int, d, start, end, step int64) (int64, int64, 
 	}
 	count := stepCount(start, end, step)
 	if count <= 0 {
-		return 0, 0, op.errorf("C2", "axis %d: the output dimension is 0 (start %d, end %d): the profile needs it > 0", i, start, end)
+		return 0, 0, op.errorf("Y [C2]", "axis %d: the output dimension is 0 (start %d, end %d): the profile needs it > 0", i, start, end)
 	}
 	return start, count, nil
 }
 
 func slice(opt *Options, op opRef, x *tensor.Tensor, p sliceParams) (*tensor.Tensor, error) {
+	if err := checkInput(op, "data", x); err != nil {
+		return nil, err
+	}
+	if err := opt.positiveDims(op, "input data", x.Shape()); err != nil {
+		return nil, err
+	}
 	w, err := sliceShape(opt, op, x.Shape(), p)
 	if err != nil {
 		return nil, err
@@ -331,6 +337,8 @@ func slice(opt *Options, op opRef, x *tensor.Tensor, p sliceParams) (*tensor.Ten
 	if err != nil {
 		return nil, err
 	}
-	boxPlan(w.shape, x.Shape(), w.start, w.step, w.shape, nil).run(opt, y, x)
+	if err := boxPlan(w.shape, x.Shape(), w.start, w.step, w.shape, nil).run(opt, y, x); err != nil {
+		return nil, op.stopped(err)
+	}
 	return y, nil
 }

@@ -178,23 +178,23 @@ func TestSliceSONNX(t *testing.T) {
 		rule string
 		text string
 	}{
-		{"rank 0", tensor.Scalar(int64(1)), all(v(), v(), v(), v()), "C3", ""},
-		{"every axis listed", x, all(v(0), v(1), v(0), v(1)), "C1",
-			"Slice-13 [C1] starts, ends, axes and steps list 1 axes, but X has rank 2: every axis must be listed ([R2])"},
-		{"lengths", x, all(v(0, 0), v(1), v(0, 1), v(1, 1)), "C1", ""},
-		{"axis range", x, all(v(0, 0), v(1, 1), v(0, 2), v(1, 1)), "C2", ""},
-		{"axis unique", x, all(v(0, 0), v(1, 1), v(0, -2), v(1, 1)), "C3", ""},
-		{"step 0", x, all(v(0, 0), v(1, 1), v(0, 1), v(1, 0)), "C2", "Slice-13 [C2] steps[1] is 0"},
-		{"start past the end", x, all(v(3, 0), v(3, 1), v(0, 1), v(1, 1)), "C2",
-			"Slice-13 [C2] starts[0] = 3 is outside [-3, 2] (dimension 3; the profile does not clamp, [R8])"},
-		{"start before the start", x, all(v(-4, 0), v(3, 1), v(0, 1), v(1, 1)), "C2", ""},
-		{"INT64_MAX end", x, all(v(0, 0), v(math.MaxInt64, 1), v(0, 1), v(1, 1)), "C2", ""},
-		{"end for a negative step", x, all(v(2, 0), v(-5, 1), v(0, 1), v(-1, 1)), "C2",
-			"Slice-13 [C2] ends[0] = -5 is outside [-4, 2] (dimension 3, step -1; the profile does not clamp)"},
+		{"rank 0", tensor.Scalar(int64(1)), all(v(), v(), v(), v()), "X [C3]", ""},
+		{"every axis listed", x, all(v(0), v(1), v(0), v(1)), "X [C1]",
+			"Slice-13 X [C1] starts, ends, axes and steps list 1 axes, but X has rank 2: every axis must be listed ([R2])"},
+		{"lengths", x, all(v(0, 0), v(1), v(0, 1), v(1, 1)), "X [C1]", ""},
+		{"axis range", x, all(v(0, 0), v(1, 1), v(0, 2), v(1, 1)), "axes [C2]", ""},
+		{"axis unique", x, all(v(0, 0), v(1, 1), v(0, -2), v(1, 1)), "axes [C3]", ""},
+		{"step 0", x, all(v(0, 0), v(1, 1), v(0, 1), v(1, 0)), "steps [C2]", "Slice-13 steps [C2] steps[1] is 0"},
+		{"start past the end", x, all(v(3, 0), v(3, 1), v(0, 1), v(1, 1)), "starts [C2]",
+			"Slice-13 starts [C2] starts[0] = 3 is outside [-3, 2] (dimension 3; the profile does not clamp, [R8])"},
+		{"start before the start", x, all(v(-4, 0), v(3, 1), v(0, 1), v(1, 1)), "starts [C2]", ""},
+		{"INT64_MAX end", x, all(v(0, 0), v(math.MaxInt64, 1), v(0, 1), v(1, 1)), "ends [C2]", ""},
+		{"end for a negative step", x, all(v(2, 0), v(-5, 1), v(0, 1), v(-1, 1)), "ends [C2]",
+			"Slice-13 ends [C2] ends[0] = -5 is outside [-4, 2] (dimension 3, step -1; the profile does not clamp)"},
 		{"positive step backwards", x, all(v(2, 0), v(1, 1), v(0, 1), v(1, 1)), "R6", ""},
 		{"negative step forwards", x, all(v(0, 0), v(2, 1), v(0, 1), v(-1, 1)), "R7", ""},
-		{"empty output", x, all(v(1, 0), v(1, 1), v(0, 1), v(1, 1)), "C2",
-			"Slice-13 [C2] axis 0: the output dimension is 0 (start 1, end 1): the profile needs it > 0"},
+		{"empty output", x, all(v(1, 0), v(1, 1), v(0, 1), v(1, 1)), "Y [C2]",
+			"Slice-13 Y [C2] axis 0: the output dimension is 0 (start 1, end 1): the profile needs it > 0"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

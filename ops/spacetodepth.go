@@ -50,6 +50,9 @@ func spaceToDepthNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value,
 }
 
 func spaceToDepth(opt *Options, op opRef, x *tensor.Tensor, b int) (*tensor.Tensor, error) {
+	if err := checkInput(op, "input", x); err != nil {
+		return nil, err
+	}
 	out, err := spaceToDepthShape(op, x.Shape(), b)
 	if err != nil {
 		return nil, err
@@ -60,7 +63,9 @@ func spaceToDepth(opt *Options, op opRef, x *tensor.Tensor, b int) (*tensor.Tens
 	}
 	in := x.Shape()
 	n, c, h, w := in[0], in[1], in[2]/b, in[3]/b
-	permutePlan([]int{n, c, h, b, w, b}, []int{0, 3, 5, 1, 2, 4}).run(opt, y, x)
+	if err := permutePlan([]int{n, c, h, b, w, b}, []int{0, 3, 5, 1, 2, 4}).run(opt, y, x); err != nil {
+		return nil, op.stopped(err)
+	}
 	return y, nil
 }
 

@@ -242,10 +242,9 @@ func splitShapes(opt *Options, op opRef, shape []int, p splitParams) (int, []int
 // what remains.
 func unevenParts(opt *Options, op opRef, d, n int) ([]int, error) {
 	// Each part costs a tensor header even when empty: bound their number
-	// by the size limit, as if each took 64 bytes.
-	if int64(n) > opt.orDefault().maxBytes()/64 {
-		return nil, &Error{Op: op.name, Version: op.version, Rule: "size",
-			Msg: fmt.Sprintf("%d outputs are more than the size limit allows", n), Err: ErrLimit}
+	// by the size limit before the list of sizes is made.
+	if err := opt.scratch(op, fmt.Sprintf("the sizes of %d outputs", n), n, tensorHeaderBytes); err != nil {
+		return nil, err
 	}
 	chunk := d / n
 	if d%n != 0 {
@@ -264,8 +263,25 @@ func unevenParts(opt *Options, op opRef, d, n int) ([]int, error) {
 }
 
 func split(opt *Options, op opRef, x *tensor.Tensor, p splitParams) ([]*tensor.Tensor, error) {
+	if err := checkInput(op, "input", x); err != nil {
+		return nil, err
+	}
+	if err := opt.positiveDims(op, "input", x.Shape()); err != nil {
+		return nil, err
+	}
 	k, sizes, err := splitShapes(opt, op, x.Shape(), p)
 	if err != nil {
+		return nil, err
+	}
+	for i, s := range sizes {
+		if s == 0 && opt.orDefault().Profile == ProfileSONNX {
+			return nil, op.errorf(sonnxPositiveDims, "output %d would have length 0 on axis %d, and the profile's tensors have positive dimensions", i, k)
+		}
+	}
+	// Each part holds a shape of the input's rank and a tensor header: a
+	// rank-2000 input cut into 200k parts would take 3 GB of shapes alone.
+	perPart := addCounts(mulCounts(x.Rank(), 8), tensorHeaderBytes)
+	if err := opt.scratch(op, fmt.Sprintf("the shapes of %d outputs of rank %d", len(sizes), x.Rank()), len(sizes), perPart); err != nil {
 		return nil, err
 	}
 	parts := make([]*tensor.Tensor, len(sizes))
@@ -279,14 +295,18 @@ func split(opt *Options, op opRef, x *tensor.Tensor, p splitParams) ([]*tensor.T
 		parts[i] = y
 	}
 	if st, ok := newStitch(x, parts, k); ok {
-		st.cut(opt)
+		if err := st.cut(opt); err != nil {
+			return nil, op.stopped(err)
+		}
 		return parts, nil
 	}
 	// Narrow rows: each part is one box of the input, at its offset on
 	// axis k, copied by a strided loop.
 	at := make([]int, x.Rank())
 	for _, y := range parts {
-		boxPlan(y.Shape(), x.Shape(), at, nil, y.Shape(), nil).run(opt, y, x)
+		if err := boxPlan(y.Shape(), x.Shape(), at, nil, y.Shape(), nil).run(opt, y, x); err != nil {
+			return nil, op.stopped(err)
+		}
 		at[k] += y.Shape()[k]
 	}
 	return parts, nil

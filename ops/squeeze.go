@@ -43,6 +43,9 @@ func squeezeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 	if err != nil {
 		return nil, err
 	}
+	if err := opt.positiveDims(n.op(), "input data", x.Shape()); err != nil {
+		return nil, err
+	}
 	var axes []int
 	var given bool
 	if n.Version < 13 {
@@ -67,6 +70,9 @@ func squeezeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 }
 
 func squeeze(op opRef, x *tensor.Tensor, axes []int) (*tensor.Tensor, error) {
+	if err := checkInput(op, "data", x); err != nil {
+		return nil, err
+	}
 	shape, err := squeezeShape(op, x.Shape(), axes)
 	if err != nil {
 		return nil, err

@@ -33,6 +33,9 @@ type stitch struct {
 // copyBytes.
 const bigCopy = 64 << 10
 
+// stitchStep is the most elements stitchRows moves in one copy call.
+const stitchStep = 4 << 20
+
 // stitchMinRow is the narrowest part row, in bytes, that stitch is given:
 // below it a copy call per row costs more than the strided loop of a copy
 // plan per part.
@@ -62,22 +65,23 @@ func newStitch(whole *tensor.Tensor, parts []*tensor.Tensor, k int) (stitch, boo
 }
 
 // join fills the whole from the parts (Concat).
-func (s stitch) join(opt *Options) { s.run(opt, true) }
+func (s stitch) join(opt *Options) error { return s.run(opt, true) }
 
 // cut fills the parts from the whole (Split).
-func (s stitch) cut(opt *Options) { s.run(opt, false) }
+func (s stitch) cut(opt *Options) error { return s.run(opt, false) }
 
-func (s stitch) run(opt *Options, join bool) {
-	if s.whole.Len() == 0 {
-		return
+// run moves the elements; it returns the context's error when the run is
+// cancelled.
+func (s stitch) run(opt *Options, join bool) error {
+	if err := opt.orDefault().cancelled(); err != nil || s.whole.Len() == 0 {
+		return err
 	}
 	if s.whole.DataType() == tensor.String {
 		parts := make([][]string, len(s.parts))
 		for i, p := range s.parts {
 			parts[i] = p.Strings()
 		}
-		stitchRows(opt, s.whole.Strings(), parts, s.width, s.outer, join, 1, 16, nil)
-		return
+		return stitchRows(opt, s.whole.Strings(), parts, s.width, s.outer, join, 1, 16, nil)
 	}
 	// Numbers move as bytes: widths in bytes, stretches in cache lines.
 	size := s.whole.DataType().Size()
@@ -86,22 +90,23 @@ func (s stitch) run(opt *Options, join bool) {
 	for i, p := range s.parts {
 		parts[i], width[i] = p.Bytes(), s.width[i]*size
 	}
-	stitchRows(opt, s.whole.Bytes(), parts, width, s.outer, join, 64, 1, copyBytes)
+	return stitchRows(opt, s.whole.Bytes(), parts, width, s.outer, join, 64, 1, copyBytes)
 }
 
 // stitchRows moves the elements of a stitch between whole and parts, split
 // across the run's cores in stretches of whole that start on a multiple of
 // align elements; elemSize weighs the work. Copies of bigCopy bytes or more
 // go through move when it is not nil (copyBytes), the others through copy,
-// which the compiler inlines.
-func stitchRows[E any](opt *Options, whole []E, parts [][]E, width []int, outer int, join bool, align, elemSize int, move func(dst, src []E) int) {
+// which the compiler inlines. It polls the run's context between copies.
+func stitchRows[E any](opt *Options, whole []E, parts [][]E, width []int, outer int, join bool, align, elemSize int, move func(dst, src []E) int) error {
 	row := len(whole) / outer
 	at := make([]int, len(width)+1)
 	for i, w := range width {
 		at[i+1] = at[i] + w
 	}
 	blocks := (len(whole) + align - 1) / align
-	_ = parallelRange(opt, blocks, len(whole)*elemSize/4, func(lo, hi int) error {
+	return parallelRange(opt, blocks, len(whole)*elemSize/4, func(lo, hi int) error {
+		c := opt.orDefault().canceller()
 		p, end := lo*align, min(hi*align, len(whole))
 		o, r := p/row, p%row
 		i := 0
@@ -109,7 +114,9 @@ func stitchRows[E any](opt *Options, whole []E, parts [][]E, width []int, outer 
 			i++
 		}
 		for p < end {
-			n := min(at[i+1]-r, end-p)
+			// At most stitchStep elements a copy, so that a cancelled run
+			// stops within one even when a row is gigabytes long.
+			n := min(at[i+1]-r, end-p, stitchStep)
 			src := o*width[i] + r - at[i]
 			switch {
 			case move != nil && n*elemSize >= bigCopy && join:
@@ -120,6 +127,9 @@ func stitchRows[E any](opt *Options, whole []E, parts [][]E, width []int, outer 
 				copy(whole[p:p+n], parts[i][src:src+n])
 			default:
 				copy(parts[i][src:src+n], whole[p:p+n])
+			}
+			if c.stop(n) {
+				return c.err
 			}
 			p, r = p+n, r+n
 			// The next part with elements in this row, or the next row.

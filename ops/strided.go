@@ -120,34 +120,39 @@ func (p copyPlan) moveInnermost(j int) copyPlan {
 
 // run executes the plan from src into dst, which have the same element type.
 // A transpose too large for the cache writes with streaming stores (see
-// stream.go).
-func (p copyPlan) run(opt *Options, dst, src *tensor.Tensor) {
+// stream.go). It returns the context's error when the run is cancelled,
+// before or during the copy.
+func (p copyPlan) run(opt *Options, dst, src *tensor.Tensor) error {
+	if err := opt.orDefault().cancelled(); err != nil {
+		return err
+	}
 	q, ok := p.simplify()
 	if !ok {
-		return
+		return nil
 	}
 	q.checkBounds(dst.Len(), src.Len())
 	q = q.longInnerLoop()
 	switch dt := dst.DataType(); {
 	case dt == tensor.String:
-		q.parallel(opt, 16, false, func(q copyPlan) { stridedCopy(dst.Strings(), src.Strings(), q, false) })
+		return q.parallel(opt, 16, false, func(q copyPlan, c *canceller) { stridedCopy(dst.Strings(), src.Strings(), q, false, c) })
 	default:
 		size := dt.Size()
 		d, s := dst.Bytes(), src.Bytes()
 		st := opt.streams(len(d), len(s))
 		switch size {
 		case 1:
-			q.parallel(opt, size, st, func(q copyPlan) { stridedCopy(d, s, q, st) })
+			return q.parallel(opt, size, st, func(q copyPlan, c *canceller) { stridedCopy(d, s, q, st, c) })
 		case 2:
-			q.parallel(opt, size, st, func(q copyPlan) { stridedCopy(asElems[uint16](d), asElems[uint16](s), q, st) })
+			return q.parallel(opt, size, st, func(q copyPlan, c *canceller) { stridedCopy(asElems[uint16](d), asElems[uint16](s), q, st, c) })
 		case 4:
-			q.parallel(opt, size, st, func(q copyPlan) { stridedCopy(asElems[uint32](d), asElems[uint32](s), q, st) })
+			return q.parallel(opt, size, st, func(q copyPlan, c *canceller) { stridedCopy(asElems[uint32](d), asElems[uint32](s), q, st, c) })
 		case 8:
-			q.parallel(opt, size, st, func(q copyPlan) { stridedCopy(asElems[uint64](d), asElems[uint64](s), q, st) })
+			return q.parallel(opt, size, st, func(q copyPlan, c *canceller) { stridedCopy(asElems[uint64](d), asElems[uint64](s), q, st, c) })
 		case 16:
-			q.parallel(opt, size, st, func(q copyPlan) { stridedCopy(asElems[[2]uint64](d), asElems[[2]uint64](s), q, st) })
+			return q.parallel(opt, size, st, func(q copyPlan, c *canceller) { stridedCopy(asElems[[2]uint64](d), asElems[[2]uint64](s), q, st, c) })
 		}
 	}
+	return nil
 }
 
 // asElems views tensor storage (8-byte aligned, see tensor.New) as []E.
@@ -162,32 +167,52 @@ func asElems[E any](b []byte) []E {
 // parallel runs f over the plan, split along its outermost axis across the
 // run's cores when the copy is large enough to gain from it (parallelRange
 // counts work in 4-byte words). With stream, f writes with streaming stores,
-// and each part ends with the fence that makes them visible.
-func (q copyPlan) parallel(opt *Options, elemSize int, stream bool, f func(copyPlan)) {
+// and each part ends with the fence that makes them visible. Each part
+// polls the run's context through its own canceller; a cancelled part
+// returns the context's error.
+func (q copyPlan) parallel(opt *Options, elemSize int, stream bool, f func(copyPlan, *canceller)) error {
 	if len(q.shape) == 0 {
-		f(q)
-		return
+		c := opt.orDefault().canceller()
+		f(q, &c)
+		return nil
 	}
 	total := elemSize
 	for _, n := range q.shape {
 		total *= n
 	}
-	_ = parallelRange(opt, q.shape[0], total/4, func(lo, hi int) error {
-		part := q
-		part.shape = append([]int{hi - lo}, q.shape[1:]...)
-		part.dstOff += lo * q.dstStrides[0]
-		part.srcOff += lo * q.srcStrides[0]
-		f(part)
+	// A part goes to f in chunks of about copyChunk elements along the
+	// outermost axis, so that a plan of one or two long axes, whose loops
+	// have no step to poll at, still stops soon after a cancellation.
+	perIndex := max(1, total/elemSize/q.shape[0])
+	step := q.shape[0]
+	if opt.orDefault().Ctx != nil {
+		step = max(1, copyChunk/perIndex)
+	}
+	return parallelRange(opt, q.shape[0], total/4, func(lo, hi int) error {
+		c := opt.orDefault().canceller()
+		for from := lo; from < hi && c.err == nil; from += step {
+			part := q
+			part.shape = append([]int{min(step, hi-from)}, q.shape[1:]...)
+			part.dstOff += from * q.dstStrides[0]
+			part.srcOff += from * q.srcStrides[0]
+			f(part, &c)
+		}
 		if stream {
 			storeFence()
 		}
-		return nil
+		return c.err
 	})
 }
 
+// copyChunk is the most elements copyPlan.parallel hands f at once when
+// the run can be cancelled (1M: a few milliseconds of copying), unless one
+// index of the outermost axis holds more.
+const copyChunk = 1 << 20
+
 // stridedCopy is the kernel of copyPlan for one element type; with stream
-// (numbers only) the tiled transpose writes with streaming stores.
-func stridedCopy[E any](dst, src []E, p copyPlan, stream bool) {
+// (numbers only) the tiled transpose writes with streaming stores. It
+// stops early when c says the run is cancelled.
+func stridedCopy[E any](dst, src []E, p copyPlan, stream bool, c *canceller) {
 	r := len(p.shape)
 	if r == 0 {
 		dst[p.dstOff] = src[p.srcOff]
@@ -204,13 +229,13 @@ func stridedCopy[E any](dst, src []E, p copyPlan, stream bool) {
 		// read the source again with a stride.
 		for j := last - 1; j >= 0; j-- {
 			if p.srcStrides[j] == 1 && p.shape[j] >= 2 && n >= 8 {
-				tiledTranspose(dst, src, p, j, stream)
+				tiledTranspose(dst, src, p, j, stream, c)
 				return
 			}
 		}
 	}
 	if r >= 2 && ss == 1 && p.dstStrides[last-1] == 1 && ds == p.shape[last-1] {
-		interleaveRows(dst, src, p)
+		interleaveRows(dst, src, p, c)
 		return
 	}
 	var e E
@@ -272,7 +297,7 @@ func stridedCopy[E any](dst, src []E, p copyPlan, stream bool) {
 				d, s = d+dm, s+sm
 			}
 		}
-		if !w.next() {
+		if c.stop(m*n) || !w.next() {
 			return
 		}
 	}
@@ -291,7 +316,7 @@ func stridedCopy[E any](dst, src []E, p copyPlan, stream bool) {
 // (f = 2) as one store of two elements; walked as a plan, it took f passes
 // of stores f elements apart (nearest 2x: 2.81 -> 0.72 ms, DepthToSpace
 // DCR by 2: 1.76 -> 0.94 ms).
-func interleaveRows[E any](dst, src []E, p copyPlan) {
+func interleaveRows[E any](dst, src []E, p copyPlan, c *canceller) {
 	last := len(p.shape) - 1
 	n, f, gap := p.shape[last], p.shape[last-1], p.srcStrides[last-1]
 	w := newOffsetWalker(p.shape[:last-1], p.dstStrides[:last-1], p.srcStrides[:last-1], p.dstOff, p.srcOff)
@@ -317,7 +342,7 @@ func interleaveRows[E any](dst, src []E, p copyPlan) {
 				}
 			}
 		}
-		if !w.next() {
+		if c.stop(n*f) || !w.next() {
 			return
 		}
 	}
@@ -336,8 +361,9 @@ const (
 // whose axis j is contiguous in src, tile by tile over those two axes. The
 // tile loop uses pointer arithmetic: run has checked the plan's bounds, and
 // a bounds check per element would cost a third of the time. With stream,
-// the block kernels write with streaming stores.
-func tiledTranspose[E any](dst, src []E, p copyPlan, j int, stream bool) {
+// the block kernels write with streaming stores. It stops early, after a
+// row of tiles, when c says the run is cancelled.
+func tiledTranspose[E any](dst, src []E, p copyPlan, j int, stream bool, c *canceller) {
 	last := len(p.shape) - 1
 	nI, nJ := p.shape[last], p.shape[j]
 	dsJ, ssI := p.dstStrides[j], p.srcStrides[last]
@@ -428,6 +454,9 @@ func tiledTranspose[E any](dst, src []E, p copyPlan, j int, stream bool) {
 					rows = 2
 				}
 				transposeRows[E](dp, sp, d+rows*dRow, s+rows*size, dRow, srcStep, nj-rows, ni)
+			}
+			if c.stop((je - jb) * nI) {
+				return
 			}
 		}
 		if !w.next() {

@@ -35,18 +35,18 @@ func (p tableCopy) hasFill() bool {
 	return false
 }
 
-// run executes the copy; fill may be nil when no entry is negative.
-func (p tableCopy) run(opt *Options, dst, src, fill *tensor.Tensor) {
-	if dst.Len() == 0 {
-		return
+// run executes the copy; fill may be nil when no entry is negative. It
+// returns the context's error when the run is cancelled.
+func (p tableCopy) run(opt *Options, dst, src, fill *tensor.Tensor) error {
+	if err := opt.orDefault().cancelled(); err != nil || dst.Len() == 0 {
+		return err
 	}
 	if dst.DataType() == tensor.String {
 		var f string
 		if fill != nil {
 			f = fill.Strings()[0]
 		}
-		tableRows(opt, p, dst.Strings(), src.Strings(), f, 16)
-		return
+		return tableRows(opt, p, dst.Strings(), src.Strings(), f, 16)
 	}
 	d, s := dst.Bytes(), src.Bytes()
 	var f []byte
@@ -55,16 +55,17 @@ func (p tableCopy) run(opt *Options, dst, src, fill *tensor.Tensor) {
 	}
 	switch size := dst.DataType().Size(); size {
 	case 1:
-		tableRows(opt, p, d, s, fillElem[byte](f), size)
+		return tableRows(opt, p, d, s, fillElem[byte](f), size)
 	case 2:
-		tableRows(opt, p, asElems[uint16](d), asElems[uint16](s), fillElem[uint16](f), size)
+		return tableRows(opt, p, asElems[uint16](d), asElems[uint16](s), fillElem[uint16](f), size)
 	case 4:
-		tableRows(opt, p, asElems[uint32](d), asElems[uint32](s), fillElem[uint32](f), size)
+		return tableRows(opt, p, asElems[uint32](d), asElems[uint32](s), fillElem[uint32](f), size)
 	case 8:
-		tableRows(opt, p, asElems[uint64](d), asElems[uint64](s), fillElem[uint64](f), size)
+		return tableRows(opt, p, asElems[uint64](d), asElems[uint64](s), fillElem[uint64](f), size)
 	case 16:
-		tableRows(opt, p, asElems[[2]uint64](d), asElems[[2]uint64](s), fillElem[[2]uint64](f), size)
+		return tableRows(opt, p, asElems[[2]uint64](d), asElems[[2]uint64](s), fillElem[[2]uint64](f), size)
 	}
+	return nil
 }
 
 // fillElem reads the one element of a fill tensor's storage (the zero value
@@ -80,12 +81,12 @@ func fillElem[E any](b []byte) E {
 // tableRows runs a tableCopy over the rows of dst (every axis but the last),
 // split across the run's cores (parallelRange) when the copy is large. Its
 // rows go out line after line with ordinary stores, which streaming stores
-// only made slower (see stream.go).
-func tableRows[E any](opt *Options, p tableCopy, dst, src []E, fill E, elemSize int) {
+// only made slower (see stream.go). It polls the run's context row by row.
+func tableRows[E any](opt *Options, p tableCopy, dst, src []E, fill E, elemSize int) error {
 	r := len(p.tables)
 	if r == 0 {
 		dst[0] = src[0]
-		return
+		return nil
 	}
 	last := p.tables[r-1]
 	n := len(last)
@@ -105,6 +106,7 @@ func tableRows[E any](opt *Options, p tableCopy, dst, src []E, fill E, elemSize 
 		col, outer = p.tables[r-2], p.tables[:r-2]
 	}
 	work := func(lo, hi int) error {
+		c := opt.orDefault().canceller()
 		idx := make([]int, len(outer))
 		rem := lo / len(col)
 		for k := len(outer) - 1; k >= 0; k-- {
@@ -135,6 +137,9 @@ func tableRows[E any](opt *Options, p tableCopy, dst, src []E, fill E, elemSize 
 					}
 					tableElems(d[b:], src, last[b:], base, fill)
 				}
+				if c.stop(n) {
+					return c.err
+				}
 			}
 			for k := len(outer) - 1; k >= 0; k-- {
 				idx[k]++
@@ -146,7 +151,7 @@ func tableRows[E any](opt *Options, p tableCopy, dst, src []E, fill E, elemSize 
 		}
 		return nil
 	}
-	_ = parallelRange(opt, rows, len(dst)*elemSize/4, work)
+	return parallelRange(opt, rows, len(dst)*elemSize/4, work)
 }
 
 // tableElems fills d element by element from the table entries t (offsets

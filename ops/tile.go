@@ -95,6 +95,9 @@ func tile1Repeats(n *Node, in []tensor.Value, rank int) ([]int, error) {
 }
 
 func tile(opt *Options, op opRef, x *tensor.Tensor, repeats []int) (*tensor.Tensor, error) {
+	if err := checkInput(op, "input", x); err != nil {
+		return nil, err
+	}
 	out, err := tileShape(op, x.Shape(), repeats)
 	if err != nil {
 		return nil, err
@@ -103,7 +106,9 @@ func tile(opt *Options, op opRef, x *tensor.Tensor, repeats []int) (*tensor.Tens
 	if err != nil {
 		return nil, err
 	}
-	tilePlan(x.Shape(), repeats).run(opt, y, x)
+	if err := tilePlan(x.Shape(), repeats).run(opt, y, x); err != nil {
+		return nil, op.stopped(err)
+	}
 	return y, nil
 }
 

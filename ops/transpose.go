@@ -51,6 +51,12 @@ func transposeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, er
 }
 
 func transpose(opt *Options, op opRef, x *tensor.Tensor, perm []int) (*tensor.Tensor, error) {
+	if err := checkInput(op, "data", x); err != nil {
+		return nil, err
+	}
+	if err := opt.positiveDims(op, "input data", x.Shape()); err != nil {
+		return nil, err
+	}
 	perm, err := transposePerm(op, x.Rank(), perm)
 	if err != nil {
 		return nil, err
@@ -59,7 +65,9 @@ func transpose(opt *Options, op opRef, x *tensor.Tensor, perm []int) (*tensor.Te
 	if err != nil {
 		return nil, err
 	}
-	permutePlan(x.Shape(), perm).run(opt, y, x)
+	if err := permutePlan(x.Shape(), perm).run(opt, y, x); err != nil {
+		return nil, op.stopped(err)
+	}
 	return y, nil
 }
 

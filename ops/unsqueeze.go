@@ -60,7 +60,7 @@ func unsqueezeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, er
 	}
 	axes, err := toInts(axes64)
 	if err != nil {
-		return nil, op.errorf("C1", "%v", err)
+		return nil, op.errorf("A [C1]", "%v", err)
 	}
 	y, err := unsqueeze(opt, op, x, axes)
 	if err != nil {
@@ -70,6 +70,12 @@ func unsqueezeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, er
 }
 
 func unsqueeze(opt *Options, op opRef, x *tensor.Tensor, axes []int) (*tensor.Tensor, error) {
+	if err := checkInput(op, "data", x); err != nil {
+		return nil, err
+	}
+	if err := opt.positiveDims(op, "input data", x.Shape()); err != nil {
+		return nil, err
+	}
 	shape, err := unsqueezeShape(opt, op, x.Shape(), axes)
 	if err != nil {
 		return nil, err
@@ -83,7 +89,7 @@ func unsqueezeShape(opt *Options, op opRef, in []int, axes []int) ([]int, error)
 		return nil, op.errorf("axes", "the profile needs at least one axis")
 	}
 	rY := len(in) + len(axes)
-	norm, err := normalizeAxes(op, axes, rY, axisRules{rangeRule: "C1", repeatRule: "C2", rankOf: "output", nonNegative: op.version == 1})
+	norm, err := normalizeAxes(op, axes, rY, axisRules{rangeRule: "A [C1]", repeatRule: "A [C2]", rankOf: "output", nonNegative: op.version == 1})
 	if err != nil {
 		return nil, err
 	}

@@ -20,5 +20,5 @@ func ExampleUnsqueeze() {
 	fmt.Println(err)
 	// Output:
 	// [1 2 3 1] true
-	// Unsqueeze-25 [C2] axis 1 designated twice (1 and -3)
+	// Unsqueeze-25 A [C2] axis 1 designated twice (1 and -3)
 }

@@ -51,11 +51,11 @@ func TestUnsqueezeConstraints(t *testing.T) {
 		prof    Profile
 		want    string
 	}{
-		{[]int{1, -4}, 13, ProfileONNX, "Unsqueeze-13 [C2] axis 1 designated twice (1 and -4)"},
-		{[]int{0, 0}, 25, ProfileONNX, "Unsqueeze-25 [C2] axis 0 designated twice (0 and 0)"},
-		{[]int{4}, 13, ProfileONNX, "Unsqueeze-13 [C1] axis 4 is outside [-4, 3] (output rank 4)"},
-		{[]int{-5}, 13, ProfileONNX, "Unsqueeze-13 [C1] axis -5 is outside [-4, 3] (output rank 4)"},
-		{[]int{-1}, 1, ProfileONNX, "Unsqueeze-1 [C1] axis -1 is outside [0, 3] (output rank 4)"},
+		{[]int{1, -4}, 13, ProfileONNX, "Unsqueeze-13 A [C2] axis 1 designated twice (1 and -4)"},
+		{[]int{0, 0}, 25, ProfileONNX, "Unsqueeze-25 A [C2] axis 0 designated twice (0 and 0)"},
+		{[]int{4}, 13, ProfileONNX, "Unsqueeze-13 A [C1] axis 4 is outside [-4, 3] (output rank 4)"},
+		{[]int{-5}, 13, ProfileONNX, "Unsqueeze-13 A [C1] axis -5 is outside [-4, 3] (output rank 4)"},
+		{[]int{-1}, 1, ProfileONNX, "Unsqueeze-1 A [C1] axis -1 is outside [0, 3] (output rank 4)"},
 		{nil, 25, ProfileSONNX, "Unsqueeze-25 [axes] the profile needs at least one axis"},
 	}
 	for _, c := range cases {

@@ -116,6 +116,9 @@ func upsampleShape(op opRef, in []int, mode string, scales []float64) ([]int, er
 }
 
 func upsample(opt *Options, op opRef, x *tensor.Tensor, mode string, scales []float64) (*tensor.Tensor, error) {
+	if err := checkInput(op, "X", x); err != nil {
+		return nil, err
+	}
 	p, err := upsampleParams(op, x.Rank(), mode, scales)
 	if err != nil {
 		return nil, err

@@ -230,6 +230,7 @@ func (c *checker) run() {
 	c.checkSparse(g)
 	c.checkGraphTypes(g)
 	c.checkDefaultInputs(g)
+	c.checkPositiveDims(g)
 	order := c.sortNodes(g)
 	for _, i := range order {
 		c.checkNode(i, g.GetNode()[i])

@@ -130,6 +130,7 @@ func TestRulesTraceable(t *testing.T) {
 	pkgs := map[string]sourceFuncs{
 		"ops":     parsePackage(t, "../ops", false),
 		"profile": parsePackage(t, ".", false),
+		"graph":   parsePackage(t, "../graph", false),
 	}
 	tests := parsePackage(t, ".", true)
 	seen := map[string]bool{}
@@ -145,7 +146,7 @@ func TestRulesTraceable(t *testing.T) {
 			pkg, fn, ok := strings.Cut(c, ".")
 			src, known := pkgs[pkg]
 			if !ok || !known {
-				t.Errorf("rule %s: checker %q is not package.function of ops or profile", r.Key(), c)
+				t.Errorf("rule %s: checker %q is not package.function of ops, graph or profile", r.Key(), c)
 				continue
 			}
 			f, ok := src.funcs[fn]
@@ -157,12 +158,22 @@ func TestRulesTraceable(t *testing.T) {
 				t.Errorf("rule %s: the file that declares %s never names %q", r.Key(), c, r.ID)
 			}
 		}
+		for _, name := range []string{r.Satisfied, r.RunTime} {
+			if fn, _, _ := strings.Cut(name, "/"); name != "" {
+				if _, ok := tests.funcs[fn]; !ok {
+					t.Errorf("rule %s: test %s does not exist", r.Key(), fn)
+				}
+			}
+		}
 		testFn, sub, _ := strings.Cut(r.Test, "/")
 		if _, ok := tests.funcs[testFn]; !ok {
 			t.Errorf("rule %s: test %s does not exist", r.Key(), testFn)
 		}
 		if testFn == "TestViolations" {
-			if _, ok := violations[strings.ReplaceAll(sub, "_", " ")]; !ok {
+			if sub != strings.ReplaceAll(r.Key(), " ", "_") {
+				t.Errorf("rule %s: its test case is %q", r.Key(), sub)
+			}
+			if _, ok := violations[r.Key()]; !ok {
 				t.Errorf("rule %s: TestViolations has no case %q", r.Key(), sub)
 			}
 		}
@@ -181,7 +192,7 @@ func TestOperatorIDsInRules(t *testing.T) {
 	for _, r := range Rules {
 		keys[r.Key()] = true
 	}
-	sonnxID := regexp.MustCompile(`^(C|R|GR)[0-9]+$`)
+	sonnxID := regexp.MustCompile(`^((C|R|GR)[0-9]+|\w+ \[(C|R)[0-9]+\])$`)
 	for op, file := range files {
 		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join("..", "ops", file), nil, 0)
 		if err != nil {

@@ -33,11 +33,11 @@ func ExampleCheck() {
 	}
 	rep := profile.Check(m, "")
 	for _, f := range rep.Findings {
-		fmt.Printf("%s %s-%d [%s]\n", f.Where, f.Op, f.Version, f.Rule)
+		fmt.Printf("%s %s-%d %s\n", f.Where, f.Op, f.Version, f.Rule)
 	}
 	fmt.Println(rep.Inside())
 	// Output:
-	// node "join" Concat-13 [C1]
-	// node "flat" Flatten-25 [GR4]
+	// node "join" Concat-13 axis [C1]
+	// node "flat" Flatten-25 GR4
 	// false
 }

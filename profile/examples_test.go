@@ -184,11 +184,11 @@ func TestSONNXConcatExamples(t *testing.T) {
 			"c": tensor.MustFromSlice(filled(3, 9), 3, 3),
 		})
 		var opErr *ops.Error
-		if !errors.As(err, &opErr) || opErr.Rule != "C2" {
-			t.Errorf("run: got %v, want a Concat [C2] error", err)
+		if !errors.As(err, &opErr) || opErr.Rule != "inputs [C2]" {
+			t.Errorf("run: got %v, want a Concat inputs [C2] error", err)
 		}
-		if got := reportKeys(rep); !slices.Equal(got, []string{"Concat C2"}) {
-			t.Errorf("check reported %q, want [Concat C2]:\n%s", got, rep)
+		if got := reportKeys(rep); !slices.Equal(got, []string{"Concat inputs [C2]"}) {
+			t.Errorf("check reported %q, want [Concat inputs [C2]]:\n%s", got, rep)
 		}
 	})
 }

@@ -28,8 +28,8 @@ func FuzzCheck(f *testing.F) {
 			return
 		}
 		rep := Check(m, "")
-		if rep.Inside() != (len(rep.Findings) == 0) {
-			t.Fatalf("Inside() disagrees with %d findings", len(rep.Findings))
+		if rep.Outside() != (len(rep.Findings) > 0) || rep.Inside() != (len(rep.Findings) == 0 && len(rep.Deferred) == 0) {
+			t.Fatalf("Inside() or Outside() disagrees with %d findings, %d deferred", len(rep.Findings), len(rep.Deferred))
 		}
 		for _, f := range rep.Findings {
 			if f.Rule == "" || f.Message == "" || f.Fix == "" || f.Where == "" {

@@ -2,11 +2,14 @@ package profile
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
+	"github.com/onnxshape/onnxshape/graph"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
+	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -156,23 +159,29 @@ func (c *checker) checkDeclared(where string, nc *nodeCheck, name string, k *kno
 	if d.kind != tensorKind || k.kind != tensorKind {
 		return
 	}
-	report := func(format string, args ...any) {
-		f := Finding{Where: where, Index: -1, Rule: ruleGR3, Message: fmt.Sprintf(format, args...),
-			Fix: "make the declared type that of the value, or convert explicitly (Cast, Reshape)"}
+	// The rule is the producing operator's own output constraint where its
+	// specification states one (Unsqueeze's Y [C1], Concat's
+	// concat_output [C1]), the run-time check's too; else GR3.
+	report := func(shape bool, format string, args ...any) {
+		f := Finding{Where: where, Index: -1, Rule: ruleGR3, Message: fmt.Sprintf(format, args...)}
 		if nc != nil {
 			f.Index, f.Op, f.Version = nc.index, nc.op(), nc.version
+			f.Rule = graph.DeclaredRule(nc.op(), shape)
+		}
+		if f.Rule == ruleGR3 {
+			f.Fix = "make the declared type that of the value, or convert explicitly (Cast, Reshape)"
 		}
 		c.add(f)
 	}
 	if d.dtype != tensor.Undefined && k.dtype != tensor.Undefined && d.dtype != k.dtype {
-		report("value %q is declared %v but is %v", name, d.dtype, k.dtype)
+		report(false, "value %q is declared %v but is %v", name, d.dtype, k.dtype)
 	} else if d.hasRank && k.hasRank {
 		if len(d.dims) != len(k.dims) {
-			report("value %q is declared with shape %s but has shape %s", name, shapeString(d.dims), shapeString(k.dims))
+			report(true, "value %q is declared with shape %s but has shape %s", name, shapeString(d.dims), shapeString(k.dims))
 		} else {
 			for i := range d.dims {
 				if d.dims[i] >= 0 && k.dims[i] >= 0 && d.dims[i] != k.dims[i] {
-					report("value %q is declared with shape %s but has shape %s", name, shapeString(d.dims), shapeString(k.dims))
+					report(true, "value %q is declared with shape %s but has shape %s", name, shapeString(d.dims), shapeString(k.dims))
 					break
 				}
 			}
@@ -241,7 +250,7 @@ func (c *checker) checkNodeTypes(nc *nodeCheck) (map[string]tensor.DataType, boo
 
 // typeRuleIDs gives the operators whose specification has its own id for
 // "the inputs have one type", reported instead of GR3.
-var typeRuleIDs = map[string]string{"Concat": "C3", "Slice": "R10"}
+var typeRuleIDs = map[string]string{"Concat": "inputs [C3]", "Slice": "R10"}
 
 // checkDefaultInputs is GR4 (and the requirement OP 016 of the SONNX
 // requirements) on the graph's interface: an initializer that is also a
@@ -319,11 +328,18 @@ func (c *checker) checkOperatorSet(nc *nodeCheck) bool {
 			"replace it with operators of the profile's set")
 		return false
 	}
-	if operatorSet[nc.op()] {
-		return true
-	}
 	if why, ok := outsideOperators[nc.op()]; ok {
 		nc.finding(ruleOPS, fmt.Sprintf("%s is outside the profile's operator set: %s", nc.op(), why.reason), why.fix)
+		return false
+	}
+	_, err := ops.Lookup("", nc.op(), math.MaxInt32)
+	implemented := err == nil
+	switch {
+	case operatorSet[nc.op()] && implemented:
+		return true
+	case implemented:
+		nc.finding(ruleOPS, fmt.Sprintf("%s is outside the profile's operator set: the working group neither specifies it nor lists it in the set", nc.op()),
+			"replace it with operators of the profile's set ("+strings.Join(profileOperatorList(), ", ")+")")
 		return false
 	}
 	// onnxshape has no specification of the operator: whether it is in the
@@ -333,17 +349,31 @@ func (c *checker) checkOperatorSet(nc *nodeCheck) bool {
 	return false
 }
 
-// operatorSet is the part of the SONNX operator set that onnxshape
-// implements (sonnx-notes.md).
+// operatorSet is the SONNX operator set: the operators the working group
+// specifies (informal specifications in onnx/working-groups,
+// safety-related-profile/sonnx/ops/spec/informal/) and those sonnx-notes.md
+// places in the set without a specification yet (Pad, Squeeze, Transpose,
+// Split, Resize, Expand: ONNX semantics plus the general rules). An
+// operator of the set that onnxshape implements is inside; one it does not
+// is undecided.
 var operatorSet = map[string]bool{
-	"Unsqueeze": true, "Concat": true, "Reshape": true, "Flatten": true, "Slice": true, "MaxPool": true,
-	"Shape": true, "Constant": true,
-	"Pad": true, "Squeeze": true, "Transpose": true, "Split": true, "Resize": true, "Expand": true,
+	"Abs": true, "Add": true, "ArgMax": true, "BatchNormalization": true, "Clip": true, "Concat": true,
+	"Constant": true, "Conv": true, "ConvInteger": true, "DequantizeLinear": true, "Div": true, "Exp": true,
+	"Flatten": true, "Gemm": true, "LeakyRelu": true, "Less": true, "Log": true, "LSTM": true,
+	"MatMul": true, "Max": true, "MaxPool": true, "Mul": true, "Neg": true, "Pad": true, "Pow": true,
+	"QuantizeLinear": true, "Range": true, "Relu": true, "Reshape": true, "Shape": true, "Sigmoid": true,
+	"Slice": true, "Softmax": true, "Sqrt": true, "Sub": true, "Tanh": true, "Unsqueeze": true, "Where": true,
+
+	"Squeeze": true, "Transpose": true, "Split": true, "Resize": true, "Expand": true,
 }
 
+// profileOperatorList lists the operators of the set onnxshape implements.
 func profileOperatorList() []string {
 	var l []string
 	for op := range operatorSet {
+		if _, err := ops.Lookup("", op, math.MaxInt32); err != nil {
+			continue
+		}
 		l = append(l, op)
 	}
 	sort.Strings(l)

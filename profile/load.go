@@ -1,7 +1,6 @@
 package profile
 
 import (
-	"os"
 	"path/filepath"
 
 	"github.com/onnxshape/onnxshape/graph"
@@ -9,12 +8,13 @@ import (
 	"github.com/onnxshape/onnxshape/ops"
 )
 
-// Load reads the model at path and returns it only if it is inside the
-// profile (else the *ViolationError of Enforce). Run it with RunOptions, so
-// that every operator also checks the profile's constraints on the values it
-// meets.
+// Load reads the model at path and returns it unless it is outside the
+// profile (then the *ViolationError of Enforce). Run it with RunOptions, so
+// that the rules the check left undecided are checked on the values the
+// run meets: every operator's constraints, and every node's outputs against
+// the model's declarations.
 func Load(path string) (*graph.Model, error) {
-	b, err := os.ReadFile(path)
+	b, err := onnx.ReadFile(path, onnx.DefaultMaxModelBytes) // regular files only: a pipe would block
 	if err != nil {
 		return nil, err
 	}

@@ -94,6 +94,8 @@ func (c *checker) checkNode(i int, np *pb.NodeProto) {
 		outs = c.inferOutputs(nc, bound)
 	}
 	c.checkSpecTypes(nc, outs)
+	c.checkOutputDims(nc, outs)
+	c.checkNaN(nc)
 	c.setOutputs(nc, outs)
 }
 
@@ -137,6 +139,10 @@ func (c *checker) runKernel(nc *nodeCheck) []*known {
 		return nil
 	}
 	if err := arity("inputs", len(np.GetInput()), nc.schema.Inputs); err != nil {
+		if nc.op() == "Concat" { // its specification's own: 1 to 2^31-1 inputs
+			nc.finding("inputs [C1]", err.Error(), "")
+			return nil
+		}
 		nc.finding(ruleONNX, err.Error(), "give the node the inputs its ONNX schema lists")
 		return nil
 	}
@@ -258,8 +264,53 @@ func (c *checker) inferOutputs(nc *nodeCheck, bound map[string]tensor.DataType) 
 		} else {
 			res[j].dtype = bound[t]
 		}
+		if r, ok := outputRank(nc); ok && !c.hasFinding(nc.index) && (j == 0 || nc.op() == "MaxPool" || nc.op() == "Split") {
+			res[j].hasRank = true
+			res[j].dims = make([]int, r)
+			for i := range res[j].dims {
+				res[j].dims[i] = -1
+			}
+		}
 	}
 	return res
+}
+
+// outputRank infers the rank of the output of a node that could not run,
+// from the ranks of its inputs and the lengths of its 1-D parameters:
+// enough to compare a declaration's rank before the model runs, its
+// dimensions being left to run time.
+func outputRank(nc *nodeCheck) (int, bool) {
+	rankOf := func(i int) (int, bool) {
+		if i >= len(nc.in) || nc.in[i] == nil || nc.in[i].kind != tensorKind || !nc.in[i].hasRank {
+			return 0, false
+		}
+		return len(nc.in[i].dims), true
+	}
+	lengthOf := func(i int) (int, bool) {
+		if r, ok := rankOf(i); !ok || r != 1 || nc.in[i].dims[0] < 0 {
+			return 0, false
+		}
+		return nc.in[i].dims[0], true
+	}
+	switch nc.op() {
+	case "Unsqueeze":
+		if nc.version >= 13 {
+			r, ok := rankOf(0)
+			n, ok2 := lengthOf(1)
+			return r + n, ok && ok2
+		}
+	case "Reshape":
+		if nc.version >= 5 {
+			return lengthOf(1)
+		}
+	case "Expand":
+		r, ok := rankOf(0)
+		n, ok2 := lengthOf(1)
+		return max(r, n), ok && ok2
+	case "Concat", "Slice", "Pad", "Resize", "Transpose", "MaxPool", "Split", "Tile", "Identity", "CenterCropPad":
+		return rankOf(0)
+	}
+	return 0, false
 }
 
 // setOutputs records what the node's outputs are known to be, after

@@ -71,7 +71,11 @@ func (f Finding) String() string {
 	case f.Op != "":
 		fmt.Fprintf(&b, " (%s)", f.Op)
 	}
-	fmt.Fprintf(&b, " [%s]: %s", f.Rule, f.Message)
+	if strings.HasSuffix(f.Rule, "]") { // qualified by its section: "inputs [C1]"
+		fmt.Fprintf(&b, " %s: %s", f.Rule, f.Message)
+	} else {
+		fmt.Fprintf(&b, " [%s]: %s", f.Rule, f.Message)
+	}
 	if f.Fix != "" {
 		b.WriteString(". Fix: ")
 		b.WriteString(f.Fix)
@@ -94,7 +98,14 @@ type Deferred struct {
 }
 
 func (d Deferred) String() string {
-	rules := "[" + strings.Join(d.Rules, "] [") + "]"
+	ids := make([]string, len(d.Rules))
+	for i, r := range d.Rules {
+		ids[i] = r
+		if !strings.HasSuffix(r, "]") {
+			ids[i] = "[" + r + "]"
+		}
+	}
+	rules := strings.Join(ids, ", ")
 	if d.Version > 0 {
 		return fmt.Sprintf("%s (%s-%d) %s: %s", d.Where, d.Op, d.Version, rules, d.Reason)
 	}

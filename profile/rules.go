@@ -36,8 +36,28 @@ type Rule struct {
 	// Checkers are the Go functions that check it, as package.function
 	// (a method by its name alone).
 	Checkers []string
-	// Test is the test whose case violates it, as go test -run names it.
+	// Test is the test whose case violates it, as go test -run names it:
+	// check reports exactly this id and exits 1.
 	Test string
+	// Satisfied is the test whose model meets it: check exits 0.
+	Satisfied string
+	// RunTime is the test that runs the violating model under the profile
+	// with its parameters given only at run time (check leaves the rule
+	// undecided, the run is refused with the same id); "" for a rule
+	// decided on the model alone.
+	RunTime string
+}
+
+// checkedAtRunTime reports whether the rule is checked while the model
+// runs under the profile: by an operator's kernel (package ops) or by the
+// runner (package graph).
+func (r Rule) checkedAtRunTime() bool {
+	for _, c := range r.Checkers {
+		if strings.HasPrefix(c, "ops.") || strings.HasPrefix(c, "graph.") {
+			return true
+		}
+	}
+	return false
 }
 
 // Key is the rule's name in the table: "GR1" or "Concat C1".
@@ -51,9 +71,14 @@ func (r Rule) Key() string {
 func rule(op, id, statement, fix string, checkers ...string) Rule {
 	key := id
 	if op != "" {
-		key = op + "_" + id
+		key = strings.ReplaceAll(op+" "+id, " ", "_")
 	}
-	return Rule{Op: op, ID: id, Statement: statement, Fix: fix, Checkers: checkers, Test: "TestViolations/" + key}
+	r := Rule{Op: op, ID: id, Statement: statement, Fix: fix, Checkers: checkers,
+		Test: "TestViolations/" + key, Satisfied: "TestSatisfied/" + key}
+	if r.checkedAtRunTime() {
+		r.RunTime = "TestRunTime/" + key
+	}
+	return r
 }
 
 // Rules is the traceability table, in the order of docs/sonnx.md: the
@@ -69,55 +94,58 @@ var Rules = []Rule{
 		"convert explicitly (Cast, Reshape) or correct the declaration", "profile.checkNodeTypes", "profile.checkDeclared"),
 	rule("", ruleGR4, "no default values: every attribute and optional input with a default in the operator's version is written out; no initializer is also a graph input (a default the caller may replace, OP 016)",
 		"write out the attribute or input with the value the model relies on", "profile.checkDefaults", "profile.checkDefaultInputs"),
-	rule("", ruleOPS, "every operator is in the profile's operator set (default domain; Unsqueeze, Concat, Reshape, Flatten, Slice, MaxPool, Pad, Squeeze, Transpose, Split, Resize, Expand)",
+	rule("", ruleOPS, "every operator is in the profile's operator set (default domain; of those onnxshape implements: Unsqueeze, Concat, Reshape, Flatten, Slice, MaxPool, Shape, Constant, Pad, Squeeze, Transpose, Split, Resize, Expand); an operator onnxshape does not implement is undecided",
 		"replace the operator with operators of the profile's set", "profile.checkOperatorSet"),
-	rule("", ruleTypes, "every value is a tensor of a type the profile names (float16, float, double, bfloat16, int8..int64, uint8..uint64, bool, string)",
+	rule("", ruleTypes, "every value is a tensor of a type the profile names (float16, float, double, bfloat16, int8..int64, uint8..uint64, bool, string; on the graph's interface also the types an operator's specification lists: complex64/128, int2/int4/uint2/uint4)",
 		typesFix, "profile.checkGraphTypes", "profile.setOutputs"),
 	rule("", ruleVersion, "every operator SONNX specifies is used at the ONNX version its specification is based on: Unsqueeze 25, Concat 13, Reshape 25, Flatten 25, Slice 13, MaxPool 22, Shape 25",
 		"import the default domain at an opset where the operator resolves to that version", "profile.checkVersion"),
+	rule("", ruleDims, "every dimension of a data tensor is > 0 (graph inputs, outputs, value_info, node outputs but Shape's): the WG's formal specifications require positive dimensions, its informal texts and ONNX allow 0, so the profile refuses 0",
+		dimsFix, "profile.checkPositiveDims", "profile.checkOutputDims", "graph.positiveDims"),
 	rule("", ruleONNX, "the model is valid ONNX: one graph, opsets imported, every input defined, no cycle, readable tensors and attributes, the operator's arity",
 		"correct the model so that ONNX itself accepts it", "profile.sortNodes", "profile.readOpsets", "profile.runKernel"),
 
-	rule("Unsqueeze", "C1", "every axis in [-rY, rY-1], rY = rank(X) + len(axes)",
-		"give axes within [-rY, rY-1]", "ops.unsqueezeShape"),
-	rule("Unsqueeze", "C2", "no axis designated twice after normalisation",
-		"list every axis once", "ops.unsqueezeShape"),
+	rule("Unsqueeze", "A [C1]", "every axis in [-rY, rY-1], rY = rank(X) + len(axes)",
+		"give axes within [-rY, rY-1], rY the output's rank", "ops.unsqueezeShape"),
+	rule("Unsqueeze", "A [C2]", "no axis designated twice after normalisation (a < 0 counts as a + rY)",
+		"list every axis once, negative ones included", "ops.unsqueezeShape"),
 	rule("Unsqueeze", "axes", "axes is a 1-D int64 tensor holding at least one axis (the formal specification needs one)",
 		"give axes as a 1-D int64 tensor of at least one axis", "ops.unsqueezeNode", "ops.unsqueezeShape"),
+	rule("Unsqueeze", "Y [C1]", "Y's shape is X's with a 1 inserted at each axis: a declared shape of Y agrees with it",
+		"declare Y with the shape Unsqueeze gives (X's with a 1 at each axis)", "graph.DeclaredRule"),
 
 	rule("Unsqueeze", ruleTypes, "X and Y are float16, float, double, int8..int64, uint8..uint64, bool or string (no bfloat16)",
 		"give Unsqueeze a tensor of one of the listed types", "profile.checkSpecTypes"),
 
 	rule("Concat", "R1", "the inputs have a type the Concat specification lists",
 		"convert the inputs to one of the listed types", "ops.concatShape"),
-	rule("Concat", "C1", "1 to 2^31-1 inputs of rank >= 1; axis in [0, r-1] (a negative axis is outside the profile, [R1] transient)",
-		"give a non-negative axis below the rank (axis + r for a negative one)", "ops.concatShape"),
-	rule("Concat", "C2", "the inputs have one rank and the same dimensions off the axis (no broadcasting, [R2])",
-		"make the inputs' shapes agree off the axis", "ops.concatShape"),
-	rule("Concat", "C3", "the inputs and the output have one type ([R3])",
+	rule("Concat", "inputs [C1]", "1 to 2^31-1 inputs",
+		"give Concat at least one input", "ops.concatShape", "profile.runKernel"),
+	rule("Concat", "inputs [C2]", "the inputs have one rank and the same dimensions off the axis (no broadcasting, [R2])",
+		"make the inputs' shapes agree off the axis (reshape or slice them explicitly)", "ops.concatShape"),
+	rule("Concat", "inputs [C3]", "the inputs have one element type ([R3])",
 		"convert the inputs explicitly (Cast) to one type", "ops.concatShape", "profile.checkNodeTypes"),
-
-	rule("Reshape", "allowzero", "allowzero is 0 or 1",
-		"write allowzero as 0 or 1", "ops.reshapeNode"),
-	rule("Reshape", "dim", "no entry of the shape below -1",
-		"write every dimension as >= 0, or one -1", "ops.reshapeShape"),
-	rule("Reshape", "copy-zero", "with allowzero=0, a 0 at index i copies dimension i of X, so i < rank(X)",
-		"write the dimension itself instead of 0", "ops.reshapeShape"),
-	rule("Reshape", "minus-one", "at most one -1 in the shape",
-		"write every dimension but one", "ops.reshapeShape"),
-	rule("Reshape", "zero-and-minus-one", "with allowzero=1, the shape does not hold both 0 and -1",
-		"write the dimension the -1 stands for", "ops.reshapeShape"),
-	rule("Reshape", "infer", "a -1 is inferable: X has no zero dimension (profile) and the other dimensions do not multiply to 0",
-		"write the dimension the -1 stands for", "ops.reshapeShape"),
-	rule("Reshape", "count", "the output has as many elements as X",
-		"give a shape with as many elements as the input", "ops.reshapeShape"),
+	rule("Concat", "concat_output [C1]", "the output has the inputs' element type ([R3]): a declared type of the output agrees with it",
+		"declare the output with the inputs' element type", "graph.DeclaredRule"),
+	rule("Concat", "axis [C1]", "axis in [0, r-1], r the inputs' rank (>= 1): a negative axis is outside the profile",
+		"give a non-negative axis below the rank (axis + r for a negative one)", "ops.concatShape"),
 
 	rule("Reshape", ruleTypes, "X and Y are float16, float, double, int2, int4, int8..int64, uint2, uint4, uint8..uint64, bool or string (no bfloat16)",
 		"give Reshape a tensor of one of the listed types", "profile.checkSpecTypes"),
+	rule("Reshape", "allowzero [C1]", "allowzero is 0 or 1",
+		"write allowzero as 0 or 1", "ops.reshapeNode"),
+	rule("Reshape", "allowzero [C2]", "with allowzero=0, a 0 at index i of S copies dimension i of X, so i < rank(X)",
+		"write the dimension itself instead of 0", "ops.reshapeShape"),
+	rule("Reshape", "allowzero [C3]", "S's domain: every entry >= -1; with allowzero=1 no 0 beside a -1; a -1 only when X has no zero dimension and the other entries do not multiply to 0",
+		"write every dimension as >= 0, and the one a -1 stands for where it cannot be inferred", "ops.reshapeShape"),
+	rule("Reshape", "S [C1]", "at most one -1 in S",
+		"write every dimension but one", "ops.reshapeShape"),
+	rule("Reshape", "X [C1]", "the output has as many elements as X",
+		"give a shape with as many elements as the input", "ops.reshapeShape"),
 
 	rule("Flatten", ruleTypes, "X and Y are float16, float, double, int8..int64 or uint8..uint64",
 		"give Flatten a tensor of one of the listed types", "profile.checkSpecTypes"),
-	rule("Flatten", "C1", "axis in [-r, r], r = rank(X)",
+	rule("Flatten", "axis [C1]", "axis in [-r, r], r = rank(X)",
 		"give an axis within [-r, r]", "ops.flattenShape"),
 
 	rule("Slice", ruleTypes, "X and Y are float16, float, double, bfloat16, int8..int64, uint8..uint64, bool or string",
@@ -128,17 +156,29 @@ var Rules = []Rule{
 		"give the steps input", "profile.checkDefaults", "ops.sliceNode"),
 	rule("Slice", "R10", "starts, ends, axes and steps have one integer type, int32 or int64",
 		"give starts, ends, axes and steps as one integer type", "ops.sliceNode", "profile.checkNodeTypes"),
-	rule("Slice", "C1", "every axis of X is listed: len(starts) = len(ends) = len(axes) = len(steps) = rank(X) ([R2])",
+	rule("Slice", "X [C1]", "every axis of X is listed: len(starts) = len(ends) = len(axes) = len(steps) = rank(X) ([R2])",
 		"list every axis of X in axes (start 0, end dim, step 1 keeps an axis whole)", "ops.sliceShape"),
-	rule("Slice", "C2", "axes in range, steps non-zero, no clamping: start in [-d, d-1], end in [-d, d] (step > 0) or [-d-1, d-1] (step < 0), every output dimension > 0",
-		"give starts and ends inside the axis, as the profile does not clamp them", "ops.sliceShape", "ops.sliceAxisStrict"),
-	rule("Slice", "C3", "X has rank >= 1; axes unique after normalisation",
-		"slice a tensor of rank 1 or more, listing each axis once", "ops.sliceShape"),
+	rule("Slice", "starts [C2]", "every start in [-d, d-1], d the dimension of its axis: the profile does not clamp ([R8])",
+		"give every start inside its axis, in [-d, d-1]", "ops.sliceAxisStrict"),
+	rule("Slice", "ends [C2]", "every end in [-d, d] for a positive step, [-d-1, d-1] for a negative one: the profile does not clamp",
+		"give every end inside [-d, d] (step > 0) or [-d-1, d-1] (step < 0)", "ops.sliceAxisStrict"),
+	rule("Slice", "axes [C2]", "every axis in [-r, r-1], r = rank(X)",
+		"give axes within [-r, r-1]", "ops.sliceShape"),
+	rule("Slice", "steps [C2]", "no step is 0",
+		"give every step a non-zero value (1 keeps every element)", "ops.sliceShape"),
+	rule("Slice", "Y [C2]", "every output dimension is > 0",
+		"give start and end at least one step apart on every axis", "ops.sliceAxisStrict"),
+	rule("Slice", "X [C3]", "X has rank >= 1",
+		"slice a tensor of rank 1 or more", "ops.sliceShape"),
+	rule("Slice", "axes [C3]", "axes unique after normalisation (a < 0 counts as a + r)",
+		"list each axis once, negative ones included", "ops.sliceShape"),
 	rule("Slice", "R6", "(transient) a positive step needs start <= end after normalisation",
 		"order start and end along the step", "ops.sliceAxisStrict"),
 	rule("Slice", "R7", "(transient) a negative step needs start >= end after normalisation",
 		"order start and end along the step", "ops.sliceAxisStrict"),
 
+	rule("MaxPool", ruleNaN, "X holds no NaN: the WG's texts disagree on the maximum of a NaN, so the profile refuses it (a constant X is searched; one known at run time is undecided)",
+		"remove the NaN from the input (the maximum of a NaN is undefined)", "profile.checkNaN"),
 	rule("MaxPool", "R1", "(transient) exactly 2 spatial axes: X is 4-D",
 		"pool 4-D tensors (N, C, H, W)", "ops.maxPoolSONNX"),
 	rule("MaxPool", "R2", "every attribute is set explicitly (auto_pad, ceil_mode, dilations, pads, storage_order, strides)",
@@ -149,13 +189,19 @@ var Rules = []Rule{
 		"write ceil_mode 0, padding explicitly at the end if needed", "ops.maxPoolSONNX"),
 	rule("MaxPool", "R5", "storage_order is 0",
 		"write storage_order 0", "ops.maxPoolSONNX"),
-	rule("MaxPool", "C1", "X is float16, float, double, int8 or uint8",
+	rule("MaxPool", ruleTypes, "X is float16, float, double, int8 or uint8 (its type list)",
 		"pool a tensor of one of those types", "ops.maxPoolSONNX", "profile.checkSpecTypes"),
-	rule("MaxPool", "C2", "every value of dilations, kernel_shape and strides is > 0",
-		"give positive dilations, kernel_shape and strides", "ops.maxPoolSONNX"),
-	rule("MaxPool", "C3", "pads has 4 entries, each >= 0",
-		"give 4 non-negative pads", "ops.maxPoolSONNX"),
-	rule("MaxPool", "C4", "every window holds a real element: the dilated kernel is larger than each pad",
+	rule("MaxPool", "dilations [C1]", "every value of dilations is > 0",
+		"give every dilation as 1 or more (1: no dilation)", "ops.maxPoolSONNX"),
+	rule("MaxPool", "kernel_shape [C1]", "every value of kernel_shape is > 0",
+		"give every kernel dimension as 1 or more", "ops.maxPoolSONNX"),
+	rule("MaxPool", "strides [C1]", "every value of strides is > 0",
+		"give every stride as 1 or more", "ops.maxPoolSONNX"),
+	rule("MaxPool", "pads [C1]", "pads has twice as many entries as X has spatial axes: 4",
+		"give 4 pads: the begin and end of each spatial axis", "ops.maxPoolSONNX"),
+	rule("MaxPool", "pads", "every pad is >= 0 (ONNX; the specification's pads add elements)",
+		"give every pad as 0 or more", "ops.maxPoolSONNX"),
+	rule("MaxPool", "pads [C2]", "every window holds a real element: the dilated kernel d*(k-1)+1 is larger than each pad",
 		"make each pad smaller than the dilated kernel", "ops.maxPoolSONNX", "ops.maxPoolShape"),
 
 	rule("Shape", ruleTypes, "X is float16, float, double, bfloat16, int2, int4, int8..int64, uint2, uint4, uint8..uint64, bool or string",
@@ -182,8 +228,8 @@ func fixFor(op, id string) string {
 // Markdown renders Rules as the table of docs/sonnx.md.
 func Markdown() string {
 	var b strings.Builder
-	b.WriteString("| id | operator | statement | checked by | violated by |\n")
-	b.WriteString("|---|---|---|---|---|\n")
+	b.WriteString("| id | operator | statement | checked by | violated by (check: exit 1) | satisfied by (check: exit 0) | at run time (run --profile sonnx) |\n")
+	b.WriteString("|---|---|---|---|---|---|---|\n")
 	for _, r := range Rules {
 		op := r.Op
 		if op == "" {
@@ -193,7 +239,11 @@ func Markdown() string {
 		for i, c := range r.Checkers {
 			checkers[i] = "`" + c + "`"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | `%s` |\n", r.ID, op, escapePipes(r.Statement), strings.Join(checkers, ", "), r.Test)
+		runTime := "decided by check"
+		if r.RunTime != "" {
+			runTime = "`" + r.RunTime + "`"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | `%s` | `%s` | %s |\n", r.ID, op, escapePipes(r.Statement), strings.Join(checkers, ", "), r.Test, r.Satisfied, runTime)
 	}
 	return b.String()
 }

@@ -61,8 +61,8 @@ var specs = map[string]opSpec{
 	"Flatten": {Version: 25, Types: typeList(floats, signed, unsigned), TypeRule: ruleTypes},
 	// slice.md: "Based on ONNX documentation version 13".
 	"Slice": {Version: 13, Types: typeList(floats, []tensor.DataType{tensor.BFloat16}, signed, unsigned, textBool), TypeRule: ruleTypes},
-	// maxpool.md: "Based on ONNX MaxPool version 22"; [C1] of X.
-	"MaxPool": {Version: 22, Types: typeList(floats, []tensor.DataType{tensor.Int8, tensor.Uint8}), TypeRule: "C1"},
+	// maxpool.md: "Based on ONNX MaxPool version 22".
+	"MaxPool": {Version: 22, Types: typeList(floats, []tensor.DataType{tensor.Int8, tensor.Uint8}), TypeRule: ruleTypes},
 	// shape.md: "Based on ONNX documentation version 25".
 	"Shape": {Version: 25, Types: typeList(floats, []tensor.DataType{tensor.BFloat16}, signed, unsigned, textBool, sub4), TypeRule: ruleTypes},
 	// constant.md names no version; real types only.

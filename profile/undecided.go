@@ -22,8 +22,9 @@ import (
 var foldBudget int64 = 256 << 20
 
 // valueRules returns the ids of the rules of op that read the values of
-// its inputs (those its kernel checks): the ones a node leaves undecided
-// when those values are known only at run time. An operator without a
+// its inputs (those its kernel checks and the check does not decide itself
+// from types and attributes): the ones a node leaves undecided when those
+// values are known only at run time. An operator without a
 // SONNX specification of its own has its ONNX constraints (ONNX).
 func valueRules(op string) []string {
 	var ids []string
@@ -31,11 +32,13 @@ func valueRules(op string) []string {
 		if r.Op != op {
 			continue
 		}
+		kernel, static := false, false
 		for _, c := range r.Checkers {
-			if strings.HasPrefix(c, "ops.") {
-				ids = append(ids, r.ID)
-				break
-			}
+			kernel = kernel || strings.HasPrefix(c, "ops.")
+			static = static || strings.HasPrefix(c, "profile.")
+		}
+		if kernel && !static { // a rule the check decides itself is not deferred
+			ids = append(ids, r.ID)
 		}
 	}
 	if len(ids) == 0 {
@@ -61,9 +64,10 @@ func (nc *nodeCheck) deferRules(rules []string, format string, args ...any) {
 // value (k) is less than the declaration states: the runner compares them
 // when the model runs under the profile (graph.Model.Run).
 func (c *checker) deferDeclared(nc *nodeCheck, name string, k, d *known) {
-	if nc == nil || nc.c.hasFinding(nc.index) {
+	if nc == nil || nc.schema == nil || c.hasFinding(nc.index) {
 		// A graph input or initializer has its declared type; a node
-		// already outside the profile needs no run-time comparison.
+		// already outside the profile needs no run-time comparison, nor
+		// one onnxshape cannot run (undecided already).
 		return
 	}
 	shape := k.dtype != tensor.Undefined

@@ -57,3 +57,20 @@ func TestInitializerInputIsADefault(t *testing.T) {
 		t.Fatalf("reported %q:\n%s", got, rep)
 	}
 }
+
+// A node whose parameters are known only at run time still has a known
+// output rank: a declaration of another rank is outside, one of the same
+// rank is left to run time.
+func TestRankOfUndecidedNodes(t *testing.T) {
+	model := func(yDims ...int64) *Report {
+		return Check(newModel(t, 25).input("x", tensor.Float, 2, 3).input("axes", tensor.Int64, 1).
+			node("Unsqueeze", names("x", "axes"), names("y")).
+			output("y", tensor.Float, yDims...).build(), "")
+	}
+	if rep := model(2, 3); !slices.Equal(reportKeys(rep), []string{"Unsqueeze Y [C1]"}) {
+		t.Errorf("rank 2 declared for rank 3:\n%s", rep)
+	}
+	if rep := model(2, 3, 1); rep.Verdict() != VerdictUndecided {
+		t.Errorf("rank 3 declared:\n%s", rep)
+	}
+}

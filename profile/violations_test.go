@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"math"
 	"sort"
 	"strings"
 	"testing"
@@ -55,6 +56,18 @@ var violations = map[string]violation{
 		return m
 	}},
 
+	"DIMS": {model: func(t testing.TB) *pb.ModelProto {
+		return newModel(t, 25).input("x", tensor.Float, 0, 3).
+			node("Transpose", names("x"), names("y"), attrInts("perm", 1, 0)).
+			output("y", tensor.Float, 3, 0).build()
+	}},
+	"MaxPool NaN": {model: func(t testing.TB) *pb.ModelProto {
+		x := make([]float32, 16)
+		x[5] = float32(math.NaN())
+		return newModel(t, 22).initializer("x", tensor.MustFromSlice(x, 1, 1, 4, 4)).
+			node("MaxPool", names("x"), names("y"), maxPoolAttrs()...).
+			output("y", tensor.Float, 1, 1, 2, 2).build()
+	}},
 	"VERSION": {model: func(t testing.TB) *pb.ModelProto {
 		m := unsqueezeModel(t, []int64{0}, 1, 2, 3)
 		m.OpsetImport[0].Version = proto.Int64(13) // Unsqueeze-13, not 25
@@ -65,9 +78,10 @@ var violations = map[string]violation{
 		return newModel(t, 25).input("x", tensor.BFloat16, 2, 3).ints("axes", 0).
 			node("Unsqueeze", names("x", "axes"), names("y")).output("y", tensor.BFloat16, 1, 2, 3).build()
 	}},
-	"Unsqueeze C1":   {model: func(t testing.TB) *pb.ModelProto { return unsqueezeModel(t, []int64{3}, 2, 3, 1) }},
-	"Unsqueeze C2":   {model: func(t testing.TB) *pb.ModelProto { return unsqueezeModel(t, []int64{1, -3}, 2, 1, 1, 3) }},
-	"Unsqueeze axes": {model: func(t testing.TB) *pb.ModelProto { return unsqueezeModel(t, []int64{}, 2, 3) }},
+	"Unsqueeze A [C1]": {model: func(t testing.TB) *pb.ModelProto { return unsqueezeModel(t, []int64{3}, 2, 3, 1) }},
+	"Unsqueeze A [C2]": {model: func(t testing.TB) *pb.ModelProto { return unsqueezeModel(t, []int64{1, -3}, 2, 1, 1, 3) }},
+	"Unsqueeze Y [C1]": {model: func(t testing.TB) *pb.ModelProto { return unsqueezeModel(t, []int64{0}, 2, 3, 1) }},
+	"Unsqueeze axes":   {model: func(t testing.TB) *pb.ModelProto { return unsqueezeModel(t, []int64{}, 2, 3) }},
 
 	// Concat's own list of types holds every type of the profile and
 	// complex: only a type outside the profile breaks [R1].
@@ -76,38 +90,40 @@ var violations = map[string]violation{
 			node("Concat", names("a", "b"), names("y"), attrInt("axis", 0)).
 			output("y", tensor.Float8E4M3FN, 4).build()
 	}},
-	"Concat C1": {model: func(t testing.TB) *pb.ModelProto {
+	"Concat inputs [C1]": {model: func(t testing.TB) *pb.ModelProto {
+		return newModel(t, 13).node("Concat", nil, names("y"), attrInt("axis", 0)).output("y", tensor.Float, 2).build()
+	}},
+	"Concat concat_output [C1]": {model: func(t testing.TB) *pb.ModelProto {
+		m := concatModel(t, []int64{2, 3}, []int64{2, 3}, tensor.Float, 0, 4, 3)
+		m.Graph.Output[0].Type = tensorType(tensor.Double, []int64{4, 3})
+		return m
+	}},
+	"Concat axis [C1]": {model: func(t testing.TB) *pb.ModelProto {
 		return concatModel(t, []int64{2, 3}, []int64{2, 3}, tensor.Float, -1, 2, 6)
 	}},
-	"Concat C2": {model: func(t testing.TB) *pb.ModelProto {
+	"Concat inputs [C2]": {model: func(t testing.TB) *pb.ModelProto {
 		return concatModel(t, []int64{2, 3}, []int64{2, 4}, tensor.Float, 0, 4, 3)
 	}},
-	"Concat C3": {model: func(t testing.TB) *pb.ModelProto {
+	"Concat inputs [C3]": {model: func(t testing.TB) *pb.ModelProto {
 		return concatModel(t, []int64{2, 3}, []int64{2, 3}, tensor.Double, 0, 4, 3)
 	}},
 
 	"Reshape TYPES": {model: func(t testing.TB) *pb.ModelProto {
 		return reshapeModel(t, tensor.BFloat16, []int64{2, 3}, []int64{3, 2}, 0, 3, 2).build()
 	}},
-	"Reshape allowzero": {model: func(t testing.TB) *pb.ModelProto {
+	"Reshape allowzero [C1]": {model: func(t testing.TB) *pb.ModelProto {
 		return reshapeModel(t, tensor.Float, []int64{2, 3}, []int64{3, 2}, 2, 3, 2).build()
 	}},
-	"Reshape dim": {model: func(t testing.TB) *pb.ModelProto {
-		return reshapeModel(t, tensor.Float, []int64{2, 3}, []int64{-2, 3}, 0, 2, 3).build()
-	}},
-	"Reshape copy-zero": {model: func(t testing.TB) *pb.ModelProto {
+	"Reshape allowzero [C2]": {model: func(t testing.TB) *pb.ModelProto {
 		return reshapeModel(t, tensor.Float, []int64{6}, []int64{6, 0}, 0, 6, 1).build()
 	}},
-	"Reshape minus-one": {model: func(t testing.TB) *pb.ModelProto {
+	"Reshape allowzero [C3]": {model: func(t testing.TB) *pb.ModelProto {
+		return reshapeModel(t, tensor.Float, []int64{2, 3}, []int64{-2, 3}, 0, 2, 3).build()
+	}},
+	"Reshape S [C1]": {model: func(t testing.TB) *pb.ModelProto {
 		return reshapeModel(t, tensor.Float, []int64{2, 3}, []int64{-1, -1}, 0, 3, 2).build()
 	}},
-	"Reshape zero-and-minus-one": {model: func(t testing.TB) *pb.ModelProto {
-		return reshapeModel(t, tensor.Float, []int64{2, 3}, []int64{0, -1}, 1, 0, 6).build()
-	}},
-	"Reshape infer": {model: func(t testing.TB) *pb.ModelProto {
-		return reshapeModel(t, tensor.Float, []int64{0, 3}, []int64{-1, 3}, 0, 0, 3).build()
-	}},
-	"Reshape count": {model: func(t testing.TB) *pb.ModelProto {
+	"Reshape X [C1]": {model: func(t testing.TB) *pb.ModelProto {
 		return reshapeModel(t, tensor.Float, []int64{2, 3}, []int64{4, 2}, 0, 4, 2).build()
 	}},
 
@@ -116,7 +132,7 @@ var violations = map[string]violation{
 			node("Flatten", names("x"), names("y"), attrInt("axis", 1)).
 			output("y", tensor.Bool, 2, 3).build()
 	}},
-	"Flatten C1": {model: func(t testing.TB) *pb.ModelProto {
+	"Flatten axis [C1]": {model: func(t testing.TB) *pb.ModelProto {
 		return newModel(t, 25).input("x", tensor.Float, 2, 3).
 			node("Flatten", names("x"), names("y"), attrInt("axis", 3)).
 			output("y", tensor.Float, 6, 1).build()
@@ -143,13 +159,31 @@ var violations = map[string]violation{
 		m.Graph.Initializer[0] = int32Initializer(t, "starts", 0, 0)
 		return m
 	}},
-	"Slice C1": {model: func(t testing.TB) *pb.ModelProto {
+	"Slice X [C1]": {model: func(t testing.TB) *pb.ModelProto {
 		return sliceModel(t, []int64{0}, []int64{2}, []int64{0}, []int64{1}, 2, 4) // axis 1 not listed
 	}},
-	"Slice C2": {model: func(t testing.TB) *pb.ModelProto {
+	"Slice ends [C2]": {model: func(t testing.TB) *pb.ModelProto {
 		return sliceModel(t, []int64{0, 0}, []int64{5, 4}, []int64{0, 1}, []int64{1, 1}, 3, 4) // end 5 > 3
 	}},
-	"Slice C3": {model: func(t testing.TB) *pb.ModelProto {
+	"Slice starts [C2]": {model: func(t testing.TB) *pb.ModelProto {
+		return sliceModel(t, []int64{3, 0}, []int64{3, 4}, []int64{0, 1}, []int64{1, 1}, 1, 4) // start 3 > 2
+	}},
+	"Slice axes [C2]": {model: func(t testing.TB) *pb.ModelProto {
+		return sliceModel(t, []int64{0, 0}, []int64{3, 4}, []int64{0, 2}, []int64{1, 1}, 3, 4) // axis 2, rank 2
+	}},
+	"Slice steps [C2]": {model: func(t testing.TB) *pb.ModelProto {
+		return sliceModel(t, []int64{0, 0}, []int64{3, 4}, []int64{0, 1}, []int64{1, 0}, 3, 4)
+	}},
+	"Slice Y [C2]": {model: func(t testing.TB) *pb.ModelProto {
+		return sliceModel(t, []int64{1, 0}, []int64{1, 4}, []int64{0, 1}, []int64{1, 1}, 1, 4) // start = end
+	}},
+	"Slice X [C3]": {model: func(t testing.TB) *pb.ModelProto {
+		return newModel(t, 13).input("x", tensor.Float).
+			ints("starts").ints("ends").ints("axes").ints("steps").
+			node("Slice", names("x", "starts", "ends", "axes", "steps"), names("y")).
+			output("y", tensor.Float).build()
+	}},
+	"Slice axes [C3]": {model: func(t testing.TB) *pb.ModelProto {
 		return sliceModel(t, []int64{0, 0}, []int64{3, 3}, []int64{0, -2}, []int64{1, 1}, 3, 4) // axis 0 twice
 	}},
 	"Slice R6": {model: func(t testing.TB) *pb.ModelProto {
@@ -174,16 +208,25 @@ var violations = map[string]violation{
 	"MaxPool R5": {model: func(t testing.TB) *pb.ModelProto {
 		return maxPoolModel(t, tensor.Float, []int64{1, 1, 4, 4}, maxPoolAttrs(attrInt("storage_order", 1)))
 	}},
-	"MaxPool C1": {model: func(t testing.TB) *pb.ModelProto {
+	"MaxPool TYPES": {model: func(t testing.TB) *pb.ModelProto {
 		return maxPoolModel(t, tensor.BFloat16, []int64{1, 1, 4, 4}, maxPoolAttrs())
 	}},
-	"MaxPool C2": {model: func(t testing.TB) *pb.ModelProto {
+	"MaxPool dilations [C1]": {model: func(t testing.TB) *pb.ModelProto {
 		return maxPoolModel(t, tensor.Float, []int64{1, 1, 4, 4}, maxPoolAttrs(attrInts("dilations", 0, 1)))
 	}},
-	"MaxPool C3": {model: func(t testing.TB) *pb.ModelProto {
+	"MaxPool kernel_shape [C1]": {model: func(t testing.TB) *pb.ModelProto {
+		return maxPoolModel(t, tensor.Float, []int64{1, 1, 4, 4}, maxPoolAttrs(attrInts("kernel_shape", 2, 0)))
+	}},
+	"MaxPool strides [C1]": {model: func(t testing.TB) *pb.ModelProto {
+		return maxPoolModel(t, tensor.Float, []int64{1, 1, 4, 4}, maxPoolAttrs(attrInts("strides", 2, -1)))
+	}},
+	"MaxPool pads [C1]": {model: func(t testing.TB) *pb.ModelProto {
 		return maxPoolModel(t, tensor.Float, []int64{1, 1, 4, 4}, maxPoolAttrs(attrInts("pads", 0, 0)))
 	}},
-	"MaxPool C4": {model: func(t testing.TB) *pb.ModelProto {
+	"MaxPool pads": {model: func(t testing.TB) *pb.ModelProto {
+		return maxPoolModel(t, tensor.Float, []int64{1, 1, 4, 4}, maxPoolAttrs(attrInts("pads", 0, 0, -1, 0)))
+	}},
+	"MaxPool pads [C2]": {model: func(t testing.TB) *pb.ModelProto {
 		return maxPoolModel(t, tensor.Float, []int64{1, 1, 4, 4}, maxPoolAttrs(attrInts("pads", 2, 0, 0, 0)))
 	}},
 
@@ -225,7 +268,7 @@ func findingKey(f Finding) string {
 			return f.Op + " " + f.Rule
 		}
 		return f.Rule
-	case ruleGR1, ruleGR2, ruleGR3, ruleGR4, ruleOPS, ruleONNX, ruleVersion:
+	case ruleGR1, ruleGR2, ruleGR3, ruleGR4, ruleOPS, ruleONNX, ruleVersion, ruleDims:
 		return f.Rule
 	}
 	return f.Op + " " + f.Rule

@@ -256,3 +256,20 @@ func values(ts ...*tensor.Tensor) []tensor.Value {
 	}
 	return out
 }
+
+// positiveDims refuses, under the SONNX profile, a tensor with a zero
+// dimension (rule DIMS): every tensor of the working group's formal
+// specification has positive dimensions (the invariant "positive dims" of
+// the Tensor type, formal/common/libs/tensor/tensor.mlw), and the profile
+// refuses what it leaves undefined. what names the tensor.
+func positiveDims(opt *ops.Options, op opRef, what string, shape []int) error {
+	if !sonnx(opt) {
+		return nil
+	}
+	for k, d := range shape {
+		if d <= 0 {
+			return op.errorf("DIMS", "%s has shape %v: dimension %d is %d, and the profile's tensors have positive dimensions", what, shape, k, d)
+		}
+	}
+	return nil
+}

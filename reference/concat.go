@@ -62,11 +62,16 @@ func concat(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, e
 	}
 	axis, err := toInt(axis64)
 	if err != nil {
-		return nil, op.errorf("C1", "axis: %v", err)
+		return nil, op.errorf("axis [C1]", "axis: %v", err)
+	}
+	for k, t := range a { // [DIMS]
+		if err := positiveDims(opt, op, fmt.Sprintf("inputs[%d]", k), t.Shape()); err != nil {
+			return nil, err
+		}
 	}
 	// inputs [C1]
 	if len(a) < 1 || int64(len(a)) > math.MaxInt32 {
-		return nil, op.errorf("C1", "%d inputs, expected 1 to 2^31-1", len(a))
+		return nil, op.errorf("inputs [C1]", "%d inputs, expected 1 to 2^31-1", len(a))
 	}
 	r := a[0].Rank()
 	lo := -r
@@ -78,26 +83,26 @@ func concat(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, e
 	// to be valid; its own constraint comes last.
 	for k, t := range a {
 		if t.Rank() != r {
-			return nil, op.errorf("C2", "input %d has rank %d but input 0 has rank %d", k, t.Rank(), r)
+			return nil, op.errorf("inputs [C2]", "input %d has rank %d but input 0 has rank %d", k, t.Rank(), r)
 		}
 		for j := 0; axisOK && j < r; j++ {
 			if j != d && t.Shape()[j] != a[0].Shape()[j] {
-				return nil, op.errorf("C2", "input %d has shape %v and input 0 has shape %v: dimension %d differs off the axis (no broadcasting, [R2])", k, t.Shape(), a[0].Shape(), j)
+				return nil, op.errorf("inputs [C2]", "input %d has shape %v and input 0 has shape %v: dimension %d differs off the axis (no broadcasting, [R2])", k, t.Shape(), a[0].Shape(), j)
 			}
 		}
 	}
 	// inputs [C3]
 	for k, t := range a {
 		if t.DataType() != a[0].DataType() {
-			return nil, op.errorf("C3", "input %d is %v but input 0 is %v ([R3])", k, t.DataType(), a[0].DataType())
+			return nil, op.errorf("inputs [C3]", "input %d is %v but input 0 is %v ([R3])", k, t.DataType(), a[0].DataType())
 		}
 	}
 	// axis [C1]
 	if r == 0 {
-		return nil, op.errorf("C1", "axis %d: the inputs have rank 0", axis)
+		return nil, op.errorf("axis [C1]", "axis %d: the inputs have rank 0", axis)
 	}
 	if !axisOK {
-		return nil, op.errorf("C1", "axis %d is outside [%d, %d] for inputs of rank %d", axis, lo, r-1, r)
+		return nil, op.errorf("axis [C1]", "axis %d is outside [%d, %d] for inputs of rank %d", axis, lo, r-1, r)
 	}
 	if sonnx(opt) && !concatTypes[a[0].DataType()] {
 		return nil, op.errorf("R1", "type %v is not among the types the profile's Concat supports", a[0].DataType())

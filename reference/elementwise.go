@@ -108,21 +108,21 @@ func setScalar(t *tensor.Tensor, k int, v scalar) {
 	case tensor.BFloat16:
 		data[tensor.BF16](t)[k] = tensor.BF16FromFloat32(float32(realOf(v)))
 	case tensor.Int8:
-		data[int8](t)[k] = int8(integerOf(v, dt))
+		data[int8](t)[k] = int8(signedResult(v, dt))
 	case tensor.Int16:
-		data[int16](t)[k] = int16(integerOf(v, dt))
+		data[int16](t)[k] = int16(signedResult(v, dt))
 	case tensor.Int32:
-		data[int32](t)[k] = int32(integerOf(v, dt))
+		data[int32](t)[k] = int32(signedResult(v, dt))
 	case tensor.Int64:
-		data[int64](t)[k] = integerOf(v, dt)
+		data[int64](t)[k] = signedResult(v, dt)
 	case tensor.Uint8:
-		data[uint8](t)[k] = uint8(unsignedIntegerOf(v, dt))
+		data[uint8](t)[k] = uint8(unsignedResult(v, dt))
 	case tensor.Uint16:
-		data[uint16](t)[k] = uint16(unsignedIntegerOf(v, dt))
+		data[uint16](t)[k] = uint16(unsignedResult(v, dt))
 	case tensor.Uint32:
-		data[uint32](t)[k] = uint32(unsignedIntegerOf(v, dt))
+		data[uint32](t)[k] = uint32(unsignedResult(v, dt))
 	case tensor.Uint64:
-		data[uint64](t)[k] = unsignedIntegerOf(v, dt)
+		data[uint64](t)[k] = unsignedResult(v, dt)
 	case tensor.Bool:
 		data[bool](t)[k] = v.b
 	case tensor.String:
@@ -143,9 +143,9 @@ func roundTo(dt tensor.DataType, v scalar) scalar {
 	return elementAt(t, 0)
 }
 
-// integerOf is a signed result: an integer wraps (by the conversion to
+// signedResult is a signed result: an integer wraps (by the conversion to
 // the type), a float is truncated toward zero and saturated, NaN is 0.
-func integerOf(v scalar, dt tensor.DataType) int64 {
+func signedResult(v scalar, dt tensor.DataType) int64 {
 	switch v.kind {
 	case signedKind:
 		return v.i
@@ -166,8 +166,8 @@ func integerOf(v scalar, dt tensor.DataType) int64 {
 	return int64(x)
 }
 
-// unsignedIntegerOf is integerOf for an unsigned type.
-func unsignedIntegerOf(v scalar, dt tensor.DataType) uint64 {
+// unsignedResult is signedResult for an unsigned type.
+func unsignedResult(v scalar, dt tensor.DataType) uint64 {
 	switch v.kind {
 	case unsignedKind:
 		return v.u

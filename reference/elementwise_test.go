@@ -48,7 +48,7 @@ func TestElementwiseMatchesOps(t *testing.T) {
 				continue // no elementwise operator takes the packed types
 			}
 			for trial := range 6 {
-				node, in := randomCall(rng, s, dt, trial)
+				node, in := randomElementwiseCall(rng, s, dt, trial)
 				if in == nil {
 					continue
 				}
@@ -58,7 +58,7 @@ func TestElementwiseMatchesOps(t *testing.T) {
 					continue
 				}
 				got, rerr := ref(nil, node, in)
-				name := fmt.Sprintf("%s-%d %v trial %d (%s)", s.Name, s.Since, dt, trial, describeInputs(in))
+				name := fmt.Sprintf("%s-%d %v trial %d (%s)", s.Name, s.Since, dt, trial, describeElementwiseInputs(in))
 				if (err == nil) != (rerr == nil) {
 					t.Errorf("%s: ops error %v, reference error %v", name, err, rerr)
 					continue
@@ -67,7 +67,7 @@ func TestElementwiseMatchesOps(t *testing.T) {
 					continue
 				}
 				compared++
-				if msg := sameTensor(want[0].(*tensor.Tensor), got[0].(*tensor.Tensor)); msg != "" {
+				if msg := sameElementwiseTensor(want[0].(*tensor.Tensor), got[0].(*tensor.Tensor)); msg != "" {
 					t.Errorf("%s: %s", name, msg)
 				}
 			}
@@ -79,7 +79,7 @@ func TestElementwiseMatchesOps(t *testing.T) {
 	}
 }
 
-func describeInputs(in []tensor.Value) string {
+func describeElementwiseInputs(in []tensor.Value) string {
 	s := ""
 	for _, v := range in {
 		if v == nil {
@@ -92,10 +92,10 @@ func describeInputs(in []tensor.Value) string {
 	return s
 }
 
-// randomCall makes a node of schema s and inputs of type dt.
-func randomCall(rng *rand.Rand, s ops.Schema, dt tensor.DataType, trial int) (*ops.Node, []tensor.Value) {
+// randomElementwiseCall makes a node of schema s and inputs of type dt.
+func randomElementwiseCall(rng *rand.Rand, s ops.Schema, dt tensor.DataType, trial int) (*ops.Node, []tensor.Value) {
 	node := &ops.Node{OpType: s.Name, Version: s.Since, Attrs: map[string]ops.Attribute{}, NumOutputs: 1}
-	out := randomShape(rng, trial)
+	out := randomElementwiseShape(rng, trial)
 	legacy := s.Since < 7 && slices.Contains([]string{"Add", "Sub", "Mul", "Div", "Pow", "And", "Or", "Xor", "Equal", "Less", "Greater"}, s.Name)
 	switch s.Name {
 	case "BitShift":
@@ -131,12 +131,12 @@ func randomCall(rng *rand.Rand, s ops.Schema, dt tensor.DataType, trial int) (*o
 	}
 	switch {
 	case s.Name == "Where":
-		cond := randomTensor(rng, tensor.Bool, squeezeSome(rng, out))
-		return node, []tensor.Value{cond, randomTensor(rng, dt, squeezeSome(rng, out)), randomTensor(rng, dt, squeezeSome(rng, out))}
+		cond := randomElementwiseTensor(rng, tensor.Bool, squeezeSomeDims(rng, out))
+		return node, []tensor.Value{cond, randomElementwiseTensor(rng, dt, squeezeSomeDims(rng, out)), randomElementwiseTensor(rng, dt, squeezeSomeDims(rng, out))}
 	case s.Name == "Clip":
-		in := []tensor.Value{randomTensor(rng, dt, out)}
+		in := []tensor.Value{randomElementwiseTensor(rng, dt, out)}
 		if s.Since >= 11 {
-			lo, hi := randomTensor(rng, dt, nil), randomTensor(rng, dt, nil)
+			lo, hi := randomElementwiseTensor(rng, dt, nil), randomElementwiseTensor(rng, dt, nil)
 			switch trial % 3 {
 			case 0:
 				in = append(in, lo, hi)
@@ -148,22 +148,22 @@ func randomCall(rng *rand.Rand, s ops.Schema, dt tensor.DataType, trial int) (*o
 		}
 		return node, in
 	case s.Name == "PRelu":
-		return node, []tensor.Value{randomTensor(rng, dt, out), randomTensor(rng, dt, squeezeSome(rng, out))}
+		return node, []tensor.Value{randomElementwiseTensor(rng, dt, out), randomElementwiseTensor(rng, dt, squeezeSomeDims(rng, out))}
 	case s.Inputs[1] == 1:
-		return node, []tensor.Value{randomTensor(rng, inType, out)}
+		return node, []tensor.Value{randomElementwiseTensor(rng, inType, out)}
 	case s.Inputs[1] < 0:
 		n := 1 + trial%3
 		in := make([]tensor.Value, n)
 		for i := range in {
 			shape := out
 			if s.Since >= 8 {
-				shape = squeezeSome(rng, out)
+				shape = squeezeSomeDims(rng, out)
 			}
-			in[i] = randomTensor(rng, dt, shape)
+			in[i] = randomElementwiseTensor(rng, dt, shape)
 		}
 		return node, in
 	}
-	a := randomTensor(rng, inType, out)
+	a := randomElementwiseTensor(rng, inType, out)
 	bType := inType
 	if s.Name == "Pow" && s.Since >= 12 {
 		bType = []tensor.DataType{tensor.Int32, tensor.Int64, tensor.Float, tensor.Uint8, tensor.Float16, tensor.Double}[trial]
@@ -171,17 +171,17 @@ func randomCall(rng *rand.Rand, s ops.Schema, dt tensor.DataType, trial int) (*o
 	if legacy {
 		node.Attrs["broadcast"] = ops.Attribute{Type: ops.AttrInt, Int: 1}
 		cut := rng.IntN(len(out) + 1)
-		return node, []tensor.Value{a, randomTensor(rng, bType, out[cut:])}
+		return node, []tensor.Value{a, randomElementwiseTensor(rng, bType, out[cut:])}
 	}
 	if trial%2 == 1 {
-		a = randomTensor(rng, inType, squeezeSome(rng, out))
+		a = randomElementwiseTensor(rng, inType, squeezeSomeDims(rng, out))
 	}
-	return node, []tensor.Value{a, randomTensor(rng, bType, squeezeSome(rng, out))}
+	return node, []tensor.Value{a, randomElementwiseTensor(rng, bType, squeezeSomeDims(rng, out))}
 }
 
-// randomShape is an output shape: a scalar, an empty tensor, or up to 4
+// randomElementwiseShape is an output shape: a scalar, an empty tensor, or up to 4
 // axes of up to 5.
-func randomShape(rng *rand.Rand, trial int) []int {
+func randomElementwiseShape(rng *rand.Rand, trial int) []int {
 	switch trial {
 	case 0:
 		return []int{}
@@ -195,9 +195,9 @@ func randomShape(rng *rand.Rand, trial int) []int {
 	return s
 }
 
-// squeezeSome returns a shape that broadcasts to out: leading axes dropped
+// squeezeSomeDims returns a shape that broadcasts to out: leading axes dropped
 // and some dims set to 1.
-func squeezeSome(rng *rand.Rand, out []int) []int {
+func squeezeSomeDims(rng *rand.Rand, out []int) []int {
 	s := slices.Clone(out[rng.IntN(len(out)+1):])
 	for k := range s {
 		if rng.IntN(3) == 0 {
@@ -207,10 +207,10 @@ func squeezeSome(rng *rand.Rand, out []int) []int {
 	return s
 }
 
-// randomTensor fills a tensor of type dt with values that exercise the
+// randomElementwiseTensor fills a tensor of type dt with values that exercise the
 // operators: small and large numbers, zeros, and for floats infinities
 // and NaN now and then.
-func randomTensor(rng *rand.Rand, dt tensor.DataType, shape []int) *tensor.Tensor {
+func randomElementwiseTensor(rng *rand.Rand, dt tensor.DataType, shape []int) *tensor.Tensor {
 	t := tensor.MustNew(dt, shape...)
 	n := t.Len()
 	special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 1, -1, 0.5, -0.5, 2.5}
@@ -254,8 +254,8 @@ func randomTensor(rng *rand.Rand, dt tensor.DataType, shape []int) *tensor.Tenso
 	return t
 }
 
-// sameTensor compares bit for bit, any NaN equal to any NaN.
-func sameTensor(want, got *tensor.Tensor) string {
+// sameElementwiseTensor compares bit for bit, any NaN equal to any NaN.
+func sameElementwiseTensor(want, got *tensor.Tensor) string {
 	if want.DataType() != got.DataType() || !tensor.SameShape(want.Shape(), got.Shape()) {
 		return fmt.Sprintf("ops gives %v%v, reference %v%v", want.DataType(), want.Shape(), got.DataType(), got.Shape())
 	}

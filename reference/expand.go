@@ -32,6 +32,9 @@ func expand(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, e
 	if err != nil {
 		return nil, err
 	}
+	if err := positiveDims(opt, op, "input", x.Shape()); err != nil { // [DIMS]
+		return nil, err
+	}
 	for k, d := range s { // [shape]
 		if d < 0 {
 			return nil, op.errorf("shape", "shape[%d] is %d; dims are >= 0", k, d)
@@ -40,6 +43,9 @@ func expand(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, e
 	dY, err := broadcastShape(x.Shape(), s)
 	if err != nil { // [broadcast]
 		return nil, op.errorf("broadcast", "%v", err)
+	}
+	if err := positiveDims(opt, op, "output", dY); err != nil { // [DIMS]
+		return nil, err
 	}
 	y, err := newTensor(opt, op, x.DataType(), dY)
 	if err != nil {

@@ -26,6 +26,9 @@ func flatten(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 	if err != nil {
 		return nil, err
 	}
+	if err := positiveDims(opt, op, "input", x.Shape()); err != nil { // [DIMS]
+		return nil, err
+	}
 	axis, err := intAttr(n, "axis", 1, "C1")
 	if err != nil {
 		return nil, err
@@ -37,7 +40,7 @@ func flatten(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 	}
 	// [C1]
 	if axis < lo || axis > r {
-		return nil, op.errorf("C1", "axis %d is outside [%d, %d] (input rank %d)", axis, lo, r, r)
+		return nil, op.errorf("axis [C1]", "axis %d is outside [%d, %d] (input rank %d)", axis, lo, r, r)
 	}
 	if axis < 0 {
 		axis += r

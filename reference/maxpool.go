@@ -54,6 +54,9 @@ func maxPool(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 	if order != 0 && order != 1 {
 		return nil, op.errorf("storage_order", "storage_order is %d, expected 0 or 1", order)
 	}
+	if err := positiveDims(opt, op, "input X", x.Shape()); err != nil { // [DIMS]
+		return nil, err
+	}
 	dt, dX := x.DataType(), x.Shape()
 	spatial := len(dX) - 2
 	if sonnx(opt) {
@@ -97,8 +100,19 @@ func maxPool(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 		for k, ax := range axes {
 			for o := 0; o < ax.out; o++ {
 				if lo, hi := taps(k, o); hi <= lo {
-					return nil, op.errorf("C4", "axis %d: window %d holds no element of X, only padding", k+2, o)
+					return nil, op.errorf("pads [C2]", "axis %d: window %d holds no element of X, only padding", k+2, o)
 				}
+			}
+		}
+	}
+	if sonnx(opt) { // [NaN]
+		values, err := x.Float64s()
+		if err != nil {
+			return nil, op.wrap("type", err, "X")
+		}
+		for i, v := range values {
+			if math.IsNaN(v) {
+				return nil, op.errorf("NaN", "X[%d] (flat) is NaN: the profile's texts disagree on a NaN input (its float specification reads NaN as -inf, ONNX and its reference propagate it), so the profile refuses it", i)
 			}
 		}
 	}
@@ -189,24 +203,24 @@ func maxPoolProfile(op opRef, dt tensor.DataType, spatial int, a poolAttrs, orde
 	switch dt {
 	case tensor.Float16, tensor.Float, tensor.Double, tensor.Int8, tensor.Uint8:
 	default:
-		return op.errorf("C1", "X is %v; the profile allows float16, float, double, int8 and uint8", dt)
+		return op.errorf("TYPES", "X is %v; the profile allows float16, float, double, int8 and uint8", dt)
 	}
 	for _, c := range []struct {
-		name string
-		v    []int
-	}{{"dilations", a.dilations}, {"kernel_shape", a.kernel}, {"strides", a.strides}} {
+		name, rule string
+		v          []int
+	}{{"dilations", "dilations [C1]", a.dilations}, {"kernel_shape", "kernel_shape [C1]", a.kernel}, {"strides", "strides [C1]", a.strides}} {
 		for i, v := range c.v {
 			if v <= 0 {
-				return op.errorf("C2", "%s[%d] is %d, must be > 0", c.name, i, v)
+				return op.errorf(c.rule, "%s[%d] is %d, must be > 0", c.name, i, v)
 			}
 		}
 	}
 	if len(a.pads) != 4 {
-		return op.errorf("C3", "pads must have 4 entries, got %d", len(a.pads))
+		return op.errorf("pads [C1]", "pads must have 4 entries, got %d", len(a.pads))
 	}
 	for i, p := range a.pads {
 		if p < 0 {
-			return op.errorf("C3", "pads[%d] is %d, must be >= 0", i, p)
+			return op.errorf("pads", "pads[%d] is %d, must be >= 0", i, p)
 		}
 	}
 	if len(a.kernel) == 2 {
@@ -216,7 +230,7 @@ func maxPoolProfile(op opRef, dt tensor.DataType, spatial int, a poolAttrs, orde
 				d = a.dilations[i%2]
 			}
 			if ek := dilatedKernel(k, d); ek <= int64(p) {
-				return op.errorf("C4", "pads[%d] is %d, not below the dilated kernel %d", i, p, ek)
+				return op.errorf("pads [C2]", "pads[%d] is %d, not below the dilated kernel %d", i, p, ek)
 			}
 		}
 	}

@@ -105,6 +105,9 @@ func pad(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, erro
 	if sonnx(opt) && mode == "constant" && value == nil {
 		return nil, op.errorf("GR4", "the constant value must be given explicitly in the profile")
 	}
+	if err := positiveDims(opt, op, "input data", x.Shape()); err != nil { // [DIMS]
+		return nil, err
+	}
 	// [constant_value]
 	if value != nil && mode == "constant" {
 		if value.DataType() != x.DataType() {
@@ -157,6 +160,9 @@ func pad(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, erro
 			return nil, op.errorf("mode", "%s mode cannot pad axis %d: no element is left on it to read", mode, k)
 		}
 		dY[k] = out
+	}
+	if err := positiveDims(opt, op, "output", dY); err != nil { // [DIMS]
+		return nil, err
 	}
 	y, err := newTensor(opt, op, x.DataType(), dY)
 	if err != nil {

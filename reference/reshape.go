@@ -54,11 +54,16 @@ func reshape(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 			return nil, err
 		}
 		if sonnx(opt) && allowZero != 0 && allowZero != 1 {
-			return nil, op.errorf("allowzero", "allowzero is %d, expected 0 or 1", allowZero)
+			return nil, op.errorf("allowzero [C1]", "allowzero is %d, expected 0 or 1", allowZero)
 		}
 	}
 	out, err := reshapeShape(opt, op, x.Shape(), s, allowZero == 1)
 	if err != nil {
+		return nil, err
+	}
+	// [DIMS], after the shape's own rules, which name a -1 beside an
+	// empty input.
+	if err := positiveDims(opt, op, "input data", x.Shape()); err != nil {
 		return nil, err
 	}
 	y, err := copyAs(opt, op, x, out)
@@ -75,15 +80,15 @@ func reshapeShape(opt *ops.Options, op opRef, in, s []int, allowZero bool) ([]in
 	for i, d := range s {
 		switch {
 		case d < -1: // [dim]
-			return nil, op.errorf("dim", "shape[%d] is %d; dims are >= 0, or -1 to infer", i, d)
+			return nil, op.errorf("allowzero [C3]", "shape[%d] is %d; dims are >= 0, or -1 to infer", i, d)
 		case d == -1: // [minus-one]
 			if inferAt >= 0 {
-				return nil, op.errorf("minus-one", "shape[%d] and shape[%d] are both -1", inferAt, i)
+				return nil, op.errorf("S [C1]", "shape[%d] and shape[%d] are both -1", inferAt, i)
 			}
 			inferAt = i
 		case d == 0 && !allowZero: // [copy-zero]
 			if i >= len(in) {
-				return nil, op.errorf("copy-zero", "shape[%d] is 0, which copies dim %d of an input of rank %d", i, i, len(in))
+				return nil, op.errorf("allowzero [C2]", "shape[%d] is 0, which copies dim %d of an input of rank %d", i, i, len(in))
 			}
 			out[i] = in[i]
 		case d == 0:
@@ -93,35 +98,35 @@ func reshapeShape(opt *ops.Options, op opRef, in, s []int, allowZero bool) ([]in
 		}
 	}
 	if inferAt >= 0 && zeroAt >= 0 { // [zero-and-minus-one]
-		return nil, op.errorf("zero-and-minus-one", "with allowzero=1, shape %v holds both 0 and -1", s)
+		return nil, op.errorf("allowzero [C3]", "with allowzero=1, shape %v holds both 0 and -1", s)
 	}
 	total, err := tensor.NumElements(in)
 	if err != nil {
-		return nil, op.wrap("count", err, "input shape %v", in)
+		return nil, op.wrap("X [C1]", err, "input shape %v", in)
 	}
 	if inferAt >= 0 {
 		if total == 0 && sonnx(opt) {
-			return nil, op.errorf("infer", "the input %v has a zero dimension: the profile does not infer -1 from it", in)
+			return nil, op.errorf("allowzero [C3]", "the input %v has a zero dimension: the profile does not infer -1 from it", in)
 		}
 		out[inferAt] = 1
 		known, err := tensor.NumElements(out)
 		if err != nil {
-			return nil, op.wrap("count", err, "shape %v", s)
+			return nil, op.wrap("X [C1]", err, "shape %v", s)
 		}
 		if known == 0 { // [infer]
-			return nil, op.errorf("infer", "shape %v: the dims beside -1 multiply to 0", s)
+			return nil, op.errorf("allowzero [C3]", "shape %v: the dims beside -1 multiply to 0", s)
 		}
 		if total%known != 0 { // [count]
-			return nil, op.errorf("count", "cannot reshape %v to %v", in, s)
+			return nil, op.errorf("X [C1]", "cannot reshape %v to %v", in, s)
 		}
 		out[inferAt] = total / known
 	}
 	count, err := tensor.NumElements(out)
 	if err != nil {
-		return nil, op.wrap("count", err, "shape %v", s)
+		return nil, op.wrap("X [C1]", err, "shape %v", s)
 	}
 	if count != total { // [count]
-		return nil, op.errorf("count", "cannot reshape %v (%d elements) to %v (%d elements)", in, total, out, count)
+		return nil, op.errorf("X [C1]", "cannot reshape %v (%d elements) to %v (%d elements)", in, total, out, count)
 	}
 	return out, nil
 }

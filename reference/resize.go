@@ -97,10 +97,25 @@ func resizeInputs(opt *ops.Options, n *ops.Node, in []tensor.Value) (resizeParam
 	if p.mode, err = n.Str("mode", "nearest"); err != nil {
 		return p, err
 	}
+	// [length] roi holds 2 values per axis of X, scales and sizes one: a
+	// longer list is refused before it is read.
+	rank := 0
+	if x, _ := optionalInput(op, in, 0); x != nil {
+		rank = x.Rank()
+	}
+	tooLong := func(t *tensor.Tensor, name string, most int) error {
+		if t != nil && t.Len() > most {
+			return op.errorf(name, "%s has %d values; X of rank %d takes at most %d", name, t.Len(), rank, most)
+		}
+		return nil
+	}
 	if op.version == 10 {
 		p.coord, p.nearest = "asymmetric", "legacy"
 		s, err := requiredInput(op, in, 1, "scales")
 		if err != nil {
+			return p, err
+		}
+		if err := tooLong(s, "scales", rank); err != nil {
 			return p, err
 		}
 		p.scales, err = scalesInput(op, s)
@@ -144,6 +159,9 @@ func resizeInputs(opt *ops.Options, n *ops.Node, in []tensor.Value) (resizeParam
 	if err != nil {
 		return p, err
 	}
+	if err := tooLong(roi, "roi", 2*rank); err != nil {
+		return p, err
+	}
 	if roi != nil && roi.Len() > 0 {
 		if !roi.DataType().IsFloat() || roi.Rank() != 1 {
 			return p, op.errorf("roi", "roi must be a 1-D float tensor, got %s", roi.Describe())
@@ -159,6 +177,9 @@ func resizeInputs(opt *ops.Options, n *ops.Node, in []tensor.Value) (resizeParam
 	if op.version == 11 && scales == nil {
 		return p, op.errorf("input", "required input scales (#2) is missing")
 	}
+	if err := tooLong(scales, "scales", rank); err != nil {
+		return p, err
+	}
 	if scales != nil && scales.Len() > 0 {
 		if p.scales, err = scalesInput(op, scales); err != nil {
 			return p, err
@@ -166,6 +187,9 @@ func resizeInputs(opt *ops.Options, n *ops.Node, in []tensor.Value) (resizeParam
 	}
 	sizes, err := optionalInput(op, in, 3)
 	if err != nil {
+		return p, err
+	}
+	if err := tooLong(sizes, "sizes", rank); err != nil {
 		return p, err
 	}
 	if sizes != nil && sizes.Len() > 0 {
@@ -371,8 +395,14 @@ func resizeCheck(op opRef, in []int, p resizeParams) (resizeAxes, error) {
 
 // resizeTensor checks p against x and computes the output.
 func resizeTensor(opt *ops.Options, op opRef, x *tensor.Tensor, p resizeParams) (*tensor.Tensor, error) {
+	if err := positiveDims(opt, op, "input X", x.Shape()); err != nil { // [DIMS]
+		return nil, err
+	}
 	g, err := resizeCheck(op, x.Shape(), p)
 	if err != nil {
+		return nil, err
+	}
+	if err := positiveDims(opt, op, "output", g.out); err != nil { // [DIMS]
 		return nil, err
 	}
 	if p.mode != "nearest" && numElements(g.out) > 0 && !storable(x.DataType()) {

@@ -114,16 +114,19 @@ func slice(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, er
 		}
 		return onnxRule
 	}
+	if err := positiveDims(opt, op, "input data", x.Shape()); err != nil { // [DIMS]
+		return nil, err
+	}
 	r := x.Rank()
 	count := len(starts)
 	if strict && r == 0 { // X [C3]
-		return nil, op.errorf("C3", "X has rank 0")
+		return nil, op.errorf("X [C3]", "X has rank 0")
 	}
 	if len(ends) != count || (axes != nil && len(axes) != count) || (steps != nil && len(steps) != count) {
-		return nil, op.errorf(rule("lengths", "C1"), "starts, ends, axes and steps must have one length")
+		return nil, op.errorf(rule("lengths", "X [C1]"), "starts, ends, axes and steps must have one length")
 	}
 	if strict && count != r { // X [C1], [R2]
-		return nil, op.errorf("C1", "%d axes listed, but X has rank %d: every axis must be listed ([R2])", count, r)
+		return nil, op.errorf("X [C1]", "%d axes listed, but X has rank %d: every axis must be listed ([R2])", count, r)
 	}
 	lo := -r
 	if op.version < 11 {
@@ -137,7 +140,7 @@ func slice(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, er
 			a = axes[i]
 		}
 		if a < int64(lo) || a >= int64(r) {
-			return nil, op.errorf(rule("axes", "C2"), "axes[%d] = %d is outside [%d, %d]", i, a, lo, r-1)
+			return nil, op.errorf(rule("axes", "axes [C2]"), "axes[%d] = %d is outside [%d, %d]", i, a, lo, r-1)
 		}
 		k := int(a)
 		if k < 0 {
@@ -145,7 +148,7 @@ func slice(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, er
 		}
 		for j := 0; j < i; j++ {
 			if listed[j] == k {
-				return nil, op.errorf(rule("axes", "C3"), "axis %d is listed twice", k)
+				return nil, op.errorf(rule("axes", "axes [C3]"), "axis %d is listed twice", k)
 			}
 		}
 		listed[i] = k
@@ -153,7 +156,7 @@ func slice(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, er
 	// [steps] / K [C2]
 	for i := range listed {
 		if steps != nil && steps[i] == 0 {
-			return nil, op.errorf(rule("steps", "C2"), "steps[%d] is 0", i)
+			return nil, op.errorf(rule("steps", "steps [C2]"), "steps[%d] is 0", i)
 		}
 	}
 	first, stride, dY := make([]int, r), make([]int, r), append([]int{}, x.Shape()...)
@@ -169,14 +172,14 @@ func slice(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, er
 		start, end := starts[i], ends[i]
 		if strict {
 			if start < -d || start > d-1 { // S [C2], [R8]
-				return nil, op.errorf("C2", "starts[%d] = %d is outside [%d, %d] (the profile does not clamp, [R8])", i, start, -d, d-1)
+				return nil, op.errorf("starts [C2]", "starts[%d] = %d is outside [%d, %d] (the profile does not clamp, [R8])", i, start, -d, d-1)
 			}
 			elo, ehi := -d, d
 			if step < 0 {
 				elo, ehi = -d-1, d-1
 			}
 			if end < elo || end > ehi { // E [C2]
-				return nil, op.errorf("C2", "ends[%d] = %d is outside [%d, %d]", i, end, elo, ehi)
+				return nil, op.errorf("ends [C2]", "ends[%d] = %d is outside [%d, %d]", i, end, elo, ehi)
 			}
 		}
 		if start < 0 {
@@ -202,7 +205,7 @@ func slice(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, er
 			start, taken = 0, 0
 		}
 		if strict && taken <= 0 { // Y [C2]
-			return nil, op.errorf("C2", "axis %d: the output dimension is 0: the profile needs it > 0", i)
+			return nil, op.errorf("Y [C2]", "axis %d: the output dimension is 0: the profile needs it > 0", i)
 		}
 		first[k], dY[k] = int(start), int(taken)
 		if taken > 1 {

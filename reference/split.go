@@ -92,6 +92,9 @@ func split(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, er
 		numOutputs = int(v)
 	}
 	outputs := n.NumOutputs
+	if err := positiveDims(opt, op, "input", x.Shape()); err != nil { // [DIMS]
+		return nil, err
+	}
 	// [axis]
 	r := x.Rank()
 	lo := -r
@@ -150,6 +153,11 @@ func split(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, er
 		sizes = make([]int, outputs)
 		for i := range sizes {
 			sizes[i] = d / outputs
+		}
+	}
+	for i, s := range sizes { // [DIMS]
+		if s == 0 && sonnx(opt) {
+			return nil, op.errorf("DIMS", "output %d would have length 0 on axis %d, and the profile's tensors have positive dimensions", i, k)
 		}
 	}
 	parts := make([]*tensor.Tensor, len(sizes))

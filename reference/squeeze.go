@@ -25,6 +25,9 @@ func squeeze(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 	if err != nil {
 		return nil, err
 	}
+	if err := positiveDims(opt, op, "input data", x.Shape()); err != nil { // [DIMS]
+		return nil, err
+	}
 	var axes []int
 	var given bool
 	if op.version < 13 {

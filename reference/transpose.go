@@ -27,6 +27,9 @@ func transpose(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value
 	if err != nil {
 		return nil, err
 	}
+	if err := positiveDims(opt, op, "input data", x.Shape()); err != nil { // [DIMS]
+		return nil, err
+	}
 	r := x.Rank()
 	if len(perm) == 0 {
 		perm = make([]int, r)

@@ -56,14 +56,17 @@ func unsqueeze(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value
 	}
 	axes, err := toInts(axes64)
 	if err != nil {
-		return nil, op.errorf("C1", "%v", err)
+		return nil, op.errorf("A [C1]", "%v", err)
+	}
+	if err := positiveDims(opt, op, "input data", x.Shape()); err != nil { // [DIMS]
+		return nil, err
 	}
 	if sonnx(opt) && len(axes) == 0 {
 		return nil, op.errorf("axes", "the profile needs at least one axis")
 	}
 	rY := x.Rank() + len(axes)
 	// A [C1] and [C2]: A' is A normalised into [0, rY-1].
-	norm, err := normalizeAxes(op, axes, rY, op.version == 1, "C1", "C2", "output")
+	norm, err := normalizeAxes(op, axes, rY, op.version == 1, "A [C1]", "A [C2]", "output")
 	if err != nil {
 		return nil, err
 	}

@@ -1,11 +1,14 @@
 package tensor
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -34,8 +37,29 @@ var npyTypes = map[string]DataType{
 // ReadNPY reads one array in NumPy's .npy format (versions 1 to 3): bool,
 // signed and unsigned integers, float16/32/64, complex64/128 in either byte
 // order, and fixed-width strings ("U" and "S" types). Arrays in Fortran
-// order of rank above 1, object arrays and record types are refused.
+// order of rank above 1, object arrays and record types are refused. It
+// refuses arrays above DefaultMaxNPYBytes, as ReadNPYLimit does.
 func ReadNPY(r io.Reader) (*Tensor, error) {
+	return ReadNPYLimit(r, DefaultMaxNPYBytes)
+}
+
+// DefaultMaxNPYBytes is the cap ReadNPY puts on an array's storage: the
+// operators' default cap on one tensor.
+const DefaultMaxNPYBytes = 1<<31 - 1
+
+// ReadNPYLimit is ReadNPY for arrays whose storage takes at most maxBytes
+// bytes (negative: no cap; a string array counts a 16-byte header per
+// string plus its width in bytes). The size the header announces is
+// checked against the cap before anything is allocated. The data is read
+// straight into the tensor's storage, so an array is held once: when r can
+// tell how many bytes it has left (an *os.File, a *bytes.Reader), that is
+// checked against the header first; otherwise the storage is allocated
+// only as the data arrives, so that a header that lies costs no more than
+// the data r really holds.
+func ReadNPYLimit(r io.Reader, maxBytes int64) (*Tensor, error) {
+	if maxBytes < 0 {
+		maxBytes = math.MaxInt64
+	}
 	header, err := readNPYHeader(r)
 	if err != nil {
 		return nil, err
@@ -54,7 +78,7 @@ func ReadNPY(r io.Reader) (*Tensor, error) {
 	order, code := splitByteOrder(descr)
 
 	if kind, width, ok := npyStringType(code); ok {
-		return readNPYStrings(r, shape, n, kind, width, order)
+		return readNPYStrings(r, shape, n, kind, width, order, maxBytes)
 	}
 	dt, ok := npyTypes[code]
 	if !ok {
@@ -64,16 +88,26 @@ func ReadNPY(r io.Reader) (*Tensor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNPY, err)
 	}
-	data, err := readExactly(r, size)
+	if int64(size) > maxBytes {
+		return nil, fmt.Errorf("%w: %v of shape %v takes %d bytes, above the limit of %d", ErrNPY, dt, shape, size, maxBytes)
+	}
+	known, err := checkRemaining(r, size)
 	if err != nil {
 		return nil, err
 	}
-	if !isNative(order) {
-		swapElements(data, dt)
+	t := &Tensor{dtype: dt, shape: shape, n: n}
+	if t.data, err = readExactly(r, size, known, alloc); err != nil {
+		return nil, err
 	}
-	t, err := FromBytes(dt, shape, data)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrNPY, err)
+	if dt == Bool { // the only type .npy holds whose bytes are not all valid
+		for _, v := range t.data {
+			if !validSubByte(dt, v) {
+				return nil, fmt.Errorf("%w: %w: byte %#x is not a %v", ErrNPY, ErrType, v, dt)
+			}
+		}
+	}
+	if !isNative(order) {
+		swapElements(t.data, dt)
 	}
 	return t, nil
 }
@@ -171,30 +205,37 @@ func npyStringType(code string) (kind byte, width int, ok bool) {
 	return code[0], w, true
 }
 
-func readNPYStrings(r io.Reader, shape []int, n int, kind byte, width int, order binary.ByteOrder) (*Tensor, error) {
-	if width > maxNPYStringBytes/4 {
-		return nil, fmt.Errorf("%w: strings of %d characters are too long", ErrNPY, width)
-	}
-	unit := width
-	if kind == 'U' {
-		unit = 4 * width
-	}
-	if width > 0 && n > maxNPYStringBytes/unit {
-		return nil, fmt.Errorf("%w: %d strings of %d bytes are too many", ErrNPY, n, unit)
-	}
+func readNPYStrings(r io.Reader, shape []int, n int, kind byte, width int, order binary.ByteOrder, maxBytes int64) (*Tensor, error) {
 	// numpy has no zero-width string arrays ('S0' becomes 'S1' when an
 	// array is made): such a file did not come from numpy, and would cost a
 	// string header per element for no data at all.
 	if width == 0 {
 		return nil, fmt.Errorf("%w: strings of width 0 are not a numpy array type", ErrNPY)
 	}
-	data, err := readExactly(r, n*unit)
+	// numpy's item sizes are int32s, 4 bytes a character for "U".
+	if width > math.MaxInt32/4 {
+		return nil, fmt.Errorf("%w: strings of %d characters are too long", ErrNPY, width)
+	}
+	unit := int64(width)
+	if kind == 'U' {
+		unit = 4 * int64(width)
+	}
+	// The data, then a 16-byte header and at most unit bytes per string.
+	if int64(n) > maxBytes/(16+unit) || unit*int64(n) > math.MaxInt/2 {
+		return nil, fmt.Errorf("%w: %d strings of %d bytes are above the limit of %d bytes", ErrNPY, n, unit, maxBytes)
+	}
+	size := n * int(unit)
+	known, err := checkRemaining(r, size)
+	if err != nil {
+		return nil, err
+	}
+	data, err := readExactly(r, size, known, func(n int) []byte { return make([]byte, n) })
 	if err != nil {
 		return nil, err
 	}
 	strs := make([]string, n)
 	for i := range strs {
-		cell := data[i*unit : (i+1)*unit]
+		cell := data[i*int(unit) : (i+1)*int(unit)]
 		if kind == 'S' {
 			strs[i] = string(bytes.TrimRight(cell, "\x00"))
 			continue
@@ -214,32 +255,98 @@ func readNPYStrings(r io.Reader, shape []int, n int, kind byte, width int, order
 		}
 		strs[i] = sb.String()
 	}
-	return FromStrings(shape, strs)
+	return &Tensor{dtype: String, shape: shape, n: n, strs: strs}, nil
 }
 
-// maxNPYStringBytes caps the string data ReadNPY accepts (the tensor limit).
-const maxNPYStringBytes = 1<<31 - 1
-
-// readExactly reads n bytes, growing its buffer as data arrives so that a
-// header that lies about the size costs no more memory than the file has.
-func readExactly(r io.Reader, n int) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, int64(n)+1))
+// checkRemaining compares the size the header announces with the bytes r
+// has left, when r can tell (a file, a bytes.Reader), before anything is
+// allocated for them; known reports whether it could.
+func checkRemaining(r io.Reader, size int) (known bool, err error) {
+	seeker, ok := r.(io.Seeker)
+	if !ok {
+		return false, nil
+	}
+	var total int64
+	switch r := r.(type) {
+	case interface{ Size() int64 }:
+		total = r.Size()
+	case interface{ Stat() (fs.FileInfo, error) }:
+		info, err := r.Stat()
+		if err != nil || !info.Mode().IsRegular() {
+			return false, nil
+		}
+		total = info.Size()
+	default:
+		return false, nil
+	}
+	pos, err := seeker.Seek(0, io.SeekCurrent)
 	if err != nil {
-		return nil, fmt.Errorf("%w: reading the data: %w", ErrNPY, err)
+		return false, nil
 	}
-	// A .npy file holds one array: data past its end means the header
-	// was misread or the file is broken.
-	if len(data) != n {
-		return nil, fmt.Errorf("%w: the header announces %d bytes of data, the file holds %s", ErrNPY, n, moreOrLess(len(data), n))
+	if left := total - pos; left != int64(size) {
+		return false, fmt.Errorf("%w: the header announces %d bytes of data, the file holds %s", ErrNPY, size, moreOrLess(left, int64(size)))
 	}
-	return data, nil
+	return true, nil
 }
 
-func moreOrLess(got, want int) string {
+// npyChunk is the storage readExactly allocates before any data arrived
+// (a variable for the tests).
+var npyChunk = 64 << 20
+
+// readExactly reads n bytes into storage from newBuf. When r is known to
+// hold them, or up to npyChunk bytes, it allocates them at once; else it
+// reads in chunks first and allocates the n bytes only once they have all
+// arrived, so that a header that lies about the size costs no more memory
+// than twice the data there is.
+func readExactly(r io.Reader, n int, known bool, newBuf func(int) []byte) ([]byte, error) {
+	if known || n <= npyChunk {
+		data := newBuf(n)
+		if _, err := io.ReadFull(r, data); err != nil {
+			return nil, shortData(err, n)
+		}
+		return data, checkEnd(r, n)
+	}
+	var chunks [][]byte
+	for got := 0; got < n; {
+		c := make([]byte, min(npyChunk, n-got))
+		k, err := io.ReadFull(r, c)
+		got += k
+		if err != nil {
+			return nil, shortData(err, n)
+		}
+		chunks = append(chunks, c)
+	}
+	data := newBuf(n)
+	at := 0
+	for i, c := range chunks {
+		at += copy(data[at:], c)
+		chunks[i] = nil
+	}
+	return data, checkEnd(r, n)
+}
+
+func shortData(err error, n int) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return fmt.Errorf("%w: the header announces %d bytes of data, the file holds fewer", ErrNPY, n)
+	}
+	return fmt.Errorf("%w: reading the data: %w", ErrNPY, err)
+}
+
+// checkEnd refuses data past the array: a .npy file holds one array, so
+// more means the header was misread or the file is broken.
+func checkEnd(r io.Reader, n int) error {
+	var one [1]byte
+	if k, _ := io.ReadFull(r, one[:]); k > 0 {
+		return fmt.Errorf("%w: the header announces %d bytes of data, the file holds more", ErrNPY, n)
+	}
+	return nil
+}
+
+func moreOrLess(got, want int64) string {
 	if got > want {
 		return "more"
 	}
-	return strconv.Itoa(got)
+	return strconv.FormatInt(got, 10)
 }
 
 // isNative reports whether order is the machine's byte order.
@@ -267,28 +374,58 @@ func swapElements(data []byte, dt DataType) {
 
 // WriteNPY writes t in NumPy's .npy format (version 1.0, or 2.0 when the
 // header needs it), in little-endian order. String tensors are written as
-// "<U<n>" when every string is UTF-8 and as "|S<n>" otherwise. The ONNX
-// types numpy has no type for (bfloat16, the float8, float4, int4, uint4,
-// int2 and uint2 types) are refused with an error wrapping ErrNPY.
+// "<U<n>" when every string is UTF-8 and as "|S<n>" otherwise, n the
+// longest string: one long string among many short ones makes a large
+// file (NPYDataSize tells how large before writing). The ONNX types numpy
+// has no type for (bfloat16, the float8, float4, int4, uint4, int2 and
+// uint2 types) are refused with an error wrapping ErrNPY. WriteNPY
+// allocates no more than one string's cell beyond t's own storage.
 func WriteNPY(w io.Writer, t *Tensor) error {
-	descr, data, err := npyData(t)
+	if t == nil {
+		return fmt.Errorf("%w: nil tensor", ErrNPY)
+	}
+	dt := t.DataType()
+	if dt == String {
+		cells := npyStringCells(t.Strings())
+		if err := writeNPYHeader(w, cells.descr(), t.Shape()); err != nil {
+			return err
+		}
+		return cells.write(w, t.Strings())
+	}
+	descr, err := npyDescr(dt)
 	if err != nil {
 		return err
 	}
 	if err := writeNPYHeader(w, descr, t.Shape()); err != nil {
 		return err
 	}
+	data := t.Bytes()
+	if !isNative(binary.LittleEndian) {
+		data = append([]byte{}, data...)
+		swapElements(data, dt)
+	}
 	_, err = w.Write(data)
 	return err
 }
 
-// npyData returns t's numpy type string and its elements as the .npy file
-// stores them.
-func npyData(t *Tensor) (string, []byte, error) {
-	dt := t.DataType()
-	if dt == String {
-		return npyStrings(t.Strings())
+// NPYDataSize returns the bytes of data (the header aside) WriteNPY writes
+// for t, without writing or allocating anything; for the types numpy lacks,
+// the error WriteNPY returns.
+func NPYDataSize(t *Tensor) (int64, error) {
+	if t == nil {
+		return 0, fmt.Errorf("%w: nil tensor", ErrNPY)
 	}
+	if t.DataType() == String {
+		return npyStringCells(t.Strings()).size(len(t.Strings())), nil
+	}
+	if _, err := npyDescr(t.DataType()); err != nil {
+		return 0, err
+	}
+	return int64(len(t.Bytes())), nil
+}
+
+// npyDescr returns numpy's type string for dt, little-endian.
+func npyDescr(dt DataType) (string, error) {
 	var code string
 	for c, d := range npyTypes {
 		if d == dt {
@@ -296,51 +433,79 @@ func npyData(t *Tensor) (string, []byte, error) {
 		}
 	}
 	if code == "" {
-		return "", nil, fmt.Errorf("%w: numpy has no %v type", ErrNPY, dt)
+		return "", fmt.Errorf("%w: numpy has no %v type", ErrNPY, dt)
 	}
-	order := "<"
 	if dt.Size() == 1 {
-		order = "|"
+		return "|" + code, nil
 	}
-	data := t.Bytes()
-	if !isNative(binary.LittleEndian) {
-		data = append([]byte{}, data...)
-		swapElements(data, dt)
-	}
-	return order + code, data, nil
+	return "<" + code, nil
 }
 
-func npyStrings(strs []string) (string, []byte, error) {
-	// At least one character, as numpy: np.array(["", ""]) is '<U1'.
-	allUTF8, width := true, 1
+// npyCells is the layout of a string array in a .npy file: every string in
+// a cell of width characters, UTF-32 code points ("U") when all are UTF-8,
+// bytes ("S") otherwise.
+type npyCells struct {
+	utf32 bool
+	width int
+}
+
+// npyStringCells finds the layout of strs: at least one character wide,
+// as numpy (np.array(["", ""]) is '<U1').
+func npyStringCells(strs []string) npyCells {
+	c := npyCells{utf32: true, width: 1}
 	for _, s := range strs {
-		allUTF8 = allUTF8 && utf8.ValidString(s)
+		c.utf32 = c.utf32 && utf8.ValidString(s)
 	}
 	for _, s := range strs {
 		n := len(s)
-		if allUTF8 {
+		if c.utf32 {
 			n = utf8.RuneCountInString(s)
 		}
-		width = max(width, n)
+		c.width = max(c.width, n)
 	}
-	if !allUTF8 {
-		var buf bytes.Buffer
-		for _, s := range strs {
-			buf.WriteString(s)
-			buf.Write(make([]byte, width-len(s)))
-		}
-		return "|S" + strconv.Itoa(width), buf.Bytes(), nil
+	return c
+}
+
+func (c npyCells) descr() string {
+	if c.utf32 {
+		return "<U" + strconv.Itoa(c.width)
 	}
-	buf := make([]byte, 0, 4*width*len(strs))
+	return "|S" + strconv.Itoa(c.width)
+}
+
+// size is the data size of n cells, in bytes.
+func (c npyCells) size(n int) int64 {
+	if c.utf32 {
+		return 4 * int64(c.width) * int64(n)
+	}
+	return int64(c.width) * int64(n)
+}
+
+// write writes strs, one cell at a time.
+func (c npyCells) write(w io.Writer, strs []string) error {
+	bw := bufio.NewWriter(w)
 	for _, s := range strs {
+		if !c.utf32 {
+			bw.WriteString(s)
+			writeZeros(bw, c.width-len(s))
+			continue
+		}
 		n := 0
-		for _, c := range s {
-			buf = binary.LittleEndian.AppendUint32(buf, uint32(c))
+		var cp [4]byte
+		for _, r := range s {
+			binary.LittleEndian.PutUint32(cp[:], uint32(r))
+			bw.Write(cp[:])
 			n++
 		}
-		buf = append(buf, make([]byte, 4*(width-n))...)
+		writeZeros(bw, 4*(c.width-n))
 	}
-	return "<U" + strconv.Itoa(width), buf, nil
+	return bw.Flush()
+}
+
+func writeZeros(w *bufio.Writer, n int) {
+	for ; n > 0; n-- {
+		w.WriteByte(0)
+	}
 }
 
 // writeNPYHeader writes the magic string, version and header dictionary,

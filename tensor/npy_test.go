@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"io"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -177,4 +179,115 @@ func FuzzReadNPY(f *testing.F) {
 			t.Fatalf("round trip of %v: %v", x.Describe(), err)
 		}
 	})
+}
+
+// allocated returns the bytes f allocates.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// onlyReader hides every method of r but Read, as a pipe would.
+type onlyReader struct{ r io.Reader }
+
+func (o onlyReader) Read(p []byte) (int, error) { return o.r.Read(p) }
+
+func TestReadNPYLimit(t *testing.T) {
+	gib := npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (268435456,), }", le[float32](1, 2))
+	strs := npyFile("{'descr': '<U1048576', 'fortran_order': False, 'shape': (20000,), }", nil)
+	tests := []struct {
+		name  string
+		r     io.Reader
+		limit int64
+		want  string
+	}{
+		{"1 GiB announced, cap 1 MiB", bytes.NewReader(gib), 1 << 20, "above the limit of 1048576"},
+		{"1 GiB announced, 8 bytes there", bytes.NewReader(gib), -1, "the file holds 8"},
+		{"1 GiB announced, 8 bytes through a pipe", onlyReader{bytes.NewReader(gib)}, -1, "the file holds fewer"},
+		{"80 GB of strings announced", bytes.NewReader(strs), DefaultMaxNPYBytes, "above the limit"},
+	}
+	for _, tc := range tests {
+		var err error
+		grew := allocated(func() { _, err = ReadNPYLimit(tc.r, tc.limit) })
+		if !errors.Is(err, ErrNPY) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want ErrNPY with %q", tc.name, err, tc.want)
+		}
+		if grew > 2*uint64(npyChunk) {
+			t.Errorf("%s: allocated %d bytes", tc.name, grew)
+		}
+	}
+	// At the cap the array is read, once: the tensor's storage and little more.
+	data := make([]byte, 4<<20)
+	file := npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (1048576,), }", data)
+	var x *Tensor
+	var err error
+	grew := allocated(func() { x, err = ReadNPYLimit(bytes.NewReader(file), int64(len(data))) })
+	if err != nil || x.Len() != 1<<20 {
+		t.Fatalf("at the cap: %v", err)
+	}
+	if grew > uint64(len(data))+64<<10 {
+		t.Errorf("reading 4 MiB allocated %d bytes", grew)
+	}
+	if _, err := ReadNPYLimit(bytes.NewReader(file), int64(len(data))-1); !errors.Is(err, ErrNPY) {
+		t.Errorf("a byte above the cap: %v", err)
+	}
+}
+
+func TestReadNPYInChunks(t *testing.T) {
+	defer func(c int) { npyChunk = c }(npyChunk)
+	npyChunk = 16
+	want := MustFromSlice([]int32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 2, 5)
+	file := npyFile("{'descr': '<i4', 'fortran_order': False, 'shape': (2, 5), }", le[int32](1, 2, 3, 4, 5, 6, 7, 8, 9, 10))
+	got, err := ReadNPY(onlyReader{bytes.NewReader(file)})
+	if err != nil || !got.Equal(want) {
+		t.Fatalf("got %v, %v", got, err)
+	}
+	for _, cut := range []int{len(file) - 1, len(file) - 20} {
+		if _, err := ReadNPY(onlyReader{bytes.NewReader(file[:cut])}); !errors.Is(err, ErrNPY) {
+			t.Errorf("cut at %d: %v", cut, err)
+		}
+	}
+	if _, err := ReadNPY(onlyReader{bytes.NewReader(append(file, 0))}); !errors.Is(err, ErrNPY) {
+		t.Errorf("a byte too many: %v", err)
+	}
+}
+
+func TestNPYDataSizeOfStrings(t *testing.T) {
+	strs := make([]string, 20001)
+	strs[0] = strings.Repeat("x", 4<<20)
+	x := MustFromSlice(strs, len(strs))
+	var size int64
+	var err error
+	grew := allocated(func() { size, err = NPYDataSize(x) })
+	if want := int64(4 * (4 << 20) * 20001); err != nil || size != want {
+		t.Fatalf("NPYDataSize = %d, %v; want %d", size, err, want)
+	}
+	if grew > 1<<10 {
+		t.Errorf("NPYDataSize allocated %d bytes", grew)
+	}
+	// Written one cell at a time: the writer's buffer, not width x count.
+	small := MustFromSlice([]string{"héllo", "", "a"}, 3)
+	var b bytes.Buffer
+	if err := WriteNPY(&b, small); err != nil {
+		t.Fatal(err)
+	}
+	if size, _ := NPYDataSize(small); int64(b.Len()) != 128+size {
+		t.Errorf("wrote %d bytes, NPYDataSize says %d of data after a 128-byte header", b.Len(), size)
+	}
+	if _, err := NPYDataSize(MustNew(BFloat16, 2)); !errors.Is(err, ErrNPY) {
+		t.Errorf("bfloat16: %v, want ErrNPY", err)
+	}
+}
+
+func TestReadNPYHugeStringWidth(t *testing.T) {
+	// 4 x width wraps around to -16 in an int64: refused, not divided by 0.
+	for _, descr := range []string{"<U4611686018427387900", "|S9223372036854775807", "<U536870912"} {
+		file := npyFile("{'descr': '"+descr+"', 'fortran_order': False, 'shape': (0,), }", nil)
+		if _, err := ReadNPY(bytes.NewReader(file)); !errors.Is(err, ErrNPY) {
+			t.Errorf("%s: %v, want ErrNPY", descr, err)
+		}
+	}
 }

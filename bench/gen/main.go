@@ -5,7 +5,7 @@
 //	go run ./bench/gen [-batch N] [-run REGEXP] [DIR]
 //
 // DIR defaults to bench-data, which .gitignore keeps out of the repository
-// (the full set is about 530 MB). -batch changes the N of the NCHW shapes
+// (the full set is about 600 MB). -batch changes the N of the NCHW shapes
 // (8 in the standard cases) for a quicker, smaller set; -run writes only
 // the cases whose name matches.
 package main

@@ -32,14 +32,14 @@ func TestBothEnginesAgree(t *testing.T) {
 	dir := t.TempDir()
 	for _, s := range bench.Standards() {
 		switch s.Name {
-		case "unsqueeze", "maxunpool_2x2_s2", "maxpool_3x3_s2_p1_indices", "transpose_nchw_nhwc":
+		case "unsqueeze", "maxunpool_2x2_s2", "maxpool_3x3_s2_p1_indices", "transpose_nchw_nhwc", "chain_small_40":
 			if err := s.Write(dir, 1); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	dirs, err := conformance.FindCases(dir)
-	if err != nil || len(dirs) != 4 {
+	if err != nil || len(dirs) != 5 {
 		t.Fatalf("FindCases: %v %v", dirs, err)
 	}
 	mo := bench.MeasureOptions{Runs: 1}

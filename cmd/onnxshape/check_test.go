@@ -62,9 +62,9 @@ func TestCheckCommand(t *testing.T) {
 		stdout string // a substring of the output
 	}{
 		{"inside", []string{"--profile", "sonnx", inside}, 0, "inside the SONNX profile"},
-		{"outside", []string{"--profile", "sonnx", outside}, 1, `node "join" (Concat-13) [C1]: axis -2 is negative`},
-		{"flags after the model", []string{outside, "--profile", "sonnx"}, 1, "[C1]"},
-		{"json", []string{"--json", outside}, 1, `"rule": "C1"`},
+		{"outside", []string{"--profile", "sonnx", outside}, 1, `node "join" (Concat-13) axis [C1]: axis -2 is negative`},
+		{"flags after the model", []string{outside, "--profile", "sonnx"}, 1, "axis [C1]"},
+		{"json", []string{"--json", outside}, 1, `"rule": "axis [C1]"`},
 		{"unreadable", []string{"--profile", "sonnx", garbage}, 2, ""},
 		{"missing file", []string{filepath.Join(t.TempDir(), "none.onnx")}, 2, ""},
 		{"other profile", []string{"--profile", "onnx", inside}, 2, ""},
@@ -100,7 +100,7 @@ func TestCheckCommandJSON(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 		t.Fatalf("%v:\n%s", err, stdout.String())
 	}
-	if rep.Inside || len(rep.Findings) != 1 || rep.Findings[0].Rule != "C1" || rep.Findings[0].Op != "Concat" ||
+	if rep.Inside || len(rep.Findings) != 1 || rep.Findings[0].Rule != "axis [C1]" || rep.Findings[0].Op != "Concat" ||
 		rep.Findings[0].Where != `node "join"` || rep.Findings[0].Fix == "" || rep.Summary == "" {
 		t.Errorf("report %+v", rep)
 	}

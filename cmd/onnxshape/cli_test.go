@@ -27,7 +27,7 @@ func TestDispatch(t *testing.T) {
 	commands["panics"] = command{"panics", "", func([]string) int { panic("boom") }}
 	defer delete(commands, "panics")
 	stderr.Reset()
-	if code := dispatch([]string{"panics"}, &stderr); code != 1 || stderr.String() != "onnxshape: internal error: boom\n" {
+	if code := dispatch([]string{"panics"}, &stderr); code != exitInternal || stderr.String() != "onnxshape: internal error: boom\n" {
 		t.Errorf("panic: exit %d, %q", code, stderr.String())
 	}
 }
@@ -242,12 +242,17 @@ func TestFileNames(t *testing.T) {
 	dir := t.TempDir()
 	x := tensor.MustFromSlice([]int64{1})
 	outs := []graph.ValueInfo{{Name: "a/b"}, {Name: "a_b"}, {Name: ".."}, {Name: "bf"}}
-	vals := map[string]tensor.Value{"a/b": x, "a_b": x, "..": x, "bf": tensor.MustNew(tensor.BFloat16, 2)}
+	wide := tensor.MustFromSlice([]string{strings.Repeat("x", 100), "", "", ""})
+	outs = append(outs, graph.ValueInfo{Name: "wide"}, graph.ValueInfo{Name: "narrow"})
+	vals := map[string]tensor.Value{"a/b": x, "a_b": x, "..": x, "bf": tensor.MustNew(tensor.BFloat16, 2),
+		"wide": wide, "narrow": tensor.MustFromSlice([]string{"ab", "c"})}
 	var log bytes.Buffer
-	if err := writeOutputs(dir, outs, vals, &log); err != nil {
+	// The .npy form of "wide" (4 strings of 100 UTF-32 characters) passes
+	// the cap: it is written as .pb.
+	if err := writeOutputs(dir, outs, vals, 1000, &log); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"a_b.npy", "a_b_2.npy", "output.npy", "bf.pb"} {
+	for _, f := range []string{"a_b.npy", "a_b_2.npy", "output.npy", "bf.pb", "wide.pb", "narrow.npy"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("%s not written: %v\n%s", f, err, log.String())
 		}

@@ -2,12 +2,34 @@
 // operators, runs the ONNX node tests and lists the operators it covers.
 //
 //	onnxshape run [MODEL] [--input NAME=FILE]... [--out DIR]
+//	onnxshape plan MODEL [--shape NAME=D,D,...]... [--steps]
 //	onnxshape test DIR... [--profile onnx|sonnx]
+//	onnxshape check [--profile sonnx] [--json] MODEL
+//	onnxshape bench DIR...
 //	onnxshape ops [--markdown]
 //	onnxshape help [COMMAND]
 //
 // Each subcommand lives in its own file and registers itself in init().
-// Errors are one line on stderr and exit status 1; usage errors exit 2.
+//
+// # Exit status
+//
+// Every error is one line on stderr, never a Go stack trace, and the exit
+// status says what happened:
+//
+//	0  success (check: the model is inside the profile)
+//	1  refused or failed: a bad or hostile file, a cap reached, a failing
+//	   run, an interrupt (check: the model is outside the profile)
+//	2  usage error: unknown command or flag, wrong arguments (check: the
+//	   model cannot be read)
+//	3  check only: undecided, some rules need values known at run time
+//	4  internal error: a bug in onnxshape, reported as one line
+//	   "onnxshape: internal error: ..."
+//
+// Status 4 covers a panic and also a crash of the Go runtime itself (out of
+// memory, which the caps exist to prevent): the command runs in a child
+// process, and the parent reports the child's crash as that one line.
+// Set ONNXSHAPE_IN_PROCESS=1 to run in one process and see the runtime's
+// full report instead.
 package main
 
 import (
@@ -41,7 +63,20 @@ func register(name, help string, run func(args []string) int) {
 	commands[name] = command{name, help, run}
 }
 
+// Exit statuses; see the package documentation.
+const (
+	exitOK       = 0
+	exitError    = 1
+	exitUsage    = 2
+	exitInternal = 4
+)
+
 func main() {
+	if os.Getenv(inProcessEnv) == "" {
+		if code, ok := supervise(os.Args[1:], os.Stderr); ok {
+			os.Exit(code)
+		}
+	}
 	os.Exit(dispatch(os.Args[1:], os.Stderr))
 }
 
@@ -50,8 +85,8 @@ func main() {
 func dispatch(args []string, stderr io.Writer) (code int) {
 	defer func() {
 		if p := recover(); p != nil {
-			fmt.Fprintf(stderr, "onnxshape: internal error: %v\n", p)
-			code = 1
+			fmt.Fprintln(stderr, "onnxshape: internal error:", oneLine(fmt.Sprint(p)))
+			code = exitInternal
 		}
 	}()
 	if len(args) == 0 {

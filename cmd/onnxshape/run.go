@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -18,7 +19,7 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-const runUsage = `usage: onnxshape run [MODEL] [--input NAME=FILE]... [--out DIR] [--profile onnx|sonnx] [--engine fast|reference] [--max-bytes N] [--max-run-bytes N] [--threads N]
+const runUsage = `usage: onnxshape run [MODEL] [--input NAME=FILE]... [--out DIR] [--profile onnx|sonnx] [--engine fast|reference] [--max-bytes N] [--max-run-bytes N] [--max-model-bytes N] [--threads N]
 
 Runs MODEL (a .onnx file, or a node-test folder holding model.onnx) and
 prints each output's name, type, shape and a numpy-like preview. Inputs are
@@ -27,8 +28,15 @@ NAME= may be left out when the model has one input. An input not given is
 read from test_data_set_0/input_K.pb beside the model, if there is one.
 Without MODEL, runs the bundled example (examples/letterbox.onnx) on its
 bundled input. --out writes every output to DIR as NAME.npy (NAME.pb for
-values numpy cannot hold). --engine picks the fast kernels or the reference
-engine's (the default under --profile sonnx).`
+values numpy cannot hold, and for string tensors whose .npy form, every
+string as wide as the longest, would pass --max-bytes). --engine picks the
+fast kernels or the reference engine's (the default under --profile sonnx).
+
+Only regular files are read (a named pipe or a device is refused), and
+every file is checked against the caps before it is read: the model file,
+its decoding and its initializers together against --max-model-bytes, each
+initializer and input against --max-bytes. The preview of an output is
+bounded whatever its size.`
 
 func init() {
 	register("run", "run a model on .npy or .pb inputs and print its outputs", func(args []string) int {
@@ -49,8 +57,9 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	outDir := fs.String("out", "", "write the outputs to this folder")
 	profileName := fs.String("profile", "onnx", "rules the operators follow: onnx or sonnx")
 	engineName := fs.String("engine", "", "kernels to run: fast or reference (default: reference under --profile sonnx, else fast)")
-	maxBytes := fs.Int64("max-bytes", 0, "refuse to create any tensor larger than this many bytes (0: 2 GiB, -1: no limit)")
-	maxRunBytes := fs.Int64("max-run-bytes", 0, "refuse a run that would create more than this many bytes in all (0: 4 GiB, -1: no limit)")
+	maxBytes := fs.Int64("max-bytes", 0, "refuse to read or create any tensor larger than this many bytes (0: 2 GiB, -1: no limit)")
+	maxRunBytes := fs.Int64("max-run-bytes", 0, "refuse a run that would hold more than this many bytes of tensors at once (0: 4 GiB, -1: no limit)")
+	maxModelBytes := fs.Int64("max-model-bytes", 0, "refuse a model whose file, decoding or initializers together take more than this many bytes (0: 2 GiB, -1: no limit)")
 	threads := fs.Int("threads", 0, "cores the kernels use (0: all)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -72,13 +81,15 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 
+	caps := readCaps{model: graph.LoadOptions{MaxModelBytes: *maxModelBytes, MaxTensorBytes: *maxBytes}}
+	caps.tensor = (&ops.Options{MaxTensorBytes: *maxBytes}).TensorLimit()
 	var m *graph.Model
 	var given map[string]tensor.Value
 	baseDir := ""
 	if len(pos) == 0 {
 		m, given, err = loadExample()
 	} else {
-		m, given, err = loadModel(pos[0], inputs)
+		m, given, err = loadModel(pos[0], inputs, caps)
 		baseDir = modelDir(pos[0])
 	}
 	if err != nil {
@@ -88,8 +99,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	// the operators then check the profile's constraints on every value.
 	if p == ops.ProfileSONNX {
 		if err := profile.Enforce(m.Proto(), baseDir); err != nil {
-			fmt.Fprintln(stderr, "onnxshape run:", err)
-			return 1
+			return fail(err)
 		}
 	}
 	o := &graph.RunOptions{Options: ops.Options{Profile: p, MaxTensorBytes: *maxBytes, Threads: *threads}, MaxRunBytes: *maxRunBytes, Engine: engine}
@@ -105,7 +115,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	}
 	stdout.Write(b.Bytes())
 	if *outDir != "" {
-		if err := writeOutputs(*outDir, m.Outputs(), out, stdout); err != nil {
+		if err := writeOutputs(*outDir, m.Outputs(), out, caps.tensor, stdout); err != nil {
 			return fail(err)
 		}
 	}
@@ -133,13 +143,20 @@ func loadExample() (*graph.Model, map[string]tensor.Value, error) {
 	return m, inputs, nil
 }
 
+// readCaps are the caps on what run reads: the model (file, decoding,
+// initializers) and each input file.
+type readCaps struct {
+	model  graph.LoadOptions
+	tensor int64 // bytes of one tensor; math.MaxInt64 for no cap
+}
+
 // loadModel loads the model at path (a file or a node-test folder) and the
 // inputs named by the --input flags, falling back on test_data_set_0.
-func loadModel(path string, flags []string) (*graph.Model, map[string]tensor.Value, error) {
+func loadModel(path string, flags []string, caps readCaps) (*graph.Model, map[string]tensor.Value, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, "model.onnx")
 	}
-	m, err := graph.Load(path)
+	m, err := graph.LoadWith(path, caps.model)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -163,7 +180,7 @@ func loadModel(path string, flags []string) (*graph.Model, map[string]tensor.Val
 		if _, dup := given[name]; dup {
 			return nil, nil, fmt.Errorf("input %q is given twice", name)
 		}
-		v, err := readInput(file, vi)
+		v, err := readInput(file, vi, caps)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -177,7 +194,7 @@ func loadModel(path string, flags []string) (*graph.Model, map[string]tensor.Val
 		if _, err := os.Stat(file); err != nil {
 			return nil, nil, fmt.Errorf("input %q (%s) is not given: use --input %s=FILE", in.Name, in.Describe(), in.Name)
 		}
-		v, err := readInput(file, in)
+		v, err := readInput(file, in, caps)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -197,61 +214,35 @@ func inputNames(m *graph.Model) string {
 	return strings.Join(names, ", ")
 }
 
-// readInput reads a .npy or .pb file as the value of input vi.
-func readInput(file string, vi graph.ValueInfo) (tensor.Value, error) {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
+// readInput reads a .npy or .pb file as the value of input vi, within the
+// caps: a .npy array is checked from its header before it is read, a .pb
+// file from its size and its encoding before it is decoded.
+func readInput(file string, vi graph.ValueInfo, caps readCaps) (tensor.Value, error) {
 	switch strings.ToLower(filepath.Ext(file)) {
 	case ".npy":
-		t, err := tensor.ReadNPY(bytes.NewReader(b))
+		f, _, err := onnx.OpenFile(file)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		t, err := tensor.ReadNPYLimit(f, caps.tensor)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", file, err)
 		}
 		return t, nil
 	case ".pb":
-		v, _, err := onnx.DecodeValue(b, vi.Type)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", file, err)
-		}
-		return v, nil
+		limits := &onnx.Limits{MaxModelBytes: caps.model.MaxModelBytes, MaxTensorBytes: caps.model.MaxTensorBytes}
+		v, _, err := onnx.ReadValueWith(file, vi.Type, limits)
+		return v, err
 	}
 	return nil, fmt.Errorf("%s: inputs are .npy or .pb files", file)
 }
 
-// previewElements is the size past which a tensor's preview shows only the
-// first and last items of each axis.
-const previewElements = 64
-
-// preview writes a value's type and shape, then its elements numpy style.
-func preview(b *bytes.Buffer, v tensor.Value) {
-	switch v := v.(type) {
-	case *tensor.Tensor:
-		var sb strings.Builder
-		v.Format(&sb, v.Len() > previewElements)
-		fmt.Fprintf(b, "%s\n%s\n", v.Describe(), sb.String())
-	case *tensor.Sequence:
-		fmt.Fprintf(b, "%s\n", v.Describe())
-		for i, item := range v.Items {
-			fmt.Fprintf(b, "  [%d] ", i)
-			preview(b, item)
-		}
-	case *tensor.Optional:
-		if v.Value == nil {
-			fmt.Fprintf(b, "%s\n", v.Describe())
-			return
-		}
-		b.WriteString("optional ")
-		preview(b, v.Value)
-	default:
-		fmt.Fprintf(b, "%v\n", v)
-	}
-}
-
 // writeOutputs writes each output to dir as NAME.npy, or NAME.pb for the
-// values .npy cannot hold (sequences, optionals, bfloat16, float8, ...).
-func writeOutputs(dir string, outputs []graph.ValueInfo, values map[string]tensor.Value, log io.Writer) error {
+// values .npy cannot hold (sequences, optionals, bfloat16, float8, ...) and
+// for string tensors whose .npy data would take more than maxBytes. Files
+// are written as they are encoded, not built in memory first.
+func writeOutputs(dir string, outputs []graph.ValueInfo, values map[string]tensor.Value, maxBytes int64, log io.Writer) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -262,26 +253,43 @@ func writeOutputs(dir string, outputs []graph.ValueInfo, values map[string]tenso
 			name = fmt.Sprintf("%s_%d", fileName(vi.Name), i)
 		}
 		used[strings.ToLower(name)] = true
-		base := filepath.Join(dir, name)
-		v := values[vi.Name]
-		var buf bytes.Buffer
-		path := base + ".npy"
-		t, isTensor := v.(*tensor.Tensor)
-		if !isTensor || tensor.WriteNPY(&buf, t) != nil {
-			b, err := onnx.EncodeValue(v, vi.Name)
-			if err != nil {
-				return fmt.Errorf("output %q: %w", vi.Name, err)
-			}
-			buf.Reset()
-			buf.Write(b)
-			path = base + ".pb"
-		}
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			return err
+		path, err := writeOutput(filepath.Join(dir, name), vi.Name, values[vi.Name], maxBytes)
+		if err != nil {
+			return fmt.Errorf("output %q: %w", vi.Name, err)
 		}
 		fmt.Fprintf(log, "wrote %s\n", path)
 	}
 	return nil
+}
+
+// writeOutput writes v to base.npy when numpy holds it within maxBytes,
+// else to base.pb, and returns the path written.
+func writeOutput(base, name string, v tensor.Value, maxBytes int64) (string, error) {
+	write := func(path string, encode func(io.Writer) error) (string, error) {
+		f, err := onnx.CreateFile(path)
+		if err != nil {
+			return "", err
+		}
+		w := bufio.NewWriter(f)
+		err = encode(w)
+		if err == nil {
+			err = w.Flush()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return path, err
+	}
+	if t, ok := v.(*tensor.Tensor); ok {
+		if size, err := tensor.NPYDataSize(t); err == nil && size <= maxBytes {
+			return write(base+".npy", func(w io.Writer) error { return tensor.WriteNPY(w, t) })
+		}
+	}
+	b, err := onnx.EncodeValue(v, name)
+	if err != nil {
+		return "", err
+	}
+	return write(base+".pb", func(w io.Writer) error { _, err := w.Write(b); return err })
 }
 
 // fileName turns a value name into a file name: ONNX names may hold any

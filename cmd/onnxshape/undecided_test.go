@@ -99,7 +99,7 @@ func TestCheckUndecidedThenRun(t *testing.T) {
 		want string
 	}{
 		{3, 0, "y: tensor(float)[2 3 4 1]"},
-		{0, 1, `Unsqueeze-25 [Y [C1]] output "y" is tensor(float)[1,2,3,4] where the model declares tensor(float)[2,3,4,1]`},
+		{0, 1, `Unsqueeze-25 Y [C1] output "y" is tensor(float)[1,2,3,4] where the model declares tensor(float)[2,3,4,1]`},
 	} {
 		axes := writeNPY(t, tensor.MustFromSlice([]int64{tc.axes}))
 		stdout.Reset()

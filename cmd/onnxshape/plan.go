@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/ops"
+)
+
+const planUsage = `usage: onnxshape plan MODEL [--shape NAME=D,D,...]... [--steps] [--max-bytes N] [--max-run-bytes N]
+
+Reports the memory one run of MODEL takes: the peak of the bytes of tensors
+the run holds at once (the values still to be read and what the running
+node asks for; the inputs and initializers are not counted) and the node at
+the peak. --max-run-bytes at or above the peak lets a run through.
+
+Inputs take their declared shapes; --shape gives the shape of an input whose
+shape is symbolic or not declared. The plan is measured by running the model
+once on zero-filled inputs of those shapes, so it allocates what a run does.
+--steps lists every node with what it asks for and the bytes held after it.`
+
+func init() {
+	register("plan", "report the peak memory of a run and where it happens", func(args []string) int {
+		return planMain(args, os.Stdout, os.Stderr)
+	})
+}
+
+// shapeFlags collects the repeated --shape flag.
+type shapeFlags map[string][]int
+
+func (f shapeFlags) String() string { return fmt.Sprint(map[string][]int(f)) }
+
+func (f shapeFlags) Set(s string) error {
+	name, dims, ok := strings.Cut(s, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("want NAME=D,D,..., not %q", s)
+	}
+	if _, dup := f[name]; dup {
+		return fmt.Errorf("the shape of %q is given twice", name)
+	}
+	shape := []int{}
+	if dims != "" {
+		for _, d := range strings.Split(dims, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(d))
+			if err != nil || n < 0 {
+				return fmt.Errorf("%q: dimension %q is not a count", s, d)
+			}
+			shape = append(shape, n)
+		}
+	}
+	f[name] = shape
+	return nil
+}
+
+func planMain(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("plan", planUsage, stderr)
+	shapes := shapeFlags{}
+	fs.Var(shapes, "shape", "an input's shape, as NAME=D,D,... (NAME= for a scalar); repeat for each input")
+	steps := fs.Bool("steps", false, "list every node")
+	maxBytes := fs.Int64("max-bytes", 0, "refuse to create any tensor larger than this many bytes (0: 2 GiB, -1: no limit)")
+	maxRunBytes := fs.Int64("max-run-bytes", 0, "refuse a run that would hold more than this many bytes of tensors at once (0: 4 GiB, -1: no limit)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return 2
+	}
+	path := pos[0]
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, "model.onnx")
+	}
+	m, err := graph.Load(path)
+	if err != nil {
+		fmt.Fprintln(stderr, "onnxshape plan:", oneLine(err.Error()))
+		return 1
+	}
+	o := &graph.RunOptions{Options: ops.Options{MaxTensorBytes: *maxBytes}, MaxRunBytes: *maxRunBytes}
+	plan, err := m.MemoryPlan(context.Background(), shapes, o)
+	if err != nil {
+		fmt.Fprintln(stderr, "onnxshape plan:", oneLine(err.Error()))
+		return 1
+	}
+	writePlan(stdout, plan, *steps)
+	return 0
+}
+
+// writePlan prints the peak, where it happens and, with steps, every node.
+func writePlan(w io.Writer, plan *graph.MemoryPlan, steps bool) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "peak: %d bytes (%s)", plan.Peak, humanBytes(plan.Peak))
+	if plan.PeakStep >= 0 {
+		s := plan.Steps[plan.PeakStep]
+		fmt.Fprintf(&b, " at %s, step %d of %d", describeStep(s), plan.PeakStep+1, len(plan.Steps))
+	}
+	b.WriteString("\n")
+	if steps {
+		fmt.Fprintf(&b, "%6s  %14s  %14s  %s\n", "step", "needs", "live after", "node")
+		for i, s := range plan.Steps {
+			fmt.Fprintf(&b, "%6d  %14d  %14d  %s\n", i+1, s.Needs, s.Live, describeStep(s))
+		}
+	}
+	io.WriteString(w, b.String())
+}
+
+func describeStep(s graph.StepMemory) string {
+	if s.Node != "" {
+		return fmt.Sprintf("node %q (%s)", s.Node, s.Op)
+	}
+	return fmt.Sprintf("node #%d (%s)", s.Index, s.Op)
+}
+
+// humanBytes writes n in KiB, MiB or GiB with one decimal.
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	v, suffix := float64(n)/unit, "KiB"
+	for _, s := range []string{"MiB", "GiB", "TiB"} {
+		if v < unit {
+			break
+		}
+		v, suffix = v/unit, s
+	}
+	return fmt.Sprintf("%.1f %s", v, suffix)
+}

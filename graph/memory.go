@@ -1,0 +1,493 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"unsafe"
+
+	"github.com/onnxshape/onnxshape/onnx"
+	"github.com/onnxshape/onnxshape/onnx/pb"
+	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// A run's memory: every value is let go right after the last node that
+// reads it, so a run holds at once only what is still to be read. Storage
+// is counted once however many values share it (a Reshape is a view of its
+// input) and freed, or given back to the Pool, when the last value holding
+// it goes. MaxRunBytes caps the bytes held plus what the running node asks
+// for through ops.Options.Charge.
+
+// storageKey identifies the storage of a tensor: the address of its first
+// element. Views share their base's storage whole (tensor.Reshape), so two
+// tensors share storage exactly when their keys are equal.
+type storageKey = unsafe.Pointer
+
+// storageOf returns the key of t's storage (nil when t holds nothing) and
+// the bytes it takes: the element bytes, and for strings a 16-byte header
+// per element, as ops charges them, plus the characters.
+func storageOf(t *tensor.Tensor) (storageKey, int64) {
+	if t.DataType() == tensor.String {
+		s := t.Strings()
+		if len(s) == 0 {
+			return nil, 0
+		}
+		return unsafe.Pointer(unsafe.SliceData(s)), 16*int64(len(s)) + int64(t.ByteLen())
+	}
+	b := t.Bytes()
+	if len(b) == 0 {
+		return nil, 0
+	}
+	return unsafe.Pointer(unsafe.SliceData(b)), int64(len(b))
+}
+
+// planMemory finds, once at load, the step after which each value is
+// dead, the offsets of the steps' input lists in a run's arena, and the
+// storage that belongs to the model.
+func (m *Model) planMemory() {
+	kept := make([]bool, m.numSlots)
+	for _, s := range m.inputSlots {
+		kept[s] = true
+	}
+	for _, c := range m.consts {
+		kept[c.slot] = true
+	}
+	for _, s := range m.outSlots {
+		kept[s] = true
+	}
+	last := make([]int, m.numSlots) // position+1 of the last step to touch each slot
+	for pos, st := range m.steps {
+		// An output no step reads dies with its producer.
+		for _, s := range st.out {
+			if s >= 0 {
+				last[s] = pos + 1
+			}
+		}
+		for _, s := range st.in {
+			if s >= 0 {
+				last[s] = pos + 1
+			}
+		}
+	}
+	for s, pos := range last {
+		if pos > 0 && !kept[s] {
+			m.steps[pos-1].release = append(m.steps[pos-1].release, s)
+		}
+	}
+	m.numIns = 0
+	for i := range m.steps {
+		m.steps[i].inAt = m.numIns
+		m.numIns += len(m.steps[i].in)
+	}
+
+	m.fixed = map[storageKey]struct{}{}
+	for _, c := range m.consts {
+		m.addFixed(c.value)
+	}
+	for _, st := range m.steps {
+		for _, a := range st.node.Attrs {
+			if a.Tensor != nil {
+				m.addFixed(a.Tensor)
+			}
+		}
+	}
+}
+
+func (m *Model) addFixed(v tensor.Value) {
+	forEachTensor(v, func(t *tensor.Tensor) {
+		if k, _ := storageOf(t); k != nil {
+			m.fixed[k] = struct{}{}
+		}
+	})
+}
+
+// forEachTensor calls fn on every tensor v holds.
+func forEachTensor(v tensor.Value, fn func(*tensor.Tensor)) {
+	switch v := v.(type) {
+	case *tensor.Tensor:
+		fn(v)
+	case *tensor.Sequence:
+		for _, t := range v.Items {
+			fn(t)
+		}
+	case *tensor.Optional:
+		if v.Value != nil {
+			forEachTensor(v.Value, fn)
+		}
+	}
+}
+
+// runState is the state of one run: the values by slot and the storage
+// the run created and still holds.
+type runState struct {
+	m      *Model
+	ctx    context.Context
+	opt    ops.Options
+	engine Engine
+	vals   []tensor.Value // by slot
+	ins    []tensor.Value // the arena of the steps' input lists
+	pool   *Pool
+	cap    int64
+	charge func(int64) error // r.chargeNode, bound once per state
+	user   func(int64) error // the caller's own Charge, if any
+
+	// owned is the storage the run created, with the number of tensors
+	// in live values that hold it; external is the storage of the
+	// caller's inputs, which the run neither counts nor releases.
+	owned    map[storageKey]holding
+	external map[storageKey]struct{}
+	live     int64 // bytes of owned
+	pending  int64 // bytes the running node has charged
+	peak     int64 // most of live+pending so far
+	peakPos  int   // position of the step that reached peak
+	pos      int   // position of the running step
+	plan     *MemoryPlan
+}
+
+// holding is one piece of storage a run created.
+type holding struct {
+	refs  int
+	bytes int64
+	buf   []byte // for the Pool; nil for strings
+}
+
+// startRun returns a run state for m, recycled when it can be.
+func (m *Model) startRun(ctx context.Context, o *RunOptions, plan *MemoryPlan) *runState {
+	r, _ := m.runs.Get().(*runState)
+	if r == nil {
+		r = &runState{m: m, vals: make([]tensor.Value, m.numSlots), ins: make([]tensor.Value, m.numIns),
+			owned: map[storageKey]holding{}, external: map[storageKey]struct{}{}}
+		r.charge = r.chargeNode
+	}
+	r.ctx, r.plan, r.cap, r.pool, r.user = ctx, plan, DefaultMaxRunBytes, nil, nil
+	r.opt = ops.Options{}
+	if o != nil {
+		r.opt = o.Options
+		r.user = o.Charge
+		switch {
+		case o.MaxRunBytes < 0:
+			r.cap = math.MaxInt64
+		case o.MaxRunBytes > 0:
+			r.cap = o.MaxRunBytes
+		}
+		if o.Pool != nil {
+			r.pool = o.Pool
+			r.opt.Alloc = o.Pool.allocator()
+		}
+	}
+	r.engine = o.engine()
+	r.opt.Ctx = ctx
+	r.opt.Charge = r.charge
+	return r
+}
+
+// endRun clears r and keeps it for a later run; large maps are dropped
+// rather than kept for ever.
+func (m *Model) endRun(r *runState) {
+	if r.plan != nil && r.peak > 0 {
+		r.plan.Peak, r.plan.PeakStep = r.peak, r.peakPos
+	}
+	clear(r.vals)
+	clear(r.ins)
+	if len(r.owned) > 1024 {
+		r.owned = map[storageKey]holding{}
+	} else {
+		clear(r.owned)
+	}
+	if len(r.external) > 1024 {
+		r.external = map[storageKey]struct{}{}
+	} else {
+		clear(r.external)
+	}
+	r.ctx, r.plan, r.pool, r.user = nil, nil, nil, nil
+	r.opt = ops.Options{}
+	r.live, r.pending, r.peak, r.peakPos, r.pos = 0, 0, 0, 0, 0
+	m.runs.Put(r)
+}
+
+// setInputs stores the initializers and the caller's inputs in their slots.
+func (r *runState) setInputs(inputs map[string]tensor.Value) error {
+	m := r.m
+	for _, c := range m.consts {
+		r.vals[c.slot] = c.value
+	}
+	for name, v := range inputs {
+		s, ok := m.inputSlots[name]
+		if !ok {
+			return fmt.Errorf("the model has no input %q", name)
+		}
+		if err := checkValue(v); err != nil {
+			return fmt.Errorf("input %q %w", name, err)
+		}
+		if typ := m.inputTypes[name]; typ != nil {
+			if err := onnx.ValueMatchesType(v, typ); err != nil {
+				return fmt.Errorf("input %q: %w", name, err)
+			}
+		}
+		r.vals[s] = v
+		forEachTensor(v, func(t *tensor.Tensor) {
+			if k, _ := storageOf(t); k != nil {
+				r.external[k] = struct{}{}
+			}
+		})
+	}
+	for _, in := range m.inputs {
+		if _, ok := inputs[in.Name]; !ok {
+			return fmt.Errorf("input %q (%s) is not given", in.Name, in.Describe())
+		}
+	}
+	return nil
+}
+
+// chargeNode is the run's ops.Options.Charge: the running node asks for
+// bytes more, refused when the live bytes and all the node has asked for
+// would pass the cap.
+func (r *runState) chargeNode(bytes int64) error {
+	if r.user != nil {
+		if err := r.user(bytes); err != nil {
+			return err
+		}
+	}
+	if bytes > r.cap-r.live-r.pending {
+		return fmt.Errorf("%w: the run's cap is %d bytes, %d bytes are live and the node needs %d", ops.ErrLimit, r.cap, r.live, r.pending+bytes)
+	}
+	r.pending += bytes
+	r.notePeak(r.live + r.pending)
+	return nil
+}
+
+func (r *runState) notePeak(bytes int64) {
+	if bytes > r.peak {
+		r.peak, r.peakPos = bytes, r.pos
+	}
+}
+
+// step runs st and counts the storage of its outputs.
+func (r *runState) step(pos int, st *step) error {
+	r.pos, r.pending = pos, 0
+	if err := st.run(&r.opt, r.engine, r.vals, r.ins[st.inAt:st.inAt+len(st.in)]); err != nil {
+		// A kernel stopped by a cancellation reports the context's error.
+		if cerr := r.ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+			if ne, ok := err.(*NodeError); ok {
+				err = ne.Err
+			}
+			return st.fail(fmt.Errorf("%w (%v)", cerr, err))
+		}
+		return err
+	}
+	clear(r.ins[st.inAt : st.inAt+len(st.in)])
+	for _, s := range st.out {
+		if s >= 0 {
+			r.hold(r.vals[s])
+		}
+	}
+	// Outputs a kernel made without charging them (small ones such as
+	// Shape's) count now.
+	if r.live > r.cap {
+		return st.fail(fmt.Errorf("%w: the run's cap is %d bytes and its outputs bring the live bytes to %d", ops.ErrLimit, r.cap, r.live))
+	}
+	r.notePeak(r.live)
+	if r.plan != nil {
+		r.plan.Steps = append(r.plan.Steps, StepMemory{Index: st.index, Node: st.node.Name, Op: opName(st.node),
+			Needs: r.pending, Live: r.live})
+	}
+	return nil
+}
+
+// release lets go of the values no step after st reads.
+func (r *runState) release(st *step) {
+	for _, s := range st.release {
+		r.drop(r.vals[s])
+		r.vals[s] = nil
+	}
+}
+
+// hold counts the storage of a new value: storage the run has not seen
+// is new and adds its bytes; the model's and the caller's count for
+// nothing.
+func (r *runState) hold(v tensor.Value) {
+	switch v := v.(type) {
+	case *tensor.Tensor:
+		r.holdTensor(v)
+	case *tensor.Sequence:
+		for _, t := range v.Items {
+			r.holdTensor(t)
+		}
+	case *tensor.Optional:
+		if v.Value != nil {
+			r.hold(v.Value)
+		}
+	}
+}
+
+func (r *runState) holdTensor(t *tensor.Tensor) {
+	if t == nil {
+		return
+	}
+	k, n := storageOf(t)
+	if k == nil {
+		return
+	}
+	h, ok := r.owned[k]
+	if !ok {
+		if len(r.m.fixed) > 0 {
+			if _, ok := r.m.fixed[k]; ok {
+				return
+			}
+		}
+		if _, ok := r.external[k]; ok {
+			return
+		}
+		h = holding{bytes: n}
+		if t.DataType() != tensor.String {
+			h.buf = t.Bytes()
+		}
+		r.live += n
+	}
+	h.refs++
+	r.owned[k] = h
+}
+
+// drop lets go of a value: storage no live value holds any more is freed,
+// to the Pool when there is one.
+func (r *runState) drop(v tensor.Value) {
+	switch v := v.(type) {
+	case *tensor.Tensor:
+		r.dropTensor(v)
+	case *tensor.Sequence:
+		for _, t := range v.Items {
+			r.dropTensor(t)
+		}
+	case *tensor.Optional:
+		if v.Value != nil {
+			r.drop(v.Value)
+		}
+	}
+}
+
+func (r *runState) dropTensor(t *tensor.Tensor) {
+	if t == nil || len(r.owned) == 0 {
+		return
+	}
+	k, _ := storageOf(t)
+	h, ok := r.owned[k]
+	if !ok {
+		return
+	}
+	if h.refs--; h.refs > 0 {
+		r.owned[k] = h
+		return
+	}
+	delete(r.owned, k)
+	r.live -= h.bytes
+	if r.pool != nil && h.buf != nil {
+		r.pool.recycle(h.buf)
+	}
+}
+
+// abandon gives back all the storage of a failed run: it hands nothing
+// to the caller.
+func (r *runState) abandon() {
+	if r.pool != nil {
+		for _, h := range r.owned {
+			if h.buf != nil {
+				r.pool.recycle(h.buf)
+			}
+		}
+	}
+	clear(r.owned)
+	r.live = 0
+}
+
+// MemoryPlan is the memory one run of a model takes, step by step.
+type MemoryPlan struct {
+	// Peak is the most bytes the run holds at once: the storage of the
+	// values still to be read that the run created, plus what the
+	// running node asks for (its outputs and scratch). The caller's
+	// inputs and the initializers are not counted. RunOptions.MaxRunBytes
+	// at or above Peak lets the run through.
+	Peak int64
+	// PeakStep is the position in Steps of the node running at the peak;
+	// -1 when the run holds nothing.
+	PeakStep int
+	// Steps has one entry per node, in the order they run.
+	Steps []StepMemory
+}
+
+// StepMemory is the memory of one node of a run.
+type StepMemory struct {
+	Index int    // the node's position in the model file
+	Node  string // the node's name; may be empty
+	Op    string // the operator, prefixed by its domain outside ai.onnx
+	// Needs is the bytes the node charged: its new outputs and scratch.
+	Needs int64
+	// Live is the bytes the run holds once the node has run, before the
+	// values it read last are let go.
+	Live int64
+}
+
+// MemoryPlan runs the model once on zero-filled inputs and reports its
+// memory. shapes gives the shape of each input by name; an input left out
+// takes its declared shape, which must then be static. onnxshape has no
+// static shape propagation, so the plan is measured, not inferred: the dry
+// run allocates what a real one does (with o's caps and options, its Pool
+// left out; nil means the defaults). The shapes of these operators' outputs depend only on input
+// shapes and on constants, not on input values, except where a shape is
+// itself an input (Reshape's shape, Pad's pads, ...): those inputs are
+// zeros here, so give such models an initializer, not an input.
+func (m *Model) MemoryPlan(ctx context.Context, shapes map[string][]int, o *RunOptions) (*MemoryPlan, error) {
+	if m == nil || m.proto == nil {
+		return nil, errNotLoaded
+	}
+	for name := range shapes {
+		if _, ok := m.inputSlots[name]; !ok {
+			return nil, fmt.Errorf("the model has no input %q", name)
+		}
+	}
+	inputs := make(map[string]tensor.Value, len(m.inputs))
+	for _, in := range m.inputs {
+		t, err := zeroInput(in, shapes[in.Name])
+		if err != nil {
+			return nil, fmt.Errorf("input %q: %w", in.Name, err)
+		}
+		inputs[in.Name] = t
+	}
+	// Without a Pool: nothing of the dry run is handed out.
+	var ro RunOptions
+	if o != nil {
+		ro = *o
+	}
+	ro.Pool = nil
+	plan := &MemoryPlan{PeakStep: -1}
+	if _, err := m.run(ctx, inputs, &ro, plan); err != nil {
+		return nil, err
+	}
+	return plan, nil
+}
+
+// zeroInput returns a zero tensor for a graph input of declared type vi
+// and the given shape (nil: the declared one).
+func zeroInput(vi ValueInfo, shape []int) (*tensor.Tensor, error) {
+	tt := vi.Type.GetTensorType()
+	if tt == nil {
+		return nil, fmt.Errorf("is %s, not a tensor: the plan needs tensor inputs", vi.Describe())
+	}
+	dt := tensor.DataType(tt.GetElemType())
+	if !dt.Valid() {
+		return nil, fmt.Errorf("has element type %d, which onnxshape does not know", tt.GetElemType())
+	}
+	if shape == nil {
+		if tt.GetShape() == nil {
+			return nil, fmt.Errorf("has no declared shape: give one")
+		}
+		for i, d := range tt.GetShape().GetDim() {
+			if _, ok := d.GetValue().(*pb.TensorShapeProto_Dimension_DimValue); !ok || d.GetDimValue() < 0 {
+				return nil, fmt.Errorf("dimension %d of %s is not static: give the shape", i, vi.Describe())
+			}
+			shape = append(shape, int(d.GetDimValue()))
+		}
+	}
+	return tensor.New(dt, shape...)
+}

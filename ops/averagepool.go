@@ -1,0 +1,109 @@
+// AveragePool slides a window over the spatial axes of X (N x C x D1 x ...
+// x Dn) and writes the average of each window: the sum of its real elements
+// divided by their number, or with count_include_pad=1 by the number of its
+// taps inside the padded input (the padding counting as zeros). The window
+// geometry (kernel_shape, strides, pads, auto_pad, dilations, ceil_mode) is
+// MaxPool's (pool.go); the sums are windowpool.go's.
+//
+// Versions: 1 (kernel_shape, strides, pads, auto_pad), 7
+// (count_include_pad), 10 (ceil_mode), 11 (no change we see), 19
+// (dilations), 22 (bfloat16). Types: float16, float, double, bfloat16;
+// float16 and bfloat16 are computed in float32. A window without a real
+// element (pads as large as the kernel) gives NaN without
+// count_include_pad, as numpy's average of nothing does.
+
+package ops
+
+import "github.com/onnxshape/onnxshape/tensor"
+
+func init() {
+	register("AveragePool", []int{1, 7, 10, 11, 19, 22}, [2]int{1, 1}, [2]int{1, 1}, averagePoolNode)
+	declareAttrs("AveragePool",
+		AttrSpec{Name: "auto_pad", Type: AttrString},
+		AttrSpec{Name: "kernel_shape", Type: AttrInts},
+		AttrSpec{Name: "pads", Type: AttrInts},
+		AttrSpec{Name: "strides", Type: AttrInts},
+		AttrSpec{Name: "count_include_pad", Type: AttrInt, From: 7},
+		AttrSpec{Name: "ceil_mode", Type: AttrInt, From: 10},
+		AttrSpec{Name: "dilations", Type: AttrInts, From: 19})
+}
+
+// AveragePoolOptions are the attributes of AveragePool. The zero value of
+// each field is the ONNX default; KernelShape is required. Slices hold one
+// value per spatial axis (Pads two: all the beginnings, then all the ends).
+type AveragePoolOptions struct {
+	AutoPad         string // NOTSET (or ""), SAME_UPPER, SAME_LOWER or VALID
+	CeilMode        bool   // ceil rather than floor for the output length
+	CountIncludePad bool   // divide by the taps inside the padded input
+	Dilations       []int  // nil: 1 on every axis
+	KernelShape     []int
+	Pads            []int // nil: 0 on every side
+	Strides         []int // nil: 1 on every axis
+}
+
+// AveragePool returns the average pooling of x, N x C x D1 x ... x Dn (ONNX
+// AveragePool, version 22).
+func AveragePool(x *tensor.Tensor, o AveragePoolOptions) (*tensor.Tensor, error) {
+	a := poolAttrs{kernel: o.KernelShape, strides: o.Strides, pads: o.Pads, dilations: o.Dilations,
+		autoPad: o.AutoPad, ceilMode: o.CeilMode}
+	return averagePool(nil, opRef{"AveragePool", 22}, x, a, windowPool{includePad: o.CountIncludePad})
+}
+
+func averagePoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+	op := n.op()
+	x, err := n.requiredInput(in, 0, "X")
+	if err != nil {
+		return nil, err
+	}
+	a, err := readPoolAttrs(n, n.Version >= 19, n.Version >= 10)
+	if err != nil {
+		return nil, err
+	}
+	if n.Version < 7 && n.Has("count_include_pad") {
+		return nil, op.errorf("attribute", "attribute count_include_pad is not defined in version %d", n.Version)
+	}
+	include, err := n.Int("count_include_pad", 0)
+	if err != nil {
+		return nil, err
+	}
+	if include != 0 && include != 1 {
+		return nil, op.errorf("count_include_pad", "count_include_pad is %d, expected 0 or 1", include)
+	}
+	y, err := averagePool(opt, op, x, a, windowPool{includePad: include == 1})
+	if err != nil {
+		return nil, err
+	}
+	return values(y), nil
+}
+
+// poolFloatTypeOK reports whether a version of AveragePool, LpPool or the
+// global pooling operators accepts dt: bfloat16 from version 22.
+func poolFloatTypeOK(version int, dt tensor.DataType) bool {
+	switch dt {
+	case tensor.Float16, tensor.Float, tensor.Double:
+		return true
+	case tensor.BFloat16:
+		return version >= 22
+	}
+	return false
+}
+
+// averagePool checks x and the geometry and pools; LpPool shares it.
+func averagePool(opt *Options, op opRef, x *tensor.Tensor, a poolAttrs, wp windowPool) (*tensor.Tensor, error) {
+	if !poolFloatTypeOK(op.version, x.DataType()) {
+		return nil, op.errorf("type", "X is %v, which version %d does not accept", x.DataType(), op.version)
+	}
+	shape := x.Shape()
+	if len(shape) < 3 {
+		return nil, op.errorf("input-rank", "X needs at least one spatial axis after N and C, got rank %d", len(shape))
+	}
+	a, err := checkPoolAttrs(op, len(shape)-2, a)
+	if err != nil {
+		return nil, err
+	}
+	axes, err := poolGeometry(op, shape[2:], a)
+	if err != nil {
+		return nil, err
+	}
+	return windowPoolRun(opt, op, x, axes, wp)
+}

@@ -1,0 +1,99 @@
+// Gather picks slices of data along one axis: for indices of shape q and
+// data of shape [d0 .. d(r-1)], the output has shape
+// d[:axis] + q + d[axis+1:], and output[i.., j.., k..] =
+// data[i.., indices[j..], k..].
+//
+// Versions: 1, 11 and 13. 11 allows negative indices (counted from the end
+// of the axis) and 13 adds bfloat16; onnxshape reads negative indices at
+// every version, as onnxruntime does. Any element type.
+//
+// Rules: [axis] axis in [-r, r-1]; [rank] data has rank >= 1 (an axis must
+// exist); [indices-type] indices are int32 or int64; [indices] every index
+// lies in [-d, d-1] for the axis's dim d (ONNX: "an error if any of the
+// index values are out of bounds"); [size] the output fits the size limit.
+
+package ops
+
+import (
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+func init() {
+	register("Gather", []int{1, 11, 13}, [2]int{2, 2}, [2]int{1, 1}, gatherNode)
+	declareAttrs("Gather", AttrSpec{Name: "axis", Type: AttrInt})
+}
+
+// Gather returns the slices of data that indices (int32 or int64) select
+// along axis (ONNX Gather, version 13).
+func Gather(data, indices *tensor.Tensor, axis int) (*tensor.Tensor, error) {
+	return gatherAxis(nil, opRef{"Gather", 13}, data, indices, axis)
+}
+
+func gatherNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+	data, err := n.requiredInput(in, 0, "data")
+	if err != nil {
+		return nil, err
+	}
+	indices, err := n.requiredInput(in, 1, "indices")
+	if err != nil {
+		return nil, err
+	}
+	axis, err := n.intAttr("axis", 0, "axis")
+	if err != nil {
+		return nil, err
+	}
+	y, err := gatherAxis(opt, n.op(), data, indices, axis)
+	if err != nil {
+		return nil, err
+	}
+	return values(y), nil
+}
+
+// gatherShape returns the output shape of Gather, and the axis normalised.
+func gatherShape(op opRef, data, indices []int, axis int) ([]int, int, error) {
+	if len(data) == 0 {
+		return nil, 0, op.errorf("rank", "data must have rank >= 1, got a scalar")
+	}
+	a, ok := normalizeAxis(int64(axis), len(data))
+	if !ok {
+		return nil, 0, op.errorf("axis", "axis %d outside [%d, %d]", axis, -len(data), len(data)-1)
+	}
+	out := make([]int, 0, len(data)-1+len(indices))
+	out = append(out, data[:a]...)
+	out = append(out, indices...)
+	return append(out, data[a+1:]...), a, nil
+}
+
+func gatherAxis(opt *Options, op opRef, data, indices *tensor.Tensor, axis int) (*tensor.Tensor, error) {
+	opt = opt.orDefault()
+	shape, a, err := gatherShape(op, data.Shape(), indices.Shape(), axis)
+	if err != nil {
+		return nil, err
+	}
+	if dt := indices.DataType(); dt != tensor.Int32 && dt != tensor.Int64 {
+		return nil, op.errorf("indices-type", "indices must be int32 or int64, got %v", dt)
+	}
+	dim := data.Shape()[a]
+	if err := opt.charge(op, "indices as int64", int64(indices.Len())*8); err != nil {
+		return nil, err
+	}
+	at, err := indexList(op, indices, dim, "indices", "indices")
+	if err != nil {
+		return nil, err
+	}
+	y, err := opt.newOverwritten(op, data.DataType(), shape)
+	if err != nil {
+		return nil, err
+	}
+	outer, block := product(data.Shape()[:a]), product(data.Shape()[a+1:])
+	rows := outer * len(at)
+	if rows == 0 || block == 0 {
+		return y, nil
+	}
+	from := func(r int) int { return r/len(at)*dim + int(at[r%len(at)]) }
+	err = parallelRange(opt, rows, y.ByteLen()/4, func(lo, hi int) error {
+		gatherBlocks(y, data, block, lo, hi, from)
+		return nil
+	})
+	return y, err
+}

@@ -1,0 +1,79 @@
+// GatherElements picks one element of data for every element of indices,
+// along one axis: for axis 0 of a 3-D tensor, output[i][j][k] =
+// data[indices[i][j][k]][j][k]. The output has the shape of indices.
+//
+// Versions: 11 and 13 (13 adds bfloat16). Any element type.
+//
+// Rules: [axis] axis in [-r, r-1]; [rank] data has rank >= 1;
+// [indices-type] indices are int32 or int64; [indices-shape] indices have
+// data's rank, and no dim longer than data's off the axis (ONNX leaves it
+// undefined: an index there would address no element); [indices] every
+// index lies in [-d, d-1] for the axis's dim d; [size] the output fits the
+// size limit.
+
+package ops
+
+import (
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+func init() {
+	register("GatherElements", []int{11, 13}, [2]int{2, 2}, [2]int{1, 1}, gatherElementsNode)
+	declareAttrs("GatherElements", AttrSpec{Name: "axis", Type: AttrInt})
+}
+
+// GatherElements returns the elements of data that indices select along
+// axis (ONNX GatherElements, version 13).
+func GatherElements(data, indices *tensor.Tensor, axis int) (*tensor.Tensor, error) {
+	return gatherElements(nil, opRef{"GatherElements", 13}, data, indices, axis)
+}
+
+func gatherElementsNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+	data, err := n.requiredInput(in, 0, "data")
+	if err != nil {
+		return nil, err
+	}
+	indices, err := n.requiredInput(in, 1, "indices")
+	if err != nil {
+		return nil, err
+	}
+	axis, err := n.intAttr("axis", 0, "axis")
+	if err != nil {
+		return nil, err
+	}
+	y, err := gatherElements(opt, n.op(), data, indices, axis)
+	if err != nil {
+		return nil, err
+	}
+	return values(y), nil
+}
+
+// elementsAxis normalises the axis of GatherElements and ScatterElements.
+func elementsAxis(op opRef, data *tensor.Tensor, axis int) (int, error) {
+	if data.Rank() == 0 {
+		return 0, op.errorf("rank", "data must have rank >= 1, got a scalar")
+	}
+	a, ok := normalizeAxis(int64(axis), data.Rank())
+	if !ok {
+		return 0, op.errorf("axis", "axis %d outside [%d, %d]", axis, -data.Rank(), data.Rank()-1)
+	}
+	return a, nil
+}
+
+func gatherElements(opt *Options, op opRef, data, indices *tensor.Tensor, axis int) (*tensor.Tensor, error) {
+	opt = opt.orDefault()
+	a, err := elementsAxis(op, data, axis)
+	if err != nil {
+		return nil, err
+	}
+	at, err := alongAxisTargets(opt, op, data, indices, a)
+	if err != nil {
+		return nil, err
+	}
+	y, err := opt.newOverwritten(op, data.DataType(), indices.Shape())
+	if err != nil {
+		return nil, err
+	}
+	gatherCopy(y, 0, data, at)
+	return y, nil
+}

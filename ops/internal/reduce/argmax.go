@@ -1,0 +1,62 @@
+package reduce
+
+// better reports whether v replaces best as the largest (max) or smallest
+// element found so far, walking in index order: a NaN beats every number,
+// and with last an equal element (or a later NaN) replaces it.
+func better[A Number](v, best A, max, last bool) bool {
+	if best != best { // a NaN is kept, unless a later NaN is wanted
+		return last && v != v
+	}
+	if v != v {
+		return true
+	}
+	if max {
+		return v > best || (last && v == best)
+	}
+	return v < best || (last && v == best)
+}
+
+// argBest returns the index of the largest (max) or smallest element of a
+// non-empty row, the first or (last) the last of equal ones.
+func argBest[A Number](row []A, max, last bool) int {
+	at, best := 0, row[0]
+	for i := 1; i < len(row); i++ {
+		if better(row[i], best, max, last) {
+			at, best = i, row[i]
+		}
+	}
+	return at
+}
+
+// RunArg writes to idx (l.Outputs() elements) the index along N of the
+// largest (max) or smallest element of each slice of x, laid out as l (not
+// General, N > 0); with last, the last of equal elements.
+func RunArg[A Number](l Layout, x []A, idx []int64, max, last bool, par Parallel) error {
+	n, inner := l.N, l.Inner
+	if inner == 1 {
+		return par(l.Outer, l.Outer*n, func(lo, hi int) error {
+			for o := lo; o < hi; o++ {
+				idx[o] = int64(argBest(x[o*n:(o+1)*n], max, last))
+			}
+			return nil
+		})
+	}
+	return par(l.Outer, l.Outer*n*inner, func(lo, hi int) error {
+		best := make([]A, inner)
+		for o := lo; o < hi; o++ {
+			in, out := x[o*n*inner:(o+1)*n*inner], idx[o*inner:(o+1)*inner]
+			copy(best, in[:inner])
+			for j := range out {
+				out[j] = 0
+			}
+			for i := 1; i < n; i++ {
+				for j, v := range in[i*inner : (i+1)*inner] {
+					if better(v, best[j], max, last) {
+						best[j], out[j] = v, int64(i)
+					}
+				}
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,384 @@
+package reduce
+
+import (
+	"math"
+	"unsafe"
+)
+
+// Kind is what a reduction computes of its elements.
+type Kind int
+
+// The reductions. Each is a sequential accumulation in the computing type
+// followed by a final step:
+const (
+	Sum       Kind = iota // sum
+	SumSquare             // sum of x*x
+	L1                    // sum of |x|
+	L2                    // sqrt of the sum of x*x
+	Mean                  // sum / count (integers: truncated; no element: NaN or 0)
+	Max                   // largest, NaN wins (no element: -inf or the type's minimum)
+	Min                   // smallest, NaN wins (no element: +inf or the type's maximum)
+	Prod                  // product
+	LogSum                // log of the sum
+	LogSumExp             // m + log(sum of exp(x-m)), m the largest element
+	Lp                    // (sum of |x|^p)^(1/p)
+)
+
+// Op is one reduction: its kind and, for Lp, the exponent.
+type Op struct {
+	Kind Kind
+	P    float64
+}
+
+// Run writes the reduction op of x, laid out as l, to y (l.Outputs()
+// elements), across the cores par gives it.
+func Run[A Number](op Op, l Layout, x, y []A, par Parallel) error {
+	if l.N == 0 {
+		for i := range y {
+			y[i] = finish(op, initial[A](op.Kind), 0, 0)
+		}
+		return nil
+	}
+	switch {
+	case l.General:
+		return runGeneral(op, l, x, y, par)
+	case l.Inner == 1:
+		n := l.N
+		return par(l.Outer, l.Outer*n, func(lo, hi int) error {
+			for o := lo; o < hi; o++ {
+				y[o] = reduceRow(op, x[o*n:(o+1)*n])
+			}
+			return nil
+		})
+	}
+	// [Outer, N, Inner]: the outputs of one outer index accumulate N rows
+	// of Inner elements. Parts are ranges of (outer, column block) pairs so
+	// that a reduce-first (Outer 1) still spreads across cores.
+	const block = 4096
+	blocks := (l.Inner + block - 1) / block
+	var m []A
+	if op.Kind == LogSumExp {
+		m = make([]A, len(y))
+	}
+	return par(l.Outer*blocks, l.Outer*l.N*l.Inner, func(lo, hi int) error {
+		for t := lo; t < hi; t++ {
+			o, b := t/blocks, t%blocks
+			c0, c1 := b*block, min((b+1)*block, l.Inner)
+			in := x[o*l.N*l.Inner : (o+1)*l.N*l.Inner]
+			out := y[o*l.Inner+c0 : o*l.Inner+c1]
+			var mm []A
+			if m != nil {
+				mm = m[o*l.Inner+c0 : o*l.Inner+c1]
+			}
+			reduceColumns(op, in, l.N, l.Inner, c0, out, mm)
+		}
+		return nil
+	})
+}
+
+// runGeneral gathers each output's elements into a row and reduces it.
+func runGeneral[A Number](op Op, l Layout, x, y []A, par Parallel) error {
+	red := offsets(l.Reduced)
+	base := offsets(l.Kept)
+	return par(len(y), len(y)*l.N, func(lo, hi int) error {
+		row := make([]A, l.N)
+		for o := lo; o < hi; o++ {
+			b := base[o]
+			for j, off := range red {
+				row[j] = x[b+off]
+			}
+			y[o] = reduceRow(op, row)
+		}
+		return nil
+	})
+}
+
+// isFloat reports whether A is a floating-point type.
+func isFloat[A Number]() bool {
+	var one A = 1
+	return one/2 != 0
+}
+
+// initial is the accumulator before the first element.
+func initial[A Number](k Kind) A {
+	switch k {
+	case Prod:
+		return 1
+	case Max, LogSumExp:
+		return lowest[A]()
+	case Min:
+		return highest[A]()
+	}
+	return 0
+}
+
+// lowest is -inf for the float types and the minimum of an integer type.
+func lowest[A Number]() A {
+	if isFloat[A]() {
+		return A(math.Inf(-1))
+	}
+	var zero A
+	if zero-1 > 0 { // unsigned
+		return 0
+	}
+	return A(int64(-1) << (bitsOf[A]() - 1))
+}
+
+// highest is +inf for the float types and the maximum of an integer type.
+func highest[A Number]() A {
+	if isFloat[A]() {
+		return A(math.Inf(1))
+	}
+	var zero A
+	if zero-1 > 0 { // unsigned
+		return A(^uint64(0) >> (64 - bitsOf[A]()))
+	}
+	return A(int64(1)<<(bitsOf[A]()-1) - 1)
+}
+
+func bitsOf[A Number]() int {
+	var zero A
+	return int(unsafe.Sizeof(zero)) * 8
+}
+
+// fromFloat64 converts f to A: floats round, integers truncate toward zero
+// and saturate (NaN gives 0), as onnxruntime's casts of a computed value do.
+func fromFloat64[A Number](f float64) A {
+	if isFloat[A]() {
+		return A(f)
+	}
+	lo, hi := lowest[A](), highest[A]()
+	switch {
+	case f != f:
+		return 0
+	case f <= float64(lo):
+		return lo
+	case f >= float64(hi):
+		return hi
+	}
+	return A(f)
+}
+
+// abs is |x|; -x of the most negative integer wraps to itself, as in C.
+func abs[A Number](x A) A {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// finish turns the accumulator acc of count elements into the result; m is
+// the largest element, for LogSumExp.
+func finish[A Number](op Op, acc A, m A, count int) A {
+	switch op.Kind {
+	case Mean:
+		if !isFloat[A]() && count == 0 {
+			return 0
+		}
+		return acc / A(count)
+	case L2:
+		return fromFloat64[A](math.Sqrt(float64(acc)))
+	case LogSum:
+		return fromFloat64[A](math.Log(float64(acc)))
+	case LogSumExp:
+		mf := float64(m)
+		if count == 0 {
+			mf = math.Inf(-1)
+		}
+		if math.IsInf(mf, 0) {
+			// All of the elements are -inf (or there is none), or one is
+			// +inf: the log of the plain sum of exponentials.
+			return fromFloat64[A](mf)
+		}
+		return fromFloat64[A](mf + math.Log(float64(acc)))
+	case Lp:
+		return fromFloat64[A](math.Pow(float64(acc), 1/op.P))
+	}
+	return acc
+}
+
+// reduceRow reduces one contiguous row of elements.
+func reduceRow[A Number](op Op, row []A) A {
+	switch op.Kind {
+	case Sum, Mean:
+		var acc A
+		for _, v := range row {
+			acc += v
+		}
+		return finish(op, acc, 0, len(row))
+	case SumSquare, L2:
+		var acc A
+		for _, v := range row {
+			acc += v * v
+		}
+		return finish(op, acc, 0, len(row))
+	case L1:
+		var acc A
+		for _, v := range row {
+			acc += abs(v)
+		}
+		return acc
+	case Max:
+		acc := lowest[A]()
+		for _, v := range row {
+			if v > acc || v != v {
+				acc = v
+			}
+			if acc != acc {
+				break
+			}
+		}
+		return acc
+	case Min:
+		acc := highest[A]()
+		for _, v := range row {
+			if v < acc || v != v {
+				acc = v
+			}
+			if acc != acc {
+				break
+			}
+		}
+		return acc
+	case Prod:
+		var acc A = 1
+		for _, v := range row {
+			acc *= v
+		}
+		return acc
+	case LogSum:
+		var acc A
+		for _, v := range row {
+			acc += v
+		}
+		return finish(op, acc, 0, len(row))
+	case LogSumExp:
+		m := reduceRow(Op{Kind: Max}, row)
+		var acc A
+		if !math.IsInf(float64(m), 0) {
+			for _, v := range row {
+				acc += fromFloat64[A](math.Exp(float64(v) - float64(m)))
+			}
+		}
+		return finish(op, acc, m, len(row))
+	case Lp:
+		var acc A
+		for _, v := range row {
+			acc += fromFloat64[A](math.Pow(float64(abs(v)), op.P))
+		}
+		return finish(op, acc, 0, len(row))
+	}
+	return 0
+}
+
+// reduceColumns reduces the columns c0 to c0+len(out) of an [n, inner]
+// block: out[j] is the reduction of in[i*inner+c0+j] over i. m is scratch
+// of len(out) elements for LogSumExp.
+func reduceColumns[A Number](op Op, in []A, n, inner, c0 int, out, m []A) {
+	w := len(out)
+	rows := func(yield func(row []A)) {
+		for i := range n {
+			yield(in[i*inner+c0 : i*inner+c0+w])
+		}
+	}
+	k := op.Kind
+	if k == LogSumExp {
+		k = Max
+	}
+	init := initial[A](k)
+	acc := out
+	if op.Kind == LogSumExp {
+		acc = m
+	}
+	for j := range acc {
+		acc[j] = init
+	}
+	switch k {
+	case Sum, Mean, LogSum:
+		rows(func(row []A) { addRow(acc, row) })
+	case SumSquare, L2:
+		rows(func(row []A) {
+			row = row[:len(acc)]
+			for j, v := range row {
+				acc[j] += v * v
+			}
+		})
+	case L1:
+		rows(func(row []A) {
+			row = row[:len(acc)]
+			for j, v := range row {
+				acc[j] += abs(v)
+			}
+		})
+	case Max:
+		rows(func(row []A) {
+			row = row[:len(acc)]
+			for j, v := range row {
+				if a := acc[j]; v > a || v != v {
+					if a == a {
+						acc[j] = v
+					}
+				}
+			}
+		})
+	case Min:
+		rows(func(row []A) {
+			row = row[:len(acc)]
+			for j, v := range row {
+				if a := acc[j]; v < a || v != v {
+					if a == a {
+						acc[j] = v
+					}
+				}
+			}
+		})
+	case Prod:
+		rows(func(row []A) {
+			row = row[:len(acc)]
+			for j, v := range row {
+				acc[j] *= v
+			}
+		})
+	case Lp:
+		rows(func(row []A) {
+			row = row[:len(acc)]
+			for j, v := range row {
+				acc[j] += fromFloat64[A](math.Pow(float64(abs(v)), op.P))
+			}
+		})
+	}
+	if op.Kind == LogSumExp {
+		for j := range out {
+			out[j] = 0
+		}
+		rows(func(row []A) {
+			row = row[:len(out)]
+			for j, v := range row {
+				if !math.IsInf(float64(m[j]), 0) {
+					out[j] += fromFloat64[A](math.Exp(float64(v) - float64(m[j])))
+				}
+			}
+		})
+	}
+	switch op.Kind {
+	case Mean, L2, LogSum, LogSumExp, Lp:
+		for j := range out {
+			out[j] = finish(op, out[j], mOf(m, j), n)
+		}
+	}
+}
+
+func mOf[A Number](m []A, j int) A {
+	if m == nil {
+		return 0
+	}
+	return m[j]
+}
+
+// addRow adds row into acc, element by element.
+func addRow[A Number](acc, row []A) {
+	row = row[:len(acc)]
+	for j, v := range row {
+		acc[j] += v
+	}
+}

@@ -1,0 +1,157 @@
+package reduce
+
+import "math"
+
+// SoftmaxKind is one of the softmax family.
+type SoftmaxKind int
+
+// The softmax family, over the N axis of an [Outer, N, Inner] layout, with
+// m the largest element of each slice and s the sum of exp(x-m):
+const (
+	Softmax    SoftmaxKind = iota // exp(x-m) / s
+	LogSoftmax                    // (x-m) - log(s)
+	Hardmax                       // 1 at the first largest element (a NaN wins), 0 elsewhere
+)
+
+// RunSoftmax writes the softmax kind of x, laid out as l (not General), to y
+// of the same length. The exponentials are computed in float64 and rounded
+// to A; the sum is accumulated in A in index order. A Softmax slice of -inf
+// only gives NaN (0/0), or with negInfZero 0 (SONNX: "0 if X[i] = -inf").
+func RunSoftmax[A Number](kind SoftmaxKind, l Layout, x, y []A, negInfZero bool, par Parallel) error {
+	if l.N == 0 || l.Outer*l.Inner == 0 {
+		return nil
+	}
+	n, inner := l.N, l.Inner
+	if inner == 1 {
+		return par(l.Outer, l.Outer*n, func(lo, hi int) error {
+			for o := lo; o < hi; o++ {
+				softmaxRow(kind, x[o*n:(o+1)*n], y[o*n:(o+1)*n], negInfZero)
+			}
+			return nil
+		})
+	}
+	const block = 1024
+	blocks := (inner + block - 1) / block
+	return par(l.Outer*blocks, l.Outer*n*inner, func(lo, hi int) error {
+		m, s := make([]A, block), make([]A, block)
+		idx := make([]int, block)
+		for t := lo; t < hi; t++ {
+			o, b := t/blocks, t%blocks
+			c0, c1 := b*block, min((b+1)*block, inner)
+			in, out := x[o*n*inner:(o+1)*n*inner], y[o*n*inner:(o+1)*n*inner]
+			softmaxColumns(kind, in, out, n, inner, c0, m[:c1-c0], s[:c1-c0], idx[:c1-c0], negInfZero)
+		}
+		return nil
+	})
+}
+
+// softmaxRow is the softmax kind of one contiguous slice.
+func softmaxRow[A Number](kind SoftmaxKind, x, y []A, negInfZero bool) {
+	if kind == Hardmax {
+		at := argBest(x, true, false)
+		for i := range y {
+			y[i] = 0
+		}
+		y[at] = 1
+		return
+	}
+	m := reduceRow(Op{Kind: Max}, x)
+	if negInfZero && kind == Softmax && math.IsInf(float64(m), -1) {
+		clear(y)
+		return
+	}
+	var s A
+	y = y[:len(x)]
+	for i, v := range x {
+		e := A(math.Exp(float64(v - m)))
+		s += e
+		if kind == Softmax {
+			y[i] = e
+		}
+	}
+	if kind == Softmax {
+		for i := range y {
+			y[i] /= s
+		}
+		return
+	}
+	ls := A(math.Log(float64(s)))
+	for i, v := range x {
+		y[i] = (v - m) - ls
+	}
+}
+
+// softmaxColumns is the softmax kind of the columns c0 to c0+len(m) of an
+// [n, inner] block; m, s and idx are scratch of that many elements.
+func softmaxColumns[A Number](kind SoftmaxKind, x, y []A, n, inner, c0 int, m, s []A, idx []int, negInfZero bool) {
+	w := len(m)
+	row := func(z []A, i int) []A { return z[i*inner+c0 : i*inner+c0+w] }
+	if kind == Hardmax {
+		copy(m, row(x, 0))
+		for j := range idx {
+			idx[j] = 0
+		}
+		for i := 1; i < n; i++ {
+			for j, v := range row(x, i) {
+				if better(v, m[j], true, false) {
+					m[j], idx[j] = v, i
+				}
+			}
+		}
+		for i := range n {
+			r := row(y, i)
+			for j := range r {
+				r[j] = 0
+				if idx[j] == i {
+					r[j] = 1
+				}
+			}
+		}
+		return
+	}
+	for j := range m {
+		m[j], s[j] = lowest[A](), 0
+	}
+	for i := range n {
+		for j, v := range row(x, i) {
+			if a := m[j]; (v > a || v != v) && a == a {
+				m[j] = v
+			}
+		}
+	}
+	for i := range n {
+		r := row(y, i)
+		for j, v := range row(x, i) {
+			e := A(math.Exp(float64(v - m[j])))
+			s[j] += e
+			r[j] = e
+		}
+	}
+	if kind == Softmax {
+		for i := range n {
+			r := row(y, i)
+			for j := range r {
+				r[j] /= s[j]
+			}
+		}
+		if negInfZero {
+			for j, v := range m {
+				if math.IsInf(float64(v), -1) {
+					for i := range n {
+						row(y, i)[j] = 0
+					}
+				}
+			}
+		}
+		return
+	}
+	for j := range s {
+		s[j] = A(math.Log(float64(s[j])))
+	}
+	for i := range n {
+		r := row(y, i)
+		for j, v := range row(x, i) {
+			r[j] = (v - m[j]) - s[j]
+		}
+	}
+}

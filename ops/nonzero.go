@@ -1,0 +1,97 @@
+// NonZero returns the indices of the elements that are not zero, as an
+// int64 tensor of shape [rank, count]: column c holds the coordinates of
+// the c-th nonzero element in row-major order (numpy's nonzero).
+//
+// Versions: 9 and 13 (adds bfloat16). Numeric types and bool; NaN is not
+// zero. A scalar is read as a 1-D tensor of one element, as numpy does
+// (output [1, count]).
+//
+// Rules: [type] not a string or complex; [size] the output fits the size
+// limit.
+
+package ops
+
+import (
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+func init() {
+	register("NonZero", []int{9, 13}, [2]int{1, 1}, [2]int{1, 1}, nonZeroNode)
+	declareAttrs("NonZero")
+}
+
+func nonZeroNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+	opt = opt.orDefault()
+	op := n.op()
+	x, err := n.requiredInput(in, 0, "X")
+	if err != nil {
+		return nil, err
+	}
+	// the types of Cast-1 (numbers and bool), and bfloat16 from 13
+	dt := x.DataType()
+	if dt != tensor.BFloat16 && castTypeSince(dt) > 1 || dt == tensor.BFloat16 && op.version < 13 {
+		return nil, op.errorf("type", "%s-%d takes no %v", op.name, op.version, dt)
+	}
+	shape := x.Shape()
+	if len(shape) == 0 {
+		shape = []int{1}
+	}
+	if err := opt.charge(op, "nonzero mask", int64(x.Len())); err != nil {
+		return nil, err
+	}
+	nz := nonZeroMask(x)
+	count := 0
+	for _, b := range nz {
+		count += int(b)
+	}
+	y, err := opt.newOverwritten(op, tensor.Int64, []int{len(shape), count})
+	if err != nil {
+		return nil, err
+	}
+	out := asElems[int64](y.Bytes())
+	pos := make([]int, len(shape))
+	c := 0
+	for _, b := range nz {
+		if b != 0 {
+			for d, p := range pos {
+				out[d*count+c] = int64(p)
+			}
+			c++
+		}
+		for d := len(pos) - 1; d >= 0; d-- {
+			if pos[d]++; pos[d] < shape[d] {
+				break
+			}
+			pos[d] = 0
+		}
+	}
+	return values(y), nil
+}
+
+// nonZeroMask returns 1 for every element of x that is not zero (NaN is
+// not zero; -0 is), 0 for the others.
+func nonZeroMask(x *tensor.Tensor) []byte {
+	m := make([]byte, x.Len())
+	if x.DataType().IsFloat() {
+		var v [convertChunk]float64
+		for c := 0; c < x.Len(); c += convertChunk {
+			part := v[:min(convertChunk, x.Len()-c)]
+			decodeFloats(part, x, c)
+			for i, f := range part {
+				m[c+i] = b2u(f != 0)
+			}
+		}
+		return m
+	}
+	size := x.DataType().Size()
+	b := x.Bytes()
+	for i := range m {
+		for _, byt := range b[i*size : (i+1)*size] {
+			if byt != 0 {
+				m[i] = 1
+				break
+			}
+		}
+	}
+	return m
+}

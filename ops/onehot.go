@@ -1,0 +1,98 @@
+// OneHot writes, for every index, a row of depth elements along a new axis:
+// values[1] (on) where the row's position equals the index, values[0]
+// (off) elsewhere. The output has the rank of indices plus one, the new
+// axis at axis (-1, the last, by default), and the type of values.
+//
+// Versions: 9 and 11 (11 counts negative indices from the end of the
+// depth: -1 is depth-1). Indices and depth of any numeric type (floats are
+// truncated toward zero); values of any type. An index outside
+// [-depth, depth-1] gives a row of off values (the specification's rule;
+// onnxshape reads negative indices at 9 too, as onnxruntime).
+//
+// Rules: [axis] in [-r-1, r] for r = rank(indices); [depth] a one-element
+// numeric tensor, its value >= 1; [values] a 1-D tensor of two elements;
+// [indices] numeric; [size] the output fits the size limit.
+
+package ops
+
+import (
+	"math"
+
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+func init() {
+	register("OneHot", []int{9, 11}, [2]int{3, 3}, [2]int{1, 1}, oneHotNode)
+	declareAttrs("OneHot", AttrSpec{Name: "axis", Type: AttrInt})
+}
+
+func oneHotNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+	opt = opt.orDefault()
+	op := n.op()
+	var args [3]*tensor.Tensor
+	for i, name := range []string{"indices", "depth", "values"} {
+		t, err := n.requiredInput(in, i, name)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = t
+	}
+	indices, depthT, vals := args[0], args[1], args[2]
+	axis, err := n.Int("axis", -1)
+	if err != nil {
+		return nil, err
+	}
+	r := indices.Rank()
+	a, ok := normalizeAxis(axis, r+1)
+	if !ok {
+		return nil, op.errorf("axis", "axis %d outside [%d, %d]", axis, -r-1, r)
+	}
+	if !numericType(depthT.DataType()) || depthT.Len() != 1 {
+		return nil, op.errorf("depth", "depth must be a one-element numeric tensor, got %s", depthT.Describe())
+	}
+	dv, _ := depthT.Float64s()
+	if !(dv[0] >= 1) || dv[0] > math.MaxInt32 {
+		return nil, op.errorf("depth", "depth must be >= 1, got %v", dv[0])
+	}
+	depth := int(dv[0])
+	if vals.Rank() != 1 || vals.Len() != 2 {
+		return nil, op.errorf("values", "values must be a 1-D tensor of two elements, got %s", vals.Describe())
+	}
+	if !numericType(indices.DataType()) {
+		return nil, op.errorf("indices", "indices must be numeric, got %v", indices.DataType())
+	}
+	if err := opt.checkSize(op, tensor.Double, indices.Shape()); err != nil {
+		return nil, err
+	}
+	if err := opt.charge(op, "indices as float64", int64(indices.Len())*8); err != nil {
+		return nil, err
+	}
+	idx, _ := indices.Float64s()
+	shape := append(append(append([]int{}, indices.Shape()[:a]...), depth), indices.Shape()[a:]...)
+	y, err := opt.newOverwritten(op, vals.DataType(), shape)
+	if err != nil {
+		return nil, err
+	}
+	outer, inner := product(indices.Shape()[:a]), product(indices.Shape()[a:])
+	for o := range outer {
+		for d := range depth {
+			for i := range inner {
+				f := math.Trunc(idx[o*inner+i])
+				if f < 0 {
+					f += float64(depth)
+				}
+				which := 0
+				if f == float64(d) { // NaN and out-of-range indices match no row
+					which = 1
+				}
+				copyElems(y, (o*depth+d)*inner+i, vals, which, 1)
+			}
+		}
+	}
+	return values(y), nil
+}
+
+// numericType reports whether dt holds numbers (bool excluded).
+func numericType(dt tensor.DataType) bool {
+	return dt.IsFloat() || dt.IsInteger()
+}

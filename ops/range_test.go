@@ -1,0 +1,64 @@
+package ops
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// The specification's two Range examples, delta 0, and a float range whose
+// count comes from float64.
+func TestRangeSpecExamples(t *testing.T) {
+	for _, c := range []struct {
+		start, limit, delta *tensor.Tensor
+		want                *tensor.Tensor
+	}{
+		{tensor.Scalar(int64(3)), tensor.Scalar(int64(9)), tensor.Scalar(int64(3)), tensor.MustFromSlice([]int64{3, 6})},
+		{tensor.Scalar(int32(10)), tensor.Scalar(int32(4)), tensor.Scalar(int32(-2)), tensor.MustFromSlice([]int32{10, 8, 6})},
+		{tensor.Scalar(int16(1)), tensor.Scalar(int16(1)), tensor.Scalar(int16(1)), tensor.MustFromSlice([]int16{})},
+		{tensor.Scalar(float32(0)), tensor.Scalar(float32(1)), tensor.Scalar(float32(0.25)), tensor.MustFromSlice([]float32{0, 0.25, 0.5, 0.75})},
+	} {
+		y, err := Range(c.start, c.limit, c.delta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !y.Equal(c.want) {
+			t.Errorf("Range(%v, %v, %v) = %v, want %v", c.start, c.limit, c.delta, y, c.want)
+		}
+	}
+	_, err := Range(tensor.Scalar(int64(0)), tensor.Scalar(int64(5)), tensor.Scalar(int64(0)))
+	var e *Error
+	if !errors.As(err, &e) || e.Rule != "delta" {
+		t.Errorf("delta 0: got %v, want rule delta", err)
+	}
+	_, err = Range(tensor.Scalar(int64(0)), tensor.Scalar(int32(5)), tensor.Scalar(int64(1)))
+	if !errors.As(err, &e) || e.Rule != "input" {
+		t.Errorf("mixed types: got %v, want rule input", err)
+	}
+}
+
+// ConstantOfShape's two specification examples, the scalar of an empty
+// shape, and a negative dimension.
+func TestConstantOfShapeSpecExamples(t *testing.T) {
+	y, err := ConstantOfShape([]int{4, 3, 2}, tensor.MustFromSlice([]float32{1}, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := tensor.ToSlice[float32](y); len(v) != 24 || v[0] != 1 || v[23] != 1 {
+		t.Errorf("ones: %v", y)
+	}
+	y, _ = ConstantOfShape([]int{}, tensor.MustFromSlice([]int32{7}, 1))
+	if want := tensor.Scalar(int32(7)); !y.Equal(want) {
+		t.Errorf("scalar: %v", y)
+	}
+	y, _ = ConstantOfShape([]int{3}, nil)
+	if want := tensor.MustFromSlice([]float32{0, 0, 0}); !y.Equal(want) {
+		t.Errorf("default value: %v", y)
+	}
+	_, err = ConstantOfShape([]int{2, -1}, nil)
+	var e *Error
+	if !errors.As(err, &e) || e.Rule != "shape" {
+		t.Errorf("negative dim: got %v, want rule shape", err)
+	}
+}

@@ -1,0 +1,18 @@
+// ReduceProd reduces the axes of data it is given to the product of the elements (1 for none; integers wrap).
+// The axes and keepdims, noop_with_empty_axes and the output shape are those
+// of every Reduce* operator (reduction.go); the engine is ops/internal/reduce.
+//
+// Versions: 1 (axes attribute), 11 (negative axes), 13 (bfloat16), 18 (axes an optional input, noop_with_empty_axes).
+// Types: uint32, uint64, int32, int64, float16, float, double, bfloat16 (13+). Integers are computed in their own type, float16 and
+// bfloat16 in float32, each output accumulating its elements in row-major
+// order.
+
+package ops
+
+import (
+	"github.com/onnxshape/onnxshape/ops/internal/reduce"
+)
+
+var reduceProd = reduceOperator{name: "ReduceProd", kind: reduce.Prod, axesInput: 18, minMax: false}
+
+func init() { registerReduction(reduceProd, []int{1, 11, 13, 18}) }

@@ -1,0 +1,81 @@
+// ScatterND writes slices of updates into a copy of data at the positions
+// tuples of indices address: indices of shape [..., k] hold tuples of k
+// coordinates into data's first k dims; updates has shape
+// indices.shape[:-1] + data.shape[k:], one slice per tuple, written (or
+// combined by reduction) in order.
+//
+// Versions: 11, 13 (bfloat16), 16 (reduction add, mul), 18 (max, min).
+// Any element type; reductions other than none not on strings.
+//
+// Rules: [rank] data and indices have rank >= 1; [indices-type] int64;
+// [indices-shape] k in [1, rank(data)]; [updates] updates have that shape
+// and data's type; [indices] every coordinate in [-d, d-1]; [reduction] one
+// the version has; [size] the output fits the size limit. Duplicate
+// tuples are applied in order (ONNX: undefined without a reduction).
+
+package ops
+
+import (
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+func init() {
+	register("ScatterND", []int{11, 13, 16, 18}, [2]int{3, 3}, [2]int{1, 1}, scatterNDNode)
+	declareAttrs("ScatterND", AttrSpec{Name: "reduction", Type: AttrString, From: 16})
+}
+
+// ScatterND returns a copy of data with the slices of updates written (or
+// combined by reduction: "none" or empty, "add", "mul", "max", "min") at
+// the tuples of indices (ONNX ScatterND, version 18).
+func ScatterND(data, indices, updates *tensor.Tensor, reductionName string) (*tensor.Tensor, error) {
+	red := reduction(reductionName)
+	if red == "" {
+		red = "none"
+	}
+	return scatterND(nil, opRef{"ScatterND", 18}, data, indices, updates, red)
+}
+
+func scatterNDNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+	var args [3]*tensor.Tensor
+	for i, name := range []string{"data", "indices", "updates"} {
+		t, err := n.requiredInput(in, i, name)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = t
+	}
+	red, err := reductionAttr(n)
+	if err != nil {
+		return nil, err
+	}
+	y, err := scatterND(opt, n.op(), args[0], args[1], args[2], red)
+	if err != nil {
+		return nil, err
+	}
+	return values(y), nil
+}
+
+func scatterND(opt *Options, op opRef, data, indices, updates *tensor.Tensor, red reduction) (*tensor.Tensor, error) {
+	opt = opt.orDefault()
+	if red != "none" && red != "add" && red != "mul" && red != "max" && red != "min" {
+		return nil, op.errorf("reduction", "unknown reduction %q", red)
+	}
+	at, block, err := tupleTargets(opt, op, data.Shape(), indices, 0)
+	if err != nil {
+		return nil, err
+	}
+	is := indices.Shape()
+	want := append(append([]int{}, is[:len(is)-1]...), data.Shape()[is[len(is)-1]:]...)
+	if !tensor.SameShape(updates.Shape(), want) || updates.DataType() != data.DataType() {
+		return nil, op.errorf("updates", "updates must be %v of shape %v, got %s", data.DataType(), want, updates.Describe())
+	}
+	y, err := opt.newOverwritten(op, data.DataType(), data.Shape())
+	if err != nil {
+		return nil, err
+	}
+	copyTensor(y, data)
+	if err := scatterBlocks(op, y, at, updates, block, red); err != nil {
+		return nil, err
+	}
+	return y, nil
+}

@@ -1,0 +1,25 @@
+// Softmax computes, for each slice of the input along its axis,
+// exp(x - m) / sum(exp(x - m)), m the largest element of the slice (which changes nothing in exact arithmetic and keeps exp from overflowing).
+// The axis and its meaning, the types and the kernel are those of the
+// softmax family (softmaxfamily.go).
+//
+// Versions: 1 (coerced to 2-D at axis, default 1), 11 (negative axis), 13
+// (along one axis, default -1; bfloat16). Types: float16, float, double,
+// bfloat16; float16 and bfloat16 are computed in float32, and exp in
+// float64 rounded to the computing type.
+
+package ops
+
+import (
+	"github.com/onnxshape/onnxshape/ops/internal/reduce"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+var softmaxOp = softmaxOperator{name: "Softmax", kind: reduce.Softmax}
+
+func init() { registerSoftmax(softmaxOp) }
+
+// Softmax returns the softmax of x along axis (ONNX Softmax, version 13).
+func Softmax(x *tensor.Tensor, axis int) (*tensor.Tensor, error) {
+	return softmaxOp.run(nil, opRef{"Softmax", 13}, x, int64(axis))
+}

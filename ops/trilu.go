@@ -1,0 +1,81 @@
+// Trilu keeps the upper (upper = 1, the default) or lower triangle of each
+// of the last two dims' matrices and zeros the rest: element (i, j) is
+// kept when j - i >= k (upper) or j - i <= k (lower), k the optional
+// scalar int64 input (0 when absent).
+//
+// Versions: 14. Any element type (strings become "").
+//
+// Rules: [rank] the input has rank >= 2; [k] k is an int64 scalar (a
+// one-element tensor is read as one); [size] the output fits the size
+// limit.
+
+package ops
+
+import (
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+func init() {
+	register("Trilu", []int{14}, [2]int{1, 2}, [2]int{1, 1}, triluNode)
+	declareAttrs("Trilu", AttrSpec{Name: "upper", Type: AttrInt})
+}
+
+func triluNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+	opt = opt.orDefault()
+	op := n.op()
+	x, err := n.requiredInput(in, 0, "input")
+	if err != nil {
+		return nil, err
+	}
+	kt, err := n.tensorInput(in, 1)
+	if err != nil {
+		return nil, err
+	}
+	k := int64(0)
+	if kt != nil {
+		if kt.DataType() != tensor.Int64 || kt.Len() != 1 || kt.Rank() > 1 {
+			return nil, op.errorf("k", "k must be an int64 scalar, got %s", kt.Describe())
+		}
+		v, _ := kt.Int64s()
+		k = v[0]
+	}
+	upper, err := n.Int("upper", 1)
+	if err != nil {
+		return nil, err
+	}
+	if x.Rank() < 2 {
+		return nil, op.errorf("rank", "input must have rank >= 2, got shape %v", x.Shape())
+	}
+	y, err := opt.newTensor(op, x.DataType(), x.Shape())
+	if err != nil {
+		return nil, err
+	}
+	rows, cols := x.Shape()[x.Rank()-2], x.Shape()[x.Rank()-1]
+	mats := product(x.Shape()[:x.Rank()-2])
+	// each row keeps one contiguous run of columns [lo, hi)
+	for m := range mats {
+		for i := range rows {
+			lo, hi := int64(0), int64(cols)
+			if upper != 0 {
+				lo = min(max(int64(i)+k, 0), int64(cols))
+			} else {
+				hi = min(max(int64(i)+k+1, 0), int64(cols))
+			}
+			if lo < hi {
+				start := (m*rows+i)*cols + int(lo)
+				copyElems(y, start, x, start, int(hi-lo))
+			}
+		}
+	}
+	return values(y), nil
+}
+
+// copyElems copies n elements of src from position from to dst at to.
+func copyElems(dst *tensor.Tensor, to int, src *tensor.Tensor, from, n int) {
+	if src.DataType() == tensor.String {
+		copy(dst.Strings()[to:to+n], src.Strings()[from:from+n])
+		return
+	}
+	size := src.DataType().Size()
+	copy(dst.Bytes()[to*size:(to+n)*size], src.Bytes()[from*size:(from+n)*size])
+}

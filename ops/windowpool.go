@@ -1,0 +1,215 @@
+package ops
+
+// The kernel of AveragePool and LpPool: every window of a plane (the
+// geometry of pool.go, shared with MaxPool) is summed, innermost axis
+// first: the taps of each window row are summed from 0 in order, and the
+// row sums added from 0 in order, outer axes alike. Average divides the sum
+// by the window's real taps (count_include_pad=0) or by its taps inside the
+// padded input (count_include_pad=1); Lp sums |x|^p and takes the p-th
+// root. Padding adds nothing to either sum.
+
+import (
+	"math"
+	"unsafe"
+
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// windowPool says what a window reduces to.
+type windowPool struct {
+	lp         bool    // LpPool, else AveragePool
+	p          float64 // LpPool's exponent
+	includePad bool    // AveragePool's count_include_pad
+}
+
+// windowPoolRun pools x (N x C x spatial) over the windows of axes into a
+// new tensor.
+func windowPoolRun(opt *Options, op opRef, x *tensor.Tensor, axes []poolAxis, wp windowPool) (*tensor.Tensor, error) {
+	opt = opt.orDefault()
+	shape := append([]int{}, x.Shape()[:2]...)
+	for _, ax := range axes {
+		shape = append(shape, ax.out)
+	}
+	y, err := opt.newOverwritten(op, x.DataType(), shape)
+	if err != nil {
+		return nil, err
+	}
+	w := newPoolWindows(axes)
+	divisors := make([][]float64, len(axes)) // per axis, per output: the taps the average counts
+	for k, ax := range axes {
+		divisors[k] = make([]float64, ax.out)
+		for o := range ax.out {
+			n := w.count[k][o]
+			if wp.includePad {
+				// The taps inside [-padBegin, in+padEnd): a window of the
+				// ceil mode may run past the end padding.
+				start := o*ax.stride - ax.padBegin
+				n = 0
+				for t := range ax.kernel {
+					if start+t*ax.dilation < ax.in+ax.padEnd {
+						n++
+					}
+				}
+			}
+			divisors[k][o] = float64(n)
+		}
+	}
+	if x.DataType() == tensor.Double {
+		err = windowPoolAs[float64](opt, op, x, y, w, divisors, wp)
+	} else {
+		err = windowPoolAs[float32](opt, op, x, y, w, divisors, wp)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return y, nil
+}
+
+func windowPoolAs[A float32 | float64](opt *Options, op opRef, x, y *tensor.Tensor, w *poolWindows, divisors [][]float64, wp windowPool) error {
+	xs, err := reduceLoad[A](opt, op, x)
+	if err != nil {
+		return err
+	}
+	ys, flush, err := reduceOut[A](opt, op, y)
+	if err != nil {
+		return err
+	}
+	planes := x.Shape()[0] * x.Shape()[1]
+	r := len(w.outShape)
+	var plan *poolWindows
+	if r <= 2 {
+		plan = w.as2D()
+		var zero A
+		scratch := int64(opt.threads()) * int64(plan.inShape[0]*plan.outShape[1]+w.inPlane) * int64(unsafe.Sizeof(zero))
+		if err := opt.charge(op, "scratch", scratch); err != nil {
+			return err
+		}
+	}
+	err = parallelRange(opt, planes, planes*(w.inPlane+w.outPlane), func(lo, hi int) error {
+		o := make([]int, r)
+		var rowSums, terms []A
+		for pl := lo; pl < hi; pl++ {
+			in := xs[pl*w.inPlane : (pl+1)*w.inPlane]
+			out := ys[pl*w.outPlane : (pl+1)*w.outPlane]
+			if plan != nil {
+				rowSums, terms = windowPool2D(in, out, plan, divisors, wp, rowSums, terms)
+				continue
+			}
+			clear(o)
+			for i := range out {
+				off := 0
+				div := 1.0
+				for k, ok := range o {
+					off += w.first[k][ok] * w.inStride[k]
+					div *= divisors[k][ok]
+				}
+				s := windowSum(in, w, o, 0, off, wp)
+				if wp.lp {
+					out[i] = A(math.Pow(float64(s), 1/wp.p))
+				} else {
+					out[i] = s / A(div)
+				}
+				nextIndex(o, w.outShape)
+			}
+			if err := opt.cancelled(); err != nil {
+				return err
+			}
+		}
+		return opt.cancelled()
+	})
+	if err != nil {
+		return op.wrap("cancelled", err, "run stopped")
+	}
+	flush()
+	return nil
+}
+
+// windowSum is the sum over the window at output coordinates o of its taps
+// along axes k and after, the first at offset off: the innermost axis
+// summed first, each sum from 0 in order.
+func windowSum[A float32 | float64](in []A, w *poolWindows, o []int, k, off int, wp windowPool) A {
+	n, step := w.count[k][o[k]], w.tapStride[k]
+	var s A
+	if k == len(o)-1 {
+		if wp.lp {
+			for t := range n {
+				s += A(math.Pow(math.Abs(float64(in[off+t*step])), wp.p))
+			}
+			return s
+		}
+		for t := range n {
+			s += in[off+t*step]
+		}
+		return s
+	}
+	for t := range n {
+		s += windowSum(in, w, o, k+1, off+t*step, wp)
+	}
+	return s
+}
+
+// windowPool2D pools one plane over windows of one or two spatial axes (w
+// is as2D) in two passes that add in the same order as windowSum: the sum
+// of each window's taps along every input row, then, for each output row,
+// those row sums down the window's rows. rowSums and terms are scratch,
+// grown as needed and returned.
+func windowPool2D[A float32 | float64](in, out []A, w *poolWindows, divisors [][]float64, wp windowPool, rowSums, terms []A) ([]A, []A) {
+	inH, inW, outW := w.inShape[0], w.inShape[1], w.outShape[1]
+	if cap(rowSums) < inH*outW {
+		rowSums = make([]A, inH*outW)
+	}
+	rowSums = rowSums[:inH*outW]
+	if wp.lp {
+		if cap(terms) < len(in) {
+			terms = make([]A, len(in))
+		}
+		terms = terms[:len(in)]
+		for i, v := range in {
+			terms[i] = A(math.Pow(math.Abs(float64(v)), wp.p))
+		}
+		in = terms
+	}
+	cols, counts, step := w.first[1], w.count[1], w.tapStride[1]
+	for r := range inH {
+		row, sums := in[r*inW:(r+1)*inW], rowSums[r*outW:(r+1)*outW]
+		for ow := range sums {
+			c, n := cols[ow], counts[ow]
+			var s A
+			if n == 3 && step == 1 {
+				t := row[c : c+3]
+				s += t[0]
+				s += t[1]
+				s += t[2]
+			} else {
+				for t := range n {
+					s += row[c+t*step]
+				}
+			}
+			sums[ow] = s
+		}
+	}
+	divH, divW := []float64{1}, divisors[len(divisors)-1]
+	if len(divisors) == 2 {
+		divH = divisors[0]
+	}
+	for oh, r0 := range w.first[0] {
+		o := out[oh*outW : (oh+1)*outW]
+		clear(o)
+		for t := range w.count[0][oh] {
+			r := r0 + t*w.dilation[0]
+			for ow, v := range rowSums[r*outW : (r+1)*outW] {
+				o[ow] += v
+			}
+		}
+		if wp.lp {
+			for ow, s := range o {
+				o[ow] = A(math.Pow(float64(s), 1/wp.p))
+			}
+			continue
+		}
+		for ow := range o {
+			o[ow] /= A(1 * divH[oh] * divW[ow])
+		}
+	}
+	return rowSums, terms
+}

@@ -1,0 +1,550 @@
+package reference
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// The conversion, creation, indexing and sequence operators: both engines
+// on random inputs of every type, compared bit for bit (and, where the
+// inputs are refused, by the rule each engine names).
+
+// randomTensor returns a tensor of type dt and shape with random elements
+// that are legal for the type (sub-byte values in range, bool 0 or 1).
+func randomIndexingTensor(r *rand.Rand, dt tensor.DataType, shape ...int) *tensor.Tensor {
+	t := tensor.MustNew(dt, shape...)
+	if dt == tensor.String {
+		for i := range t.Strings() {
+			t.Strings()[i] = fmt.Sprint(r.IntN(1000))
+		}
+		return t
+	}
+	b := t.Bytes()
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	for i := 0; i < t.Len(); i++ {
+		switch dt {
+		case tensor.Bool:
+			b[i] &= 1
+		case tensor.Uint4, tensor.Float4E2M1:
+			b[i] &= 0x0F
+		case tensor.Int4:
+			b[i] = byte(int8(b[i]<<4) >> 4)
+		case tensor.Uint2:
+			b[i] &= 3
+		case tensor.Int2:
+			b[i] = byte(int8(b[i]<<6) >> 6)
+		}
+	}
+	return t
+}
+
+// indexTensor returns random int32 or int64 indices in [-dim, dim).
+func indexTensor(r *rand.Rand, dt tensor.DataType, dim int, shape ...int) *tensor.Tensor {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	v := make([]int64, n)
+	for i := range v {
+		if dim > 0 {
+			v[i] = int64(r.IntN(2*dim) - dim)
+		}
+	}
+	if dt == tensor.Int32 {
+		w := make([]int32, n)
+		for i, x := range v {
+			w[i] = int32(x)
+		}
+		return tensor.MustFromSlice(w, shape...)
+	}
+	return tensor.MustFromSlice(v, shape...)
+}
+
+// bothEngines runs node n (its Version set) on in through the fast kernel and
+// the reference kernel and fails t unless they agree bit for bit, or both
+// refuse with the same rule.
+func bothEngines(t *testing.T, n *ops.Node, in ...tensor.Value) {
+	t.Helper()
+	s, err := ops.Lookup("", n.OpType, n.Version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, ok := Kernel("", n.OpType, s.Since)
+	if !ok {
+		t.Fatalf("no reference kernel for %s-%d", n.OpType, s.Since)
+	}
+	n.Version = s.Since
+	if n.NumOutputs == 0 {
+		n.NumOutputs = 1
+	}
+	fast, errFast := s.Run(nil, n, in)
+	want, errRef := ref(nil, n, in)
+	if errFast != nil || errRef != nil {
+		var ef, er *ops.Error
+		if !errors.As(errFast, &ef) || !errors.As(errRef, &er) || ef.Rule != er.Rule {
+			t.Fatalf("%s-%d on %s: fast engine: %v; reference: %v", n.OpType, n.Version, describeInputs(in), errFast, errRef)
+		}
+		return
+	}
+	if len(fast) != len(want) {
+		t.Fatalf("%s-%d: %d outputs, reference %d", n.OpType, n.Version, len(fast), len(want))
+	}
+	for i := range fast {
+		if !sameValue(fast[i], want[i]) {
+			t.Fatalf("%s-%d on %s: output %d is %v, reference %v", n.OpType, n.Version, describeInputs(in), i, show(fast[i]), show(want[i]))
+		}
+	}
+}
+
+func describeInputs(in []tensor.Value) string {
+	s := ""
+	for _, v := range in {
+		if v == nil {
+			s += "<absent> "
+		} else {
+			s += v.Describe() + " "
+		}
+	}
+	return s
+}
+
+func show(v tensor.Value) string {
+	if t, ok := v.(*tensor.Tensor); ok && t.Len() < 64 {
+		if t.DataType() == tensor.String {
+			return fmt.Sprint(t.Describe(), t.Strings())
+		}
+		return fmt.Sprint(t.Describe(), t.Bytes())
+	}
+	if v == nil {
+		return "<nil>"
+	}
+	return v.Describe()
+}
+
+// sameValue compares tensors bit for bit, and sequences and optionals item
+// by item.
+func sameValue(a, b tensor.Value) bool {
+	switch x := a.(type) {
+	case *tensor.Tensor:
+		y, ok := b.(*tensor.Tensor)
+		return ok && x.Equal(y)
+	case *tensor.Sequence:
+		y, ok := b.(*tensor.Sequence)
+		if !ok || x.ElemType != y.ElemType || len(x.Items) != len(y.Items) {
+			return false
+		}
+		for i := range x.Items {
+			if !x.Items[i].Equal(y.Items[i]) {
+				return false
+			}
+		}
+		return true
+	case *tensor.Optional:
+		y, ok := b.(*tensor.Optional)
+		if !ok || (x.Value == nil) != (y.Value == nil) {
+			return false
+		}
+		return x.Value == nil || sameValue(x.Value, y.Value)
+	}
+	return false
+}
+
+func intAttribute(v int64) ops.Attribute { return ops.Attribute{Type: ops.AttrInt, Int: v} }
+
+// randomShape returns a shape of rank in [lo, hi] with dims in [0, 4]
+// (rarely 0).
+func randomIndexingShape(r *rand.Rand, lo, hi int) []int {
+	shape := make([]int, lo+r.IntN(hi-lo+1))
+	for i := range shape {
+		shape[i] = 1 + r.IntN(4)
+		if r.IntN(20) == 0 {
+			shape[i] = 0
+		}
+	}
+	return shape
+}
+
+func TestGatherEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 8))
+	for _, dt := range tensor.AllTypes() {
+		for _, version := range []int{1, 11, 13} {
+			for range 6 {
+				shape := randomIndexingShape(r, 1, 4)
+				axis := r.IntN(2*len(shape)+1) - len(shape) // one out of range now and then
+				a := (axis + len(shape)) % len(shape)
+				if axis >= len(shape) {
+					a = 0
+				}
+				ish := randomIndexingShape(r, 0, 2)
+				idt := []tensor.DataType{tensor.Int32, tensor.Int64}[r.IntN(2)]
+				n := &ops.Node{OpType: "Gather", Version: version, Attrs: map[string]ops.Attribute{"axis": intAttribute(int64(axis))}}
+				bothEngines(t, n, randomIndexingTensor(r, dt, shape...), indexTensor(r, idt, shape[a]+r.IntN(2), ish...))
+			}
+		}
+	}
+}
+
+// castTypes are the types Cast converts (complex excluded).
+func castTypes() []tensor.DataType {
+	var out []tensor.DataType
+	for _, dt := range tensor.AllTypes() {
+		if dt != tensor.Complex64 && dt != tensor.Complex128 {
+			out = append(out, dt)
+		}
+	}
+	return out
+}
+
+// specialFloats fills a float tensor's first elements with the values the
+// conversion rules name: zeros, NaN, infinities, huge and tiny values, ties.
+func specialFloats(t *tensor.Tensor) {
+	special := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1), 1e6, -1e6, 1e-9, 464, 65520, 0.5, 2.5, -3.5, 3e38, 1e300, 57344 + 4096}
+	dt := t.DataType()
+	if dt != tensor.Float && dt != tensor.Double {
+		return
+	}
+	for i, v := range special {
+		if i >= t.Len() {
+			return
+		}
+		if dt == tensor.Float {
+			binary.LittleEndian.PutUint32(t.Bytes()[4*i:], math.Float32bits(float32(v)))
+		} else {
+			binary.LittleEndian.PutUint64(t.Bytes()[8*i:], math.Float64bits(v))
+		}
+	}
+}
+
+func TestCastEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 8))
+	for _, from := range castTypes() {
+		for _, to := range castTypes() {
+			x := randomIndexingTensor(r, from, 40)
+			specialFloats(x)
+			if from == tensor.String {
+				copy(x.Strings(), []string{"3.14", "-1e-5", "1E8", "+INF", "-inf", "NaN", "100.5", "-7", "65504", "1e300", "18446744073709551615"})
+			}
+			for _, version := range []int{6, 9, 13, 19, 21, 23, 24, 25} {
+				for _, sat := range []int64{0, 1} {
+					for _, mode := range []string{"up", "down", "nearest"} {
+						n := &ops.Node{OpType: "Cast", Version: version, Attrs: map[string]ops.Attribute{
+							"to": intAttribute(int64(to)), "saturate": intAttribute(sat), "round_mode": {Type: ops.AttrString, String: mode}}}
+						bothEngines(t, n, x)
+						like := &ops.Node{OpType: "CastLike", Version: max(version, 15), Attrs: map[string]ops.Attribute{
+							"saturate": intAttribute(sat), "round_mode": {Type: ops.AttrString, String: mode}}}
+						bothEngines(t, like, x, tensor.MustNew(to, 0))
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestConstantOfShapeEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 8))
+	for _, dt := range tensor.AllTypes() {
+		for _, version := range []int{9, 20, 21, 23, 24, 25} {
+			shape := randomIndexingShape(r, 0, 3)
+			dims := make([]int64, len(shape))
+			for i, d := range shape {
+				dims[i] = int64(d)
+			}
+			n := &ops.Node{OpType: "ConstantOfShape", Version: version, Attrs: map[string]ops.Attribute{
+				"value": {Type: ops.AttrTensor, Tensor: randomIndexingTensor(r, dt, 1)}}}
+			bothEngines(t, n, tensor.MustFromSlice(dims))
+			bothEngines(t, &ops.Node{OpType: "ConstantOfShape", Version: version}, tensor.MustFromSlice(dims))
+		}
+	}
+	bothEngines(t, &ops.Node{OpType: "ConstantOfShape", Version: 9}, tensor.MustFromSlice([]int64{2, -1}))
+}
+
+func TestRangeEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 8))
+	for _, dt := range []tensor.DataType{tensor.Float, tensor.Double, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Float16, tensor.BFloat16} {
+		for _, version := range []int{11, 27} {
+			for range 20 {
+				start, limit, delta := r.IntN(41)-20, r.IntN(41)-20, r.IntN(9)-4
+				scale := []float64{1, 0.1, 0.37}[r.IntN(3)]
+				if dt.IsInteger() {
+					scale = 1
+				}
+				arg := func(v int) *tensor.Tensor {
+					x := tensor.MustNew(tensor.Double)
+					binary.LittleEndian.PutUint64(x.Bytes(), math.Float64bits(float64(v)*scale))
+					y, _ := ops.Cast(x, dt, ops.CastOptions{})
+					return y
+				}
+				for _, stash := range []int64{int64(tensor.Float), int64(dt)} {
+					n := &ops.Node{OpType: "Range", Version: version, Attrs: map[string]ops.Attribute{"stash_type": intAttribute(stash)}}
+					if version < 27 {
+						n.Attrs = nil
+					}
+					bothEngines(t, n, arg(start), arg(limit), arg(delta))
+				}
+			}
+		}
+	}
+}
+
+func TestGatherScatterElementsEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 8))
+	for _, dt := range tensor.AllTypes() {
+		for range 8 {
+			shape := randomIndexingShape(r, 1, 3)
+			axis := r.IntN(len(shape))
+			ish := append([]int{}, shape...)
+			for d := range ish {
+				if d == axis {
+					ish[d] = r.IntN(4)
+				} else if ish[d] > 0 {
+					ish[d] = 1 + r.IntN(ish[d])
+				}
+			}
+			data := randomIndexingTensor(r, dt, shape...)
+			idt := []tensor.DataType{tensor.Int32, tensor.Int64}[r.IntN(2)]
+			indices := indexTensor(r, idt, shape[axis], ish...)
+			a := intAttribute(int64(axis - r.IntN(2)*len(shape)))
+			for _, v := range []int{11, 13} {
+				bothEngines(t, &ops.Node{OpType: "GatherElements", Version: v, Attrs: map[string]ops.Attribute{"axis": a}}, data, indices)
+			}
+			updates := randomIndexingTensor(r, dt, ish...)
+			bothEngines(t, &ops.Node{OpType: "Scatter", Version: 9, Attrs: map[string]ops.Attribute{"axis": a}}, data, indices, updates)
+			for _, v := range []int{11, 13, 16, 18} {
+				for _, red := range []string{"none", "add", "mul", "max", "min"} {
+					bothEngines(t, &ops.Node{OpType: "ScatterElements", Version: v, Attrs: map[string]ops.Attribute{
+						"axis": a, "reduction": {Type: ops.AttrString, String: red}}}, data, indices, updates)
+				}
+			}
+		}
+	}
+}
+
+func TestGatherScatterNDEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 8))
+	for _, dt := range tensor.AllTypes() {
+		for range 8 {
+			shape := randomIndexingShape(r, 1, 4)
+			b := r.IntN(len(shape))
+			k := 1 + r.IntN(len(shape)-b)
+			ish := append(append([]int{}, shape[:b]...), randomIndexingShape(r, 0, 2)...)
+			ish = append(ish, k)
+			raw := make([]int64, product(ish))
+			for i := range raw {
+				d := shape[b+i%k]
+				raw[i] = int64(r.IntN(2*d+1) - d) // d itself now and then: out of range
+				if r.IntN(8) != 0 && d > 0 {
+					raw[i] = int64(r.IntN(2*d) - d)
+				}
+			}
+			indices := tensor.MustFromSlice(raw, ish...)
+			data := randomIndexingTensor(r, dt, shape...)
+			for _, v := range []int{11, 12, 13} {
+				n := &ops.Node{OpType: "GatherND", Version: v, Attrs: map[string]ops.Attribute{"batch_dims": intAttribute(int64(b))}}
+				if v == 11 {
+					n.Attrs = nil
+				}
+				bothEngines(t, n, data, indices)
+			}
+			if b == 0 {
+				ush := append(append([]int{}, ish[:len(ish)-1]...), shape[k:]...)
+				updates := randomIndexingTensor(r, dt, ush...)
+				for _, v := range []int{11, 13, 16, 18} {
+					for _, red := range []string{"none", "add", "mul", "max", "min"} {
+						bothEngines(t, &ops.Node{OpType: "ScatterND", Version: v, Attrs: map[string]ops.Attribute{
+							"reduction": {Type: ops.AttrString, String: red}}}, data, indices, updates)
+					}
+				}
+			}
+		}
+	}
+}
+
+func product(dims []int) int {
+	n := 1
+	for _, d := range dims {
+		n *= d
+	}
+	return n
+}
+
+func TestCreationAndSelectionEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, dt := range tensor.AllTypes() {
+		for range 6 {
+			shape := randomIndexingShape(r, 0, 4)
+			x := randomIndexingTensor(r, dt, shape...)
+			// EyeLike: 2-D (and not), every dtype, diagonals on and off the matrix
+			for _, v := range []int{9, 22} {
+				to := tensor.AllTypes()[r.IntN(len(tensor.AllTypes()))]
+				bothEngines(t, &ops.Node{OpType: "EyeLike", Version: v, Attrs: map[string]ops.Attribute{
+					"k": intAttribute(int64(r.IntN(7) - 3)), "dtype": intAttribute(int64(to))}}, x)
+				bothEngines(t, &ops.Node{OpType: "EyeLike", Version: v}, x)
+			}
+			// Trilu: upper and lower, k in and out of the matrix
+			for _, upper := range []int64{0, 1} {
+				k := tensor.MustFromSlice([]int64{int64(r.IntN(9) - 4)})
+				bothEngines(t, &ops.Node{OpType: "Trilu", Version: 14, Attrs: map[string]ops.Attribute{"upper": intAttribute(upper)}}, x, k)
+				bothEngines(t, &ops.Node{OpType: "Trilu", Version: 14}, x)
+			}
+			// NonZero
+			for _, v := range []int{9, 13} {
+				bothEngines(t, &ops.Node{OpType: "NonZero", Version: v}, x)
+			}
+			// Compress: with and without axis, conditions short, exact and long
+			if len(shape) > 0 {
+				axis := r.IntN(len(shape))
+				cond := randomIndexingTensor(r, tensor.Bool, shape[axis]+r.IntN(3)-1+1)
+				for _, v := range []int{9, 11} {
+					bothEngines(t, &ops.Node{OpType: "Compress", Version: v, Attrs: map[string]ops.Attribute{"axis": intAttribute(int64(axis - r.IntN(2)*len(shape)))}}, x, cond)
+					bothEngines(t, &ops.Node{OpType: "Compress", Version: v}, x, randomIndexingTensor(r, tensor.Bool, r.IntN(x.Len()+2)))
+				}
+			}
+			// OneHot: x as indices when numeric, then as values
+			depth := tensor.MustFromSlice([]float32{float32(r.IntN(5)) + 0.5})
+			vals := randomIndexingTensor(r, dt, 2)
+			idx := indexTensor(r, tensor.Int64, 4, randomIndexingShape(r, 0, 3)...)
+			for _, v := range []int{9, 11} {
+				a := intAttribute(int64(r.IntN(idx.Rank()+3) - idx.Rank() - 1))
+				bothEngines(t, &ops.Node{OpType: "OneHot", Version: v, Attrs: map[string]ops.Attribute{"axis": a}}, idx, depth, vals)
+				bothEngines(t, &ops.Node{OpType: "OneHot", Version: v}, x, depth, vals)
+			}
+			// ReverseSequence
+			if len(shape) >= 2 {
+				batchAxis := r.IntN(2)
+				lens := make([]int64, shape[batchAxis])
+				for i := range lens {
+					lens[i] = int64(r.IntN(shape[1-batchAxis] + 2))
+				}
+				bothEngines(t, &ops.Node{OpType: "ReverseSequence", Version: 10, Attrs: map[string]ops.Attribute{
+					"batch_axis": intAttribute(int64(batchAxis)), "time_axis": intAttribute(int64(1 - batchAxis))}}, x, tensor.MustFromSlice(lens))
+			}
+		}
+	}
+}
+
+func TestUniqueEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 8))
+	for _, dt := range tensor.AllTypes() {
+		for range 6 {
+			shape := randomIndexingShape(r, 0, 3)
+			x := randomIndexingTensor(r, dt, shape...)
+			// few distinct values, so that duplicates happen
+			if x.Len() > 2 && dt != tensor.String {
+				size := dt.Size()
+				for i := range x.Len() {
+					copy(x.Bytes()[i*size:(i+1)*size], x.Bytes()[(i%3)*size:(i%3+1)*size])
+				}
+			}
+			for _, sorted := range []int64{0, 1} {
+				n := &ops.Node{OpType: "Unique", Version: 11, NumOutputs: 4, Attrs: map[string]ops.Attribute{"sorted": intAttribute(sorted)}}
+				bothEngines(t, n, x)
+				if len(shape) > 0 {
+					n = &ops.Node{OpType: "Unique", Version: 11, NumOutputs: 1 + r.IntN(4), Attrs: map[string]ops.Attribute{
+						"sorted": intAttribute(sorted), "axis": intAttribute(int64(r.IntN(2*len(shape)) - len(shape)))}}
+					bothEngines(t, n, x)
+				}
+			}
+		}
+	}
+}
+
+func TestSequenceAndOptionalEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(10, 8))
+	for _, dt := range []tensor.DataType{tensor.Float, tensor.Int64, tensor.String, tensor.Bool, tensor.Float16, tensor.Int4} {
+		for range 6 {
+			shape := randomIndexingShape(r, 1, 3)
+			items := make([]*tensor.Tensor, r.IntN(4))
+			for i := range items {
+				s := append([]int{}, shape...)
+				s[0] = r.IntN(3)
+				items[i] = randomIndexingTensor(r, dt, s...)
+			}
+			seq := &tensor.Sequence{ElemType: dt, Items: items}
+			node := func(op string, version int, attrs map[string]ops.Attribute) *ops.Node {
+				return &ops.Node{OpType: op, Version: version, Attrs: attrs}
+			}
+			pos := func() *tensor.Tensor {
+				return tensor.MustFromSlice([]int64{int64(r.IntN(2*len(items)+3) - len(items) - 1)})
+			}
+			bothEngines(t, node("SequenceEmpty", 11, map[string]ops.Attribute{"dtype": intAttribute(int64(dt))}))
+			if len(items) > 0 {
+				in := make([]tensor.Value, len(items))
+				for i, x := range items {
+					in[i] = x
+				}
+				bothEngines(t, node("SequenceConstruct", 11, nil), in...)
+			}
+			bothEngines(t, node("SequenceAt", 11, nil), seq, pos())
+			bothEngines(t, node("SequenceInsert", 11, nil), seq, randomIndexingTensor(r, dt, shape...), pos())
+			bothEngines(t, node("SequenceInsert", 11, nil), seq, randomIndexingTensor(r, dt, shape...))
+			bothEngines(t, node("SequenceErase", 11, nil), seq, pos())
+			bothEngines(t, node("SequenceErase", 11, nil), seq)
+			bothEngines(t, node("SequenceLength", 11, nil), seq)
+			for _, newAxis := range []int64{0, 1} {
+				bothEngines(t, node("ConcatFromSequence", 11, map[string]ops.Attribute{
+					"axis": intAttribute(int64(r.IntN(2*len(shape)+2) - len(shape) - 1)), "new_axis": intAttribute(newAxis)}), seq)
+			}
+			x := randomIndexingTensor(r, dt, shape...)
+			axis := intAttribute(int64(r.IntN(2*len(shape)) - len(shape)))
+			for _, keep := range []int64{0, 1} {
+				attrs := map[string]ops.Attribute{"axis": axis, "keepdims": intAttribute(keep)}
+				bothEngines(t, node("SplitToSequence", 11, attrs), x)
+				bothEngines(t, node("SplitToSequence", 11, attrs), x, tensor.Scalar(int64(r.IntN(4))))
+				bothEngines(t, node("SplitToSequence", 11, attrs), x, tensor.MustFromSlice([]int32{int32(r.IntN(3)), int32(r.IntN(3))}))
+			}
+			empty := &tensor.Optional{ElemType: "tensor(float)"}
+			full := &tensor.Optional{Value: x}
+			bothEngines(t, node("Optional", 15, nil), x)
+			bothEngines(t, node("Optional", 15, nil), seq)
+			bothEngines(t, node("Optional", 15, map[string]ops.Attribute{"type": {Type: ops.AttrTypeProto, String: "tensor(float)"}}))
+			for _, v := range []int{15, 18} {
+				for _, in := range []tensor.Value{empty, full, x, seq, &tensor.Optional{Value: seq}} {
+					bothEngines(t, node("OptionalHasElement", v, nil), in)
+					bothEngines(t, node("OptionalGetElement", v, nil), in)
+				}
+			}
+			bothEngines(t, node("OptionalHasElement", 18, nil), nil)
+		}
+	}
+}
+
+func TestBitCastEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 8))
+	for _, from := range tensor.AllTypes() {
+		x := randomIndexingTensor(r, from, 3, 5)
+		for _, to := range tensor.AllTypes() {
+			bothEngines(t, &ops.Node{OpType: "BitCast", Version: 26, Attrs: map[string]ops.Attribute{"to": intAttribute(int64(to))}}, x)
+		}
+	}
+}
+
+func TestTensorScatterEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 8))
+	for _, dt := range tensor.AllTypes() {
+		for range 6 {
+			shape := randomIndexingShape(r, 2, 4)
+			axis := 1 + r.IntN(len(shape)-1)
+			ushape := append([]int{}, shape...)
+			ushape[axis] = r.IntN(shape[axis] + 2)
+			starts := make([]int64, shape[0])
+			for i := range starts {
+				starts[i] = int64(r.IntN(shape[axis]+1)) - int64(r.IntN(2))
+			}
+			for _, mode := range []string{"linear", "circular", "bogus"} {
+				attrs := map[string]ops.Attribute{"axis": intAttribute(int64(axis - r.IntN(2)*len(shape))), "mode": {Type: ops.AttrString, String: mode}}
+				past, update := randomIndexingTensor(r, dt, shape...), randomIndexingTensor(r, dt, ushape...)
+				bothEngines(t, &ops.Node{OpType: "TensorScatter", Version: 24, Attrs: attrs}, past, update, tensor.MustFromSlice(starts))
+				bothEngines(t, &ops.Node{OpType: "TensorScatter", Version: 24, Attrs: attrs}, past, update)
+			}
+		}
+	}
+}

@@ -1,0 +1,24 @@
+// LogSoftmax (1, 11, 13): "LogSoftmax(input, axis) = Log(Softmax(input,
+// axis=axis))", computed as (x - m) - log(s), m the slice's largest
+// element and s the sum of exp(x - m) (each in float64 rounded to the
+// computing type, summed in order). (softmaxfamily.go)
+
+package reference
+
+import "math"
+
+func init() { registerSoftmaxFamily("LogSoftmax", logSoftmax[float32], logSoftmax[float64]) }
+
+func logSoftmax[A float32 | float64](v []A, _ bool) []A {
+	m := sliceMax(v)
+	var s A
+	for _, x := range v {
+		s += A(math.Exp(float64(x - m)))
+	}
+	ls := A(math.Log(float64(s)))
+	out := make([]A, len(v))
+	for i, x := range v {
+		out[i] = (x - m) - ls
+	}
+	return out
+}

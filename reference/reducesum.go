@@ -1,0 +1,20 @@
+// ReduceSum (1, 11, 13): "Computes the sum of the input tensor's elements along the provided
+// axes ... Reduction over an empty set of values yields 0."
+// The axes, keepdims and noop_with_empty_axes are those of every Reduce*
+// operator (reduction.go).
+
+package reference
+
+func init() {
+	registerReduction("ReduceSum", []int{1, 11, 13}, 13, sumTypes, reductionFuncs{
+		reduceSum[float32], reduceSum[float64], reduceSum[int8], reduceSum[uint8], reduceSum[int32], reduceSum[uint32], reduceSum[int64], reduceSum[uint64]})
+}
+
+// reduceSum adds the elements from 0, in order.
+func reduceSum[A computeNumber](v []A) A {
+	var s A
+	for _, x := range v {
+		s += x
+	}
+	return s
+}
