@@ -121,6 +121,12 @@ func (b *binaryOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Valu
 func (b *binaryOp) apply(opt *Options, n *Node, x, y *tensor.Tensor) (*tensor.Tensor, error) {
 	op := n.op()
 	opt = opt.orDefault()
+	if err := checkInput(op, "A", x); err != nil {
+		return nil, err
+	}
+	if err := checkInput(op, "B", y); err != nil {
+		return nil, err
+	}
 	if err := b.types.check(op, "A", x.DataType()); err != nil {
 		return nil, err
 	}
@@ -189,6 +195,9 @@ func (u *unaryOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value
 func (u *unaryOp) apply(opt *Options, n *Node, x *tensor.Tensor) (*tensor.Tensor, error) {
 	op := n.op()
 	opt = opt.orDefault()
+	if err := checkInput(op, "X", x); err != nil {
+		return nil, err
+	}
 	if err := u.types.check(op, "X", x.DataType()); err != nil {
 		return nil, err
 	}

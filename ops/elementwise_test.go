@@ -551,3 +551,38 @@ func TestSelectLoopMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// The exported elementwise functions refuse a nil or zero tensor with an
+// error, never a panic.
+func TestElementwiseAPINilAndZeroTensors(t *testing.T) {
+	one := tensor.MustNew(tensor.Float, 2)
+	cond := tensor.MustNew(tensor.Bool, 2)
+	for _, bad := range []*tensor.Tensor{nil, {}} {
+		calls := map[string]func() (*tensor.Tensor, error){
+			"Add A": func() (*tensor.Tensor, error) { return Add(bad, one) }, "Add B": func() (*tensor.Tensor, error) { return Add(one, bad) },
+			"Sub": func() (*tensor.Tensor, error) { return Sub(bad, one) }, "Mul": func() (*tensor.Tensor, error) { return Mul(one, bad) },
+			"Div": func() (*tensor.Tensor, error) { return Div(bad, one) }, "Greater": func() (*tensor.Tensor, error) { return Greater(one, bad) },
+			"Pow X": func() (*tensor.Tensor, error) { return Pow(bad, one) }, "Pow Y": func() (*tensor.Tensor, error) { return Pow(one, bad) },
+			"Relu": func() (*tensor.Tensor, error) { return Relu(bad) }, "Sigmoid": func() (*tensor.Tensor, error) { return Sigmoid(bad) },
+			"Clip":       func() (*tensor.Tensor, error) { return Clip(bad, nil, nil) },
+			"Where cond": func() (*tensor.Tensor, error) { return Where(bad, one, one) },
+			"Where X":    func() (*tensor.Tensor, error) { return Where(cond, bad, one) },
+			"Where Y":    func() (*tensor.Tensor, error) { return Where(cond, one, bad) },
+		}
+		if bad != nil {
+			calls["Clip min"] = func() (*tensor.Tensor, error) { return Clip(one, bad, nil) }
+		}
+		for name, f := range calls {
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("%s(%v) panicked: %v", name, bad == nil, r)
+					}
+				}()
+				if y, err := f(); err == nil {
+					t.Errorf("%s(%v) returned %v and no error", name, bad == nil, y)
+				}
+			}()
+		}
+	}
+}

@@ -57,6 +57,12 @@ func powNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
 func pow(opt *Options, n *Node, x, y *tensor.Tensor) (*tensor.Tensor, error) {
 	op := n.op()
 	opt = opt.orDefault()
+	if err := checkInput(op, "X", x); err != nil {
+		return nil, err
+	}
+	if err := checkInput(op, "Y", y); err != nil {
+		return nil, err
+	}
 	if err := powBaseTypes.check(op, "X", x.DataType()); err != nil {
 		return nil, err
 	}

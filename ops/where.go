@@ -47,6 +47,14 @@ func whereNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error)
 
 func where(opt *Options, op opRef, cond, x, y *tensor.Tensor) (*tensor.Tensor, error) {
 	opt = opt.orDefault()
+	for _, t := range []struct {
+		name string
+		t    *tensor.Tensor
+	}{{"condition", cond}, {"X", x}, {"Y", y}} {
+		if err := checkInput(op, t.name, t.t); err != nil {
+			return nil, err
+		}
+	}
 	if cond.DataType() != tensor.Bool {
 		return nil, op.errorf("type", "condition must be bool, got %v", cond.DataType())
 	}
