@@ -232,12 +232,20 @@ func elementwiseN(opt *ops.Options, op opRef, dt tensor.DataType, f func(x []sca
 	if err != nil {
 		return nil, err
 	}
+	if err := cancelled(opt, op); err != nil {
+		return nil, err
+	}
 	out, err := newTensor(opt, op, dt, shape)
 	if err != nil {
 		return nil, err
 	}
 	x := make([]scalar, len(in))
 	for k := range numElements(shape) {
+		if k%(1<<16) == 0 && k > 0 {
+			if err := cancelled(opt, op); err != nil {
+				return nil, err
+			}
+		}
 		idx := unravel(k, shape)
 		for i, t := range in {
 			x[i] = elementAt(t, broadcastElement(idx, t.Shape()))

@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -270,4 +271,34 @@ func sameElementwiseTensor(want, got *tensor.Tensor) string {
 		}
 	}
 	return ""
+}
+
+// A cancelled run stops every elementwise operator in both engines, by the
+// same rule.
+func TestElementwiseCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	opt := &ops.Options{Ctx: ctx}
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, s := range ops.Schemas() {
+		if s.Domain != "" || !slices.Contains(elementwiseOps, s.Name) {
+			continue
+		}
+		ref, _ := Kernel("", s.Name, s.Since)
+		for _, dt := range []tensor.DataType{tensor.Float, tensor.Bool, tensor.Uint8, tensor.Int32} {
+			node, in := randomElementwiseCall(rng, s, dt, 2)
+			if in == nil {
+				continue
+			}
+			if _, err := s.Run(nil, node, in); err != nil {
+				continue // a type the version does not take
+			}
+			_, ferr := s.Run(opt, node, in)
+			_, rerr := ref(opt, node, in)
+			var ef, er *ops.Error
+			if !errors.As(ferr, &ef) || !errors.As(rerr, &er) || ef.Rule != "cancelled" || er.Rule != "cancelled" || !errors.Is(ferr, context.Canceled) {
+				t.Errorf("%s-%d %v: fast %v, reference %v", s.Name, s.Since, dt, ferr, rerr)
+			}
+		}
+	}
 }
