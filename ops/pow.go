@@ -81,7 +81,7 @@ func pow(opt *Options, n *Node, x, y *tensor.Tensor) (*tensor.Tensor, error) {
 		return nil, err
 	}
 	// The exponents as float64 (exact for every integer up to 2^53).
-	if err := opt.charge(op, "exponents", int64(y.Len())*8); err != nil {
+	if err := opt.scratch(op, "exponents as float64", y.Len(), 8); err != nil {
 		return nil, err
 	}
 	e, err := y.Float64s()
