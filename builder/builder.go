@@ -9,16 +9,19 @@
 //	b.Output("pixels", nchw)
 //	data, err := b.Encode()
 //
-// Model runs the finished graph once, on zero-valued inputs, through
-// onnxshape's runner: that checks every node (an error names the node) and
-// gives the graph outputs their types and shapes, which ONNX requires.
+// Model checks the finished graph by type and shape propagation (package
+// infer), without running it: an error names the node; the graph outputs
+// get their types and shapes, symbolic ones included, which ONNX requires.
+// The RunOnZeros option also runs it once on zero-valued inputs.
 package builder
 
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/infer"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/ops"
@@ -134,6 +137,43 @@ func (b *Builder) Input(name string, dt tensor.DataType, shape ...int) Value {
 		}
 	}
 	b.g.Input = append(b.g.Input, ValueInfo(name, dt, shape))
+	return v
+}
+
+// SymbolicInput declares a graph input of element type dt whose
+// dimensions are numbers (int) or symbols (string: "N", "height"), as
+// exporters declare a dynamic batch or image size:
+//
+//	x := b.SymbolicInput("x", tensor.Float, "N", 3, "H", "W")
+func (b *Builder) SymbolicInput(name string, dt tensor.DataType, dims ...any) Value {
+	v := b.claim(name)
+	if b.err != nil {
+		return v
+	}
+	vi := ValueInfo(name, dt, nil)
+	shape := vi.Type.GetTensorType().Shape
+	for _, d := range dims {
+		dim := &pb.TensorShapeProto_Dimension{}
+		switch d := d.(type) {
+		case int:
+			if d < 0 {
+				b.fail("input %q: dimension %d is negative", name, d)
+				return v
+			}
+			dim.Value = &pb.TensorShapeProto_Dimension_DimValue{DimValue: int64(d)}
+		case string:
+			if d == "" {
+				b.fail("input %q: a symbolic dimension has no name", name)
+				return v
+			}
+			dim.Value = &pb.TensorShapeProto_Dimension_DimParam{DimParam: d}
+		default:
+			b.fail("input %q: dimension %v is neither an int nor a string", name, d)
+			return v
+		}
+		shape.Dim = append(shape.Dim, dim)
+	}
+	b.g.Input = append(b.g.Input, vi)
 	return v
 }
 
@@ -277,9 +317,34 @@ func (b *Builder) rename(from, to string) bool {
 	return produced
 }
 
-// Model returns the model: it runs the graph once on zero-valued inputs to
-// check every node and to declare the outputs' types and shapes.
-func (b *Builder) Model() (*pb.ModelProto, error) {
+// Option changes how Model and Encode check the graph.
+type Option func(*options)
+
+type options struct {
+	runOnZeros   bool
+	maxFoldBytes int64
+}
+
+// RunOnZeros makes Model also run the graph once on zero-valued inputs of
+// the declared shapes, so that every kernel checks its node as it would at
+// run time. The inputs' shapes must then be numbers.
+func RunOnZeros() Option { return func(o *options) { o.runOnZeros = true } }
+
+// MaxFoldBytes caps the size of any value whose contents the shape
+// propagation computes (see infer.Options.MaxFoldBytes).
+func MaxFoldBytes(n int64) Option { return func(o *options) { o.maxFoldBytes = n } }
+
+// Model returns the model. It checks the graph as onnxshape's loader does
+// (operators, versions, attributes, arity, order) and then by type and
+// shape propagation (package infer), without running it: every node must
+// accept its inputs' types and shapes, symbolic ones included, and the
+// outputs and intermediate values are declared with the types and shapes
+// inferred (value_info, which lets a checker see every node before a run).
+func (b *Builder) Model(opts ...Option) (*pb.ModelProto, error) {
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
 	if b.err != nil {
 		return nil, b.err
 	}
@@ -293,59 +358,92 @@ func (b *Builder) Model() (*pb.ModelProto, error) {
 		OpsetImport:  []*pb.OperatorSetIdProto{{Domain: proto.String(""), Version: proto.Int64(b.opset)}},
 		Graph:        proto.Clone(b.g).(*pb.GraphProto),
 	}
-	// Run a probe whose outputs are every node output, untyped, to learn
-	// the type of each: the graph outputs and the intermediate values
-	// (value_info, which lets a checker see every node before a run).
-	probe := proto.Clone(m).(*pb.ModelProto)
-	probe.Graph.Output = nil
-	for _, n := range probe.Graph.Node {
-		for _, o := range n.Output {
-			probe.Graph.Output = append(probe.Graph.Output, &pb.ValueInfoProto{Name: proto.String(o)})
-		}
+	if _, err := graph.FromProto(m, ""); err != nil {
+		return nil, fmt.Errorf("builder: %w", err)
 	}
-	gm, err := graph.FromProto(probe, "")
+	r, err := infer.Model(m, &infer.Options{MaxFoldBytes: o.maxFoldBytes})
 	if err != nil {
 		return nil, fmt.Errorf("builder: %w", err)
+	}
+	for _, p := range r.Problems {
+		return nil, fmt.Errorf("builder: %v", p)
+	}
+	isOutput := map[string]bool{}
+	for _, out := range m.Graph.Output {
+		v, ok := r.Value(out.GetName())
+		if !ok || v.Type == tensor.Undefined || v.Kind != infer.KindTensor {
+			return nil, fmt.Errorf("builder: the type of output %q is unknown", out.GetName())
+		}
+		out.Type = typeOf(v)
+		isOutput[out.GetName()] = true
+	}
+	for _, n := range m.Graph.Node {
+		for _, name := range n.Output {
+			if v, ok := r.Value(name); ok && !isOutput[name] && v.Type != tensor.Undefined && v.Kind == infer.KindTensor {
+				m.Graph.ValueInfo = append(m.Graph.ValueInfo, &pb.ValueInfoProto{Name: proto.String(name), Type: typeOf(v)})
+			}
+		}
+	}
+	if o.runOnZeros {
+		if err := runOnZeros(m); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// typeOf declares a tensor value as inference knows it: a symbolic
+// dimension as its expression (dim_param), one known only at run time
+// without a name.
+func typeOf(v *infer.Value) *pb.TypeProto {
+	tt := &pb.TypeProto_Tensor{ElemType: proto.Int32(int32(v.Type))}
+	if v.Ranked {
+		tt.Shape = &pb.TensorShapeProto{Dim: []*pb.TensorShapeProto_Dimension{}}
+		for _, d := range v.Shape {
+			dim := &pb.TensorShapeProto_Dimension{}
+			if n, ok := d.Value(); ok {
+				dim.Value = &pb.TensorShapeProto_Dimension_DimValue{DimValue: n}
+			} else if s := d.String(); !strings.HasPrefix(s, "unk__") {
+				dim.Value = &pb.TensorShapeProto_Dimension_DimParam{DimParam: s}
+			}
+			tt.Shape.Dim = append(tt.Shape.Dim, dim)
+		}
+	}
+	return &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: tt}}
+}
+
+// runOnZeros runs m once on zero-valued inputs of its declared shapes.
+func runOnZeros(m *pb.ModelProto) error {
+	gm, err := graph.FromProto(m, "")
+	if err != nil {
+		return fmt.Errorf("builder: %w", err)
 	}
 	inputs := map[string]tensor.Value{}
 	for _, in := range m.Graph.Input {
 		tt := in.GetType().GetTensorType()
 		shape := make([]int, len(tt.GetShape().GetDim()))
 		for i, d := range tt.GetShape().GetDim() {
+			if d.GetDimParam() != "" {
+				return fmt.Errorf("builder: input %q has the symbolic dimension %s: it cannot run on zeros", in.GetName(), d.GetDimParam())
+			}
 			shape[i] = int(d.GetDimValue())
 		}
 		z, err := tensor.New(tensor.DataType(tt.GetElemType()), shape...)
 		if err != nil {
-			return nil, fmt.Errorf("builder: input %q: %w", in.GetName(), err)
+			return fmt.Errorf("builder: input %q: %w", in.GetName(), err)
 		}
 		inputs[in.GetName()] = z
 	}
-	out, err := gm.Run(context.Background(), inputs, nil)
-	if err != nil {
-		return nil, fmt.Errorf("builder: the graph does not run on zero inputs of the declared shapes: %w", err)
+	if _, err := gm.Run(context.Background(), inputs, nil); err != nil {
+		return fmt.Errorf("builder: the graph does not run on zero inputs of the declared shapes: %w", err)
 	}
-	isOutput := map[string]bool{}
-	for _, o := range m.Graph.Output {
-		t, ok := out[o.GetName()].(*tensor.Tensor)
-		if !ok {
-			return nil, fmt.Errorf("builder: output %q is not a tensor", o.GetName())
-		}
-		o.Type = ValueInfo("", t.DataType(), t.Shape()).Type
-		isOutput[o.GetName()] = true
-	}
-	for _, n := range m.Graph.Node {
-		for _, name := range n.Output {
-			if t, ok := out[name].(*tensor.Tensor); ok && !isOutput[name] {
-				m.Graph.ValueInfo = append(m.Graph.ValueInfo, ValueInfo(name, t.DataType(), t.Shape()))
-			}
-		}
-	}
-	return m, nil
+	return nil
 }
 
-// Encode returns the model's bytes, ready to be written as a .onnx file.
-func (b *Builder) Encode() ([]byte, error) {
-	m, err := b.Model()
+// Encode returns the model's bytes, ready to be written as a .onnx file;
+// it checks the graph as Model does.
+func (b *Builder) Encode(opts ...Option) ([]byte, error) {
+	m, err := b.Model(opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,6 @@
 
 package graph_test
 
-// raceEnabled: the race detector drops sync.Pool entries at random, so
-// allocation counts are not exact under it.
+// raceEnabled tells the tests whether they run under the race detector,
+// whose slowdown the hang detectors of scale_test.go have no room for.
 const raceEnabled = true

@@ -39,10 +39,11 @@ func independent(n int) modelSpec {
 }
 
 // Loading 100k nodes that are all ready at once takes well under a second:
-// the quadratic sort took about a minute. The bound leaves room for a
-// loaded machine.
+// the quadratic sort took about a minute. The bound is a hang detector with
+// room for a loaded machine, not a speed goal (BenchmarkLoadIndependent1M
+// measures that); the race detector's slowdown has no such room.
 func TestLoadIsNotQuadratic(t *testing.T) {
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		t.Skip("loads 100k nodes")
 	}
 	mp := independent(100_000).proto()
@@ -50,15 +51,18 @@ func TestLoadIsNotQuadratic(t *testing.T) {
 	if _, err := graph.FromProto(mp, ""); err != nil {
 		t.Fatal(err)
 	}
-	if d := time.Since(start); d > 10*time.Second {
+	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("100k independent nodes load in %v", d)
 	}
 }
 
 // A sequence of 100k items passes through two Identity nodes in
 // milliseconds: comparing every output item with every input item took
-// about 10^10 steps.
+// about 10^10 steps. As above, a hang detector (BenchmarkSequence1M).
 func TestSequenceRunIsNotQuadratic(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("runs a sequence of 100k items")
+	}
 	m := sequenceIdentity(t)
 	in := map[string]tensor.Value{"s": itemSequence(100_000)}
 	pool := graph.NewPool()
@@ -70,7 +74,7 @@ func TestSequenceRunIsNotQuadratic(t *testing.T) {
 	if err := pool.Release(out["b"]); err != nil {
 		t.Fatal(err)
 	}
-	if d := time.Since(start); d > 3*time.Second {
+	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("a sequence of 100k items takes %v", d)
 	}
 }

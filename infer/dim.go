@@ -72,7 +72,78 @@ func (d Dim) Value() (int64, bool) {
 func (d Dim) IsKnown() bool { _, ok := d.Value(); return ok }
 
 // Equal reports whether two dimensions have the same canonical expression.
-func (d Dim) Equal(e Dim) bool { return d.String() == e.String() }
+func (d Dim) Equal(e Dim) bool {
+	if len(d.terms) != len(e.terms) {
+		return false
+	}
+	for i, t := range d.terms {
+		u := e.terms[i]
+		if t.coef != u.coef || len(t.atoms) != len(u.atoms) {
+			return false
+		}
+		for k, a := range t.atoms {
+			if a.key != u.atoms[k].key {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Sign returns 1 when d is positive for every value of its symbols, -1
+// when it is negative, 0 when that depends on them. Symbols are sizes, so
+// never negative, and so are floor, ceil, mod, max and min of sizes: N+1
+// is positive, -N-1 negative, N-1 undecided.
+func (d Dim) Sign() int {
+	if v, ok := d.Value(); ok {
+		switch {
+		case v > 0:
+			return 1
+		case v < 0:
+			return -1
+		}
+		return 0
+	}
+	pos, neg := true, true
+	var constant int64
+	for _, t := range d.terms {
+		if len(t.atoms) == 0 {
+			constant = t.coef
+			continue
+		}
+		pos = pos && t.coef > 0
+		neg = neg && t.coef < 0
+	}
+	switch {
+	case pos && constant > 0:
+		return 1
+	case neg && constant < 0:
+		return -1
+	}
+	return 0
+}
+
+// bounds reports whether d is never negative and whether it is never
+// positive, whatever the sizes its symbols stand for.
+func (d Dim) bounds() (nonneg, nonpos bool) {
+	nonneg, nonpos = true, true
+	for _, t := range d.terms {
+		nonneg = nonneg && t.coef >= 0
+		nonpos = nonpos && t.coef <= 0
+	}
+	return nonneg, nonpos
+}
+
+// size measures the expression: its terms and the text of their atoms.
+func (d Dim) size() int {
+	n := len(d.terms)
+	for _, t := range d.terms {
+		for _, a := range t.atoms {
+			n += len(a.key)
+		}
+	}
+	return n
+}
 
 // Symbols returns the symbols the dimension depends on, sorted.
 func (d Dim) Symbols() []string {
@@ -110,25 +181,36 @@ func monomialKey(atoms []atom) string {
 // normalize sorts terms and combines like ones. ok is false when a
 // coefficient overflows int64.
 func normalize(ts []term) (Dim, bool) {
-	byKey := map[string]int{}
-	var out []term
+	type keyed struct {
+		term
+		key string
+	}
+	out := make([]keyed, 0, len(ts))
 	for _, t := range ts {
 		if t.coef == 0 {
 			continue
 		}
-		atoms := append([]atom{}, t.atoms...)
-		sort.Slice(atoms, func(i, j int) bool { return atoms[i].key < atoms[j].key })
-		k := monomialKey(atoms)
-		if i, ok := byKey[k]; ok {
-			s, ok := addInt(out[i].coef, t.coef)
-			if !ok {
-				return Dim{}, false
-			}
-			out[i].coef = s
-			continue
+		atoms := t.atoms
+		if !sort.SliceIsSorted(atoms, func(i, j int) bool { return atoms[i].key < atoms[j].key }) {
+			atoms = append([]atom{}, atoms...)
+			sort.Slice(atoms, func(i, j int) bool { return atoms[i].key < atoms[j].key })
 		}
-		byKey[k] = len(out)
-		out = append(out, term{coef: t.coef, atoms: atoms})
+		k := monomialKey(atoms)
+		found := false
+		for i := range out {
+			if out[i].key == k {
+				s, ok := addInt(out[i].coef, t.coef)
+				if !ok {
+					return Dim{}, false
+				}
+				out[i].coef = s
+				found = true
+				break
+			}
+		}
+		if !found {
+			out = append(out, keyed{term{coef: t.coef, atoms: atoms}, k})
+		}
 	}
 	kept := out[:0]
 	for _, t := range out {
@@ -136,17 +218,19 @@ func normalize(ts []term) (Dim, bool) {
 			kept = append(kept, t)
 		}
 	}
-	sort.SliceStable(kept, func(i, j int) bool { return termLess(kept[i], kept[j]) })
-	return Dim{terms: kept}, true
-}
-
-// termLess orders terms by falling degree, then by key, so that constants
-// come last: N*H*W + 2*H - 3.
-func termLess(a, b term) bool {
-	if len(a.atoms) != len(b.atoms) {
-		return len(a.atoms) > len(b.atoms)
+	// Falling degree, then key, so that constants come last: N*H*W+2*H-3.
+	sort.SliceStable(kept, func(i, j int) bool {
+		a, b := kept[i], kept[j]
+		if len(a.atoms) != len(b.atoms) {
+			return len(a.atoms) > len(b.atoms)
+		}
+		return a.key < b.key
+	})
+	terms := make([]term, len(kept))
+	for i, t := range kept {
+		terms[i] = t.term
 	}
-	return monomialKey(a.atoms) < monomialKey(b.atoms)
+	return Dim{terms: terms}, true
 }
 
 func addInt(a, b int64) (int64, bool) {
@@ -214,8 +298,16 @@ func (d Dim) Neg() Dim {
 // Sub returns d - e.
 func (d Dim) Sub(e Dim) Dim { return d.Add(e.Neg()) }
 
+// maxTerms bounds the terms of a product multiplied out; a larger one
+// stays a product, so that repeated squaring of sums cannot grow without
+// end.
+const maxTerms = 64
+
 // Mul returns d * e, multiplied out.
 func (d Dim) Mul(e Dim) Dim {
+	if len(d.terms)*len(e.terms) > maxTerms {
+		return opaque("mul", d, e)
+	}
 	var ts []term
 	for _, a := range d.terms {
 		for _, b := range e.terms {
@@ -274,10 +366,17 @@ func (d Dim) Mod(e Dim) Dim {
 	return atomOf("mod", d, e)
 }
 
-// Max returns the larger of d and e.
+// Max returns the larger of d and e; max(N+1, N) is N+1, as sizes are
+// never negative (see Sign).
 func (d Dim) Max(e Dim) Dim {
 	if d.Equal(e) {
 		return d
+	}
+	switch nonneg, nonpos := d.Sub(e).bounds(); {
+	case nonneg:
+		return d
+	case nonpos:
+		return e
 	}
 	if x, ok := d.Value(); ok {
 		if y, ok := e.Value(); ok {
@@ -290,6 +389,12 @@ func (d Dim) Max(e Dim) Dim {
 // Min returns the smaller of d and e.
 func (d Dim) Min(e Dim) Dim {
 	if d.Equal(e) {
+		return d
+	}
+	switch nonneg, nonpos := d.Sub(e).bounds(); {
+	case nonneg:
+		return e
+	case nonpos:
 		return d
 	}
 	if x, ok := d.Value(); ok {
@@ -308,7 +413,7 @@ func (d Dim) divExact(e Dim) (Dim, bool) {
 		if len(d.terms) > 0 && d.Equal(e) {
 			return Const(1), true
 		}
-		return Dim{}, false
+		return d.divMonomial(e)
 	}
 	if y == 0 {
 		return Dim{}, false
@@ -321,6 +426,47 @@ func (d Dim) divExact(e Dim) (Dim, bool) {
 		ts[i] = term{coef: t.coef / y, atoms: t.atoms}
 	}
 	return Dim{terms: ts}, true
+}
+
+// divMonomial divides d by a single term e (3*N, H*W) when every term of
+// d is a multiple of it: N*C*H*W / N is C*H*W.
+func (d Dim) divMonomial(e Dim) (Dim, bool) {
+	if len(e.terms) != 1 || e.terms[0].coef == 0 || len(d.terms) == 0 {
+		return Dim{}, false
+	}
+	div := e.terms[0]
+	ts := make([]term, len(d.terms))
+	for i, t := range d.terms {
+		if t.coef%div.coef != 0 {
+			return Dim{}, false
+		}
+		rest, ok := removeAtoms(t.atoms, div.atoms)
+		if !ok {
+			return Dim{}, false
+		}
+		ts[i] = term{coef: t.coef / div.coef, atoms: rest}
+	}
+	r, ok := normalize(ts)
+	return r, ok
+}
+
+// removeAtoms returns atoms less one occurrence of each of drop.
+func removeAtoms(atoms, drop []atom) ([]atom, bool) {
+	rest := append([]atom{}, atoms...)
+	for _, a := range drop {
+		found := false
+		for i, b := range rest {
+			if b.key == a.key {
+				rest = append(rest[:i], rest[i+1:]...)
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil, false
+		}
+	}
+	return rest, true
 }
 
 func floorDiv(x, y int64) int64 {

@@ -6,7 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 	"unsafe"
 
 	"github.com/onnxshape/onnxshape/tensor"
@@ -221,7 +220,6 @@ func TestLongKernelsCancelled(t *testing.T) {
 
 		for _, threads := range []int{1, 2} {
 			trip := newTripContext()
-			start := time.Now()
 			var alloc sentinelAlloc
 			out, err = runKernel(&Options{Ctx: trip, Threads: threads, Alloc: alloc.get}, k.name, k.version, k.outputs, k.attrs, in...)
 			wantCancelled(t, k, err)
@@ -233,11 +231,6 @@ func TestLongKernelsCancelled(t *testing.T) {
 			}
 			if out != nil {
 				t.Errorf("%s-%d: a cancelled kernel returned outputs", k.name, k.version)
-			}
-			// A generous bound: the kernel stops at its first look, within
-			// a millisecond, where finishing takes tens of them.
-			if took := time.Since(start); took > 5*time.Second {
-				t.Errorf("%s-%d: took %v to stop", k.name, k.version, took)
 			}
 		}
 

@@ -5,7 +5,6 @@ import (
 	"math"
 	"runtime"
 	"testing"
-	"time"
 
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -15,32 +14,28 @@ import (
 // ErrLimit, fast, having allocated little.
 
 // allocatedBy returns the bytes f allocates on the heap, as the runtime
-// counts them, and how long it takes.
-func allocatedBy(f func()) (uint64, time.Duration) {
+// counts them. Refusing cheaply is measured in bytes, not in time: a
+// timed assertion would fail on a loaded machine or under -race.
+func allocatedBy(f func()) uint64 {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	start := time.Now()
 	f()
-	took := time.Since(start)
 	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc, took
+	return after.TotalAlloc - before.TotalAlloc
 }
 
 // wantRefusedCheaply fails the test unless run returns an error wrapping
-// ErrLimit within a second, having allocated less than most bytes.
+// ErrLimit having allocated less than most bytes.
 func wantRefusedCheaply(t *testing.T, name string, most uint64, run func() error) {
 	t.Helper()
 	var err error
-	bytes, took := allocatedBy(func() { err = run() })
+	bytes := allocatedBy(func() { err = run() })
 	if !errors.Is(err, ErrLimit) {
 		t.Errorf("%s: got %v, want an error wrapping ErrLimit", name, err)
 	}
 	if bytes > most {
 		t.Errorf("%s: allocated %d bytes before refusing, want at most %d", name, bytes, most)
-	}
-	if took > time.Second {
-		t.Errorf("%s: took %v to refuse", name, took)
 	}
 }
 
@@ -75,7 +70,7 @@ func TestMaxPoolHostileGeometry(t *testing.T) {
 	_, _, err := maxPool(&Options{Profile: ProfileSONNX}, opRef{"MaxPool", 22}, x, o)
 	checkRule(t, err, sonnxPositiveDims)
 	var y *tensor.Tensor
-	bytes, _ := allocatedBy(func() {
+	bytes := allocatedBy(func() {
 		var err error
 		if y, _, err = maxPool(nil, opRef{"MaxPool", 22}, x, o); err != nil {
 			t.Errorf("ONNX, empty batch: %v", err)
@@ -196,7 +191,7 @@ func TestResizeHostileLists(t *testing.T) {
 	roi := tensor.MustNew(tensor.Float16, 1<<20)
 	scales := tensor.MustFromSlice([]float32{1, 1, 2, 2}, 4)
 	var err error
-	bytes, _ := allocatedBy(func() {
+	bytes := allocatedBy(func() {
 		_, err = runKernel(nil, "Resize", 19, 1, map[string]Attribute{"mode": strAttribute("linear")}, x, roi, scales)
 	})
 	checkRule(t, err, "roi")

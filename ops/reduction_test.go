@@ -8,6 +8,7 @@ package ops
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -318,6 +319,100 @@ func TestArgMaxSoftmaxProfile(t *testing.T) {
 		for i := range got {
 			if got[i] != c.want[i] && !(math.IsNaN(got[i]) && math.IsNaN(c.want[i])) {
 				t.Fatalf("Softmax of %v: got %v, want %v", negInf, got, c.want)
+			}
+		}
+	}
+}
+
+// TestFamilyParallelSameBits runs large inputs (split across the worker
+// pool) on every core and on one: the same bits, for every layout.
+func TestFamilyParallelSameBits(t *testing.T) {
+	x := randomOf(rand.New(rand.NewPCG(9, 10)), tensor.Float, []int{2, 3, 40, 300})
+	axes := func(v ...int64) tensor.Value { return tensor.MustFromSlice(v) }
+	for _, c := range []struct {
+		op    string
+		v     int
+		attrs map[string]Attribute
+		in    []tensor.Value
+	}{
+		{"ReduceMean", 18, nil, []tensor.Value{x, axes(3)}},
+		{"ReduceSum", 13, nil, []tensor.Value{x, axes(0)}},
+		{"ReduceMax", 18, nil, []tensor.Value{x, axes(2)}},
+		{"ReduceLogSumExp", 18, nil, []tensor.Value{x, axes(1, 3)}},
+		{"ReduceL2", 18, nil, []tensor.Value{x, axes(0, 2)}},
+		{"Softmax", 13, nil, []tensor.Value{x}},
+		{"LogSoftmax", 13, map[string]Attribute{"axis": intAttribute(2)}, []tensor.Value{x}},
+		{"ArgMax", 13, map[string]Attribute{"axis": intAttribute(3)}, []tensor.Value{x}},
+		{"ArgMin", 13, map[string]Attribute{"axis": intAttribute(1)}, []tensor.Value{x}},
+		{"CumSum", 14, nil, []tensor.Value{x, tensor.Scalar(int64(2))}},
+		{"TopK", 11, nil, []tensor.Value{x, tensor.MustFromSlice([]int64{5})}},
+		{"AveragePool", 22, map[string]Attribute{"kernel_shape": ints(3, 3), "pads": ints(1, 1, 1, 1)}, []tensor.Value{x}},
+		{"GlobalAveragePool", 22, nil, []tensor.Value{x}},
+	} {
+		one, err := runKernel(&Options{Threads: 1}, c.op, c.v, 2, c.attrs, c.in...)
+		if err != nil {
+			t.Fatalf("%s: %v", c.op, err)
+		}
+		all, err := runKernel(nil, c.op, c.v, 2, c.attrs, c.in...)
+		if err != nil {
+			t.Fatalf("%s: %v", c.op, err)
+		}
+		for i := range one {
+			if !one[i].(*tensor.Tensor).Equal(all[i].(*tensor.Tensor)) {
+				t.Fatalf("%s: output %d differs between one core and all", c.op, i)
+			}
+		}
+	}
+}
+
+// TestFamilyDirtyStorage runs the family with Options.Alloc handing out
+// storage full of garbage, as graph.Pool recycles it: every output element
+// must be written.
+func TestFamilyDirtyStorage(t *testing.T) {
+	dirty := &Options{Alloc: func(size int) []byte {
+		b := make([]byte, size)
+		for i := range b {
+			b[i] = 0xA5
+		}
+		return b
+	}}
+	rng := rand.New(rand.NewPCG(11, 12))
+	x := randomOf(rng, tensor.Float, []int{2, 3, 9, 10})
+	h := randomOf(rng, tensor.Float16, []int{2, 3, 9, 10})
+	empty := f32s([]int{2, 0, 3})
+	axes := func(v ...int64) tensor.Value { return tensor.MustFromSlice(v) }
+	pool := map[string]Attribute{"kernel_shape": ints(3, 3), "pads": ints(2, 2, 2, 2)}
+	for _, c := range []struct {
+		op    string
+		v     int
+		attrs map[string]Attribute
+		in    []tensor.Value
+	}{
+		{"ReduceMean", 18, nil, []tensor.Value{x, axes(3)}},
+		{"ReduceSum", 13, nil, []tensor.Value{x, axes(0, 2)}},
+		{"ReduceMin", 18, nil, []tensor.Value{h, axes(1)}},
+		{"ReduceProd", 18, nil, []tensor.Value{empty, axes(1)}},
+		{"ReduceMin", 20, nil, []tensor.Value{tensor.MustFromSlice([]bool{}, 0, 2), axes(0)}},
+		{"Softmax", 13, map[string]Attribute{"axis": intAttribute(1)}, []tensor.Value{x}},
+		{"Hardmax", 13, nil, []tensor.Value{h}},
+		{"ArgMin", 13, map[string]Attribute{"axis": intAttribute(2)}, []tensor.Value{x}},
+		{"CumSum", 14, map[string]Attribute{"exclusive": intAttribute(1)}, []tensor.Value{h, tensor.Scalar(int32(3))}},
+		{"TopK", 11, nil, []tensor.Value{x, tensor.MustFromSlice([]int64{4})}},
+		{"AveragePool", 22, pool, []tensor.Value{x}},
+		{"LpPool", 22, pool, []tensor.Value{h}},
+		{"GlobalMaxPool", 22, nil, []tensor.Value{x}},
+	} {
+		clean, err := runKernel(nil, c.op, c.v, 2, c.attrs, c.in...)
+		if err != nil {
+			t.Fatalf("%s: %v", c.op, err)
+		}
+		got, err := runKernel(dirty, c.op, c.v, 2, c.attrs, c.in...)
+		if err != nil {
+			t.Fatalf("%s: %v", c.op, err)
+		}
+		for i := range clean {
+			if !clean[i].(*tensor.Tensor).Equal(got[i].(*tensor.Tensor)) {
+				t.Fatalf("%s: output %d differs on recycled storage:\n%v\nwant\n%v", c.op, i, got[i], clean[i])
 			}
 		}
 	}

@@ -419,3 +419,28 @@ func TestFamilyCancelled(t *testing.T) {
 		}
 	}
 }
+
+// TestSoftmaxLongRowsMatchReference runs rows long enough for the fast
+// kernels' vector loops (eight at a time), with NaN, infinities, signed
+// zeros and repeats among them.
+func TestSoftmaxLongRowsMatchReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, op := range []string{"Softmax", "LogSoftmax"} {
+		for _, shape := range [][]int{{3, 37}, {2, 64}, {1, 8}, {5, 9}, {4, 200}} {
+			for range 20 {
+				for _, dt := range []tensor.DataType{tensor.Float, tensor.Float16, tensor.Double} {
+					n := &ops.Node{OpType: op, Version: 13, NumOutputs: 1}
+					sameRun(t, n, []tensor.Value{randomTensor(rng, dt, shape)}, fmt.Sprintf("%v %v", dt, shape))
+				}
+				// Finite values only, over a wide range, so that the vector
+				// loops run to the end of the rows.
+				v := make([]float32, shape[0]*shape[1])
+				for i := range v {
+					v[i] = float32(rng.NormFloat64() * 30)
+				}
+				n := &ops.Node{OpType: op, Version: 13, NumOutputs: 1}
+				sameRun(t, n, []tensor.Value{tensor.MustFromSlice(v, shape...)}, fmt.Sprintf("finite %v", shape))
+			}
+		}
+	}
+}

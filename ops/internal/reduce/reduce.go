@@ -45,7 +45,28 @@ func Run[A Number](op Op, l Layout, x, y []A, par Parallel) error {
 	case l.Inner == 1:
 		n := l.N
 		return par(l.Outer, l.Outer*n, func(lo, hi int) error {
-			for o := lo; o < hi; o++ {
+			o := lo
+			if xf, ok := any(x).([]float32); ok && (op.Kind == Sum || op.Kind == Mean) {
+				// Eight float32 rows at once, transposed in vector
+				// registers: each row still adds in order.
+				yf := any(y).([]float32)
+				var sums [8]float32
+				for ; o+8 <= hi; o += 8 {
+					sumRowsF32(xf[o*n:(o+8)*n], n, &sums)
+					for k, s := range sums {
+						yf[o+k] = float32(finish(op, A(s), 0, n))
+					}
+				}
+			}
+			if op.Kind == Sum || op.Kind == Mean || op.Kind == SumSquare || op.Kind == L2 {
+				// Four rows at once: four sums in flight instead of one
+				// waiting on the last addition; each still adds its row
+				// in order.
+				for ; o+4 <= hi; o += 4 {
+					sumRows4(op, x[o*n:(o+4)*n], n, y[o:o+4])
+				}
+			}
+			for ; o < hi; o++ {
 				y[o] = reduceRow(op, x[o*n:(o+1)*n])
 			}
 			return nil
@@ -381,4 +402,28 @@ func addRow[A Number](acc, row []A) {
 	for j, v := range row {
 		acc[j] += v
 	}
+}
+
+// sumRows4 is reduceRow of Sum, Mean, SumSquare or L2 for the four rows of
+// n elements of x, written to y[0:4].
+func sumRows4[A Number](op Op, x []A, n int, y []A) {
+	r0, r1, r2, r3 := x[:n], x[n:2*n], x[2*n:3*n], x[3*n:4*n]
+	var s0, s1, s2, s3 A
+	if op.Kind == SumSquare || op.Kind == L2 {
+		for i, v := range r0 {
+			s0 += v * v
+			s1 += r1[i] * r1[i]
+			s2 += r2[i] * r2[i]
+			s3 += r3[i] * r3[i]
+		}
+	} else {
+		for i, v := range r0 {
+			s0 += v
+			s1 += r1[i]
+			s2 += r2[i]
+			s3 += r3[i]
+		}
+	}
+	y = y[:4]
+	y[0], y[1], y[2], y[3] = finish(op, s0, 0, n), finish(op, s1, 0, n), finish(op, s2, 0, n), finish(op, s3, 0, n)
 }

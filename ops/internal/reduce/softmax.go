@@ -55,9 +55,29 @@ func softmaxRow[A Number](kind SoftmaxKind, x, y []A, negInfZero bool) {
 		y[at] = 1
 		return
 	}
-	m := reduceRow(Op{Kind: Max}, x)
+	var m A
+	if xf, ok := any(x).([]float32); ok {
+		m = A(rowMax(xf))
+	} else {
+		m = reduceRow(Op{Kind: Max}, x)
+	}
 	if negInfZero && kind == Softmax && math.IsInf(float64(m), -1) {
 		clear(y)
+		return
+	}
+	if xf, ok := any(x).([]float32); ok {
+		// The same steps with the maximum, exponentials, sum and quotients
+		// of rowMax, expShiftedRow and divideRow: the same bits, faster.
+		yf, mf := any(y).([]float32)[:len(xf)], float32(m)
+		s := expShiftedRow(yf, xf, mf)
+		if kind == Softmax {
+			divideRow(yf, s)
+			return
+		}
+		ls := float32(math.Log(float64(s)))
+		for i, v := range xf {
+			yf[i] = (v - mf) - ls
+		}
 		return
 	}
 	var s A

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/onnxshape/onnxshape/infer"
+	"github.com/onnxshape/onnxshape/onnx"
+)
+
+const inferUsage = `usage: onnxshape infer MODEL [--json] [--input-shape NAME=1,3,H,W]...
+
+Prints the element type and shape of every value of MODEL's main graph
+(MODEL is a .onnx file or a node-test folder holding model.onnx)
+(inputs, initializers, node outputs), without running it: a dimension is a
+number or an expression over the symbols of the inputs (N, H*W,
+floor((H-1)/2)+1); unk__K names a size only known at run time. Small
+integer values whose contents are known (shapes, sizes) follow "=".
+Operators onnxshape does not run are followed by their ONNX shape rules.
+--input-shape replaces an input's declared shape; a symbol stays symbolic.
+Problems (a node that refuses its inputs, a declared type that contradicts
+the inferred one, an operator without a rule) follow the values.
+
+--json prints {"model", "values": [{"name", "type", "shape"}], "problems"}
+with each dimension a number or a string and "shape": null for an unknown
+rank.
+
+Exit status: 0, or 1 when a node refuses its inputs or a declaration
+contradicts inference; 2 when the model cannot be read.`
+
+func init() {
+	register("infer", "print the type and shape of every value of a model, symbolically (--json)", func(args []string) int {
+		return inferMain(args, os.Stdout, os.Stderr)
+	})
+}
+
+// inputShapeFlags collects the repeated --input-shape flag.
+type inputShapeFlags map[string][]infer.Dim
+
+func (f inputShapeFlags) String() string { return fmt.Sprint(map[string][]infer.Dim(f)) }
+func (f inputShapeFlags) Set(s string) error {
+	name, dims, err := infer.ParseInputShape(s)
+	if err != nil {
+		return err
+	}
+	f[name] = dims
+	return nil
+}
+
+// jsonValue is one value in infer's JSON.
+type jsonValue struct {
+	Name     string       `json:"name"`
+	Type     string       `json:"type"`
+	Shape    *[]infer.Dim `json:"shape"`
+	Kind     string       `json:"kind,omitempty"`
+	Contents []infer.Dim  `json:"contents,omitempty"`
+}
+
+type jsonProblem struct {
+	Kind  string `json:"kind"`
+	Node  string `json:"node,omitempty"`
+	Op    string `json:"op,omitempty"`
+	Value string `json:"value,omitempty"`
+	Msg   string `json:"message"`
+}
+
+func inferMain(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("infer", inferUsage, stderr)
+	asJSON := fs.Bool("json", false, "print the values as JSON")
+	shapes := inputShapeFlags{}
+	fs.Var(shapes, "input-shape", "an input's shape, as NAME=D1,D2,... (numbers or symbols); repeat for each input")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return 2
+	}
+	path := modelPath(pos[0])
+	m, err := onnx.ReadModel(path)
+	if err != nil {
+		fmt.Fprintln(stderr, "onnxshape infer:", oneLine(err.Error()))
+		return 2
+	}
+	r, err := infer.Model(m, &infer.Options{InputShapes: shapes, BaseDir: filepath.Dir(path)})
+	if err != nil {
+		fmt.Fprintln(stderr, "onnxshape infer:", oneLine(err.Error()))
+		return 2
+	}
+	if *asJSON {
+		if err := writeInferJSON(stdout, path, r); err != nil {
+			fmt.Fprintln(stderr, "onnxshape infer:", err)
+			return 2
+		}
+	} else {
+		writeInferText(stdout, r)
+	}
+	return inferExit(r)
+}
+
+// modelPath is path, or the model.onnx inside it when it is a folder (a
+// node test).
+func modelPath(path string) string {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return filepath.Join(path, "model.onnx")
+	}
+	return path
+}
+
+// inferExit is 1 when a problem means the model would fail or contradicts
+// itself.
+func inferExit(r *infer.Result) int {
+	for _, p := range r.Problems {
+		if p.Kind != infer.NoRule {
+			return 1
+		}
+	}
+	return 0
+}
+
+func problemKind(k infer.ProblemKind) string {
+	switch k {
+	case infer.Conflict:
+		return "conflict"
+	case infer.NoRule:
+		return "no-rule"
+	}
+	return "refused"
+}
+
+func writeInferText(w io.Writer, r *infer.Result) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, v := range r.Values {
+		fmt.Fprintf(tw, "%s\t%s\n", v.Name, v.Value)
+	}
+	tw.Flush()
+	for _, p := range r.Problems {
+		fmt.Fprintf(w, "%s: %s\n", problemKind(p.Kind), p)
+	}
+}
+
+func writeInferJSON(w io.Writer, model string, r *infer.Result) error {
+	out := struct {
+		Model    string        `json:"model"`
+		Values   []jsonValue   `json:"values"`
+		Problems []jsonProblem `json:"problems"`
+	}{Model: model, Values: []jsonValue{}, Problems: []jsonProblem{}}
+	for _, v := range r.Values {
+		jv := jsonValue{Name: v.Name, Type: typeString(v.Value)}
+		if v.Ranked {
+			s := append([]infer.Dim{}, v.Shape...)
+			jv.Shape = &s
+		}
+		switch v.Kind {
+		case infer.KindSequence:
+			jv.Kind = "sequence"
+		case infer.KindOptional:
+			jv.Kind = "optional"
+		}
+		if len(v.Elems) <= 64 {
+			jv.Contents = v.Elems
+		}
+		out.Values = append(out.Values, jv)
+	}
+	for _, p := range r.Problems {
+		out.Problems = append(out.Problems, jsonProblem{problemKind(p.Kind), p.Node, p.Op, p.Value, p.Msg})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// typeString names a value's element type as ONNX does ("float"), "" when
+// unknown.
+func typeString(v *infer.Value) string {
+	if v.Type == 0 {
+		return ""
+	}
+	return v.Type.String()
+}

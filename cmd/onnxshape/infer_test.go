@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/onnxshape/onnxshape/onnx"
+)
+
+func TestInferCommand(t *testing.T) {
+	model := filepath.Join("..", "..", "infer", "testdata", "flatten.onnx")
+	var out, errb bytes.Buffer
+	if code := inferMain([]string{model}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "float[N,3*H*W]") {
+		t.Errorf("the flattened shape is missing:\n%s", out.String())
+	}
+	out.Reset()
+	if code := inferMain([]string{model, "--json", "--input-shape", "x=2,3,H,5"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var doc struct {
+		Values []struct {
+			Name  string `json:"name"`
+			Type  string `json:"type"`
+			Shape []any  `json:"shape"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	last := doc.Values[len(doc.Values)-1]
+	if last.Type != "float" || len(last.Shape) != 2 || last.Shape[0] != 2.0 || last.Shape[1] != "15*H" {
+		t.Errorf("the output is %+v, want float [2, \"15*H\"]", last)
+	}
+	if code := inferMain([]string{model, "--input-shape", "y=1"}, &out, &errb); code != 2 {
+		t.Errorf("an input shape of no input: exit %d", code)
+	}
+	if code := inferMain([]string{model, "--input-shape", "x=1,?"}, &out, &errb); code != 2 {
+		t.Errorf("a malformed input shape: exit %d", code)
+	}
+}
+
+func TestFoldCommand(t *testing.T) {
+	model := filepath.Join("..", "..", "infer", "testdata", "attention.onnx")
+	dst := filepath.Join(t.TempDir(), "folded.onnx")
+	var out, errb bytes.Buffer
+	if code := foldMain([]string{model, "-o", dst, "--input-shape", "x=1,8,64", "--annotate"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "16 nodes") || !strings.Contains(out.String(), "9 nodes") {
+		t.Errorf("fold printed:\n%s", out.String())
+	}
+	m, err := onnx.ReadModel(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Graph.ValueInfo) == 0 {
+		t.Error("--annotate wrote no value_info")
+	}
+	for _, n := range m.Graph.Node {
+		if n.GetOpType() == "Shape" || n.GetOpType() == "Gather" || n.GetOpType() == "Concat" {
+			t.Errorf("a %s node is left", n.GetOpType())
+		}
+	}
+	if code := foldMain([]string{model}, &out, &errb); code != 2 {
+		t.Errorf("fold without -o: exit %d", code)
+	}
+}

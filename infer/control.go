@@ -1,0 +1,372 @@
+package infer
+
+import (
+	"github.com/onnxshape/onnxshape/onnx/pb"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// Control flow and sequences: If and Loop infer their bodies in a scope
+// that sees the enclosing graph's values; sequences carry the type and
+// shape of their items.
+
+func init() {
+	register(ifRule, "If")
+	register(loopRule, "Loop")
+	register(scanRule, "Scan")
+	register(sequenceConstructRule, "SequenceConstruct")
+	register(sequenceEmptyRule, "SequenceEmpty")
+	register(sequenceItemRule, "SequenceAt")
+	register(sequenceSameRule, "SequenceInsert", "SequenceErase")
+	register(sequenceLengthRule, "SequenceLength")
+	register(splitToSequenceRule, "SplitToSequence")
+	register(concatFromSequenceRule, "ConcatFromSequence")
+	register(optionalRule, "Optional")
+	register(sequenceItemRule, "OptionalGetElement")
+	register(boolScalarRule, "OptionalHasElement")
+}
+
+// merge returns what two possible values of one output have in common:
+// the dimensions they agree on, fresh symbols where they differ.
+func (c *call) merge(a, b *Value) *Value {
+	if a == nil || b == nil {
+		return &Value{}
+	}
+	out := &Value{Kind: a.Kind, Type: a.Type}
+	if a.Type != b.Type {
+		out.Type = tensor.Undefined
+	}
+	if a.Rank() < 0 || a.Rank() != b.Rank() {
+		return out
+	}
+	out.Ranked = true
+	for i, d := range a.Shape {
+		if d.Equal(b.Shape[i]) {
+			out.Shape = append(out.Shape, d)
+		} else {
+			out.Shape = append(out.Shape, c.fresh())
+		}
+	}
+	return out
+}
+
+// subgraph infers body with its inputs set to args (by position; those
+// beyond args keep their declared types) and returns its outputs.
+func (c *call) subgraph(body *pb.GraphProto, args []*Value) []*Value {
+	sc := &scope{parent: c.scope, vals: map[string]*Value{}}
+	for _, tp := range body.GetInitializer() {
+		sc.vals[tp.GetName()] = c.e.initializer(tp)
+	}
+	for i, vi := range body.GetInput() {
+		v := c.e.fromType(vi.GetType())
+		if i < len(args) && args[i] != nil {
+			a := *args[i]
+			if a.Type == tensor.Undefined {
+				a.Type = v.Type
+			}
+			v = &a
+		}
+		sc.vals[vi.GetName()] = v
+	}
+	c.e.runGraph(body, sc, "subgraph of "+c.np.GetName()+": ", nil)
+	outs := make([]*Value, len(body.GetOutput()))
+	for i, vi := range body.GetOutput() {
+		v, ok := sc.lookup(vi.GetName())
+		if !ok || v == nil {
+			v = c.e.fromType(vi.GetType())
+		}
+		outs[i] = v
+	}
+	return outs
+}
+
+// ifRule: the branch a known condition takes, or what both branches agree
+// on.
+func ifRule(c *call, in []*Value) ([]*Value, error) {
+	thenG, elseG := c.subgraphs["then_branch"], c.subgraphs["else_branch"]
+	if thenG == nil || elseG == nil {
+		return nil, c.errorf("branches", "If needs then_branch and else_branch")
+	}
+	if cond := input(in, 0); cond != nil && len(cond.Elems) == 1 {
+		if b, ok := cond.Elems[0].Value(); ok {
+			if b != 0 {
+				return c.subgraph(thenG, nil), nil
+			}
+			return c.subgraph(elseG, nil), nil
+		}
+	}
+	a, b := c.subgraph(thenG, nil), c.subgraph(elseG, nil)
+	if len(a) != len(b) {
+		return nil, c.errorf("branches", "the branches have %d and %d outputs", len(a), len(b))
+	}
+	out := make([]*Value, len(a))
+	for i := range a {
+		out[i] = c.merge(a[i], b[i])
+	}
+	return out, nil
+}
+
+// loopRule: the loop-carried values keep what their initial values and
+// the body's results agree on; each scan output gains a leading axis of
+// the trip count (M when the loop has no condition, a fresh symbol
+// otherwise).
+func loopRule(c *call, in []*Value) ([]*Value, error) {
+	body := c.subgraphs["body"]
+	if body == nil {
+		return nil, c.errorf("body", "Loop needs a body")
+	}
+	carried := []*Value{}
+	if len(in) > 2 {
+		carried = in[2:]
+	}
+	// The body sees its first iteration's condition (true while it runs)
+	// and the loop-carried values without their contents, which change
+	// from one iteration to the next: what it then knows holds in every
+	// iteration.
+	cond := ranked(tensor.Bool, []Dim{})
+	cond.Elems = []Dim{Const(1)}
+	args := []*Value{ranked(tensor.Int64, []Dim{}), cond}
+	for _, v := range carried {
+		if v != nil {
+			v = same(v)
+		}
+		args = append(args, v)
+	}
+	res := c.subgraph(body, args)
+	if len(res) < 1+len(carried) {
+		return nil, c.errorf("body", "the body has %d outputs for %d loop-carried values", len(res), len(carried))
+	}
+	// The loop runs M times when nothing can stop it early: no condition,
+	// or one that starts true and that the body keeps true.
+	trips := c.fresh()
+	alwaysTrue := func(v *Value) bool {
+		if v == nil || len(v.Elems) != 1 {
+			return false
+		}
+		b, ok := v.Elems[0].Value()
+		return ok && b != 0
+	}
+	if m := input(in, 0); m != nil && len(m.Elems) == 1 && (input(in, 1) == nil || (alwaysTrue(input(in, 1)) && alwaysTrue(res[0]))) {
+		trips = m.Elems[0]
+	}
+	var out []*Value
+	for i, v := range carried {
+		out = append(out, c.merge(v, res[1+i]))
+	}
+	for _, s := range res[1+len(carried):] {
+		if s.Rank() < 0 {
+			out = append(out, Unknown(s.Type))
+			continue
+		}
+		out = append(out, ranked(s.Type, append([]Dim{trips}, s.Shape...)))
+	}
+	return out, nil
+}
+
+// scanRule: the states keep their shapes; each scan output gains the
+// sequence length as its axis (0 unless scan_output_axes says).
+func scanRule(c *call, in []*Value) ([]*Value, error) {
+	body := c.subgraphs["body"]
+	if body == nil {
+		return nil, c.errorf("body", "Scan needs a body")
+	}
+	m := int(c.int("num_scan_inputs", 0))
+	if c.version() < 9 {
+		return c.scan8(body, in, m)
+	}
+	n := len(in) - m
+	if n < 0 || m < 1 {
+		return nil, c.errorf("num_scan_inputs", "num_scan_inputs %d for %d inputs", m, len(in))
+	}
+	inAxes, _ := c.ints("scan_input_axes")
+	outAxes, _ := c.ints("scan_output_axes")
+	args := append([]*Value{}, in[:n]...)
+	seq := c.fresh()
+	for j, v := range in[n:] {
+		if v.Rank() < 1 {
+			args = append(args, Unknown(typeOf(in, n+j)))
+			continue
+		}
+		axis := 0
+		if c.version() >= 9 && j < len(inAxes) {
+			k, err := c.normAxis(inAxes[j], v.Rank())
+			if err != nil {
+				return nil, err
+			}
+			axis = k
+		}
+		seq = v.Shape[axis]
+		slice := same(v)
+		slice.Shape = append(append([]Dim{}, v.Shape[:axis]...), v.Shape[axis+1:]...)
+		args = append(args, slice)
+	}
+	res := c.subgraph(body, args)
+	var out []*Value
+	for i := 0; i < n && i < len(res); i++ {
+		out = append(out, c.merge(in[i], res[i]))
+	}
+	for j, s := range res[min(n, len(res)):] {
+		if s.Rank() < 0 {
+			out = append(out, Unknown(s.Type))
+			continue
+		}
+		axis := 0
+		if j < len(outAxes) {
+			k, err := c.normAxis(outAxes[j], s.Rank()+1)
+			if err != nil {
+				return nil, err
+			}
+			axis = k
+		}
+		shape := append(append(append([]Dim{}, s.Shape[:axis]...), seq), s.Shape[axis:]...)
+		out = append(out, ranked(s.Type, shape))
+	}
+	return out, nil
+}
+
+// scan8: Scan-8's inputs are sequence_lens then [batch, sequence, ...]
+// tensors; the body sees one batch item and one step.
+func (c *call) scan8(body *pb.GraphProto, in []*Value, m int) ([]*Value, error) {
+	if len(in) > 0 {
+		in = in[1:]
+	}
+	n := len(in) - m
+	if n < 0 || m < 1 {
+		return nil, c.errorf("num_scan_inputs", "num_scan_inputs %d for %d inputs", m, len(in))
+	}
+	batch, seq := c.fresh(), c.fresh()
+	var args []*Value
+	for i, v := range in {
+		drop := 1
+		if i >= n {
+			drop = 2
+		}
+		if v.Rank() < drop {
+			args = append(args, Unknown(typeOf(in, i)))
+			continue
+		}
+		batch = v.Shape[0]
+		if i >= n {
+			seq = v.Shape[1]
+		}
+		args = append(args, ranked(v.Type, append([]Dim{}, v.Shape[drop:]...)))
+	}
+	res := c.subgraph(body, args)
+	var out []*Value
+	for i, s := range res {
+		lead := []Dim{batch}
+		if i >= n {
+			lead = append(lead, seq)
+		}
+		if s.Rank() < 0 {
+			out = append(out, Unknown(s.Type))
+			continue
+		}
+		out = append(out, ranked(s.Type, append(lead, s.Shape...)))
+	}
+	return out, nil
+}
+
+func sequenceConstructRule(c *call, in []*Value) ([]*Value, error) {
+	if len(in) == 0 {
+		return []*Value{{Kind: KindSequence}}, nil
+	}
+	item := same(in[0])
+	for _, v := range in[1:] {
+		item = c.merge(item, v)
+	}
+	item.Kind = KindSequence
+	return []*Value{item}, nil
+}
+
+func sequenceEmptyRule(c *call, in []*Value) ([]*Value, error) {
+	return []*Value{{Kind: KindSequence, Type: tensor.DataType(c.int("dtype", int64(tensor.Float)))}}, nil
+}
+
+// sequenceItemRule: an item of a sequence (or the value of an optional).
+func sequenceItemRule(c *call, in []*Value) ([]*Value, error) {
+	out := same(input(in, 0))
+	out.Kind = KindTensor
+	return []*Value{out}, nil
+}
+
+func sequenceSameRule(c *call, in []*Value) ([]*Value, error) {
+	s := same(input(in, 0))
+	if c.node.OpType == "SequenceInsert" {
+		item := same(input(in, 1))
+		item.Kind = KindSequence
+		s = c.merge(s, item)
+	}
+	s.Kind = KindSequence
+	return []*Value{s}, nil
+}
+
+func sequenceLengthRule(c *call, in []*Value) ([]*Value, error) {
+	return []*Value{ranked(tensor.Int64, []Dim{})}, nil
+}
+
+func splitToSequenceRule(c *call, in []*Value) ([]*Value, error) {
+	x := input(in, 0)
+	out := same(x)
+	out.Kind = KindSequence
+	if x.Rank() < 0 {
+		return []*Value{out}, nil
+	}
+	axis, err := c.normAxis(c.int("axis", 0), x.Rank())
+	if err != nil {
+		return nil, err
+	}
+	split := input(in, 1)
+	switch {
+	case split == nil && c.int("keepdims", 1) == 0:
+		out.Shape = append(append([]Dim{}, x.Shape[:axis]...), x.Shape[axis+1:]...)
+	case split == nil:
+		out.Shape[axis] = Const(1)
+	case split.Rank() == 0 && len(split.Elems) == 1:
+		out.Shape[axis] = split.Elems[0]
+	default:
+		out.Shape[axis] = c.fresh()
+	}
+	return []*Value{out}, nil
+}
+
+func concatFromSequenceRule(c *call, in []*Value) ([]*Value, error) {
+	s := input(in, 0)
+	if s.Rank() < 0 {
+		return []*Value{Unknown(typeOf(in, 0))}, nil
+	}
+	r := s.Rank()
+	newAxis := c.int("new_axis", 0) == 1
+	if newAxis {
+		r++
+	}
+	axis, err := c.normAxis(c.int("axis", 0), r)
+	if err != nil {
+		return nil, err
+	}
+	out := ranked(s.Type, append([]Dim{}, s.Shape...))
+	if newAxis {
+		out.Shape = append(append(append([]Dim{}, s.Shape[:axis]...), c.fresh()), s.Shape[axis:]...)
+	} else {
+		out.Shape[axis] = c.fresh()
+	}
+	return []*Value{out}, nil
+}
+
+// optionalRule: an optional of the input, or, without one, of the type
+// attribute.
+func optionalRule(c *call, in []*Value) ([]*Value, error) {
+	out := same(input(in, 0))
+	if input(in, 0) == nil {
+		for _, a := range c.np.GetAttribute() {
+			if a.GetName() == "type" && a.GetTp() != nil {
+				out = c.e.fromType(a.GetTp())
+			}
+		}
+	}
+	out.Kind = KindOptional
+	return []*Value{out}, nil
+}
+
+func boolScalarRule(c *call, in []*Value) ([]*Value, error) {
+	return []*Value{ranked(tensor.Bool, []Dim{})}, nil
+}

@@ -1,0 +1,254 @@
+package infer
+
+import (
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// Operators of the other ONNX domains (ai.onnx.ml, the training preview)
+// and the text and signal operators, by their ONNX shape rules.
+
+func init() {
+	register(optimizerRule, "ai.onnx.preview.training.Adagrad", "ai.onnx.preview.training.Adam",
+		"ai.onnx.preview.training.Momentum")
+	register(labelEncoderRule, "ai.onnx.ml.LabelEncoder")
+	register(unary(nil), "ai.onnx.ml.Binarizer")
+	register(stringNormalizerRule, "StringNormalizer")
+	register(tfIdfRule, "TfIdfVectorizer")
+	register(dftRule, "DFT")
+	register(binary(tensor.String, nil), "StringConcat")
+	register(stringSplitRule, "StringSplit")
+	register(col2ImRule, "Col2Im")
+}
+
+// stringSplitRule: Y is X's shape with the most substrings as a new last
+// axis; Z, the counts, has X's shape.
+func stringSplitRule(c *call, in []*Value) ([]*Value, error) {
+	x := input(in, 0)
+	if x.Rank() < 0 {
+		return []*Value{Unknown(tensor.String), Unknown(tensor.Int64)}, nil
+	}
+	y := ranked(tensor.String, append(append([]Dim{}, x.Shape...), c.fresh()))
+	return []*Value{y, withType(x, tensor.Int64)}, nil
+}
+
+// col2ImRule: [N, C*prod(block_shape), L] to [N, C, image_shape...].
+func col2ImRule(c *call, in []*Value) ([]*Value, error) {
+	x := input(in, 0)
+	image, n := shapeInput(input(in, 1))
+	block, _ := shapeInput(input(in, 2))
+	dt := typeOf(in, 0)
+	if x.Rank() != 3 || n < 0 {
+		return []*Value{Unknown(dt)}, nil
+	}
+	ch := c.fresh()
+	if block != nil {
+		prod := Const(1)
+		for _, b := range block {
+			prod = prod.Mul(b)
+		}
+		ch = x.Shape[1].FloorDiv(prod)
+	}
+	if image == nil {
+		image = c.freshShape(n)
+	}
+	return []*Value{ranked(dt, append([]Dim{x.Shape[0], ch}, image...))}, nil
+}
+
+// optimizerRule: after the rate R and the step count T come n tensors to
+// update and the gradients and states of each; the outputs are the new
+// tensors and states, each of the shape of the tensor it updates.
+func optimizerRule(c *call, in []*Value) ([]*Value, error) {
+	groups := c.node.NumOutputs
+	perTensor := 3 // X, G, H (Adagrad)
+	switch c.node.OpType {
+	case "Adam":
+		perTensor = 4 // X, G, V, H
+	case "Momentum":
+		perTensor = 3 // X, G, V
+	}
+	n := (len(in) - 2) / perTensor
+	if n == 0 || groups%n != 0 {
+		return nil, c.errorf("inputs", "%d inputs for %d outputs", len(in), groups)
+	}
+	out := make([]*Value, groups)
+	for i := range out {
+		out[i] = same(input(in, 2+i%n))
+	}
+	return out, nil
+}
+
+// labelEncoderRule: the input's shape, of the type of the values listed.
+func labelEncoderRule(c *call, in []*Value) ([]*Value, error) {
+	dt := tensor.Undefined
+	switch {
+	case c.node.Has("values_strings"):
+		dt = tensor.String
+	case c.node.Has("values_int64s"):
+		dt = tensor.Int64
+	case c.node.Has("values_floats"):
+		dt = tensor.Float
+	}
+	if t, err := c.node.TensorAttr("values_tensor"); err == nil && t != nil {
+		dt = t.DataType()
+	}
+	return []*Value{withType(input(in, 0), dt)}, nil
+}
+
+// stringNormalizerRule: [C] or [1, C] with C the strings left, unknown.
+func stringNormalizerRule(c *call, in []*Value) ([]*Value, error) {
+	x := input(in, 0)
+	if x.Rank() == 2 {
+		return []*Value{ranked(tensor.String, []Dim{x.Shape[0], c.fresh()})}, nil
+	}
+	return []*Value{ranked(tensor.String, []Dim{c.fresh()})}, nil
+}
+
+// tfIdfRule: [C] -> [max(ngram_indexes)+1], [N, C] -> [N, that].
+func tfIdfRule(c *call, in []*Value) ([]*Value, error) {
+	x := input(in, 0)
+	idx, _ := c.ints("ngram_indexes")
+	size := int64(0)
+	for _, i := range idx {
+		size = max(size, i+1)
+	}
+	if x.Rank() == 2 {
+		return []*Value{ranked(tensor.Float, []Dim{x.Shape[0], Const(size)})}, nil
+	}
+	return []*Value{ranked(tensor.Float, []Dim{Const(size)})}, nil
+}
+
+// dftRule: the input with its last axis 2 (complex); the transformed axis
+// dft_length long, floor(n/2)+1 when onesided.
+func dftRule(c *call, in []*Value) ([]*Value, error) {
+	x := input(in, 0)
+	if x.Rank() < 2 {
+		return []*Value{same(x)}, nil
+	}
+	out := same(x)
+	onesided := c.int("onesided", 0) == 1
+	inverse := c.int("inverse", 0) == 1
+	last := Const(2)
+	if onesided && inverse {
+		last = Const(1)
+	}
+	out.Shape[x.Rank()-1] = last
+	axis := c.int("axis", 1)
+	if c.version() >= 20 {
+		axis = -2
+		if a := input(in, 2); a != nil {
+			if v, ok := knownInts(a); ok && len(v) == 1 {
+				axis = v[0]
+			} else {
+				out.Shape = c.freshShape(x.Rank())
+				out.Shape[x.Rank()-1] = last
+				return []*Value{out}, nil
+			}
+		}
+	}
+	k, err := c.normAxis(axis, x.Rank())
+	if err != nil {
+		return nil, err
+	}
+	n := x.Shape[k]
+	if l := input(in, 1); l != nil {
+		if len(l.Elems) == 1 {
+			n = l.Elems[0]
+		} else {
+			n = c.fresh()
+		}
+	}
+	switch {
+	case onesided && inverse:
+		// irfft: a real signal of dft_length, 2*(n-1) by default.
+		if input(in, 1) == nil {
+			n = n.Sub(Const(1)).Mul(Const(2))
+		}
+	case onesided:
+		n = n.FloorDiv(Const(2)).Add(Const(1))
+	}
+	out.Shape[k] = n
+	return []*Value{out}, nil
+}
+
+func init() {
+	register(randomRule, "RandomNormal", "RandomUniform")
+	register(multinomialRule, "Multinomial")
+	register(stftRule, "STFT")
+	register(melRule, "MelWeightMatrix")
+	register(imageDecoderRule, "ImageDecoder")
+}
+
+// randomRule: the shape attribute, of type dtype (float by default).
+func randomRule(c *call, in []*Value) ([]*Value, error) {
+	dt := tensor.DataType(c.int("dtype", int64(tensor.Float)))
+	shape, ok := c.ints("shape")
+	if !ok {
+		return nil, c.errorf("shape", "the shape attribute is missing")
+	}
+	dims := make([]Dim, len(shape))
+	for i, d := range shape {
+		dims[i] = Const(d)
+	}
+	return []*Value{ranked(dt, dims)}, nil
+}
+
+// multinomialRule: [batch, sample_size], int32 by default.
+func multinomialRule(c *call, in []*Value) ([]*Value, error) {
+	x := input(in, 0)
+	dt := tensor.DataType(c.int("dtype", int64(tensor.Int32)))
+	batch := c.fresh()
+	if x.Rank() == 2 {
+		batch = x.Shape[0]
+	}
+	return []*Value{ranked(dt, []Dim{batch, Const(c.int("sample_size", 1))})}, nil
+}
+
+// stftRule: [batch, frames, bins, 2] with frames floor((length -
+// frame_length) / frame_step) + 1 and bins frame_length, or
+// floor(frame_length/2)+1 when onesided (the default).
+func stftRule(c *call, in []*Value) ([]*Value, error) {
+	x, step, window, length := input(in, 0), input(in, 1), input(in, 2), input(in, 3)
+	dt := typeOf(in, 0)
+	if x.Rank() != 3 {
+		return []*Value{ranked(dt, c.freshShape(4))}, nil
+	}
+	frame := c.fresh()
+	switch {
+	case length != nil && len(length.Elems) == 1:
+		frame = length.Elems[0]
+	case window.Rank() == 1:
+		frame = window.Shape[0]
+	}
+	frames := c.fresh()
+	if step != nil && len(step.Elems) == 1 {
+		frames = x.Shape[1].Sub(frame).FloorDiv(step.Elems[0]).Add(Const(1))
+	}
+	bins := frame
+	if c.int("onesided", 1) == 1 {
+		bins = frame.FloorDiv(Const(2)).Add(Const(1))
+	}
+	return []*Value{ranked(dt, []Dim{x.Shape[0], frames, bins, Const(2)})}, nil
+}
+
+// melRule: [floor(dft_length/2)+1, num_mel_bins] of output_datatype.
+func melRule(c *call, in []*Value) ([]*Value, error) {
+	dt := tensor.DataType(c.int("output_datatype", int64(tensor.Float)))
+	bins, dft := c.fresh(), c.fresh()
+	if v := input(in, 0); v != nil && len(v.Elems) == 1 {
+		bins = v.Elems[0]
+	}
+	if v := input(in, 1); v != nil && len(v.Elems) == 1 {
+		dft = v.Elems[0].FloorDiv(Const(2)).Add(Const(1))
+	}
+	return []*Value{ranked(dt, []Dim{dft, bins})}, nil
+}
+
+// imageDecoderRule: [height, width, channels] uint8, both sizes in the
+// encoded data; 1 channel for Grayscale, 3 otherwise.
+func imageDecoderRule(c *call, in []*Value) ([]*Value, error) {
+	ch := Const(3)
+	if c.str("pixel_format", "RGB") == "Grayscale" {
+		ch = Const(1)
+	}
+	return []*Value{ranked(tensor.Uint8, []Dim{c.fresh(), c.fresh(), ch})}, nil
+}

@@ -1,0 +1,617 @@
+package infer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/onnx"
+	"github.com/onnxshape/onnxshape/onnx/pb"
+	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/tensor"
+	"google.golang.org/protobuf/proto"
+)
+
+// DefaultMaxFoldBytes is the default cap on a value whose contents
+// inference computes: 16 MiB.
+const DefaultMaxFoldBytes = 16 << 20
+
+// Options are the settings of one inference. The zero value is usable.
+type Options struct {
+	// InputShapes replaces the declared shape of graph inputs, by name:
+	// {"x": {Const(1), Const(3), Sym("H"), Sym("W")}}.
+	InputShapes map[string][]Dim
+	// MaxFoldBytes caps the storage of any one value whose contents are
+	// computed (0 means DefaultMaxFoldBytes; negative means none is).
+	MaxFoldBytes int64
+	// BaseDir is where external tensor data is read from.
+	BaseDir string
+	// Ctx, when set, stops a long inference.
+	Ctx context.Context
+}
+
+func (o *Options) foldCap() int64 {
+	switch {
+	case o == nil || o.MaxFoldBytes == 0:
+		return DefaultMaxFoldBytes
+	case o.MaxFoldBytes < 0:
+		return 0
+	}
+	return o.MaxFoldBytes
+}
+
+// Problem is one thing inference found wrong or could not follow: a node
+// whose rule refuses its inputs, an operator it has no rule for, or a
+// declared type that contradicts the inferred one.
+type Problem struct {
+	Kind  ProblemKind
+	Node  string // the node's name, or "#index"; "" for a graph-level problem
+	Op    string // the node's operator
+	Value string // the value concerned, when there is one
+	Msg   string
+}
+
+// String reads `node "Reshape_3" (Reshape): value "y": declared
+// float[2,5], inferred float[2,6]`.
+func (p Problem) String() string {
+	var parts []string
+	if p.Node != "" {
+		parts = append(parts, fmt.Sprintf("node %s (%s)", p.Node, p.Op))
+	}
+	if p.Value != "" {
+		parts = append(parts, fmt.Sprintf("value %q", p.Value))
+	}
+	parts = append(parts, p.Msg)
+	return strings.Join(parts, ": ")
+}
+
+// ProblemKind sorts problems by what they mean for the model.
+type ProblemKind int
+
+// The kinds of problems.
+const (
+	// Refused: a node's rule refuses its inputs or attributes, or the model
+	// is malformed there; the model would fail to run.
+	Refused ProblemKind = iota
+	// Conflict: a declared type contradicts the inferred one.
+	Conflict
+	// NoRule: inference has no rule for an operator (or domain) and leaves
+	// its outputs unknown; the model may well be right.
+	NoRule
+)
+
+// NamedValue is one value of the main graph and what inference knows of it.
+type NamedValue struct {
+	Name string
+	*Value
+}
+
+// Result is the outcome of inferring a model.
+type Result struct {
+	// Values lists every value of the main graph: inputs, initializers,
+	// then node outputs in the order the nodes run.
+	Values   []NamedValue
+	Problems []Problem
+
+	byName map[string]*Value
+}
+
+// Value returns what is known of the value name of the main graph.
+func (r *Result) Value(name string) (*Value, bool) {
+	v, ok := r.byName[name]
+	return v, ok && v != nil
+}
+
+// Model infers the type and shape of every value of mp. It fails only when
+// the model has no graph or opset imports; what it cannot follow is listed
+// in Result.Problems and leaves the values concerned unknown.
+func Model(mp *pb.ModelProto, opt *Options) (*Result, error) {
+	if opt == nil {
+		opt = &Options{}
+	}
+	g := mp.GetGraph()
+	if g == nil {
+		return nil, errors.New("model has no graph")
+	}
+	opsets := map[string]int{}
+	for _, imp := range mp.GetOpsetImport() {
+		d := imp.GetDomain()
+		if d == "ai.onnx" {
+			d = ""
+		}
+		opsets[d] = int(imp.GetVersion())
+	}
+	if len(opsets) == 0 {
+		return nil, errors.New("model imports no opset")
+	}
+	e := &engine{opt: opt, opsets: opsets, foldCap: opt.foldCap(), used: usedSymbols(g)}
+	for _, dims := range opt.InputShapes {
+		for _, d := range dims {
+			for _, s := range d.Symbols() {
+				e.used[s] = true
+			}
+		}
+	}
+	size := len(g.GetInput()) + len(g.GetInitializer())
+	for _, n := range g.GetNode() {
+		size += len(n.GetOutput())
+	}
+	r := &Result{byName: make(map[string]*Value, size), Values: make([]NamedValue, 0, size)}
+	sc := &scope{vals: make(map[string]*Value, size)}
+	for name := range opt.InputShapes {
+		found := false
+		for _, in := range g.GetInput() {
+			found = found || in.GetName() == name
+		}
+		if !found {
+			return nil, fmt.Errorf("an input shape is given for %q, which is no graph input", name)
+		}
+	}
+	add := func(name string, v *Value) {
+		if _, seen := r.byName[name]; !seen {
+			r.Values = append(r.Values, NamedValue{name, v})
+		}
+		r.byName[name] = v
+	}
+	e.graphInputs(g, mp.GetIrVersion(), sc, opt.InputShapes, add)
+	e.runGraph(g, sc, "", add)
+	r.Problems = e.problems
+	for i := range r.Values {
+		r.Values[i].Value = r.byName[r.Values[i].Name]
+	}
+	return r, nil
+}
+
+// engine holds the state of one inference.
+type engine struct {
+	opt      *Options
+	opsets   map[string]int
+	foldCap  int64
+	used     map[string]bool // every dim_param of the model, so fresh symbols differ
+	fresh    int
+	problems []Problem
+	schemas  map[schemaKey]*ops.Schema
+}
+
+// scope maps value names to values; a subgraph's scope sees its parents'.
+type scope struct {
+	parent *scope
+	vals   map[string]*Value
+}
+
+func (s *scope) lookup(name string) (*Value, bool) {
+	for ; s != nil; s = s.parent {
+		if v, ok := s.vals[name]; ok {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// newSymbol returns a symbol no dimension of the model uses: the size of a
+// data-dependent or undeclared dimension.
+func (e *engine) newSymbol() Dim {
+	for {
+		e.fresh++
+		name := "unk__" + strconv.Itoa(e.fresh)
+		if !e.used[name] {
+			return Sym(name)
+		}
+	}
+}
+
+// isFresh reports whether d is a symbol made by newSymbol, which a
+// declaration may replace.
+func isFresh(d Dim) bool {
+	s := d.String()
+	return strings.HasPrefix(s, "unk__") && !strings.ContainsAny(s, "+-*/()")
+}
+
+func usedSymbols(g *pb.GraphProto) map[string]bool {
+	used := map[string]bool{}
+	var walk func(g *pb.GraphProto)
+	collect := func(vis []*pb.ValueInfoProto) {
+		for _, vi := range vis {
+			for _, d := range vi.GetType().GetTensorType().GetShape().GetDim() {
+				if p := d.GetDimParam(); p != "" {
+					used[p] = true
+				}
+			}
+		}
+	}
+	walk = func(g *pb.GraphProto) {
+		collect(g.GetInput())
+		collect(g.GetOutput())
+		collect(g.GetValueInfo())
+		for _, n := range g.GetNode() {
+			for _, a := range n.GetAttribute() {
+				if a.GetG() != nil {
+					walk(a.GetG())
+				}
+				for _, sg := range a.GetGraphs() {
+					walk(sg)
+				}
+			}
+		}
+	}
+	walk(g)
+	return used
+}
+
+// fromType converts a declared type; unnamed unknown dimensions get fresh
+// symbols.
+func (e *engine) fromType(t *pb.TypeProto) *Value {
+	switch {
+	case t == nil:
+		return &Value{}
+	case t.GetSequenceType() != nil:
+		v := e.fromType(t.GetSequenceType().GetElemType())
+		v.Kind = KindSequence
+		return v
+	case t.GetOptionalType() != nil:
+		v := e.fromType(t.GetOptionalType().GetElemType())
+		v.Kind = KindOptional
+		return v
+	}
+	tt := t.GetTensorType()
+	v := &Value{Type: tensor.DataType(tt.GetElemType())}
+	if tt.GetShape() == nil {
+		return v
+	}
+	v.Ranked = true
+	for _, d := range tt.GetShape().GetDim() {
+		v.Shape = append(v.Shape, e.fromDim(d))
+	}
+	return v
+}
+
+func (e *engine) fromDim(d *pb.TensorShapeProto_Dimension) Dim {
+	switch x := d.GetValue().(type) {
+	case *pb.TensorShapeProto_Dimension_DimValue:
+		return Const(x.DimValue)
+	case *pb.TensorShapeProto_Dimension_DimParam:
+		if x.DimParam != "" {
+			return Sym(x.DimParam)
+		}
+	}
+	return e.newSymbol()
+}
+
+// graphInputs gives the main graph's initializers and inputs their values.
+// An initializer is read when it is small enough to compute with; a larger
+// one is known by its type and shape alone. One that is also a graph input
+// (from IR version 4) is a default the caller may override: its contents
+// are not known.
+func (e *engine) graphInputs(g *pb.GraphProto, ir int64, sc *scope, shapes map[string][]Dim, add func(string, *Value)) {
+	isInput := map[string]bool{}
+	for _, in := range g.GetInput() {
+		isInput[in.GetName()] = true
+	}
+	initialized := map[string]bool{}
+	for _, tp := range g.GetInitializer() {
+		name := tp.GetName()
+		initialized[name] = true
+		v := e.initializer(tp)
+		if isInput[name] && ir >= 4 {
+			v.Const, v.Elems = nil, nil
+		}
+		sc.vals[name] = v
+		add(name, v)
+	}
+	for _, in := range g.GetInput() {
+		name := in.GetName()
+		if initialized[name] {
+			continue
+		}
+		v := e.fromType(in.GetType())
+		if dims, ok := shapes[name]; ok {
+			v.Ranked, v.Shape = true, append([]Dim{}, dims...)
+		}
+		sc.vals[name] = v
+		add(name, v)
+	}
+}
+
+// initializer reads an initializer, or only its type and shape when it is
+// larger than inference computes with.
+func (e *engine) initializer(tp *pb.TensorProto) *Value {
+	dt := tensor.DataType(tp.GetDataType())
+	shape := make([]Dim, len(tp.GetDims()))
+	n := int64(1)
+	for i, d := range tp.GetDims() {
+		shape[i] = Const(d)
+		if d < 0 || (d > 0 && n > math.MaxInt64/d) {
+			n = -1
+			break
+		}
+		n *= d
+	}
+	limit := max(e.foldCap, DefaultMaxFoldBytes)
+	if n < 0 || !dt.Valid() || dt.Size() == 0 || n > limit/int64(dt.Size()) {
+		if n < 0 || !dt.Valid() {
+			e.problem(nil, -1, tp.GetName(), fmt.Sprintf("initializer of type %d and dims %v", tp.GetDataType(), tp.GetDims()))
+			return Unknown(dt)
+		}
+		return &Value{Type: dt, Ranked: true, Shape: shape}
+	}
+	t, err := onnx.TensorFromProto(tp, e.opt.BaseDir)
+	if err != nil {
+		e.problem(nil, -1, tp.GetName(), fmt.Sprintf("initializer: %v", err))
+		return Unknown(dt)
+	}
+	return constValue(t)
+}
+
+// runGraph infers every node of g in an order that runs producers first,
+// then compares the declared value_info and outputs with the result. prefix
+// names the subgraph in problems ("" for the main graph).
+func (e *engine) runGraph(g *pb.GraphProto, sc *scope, prefix string, add func(string, *Value)) {
+	nodes := g.GetNode()
+	producer := map[string]int{}
+	for i, np := range nodes {
+		for _, o := range np.GetOutput() {
+			if o != "" {
+				producer[o] = i
+			}
+		}
+	}
+	order, err := graph.SortNodes(nodes, producer)
+	if err != nil {
+		e.problem(nil, -1, "", prefix+err.Error())
+	}
+	declared := map[string]*pb.TypeProto{}
+	for _, vi := range g.GetValueInfo() {
+		declared[vi.GetName()] = vi.GetType()
+	}
+	for _, vi := range g.GetOutput() {
+		if vi.GetType() != nil {
+			declared[vi.GetName()] = vi.GetType()
+		}
+	}
+	for _, i := range order {
+		if e.opt.Ctx != nil && e.opt.Ctx.Err() != nil {
+			e.problem(nil, -1, "", e.opt.Ctx.Err().Error())
+			return
+		}
+		np := nodes[i]
+		outs := e.node(np, i, sc)
+		for k, name := range np.GetOutput() {
+			if name == "" {
+				continue
+			}
+			var v *Value
+			if k < len(outs) {
+				v = outs[k]
+			}
+			if v == nil {
+				v = &Value{}
+			}
+			if t, ok := declared[name]; ok {
+				v = e.reconcile(np, i, name, v, t)
+			}
+			sc.vals[name] = v
+			if add != nil {
+				add(name, v)
+			}
+		}
+	}
+}
+
+// node infers the outputs of one node.
+func (e *engine) node(np *pb.NodeProto, i int, sc *scope) []*Value {
+	in := make([]*Value, len(np.GetInput()))
+	for k, name := range np.GetInput() {
+		if name == "" {
+			continue
+		}
+		v, ok := sc.lookup(name)
+		if !ok {
+			e.problem(np, i, name, "input is no graph input, initializer or node output")
+			v = &Value{}
+		}
+		in[k] = v
+	}
+	domain := np.GetDomain()
+	if domain == "ai.onnx" {
+		domain = ""
+	}
+	opset, ok := e.opsets[domain]
+	if !ok {
+		e.problemOf(NoRule, np, i, "", fmt.Sprintf("the model imports no opset for domain %q", np.GetDomain()))
+		return nil
+	}
+	version := opset
+	schema := e.lookup(domain, np.GetOpType(), opset)
+	if schema != nil {
+		version = schema.Since
+	}
+	n, subgraphs, err := nodeOf(np, version, e.opt.BaseDir)
+	if err != nil {
+		e.problem(np, i, "", err.Error())
+		return nil
+	}
+	c := &call{e: e, np: np, index: i, node: n, scope: sc, subgraphs: subgraphs, opset: opset}
+	// A node whose inputs are all known is computed by onnxshape's own
+	// kernel, which also gives the exact shape.
+	if out, ok := c.fold(schema, in); ok {
+		return out
+	}
+	r, ok := ruleFor(domain, np.GetOpType())
+	if !ok {
+		e.problemOf(NoRule, np, i, "", "no shape rule for this operator; its outputs are left unknown")
+		return nil
+	}
+	out, err := c.apply(r, in)
+	if err != nil {
+		e.problem(np, i, "", err.Error())
+		return nil
+	}
+	for _, v := range out {
+		if v != nil {
+			e.bound(v)
+			materialize(v)
+		}
+	}
+	return out
+}
+
+// maxDimSize bounds the size of a dimension's expression: a larger one (a
+// model that squares a size again and again) becomes a fresh symbol.
+const maxDimSize = 256
+
+func (e *engine) bound(v *Value) {
+	for i, d := range v.Shape {
+		if d.size() > maxDimSize {
+			v.Shape[i] = e.newSymbol()
+		}
+	}
+	for i, d := range v.Elems {
+		if d.size() > maxDimSize {
+			v.Elems[i] = e.newSymbol()
+		}
+	}
+}
+
+// lookup returns the kernel schema serving an operator, nil when onnxshape
+// has none; answers are kept, as a model repeats its operators.
+func (e *engine) lookup(domain, op string, opset int) *ops.Schema {
+	k := schemaKey{domain, op, opset}
+	if s, ok := e.schemas[k]; ok {
+		return s
+	}
+	s, err := ops.Lookup(domain, op, opset)
+	if err != nil {
+		s = nil
+	}
+	if e.schemas == nil {
+		e.schemas = map[schemaKey]*ops.Schema{}
+	}
+	e.schemas[k] = s
+	return s
+}
+
+type schemaKey struct {
+	domain, op string
+	opset      int
+}
+
+// apply runs a rule; a panic, a bug in the rule, is reported as an error.
+func (c *call) apply(r rule, in []*Value) (out []*Value, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = nil, fmt.Errorf("internal error in the shape rule: %v", p)
+		}
+	}()
+	return r(c, in)
+}
+
+// nodeOf converts a NodeProto with graph.NodeFromProto, setting graph
+// attributes (If, Loop, Scan bodies) apart and leaving out the kinds of
+// attribute no rule reads (type protos, sparse tensors), which call.np
+// still holds.
+func nodeOf(np *pb.NodeProto, version int, baseDir string) (*ops.Node, map[string]*pb.GraphProto, error) {
+	var subgraphs map[string]*pb.GraphProto
+	plain := np
+	setApart := func(a *pb.AttributeProto) bool {
+		switch a.GetType() {
+		case pb.AttributeProto_GRAPH, pb.AttributeProto_GRAPHS, pb.AttributeProto_TYPE_PROTO,
+			pb.AttributeProto_TYPE_PROTOS, pb.AttributeProto_SPARSE_TENSOR, pb.AttributeProto_SPARSE_TENSORS:
+			return true
+		}
+		return a.GetG() != nil || len(a.GetGraphs()) > 0 || a.GetTp() != nil
+	}
+	for _, a := range np.GetAttribute() {
+		if !setApart(a) {
+			continue
+		}
+		if plain == np {
+			plain = proto.Clone(np).(*pb.NodeProto)
+			plain.Attribute = nil
+			for _, b := range np.GetAttribute() {
+				if !setApart(b) {
+					plain.Attribute = append(plain.Attribute, b)
+				}
+			}
+		}
+		if a.GetG() != nil {
+			if subgraphs == nil {
+				subgraphs = map[string]*pb.GraphProto{}
+			}
+			subgraphs[a.GetName()] = a.GetG()
+		}
+	}
+	if len(plain.GetAttribute()) == 0 {
+		// Nothing to convert: most nodes of a large model.
+		return &ops.Node{Name: np.GetName(), OpType: np.GetOpType(), Domain: np.GetDomain(), Version: version,
+			NumOutputs: len(np.GetOutput())}, subgraphs, nil
+	}
+	n, err := graph.NodeFromProto(plain, version, baseDir)
+	return n, subgraphs, err
+}
+
+// reconcile compares the inferred value of name with its declared type: a
+// contradiction is a problem naming both shapes; where inference knows less
+// (an unknown rank, a fresh symbol), the declaration fills in.
+func (e *engine) reconcile(np *pb.NodeProto, i int, name string, v *Value, t *pb.TypeProto) *Value {
+	d := e.fromType(t)
+	if t.GetTensorType() == nil || v.Kind != KindTensor {
+		return v
+	}
+	out := *v
+	if d.Type != tensor.Undefined {
+		if out.Type == tensor.Undefined {
+			out.Type = d.Type
+		} else if out.Type != d.Type {
+			e.problemOf(Conflict, np, i, name, fmt.Sprintf("declared %s, inferred %s", describeShape(d), describeShape(v)))
+			return v
+		}
+	}
+	if !d.Ranked {
+		return &out
+	}
+	if !out.Ranked {
+		out.Ranked, out.Shape = true, d.Shape
+		return &out
+	}
+	if len(d.Shape) != len(out.Shape) {
+		e.problemOf(Conflict, np, i, name, fmt.Sprintf("declared %s, inferred %s", describeShape(d), describeShape(v)))
+		return v
+	}
+	out.Shape = append([]Dim{}, out.Shape...)
+	for k, dd := range d.Shape {
+		got := out.Shape[k]
+		dv, dknown := dd.Value()
+		gv, gknown := got.Value()
+		switch {
+		case isFresh(got) && !isFresh(dd):
+			out.Shape[k] = dd
+		case dknown && gknown && dv != gv:
+			e.problemOf(Conflict, np, i, name, fmt.Sprintf("declared %s, inferred %s", describeShape(d), describeShape(v)))
+			return v
+		}
+	}
+	return &out
+}
+
+func (e *engine) problem(np *pb.NodeProto, i int, value, msg string) {
+	e.problemOf(Refused, np, i, value, msg)
+}
+
+func (e *engine) problemOf(kind ProblemKind, np *pb.NodeProto, i int, value, msg string) {
+	p := Problem{Kind: kind, Value: value, Msg: msg}
+	if np != nil {
+		p.Node = np.GetName()
+		if p.Node == "" {
+			p.Node = "#" + strconv.Itoa(i)
+		}
+		p.Op = np.GetOpType()
+		if d := np.GetDomain(); d != "" && d != "ai.onnx" {
+			p.Op = d + "." + p.Op
+		}
+	}
+	e.problems = append(e.problems, p)
+}

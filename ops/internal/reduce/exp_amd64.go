@@ -1,0 +1,142 @@
+//go:build amd64 && !purego
+
+package reduce
+
+import (
+	"math"
+
+	"golang.org/x/sys/cpu"
+)
+
+// haveExpAVX2 reports a processor that runs expShifted8 and divideBy8.
+var haveExpAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+// expConsts are the constants of expShifted8, each four times: 1/ln 2, the
+// number whose addition rounds to an integer, ln 2 in two parts, the
+// coefficients 1/12!, ..., 1/1!, 1/0! of exp's Taylor polynomial, then
+// what the rounding check and the range need.
+var expConsts = func() (c [24][4]uint64) {
+	f := math.Float64bits
+	v := []uint64{f(invLn2), f(roundMag), f(ln2Hi), f(ln2Lo)}
+	fact := 1.0
+	coef := make([]uint64, 13)
+	for i := range 13 {
+		if i > 0 {
+			fact *= float64(i)
+		}
+		coef[12-i] = f(1 / fact)
+	}
+	v = append(v, coef...)
+	v = append(v, f(roundMag), 1<<29-1, 1<<28-64, 1<<64-1, 128, f(-87.3), f(88.7))
+	for k, x := range v {
+		c[k] = [4]uint64{x, x, x, x}
+	}
+	return c
+}()
+
+//go:noescape
+func expShifted8(dst, src *float32, n int, m float32, consts *[24][4]uint64, sum *float32) int
+
+//go:noescape
+func max8(x *float32, n int) (m float32, nan bool)
+
+//go:noescape
+func divideBy8(y *float32, n int, s float32)
+
+// expShiftedRow sets dst[i] to float32(math.Exp(float64(src[i] - m))), the
+// same bits, eight at a time where the processor has AVX2 and FMA: exp(x) =
+// 2^k * exp(r), k the nearest integer to x/ln 2, exp(r) (|r| <= ln(2)/2)
+// by its Taylor polynomial of degree 12, all in float64. That result is
+// within a few units in the last place of exp(x), so it rounds to the
+// float32 math.Exp's rounds to unless it lies within 64 units of a point
+// half-way between two float32s: such blocks (a lane in about ten million)
+// and x outside [-87.3, 88.7] (results that are not normal float32s, NaN)
+// go to math.Exp. It returns the sum of dst, added in order from 0.
+func expShiftedRow(dst, src []float32, m float32) float32 {
+	i, n := 0, len(src)
+	dst = dst[:n]
+	var s float32
+	if haveExpAVX2 {
+		n8 := n &^ 7
+		for i < n8 {
+			i += expShifted8(&dst[i], &src[i], n8-i, m, &expConsts, &s)
+			if i < n8 {
+				for k := i; k < i+8; k++ {
+					dst[k] = float32(math.Exp(float64(src[k] - m)))
+					s += dst[k]
+				}
+				i += 8
+			}
+		}
+	}
+	for ; i < n; i++ {
+		dst[i] = float32(math.Exp(float64(src[i] - m)))
+		s += dst[i]
+	}
+	return s
+}
+
+// rowMax is reduceRow's Max of a non-empty float32 row, eight at a time
+// where the processor has AVX2: the largest element, the first NaN if
+// there is one, and of equal elements (+0 and -0) the first.
+func rowMax(x []float32) float32 {
+	n8 := len(x) &^ 7
+	if !haveExpAVX2 || n8 == 0 {
+		return reduceRow(Op{Kind: Max}, x)
+	}
+	m, nan := max8(&x[0], n8)
+	if nan {
+		return reduceRow(Op{Kind: Max}, x)
+	}
+	for _, v := range x[n8:] {
+		if v > m || v != v {
+			return reduceRow(Op{Kind: Max}, x)
+		}
+	}
+	if m == 0 { // the scalar loop keeps the first of +0 and -0
+		for _, v := range x {
+			if v == 0 {
+				return v
+			}
+		}
+	}
+	return m
+}
+
+// divideRow sets y[i] to y[i] / s, eight at a time where the processor has
+// AVX2 (each quotient rounds as a scalar division does).
+func divideRow(y []float32, s float32) {
+	i := 0
+	if haveExpAVX2 {
+		i = len(y) &^ 7
+		if i > 0 {
+			divideBy8(&y[0], i, s)
+		}
+	}
+	for ; i < len(y); i++ {
+		y[i] /= s
+	}
+}
+
+//go:noescape
+func sumRows8x8(x *float32, n, chunks int, sums *[8]float32)
+
+// sumRowsF32 adds each of the eight rows of n float32 of x, from 0 in
+// index order, into sums, eight columns at a time where the processor has
+// AVX2 (the same bits as one row at a time: each row is one lane).
+func sumRowsF32(x []float32, n int, sums *[8]float32) {
+	*sums = [8]float32{}
+	done := 0
+	if haveExpAVX2 && n >= 8 {
+		_ = x[8*n-1]
+		sumRows8x8(&x[0], n, n/8, sums)
+		done = n &^ 7
+	}
+	for r := range 8 {
+		s := sums[r]
+		for _, v := range x[r*n+done : (r+1)*n] {
+			s += v
+		}
+		sums[r] = s
+	}
+}

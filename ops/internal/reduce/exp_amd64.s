@@ -1,0 +1,234 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// C(k) is the k-th constant of expConsts, four copies of it in 32 bytes.
+#define C(k) (k*32)(R9)
+
+// EXP4 computes in YD the float64 exp of the four float32 at off(SI)(AX*4)
+// minus m (X5), and in YM all-ones for the lanes that are safe (in range,
+// not near half-way); YT is scratch; XD is YD's low half. Y15 holds 128.
+#define EXP4(off, XD, YD, YM, YT, YK, YR) \
+	VMOVUPS      off(SI)(AX*4), XD \
+	VSUBPS       X5, XD, XD \
+	VCVTPS2PD    XD, YD \
+	VCMPPD       $0x1D, C(22), YD, YM \
+	VCMPPD       $0x12, C(23), YD, YT \
+	VANDPD       YT, YM, YM \
+	VANDPD       YM, YD, YD \
+	VMULPD       C(0), YD, YK \
+	VADDPD       C(1), YK, YK \
+	VSUBPD       C(1), YK, YT \
+	VPSUBQ       C(17), YK, YK \
+	VMOVAPD      YD, YR \
+	VFNMADD231PD C(2), YT, YR \
+	VFNMADD231PD C(3), YT, YR \
+	VMOVUPD      C(4), YD \
+	VFMADD213PD  C(5), YR, YD \
+	VFMADD213PD  C(6), YR, YD \
+	VFMADD213PD  C(7), YR, YD \
+	VFMADD213PD  C(8), YR, YD \
+	VFMADD213PD  C(9), YR, YD \
+	VFMADD213PD  C(10), YR, YD \
+	VFMADD213PD  C(11), YR, YD \
+	VFMADD213PD  C(12), YR, YD \
+	VFMADD213PD  C(13), YR, YD \
+	VFMADD213PD  C(14), YR, YD \
+	VFMADD213PD  C(15), YR, YD \
+	VFMADD213PD  C(16), YR, YD \
+	VPSLLQ       $52, YK, YK \
+	VPADDQ       YK, YD, YD \
+	VPAND        C(18), YD, YT \
+	VPSUBQ       C(19), YT, YT \
+	VPCMPGTQ     C(20), YT, YK \
+	VPCMPGTQ     YT, Y15, YT \
+	VPAND        YT, YK, YK \
+	VPANDN       YM, YK, YM
+
+// ADD4 adds the four float32 of XE to the float32 in X14's low lane, one
+// after the other from the first: the order of Go's scalar loop.
+#define ADD4(XE) \
+	VADDSS  XE, X14, X14 \
+	VSHUFPS $0x55, XE, XE, X13 \
+	VADDSS  X13, X14, X14 \
+	VSHUFPS $0xAA, XE, XE, X13 \
+	VADDSS  X13, X14, X14 \
+	VSHUFPS $0xFF, XE, XE, X13 \
+	VADDSS  X13, X14, X14
+
+// func expShifted8(dst, src *float32, n int, m float32, consts *[24][4]uint64, sum *float32) int
+//
+// dst[i] = float32(exp(float64(src[i] - m))) eight at a time for i < n (a
+// multiple of 8), in AVX2 and FMA registers, as expShiftedRow explains:
+// x - m in float32, as Go's scalar code; k, the nearest integer to x/ln 2,
+// from the low bits of x/ln 2 + 1.5*2^52; r = x - k*ln 2 in two parts; p =
+// exp(r) by Horner's rule on the Taylor coefficients; 2^k*p by adding k to
+// the exponent. It stops before the first block of eight in which a lane is
+// out of range or its float64 result lies within 64 units of half-way
+// between two float32s (the 29 bits that float32 rounding drops are within
+// 64 of 2^28), and returns the number of elements written. Two blocks of
+// four run side by side: each is one long chain of dependent operations.
+// Each float32 written is also added to *sum, in order.
+TEXT ·expShifted8(SB), NOSPLIT, $0-56
+	MOVQ         dst+0(FP), DI
+	MOVQ         src+8(FP), SI
+	MOVQ         n+16(FP), CX
+	VBROADCASTSS m+24(FP), X5
+	MOVQ         consts+32(FP), R9
+	VMOVDQU      C(21), Y15
+	MOVQ         sum+40(FP), R8
+	VMOVSS       (R8), X14
+	XORQ         AX, AX
+
+loop:
+	CMPQ         AX, CX
+	JGE          done
+	EXP4(0, X0, Y0, Y1, Y2, Y3, Y4)
+	EXP4(16, X6, Y6, Y7, Y8, Y9, Y10)
+	VANDPD       Y7, Y1, Y1
+	VMOVMSKPD    Y1, BX
+	CMPQ         BX, $15
+	JNE          done
+	VCVTPD2PSY   Y0, X0
+	VCVTPD2PSY   Y6, X6
+	VMOVUPS      X0, (DI)(AX*4)
+	VMOVUPS      X6, 16(DI)(AX*4)
+	ADD4(X0)
+	ADD4(X6)
+	ADDQ         $8, AX
+	JMP          loop
+
+done:
+	VMOVSS       X14, (R8)
+	MOVQ         AX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func divideBy8(y *float32, n int, s float32)
+//
+// y[i] /= s for i < n (a multiple of 8), eight at a time: each quotient
+// rounds as Go's scalar division does.
+TEXT ·divideBy8(SB), NOSPLIT, $0-20
+	MOVQ         y+0(FP), DI
+	MOVQ         n+8(FP), CX
+	VBROADCASTSS s+16(FP), Y1
+	XORQ         AX, AX
+
+divloop:
+	CMPQ         AX, CX
+	JGE          divdone
+	VMOVUPS      (DI)(AX*4), Y0
+	VDIVPS       Y1, Y0, Y0
+	VMOVUPS      Y0, (DI)(AX*4)
+	ADDQ         $8, AX
+	JMP          divloop
+
+divdone:
+	VZEROUPPER
+	RET
+
+// func max8(x *float32, n int) (m float32, nan bool)
+//
+// m is the largest of x[0:n] (n a positive multiple of 8) and nan whether
+// one of them is NaN (then m means nothing), eight at a time. Of +0 and -0
+// it may give either: the caller picks the one Go's scalar loop would.
+TEXT ·max8(SB), NOSPLIT, $0-21
+	MOVQ         x+0(FP), SI
+	MOVQ         n+8(FP), CX
+	VMOVUPS      (SI), Y0
+	VXORPS       Y2, Y2, Y2
+	XORQ         AX, AX
+
+maxloop:
+	CMPQ         AX, CX
+	JGE          maxdone
+	VMOVUPS      (SI)(AX*4), Y1
+	VCMPPS       $3, Y1, Y1, Y3     // unordered: NaN
+	VORPS        Y3, Y2, Y2
+	VMAXPS       Y1, Y0, Y0
+	ADDQ         $8, AX
+	JMP          maxloop
+
+maxdone:
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPS       X1, X0, X0
+	VSHUFPS      $0x4E, X0, X0, X1
+	VMAXPS       X1, X0, X0
+	VSHUFPS      $0xB1, X0, X0, X1
+	VMAXPS       X1, X0, X0
+	VMOVSS       X0, m+16(FP)
+	VMOVMSKPS    Y2, BX
+	TESTQ        BX, BX
+	SETNE        nan+20(FP)
+	VZEROUPPER
+	RET
+
+// func sumRows8x8(x *float32, n, chunks int, sums *[8]float32)
+//
+// For the eight rows of n float32 at x (row r at x + r*n*4), adds the first
+// chunks*8 elements of each row to sums[r], one after the other in index
+// order, as Go's scalar loop does: each block of 8 columns of the 8 rows is
+// transposed in registers, so that lane r of column k is element k of row
+// r, and the columns are added in order. Each lane is one row's sum.
+TEXT ·sumRows8x8(SB), NOSPLIT, $0-32
+	MOVQ       x+0(FP), SI
+	MOVQ       n+8(FP), DX
+	SHLQ       $2, DX                 // row stride in bytes
+	MOVQ       chunks+16(FP), CX
+	MOVQ       sums+24(FP), DI
+	VMOVUPS    (DI), Y15
+	LEAQ       (SI)(DX*4), R8         // row 4
+	LEAQ       (DX)(DX*2), R9         // 3 rows in bytes
+
+sumloop:
+	TESTQ      CX, CX
+	JE         sumdone
+	VMOVUPS    (SI), Y0
+	VMOVUPS    (SI)(DX*1), Y1
+	VMOVUPS    (SI)(DX*2), Y2
+	VMOVUPS    (SI)(R9*1), Y3
+	VMOVUPS    (R8), Y4
+	VMOVUPS    (R8)(DX*1), Y5
+	VMOVUPS    (R8)(DX*2), Y6
+	VMOVUPS    (R8)(R9*1), Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y9
+	VUNPCKLPS  Y3, Y2, Y10
+	VUNPCKHPS  Y3, Y2, Y11
+	VUNPCKLPS  Y5, Y4, Y12
+	VUNPCKHPS  Y5, Y4, Y13
+	VUNPCKLPS  Y7, Y6, Y14
+	VUNPCKHPS  Y7, Y6, Y7
+	VSHUFPS    $0x44, Y10, Y8, Y0
+	VSHUFPS    $0xEE, Y10, Y8, Y1
+	VSHUFPS    $0x44, Y11, Y9, Y2
+	VSHUFPS    $0xEE, Y11, Y9, Y3
+	VSHUFPS    $0x44, Y14, Y12, Y4
+	VSHUFPS    $0xEE, Y14, Y12, Y5
+	VSHUFPS    $0x44, Y7, Y13, Y6
+	VSHUFPS    $0xEE, Y7, Y13, Y7
+	VPERM2F128 $0x20, Y4, Y0, Y8      // column 0
+	VPERM2F128 $0x20, Y5, Y1, Y9      // column 1
+	VPERM2F128 $0x20, Y6, Y2, Y10     // column 2
+	VPERM2F128 $0x20, Y7, Y3, Y11     // column 3
+	VPERM2F128 $0x31, Y4, Y0, Y12     // column 4
+	VPERM2F128 $0x31, Y5, Y1, Y13     // column 5
+	VPERM2F128 $0x31, Y6, Y2, Y14     // column 6
+	VPERM2F128 $0x31, Y7, Y3, Y7      // column 7
+	VADDPS     Y8, Y15, Y15
+	VADDPS     Y9, Y15, Y15
+	VADDPS     Y10, Y15, Y15
+	VADDPS     Y11, Y15, Y15
+	VADDPS     Y12, Y15, Y15
+	VADDPS     Y13, Y15, Y15
+	VADDPS     Y14, Y15, Y15
+	VADDPS     Y7, Y15, Y15
+	ADDQ       $32, SI
+	ADDQ       $32, R8
+	DECQ       CX
+	JMP        sumloop
+
+sumdone:
+	VMOVUPS    Y15, (DI)
+	VZEROUPPER
+	RET

@@ -1,0 +1,39 @@
+//go:build !amd64 || purego
+
+package reduce
+
+import "math"
+
+// expShiftedRow sets dst[i] to float32(math.Exp(float64(src[i] - m))) and
+// returns their sum, added in order from 0.
+func expShiftedRow(dst, src []float32, m float32) float32 {
+	dst = dst[:len(src)]
+	var s float32
+	for i, v := range src {
+		dst[i] = float32(math.Exp(float64(v - m)))
+		s += dst[i]
+	}
+	return s
+}
+
+// rowMax is reduceRow's Max of a float32 row.
+func rowMax(x []float32) float32 { return reduceRow(Op{Kind: Max}, x) }
+
+// divideRow sets y[i] to y[i] / s.
+func divideRow(y []float32, s float32) {
+	for i := range y {
+		y[i] /= s
+	}
+}
+
+// sumRowsF32 adds each of the eight rows of n float32 of x, from 0 in
+// index order, into sums.
+func sumRowsF32(x []float32, n int, sums *[8]float32) {
+	for r := range 8 {
+		var s float32
+		for _, v := range x[r*n : (r+1)*n] {
+			s += v
+		}
+		sums[r] = s
+	}
+}
