@@ -36,7 +36,7 @@ func TestStandardsListEveryCaseOfTheIssue(t *testing.T) {
 		"reducemean_last_axis", "softmax_last_axis", "averagepool_3x3_s1_p1", "globalaveragepool",
 		"chain_small_40", "chain_small_10000", "chain_identity_1m", "chain_transpose_60", // issue 15
 		"cast_float_float16", "gather_rows", // issue 16: conversion and indexing
-		"add_broadcast", "where",
+		"add_broadcast", "where", // issue 16: elementwise
 	}
 	var got []string
 	for _, s := range Standards() {

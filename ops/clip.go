@@ -57,10 +57,16 @@ func clipNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 
 func clip(opt *Options, n *Node, x, lo, hi *tensor.Tensor) (*tensor.Tensor, error) {
 	op := n.op()
+	if err := checkInput(op, "input", x); err != nil {
+		return nil, err
+	}
 	if err := clipTypes.check(op, "input", x.DataType()); err != nil {
 		return nil, err
 	}
 	for _, b := range []*tensor.Tensor{lo, hi} {
+		if b != nil && !b.DataType().Valid() {
+			return nil, op.errorf("input", "a bound has no element type (a zero tensor.Tensor?)")
+		}
 		if b != nil && (b.DataType() != x.DataType() || b.Len() != 1) {
 			return nil, op.errorf("bounds", "min and max are scalars of the input's type %v, got %v of shape %v", x.DataType(), b.DataType(), b.Shape())
 		}

@@ -174,18 +174,23 @@ const maxPiece = 1 << 16
 // run calls f over every span, or piece of a long span, with its output
 // offset, each input's offset and its length, splitting the work across
 // the run's cores when the output is large; elemBytes is the output's
-// element size, to weigh the work.
-func (w *broadcastWalk) run(opt *Options, elemBytes int, f func(out int, in []int, n int)) {
-	if w.n == 0 {
-		return
+// element size, to weigh the work. It returns the run's cancellation,
+// polled between pieces, and then the output is incomplete.
+func (w *broadcastWalk) run(opt *Options, elemBytes int, f func(out int, in []int, n int)) error {
+	opt = opt.orDefault()
+	if err := opt.cancelled(); err != nil || w.n == 0 {
+		return err
 	}
 	spans := w.n / w.span
 	work := w.n / 4 * max(elemBytes, 1) // 32-bit ints: no overflow below the 2 GiB cap
 	if pieces := (w.span + maxPiece - 1) / maxPiece; pieces > 1 {
-		_ = parallelRange(opt.orDefault(), spans*pieces, work, func(lo, hi int) error {
+		return parallelRange(opt, spans*pieces, work, func(lo, hi int) error {
 			offs := make([]int, len(w.strides))
 			at := make([]int, len(w.strides))
 			for u := lo; u < hi; u++ {
+				if err := opt.cancelled(); err != nil {
+					return err
+				}
 				s, q := u/pieces, u%pieces
 				if u == lo || q == 0 {
 					w.spanOffsets(s, offs)
@@ -198,9 +203,8 @@ func (w *broadcastWalk) run(opt *Options, elemBytes int, f func(out int, in []in
 			}
 			return nil
 		})
-		return
 	}
-	_ = parallelRange(opt.orDefault(), spans, work, func(lo, hi int) error {
+	return parallelRange(opt, spans, work, func(lo, hi int) error {
 		idx := make([]int, len(w.outer))
 		offs := make([]int, len(w.strides))
 		// Start at span lo.
@@ -215,6 +219,11 @@ func (w *broadcastWalk) run(opt *Options, elemBytes int, f func(out int, in []in
 			}
 		}
 		for s := lo; s < hi; s++ {
+			if (s-lo)*w.span%maxPiece < w.span {
+				if err := opt.cancelled(); err != nil {
+					return err
+				}
+			}
 			f(s*w.span, offs, w.span)
 			// Advance the odometer by one span.
 			for k := len(w.outer) - 1; k >= 0; k-- {
@@ -260,21 +269,20 @@ type binarySpans[A, B, O any] struct {
 
 // binaryKernel runs a binary operator for one input type.
 type binaryKernel interface {
-	run(opt *Options, w *broadcastWalk, out, a, b *tensor.Tensor)
+	run(opt *Options, w *broadcastWalk, out, a, b *tensor.Tensor) error
 }
 
-func (s binarySpans[A, B, O]) run(opt *Options, w *broadcastWalk, out, a, b *tensor.Tensor) {
+func (s binarySpans[A, B, O]) run(opt *Options, w *broadcastWalk, out, a, b *tensor.Tensor) error {
 	o, x, y := elems[O](out), elems[A](a), elems[B](b)
 	if s.streamed != nil && opt.orDefault().streams(out.ByteLen(), a.ByteLen()+b.ByteLen()) {
 		// Each part fences its streaming stores before it is handed back.
 		t := *s.streamed
-		w.run(opt, out.DataType().Size(), func(oo int, in []int, n int) {
+		return w.run(opt, out.DataType().Size(), func(oo int, in []int, n int) {
 			t.spans(o[oo:oo+n], x, in[0], w.step[0], y, in[1], w.step[1])
 			storeFence()
 		})
-		return
 	}
-	w.run(opt, out.DataType().Size(), func(oo int, in []int, n int) {
+	return w.run(opt, out.DataType().Size(), func(oo int, in []int, n int) {
 		s.spans(o[oo:oo+n], x, in[0], w.step[0], y, in[1], w.step[1])
 	})
 }
@@ -326,9 +334,9 @@ type halfBinary[O any] struct {
 	f32  binarySpans[float32, float32, O]
 }
 
-func (h halfBinary[O]) run(opt *Options, w *broadcastWalk, out, a, b *tensor.Tensor) {
+func (h halfBinary[O]) run(opt *Options, w *broadcastWalk, out, a, b *tensor.Tensor) error {
 	x, y := elems[uint16](a), elems[uint16](b)
-	w.run(opt, out.DataType().Size(), func(oo int, in []int, n int) {
+	return w.run(opt, out.DataType().Size(), func(oo int, in []int, n int) {
 		var xa, ya [halfChunk]float32
 		var oa [halfChunk]O
 		for c := 0; c < n; c += halfChunk {
@@ -391,7 +399,7 @@ func storeHalfOrBool[O any](bf16 bool, out *tensor.Tensor, at int, v []O) {
 
 // unaryKernel runs a unary operator for one input type.
 type unaryKernel interface {
-	run(opt *Options, out, x *tensor.Tensor)
+	run(opt *Options, out, x *tensor.Tensor) error
 }
 
 // unarySpan is a unary operator's loop for input type A and output type O.
@@ -400,12 +408,19 @@ type unarySpan[A, O any] func(o []O, a []A)
 // unaryChunk is the grain the unary loops are split at across cores.
 const unaryChunk = 1 << 14
 
-func (f unarySpan[A, O]) run(opt *Options, out, x *tensor.Tensor) {
+func (f unarySpan[A, O]) run(opt *Options, out, x *tensor.Tensor) error {
 	o, a := elems[O](out), elems[A](x)
 	n := len(o)
 	chunks := (n + unaryChunk - 1) / unaryChunk
-	_ = parallelRange(opt.orDefault(), chunks, n/4*max(out.DataType().Size(), 1), func(lo, hi int) error {
-		f(o[lo*unaryChunk:min(hi*unaryChunk, n)], a[lo*unaryChunk:min(hi*unaryChunk, n)])
+	opt = opt.orDefault()
+	return parallelRange(opt, chunks, n/4*max(out.DataType().Size(), 1), func(lo, hi int) error {
+		for c := lo; c < hi; c += maxPiece / unaryChunk {
+			if err := opt.cancelled(); err != nil {
+				return err
+			}
+			end := min(c+maxPiece/unaryChunk, hi)
+			f(o[c*unaryChunk:min(end*unaryChunk, n)], a[c*unaryChunk:min(end*unaryChunk, n)])
+		}
 		return nil
 	})
 }
@@ -425,14 +440,20 @@ type halfUnary[O any] struct {
 	f32  unarySpan[float32, O]
 }
 
-func (h halfUnary[O]) run(opt *Options, out, x *tensor.Tensor) {
+func (h halfUnary[O]) run(opt *Options, out, x *tensor.Tensor) error {
 	a := elems[uint16](x)
 	n := x.Len()
 	chunks := (n + unaryChunk - 1) / unaryChunk
-	_ = parallelRange(opt.orDefault(), chunks, n, func(lo, hi int) error {
+	opt = opt.orDefault()
+	return parallelRange(opt, chunks, n, func(lo, hi int) error {
 		var xa [halfChunk]float32
 		var oa [halfChunk]O
 		for c := lo * unaryChunk; c < min(hi*unaryChunk, n); c += halfChunk {
+			if c%maxPiece == 0 {
+				if err := opt.cancelled(); err != nil {
+					return err
+				}
+			}
 			m := min(halfChunk, n-c, hi*unaryChunk-c)
 			widenHalf(h.bf16, xa[:m], a[c:])
 			h.f32(oa[:m], xa[:m])

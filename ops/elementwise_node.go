@@ -121,6 +121,12 @@ func (b *binaryOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Valu
 func (b *binaryOp) apply(opt *Options, n *Node, x, y *tensor.Tensor) (*tensor.Tensor, error) {
 	op := n.op()
 	opt = opt.orDefault()
+	if err := checkInput(op, "A", x); err != nil {
+		return nil, err
+	}
+	if err := checkInput(op, "B", y); err != nil {
+		return nil, err
+	}
 	if err := b.types.check(op, "A", x.DataType()); err != nil {
 		return nil, err
 	}
@@ -148,7 +154,9 @@ func (b *binaryOp) apply(opt *Options, n *Node, x, y *tensor.Tensor) (*tensor.Te
 	if err != nil {
 		return nil, err
 	}
-	k.run(opt, newBroadcastWalk(out, x.Shape(), bAt), z, x, y)
+	if err := k.run(opt, newBroadcastWalk(out, x.Shape(), bAt), z, x, y); err != nil {
+		return nil, op.wrap("cancelled", err, "run stopped")
+	}
 	return z, nil
 }
 
@@ -189,6 +197,9 @@ func (u *unaryOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value
 func (u *unaryOp) apply(opt *Options, n *Node, x *tensor.Tensor) (*tensor.Tensor, error) {
 	op := n.op()
 	opt = opt.orDefault()
+	if err := checkInput(op, "X", x); err != nil {
+		return nil, err
+	}
 	if err := u.types.check(op, "X", x.DataType()); err != nil {
 		return nil, err
 	}
@@ -204,7 +215,9 @@ func (u *unaryOp) apply(opt *Options, n *Node, x *tensor.Tensor) (*tensor.Tensor
 	if err != nil {
 		return nil, err
 	}
-	k.run(opt, y, x)
+	if err := k.run(opt, y, x); err != nil {
+		return nil, op.wrap("cancelled", err, "run stopped")
+	}
 	return y, nil
 }
 
@@ -250,6 +263,9 @@ func (v *variadicOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 		shape = s
 	}
 	var acc *tensor.Tensor
+	if err := opt.cancelled(); err != nil {
+		return nil, op.wrap("cancelled", err, "run stopped")
+	}
 	if len(ts) == 1 {
 		y, err := opt.newOverwritten(op, ts[0].DataType(), ts[0].Shape())
 		if err != nil {
@@ -276,7 +292,9 @@ func (v *variadicOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 			}
 			// The engine reads each element before it writes the same
 			// one, so the accumulator may be its own output.
-			k.run(opt, newBroadcastWalk(out, acc.Shape(), t.Shape()), z, acc, t)
+			if err := k.run(opt, newBroadcastWalk(out, acc.Shape(), t.Shape()), z, acc, t); err != nil {
+				return nil, op.wrap("cancelled", err, "run stopped")
+			}
 			acc = z
 		}
 	}

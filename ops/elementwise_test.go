@@ -13,8 +13,8 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// values of a tensor as float64, for comparisons.
-func valuesOf(t *testing.T, x *tensor.Tensor) []float64 {
+// float64sOf returns a tensor's values as float64, for comparisons.
+func float64sOf(t *testing.T, x *tensor.Tensor) []float64 {
 	t.Helper()
 	v, err := x.Float64s()
 	if err != nil {
@@ -28,7 +28,7 @@ func wantFloats(t *testing.T, y *tensor.Tensor, shape []int, want []float64) {
 	if !slices.Equal(y.Shape(), shape) {
 		t.Fatalf("shape %v, want %v", y.Shape(), shape)
 	}
-	got := valuesOf(t, y)
+	got := float64sOf(t, y)
 	for i := range want {
 		if got[i] != want[i] && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
 			t.Fatalf("got %v, want %v", got, want)
@@ -162,7 +162,7 @@ func TestElementwiseSpecExamples(t *testing.T) {
 		} {
 			y, err := runNode(nil, op, 13, nil, a, b, c)
 			checkRule(t, err, "")
-			got := valuesOf(t, y)
+			got := float64sOf(t, y)
 			for i := range want {
 				if float32(got[i]) != float32(want[i]) {
 					t.Fatalf("%s: got %v, want %v", op, got, want)
@@ -479,7 +479,7 @@ func TestArithmeticLoopsMatchGo(t *testing.T) {
 func goLoops(t *testing.T, op string, a, b *tensor.Tensor) []float64 {
 	out, err := broadcastShapes(a.Shape(), b.Shape())
 	checkRule(t, err, "")
-	av, bv := valuesOf(t, a), valuesOf(t, b)
+	av, bv := float64sOf(t, a), float64sOf(t, b)
 	n, _ := tensor.NumElements(out)
 	res := make([]float64, n)
 	for k := range res {
@@ -548,6 +548,41 @@ func TestSelectLoopMatchesGo(t *testing.T) {
 			if (c[i] != 0) != (want[i] == a[i]) && a[i] != b[i] {
 				t.Fatalf("n=%d element %d: condition %d picked the wrong source", n, i, c[i])
 			}
+		}
+	}
+}
+
+// The exported elementwise functions refuse a nil or zero tensor with an
+// error, never a panic.
+func TestElementwiseAPINilAndZeroTensors(t *testing.T) {
+	one := tensor.MustNew(tensor.Float, 2)
+	cond := tensor.MustNew(tensor.Bool, 2)
+	for _, bad := range []*tensor.Tensor{nil, {}} {
+		calls := map[string]func() (*tensor.Tensor, error){
+			"Add A": func() (*tensor.Tensor, error) { return Add(bad, one) }, "Add B": func() (*tensor.Tensor, error) { return Add(one, bad) },
+			"Sub": func() (*tensor.Tensor, error) { return Sub(bad, one) }, "Mul": func() (*tensor.Tensor, error) { return Mul(one, bad) },
+			"Div": func() (*tensor.Tensor, error) { return Div(bad, one) }, "Greater": func() (*tensor.Tensor, error) { return Greater(one, bad) },
+			"Pow X": func() (*tensor.Tensor, error) { return Pow(bad, one) }, "Pow Y": func() (*tensor.Tensor, error) { return Pow(one, bad) },
+			"Relu": func() (*tensor.Tensor, error) { return Relu(bad) }, "Sigmoid": func() (*tensor.Tensor, error) { return Sigmoid(bad) },
+			"Clip":       func() (*tensor.Tensor, error) { return Clip(bad, nil, nil) },
+			"Where cond": func() (*tensor.Tensor, error) { return Where(bad, one, one) },
+			"Where X":    func() (*tensor.Tensor, error) { return Where(cond, bad, one) },
+			"Where Y":    func() (*tensor.Tensor, error) { return Where(cond, one, bad) },
+		}
+		if bad != nil {
+			calls["Clip min"] = func() (*tensor.Tensor, error) { return Clip(one, bad, nil) }
+		}
+		for name, f := range calls {
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("%s(%v) panicked: %v", name, bad == nil, r)
+					}
+				}()
+				if y, err := f(); err == nil {
+					t.Errorf("%s(%v) returned %v and no error", name, bad == nil, y)
+				}
+			}()
 		}
 	}
 }

@@ -40,6 +40,8 @@ func divideByCount(opt *Options, op opRef, sum *tensor.Tensor, count int) error 
 	default:
 		return op.errorf("type", "no kernel for type %v", sum.DataType())
 	}
-	k.run(opt, sum, sum)
+	if err := k.run(opt, sum, sum); err != nil {
+		return op.wrap("cancelled", err, "run stopped")
+	}
 	return nil
 }

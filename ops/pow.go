@@ -57,6 +57,12 @@ func powNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
 func pow(opt *Options, n *Node, x, y *tensor.Tensor) (*tensor.Tensor, error) {
 	op := n.op()
 	opt = opt.orDefault()
+	if err := checkInput(op, "X", x); err != nil {
+		return nil, err
+	}
+	if err := checkInput(op, "Y", y); err != nil {
+		return nil, err
+	}
 	if err := powBaseTypes.check(op, "X", x.DataType()); err != nil {
 		return nil, err
 	}
@@ -75,7 +81,7 @@ func pow(opt *Options, n *Node, x, y *tensor.Tensor) (*tensor.Tensor, error) {
 		return nil, err
 	}
 	// The exponents as float64 (exact for every integer up to 2^53).
-	if err := opt.charge(op, "exponents", int64(y.Len())*8); err != nil {
+	if err := opt.scratch(op, "exponents as float64", y.Len(), 8); err != nil {
 		return nil, err
 	}
 	e, err := y.Float64s()
@@ -84,22 +90,26 @@ func pow(opt *Options, n *Node, x, y *tensor.Tensor) (*tensor.Tensor, error) {
 	}
 	exps, _ := tensor.FromSlice(e, y.Shape()...)
 	w := newBroadcastWalk(out, x.Shape(), yAt)
+	var k binaryKernel
 	switch x.DataType() {
 	case tensor.Float:
-		elementwise(func(a float32, b float64) float32 { return float32(math.Pow(float64(a), b)) }).run(opt, w, z, x, exps)
+		k = elementwise(func(a float32, b float64) float32 { return float32(math.Pow(float64(a), b)) })
 	case tensor.Double:
-		elementwise(math.Pow).run(opt, w, z, x, exps)
+		k = elementwise(math.Pow)
 	case tensor.Int32:
-		elementwise(powInteger[int32]).run(opt, w, z, x, exps)
+		k = elementwise(powInteger[int32])
 	case tensor.Int64:
-		elementwise(powInteger[int64]).run(opt, w, z, x, exps)
+		k = elementwise(powInteger[int64])
 	case tensor.Float16, tensor.BFloat16:
 		bf16 := x.DataType() == tensor.BFloat16
-		elementwise(func(a uint16, b float64) uint16 {
+		k = elementwise(func(a uint16, b float64) uint16 {
 			return halfFromFloat32(bf16, float32(math.Pow(float64(halfToFloat32(bf16, a)), b)))
-		}).run(opt, w, z, x, exps)
+		})
 	default:
 		return nil, op.errorf("type", "no kernel for type %v", x.DataType())
+	}
+	if err := k.run(opt, w, z, x, exps); err != nil {
+		return nil, op.wrap("cancelled", err, "run stopped")
 	}
 	return z, nil
 }

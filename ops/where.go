@@ -47,6 +47,14 @@ func whereNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error)
 
 func where(opt *Options, op opRef, cond, x, y *tensor.Tensor) (*tensor.Tensor, error) {
 	opt = opt.orDefault()
+	for _, t := range []struct {
+		name string
+		t    *tensor.Tensor
+	}{{"condition", cond}, {"X", x}, {"Y", y}} {
+		if err := checkInput(op, t.name, t.t); err != nil {
+			return nil, err
+		}
+	}
 	if cond.DataType() != tensor.Bool {
 		return nil, op.errorf("type", "condition must be bool, got %v", cond.DataType())
 	}
@@ -65,21 +73,22 @@ func where(opt *Options, op opRef, cond, x, y *tensor.Tensor) (*tensor.Tensor, e
 		return nil, err
 	}
 	w := newBroadcastWalk(out, cond.Shape(), x.Shape(), y.Shape())
-	if x.DataType() == tensor.String {
-		whereRun(opt, w, z, cond, x, y, selectAny[string])
-		return z, nil
+	switch {
+	case x.DataType() == tensor.String:
+		err = whereRun(opt, w, z, cond, x, y, selectAny[string])
+	case x.DataType().Size() == 1:
+		err = whereRun(opt, w, z, cond, x, y, selectWords[uint8])
+	case x.DataType().Size() == 2:
+		err = whereRun(opt, w, z, cond, x, y, selectWords[uint16])
+	case x.DataType().Size() == 4:
+		err = whereRun(opt, w, z, cond, x, y, select32)
+	case x.DataType().Size() == 8:
+		err = whereRun(opt, w, z, cond, x, y, selectWords[uint64])
+	default: // complex128
+		err = whereRun(opt, w, z, cond, x, y, selectAny[[2]uint64])
 	}
-	switch x.DataType().Size() {
-	case 1:
-		whereRun(opt, w, z, cond, x, y, selectWords[uint8])
-	case 2:
-		whereRun(opt, w, z, cond, x, y, selectWords[uint16])
-	case 4:
-		whereRun(opt, w, z, cond, x, y, select32)
-	case 8:
-		whereRun(opt, w, z, cond, x, y, selectWords[uint64])
-	case 16:
-		whereRun(opt, w, z, cond, x, y, selectAny[[2]uint64])
+	if err != nil {
+		return nil, op.wrap("cancelled", err, "run stopped")
 	}
 	return z, nil
 }
@@ -98,10 +107,10 @@ func whereShape(op opRef, cond, x, y []int) ([]int, error) {
 
 // whereRun walks the broadcast; selectAll is the loop for a span over
 // which all three inputs advance.
-func whereRun[T any](opt *Options, w *broadcastWalk, z, cond, x, y *tensor.Tensor, selectAll func(o []T, c []uint8, a, b []T)) {
+func whereRun[T any](opt *Options, w *broadcastWalk, z, cond, x, y *tensor.Tensor, selectAll func(o []T, c []uint8, a, b []T)) error {
 	o, c, a, b := elems[T](z), elems[uint8](cond), elems[T](x), elems[T](y)
 	sc, sa, sb := w.step[0], w.step[1], w.step[2]
-	w.run(opt, max(z.DataType().Size(), 8), func(oo int, in []int, n int) {
+	return w.run(opt, max(z.DataType().Size(), 8), func(oo int, in []int, n int) {
 		o := o[oo : oo+n]
 		switch {
 		case sc == 1 && sa == 1 && sb == 1:

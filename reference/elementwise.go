@@ -49,23 +49,6 @@ func signedOf(i int64) scalar    { return scalar{kind: signedKind, i: i} }
 func unsignedOf(u uint64) scalar { return scalar{kind: unsignedKind, u: u} }
 func boolOf(b bool) scalar       { return scalar{kind: boolKind, b: b} }
 
-// kindOf is the kind of the elements of type dt.
-func kindOf(dt tensor.DataType) kind {
-	switch {
-	case dt == tensor.Bool:
-		return boolKind
-	case dt == tensor.String:
-		return stringKind
-	case dt == tensor.Complex64 || dt == tensor.Complex128:
-		return complexKind
-	case dt.IsInteger() && dt.IsSigned():
-		return signedKind
-	case dt.IsInteger():
-		return unsignedKind
-	}
-	return floatKind
-}
-
 // elementAt reads element k of t.
 func elementAt(t *tensor.Tensor, k int) scalar {
 	switch t.DataType() {
@@ -125,21 +108,21 @@ func setScalar(t *tensor.Tensor, k int, v scalar) {
 	case tensor.BFloat16:
 		data[tensor.BF16](t)[k] = tensor.BF16FromFloat32(float32(realOf(v)))
 	case tensor.Int8:
-		data[int8](t)[k] = int8(elementIntegerOf(v, dt))
+		data[int8](t)[k] = int8(signedResult(v, dt))
 	case tensor.Int16:
-		data[int16](t)[k] = int16(elementIntegerOf(v, dt))
+		data[int16](t)[k] = int16(signedResult(v, dt))
 	case tensor.Int32:
-		data[int32](t)[k] = int32(elementIntegerOf(v, dt))
+		data[int32](t)[k] = int32(signedResult(v, dt))
 	case tensor.Int64:
-		data[int64](t)[k] = elementIntegerOf(v, dt)
+		data[int64](t)[k] = signedResult(v, dt)
 	case tensor.Uint8:
-		data[uint8](t)[k] = uint8(unsignedIntegerOf(v, dt))
+		data[uint8](t)[k] = uint8(unsignedResult(v, dt))
 	case tensor.Uint16:
-		data[uint16](t)[k] = uint16(unsignedIntegerOf(v, dt))
+		data[uint16](t)[k] = uint16(unsignedResult(v, dt))
 	case tensor.Uint32:
-		data[uint32](t)[k] = uint32(unsignedIntegerOf(v, dt))
+		data[uint32](t)[k] = uint32(unsignedResult(v, dt))
 	case tensor.Uint64:
-		data[uint64](t)[k] = unsignedIntegerOf(v, dt)
+		data[uint64](t)[k] = unsignedResult(v, dt)
 	case tensor.Bool:
 		data[bool](t)[k] = v.b
 	case tensor.String:
@@ -160,9 +143,9 @@ func roundTo(dt tensor.DataType, v scalar) scalar {
 	return elementAt(t, 0)
 }
 
-// integerOf is a signed result: an integer wraps (by the conversion to
+// signedResult is a signed result: an integer wraps (by the conversion to
 // the type), a float is truncated toward zero and saturated, NaN is 0.
-func elementIntegerOf(v scalar, dt tensor.DataType) int64 {
+func signedResult(v scalar, dt tensor.DataType) int64 {
 	switch v.kind {
 	case signedKind:
 		return v.i
@@ -183,8 +166,8 @@ func elementIntegerOf(v scalar, dt tensor.DataType) int64 {
 	return int64(x)
 }
 
-// unsignedIntegerOf is integerOf for an unsigned type.
-func unsignedIntegerOf(v scalar, dt tensor.DataType) uint64 {
+// unsignedResult is signedResult for an unsigned type.
+func unsignedResult(v scalar, dt tensor.DataType) uint64 {
 	switch v.kind {
 	case unsignedKind:
 		return v.u
@@ -249,12 +232,20 @@ func elementwiseN(opt *ops.Options, op opRef, dt tensor.DataType, f func(x []sca
 	if err != nil {
 		return nil, err
 	}
+	if err := cancelled(opt, op); err != nil {
+		return nil, err
+	}
 	out, err := newTensor(opt, op, dt, shape)
 	if err != nil {
 		return nil, err
 	}
 	x := make([]scalar, len(in))
 	for k := range numElements(shape) {
+		if k%(1<<16) == 0 && k > 0 {
+			if err := cancelled(opt, op); err != nil {
+				return nil, err
+			}
+		}
 		idx := unravel(k, shape)
 		for i, t := range in {
 			x[i] = elementAt(t, broadcastElement(idx, t.Shape()))

@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -48,7 +49,7 @@ func TestElementwiseMatchesOps(t *testing.T) {
 				continue // no elementwise operator takes the packed types
 			}
 			for trial := range 6 {
-				node, in := randomCall(rng, s, dt, trial)
+				node, in := randomElementwiseCall(rng, s, dt, trial)
 				if in == nil {
 					continue
 				}
@@ -67,7 +68,7 @@ func TestElementwiseMatchesOps(t *testing.T) {
 					continue
 				}
 				compared++
-				if msg := sameTensor(want[0].(*tensor.Tensor), got[0].(*tensor.Tensor)); msg != "" {
+				if msg := sameElementwiseTensor(want[0].(*tensor.Tensor), got[0].(*tensor.Tensor)); msg != "" {
 					t.Errorf("%s: %s", name, msg)
 				}
 			}
@@ -92,8 +93,8 @@ func describeElementwiseInputs(in []tensor.Value) string {
 	return s
 }
 
-// randomCall makes a node of schema s and inputs of type dt.
-func randomCall(rng *rand.Rand, s ops.Schema, dt tensor.DataType, trial int) (*ops.Node, []tensor.Value) {
+// randomElementwiseCall makes a node of schema s and inputs of type dt.
+func randomElementwiseCall(rng *rand.Rand, s ops.Schema, dt tensor.DataType, trial int) (*ops.Node, []tensor.Value) {
 	node := &ops.Node{OpType: s.Name, Version: s.Since, Attrs: map[string]ops.Attribute{}, NumOutputs: 1}
 	out := randomElementwiseShape(rng, trial)
 	legacy := s.Since < 7 && slices.Contains([]string{"Add", "Sub", "Mul", "Div", "Pow", "And", "Or", "Xor", "Equal", "Less", "Greater"}, s.Name)
@@ -131,8 +132,8 @@ func randomCall(rng *rand.Rand, s ops.Schema, dt tensor.DataType, trial int) (*o
 	}
 	switch {
 	case s.Name == "Where":
-		cond := randomElementwiseTensor(rng, tensor.Bool, squeezeSome(rng, out))
-		return node, []tensor.Value{cond, randomElementwiseTensor(rng, dt, squeezeSome(rng, out)), randomElementwiseTensor(rng, dt, squeezeSome(rng, out))}
+		cond := randomElementwiseTensor(rng, tensor.Bool, squeezeSomeDims(rng, out))
+		return node, []tensor.Value{cond, randomElementwiseTensor(rng, dt, squeezeSomeDims(rng, out)), randomElementwiseTensor(rng, dt, squeezeSomeDims(rng, out))}
 	case s.Name == "Clip":
 		in := []tensor.Value{randomElementwiseTensor(rng, dt, out)}
 		if s.Since >= 11 {
@@ -148,7 +149,7 @@ func randomCall(rng *rand.Rand, s ops.Schema, dt tensor.DataType, trial int) (*o
 		}
 		return node, in
 	case s.Name == "PRelu":
-		return node, []tensor.Value{randomElementwiseTensor(rng, dt, out), randomElementwiseTensor(rng, dt, squeezeSome(rng, out))}
+		return node, []tensor.Value{randomElementwiseTensor(rng, dt, out), randomElementwiseTensor(rng, dt, squeezeSomeDims(rng, out))}
 	case s.Inputs[1] == 1:
 		return node, []tensor.Value{randomElementwiseTensor(rng, inType, out)}
 	case s.Inputs[1] < 0:
@@ -157,7 +158,7 @@ func randomCall(rng *rand.Rand, s ops.Schema, dt tensor.DataType, trial int) (*o
 		for i := range in {
 			shape := out
 			if s.Since >= 8 {
-				shape = squeezeSome(rng, out)
+				shape = squeezeSomeDims(rng, out)
 			}
 			in[i] = randomElementwiseTensor(rng, dt, shape)
 		}
@@ -174,12 +175,12 @@ func randomCall(rng *rand.Rand, s ops.Schema, dt tensor.DataType, trial int) (*o
 		return node, []tensor.Value{a, randomElementwiseTensor(rng, bType, out[cut:])}
 	}
 	if trial%2 == 1 {
-		a = randomElementwiseTensor(rng, inType, squeezeSome(rng, out))
+		a = randomElementwiseTensor(rng, inType, squeezeSomeDims(rng, out))
 	}
-	return node, []tensor.Value{a, randomElementwiseTensor(rng, bType, squeezeSome(rng, out))}
+	return node, []tensor.Value{a, randomElementwiseTensor(rng, bType, squeezeSomeDims(rng, out))}
 }
 
-// randomShape is an output shape: a scalar, an empty tensor, or up to 4
+// randomElementwiseShape is an output shape: a scalar, an empty tensor, or up to 4
 // axes of up to 5.
 func randomElementwiseShape(rng *rand.Rand, trial int) []int {
 	switch trial {
@@ -195,9 +196,9 @@ func randomElementwiseShape(rng *rand.Rand, trial int) []int {
 	return s
 }
 
-// squeezeSome returns a shape that broadcasts to out: leading axes dropped
+// squeezeSomeDims returns a shape that broadcasts to out: leading axes dropped
 // and some dims set to 1.
-func squeezeSome(rng *rand.Rand, out []int) []int {
+func squeezeSomeDims(rng *rand.Rand, out []int) []int {
 	s := slices.Clone(out[rng.IntN(len(out)+1):])
 	for k := range s {
 		if rng.IntN(3) == 0 {
@@ -207,7 +208,7 @@ func squeezeSome(rng *rand.Rand, out []int) []int {
 	return s
 }
 
-// randomTensor fills a tensor of type dt with values that exercise the
+// randomElementwiseTensor fills a tensor of type dt with values that exercise the
 // operators: small and large numbers, zeros, and for floats infinities
 // and NaN now and then.
 func randomElementwiseTensor(rng *rand.Rand, dt tensor.DataType, shape []int) *tensor.Tensor {
@@ -254,8 +255,8 @@ func randomElementwiseTensor(rng *rand.Rand, dt tensor.DataType, shape []int) *t
 	return t
 }
 
-// sameTensor compares bit for bit, any NaN equal to any NaN.
-func sameTensor(want, got *tensor.Tensor) string {
+// sameElementwiseTensor compares bit for bit, any NaN equal to any NaN.
+func sameElementwiseTensor(want, got *tensor.Tensor) string {
 	if want.DataType() != got.DataType() || !tensor.SameShape(want.Shape(), got.Shape()) {
 		return fmt.Sprintf("ops gives %v%v, reference %v%v", want.DataType(), want.Shape(), got.DataType(), got.Shape())
 	}
@@ -270,4 +271,34 @@ func sameTensor(want, got *tensor.Tensor) string {
 		}
 	}
 	return ""
+}
+
+// A cancelled run stops every elementwise operator in both engines, by the
+// same rule.
+func TestElementwiseCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	opt := &ops.Options{Ctx: ctx}
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, s := range ops.Schemas() {
+		if s.Domain != "" || !slices.Contains(elementwiseOps, s.Name) {
+			continue
+		}
+		ref, _ := Kernel("", s.Name, s.Since)
+		for _, dt := range []tensor.DataType{tensor.Float, tensor.Bool, tensor.Uint8, tensor.Int32} {
+			node, in := randomElementwiseCall(rng, s, dt, 2)
+			if in == nil {
+				continue
+			}
+			if _, err := s.Run(nil, node, in); err != nil {
+				continue // a type the version does not take
+			}
+			_, ferr := s.Run(opt, node, in)
+			_, rerr := ref(opt, node, in)
+			var ef, er *ops.Error
+			if !errors.As(ferr, &ef) || !errors.As(rerr, &er) || ef.Rule != "cancelled" || er.Rule != "cancelled" || !errors.Is(ferr, context.Canceled) {
+				t.Errorf("%s-%d %v: fast %v, reference %v", s.Name, s.Since, dt, ferr, rerr)
+			}
+		}
+	}
 }
