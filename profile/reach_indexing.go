@@ -113,4 +113,10 @@ func init() {
 	outside("TensorScatter", "keep the cache update out of the part of the model that must meet the profile")
 	defaults["TensorScatter"] = versions([]int{24}, attr("axis", "-2"), attr("mode", "linear"), input(2, "write_indices", "0 for every batch entry"))
 	signatures["TensorScatter"] = []versionedSignature{sig(24, ins("T", "T", "int64"), "T")}
+
+	for _, op := range []string{"HannWindow", "HammingWindow", "BlackmanWindow"} {
+		outside(op, "store the window as an initializer of the graph")
+		defaults[op] = versions([]int{17}, attr("output_datatype", "1 (float)"), attr("periodic", "1"))
+		signatures[op] = []versionedSignature{sig(17, ins("T1"), "T2")}
+	}
 }

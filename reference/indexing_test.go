@@ -548,3 +548,16 @@ func TestTensorScatterEngines(t *testing.T) {
 		}
 	}
 }
+
+func TestWindowEngines(t *testing.T) {
+	for _, op := range []string{"HannWindow", "HammingWindow", "BlackmanWindow"} {
+		for _, dt := range tensor.AllTypes() {
+			for _, size := range []int64{-1, 0, 1, 2, 7, 64} {
+				for _, periodic := range []int64{0, 1} {
+					bothEngines(t, &ops.Node{OpType: op, Version: 17, Attrs: map[string]ops.Attribute{
+						"output_datatype": intAttribute(int64(dt)), "periodic": intAttribute(periodic)}}, tensor.MustFromSlice([]int32{int32(size)}))
+				}
+			}
+		}
+	}
+}
