@@ -136,3 +136,26 @@ func TestDivergenceUniqueNaN(t *testing.T) {
 		t.Errorf("Unique: %v counts %v", y, counts)
 	}
 }
+
+// A symmetric window of one point is [1] (torch's windows; the formula
+// divides 0 by 0); a periodic one is the window's first value.
+func TestDivergenceWindowOfOne(t *testing.T) {
+	for _, c := range []struct {
+		op       string
+		periodic int64
+		want     float32
+	}{{"HannWindow", 0, 1}, {"HammingWindow", 0, 1}, {"BlackmanWindow", 0, 1}, {"HannWindow", 1, 0}} {
+		n := &Node{OpType: c.op, Version: 17, NumOutputs: 1, Attrs: map[string]Attribute{"periodic": {Type: AttrInt, Int: c.periodic}}}
+		s, err := Lookup("", c.op, 17)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := s.Run(nil, n, []tensor.Value{tensor.Scalar(int64(1))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, _ := tensor.ToSlice[float32](out[0].(*tensor.Tensor)); len(v) != 1 || math.Abs(float64(v[0]-c.want)) > 1e-7 {
+			t.Errorf("%s periodic %d: %v, want [%v]", c.op, c.periodic, v, c.want)
+		}
+	}
+}
