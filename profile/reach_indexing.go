@@ -119,4 +119,22 @@ func init() {
 		defaults[op] = versions([]int{17}, attr("output_datatype", "1 (float)"), attr("periodic", "1"))
 		signatures[op] = []versionedSignature{sig(17, ins("T1"), "T2")}
 	}
+
+	outside("QuantizeLinear", "keep quantization out of the part of the model that must meet the profile")
+	defaults["QuantizeLinear"] = join(
+		versions([]int{10}, input(2, "y_zero_point", "0 of type uint8")),
+		versions([]int{13}, attr("axis", "1"), input(2, "y_zero_point", "0 of type uint8")),
+		versions([]int{19}, attr("axis", "1"), attr("saturate", "1"), input(2, "y_zero_point", "0 of type uint8")),
+		versions([]int{21}, attr("axis", "1"), attr("saturate", "1"), attr("block_size", "0"), attr("output_dtype", "y_zero_point's type, else uint8"),
+			input(2, "y_zero_point", "0 of output_dtype")),
+		versions([]int{23, 24, 25}, attr("axis", "1"), attr("saturate", "1"), attr("block_size", "0"), attr("output_dtype", "y_zero_point's type, else uint8"),
+			attr("precision", "x's type"), input(2, "y_zero_point", "0 of output_dtype")))
+	signatures["QuantizeLinear"] = []versionedSignature{sig(10, ins("T1", "T2", "T3"), "T3")}
+	outside("DequantizeLinear", "keep dequantization out of the part of the model that must meet the profile")
+	defaults["DequantizeLinear"] = join(
+		versions([]int{10}, input(2, "x_zero_point", "0")),
+		versions([]int{13, 19}, attr("axis", "1"), input(2, "x_zero_point", "0")),
+		versions([]int{21}, attr("axis", "1"), attr("block_size", "0"), input(2, "x_zero_point", "0")),
+		versions([]int{23, 24, 25}, attr("axis", "1"), attr("block_size", "0"), attr("output_dtype", "x_scale's type"), input(2, "x_zero_point", "0")))
+	signatures["DequantizeLinear"] = []versionedSignature{sig(10, ins("T1", "T2", "T1"), "T2")}
 }

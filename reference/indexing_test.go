@@ -561,3 +561,69 @@ func TestWindowEngines(t *testing.T) {
 		}
 	}
 }
+
+func TestQuantizeEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 8))
+	quantized := []tensor.DataType{tensor.Uint8, tensor.Int8, tensor.Int16, tensor.Uint16, tensor.Int4, tensor.Uint4, tensor.Int2, tensor.Uint2,
+		tensor.Float8E4M3FN, tensor.Float8E4M3FNUZ, tensor.Float8E5M2, tensor.Float8E5M2FNUZ, tensor.Float4E2M1, tensor.Int32}
+	scales := []tensor.DataType{tensor.Float, tensor.Float16, tensor.BFloat16, tensor.Double}
+	for _, version := range []int{10, 13, 19, 21, 23, 24, 25} {
+		for _, qt := range quantized {
+			for range 3 {
+				shape := randomShape(r, 1, 3)
+				axis := r.IntN(len(shape))
+				block := 0
+				sshape := []int{}
+				switch r.IntN(3) {
+				case 1:
+					sshape = []int{shape[axis]}
+				case 2:
+					block = 1 + r.IntN(3)
+					sshape = append([]int{}, shape...)
+					sshape[axis] = (shape[axis] + block - 1) / block
+				}
+				st := scales[r.IntN(len(scales))]
+				scale := randomTensor(r, st, sshape...)
+				if st == tensor.Float { // small positive scales, so that values land in range
+					for i := range scale.Len() {
+						binary.LittleEndian.PutUint32(scale.Bytes()[4*i:], math.Float32bits(0.01+r.Float32()))
+					}
+				}
+				zero := randomTensor(r, qt, sshape...)
+				attrs := map[string]ops.Attribute{"axis": intAttribute(int64(axis)), "block_size": intAttribute(int64(block)),
+					"saturate": intAttribute(int64(r.IntN(2)))}
+				if version < 13 {
+					delete(attrs, "axis")
+				}
+				if version < 21 {
+					delete(attrs, "block_size")
+				}
+				if version < 19 {
+					delete(attrs, "saturate")
+				}
+				q := randomTensor(r, qt, shape...)
+				bothEngines(t, &ops.Node{OpType: "DequantizeLinear", Version: version, Attrs: attrs}, q, scale, zero)
+				bothEngines(t, &ops.Node{OpType: "DequantizeLinear", Version: version, Attrs: attrs}, q, scale)
+				x := randomTensor(r, []tensor.DataType{tensor.Float, tensor.Float16, tensor.Int32}[r.IntN(3)], shape...)
+				if x.DataType() == tensor.Float {
+					for i := range x.Len() {
+						binary.LittleEndian.PutUint32(x.Bytes()[4*i:], math.Float32bits(r.Float32()*600-300))
+					}
+				}
+				qattrs := map[string]ops.Attribute{}
+				for k, v := range attrs {
+					qattrs[k] = v
+				}
+				if version >= 21 {
+					qattrs["output_dtype"] = intAttribute(int64(qt))
+				}
+				bothEngines(t, &ops.Node{OpType: "QuantizeLinear", Version: version, Attrs: qattrs}, x, scale, zero)
+				bothEngines(t, &ops.Node{OpType: "QuantizeLinear", Version: version, Attrs: qattrs}, x, scale)
+				if version >= 23 {
+					qattrs["precision"] = intAttribute(int64(scales[r.IntN(len(scales))]))
+					bothEngines(t, &ops.Node{OpType: "QuantizeLinear", Version: version, Attrs: qattrs}, x, scale, zero)
+				}
+			}
+		}
+	}
+}
