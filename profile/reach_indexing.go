@@ -137,4 +137,8 @@ func init() {
 		versions([]int{21}, attr("axis", "1"), attr("block_size", "0"), input(2, "x_zero_point", "0")),
 		versions([]int{23, 24, 25}, attr("axis", "1"), attr("block_size", "0"), attr("output_dtype", "x_scale's type"), input(2, "x_zero_point", "0")))
 	signatures["DequantizeLinear"] = []versionedSignature{sig(10, ins("T1", "T2", "T1"), "T2")}
+
+	outside("DynamicQuantizeLinear", "keep quantization out of the part of the model that must meet the profile")
+	defaults["DynamicQuantizeLinear"] = versions([]int{11})
+	signatures["DynamicQuantizeLinear"] = []versionedSignature{{11, signature{In: ins("float"), Out: ins("Q", "float", "Q")}}}
 }

@@ -627,3 +627,17 @@ func TestQuantizeEngines(t *testing.T) {
 		}
 	}
 }
+
+func TestDynamicQuantizeLinearEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(14, 8))
+	for range 40 {
+		x := tensor.MustNew(tensor.Float, randomShape(r, 0, 3)...)
+		lo, width := r.Float32()*10-8, r.Float32()*20
+		for i := range x.Len() {
+			binary.LittleEndian.PutUint32(x.Bytes()[4*i:], math.Float32bits(lo+r.Float32()*width))
+		}
+		bothEngines(t, &ops.Node{OpType: "DynamicQuantizeLinear", Version: 11, NumOutputs: 3}, x)
+	}
+	bothEngines(t, &ops.Node{OpType: "DynamicQuantizeLinear", Version: 11, NumOutputs: 3}, tensor.MustFromSlice([]float32{0, 0}))
+	bothEngines(t, &ops.Node{OpType: "DynamicQuantizeLinear", Version: 11, NumOutputs: 3}, tensor.MustFromSlice([]float32{1, float32(math.NaN())}))
+}
