@@ -159,3 +159,30 @@ func TestDivergenceWindowOfOne(t *testing.T) {
 		}
 	}
 }
+
+// Empty tensors with huge dims neither hang nor allocate by their dims.
+func TestHugeEmptyInputs(t *testing.T) {
+	empty := tensor.MustNew(tensor.Float, 0, 1<<30)
+	opt := &Options{MaxTensorBytes: 1 << 20}
+	run := func(op string, version int, attrs map[string]Attribute, in ...tensor.Value) error {
+		s, err := Lookup("", op, version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.Run(opt, &Node{OpType: op, Version: s.Since, NumOutputs: 1, Attrs: attrs}, in)
+		return err
+	}
+	if err := run("SplitToSequence", 11, map[string]Attribute{"axis": {Type: AttrInt, Int: 1}}, empty); ruleOf(err) != "size" {
+		t.Errorf("SplitToSequence: %v", err)
+	}
+	if err := run("Unique", 11, map[string]Attribute{"axis": {Type: AttrInt, Int: 1}}, empty); ruleOf(err) != "size" {
+		t.Errorf("Unique: %v", err)
+	}
+	if err := run("Trilu", 14, nil, tensor.MustNew(tensor.Float, 1<<30, 0)); err != nil {
+		t.Errorf("Trilu: %v", err)
+	}
+	if err := run("OneHot", 11, map[string]Attribute{"axis": {Type: AttrInt, Int: 1}}, tensor.MustNew(tensor.Int64, 1<<20, 0),
+		tensor.Scalar(int64(1<<30)), tensor.MustFromSlice([]float32{0, 1})); err != nil {
+		t.Errorf("OneHot: %v", err)
+	}
+}

@@ -58,6 +58,9 @@ func uniqueNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	if err := opt.checkSize(op, tensor.Complex128, []int{x.Len()}); err != nil {
 		return nil, err
 	}
+	if err := opt.checkSize(op, tensor.Int64, []int{units, 5}); err != nil { // an empty input may have many units
+		return nil, err
+	}
 	if err := opt.charge(op, "sort keys and unit lists", int64(x.Len())*16+int64(units)*8*5); err != nil {
 		return nil, err
 	}
