@@ -186,3 +186,19 @@ func TestHugeEmptyInputs(t *testing.T) {
 		t.Errorf("OneHot: %v", err)
 	}
 }
+
+func TestHugeEmptyInputsRunFast(t *testing.T) {
+	for _, c := range []struct {
+		op    string
+		attrs map[string]Attribute
+		in    []tensor.Value
+	}{
+		{"ReverseSequence", nil, []tensor.Value{tensor.MustNew(tensor.Float, 1<<30, 1, 0), tensor.MustFromSlice([]int64{1})}},
+		{"Unique", map[string]Attribute{"axis": {Type: AttrInt, Int: 1}}, []tensor.Value{tensor.MustNew(tensor.Float, 1<<30, 3, 0)}},
+	} {
+		s, _ := Lookup("", c.op, 20)
+		if _, err := s.Run(nil, &Node{OpType: c.op, Version: s.Since, NumOutputs: 1, Attrs: c.attrs}, c.in); err != nil {
+			t.Errorf("%s: %v", c.op, err)
+		}
+	}
+}
