@@ -141,4 +141,11 @@ func init() {
 	outside("DynamicQuantizeLinear", "keep quantization out of the part of the model that must meet the profile")
 	defaults["DynamicQuantizeLinear"] = versions([]int{11})
 	signatures["DynamicQuantizeLinear"] = []versionedSignature{{11, signature{In: ins("float"), Out: ins("Q", "float", "Q")}}}
+
+	outside("RegexFullMatch", "the profile's values are numbers: keep string processing out of the part that must meet it")
+	defaults["RegexFullMatch"] = versions([]int{20})
+	signatures["RegexFullMatch"] = []versionedSignature{sig(20, ins("T1"), "T2")}
+	outside("StringSplit", "the profile's values are numbers: keep string processing out of the part that must meet it")
+	defaults["StringSplit"] = versions([]int{20}, attr("delimiter", "runs of whitespace"), attr("maxsplit", "no limit"))
+	signatures["StringSplit"] = []versionedSignature{{20, signature{In: ins("T1"), Out: ins("T2", "T3")}}}
 }

@@ -641,3 +641,18 @@ func TestDynamicQuantizeLinearEngines(t *testing.T) {
 	bothEngines(t, &ops.Node{OpType: "DynamicQuantizeLinear", Version: 11, NumOutputs: 3}, tensor.MustFromSlice([]float32{0, 0}))
 	bothEngines(t, &ops.Node{OpType: "DynamicQuantizeLinear", Version: 11, NumOutputs: 3}, tensor.MustFromSlice([]float32{1, float32(math.NaN())}))
 }
+
+func TestStringOperatorEngines(t *testing.T) {
+	texts := tensor.MustFromSlice([]string{"", " ", "a", "a-b", "--a--b-", "  hello   world ! ", "www.google.com", "x@gmail.com", "é ü\tß\n", "a- -b"}, 2, 5)
+	for _, pattern := range []string{`www\.[\w.-]+\.\bcom\b`, `(\W|^)[\w.\-]{0,25}@(yahoo|gmail)\.com(\W|$)`, `a|a-b`, ``, `(`} {
+		bothEngines(t, &ops.Node{OpType: "RegexFullMatch", Version: 20, Attrs: map[string]ops.Attribute{"pattern": {Type: ops.AttrString, String: pattern}}}, texts)
+	}
+	for _, delim := range []string{"", "-", "--", " ", "ab"} {
+		for _, maxsplit := range []int64{-2, 0, 1, 2, 5} {
+			attrs := map[string]ops.Attribute{"delimiter": {Type: ops.AttrString, String: delim}, "maxsplit": intAttribute(maxsplit)}
+			bothEngines(t, &ops.Node{OpType: "StringSplit", Version: 20, NumOutputs: 2, Attrs: attrs}, texts)
+		}
+		bothEngines(t, &ops.Node{OpType: "StringSplit", Version: 20, NumOutputs: 2, Attrs: map[string]ops.Attribute{"delimiter": {Type: ops.AttrString, String: delim}}}, texts)
+	}
+	bothEngines(t, &ops.Node{OpType: "StringSplit", Version: 20, NumOutputs: 2}, tensor.MustFromSlice([]string{}))
+}
