@@ -148,4 +148,8 @@ func init() {
 	outside("StringSplit", "the profile's values are numbers: keep string processing out of the part that must meet it")
 	defaults["StringSplit"] = versions([]int{20}, attr("delimiter", "runs of whitespace"), attr("maxsplit", "no limit"))
 	signatures["StringSplit"] = []versionedSignature{{20, signature{In: ins("T1"), Out: ins("T2", "T3")}}}
+	outside("StringNormalizer", "the profile's values are numbers: keep string processing out of the part that must meet it")
+	defaults["StringNormalizer"] = versions([]int{10}, attr("case_change_action", "NONE"), attr("is_case_sensitive", "0"),
+		attr("locale", "en_US"), attr("stopwords", "none"))
+	signatures["StringNormalizer"] = []versionedSignature{sig(10, ins("T"), "T")}
 }

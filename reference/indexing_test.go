@@ -656,3 +656,22 @@ func TestStringOperatorEngines(t *testing.T) {
 	}
 	bothEngines(t, &ops.Node{OpType: "StringSplit", Version: 20, NumOutputs: 2}, tensor.MustFromSlice([]string{}))
 }
+
+func TestStringNormalizerEngines(t *testing.T) {
+	words := []string{"Monday", "monday", "MONDAY", "tuesday", "Straße", "ǅemal", "", "ΣΑΣ"}
+	for _, shape := range [][]int{{8}, {1, 8}, {2, 4}} {
+		x := tensor.MustFromSlice(words, shape...)
+		for _, action := range []string{"NONE", "LOWER", "UPPER", "bogus"} {
+			for _, sensitive := range []int64{0, 1} {
+				for _, stop := range [][]string{nil, {"monday"}, {"MONDAY", "straße", ""}, words} {
+					attrs := map[string]ops.Attribute{"case_change_action": {Type: ops.AttrString, String: action},
+						"is_case_sensitive": intAttribute(sensitive)}
+					if stop != nil {
+						attrs["stopwords"] = ops.Attribute{Type: ops.AttrStrings, Strings: stop}
+					}
+					bothEngines(t, &ops.Node{OpType: "StringNormalizer", Version: 10, Attrs: attrs}, x)
+				}
+			}
+		}
+	}
+}
