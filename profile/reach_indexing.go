@@ -152,4 +152,7 @@ func init() {
 	defaults["StringNormalizer"] = versions([]int{10}, attr("case_change_action", "NONE"), attr("is_case_sensitive", "0"),
 		attr("locale", "en_US"), attr("stopwords", "none"))
 	signatures["StringNormalizer"] = []versionedSignature{sig(10, ins("T"), "T")}
+	outside("StringConcat", "the profile's values are numbers: keep string processing out of the part that must meet it")
+	defaults["StringConcat"] = versions([]int{20})
+	signatures["StringConcat"] = []versionedSignature{sig(20, ins("T", "T"), "T")}
 }

@@ -675,3 +675,21 @@ func TestStringNormalizerEngines(t *testing.T) {
 		}
 	}
 }
+
+func TestStringConcatEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 8))
+	for range 40 {
+		a := randomShape(r, 0, 3)
+		b := append([]int{}, a[r.IntN(len(a)+1):]...)
+		for i := range b {
+			if r.IntN(3) == 0 {
+				b[i] = 1
+			}
+		}
+		if r.IntN(2) == 0 {
+			a, b = b, a
+		}
+		bothEngines(t, &ops.Node{OpType: "StringConcat", Version: 20}, randomTensor(r, tensor.String, a...), randomTensor(r, tensor.String, b...))
+	}
+	bothEngines(t, &ops.Node{OpType: "StringConcat", Version: 20}, randomTensor(r, tensor.String, 2, 3), randomTensor(r, tensor.String, 4))
+}
