@@ -155,4 +155,8 @@ func init() {
 	outside("StringConcat", "the profile's values are numbers: keep string processing out of the part that must meet it")
 	defaults["StringConcat"] = versions([]int{20})
 	signatures["StringConcat"] = []versionedSignature{sig(20, ins("T", "T"), "T")}
+	outside("NonMaxSuppression", "its output shape depends on the data, which the profile's static shapes exclude")
+	defaults["NonMaxSuppression"] = versions([]int{10, 11}, attr("center_point_box", "0"),
+		input(2, "max_output_boxes_per_class", "0"), input(3, "iou_threshold", "0"), input(4, "score_threshold", "no threshold"))
+	signatures["NonMaxSuppression"] = []versionedSignature{sig(10, ins("float", "float", "int64", "float", "float"), "int64")}
 }

@@ -693,3 +693,24 @@ func TestStringConcatEngines(t *testing.T) {
 	}
 	bothEngines(t, &ops.Node{OpType: "StringConcat", Version: 20}, randomTensor(r, tensor.String, 2, 3), randomTensor(r, tensor.String, 4))
 }
+
+func TestNonMaxSuppressionEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 8))
+	for range 60 {
+		b, c, nb := r.IntN(3), 1+r.IntN(3), r.IntN(8)
+		boxes := tensor.MustNew(tensor.Float, b, nb, 4)
+		for i := range boxes.Len() {
+			binary.LittleEndian.PutUint32(boxes.Bytes()[4*i:], math.Float32bits(float32(r.IntN(12))/2))
+		}
+		scores := tensor.MustNew(tensor.Float, b, c, nb)
+		for i := range scores.Len() {
+			binary.LittleEndian.PutUint32(scores.Bytes()[4*i:], math.Float32bits(float32(r.IntN(5))/4))
+		}
+		attrs := map[string]ops.Attribute{"center_point_box": intAttribute(int64(r.IntN(2)))}
+		in := []tensor.Value{boxes, scores, tensor.MustFromSlice([]int64{int64(r.IntN(5))}),
+			tensor.MustFromSlice([]float32{float32(r.IntN(5)) / 5}), tensor.MustFromSlice([]float32{float32(r.IntN(4)) / 4})}
+		for k := 2; k <= 5; k++ {
+			bothEngines(t, &ops.Node{OpType: "NonMaxSuppression", Version: 11, Attrs: attrs}, in[:k]...)
+		}
+	}
+}
