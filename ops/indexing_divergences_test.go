@@ -10,7 +10,8 @@ import (
 
 // The choices of the conversion, creation and indexing operators where the
 // specification is silent or where onnxshape and onnxruntime differ
-// (docs/divergences.md, "Conversion, creation, indexing and sequences").
+// (docs/divergences.md, "Conversion, creation, indexing, sequences,
+// quantization and strings").
 
 func ruleOf(err error) string {
 	var e *Error
