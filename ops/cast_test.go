@@ -139,3 +139,34 @@ func TestCastFloat16FastPath(t *testing.T) {
 		}
 	}
 }
+
+// Every float16 widens to the float32 of its value on the slice path.
+func TestCastFloat16Widening(t *testing.T) {
+	in := make([]uint16, 1<<16)
+	for i := range in {
+		in[i] = uint16(i)
+	}
+	out := make([]uint32, len(in))
+	f16sToF32s(out, in)
+	for i, h := range in {
+		if want := math.Float32bits(f16ToF32(h)); out[i] != want {
+			t.Fatalf("%#04x: %#08x, want %#08x", h, out[i], want)
+		}
+		if e := h & 0x7C00; e != 0 && e != 0x7C00 && float64(math.Float32frombits(out[i])) != float16Value(h) {
+			t.Fatalf("%#04x: value %v", h, math.Float32frombits(out[i]))
+		}
+	}
+}
+
+// float16Value is a float16's value by the IEEE definition.
+func float16Value(h uint16) float64 {
+	e, m := int(h>>10)&0x1F, float64(h&0x3FF)
+	v := math.Ldexp(1+m/1024, e-15)
+	if e == 0 {
+		v = math.Ldexp(m/1024, -14)
+	}
+	if h&0x8000 != 0 {
+		v = -v
+	}
+	return v
+}

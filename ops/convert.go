@@ -62,10 +62,7 @@ func convertInto(dst, src *tensor.Tensor, lo, hi int, o castOptions) error {
 		f32sToF16s(asElems[uint16](dst.Bytes())[lo:hi], asElems[uint32](src.Bytes())[lo:hi])
 		return nil
 	case sdt == tensor.Float16 && ddt == tensor.Float:
-		d, s := asElems[float32](dst.Bytes())[lo:hi], asElems[uint16](src.Bytes())[lo:hi]
-		for i, x := range s {
-			d[i] = f16ToF32(x)
-		}
+		f16sToF32s(asElems[uint32](dst.Bytes())[lo:hi], asElems[uint16](src.Bytes())[lo:hi])
 		return nil
 	}
 	if directCast(dst, src, lo, hi) {
@@ -418,6 +415,20 @@ func f32sToF16s(d []uint16, s []uint32) {
 			continue
 		}
 		d[i] = f32ToF16(x)
+	}
+}
+
+// f16sToF32s is f16ToF32 over a slice, writing float32 bits, its common
+// case (a normal float16: rebias the exponent, widen the mantissa) written
+// in the loop.
+func f16sToF32s(d []uint32, s []uint16) {
+	d = d[:len(s)]
+	for i, h := range s {
+		if e := h & 0x7C00; e != 0 && e != 0x7C00 {
+			d[i] = uint32(h&0x8000)<<16 | (uint32(h&0x7FFF)+0x1C000)<<13
+			continue
+		}
+		d[i] = math.Float32bits(f16ToF32(h))
 	}
 }
 

@@ -10,7 +10,8 @@ import (
 
 // The choices of the conversion, creation and indexing operators where the
 // specification is silent or where onnxshape and onnxruntime differ
-// (docs/divergences.md, "Conversion, creation, indexing and sequences").
+// (docs/divergences.md, "Conversion, creation, indexing, sequences,
+// quantization and strings").
 
 func ruleOf(err error) string {
 	var e *Error
@@ -134,5 +135,71 @@ func TestDivergenceUniqueNaN(t *testing.T) {
 	counts, _ := tensor.ToSlice[int64](out[3].(*tensor.Tensor))
 	if len(y) != 3 || y[0] != 0 || y[1] != 1 || y[2] == y[2] || counts[2] != 2 {
 		t.Errorf("Unique: %v counts %v", y, counts)
+	}
+}
+
+// A symmetric window of one point is [1] (torch's windows; the formula
+// divides 0 by 0); a periodic one is the window's first value.
+func TestDivergenceWindowOfOne(t *testing.T) {
+	for _, c := range []struct {
+		op       string
+		periodic int64
+		want     float32
+	}{{"HannWindow", 0, 1}, {"HammingWindow", 0, 1}, {"BlackmanWindow", 0, 1}, {"HannWindow", 1, 0}} {
+		n := &Node{OpType: c.op, Version: 17, NumOutputs: 1, Attrs: map[string]Attribute{"periodic": {Type: AttrInt, Int: c.periodic}}}
+		s, err := Lookup("", c.op, 17)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := s.Run(nil, n, []tensor.Value{tensor.Scalar(int64(1))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, _ := tensor.ToSlice[float32](out[0].(*tensor.Tensor)); len(v) != 1 || math.Abs(float64(v[0]-c.want)) > 1e-7 {
+			t.Errorf("%s periodic %d: %v, want [%v]", c.op, c.periodic, v, c.want)
+		}
+	}
+}
+
+// Empty tensors with huge dims neither hang nor allocate by their dims.
+func TestHugeEmptyInputs(t *testing.T) {
+	empty := tensor.MustNew(tensor.Float, 0, 1<<30)
+	opt := &Options{MaxTensorBytes: 1 << 20}
+	run := func(op string, version int, attrs map[string]Attribute, in ...tensor.Value) error {
+		s, err := Lookup("", op, version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.Run(opt, &Node{OpType: op, Version: s.Since, NumOutputs: 1, Attrs: attrs}, in)
+		return err
+	}
+	if err := run("SplitToSequence", 11, map[string]Attribute{"axis": {Type: AttrInt, Int: 1}}, empty); ruleOf(err) != "size" {
+		t.Errorf("SplitToSequence: %v", err)
+	}
+	if err := run("Unique", 11, map[string]Attribute{"axis": {Type: AttrInt, Int: 1}}, empty); ruleOf(err) != "size" {
+		t.Errorf("Unique: %v", err)
+	}
+	if err := run("Trilu", 14, nil, tensor.MustNew(tensor.Float, 1<<30, 0)); err != nil {
+		t.Errorf("Trilu: %v", err)
+	}
+	if err := run("OneHot", 11, map[string]Attribute{"axis": {Type: AttrInt, Int: 1}}, tensor.MustNew(tensor.Int64, 1<<20, 0),
+		tensor.Scalar(int64(1<<30)), tensor.MustFromSlice([]float32{0, 1})); err != nil {
+		t.Errorf("OneHot: %v", err)
+	}
+}
+
+func TestHugeEmptyInputsRunFast(t *testing.T) {
+	for _, c := range []struct {
+		op    string
+		attrs map[string]Attribute
+		in    []tensor.Value
+	}{
+		{"ReverseSequence", nil, []tensor.Value{tensor.MustNew(tensor.Float, 1<<30, 1, 0), tensor.MustFromSlice([]int64{1})}},
+		{"Unique", map[string]Attribute{"axis": {Type: AttrInt, Int: 1}}, []tensor.Value{tensor.MustNew(tensor.Float, 1<<30, 3, 0)}},
+	} {
+		s, _ := Lookup("", c.op, 20)
+		if _, err := s.Run(nil, &Node{OpType: c.op, Version: s.Since, NumOutputs: 1, Attrs: c.attrs}, c.in); err != nil {
+			t.Errorf("%s: %v", c.op, err)
+		}
 	}
 }

@@ -73,6 +73,9 @@ func oneHotNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	if err != nil {
 		return nil, err
 	}
+	if y.Len() == 0 { // nothing to write, however long the loops would run
+		return values(y), nil
+	}
 	outer, inner := product(indices.Shape()[:a]), product(indices.Shape()[a:])
 	for o := range outer {
 		for d := range depth {

@@ -60,6 +60,9 @@ func reverseSequenceNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Val
 	if err != nil {
 		return nil, err
 	}
+	if y.Len() == 0 { // nothing to write, however long the loops would run
+		return values(y), nil
+	}
 	block := product(x.Shape()[2:])
 	// the output's block at (axis0 = i, axis1 = j) comes from the input's
 	// block at the same place, or at the mirrored time step

@@ -32,6 +32,7 @@ func init() {
 
 // ScatterElementsOptions are the attributes of ScatterElements.
 type ScatterElementsOptions struct {
+	// Axis is the axis the indices address; negative counts from the end.
 	Axis int
 	// Reduction is "none" (or empty), "add", "mul", "max" or "min".
 	Reduction string

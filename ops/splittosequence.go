@@ -11,6 +11,8 @@
 package ops
 
 import (
+	"fmt"
+
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -45,6 +47,9 @@ func splitToSequenceNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Val
 	var sizes []int
 	switch {
 	case st == nil:
+		if err := opt.orDefault().checkPieces(op, int64(d)); err != nil {
+			return nil, err
+		}
 		sizes = make([]int, d)
 		for i := range sizes {
 			sizes[i] = 1
@@ -55,6 +60,9 @@ func splitToSequenceNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Val
 		v, _ := st.Int64s()
 		if v[0] <= 0 {
 			return nil, op.errorf("split", "a scalar split must be positive, got %d", v[0])
+		}
+		if err := opt.orDefault().checkPieces(op, (int64(d)+v[0]-1)/v[0]); err != nil {
+			return nil, err
 		}
 		for left := d; left > 0; left -= int(min(v[0], int64(left))) {
 			sizes = append(sizes, int(min(v[0], int64(left))))
@@ -81,4 +89,14 @@ func splitToSequenceNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Val
 		}
 	}
 	return []tensor.Value{&tensor.Sequence{ElemType: x.DataType(), Items: parts}}, nil
+}
+
+// checkPieces refuses a split into more pieces than the size limit allows,
+// counting each, even empty, as a 64-byte tensor header (Split's rule).
+func (o *Options) checkPieces(op opRef, pieces int64) error {
+	if pieces > o.maxBytes()/64 {
+		return &Error{Op: op.name, Version: op.version, Rule: "size",
+			Msg: fmt.Sprintf("%d pieces are more than the size limit allows", pieces), Err: ErrLimit}
+	}
+	return nil
 }

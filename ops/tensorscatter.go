@@ -87,6 +87,9 @@ func tensorScatterNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value
 	}
 	copyTensor(y, past)
 	mid, inner := product(ps[1:a]), product(ps[a+1:])
+	if y.Len() == 0 || update.Len() == 0 { // nothing to write, however long the loops would run
+		return values(y), nil
+	}
 	for b := range batch {
 		for m := range mid {
 			row := b*mid + m

@@ -50,6 +50,9 @@ func triluNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error)
 	if err != nil {
 		return nil, err
 	}
+	if y.Len() == 0 { // nothing to write, however long the loops would run
+		return values(y), nil
+	}
 	rows, cols := x.Shape()[x.Rank()-2], x.Shape()[x.Rank()-1]
 	mats := product(x.Shape()[:x.Rank()-2])
 	// each row keeps one contiguous run of columns [lo, hi)

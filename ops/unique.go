@@ -58,11 +58,17 @@ func uniqueNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	if err := opt.checkSize(op, tensor.Complex128, []int{x.Len()}); err != nil {
 		return nil, err
 	}
+	if err := opt.checkSize(op, tensor.Int64, []int{units, 5}); err != nil { // an empty input may have many units
+		return nil, err
+	}
 	if err := opt.charge(op, "sort keys and unit lists", int64(x.Len())*16+int64(units)*8*5); err != nil {
 		return nil, err
 	}
 	key := elementKeys(x)
 	compare := func(a, b int) int {
+		if outer == 0 || inner == 0 { // empty slices are all equal
+			return 0
+		}
 		for o := range outer {
 			for i := range inner {
 				if c := key.compare((o*units+a)*inner+i, (o*units+b)*inner+i); c != 0 {
@@ -114,7 +120,9 @@ func uniqueNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	for g, u := range first {
 		pick[rank[g]] = u
 	}
-	gatherBlocks(y, x, inner, 0, outer*len(first), func(r int) int { return r/len(first)*units + pick[r%len(first)] })
+	if y.Len() > 0 {
+		gatherBlocks(y, x, inner, 0, outer*len(first), func(r int) int { return r/len(first)*units + pick[r%len(first)] })
+	}
 	out := values(y)
 	if n.NumOutputs > 1 {
 		idx, inv, cnt := make([]int64, len(first)), make([]int64, units), make([]int64, len(first))

@@ -112,4 +112,48 @@ func init() {
 	outside("TensorScatter", "keep the cache update out of the part of the model that must meet the profile")
 	defaults["TensorScatter"] = versions([]int{24}, attr("axis", "-2"), attr("mode", "linear"), input(2, "write_indices", "0 for every batch entry"))
 	signatures["TensorScatter"] = []versionedSignature{sig(24, ins("T", "T", "int64"), "T")}
+
+	for _, op := range []string{"HannWindow", "HammingWindow", "BlackmanWindow"} {
+		outside(op, "store the window as an initializer of the graph")
+		defaults[op] = versions([]int{17}, attr("output_datatype", "1 (float)"), attr("periodic", "1"))
+		signatures[op] = []versionedSignature{sig(17, ins("T1"), "T2")}
+	}
+
+	defaults["QuantizeLinear"] = join(
+		versions([]int{10}, input(2, "y_zero_point", "0 of type uint8")),
+		versions([]int{13}, attr("axis", "1"), input(2, "y_zero_point", "0 of type uint8")),
+		versions([]int{19}, attr("axis", "1"), attr("saturate", "1"), input(2, "y_zero_point", "0 of type uint8")),
+		versions([]int{21}, attr("axis", "1"), attr("saturate", "1"), attr("block_size", "0"), attr("output_dtype", "y_zero_point's type, else uint8"),
+			input(2, "y_zero_point", "0 of output_dtype")),
+		versions([]int{23, 24, 25}, attr("axis", "1"), attr("saturate", "1"), attr("block_size", "0"), attr("output_dtype", "y_zero_point's type, else uint8"),
+			attr("precision", "x's type"), input(2, "y_zero_point", "0 of output_dtype")))
+	signatures["QuantizeLinear"] = []versionedSignature{sig(10, ins("T1", "T2", "T3"), "T3")}
+	defaults["DequantizeLinear"] = join(
+		versions([]int{10}, input(2, "x_zero_point", "0")),
+		versions([]int{13, 19}, attr("axis", "1"), input(2, "x_zero_point", "0")),
+		versions([]int{21}, attr("axis", "1"), attr("block_size", "0"), input(2, "x_zero_point", "0")),
+		versions([]int{23, 24, 25}, attr("axis", "1"), attr("block_size", "0"), attr("output_dtype", "x_scale's type"), input(2, "x_zero_point", "0")))
+	signatures["DequantizeLinear"] = []versionedSignature{sig(10, ins("T1", "T2", "T1"), "T2")}
+
+	outside("DynamicQuantizeLinear", "keep quantization out of the part of the model that must meet the profile")
+	defaults["DynamicQuantizeLinear"] = versions([]int{11})
+	signatures["DynamicQuantizeLinear"] = []versionedSignature{{11, signature{In: ins("float"), Out: ins("Q", "float", "Q")}}}
+
+	outside("RegexFullMatch", "the profile's values are numbers: keep string processing out of the part that must meet it")
+	defaults["RegexFullMatch"] = versions([]int{20})
+	signatures["RegexFullMatch"] = []versionedSignature{sig(20, ins("T1"), "T2")}
+	outside("StringSplit", "the profile's values are numbers: keep string processing out of the part that must meet it")
+	defaults["StringSplit"] = versions([]int{20}, attr("delimiter", "runs of whitespace"), attr("maxsplit", "no limit"))
+	signatures["StringSplit"] = []versionedSignature{{20, signature{In: ins("T1"), Out: ins("T2", "T3")}}}
+	outside("StringNormalizer", "the profile's values are numbers: keep string processing out of the part that must meet it")
+	defaults["StringNormalizer"] = versions([]int{10}, attr("case_change_action", "NONE"), attr("is_case_sensitive", "0"),
+		attr("locale", "en_US"), attr("stopwords", "none"))
+	signatures["StringNormalizer"] = []versionedSignature{sig(10, ins("T"), "T")}
+	outside("StringConcat", "the profile's values are numbers: keep string processing out of the part that must meet it")
+	defaults["StringConcat"] = versions([]int{20})
+	signatures["StringConcat"] = []versionedSignature{sig(20, ins("T", "T"), "T")}
+	outside("NonMaxSuppression", "its output shape depends on the data, which the profile's static shapes exclude")
+	defaults["NonMaxSuppression"] = versions([]int{10, 11}, attr("center_point_box", "0"),
+		input(2, "max_output_boxes_per_class", "0"), input(3, "iou_threshold", "0"), input(4, "score_threshold", "no threshold"))
+	signatures["NonMaxSuppression"] = []versionedSignature{sig(10, ins("float", "float", "int64", "float", "float"), "int64")}
 }

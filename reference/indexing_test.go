@@ -548,3 +548,169 @@ func TestTensorScatterEngines(t *testing.T) {
 		}
 	}
 }
+
+func TestWindowEngines(t *testing.T) {
+	for _, op := range []string{"HannWindow", "HammingWindow", "BlackmanWindow"} {
+		for _, dt := range tensor.AllTypes() {
+			for _, size := range []int64{-1, 0, 1, 2, 7, 64} {
+				for _, periodic := range []int64{0, 1} {
+					bothEngines(t, &ops.Node{OpType: op, Version: 17, Attrs: map[string]ops.Attribute{
+						"output_datatype": intAttribute(int64(dt)), "periodic": intAttribute(periodic)}}, tensor.MustFromSlice([]int32{int32(size)}))
+				}
+			}
+		}
+	}
+}
+
+func TestQuantizeEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 8))
+	quantized := []tensor.DataType{tensor.Uint8, tensor.Int8, tensor.Int16, tensor.Uint16, tensor.Int4, tensor.Uint4, tensor.Int2, tensor.Uint2,
+		tensor.Float8E4M3FN, tensor.Float8E4M3FNUZ, tensor.Float8E5M2, tensor.Float8E5M2FNUZ, tensor.Float4E2M1, tensor.Int32}
+	scales := []tensor.DataType{tensor.Float, tensor.Float16, tensor.BFloat16, tensor.Double}
+	for _, version := range []int{10, 13, 19, 21, 23, 24, 25} {
+		for _, qt := range quantized {
+			for range 3 {
+				shape := randomIndexingShape(r, 1, 3)
+				axis := r.IntN(len(shape))
+				block := 0
+				sshape := []int{}
+				switch r.IntN(3) {
+				case 1:
+					sshape = []int{shape[axis]}
+				case 2:
+					block = 1 + r.IntN(3)
+					sshape = append([]int{}, shape...)
+					sshape[axis] = (shape[axis] + block - 1) / block
+				}
+				st := scales[r.IntN(len(scales))]
+				scale := randomIndexingTensor(r, st, sshape...)
+				if st == tensor.Float { // small positive scales, so that values land in range
+					for i := range scale.Len() {
+						binary.LittleEndian.PutUint32(scale.Bytes()[4*i:], math.Float32bits(0.01+r.Float32()))
+					}
+				}
+				zero := randomIndexingTensor(r, qt, sshape...)
+				attrs := map[string]ops.Attribute{"axis": intAttribute(int64(axis)), "block_size": intAttribute(int64(block)),
+					"saturate": intAttribute(int64(r.IntN(2)))}
+				if version < 13 {
+					delete(attrs, "axis")
+				}
+				if version < 21 {
+					delete(attrs, "block_size")
+				}
+				if version < 19 {
+					delete(attrs, "saturate")
+				}
+				q := randomIndexingTensor(r, qt, shape...)
+				bothEngines(t, &ops.Node{OpType: "DequantizeLinear", Version: version, Attrs: attrs}, q, scale, zero)
+				bothEngines(t, &ops.Node{OpType: "DequantizeLinear", Version: version, Attrs: attrs}, q, scale)
+				x := randomIndexingTensor(r, []tensor.DataType{tensor.Float, tensor.Float16, tensor.Int32}[r.IntN(3)], shape...)
+				if x.DataType() == tensor.Float {
+					for i := range x.Len() {
+						binary.LittleEndian.PutUint32(x.Bytes()[4*i:], math.Float32bits(r.Float32()*600-300))
+					}
+				}
+				qattrs := map[string]ops.Attribute{}
+				for k, v := range attrs {
+					qattrs[k] = v
+				}
+				if version >= 21 {
+					qattrs["output_dtype"] = intAttribute(int64(qt))
+				}
+				bothEngines(t, &ops.Node{OpType: "QuantizeLinear", Version: version, Attrs: qattrs}, x, scale, zero)
+				bothEngines(t, &ops.Node{OpType: "QuantizeLinear", Version: version, Attrs: qattrs}, x, scale)
+				if version >= 23 {
+					qattrs["precision"] = intAttribute(int64(scales[r.IntN(len(scales))]))
+					bothEngines(t, &ops.Node{OpType: "QuantizeLinear", Version: version, Attrs: qattrs}, x, scale, zero)
+				}
+			}
+		}
+	}
+}
+
+func TestDynamicQuantizeLinearEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(14, 8))
+	for range 40 {
+		x := tensor.MustNew(tensor.Float, randomIndexingShape(r, 0, 3)...)
+		lo, width := r.Float32()*10-8, r.Float32()*20
+		for i := range x.Len() {
+			binary.LittleEndian.PutUint32(x.Bytes()[4*i:], math.Float32bits(lo+r.Float32()*width))
+		}
+		bothEngines(t, &ops.Node{OpType: "DynamicQuantizeLinear", Version: 11, NumOutputs: 3}, x)
+	}
+	bothEngines(t, &ops.Node{OpType: "DynamicQuantizeLinear", Version: 11, NumOutputs: 3}, tensor.MustFromSlice([]float32{0, 0}))
+	bothEngines(t, &ops.Node{OpType: "DynamicQuantizeLinear", Version: 11, NumOutputs: 3}, tensor.MustFromSlice([]float32{1, float32(math.NaN())}))
+}
+
+func TestStringOperatorEngines(t *testing.T) {
+	texts := tensor.MustFromSlice([]string{"", " ", "a", "a-b", "--a--b-", "  hello   world ! ", "www.google.com", "x@gmail.com", "é ü\tß\n", "a- -b"}, 2, 5)
+	for _, pattern := range []string{`www\.[\w.-]+\.\bcom\b`, `(\W|^)[\w.\-]{0,25}@(yahoo|gmail)\.com(\W|$)`, `a|a-b`, ``, `(`} {
+		bothEngines(t, &ops.Node{OpType: "RegexFullMatch", Version: 20, Attrs: map[string]ops.Attribute{"pattern": {Type: ops.AttrString, String: pattern}}}, texts)
+	}
+	for _, delim := range []string{"", "-", "--", " ", "ab"} {
+		for _, maxsplit := range []int64{-2, 0, 1, 2, 5} {
+			attrs := map[string]ops.Attribute{"delimiter": {Type: ops.AttrString, String: delim}, "maxsplit": intAttribute(maxsplit)}
+			bothEngines(t, &ops.Node{OpType: "StringSplit", Version: 20, NumOutputs: 2, Attrs: attrs}, texts)
+		}
+		bothEngines(t, &ops.Node{OpType: "StringSplit", Version: 20, NumOutputs: 2, Attrs: map[string]ops.Attribute{"delimiter": {Type: ops.AttrString, String: delim}}}, texts)
+	}
+	bothEngines(t, &ops.Node{OpType: "StringSplit", Version: 20, NumOutputs: 2}, tensor.MustFromSlice([]string{}))
+}
+
+func TestStringNormalizerEngines(t *testing.T) {
+	words := []string{"Monday", "monday", "MONDAY", "tuesday", "Straße", "ǅemal", "", "ΣΑΣ"}
+	for _, shape := range [][]int{{8}, {1, 8}, {2, 4}} {
+		x := tensor.MustFromSlice(words, shape...)
+		for _, action := range []string{"NONE", "LOWER", "UPPER", "bogus"} {
+			for _, sensitive := range []int64{0, 1} {
+				for _, stop := range [][]string{nil, {"monday"}, {"MONDAY", "straße", ""}, words} {
+					attrs := map[string]ops.Attribute{"case_change_action": {Type: ops.AttrString, String: action},
+						"is_case_sensitive": intAttribute(sensitive)}
+					if stop != nil {
+						attrs["stopwords"] = ops.Attribute{Type: ops.AttrStrings, Strings: stop}
+					}
+					bothEngines(t, &ops.Node{OpType: "StringNormalizer", Version: 10, Attrs: attrs}, x)
+				}
+			}
+		}
+	}
+}
+
+func TestStringConcatEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 8))
+	for range 40 {
+		a := randomIndexingShape(r, 0, 3)
+		b := append([]int{}, a[r.IntN(len(a)+1):]...)
+		for i := range b {
+			if r.IntN(3) == 0 {
+				b[i] = 1
+			}
+		}
+		if r.IntN(2) == 0 {
+			a, b = b, a
+		}
+		bothEngines(t, &ops.Node{OpType: "StringConcat", Version: 20}, randomIndexingTensor(r, tensor.String, a...), randomIndexingTensor(r, tensor.String, b...))
+	}
+	bothEngines(t, &ops.Node{OpType: "StringConcat", Version: 20}, randomIndexingTensor(r, tensor.String, 2, 3), randomIndexingTensor(r, tensor.String, 4))
+}
+
+func TestNonMaxSuppressionEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 8))
+	for range 60 {
+		b, c, nb := r.IntN(3), 1+r.IntN(3), r.IntN(8)
+		boxes := tensor.MustNew(tensor.Float, b, nb, 4)
+		for i := range boxes.Len() {
+			binary.LittleEndian.PutUint32(boxes.Bytes()[4*i:], math.Float32bits(float32(r.IntN(12))/2))
+		}
+		scores := tensor.MustNew(tensor.Float, b, c, nb)
+		for i := range scores.Len() {
+			binary.LittleEndian.PutUint32(scores.Bytes()[4*i:], math.Float32bits(float32(r.IntN(5))/4))
+		}
+		attrs := map[string]ops.Attribute{"center_point_box": intAttribute(int64(r.IntN(2)))}
+		in := []tensor.Value{boxes, scores, tensor.MustFromSlice([]int64{int64(r.IntN(5))}),
+			tensor.MustFromSlice([]float32{float32(r.IntN(5)) / 5}), tensor.MustFromSlice([]float32{float32(r.IntN(4)) / 4})}
+		for k := 2; k <= 5; k++ {
+			bothEngines(t, &ops.Node{OpType: "NonMaxSuppression", Version: 11, Attrs: attrs}, in[:k]...)
+		}
+	}
+}

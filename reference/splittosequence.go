@@ -57,6 +57,9 @@ func splitToSequence(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor
 	var lengths []int
 	switch {
 	case st == nil:
+		if int64(d) > opt.TensorLimit()/64 { // each piece a 64-byte tensor header at least
+			return nil, op.errorf("size", "%d pieces", d)
+		}
 		for range d {
 			lengths = append(lengths, 1)
 		}
@@ -66,6 +69,9 @@ func splitToSequence(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor
 		size := exactValue(st, 0).i
 		if size <= 0 {
 			return nil, op.errorf("split", "split %d", size)
+		}
+		if (int64(d)+size-1)/size > opt.TensorLimit()/64 {
+			return nil, op.errorf("size", "%d pieces", (int64(d)+size-1)/size)
 		}
 		for start := 0; start < d; start += int(size) {
 			lengths = append(lengths, min(int(size), d-start))

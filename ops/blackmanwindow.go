@@ -1,0 +1,8 @@
+// BlackmanWindow generates the Blackman window,
+// 0.42 - 0.5 cos(2πn/N) + 0.08 cos(4πn/N), of size values (windows.go).
+//
+// Versions: 17.
+
+package ops
+
+func init() { declareWindow("BlackmanWindow", 0.42, 0.5, 0.08) }

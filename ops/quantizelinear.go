@@ -1,0 +1,192 @@
+// QuantizeLinear maps real values to a quantized type: y =
+// saturate(round(x / y_scale) + y_zero_point) for the integer types
+// (round half to even, then clamped to the type's range), x / y_scale
+// converted (saturating unless saturate = 0) for the float 8 types, and
+// x / y_scale + y_zero_point converted for float4e2m1; scales per tensor,
+// per axis or per block (quantize.go). The output type is y_zero_point's,
+// else output_dtype, else uint8.
+//
+// Versions: 10; 13 (axis); 19 (float 8 outputs, float16 and bfloat16
+// inputs, saturate); 21 (int16, uint16, int4, uint4 outputs; block_size,
+// output_dtype); 23 (float4e2m1; precision, the float type x / y_scale is
+// computed in); 24 (float8e8m0 scales); 25 (int2, uint2).
+//
+// Rules: [type] x is float, int32, float16 or bfloat16 (the last two from
+// 19); [scale] a float type in one of the three shapes; [output_dtype] a
+// quantized type of the version, agreeing with y_zero_point's; [axis],
+// [block_size], [zero_point] as quantize.go; [precision] a float type;
+// [size] the output fits the size limit.
+//
+// As the reference evaluator: x / y_scale is rounded to x's type (or to
+// precision; float64 for int32 inputs, as numpy promotes them), a value
+// past int32 becomes math.MinInt32 before the zero point is added (x86's
+// conversion in numpy's astype), and the zero point of a float 8 output is
+// not added.
+
+package ops
+
+import (
+	"math"
+
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+func init() {
+	register("QuantizeLinear", quantizeVersions, [2]int{2, 3}, [2]int{1, 1}, quantizeLinearNode)
+	declareAttrs("QuantizeLinear",
+		AttrSpec{Name: "axis", Type: AttrInt, From: 13},
+		AttrSpec{Name: "saturate", Type: AttrInt, From: 19},
+		AttrSpec{Name: "block_size", Type: AttrInt, From: 21},
+		AttrSpec{Name: "output_dtype", Type: AttrInt, From: 21},
+		AttrSpec{Name: "precision", Type: AttrInt, From: 23})
+}
+
+// quantRange is the range of the integer quantized types.
+func quantRange(dt tensor.DataType) (lo, hi int64, ok bool) {
+	switch dt {
+	case tensor.Uint8:
+		return 0, 255, true
+	case tensor.Int8:
+		return -128, 127, true
+	case tensor.Uint16:
+		return 0, 65535, true
+	case tensor.Int16:
+		return -32768, 32767, true
+	case tensor.Uint4:
+		return 0, 15, true
+	case tensor.Int4:
+		return -8, 7, true
+	case tensor.Uint2:
+		return 0, 3, true
+	case tensor.Int2:
+		return -2, 1, true
+	}
+	return 0, 0, false
+}
+
+func quantizeLinearNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+	opt = opt.orDefault()
+	op := n.op()
+	x, err := n.requiredInput(in, 0, "x")
+	if err != nil {
+		return nil, err
+	}
+	scale, err := n.requiredInput(in, 1, "y_scale")
+	if err != nil {
+		return nil, err
+	}
+	zero, err := n.tensorInput(in, 2)
+	if err != nil {
+		return nil, err
+	}
+	axis, block, saturate, outType, precision := 1, 0, int64(1), int64(0), int64(0)
+	if n.Version >= 13 {
+		if axis, err = n.intAttr("axis", 1, "axis"); err != nil {
+			return nil, err
+		}
+	}
+	if n.Version >= 19 {
+		if saturate, err = n.Int("saturate", 1); err != nil {
+			return nil, err
+		}
+	}
+	if n.Version >= 21 {
+		if block, err = n.intAttr("block_size", 0, "block_size"); err != nil {
+			return nil, err
+		}
+		if outType, err = n.Int("output_dtype", 0); err != nil {
+			return nil, err
+		}
+	}
+	if n.Version >= 23 {
+		if precision, err = n.Int("precision", 0); err != nil {
+			return nil, err
+		}
+	}
+	xt := x.DataType()
+	if !(xt == tensor.Float || xt == tensor.Int32 || (xt == tensor.Float16 || xt == tensor.BFloat16) && op.version >= 19) {
+		return nil, op.errorf("type", "%s-%d cannot quantize %v", op.name, op.version, xt)
+	}
+	if !scaleTypeOK(scale.DataType(), op.version) {
+		return nil, op.errorf("scale", "y_scale must be a float type of version %d, got %v", op.version, scale.DataType())
+	}
+	out := tensor.DataType(outType)
+	if zero != nil {
+		if outType != 0 && zero.DataType() != out {
+			return nil, op.errorf("output_dtype", "output_dtype %v differs from y_zero_point's type %v", out, zero.DataType())
+		}
+		out = zero.DataType()
+	}
+	if out == 0 {
+		out = tensor.Uint8
+	}
+	if s := quantizedTypeSince(out); s == 0 || s > op.version {
+		return nil, op.errorf("output_dtype", "%s-%d cannot quantize to %v", op.name, op.version, out)
+	}
+	compute := xt
+	switch {
+	case precision != 0:
+		compute = tensor.DataType(precision)
+		if compute != tensor.Float && compute != tensor.Double && compute != tensor.Float16 && compute != tensor.BFloat16 {
+			return nil, op.errorf("precision", "precision must be a float type, got %v", compute)
+		}
+	case xt == tensor.Int32:
+		compute = tensor.Double
+	}
+	layout, err := quantLayoutOf(op, x, scale, zero, axis, block)
+	if err != nil {
+		return nil, err
+	}
+	var zp []float64
+	if zero != nil {
+		if zp, err = decodeAll(opt, op, zero); err != nil {
+			return nil, err
+		}
+	}
+	sv, err := decodeAll(opt, op, scale)
+	if err != nil {
+		return nil, err
+	}
+	y, err := opt.newOverwritten(op, out, x.Shape())
+	if err != nil {
+		return nil, err
+	}
+	v, err := decodeAll(opt, op, x)
+	if err != nil {
+		return nil, err
+	}
+	lo, hi, integer := quantRange(out)
+	ints := []int64(nil)
+	if integer {
+		if err := opt.charge(op, "quantized integers", int64(len(v))*8); err != nil {
+			return nil, err
+		}
+		ints = make([]int64, len(v))
+	}
+	for i, xv := range v {
+		k := layout.scaleIndex(i)
+		q := roundToType(compute, roundToType(compute, xv)/roundToType(compute, sv[k]))
+		switch {
+		case integer:
+			r := math.RoundToEven(q)
+			if r != r || r >= 1<<31 || r < -(1<<31) {
+				r = math.MinInt32
+			}
+			z := int64(0)
+			if zp != nil {
+				z = int64(zp[k])
+			}
+			ints[i] = min(max(int64(int32(int64(r)+z)), lo), hi)
+		case out == tensor.Float4E2M1 && zp != nil:
+			v[i] = roundToType(compute, q+zp[k])
+		default:
+			v[i] = q
+		}
+	}
+	if integer {
+		storeInts(y, 0, ints)
+	} else {
+		encodeFloats(y, 0, v, castOptions{Saturate: saturate != 0, RoundMode: "up"})
+	}
+	return values(y), nil
+}
