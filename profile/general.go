@@ -176,15 +176,17 @@ func (c *checker) checkDeclared(where string, nc *nodeCheck, name string, k *kno
 	if d.dtype != tensor.Undefined && k.dtype != tensor.Undefined && d.dtype != k.dtype {
 		report(false, "value %q is declared %v but is %v", name, d.dtype, k.dtype)
 	} else if d.hasRank && k.hasRank {
-		if len(d.dims) != len(k.dims) {
-			report(true, "value %q is declared with shape %s but has shape %s", name, shapeString(d.dims), shapeString(k.dims))
-		} else {
-			for i := range d.dims {
-				if d.dims[i] >= 0 && k.dims[i] >= 0 && d.dims[i] != k.dims[i] {
-					report(true, "value %q is declared with shape %s but has shape %s", name, shapeString(d.dims), shapeString(k.dims))
-					break
-				}
-			}
+		// Shapes are written with the symbols inference knows: [N,4].
+		dshape, kshape, symbolic := c.inferred.symbolicMismatch(name, decl, k)
+		if dshape == "" {
+			dshape, kshape = shapeString(d.dims), shapeString(k.dims)
+		}
+		bad := len(d.dims) != len(k.dims) || symbolic
+		for i := 0; !bad && i < len(d.dims); i++ {
+			bad = d.dims[i] >= 0 && k.dims[i] >= 0 && d.dims[i] != k.dims[i]
+		}
+		if bad {
+			report(true, "value %q is declared with shape %s but has shape %s", name, dshape, kshape)
 		}
 	}
 	// What the model declares stands in for what the checker cannot know.

@@ -330,6 +330,12 @@ func (c *checker) setOutputs(nc *nodeCheck, outs []*known) {
 		if k.value == nil {
 			k.from = nc.where()
 		}
+		if nc.schema != nil && !c.hasFinding(nc.index) {
+			// A node outside the profile has no result to learn: inference
+			// may give it one its kernel refuses. Nor has one onnxshape
+			// cannot run, left undecided whole.
+			c.inferred.learn(name, k)
+		}
 		c.checkDeclared(nc.where(), nc, name, k)
 		if _, own := specs[nc.op()]; !own && k.kind == tensorKind && k.dtype != tensor.Undefined && !profileTypes[k.dtype] {
 			nc.finding(ruleTypes, fmt.Sprintf("output %d (%q) is %v, which is not among the profile's types", j, name, k.dtype), typesFix)
