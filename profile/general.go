@@ -153,10 +153,10 @@ func (c *checker) checkDeclared(where string, nc *nodeCheck, name string, k *kno
 	}
 	c.compared[name] = true
 	d := knownFromType(decl)
-	if !knowsAll(k, d) {
-		c.deferDeclared(nc, name, k, d)
-	}
 	if d.kind != tensorKind || k.kind != tensorKind {
+		if !knowsAll(k, d) {
+			c.deferDeclared(nc, name, k, d)
+		}
 		return
 	}
 	// The rule is the producing operator's own output constraint where its
@@ -188,6 +188,12 @@ func (c *checker) checkDeclared(where string, nc *nodeCheck, name string, k *kno
 		if bad {
 			report(true, "value %q is declared with shape %s but has shape %s", name, dshape, kshape)
 		}
+	}
+	// A declaration that states more than is known is compared when the
+	// model runs, unless it is already contradicted (deferDeclared skips a
+	// node with a finding).
+	if !knowsAll(k, d) {
+		c.deferDeclared(nc, name, k, d)
 	}
 	// What the model declares stands in for what the checker cannot know.
 	if k.dtype == tensor.Undefined {
