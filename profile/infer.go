@@ -142,24 +142,62 @@ func (inf *inference) symbolicMismatch(name string, decl *pb.TypeProto, k *known
 	}
 	have := make([]string, len(k.dims))
 	for i, n := range k.dims {
-		var got infer.Dim
-		switch {
-		case n >= 0:
-			got = infer.Const(int64(n))
-			have[i] = fmt.Sprint(n)
-		case v != nil && inf.meaningful(v.Shape[i]):
-			got = v.Shape[i]
-			have[i] = got.String()
-		default:
-			have[i] = "?"
+		got, ok := inf.dim(v, i, n)
+		have[i] = "?"
+		if !ok {
 			continue
 		}
+		have[i] = got.String()
 		p := dims[i].GetDimParam()
 		if symbols[p] && !infer.Sym(p).Equal(got) {
 			bad = true
 		}
 	}
 	return declaredShape(dims), "[" + strings.Join(have, ",") + "]", bad
+}
+
+// dim returns dimension i of a value: n when it is a number (n >= 0), else
+// what inference v says when that names a size.
+func (inf *inference) dim(v *infer.Value, i, n int) (infer.Dim, bool) {
+	switch {
+	case n >= 0:
+		return infer.Const(int64(n)), true
+	case v != nil && inf.meaningful(v.Shape[i]):
+		return v.Shape[i], true
+	}
+	return infer.Dim{}, false
+}
+
+// describe is k.describe() with the dimensions k does not know written as
+// inference knows them: tensor(float)[N,3] rather than tensor(float)[?,3].
+func (inf *inference) describe(name string, k *known) string {
+	s := k.describe()
+	if inf == nil || k.kind != tensorKind || !k.hasRank {
+		return s
+	}
+	v := inf.tensorValue(name)
+	if v == nil || !v.Ranked || len(v.Shape) != len(k.dims) {
+		return s
+	}
+	parts := make([]string, len(k.dims))
+	for i, n := range k.dims {
+		parts[i] = "?"
+		if d, ok := inf.dim(v, i, n); ok {
+			parts[i] = d.String()
+		}
+	}
+	return strings.TrimSuffix(s, shapeString(k.dims)) + "[" + strings.Join(parts, ",") + "]"
+}
+
+// describeDeclared is d.describe() with the declaration's symbols: a
+// dim_param "N" reads N, not "?".
+func describeDeclared(d *known, decl *pb.TypeProto) string {
+	s := d.describe()
+	dims := decl.GetTensorType().GetShape().GetDim()
+	if d.kind != tensorKind || !d.hasRank || len(dims) != len(d.dims) {
+		return s
+	}
+	return strings.TrimSuffix(s, shapeString(d.dims)) + declaredShape(dims)
 }
 
 // declaredShape renders declared dimensions: numbers, symbols, "?".

@@ -109,4 +109,10 @@ func TestInferredSymbolAgainstDeclaredNumberUndecided(t *testing.T) {
 	if slices.Contains(found, ruleGR3) || !slices.Contains(deferred, ruleGR3) {
 		t.Errorf("declared [2,3] for an inferred [N,3]: want GR3 left to run time:\n%s", rep)
 	}
+	// The reasons write the shapes with their symbols.
+	for _, want := range []string{"not fully known: tensor(float)[N,3]", "declared tensor(float)[2,3] but is known only as tensor(float)[N,3]"} {
+		if !strings.Contains(rep.String(), want) {
+			t.Errorf("no reason reads %q:\n%s", want, rep)
+		}
+	}
 }

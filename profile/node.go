@@ -174,7 +174,7 @@ func (c *checker) runKernel(nc *nodeCheck) []*known {
 			return nil
 		}
 		if !k.fullShape() || k.dtype == tensor.Undefined {
-			nc.deferToRunTime("the type of input %d (%q) is not fully known: %s", i, name, k.describe())
+			nc.deferToRunTime("the type of input %d (%q) is not fully known: %s", i, name, c.inferred.describe(name, k))
 			return nil
 		}
 		n, err := tensor.NumElements(k.dims)
