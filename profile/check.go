@@ -60,6 +60,9 @@ type checker struct {
 	compared map[string]bool
 	// folded is the bytes of the computed constants kept so far.
 	folded int64
+	// inferred is what package infer knows of the values, nil when it
+	// could not run (see infer.go).
+	inferred *inference
 }
 
 // keepFolded reports whether the check keeps the value v a node computed
@@ -226,6 +229,7 @@ func (c *checker) run() {
 		return
 	}
 	c.rep.Nodes = len(g.GetNode())
+	c.inferred = runInference(c.m, c.baseDir)
 	c.readOpsets()
 	c.checkSparse(g)
 	c.checkGraphTypes(g)

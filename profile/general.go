@@ -153,10 +153,10 @@ func (c *checker) checkDeclared(where string, nc *nodeCheck, name string, k *kno
 	}
 	c.compared[name] = true
 	d := knownFromType(decl)
-	if !knowsAll(k, d) {
-		c.deferDeclared(nc, name, k, d)
-	}
 	if d.kind != tensorKind || k.kind != tensorKind {
+		if !knowsAll(k, d) {
+			c.deferDeclared(nc, name, k, d)
+		}
 		return
 	}
 	// The rule is the producing operator's own output constraint where its
@@ -176,16 +176,24 @@ func (c *checker) checkDeclared(where string, nc *nodeCheck, name string, k *kno
 	if d.dtype != tensor.Undefined && k.dtype != tensor.Undefined && d.dtype != k.dtype {
 		report(false, "value %q is declared %v but is %v", name, d.dtype, k.dtype)
 	} else if d.hasRank && k.hasRank {
-		if len(d.dims) != len(k.dims) {
-			report(true, "value %q is declared with shape %s but has shape %s", name, shapeString(d.dims), shapeString(k.dims))
-		} else {
-			for i := range d.dims {
-				if d.dims[i] >= 0 && k.dims[i] >= 0 && d.dims[i] != k.dims[i] {
-					report(true, "value %q is declared with shape %s but has shape %s", name, shapeString(d.dims), shapeString(k.dims))
-					break
-				}
-			}
+		// Shapes are written with the symbols inference knows: [N,4].
+		dshape, kshape, symbolic := c.inferred.symbolicMismatch(name, decl, k)
+		if dshape == "" {
+			dshape, kshape = shapeString(d.dims), shapeString(k.dims)
 		}
+		bad := len(d.dims) != len(k.dims) || symbolic
+		for i := 0; !bad && i < len(d.dims); i++ {
+			bad = d.dims[i] >= 0 && k.dims[i] >= 0 && d.dims[i] != k.dims[i]
+		}
+		if bad {
+			report(true, "value %q is declared with shape %s but has shape %s", name, dshape, kshape)
+		}
+	}
+	// A declaration that states more than is known is compared when the
+	// model runs, unless it is already contradicted (deferDeclared skips a
+	// node with a finding).
+	if !knowsAll(k, d) {
+		c.deferDeclared(nc, name, k, d)
 	}
 	// What the model declares stands in for what the checker cannot know.
 	if k.dtype == tensor.Undefined {

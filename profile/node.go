@@ -174,7 +174,7 @@ func (c *checker) runKernel(nc *nodeCheck) []*known {
 			return nil
 		}
 		if !k.fullShape() || k.dtype == tensor.Undefined {
-			nc.deferToRunTime("the type of input %d (%q) is not fully known: %s", i, name, k.describe())
+			nc.deferToRunTime("the type of input %d (%q) is not fully known: %s", i, name, c.inferred.describe(name, k))
 			return nil
 		}
 		n, err := tensor.NumElements(k.dims)
@@ -329,6 +329,12 @@ func (c *checker) setOutputs(nc *nodeCheck, outs []*known) {
 		}
 		if k.value == nil {
 			k.from = nc.where()
+		}
+		if nc.schema != nil && !c.hasFinding(nc.index) {
+			// A node outside the profile has no result to learn: inference
+			// may give it one its kernel refuses. Nor has one onnxshape
+			// cannot run, left undecided whole.
+			c.inferred.learn(name, k)
 		}
 		c.checkDeclared(nc.where(), nc, name, k)
 		if _, own := specs[nc.op()]; !own && k.kind == tensorKind && k.dtype != tensor.Undefined && !profileTypes[k.dtype] {

@@ -75,7 +75,7 @@ func (c *checker) deferDeclared(nc *nodeCheck, name string, k, d *known) {
 		return // a type mismatch is reported already
 	}
 	nc.deferRules([]string{graph.DeclaredRule(nc.op(), shape)},
-		"value %q is declared %s but is known only as %s before the model runs", name, d.describe(), k.describe())
+		"value %q is declared %s but is known only as %s before the model runs", name, describeDeclared(d, c.declared[name]), c.inferred.describe(name, k))
 }
 
 // knowsAll reports whether k states at least what declaration d does: the
