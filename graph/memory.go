@@ -216,14 +216,14 @@ func (r *runState) setInputs(inputs map[string]tensor.Value) error {
 	for name, v := range inputs {
 		s, ok := m.inputSlots[name]
 		if !ok {
-			return fmt.Errorf("the model has no input %q", name)
+			return inputError(name, fmt.Errorf("the model has no input %q", name))
 		}
 		if err := checkValue(v); err != nil {
-			return fmt.Errorf("input %q %w", name, err)
+			return inputError(name, fmt.Errorf("input %q %w", name, err))
 		}
 		if typ := m.inputTypes[name]; typ != nil {
 			if err := onnx.ValueMatchesType(v, typ); err != nil {
-				return fmt.Errorf("input %q: %w", name, err)
+				return inputError(name, fmt.Errorf("input %q: %w", name, err))
 			}
 		}
 		r.vals[s] = v
@@ -235,7 +235,7 @@ func (r *runState) setInputs(inputs map[string]tensor.Value) error {
 	}
 	for _, in := range m.inputs {
 		if _, ok := inputs[in.Name]; !ok {
-			return fmt.Errorf("input %q (%s) is not given", in.Name, in.Describe())
+			return inputError(in.Name, fmt.Errorf("input %q (%s) is not given", in.Name, in.Describe()))
 		}
 	}
 	return nil
@@ -443,14 +443,14 @@ func (m *Model) MemoryPlan(ctx context.Context, shapes map[string][]int, o *RunO
 	}
 	for name := range shapes {
 		if _, ok := m.inputSlots[name]; !ok {
-			return nil, fmt.Errorf("the model has no input %q", name)
+			return nil, inputError(name, fmt.Errorf("the model has no input %q", name))
 		}
 	}
 	inputs := make(map[string]tensor.Value, len(m.inputs))
 	for _, in := range m.inputs {
 		t, err := zeroInput(in, shapes[in.Name])
 		if err != nil {
-			return nil, fmt.Errorf("input %q: %w", in.Name, err)
+			return nil, inputError(in.Name, fmt.Errorf("input %q: %w", in.Name, err))
 		}
 		inputs[in.Name] = t
 	}
