@@ -136,6 +136,8 @@ func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
 
 // RunOptions are the settings of one run: the profile, the size limits and
 // the core count (see ops.Options). A nil *RunOptions means the defaults.
+// Threads left at 0 shares the cores between the runs under way: each node
+// takes GOMAXPROCS divided by the number of runs, at least one.
 // Ctx is taken from Run's context argument; a Charge set here is told every
 // charge before the run's own cap checks it.
 type RunOptions struct {

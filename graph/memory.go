@@ -144,6 +144,9 @@ type runState struct {
 	peakPos  int   // position of the step that reached peak
 	pos      int   // position of the running step
 	plan     *MemoryPlan
+	// sharedThreads is set when the caller leaves Threads at 0: each
+	// node then takes its share of the cores among the runs under way.
+	sharedThreads bool
 }
 
 // holding is one piece of storage a run created.
@@ -178,6 +181,8 @@ func (m *Model) startRun(ctx context.Context, o *RunOptions, plan *MemoryPlan) *
 		}
 	}
 	r.engine = o.engine()
+	r.sharedThreads = r.opt.Threads == 0
+	activeRuns.Add(1)
 	r.opt.Ctx = ctx
 	r.opt.Charge = r.charge
 	return r
@@ -186,6 +191,7 @@ func (m *Model) startRun(ctx context.Context, o *RunOptions, plan *MemoryPlan) *
 // endRun clears r and keeps it for a later run; large maps are dropped
 // rather than kept for ever.
 func (m *Model) endRun(r *runState) {
+	activeRuns.Add(-1)
 	if r.plan != nil && r.peak > 0 {
 		r.plan.Peak, r.plan.PeakStep = r.peak, r.peakPos
 	}
@@ -267,6 +273,9 @@ func (r *runState) notePeak(bytes int64) {
 // step runs st and counts the storage of its outputs.
 func (r *runState) step(pos int, st *step) error {
 	r.pos, r.pending = pos, 0
+	if r.sharedThreads {
+		r.opt.Threads = sharedThreads(activeRuns.Load())
+	}
 	if err := st.run(&r.opt, r.engine, r.vals, r.ins[st.inAt:st.inAt+len(st.in)]); err != nil {
 		// A kernel stopped by a cancellation reports the context's error.
 		if cerr := r.ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
