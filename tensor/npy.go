@@ -271,6 +271,9 @@ func swapElements(data []byte, dt DataType) {
 // types numpy has no type for (bfloat16, the float8, float4, int4, uint4,
 // int2 and uint2 types) are refused with an error wrapping ErrNPY.
 func WriteNPY(w io.Writer, t *Tensor) error {
+	if t == nil || !t.DataType().Valid() {
+		return fmt.Errorf("%w: %w", ErrNPY, errNil)
+	}
 	descr, data, err := npyData(t)
 	if err != nil {
 		return err
