@@ -51,6 +51,11 @@ type Builder struct {
 	err     error
 	// nodeNames holds the node names in use (a namespace of their own).
 	nodeNames map[string]bool
+	// renamed maps a node output's first name to the graph output name
+	// Output gave it, so that the Value still reads it.
+	renamed map[string]string
+	// probeSizes are the lengths ProbeSize set for symbolic dimensions.
+	probeSizes map[string]int
 }
 
 // Describe sets the graph's name and documentation string.
@@ -129,7 +134,7 @@ func (b *Builder) Input(name string, dt tensor.DataType, shape ...int) Value {
 	}
 	for _, d := range shape {
 		if d < 0 {
-			b.fail("input %q: dimension %d is negative", name, d)
+			b.fail("input %q: dimension %d is negative (declare a symbolic dimension with InputDims and Sym)", name, d)
 			return v
 		}
 	}
@@ -182,6 +187,7 @@ func (b *Builder) OpN(op string, n int, inputsAndAttrs ...any) []Value {
 			}
 			node.Name = proto.String(string(x))
 		case Value:
+			x = b.current(x)
 			if x.name != "" && !b.names[x.name] {
 				b.fail("%s: input %q is not a value of this builder", op, x.name)
 			}
@@ -232,9 +238,22 @@ func (b *Builder) Output(name string, v Value) {
 	if b.err != nil {
 		return
 	}
-	if v.name == "" || !b.names[v.name] {
+	v = b.current(v)
+	if v.name == "" {
+		b.fail("output %q: the value is None, not a value of this builder", name)
+		return
+	}
+	if !b.names[v.name] {
 		b.fail("output %q: %q is not a value of this builder", name, v.name)
 		return
+	}
+	if name != v.name && b.isOutput(v.name) {
+		// A value that is already a graph output gets a second name
+		// through an Identity node.
+		v = b.current(b.Op("Identity", v))
+		if b.err != nil {
+			return
+		}
 	}
 	if name != v.name {
 		// Give the producing node's output the graph output's name.
@@ -248,6 +267,28 @@ func (b *Builder) Output(name string, v Value) {
 		}
 	}
 	b.g.Output = append(b.g.Output, &pb.ValueInfoProto{Name: proto.String(name)})
+}
+
+// current returns v under the name it has now: Output renames a node's
+// output to the graph output's name.
+func (b *Builder) current(v Value) Value {
+	for {
+		to, ok := b.renamed[v.name]
+		if !ok {
+			return v
+		}
+		v.name = to
+	}
+}
+
+// isOutput reports whether name is a graph output already.
+func (b *Builder) isOutput(name string) bool {
+	for _, o := range b.g.Output {
+		if o.GetName() == name {
+			return true
+		}
+	}
+	return false
 }
 
 // rename renames a node output everywhere it is used.
@@ -273,6 +314,10 @@ func (b *Builder) rename(from, to string) bool {
 	if produced {
 		delete(b.names, from)
 		b.names[to] = true
+		if b.renamed == nil {
+			b.renamed = map[string]string{}
+		}
+		b.renamed[from] = to
 	}
 	return produced
 }
@@ -307,22 +352,38 @@ func (b *Builder) Model() (*pb.ModelProto, error) {
 	if err != nil {
 		return nil, fmt.Errorf("builder: %w", err)
 	}
-	inputs := map[string]tensor.Value{}
-	for _, in := range m.Graph.Input {
-		tt := in.GetType().GetTensorType()
-		shape := make([]int, len(tt.GetShape().GetDim()))
-		for i, d := range tt.GetShape().GetDim() {
-			shape[i] = int(d.GetDimValue())
+	lengths := [2]map[string]int{b.probeLengths(m.Graph.Input, 0), b.probeLengths(m.Graph.Input, 1)}
+	var outs [2]map[string]tensor.Value
+	for run := range outs {
+		if run == 1 && len(lengths[0]) == 0 {
+			break // no symbolic dimension: one run tells all
 		}
-		z, err := tensor.New(tensor.DataType(tt.GetElemType()), shape...)
+		inputs := map[string]tensor.Value{}
+		for _, in := range m.Graph.Input {
+			tt := in.GetType().GetTensorType()
+			z, err := tensor.New(tensor.DataType(tt.GetElemType()), probeShape(tt.GetShape().GetDim(), lengths[run])...)
+			if err != nil {
+				return nil, fmt.Errorf("builder: input %q: %w", in.GetName(), err)
+			}
+			inputs[in.GetName()] = z
+		}
+		out, err := gm.Run(context.Background(), inputs, nil)
 		if err != nil {
-			return nil, fmt.Errorf("builder: input %q: %w", in.GetName(), err)
+			if len(lengths[0]) > 0 {
+				return nil, fmt.Errorf("builder: the graph does not run on zero inputs with the symbolic dimensions %v (set other lengths with ProbeSize): %w", lengths[run], err)
+			}
+			return nil, fmt.Errorf("builder: the graph does not run on zero inputs of the declared shapes: %w", err)
 		}
-		inputs[in.GetName()] = z
+		outs[run] = out
 	}
-	out, err := gm.Run(context.Background(), inputs, nil)
-	if err != nil {
-		return nil, fmt.Errorf("builder: the graph does not run on zero inputs of the declared shapes: %w", err)
+	out := outs[0]
+	// declare is ValueInfo with the dimensions the two runs tell apart.
+	declare := func(name string, t *tensor.Tensor) *pb.ValueInfoProto {
+		vi := ValueInfo(name, t.DataType(), t.Shape())
+		if t2, ok := outs[1][name].(*tensor.Tensor); ok && len(t2.Shape()) == len(t.Shape()) {
+			vi.Type.GetTensorType().Shape.Dim = declaredDims(t.Shape(), t2.Shape(), lengths[0], lengths[1])
+		}
+		return vi
 	}
 	isOutput := map[string]bool{}
 	for _, o := range m.Graph.Output {
@@ -330,13 +391,13 @@ func (b *Builder) Model() (*pb.ModelProto, error) {
 		if !ok {
 			return nil, fmt.Errorf("builder: output %q is not a tensor", o.GetName())
 		}
-		o.Type = ValueInfo("", t.DataType(), t.Shape()).Type
+		o.Type = declare(o.GetName(), t).Type
 		isOutput[o.GetName()] = true
 	}
 	for _, n := range m.Graph.Node {
 		for _, name := range n.Output {
 			if t, ok := out[name].(*tensor.Tensor); ok && !isOutput[name] {
-				m.Graph.ValueInfo = append(m.Graph.ValueInfo, ValueInfo(name, t.DataType(), t.Shape()))
+				m.Graph.ValueInfo = append(m.Graph.ValueInfo, declare(name, t))
 			}
 		}
 	}
