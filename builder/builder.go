@@ -60,6 +60,9 @@ type Builder struct {
 
 // Describe sets the graph's name and documentation string.
 func (b *Builder) Describe(name, doc string) {
+	if !b.ready() {
+		return
+	}
 	b.g.Name = proto.String(name)
 	b.g.DocString = proto.String(doc)
 }
@@ -100,6 +103,18 @@ func irVersion(opset int64) (int64, bool) {
 	return opset - 12, true // 23: 11, 24: 12, 25: 13
 }
 
+// ready reports whether b was made by New; a zero Builder records an
+// error instead of panicking, and every later call is a no-op.
+func (b *Builder) ready() bool {
+	if b.g != nil {
+		return true
+	}
+	if b.err == nil {
+		b.err = fmt.Errorf("builder: the Builder is not initialised: make it with builder.New(opset)")
+	}
+	return false
+}
+
 func (b *Builder) fail(format string, args ...any) {
 	if b.err == nil {
 		b.err = fmt.Errorf("builder: "+format, args...)
@@ -108,6 +123,9 @@ func (b *Builder) fail(format string, args ...any) {
 
 // claim registers a new value name, or records an error if it is taken.
 func (b *Builder) claim(name string) Value {
+	if !b.ready() {
+		return Value{name}
+	}
 	if name == "" || b.names[name] {
 		b.fail("value name %q is empty or used twice", name)
 	}
@@ -175,7 +193,7 @@ func (b *Builder) Op(op string, inputsAndAttrs ...any) Value {
 // OpN is Op for an operator with n outputs (Split, MaxPool with indices).
 // Among the arguments, a Name names the node.
 func (b *Builder) OpN(op string, n int, inputsAndAttrs ...any) []Value {
-	if b.err != nil {
+	if !b.ready() || b.err != nil {
 		return make([]Value, n)
 	}
 	node := &pb.NodeProto{OpType: proto.String(op)}
@@ -235,7 +253,7 @@ func (b *Builder) OpN(op string, n int, inputsAndAttrs ...any) []Value {
 
 // Output makes v a graph output under the given name.
 func (b *Builder) Output(name string, v Value) {
-	if b.err != nil {
+	if !b.ready() || b.err != nil {
 		return
 	}
 	v = b.current(v)
@@ -325,7 +343,7 @@ func (b *Builder) rename(from, to string) bool {
 // Model returns the model: it runs the graph once on zero-valued inputs to
 // check every node and to declare the outputs' types and shapes.
 func (b *Builder) Model() (*pb.ModelProto, error) {
-	if b.err != nil {
+	if !b.ready() || b.err != nil {
 		return nil, b.err
 	}
 	if len(b.g.Output) == 0 {

@@ -150,3 +150,16 @@ func TestSaveAndWriteTo(t *testing.T) {
 		t.Errorf("a broken model left a file: %v", err)
 	}
 }
+
+// A zero Builder reports that it is not initialised; it never panics.
+func TestZeroBuilder(t *testing.T) {
+	var b builder.Builder
+	b.Describe("m", "")
+	x := b.Input("x", tensor.Float, 2)
+	y := b.InputDims("y", tensor.Float, builder.Sym("N"))
+	b.Output("z", b.Op("Concat", x, y, builder.Int("axis", 0)))
+	b.ProbeSize("N", 3)
+	if _, err := b.Encode(); err == nil || !strings.Contains(err.Error(), "builder.New") {
+		t.Fatalf("got %v", err)
+	}
+}
