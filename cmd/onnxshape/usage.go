@@ -1,3 +1,12 @@
+// The other commands:
+//
+//	onnxshape check [--profile sonnx] [--json] MODEL
+//	onnxshape bench DIR... [--threads N] [--format text|tsv] [--pool]
+//
+// Every command prints its help on stdout for -h or `onnxshape help
+// COMMAND`. check exits 0 inside the SONNX profile, 1 outside, 3 undecided
+// and 2 when the model cannot be read; test and bench exit 1 when a folder
+// holds no case.
 package main
 
 import (
