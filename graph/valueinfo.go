@@ -157,3 +157,44 @@ func tensorType(t *pb.TypeProto) *pb.TypeProto_Tensor {
 	}
 	return nil
 }
+
+// Info is what a model file says about itself, as plain Go values.
+type Info struct {
+	IRVersion       int64
+	Producer        string // producer_name, e.g. "pytorch"
+	ProducerVersion string
+	Domain          string
+	ModelVersion    int64
+	Doc             string
+	GraphName       string
+	// Opsets maps each imported domain ("" for ai.onnx) to its opset
+	// version.
+	Opsets map[string]int
+	// Metadata holds the model's metadata_props.
+	Metadata map[string]string
+}
+
+// Info returns what the model says about itself; the zero Info for a nil
+// or zero Model.
+func (m *Model) Info() Info {
+	if m == nil || m.proto == nil {
+		return Info{}
+	}
+	mp := m.proto
+	info := Info{
+		IRVersion: mp.GetIrVersion(), Producer: mp.GetProducerName(), ProducerVersion: mp.GetProducerVersion(),
+		Domain: mp.GetDomain(), ModelVersion: mp.GetModelVersion(), Doc: mp.GetDocString(),
+		GraphName: mp.GetGraph().GetName(), Opsets: map[string]int{}, Metadata: map[string]string{},
+	}
+	for _, imp := range mp.GetOpsetImport() {
+		d := imp.GetDomain()
+		if d == "ai.onnx" {
+			d = ""
+		}
+		info.Opsets[d] = int(imp.GetVersion())
+	}
+	for _, kv := range mp.GetMetadataProps() {
+		info.Metadata[kv.GetKey()] = kv.GetValue()
+	}
+	return info
+}

@@ -130,3 +130,24 @@ func ExampleModel_RunTensors() {
 	// image uint8 [1 6 8 3]
 	// [1 4 12 12]
 }
+
+func TestModelInfo(t *testing.T) {
+	p := unsqueezeChain().proto()
+	p.ProducerName = proto.String("pytorch")
+	p.MetadataProps = []*pb.StringStringEntryProto{{Key: proto.String("author"), Value: proto.String("me")}}
+	m, err := graph.FromProto(p, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := m.Info()
+	if info.IRVersion != 8 || info.Producer != "pytorch" || info.GraphName != "test" || info.Opsets[""] != 13 || info.Metadata["author"] != "me" {
+		t.Errorf("Info = %+v", info)
+	}
+	var nilModel *graph.Model
+	if got := nilModel.Info(); got.IRVersion != 0 || got.Opsets != nil {
+		t.Errorf("nil model: %+v", got)
+	}
+	if got := (&graph.Model{}).Info(); got.GraphName != "" {
+		t.Errorf("zero model: %+v", got)
+	}
+}
