@@ -36,3 +36,12 @@ func TestCheckFile(t *testing.T) {
 		t.Errorf("garbage: %v", err)
 	}
 }
+
+// A nil Report answers every method: nothing was checked, so it is
+// undecided, neither inside nor outside.
+func TestNilReport(t *testing.T) {
+	var r *profile.Report
+	if r.Verdict() != profile.VerdictUndecided || r.Inside() || r.Outside() || r.Summary() == "" || r.String() == "" {
+		t.Errorf("nil report: %q %v %v %q %q", r.Verdict(), r.Inside(), r.Outside(), r.Summary(), r.String())
+	}
+}

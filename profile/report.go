@@ -129,6 +129,8 @@ const (
 // VerdictInside.
 func (r *Report) Verdict() string {
 	switch {
+	case r == nil: // nothing was checked
+		return VerdictUndecided
 	case len(r.Findings) > 0:
 		return VerdictOutside
 	case len(r.Deferred) > 0:
@@ -142,10 +144,13 @@ func (r *Report) Verdict() string {
 func (r *Report) Inside() bool { return r.Verdict() == VerdictInside }
 
 // Outside reports whether the model breaks some rule of the profile.
-func (r *Report) Outside() bool { return len(r.Findings) > 0 }
+func (r *Report) Outside() bool { return r != nil && len(r.Findings) > 0 }
 
 // Summary is one sentence on the result, saying what was left to run time.
 func (r *Report) Summary() string {
+	if r == nil {
+		return "no report: the model was not checked"
+	}
 	var verdict string
 	switch r.Verdict() {
 	case VerdictInside:
@@ -169,6 +174,9 @@ func (r *Report) Summary() string {
 // String renders the report as text: one line per finding, then the
 // deferred nodes, then the summary.
 func (r *Report) String() string {
+	if r == nil {
+		return "no report: the model was not checked\n"
+	}
 	var b strings.Builder
 	for _, f := range r.Findings {
 		b.WriteString(f.String())
