@@ -17,10 +17,10 @@ import (
 //	invalid input errors.Is(err, ErrInvalidInput)        errors.As(err, &*InputError): the input's name
 //	unsupported   errors.Is(err, ErrUnsupported)         valid ONNX onnxshape does not run; a *NodeError when a node needs it
 //	limit         errors.Is(err, ErrLimit)               a size cap was reached; a *NodeError names the node
-//	cancelled     errors.Is(err, context.Canceled)       always in a *NodeError naming the node where the run stopped
-//	              or context.DeadlineExceeded
-//	refused       errors.As(err, &*ops.Error)            an operator refused the values it was given at run time (their
-//	                                                     shapes or contents do not fit the node); a *NodeError names the node
+//	cancelled     errors.Is(err, context.Canceled)       a *NodeError names the node where the run stopped (a model
+//	              or context.DeadlineExceeded            without nodes has none)
+//	refused       none of the others, and                an operator refused the values it was given at run time (their
+//	              errors.As(err, &*ops.Error)            shapes or contents do not fit the node); a *NodeError names the node
 //	internal      errors.Is(err, ErrInternal)            a bug in onnxshape (a kernel's panic: *PanicError); please report it
 //
 // The sentinels of the other packages are the same kinds: ErrUnsupported is
