@@ -177,8 +177,10 @@ func (t *Tensor) Float64s() ([]float64, error) {
 	return out, nil
 }
 
-// Int64s returns the elements of an integer tensor as int64: the form in
-// which operators read shapes, axes and indices (int32 or int64 inputs).
+// Int64s returns the elements of an int32 or int64 tensor as int64: the
+// form in which operators read shapes, axes and indices, which ONNX types
+// int32 or int64; other types are an error wrapping ErrType. Integers
+// reads every integer type.
 func (t *Tensor) Int64s() ([]int64, error) {
 	if t == nil {
 		return nil, errNil
