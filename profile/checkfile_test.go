@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/onnxshape/onnxshape/graph"
@@ -43,5 +44,43 @@ func TestNilReport(t *testing.T) {
 	var r *profile.Report
 	if r.Verdict() != profile.VerdictUndecided || r.Inside() || r.Outside() || r.Summary() == "" || r.String() == "" {
 		t.Errorf("nil report: %q %v %v %q %q", r.Verdict(), r.Inside(), r.Outside(), r.Summary(), r.String())
+	}
+}
+
+// A finding about a node names it as data, not only in Where.
+func TestFindingNode(t *testing.T) {
+	rep, err := profile.CheckFile(filepath.Join("..", "examples", "letterbox.onnx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings {
+		if f.Index >= 0 && f.Node == "" && strings.HasPrefix(f.Where, `node "`) {
+			t.Errorf("finding %+v has no Node", f)
+		}
+	}
+	mp, err := onnx.ReadModel(filepath.Join("..", "examples", "letterbox.onnx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An unknown Pad mode is a finding about that node.
+	for _, np := range mp.GetGraph().GetNode() {
+		for _, a := range np.GetAttribute() {
+			if a.GetName() == "mode" && np.GetOpType() == "Pad" {
+				a.S = []byte("symmetric")
+			}
+		}
+	}
+	rep = profile.Check(mp, "")
+	found := false
+	for _, f := range rep.Findings {
+		if f.Op == "Pad" {
+			found = true
+			if f.Node == "" || f.Where != `node "`+f.Node+`"` {
+				t.Errorf("finding %+v: Node does not match Where", f)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no finding about the Pad node: %s", rep)
 	}
 }

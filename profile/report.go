@@ -47,6 +47,9 @@ type Finding struct {
 	// Index is the node's index in the graph, or -1 when the finding is not
 	// about a node.
 	Index int `json:"index"`
+	// Node is the name of the node at Index ("" when it has none, or when
+	// the finding is not about a node): Where as data.
+	Node string `json:"node,omitempty"`
 	// Op and Version are the node's operator and since-version (Version 0
 	// when the operator is unknown); empty for graph-level findings.
 	Op      string `json:"op,omitempty"`
