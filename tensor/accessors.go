@@ -44,19 +44,41 @@ func inferDim(shape []int, n int) ([]int, error) {
 // element). maxBytes <= 0 means no cap beyond New's own.
 func NewLimited(maxBytes int64, dt DataType, shape ...int) (*Tensor, error) {
 	if maxBytes > 0 && dt.Valid() {
-		n, err := NumElements(shape)
-		if err != nil {
-			return nil, err
-		}
 		per := int64(dt.Size())
 		if dt == String {
 			per = 16
 		}
-		if per > 0 && int64(n) > maxBytes/per {
-			return nil, fmt.Errorf("%w: %v of shape %v takes %d elements of %d bytes, above the cap of %d bytes", ErrLimit, dt, shape, n, per, maxBytes)
+		// The count in int64, saturated: a shape past the cap is a limit,
+		// even where it would overflow an int (32-bit platforms).
+		n := int64(1)
+		for i, d := range shape {
+			switch {
+			case d < 0:
+				return nil, fmt.Errorf("%w: dimension %d is %d", ErrShape, i, d)
+			case d != 0 && n > math.MaxInt64/int64(d):
+				n = math.MaxInt64
+			default:
+				n *= int64(d)
+			}
+		}
+		if hasZero(shape) {
+			n = 0
+		}
+		if per > 0 && n > maxBytes/per {
+			return nil, fmt.Errorf("%w: %v of shape %v takes more than %d elements of %d bytes, above the cap of %d bytes", ErrLimit, dt, shape, maxBytes/per, per, maxBytes)
 		}
 	}
 	return New(dt, shape...)
+}
+
+// hasZero reports whether shape has a dimension of length 0.
+func hasZero(shape []int) bool {
+	for _, d := range shape {
+		if d == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // ScalarOf returns a rank-0 tensor of type dt holding v, rounded to the
