@@ -54,10 +54,16 @@ type Builder struct {
 	err     error
 	// nodeNames holds the node names in use (a namespace of their own).
 	nodeNames map[string]bool
+	// renamed maps a node output's first name to the graph output name
+	// Output gave it, so that the Value still reads it.
+	renamed map[string]string
 }
 
 // Describe sets the graph's name and documentation string.
 func (b *Builder) Describe(name, doc string) {
+	if !b.ready() {
+		return
+	}
 	b.g.Name = proto.String(name)
 	b.g.DocString = proto.String(doc)
 }
@@ -98,6 +104,18 @@ func irVersion(opset int64) (int64, bool) {
 	return opset - 12, true // 23: 11, 24: 12, 25: 13
 }
 
+// ready reports whether b was made by New; a zero Builder records an
+// error instead of panicking, and every later call is a no-op.
+func (b *Builder) ready() bool {
+	if b.g != nil {
+		return true
+	}
+	if b.err == nil {
+		b.err = fmt.Errorf("builder: the Builder is not initialised: make it with builder.New(opset)")
+	}
+	return false
+}
+
 func (b *Builder) fail(format string, args ...any) {
 	if b.err == nil {
 		b.err = fmt.Errorf("builder: "+format, args...)
@@ -106,6 +124,9 @@ func (b *Builder) fail(format string, args ...any) {
 
 // claim registers a new value name, or records an error if it is taken.
 func (b *Builder) claim(name string) Value {
+	if !b.ready() {
+		return Value{name}
+	}
 	if name == "" || b.names[name] {
 		b.fail("value name %q is empty or used twice", name)
 	}
@@ -132,7 +153,7 @@ func (b *Builder) Input(name string, dt tensor.DataType, shape ...int) Value {
 	}
 	for _, d := range shape {
 		if d < 0 {
-			b.fail("input %q: dimension %d is negative", name, d)
+			b.fail("input %q: dimension %d is negative (declare a symbolic dimension with InputDims and Sym)", name, d)
 			return v
 		}
 	}
@@ -210,7 +231,7 @@ func (b *Builder) Op(op string, inputsAndAttrs ...any) Value {
 // OpN is Op for an operator with n outputs (Split, MaxPool with indices).
 // Among the arguments, a Name names the node.
 func (b *Builder) OpN(op string, n int, inputsAndAttrs ...any) []Value {
-	if b.err != nil {
+	if !b.ready() || b.err != nil {
 		return make([]Value, n)
 	}
 	node := &pb.NodeProto{OpType: proto.String(op)}
@@ -222,6 +243,7 @@ func (b *Builder) OpN(op string, n int, inputsAndAttrs ...any) []Value {
 			}
 			node.Name = proto.String(string(x))
 		case Value:
+			x = b.current(x)
 			if x.name != "" && !b.names[x.name] {
 				b.fail("%s: input %q is not a value of this builder", op, x.name)
 			}
@@ -269,12 +291,25 @@ func (b *Builder) OpN(op string, n int, inputsAndAttrs ...any) []Value {
 
 // Output makes v a graph output under the given name.
 func (b *Builder) Output(name string, v Value) {
-	if b.err != nil {
+	if !b.ready() || b.err != nil {
 		return
 	}
-	if v.name == "" || !b.names[v.name] {
+	v = b.current(v)
+	if v.name == "" {
+		b.fail("output %q: the value is None, not a value of this builder", name)
+		return
+	}
+	if !b.names[v.name] {
 		b.fail("output %q: %q is not a value of this builder", name, v.name)
 		return
+	}
+	if name != v.name && b.isOutput(v.name) {
+		// A value that is already a graph output gets a second name
+		// through an Identity node.
+		v = b.current(b.Op("Identity", v))
+		if b.err != nil {
+			return
+		}
 	}
 	if name != v.name {
 		// Give the producing node's output the graph output's name.
@@ -288,6 +323,28 @@ func (b *Builder) Output(name string, v Value) {
 		}
 	}
 	b.g.Output = append(b.g.Output, &pb.ValueInfoProto{Name: proto.String(name)})
+}
+
+// current returns v under the name it has now: Output renames a node's
+// output to the graph output's name.
+func (b *Builder) current(v Value) Value {
+	for {
+		to, ok := b.renamed[v.name]
+		if !ok {
+			return v
+		}
+		v.name = to
+	}
+}
+
+// isOutput reports whether name is a graph output already.
+func (b *Builder) isOutput(name string) bool {
+	for _, o := range b.g.Output {
+		if o.GetName() == name {
+			return true
+		}
+	}
+	return false
 }
 
 // rename renames a node output everywhere it is used.
@@ -313,6 +370,10 @@ func (b *Builder) rename(from, to string) bool {
 	if produced {
 		delete(b.names, from)
 		b.names[to] = true
+		if b.renamed == nil {
+			b.renamed = map[string]string{}
+		}
+		b.renamed[from] = to
 	}
 	return produced
 }
@@ -345,7 +406,7 @@ func (b *Builder) Model(opts ...Option) (*pb.ModelProto, error) {
 	for _, f := range opts {
 		f(&o)
 	}
-	if b.err != nil {
+	if !b.ready() || b.err != nil {
 		return nil, b.err
 	}
 	if len(b.g.Output) == 0 {

@@ -56,14 +56,38 @@ const (
 // FindCases returns every folder under dirs (the dirs themselves included)
 // that holds a model.onnx and at least one test_data_set_* folder, sorted.
 func FindCases(dirs ...string) ([]string, error) {
+	return findCases(dirs, map[string]bool{})
+}
+
+// findCases is FindCases, following symbolic links to folders (a folder of
+// linked cases is common) but entering each real folder once, so that a
+// link cycle ends.
+func findCases(dirs []string, seen map[string]bool) ([]string, error) {
 	var cases []string
 	for _, root := range dirs {
+		if st, err := os.Lstat(root); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+			root += string(filepath.Separator) // walk what the link points to
+		}
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				if st, err := os.Stat(path); err == nil && st.IsDir() {
+					linked, err := findCases([]string{path}, seen)
+					cases = append(cases, linked...)
+					return err
+				}
+				return nil
+			}
 			if !d.IsDir() {
 				return nil
+			}
+			if real, err := filepath.EvalSymlinks(path); err == nil {
+				if seen[real] {
+					return filepath.SkipDir
+				}
+				seen[real] = true
 			}
 			if isCase(path) {
 				cases = append(cases, path)

@@ -118,7 +118,7 @@ func (m *Model) checkProfileInputs(opt *ops.Options, inputs map[string]tensor.Va
 		}
 		for _, c := range m.consts {
 			if m.inputSlots[name] == c.slot {
-				return fmt.Errorf("[GR4] input %q is not given: under the SONNX profile its initializer is not a default value, so the caller gives it", name)
+				return inputError(name, fmt.Errorf("[GR4] input %q is not given: under the SONNX profile its initializer is not a default value, so the caller gives it", name))
 			}
 		}
 	}

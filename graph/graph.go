@@ -13,6 +13,11 @@
 // and what Model.MemoryPlan reports. With a Pool, storage let go is reused
 // by the next nodes and runs, and the outputs stay the caller's until
 // Pool.Release.
+//
+// Every error of Load and Run is of one kind a caller tests with errors.Is
+// or errors.As: invalid model, invalid input (an *InputError naming the
+// input), unsupported, limit, cancelled, refused by an operator, internal.
+// The table is in the documentation of ErrInvalidModel.
 package graph
 
 import (
@@ -130,6 +135,8 @@ func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
 
 // RunOptions are the settings of one run: the profile, the size limits and
 // the core count (see ops.Options). A nil *RunOptions means the defaults.
+// Threads left at 0 shares the cores between the runs under way: each node
+// takes GOMAXPROCS divided by the number of runs, at least one.
 // Ctx is taken from Run's context argument; a Charge set here is told every
 // charge before the run's own cap checks it.
 type RunOptions struct {
@@ -209,7 +216,7 @@ func LoadBytes(b []byte, baseDir string) (*Model, error) {
 func LoadBytesWith(b []byte, baseDir string, opts LoadOptions) (*Model, error) {
 	mp, err := onnx.DecodeModelWith(b, opts.limits())
 	if err != nil {
-		return nil, err
+		return nil, withKind(err, ErrInvalidModel)
 	}
 	return FromProtoWith(mp, baseDir, opts)
 }
@@ -222,6 +229,15 @@ func FromProto(mp *pb.ModelProto, baseDir string) (*Model, error) {
 
 // FromProtoWith is FromProto with options.
 func FromProtoWith(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, error) {
+	m, err := fromProto(mp, baseDir, opts)
+	if err != nil {
+		return nil, withKind(err, ErrInvalidModel)
+	}
+	return m, nil
+}
+
+// fromProto is FromProtoWith, its errors not yet of a kind.
+func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, error) {
 	g := mp.GetGraph()
 	if g == nil {
 		return nil, errors.New("model has no graph")
@@ -242,7 +258,7 @@ func FromProtoWith(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model,
 	}
 
 	for _, sp := range g.GetSparseInitializer() {
-		return nil, fmt.Errorf("sparse initializer %q: sparse tensors are not supported", sp.GetValues().GetName())
+		return nil, &kindError{fmt.Errorf("sparse initializer %q: sparse tensors are not supported", sp.GetValues().GetName()), ErrUnsupported}
 	}
 	initialized := map[string]bool{}
 	for i, tp := range g.GetInitializer() {
@@ -597,7 +613,7 @@ func (m *Model) Proto() *pb.ModelProto {
 }
 
 // errNotLoaded is Run's error for a nil or zero Model.
-var errNotLoaded = errors.New("the model is not loaded: use graph.Load")
+var errNotLoaded error = &kindError{errors.New("the model is not loaded: use graph.Load"), ErrInvalidModel}
 
 // Run runs the model on inputs (by graph input name) and returns its
 // outputs by name. Inputs are never modified; outputs may share storage
@@ -648,7 +664,7 @@ func (m *Model) run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 	// A cancellation during the last node is not a success either.
 	if err := ctx.Err(); err != nil {
 		if len(m.steps) == 0 {
-			return nil, err
+			return nil, fmt.Errorf("the run of a model without nodes stopped: %w", err)
 		}
 		return nil, m.steps[len(m.steps)-1].fail(err)
 	}
@@ -691,7 +707,7 @@ func (st *step) run(opt *ops.Options, engine Engine, vals, in []tensor.Value) (e
 			continue
 		}
 		if k >= len(out) || out[k] == nil || isNilValue(out[k]) {
-			return st.fail(fmt.Errorf("the kernel produced no output #%d", k))
+			return st.fail(&kindError{fmt.Errorf("the kernel produced no output #%d", k), ErrInternal})
 		}
 		vals[s] = out[k]
 	}

@@ -144,6 +144,9 @@ type runState struct {
 	peakPos  int   // position of the step that reached peak
 	pos      int   // position of the running step
 	plan     *MemoryPlan
+	// sharedThreads is set when the caller leaves Threads at 0: each
+	// node then takes its share of the cores among the runs under way.
+	sharedThreads bool
 }
 
 // holding is one piece of storage a run created.
@@ -178,6 +181,8 @@ func (m *Model) startRun(ctx context.Context, o *RunOptions, plan *MemoryPlan) *
 		}
 	}
 	r.engine = o.engine()
+	r.sharedThreads = r.opt.Threads == 0
+	activeRuns.Add(1)
 	r.opt.Ctx = ctx
 	r.opt.Charge = r.charge
 	return r
@@ -186,6 +191,7 @@ func (m *Model) startRun(ctx context.Context, o *RunOptions, plan *MemoryPlan) *
 // endRun clears r and keeps it for a later run; large maps are dropped
 // rather than kept for ever.
 func (m *Model) endRun(r *runState) {
+	activeRuns.Add(-1)
 	if r.plan != nil && r.peak > 0 {
 		r.plan.Peak, r.plan.PeakStep = r.peak, r.peakPos
 	}
@@ -216,14 +222,14 @@ func (r *runState) setInputs(inputs map[string]tensor.Value) error {
 	for name, v := range inputs {
 		s, ok := m.inputSlots[name]
 		if !ok {
-			return fmt.Errorf("the model has no input %q", name)
+			return inputError(name, fmt.Errorf("the model has no input %q", name))
 		}
 		if err := checkValue(v); err != nil {
-			return fmt.Errorf("input %q %w", name, err)
+			return inputError(name, fmt.Errorf("input %q %w", name, err))
 		}
 		if typ := m.inputTypes[name]; typ != nil {
 			if err := onnx.ValueMatchesType(v, typ); err != nil {
-				return fmt.Errorf("input %q: %w", name, err)
+				return inputError(name, fmt.Errorf("input %q: %w", name, err))
 			}
 		}
 		r.vals[s] = v
@@ -235,7 +241,7 @@ func (r *runState) setInputs(inputs map[string]tensor.Value) error {
 	}
 	for _, in := range m.inputs {
 		if _, ok := inputs[in.Name]; !ok {
-			return fmt.Errorf("input %q (%s) is not given", in.Name, in.Describe())
+			return inputError(in.Name, fmt.Errorf("input %q (%s) is not given", in.Name, in.Describe()))
 		}
 	}
 	return nil
@@ -267,6 +273,9 @@ func (r *runState) notePeak(bytes int64) {
 // step runs st and counts the storage of its outputs.
 func (r *runState) step(pos int, st *step) error {
 	r.pos, r.pending = pos, 0
+	if r.sharedThreads {
+		r.opt.Threads = sharedThreads(activeRuns.Load())
+	}
 	if err := st.run(&r.opt, r.engine, r.vals, r.ins[st.inAt:st.inAt+len(st.in)]); err != nil {
 		// A kernel stopped by a cancellation reports the context's error.
 		if cerr := r.ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
@@ -443,14 +452,14 @@ func (m *Model) MemoryPlan(ctx context.Context, shapes map[string][]int, o *RunO
 	}
 	for name := range shapes {
 		if _, ok := m.inputSlots[name]; !ok {
-			return nil, fmt.Errorf("the model has no input %q", name)
+			return nil, inputError(name, fmt.Errorf("the model has no input %q", name))
 		}
 	}
 	inputs := make(map[string]tensor.Value, len(m.inputs))
 	for _, in := range m.inputs {
 		t, err := zeroInput(in, shapes[in.Name])
 		if err != nil {
-			return nil, fmt.Errorf("input %q: %w", in.Name, err)
+			return nil, inputError(in.Name, fmt.Errorf("input %q: %w", in.Name, err))
 		}
 		inputs[in.Name] = t
 	}

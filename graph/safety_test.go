@@ -26,6 +26,7 @@ func TestNilAndZeroValues(t *testing.T) {
 	}
 	m := transposeChain(1, 1, 2, 2).load(t)
 	// A nil context stands for context.Background.
+	//lint:ignore SA1012 the test checks that Run accepts a nil context
 	if _, err := m.Run(nil, map[string]tensor.Value{"x": tensor.MustNew(tensor.Float, 1, 2, 2)}, nil); err != nil {
 		t.Errorf("nil context: %v", err)
 	}

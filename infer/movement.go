@@ -440,7 +440,7 @@ func sliceRule(c *call, in []*Value) ([]*Value, error) {
 	if c.version() < 10 {
 		starts, _ = c.ints("starts")
 		ends, _ = c.ints("ends")
-		axes, ok = c.ints("axes")
+		axes, _ = c.ints("axes")
 	} else {
 		var ok1, ok2 bool
 		starts, ok1 = intsInput(input(in, 1))

@@ -36,7 +36,7 @@ func ParseShape(s string) ([]Dim, error) {
 func ParseInputShape(s string) (string, []Dim, error) {
 	name, shape, ok := strings.Cut(s, "=")
 	if !ok || name == "" {
-		return "", nil, fmt.Errorf("input shape %q is not NAME=D1,D2,...", s)
+		return "", nil, fmt.Errorf("input shape %q is not of the form NAME=D1,D2", s)
 	}
 	dims, err := ParseShape(shape)
 	if err != nil {

@@ -12,8 +12,9 @@ import (
 
 // ErrUnsupported is wrapped by the errors about valid ONNX content that
 // onnxshape does not read: segmented tensors, sparse tensors, maps, nested
-// sequences.
-var ErrUnsupported = errors.New("unsupported")
+// sequences. It is the kind tensor.ErrUnsupported, which errors.Is also
+// matches with ops.ErrUnsupported.
+var ErrUnsupported = tensor.ErrUnsupported
 
 // nativeLittleEndian is true on little-endian machines, where a tensor's
 // storage and ONNX raw_data have the same byte order and convert by copy.

@@ -7,7 +7,9 @@
 // Versions 1 and 4 take a non-negative axis only.
 //
 // The constraints are those of the SONNX specification of Concat (based on
-// ONNX Concat 13, ../shared/spec/sonnx-concat.md), checked in its order:
+// ONNX Concat 13; github.com/onnx/working-groups,
+// safety-related-profile/sonnx/ops/spec/informal/concat/concat.md), checked
+// in its order:
 //
 //	inputs [C1] 1 to 2^31-1 inputs
 //	inputs [C2] the same rank, and the same dimensions except on axis:

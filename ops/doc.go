@@ -39,5 +39,10 @@
 // used, and a context for cancellation: every kernel loop that can run for
 // more than a few milliseconds looks at it in strides, and a cancelled
 // kernel returns the context's error, never a result. A nil or zero
-// tensor is an error, never a panic.
+// tensor is an error, never a panic. The plain functions run with the
+// default Options; Call runs any operator, at any opset, under a context
+// and Options of the caller's:
+//
+//	out, err := ops.Call(ctx, &ops.Options{MaxTensorBytes: 64 << 20, Threads: 2},
+//		ops.Node{OpType: "Transpose", Attrs: map[string]ops.Attribute{"perm": {Type: ops.AttrInts, Ints: []int64{0, 3, 1, 2}}}}, x)
 package ops

@@ -479,17 +479,6 @@ func halfBinaries[O any](f32 binarySpans[float32, float32, O]) map[tensor.DataTy
 	}
 }
 
-// merge returns the union of kernel tables.
-func merge[K any](tables ...map[tensor.DataType]K) map[tensor.DataType]K {
-	out := map[tensor.DataType]K{}
-	for _, t := range tables {
-		for dt, k := range t {
-			out[dt] = k
-		}
-	}
-	return out
-}
-
 // hasZero reports whether an integer tensor holds a zero (a divisor SONNX
 // leaves undefined).
 func hasZero(t *tensor.Tensor) bool {

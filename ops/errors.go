@@ -1,14 +1,16 @@
 package ops
 
 import (
-	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/onnxshape/onnxshape/tensor"
 )
 
 // ErrLimit is wrapped by the error of an operator whose output would exceed
-// the configured size limit (Options.MaxTensorBytes).
-var ErrLimit = errors.New("size limit exceeded")
+// the configured size limit (Options.MaxTensorBytes). It is the kind
+// tensor.ErrLimit itself, so errors.Is answers alike for either.
+var ErrLimit = tensor.ErrLimit
 
 // Error is the error of an operator that refuses its inputs or attributes.
 // Its text names the operator, the version and the rule broken:

@@ -180,6 +180,14 @@ func padModeValid(version int, mode string) bool {
 	return false
 }
 
+// padModes lists the modes version takes, for error messages.
+func padModes(version int) string {
+	if version >= 19 {
+		return "constant, reflect, edge or wrap"
+	}
+	return "constant, reflect or edge"
+}
+
 // padAxis is what Pad does along one axis.
 type padAxis struct {
 	out      int // output length
@@ -193,7 +201,7 @@ type padAxis struct {
 func padPlan(op opRef, in []int, p padParams) ([]padAxis, error) {
 	r := len(in)
 	if !padModeValid(op.version, p.mode) {
-		return nil, op.errorf("mode", "unknown mode %q", p.mode)
+		return nil, op.errorf("mode", "unknown mode %q (want %s)", p.mode, padModes(op.version))
 	}
 	// begin[k], end[k] for every axis, from pads over axes.
 	begin, end := make([]int, r), make([]int, r)

@@ -2,7 +2,6 @@ package ops
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"sync"
@@ -76,8 +75,10 @@ type Schema struct {
 }
 
 // ErrUnsupported is wrapped by the error of Lookup for an operator, domain or
-// opset version that onnxshape does not implement.
-var ErrUnsupported = errors.New("unsupported operator")
+// opset version that onnxshape does not implement. It wraps the kind
+// tensor.ErrUnsupported, and errors.Is treats the two (and
+// onnx.ErrUnsupported) as one.
+var ErrUnsupported = fmt.Errorf("%w operator", tensor.ErrUnsupported)
 
 var registry = struct {
 	sync.RWMutex

@@ -91,7 +91,7 @@ func sliceNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error)
 		} else if !ok {
 			return nil, op.errorf("ends", "attribute ends is required")
 		}
-		if p.Axes, ok, err = n.Ints("axes"); err != nil {
+		if p.Axes, _, err = n.Ints("axes"); err != nil {
 			return nil, err
 		} else if len(p.Axes) == 0 {
 			p.Axes = nil // an empty list means "not given" (ONNX reference)

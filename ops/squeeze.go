@@ -27,15 +27,18 @@ func init() {
 // SqueezeOptions are the parameters of Squeeze.
 type SqueezeOptions struct {
 	// Axes are the dims to remove, each of size 1; negative values count
-	// from the end. nil removes every dim of size 1; a non-nil empty slice
-	// removes none.
+	// from the end. None (nil or empty, alike) removes every dim of size 1.
 	Axes []int
 }
 
 // Squeeze returns a view of data without the dims o.Axes (ONNX Squeeze,
 // version 25).
 func Squeeze(data *tensor.Tensor, o SqueezeOptions) (*tensor.Tensor, error) {
-	return squeeze(opRef{"Squeeze", 25}, data, o.Axes)
+	axes := o.Axes
+	if len(axes) == 0 {
+		axes = nil // nil and empty alike, as Go readers expect
+	}
+	return squeeze(opRef{"Squeeze", 25}, data, axes)
 }
 
 func squeezeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

@@ -20,7 +20,7 @@ func TestSqueeze(t *testing.T) {
 		{name: "negative axes", in: []int{1, 3, 1, 5}, axes: []int{-2}, want: []int{1, 3, 5}},
 		// More.
 		{name: "no axes removes every 1", in: []int{1, 3, 1, 1, 5}, want: []int{3, 5}},
-		{name: "empty axes remove nothing", in: []int{1, 3, 1}, axes: []int{}, want: []int{1, 3, 1}},
+		{name: "empty axes are no axes", in: []int{1, 3, 1}, axes: []int{}, want: []int{3}},
 		{name: "to a scalar", in: []int{1, 1}, want: []int{}},
 		{name: "several, in any order", in: []int{1, 2, 1, 3, 1}, axes: []int{4, 0, -3}, want: []int{2, 3}},
 		{name: "zero-sized dims stay", in: []int{0, 1, 2}, axes: []int{1}, want: []int{0, 2}},

@@ -211,6 +211,9 @@ func (c *checker) addOnce(f Finding) {
 
 // add records a finding.
 func (c *checker) add(f Finding) {
+	if nodes := c.m.GetGraph().GetNode(); f.Index >= 0 && f.Index < len(nodes) {
+		f.Node = nodes[f.Index].GetName()
+	}
 	if f.Fix == "" {
 		f.Fix = fixFor(f.Op, f.Rule)
 	}

@@ -47,6 +47,9 @@ type Finding struct {
 	// Index is the node's index in the graph, or -1 when the finding is not
 	// about a node.
 	Index int `json:"index"`
+	// Node is the name of the node at Index ("" when it has none, or when
+	// the finding is not about a node): Where as data.
+	Node string `json:"node,omitempty"`
 	// Op and Version are the node's operator and since-version (Version 0
 	// when the operator is unknown); empty for graph-level findings.
 	Op      string `json:"op,omitempty"`
@@ -129,6 +132,8 @@ const (
 // VerdictInside.
 func (r *Report) Verdict() string {
 	switch {
+	case r == nil: // nothing was checked
+		return VerdictUndecided
 	case len(r.Findings) > 0:
 		return VerdictOutside
 	case len(r.Deferred) > 0:
@@ -142,10 +147,13 @@ func (r *Report) Verdict() string {
 func (r *Report) Inside() bool { return r.Verdict() == VerdictInside }
 
 // Outside reports whether the model breaks some rule of the profile.
-func (r *Report) Outside() bool { return len(r.Findings) > 0 }
+func (r *Report) Outside() bool { return r != nil && len(r.Findings) > 0 }
 
 // Summary is one sentence on the result, saying what was left to run time.
 func (r *Report) Summary() string {
+	if r == nil {
+		return "no report: the model was not checked"
+	}
 	var verdict string
 	switch r.Verdict() {
 	case VerdictInside:
@@ -169,6 +177,9 @@ func (r *Report) Summary() string {
 // String renders the report as text: one line per finding, then the
 // deferred nodes, then the summary.
 func (r *Report) String() string {
+	if r == nil {
+		return "no report: the model was not checked\n"
+	}
 	var b strings.Builder
 	for _, f := range r.Findings {
 		b.WriteString(f.String())

@@ -11,10 +11,11 @@ import (
 // What each SONNX specification of an operator onnxshape implements fixes
 // on its own: the ONNX version it is based on, and its list of element
 // types. Sources: the working group's informal specifications
-// (onnx/working-groups, safety-related-profile/sonnx/ops/spec/informal/
-// <op>/<op>.md: their "Contents" list the types, "Based on ONNX ..."
-// the version) and ../shared/spec/sonnx-*.md, which win where they
-// disagree (docs/sonnx.md lists the differences).
+// (github.com/onnx/working-groups, safety-related-profile/sonnx/ops/spec/
+// informal/<op>/<op>.md: their "Contents" list the types, "Based on ONNX
+// ..." the version) and the working group's later revisions of Concat and
+// Unsqueeze, which win where they disagree (docs/sonnx.md lists the
+// differences).
 
 // opSpec is what one SONNX specification fixes.
 type opSpec struct {

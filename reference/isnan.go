@@ -6,8 +6,6 @@ package reference
 
 import (
 	"math"
-
-	"github.com/onnxshape/onnxshape/tensor"
 )
 
 func init() {
@@ -15,5 +13,3 @@ func init() {
 		return boolOf(math.IsNaN(x.f))
 	}))
 }
-
-func toBool(tensor.DataType) tensor.DataType { return tensor.Bool }

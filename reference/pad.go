@@ -122,7 +122,11 @@ func pad(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, erro
 	case mode == "constant" || mode == "edge" || mode == "reflect":
 	case mode == "wrap" && op.version >= 19:
 	default:
-		return nil, op.errorf("mode", "unknown mode %q", mode)
+		modes := "constant, reflect or edge"
+		if op.version >= 19 {
+			modes = "constant, reflect, edge or wrap"
+		}
+		return nil, op.errorf("mode", "unknown mode %q (want %s)", mode, modes)
 	}
 	r := x.Rank()
 	begin, end := make([]int, r), make([]int, r)

@@ -364,6 +364,8 @@ func reduceGroups[A computeNumber](x *tensor.Tensor, groups [][]int, outShape []
 // axisOf reads the attribute axis of node n (default def) and returns it
 // in [0, rank), or an error: "Accepted range is [-r, r-1]" (the first
 // versions do not state a range; PyTorch exports negative axes to them).
+//
+//lint:ignore U1000 kept for the operators with an axis attribute to come
 func axisOf(n *ops.Node, def int64, rank int) (int, error) {
 	a, err := n.Int("axis", def)
 	if err != nil {

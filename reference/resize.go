@@ -272,7 +272,7 @@ func resizeCheck(op opRef, in []int, p resizeParams) (resizeAxes, error) {
 		return g, op.errorf("mode", "mode cubic needs version 11 or later")
 	case p.mode == "cubic":
 	default:
-		return g, op.errorf("mode", "unknown mode %q", p.mode)
+		return g, op.errorf("mode", "unknown mode %q (want nearest, linear or cubic)", p.mode)
 	}
 	switch p.coord {
 	case "half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_crop_and_resize":
@@ -285,17 +285,17 @@ func resizeCheck(op opRef, in []int, p resizeParams) (resizeAxes, error) {
 			return g, op.errorf("coordinate_transformation_mode", "tf_half_pixel_for_nn exists in version 11 only")
 		}
 	default:
-		return g, op.errorf("coordinate_transformation_mode", "unknown coordinate_transformation_mode %q", p.coord)
+		return g, op.errorf("coordinate_transformation_mode", "unknown coordinate_transformation_mode %q (want half_pixel, half_pixel_symmetric, pytorch_half_pixel, align_corners, asymmetric or tf_crop_and_resize)", p.coord)
 	}
 	switch p.nearest {
 	case "round_prefer_floor", "round_prefer_ceil", "floor", "ceil", "legacy":
 	default:
-		return g, op.errorf("nearest_mode", "unknown nearest_mode %q", p.nearest)
+		return g, op.errorf("nearest_mode", "unknown nearest_mode %q (want round_prefer_floor, round_prefer_ceil, floor or ceil)", p.nearest)
 	}
 	switch p.keepAspect {
 	case "stretch", "not_larger", "not_smaller":
 	default:
-		return g, op.errorf("keep_aspect_ratio_policy", "unknown keep_aspect_ratio_policy %q", p.keepAspect)
+		return g, op.errorf("keep_aspect_ratio_policy", "unknown keep_aspect_ratio_policy %q (want stretch, not_larger or not_smaller)", p.keepAspect)
 	}
 	// [axes]: the resized axes, in the order roi, scales and sizes list them.
 	axes := make([]int, r)

@@ -1,6 +1,9 @@
 package tensor
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // DataType is an ONNX element type. Its values are those of
 // TensorProto.DataType in onnx.proto, so a DataType read from a model file
@@ -133,14 +136,42 @@ func (t DataType) IsSigned() bool {
 	return false
 }
 
-// ParseDataType returns the type with the ONNX name s ("float", "int4", ...).
+// ParseDataType returns the type named s: its ONNX name ("float", "int4",
+// "float8e4m3fn"), the same in any case or inside "tensor(...)", the enum
+// name of onnx.proto ("FLOAT", "FLOAT16"), or a common spelling of NumPy
+// and the ML frameworks ("float32", "float64", "fp16", "half", "bf16",
+// "boolean"). The error lists the ONNX names.
 func ParseDataType(s string) (DataType, error) {
+	name := strings.ToLower(strings.TrimSpace(s))
+	if inner, ok := strings.CutPrefix(name, "tensor("); ok {
+		name = strings.TrimSuffix(inner, ")")
+	}
+	if dt, ok := dataTypeAliases[name]; ok {
+		return dt, nil
+	}
+	names := make([]string, 0, len(types)-1)
 	for i, ti := range types {
-		if i != 0 && ti.name == s {
+		if i == 0 {
+			continue
+		}
+		if ti.name == name {
 			return DataType(i), nil
 		}
+		names = append(names, ti.name)
 	}
-	return Undefined, fmt.Errorf("unknown ONNX data type %q", s)
+	return Undefined, fmt.Errorf("unknown ONNX data type %q (want one of %s)", s, strings.Join(names, ", "))
+}
+
+// dataTypeAliases are the other spellings ParseDataType reads, lower case.
+var dataTypeAliases = map[string]DataType{
+	"float32": Float, "fp32": Float, "f32": Float, "single": Float,
+	"float64": Double, "fp64": Double, "f64": Double,
+	"float16": Float16, "fp16": Float16, "f16": Float16, "half": Float16,
+	"bf16": BFloat16, "bfloat": BFloat16,
+	"boolean": Bool, "bool_": Bool,
+	"i8": Int8, "i16": Int16, "i32": Int32, "i64": Int64,
+	"u8": Uint8, "u16": Uint16, "u32": Uint32, "u64": Uint64,
+	"str": String, "complex": Complex64,
 }
 
 // AllTypes lists every valid ONNX element type in enum order.

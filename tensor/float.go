@@ -85,6 +85,9 @@ func (f F4E2M1) Float64() float64 { return decodeMinifloat(uint8(f)&0x0F, 2, 1, 
 // Float64s returns t's elements converted to float64, for every numeric type
 // (bool as 0 and 1). It fails for String and the complex types.
 func (t *Tensor) Float64s() ([]float64, error) {
+	if t == nil {
+		return nil, errNil
+	}
 	out := make([]float64, t.n)
 	b := t.data
 	switch t.dtype {
@@ -174,9 +177,14 @@ func (t *Tensor) Float64s() ([]float64, error) {
 	return out, nil
 }
 
-// Int64s returns the elements of an integer tensor as int64: the form in
-// which operators read shapes, axes and indices (int32 or int64 inputs).
+// Int64s returns the elements of an int32 or int64 tensor as int64: the
+// form in which operators read shapes, axes and indices, which ONNX types
+// int32 or int64; other types are an error wrapping ErrType. Integers
+// reads every integer type.
 func (t *Tensor) Int64s() ([]int64, error) {
+	if t == nil {
+		return nil, errNil
+	}
 	switch t.dtype {
 	case Int64:
 		v, _ := Data[int64](t)

@@ -24,6 +24,9 @@ func (t *Tensor) String() string {
 	if t == nil {
 		return "<nil tensor>"
 	}
+	if !t.dtype.Valid() {
+		return "<zero tensor>"
+	}
 	var b strings.Builder
 	b.WriteString(t.Describe())
 	b.WriteByte('\n')
@@ -34,6 +37,10 @@ func (t *Tensor) String() string {
 // Format writes t's elements, numpy style, to b; with elide, only the first
 // and last three items of each axis.
 func (t *Tensor) Format(b *strings.Builder, elide bool) {
+	if t == nil || !t.dtype.Valid() {
+		b.WriteString("[]")
+		return
+	}
 	elem := t.elementFormatter()
 	if len(t.shape) == 0 {
 		b.WriteString(elem(0))

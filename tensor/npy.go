@@ -381,8 +381,8 @@ func swapElements(data []byte, dt DataType) {
 // uint2 types) are refused with an error wrapping ErrNPY. WriteNPY
 // allocates no more than one string's cell beyond t's own storage.
 func WriteNPY(w io.Writer, t *Tensor) error {
-	if t == nil {
-		return fmt.Errorf("%w: nil tensor", ErrNPY)
+	if t == nil || !t.DataType().Valid() {
+		return fmt.Errorf("%w: %w", ErrNPY, errNil)
 	}
 	dt := t.DataType()
 	if dt == String {

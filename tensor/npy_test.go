@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"math"
 	"runtime"
 	"strings"
 	"testing"
@@ -60,7 +61,7 @@ func TestNPYRoundTrip(t *testing.T) {
 		MustFromSlice([]int64{-1 << 63, 1, 2, 3, 4, 5}, 1, 2, 3),
 		MustFromSlice([]float16.Float16{float16.Fromfloat32(1.5), float16.Fromfloat32(-2)}),
 		MustFromSlice([]float32{1.25}, []int{}...),
-		MustFromSlice([]float64{3.5, -0.0}),
+		MustFromSlice([]float64{3.5, math.Copysign(0, -1)}),
 		MustFromSlice([]complex64{1 + 2i}),
 		MustFromSlice([]complex128{3 - 4i, 0}),
 		MustFromSlice([]float32{}, 0, 3),

@@ -224,6 +224,9 @@ func ToSlice[T Element](t *Tensor) ([]T, error) {
 // Data returns t's elements as a []T without copying. The slice shares t's
 // storage, which other tensors may share too: it must not be modified.
 func Data[T Element](t *Tensor) ([]T, error) {
+	if t == nil {
+		return nil, errNil
+	}
 	if want := TypeOf[T](); want != t.dtype {
 		return nil, fmt.Errorf("%w: tensor is %v, not %v", ErrType, t.dtype, want)
 	}
@@ -236,29 +239,66 @@ func Data[T Element](t *Tensor) ([]T, error) {
 	return unsafe.Slice((*T)(unsafe.Pointer(&t.data[0])), t.n), nil
 }
 
-// DataType returns the element type.
-func (t *Tensor) DataType() DataType { return t.dtype }
+// errNil is the error of the functions given a nil *Tensor.
+var errNil = fmt.Errorf("%w: nil tensor", ErrType)
 
-// Shape returns the dimensions. The slice is t's own: it must not be modified.
-func (t *Tensor) Shape() []int { return t.shape }
+// DataType returns the element type; Undefined for a nil or zero Tensor.
+func (t *Tensor) DataType() DataType {
+	if t == nil {
+		return Undefined
+	}
+	return t.dtype
+}
+
+// Shape returns the dimensions. The slice is t's own: it must not be
+// modified. A nil Tensor has none.
+func (t *Tensor) Shape() []int {
+	if t == nil {
+		return nil
+	}
+	return t.shape
+}
 
 // Rank returns the number of dimensions.
-func (t *Tensor) Rank() int { return len(t.shape) }
+func (t *Tensor) Rank() int {
+	if t == nil {
+		return 0
+	}
+	return len(t.shape)
+}
 
-// Len returns the number of elements.
-func (t *Tensor) Len() int { return t.n }
+// Len returns the number of elements; 0 for a nil or zero Tensor.
+func (t *Tensor) Len() int {
+	if t == nil {
+		return 0
+	}
+	return t.n
+}
 
 // Bytes returns the storage of a non-String tensor, in the machine's byte
 // order. It is shared, not copied: only the code that created t with New may
 // write into it, and only before handing t on.
-func (t *Tensor) Bytes() []byte { return t.data }
+func (t *Tensor) Bytes() []byte {
+	if t == nil {
+		return nil
+	}
+	return t.data
+}
 
 // Strings returns the storage of a String tensor, shared like Bytes.
-func (t *Tensor) Strings() []string { return t.strs }
+func (t *Tensor) Strings() []string {
+	if t == nil {
+		return nil
+	}
+	return t.strs
+}
 
 // ByteLen returns the bytes of storage t occupies (for String tensors, the
 // total length of the strings).
 func (t *Tensor) ByteLen() int {
+	if t == nil {
+		return 0
+	}
 	if t.dtype != String {
 		return len(t.data)
 	}
@@ -270,8 +310,26 @@ func (t *Tensor) ByteLen() int {
 }
 
 // Reshape returns a view of t with a new shape of the same element count:
-// it shares t's storage and costs O(rank), whatever t's size.
+// it shares t's storage and costs O(rank), whatever t's size. One
+// dimension may be -1, inferred from the others as in ONNX Reshape; a 0 is
+// a dimension of length 0 (ONNX's allowzero=1), not a copy of t's.
 func (t *Tensor) Reshape(shape ...int) (*Tensor, error) {
+	if t == nil || !t.dtype.Valid() {
+		return nil, errNil
+	}
+	shape, err := inferDim(shape, t.n)
+	if err != nil {
+		return nil, err
+	}
+	return t.View(shape...)
+}
+
+// View returns a view of t with exactly the given shape, of the same
+// element count (no -1 to infer): the form for shapes computed by code.
+func (t *Tensor) View(shape ...int) (*Tensor, error) {
+	if t == nil || !t.dtype.Valid() {
+		return nil, errNil
+	}
 	n, err := NumElements(shape)
 	if err != nil {
 		return nil, err
@@ -284,6 +342,9 @@ func (t *Tensor) Reshape(shape ...int) (*Tensor, error) {
 
 // SharesStorage reports whether t and u are views of the same storage.
 func (t *Tensor) SharesStorage(u *Tensor) bool {
+	if t == nil || u == nil {
+		return false
+	}
 	if t.dtype == String {
 		return len(t.strs) > 0 && len(u.strs) > 0 && &t.strs[0] == &u.strs[0]
 	}
@@ -292,6 +353,9 @@ func (t *Tensor) SharesStorage(u *Tensor) bool {
 
 // Clone returns a deep copy of t.
 func (t *Tensor) Clone() *Tensor {
+	if t == nil {
+		return nil
+	}
 	c := &Tensor{dtype: t.dtype, shape: append([]int{}, t.shape...), n: t.n}
 	if t.dtype == String {
 		c.strs = append([]string{}, t.strs...)
@@ -305,6 +369,9 @@ func (t *Tensor) Clone() *Tensor {
 // Equal reports whether t and u have the same type, shape and elements, bit
 // for bit (so NaN equals a NaN of the same bits, and 0 differs from -0).
 func (t *Tensor) Equal(u *Tensor) bool {
+	if t == nil || u == nil {
+		return t == u
+	}
 	if t.dtype != u.dtype || !SameShape(t.shape, u.shape) {
 		return false
 	}

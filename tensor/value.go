@@ -26,6 +26,9 @@ type Sequence struct {
 
 // Describe implements Value.
 func (s *Sequence) Describe() string {
+	if s == nil {
+		return "<nil sequence>"
+	}
 	return fmt.Sprintf("seq(tensor(%v))[%d items]", s.ElemType, len(s.Items))
 }
 
@@ -40,6 +43,9 @@ type Optional struct {
 
 // Describe implements Value.
 func (o *Optional) Describe() string {
+	if o == nil {
+		return "<nil optional>"
+	}
 	if o.Value == nil {
 		return fmt.Sprintf("optional(%s)[empty]", o.ElemType)
 	}

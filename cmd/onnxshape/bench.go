@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/pprof"
+	"strings"
 	"time"
 
 	"github.com/onnxshape/onnxshape/bench"
@@ -35,7 +36,7 @@ func init() {
 }
 
 func benchMain(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("bench", benchUsage, stderr)
+	fs := commandFlags("bench")
 	threads := fs.Int("threads", 0, "cores the kernels use (0: all)")
 	format := fs.String("format", "text", "text or tsv (header: case, median_ms, min_ms, bytes)")
 	runs := fs.Int("runs", 10, "least number of timed runs per case")
@@ -44,22 +45,31 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 	pool := fs.Bool("pool", false, "run with a graph.Pool, releasing each run's outputs before the next, as a loop would")
 	svg := fs.String("svg", "", "also draw each case's time over a plain copy's as an SVG chart in this file")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the measured runs to this file (go tool pprof)")
-	dirs, err := parseFlags(fs, args)
-	if err != nil {
-		return flagExit(err)
+	dirs, code, ok := parseCommand(fs, benchUsage, args, stdout, stderr)
+	if !ok {
+		return code
 	}
-	if len(dirs) == 0 || *threads < 0 || *runs < 1 || (*format != "text" && *format != "tsv") {
-		fs.Usage()
-		return 2
+	switch {
+	case len(dirs) == 0:
+		return usageError(stderr, "bench", "give at least one DIR of benchmark cases")
+	case *threads < 0:
+		return usageError(stderr, "bench", "--threads is %d; give 0 (all cores) or more", *threads)
+	case *runs < 1:
+		return usageError(stderr, "bench", "--runs is %d; give 1 or more", *runs)
+	case *format != "text" && *format != "tsv":
+		return usageError(stderr, "bench", "--format is %q; give text or tsv", *format)
 	}
 	re, err := regexp.Compile(*run)
 	if err != nil {
-		fmt.Fprintln(stderr, "onnxshape bench: --run:", err)
-		return 2
+		return usageError(stderr, "bench", "--run: %v", err)
 	}
 	cases, err := conformance.FindCases(dirs...)
 	if err != nil {
 		fmt.Fprintln(stderr, "onnxshape bench:", err)
+		return 1
+	}
+	if len(cases) == 0 {
+		fmt.Fprintf(stderr, "onnxshape bench: no benchmark case under %s (a case is a folder holding model.onnx and test_data_set_0/; make them with go run ./bench/gen DIR)\n", strings.Join(dirs, ", "))
 		return 1
 	}
 	o := bench.RunOptions{

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
-	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/profile"
 )
 
@@ -33,42 +31,30 @@ func init() {
 	})
 }
 
-// checkReport is the JSON form of the report.
-type checkReport struct {
-	Model   string `json:"model"`
-	Verdict string `json:"verdict"`
-	Inside  bool   `json:"inside"`
-	Summary string `json:"summary"`
-	*profile.Report
-}
-
 func checkMain(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("check", checkUsage, stderr)
+	fs := commandFlags("check")
 	prof := fs.String("profile", "sonnx", "the profile to check against (only sonnx)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	models, err := parseFlags(fs, args)
-	if err != nil {
-		return flagExit(err)
+	models, code, ok := parseCommand(fs, checkUsage, args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if *prof != "sonnx" {
-		fmt.Fprintf(stderr, "onnxshape check: --profile must be sonnx, not %q\n", *prof)
-		return 2
+		return usageError(stderr, "check", "--profile must be sonnx, not %q", *prof)
 	}
 	if len(models) != 1 {
-		fs.Usage()
-		return 2
+		return usageError(stderr, "check", "give one MODEL, not %d", len(models))
 	}
-	path := models[0]
-	m, err := onnx.ReadModel(path)
+	rep, err := profile.CheckFile(models[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "onnxshape check: %v\n", err)
 		return 2
 	}
-	rep := profile.Check(m, filepath.Dir(path))
 	if *asJSON {
+		// The library's JSON of the report, as json.Marshal gives it.
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(checkReport{Model: path, Verdict: rep.Verdict(), Inside: rep.Inside(), Summary: rep.Summary(), Report: rep}); err != nil {
+		if err := enc.Encode(rep); err != nil {
 			fmt.Fprintf(stderr, "onnxshape check: %v\n", err)
 			return 2
 		}

@@ -6,6 +6,8 @@
 //	onnxshape test DIR... [--profile onnx|sonnx]
 //	onnxshape check [--profile sonnx] [--json] MODEL
 //	onnxshape bench DIR...
+//	onnxshape infer MODEL [--json] [--input-shape NAME=D,D,...]...
+//	onnxshape fold MODEL -o OUT [--input-shape NAME=D,D,...]... [--annotate]
 //	onnxshape ops [--markdown]
 //	onnxshape help [COMMAND]
 //

@@ -25,16 +25,15 @@ func init() {
 }
 
 func opsMain(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("ops", opsUsage, stderr)
+	fs := commandFlags("ops")
 	markdown := fs.Bool("markdown", false, "print the table in markdown")
 	readme := fs.String("update-readme", "", "rewrite the table between the ops markers of this file")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return flagExit(err)
+	pos, code, ok := parseCommand(fs, opsUsage, args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if len(pos) > 0 {
-		fs.Usage()
-		return 2
+		return usageError(stderr, "ops", "ops takes no arguments, got %q", pos)
 	}
 	if *readme != "" {
 		if err := updateReadme(*readme); err != nil {

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/onnxshape/onnxshape/conformance"
 	"github.com/onnxshape/onnxshape/graph"
@@ -17,8 +17,10 @@ const testUsage = `usage: onnxshape test [DIR...] [--profile onnx|sonnx] [--engi
 Runs every ONNX node test found under DIR (a folder holding model.onnx and
 test_data_set_*/; subfolders are searched) and prints one line a case,
 PASS, FAIL with why, or SKIP (operator or version not implemented) with
-why, then "N passed, N failed, N skipped". Exits 1 if any case failed.
-Without DIR it runs $ONNXSHAPE_NODE_TESTS, or ../shared/onnx-node.
+why, then "N passed, N failed, N skipped". Exits 1 if any case failed or
+no case was found (symbolic links to folders are followed). Without DIR it
+runs $ONNXSHAPE_NODE_TESTS, or ../shared/onnx-node (from the root of a
+checkout beside the node tests).
 
 --update-manifest rewrites the manifest (conformance/manifest.txt) from the
 results: pass for the cases that passed, exclude with the reason for the
@@ -33,31 +35,39 @@ func init() {
 }
 
 func testMain(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("test", testUsage, stderr)
+	fs := commandFlags("test")
 	profile := fs.String("profile", "onnx", "rules the operators follow: onnx or sonnx")
 	engineName := fs.String("engine", "", "kernels to run: fast or reference (default: reference under --profile sonnx, else fast)")
 	update := fs.Bool("update-manifest", false, "rewrite the manifest from the results")
 	manifest := fs.String("manifest", filepath.Join("conformance", "manifest.txt"), "the manifest --update-manifest rewrites")
-	dirs, err := parseFlags(fs, args)
-	if err != nil {
-		return flagExit(err)
+	dirs, code, ok := parseCommand(fs, testUsage, args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	p, err := parseProfile(*profile)
-	engine, engineErr := graph.ParseEngine(*engineName)
-	if err = errors.Join(err, engineErr); err != nil {
-		fmt.Fprintln(stderr, "onnxshape test:", err)
-		return 2
+	if err != nil {
+		return usageError(stderr, "test", "%v", err)
+	}
+	engine, err := graph.ParseEngine(*engineName)
+	if err != nil {
+		return usageError(stderr, "test", "--engine: %v", err)
 	}
 	if *update && p != ops.ProfileONNX {
-		fmt.Fprintln(stderr, "onnxshape test: the manifest records ONNX results: --update-manifest takes no --profile sonnx")
-		return 2
+		return usageError(stderr, "test", "the manifest records ONNX results: --update-manifest takes no --profile sonnx")
 	}
 	if len(dirs) == 0 {
 		dirs = []string{defaultNodeTests()}
+		if _, err := os.Stat(dirs[0]); err != nil {
+			return usageError(stderr, "test", "no DIR given and %s, the default, cannot be read (%v): give the folder of the ONNX node tests or set ONNXSHAPE_NODE_TESTS", dirs[0], err)
+		}
 	}
 	cases, err := conformance.FindCases(dirs...)
 	if err != nil {
 		fmt.Fprintln(stderr, "onnxshape test:", err)
+		return 1
+	}
+	if len(cases) == 0 {
+		fmt.Fprintf(stderr, "onnxshape test: no test case under %s (a case is a folder holding model.onnx and test_data_set_*/)\n", strings.Join(dirs, ", "))
 		return 1
 	}
 	o := &graph.RunOptions{Options: ops.Options{Profile: p}, Engine: engine}

@@ -1,0 +1,121 @@
+package builder
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/onnx/pb"
+	"github.com/onnxshape/onnxshape/tensor"
+	"google.golang.org/protobuf/proto"
+)
+
+// Dim is one dimension of an input declared with InputDims: a fixed size
+// (Fixed) or a symbolic name (Sym), which the model leaves for each run to
+// choose, as ONNX's dim_param does.
+type Dim = graph.Dim
+
+// Fixed is a dimension of size n.
+func Fixed(n int) Dim { return Dim{Size: n} }
+
+// Sym is a symbolic dimension called name: "N", "height". Dimensions with
+// the same name have the same length in a run.
+func Sym(name string) Dim { return Dim{Size: -1, Name: name} }
+
+// InputDims declares a graph input whose dimensions may be symbolic, so
+// that one model serves every image size:
+//
+//	img := b.InputDims("image", tensor.Uint8, builder.Fixed(1), builder.Sym("H"), builder.Sym("W"), builder.Fixed(3))
+//
+// Model checks the graph by shape propagation (package infer), which
+// carries the symbolic dimensions through every node: an output dimension
+// that follows them is declared by its expression (H, 2*W). InputDims and
+// SymbolicInput declare the same input; InputDims names each dimension's
+// kind in the type system.
+func (b *Builder) InputDims(name string, dt tensor.DataType, dims ...Dim) Value {
+	v := b.claim(name)
+	if b.err != nil {
+		return v
+	}
+	if !dt.Valid() {
+		b.fail("input %q: %d is not an ONNX element type", name, dt)
+		return v
+	}
+	pdims := make([]*pb.TensorShapeProto_Dimension, len(dims))
+	for i, d := range dims {
+		switch {
+		case d.Name == "" && d.Size >= 0:
+			pdims[i] = &pb.TensorShapeProto_Dimension{Value: &pb.TensorShapeProto_Dimension_DimValue{DimValue: int64(d.Size)}}
+		case d.Name != "" && d.Size < 0:
+			pdims[i] = &pb.TensorShapeProto_Dimension{Value: &pb.TensorShapeProto_Dimension_DimParam{DimParam: d.Name}}
+		default:
+			b.fail("input %q: dimension %d (%+v) is neither a size >= 0 (Fixed) nor a name (Sym)", name, i, d)
+			return v
+		}
+	}
+	b.g.Input = append(b.g.Input, &pb.ValueInfoProto{
+		Name: proto.String(name),
+		Type: &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: &pb.TypeProto_Tensor{
+			ElemType: proto.Int32(int32(dt)),
+			Shape:    &pb.TensorShapeProto{Dim: pdims},
+		}}},
+	})
+	return v
+}
+
+// Build returns the model loaded and ready to run, as graph.Load would
+// return it from the bytes of Encode.
+func (b *Builder) Build() (*graph.Model, error) {
+	data, err := b.Encode()
+	if err != nil {
+		return nil, err
+	}
+	return graph.LoadBytes(data, "")
+}
+
+// WriteTo writes the model's bytes (those of Encode) to w.
+func (b *Builder) WriteTo(w io.Writer) (int64, error) {
+	data, err := b.Encode()
+	if err != nil {
+		return 0, err
+	}
+	n, err := w.Write(data)
+	return int64(n), err
+}
+
+// Save writes the model to a .onnx file at path. Nothing is written when
+// the model does not build.
+func (b *Builder) Save(path string) error {
+	data, err := b.Encode()
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("builder: %w", err)
+	}
+	return nil
+}
+
+// Node adds a node of operator op reading inputs (None for an optional
+// input left out) and returns its one output: Op with the inputs and the
+// attributes typed apart, so that a misplaced argument does not compile.
+func (b *Builder) Node(op string, inputs []Value, attrs ...Attr) Value {
+	out := b.NodeN(op, 1, inputs, attrs...)
+	if len(out) == 0 {
+		return Value{}
+	}
+	return out[0]
+}
+
+// NodeN is Node for an operator with n outputs.
+func (b *Builder) NodeN(op string, n int, inputs []Value, attrs ...Attr) []Value {
+	args := make([]any, 0, len(inputs)+len(attrs))
+	for _, v := range inputs {
+		args = append(args, v)
+	}
+	for _, a := range attrs {
+		args = append(args, a)
+	}
+	return b.OpN(op, n, args...)
+}

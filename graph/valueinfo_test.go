@@ -1,0 +1,153 @@
+package graph_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/onnx/pb"
+	"github.com/onnxshape/onnxshape/tensor"
+	"google.golang.org/protobuf/proto"
+)
+
+func TestValueInfoMetadata(t *testing.T) {
+	dim := func(v int64) *pb.TensorShapeProto_Dimension {
+		return &pb.TensorShapeProto_Dimension{Value: &pb.TensorShapeProto_Dimension_DimValue{DimValue: v}}
+	}
+	param := func(p string) *pb.TensorShapeProto_Dimension {
+		return &pb.TensorShapeProto_Dimension{Value: &pb.TensorShapeProto_Dimension_DimParam{DimParam: p}}
+	}
+	tensorOf := func(dt tensor.DataType, dims ...*pb.TensorShapeProto_Dimension) *pb.TypeProto {
+		tt := &pb.TypeProto_Tensor{ElemType: proto.Int32(int32(dt))}
+		if dims != nil {
+			tt.Shape = &pb.TensorShapeProto{Dim: dims}
+		}
+		return &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: tt}}
+	}
+	for _, tc := range []struct {
+		name   string
+		typ    *pb.TypeProto
+		kind   graph.Kind
+		elem   tensor.DataType
+		dims   []graph.Dim
+		ok     bool
+		static []int
+	}{
+		{"no type", nil, graph.KindUnknown, tensor.Undefined, nil, false, nil},
+		{"no shape", tensorOf(tensor.Float), graph.KindTensor, tensor.Float, nil, false, nil},
+		{"rank unknown", tensorOf(tensor.Int64), graph.KindTensor, tensor.Int64, nil, false, nil},
+		{"static", tensorOf(tensor.Uint8, dim(1), dim(3)), graph.KindTensor, tensor.Uint8,
+			[]graph.Dim{{Size: 1}, {Size: 3}}, true, []int{1, 3}},
+		{"symbolic", tensorOf(tensor.Float, param("N"), dim(3), &pb.TensorShapeProto_Dimension{}, param("W")), graph.KindTensor, tensor.Float,
+			[]graph.Dim{{Size: -1, Name: "N"}, {Size: 3}, {Size: -1}, {Size: -1, Name: "W"}}, true, nil},
+		{"sequence", &pb.TypeProto{Value: &pb.TypeProto_SequenceType{SequenceType: &pb.TypeProto_Sequence{ElemType: tensorOf(tensor.Int8, dim(2))}}},
+			graph.KindSequence, tensor.Int8, []graph.Dim{{Size: 2}}, true, []int{2}},
+		{"map", &pb.TypeProto{Value: &pb.TypeProto_MapType{MapType: &pb.TypeProto_Map{}}}, graph.KindOther, tensor.Undefined, nil, false, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			vi := graph.ValueInfo{Name: "v", Type: tc.typ}
+			if got := vi.Kind(); got != tc.kind {
+				t.Errorf("Kind = %v, want %v", got, tc.kind)
+			}
+			if got := vi.ElemType(); got != tc.elem {
+				t.Errorf("ElemType = %v, want %v", got, tc.elem)
+			}
+			dims, ok := vi.Shape()
+			if ok != tc.ok || (ok && !reflect.DeepEqual(dims, tc.dims)) {
+				t.Errorf("Shape = %v, %v, want %v, %v", dims, ok, tc.dims, tc.ok)
+			}
+			static, ok := vi.StaticShape()
+			if ok != (tc.static != nil) || !reflect.DeepEqual(static, tc.static) {
+				t.Errorf("StaticShape = %v, %v, want %v", static, ok, tc.static)
+			}
+		})
+	}
+	// A rank-0 shape is declared, with no dims.
+	vi := graph.ValueInfo{Type: tensorOf(tensor.Float)}
+	vi.Type.GetTensorType().Shape = &pb.TensorShapeProto{}
+	if dims, ok := vi.Shape(); !ok || len(dims) != 0 {
+		t.Errorf("rank 0: %v, %v", dims, ok)
+	}
+	if got := fmt.Sprint(graph.Dim{Size: -1, Name: "H"}, graph.Dim{Size: 4}, graph.Dim{Size: -1}); got != "H 4 ?" {
+		t.Errorf("Dim strings: %q", got)
+	}
+}
+
+func TestResult(t *testing.T) {
+	m := unsqueezeChain().load(t)
+	x := tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
+	res, err := m.RunTensors(context.Background(), map[string]*tensor.Tensor{"x": x}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := res.Tensor("b")
+	if err != nil || !tensor.SameShape(b.Shape(), []int{1, 2, 3, 1}) {
+		t.Fatalf("Tensor(b) = %v, %v", b, err)
+	}
+	if _, err := res.Tensor("B"); err == nil || !strings.Contains(err.Error(), `no output "B" (it has "a", "b")`) {
+		t.Errorf("misspelled name: %v", err)
+	}
+	res["s"] = &tensor.Sequence{ElemType: tensor.Float}
+	if _, err := res.Tensor("s"); err == nil || !strings.Contains(err.Error(), "not a tensor") {
+		t.Errorf("sequence: %v", err)
+	}
+	// A nil tensor input is an input error, not a panic.
+	_, err = m.RunTensors(context.Background(), map[string]*tensor.Tensor{"x": nil}, nil)
+	var ie *graph.InputError
+	if !errors.As(err, &ie) || ie.Name != "x" {
+		t.Errorf("nil input: %v", err)
+	}
+}
+
+// Read an input's declared element type and shape, symbolic dimensions by
+// name, then run the model on tensors and read an output by name.
+func ExampleModel_RunTensors() {
+	m, err := graph.Load("../examples/letterbox.onnx")
+	if err != nil {
+		log.Fatal(err)
+	}
+	in := m.Inputs()[0]
+	dims, _ := in.Shape()
+	fmt.Println(in.Name, in.ElemType(), dims)
+
+	res, err := m.RunTensors(context.Background(), map[string]*tensor.Tensor{
+		in.Name: tensor.MustNew(tensor.Uint8, 1, 6, 8, 3),
+	}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	pixels, err := res.Tensor("pixels")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(pixels.Shape())
+	// Output:
+	// image uint8 [1 6 8 3]
+	// [1 4 12 12]
+}
+
+func TestModelInfo(t *testing.T) {
+	p := unsqueezeChain().proto()
+	p.ProducerName = proto.String("pytorch")
+	p.MetadataProps = []*pb.StringStringEntryProto{{Key: proto.String("author"), Value: proto.String("me")}}
+	m, err := graph.FromProto(p, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := m.Info()
+	if info.IRVersion != 8 || info.Producer != "pytorch" || info.GraphName != "test" || info.Opsets[""] != 13 || info.Metadata["author"] != "me" {
+		t.Errorf("Info = %+v", info)
+	}
+	var nilModel *graph.Model
+	if got := nilModel.Info(); got.IRVersion != 0 || got.Opsets != nil {
+		t.Errorf("nil model: %+v", got)
+	}
+	if got := (&graph.Model{}).Info(); got.GraphName != "" {
+		t.Errorf("zero model: %+v", got)
+	}
+}

@@ -1,0 +1,38 @@
+package profile
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/onnx"
+)
+
+// CheckFile reads the model in the file at path and checks it as Check
+// does, external data read relative to the file's folder. The error is for
+// a file that cannot be read (an io/fs error) or does not decode as ONNX
+// (errors.Is(err, graph.ErrInvalidModel)); whatever decodes gets a Report.
+func CheckFile(path string) (*Report, error) {
+	// Only a regular file, within the default caps (onnx.ReadModel): a
+	// named pipe or a device is refused, not read.
+	m, err := onnx.ReadModel(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: %w", graph.ErrInvalidModel, err)
+	}
+	return Check(m, filepath.Dir(path)), nil
+}
+
+// CheckBytes is CheckFile for a model in memory; baseDir is the folder of
+// its external data files ("" refuses external data).
+func CheckBytes(b []byte, baseDir string) (*Report, error) {
+	m, err := onnx.DecodeModel(b)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", graph.ErrInvalidModel, err)
+	}
+	return Check(m, baseDir), nil
+}

@@ -1,0 +1,86 @@
+package profile_test
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/onnx"
+	"github.com/onnxshape/onnxshape/profile"
+)
+
+func TestCheckFile(t *testing.T) {
+	rep, err := profile.CheckFile("../examples/letterbox.onnx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mp, err := onnx.ReadModel("../examples/letterbox.onnx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := profile.Check(mp, "../examples"); rep.String() != want.String() {
+		t.Errorf("CheckFile:\n%s\nCheck:\n%s", rep, want)
+	}
+
+	if _, err := profile.CheckFile("testdata/no-such-model.onnx"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+	garbage := filepath.Join(t.TempDir(), "garbage.onnx")
+	if err := os.WriteFile(garbage, []byte("not a model"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := profile.CheckFile(garbage); !errors.Is(err, graph.ErrInvalidModel) {
+		t.Errorf("garbage: %v", err)
+	}
+}
+
+// A nil Report answers every method: nothing was checked, so it is
+// undecided, neither inside nor outside.
+func TestNilReport(t *testing.T) {
+	var r *profile.Report
+	if r.Verdict() != profile.VerdictUndecided || r.Inside() || r.Outside() || r.Summary() == "" || r.String() == "" {
+		t.Errorf("nil report: %q %v %v %q %q", r.Verdict(), r.Inside(), r.Outside(), r.Summary(), r.String())
+	}
+}
+
+// A finding about a node names it as data, not only in Where.
+func TestFindingNode(t *testing.T) {
+	rep, err := profile.CheckFile(filepath.Join("..", "examples", "letterbox.onnx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings {
+		if f.Index >= 0 && f.Node == "" && strings.HasPrefix(f.Where, `node "`) {
+			t.Errorf("finding %+v has no Node", f)
+		}
+	}
+	mp, err := onnx.ReadModel(filepath.Join("..", "examples", "letterbox.onnx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An unknown Pad mode is a finding about that node.
+	for _, np := range mp.GetGraph().GetNode() {
+		for _, a := range np.GetAttribute() {
+			if a.GetName() == "mode" && np.GetOpType() == "Pad" {
+				a.S = []byte("symmetric")
+			}
+		}
+	}
+	rep = profile.Check(mp, "")
+	found := false
+	for _, f := range rep.Findings {
+		if f.Op == "Pad" {
+			found = true
+			if f.Node == "" || f.Where != `node "`+f.Node+`"` {
+				t.Errorf("finding %+v: Node does not match Where", f)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no finding about the Pad node: %s", rep)
+	}
+}
