@@ -343,7 +343,7 @@ var generators = map[string]func(r *rand.Rand) (*ops.Node, []tensor.Value){
 			}
 			steps = append(steps, step)
 			if r.IntN(10) == 0 {
-				ends[len(ends)-1] = math.MaxInt64 >> 1 * (1 - 2*r.IntN(2))
+				ends[len(ends)-1] = math.MaxInt >> 1 * (1 - 2*r.IntN(2))
 			}
 		}
 		if n.Version < 10 {
