@@ -23,7 +23,7 @@ import (
 //
 // Two limits of the Go binding shape the harness. It refuses rank-0 values
 // (Shape.Validate rejects an empty shape), so scalar inputs become
-// initializers and a scalar output is widened to [1] by an Unsqueeze in both
+// initializers and a scalar output is widened to [1] by a Reshape in both
 // engines. And it copies an output it allocated itself by element count, not
 // byte count, for the types it has no Go type for (float16, bfloat16), so
 // those outputs are allocated here, in the shape onnxshape gives.
@@ -86,7 +86,7 @@ func (c *diffCase) buildModel(scalars map[int]bool) ([]byte, []string, error) {
 	for i, o := range outs {
 		name := fmt.Sprintf("out%d", i)
 		if scalars[i] {
-			o = b.Op("Unsqueeze", o, b.Ints64(fmt.Sprintf("widen%d", i), 0))
+			o = b.Op("Reshape", o, b.Ints64(fmt.Sprintf("widen%d", i), 1))
 		}
 		b.Output(name, o)
 		names = append(names, name)
