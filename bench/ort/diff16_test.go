@@ -38,6 +38,10 @@ type diffCase struct {
 	// tol compares floats: |ours-ort| <= abs + rel*|ort|. Zero means exact
 	// (NaN equals NaN, +0 equals -0).
 	abs, rel float64
+	// known, when set, names the divergence (docs/divergences.md) or bug
+	// of onnxshape that explains a disagreement in this case: the case is
+	// then counted, not failed, when the engines disagree.
+	known string
 }
 
 type diffInput struct {
