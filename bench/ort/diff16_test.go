@@ -51,6 +51,7 @@ type diffInput struct {
 
 // outcome of one case.
 type diffResult struct {
+	buildErr        error // the harness's own failure
 	oursErr, ortErr error
 	mismatch        string
 }
@@ -104,7 +105,7 @@ func runDiff(t *testing.T, c *diffCase) diffResult {
 	t.Helper()
 	model, names, err := c.buildModel(nil)
 	if err != nil {
-		return diffResult{oursErr: fmt.Errorf("build: %w", err), ortErr: fmt.Errorf("not run")}
+		return diffResult{buildErr: err}
 	}
 	ours, oursErr := runOurs(model, c)
 	if oursErr == nil {
