@@ -262,9 +262,7 @@ func runORTModel(model []byte, c *diffCase, names []string, like []*tensor.Tenso
 	outputs := make([]ort.Value, len(names))
 	defer func() {
 		for _, v := range outputs {
-			if v != nil {
-				v.Destroy()
-			}
+			destroyValue(v)
 		}
 	}()
 	for i := range outputs {
@@ -288,6 +286,16 @@ func runORTModel(model []byte, c *diffCase, names []string, like []*tensor.Tenso
 		}
 	}
 	return res, nil
+}
+
+// destroyValue destroys v, which may be nil or a typed nil: the binding
+// stores one in an output slot when converting a value it allocated fails
+// (a rank-0 output, for one).
+func destroyValue(v ort.Value) {
+	defer func() { recover() }()
+	if v != nil {
+		v.Destroy()
+	}
 }
 
 // fromORT copies an onnxruntime tensor into an onnxshape one.

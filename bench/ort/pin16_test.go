@@ -1,0 +1,113 @@
+//go:build ort
+
+package main
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/onnxshape/onnxshape/builder"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// TestORTDivergences16 pins the divergences between onnxruntime 1.30 and the
+// specification that the differential tests of issue 16 found
+// (docs/divergences.md, "Issue 16 operators against onnxruntime"): onnxshape
+// gives the specification's result, onnxruntime another. When onnxruntime
+// comes to agree, the test says so, and the skip can go.
+func TestORTDivergences16(t *testing.T) {
+	pin := func(t *testing.T, c *diffCase, want *tensor.Tensor) {
+		t.Helper()
+		model, names, err := c.buildModel(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ours, err := runOurs(model, c)
+		if err != nil {
+			t.Fatalf("onnxshape: %v", err)
+		}
+		got := ours[names[0]]
+		if !got.Equal(want) {
+			t.Errorf("onnxshape gives %v, the specification %v", got, want)
+		}
+		theirs, err := runORTModel(model, c, names, nil)
+		if err != nil {
+			t.Logf("onnxruntime refuses: %v", err)
+			return
+		}
+		if theirs[0].Equal(want) {
+			t.Errorf("onnxruntime now gives the specification's result: drop the divergence %q", c.name)
+		} else {
+			t.Logf("onnxruntime gives %v", theirs[0])
+		}
+	}
+
+	// With an empty input, onnxruntime leaves out the negative axes: [2, 0,
+	// 4] reduced over axis -1 keeps its shape there. The axis -1 is axis 2
+	// (ReduceSum-13: "negative value means counting dimensions from the
+	// back"), so the result is [2, 0, 1] (keepdims) or [2, 0]. The positive
+	// spelling agrees in both engines (node test reduce_sum_empty_set).
+	t.Run("negative axes of an empty input", func(t *testing.T) {
+		for _, op := range []string{"ReduceSum", "ReduceMax", "ReduceL2"} {
+			for keep, want := range [][]int{{2, 0}, {2, 0, 1}} {
+				c := &diffCase{name: fmt.Sprintf("%s [2 0 4] axes [-1] keepdims %d", op, keep), opset: 18,
+					inputs: inputsOf(tensor.MustNew(tensor.Float, 2, 0, 4)),
+					build: func(b *builder.Builder, in []builder.Value) []builder.Value {
+						return []builder.Value{b.Op(op, in[0], b.Ints64("axes", -1), builder.Int("keepdims", keep))}
+					}}
+				pin(t, c, tensor.MustNew(tensor.Float, want...))
+			}
+		}
+	})
+
+	// ReduceMean of no element: the ONNX reference's numpy mean gives NaN
+	// (the specification leaves it undefined; docs/divergences.md, issue 16
+	// reductions); onnxruntime gives 0.
+	t.Run("mean of no element", func(t *testing.T) {
+		c := &diffCase{name: "ReduceMean [0] keepdims 1", opset: 18,
+			inputs: inputsOf(tensor.MustNew(tensor.Float, 0)),
+			build:  node("ReduceMean", builder.Int("keepdims", 1))}
+		model, names, err := c.buildModel(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ours, err := runOurs(model, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, _ := ours[names[0]].Float64s(); len(v) != 1 || !math.IsNaN(v[0]) {
+			t.Errorf("onnxshape gives %v, want [NaN]", v)
+		}
+		theirs, err := runORTModel(model, c, names, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, _ := theirs[0].Float64s(); len(v) != 1 || v[0] != 0 {
+			t.Errorf("onnxruntime now gives %v, not [0]: update the divergence", v)
+		}
+	})
+
+	// MaxPool-12 and AveragePool-19 specify SAME padding from the dilated
+	// kernel: pad_shape = (out-1)*stride + ((kernel-1)*dilation+1) - in.
+	// Kernel 2, dilation 2, stride 1 on 5: 2 pads, one at each end, and
+	// output i is max(x[i-1], x[i+1]). onnxruntime pads by 1 (the undilated
+	// kernel), at the end only.
+	t.Run("SAME padding with dilations", func(t *testing.T) {
+		x := []float32{3, 1, 4, 1, 5}
+		c := &diffCase{name: "MaxPool SAME_UPPER kernel 2 dilation 2", opset: 12,
+			inputs: inputsOf(tensor.MustFromSlice(x, 1, 1, 5)),
+			build:  node("MaxPool", builder.Ints("kernel_shape", 2), builder.Ints("dilations", 2), builder.String("auto_pad", "SAME_UPPER"))}
+		pin(t, c, tensor.MustFromSlice([]float32{1, 4, 1, 5, 1}, 1, 1, 5))
+	})
+
+	// Kernel 1, stride 2 on 6: output ceil(6/2) = 3, the formula's pad is
+	// -1, which the reference clamps to 0: x[0], x[2], x[4]. onnxruntime
+	// refuses ("padding values must be non-negative").
+	t.Run("SAME padding with a stride above the kernel", func(t *testing.T) {
+		c := &diffCase{name: "MaxPool SAME_UPPER kernel 1 stride 2", opset: 12,
+			inputs: inputsOf(tensor.MustFromSlice([]float32{0, 1, 2, 3, 4, 5}, 1, 1, 6)),
+			build:  node("MaxPool", builder.Ints("kernel_shape", 1), builder.Ints("strides", 2), builder.String("auto_pad", "SAME_UPPER"))}
+		pin(t, c, tensor.MustFromSlice([]float32{0, 2, 4}, 1, 1, 3))
+	})
+}
