@@ -110,4 +110,14 @@ func TestORTDivergences16(t *testing.T) {
 			build:  node("MaxPool", builder.Ints("kernel_shape", 1), builder.Ints("strides", 2), builder.String("auto_pad", "SAME_UPPER"))}
 		pin(t, c, tensor.MustFromSlice([]float32{0, 2, 4}, 1, 1, 3))
 	})
+
+	// Shrink on double: y = x - bias for x > lambd in the input's type (the
+	// reference: numpy in float64). onnxruntime gives float32 precision:
+	// 0.8734568357467651 for 1.1234567890123 - 0.25.
+	t.Run("Shrink on double", func(t *testing.T) {
+		c := &diffCase{name: "Shrink double lambd 0.5 bias 0.25", opset: 9,
+			inputs: inputsOf(tensor.MustFromSlice([]float64{1.1234567890123, -1.1234567890123, 0.1}, 3)),
+			build:  node("Shrink", builder.Float("lambd", 0.5), builder.Float("bias", 0.25))}
+		pin(t, c, tensor.MustFromSlice([]float64{1.1234567890123 - 0.25, -1.1234567890123 + 0.25, 0}, 3))
+	})
 }
