@@ -120,4 +120,35 @@ func TestORTDivergences16(t *testing.T) {
 			build:  node("Shrink", builder.Float("lambd", 0.5), builder.Float("bias", 0.25))}
 		pin(t, c, tensor.MustFromSlice([]float64{1.1234567890123 - 0.25, -1.1234567890123 + 0.25, 0}, 3))
 	})
+
+	// NaN in a slice (docs/divergences.md, issue 16 reductions): onnxshape
+	// follows numpy (a NaN is the maximum); onnxruntime's ReduceMax skips a
+	// NaN that is not the first element and its Hardmax never picks one.
+	t.Run("NaN in ReduceMax and Hardmax", func(t *testing.T) {
+		nan := float32(math.NaN())
+		c := &diffCase{name: "Hardmax [NaN 1 3]", opset: 13,
+			inputs: inputsOf(tensor.MustFromSlice([]float32{nan, 1, 3}, 3)), build: node("Hardmax")}
+		pin(t, c, tensor.MustFromSlice([]float32{1, 0, 0}, 3))
+
+		c = &diffCase{name: "ReduceMax [1 NaN 3]", opset: 13,
+			inputs: inputsOf(tensor.MustFromSlice([]float32{1, nan, 3}, 3)), build: node("ReduceMax")}
+		model, names, err := c.buildModel(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ours, err := runOurs(model, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, _ := ours[names[0]].Float64s(); len(v) != 1 || !math.IsNaN(v[0]) {
+			t.Errorf("onnxshape gives %v, want [NaN]", v)
+		}
+		theirs, err := runORTModel(model, c, names, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, _ := theirs[0].Float64s(); len(v) != 1 || v[0] != 3 {
+			t.Errorf("onnxruntime now gives %v, not [3]: update the divergence", v)
+		}
+	})
 }
