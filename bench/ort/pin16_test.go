@@ -151,4 +151,57 @@ func TestORTDivergences16(t *testing.T) {
 			t.Errorf("onnxruntime now gives %v, not [3]: update the divergence", v)
 		}
 	})
+
+	// What onnxruntime does in cases docs/divergences.md used to mark "not
+	// run" or "not checked", observed here: its first output's elements, or
+	// nil when it refuses the model or the run.
+	t.Run("onnxruntime's side of other rows", func(t *testing.T) {
+		nan, inf := float32(math.NaN()), float32(math.Inf(1))
+		unused := diffInput{"unused", tensor.MustFromSlice([]float32{0}, 1)}
+		withUnused := func(op string) func(b *builder.Builder, in []builder.Value) []builder.Value {
+			return func(b *builder.Builder, in []builder.Value) []builder.Value {
+				return []builder.Value{b.Op(op, in[0]), b.Op("Identity", in[1])}
+			}
+		}
+		for _, row := range []struct {
+			c   *diffCase
+			ort []float64
+		}{
+			{&diffCase{name: "TopK [1 NaN 3 2] k 2", opset: 11, inputs: inputsOf(tensor.MustFromSlice([]float32{1, nan, 3, 2}, 4)),
+				build: func(b *builder.Builder, in []builder.Value) []builder.Value {
+					return b.OpN("TopK", 2, in[0], b.Ints64("k", 2))
+				}},
+				[]float64{1, math.NaN()}},
+			{&diffCase{name: "Softmax [-inf -inf]", opset: 13, inputs: inputsOf(tensor.MustFromSlice([]float32{-inf, -inf}, 1, 2)), build: node("Softmax")},
+				[]float64{math.NaN(), math.NaN()}},
+			{&diffCase{name: "AveragePool, a window of padding only", opset: 19, inputs: inputsOf(tensor.MustFromSlice([]float32{1, 2}, 1, 1, 2)),
+				build: node("AveragePool", builder.Ints("kernel_shape", 2), builder.Ints("pads", 2, 0))}, nil},
+			{&diffCase{name: "GlobalAveragePool of an empty plane", opset: 13, inputs: inputsOf(tensor.MustNew(tensor.Float, 1, 1, 0)), build: node("GlobalAveragePool")}, nil},
+			{&diffCase{name: "ScatterElements, duplicate indices", opset: 18,
+				inputs: inputsOf(tensor.MustFromSlice([]float32{0, 0, 0}, 3), tensor.MustFromSlice([]int64{1, 1}, 2), tensor.MustFromSlice([]float32{5, 7}, 2)),
+				build:  node("ScatterElements")}, []float64{0, 7, 0}},
+			{&diffCase{name: "Compress [1 2] by [false true true]", opset: 11,
+				inputs: inputsOf(tensor.MustFromSlice([]float32{1, 2}, 2), tensor.MustFromSlice([]bool{false, true, true}, 3)),
+				build:  node("Compress", builder.Int("axis", 0))}, []float64{2}},
+			{&diffCase{name: "NonZero of a scalar", opset: 13, inputs: []diffInput{{"s", tensor.Scalar(float32(3))}, unused}, build: withUnused("NonZero")},
+				[]float64{0}},
+		} {
+			model, names, err := row.c.buildModel(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			theirs, err := runORTModel(model, row.c, names, nil)
+			switch {
+			case row.ort == nil && err == nil:
+				t.Errorf("%s: onnxruntime now runs it: %v", row.c.name, theirs[0])
+			case row.ort != nil && err != nil:
+				t.Errorf("%s: onnxruntime now refuses: %v", row.c.name, err)
+			case row.ort != nil:
+				v, _ := theirs[0].Float64s()
+				if firstDifference(v, row.ort, func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) }) != "" || len(v) != len(row.ort) {
+					t.Errorf("%s: onnxruntime now gives %v, not %v", row.c.name, v, row.ort)
+				}
+			}
+		}
+	})
 }
