@@ -176,6 +176,8 @@ func TestORTDivergences16(t *testing.T) {
 				[]float64{math.NaN(), math.NaN()}},
 			{&diffCase{name: "AveragePool, a window of padding only", opset: 19, inputs: inputsOf(tensor.MustFromSlice([]float32{1, 2}, 1, 1, 2)),
 				build: node("AveragePool", builder.Ints("kernel_shape", 2), builder.Ints("pads", 2, 0))}, nil},
+			{&diffCase{name: "MaxPool, a window of padding only", opset: 12, inputs: inputsOf(tensor.MustFromSlice([]float32{1, 2}, 1, 1, 2)),
+				build: node("MaxPool", builder.Ints("kernel_shape", 2), builder.Ints("pads", 2, 0))}, nil},
 			{&diffCase{name: "GlobalAveragePool of an empty plane", opset: 13, inputs: inputsOf(tensor.MustNew(tensor.Float, 1, 1, 0)), build: node("GlobalAveragePool")}, nil},
 			{&diffCase{name: "ScatterElements, duplicate indices", opset: 18,
 				inputs: inputsOf(tensor.MustFromSlice([]float32{0, 0, 0}, 3), tensor.MustFromSlice([]int64{1, 1}, 2), tensor.MustFromSlice([]float32{5, 7}, 2)),
