@@ -490,9 +490,8 @@ func convert[T int8 | int16 | int32 | uint8 | uint16 | uint32 | uint64](v []int6
 	return out
 }
 
-// fromFloat32s rounds v to float16 or bfloat16 through onnxshape's Cast
-// conversion tables (round to nearest even), so the inputs are exact in
-// both engines.
+// fromFloat32s rounds v to float16 or bfloat16 (round to nearest even), so
+// that the inputs are the same numbers in both engines.
 func fromFloat32s(dt tensor.DataType, v []float32, shape []int) *tensor.Tensor {
 	buf := make([]byte, 2*len(v))
 	for i, x := range v {
@@ -511,16 +510,19 @@ func fromFloat32s(dt tensor.DataType, v []float32, shape []int) *tensor.Tensor {
 	return t
 }
 
-// f16FromFloat32 rounds to the nearest float16 for the normal range the
-// inputs use (|x| < 65504, results below 2^-14 flushed to zero is not an
-// issue: inputs are multiples of small powers of two only by chance).
+// f16FromFloat32 rounds x to the nearest float16, ties to even. Magnitudes
+// below float16's normals become a signed zero and those past its range
+// infinity: the random inputs are normal numbers well inside the range.
 func f16FromFloat32(x float32) uint16 {
 	bits := math.Float32bits(x)
 	sign := uint16(bits>>16) & 0x8000
 	exp := int(bits>>23&0xff) - 127 + 15
 	mant := bits & 0x7fffff
 	if exp <= 0 {
-		return sign // too small for the normals: zero
+		return sign
+	}
+	if exp >= 31 {
+		return sign | 0x7c00
 	}
 	// round to nearest even on the 13 dropped bits
 	h := uint32(exp)<<10 | mant>>13
@@ -528,6 +530,8 @@ func f16FromFloat32(x float32) uint16 {
 	if rest > 0x1000 || (rest == 0x1000 && h&1 == 1) {
 		h++
 	}
+	// a carry out of the significand raises the exponent, up to infinity:
+	// the bits are laid out so that h+1 does exactly that
 	return sign | uint16(h)
 }
 
