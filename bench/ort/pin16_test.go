@@ -182,6 +182,8 @@ func TestORTDivergences16(t *testing.T) {
 				build: node("ReduceProd", builder.Int("keepdims", 1))}, []float64{math.MaxInt32}},
 			{&diffCase{name: "AveragePool float16 [1 1 4] kernel 1 stride 2 ceil_mode", opset: 19, inputs: inputsOf(fromFloat32s(tensor.Float16, []float32{1, 2, 3, 4}, []int{1, 1, 4})),
 				build: node("AveragePool", builder.Ints("kernel_shape", 1), builder.Ints("strides", 2), builder.Int("ceil_mode", 1))}, nil},
+			{&diffCase{name: "MaxPool float16 [1 1 4] kernel 1 stride 2 ceil_mode", opset: 12, inputs: inputsOf(fromFloat32s(tensor.Float16, []float32{1, 2, 3, 4}, []int{1, 1, 4})),
+				build: node("MaxPool", builder.Ints("kernel_shape", 1), builder.Ints("strides", 2), builder.Int("ceil_mode", 1))}, nil},
 			{&diffCase{name: "AveragePool float [1 1 4] kernel 1 stride 2 ceil_mode", opset: 19, inputs: inputsOf(tensor.MustFromSlice([]float32{1, 2, 3, 4}, 1, 1, 4)),
 				build: node("AveragePool", builder.Ints("kernel_shape", 1), builder.Ints("strides", 2), builder.Int("ceil_mode", 1))}, []float64{1, 3}},
 			{&diffCase{name: "MaxPool VALID, kernel 3 on 2", opset: 12, inputs: inputsOf(tensor.MustFromSlice([]float32{1, 2}, 1, 1, 2)),
