@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/onnxshape/onnxshape v0.0.0
 	github.com/yalue/onnxruntime_go v1.27.0
+	google.golang.org/protobuf v1.36.12
 )
 
 require (
@@ -12,7 +13,6 @@ require (
 	github.com/x448/float16 v0.8.4 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	gonum.org/v1/gonum v0.9.3 // indirect
-	google.golang.org/protobuf v1.36.12 // indirect
 )
 
 replace github.com/onnxshape/onnxshape => ../..
