@@ -34,7 +34,7 @@ import (
 )
 
 func init() {
-	register("Concat", []int{1, 4, 11, 13}, [2]int{1, -1}, [2]int{1, 1}, concatNode)
+	register("Concat", []int{1, 4, 11, 13}, [2]int{0, -1}, [2]int{1, 1}, concatNode) // no input: the kernel refuses it as inputs [C1]
 }
 
 // ConcatOptions are the parameters of Concat.
