@@ -357,13 +357,13 @@ func (c *sizeCheck) tensor(what string, tp *pb.TensorProto) error {
 	if !dt.Valid() || err != nil {
 		return nil
 	}
-	n, err := tensor.ByteSize(dt, shape)
-	if err != nil {
-		return fmt.Errorf("%w: %s %q: %v", ErrTooLarge, what, tp.GetName(), err)
+	// Counted in int64 whatever the platform's int: a 3 GiB tensor is
+	// "above the limit" on 32-bit too, not an int overflow.
+	size, ok := declaredBytes(dt, tp.GetDims())
+	if !ok {
+		return fmt.Errorf("%w: %s %q (%v of %v) takes more than 2^63 bytes", ErrTooLarge, what, tp.GetName(), dt, shape)
 	}
-	size := int64(n)
 	if dt == tensor.String {
-		size = 16 * int64(n)
 		for _, s := range tp.GetStringData() {
 			size += int64(len(s))
 		}
@@ -378,4 +378,29 @@ func (c *sizeCheck) tensor(what string, tp *pb.TensorProto) error {
 			ErrTooLarge, what, tp.GetName(), c.sum, c.total)
 	}
 	return nil
+}
+
+// declaredBytes is the storage a tensor of type dt and dims takes (16 bytes
+// a string header for strings), in int64; ok is false past 2^63.
+func declaredBytes(dt tensor.DataType, dims []int64) (int64, bool) {
+	per := int64(dt.Size())
+	if dt == tensor.String {
+		per = 16
+	}
+	n := int64(1)
+	for _, d := range dims {
+		if d == 0 {
+			return 0, true
+		}
+	}
+	for _, d := range dims {
+		if d < 0 || n > math.MaxInt64/d {
+			return 0, false
+		}
+		n *= d
+	}
+	if per > 0 && n > math.MaxInt64/per {
+		return 0, false
+	}
+	return n * per, true
 }

@@ -36,12 +36,19 @@ type Tensor struct {
 // NumElements returns the product of the dimensions of shape (1 for rank 0),
 // or an error if a dimension is negative or the product overflows int.
 func NumElements(shape []int) (int, error) {
-	n := 1
+	empty := false
 	for i, d := range shape {
 		if d < 0 {
 			return 0, fmt.Errorf("%w: dimension %d is %d", ErrShape, i, d)
 		}
-		if d != 0 && n > math.MaxInt/d {
+		empty = empty || d == 0
+	}
+	if empty { // whatever the other dimensions, also on 32-bit platforms
+		return 0, nil
+	}
+	n := 1
+	for _, d := range shape {
+		if n > math.MaxInt/d {
 			return 0, fmt.Errorf("%w: %v has more elements than an int can count", ErrShape, shape)
 		}
 		n *= d
