@@ -24,10 +24,16 @@ func init() {
 	}
 	signatures["CumSum"] = []versionedSignature{sig(11, ins("T", "T2"), "T")}
 	signatures["TopK"] = []versionedSignature{sig(1, ins("T"), "T", "int64"), sig(10, ins("T", "int64"), "T", "int64")}
+	// Dropout (inference) rides along here: an identity with a mask.
+	signatures["Dropout"] = []versionedSignature{sig(1, ins("T"), "T", "T"), sig(10, ins("T"), "T", "T1"), sig(12, ins("T", "T1", "T2"), "T", "T2")}
+	defaults["Dropout"] = join(
+		versions([]int{1, 6}, attr("is_test", "0 (training mode)"), attr("ratio", "0.5")),
+		versions([]int{7, 10}, attr("ratio", "0.5")),
+		versions([]int{12, 13, 22}, input(1, "ratio", "0.5"), input(2, "training_mode", "false")))
 	for _, op := range []string{"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1",
 		"ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare", "ArgMax", "ArgMin", "Softmax",
 		"LogSoftmax", "Hardmax", "CumSum", "TopK", "AveragePool", "GlobalAveragePool", "GlobalMaxPool",
-		"LpPool", "GlobalLpPool"} {
+		"LpPool", "GlobalLpPool", "Dropout"} {
 		if operatorSet[op] {
 			continue // in the working group's list (ArgMax, Softmax)
 		}
