@@ -73,7 +73,11 @@ func (w window) outSize(i int, d Dim) Dim {
 	case "SAME_UPPER", "SAME_LOWER":
 		return d.CeilDiv(s)
 	case "VALID":
-		return d.Sub(Const(dk)).FloorDiv(s).Add(Const(1))
+		out := d.Sub(Const(dk)).FloorDiv(s).Add(Const(1))
+		if v, ok := out.Value(); ok && v < 0 { // a kernel longer than the input: no window
+			return Const(0)
+		}
+		return out
 	}
 	span := d.Add(Const(w.pads[i] + w.pads[i+len(w.kernel)] - dk))
 	if !w.ceil {

@@ -175,6 +175,11 @@ func poolGeometry(op opRef, in []int, a poolAttrs) ([]poolAxis, error) {
 				ax.padBegin, ax.padEnd = a.pads[i], a.pads[i+spatial]
 			}
 			span := n + int64(ax.padBegin) + int64(ax.padEnd) - ek
+			if span < 0 && a.autoPad == "VALID" {
+				// VALID: ceil((n - ek + 1) / s) windows fit, none here.
+				out = 0
+				break
+			}
 			if span < 0 {
 				return nil, op.errorf("kernel_shape", "axis %d: the dilated kernel (%d) is longer than the padded input (%d)",
 					i+2, ek, n+int64(ax.padBegin)+int64(ax.padEnd))
