@@ -7,6 +7,7 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/onnxshape/onnxshape/internal/header"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/ops"
@@ -80,6 +81,7 @@ func (m *Model) planMemory() {
 	for i := range m.steps {
 		m.steps[i].inAt = m.numIns
 		m.numIns += len(m.steps[i].in)
+		m.maxOuts = max(m.maxOuts, len(m.steps[i].out))
 	}
 
 	m.fixed = map[storageKey]struct{}{}
@@ -136,7 +138,7 @@ type runState struct {
 	// owned is the storage the run created, with the number of tensors
 	// in live values that hold it; external is the storage of the
 	// caller's inputs, which the run neither counts nor releases.
-	owned    map[storageKey]holding
+	owned    storageSet
 	external map[storageKey]struct{}
 	live     int64 // bytes of owned
 	pending  int64 // bytes the running node has charged
@@ -144,6 +146,16 @@ type runState struct {
 	peakPos  int   // position of the step that reached peak
 	pos      int   // position of the running step
 	plan     *MemoryPlan
+	// headers holds, by slot, the tensor header a prepared step made for
+	// the slot's value, kept for the same step of the next run on this
+	// state to reuse: only while no graph output and no kernel other than
+	// a prepared one has seen it, so nothing outside the run can hold it
+	// (see step.runPrepared).
+	headers []*tensor.Tensor
+	// reuse and outs are a prepared step's argument lists, sized for
+	// the step with the most outputs.
+	reuse []*tensor.Tensor
+	outs  []tensor.Value
 	// sharedThreads is set when the caller leaves Threads at 0: each
 	// node then takes its share of the cores among the runs under way.
 	sharedThreads bool
@@ -161,7 +173,8 @@ func (m *Model) startRun(ctx context.Context, o *RunOptions, plan *MemoryPlan) *
 	r, _ := m.runs.Get().(*runState)
 	if r == nil {
 		r = &runState{m: m, vals: make([]tensor.Value, m.numSlots), ins: make([]tensor.Value, m.numIns),
-			owned: map[storageKey]holding{}, external: map[storageKey]struct{}{}}
+			external: map[storageKey]struct{}{},
+			headers:  make([]*tensor.Tensor, m.numSlots), reuse: make([]*tensor.Tensor, m.maxOuts), outs: make([]tensor.Value, m.maxOuts)}
 		r.charge = r.chargeNode
 	}
 	r.ctx, r.plan, r.cap, r.pool, r.user = ctx, plan, DefaultMaxRunBytes, nil, nil
@@ -195,13 +208,17 @@ func (m *Model) endRun(r *runState) {
 	if r.plan != nil && r.peak > 0 {
 		r.plan.Peak, r.plan.PeakStep = r.peak, r.peakPos
 	}
+	for _, s := range m.outSlots {
+		r.headers[s] = nil // the caller's now
+	}
+	for _, h := range r.headers {
+		if h != nil {
+			header.Detach(h) // a failed run's values, released above
+		}
+	}
 	clear(r.vals)
 	clear(r.ins)
-	if len(r.owned) > 1024 {
-		r.owned = map[storageKey]holding{}
-	} else {
-		clear(r.owned)
-	}
+	r.owned.reset()
 	if len(r.external) > 1024 {
 		r.external = map[storageKey]struct{}{}
 	} else {
@@ -276,7 +293,7 @@ func (r *runState) step(pos int, st *step) error {
 	if r.sharedThreads {
 		r.opt.Threads = sharedThreads(activeRuns.Load())
 	}
-	if err := st.run(&r.opt, r.engine, r.vals, r.ins[st.inAt:st.inAt+len(st.in)]); err != nil {
+	if err := st.run(r, r.ins[st.inAt:st.inAt+len(st.in)]); err != nil {
 		// A kernel stopped by a cancellation reports the context's error.
 		if cerr := r.ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
 			if ne, ok := err.(*NodeError); ok {
@@ -310,6 +327,9 @@ func (r *runState) release(st *step) {
 	for _, s := range st.release {
 		r.drop(r.vals[s])
 		r.vals[s] = nil
+		if h := r.headers[s]; h != nil {
+			header.Detach(h) // kept for the next run, not holding the storage
+		}
 	}
 }
 
@@ -339,24 +359,26 @@ func (r *runState) holdTensor(t *tensor.Tensor) {
 	if k == nil {
 		return
 	}
-	h, ok := r.owned[k]
-	if !ok {
-		if len(r.m.fixed) > 0 {
-			if _, ok := r.m.fixed[k]; ok {
-				return
-			}
+	if i := r.owned.find(k); i >= 0 {
+		r.owned.entries[i].refs++
+		return
+	}
+	if len(r.m.fixed) > 0 {
+		if _, ok := r.m.fixed[k]; ok {
+			return
 		}
+	}
+	if len(r.external) > 0 {
 		if _, ok := r.external[k]; ok {
 			return
 		}
-		h = holding{bytes: n}
-		if t.DataType() != tensor.String {
-			h.buf = t.Bytes()
-		}
-		r.live += n
 	}
-	h.refs++
-	r.owned[k] = h
+	h := holding{refs: 1, bytes: n}
+	if t.DataType() != tensor.String {
+		h.buf = t.Bytes()
+	}
+	r.live += n
+	r.owned.add(k, h)
 }
 
 // drop lets go of a value: storage no live value holds any more is freed,
@@ -377,22 +399,23 @@ func (r *runState) drop(v tensor.Value) {
 }
 
 func (r *runState) dropTensor(t *tensor.Tensor) {
-	if t == nil || len(r.owned) == 0 {
+	if t == nil || r.owned.len() == 0 {
 		return
 	}
 	k, _ := storageOf(t)
-	h, ok := r.owned[k]
-	if !ok {
+	i := r.owned.find(k)
+	if i < 0 {
 		return
 	}
+	h := &r.owned.entries[i]
 	if h.refs--; h.refs > 0 {
-		r.owned[k] = h
 		return
 	}
-	delete(r.owned, k)
 	r.live -= h.bytes
-	if r.pool != nil && h.buf != nil {
-		r.pool.recycle(h.buf)
+	buf := h.buf
+	r.owned.remove(i)
+	if r.pool != nil && buf != nil {
+		r.pool.recycle(buf)
 	}
 }
 
@@ -400,13 +423,13 @@ func (r *runState) dropTensor(t *tensor.Tensor) {
 // to the caller.
 func (r *runState) abandon() {
 	if r.pool != nil {
-		for _, h := range r.owned {
+		for _, h := range r.owned.entries {
 			if h.buf != nil {
 				r.pool.recycle(h.buf)
 			}
 		}
 	}
-	clear(r.owned)
+	r.owned.reset()
 	r.live = 0
 }
 
