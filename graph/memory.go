@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/onnxshape/onnxshape/internal/header"
@@ -133,6 +134,12 @@ type runState struct {
 	pool   *Pool
 	cap    int64
 	charge func(int64) error // r.chargeNode, bound once per state
+	alloc  func(int) []byte  // r.allocate, bound once per state
+	// spares is small storage of the run's allocator that no value
+	// holds; fresh, the storage it made during the running node, not yet
+	// claimed by an output (see holdTensor).
+	spares [][]byte
+	fresh  []storageKey
 	user   func(int64) error // the caller's own Charge, if any
 
 	// owned is the storage the run created, with the number of tensors
@@ -166,6 +173,53 @@ type holding struct {
 	refs  int
 	bytes int64
 	buf   []byte // for the Pool; nil for strings
+	// spare is set for storage the run's own allocator made (see
+	// runState.allocate): once no value holds it, no one can, and a later
+	// node may have it.
+	spare bool
+}
+
+// Without a Pool a run still recycles the small storage of its
+// intermediates: a chain of small tensors would otherwise spend much of its
+// time allocating and collecting them. Only storage the run's allocator
+// made and that no value holds any more is kept, at most maxSpares pieces
+// of at most maxSpareBytes each, in the run state (dropped with it).
+const (
+	maxSpares     = 16
+	maxSpareBytes = 64 << 10
+)
+
+// allocate is the run's ops.Options.Alloc when the caller gives no Pool:
+// small storage comes from the spares when one has the size.
+func (r *runState) allocate(size int) []byte {
+	if size == 0 {
+		return []byte{}
+	}
+	var b []byte
+	for i, s := range r.spares {
+		if len(s) == size {
+			b = s
+			last := len(r.spares) - 1
+			r.spares[i], r.spares[last] = r.spares[last], nil
+			r.spares = r.spares[:last]
+			break
+		}
+	}
+	if b == nil {
+		words := make([]uint64, (size-1)/8+1)
+		b = unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), size)
+	}
+	if size <= maxSpareBytes {
+		r.fresh = append(r.fresh, unsafe.Pointer(&b[0]))
+	}
+	return b
+}
+
+// spare keeps b, storage of the run's allocator that no value holds.
+func (r *runState) spare(b []byte) {
+	if len(r.spares) < maxSpares {
+		r.spares = append(r.spares, b)
+	}
 }
 
 // startRun returns a run state for m, recycled when it can be.
@@ -176,6 +230,7 @@ func (m *Model) startRun(ctx context.Context, o *RunOptions, plan *MemoryPlan) *
 			external: map[storageKey]struct{}{},
 			headers:  make([]*tensor.Tensor, m.numSlots), reuse: make([]*tensor.Tensor, m.maxOuts), outs: make([]tensor.Value, m.maxOuts)}
 		r.charge = r.chargeNode
+		r.alloc = r.allocate
 	}
 	r.ctx, r.plan, r.cap, r.pool, r.user = ctx, plan, DefaultMaxRunBytes, nil, nil
 	r.opt = ops.Options{}
@@ -192,6 +247,9 @@ func (m *Model) startRun(ctx context.Context, o *RunOptions, plan *MemoryPlan) *
 			r.pool = o.Pool
 			r.opt.Alloc = o.Pool.allocator()
 		}
+	}
+	if r.opt.Alloc == nil {
+		r.opt.Alloc = r.alloc
 	}
 	r.engine = o.engine()
 	r.sharedThreads = r.opt.Threads == 0
@@ -290,6 +348,8 @@ func (r *runState) notePeak(bytes int64) {
 // step runs st and counts the storage of its outputs.
 func (r *runState) step(pos int, st *step) error {
 	r.pos, r.pending = pos, 0
+	clear(r.fresh)
+	r.fresh = r.fresh[:0]
 	if r.sharedThreads {
 		r.opt.Threads = sharedThreads(activeRuns.Load())
 	}
@@ -376,6 +436,10 @@ func (r *runState) holdTensor(t *tensor.Tensor) {
 	h := holding{refs: 1, bytes: n}
 	if t.DataType() != tensor.String {
 		h.buf = t.Bytes()
+		if i := slices.Index(r.fresh, k); i >= 0 {
+			h.spare = true
+			r.fresh[i] = nil
+		}
 	}
 	r.live += n
 	r.owned.add(k, h)
@@ -412,10 +476,13 @@ func (r *runState) dropTensor(t *tensor.Tensor) {
 		return
 	}
 	r.live -= h.bytes
-	buf := h.buf
+	buf, spare := h.buf, h.spare
 	r.owned.remove(i)
-	if r.pool != nil && buf != nil {
+	switch {
+	case r.pool != nil && buf != nil:
 		r.pool.recycle(buf)
+	case spare:
+		r.spare(buf)
 	}
 }
 
