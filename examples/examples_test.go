@@ -31,7 +31,8 @@ func TestLetterbox(t *testing.T) {
 	const W, C = 8, 3 // the image is [1, 6, W, C]
 
 	// crop rows 1..5 and columns 1..7, add alpha 255, pad one row of zeros
-	// above and below, then repeat every pixel 2x2.
+	// above and below, then repeat every pixel 2x2; pixels is that as
+	// float32 divided by 255.
 	want := make([]uint8, 4*12*12)
 	for c := range 4 {
 		for y := range 12 {
@@ -49,7 +50,11 @@ func TestLetterbox(t *testing.T) {
 			}
 		}
 	}
-	if got := out["pixels"].(*tensor.Tensor); !got.Equal(tensor.MustFromSlice(want, 1, 4, 12, 12)) {
+	normalised := make([]float32, len(want))
+	for i, v := range want {
+		normalised[i] = float32(v) / 255
+	}
+	if got := out["pixels"].(*tensor.Tensor); !got.Equal(tensor.MustFromSlice(normalised, 1, 4, 12, 12)) {
 		t.Fatalf("pixels:\n%v", got)
 	}
 	square := make([]uint8, 4*6*6)

@@ -21,7 +21,7 @@ func ExampleModel_Run() {
 		log.Fatal(err)
 	}
 	fmt.Println(out["pixels"].Describe())
-	// Output: tensor(uint8)[1 4 12 12]
+	// Output: tensor(float)[1 4 12 12]
 }
 
 // Run checks each input against the type the model declares.
@@ -53,12 +53,14 @@ func ExampleModel_MemoryPlan() {
 		fmt.Printf("%-9s needs %4d, holds %3d\n", s.Node, s.Needs, s.Live)
 	}
 	// Output:
-	// peak 2344 bytes, at upscale (Resize)
+	// peak 4752 bytes, at normalise (Div)
 	// to_nchw   needs  144, holds 144
 	// crop      needs   72, holds 216
 	// add_alpha needs   96, holds 168
 	// letterbox needs  280, holds 240
 	// upscale   needs 2200, holds 720
+	// to_float  needs 2304, holds 3024
+	// normalise needs 2304, holds 4752
 }
 
 // A Pool recycles storage between runs; the outputs stay the caller's until
@@ -84,5 +86,5 @@ func ExamplePool_Release() {
 			break
 		}
 	}
-	// Output: graph: Release: value #0, tensor(uint8)[1 4 12 12]: not an output the pool handed out and still lends
+	// Output: graph: Release: value #0, tensor(float)[1 4 12 12]: not an output the pool handed out and still lends
 }

@@ -169,7 +169,7 @@ const DefaultMaxRunBytes = 4 << 30
 // NewestOpset is the newest opset version of the default domain (ai.onnx)
 // that onnxshape knows. Load refuses models that import a newer one, whose
 // operators may mean something else, unless LoadOptions.AllowNewerOpset.
-const NewestOpset = 25
+const NewestOpset = 28
 
 // LoadOptions are the settings of LoadWith; the zero value is Load's.
 type LoadOptions struct {

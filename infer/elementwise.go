@@ -28,6 +28,7 @@ func init() {
 	register(variadic(minElems2), "Min")
 	register(variadic(nil), "Sum", "Mean")
 	register(whereRule, "Where")
+	register(swigluRule, "SwiGLU")
 	register(unary(negElems), "Neg")
 	register(unary(absElems), "Abs")
 	register(unary(identityElems), "Identity", "Floor", "Ceil", "Round")
@@ -163,6 +164,25 @@ func binary(result tensor.DataType, op elemOp) rule {
 		out, err := c.elementwise(dt, op, a, b)
 		return []*Value{out}, err
 	}
+}
+
+// swigluRule: A's shape and type; SwiGLU does not broadcast, so B must
+// have A's shape, which is refused when both are known to differ.
+func swigluRule(c *call, in []*Value) ([]*Value, error) {
+	a, b := input(in, 0), input(in, 1)
+	if a.Rank() >= 0 && b.Rank() >= 0 {
+		if a.Rank() != b.Rank() {
+			return nil, c.errorf("shape", "B of rank %d must have A's rank %d (SwiGLU does not broadcast)", b.Rank(), a.Rank())
+		}
+		for k, d := range a.Shape {
+			av, aknown := d.Value()
+			bv, bknown := b.Shape[k].Value()
+			if aknown && bknown && av != bv {
+				return nil, c.errorf("shape", "B's dimension %d is %d, A's is %d (SwiGLU does not broadcast)", k, bv, av)
+			}
+		}
+	}
+	return []*Value{same(a)}, nil
 }
 
 func variadic(op elemOp) rule {

@@ -175,3 +175,24 @@ func TestLoopTripCount(t *testing.T) {
 		}
 	}
 }
+
+// TestSwiGLUDoesNotBroadcast: SwiGLU's output has A's shape; a B whose
+// known shape differs is refused, where Mul would broadcast it.
+func TestSwiGLUDoesNotBroadcast(t *testing.T) {
+	b := newGraph()
+	y := b.op("SwiGLU", []string{b.input("a", "N", 4), b.input("b", "N", 4)})
+	b.output(y)
+	r, err := infer.Model(b.model(28), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := r.Value(y); v.String() != "float[N,4]" || len(r.Problems) != 0 {
+		t.Errorf("SwiGLU of [N,4] and [N,4] is %v, problems %v", v, r.Problems)
+	}
+	b = newGraph()
+	b.output(b.op("SwiGLU", []string{b.input("a", 2, 4), b.input("b", 1, 4)}))
+	r, _ = infer.Model(b.model(28), nil)
+	if len(r.Problems) != 1 || r.Problems[0].Kind != infer.Refused || !strings.Contains(r.Problems[0].Msg, "does not broadcast") {
+		t.Errorf("SwiGLU of [2,4] and [1,4]: problems %v", r.Problems)
+	}
+}

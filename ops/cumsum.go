@@ -6,7 +6,8 @@
 // Versions: 11 (uint32, uint64, int32, int64, float, double), 14 (float16,
 // bfloat16). Sums run in index order in the element's type (integers wrap,
 // as onnxruntime's do); float16 and bfloat16 in float32, each output
-// rounded.
+// rounded. CumProd (cumprod.go) shares this file's node reading and
+// engine.
 
 package ops
 
@@ -16,13 +17,25 @@ import (
 )
 
 func init() {
-	register("CumSum", []int{11, 14}, [2]int{2, 2}, [2]int{1, 1}, cumSumNode)
+	register("CumSum", []int{11, 14}, [2]int{2, 2}, [2]int{1, 1}, cumSumOp.node)
 	declareAttrs("CumSum",
 		AttrSpec{Name: "exclusive", Type: AttrInt},
 		AttrSpec{Name: "reverse", Type: AttrInt})
 }
 
-func cumSumNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+var cumSumOp = &cumulativeOp{
+	types: versionTypes{11: int3264Types | typesOf(tensor.Float, tensor.Double), 14: int3264Types | floatBFTypes},
+}
+
+// cumulativeOp is CumSum or, with product, CumProd (cumprod.go): the node
+// reading, the rules and the engine they share, which differ only in the
+// operation that combines an element with the running value.
+type cumulativeOp struct {
+	types   versionTypes
+	product bool
+}
+
+func (c *cumulativeOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
 	op := n.op()
 	x, err := n.requiredInput(in, 0, "x")
 	if err != nil {
@@ -53,27 +66,16 @@ func cumSumNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 		}
 		flags[i] = v == 1
 	}
-	y, err := cumSum(opt, op, x, a[0], flags[0], flags[1])
+	y, err := c.run(opt, op, x, a[0], flags[0], flags[1])
 	if err != nil {
 		return nil, err
 	}
 	return values(y), nil
 }
 
-// cumSumTypeOK reports whether a version of CumSum accepts dt.
-func cumSumTypeOK(version int, dt tensor.DataType) bool {
-	switch dt {
-	case tensor.Uint32, tensor.Uint64, tensor.Int32, tensor.Int64, tensor.Float, tensor.Double:
-		return true
-	case tensor.Float16, tensor.BFloat16:
-		return version >= 14
-	}
-	return false
-}
-
-func cumSum(opt *Options, op opRef, x *tensor.Tensor, axis int64, exclusive, reverse bool) (*tensor.Tensor, error) {
+func (c *cumulativeOp) run(opt *Options, op opRef, x *tensor.Tensor, axis int64, exclusive, reverse bool) (*tensor.Tensor, error) {
 	opt = opt.orDefault()
-	if !cumSumTypeOK(op.version, x.DataType()) {
+	if !c.types[op.version].has(x.DataType()) {
 		return nil, op.errorf("type", "x is %v, which version %d does not accept", x.DataType(), op.version)
 	}
 	shape := x.Shape()
@@ -97,17 +99,17 @@ func cumSum(opt *Options, op opRef, x *tensor.Tensor, axis int64, exclusive, rev
 	}
 	switch reduceComputeType(x.DataType()) {
 	case tensor.Float:
-		err = cumSumAs[float32](opt, op, l, x, y, exclusive, reverse)
+		err = cumulativeAs[float32](opt, op, l, x, y, exclusive, reverse, c.product)
 	case tensor.Double:
-		err = cumSumAs[float64](opt, op, l, x, y, exclusive, reverse)
+		err = cumulativeAs[float64](opt, op, l, x, y, exclusive, reverse, c.product)
 	case tensor.Int32:
-		err = cumSumAs[int32](opt, op, l, x, y, exclusive, reverse)
+		err = cumulativeAs[int32](opt, op, l, x, y, exclusive, reverse, c.product)
 	case tensor.Uint32:
-		err = cumSumAs[uint32](opt, op, l, x, y, exclusive, reverse)
+		err = cumulativeAs[uint32](opt, op, l, x, y, exclusive, reverse, c.product)
 	case tensor.Int64:
-		err = cumSumAs[int64](opt, op, l, x, y, exclusive, reverse)
+		err = cumulativeAs[int64](opt, op, l, x, y, exclusive, reverse, c.product)
 	case tensor.Uint64:
-		err = cumSumAs[uint64](opt, op, l, x, y, exclusive, reverse)
+		err = cumulativeAs[uint64](opt, op, l, x, y, exclusive, reverse, c.product)
 	}
 	if err != nil {
 		return nil, err
@@ -115,7 +117,7 @@ func cumSum(opt *Options, op opRef, x *tensor.Tensor, axis int64, exclusive, rev
 	return y, nil
 }
 
-func cumSumAs[A reduce.Number](opt *Options, op opRef, l reduce.Layout, x, y *tensor.Tensor, exclusive, reverse bool) error {
+func cumulativeAs[A reduce.Number](opt *Options, op opRef, l reduce.Layout, x, y *tensor.Tensor, exclusive, reverse, product bool) error {
 	xs, err := reduceLoad[A](opt, op, x)
 	if err != nil {
 		return err
@@ -124,7 +126,11 @@ func cumSumAs[A reduce.Number](opt *Options, op opRef, l reduce.Layout, x, y *te
 	if err != nil {
 		return err
 	}
-	if err := reduce.RunCumSum(l, xs, ys, exclusive, reverse, reduceParallel(opt, op)); err != nil {
+	run := reduce.RunCumSum[A]
+	if product {
+		run = reduce.RunCumProd[A]
+	}
+	if err := run(l, xs, ys, exclusive, reverse, reduceParallel(opt, op)); err != nil {
 		return err
 	}
 	flush()

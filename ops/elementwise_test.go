@@ -172,6 +172,22 @@ func TestElementwiseSpecExamples(t *testing.T) {
 		_, err := runNode(nil, "Sum", 6, nil, a, b)
 		checkRule(t, err, "shape")
 	})
+	t.Run("Swish and SwiGLU gate with x*sigmoid(alpha*x)", func(t *testing.T) {
+		swish := func(alpha, x float64) float64 { return x / (1 + math.Exp(-alpha*x)) }
+		x := f32([]float32{-2, 0, 1.5}, 3)
+		y, err := runNode(nil, "Swish", 24, map[string]Attribute{"alpha": {Type: AttrFloat, Float: 0.5}}, x)
+		checkRule(t, err, "")
+		wantFloats(t, y, []int{3}, []float64{float64(float32(swish(0.5, -2))), 0, float64(float32(swish(0.5, 1.5)))})
+		value := f32([]float32{3, 7, -2}, 3)
+		y, err = runNode(nil, "SwiGLU", 28, nil, x, value)
+		checkRule(t, err, "")
+		wantFloats(t, y, []int{3}, []float64{float64(float32(swish(1, -2) * 3)), 0, float64(float32(swish(1, 1.5) * -2))})
+		// No broadcasting, even where Mul would broadcast.
+		_, err = runNode(nil, "SwiGLU", 28, nil, f32([]float32{1, 2, 3, 4, 5, 6}, 2, 3), x)
+		checkRule(t, err, "shape")
+		_, err = runNode(nil, "SwiGLU", 28, nil, x, tensor.MustNew(tensor.Double, 3))
+		checkRule(t, err, "type")
+	})
 	t.Run("Gelu and its tanh approximation", func(t *testing.T) {
 		x := f32([]float32{-1, 0, 1}, 3)
 		y, err := runNode(nil, "Gelu", 20, nil, x)

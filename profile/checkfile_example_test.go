@@ -15,7 +15,11 @@ func ExampleCheckFile() {
 	}
 	fmt.Println(rep.Verdict())
 	fmt.Println(rep.Summary())
+	for _, f := range rep.Findings {
+		fmt.Printf("%s %s [%s]\n", f.Node, f.Op, f.Rule)
+	}
 	// Output:
-	// inside
-	// inside the SONNX profile; 5 of 5 node(s) checked statically
+	// outside
+	// outside the SONNX profile: 1 finding(s); 7 of 7 node(s) checked statically
+	// to_float Cast [OPS]
 }

@@ -1,7 +1,7 @@
 package profile
 
-// The reductions, the softmax family, ArgMax/ArgMin, CumSum, TopK and the
-// pooling operators beside MaxPool (issue 16): their GR4 defaults, type
+// The reductions, the softmax family, ArgMax/ArgMin, CumSum, CumProd, TopK
+// and the pooling operators beside MaxPool (issue 16): their GR4 defaults, type
 // signatures, and why they are outside the profile's operator set. Kept in
 // a file of their own so that the tables of the profile's operators stay as
 // they are; init adds them.
@@ -23,6 +23,7 @@ func init() {
 		signatures[op] = []versionedSignature{sig(1, ins("T"), "T")}
 	}
 	signatures["CumSum"] = []versionedSignature{sig(11, ins("T", "T2"), "T")}
+	signatures["CumProd"] = []versionedSignature{sig(26, ins("T", "T2"), "T")}
 	signatures["TopK"] = []versionedSignature{sig(1, ins("T"), "T", "int64"), sig(10, ins("T", "int64"), "T", "int64")}
 	// Dropout (inference) rides along here: an identity with a mask.
 	signatures["Dropout"] = []versionedSignature{sig(1, ins("T"), "T", "T"), sig(10, ins("T"), "T", "T1"), sig(12, ins("T", "T1", "T2"), "T", "T2")}
@@ -32,7 +33,7 @@ func init() {
 		versions([]int{12, 13, 22}, input(1, "ratio", "0.5"), input(2, "training_mode", "false")))
 	for _, op := range []string{"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1",
 		"ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare", "ArgMax", "ArgMin", "Softmax",
-		"LogSoftmax", "Hardmax", "CumSum", "TopK", "AveragePool", "GlobalAveragePool", "GlobalMaxPool",
+		"LogSoftmax", "Hardmax", "CumSum", "CumProd", "TopK", "AveragePool", "GlobalAveragePool", "GlobalMaxPool",
 		"LpPool", "GlobalLpPool", "Dropout"} {
 		if operatorSet[op] {
 			continue // in the working group's list (ArgMax, Softmax)
@@ -67,7 +68,8 @@ func reductionDefaults() map[string][]opVersion {
 		"ReduceMin": join(versions([]int{1, 11, 12, 13}, reduceAttr...), versions([]int{18, 20}, reduceInput...)),
 		"ArgMax": join(versions([]int{1, 11}, attr("axis", "0"), attr("keepdims", "1")),
 			versions([]int{12, 13}, attr("axis", "0"), attr("keepdims", "1"), attr("select_last_index", "0"))),
-		"CumSum": versions([]int{11, 14}, attr("exclusive", "0"), attr("reverse", "0")),
+		"CumSum":  versions([]int{11, 14}, attr("exclusive", "0"), attr("reverse", "0")),
+		"CumProd": versions([]int{26}, attr("exclusive", "0"), attr("reverse", "0")),
 		"TopK": join(versions([]int{1, 10}, attr("axis", "-1")),
 			versions([]int{11, 24}, attr("axis", "-1"), attr("largest", "1"), attr("sorted", "1"))),
 		"AveragePool": join(versions([]int{1}, poolGeometry...), versions([]int{7}, avg7...),

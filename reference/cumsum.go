@@ -5,7 +5,8 @@
 // in the opposite direction of the axis. For that, set reverse attribute
 // to 1." axis is a tensor of one int32 or int64. Types: uint32, uint64,
 // int32, int64, float, double, and from 14 float16 and bfloat16 (computed
-// in float32); integers wrap.
+// in float32); integers wrap. CumProd (cumprod.go) is the same with
+// products.
 
 package reference
 
@@ -15,7 +16,21 @@ import (
 )
 
 func init() {
-	register("CumSum", []int{11, 14}, func(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
+	register("CumSum", []int{11, 14}, cumulativeKernel(false, func(version int, dt tensor.DataType) bool {
+		switch dt {
+		case tensor.Uint32, tensor.Uint64, tensor.Int32, tensor.Int64, tensor.Float, tensor.Double:
+			return true
+		case tensor.Float16, tensor.BFloat16:
+			return version >= 14
+		}
+		return false
+	}))
+}
+
+// cumulativeKernel is the kernel of CumSum or, with product, CumProd;
+// typeOK says which types a version accepts.
+func cumulativeKernel(product bool, typeOK func(version int, dt tensor.DataType) bool) ops.Kernel {
+	return func(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
 		op := opOf(n)
 		x, err := requiredInput(op, in, 0, "x")
 		if err != nil {
@@ -46,12 +61,8 @@ func init() {
 		if reverse != 0 && reverse != 1 {
 			return nil, op.errorf("reverse", "reverse is %d, expected 0 or 1", reverse)
 		}
-		switch dt := x.DataType(); {
-		case dt == tensor.Uint32 || dt == tensor.Uint64 || dt == tensor.Int32 || dt == tensor.Int64 ||
-			dt == tensor.Float || dt == tensor.Double:
-		case (dt == tensor.Float16 || dt == tensor.BFloat16) && n.Version >= 14:
-		default:
-			return nil, op.errorf("type", "x is %v, which version %d does not accept", dt, n.Version)
+		if !typeOK(n.Version, x.DataType()) {
+			return nil, op.errorf("type", "x is %v, which version %d does not accept", x.DataType(), n.Version)
 		}
 		axis, err := checkAxis(n, a[0], x.Rank())
 		if err != nil {
@@ -64,34 +75,41 @@ func init() {
 			return nil, err
 		}
 		slices := axisSlices(x.Shape(), axis)
+		excl, rev := exclusive == 1, reverse == 1
 		var y *tensor.Tensor
 		switch computeTypeOf(x.DataType()) {
 		case tensor.Float:
-			y = mapSlices(x, slices, cumulativeSum[float32](exclusive == 1, reverse == 1))
+			y = mapSlices(x, slices, cumulate[float32](excl, rev, product))
 		case tensor.Double:
-			y = mapSlices(x, slices, cumulativeSum[float64](exclusive == 1, reverse == 1))
+			y = mapSlices(x, slices, cumulate[float64](excl, rev, product))
 		case tensor.Int32:
-			y = mapSlices(x, slices, cumulativeSum[int32](exclusive == 1, reverse == 1))
+			y = mapSlices(x, slices, cumulate[int32](excl, rev, product))
 		case tensor.Uint32:
-			y = mapSlices(x, slices, cumulativeSum[uint32](exclusive == 1, reverse == 1))
+			y = mapSlices(x, slices, cumulate[uint32](excl, rev, product))
 		case tensor.Int64:
-			y = mapSlices(x, slices, cumulativeSum[int64](exclusive == 1, reverse == 1))
+			y = mapSlices(x, slices, cumulate[int64](excl, rev, product))
 		case tensor.Uint64:
-			y = mapSlices(x, slices, cumulativeSum[uint64](exclusive == 1, reverse == 1))
+			y = mapSlices(x, slices, cumulate[uint64](excl, rev, product))
 		}
 		return []tensor.Value{y}, nil
-	})
+	}
 }
 
-// cumulativeSum returns the running sums of one slice: element j is the sum
-// of the elements before j (exclusive) or up to j, counted from the end with
-// reverse, added in that order (from 0, but for the first inclusive sum,
-// which is the first element as is).
-func cumulativeSum[A computeNumber](exclusive, reverse bool) func([]A) []A {
+// cumulate returns the running sums (or products) of one slice: element j
+// combines the elements before j (exclusive) or up to j, counted from the
+// end with reverse, in that order, starting from 0 (1 for a product), but
+// for the first inclusive value, which is the first element as is.
+func cumulate[A computeNumber](exclusive, reverse, product bool) func([]A) []A {
+	combine := func(s, v A) A { return s + v }
+	var start A
+	if product {
+		combine = func(s, v A) A { return s * v }
+		start = 1
+	}
 	return func(v []A) []A {
 		n := len(v)
 		out := make([]A, n)
-		var s A
+		s := start
 		for step := range n {
 			j := step
 			if reverse {
@@ -99,13 +117,13 @@ func cumulativeSum[A computeNumber](exclusive, reverse bool) func([]A) []A {
 			}
 			if exclusive {
 				out[j] = s
-				s += v[j]
+				s = combine(s, v[j])
 			} else {
 				// "the first element is copied as is"
 				if step == 0 {
 					s = v[j]
 				} else {
-					s += v[j]
+					s = combine(s, v[j])
 				}
 				out[j] = s
 			}

@@ -23,7 +23,7 @@ var elementwiseOps = []string{
 	"IsNaN", "IsInf", "Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual",
 	"Not", "And", "Or", "Xor", "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "BitwiseNot",
 	"Where", "Relu", "LeakyRelu", "PRelu", "Sigmoid", "HardSigmoid", "HardSwish", "Tanh",
-	"Elu", "Selu", "Celu", "Gelu", "Mish", "Softplus", "Softsign", "ThresholdedRelu", "Shrink", "Clip",
+	"Elu", "Selu", "Celu", "Gelu", "Mish", "Swish", "SwiGLU", "Softplus", "Softsign", "ThresholdedRelu", "Shrink", "Clip",
 }
 
 // TestElementwiseMatchesOps runs every version of every elementwise
@@ -112,7 +112,7 @@ func randomElementwiseCall(rng *rand.Rand, s ops.Schema, dt tensor.DataType, tri
 		node.Attrs["detect_negative"] = ops.Attribute{Type: ops.AttrInt, Int: int64(trial / 2 % 2)}
 	case "Gelu":
 		node.Attrs["approximate"] = ops.Attribute{Type: ops.AttrString, String: []string{"none", "tanh"}[trial%2]}
-	case "LeakyRelu", "Elu", "Celu", "ThresholdedRelu", "HardSigmoid", "Selu":
+	case "LeakyRelu", "Elu", "Celu", "ThresholdedRelu", "HardSigmoid", "Selu", "Swish", "SwiGLU":
 		node.Attrs["alpha"] = ops.Attribute{Type: ops.AttrFloat, Float: float32(rng.Float64()*2 + 0.1)}
 	case "Shrink":
 		node.Attrs["bias"] = ops.Attribute{Type: ops.AttrFloat, Float: float32(rng.Float64() * 2)}
@@ -148,6 +148,14 @@ func randomElementwiseCall(rng *rand.Rand, s ops.Schema, dt tensor.DataType, tri
 			}
 		}
 		return node, in
+	case s.Name == "SwiGLU":
+		// No broadcasting: B has A's shape, but for the last trial, whose
+		// B of another shape both engines refuse.
+		bShape := out
+		if trial == 4 {
+			bShape = append(slices.Clone(out), 2)
+		}
+		return node, []tensor.Value{randomElementwiseTensor(rng, dt, out), randomElementwiseTensor(rng, dt, bShape)}
 	case s.Name == "PRelu":
 		return node, []tensor.Value{randomElementwiseTensor(rng, dt, out), randomElementwiseTensor(rng, dt, squeezeSomeDims(rng, out))}
 	case s.Inputs[1] == 1:

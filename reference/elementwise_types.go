@@ -66,6 +66,8 @@ var elementwiseTypes = map[string]map[int][]tensor.DataType{
 	"Selu":            {1: {tensor.Float16, tensor.Float, tensor.Double}, 6: {tensor.Float16, tensor.Float, tensor.Double}, 22: {tensor.BFloat16, tensor.Float16, tensor.Float, tensor.Double}},
 	"Celu":            {12: {tensor.Float}, 28: {tensor.BFloat16, tensor.Float16, tensor.Float, tensor.Double}},
 	"Gelu":            {20: {tensor.Float16, tensor.Float, tensor.Double, tensor.BFloat16}},
+	"Swish":           {24: {tensor.Float16, tensor.Float, tensor.BFloat16, tensor.Double}},
+	"SwiGLU":          {28: {tensor.BFloat16, tensor.Float16, tensor.Float, tensor.Double}},
 	"Mish":            {18: {tensor.Float16, tensor.Float, tensor.Double}, 22: {tensor.BFloat16, tensor.Float16, tensor.Float, tensor.Double}},
 	"Softplus":        {1: {tensor.Float16, tensor.Float, tensor.Double}, 22: {tensor.BFloat16, tensor.Float16, tensor.Float, tensor.Double}},
 	"Softsign":        {1: {tensor.Float16, tensor.Float, tensor.Double}, 22: {tensor.BFloat16, tensor.Float16, tensor.Float, tensor.Double}},

@@ -289,14 +289,16 @@ func TestAxisOperatorsMatchReference(t *testing.T) {
 			return map[string]ops.Attribute{"axis": familyIntAttr(familyAxis(rng, len(shape), v > 1))}, nil
 		})
 	}
-	familyAxisTests(t, rng, "CumSum", []int{11, 14}, 1, 4, func(v int, shape []int) (map[string]ops.Attribute, []tensor.Value) {
+	cumulativeAttrs := func(v int, shape []int) (map[string]ops.Attribute, []tensor.Value) {
 		a := map[string]ops.Attribute{"exclusive": familyIntAttr(int64(rng.IntN(2))), "reverse": familyIntAttr(int64(rng.IntN(2)))}
 		axis := familyAxis(rng, len(shape), true)
 		if rng.IntN(2) == 0 {
 			return a, []tensor.Value{tensor.Scalar(int32(axis))}
 		}
 		return a, []tensor.Value{tensor.MustFromSlice([]int64{axis}, 1)}
-	})
+	}
+	familyAxisTests(t, rng, "CumSum", []int{11, 14}, 1, 4, cumulativeAttrs)
+	familyAxisTests(t, rng, "CumProd", []int{26}, 1, 4, cumulativeAttrs)
 	familyAxisTests(t, rng, "TopK", []int{1, 10, 11, 24}, 1, 4, func(v int, shape []int) (map[string]ops.Attribute, []tensor.Value) {
 		axis := familyAxis(rng, len(shape), v >= 11)
 		k := int64(0)

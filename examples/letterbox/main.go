@@ -1,10 +1,11 @@
 // Command letterbox prepares an image for a vision model, end to end
 // through onnxshape's public API: it builds (package builder) one ONNX
 // model with symbolic height and width that turns an NHWC uint8 image of
-// any size into a letterboxed square NCHW image (Transpose, Resize keeping
-// the aspect ratio, CenterCropPad), saves it, loads it (package graph),
-// reads its declared inputs, runs it with a size cap, and normalises the
-// result in Go to the float32 tensor a network takes.
+// any size into the float32 tensor a network takes: a letterboxed square
+// NCHW image (Transpose, Resize keeping the aspect ratio, CenterCropPad),
+// normalised with the ImageNet statistics (Cast to float, Div by 255, Sub
+// the mean, Div by the standard deviation). It saves the model, loads it
+// (package graph), reads its declared inputs and runs it with a size cap.
 //
 //	go run ./examples/letterbox [-size 224] [-out pixels.npy] [IMAGE.png|IMAGE.jpg]
 //
@@ -93,11 +94,7 @@ func run(size int, path, outPath, modelPath string, w io.Writer) error {
 	case err != nil:
 		return err
 	}
-	pixels, err := res.Tensor("pixels")
-	if err != nil {
-		return err
-	}
-	y, err := normalize(pixels)
+	y, err := res.Tensor("pixels")
 	if err != nil {
 		return err
 	}
@@ -117,8 +114,8 @@ func run(size int, path, outPath, modelPath string, w io.Writer) error {
 }
 
 // buildModel is image [1, H, W, 3] uint8 -> pixels [1, 3, size, size]
-// uint8: the image scaled to fit the square, aspect ratio kept, centred on
-// a black border.
+// float32: the image scaled to fit the square, aspect ratio kept, centred
+// on a black border, then each channel c as (p/255 - mean[c]) / std[c].
 func buildModel(size int) *builder.Builder {
 	b := builder.New(21)
 	img := b.InputDims("image", tensor.Uint8, builder.Fixed(1), builder.Sym("H"), builder.Sym("W"), builder.Fixed(3))
@@ -130,7 +127,13 @@ func buildModel(size int) *builder.Builder {
 		builder.String("keep_aspect_ratio_policy", ops.NotLarger),
 		builder.Int("antialias", 1))
 	boxed := b.Node("CenterCropPad", []builder.Value{fitted, square}, builder.Ints("axes", 2, 3))
-	b.Output("pixels", boxed)
+	floats := b.Node("Cast", []builder.Value{boxed}, builder.Int("to", int(tensor.Float)))
+	unit := b.Node("Div", []builder.Value{floats, b.Constant("max_value", tensor.Scalar(float32(255)))})
+	perChannel := func(name string, v [3]float32) builder.Value {
+		return b.Constant(name, tensor.MustFromSlice(v[:], 1, 3, 1, 1)) // broadcast over N, H and W
+	}
+	centred := b.Node("Sub", []builder.Value{unit, perChannel("mean", mean)})
+	b.Output("pixels", b.Node("Div", []builder.Value{centred, perChannel("std", std)}))
 	return b
 }
 
@@ -171,19 +174,4 @@ func imageTensor(img image.Image) (*tensor.Tensor, error) {
 		}
 	}
 	return tensor.FromSlice(rgb, 1, h, w, 3)
-}
-
-// normalize turns [1, 3, S, S] uint8 pixels into float32 (p/255 - mean) /
-// std per channel.
-func normalize(pixels *tensor.Tensor) (*tensor.Tensor, error) {
-	v, err := pixels.Float32s()
-	if err != nil {
-		return nil, err
-	}
-	plane := pixels.Len() / 3
-	for i := range v {
-		c := i / plane
-		v[i] = (v[i]/255 - mean[c]) / std[c]
-	}
-	return tensor.FromSlice(v, pixels.Shape()...)
 }

@@ -31,7 +31,7 @@ func TestLetterboxGenerated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := m.Outputs()[0].Describe(); got != "tensor(uint8)[1,3,32,32]" {
+	if got := m.Outputs()[0].Describe(); got != "tensor(float)[1,3,32,32]" {
 		t.Errorf("output declared %s", got)
 	}
 	y := readNPY(t, out)
