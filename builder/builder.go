@@ -18,6 +18,7 @@ package builder
 import (
 	"context"
 	"fmt"
+	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"strings"
 
 	"github.com/onnxshape/onnxshape/graph"
@@ -260,7 +261,7 @@ func (b *Builder) OpN(op string, n int, inputsAndAttrs ...any) []Value {
 	// An attribute the operator version does not take is refused now, at
 	// the call that adds it, as the loader would refuse the model.
 	if schema, err := ops.Lookup("", op, int(b.opset)); err == nil && b.err == nil {
-		if err := graph.CheckAttributes(node, schema); err != nil {
+		if err := nodeproto.CheckAttributes(node, schema); err != nil {
 			b.fail("%s: %v", op, err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/onnxshape/onnxshape/internal/safefile"
 	"io/fs"
 	"math"
 	"os"
@@ -124,7 +125,7 @@ func RunCase(dir string, o *graph.RunOptions) (r Result) {
 	}()
 	// LoadBytes rather than Load: the reason, which the manifest records,
 	// must not hold the machine's path to the case.
-	b, err := onnx.ReadFile(filepath.Join(dir, "model.onnx"), onnx.DefaultMaxModelBytes) // regular files only: a pipe would block
+	b, err := safefile.Read(filepath.Join(dir, "model.onnx"), onnx.DefaultMaxModelBytes) // regular files only: a pipe would block
 	if err != nil {
 		return Result{r.Name, Fail, oneLine(err.Error())}
 	}
@@ -203,7 +204,7 @@ func runDataSet(m *graph.Model, set string, o *graph.RunOptions) error {
 }
 
 func readValue(path string, vi graph.ValueInfo) (tensor.Value, error) {
-	b, err := onnx.ReadFile(path, onnx.DefaultMaxModelBytes)
+	b, err := safefile.Read(path, onnx.DefaultMaxModelBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"os"
 	"path/filepath"
 	"sort"
@@ -95,7 +96,7 @@ func enginesAgree(m *graph.Model, dir string, inputs map[string]tensor.Value, p 
 			if err != nil {
 				return err
 			}
-			if node, err = graph.NodeFromProto(np, s.Since, dir); err != nil {
+			if node, err = nodeproto.Decode(np, s.Since, dir); err != nil {
 				return err
 			}
 		}

@@ -2,10 +2,10 @@ package profile
 
 import (
 	"fmt"
+	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"strconv"
 	"strings"
 
-	"github.com/onnxshape/onnxshape/graph"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -328,7 +328,7 @@ func (c *checker) sortNodes(g *pb.GraphProto) []int {
 		}
 	}
 	// The runner's order, so that the check and a run visit nodes alike.
-	order, err := graph.SortNodes(nodes, producer)
+	order, err := nodeproto.Sort(nodes, producer)
 	if err != nil {
 		c.graphFinding("model", ruleONNX, "break the cycle: ONNX graphs are acyclic", "%v", err)
 	}

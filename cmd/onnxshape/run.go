@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/onnxshape/onnxshape/internal/safefile"
 	"io"
 	"os"
 	"path/filepath"
@@ -220,7 +221,7 @@ func inputNames(m *graph.Model) string {
 func readInput(file string, vi graph.ValueInfo, caps readCaps) (tensor.Value, error) {
 	switch strings.ToLower(filepath.Ext(file)) {
 	case ".npy":
-		f, _, err := onnx.OpenFile(file)
+		f, _, err := safefile.Open(file)
 		if err != nil {
 			return nil, err
 		}
@@ -266,7 +267,7 @@ func writeOutputs(dir string, outputs []graph.ValueInfo, values map[string]tenso
 // else to base.pb, and returns the path written.
 func writeOutput(base, name string, v tensor.Value, maxBytes int64) (string, error) {
 	write := func(path string, encode func(io.Writer) error) (string, error) {
-		f, err := onnx.CreateFile(path)
+		f, err := safefile.Create(path)
 		if err != nil {
 			return "", err
 		}
