@@ -139,7 +139,7 @@ func RunCase(dir string, o *graph.RunOptions) (r Result) {
 	// Under the profile a model that leaves it is refused, as the CLI's run
 	// refuses it: the case fails with the findings.
 	if o != nil && o.Profile == ops.ProfileSONNX {
-		if err := profile.Enforce(m.Proto(), dir); err != nil {
+		if err := profile.Enforce(m); err != nil {
 			return Result{r.Name, Fail, oneLine(err.Error())}
 		}
 	}
@@ -208,7 +208,7 @@ func readValue(path string, vi graph.ValueInfo) (tensor.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, _, err := onnx.DecodeValue(b, vi.Type)
+	v, _, err := onnx.DecodeValue(b, vi.TypeProto())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
 	}

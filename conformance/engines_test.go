@@ -48,7 +48,7 @@ func TestEnginesAgreeOnNodeTests(t *testing.T) {
 				t.Fatal(err)
 			}
 			profiles := []ops.Profile{ops.ProfileONNX}
-			if profile.Enforce(m.Proto(), c) == nil {
+			if profile.Enforce(m) == nil {
 				profiles = append(profiles, ops.ProfileSONNX)
 			}
 			sets, _ := filepath.Glob(filepath.Join(c, "test_data_set_*"))

@@ -38,6 +38,7 @@ import (
 // is safe from many goroutines at once.
 type Model struct {
 	proto   *pb.ModelProto
+	baseDir string      // the folder of external tensor data
 	inputs  []ValueInfo // graph inputs the caller must give
 	outputs []ValueInfo
 
@@ -63,16 +64,26 @@ type Model struct {
 // ValueInfo names one input or output of a model and its declared type.
 type ValueInfo struct {
 	Name string
-	Type *pb.TypeProto // nil when the model declares no type
+	// Type is the declared type; its Kind is KindUnknown when the model
+	// declares none.
+	Type Type
+
+	proto *pb.TypeProto // the declaration as the file holds it
+}
+
+// newValueInfo returns the ValueInfo of a value named name declared with t
+// (nil: no type).
+func newValueInfo(name string, t *pb.TypeProto) ValueInfo {
+	return ValueInfo{Name: name, Type: typeFromProto(t), proto: t}
 }
 
 // Describe returns the declared type, e.g. "tensor(float)[1,3,H,W]".
-func (v ValueInfo) Describe() string {
-	if v.Type == nil {
-		return "(no type)"
-	}
-	return onnx.DescribeType(v.Type)
-}
+func (v ValueInfo) Describe() string { return v.Type.String() }
+
+// TypeProto returns the declared type as the model file holds it (nil when
+// it declares none), for callers who work with the ONNX format itself,
+// such as onnx.DecodeValue. Type is the same in plain Go.
+func (v ValueInfo) TypeProto() *pb.TypeProto { return v.proto }
 
 type slotValue struct {
 	slot  int
@@ -255,7 +266,7 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{proto: mp, inputSlots: map[string]int{}, inputTypes: map[string]*pb.TypeProto{}}
+	m := &Model{proto: mp, baseDir: baseDir, inputSlots: map[string]int{}, inputTypes: map[string]*pb.TypeProto{}}
 	// Sized for a node output each, as most graphs are: growing a map of
 	// a million names costs more than the names.
 	nodes := g.GetNode()
@@ -298,7 +309,7 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 		s, ok := slots[name]
 		if !ok {
 			s = newSlot(name)
-			m.inputs = append(m.inputs, ValueInfo{name, vi.GetType()})
+			m.inputs = append(m.inputs, newValueInfo(name, vi.GetType()))
 		}
 		m.inputSlots[name] = s
 		m.inputTypes[name] = vi.GetType()
@@ -348,7 +359,7 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 		if !ok {
 			return nil, fmt.Errorf("graph output #%d %q is produced by no node, input or initializer", i, name)
 		}
-		m.outputs = append(m.outputs, ValueInfo{name, vi.GetType()})
+		m.outputs = append(m.outputs, newValueInfo(name, vi.GetType()))
 		m.outSlots = append(m.outSlots, s)
 	}
 	m.planMemory()
@@ -477,6 +488,16 @@ func (m *Model) Proto() *pb.ModelProto {
 		return nil
 	}
 	return m.proto
+}
+
+// BaseDir returns the folder the model's external tensor data is read
+// from: the model file's folder for Load, the caller's for LoadBytes and
+// FromProto ("" for a nil Model).
+func (m *Model) BaseDir() string {
+	if m == nil {
+		return ""
+	}
+	return m.baseDir
 }
 
 // errNotLoaded is Run's error for a nil or zero Model.

@@ -29,7 +29,7 @@ func LoadBytes(b []byte, baseDir string) (*graph.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := Enforce(m, baseDir); err != nil {
+	if err := enforce(m, baseDir); err != nil {
 		return nil, err
 	}
 	return graph.FromProto(m, baseDir)

@@ -86,12 +86,10 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	caps.tensor = (&ops.Options{MaxTensorBytes: *maxBytes}).TensorLimit()
 	var m *graph.Model
 	var given map[string]tensor.Value
-	baseDir := ""
 	if len(pos) == 0 {
 		m, given, err = loadExample()
 	} else {
 		m, given, err = loadModel(pos[0], inputs, caps)
-		baseDir = modelDir(pos[0])
 	}
 	if err != nil {
 		return fail(err)
@@ -99,7 +97,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	// Under the profile, a model that leaves it is refused before it runs;
 	// the operators then check the profile's constraints on every value.
 	if p == ops.ProfileSONNX {
-		if err := profile.Enforce(m.Proto(), baseDir); err != nil {
+		if err := profile.Enforce(m); err != nil {
 			return fail(err)
 		}
 	}
@@ -121,14 +119,6 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
-}
-
-// modelDir returns the folder of a model given as a file or a node-test folder.
-func modelDir(path string) string {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return path
-	}
-	return filepath.Dir(path)
 }
 
 // loadExample loads the bundled example model and its input.
@@ -233,7 +223,7 @@ func readInput(file string, vi graph.ValueInfo, caps readCaps) (tensor.Value, er
 		return t, nil
 	case ".pb":
 		limits := &onnx.Limits{MaxModelBytes: caps.model.MaxModelBytes, MaxTensorBytes: caps.model.MaxTensorBytes}
-		v, _, err := onnx.ReadValueWith(file, vi.Type, limits)
+		v, _, err := onnx.ReadValueWith(file, vi.TypeProto(), limits)
 		return v, err
 	}
 	return nil, fmt.Errorf("%s: inputs are .npy or .pb files", file)
