@@ -18,7 +18,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/onnxshape/onnxshape/builder"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -399,7 +398,7 @@ func (c caseSpec) model(name string) (*pb.ModelProto, error) {
 	g := &pb.GraphProto{Name: proto.String(name), Node: append([]*pb.NodeProto{c.node}, c.more...)}
 	c.node.Name = proto.String(name)
 	for _, in := range c.inputs {
-		g.Input = append(g.Input, builder.ValueInfo(in.name, in.t.DataType(), in.t.Shape()))
+		g.Input = append(g.Input, onnx.TensorValueInfo(in.name, in.t.DataType(), in.t.Shape()))
 	}
 	for _, k := range c.consts {
 		tp, err := onnx.TensorToProto(k.t, k.name)
@@ -409,7 +408,7 @@ func (c caseSpec) model(name string) (*pb.ModelProto, error) {
 		g.Initializer = append(g.Initializer, tp)
 	}
 	for _, out := range c.outputs {
-		g.Output = append(g.Output, builder.ValueInfo(out.name, out.dt, out.shape))
+		g.Output = append(g.Output, onnx.TensorValueInfo(out.name, out.dt, out.shape))
 	}
 	return &pb.ModelProto{
 		IrVersion:    proto.Int64(irVersion),

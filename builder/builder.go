@@ -18,6 +18,7 @@ package builder
 import (
 	"context"
 	"fmt"
+	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"strings"
 
 	"github.com/onnxshape/onnxshape/graph"
@@ -45,7 +46,8 @@ func (v Value) Name() string { return v.name }
 type Name string
 
 // Builder accumulates a graph. Its methods record the first error and make
-// every later call a no-op; Model and Encode return it.
+// every later call a no-op; Build, Encode, Save, WriteTo and ModelProto
+// return it.
 type Builder struct {
 	opset   int64
 	g       *pb.GraphProto
@@ -157,7 +159,7 @@ func (b *Builder) Input(name string, dt tensor.DataType, shape ...int) Value {
 			return v
 		}
 	}
-	b.g.Input = append(b.g.Input, ValueInfo(name, dt, shape))
+	b.g.Input = append(b.g.Input, onnx.TensorValueInfo(name, dt, shape))
 	return v
 }
 
@@ -171,7 +173,7 @@ func (b *Builder) SymbolicInput(name string, dt tensor.DataType, dims ...any) Va
 	if b.err != nil {
 		return v
 	}
-	vi := ValueInfo(name, dt, nil)
+	vi := onnx.TensorValueInfo(name, dt, nil)
 	shape := vi.Type.GetTensorType().Shape
 	for _, d := range dims {
 		dim := &pb.TensorShapeProto_Dimension{}
@@ -260,7 +262,7 @@ func (b *Builder) OpN(op string, n int, inputsAndAttrs ...any) []Value {
 	// An attribute the operator version does not take is refused now, at
 	// the call that adds it, as the loader would refuse the model.
 	if schema, err := ops.Lookup("", op, int(b.opset)); err == nil && b.err == nil {
-		if err := graph.CheckAttributes(node, schema); err != nil {
+		if err := nodeproto.CheckAttributes(node, schema); err != nil {
 			b.fail("%s: %v", op, err)
 		}
 	}
@@ -378,7 +380,7 @@ func (b *Builder) rename(from, to string) bool {
 	return produced
 }
 
-// Option changes how Model and Encode check the graph.
+// Option changes how Build, Encode and ModelProto check the graph.
 type Option func(*options)
 
 type options struct {
@@ -395,13 +397,15 @@ func RunOnZeros() Option { return func(o *options) { o.runOnZeros = true } }
 // propagation computes (see infer.Options.MaxFoldBytes).
 func MaxFoldBytes(n int64) Option { return func(o *options) { o.maxFoldBytes = n } }
 
-// Model returns the model. It checks the graph as onnxshape's loader does
+// ModelProto returns the model as its protobuf message, for callers who
+// work with the ONNX format itself; Build, Encode, Save and WriteTo are
+// the usual ways out. It checks the graph as onnxshape's loader does
 // (operators, versions, attributes, arity, order) and then by type and
 // shape propagation (package infer), without running it: every node must
 // accept its inputs' types and shapes, symbolic ones included, and the
 // outputs and intermediate values are declared with the types and shapes
 // inferred (value_info, which lets a checker see every node before a run).
-func (b *Builder) Model(opts ...Option) (*pb.ModelProto, error) {
+func (b *Builder) ModelProto(opts ...Option) (*pb.ModelProto, error) {
 	var o options
 	for _, f := range opts {
 		f(&o)
@@ -504,25 +508,9 @@ func runOnZeros(m *pb.ModelProto) error {
 // Encode returns the model's bytes, ready to be written as a .onnx file;
 // it checks the graph as Model does.
 func (b *Builder) Encode(opts ...Option) ([]byte, error) {
-	m, err := b.Model(opts...)
+	m, err := b.ModelProto(opts...)
 	if err != nil {
 		return nil, err
 	}
 	return onnx.EncodeModel(m)
-}
-
-// ValueInfo declares a tensor value of element type dt and a fixed shape,
-// as graph inputs, outputs and value_info do.
-func ValueInfo(name string, dt tensor.DataType, shape []int) *pb.ValueInfoProto {
-	dims := make([]*pb.TensorShapeProto_Dimension, len(shape))
-	for i, d := range shape {
-		dims[i] = &pb.TensorShapeProto_Dimension{Value: &pb.TensorShapeProto_Dimension_DimValue{DimValue: int64(d)}}
-	}
-	return &pb.ValueInfoProto{
-		Name: proto.String(name),
-		Type: &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: &pb.TypeProto_Tensor{
-			ElemType: proto.Int32(int32(dt)),
-			Shape:    &pb.TensorShapeProto{Dim: dims},
-		}}},
-	}
 }

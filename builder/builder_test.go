@@ -91,11 +91,11 @@ func TestBuildErrors(t *testing.T) {
 	for _, c := range cases {
 		b := New(21)
 		c.build(b)
-		if _, err := b.Model(); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := b.ModelProto(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
 		}
 	}
-	if _, err := New(3).Model(); err == nil {
+	if _, err := New(3).ModelProto(); err == nil {
 		t.Error("opset 3 must be refused")
 	}
 }
@@ -107,7 +107,7 @@ func TestNamesAndValueInfo(t *testing.T) {
 	x := b.Input("x", tensor.Int64, 2, 3)
 	mid := b.Op("Transpose", Name("swap"), x)
 	b.Output("y", b.Op("Unsqueeze", mid, b.Ints64("axes", 0)))
-	m, err := b.Model()
+	m, err := b.ModelProto()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestNamesAndValueInfo(t *testing.T) {
 	y := b2.Input("y", tensor.Int64, 2)
 	b2.Op("Identity", Name("n"), y)
 	b2.Op("Identity", Name("n"), y)
-	if _, err := b2.Model(); err == nil || !strings.Contains(err.Error(), "used twice") {
+	if _, err := b2.ModelProto(); err == nil || !strings.Contains(err.Error(), "used twice") {
 		t.Errorf("a node name used twice: %v", err)
 	}
 }

@@ -18,7 +18,7 @@ func ExampleBuilder_SymbolicInput() {
 	nchw := b.Op("Transpose", img, builder.Ints("perm", 0, 3, 1, 2))
 	flat := b.Op("Flatten", nchw, builder.Int("axis", 2))
 	b.Output("pixels", flat)
-	m, err := b.Model()
+	m, err := b.ModelProto()
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -34,7 +34,7 @@ func TestSymbolicInputs(t *testing.T) {
 	n := b.Op("Slice", shape, b.Ints64("s", 0), b.Ints64("e", 1))
 	target := b.Op("Concat", n, b.Ints64("rest", -1), builder.Int("axis", 0))
 	b.Output("y", b.Op("Reshape", x, target))
-	m, err := b.Model()
+	m, err := b.ModelProto()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestSymbolicInputs(t *testing.T) {
 		t.Errorf("output declared %s", got)
 	}
 	// Running on zeros needs numbers for every dimension.
-	if _, err := b.Model(builder.RunOnZeros()); err == nil || !strings.Contains(err.Error(), "symbolic") {
+	if _, err := b.ModelProto(builder.RunOnZeros()); err == nil || !strings.Contains(err.Error(), "symbolic") {
 		t.Errorf("RunOnZeros with a symbolic input: %v", err)
 	}
 
@@ -63,7 +63,7 @@ func TestSymbolicInputs(t *testing.T) {
 	}
 	wrong := builder.New(21)
 	wrong.SymbolicInput("y", tensor.Float, "N", 1.5)
-	if _, err := wrong.Model(); err == nil || !strings.Contains(err.Error(), "neither an int nor a string") {
+	if _, err := wrong.ModelProto(); err == nil || !strings.Contains(err.Error(), "neither an int nor a string") {
 		t.Errorf("a float dimension: %v", err)
 	}
 }

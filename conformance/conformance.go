@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/onnxshape/onnxshape/internal/safefile"
 	"io/fs"
 	"math"
 	"os"
@@ -124,7 +125,7 @@ func RunCase(dir string, o *graph.RunOptions) (r Result) {
 	}()
 	// LoadBytes rather than Load: the reason, which the manifest records,
 	// must not hold the machine's path to the case.
-	b, err := onnx.ReadFile(filepath.Join(dir, "model.onnx"), onnx.DefaultMaxModelBytes) // regular files only: a pipe would block
+	b, err := safefile.Read(filepath.Join(dir, "model.onnx"), onnx.DefaultMaxModelBytes) // regular files only: a pipe would block
 	if err != nil {
 		return Result{r.Name, Fail, oneLine(err.Error())}
 	}
@@ -138,7 +139,7 @@ func RunCase(dir string, o *graph.RunOptions) (r Result) {
 	// Under the profile a model that leaves it is refused, as the CLI's run
 	// refuses it: the case fails with the findings.
 	if o != nil && o.Profile == ops.ProfileSONNX {
-		if err := profile.Enforce(m.Proto(), dir); err != nil {
+		if err := profile.Enforce(m); err != nil {
 			return Result{r.Name, Fail, oneLine(err.Error())}
 		}
 	}
@@ -203,11 +204,11 @@ func runDataSet(m *graph.Model, set string, o *graph.RunOptions) error {
 }
 
 func readValue(path string, vi graph.ValueInfo) (tensor.Value, error) {
-	b, err := onnx.ReadFile(path, onnx.DefaultMaxModelBytes)
+	b, err := safefile.Read(path, onnx.DefaultMaxModelBytes)
 	if err != nil {
 		return nil, err
 	}
-	v, _, err := onnx.DecodeValue(b, vi.Type)
+	v, _, err := onnx.DecodeValue(b, vi.TypeProto())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"os"
 	"path/filepath"
 	"slices"
@@ -49,7 +50,7 @@ func TestEnginesAgreeOnNodeTests(t *testing.T) {
 				t.Fatal(err)
 			}
 			profiles := []ops.Profile{ops.ProfileONNX}
-			if profile.Enforce(m.Proto(), c) == nil {
+			if profile.Enforce(m) == nil {
 				profiles = append(profiles, ops.ProfileSONNX)
 			}
 			sets, _ := filepath.Glob(filepath.Join(c, "test_data_set_*"))
@@ -97,7 +98,7 @@ func enginesAgree(m *graph.Model, dir string, inputs map[string]tensor.Value, p 
 			if err != nil {
 				return err
 			}
-			if node, err = graph.NodeFromProto(np, s.Since, dir); err != nil {
+			if node, err = nodeproto.Decode(np, s.Since, dir); err != nil {
 				return err
 			}
 		}

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"github.com/onnxshape/onnxshape/internal/sonnxrule"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,21 +34,6 @@ func (d *declaredTypes) of(g *pb.GraphProto) map[string]*pb.TypeProto {
 	return d.byName
 }
 
-// DeclaredRule is the rule a value that disagrees with its declaration
-// breaks, for operator op: the operator's own output constraint where its
-// SONNX specification states one (Unsqueeze's output shape, Concat's output
-// type), else GR3 (no implicit conversion: shapes and types change only
-// through explicit operators). shape tells a shape from a type mismatch.
-func DeclaredRule(op string, shape bool) string {
-	switch {
-	case op == "Unsqueeze" && shape:
-		return "Y [C1]"
-	case op == "Concat" && !shape:
-		return "concat_output [C1]"
-	}
-	return "GR3"
-}
-
 // checkDeclared compares, under the SONNX profile, each output st just
 // produced with the type and shape the model declares for it, so that a
 // node whose result disagrees with the model stops the run before any node
@@ -74,7 +60,7 @@ func (m *Model) checkDeclared(opt *ops.Options, st *step, vals []tensor.Value) e
 		if err := onnx.ValueMatchesType(vals[s], typ); err != nil {
 			shape := sameElementType(vals[s], typ)
 			return &NodeError{Node: st.node.Name, Index: st.index, Op: opName(st.node), Version: st.node.Version,
-				Err: &ops.Error{Op: st.node.OpType, Version: st.node.Version, Rule: DeclaredRule(st.node.OpType, shape),
+				Err: &ops.Error{Op: st.node.OpType, Version: st.node.Version, Rule: sonnxrule.Declared(st.node.OpType, shape),
 					Msg: fmt.Sprintf("output %q is %s where the model declares %s", name, describeValue(vals[s]), onnx.DescribeType(typ)),
 					Err: err}}
 		}

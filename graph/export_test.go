@@ -1,5 +1,7 @@
 package graph
 
+import "github.com/onnxshape/onnxshape/onnx/pb"
+
 // PoolFreshBytes returns the bytes p allocated new rather than recycled:
 // with sizes that repeat, the most storage the pool's runs held at once.
 func PoolFreshBytes(p *Pool) int64 {
@@ -11,3 +13,6 @@ func PoolFreshBytes(p *Pool) int64 {
 // SetChargeHook makes o's runs tell f every charge before the run's own
 // cap checks it, so that tests can watch or refuse a node's allocations.
 func SetChargeHook(o *RunOptions, f func(int64) error) { o.charge = f }
+
+// NewValueInfo returns the ValueInfo Load makes of a value declared with t.
+func NewValueInfo(name string, t *pb.TypeProto) ValueInfo { return newValueInfo(name, t) }

@@ -28,19 +28,17 @@ func FuzzLoadBytes(f *testing.F) {
 		}
 		inputs := map[string]tensor.Value{}
 		for _, in := range m.Inputs() {
-			tt := in.Type.GetTensorType()
-			if tt == nil || tt.GetShape() == nil {
+			shape, ok := in.StaticShape()
+			if in.Kind() != graph.KindTensor || !ok {
 				return
 			}
-			var shape []int
-			n := int64(1)
-			for _, d := range tt.GetShape().GetDim() {
-				if n *= d.GetDimValue(); d.GetDimValue() < 0 || n > 4096 {
+			n := 1
+			for _, d := range shape {
+				if n *= d; n > 4096 {
 					return // keep the inputs small
 				}
-				shape = append(shape, int(d.GetDimValue()))
 			}
-			x, err := tensor.New(tensor.DataType(tt.GetElemType()), shape...)
+			x, err := tensor.New(in.ElemType(), shape...)
 			if err != nil {
 				return
 			}

@@ -24,8 +24,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -39,6 +39,7 @@ import (
 // is safe from many goroutines at once.
 type Model struct {
 	proto   *pb.ModelProto
+	baseDir string      // the folder of external tensor data
 	inputs  []ValueInfo // graph inputs the caller must give
 	outputs []ValueInfo
 
@@ -66,16 +67,26 @@ type Model struct {
 // ValueInfo names one input or output of a model and its declared type.
 type ValueInfo struct {
 	Name string
-	Type *pb.TypeProto // nil when the model declares no type
+	// Type is the declared type; its Kind is KindUnknown when the model
+	// declares none.
+	Type Type
+
+	proto *pb.TypeProto // the declaration as the file holds it
+}
+
+// newValueInfo returns the ValueInfo of a value named name declared with t
+// (nil: no type).
+func newValueInfo(name string, t *pb.TypeProto) ValueInfo {
+	return ValueInfo{Name: name, Type: typeFromProto(t), proto: t}
 }
 
 // Describe returns the declared type, e.g. "tensor(float)[1,3,H,W]".
-func (v ValueInfo) Describe() string {
-	if v.Type == nil {
-		return "(no type)"
-	}
-	return onnx.DescribeType(v.Type)
-}
+func (v ValueInfo) Describe() string { return v.Type.String() }
+
+// TypeProto returns the declared type as the model file holds it (nil when
+// it declares none), for callers who work with the ONNX format itself,
+// such as onnx.DecodeValue. Type is the same in plain Go.
+func (v ValueInfo) TypeProto() *pb.TypeProto { return v.proto }
 
 type slotValue struct {
 	slot  int
@@ -261,7 +272,7 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{proto: mp, inputSlots: map[string]int{}, inputTypes: map[string]*pb.TypeProto{}}
+	m := &Model{proto: mp, baseDir: baseDir, inputSlots: map[string]int{}, inputTypes: map[string]*pb.TypeProto{}}
 	// Sized for a node output each, as most graphs are: growing a map of
 	// a million names costs more than the names.
 	nodes := g.GetNode()
@@ -304,7 +315,7 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 		s, ok := slots[name]
 		if !ok {
 			s = newSlot(name)
-			m.inputs = append(m.inputs, ValueInfo{name, vi.GetType()})
+			m.inputs = append(m.inputs, newValueInfo(name, vi.GetType()))
 		}
 		m.inputSlots[name] = s
 		m.inputTypes[name] = vi.GetType()
@@ -321,7 +332,7 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 			if _, ok := slots[name]; ok {
 				what := "graph input"
 				if p, ok := producer[name]; ok {
-					what = "output of " + describeNode(nodes[p], p)
+					what = "output of " + nodeproto.Describe(nodes[p], p)
 				} else if initialized[name] {
 					what = "initializer"
 				}
@@ -340,7 +351,7 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 		}
 		steps[i] = st
 	}
-	order, err := SortNodes(nodes, producer)
+	order, err := nodeproto.Sort(nodes, producer)
 	if err != nil {
 		return nil, err
 	}
@@ -354,7 +365,7 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 		if !ok {
 			return nil, fmt.Errorf("graph output #%d %q is produced by no node, input or initializer", i, name)
 		}
-		m.outputs = append(m.outputs, ValueInfo{name, vi.GetType()})
+		m.outputs = append(m.outputs, newValueInfo(name, vi.GetType()))
 		m.outSlots = append(m.outSlots, s)
 	}
 	m.planMemory()
@@ -402,10 +413,10 @@ func prepareNode(np *pb.NodeProto, i int, opsets map[string]int, slots map[strin
 	if err != nil {
 		return step{}, nodeError(np, i, 0, fmt.Errorf("%w (model opset %d)", err, opset))
 	}
-	if err := CheckAttributes(np, schema); err != nil {
+	if err := nodeproto.CheckAttributes(np, schema); err != nil {
 		return step{}, nodeError(np, i, schema.Since, err)
 	}
-	node, err := NodeFromProto(np, schema.Since, baseDir)
+	node, err := nodeproto.Decode(np, schema.Since, baseDir)
 	if err != nil {
 		return step{}, nodeError(np, i, schema.Since, err)
 	}
@@ -451,148 +462,6 @@ func checkArity(what string, n int, r [2]int) error {
 	return nil
 }
 
-// SortNodes returns the node indices in an order where every node comes
-// after the producers of its inputs, keeping the file's order where it
-// already is one; producer maps each value name to the index of the node
-// that outputs it. A cycle is an error naming the nodes on it, in the order
-// of the data, with the order of the nodes that depend on no cycle.
-func SortNodes(nodes []*pb.NodeProto, producer map[string]int) ([]int, error) {
-	// The edges producer -> consumer, each pair once, then the consumers
-	// of node p as consumers[first[p]:first[p+1]]: two flat slices rather
-	// than a slice per node.
-	waiting := make([]int, len(nodes))    // producers not yet run, per node
-	lastReader := make([]int, len(nodes)) // the last node counted as reading each node, +1
-	first := make([]int, len(nodes)+1)
-	var edges [][2]int
-	for i, np := range nodes {
-		for _, name := range np.GetInput() {
-			if p, ok := producer[name]; ok && name != "" && lastReader[p] != i+1 {
-				lastReader[p] = i + 1
-				waiting[i]++
-				first[p+1]++
-				edges = append(edges, [2]int{p, i})
-			}
-		}
-	}
-	for p := range nodes {
-		first[p+1] += first[p]
-	}
-	consumers := make([]int, len(edges))
-	next := append([]int{}, first[:len(nodes)]...)
-	for _, e := range edges {
-		consumers[next[e[0]]] = e[1]
-		next[e[0]]++
-	}
-	// ready is a min-heap of node indices: the next node to run is the
-	// first in the file of those whose producers have all run, in
-	// O(log n) per node.
-	var ready minHeap
-	for i := range nodes {
-		if waiting[i] == 0 {
-			ready.push(i)
-		}
-	}
-	order := make([]int, 0, len(nodes))
-	for len(ready) > 0 {
-		i := ready.pop()
-		order = append(order, i)
-		for _, c := range consumers[first[i]:first[i+1]] {
-			if waiting[c]--; waiting[c] == 0 {
-				ready.push(c)
-			}
-		}
-	}
-	if len(order) == len(nodes) {
-		return order, nil
-	}
-	// Every node left waits on another node left: walking from one to a
-	// producer it waits on must come back to a node already visited.
-	start := -1
-	for i := range nodes {
-		if waiting[i] > 0 {
-			start = i
-			break
-		}
-	}
-	visited := map[int]int{} // node -> position on the path
-	var path []int
-	for i := start; ; {
-		if at, ok := visited[i]; ok {
-			path = path[at:]
-			break
-		}
-		visited[i] = len(path)
-		path = append(path, i)
-		for _, name := range nodes[i].GetInput() {
-			if p, ok := producer[name]; ok && name != "" && waiting[p] > 0 {
-				i = p
-				break
-			}
-		}
-	}
-	// path follows the data backwards; name the nodes in data order,
-	// starting from the one first in the file.
-	earliest := 0
-	for k, i := range path {
-		if i < path[earliest] {
-			earliest = k
-		}
-	}
-	names := make([]string, 0, len(path))
-	for k := range path {
-		i := path[(earliest-k+len(path))%len(path)]
-		names = append(names, describeNode(nodes[i], i))
-	}
-	return order, fmt.Errorf("the graph has a cycle: %s -> %s", strings.Join(names, " -> "), names[0])
-}
-
-// minHeap is a binary min-heap of ints.
-type minHeap []int
-
-func (h *minHeap) push(x int) {
-	*h = append(*h, x)
-	a := *h
-	for i := len(a) - 1; i > 0; {
-		parent := (i - 1) / 2
-		if a[parent] <= a[i] {
-			break
-		}
-		a[parent], a[i] = a[i], a[parent]
-		i = parent
-	}
-}
-
-func (h *minHeap) pop() int {
-	a := *h
-	top := a[0]
-	last := len(a) - 1
-	a[0] = a[last]
-	a = a[:last]
-	for i := 0; ; {
-		least, l, r := i, 2*i+1, 2*i+2
-		if l < len(a) && a[l] < a[least] {
-			least = l
-		}
-		if r < len(a) && a[r] < a[least] {
-			least = r
-		}
-		if least == i {
-			break
-		}
-		a[i], a[least] = a[least], a[i]
-		i = least
-	}
-	*h = a
-	return top
-}
-
-func describeNode(np *pb.NodeProto, i int) string {
-	if np.GetName() != "" {
-		return fmt.Sprintf("node %q (%s)", np.GetName(), np.GetOpType())
-	}
-	return fmt.Sprintf("node #%d (%s)", i, np.GetOpType())
-}
-
 func nodeError(np *pb.NodeProto, i, version int, err error) *NodeError {
 	op := np.GetOpType()
 	if d := np.GetDomain(); d != "" && d != "ai.onnx" {
@@ -625,6 +494,16 @@ func (m *Model) Proto() *pb.ModelProto {
 		return nil
 	}
 	return m.proto
+}
+
+// BaseDir returns the folder the model's external tensor data is read
+// from: the model file's folder for Load, the caller's for LoadBytes and
+// FromProto ("" for a nil Model).
+func (m *Model) BaseDir() string {
+	if m == nil {
+		return ""
+	}
+	return m.baseDir
 }
 
 // errNotLoaded is Run's error for a nil or zero Model.

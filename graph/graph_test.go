@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"strings"
 	"sync"
 	"testing"
@@ -224,7 +225,7 @@ func TestVersionResolution(t *testing.T) {
 	}
 }
 
-func TestNodeFromProto(t *testing.T) {
+func TestDecodeNode(t *testing.T) {
 	np := node("n", "Pad", []string{"x"}, []string{"y", "", "z"},
 		intAttr("axis", -2), intsAttr("pads", 1, 2),
 		&pb.AttributeProto{Name: proto.String("mode"), Type: pb.AttributeProto_STRING.Enum(), S: []byte("reflect")},
@@ -235,7 +236,7 @@ func TestNodeFromProto(t *testing.T) {
 		// IR version 1 files set no type: it is read from the field set.
 		&pb.AttributeProto{Name: proto.String("old"), I: proto.Int64(4)},
 	)
-	n, err := graph.NodeFromProto(np, 11, "")
+	n, err := nodeproto.Decode(np, 11, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,12 +260,12 @@ func TestNodeFromProto(t *testing.T) {
 		{&pb.AttributeProto{Name: proto.String("t"), Type: pb.AttributeProto_TENSOR.Enum()}, "attribute t: is of type tensor but holds no tensor"},
 		{&pb.AttributeProto{Type: pb.AttributeProto_INT.Enum()}, "an attribute has no name"},
 	} {
-		_, err := graph.NodeFromProto(node("n", "Pad", nil, nil, tc.attr), 11, "")
+		_, err := nodeproto.Decode(node("n", "Pad", nil, nil, tc.attr), 11, "")
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("got error %v, want %q", err, tc.want)
 		}
 	}
-	_, err = graph.NodeFromProto(node("n", "Pad", nil, nil, intAttr("a", 1), intAttr("a", 2)), 11, "")
+	_, err = nodeproto.Decode(node("n", "Pad", nil, nil, intAttr("a", 1), intAttr("a", 2)), 11, "")
 	if err == nil || !strings.Contains(err.Error(), "attribute a is set twice") {
 		t.Errorf("duplicate attribute: got %v", err)
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/onnxshape/onnxshape/internal/header"
 	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/onnxshape/onnxshape/onnx"
-	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -570,23 +569,23 @@ func (m *Model) MemoryPlan(ctx context.Context, shapes map[string][]int, o *RunO
 // zeroInput returns a zero tensor for a graph input of declared type vi
 // and the given shape (nil: the declared one).
 func zeroInput(vi ValueInfo, shape []int) (*tensor.Tensor, error) {
-	tt := vi.Type.GetTensorType()
-	if tt == nil {
+	tt := vi.Type
+	if tt.Kind != KindTensor {
 		return nil, fmt.Errorf("is %s, not a tensor: the plan needs tensor inputs", vi.Describe())
 	}
-	dt := tensor.DataType(tt.GetElemType())
-	if !dt.Valid() {
-		return nil, fmt.Errorf("has element type %d, which onnxshape does not know", tt.GetElemType())
+	dt := tt.DataType
+	if dt == tensor.Undefined {
+		return nil, fmt.Errorf("has element type %d, which onnxshape does not know", vi.proto.GetTensorType().GetElemType())
 	}
 	if shape == nil {
-		if tt.GetShape() == nil {
+		if !tt.Ranked {
 			return nil, fmt.Errorf("has no declared shape: give one")
 		}
-		for i, d := range tt.GetShape().GetDim() {
-			if _, ok := d.GetValue().(*pb.TensorShapeProto_Dimension_DimValue); !ok || d.GetDimValue() < 0 {
+		for i, d := range tt.Shape {
+			if !d.Static() {
 				return nil, fmt.Errorf("dimension %d of %s is not static: give the shape", i, vi.Describe())
 			}
-			shape = append(shape, int(d.GetDimValue()))
+			shape = append(shape, d.Size)
 		}
 	}
 	return tensor.New(dt, shape...)

@@ -3,6 +3,7 @@ package graph_test
 import (
 	"context"
 	"fmt"
+	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"testing"
 	"time"
 
@@ -196,10 +197,10 @@ func TestWarmRunAllocatesPerRunOnly(t *testing.T) {
 	}
 }
 
-// SortNodes runs each node as soon as its producers have, the first in
+// nodeproto.Sort runs each node as soon as its producers have, the first in
 // the file first: a node that reads its own producer twice waits for it
 // once.
-func TestSortNodesOrder(t *testing.T) {
+func TestSortOrder(t *testing.T) {
 	nodes := []*pb.NodeProto{
 		node("", "Concat", []string{"b", "a", "b"}, []string{"c"}), // 0: after 2 and 3
 		node("", "Identity", []string{"x"}, []string{"z"}),         // 1: ready
@@ -209,7 +210,7 @@ func TestSortNodesOrder(t *testing.T) {
 		node("", "Identity", []string{"z"}, []string{"e"}),         // 5: after 1
 	}
 	producer := map[string]int{"c": 0, "z": 1, "b": 2, "a": 3, "d": 4, "e": 5}
-	order, err := graph.SortNodes(nodes, producer)
+	order, err := nodeproto.Sort(nodes, producer)
 	if err != nil || fmt.Sprint(order) != "[1 3 2 0 4 5]" {
 		t.Fatalf("got %v, %v; want [1 3 2 0 4 5]", order, err)
 	}

@@ -2,6 +2,9 @@ package graph
 
 import (
 	"strconv"
+	"strings"
+
+	"github.com/onnxshape/onnxshape/onnx"
 
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -67,34 +70,115 @@ func (d Dim) String() string {
 	return "?"
 }
 
-// Kind returns what the value is declared to be.
-func (v ValueInfo) Kind() Kind {
-	switch v.Type.GetValue().(type) {
-	case nil:
-		return KindUnknown
-	case *pb.TypeProto_TensorType:
-		return KindTensor
-	case *pb.TypeProto_SequenceType:
-		return KindSequence
-	case *pb.TypeProto_OptionalType:
-		return KindOptional
-	}
-	return KindOther
+// Type is a declared type of a model value: a tensor's element type and
+// shape, or what a sequence or an optional holds.
+type Type struct {
+	Kind Kind
+	// DataType is a tensor's element type (tensor.Undefined when the model
+	// leaves it out, or for another kind).
+	DataType tensor.DataType
+	// Shape is a tensor's declared shape, one Dim per axis, when Ranked.
+	Shape []Dim
+	// Ranked is true when the model declares a tensor's shape, at least its
+	// rank; a rank-0 tensor is Ranked with no Shape.
+	Ranked bool
+	// Elem is what a sequence or an optional holds; nil for other kinds.
+	Elem *Type
+
+	other string // how ONNX writes a map or a sparse tensor type (KindOther)
 }
+
+// String returns the type as ONNX writes it, e.g. "tensor(float)[1,3,H,W]",
+// "seq(tensor(int64))"; "(no type)" when the model declares none.
+func (t Type) String() string {
+	switch t.Kind {
+	case KindTensor:
+		s := "tensor(" + t.DataType.String() + ")"
+		if t.Ranked {
+			dims := make([]string, len(t.Shape))
+			for i, d := range t.Shape {
+				dims[i] = d.String()
+			}
+			s += "[" + strings.Join(dims, ",") + "]"
+		}
+		return s
+	case KindSequence, KindOptional:
+		inner := "?"
+		if t.Elem != nil {
+			inner = t.Elem.String()
+		}
+		return t.Kind.String() + "(" + inner + ")"
+	case KindOther:
+		return t.other
+	}
+	return "(no type)"
+}
+
+// tensorType returns the tensor type t declares, looking inside sequences
+// and optionals; nil when there is none.
+func (t *Type) tensorType() *Type {
+	for t != nil {
+		switch t.Kind {
+		case KindTensor:
+			return t
+		case KindSequence, KindOptional:
+			t = t.Elem
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// typeFromProto returns the plain Type of a declaration (nil: none).
+func typeFromProto(t *pb.TypeProto) Type {
+	switch x := t.GetValue().(type) {
+	case nil:
+		return Type{}
+	case *pb.TypeProto_TensorType:
+		tt := x.TensorType
+		out := Type{Kind: KindTensor, DataType: tensor.DataType(tt.GetElemType())}
+		if !out.DataType.Valid() {
+			out.DataType = tensor.Undefined
+		}
+		if sh := tt.GetShape(); sh != nil {
+			out.Ranked = true
+			out.Shape = make([]Dim, 0, len(sh.GetDim()))
+			for _, d := range sh.GetDim() {
+				dim := Dim{Size: -1}
+				switch v := d.GetValue().(type) {
+				case *pb.TensorShapeProto_Dimension_DimValue:
+					if v.DimValue >= 0 && v.DimValue <= int64(^uint(0)>>1) {
+						dim.Size = int(v.DimValue)
+					}
+				case *pb.TensorShapeProto_Dimension_DimParam:
+					dim.Name = v.DimParam
+				}
+				out.Shape = append(out.Shape, dim)
+			}
+		}
+		return out
+	case *pb.TypeProto_SequenceType:
+		elem := typeFromProto(x.SequenceType.GetElemType())
+		return Type{Kind: KindSequence, Elem: &elem}
+	case *pb.TypeProto_OptionalType:
+		elem := typeFromProto(x.OptionalType.GetElemType())
+		return Type{Kind: KindOptional, Elem: &elem}
+	}
+	return Type{Kind: KindOther, other: onnx.DescribeType(t)}
+}
+
+// Kind returns what the value is declared to be.
+func (v ValueInfo) Kind() Kind { return v.Type.Kind }
 
 // ElemType returns the element type of a tensor value, or of the tensors a
 // sequence or an optional holds; tensor.Undefined when the model does not
 // declare one.
 func (v ValueInfo) ElemType() tensor.DataType {
-	tt := tensorType(v.Type)
-	if tt == nil {
-		return tensor.Undefined
+	if tt := v.Type.tensorType(); tt != nil {
+		return tt.DataType
 	}
-	dt := tensor.DataType(tt.GetElemType())
-	if !dt.Valid() {
-		return tensor.Undefined
-	}
-	return dt
+	return tensor.Undefined
 }
 
 // Shape returns the declared shape of a tensor value (of the tensors a
@@ -102,24 +186,11 @@ func (v ValueInfo) ElemType() tensor.DataType {
 // model declares no shape, not even a rank; a rank-0 tensor has an empty
 // shape and ok true.
 func (v ValueInfo) Shape() (dims []Dim, ok bool) {
-	tt := tensorType(v.Type)
-	if tt == nil || tt.GetShape() == nil {
+	tt := v.Type.tensorType()
+	if tt == nil || !tt.Ranked {
 		return nil, false
 	}
-	dims = make([]Dim, 0, len(tt.GetShape().GetDim()))
-	for _, d := range tt.GetShape().GetDim() {
-		dim := Dim{Size: -1}
-		switch x := d.GetValue().(type) {
-		case *pb.TensorShapeProto_Dimension_DimValue:
-			if x.DimValue >= 0 && x.DimValue <= int64(^uint(0)>>1) {
-				dim.Size = int(x.DimValue)
-			}
-		case *pb.TensorShapeProto_Dimension_DimParam:
-			dim.Name = x.DimParam
-		}
-		dims = append(dims, dim)
-	}
-	return dims, true
+	return append([]Dim{}, tt.Shape...), true
 }
 
 // StaticShape returns the declared shape as sizes when every dimension is
@@ -138,24 +209,6 @@ func (v ValueInfo) StaticShape() (shape []int, ok bool) {
 		shape[i] = d.Size
 	}
 	return shape, true
-}
-
-// tensorType returns the tensor type t declares, looking inside sequences
-// and optionals; nil when there is none.
-func tensorType(t *pb.TypeProto) *pb.TypeProto_Tensor {
-	for t != nil {
-		switch x := t.GetValue().(type) {
-		case *pb.TypeProto_TensorType:
-			return x.TensorType
-		case *pb.TypeProto_SequenceType:
-			t = x.SequenceType.GetElemType()
-		case *pb.TypeProto_OptionalType:
-			t = x.OptionalType.GetElemType()
-		default:
-			return nil
-		}
-	}
-	return nil
 }
 
 // Info is what a model file says about itself, as plain Go values.

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/tensor"
 	"google.golang.org/protobuf/proto"
@@ -37,20 +38,35 @@ func TestValueInfoMetadata(t *testing.T) {
 		dims   []graph.Dim
 		ok     bool
 		static []int
+		str    string
 	}{
-		{"no type", nil, graph.KindUnknown, tensor.Undefined, nil, false, nil},
-		{"no shape", tensorOf(tensor.Float), graph.KindTensor, tensor.Float, nil, false, nil},
-		{"rank unknown", tensorOf(tensor.Int64), graph.KindTensor, tensor.Int64, nil, false, nil},
+		{"no type", nil, graph.KindUnknown, tensor.Undefined, nil, false, nil, "(no type)"},
+		{"no shape", tensorOf(tensor.Float), graph.KindTensor, tensor.Float, nil, false, nil, "tensor(float)"},
+		{"rank unknown", tensorOf(tensor.Int64), graph.KindTensor, tensor.Int64, nil, false, nil, "tensor(int64)"},
 		{"static", tensorOf(tensor.Uint8, dim(1), dim(3)), graph.KindTensor, tensor.Uint8,
-			[]graph.Dim{{Size: 1}, {Size: 3}}, true, []int{1, 3}},
+			[]graph.Dim{{Size: 1}, {Size: 3}}, true, []int{1, 3}, "tensor(uint8)[1,3]"},
 		{"symbolic", tensorOf(tensor.Float, param("N"), dim(3), &pb.TensorShapeProto_Dimension{}, param("W")), graph.KindTensor, tensor.Float,
-			[]graph.Dim{{Size: -1, Name: "N"}, {Size: 3}, {Size: -1}, {Size: -1, Name: "W"}}, true, nil},
+			[]graph.Dim{{Size: -1, Name: "N"}, {Size: 3}, {Size: -1}, {Size: -1, Name: "W"}}, true, nil, "tensor(float)[N,3,?,W]"},
 		{"sequence", &pb.TypeProto{Value: &pb.TypeProto_SequenceType{SequenceType: &pb.TypeProto_Sequence{ElemType: tensorOf(tensor.Int8, dim(2))}}},
-			graph.KindSequence, tensor.Int8, []graph.Dim{{Size: 2}}, true, []int{2}},
-		{"map", &pb.TypeProto{Value: &pb.TypeProto_MapType{MapType: &pb.TypeProto_Map{}}}, graph.KindOther, tensor.Undefined, nil, false, nil},
+			graph.KindSequence, tensor.Int8, []graph.Dim{{Size: 2}}, true, []int{2}, "seq(tensor(int8)[2])"},
+		{"optional", &pb.TypeProto{Value: &pb.TypeProto_OptionalType{OptionalType: &pb.TypeProto_Optional{ElemType: tensorOf(tensor.Bool)}}},
+			graph.KindOptional, tensor.Bool, nil, false, nil, "optional(tensor(bool))"},
+		{"map", &pb.TypeProto{Value: &pb.TypeProto_MapType{MapType: &pb.TypeProto_Map{KeyType: proto.Int32(int32(tensor.Int64)), ValueType: tensorOf(tensor.Float)}}},
+			graph.KindOther, tensor.Undefined, nil, false, nil, "map(int64,tensor(float))"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			vi := graph.ValueInfo{Name: "v", Type: tc.typ}
+			vi := graph.NewValueInfo("v", tc.typ)
+			if got := vi.Describe(); got != tc.str {
+				t.Errorf("Describe = %q, want %q", got, tc.str)
+			}
+			if tc.typ != nil {
+				if want := onnx.DescribeType(tc.typ); vi.Type.String() != want {
+					t.Errorf("Type.String = %q, onnx.DescribeType says %q", vi.Type.String(), want)
+				}
+			}
+			if vi.TypeProto() != tc.typ {
+				t.Error("TypeProto is not the declaration")
+			}
 			if got := vi.Kind(); got != tc.kind {
 				t.Errorf("Kind = %v, want %v", got, tc.kind)
 			}
@@ -68,8 +84,12 @@ func TestValueInfoMetadata(t *testing.T) {
 		})
 	}
 	// A rank-0 shape is declared, with no dims.
-	vi := graph.ValueInfo{Type: tensorOf(tensor.Float)}
-	vi.Type.GetTensorType().Shape = &pb.TensorShapeProto{}
+	rank0 := tensorOf(tensor.Float)
+	rank0.GetTensorType().Shape = &pb.TensorShapeProto{}
+	vi := graph.NewValueInfo("s", rank0)
+	if vi.Type.String() != "tensor(float)[]" || !vi.Type.Ranked {
+		t.Errorf("rank 0: %q", vi.Type)
+	}
 	if dims, ok := vi.Shape(); !ok || len(dims) != 0 {
 		t.Errorf("rank 0: %v, %v", dims, ok)
 	}

@@ -16,7 +16,7 @@ func ExampleModel() {
 	n := b.Op("Slice", b.Op("Shape", x), b.Ints64("start", 0), b.Ints64("end", 1))
 	target := b.Op("Concat", n, b.Ints64("rest", -1), builder.Int("axis", 0))
 	b.Output("y", b.Op("Reshape", x, target))
-	m, err := b.Model()
+	m, err := b.ModelProto()
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -50,7 +50,7 @@ func ExampleFold() {
 	n := b.Op("Slice", b.Op("Shape", x), b.Ints64("start", 0), b.Ints64("end", 1))
 	target := b.Op("Concat", n, b.Ints64("rest", -1), builder.Int("axis", 0))
 	b.Output("y", b.Op("Reshape", x, target))
-	m, err := b.Model()
+	m, err := b.ModelProto()
 	if err != nil {
 		fmt.Println(err)
 		return

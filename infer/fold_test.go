@@ -240,7 +240,7 @@ func TestFoldNodeTests(t *testing.T) {
 			if err != nil {
 				break
 			}
-			v, _, err := onnx.DecodeValue(b, in.Type)
+			v, _, err := onnx.DecodeValue(b, in.TypeProto())
 			if err != nil {
 				break
 			}

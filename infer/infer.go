@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"math"
 	"strconv"
 	"strings"
 
-	"github.com/onnxshape/onnxshape/graph"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/ops"
@@ -359,7 +359,7 @@ func (e *engine) runGraph(g *pb.GraphProto, sc *scope, prefix string, add func(s
 			}
 		}
 	}
-	order, err := graph.SortNodes(nodes, producer)
+	order, err := nodeproto.Sort(nodes, producer)
 	if err != nil {
 		e.problem(nil, -1, "", prefix+err.Error())
 	}
@@ -509,7 +509,7 @@ func (c *call) apply(r rule, in []*Value) (out []*Value, err error) {
 	return r(c, in)
 }
 
-// nodeOf converts a NodeProto with graph.NodeFromProto, setting graph
+// nodeOf converts a NodeProto with nodeproto.Decode, setting graph
 // attributes (If, Loop, Scan bodies) apart and leaving out the kinds of
 // attribute no rule reads (type protos, sparse tensors), which call.np
 // still holds.
@@ -549,7 +549,7 @@ func nodeOf(np *pb.NodeProto, version int, baseDir string) (*ops.Node, map[strin
 		return &ops.Node{Name: np.GetName(), OpType: np.GetOpType(), Domain: np.GetDomain(), Version: version,
 			NumOutputs: len(np.GetOutput())}, subgraphs, nil
 	}
-	n, err := graph.NodeFromProto(plain, version, baseDir)
+	n, err := nodeproto.Decode(plain, version, baseDir)
 	return n, subgraphs, err
 }
 

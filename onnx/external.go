@@ -3,6 +3,7 @@ package onnx
 import (
 	"errors"
 	"fmt"
+	"github.com/onnxshape/onnxshape/internal/safefile"
 	"io"
 	"os"
 	"path/filepath"
@@ -99,10 +100,10 @@ func openExternal(tp *pb.TensorProto, baseDir string, want int) (*os.File, int64
 	if err != nil {
 		return nil, 0, fmt.Errorf("%w: %w", ErrExternalPath, err)
 	}
-	if err := regular("external data "+strconv.Quote(ref.location), info); err != nil {
+	if err := safefile.Regular("external data "+strconv.Quote(ref.location), info); err != nil {
 		return nil, 0, err
 	}
-	f, err := root.OpenFile(name, os.O_RDONLY|openNonBlocking, 0)
+	f, err := root.OpenFile(name, os.O_RDONLY|safefile.OpenNonBlocking, 0)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%w: %w", ErrExternalPath, err)
 	}
@@ -121,7 +122,7 @@ func checkExtent(f *os.File, ref externalRef, want int) error {
 	if err != nil {
 		return fmt.Errorf("external data: %w", err)
 	}
-	if err := regular("external data "+strconv.Quote(ref.location), info); err != nil {
+	if err := safefile.Regular("external data "+strconv.Quote(ref.location), info); err != nil {
 		return err
 	}
 	size := info.Size()

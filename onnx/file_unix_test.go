@@ -4,6 +4,7 @@ package onnx
 
 import (
 	"errors"
+	"github.com/onnxshape/onnxshape/internal/safefile"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -53,12 +54,12 @@ func TestCreateFileRefusesPipes(t *testing.T) {
 	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
 		t.Skip("no named pipes here:", err)
 	}
-	err := withTimeout(t, "creating over a pipe", func() error { _, err := CreateFile(pipe); return err })
+	err := withTimeout(t, "creating over a pipe", func() error { _, err := safefile.Create(pipe); return err })
 	if !errors.Is(err, ErrNotRegular) {
 		t.Errorf("a pipe as output: %v, want ErrNotRegular", err)
 	}
 	path := filepath.Join(t.TempDir(), "out.npy")
-	f, err := CreateFile(path)
+	f, err := safefile.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}

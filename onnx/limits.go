@@ -3,6 +3,7 @@ package onnx
 import (
 	"errors"
 	"fmt"
+	"github.com/onnxshape/onnxshape/internal/safefile"
 	"math"
 	"reflect"
 	"sync"
@@ -73,7 +74,7 @@ func capOf(v, def int64) int64 {
 // path must be a regular file no larger than l's MaxModelBytes, and is
 // then decoded as DecodeModelWith does.
 func ReadModelWith(path string, l *Limits) (*pb.ModelProto, error) {
-	b, err := ReadFile(path, l.modelCap())
+	b, err := safefile.Read(path, l.modelCap())
 	if err != nil {
 		return nil, err // names the path
 	}
@@ -106,7 +107,7 @@ func DecodeModelWith(b []byte, l *Limits) (*pb.ModelProto, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := CheckTensorSizes(m, l); err != nil {
+	if err := checkTensorSizes(m, l); err != nil {
 		return nil, fmt.Errorf("onnx: %w", err)
 	}
 	return m, nil
@@ -239,13 +240,13 @@ func structSize(md protoreflect.MessageDescriptor) int64 {
 	return size
 }
 
-// CheckTensorSizes checks the storage every tensor of m declares (the
+// checkTensorSizes checks the storage every tensor of m declares (the
 // initializers and sparse initializers of its graph, and the tensor
 // attributes of its nodes, subgraphs included) against l, from dims and
 // data type alone: no data is read, external or not. A tensor larger than
 // MaxTensorBytes, or tensors larger than MaxModelBytes together, are an
 // error wrapping ErrTooLarge that names the first one past the cap.
-func CheckTensorSizes(m *pb.ModelProto, l *Limits) error {
+func checkTensorSizes(m *pb.ModelProto, l *Limits) error {
 	c := sizeCheck{perTensor: l.tensorCap(), total: l.modelCap()}
 	return c.graph(m.GetGraph(), 0)
 }

@@ -2,6 +2,7 @@ package onnx
 
 import (
 	"errors"
+	"github.com/onnxshape/onnxshape/internal/safefile"
 	"math"
 	"os"
 	"path/filepath"
@@ -33,12 +34,12 @@ func encodeModel(t *testing.T, m *pb.ModelProto) []byte {
 
 func TestReadFileRefusesSpecialFiles(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err == nil {
-		_, err := ReadFile("/dev/zero", 1<<20)
+		_, err := safefile.Read("/dev/zero", 1<<20)
 		if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "a device") {
 			t.Errorf("/dev/zero: %v, want ErrNotRegular naming a device", err)
 		}
 	}
-	_, err := ReadFile(t.TempDir(), -1)
+	_, err := safefile.Read(t.TempDir(), -1)
 	if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "a folder") {
 		t.Errorf("a folder: %v, want ErrNotRegular", err)
 	}
@@ -49,10 +50,10 @@ func TestReadFileCap(t *testing.T) {
 	if err := os.WriteFile(path, []byte("0123456789"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if b, err := ReadFile(path, 10); err != nil || string(b) != "0123456789" {
+	if b, err := safefile.Read(path, 10); err != nil || string(b) != "0123456789" {
 		t.Errorf("at the cap: %q, %v", b, err)
 	}
-	if _, err := ReadFile(path, 9); !errors.Is(err, ErrTooLarge) {
+	if _, err := safefile.Read(path, 9); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("above the cap: %v, want ErrTooLarge", err)
 	}
 	// A sparse file far above the cap is refused from its size, unread.
@@ -142,7 +143,7 @@ func TestCheckTensorSizes(t *testing.T) {
 			StringData: [][]byte{make([]byte, 100), nil}}), Limits{MaxTensorBytes: 131}, `initializer "s"`},
 	}
 	for _, tc := range tests {
-		err := CheckTensorSizes(tc.model, &tc.limit)
+		err := checkTensorSizes(tc.model, &tc.limit)
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%s: %v", tc.name, err)

@@ -2,6 +2,7 @@ package onnx
 
 import (
 	"fmt"
+	"google.golang.org/protobuf/proto"
 	"strconv"
 	"strings"
 
@@ -153,4 +154,20 @@ func tensorMatches(t *tensor.Tensor, want *pb.TypeProto_Tensor) error {
 		}
 	}
 	return nil
+}
+
+// TensorValueInfo declares a tensor value of element type dt and a fixed shape,
+// as graph inputs, outputs and value_info do.
+func TensorValueInfo(name string, dt tensor.DataType, shape []int) *pb.ValueInfoProto {
+	dims := make([]*pb.TensorShapeProto_Dimension, len(shape))
+	for i, d := range shape {
+		dims[i] = &pb.TensorShapeProto_Dimension{Value: &pb.TensorShapeProto_Dimension_DimValue{DimValue: int64(d)}}
+	}
+	return &pb.ValueInfoProto{
+		Name: proto.String(name),
+		Type: &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: &pb.TypeProto_Tensor{
+			ElemType: proto.Int32(int32(dt)),
+			Shape:    &pb.TensorShapeProto{Dim: dims},
+		}}},
+	}
 }

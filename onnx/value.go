@@ -3,6 +3,7 @@ package onnx
 import (
 	"errors"
 	"fmt"
+	"github.com/onnxshape/onnxshape/internal/safefile"
 	"strings"
 
 	"google.golang.org/protobuf/proto"
@@ -179,7 +180,7 @@ func DecodeValue(b []byte, typ *pb.TypeProto) (tensor.Value, string, error) {
 // ReadValueWith reads the .pb file at path, a regular file no larger than
 // l's MaxModelBytes, and decodes it as DecodeValueWith does.
 func ReadValueWith(path string, typ *pb.TypeProto, l *Limits) (tensor.Value, string, error) {
-	b, err := ReadFile(path, l.modelCap())
+	b, err := safefile.Read(path, l.modelCap())
 	if err != nil {
 		return nil, "", err
 	}

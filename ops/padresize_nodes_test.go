@@ -55,7 +55,7 @@ func runNodeTest(dir string) error {
 			if err != nil {
 				return err
 			}
-			v, _, err := onnx.DecodeValue(b, in.Type)
+			v, _, err := onnx.DecodeValue(b, in.TypeProto())
 			if err != nil {
 				return err
 			}
@@ -70,7 +70,7 @@ func runNodeTest(dir string) error {
 			if err != nil {
 				return err
 			}
-			want, _, err := onnx.DecodeValue(b, out.Type)
+			want, _, err := onnx.DecodeValue(b, out.TypeProto())
 			if err != nil {
 				return err
 			}

@@ -2,21 +2,29 @@ package profile
 
 import (
 	"fmt"
+	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"strconv"
 	"strings"
 
-	"github.com/onnxshape/onnxshape/graph"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// Check reads model m and reports every place where it leaves the SONNX
-// profile. baseDir is the folder of the model file, for tensors stored in
-// external files ("" refuses external data). Check never modifies m and
-// never panics; a model that is not even valid ONNX gets findings under the
-// rule "ONNX".
-func Check(m *pb.ModelProto, baseDir string) *Report {
+// Check reports every place where the loaded model m leaves the SONNX
+// profile; its external data is read from m.BaseDir(). CheckFile and
+// CheckBytes check a model that need not load: one that is not even valid
+// ONNX gets findings under the rule "ONNX". A nil m gets that finding too.
+func Check(m *graph.Model) *Report {
+	return CheckProto(m.Proto(), m.BaseDir())
+}
+
+// CheckProto is Check for a model held as its protobuf message, for
+// callers who work with the ONNX format itself. baseDir is the folder of
+// the model file, for tensors stored in external files ("" refuses
+// external data). CheckProto never modifies m and never panics.
+func CheckProto(m *pb.ModelProto, baseDir string) *Report {
 	c := &checker{
 		m:        m,
 		baseDir:  baseDir,
@@ -32,10 +40,13 @@ func Check(m *pb.ModelProto, baseDir string) *Report {
 
 // Enforce returns a *ViolationError whose text lists every finding when m
 // breaks a rule of the profile, and nil otherwise: the rules left
-// undecided are checked while the model runs under the profile. The runner
-// calls it before it runs a model under the profile.
-func Enforce(m *pb.ModelProto, baseDir string) error {
-	rep := Check(m, baseDir)
+// undecided are checked while the model runs under the profile (with
+// RunOptions). Load and LoadBytes call it before they return a model.
+func Enforce(m *graph.Model) error { return enforce(m.Proto(), m.BaseDir()) }
+
+// enforce is Enforce for a model not yet loaded.
+func enforce(m *pb.ModelProto, baseDir string) error {
+	rep := CheckProto(m, baseDir)
 	if !rep.Outside() {
 		return nil
 	}
@@ -328,7 +339,7 @@ func (c *checker) sortNodes(g *pb.GraphProto) []int {
 		}
 	}
 	// The runner's order, so that the check and a run visit nodes alike.
-	order, err := graph.SortNodes(nodes, producer)
+	order, err := nodeproto.Sort(nodes, producer)
 	if err != nil {
 		c.graphFinding("model", ruleONNX, "break the cycle: ONNX graphs are acyclic", "%v", err)
 	}

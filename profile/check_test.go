@@ -41,7 +41,7 @@ func TestNodeTestModels(t *testing.T) {
 			t.Errorf("%s: %v", path, err)
 			continue
 		}
-		rep := Check(m, filepath.Dir(path))
+		rep := CheckProto(m, filepath.Dir(path))
 		if rep.Inside() {
 			inside++
 		}
@@ -80,7 +80,7 @@ func TestNodeTestVerdicts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep := Check(m, filepath.Dir(path))
+			rep := CheckProto(m, filepath.Dir(path))
 			if got := reportKeys(rep); !slices.Equal(got, tc.want) {
 				t.Errorf("reported %q, want %q:\n%s", got, tc.want, rep)
 			}
@@ -146,7 +146,7 @@ func TestDefaultsRules(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			rep := Check(tc.m, "")
+			rep := CheckProto(tc.m, "")
 			if got := reportKeys(rep); !slices.Equal(got, tc.want) {
 				t.Errorf("reported %q, want %q:\n%s", got, tc.want, rep)
 			}
@@ -163,7 +163,7 @@ func TestConstantsPropagate(t *testing.T) {
 		node("Concat", names("a", "b"), names("shape"), attrInt("axis", 0)).
 		node("Reshape", names("x", "shape"), names("y"), attrInt("allowzero", 0)).
 		output("y", tensor.Float, 4, 2).build()
-	rep := Check(m, "")
+	rep := CheckProto(m, "")
 	if got := reportKeys(rep); !slices.Equal(got, []string{"Reshape X [C1]"}) {
 		t.Errorf("reported %q, want [Reshape X [C1]]:\n%s", got, rep)
 	}
@@ -179,7 +179,7 @@ func TestDeferred(t *testing.T) {
 	m := newModel(t, 25).input("x", tensor.Float, 2, 3).input("shape", tensor.Int64, 2).
 		node("Reshape", names("x", "shape"), names("y"), attrInt("allowzero", 0)).
 		output("y", tensor.Float, 3, 2).build()
-	rep := Check(m, "")
+	rep := CheckProto(m, "")
 	if rep.Verdict() != VerdictUndecided || rep.Inside() || rep.Outside() || len(rep.Deferred) != 2 {
 		t.Fatalf("want undecided with two deferred entries, got:\n%s", rep)
 	}
@@ -200,7 +200,7 @@ func TestTypesFromSignatures(t *testing.T) {
 	m := newModel(t, 25).input("x", tensor.Float, 2, 3).input("shape", tensor.Int32, 2).
 		node("Reshape", names("x", "shape"), names("y"), attrInt("allowzero", 0)).
 		output("y", tensor.Double, 3, 2).build()
-	rep := Check(m, "")
+	rep := CheckProto(m, "")
 	if got := reportKeys(rep); !slices.Equal(got, []string{"GR3"}) || len(rep.Findings) != 2 {
 		t.Errorf("want two GR3 findings (int32 shape, double output), got:\n%s", rep)
 	}
@@ -252,7 +252,7 @@ func TestMalformedModels(t *testing.T) {
 	}
 	for name, build := range cases {
 		t.Run(name, func(t *testing.T) {
-			rep := Check(build(), "")
+			rep := CheckProto(build(), "")
 			if !slices.Contains(reportKeys(rep), ruleONNX) {
 				t.Errorf("no ONNX finding:\n%s", rep)
 			}
@@ -267,7 +267,7 @@ func TestSparseEverywhere(t *testing.T) {
 		Name: proto.String("extra"), Type: pb.AttributeProto_SPARSE_TENSOR.Enum(), SparseTensor: &pb.SparseTensorProto{}})
 	m.Graph.ValueInfo = append(m.Graph.ValueInfo, valueInfo("u", &pb.TypeProto{
 		Value: &pb.TypeProto_SparseTensorType{SparseTensorType: &pb.TypeProto_SparseTensor{ElemType: proto.Int32(1)}}}))
-	rep := Check(m, "")
+	rep := CheckProto(m, "")
 	n := 0
 	for _, f := range rep.Findings {
 		if f.Rule == ruleGR1 {
@@ -282,7 +282,7 @@ func TestSparseEverywhere(t *testing.T) {
 // TestEnforce checks Enforce's error: a *ViolationError listing every
 // finding.
 func TestEnforce(t *testing.T) {
-	err := Enforce(violations["Concat axis [C1]"].model(t), "")
+	err := enforce(violations["Concat axis [C1]"].model(t), "")
 	var v *ViolationError
 	if !errors.As(err, &v) || len(v.Report.Findings) != 1 {
 		t.Fatalf("Enforce = %v, want a *ViolationError with one finding", err)
@@ -294,7 +294,7 @@ func TestEnforce(t *testing.T) {
 
 // TestReportJSON checks that the report's JSON carries every field.
 func TestReportJSON(t *testing.T) {
-	rep := Check(violations["MaxPool R4"].model(t), "")
+	rep := CheckProto(violations["MaxPool R4"].model(t), "")
 	b, err := json.Marshal(rep)
 	if err != nil {
 		t.Fatal(err)
@@ -337,7 +337,7 @@ func TestPadConstantValue(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			rep := Check(tc.m, "")
+			rep := CheckProto(tc.m, "")
 			if got := reportKeys(rep); !slices.Equal(got, tc.want) {
 				t.Errorf("reported %q, want %q:\n%s", got, tc.want, rep)
 			}
@@ -352,7 +352,7 @@ func TestDeferredReason(t *testing.T) {
 		node("Shape", names("y"), names("shape"), attrInt("start", 0), attrInt("end", 2)).
 		node("Reshape", names("x", "shape"), names("r"), attrInt("allowzero", 0)).
 		output("r", tensor.Float, 2, 3).build()
-	rep := Check(m, "")
+	rep := CheckProto(m, "")
 	var reasons []string
 	for _, d := range rep.Deferred {
 		reasons = append(reasons, d.Reason)

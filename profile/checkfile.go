@@ -11,9 +11,10 @@ import (
 )
 
 // CheckFile reads the model in the file at path and checks it as Check
-// does, external data read relative to the file's folder. The error is for
-// a file that cannot be read (an io/fs error) or does not decode as ONNX
-// (errors.Is(err, graph.ErrInvalidModel)); whatever decodes gets a Report.
+// does, though it need not load; external data is read relative to the
+// file's folder. The error is for a file that cannot be read (an io/fs
+// error) or does not decode as ONNX (errors.Is(err,
+// graph.ErrInvalidModel)); whatever decodes gets a Report.
 func CheckFile(path string) (*Report, error) {
 	// Only a regular file, within the default caps (onnx.ReadModel): a
 	// named pipe or a device is refused, not read.
@@ -24,7 +25,7 @@ func CheckFile(path string) (*Report, error) {
 		}
 		return nil, fmt.Errorf("%w: %w", graph.ErrInvalidModel, err)
 	}
-	return Check(m, filepath.Dir(path)), nil
+	return CheckProto(m, filepath.Dir(path)), nil
 }
 
 // CheckBytes is CheckFile for a model in memory; baseDir is the folder of
@@ -34,5 +35,5 @@ func CheckBytes(b []byte, baseDir string) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", graph.ErrInvalidModel, err)
 	}
-	return Check(m, baseDir), nil
+	return CheckProto(m, baseDir), nil
 }

@@ -22,7 +22,7 @@ func TestCheckFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := profile.Check(mp, "../examples"); rep.String() != want.String() {
+	if want := profile.CheckProto(mp, "../examples"); rep.String() != want.String() {
 		t.Errorf("CheckFile:\n%s\nCheck:\n%s", rep, want)
 	}
 
@@ -70,7 +70,7 @@ func TestFindingNode(t *testing.T) {
 			}
 		}
 	}
-	rep = profile.Check(mp, "")
+	rep = profile.CheckProto(mp, "")
 	found := false
 	for _, f := range rep.Findings {
 		if f.Op == "Pad" {

@@ -3,14 +3,38 @@ package profile_test
 import (
 	"fmt"
 
+	"github.com/onnxshape/onnxshape/builder"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/profile"
+	"github.com/onnxshape/onnxshape/tensor"
 	"google.golang.org/protobuf/proto"
 )
 
 // A Concat with a negative axis, which the profile leaves undefined, and a
-// Flatten that relies on its default axis.
+// Flatten that relies on its default axis, in a model built in Go.
 func ExampleCheck() {
+	b := builder.New(25)
+	a := b.Input("a", tensor.Float, 2, 3)
+	c := b.Node("Concat", []builder.Value{a, a}, builder.Int("axis", -1))
+	b.Output("y", b.Node("Flatten", []builder.Value{c}))
+	m, err := b.Build()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	rep := profile.Check(m)
+	for _, f := range rep.Findings {
+		fmt.Printf("%s %s-%d %s\n", f.Where, f.Op, f.Version, f.Rule)
+	}
+	fmt.Println(rep.Inside())
+	// Output:
+	// node "Concat_1" Concat-13 axis [C1]
+	// node "Flatten_2" Flatten-25 GR4
+	// false
+}
+
+// The same check on a model held as its protobuf message.
+func ExampleCheckProto() {
 	tensorType := func(dims ...int64) *pb.TypeProto {
 		shape := &pb.TensorShapeProto{}
 		for _, d := range dims {
@@ -31,7 +55,7 @@ func ExampleCheck() {
 			Output: []*pb.ValueInfoProto{{Name: proto.String("y"), Type: tensorType(2, 6)}},
 		},
 	}
-	rep := profile.Check(m, "")
+	rep := profile.CheckProto(m, "")
 	for _, f := range rep.Findings {
 		fmt.Printf("%s %s-%d %s\n", f.Where, f.Op, f.Version, f.Rule)
 	}

@@ -16,7 +16,7 @@ import (
 // SONNX profile.
 func runUnderProfile(t *testing.T, m *pb.ModelProto, inputs map[string]tensor.Value) (map[string]tensor.Value, *Report, error) {
 	t.Helper()
-	rep := Check(m, "")
+	rep := CheckProto(m, "")
 	model, err := graph.FromProto(m, "")
 	if err != nil {
 		t.Fatalf("graph.FromProto: %v", err)

@@ -27,7 +27,7 @@ func FuzzCheck(f *testing.F) {
 		if err != nil {
 			return
 		}
-		rep := Check(m, "")
+		rep := CheckProto(m, "")
 		if rep.Outside() != (len(rep.Findings) > 0) || rep.Inside() != (len(rep.Findings) == 0 && len(rep.Deferred) == 0) {
 			t.Fatalf("Inside() or Outside() disagrees with %d findings, %d deferred", len(rep.Findings), len(rep.Deferred))
 		}

@@ -2,11 +2,11 @@ package profile
 
 import (
 	"fmt"
+	"github.com/onnxshape/onnxshape/internal/sonnxrule"
 	"math"
 	"sort"
 	"strings"
 
-	"github.com/onnxshape/onnxshape/graph"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/ops"
@@ -166,7 +166,7 @@ func (c *checker) checkDeclared(where string, nc *nodeCheck, name string, k *kno
 		f := Finding{Where: where, Index: -1, Rule: ruleGR3, Message: fmt.Sprintf(format, args...)}
 		if nc != nil {
 			f.Index, f.Op, f.Version = nc.index, nc.op(), nc.version
-			f.Rule = graph.DeclaredRule(nc.op(), shape)
+			f.Rule = sonnxrule.Declared(nc.op(), shape)
 		}
 		if f.Rule == ruleGR3 {
 			f.Fix = "make the declared type that of the value, or convert explicitly (Cast, Reshape)"

@@ -53,7 +53,7 @@ func rulesOf(rep *Report) (found, deferred []string) {
 // every dimension a number), so the verdict stays outside on that rule
 // alone.
 func TestInferredSymbolicDeclarationDecided(t *testing.T) {
-	rep := Check(symbolicModel(t, "Relu", nil, symbolicType(tensor.Float, "N", 3)), "")
+	rep := CheckProto(symbolicModel(t, "Relu", nil, symbolicType(tensor.Float, "N", 3)), "")
 	found, deferred := rulesOf(rep)
 	if slices.Contains(deferred, ruleGR3) || slices.Contains(found, ruleGR3) {
 		t.Errorf("a declaration matching the inferred [N,3] is left undecided or contradicted:\n%s", rep)
@@ -64,7 +64,7 @@ func TestInferredSymbolicDeclarationDecided(t *testing.T) {
 		}
 	}
 	// A symbol no graph input declares fixes nothing: it agrees as well.
-	rep = Check(symbolicModel(t, "Relu", nil, symbolicType(tensor.Float, "B", 3)), "")
+	rep = CheckProto(symbolicModel(t, "Relu", nil, symbolicType(tensor.Float, "B", 3)), "")
 	if found, deferred := rulesOf(rep); slices.Contains(deferred, ruleGR3) || slices.Contains(found, ruleGR3) {
 		t.Errorf("declared [B,3]:\n%s", rep)
 	}
@@ -84,7 +84,7 @@ func TestInferredSymbolicDeclarationContradicted(t *testing.T) {
 		{"number against number", symbolicType(tensor.Float, 4, "N"), "declared with shape [4,N] but has shape [3,N]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep := Check(symbolicModel(t, "Transpose", []*pb.AttributeProto{attrInts("perm", 1, 0)}, tc.y), "")
+			rep := CheckProto(symbolicModel(t, "Transpose", []*pb.AttributeProto{attrInts("perm", 1, 0)}, tc.y), "")
 			var gr3 []Finding
 			for _, f := range rep.Findings {
 				if f.Rule == ruleGR3 {
@@ -104,7 +104,7 @@ func TestInferredSymbolicDeclarationContradicted(t *testing.T) {
 // A declared number that the inferred symbol may or may not equal stays
 // for the run to compare: [N,3] declared [2,3] is right when N is 2.
 func TestInferredSymbolAgainstDeclaredNumberUndecided(t *testing.T) {
-	rep := Check(symbolicModel(t, "Relu", nil, symbolicType(tensor.Float, 2, 3)), "")
+	rep := CheckProto(symbolicModel(t, "Relu", nil, symbolicType(tensor.Float, 2, 3)), "")
 	found, deferred := rulesOf(rep)
 	if slices.Contains(found, ruleGR3) || !slices.Contains(deferred, ruleGR3) {
 		t.Errorf("declared [2,3] for an inferred [N,3]: want GR3 left to run time:\n%s", rep)

@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"github.com/onnxshape/onnxshape/internal/safefile"
 	"path/filepath"
 
 	"github.com/onnxshape/onnxshape/graph"
@@ -14,7 +15,7 @@ import (
 // run meets: every operator's constraints, and every node's outputs against
 // the model's declarations.
 func Load(path string) (*graph.Model, error) {
-	b, err := onnx.ReadFile(path, onnx.DefaultMaxModelBytes) // regular files only: a pipe would block
+	b, err := safefile.Read(path, onnx.DefaultMaxModelBytes) // regular files only: a pipe would block
 	if err != nil {
 		return nil, err
 	}
@@ -28,7 +29,7 @@ func LoadBytes(b []byte, baseDir string) (*graph.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := Enforce(m, baseDir); err != nil {
+	if err := enforce(m, baseDir); err != nil {
 		return nil, err
 	}
 	return graph.FromProto(m, baseDir)

@@ -3,9 +3,9 @@ package profile
 import (
 	"errors"
 	"fmt"
+	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"strings"
 
-	"github.com/onnxshape/onnxshape/graph"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -103,7 +103,7 @@ func (c *checker) checkNode(i int, np *pb.NodeProto) {
 // attribute the node's operator version does not take or takes with
 // another type, as the loader refuses it in every mode.
 func (c *checker) checkAttributes(nc *nodeCheck) bool {
-	err := graph.CheckAttributes(nc.np, nc.schema)
+	err := nodeproto.CheckAttributes(nc.np, nc.schema)
 	var opErr *ops.Error
 	if errors.As(err, &opErr) {
 		nc.finding(ruleONNX, opErr.Msg, "remove the attribute or give it the type the operator version takes")
@@ -133,7 +133,7 @@ func isDataInput(op string, i int) bool {
 // the operator's own rule id.
 func (c *checker) runKernel(nc *nodeCheck) []*known {
 	np := nc.np
-	node, err := graph.NodeFromProto(np, nc.version, c.baseDir)
+	node, err := nodeproto.Decode(np, nc.version, c.baseDir)
 	if err != nil {
 		nc.finding(ruleONNX, fmt.Sprintf("the node cannot be read: %v", err), "write the node as its ONNX schema describes")
 		return nil

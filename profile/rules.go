@@ -112,7 +112,7 @@ var Rules = []Rule{
 	rule("Unsqueeze", "axes", "axes is a 1-D int64 tensor holding at least one axis (the formal specification needs one)",
 		"give axes as a 1-D int64 tensor of at least one axis", "ops.unsqueezeNode", "ops.unsqueezeShape"),
 	rule("Unsqueeze", "Y [C1]", "Y's shape is X's with a 1 inserted at each axis: a declared shape of Y agrees with it",
-		"declare Y with the shape Unsqueeze gives (X's with a 1 at each axis)", "graph.DeclaredRule"),
+		"declare Y with the shape Unsqueeze gives (X's with a 1 at each axis)", "sonnxrule.Declared"),
 
 	rule("Unsqueeze", ruleTypes, "X and Y are float16, float, double, int8..int64, uint8..uint64, bool or string (no bfloat16)",
 		"give Unsqueeze a tensor of one of the listed types", "profile.checkSpecTypes"),
@@ -126,7 +126,7 @@ var Rules = []Rule{
 	rule("Concat", "inputs [C3]", "the inputs have one element type ([R3])",
 		"convert the inputs explicitly (Cast) to one type", "ops.concatShape", "profile.checkNodeTypes"),
 	rule("Concat", "concat_output [C1]", "the output has the inputs' element type ([R3]): a declared type of the output agrees with it",
-		"declare the output with the inputs' element type", "graph.DeclaredRule"),
+		"declare the output with the inputs' element type", "sonnxrule.Declared"),
 	rule("Concat", "axis [C1]", "axis in [0, r-1], r the inputs' rank (>= 1): a negative axis is outside the profile",
 		"give a non-negative axis below the rank (axis + r for a negative one)", "ops.concatShape"),
 

@@ -63,7 +63,7 @@ func TestRunTime(t *testing.T) {
 		}
 		t.Run(strings.ReplaceAll(r.Key(), " ", "_"), func(t *testing.T) {
 			m, in := liftInitializers(t, violations[r.Key()].model(t))
-			rep := Check(m, "")
+			rep := CheckProto(m, "")
 			switch rep.Verdict() {
 			case VerdictInside:
 				t.Fatalf("inside with the parameters known only at run time:\n%s", rep)

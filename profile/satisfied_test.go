@@ -52,7 +52,7 @@ func satisfying(t testing.TB, key string) *pb.ModelProto {
 func TestSatisfied(t *testing.T) {
 	for _, r := range Rules {
 		t.Run(strings.ReplaceAll(r.Key(), " ", "_"), func(t *testing.T) {
-			if rep := Check(satisfying(t, r.Key()), ""); rep.Verdict() != VerdictInside {
+			if rep := CheckProto(satisfying(t, r.Key()), ""); rep.Verdict() != VerdictInside {
 				t.Errorf("verdict %s, want inside:\n%s", rep.Verdict(), rep)
 			}
 		})

@@ -2,9 +2,9 @@ package profile
 
 import (
 	"fmt"
+	"github.com/onnxshape/onnxshape/internal/sonnxrule"
 	"strings"
 
-	"github.com/onnxshape/onnxshape/graph"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -74,7 +74,7 @@ func (c *checker) deferDeclared(nc *nodeCheck, name string, k, d *known) {
 	if shape && k.dtype != d.dtype && d.dtype != tensor.Undefined {
 		return // a type mismatch is reported already
 	}
-	nc.deferRules([]string{graph.DeclaredRule(nc.op(), shape)},
+	nc.deferRules([]string{sonnxrule.Declared(nc.op(), shape)},
 		"value %q is declared %s but is known only as %s before the model runs", name, describeDeclared(d, c.declared[name]), c.inferred.describe(name, k))
 }
 

@@ -16,12 +16,12 @@ func TestFoldBudget(t *testing.T) {
 		node("Concat", names("a", "b"), names("shape"), attrInt("axis", 0)).
 		node("Reshape", names("x", "shape"), names("y"), attrInt("allowzero", 0)).
 		output("y", tensor.Float, 3, 2).build()
-	if rep := Check(m, ""); rep.Verdict() != VerdictInside {
+	if rep := CheckProto(m, ""); rep.Verdict() != VerdictInside {
 		t.Fatalf("within the budget:\n%s", rep)
 	}
 	defer func(b int64) { foldBudget = b }(foldBudget)
 	foldBudget = 8 // less than the folded shape's 16 bytes
-	rep := Check(m, "")
+	rep := CheckProto(m, "")
 	if rep.Verdict() != VerdictUndecided || len(rep.Deferred) == 0 ||
 		!strings.Contains(rep.Deferred[0].Reason, "past the check's budget") {
 		t.Errorf("past the budget:\n%s", rep)
@@ -34,7 +34,7 @@ func TestUnimplementedOperatorUndecided(t *testing.T) {
 	m := newModel(t, 25).input("x", tensor.Float, 2, 3).
 		node("Det", names("x"), names("y")).
 		output("y", tensor.Float, 2, 3).build()
-	rep := Check(m, "")
+	rep := CheckProto(m, "")
 	if rep.Verdict() != VerdictUndecided || len(rep.Deferred) == 0 || !slices.Equal(rep.Deferred[0].Rules, []string{"OPS"}) ||
 		!strings.Contains(rep.Deferred[0].Reason, "no specification in onnxshape") {
 		t.Errorf("Det:\n%s", rep)
@@ -42,7 +42,7 @@ func TestUnimplementedOperatorUndecided(t *testing.T) {
 	m = newModel(t, 25).input("x", tensor.Float, 2, 3).ints("reps", 1, 1).
 		node("Tile", names("x", "reps"), names("y")).
 		output("y", tensor.Float, 2, 3).build()
-	if rep := Check(m, ""); rep.Verdict() != VerdictOutside || reportKeys(rep)[0] != "OPS" {
+	if rep := CheckProto(m, ""); rep.Verdict() != VerdictOutside || reportKeys(rep)[0] != "OPS" {
 		t.Errorf("Tile:\n%s", rep)
 	}
 }
@@ -52,7 +52,7 @@ func TestUnimplementedOperatorUndecided(t *testing.T) {
 func TestInitializerInputIsADefault(t *testing.T) {
 	m := reshapeModel(t, tensor.Float, []int64{2, 3}, []int64{3, 2}, 0, 3, 2).build()
 	m.Graph.Input = append(m.Graph.Input, valueInfo(m.Graph.Initializer[0].GetName(), tensorType(tensor.Int64, []int64{2})))
-	rep := Check(m, "")
+	rep := CheckProto(m, "")
 	if got := reportKeys(rep); !slices.Equal(got, []string{"GR4"}) || !strings.Contains(rep.Findings[0].Message, "also a graph input") {
 		t.Fatalf("reported %q:\n%s", got, rep)
 	}
@@ -63,7 +63,7 @@ func TestInitializerInputIsADefault(t *testing.T) {
 // rank is left to run time.
 func TestRankOfUndecidedNodes(t *testing.T) {
 	model := func(yDims ...int64) *Report {
-		return Check(newModel(t, 25).input("x", tensor.Float, 2, 3).input("axes", tensor.Int64, 1).
+		return CheckProto(newModel(t, 25).input("x", tensor.Float, 2, 3).input("axes", tensor.Int64, 1).
 			node("Unsqueeze", names("x", "axes"), names("y")).
 			output("y", tensor.Float, yDims...).build(), "")
 	}

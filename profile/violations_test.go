@@ -298,7 +298,7 @@ func TestViolations(t *testing.T) {
 			if !ok {
 				t.Fatalf("no model violates %q: add one to violations", r.Key())
 			}
-			rep := Check(v.model(t), "")
+			rep := CheckProto(v.model(t), "")
 			want := append([]string{r.Key()}, v.also...)
 			sort.Strings(want)
 			if got := reportKeys(rep); strings.Join(got, "|") != strings.Join(want, "|") {
@@ -324,14 +324,14 @@ func TestViolations(t *testing.T) {
 // TestInsideModel checks that a model inside the profile passes clean, and
 // that every node of it was checked statically.
 func TestInsideModel(t *testing.T) {
-	rep := Check(insideModel(t), "")
+	rep := CheckProto(insideModel(t), "")
 	if !rep.Inside() || len(rep.Deferred) != 0 {
 		t.Fatalf("want a clean report, got:\n%s", rep)
 	}
 	if rep.Nodes != 6 || rep.Checked != 6 {
 		t.Errorf("Nodes, Checked = %d, %d; want 6, 6", rep.Nodes, rep.Checked)
 	}
-	if err := Enforce(insideModel(t), ""); err != nil {
+	if err := enforce(insideModel(t), ""); err != nil {
 		t.Errorf("Enforce: %v", err)
 	}
 }

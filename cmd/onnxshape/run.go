@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/onnxshape/onnxshape/internal/safefile"
 	"io"
 	"os"
 	"path/filepath"
@@ -85,12 +86,10 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	caps.tensor = (&ops.Options{MaxTensorBytes: *maxBytes}).TensorLimit()
 	var m *graph.Model
 	var given map[string]tensor.Value
-	baseDir := ""
 	if len(pos) == 0 {
 		m, given, err = loadExample()
 	} else {
 		m, given, err = loadModel(pos[0], inputs, caps)
-		baseDir = modelDir(pos[0])
 	}
 	if err != nil {
 		return fail(err)
@@ -98,7 +97,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	// Under the profile, a model that leaves it is refused before it runs;
 	// the operators then check the profile's constraints on every value.
 	if p == ops.ProfileSONNX {
-		if err := profile.Enforce(m.Proto(), baseDir); err != nil {
+		if err := profile.Enforce(m); err != nil {
 			return fail(err)
 		}
 	}
@@ -120,14 +119,6 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
-}
-
-// modelDir returns the folder of a model given as a file or a node-test folder.
-func modelDir(path string) string {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return path
-	}
-	return filepath.Dir(path)
 }
 
 // loadExample loads the bundled example model and its input.
@@ -220,7 +211,7 @@ func inputNames(m *graph.Model) string {
 func readInput(file string, vi graph.ValueInfo, caps readCaps) (tensor.Value, error) {
 	switch strings.ToLower(filepath.Ext(file)) {
 	case ".npy":
-		f, _, err := onnx.OpenFile(file)
+		f, _, err := safefile.Open(file)
 		if err != nil {
 			return nil, err
 		}
@@ -232,7 +223,7 @@ func readInput(file string, vi graph.ValueInfo, caps readCaps) (tensor.Value, er
 		return t, nil
 	case ".pb":
 		limits := &onnx.Limits{MaxModelBytes: caps.model.MaxModelBytes, MaxTensorBytes: caps.model.MaxTensorBytes}
-		v, _, err := onnx.ReadValueWith(file, vi.Type, limits)
+		v, _, err := onnx.ReadValueWith(file, vi.TypeProto(), limits)
 		return v, err
 	}
 	return nil, fmt.Errorf("%s: inputs are .npy or .pb files", file)
@@ -266,7 +257,7 @@ func writeOutputs(dir string, outputs []graph.ValueInfo, values map[string]tenso
 // else to base.pb, and returns the path written.
 func writeOutput(base, name string, v tensor.Value, maxBytes int64) (string, error) {
 	write := func(path string, encode func(io.Writer) error) (string, error) {
-		f, err := onnx.CreateFile(path)
+		f, err := safefile.Create(path)
 		if err != nil {
 			return "", err
 		}

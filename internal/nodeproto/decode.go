@@ -1,4 +1,11 @@
-package graph
+// Package nodeproto turns the NodeProtos of a model file into what the
+// rest of onnxshape works with: the ops.Node a kernel reads (Decode), the
+// check of a node's attributes against its operator version
+// (CheckAttributes) and the order in which a graph's nodes run (Sort).
+// The model runner (graph), shape inference (infer), the profile checker
+// (profile) and the builder share them; they are internal because their
+// signatures carry generated protobuf types.
+package nodeproto
 
 import (
 	"fmt"
@@ -8,7 +15,7 @@ import (
 	"github.com/onnxshape/onnxshape/ops"
 )
 
-// NodeFromProto converts a NodeProto into the ops.Node its kernel reads:
+// Decode converts a NodeProto into the ops.Node its kernel reads:
 // the operator, version (the since-version resolved from the model's opset
 // imports), the attributes (tensor attributes decoded with
 // onnx.TensorFromProto, external data relative to baseDir) and the number
@@ -17,7 +24,7 @@ import (
 // Attributes that no shape operator takes (graphs, sparse tensors, type
 // protos, lists of tensors) and references to a function's attributes are
 // errors that name the attribute.
-func NodeFromProto(np *pb.NodeProto, version int, baseDir string) (*ops.Node, error) {
+func Decode(np *pb.NodeProto, version int, baseDir string) (*ops.Node, error) {
 	n := &ops.Node{
 		Name:       np.GetName(),
 		OpType:     np.GetOpType(),

@@ -1,4 +1,4 @@
-package graph
+package nodeproto
 
 import (
 	"github.com/onnxshape/onnxshape/onnx/pb"
@@ -8,12 +8,12 @@ import (
 // CheckAttributes returns an error for the first attribute of np that the
 // operator version of schema does not take, or takes with another type: an
 // *ops.Error (rule "attribute") naming the attribute and listing the ones
-// the version takes. Load calls it on every node in every mode, as ONNX's
-// checker and onnxruntime refuse such nodes; builder.Op calls it too.
+// the version takes. graph.Load calls it on every node in every mode, as
+// ONNX's checker and onnxruntime refuse such nodes; builder.Op calls it too.
 func CheckAttributes(np *pb.NodeProto, schema *ops.Schema) error {
 	for _, ap := range np.GetAttribute() {
 		if ap.RefAttrName != nil {
-			continue // NodeFromProto refuses function attribute references
+			continue // Decode refuses function attribute references
 		}
 		typ := ops.AttrType(ap.GetType())
 		if typ == ops.AttrUndefined {
