@@ -58,3 +58,50 @@ func BenchmarkStandard(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStandardPooled is BenchmarkStandard with a graph.Pool, each
+// run's outputs released before the next: what a warm service loop costs.
+// A warm pooled run of a chain allocates only its outputs.
+func BenchmarkStandardPooled(b *testing.B) {
+	batch := 8
+	if testing.Short() {
+		batch = 1
+	}
+	for _, s := range Standards() {
+		b.Run(s.Name, func(b *testing.B) {
+			c := s.build(batch)
+			mp, err := c.model(s.Name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			m, err := graph.FromProto(mp, "")
+			if errors.Is(err, ops.ErrUnsupported) {
+				b.Skip(err)
+			} else if err != nil {
+				b.Fatal(err)
+			}
+			inputs := map[string]tensor.Value{}
+			for _, in := range c.inputs {
+				inputs[in.name] = in.t
+			}
+			pool := graph.NewPool()
+			opts := &graph.RunOptions{Pool: pool}
+			b.ReportAllocs()
+			ctx := context.Background()
+			var held []tensor.Value
+			for b.Loop() {
+				held = held[:0]
+				out, err := m.Run(ctx, inputs, opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, v := range out {
+					held = append(held, v)
+				}
+				if err := pool.Release(held...); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

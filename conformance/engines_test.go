@@ -1,11 +1,13 @@
 package conformance
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"testing"
 
@@ -128,4 +130,113 @@ func sameRefusal(errFast, errRef error) error {
 		return fmt.Errorf("the engines break different rules: fast %v, reference %v", errFast, errRef)
 	}
 	return nil
+}
+
+// A node runs prepared (ops.Prepared) when its inputs have the types,
+// shapes and parameter values of its last run: every pass case, run once on
+// other float data to prepare its node and then on its own inputs, gives
+// bit for bit the outputs of a model that has never run, and a third run
+// (reusing the headers of the second) gives them again, the second run's
+// outputs unchanged.
+func TestPreparedNodesReplayNodeTests(t *testing.T) {
+	dir := requireNodeTests(t)
+	cases, err := FindCases(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest, err := ReadManifest("manifest.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, c := range cases {
+		name := filepath.Base(c)
+		if e, ok := manifest[name]; !ok || !e.Pass {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(c, "model.onnx"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sets, _ := filepath.Glob(filepath.Join(c, "test_data_set_*"))
+		sort.Strings(sets)
+		for _, set := range sets {
+			fresh, err1 := graph.LoadBytes(b, c)
+			warm, err2 := graph.LoadBytes(b, c)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("%s: %v %v", name, err1, err2)
+			}
+			inputs, other := map[string]tensor.Value{}, map[string]tensor.Value{}
+			for k, vi := range fresh.Inputs() {
+				v, err := readValue(filepath.Join(set, fmt.Sprintf("input_%d.pb", k)), vi)
+				if err != nil {
+					t.Fatal(err)
+				}
+				inputs[vi.Name], other[vi.Name] = v, otherFloats(v)
+			}
+			want, errWant := fresh.Run(ctx, inputs, nil)
+			warm.Run(ctx, other, nil) // prepares; may fail on other data
+			got, errGot := warm.Run(ctx, inputs, nil)
+			if (errWant == nil) != (errGot == nil) {
+				t.Errorf("%s: fresh %v, prepared %v", name, errWant, errGot)
+				continue
+			}
+			if errWant != nil {
+				continue
+			}
+			kept := map[string]tensor.Value{}
+			for k, v := range got {
+				kept[k] = cloneValue(v)
+			}
+			again, err := warm.Run(ctx, inputs, nil)
+			if err != nil {
+				t.Errorf("%s: third run: %v", name, err)
+				continue
+			}
+			for _, vi := range fresh.Outputs() {
+				for _, pair := range [][2]tensor.Value{{got[vi.Name], want[vi.Name]}, {again[vi.Name], want[vi.Name]}, {got[vi.Name], kept[vi.Name]}} {
+					if !identical(pair[0], pair[1]) {
+						t.Errorf("%s %s: output %s: prepared %v, fresh %v", name, filepath.Base(set), vi.Name, pair[0], pair[1])
+					}
+				}
+			}
+		}
+	}
+}
+
+// otherFloats returns v with every float32 element x replaced by 0.5x+1,
+// other values as they are.
+func otherFloats(v tensor.Value) tensor.Value {
+	t, ok := v.(*tensor.Tensor)
+	if !ok || t.DataType() != tensor.Float {
+		return v
+	}
+	xs, _ := tensor.ToSlice[float32](t)
+	for i := range xs {
+		xs[i] = 0.5*xs[i] + 1
+	}
+	u, err := tensor.FromSlice(xs, t.Shape()...)
+	if err != nil {
+		return v
+	}
+	return u
+}
+
+// cloneValue copies a tensor's storage; other values are kept as they are.
+func cloneValue(v tensor.Value) tensor.Value {
+	if t, ok := v.(*tensor.Tensor); ok {
+		return t.Clone()
+	}
+	return v
+}
+
+// identical reports two values of the same type, shape and bits.
+func identical(a, b tensor.Value) bool {
+	x, ok1 := a.(*tensor.Tensor)
+	y, ok2 := b.(*tensor.Tensor)
+	if !ok1 || !ok2 {
+		return ok1 == ok2 && a.Describe() == b.Describe()
+	}
+	return x.DataType() == y.DataType() && slices.Equal(x.Shape(), y.Shape()) &&
+		bytes.Equal(x.Bytes(), y.Bytes()) && slices.Equal(x.Strings(), y.Strings())
 }

@@ -17,11 +17,18 @@ func TestReferenceKernelMissing(t *testing.T) {
 		in:     []int{}, out: []int{},
 	}
 	st.reference = referenceKernel(st.schema)
-	err := st.run(&ops.Options{}, EngineReference, nil, nil)
+	err := runStep(&st, EngineReference, 0)
 	if !errors.Is(err, ops.ErrUnsupported) || err.Error() != `node "n" (com.example.Made-3): unsupported operator: the reference engine has no kernel for com.example.Made-3` {
 		t.Fatalf("got %v", err)
 	}
-	if err := st.run(&ops.Options{}, EngineFast, nil, nil); err != nil {
+	if err := runStep(&st, EngineFast, 0); err != nil {
 		t.Fatalf("the fast engine: %v", err)
 	}
+}
+
+// runStep runs st alone under engine, in a run state of slots slots.
+func runStep(st *step, engine Engine, slots int) error {
+	r := &runState{engine: engine, vals: make([]tensor.Value, slots), headers: make([]*tensor.Tensor, slots),
+		reuse: make([]*tensor.Tensor, len(st.out)), outs: make([]tensor.Value, len(st.out))}
+	return st.run(r, make([]tensor.Value, len(st.in)))
 }

@@ -27,6 +27,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
@@ -55,6 +56,8 @@ type Model struct {
 	// numIns is the total of the steps' input counts: the length of a
 	// run's arena of input lists.
 	numIns int
+	// maxOuts is the most outputs a step has.
+	maxOuts int
 	// runs recycles the state of finished runs, so that a warm run
 	// allocates little beyond what its kernels create.
 	runs sync.Pool
@@ -95,6 +98,9 @@ type step struct {
 	release []int
 
 	reference ops.Kernel // the reference engine's kernel; nil when it has none
+	// prepared is the node bound to the shapes of its last fast run's
+	// inputs (see ops.Prepared), shared by the runs of the model.
+	prepared *atomic.Pointer[ops.Prepared]
 }
 
 // NodeError is the error of one node of a model, at load or run time.
@@ -400,7 +406,7 @@ func prepareNode(np *pb.NodeProto, i int, opsets map[string]int, slots map[strin
 	if err := checkArity("outputs", len(np.GetOutput()), schema.Outputs); err != nil {
 		return step{}, nodeError(np, i, schema.Since, err)
 	}
-	st := step{index: i, node: node, schema: schema, reference: referenceKernel(schema)}
+	st := step{index: i, node: node, schema: schema, reference: referenceKernel(schema), prepared: new(atomic.Pointer[ops.Prepared])}
 	for k, name := range np.GetInput() {
 		if name == "" {
 			st.in = append(st.in, -1)
@@ -679,26 +685,51 @@ func (m *Model) run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 	return out, nil
 }
 
-// run runs one node under engine, reading its inputs from vals into in
-// (one slot per input) and storing its outputs in vals. A panic in the
-// kernel becomes a *NodeError with a *PanicError.
-func (st *step) run(opt *ops.Options, engine Engine, vals, in []tensor.Value) (err error) {
+// run runs one node under r's engine, reading its inputs from r.vals into
+// in (one slot per input) and storing its outputs in r.vals. A panic in
+// the kernel becomes a *NodeError with a *PanicError.
+//
+// Under the fast engine and the ONNX rules, a data-movement node runs
+// prepared (see ops.Prepared) when its inputs fit the shapes it was last
+// prepared for, its outputs in headers the run made last time when no one
+// else can hold them (see runState.headers).
+func (st *step) run(r *runState, in []tensor.Value) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = st.fail(&PanicError{Value: r})
 		}
 	}()
+	vals := r.vals
 	for k, s := range st.in {
 		in[k] = nil
 		if s >= 0 {
 			in[k] = vals[s]
 		}
 	}
-	kernel, err := st.kernel(engine)
-	if err != nil {
-		return st.fail(err)
+	fast := r.engine != EngineReference && r.opt.Profile == ops.ProfileONNX && st.prepared != nil
+	if fast {
+		if p := st.prepared.Load(); p.Fits(in) {
+			return st.runPrepared(r, p, in)
+		}
 	}
-	out, err := kernel(opt, st.node, in)
+	for _, s := range st.in {
+		if s >= 0 {
+			r.headers[s] = nil // the kernel may keep the header in its outputs
+		}
+	}
+	var out []tensor.Value
+	if fast {
+		var p *ops.Prepared
+		if out, p, err = st.schema.Prepare(&r.opt, st.node, in); p != nil {
+			st.prepared.Store(p)
+		}
+	} else {
+		kernel, kerr := st.kernel(r.engine)
+		if kerr != nil {
+			return st.fail(kerr)
+		}
+		out, err = kernel(&r.opt, st.node, in)
+	}
 	if err != nil {
 		return st.fail(err)
 	}
@@ -710,6 +741,37 @@ func (st *step) run(opt *ops.Options, engine Engine, vals, in []tensor.Value) (e
 			return st.fail(&kindError{fmt.Errorf("the kernel produced no output #%d", k), ErrInternal})
 		}
 		vals[s] = out[k]
+	}
+	return nil
+}
+
+// runPrepared runs the step's prepared node p on in. Each output gets the
+// header this step made for its slot in the run before, when that one
+// reached no one outside the run. A prepared node's outputs are headers of
+// their own (never an input passed through: see ops.Prepared), so each
+// slot's header is reachable only through that slot.
+func (st *step) runPrepared(r *runState, p *ops.Prepared, in []tensor.Value) error {
+	reuse, out := r.reuse[:len(st.out)], r.outs[:len(st.out)]
+	for k, s := range st.out {
+		reuse[k] = nil
+		if s >= 0 {
+			reuse[k] = r.headers[s]
+		}
+	}
+	err := p.Run(&r.opt, in, reuse, out)
+	clear(reuse)
+	if err != nil {
+		clear(out)
+		return st.fail(err)
+	}
+	for k, s := range st.out {
+		y := out[k]
+		out[k] = nil
+		if s < 0 {
+			continue
+		}
+		r.vals[s] = y
+		r.headers[s], _ = y.(*tensor.Tensor)
 	}
 	return nil
 }

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"unsafe"
 
+	"github.com/onnxshape/onnxshape/internal/header"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/ops"
@@ -80,6 +82,7 @@ func (m *Model) planMemory() {
 	for i := range m.steps {
 		m.steps[i].inAt = m.numIns
 		m.numIns += len(m.steps[i].in)
+		m.maxOuts = max(m.maxOuts, len(m.steps[i].out))
 	}
 
 	m.fixed = map[storageKey]struct{}{}
@@ -131,12 +134,18 @@ type runState struct {
 	pool   *Pool
 	cap    int64
 	charge func(int64) error // r.chargeNode, bound once per state
+	alloc  func(int) []byte  // r.allocate, bound once per state
+	// spares is small storage of the run's allocator that no value
+	// holds; fresh, the storage it made during the running node, not yet
+	// claimed by an output (see holdTensor).
+	spares [][]byte
+	fresh  []storageKey
 	user   func(int64) error // the caller's own Charge, if any
 
 	// owned is the storage the run created, with the number of tensors
 	// in live values that hold it; external is the storage of the
 	// caller's inputs, which the run neither counts nor releases.
-	owned    map[storageKey]holding
+	owned    storageSet
 	external map[storageKey]struct{}
 	live     int64 // bytes of owned
 	pending  int64 // bytes the running node has charged
@@ -144,6 +153,16 @@ type runState struct {
 	peakPos  int   // position of the step that reached peak
 	pos      int   // position of the running step
 	plan     *MemoryPlan
+	// headers holds, by slot, the tensor header a prepared step made for
+	// the slot's value, kept for the same step of the next run on this
+	// state to reuse: only while no graph output and no kernel other than
+	// a prepared one has seen it, so nothing outside the run can hold it
+	// (see step.runPrepared).
+	headers []*tensor.Tensor
+	// reuse and outs are a prepared step's argument lists, sized for
+	// the step with the most outputs.
+	reuse []*tensor.Tensor
+	outs  []tensor.Value
 	// sharedThreads is set when the caller leaves Threads at 0: each
 	// node then takes its share of the cores among the runs under way.
 	sharedThreads bool
@@ -154,6 +173,53 @@ type holding struct {
 	refs  int
 	bytes int64
 	buf   []byte // for the Pool; nil for strings
+	// spare is set for storage the run's own allocator made (see
+	// runState.allocate): once no value holds it, no one can, and a later
+	// node may have it.
+	spare bool
+}
+
+// Without a Pool a run still recycles the small storage of its
+// intermediates: a chain of small tensors would otherwise spend much of its
+// time allocating and collecting them. Only storage the run's allocator
+// made and that no value holds any more is kept, at most maxSpares pieces
+// of at most maxSpareBytes each, in the run state (dropped with it).
+const (
+	maxSpares     = 16
+	maxSpareBytes = 64 << 10
+)
+
+// allocate is the run's ops.Options.Alloc when the caller gives no Pool:
+// small storage comes from the spares when one has the size.
+func (r *runState) allocate(size int) []byte {
+	if size == 0 {
+		return []byte{}
+	}
+	var b []byte
+	for i, s := range r.spares {
+		if len(s) == size {
+			b = s
+			last := len(r.spares) - 1
+			r.spares[i], r.spares[last] = r.spares[last], nil
+			r.spares = r.spares[:last]
+			break
+		}
+	}
+	if b == nil {
+		words := make([]uint64, (size-1)/8+1)
+		b = unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), size)
+	}
+	if size <= maxSpareBytes {
+		r.fresh = append(r.fresh, unsafe.Pointer(&b[0]))
+	}
+	return b
+}
+
+// spare keeps b, storage of the run's allocator that no value holds.
+func (r *runState) spare(b []byte) {
+	if len(r.spares) < maxSpares {
+		r.spares = append(r.spares, b)
+	}
 }
 
 // startRun returns a run state for m, recycled when it can be.
@@ -161,8 +227,10 @@ func (m *Model) startRun(ctx context.Context, o *RunOptions, plan *MemoryPlan) *
 	r, _ := m.runs.Get().(*runState)
 	if r == nil {
 		r = &runState{m: m, vals: make([]tensor.Value, m.numSlots), ins: make([]tensor.Value, m.numIns),
-			owned: map[storageKey]holding{}, external: map[storageKey]struct{}{}}
+			external: map[storageKey]struct{}{},
+			headers:  make([]*tensor.Tensor, m.numSlots), reuse: make([]*tensor.Tensor, m.maxOuts), outs: make([]tensor.Value, m.maxOuts)}
 		r.charge = r.chargeNode
+		r.alloc = r.allocate
 	}
 	r.ctx, r.plan, r.cap, r.pool, r.user = ctx, plan, DefaultMaxRunBytes, nil, nil
 	r.opt = ops.Options{}
@@ -180,6 +248,9 @@ func (m *Model) startRun(ctx context.Context, o *RunOptions, plan *MemoryPlan) *
 			r.opt.Alloc = o.Pool.allocator()
 		}
 	}
+	if r.opt.Alloc == nil {
+		r.opt.Alloc = r.alloc
+	}
 	r.engine = o.engine()
 	r.sharedThreads = r.opt.Threads == 0
 	activeRuns.Add(1)
@@ -195,13 +266,17 @@ func (m *Model) endRun(r *runState) {
 	if r.plan != nil && r.peak > 0 {
 		r.plan.Peak, r.plan.PeakStep = r.peak, r.peakPos
 	}
+	for _, s := range m.outSlots {
+		r.headers[s] = nil // the caller's now
+	}
+	for _, h := range r.headers {
+		if h != nil {
+			header.Detach(h) // a failed run's values, released above
+		}
+	}
 	clear(r.vals)
 	clear(r.ins)
-	if len(r.owned) > 1024 {
-		r.owned = map[storageKey]holding{}
-	} else {
-		clear(r.owned)
-	}
+	r.owned.reset()
 	if len(r.external) > 1024 {
 		r.external = map[storageKey]struct{}{}
 	} else {
@@ -273,10 +348,12 @@ func (r *runState) notePeak(bytes int64) {
 // step runs st and counts the storage of its outputs.
 func (r *runState) step(pos int, st *step) error {
 	r.pos, r.pending = pos, 0
+	clear(r.fresh)
+	r.fresh = r.fresh[:0]
 	if r.sharedThreads {
 		r.opt.Threads = sharedThreads(activeRuns.Load())
 	}
-	if err := st.run(&r.opt, r.engine, r.vals, r.ins[st.inAt:st.inAt+len(st.in)]); err != nil {
+	if err := st.run(r, r.ins[st.inAt:st.inAt+len(st.in)]); err != nil {
 		// A kernel stopped by a cancellation reports the context's error.
 		if cerr := r.ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
 			if ne, ok := err.(*NodeError); ok {
@@ -310,6 +387,9 @@ func (r *runState) release(st *step) {
 	for _, s := range st.release {
 		r.drop(r.vals[s])
 		r.vals[s] = nil
+		if h := r.headers[s]; h != nil {
+			header.Detach(h) // kept for the next run, not holding the storage
+		}
 	}
 }
 
@@ -339,24 +419,30 @@ func (r *runState) holdTensor(t *tensor.Tensor) {
 	if k == nil {
 		return
 	}
-	h, ok := r.owned[k]
-	if !ok {
-		if len(r.m.fixed) > 0 {
-			if _, ok := r.m.fixed[k]; ok {
-				return
-			}
+	if i := r.owned.find(k); i >= 0 {
+		r.owned.entries[i].refs++
+		return
+	}
+	if len(r.m.fixed) > 0 {
+		if _, ok := r.m.fixed[k]; ok {
+			return
 		}
+	}
+	if len(r.external) > 0 {
 		if _, ok := r.external[k]; ok {
 			return
 		}
-		h = holding{bytes: n}
-		if t.DataType() != tensor.String {
-			h.buf = t.Bytes()
-		}
-		r.live += n
 	}
-	h.refs++
-	r.owned[k] = h
+	h := holding{refs: 1, bytes: n}
+	if t.DataType() != tensor.String {
+		h.buf = t.Bytes()
+		if i := slices.Index(r.fresh, k); i >= 0 {
+			h.spare = true
+			r.fresh[i] = nil
+		}
+	}
+	r.live += n
+	r.owned.add(k, h)
 }
 
 // drop lets go of a value: storage no live value holds any more is freed,
@@ -377,22 +463,26 @@ func (r *runState) drop(v tensor.Value) {
 }
 
 func (r *runState) dropTensor(t *tensor.Tensor) {
-	if t == nil || len(r.owned) == 0 {
+	if t == nil || r.owned.len() == 0 {
 		return
 	}
 	k, _ := storageOf(t)
-	h, ok := r.owned[k]
-	if !ok {
+	i := r.owned.find(k)
+	if i < 0 {
 		return
 	}
+	h := &r.owned.entries[i]
 	if h.refs--; h.refs > 0 {
-		r.owned[k] = h
 		return
 	}
-	delete(r.owned, k)
 	r.live -= h.bytes
-	if r.pool != nil && h.buf != nil {
-		r.pool.recycle(h.buf)
+	buf, spare := h.buf, h.spare
+	r.owned.remove(i)
+	switch {
+	case r.pool != nil && buf != nil:
+		r.pool.recycle(buf)
+	case spare:
+		r.spare(buf)
 	}
 }
 
@@ -400,13 +490,13 @@ func (r *runState) dropTensor(t *tensor.Tensor) {
 // to the caller.
 func (r *runState) abandon() {
 	if r.pool != nil {
-		for _, h := range r.owned {
+		for _, h := range r.owned.entries {
 			if h.buf != nil {
 				r.pool.recycle(h.buf)
 			}
 		}
 	}
-	clear(r.owned)
+	r.owned.reset()
 	r.live = 0
 }
 

@@ -23,7 +23,7 @@ func TestKernelPanicBecomesError(t *testing.T) {
 		in:  []int{0},
 		out: []int{1},
 	}
-	err := st.run(&ops.Options{}, EngineFast, make([]tensor.Value, 2), make([]tensor.Value, len(st.in)))
+	err := runStep(&st, EngineFast, 2)
 	var p *PanicError
 	if !errors.As(err, &p) {
 		t.Fatalf("got %v, want a PanicError", err)
@@ -41,7 +41,7 @@ func TestKernelMissingOutput(t *testing.T) {
 		}},
 		out: []int{0, -1, 1},
 	}
-	err := st.run(&ops.Options{}, EngineFast, make([]tensor.Value, 2), make([]tensor.Value, len(st.in)))
+	err := runStep(&st, EngineFast, 2)
 	if err == nil || err.Error() != "node #0 (Split-18): the kernel produced no output #2" {
 		t.Fatalf("got %v", err)
 	}

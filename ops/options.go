@@ -84,6 +84,19 @@ func (o *Options) charge(op opRef, what string, bytes int64) error {
 	return nil
 }
 
+// chargeOutput is charge for an output of type dt; the message is made
+// only when the charge is refused.
+func (o *Options) chargeOutput(op opRef, dt tensor.DataType, bytes int64) error {
+	if o.Charge == nil || bytes <= 0 {
+		return nil
+	}
+	if err := o.Charge(bytes); err != nil {
+		return &Error{Op: op.name, Version: op.version, Rule: "size",
+			Msg: fmt.Sprintf("output %v of %d bytes: %v", dt, bytes, err), Err: errors.Join(ErrLimit, err)}
+	}
+	return nil
+}
+
 // newTensor allocates a zero-filled output after checkSize.
 func (o *Options) newTensor(op opRef, dt tensor.DataType, shape []int) (*tensor.Tensor, error) {
 	return o.allocTensor(op, dt, shape, true)
@@ -95,9 +108,16 @@ func (o *Options) newOverwritten(op opRef, dt tensor.DataType, shape []int) (*te
 	return o.allocTensor(op, dt, shape, false)
 }
 
-func (o *Options) allocTensor(op opRef, dt tensor.DataType, shape []int, zero bool) (*tensor.Tensor, error) {
+func (o *Options) allocTensor(op opRef, dt tensor.DataType, shape []int, zero bool) (t *tensor.Tensor, err error) {
 	if err := o.checkSize(op, dt, shape); err != nil {
 		return nil, err
+	}
+	if o.rec != nil {
+		defer func() {
+			if err == nil {
+				o.rec.allocs = append(o.rec.allocs, recordedAlloc{t: t, zero: zero})
+			}
+		}()
 	}
 	if o.Charge != nil {
 		n, _ := tensor.NumElements(shape) // checked above
@@ -105,7 +125,7 @@ func (o *Options) allocTensor(op opRef, dt tensor.DataType, shape []int, zero bo
 		if dt == tensor.String {
 			per = 16
 		}
-		if err := o.charge(op, "output "+dt.String(), int64(n)*per); err != nil {
+		if err := o.chargeOutput(op, dt, int64(n)*per); err != nil {
 			return nil, err
 		}
 	}
@@ -122,7 +142,7 @@ func (o *Options) allocTensor(op opRef, dt tensor.DataType, shape []int, zero bo
 			}
 		}
 	}
-	t, err := tensor.New(dt, shape...)
+	t, err = tensor.New(dt, shape...)
 	if err != nil {
 		return nil, op.wrap("size", err, "output of shape %v", shape)
 	}

@@ -57,6 +57,9 @@ type Options struct {
 	// streamFrom, when positive, replaces streamMin: tests stream small
 	// outputs with it.
 	streamFrom int
+	// rec, when set, records the outputs a kernel allocates and the copy
+	// plans it runs (see Schema.Prepare).
+	rec *recorder
 }
 
 // Kernel runs one node. in holds the node's inputs in order, nil for an
@@ -72,6 +75,13 @@ type Schema struct {
 	Inputs  [2]int // the least and most inputs a node may have (-1: no upper bound)
 	Outputs [2]int // the least and most outputs
 	Run     Kernel
+
+	// params lists the inputs whose values, not only their types and
+	// shapes, decide a data-movement operator's copy plans (Reshape's
+	// shape, Slice's starts...); prepares is set for those operators
+	// (see Prepare).
+	params   []int
+	prepares bool
 }
 
 // ErrUnsupported is wrapped by the error of Lookup for an operator, domain or
@@ -97,8 +107,10 @@ func register(name string, versions []int, inputs, outputs [2]int, run Kernel) {
 	registry.Lock()
 	defer registry.Unlock()
 	k := key("", name)
+	params, prepares := preparable[name]
 	for _, v := range versions {
-		registry.byName[k] = append(registry.byName[k], &Schema{Name: name, Since: v, Inputs: inputs, Outputs: outputs, Run: nilSafe(opRef{name, v}, run)})
+		registry.byName[k] = append(registry.byName[k], &Schema{Name: name, Since: v, Inputs: inputs, Outputs: outputs, Run: nilSafe(opRef{name, v}, run),
+			params: params, prepares: prepares})
 	}
 	sort.Slice(registry.byName[k], func(i, j int) bool { return registry.byName[k][i].Since < registry.byName[k][j].Since })
 }

@@ -132,7 +132,36 @@ func (p copyPlan) run(opt *Options, dst, src *tensor.Tensor) error {
 	}
 	q.checkBounds(dst.Len(), src.Len())
 	q = q.longInnerLoop()
-	switch dt := dst.DataType(); {
+	if r := opt.orDefault().rec; r != nil {
+		r.plans = append(r.plans, recordedPlan{dst: dst, src: src, q: q})
+	}
+	return q.exec(opt, dst, src)
+}
+
+// exec runs a plan that run has simplified and checked against the two
+// tensors' lengths. A copy too small to share between cores is one call
+// of the typed loop, with no closure or part to allocate: a prepared node
+// of a small tensor (see Prepared) runs in a few hundred nanoseconds.
+func (q copyPlan) exec(opt *Options, dst, src *tensor.Tensor) error {
+	dt := dst.DataType()
+	small := len(q.shape) > 0 && dt != tensor.String && q.elements()*dt.Size()/4 < parallelWork
+	if d, s := dst.Bytes(), src.Bytes(); small && !opt.streams(len(d), len(s)) {
+		c := opt.orDefault().canceller()
+		switch dt.Size() {
+		case 1:
+			stridedCopy(d, s, q, false, &c)
+		case 2:
+			stridedCopy(asElems[uint16](d), asElems[uint16](s), q, false, &c)
+		case 4:
+			stridedCopy(asElems[uint32](d), asElems[uint32](s), q, false, &c)
+		case 8:
+			stridedCopy(asElems[uint64](d), asElems[uint64](s), q, false, &c)
+		case 16:
+			stridedCopy(asElems[[2]uint64](d), asElems[[2]uint64](s), q, false, &c)
+		}
+		return c.err
+	}
+	switch {
 	case dt == tensor.String:
 		return q.parallel(opt, 16, false, func(q copyPlan, c *canceller) { stridedCopy(dst.Strings(), src.Strings(), q, false, c) })
 	default:
@@ -153,6 +182,15 @@ func (p copyPlan) run(opt *Options, dst, src *tensor.Tensor) error {
 		}
 	}
 	return nil
+}
+
+// elements returns how many elements the plan moves.
+func (q copyPlan) elements() int {
+	n := 1
+	for _, d := range q.shape {
+		n *= d
+	}
+	return n
 }
 
 // asElems views tensor storage (8-byte aligned, see tensor.New) as []E.

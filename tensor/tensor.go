@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"math"
 	"unsafe"
+
+	"github.com/onnxshape/onnxshape/internal/header"
 )
 
 // ErrShape is wrapped by every error about an impossible shape: a negative
@@ -404,4 +406,35 @@ func SameShape(a, b []int) bool {
 		}
 	}
 	return true
+}
+
+func init() {
+	header.Rewrap = func(dst any, buf []byte) bool {
+		t, ok := dst.(*Tensor)
+		if !ok || t == nil || t.dtype == String || !t.dtype.Valid() || len(buf) != t.n*t.dtype.Size() {
+			return false
+		}
+		if len(buf) > 0 && uintptr(unsafe.Pointer(&buf[0]))%8 != 0 {
+			return false
+		}
+		if len(buf) == 0 {
+			buf = []byte{}
+		}
+		t.data = buf
+		return true
+	}
+	header.Detach = func(dst any) {
+		if t, ok := dst.(*Tensor); ok && t != nil {
+			t.data, t.strs = nil, nil
+		}
+	}
+	header.Review = func(dst, src any) bool {
+		t, ok := dst.(*Tensor)
+		u, ok2 := src.(*Tensor)
+		if !ok || !ok2 || t == nil || u == nil || t.dtype != u.dtype || !t.dtype.Valid() || t.n != u.n {
+			return false
+		}
+		t.data, t.strs = u.data, u.strs
+		return true
+	}
 }
