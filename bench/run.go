@@ -72,7 +72,7 @@ type Runner struct {
 
 // NewRunner loads the case's model; an error shows in Run and Result.
 func NewRunner(c *Case, o RunOptions) *Runner {
-	r := &Runner{c: c, o: o, ro: &graph.RunOptions{Options: ops.Options{Threads: o.Threads}}}
+	r := &Runner{c: c, o: o, ro: &graph.RunOptions{Threads: o.Threads}}
 	r.m, r.err = graph.Load(c.ModelPath())
 	if o.Pool {
 		r.ro.Pool = graph.NewPool()

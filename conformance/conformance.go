@@ -178,7 +178,7 @@ func runDataSet(m *graph.Model, set string, o *graph.RunOptions) error {
 	if o != nil && o.Pool != nil {
 		// A first run whose storage all goes back to the pool: the run
 		// compared below recycles it, as a model run in a loop does.
-		first, err := m.Run(contextFor(o), inputs, o)
+		first, err := m.Run(context.Background(), inputs, o)
 		if err != nil {
 			return err
 		}
@@ -186,7 +186,7 @@ func runDataSet(m *graph.Model, set string, o *graph.RunOptions) error {
 			o.Pool.Release(v)
 		}
 	}
-	got, err := m.Run(contextFor(o), inputs, o)
+	got, err := m.Run(context.Background(), inputs, o)
 	if err != nil {
 		return err
 	}
@@ -200,15 +200,6 @@ func runDataSet(m *graph.Model, set string, o *graph.RunOptions) error {
 		}
 	}
 	return nil
-}
-
-// contextFor returns the context a run is bound to: the options' own, or
-// none.
-func contextFor(o *graph.RunOptions) context.Context {
-	if o != nil && o.Ctx != nil {
-		return o.Ctx
-	}
-	return context.Background()
 }
 
 func readValue(path string, vi graph.ValueInfo) (tensor.Value, error) {

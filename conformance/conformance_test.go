@@ -83,7 +83,7 @@ func TestNodeTests(t *testing.T) {
 // the rule id, and one inside it passes exactly as under ONNX rules.
 func TestRunCaseUnderProfile(t *testing.T) {
 	dir := requireNodeTests(t)
-	o := &graph.RunOptions{Options: ops.Options{Profile: ops.ProfileSONNX}}
+	o := &graph.RunOptions{Profile: ops.ProfileSONNX}
 	if r := RunCase(filepath.Join(dir, "test_tile"), o); r.Status != Fail || !strings.Contains(r.Reason, "[OPS]") {
 		t.Errorf("Tile under the profile: %+v", r)
 	}

@@ -80,7 +80,7 @@ func TestEnginesAgreeOnNodeTests(t *testing.T) {
 // enginesAgree runs a one-node model through both engines under profile p.
 func enginesAgree(m *graph.Model, dir string, inputs map[string]tensor.Value, p ops.Profile) error {
 	run := func(e graph.Engine) (map[string]tensor.Value, error) {
-		return m.Run(context.Background(), inputs, &graph.RunOptions{Options: ops.Options{Profile: p}, Engine: e})
+		return m.Run(context.Background(), inputs, &graph.RunOptions{Profile: p, Engine: e})
 	}
 	fast, errFast := run(graph.EngineFast)
 	ref, errRef := run(graph.EngineReference)

@@ -50,7 +50,7 @@ func TestRunChecksDeclaredOutputsUnderProfile(t *testing.T) {
 		if _, err := m.Run(context.Background(), in, nil); err != nil {
 			t.Errorf("%s: under ONNX: %v", c.name, err)
 		}
-		_, err = m.Run(context.Background(), in, &graph.RunOptions{Options: ops.Options{Profile: ops.ProfileSONNX}})
+		_, err = m.Run(context.Background(), in, &graph.RunOptions{Profile: ops.ProfileSONNX})
 		var opErr *ops.Error
 		switch {
 		case err == nil:
@@ -73,7 +73,7 @@ func TestProfileRunNeedsInitializerInputs(t *testing.T) {
 	if _, err := m.Run(context.Background(), in, nil); err != nil {
 		t.Fatalf("under ONNX the initializer is a default: %v", err)
 	}
-	sonnx := &graph.RunOptions{Options: ops.Options{Profile: ops.ProfileSONNX}}
+	sonnx := &graph.RunOptions{Profile: ops.ProfileSONNX}
 	if _, err := m.Run(context.Background(), in, sonnx); err == nil || !strings.Contains(err.Error(), `[GR4] input "axes0" is not given`) {
 		t.Errorf("under the profile: %v", err)
 	}
@@ -96,7 +96,7 @@ func TestProfileRefusesZeroDims(t *testing.T) {
 	if _, err := m.Run(context.Background(), in, nil); err != nil {
 		t.Fatalf("under ONNX: %v", err)
 	}
-	_, err := m.Run(context.Background(), in, &graph.RunOptions{Options: ops.Options{Profile: ops.ProfileSONNX}})
+	_, err := m.Run(context.Background(), in, &graph.RunOptions{Profile: ops.ProfileSONNX})
 	var opErr *ops.Error
 	if !errors.As(err, &opErr) {
 		t.Fatalf("under the profile: %v", err)

@@ -45,7 +45,7 @@ func TestRunSelectsTheEngine(t *testing.T) {
 		{graph.EngineReference, ops.ProfileONNX, false},
 	} {
 		out, err := m.Run(context.Background(), map[string]tensor.Value{"x": x},
-			&graph.RunOptions{Options: ops.Options{Profile: c.profile}, Engine: c.engine})
+			&graph.RunOptions{Profile: c.profile, Engine: c.engine})
 		if err != nil {
 			t.Fatalf("%v under %v: %v", c.engine, c.profile, err)
 		}

@@ -7,3 +7,7 @@ func PoolFreshBytes(p *Pool) int64 {
 	defer p.mu.Unlock()
 	return p.fresh
 }
+
+// SetChargeHook makes o's runs tell f every charge before the run's own
+// cap checks it, so that tests can watch or refuse a node's allocations.
+func SetChargeHook(o *RunOptions, f func(int64) error) { o.charge = f }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/onnxshape/onnxshape/graph"
 	"github.com/onnxshape/onnxshape/onnx"
-	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -47,7 +46,7 @@ func FuzzLoadBytes(f *testing.F) {
 			}
 			inputs[in.Name] = x
 		}
-		o := &graph.RunOptions{Options: ops.Options{MaxTensorBytes: 1 << 20, Threads: 1}, MaxRunBytes: 4 << 20}
+		o := &graph.RunOptions{MaxTensorBytes: 1 << 20, Threads: 1, MaxRunBytes: 4 << 20}
 		m.Run(context.Background(), inputs, o)
 		// Twice with a pool: whatever the graph, the first run's outputs,
 		// not released, stay intact while the second run recycles, and

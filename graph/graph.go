@@ -139,14 +139,19 @@ type PanicError struct {
 
 func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
 
-// RunOptions are the settings of one run: the profile, the size limits and
-// the core count (see ops.Options). A nil *RunOptions means the defaults.
-// Threads left at 0 shares the cores between the runs under way: each node
-// takes GOMAXPROCS divided by the number of runs, at least one.
-// Ctx is taken from Run's context argument; a Charge set here is told every
-// charge before the run's own cap checks it.
+// RunOptions are the settings of one run: the profile, the size limits,
+// the core count, the storage pool and the engine. A nil *RunOptions means
+// the defaults. The run's context is Run's argument.
 type RunOptions struct {
-	ops.Options
+	// Profile selects ONNX or SONNX rules (see ops.Profile).
+	Profile ops.Profile
+	// MaxTensorBytes caps the storage of any one tensor a node creates
+	// (0 means ops.DefaultMaxTensorBytes; negative means no cap).
+	MaxTensorBytes int64
+	// Threads caps the cores a node uses. 0 shares the cores between the
+	// runs under way: each node takes GOMAXPROCS divided by the number of
+	// runs, at least one.
+	Threads int
 	// MaxRunBytes caps the live bytes of the run: the storage of the tensors
 	// the run has created and still holds, together with what the running
 	// node asks for, outputs and scratch (0 means DefaultMaxRunBytes;
@@ -161,6 +166,10 @@ type RunOptions struct {
 	Pool *Pool
 	// Engine selects the fast or the reference kernels (see Engine).
 	Engine Engine
+
+	// charge, when set (by tests, through export_test.go), is told every
+	// charge of the run before the run's own cap checks it.
+	charge func(int64) error
 }
 
 // DefaultMaxRunBytes is the default cap on a run's live bytes.

@@ -416,7 +416,7 @@ func TestSizeLimit(t *testing.T) {
 	// Unsqueeze returns a view, so a tiny limit does not stop it; the
 	// options must reach the kernels all the same without error. (The
 	// reference engine, the profile's default, copies: the fast one is asked for.)
-	o := &graph.RunOptions{Options: ops.Options{Profile: ops.ProfileSONNX, MaxTensorBytes: 1, Threads: 1}, Engine: graph.EngineFast}
+	o := &graph.RunOptions{Profile: ops.ProfileSONNX, MaxTensorBytes: 1, Threads: 1, Engine: graph.EngineFast}
 	if _, err := m.Run(context.Background(), map[string]tensor.Value{"x": x}, o); err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func TestRunByteCap(t *testing.T) {
 		t.Fatalf("got %v, want the second Tile refused with ErrLimit", err)
 	}
 	// One tensor's cap applies too.
-	if err := run(&graph.RunOptions{Options: ops.Options{MaxTensorBytes: 1000}}); !errors.Is(err, ops.ErrLimit) {
+	if err := run(&graph.RunOptions{MaxTensorBytes: 1000}); !errors.Is(err, ops.ErrLimit) {
 		t.Fatalf("tensor cap: %v", err)
 	}
 	if err := run(&graph.RunOptions{MaxRunBytes: -1}); err != nil {

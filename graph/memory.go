@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/onnxshape/onnxshape/internal/header"
+	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/ops"
@@ -20,7 +21,7 @@ import (
 // is counted once however many values share it (a Reshape is a view of its
 // input) and freed, or given back to the Pool, when the last value holding
 // it goes. MaxRunBytes caps the bytes held plus what the running node asks
-// for through ops.Options.Charge.
+// for through the budget (ops.Options.Charge) it hands the kernels.
 
 // storageKey identifies the storage of a tensor: the address of its first
 // element. Views share their base's storage whole (tensor.Reshape), so two
@@ -134,13 +135,13 @@ type runState struct {
 	pool   *Pool
 	cap    int64
 	charge func(int64) error // r.chargeNode, bound once per state
+	user   func(int64) error // RunOptions.charge, a test's hook, if any
 	alloc  func(int) []byte  // r.allocate, bound once per state
 	// spares is small storage of the run's allocator that no value
 	// holds; fresh, the storage it made during the running node, not yet
 	// claimed by an output (see holdTensor).
 	spares [][]byte
 	fresh  []storageKey
-	user   func(int64) error // the caller's own Charge, if any
 
 	// owned is the storage the run created, with the number of tensors
 	// in live values that hold it; external is the storage of the
@@ -234,9 +235,10 @@ func (m *Model) startRun(ctx context.Context, o *RunOptions, plan *MemoryPlan) *
 	}
 	r.ctx, r.plan, r.cap, r.pool, r.user = ctx, plan, DefaultMaxRunBytes, nil, nil
 	r.opt = ops.Options{}
+	var alloc func(int) []byte
 	if o != nil {
-		r.opt = o.Options
-		r.user = o.Charge
+		r.opt = ops.Options{Profile: o.Profile, MaxTensorBytes: o.MaxTensorBytes, Threads: o.Threads}
+		r.user = o.charge
 		switch {
 		case o.MaxRunBytes < 0:
 			r.cap = math.MaxInt64
@@ -245,17 +247,16 @@ func (m *Model) startRun(ctx context.Context, o *RunOptions, plan *MemoryPlan) *
 		}
 		if o.Pool != nil {
 			r.pool = o.Pool
-			r.opt.Alloc = o.Pool.allocator()
+			alloc = o.Pool.allocator()
 		}
 	}
-	if r.opt.Alloc == nil {
-		r.opt.Alloc = r.alloc
+	if alloc == nil {
+		alloc = r.alloc
 	}
 	r.engine = o.engine()
 	r.sharedThreads = r.opt.Threads == 0
 	activeRuns.Add(1)
-	r.opt.Ctx = ctx
-	r.opt.Charge = r.charge
+	runenv.Bind(&r.opt, runenv.Env{Ctx: ctx, Alloc: alloc, Charge: r.charge})
 	return r
 }
 
@@ -322,7 +323,7 @@ func (r *runState) setInputs(inputs map[string]tensor.Value) error {
 	return nil
 }
 
-// chargeNode is the run's ops.Options.Charge: the running node asks for
+// chargeNode is the run's budget (ops.Options.Charge): the running node asks for
 // bytes more, refused when the live bytes and all the node has asked for
 // would pass the cap.
 func (r *runState) chargeNode(bytes int64) error {

@@ -119,12 +119,12 @@ func TestPlanPeakIsTheCapThatFits(t *testing.T) {
 	in := map[string]tensor.Value{"x": tensor.MustNew(tensor.Float, 1, 256)}
 	var charged int64
 	o := &graph.RunOptions{MaxRunBytes: plan.Peak}
-	o.Charge = func(n int64) error { charged += n; return nil }
+	graph.SetChargeHook(o, func(n int64) error { charged += n; return nil })
 	if _, err := m.Run(context.Background(), in, o); err != nil {
 		t.Fatalf("a cap of the plan's peak: %v", err)
 	}
 	if charged != 4096+4096+8192 {
-		t.Errorf("the caller's Charge saw %d bytes, want 16384", charged)
+		t.Errorf("the charge hook saw %d bytes, want 16384", charged)
 	}
 	_, err = m.Run(context.Background(), in, &graph.RunOptions{MaxRunBytes: plan.Peak - 1})
 	var ne *graph.NodeError

@@ -38,7 +38,7 @@ type Pool struct {
 	// sweepAt is the size of lent and held at which entries of collected
 	// objects are next swept out.
 	sweepAt int
-	// alloc is p.allocate, bound once for ops.Options.Alloc.
+	// alloc is p.allocate, bound once for the kernels' allocator (runenv.Env.Alloc).
 	alloc func(size int) []byte
 	// fresh counts the bytes of storage allocated new rather than
 	// recycled: what the pool has cost the heap.
@@ -111,7 +111,7 @@ func (p *Pool) init() {
 	}
 }
 
-// allocator returns the pool's ops.Options.Alloc.
+// allocator returns the pool's allocator for the kernels (runenv.Env.Alloc).
 func (p *Pool) allocator() func(size int) []byte {
 	p.mu.Lock()
 	defer p.mu.Unlock()

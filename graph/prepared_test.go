@@ -182,7 +182,7 @@ func TestPreparedHonoursEachRun(t *testing.T) {
 	if _, err := m.Run(context.Background(), in, nil); err != nil {
 		t.Fatal(err)
 	}
-	_, err := m.Run(context.Background(), in, &graph.RunOptions{Options: ops.Options{MaxTensorBytes: 64}})
+	_, err := m.Run(context.Background(), in, &graph.RunOptions{MaxTensorBytes: 64})
 	if !errors.Is(err, ops.ErrLimit) {
 		t.Errorf("cap of 64 bytes on 96-byte outputs: %v", err)
 	}

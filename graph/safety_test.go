@@ -91,12 +91,12 @@ func TestCancelledRunNamesTheNode(t *testing.T) {
 	defer cancel()
 	var charges int
 	o := &graph.RunOptions{}
-	o.Charge = func(int64) error {
+	graph.SetChargeHook(o, func(int64) error {
 		if charges++; charges == 3 {
 			cancel()
 		}
 		return nil
-	}
+	})
 	out, err := m.Run(ctx, in, o)
 	if !errors.Is(err, context.Canceled) || !errors.As(err, &ne) || ne.Node != "t3" || out != nil {
 		t.Fatalf("cancelled in the last node: got %v, %v", out, err)
@@ -104,7 +104,7 @@ func TestCancelledRunNamesTheNode(t *testing.T) {
 
 	// A kernel that fails because of the cancellation reports the context.
 	ctx, cancel = context.WithCancel(context.Background())
-	o.Charge = func(int64) error { cancel(); return errors.New("stop") }
+	graph.SetChargeHook(o, func(int64) error { cancel(); return errors.New("stop") })
 	_, err = m.Run(ctx, in, o)
 	if !errors.Is(err, context.Canceled) || !errors.As(err, &ne) || ne.Node != "t1" {
 		t.Fatalf("kernel stopped by the cancellation: got %v", err)

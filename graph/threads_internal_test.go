@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/onnxshape/onnxshape/onnx/pb"
-	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
 	"google.golang.org/protobuf/proto"
 )
@@ -43,7 +42,7 @@ func TestActiveRunsBalance(t *testing.T) {
 			if i%2 == 1 {
 				in = nil // a failed run
 			}
-			m.Run(context.Background(), in, &RunOptions{Options: ops.Options{Threads: i % 3}})
+			m.Run(context.Background(), in, &RunOptions{Threads: i % 3})
 		})
 	}
 	wg.Wait()

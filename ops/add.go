@@ -25,8 +25,13 @@ func init() {
 }
 
 // Add returns a + b, broadcast (ONNX Add, version 14).
-func Add(a, b *tensor.Tensor) (*tensor.Tensor, error) {
-	return addOp.apply(nil, &Node{OpType: "Add", Version: 14}, a, b)
+func Add(a, b *tensor.Tensor, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Add", 14}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return addOp.apply(opt, &Node{OpType: "Add", Version: 14}, a, b)
 }
 
 func addSpans[T number]() binarySpans[T, T, T] {

@@ -21,6 +21,11 @@ func init() { registerArg(argMaxOp) }
 // ArgMax returns the index (int64) of the largest element of each slice of x
 // along axis, the first of equal ones (the last with selectLastIndex), the
 // axis kept with length 1 (ONNX ArgMax, version 13, keepdims=1).
-func ArgMax(x *tensor.Tensor, axis int, selectLastIndex bool) (*tensor.Tensor, error) {
-	return argMaxOp.run(nil, opRef{"ArgMax", 13}, x, int64(axis), true, selectLastIndex)
+func ArgMax(x *tensor.Tensor, axis int, selectLastIndex bool, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"ArgMax", 13}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return argMaxOp.run(opt, op, x, int64(axis), true, selectLastIndex)
 }

@@ -43,10 +43,15 @@ type AveragePoolOptions struct {
 
 // AveragePool returns the average pooling of x, N x C x D1 x ... x Dn (ONNX
 // AveragePool, version 22).
-func AveragePool(x *tensor.Tensor, o AveragePoolOptions) (*tensor.Tensor, error) {
+func AveragePool(x *tensor.Tensor, o AveragePoolOptions, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"AveragePool", 22}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
 	a := poolAttrs{kernel: o.KernelShape, strides: o.Strides, pads: o.Pads, dilations: o.Dilations,
 		autoPad: o.AutoPad, ceilMode: o.CeilMode}
-	return averagePool(nil, opRef{"AveragePool", 22}, x, a, windowPool{includePad: o.CountIncludePad})
+	return averagePool(opt, op, x, a, windowPool{includePad: o.CountIncludePad})
 }
 
 func averagePoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

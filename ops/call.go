@@ -12,13 +12,13 @@ import (
 // and profile apply, as they do to a model's nodes. It is the way to run
 // any operator of the registry, at any opset, from Go with those knobs;
 // the plain functions (Transpose, Resize, ...) run the newest version with
-// the defaults.
+// the knobs given as Option values.
 //
 // n names the operator (OpType, Domain) and the opset to resolve it at
 // (Version: 0 means the newest); its Attrs are checked against what that
 // version takes, and NumOutputs (0 means 1) is the number of outputs asked
 // for. inputs holds the operator's inputs in order, nil for an optional
-// one left out. opt may be nil (the defaults); its Ctx is replaced by ctx.
+// one left out. opt may be nil (the defaults); ctx replaces its context.
 // A panic in a kernel, a bug, is returned as an error.
 func Call(ctx context.Context, opt *Options, n Node, inputs ...tensor.Value) (out []tensor.Value, err error) {
 	if ctx == nil {
@@ -56,7 +56,7 @@ func Call(ctx context.Context, opt *Options, n Node, inputs ...tensor.Value) (ou
 	if opt != nil {
 		o = *opt
 	}
-	o.Ctx = ctx
+	o.env.Ctx = ctx
 	defer func() {
 		if p := recover(); p != nil {
 			out, err = nil, fmt.Errorf("%s-%d: internal error: %v", n.OpType, n.Version, p)

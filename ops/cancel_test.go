@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"errors"
+	"github.com/onnxshape/onnxshape/internal/runenv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -212,7 +213,7 @@ func TestLongKernelsCancelled(t *testing.T) {
 		in := k.inputs()
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		out, err := runKernel(&Options{Ctx: ctx}, k.name, k.version, k.outputs, k.attrs, in...)
+		out, err := runKernel(&Options{env: runenv.Env{Ctx: ctx}}, k.name, k.version, k.outputs, k.attrs, in...)
 		wantCancelled(t, k, err)
 		if out != nil {
 			t.Errorf("%s-%d: a cancelled kernel returned outputs", k.name, k.version)
@@ -221,7 +222,7 @@ func TestLongKernelsCancelled(t *testing.T) {
 		for _, threads := range []int{1, 2} {
 			trip := newTripContext()
 			var alloc sentinelAlloc
-			out, err = runKernel(&Options{Ctx: trip, Threads: threads, Alloc: alloc.get}, k.name, k.version, k.outputs, k.attrs, in...)
+			out, err = runKernel(&Options{Threads: threads, env: runenv.Env{Ctx: trip, Alloc: alloc.get}}, k.name, k.version, k.outputs, k.attrs, in...)
 			wantCancelled(t, k, err)
 			if !clearsOutput[k.name] && !alloc.untouched() {
 				t.Errorf("%s-%d on %d threads: every output word was written: the kernel finished before it stopped", k.name, k.version, threads)
@@ -236,7 +237,7 @@ func TestLongKernelsCancelled(t *testing.T) {
 
 		// Not cancelled, the same node runs to the end, and its loops'
 		// steps (smaller where the run can be cancelled) change no value.
-		live, err := runKernel(&Options{Ctx: context.Background()}, k.name, k.version, k.outputs, k.attrs, in...)
+		live, err := runKernel(&Options{env: runenv.Env{Ctx: context.Background()}}, k.name, k.version, k.outputs, k.attrs, in...)
 		if err != nil {
 			t.Errorf("%s-%d: %v", k.name, k.version, err)
 			continue

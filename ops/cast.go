@@ -44,12 +44,17 @@ type CastOptions struct {
 }
 
 // Cast returns x converted to type to (ONNX Cast, version 25).
-func Cast(x *tensor.Tensor, to tensor.DataType, o CastOptions) (*tensor.Tensor, error) {
+func Cast(x *tensor.Tensor, to tensor.DataType, o CastOptions, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Cast", 25}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
 	co := castOptions{Saturate: !o.NoSaturate, RoundMode: o.RoundMode}
 	if co.RoundMode == "" {
 		co.RoundMode = "up"
 	}
-	return cast(nil, opRef{"Cast", 25}, x, to, co)
+	return cast(opt, op, x, to, co)
 }
 
 func castNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

@@ -34,8 +34,13 @@ type CenterCropPadOptions struct {
 
 // CenterCropPad returns x cropped or padded around its centre to o.Shape on
 // o.Axes (ONNX CenterCropPad, version 18). The output is a new tensor.
-func CenterCropPad(x *tensor.Tensor, o CenterCropPadOptions) (*tensor.Tensor, error) {
-	return centerCropPad(nil, opRef{"CenterCropPad", 18}, x, o)
+func CenterCropPad(x *tensor.Tensor, o CenterCropPadOptions, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"CenterCropPad", 18}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return centerCropPad(opt, op, x, o)
 }
 
 func centerCropPadNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

@@ -30,8 +30,13 @@ func init() {
 
 // Clip returns x limited to [lo, hi] (ONNX Clip, version 13); lo and hi
 // are scalars of x's type, nil for no bound.
-func Clip(x, lo, hi *tensor.Tensor) (*tensor.Tensor, error) {
-	return clip(nil, &Node{OpType: "Clip", Version: 13}, x, lo, hi)
+func Clip(x, lo, hi *tensor.Tensor, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Clip", 13}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return clip(opt, &Node{OpType: "Clip", Version: 13}, x, lo, hi)
 }
 
 func clipNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

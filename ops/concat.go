@@ -45,8 +45,13 @@ type ConcatOptions struct {
 
 // Concat returns the inputs joined along o.Axis (ONNX Concat, version 13).
 // The output is a new tensor; the inputs are not modified.
-func Concat(inputs []*tensor.Tensor, o ConcatOptions) (*tensor.Tensor, error) {
-	return concat(nil, opRef{"Concat", 13}, inputs, o.Axis)
+func Concat(inputs []*tensor.Tensor, o ConcatOptions, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Concat", 13}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return concat(opt, op, inputs, o.Axis)
 }
 
 func concatNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

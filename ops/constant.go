@@ -41,8 +41,13 @@ type ConstantOptions struct {
 }
 
 // Constant returns the tensor o holds (ONNX Constant, version 25).
-func Constant(o ConstantOptions) (*tensor.Tensor, error) {
-	return constant(nil, opRef{"Constant", 25}, o)
+func Constant(o ConstantOptions, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Constant", 25}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return constant(opt, op, o)
 }
 
 // constantAttrs are the value attributes, in the specification's order.

@@ -23,8 +23,13 @@ func init() {
 // ConstantOfShape returns a tensor of the given shape filled with the one
 // element of value (a float32 zero when value is nil), as ONNX
 // ConstantOfShape version 25.
-func ConstantOfShape(shape []int, value *tensor.Tensor) (*tensor.Tensor, error) {
-	return constantOfShape(nil, opRef{"ConstantOfShape", 25}, shape, value)
+func ConstantOfShape(shape []int, value *tensor.Tensor, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"ConstantOfShape", 25}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return constantOfShape(opt, op, shape, value)
 }
 
 func constantOfShapeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

@@ -37,12 +37,17 @@ type DepthToSpaceOptions struct {
 
 // DepthToSpace rearranges input's channels into spatial blocks (ONNX
 // DepthToSpace, version 13).
-func DepthToSpace(input *tensor.Tensor, o DepthToSpaceOptions) (*tensor.Tensor, error) {
+func DepthToSpace(input *tensor.Tensor, o DepthToSpaceOptions, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"DepthToSpace", 13}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
 	mode := o.Mode
 	if mode == "" {
 		mode = "DCR"
 	}
-	return depthToSpace(nil, opRef{"DepthToSpace", 13}, input, o.Blocksize, mode)
+	return depthToSpace(opt, op, input, o.Blocksize, mode)
 }
 
 func depthToSpaceNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

@@ -30,8 +30,13 @@ func init() {
 }
 
 // Div returns a / b, broadcast (ONNX Div, version 14).
-func Div(a, b *tensor.Tensor) (*tensor.Tensor, error) {
-	return divOp.apply(nil, &Node{OpType: "Div", Version: 14}, a, b)
+func Div(a, b *tensor.Tensor, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Div", 14}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return divOp.apply(opt, &Node{OpType: "Div", Version: 14}, a, b)
 }
 
 // refuseZeroDivisor refuses, under SONNX, an integer divisor holding a

@@ -31,16 +31,22 @@
 //
 //	Unsqueeze-13 [C2] axis 1 designated twice (1 and -4)
 //
-// Options selects the SONNX profile (ProfileSONNX: its extra constraints are
-// checked and what it leaves undefined is refused), caps the size of any
+// The same knobs serve both: the plain functions take them as trailing
+// Option values, a Kernel as an *Options. WithProfile selects the SONNX
+// profile (ProfileSONNX: its extra constraints are checked and what it
+// leaves undefined is refused); WithMaxTensorBytes caps the size of any
 // tensor an operator creates (an oversized output, or kernel scratch that
 // grows with the input, is refused before it is allocated, wrapping
-// ErrLimit; Options.Charge is told every such allocation first), the cores
-// used, and a context for cancellation: every kernel loop that can run for
-// more than a few milliseconds looks at it in strides, and a cancelled
-// kernel returns the context's error, never a result. A nil or zero
-// tensor is an error, never a panic. The plain functions run with the
-// default Options; Call runs any operator, at any opset, under a context
+// ErrLimit); WithThreads caps the cores used; WithContext gives a context
+// for cancellation: every kernel loop that can run for more than a few
+// milliseconds looks at it in strides, and a cancelled kernel returns the
+// context's error, never a result. A nil or zero tensor is an error, never
+// a panic.
+//
+//	y, err := ops.Transpose(x, ops.TransposeOptions{Perm: []int{0, 2, 3, 1}},
+//		ops.WithContext(ctx), ops.WithMaxTensorBytes(64<<20), ops.WithThreads(2))
+//
+// Call runs any operator of the registry, at any opset, under a context
 // and Options of the caller's:
 //
 //	out, err := ops.Call(ctx, &ops.Options{MaxTensorBytes: 64 << 20, Threads: 2},

@@ -30,8 +30,13 @@ type ExpandOptions struct {
 }
 
 // Expand returns input broadcast to o.Shape (ONNX Expand, version 13).
-func Expand(input *tensor.Tensor, o ExpandOptions) (*tensor.Tensor, error) {
-	return expand(nil, opRef{"Expand", 13}, input, o.Shape)
+func Expand(input *tensor.Tensor, o ExpandOptions, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Expand", 13}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return expand(opt, op, input, o.Shape)
 }
 
 func expandNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

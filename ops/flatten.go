@@ -27,12 +27,16 @@ type FlattenOptions struct {
 }
 
 // Flatten returns a 2-D view of input (ONNX Flatten, version 25).
-func Flatten(input *tensor.Tensor, o FlattenOptions) (*tensor.Tensor, error) {
+func Flatten(input *tensor.Tensor, o FlattenOptions, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Flatten", 25}
+	if _, err := callOptions(op, opts); err != nil {
+		return nil, err
+	}
 	axis := 1
 	if o.Axis != nil {
 		axis = *o.Axis
 	}
-	return flatten(opRef{"Flatten", 25}, input, axis)
+	return flatten(op, input, axis)
 }
 
 func flattenNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

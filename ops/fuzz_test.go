@@ -2,6 +2,7 @@ package ops
 
 import (
 	"fmt"
+	"github.com/onnxshape/onnxshape/internal/runenv"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -182,13 +183,13 @@ func runFuzzedNode(t *testing.T, b []byte) {
 	}
 	// Storage from an allocator holds garbage: a kernel must give the same
 	// result with it (what it does not overwrite, it must clear).
-	poisoned := &Options{MaxTensorBytes: 1 << 20, Alloc: func(size int) []byte {
+	poisoned := &Options{MaxTensorBytes: 1 << 20, env: runenv.Env{Alloc: func(size int) []byte {
 		b := tensor.MustNew(tensor.Uint8, size).Bytes()
 		for i := range b {
 			b[i] = 0xA5
 		}
 		return b
-	}}
+	}}}
 	again, err := sc.Run(poisoned, n, in)
 	if err != nil {
 		t.Fatalf("%s: fails with an allocator: %v", desc, err)

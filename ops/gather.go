@@ -25,8 +25,13 @@ func init() {
 
 // Gather returns the slices of data that indices (int32 or int64) select
 // along axis (ONNX Gather, version 13).
-func Gather(data, indices *tensor.Tensor, axis int) (*tensor.Tensor, error) {
-	return gatherAxis(nil, opRef{"Gather", 13}, data, indices, axis)
+func Gather(data, indices *tensor.Tensor, axis int, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Gather", 13}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return gatherAxis(opt, op, data, indices, axis)
 }
 
 func gatherNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

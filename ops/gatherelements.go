@@ -24,8 +24,13 @@ func init() {
 
 // GatherElements returns the elements of data that indices select along
 // axis (ONNX GatherElements, version 13).
-func GatherElements(data, indices *tensor.Tensor, axis int) (*tensor.Tensor, error) {
-	return gatherElements(nil, opRef{"GatherElements", 13}, data, indices, axis)
+func GatherElements(data, indices *tensor.Tensor, axis int, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"GatherElements", 13}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return gatherElements(opt, op, data, indices, axis)
 }
 
 func gatherElementsNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

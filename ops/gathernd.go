@@ -25,8 +25,13 @@ func init() {
 
 // GatherND returns the slices of data that the index tuples of indices
 // address, after batchDims shared leading dims (ONNX GatherND, version 13).
-func GatherND(data, indices *tensor.Tensor, batchDims int) (*tensor.Tensor, error) {
-	return gatherND(nil, opRef{"GatherND", 13}, data, indices, batchDims)
+func GatherND(data, indices *tensor.Tensor, batchDims int, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"GatherND", 13}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return gatherND(opt, op, data, indices, batchDims)
 }
 
 func gatherNDNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

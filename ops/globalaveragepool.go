@@ -19,6 +19,11 @@ func init() {
 
 // GlobalAveragePool returns the mean of each (N, C) plane of x, of shape
 // N x C x 1 x ... x 1 (ONNX GlobalAveragePool, version 22).
-func GlobalAveragePool(x *tensor.Tensor) (*tensor.Tensor, error) {
-	return globalPool(nil, opRef{"GlobalAveragePool", 22}, x, reduce.Op{Kind: reduce.Mean})
+func GlobalAveragePool(x *tensor.Tensor, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"GlobalAveragePool", 22}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return globalPool(opt, op, x, reduce.Op{Kind: reduce.Mean})
 }

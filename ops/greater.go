@@ -56,6 +56,11 @@ func greaterSpans[T cmp.Ordered]() binarySpans[T, T, bool] {
 
 // Greater returns a > b elementwise, broadcast, as bool (ONNX Greater,
 // version 13).
-func Greater(a, b *tensor.Tensor) (*tensor.Tensor, error) {
-	return greaterOp.apply(nil, &Node{OpType: "Greater", Version: 13}, a, b)
+func Greater(a, b *tensor.Tensor, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Greater", 13}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return greaterOp.apply(opt, &Node{OpType: "Greater", Version: 13}, a, b)
 }

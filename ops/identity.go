@@ -19,8 +19,12 @@ func init() {
 
 // Identity returns v itself (ONNX Identity, version 25). Tensors are
 // immutable, so the result shares v's storage.
-func Identity(v tensor.Value) (tensor.Value, error) {
-	return identity(opRef{"Identity", 25}, v)
+func Identity(v tensor.Value, opts ...Option) (tensor.Value, error) {
+	op := opRef{"Identity", 25}
+	if _, err := callOptions(op, opts); err != nil {
+		return nil, err
+	}
+	return identity(op, v)
 }
 
 func identityNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

@@ -13,9 +13,9 @@ import (
 //   - Bounded memory. Whatever a kernel allocates that grows with its
 //     inputs or attributes (outputs, and scratch: tables, keys, converted
 //     copies, shape bookkeeping) is refused before it is allocated when one
-//     buffer would exceed Options.MaxTensorBytes, and is told to
-//     Options.Charge, which caps a run's live bytes. Outputs go through
-//     newTensor; scratch goes through scratch below. Allocations bounded by
+//     buffer would exceed Options.MaxTensorBytes, and is told to the
+//     run's budget (Options.Charge), which caps a run's live bytes. Outputs
+//     go through newTensor; scratch goes through scratch below. Allocations bounded by
 //     a rank or a constant need neither.
 //   - Cancellation. A loop that can run longer than about 10 ms polls the
 //     run's context every pollWork elements or so (a countdown, not a
@@ -102,10 +102,10 @@ type canceller struct {
 // canceller returns the countdown of one loop of the run.
 func (o *Options) canceller() canceller {
 	o = o.orDefault()
-	if o.Ctx == nil {
+	if o.env.Ctx == nil {
 		return canceller{}
 	}
-	return canceller{done: o.Ctx.Done(), ctx: o.Ctx, budget: pollWork}
+	return canceller{done: o.env.Ctx.Done(), ctx: o.env.Ctx, budget: pollWork}
 }
 
 // stop counts work done and reports whether the loop must stop: the

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"errors"
+	"github.com/onnxshape/onnxshape/internal/runenv"
 	"math"
 	"runtime"
 	"testing"
@@ -90,12 +91,12 @@ func TestMaxPoolHostileGeometry(t *testing.T) {
 	})
 	log := &chargeLog{budget: 50000}
 	wantRefusedCheaply(t, "keys over the run's budget", 1<<16, func() error {
-		_, _, err := maxPool(&Options{Charge: log.charge}, opRef{"MaxPool", 22}, x, o)
+		_, _, err := maxPool(&Options{env: runenv.Env{Charge: log.charge}}, opRef{"MaxPool", 22}, x, o)
 		return err
 	})
 	// Within the budget, the scratch is charged besides the outputs.
 	log = &chargeLog{budget: 1 << 30}
-	if _, _, err := maxPool(&Options{Charge: log.charge, Threads: 1}, opRef{"MaxPool", 22}, x, o); err != nil {
+	if _, _, err := maxPool(&Options{Threads: 1, env: runenv.Env{Charge: log.charge}}, opRef{"MaxPool", 22}, x, o); err != nil {
 		t.Fatal(err)
 	}
 	if log.total < 8*100*100 {
@@ -121,7 +122,7 @@ func TestResizeHostileConversion(t *testing.T) {
 	// The run's budget sees the conversion too.
 	log := &chargeLog{budget: 8 << 20}
 	wantRefusedCheaply(t, "uint8 linear, run budget", 1<<20, func() error {
-		_, err := resize(&Options{Charge: log.charge}, opRef{"Resize", 19}, x, p)
+		_, err := resize(&Options{env: runenv.Env{Charge: log.charge}}, opRef{"Resize", 19}, x, p)
 		return err
 	})
 	// Cubic antialias by 1/2^20 on a long axis: a plan of 2^21 taps for each
@@ -167,7 +168,7 @@ func TestPadHostileTables(t *testing.T) {
 	x := tensor.MustNew(tensor.Uint8, 1, 1)
 	log := &chargeLog{budget: 1 << 20}
 	wantRefusedCheaply(t, "edge tables", 1<<20, func() error {
-		_, err := runNode(&Options{Charge: log.charge}, "Pad", 19, map[string]Attribute{"mode": strAttribute("edge")}, x, i64s(0, 100000, 0, 100000))
+		_, err := runNode(&Options{env: runenv.Env{Charge: log.charge}}, "Pad", 19, map[string]Attribute{"mode": strAttribute("edge")}, x, i64s(0, 100000, 0, 100000))
 		return err
 	})
 }

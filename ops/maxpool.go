@@ -72,8 +72,13 @@ type MaxPoolOptions struct {
 
 // MaxPool returns the max pooling of x and the indices of the maxima (ONNX
 // MaxPool, version 22).
-func MaxPool(x *tensor.Tensor, o MaxPoolOptions) (y, indices *tensor.Tensor, err error) {
-	return maxPool(nil, opRef{"MaxPool", 22}, x, o)
+func MaxPool(x *tensor.Tensor, o MaxPoolOptions, opts ...Option) (y, indices *tensor.Tensor, err error) {
+	op := opRef{"MaxPool", 22}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return maxPool(opt, op, x, o)
 }
 
 func maxPoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/onnxshape/onnxshape/internal/runenv"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -763,7 +764,7 @@ func TestMaxPoolCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	x := tensor.MustNew(tensor.Float, 1, 1, 4, 4)
-	_, _, err := maxPool(&Options{Ctx: ctx}, opRef{"MaxPool", 22}, x, MaxPoolOptions{KernelShape: []int{2, 2}})
+	_, _, err := maxPool(&Options{env: runenv.Env{Ctx: ctx}}, opRef{"MaxPool", 22}, x, MaxPoolOptions{KernelShape: []int{2, 2}})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v, want context.Canceled", err)
 	}
@@ -803,7 +804,7 @@ func BenchmarkMaxPool3x3s2Reused(b *testing.B) {
 		o := MaxPoolOptions{KernelShape: []int{3, 3}, Strides: []int{2, 2}, Pads: []int{1, 1, 1, 1}, StorageOrder: order}
 		for _, threads := range []int{1, 2} {
 			b.Run(fmt.Sprintf("order=%d/threads=%d", order, threads), func(b *testing.B) {
-				opt := &Options{Threads: threads, Alloc: reusedStorage()}
+				opt := &Options{Threads: threads, env: runenv.Env{Alloc: reusedStorage()}}
 				b.SetBytes(int64(x.Len() * 4))
 				for b.Loop() {
 					if _, _, err := maxPool(opt, opRef{"MaxPool", 22}, x, o); err != nil {

@@ -56,8 +56,13 @@ type MaxUnpoolOptions struct {
 
 // MaxUnpool scatters x to the flat indices given by indices (ONNX
 // MaxUnpool, version 22).
-func MaxUnpool(x, indices *tensor.Tensor, o MaxUnpoolOptions) (*tensor.Tensor, error) {
-	return maxUnpool(nil, opRef{"MaxUnpool", 22}, x, indices, o)
+func MaxUnpool(x, indices *tensor.Tensor, o MaxUnpoolOptions, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"MaxUnpool", 22}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return maxUnpool(opt, op, x, indices, o)
 }
 
 func maxUnpoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

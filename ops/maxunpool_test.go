@@ -3,6 +3,7 @@ package ops
 import (
 	"errors"
 	"fmt"
+	"github.com/onnxshape/onnxshape/internal/runenv"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -292,7 +293,7 @@ func TestMaxUnpoolPlanes(t *testing.T) {
 				t.Fatalf("iter %d, shape %v: plane by plane: %v, want %v", iter, shape, ok, own)
 			}
 		}
-		for _, opt := range []*Options{{Threads: 1}, {Threads: 3}, {Threads: 3, Alloc: poisoned}} {
+		for _, opt := range []*Options{{Threads: 1}, {Threads: 3}, {Threads: 3, env: runenv.Env{Alloc: poisoned}}} {
 			y, err := maxUnpool(opt, opRef{"MaxUnpool", 22}, xt, it, o)
 			if wantErr != "" {
 				if err == nil || err.Error() != wantErr {
@@ -380,8 +381,8 @@ func BenchmarkMaxUnpool2x2s2(b *testing.B) {
 		opt  *Options
 	}{
 		{"new", nil},
-		{"reused/threads=1", &Options{Threads: 1, Alloc: reusedStorage()}},
-		{"reused/threads=2", &Options{Threads: 2, Alloc: reusedStorage()}},
+		{"reused/threads=1", &Options{Threads: 1, env: runenv.Env{Alloc: reusedStorage()}}},
+		{"reused/threads=2", &Options{Threads: 2, env: runenv.Env{Alloc: reusedStorage()}}},
 	} {
 		b.Run(run.name, func(b *testing.B) {
 			b.SetBytes(int64(len(v) * (4 + 8 + 4*4)))

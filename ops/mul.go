@@ -25,8 +25,13 @@ func init() {
 }
 
 // Mul returns a * b, broadcast (ONNX Mul, version 14).
-func Mul(a, b *tensor.Tensor) (*tensor.Tensor, error) {
-	return mulOp.apply(nil, &Node{OpType: "Mul", Version: 14}, a, b)
+func Mul(a, b *tensor.Tensor, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Mul", 14}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return mulOp.apply(opt, &Node{OpType: "Mul", Version: 14}, a, b)
 }
 
 func mulSpans[T number]() binarySpans[T, T, T] {

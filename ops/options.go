@@ -1,14 +1,91 @@
 package ops
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
 
+	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
+func init() {
+	runenv.Install(func(opt any, e runenv.Env) { opt.(*Options).env = e })
+}
+
+// Option sets one knob of a plain operator function (Transpose, Resize,
+// ...) or of NewOptions.
+type Option func(*Options)
+
+// WithContext runs the operator under ctx: every kernel loop that can run
+// for more than a few milliseconds looks at it, and a cancelled operator
+// returns the context's error, never a result. A plain function whose
+// context is already done refuses to start.
+func WithContext(ctx context.Context) Option {
+	return func(o *Options) { o.env.Ctx = ctx }
+}
+
+// WithMaxTensorBytes caps the storage of any one tensor the operator
+// creates (see Options.MaxTensorBytes).
+func WithMaxTensorBytes(n int64) Option {
+	return func(o *Options) { o.MaxTensorBytes = n }
+}
+
+// WithThreads caps the cores the operator uses (see Options.Threads).
+func WithThreads(n int) Option {
+	return func(o *Options) { o.Threads = n }
+}
+
+// WithProfile selects the rules the operator follows (see Profile).
+func WithProfile(p Profile) Option {
+	return func(o *Options) { o.Profile = p }
+}
+
+// NewOptions returns the Options that opts set, for a Kernel run by hand
+// or for Call.
+func NewOptions(opts ...Option) *Options {
+	o := new(Options)
+	for _, set := range opts {
+		if set != nil {
+			set(o)
+		}
+	}
+	return o
+}
+
+// callOptions returns the Options of a plain operator function's call,
+// refused as op's cancellation when the context is already done.
+func callOptions(op opRef, opts []Option) (*Options, error) {
+	o := NewOptions(opts...)
+	if err := o.cancelled(); err != nil {
+		return nil, op.wrap("cancelled", err, "not started")
+	}
+	return o, nil
+}
+
 var defaultOptions Options
+
+// Context returns the context the kernel runs under:
+// context.Background() when it has none.
+func (o *Options) Context() context.Context {
+	if o == nil || o.env.Ctx == nil {
+		return context.Background()
+	}
+	return o.env.Ctx
+}
+
+// Charge tells the run's byte budget, when it has one, that the kernel is
+// about to allocate bytes that grow with its input, and returns its
+// refusal. A kernel written outside this package (the reference engine's)
+// calls it before each such allocation; this package's kernels do it
+// through their size checks.
+func (o *Options) Charge(bytes int64) error {
+	if o == nil || o.env.Charge == nil || bytes <= 0 {
+		return nil
+	}
+	return o.env.Charge(bytes)
+}
 
 func (o *Options) orDefault() *Options {
 	if o == nil {
@@ -42,10 +119,10 @@ func (o *Options) threads() int {
 
 // cancelled returns the context's error, if the run has one and it is done.
 func (o *Options) cancelled() error {
-	if o.Ctx == nil {
+	if o.env.Ctx == nil {
 		return nil
 	}
-	return o.Ctx.Err()
+	return o.env.Ctx.Err()
 }
 
 // checkSize returns an error if a tensor of type dt and shape would be
@@ -70,13 +147,10 @@ func (o *Options) checkSize(op opRef, dt tensor.DataType, shape []int) error {
 	return nil
 }
 
-// charge tells Options.Charge, when set, that the kernel is about to
+// charge tells the run's budget, when there is one, that the kernel is about to
 // allocate bytes (for an output or for scratch), and returns its refusal as
 // op's error wrapping ErrLimit.
 func (o *Options) charge(op opRef, what string, bytes int64) error {
-	if o.Charge == nil || bytes <= 0 {
-		return nil
-	}
 	if err := o.Charge(bytes); err != nil {
 		return &Error{Op: op.name, Version: op.version, Rule: "size",
 			Msg: fmt.Sprintf("%s of %d bytes: %v", what, bytes, err), Err: errors.Join(ErrLimit, err)}
@@ -87,7 +161,7 @@ func (o *Options) charge(op opRef, what string, bytes int64) error {
 // chargeOutput is charge for an output of type dt; the message is made
 // only when the charge is refused.
 func (o *Options) chargeOutput(op opRef, dt tensor.DataType, bytes int64) error {
-	if o.Charge == nil || bytes <= 0 {
+	if o.env.Charge == nil || bytes <= 0 {
 		return nil
 	}
 	if err := o.Charge(bytes); err != nil {
@@ -103,7 +177,7 @@ func (o *Options) newTensor(op opRef, dt tensor.DataType, shape []int) (*tensor.
 }
 
 // newOverwritten allocates an output that the kernel will write entirely,
-// so storage from Alloc need not be cleared first.
+// so storage from the run's allocator need not be cleared first.
 func (o *Options) newOverwritten(op opRef, dt tensor.DataType, shape []int) (*tensor.Tensor, error) {
 	return o.allocTensor(op, dt, shape, false)
 }
@@ -119,7 +193,7 @@ func (o *Options) allocTensor(op opRef, dt tensor.DataType, shape []int, zero bo
 			}
 		}()
 	}
-	if o.Charge != nil {
+	if o.env.Charge != nil {
 		n, _ := tensor.NumElements(shape) // checked above
 		per := int64(dt.Size())
 		if dt == tensor.String {
@@ -129,10 +203,10 @@ func (o *Options) allocTensor(op opRef, dt tensor.DataType, shape []int, zero bo
 			return nil, err
 		}
 	}
-	if o.Alloc != nil && dt != tensor.String {
+	if o.env.Alloc != nil && dt != tensor.String {
 		size, err := tensor.ByteSize(dt, shape)
 		if err == nil {
-			buf := o.Alloc(size)
+			buf := o.env.Alloc(size)
 			if zero {
 				clear(buf)
 			}

@@ -70,12 +70,17 @@ type PadOptions struct {
 }
 
 // Pad returns x padded as o says (ONNX Pad, version 25).
-func Pad(x *tensor.Tensor, o PadOptions) (*tensor.Tensor, error) {
+func Pad(x *tensor.Tensor, o PadOptions, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Pad", 25}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
 	mode := o.Mode
 	if mode == "" {
 		mode = "constant"
 	}
-	return pad(nil, opRef{"Pad", 25}, x, padParams{mode: mode, pads: o.Pads, axes: o.Axes, value: o.ConstantValue})
+	return pad(opt, op, x, padParams{mode: mode, pads: o.Pads, axes: o.Axes, value: o.ConstantValue})
 }
 
 // padParams are the resolved parameters of one Pad call.

@@ -34,8 +34,13 @@ func init() {
 }
 
 // Pow returns x to the power y, broadcast (ONNX Pow, version 15).
-func Pow(x, y *tensor.Tensor) (*tensor.Tensor, error) {
-	return pow(nil, &Node{OpType: "Pow", Version: 15}, x, y)
+func Pow(x, y *tensor.Tensor, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Pow", 15}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return pow(opt, &Node{OpType: "Pow", Version: 15}, x, y)
 }
 
 func powNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

@@ -285,8 +285,8 @@ func (o *Options) allocInto(op opRef, dt tensor.DataType, shape []int, zero bool
 		return nil, err
 	}
 	var buf []byte
-	if o.Alloc != nil {
-		buf = o.Alloc(size)
+	if o.env.Alloc != nil {
+		buf = o.env.Alloc(size)
 		if zero {
 			clear(buf)
 		}

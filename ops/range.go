@@ -33,8 +33,13 @@ func init() {
 
 // Range returns start, start+delta, ... up to limit, exclusive: three
 // scalar tensors of one type (ONNX Range, version 27, stash_type float).
-func Range(start, limit, delta *tensor.Tensor) (*tensor.Tensor, error) {
-	return rangeOf(nil, opRef{"Range", 27}, start, limit, delta, tensor.Float)
+func Range(start, limit, delta *tensor.Tensor, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Range", 27}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return rangeOf(opt, op, start, limit, delta, tensor.Float)
 }
 
 func rangeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

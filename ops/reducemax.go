@@ -19,6 +19,11 @@ var reduceMax = reduceOperator{name: "ReduceMax", kind: reduce.Max, axesInput: 1
 func init() { registerReduction(reduceMax, []int{1, 11, 12, 13, 18, 20}) }
 
 // ReduceMax returns the largest element of x over o.Axes (ONNX ReduceMax, version 20).
-func ReduceMax(x *tensor.Tensor, o ReduceOptions) (*tensor.Tensor, error) {
-	return reduceMax.run(nil, opRef{"ReduceMax", 20}, x, o)
+func ReduceMax(x *tensor.Tensor, o ReduceOptions, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"ReduceMax", 20}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return reduceMax.run(opt, op, x, o)
 }

@@ -19,6 +19,11 @@ var reduceMean = reduceOperator{name: "ReduceMean", kind: reduce.Mean, axesInput
 func init() { registerReduction(reduceMean, []int{1, 11, 13, 18}) }
 
 // ReduceMean returns the mean of the elements: their sum divided by their count, truncated toward zero for the integer types of x over o.Axes (ONNX ReduceMean, version 18).
-func ReduceMean(x *tensor.Tensor, o ReduceOptions) (*tensor.Tensor, error) {
-	return reduceMean.run(nil, opRef{"ReduceMean", 18}, x, o)
+func ReduceMean(x *tensor.Tensor, o ReduceOptions, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"ReduceMean", 18}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return reduceMean.run(opt, op, x, o)
 }

@@ -19,6 +19,11 @@ var reduceSum = reduceOperator{name: "ReduceSum", kind: reduce.Sum, axesInput: 1
 func init() { registerReduction(reduceSum, []int{1, 11, 13}) }
 
 // ReduceSum returns the sum of the elements of x over o.Axes (ONNX ReduceSum, version 13).
-func ReduceSum(x *tensor.Tensor, o ReduceOptions) (*tensor.Tensor, error) {
-	return reduceSum.run(nil, opRef{"ReduceSum", 13}, x, o)
+func ReduceSum(x *tensor.Tensor, o ReduceOptions, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"ReduceSum", 13}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return reduceSum.run(opt, op, x, o)
 }

@@ -7,6 +7,7 @@ package ops
 
 import (
 	"fmt"
+	"github.com/onnxshape/onnxshape/internal/runenv"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -274,7 +275,7 @@ func TestReductionLimits(t *testing.T) {
 	_, err := runKernel(&Options{MaxTensorBytes: 8}, "Softmax", 13, 1, nil, x)
 	wantRule(t, err, "size", "")
 	charged := int64(0)
-	opt := &Options{Charge: func(n int64) error { charged += n; return nil }}
+	opt := &Options{env: runenv.Env{Charge: func(n int64) error { charged += n; return nil }}}
 	if _, err := runKernel(opt, "ReduceSum", 13, 1, nil, tensor.MustFromSlice([]float32{1, 2, 3, 4}, 2, 1, 2), tensor.MustFromSlice([]int64{0, 2})); err != nil {
 		t.Fatal(err)
 	}
@@ -388,13 +389,13 @@ func TestFamilyParallelSameBits(t *testing.T) {
 // storage full of garbage, as graph.Pool recycles it: every output element
 // must be written.
 func TestFamilyDirtyStorage(t *testing.T) {
-	dirty := &Options{Alloc: func(size int) []byte {
+	dirty := &Options{env: runenv.Env{Alloc: func(size int) []byte {
 		b := make([]byte, size)
 		for i := range b {
 			b[i] = 0xA5
 		}
 		return b
-	}}
+	}}}
 	rng := rand.New(rand.NewPCG(11, 12))
 	x := randomOf(rng, tensor.Float, []int{2, 3, 9, 10})
 	h := randomOf(rng, tensor.Float16, []int{2, 3, 9, 10})

@@ -1,11 +1,11 @@
 package ops
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"sync"
 
+	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -31,11 +31,13 @@ func (p Profile) String() string {
 // an operator creates: 2 GiB, which also fits a 32-bit int.
 const DefaultMaxTensorBytes = 1<<31 - 1
 
-// Options are the settings of one run. The zero value is usable: ONNX rules,
-// DefaultMaxTensorBytes, every core.
+// Options are the settings of an operator: the profile, the cap on any
+// one tensor's bytes and the cores. The zero value is usable: ONNX rules,
+// DefaultMaxTensorBytes, every core. The plain operator functions take the
+// same knobs as Option values (WithProfile, WithMaxTensorBytes,
+// WithThreads, WithContext); a kernel receives them as an *Options, whose
+// Context and Charge methods give it the run's context and memory budget.
 type Options struct {
-	// Ctx, when set, is checked by long kernels; a cancelled run returns its error.
-	Ctx context.Context
 	// Profile selects ONNX or SONNX rules.
 	Profile Profile
 	// MaxTensorBytes caps the storage of any one tensor an operator creates
@@ -43,16 +45,12 @@ type Options struct {
 	MaxTensorBytes int64
 	// Threads caps the cores a kernel uses (0 means all).
 	Threads int
-	// Alloc, when set, provides the storage of the non-string tensors
-	// operators create: size bytes, 8-byte aligned, of any content (the
-	// operator clears what it does not overwrite). graph.Pool recycles
-	// storage through it, so that a model run in a loop need not allocate.
-	Alloc func(size int) []byte
-	// Charge, when set, is told the bytes of every allocation that grows
-	// with the input (outputs and kernel scratch alike) before it happens;
-	// an error refuses it. The model runner keeps a run's live bytes under
-	// its cap with it; a kernel's scratch is charged through Options.charge.
-	Charge func(bytes int64) error
+
+	// env is what a run hands its kernels beyond the caller's knobs: the
+	// context, the storage allocator of a graph.Pool and the run's byte
+	// budget. Only WithContext, Call and the model runner (through
+	// internal/runenv) set it.
+	env runenv.Env
 
 	// streamFrom, when positive, replaces streamMin: tests stream small
 	// outputs with it.

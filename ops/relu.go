@@ -24,8 +24,13 @@ func init() {
 }
 
 // Relu returns max(0, x) elementwise (ONNX Relu, version 14).
-func Relu(x *tensor.Tensor) (*tensor.Tensor, error) {
-	return reluOp.apply(nil, &Node{OpType: "Relu", Version: 14}, x)
+func Relu(x *tensor.Tensor, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Relu", 14}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return reluOp.apply(opt, &Node{OpType: "Relu", Version: 14}, x)
 }
 
 func reluSpan[T signedNumber](o, a []T) {

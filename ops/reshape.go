@@ -45,8 +45,13 @@ type ReshapeOptions struct {
 
 // Reshape returns a view of data with the shape o.Shape (ONNX Reshape,
 // version 25).
-func Reshape(data *tensor.Tensor, o ReshapeOptions) (*tensor.Tensor, error) {
-	return reshape(nil, opRef{"Reshape", 25}, data, o.Shape, o.AllowZero)
+func Reshape(data *tensor.Tensor, o ReshapeOptions, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Reshape", 25}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return reshape(opt, op, data, o.Shape, o.AllowZero)
 }
 
 func reshapeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

@@ -102,7 +102,12 @@ type ResizeOptions struct {
 }
 
 // Resize returns x resampled as o says (ONNX Resize, version 19).
-func Resize(x *tensor.Tensor, o ResizeOptions) (*tensor.Tensor, error) {
+func Resize(x *tensor.Tensor, o ResizeOptions, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Resize", 19}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
 	p := resizeParams{
 		mode:          orString(o.Mode, "nearest"),
 		coord:         orString(o.CoordinateTransformationMode, "half_pixel"),
@@ -122,7 +127,7 @@ func Resize(x *tensor.Tensor, o ResizeOptions) (*tensor.Tensor, error) {
 	for _, s := range o.Scales {
 		p.scales = append(p.scales, float64(s))
 	}
-	return resize(nil, opRef{"Resize", 19}, x, p)
+	return resize(opt, op, x, p)
 }
 
 func orString(s, def string) string {

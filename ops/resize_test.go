@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"errors"
+	"github.com/onnxshape/onnxshape/internal/runenv"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -420,7 +421,7 @@ func TestResizeCancelled(t *testing.T) {
 	x := iota32(2, 3, 4)
 	for _, scales := range [][]float64{{1, 2, 2}, {2, 1, 1}} {
 		p := resizeParams{mode: "linear", coord: "half_pixel", nearest: "floor", cubicA: -0.75, keepAspect: "stretch", scales: scales}
-		if _, err := resize(&Options{Ctx: ctx}, opRef{"Resize", 19}, x, p); !errors.Is(err, context.Canceled) {
+		if _, err := resize(&Options{env: runenv.Env{Ctx: ctx}}, opRef{"Resize", 19}, x, p); !errors.Is(err, context.Canceled) {
 			t.Errorf("scales %v: %v, want context.Canceled", scales, err)
 		}
 	}

@@ -41,12 +41,17 @@ type ScatterElementsOptions struct {
 // ScatterElements returns a copy of data with updates written (or
 // combined) at the positions indices give along o.Axis (ONNX
 // ScatterElements, version 18).
-func ScatterElements(data, indices, updates *tensor.Tensor, o ScatterElementsOptions) (*tensor.Tensor, error) {
+func ScatterElements(data, indices, updates *tensor.Tensor, o ScatterElementsOptions, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"ScatterElements", 18}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
 	red := reduction(o.Reduction)
 	if red == "" {
 		red = "none"
 	}
-	return scatterElements(nil, opRef{"ScatterElements", 18}, data, indices, updates, o.Axis, red)
+	return scatterElements(opt, op, data, indices, updates, o.Axis, red)
 }
 
 func scatterElementsNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

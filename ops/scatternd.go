@@ -27,12 +27,17 @@ func init() {
 // ScatterND returns a copy of data with the slices of updates written (or
 // combined by reduction: "none" or empty, "add", "mul", "max", "min") at
 // the tuples of indices (ONNX ScatterND, version 18).
-func ScatterND(data, indices, updates *tensor.Tensor, reductionName string) (*tensor.Tensor, error) {
+func ScatterND(data, indices, updates *tensor.Tensor, reductionName string, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"ScatterND", 18}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
 	red := reduction(reductionName)
 	if red == "" {
 		red = "none"
 	}
-	return scatterND(nil, opRef{"ScatterND", 18}, data, indices, updates, red)
+	return scatterND(opt, op, data, indices, updates, red)
 }
 
 func scatterNDNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

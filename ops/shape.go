@@ -31,8 +31,12 @@ type ShapeOptions struct {
 // Shape returns the dims of data from o.Start to o.End as a 1-D int64
 // tensor (ONNX Shape, version 25). Out-of-range bounds are clamped: the only
 // error is a nil or zero data.
-func Shape(data *tensor.Tensor, o ShapeOptions) (*tensor.Tensor, error) {
-	if err := checkInput(opRef{"Shape", 25}, "data", data); err != nil {
+func Shape(data *tensor.Tensor, o ShapeOptions, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Shape", 25}
+	if _, err := callOptions(op, opts); err != nil {
+		return nil, err
+	}
+	if err := checkInput(op, "data", data); err != nil {
 		return nil, err
 	}
 	return shapeOf(data, o.Start, o.End), nil

@@ -25,8 +25,13 @@ func init() {
 
 // Sigmoid returns the logistic function of x elementwise (ONNX Sigmoid,
 // version 13).
-func Sigmoid(x *tensor.Tensor) (*tensor.Tensor, error) {
-	return sigmoidOp.apply(nil, &Node{OpType: "Sigmoid", Version: 13}, x)
+func Sigmoid(x *tensor.Tensor, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Sigmoid", 13}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return sigmoidOp.apply(opt, &Node{OpType: "Sigmoid", Version: 13}, x)
 }
 
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }

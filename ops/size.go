@@ -16,8 +16,12 @@ func init() {
 // Size returns the element count of data as a rank-0 int64 tensor (ONNX
 // Size, version 25). Size has no attributes, so it takes no options; the
 // only error is a nil or zero data.
-func Size(data *tensor.Tensor) (*tensor.Tensor, error) {
-	if err := checkInput(opRef{"Size", 25}, "data", data); err != nil {
+func Size(data *tensor.Tensor, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Size", 25}
+	if _, err := callOptions(op, opts); err != nil {
+		return nil, err
+	}
+	if err := checkInput(op, "data", data); err != nil {
 		return nil, err
 	}
 	return tensor.Scalar(int64(data.Len())), nil

@@ -64,8 +64,13 @@ type SliceOptions struct {
 
 // Slice returns the window of x that o describes (ONNX Slice, version 13).
 // The output is a new tensor; x is not modified.
-func Slice(x *tensor.Tensor, o SliceOptions) (*tensor.Tensor, error) {
-	return slice(nil, opRef{"Slice", 13}, x, sliceParams(o))
+func Slice(x *tensor.Tensor, o SliceOptions, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Slice", 13}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return slice(opt, op, x, sliceParams(o))
 }
 
 // sliceParams are Slice's parameters; Axes and Steps are nil when not given.

@@ -20,6 +20,11 @@ var softmaxOp = softmaxOperator{name: "Softmax", kind: reduce.Softmax}
 func init() { registerSoftmax(softmaxOp) }
 
 // Softmax returns the softmax of x along axis (ONNX Softmax, version 13).
-func Softmax(x *tensor.Tensor, axis int) (*tensor.Tensor, error) {
-	return softmaxOp.run(nil, opRef{"Softmax", 13}, x, int64(axis))
+func Softmax(x *tensor.Tensor, axis int, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Softmax", 13}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return softmaxOp.run(opt, op, x, int64(axis))
 }

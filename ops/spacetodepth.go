@@ -32,8 +32,13 @@ type SpaceToDepthOptions struct {
 
 // SpaceToDepth rearranges input's spatial blocks into channels (ONNX
 // SpaceToDepth, version 13).
-func SpaceToDepth(input *tensor.Tensor, o SpaceToDepthOptions) (*tensor.Tensor, error) {
-	return spaceToDepth(nil, opRef{"SpaceToDepth", 13}, input, o.Blocksize)
+func SpaceToDepth(input *tensor.Tensor, o SpaceToDepthOptions, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"SpaceToDepth", 13}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return spaceToDepth(opt, op, input, o.Blocksize)
 }
 
 func spaceToDepthNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

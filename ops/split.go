@@ -53,8 +53,12 @@ type SplitOptions struct {
 
 // Split returns the parts of x cut along o.Axis (ONNX Split, version 18).
 // The parts are new tensors; x is not modified.
-func Split(x *tensor.Tensor, o SplitOptions) ([]*tensor.Tensor, error) {
+func Split(x *tensor.Tensor, o SplitOptions, opts ...Option) ([]*tensor.Tensor, error) {
 	op := opRef{"Split", 18}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
 	if o.NumOutputs < 0 {
 		return nil, op.errorf("num_outputs", "num_outputs is %d, expected at least 1", o.NumOutputs)
 	}
@@ -62,7 +66,7 @@ func Split(x *tensor.Tensor, o SplitOptions) ([]*tensor.Tensor, error) {
 	if len(p.split) == 0 {
 		p.split = nil
 	}
-	return split(nil, op, x, p)
+	return split(opt, op, x, p)
 }
 
 // splitParams are Split's parameters once read from a node.

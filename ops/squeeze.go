@@ -33,12 +33,16 @@ type SqueezeOptions struct {
 
 // Squeeze returns a view of data without the dims o.Axes (ONNX Squeeze,
 // version 25).
-func Squeeze(data *tensor.Tensor, o SqueezeOptions) (*tensor.Tensor, error) {
+func Squeeze(data *tensor.Tensor, o SqueezeOptions, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Squeeze", 25}
+	if _, err := callOptions(op, opts); err != nil {
+		return nil, err
+	}
 	axes := o.Axes
 	if len(axes) == 0 {
 		axes = nil // nil and empty alike, as Go readers expect
 	}
-	return squeeze(opRef{"Squeeze", 25}, data, axes)
+	return squeeze(op, data, axes)
 }
 
 func squeezeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

@@ -223,7 +223,7 @@ func (q copyPlan) parallel(opt *Options, elemSize int, stream bool, f func(copyP
 	// have no step to poll at, still stops soon after a cancellation.
 	perIndex := max(1, total/elemSize/q.shape[0])
 	step := q.shape[0]
-	if opt.orDefault().Ctx != nil {
+	if opt.orDefault().env.Ctx != nil {
 		step = max(1, copyChunk/perIndex)
 	}
 	return parallelRange(opt, q.shape[0], total/4, func(lo, hi int) error {

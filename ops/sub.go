@@ -25,8 +25,13 @@ func init() {
 }
 
 // Sub returns a - b, broadcast (ONNX Sub, version 14).
-func Sub(a, b *tensor.Tensor) (*tensor.Tensor, error) {
-	return subOp.apply(nil, &Node{OpType: "Sub", Version: 14}, a, b)
+func Sub(a, b *tensor.Tensor, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Sub", 14}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return subOp.apply(opt, &Node{OpType: "Sub", Version: 14}, a, b)
 }
 
 func subSpans[T number]() binarySpans[T, T, T] {

@@ -35,8 +35,13 @@ type TileOptions struct {
 
 // Tile returns input repeated o.Repeats[k] times along each axis k (ONNX
 // Tile, version 13).
-func Tile(input *tensor.Tensor, o TileOptions) (*tensor.Tensor, error) {
-	return tile(nil, opRef{"Tile", 13}, input, o.Repeats)
+func Tile(input *tensor.Tensor, o TileOptions, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Tile", 13}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return tile(opt, op, input, o.Repeats)
 }
 
 func tileNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

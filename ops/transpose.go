@@ -30,8 +30,13 @@ type TransposeOptions struct {
 }
 
 // Transpose returns data with its axes permuted (ONNX Transpose, version 25).
-func Transpose(data *tensor.Tensor, o TransposeOptions) (*tensor.Tensor, error) {
-	return transpose(nil, opRef{"Transpose", 25}, data, o.Perm)
+func Transpose(data *tensor.Tensor, o TransposeOptions, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Transpose", 25}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return transpose(opt, op, data, o.Perm)
 }
 
 func transposeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

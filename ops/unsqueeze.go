@@ -28,8 +28,13 @@ type UnsqueezeOptions struct {
 
 // Unsqueeze returns a view of x with a dimension of size 1 inserted at each
 // of o.Axes (ONNX Unsqueeze, version 25).
-func Unsqueeze(x *tensor.Tensor, o UnsqueezeOptions) (*tensor.Tensor, error) {
-	return unsqueeze(nil, opRef{"Unsqueeze", 25}, x, o.Axes)
+func Unsqueeze(x *tensor.Tensor, o UnsqueezeOptions, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Unsqueeze", 25}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return unsqueeze(opt, op, x, o.Axes)
 }
 
 func unsqueezeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

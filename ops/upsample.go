@@ -36,12 +36,17 @@ type UpsampleOptions struct {
 }
 
 // Upsample returns x enlarged as o says (ONNX Upsample, version 9).
-func Upsample(x *tensor.Tensor, o UpsampleOptions) (*tensor.Tensor, error) {
+func Upsample(x *tensor.Tensor, o UpsampleOptions, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Upsample", 9}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
 	scales := make([]float64, len(o.Scales))
 	for i, s := range o.Scales {
 		scales[i] = float64(s)
 	}
-	return upsample(nil, opRef{"Upsample", 9}, x, orString(o.Mode, "nearest"), scales)
+	return upsample(opt, op, x, orString(o.Mode, "nearest"), scales)
 }
 
 func upsampleNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

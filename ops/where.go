@@ -25,8 +25,13 @@ func init() {
 
 // Where returns x where cond is true and y elsewhere, the three broadcast
 // (ONNX Where, version 16).
-func Where(cond, x, y *tensor.Tensor) (*tensor.Tensor, error) {
-	return where(nil, opRef{"Where", 16}, cond, x, y)
+func Where(cond, x, y *tensor.Tensor, opts ...Option) (*tensor.Tensor, error) {
+	op := opRef{"Where", 16}
+	opt, err := callOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return where(opt, op, cond, x, y)
 }
 
 func whereNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

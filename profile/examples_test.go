@@ -21,7 +21,7 @@ func runUnderProfile(t *testing.T, m *pb.ModelProto, inputs map[string]tensor.Va
 	if err != nil {
 		t.Fatalf("graph.FromProto: %v", err)
 	}
-	out, err := model.Run(context.Background(), inputs, &graph.RunOptions{Options: ops.Options{Profile: ops.ProfileSONNX}})
+	out, err := model.Run(context.Background(), inputs, &graph.RunOptions{Profile: ops.ProfileSONNX})
 	return out, rep, err
 }
 

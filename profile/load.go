@@ -37,5 +37,5 @@ func LoadBytes(b []byte, baseDir string) (*graph.Model, error) {
 // RunOptions returns the run options of the profile: every operator checks
 // the SONNX constraints and refuses what the profile leaves undefined.
 func RunOptions() *graph.RunOptions {
-	return &graph.RunOptions{Options: ops.Options{Profile: ops.ProfileSONNX}}
+	return &graph.RunOptions{Profile: ops.ProfileSONNX}
 }

@@ -11,7 +11,7 @@
 // they compute), and reads the rule id from the *ops.Error it returns. What
 // needs values only known at run time is listed in Report.Deferred: those
 // constraints are checked by the operators when the model runs with
-// ops.Options{Profile: ops.ProfileSONNX}.
+// graph.RunOptions{Profile: ops.ProfileSONNX}.
 //
 // docs/sonnx.md lists every rule with the function that checks it and the
 // test that violates it; Rules is the same table in Go.

@@ -80,7 +80,7 @@ func TestRunTime(t *testing.T) {
 			if err != nil {
 				t.Fatalf("load: %v", err)
 			}
-			_, err = model.Run(context.Background(), in, &graph.RunOptions{Options: ops.Options{Profile: ops.ProfileSONNX}})
+			_, err = model.Run(context.Background(), in, &graph.RunOptions{Profile: ops.ProfileSONNX})
 			var opErr *ops.Error
 			if !errors.As(err, &opErr) || opErr.Rule != r.ID {
 				t.Errorf("run under the profile: got %v, want an error of rule %s", err, r.ID)

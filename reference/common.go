@@ -36,10 +36,11 @@ func sonnx(opt *ops.Options) bool { return opt != nil && opt.Profile == ops.Prof
 // cancelled returns the [cancelled] error of a run whose context is done,
 // for the kernels that compute (Resize, MaxPool) to check now and then.
 func cancelled(opt *ops.Options, op opRef) error {
-	if opt == nil || opt.Ctx == nil || opt.Ctx.Err() == nil {
+	err := opt.Context().Err()
+	if err == nil {
 		return nil
 	}
-	return op.wrap("cancelled", opt.Ctx.Err(), "run stopped")
+	return op.wrap("cancelled", err, "run stopped")
 }
 
 // optionalInput returns input i as a tensor, nil when it is absent.
@@ -200,7 +201,7 @@ func checkSize(opt *ops.Options, op opRef, dt tensor.DataType, shape []int) erro
 
 // newTensor returns a fresh zero-filled tensor after checkSize, having told
 // opt.Charge of its bytes. The reference engine never takes storage from
-// Options.Alloc.
+// a run's allocator (a graph.Pool).
 func newTensor(opt *ops.Options, op opRef, dt tensor.DataType, shape []int) (*tensor.Tensor, error) {
 	if err := checkSize(opt, op, dt, shape); err != nil {
 		return nil, err
@@ -210,7 +211,7 @@ func newTensor(opt *ops.Options, op opRef, dt tensor.DataType, shape []int) (*te
 	if dt == tensor.String {
 		per = 16
 	}
-	if opt != nil && opt.Charge != nil && n > 0 {
+	if n > 0 {
 		if err := opt.Charge(int64(n) * per); err != nil {
 			return nil, &ops.Error{Op: op.name, Version: op.version, Rule: "size",
 				Msg: fmt.Sprintf("output %v of %d bytes: %v", dt, int64(n)*per, err), Err: errors.Join(ops.ErrLimit, err)}

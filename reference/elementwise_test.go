@@ -286,7 +286,7 @@ func sameElementwiseTensor(want, got *tensor.Tensor) string {
 func TestElementwiseCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	opt := &ops.Options{Ctx: ctx}
+	opt := ops.NewOptions(ops.WithContext(ctx))
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, s := range ops.Schemas() {
 		if s.Domain != "" || !slices.Contains(elementwiseOps, s.Name) {

@@ -413,7 +413,7 @@ func TestFamilyCancelled(t *testing.T) {
 		fast, _ := ops.Lookup("", n.OpType, n.Version)
 		ref, _ := Kernel("", n.OpType, n.Version)
 		for engine, run := range map[string]ops.Kernel{"fast": fast.Run, "reference": ref} {
-			_, err := run(&ops.Options{Ctx: ctx}, n, []tensor.Value{x})
+			_, err := run(ops.NewOptions(ops.WithContext(ctx)), n, []tensor.Value{x})
 			var e *ops.Error
 			if !errors.Is(err, context.Canceled) || !errors.As(err, &e) || e.Rule != "cancelled" {
 				t.Errorf("%s %s: got %v, want a [cancelled] error", engine, n.OpType, err)

@@ -19,7 +19,7 @@
 // for Resize, the weighted sum the specification defines. Outputs are fresh
 // tensors, never views of the inputs, checked against the size limit
 // (Options.TensorLimit and Options.Charge) before they are made; kernels
-// never use Options.Alloc.
+// never take storage from a run's allocator (a graph.Pool).
 //
 // # The two engines
 //

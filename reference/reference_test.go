@@ -203,7 +203,7 @@ func TestCancelled(t *testing.T) {
 		{pool, []tensor.Value{x}},
 	} {
 		run, _ := reference.Kernel("", c.n.OpType, c.n.Version)
-		_, err := run(&ops.Options{Ctx: ctx}, c.n, c.in)
+		_, err := run(ops.NewOptions(ops.WithContext(ctx)), c.n, c.in)
 		var e *ops.Error
 		if !errors.Is(err, context.Canceled) || !errors.As(err, &e) || e.Rule != "cancelled" {
 			t.Errorf("%s: got %v, want a [cancelled] error", c.n.OpType, err)

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/onnxshape/onnxshape/graph"
-	"github.com/onnxshape/onnxshape/ops"
 )
 
 const planUsage = `usage: onnxshape plan MODEL [--shape NAME=D,D,...]... [--steps] [--max-bytes N] [--max-run-bytes N]
@@ -82,7 +81,7 @@ func planMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "onnxshape plan:", oneLine(err.Error()))
 		return 1
 	}
-	o := &graph.RunOptions{Options: ops.Options{MaxTensorBytes: *maxBytes}, MaxRunBytes: *maxRunBytes}
+	o := &graph.RunOptions{MaxTensorBytes: *maxBytes, MaxRunBytes: *maxRunBytes}
 	plan, err := m.MemoryPlan(context.Background(), shapes, o)
 	if err != nil {
 		fmt.Fprintln(stderr, "onnxshape plan:", oneLine(err.Error()))

@@ -102,7 +102,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 			return fail(err)
 		}
 	}
-	o := &graph.RunOptions{Options: ops.Options{Profile: p, MaxTensorBytes: *maxBytes, Threads: *threads}, MaxRunBytes: *maxRunBytes, Engine: engine}
+	o := &graph.RunOptions{Profile: p, MaxTensorBytes: *maxBytes, Threads: *threads, MaxRunBytes: *maxRunBytes, Engine: engine}
 	out, err := m.Run(context.Background(), given, o)
 	if err != nil {
 		return fail(err)

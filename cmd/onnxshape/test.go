@@ -70,7 +70,7 @@ func testMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "onnxshape test: no test case under %s (a case is a folder holding model.onnx and test_data_set_*/)\n", strings.Join(dirs, ", "))
 		return 1
 	}
-	o := &graph.RunOptions{Options: ops.Options{Profile: p}, Engine: engine}
+	o := &graph.RunOptions{Profile: p, Engine: engine}
 	var results []conformance.Result
 	counts := map[conformance.Status]int{}
 	for _, c := range cases {

@@ -1,0 +1,41 @@
+// Package runenv is the narrow way in by which the model runner (package
+// graph) hands the operator kernels (package ops) what a run has beyond
+// the knobs a caller sets: its context, the storage allocator of a
+// graph.Pool and the run's byte budget.
+//
+// ops keeps these unexported in ops.Options, so that no exported name of
+// ops is plumbing; at init it installs the function that stores an Env in
+// an *ops.Options, and graph calls Bind. The hook is typed any because
+// this package cannot import ops (ops imports it); only the module's own
+// packages can import an internal package, so the hook has two callers.
+package runenv
+
+import "context"
+
+// Env is what one run hands the kernels it runs.
+type Env struct {
+	// Ctx, when set, stops long kernel loops once it is done: a cancelled
+	// kernel returns the context's error, never a result.
+	Ctx context.Context
+	// Alloc, when set, provides the storage of the non-string tensors
+	// operators create: size bytes, 8-byte aligned, of any content (the
+	// operator clears what it does not overwrite). graph.Pool recycles
+	// storage through it, so that a model run in a loop need not allocate.
+	Alloc func(size int) []byte
+	// Charge, when set, is told the bytes of every allocation that grows
+	// with the input (outputs and kernel scratch alike) before it happens;
+	// an error refuses it. The model runner keeps a run's live bytes under
+	// its cap with it.
+	Charge func(bytes int64) error
+}
+
+// bind stores an Env in an *ops.Options; package ops installs it at init.
+var bind func(opt any, e Env)
+
+// Install records f as the function Bind calls. Package ops calls it once,
+// from its init, before any other package can run a kernel.
+func Install(f func(opt any, e Env)) { bind = f }
+
+// Bind stores e in opt, which must be an *ops.Options; every kernel run
+// with opt then sees e's context, allocator and budget.
+func Bind(opt any, e Env) { bind(opt, e) }
