@@ -71,11 +71,11 @@ func (b *Builder) Describe(name, doc string) {
 }
 
 // New returns a builder for a model importing the default ONNX domain at
-// the given opset version (7 to 25).
+// the given opset version (7 to graph.NewestOpset).
 func New(opset int) *Builder {
 	b := &Builder{opset: int64(opset), g: &pb.GraphProto{Name: proto.String("onnxshape")}, names: map[string]bool{}, nodeNames: map[string]bool{}}
 	if _, ok := irVersion(b.opset); !ok {
-		b.err = fmt.Errorf("builder: opset %d is not one onnxshape knows (7 to 25)", opset)
+		b.err = fmt.Errorf("builder: opset %d is not one onnxshape knows (7 to %d)", opset, graph.NewestOpset)
 	}
 	return b
 }
@@ -84,7 +84,7 @@ func New(opset int) *Builder {
 // runtimes of that release accept the model.
 func irVersion(opset int64) (int64, bool) {
 	switch {
-	case opset < 7 || opset > 25:
+	case opset < 7 || opset > graph.NewestOpset:
 		return 0, false
 	case opset <= 8:
 		return 3, true
@@ -102,8 +102,10 @@ func irVersion(opset int64) (int64, bool) {
 		return 9, true
 	case opset <= 22:
 		return 10, true
+	case opset <= 24:
+		return opset - 12, true // 23: 11, 24: 12
 	}
-	return opset - 12, true // 23: 11, 24: 12, 25: 13
+	return 13, true // 25 to 28 (ONNX 1.20 to 1.22 and the node tests of opset 28)
 }
 
 // ready reports whether b was made by New; a zero Builder records an

@@ -98,6 +98,28 @@ func TestBuildErrors(t *testing.T) {
 	if _, err := New(3).ModelProto(); err == nil {
 		t.Error("opset 3 must be refused")
 	}
+	if _, err := New(graph.NewestOpset + 1).Model(); err == nil {
+		t.Errorf("opset %d must be refused", graph.NewestOpset+1)
+	}
+}
+
+// The newest opset builds its operators (SwiGLU-28) with the IR version
+// ONNX writes beside it.
+func TestNewestOpset(t *testing.T) {
+	b := New(graph.NewestOpset)
+	gate, value := b.Input("gate", tensor.Float, 2), b.Input("value", tensor.Float, 2)
+	b.Output("y", b.Op("SwiGLU", gate, value))
+	data, err := b.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mp, err := onnx.DecodeModel(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mp.GetIrVersion() != 13 || mp.GetOpsetImport()[0].GetVersion() != graph.NewestOpset {
+		t.Errorf("ir %d opset %v", mp.GetIrVersion(), mp.GetOpsetImport())
+	}
 }
 
 // Named nodes name their output too, and every intermediate value gets its

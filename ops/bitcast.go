@@ -2,9 +2,10 @@
 // to names, without converting values: float32 1.0 becomes int32
 // 1065353216. The shape stays.
 //
-// Versions: 26. onnxshape casts between types of one bit width (the node
-// tests' pairs; bool is 8 bits); strings, complex numbers and other widths
-// are refused.
+// Versions: 26, every type but string (complex64 is 64 bits, read as its
+// real then imaginary float32, little-endian; complex128 is 128 bits, only
+// itself). onnxshape casts between types of one bit width (the spec's
+// "same bit-width"; bool is 8 bits); other widths are refused.
 //
 // Sub-byte types (held one a byte) reinterpret their low bits: int4 -1 is
 // uint4 15. A byte other than 0 and 1 read as bool is true (onnxshape's
@@ -40,10 +41,10 @@ func bitCastNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 		return nil, op.errorf("to", "attribute to is required")
 	}
 	to := tensor.DataType(a.Int)
-	if dt := x.DataType(); dt == tensor.String || dt == tensor.Complex64 || dt == tensor.Complex128 {
+	if dt := x.DataType(); dt == tensor.String {
 		return nil, op.errorf("type", "BitCast takes no %v", dt)
 	}
-	if !to.Valid() || to == tensor.String || to == tensor.Complex64 || to == tensor.Complex128 || to.Bits() != x.DataType().Bits() {
+	if !to.Valid() || to == tensor.String || to.Bits() != x.DataType().Bits() {
 		return nil, op.errorf("to", "cannot reinterpret %v (%d bits) as %v", x.DataType(), x.DataType().Bits(), to)
 	}
 	y, err := opt.newOverwritten(op, to, x.Shape())

@@ -4,17 +4,18 @@
 //
 // Versions: 11 (float, double, int16, int32, int64) and 27, which adds
 // float16 and bfloat16 and the stash_type attribute: the type those two
-// compute in, float (1, the default) or their own type.
+// compute in, float (1, the default) or double (11); it has no effect on
+// the other types.
 //
 // Rules: [input] start, limit and delta are scalars (a one-element tensor
 // is read as one) of one type the version allows; [delta] delta is not
 // zero (numpy and onnxruntime refuse it; the specification divides by
-// it); [stash_type] float or the input's own type; [size] the output fits
-// the size limit.
+// it); [stash_type] float or double, the two its function body and the
+// reference evaluator accept; [size] the output fits the size limit.
 //
 // Floats follow the reference evaluator (numpy's arange): the count in
-// float64, each element start + i*delta in the input's precision (float32
-// for float16 and bfloat16 with stash_type float), rounded to the type.
+// float64, each element start + i*delta in the input's precision (for
+// float16 and bfloat16, stash_type's), rounded to the type once.
 
 package ops
 
@@ -140,8 +141,8 @@ func rangeOf(opt *Options, op opRef, start, limit, delta *tensor.Tensor, stash t
 			return nil, op.errorf("input", "start, limit and delta must be scalars, got shape %v", t.Shape())
 		}
 	}
-	if (dt == tensor.Float16 || dt == tensor.BFloat16) && stash != tensor.Float && stash != dt {
-		return nil, op.errorf("stash_type", "stash_type must be float or %v, got %v", dt, stash)
+	if (dt == tensor.Float16 || dt == tensor.BFloat16) && stash != tensor.Float && stash != tensor.Double {
+		return nil, op.errorf("stash_type", "stash_type must be float (1) or double (11), got %d", int(stash))
 	}
 	count, err := rangeCount(op, start, limit, delta)
 	if err != nil {
@@ -173,13 +174,25 @@ func rangeOf(opt *Options, op opRef, start, limit, delta *tensor.Tensor, stash t
 		for i, o := 0, asElems[float64](b); i < count; i++ {
 			o[i] = s + float64(float64(i)*d) // no fused multiply-add
 		}
+	case tensor.Float16, tensor.BFloat16:
+		if stash == tensor.Double {
+			// In float64, then rounded to the type once, as Cast rounds.
+			s, d := scalarValue[float64](start), scalarValue[float64](delta)
+			var chunk [256]float64
+			for at := 0; at < count; at += len(chunk) {
+				part := chunk[:min(len(chunk), count-at)]
+				for k := range part {
+					part[k] = s + float64(float64(at+k)*d)
+				}
+				encodeFloats(y, at, part, castOptions{})
+			}
+			break
+		}
+		fallthrough
 	default: // float, and float16 and bfloat16 computed in float
 		s, d := float32(scalarValue[float64](start)), float32(scalarValue[float64](delta))
 		for i := range count {
 			x := s + float32(float32(i)*d)
-			if stash == dt && dt != tensor.Float { // computed in the type itself: each step rounded to it
-				x = roundTo(dt, s+roundTo(dt, roundTo(dt, float32(i))*d))
-			}
 			switch dt {
 			case tensor.Float:
 				asElems[float32](b)[i] = x
@@ -207,12 +220,4 @@ func scalarValue[T int64 | float64](t *tensor.Tensor) T {
 	}
 	f, _ := t.Float64s()
 	return T(f[0])
-}
-
-// roundTo rounds a float32 to float16 or bfloat16 and back.
-func roundTo(dt tensor.DataType, x float32) float32 {
-	if dt == tensor.BFloat16 {
-		return math.Float32frombits(uint32(f32ToBF16(x)) << 16)
-	}
-	return f16ToF32(f32ToF16(math.Float32bits(x)))
 }

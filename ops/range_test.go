@@ -62,3 +62,29 @@ func TestConstantOfShapeSpecExamples(t *testing.T) {
 		t.Errorf("negative dim: got %v, want rule shape", err)
 	}
 }
+
+// Range-27's stash_type: float16 and bfloat16 compute in float (1) or
+// double (11); any other type, their own included, is refused.
+func TestRangeStashType(t *testing.T) {
+	half := func(v float32) *tensor.Tensor { return tensor.Scalar(tensor.F16FromFloat32(v)) }
+	want := tensor.MustFromSlice([]tensor.F16{
+		tensor.F16FromFloat32(1), tensor.F16FromFloat32(1.5), tensor.F16FromFloat32(2), tensor.F16FromFloat32(2.5)})
+	for _, stash := range []tensor.DataType{tensor.Float, tensor.Double} {
+		y, err := runNode(nil, "Range", 27, map[string]Attribute{"stash_type": intAttribute(int64(stash))}, half(1), half(3), half(0.5))
+		if err != nil {
+			t.Fatalf("stash_type %v: %v", stash, err)
+		}
+		if !y.Equal(want) {
+			t.Errorf("stash_type %v: %v, want %v", stash, y, want)
+		}
+	}
+	_, err := runNode(nil, "Range", 27, map[string]Attribute{"stash_type": intAttribute(int64(tensor.Float16))}, half(1), half(3), half(0.5))
+	checkRule(t, err, "stash_type")
+	// stash_type has no effect on the other types.
+	y, err := runNode(nil, "Range", 27, map[string]Attribute{"stash_type": intAttribute(int64(tensor.Float16))},
+		tensor.Scalar(int32(1)), tensor.Scalar(int32(4)), tensor.Scalar(int32(1)))
+	checkRule(t, err, "")
+	if !y.Equal(tensor.MustFromSlice([]int32{1, 2, 3})) {
+		t.Errorf("int32 with stash_type float16: %v", y)
+	}
+}

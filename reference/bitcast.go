@@ -3,9 +3,12 @@ package reference
 // BitCast (version 26): "Reinterprets the binary representation of a tensor
 // as a different data type, specified by the 'to' attribute. Unlike Cast,
 // BitCast preserves the exact bit pattern without any value conversion."
-// onnxshape casts between types of one bit width; the bits of each element
-// are read as an unsigned number and written back as the target's bits
-// (sub-byte types by their low bits; a nonzero byte read as bool is true).
+// "All types except string are supported. Implementations must treat the
+// underlying bytes as little endian." onnxshape casts between types of one
+// bit width; the bits of each element are read as an unsigned number and
+// written back as the target's bits (sub-byte types by their low bits; a
+// nonzero byte read as bool is true); complex128, the one 128-bit type,
+// only to itself, byte for byte.
 
 import (
 	"github.com/onnxshape/onnxshape/ops"
@@ -28,13 +31,10 @@ func bitCast(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 		return nil, op.errorf("to", "attribute to is required")
 	}
 	to := tensor.DataType(a.Int)
-	complexOrString := func(dt tensor.DataType) bool {
-		return dt == tensor.String || dt == tensor.Complex64 || dt == tensor.Complex128
-	}
-	if complexOrString(x.DataType()) {
+	if x.DataType() == tensor.String {
 		return nil, op.errorf("type", "BitCast takes no %v", x.DataType())
 	}
-	if !to.Valid() || complexOrString(to) || to.Bits() != x.DataType().Bits() {
+	if !to.Valid() || to == tensor.String || to.Bits() != x.DataType().Bits() {
 		return nil, op.errorf("to", "%v as %v", x.DataType(), to)
 	}
 	y, err := newTensor(opt, op, to, x.Shape())
@@ -42,6 +42,10 @@ func bitCast(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 		return nil, err
 	}
 	size, bits := to.Size(), to.Bits()
+	if bits > 64 { // complex128 as itself
+		copy(y.Bytes(), x.Bytes())
+		return values(y), nil
+	}
 	for i := range x.Len() {
 		var u uint64 // the element's bits, little-endian
 		for k := size - 1; k >= 0; k-- {

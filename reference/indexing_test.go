@@ -283,7 +283,9 @@ func TestRangeEngines(t *testing.T) {
 					y, _ := ops.Cast(x, dt, ops.CastOptions{})
 					return y
 				}
-				for _, stash := range []int64{int64(tensor.Float), int64(dt)} {
+				// float and double are the valid stash types; the input's own is
+				// refused for float16 and bfloat16 and ignored for the others.
+				for _, stash := range []int64{int64(tensor.Float), int64(tensor.Double), int64(dt)} {
 					n := &ops.Node{OpType: "Range", Version: version, Attrs: map[string]ops.Attribute{"stash_type": intAttribute(stash)}}
 					if version < 27 {
 						n.Attrs = nil

@@ -9,9 +9,13 @@ package reference
 //	(float) causes start, limit, and delta to be cast to 32-bit float before
 //	the loop, with the output cast back to the original type."
 //
+// stash_type is float (1) or double (11), the two the function body of
+// Range-27 and the reference evaluator accept.
+//
 // As the reference evaluator (np.arange): the count from the inputs' exact
 // values; each element computed in the precision of the type (float32 for
-// float, float16 and bfloat16), each operation rounded; delta 0 refused.
+// float, float16 and bfloat16 with stash_type float; float64 with double),
+// each operation rounded; delta 0 refused.
 
 import (
 	"math"
@@ -48,9 +52,10 @@ func rangeKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Val
 			return nil, err
 		}
 	}
-	if (dt == tensor.Float16 || dt == tensor.BFloat16) && stash != int64(tensor.Float) && stash != int64(dt) {
-		return nil, opOf(n).errorf("stash_type", "stash_type %d", stash)
+	if (dt == tensor.Float16 || dt == tensor.BFloat16) && stash != int64(tensor.Float) && stash != int64(tensor.Double) {
+		return nil, opOf(n).errorf("stash_type", "stash_type %d is neither float (1) nor double (11)", stash)
 	}
+	halfInDouble := (dt == tensor.Float16 || dt == tensor.BFloat16) && stash == int64(tensor.Double)
 	// exact values: integers as big integers, floats as float64
 	var count int
 	if dt.IsInteger() {
@@ -103,15 +108,12 @@ func rangeKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Val
 		case tensor.Double:
 			v = number{kind: 'f', f: start.f + float64(float64(i)*delta.f)}
 		default:
-			s, d := float32(start.f), float32(delta.f)
-			x := s + float32(float32(i)*d)
-			if stash == int64(dt) && dt != tensor.Float {
-				round := func(f float32) float32 {
-					return float32(roundThrough(dt, float64(f)))
-				}
-				x = round(s + round(round(float32(i))*d))
+			if halfInDouble {
+				v = number{kind: 'f', f: start.f + float64(float64(i)*delta.f)}
+				break
 			}
-			v = number{kind: 'f', f: float64(x)}
+			s, d := float32(start.f), float32(delta.f)
+			v = number{kind: 'f', f: float64(s + float32(float32(i)*d))}
 		}
 		storeValue(out, args[0], i, v, castAttrs{saturate: true, roundMode: "up"})
 	}

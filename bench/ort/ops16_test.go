@@ -317,6 +317,7 @@ func TestORTActivations(t *testing.T) {
 			return []any{builder.Float("alpha", 0.2), builder.Float("beta", float32(r.Float64()))}
 		}, ""},
 		{"HardSwish", 14, false, none, ""}, {"Mish", 18, true, none, ""}, {"Celu", 12, true, alpha(0.5, 2), ""},
+		{"Swish", 24, true, alpha(0.1, 2), ""},
 		{"ThresholdedRelu", 10, false, alpha(-1, 1), ""},
 		{"Gelu", 20, true, func(r *rand.Rand) []any { return []any{builder.String("approximate", pick(r, "none", "tanh"))} }, ""},
 		{"IsNaN", 13, false, none, ""}, {"IsInf", 10, false, none, ""}, {"Not", 7, false, none, ""},
@@ -470,8 +471,13 @@ func TestORTSoftmaxFamily(t *testing.T) {
 	})
 }
 
+// CumSum and CumProd (opset 26), which share their engine.
 func TestORTCumSum(t *testing.T) {
 	family(t, 6, casesPerFamily, func(r *rand.Rand, i int) *diffCase {
+		op, opset := "CumSum", 14
+		if i%2 == 1 {
+			op, opset = "CumProd", 26
+		}
 		dt := pick(r, tensor.Float, tensor.Double, tensor.Int32, tensor.Int64)
 		rank := 1 + r.IntN(4)
 		shape := randShape(r, rank, 1, 5)
@@ -482,10 +488,10 @@ func TestORTCumSum(t *testing.T) {
 		axis := int64(r.IntN(2*rank) - rank)
 		axisType := pick(r, tensor.Int32, tensor.Int64)
 		excl, rev := r.IntN(2), r.IntN(2)
-		c := &diffCase{name: fmt.Sprintf("CumSum %v %v axis=%d exclusive=%d reverse=%d", dt, shape, axis, excl, rev), opset: 14, inputs: inputsOf(x)}
+		c := &diffCase{name: fmt.Sprintf("%s %v %v axis=%d exclusive=%d reverse=%d", op, dt, shape, axis, excl, rev), opset: opset, inputs: inputsOf(x)}
 		c.build = func(b *builder.Builder, in []builder.Value) []builder.Value {
 			ax := b.Constant("axis", intTensor(axisType, []int64{axis}, nil))
-			return []builder.Value{b.Op("CumSum", in[0], ax, builder.Int("exclusive", excl), builder.Int("reverse", rev))}
+			return []builder.Value{b.Op(op, in[0], ax, builder.Int("exclusive", excl), builder.Int("reverse", rev))}
 		}
 		c.abs, c.rel = 1e-5, 1e-5
 		return c

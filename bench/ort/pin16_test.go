@@ -180,6 +180,10 @@ func TestORTDivergences16(t *testing.T) {
 				build: node("MaxPool", builder.Ints("kernel_shape", 2), builder.Ints("pads", 2, 0))}, nil},
 			{&diffCase{name: "ReduceProd int32 [65536 65536 3]", opset: 13, inputs: inputsOf(tensor.MustFromSlice([]int32{65536, 65536, 3}, 3)),
 				build: node("ReduceProd", builder.Int("keepdims", 1))}, []float64{math.MaxInt32}},
+			{&diffCase{name: "CumProd int32 [65536 65536 3]", opset: 26, inputs: inputsOf(tensor.MustFromSlice([]int32{65536, 65536, 3}, 3)),
+				build: func(b *builder.Builder, in []builder.Value) []builder.Value {
+					return []builder.Value{b.Op("CumProd", in[0], b.Constant("axis", tensor.Scalar(int64(0))))}
+				}}, []float64{65536, 0, 0}},
 			{&diffCase{name: "AveragePool float16 [1 1 4] kernel 1 stride 2 ceil_mode", opset: 19, inputs: inputsOf(fromFloat32s(tensor.Float16, []float32{1, 2, 3, 4}, []int{1, 1, 4})),
 				build: node("AveragePool", builder.Ints("kernel_shape", 1), builder.Ints("strides", 2), builder.Int("ceil_mode", 1))}, nil},
 			{&diffCase{name: "MaxPool float16 [1 1 4] kernel 1 stride 2 ceil_mode", opset: 12, inputs: inputsOf(fromFloat32s(tensor.Float16, []float32{1, 2, 3, 4}, []int{1, 1, 4})),
