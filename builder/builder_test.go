@@ -98,7 +98,7 @@ func TestBuildErrors(t *testing.T) {
 	if _, err := New(3).ModelProto(); err == nil {
 		t.Error("opset 3 must be refused")
 	}
-	if _, err := New(graph.NewestOpset + 1).Model(); err == nil {
+	if _, err := New(graph.NewestOpset + 1).ModelProto(); err == nil {
 		t.Errorf("opset %d must be refused", graph.NewestOpset+1)
 	}
 }
