@@ -31,7 +31,7 @@ func init() {
 		if at.Rank() > 1 || at.Len() != 1 {
 			return nil, op.errorf("axis", "axis must hold one element, got shape %v", at.Shape())
 		}
-		a, _ := at.Int64s()
+		a, _ := int64sOf(at)
 		exclusive, err := n.Int("exclusive", 0)
 		if err != nil {
 			return nil, err
