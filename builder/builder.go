@@ -129,8 +129,11 @@ func (b *Builder) claim(name string) Value {
 	if !b.ready() {
 		return Value{name}
 	}
-	if name == "" || b.names[name] {
-		b.fail("value name %q is empty or used twice", name)
+	switch {
+	case name == "":
+		b.fail("a value needs a name: the empty name is ONNX's absent optional input")
+	case b.names[name]:
+		b.fail("value name %q is used twice: an input, a constant or an output already has it", name)
 	}
 	b.names[name] = true
 	return Value{name}
@@ -160,43 +163,6 @@ func (b *Builder) Input(name string, dt tensor.DataType, shape ...int) Value {
 		}
 	}
 	b.g.Input = append(b.g.Input, onnx.TensorValueInfo(name, dt, shape))
-	return v
-}
-
-// SymbolicInput declares a graph input of element type dt whose
-// dimensions are numbers (int) or symbols (string: "N", "height"), as
-// exporters declare a dynamic batch or image size:
-//
-//	x := b.SymbolicInput("x", tensor.Float, "N", 3, "H", "W")
-func (b *Builder) SymbolicInput(name string, dt tensor.DataType, dims ...any) Value {
-	v := b.claim(name)
-	if b.err != nil {
-		return v
-	}
-	vi := onnx.TensorValueInfo(name, dt, nil)
-	shape := vi.Type.GetTensorType().Shape
-	for _, d := range dims {
-		dim := &pb.TensorShapeProto_Dimension{}
-		switch d := d.(type) {
-		case int:
-			if d < 0 {
-				b.fail("input %q: dimension %d is negative", name, d)
-				return v
-			}
-			dim.Value = &pb.TensorShapeProto_Dimension_DimValue{DimValue: int64(d)}
-		case string:
-			if d == "" {
-				b.fail("input %q: a symbolic dimension has no name", name)
-				return v
-			}
-			dim.Value = &pb.TensorShapeProto_Dimension_DimParam{DimParam: d}
-		default:
-			b.fail("input %q: dimension %v is neither an int nor a string", name, d)
-			return v
-		}
-		shape.Dim = append(shape.Dim, dim)
-	}
-	b.g.Input = append(b.g.Input, vi)
 	return v
 }
 
