@@ -18,11 +18,11 @@ package builder
 import (
 	"context"
 	"fmt"
-	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"strings"
 
 	"github.com/onnxshape/onnxshape/graph"
 	"github.com/onnxshape/onnxshape/infer"
+	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/ops"

@@ -2,11 +2,11 @@ package profile
 
 import (
 	"fmt"
-	"github.com/onnxshape/onnxshape/graph"
-	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"strconv"
 	"strings"
 
+	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/tensor"

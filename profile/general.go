@@ -2,11 +2,11 @@ package profile
 
 import (
 	"fmt"
-	"github.com/onnxshape/onnxshape/internal/sonnxrule"
 	"math"
 	"sort"
 	"strings"
 
+	"github.com/onnxshape/onnxshape/internal/sonnxrule"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/ops"

@@ -2,9 +2,9 @@ package profile
 
 import (
 	"fmt"
-	"github.com/onnxshape/onnxshape/internal/sonnxrule"
 	"strings"
 
+	"github.com/onnxshape/onnxshape/internal/sonnxrule"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
