@@ -4,15 +4,18 @@
 // runtime.
 //
 //	b := builder.New(21)
-//	img := b.Input("image", tensor.Uint8, 1, 224, 224, 3)
-//	nchw := b.Op("Transpose", img, builder.Ints("perm", 0, 3, 1, 2))
+//	img := b.InputDims("image", tensor.Uint8, builder.Fixed(1), builder.Sym("H"), builder.Sym("W"), builder.Fixed(3))
+//	nchw := b.Node("Transpose", []builder.Value{img}, builder.Ints("perm", 0, 3, 1, 2))
 //	b.Output("pixels", nchw)
-//	data, err := b.Encode()
+//	m, err := b.Build() // a *graph.Model; or b.Save(path), b.WriteTo(w), b.Encode()
 //
-// Model checks the finished graph by type and shape propagation (package
-// infer), without running it: an error names the node; the graph outputs
-// get their types and shapes, symbolic ones included, which ONNX requires.
-// The RunOnZeros option also runs it once on zero-valued inputs.
+// Input declares a fixed shape, InputDims one with symbolic dimensions.
+// Build, Encode, Save and WriteTo check the finished graph by type and
+// shape propagation (package infer), without running it: an error names
+// the node; the graph outputs get their types and shapes, symbolic ones
+// included, which ONNX requires. The RunOnZeros option also runs it once
+// on zero-valued inputs. ModelProto gives the protobuf message for callers
+// who work with the ONNX format itself.
 package builder
 
 import (

@@ -3,9 +3,10 @@
 // sparse tensors, explicit types, no implicit conversion, no default values,
 // a closed operator set) and what each operator accepts.
 //
-// Check reads a model and reports every place it leaves the profile, one
-// Finding each, with the rule's id and what would fix it. The operators'
-// own constraints are not restated here: Check runs each node's real kernel
+// CheckFile, CheckBytes and Check (for a loaded *graph.Model) report every
+// place a model leaves the profile, one Finding each, with the place as
+// data (a Place), the rule's id and what would fix it. The operators' own
+// constraints are not restated here: the check runs each node's real kernel
 // (package ops) under ops.ProfileSONNX wherever the values it needs are known
 // before the model runs (attributes, initializers, Constant nodes and what
 // they compute), and reads the rule id from the *ops.Error it returns. What
