@@ -4,25 +4,28 @@
 // runtime.
 //
 //	b := builder.New(21)
-//	img := b.Input("image", tensor.Uint8, 1, 224, 224, 3)
-//	nchw := b.Op("Transpose", img, builder.Ints("perm", 0, 3, 1, 2))
+//	img := b.InputDims("image", tensor.Uint8, builder.Fixed(1), builder.Sym("H"), builder.Sym("W"), builder.Fixed(3))
+//	nchw := b.Node("Transpose", []builder.Value{img}, builder.Ints("perm", 0, 3, 1, 2))
 //	b.Output("pixels", nchw)
-//	data, err := b.Encode()
+//	m, err := b.Build() // a *graph.Model; or b.Save(path), b.WriteTo(w), b.Encode()
 //
-// Model checks the finished graph by type and shape propagation (package
-// infer), without running it: an error names the node; the graph outputs
-// get their types and shapes, symbolic ones included, which ONNX requires.
-// The RunOnZeros option also runs it once on zero-valued inputs.
+// Input declares a fixed shape, InputDims one with symbolic dimensions.
+// Build, Encode, Save and WriteTo check the finished graph by type and
+// shape propagation (package infer), without running it: an error names
+// the node; the graph outputs get their types and shapes, symbolic ones
+// included, which ONNX requires. The RunOnZeros option also runs it once
+// on zero-valued inputs. ModelProto gives the protobuf message for callers
+// who work with the ONNX format itself.
 package builder
 
 import (
 	"context"
 	"fmt"
-	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"strings"
 
 	"github.com/onnxshape/onnxshape/graph"
 	"github.com/onnxshape/onnxshape/infer"
+	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/ops"
@@ -131,8 +134,11 @@ func (b *Builder) claim(name string) Value {
 	if !b.ready() {
 		return Value{name}
 	}
-	if name == "" || b.names[name] {
-		b.fail("value name %q is empty or used twice", name)
+	switch {
+	case name == "":
+		b.fail("a value needs a name: the empty name is ONNX's absent optional input")
+	case b.names[name]:
+		b.fail("value name %q is used twice: an input, a constant or an output already has it", name)
 	}
 	b.names[name] = true
 	return Value{name}
@@ -162,43 +168,6 @@ func (b *Builder) Input(name string, dt tensor.DataType, shape ...int) Value {
 		}
 	}
 	b.g.Input = append(b.g.Input, onnx.TensorValueInfo(name, dt, shape))
-	return v
-}
-
-// SymbolicInput declares a graph input of element type dt whose
-// dimensions are numbers (int) or symbols (string: "N", "height"), as
-// exporters declare a dynamic batch or image size:
-//
-//	x := b.SymbolicInput("x", tensor.Float, "N", 3, "H", "W")
-func (b *Builder) SymbolicInput(name string, dt tensor.DataType, dims ...any) Value {
-	v := b.claim(name)
-	if b.err != nil {
-		return v
-	}
-	vi := onnx.TensorValueInfo(name, dt, nil)
-	shape := vi.Type.GetTensorType().Shape
-	for _, d := range dims {
-		dim := &pb.TensorShapeProto_Dimension{}
-		switch d := d.(type) {
-		case int:
-			if d < 0 {
-				b.fail("input %q: dimension %d is negative", name, d)
-				return v
-			}
-			dim.Value = &pb.TensorShapeProto_Dimension_DimValue{DimValue: int64(d)}
-		case string:
-			if d == "" {
-				b.fail("input %q: a symbolic dimension has no name", name)
-				return v
-			}
-			dim.Value = &pb.TensorShapeProto_Dimension_DimParam{DimParam: d}
-		default:
-			b.fail("input %q: dimension %v is neither an int nor a string", name, d)
-			return v
-		}
-		shape.Dim = append(shape.Dim, dim)
-	}
-	b.g.Input = append(b.g.Input, vi)
 	return v
 }
 

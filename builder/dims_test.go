@@ -84,6 +84,18 @@ func TestBuilderMessagesAndOutputs(t *testing.T) {
 			b.Output("y", b.Op("Identity", x))
 			b.Output("y", b.Op("Identity", x))
 		}, `"y" is used twice`},
+		{"input name twice", func(b *builder.Builder) {
+			b.Input("x", tensor.Float, 1)
+			b.Input("x", tensor.Float, 2)
+		}, `value name "x" is used twice: an input, a constant or an output already has it`},
+		{"empty name", func(b *builder.Builder) { b.Input("", tensor.Float, 1) }, "a value needs a name"},
+		{"symbolic size and name", func(b *builder.Builder) {
+			b.InputDims("x", tensor.Float, builder.Dim{Size: 2, Name: "N"})
+		}, `input "x": dimension 0`},
+		{"foreign value", func(b *builder.Builder) {
+			other := builder.New(21)
+			b.Op("Identity", other.Input("elsewhere", tensor.Float, 1))
+		}, `Identity: input "elsewhere" is not a value of this builder`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := builder.New(21)

@@ -30,9 +30,8 @@ func Sym(name string) Dim { return Dim{Size: -1, Name: name} }
 //
 // Model checks the graph by shape propagation (package infer), which
 // carries the symbolic dimensions through every node: an output dimension
-// that follows them is declared by its expression (H, 2*W). InputDims and
-// SymbolicInput declare the same input; InputDims names each dimension's
-// kind in the type system.
+// that follows them is declared by its expression (H, 2*W). It is the one
+// way to declare symbolic dimensions; Input declares a fixed shape.
 func (b *Builder) InputDims(name string, dt tensor.DataType, dims ...Dim) Value {
 	v := b.claim(name)
 	if b.err != nil {

@@ -12,7 +12,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/onnxshape/onnxshape/internal/safefile"
 	"io/fs"
 	"math"
 	"os"
@@ -21,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/internal/safefile"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/profile"

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/profile"
 	"github.com/onnxshape/onnxshape/reference"

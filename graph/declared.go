@@ -2,11 +2,11 @@ package graph
 
 import (
 	"fmt"
-	"github.com/onnxshape/onnxshape/internal/sonnxrule"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/onnxshape/onnxshape/internal/sonnxrule"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/ops"

@@ -24,11 +24,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
 
+	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/ops"

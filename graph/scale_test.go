@@ -3,11 +3,11 @@ package graph_test
 import (
 	"context"
 	"fmt"
-	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"testing"
 	"time"
 
 	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/tensor"
 )

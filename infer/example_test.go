@@ -12,7 +12,7 @@ import (
 // computed from the input's shape, and inference follows it symbolically.
 func ExampleModel() {
 	b := builder.New(13)
-	x := b.SymbolicInput("x", tensor.Float, "N", 3, "H", "W")
+	x := b.InputDims("x", tensor.Float, builder.Sym("N"), builder.Fixed(3), builder.Sym("H"), builder.Sym("W"))
 	n := b.Op("Slice", b.Op("Shape", x), b.Ints64("start", 0), b.Ints64("end", 1))
 	target := b.Op("Concat", n, b.Ints64("rest", -1), builder.Int("axis", 0))
 	b.Output("y", b.Op("Reshape", x, target))
@@ -46,7 +46,7 @@ func ExampleModel() {
 // copies N), and the shape computation goes.
 func ExampleFold() {
 	b := builder.New(13)
-	x := b.SymbolicInput("x", tensor.Float, "N", 3, "H", "W")
+	x := b.InputDims("x", tensor.Float, builder.Sym("N"), builder.Fixed(3), builder.Sym("H"), builder.Sym("W"))
 	n := b.Op("Slice", b.Op("Shape", x), b.Ints64("start", 0), b.Ints64("end", 1))
 	target := b.Op("Concat", n, b.Ints64("rest", -1), builder.Int("axis", 0))
 	b.Output("y", b.Op("Reshape", x, target))

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"math"
 	"strconv"
 	"strings"
 
+	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/ops"

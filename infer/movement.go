@@ -884,13 +884,13 @@ func constantRule(c *call, in []*Value) ([]*Value, error) {
 		case "value_int":
 			t = tensor.Scalar(a.Int)
 		case "value_string":
-			t, err = tensor.FromStrings([]int{}, []string{a.String})
+			t, err = tensor.FromSlice([]string{a.String})
 		case "value_floats":
 			t, err = tensor.FromSlice(append([]float32{}, a.Floats...), len(a.Floats))
 		case "value_ints":
 			t, err = tensor.FromSlice(append([]int64{}, a.Ints...), len(a.Ints))
 		case "value_strings":
-			t, err = tensor.FromStrings([]int{len(a.Strings)}, a.Strings)
+			t, err = tensor.FromSlice(a.Strings, len(a.Strings))
 		default:
 			continue
 		}

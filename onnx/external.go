@@ -3,13 +3,13 @@ package onnx
 import (
 	"errors"
 	"fmt"
-	"github.com/onnxshape/onnxshape/internal/safefile"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/onnxshape/onnxshape/internal/safefile"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/tensor"
 )

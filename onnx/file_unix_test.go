@@ -4,13 +4,13 @@ package onnx
 
 import (
 	"errors"
-	"github.com/onnxshape/onnxshape/internal/safefile"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/onnxshape/onnxshape/internal/safefile"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 

@@ -3,11 +3,11 @@ package onnx
 import (
 	"errors"
 	"fmt"
-	"github.com/onnxshape/onnxshape/internal/safefile"
 	"math"
 	"reflect"
 	"sync"
 
+	"github.com/onnxshape/onnxshape/internal/safefile"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"

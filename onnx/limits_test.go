@@ -2,7 +2,6 @@ package onnx
 
 import (
 	"errors"
-	"github.com/onnxshape/onnxshape/internal/safefile"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/onnxshape/onnxshape/internal/safefile"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/tensor"
 )

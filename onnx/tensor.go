@@ -352,7 +352,7 @@ func fromStringData(shape []int, n int, data [][]byte) (*tensor.Tensor, error) {
 	for i, b := range data {
 		s[i] = string(b)
 	}
-	return tensor.FromStrings(shape, s)
+	return tensor.FromSlice(s, shape...)
 }
 
 // fromFloatData reads float and complex64 (real, imaginary pairs) tensors.

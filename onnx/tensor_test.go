@@ -47,13 +47,13 @@ func sampleTensor(t *testing.T, dt tensor.DataType, shape []int) *tensor.Tensor 
 		for i := range s {
 			s[i] = strings.Repeat("é", i%3) + string(rune('a'+i%26))
 		}
-		x, err := tensor.FromStrings(shape, s)
+		x, err := tensor.FromSlice(s, shape...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return x
 	}
-	x, err := tensor.FromBytes(dt, shape, sampleBytes(dt, n))
+	x, err := tensor.FromBytes(dt, sampleBytes(dt, n), shape...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,12 +2,12 @@ package onnx
 
 import (
 	"fmt"
-	"google.golang.org/protobuf/proto"
 	"strconv"
 	"strings"
 
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/tensor"
+	"google.golang.org/protobuf/proto"
 )
 
 // DescribeType renders a TypeProto the way ONNX writes types, with the

@@ -3,9 +3,9 @@ package onnx
 import (
 	"errors"
 	"fmt"
-	"github.com/onnxshape/onnxshape/internal/safefile"
 	"strings"
 
+	"github.com/onnxshape/onnxshape/internal/safefile"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/onnxshape/onnxshape/onnx/pb"

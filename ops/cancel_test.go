@@ -3,12 +3,12 @@ package ops
 import (
 	"context"
 	"errors"
-	"github.com/onnxshape/onnxshape/internal/runenv"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"unsafe"
 
+	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 

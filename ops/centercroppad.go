@@ -56,7 +56,7 @@ func centerCropPadNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value
 	if s.Rank() != 1 {
 		return nil, op.errorf("shape", "shape must be a 1-D tensor, got shape %v", s.Shape())
 	}
-	shape64, err := s.Int64s()
+	shape64, err := int64sOf(s)
 	if err != nil {
 		return nil, op.errorf("shape", "shape must be int32 or int64, got %v", s.DataType())
 	}

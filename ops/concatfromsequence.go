@@ -50,7 +50,7 @@ func concatFromSequenceNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.
 				return nil, op.errorf("C2", "tensor %d has rank %d but tensor 0 has rank %d: all must have one rank", i, t.Rank(), r)
 			}
 			shape := append(append(append([]int{}, t.Shape()[:k]...), 1), t.Shape()[k:]...)
-			if items[i], err = t.Reshape(shape...); err != nil {
+			if items[i], err = t.View(shape...); err != nil {
 				return nil, op.wrap("C2", err, "tensor %d", i)
 			}
 		}

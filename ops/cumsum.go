@@ -51,7 +51,7 @@ func (c *cumulativeOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.
 	if axisT.Rank() > 1 || axisT.Len() != 1 {
 		return nil, op.errorf("axis", "axis must be a scalar or hold one element, got shape %v", axisT.Shape())
 	}
-	a, err := axisT.Int64s()
+	a, err := int64sOf(axisT)
 	if err != nil {
 		return nil, op.wrap("axis", err, "axis")
 	}

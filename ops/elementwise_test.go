@@ -111,8 +111,8 @@ func TestElementwiseSpecExamples(t *testing.T) {
 		wantFloats(t, y, []int{2, 2}, []float64{1, 8, 3, 4})
 	})
 	t.Run("Where on strings", func(t *testing.T) {
-		x, _ := tensor.FromStrings([]int{2}, []string{"a", "b"})
-		yv, _ := tensor.FromStrings([]int{1}, []string{"z"})
+		x, _ := tensor.FromSlice([]string{"a", "b"}, 2)
+		yv, _ := tensor.FromSlice([]string{"z"}, 1)
 		y, err := runNode(nil, "Where", 16, nil, tensor.MustFromSlice([]bool{false, true}, 2), x, yv)
 		checkRule(t, err, "")
 		if got := y.Strings(); !slices.Equal(got, []string{"z", "b"}) {

@@ -66,7 +66,7 @@ func flatten(op opRef, x *tensor.Tensor, axis int) (*tensor.Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return x.Reshape(shape...)
+	return x.View(shape...)
 }
 
 // flattenShape checks the constraint and returns the output shape.

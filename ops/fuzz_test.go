@@ -2,11 +2,11 @@ package ops
 
 import (
 	"fmt"
-	"github.com/onnxshape/onnxshape/internal/runenv"
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 

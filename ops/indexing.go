@@ -14,7 +14,7 @@ import (
 // an index outside [-dim, dim) breaks rule (ONNX calls it an error; an
 // implementation that read it would read outside the data).
 func indexList(op opRef, t *tensor.Tensor, dim int, name, rule string) ([]int64, error) {
-	v, err := t.Int64s()
+	v, err := int64sOf(t)
 	if err != nil {
 		return nil, op.wrap("indices-type", err, "%s", name)
 	}
@@ -161,7 +161,7 @@ func tupleTargets(opt *Options, op opRef, dataShape []int, indices *tensor.Tenso
 	if err := opt.charge(op, "index scratch", int64(indices.Len())*8+int64(tuples)*8); err != nil {
 		return nil, 0, err
 	}
-	raw, err := indices.Int64s()
+	raw, err := int64sOf(indices)
 	if err != nil {
 		return nil, 0, op.wrap("indices-type", err, "indices")
 	}

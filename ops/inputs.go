@@ -1,8 +1,20 @@
 package ops
 
 import (
+	"fmt"
+
 	"github.com/onnxshape/onnxshape/tensor"
 )
+
+// int64sOf returns the elements of an int32 or int64 tensor as int64: the
+// types ONNX gives shapes, axes and indices. Another type is an error
+// wrapping tensor.ErrType (tensor.Tensor.Int64s reads every integer type).
+func int64sOf(t *tensor.Tensor) ([]int64, error) {
+	if t != nil && t.DataType() != tensor.Int32 && t.DataType() != tensor.Int64 {
+		return nil, fmt.Errorf("%w: expected an int32 or int64 tensor, got %v", tensor.ErrType, t.DataType())
+	}
+	return t.Int64s()
+}
 
 // int64ListInput reads input i of a node as the list of integers it stands
 // for: a 1-D int64 tensor such as Reshape's shape, Squeeze's axes, Tile's
@@ -28,7 +40,7 @@ func (n *Node) int64ListInput(opt *Options, in []tensor.Value, i int, name, rule
 	if t.Rank() > 1 || (opt.orDefault().Profile == ProfileSONNX && t.Rank() != 1) {
 		return nil, true, op.errorf(rule, "%s must be a 1-D tensor, got shape %v", name, t.Shape())
 	}
-	v64, err := t.Int64s()
+	v64, err := int64sOf(t)
 	if err != nil {
 		return nil, true, op.wrap(rule, err, "%s", name)
 	}

@@ -2,11 +2,11 @@ package ops
 
 import (
 	"errors"
-	"github.com/onnxshape/onnxshape/internal/runenv"
 	"math"
 	"runtime"
 	"testing"
 
+	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 

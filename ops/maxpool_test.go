@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/onnxshape/onnxshape/internal/runenv"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
 	"testing"
 
+	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/onnxshape/onnxshape/tensor"
 	"github.com/x448/float16"
 )

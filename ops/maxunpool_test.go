@@ -3,11 +3,11 @@ package ops
 import (
 	"errors"
 	"fmt"
-	"github.com/onnxshape/onnxshape/internal/runenv"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/onnxshape/onnxshape/tensor"
 	"github.com/x448/float16"
 )

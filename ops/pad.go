@@ -163,7 +163,7 @@ func padAxesInput(opt *Options, n *Node, in []tensor.Value) ([]int, error) {
 	if a.Rank() > 1 || (opt.orDefault().Profile == ProfileSONNX && a.Rank() != 1) {
 		return nil, op.errorf("axes", "axes must be a 1-D tensor, got shape %v", a.Shape())
 	}
-	a64, err := a.Int64s()
+	a64, err := int64sOf(a)
 	if err != nil {
 		return nil, op.wrap("axes", err, "axes")
 	}

@@ -42,7 +42,7 @@ func preluNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error)
 			channel[k] = 1
 		}
 		channel[0] = slope.Len()
-		if slope, err = slope.Reshape(channel...); err != nil {
+		if slope, err = slope.View(channel...); err != nil {
 			return nil, n.op().wrap("broadcast", err, "slope")
 		}
 	}

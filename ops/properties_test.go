@@ -25,7 +25,7 @@ func randomValidTensor(rng *rand.Rand, dt tensor.DataType, shape []int) *tensor.
 		for i := range s {
 			s[i] = fmt.Sprintf("s%d", rng.IntN(1000))
 		}
-		t, err := tensor.FromStrings(shape, s)
+		t, err := tensor.FromSlice(s, shape...)
 		if err != nil {
 			panic(err)
 		}
@@ -48,7 +48,7 @@ func randomValidTensor(rng *rand.Rand, dt tensor.DataType, shape []int) *tensor.
 		}
 		b[i] = v
 	}
-	t, err := tensor.FromBytes(dt, shape, b)
+	t, err := tensor.FromBytes(dt, b, shape...)
 	if err != nil {
 		panic(err)
 	}

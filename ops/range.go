@@ -83,7 +83,7 @@ func rangeCount(op opRef, start, limit, delta *tensor.Tensor) (int, error) {
 	if dt.IsInteger() {
 		v := make([]int64, 3)
 		for i, t := range []*tensor.Tensor{start, limit, delta} {
-			x, _ := t.Int64s()
+			x, _ := int64sOf(t)
 			if x == nil {
 				f, _ := t.Float64s()
 				v[i] = int64(f[0])
@@ -211,7 +211,7 @@ func rangeOf(opt *Options, op opRef, start, limit, delta *tensor.Tensor, stash t
 func scalarValue[T int64 | float64](t *tensor.Tensor) T {
 	var zero T
 	if _, ok := any(zero).(int64); ok {
-		v, _ := t.Int64s()
+		v, _ := int64sOf(t)
 		if v == nil {
 			w := asElems[int16](t.Bytes())
 			return T(w[0])

@@ -7,12 +7,12 @@ package ops
 
 import (
 	"fmt"
-	"github.com/onnxshape/onnxshape/internal/runenv"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 

@@ -104,7 +104,7 @@ func reshape(opt *Options, op opRef, x *tensor.Tensor, shape []int, allowZero bo
 	if err := opt.positiveDims(op, "input data", x.Shape()); err != nil {
 		return nil, err
 	}
-	return x.Reshape(out...)
+	return x.View(out...)
 }
 
 // reshapeShape checks the constraints and returns the output shape for an

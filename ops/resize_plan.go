@@ -296,7 +296,7 @@ func resizeNearest(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, out
 		identity = identity && f == 1
 	}
 	if identity {
-		return x.Reshape(outShape...) // nothing moves: a view, as Reshape gives
+		return x.View(outShape...) // nothing moves: a view, as Reshape gives
 	}
 	// Both paths write every element (the table's extrapolated entries take
 	// the fill): the storage need not be cleared first.
@@ -389,7 +389,7 @@ func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor,
 		}
 	}
 	if len(todo) == 0 {
-		return x.Reshape(outShape...) // nothing moves: a view, as Reshape gives
+		return x.View(outShape...) // nothing moves: a view, as Reshape gives
 	}
 	// The input converted to the computing type is checked first: for
 	// integers it takes up to eight times the input's bytes.

@@ -3,13 +3,13 @@ package ops
 import (
 	"context"
 	"errors"
-	"github.com/onnxshape/onnxshape/internal/runenv"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
 	"testing"
 
+	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/x448/float16"
 
 	"github.com/onnxshape/onnxshape/tensor"

@@ -50,7 +50,7 @@ func reverseSequenceNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Val
 	if lens.DataType() != tensor.Int64 || lens.Rank() != 1 || lens.Len() != batch {
 		return nil, op.errorf("sequence_lens", "sequence_lens must be 1-D int64 of length %d, got %s", batch, lens.Describe())
 	}
-	seq, _ := lens.Int64s()
+	seq, _ := int64sOf(lens)
 	for b, l := range seq {
 		if l < 0 || l > int64(steps) {
 			return nil, op.errorf("sequence_lens", "sequence_lens[%d] = %d outside [0, %d]", b, l, steps)

@@ -28,7 +28,7 @@ func sequencePosition(op opRef, t *tensor.Tensor, n int, end bool) (int, error) 
 	if (t.DataType() != tensor.Int32 && t.DataType() != tensor.Int64) || t.Len() != 1 || t.Rank() > 1 {
 		return 0, op.errorf("position", "position must be an int32 or int64 scalar, got %s", t.Describe())
 	}
-	v, _ := t.Int64s()
+	v, _ := int64sOf(t)
 	p, hi := v[0], int64(n)-1
 	if end {
 		hi++

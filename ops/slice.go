@@ -149,7 +149,7 @@ func sliceNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error)
 			if t.Rank() != 1 {
 				return nil, op.errorf(names[i], "%s must be a 1-D tensor, got shape %v", names[i], t.Shape())
 			}
-			if *vals[i], err = t.Int64s(); err != nil {
+			if *vals[i], err = int64sOf(t); err != nil {
 				return nil, op.errorf(rule, "%s: %v", names[i], err)
 			}
 		}

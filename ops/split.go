@@ -156,9 +156,9 @@ func splitInput(op opRef, s *tensor.Tensor) ([]int64, error) {
 		if s.DataType() != tensor.Int64 {
 			return nil, op.errorf("split", "split must be int64, got %v", s.DataType())
 		}
-		return s.Int64s()
+		return int64sOf(s)
 	}
-	if v, err := s.Int64s(); err == nil {
+	if v, err := int64sOf(s); err == nil {
 		return v, nil
 	}
 	f, err := s.Float64s()

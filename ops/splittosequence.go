@@ -57,7 +57,7 @@ func splitToSequenceNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Val
 	case (st.DataType() != tensor.Int32 && st.DataType() != tensor.Int64) || st.Rank() > 1:
 		return nil, op.errorf("split", "split must be an int32 or int64 scalar or 1-D tensor, got %s", st.Describe())
 	case st.Rank() == 0:
-		v, _ := st.Int64s()
+		v, _ := int64sOf(st)
 		if v[0] <= 0 {
 			return nil, op.errorf("split", "a scalar split must be positive, got %d", v[0])
 		}
@@ -71,7 +71,7 @@ func splitToSequenceNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Val
 			sizes = []int{}
 		}
 	default:
-		v, _ := st.Int64s()
+		v, _ := int64sOf(st)
 		if sizes, err = toInts(v); err != nil {
 			return nil, op.errorf("split", "split: %v", err)
 		}
@@ -83,7 +83,7 @@ func splitToSequenceNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Val
 	if st == nil && keepdims == 0 {
 		shape := append(append([]int{}, x.Shape()[:k]...), x.Shape()[k+1:]...)
 		for i, p := range parts {
-			if parts[i], err = p.Reshape(shape...); err != nil {
+			if parts[i], err = p.View(shape...); err != nil {
 				return nil, op.wrap("split", err, "piece %d", i)
 			}
 		}

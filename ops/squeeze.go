@@ -84,7 +84,7 @@ func squeeze(op opRef, x *tensor.Tensor, axes []int) (*tensor.Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return x.Reshape(shape...)
+	return x.View(shape...)
 }
 
 // squeezeShape checks the rules and returns the output shape; axes nil

@@ -70,7 +70,7 @@ func tensorScatterNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value
 		if wt.DataType() != tensor.Int64 || wt.Rank() != 1 || wt.Len() != batch {
 			return nil, op.errorf("write_indices", "write_indices must be 1-D int64 of length %d, got %s", batch, wt.Describe())
 		}
-		starts, _ = wt.Int64s()
+		starts, _ = int64sOf(wt)
 	}
 	for b, s := range starts {
 		hi := int64(length - 1)

@@ -75,7 +75,7 @@ func tile1Repeats(n *Node, in []tensor.Value, rank int) ([]int, error) {
 		if err != nil {
 			return nil, err
 		}
-		v, err := t.Int64s()
+		v, err := int64sOf(t)
 		if err != nil || len(v) != 1 {
 			return nil, op.errorf("axis", "%s must be one int64 (or int32), got %s", name, t.Describe())
 		}

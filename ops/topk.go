@@ -52,7 +52,7 @@ func topKNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 		if kt.DataType() != tensor.Int64 || kt.Rank() > 1 || kt.Len() != 1 {
 			return nil, op.errorf("k", "K must be a 1-D int64 tensor of one element, got %v of shape %v", kt.DataType(), kt.Shape())
 		}
-		v, _ := kt.Int64s()
+		v, _ := int64sOf(kt)
 		k = v[0]
 	}
 	for _, name := range []string{"largest", "sorted"} {

@@ -36,7 +36,7 @@ func triluNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error)
 		if kt.DataType() != tensor.Int64 || kt.Len() != 1 || kt.Rank() > 1 {
 			return nil, op.errorf("k", "k must be an int64 scalar, got %s", kt.Describe())
 		}
-		v, _ := kt.Int64s()
+		v, _ := int64sOf(kt)
 		k = v[0]
 	}
 	upper, err := n.Int("upper", 1)

@@ -59,7 +59,7 @@ func unsqueezeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, er
 		if a.Rank() > 1 || (opt.orDefault().Profile == ProfileSONNX && a.Rank() != 1) {
 			return nil, op.errorf("axes", "axes must be a 1-D tensor, got shape %v", a.Shape())
 		}
-		if axes64, err = a.Int64s(); err != nil || a.DataType() != tensor.Int64 {
+		if axes64, err = int64sOf(a); err != nil || a.DataType() != tensor.Int64 {
 			return nil, op.errorf("axes", "axes must be int64, got %v", a.DataType())
 		}
 	}
@@ -85,7 +85,7 @@ func unsqueeze(opt *Options, op opRef, x *tensor.Tensor, axes []int) (*tensor.Te
 	if err != nil {
 		return nil, err
 	}
-	return x.Reshape(shape...)
+	return x.View(shape...)
 }
 
 // unsqueezeShape checks the constraints and returns the output shape.

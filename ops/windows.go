@@ -38,7 +38,7 @@ func windowNode(a0, a1, a2 float64) Kernel {
 		if (st.DataType() != tensor.Int32 && st.DataType() != tensor.Int64) || st.Len() != 1 || st.Rank() > 1 {
 			return nil, op.errorf("size", "size must be an int32 or int64 scalar, got %s", st.Describe())
 		}
-		sv, _ := st.Int64s()
+		sv, _ := int64sOf(st)
 		size := sv[0]
 		if size < 0 || size > math.MaxInt32 {
 			return nil, op.errorf("size", "size must be in [0, 2^31-1], got %d", size)

@@ -2,11 +2,11 @@ package profile
 
 import (
 	"fmt"
-	"github.com/onnxshape/onnxshape/graph"
-	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"strconv"
 	"strings"
 
+	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -201,18 +201,13 @@ func knownFromValue(v tensor.Value, constant bool) *known {
 	return k
 }
 
-// nodeWhere names node i for a finding.
-func nodeWhere(np *pb.NodeProto, i int) string {
-	if np.GetName() != "" {
-		return fmt.Sprintf("node %q", np.GetName())
-	}
-	return fmt.Sprintf("node #%d", i)
-}
+// nodeWhere is the place of node i of the main graph.
+func nodeWhere(np *pb.NodeProto, i int) Place { return nodePlace(np.GetName(), i) }
 
 // addOnce records a finding about a node once per (node, operator, rule):
 // the static checks and the kernel may see one violation each.
 func (c *checker) addOnce(f Finding) {
-	key := fmt.Sprintf("%d/%s/%s", f.Index, f.Op, f.Rule)
+	key := fmt.Sprintf("%d/%s/%s", f.Where.Index, f.Op, f.Rule)
 	if c.reported[key] {
 		return
 	}
@@ -222,9 +217,6 @@ func (c *checker) addOnce(f Finding) {
 
 // add records a finding.
 func (c *checker) add(f Finding) {
-	if nodes := c.m.GetGraph().GetNode(); f.Index >= 0 && f.Index < len(nodes) {
-		f.Node = nodes[f.Index].GetName()
-	}
 	if f.Fix == "" {
 		f.Fix = fixFor(f.Op, f.Rule)
 	}
@@ -232,14 +224,14 @@ func (c *checker) add(f Finding) {
 }
 
 // graphFinding records a finding about the graph, not a node.
-func (c *checker) graphFinding(where, rule, fix, format string, args ...any) {
-	c.add(Finding{Where: where, Index: -1, Rule: rule, Message: fmt.Sprintf(format, args...), Fix: fix})
+func (c *checker) graphFinding(where Place, rule, fix, format string, args ...any) {
+	c.add(Finding{Where: where, Rule: rule, Message: fmt.Sprintf(format, args...), Fix: fix})
 }
 
 func (c *checker) run() {
 	g := c.m.GetGraph()
 	if g == nil {
-		c.graphFinding("model", ruleONNX, "give the model a graph", "the model has no graph")
+		c.graphFinding(modelPlace, ruleONNX, "give the model a graph", "the model has no graph")
 		return
 	}
 	c.rep.Nodes = len(g.GetNode())
@@ -265,17 +257,17 @@ func (c *checker) readOpsets() {
 			d = ""
 		}
 		if _, dup := c.opsets[d]; dup {
-			c.graphFinding("model", ruleONNX, "import each domain once", "the opset of domain %q is imported twice", imp.GetDomain())
+			c.graphFinding(modelPlace, ruleONNX, "import each domain once", "the opset of domain %q is imported twice", imp.GetDomain())
 			continue
 		}
 		if imp.GetVersion() < 1 || imp.GetVersion() > 1<<20 {
-			c.graphFinding("model", ruleONNX, "import a released opset version", "the opset of domain %q has version %d", imp.GetDomain(), imp.GetVersion())
+			c.graphFinding(modelPlace, ruleONNX, "import a released opset version", "the opset of domain %q has version %d", imp.GetDomain(), imp.GetVersion())
 			continue
 		}
 		c.opsets[d] = int(imp.GetVersion())
 	}
 	if _, ok := c.opsets[""]; !ok && len(c.m.GetGraph().GetNode()) > 0 {
-		c.graphFinding("model", ruleONNX, "add an opset_import for the default domain (ai.onnx)", "the model imports no opset of the default domain")
+		c.graphFinding(modelPlace, ruleONNX, "add an opset_import for the default domain (ai.onnx)", "the model imports no opset of the default domain")
 	}
 }
 
@@ -305,7 +297,7 @@ func (c *checker) sortNodes(g *pb.GraphProto) []int {
 		defined[name] = "initializer"
 		t, err := onnx.TensorFromProto(tp, c.baseDir)
 		if err != nil {
-			c.graphFinding(fmt.Sprintf("initializer %q", name), ruleONNX, "store the tensor as ONNX describes (data matching its dims and type)", "the tensor cannot be read: %v", err)
+			c.graphFinding(valuePlace(PlaceInitializer, name), ruleONNX, "store the tensor as ONNX describes (data matching its dims and type)", "the tensor cannot be read: %v", err)
 			c.vals[name] = &known{}
 			continue
 		}
@@ -329,19 +321,19 @@ func (c *checker) sortNodes(g *pb.GraphProto) []int {
 				continue
 			}
 			if what, ok := defined[out]; ok {
-				c.addOnce(Finding{Where: nodeWhere(np, i), Index: i, Op: np.GetOpType(), Rule: ruleONNX,
+				c.addOnce(Finding{Where: nodeWhere(np, i), Op: np.GetOpType(), Rule: ruleONNX,
 					Message: fmt.Sprintf("output %q is already defined by %s", out, what),
 					Fix:     "give every value one producer (SSA form)"})
 				continue
 			}
-			defined[out] = nodeWhere(np, i)
+			defined[out] = nodeWhere(np, i).String()
 			producer[out] = i
 		}
 	}
 	// The runner's order, so that the check and a run visit nodes alike.
 	order, err := nodeproto.Sort(nodes, producer)
 	if err != nil {
-		c.graphFinding("model", ruleONNX, "break the cycle: ONNX graphs are acyclic", "%v", err)
+		c.graphFinding(modelPlace, ruleONNX, "break the cycle: ONNX graphs are acyclic", "%v", err)
 	}
 	return order
 }
@@ -353,9 +345,9 @@ func (c *checker) checkGraphOutputs(g *pb.GraphProto) {
 		name := vi.GetName()
 		k, ok := c.vals[name]
 		if !ok {
-			c.graphFinding(fmt.Sprintf("output %q", name), ruleONNX, "connect the output to a value the graph defines", "no node, input or initializer defines it")
+			c.graphFinding(valuePlace(PlaceOutput, name), ruleONNX, "connect the output to a value the graph defines", "no node, input or initializer defines it")
 			continue
 		}
-		c.checkDeclared(fmt.Sprintf("output %q", name), nil, name, k)
+		c.checkDeclared(valuePlace(PlaceOutput, name), nil, name, k)
 	}
 }

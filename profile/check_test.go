@@ -46,7 +46,7 @@ func TestNodeTestModels(t *testing.T) {
 			inside++
 		}
 		for _, f := range rep.Findings {
-			if f.Where == "" || f.Rule == "" || f.Message == "" || f.Fix == "" {
+			if f.Where.Kind == "" || f.Rule == "" || f.Message == "" || f.Fix == "" {
 				t.Errorf("%s: incomplete finding %+v", path, f)
 			}
 		}
@@ -307,7 +307,7 @@ func TestReportJSON(t *testing.T) {
 		t.Fatalf("findings %v", back.Findings)
 	}
 	f := back.Findings[0]
-	if f.Op != "MaxPool" || f.Version != 22 || f.Rule != "R4" || f.Index != 0 || f.Where != `node "MaxPool_0"` {
+	if f.Op != "MaxPool" || f.Version != 22 || f.Rule != "R4" || f.Where.Index != 0 || f.Where.Name != "MaxPool_0" || f.Where.String() != `node "MaxPool_0"` {
 		t.Errorf("finding %+v", f)
 	}
 	want := `node "MaxPool_0" (MaxPool-22) [R4]: ceil_mode must be 0. Fix: `

@@ -16,7 +16,7 @@ func ExampleCheckFile() {
 	fmt.Println(rep.Verdict())
 	fmt.Println(rep.Summary())
 	for _, f := range rep.Findings {
-		fmt.Printf("%s %s [%s]\n", f.Node, f.Op, f.Rule)
+		fmt.Printf("%s %s [%s]\n", f.Where.Name, f.Op, f.Rule)
 	}
 	// Output:
 	// outside

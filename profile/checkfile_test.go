@@ -47,15 +47,15 @@ func TestNilReport(t *testing.T) {
 	}
 }
 
-// A finding about a node names it as data, not only in Where.
+// A finding about a node names it as data: Where's kind, name and index.
 func TestFindingNode(t *testing.T) {
 	rep, err := profile.CheckFile(filepath.Join("..", "examples", "letterbox.onnx"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range rep.Findings {
-		if f.Index >= 0 && f.Node == "" && strings.HasPrefix(f.Where, `node "`) {
-			t.Errorf("finding %+v has no Node", f)
+		if f.Where.Kind == profile.PlaceNode && f.Where.Name == "" && strings.HasPrefix(f.Where.String(), `node "`) {
+			t.Errorf("finding %+v has no node name", f)
 		}
 	}
 	mp, err := onnx.ReadModel(filepath.Join("..", "examples", "letterbox.onnx"))
@@ -75,12 +75,32 @@ func TestFindingNode(t *testing.T) {
 	for _, f := range rep.Findings {
 		if f.Op == "Pad" {
 			found = true
-			if f.Node == "" || f.Where != `node "`+f.Node+`"` {
-				t.Errorf("finding %+v: Node does not match Where", f)
+			if f.Where.Kind != profile.PlaceNode || f.Where.Name == "" || f.Where.Index < 0 || f.Where.String() != `node "`+f.Where.Name+`"` {
+				t.Errorf("finding %+v: Where is not the Pad node as data", f)
 			}
 		}
 	}
 	if !found {
 		t.Errorf("no finding about the Pad node: %s", rep)
+	}
+}
+
+// Place's String is the text findings had before Where became data.
+func TestPlaceString(t *testing.T) {
+	loop := profile.Place{Kind: profile.PlaceNode, Name: "loop", Index: 2}
+	for _, tc := range []struct {
+		p    profile.Place
+		want string
+	}{
+		{profile.Place{Kind: profile.PlaceNode, Name: "c0", Index: 0}, `node "c0"`},
+		{profile.Place{Kind: profile.PlaceNode, Index: 3}, `node #3`},
+		{profile.Place{Kind: profile.PlaceInput, Name: "x", Index: -1}, `input "x"`},
+		{profile.Place{Kind: profile.PlaceSparseInitializer, Name: "w", Index: -1}, `sparse_initializer "w"`},
+		{profile.Place{Kind: profile.PlaceModel, Index: -1}, `model`},
+		{profile.Place{Kind: profile.PlaceNode, Index: 0, Within: &loop, Attribute: "body"}, `node "loop" attribute body: node #0`},
+	} {
+		if got := tc.p.String(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.p, got, tc.want)
+		}
 	}
 }

@@ -32,7 +32,7 @@ func FuzzCheck(f *testing.F) {
 			t.Fatalf("Inside() or Outside() disagrees with %d findings, %d deferred", len(rep.Findings), len(rep.Deferred))
 		}
 		for _, f := range rep.Findings {
-			if f.Rule == "" || f.Message == "" || f.Fix == "" || f.Where == "" {
+			if f.Rule == "" || f.Message == "" || f.Fix == "" || f.Where.Kind == "" {
 				t.Fatalf("incomplete finding %+v", f)
 			}
 		}

@@ -2,11 +2,11 @@ package profile
 
 import (
 	"fmt"
-	"github.com/onnxshape/onnxshape/internal/sonnxrule"
 	"math"
 	"sort"
 	"strings"
 
+	"github.com/onnxshape/onnxshape/internal/sonnxrule"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/ops"
@@ -19,25 +19,31 @@ import (
 // checkSparse is GR1: no sparse tensor anywhere, neither as an initializer,
 // nor as an attribute (subgraphs included), nor as a declared type.
 func (c *checker) checkSparse(g *pb.GraphProto) {
-	c.checkSparseIn(g, "")
+	c.checkSparseIn(g, nil, "")
 }
 
-func (c *checker) checkSparseIn(g *pb.GraphProto, prefix string) {
+// checkSparseIn checks graph g, the main graph (within nil) or the
+// subgraph in attribute attr of node within.
+func (c *checker) checkSparseIn(g *pb.GraphProto, within *Place, attr string) {
+	at := func(p Place) Place {
+		p.Within, p.Attribute = within, attr
+		return p
+	}
 	const fix = "store the tensor dense (a TensorProto)"
 	for i, sp := range g.GetSparseInitializer() {
 		name := sp.GetValues().GetName()
 		if name == "" {
 			name = fmt.Sprintf("#%d", i)
 		}
-		c.graphFinding(fmt.Sprintf("%ssparse_initializer %q", prefix, name), ruleGR1, fix, "the graph holds a sparse initializer")
+		c.graphFinding(at(valuePlace(PlaceSparseInitializer, name)), ruleGR1, fix, "the graph holds a sparse initializer")
 	}
 	for _, set := range []struct {
 		what string
 		vis  []*pb.ValueInfoProto
-	}{{"input", g.GetInput()}, {"output", g.GetOutput()}, {"value", g.GetValueInfo()}} {
+	}{{PlaceInput, g.GetInput()}, {PlaceOutput, g.GetOutput()}, {PlaceValue, g.GetValueInfo()}} {
 		for _, vi := range set.vis {
 			if hasSparseType(vi.GetType()) {
-				c.graphFinding(fmt.Sprintf("%s%s %q", prefix, set.what, vi.GetName()), ruleGR1, "declare a dense tensor type",
+				c.graphFinding(at(valuePlace(set.what, vi.GetName())), ruleGR1, "declare a dense tensor type",
 					"its type %s is sparse", onnx.DescribeType(vi.GetType()))
 			}
 		}
@@ -46,16 +52,13 @@ func (c *checker) checkSparseIn(g *pb.GraphProto, prefix string) {
 		for _, a := range np.GetAttribute() {
 			if a.GetSparseTensor() != nil || len(a.GetSparseTensors()) > 0 ||
 				a.GetType() == pb.AttributeProto_SPARSE_TENSOR || a.GetType() == pb.AttributeProto_SPARSE_TENSORS {
-				f := Finding{Where: prefix + nodeWhere(np, i), Index: -1, Op: np.GetOpType(), Rule: ruleGR1,
-					Message: fmt.Sprintf("attribute %s is a sparse tensor", a.GetName()), Fix: fix}
-				if prefix == "" {
-					f.Index = i
-				}
-				c.add(f)
+				c.add(Finding{Where: at(nodeWhere(np, i)), Op: np.GetOpType(), Rule: ruleGR1,
+					Message: fmt.Sprintf("attribute %s is a sparse tensor", a.GetName()), Fix: fix})
 			}
 			for _, sub := range append([]*pb.GraphProto{a.GetG()}, a.GetGraphs()...) {
 				if sub != nil {
-					c.checkSparseIn(sub, fmt.Sprintf("%s%s attribute %s: ", prefix, nodeWhere(np, i), a.GetName()))
+					node := at(nodeWhere(np, i))
+					c.checkSparseIn(sub, &node, a.GetName())
 				}
 			}
 		}
@@ -85,7 +88,7 @@ func (c *checker) checkGraphTypes(g *pb.GraphProto) {
 	inits := map[string]bool{}
 	for _, tp := range g.GetInitializer() {
 		inits[tp.GetName()] = true
-		where := fmt.Sprintf("initializer %q", tp.GetName())
+		where := valuePlace(PlaceInitializer, tp.GetName())
 		dt := tensor.DataType(tp.GetDataType())
 		switch {
 		case !dt.Valid():
@@ -98,16 +101,16 @@ func (c *checker) checkGraphTypes(g *pb.GraphProto) {
 		if inits[vi.GetName()] && c.m.GetIrVersion() < 4 {
 			continue // IR 3: every initializer is listed as an input too
 		}
-		c.checkInterfaceType(fmt.Sprintf("input %q", vi.GetName()), vi.GetType())
+		c.checkInterfaceType(valuePlace(PlaceInput, vi.GetName()), vi.GetType())
 	}
 	for _, vi := range g.GetOutput() {
-		c.checkInterfaceType(fmt.Sprintf("output %q", vi.GetName()), vi.GetType())
+		c.checkInterfaceType(valuePlace(PlaceOutput, vi.GetName()), vi.GetType())
 	}
 }
 
 const typesFix = "use one of float16, float, double, bfloat16, int8..int64, uint8..uint64, bool, string"
 
-func (c *checker) checkInterfaceType(where string, t *pb.TypeProto) {
+func (c *checker) checkInterfaceType(where Place, t *pb.TypeProto) {
 	switch {
 	case t == nil || t.GetValue() == nil:
 		c.graphFinding(where, ruleGR2, "declare its tensor type: element type and every dimension", "it declares no type")
@@ -146,7 +149,7 @@ func (c *checker) checkInterfaceType(where string, t *pb.TypeProto) {
 // (value_info or graph output) agrees with what the checker knows of it.
 // It then fills what k does not know from the declaration. nc is the
 // producing node, nil for a graph input or initializer.
-func (c *checker) checkDeclared(where string, nc *nodeCheck, name string, k *known) {
+func (c *checker) checkDeclared(where Place, nc *nodeCheck, name string, k *known) {
 	decl, ok := c.declared[name]
 	if !ok || c.compared[name] {
 		return
@@ -163,9 +166,9 @@ func (c *checker) checkDeclared(where string, nc *nodeCheck, name string, k *kno
 	// specification states one (Unsqueeze's Y [C1], Concat's
 	// concat_output [C1]), the run-time check's too; else GR3.
 	report := func(shape bool, format string, args ...any) {
-		f := Finding{Where: where, Index: -1, Rule: ruleGR3, Message: fmt.Sprintf(format, args...)}
+		f := Finding{Where: where, Rule: ruleGR3, Message: fmt.Sprintf(format, args...)}
 		if nc != nil {
-			f.Index, f.Op, f.Version = nc.index, nc.op(), nc.version
+			f.Op, f.Version = nc.op(), nc.version
 			f.Rule = sonnxrule.Declared(nc.op(), shape)
 		}
 		if f.Rule == ruleGR3 {
@@ -274,7 +277,7 @@ func (c *checker) checkDefaultInputs(g *pb.GraphProto) {
 	}
 	for _, vi := range g.GetInput() {
 		if inits[vi.GetName()] {
-			c.graphFinding(fmt.Sprintf("input %q", vi.GetName()), ruleGR4,
+			c.graphFinding(valuePlace(PlaceInput, vi.GetName()), ruleGR4,
 				"remove the input, keeping the initializer as a constant, or remove the initializer so the caller always gives the value",
 				"the initializer %q is also a graph input: a default value the caller may replace", vi.GetName())
 		}

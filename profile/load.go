@@ -1,10 +1,10 @@
 package profile
 
 import (
-	"github.com/onnxshape/onnxshape/internal/safefile"
 	"path/filepath"
 
 	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/internal/safefile"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/ops"
 )

@@ -3,9 +3,9 @@ package profile
 import (
 	"errors"
 	"fmt"
-	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"strings"
 
+	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -33,12 +33,12 @@ type nodeCheck struct {
 	in      []*known    // per input, nil for an input left out ("")
 }
 
-func (nc *nodeCheck) op() string    { return nc.np.GetOpType() }
-func (nc *nodeCheck) where() string { return nodeWhere(nc.np, nc.index) }
+func (nc *nodeCheck) op() string   { return nc.np.GetOpType() }
+func (nc *nodeCheck) where() Place { return nodeWhere(nc.np, nc.index) }
 
 // finding records a finding about the node under rule.
 func (nc *nodeCheck) finding(rule, msg, fix string) {
-	nc.c.addOnce(Finding{Where: nc.where(), Index: nc.index, Op: nc.op(), Version: nc.version, Rule: rule, Message: msg, Fix: fix})
+	nc.c.addOnce(Finding{Where: nc.where(), Op: nc.op(), Version: nc.version, Rule: rule, Message: msg, Fix: fix})
 }
 
 // checkNode checks node i, whose inputs are known as far as anything is,
@@ -200,7 +200,7 @@ func (c *checker) runKernel(nc *nodeCheck) []*known {
 		nc.deferToRunTime("its output is too large to compute statically")
 		return nil
 	case errors.As(err, &opErr):
-		c.addOnce(Finding{Where: nc.where(), Index: nc.index, Op: opErr.Op, Version: opErr.Version,
+		c.addOnce(Finding{Where: nc.where(), Op: opErr.Op, Version: opErr.Version,
 			Rule: opErr.Rule, Message: opErr.Msg})
 		return nil
 	case err != nil:
@@ -328,7 +328,7 @@ func (c *checker) setOutputs(nc *nodeCheck, outs []*known) {
 			k = outs[j]
 		}
 		if k.value == nil {
-			k.from = nc.where()
+			k.from = nc.where().String()
 		}
 		if nc.schema != nil && !c.hasFinding(nc.index) {
 			// A node outside the profile has no result to learn: inference

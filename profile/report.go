@@ -3,9 +3,10 @@
 // sparse tensors, explicit types, no implicit conversion, no default values,
 // a closed operator set) and what each operator accepts.
 //
-// Check reads a model and reports every place it leaves the profile, one
-// Finding each, with the rule's id and what would fix it. The operators'
-// own constraints are not restated here: Check runs each node's real kernel
+// CheckFile, CheckBytes and Check (for a loaded *graph.Model) report every
+// place a model leaves the profile, one Finding each, with the place as
+// data (a Place), the rule's id and what would fix it. The operators' own
+// constraints are not restated here: the check runs each node's real kernel
 // (package ops) under ops.ProfileSONNX wherever the values it needs are known
 // before the model runs (attributes, initializers, Constant nodes and what
 // they compute), and reads the rule id from the *ops.Error it returns. What
@@ -40,16 +41,11 @@ type Report struct {
 
 // Finding is one place where a model leaves the profile.
 type Finding struct {
-	// Where names the place: `node "concat0"`, `node #3` (an unnamed node,
-	// by its index in the graph), `input "x"`, `output "y"`,
-	// `initializer "w"`, `value "t"` or `model`.
-	Where string `json:"where"`
-	// Index is the node's index in the graph, or -1 when the finding is not
-	// about a node.
-	Index int `json:"index"`
-	// Node is the name of the node at Index ("" when it has none, or when
-	// the finding is not about a node): Where as data.
-	Node string `json:"node,omitempty"`
+	// Where is the place: a node (by name, or by index when unnamed), an
+	// input, output, initializer or value of the graph, or the model. Its
+	// String is the text of the one-line form: `node "concat0"`,
+	// `node #3`, `input "x"`, `model`.
+	Where Place `json:"where"`
 	// Op and Version are the node's operator and since-version (Version 0
 	// when the operator is unknown); empty for graph-level findings.
 	Op      string `json:"op,omitempty"`
@@ -67,7 +63,7 @@ type Finding struct {
 //	node "c0" (Concat-13) [C1]: axis -1 is negative ... Fix: write the axis as axis+rank.
 func (f Finding) String() string {
 	var b strings.Builder
-	b.WriteString(f.Where)
+	b.WriteString(f.Where.String())
 	switch {
 	case f.Op != "" && f.Version > 0:
 		fmt.Fprintf(&b, " (%s-%d)", f.Op, f.Version)
@@ -86,12 +82,67 @@ func (f Finding) String() string {
 	return b.String()
 }
 
+// The kinds of Place.
+const (
+	PlaceNode              = "node"
+	PlaceInput             = "input"
+	PlaceOutput            = "output"
+	PlaceInitializer       = "initializer"
+	PlaceSparseInitializer = "sparse_initializer"
+	PlaceValue             = "value" // a value_info declaration
+	PlaceModel             = "model"
+)
+
+// Place is where in a model a finding or a deferral is, as data.
+type Place struct {
+	// Kind is one of PlaceNode, PlaceInput, PlaceOutput, PlaceInitializer,
+	// PlaceSparseInitializer, PlaceValue and PlaceModel.
+	Kind string `json:"kind"`
+	// Name is the node's or the value's name; "" for an unnamed node and
+	// for the model.
+	Name string `json:"name,omitempty"`
+	// Index is a node's index in its graph; -1 for every other kind.
+	Index int `json:"index"`
+	// Within is, for a place inside a subgraph, the node holding it, in its
+	// attribute Attribute; nil in the main graph.
+	Within    *Place `json:"within,omitempty"`
+	Attribute string `json:"attribute,omitempty"`
+}
+
+// nodePlace is the place of node i of its graph.
+func nodePlace(name string, i int) Place { return Place{Kind: PlaceNode, Name: name, Index: i} }
+
+// valuePlace is the place of a value of the graph, of kind kind.
+func valuePlace(kind, name string) Place { return Place{Kind: kind, Name: name, Index: -1} }
+
+// modelPlace is the place of a finding about the whole model.
+var modelPlace = Place{Kind: PlaceModel, Index: -1}
+
+// String renders the place as the one-line forms of Finding and Deferred
+// do: `node "c0"`, `node #3` (unnamed), `input "x"`, `model`; a place in a
+// subgraph is prefixed with its node and attribute,
+// `node "loop" attribute body: node #0`.
+func (p Place) String() string {
+	var s string
+	switch {
+	case p.Kind == PlaceModel:
+		s = "model"
+	case p.Kind == PlaceNode && p.Name == "":
+		s = fmt.Sprintf("node #%d", p.Index)
+	default:
+		s = fmt.Sprintf("%s %q", p.Kind, p.Name)
+	}
+	if p.Within != nil {
+		s = fmt.Sprintf("%s attribute %s: %s", p.Within.String(), p.Attribute, s)
+	}
+	return s
+}
+
 // Deferred is a node some of whose rules could not be decided before the
 // model runs: the values they read are known only at run time, or
 // onnxshape has no specification of the operator.
 type Deferred struct {
-	Where   string `json:"where"`
-	Index   int    `json:"index"`
+	Where   Place  `json:"where"`
 	Op      string `json:"op"`
 	Version int    `json:"version,omitempty"`
 	// Rules are the ids of the rules left undecided, as a Finding would
@@ -110,9 +161,9 @@ func (d Deferred) String() string {
 	}
 	rules := strings.Join(ids, ", ")
 	if d.Version > 0 {
-		return fmt.Sprintf("%s (%s-%d) %s: %s", d.Where, d.Op, d.Version, rules, d.Reason)
+		return fmt.Sprintf("%s (%s-%d) %s: %s", d.Where.String(), d.Op, d.Version, rules, d.Reason)
 	}
-	return fmt.Sprintf("%s (%s) %s: %s", d.Where, d.Op, rules, d.Reason)
+	return fmt.Sprintf("%s (%s) %s: %s", d.Where.String(), d.Op, rules, d.Reason)
 }
 
 // The verdicts of a check.
@@ -166,7 +217,7 @@ func (r *Report) Summary() string {
 	s := fmt.Sprintf("%s; %d of %d node(s) checked statically", verdict, r.Checked, r.Nodes)
 	nodes := map[int]bool{}
 	for _, d := range r.Deferred {
-		nodes[d.Index] = true
+		nodes[d.Where.Index] = true
 	}
 	if n := len(nodes); n > 0 {
 		s += fmt.Sprintf("; %d node(s) have rules left to run time, checked when the model runs under the profile (onnxshape run --profile sonnx)", n)

@@ -2,9 +2,9 @@ package profile
 
 import (
 	"fmt"
-	"github.com/onnxshape/onnxshape/internal/sonnxrule"
 	"strings"
 
+	"github.com/onnxshape/onnxshape/internal/sonnxrule"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -55,7 +55,7 @@ func (nc *nodeCheck) deferToRunTime(format string, args ...any) {
 // deferRules records that rules of the node are left undecided.
 func (nc *nodeCheck) deferRules(rules []string, format string, args ...any) {
 	nc.c.rep.Deferred = append(nc.c.rep.Deferred, Deferred{
-		Where: nc.where(), Index: nc.index, Op: nc.op(), Version: nc.version,
+		Where: nc.where(), Op: nc.op(), Version: nc.version,
 		Rules: rules, Reason: fmt.Sprintf(format, args...)})
 }
 
@@ -107,7 +107,7 @@ func knowsAll(k, d *known) bool {
 // hasFinding reports whether node i has a finding.
 func (c *checker) hasFinding(i int) bool {
 	for _, f := range c.rep.Findings {
-		if f.Index == i {
+		if f.Where.Kind == PlaceNode && f.Where.Within == nil && f.Where.Index == i {
 			return true
 		}
 	}

@@ -31,11 +31,11 @@ func (c *checker) checkPositiveDims(g *pb.GraphProto) {
 	for _, set := range []struct {
 		what string
 		vis  []*pb.ValueInfoProto
-	}{{"input", g.GetInput()}, {"output", g.GetOutput()}, {"value", g.GetValueInfo()}} {
+	}{{PlaceInput, g.GetInput()}, {PlaceOutput, g.GetOutput()}, {PlaceValue, g.GetValueInfo()}} {
 		for _, vi := range set.vis {
 			k := knownFromType(vi.GetType())
 			if hasZeroDim(k) {
-				c.graphFinding(fmt.Sprintf("%s %q", set.what, vi.GetName()), ruleDims, dimsFix,
+				c.graphFinding(valuePlace(set.what, vi.GetName()), ruleDims, dimsFix,
 					"it is declared %s: a dimension of 0, which the profile leaves undefined", k.describe())
 			}
 		}

@@ -264,7 +264,7 @@ func int32Initializer(t testing.TB, name string, v ...int32) *pb.TensorProto {
 func findingKey(f Finding) string {
 	switch f.Rule {
 	case ruleTypes:
-		if _, own := specs[f.Op]; own && f.Index >= 0 {
+		if _, own := specs[f.Op]; own && f.Where.Kind == PlaceNode && f.Where.Within == nil {
 			return f.Op + " " + f.Rule
 		}
 		return f.Rule
@@ -308,7 +308,7 @@ func TestViolations(t *testing.T) {
 				t.Errorf("Inside() is true for a violating model")
 			}
 			for _, f := range rep.Findings {
-				if f.Message == "" || f.Fix == "" || f.Where == "" {
+				if f.Message == "" || f.Fix == "" || f.Where.Kind == "" {
 					t.Errorf("finding without message, fix or place: %+v", f)
 				}
 			}

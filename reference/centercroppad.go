@@ -35,7 +35,7 @@ func centerCropPad(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.V
 	if s.Rank() != 1 {
 		return nil, op.errorf("shape", "shape must be a 1-D tensor, got shape %v", s.Shape())
 	}
-	shape64, err := s.Int64s()
+	shape64, err := int64sOf(s)
 	if err != nil {
 		return nil, op.errorf("shape", "shape must be int32 or int64, got %v", s.DataType())
 	}

@@ -274,3 +274,13 @@ func positiveDims(opt *ops.Options, op opRef, what string, shape []int) error {
 	}
 	return nil
 }
+
+// int64sOf returns the elements of an int32 or int64 tensor as int64: the
+// types ONNX gives shapes, axes and indices. Another type is an error
+// wrapping tensor.ErrType (tensor.Tensor.Int64s reads every integer type).
+func int64sOf(t *tensor.Tensor) ([]int64, error) {
+	if t != nil && t.DataType() != tensor.Int32 && t.DataType() != tensor.Int64 {
+		return nil, fmt.Errorf("%w: expected an int32 or int64 tensor, got %v", tensor.ErrType, t.DataType())
+	}
+	return t.Int64s()
+}

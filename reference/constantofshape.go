@@ -40,7 +40,7 @@ func constantOfShape(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor
 	if err != nil {
 		return nil, err
 	}
-	dims, _ := input.Int64s()
+	dims, _ := int64sOf(input)
 	shape := make([]int, len(dims))
 	for i, d := range dims {
 		if d < 0 {

@@ -46,7 +46,7 @@ func cumulativeKernel(product bool, typeOK func(version int, dt tensor.DataType)
 		if at.Rank() > 1 || at.Len() != 1 {
 			return nil, op.errorf("axis", "axis must hold one element, got shape %v", at.Shape())
 		}
-		a, _ := at.Int64s()
+		a, _ := int64sOf(at)
 		exclusive, err := n.Int("exclusive", 0)
 		if err != nil {
 			return nil, err

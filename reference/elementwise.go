@@ -302,7 +302,7 @@ func legacyBroadcast(op opRef, n *ops.Node, a, b *tensor.Tensor) (*tensor.Tensor
 		}
 		shape[axis+k] = d
 	}
-	return b.Reshape(shape...)
+	return b.View(shape...)
 }
 
 // call is what an element function may need of its node's run.

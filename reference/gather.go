@@ -46,7 +46,7 @@ func gather(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, e
 		axis += int64(r)
 	}
 	a := int(axis)
-	idx, err := indices.Int64s()
+	idx, err := int64sOf(indices)
 	if err != nil {
 		return nil, opOf(n).errorf("indices-type", "indices must be int32 or int64, got %v", indices.DataType())
 	}

@@ -71,7 +71,7 @@ func alongAxis(n *ops.Node, data, indices *tensor.Tensor) (int, []int64, error) 
 			return 0, nil, opOf(n).errorf("indices-shape", "indices shape %v exceeds data shape %v", indices.Shape(), data.Shape())
 		}
 	}
-	idx, err := indices.Int64s()
+	idx, err := int64sOf(indices)
 	if err != nil {
 		return 0, nil, opOf(n).errorf("indices-type", "indices must be int32 or int64")
 	}

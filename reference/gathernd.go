@@ -84,7 +84,7 @@ func checkTuples(n *ops.Node, data, indices *tensor.Tensor, b int) (int, []int64
 	if k < 1 || k > r-b {
 		return 0, nil, opOf(n).errorf("indices-shape", "indices_shape[-1] = %d", k)
 	}
-	idx, _ := indices.Int64s()
+	idx, _ := int64sOf(indices)
 	for i, v := range idx {
 		s := int64(data.Shape()[b+i%k])
 		if v < -s || v > s-1 {

@@ -55,7 +55,7 @@ func maxUnpool(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value
 		if s.DataType() != tensor.Int64 || s.Rank() != 1 {
 			return nil, op.errorf("type", "output_shape must be a 1-D int64 tensor, got %v of shape %v", s.DataType(), s.Shape())
 		}
-		v, _ := s.Int64s()
+		v, _ := int64sOf(s)
 		if outputShape, err = toInts(v); err != nil {
 			return nil, op.errorf("output_shape", "%v", err)
 		}

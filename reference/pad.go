@@ -92,7 +92,7 @@ func pad(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, erro
 				if a.Rank() > 1 || (sonnx(opt) && a.Rank() != 1) {
 					return nil, op.errorf("axes", "axes must be a 1-D tensor, got shape %v", a.Shape())
 				}
-				a64, err := a.Int64s()
+				a64, err := int64sOf(a)
 				if err != nil {
 					return nil, op.wrap("axes", err, "axes")
 				}

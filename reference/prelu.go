@@ -31,7 +31,7 @@ func init() {
 				shape[k] = 1
 			}
 			shape[0] = slope.Len()
-			if slope, err = slope.Reshape(shape...); err != nil {
+			if slope, err = slope.View(shape...); err != nil {
 				return nil, op.wrap("broadcast", err, "slope")
 			}
 		}

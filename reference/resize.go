@@ -193,7 +193,7 @@ func resizeInputs(opt *ops.Options, n *ops.Node, in []tensor.Value) (resizeParam
 		return p, err
 	}
 	if sizes != nil && sizes.Len() > 0 {
-		s64, err := sizes.Int64s()
+		s64, err := int64sOf(sizes)
 		if err != nil || sizes.Rank() != 1 {
 			return p, op.errorf("sizes", "sizes must be a 1-D int64 tensor, got %s", sizes.Describe())
 		}

@@ -45,7 +45,7 @@ func reverseSequence(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor
 	if lens.DataType() != tensor.Int64 || lens.Rank() != 1 || lens.Len() != x.Shape()[batchAxis] {
 		return nil, op.errorf("sequence_lens", "sequence_lens must be 1-D int64, one per batch entry")
 	}
-	seq, _ := lens.Int64s()
+	seq, _ := int64sOf(lens)
 	for _, l := range seq {
 		if l < 0 || l > int64(x.Shape()[timeAxis]) {
 			return nil, op.errorf("sequence_lens", "sequence length %d", l)

@@ -105,7 +105,7 @@ func slice(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, er
 			if t.Rank() != 1 {
 				return nil, op.errorf(names[i], "%s must be a 1-D tensor, got shape %v", names[i], t.Shape())
 			}
-			*lists[i], _ = t.Int64s()
+			*lists[i], _ = int64sOf(t)
 		}
 	}
 	rule := func(onnxRule, sonnxRule string) string {

@@ -33,7 +33,7 @@ func tile(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, err
 			if err != nil {
 				return nil, err
 			}
-			v64, err := t.Int64s()
+			v64, err := int64sOf(t)
 			if err != nil || len(v64) != 1 {
 				return nil, op.errorf("axis", "%s must be one int64 (or int32), got %s", name, t.Describe())
 			}

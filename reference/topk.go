@@ -46,7 +46,7 @@ func init() {
 			if kt.DataType() != tensor.Int64 || kt.Len() != 1 || kt.Rank() > 1 {
 				return nil, op.errorf("k", "K must be a 1-D int64 tensor of one element")
 			}
-			v, _ := kt.Int64s()
+			v, _ := int64sOf(kt)
 			k = v[0]
 		}
 		for _, name := range []string{"largest", "sorted"} {

@@ -152,43 +152,6 @@ func (t *Tensor) Float32s() ([]float32, error) {
 	return out, nil
 }
 
-// Integers returns the elements of a tensor of any integer type (int2 to
-// int64, uint2 to uint64) or of bool as int64. A uint64 above MaxInt64 is
-// an error. Int64s, the form operators read shapes with, takes only int32
-// and int64.
-func (t *Tensor) Integers() ([]int64, error) {
-	if t == nil {
-		return nil, errNil
-	}
-	if !t.dtype.IsInteger() && t.dtype != Bool {
-		return nil, fmt.Errorf("%w: %v is not an integer type", ErrType, t.dtype)
-	}
-	if t.dtype == Uint64 {
-		v, _ := Data[uint64](t)
-		out := make([]int64, len(v))
-		for i, x := range v {
-			if x > math.MaxInt64 {
-				return nil, fmt.Errorf("%w: element %d (%d) does not fit an int64", ErrType, i, x)
-			}
-			out[i] = int64(x)
-		}
-		return out, nil
-	}
-	if t.dtype == Int64 {
-		v, _ := Data[int64](t)
-		return append([]int64{}, v...), nil
-	}
-	f, err := t.Float64s() // exact: every other integer type fits a float64
-	if err != nil {
-		return nil, err
-	}
-	out := make([]int64, len(f))
-	for i, x := range f {
-		out[i] = int64(x)
-	}
-	return out, nil
-}
-
 // Typed copies of the elements: each fails unless t is of that type. They
 // are ToSlice with the type spelled out.
 

@@ -23,11 +23,16 @@ func ExampleNewLimited() {
 	// Output: true
 }
 
-// Reshape infers one -1 as ONNX Reshape does.
+// Reshape reads its shape as ONNX Reshape does: one -1 is inferred, a 0
+// copies the input's dimension.
 func ExampleTensor_Reshape() {
 	x := tensor.MustFromSlice([]int8{1, 2, 3, 4, 5, 6}, 2, 3)
 	y, _ := x.Reshape(-1, 2)
-	v, _ := y.Integers()
+	v, _ := y.Int64s()
 	fmt.Println(y.Shape(), v)
-	// Output: [3 2] [1 2 3 4 5 6]
+	z, _ := x.Reshape(0, 3, -1)
+	fmt.Println(z.Shape())
+	// Output:
+	// [3 2] [1 2 3 4 5 6]
+	// [2 3 1]
 }

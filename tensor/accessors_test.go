@@ -40,7 +40,6 @@ func TestNilAndZeroTensors(t *testing.T) {
 			"Float64s": func() error { _, err := x.Float64s(); return err },
 			"Float32s": func() error { _, err := x.Float32s(); return err },
 			"Int64s":   func() error { _, err := x.Int64s(); return err },
-			"Integers": func() error { _, err := x.Integers(); return err },
 			"Uint8s":   func() error { _, err := x.Uint8s(); return err },
 			"ToSlice":  func() error { _, err := tensor.ToSlice[float32](x); return err },
 			"Data":     func() error { _, err := tensor.Data[float32](x); return err },
@@ -92,7 +91,12 @@ func TestReshapeInfers(t *testing.T) {
 		{[]int{-1}, []int{6}},
 		{[]int{-1, -1}, nil},
 		{[]int{4, -1}, nil},
-		{[]int{0, -1}, nil},
+		{[]int{0, -1}, []int{2, 3}}, // 0 copies x's dimension 0
+		{[]int{-1, 0}, []int{2, 3}}, // 0 copies x's dimension 1
+		{[]int{0, 0}, []int{2, 3}},
+		{[]int{0, 0, 1}, []int{2, 3, 1}},
+		{[]int{0, 0, 0}, nil}, // x has no dimension 2 to copy
+		{[]int{1, 1, 0}, nil},
 		{[]int{-2, 3}, nil},
 		{[]int{6}, []int{6}},
 	} {
@@ -108,8 +112,14 @@ func TestReshapeInfers(t *testing.T) {
 		}
 	}
 	empty := tensor.MustNew(tensor.Float, 0, 3)
-	if y, err := empty.Reshape(3, 0); err != nil || !reflect.DeepEqual(y.Shape(), []int{3, 0}) {
-		t.Errorf("a 0 stays a 0: %v, %v", y, err)
+	if y, err := empty.View(3, 0); err != nil || !reflect.DeepEqual(y.Shape(), []int{3, 0}) {
+		t.Errorf("View: a 0 stays a 0: %v, %v", y, err)
+	}
+	if y, err := empty.Reshape(-1, 0); err != nil || !reflect.DeepEqual(y.Shape(), []int{0, 3}) {
+		t.Errorf("Reshape(-1, 0) of [0 3]: %v, %v; want [0 3]", y, err)
+	}
+	if _, err := empty.Reshape(3, 0); !errors.Is(err, tensor.ErrShape) {
+		t.Errorf("Reshape(3, 0) of [0 3] (9 elements): %v, want ErrShape", err)
 	}
 	if _, err := empty.View(-1); err == nil {
 		t.Error("View inferred a -1")
@@ -147,20 +157,26 @@ func TestScalarOf(t *testing.T) {
 
 func TestTypedAccessors(t *testing.T) {
 	i8 := tensor.MustFromSlice([]int8{-1, 2})
-	if v, err := i8.Integers(); err != nil || !reflect.DeepEqual(v, []int64{-1, 2}) {
-		t.Errorf("Integers(int8) = %v, %v", v, err)
+	if v, err := i8.Int64s(); err != nil || !reflect.DeepEqual(v, []int64{-1, 2}) {
+		t.Errorf("Int64s(int8) = %v, %v", v, err)
 	}
-	if v, err := tensor.MustFromSlice([]tensor.I4{-8, 7}).Integers(); err != nil || !reflect.DeepEqual(v, []int64{-8, 7}) {
-		t.Errorf("Integers(int4) = %v, %v", v, err)
+	if v, err := tensor.MustFromSlice([]bool{true, false}).Int64s(); err != nil || !reflect.DeepEqual(v, []int64{1, 0}) {
+		t.Errorf("Int64s(bool) = %v, %v", v, err)
 	}
-	if v, err := tensor.MustFromSlice([]int64{math.MaxInt64}).Integers(); err != nil || v[0] != math.MaxInt64 {
-		t.Errorf("Integers(int64) = %v, %v", v, err)
+	if v, err := tensor.MustFromSlice([]uint16{65535}).Int64s(); err != nil || !reflect.DeepEqual(v, []int64{65535}) {
+		t.Errorf("Int64s(uint16) = %v, %v", v, err)
 	}
-	if _, err := tensor.MustFromSlice([]uint64{math.MaxUint64}).Integers(); err == nil {
+	if v, err := tensor.MustFromSlice([]tensor.I4{-8, 7}).Int64s(); err != nil || !reflect.DeepEqual(v, []int64{-8, 7}) {
+		t.Errorf("Int64s(int4) = %v, %v", v, err)
+	}
+	if v, err := tensor.MustFromSlice([]int64{math.MaxInt64}).Int64s(); err != nil || v[0] != math.MaxInt64 {
+		t.Errorf("Int64s(int64) = %v, %v", v, err)
+	}
+	if _, err := tensor.MustFromSlice([]uint64{math.MaxUint64}).Int64s(); err == nil {
 		t.Error("Integers of a uint64 above MaxInt64")
 	}
-	if _, err := tensor.MustFromSlice([]float32{1}).Integers(); !errors.Is(err, tensor.ErrType) {
-		t.Errorf("Integers(float): %v", err)
+	if _, err := tensor.MustFromSlice([]float32{1}).Int64s(); !errors.Is(err, tensor.ErrType) {
+		t.Errorf("Int64s(float): %v", err)
 	}
 	if v, err := i8.Float32s(); err != nil || !reflect.DeepEqual(v, []float32{-1, 2}) {
 		t.Errorf("Float32s(int8) = %v, %v", v, err)

@@ -177,25 +177,38 @@ func (t *Tensor) Float64s() ([]float64, error) {
 	return out, nil
 }
 
-// Int64s returns the elements of an int32 or int64 tensor as int64: the
-// form in which operators read shapes, axes and indices, which ONNX types
-// int32 or int64; other types are an error wrapping ErrType. Integers
-// reads every integer type.
+// Int64s returns the elements of a tensor of any integer type (int2 to
+// int64, uint2 to uint64) or of bool as int64; a uint64 above MaxInt64,
+// and any other type, is an error wrapping ErrType.
 func (t *Tensor) Int64s() ([]int64, error) {
 	if t == nil {
 		return nil, errNil
 	}
-	switch t.dtype {
-	case Int64:
-		v, _ := Data[int64](t)
-		return append([]int64{}, v...), nil
-	case Int32:
-		v, _ := Data[int32](t)
+	if !t.dtype.IsInteger() && t.dtype != Bool {
+		return nil, fmt.Errorf("%w: %v is not an integer type", ErrType, t.dtype)
+	}
+	if t.dtype == Uint64 {
+		v, _ := Data[uint64](t)
 		out := make([]int64, len(v))
 		for i, x := range v {
+			if x > math.MaxInt64 {
+				return nil, fmt.Errorf("%w: element %d (%d) does not fit an int64", ErrType, i, x)
+			}
 			out[i] = int64(x)
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("%w: expected an int32 or int64 tensor, got %v", ErrType, t.dtype)
+	if t.dtype == Int64 {
+		v, _ := Data[int64](t)
+		return append([]int64{}, v...), nil
+	}
+	f, err := t.Float64s() // exact: every other integer type fits a float64
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int64, len(f))
+	for i, x := range f {
+		out[i] = int64(x)
+	}
+	return out, nil
 }

@@ -195,10 +195,11 @@ func Scalar[T Element](v T) *Tensor {
 
 // FromBytes returns a tensor of type dt and shape whose storage is a copy of
 // b, the elements in the machine's byte order, one byte per element for the
-// sub-byte types. It fails for String and when len(b) does not fit.
-func FromBytes(dt DataType, shape []int, b []byte) (*Tensor, error) {
+// sub-byte types; the arguments come in FromSlice's order, the data before
+// the shape. It fails for String and when len(b) does not fit.
+func FromBytes(dt DataType, b []byte, shape ...int) (*Tensor, error) {
 	if dt == String {
-		return nil, fmt.Errorf("%w: string tensors are built with FromStrings", ErrType)
+		return nil, fmt.Errorf("%w: string tensors are built with FromSlice([]string, shape...)", ErrType)
 	}
 	t, err := New(dt, shape...)
 	if err != nil {
@@ -214,11 +215,6 @@ func FromBytes(dt DataType, shape []int, b []byte) (*Tensor, error) {
 	}
 	copy(t.data, b)
 	return t, nil
-}
-
-// FromStrings returns a String tensor of the given shape holding a copy of s.
-func FromStrings(shape []int, s []string) (*Tensor, error) {
-	return FromSlice(s, shape...)
 }
 
 // ToSlice returns a copy of t's elements as a []T, T matching t's type.
@@ -318,13 +314,24 @@ func (t *Tensor) ByteLen() int {
 	return n
 }
 
-// Reshape returns a view of t with a new shape of the same element count:
-// it shares t's storage and costs O(rank), whatever t's size. One
-// dimension may be -1, inferred from the others as in ONNX Reshape; a 0 is
-// a dimension of length 0 (ONNX's allowzero=1), not a copy of t's.
+// Reshape returns a view of t with a new shape of the same element count,
+// read as ONNX Reshape reads its shape input (allowzero=0): a 0 copies t's
+// dimension at the same index, and one dimension may be -1, inferred from
+// the others. The view shares t's storage and costs O(rank), whatever t's
+// size. View takes a shape literally, a 0 meaning a dimension of length 0.
 func (t *Tensor) Reshape(shape ...int) (*Tensor, error) {
 	if t == nil || !t.dtype.Valid() {
 		return nil, errNil
+	}
+	shape = append([]int{}, shape...)
+	for i, d := range shape {
+		if d != 0 {
+			continue
+		}
+		if i >= len(t.shape) {
+			return nil, fmt.Errorf("%w: dimension %d of %v is 0, a copy of t's, but t has rank %d", ErrShape, i, shape, len(t.shape))
+		}
+		shape[i] = t.shape[i]
 	}
 	shape, err := inferDim(shape, t.n)
 	if err != nil {
@@ -334,7 +341,8 @@ func (t *Tensor) Reshape(shape ...int) (*Tensor, error) {
 }
 
 // View returns a view of t with exactly the given shape, of the same
-// element count (no -1 to infer): the form for shapes computed by code.
+// element count (no -1 to infer, a 0 is a dimension of length 0): the form
+// for shapes computed by code.
 func (t *Tensor) View(shape ...int) (*Tensor, error) {
 	if t == nil || !t.dtype.Valid() {
 		return nil, errNil

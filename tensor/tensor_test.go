@@ -67,7 +67,7 @@ func TestShapeErrors(t *testing.T) {
 	if _, err := FromSlice([]I4{7, -8, 9}); !errors.Is(err, ErrType) {
 		t.Errorf("int4 out of range: %v", err)
 	}
-	if _, err := FromBytes(Bool, []int{1}, []byte{2}); !errors.Is(err, ErrType) {
+	if _, err := FromBytes(Bool, []byte{2}, 1); !errors.Is(err, ErrType) {
 		t.Errorf("bool 2: %v", err)
 	}
 }

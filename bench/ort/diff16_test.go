@@ -344,7 +344,7 @@ func fromORT(v ort.Value) (*tensor.Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tensor.FromBytes(dt, shape, append([]byte(nil), raw[:n]...))
+	return tensor.FromBytes(dt, append([]byte(nil), raw[:n]...), shape...)
 }
 
 func fromORTType(et ort.TensorElementDataType) tensor.DataType {
@@ -506,7 +506,7 @@ func fromFloat32s(dt tensor.DataType, v []float32, shape []int) *tensor.Tensor {
 		}
 		buf[2*i], buf[2*i+1] = byte(h), byte(h>>8)
 	}
-	t, err := tensor.FromBytes(dt, shape, buf)
+	t, err := tensor.FromBytes(dt, buf, shape...)
 	if err != nil {
 		panic(err)
 	}

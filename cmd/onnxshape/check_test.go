@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
+	"github.com/onnxshape/onnxshape/profile"
 	"github.com/onnxshape/onnxshape/tensor"
 	"google.golang.org/protobuf/proto"
 )
@@ -95,13 +97,14 @@ func TestCheckCommandJSON(t *testing.T) {
 	var rep struct {
 		Inside   bool
 		Summary  string
-		Findings []struct{ Where, Op, Rule, Message, Fix string }
+		Findings []profile.Finding
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 		t.Fatalf("%v:\n%s", err, stdout.String())
 	}
+	join := profile.Place{Kind: profile.PlaceNode, Name: "join", Index: 0}
 	if rep.Inside || len(rep.Findings) != 1 || rep.Findings[0].Rule != "axis [C1]" || rep.Findings[0].Op != "Concat" ||
-		rep.Findings[0].Where != `node "join"` || rep.Findings[0].Fix == "" || rep.Summary == "" {
+		!reflect.DeepEqual(rep.Findings[0].Where, join) || rep.Findings[0].Fix == "" || rep.Summary == "" {
 		t.Errorf("report %+v", rep)
 	}
 }

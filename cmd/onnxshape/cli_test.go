@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -33,7 +34,7 @@ func TestDispatch(t *testing.T) {
 }
 
 func TestParseFlags(t *testing.T) {
-	fs := newFlagSet("t", "", &bytes.Buffer{})
+	fs := commandFlags("t")
 	p := fs.String("profile", "onnx", "")
 	pos, err := parseFlags(fs, []string{"a", "--profile", "sonnx", "b", "--", "-c"})
 	if err != nil || strings.Join(pos, ",") != "a,b,-c" || *p != "sonnx" {
@@ -128,7 +129,7 @@ func TestRunModelFolderAndInputs(t *testing.T) {
 		{"input of another type", []string{dir, "--input", "image=" + filepath.Join(dir, "test_data_set_0", "output_1.pb")}, 1, `input "image"`},
 		{"size limit", []string{dir, "--max-bytes", "100"}, 1, "above the limit of 100"},
 		{"missing model", []string{"/nonexistent/model.onnx"}, 1, "onnxshape run: open /nonexistent/model.onnx"},
-		{"two models", []string{dir, dir}, 2, "usage: onnxshape run"},
+		{"two models", []string{dir, dir}, 2, "onnxshape run: give one MODEL, not 2"},
 		{"bad profile", []string{dir, "--profile", "strict"}, 2, "--profile must be onnx or sonnx"},
 		{"bad flag", []string{"--frobnicate"}, 2, "flag provided but not defined"},
 	} {
@@ -306,4 +307,90 @@ func nodeTestsDir(t *testing.T) string {
 		t.Skipf("ONNX node tests not found at %s; set ONNXSHAPE_NODE_TESTS", dir)
 	}
 	return dir
+}
+
+// run's help goes to stdout (for -h and `help run`), its usage errors to
+// stderr as one line with the reason, exit 2, as every command's do.
+func TestRunHelpAndUsageErrors(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := runMain([]string{"-h"}, &stdout, &stderr); code != 0 || !strings.HasPrefix(stdout.String(), "usage: onnxshape run") || stderr.Len() != 0 {
+		t.Errorf("run -h: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"m.onnx", "image=x.npy"}, "onnxshape run: give one MODEL, not 2 (m.onnx image=x.npy); inputs go with --input NAME=FILE"},
+		{[]string{"a.onnx", "b.onnx"}, "onnxshape run: give one MODEL, not 2"},
+		{[]string{"--threads", "-3"}, "onnxshape run: --threads is -3; give 0 (all cores) or more"},
+		{[]string{"--engine", "warp"}, "onnxshape run: --engine:"},
+		{[]string{"--nope"}, "onnxshape run: flag provided but not defined: -nope"},
+	} {
+		stdout.Reset()
+		stderr.Reset()
+		code := runMain(tc.args, &stdout, &stderr)
+		if code != 2 || !strings.HasPrefix(stderr.String(), tc.want) || strings.Count(stderr.String(), "\n") != 1 ||
+			!strings.Contains(stderr.String(), "(see onnxshape help run)") || stdout.Len() != 0 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, stdout.String(), stderr.String(), tc.want)
+		}
+	}
+}
+
+// --out is checked before the model runs: a destination that cannot take
+// the outputs fails the command with nothing printed on stdout.
+func TestRunOutCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	readOnly := filepath.Join(dir, "ro")
+	if err := os.Mkdir(readOnly, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ out, want string }{
+		{filepath.Join(dir, "missing", "deeper"), "no such file or directory"},
+		{file, "not a folder"},
+	}
+	if os.Getuid() != 0 { // root writes anywhere
+		cases = append(cases, struct{ out, want string }{readOnly, "cannot write there"})
+	}
+	for _, tc := range cases {
+		var stdout, stderr bytes.Buffer
+		code := runMain([]string{"--out", tc.out}, &stdout, &stderr)
+		if code != 1 || stdout.Len() != 0 || !strings.HasPrefix(stderr.String(), "onnxshape run: --out "+tc.out) ||
+			!strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("--out %s: exit %d, stdout %q, stderr %q; want exit 1, nothing printed, %q", tc.out, code, stdout.String(), stderr.String(), tc.want)
+		}
+	}
+	// A missing last folder is created, and the run writes there.
+	fresh := filepath.Join(dir, "fresh")
+	var stdout, stderr bytes.Buffer
+	if code := runMain([]string{"--out", fresh}, &stdout, &stderr); code != 0 {
+		t.Fatalf("--out %s: exit %d: %s", fresh, code, stderr.String())
+	}
+	entries, _ := os.ReadDir(fresh)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".onnxshape") {
+			t.Errorf("the write test left %s behind", e.Name())
+		}
+	}
+}
+
+// `onnxshape help run` prints run's help on stdout, as run -h does.
+func TestHelpRunOnStdout(t *testing.T) {
+	var stderr bytes.Buffer
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Stdout
+	os.Stdout = w
+	code := dispatch([]string{"help", "run"}, &stderr)
+	os.Stdout = saved
+	w.Close()
+	out, _ := io.ReadAll(r)
+	if code != 0 || !strings.HasPrefix(string(out), "usage: onnxshape run") || stderr.Len() != 0 {
+		t.Errorf("help run: exit %d, stdout %q, stderr %q", code, out, stderr.String())
+	}
 }

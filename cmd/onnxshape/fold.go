@@ -30,19 +30,21 @@ func init() {
 }
 
 func foldMain(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("fold", foldUsage, stderr)
+	fs := commandFlags("fold")
 	out := fs.String("o", "", "the folded model's path")
 	shapes := inputShapeFlags{}
 	fs.Var(shapes, "input-shape", "an input's shape, as NAME=D1,D2,... (numbers or symbols); repeat for each input")
 	maxBytes := fs.Int64("max-fold-bytes", infer.DefaultMaxFoldBytes, "keep computed any tensor larger than this many bytes")
 	annotate := fs.Bool("annotate", false, "write the inferred shapes into the model's value_info")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return flagExit(err)
+	pos, code, ok := parseCommand(fs, foldUsage, args, stdout, stderr)
+	if !ok {
+		return code
 	}
-	if len(pos) != 1 || *out == "" {
-		fs.Usage()
-		return 2
+	if len(pos) != 1 {
+		return usageError(stderr, "fold", "give one MODEL, not %d", len(pos))
+	}
+	if *out == "" {
+		return usageError(stderr, "fold", "give the folded model's path with -o OUT")
 	}
 	path := modelPath(pos[0])
 	m, err := onnx.ReadModel(path)

@@ -69,17 +69,16 @@ type jsonProblem struct {
 }
 
 func inferMain(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("infer", inferUsage, stderr)
+	fs := commandFlags("infer")
 	asJSON := fs.Bool("json", false, "print the values as JSON")
 	shapes := inputShapeFlags{}
 	fs.Var(shapes, "input-shape", "an input's shape, as NAME=D1,D2,... (numbers or symbols); repeat for each input")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return flagExit(err)
+	pos, code, ok := parseCommand(fs, inferUsage, args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if len(pos) != 1 {
-		fs.Usage()
-		return 2
+		return usageError(stderr, "infer", "give one MODEL, not %d", len(pos))
 	}
 	path := modelPath(pos[0])
 	m, err := onnx.ReadModel(path)

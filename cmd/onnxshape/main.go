@@ -35,7 +35,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -154,18 +153,6 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// newFlagSet returns a FlagSet that reports errors on stderr and prints
-// usage (a synopsis and what the command does) then the flags for -h.
-func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, synopsis)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
 // parseProfile reads the --profile flag.
 func parseProfile(s string) (ops.Profile, error) {
 	switch s {
@@ -175,12 +162,4 @@ func parseProfile(s string) (ops.Profile, error) {
 		return ops.ProfileSONNX, nil
 	}
 	return 0, fmt.Errorf("--profile must be onnx or sonnx, not %q", s)
-}
-
-// flagExit is the exit status of a flag parsing error: 0 for -h, 2 otherwise.
-func flagExit(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	return 2
 }

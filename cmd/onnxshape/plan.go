@@ -58,19 +58,18 @@ func (f shapeFlags) Set(s string) error {
 }
 
 func planMain(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("plan", planUsage, stderr)
+	fs := commandFlags("plan")
 	shapes := shapeFlags{}
 	fs.Var(shapes, "shape", "an input's shape, as NAME=D,D,... (NAME= for a scalar); repeat for each input")
 	steps := fs.Bool("steps", false, "list every node")
 	maxBytes := fs.Int64("max-bytes", 0, "refuse to create any tensor larger than this many bytes (0: 2 GiB, -1: no limit)")
 	maxRunBytes := fs.Int64("max-run-bytes", 0, "refuse a run that would hold more than this many bytes of tensors at once (0: 4 GiB, -1: no limit)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return flagExit(err)
+	pos, code, ok := parseCommand(fs, planUsage, args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if len(pos) != 1 {
-		fs.Usage()
-		return 2
+		return usageError(stderr, "plan", "give one MODEL, not %d", len(pos))
 	}
 	path := pos[0]
 	if st, err := os.Stat(path); err == nil && st.IsDir() {

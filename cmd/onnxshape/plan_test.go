@@ -41,7 +41,7 @@ func TestPlan(t *testing.T) {
 		{[]string{model, "--shape", "nope=1"}, 1, `onnxshape plan: the model has no input "nope"`},
 		{[]string{model, "--max-run-bytes", "100"}, 1, "onnxshape plan: node"},
 		{[]string{"does-not-exist.onnx"}, 1, "does-not-exist.onnx"},
-		{nil, 2, "usage: onnxshape plan"},
+		{nil, 2, "onnxshape plan: give one MODEL, not 0 (see onnxshape help plan)"},
 	} {
 		stdout.Reset()
 		stderr.Reset()

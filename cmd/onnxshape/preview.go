@@ -166,7 +166,7 @@ func formatElement(t *tensor.Tensor, i int) string {
 		return strconv.Quote(s[:cut]) + fmt.Sprintf("...(%d bytes)", len(s))
 	}
 	size := t.DataType().Size()
-	one, err := tensor.FromBytes(t.DataType(), []int{}, t.Bytes()[i*size:(i+1)*size])
+	one, err := tensor.FromBytes(t.DataType(), t.Bytes()[i*size:(i+1)*size])
 	if err != nil {
 		return "?"
 	}

@@ -6,14 +6,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/onnxshape/onnxshape/internal/safefile"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/onnxshape/onnxshape/examples"
 	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/internal/safefile"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/profile"
@@ -28,7 +29,8 @@ prints each output's name, type, shape and a numpy-like preview. Inputs are
 NAME= may be left out when the model has one input. An input not given is
 read from test_data_set_0/input_K.pb beside the model, if there is one.
 Without MODEL, runs the bundled example (examples/letterbox.onnx) on its
-bundled input. --out writes every output to DIR as NAME.npy (NAME.pb for
+bundled input. --out writes every output to DIR (created if missing, and
+checked to be a folder it can write before the model runs) as NAME.npy (NAME.pb for
 values numpy cannot hold, and for string tensors whose .npy form, every
 string as wide as the longest, would pass --max-bytes). --engine picks the
 fast kernels or the reference engine's (the default under --profile sonnx).
@@ -52,7 +54,7 @@ func (f *inputFlags) String() string     { return strings.Join(*f, ",") }
 func (f *inputFlags) Set(s string) error { *f = append(*f, s); return nil }
 
 func runMain(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("run", runUsage, stderr)
+	fs := commandFlags("run")
 	var inputs inputFlags
 	fs.Var(&inputs, "input", "an input, as NAME=FILE (.npy or .pb); repeat for each input")
 	outDir := fs.String("out", "", "write the outputs to this folder")
@@ -62,24 +64,34 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	maxRunBytes := fs.Int64("max-run-bytes", 0, "refuse a run that would hold more than this many bytes of tensors at once (0: 4 GiB, -1: no limit)")
 	maxModelBytes := fs.Int64("max-model-bytes", 0, "refuse a model whose file, decoding or initializers together take more than this many bytes (0: 2 GiB, -1: no limit)")
 	threads := fs.Int("threads", 0, "cores the kernels use (0: all)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return flagExit(err)
+	pos, code, ok := parseCommand(fs, runUsage, args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	p, err := parseProfile(*profileName)
-	engine, engineErr := graph.ParseEngine(*engineName)
-	err = errors.Join(err, engineErr)
-	if len(pos) > 1 || err != nil || *threads < 0 {
-		if err != nil {
-			fmt.Fprintln(stderr, "onnxshape run:", err)
-		} else {
-			fs.Usage()
-		}
-		return 2
+	if err != nil {
+		return usageError(stderr, "run", "%v", err)
+	}
+	engine, err := graph.ParseEngine(*engineName)
+	if err != nil {
+		return usageError(stderr, "run", "--engine: %v", err)
+	}
+	if len(pos) > 1 {
+		return usageError(stderr, "run", "give one MODEL, not %d (%s); inputs go with --input NAME=FILE", len(pos), strings.Join(pos, " "))
+	}
+	if *threads < 0 {
+		return usageError(stderr, "run", "--threads is %d; give 0 (all cores) or more", *threads)
 	}
 	fail := func(err error) int {
 		fmt.Fprintln(stderr, "onnxshape run:", oneLine(err.Error()))
 		return 1
+	}
+	// The destination is checked before anything is computed or printed,
+	// so that a run is not wasted on a folder it cannot write.
+	if *outDir != "" {
+		if err := checkOutDir(*outDir); err != nil {
+			return fail(err)
+		}
 	}
 
 	caps := readCaps{model: graph.LoadOptions{MaxModelBytes: *maxModelBytes, MaxTensorBytes: *maxBytes}}
@@ -234,9 +246,6 @@ func readInput(file string, vi graph.ValueInfo, caps readCaps) (tensor.Value, er
 // for string tensors whose .npy data would take more than maxBytes. Files
 // are written as they are encoded, not built in memory first.
 func writeOutputs(dir string, outputs []graph.ValueInfo, values map[string]tensor.Value, maxBytes int64, log io.Writer) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
 	used := map[string]bool{}
 	for _, vi := range outputs {
 		name := fileName(vi.Name)
@@ -251,6 +260,29 @@ func writeOutputs(dir string, outputs []graph.ValueInfo, values map[string]tenso
 		fmt.Fprintf(log, "wrote %s\n", path)
 	}
 	return nil
+}
+
+// checkOutDir makes sure the --out folder dir can take the outputs: it is
+// created if missing (its parent must exist), must be a folder, and must
+// let a file be created in it, which is tried and removed.
+func checkOutDir(dir string) error {
+	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("--out %s: %w", dir, err)
+	}
+	st, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("--out %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("--out %s: not a folder", dir)
+	}
+	f, err := os.CreateTemp(dir, ".onnxshape-write-test-*")
+	if err != nil {
+		return fmt.Errorf("--out %s: cannot write there: %w", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
 }
 
 // writeOutput writes v to base.npy when numpy holds it within maxBytes,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
+	"github.com/onnxshape/onnxshape/profile"
 	"github.com/onnxshape/onnxshape/tensor"
 	"google.golang.org/protobuf/proto"
 )
@@ -72,18 +73,14 @@ func TestCheckUndecidedThenRun(t *testing.T) {
 	}
 	var rep struct {
 		Verdict  string
-		Deferred []struct {
-			Where string
-			Op    string
-			Rules []string
-		}
+		Deferred []profile.Deferred
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}
 	var rules []string
 	for _, d := range rep.Deferred {
-		if d.Where != `node "u"` || d.Op != "Unsqueeze" {
+		if d.Where.Kind != profile.PlaceNode || d.Where.Name != "u" || d.Where.String() != `node "u"` || d.Op != "Unsqueeze" {
 			t.Errorf("deferred %+v", d)
 		}
 		rules = append(rules, d.Rules...)
