@@ -191,10 +191,20 @@ func (b *Builder) Ints64(name string, v ...int64) Value {
 	return b.Constant(name, tensor.MustFromSlice(append([]int64{}, v...)))
 }
 
+// Arg is an argument of Op and OpN: a Value (an input, None for an
+// optional input left out), an Attr or a Name. Nothing else compiles: a
+// slice, a tensor or a number passed by mistake is a compile error, not a
+// failure of Encode.
+type Arg interface{ arg() }
+
+func (Value) arg() {}
+func (Attr) arg()  {}
+func (Name) arg()  {}
+
 // Op adds a node of operator op with the given inputs (Values, None for an
 // optional input left out) and attributes, and returns its one output.
-func (b *Builder) Op(op string, inputsAndAttrs ...any) Value {
-	out := b.OpN(op, 1, inputsAndAttrs...)
+func (b *Builder) Op(op string, args ...Arg) Value {
+	out := b.OpN(op, 1, args...)
 	if len(out) == 0 {
 		return Value{}
 	}
@@ -203,12 +213,12 @@ func (b *Builder) Op(op string, inputsAndAttrs ...any) Value {
 
 // OpN is Op for an operator with n outputs (Split, MaxPool with indices).
 // Among the arguments, a Name names the node.
-func (b *Builder) OpN(op string, n int, inputsAndAttrs ...any) []Value {
+func (b *Builder) OpN(op string, n int, args ...Arg) []Value {
 	if !b.ready() || b.err != nil {
 		return make([]Value, n)
 	}
 	node := &pb.NodeProto{OpType: proto.String(op)}
-	for _, x := range inputsAndAttrs {
+	for _, x := range args {
 		switch x := x.(type) {
 		case Name:
 			if x == "" || b.nodeNames[string(x)] {
@@ -227,7 +237,7 @@ func (b *Builder) OpN(op string, n int, inputsAndAttrs ...any) []Value {
 			}
 			node.Attribute = append(node.Attribute, x.proto)
 		default:
-			b.fail("%s: %T is neither a Value nor an Attr", op, x)
+			b.fail("%s: %T is not a Value, an Attr or a Name", op, x) // only a nil Arg gets here
 		}
 	}
 	// An attribute the operator version does not take is refused now, at

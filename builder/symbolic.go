@@ -109,7 +109,7 @@ func (b *Builder) Node(op string, inputs []Value, attrs ...Attr) Value {
 
 // NodeN is Node for an operator with n outputs.
 func (b *Builder) NodeN(op string, n int, inputs []Value, attrs ...Attr) []Value {
-	args := make([]any, 0, len(inputs)+len(attrs))
+	args := make([]Arg, 0, len(inputs)+len(attrs))
 	for _, v := range inputs {
 		args = append(args, v)
 	}

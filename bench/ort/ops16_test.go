@@ -139,9 +139,9 @@ func broadcastShapes(r *rand.Rand, k int) [][]int {
 	return shapes
 }
 
-func node(op string, attrs ...any) func(b *builder.Builder, in []builder.Value) []builder.Value {
+func node(op string, attrs ...builder.Arg) func(b *builder.Builder, in []builder.Value) []builder.Value {
 	return func(b *builder.Builder, in []builder.Value) []builder.Value {
-		args := make([]any, 0, len(in)+len(attrs))
+		args := make([]builder.Arg, 0, len(in)+len(attrs))
 		for _, v := range in {
 			args = append(args, v)
 		}
@@ -203,7 +203,7 @@ func TestORTElementwiseBroadcast(t *testing.T) {
 		for j := range ts {
 			ts[j] = randTensor(r, dt, shapes[j])
 		}
-		var attrs []any
+		var attrs []builder.Arg
 		switch o.op {
 		case "Pow":
 			ts[0] = absTensor(ts[0]) // a negative base to a fractional power is NaN in both, but noisy
@@ -296,13 +296,13 @@ func TestORTActivations(t *testing.T) {
 		op        string
 		opset     int
 		transcend bool // computed by a polynomial in onnxruntime
-		attrs     func(r *rand.Rand) []any
+		attrs     func(r *rand.Rand) []builder.Arg
 		domain    string // "pos": inputs made positive
 	}
-	none := func(*rand.Rand) []any { return nil }
-	alpha := func(lo, hi float64) func(r *rand.Rand) []any {
-		return func(r *rand.Rand) []any {
-			return []any{builder.Float("alpha", float32(lo+r.Float64()*(hi-lo)))}
+	none := func(*rand.Rand) []builder.Arg { return nil }
+	alpha := func(lo, hi float64) func(r *rand.Rand) []builder.Arg {
+		return func(r *rand.Rand) []builder.Arg {
+			return []builder.Arg{builder.Float("alpha", float32(lo+r.Float64()*(hi-lo)))}
 		}
 	}
 	ops := []unop{
@@ -313,13 +313,15 @@ func TestORTActivations(t *testing.T) {
 		{"Sigmoid", 13, true, none, ""}, {"Tanh", 13, true, none, ""}, {"Erf", 13, true, none, ""},
 		{"Sin", 7, true, none, ""}, {"Cos", 7, true, none, ""}, {"Softsign", 7, false, none, ""},
 		{"Softplus", 7, true, none, ""}, {"Elu", 7, true, alpha(0.1, 2), ""}, {"Selu", 7, true, none, ""},
-		{"LeakyRelu", 16, false, alpha(0, 0.5), ""}, {"HardSigmoid", 7, false, func(r *rand.Rand) []any {
-			return []any{builder.Float("alpha", 0.2), builder.Float("beta", float32(r.Float64()))}
+		{"LeakyRelu", 16, false, alpha(0, 0.5), ""}, {"HardSigmoid", 7, false, func(r *rand.Rand) []builder.Arg {
+			return []builder.Arg{builder.Float("alpha", 0.2), builder.Float("beta", float32(r.Float64()))}
 		}, ""},
 		{"HardSwish", 14, false, none, ""}, {"Mish", 18, true, none, ""}, {"Celu", 12, true, alpha(0.5, 2), ""},
 		{"Swish", 24, true, alpha(0.1, 2), ""},
 		{"ThresholdedRelu", 10, false, alpha(-1, 1), ""},
-		{"Gelu", 20, true, func(r *rand.Rand) []any { return []any{builder.String("approximate", pick(r, "none", "tanh"))} }, ""},
+		{"Gelu", 20, true, func(r *rand.Rand) []builder.Arg {
+			return []builder.Arg{builder.String("approximate", pick(r, "none", "tanh"))}
+		}, ""},
 		{"IsNaN", 13, false, none, ""}, {"IsInf", 10, false, none, ""}, {"Not", 7, false, none, ""},
 		{"Clip", 13, false, none, ""},
 	}
@@ -396,7 +398,7 @@ func TestORTReductions(t *testing.T) {
 		}
 		c := &diffCase{name: fmt.Sprintf("%s-%d %v %v axes=%v keepdims=%d noop=%d", op, opset, dt, shape, axes, keep, noop), opset: opset, inputs: inputsOf(x)}
 		c.build = func(b *builder.Builder, in []builder.Value) []builder.Value {
-			args := []any{in[0]}
+			args := []builder.Arg{in[0]}
 			if axesInput {
 				if len(axes) > 0 {
 					args = append(args, b.Ints64("axes", axes...))
@@ -548,7 +550,7 @@ func TestORTPooling(t *testing.T) {
 		if op == "LpPool" || op == "GlobalLpPool" {
 			opset = 18
 		}
-		var attrs []any
+		var attrs []builder.Arg
 		name := fmt.Sprintf("%s %v %v", op, dt, shape)
 		indices := false
 		sameKnown := ""
@@ -616,7 +618,7 @@ func TestORTPooling(t *testing.T) {
 		}
 		c := &diffCase{name: name, opset: opset, inputs: inputsOf(x), known: sameKnown}
 		c.build = func(b *builder.Builder, in []builder.Value) []builder.Value {
-			args := append([]any{in[0]}, attrs...)
+			args := append([]builder.Arg{in[0]}, attrs...)
 			if indices {
 				return b.OpN(op, 2, args...)
 			}
@@ -913,7 +915,7 @@ func TestORTSelectionAndCreation(t *testing.T) {
 			v, _ := x.Float64s()
 			x = floatTensor(dt, v, shape)
 			sorted := r.IntN(2)
-			attrs := []any{builder.Int("sorted", sorted)}
+			attrs := []builder.Arg{builder.Int("sorted", sorted)}
 			axis := -99
 			if r.IntN(2) == 0 {
 				axis = r.IntN(2*len(shape)) - len(shape)
@@ -922,7 +924,7 @@ func TestORTSelectionAndCreation(t *testing.T) {
 			c.inputs = inputsOf(x)
 			c.opset = 11
 			c.build = func(b *builder.Builder, in []builder.Value) []builder.Value {
-				return b.OpN("Unique", 4, append([]any{in[0]}, attrs...)...)
+				return b.OpN("Unique", 4, append([]builder.Arg{in[0]}, attrs...)...)
 			}
 			c.name = fmt.Sprintf("Unique %v %v sorted=%d axis=%d", dt, shape, sorted, axis)
 		}
