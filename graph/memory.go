@@ -136,6 +136,9 @@ type runState struct {
 	charge func(int64) error // r.chargeNode, bound once per state
 	user   func(int64) error // RunOptions.charge, a test's hook, if any
 	alloc  func(int) []byte  // r.allocate, bound once per state
+	// poolAlloc is the Pool's allocator, which r.allocate asks when no
+	// spare fits; nil without a Pool.
+	poolAlloc func(int) []byte
 	// spares is small storage of the run's allocator that no value
 	// holds; fresh, the storage it made during the running node, not yet
 	// claimed by an output (see holdTensor).
@@ -179,11 +182,14 @@ type holding struct {
 	spare bool
 }
 
-// Without a Pool a run still recycles the small storage of its
-// intermediates: a chain of small tensors would otherwise spend much of its
-// time allocating and collecting them. Only storage the run's allocator
-// made and that no value holds any more is kept, at most maxSpares pieces
-// of at most maxSpareBytes each, in the run state (dropped with it).
+// A run recycles the small storage of its intermediates itself: a chain of
+// small tensors would otherwise spend much of its time allocating and
+// collecting them, or taking the Pool's lock. Only storage the run's
+// allocator made (itself, or from the Pool) and that no value holds any
+// more is kept, at most maxSpares pieces of at most maxSpareBytes each, in
+// the run state (dropped with it). Storage from a Pool stays lent while it
+// is a spare: when a later run hands it out as an output, the Pool knows
+// it and takes it back on Release.
 const (
 	maxSpares     = 16
 	maxSpareBytes = 64 << 10
@@ -205,7 +211,11 @@ func (r *runState) allocate(size int) []byte {
 			break
 		}
 	}
-	if b == nil {
+	switch {
+	case b != nil:
+	case r.poolAlloc != nil:
+		b = r.poolAlloc(size)
+	default:
 		words := make([]uint64, (size-1)/8+1)
 		b = unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), size)
 	}
@@ -215,11 +225,14 @@ func (r *runState) allocate(size int) []byte {
 	return b
 }
 
-// spare keeps b, storage of the run's allocator that no value holds.
-func (r *runState) spare(b []byte) {
-	if len(r.spares) < maxSpares {
-		r.spares = append(r.spares, b)
+// spare keeps b, storage of the run's allocator that no value holds, and
+// reports whether it did.
+func (r *runState) spare(b []byte) bool {
+	if len(r.spares) >= maxSpares {
+		return false
 	}
+	r.spares = append(r.spares, b)
+	return true
 }
 
 // startRun returns a run state for m, recycled when it can be.
@@ -234,7 +247,6 @@ func (m *Model) startRun(ctx context.Context, o *RunOptions, plan *MemoryPlan) *
 	}
 	r.ctx, r.plan, r.cap, r.pool, r.user = ctx, plan, DefaultMaxRunBytes, nil, nil
 	r.opt = ops.Options{}
-	var alloc func(int) []byte
 	if o != nil {
 		r.opt = ops.Options{Profile: o.Profile, MaxTensorBytes: o.MaxTensorBytes, Threads: o.Threads}
 		r.user = o.charge
@@ -246,16 +258,13 @@ func (m *Model) startRun(ctx context.Context, o *RunOptions, plan *MemoryPlan) *
 		}
 		if o.Pool != nil {
 			r.pool = o.Pool
-			alloc = o.Pool.allocator()
+			r.poolAlloc = o.Pool.allocator()
 		}
-	}
-	if alloc == nil {
-		alloc = r.alloc
 	}
 	r.engine = o.engine()
 	r.sharedThreads = r.opt.Threads == 0
 	activeRuns.Add(1)
-	runenv.Bind(&r.opt, runenv.Env{Ctx: ctx, Alloc: alloc, Charge: r.charge})
+	runenv.Bind(&r.opt, runenv.Env{Ctx: ctx, Alloc: r.alloc, Charge: r.charge})
 	return r
 }
 
@@ -282,7 +291,7 @@ func (m *Model) endRun(r *runState) {
 	} else {
 		clear(r.external)
 	}
-	r.ctx, r.plan, r.pool, r.user = nil, nil, nil, nil
+	r.ctx, r.plan, r.pool, r.user, r.poolAlloc = nil, nil, nil, nil, nil
 	r.opt = ops.Options{}
 	r.live, r.pending, r.peak, r.peakPos, r.pos = 0, 0, 0, 0, 0
 	m.runs.Put(r)
@@ -478,11 +487,11 @@ func (r *runState) dropTensor(t *tensor.Tensor) {
 	r.live -= h.bytes
 	buf, spare := h.buf, h.spare
 	r.owned.remove(i)
-	switch {
-	case r.pool != nil && buf != nil:
+	if spare && r.spare(buf) {
+		return
+	}
+	if r.pool != nil && buf != nil {
 		r.pool.recycle(buf)
-	case spare:
-		r.spare(buf)
 	}
 }
 
