@@ -62,6 +62,12 @@ type Model struct {
 	// runs recycles the state of finished runs, so that a warm run
 	// allocates little beyond what its kernels create.
 	runs sync.Pool
+	// idle is the state of the last finished run, kept for the next one
+	// outside runs, which the garbage collector empties: a model run in a
+	// loop then reuses its headers and spares run after run, however much
+	// else the program allocates. Concurrent runs take their states from
+	// runs.
+	idle atomic.Pointer[runState]
 }
 
 // ValueInfo names one input or output of a model and its declared type.

@@ -237,7 +237,10 @@ func (r *runState) spare(b []byte) bool {
 
 // startRun returns a run state for m, recycled when it can be.
 func (m *Model) startRun(ctx context.Context, o *RunOptions, plan *MemoryPlan) *runState {
-	r, _ := m.runs.Get().(*runState)
+	r := m.idle.Swap(nil)
+	if r == nil {
+		r, _ = m.runs.Get().(*runState)
+	}
 	if r == nil {
 		r = &runState{m: m, vals: make([]tensor.Value, m.numSlots), ins: make([]tensor.Value, m.numIns),
 			external: map[storageKey]struct{}{},
@@ -294,7 +297,9 @@ func (m *Model) endRun(r *runState) {
 	r.ctx, r.plan, r.pool, r.user, r.poolAlloc = nil, nil, nil, nil, nil
 	r.opt = ops.Options{}
 	r.live, r.pending, r.peak, r.peakPos, r.pos = 0, 0, 0, 0, 0
-	m.runs.Put(r)
+	if !m.idle.CompareAndSwap(nil, r) {
+		m.runs.Put(r)
+	}
 }
 
 // setInputs stores the initializers and the caller's inputs in their slots.
