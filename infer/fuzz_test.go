@@ -29,13 +29,13 @@ func FuzzInfer(f *testing.F) {
 			return
 		}
 		opt := &infer.Options{MaxFoldBytes: 1 << 16}
-		if _, err := infer.Model(m, opt); err != nil {
+		if _, err := infer.Proto(t.Context(), m, "", opt); err != nil {
 			return
 		}
-		folded, r, _, err := infer.Fold(m, opt)
+		folded, r, _, err := infer.FoldProto(t.Context(), m, "", opt)
 		if err != nil {
 			return
 		}
-		infer.Annotate(folded, r)
+		infer.AnnotateProto(folded, r)
 	})
 }
