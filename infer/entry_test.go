@@ -61,6 +61,9 @@ func TestEntryPointsAgree(t *testing.T) {
 	if _, err := infer.File(ctx, filepath.Join("testdata", "absent.onnx"), nil); err == nil {
 		t.Error("File of no file: no error")
 	}
+	if _, err := infer.Model(ctx, nil, nil); err == nil {
+		t.Error("Model of a nil model: no error")
+	}
 }
 
 // TestFoldBytes: Fold and Annotate of an encoded model give the encoding

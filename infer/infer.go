@@ -22,7 +22,8 @@ import (
 // inference computes: 16 MiB.
 const DefaultMaxFoldBytes = 16 << 20
 
-// Options are the settings of one inference. The zero value is usable.
+// Options are the settings of one inference. The zero value, like a nil
+// *Options, is usable.
 type Options struct {
 	// InputShapes replaces the declared shape of graph inputs, by name:
 	// {"x": {Const(1), Const(3), Sym("H"), Sym("W")}}.
@@ -105,11 +106,13 @@ func (r *Result) Value(name string) (*Value, bool) {
 }
 
 // Model infers the type and shape of every value of m, a model package
-// graph has loaded. What inference cannot follow is listed in
-// Result.Problems and leaves the values concerned unknown. A model graph
-// refuses to load (an operator it cannot run, say) can still be inferred
-// with File or Bytes.
+// graph has loaded, as File does. A model that graph refuses to load (one
+// with an operator it cannot run, say) can still be inferred with File or
+// Bytes.
 func Model(ctx context.Context, m *graph.Model, opt *Options) (*Result, error) {
+	if m == nil {
+		return nil, errors.New("infer: no model")
+	}
 	return Proto(ctx, m.Proto(), m.BaseDir(), opt)
 }
 
