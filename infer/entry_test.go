@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -161,9 +162,10 @@ func TestCancelledContext(t *testing.T) {
 		if err := call(ctx); !errors.Is(err, context.Canceled) {
 			t.Errorf("%s, cancelled before: %v, want context.Canceled", name, err)
 		}
-		// Cancelled after the first few nodes.
-		if err := call(&cancelAfter{Context: t.Context(), n: 5}); !errors.Is(err, context.Canceled) {
-			t.Errorf("%s, cancelled on the way: %v, want context.Canceled", name, err)
+		// Cancelled after the first few nodes: the error names where.
+		err := call(&cancelAfter{Context: t.Context(), n: 5})
+		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "inference stopped before node ") {
+			t.Errorf("%s, cancelled on the way: %v, want context.Canceled naming a node", name, err)
 		}
 	}
 	if _, err := infer.Proto(t.Context(), mp, "testdata", nil); err != nil {

@@ -111,7 +111,7 @@ func (r *Result) Value(name string) (*Value, bool) {
 // Bytes.
 func Model(ctx context.Context, m *graph.Model, opt *Options) (*Result, error) {
 	if m == nil {
-		return nil, errors.New("infer: no model")
+		return nil, errors.New("no model to infer")
 	}
 	return Proto(ctx, m.Proto(), m.BaseDir(), opt)
 }
@@ -123,7 +123,7 @@ func Model(ctx context.Context, m *graph.Model, opt *Options) (*Result, error) {
 // leaves the values concerned unknown.
 func File(ctx context.Context, path string, opt *Options) (*Result, error) {
 	if ctx != nil && ctx.Err() != nil {
-		return nil, stopped(ctx.Err())
+		return nil, stopped(ctx.Err(), "")
 	}
 	mp, err := onnx.ReadModel(path)
 	if err != nil {
@@ -136,7 +136,7 @@ func File(ctx context.Context, path string, opt *Options) (*Result, error) {
 // as File does; external tensor data is read relative to baseDir.
 func Bytes(ctx context.Context, b []byte, baseDir string, opt *Options) (*Result, error) {
 	if ctx != nil && ctx.Err() != nil {
-		return nil, stopped(ctx.Err())
+		return nil, stopped(ctx.Err(), "")
 	}
 	mp, err := onnx.DecodeModel(b)
 	if err != nil {
@@ -145,9 +145,15 @@ func Bytes(ctx context.Context, b []byte, baseDir string, opt *Options) (*Result
 	return Proto(ctx, mp, baseDir, opt)
 }
 
-// stopped is the error of an inference whose context ended: errors.Is matches
-// ctx's own error (context.Canceled or context.DeadlineExceeded).
-func stopped(err error) error { return fmt.Errorf("infer: stopped: %w", err) }
+// stopped is the error of an inference whose context ended, naming where
+// it stopped when it had begun: errors.Is matches the context's own error
+// (context.Canceled or context.DeadlineExceeded).
+func stopped(err error, where string) error {
+	if where == "" {
+		return fmt.Errorf("inference stopped: %w", err)
+	}
+	return fmt.Errorf("inference stopped before %s: %w", where, err)
+}
 
 // Proto is Model for a caller who holds the protobuf form of a model, mp,
 // whose external tensor data is read relative to baseDir. mp is not
@@ -160,7 +166,7 @@ func Proto(ctx context.Context, mp *pb.ModelProto, baseDir string, opt *Options)
 		ctx = context.Background()
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, stopped(err)
+		return nil, stopped(err, "")
 	}
 	g := mp.GetGraph()
 	if g == nil {
@@ -209,7 +215,7 @@ func Proto(ctx context.Context, mp *pb.ModelProto, baseDir string, opt *Options)
 	e.graphInputs(g, mp.GetIrVersion(), sc, opt.InputShapes, add)
 	e.runGraph(g, sc, "", add)
 	if err := ctx.Err(); err != nil {
-		return nil, stopped(err)
+		return nil, stopped(err, e.stoppedAt)
 	}
 	r.Problems = e.problems
 	for i := range r.Values {
@@ -227,7 +233,10 @@ type engine struct {
 	used     map[string]bool // every dim_param of the model, so fresh symbols differ
 	fresh    int
 	problems []Problem
-	schemas  map[schemaKey]*ops.Schema
+	// stoppedAt names the node before which a done context stopped
+	// inference ("" while it runs).
+	stoppedAt string
+	schemas   map[schemaKey]*ops.Schema
 }
 
 // scope maps value names to values; a subgraph's scope sees its parents'.
@@ -426,10 +435,14 @@ func (e *engine) runGraph(g *pb.GraphProto, sc *scope, prefix string, add func(s
 		}
 	}
 	for _, i := range order {
+		np := nodes[i]
 		if e.ctx.Err() != nil {
+			if e.stoppedAt == "" {
+				name, op := nodeIdentity(np, i)
+				e.stoppedAt = fmt.Sprintf("%snode %s (%s)", prefix, name, op)
+			}
 			return // Proto returns the context's error
 		}
-		np := nodes[i]
 		outs := e.node(np, i, sc)
 		for k, name := range np.GetOutput() {
 			if name == "" {
@@ -656,14 +669,22 @@ func (e *engine) problem(np *pb.NodeProto, i int, value, msg string) {
 func (e *engine) problemOf(kind ProblemKind, np *pb.NodeProto, i int, value, msg string) {
 	p := Problem{Kind: kind, Value: value, Msg: msg}
 	if np != nil {
-		p.Node = np.GetName()
-		if p.Node == "" {
-			p.Node = "#" + strconv.Itoa(i)
-		}
-		p.Op = np.GetOpType()
-		if d := np.GetDomain(); d != "" && d != "ai.onnx" {
-			p.Op = d + "." + p.Op
-		}
+		p.Node, p.Op = nodeIdentity(np, i)
 	}
 	e.problems = append(e.problems, p)
+}
+
+// nodeIdentity returns how problems name node np, the i-th of its graph:
+// its name ("#i" when it has none) and its operator, domain-qualified
+// outside the default domain.
+func nodeIdentity(np *pb.NodeProto, i int) (name, op string) {
+	name = np.GetName()
+	if name == "" {
+		name = "#" + strconv.Itoa(i)
+	}
+	op = np.GetOpType()
+	if d := np.GetDomain(); d != "" && d != "ai.onnx" {
+		op = d + "." + op
+	}
+	return name, op
 }
