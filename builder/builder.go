@@ -404,10 +404,11 @@ func (b *Builder) ModelProto(opts ...Option) (*pb.ModelProto, error) {
 		OpsetImport:  []*pb.OperatorSetIdProto{{Domain: proto.String(""), Version: proto.Int64(b.opset)}},
 		Graph:        proto.Clone(b.g).(*pb.GraphProto),
 	}
-	if _, err := graph.FromProto(m, ""); err != nil {
+	loaded, err := graph.FromProto(m, "")
+	if err != nil {
 		return nil, fmt.Errorf("builder: %w", err)
 	}
-	r, err := infer.Model(m, &infer.Options{MaxFoldBytes: o.maxFoldBytes})
+	r, err := infer.Model(context.Background(), loaded, &infer.Options{MaxFoldBytes: o.maxFoldBytes})
 	if err != nil {
 		return nil, fmt.Errorf("builder: %w", err)
 	}

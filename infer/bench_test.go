@@ -37,7 +37,7 @@ func BenchmarkInfer100k(b *testing.B) {
 	m := bigModel(100_000)
 	b.ResetTimer()
 	for range b.N {
-		if _, err := infer.Model(m, nil); err != nil {
+		if _, err := infer.Proto(b.Context(), m, "", nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -52,7 +52,7 @@ func TestInferLargeModel(t *testing.T) {
 	}
 	m := bigModel(100_000)
 	start := time.Now()
-	r, err := infer.Model(m, nil)
+	r, err := infer.Proto(t.Context(), m, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,3 @@
-// Package infer knows the type and shape of every value of a model without
-// running it: dimensions are numbers or symbolic expressions (N, H*W,
-// floor((H-1)/2)+1), carried through each operator's shape rule and kept
-// in a canonical form, so that two dimensions are equal exactly when their
-// expressions are.
 package infer
 
 import (

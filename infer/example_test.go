@@ -1,38 +1,82 @@
 package infer_test
 
 import (
+	"context"
 	"fmt"
+	"log"
+	"os"
 
 	"github.com/onnxshape/onnxshape/builder"
 	"github.com/onnxshape/onnxshape/infer"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// x.view(x.size(0), -1) as an exporter writes it: the reshape target is
-// computed from the input's shape, and inference follows it symbolically.
-func ExampleModel() {
+// The attention block of the README (the README shows this body, with
+// paths from the repository's root): its heads are split by a shape the
+// model computes, which inference follows symbolically; an input's shape
+// given, the symbols it fixes become numbers.
+func ExampleFile() {
+	ctx := context.Background() // or a request's: a cancelled one stops inference with its error
+	r, err := infer.File(ctx, "testdata/attention.onnx", &infer.Options{
+		InputShapes: map[string][]infer.Dim{"x": {infer.Sym("B"), infer.Const(10), infer.Const(64)}},
+	})
+	if err != nil {
+		log.Fatal(err) // no model, no graph or opset, or the context's error
+	}
+	for _, p := range r.Problems {
+		fmt.Println(p) // a node refusing its inputs, a declaration inference contradicts, ...
+	}
+	heads, _ := r.Value("Transpose_9_out0") // a *infer.Value: Type, Shape []infer.Dim, known contents
+	n, known := heads.Shape[2].Value()
+	fmt.Println(heads, heads.Shape[0], n, known) // float[B,4,10,16] B 10 true
+
+	model, err := os.ReadFile("testdata/attention.onnx")
+	if err != nil {
+		log.Fatal(err)
+	}
+	folded, _, stats, err := infer.Fold(ctx, model, "testdata", nil) // folded: the encoded model, for os.WriteFile
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(stats, len(folded) == stats.BytesAfter) // nodes 16 -> 9 (... 7 removed), bytes 17771 -> 17289 true
+	// Output:
+	// float[B,4,10,16] B 10 true
+	// nodes 16 -> 9 (0 folded into constants, 7 removed), bytes 17771 -> 17289 true
+}
+
+// flatten builds x.view(x.size(0), -1) as an exporter writes it: the
+// reshape target is computed from the input's shape.
+func flatten() (*builder.Builder, builder.Value) {
 	b := builder.New(13)
 	x := b.InputDims("x", tensor.Float, builder.Sym("N"), builder.Fixed(3), builder.Sym("H"), builder.Sym("W"))
 	n := b.Op("Slice", b.Op("Shape", x), b.Ints64("start", 0), b.Ints64("end", 1))
 	target := b.Op("Concat", n, b.Ints64("rest", -1), builder.Int("axis", 0))
 	b.Output("y", b.Op("Reshape", x, target))
-	m, err := b.ModelProto()
+	return b, target
+}
+
+// Inference follows the reshape target of x.view(x.size(0), -1)
+// symbolically.
+func ExampleBytes() {
+	b, target := flatten()
+	model, err := b.Encode() // or read from a file (infer.File)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	r, err := infer.Model(m, nil)
+	ctx := context.Background()
+	r, err := infer.Bytes(ctx, model, "", nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	target2, _ := r.Value(target.Name())
+	t, _ := r.Value(target.Name())
 	y, _ := r.Value("y")
-	fmt.Println(target2)
+	fmt.Println(t)
 	fmt.Println(y)
 
 	// With the input's shape fixed, everything is a number.
-	r, _ = infer.Model(m, &infer.Options{InputShapes: map[string][]infer.Dim{
+	r, _ = infer.Bytes(ctx, model, "", &infer.Options{InputShapes: map[string][]infer.Dim{
 		"x": {infer.Const(8), infer.Const(3), infer.Const(32), infer.Const(32)}}})
 	y, _ = r.Value("y")
 	fmt.Println(y)
@@ -42,20 +86,61 @@ func ExampleModel() {
 	// float[8,3072]
 }
 
+// A model package graph has loaded is inferred as it stands.
+func ExampleModel() {
+	b, _ := flatten()
+	m, err := b.Build()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r, err := infer.Model(context.Background(), m, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, v := range r.Values {
+		if v.Name == "x" || v.Name == "y" {
+			fmt.Println(v.Name, v.Value)
+		}
+	}
+	// Output:
+	// x float[N,3,H,W]
+	// y float[N,3*H*W]
+}
+
 // Folding the same model: the reshape gets a constant target ([0, -1]
 // copies N), and the shape computation goes.
 func ExampleFold() {
-	b := builder.New(13)
-	x := b.InputDims("x", tensor.Float, builder.Sym("N"), builder.Fixed(3), builder.Sym("H"), builder.Sym("W"))
-	n := b.Op("Slice", b.Op("Shape", x), b.Ints64("start", 0), b.Ints64("end", 1))
-	target := b.Op("Concat", n, b.Ints64("rest", -1), builder.Int("axis", 0))
-	b.Output("y", b.Op("Reshape", x, target))
+	b, _ := flatten()
+	model, err := b.Encode()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	folded, r, stats, err := infer.Fold(context.Background(), model, "", nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	y, _ := r.Value("y")
+	fmt.Println(y)
+	fmt.Println(stats.NodesBefore, "->", stats.NodesAfter, "nodes;", stats.BytesAfter == len(folded))
+	// Output:
+	// float[N,3*H*W]
+	// 4 -> 1 nodes; true
+}
+
+// The protobuf form, for a caller who works with the ONNX format itself:
+// the folded model's nodes can be read directly.
+func ExampleFoldProto() {
+	b, _ := flatten()
 	m, err := b.ModelProto()
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	folded, r, stats, err := infer.Fold(m, nil)
+	folded, _, _, err := infer.FoldProto(context.Background(), m, "", nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -63,11 +148,6 @@ func ExampleFold() {
 	for _, node := range folded.Graph.Node {
 		fmt.Println(node.GetOpType(), node.Input)
 	}
-	y, _ := r.Value("y")
-	fmt.Println(y)
-	fmt.Println(stats.NodesBefore, "->", stats.NodesAfter, "nodes")
 	// Output:
 	// Reshape [x Concat_3_const]
-	// float[N,3*H*W]
-	// 4 -> 1 nodes
 }

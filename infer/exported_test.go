@@ -236,7 +236,7 @@ func exportedModels() []exportedModel {
 // reader would write by hand.
 func TestExportedModels(t *testing.T) {
 	for _, m := range exportedModels() {
-		r, err := infer.Model(m.model, nil)
+		r, err := infer.Proto(t.Context(), m.model, "", nil)
 		if err != nil {
 			t.Fatalf("%s: %v", m.name, err)
 		}

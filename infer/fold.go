@@ -1,6 +1,7 @@
 package infer
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/onnxshape/onnxshape/tensor"
@@ -25,15 +26,34 @@ func (s FoldStats) String() string {
 		s.NodesBefore, s.NodesAfter, s.Folded, s.Removed, s.BytesBefore, s.BytesAfter)
 }
 
-// Fold returns a copy of mp in which every node of the main graph whose
-// outputs inference knows (under opt.MaxFoldBytes) is replaced by
-// initializers, an If whose condition is known by the branch it takes, a
-// Reshape or Expand to a computed shape gets a constant target, nodes no
-// output depends on are removed, and so are Identity nodes and a Reshape
-// of a Reshape. opt.InputShapes, when given,
-// also become the declared shapes of the inputs. mp is not modified. The
-// Result is the inference of the folded model.
-func Fold(mp *pb.ModelProto, opt *Options) (*pb.ModelProto, *Result, FoldStats, error) {
+// Fold folds the encoded model b and returns the folded model, encoded:
+// every node of the main graph whose outputs inference knows (under
+// opt.MaxFoldBytes) is replaced by initializers, an If whose condition is
+// known by the branch it takes, a Reshape or Expand to a computed shape
+// gets a constant target, nodes no output depends on are removed, and so
+// are Identity nodes and a Reshape of a Reshape. opt.InputShapes, when
+// given, also become the declared shapes of the inputs. External tensor
+// data is read relative to baseDir, and the folded model refers to it
+// the same way. The Result is the inference of the folded model.
+func Fold(ctx context.Context, b []byte, baseDir string, opt *Options) ([]byte, *Result, FoldStats, error) {
+	mp, err := onnx.DecodeModel(b)
+	if err != nil {
+		return nil, nil, FoldStats{}, err
+	}
+	folded, r, st, err := FoldProto(ctx, mp, baseDir, opt)
+	if err != nil {
+		return nil, nil, st, err
+	}
+	out, err := onnx.EncodeModel(folded)
+	if err != nil {
+		return nil, nil, st, err
+	}
+	return out, r, st, nil
+}
+
+// FoldProto is Fold for a caller who holds the protobuf form of a model:
+// it returns a folded copy of mp, which is not modified.
+func FoldProto(ctx context.Context, mp *pb.ModelProto, baseDir string, opt *Options) (*pb.ModelProto, *Result, FoldStats, error) {
 	if opt == nil {
 		opt = &Options{}
 	}
@@ -50,13 +70,13 @@ func Fold(mp *pb.ModelProto, opt *Options) (*pb.ModelProto, *Result, FoldStats, 
 			setShape(in, dims)
 		}
 	}
-	r, err := Model(m, opt)
+	r, err := Proto(ctx, m, baseDir, opt)
 	if err != nil {
 		return nil, nil, st, err
 	}
 	if inlineIfs(g, r) > 0 {
 		// The branches' nodes are the graph's now: infer them there.
-		if r, err = Model(m, opt); err != nil {
+		if r, err = Proto(ctx, m, baseDir, opt); err != nil {
 			return nil, nil, st, err
 		}
 	}
@@ -109,7 +129,7 @@ func Fold(mp *pb.ModelProto, opt *Options) (*pb.ModelProto, *Result, FoldStats, 
 
 	// The folded model is inferred again: its values are what the caller
 	// annotates and prints.
-	r2, err := Model(m, opt)
+	r2, err := Proto(ctx, m, baseDir, opt)
 	if err != nil {
 		return nil, nil, st, err
 	}
@@ -555,11 +575,23 @@ func readsOf(n *pb.NodeProto) []string {
 	return out
 }
 
-// Annotate writes the inferred type of every tensor node output of the main
-// graph into mp's value_info (replacing what it declared) and gives graph
-// outputs without a type theirs. Values whose type is unknown keep what the
-// model declared.
-func Annotate(mp *pb.ModelProto, r *Result) {
+// Annotate returns the encoded model b with the inferred type of every
+// tensor node output of its main graph written into its value_info
+// (replacing what it declared), and graph outputs without a type given
+// theirs. r is the inference of that model (from Bytes or Fold). Values
+// whose type is unknown keep what the model declared.
+func Annotate(b []byte, r *Result) ([]byte, error) {
+	mp, err := onnx.DecodeModel(b)
+	if err != nil {
+		return nil, err
+	}
+	AnnotateProto(mp, r)
+	return onnx.EncodeModel(mp)
+}
+
+// AnnotateProto is Annotate for a caller who holds the protobuf form of a
+// model: it writes the inferred types into mp itself.
+func AnnotateProto(mp *pb.ModelProto, r *Result) {
 	g := mp.GetGraph()
 	outs := map[string]*pb.ValueInfoProto{}
 	for _, o := range g.GetOutput() {

@@ -44,7 +44,7 @@ func TestFoldExported(t *testing.T) {
 		"Cast": true, "Floor": true, "ConstantOfShape": true, "Equal": true, "Where": true}
 	for _, m := range exportedModels() {
 		opt := &infer.Options{InputShapes: fixedShapes[m.name]}
-		folded, r, st, err := infer.Fold(m.model, opt)
+		folded, r, st, err := infer.FoldProto(t.Context(), m.model, "", opt)
 		if err != nil {
 			t.Fatalf("%s: %v", m.name, err)
 		}
@@ -61,7 +61,7 @@ func TestFoldExported(t *testing.T) {
 		if hadShapeOps && st.NodesAfter >= st.NodesBefore {
 			t.Errorf("%s: folding removed no node: %v", m.name, st)
 		}
-		before, _ := infer.Model(m.model, opt)
+		before, _ := infer.Proto(t.Context(), m.model, "", opt)
 		for name := range m.want {
 			a, _ := before.Value(name)
 			b, ok := r.Value(name)
@@ -130,14 +130,14 @@ func TestFoldKeepsLargeConstants(t *testing.T) {
 	y := b.op("Transpose", []string{w})
 	b.output(y)
 	m := b.model(13)
-	folded, _, st, err := infer.Fold(m, &infer.Options{MaxFoldBytes: 1024})
+	folded, _, st, err := infer.FoldProto(t.Context(), m, "", &infer.Options{MaxFoldBytes: 1024})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(folded.Graph.Node) != 1 || st.Folded != 0 {
 		t.Errorf("a 16 KiB Transpose was folded under a 1 KiB cap: %v", st)
 	}
-	folded, _, st, err = infer.Fold(m, nil)
+	folded, _, st, err = infer.FoldProto(t.Context(), m, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,11 +153,11 @@ func TestFoldKeepsLargeConstants(t *testing.T) {
 // TestAnnotate: the annotated model declares every value's inferred shape.
 func TestAnnotate(t *testing.T) {
 	m := exportedModels()[0]
-	folded, r, _, err := infer.Fold(m.model, &infer.Options{MaxFoldBytes: -1})
+	folded, r, _, err := infer.FoldProto(t.Context(), m.model, "", &infer.Options{MaxFoldBytes: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	infer.Annotate(folded, r)
+	infer.AnnotateProto(folded, r)
 	declared := map[string]string{}
 	for _, vi := range append(folded.Graph.ValueInfo, folded.Graph.Output...) {
 		declared[vi.GetName()] = onnx.DescribeType(vi.GetType())
@@ -183,7 +183,7 @@ func TestFoldSymbolic(t *testing.T) {
 		if m.name != "flatten" && m.name != "flatten_slice" && m.name != "attention" && m.name != "expand" {
 			continue
 		}
-		folded, r, st, err := infer.Fold(m.model, nil)
+		folded, r, st, err := infer.FoldProto(t.Context(), m.model, "", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,7 +221,7 @@ func TestFoldNodeTests(t *testing.T) {
 		if err != nil {
 			continue // an operator onnxshape does not run
 		}
-		f, _, st, err := infer.Fold(m, &infer.Options{BaseDir: dir})
+		f, _, st, err := infer.FoldProto(t.Context(), m, dir, nil)
 		if err != nil {
 			t.Errorf("%s: %v", filepath.Base(dir), err)
 			continue
@@ -288,7 +288,7 @@ func TestFoldInlinesIf(t *testing.T) {
 		&pb.AttributeProto{Name: proto.String("else_branch"), Type: pb.AttributeProto_GRAPH.Enum(), G: elseG})
 	b.output(out)
 	m := b.model(13)
-	folded, r, st, err := infer.Fold(m, nil)
+	folded, r, st, err := infer.FoldProto(t.Context(), m, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

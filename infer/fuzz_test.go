@@ -7,11 +7,10 @@ import (
 	"time"
 
 	"github.com/onnxshape/onnxshape/infer"
-	"github.com/onnxshape/onnxshape/onnx"
 )
 
-// FuzzInfer: inference and folding of any decodable model end without a
-// panic or a hang.
+// FuzzInfer: inference, folding and annotation of any bytes, through the
+// entry points a user calls, end without a panic or a hang.
 func FuzzInfer(f *testing.F) {
 	seeds, _ := filepath.Glob(filepath.Join("testdata", "*.onnx"))
 	for _, p := range seeds {
@@ -24,18 +23,16 @@ func FuzzInfer(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		timer := time.AfterFunc(10*time.Second, func() { panic("inference takes more than 10 s") })
 		defer timer.Stop()
-		m, err := onnx.DecodeModel(b)
-		if err != nil {
-			return
-		}
 		opt := &infer.Options{MaxFoldBytes: 1 << 16}
-		if _, err := infer.Model(m, opt); err != nil {
+		if _, err := infer.Bytes(t.Context(), b, "", opt); err != nil {
 			return
 		}
-		folded, r, _, err := infer.Fold(m, opt)
+		folded, r, _, err := infer.Fold(t.Context(), b, "", opt)
 		if err != nil {
 			return
 		}
-		infer.Annotate(folded, r)
+		if _, err := infer.Annotate(folded, r); err != nil {
+			t.Errorf("the folded model does not decode: %v", err)
+		}
 	})
 }

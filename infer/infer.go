@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/onnxshape/onnxshape/graph"
 	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
@@ -20,7 +22,8 @@ import (
 // inference computes: 16 MiB.
 const DefaultMaxFoldBytes = 16 << 20
 
-// Options are the settings of one inference. The zero value is usable.
+// Options are the settings of one inference. The zero value, like a nil
+// *Options, is usable.
 type Options struct {
 	// InputShapes replaces the declared shape of graph inputs, by name:
 	// {"x": {Const(1), Const(3), Sym("H"), Sym("W")}}.
@@ -28,10 +31,6 @@ type Options struct {
 	// MaxFoldBytes caps the storage of any one value whose contents are
 	// computed (0 means DefaultMaxFoldBytes; negative means none is).
 	MaxFoldBytes int64
-	// BaseDir is where external tensor data is read from.
-	BaseDir string
-	// Ctx, when set, stops a long inference.
-	Ctx context.Context
 }
 
 func (o *Options) foldCap() int64 {
@@ -106,12 +105,68 @@ func (r *Result) Value(name string) (*Value, bool) {
 	return v, ok && v != nil
 }
 
-// Model infers the type and shape of every value of mp. It fails only when
-// the model has no graph or opset imports; what it cannot follow is listed
-// in Result.Problems and leaves the values concerned unknown.
-func Model(mp *pb.ModelProto, opt *Options) (*Result, error) {
+// Model infers the type and shape of every value of m, a model package
+// graph has loaded, as File does. A model that graph refuses to load (one
+// with an operator it cannot run, say) can still be inferred with File or
+// Bytes.
+func Model(ctx context.Context, m *graph.Model, opt *Options) (*Result, error) {
+	if m == nil {
+		return nil, errors.New("no model to infer")
+	}
+	return Proto(ctx, m.Proto(), m.BaseDir(), opt)
+}
+
+// File infers the type and shape of every value of the model file at
+// path (a .onnx file; external tensor data is read beside it). It fails
+// when the file is no model, the model has no graph or opset imports, or
+// ctx is done; what it cannot follow is listed in Result.Problems and
+// leaves the values concerned unknown.
+func File(ctx context.Context, path string, opt *Options) (*Result, error) {
+	if ctx != nil && ctx.Err() != nil {
+		return nil, stopped(ctx.Err(), "")
+	}
+	mp, err := onnx.ReadModel(path)
+	if err != nil {
+		return nil, err
+	}
+	return Proto(ctx, mp, filepath.Dir(path), opt)
+}
+
+// Bytes infers the type and shape of every value of the encoded model b,
+// as File does; external tensor data is read relative to baseDir.
+func Bytes(ctx context.Context, b []byte, baseDir string, opt *Options) (*Result, error) {
+	if ctx != nil && ctx.Err() != nil {
+		return nil, stopped(ctx.Err(), "")
+	}
+	mp, err := onnx.DecodeModel(b)
+	if err != nil {
+		return nil, err
+	}
+	return Proto(ctx, mp, baseDir, opt)
+}
+
+// stopped is the error of an inference whose context ended, naming where
+// it stopped when it had begun: errors.Is matches the context's own error
+// (context.Canceled or context.DeadlineExceeded).
+func stopped(err error, where string) error {
+	if where == "" {
+		return fmt.Errorf("inference stopped: %w", err)
+	}
+	return fmt.Errorf("inference stopped before %s: %w", where, err)
+}
+
+// Proto is Model for a caller who holds the protobuf form of a model, mp,
+// whose external tensor data is read relative to baseDir. mp is not
+// modified.
+func Proto(ctx context.Context, mp *pb.ModelProto, baseDir string, opt *Options) (*Result, error) {
 	if opt == nil {
 		opt = &Options{}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, stopped(err, "")
 	}
 	g := mp.GetGraph()
 	if g == nil {
@@ -128,7 +183,7 @@ func Model(mp *pb.ModelProto, opt *Options) (*Result, error) {
 	if len(opsets) == 0 {
 		return nil, errors.New("model imports no opset")
 	}
-	e := &engine{opt: opt, opsets: opsets, foldCap: opt.foldCap(), used: usedSymbols(g)}
+	e := &engine{ctx: ctx, baseDir: baseDir, opsets: opsets, foldCap: opt.foldCap(), used: usedSymbols(g)}
 	for _, dims := range opt.InputShapes {
 		for _, d := range dims {
 			for _, s := range d.Symbols() {
@@ -159,6 +214,9 @@ func Model(mp *pb.ModelProto, opt *Options) (*Result, error) {
 	}
 	e.graphInputs(g, mp.GetIrVersion(), sc, opt.InputShapes, add)
 	e.runGraph(g, sc, "", add)
+	if err := ctx.Err(); err != nil {
+		return nil, stopped(err, e.stoppedAt)
+	}
 	r.Problems = e.problems
 	for i := range r.Values {
 		r.Values[i].Value = r.byName[r.Values[i].Name]
@@ -168,13 +226,17 @@ func Model(mp *pb.ModelProto, opt *Options) (*Result, error) {
 
 // engine holds the state of one inference.
 type engine struct {
-	opt      *Options
+	ctx      context.Context
+	baseDir  string // the folder of external tensor data
 	opsets   map[string]int
 	foldCap  int64
 	used     map[string]bool // every dim_param of the model, so fresh symbols differ
 	fresh    int
 	problems []Problem
-	schemas  map[schemaKey]*ops.Schema
+	// stoppedAt names the node before which a done context stopped
+	// inference ("" while it runs).
+	stoppedAt string
+	schemas   map[schemaKey]*ops.Schema
 }
 
 // scope maps value names to values; a subgraph's scope sees its parents'.
@@ -338,7 +400,7 @@ func (e *engine) initializer(tp *pb.TensorProto) *Value {
 		}
 		return &Value{Type: dt, Ranked: true, Shape: shape}
 	}
-	t, err := onnx.TensorFromProto(tp, e.opt.BaseDir)
+	t, err := onnx.TensorFromProto(tp, e.baseDir)
 	if err != nil {
 		e.problem(nil, -1, tp.GetName(), fmt.Sprintf("initializer: %v", err))
 		return Unknown(dt)
@@ -373,11 +435,14 @@ func (e *engine) runGraph(g *pb.GraphProto, sc *scope, prefix string, add func(s
 		}
 	}
 	for _, i := range order {
-		if e.opt.Ctx != nil && e.opt.Ctx.Err() != nil {
-			e.problem(nil, -1, "", e.opt.Ctx.Err().Error())
-			return
-		}
 		np := nodes[i]
+		if e.ctx.Err() != nil {
+			if e.stoppedAt == "" {
+				name, op := nodeIdentity(np, i)
+				e.stoppedAt = fmt.Sprintf("%snode %s (%s)", prefix, name, op)
+			}
+			return // Proto returns the context's error
+		}
 		outs := e.node(np, i, sc)
 		for k, name := range np.GetOutput() {
 			if name == "" {
@@ -429,7 +494,7 @@ func (e *engine) node(np *pb.NodeProto, i int, sc *scope) []*Value {
 	if schema != nil {
 		version = schema.Since
 	}
-	n, subgraphs, err := nodeOf(np, version, e.opt.BaseDir)
+	n, subgraphs, err := nodeOf(np, version, e.baseDir)
 	if err != nil {
 		e.problem(np, i, "", err.Error())
 		return nil
@@ -604,14 +669,22 @@ func (e *engine) problem(np *pb.NodeProto, i int, value, msg string) {
 func (e *engine) problemOf(kind ProblemKind, np *pb.NodeProto, i int, value, msg string) {
 	p := Problem{Kind: kind, Value: value, Msg: msg}
 	if np != nil {
-		p.Node = np.GetName()
-		if p.Node == "" {
-			p.Node = "#" + strconv.Itoa(i)
-		}
-		p.Op = np.GetOpType()
-		if d := np.GetDomain(); d != "" && d != "ai.onnx" {
-			p.Op = d + "." + p.Op
-		}
+		p.Node, p.Op = nodeIdentity(np, i)
 	}
 	e.problems = append(e.problems, p)
+}
+
+// nodeIdentity returns how problems name node np, the i-th of its graph:
+// its name ("#i" when it has none) and its operator, domain-qualified
+// outside the default domain.
+func nodeIdentity(np *pb.NodeProto, i int) (name, op string) {
+	name = np.GetName()
+	if name == "" {
+		name = "#" + strconv.Itoa(i)
+	}
+	op = np.GetOpType()
+	if d := np.GetDomain(); d != "" && d != "ai.onnx" {
+		op = d + "." + op
+	}
+	return name, op
 }

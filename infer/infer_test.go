@@ -29,7 +29,7 @@ func TestDeclaredConflicts(t *testing.T) {
 	b.output(z)
 	m := b.model(13)
 	declare(m.Graph.Output[0], tensor.Float, 5, 4)
-	r, err := infer.Model(m, nil)
+	r, err := infer.Proto(t.Context(), m, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestDeclaredConflicts(t *testing.T) {
 	m.Graph.ValueInfo = []*pb.ValueInfoProto{{Name: proto.String(y)}}
 	declare(m.Graph.ValueInfo[0], tensor.Float, 6, 7)
 	m.Graph.Output[0].Type = nil
-	r, _ = infer.Model(m, nil)
+	r, _ = infer.Proto(t.Context(), m, "", nil)
 	if v, _ := r.Value(z); v.String() != "float[6,N]" || len(r.Problems) != 0 {
 		t.Errorf("z is %v, problems %v", v, r.Problems)
 	}
@@ -51,7 +51,7 @@ func TestDeclaredConflicts(t *testing.T) {
 	b2.g.ValueInfo = []*pb.ValueInfoProto{{Name: proto.String(u)}}
 	declare(b2.g.ValueInfo[0], tensor.Int64, 2, 9)
 	b2.output(u)
-	r, _ = infer.Model(b2.model(13), nil)
+	r, _ = infer.Proto(t.Context(), b2.model(13), "", nil)
 	if v, _ := r.Value(u); v.String() != "int64[2,9]" || len(r.Problems) != 0 {
 		t.Errorf("NonZero declared [2,9] is %v, problems %v", v, r.Problems)
 	}
@@ -66,7 +66,7 @@ func TestDataDependent(t *testing.T) {
 	k := b.op("ReduceMax", []string{b.op("Cast", []string{x}, aInt("to", int64(tensor.Int64)))}, aInt("keepdims", 0))
 	topk := b.opN("TopK", 2, []string{x, b.op("Reshape", []string{k, b.ints("one", 1)})})
 	b.output(nz, topk[0])
-	r, err := infer.Model(b.model(13), nil)
+	r, err := infer.Proto(t.Context(), b.model(13), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestOverridableInitializers(t *testing.T) {
 		b.output(y)
 		m := b.model(13)
 		m.IrVersion = proto.Int64(ir)
-		r, err := infer.Model(m, nil)
+		r, err := infer.Proto(t.Context(), m, "", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +114,7 @@ func TestLargeInitializersNotRead(t *testing.T) {
 		DataType: proto.Int32(int32(tensor.Float))})
 	y := b.op("Transpose", []string{"w"})
 	b.output(y)
-	r, err := infer.Model(b.model(13), nil)
+	r, err := infer.Proto(t.Context(), b.model(13), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestNoFolding(t *testing.T) {
 	shape := b.op("Constant", nil, &pb.AttributeProto{Name: proto.String("value_ints"), Type: pb.AttributeProto_INTS.Enum(), Ints: []int64{0, -1}})
 	y := b.op("Reshape", []string{x, shape})
 	b.output(y)
-	r, err := infer.Model(b.model(13), &infer.Options{MaxFoldBytes: -1})
+	r, err := infer.Proto(t.Context(), b.model(13), "", &infer.Options{MaxFoldBytes: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestLoopTripCount(t *testing.T) {
 		outs := b.opN("Loop", 2, []string{b.scalar("m", 5), b.init("t", tensor.Scalar(true)), x},
 			&pb.AttributeProto{Name: proto.String("body"), Type: pb.AttributeProto_GRAPH.Enum(), G: body})
 		b.output(outs...)
-		r, err := infer.Model(b.model(13), nil)
+		r, err := infer.Proto(t.Context(), b.model(13), "", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -182,7 +182,7 @@ func TestSwiGLUDoesNotBroadcast(t *testing.T) {
 	b := newGraph()
 	y := b.op("SwiGLU", []string{b.input("a", "N", 4), b.input("b", "N", 4)})
 	b.output(y)
-	r, err := infer.Model(b.model(28), nil)
+	r, err := infer.Proto(t.Context(), b.model(28), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestSwiGLUDoesNotBroadcast(t *testing.T) {
 	}
 	b = newGraph()
 	b.output(b.op("SwiGLU", []string{b.input("a", 2, 4), b.input("b", 1, 4)}))
-	r, _ = infer.Model(b.model(28), nil)
+	r, _ = infer.Proto(t.Context(), b.model(28), "", nil)
 	if len(r.Problems) != 1 || r.Problems[0].Kind != infer.Refused || !strings.Contains(r.Problems[0].Msg, "does not broadcast") {
 		t.Errorf("SwiGLU of [2,4] and [1,4]: problems %v", r.Problems)
 	}

@@ -52,7 +52,7 @@ func TestNodeTestShapes(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		r, err := infer.Model(stripDeclared(m), &infer.Options{BaseDir: dir})
+		r, err := infer.Proto(t.Context(), stripDeclared(m), dir, nil)
 		if err != nil {
 			t.Errorf("%s: %v", filepath.Base(dir), err)
 			continue
@@ -103,7 +103,7 @@ func TestNodeTestDeclared(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		r, err := infer.Model(m, &infer.Options{BaseDir: dir})
+		r, err := infer.Proto(t.Context(), m, dir, nil)
 		if err != nil {
 			t.Errorf("%s: %v", filepath.Base(dir), err)
 			continue

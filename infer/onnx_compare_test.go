@@ -107,7 +107,7 @@ func TestAgainstONNX(t *testing.T) {
 			continue
 		}
 		from := sources[rec.Model]
-		r, err := infer.Model(m, &infer.Options{BaseDir: filepath.Dir(from)})
+		r, err := infer.Proto(t.Context(), m, filepath.Dir(from), nil)
 		if err != nil {
 			t.Errorf("%s: %v", from, err)
 			continue
@@ -184,11 +184,11 @@ func TestFoldedModelsPassONNXChecker(t *testing.T) {
 			if fixed {
 				opt.InputShapes = fixedShapes[m.name]
 			}
-			folded, r, _, err := infer.Fold(m.model, opt)
+			folded, r, _, err := infer.FoldProto(t.Context(), m.model, "", opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			infer.Annotate(folded, r)
+			infer.AnnotateProto(folded, r)
 			b, err := onnx.EncodeModel(folded)
 			if err != nil {
 				t.Fatal(err)
@@ -234,11 +234,11 @@ func TestAnnotatedNodeTestsPassONNXChecker(t *testing.T) {
 			continue
 		}
 		m := stripDeclared(orig)
-		r, err := infer.Model(m, &infer.Options{BaseDir: dir})
+		r, err := infer.Proto(t.Context(), m, dir, nil)
 		if err != nil {
 			continue
 		}
-		infer.Annotate(m, r)
+		infer.AnnotateProto(m, r)
 		for i, o := range m.Graph.Output {
 			if o.Type == nil {
 				o.Type = orig.Graph.Output[i].Type // unknown to onnxshape: as declared

@@ -128,7 +128,7 @@ func (c *call) fold(schema *ops.Schema, in []*Value) (out []*Value, ok bool) {
 			out, ok = nil, false
 		}
 	}()
-	opt := ops.NewOptions(ops.WithMaxTensorBytes(c.e.foldCap), ops.WithThreads(1), ops.WithContext(c.e.opt.Ctx))
+	opt := ops.NewOptions(ops.WithMaxTensorBytes(c.e.foldCap), ops.WithThreads(1), ops.WithContext(c.e.ctx))
 	res, err := schema.Run(opt, c.node, args)
 	if err != nil {
 		return nil, false

@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -49,8 +50,10 @@ func runInference(m *pb.ModelProto, baseDir string) (inf *inference) {
 	for _, o := range g.GetOutput() {
 		bare.Output = append(bare.Output, &pb.ValueInfoProto{Name: o.Name})
 	}
-	res, err := infer.Model(&pb.ModelProto{IrVersion: m.IrVersion, OpsetImport: m.GetOpsetImport(), Graph: bare},
-		&infer.Options{MaxFoldBytes: inferFoldBytes(), BaseDir: baseDir})
+	// Check takes no context: its inference, like the rest of it, is bounded
+	// by the model's size and the fold cap.
+	res, err := infer.Proto(context.Background(), &pb.ModelProto{IrVersion: m.IrVersion, OpsetImport: m.GetOpsetImport(), Graph: bare},
+		baseDir, &infer.Options{MaxFoldBytes: inferFoldBytes()})
 	if err != nil {
 		return nil
 	}

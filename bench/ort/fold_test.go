@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -44,16 +45,16 @@ func TestFoldedModelsRunInORT(t *testing.T) {
 		// The original, only declared: the comparison needs static output shapes.
 		orig := proto.Clone(m).(*pb.ModelProto)
 		orig.Graph.Input[0].Type.GetTensorType().Shape = shapeProto(shape)
-		r, err := infer.Model(orig, nil)
+		r, err := infer.Proto(context.Background(), orig, "", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		infer.Annotate(orig, r)
-		folded, r2, st, err := infer.Fold(m, opt)
+		infer.AnnotateProto(orig, r)
+		folded, r2, st, err := infer.FoldProto(context.Background(), m, "", opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		infer.Annotate(folded, r2)
+		infer.AnnotateProto(folded, r2)
 		t.Logf("%s: %v", name, st)
 
 		px := make([]float32, n)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -59,14 +60,15 @@ func foldMain(args []string, stdout, stderr io.Writer) int {
 	if *maxBytes == 0 {
 		*maxBytes = -1 // fold nothing
 	}
-	opt := &infer.Options{InputShapes: shapes, MaxFoldBytes: *maxBytes, BaseDir: filepath.Dir(path)}
-	folded, r, st, err := infer.Fold(m, opt)
+	// The protobuf forms: the model was read to look for external data.
+	opt := &infer.Options{InputShapes: shapes, MaxFoldBytes: *maxBytes}
+	folded, r, st, err := infer.FoldProto(context.Background(), m, filepath.Dir(path), opt)
 	if err != nil {
 		fmt.Fprintln(stderr, "onnxshape fold:", oneLine(err.Error()))
 		return 1
 	}
 	if *annotate {
-		infer.Annotate(folded, r)
+		infer.AnnotateProto(folded, r)
 	}
 	b, err := onnx.EncodeModel(folded)
 	if err == nil {

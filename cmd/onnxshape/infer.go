@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,7 +10,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/onnxshape/onnxshape/infer"
-	"github.com/onnxshape/onnxshape/onnx"
 )
 
 const inferUsage = `usage: onnxshape infer MODEL [--json] [--input-shape NAME=1,3,H,W]...
@@ -81,12 +81,7 @@ func inferMain(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, "infer", "give one MODEL, not %d", len(pos))
 	}
 	path := modelPath(pos[0])
-	m, err := onnx.ReadModel(path)
-	if err != nil {
-		fmt.Fprintln(stderr, "onnxshape infer:", oneLine(err.Error()))
-		return 2
-	}
-	r, err := infer.Model(m, &infer.Options{InputShapes: shapes, BaseDir: filepath.Dir(path)})
+	r, err := infer.File(context.Background(), path, &infer.Options{InputShapes: shapes})
 	if err != nil {
 		fmt.Fprintln(stderr, "onnxshape infer:", oneLine(err.Error()))
 		return 2

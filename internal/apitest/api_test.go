@@ -31,7 +31,8 @@ var plumbing = map[string]bool{
 }
 
 // The user-facing packages keep generated protobuf types out of every
-// signature a user needs, and export no plumbing.
+// signature a user needs, export no plumbing, and take a context only as
+// an argument, never in a struct field.
 func TestAPIHasNoProtobufOrPlumbing(t *testing.T) {
 	for pkg, allowed := range protoEscapeHatches {
 		t.Run(pkg, func(t *testing.T) {
@@ -45,7 +46,8 @@ func TestAPIHasNoProtobufOrPlumbing(t *testing.T) {
 
 // exportedLeaks returns the exported functions, methods and struct fields
 // of the package in dir whose signature names a type of package pb (but
-// for those allowed), and the exported functions named as plumbing.
+// for those allowed), the exported functions named as plumbing, and the
+// exported struct fields that hold a context.Context.
 func exportedLeaks(t *testing.T, dir string, allowed map[string]bool) []string {
 	fset := token.NewFileSet()
 	entries, err := os.ReadDir(dir)
@@ -96,8 +98,14 @@ func exportedLeaks(t *testing.T, dir string, allowed map[string]bool) []string {
 					}
 					for _, field := range st.Fields.List {
 						for _, n := range field.Names {
-							if n.IsExported() && mentionsPB(field.Type) && !allowed[ts.Name.Name+"."+n.Name] {
+							if !n.IsExported() {
+								continue
+							}
+							if mentionsPB(field.Type) && !allowed[ts.Name.Name+"."+n.Name] {
 								leaks = append(leaks, ts.Name.Name+"."+n.Name)
+							}
+							if isContext(field.Type) {
+								leaks = append(leaks, ts.Name.Name+"."+n.Name+" (a context field)")
 							}
 						}
 					}
@@ -121,4 +129,51 @@ func mentionsPB(n ast.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// isContext reports whether the expression is the type context.Context.
+func isContext(n ast.Expr) bool {
+	sel, ok := n.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	id, ok := sel.X.(*ast.Ident)
+	return ok && id.Name == "context" && sel.Sel.Name == "Context"
+}
+
+// TestLeaksFound: the check itself finds each kind of leak, so that a
+// package passing it has none rather than a blind checker.
+func TestLeaksFound(t *testing.T) {
+	dir := t.TempDir()
+	src := `package leaky
+
+import (
+	"context"
+
+	"github.com/onnxshape/onnxshape/onnx/pb"
+)
+
+func Model(mp *pb.ModelProto) error            { return nil }
+func Proto(mp *pb.ModelProto) error            { return nil }
+func Read() ([]*pb.TensorProto, error)         { return nil, nil }
+func SortNodes()                               {}
+func (r *Result) Node(i int) *pb.NodeProto     { return nil }
+func (r *Result) String() string               { return "" }
+func helper(mp *pb.ModelProto)                 {}
+
+type Result struct {
+	Graph   map[string]*pb.GraphProto
+	Ctx     context.Context
+	Name    string
+	private *pb.ModelProto
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "leaky.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(exportedLeaks(t, dir, map[string]bool{"Proto": true}), ", ")
+	want := "Model, Read, Result.Ctx (a context field), Result.Graph, Result.Node, SortNodes (plumbing)"
+	if got != want {
+		t.Errorf("leaks found: %s\nwant: %s", got, want)
+	}
 }
