@@ -264,6 +264,8 @@ func ortTensor(t *tensor.Tensor) (ort.Value, error) {
 		return ort.NewTensor(shape, v)
 	case tensor.Bool: // one byte per element, 0 or 1, as onnxruntime's bool
 		return ort.NewCustomDataTensor(shape, t.Bytes(), ort.TensorElementDataTypeBool)
+	case tensor.Float16: // IEEE half bits, as onnxruntime's float16
+		return ort.NewCustomDataTensor(shape, t.Bytes(), ort.TensorElementDataTypeFloat16)
 	}
 	return nil, fmt.Errorf("element type %v is not wired into the comparison", t.DataType())
 }
@@ -319,6 +321,20 @@ func compare(mine *tensor.Tensor, theirs ort.Value) string {
 		got, _ := tensor.Data[int64](mine)
 		return countMismatches(got, th.GetData(), func(a, b int64) (bool, float64) {
 			return a == b, math.Abs(float64(a - b))
+		})
+	case *ort.CustomDataTensor:
+		// Bool and float16 (Cast's rounding is exact): the same bytes;
+		// any two float16 NaNs are alike.
+		size := mine.DataType().Size()
+		got, want := mine.Bytes(), th.GetData()
+		return countMismatches(chunks(got, size), chunks(want, size), func(a, b []byte) (bool, float64) {
+			if string(a) == string(b) {
+				return true, 0
+			}
+			if mine.DataType() == tensor.Float16 && isF16NaN(a) && isF16NaN(b) {
+				return true, 0
+			}
+			return false, 1
 		})
 	}
 	return "type not compared"
@@ -453,4 +469,19 @@ func loadAverage() string {
 func fatal(err error) {
 	fmt.Fprintln(os.Stderr, "ort:", err)
 	os.Exit(1)
+}
+
+// chunks splits b into pieces of size bytes, one per element.
+func chunks(b []byte, size int) [][]byte {
+	out := make([][]byte, 0, len(b)/max(size, 1))
+	for i := 0; i+size <= len(b); i += size {
+		out = append(out, b[i:i+size])
+	}
+	return out
+}
+
+// isF16NaN reports the little-endian float16 bits b as a NaN.
+func isF16NaN(b []byte) bool {
+	h := uint16(b[0]) | uint16(b[1])<<8
+	return h&0x7C00 == 0x7C00 && h&0x3FF != 0
 }
