@@ -43,3 +43,22 @@ const haveStreamStores = true
 
 // storeFence orders the streaming stores before it (SFENCE).
 func storeFence()
+
+//go:noescape
+func gatherRowsPrefetch(dst, src unsafe.Pointer, idx *int64, n, rowBytes int)
+
+// gatherRows copies row r of dst from row idx[r] of src for every r (rows
+// of rowBytes bytes, indices checked by the caller), prefetching the rows
+// ahead where the processor has AVX and the rows are whole 32-byte
+// vectors; it reports false, doing nothing, otherwise.
+func gatherRows(dst, src []byte, idx []int64, rowBytes int) bool {
+	if !haveAVX || rowBytes%32 != 0 || rowBytes == 0 || len(idx) == 0 {
+		return false
+	}
+	_ = dst[len(idx)*rowBytes-1]
+	gatherRowsPrefetch(unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), &idx[0], len(idx), rowBytes)
+	return true
+}
+
+// gatherRowsAvailable reports whether gatherRows has its vector form here.
+func gatherRowsAvailable() bool { return haveAVX }

@@ -10,3 +10,9 @@ const haveStreamStores = false
 
 // storeFence has nothing to order where there are no streaming stores.
 func storeFence() {}
+
+// gatherRows has no vector form here: the caller copies row by row.
+func gatherRows(dst, src []byte, idx []int64, rowBytes int) bool { return false }
+
+// gatherRowsAvailable reports whether gatherRows has its vector form here.
+func gatherRowsAvailable() bool { return false }

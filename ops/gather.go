@@ -96,7 +96,14 @@ func gatherAxis(opt *Options, op opRef, data, indices *tensor.Tensor, axis int) 
 		return y, nil
 	}
 	from := func(r int) int { return r/len(at)*dim + int(at[r%len(at)]) }
+	if outer == 1 { // axis 0, the embedding lookup: no division a row
+		from = func(r int) int { return int(at[r]) }
+	}
 	err = parallelRange(opt, rows, y.ByteLen()/4, func(lo, hi int) error {
+		if size := block * data.DataType().Size(); outer == 1 && data.DataType() != tensor.String &&
+			gatherRows(y.Bytes()[lo*size:hi*size], data.Bytes(), at[lo:hi], size) {
+			return nil
+		}
 		gatherBlocks(y, data, block, lo, hi, from)
 		return nil
 	})
