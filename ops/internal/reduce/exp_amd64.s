@@ -200,13 +200,61 @@ maxdone:
 	VZEROUPPER
 	RET
 
+// TRANSPOSE_ADD(R0, R4, ACC) adds, for the eight rows of DX bytes each
+// at R0 (rows 0-3, R9 = 3*DX) and R4 (rows 4-7), their next eight elements
+// to ACC, one after the other in index order: the 8x8 block is transposed
+// so that lane r of column k is element k of row r, and the columns are
+// added in order; each lane of ACC is one row's sum. The loads put row r's
+// and row r+4's halves side by side (Y0-Y3 columns 0-3, Y4-Y7 columns 4-7),
+// so that two 4x4 transposes within the 128-bit halves finish it: 16
+// shuffles a block instead of 24. Y8-Y11 are scratch.
+#define TRANSPOSE_ADD(R0, R4, ACC) \
+	VMOVUPS     (R0), X0 \
+	VINSERTF128 $1, (R4), Y0, Y0 \
+	VMOVUPS     (R0)(DX*1), X1 \
+	VINSERTF128 $1, (R4)(DX*1), Y1, Y1 \
+	VMOVUPS     (R0)(DX*2), X2 \
+	VINSERTF128 $1, (R4)(DX*2), Y2, Y2 \
+	VMOVUPS     (R0)(R9*1), X3 \
+	VINSERTF128 $1, (R4)(R9*1), Y3, Y3 \
+	VMOVUPS     16(R0), X4 \
+	VINSERTF128 $1, 16(R4), Y4, Y4 \
+	VMOVUPS     16(R0)(DX*1), X5 \
+	VINSERTF128 $1, 16(R4)(DX*1), Y5, Y5 \
+	VMOVUPS     16(R0)(DX*2), X6 \
+	VINSERTF128 $1, 16(R4)(DX*2), Y6, Y6 \
+	VMOVUPS     16(R0)(R9*1), X7 \
+	VINSERTF128 $1, 16(R4)(R9*1), Y7, Y7 \
+	VUNPCKLPS   Y1, Y0, Y8 \
+	VUNPCKHPS   Y1, Y0, Y9 \
+	VUNPCKLPS   Y3, Y2, Y10 \
+	VUNPCKHPS   Y3, Y2, Y11 \
+	VSHUFPS     $0x44, Y10, Y8, Y0 \
+	VSHUFPS     $0xEE, Y10, Y8, Y1 \
+	VSHUFPS     $0x44, Y11, Y9, Y2 \
+	VSHUFPS     $0xEE, Y11, Y9, Y3 \
+	VUNPCKLPS   Y5, Y4, Y8 \
+	VUNPCKHPS   Y5, Y4, Y9 \
+	VUNPCKLPS   Y7, Y6, Y10 \
+	VUNPCKHPS   Y7, Y6, Y11 \
+	VSHUFPS     $0x44, Y10, Y8, Y4 \
+	VSHUFPS     $0xEE, Y10, Y8, Y5 \
+	VSHUFPS     $0x44, Y11, Y9, Y6 \
+	VSHUFPS     $0xEE, Y11, Y9, Y7 \
+	VADDPS      Y0, ACC, ACC \
+	VADDPS      Y1, ACC, ACC \
+	VADDPS      Y2, ACC, ACC \
+	VADDPS      Y3, ACC, ACC \
+	VADDPS      Y4, ACC, ACC \
+	VADDPS      Y5, ACC, ACC \
+	VADDPS      Y6, ACC, ACC \
+	VADDPS      Y7, ACC, ACC
+
 // func sumRows8x8(x *float32, n, chunks int, sums *[8]float32)
 //
 // For the eight rows of n float32 at x (row r at x + r*n*4), adds the first
 // chunks*8 elements of each row to sums[r], one after the other in index
-// order, as Go's scalar loop does: each block of 8 columns of the 8 rows is
-// transposed in registers, so that lane r of column k is element k of row
-// r, and the columns are added in order. Each lane is one row's sum.
+// order, as Go's scalar loop does (TRANSPOSE_ADD).
 TEXT ·sumRows8x8(SB), NOSPLIT, $0-32
 	MOVQ       x+0(FP), SI
 	MOVQ       n+8(FP), DX
@@ -220,46 +268,7 @@ TEXT ·sumRows8x8(SB), NOSPLIT, $0-32
 sumloop:
 	TESTQ      CX, CX
 	JE         sumdone
-	VMOVUPS    (SI), Y0
-	VMOVUPS    (SI)(DX*1), Y1
-	VMOVUPS    (SI)(DX*2), Y2
-	VMOVUPS    (SI)(R9*1), Y3
-	VMOVUPS    (R8), Y4
-	VMOVUPS    (R8)(DX*1), Y5
-	VMOVUPS    (R8)(DX*2), Y6
-	VMOVUPS    (R8)(R9*1), Y7
-	VUNPCKLPS  Y1, Y0, Y8
-	VUNPCKHPS  Y1, Y0, Y9
-	VUNPCKLPS  Y3, Y2, Y10
-	VUNPCKHPS  Y3, Y2, Y11
-	VUNPCKLPS  Y5, Y4, Y12
-	VUNPCKHPS  Y5, Y4, Y13
-	VUNPCKLPS  Y7, Y6, Y14
-	VUNPCKHPS  Y7, Y6, Y7
-	VSHUFPS    $0x44, Y10, Y8, Y0
-	VSHUFPS    $0xEE, Y10, Y8, Y1
-	VSHUFPS    $0x44, Y11, Y9, Y2
-	VSHUFPS    $0xEE, Y11, Y9, Y3
-	VSHUFPS    $0x44, Y14, Y12, Y4
-	VSHUFPS    $0xEE, Y14, Y12, Y5
-	VSHUFPS    $0x44, Y7, Y13, Y6
-	VSHUFPS    $0xEE, Y7, Y13, Y7
-	VPERM2F128 $0x20, Y4, Y0, Y8      // column 0
-	VPERM2F128 $0x20, Y5, Y1, Y9      // column 1
-	VPERM2F128 $0x20, Y6, Y2, Y10     // column 2
-	VPERM2F128 $0x20, Y7, Y3, Y11     // column 3
-	VPERM2F128 $0x31, Y4, Y0, Y12     // column 4
-	VPERM2F128 $0x31, Y5, Y1, Y13     // column 5
-	VPERM2F128 $0x31, Y6, Y2, Y14     // column 6
-	VPERM2F128 $0x31, Y7, Y3, Y7      // column 7
-	VADDPS     Y8, Y15, Y15
-	VADDPS     Y9, Y15, Y15
-	VADDPS     Y10, Y15, Y15
-	VADDPS     Y11, Y15, Y15
-	VADDPS     Y12, Y15, Y15
-	VADDPS     Y13, Y15, Y15
-	VADDPS     Y14, Y15, Y15
-	VADDPS     Y7, Y15, Y15
+	TRANSPOSE_ADD(SI, R8, Y15)
 	ADDQ       $32, SI
 	ADDQ       $32, R8
 	DECQ       CX
@@ -267,5 +276,41 @@ sumloop:
 
 sumdone:
 	VMOVUPS    Y15, (DI)
+	VZEROUPPER
+	RET
+
+// func sumRows16x8(x *float32, n, chunks int, sums *[16]float32)
+//
+// sumRows8x8 for sixteen rows: two groups of eight, each with its own
+// accumulator, so that two chains of additions are in flight instead of
+// one waiting on the last (each row still adds in index order).
+TEXT ·sumRows16x8(SB), NOSPLIT, $0-32
+	MOVQ       x+0(FP), SI
+	MOVQ       n+8(FP), DX
+	SHLQ       $2, DX                 // row stride in bytes
+	MOVQ       chunks+16(FP), CX
+	MOVQ       sums+24(FP), DI
+	VMOVUPS    (DI), Y14
+	VMOVUPS    32(DI), Y15
+	LEAQ       (SI)(DX*4), R8         // row 4
+	LEAQ       (R8)(DX*4), R10        // row 8
+	LEAQ       (R10)(DX*4), R11       // row 12
+	LEAQ       (DX)(DX*2), R9         // 3 rows in bytes
+
+sum16loop:
+	TESTQ      CX, CX
+	JE         sum16done
+	TRANSPOSE_ADD(SI, R8, Y14)
+	TRANSPOSE_ADD(R10, R11, Y15)
+	ADDQ       $32, SI
+	ADDQ       $32, R8
+	ADDQ       $32, R10
+	ADDQ       $32, R11
+	DECQ       CX
+	JMP        sum16loop
+
+sum16done:
+	VMOVUPS    Y14, (DI)
+	VMOVUPS    Y15, 32(DI)
 	VZEROUPPER
 	RET

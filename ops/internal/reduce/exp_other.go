@@ -26,10 +26,10 @@ func divideRow(y []float32, s float32) {
 	}
 }
 
-// sumRowsF32 adds each of the eight rows of n float32 of x, from 0 in
-// index order, into sums.
-func sumRowsF32(x []float32, n int, sums *[8]float32) {
-	for r := range 8 {
+// sumRowsF32 sets sums[r] to the sum of row r of the len(sums) rows of n
+// float32 of x, added from 0 in index order.
+func sumRowsF32(x []float32, n int, sums []float32) {
+	for r := range sums {
 		var s float32
 		for _, v := range x[r*n : (r+1)*n] {
 			s += v
