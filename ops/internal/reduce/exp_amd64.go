@@ -35,7 +35,7 @@ var expConsts = func() (c [24][4]uint64) {
 }()
 
 //go:noescape
-func expShifted8(dst, src *float32, n int, m float32, consts *[24][4]uint64, sum *float32) int
+func expShifted8(dst, src *float32, n int, m float32, consts *[24][4]uint64) int
 
 //go:noescape
 func max8(x *float32, n int) (m float32, nan bool)
@@ -54,19 +54,17 @@ func divideBy8(y *float32, n int, s float32)
 // float32 math.Exp's rounds to unless it lies within 64 units of a point
 // half-way between two float32s: such blocks (a lane in about ten million)
 // and x outside [-87.3, 88.7] (results that are not normal float32s, NaN)
-// go to math.Exp. It returns the sum of dst, added in order from 0.
-func expShiftedRow(dst, src []float32, m float32) float32 {
+// go to math.Exp.
+func expShiftedRow(dst, src []float32, m float32) {
 	i, n := 0, len(src)
 	dst = dst[:n]
-	var s float32
 	if haveExpAVX2 {
 		n8 := n &^ 7
 		for i < n8 {
-			i += expShifted8(&dst[i], &src[i], n8-i, m, &expConsts, &s)
+			i += expShifted8(&dst[i], &src[i], n8-i, m, &expConsts)
 			if i < n8 {
 				for k := i; k < i+8; k++ {
 					dst[k] = float32(math.Exp(float64(src[k] - m)))
-					s += dst[k]
 				}
 				i += 8
 			}
@@ -74,9 +72,7 @@ func expShiftedRow(dst, src []float32, m float32) float32 {
 	}
 	for ; i < n; i++ {
 		dst[i] = float32(math.Exp(float64(src[i] - m)))
-		s += dst[i]
 	}
-	return s
 }
 
 // expShiftedEach sets dst[i] to float32(math.Exp(float64(src[i] - m[i]))),

@@ -46,18 +46,7 @@
 	VPAND        YT, YK, YK \
 	VPANDN       YM, YK, YM
 
-// ADD4 adds the four float32 of XE to the float32 in X14's low lane, one
-// after the other from the first: the order of Go's scalar loop.
-#define ADD4(XE) \
-	VADDSS  XE, X14, X14 \
-	VSHUFPS $0x55, XE, XE, X13 \
-	VADDSS  X13, X14, X14 \
-	VSHUFPS $0xAA, XE, XE, X13 \
-	VADDSS  X13, X14, X14 \
-	VSHUFPS $0xFF, XE, XE, X13 \
-	VADDSS  X13, X14, X14
-
-// func expShifted8(dst, src *float32, n int, m float32, consts *[24][4]uint64, sum *float32) int
+// func expShifted8(dst, src *float32, n int, m float32, consts *[24][4]uint64) int
 //
 // dst[i] = float32(exp(float64(src[i] - m))) eight at a time for i < n (a
 // multiple of 8), in AVX2 and FMA registers, as expShiftedRow explains:
@@ -69,16 +58,16 @@
 // between two float32s (the 29 bits that float32 rounding drops are within
 // 64 of 2^28), and returns the number of elements written. Two blocks of
 // four run side by side: each is one long chain of dependent operations.
-// Each float32 written is also added to *sum, in order.
-TEXT ·expShifted8(SB), NOSPLIT, $0-56
+// (The sums of a softmax's rows are added afterwards, sixteen rows at a
+// time by sumRowsF32: here they would be one chain of dependent scalar
+// additions, the slowest part.)
+TEXT ·expShifted8(SB), NOSPLIT, $0-48
 	MOVQ         dst+0(FP), DI
 	MOVQ         src+8(FP), SI
 	MOVQ         n+16(FP), CX
 	VBROADCASTSS m+24(FP), X5
 	MOVQ         consts+32(FP), R9
 	VMOVDQU      C(21), Y15
-	MOVQ         sum+40(FP), R8
-	VMOVSS       (R8), X14
 	XORQ         AX, AX
 
 loop:
@@ -94,14 +83,11 @@ loop:
 	VCVTPD2PSY   Y6, X6
 	VMOVUPS      X0, (DI)(AX*4)
 	VMOVUPS      X6, 16(DI)(AX*4)
-	ADD4(X0)
-	ADD4(X6)
 	ADDQ         $8, AX
 	JMP          loop
 
 done:
-	VMOVSS       X14, (R8)
-	MOVQ         AX, ret+48(FP)
+	MOVQ         AX, ret+40(FP)
 	VZEROUPPER
 	RET
 

@@ -4,16 +4,12 @@ package reduce
 
 import "math"
 
-// expShiftedRow sets dst[i] to float32(math.Exp(float64(src[i] - m))) and
-// returns their sum, added in order from 0.
-func expShiftedRow(dst, src []float32, m float32) float32 {
+// expShiftedRow sets dst[i] to float32(math.Exp(float64(src[i] - m))).
+func expShiftedRow(dst, src []float32, m float32) {
 	dst = dst[:len(src)]
-	var s float32
 	for i, v := range src {
 		dst[i] = float32(math.Exp(float64(v - m)))
-		s += dst[i]
 	}
-	return s
 }
 
 // rowMax is reduceRow's Max of a float32 row.

@@ -26,15 +26,7 @@ func TestExpShiftedRow(t *testing.T) {
 		-87.3, -87.4, 88.7, 88.8, 1e-30, -1e-30)
 	for _, m := range []float32{0, 3.5, -2, float32(math.Inf(-1))} {
 		dst := make([]float32, len(src))
-		sum := expShiftedRow(dst, src, m)
-		var want float32
-		for i, x := range src {
-			want += float32(math.Exp(float64(x - m)))
-			_ = i
-		}
-		if math.Float32bits(sum) != math.Float32bits(want) && !(sum != sum && want != want) {
-			t.Fatalf("sum of exp(x - %v) = %v, want %v", m, sum, want)
-		}
+		expShiftedRow(dst, src, m)
 		for i, x := range src {
 			want := float32(math.Exp(float64(x - m)))
 			if math.Float32bits(dst[i]) != math.Float32bits(want) && !(dst[i] != dst[i] && want != want) {
