@@ -300,3 +300,65 @@ sum16done:
 	VMOVUPS    Y15, 32(DI)
 	VZEROUPPER
 	RET
+
+// func expShifted8AVX512(dst, src *float32, n int, m float32, consts *[24][4]uint64) int
+//
+// expShifted8 with the eight lanes of a block in one 512-bit register: the
+// same float64 steps (x - m in float32, k, r in two parts, the degree-12
+// Horner polynomial, k added to the exponent) and the same checks, the
+// constants broadcast from expConsts' first copies, the checks kept in mask
+// registers: K1 the lanes in [-87.3, 88.7] whose 29 dropped bits are not
+// within 64 of 2^28. Out-of-range lanes compute garbage that no one
+// stores: the block stops there.
+TEXT ·expShifted8AVX512(SB), NOSPLIT, $0-48
+	MOVQ         dst+0(FP), DI
+	MOVQ         src+8(FP), SI
+	MOVQ         n+16(FP), CX
+	VBROADCASTSS m+24(FP), Y5
+	MOVQ         consts+32(FP), R9
+	XORQ         AX, AX
+
+loop512:
+	CMPQ             AX, CX
+	JGE              done512
+	VMOVUPS          (SI)(AX*4), Y0
+	VSUBPS           Y5, Y0, Y0
+	VCVTPS2PD        Y0, Z0
+	VCMPPD.BCST      $0x1D, C(22), Z0, K1
+	VCMPPD.BCST      $0x12, C(23), Z0, K1, K1
+	VMULPD.BCST      C(0), Z0, Z3
+	VADDPD.BCST      C(1), Z3, Z3
+	VSUBPD.BCST      C(1), Z3, Z2
+	VPSUBQ.BCST      C(17), Z3, Z3
+	VMOVAPD          Z0, Z4
+	VFNMADD231PD.BCST C(2), Z2, Z4
+	VFNMADD231PD.BCST C(3), Z2, Z4
+	VBROADCASTSD     C(4), Z0
+	VFMADD213PD.BCST C(5), Z4, Z0
+	VFMADD213PD.BCST C(6), Z4, Z0
+	VFMADD213PD.BCST C(7), Z4, Z0
+	VFMADD213PD.BCST C(8), Z4, Z0
+	VFMADD213PD.BCST C(9), Z4, Z0
+	VFMADD213PD.BCST C(10), Z4, Z0
+	VFMADD213PD.BCST C(11), Z4, Z0
+	VFMADD213PD.BCST C(12), Z4, Z0
+	VFMADD213PD.BCST C(13), Z4, Z0
+	VFMADD213PD.BCST C(14), Z4, Z0
+	VFMADD213PD.BCST C(15), Z4, Z0
+	VFMADD213PD.BCST C(16), Z4, Z0
+	VPSLLQ           $52, Z3, Z3
+	VPADDQ           Z3, Z0, Z0
+	VPANDQ.BCST      C(18), Z0, Z2
+	VPSUBQ.BCST      C(19), Z2, Z2
+	VPCMPUQ.BCST     $5, C(21), Z2, K1, K1 // the dropped bits minus 2^28-64, unsigned, >= 128
+	KORTESTB         K1, K1
+	JCC              done512               // CF: all eight lanes safe
+	VCVTPD2PS        Z0, Y0
+	VMOVUPS          Y0, (DI)(AX*4)
+	ADDQ             $8, AX
+	JMP              loop512
+
+done512:
+	MOVQ         AX, ret+40(FP)
+	VZEROUPPER
+	RET

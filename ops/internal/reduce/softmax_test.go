@@ -11,7 +11,9 @@ import (
 // bit for bit: every row count to 40 (blocks of 16 and 8 and the rest),
 // lengths with and without a tail of fewer than 8, NaN, infinities, -0 and
 // rows of -inf only.
-func TestSoftmaxRowsF32(t *testing.T) {
+func TestSoftmaxRowsF32(t *testing.T) { forEachExpKernel(t, testSoftmaxRowsF32) }
+
+func testSoftmaxRowsF32(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
 	inf := float32(math.Inf(1))
 	specials := []float32{float32(math.NaN()), inf, -inf, float32(math.Copysign(0, -1)), 0, 88, -100}
