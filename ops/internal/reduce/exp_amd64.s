@@ -317,15 +317,50 @@ sum16done:
 	VZEROUPPER
 	RET
 
+// EXP8(off, YD, ZD, ZK, ZT, ZR, KS) is EXP4 for the eight float32 at
+// off(SI)(AX*4) minus Y5, in 512-bit registers: the float64 result in ZD
+// (YD its low half), and in KS the lanes in [-87.3, 88.7] whose 29 dropped
+// bits are not within 64 of 2^28. The constants are broadcast from
+// expConsts' first copies; out-of-range lanes compute garbage that no one
+// stores (the block stops there).
+#define EXP8(off, YD, ZD, ZK, ZT, ZR, KS) \
+	VMOVUPS           off(SI)(AX*4), YD \
+	VSUBPS            Y5, YD, YD \
+	VCVTPS2PD         YD, ZD \
+	VCMPPD.BCST       $0x1D, C(22), ZD, KS \
+	VCMPPD.BCST       $0x12, C(23), ZD, KS, KS \
+	VMULPD.BCST       C(0), ZD, ZK \
+	VADDPD.BCST       C(1), ZK, ZK \
+	VSUBPD.BCST       C(1), ZK, ZT \
+	VPSUBQ.BCST       C(17), ZK, ZK \
+	VMOVAPD           ZD, ZR \
+	VFNMADD231PD.BCST C(2), ZT, ZR \
+	VFNMADD231PD.BCST C(3), ZT, ZR \
+	VBROADCASTSD      C(4), ZD \
+	VFMADD213PD.BCST  C(5), ZR, ZD \
+	VFMADD213PD.BCST  C(6), ZR, ZD \
+	VFMADD213PD.BCST  C(7), ZR, ZD \
+	VFMADD213PD.BCST  C(8), ZR, ZD \
+	VFMADD213PD.BCST  C(9), ZR, ZD \
+	VFMADD213PD.BCST  C(10), ZR, ZD \
+	VFMADD213PD.BCST  C(11), ZR, ZD \
+	VFMADD213PD.BCST  C(12), ZR, ZD \
+	VFMADD213PD.BCST  C(13), ZR, ZD \
+	VFMADD213PD.BCST  C(14), ZR, ZD \
+	VFMADD213PD.BCST  C(15), ZR, ZD \
+	VFMADD213PD.BCST  C(16), ZR, ZD \
+	VPSLLQ            $52, ZK, ZK \
+	VPADDQ            ZK, ZD, ZD \
+	VPANDQ.BCST       C(18), ZD, ZT \
+	VPSUBQ.BCST       C(19), ZT, ZT \
+	VPCMPUQ.BCST      $5, C(21), ZT, KS, KS
+
 // func expShifted8AVX512(dst, src *float32, n int, m float32, consts *[24][4]uint64) int
 //
-// expShifted8 with the eight lanes of a block in one 512-bit register: the
-// same float64 steps (x - m in float32, k, r in two parts, the degree-12
-// Horner polynomial, k added to the exponent) and the same checks, the
-// constants broadcast from expConsts' first copies, the checks kept in mask
-// registers: K1 the lanes in [-87.3, 88.7] whose 29 dropped bits are not
-// within 64 of 2^28. Out-of-range lanes compute garbage that no one
-// stores: the block stops there.
+// expShifted8 with the eight lanes of a block in one 512-bit register
+// (EXP8): the same float64 steps and checks, half the instructions. Two
+// blocks run side by side while both are safe; then one at a time, up to
+// the first unsafe block.
 TEXT ·expShifted8AVX512(SB), NOSPLIT, $0-48
 	MOVQ         dst+0(FP), DI
 	MOVQ         src+8(FP), SI
@@ -333,46 +368,33 @@ TEXT ·expShifted8AVX512(SB), NOSPLIT, $0-48
 	VBROADCASTSS m+24(FP), Y5
 	MOVQ         consts+32(FP), R9
 	XORQ         AX, AX
+	LEAQ         -8(CX), DX            // two blocks fit while AX < n-8
+
+pair512:
+	CMPQ         AX, DX
+	JGE          loop512
+	EXP8(0, Y0, Z0, Z2, Z3, Z4, K1)
+	EXP8(32, Y6, Z6, Z7, Z8, Z9, K2)
+	KANDB        K2, K1, K3
+	KORTESTB     K3, K3
+	JCC          loop512               // CF: all sixteen lanes safe
+	VCVTPD2PS    Z0, Y0
+	VCVTPD2PS    Z6, Y6
+	VMOVUPS      Y0, (DI)(AX*4)
+	VMOVUPS      Y6, 32(DI)(AX*4)
+	ADDQ         $16, AX
+	JMP          pair512
 
 loop512:
-	CMPQ             AX, CX
-	JGE              done512
-	VMOVUPS          (SI)(AX*4), Y0
-	VSUBPS           Y5, Y0, Y0
-	VCVTPS2PD        Y0, Z0
-	VCMPPD.BCST      $0x1D, C(22), Z0, K1
-	VCMPPD.BCST      $0x12, C(23), Z0, K1, K1
-	VMULPD.BCST      C(0), Z0, Z3
-	VADDPD.BCST      C(1), Z3, Z3
-	VSUBPD.BCST      C(1), Z3, Z2
-	VPSUBQ.BCST      C(17), Z3, Z3
-	VMOVAPD          Z0, Z4
-	VFNMADD231PD.BCST C(2), Z2, Z4
-	VFNMADD231PD.BCST C(3), Z2, Z4
-	VBROADCASTSD     C(4), Z0
-	VFMADD213PD.BCST C(5), Z4, Z0
-	VFMADD213PD.BCST C(6), Z4, Z0
-	VFMADD213PD.BCST C(7), Z4, Z0
-	VFMADD213PD.BCST C(8), Z4, Z0
-	VFMADD213PD.BCST C(9), Z4, Z0
-	VFMADD213PD.BCST C(10), Z4, Z0
-	VFMADD213PD.BCST C(11), Z4, Z0
-	VFMADD213PD.BCST C(12), Z4, Z0
-	VFMADD213PD.BCST C(13), Z4, Z0
-	VFMADD213PD.BCST C(14), Z4, Z0
-	VFMADD213PD.BCST C(15), Z4, Z0
-	VFMADD213PD.BCST C(16), Z4, Z0
-	VPSLLQ           $52, Z3, Z3
-	VPADDQ           Z3, Z0, Z0
-	VPANDQ.BCST      C(18), Z0, Z2
-	VPSUBQ.BCST      C(19), Z2, Z2
-	VPCMPUQ.BCST     $5, C(21), Z2, K1, K1 // the dropped bits minus 2^28-64, unsigned, >= 128
-	KORTESTB         K1, K1
-	JCC              done512               // CF: all eight lanes safe
-	VCVTPD2PS        Z0, Y0
-	VMOVUPS          Y0, (DI)(AX*4)
-	ADDQ             $8, AX
-	JMP              loop512
+	CMPQ         AX, CX
+	JGE          done512
+	EXP8(0, Y0, Z0, Z2, Z3, Z4, K1)
+	KORTESTB     K1, K1
+	JCC          done512               // CF: all eight lanes safe
+	VCVTPD2PS    Z0, Y0
+	VMOVUPS      Y0, (DI)(AX*4)
+	ADDQ         $8, AX
+	JMP          loop512
 
 done512:
 	MOVQ         AX, ret+40(FP)

@@ -30,24 +30,29 @@ func forEachExpKernel(t *testing.T, f func(t *testing.T)) {
 func TestExpBlocksStopNearHalfway(t *testing.T) {
 	nearHalfway := []uint32{0xbf81eadf, 0xbfab7ce4, 0xbfbfa14b, 0xbffc842d, 0xc03359cb, 0xc0382e72, 0xc0781533, 0xc13d6631, 0xc159fa1e, 0xc16912cd, 0xc1963bdb}
 	forEachExpKernel(t, func(t *testing.T) {
-		src, dst := make([]float32, 8), make([]float32, 8)
-		for i := range src {
-			src[i] = -1
-		}
-		if got := expShiftedBlocks(&dst[0], &src[0], 8, 0, &expConsts); got != 8 {
-			t.Fatalf("a block of -1 stops at %d, want 8", got)
-		}
-		for k, b := range nearHalfway {
-			x := math.Float32frombits(b)
-			if d := int64(math.Float64bits(math.Exp(float64(x)))&(1<<29-1)) - 1<<28; d <= -64 || d >= 64 {
-				t.Fatalf("exp(%v) is %d units from half-way, not within 64", x, d)
-			}
+		// Blocks of 8 and pairs of them (16): the kernel stops before the
+		// block with the lane near half-way.
+		for _, n := range []int{8, 16} {
+			src, dst := make([]float32, n), make([]float32, n)
 			for i := range src {
 				src[i] = -1
 			}
-			src[k%8] = x
-			if got := expShiftedBlocks(&dst[0], &src[0], 8, 0, &expConsts); got != 0 {
-				t.Errorf("the block with exp(%v) near half-way in lane %d is kept", x, k%8)
+			if got := expShiftedBlocks(&dst[0], &src[0], n, 0, &expConsts); got != n {
+				t.Fatalf("%d elements of -1 stop at %d, want %d", n, got, n)
+			}
+			for k, b := range nearHalfway {
+				x := math.Float32frombits(b)
+				if d := int64(math.Float64bits(math.Exp(float64(x)))&(1<<29-1)) - 1<<28; d <= -64 || d >= 64 {
+					t.Fatalf("exp(%v) is %d units from half-way, not within 64", x, d)
+				}
+				for i := range src {
+					src[i] = -1
+				}
+				lane := (3 * k) % n
+				src[lane] = x
+				if got, want := expShiftedBlocks(&dst[0], &src[0], n, 0, &expConsts), lane&^7; got != want {
+					t.Errorf("%d elements with exp(%v) near half-way at %d stop at %d, want %d", n, x, lane, got, want)
+				}
 			}
 		}
 	})
