@@ -8,19 +8,19 @@
 // EXP4 computes in YD the float64 exp of the four float32 at off(SI)(AX*4)
 // minus the four float32 of XM, and in YM all-ones for the lanes that are
 // safe (in range, not near half-way); YT is scratch; XD is YD's low half.
-// Y15 holds 128.
+// Y15 holds 2*halfwayMargin.
 #define EXP4(off, XM, XD, YD, YM, YT, YK, YR) \
 	VMOVUPS      off(SI)(AX*4), XD \
 	VSUBPS       XM, XD, XD \
 	VCVTPS2PD    XD, YD \
-	VCMPPD       $0x1D, C(22), YD, YM \
-	VCMPPD       $0x12, C(23), YD, YT \
+	VCMPPD       $0x1D, C(20), YD, YM \
+	VCMPPD       $0x12, C(21), YD, YT \
 	VANDPD       YT, YM, YM \
 	VANDPD       YM, YD, YD \
 	VMULPD       C(0), YD, YK \
 	VADDPD       C(1), YK, YK \
 	VSUBPD       C(1), YK, YT \
-	VPSUBQ       C(17), YK, YK \
+	VPSUBQ       C(15), YK, YK \
 	VMOVAPD      YD, YR \
 	VFNMADD231PD C(2), YT, YR \
 	VFNMADD231PD C(3), YT, YR \
@@ -35,18 +35,16 @@
 	VFMADD213PD  C(12), YR, YD \
 	VFMADD213PD  C(13), YR, YD \
 	VFMADD213PD  C(14), YR, YD \
-	VFMADD213PD  C(15), YR, YD \
-	VFMADD213PD  C(16), YR, YD \
 	VPSLLQ       $52, YK, YK \
 	VPADDQ       YK, YD, YD \
-	VPAND        C(18), YD, YT \
-	VPSUBQ       C(19), YT, YT \
-	VPCMPGTQ     C(20), YT, YK \
+	VPAND        C(16), YD, YT \
+	VPSUBQ       C(17), YT, YT \
+	VPCMPGTQ     C(18), YT, YK \
 	VPCMPGTQ     YT, Y15, YT \
 	VPAND        YT, YK, YK \
 	VPANDN       YM, YK, YM
 
-// func expShifted8(dst, src *float32, n int, m float32, consts *[24][4]uint64) int
+// func expShifted8(dst, src *float32, n int, m float32, consts *[22][4]uint64) int
 //
 // dst[i] = float32(exp(float64(src[i] - m))) eight at a time for i < n (a
 // multiple of 8), in AVX2 and FMA registers, as expShiftedRow explains:
@@ -54,9 +52,9 @@
 // from the low bits of x/ln 2 + 1.5*2^52; r = x - k*ln 2 in two parts; p =
 // exp(r) by Horner's rule on the Taylor coefficients; 2^k*p by adding k to
 // the exponent. It stops before the first block of eight in which a lane is
-// out of range or its float64 result lies within 64 units of half-way
-// between two float32s (the 29 bits that float32 rounding drops are within
-// 64 of 2^28), and returns the number of elements written. Two blocks of
+// out of range or its float64 result lies within halfwayMargin units of
+// half-way between two float32s (the 29 bits that float32 rounding drops
+// are within halfwayMargin of 2^28), and returns the number of elements written. Two blocks of
 // four run side by side: each is one long chain of dependent operations.
 // (The sums of a softmax's rows are added afterwards, sixteen rows at a
 // time by sumRowsF32: here they would be one chain of dependent scalar
@@ -67,7 +65,7 @@ TEXT ·expShifted8(SB), NOSPLIT, $0-48
 	MOVQ         n+16(FP), CX
 	VBROADCASTSS m+24(FP), X5
 	MOVQ         consts+32(FP), R9
-	VMOVDQU      C(21), Y15
+	VMOVDQU      C(19), Y15
 	XORQ         AX, AX
 
 loop:
@@ -91,7 +89,7 @@ done:
 	VZEROUPPER
 	RET
 
-// func expShiftedEach8(dst, src, m *float32, n int, consts *[24][4]uint64) int
+// func expShiftedEach8(dst, src, m *float32, n int, consts *[22][4]uint64) int
 //
 // expShifted8 with one m per element: dst[i] = float32(exp(float64(src[i] -
 // m[i]))), no sum; the same blocks, checks and stop.
@@ -101,7 +99,7 @@ TEXT ·expShiftedEach8(SB), NOSPLIT, $0-48
 	MOVQ         m+16(FP), DX
 	MOVQ         n+24(FP), CX
 	MOVQ         consts+32(FP), R9
-	VMOVDQU      C(21), Y15
+	VMOVDQU      C(19), Y15
 	XORQ         AX, AX
 
 eachloop:
@@ -320,19 +318,19 @@ sum16done:
 // EXP8(off, YD, ZD, ZK, ZT, ZR, KS) is EXP4 for the eight float32 at
 // off(SI)(AX*4) minus Y5, in 512-bit registers: the float64 result in ZD
 // (YD its low half), and in KS the lanes in [-87.3, 88.7] whose 29 dropped
-// bits are not within 64 of 2^28. The constants are broadcast from
-// expConsts' first copies; out-of-range lanes compute garbage that no one
+// bits are not within halfwayMargin of 2^28. The constants are broadcast
+// from expConsts' first copies; out-of-range lanes compute garbage that no one
 // stores (the block stops there).
 #define EXP8(off, YD, ZD, ZK, ZT, ZR, KS) \
 	VMOVUPS           off(SI)(AX*4), YD \
 	VSUBPS            Y5, YD, YD \
 	VCVTPS2PD         YD, ZD \
-	VCMPPD.BCST       $0x1D, C(22), ZD, KS \
-	VCMPPD.BCST       $0x12, C(23), ZD, KS, KS \
+	VCMPPD.BCST       $0x1D, C(20), ZD, KS \
+	VCMPPD.BCST       $0x12, C(21), ZD, KS, KS \
 	VMULPD.BCST       C(0), ZD, ZK \
 	VADDPD.BCST       C(1), ZK, ZK \
 	VSUBPD.BCST       C(1), ZK, ZT \
-	VPSUBQ.BCST       C(17), ZK, ZK \
+	VPSUBQ.BCST       C(15), ZK, ZK \
 	VMOVAPD           ZD, ZR \
 	VFNMADD231PD.BCST C(2), ZT, ZR \
 	VFNMADD231PD.BCST C(3), ZT, ZR \
@@ -347,15 +345,13 @@ sum16done:
 	VFMADD213PD.BCST  C(12), ZR, ZD \
 	VFMADD213PD.BCST  C(13), ZR, ZD \
 	VFMADD213PD.BCST  C(14), ZR, ZD \
-	VFMADD213PD.BCST  C(15), ZR, ZD \
-	VFMADD213PD.BCST  C(16), ZR, ZD \
 	VPSLLQ            $52, ZK, ZK \
 	VPADDQ            ZK, ZD, ZD \
-	VPANDQ.BCST       C(18), ZD, ZT \
-	VPSUBQ.BCST       C(19), ZT, ZT \
-	VPCMPUQ.BCST      $5, C(21), ZT, KS, KS
+	VPANDQ.BCST       C(16), ZD, ZT \
+	VPSUBQ.BCST       C(17), ZT, ZT \
+	VPCMPUQ.BCST      $5, C(19), ZT, KS, KS
 
-// func expShifted8AVX512(dst, src *float32, n int, m float32, consts *[24][4]uint64) int
+// func expShifted8AVX512(dst, src *float32, n int, m float32, consts *[22][4]uint64) int
 //
 // expShifted8 with the eight lanes of a block in one 512-bit register
 // (EXP8): the same float64 steps and checks, half the instructions. Two

@@ -1,6 +1,7 @@
 package reduce
 
 import (
+	"flag"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -96,5 +97,40 @@ func BenchmarkExpShiftedRow(b *testing.B) {
 				dst[i] = float32(math.Exp(float64(v)))
 			}
 		}
+	})
+}
+
+var expAll = flag.Bool("exp.all", false, "check the fast exponentials on every float32 of [-87.3, 88.7] (a minute or more)")
+
+// TestExpShiftedRowAll checks, with -exp.all, every float32 of the block
+// kernels' range [-87.3, 88.7] against math.Exp, bit for bit: the margin
+// of expDegree's bound, tested exhaustively.
+func TestExpShiftedRowAll(t *testing.T) {
+	if !*expAll {
+		t.Skip("-exp.all not set")
+	}
+	forEachExpKernel(t, func(t *testing.T) {
+		src, dst := make([]float32, 0, 1<<20), make([]float32, 1<<20)
+		check := func() {
+			expShiftedRow(dst, src, 0)
+			for i, x := range src {
+				if want := float32(math.Exp(float64(x))); dst[i] != want {
+					t.Fatalf("exp(%v) = %v, math.Exp gives %v", x, dst[i], want)
+				}
+			}
+			src = src[:0]
+		}
+		for _, sign := range []uint32{0, 0x80000000} {
+			for b := uint32(0); b < 0x7f800000; b++ {
+				x := math.Float32frombits(b | sign)
+				if x < -87.3 || x > 88.7 {
+					break
+				}
+				if src = append(src, x); len(src) == cap(src) {
+					check()
+				}
+			}
+		}
+		check()
 	})
 }
