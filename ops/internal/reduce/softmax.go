@@ -57,7 +57,9 @@ func RunSoftmax[A Number](kind SoftmaxKind, l Layout, x, y []A, negInfZero bool,
 	})
 }
 
-// softmaxRow is the softmax kind of one contiguous slice.
+// softmaxRow is the softmax kind of one contiguous slice, by the plain
+// loop: float32 rows other than Hardmax take softmaxRowsF32, which
+// TestSoftmaxRowsF32 checks against this.
 func softmaxRow[A Number](kind SoftmaxKind, x, y []A, negInfZero bool) {
 	if kind == Hardmax {
 		at := argBest(x, true, false)
