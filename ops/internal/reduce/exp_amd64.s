@@ -8,19 +8,19 @@
 // EXP4 computes in YD the float64 exp of the four float32 at off(SI)(AX*4)
 // minus the four float32 of XM, and in YM all-ones for the lanes that are
 // safe (in range, not near half-way); YT is scratch; XD is YD's low half.
-// Y15 holds 128.
+// Y15 holds 2*halfwayMargin.
 #define EXP4(off, XM, XD, YD, YM, YT, YK, YR) \
 	VMOVUPS      off(SI)(AX*4), XD \
 	VSUBPS       XM, XD, XD \
 	VCVTPS2PD    XD, YD \
-	VCMPPD       $0x1D, C(22), YD, YM \
-	VCMPPD       $0x12, C(23), YD, YT \
+	VCMPPD       $0x1D, C(20), YD, YM \
+	VCMPPD       $0x12, C(21), YD, YT \
 	VANDPD       YT, YM, YM \
 	VANDPD       YM, YD, YD \
 	VMULPD       C(0), YD, YK \
 	VADDPD       C(1), YK, YK \
 	VSUBPD       C(1), YK, YT \
-	VPSUBQ       C(17), YK, YK \
+	VPSUBQ       C(15), YK, YK \
 	VMOVAPD      YD, YR \
 	VFNMADD231PD C(2), YT, YR \
 	VFNMADD231PD C(3), YT, YR \
@@ -35,29 +35,16 @@
 	VFMADD213PD  C(12), YR, YD \
 	VFMADD213PD  C(13), YR, YD \
 	VFMADD213PD  C(14), YR, YD \
-	VFMADD213PD  C(15), YR, YD \
-	VFMADD213PD  C(16), YR, YD \
 	VPSLLQ       $52, YK, YK \
 	VPADDQ       YK, YD, YD \
-	VPAND        C(18), YD, YT \
-	VPSUBQ       C(19), YT, YT \
-	VPCMPGTQ     C(20), YT, YK \
+	VPAND        C(16), YD, YT \
+	VPSUBQ       C(17), YT, YT \
+	VPCMPGTQ     C(18), YT, YK \
 	VPCMPGTQ     YT, Y15, YT \
 	VPAND        YT, YK, YK \
 	VPANDN       YM, YK, YM
 
-// ADD4 adds the four float32 of XE to the float32 in X14's low lane, one
-// after the other from the first: the order of Go's scalar loop.
-#define ADD4(XE) \
-	VADDSS  XE, X14, X14 \
-	VSHUFPS $0x55, XE, XE, X13 \
-	VADDSS  X13, X14, X14 \
-	VSHUFPS $0xAA, XE, XE, X13 \
-	VADDSS  X13, X14, X14 \
-	VSHUFPS $0xFF, XE, XE, X13 \
-	VADDSS  X13, X14, X14
-
-// func expShifted8(dst, src *float32, n int, m float32, consts *[24][4]uint64, sum *float32) int
+// func expShifted8(dst, src *float32, n int, m float32, consts *[22][4]uint64) int
 //
 // dst[i] = float32(exp(float64(src[i] - m))) eight at a time for i < n (a
 // multiple of 8), in AVX2 and FMA registers, as expShiftedRow explains:
@@ -65,20 +52,20 @@
 // from the low bits of x/ln 2 + 1.5*2^52; r = x - k*ln 2 in two parts; p =
 // exp(r) by Horner's rule on the Taylor coefficients; 2^k*p by adding k to
 // the exponent. It stops before the first block of eight in which a lane is
-// out of range or its float64 result lies within 64 units of half-way
-// between two float32s (the 29 bits that float32 rounding drops are within
-// 64 of 2^28), and returns the number of elements written. Two blocks of
+// out of range or its float64 result lies within halfwayMargin units of
+// half-way between two float32s (the 29 bits that float32 rounding drops
+// are within halfwayMargin of 2^28), and returns the number of elements written. Two blocks of
 // four run side by side: each is one long chain of dependent operations.
-// Each float32 written is also added to *sum, in order.
-TEXT ·expShifted8(SB), NOSPLIT, $0-56
+// (The sums of a softmax's rows are added afterwards, sixteen rows at a
+// time by sumRowsF32: here they would be one chain of dependent scalar
+// additions, the slowest part.)
+TEXT ·expShifted8(SB), NOSPLIT, $0-48
 	MOVQ         dst+0(FP), DI
 	MOVQ         src+8(FP), SI
 	MOVQ         n+16(FP), CX
 	VBROADCASTSS m+24(FP), X5
 	MOVQ         consts+32(FP), R9
-	VMOVDQU      C(21), Y15
-	MOVQ         sum+40(FP), R8
-	VMOVSS       (R8), X14
+	VMOVDQU      C(19), Y15
 	XORQ         AX, AX
 
 loop:
@@ -94,18 +81,15 @@ loop:
 	VCVTPD2PSY   Y6, X6
 	VMOVUPS      X0, (DI)(AX*4)
 	VMOVUPS      X6, 16(DI)(AX*4)
-	ADD4(X0)
-	ADD4(X6)
 	ADDQ         $8, AX
 	JMP          loop
 
 done:
-	VMOVSS       X14, (R8)
-	MOVQ         AX, ret+48(FP)
+	MOVQ         AX, ret+40(FP)
 	VZEROUPPER
 	RET
 
-// func expShiftedEach8(dst, src, m *float32, n int, consts *[24][4]uint64) int
+// func expShiftedEach8(dst, src, m *float32, n int, consts *[22][4]uint64) int
 //
 // expShifted8 with one m per element: dst[i] = float32(exp(float64(src[i] -
 // m[i]))), no sum; the same blocks, checks and stop.
@@ -115,7 +99,7 @@ TEXT ·expShiftedEach8(SB), NOSPLIT, $0-48
 	MOVQ         m+16(FP), DX
 	MOVQ         n+24(FP), CX
 	MOVQ         consts+32(FP), R9
-	VMOVDQU      C(21), Y15
+	VMOVDQU      C(19), Y15
 	XORQ         AX, AX
 
 eachloop:
@@ -200,13 +184,61 @@ maxdone:
 	VZEROUPPER
 	RET
 
+// TRANSPOSE_ADD(R0, R4, ACC) adds, for the eight rows of DX bytes each
+// at R0 (rows 0-3, R9 = 3*DX) and R4 (rows 4-7), their next eight elements
+// to ACC, one after the other in index order: the 8x8 block is transposed
+// so that lane r of column k is element k of row r, and the columns are
+// added in order; each lane of ACC is one row's sum. The loads put row r's
+// and row r+4's halves side by side (Y0-Y3 columns 0-3, Y4-Y7 columns 4-7),
+// so that two 4x4 transposes within the 128-bit halves finish it: 16
+// shuffles a block instead of 24. Y8-Y11 are scratch.
+#define TRANSPOSE_ADD(R0, R4, ACC) \
+	VMOVUPS     (R0), X0 \
+	VINSERTF128 $1, (R4), Y0, Y0 \
+	VMOVUPS     (R0)(DX*1), X1 \
+	VINSERTF128 $1, (R4)(DX*1), Y1, Y1 \
+	VMOVUPS     (R0)(DX*2), X2 \
+	VINSERTF128 $1, (R4)(DX*2), Y2, Y2 \
+	VMOVUPS     (R0)(R9*1), X3 \
+	VINSERTF128 $1, (R4)(R9*1), Y3, Y3 \
+	VMOVUPS     16(R0), X4 \
+	VINSERTF128 $1, 16(R4), Y4, Y4 \
+	VMOVUPS     16(R0)(DX*1), X5 \
+	VINSERTF128 $1, 16(R4)(DX*1), Y5, Y5 \
+	VMOVUPS     16(R0)(DX*2), X6 \
+	VINSERTF128 $1, 16(R4)(DX*2), Y6, Y6 \
+	VMOVUPS     16(R0)(R9*1), X7 \
+	VINSERTF128 $1, 16(R4)(R9*1), Y7, Y7 \
+	VUNPCKLPS   Y1, Y0, Y8 \
+	VUNPCKHPS   Y1, Y0, Y9 \
+	VUNPCKLPS   Y3, Y2, Y10 \
+	VUNPCKHPS   Y3, Y2, Y11 \
+	VSHUFPS     $0x44, Y10, Y8, Y0 \
+	VSHUFPS     $0xEE, Y10, Y8, Y1 \
+	VSHUFPS     $0x44, Y11, Y9, Y2 \
+	VSHUFPS     $0xEE, Y11, Y9, Y3 \
+	VUNPCKLPS   Y5, Y4, Y8 \
+	VUNPCKHPS   Y5, Y4, Y9 \
+	VUNPCKLPS   Y7, Y6, Y10 \
+	VUNPCKHPS   Y7, Y6, Y11 \
+	VSHUFPS     $0x44, Y10, Y8, Y4 \
+	VSHUFPS     $0xEE, Y10, Y8, Y5 \
+	VSHUFPS     $0x44, Y11, Y9, Y6 \
+	VSHUFPS     $0xEE, Y11, Y9, Y7 \
+	VADDPS      Y0, ACC, ACC \
+	VADDPS      Y1, ACC, ACC \
+	VADDPS      Y2, ACC, ACC \
+	VADDPS      Y3, ACC, ACC \
+	VADDPS      Y4, ACC, ACC \
+	VADDPS      Y5, ACC, ACC \
+	VADDPS      Y6, ACC, ACC \
+	VADDPS      Y7, ACC, ACC
+
 // func sumRows8x8(x *float32, n, chunks int, sums *[8]float32)
 //
 // For the eight rows of n float32 at x (row r at x + r*n*4), adds the first
 // chunks*8 elements of each row to sums[r], one after the other in index
-// order, as Go's scalar loop does: each block of 8 columns of the 8 rows is
-// transposed in registers, so that lane r of column k is element k of row
-// r, and the columns are added in order. Each lane is one row's sum.
+// order, as Go's scalar loop does (TRANSPOSE_ADD).
 TEXT ·sumRows8x8(SB), NOSPLIT, $0-32
 	MOVQ       x+0(FP), SI
 	MOVQ       n+8(FP), DX
@@ -220,46 +252,7 @@ TEXT ·sumRows8x8(SB), NOSPLIT, $0-32
 sumloop:
 	TESTQ      CX, CX
 	JE         sumdone
-	VMOVUPS    (SI), Y0
-	VMOVUPS    (SI)(DX*1), Y1
-	VMOVUPS    (SI)(DX*2), Y2
-	VMOVUPS    (SI)(R9*1), Y3
-	VMOVUPS    (R8), Y4
-	VMOVUPS    (R8)(DX*1), Y5
-	VMOVUPS    (R8)(DX*2), Y6
-	VMOVUPS    (R8)(R9*1), Y7
-	VUNPCKLPS  Y1, Y0, Y8
-	VUNPCKHPS  Y1, Y0, Y9
-	VUNPCKLPS  Y3, Y2, Y10
-	VUNPCKHPS  Y3, Y2, Y11
-	VUNPCKLPS  Y5, Y4, Y12
-	VUNPCKHPS  Y5, Y4, Y13
-	VUNPCKLPS  Y7, Y6, Y14
-	VUNPCKHPS  Y7, Y6, Y7
-	VSHUFPS    $0x44, Y10, Y8, Y0
-	VSHUFPS    $0xEE, Y10, Y8, Y1
-	VSHUFPS    $0x44, Y11, Y9, Y2
-	VSHUFPS    $0xEE, Y11, Y9, Y3
-	VSHUFPS    $0x44, Y14, Y12, Y4
-	VSHUFPS    $0xEE, Y14, Y12, Y5
-	VSHUFPS    $0x44, Y7, Y13, Y6
-	VSHUFPS    $0xEE, Y7, Y13, Y7
-	VPERM2F128 $0x20, Y4, Y0, Y8      // column 0
-	VPERM2F128 $0x20, Y5, Y1, Y9      // column 1
-	VPERM2F128 $0x20, Y6, Y2, Y10     // column 2
-	VPERM2F128 $0x20, Y7, Y3, Y11     // column 3
-	VPERM2F128 $0x31, Y4, Y0, Y12     // column 4
-	VPERM2F128 $0x31, Y5, Y1, Y13     // column 5
-	VPERM2F128 $0x31, Y6, Y2, Y14     // column 6
-	VPERM2F128 $0x31, Y7, Y3, Y7      // column 7
-	VADDPS     Y8, Y15, Y15
-	VADDPS     Y9, Y15, Y15
-	VADDPS     Y10, Y15, Y15
-	VADDPS     Y11, Y15, Y15
-	VADDPS     Y12, Y15, Y15
-	VADDPS     Y13, Y15, Y15
-	VADDPS     Y14, Y15, Y15
-	VADDPS     Y7, Y15, Y15
+	TRANSPOSE_ADD(SI, R8, Y15)
 	ADDQ       $32, SI
 	ADDQ       $32, R8
 	DECQ       CX
@@ -267,5 +260,139 @@ sumloop:
 
 sumdone:
 	VMOVUPS    Y15, (DI)
+	VZEROUPPER
+	RET
+
+// func sumRows16x8(x *float32, n, chunks int, sums *[16]float32)
+//
+// sumRows8x8 for sixteen rows: two groups of eight, each with its own
+// accumulator, so that two chains of additions are in flight instead of
+// one waiting on the last (each row still adds in index order). The
+// loads jump between sixteen rows, a pattern the processor's prefetchers
+// miss: each step prefetches into L2 512 bytes of the sixteen rows that
+// a caller walking its rows in order reads six calls later (on the 25 MB
+// input of issue 16 that was faster than one or two calls ahead into L1;
+// prefetches past the end of memory are harmless).
+TEXT ·sumRows16x8(SB), NOSPLIT, $0-32
+	MOVQ       x+0(FP), SI
+	MOVQ       n+8(FP), DX
+	SHLQ       $2, DX                 // row stride in bytes
+	MOVQ       chunks+16(FP), CX
+	MOVQ       sums+24(FP), DI
+	VMOVUPS    (DI), Y14
+	VMOVUPS    32(DI), Y15
+	LEAQ       (SI)(DX*4), R8         // row 4
+	LEAQ       (R8)(DX*4), R10        // row 8
+	LEAQ       (R10)(DX*4), R11       // row 12
+	LEAQ       (DX)(DX*2), R9         // 3 rows in bytes
+	IMUL3Q     $96, DX, R12
+	ADDQ       SI, R12                // row 96: six calls ahead
+
+sum16loop:
+	TESTQ      CX, CX
+	JE         sum16done
+	PREFETCHT1 (R12)
+	PREFETCHT1 64(R12)
+	PREFETCHT1 128(R12)
+	PREFETCHT1 192(R12)
+	PREFETCHT1 256(R12)
+	PREFETCHT1 320(R12)
+	PREFETCHT1 384(R12)
+	PREFETCHT1 448(R12)
+	TRANSPOSE_ADD(SI, R8, Y14)
+	TRANSPOSE_ADD(R10, R11, Y15)
+	ADDQ       $512, R12
+	ADDQ       $32, SI
+	ADDQ       $32, R8
+	ADDQ       $32, R10
+	ADDQ       $32, R11
+	DECQ       CX
+	JMP        sum16loop
+
+sum16done:
+	VMOVUPS    Y14, (DI)
+	VMOVUPS    Y15, 32(DI)
+	VZEROUPPER
+	RET
+
+// EXP8(off, YD, ZD, ZK, ZT, ZR, KS) is EXP4 for the eight float32 at
+// off(SI)(AX*4) minus Y5, in 512-bit registers: the float64 result in ZD
+// (YD its low half), and in KS the lanes in [-87.3, 88.7] whose 29 dropped
+// bits are not within halfwayMargin of 2^28. The constants are broadcast
+// from expConsts' first copies; out-of-range lanes compute garbage that no one
+// stores (the block stops there).
+#define EXP8(off, YD, ZD, ZK, ZT, ZR, KS) \
+	VMOVUPS           off(SI)(AX*4), YD \
+	VSUBPS            Y5, YD, YD \
+	VCVTPS2PD         YD, ZD \
+	VCMPPD.BCST       $0x1D, C(20), ZD, KS \
+	VCMPPD.BCST       $0x12, C(21), ZD, KS, KS \
+	VMULPD.BCST       C(0), ZD, ZK \
+	VADDPD.BCST       C(1), ZK, ZK \
+	VSUBPD.BCST       C(1), ZK, ZT \
+	VPSUBQ.BCST       C(15), ZK, ZK \
+	VMOVAPD           ZD, ZR \
+	VFNMADD231PD.BCST C(2), ZT, ZR \
+	VFNMADD231PD.BCST C(3), ZT, ZR \
+	VBROADCASTSD      C(4), ZD \
+	VFMADD213PD.BCST  C(5), ZR, ZD \
+	VFMADD213PD.BCST  C(6), ZR, ZD \
+	VFMADD213PD.BCST  C(7), ZR, ZD \
+	VFMADD213PD.BCST  C(8), ZR, ZD \
+	VFMADD213PD.BCST  C(9), ZR, ZD \
+	VFMADD213PD.BCST  C(10), ZR, ZD \
+	VFMADD213PD.BCST  C(11), ZR, ZD \
+	VFMADD213PD.BCST  C(12), ZR, ZD \
+	VFMADD213PD.BCST  C(13), ZR, ZD \
+	VFMADD213PD.BCST  C(14), ZR, ZD \
+	VPSLLQ            $52, ZK, ZK \
+	VPADDQ            ZK, ZD, ZD \
+	VPANDQ.BCST       C(16), ZD, ZT \
+	VPSUBQ.BCST       C(17), ZT, ZT \
+	VPCMPUQ.BCST      $5, C(19), ZT, KS, KS
+
+// func expShifted8AVX512(dst, src *float32, n int, m float32, consts *[22][4]uint64) int
+//
+// expShifted8 with the eight lanes of a block in one 512-bit register
+// (EXP8): the same float64 steps and checks, half the instructions. Two
+// blocks run side by side while both are safe; then one at a time, up to
+// the first unsafe block.
+TEXT ·expShifted8AVX512(SB), NOSPLIT, $0-48
+	MOVQ         dst+0(FP), DI
+	MOVQ         src+8(FP), SI
+	MOVQ         n+16(FP), CX
+	VBROADCASTSS m+24(FP), Y5
+	MOVQ         consts+32(FP), R9
+	XORQ         AX, AX
+	LEAQ         -8(CX), DX            // two blocks fit while AX < n-8
+
+pair512:
+	CMPQ         AX, DX
+	JGE          loop512
+	EXP8(0, Y0, Z0, Z2, Z3, Z4, K1)
+	EXP8(32, Y6, Z6, Z7, Z8, Z9, K2)
+	KANDB        K2, K1, K3
+	KORTESTB     K3, K3
+	JCC          loop512               // CF: all sixteen lanes safe
+	VCVTPD2PS    Z0, Y0
+	VCVTPD2PS    Z6, Y6
+	VMOVUPS      Y0, (DI)(AX*4)
+	VMOVUPS      Y6, 32(DI)(AX*4)
+	ADDQ         $16, AX
+	JMP          pair512
+
+loop512:
+	CMPQ         AX, CX
+	JGE          done512
+	EXP8(0, Y0, Z0, Z2, Z3, Z4, K1)
+	KORTESTB     K1, K1
+	JCC          done512               // CF: all eight lanes safe
+	VCVTPD2PS    Z0, Y0
+	VMOVUPS      Y0, (DI)(AX*4)
+	ADDQ         $8, AX
+	JMP          loop512
+
+done512:
+	MOVQ         AX, ret+40(FP)
 	VZEROUPPER
 	RET

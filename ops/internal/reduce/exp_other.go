@@ -4,16 +4,12 @@ package reduce
 
 import "math"
 
-// expShiftedRow sets dst[i] to float32(math.Exp(float64(src[i] - m))) and
-// returns their sum, added in order from 0.
-func expShiftedRow(dst, src []float32, m float32) float32 {
+// expShiftedRow sets dst[i] to float32(math.Exp(float64(src[i] - m))).
+func expShiftedRow(dst, src []float32, m float32) {
 	dst = dst[:len(src)]
-	var s float32
 	for i, v := range src {
 		dst[i] = float32(math.Exp(float64(v - m)))
-		s += dst[i]
 	}
-	return s
 }
 
 // rowMax is reduceRow's Max of a float32 row.
@@ -26,10 +22,10 @@ func divideRow(y []float32, s float32) {
 	}
 }
 
-// sumRowsF32 adds each of the eight rows of n float32 of x, from 0 in
-// index order, into sums.
-func sumRowsF32(x []float32, n int, sums *[8]float32) {
-	for r := range 8 {
+// sumRowsF32 sets sums[r] to the sum of row r of the len(sums) rows of n
+// float32 of x, added from 0 in index order.
+func sumRowsF32(x []float32, n int, sums []float32) {
+	for r := range sums {
 		var s float32
 		for _, v := range x[r*n : (r+1)*n] {
 			s += v

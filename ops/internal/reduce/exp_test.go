@@ -1,6 +1,7 @@
 package reduce
 
 import (
+	"flag"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -24,24 +25,18 @@ func TestExpShiftedRow(t *testing.T) {
 	}
 	src = append(src, 0, float32(math.Copysign(0, -1)), float32(math.Inf(-1)), float32(math.Inf(1)), float32(math.NaN()),
 		-87.3, -87.4, 88.7, 88.8, 1e-30, -1e-30)
-	for _, m := range []float32{0, 3.5, -2, float32(math.Inf(-1))} {
-		dst := make([]float32, len(src))
-		sum := expShiftedRow(dst, src, m)
-		var want float32
-		for i, x := range src {
-			want += float32(math.Exp(float64(x - m)))
-			_ = i
-		}
-		if math.Float32bits(sum) != math.Float32bits(want) && !(sum != sum && want != want) {
-			t.Fatalf("sum of exp(x - %v) = %v, want %v", m, sum, want)
-		}
-		for i, x := range src {
-			want := float32(math.Exp(float64(x - m)))
-			if math.Float32bits(dst[i]) != math.Float32bits(want) && !(dst[i] != dst[i] && want != want) {
-				t.Fatalf("exp(%v - %v) = %v, math.Exp gives %v", x, m, dst[i], want)
+	forEachExpKernel(t, func(t *testing.T) {
+		for _, m := range []float32{0, 3.5, -2, float32(math.Inf(-1))} {
+			dst := make([]float32, len(src))
+			expShiftedRow(dst, src, m)
+			for i, x := range src {
+				want := float32(math.Exp(float64(x - m)))
+				if math.Float32bits(dst[i]) != math.Float32bits(want) && !(dst[i] != dst[i] && want != want) {
+					t.Fatalf("exp(%v - %v) = %v, math.Exp gives %v", x, m, dst[i], want)
+				}
 			}
 		}
-	}
+	})
 	// expShiftedEach, with a different m for each element.
 	ms := make([]float32, len(src))
 	for i := range ms {
@@ -102,5 +97,40 @@ func BenchmarkExpShiftedRow(b *testing.B) {
 				dst[i] = float32(math.Exp(float64(v)))
 			}
 		}
+	})
+}
+
+var expAll = flag.Bool("exp.all", false, "check the fast exponentials on every float32 of [-87.3, 88.7] (a minute or more)")
+
+// TestExpShiftedRowAll checks, with -exp.all, every float32 of the block
+// kernels' range [-87.3, 88.7] against math.Exp, bit for bit: the margin
+// of expDegree's bound, tested exhaustively.
+func TestExpShiftedRowAll(t *testing.T) {
+	if !*expAll {
+		t.Skip("-exp.all not set")
+	}
+	forEachExpKernel(t, func(t *testing.T) {
+		src, dst := make([]float32, 0, 1<<20), make([]float32, 1<<20)
+		check := func() {
+			expShiftedRow(dst, src, 0)
+			for i, x := range src {
+				if want := float32(math.Exp(float64(x))); dst[i] != want {
+					t.Fatalf("exp(%v) = %v, math.Exp gives %v", x, dst[i], want)
+				}
+			}
+			src = src[:0]
+		}
+		for _, sign := range []uint32{0, 0x80000000} {
+			for b := uint32(0); b < 0x7f800000; b++ {
+				x := math.Float32frombits(b | sign)
+				if x < -87.3 || x > 88.7 {
+					break
+				}
+				if src = append(src, x); len(src) == cap(src) {
+					check()
+				}
+			}
+		}
+		check()
 	})
 }

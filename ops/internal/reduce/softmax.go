@@ -24,7 +24,19 @@ func RunSoftmax[A Number](kind SoftmaxKind, l Layout, x, y []A, negInfZero bool,
 	n, inner := l.N, l.Inner
 	if inner == 1 {
 		return par(l.Outer, l.Outer*n, func(lo, hi int) error {
-			for o := lo; o < hi; o++ {
+			o := lo
+			if xf, ok := any(x).([]float32); ok && kind != Hardmax {
+				yf := any(y).([]float32)
+				for o < hi {
+					rows := min(hi-o, 16)
+					if rows > 8 && rows < 16 {
+						rows = 8 // sumRowsF32's vector paths take 8 or 16
+					}
+					softmaxRowsF32(kind, xf[o*n:(o+rows)*n], yf[o*n:(o+rows)*n], n, negInfZero)
+					o += rows
+				}
+			}
+			for ; o < hi; o++ {
 				softmaxRow(kind, x[o*n:(o+1)*n], y[o*n:(o+1)*n], negInfZero)
 			}
 			return nil
@@ -45,7 +57,9 @@ func RunSoftmax[A Number](kind SoftmaxKind, l Layout, x, y []A, negInfZero bool,
 	})
 }
 
-// softmaxRow is the softmax kind of one contiguous slice.
+// softmaxRow is the softmax kind of one contiguous slice, by the plain
+// loop: float32 rows other than Hardmax take softmaxRowsF32, which
+// TestSoftmaxRowsF32 checks against this.
 func softmaxRow[A Number](kind SoftmaxKind, x, y []A, negInfZero bool) {
 	if kind == Hardmax {
 		at := argBest(x, true, false)
@@ -55,29 +69,9 @@ func softmaxRow[A Number](kind SoftmaxKind, x, y []A, negInfZero bool) {
 		y[at] = 1
 		return
 	}
-	var m A
-	if xf, ok := any(x).([]float32); ok {
-		m = A(rowMax(xf))
-	} else {
-		m = reduceRow(Op{Kind: Max}, x)
-	}
+	m := reduceRow(Op{Kind: Max}, x)
 	if negInfZero && kind == Softmax && math.IsInf(float64(m), -1) {
 		clear(y)
-		return
-	}
-	if xf, ok := any(x).([]float32); ok {
-		// The same steps with the maximum, exponentials, sum and quotients
-		// of rowMax, expShiftedRow and divideRow: the same bits, faster.
-		yf, mf := any(y).([]float32)[:len(xf)], float32(m)
-		s := expShiftedRow(yf, xf, mf)
-		if kind == Softmax {
-			divideRow(yf, s)
-			return
-		}
-		ls := float32(math.Log(float64(s)))
-		for i, v := range xf {
-			yf[i] = (v - mf) - ls
-		}
 		return
 	}
 	var s A
@@ -98,6 +92,42 @@ func softmaxRow[A Number](kind SoftmaxKind, x, y []A, negInfZero bool) {
 	ls := A(math.Log(float64(s)))
 	for i, v := range x {
 		y[i] = (v - m) - ls
+	}
+}
+
+// softmaxRowsF32 is softmaxRow (not Hardmax) of the float32 rows (at most
+// 16) of n elements of x, with the same steps and bits, faster: rowMax,
+// expShiftedRow and divideRow eight elements at a time, and the sums of
+// the exponentials added by sumRowsF32 for all the rows at once (each row
+// in index order, one row a vector lane) instead of one dependent scalar
+// addition after another.
+func softmaxRowsF32(kind SoftmaxKind, x, y []float32, n int, negInfZero bool) {
+	rows := len(x) / n
+	var ms, sums [16]float32
+	var zero [16]bool // rows of -inf only that SONNX sets to 0
+	for r := range rows {
+		xr, yr := x[r*n:(r+1)*n], y[r*n:(r+1)*n]
+		ms[r] = rowMax(xr)
+		if negInfZero && kind == Softmax && math.IsInf(float64(ms[r]), -1) {
+			zero[r] = true
+			clear(yr)
+			continue
+		}
+		expShiftedRow(yr, xr, ms[r])
+	}
+	sumRowsF32(y, n, sums[:rows])
+	for r := range rows {
+		xr, yr := x[r*n:(r+1)*n], y[r*n:(r+1)*n]
+		switch {
+		case zero[r]:
+		case kind == Softmax:
+			divideRow(yr, sums[r])
+		default:
+			m, ls := ms[r], float32(math.Log(float64(sums[r])))
+			for i, v := range xr {
+				yr[i] = (v - m) - ls
+			}
+		}
 	}
 }
 
