@@ -183,11 +183,16 @@ func TestCastFloat16EveryFloat32(t *testing.T) {
 	const chunk = 1 << 20
 	in := make([]uint32, 0, chunk)
 	out := make([]uint16, chunk)
+	shifted := make([]uint16, chunk+7)
 	check := func() {
 		f32sToF16s(out[:len(in)], in)
+		// Again into storage that starts off a 16-byte boundary: the
+		// head before it goes one by one, the rest streams.
+		odd := shifted[3 : 3+len(in)]
+		f32sToF16s(odd, in)
 		for i, u := range in {
-			if want := f32ToF16(u); out[i] != want {
-				t.Fatalf("%#08x: slice path %#04x, f32ToF16 %#04x", u, out[i], want)
+			if want := f32ToF16(u); out[i] != want || odd[i] != want {
+				t.Fatalf("%#08x: slice path %#04x (unaligned %#04x), f32ToF16 %#04x", u, out[i], odd[i], want)
 			}
 		}
 		in = in[:0]

@@ -408,8 +408,15 @@ func f32ToF16(x uint32) uint16 {
 // float16) written in the loop, which the compiler would not inline.
 func f32sToF16s(d []uint16, s []uint32) {
 	d = d[:len(s)]
-	done := f32sToF16sVector(d, s)
-	d, s = d[done:], s[done:]
+	head := f16AlignHead(d)
+	f32sToF16sLoop(d[:head], s[:head])
+	done := head + f32sToF16sVector(d[head:], s[head:])
+	f32sToF16sLoop(d[done:], s[done:])
+}
+
+// f32sToF16sLoop is f32sToF16s one element at a time.
+func f32sToF16sLoop(d []uint16, s []uint32) {
+	d = d[:len(s)]
 	for i, x := range s {
 		a := x & 0x7FFFFFFF
 		if a-0x38800000 < 0x47800000-0x38800000 { // [2^-14, 65536): normal

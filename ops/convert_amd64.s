@@ -31,3 +31,32 @@ f16loop:
 f16done:
 	VZEROUPPER
 	RET
+
+// func f32sToF16sF16CStream(d *uint16, s *uint32, n int)
+//
+// f32sToF16sF16C with streaming stores (d 16-byte aligned): an output too
+// large for the cache is written without being read first. The caller
+// fences.
+TEXT ·f32sToF16sF16CStream(SB), NOSPLIT, $0-24
+	MOVQ      d+0(FP), DI
+	MOVQ      s+8(FP), SI
+	MOVQ      n+16(FP), CX
+	SHRQ      $4, CX
+
+f16sloop:
+	TESTQ     CX, CX
+	JE        f16sdone
+	VMOVUPS   (SI), Y0
+	VMOVUPS   32(SI), Y1
+	VCVTPS2PH $0, Y0, X2
+	VCVTPS2PH $0, Y1, X3
+	VMOVNTDQ  X2, (DI)
+	VMOVNTDQ  X3, 16(DI)
+	ADDQ      $64, SI
+	ADDQ      $32, DI
+	DECQ      CX
+	JMP       f16sloop
+
+f16sdone:
+	VZEROUPPER
+	RET
