@@ -24,21 +24,7 @@ func BenchmarkStandard(b *testing.B) {
 	}
 	for _, s := range Standards() {
 		b.Run(s.Name, func(b *testing.B) {
-			c := s.build(batch)
-			mp, err := c.model(s.Name)
-			if err != nil {
-				b.Fatal(err)
-			}
-			m, err := graph.FromProto(mp, "")
-			if errors.Is(err, ops.ErrUnsupported) {
-				b.Skip(err)
-			} else if err != nil {
-				b.Fatal(err)
-			}
-			inputs := map[string]tensor.Value{}
-			for _, in := range c.inputs {
-				inputs[in.name] = in.t
-			}
+			c, m, inputs := loadStandard(b, s, batch)
 			var outBytes int64
 			for _, out := range c.outputs {
 				n, err := tensor.ByteSize(out.dt, out.shape)
@@ -69,21 +55,7 @@ func BenchmarkStandardPooled(b *testing.B) {
 	}
 	for _, s := range Standards() {
 		b.Run(s.Name, func(b *testing.B) {
-			c := s.build(batch)
-			mp, err := c.model(s.Name)
-			if err != nil {
-				b.Fatal(err)
-			}
-			m, err := graph.FromProto(mp, "")
-			if errors.Is(err, ops.ErrUnsupported) {
-				b.Skip(err)
-			} else if err != nil {
-				b.Fatal(err)
-			}
-			inputs := map[string]tensor.Value{}
-			for _, in := range c.inputs {
-				inputs[in.name] = in.t
-			}
+			_, m, inputs := loadStandard(b, s, batch)
 			pool := graph.NewPool()
 			opts := &graph.RunOptions{Pool: pool}
 			b.ReportAllocs()
@@ -104,4 +76,26 @@ func BenchmarkStandardPooled(b *testing.B) {
 			}
 		})
 	}
+}
+
+// loadStandard builds case s at batch in memory and loads its model; a
+// case whose operator onnxshape lacks is skipped.
+func loadStandard(b *testing.B, s Standard, batch int) (caseSpec, *graph.Model, map[string]tensor.Value) {
+	b.Helper()
+	c := s.build(batch)
+	mp, err := c.model(s.Name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := graph.FromProto(mp, "")
+	if errors.Is(err, ops.ErrUnsupported) {
+		b.Skip(err)
+	} else if err != nil {
+		b.Fatal(err)
+	}
+	inputs := map[string]tensor.Value{}
+	for _, in := range c.inputs {
+		inputs[in.name] = in.t
+	}
+	return c, m, inputs
 }

@@ -24,6 +24,27 @@ func nodeTestsDir() string {
 
 // requireNodeTests returns the node tests' folder, or skips the test,
 // saying where it looked, when the folder is missing.
+// passCases returns the folders of the node tests the manifest marks
+// pass; the test is skipped where the node tests are not found.
+func passCases(t *testing.T) []string {
+	t.Helper()
+	cases, err := FindCases(requireNodeTests(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest, err := ReadManifest("manifest.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pass []string
+	for _, c := range cases {
+		if e, ok := manifest[filepath.Base(c)]; ok && e.Pass {
+			pass = append(pass, c)
+		}
+	}
+	return pass
+}
+
 func requireNodeTests(t *testing.T) string {
 	t.Helper()
 	dir := nodeTestsDir()
@@ -99,20 +120,8 @@ func TestRunCaseUnderProfile(t *testing.T) {
 // which hands kernels memory full of an earlier run's values: no kernel may
 // depend on fresh memory being zero.
 func TestNodeTestsWithRecycledStorage(t *testing.T) {
-	dir := requireNodeTests(t)
-	cases, err := FindCases(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	manifest, err := ReadManifest("manifest.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cases {
+	for _, c := range passCases(t) {
 		name := filepath.Base(c)
-		if e, ok := manifest[name]; !ok || !e.Pass {
-			continue
-		}
 		if r := RunCase(c, &graph.RunOptions{Pool: graph.NewPool()}); r.Status != Pass {
 			t.Errorf("%s with a pool: %s %s", name, r.Status, r.Reason)
 		}

@@ -25,21 +25,9 @@ import (
 // profile, under the profile too, where a refusal must come from both
 // engines under the same rule.
 func TestEnginesAgreeOnNodeTests(t *testing.T) {
-	dir := requireNodeTests(t)
-	cases, err := FindCases(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	manifest, err := ReadManifest("manifest.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
 	compared := 0
-	for _, c := range cases {
+	for _, c := range passCases(t) {
 		name := filepath.Base(c)
-		if e, ok := manifest[name]; !ok || !e.Pass {
-			continue
-		}
 		t.Run(name, func(t *testing.T) {
 			b, err := os.ReadFile(filepath.Join(c, "model.onnx"))
 			if err != nil {
@@ -140,21 +128,9 @@ func sameRefusal(errFast, errRef error) error {
 // (reusing the headers of the second) gives them again, the second run's
 // outputs unchanged.
 func TestPreparedNodesReplayNodeTests(t *testing.T) {
-	dir := requireNodeTests(t)
-	cases, err := FindCases(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	manifest, err := ReadManifest("manifest.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx := context.Background()
-	for _, c := range cases {
+	for _, c := range passCases(t) {
 		name := filepath.Base(c)
-		if e, ok := manifest[name]; !ok || !e.Pass {
-			continue
-		}
 		b, err := os.ReadFile(filepath.Join(c, "model.onnx"))
 		if err != nil {
 			t.Fatal(err)
