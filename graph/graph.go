@@ -29,6 +29,7 @@ import (
 	"sync/atomic"
 
 	"github.com/onnxshape/onnxshape/internal/nodeproto"
+	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/ops"
@@ -652,7 +653,7 @@ func (st *step) runPrepared(r *runState, p *ops.Prepared, in []tensor.Value) err
 			reuse[k] = r.headers[s]
 		}
 	}
-	err := p.Run(&r.opt, in, reuse, out)
+	err := runenv.RunPrepared(p, &r.opt, in, reuse, out)
 	clear(reuse)
 	if err != nil {
 		clear(out)

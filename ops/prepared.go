@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/onnxshape/onnxshape/internal/header"
+	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -225,12 +226,24 @@ func (p *Prepared) Fits(in []tensor.Value) bool {
 	return true
 }
 
+func init() {
+	runenv.InstallPrepared(func(p, opt any, in []tensor.Value, reuse []*tensor.Tensor, out []tensor.Value) error {
+		o, _ := opt.(*Options)
+		return p.(*Prepared).run(o, in, reuse, out)
+	})
+}
+
 // Run computes the node's outputs for in, which must Fit p, into out (one
-// per output). reuse, when not nil, holds for each output a header the
-// caller owns alone and lets Run repoint at the new output's storage
-// instead of allocating one (see package internal/header); nil entries
-// are allocated.
-func (p *Prepared) Run(opt *Options, in []tensor.Value, reuse []*tensor.Tensor, out []tensor.Value) error {
+// per output), each a new tensor.
+func (p *Prepared) Run(opt *Options, in, out []tensor.Value) error {
+	return p.run(opt, in, nil, out)
+}
+
+// run is Run where reuse, when not nil, holds for each output a header
+// that the model runner alone can reach (see runenv.RunPrepared) and that
+// run may repoint at the new output's storage instead of allocating one
+// (see package internal/header); nil entries are allocated.
+func (p *Prepared) run(opt *Options, in []tensor.Value, reuse []*tensor.Tensor, out []tensor.Value) error {
 	o := opt.orDefault()
 	if err := o.cancelled(); err != nil {
 		return p.op.stopped(err)

@@ -10,7 +10,11 @@
 // packages can import an internal package, so the hook has two callers.
 package runenv
 
-import "context"
+import (
+	"context"
+
+	"github.com/onnxshape/onnxshape/tensor"
+)
 
 // Env is what one run hands the kernels it runs.
 type Env struct {
@@ -39,3 +43,23 @@ func Install(f func(opt any, e Env)) { bind = f }
 // Bind stores e in opt, which must be an *ops.Options; every kernel run
 // with opt then sees e's context, allocator and budget.
 func Bind(opt any, e Env) { bind(opt, e) }
+
+// runPrepared runs an *ops.Prepared with reusable output headers; package
+// ops installs it at init.
+var runPrepared func(p, opt any, in []tensor.Value, reuse []*tensor.Tensor, out []tensor.Value) error
+
+// InstallPrepared records f as the function RunPrepared calls. Package ops
+// calls it once, from its init.
+func InstallPrepared(f func(p, opt any, in []tensor.Value, reuse []*tensor.Tensor, out []tensor.Value) error) {
+	runPrepared = f
+}
+
+// RunPrepared runs p, an *ops.Prepared, on in with opt, an *ops.Options,
+// into out. reuse holds, per output, a header the model runner made in an
+// earlier run and that nothing outside the runner can reach: the prepared
+// node may point it at the new output's storage instead of allocating
+// one (see package internal/header). The public ops.Prepared.Run has no
+// such argument, so no caller's tensor can ever change under it.
+func RunPrepared(p, opt any, in []tensor.Value, reuse []*tensor.Tensor, out []tensor.Value) error {
+	return runPrepared(p, opt, in, reuse, out)
+}

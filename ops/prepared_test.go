@@ -1,0 +1,48 @@
+package ops_test
+
+import (
+	"testing"
+
+	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// A node prepared on one input gives, for another input of the same type
+// and shape, what its kernel gives, in new tensors; an input of another
+// shape, or another parameter value, does not fit it.
+func TestPreparedRunMatchesTheKernel(t *testing.T) {
+	s, err := ops.Lookup("", "Slice", 13)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := &ops.Node{OpType: "Slice", Version: 13, NumOutputs: 1}
+	starts, ends := tensor.MustFromSlice([]int64{-1}), tensor.MustFromSlice([]int64{1}) // W backwards, from the last to the second
+	axes, steps := tensor.MustFromSlice([]int64{1}), tensor.MustFromSlice([]int64{-1})
+	x := tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6, 7, 8}, 2, 4)
+	_, p, err := s.Prepare(nil, n, []tensor.Value{x, starts, ends, axes, steps})
+	if err != nil || p == nil {
+		t.Fatalf("Prepare: %v, %v", p, err)
+	}
+	y := tensor.MustFromSlice([]float32{10, 20, 30, 40, 50, 60, 70, 80}, 2, 4)
+	in := []tensor.Value{y, starts, ends, axes, steps}
+	if !p.Fits(in) {
+		t.Fatal("an input of the same type and shape does not fit")
+	}
+	out := make([]tensor.Value, 1)
+	if err := p.Run(nil, in, out); err != nil {
+		t.Fatal(err)
+	}
+	want, err := s.Run(nil, n, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out[0].(*tensor.Tensor); !got.Equal(want[0].(*tensor.Tensor)) || got.SharesStorage(y) {
+		t.Errorf("prepared %v, kernel %v", got, want[0])
+	}
+	if p.Fits([]tensor.Value{tensor.MustNew(tensor.Float, 2, 5), starts, ends, axes, steps}) {
+		t.Error("an input of another shape fits")
+	}
+	if p.Fits([]tensor.Value{y, tensor.MustFromSlice([]int64{-2}), ends, axes, steps}) {
+		t.Error("another starts value fits")
+	}
+}
