@@ -79,10 +79,7 @@ func gatherAxis(opt *Options, op opRef, data, indices *tensor.Tensor, axis int) 
 		return nil, op.errorf("indices-type", "indices must be int32 or int64, got %v", dt)
 	}
 	dim := data.Shape()[a]
-	if err := opt.charge(op, "indices as int64", int64(indices.Len())*8); err != nil {
-		return nil, err
-	}
-	at, err := indexList(op, indices, dim, "indices", "indices")
+	at, err := indexView(opt, op, indices, dim, "indices", "indices") // read only
 	if err != nil {
 		return nil, err
 	}

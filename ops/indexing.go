@@ -30,6 +30,34 @@ func indexList(op opRef, t *tensor.Tensor, dim int, name, rule string) ([]int64,
 	return v, nil
 }
 
+// indexView is indexList for a caller that only reads the list: int64
+// indices already in [0, dim) are read in place, without a copy (an
+// embedding lookup's 50,000 indices would otherwise be 400 KB a run);
+// others are copied as indexList does, the copy charged to the run first.
+// The list may be the tensor's own storage: never write it.
+func indexView(opt *Options, op opRef, t *tensor.Tensor, dim int, name, rule string) ([]int64, error) {
+	if t.DataType() == tensor.Int64 {
+		v, err := tensor.Data[int64](t)
+		if err == nil && inRange(v, int64(dim)) {
+			return v, nil
+		}
+	}
+	if err := opt.charge(op, name+" as int64", int64(t.Len())*8); err != nil {
+		return nil, err
+	}
+	return indexList(op, t, dim, name, rule)
+}
+
+// inRange reports whether every element of v lies in [0, d).
+func inRange(v []int64, d int64) bool {
+	for _, x := range v {
+		if uint64(x) >= uint64(d) {
+			return false
+		}
+	}
+	return true
+}
+
 // product is the number of elements of the dims (1 for none).
 func product(dims []int) int {
 	n := 1
