@@ -144,44 +144,34 @@ func (p copyPlan) run(opt *Options, dst, src *tensor.Tensor) error {
 // of a small tensor (see Prepared) runs in a few hundred nanoseconds.
 func (q copyPlan) exec(opt *Options, dst, src *tensor.Tensor) error {
 	dt := dst.DataType()
-	small := len(q.shape) > 0 && dt != tensor.String && q.elements()*dt.Size()/4 < parallelWork
-	if d, s := dst.Bytes(), src.Bytes(); small && !opt.streams(len(d), len(s)) {
+	if dt == tensor.String {
+		return q.parallel(opt, 16, false, func(q copyPlan, c *canceller) { stridedCopy(dst.Strings(), src.Strings(), q, false, c) })
+	}
+	size := dt.Size()
+	d, s := dst.Bytes(), src.Bytes()
+	st := opt.streams(len(d), len(s))
+	if len(q.shape) > 0 && q.elements()*size/4 < parallelWork && !st {
 		c := opt.orDefault().canceller()
-		switch dt.Size() {
-		case 1:
-			stridedCopy(d, s, q, false, &c)
-		case 2:
-			stridedCopy(asElems[uint16](d), asElems[uint16](s), q, false, &c)
-		case 4:
-			stridedCopy(asElems[uint32](d), asElems[uint32](s), q, false, &c)
-		case 8:
-			stridedCopy(asElems[uint64](d), asElems[uint64](s), q, false, &c)
-		case 16:
-			stridedCopy(asElems[[2]uint64](d), asElems[[2]uint64](s), q, false, &c)
-		}
+		copyBySize(size, d, s, q, false, &c)
 		return c.err
 	}
-	switch {
-	case dt == tensor.String:
-		return q.parallel(opt, 16, false, func(q copyPlan, c *canceller) { stridedCopy(dst.Strings(), src.Strings(), q, false, c) })
-	default:
-		size := dt.Size()
-		d, s := dst.Bytes(), src.Bytes()
-		st := opt.streams(len(d), len(s))
-		switch size {
-		case 1:
-			return q.parallel(opt, size, st, func(q copyPlan, c *canceller) { stridedCopy(d, s, q, st, c) })
-		case 2:
-			return q.parallel(opt, size, st, func(q copyPlan, c *canceller) { stridedCopy(asElems[uint16](d), asElems[uint16](s), q, st, c) })
-		case 4:
-			return q.parallel(opt, size, st, func(q copyPlan, c *canceller) { stridedCopy(asElems[uint32](d), asElems[uint32](s), q, st, c) })
-		case 8:
-			return q.parallel(opt, size, st, func(q copyPlan, c *canceller) { stridedCopy(asElems[uint64](d), asElems[uint64](s), q, st, c) })
-		case 16:
-			return q.parallel(opt, size, st, func(q copyPlan, c *canceller) { stridedCopy(asElems[[2]uint64](d), asElems[[2]uint64](s), q, st, c) })
-		}
+	return q.parallel(opt, size, st, func(q copyPlan, c *canceller) { copyBySize(size, d, s, q, st, c) })
+}
+
+// copyBySize runs the plan over d and s seen as elements of size bytes.
+func copyBySize(size int, d, s []byte, q copyPlan, stream bool, c *canceller) {
+	switch size {
+	case 1:
+		stridedCopy(d, s, q, stream, c)
+	case 2:
+		stridedCopy(asElems[uint16](d), asElems[uint16](s), q, stream, c)
+	case 4:
+		stridedCopy(asElems[uint32](d), asElems[uint32](s), q, stream, c)
+	case 8:
+		stridedCopy(asElems[uint64](d), asElems[uint64](s), q, stream, c)
+	case 16:
+		stridedCopy(asElems[[2]uint64](d), asElems[[2]uint64](s), q, stream, c)
 	}
-	return nil
 }
 
 // elements returns how many elements the plan moves.
