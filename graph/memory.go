@@ -10,6 +10,7 @@ import (
 
 	"github.com/onnxshape/onnxshape/internal/header"
 	"github.com/onnxshape/onnxshape/internal/runenv"
+	"github.com/onnxshape/onnxshape/internal/storage"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -216,8 +217,7 @@ func (r *runState) allocate(size int) []byte {
 	case r.poolAlloc != nil:
 		b = r.poolAlloc(size)
 	default:
-		words := make([]uint64, (size-1)/8+1)
-		b = unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), size)
+		b = storage.Aligned(size)
 	}
 	if size <= maxSpareBytes {
 		r.fresh = append(r.fresh, unsafe.Pointer(&b[0]))

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 	"weak"
 
+	"github.com/onnxshape/onnxshape/internal/storage"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -137,8 +138,7 @@ func (p *Pool) allocate(size int) []byte {
 		list[len(list)-1] = lentStorage{}
 		p.free[size] = list[:len(list)-1]
 	} else {
-		words := make([]uint64, (size-1)/8+1)
-		s.buf = unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), size)
+		s.buf = storage.Aligned(size)
 		s.weak = weak.Make(&s.buf[0])
 		p.fresh += int64(size)
 	}

@@ -3,10 +3,10 @@ package ops
 import (
 	"bytes"
 	"slices"
-	"unsafe"
 
 	"github.com/onnxshape/onnxshape/internal/header"
 	"github.com/onnxshape/onnxshape/internal/runenv"
+	"github.com/onnxshape/onnxshape/internal/storage"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -303,9 +303,8 @@ func (o *Options) allocInto(op opRef, dt tensor.DataType, shape []int, zero bool
 		if zero {
 			clear(buf)
 		}
-	} else if size > 0 {
-		words := make([]uint64, (size+7)/8)
-		buf = unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), size)
+	} else {
+		buf = storage.Aligned(size)
 	}
 	if !header.Rewrap(old, buf) {
 		return o.allocTensor(op, dt, shape, zero)

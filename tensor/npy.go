@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/sbinet/npyio/npy"
+
+	"github.com/onnxshape/onnxshape/internal/storage"
 )
 
 // ErrNPY is wrapped by every error about a .npy file that ReadNPY cannot
@@ -96,7 +98,7 @@ func ReadNPYLimit(r io.Reader, maxBytes int64) (*Tensor, error) {
 		return nil, err
 	}
 	t := &Tensor{dtype: dt, shape: shape, n: n}
-	if t.data, err = readExactly(r, size, known, alloc); err != nil {
+	if t.data, err = readExactly(r, size, known, storage.Aligned); err != nil {
 		return nil, err
 	}
 	if dt == Bool { // the only type .npy holds whose bytes are not all valid

@@ -16,6 +16,7 @@ import (
 	"unsafe"
 
 	"github.com/onnxshape/onnxshape/internal/header"
+	"github.com/onnxshape/onnxshape/internal/storage"
 )
 
 // ErrShape is wrapped by every error about an impossible shape: a negative
@@ -82,16 +83,6 @@ func ByteSize(dt DataType, shape []int) (int, error) {
 // would panic rather than fail, so New returns an error instead.
 const maxAlloc = min(1<<47, math.MaxInt/2)
 
-// alloc returns n zeroed bytes, 8-byte aligned so that the storage can be
-// read as a slice of any element type.
-func alloc(n int) []byte {
-	if n == 0 {
-		return []byte{}
-	}
-	words := make([]uint64, (n-1)/8+1)
-	return unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), n)
-}
-
 // New returns a zero-filled tensor of type dt and the given shape.
 func New(dt DataType, shape ...int) (*Tensor, error) {
 	if !dt.Valid() {
@@ -109,7 +100,7 @@ func New(dt DataType, shape ...int) (*Tensor, error) {
 	if dt == String {
 		t.strs = make([]string, n)
 	} else {
-		t.data = alloc(size)
+		t.data = storage.Aligned(size) // 8-byte aligned: readable as any element type
 	}
 	return t, nil
 }
@@ -377,7 +368,7 @@ func (t *Tensor) Clone() *Tensor {
 	if t.dtype == String {
 		c.strs = append([]string{}, t.strs...)
 	} else {
-		c.data = alloc(len(t.data))
+		c.data = storage.Aligned(len(t.data))
 		copy(c.data, t.data)
 	}
 	return c
