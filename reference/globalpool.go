@@ -4,7 +4,7 @@
 // dimension of input tensor." GlobalMaxPool (1, 22): the same with max
 // pooling. GlobalLpPool (1, 2, 22): the same with Lp pooling, p a float in
 // version 1 and an int from 2 (default 2). Y is N x C x 1 x ... x 1. The
-// mean is the sum in order divided by the count (NaN for no element); the
+// mean is the sum (in the order of sumlanes.go) divided by the count (NaN for no element); the
 // max propagates a NaN (the first) and is -inf for no element; Lp is
 // (sum of |x|^p)^(1/p), each power in float64 rounded to the computing type.
 
@@ -71,19 +71,12 @@ func globalPool(opt *ops.Options, n *ops.Node, x *tensor.Tensor, f32 func([]floa
 }
 
 func globalMean[A float32 | float64](v []A) A {
-	var s A
-	for _, x := range v {
-		s += x
-	}
-	return s / A(len(v))
+	return sumLanes(v) / A(len(v))
 }
 
 func globalLp[A float32 | float64](p float64) func([]A) A {
 	return func(v []A) A {
-		var s A
-		for _, x := range v {
-			s += A(math.Pow(math.Abs(float64(x)), p))
-		}
+		s := sumLanesOf(v, func(x A) A { return A(math.Pow(math.Abs(float64(x)), p)) })
 		return A(math.Pow(float64(s), 1/p))
 	}
 }

@@ -11,12 +11,10 @@ func init() {
 }
 
 func reduceL1[A computeNumber](v []A) A {
-	var s A
-	for _, x := range v {
+	return sumLanesOf(v, func(x A) A {
 		if x < 0 {
-			x = -x
+			return -x
 		}
-		s += x
-	}
-	return s
+		return x
+	})
 }

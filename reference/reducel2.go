@@ -16,9 +16,6 @@ func init() {
 }
 
 func reduceL2[A computeNumber](v []A) A {
-	var s A
-	for _, x := range v {
-		s += x * x
-	}
+	s := sumLanesOf(v, func(x A) A { return A(x * x) })
 	return fromFloat64[A](math.Sqrt(float64(s)))
 }

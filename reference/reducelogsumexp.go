@@ -2,7 +2,7 @@
 // provided axes ... Reduction over an empty set of values yields minus
 // infinity": log(sum(exp(x))), written m + log(sum(exp(x - m))) with m the
 // largest element so that exp does not overflow (each exp in float64,
-// rounded, summed in order). When m is infinite the result is m.
+// rounded, summed in the order of sumlanes.go). When m is infinite the result is m.
 // The axes, keepdims and noop_with_empty_axes are those of every Reduce*
 // operator (reduction.go).
 
@@ -25,9 +25,6 @@ func reduceLogSumExp[A computeNumber](v []A) A {
 	if math.IsInf(float64(m), 0) {
 		return m
 	}
-	var s A
-	for _, x := range v {
-		s += fromFloat64[A](math.Exp(float64(x) - float64(m)))
-	}
+	s := sumLanesOf(v, func(x A) A { return fromFloat64[A](math.Exp(float64(x) - float64(m))) })
 	return fromFloat64[A](float64(m) + math.Log(float64(s)))
 }

@@ -10,11 +10,7 @@ func init() {
 		reduceSum[float32], reduceSum[float64], reduceSum[int8], reduceSum[uint8], reduceSum[int32], reduceSum[uint32], reduceSum[int64], reduceSum[uint64]})
 }
 
-// reduceSum adds the elements from 0, in order.
+// reduceSum adds the elements in the order of every reduction (sumlanes.go).
 func reduceSum[A computeNumber](v []A) A {
-	var s A
-	for _, x := range v {
-		s += x
-	}
-	return s
+	return sumLanes(v)
 }

@@ -11,9 +11,5 @@ func init() {
 }
 
 func reduceSumSquare[A computeNumber](v []A) A {
-	var s A
-	for _, x := range v {
-		s += x * x
-	}
-	return s
+	return sumLanesOf(v, func(x A) A { return A(x * x) })
 }

@@ -8,7 +8,8 @@ package reference
 //
 // The computing type: an integer in its own type (sums wrap), float and
 // double in their own, float16 and bfloat16 in float32, bool as 0 or 1. A
-// sum adds its elements from 0, in row-major order, one after the other.
+// sum adds its elements, in row-major order, in the sixteen lanes of
+// sumlanes.go; a product multiplies them from 1, one after the other.
 
 import (
 	"encoding/binary"

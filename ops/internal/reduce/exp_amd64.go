@@ -183,38 +183,3 @@ func divideRow(y []float32, s float32) {
 		y[i] /= s
 	}
 }
-
-//go:noescape
-func sumRows8x8(x *float32, n, chunks int, sums *[8]float32)
-
-//go:noescape
-func sumRows16x8(x *float32, n, chunks int, sums *[16]float32)
-
-// sumRowsF32 sets sums[r] to the sum of row r of the len(sums) (8 or 16)
-// rows of n float32 of x, added from 0 in index order, eight columns at a
-// time where the processor has AVX2 (the same bits as one row at a time:
-// each row is one lane), sixteen rows as two groups of eight whose
-// additions overlap.
-func sumRowsF32(x []float32, n int, sums []float32) {
-	rows := len(sums)
-	clear(sums)
-	done := 0
-	if haveExpAVX2 && n >= 8 {
-		_ = x[rows*n-1]
-		switch rows {
-		case 16:
-			sumRows16x8(&x[0], n, n/8, (*[16]float32)(sums))
-			done = n &^ 7
-		case 8:
-			sumRows8x8(&x[0], n, n/8, (*[8]float32)(sums))
-			done = n &^ 7
-		}
-	}
-	for r := range rows {
-		s := sums[r]
-		for _, v := range x[r*n+done : (r+1)*n] {
-			s += v
-		}
-		sums[r] = s
-	}
-}

@@ -56,9 +56,7 @@
 // half-way between two float32s (the 29 bits that float32 rounding drops
 // are within halfwayMargin of 2^28), and returns the number of elements written. Two blocks of
 // four run side by side: each is one long chain of dependent operations.
-// (The sums of a softmax's rows are added afterwards, sixteen rows at a
-// time by sumRowsF32: here they would be one chain of dependent scalar
-// additions, the slowest part.)
+// (The sums of a softmax's rows are added afterwards, by rowSumsF32.)
 TEXT ·expShifted8(SB), NOSPLIT, $0-48
 	MOVQ         dst+0(FP), DI
 	MOVQ         src+8(FP), SI
@@ -181,137 +179,6 @@ maxdone:
 	VMOVMSKPS    Y2, BX
 	TESTQ        BX, BX
 	SETNE        nan+20(FP)
-	VZEROUPPER
-	RET
-
-// TRANSPOSE_ADD(R0, R4, ACC) adds, for the eight rows of DX bytes each
-// at R0 (rows 0-3, R9 = 3*DX) and R4 (rows 4-7), their next eight elements
-// to ACC, one after the other in index order: the 8x8 block is transposed
-// so that lane r of column k is element k of row r, and the columns are
-// added in order; each lane of ACC is one row's sum. The loads put row r's
-// and row r+4's halves side by side (Y0-Y3 columns 0-3, Y4-Y7 columns 4-7),
-// so that two 4x4 transposes within the 128-bit halves finish it: 16
-// shuffles a block instead of 24. Y8-Y11 are scratch.
-#define TRANSPOSE_ADD(R0, R4, ACC) \
-	VMOVUPS     (R0), X0 \
-	VINSERTF128 $1, (R4), Y0, Y0 \
-	VMOVUPS     (R0)(DX*1), X1 \
-	VINSERTF128 $1, (R4)(DX*1), Y1, Y1 \
-	VMOVUPS     (R0)(DX*2), X2 \
-	VINSERTF128 $1, (R4)(DX*2), Y2, Y2 \
-	VMOVUPS     (R0)(R9*1), X3 \
-	VINSERTF128 $1, (R4)(R9*1), Y3, Y3 \
-	VMOVUPS     16(R0), X4 \
-	VINSERTF128 $1, 16(R4), Y4, Y4 \
-	VMOVUPS     16(R0)(DX*1), X5 \
-	VINSERTF128 $1, 16(R4)(DX*1), Y5, Y5 \
-	VMOVUPS     16(R0)(DX*2), X6 \
-	VINSERTF128 $1, 16(R4)(DX*2), Y6, Y6 \
-	VMOVUPS     16(R0)(R9*1), X7 \
-	VINSERTF128 $1, 16(R4)(R9*1), Y7, Y7 \
-	VUNPCKLPS   Y1, Y0, Y8 \
-	VUNPCKHPS   Y1, Y0, Y9 \
-	VUNPCKLPS   Y3, Y2, Y10 \
-	VUNPCKHPS   Y3, Y2, Y11 \
-	VSHUFPS     $0x44, Y10, Y8, Y0 \
-	VSHUFPS     $0xEE, Y10, Y8, Y1 \
-	VSHUFPS     $0x44, Y11, Y9, Y2 \
-	VSHUFPS     $0xEE, Y11, Y9, Y3 \
-	VUNPCKLPS   Y5, Y4, Y8 \
-	VUNPCKHPS   Y5, Y4, Y9 \
-	VUNPCKLPS   Y7, Y6, Y10 \
-	VUNPCKHPS   Y7, Y6, Y11 \
-	VSHUFPS     $0x44, Y10, Y8, Y4 \
-	VSHUFPS     $0xEE, Y10, Y8, Y5 \
-	VSHUFPS     $0x44, Y11, Y9, Y6 \
-	VSHUFPS     $0xEE, Y11, Y9, Y7 \
-	VADDPS      Y0, ACC, ACC \
-	VADDPS      Y1, ACC, ACC \
-	VADDPS      Y2, ACC, ACC \
-	VADDPS      Y3, ACC, ACC \
-	VADDPS      Y4, ACC, ACC \
-	VADDPS      Y5, ACC, ACC \
-	VADDPS      Y6, ACC, ACC \
-	VADDPS      Y7, ACC, ACC
-
-// func sumRows8x8(x *float32, n, chunks int, sums *[8]float32)
-//
-// For the eight rows of n float32 at x (row r at x + r*n*4), adds the first
-// chunks*8 elements of each row to sums[r], one after the other in index
-// order, as Go's scalar loop does (TRANSPOSE_ADD).
-TEXT ·sumRows8x8(SB), NOSPLIT, $0-32
-	MOVQ       x+0(FP), SI
-	MOVQ       n+8(FP), DX
-	SHLQ       $2, DX                 // row stride in bytes
-	MOVQ       chunks+16(FP), CX
-	MOVQ       sums+24(FP), DI
-	VMOVUPS    (DI), Y15
-	LEAQ       (SI)(DX*4), R8         // row 4
-	LEAQ       (DX)(DX*2), R9         // 3 rows in bytes
-
-sumloop:
-	TESTQ      CX, CX
-	JE         sumdone
-	TRANSPOSE_ADD(SI, R8, Y15)
-	ADDQ       $32, SI
-	ADDQ       $32, R8
-	DECQ       CX
-	JMP        sumloop
-
-sumdone:
-	VMOVUPS    Y15, (DI)
-	VZEROUPPER
-	RET
-
-// func sumRows16x8(x *float32, n, chunks int, sums *[16]float32)
-//
-// sumRows8x8 for sixteen rows: two groups of eight, each with its own
-// accumulator, so that two chains of additions are in flight instead of
-// one waiting on the last (each row still adds in index order). The
-// loads jump between sixteen rows, a pattern the processor's prefetchers
-// miss: each step prefetches into L2 512 bytes of the sixteen rows that
-// a caller walking its rows in order reads six calls later (on the 25 MB
-// input of issue 16 that was faster than one or two calls ahead into L1;
-// prefetches past the end of memory are harmless).
-TEXT ·sumRows16x8(SB), NOSPLIT, $0-32
-	MOVQ       x+0(FP), SI
-	MOVQ       n+8(FP), DX
-	SHLQ       $2, DX                 // row stride in bytes
-	MOVQ       chunks+16(FP), CX
-	MOVQ       sums+24(FP), DI
-	VMOVUPS    (DI), Y14
-	VMOVUPS    32(DI), Y15
-	LEAQ       (SI)(DX*4), R8         // row 4
-	LEAQ       (R8)(DX*4), R10        // row 8
-	LEAQ       (R10)(DX*4), R11       // row 12
-	LEAQ       (DX)(DX*2), R9         // 3 rows in bytes
-	IMUL3Q     $96, DX, R12
-	ADDQ       SI, R12                // row 96: six calls ahead
-
-sum16loop:
-	TESTQ      CX, CX
-	JE         sum16done
-	PREFETCHT1 (R12)
-	PREFETCHT1 64(R12)
-	PREFETCHT1 128(R12)
-	PREFETCHT1 192(R12)
-	PREFETCHT1 256(R12)
-	PREFETCHT1 320(R12)
-	PREFETCHT1 384(R12)
-	PREFETCHT1 448(R12)
-	TRANSPOSE_ADD(SI, R8, Y14)
-	TRANSPOSE_ADD(R10, R11, Y15)
-	ADDQ       $512, R12
-	ADDQ       $32, SI
-	ADDQ       $32, R8
-	ADDQ       $32, R10
-	ADDQ       $32, R11
-	DECQ       CX
-	JMP        sum16loop
-
-sum16done:
-	VMOVUPS    Y14, (DI)
-	VMOVUPS    Y15, 32(DI)
 	VZEROUPPER
 	RET
 

@@ -22,18 +22,6 @@ func divideRow(y []float32, s float32) {
 	}
 }
 
-// sumRowsF32 sets sums[r] to the sum of row r of the len(sums) rows of n
-// float32 of x, added from 0 in index order.
-func sumRowsF32(x []float32, n int, sums []float32) {
-	for r := range sums {
-		var s float32
-		for _, v := range x[r*n : (r+1)*n] {
-			s += v
-		}
-		sums[r] = s
-	}
-}
-
 // expShiftedEach sets dst[i] to float32(math.Exp(float64(src[i] - m[i]))).
 func expShiftedEach(dst, src, m []float32) {
 	dst, m = dst[:len(src)], m[:len(src)]

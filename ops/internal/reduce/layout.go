@@ -12,15 +12,16 @@
 // memory. Everything else (reduced axes not adjacent) gathers each output's
 // elements into a row and reduces it as reduce-last does.
 //
-// Every output is the reduction of its elements in row-major order, one
-// after the other, in the computing type: the fast loops and the reference
-// engine give the same bits. Where a loop would wait on its own last
-// addition, it runs several outputs side by side instead (four rows of a
-// reduce-last sum; eight float32 rows transposed in AVX2 registers, one row
-// a lane, exp_amd64.s); Softmax's float32 exponentials run eight at a time
-// in float64 and fall back to math.Exp wherever the rounding to float32
-// could differ from it. Other processors, and the purego build tag, take
-// the scalar loops (exp_other.go).
+// Every output is the reduction of its elements in row-major order, in the
+// computing type, in the order the reference engine defines: sums in
+// sixteen interleaved partial sums added by halves at the end (lanes.go),
+// products, maxima and minima one element after the other. The fast loops
+// and the reference engine give the same bits. A float32 row sum is one
+// sixteen-lane vector accumulator (sum_amd64.s); a column block keeps
+// sixteen rows of partials. Softmax's float32 exponentials run eight at a
+// time in float64 and fall back to math.Exp wherever the rounding to
+// float32 could differ from it. Other processors, and the purego build tag,
+// take the scalar loops (sum_other.go, exp_other.go).
 package reduce
 
 // Number is the set of computing types: the integers are computed in

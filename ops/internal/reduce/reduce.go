@@ -47,29 +47,9 @@ func Run[A Number](op Op, l Layout, x, y []A, par Parallel) error {
 		return par(l.Outer, l.Outer*n, func(lo, hi int) error {
 			o := lo
 			if xf, ok := any(x).([]float32); ok && (op.Kind == Sum || op.Kind == Mean) {
-				// Sixteen (then eight) float32 rows at once, transposed
-				// in vector registers: each row still adds in order.
-				yf := any(y).([]float32)
-				var sums [16]float32
-				for o+8 <= hi {
-					rows := 8
-					if o+16 <= hi {
-						rows = 16
-					}
-					sumRowsF32(xf[o*n:(o+rows)*n], n, sums[:rows])
-					for k, s := range sums[:rows] {
-						yf[o+k] = float32(finish(op, A(s), 0, n))
-					}
-					o += rows
-				}
-			}
-			if op.Kind == Sum || op.Kind == Mean || op.Kind == SumSquare || op.Kind == L2 {
-				// Four rows at once: four sums in flight instead of one
-				// waiting on the last addition; each still adds its row
-				// in order.
-				for ; o+4 <= hi; o += 4 {
-					sumRows4(op, x[o*n:(o+4)*n], n, y[o:o+4])
-				}
+				// Each row one sixteen-lane accumulator.
+				rowSumsF32(xf[lo*n:hi*n], n, any(y).([]float32)[lo:hi], op.Kind == Mean)
+				return nil
 			}
 			if xf, ok := any(x).([]float32); ok && op.Kind == Max {
 				yf := any(y).([]float32)
@@ -85,14 +65,20 @@ func Run[A Number](op Op, l Layout, x, y []A, par Parallel) error {
 	}
 	// [Outer, N, Inner]: the outputs of one outer index accumulate N rows
 	// of Inner elements. Parts are ranges of (outer, column block) pairs so
-	// that a reduce-first (Outer 1) still spreads across cores.
-	const block = 4096
+	// that a reduce-first (Outer 1) still spreads across cores. A block is
+	// at most 512 columns so that its sixteen rows of partial sums (at most
+	// 64 KiB, the same whatever the input) stay in the first caches.
+	const block = 512
 	blocks := (l.Inner + block - 1) / block
 	var m []A
 	if op.Kind == LogSumExp {
 		m = make([]A, len(y))
 	}
 	return par(l.Outer*blocks, l.Outer*l.N*l.Inner, func(lo, hi int) error {
+		var parts []A
+		if op.Kind != Max && op.Kind != Min && op.Kind != Prod {
+			parts = make([]A, lanes*min(block, l.Inner))
+		}
 		for t := lo; t < hi; t++ {
 			o, b := t/blocks, t%blocks
 			c0, c1 := b*block, min((b+1)*block, l.Inner)
@@ -102,7 +88,7 @@ func Run[A Number](op Op, l Layout, x, y []A, par Parallel) error {
 			if m != nil {
 				mm = m[o*l.Inner+c0 : o*l.Inner+c1]
 			}
-			reduceColumns(op, in, l.N, l.Inner, c0, out, mm)
+			reduceColumns(op, in, l.N, l.Inner, c0, out, mm, parts)
 		}
 		return nil
 	})
@@ -232,24 +218,10 @@ func finish[A Number](op Op, acc A, m A, count int) A {
 // reduceRow reduces one contiguous row of elements.
 func reduceRow[A Number](op Op, row []A) A {
 	switch op.Kind {
-	case Sum, Mean:
-		var acc A
-		for _, v := range row {
-			acc += v
-		}
-		return finish(op, acc, 0, len(row))
-	case SumSquare, L2:
-		var acc A
-		for _, v := range row {
-			acc += v * v
-		}
-		return finish(op, acc, 0, len(row))
-	case L1:
-		var acc A
-		for _, v := range row {
-			acc += abs(v)
-		}
-		return acc
+	case Sum, Mean, LogSum:
+		return finish(op, sumRow(row), 0, len(row))
+	case SumSquare, L2, L1, Lp:
+		return finish(op, sumRowOf(row, termOf[A](op)), 0, len(row))
 	case Max:
 		acc := lowest[A]()
 		for _, v := range row {
@@ -278,71 +250,62 @@ func reduceRow[A Number](op Op, row []A) A {
 			acc *= v
 		}
 		return acc
-	case LogSum:
-		var acc A
-		for _, v := range row {
-			acc += v
-		}
-		return finish(op, acc, 0, len(row))
 	case LogSumExp:
 		m := reduceRow(Op{Kind: Max}, row)
 		var acc A
 		if !math.IsInf(float64(m), 0) {
-			for _, v := range row {
-				acc += fromFloat64[A](math.Exp(float64(v) - float64(m)))
-			}
+			acc = sumRowOf(row, expTerm(m))
 		}
 		return finish(op, acc, m, len(row))
-	case Lp:
-		var acc A
-		for _, v := range row {
-			acc += fromFloat64[A](math.Pow(float64(abs(v)), op.P))
-		}
-		return finish(op, acc, 0, len(row))
 	}
 	return 0
 }
 
+// termOf is what a sum of kind op.Kind adds for each element, rounded to
+// A (the explicit conversion keeps x*x from fusing with the addition);
+// nil for a plain sum.
+func termOf[A Number](op Op) func(A) A {
+	switch op.Kind {
+	case SumSquare, L2:
+		return func(v A) A { return A(v * v) }
+	case L1:
+		return abs[A]
+	case Lp:
+		return func(v A) A { return fromFloat64[A](math.Pow(float64(abs(v)), op.P)) }
+	}
+	return nil
+}
+
+// expTerm is LogSumExp's term, exp(x - m) in float64 rounded to A.
+func expTerm[A Number](m A) func(A) A {
+	return func(v A) A { return fromFloat64[A](math.Exp(float64(v) - float64(m))) }
+}
+
 // reduceColumns reduces the columns c0 to c0+len(out) of an [n, inner]
 // block: out[j] is the reduction of in[i*inner+c0+j] over i. m is scratch
-// of len(out) elements for LogSumExp.
-func reduceColumns[A Number](op Op, in []A, n, inner, c0 int, out, m []A) {
+// of len(out) elements for LogSumExp, parts lanes*len(out) for the sums.
+func reduceColumns[A Number](op Op, in []A, n, inner, c0 int, out, m, parts []A) {
 	w := len(out)
 	rows := func(yield func(row []A)) {
 		for i := range n {
 			yield(in[i*inner+c0 : i*inner+c0+w])
 		}
 	}
-	k := op.Kind
-	if k == LogSumExp {
-		k = Max
-	}
-	init := initial[A](k)
-	acc := out
-	if op.Kind == LogSumExp {
-		acc = m
-	}
-	for j := range acc {
-		acc[j] = init
-	}
-	switch k {
-	case Sum, Mean, LogSum:
-		rows(func(row []A) { addRow(acc, row) })
-	case SumSquare, L2:
-		rows(func(row []A) {
-			row = row[:len(acc)]
-			for j, v := range row {
-				acc[j] += v * v
-			}
-		})
-	case L1:
-		rows(func(row []A) {
-			row = row[:len(acc)]
-			for j, v := range row {
-				acc[j] += abs(v)
-			}
-		})
-	case Max:
+	switch op.Kind {
+	case Sum, Mean, LogSum, SumSquare, L2, L1, Lp:
+		var term func(int, A) A
+		if t := termOf[A](op); t != nil {
+			term = func(_ int, v A) A { return t(v) }
+		}
+		sumColumnsOf(in, n, inner, c0, out, parts, term)
+	case Max, LogSumExp:
+		acc := out
+		if op.Kind == LogSumExp {
+			acc = m
+		}
+		for j := range acc {
+			acc[j] = lowest[A]()
+		}
 		rows(func(row []A) {
 			row = row[:len(acc)]
 			for j, v := range row {
@@ -354,42 +317,36 @@ func reduceColumns[A Number](op Op, in []A, n, inner, c0 int, out, m []A) {
 			}
 		})
 	case Min:
+		for j := range out {
+			out[j] = highest[A]()
+		}
 		rows(func(row []A) {
-			row = row[:len(acc)]
+			row = row[:len(out)]
 			for j, v := range row {
-				if a := acc[j]; v < a || v != v {
+				if a := out[j]; v < a || v != v {
 					if a == a {
-						acc[j] = v
+						out[j] = v
 					}
 				}
 			}
 		})
 	case Prod:
-		rows(func(row []A) {
-			row = row[:len(acc)]
-			for j, v := range row {
-				acc[j] *= v
-			}
-		})
-	case Lp:
-		rows(func(row []A) {
-			row = row[:len(acc)]
-			for j, v := range row {
-				acc[j] += fromFloat64[A](math.Pow(float64(abs(v)), op.P))
-			}
-		})
-	}
-	if op.Kind == LogSumExp {
 		for j := range out {
-			out[j] = 0
+			out[j] = 1
 		}
 		rows(func(row []A) {
 			row = row[:len(out)]
 			for j, v := range row {
-				if !math.IsInf(float64(m[j]), 0) {
-					out[j] += fromFloat64[A](math.Exp(float64(v) - float64(m[j])))
-				}
+				out[j] *= v
 			}
+		})
+	}
+	if op.Kind == LogSumExp {
+		sumColumnsOf(in, n, inner, c0, out, parts, func(j int, v A) A {
+			if math.IsInf(float64(m[j]), 0) {
+				return 0
+			}
+			return fromFloat64[A](math.Exp(float64(v) - float64(m[j])))
 		})
 	}
 	switch op.Kind {
@@ -413,28 +370,4 @@ func addRow[A Number](acc, row []A) {
 	for j, v := range row {
 		acc[j] += v
 	}
-}
-
-// sumRows4 is reduceRow of Sum, Mean, SumSquare or L2 for the four rows of
-// n elements of x, written to y[0:4].
-func sumRows4[A Number](op Op, x []A, n int, y []A) {
-	r0, r1, r2, r3 := x[:n], x[n:2*n], x[2*n:3*n], x[3*n:4*n]
-	var s0, s1, s2, s3 A
-	if op.Kind == SumSquare || op.Kind == L2 {
-		for i, v := range r0 {
-			s0 += v * v
-			s1 += r1[i] * r1[i]
-			s2 += r2[i] * r2[i]
-			s3 += r3[i] * r3[i]
-		}
-	} else {
-		for i, v := range r0 {
-			s0 += v
-			s1 += r1[i]
-			s2 += r2[i]
-			s3 += r3[i]
-		}
-	}
-	y = y[:4]
-	y[0], y[1], y[2], y[3] = finish(op, s0, 0, n), finish(op, s1, 0, n), finish(op, s2, 0, n), finish(op, s3, 0, n)
 }

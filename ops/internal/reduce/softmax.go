@@ -15,7 +15,7 @@ const (
 
 // RunSoftmax writes the softmax kind of x, laid out as l (not General), to y
 // of the same length. The exponentials are computed in float64 and rounded
-// to A; the sum is accumulated in A in index order. A Softmax slice of -inf
+// to A; the sum is accumulated in A in the lane order (lanes.go). A Softmax slice of -inf
 // only gives NaN (0/0), or with negInfZero 0 (SONNX: "0 if X[i] = -inf").
 func RunSoftmax[A Number](kind SoftmaxKind, l Layout, x, y []A, negInfZero bool, par Parallel) error {
 	if l.N == 0 || l.Outer*l.Inner == 0 {
@@ -29,9 +29,6 @@ func RunSoftmax[A Number](kind SoftmaxKind, l Layout, x, y []A, negInfZero bool,
 				yf := any(y).([]float32)
 				for o < hi {
 					rows := min(hi-o, 16)
-					if rows > 8 && rows < 16 {
-						rows = 8 // sumRowsF32's vector paths take 8 or 16
-					}
 					softmaxRowsF32(kind, xf[o*n:(o+rows)*n], yf[o*n:(o+rows)*n], n, negInfZero)
 					o += rows
 				}
@@ -42,10 +39,10 @@ func RunSoftmax[A Number](kind SoftmaxKind, l Layout, x, y []A, negInfZero bool,
 			return nil
 		})
 	}
-	const block = 1024
+	const block = 512
 	blocks := (inner + block - 1) / block
 	return par(l.Outer*blocks, l.Outer*n*inner, func(lo, hi int) error {
-		m, s := make([]A, block), make([]A, block)
+		m, s := make([]A, block), make([]A, (lanes+1)*block)
 		idx := make([]int, block)
 		for t := lo; t < hi; t++ {
 			o, b := t/blocks, t%blocks
@@ -74,15 +71,11 @@ func softmaxRow[A Number](kind SoftmaxKind, x, y []A, negInfZero bool) {
 		clear(y)
 		return
 	}
-	var s A
 	y = y[:len(x)]
 	for i, v := range x {
-		e := A(math.Exp(float64(v - m)))
-		s += e
-		if kind == Softmax {
-			y[i] = e
-		}
+		y[i] = A(math.Exp(float64(v - m)))
 	}
+	s := sumRow(y)
 	if kind == Softmax {
 		for i := range y {
 			y[i] /= s
@@ -98,9 +91,7 @@ func softmaxRow[A Number](kind SoftmaxKind, x, y []A, negInfZero bool) {
 // softmaxRowsF32 is softmaxRow (not Hardmax) of the float32 rows (at most
 // 16) of n elements of x, with the same steps and bits, faster: rowMax,
 // expShiftedRow and divideRow eight elements at a time, and the sums of
-// the exponentials added by sumRowsF32 for all the rows at once (each row
-// in index order, one row a vector lane) instead of one dependent scalar
-// addition after another.
+// the exponentials by rowSumsF32, sixteen lanes at a time.
 func softmaxRowsF32(kind SoftmaxKind, x, y []float32, n int, negInfZero bool) {
 	rows := len(x) / n
 	var ms, sums [16]float32
@@ -115,7 +106,7 @@ func softmaxRowsF32(kind SoftmaxKind, x, y []float32, n int, negInfZero bool) {
 		}
 		expShiftedRow(yr, xr, ms[r])
 	}
-	sumRowsF32(y, n, sums[:rows])
+	rowSumsF32(y, n, sums[:rows], false)
 	for r := range rows {
 		xr, yr := x[r*n:(r+1)*n], y[r*n:(r+1)*n]
 		switch {
@@ -132,7 +123,8 @@ func softmaxRowsF32(kind SoftmaxKind, x, y []float32, n int, negInfZero bool) {
 }
 
 // softmaxColumns is the softmax kind of the columns c0 to c0+len(m) of an
-// [n, inner] block; m, s and idx are scratch of that many elements.
+// [n, inner] block; m and idx are scratch of that many elements, s of
+// lanes+1 times that many (the sums and their partials).
 func softmaxColumns[A Number](kind SoftmaxKind, x, y []A, n, inner, c0 int, m, s []A, idx []int, negInfZero bool) {
 	w := len(m)
 	row := func(z []A, i int) []A { return z[i*inner+c0 : i*inner+c0+w] }
@@ -160,7 +152,7 @@ func softmaxColumns[A Number](kind SoftmaxKind, x, y []A, n, inner, c0 int, m, s
 		return
 	}
 	for j := range m {
-		m[j], s[j] = lowest[A](), 0
+		m[j] = lowest[A]()
 	}
 	for i := range n {
 		for j, v := range row(x, i) {
@@ -174,17 +166,14 @@ func softmaxColumns[A Number](kind SoftmaxKind, x, y []A, n, inner, c0 int, m, s
 		if xf, ok := any(row(x, i)).([]float32); ok {
 			// expShiftedEach: the same bits, eight at a time.
 			expShiftedEach(any(r).([]float32), xf, any(m).([]float32))
-			for j, e := range r {
-				s[j] += e
-			}
 			continue
 		}
 		for j, v := range row(x, i) {
-			e := A(math.Exp(float64(v - m[j])))
-			s[j] += e
-			r[j] = e
+			r[j] = A(math.Exp(float64(v - m[j])))
 		}
 	}
+	sumColumnsOf(y, n, inner, c0, s[:w], s[w:], nil)
+	s = s[:w]
 	if kind == Softmax {
 		for i := range n {
 			r := row(y, i)

@@ -1,0 +1,49 @@
+//go:build amd64 && !purego
+
+package reduce
+
+import "golang.org/x/sys/cpu"
+
+// rowSumsF32 sets sums[r] to the sum, in the lane order, of row r of the
+// len(sums) rows of n float32 of x, divided by float32(n) when mean is set:
+// each row is one sixteen-lane vector accumulator (two of eight with AVX2),
+// the tail masked with +0, then the lane tree, as sumRow does one element
+// at a time.
+func rowSumsF32(x []float32, n int, sums []float32, mean bool) {
+	rows := len(sums)
+	if rows == 0 || n == 0 {
+		for r := range sums {
+			sums[r] = meanOf(0, n, mean)
+		}
+		return
+	}
+	_ = x[rows*n-1]
+	switch {
+	case haveSumAVX512:
+		rowSumsAVX512(&x[0], n, rows, &sums[0])
+	case haveSumAVX2:
+		rowSumsAVX2(&x[0], n, rows, &sums[0], &tailMasks)
+	default:
+		for r := range sums {
+			sums[r] = meanOf(sumRow(x[r*n:(r+1)*n]), n, mean)
+		}
+		return
+	}
+	if mean {
+		divideRow(sums, float32(n))
+	}
+}
+
+// haveSumAVX512 and haveSumAVX2 pick rowSumsF32's kernel (tests turn them
+// off to reach the others).
+var haveSumAVX512, haveSumAVX2 = cpu.X86.HasAVX512F, cpu.X86.HasAVX2
+
+// tailMasks is sixteen all-ones int32 then sixteen zeros: the sixteen
+// int32 from index 16-t are the masks of a tail of t elements.
+var tailMasks = [32]int32{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
+
+//go:noescape
+func rowSumsAVX512(x *float32, n, rows int, sums *float32)
+
+//go:noescape
+func rowSumsAVX2(x *float32, n, rows int, sums *float32, masks *[32]int32)

@@ -1,0 +1,11 @@
+//go:build !amd64 || purego
+
+package reduce
+
+// rowSumsF32 sets sums[r] to the sum, in the lane order, of row r of the
+// len(sums) rows of n float32 of x, divided by float32(n) when mean is set.
+func rowSumsF32(x []float32, n int, sums []float32, mean bool) {
+	for r := range sums {
+		sums[r] = meanOf(sumRow(x[r*n:(r+1)*n]), n, mean)
+	}
+}
