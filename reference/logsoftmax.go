@@ -1,7 +1,7 @@
 // LogSoftmax (1, 11, 13): "LogSoftmax(input, axis) = Log(Softmax(input,
 // axis=axis))", computed as (x - m) - log(s), m the slice's largest
-// element and s the sum of exp(x - m) (each in float64 rounded to the
-// computing type, summed in the order of sumlanes.go). (softmaxfamily.go)
+// element and s the sum of exp(x - m) (Softmax's exponential, softmax.go,
+// summed in the order of sumlanes.go). (softmaxfamily.go)
 
 package reference
 
@@ -11,7 +11,7 @@ func init() { registerSoftmaxFamily("LogSoftmax", logSoftmax[float32], logSoftma
 
 func logSoftmax[A float32 | float64](v []A, _ bool) []A {
 	m := sliceMax(v)
-	s := sumLanesOf(v, func(x A) A { return A(math.Exp(float64(x - m))) })
+	s := sumLanesOf(v, func(x A) A { return softmaxExp(x-m, false) })
 	ls := A(math.Log(float64(s)))
 	out := make([]A, len(v))
 	for i, x := range v {

@@ -8,138 +8,100 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// haveExpAVX2 reports a processor that runs expShifted8 and divideBy8.
-var haveExpAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
-
-// expShiftedBlocks is expShifted8, or expShifted8AVX512 where the processor
-// has AVX-512 (half the instructions: eight float64 lanes a register).
-var expShiftedBlocks = func() func(dst, src *float32, n int, m float32, consts *[22][4]uint64) int {
-	if cpu.X86.HasAVX512F {
-		return expShifted8AVX512
-	}
-	return expShifted8
-}()
-
-// expDegree is the degree of the Taylor polynomial of exp(r) in the block
-// kernels, and halfwayMargin how near (in units of the float64 result's
-// last place) a point half-way between two float32s a result must lie to
-// be left to math.Exp. The bound that makes them safe, for |r| <= ln(2)/2
-// (k is the nearest integer to x/ln 2; x/ln 2's own rounding adds ~1e-14):
-//
-//   - truncation: the remainder is exp(t) r^11/11! for a t between 0 and r,
-//     so relative to exp(r) at most e^(2|r|) |r|^11/11! <= 2 * 0.34658^11 /
-//     39916800 < 4.4e-13;
-//   - the polynomial's value p = exp(r) lies in [0.70, 1.42], where a unit
-//     in the last place is 2^-53 or 2^-52: the truncation is at most
-//     1.42 * 4.4e-13 / 2^-53 < 5700 units; multiplying by 2^k is exact
-//     (results are normal float64s in the range the kernels take);
-//   - rounding: r = x - k*ln2Hi - k*ln2Lo, two FMAs each rounding once
-//     (|r| < 0.35: 2^-55 each), errs by at most 2^-54, so p by under one
-//     unit; the coefficients 1/n!, each within 2^-53 of itself, by under
-//     e^|r| * 2^-53, 1.5 units; the ten Horner FMAs by under 2 units (each
-//     rounds half a unit of a partial sum that later steps shrink by |r|):
-//     together under 16 units, a generous allowance.
-//
-// So the float64 result is within 5716 < 8192 = 2^13 units of exp(x): if it
-// is 2^13 units or more from every half-way point (its 29 bits that float32
-// rounding drops are not within 2^13 of 2^28), it rounds to the float32 that
-// exp(x) rounds to, as math.Exp's result (under a unit from exp(x)) does.
-// A lane falls back with a chance of about 2^14/2^29, a block of eight
-// about one in four thousand. TestExpShiftedRow's sweep (and with -exp.all
-// every float32 of [-87.3, 88.7]) checks it against math.Exp.
-const (
-	expDegree     = 10
-	halfwayMargin = 1 << 13
+// haveExpAVX2 reports a processor that runs divideBy8 and max8;
+// haveExp32AVX512 and haveExp32AVX2 pick expShifted's kernel (tests turn
+// them off to reach the others).
+var (
+	haveExpAVX2     = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+	haveExp32AVX512 = cpu.X86.HasAVX512F
+	haveExp32AVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 )
 
-// expConsts are the constants of the block kernels, each four times: 1/ln
-// 2, the number whose addition rounds to an integer, ln 2 in two parts, the
-// coefficients 1/10!, ..., 1/1!, 1/0! of exp's Taylor polynomial, then what
-// the rounding check (the dropped bits' mask, 2^28 - halfwayMargin, -1,
-// 2*halfwayMargin) and the range need.
-var expConsts = func() (c [22][4]uint64) {
-	f := math.Float64bits
-	v := []uint64{f(invLn2), f(roundMag), f(ln2Hi), f(ln2Lo)}
-	fact := 1.0
-	coef := make([]uint64, expDegree+1)
-	for i := range expDegree + 1 {
-		if i > 0 {
-			fact *= float64(i)
-		}
-		coef[expDegree-i] = f(1 / fact)
+// exp32Consts are exp32's constants as the kernels read them, eight copies
+// each: the lower clamp, log2(e), the rounding number, ln 2 in two parts,
+// the eight Horner coefficients, the exponent bias (an int32), and -inf
+// (the largest element's start).
+var exp32Consts = func() (c [15][8]uint32) {
+	f := math.Float32bits
+	v := []uint32{f(exp32Min), f(exp32Log2e), f(exp32Round), f(exp32Ln2Hi), f(exp32Ln2Lo)}
+	for _, p := range exp32Poly {
+		v = append(v, f(p))
 	}
-	v = append(v, coef...)
-	v = append(v, f(roundMag), 1<<29-1, 1<<28-halfwayMargin, 1<<64-1, 2*halfwayMargin, f(-87.3), f(88.7))
+	v = append(v, exp32Bias, f(float32(math.Inf(-1))))
 	for k, x := range v {
-		c[k] = [4]uint64{x, x, x, x}
+		c[k] = [8]uint32{x, x, x, x, x, x, x, x}
 	}
 	return c
 }()
 
 //go:noescape
-func expShifted8(dst, src *float32, n int, m float32, consts *[22][4]uint64) int
+func expShiftedAVX512(dst, src, m *float32, perElement, n int, consts *[15][8]uint32) float32
 
 //go:noescape
-func expShifted8AVX512(dst, src *float32, n int, m float32, consts *[22][4]uint64) int
+func expShiftedAVX2(dst, src, m *float32, perElement, n int, consts *[15][8]uint32, masks *[32]int32) float32
+
+//go:noescape
+func softmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32) int
 
 //go:noescape
 func max8(x *float32, n int) (m float32, nan bool)
 
 //go:noescape
-func expShiftedEach8(dst, src, m *float32, n int, consts *[22][4]uint64) int
-
-//go:noescape
 func divideBy8(y *float32, n int, s float32)
 
-// expShiftedRow sets dst[i] to float32(math.Exp(float64(src[i] - m))), the
-// same bits, eight at a time where the processor has AVX2 and FMA: exp(x) =
-// 2^k * exp(r), k the nearest integer to x/ln 2, exp(r) (|r| <= ln(2)/2)
-// by its Taylor polynomial of degree 10, all in float64. That result is
-// within 5716 units in the last place of exp(x) (expDegree proves it), so
-// it rounds to the float32 math.Exp's rounds to unless it lies within 2^13
-// units of a point half-way between two float32s: such blocks (a lane in
-// about 30,000) and x outside [-87.3, 88.7] (results that are not normal
-// float32s, NaN) go to math.Exp.
-func expShiftedRow(dst, src []float32, m float32) {
-	i, n := 0, len(src)
-	dst = dst[:n]
-	if haveExpAVX2 {
-		n8 := n &^ 7
-		for i < n8 {
-			i += expShiftedBlocks(&dst[i], &src[i], n8-i, m, &expConsts)
-			if i < n8 {
-				for k := i; k < i+8; k++ {
-					dst[k] = float32(math.Exp(float64(src[k] - m)))
-				}
-				i += 8
-			}
-		}
+//go:noescape
+func divideBy16(y *float32, n int, s float32)
+
+// expShiftedRow sets dst[i] to exp32(src[i] - m), m the largest element
+// of src, and returns the sum of dst in the lane order, sixteen lanes at a
+// time where the processor has AVX-512 or AVX2 (the same float32
+// operations: the same bits).
+func expShiftedRow(dst, src []float32, m float32) float32 {
+	var ms [lanes]float32
+	for i := range ms {
+		ms[i] = m
 	}
-	for ; i < n; i++ {
-		dst[i] = float32(math.Exp(float64(src[i] - m)))
-	}
+	return expShifted(dst, src, ms[:], false)
 }
 
-// expShiftedEach sets dst[i] to float32(math.Exp(float64(src[i] - m[i]))),
-// the same bits, eight at a time as expShiftedRow.
+// expShiftedEach sets dst[i] to exp32(src[i] - m[i]), m[i] at least
+// src[i] (the largest of its slice), as expShiftedRow.
 func expShiftedEach(dst, src, m []float32) {
-	i, n := 0, len(src)
-	dst, m = dst[:n], m[:n]
-	if haveExpAVX2 {
-		n8 := n &^ 7
-		for i < n8 {
-			i += expShiftedEach8(&dst[i], &src[i], &m[i], n8-i, &expConsts)
-			if i < n8 {
-				for k := i; k < i+8; k++ {
-					dst[k] = float32(math.Exp(float64(src[k] - m[k])))
-				}
-				i += 8
-			}
+	expShifted(dst, src, m[:len(src)], true)
+}
+
+// expShifted is expShiftedGo by the vector kernels, for m at least src
+// element by element (then every src[i] - m[i] is at most 0, or NaN only
+// where m[i] is not finite); m holds lanes copies of one value when
+// perElement is false. Where an m is NaN or infinite, the kernels' clamp
+// and NaN steps would be needed: exp32 takes those one at a time.
+func expShifted(dst, src, m []float32, perElement bool) float32 {
+	n := len(src)
+	if n == 0 || !(haveExp32AVX512 || haveExp32AVX2) {
+		return expShiftedGo(dst, src, m, perElement)
+	}
+	dst = dst[:n]
+	if perElement {
+		m = m[:n]
+	} else {
+		m = m[:lanes]
+	}
+	for _, v := range m {
+		if math.IsInf(float64(v), 0) || v != v {
+			return expShiftedGo(dst, src, m, perElement)
+		}
+		if !perElement {
+			break
 		}
 	}
-	for ; i < n; i++ {
-		dst[i] = float32(math.Exp(float64(src[i] - m[i])))
+	step := 0
+	if perElement {
+		step = 1
 	}
+	if haveExp32AVX512 {
+		return expShiftedAVX512(&dst[0], &src[0], &m[0], step, n, &exp32Consts)
+	}
+	return expShiftedAVX2(&dst[0], &src[0], &m[0], step, n, &exp32Consts, &tailMasks)
 }
 
 // rowMax is reduceRow's Max of a non-empty float32 row, eight at a time
@@ -173,13 +135,39 @@ func rowMax(x []float32) float32 {
 // AVX2 (each quotient rounds as a scalar division does).
 func divideRow(y []float32, s float32) {
 	i := 0
+	if haveExp32AVX512 {
+		if i = len(y) &^ 15; i > 0 {
+			divideBy16(&y[0], i, s)
+		}
+	}
 	if haveExpAVX2 {
-		i = len(y) &^ 7
-		if i > 0 {
-			divideBy8(&y[0], i, s)
+		if n8 := len(y) &^ 7; n8 > i {
+			divideBy8(&y[i], n8-i, s)
+			i = n8
 		}
 	}
 	for ; i < len(y); i++ {
 		y[i] /= s
+	}
+}
+
+// softmaxRowsF32 writes the Softmax of the rows of n float32 of x (n > 0)
+// to y, outside SONNX: with AVX-512 by softmaxRowsAVX512, one row after
+// the other in one call (rows whose largest element is not finite go
+// through softmaxRow), else each by softmaxRowF32. The same bits as
+// softmaxRow.
+func softmaxRowsF32(x, y []float32, n int) {
+	rows := len(x) / n
+	for r := 0; r < rows; {
+		if haveExp32AVX512 {
+			r += softmaxRowsAVX512(&x[r*n], &y[r*n], n, rows-r, &exp32Consts)
+			if r == rows {
+				return
+			}
+			softmaxRow(Softmax, x[r*n:(r+1)*n], y[r*n:(r+1)*n], false)
+		} else {
+			softmaxRowF32(Softmax, x[r*n:(r+1)*n], y[r*n:(r+1)*n])
+		}
+		r++
 	}
 }

@@ -2,124 +2,261 @@
 
 #include "textflag.h"
 
-// C(k) is the k-th constant of expConsts, four copies of it in 32 bytes.
+// C(k) is exp32's k-th constant in exp32Consts, eight copies in 32 bytes.
 #define C(k) (k*32)(R9)
 
-// EXP4 computes in YD the float64 exp of the four float32 at off(SI)(AX*4)
-// minus the four float32 of XM, and in YM all-ones for the lanes that are
-// safe (in range, not near half-way); YT is scratch; XD is YD's low half.
-// Y15 holds 2*halfwayMargin.
-#define EXP4(off, XM, XD, YD, YM, YT, YK, YR) \
-	VMOVUPS      off(SI)(AX*4), XD \
-	VSUBPS       XM, XD, XD \
-	VCVTPS2PD    XD, YD \
-	VCMPPD       $0x1D, C(20), YD, YM \
-	VCMPPD       $0x12, C(21), YD, YT \
-	VANDPD       YT, YM, YM \
-	VANDPD       YM, YD, YD \
-	VMULPD       C(0), YD, YK \
-	VADDPD       C(1), YK, YK \
-	VSUBPD       C(1), YK, YT \
-	VPSUBQ       C(15), YK, YK \
-	VMOVAPD      YD, YR \
-	VFNMADD231PD C(2), YT, YR \
-	VFNMADD231PD C(3), YT, YR \
-	VMOVUPD      C(4), YD \
-	VFMADD213PD  C(5), YR, YD \
-	VFMADD213PD  C(6), YR, YD \
-	VFMADD213PD  C(7), YR, YD \
-	VFMADD213PD  C(8), YR, YD \
-	VFMADD213PD  C(9), YR, YD \
-	VFMADD213PD  C(10), YR, YD \
-	VFMADD213PD  C(11), YR, YD \
-	VFMADD213PD  C(12), YR, YD \
-	VFMADD213PD  C(13), YR, YD \
-	VFMADD213PD  C(14), YR, YD \
-	VPSLLQ       $52, YK, YK \
-	VPADDQ       YK, YD, YD \
-	VPAND        C(16), YD, YT \
-	VPSUBQ       C(17), YT, YT \
-	VPCMPGTQ     C(18), YT, YK \
-	VPCMPGTQ     YT, Y15, YT \
-	VPAND        YT, YK, YK \
-	VPANDN       YM, YK, YM
+// EXP32_512 sets Z4 to exp32 of the sixteen float32 of Z0, none of them
+// NaN or above 0 (exp32's upper clamp and NaN case do nothing then), with
+// exp32's operations in exp32's order (exp.go), each fma32 one FMA
+// instruction and the scaling by 2^k one VSCALEFPS (a single rounding of
+// p*2^k, as exp32's two exact-then-rounding products): the constants in
+// Z16-Z28 (exp32Consts 0-12), Z1 and Z2 scratch. EXP32_512X2 does it for
+// Z0 and Z5 (into Z4 and Z9, scratch Z6 and Z7) at once, the two chains of
+// dependent operations interleaved.
+#define EXP32_512 \
+	VMAXPS       Z16, Z0, Z1 \
+	VMOVAPS      Z18, Z2 \
+	VFMADD231PS  Z17, Z1, Z2 \
+	VSUBPS       Z18, Z2, Z2 \
+	VFNMADD231PS Z19, Z2, Z1 \
+	VFNMADD231PS Z20, Z2, Z1 \
+	VMOVAPS      Z21, Z4 \
+	VFMADD213PS  Z22, Z1, Z4 \
+	VFMADD213PS  Z23, Z1, Z4 \
+	VFMADD213PS  Z24, Z1, Z4 \
+	VFMADD213PS  Z25, Z1, Z4 \
+	VFMADD213PS  Z26, Z1, Z4 \
+	VFMADD213PS  Z27, Z1, Z4 \
+	VFMADD213PS  Z28, Z1, Z4 \
+	VSCALEFPS    Z2, Z4, Z4
 
-// func expShifted8(dst, src *float32, n int, m float32, consts *[22][4]uint64) int
+#define EXP32_512X2 \
+	VMAXPS       Z16, Z0, Z1 \
+	VMAXPS       Z16, Z5, Z6 \
+	VMOVAPS      Z18, Z2 \
+	VMOVAPS      Z18, Z7 \
+	VFMADD231PS  Z17, Z1, Z2 \
+	VFMADD231PS  Z17, Z6, Z7 \
+	VSUBPS       Z18, Z2, Z2 \
+	VSUBPS       Z18, Z7, Z7 \
+	VFNMADD231PS Z19, Z2, Z1 \
+	VFNMADD231PS Z19, Z7, Z6 \
+	VFNMADD231PS Z20, Z2, Z1 \
+	VFNMADD231PS Z20, Z7, Z6 \
+	VMOVAPS      Z21, Z4 \
+	VMOVAPS      Z21, Z9 \
+	VFMADD213PS  Z22, Z1, Z4 \
+	VFMADD213PS  Z22, Z6, Z9 \
+	VFMADD213PS  Z23, Z1, Z4 \
+	VFMADD213PS  Z23, Z6, Z9 \
+	VFMADD213PS  Z24, Z1, Z4 \
+	VFMADD213PS  Z24, Z6, Z9 \
+	VFMADD213PS  Z25, Z1, Z4 \
+	VFMADD213PS  Z25, Z6, Z9 \
+	VFMADD213PS  Z26, Z1, Z4 \
+	VFMADD213PS  Z26, Z6, Z9 \
+	VFMADD213PS  Z27, Z1, Z4 \
+	VFMADD213PS  Z27, Z6, Z9 \
+	VFMADD213PS  Z28, Z1, Z4 \
+	VFMADD213PS  Z28, Z6, Z9 \
+	VSCALEFPS    Z2, Z4, Z4 \
+	VSCALEFPS    Z7, Z9, Z9
+
+// EXP32_256 is EXP32_512 for the eight float32 of Y0, into Y4, the
+// constants read at C(k), Y1-Y3 scratch; 2^k1 and 2^k2 are built from
+// their exponent bits, as exp32 does.
+#define EXP32_256 \
+	VMAXPS       C(0), Y0, Y1 \
+	VMOVUPS      C(2), Y2 \
+	VFMADD231PS  C(1), Y1, Y2 \
+	VSUBPS       C(2), Y2, Y2 \
+	VFNMADD231PS C(3), Y2, Y1 \
+	VFNMADD231PS C(4), Y2, Y1 \
+	VMOVUPS      C(5), Y4 \
+	VFMADD213PS  C(6), Y1, Y4 \
+	VFMADD213PS  C(7), Y1, Y4 \
+	VFMADD213PS  C(8), Y1, Y4 \
+	VFMADD213PS  C(9), Y1, Y4 \
+	VFMADD213PS  C(10), Y1, Y4 \
+	VFMADD213PS  C(11), Y1, Y4 \
+	VFMADD213PS  C(12), Y1, Y4 \
+	VCVTTPS2DQ   Y2, Y2 \
+	VPSRAD       $1, Y2, Y3 \
+	VPSUBD       Y3, Y2, Y2 \
+	VPADDD       C(13), Y3, Y3 \
+	VPSLLD       $23, Y3, Y3 \
+	VPADDD       C(13), Y2, Y2 \
+	VPSLLD       $23, Y2, Y2 \
+	VMULPS       Y3, Y4, Y4 \
+	VMULPS       Y2, Y4, Y4
+
+// TREE_RET adds the sixteen lanes of Y0 (0-7) and Y1 (8-15) by halves in
+// the lane order (lanes.go) and returns the sum at RET.
+#define TREE_RET(RET) \
+	VADDPS       Y1, Y0, Y0 \
+	VEXTRACTF128 $1, Y0, X1 \
+	VADDPS       X1, X0, X0 \
+	VMOVHLPS     X0, X0, X1 \
+	VADDPS       X1, X0, X0 \
+	VMOVSHDUP    X0, X1 \
+	VADDSS       X1, X0, X0 \
+	VMOVSS       X0, RET
+
+// func expShiftedAVX512(dst, src, m *float32, perElement, n int, consts *[14][8]uint32) float32
 //
-// dst[i] = float32(exp(float64(src[i] - m))) eight at a time for i < n (a
-// multiple of 8), in AVX2 and FMA registers, as expShiftedRow explains:
-// x - m in float32, as Go's scalar code; k, the nearest integer to x/ln 2,
-// from the low bits of x/ln 2 + 1.5*2^52; r = x - k*ln 2 in two parts; p =
-// exp(r) by Horner's rule on the Taylor coefficients; 2^k*p by adding k to
-// the exponent. It stops before the first block of eight in which a lane is
-// out of range or its float64 result lies within halfwayMargin units of
-// half-way between two float32s (the 29 bits that float32 rounding drops
-// are within halfwayMargin of 2^28), and returns the number of elements written. Two blocks of
-// four run side by side: each is one long chain of dependent operations.
-// (The sums of a softmax's rows are added afterwards, by rowSumsF32.)
-TEXT ·expShifted8(SB), NOSPLIT, $0-48
+// dst[i] = exp32(src[i] - m[i]) for i < n, where no src[i] - m[i] is NaN
+// or above 0 (m[i] is the finite maximum of its slice), thirty-two then
+// sixteen at a time, with m's sixteen float32 read again for every block
+// when perElement is 0 (the caller fills them with one value); the tail of
+// n%16 under the mask K1. Returns the sum of dst in the lane order: lane l
+// of Z15 adds the results l, l+16, ... as they come, then the tree.
+TEXT ·expShiftedAVX512(SB), NOSPLIT, $0-52
 	MOVQ         dst+0(FP), DI
 	MOVQ         src+8(FP), SI
-	MOVQ         n+16(FP), CX
-	VBROADCASTSS m+24(FP), X5
-	MOVQ         consts+32(FP), R9
-	VMOVDQU      C(19), Y15
-	XORQ         AX, AX
+	MOVQ         m+16(FP), R10
+	MOVQ         perElement+24(FP), R12
+	SHLQ         $6, R12
+	MOVQ         n+32(FP), R8
+	MOVQ         consts+40(FP), R9
+	VBROADCASTSS C(0), Z16
+	VBROADCASTSS C(1), Z17
+	VBROADCASTSS C(2), Z18
+	VBROADCASTSS C(3), Z19
+	VBROADCASTSS C(4), Z20
+	VBROADCASTSS C(5), Z21
+	VBROADCASTSS C(6), Z22
+	VBROADCASTSS C(7), Z23
+	VBROADCASTSS C(8), Z24
+	VBROADCASTSS C(9), Z25
+	VBROADCASTSS C(10), Z26
+	VBROADCASTSS C(11), Z27
+	VBROADCASTSS C(12), Z28
+	VXORPS       Z15, Z15, Z15
+	MOVQ         R8, CX
+	ANDQ         $15, CX
+	MOVL         $1, BX
+	SHLL         CX, BX
+	DECL         BX
+	KMOVW        BX, K1
+	MOVQ         R8, R11
+	SHRQ         $4, R11
+	LEAQ         (R12*2), R13
 
-loop:
-	CMPQ         AX, CX
-	JGE          done
-	EXP4(0, X5, X0, Y0, Y1, Y2, Y3, Y4)
-	EXP4(16, X5, X6, Y6, Y7, Y8, Y9, Y10)
-	VANDPD       Y7, Y1, Y1
-	VMOVMSKPD    Y1, BX
-	CMPQ         BX, $15
-	JNE          done
-	VCVTPD2PSY   Y0, X0
-	VCVTPD2PSY   Y6, X6
-	VMOVUPS      X0, (DI)(AX*4)
-	VMOVUPS      X6, 16(DI)(AX*4)
-	ADDQ         $8, AX
-	JMP          loop
+pair512:
+	CMPQ    R11, $2
+	JLT     one512
+	VMOVUPS (SI), Z0
+	VMOVUPS 64(SI), Z5
+	VSUBPS  (R10), Z0, Z0
+	VSUBPS  (R10)(R12*1), Z5, Z5
+	EXP32_512X2
+	VMOVUPS Z4, (DI)
+	VMOVUPS Z9, 64(DI)
+	VADDPS  Z4, Z15, Z15
+	VADDPS  Z9, Z15, Z15
+	ADDQ    $128, SI
+	ADDQ    $128, DI
+	ADDQ    R13, R10
+	SUBQ    $2, R11
+	JMP     pair512
 
-done:
-	MOVQ         AX, ret+40(FP)
+one512:
+	TESTQ R11, R11
+	JZ    tail512
+
+block512:
+	VMOVUPS (SI), Z0
+	VSUBPS  (R10), Z0, Z0
+	EXP32_512
+	VMOVUPS Z4, (DI)
+	VADDPS  Z4, Z15, Z15
+	ADDQ    $64, SI
+	ADDQ    $64, DI
+	ADDQ    R12, R10
+
+tail512:
+	TESTL     BX, BX
+	JZ        sum512
+	VMOVUPS.Z (SI), K1, Z0
+	VMOVUPS.Z (R10), K1, Z5
+	VSUBPS    Z5, Z0, Z0
+	EXP32_512
+	VMOVUPS   Z4, K1, (DI)
+	VADDPS    Z4, Z15, K1, Z15
+
+sum512:
+	VEXTRACTF64X4 $1, Z15, Y1
+	VMOVAPS       Y15, Y0
+	TREE_RET(ret+48(FP))
 	VZEROUPPER
 	RET
 
-// func expShiftedEach8(dst, src, m *float32, n int, consts *[22][4]uint64) int
+// func expShiftedAVX2(dst, src, m *float32, perElement, n int, consts *[14][8]uint32, masks *[32]int32) float32
 //
-// expShifted8 with one m per element: dst[i] = float32(exp(float64(src[i] -
-// m[i]))), no sum; the same blocks, checks and stop.
-TEXT ·expShiftedEach8(SB), NOSPLIT, $0-48
-	MOVQ         dst+0(FP), DI
-	MOVQ         src+8(FP), SI
-	MOVQ         m+16(FP), DX
-	MOVQ         n+24(FP), CX
-	MOVQ         consts+32(FP), R9
-	VMOVDQU      C(19), Y15
-	XORQ         AX, AX
+// expShiftedAVX512 eight at a time (with the same condition), two blocks of eight a step (lanes 0-7
+// adding into Y14, 8-15 into Y15); the tail under the masks at
+// masks[16 - n%16:], its other lanes cleared before they are added.
+TEXT ·expShiftedAVX2(SB), NOSPLIT, $0-60
+	MOVQ    dst+0(FP), DI
+	MOVQ    src+8(FP), SI
+	MOVQ    m+16(FP), R10
+	MOVQ    perElement+24(FP), R12
+	SHLQ    $6, R12
+	MOVQ    n+32(FP), R8
+	MOVQ    consts+40(FP), R9
+	MOVQ    masks+48(FP), AX
+	VXORPS  Y14, Y14, Y14
+	VXORPS  Y15, Y15, Y15
+	MOVQ    R8, CX
+	ANDQ    $15, CX
+	MOVQ    $16, BX
+	SUBQ    CX, BX
+	VMOVDQU (AX)(BX*4), Y12
+	VMOVDQU 32(AX)(BX*4), Y13
+	MOVQ    R8, R11
+	SHRQ    $4, R11
+	TESTQ   R11, R11
+	JZ      tail2
 
-eachloop:
-	CMPQ         AX, CX
-	JGE          eachdone
-	VMOVUPS      (DX)(AX*4), X11
-	VMOVUPS      16(DX)(AX*4), X12
-	EXP4(0, X11, X0, Y0, Y1, Y2, Y3, Y4)
-	EXP4(16, X12, X6, Y6, Y7, Y8, Y9, Y10)
-	VANDPD       Y7, Y1, Y1
-	VMOVMSKPD    Y1, BX
-	CMPQ         BX, $15
-	JNE          eachdone
-	VCVTPD2PSY   Y0, X0
-	VCVTPD2PSY   Y6, X6
-	VMOVUPS      X0, (DI)(AX*4)
-	VMOVUPS      X6, 16(DI)(AX*4)
-	ADDQ         $8, AX
-	JMP          eachloop
+block2:
+	VMOVUPS (SI), Y0
+	VSUBPS  (R10), Y0, Y0
+	EXP32_256
+	VMOVUPS Y4, (DI)
+	VADDPS  Y4, Y14, Y14
+	VMOVUPS 32(SI), Y0
+	VSUBPS  32(R10), Y0, Y0
+	EXP32_256
+	VMOVUPS Y4, 32(DI)
+	VADDPS  Y4, Y15, Y15
+	ADDQ    $64, SI
+	ADDQ    $64, DI
+	ADDQ    R12, R10
+	DECQ    R11
+	JNZ     block2
 
-eachdone:
-	MOVQ         AX, ret+40(FP)
+tail2:
+	TESTQ      CX, CX
+	JZ         sum2
+	VMASKMOVPS (SI), Y12, Y0
+	VMASKMOVPS (R10), Y12, Y6
+	VSUBPS     Y6, Y0, Y0
+	EXP32_256
+	VMASKMOVPS Y4, Y12, (DI)
+	VANDPS     Y12, Y4, Y4
+	VADDPS     Y4, Y14, Y14
+	VMASKMOVPS 32(SI), Y13, Y0
+	VMASKMOVPS 32(R10), Y13, Y6
+	VSUBPS     Y6, Y0, Y0
+	EXP32_256
+	VMASKMOVPS Y4, Y13, 32(DI)
+	VANDPS     Y13, Y4, Y4
+	VADDPS     Y4, Y15, Y15
+
+sum2:
+	VMOVAPS Y14, Y0
+	VMOVAPS Y15, Y1
+	TREE_RET(ret+56(FP))
 	VZEROUPPER
 	RET
 
@@ -143,6 +280,28 @@ divloop:
 	JMP          divloop
 
 divdone:
+	VZEROUPPER
+	RET
+
+// func divideBy16(y *float32, n int, s float32)
+//
+// divideBy8 sixteen at a time (n a multiple of 16), in 512-bit registers.
+TEXT ·divideBy16(SB), NOSPLIT, $0-20
+	MOVQ         y+0(FP), DI
+	MOVQ         n+8(FP), CX
+	VBROADCASTSS s+16(FP), Z1
+	XORQ         AX, AX
+
+div16loop:
+	CMPQ    AX, CX
+	JGE     div16done
+	VMOVUPS (DI)(AX*4), Z0
+	VDIVPS  Z1, Z0, Z0
+	VMOVUPS Z0, (DI)(AX*4)
+	ADDQ    $16, AX
+	JMP     div16loop
+
+div16done:
 	VZEROUPPER
 	RET
 
@@ -182,84 +341,175 @@ maxdone:
 	VZEROUPPER
 	RET
 
-// EXP8(off, YD, ZD, ZK, ZT, ZR, KS) is EXP4 for the eight float32 at
-// off(SI)(AX*4) minus Y5, in 512-bit registers: the float64 result in ZD
-// (YD its low half), and in KS the lanes in [-87.3, 88.7] whose 29 dropped
-// bits are not within halfwayMargin of 2^28. The constants are broadcast
-// from expConsts' first copies; out-of-range lanes compute garbage that no one
-// stores (the block stops there).
-#define EXP8(off, YD, ZD, ZK, ZT, ZR, KS) \
-	VMOVUPS           off(SI)(AX*4), YD \
-	VSUBPS            Y5, YD, YD \
-	VCVTPS2PD         YD, ZD \
-	VCMPPD.BCST       $0x1D, C(20), ZD, KS \
-	VCMPPD.BCST       $0x12, C(21), ZD, KS, KS \
-	VMULPD.BCST       C(0), ZD, ZK \
-	VADDPD.BCST       C(1), ZK, ZK \
-	VSUBPD.BCST       C(1), ZK, ZT \
-	VPSUBQ.BCST       C(15), ZK, ZK \
-	VMOVAPD           ZD, ZR \
-	VFNMADD231PD.BCST C(2), ZT, ZR \
-	VFNMADD231PD.BCST C(3), ZT, ZR \
-	VBROADCASTSD      C(4), ZD \
-	VFMADD213PD.BCST  C(5), ZR, ZD \
-	VFMADD213PD.BCST  C(6), ZR, ZD \
-	VFMADD213PD.BCST  C(7), ZR, ZD \
-	VFMADD213PD.BCST  C(8), ZR, ZD \
-	VFMADD213PD.BCST  C(9), ZR, ZD \
-	VFMADD213PD.BCST  C(10), ZR, ZD \
-	VFMADD213PD.BCST  C(11), ZR, ZD \
-	VFMADD213PD.BCST  C(12), ZR, ZD \
-	VFMADD213PD.BCST  C(13), ZR, ZD \
-	VFMADD213PD.BCST  C(14), ZR, ZD \
-	VPSLLQ            $52, ZK, ZK \
-	VPADDQ            ZK, ZD, ZD \
-	VPANDQ.BCST       C(16), ZD, ZT \
-	VPSUBQ.BCST       C(17), ZT, ZT \
-	VPCMPUQ.BCST      $5, C(19), ZT, KS, KS
+// DIV_PREV divides the sixteen float32 at (R13)(AX*1), a block of the
+// previous row, by Z30 (that row's sum) when R14 is set; the division
+// unit runs beside the exponentials of the current row.
+#define DIV_PREV \
+	TESTQ   R14, R14 \
+	JZ      4(PC) \
+	VMOVUPS (R13)(AX*1), Z11 \
+	VDIVPS  Z30, Z11, Z11 \
+	VMOVUPS Z11, (R13)(AX*1)
 
-// func expShifted8AVX512(dst, src *float32, n int, m float32, consts *[22][4]uint64) int
+// func softmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32) int
 //
-// expShifted8 with the eight lanes of a block in one 512-bit register
-// (EXP8): the same float64 steps and checks, half the instructions. Two
-// blocks run side by side while both are safe; then one at a time, up to
-// the first unsafe block.
-TEXT ·expShifted8AVX512(SB), NOSPLIT, $0-48
-	MOVQ         dst+0(FP), DI
-	MOVQ         src+8(FP), SI
-	MOVQ         n+16(FP), CX
-	VBROADCASTSS m+24(FP), Y5
+// Softmax of the rows of n float32 (n > 0) of x into y, as softmaxRow
+// computes it (the same float32 operations in the same order, so the same
+// bits): per row the largest element m (any NaN flagged on the way), then
+// e = exp32(x - m) and their sum s in the lane order as expShiftedAVX512,
+// then e / s. The divisions of each row run one block at a time among the
+// next row's exponentials, so that the divider and the FMA units work at
+// once; the last row's are done at the end. It stops before the first row
+// whose m is not finite (a NaN, or +inf or -inf only), after finishing the
+// rows before it, and returns how many rows it wrote.
+TEXT ·softmaxRowsAVX512(SB), NOSPLIT, $0-48
+	MOVQ         x+0(FP), SI
+	MOVQ         y+8(FP), DI
+	MOVQ         n+16(FP), R8
+	MOVQ         rows+24(FP), DX
 	MOVQ         consts+32(FP), R9
-	XORQ         AX, AX
-	LEAQ         -8(CX), DX            // two blocks fit while AX < n-8
+	VBROADCASTSS C(0), Z16
+	VBROADCASTSS C(1), Z17
+	VBROADCASTSS C(2), Z18
+	VBROADCASTSS C(3), Z19
+	VBROADCASTSS C(4), Z20
+	VBROADCASTSS C(5), Z21
+	VBROADCASTSS C(6), Z22
+	VBROADCASTSS C(7), Z23
+	VBROADCASTSS C(8), Z24
+	VBROADCASTSS C(9), Z25
+	VBROADCASTSS C(10), Z26
+	VBROADCASTSS C(11), Z27
+	VBROADCASTSS C(12), Z28
+	VBROADCASTSS C(14), Z31 // -inf
+	MOVQ         R8, CX
+	ANDQ         $15, CX
+	MOVL         $1, BX
+	SHLL         CX, BX
+	DECL         BX
+	KMOVW        BX, K1     // the tail's lanes
+	MOVQ         R8, R11
+	SHRQ         $4, R11    // full blocks a row
+	SHLQ         $6, R11    // their bytes
+	XORQ         R14, R14   // no previous row yet
+	XORQ         R10, R10   // rows written
 
-pair512:
-	CMPQ         AX, DX
-	JGE          loop512
-	EXP8(0, Y0, Z0, Z2, Z3, Z4, K1)
-	EXP8(32, Y6, Z6, Z7, Z8, Z9, K2)
-	KANDB        K2, K1, K3
-	KORTESTB     K3, K3
-	JCC          loop512               // CF: all sixteen lanes safe
-	VCVTPD2PS    Z0, Y0
-	VCVTPD2PS    Z6, Y6
-	VMOVUPS      Y0, (DI)(AX*4)
-	VMOVUPS      Y6, 32(DI)(AX*4)
-	ADDQ         $16, AX
-	JMP          pair512
+rowloop:
+	CMPQ R10, DX
+	JGE  finish
 
-loop512:
-	CMPQ         AX, CX
-	JGE          done512
-	EXP8(0, Y0, Z0, Z2, Z3, Z4, K1)
-	KORTESTB     K1, K1
-	JCC          done512               // CF: all eight lanes safe
-	VCVTPD2PS    Z0, Y0
-	VMOVUPS      Y0, (DI)(AX*4)
-	ADDQ         $8, AX
-	JMP          loop512
+	// m: the largest element; K3 the lanes that saw a NaN.
+	VMOVAPS Z31, Z10
+	KXORW   K3, K3, K3
+	XORQ    AX, AX
 
-done512:
-	MOVQ         AX, ret+40(FP)
+maxblock:
+	CMPQ    AX, R11
+	JGE     maxtail
+	VMOVUPS (SI)(AX*1), Z11
+	VCMPPS  $3, Z11, Z11, K2
+	KORW    K2, K3, K3
+	VMAXPS  Z11, Z10, Z10
+	ADDQ    $64, AX
+	JMP     maxblock
+
+maxtail:
+	TESTL   BX, BX
+	JZ      maxtree
+	VMOVAPS Z31, Z11
+	VMOVUPS (SI)(AX*1), K1, Z11
+	VCMPPS  $3, Z11, Z11, K2
+	KORW    K2, K3, K3
+	VMAXPS  Z11, Z10, Z10
+
+maxtree:
+	VEXTRACTF64X4 $1, Z10, Y11
+	VMAXPS        Y11, Y10, Y10
+	VEXTRACTF128  $1, Y10, X11
+	VMAXPS        X11, X10, X10
+	VSHUFPS       $0x4E, X10, X10, X11
+	VMAXPS        X11, X10, X10
+	VSHUFPS       $0xB1, X10, X10, X11
+	VMAXPS        X11, X10, X10
+	KORTESTW      K3, K3
+	JNZ           finish         // a NaN
+	VMOVD         X10, AX
+	ANDL          $0x7fffffff, AX
+	CMPL          AX, $0x7f800000
+	JAE           finish         // +inf, or -inf only
+	VBROADCASTSS  X10, Z12
+
+	// e = exp32(x - m) into y, summed in Z15; the previous row divided.
+	VXORPS Z15, Z15, Z15
+	XORQ   AX, AX
+
+expblock:
+	CMPQ    AX, R11
+	JGE     exptail
+	VMOVUPS (SI)(AX*1), Z0
+	VSUBPS  Z12, Z0, Z0
+	EXP32_512
+	VMOVUPS Z4, (DI)(AX*1)
+	VADDPS  Z4, Z15, Z15
+	DIV_PREV
+	ADDQ    $64, AX
+	JMP     expblock
+
+exptail:
+	TESTL     BX, BX
+	JZ        expsum
+	VMOVUPS.Z (SI)(AX*1), K1, Z0
+	VSUBPS    Z12, Z0, Z0
+	EXP32_512
+	VMOVUPS   Z4, K1, (DI)(AX*1)
+	VADDPS    Z4, Z15, K1, Z15
+	TESTQ     R14, R14
+	JZ        expsum
+	VMOVUPS.Z (R13)(AX*1), K1, Z11
+	VDIVPS    Z30, Z11, Z11
+	VMOVUPS   Z11, K1, (R13)(AX*1)
+
+expsum:
+	VEXTRACTF64X4 $1, Z15, Y1
+	VMOVAPS       Y15, Y0
+	VADDPS        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VADDPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VADDSS        X1, X0, X0
+	VBROADCASTSS  X0, Z30        // s, for this row's divisions
+	MOVQ          DI, R13
+	MOVQ          $1, R14
+	LEAQ          (SI)(R8*4), SI
+	LEAQ          (DI)(R8*4), DI
+	INCQ          R10
+	JMP           rowloop
+
+finish:
+	// The last row written is still to divide.
+	TESTQ R14, R14
+	JZ    done
+	XORQ  AX, AX
+
+divblock:
+	CMPQ    AX, R11
+	JGE     divtail
+	VMOVUPS (R13)(AX*1), Z11
+	VDIVPS  Z30, Z11, Z11
+	VMOVUPS Z11, (R13)(AX*1)
+	ADDQ    $64, AX
+	JMP     divblock
+
+divtail:
+	TESTL     BX, BX
+	JZ        done
+	VMOVUPS.Z (R13)(AX*1), K1, Z11
+	VDIVPS    Z30, Z11, Z11
+	VMOVUPS   Z11, K1, (R13)(AX*1)
+
+done:
+	MOVQ R10, ret+40(FP)
 	VZEROUPPER
 	RET

@@ -2,14 +2,18 @@
 
 package reduce
 
-import "math"
+// expShiftedRow sets dst[i] to exp32(src[i] - m) and returns the sum of
+// dst in the lane order.
+func expShiftedRow(dst, src []float32, m float32) float32 {
+	return expShifted(dst, src, []float32{m}, false)
+}
 
-// expShiftedRow sets dst[i] to float32(math.Exp(float64(src[i] - m))).
-func expShiftedRow(dst, src []float32, m float32) {
-	dst = dst[:len(src)]
-	for i, v := range src {
-		dst[i] = float32(math.Exp(float64(v - m)))
-	}
+// expShiftedEach sets dst[i] to exp32(src[i] - m[i]).
+func expShiftedEach(dst, src, m []float32) { expShifted(dst, src, m, true) }
+
+// expShifted is expShiftedGo: there is no vector kernel here.
+func expShifted(dst, src, m []float32, perElement bool) float32 {
+	return expShiftedGo(dst, src, m, perElement)
 }
 
 // rowMax is reduceRow's Max of a float32 row.
@@ -22,10 +26,10 @@ func divideRow(y []float32, s float32) {
 	}
 }
 
-// expShiftedEach sets dst[i] to float32(math.Exp(float64(src[i] - m[i]))).
-func expShiftedEach(dst, src, m []float32) {
-	dst, m = dst[:len(src)], m[:len(src)]
-	for i, v := range src {
-		dst[i] = float32(math.Exp(float64(v - m[i])))
+// softmaxRowsF32 writes the Softmax of the rows of n float32 of x to y,
+// each by softmaxRowF32.
+func softmaxRowsF32(x, y []float32, n int) {
+	for r := range len(x) / n {
+		softmaxRowF32(Softmax, x[r*n:(r+1)*n], y[r*n:(r+1)*n])
 	}
 }

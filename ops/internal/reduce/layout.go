@@ -18,10 +18,13 @@
 // products, maxima and minima one element after the other. The fast loops
 // and the reference engine give the same bits. A float32 row sum is one
 // sixteen-lane vector accumulator (sum_amd64.s); a column block keeps
-// sixteen rows of partials. Softmax's float32 exponentials run eight at a
-// time in float64 and fall back to math.Exp wherever the rounding to
-// float32 could differ from it. Other processors, and the purego build tag,
-// take the scalar loops (sum_other.go, exp_other.go).
+// sixteen rows of partials. The softmax family's float32 exponential is
+// exp32 (exp.go), whose float32 additions and fused multiply-adds the
+// vector kernels run sixteen lanes at a time (exp_amd64.s); a Softmax row
+// is one pass for its maximum, one for its exponentials and their sum, and
+// its divisions run among the next row's exponentials. Other processors,
+// and the purego build tag, take the scalar loops (sum_other.go,
+// exp_other.go).
 package reduce
 
 // Number is the set of computing types: the integers are computed in

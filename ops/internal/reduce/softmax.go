@@ -14,10 +14,13 @@ const (
 )
 
 // RunSoftmax writes the softmax kind of x, laid out as l (not General), to y
-// of the same length. The exponentials are computed in float64 and rounded
-// to A; the sum is accumulated in A in the lane order (lanes.go). A Softmax slice of -inf
-// only gives NaN (0/0), or with negInfZero 0 (SONNX: "0 if X[i] = -inf").
-func RunSoftmax[A Number](kind SoftmaxKind, l Layout, x, y []A, negInfZero bool, par Parallel) error {
+// of the same length. The exponential of float32 is exp32 (exp.go), that of
+// float64 math.Exp; under sonnx (Softmax under the SONNX profile, whose
+// exponential "refers to ONNX operator exp") it is math.Exp rounded to A
+// for both. The sum is accumulated in A in the lane order (lanes.go). A
+// Softmax slice of -inf only gives NaN (0/0), or under sonnx 0 ("0 if X[i]
+// = -inf").
+func RunSoftmax[A Number](kind SoftmaxKind, l Layout, x, y []A, sonnx bool, par Parallel) error {
 	if l.N == 0 || l.Outer*l.Inner == 0 {
 		return nil
 	}
@@ -25,16 +28,18 @@ func RunSoftmax[A Number](kind SoftmaxKind, l Layout, x, y []A, negInfZero bool,
 	if inner == 1 {
 		return par(l.Outer, l.Outer*n, func(lo, hi int) error {
 			o := lo
-			if xf, ok := any(x).([]float32); ok && kind != Hardmax {
+			if xf, ok := any(x).([]float32); ok && kind != Hardmax && !sonnx {
 				yf := any(y).([]float32)
-				for o < hi {
-					rows := min(hi-o, 16)
-					softmaxRowsF32(kind, xf[o*n:(o+rows)*n], yf[o*n:(o+rows)*n], n, negInfZero)
-					o += rows
+				if kind == Softmax {
+					softmaxRowsF32(xf[o*n:hi*n], yf[o*n:hi*n], n)
+					return nil
+				}
+				for ; o < hi; o++ {
+					softmaxRowF32(kind, xf[o*n:(o+1)*n], yf[o*n:(o+1)*n])
 				}
 			}
 			for ; o < hi; o++ {
-				softmaxRow(kind, x[o*n:(o+1)*n], y[o*n:(o+1)*n], negInfZero)
+				softmaxRow(kind, x[o*n:(o+1)*n], y[o*n:(o+1)*n], sonnx)
 			}
 			return nil
 		})
@@ -48,16 +53,25 @@ func RunSoftmax[A Number](kind SoftmaxKind, l Layout, x, y []A, negInfZero bool,
 			o, b := t/blocks, t%blocks
 			c0, c1 := b*block, min((b+1)*block, inner)
 			in, out := x[o*n*inner:(o+1)*n*inner], y[o*n*inner:(o+1)*n*inner]
-			softmaxColumns(kind, in, out, n, inner, c0, m[:c1-c0], s[:c1-c0], idx[:c1-c0], negInfZero)
+			softmaxColumns(kind, in, out, n, inner, c0, m[:c1-c0], s[:(lanes+1)*(c1-c0)], idx[:c1-c0], sonnx)
 		}
 		return nil
 	})
 }
 
+// softmaxExp is the exponential of the softmax family (RunSoftmax):
+// exp32 for float32 unless expOperator, else math.Exp rounded to A.
+func softmaxExp[A Number](x A, expOperator bool) A {
+	if f, ok := any(x).(float32); ok && !expOperator {
+		return A(exp32(f))
+	}
+	return A(math.Exp(float64(x)))
+}
+
 // softmaxRow is the softmax kind of one contiguous slice, by the plain
-// loop: float32 rows other than Hardmax take softmaxRowsF32, which
-// TestSoftmaxRowsF32 checks against this.
-func softmaxRow[A Number](kind SoftmaxKind, x, y []A, negInfZero bool) {
+// loop; float32 rows other than Hardmax, outside SONNX, take
+// softmaxRowF32, which TestSoftmaxRowsF32 checks against this.
+func softmaxRow[A Number](kind SoftmaxKind, x, y []A, sonnx bool) {
 	if kind == Hardmax {
 		at := argBest(x, true, false)
 		for i := range y {
@@ -67,13 +81,13 @@ func softmaxRow[A Number](kind SoftmaxKind, x, y []A, negInfZero bool) {
 		return
 	}
 	m := reduceRow(Op{Kind: Max}, x)
-	if negInfZero && kind == Softmax && math.IsInf(float64(m), -1) {
+	if sonnx && kind == Softmax && math.IsInf(float64(m), -1) {
 		clear(y)
 		return
 	}
 	y = y[:len(x)]
 	for i, v := range x {
-		y[i] = A(math.Exp(float64(v - m)))
+		y[i] = softmaxExp(v-m, sonnx)
 	}
 	s := sumRow(y)
 	if kind == Softmax {
@@ -88,44 +102,27 @@ func softmaxRow[A Number](kind SoftmaxKind, x, y []A, negInfZero bool) {
 	}
 }
 
-// softmaxRowsF32 is softmaxRow (not Hardmax) of the float32 rows (at most
-// 16) of n elements of x, with the same steps and bits, faster: rowMax,
-// expShiftedRow and divideRow eight elements at a time, and the sums of
-// the exponentials by rowSumsF32, sixteen lanes at a time.
-func softmaxRowsF32(kind SoftmaxKind, x, y []float32, n int, negInfZero bool) {
-	rows := len(x) / n
-	var ms, sums [16]float32
-	var zero [16]bool // rows of -inf only that SONNX sets to 0
-	for r := range rows {
-		xr, yr := x[r*n:(r+1)*n], y[r*n:(r+1)*n]
-		ms[r] = rowMax(xr)
-		if negInfZero && kind == Softmax && math.IsInf(float64(ms[r]), -1) {
-			zero[r] = true
-			clear(yr)
-			continue
-		}
-		expShiftedRow(yr, xr, ms[r])
+// softmaxRowF32 is softmaxRow (Softmax or LogSoftmax, outside SONNX) of a
+// float32 row, with the same steps and bits, faster: rowMax eight elements
+// at a time, then the exponentials and their sum in one pass sixteen at a
+// time (expShiftedRow), then the quotients eight at a time (divideRow).
+func softmaxRowF32(kind SoftmaxKind, x, y []float32) {
+	m := rowMax(x)
+	s := expShiftedRow(y, x, m)
+	if kind == Softmax {
+		divideRow(y, s)
+		return
 	}
-	rowSumsF32(y, n, sums[:rows], false)
-	for r := range rows {
-		xr, yr := x[r*n:(r+1)*n], y[r*n:(r+1)*n]
-		switch {
-		case zero[r]:
-		case kind == Softmax:
-			divideRow(yr, sums[r])
-		default:
-			m, ls := ms[r], float32(math.Log(float64(sums[r])))
-			for i, v := range xr {
-				yr[i] = (v - m) - ls
-			}
-		}
+	ls := float32(math.Log(float64(s)))
+	for i, v := range x {
+		y[i] = (v - m) - ls
 	}
 }
 
 // softmaxColumns is the softmax kind of the columns c0 to c0+len(m) of an
 // [n, inner] block; m and idx are scratch of that many elements, s of
 // lanes+1 times that many (the sums and their partials).
-func softmaxColumns[A Number](kind SoftmaxKind, x, y []A, n, inner, c0 int, m, s []A, idx []int, negInfZero bool) {
+func softmaxColumns[A Number](kind SoftmaxKind, x, y []A, n, inner, c0 int, m, s []A, idx []int, sonnx bool) {
 	w := len(m)
 	row := func(z []A, i int) []A { return z[i*inner+c0 : i*inner+c0+w] }
 	if kind == Hardmax {
@@ -163,13 +160,13 @@ func softmaxColumns[A Number](kind SoftmaxKind, x, y []A, n, inner, c0 int, m, s
 	}
 	for i := range n {
 		r := row(y, i)
-		if xf, ok := any(row(x, i)).([]float32); ok {
-			// expShiftedEach: the same bits, eight at a time.
+		if xf, ok := any(row(x, i)).([]float32); ok && !sonnx {
+			// expShiftedEach: the same bits, sixteen at a time.
 			expShiftedEach(any(r).([]float32), xf, any(m).([]float32))
 			continue
 		}
 		for j, v := range row(x, i) {
-			r[j] = A(math.Exp(float64(v - m[j])))
+			r[j] = softmaxExp(v-m[j], sonnx)
 		}
 	}
 	sumColumnsOf(y, n, inner, c0, s[:w], s[w:], nil)
@@ -181,7 +178,7 @@ func softmaxColumns[A Number](kind SoftmaxKind, x, y []A, n, inner, c0 int, m, s
 				r[j] /= s[j]
 			}
 		}
-		if negInfZero {
+		if sonnx {
 			for j, v := range m {
 				if math.IsInf(float64(v), -1) {
 					for i := range n {

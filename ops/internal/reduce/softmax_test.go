@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// TestSoftmaxRowsF32 checks the float32 softmax over the last axis (rows at
-// a time, vector exponentials and sums) against softmaxRow's plain loop,
-// bit for bit: every row count to 40 (blocks of 16 and 8 and the rest),
-// lengths with and without a tail of fewer than 8, NaN, infinities, -0 and
-// rows of -inf only.
+// TestSoftmaxRowsF32 checks the float32 softmax over the last axis (vector
+// maxima, exponentials, sums and quotients) against softmaxRow's plain
+// loop, bit for bit: every row count to 40, lengths with and without a
+// tail, NaN, infinities, -0 and rows of -inf only; under SONNX too, where
+// both take math.Exp.
 func TestSoftmaxRowsF32(t *testing.T) { forEachExpKernel(t, testSoftmaxRowsF32) }
 
 func testSoftmaxRowsF32(t *testing.T) {
@@ -32,17 +32,17 @@ func testSoftmaxRowsF32(t *testing.T) {
 				}
 			}
 			for _, kind := range []SoftmaxKind{Softmax, LogSoftmax} {
-				for _, negInfZero := range []bool{false, true} {
+				for _, sonnx := range []bool{false, true} {
 					y := make([]float32, len(x))
-					if err := RunSoftmax(kind, Layout{Outer: outer, N: n, Inner: 1}, x, y, negInfZero, Serial); err != nil {
+					if err := RunSoftmax(kind, Layout{Outer: outer, N: n, Inner: 1}, x, y, sonnx, Serial); err != nil {
 						t.Fatal(err)
 					}
 					want := make([]float32, n)
 					for o := range outer {
-						softmaxRow(kind, x[o*n:(o+1)*n], want, negInfZero)
+						softmaxRow(kind, x[o*n:(o+1)*n], want, sonnx)
 						for i, w := range want {
 							if g := y[o*n+i]; math.Float32bits(g) != math.Float32bits(w) && !(g != g && w != w) {
-								t.Fatalf("kind %d, %d rows of %d, negInfZero %v: row %d element %d is %v, the plain loop gives %v", kind, outer, n, negInfZero, o, i, g, w)
+								t.Fatalf("kind %d, %d rows of %d, sonnx %v: row %d element %d is %v, the plain loop gives %v", kind, outer, n, sonnx, o, i, g, w)
 							}
 						}
 					}
