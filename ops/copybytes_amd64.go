@@ -47,15 +47,25 @@ func storeFence()
 //go:noescape
 func gatherRowsPrefetch(dst, src unsafe.Pointer, idx *int64, n, rowBytes int)
 
+//go:noescape
+func gatherRowsStream(dst, src unsafe.Pointer, idx *int64, n, rowBytes int)
+
 // gatherRows copies row r of dst from row idx[r] of src for every r (rows
 // of rowBytes bytes, indices checked by the caller), prefetching the rows
 // ahead where the processor has AVX and the rows are whole 32-byte
-// vectors; it reports false, doing nothing, otherwise.
-func gatherRows(dst, src []byte, idx []int64, rowBytes int) bool {
+// vectors; it reports false, doing nothing, otherwise. With stream (an
+// output too large for the caches) and dst 32-byte aligned, it writes with
+// streaming stores and fences.
+func gatherRows(dst, src []byte, idx []int64, rowBytes int, stream bool) bool {
 	if !haveAVX || rowBytes%32 != 0 || rowBytes == 0 || len(idx) == 0 {
 		return false
 	}
 	_ = dst[len(idx)*rowBytes-1]
+	if stream && uintptr(unsafe.Pointer(&dst[0]))%32 == 0 {
+		gatherRowsStream(unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), &idx[0], len(idx), rowBytes)
+		storeFence()
+		return true
+	}
 	gatherRowsPrefetch(unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), &idx[0], len(idx), rowBytes)
 	return true
 }

@@ -12,7 +12,7 @@ const haveStreamStores = false
 func storeFence() {}
 
 // gatherRows has no vector form here: the caller copies row by row.
-func gatherRows(dst, src []byte, idx []int64, rowBytes int) bool { return false }
+func gatherRows(dst, src []byte, idx []int64, rowBytes int, stream bool) bool { return false }
 
 // gatherRowsAvailable reports whether gatherRows has its vector form here.
 func gatherRowsAvailable() bool { return false }

@@ -96,9 +96,10 @@ func gatherAxis(opt *Options, op opRef, data, indices *tensor.Tensor, axis int) 
 	if outer == 1 { // axis 0, the embedding lookup: no division a row
 		from = func(r int) int { return int(at[r]) }
 	}
+	stream := opt.streams(y.ByteLen(), y.ByteLen())
 	err = parallelRange(opt, rows, y.ByteLen()/4, func(lo, hi int) error {
 		if size := block * data.DataType().Size(); outer == 1 && data.DataType() != tensor.String &&
-			gatherRows(y.Bytes()[lo*size:hi*size], data.Bytes(), at[lo:hi], size) {
+			gatherRows(y.Bytes()[lo*size:hi*size], data.Bytes(), at[lo:hi], size, stream) {
 			return nil
 		}
 		gatherBlocks(y, data, block, lo, hi, from)

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // gatherRows (prefetching the rows ahead, where there is assembly) copies
 // exactly the rows a plain loop copies, for row sizes of one and many
-// vectors and row counts below and above its prefetch distance.
+// vectors and row counts below and above its prefetch distance, with
+// plain and with streaming stores (to an aligned and a misaligned output,
+// which falls back to plain stores).
 func TestGatherRowsMatchesALoop(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, rowBytes := range []int{32, 64, 96, 512} {
@@ -22,22 +25,30 @@ func TestGatherRowsMatchesALoop(t *testing.T) {
 			for i := range idx {
 				idx[i] = int64(r.IntN(tableRows))
 			}
-			got, want := make([]byte, n*rowBytes), make([]byte, n*rowBytes)
+			want := make([]byte, n*rowBytes)
 			for i, k := range idx {
 				copy(want[i*rowBytes:(i+1)*rowBytes], src[int(k)*rowBytes:(int(k)+1)*rowBytes])
 			}
-			if !gatherRows(got, src, idx, rowBytes) {
-				if gatherRowsAvailable() {
-					t.Fatalf("rows of %d bytes: gatherRows declined", rowBytes)
+			for _, c := range []struct {
+				stream bool
+				offset int
+			}{{false, 0}, {true, 0}, {true, 8}} {
+				buf := make([]byte, n*rowBytes+64)
+				base := (32 - int(uintptr(unsafe.Pointer(&buf[0]))%32)) % 32 // buf[base] is 32-byte aligned
+				got := buf[base+c.offset : base+c.offset+n*rowBytes]
+				if !gatherRows(got, src, idx, rowBytes, c.stream) {
+					if gatherRowsAvailable() {
+						t.Fatalf("rows of %d bytes: gatherRows declined", rowBytes)
+					}
+					continue // no vector form on this platform: Gather loops
 				}
-				continue // no vector form on this platform: Gather loops
-			}
-			if !bytes.Equal(got, want) {
-				t.Fatalf("rows of %d bytes, %d rows: the rows differ from a plain loop's", rowBytes, n)
+				if !bytes.Equal(got, want) {
+					t.Fatalf("rows of %d bytes, %d rows, stream %v, offset %d: the rows differ from a plain loop's", rowBytes, n, c.stream, c.offset)
+				}
 			}
 		}
 	}
-	if gatherRows(make([]byte, 40), make([]byte, 40), []int64{0}, 40) {
+	if gatherRows(make([]byte, 40), make([]byte, 40), []int64{0}, 40, false) {
 		t.Error("rows of 40 bytes (not whole vectors) must be declined")
 	}
 }
