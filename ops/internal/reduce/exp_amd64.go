@@ -49,9 +49,6 @@ func max8(x *float32, n int) (m float32, nan bool)
 //go:noescape
 func divideBy8(y *float32, n int, s float32)
 
-//go:noescape
-func divideBy16(y *float32, n int, s float32)
-
 // expShiftedRow sets dst[i] to exp32(src[i] - m), m the largest element
 // of src, and returns the sum of dst in the lane order, sixteen lanes at a
 // time where the processor has AVX-512 or AVX2 (the same float32
@@ -135,15 +132,9 @@ func rowMax(x []float32) float32 {
 // AVX2 (each quotient rounds as a scalar division does).
 func divideRow(y []float32, s float32) {
 	i := 0
-	if haveExp32AVX512 {
-		if i = len(y) &^ 15; i > 0 {
-			divideBy16(&y[0], i, s)
-		}
-	}
 	if haveExpAVX2 {
-		if n8 := len(y) &^ 7; n8 > i {
-			divideBy8(&y[i], n8-i, s)
-			i = n8
+		if i = len(y) &^ 7; i > 0 {
+			divideBy8(&y[0], i, s)
 		}
 	}
 	for ; i < len(y); i++ {

@@ -1,6 +1,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "lanes_amd64.h"
 
 // C(k) is exp32's k-th constant in exp32Consts, eight copies in 32 bytes.
 #define C(k) (k*32)(R9)
@@ -90,18 +91,6 @@
 	VMULPS       Y3, Y4, Y4 \
 	VMULPS       Y2, Y4, Y4
 
-// TREE_RET adds the sixteen lanes of Y0 (0-7) and Y1 (8-15) by halves in
-// the lane order (lanes.go) and returns the sum at RET.
-#define TREE_RET(RET) \
-	VADDPS       Y1, Y0, Y0 \
-	VEXTRACTF128 $1, Y0, X1 \
-	VADDPS       X1, X0, X0 \
-	VMOVHLPS     X0, X0, X1 \
-	VADDPS       X1, X0, X0 \
-	VMOVSHDUP    X0, X1 \
-	VADDSS       X1, X0, X0 \
-	VMOVSS       X0, RET
-
 // func expShiftedAVX512(dst, src, m *float32, perElement, n int, consts *[14][8]uint32) float32
 //
 // dst[i] = exp32(src[i] - m[i]) for i < n, where no src[i] - m[i] is NaN
@@ -109,7 +98,7 @@
 // sixteen at a time, with m's sixteen float32 read again for every block
 // when perElement is 0 (the caller fills them with one value); the tail of
 // n%16 under the mask K1. Returns the sum of dst in the lane order: lane l
-// of Z15 adds the results l, l+16, ... as they come, then the tree.
+// of Z15 adds the results l, l+16, ... as they come, then LANE_TREE.
 TEXT ·expShiftedAVX512(SB), NOSPLIT, $0-52
 	MOVQ         dst+0(FP), DI
 	MOVQ         src+8(FP), SI
@@ -187,7 +176,8 @@ tail512:
 sum512:
 	VEXTRACTF64X4 $1, Z15, Y1
 	VMOVAPS       Y15, Y0
-	TREE_RET(ret+48(FP))
+	LANE_TREE
+	VMOVSS X0, ret+48(FP)
 	VZEROUPPER
 	RET
 
@@ -256,7 +246,8 @@ tail2:
 sum2:
 	VMOVAPS Y14, Y0
 	VMOVAPS Y15, Y1
-	TREE_RET(ret+56(FP))
+	LANE_TREE
+	VMOVSS X0, ret+56(FP)
 	VZEROUPPER
 	RET
 
@@ -280,28 +271,6 @@ divloop:
 	JMP          divloop
 
 divdone:
-	VZEROUPPER
-	RET
-
-// func divideBy16(y *float32, n int, s float32)
-//
-// divideBy8 sixteen at a time (n a multiple of 16), in 512-bit registers.
-TEXT ·divideBy16(SB), NOSPLIT, $0-20
-	MOVQ         y+0(FP), DI
-	MOVQ         n+8(FP), CX
-	VBROADCASTSS s+16(FP), Z1
-	XORQ         AX, AX
-
-div16loop:
-	CMPQ    AX, CX
-	JGE     div16done
-	VMOVUPS (DI)(AX*4), Z0
-	VDIVPS  Z1, Z0, Z0
-	VMOVUPS Z0, (DI)(AX*4)
-	ADDQ    $16, AX
-	JMP     div16loop
-
-div16done:
 	VZEROUPPER
 	RET
 
@@ -472,13 +441,7 @@ exptail:
 expsum:
 	VEXTRACTF64X4 $1, Z15, Y1
 	VMOVAPS       Y15, Y0
-	VADDPS        Y1, Y0, Y0
-	VEXTRACTF128  $1, Y0, X1
-	VADDPS        X1, X0, X0
-	VMOVHLPS      X0, X0, X1
-	VADDPS        X1, X0, X0
-	VMOVSHDUP     X0, X1
-	VADDSS        X1, X0, X0
+	LANE_TREE
 	VBROADCASTSS  X0, Z30        // s, for this row's divisions
 	MOVQ          DI, R13
 	MOVQ          $1, R14

@@ -19,7 +19,7 @@ func TestExpShiftedKernels(t *testing.T) {
 	if *expAll {
 		step = 1
 	}
-	forEachExpKernel(t, func(t *testing.T) {
+	forEachKernel(t, func(t *testing.T) {
 		src := make([]float32, 0, 1<<16)
 		dst := make([]float32, 1<<16)
 		check := func() {
@@ -54,7 +54,7 @@ func TestExpShiftedSums(t *testing.T) {
 	for n := range 71 {
 		lengths = append(lengths, n)
 	}
-	forEachExpKernel(t, func(t *testing.T) {
+	forEachKernel(t, func(t *testing.T) {
 		for _, n := range lengths {
 			for trial := range 3 {
 				src, m := make([]float32, n), make([]float32, max(n, lanes))

@@ -4,5 +4,5 @@ package reduce
 
 import "testing"
 
-// forEachSumKernel runs f: rowSumsF32 has one kernel here.
-func forEachSumKernel(t *testing.T, f func(*testing.T)) { t.Run("Go", f) }
+// forEachKernel runs f: there are only the Go loops here.
+func forEachKernel(t *testing.T, f func(*testing.T)) { t.Run("Go", f) }

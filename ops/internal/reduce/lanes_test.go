@@ -52,7 +52,7 @@ func TestRowSumsF32(t *testing.T) {
 	for n := range 71 {
 		lengths = append(lengths, n)
 	}
-	forEachSumKernel(t, func(t *testing.T) {
+	forEachKernel(t, func(t *testing.T) {
 		for _, n := range lengths {
 			for trial := range 4 {
 				rows := 1 + rng.IntN(40)

@@ -1,21 +1,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
-
-// LANE_TREE adds the sixteen partials of a row, lanes 0-7 in Y0 and 8-15
-// in Y1, by halves in the order of lanes.go (p[j] + p[j+8], then +4, +2,
-// +1; each addition p[j] + p[j+h], the operands in the reference's order)
-// and stores the sum at (DI).
-#define LANE_TREE \
-	VADDPS      Y1, Y0, Y0 \
-	VEXTRACTF128 $1, Y0, X1 \
-	VADDPS      X1, X0, X0 \
-	VMOVHLPS    X0, X0, X1 \
-	VADDPS      X1, X0, X0 \
-	VMOVSHDUP   X0, X1 \
-	VADDSS      X1, X0, X0 \
-	VMOVSS      X0, (DI)
-
+#include "lanes_amd64.h"
 
 // func rowSumsAVX512(x *float32, n, rows int, sums *float32)
 //
@@ -60,6 +46,7 @@ tail512:
 tree512:
 	VEXTRACTF64X4 $1, Z0, Y1
 	LANE_TREE
+	VMOVSS X0, (DI)
 	ADDQ $4, DI
 	LEAQ (SI)(R8*4), SI
 	DECQ DX
@@ -111,6 +98,7 @@ tail2:
 
 tree2:
 	LANE_TREE
+	VMOVSS X0, (DI)
 	ADDQ $4, DI
 	LEAQ (SI)(R8*4), SI
 	DECQ DX
