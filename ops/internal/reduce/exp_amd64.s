@@ -6,6 +6,23 @@
 // C(k) is exp32's k-th constant in exp32Consts, eight copies in 32 bytes.
 #define C(k) (k*32)(R9)
 
+// EXP32_512_CONSTS broadcasts exp32Consts 0-12 (at R9) to Z16-Z28, where
+// EXP32_512 reads them.
+#define EXP32_512_CONSTS \
+	VBROADCASTSS C(0), Z16 \
+	VBROADCASTSS C(1), Z17 \
+	VBROADCASTSS C(2), Z18 \
+	VBROADCASTSS C(3), Z19 \
+	VBROADCASTSS C(4), Z20 \
+	VBROADCASTSS C(5), Z21 \
+	VBROADCASTSS C(6), Z22 \
+	VBROADCASTSS C(7), Z23 \
+	VBROADCASTSS C(8), Z24 \
+	VBROADCASTSS C(9), Z25 \
+	VBROADCASTSS C(10), Z26 \
+	VBROADCASTSS C(11), Z27 \
+	VBROADCASTSS C(12), Z28
+
 // EXP32_512 sets Z4 to exp32 of the sixteen float32 of Z0, none of them
 // NaN or above 0 (exp32's upper clamp and NaN case do nothing then), with
 // exp32's operations in exp32's order (exp.go), each fma32 one FMA
@@ -107,26 +124,9 @@ TEXT ·expShiftedAVX512(SB), NOSPLIT, $0-52
 	SHLQ         $6, R12
 	MOVQ         n+32(FP), R8
 	MOVQ         consts+40(FP), R9
-	VBROADCASTSS C(0), Z16
-	VBROADCASTSS C(1), Z17
-	VBROADCASTSS C(2), Z18
-	VBROADCASTSS C(3), Z19
-	VBROADCASTSS C(4), Z20
-	VBROADCASTSS C(5), Z21
-	VBROADCASTSS C(6), Z22
-	VBROADCASTSS C(7), Z23
-	VBROADCASTSS C(8), Z24
-	VBROADCASTSS C(9), Z25
-	VBROADCASTSS C(10), Z26
-	VBROADCASTSS C(11), Z27
-	VBROADCASTSS C(12), Z28
+	EXP32_512_CONSTS
 	VXORPS       Z15, Z15, Z15
-	MOVQ         R8, CX
-	ANDQ         $15, CX
-	MOVL         $1, BX
-	SHLL         CX, BX
-	DECL         BX
-	KMOVW        BX, K1
+	TAIL_MASK_512
 	MOVQ         R8, R11
 	SHRQ         $4, R11
 	LEAQ         (R12*2), R13
@@ -197,12 +197,7 @@ TEXT ·expShiftedAVX2(SB), NOSPLIT, $0-60
 	MOVQ    masks+48(FP), AX
 	VXORPS  Y14, Y14, Y14
 	VXORPS  Y15, Y15, Y15
-	MOVQ    R8, CX
-	ANDQ    $15, CX
-	MOVQ    $16, BX
-	SUBQ    CX, BX
-	VMOVDQU (AX)(BX*4), Y12
-	VMOVDQU 32(AX)(BX*4), Y13
+	TAIL_MASKS_256(Y12, Y13)
 	MOVQ    R8, R11
 	SHRQ    $4, R11
 	TESTQ   R11, R11
@@ -337,26 +332,9 @@ TEXT ·softmaxRowsAVX512(SB), NOSPLIT, $0-48
 	MOVQ         n+16(FP), R8
 	MOVQ         rows+24(FP), DX
 	MOVQ         consts+32(FP), R9
-	VBROADCASTSS C(0), Z16
-	VBROADCASTSS C(1), Z17
-	VBROADCASTSS C(2), Z18
-	VBROADCASTSS C(3), Z19
-	VBROADCASTSS C(4), Z20
-	VBROADCASTSS C(5), Z21
-	VBROADCASTSS C(6), Z22
-	VBROADCASTSS C(7), Z23
-	VBROADCASTSS C(8), Z24
-	VBROADCASTSS C(9), Z25
-	VBROADCASTSS C(10), Z26
-	VBROADCASTSS C(11), Z27
-	VBROADCASTSS C(12), Z28
+	EXP32_512_CONSTS
 	VBROADCASTSS C(14), Z31 // -inf
-	MOVQ         R8, CX
-	ANDQ         $15, CX
-	MOVL         $1, BX
-	SHLL         CX, BX
-	DECL         BX
-	KMOVW        BX, K1     // the tail's lanes
+	TAIL_MASK_512
 	MOVQ         R8, R11
 	SHRQ         $4, R11    // full blocks a row
 	SHLQ         $6, R11    // their bytes

@@ -10,3 +10,26 @@
 	VADDPS       X1, X0, X0 \
 	VMOVSHDUP    X0, X1 \
 	VADDSS       X1, X0, X0
+
+// TAIL_MASK_512 sets K1 (and BX) to the lanes of the tail of a row of R8
+// elements, the low R8%16 bits; BX is 0 when the row has no tail. CX is
+// scratch.
+#define TAIL_MASK_512 \
+	MOVQ  R8, CX \
+	ANDQ  $15, CX \
+	MOVL  $1, BX \
+	SHLL  CX, BX \
+	DECL  BX \
+	KMOVW BX, K1
+
+// TAIL_MASKS_256(LO, HI) loads the VMASKMOVPS masks of the tail of a row
+// of R8 elements for lanes 0-7 (LO) and 8-15 (HI) from the table at AX
+// (sixteen all-ones int32, then sixteen zeros), and leaves the tail's
+// length, R8%16, in CX. BX is scratch.
+#define TAIL_MASKS_256(LO, HI) \
+	MOVQ    R8, CX \
+	ANDQ    $15, CX \
+	MOVQ    $16, BX \
+	SUBQ    CX, BX \
+	VMOVDQU (AX)(BX*4), LO \
+	VMOVDQU 32(AX)(BX*4), HI

@@ -15,12 +15,7 @@ TEXT ·rowSumsAVX512(SB), NOSPLIT, $0-32
 	MOVQ n+8(FP), R8
 	MOVQ rows+16(FP), DX
 	MOVQ sums+24(FP), DI
-	MOVQ R8, CX
-	ANDQ $15, CX
-	MOVL $1, BX
-	SHLL CX, BX
-	DECL BX
-	KMOVW BX, K1
+	TAIL_MASK_512
 	MOVQ R8, R9
 	SHRQ $4, R9
 
@@ -64,12 +59,7 @@ TEXT ·rowSumsAVX2(SB), NOSPLIT, $0-40
 	MOVQ    rows+16(FP), DX
 	MOVQ    sums+24(FP), DI
 	MOVQ    masks+32(FP), AX
-	MOVQ    R8, CX
-	ANDQ    $15, CX
-	MOVQ    $16, BX
-	SUBQ    CX, BX
-	VMOVDQU (AX)(BX*4), Y14
-	VMOVDQU 32(AX)(BX*4), Y15
+	TAIL_MASKS_256(Y14, Y15)
 	MOVQ    R8, R9
 	SHRQ    $4, R9
 
