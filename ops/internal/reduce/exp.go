@@ -85,3 +85,21 @@ func expShiftedGo(dst, src, m []float32, perElement bool) float32 {
 	}
 	return combineLanes(&p)
 }
+
+// expShiftedRow sets dst[i] to exp32(src[i] - m), m the largest element
+// of src, and returns the sum of dst in the lane order, sixteen lanes at a
+// time where the processor has AVX-512 or AVX2 (expShifted: the same
+// float32 operations, the same bits).
+func expShiftedRow(dst, src []float32, m float32) float32 {
+	var ms [lanes]float32
+	for i := range ms {
+		ms[i] = m
+	}
+	return expShifted(dst, src, ms[:], false)
+}
+
+// expShiftedEach sets dst[i] to exp32(src[i] - m[i]), m[i] at least
+// src[i] (the largest of its slice), as expShiftedRow.
+func expShiftedEach(dst, src, m []float32) {
+	expShifted(dst, src, m[:len(src)], true)
+}

@@ -49,24 +49,6 @@ func max8(x *float32, n int) (m float32, nan bool)
 //go:noescape
 func divideBy8(y *float32, n int, s float32)
 
-// expShiftedRow sets dst[i] to exp32(src[i] - m), m the largest element
-// of src, and returns the sum of dst in the lane order, sixteen lanes at a
-// time where the processor has AVX-512 or AVX2 (the same float32
-// operations: the same bits).
-func expShiftedRow(dst, src []float32, m float32) float32 {
-	var ms [lanes]float32
-	for i := range ms {
-		ms[i] = m
-	}
-	return expShifted(dst, src, ms[:], false)
-}
-
-// expShiftedEach sets dst[i] to exp32(src[i] - m[i]), m[i] at least
-// src[i] (the largest of its slice), as expShiftedRow.
-func expShiftedEach(dst, src, m []float32) {
-	expShifted(dst, src, m[:len(src)], true)
-}
-
 // expShifted is expShiftedGo by the vector kernels, for m at least src
 // element by element (then every src[i] - m[i] is at most 0, or NaN only
 // where m[i] is not finite); m holds lanes copies of one value when

@@ -315,6 +315,14 @@ maxdone:
 	VDIVPS  Z30, Z11, Z11 \
 	VMOVUPS Z11, (R13)(AX*1)
 
+// DIV_PREV_TAIL is DIV_PREV for the lanes of the tail, under the mask K1.
+#define DIV_PREV_TAIL \
+	TESTQ     R14, R14 \
+	JZ        4(PC) \
+	VMOVUPS.Z (R13)(AX*1), K1, Z11 \
+	VDIVPS    Z30, Z11, Z11 \
+	VMOVUPS   Z11, K1, (R13)(AX*1)
+
 // func softmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32) int
 //
 // Softmax of the rows of n float32 (n > 0) of x into y, as softmaxRow
@@ -410,11 +418,7 @@ exptail:
 	EXP32_512
 	VMOVUPS   Z4, K1, (DI)(AX*1)
 	VADDPS    Z4, Z15, K1, Z15
-	TESTQ     R14, R14
-	JZ        expsum
-	VMOVUPS.Z (R13)(AX*1), K1, Z11
-	VDIVPS    Z30, Z11, Z11
-	VMOVUPS   Z11, K1, (R13)(AX*1)
+	DIV_PREV_TAIL
 
 expsum:
 	VEXTRACTF64X4 $1, Z15, Y1
@@ -429,26 +433,20 @@ expsum:
 	JMP           rowloop
 
 finish:
-	// The last row written is still to divide.
-	TESTQ R14, R14
-	JZ    done
-	XORQ  AX, AX
+	// The last row written, if any, is still to divide.
+	XORQ AX, AX
 
 divblock:
-	CMPQ    AX, R11
-	JGE     divtail
-	VMOVUPS (R13)(AX*1), Z11
-	VDIVPS  Z30, Z11, Z11
-	VMOVUPS Z11, (R13)(AX*1)
-	ADDQ    $64, AX
-	JMP     divblock
+	CMPQ AX, R11
+	JGE  divtail
+	DIV_PREV
+	ADDQ $64, AX
+	JMP  divblock
 
 divtail:
-	TESTL     BX, BX
-	JZ        done
-	VMOVUPS.Z (R13)(AX*1), K1, Z11
-	VDIVPS    Z30, Z11, Z11
-	VMOVUPS   Z11, K1, (R13)(AX*1)
+	TESTL BX, BX
+	JZ    done
+	DIV_PREV_TAIL
 
 done:
 	MOVQ R10, ret+40(FP)

@@ -2,15 +2,6 @@
 
 package reduce
 
-// expShiftedRow sets dst[i] to exp32(src[i] - m) and returns the sum of
-// dst in the lane order.
-func expShiftedRow(dst, src []float32, m float32) float32 {
-	return expShifted(dst, src, []float32{m}, false)
-}
-
-// expShiftedEach sets dst[i] to exp32(src[i] - m[i]).
-func expShiftedEach(dst, src, m []float32) { expShifted(dst, src, m, true) }
-
 // expShifted is expShiftedGo: there is no vector kernel here.
 func expShifted(dst, src, m []float32, perElement bool) float32 {
 	return expShiftedGo(dst, src, m, perElement)
