@@ -108,7 +108,7 @@
 	VMULPS       Y3, Y4, Y4 \
 	VMULPS       Y2, Y4, Y4
 
-// func expShiftedAVX512(dst, src, m *float32, perElement, n int, consts *[14][8]uint32) float32
+// func expShiftedAVX512(dst, src, m *float32, perElement, n int, consts *[15][8]uint32) float32
 //
 // dst[i] = exp32(src[i] - m[i]) for i < n, where no src[i] - m[i] is NaN
 // or above 0 (m[i] is the finite maximum of its slice), thirty-two then
@@ -181,11 +181,12 @@ sum512:
 	VZEROUPPER
 	RET
 
-// func expShiftedAVX2(dst, src, m *float32, perElement, n int, consts *[14][8]uint32, masks *[32]int32) float32
+// func expShiftedAVX2(dst, src, m *float32, perElement, n int, consts *[15][8]uint32, masks *[32]int32) float32
 //
-// expShiftedAVX512 eight at a time (with the same condition), two blocks of eight a step (lanes 0-7
-// adding into Y14, 8-15 into Y15); the tail under the masks at
-// masks[16 - n%16:], its other lanes cleared before they are added.
+// expShiftedAVX512 eight at a time (with the same condition), two blocks
+// of eight a step (lanes 0-7 adding into Y14, 8-15 into Y15); the tail
+// under the masks at masks[16 - n%16:], its other lanes cleared before
+// they are added.
 TEXT ·expShiftedAVX2(SB), NOSPLIT, $0-60
 	MOVQ    dst+0(FP), DI
 	MOVQ    src+8(FP), SI
