@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	"github.com/onnxshape/onnxshape/internal/runenv"
+	"github.com/onnxshape/onnxshape/ops/internal/parallel"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -115,6 +116,14 @@ func (o *Options) threads() int {
 		n = o.Threads
 	}
 	return n
+}
+
+// parallelRange runs f over [0, n) on the run's cores through the worker
+// pool (ops/internal/parallel), on one core when work is below
+// parallel.Work.
+func parallelRange(opt *Options, n, work int, f func(lo, hi int) error) error {
+	o := opt.orDefault()
+	return parallel.Range(o.env.Ctx, o.threads(), n, work, f)
 }
 
 // cancelled returns the context's error, if the run has one and it is done.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/onnxshape/onnxshape/ops/internal/parallel"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -150,7 +151,7 @@ func (q copyPlan) exec(opt *Options, dst, src *tensor.Tensor) error {
 	size := dt.Size()
 	d, s := dst.Bytes(), src.Bytes()
 	st := opt.streams(len(d), len(s))
-	if len(q.shape) > 0 && q.elements()*size/4 < parallelWork && !st {
+	if len(q.shape) > 0 && q.elements()*size/4 < parallel.Work && !st {
 		c := opt.orDefault().canceller()
 		copyBySize(size, d, s, q, false, &c)
 		return c.err

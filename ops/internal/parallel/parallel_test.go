@@ -1,4 +1,4 @@
-package ops
+package parallel
 
 import (
 	"errors"
@@ -8,12 +8,12 @@ import (
 	"testing"
 )
 
-// TestParallelRangeNestedAndConcurrent runs parallelRange from many
+// TestRangeNestedAndConcurrent runs Range from many
 // goroutines at once, each part calling it again, and checks that every
 // index is covered exactly once and that a part's error comes back: no
 // call waits on a part nobody runs.
-func TestParallelRangeNestedAndConcurrent(t *testing.T) {
-	opt := &Options{Threads: 4}
+func TestRangeNestedAndConcurrent(t *testing.T) {
+	const threads = 4
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Add(1)
@@ -22,9 +22,9 @@ func TestParallelRangeNestedAndConcurrent(t *testing.T) {
 			for round := range 50 {
 				n := 1 + (g*7+round*13)%40
 				seen := make([]atomic.Int32, n*n)
-				err := parallelRange(opt, n, parallelWork, func(lo, hi int) error {
+				err := Range(nil, threads, n, Work, func(lo, hi int) error {
 					for i := lo; i < hi; i++ {
-						if err := parallelRange(opt, n, parallelWork, func(lo2, hi2 int) error {
+						if err := Range(nil, threads, n, Work, func(lo2, hi2 int) error {
 							for j := lo2; j < hi2; j++ {
 								seen[i*n+j].Add(1)
 							}
@@ -52,7 +52,7 @@ func TestParallelRangeNestedAndConcurrent(t *testing.T) {
 
 	bad := errors.New("part failed")
 	for fail := range 4 {
-		err := parallelRange(opt, 4, parallelWork, func(lo, hi int) error {
+		err := Range(nil, threads, 4, Work, func(lo, hi int) error {
 			if lo <= fail && fail < hi {
 				return fmt.Errorf("part [%d, %d): %w", lo, hi, bad)
 			}

@@ -1,19 +1,31 @@
-package ops
+// Package parallel is the worker pool that splits a kernel's work across
+// cores: Range cuts [0, n) into contiguous parts, runs the last on the
+// caller's goroutine and hands the others to workers that live as long as
+// the program.
+//
+// Every engine and operator of package ops that spreads work over cores
+// goes through it (the copy engine, elementwise arithmetic, conversions,
+// reductions, pooling, resampling, indexing), so that one run never starts
+// more goroutines than its thread cap, and calls that nest or run at once
+// never wait on a part nobody has started. It never allocates storage
+// that grows with the input and never touches tensors: it only calls f.
+package parallel
 
 import (
+	"context"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
-// parallelWork is the work below which parallelRange stays on one core:
+// Work is the work below which Range stays on one core:
 // handing work to another core costs more than a few tens of microseconds
 // of work.
-const parallelWork = 1 << 16
+const Work = 1 << 16
 
-// parallelRange runs f over [0, n) split into at most the run's number of
-// cores contiguous parts, on one core when work (a rough count of the
+// Range runs f over [0, n) split into at most threads (the run's number of
+// cores, at least 1) contiguous parts, on one core when work (a rough count of the
 // elements touched) is too small to gain from more. It returns the first
 // error f returns.
 //
@@ -27,14 +39,17 @@ const parallelWork = 1 << 16
 // also runs parts still queued, its own or another call's, so calls that
 // nest or run at once never wait on a part nobody has started.
 //
-// A run cancelled before the call returns the context's error at once; f
-// polls the context itself for a cancellation during the call.
-func parallelRange(opt *Options, n, work int, f func(lo, hi int) error) error {
-	if err := opt.orDefault().cancelled(); err != nil {
-		return err
+// A run whose ctx (nil for none) is cancelled before the call returns the
+// context's error at once; f polls the context itself for a cancellation
+// during the call.
+func Range(ctx context.Context, threads, n, work int, f func(lo, hi int) error) error {
+	if ctx != nil {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 	}
-	workers := opt.orDefault().threads()
-	if work < parallelWork {
+	workers := max(threads, 1)
+	if work < Work {
 		workers = 1
 	}
 	workers = min(workers, n)
@@ -63,14 +78,14 @@ func parallelRange(opt *Options, n, work int, f func(lo, hi int) error) error {
 // awake looking for work before it parks.
 const spinTime = 200 * time.Microsecond
 
-// pool is the workers of parallelRange and the queue of parts they take.
+// pool is the workers of Range and the queue of parts they take.
 var pool struct {
 	mu      sync.Mutex
 	started int
 	parts   chan part
 }
 
-// call is one parallelRange call: how many of its handed-out parts are not
+// call is one Range call: how many of its handed-out parts are not
 // done yet, and a signal when the last one is.
 type call struct {
 	left atomic.Int32
