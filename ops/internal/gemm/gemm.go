@@ -48,7 +48,7 @@ func check(name string, rows, cols, ld, n int) error {
 	if ld < cols {
 		return fmt.Errorf("%w: %s has row stride %d < %d columns", ErrShape, name, ld, cols)
 	}
-	if (rows-1)*ld+cols > n {
+	if cols > n || rows-1 > (n-cols)/ld { // (rows-1)*ld+cols > n, without overflow
 		return fmt.Errorf("%w: %s (%dx%d, stride %d) needs %d elements, has %d", ErrShape, name, rows, cols, ld, (rows-1)*ld+cols, n)
 	}
 	return nil
@@ -81,7 +81,7 @@ func Float32(cfg Config, transA, transB bool, m, n, k int, alpha float32, a []fl
 	if err := dims(transA, transB, m, n, k, lda, len(a), ldb, len(b), ldc, len(c)); err != nil {
 		return err
 	}
-	return float32Plain(cfg, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	return blocked(cfg, k32, transA, transB, m, n, k, alpha, a, lda, b, ldb, nil, beta, c, ldc)
 }
 
 // Float64 is Float32 for float64 matrices.
@@ -89,7 +89,7 @@ func Float64(cfg Config, transA, transB bool, m, n, k int, alpha float64, a []fl
 	if err := dims(transA, transB, m, n, k, lda, len(a), ldb, len(b), ldc, len(c)); err != nil {
 		return err
 	}
-	return plain(cfg, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	return blocked(cfg, k64, transA, transB, m, n, k, alpha, a, lda, b, ldb, nil, beta, c, ldc)
 }
 
 // Integer computes C[i][j] = sum over p of (A[i][p]-aZero[i]) *
@@ -108,4 +108,60 @@ func Integer(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZero []i
 		return fmt.Errorf("%w: %d zero points for %d columns of B", ErrShape, len(bZero), n)
 	}
 	return integerPlain(cfg, m, n, k, a, aSigned, lda, aZero, b, bSigned, ldb, bZero, c, ldc)
+}
+
+// PackedB32 is a k×n float32 matrix B copied once into the panels the
+// micro-kernel reads, for products with constant weights (PackB32,
+// Float32Packed): a model packs its weights at load and skips the copy at
+// every run.
+type PackedB32 struct {
+	p *packed[float32]
+}
+
+// PackB32 copies op(B) (k×n; B is stored n×k when transB, row stride ldb)
+// into panels, charging their bytes to cfg.Charge before allocating them.
+func PackB32(cfg Config, transB bool, k, n int, b []float32, ldb int) (*PackedB32, error) {
+	br, bc := k, n
+	if transB {
+		br, bc = n, k
+	}
+	if err := check("B", br, bc, ldb, len(b)); err != nil {
+		return nil, err
+	}
+	p, err := pack(cfg, k32, transB, k, n, b, ldb)
+	if err != nil {
+		return nil, err
+	}
+	return &PackedB32{p}, nil
+}
+
+// Bytes is the memory the packed matrix holds.
+func (p *PackedB32) Bytes() int64 { return int64(len(p.p.data)) * 4 }
+
+// K and N are the sizes of op(B) as packed: k×n.
+func (p *PackedB32) K() int { return p.p.k }
+
+// N is the number of columns of op(B).
+func (p *PackedB32) N() int { return p.p.n }
+
+// Float32Packed is Float32 with op(B) already packed by PackB32; n and k
+// must be the sizes it was packed with.
+func Float32Packed(cfg Config, transA bool, m, n, k int, alpha float32, a []float32, lda int, pb *PackedB32, beta float32, c []float32, ldc int) error {
+	if pb == nil {
+		return fmt.Errorf("%w: no packed B", ErrShape)
+	}
+	if pb.p.k != k || pb.p.n != n {
+		return fmt.Errorf("%w: B packed as %dx%d, product needs %dx%d", ErrShape, pb.K(), pb.N(), k, n)
+	}
+	ar, ac := m, k
+	if transA {
+		ar, ac = k, m
+	}
+	if err := check("A", ar, ac, lda, len(a)); err != nil {
+		return err
+	}
+	if err := check("C", m, n, ldc, len(c)); err != nil {
+		return err
+	}
+	return blocked(cfg, pb.p.kn, transA, false, m, n, k, alpha, a, lda, nil, 0, pb.p, beta, c, ldc)
 }

@@ -1,0 +1,352 @@
+//go:build ignore
+
+// gen writes kernels_amd64.s, the micro-kernels of package gemm, in Go's
+// Plan 9 assembly. Run it from ops/internal/gemm:
+//
+//	go run ./asm/gen.go -o kernels_amd64.s
+//
+// TestKernelsCurrent (kernels_test.go) runs it again and fails when the
+// committed file differs from its output.
+//
+// Every kernel computes one tile of C = alpha*A*B + beta*C, rows×cols
+// with rows <= MR and cols <= NR (two vectors per row of the tile):
+//
+//	kernel(rows, k int, a *T, lda int, b *T, ldb int, c *T, ldc int, mask, alpha, beta T)
+//
+// A is read in place, row r at a + r*lda, one element per step of k
+// broadcast to every lane (the kernels named ...P read A packed in panels
+// instead, element (r, p) at a + p*MR + r, lda unused); B is read a row of the tile's NR columns per
+// step of k, at b + p*ldb (a packed panel has ldb = NR, B in place its own
+// stride); the MR×NR sums live in vector registers for all of k and are
+// written once: C = alpha*sum, plus beta*C when beta is not 0 (C is not
+// read when it is). This is the structure of the BLIS micro-kernel and of
+// onnxruntime MLAS's SgemmKernel (A in place, B in panels), written anew.
+//
+// The AVX-512 kernels take the columns as a bit mask (bit j set: column j
+// is in the tile) and mask every load of B and every load and store of C,
+// so a tile at the right edge never touches memory past its last column.
+// The AVX2 kernels read all NR columns of B (the caller pads the last
+// panel) and take mask as a pointer to a lane mask for C, nil when all NR
+// columns are in the tile.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+)
+
+type isa struct {
+	name    string // function name
+	reg     string // "Z" or "Y"
+	vec     int    // bytes per vector
+	size    int    // bytes per element
+	mr      int    // rows of the tile
+	avx512  bool   // masked loads and stores with K1, K2
+	goType  string // element type, for the comment
+	nameArg string // how mask is declared, for the comment
+	packedA bool   // A in panels: element (r, p) at a + (p*mr + r)*size
+}
+
+func (s isa) lanes() int { return s.vec / s.size }
+func (s isa) suf() string {
+	if s.size == 4 {
+		return "PS"
+	}
+	return "PD"
+}
+func (s isa) bcast() string {
+	if s.size == 4 {
+		return "VBROADCASTSS"
+	}
+	return "VBROADCASTSD"
+}
+func (s isa) shift() int {
+	if s.size == 4 {
+		return 2
+	}
+	return 3
+}
+
+var out bytes.Buffer
+
+func p(format string, args ...any) { fmt.Fprintf(&out, format+"\n", args...) }
+
+// Row bases: rows 3q..3q+2 of A (and later of C) are addressed from the
+// base register of q with the stride register times 0, 1 or 2.
+var bases = []string{"SI", "DI", "R8", "R9"}
+
+func rowAddr(r int, off int, stride string) string {
+	base := bases[r/3]
+	o := ""
+	if off != 0 {
+		o = fmt.Sprint(off)
+	}
+	switch r % 3 {
+	case 0:
+		return fmt.Sprintf("%s(%s)", o, base)
+	case 1:
+		return fmt.Sprintf("%s(%s)(%s*1)", o, base, stride)
+	}
+	return fmt.Sprintf("%s(%s)(%s*2)", o, base, stride)
+}
+
+// setBases computes the base registers of the rows from SI and stride.
+func setBases(rows int, stride string) {
+	for q := 1; q*3 < rows; q++ {
+		p("\tLEAQ (%s)(%s*2), %s", bases[q-1], stride, bases[q])
+		p("\tADDQ %s, %s", stride, bases[q])
+	}
+}
+
+func acc(s isa, r, v int) string { return fmt.Sprintf("%s%d", s.reg, 2*r+v) }
+
+func kernel(s isa) {
+	argBytes := 72 + 2*s.size
+	alphaOff, betaOff := 72, 72+s.size
+	p("// func %s(rows, k int, a *%s, lda int, b *%s, ldb int, c *%s, ldc int, %s, alpha, beta %s)", s.name, s.goType, s.goType, s.goType, s.nameArg, s.goType)
+	p("// requires: %s", map[bool]string{true: "AVX512F", false: "AVX2, FMA"}[s.avx512])
+	p("TEXT ·%s(SB), NOSPLIT, $0-%d", s.name, argBytes)
+	p("\tMOVQ a+16(FP), SI")
+	p("\tMOVQ lda+24(FP), DX")
+	p("\tSHLQ $%d, DX", s.shift())
+	p("\tMOVQ b+32(FP), BX")
+	p("\tMOVQ ldb+40(FP), R10")
+	p("\tSHLQ $%d, R10", s.shift())
+	p("\tMOVQ k+8(FP), CX")
+	if s.avx512 {
+		p("\t// K1 masks the first vector of a row of the tile, K2 the second.")
+		p("\tMOVQ mask+64(FP), AX")
+		p("\tKMOVW AX, K1")
+		p("\tSHRQ $%d, AX", s.lanes())
+		p("\tKMOVW AX, K2")
+	}
+	if !s.packedA {
+		setBases(s.mr, "DX")
+	}
+	p("\tMOVQ rows+0(FP), AX")
+	for r := s.mr; r > 1; r-- {
+		p("\tCMPQ AX, $%d", r)
+		p("\tJEQ rows%d", r)
+	}
+	p("\tJMP rows1")
+	for r := s.mr; r >= 1; r-- {
+		variant(s, r, alphaOff, betaOff)
+	}
+}
+
+// variant is the code for a tile of exactly rows rows.
+func variant(s isa, rows, alphaOff, betaOff int) {
+	L := func(x string) string { return fmt.Sprintf("rows%d%s", rows, x) }
+	nacc := 2 * rows
+	bReg := [2]string{fmt.Sprintf("%s%d", s.reg, 2*s.mr), fmt.Sprintf("%s%d", s.reg, 2*s.mr+1)}
+	var tmps []string
+	for i := 2*s.mr + 2; i < map[bool]int{true: 32, false: 16}[s.avx512]; i++ {
+		tmps = append(tmps, fmt.Sprintf("%s%d", s.reg, i))
+	}
+	p("")
+	p("%s:", L(""))
+	p("\t// %d rows: %d sums in %s0-%s%d.", rows, nacc, s.reg, s.reg, nacc-1)
+	for i := range nacc {
+		if s.avx512 {
+			p("\tVPXORD %s%d, %s%d, %s%d", s.reg, i, s.reg, i, s.reg, i)
+		} else {
+			p("\tVXOR%s %s%d, %s%d, %s%d", s.suf(), s.reg, i, s.reg, i, s.reg, i)
+		}
+	}
+	t := 0
+	// step is one p: a row of B into bReg, then for each row of A one
+	// element broadcast and two FMAs.
+	step := func(half int, bAddr [2]string) {
+		for v := range 2 {
+			if s.avx512 {
+				p("\tVMOVU%s.Z %s, K%d, %s", s.suf(), bAddr[v], v+1, bReg[v])
+			} else {
+				p("\tVMOVU%s %s, %s", s.suf(), bAddr[v], bReg[v])
+			}
+		}
+		for r := range rows {
+			tr := tmps[t%len(tmps)]
+			t++
+			if s.packedA {
+				p("\t%s %d(SI), %s", s.bcast(), (half*s.mr+r)*s.size, tr)
+			} else {
+				p("\t%s %s, %s", s.bcast(), rowAddr(r, half*s.size, "DX"), tr)
+			}
+			for v := range 2 {
+				p("\tVFMADD231%s %s, %s, %s", s.suf(), tr, bReg[v], acc(s, r, v))
+			}
+		}
+	}
+	p("\t// Two steps of k per turn, then the odd one.")
+	p("\tMOVQ CX, R11")
+	p("\tSHRQ $1, R11")
+	p("\tJZ %s", L("odd"))
+	p("%s:", L("loop"))
+	step(0, [2]string{"(BX)", fmt.Sprintf("%d(BX)", s.vec)})
+	step(1, [2]string{"(BX)(R10*1)", fmt.Sprintf("%d(BX)(R10*1)", s.vec)})
+	if s.packedA {
+		p("\tADDQ $%d, SI", 2*s.mr*s.size)
+	} else {
+		for q := 0; q*3 < rows; q++ {
+			p("\tADDQ $%d, %s", 2*s.size, bases[q])
+		}
+	}
+	p("\tLEAQ (BX)(R10*2), BX")
+	p("\tDECQ R11")
+	p("\tJNZ %s", L("loop"))
+	p("%s:", L("odd"))
+	p("\tTESTQ $1, CX")
+	p("\tJZ %s", L("store"))
+	step(0, [2]string{"(BX)", fmt.Sprintf("%d(BX)", s.vec)})
+
+	p("%s:", L("store"))
+	p("\t// C = alpha*sum (+ beta*C unless beta is 0, when C is not read).")
+	p("\tMOVQ c+48(FP), SI")
+	p("\tMOVQ ldc+56(FP), DX")
+	p("\tSHLQ $%d, DX", s.shift())
+	setBases(rows, "DX")
+	alpha, beta, tmp := bReg[0], bReg[1], tmps[0]
+	p("\t%s alpha+%d(FP), %s", s.bcast(), alphaOff, alpha)
+	for r := range rows {
+		for v := range 2 {
+			p("\tVMUL%s %s, %s, %s", s.suf(), alpha, acc(s, r, v), acc(s, r, v))
+		}
+	}
+	if s.size == 4 {
+		p("\tMOVL beta+%d(FP), AX", betaOff)
+		p("\tSHLL $1, AX")
+	} else {
+		p("\tMOVQ beta+%d(FP), AX", betaOff)
+		p("\tSHLQ $1, AX")
+	}
+	p("\tJZ %s // beta is +0 or -0", L("nobeta"))
+	p("\t%s beta+%d(FP), %s", s.bcast(), betaOff, beta)
+	cAddr := func(r, v int) string { return rowAddr(r, v*s.vec, "DX") }
+	if s.avx512 {
+		for r := range rows {
+			for v := range 2 {
+				p("\tVMOVU%s.Z %s, K%d, %s", s.suf(), cAddr(r, v), v+1, tmp)
+				p("\tVFMADD231%s %s, %s, %s", s.suf(), tmp, beta, acc(s, r, v))
+			}
+		}
+		p("%s:", L("nobeta"))
+		for r := range rows {
+			for v := range 2 {
+				p("\tVMOVU%s %s, K%d, %s", s.suf(), acc(s, r, v), v+1, cAddr(r, v))
+			}
+		}
+		p("\tVZEROUPPER")
+		p("\tRET")
+		return
+	}
+	// AVX2: all NR columns (mask is nil) or a lane mask in tmps[0:2].
+	m0, m1 := tmps[0], tmps[1]
+	p("\tMOVQ mask+64(FP), AX")
+	p("\tTESTQ AX, AX")
+	p("\tJNZ %s", L("maskbeta"))
+	for r := range rows {
+		for v := range 2 {
+			p("\tVFMADD231%s %s, %s, %s", s.suf(), cAddr(r, v), beta, acc(s, r, v))
+		}
+	}
+	p("\tJMP %s", L("full"))
+	p("%s:", L("maskbeta"))
+	p("\tVMOVU%s (AX), %s", s.suf(), m0)
+	p("\tVMOVU%s %d(AX), %s", s.suf(), s.vec, m1)
+	for r := range rows {
+		for v := range 2 {
+			p("\tVMASKMOV%s %s, %s, %s", s.suf(), cAddr(r, v), []string{m0, m1}[v], alpha)
+			p("\tVFMADD231%s %s, %s, %s", s.suf(), alpha, beta, acc(s, r, v))
+		}
+	}
+	p("\tJMP %s", L("mask"))
+	p("%s:", L("nobeta"))
+	p("\tMOVQ mask+64(FP), AX")
+	p("\tTESTQ AX, AX")
+	p("\tJNZ %s", L("mask"))
+	p("%s:", L("full"))
+	for r := range rows {
+		for v := range 2 {
+			p("\tVMOVU%s %s, %s", s.suf(), acc(s, r, v), cAddr(r, v))
+		}
+	}
+	p("\tVZEROUPPER")
+	p("\tRET")
+	p("%s:", L("mask"))
+	p("\tVMOVU%s (AX), %s", s.suf(), m0)
+	p("\tVMOVU%s %d(AX), %s", s.suf(), s.vec, m1)
+	for r := range rows {
+		for v := range 2 {
+			p("\tVMASKMOV%s %s, %s, %s", s.suf(), acc(s, r, v), []string{m0, m1}[v], cAddr(r, v))
+		}
+	}
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// peak is a loop of independent FMAs on registers only, to measure the
+// core's peak rate: n turns of chains FMAs each.
+func peak(name, reg string, chains int) {
+	p("")
+	p("// func %s(n int)", name)
+	p("// %d independent chains of VFMADD231PS on %s registers, n turns.", chains, reg)
+	p("TEXT ·%s(SB), NOSPLIT, $0-8", name)
+	p("\tMOVQ n+0(FP), CX")
+	for i := range chains { // sums and sources 0: no denormals, no NaN
+		if reg == "Z" {
+			p("\tVPXORD %s%d, %s%d, %s%d", reg, i, reg, i, reg, i)
+		} else {
+			p("\tVXORPS %s%d, %s%d, %s%d", reg, i, reg, i, reg, i)
+		}
+	}
+	for i := chains; i < chains+2; i++ {
+		if reg == "Z" {
+			p("\tVPXORD %s%d, %s%d, %s%d", reg, i, reg, i, reg, i)
+		} else {
+			p("\tVXORPS %s%d, %s%d, %s%d", reg, i, reg, i, reg, i)
+		}
+	}
+	p("%sloop:", name)
+	for i := range chains {
+		p("\tVFMADD231PS %s%d, %s%d, %s%d", reg, chains, reg, chains+1, reg, i)
+	}
+	p("\tDECQ CX")
+	p("\tJNZ %sloop", name)
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+func main() {
+	o := flag.String("o", "kernels_amd64.s", "output file")
+	flag.Parse()
+	p("// Code generated by go run ./asm/gen.go; DO NOT EDIT.")
+	p("")
+	p("//go:build amd64 && !purego")
+	p("")
+	p("#include \"textflag.h\"")
+	p("")
+	p("// Micro-kernels: see asm/gen.go for what each computes and how.")
+	p("")
+	for _, packedA := range []bool{false, true} {
+		suffix := ""
+		if packedA {
+			suffix = "P"
+		}
+		kernel(isa{name: "kernel32AVX512" + suffix, reg: "Z", vec: 64, size: 4, mr: 12, avx512: true, goType: "float32", nameArg: "mask uint64", packedA: packedA})
+		p("")
+		kernel(isa{name: "kernel64AVX512" + suffix, reg: "Z", vec: 64, size: 8, mr: 12, avx512: true, goType: "float64", nameArg: "mask uint64", packedA: packedA})
+		p("")
+		kernel(isa{name: "kernel32AVX2" + suffix, reg: "Y", vec: 32, size: 4, mr: 6, goType: "float32", nameArg: "mask *int32", packedA: packedA})
+		p("")
+		kernel(isa{name: "kernel64AVX2" + suffix, reg: "Y", vec: 32, size: 8, mr: 6, goType: "float64", nameArg: "mask *int64", packedA: packedA})
+		p("")
+	}
+	peak("peakAVX512", "Z", 24)
+	peak("peakAVX2", "Y", 12)
+	if err := os.WriteFile(*o, out.Bytes(), 0o644); err != nil {
+		log.Fatal(err)
+	}
+}

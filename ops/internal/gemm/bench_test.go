@@ -1,0 +1,159 @@
+package gemm
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// Benchmarks of the products the operators run, at 1 and 2 threads; each
+// reports GFLOPS (2mnk per product) and the fraction of the peak FMA rate
+// BenchmarkPeak measures. The machine is shared: run them several times
+// (-count) and take the min or median.
+
+var benchShapes = []struct {
+	name    string
+	m, n, k int
+	transB  bool
+}{
+	{"1024^3", 1024, 1024, 1024, false},
+	{"MatMul_4096x512x512", 16 * 256, 512, 512, false},
+	{"Conv3x3_64x3136x576", 64, 3136, 576, false},
+	{"Conv1x1_256x3136x64", 256, 3136, 64, false},
+	{"RNN_8x512x128", 8, 512, 128, false},
+	{"RNN_8x512x128_tB", 8, 512, 128, true},
+	{"Attn_64x64x64", 64, 64, 64, false},
+	{"Small_16x256x256", 16, 256, 256, false},
+}
+
+// peakGFLOPS measures the core's FMA rate once.
+var peakGFLOPS = func() func() float64 {
+	var g float64
+	return func() float64 {
+		if g == 0 {
+			best := 0.0
+			for range 5 {
+				start := time.Now()
+				fl := peakFMA(1 << 20)
+				if fl == 0 {
+					return 0
+				}
+				best = max(best, fl/time.Since(start).Seconds()/1e9)
+			}
+			g = best
+		}
+		return g
+	}
+}()
+
+func BenchmarkPeak(b *testing.B) {
+	var fl float64
+	start := cpuSeconds()
+	for b.Loop() {
+		fl += peakFMA(1 << 16)
+	}
+	if fl == 0 {
+		b.Skip("no FMA loop on this platform")
+	}
+	b.ReportMetric(fl/b.Elapsed().Seconds()/1e9, "GFLOPS")
+	if cpu := cpuSeconds() - start; cpu > 0 {
+		b.ReportMetric(fl/cpu/1e9, "GFLOPS-cpu")
+	}
+}
+
+func BenchmarkFloat32(b *testing.B) {
+	peak := peakGFLOPS()
+	for _, s := range benchShapes {
+		for _, threads := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/t%d", s.name, threads), func(b *testing.B) {
+				r := rand.New(rand.NewPCG(1, 1))
+				x := randSlice[float32](r, s.m*s.k)
+				y := randSlice[float32](r, s.k*s.n)
+				c := make([]float32, s.m*s.n)
+				ldb := s.n
+				if s.transB {
+					ldb = s.k
+				}
+				cfg := Config{Threads: threads}
+				start := cpuSeconds()
+				for b.Loop() {
+					if err := Float32(cfg, false, s.transB, s.m, s.n, s.k, 1, x, s.k, y, ldb, 0, c, s.n); err != nil {
+						b.Fatal(err)
+					}
+				}
+				report(b, s.m, s.n, s.k, threads, peak, start)
+			})
+		}
+	}
+}
+
+func BenchmarkFloat32Packed(b *testing.B) {
+	peak := peakGFLOPS()
+	for _, s := range benchShapes {
+		for _, threads := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/t%d", s.name, threads), func(b *testing.B) {
+				r := rand.New(rand.NewPCG(1, 1))
+				x := randSlice[float32](r, s.m*s.k)
+				y := randSlice[float32](r, s.k*s.n)
+				c := make([]float32, s.m*s.n)
+				ldb := s.n
+				if s.transB {
+					ldb = s.k
+				}
+				cfg := Config{Threads: threads}
+				pb, err := PackB32(cfg, s.transB, s.k, s.n, y, ldb)
+				if err != nil {
+					b.Fatal(err)
+				}
+				start := cpuSeconds()
+				for b.Loop() {
+					if err := Float32Packed(cfg, false, s.m, s.n, s.k, 1, x, s.k, pb, 0, c, s.n); err != nil {
+						b.Fatal(err)
+					}
+				}
+				report(b, s.m, s.n, s.k, threads, peak, start)
+			})
+		}
+	}
+}
+
+func BenchmarkFloat64(b *testing.B) {
+	for _, s := range benchShapes[:1] {
+		for _, threads := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/t%d", s.name, threads), func(b *testing.B) {
+				r := rand.New(rand.NewPCG(1, 1))
+				x := randSlice[float64](r, s.m*s.k)
+				y := randSlice[float64](r, s.k*s.n)
+				c := make([]float64, s.m*s.n)
+				start := cpuSeconds()
+				for b.Loop() {
+					if err := Float64(Config{Threads: threads}, false, false, s.m, s.n, s.k, 1, x, s.k, y, s.n, 0, c, s.n); err != nil {
+						b.Fatal(err)
+					}
+				}
+				report(b, s.m, s.n, s.k, threads, peakGFLOPS()/2, start)
+			})
+		}
+	}
+}
+
+// report adds GFLOPS and the percentage of threads cores' peak, by wall
+// time, and the CPU milliseconds per product (the time on the cores, which
+// a machine shared with other work does not inflate as it does wall time;
+// with 2 threads, about twice the wall time on an idle machine). start is
+// cpuSeconds() before the loop.
+func report(b *testing.B, m, n, k, threads int, peak, start float64) {
+	gf := 2 * float64(m) * float64(n) * float64(k) * float64(b.N) / b.Elapsed().Seconds() / 1e9
+	b.ReportMetric(gf, "GFLOPS")
+	if peak > 0 {
+		b.ReportMetric(100*gf/(peak*float64(threads)), "%peak")
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
+	if cpu := cpuSeconds() - start; cpu > 0 {
+		b.ReportMetric(cpu*1000/float64(b.N), "cpu-ms/op")
+		if peak > 0 {
+			b.ReportMetric(100*2*float64(m)*float64(n)*float64(k)*float64(b.N)/cpu/1e9/peak, "%peak-cpu")
+		}
+	}
+}
