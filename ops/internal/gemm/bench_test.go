@@ -157,3 +157,32 @@ func report(b *testing.B, m, n, k, threads int, peak, start float64) {
 		}
 	}
 }
+
+func BenchmarkInteger(b *testing.B) {
+	for _, s := range []struct {
+		name    string
+		m, n, k int
+	}{{"1024^3", 1024, 1024, 1024}, {"BERT_128x768x768", 128, 768, 768}, {"RNN_8x512x128", 8, 512, 128}} {
+		for _, threads := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/t%d", s.name, threads), func(b *testing.B) {
+				r := rand.New(rand.NewPCG(1, 1))
+				x := make([]byte, s.m*s.k)
+				y := make([]byte, s.k*s.n)
+				for i := range x {
+					x[i] = byte(r.IntN(256))
+				}
+				for i := range y {
+					y[i] = byte(r.IntN(256))
+				}
+				c := make([]int32, s.m*s.n)
+				start := cpuSeconds()
+				for b.Loop() {
+					if err := Integer(Config{Threads: threads}, s.m, s.n, s.k, x, false, s.k, []int32{3}, y, true, s.n, nil, c, s.n); err != nil {
+						b.Fatal(err)
+					}
+				}
+				report(b, s.m, s.n, s.k, threads, 0, start)
+			})
+		}
+	}
+}

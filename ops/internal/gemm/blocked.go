@@ -64,6 +64,7 @@ const (
 
 // useGo selects the portable Go kernels.
 func useGo() {
+	kI = kernelsI{name: "go", tile: tileIGo}
 	k32 = kernels[float32]{name: "go", mr: 4, nr: 16, maskedB: true,
 		tile: func(rows, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc, cols int, alpha, beta float32) {
 			tileGo(rows, k, a, lda, 1, b, ldb, c, ldc, cols, alpha, beta)

@@ -334,3 +334,68 @@ func FuzzShapes(f *testing.F) {
 		}
 	})
 }
+
+func TestIntegerRandom(t *testing.T) {
+	withKernels(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(9, 10))
+		n := 300
+		if testing.Short() {
+			n = 80
+		}
+		for it := range n {
+			s := randShape(r)
+			if it%10 == 0 {
+				s.k = 1000 + r.IntN(1200) // blocks of k
+			}
+			lda, ldb, ldc := s.k+s.pad, s.n+s.pad, s.n+s.pad
+			a := make([]byte, max(0, (s.m-1)*lda+s.k))
+			b := make([]byte, max(0, (s.k-1)*ldb+s.n))
+			for i := range a {
+				a[i] = byte(r.IntN(256))
+			}
+			for i := range b {
+				b[i] = byte(r.IntN(256))
+			}
+			if r.IntN(4) == 0 { // extremes: saturation would show here
+				for i := range a {
+					a[i] = []byte{0, 0x7f, 0x80, 0xff}[r.IntN(4)]
+				}
+				for i := range b {
+					b[i] = []byte{0, 0x7f, 0x80, 0xff}[r.IntN(4)]
+				}
+			}
+			aSigned, bSigned := r.IntN(2) == 0, r.IntN(2) == 0
+			zero := func(n int) []int32 {
+				switch r.IntN(3) {
+				case 0:
+					return nil
+				case 1:
+					return []int32{int32(r.IntN(256)) - 128}
+				}
+				z := make([]int32, n)
+				for i := range z {
+					z[i] = int32(r.IntN(256)) - 128
+				}
+				return z
+			}
+			aZero, bZero := zero(s.m), zero(s.n)
+			c := make([]int32, max(0, (s.m-1)*ldc+s.n))
+			for i := range c {
+				c[i] = int32(r.Uint32())
+			}
+			want := append([]int32(nil), c...)
+			cfg := Config{Threads: 1 + r.IntN(3)}
+			if err := integerPlain(cfg, s.m, s.n, s.k, a, aSigned, lda, aZero, b, bSigned, ldb, bZero, want, ldc); err != nil {
+				t.Fatal(err)
+			}
+			if err := Integer(cfg, s.m, s.n, s.k, a, aSigned, lda, aZero, b, bSigned, ldb, bZero, c, ldc); err != nil {
+				t.Fatal(err)
+			}
+			for i := range c {
+				if c[i] != want[i] {
+					t.Fatalf("%v signed %v/%v zeros %d/%d: C[%d] = %d, want %d", s, aSigned, bSigned, len(aZero), len(bZero), i, c[i], want[i])
+				}
+			}
+		}
+	})
+}

@@ -107,7 +107,7 @@ func Integer(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZero []i
 	if len(bZero) > 1 && len(bZero) != n {
 		return fmt.Errorf("%w: %d zero points for %d columns of B", ErrShape, len(bZero), n)
 	}
-	return integerPlain(cfg, m, n, k, a, aSigned, lda, aZero, b, bSigned, ldb, bZero, c, ldc)
+	return integerBlocked(cfg, m, n, k, a, aSigned, lda, aZero, b, bSigned, ldb, bZero, c, ldc)
 }
 
 // PackedB32 is a k×n float32 matrix B copied once into the panels the

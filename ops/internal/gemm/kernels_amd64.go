@@ -32,6 +32,9 @@ func kernel64AVX2(rows, k int, a *float64, lda int, b *float64, ldb int, c *floa
 func kernel64AVX2P(rows, k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, mask *int64, alpha, beta float64)
 
 //go:noescape
+func kernelU8S8VNNI(rows, k4 int, a *byte, b *byte, c *int32, ldc int, mask uint64, add int)
+
+//go:noescape
 func peakAVX512(n int)
 
 //go:noescape
@@ -40,6 +43,7 @@ func peakAVX2(n int)
 var (
 	haveAVX512 = cpu.X86.HasAVX512F
 	haveAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+	haveVNNI   = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VNNI
 )
 
 // laneMask32 and laneMask64 hold NR all-ones lanes then NR zero lanes: the
@@ -63,9 +67,22 @@ func init() {
 	useAsm()
 }
 
+// tileVNNI is the 8-bit micro-kernel of AVX-512 VNNI.
+func tileVNNI(rows, k4 int, a, b []byte, c []int32, ldc, cols int, add bool) {
+	var ad int
+	if add {
+		ad = 1
+	}
+	kernelU8S8VNNI(rows, k4, &a[0], &b[0], &c[0], ldc, 1<<cols-1, ad)
+}
+
 // useAsm selects the fastest kernels this CPU runs. Tests call it after
 // useGo or useAVX2 to restore the default.
 func useAsm() {
+	kI = kernelsI{name: "go", tile: tileIGo}
+	if haveVNNI {
+		kI = kernelsI{name: "vnni", tile: tileVNNI}
+	}
 	switch {
 	case haveAVX512:
 		k32 = kernels[float32]{name: "avx512", mr: 12, nr: 32, maskedB: true,
@@ -91,6 +108,7 @@ func useAsm() {
 
 // useAVX2 selects the AVX2 kernels (tests run them on AVX-512 machines too).
 func useAVX2() {
+	kI = kernelsI{name: "go", tile: tileIGo}
 	if !haveAVX2 {
 		useGo()
 		return

@@ -287,6 +287,90 @@ func variant(s isa, rows, alphaOff, betaOff int) {
 	p("\tRET")
 }
 
+// vnni is the 8-bit kernel: a tile of D = A'*B' for A' unsigned and B'
+// signed bytes, both packed in groups of four steps of k (one int32 lane
+// holds four bytes): A's panel holds the four bytes of row r for quad q
+// at a + (q*12 + r)*4, B's panel the four bytes of column j at
+// b + q*128 + j*4. VPDPBUSD multiplies the unsigned bytes of A by the
+// signed bytes of B and adds each lane's four products to an int32 sum:
+// exact, no 16-bit saturation. C = D when add is 0, else C += D; the
+// caller corrects for the zero points.
+func vnni() {
+	const mr = 12
+	p("// func kernelU8S8VNNI(rows, k4 int, a *byte, b *byte, c *int32, ldc int, mask uint64, add int)")
+	p("// requires: AVX512F, AVX512_VNNI")
+	p("TEXT ·kernelU8S8VNNI(SB), NOSPLIT, $0-64")
+	p("\tMOVQ a+16(FP), SI")
+	p("\tMOVQ b+24(FP), BX")
+	p("\tMOVQ k4+8(FP), CX")
+	p("\tMOVQ mask+48(FP), AX")
+	p("\tKMOVW AX, K1")
+	p("\tSHRQ $16, AX")
+	p("\tKMOVW AX, K2")
+	p("\tMOVQ rows+0(FP), AX")
+	for r := mr; r > 1; r-- {
+		p("\tCMPQ AX, $%d", r)
+		p("\tJEQ rows%d", r)
+	}
+	p("\tJMP rows1")
+	for rows := mr; rows >= 1; rows-- {
+		L := func(x string) string { return fmt.Sprintf("rows%d%s", rows, x) }
+		p("")
+		p("%s:", L(""))
+		for i := range 2 * rows {
+			p("\tVPXORD Z%d, Z%d, Z%d", i, i, i)
+		}
+		t := 0
+		step := func(half int) {
+			p("\tVMOVDQU32 %d(BX), Z24", half*128)
+			p("\tVMOVDQU32 %d(BX), Z25", half*128+64)
+			for r := range rows {
+				tr := fmt.Sprintf("Z%d", 26+t%6)
+				t++
+				p("\tVPBROADCASTD %d(SI), %s", (half*mr+r)*4, tr)
+				p("\tVPDPBUSD Z24, %s, Z%d", tr, 2*r)
+				p("\tVPDPBUSD Z25, %s, Z%d", tr, 2*r+1)
+			}
+		}
+		p("\tMOVQ CX, R11")
+		p("\tSHRQ $1, R11")
+		p("\tJZ %s", L("odd"))
+		p("%s:", L("loop"))
+		step(0)
+		step(1)
+		p("\tADDQ $%d, SI", 2*mr*4)
+		p("\tADDQ $256, BX")
+		p("\tDECQ R11")
+		p("\tJNZ %s", L("loop"))
+		p("%s:", L("odd"))
+		p("\tTESTQ $1, CX")
+		p("\tJZ %s", L("store"))
+		step(0)
+		p("%s:", L("store"))
+		p("\tMOVQ c+32(FP), SI")
+		p("\tMOVQ ldc+40(FP), DX")
+		p("\tSHLQ $2, DX")
+		setBases(rows, "DX")
+		p("\tMOVQ add+56(FP), AX")
+		p("\tTESTQ AX, AX")
+		p("\tJZ %s", L("set"))
+		for r := range rows {
+			for v := range 2 {
+				p("\tVMOVDQU32.Z %s, K%d, Z26", rowAddr(r, v*64, "DX"), v+1)
+				p("\tVPADDD Z26, Z%d, Z%d", 2*r+v, 2*r+v)
+			}
+		}
+		p("%s:", L("set"))
+		for r := range rows {
+			for v := range 2 {
+				p("\tVMOVDQU32 Z%d, K%d, %s", 2*r+v, v+1, rowAddr(r, v*64, "DX"))
+			}
+		}
+		p("\tVZEROUPPER")
+		p("\tRET")
+	}
+}
+
 // peak is a loop of independent FMAs on registers only, to measure the
 // core's peak rate: n turns of chains FMAs each.
 func peak(name, reg string, chains int) {
@@ -344,6 +428,7 @@ func main() {
 		kernel(isa{name: "kernel64AVX2" + suffix, reg: "Y", vec: 32, size: 8, mr: 6, goType: "float64", nameArg: "mask *int64", packedA: packedA})
 		p("")
 	}
+	vnni()
 	peak("peakAVX512", "Z", 24)
 	peak("peakAVX2", "Y", 12)
 	if err := os.WriteFile(*o, out.Bytes(), 0o644); err != nil {
