@@ -46,7 +46,18 @@ type kernels[T float32 | float64] struct {
 	tile    func(rows, k int, a []T, lda int, b []T, ldb int, c []T, ldc, cols int, alpha, beta T)
 	// tileP is tile with A packed in a panel: element (r, p) at a[p*mr+r].
 	tileP func(rows, k int, a []T, b []T, ldb int, c []T, ldc, cols int, alpha, beta T)
+	// packRows, when not nil, packs rows <= mr rows of A (lda apart, k
+	// long) into a panel for tileP, fast enough to pay for itself; lda
+	// must be below maxGatherLd.
+	packRows func(dst, a []T, lda, rows, k int)
+	// panelB, when not nil, copies k rows of cols <= nr columns of B
+	// (ldb apart) into a zero-padded panel of nr columns.
+	panelB func(dst, b []T, ldb, k, cols int)
 }
+
+// maxGatherLd bounds the row stride of packRows: 11 rows of it in bytes
+// fit in int32.
+const maxGatherLd = 1 << 25
 
 // k32 and k64 are the kernels in use (chosen at init by useAsm).
 var (
@@ -59,7 +70,7 @@ const (
 	ncBytes = 512 << 10 // bytes of a packed block of B (kcBlock × ncBlock)
 	mcBlock = 120       // rows of A copied at a time when transA
 	// directRows is the most rows of C for which B is read in place.
-	directRows = 64
+	directRows = 48
 )
 
 // useGo selects the portable Go kernels.
@@ -125,11 +136,16 @@ func (pb *packed[T]) panel(pc, kc, j int) []T {
 
 // packB copies B[pc:pc+kc, jc:jc+nc] (B stored transposed when transB)
 // into dst as panels of nr columns, each kc rows of nr, zero-padded.
-func packB[T float32 | float64](dst []T, nr int, transB bool, b []T, ldb, pc, kc, jc, nc int) {
+// panel, when not nil, copies one panel of B not transposed.
+func packB[T float32 | float64](dst []T, nr int, transB bool, b []T, ldb, pc, kc, jc, nc int, panel func(dst, b []T, ldb, k, cols int)) {
 	for q := 0; q*nr < nc; q++ {
 		cols := min(nr, nc-q*nr)
 		d := dst[q*kc*nr : (q+1)*kc*nr]
 		j0 := jc + q*nr
+		if !transB && panel != nil {
+			panel(d, b[pc*ldb+j0:], ldb, kc, cols)
+			continue
+		}
 		if !transB {
 			for p := range kc {
 				row := d[p*nr : p*nr+nr]
@@ -321,7 +337,7 @@ func blocked[T float32 | float64](cfg Config, kn kernels[T], transA, transB bool
 				}
 				kc := min(kcBlock, k-pc)
 				if !direct && pb == nil {
-					packB(bbuf, nr, transB, b, ldb, pc, kc, jc, nc)
+					packB(bbuf, nr, transB, b, ldb, pc, kc, jc, nc, kn.panelB)
 				}
 				bet := beta
 				if pc > 0 {
@@ -330,9 +346,14 @@ func blocked[T float32 | float64](cfg Config, kn kernels[T], transA, transB bool
 				for ic := i0; ic < i1; ic += mcBlock {
 					mc := min(mcBlock, i1-ic)
 					var as []T
-					if packedA {
+					switch {
+					case transA:
 						packA(abuf, mr, transA, a, lda, ic, mc, pc, kc)
-					} else {
+					case packedA:
+						for q := 0; q*mr < mc; q++ {
+							kn.packRows(abuf[q*kc*mr:], a[(ic+q*mr)*lda+pc:], lda, min(mr, mc-q*mr), kc)
+						}
+					default:
 						as = a[ic*lda+pc:]
 					}
 					for jr := 0; jr < nc; jr += nr {
@@ -348,7 +369,7 @@ func blocked[T float32 | float64](cfg Config, kn kernels[T], transA, transB bool
 								bs = bbuf[(jr/nr)*kc*nr:]
 							case cols < nr && !kn.maskedB:
 								// The last panel, padded for a kernel that reads nr columns.
-								packB(bbuf, nr, false, b, ldb, pc, kc, jc+jr, cols)
+								packB(bbuf, nr, false, b, ldb, pc, kc, jc+jr, cols, kn.panelB)
 								bs = bbuf
 							default:
 								bs, bld = b[pc*ldb+jc+jr:], ldb
@@ -385,7 +406,7 @@ func pack[T float32 | float64](cfg Config, kn kernels[T], transB bool, k, n int,
 			return nil, err
 		}
 		kc := min(kcBlock, k-pc)
-		packB(pb.data[pc*panels*nr:], nr, transB, b, ldb, pc, kc, 0, n)
+		packB(pb.data[pc*panels*nr:], nr, transB, b, ldb, pc, kc, 0, n, kn.panelB)
 	}
 	return pb, nil
 }

@@ -35,6 +35,15 @@ func kernel64AVX2P(rows, k int, a *float64, lda int, b *float64, ldb int, c *flo
 func kernelU8S8VNNI(rows, k4 int, a *byte, b *byte, c *int32, ldc int, mask uint64, add int)
 
 //go:noescape
+func gatherA32(dst *float32, a *float32, offs *[16]int32, mask uint64, k int)
+
+//go:noescape
+func panelB32AVX512(dst, b *float32, ldb, k int, mask uint64)
+
+//go:noescape
+func panelB64AVX512(dst, b *float64, ldb, k int, mask uint64)
+
+//go:noescape
 func peakAVX512(n int)
 
 //go:noescape
@@ -91,6 +100,16 @@ func useAsm() {
 			},
 			tileP: func(rows, k int, a []float32, b []float32, ldb int, c []float32, ldc, cols int, alpha, beta float32) {
 				kernel32AVX512P(rows, k, &a[0], 0, &b[0], ldb, &c[0], ldc, 1<<cols-1, alpha, beta)
+			},
+			packRows: func(dst, a []float32, lda, rows, k int) {
+				var offs [16]int32
+				for r := range rows {
+					offs[r] = int32(r * lda * 4)
+				}
+				gatherA32(&dst[0], &a[0], &offs, 1<<rows-1, k)
+			},
+			panelB: func(dst, b []float32, ldb, k, cols int) {
+				panelB32AVX512(&dst[0], &b[0], ldb, k, 1<<cols-1)
 			}}
 		k64 = kernels[float64]{name: "avx512", mr: 12, nr: 16, maskedB: true,
 			tile: func(rows, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc, cols int, alpha, beta float64) {
@@ -98,6 +117,9 @@ func useAsm() {
 			},
 			tileP: func(rows, k int, a []float64, b []float64, ldb int, c []float64, ldc, cols int, alpha, beta float64) {
 				kernel64AVX512P(rows, k, &a[0], 0, &b[0], ldb, &c[0], ldc, 1<<cols-1, alpha, beta)
+			},
+			panelB: func(dst, b []float64, ldb, k, cols int) {
+				panelB64AVX512(&dst[0], &b[0], ldb, k, 1<<cols-1)
 			}}
 	case haveAVX2:
 		useAVX2()

@@ -12945,6 +12945,86 @@ rows1set:
 	VZEROUPPER
 	RET
 
+// func gatherA32(dst *float32, a *float32, offs *[16]int32, mask uint64, k int)
+// requires: AVX512F
+TEXT ·gatherA32(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ offs+16(FP), AX
+	VMOVDQU32 (AX), Z1
+	MOVQ mask+24(FP), AX
+	MOVQ k+32(FP), CX
+	MOVQ $0xfff, BX
+	KMOVW BX, K2 // the 12 floats of a step
+	TESTQ CX, CX
+	JZ done
+loop:
+	KMOVW AX, K1 // the gather clears its mask: set it each step
+	VPXORD Z0, Z0, Z0
+	VGATHERDPS (SI)(Z1*1), K1, Z0
+	VMOVUPS Z0, K2, (DI)
+	ADDQ $4, SI
+	ADDQ $48, DI
+	DECQ CX
+	JNZ loop
+done:
+	VZEROUPPER
+	RET
+
+// func panelB32AVX512(dst, b unsafe.Pointer, ldb, k int, mask uint64)
+// requires: AVX512F
+TEXT ·panelB32AVX512(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ ldb+16(FP), DX
+	SHLQ $2, DX
+	MOVQ k+24(FP), CX
+	MOVQ mask+32(FP), AX
+	KMOVW AX, K1
+	SHRQ $16, AX
+	KMOVW AX, K2
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVUPS.Z (SI), K1, Z0
+	VMOVUPS.Z 64(SI), K2, Z1
+	VMOVUPS Z0, (DI)
+	VMOVUPS Z1, 64(DI)
+	ADDQ DX, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ loop
+done:
+	VZEROUPPER
+	RET
+
+// func panelB64AVX512(dst, b unsafe.Pointer, ldb, k int, mask uint64)
+// requires: AVX512F
+TEXT ·panelB64AVX512(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ ldb+16(FP), DX
+	SHLQ $3, DX
+	MOVQ k+24(FP), CX
+	MOVQ mask+32(FP), AX
+	KMOVW AX, K1
+	SHRQ $8, AX
+	KMOVW AX, K2
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVUPD.Z (SI), K1, Z0
+	VMOVUPD.Z 64(SI), K2, Z1
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	ADDQ DX, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ loop
+done:
+	VZEROUPPER
+	RET
+
 // func peakAVX512(n int)
 // 24 independent chains of VFMADD231PS on Z registers, n turns.
 TEXT ·peakAVX512(SB), NOSPLIT, $0-8

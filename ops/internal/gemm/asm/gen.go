@@ -371,6 +371,72 @@ func vnni() {
 	}
 }
 
+// gatherA packs a panel of A for kernel32AVX512P: for each of k steps p,
+// the elements of the panel's rows at column p (at a + offs[r] bytes, the
+// rows in mask) gathered into one vector by VGATHERDPS and stored as 12
+// floats at dst + p*48, the rows not in mask zero.
+func gatherA() {
+	p("")
+	p("// func gatherA32(dst *float32, a *float32, offs *[16]int32, mask uint64, k int)")
+	p("// requires: AVX512F")
+	p("TEXT ·gatherA32(SB), NOSPLIT, $0-40")
+	p("\tMOVQ dst+0(FP), DI")
+	p("\tMOVQ a+8(FP), SI")
+	p("\tMOVQ offs+16(FP), AX")
+	p("\tVMOVDQU32 (AX), Z1")
+	p("\tMOVQ mask+24(FP), AX")
+	p("\tMOVQ k+32(FP), CX")
+	p("\tMOVQ $0xfff, BX")
+	p("\tKMOVW BX, K2 // the 12 floats of a step")
+	p("\tTESTQ CX, CX")
+	p("\tJZ done")
+	p("loop:")
+	p("\tKMOVW AX, K1 // the gather clears its mask: set it each step")
+	p("\tVPXORD Z0, Z0, Z0")
+	p("\tVGATHERDPS (SI)(Z1*1), K1, Z0")
+	p("\tVMOVUPS Z0, K2, (DI)")
+	p("\tADDQ $4, SI")
+	p("\tADDQ $48, DI")
+	p("\tDECQ CX")
+	p("\tJNZ loop")
+	p("done:")
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// panelB copies k rows of up to NR columns of B (rows ldb elements apart,
+// the columns in mask) into a panel of NR columns, the rest zero.
+func panelB(name string, size, lanes int) {
+	suf := map[int]string{4: "PS", 8: "PD"}[size]
+	p("")
+	p("// func %s(dst, b unsafe.Pointer, ldb, k int, mask uint64)", name)
+	p("// requires: AVX512F")
+	p("TEXT ·%s(SB), NOSPLIT, $0-40", name)
+	p("\tMOVQ dst+0(FP), DI")
+	p("\tMOVQ b+8(FP), SI")
+	p("\tMOVQ ldb+16(FP), DX")
+	p("\tSHLQ $%d, DX", map[int]int{4: 2, 8: 3}[size])
+	p("\tMOVQ k+24(FP), CX")
+	p("\tMOVQ mask+32(FP), AX")
+	p("\tKMOVW AX, K1")
+	p("\tSHRQ $%d, AX", lanes)
+	p("\tKMOVW AX, K2")
+	p("\tTESTQ CX, CX")
+	p("\tJZ done")
+	p("loop:")
+	p("\tVMOVU%s.Z (SI), K1, Z0", suf)
+	p("\tVMOVU%s.Z 64(SI), K2, Z1", suf)
+	p("\tVMOVU%s Z0, (DI)", suf)
+	p("\tVMOVU%s Z1, 64(DI)", suf)
+	p("\tADDQ DX, SI")
+	p("\tADDQ $128, DI")
+	p("\tDECQ CX")
+	p("\tJNZ loop")
+	p("done:")
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
 // peak is a loop of independent FMAs on registers only, to measure the
 // core's peak rate: n turns of chains FMAs each.
 func peak(name, reg string, chains int) {
@@ -429,6 +495,9 @@ func main() {
 		p("")
 	}
 	vnni()
+	gatherA()
+	panelB("panelB32AVX512", 4, 16)
+	panelB("panelB64AVX512", 8, 8)
 	peak("peakAVX512", "Z", 24)
 	peak("peakAVX2", "Y", 12)
 	if err := os.WriteFile(*o, out.Bytes(), 0o644); err != nil {
