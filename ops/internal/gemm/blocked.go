@@ -53,11 +53,14 @@ type kernels[T float32 | float64] struct {
 	// panelB, when not nil, copies k rows of cols <= nr columns of B
 	// (ldb apart) into a zero-padded panel of nr columns.
 	panelB func(dst, b []T, ldb, k, cols int)
+	// panelBT, when not nil, is panelB for B stored transposed: the
+	// panel's cols columns are rows of b, ldb apart (below maxGatherLd).
+	panelBT func(dst, b []T, ldb, k, cols int)
 }
 
-// maxGatherLd bounds the row stride of packRows: 11 rows of it in bytes
-// fit in int32.
-const maxGatherLd = 1 << 25
+// maxGatherLd bounds the row stride of packRows and panelBT: 31 rows of
+// it in bytes fit in int32.
+const maxGatherLd = 1 << 24
 
 // k32 and k64 are the kernels in use (chosen at init by useAsm).
 var (
@@ -136,13 +139,24 @@ func (pb *packed[T]) panel(pc, kc, j int) []T {
 
 // packB copies B[pc:pc+kc, jc:jc+nc] (B stored transposed when transB)
 // into dst as panels of nr columns, each kc rows of nr, zero-padded.
-// panel, when not nil, copies one panel of B not transposed.
-func packB[T float32 | float64](dst []T, nr int, transB bool, b []T, ldb, pc, kc, jc, nc int, panel func(dst, b []T, ldb, k, cols int)) {
+// kn's panelB and panelBT, when not nil, copy one panel.
+func packB[T float32 | float64](dst []T, kn *kernels[T], transB bool, b []T, ldb, pc, kc, jc, nc int) {
+	nr, panel := kn.nr, kn.panelB
+	if transB {
+		panel = kn.panelBT
+		if ldb >= maxGatherLd {
+			panel = nil
+		}
+	}
 	for q := 0; q*nr < nc; q++ {
 		cols := min(nr, nc-q*nr)
 		d := dst[q*kc*nr : (q+1)*kc*nr]
 		j0 := jc + q*nr
-		if !transB && panel != nil {
+		switch {
+		case panel != nil && transB:
+			panel(d, b[j0*ldb+pc:], ldb, kc, cols)
+			continue
+		case panel != nil:
 			panel(d, b[pc*ldb+j0:], ldb, kc, cols)
 			continue
 		}
@@ -337,7 +351,7 @@ func blocked[T float32 | float64](cfg Config, kn kernels[T], transA, transB bool
 				}
 				kc := min(kcBlock, k-pc)
 				if !direct && pb == nil {
-					packB(bbuf, nr, transB, b, ldb, pc, kc, jc, nc, kn.panelB)
+					packB(bbuf, &kn, transB, b, ldb, pc, kc, jc, nc)
 				}
 				bet := beta
 				if pc > 0 {
@@ -369,7 +383,7 @@ func blocked[T float32 | float64](cfg Config, kn kernels[T], transA, transB bool
 								bs = bbuf[(jr/nr)*kc*nr:]
 							case cols < nr && !kn.maskedB:
 								// The last panel, padded for a kernel that reads nr columns.
-								packB(bbuf, nr, false, b, ldb, pc, kc, jc+jr, cols, kn.panelB)
+								packB(bbuf, &kn, false, b, ldb, pc, kc, jc+jr, cols)
 								bs = bbuf
 							default:
 								bs, bld = b[pc*ldb+jc+jr:], ldb
@@ -406,7 +420,7 @@ func pack[T float32 | float64](cfg Config, kn kernels[T], transB bool, k, n int,
 			return nil, err
 		}
 		kc := min(kcBlock, k-pc)
-		packB(pb.data[pc*panels*nr:], nr, transB, b, ldb, pc, kc, 0, n, kn.panelB)
+		packB(pb.data[pc*panels*nr:], &kn, transB, b, ldb, pc, kc, 0, n)
 	}
 	return pb, nil
 }

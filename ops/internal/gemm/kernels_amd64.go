@@ -44,6 +44,9 @@ func panelB32AVX512(dst, b *float32, ldb, k int, mask uint64)
 func panelB64AVX512(dst, b *float64, ldb, k int, mask uint64)
 
 //go:noescape
+func gatherB32(dst *float32, b *float32, offs *[32]int32, mask uint64, k int)
+
+//go:noescape
 func peakAVX512(n int)
 
 //go:noescape
@@ -110,6 +113,13 @@ func useAsm() {
 			},
 			panelB: func(dst, b []float32, ldb, k, cols int) {
 				panelB32AVX512(&dst[0], &b[0], ldb, k, 1<<cols-1)
+			},
+			panelBT: func(dst, b []float32, ldb, k, cols int) {
+				var offs [32]int32
+				for j := range cols {
+					offs[j] = int32(j * ldb * 4)
+				}
+				gatherB32(&dst[0], &b[0], &offs, 1<<cols-1, k)
 			}}
 		k64 = kernels[float64]{name: "avx512", mr: 12, nr: 16, maskedB: true,
 			tile: func(rows, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc, cols int, alpha, beta float64) {

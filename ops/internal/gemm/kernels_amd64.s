@@ -12971,6 +12971,37 @@ done:
 	VZEROUPPER
 	RET
 
+// func gatherB32(dst *float32, b *float32, offs *[32]int32, mask uint64, k int)
+// requires: AVX512F
+TEXT ·gatherB32(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ offs+16(FP), AX
+	VMOVDQU32 (AX), Z2
+	VMOVDQU32 64(AX), Z3
+	MOVQ mask+24(FP), AX
+	MOVQ AX, BX
+	SHRQ $16, BX
+	MOVQ k+32(FP), CX
+	TESTQ CX, CX
+	JZ done
+loop:
+	KMOVW AX, K1 // a gather clears its mask: set them each step
+	KMOVW BX, K2
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VGATHERDPS (SI)(Z2*1), K1, Z0
+	VGATHERDPS (SI)(Z3*1), K2, Z1
+	VMOVUPS Z0, (DI)
+	VMOVUPS Z1, 64(DI)
+	ADDQ $4, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ loop
+done:
+	VZEROUPPER
+	RET
+
 // func panelB32AVX512(dst, b unsafe.Pointer, ldb, k int, mask uint64)
 // requires: AVX512F
 TEXT ·panelB32AVX512(SB), NOSPLIT, $0-40

@@ -404,6 +404,45 @@ func gatherA() {
 	p("\tRET")
 }
 
+// gatherB packs a panel of B stored transposed (op(B) = Bᵀ) for the
+// AVX-512 float32 kernels: for each of k steps p, the elements at column p
+// of the up to 32 rows of B (at b + offs[j] bytes, the rows in mask),
+// gathered by two VGATHERDPS into the 32 floats at dst + p*128, the
+// columns not in mask zero.
+func gatherB() {
+	p("")
+	p("// func gatherB32(dst *float32, b *float32, offs *[32]int32, mask uint64, k int)")
+	p("// requires: AVX512F")
+	p("TEXT ·gatherB32(SB), NOSPLIT, $0-40")
+	p("\tMOVQ dst+0(FP), DI")
+	p("\tMOVQ b+8(FP), SI")
+	p("\tMOVQ offs+16(FP), AX")
+	p("\tVMOVDQU32 (AX), Z2")
+	p("\tVMOVDQU32 64(AX), Z3")
+	p("\tMOVQ mask+24(FP), AX")
+	p("\tMOVQ AX, BX")
+	p("\tSHRQ $16, BX")
+	p("\tMOVQ k+32(FP), CX")
+	p("\tTESTQ CX, CX")
+	p("\tJZ done")
+	p("loop:")
+	p("\tKMOVW AX, K1 // a gather clears its mask: set them each step")
+	p("\tKMOVW BX, K2")
+	p("\tVPXORD Z0, Z0, Z0")
+	p("\tVPXORD Z1, Z1, Z1")
+	p("\tVGATHERDPS (SI)(Z2*1), K1, Z0")
+	p("\tVGATHERDPS (SI)(Z3*1), K2, Z1")
+	p("\tVMOVUPS Z0, (DI)")
+	p("\tVMOVUPS Z1, 64(DI)")
+	p("\tADDQ $4, SI")
+	p("\tADDQ $128, DI")
+	p("\tDECQ CX")
+	p("\tJNZ loop")
+	p("done:")
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
 // panelB copies k rows of up to NR columns of B (rows ldb elements apart,
 // the columns in mask) into a panel of NR columns, the rest zero.
 func panelB(name string, size, lanes int) {
@@ -496,6 +535,7 @@ func main() {
 	}
 	vnni()
 	gatherA()
+	gatherB()
 	panelB("panelB32AVX512", 4, 16)
 	panelB("panelB64AVX512", 8, 8)
 	peak("peakAVX512", "Z", 24)
