@@ -149,6 +149,17 @@ func variant(s isa, rows, alphaOff, betaOff int) {
 	p("")
 	p("%s:", L(""))
 	p("\t// %d rows: %d sums in %s0-%s%d.", rows, nacc, s.reg, s.reg, nacc-1)
+	p("\t// Prefetch the tile of C, needed at the end.")
+	p("\tMOVQ c+48(FP), AX")
+	p("\tMOVQ ldc+56(FP), R12")
+	p("\tSHLQ $%d, R12", s.shift())
+	for r := range rows {
+		p("\tPREFETCHT0 (AX)")
+		p("\tPREFETCHT0 %d(AX)", 2*s.vec-1)
+		if r < rows-1 {
+			p("\tADDQ R12, AX")
+		}
+	}
 	for i := range nacc {
 		if s.avx512 {
 			p("\tVPXORD %s%d, %s%d, %s%d", s.reg, i, s.reg, i, s.reg, i)
