@@ -324,7 +324,7 @@ func FuzzShapes(f *testing.F) {
 			}
 			return
 		}
-		if err := plain(Config{}, transA, transB, m, n, k, 1, a, lda, b, ldb, 0, want, ldc); err != nil {
+		if err := float32Plain(Config{}, transA, transB, m, n, k, 1, a, lda, b, ldb, 0, want, ldc); err != nil {
 			t.Fatal(err)
 		}
 		for i := range c {
