@@ -183,6 +183,30 @@ func BenchmarkInteger(b *testing.B) {
 				}
 				report(b, s.m, s.n, s.k, threads, 0, start)
 			})
+			b.Run(fmt.Sprintf("%s/packed/t%d", s.name, threads), func(b *testing.B) {
+				r := rand.New(rand.NewPCG(1, 1))
+				x := make([]byte, s.m*s.k)
+				y := make([]byte, s.k*s.n)
+				for i := range x {
+					x[i] = byte(r.IntN(256))
+				}
+				for i := range y {
+					y[i] = byte(r.IntN(256))
+				}
+				c := make([]int32, s.m*s.n)
+				cfg := Config{Threads: threads}
+				pb, err := PackB8(cfg, s.k, s.n, y, true, s.n)
+				if err != nil {
+					b.Fatal(err)
+				}
+				start := cpuSeconds()
+				for b.Loop() {
+					if err := IntegerPacked(cfg, s.m, s.n, s.k, x, false, s.k, []int32{3}, pb, nil, c, s.n); err != nil {
+						b.Fatal(err)
+					}
+				}
+				report(b, s.m, s.n, s.k, threads, 0, start)
+			})
 		}
 	}
 }

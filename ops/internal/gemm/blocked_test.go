@@ -396,6 +396,25 @@ func TestIntegerRandom(t *testing.T) {
 					t.Fatalf("%v signed %v/%v zeros %d/%d: C[%d] = %d, want %d", s, aSigned, bSigned, len(aZero), len(bZero), i, c[i], want[i])
 				}
 			}
+			pb, err := PackB8(cfg, s.k, s.n, b, bSigned, ldb)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c2 := make([]int32, len(c))
+			copy(c2, want)
+			for i := range c2 { // padding as in c; the rest rewritten
+				if i%ldc < s.n {
+					c2[i] = int32(r.Uint32())
+				}
+			}
+			if err := IntegerPacked(cfg, s.m, s.n, s.k, a, aSigned, lda, aZero, pb, bZero, c2, ldc); err != nil {
+				t.Fatal(err)
+			}
+			for i := range c2 {
+				if c2[i] != want[i] {
+					t.Fatalf("packed %v signed %v/%v: C[%d] = %d, want %d", s, aSigned, bSigned, i, c2[i], want[i])
+				}
+			}
 		}
 	})
 }

@@ -127,7 +127,7 @@ func Integer(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZero []i
 	if len(bZero) > 1 && len(bZero) != n {
 		return fmt.Errorf("%w: %d zero points for %d columns of B", ErrShape, len(bZero), n)
 	}
-	return integerBlocked(cfg, m, n, k, a, aSigned, lda, aZero, b, bSigned, ldb, bZero, c, ldc)
+	return integerBlocked(cfg, m, n, k, a, aSigned, lda, aZero, b, bSigned, ldb, nil, bZero, c, ldc)
 }
 
 // PackedB32 is a k×n float32 matrix B copied once into the panels the
@@ -184,4 +184,50 @@ func Float32Packed(cfg Config, transA bool, m, n, k int, alpha float32, a []floa
 		return err
 	}
 	return blocked(cfg, pb.p.kn, transA, false, m, n, k, alpha, a, lda, nil, 0, pb.p, beta, c, ldc)
+}
+
+// PackedB8 is a k×n 8-bit matrix B packed once for Integer products
+// (PackB8, IntegerPacked), with the sums of its columns.
+type PackedB8 struct {
+	p *packedI
+}
+
+// PackB8 packs B (k×n, row stride ldb, signed or not as bSigned says),
+// charging its bytes to cfg.Charge before allocating them.
+func PackB8(cfg Config, k, n int, b []byte, bSigned bool, ldb int) (*PackedB8, error) {
+	if err := check("B", k, n, ldb, len(b)); err != nil {
+		return nil, err
+	}
+	p, err := packI(cfg, k, n, b, bSigned, ldb)
+	if err != nil {
+		return nil, err
+	}
+	return &PackedB8{p}, nil
+}
+
+// Bytes is the memory the packed matrix holds.
+func (p *PackedB8) Bytes() int64 { return int64(len(p.p.data)) + 4*int64(len(p.p.colSums)) }
+
+// IntegerPacked is Integer with B packed by PackB8; n and k must be the
+// sizes it was packed with, bZero is B's zero point as in Integer.
+func IntegerPacked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZero []int32, pb *PackedB8, bZero []int32, c []int32, ldc int) error {
+	if pb == nil {
+		return fmt.Errorf("%w: no packed B", ErrShape)
+	}
+	if pb.p.k != k || pb.p.n != n {
+		return fmt.Errorf("%w: B packed as %dx%d, product needs %dx%d", ErrShape, pb.p.k, pb.p.n, k, n)
+	}
+	if err := check("A", m, k, lda, len(a)); err != nil {
+		return err
+	}
+	if err := check("C", m, n, ldc, len(c)); err != nil {
+		return err
+	}
+	if len(aZero) > 1 && len(aZero) != m {
+		return fmt.Errorf("%w: %d zero points for %d rows of A", ErrShape, len(aZero), m)
+	}
+	if len(bZero) > 1 && len(bZero) != n {
+		return fmt.Errorf("%w: %d zero points for %d columns of B", ErrShape, len(bZero), n)
+	}
+	return integerBlocked(cfg, m, n, k, a, aSigned, lda, aZero, nil, pb.p.signed, 0, pb.p, bZero, c, ldc)
 }

@@ -149,9 +149,52 @@ func getBytes(n int) *[]byte {
 	return &s
 }
 
-func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZero []int32, b []byte, bSigned bool, ldb int, bZero []int32, c []int32, ldc int) error {
+// packedI is B packed for the 8-bit kernel once: for each block of
+// kcBlockI steps of k, every panel of nrI columns (as packBI lays them
+// out), and the sums of B's columns (as b').
+type packedI struct {
+	k, n    int
+	signed  bool
+	data    []byte
+	colSums []int32
+}
+
+// panel returns the panel of columns [j, j+nrI) of the block of k at pc.
+func (pb *packedI) panel(pc, k4, j int) []byte {
+	panels := (pb.n + nrI - 1) / nrI
+	return pb.data[pc*panels*nrI+(j/nrI)*k4*nrI*4:]
+}
+
+func packI(cfg Config, k, n int, b []byte, bSigned bool, ldb int) (*packedI, error) {
+	panels := (n + nrI - 1) / nrI
+	size := (k + 3) / 4 * 4 * panels * nrI
+	if cfg.Charge != nil {
+		if err := cfg.Charge(int64(size) + 4*int64(n)); err != nil {
+			return nil, err
+		}
+	}
+	var flip byte
+	if !bSigned {
+		flip = 0x80
+	}
+	pb := &packedI{k: k, n: n, signed: bSigned, data: make([]byte, size), colSums: make([]int32, n)}
+	for pc := 0; pc < k; pc += kcBlockI {
+		if err := cfg.err(); err != nil {
+			return nil, err
+		}
+		packBI(pb.data[pc*panels*nrI:], b, ldb, flip, pc, min(kcBlockI, k-pc), 0, n, pb.colSums)
+	}
+	return pb, nil
+}
+
+// integerBlocked is Integer, B read from b or, when pb is not nil, from
+// its panels (bSigned is then pb's).
+func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZero []int32, b []byte, bSigned bool, ldb int, pb *packedI, bZero []int32, c []int32, ldc int) error {
 	if err := cfg.err(); err != nil || m == 0 || n == 0 {
 		return err
+	}
+	if pb != nil {
+		bSigned = pb.signed
 	}
 	if k == 0 {
 		for i := range m {
@@ -193,6 +236,9 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 	ncMax := min((colsPer+nrI-1)/nrI*nrI, ncBlockI)
 	mcMax := (min(rowsPer, mcBlock) + mrI - 1) / mrI * mrI
 	bBytes := k40 * 4 * ncMax
+	if pb != nil {
+		bBytes = 0
+	}
 	aBytes := k40 * 4 * mcMax
 	per := int64(bBytes+aBytes) + 4*int64(rowsPer+colsPer)
 	if cfg.Charge != nil {
@@ -216,18 +262,28 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 		// while packing: B's for its columns of each block of columns, A's
 		// for the first block of columns.
 		rowA := make([]int32, i1-i0)
-		colB := make([]int32, min(ncBlockI, j1-j0))
-		zb := make([]int32, len(colB))
+		colBuf := make([]int32, min(ncBlockI, j1-j0))
+		if pb != nil {
+			colBuf = nil
+		}
+		zb := make([]int32, min(ncBlockI, j1-j0))
 		for jc := j0; jc < j1; jc += ncBlockI {
 			nc := min(ncBlockI, j1-jc)
-			clear(colB)
+			colB := colBuf
+			if pb != nil {
+				colB = pb.colSums[jc : jc+nc]
+			} else {
+				clear(colB)
+			}
 			for pc := 0; pc < k; pc += kcBlockI {
 				if err := cfg.err(); err != nil {
 					return err
 				}
 				kc := min(kcBlockI, k-pc)
 				k4 := (kc + 3) / 4
-				packBI(bbuf, b, ldb, flipB, pc, kc, jc, nc, colB)
+				if pb == nil {
+					packBI(bbuf, b, ldb, flipB, pc, kc, jc, nc, colB)
+				}
 				for ic := i0; ic < i1; ic += mcBlock {
 					mc := min(mcBlock, i1-ic)
 					sums := rowA[ic-i0:]
@@ -237,7 +293,12 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 					packAI(abuf, a, lda, flipA, ic, mc, pc, kc, sums)
 					for jr := 0; jr < nc; jr += nrI {
 						cols := min(nrI, nc-jr)
-						bs := bbuf[(jr/nrI)*k4*nrI*4:]
+						var bs []byte
+						if pb != nil {
+							bs = pb.panel(pc, k4, jc+jr)
+						} else {
+							bs = bbuf[(jr/nrI)*k4*nrI*4:]
+						}
 						for ir := 0; ir < mc; ir += mrI {
 							rows := min(mrI, mc-ir)
 							kI.tile(rows, k4, abuf[ir*k4*4:], bs, c[(ic+ir)*ldc+jc+jr:], ldc, cols, pc > 0)
