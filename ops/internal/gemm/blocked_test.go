@@ -137,7 +137,18 @@ func checkShape[T float32 | float64](t *testing.T, r *rand.Rand, s shape, alpha,
 			t.Fatalf("%v: B written", s)
 		}
 	}
-	// Packed B (float32 only) gives the same result as the unpacked call.
+	// Packed B gives the same result as the unpacked call.
+	if _, ok := any(got).([]float64); ok {
+		pb, err := PackB64(cfg, s.transB, s.k, s.n, any(b).([]float64), ldb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got2 := append([]float64(nil), any(c).([]float64)...)
+		if err := Float64Packed(cfg, s.transA, s.m, s.n, s.k, float64(alpha), any(a).([]float64), lda, pb, float64(beta), got2, ldc); err != nil {
+			t.Fatal(err)
+		}
+		agree(t, s, float64(alpha), float64(beta), any(a).([]float64), lda, any(b).([]float64), ldb, any(c).([]float64), ldc, got2, any(want).([]float64))
+	}
 	if _, ok := any(got).([]float32); ok {
 		pb, err := PackB32(cfg, s.transB, s.k, s.n, any(b).([]float32), ldb)
 		if err != nil {

@@ -231,3 +231,48 @@ func IntegerPacked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZe
 	}
 	return integerBlocked(cfg, m, n, k, a, aSigned, lda, aZero, nil, pb.p.signed, 0, pb.p, bZero, c, ldc)
 }
+
+// PackedB64 is PackedB32 for float64 (PackB64, Float64Packed).
+type PackedB64 struct {
+	p *packed[float64]
+}
+
+// PackB64 is PackB32 for float64.
+func PackB64(cfg Config, transB bool, k, n int, b []float64, ldb int) (*PackedB64, error) {
+	br, bc := k, n
+	if transB {
+		br, bc = n, k
+	}
+	if err := check("B", br, bc, ldb, len(b)); err != nil {
+		return nil, err
+	}
+	p, err := pack(cfg, k64, transB, k, n, b, ldb)
+	if err != nil {
+		return nil, err
+	}
+	return &PackedB64{p}, nil
+}
+
+// Bytes is the memory the packed matrix holds.
+func (p *PackedB64) Bytes() int64 { return int64(len(p.p.data)) * 8 }
+
+// Float64Packed is Float32Packed for float64.
+func Float64Packed(cfg Config, transA bool, m, n, k int, alpha float64, a []float64, lda int, pb *PackedB64, beta float64, c []float64, ldc int) error {
+	if pb == nil {
+		return fmt.Errorf("%w: no packed B", ErrShape)
+	}
+	if pb.p.k != k || pb.p.n != n {
+		return fmt.Errorf("%w: B packed as %dx%d, product needs %dx%d", ErrShape, pb.p.k, pb.p.n, k, n)
+	}
+	ar, ac := m, k
+	if transA {
+		ar, ac = k, m
+	}
+	if err := check("A", ar, ac, lda, len(a)); err != nil {
+		return err
+	}
+	if err := check("C", m, n, ldc, len(c)); err != nil {
+		return err
+	}
+	return blocked(cfg, pb.p.kn, transA, false, m, n, k, alpha, a, lda, nil, 0, pb.p, beta, c, ldc)
+}
