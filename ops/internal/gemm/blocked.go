@@ -292,7 +292,7 @@ func blocked[T float32 | float64](cfg Config, kn kernels[T], transA, transB bool
 	}
 	// A core does some 32 multiply-adds in the time it copies one element:
 	// parallel.Work counts elements.
-	work := m * n * k / 32
+	work := int(min(float64(m)*float64(n)*float64(k)/32, 1<<40))
 	workers := threads
 	if work < parallel.Work {
 		workers = 1
@@ -358,6 +358,11 @@ func blocked[T float32 | float64](cfg Config, kn kernels[T], transA, transB bool
 					bet = 1
 				}
 				for ic := i0; ic < i1; ic += mcBlock {
+					if ic > i0 {
+						if err := cfg.err(); err != nil {
+							return err
+						}
+					}
 					mc := min(mcBlock, i1-ic)
 					var as []T
 					switch {

@@ -221,7 +221,7 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 	if byCols {
 		units = panels
 	}
-	work := m * n * k / 128
+	work := int(min(float64(m)*float64(n)*float64(k)/128, 1<<40))
 	workers := threads
 	if work < parallel.Work {
 		workers = 1
@@ -285,6 +285,11 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 					packBI(bbuf, b, ldb, flipB, pc, kc, jc, nc, colB)
 				}
 				for ic := i0; ic < i1; ic += mcBlock {
+					if ic > i0 {
+						if err := cfg.err(); err != nil {
+							return err
+						}
+					}
 					mc := min(mcBlock, i1-ic)
 					sums := rowA[ic-i0:]
 					if jc > j0 {
