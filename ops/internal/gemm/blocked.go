@@ -163,7 +163,7 @@ func tileGo4x4[T float32 | float64](k int, a []T, rs, ps int, b []T, ldb int, c 
 }
 
 // packed is B copied into the panels of a kernel: for each block of
-// kcBlock steps of k, every panel of nr columns (the last zero-padded),
+// kcFor(k) steps of k, every panel of nr columns (the last zero-padded),
 // each kc rows of nr.
 type packed[T float32 | float64] struct {
 	kn   kernels[T]
@@ -266,6 +266,17 @@ func packA[T float32 | float64](dst []T, mr int, transA bool, a []T, lda, i0, mc
 	}
 }
 
+// kcFor is the steps of k per block for a product over k: k cut into
+// equal blocks of at most kcBlock (576 is 3×192, not 256+256+64, whose
+// short last block would pay the loads and stores of C for little work).
+func kcFor(k int) int {
+	if k <= kcBlock {
+		return max(k, 1)
+	}
+	nb := (k + kcBlock - 1) / kcBlock
+	return (k + nb - 1) / nb
+}
+
 // pools keep the packing buffers between calls, by element type.
 var pools [2]sync.Pool
 
@@ -320,7 +331,8 @@ func blocked[T float32 | float64](cfg Config, kn kernels[T], transA, transB bool
 	var z T
 	size := int(unsafe.Sizeof(z))
 	ncBlock := max(nr, ncBytes/(kcBlock*size)/nr*nr)
-	kc0 := min(k, kcBlock)
+	kcb := kcFor(k)
+	kc0 := min(k, kcb)
 	direct := pb == nil && !transB && m <= directRows
 
 	threads := max(cfg.Threads, 1)
@@ -386,11 +398,11 @@ func blocked[T float32 | float64](cfg Config, kn kernels[T], transA, transB bool
 		}
 		for jc := j0; jc < j1; jc += ncBlock {
 			nc := min(ncBlock, j1-jc)
-			for pc := 0; pc < k; pc += kcBlock {
+			for pc := 0; pc < k; pc += kcb {
 				if err := cfg.err(); err != nil {
 					return err
 				}
-				kc := min(kcBlock, k-pc)
+				kc := min(kcb, k-pc)
 				if !direct && pb == nil {
 					packB(bbuf, &kn, transB, b, ldb, pc, kc, jc, nc)
 				}
@@ -461,11 +473,12 @@ func pack[T float32 | float64](cfg Config, kn kernels[T], transB bool, k, n int,
 		}
 	}
 	pb := &packed[T]{kn: kn, k: k, n: n, data: make([]T, elems)}
-	for pc := 0; pc < k; pc += kcBlock {
+	kcb := kcFor(k)
+	for pc := 0; pc < k; pc += kcb {
 		if err := cfg.err(); err != nil {
 			return nil, err
 		}
-		kc := min(kcBlock, k-pc)
+		kc := min(kcb, k-pc)
 		packB(pb.data[pc*panels*nr:], &kn, transB, b, ldb, pc, kc, 0, n)
 	}
 	return pb, nil

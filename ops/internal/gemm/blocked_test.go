@@ -295,7 +295,7 @@ func TestCancelAndCharge(t *testing.T) {
 	if err := Float32(Config{Charge: ok, Threads: 2}, true, false, s.m, s.n, s.k, 1, a, s.m, b, ldb, 0, c, ldc); err != nil {
 		t.Fatal(err)
 	}
-	if asked < 2*4*(kcBlock*int64(s.n)/2+int64(mcBlock)*kcBlock) {
+	if kc := int64(kcFor(s.k)); asked < 2*4*(kc*int64(s.n)/2+int64(mcBlock)*kc) {
 		t.Fatalf("charged %d bytes", asked)
 	}
 	pb, err := PackB32(Config{Charge: ok}, false, s.k, s.n, b, ldb)
