@@ -18,6 +18,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -51,7 +52,7 @@ func bitCastNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 	if err != nil {
 		return nil, err
 	}
-	copyBytes(y.Bytes(), x.Bytes())
+	movement.CopyBytes(y.Bytes(), x.Bytes())
 	b := y.Bytes()
 	switch {
 	case to == tensor.Bool:

@@ -94,8 +94,8 @@ func loadFloatsPolled[A computeFloat](opt *Options, t *tensor.Tensor) ([]A, erro
 	out := make([]A, t.Len())
 	size := t.DataType().Size()
 	for lo := 0; lo < len(out); lo += pollWork {
-		if c.stop(pollWork) {
-			return nil, c.err
+		if c.Stop(pollWork) {
+			return nil, c.Err
 		}
 		hi := min(lo+pollWork, len(out))
 		part, err := tensor.Wrap(t.DataType(), []int{hi - lo}, t.Bytes()[lo*size:hi*size])
@@ -120,8 +120,8 @@ func storeFloatsPolled[A computeFloat](opt *Options, t *tensor.Tensor, v []A) er
 	}
 	c := opt.orDefault().canceller()
 	for lo := 0; lo < len(v); lo += pollWork {
-		if c.stop(pollWork) {
-			return c.err
+		if c.Stop(pollWork) {
+			return c.Err
 		}
 		hi := min(lo+pollWork, len(v))
 		part, err := tensor.Wrap(t.DataType(), []int{hi - lo}, t.Bytes()[lo*size:hi*size])

@@ -43,6 +43,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -323,7 +324,7 @@ func pad(opt *Options, op opRef, x *tensor.Tensor, p padParams) (*tensor.Tensor,
 	if fill == nil {
 		fill = tensor.MustNew(dt, 1) // zero, or the empty string
 	}
-	if err := (tableCopy{tables: tables}).run(opt, y, x, fill); err != nil {
+	if err := (movement.Table{Tables: tables}).Run(opt.moves(), y, x, fill); err != nil {
 		return nil, op.stopped(err)
 	}
 	return y, nil
@@ -340,7 +341,7 @@ func padTables(opt *Options, op opRef, in []int, plan []padAxis, mode string) ([
 	if err := opt.scratch(op, "the index tables", entries, 8); err != nil {
 		return nil, err
 	}
-	strides := contiguousStrides(in)
+	strides := movement.ContiguousStrides(in)
 	tables := make([][]int, len(plan))
 	for k, a := range plan {
 		t := make([]int, a.out)

@@ -19,6 +19,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -304,31 +305,31 @@ func resizeNearest(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, out
 	if err != nil || y.Len() == 0 {
 		return y, err
 	}
-	inStrides := contiguousStrides(x.Shape())
+	inStrides := movement.ContiguousStrides(x.Shape())
 	if repeats {
 		// Output axis k is [a.in, f] with source strides [stride, 0]. The
 		// last axis walks its factor outside its elements, so that the
 		// innermost loop is a whole row rather than f copies of one element.
-		var q copyPlan
-		outStrides := contiguousStrides(outShape)
+		var q movement.Plan
+		outStrides := movement.ContiguousStrides(outShape)
 		last := len(plans) - 1
 		for k, a := range plans {
 			f := a.repeat()
 			if f > 1 && k == last {
-				q.shape = append(q.shape, f)
-				q.srcStrides = append(q.srcStrides, 0)
-				q.dstStrides = append(q.dstStrides, outStrides[k])
+				q.Shape = append(q.Shape, f)
+				q.SrcStrides = append(q.SrcStrides, 0)
+				q.DstStrides = append(q.DstStrides, outStrides[k])
 			}
-			q.shape = append(q.shape, a.in)
-			q.srcStrides = append(q.srcStrides, inStrides[k])
-			q.dstStrides = append(q.dstStrides, f*outStrides[k])
+			q.Shape = append(q.Shape, a.in)
+			q.SrcStrides = append(q.SrcStrides, inStrides[k])
+			q.DstStrides = append(q.DstStrides, f*outStrides[k])
 			if f > 1 && k != last {
-				q.shape = append(q.shape, f)
-				q.srcStrides = append(q.srcStrides, 0)
-				q.dstStrides = append(q.dstStrides, outStrides[k])
+				q.Shape = append(q.Shape, f)
+				q.SrcStrides = append(q.SrcStrides, 0)
+				q.DstStrides = append(q.DstStrides, outStrides[k])
 			}
 		}
-		if err := q.run(opt, y, x); err != nil {
+		if err := q.Run(opt.moves(), y, x); err != nil {
 			return nil, op.stopped(err)
 		}
 		return y, nil
@@ -340,7 +341,7 @@ func resizeNearest(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, out
 	if err := opt.scratch(op, "the index tables", entries, 8); err != nil {
 		return nil, err
 	}
-	tc := tableCopy{tables: make([][]int, len(plans))}
+	tc := movement.Table{Tables: make([][]int, len(plans))}
 	for k, a := range plans {
 		t := make([]int, a.out)
 		for o := range t {
@@ -350,15 +351,15 @@ func resizeNearest(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, out
 				t[o] = a.index[o] * inStrides[k]
 			}
 		}
-		tc.tables[k] = t
+		tc.Tables[k] = t
 	}
 	var fill *tensor.Tensor
-	if tc.hasFill() {
+	if tc.HasFill() {
 		if fill, err = scalarOf(x.DataType(), p.extrapolation); err != nil {
 			return nil, op.wrap("extrapolation_value", err, "extrapolation_value %v", p.extrapolation)
 		}
 	}
-	if err := tc.run(opt, y, x, fill); err != nil {
+	if err := tc.Run(opt.moves(), y, x, fill); err != nil {
 		return nil, op.stopped(err)
 	}
 	return y, nil
@@ -542,16 +543,16 @@ func resizePass[A computeFloat](opt *Options, dst, src []A, outer, inner int, a 
 				if o++; o == a.out && row+1 < hi {
 					o, b = 0, b+1
 					s = src[b*inRow : b*inRow+inRow]
-					if c.stop(a.out * taps) {
-						return c.err
+					if c.Stop(a.out * taps) {
+						return c.Err
 					}
 				}
 			}
 			return nil
 		}
 		for row := lo; row < hi; row++ {
-			if c.stop(inner * taps) {
-				return c.err
+			if c.Stop(inner * taps) {
+				return c.Err
 			}
 			b, o := row/a.out, row%a.out
 			d := dst[row*inner : row*inner+inner]

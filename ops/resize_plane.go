@@ -469,8 +469,8 @@ func resizePlanes[A computeFloat](opt *Options, dst, src []A, planes int, h *res
 		in := make([][]A, taps)
 		b, o := lo/hout, lo%hout
 		for row := lo; row < hi; row++ {
-			if c.stop(rowWork) {
-				return c.err
+			if c.Stop(rowWork) {
+				return c.Err
 			}
 			d := dst[row*wout : (row+1)*wout]
 			switch {
