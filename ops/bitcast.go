@@ -18,6 +18,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -57,7 +58,7 @@ func bitCastNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 	switch {
 	case to == tensor.Bool:
 		for i, v := range b {
-			b[i] = b2u(v != 0)
+			b[i] = convert.B2U(v != 0)
 		}
 	case to.Bits() < 8 && to.IsInteger():
 		for i, v := range b {

@@ -35,8 +35,10 @@
 //     framework (unaryOp, fixedUnaries, binary kernels) that every
 //     elementwise operator file plugs into.
 //   - conversion (Cast, CastLike, BitCast, QuantizeLinear,
-//     DequantizeLinear, DynamicQuantizeLinear): convert.go, floatconv.go
-//     and convert_amd64.s (float32 to float16 with F16C), still in ops.
+//     DequantizeLinear, DynamicQuantizeLinear): ops/internal/convert, which
+//     also rounds to float16 (with F16C on amd64) and the float8 formats
+//     and loads any float tensor as float32 or float64 for the kernels
+//     that compute in a native float (Resize, Clip, Range, ...).
 //   - reductions (ReduceSum and the other Reduce*, ArgMax, ArgMin,
 //     Softmax, LogSoftmax, Hardmax, TopK, CumSum, CumProd):
 //     ops/internal/reduce.
@@ -72,8 +74,10 @@
 //
 // On amd64 a few inner loops run in SSE2, AVX or F16C registers, in Go
 // assembly beside their engine (the transpose blocks, streaming stores
-// and REP MOVSB of ops/internal/movement; the float32 arithmetic; Resize's
-// row sums; the reductions' lanes); the purego build tag, and every other
+// and REP MOVSB of ops/internal/movement; float16 rounding in
+// ops/internal/convert; the reductions' lanes; and, until they move to
+// engines of their own, the float32 arithmetic and Resize's row sums in
+// ops); the purego build tag, and every other
 // platform, runs the same contracts in Go. No operator ever writes into an
 // input.
 //

@@ -43,6 +43,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -123,7 +124,7 @@ func padNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
 			if err != nil {
 				return nil, err
 			}
-			if p.value, err = scalarOf(x.DataType(), float64(v)); err != nil {
+			if p.value, err = convert.ScalarOf(x.DataType(), float64(v)); err != nil {
 				return nil, op.wrap("constant_value", err, "value %v for data of type %v", v, x.DataType())
 			}
 		}

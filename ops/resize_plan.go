@@ -19,6 +19,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -355,7 +356,7 @@ func resizeNearest(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, out
 	}
 	var fill *tensor.Tensor
 	if tc.HasFill() {
-		if fill, err = scalarOf(x.DataType(), p.extrapolation); err != nil {
+		if fill, err = convert.ScalarOf(x.DataType(), p.extrapolation); err != nil {
 			return nil, op.wrap("extrapolation_value", err, "extrapolation_value %v", p.extrapolation)
 		}
 	}
@@ -369,7 +370,7 @@ func resizeNearest(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, out
 // narrow float types and in float64 for double and the integers.
 func resizeInterpolate(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, outShape []int, plans []*resizeAxis) (*tensor.Tensor, error) {
 	dt := x.DataType()
-	if !floatComputable(dt) {
+	if !convert.FloatComputable(dt) {
 		return nil, op.errorf("type", "mode %s cannot compute in %v (nearest can)", p.mode, dt)
 	}
 	switch dt {
@@ -381,7 +382,7 @@ func resizeInterpolate(opt *Options, op opRef, x *tensor.Tensor, p resizeParams,
 
 // interpolatePasses resamples x axis after axis, innermost first; with fuse
 // the two innermost axes go through the fused kernel of resize_plane.go.
-func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor, p resizeParams, outShape []int, plans []*resizeAxis, fuse bool) (*tensor.Tensor, error) {
+func interpolatePasses[A convert.Float](opt *Options, op opRef, x *tensor.Tensor, p resizeParams, outShape []int, plans []*resizeAxis, fuse bool) (*tensor.Tensor, error) {
 	dt := x.DataType()
 	var todo []int // the axes to resample, innermost first
 	for k := len(plans) - 1; k >= 0; k-- {
@@ -396,7 +397,7 @@ func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor,
 	// integers it takes up to eight times the input's bytes.
 	var zero A
 	computeSize := int(unsafe.Sizeof(zero))
-	if !nativeFloat[A](dt) {
+	if !convert.NativeFloat[A](dt) {
 		if err := opt.scratch(op, fmt.Sprintf("the input converted to %T", zero), x.Len(), computeSize); err != nil {
 			return nil, err
 		}
@@ -405,7 +406,7 @@ func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor,
 	if err != nil || y.Len() == 0 {
 		return y, err
 	}
-	src, err := loadFloatsPolled[A](opt, x)
+	src, err := convert.LoadFloatsPolled[A](opt.orDefault().env.Ctx, x)
 	if err := opt.cancelled(); err != nil {
 		return nil, op.stopped(err)
 	}
@@ -501,7 +502,7 @@ func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor,
 		src = dst
 	}
 	if intoY == nil {
-		if err := storeFloatsPolled(opt, y, src); err != nil {
+		if err := convert.StoreFloatsPolled(opt.orDefault().env.Ctx, y, src); err != nil {
 			if cerr := opt.cancelled(); cerr != nil {
 				return nil, op.stopped(cerr)
 			}
@@ -514,7 +515,7 @@ func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor,
 // resizePass resamples one axis: src is [outer, a.in, inner], dst
 // [outer, a.out, inner], and every dst row is the weighted sum of the src
 // rows its taps name. It polls the run's context row by row.
-func resizePass[A computeFloat](opt *Options, dst, src []A, outer, inner int, a *resizeAxis, extrapolation A) error {
+func resizePass[A convert.Float](opt *Options, dst, src []A, outer, inner int, a *resizeAxis, extrapolation A) error {
 	taps := a.taps
 	w := make([]A, len(a.weight))
 	for i, v := range a.weight {
