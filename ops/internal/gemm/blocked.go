@@ -8,27 +8,30 @@ import (
 )
 
 // The blocked product, in the structure of Goto and van de Geijn's
-// "Anatomy of High-Performance Matrix Multiplication" as onnxruntime's MLAS
-// arranges it for single precision: B is copied kcBlock rows by NR columns
-// at a time into panels (contiguous, zero-padded to NR columns); A is read
-// in place, MR rows at a time (copied into MR-row panels only when
-// transA, where its rows are not contiguous); each MR×NR tile of C is
-// summed in registers over a block of k and written once per block.
+// "Anatomy of High-Performance Matrix Multiplication" and of onnxruntime's
+// MLAS: B is copied kcFor(k) rows by NR columns at a time into panels
+// (contiguous, zero-padded to NR columns); A is copied into panels of MR
+// rows (element (r, p) at p*MR + r) where the kernels have a fast copy (a
+// gather on AVX-512) or A is transposed, and read in place otherwise; each
+// MR×NR tile of C is summed in registers over a block of k and written
+// once per block.
 //
 // The loops, outermost first:
 //
 //	jc: columns of C, ncBlock at a time (a block of packed B fits L2)
-//	pc: k, kcBlock at a time (pack B[pc:pc+kc, jc:jc+nc] into panels)
-//	ic: rows of C, mcBlock at a time (A[ic:ic+mc, pc:pc+kc] stays in L2)
+//	pc: k, kcFor(k) at a time (pack B[pc:pc+kc, jc:jc+nc] into panels)
+//	ic: rows of C, mcBlock at a time (A[ic:ic+mc, pc:pc+kc], packed, in L2)
 //	jr: columns, NR at a time (one panel of B, kc×NR, stays in L1)
 //	ir: rows, MR at a time: the micro-kernel on one MR×NR tile
 //
-// (Copying A into panels as BLIS does was measured slower here than the
-// copy saves: the copy is a strided transpose in Go.)
+// Rows of A read in place alias in L1 when their stride is a multiple of
+// a few KB (1024 floats: every row in the same set); the packed panel is
+// one stream. Copying it in Go, a strided transpose, cost more than it
+// saved, hence the gather.
 //
-// Small products (at most directRows rows, B not transposed) skip the copy
-// of B and read it in place: its rows are already NR contiguous columns
-// per step of k, and a copy would cost as much as the product.
+// Small products (at most directRows rows, B not transposed) skip the
+// copies and read A and B in place: B's rows are already NR contiguous
+// columns per step of k, and a copy would cost as much as the product.
 //
 // The work is split across cores by columns (a part of the panels per
 // core, each packing its own) when there are at least two panels per
