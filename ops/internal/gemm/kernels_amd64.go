@@ -47,6 +47,9 @@ func panelB64AVX512(dst, b *float64, ldb, k int, mask uint64)
 func gatherB32(dst *float32, b *float32, offs *[32]int32, mask uint64, k int)
 
 //go:noescape
+func kernelU8S8AVX2(rows, k4 int, a *byte, b *byte, out *[32]int32)
+
+//go:noescape
 func peakAVX512(n int)
 
 //go:noescape
@@ -79,6 +82,30 @@ func init() {
 	useAsm()
 }
 
+// tileAVX2I is the 8-bit micro-kernel of AVX2: the tile two rows by 16
+// columns at a time.
+func tileAVX2I(rows, k4 int, a, b []byte, c []int32, ldc, cols int, add bool) {
+	var out [32]int32
+	for r0 := 0; r0 < rows; r0 += 2 {
+		rr := min(2, rows-r0)
+		for j0 := 0; j0 < cols; j0 += 16 {
+			kernelU8S8AVX2(rr, k4, &a[r0*4], &b[j0*4], &out)
+			w := min(16, cols-j0)
+			for r := range rr {
+				row := c[(r0+r)*ldc+j0 : (r0+r)*ldc+j0+w]
+				src := out[r*16 : r*16+w]
+				if add {
+					for j := range row {
+						row[j] += src[j]
+					}
+				} else {
+					copy(row, src)
+				}
+			}
+		}
+	}
+}
+
 // tileVNNI is the 8-bit micro-kernel of AVX-512 VNNI.
 func tileVNNI(rows, k4 int, a, b []byte, c []int32, ldc, cols int, add bool) {
 	var ad int
@@ -92,8 +119,11 @@ func tileVNNI(rows, k4 int, a, b []byte, c []int32, ldc, cols int, add bool) {
 // useGo or useAVX2 to restore the default.
 func useAsm() {
 	kI = kernelsI{name: "go", tile: tileIGo}
-	if haveVNNI {
+	switch {
+	case haveVNNI:
 		kI = kernelsI{name: "vnni", tile: tileVNNI}
+	case haveAVX2:
+		kI = kernelsI{name: "avx2", tile: tileAVX2I}
 	}
 	switch {
 	case haveAVX512:
@@ -140,7 +170,7 @@ func useAsm() {
 
 // useAVX2 selects the AVX2 kernels (tests run them on AVX-512 machines too).
 func useAVX2() {
-	kI = kernelsI{name: "go", tile: tileIGo}
+	kI = kernelsI{name: "avx2", tile: tileAVX2I}
 	if !haveAVX2 {
 		useGo()
 		return

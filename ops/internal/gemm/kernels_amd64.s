@@ -14349,6 +14349,71 @@ rows1set:
 	VZEROUPPER
 	RET
 
+// func kernelU8S8AVX2(rows, k4 int, a *byte, b *byte, out *[32]int32)
+// requires: AVX2
+TEXT ·kernelU8S8AVX2(SB), NOSPLIT, $0-40
+	MOVQ a+16(FP), SI
+	MOVQ b+24(FP), BX
+	MOVQ k4+8(FP), CX
+	MOVQ rows+0(FP), AX
+	MOVQ out+32(FP), DI
+	// Y0-Y3: row 0, columns 0-3, 4-7, 8-11, 12-15; Y4-Y7: row 1.
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+loop:
+	VPMOVSXBW 0(BX), Y8 // columns 0-3, 4 steps each
+	VPMOVSXBW 16(BX), Y9 // columns 4-7, 4 steps each
+	VPMOVSXBW 32(BX), Y10 // columns 8-11, 4 steps each
+	VPMOVSXBW 48(BX), Y11 // columns 12-15, 4 steps each
+	VPBROADCASTD 0(SI), X12 // row 0's 4 bytes, in every dword
+	VPMOVZXBW X12, Y12
+	VPMADDWD Y8, Y12, Y13
+	VPADDD Y13, Y0, Y0
+	VPMADDWD Y9, Y12, Y14
+	VPADDD Y14, Y1, Y1
+	VPMADDWD Y10, Y12, Y15
+	VPADDD Y15, Y2, Y2
+	VPMADDWD Y11, Y12, Y13
+	VPADDD Y13, Y3, Y3
+	CMPQ AX, $2
+	JNE next
+	VPBROADCASTD 4(SI), X12 // row 1's 4 bytes, in every dword
+	VPMOVZXBW X12, Y12
+	VPMADDWD Y8, Y12, Y13
+	VPADDD Y13, Y4, Y4
+	VPMADDWD Y9, Y12, Y14
+	VPADDD Y14, Y5, Y5
+	VPMADDWD Y10, Y12, Y15
+	VPADDD Y15, Y6, Y6
+	VPMADDWD Y11, Y12, Y13
+	VPADDD Y13, Y7, Y7
+next:
+	ADDQ $48, SI // a quad of A's panel: 12 rows of 4 bytes
+	ADDQ $128, BX // a quad of B's panel: 32 columns of 4 bytes
+	DECQ CX
+	JNZ loop
+	// Add each column's two lanes and put the columns in order.
+	VPHADDD Y1, Y0, Y8
+	VPERMQ $0xD8, Y8, Y8
+	VMOVDQU Y8, 0(DI)
+	VPHADDD Y3, Y2, Y8
+	VPERMQ $0xD8, Y8, Y8
+	VMOVDQU Y8, 32(DI)
+	VPHADDD Y5, Y4, Y8
+	VPERMQ $0xD8, Y8, Y8
+	VMOVDQU Y8, 64(DI)
+	VPHADDD Y7, Y6, Y8
+	VPERMQ $0xD8, Y8, Y8
+	VMOVDQU Y8, 96(DI)
+	VZEROUPPER
+	RET
+
 // func gatherA32(dst *float32, a *float32, offs *[16]int32, mask uint64, k int)
 // requires: AVX512F
 TEXT ·gatherA32(SB), NOSPLIT, $0-40

@@ -382,6 +382,62 @@ func vnni() {
 	}
 }
 
+// avx2int is the 8-bit kernel for AVX2 without VNNI, on the panels of
+// vnni: one or two rows of A by 16 columns of B per call, into out (row r
+// at out[16r:]). The bytes are widened to 16 bits (A's zero-extended, B's
+// sign-extended) and multiplied by VPMADDWD, whose pairs of products
+// (at most 2*255*128) cannot overflow its int32 lanes: exact, unlike
+// VPMADDUBSW, which saturates at 16 bits. Each column gets two lanes (steps
+// 0+1 and 2+3 of a quad), added by VPHADDD at the end.
+func avx2int() {
+	p("")
+	p("// func kernelU8S8AVX2(rows, k4 int, a *byte, b *byte, out *[32]int32)")
+	p("// requires: AVX2")
+	p("TEXT ·kernelU8S8AVX2(SB), NOSPLIT, $0-40")
+	p("\tMOVQ a+16(FP), SI")
+	p("\tMOVQ b+24(FP), BX")
+	p("\tMOVQ k4+8(FP), CX")
+	p("\tMOVQ rows+0(FP), AX")
+	p("\tMOVQ out+32(FP), DI")
+	p("\t// Y0-Y3: row 0, columns 0-3, 4-7, 8-11, 12-15; Y4-Y7: row 1.")
+	for i := range 8 {
+		p("\tVPXOR Y%d, Y%d, Y%d", i, i, i)
+	}
+	p("loop:")
+	for g := range 4 {
+		p("\tVPMOVSXBW %d(BX), Y%d // columns %d-%d, 4 steps each", 16*g, 8+g, 4*g, 4*g+3)
+	}
+	for r := range 2 {
+		if r == 1 {
+			p("\tCMPQ AX, $2")
+			p("\tJNE next")
+		}
+		p("\tVPBROADCASTD %d(SI), X12 // row %d's 4 bytes, in every dword", 4*r, r)
+		p("\tVPMOVZXBW X12, Y12")
+		for g := range 4 {
+			t := 13 + g%3
+			p("\tVPMADDWD Y%d, Y12, Y%d", 8+g, t)
+			p("\tVPADDD Y%d, Y%d, Y%d", t, 4*r+g, 4*r+g)
+		}
+	}
+	p("next:")
+	p("\tADDQ $48, SI // a quad of A's panel: 12 rows of 4 bytes")
+	p("\tADDQ $128, BX // a quad of B's panel: 32 columns of 4 bytes")
+	p("\tDECQ CX")
+	p("\tJNZ loop")
+	p("\t// Add each column's two lanes and put the columns in order.")
+	for r := range 2 {
+		for h := range 2 {
+			lo, hi := 4*r+2*h, 4*r+2*h+1
+			p("\tVPHADDD Y%d, Y%d, Y8", hi, lo)
+			p("\tVPERMQ $0xD8, Y8, Y8")
+			p("\tVMOVDQU Y8, %d(DI)", 64*r+32*h)
+		}
+	}
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
 // gatherA packs a panel of A for kernel32AVX512P: for each of k steps p,
 // the elements of the panel's rows at column p (at a + offs[r] bytes, the
 // rows in mask) gathered into one vector by VGATHERDPS and stored as 12
@@ -545,6 +601,7 @@ func main() {
 		p("")
 	}
 	vnni()
+	avx2int()
 	gatherA()
 	gatherB()
 	panelB("panelB32AVX512", 4, 16)
