@@ -73,7 +73,7 @@ type body struct {
 	// the body as an optional holding it, as a Loop carries a sequence
 	// into an input declared optional(seq(...)).
 	optional []string
-	out   []int // the formal outputs' slots (maybe of enclosing graphs)
+	out      []int // the formal outputs' slots (maybe of enclosing graphs)
 	// exit lists the slots the body lets go when it returns: its inputs
 	// and its own values that are outputs.
 	exit []int
