@@ -440,6 +440,10 @@ func (m *Model) prepareNode(np *pb.NodeProto, i int, opsets map[string]int, sc *
 		}
 		b, names, slots, err := m.compileBody(ap.GetG(), sc, opsets, baseDir, depth+1)
 		if err != nil {
+			var deep *depthError
+			if errors.As(err, &deep) && depth > 0 {
+				return step{}, nil, err // named once, by the outermost node
+			}
 			return step{}, nil, nodeError(np, i, schema.Since, fmt.Errorf("attribute %s: %w", ap.GetName(), err))
 		}
 		a.Graph = b.sg

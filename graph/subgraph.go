@@ -62,6 +62,16 @@ func (s *scope) lookup(name string) (int, bool) {
 	return slot, ok
 }
 
+// depthError is the error of subgraphs nested deeper than
+// MaxSubgraphDepth, a limit.
+type depthError struct{}
+
+func (*depthError) Error() string {
+	return fmt.Sprintf("subgraphs nest deeper than %d levels", MaxSubgraphDepth)
+}
+
+func (*depthError) Unwrap() error { return ErrLimit }
+
 // body is a compiled subgraph.
 type body struct {
 	m     *Model
@@ -85,7 +95,7 @@ type body struct {
 // node), and returns it with the names it reads from enclosing graphs.
 func (m *Model) compileBody(g *pb.GraphProto, parent *scope, opsets map[string]int, baseDir string, depth int) (*body, []string, []int, error) {
 	if depth > MaxSubgraphDepth {
-		return nil, nil, nil, &kindError{fmt.Errorf("subgraphs nest deeper than %d", MaxSubgraphDepth), ErrLimit}
+		return nil, nil, nil, &depthError{}
 	}
 	b := &body{m: m, name: g.GetName()}
 	sc := &scope{names: map[string]int{}, parent: parent}
