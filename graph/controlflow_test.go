@@ -275,3 +275,83 @@ func TestNestingDepth(t *testing.T) {
 		t.Error("LoadBytes of 10,000 levels of subgraphs succeeded")
 	}
 }
+
+// A node whose branch reads a value by name runs after that value's
+// producer, even when the file lists it first, and the value lives until
+// the branch has read it.
+func TestSubgraphReadsOrderTheNodes(t *testing.T) {
+	then := &pb.GraphProto{Name: proto.String("then"),
+		Node:   []*pb.NodeProto{node("add", "Add", []string{"z", "z"}, []string{"t"})},
+		Output: []*pb.ValueInfoProto{untyped("t", tensor.Float)}}
+	els := &pb.GraphProto{Name: proto.String("else"),
+		Output: []*pb.ValueInfoProto{untyped("z", tensor.Float)}}
+	spec := modelSpec{opset: 13,
+		nodes: []*pb.NodeProto{
+			node("if", "If", []string{"c"}, []string{"y"}, graphAttr("then_branch", then), graphAttr("else_branch", els)),
+			node("neg", "Neg", []string{"x"}, []string{"z"}),
+		},
+		inputs:  []*pb.ValueInfoProto{scalarInfo("c", tensor.Bool), info("x", tensor.Float, 2)},
+		outputs: []*pb.ValueInfoProto{untyped("y", tensor.Float)}}
+	m := spec.load(t)
+	x := tensor.MustFromSlice([]float32{1, -2}, 2)
+	for _, e := range []graph.Engine{graph.EngineFast, graph.EngineReference} {
+		for c, want := range map[bool]*tensor.Tensor{true: tensor.MustFromSlice([]float32{-2, 4}, 2), false: tensor.MustFromSlice([]float32{-1, 2}, 2)} {
+			out, err := m.Run(context.Background(), map[string]tensor.Value{"c": tensor.Scalar(c), "x": x}, &graph.RunOptions{Engine: e, Pool: graph.NewPool()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantTensor(t, out["y"], want)
+		}
+	}
+	// A name no scope defines is refused at load.
+	bad := spec
+	bad.nodes = []*pb.NodeProto{bad.nodes[0]}
+	if _, err := graph.FromProto(bad.proto(), ""); err == nil || !strings.Contains(err.Error(), `"z"`) {
+		t.Errorf("a branch reading an undefined name: %v", err)
+	}
+}
+
+// BenchmarkIf is the cost of an If whose branch is one Identity.
+func BenchmarkIf(b *testing.B) {
+	branch := func(name string) *pb.GraphProto {
+		return &pb.GraphProto{Name: proto.String(name),
+			Node:   []*pb.NodeProto{node("id", "Identity", []string{"x"}, []string{name + "_y"})},
+			Output: []*pb.ValueInfoProto{untyped(name+"_y", tensor.Float)}}
+	}
+	spec := modelSpec{opset: 13,
+		nodes:   []*pb.NodeProto{node("if", "If", []string{"c"}, []string{"y"}, graphAttr("then_branch", branch("then")), graphAttr("else_branch", branch("else")))},
+		inputs:  []*pb.ValueInfoProto{scalarInfo("c", tensor.Bool), info("x", tensor.Float, 2)},
+		outputs: []*pb.ValueInfoProto{untyped("y", tensor.Float)}}
+	m, err := graph.FromProto(spec.proto(), "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := map[string]tensor.Value{"c": tensor.Scalar(true), "x": tensor.MustNew(tensor.Float, 2)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := m.Run(context.Background(), in, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLoopIteration is the cost of one iteration of a Loop whose
+// body is an Identity of the condition and an Add of two scalars.
+func BenchmarkLoopIteration(b *testing.B) {
+	spec := foreverLoop()
+	spec.nodes[0].Input[0] = "M"
+	spec.inputs = append(spec.inputs, scalarInfo("M", tensor.Int64))
+	m, err := graph.FromProto(spec.proto(), "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	const iterations = 1000
+	in := map[string]tensor.Value{"M": tensor.Scalar(int64(iterations)), "cond": tensor.Scalar(true), "v0": tensor.Scalar(float32(0))}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := m.Run(context.Background(), in, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*iterations), "ns/iteration")
+}
