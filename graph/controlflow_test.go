@@ -200,11 +200,11 @@ func TestScanOverManyStepsRefusedByCap(t *testing.T) {
 	x := tensor.MustNew(tensor.Float, 1<<20, 2) // a million steps, the caller's
 	in := map[string]tensor.Value{"s0": tensor.MustNew(tensor.Float, 2), "x": x}
 	start := time.Now()
-	_, err := m.Run(context.Background(), in, &graph.RunOptions{MaxRunBytes: 8 << 20})
+	_, err := m.Run(context.Background(), in, &graph.RunOptions{MaxRunBytes: 1 << 20})
 	if !errors.Is(err, graph.ErrLimit) {
 		t.Fatalf("err = %v, want a limit", err)
 	}
-	if d := time.Since(start); d > 10*time.Second {
+	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("refused after %v", d)
 	}
 }
