@@ -355,3 +355,40 @@ func BenchmarkLoopIteration(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*iterations), "ns/iteration")
 }
+
+// Runs of one model with subgraphs at once, sharing a Pool, keep to
+// their own values.
+func TestControlFlowConcurrentRuns(t *testing.T) {
+	m := nestedLoopIf().load(t)
+	pool := graph.NewPool()
+	errs := make(chan error, 4)
+	for g := range 4 {
+		go func() {
+			x := tensor.MustFromSlice([]float32{float32(g), 1, 2}, 3)
+			acc0 := tensor.MustFromSlice([]float32{0, 0, 0}, 3)
+			in := map[string]tensor.Value{"M": tensor.Scalar(int64(4)), "k": tensor.Scalar(int64(3)), "x": x, "acc0": acc0}
+			for range 50 {
+				out, err := m.Run(context.Background(), in, &graph.RunOptions{Pool: pool})
+				if err != nil {
+					errs <- err
+					return
+				}
+				// 3 additions and 1 subtraction: 2x.
+				if got := out["acc"].(*tensor.Tensor); !got.Equal(tensor.MustFromSlice([]float32{2 * float32(g), 2, 4}, 3)) {
+					errs <- errors.New("run " + itoa(g) + " got " + got.String())
+					return
+				}
+				if err := pool.Release(out["acc"], out["history"]); err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
