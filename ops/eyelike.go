@@ -12,6 +12,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -84,7 +85,7 @@ func oneOf(dt tensor.DataType) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := convertInto(one, tensor.MustFromSlice([]int64{1}), 0, 1, defaultCast); err != nil {
+	if err := convert.Into(one, tensor.MustFromSlice([]int64{1}), 0, 1, convert.DefaultCast); err != nil {
 		return nil, err
 	}
 	return one.Bytes(), nil

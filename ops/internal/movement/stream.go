@@ -1,4 +1,4 @@
-package ops
+package movement
 
 // Streaming stores. An ordinary store first reads the line it writes into
 // the cache (a read for ownership) and keeps it there until it is evicted.
@@ -13,7 +13,7 @@ package ops
 // The block kernels of the tiled transpose, SpaceToDepth's pairs and
 // Gather's rows (an embedding lookup, amd64 with AVX: VMOVNTDQ, when the
 // output is 32-byte aligned) stream (amd64: MOVNTO, part of SSE2) when the
-// bytes the copy writes and reads come to streamMin or more. Measured in turns against the same code
+// bytes the copy writes and reads come to StreamMin or more. Measured in turns against the same code
 // without it, on the benchmark's float32 tensors on a 2-core AMD EPYC VM,
 // two threads, pooled: Transpose NCHW->NHWC 1.9 -> 0.5 ms and 2.3 -> 1.0 ms
 // (two states of the VM), 2-D 1.7 -> 1.0, NHWC->NCHW 1.45 -> 1.23 and
@@ -35,24 +35,24 @@ package ops
 //     output that fits is also what the next operator wants to find there.
 //
 // Streaming stores are ordered only by a fence: each part of a streamed copy
-// ends with storeFence before the core hands the part back, so whoever reads
+// ends with StoreFence before the core hands the part back, so whoever reads
 // the output afterwards sees every byte.
 
-// streamMin is the traffic, in bytes written plus bytes read, from which a
+// StreamMin is the traffic, in bytes written plus bytes read, from which a
 // copy streams its stores: a large last-level cache (32 MB on the
 // benchmark's machine and on many servers).
-const streamMin = 32 << 20
+const StreamMin = 32 << 20
 
-// streams reports whether a copy writing written bytes from a source of
+// Streams reports whether a copy writing written bytes from a source of
 // source bytes uses streaming stores. It reads at most as many bytes as it
 // writes (a broadcast reads fewer).
-func (o *Options) streams(written, source int) bool {
-	if !haveStreamStores {
+func (e Env) Streams(written, source int) bool {
+	if !HaveStreamStores {
 		return false
 	}
-	from := streamMin
-	if o := o.orDefault(); o.streamFrom > 0 {
-		from = o.streamFrom
+	from := StreamMin
+	if e.StreamFrom > 0 {
+		from = e.StreamFrom
 	}
 	return written+min(source, written) >= from
 }

@@ -1,4 +1,4 @@
-package ops
+package movement
 
 import (
 	"bytes"
@@ -44,7 +44,7 @@ func TestTransposeBlocksMatchGo(t *testing.T) {
 		want := append([]uint64{}, got...)
 		sp := unsafe.Add(unsafe.Pointer(&src[0]), sOff*size)
 		transposeBlocks(size, unsafe.Add(unsafe.Pointer(&got[0]), dOff*size), sp, uintptr(dRow*size), uintptr(sRow*size), nj, ni, pf, stream)
-		storeFence()
+		StoreFence()
 		transposeBlocksGo(size, unsafe.Add(unsafe.Pointer(&want[0]), dOff*size), sp, uintptr(dRow*size), uintptr(sRow*size), nj, ni)
 		if !bytes.Equal(asBytes(got), asBytes(want)) {
 			t.Fatalf("size %d, %dx%d blocks, strides %d/%d, offsets %d/%d, stream %v, prefetch %d: the kernels differ", size, nj, ni, dRow, sRow, dOff, sOff, stream, pf)
@@ -80,12 +80,12 @@ func TestDeinterleave2(t *testing.T) {
 		if c >= 80 {
 			a, b = 4, 4+(n+3)&^3
 		}
-		d := asElems[uint32](asBytes(aligned16(b + n + 2)))
+		d := AsElems[uint32](asBytes(aligned16(b + n + 2)))
 		for i := range d {
 			d[i] = 0xdeadbeef
 		}
 		k := deinterleave2(unsafe.Pointer(&d[a]), unsafe.Pointer(&d[b]), unsafe.Pointer(&src[0]), n, stream)
-		storeFence()
+		StoreFence()
 		if k > n || k%4 != 0 {
 			t.Fatalf("n %d: split %d pairs", n, k)
 		}
@@ -127,7 +127,7 @@ func TestSpaceToDepthPlans(t *testing.T) {
 			p := permutedPlan([]int{2, 3, 5, 2, w, 2}, []int{0, 3, 5, 1, 2, 4})
 			src := randomTensor(rand.New(rand.NewPCG(uint64(w), 1)), dt, []int{2 * 3 * 5 * 2 * w * 2})
 			got, want := tensor.MustNew(dt, src.Len()), planDefinition(p, src, src.Len())
-			p.run(&Options{Threads: 1}, got, src)
+			p.Run(Env{Threads: 1}, got, src)
 			if !got.Equal(want) {
 				t.Fatalf("%v, width %d: the copy differs from its definition", dt, w)
 			}

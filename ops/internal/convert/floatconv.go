@@ -1,11 +1,14 @@
-package ops
+package convert
 
 import (
+	"context"
 	"fmt"
 	"math"
 
 	"github.com/x448/float16"
 
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
+	"github.com/onnxshape/onnxshape/ops/internal/poll"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -14,12 +17,12 @@ import (
 // modes) and for attribute values given as floats whatever the data type
 // (Pad-2's value, Resize's extrapolation_value).
 
-// computeFloat is the type an operator accumulates in.
-type computeFloat interface{ float32 | float64 }
+// Float is the type an operator accumulates in.
+type Float interface{ float32 | float64 }
 
-// floatComputable reports whether storeFloats can write type dt: the IEEE
+// FloatComputable reports whether StoreFloats can write type dt: the IEEE
 // floats, bfloat16, every integer type and bool.
-func floatComputable(dt tensor.DataType) bool {
+func FloatComputable(dt tensor.DataType) bool {
 	switch dt {
 	case tensor.Float, tensor.Double, tensor.Float16, tensor.BFloat16, tensor.Bool:
 		return true
@@ -27,9 +30,9 @@ func floatComputable(dt tensor.DataType) bool {
 	return dt.IsInteger()
 }
 
-// nativeFloat reports whether loadFloats[A] returns a tensor of type dt as
+// NativeFloat reports whether LoadFloats[A] returns a tensor of type dt as
 // it is, allocating nothing.
-func nativeFloat[A computeFloat](dt tensor.DataType) bool {
+func NativeFloat[A Float](dt tensor.DataType) bool {
 	var zero A
 	switch any(zero).(type) {
 	case float32:
@@ -38,11 +41,11 @@ func nativeFloat[A computeFloat](dt tensor.DataType) bool {
 	return dt == tensor.Double
 }
 
-// loadFloats returns t's elements as []A. For a tensor already of type A it
+// LoadFloats returns t's elements as []A. For a tensor already of type A it
 // returns t's own storage, which must not be modified; otherwise it
 // allocates one []A (float16 and bfloat16 convert to float32 directly, not
 // through float64), whose size the caller checks first.
-func loadFloats[A computeFloat](t *tensor.Tensor) ([]A, error) {
+func LoadFloats[A Float](t *tensor.Tensor) ([]A, error) {
 	var zero A
 	switch any(zero).(type) {
 	case float32:
@@ -52,13 +55,13 @@ func loadFloats[A computeFloat](t *tensor.Tensor) ([]A, error) {
 			return any(v).([]A), err
 		case tensor.Float16:
 			out := make([]float32, t.Len())
-			for i, b := range asElems[uint16](t.Bytes())[:len(out)] {
+			for i, b := range movement.AsElems[uint16](t.Bytes())[:len(out)] {
 				out[i] = float16.Frombits(b).Float32()
 			}
 			return any(out).([]A), nil
 		case tensor.BFloat16:
 			out := make([]float32, t.Len())
-			for i, b := range asElems[uint16](t.Bytes())[:len(out)] {
+			for i, b := range movement.AsElems[uint16](t.Bytes())[:len(out)] {
 				out[i] = tensor.BF16(b).Float32()
 			}
 			return any(out).([]A), nil
@@ -83,26 +86,26 @@ func loadFloats[A computeFloat](t *tensor.Tensor) ([]A, error) {
 	return out, nil
 }
 
-// loadFloatsPolled is loadFloats for a kernel: the conversion goes in steps
+// LoadFloatsPolled is LoadFloats for a kernel: the conversion goes in steps
 // of pollWork elements, each a view of t's storage, with a look at the run's
 // context between them; a cancelled run returns the context's error.
-func loadFloatsPolled[A computeFloat](opt *Options, t *tensor.Tensor) ([]A, error) {
-	if nativeFloat[A](t.DataType()) || t.DataType().Size() <= 0 || t.Len() <= pollWork {
-		return loadFloats[A](t)
+func LoadFloatsPolled[A Float](ctx context.Context, t *tensor.Tensor) ([]A, error) {
+	if NativeFloat[A](t.DataType()) || t.DataType().Size() <= 0 || t.Len() <= poll.Work {
+		return LoadFloats[A](t)
 	}
-	c := opt.orDefault().canceller()
+	c := poll.New(ctx)
 	out := make([]A, t.Len())
 	size := t.DataType().Size()
-	for lo := 0; lo < len(out); lo += pollWork {
-		if c.stop(pollWork) {
-			return nil, c.err
+	for lo := 0; lo < len(out); lo += poll.Work {
+		if c.Stop(poll.Work) {
+			return nil, c.Err
 		}
-		hi := min(lo+pollWork, len(out))
+		hi := min(lo+poll.Work, len(out))
 		part, err := tensor.Wrap(t.DataType(), []int{hi - lo}, t.Bytes()[lo*size:hi*size])
 		if err != nil {
 			return nil, err
 		}
-		v, err := loadFloats[A](part)
+		v, err := LoadFloats[A](part)
 		if err != nil {
 			return nil, err
 		}
@@ -111,54 +114,54 @@ func loadFloatsPolled[A computeFloat](opt *Options, t *tensor.Tensor) ([]A, erro
 	return out, nil
 }
 
-// storeFloatsPolled is storeFloats for a kernel, in steps of pollWork
+// StoreFloatsPolled is StoreFloats for a kernel, in steps of pollWork
 // elements with a look at the run's context between them.
-func storeFloatsPolled[A computeFloat](opt *Options, t *tensor.Tensor, v []A) error {
+func StoreFloatsPolled[A Float](ctx context.Context, t *tensor.Tensor, v []A) error {
 	size := t.DataType().Size()
-	if size <= 0 || len(v) <= pollWork {
-		return storeFloats(t, v)
+	if size <= 0 || len(v) <= poll.Work {
+		return StoreFloats(t, v)
 	}
-	c := opt.orDefault().canceller()
-	for lo := 0; lo < len(v); lo += pollWork {
-		if c.stop(pollWork) {
-			return c.err
+	c := poll.New(ctx)
+	for lo := 0; lo < len(v); lo += poll.Work {
+		if c.Stop(poll.Work) {
+			return c.Err
 		}
-		hi := min(lo+pollWork, len(v))
+		hi := min(lo+poll.Work, len(v))
 		part, err := tensor.Wrap(t.DataType(), []int{hi - lo}, t.Bytes()[lo*size:hi*size])
 		if err != nil {
 			return err
 		}
-		if err := storeFloats(part, v[lo:hi]); err != nil {
+		if err := StoreFloats(part, v[lo:hi]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// storeFloats writes v into t, whose type must pass floatComputable:
+// StoreFloats writes v into t, whose type must pass FloatComputable:
 // floats are rounded to nearest even, integers are rounded half to even and
 // saturated to the type's range (NaN becomes 0), bool is v != 0.
-func storeFloats[A computeFloat](t *tensor.Tensor, v []A) error {
+func StoreFloats[A Float](t *tensor.Tensor, v []A) error {
 	dt := t.DataType()
 	b := t.Bytes()
 	switch dt {
 	case tensor.Float:
-		d := asElems[float32](b)
+		d := movement.AsElems[float32](b)
 		for i, x := range v {
 			d[i] = float32(x)
 		}
 	case tensor.Double:
-		d := asElems[float64](b)
+		d := movement.AsElems[float64](b)
 		for i, x := range v {
 			d[i] = float64(x)
 		}
 	case tensor.Float16:
-		d := asElems[uint16](b)
+		d := movement.AsElems[uint16](b)
 		for i, x := range v {
 			d[i] = uint16(float16.Fromfloat32(float32(x)))
 		}
 	case tensor.BFloat16:
-		d := asElems[uint16](b)
+		d := movement.AsElems[uint16](b)
 		for i, x := range v {
 			d[i] = uint16(tensor.BF16FromFloat32(float32(x)))
 		}
@@ -181,32 +184,32 @@ func storeFloats[A computeFloat](t *tensor.Tensor, v []A) error {
 			b[i] = byte(saturate(float64(x), lo, hi))
 		}
 	case tensor.Int16:
-		d := asElems[int16](b)
+		d := movement.AsElems[int16](b)
 		for i, x := range v {
 			d[i] = int16(saturate(float64(x), math.MinInt16, math.MaxInt16))
 		}
 	case tensor.Uint16:
-		d := asElems[uint16](b)
+		d := movement.AsElems[uint16](b)
 		for i, x := range v {
 			d[i] = uint16(saturate(float64(x), 0, math.MaxUint16))
 		}
 	case tensor.Int32:
-		d := asElems[int32](b)
+		d := movement.AsElems[int32](b)
 		for i, x := range v {
 			d[i] = int32(saturate(float64(x), math.MinInt32, math.MaxInt32))
 		}
 	case tensor.Uint32:
-		d := asElems[uint32](b)
+		d := movement.AsElems[uint32](b)
 		for i, x := range v {
 			d[i] = uint32(saturate(float64(x), 0, math.MaxUint32))
 		}
 	case tensor.Int64:
-		d := asElems[int64](b)
+		d := movement.AsElems[int64](b)
 		for i, x := range v {
 			d[i] = saturateInt64(float64(x))
 		}
 	case tensor.Uint64:
-		d := asElems[uint64](b)
+		d := movement.AsElems[uint64](b)
 		for i, x := range v {
 			d[i] = saturateUint64(float64(x))
 		}
@@ -216,14 +219,14 @@ func storeFloats[A computeFloat](t *tensor.Tensor, v []A) error {
 	return nil
 }
 
-// scalarOf returns a one-element tensor of type dt holding v, converted as
-// storeFloats does.
-func scalarOf(dt tensor.DataType, v float64) (*tensor.Tensor, error) {
+// ScalarOf returns a one-element tensor of type dt holding v, converted as
+// StoreFloats does.
+func ScalarOf(dt tensor.DataType, v float64) (*tensor.Tensor, error) {
 	t, err := tensor.New(dt, 1)
 	if err != nil {
 		return nil, err
 	}
-	if err := storeFloats(t, []float64{v}); err != nil {
+	if err := StoreFloats(t, []float64{v}); err != nil {
 		return nil, err
 	}
 	return t, nil

@@ -1,4 +1,4 @@
-package ops
+package movement
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 	"unsafe"
 )
 
-// gatherRows (prefetching the rows ahead, where there is assembly) copies
+// GatherRows (prefetching the rows ahead, where there is assembly) copies
 // exactly the rows a plain loop copies, for row sizes of one and many
 // vectors and row counts below and above its prefetch distance, with
 // plain and with streaming stores (to an aligned and a misaligned output,
@@ -36,9 +36,9 @@ func TestGatherRowsMatchesALoop(t *testing.T) {
 				buf := make([]byte, n*rowBytes+64)
 				base := (32 - int(uintptr(unsafe.Pointer(&buf[0]))%32)) % 32 // buf[base] is 32-byte aligned
 				got := buf[base+c.offset : base+c.offset+n*rowBytes]
-				if !gatherRows(got, src, idx, rowBytes, c.stream) {
-					if gatherRowsAvailable() {
-						t.Fatalf("rows of %d bytes: gatherRows declined", rowBytes)
+				if !GatherRows(got, src, idx, rowBytes, c.stream) {
+					if GatherRowsAvailable() {
+						t.Fatalf("rows of %d bytes: GatherRows declined", rowBytes)
 					}
 					continue // no vector form on this platform: Gather loops
 				}
@@ -48,7 +48,7 @@ func TestGatherRowsMatchesALoop(t *testing.T) {
 			}
 		}
 	}
-	if gatherRows(make([]byte, 40), make([]byte, 40), []int64{0}, 40, false) {
+	if GatherRows(make([]byte, 40), make([]byte, 40), []int64{0}, 40, false) {
 		t.Error("rows of 40 bytes (not whole vectors) must be declined")
 	}
 }

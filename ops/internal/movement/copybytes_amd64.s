@@ -63,7 +63,7 @@ TEXT ·repMovsb(SB), NOSPLIT, $0-24
 //
 // SFENCE: the non-temporal stores before it are visible to every core
 // before any store after it (the release that hands the output on).
-TEXT ·storeFence(SB), NOSPLIT, $0-0
+TEXT ·StoreFence(SB), NOSPLIT, $0-0
 	SFENCE
 	RET
 

@@ -1,10 +1,11 @@
-package ops
+package convert
 
 import (
 	"math"
 	"strconv"
 	"strings"
 
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -30,8 +31,8 @@ import (
 //   - strings: parsed as numbers ("+INF", "INF", "-INF", "NaN" in any case
 //     are the special values); numbers are written as numpy writes them.
 
-// castOptions are the attributes of Cast that shape a conversion.
-type castOptions struct {
+// Options are the attributes of Cast that shape a conversion.
+type Options struct {
 	// Saturate clamps a float 8 result that overflows to the type's largest
 	// finite value (true by default) instead of giving NaN or infinity.
 	Saturate bool
@@ -40,15 +41,15 @@ type castOptions struct {
 	RoundMode string
 }
 
-var defaultCast = castOptions{Saturate: true, RoundMode: "up"}
+var DefaultCast = Options{Saturate: true, RoundMode: "up"}
 
-// convertChunk is how many elements the general path converts at once
+// Chunk is how many elements the general path converts at once
 // through its float64 or int64 buffer.
-const convertChunk = 2048
+const Chunk = 2048
 
-// convertInto writes the elements [lo, hi) of src, converted, into dst (of
+// Into writes the elements [lo, hi) of src, converted, into dst (of
 // the same length). It fails only for a string that is not a number.
-func convertInto(dst, src *tensor.Tensor, lo, hi int, o castOptions) error {
+func Into(dst, src *tensor.Tensor, lo, hi int, o Options) error {
 	sdt, ddt := src.DataType(), dst.DataType()
 	switch {
 	case sdt == tensor.String || ddt == tensor.String:
@@ -59,28 +60,28 @@ func convertInto(dst, src *tensor.Tensor, lo, hi int, o castOptions) error {
 		}
 		return nil
 	case sdt == tensor.Float && ddt == tensor.Float16:
-		f32sToF16s(asElems[uint16](dst.Bytes())[lo:hi], asElems[uint32](src.Bytes())[lo:hi])
+		f32sToF16s(movement.AsElems[uint16](dst.Bytes())[lo:hi], movement.AsElems[uint32](src.Bytes())[lo:hi])
 		return nil
 	case sdt == tensor.Float16 && ddt == tensor.Float:
-		f16sToF32s(asElems[uint32](dst.Bytes())[lo:hi], asElems[uint16](src.Bytes())[lo:hi])
+		f16sToF32s(movement.AsElems[uint32](dst.Bytes())[lo:hi], movement.AsElems[uint16](src.Bytes())[lo:hi])
 		return nil
 	}
 	if directCast(dst, src, lo, hi) {
 		return nil
 	}
 	if sdt.IsFloat() {
-		var buf [convertChunk]float64
-		for c := lo; c < hi; c += convertChunk {
-			v := buf[:min(convertChunk, hi-c)]
-			decodeFloats(v, src, c)
-			encodeFloats(dst, c, v, o)
+		var buf [Chunk]float64
+		for c := lo; c < hi; c += Chunk {
+			v := buf[:min(Chunk, hi-c)]
+			DecodeFloats(v, src, c)
+			EncodeFloats(dst, c, v, o)
 		}
 		return nil
 	}
-	var buf [convertChunk]int64
-	for c := lo; c < hi; c += convertChunk {
-		v := buf[:min(convertChunk, hi-c)]
-		decodeInts(v, src, c)
+	var buf [Chunk]int64
+	for c := lo; c < hi; c += Chunk {
+		v := buf[:min(Chunk, hi-c)]
+		DecodeInts(v, src, c)
 		encodeInts(dst, c, v, !sdt.IsSigned() && sdt != tensor.Bool, o)
 	}
 	return nil
@@ -97,25 +98,25 @@ func directCast(dst, src *tensor.Tensor, lo, hi int) bool {
 	s := src.Bytes()
 	switch sdt {
 	case tensor.Float:
-		return castFrom(asElems[float32](s)[lo:hi], dst, lo)
+		return castFrom(movement.AsElems[float32](s)[lo:hi], dst, lo)
 	case tensor.Double:
-		return castFrom(asElems[float64](s)[lo:hi], dst, lo)
+		return castFrom(movement.AsElems[float64](s)[lo:hi], dst, lo)
 	case tensor.Int8:
-		return castFrom(asElems[int8](s)[lo:hi], dst, lo)
+		return castFrom(movement.AsElems[int8](s)[lo:hi], dst, lo)
 	case tensor.Uint8:
 		return castFrom(s[lo:hi], dst, lo)
 	case tensor.Int16:
-		return castFrom(asElems[int16](s)[lo:hi], dst, lo)
+		return castFrom(movement.AsElems[int16](s)[lo:hi], dst, lo)
 	case tensor.Uint16:
-		return castFrom(asElems[uint16](s)[lo:hi], dst, lo)
+		return castFrom(movement.AsElems[uint16](s)[lo:hi], dst, lo)
 	case tensor.Int32:
-		return castFrom(asElems[int32](s)[lo:hi], dst, lo)
+		return castFrom(movement.AsElems[int32](s)[lo:hi], dst, lo)
 	case tensor.Uint32:
-		return castFrom(asElems[uint32](s)[lo:hi], dst, lo)
+		return castFrom(movement.AsElems[uint32](s)[lo:hi], dst, lo)
 	case tensor.Int64:
-		return castFrom(asElems[int64](s)[lo:hi], dst, lo)
+		return castFrom(movement.AsElems[int64](s)[lo:hi], dst, lo)
 	case tensor.Uint64:
-		return castFrom(asElems[uint64](s)[lo:hi], dst, lo)
+		return castFrom(movement.AsElems[uint64](s)[lo:hi], dst, lo)
 	}
 	return false
 }
@@ -139,25 +140,25 @@ func castFrom[S goNumber](s []S, dst *tensor.Tensor, lo int) bool {
 	d := dst.Bytes()
 	switch dst.DataType() {
 	case tensor.Float:
-		castSlice(asElems[float32](d)[lo:], s)
+		castSlice(movement.AsElems[float32](d)[lo:], s)
 	case tensor.Double:
-		castSlice(asElems[float64](d)[lo:], s)
+		castSlice(movement.AsElems[float64](d)[lo:], s)
 	case tensor.Int8:
-		castSlice(asElems[int8](d)[lo:], s)
+		castSlice(movement.AsElems[int8](d)[lo:], s)
 	case tensor.Uint8:
 		castSlice(d[lo:], s)
 	case tensor.Int16:
-		castSlice(asElems[int16](d)[lo:], s)
+		castSlice(movement.AsElems[int16](d)[lo:], s)
 	case tensor.Uint16:
-		castSlice(asElems[uint16](d)[lo:], s)
+		castSlice(movement.AsElems[uint16](d)[lo:], s)
 	case tensor.Int32:
-		castSlice(asElems[int32](d)[lo:], s)
+		castSlice(movement.AsElems[int32](d)[lo:], s)
 	case tensor.Uint32:
-		castSlice(asElems[uint32](d)[lo:], s)
+		castSlice(movement.AsElems[uint32](d)[lo:], s)
 	case tensor.Int64:
-		castSlice(asElems[int64](d)[lo:], s)
+		castSlice(movement.AsElems[int64](d)[lo:], s)
 	case tensor.Uint64:
-		castSlice(asElems[uint64](d)[lo:], s)
+		castSlice(movement.AsElems[uint64](d)[lo:], s)
 	default:
 		return false
 	}
@@ -171,22 +172,22 @@ func castSlice[D, S goNumber](d []D, s []S) {
 	}
 }
 
-// decodeFloats sets v[i] to the value of element at+i of a float tensor.
-func decodeFloats(v []float64, src *tensor.Tensor, at int) {
+// DecodeFloats sets v[i] to the value of element at+i of a float tensor.
+func DecodeFloats(v []float64, src *tensor.Tensor, at int) {
 	b := src.Bytes()
 	switch src.DataType() {
 	case tensor.Float:
-		for i, x := range asElems[float32](b)[at : at+len(v)] {
+		for i, x := range movement.AsElems[float32](b)[at : at+len(v)] {
 			v[i] = float64(x)
 		}
 	case tensor.Double:
-		copy(v, asElems[float64](b)[at:])
+		copy(v, movement.AsElems[float64](b)[at:])
 	case tensor.Float16:
-		for i, x := range asElems[uint16](b)[at : at+len(v)] {
-			v[i] = float64(f16ToF32(x))
+		for i, x := range movement.AsElems[uint16](b)[at : at+len(v)] {
+			v[i] = float64(F16ToF32(x))
 		}
 	case tensor.BFloat16:
-		for i, x := range asElems[uint16](b)[at : at+len(v)] {
+		for i, x := range movement.AsElems[uint16](b)[at : at+len(v)] {
 			v[i] = float64(math.Float32frombits(uint32(x) << 16))
 		}
 	default:
@@ -197,9 +198,9 @@ func decodeFloats(v []float64, src *tensor.Tensor, at int) {
 	}
 }
 
-// decodeInts sets v[i] to element at+i of an integer or bool tensor; a
+// DecodeInts sets v[i] to element at+i of an integer or bool tensor; a
 // uint64 is kept as its bit pattern.
-func decodeInts(v []int64, src *tensor.Tensor, at int) {
+func DecodeInts(v []int64, src *tensor.Tensor, at int) {
 	b := src.Bytes()
 	switch src.DataType() {
 	case tensor.Int8, tensor.Int4, tensor.Int2:
@@ -211,32 +212,32 @@ func decodeInts(v []int64, src *tensor.Tensor, at int) {
 			v[i] = int64(x)
 		}
 	case tensor.Int16:
-		for i, x := range asElems[int16](b)[at : at+len(v)] {
+		for i, x := range movement.AsElems[int16](b)[at : at+len(v)] {
 			v[i] = int64(x)
 		}
 	case tensor.Uint16:
-		for i, x := range asElems[uint16](b)[at : at+len(v)] {
+		for i, x := range movement.AsElems[uint16](b)[at : at+len(v)] {
 			v[i] = int64(x)
 		}
 	case tensor.Int32:
-		for i, x := range asElems[int32](b)[at : at+len(v)] {
+		for i, x := range movement.AsElems[int32](b)[at : at+len(v)] {
 			v[i] = int64(x)
 		}
 	case tensor.Uint32:
-		for i, x := range asElems[uint32](b)[at : at+len(v)] {
+		for i, x := range movement.AsElems[uint32](b)[at : at+len(v)] {
 			v[i] = int64(x)
 		}
 	case tensor.Int64, tensor.Uint64:
-		copy(v, asElems[int64](b)[at:])
+		copy(v, movement.AsElems[int64](b)[at:])
 	}
 }
 
 // encodeInts writes integers (unsigned: the bit patterns of uint64 values)
 // into elements at.. of dst.
-func encodeInts(dst *tensor.Tensor, at int, v []int64, unsigned bool, o castOptions) {
+func encodeInts(dst *tensor.Tensor, at int, v []int64, unsigned bool, o Options) {
 	dt := dst.DataType()
 	if !dt.IsFloat() {
-		storeInts(dst, at, v)
+		StoreInts(dst, at, v)
 		return
 	}
 	value := func(x int64) float64 {
@@ -257,12 +258,12 @@ func encodeInts(dst *tensor.Tensor, at int, v []int64, unsigned bool, o castOpti
 			}
 		}
 		if dt == tensor.Float {
-			copy(asElems[float32](dst.Bytes())[at:], f)
+			copy(movement.AsElems[float32](dst.Bytes())[at:], f)
 			return
 		}
-		d := asElems[uint16](dst.Bytes())[at : at+len(v)]
+		d := movement.AsElems[uint16](dst.Bytes())[at : at+len(v)]
 		for i, x := range f {
-			d[i] = f32ToBF16(x)
+			d[i] = F32ToBF16(x)
 		}
 		return
 	}
@@ -270,17 +271,17 @@ func encodeInts(dst *tensor.Tensor, at int, v []int64, unsigned bool, o castOpti
 	for i, x := range v {
 		f[i] = value(x)
 	}
-	encodeFloats(dst, at, f, o)
+	EncodeFloats(dst, at, f, o)
 }
 
-// storeInts writes integers into an integer or bool tensor: the low bits,
+// StoreInts writes integers into an integer or bool tensor: the low bits,
 // nonzero as true.
-func storeInts(dst *tensor.Tensor, at int, v []int64) {
+func StoreInts(dst *tensor.Tensor, at int, v []int64) {
 	b := dst.Bytes()
 	switch dt := dst.DataType(); dt {
 	case tensor.Bool:
 		for i, x := range v {
-			b[at+i] = b2u(x != 0)
+			b[at+i] = B2U(x != 0)
 		}
 	case tensor.Int8, tensor.Uint8:
 		for i, x := range v {
@@ -297,21 +298,21 @@ func storeInts(dst *tensor.Tensor, at int, v []int64) {
 			b[at+i] = byte(x) & mask
 		}
 	case tensor.Int16, tensor.Uint16:
-		d := asElems[uint16](b)[at : at+len(v)]
+		d := movement.AsElems[uint16](b)[at : at+len(v)]
 		for i, x := range v {
 			d[i] = uint16(x)
 		}
 	case tensor.Int32, tensor.Uint32:
-		d := asElems[uint32](b)[at : at+len(v)]
+		d := movement.AsElems[uint32](b)[at : at+len(v)]
 		for i, x := range v {
 			d[i] = uint32(x)
 		}
 	case tensor.Int64, tensor.Uint64:
-		copy(asElems[int64](b)[at:], v)
+		copy(movement.AsElems[int64](b)[at:], v)
 	}
 }
 
-func b2u(b bool) byte {
+func B2U(b bool) byte {
 	if b {
 		return 1
 	}
@@ -334,27 +335,27 @@ func floatToInt(x float64, unsigned64 bool) int64 {
 	return int64(x)
 }
 
-// encodeFloats writes float values into elements at.. of dst, of any
+// EncodeFloats writes float values into elements at.. of dst, of any
 // numeric type.
-func encodeFloats(dst *tensor.Tensor, at int, v []float64, o castOptions) {
+func EncodeFloats(dst *tensor.Tensor, at int, v []float64, o Options) {
 	b := dst.Bytes()
 	switch dt := dst.DataType(); dt {
 	case tensor.Float:
-		d := asElems[float32](b)[at : at+len(v)]
+		d := movement.AsElems[float32](b)[at : at+len(v)]
 		for i, x := range v {
 			d[i] = float32(x)
 		}
 	case tensor.Double:
-		copy(asElems[float64](b)[at:], v)
+		copy(movement.AsElems[float64](b)[at:], v)
 	case tensor.Float16:
-		d := asElems[uint16](b)[at : at+len(v)]
+		d := movement.AsElems[uint16](b)[at : at+len(v)]
 		for i, x := range v {
-			d[i] = f64ToF16(x)
+			d[i] = F64ToF16(x)
 		}
 	case tensor.BFloat16:
-		d := asElems[uint16](b)[at : at+len(v)]
+		d := movement.AsElems[uint16](b)[at : at+len(v)]
 		for i, x := range v {
-			d[i] = f32ToBF16(float32(x))
+			d[i] = F32ToBF16(float32(x))
 		}
 	case tensor.Float8E8M0:
 		for i, x := range v {
@@ -368,7 +369,7 @@ func encodeFloats(dst *tensor.Tensor, at int, v []float64, o castOptions) {
 		}
 	case tensor.Bool:
 		for i, x := range v {
-			b[at+i] = b2u(x != 0)
+			b[at+i] = B2U(x != 0)
 		}
 	default:
 		n := make([]int64, len(v))
@@ -376,15 +377,15 @@ func encodeFloats(dst *tensor.Tensor, at int, v []float64, o castOptions) {
 		for i, x := range v {
 			n[i] = floatToInt(x, u64)
 		}
-		storeInts(dst, at, n)
+		StoreInts(dst, at, n)
 	}
 }
 
-// f32ToF16 rounds the float32 with bits x to the nearest float16, ties to
+// F32ToF16 rounds the float32 with bits x to the nearest float16, ties to
 // even; NaN keeps its sign and the top of its payload (quiet). The normal
 // range adds the rounding bias to the bits and shifts; subnormals let the
 // FPU round by adding a magic number (F. Giesen's float_to_half_fast3_rtne).
-func f32ToF16(x uint32) uint16 {
+func F32ToF16(x uint32) uint16 {
 	sign := uint16(x>>16) & 0x8000
 	x &= 0x7FFFFFFF
 	switch {
@@ -403,7 +404,7 @@ func f32ToF16(x uint32) uint16 {
 	return sign | uint16(x>>13)
 }
 
-// f32sToF16s is f32ToF16 over a slice: sixteen at a time with F16C where
+// f32sToF16s is F32ToF16 over a slice: sixteen at a time with F16C where
 // the processor has it (the same bits), then the common case (a normal
 // float16) written in the loop, which the compiler would not inline.
 func f32sToF16s(d []uint16, s []uint32) {
@@ -424,11 +425,11 @@ func f32sToF16sLoop(d []uint16, s []uint32) {
 			d[i] = uint16(x>>16)&0x8000 | uint16(a>>13)
 			continue
 		}
-		d[i] = f32ToF16(x)
+		d[i] = F32ToF16(x)
 	}
 }
 
-// f16sToF32s is f16ToF32 over a slice, writing float32 bits, its common
+// f16sToF32s is F16ToF32 over a slice, writing float32 bits, its common
 // case (a normal float16: rebias the exponent, widen the mantissa) written
 // in the loop.
 func f16sToF32s(d []uint32, s []uint16) {
@@ -438,12 +439,12 @@ func f16sToF32s(d []uint32, s []uint16) {
 			d[i] = uint32(h&0x8000)<<16 | (uint32(h&0x7FFF)+0x1C000)<<13
 			continue
 		}
-		d[i] = math.Float32bits(f16ToF32(h))
+		d[i] = math.Float32bits(F16ToF32(h))
 	}
 }
 
-// f16ToF32 returns the float32 value of the float16 with bits h.
-func f16ToF32(h uint16) float32 {
+// F16ToF32 returns the float32 value of the float16 with bits h.
+func F16ToF32(h uint16) float32 {
 	sign := uint32(h&0x8000) << 16
 	exp := uint32(h>>10) & 0x1F
 	man := uint32(h & 0x3FF)
@@ -463,9 +464,9 @@ func f16ToF32(h uint16) float32 {
 	return math.Float32frombits(sign | (exp+112)<<23 | man<<13)
 }
 
-// f64ToF16 rounds a float64 to the nearest float16, ties to even (one
+// F64ToF16 rounds a float64 to the nearest float16, ties to even (one
 // rounding, as numpy); NaN keeps its sign, quiet.
-func f64ToF16(x float64) uint16 {
+func F64ToF16(x float64) uint16 {
 	if x != x {
 		bits := math.Float64bits(x)
 		return uint16(bits>>48)&0x8000 | 0x7E00 | uint16(bits>>42)&0x1FF
@@ -477,9 +478,9 @@ func f64ToF16(x float64) uint16 {
 	return bits
 }
 
-// f32ToBF16 rounds to the nearest bfloat16, ties to even; NaN becomes the
+// F32ToBF16 rounds to the nearest bfloat16, ties to even; NaN becomes the
 // quiet NaN of its sign (Eigen's and ml_dtypes' conversion).
-func f32ToBF16(f float32) uint16 {
+func F32ToBF16(f float32) uint16 {
 	u := math.Float32bits(f)
 	if f != f {
 		return uint16(u>>16)&0x8000 | 0x7FC0
@@ -674,7 +675,7 @@ func toE8M0(x float32, saturate bool, mode string) byte {
 
 // convertStrings converts to or from strings (from string to string is a
 // copy).
-func convertStrings(dst, src *tensor.Tensor, lo, hi int, o castOptions) error {
+func convertStrings(dst, src *tensor.Tensor, lo, hi int, o Options) error {
 	if src.DataType() == tensor.String && dst.DataType() == tensor.String {
 		copy(dst.Strings()[lo:hi], src.Strings()[lo:hi])
 		return nil
@@ -694,7 +695,7 @@ func convertStrings(dst, src *tensor.Tensor, lo, hi int, o castOptions) error {
 			if err != nil {
 				return err
 			}
-			encodeFloats(dst, i, []float64{f}, o)
+			EncodeFloats(dst, i, []float64{f}, o)
 			continue
 		}
 		n, err := parseIntString(s[i])
@@ -766,14 +767,14 @@ func formatElement(t *tensor.Tensor, i int) string {
 		}
 		return "False"
 	case dt == tensor.Uint64:
-		return strconv.FormatUint(asElems[uint64](t.Bytes())[i], 10)
+		return strconv.FormatUint(movement.AsElems[uint64](t.Bytes())[i], 10)
 	case dt.IsInteger():
 		var v [1]int64
-		decodeInts(v[:], t, i)
+		DecodeInts(v[:], t, i)
 		return strconv.FormatInt(v[0], 10)
 	}
 	var v [1]float64
-	decodeFloats(v[:], t, i)
+	DecodeFloats(v[:], t, i)
 	bits := 64
 	if dt != tensor.Double {
 		bits = 32
@@ -812,12 +813,12 @@ func formatFloat(x float64, bits int, dt tensor.DataType) string {
 // that read back to x in type dt (a type narrower than float32).
 func shortestDigits(x float64, dt tensor.DataType) int {
 	t := tensor.MustNew(dt, 1)
-	encodeFloats(t, 0, []float64{x}, defaultCast)
+	EncodeFloats(t, 0, []float64{x}, DefaultCast)
 	want := t.Bytes()[0:dt.Size()]
 	u := tensor.MustNew(dt, 1)
 	for p := 0; p < 17; p++ {
 		y, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'e', p, 64), 64)
-		encodeFloats(u, 0, []float64{y}, defaultCast)
+		EncodeFloats(u, 0, []float64{y}, DefaultCast)
 		if string(u.Bytes()) == string(want) {
 			return p
 		}

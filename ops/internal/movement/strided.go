@@ -1,4 +1,4 @@
-package ops
+package movement
 
 import (
 	"cmp"
@@ -7,10 +7,11 @@ import (
 	"unsafe"
 
 	"github.com/onnxshape/onnxshape/ops/internal/parallel"
+	"github.com/onnxshape/onnxshape/ops/internal/poll"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// copyPlan is the one data-movement primitive every operator that copies
+// Plan is the one data-movement primitive every operator that copies
 // is expressed in. It moves elements between two tensors of one type:
 //
 //	dst[dstOff + Σ i[k]*dstStrides[k]] = src[srcOff + Σ i[k]*srcStrides[k]]
@@ -19,14 +20,14 @@ import (
 // be 0 (broadcast, as in Expand and Tile) or negative (Slice with a negative
 // step). Transpose, Slice, Concat, Split, Pad's interior, Tile, Expand,
 // DepthToSpace and SpaceToDepth are each a few such plans.
-type copyPlan struct {
-	shape                  []int
-	dstStrides, srcStrides []int
-	dstOff, srcOff         int
+type Plan struct {
+	Shape                  []int
+	DstStrides, SrcStrides []int
+	DstOff, SrcOff         int
 }
 
-// contiguousStrides returns the row-major strides, in elements, of shape.
-func contiguousStrides(shape []int) []int {
+// ContiguousStrides returns the row-major strides, in elements, of shape.
+func ContiguousStrides(shape []int) []int {
 	s := make([]int, len(shape))
 	acc := 1
 	for i := len(shape) - 1; i >= 0; i-- {
@@ -40,26 +41,26 @@ func contiguousStrides(shape []int) []int {
 // that both sides walk as one, so that the innermost axis is as long as
 // possible: a plain copy of a contiguous region becomes one memmove. It
 // reports false when the plan moves nothing (a zero-sized axis).
-func (p copyPlan) simplify() (copyPlan, bool) {
-	q := copyPlan{dstOff: p.dstOff, srcOff: p.srcOff}
-	for k, n := range p.shape {
+func (p Plan) simplify() (Plan, bool) {
+	q := Plan{DstOff: p.DstOff, SrcOff: p.SrcOff}
+	for k, n := range p.Shape {
 		if n == 0 {
 			return q, false
 		}
 		if n == 1 {
 			continue
 		}
-		ds, ss := p.dstStrides[k], p.srcStrides[k]
-		if last := len(q.shape) - 1; last >= 0 &&
-			q.dstStrides[last] == ds*n && q.srcStrides[last] == ss*n {
-			q.shape[last] *= n
-			q.dstStrides[last] = ds
-			q.srcStrides[last] = ss
+		ds, ss := p.DstStrides[k], p.SrcStrides[k]
+		if last := len(q.Shape) - 1; last >= 0 &&
+			q.DstStrides[last] == ds*n && q.SrcStrides[last] == ss*n {
+			q.Shape[last] *= n
+			q.DstStrides[last] = ds
+			q.SrcStrides[last] = ss
 			continue
 		}
-		q.shape = append(q.shape, n)
-		q.dstStrides = append(q.dstStrides, ds)
-		q.srcStrides = append(q.srcStrides, ss)
+		q.Shape = append(q.Shape, n)
+		q.DstStrides = append(q.DstStrides, ds)
+		q.SrcStrides = append(q.SrcStrides, ss)
 	}
 	return q, true
 }
@@ -76,20 +77,20 @@ const shortInnerLoop = 8
 // blocksize 2 (innermost output axis of 2) and NCHW-to-NHWC with 3 channels
 // run 2 to 4 times faster. The element mapping is unchanged: only the order
 // of the walk moves.
-func (p copyPlan) longInnerLoop() copyPlan {
-	last := len(p.shape) - 1
-	for last >= 0 && p.shape[last] == 1 {
+func (p Plan) longInnerLoop() Plan {
+	last := len(p.Shape) - 1
+	for last >= 0 && p.Shape[last] == 1 {
 		last--
 	}
-	if last < 1 || p.shape[last] >= shortInnerLoop || p.srcStrides[last] == 1 {
+	if last < 1 || p.Shape[last] >= shortInnerLoop || p.SrcStrides[last] == 1 {
 		return p
 	}
 	longest := -1
 	for j := last - 1; j >= 0; j-- {
-		if p.srcStrides[j] == 1 && p.shape[j] >= shortInnerLoop {
+		if p.SrcStrides[j] == 1 && p.Shape[j] >= shortInnerLoop {
 			return p.moveInnermost(j)
 		}
-		if p.shape[j] >= shortInnerLoop && (longest < 0 || p.shape[j] > p.shape[longest]) {
+		if p.Shape[j] >= shortInnerLoop && (longest < 0 || p.Shape[j] > p.Shape[longest]) {
 			longest = j
 		}
 	}
@@ -104,27 +105,27 @@ func (p copyPlan) longInnerLoop() copyPlan {
 
 // moveInnermost returns p with axis j walked innermost; the element mapping
 // is unchanged.
-func (p copyPlan) moveInnermost(j int) copyPlan {
-	q := copyPlan{dstOff: p.dstOff, srcOff: p.srcOff}
-	for k := range p.shape {
+func (p Plan) moveInnermost(j int) Plan {
+	q := Plan{DstOff: p.DstOff, SrcOff: p.SrcOff}
+	for k := range p.Shape {
 		if k != j {
-			q.shape = append(q.shape, p.shape[k])
-			q.dstStrides = append(q.dstStrides, p.dstStrides[k])
-			q.srcStrides = append(q.srcStrides, p.srcStrides[k])
+			q.Shape = append(q.Shape, p.Shape[k])
+			q.DstStrides = append(q.DstStrides, p.DstStrides[k])
+			q.SrcStrides = append(q.SrcStrides, p.SrcStrides[k])
 		}
 	}
-	q.shape = append(q.shape, p.shape[j])
-	q.dstStrides = append(q.dstStrides, p.dstStrides[j])
-	q.srcStrides = append(q.srcStrides, p.srcStrides[j])
+	q.Shape = append(q.Shape, p.Shape[j])
+	q.DstStrides = append(q.DstStrides, p.DstStrides[j])
+	q.SrcStrides = append(q.SrcStrides, p.SrcStrides[j])
 	return q
 }
 
-// run executes the plan from src into dst, which have the same element type.
+// Run executes the plan from src into dst, which have the same element type.
 // A transpose too large for the cache writes with streaming stores (see
 // stream.go). It returns the context's error when the run is cancelled,
 // before or during the copy.
-func (p copyPlan) run(opt *Options, dst, src *tensor.Tensor) error {
-	if err := opt.orDefault().cancelled(); err != nil {
+func (p Plan) Run(env Env, dst, src *tensor.Tensor) error {
+	if err := env.cancelled(); err != nil {
 		return err
 	}
 	q, ok := p.simplify()
@@ -133,59 +134,59 @@ func (p copyPlan) run(opt *Options, dst, src *tensor.Tensor) error {
 	}
 	q.checkBounds(dst.Len(), src.Len())
 	q = q.longInnerLoop()
-	if r := opt.orDefault().rec; r != nil {
-		r.plans = append(r.plans, recordedPlan{dst: dst, src: src, q: q})
+	if env.Record != nil {
+		env.Record(dst, src, q)
 	}
-	return q.exec(opt, dst, src)
+	return q.Exec(env, dst, src)
 }
 
-// exec runs a plan that run has simplified and checked against the two
+// Exec runs a plan that run has simplified and checked against the two
 // tensors' lengths. A copy too small to share between cores is one call
 // of the typed loop, with no closure or part to allocate: a prepared node
 // of a small tensor (see Prepared) runs in a few hundred nanoseconds.
-func (q copyPlan) exec(opt *Options, dst, src *tensor.Tensor) error {
+func (q Plan) Exec(env Env, dst, src *tensor.Tensor) error {
 	dt := dst.DataType()
 	if dt == tensor.String {
-		return q.parallel(opt, 16, false, func(q copyPlan, c *canceller) { stridedCopy(dst.Strings(), src.Strings(), q, false, c) })
+		return q.parallel(env, 16, false, func(q Plan, c *poll.Canceller) { stridedCopy(dst.Strings(), src.Strings(), q, false, c) })
 	}
 	size := dt.Size()
 	d, s := dst.Bytes(), src.Bytes()
-	st := opt.streams(len(d), len(s))
-	if len(q.shape) > 0 && q.elements()*size/4 < parallel.Work && !st {
-		c := opt.orDefault().canceller()
+	st := env.Streams(len(d), len(s))
+	if len(q.Shape) > 0 && q.Elements()*size/4 < parallel.Work && !st {
+		c := poll.New(env.Ctx)
 		copyBySize(size, d, s, q, false, &c)
-		return c.err
+		return c.Err
 	}
-	return q.parallel(opt, size, st, func(q copyPlan, c *canceller) { copyBySize(size, d, s, q, st, c) })
+	return q.parallel(env, size, st, func(q Plan, c *poll.Canceller) { copyBySize(size, d, s, q, st, c) })
 }
 
 // copyBySize runs the plan over d and s seen as elements of size bytes.
-func copyBySize(size int, d, s []byte, q copyPlan, stream bool, c *canceller) {
+func copyBySize(size int, d, s []byte, q Plan, stream bool, c *poll.Canceller) {
 	switch size {
 	case 1:
 		stridedCopy(d, s, q, stream, c)
 	case 2:
-		stridedCopy(asElems[uint16](d), asElems[uint16](s), q, stream, c)
+		stridedCopy(AsElems[uint16](d), AsElems[uint16](s), q, stream, c)
 	case 4:
-		stridedCopy(asElems[uint32](d), asElems[uint32](s), q, stream, c)
+		stridedCopy(AsElems[uint32](d), AsElems[uint32](s), q, stream, c)
 	case 8:
-		stridedCopy(asElems[uint64](d), asElems[uint64](s), q, stream, c)
+		stridedCopy(AsElems[uint64](d), AsElems[uint64](s), q, stream, c)
 	case 16:
-		stridedCopy(asElems[[2]uint64](d), asElems[[2]uint64](s), q, stream, c)
+		stridedCopy(AsElems[[2]uint64](d), AsElems[[2]uint64](s), q, stream, c)
 	}
 }
 
-// elements returns how many elements the plan moves.
-func (q copyPlan) elements() int {
+// Elements returns how many elements the plan moves.
+func (q Plan) Elements() int {
 	n := 1
-	for _, d := range q.shape {
+	for _, d := range q.Shape {
 		n *= d
 	}
 	return n
 }
 
-// asElems views tensor storage (8-byte aligned, see tensor.New) as []E.
-func asElems[E any](b []byte) []E {
+// AsElems views tensor storage (8-byte aligned, see tensor.New) as []E.
+func AsElems[E any](b []byte) []E {
 	if len(b) == 0 {
 		return nil
 	}
@@ -199,56 +200,56 @@ func asElems[E any](b []byte) []E {
 // and each part ends with the fence that makes them visible. Each part
 // polls the run's context through its own canceller; a cancelled part
 // returns the context's error.
-func (q copyPlan) parallel(opt *Options, elemSize int, stream bool, f func(copyPlan, *canceller)) error {
-	if len(q.shape) == 0 {
-		c := opt.orDefault().canceller()
+func (q Plan) parallel(env Env, elemSize int, stream bool, f func(Plan, *poll.Canceller)) error {
+	if len(q.Shape) == 0 {
+		c := poll.New(env.Ctx)
 		f(q, &c)
 		return nil
 	}
 	total := elemSize
-	for _, n := range q.shape {
+	for _, n := range q.Shape {
 		total *= n
 	}
 	// A part goes to f in chunks of about copyChunk elements along the
 	// outermost axis, so that a plan of one or two long axes, whose loops
 	// have no step to poll at, still stops soon after a cancellation.
-	perIndex := max(1, total/elemSize/q.shape[0])
-	step := q.shape[0]
-	if opt.orDefault().env.Ctx != nil {
+	perIndex := max(1, total/elemSize/q.Shape[0])
+	step := q.Shape[0]
+	if env.Ctx != nil {
 		step = max(1, copyChunk/perIndex)
 	}
-	return parallelRange(opt, q.shape[0], total/4, func(lo, hi int) error {
-		c := opt.orDefault().canceller()
-		for from := lo; from < hi && c.err == nil; from += step {
+	return parallel.Range(env.Ctx, env.threads(), q.Shape[0], total/4, func(lo, hi int) error {
+		c := poll.New(env.Ctx)
+		for from := lo; from < hi && c.Err == nil; from += step {
 			part := q
-			part.shape = append([]int{min(step, hi-from)}, q.shape[1:]...)
-			part.dstOff += from * q.dstStrides[0]
-			part.srcOff += from * q.srcStrides[0]
+			part.Shape = append([]int{min(step, hi-from)}, q.Shape[1:]...)
+			part.DstOff += from * q.DstStrides[0]
+			part.SrcOff += from * q.SrcStrides[0]
 			f(part, &c)
 		}
 		if stream {
-			storeFence()
+			StoreFence()
 		}
-		return c.err
+		return c.Err
 	})
 }
 
-// copyChunk is the most elements copyPlan.parallel hands f at once when
+// copyChunk is the most elements Plan.parallel hands f at once when
 // the run can be cancelled (1M: a few milliseconds of copying), unless one
 // index of the outermost axis holds more.
 const copyChunk = 1 << 20
 
-// stridedCopy is the kernel of copyPlan for one element type; with stream
+// stridedCopy is the kernel of Plan for one element type; with stream
 // (numbers only) the tiled transpose writes with streaming stores. It
 // stops early when c says the run is cancelled.
-func stridedCopy[E any](dst, src []E, p copyPlan, stream bool, c *canceller) {
-	r := len(p.shape)
+func stridedCopy[E any](dst, src []E, p Plan, stream bool, c *poll.Canceller) {
+	r := len(p.Shape)
 	if r == 0 {
-		dst[p.dstOff] = src[p.srcOff]
+		dst[p.DstOff] = src[p.SrcOff]
 		return
 	}
 	last := r - 1
-	n, ds, ss := p.shape[last], p.dstStrides[last], p.srcStrides[last]
+	n, ds, ss := p.Shape[last], p.DstStrides[last], p.SrcStrides[last]
 	if r >= 2 && ds == 1 && ss != 1 {
 		// A transpose: find the axis the source walks contiguously and
 		// copy in tiles, so both sides stay in cache. A short such axis
@@ -257,13 +258,13 @@ func stridedCopy[E any](dst, src []E, p copyPlan, stream bool, c *canceller) {
 		// output rows together, where row by row every output row would
 		// read the source again with a stride.
 		for j := last - 1; j >= 0; j-- {
-			if p.srcStrides[j] == 1 && p.shape[j] >= 2 && n >= 8 {
+			if p.SrcStrides[j] == 1 && p.Shape[j] >= 2 && n >= 8 {
 				tiledTranspose(dst, src, p, j, stream, c)
 				return
 			}
 		}
 	}
-	if r >= 2 && ss == 1 && p.dstStrides[last-1] == 1 && ds == p.shape[last-1] {
+	if r >= 2 && ss == 1 && p.DstStrides[last-1] == 1 && ds == p.Shape[last-1] {
 		interleaveRows(dst, src, p, c)
 		return
 	}
@@ -279,9 +280,9 @@ func stridedCopy[E any](dst, src []E, p copyPlan, stream bool, c *canceller) {
 	outer := last
 	if last >= 1 {
 		outer = last - 1
-		m, dm, sm = p.shape[outer], p.dstStrides[outer], p.srcStrides[outer]
+		m, dm, sm = p.Shape[outer], p.DstStrides[outer], p.SrcStrides[outer]
 	}
-	w := newOffsetWalker(p.shape[:outer], p.dstStrides[:outer], p.srcStrides[:outer], p.dstOff, p.srcOff)
+	w := newOffsetWalker(p.Shape[:outer], p.DstStrides[:outer], p.SrcStrides[:outer], p.DstOff, p.SrcOff)
 	for {
 		d, s := w.dst, w.src
 		switch {
@@ -326,7 +327,7 @@ func stridedCopy[E any](dst, src []E, p copyPlan, stream bool, c *canceller) {
 				d, s = d+dm, s+sm
 			}
 		}
-		if c.stop(m*n) || !w.next() {
+		if c.Stop(m*n) || !w.next() {
 			return
 		}
 	}
@@ -345,10 +346,10 @@ func stridedCopy[E any](dst, src []E, p copyPlan, stream bool, c *canceller) {
 // (f = 2) as one store of two elements; walked as a plan, it took f passes
 // of stores f elements apart (nearest 2x: 2.81 -> 0.72 ms, DepthToSpace
 // DCR by 2: 1.76 -> 0.94 ms).
-func interleaveRows[E any](dst, src []E, p copyPlan, c *canceller) {
-	last := len(p.shape) - 1
-	n, f, gap := p.shape[last], p.shape[last-1], p.srcStrides[last-1]
-	w := newOffsetWalker(p.shape[:last-1], p.dstStrides[:last-1], p.srcStrides[:last-1], p.dstOff, p.srcOff)
+func interleaveRows[E any](dst, src []E, p Plan, c *poll.Canceller) {
+	last := len(p.Shape) - 1
+	n, f, gap := p.Shape[last], p.Shape[last-1], p.SrcStrides[last-1]
+	w := newOffsetWalker(p.Shape[:last-1], p.DstStrides[:last-1], p.SrcStrides[:last-1], p.DstOff, p.SrcOff)
 	for {
 		out := dst[w.dst : w.dst+n*f]
 		switch a := src[w.src : w.src+n]; {
@@ -371,7 +372,7 @@ func interleaveRows[E any](dst, src []E, p copyPlan, c *canceller) {
 				}
 			}
 		}
-		if c.stop(n*f) || !w.next() {
+		if c.Stop(n*f) || !w.next() {
 			return
 		}
 	}
@@ -392,10 +393,10 @@ const (
 // a bounds check per element would cost a third of the time. With stream,
 // the block kernels write with streaming stores. It stops early, after a
 // row of tiles, when c says the run is cancelled.
-func tiledTranspose[E any](dst, src []E, p copyPlan, j int, stream bool, c *canceller) {
-	last := len(p.shape) - 1
-	nI, nJ := p.shape[last], p.shape[j]
-	dsJ, ssI := p.dstStrides[j], p.srcStrides[last]
+func tiledTranspose[E any](dst, src []E, p Plan, j int, stream bool, c *poll.Canceller) {
+	last := len(p.Shape) - 1
+	nI, nJ := p.Shape[last], p.Shape[j]
+	dsJ, ssI := p.DstStrides[j], p.SrcStrides[last]
 	var e E
 	size := int(unsafe.Sizeof(e))
 	dp, sp := unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src))
@@ -411,15 +412,15 @@ func tiledTranspose[E any](dst, src []E, p copyPlan, j int, stream bool, c *canc
 		}
 	}
 	slices.SortStableFunc(outer, func(a, b int) int {
-		return cmp.Compare(max(p.srcStrides[b], -p.srcStrides[b]), max(p.srcStrides[a], -p.srcStrides[a]))
+		return cmp.Compare(max(p.SrcStrides[b], -p.SrcStrides[b]), max(p.SrcStrides[a], -p.SrcStrides[a]))
 	})
 	var shape, dstStrides, srcStrides []int
 	for _, k := range outer {
-		shape = append(shape, p.shape[k])
-		dstStrides = append(dstStrides, p.dstStrides[k])
-		srcStrides = append(srcStrides, p.srcStrides[k])
+		shape = append(shape, p.Shape[k])
+		dstStrides = append(dstStrides, p.DstStrides[k])
+		srcStrides = append(srcStrides, p.SrcStrides[k])
 	}
-	w := newOffsetWalker(shape, dstStrides, srcStrides, p.dstOff, p.srcOff)
+	w := newOffsetWalker(shape, dstStrides, srcStrides, p.DstOff, p.SrcOff)
 	// Power-of-two strides map a tile's lines onto a few cache sets; short
 	// columns keep them from evicting each other (a 2048x2048 float
 	// transpose runs twice as fast). A tile of a few destination rows
@@ -484,7 +485,7 @@ func tiledTranspose[E any](dst, src []E, p copyPlan, j int, stream bool, c *canc
 				}
 				transposeRows[E](dp, sp, d+rows*dRow, s+rows*size, dRow, srcStep, nj-rows, ni)
 			}
-			if c.stop((je - jb) * nI) {
+			if c.Stop((je - jb) * nI) {
 				return
 			}
 		}
@@ -558,18 +559,18 @@ func span(off int, shape, strides []int) (lo, hi int) {
 // checkBounds panics if the plan would touch an element outside dst or src:
 // a bug in an operator's plan must never become a write out of bounds. The
 // graph runner turns the panic into an internal error.
-func (q copyPlan) checkBounds(dstLen, srcLen int) {
-	if lo, hi := span(q.dstOff, q.shape, q.dstStrides); lo < 0 || hi >= dstLen {
+func (q Plan) checkBounds(dstLen, srcLen int) {
+	if lo, hi := span(q.DstOff, q.Shape, q.DstStrides); lo < 0 || hi >= dstLen {
 		panic(fmt.Sprintf("copyPlan writes [%d, %d] outside a destination of %d elements", lo, hi, dstLen))
 	}
-	if lo, hi := span(q.srcOff, q.shape, q.srcStrides); lo < 0 || hi >= srcLen {
+	if lo, hi := span(q.SrcOff, q.Shape, q.SrcStrides); lo < 0 || hi >= srcLen {
 		panic(fmt.Sprintf("copyPlan reads [%d, %d] outside a source of %d elements", lo, hi, srcLen))
 	}
 }
 
-// nextIndex advances idx, a row-major index into shape, by one; it reports
+// NextIndex advances idx, a row-major index into shape, by one; it reports
 // false when idx wraps around past the last index.
-func nextIndex(idx, shape []int) bool {
+func NextIndex(idx, shape []int) bool {
 	for k := len(idx) - 1; k >= 0; k-- {
 		idx[k]++
 		if idx[k] < shape[k] {
@@ -584,27 +585,27 @@ func nextIndex(idx, shape []int) bool {
 // the element offsets of a destination and a source in step, incrementally:
 // the N-d index walk of every strided loop.
 type offsetWalker struct {
-	shape, idx             []int
-	dstStrides, srcStrides []int
+	Shape, idx             []int
+	DstStrides, SrcStrides []int
 	dst, src               int // the offsets of the current index
 }
 
 func newOffsetWalker(shape, dstStrides, srcStrides []int, dstOff, srcOff int) *offsetWalker {
-	return &offsetWalker{shape: shape, idx: make([]int, len(shape)),
-		dstStrides: dstStrides, srcStrides: srcStrides, dst: dstOff, src: srcOff}
+	return &offsetWalker{Shape: shape, idx: make([]int, len(shape)),
+		DstStrides: dstStrides, SrcStrides: srcStrides, dst: dstOff, src: srcOff}
 }
 
 // next moves to the following index; it reports false after the last one.
 func (w *offsetWalker) next() bool {
 	for k := len(w.idx) - 1; k >= 0; k-- {
 		w.idx[k]++
-		w.dst += w.dstStrides[k]
-		w.src += w.srcStrides[k]
-		if w.idx[k] < w.shape[k] {
+		w.dst += w.DstStrides[k]
+		w.src += w.SrcStrides[k]
+		if w.idx[k] < w.Shape[k] {
 			return true
 		}
-		w.dst -= w.dstStrides[k] * w.shape[k]
-		w.src -= w.srcStrides[k] * w.shape[k]
+		w.dst -= w.DstStrides[k] * w.Shape[k]
+		w.src -= w.SrcStrides[k] * w.Shape[k]
 		w.idx[k] = 0
 	}
 	return false

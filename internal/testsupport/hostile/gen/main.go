@@ -2,7 +2,7 @@
 // and prints, for each case, its class and the onnxshape command line with
 // what it must do:
 //
-//	go run ./internal/hostile/gen DIR
+//	go run ./internal/testsupport/hostile/gen DIR
 //
 // The large files are sparse: the folder takes a few tens of megabytes.
 package main
@@ -12,12 +12,12 @@ import (
 	"os"
 	"strings"
 
-	"github.com/onnxshape/onnxshape/internal/hostile"
+	"github.com/onnxshape/onnxshape/internal/testsupport/hostile"
 )
 
 func main() {
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./internal/hostile/gen DIR")
+		fmt.Fprintln(os.Stderr, "usage: go run ./internal/testsupport/hostile/gen DIR")
 		os.Exit(2)
 	}
 	dir := os.Args[1]

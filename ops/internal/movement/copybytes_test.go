@@ -1,4 +1,4 @@
-package ops
+package movement
 
 import (
 	"bytes"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestCopyBytes compares copyBytes with copy on lengths around the REP
+// TestCopyBytes compares CopyBytes with copy on lengths around the REP
 // MOVSB threshold, unequal lengths, odd offsets and overlapping slices.
 func TestCopyBytes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 3))
@@ -23,7 +23,7 @@ func TestCopyBytes(t *testing.T) {
 			got, want := bytes.Clone(buf), bytes.Clone(buf)
 			off := rng.IntN(4096) - 2048
 			s0, d0 := 1<<20+so, 1<<20+so+off
-			gn := copyBytes(got[d0:d0+n], got[s0:s0+n])
+			gn := CopyBytes(got[d0:d0+n], got[s0:s0+n])
 			wn := copy(want[d0:d0+n], want[s0:s0+n])
 			if gn != wn || !bytes.Equal(got, want) {
 				t.Fatalf("overlap %d, n %d: differs from copy", off, n)
@@ -33,7 +33,7 @@ func TestCopyBytes(t *testing.T) {
 		src := buf[so : so+n]
 		got := make([]byte, max(0, n+extra)+do)
 		want := bytes.Clone(got)
-		gn := copyBytes(got[do:], src)
+		gn := CopyBytes(got[do:], src)
 		wn := copy(want[do:], src)
 		if gn != wn || !bytes.Equal(got, want) {
 			t.Fatalf("n %d, offsets %d/%d, extra %d: differs from copy", n, so, do, extra)

@@ -8,7 +8,7 @@
 // The large inputs are sparse files (a header, then a hole up to the
 // size), so the corpus takes a few tens of megabytes on disk whatever the
 // sizes it announces; nothing of it is committed. `go run
-// ./internal/hostile/gen DIR` writes it, and cmd/onnxshape's
+// ./internal/testsupport/hostile/gen DIR` writes it, and cmd/onnxshape's
 // TestHostileCorpus runs it.
 package hostile
 

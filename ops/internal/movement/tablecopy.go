@@ -1,10 +1,12 @@
-package ops
+package movement
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/parallel"
+	"github.com/onnxshape/onnxshape/ops/internal/poll"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// tableCopy is the data movement of an operator that picks, on each axis
+// Table is the data movement of an operator that picks, on each axis
 // independently, which source index feeds each output index: nearest-
 // neighbour Resize and Upsample, and any gather along several axes at once.
 // It fills a row-major dst of shape [len(tables[0]), len(tables[1]), ...]:
@@ -15,17 +17,17 @@ import (
 // axis k contributes (the source index times the source stride). A negative
 // entry marks an output index with no source (Resize's tf_crop_and_resize
 // outside the region): every element on it takes fill, a one-element tensor
-// of dst's type. Like copyPlan it is untyped, dispatched once on the element
-// size; strings move as strings. Unlike a copyPlan it costs one table read
+// of dst's type. Like Plan it is untyped, dispatched once on the element
+// size; strings move as strings. Unlike a Plan it costs one table read
 // per element of the innermost axis, so a regular pattern (a repeat by an
-// integer factor) is better written as a copyPlan with stride-0 axes.
-type tableCopy struct {
-	tables [][]int
+// integer factor) is better written as a Plan with stride-0 axes.
+type Table struct {
+	Tables [][]int
 }
 
-// hasFill reports whether some entry of the tables needs the fill value.
-func (p tableCopy) hasFill() bool {
-	for _, t := range p.tables {
+// HasFill reports whether some entry of the tables needs the fill value.
+func (p Table) HasFill() bool {
+	for _, t := range p.Tables {
 		for _, v := range t {
 			if v < 0 {
 				return true
@@ -35,10 +37,10 @@ func (p tableCopy) hasFill() bool {
 	return false
 }
 
-// run executes the copy; fill may be nil when no entry is negative. It
+// Run executes the copy; fill may be nil when no entry is negative. It
 // returns the context's error when the run is cancelled.
-func (p tableCopy) run(opt *Options, dst, src, fill *tensor.Tensor) error {
-	if err := opt.orDefault().cancelled(); err != nil || dst.Len() == 0 {
+func (p Table) Run(env Env, dst, src, fill *tensor.Tensor) error {
+	if err := env.cancelled(); err != nil || dst.Len() == 0 {
 		return err
 	}
 	if dst.DataType() == tensor.String {
@@ -46,7 +48,7 @@ func (p tableCopy) run(opt *Options, dst, src, fill *tensor.Tensor) error {
 		if fill != nil {
 			f = fill.Strings()[0]
 		}
-		return tableRows(opt, p, dst.Strings(), src.Strings(), f, 16)
+		return tableRows(env, p, dst.Strings(), src.Strings(), f, 16)
 	}
 	d, s := dst.Bytes(), src.Bytes()
 	var f []byte
@@ -55,15 +57,15 @@ func (p tableCopy) run(opt *Options, dst, src, fill *tensor.Tensor) error {
 	}
 	switch size := dst.DataType().Size(); size {
 	case 1:
-		return tableRows(opt, p, d, s, fillElem[byte](f), size)
+		return tableRows(env, p, d, s, fillElem[byte](f), size)
 	case 2:
-		return tableRows(opt, p, asElems[uint16](d), asElems[uint16](s), fillElem[uint16](f), size)
+		return tableRows(env, p, AsElems[uint16](d), AsElems[uint16](s), fillElem[uint16](f), size)
 	case 4:
-		return tableRows(opt, p, asElems[uint32](d), asElems[uint32](s), fillElem[uint32](f), size)
+		return tableRows(env, p, AsElems[uint32](d), AsElems[uint32](s), fillElem[uint32](f), size)
 	case 8:
-		return tableRows(opt, p, asElems[uint64](d), asElems[uint64](s), fillElem[uint64](f), size)
+		return tableRows(env, p, AsElems[uint64](d), AsElems[uint64](s), fillElem[uint64](f), size)
 	case 16:
-		return tableRows(opt, p, asElems[[2]uint64](d), asElems[[2]uint64](s), fillElem[[2]uint64](f), size)
+		return tableRows(env, p, AsElems[[2]uint64](d), AsElems[[2]uint64](s), fillElem[[2]uint64](f), size)
 	}
 	return nil
 }
@@ -72,23 +74,23 @@ func (p tableCopy) run(opt *Options, dst, src, fill *tensor.Tensor) error {
 // when there is none).
 func fillElem[E any](b []byte) E {
 	var e E
-	if v := asElems[E](b); len(v) > 0 {
+	if v := AsElems[E](b); len(v) > 0 {
 		e = v[0]
 	}
 	return e
 }
 
-// tableRows runs a tableCopy over the rows of dst (every axis but the last),
+// tableRows runs a Table over the rows of dst (every axis but the last),
 // split across the run's cores (parallelRange) when the copy is large. Its
 // rows go out line after line with ordinary stores, which streaming stores
 // only made slower (see stream.go). It polls the run's context row by row.
-func tableRows[E any](opt *Options, p tableCopy, dst, src []E, fill E, elemSize int) error {
-	r := len(p.tables)
+func tableRows[E any](env Env, p Table, dst, src []E, fill E, elemSize int) error {
+	r := len(p.Tables)
 	if r == 0 {
 		dst[0] = src[0]
 		return nil
 	}
-	last := p.tables[r-1]
+	last := p.Tables[r-1]
 	n := len(last)
 	rows := len(dst) / n
 	// [a, b): the stretch of the last table that reads a contiguous run of
@@ -101,12 +103,12 @@ func tableRows[E any](opt *Options, p tableCopy, dst, src []E, fill E, elemSize 
 	// the loop over rows reads one entry a row (the sums and the index
 	// steps were a quarter of Pad's profile). A single row is a col of one
 	// entry.
-	col, outer := []int{0}, p.tables[:0]
+	col, outer := []int{0}, p.Tables[:0]
 	if r >= 2 {
-		col, outer = p.tables[r-2], p.tables[:r-2]
+		col, outer = p.Tables[r-2], p.Tables[:r-2]
 	}
 	work := func(lo, hi int) error {
-		c := opt.orDefault().canceller()
+		c := poll.New(env.Ctx)
 		idx := make([]int, len(outer))
 		rem := lo / len(col)
 		for k := len(outer) - 1; k >= 0; k-- {
@@ -137,8 +139,8 @@ func tableRows[E any](opt *Options, p tableCopy, dst, src []E, fill E, elemSize 
 					}
 					tableElems(d[b:], src, last[b:], base, fill)
 				}
-				if c.stop(n) {
-					return c.err
+				if c.Stop(n) {
+					return c.Err
 				}
 			}
 			for k := len(outer) - 1; k >= 0; k-- {
@@ -151,7 +153,7 @@ func tableRows[E any](opt *Options, p tableCopy, dst, src []E, fill E, elemSize 
 		}
 		return nil
 	}
-	return parallelRange(opt, rows, len(dst)*elemSize/4, work)
+	return parallel.Range(env.Ctx, env.threads(), rows, len(dst)*elemSize/4, work)
 }
 
 // tableElems fills d element by element from the table entries t (offsets

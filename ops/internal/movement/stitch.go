@@ -1,13 +1,15 @@
-package ops
+package movement
 
 import (
 	"unsafe"
 
+	"github.com/onnxshape/onnxshape/ops/internal/parallel"
+	"github.com/onnxshape/onnxshape/ops/internal/poll"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// stitch is the data movement of Concat and Split: a whole tensor whose rows
-// are the rows of its parts laid side by side. Cut every tensor at the joined
+// Stitch is the data movement of Concat and Split: a whole tensor whose rows
+// are the rows of its parts laid side by side. cut every tensor at the joined
 // axis into outer rows (outer is the product of the dimensions before it);
 // part i's row holds width[i] elements, the whole's row their sum, and
 //
@@ -22,7 +24,7 @@ import (
 // no two cores write one cache line (each stretch starts on a 64-byte
 // boundary), where a copy plan per part would walk the whole once per part,
 // the cores meeting at every part's end.
-type stitch struct {
+type Stitch struct {
 	whole *tensor.Tensor
 	parts []*tensor.Tensor
 	outer int
@@ -30,7 +32,7 @@ type stitch struct {
 }
 
 // bigCopy is the copy, in bytes, from which stitch moves a row with
-// copyBytes.
+// CopyBytes.
 const bigCopy = 64 << 10
 
 // stitchStep is the most elements stitchRows moves in one copy call.
@@ -41,11 +43,11 @@ const stitchStep = 4 << 20
 // plan per part.
 const stitchMinRow = 64
 
-// newStitch returns the stitch of parts joined along axis k into whole, and
+// NewStitch returns the stitch of parts joined along axis k into whole, and
 // false when some part's rows are too narrow for it to pay (a part with no
 // elements does not count: it has no rows to copy).
-func newStitch(whole *tensor.Tensor, parts []*tensor.Tensor, k int) (stitch, bool) {
-	s := stitch{whole: whole, parts: parts, outer: 1, width: make([]int, len(parts))}
+func NewStitch(whole *tensor.Tensor, parts []*tensor.Tensor, k int) (Stitch, bool) {
+	s := Stitch{whole: whole, parts: parts, outer: 1, width: make([]int, len(parts))}
 	for _, n := range whole.Shape()[:k] {
 		s.outer *= n
 	}
@@ -64,16 +66,16 @@ func newStitch(whole *tensor.Tensor, parts []*tensor.Tensor, k int) (stitch, boo
 	return s, true
 }
 
-// join fills the whole from the parts (Concat).
-func (s stitch) join(opt *Options) error { return s.run(opt, true) }
+// Join fills the whole from the parts (Concat).
+func (s Stitch) Join(env Env) error { return s.run(env, true) }
 
-// cut fills the parts from the whole (Split).
-func (s stitch) cut(opt *Options) error { return s.run(opt, false) }
+// Cut fills the parts from the whole (Split).
+func (s Stitch) Cut(env Env) error { return s.run(env, false) }
 
-// run moves the elements; it returns the context's error when the run is
+// Run moves the elements; it returns the context's error when the run is
 // cancelled.
-func (s stitch) run(opt *Options, join bool) error {
-	if err := opt.orDefault().cancelled(); err != nil || s.whole.Len() == 0 {
+func (s Stitch) run(env Env, join bool) error {
+	if err := env.cancelled(); err != nil || s.whole.Len() == 0 {
 		return err
 	}
 	if s.whole.DataType() == tensor.String {
@@ -81,7 +83,7 @@ func (s stitch) run(opt *Options, join bool) error {
 		for i, p := range s.parts {
 			parts[i] = p.Strings()
 		}
-		return stitchRows(opt, s.whole.Strings(), parts, s.width, s.outer, join, 1, 16, nil)
+		return stitchRows(env, s.whole.Strings(), parts, s.width, s.outer, join, 1, 16, nil)
 	}
 	// Numbers move as bytes: widths in bytes, stretches in cache lines.
 	size := s.whole.DataType().Size()
@@ -90,23 +92,23 @@ func (s stitch) run(opt *Options, join bool) error {
 	for i, p := range s.parts {
 		parts[i], width[i] = p.Bytes(), s.width[i]*size
 	}
-	return stitchRows(opt, s.whole.Bytes(), parts, width, s.outer, join, 64, 1, copyBytes)
+	return stitchRows(env, s.whole.Bytes(), parts, width, s.outer, join, 64, 1, CopyBytes)
 }
 
 // stitchRows moves the elements of a stitch between whole and parts, split
 // across the run's cores in stretches of whole that start on a multiple of
 // align elements; elemSize weighs the work. Copies of bigCopy bytes or more
-// go through move when it is not nil (copyBytes), the others through copy,
+// go through move when it is not nil (CopyBytes), the others through copy,
 // which the compiler inlines. It polls the run's context between copies.
-func stitchRows[E any](opt *Options, whole []E, parts [][]E, width []int, outer int, join bool, align, elemSize int, move func(dst, src []E) int) error {
+func stitchRows[E any](env Env, whole []E, parts [][]E, width []int, outer int, join bool, align, elemSize int, move func(dst, src []E) int) error {
 	row := len(whole) / outer
 	at := make([]int, len(width)+1)
 	for i, w := range width {
 		at[i+1] = at[i] + w
 	}
 	blocks := (len(whole) + align - 1) / align
-	return parallelRange(opt, blocks, len(whole)*elemSize/4, func(lo, hi int) error {
-		c := opt.orDefault().canceller()
+	return parallel.Range(env.Ctx, env.threads(), blocks, len(whole)*elemSize/4, func(lo, hi int) error {
+		c := poll.New(env.Ctx)
 		p, end := lo*align, min(hi*align, len(whole))
 		o, r := p/row, p%row
 		i := 0
@@ -128,8 +130,8 @@ func stitchRows[E any](opt *Options, whole []E, parts [][]E, width []int, outer 
 			default:
 				copy(parts[i][src:src+n], whole[p:p+n])
 			}
-			if c.stop(n) {
-				return c.err
+			if c.Stop(n) {
+				return c.Err
 			}
 			p, r = p+n, r+n
 			// The next part with elements in this row, or the next row.

@@ -1,4 +1,4 @@
-package ops
+package movement
 
 import (
 	"github.com/onnxshape/onnxshape/tensor"
@@ -7,15 +7,15 @@ import (
 // Index-driven data movement, shared by the operators whose copies follow a
 // list of flat element indices rather than strides (MaxPool's values follow
 // its argmax, MaxUnpool scatters by its indices; Gather, GatherElements and
-// ScatterElements are the same two loops). Like copyPlan, they are untyped:
+// ScatterElements are the same two loops). Like Plan, they are untyped:
 // they dispatch once on the element's byte size, and strings are moved as
 // strings. The caller checks every index beforehand: an index out of range
 // is a bug, and panics like a slice access.
 
-// gatherCopy sets dst[dstOff+i] = src[at[i]] for every i with at[i] >= 0;
+// GatherCopy sets dst[dstOff+i] = src[at[i]] for every i with at[i] >= 0;
 // a negative index leaves its element of dst as it is. dst and src have one
 // element type.
-func gatherCopy(dst *tensor.Tensor, dstOff int, src *tensor.Tensor, at []int64) {
+func GatherCopy(dst *tensor.Tensor, dstOff int, src *tensor.Tensor, at []int64) {
 	if dst.DataType() == tensor.String {
 		gatherElems(dst.Strings(), dstOff, src.Strings(), at)
 		return
@@ -25,20 +25,20 @@ func gatherCopy(dst *tensor.Tensor, dstOff int, src *tensor.Tensor, at []int64) 
 	case 1:
 		gatherElems(d, dstOff, s, at)
 	case 2:
-		gatherElems(asElems[uint16](d), dstOff, asElems[uint16](s), at)
+		gatherElems(AsElems[uint16](d), dstOff, AsElems[uint16](s), at)
 	case 4:
-		gatherElems(asElems[uint32](d), dstOff, asElems[uint32](s), at)
+		gatherElems(AsElems[uint32](d), dstOff, AsElems[uint32](s), at)
 	case 8:
-		gatherElems(asElems[uint64](d), dstOff, asElems[uint64](s), at)
+		gatherElems(AsElems[uint64](d), dstOff, AsElems[uint64](s), at)
 	case 16:
-		gatherElems(asElems[[2]uint64](d), dstOff, asElems[[2]uint64](s), at)
+		gatherElems(AsElems[[2]uint64](d), dstOff, AsElems[[2]uint64](s), at)
 	}
 }
 
-// scatterCopy sets dst[at[i]] = src[srcOff+i] for every i, in increasing i:
+// ScatterCopy sets dst[at[i]] = src[srcOff+i] for every i, in increasing i:
 // where at holds an index twice, the last write wins. dst and src have one
 // element type.
-func scatterCopy(dst *tensor.Tensor, at []int64, src *tensor.Tensor, srcOff int) {
+func ScatterCopy(dst *tensor.Tensor, at []int64, src *tensor.Tensor, srcOff int) {
 	if dst.DataType() == tensor.String {
 		scatterElems(dst.Strings(), at, src.Strings(), srcOff)
 		return
@@ -48,13 +48,13 @@ func scatterCopy(dst *tensor.Tensor, at []int64, src *tensor.Tensor, srcOff int)
 	case 1:
 		scatterElems(d, at, s, srcOff)
 	case 2:
-		scatterElems(asElems[uint16](d), at, asElems[uint16](s), srcOff)
+		scatterElems(AsElems[uint16](d), at, AsElems[uint16](s), srcOff)
 	case 4:
-		scatterElems(asElems[uint32](d), at, asElems[uint32](s), srcOff)
+		scatterElems(AsElems[uint32](d), at, AsElems[uint32](s), srcOff)
 	case 8:
-		scatterElems(asElems[uint64](d), at, asElems[uint64](s), srcOff)
+		scatterElems(AsElems[uint64](d), at, AsElems[uint64](s), srcOff)
 	case 16:
-		scatterElems(asElems[[2]uint64](d), at, asElems[[2]uint64](s), srcOff)
+		scatterElems(AsElems[[2]uint64](d), at, AsElems[[2]uint64](s), srcOff)
 	}
 }
 

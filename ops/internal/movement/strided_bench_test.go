@@ -1,4 +1,4 @@
-package ops
+package movement
 
 import (
 	"testing"
@@ -17,24 +17,24 @@ import (
 
 // permutedPlan is the plan of a transpose of a contiguous tensor of shape in
 // by perm into a contiguous output.
-func permutedPlan(in []int, perm []int) copyPlan {
-	inStrides := contiguousStrides(in)
+func permutedPlan(in []int, perm []int) Plan {
+	inStrides := ContiguousStrides(in)
 	out := make([]int, len(in))
 	src := make([]int, len(in))
 	for i, p := range perm {
 		out[i] = in[p]
 		src[i] = inStrides[p]
 	}
-	return copyPlan{shape: out, dstStrides: contiguousStrides(out), srcStrides: src}
+	return Plan{Shape: out, DstStrides: ContiguousStrides(out), SrcStrides: src}
 }
 
 // swapInner exchanges the two innermost axes of p: the same copy, walked in
 // another order.
-func swapInner(p copyPlan) copyPlan {
-	r := len(p.shape)
-	q := copyPlan{shape: append([]int{}, p.shape...), dstStrides: append([]int{}, p.dstStrides...),
-		srcStrides: append([]int{}, p.srcStrides...), dstOff: p.dstOff, srcOff: p.srcOff}
-	for _, s := range [][]int{q.shape, q.dstStrides, q.srcStrides} {
+func swapInner(p Plan) Plan {
+	r := len(p.Shape)
+	q := Plan{Shape: append([]int{}, p.Shape...), DstStrides: append([]int{}, p.DstStrides...),
+		SrcStrides: append([]int{}, p.SrcStrides...), DstOff: p.DstOff, SrcOff: p.SrcOff}
+	for _, s := range [][]int{q.Shape, q.DstStrides, q.SrcStrides} {
 		s[r-1], s[r-2] = s[r-2], s[r-1]
 	}
 	return q
@@ -48,19 +48,19 @@ func fill(b []byte) {
 	}
 }
 
-func benchPlan(b *testing.B, p copyPlan, dstElems, srcElems int, threads int) {
+func benchPlan(b *testing.B, p Plan, dstElems, srcElems int, threads int) {
 	dst := tensor.MustNew(tensor.Float, dstElems)
 	src := tensor.MustNew(tensor.Float, srcElems)
 	fill(src.Bytes())
-	opt := &Options{Threads: threads}
+	env := Env{Threads: threads}
 	n := 4
-	for _, d := range p.shape {
+	for _, d := range p.Shape {
 		n *= d
 	}
 	b.SetBytes(int64(n))
 	b.ResetTimer()
 	for b.Loop() {
-		p.run(opt, dst, src)
+		p.Run(env, dst, src)
 	}
 }
 
@@ -69,24 +69,24 @@ func BenchmarkCopyPlan(b *testing.B) {
 	const big = 8 * 64 * 112 * 112
 	cases := []struct {
 		name     string
-		plan     copyPlan
+		plan     Plan
 		dst, src int
 	}{
-		{"contiguous", copyPlan{shape: nchw, dstStrides: contiguousStrides(nchw), srcStrides: contiguousStrides(nchw)}, big, big},
+		{"contiguous", Plan{Shape: nchw, DstStrides: ContiguousStrides(nchw), SrcStrides: ContiguousStrides(nchw)}, big, big},
 		{"nchw_nhwc", permutedPlan(nchw, []int{0, 2, 3, 1}), big, big},
 		{"nhwc_nchw", permutedPlan([]int{8, 112, 112, 64}, []int{0, 3, 1, 2}), big, big},
 		{"transpose_2d", permutedPlan([]int{2048, 2048}, []int{1, 0}), 2048 * 2048, 2048 * 2048},
 		// Slice with steps 2 on H and W.
-		{"slice_step2", copyPlan{shape: []int{8, 64, 56, 56},
-			dstStrides: contiguousStrides([]int{8, 64, 56, 56}),
-			srcStrides: []int{64 * 112 * 112, 112 * 112, 2 * 112, 2}}, big / 4, big},
+		{"slice_step2", Plan{Shape: []int{8, 64, 56, 56},
+			DstStrides: ContiguousStrides([]int{8, 64, 56, 56}),
+			SrcStrides: []int{64 * 112 * 112, 112 * 112, 2 * 112, 2}}, big / 4, big},
 		// Expand [1,64,1,112] to [8,64,112,112]: broadcast on N and H.
-		{"expand", copyPlan{shape: nchw, dstStrides: contiguousStrides(nchw),
-			srcStrides: []int{0, 112, 0, 1}}, big, 64 * 112},
+		{"expand", Plan{Shape: nchw, DstStrides: ContiguousStrides(nchw),
+			SrcStrides: []int{0, 112, 0, 1}}, big, 64 * 112},
 		// One of the two inputs of Concat on axis 3: rows of 56 into rows of 112.
-		{"concat_axis3_half", copyPlan{shape: []int{8, 64, 112, 56},
-			dstStrides: []int{64 * 112 * 112, 112 * 112, 112, 1},
-			srcStrides: contiguousStrides([]int{8, 64, 112, 56})}, big, big / 2},
+		{"concat_axis3_half", Plan{Shape: []int{8, 64, 112, 56},
+			DstStrides: []int{64 * 112 * 112, 112 * 112, 112, 1},
+			SrcStrides: ContiguousStrides([]int{8, 64, 112, 56})}, big, big / 2},
 		// DepthToSpace DCR of [8,256,56,56] by 2 as a 6-D transpose.
 		{"depthtospace_dcr", permutedPlan([]int{8, 2, 2, 64, 56, 56}, []int{0, 3, 4, 1, 5, 2}), big, big},
 		// The same plan with its two inner axes swapped: the inner loop runs

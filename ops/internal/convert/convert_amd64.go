@@ -1,10 +1,11 @@
 //go:build amd64 && !purego
 
-package ops
+package convert
 
 import (
 	"unsafe"
 
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"golang.org/x/sys/cpu"
 )
 
@@ -33,7 +34,7 @@ func f32sToF16sVector(d []uint16, s []uint32) int {
 	_ = d[n-1]
 	if 2*n >= f16StreamFrom && uintptr(unsafe.Pointer(&d[0]))%16 == 0 {
 		f32sToF16sF16CStream(&d[0], &s[0], n)
-		storeFence()
+		movement.StoreFence()
 		return n
 	}
 	f32sToF16sF16C(&d[0], &s[0], n)
