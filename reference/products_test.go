@@ -1,0 +1,110 @@
+package reference_test
+
+import (
+	"math/rand/v2"
+
+	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// Random nodes of the matrix products for TestEnginesAgreeOnRandomValidNodes:
+// shapes drawn the way models use them (batches that broadcast, 1-D
+// operands, transposes, every C shape Gemm takes), now and then off the
+// valid range; the float outputs are held to the bound reference.Agree
+// states for sums of products, the integer ones bit for bit.
+
+var productTypes = []tensor.DataType{tensor.Float, tensor.Double, tensor.Float16, tensor.BFloat16,
+	tensor.Int32, tensor.Int64, tensor.Uint32, tensor.Uint64}
+
+func init() {
+	generators["MatMul"] = func(r *rand.Rand) (*ops.Node, []tensor.Value) {
+		dt := productTypes[r.IntN(len(productTypes))]
+		a, b := randMatMulShapes(r)
+		lo := -4.0
+		if dt == tensor.Uint32 || dt == tensor.Uint64 {
+			lo = 0
+		}
+		n := &ops.Node{OpType: "MatMul", Version: pickVersion(r, "MatMul")}
+		return n, []tensor.Value{randTensor(r, dt, a, lo, 4, false), randTensor(r, dt, b, lo, 4, false)}
+	}
+	generators["Gemm"] = func(r *rand.Rand) (*ops.Node, []tensor.Value) {
+		dt := productTypes[r.IntN(len(productTypes))]
+		v := pickVersion(r, "Gemm")
+		m, k, nn := 1+r.IntN(7), r.IntN(9), 1+r.IntN(7)
+		n := &ops.Node{OpType: "Gemm", Version: v, Attrs: map[string]ops.Attribute{}}
+		as, bs := []int{m, k}, []int{k, nn}
+		if r.IntN(2) == 0 {
+			n.Attrs["transA"] = attrInt(1)
+			as = []int{k, m}
+		}
+		if r.IntN(2) == 0 {
+			n.Attrs["transB"] = attrInt(1)
+			bs = []int{nn, k}
+		}
+		if r.IntN(10) == 0 {
+			bs[0]++ // [shape]
+		}
+		if r.IntN(2) == 0 {
+			n.Attrs["alpha"] = ops.Attribute{Type: ops.AttrFloat, Float: []float32{1, -0.5, 2, 0}[r.IntN(4)]}
+		}
+		if r.IntN(2) == 0 {
+			n.Attrs["beta"] = ops.Attribute{Type: ops.AttrFloat, Float: []float32{1, 0.25, -3, 0}[r.IntN(4)]}
+		}
+		lo := -4.0
+		if dt == tensor.Uint32 || dt == tensor.Uint64 {
+			lo = 0
+		}
+		in := []tensor.Value{randTensor(r, dt, as, lo, 4, false), randTensor(r, dt, bs, lo, 4, false)}
+		var cs []int
+		switch r.IntN(6) {
+		case 0:
+			cs = []int{m, nn}
+		case 1:
+			cs = []int{nn}
+		case 2:
+			cs = []int{}
+		case 3:
+			cs = []int{m, 1}
+		case 4:
+			cs = []int{1, nn}
+		default:
+			if v >= 11 {
+				return n, in
+			}
+			cs = []int{m + 1, nn} // [C]
+		}
+		if v < 7 && r.IntN(2) == 0 {
+			n.Attrs["broadcast"] = attrInt(1)
+		}
+		return n, append(in, randTensor(r, dt, cs, lo, 4, false))
+	}
+}
+
+// randMatMulShapes returns shapes of A and B for numpy matmul: matrices,
+// batches that broadcast, 1-D operands, now and then ones that do not fit.
+func randMatMulShapes(r *rand.Rand) (a, b []int) {
+	m, k, n := 1+r.IntN(6), r.IntN(8), 1+r.IntN(6)
+	batch := randShape(r, r.IntN(3), 3)
+	a = append(append([]int{}, batch...), m, k)
+	b = append(append([]int{}, batch...), k, n)
+	for i := range batch {
+		switch r.IntN(4) {
+		case 0:
+			a[i] = 1
+		case 1:
+			b[i] = 1
+		}
+	}
+	if len(batch) > 0 && r.IntN(3) == 0 {
+		b = b[1:] // B of lower rank
+	}
+	switch r.IntN(8) {
+	case 0:
+		a = []int{k}
+	case 1:
+		b = []int{k}
+	case 2:
+		a[len(a)-1]++ // [shape]
+	}
+	return a, b
+}
