@@ -108,3 +108,67 @@ func randMatMulShapes(r *rand.Rand) (a, b []int) {
 	}
 	return a, b
 }
+
+// randZeroShape returns the shape of a per-tensor, per-row (of A) or
+// per-column (of B) parameter for an operand of shape x, now and then one
+// that fits neither.
+func randZeroShape(r *rand.Rand, x []int, perRow bool) []int {
+	switch r.IntN(5) {
+	case 0:
+		return []int{}
+	case 1:
+		return []int{1}
+	case 2:
+		if len(x) >= 2 {
+			if perRow {
+				return []int{x[len(x)-2]}
+			}
+			return []int{x[len(x)-1]}
+		}
+	case 3:
+		if len(x) >= 2 {
+			s := append([]int{}, x...)
+			if perRow {
+				s[len(s)-1] = 1
+			} else {
+				s[len(s)-2] = 1
+			}
+			return s
+		}
+	}
+	if r.IntN(3) == 0 {
+		return []int{7} // [zero point], mostly
+	}
+	return []int{}
+}
+
+func init() {
+	eight := []tensor.DataType{tensor.Int8, tensor.Uint8}
+	generators["MatMulInteger"] = func(r *rand.Rand) (*ops.Node, []tensor.Value) {
+		ta, tb := eight[r.IntN(2)], eight[r.IntN(2)]
+		a, b := randMatMulShapes(r)
+		in := []tensor.Value{randTensor(r, ta, a, -128, 255, false), randTensor(r, tb, b, -128, 255, false)}
+		if r.IntN(4) > 0 {
+			in = append(in, randTensor(r, ta, randZeroShape(r, a, true), -128, 255, false))
+			if r.IntN(3) > 0 {
+				in = append(in, randTensor(r, tb, randZeroShape(r, b, false), -128, 255, false))
+			}
+		}
+		return &ops.Node{OpType: "MatMulInteger", Version: 10}, in
+	}
+	generators["QLinearMatMul"] = func(r *rand.Rand) (*ops.Node, []tensor.Value) {
+		v := pickVersion(r, "QLinearMatMul")
+		st := tensor.Float
+		if v >= 21 {
+			st = []tensor.DataType{tensor.Float, tensor.Float16, tensor.BFloat16}[r.IntN(3)]
+		}
+		ta, tb, ty := eight[r.IntN(2)], eight[r.IntN(2)], eight[r.IntN(2)]
+		a, b := randMatMulShapes(r)
+		az, bz := randZeroShape(r, a, true), randZeroShape(r, b, false)
+		return &ops.Node{OpType: "QLinearMatMul", Version: v}, []tensor.Value{
+			randTensor(r, ta, a, -128, 255, false), randTensor(r, st, az, 0.001, 0.1, false), randTensor(r, ta, az, -128, 255, false),
+			randTensor(r, tb, b, -128, 255, false), randTensor(r, st, bz, 0.001, 0.1, false), randTensor(r, tb, bz, -128, 255, false),
+			randTensor(r, st, []int{}, 0.01, 1, false), randTensor(r, ty, []int{}, -128, 255, false),
+		}
+	}
+}
