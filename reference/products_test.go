@@ -172,3 +172,15 @@ func init() {
 		}
 	}
 }
+
+func init() {
+	generators["Det"] = func(r *rand.Rand) (*ops.Node, []tensor.Value) {
+		dt := []tensor.DataType{tensor.Float, tensor.Double, tensor.Float16, tensor.BFloat16}[r.IntN(4)]
+		m := r.IntN(6)
+		s := append(randShape(r, r.IntN(3), 3), m, m)
+		if r.IntN(10) == 0 {
+			s[len(s)-1]++ // [shape]
+		}
+		return &ops.Node{OpType: "Det", Version: pickVersion(r, "Det")}, []tensor.Value{randTensor(r, dt, s, -3, 3, r.IntN(8) == 0)}
+	}
+}
