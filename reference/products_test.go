@@ -184,3 +184,62 @@ func init() {
 		return &ops.Node{OpType: "Det", Version: pickVersion(r, "Det")}, []tensor.Value{randTensor(r, dt, s, -3, 3, r.IntN(8) == 0)}
 	}
 }
+
+// einsumCases are equations with the shapes of their inputs (letters'
+// sizes are drawn per case): products, diagonals, sums, broadcasts,
+// implicit outputs, and a few that break a rule.
+var einsumCases = []struct {
+	eq    string
+	terms []string // each input's axes, as letters; '.' an ellipsis axis
+}{
+	{"ij,jk->ik", []string{"ij", "jk"}},
+	{"ij,jk", []string{"ij", "jk"}},
+	{"bij,bjk->bik", []string{"bij", "bjk"}},
+	{"ij->ji", []string{"ij"}},
+	{"ii->i", []string{"ii"}},
+	{"ii", []string{"ii"}},
+	{"bii->bi", []string{"bii"}},
+	{"ij->", []string{"ij"}},
+	{"i,i", []string{"i", "i"}},
+	{"i,j->ij", []string{"i", "j"}},
+	{"...ij,...jk->...ik", []string{".ij", "..jk"}},
+	{"...ii->...i", []string{"..ii"}},
+	{"...i->i", []string{"..i"}},
+	{"ij,jk,kl->il", []string{"ij", "jk", "kl"}},
+	{"abc,cd,ae->bde", []string{"abc", "cd", "ae"}},
+	{"bhqd,bhkd->bhqk", []string{"bhqd", "bhkd"}},
+	{"iij,jk->ik", []string{"iij", "jk"}},
+	{"Ab,bC->AC", []string{"Ab", "bC"}},
+	{"ij,jk->ik", []string{"ij", "kk"}}, // [shape] most of the time
+	{"ij,jk->iz", []string{"ij", "jk"}}, // [equation]
+	{"ij,jk", []string{"ij"}},           // [equation]: one input short
+	{"ijk->ij", []string{"ij"}},         // [rank]
+}
+
+func init() {
+	generators["Einsum"] = func(r *rand.Rand) (*ops.Node, []tensor.Value) {
+		c := einsumCases[r.IntN(len(einsumCases))]
+		size := map[byte]int{}
+		for _, t := range c.terms {
+			for i := range len(t) {
+				if _, ok := size[t[i]]; !ok {
+					size[t[i]] = 1 + r.IntN(4)
+				}
+			}
+		}
+		dt := []tensor.DataType{tensor.Float, tensor.Double, tensor.Float16, tensor.Int32, tensor.Int64,
+			tensor.Uint8, tensor.Int8, tensor.Uint16, tensor.Int16, tensor.Uint64}[r.IntN(10)]
+		var in []tensor.Value
+		for _, t := range c.terms {
+			shape := make([]int, len(t))
+			for i := range len(t) {
+				shape[i] = size[t[i]]
+				if t[i] == '.' && r.IntN(3) == 0 {
+					shape[i] = 1 // broadcast
+				}
+			}
+			in = append(in, randTensor(r, dt, shape, 0, 5, false))
+		}
+		return &ops.Node{OpType: "Einsum", Version: 12, Attrs: map[string]ops.Attribute{"equation": attrStr(c.eq)}}, in
+	}
+}
