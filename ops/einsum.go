@@ -64,14 +64,14 @@ func einsumNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 			return nil, err
 		}
 	}
-	if !n.Has("equation") {
-		return nil, n.op().errorf("equation", "the equation attribute is required")
-	}
-	eq, err := n.Str("equation", "")
+	a, ok, err := n.attr("equation", AttrString)
 	if err != nil {
 		return nil, err
 	}
-	y, err := einsum(opt, n.op(), eq, xs)
+	if !ok {
+		return nil, n.op().errorf("equation", "the equation attribute is required")
+	}
+	y, err := einsum(opt, n.op(), a.String, xs)
 	if err != nil {
 		return nil, err
 	}

@@ -32,12 +32,12 @@ func TestFoldBudget(t *testing.T) {
 // outside; one the profile excludes is outside.
 func TestUnimplementedOperatorUndecided(t *testing.T) {
 	m := newModel(t, 25).input("x", tensor.Float, 2, 3).
-		node("Det", names("x"), names("y")).
+		node("STFT", names("x"), names("y")).
 		output("y", tensor.Float, 2, 3).build()
 	rep := CheckProto(m, "")
 	if rep.Verdict() != VerdictUndecided || len(rep.Deferred) == 0 || !slices.Equal(rep.Deferred[0].Rules, []string{"OPS"}) ||
 		!strings.Contains(rep.Deferred[0].Reason, "no specification in onnxshape") {
-		t.Errorf("Det:\n%s", rep)
+		t.Errorf("STFT:\n%s", rep)
 	}
 	m = newModel(t, 25).input("x", tensor.Float, 2, 3).ints("reps", 1, 1).
 		node("Tile", names("x", "reps"), names("y")).
