@@ -18,6 +18,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"math"
 
 	"github.com/onnxshape/onnxshape/tensor"
@@ -94,7 +95,7 @@ func det(opt *Options, op opRef, x *tensor.Tensor) (*tensor.Tensor, error) {
 	if err := opt.scratch(op, "the matrices in float64", n, 8); err != nil {
 		return nil, err
 	}
-	all, err := loadFloatsPolled[float64](opt, x)
+	all, err := convert.LoadFloatsPolled[float64](opt.env.Ctx, x)
 	if err != nil {
 		return nil, op.stopped(err)
 	}
@@ -113,7 +114,7 @@ func det(opt *Options, op opRef, x *tensor.Tensor) (*tensor.Tensor, error) {
 	if err != nil {
 		return nil, op.stopped(err)
 	}
-	if err := storeFloats(y, dets); err != nil {
+	if err := convert.StoreFloats(y, dets); err != nil {
 		return nil, op.wrap("type", err, "Y")
 	}
 	return y, nil

@@ -31,6 +31,8 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"sort"
 	"strings"
 
@@ -342,12 +344,12 @@ func (e *einsumRun) scratch(dt tensor.DataType, shape []int) (*tensor.Tensor, er
 }
 
 // copyInto runs plan from src into a new intermediate of shape.
-func (e *einsumRun) copyInto(src *tensor.Tensor, shape []int, p copyPlan) (*tensor.Tensor, error) {
+func (e *einsumRun) copyInto(src *tensor.Tensor, shape []int, p movement.Plan) (*tensor.Tensor, error) {
 	dst, err := e.scratch(src.DataType(), shape)
 	if err != nil {
 		return nil, err
 	}
-	if err := p.run(e.opt, dst, src); err != nil {
+	if err := p.Run(e.opt.moves(), dst, src); err != nil {
 		return nil, e.op.stopped(err)
 	}
 	return dst, nil
@@ -363,7 +365,7 @@ func einsumAs[T gemm.Number](e *einsumRun, xs []*tensor.Tensor, y *tensor.Tensor
 			if t, err = e.scratch(ct, x.Shape()); err != nil {
 				return err
 			}
-			if err := convertInto(t, x, 0, x.Len(), defaultCast); err != nil {
+			if err := convert.Into(t, x, 0, x.Len(), convert.DefaultCast); err != nil {
 				return e.op.wrap("type", err, "input %d", i)
 			}
 		}
@@ -422,29 +424,29 @@ func einsumAs[T gemm.Number](e *einsumRun, xs []*tensor.Tensor, y *tensor.Tensor
 			}
 		}
 	}
-	p := permutePlan(cur.t.Shape(), perm)
-	p.shape = e.plan.outputShape()
+	p := movement.PermutePlan(cur.t.Shape(), perm)
+	p.Shape = e.plan.outputShape()
 	full := make([]int, len(e.plan.out))
 	k := 0
 	for i, l := range e.plan.out {
 		if k < len(perm) && cur.labels[perm[k]] == l {
-			full[i] = p.srcStrides[k]
+			full[i] = p.SrcStrides[k]
 			k++
 		}
 	}
-	p.srcStrides = full
-	p.dstStrides = contiguousStrides(p.shape)
+	p.SrcStrides = full
+	p.DstStrides = movement.ContiguousStrides(p.Shape)
 	dst := y
 	if ct != y.DataType() {
-		if dst, err = e.scratch(ct, p.shape); err != nil {
+		if dst, err = e.scratch(ct, p.Shape); err != nil {
 			return err
 		}
 	}
-	if err := p.run(e.opt, dst, cur.t); err != nil {
+	if err := p.Run(e.opt.moves(), dst, cur.t); err != nil {
 		return e.op.stopped(err)
 	}
 	if dst != y {
-		if err := storeFloatsPolled(e.opt, y, elems[float32](dst)[:dst.Len()]); err != nil {
+		if err := convert.StoreFloatsPolled(e.opt.orDefault().env.Ctx, y, elems[float32](dst)[:dst.Len()]); err != nil {
 			return e.op.stopped(err)
 		}
 	}
@@ -465,7 +467,7 @@ func contains(s []int, v int) bool {
 // the label is larger) dropped.
 func (e *einsumRun) diagonal(o einsumOperand) (einsumOperand, error) {
 	shape := o.t.Shape()
-	strides := contiguousStrides(shape)
+	strides := movement.ContiguousStrides(shape)
 	var labels, dims, src []int
 	repeated := false
 	for ax, l := range o.labels {
@@ -494,7 +496,7 @@ func (e *einsumRun) diagonal(o einsumOperand) (einsumOperand, error) {
 		}
 		return einsumOperand{t: t, labels: labels}, nil
 	}
-	t, err := e.copyInto(o.t, dims, copyPlan{shape: dims, srcStrides: src, dstStrides: contiguousStrides(dims)})
+	t, err := e.copyInto(o.t, dims, movement.Plan{Shape: dims, SrcStrides: src, DstStrides: movement.ContiguousStrides(dims)})
 	if err != nil {
 		return o, err
 	}
@@ -517,8 +519,8 @@ func (e *einsumRun) arrange(o einsumOperand, labels []int) (*tensor.Tensor, erro
 	if identity {
 		return o.t, nil
 	}
-	shape := permuted(o.t.Shape(), perm)
-	return e.copyInto(o.t, shape, permutePlan(o.t.Shape(), perm))
+	shape := movement.Permuted(o.t.Shape(), perm)
+	return e.copyInto(o.t, shape, movement.PermutePlan(o.t.Shape(), perm))
 }
 
 // reduceOperand sums o over the labels keep lacks: o arranged as a matrix

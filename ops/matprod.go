@@ -9,6 +9,7 @@ package ops
 import (
 	"context"
 	"errors"
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 
 	"github.com/onnxshape/onnxshape/ops/internal/gemm"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -198,7 +199,7 @@ func productInput[T gemm.Number](opt *Options, op opRef, what string, t *tensor.
 	if err := opt.scratch(op, what+" in float32", t.Len(), 4); err != nil {
 		return nil, err
 	}
-	v, err := loadFloatsPolled[float32](opt, t)
+	v, err := convert.LoadFloatsPolled[float32](opt.orDefault().env.Ctx, t)
 	if err != nil {
 		return nil, op.stopped(err)
 	}
@@ -217,7 +218,7 @@ func productOutput[T gemm.Number](opt *Options, op opRef, y *tensor.Tensor) ([]T
 	}
 	v := make([]float32, y.Len())
 	return any(v).([]T), func() error {
-		if err := storeFloatsPolled(opt, y, v); err != nil {
+		if err := convert.StoreFloatsPolled(opt.orDefault().env.Ctx, y, v); err != nil {
 			return op.stopped(err)
 		}
 		return nil

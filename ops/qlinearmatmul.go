@@ -26,6 +26,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"math"
 
 	"github.com/onnxshape/onnxshape/tensor"
@@ -126,15 +127,18 @@ func qlinearMatMul(opt *Options, op opRef, t [8]*tensor.Tensor) (*tensor.Tensor,
 		return nil, op.wrap("scale", err, "y_scale")
 	}
 	zero := float64(q.yZero(yz))
-	lo, hi := intRange(yz.DataType())
+	lo, hi := 0.0, 255.0
+	if yz.DataType() == tensor.Int8 {
+		lo, hi = -128, 127
+	}
 	round := scaleRounding(st)
 	out := y.Bytes()
 	m, n := s.m, s.n
 	err = parallelRange(opt, s.count, y.Len(), func(lo2, hi2 int) error {
 		c := opt.canceller()
 		for i := lo2; i < hi2; i++ {
-			if c.stop(m * n) {
-				return c.err
+			if c.Stop(m * n) {
+				return c.Err
 			}
 			ai, bi := s.matrices(i)
 			ar := quantSlice(asv, asPer, asBat, ai)
@@ -144,7 +148,12 @@ func qlinearMatMul(opt *Options, op opRef, t [8]*tensor.Tensor) (*tensor.Tensor,
 				for col := range n {
 					sb := bc[min(col, len(bc)-1)]
 					mult := round(round(sa*sb) / ysv[0])
-					v := saturate(float64(acc[(i*m+r)*n+col])*float64(mult)+zero, lo, hi)
+					// Rounded half to even and saturated; NaN (a NaN scale) is 0.
+					v := math.RoundToEven(float64(acc[(i*m+r)*n+col])*float64(mult) + zero)
+					if v != v {
+						v = 0
+					}
+					v = math.Max(lo, math.Min(hi, v))
 					out[(i*m+r)*n+col] = byte(int(v))
 				}
 			}
@@ -168,7 +177,7 @@ func (*integerProduct) yZero(yz *tensor.Tensor) int32 {
 // scaleValues returns a scale tensor's elements as float32 (exact for
 // float16 and bfloat16). A scale holds one element per row or column of
 // an input already held, so it is not charged.
-func scaleValues(t *tensor.Tensor) ([]float32, error) { return loadFloats[float32](t) }
+func scaleValues(t *tensor.Tensor) ([]float32, error) { return convert.LoadFloats[float32](t) }
 
 // scaleRounding returns the rounding of a float32 result to the scales'
 // type st: none for float, to nearest even float16 or bfloat16 otherwise
@@ -177,7 +186,7 @@ func scaleValues(t *tensor.Tensor) ([]float32, error) { return loadFloats[float3
 func scaleRounding(st tensor.DataType) func(float32) float32 {
 	switch st {
 	case tensor.Float16:
-		return func(x float32) float32 { return f16ToF32(f32ToF16(math.Float32bits(x))) }
+		return func(x float32) float32 { return convert.F16ToF32(convert.F32ToF16(math.Float32bits(x))) }
 	case tensor.BFloat16:
 		return func(x float32) float32 { return tensor.BF16FromFloat32(x).Float32() }
 	}
