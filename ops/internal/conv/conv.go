@@ -86,6 +86,11 @@ type Shape struct {
 // Float is what the float paths compute in.
 type Float interface{ float32 | float64 }
 
+// Number is what Col2Im adds.
+type Number interface {
+	int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64
+}
+
 func prod(v []int) int {
 	p := 1
 	for _, x := range v {

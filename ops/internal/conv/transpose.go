@@ -76,8 +76,9 @@ func TransposeScratchBytes(s Shape, size, threads int) int64 {
 // Col2Im adds the columns x (N x C*Kernel x positions of Grid) onto the
 // images y (N x C x Image), which it first clears: column entry (c, t, p)
 // goes to the image element that window position p's tap t covers, and
-// nowhere when that falls in the padding. It allocates nothing.
-func Col2Im[T Float](cfg Config, s Shape, x, y []T) error {
+// nowhere when that falls in the padding; integers wrap. It allocates
+// nothing.
+func Col2Im[T Number](cfg Config, s Shape, x, y []T) error {
 	kprod := prod(s.Kernel)
 	pin, pout := prod(s.Grid), prod(s.Image)
 	clear(y)

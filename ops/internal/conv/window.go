@@ -96,7 +96,7 @@ func gather[E any](dst []E, ld int, src []E, w window, p0, p1 int, pad E) {
 // (one per kernel tap, row stride ld) holds, for window positions [p0,
 // p1), what the tap adds to its image element; taps in the padding add
 // nothing.
-func scatter[T Float](dst []T, col []T, ld int, w window, p0, p1 int) {
+func scatter[T Number](dst []T, col []T, ld int, w window, p0, p1 int) {
 	r := len(w.kernel)
 	tap := make([]int, r)
 	la := r - 1
