@@ -99,12 +99,16 @@ func prod(v []int) int {
 	return p
 }
 
+// tileBytes and minTile size the im2col tiles (tests shrink them to cross
+// tile boundaries on small images).
+var tileBytes, minTile = 512 << 10, 64
+
 // TileColumns is the number of window positions of one im2col tile for k
 // rows of size bytes each: about 512 KiB, at least 64 columns, at most
 // positions.
 func TileColumns(k, size, positions int) int {
-	t := (512 << 10) / max(1, k*size)
-	t = max(t, 64)
+	t := tileBytes / max(1, k*size)
+	t = max(t, minTile)
 	return max(1, min(t, positions))
 }
 
