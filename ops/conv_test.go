@@ -197,3 +197,22 @@ func TestConvScratchRefusedBeforeWork(t *testing.T) {
 		t.Fatalf("got %v, want the im2col tiles refused", err)
 	}
 }
+
+// ConvTranspose under SAME_* gives in*stride positions, as the spec says,
+// even where the kernel is shorter than the stride (onnxruntime differs:
+// docs/divergences.md), and pads leaving nothing give an empty output.
+func TestConvTransposeSameIsInTimesStride(t *testing.T) {
+	x := tensor.MustFromSlice([]float32{1, 2, 3}, 1, 1, 3)
+	w := tensor.MustFromSlice([]float32{10}, 1, 1, 1)
+	for _, mode := range []string{"SAME_UPPER", "SAME_LOWER"} {
+		out, err := runKernel(nil, "ConvTranspose", 22, 1, map[string]Attribute{"auto_pad": strAttribute(mode), "strides": ints(2)}, x, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantConvOut(t, mode, out[0], []int{1, 1, 6}, []float32{10, 0, 20, 0, 30, 0})
+	}
+	out, err := runKernel(nil, "ConvTranspose", 22, 1, map[string]Attribute{"pads": ints(2, 1)}, x, w)
+	if err != nil || out[0].(*tensor.Tensor).Shape()[2] != 0 {
+		t.Fatalf("pads leaving nothing: %v %v", out, err)
+	}
+}
