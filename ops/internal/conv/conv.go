@@ -312,6 +312,11 @@ func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 						continue
 					}
 					xrow := xp[i*iw : (i+1)*iw]
+					wr := wc[r*kw : (r+1)*kw]
+					if kw == 3 && sw == 1 {
+						row3(yrow, xrow, wr[0], wr[1], wr[2], -pw, dw)
+						continue
+					}
 					for q := range kw {
 						wv := wc[r*kw+q]
 						base := q*dw - pw
@@ -333,6 +338,40 @@ func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 		}
 		return nil
 	})
+}
+
+// row3 adds the three taps w0, w1, w2 (dilation d apart, the first at
+// input offset base) of a stride-1 kernel row to y from the input row x:
+// one pass over the positions every tap reaches, the edges tap by tap.
+func row3[T Float](y, x []T, w0, w1, w2 T, base, d int) {
+	n, size := len(y), len(x)
+	lo0, hi0 := validRange(base, 1, size, n)
+	lo1, hi1 := validRange(base+d, 1, size, n)
+	lo2, hi2 := validRange(base+2*d, 1, size, n)
+	lo, hi := max(lo0, lo1, lo2), min(hi0, hi1, hi2)
+	if lo >= hi {
+		lo, hi = n, n
+	}
+	edge := func(w T, off, a, b int) {
+		for j := a; j < b; j++ {
+			y[j] += w * x[j+off]
+		}
+	}
+	edge(w0, base, lo0, min(hi0, lo))
+	edge(w1, base+d, lo1, min(hi1, lo))
+	edge(w2, base+2*d, lo2, min(hi2, lo))
+	if hi > lo {
+		x0 := x[lo+base : hi+base]
+		x1 := x[lo+base+d : hi+base+d]
+		x2 := x[lo+base+2*d : hi+base+2*d]
+		yy := y[lo:hi]
+		for j := range yy {
+			yy[j] += w0*x0[j] + w1*x1[j] + w2*x2[j]
+		}
+	}
+	edge(w0, base, max(lo0, hi), hi0)
+	edge(w1, base+d, max(lo1, hi), hi1)
+	edge(w2, base+2*d, max(lo2, hi), hi2)
 }
 
 // validRange returns the window positions [lo, hi) of [0, n) whose tap

@@ -241,3 +241,29 @@ func TestCancelledBetweenTiles(t *testing.T) {
 		}
 	}
 }
+
+// The speed table's three cases (issue 24), on one core:
+//
+//	go test ./ops/internal/conv -run XXX -bench . -benchtime 3x
+func BenchmarkSpeedTable(b *testing.B) {
+	sq := func(c, m, k, pad, group int) Shape {
+		return Shape{N: 8, C: c, M: m, Group: group, Image: []int{56, 56}, Grid: []int{56, 56}, Kernel: []int{k, k},
+			Stride: []int{1, 1}, Dilation: []int{1, 1}, Pad: []int{pad, pad}}
+	}
+	for _, c := range []struct {
+		name string
+		s    Shape
+	}{{"3x3_64_64", sq(64, 64, 3, 1, 1)}, {"1x1_64_256", sq(64, 256, 1, 0, 1)}, {"depthwise_3x3_128", sq(128, 128, 3, 1, 128)}} {
+		b.Run(c.name, func(b *testing.B) {
+			s := c.s
+			x := make([]float32, s.N*s.C*56*56)
+			w := make([]float32, s.M*(s.C/s.Group)*prod(s.Kernel))
+			y := make([]float32, s.N*s.M*56*56)
+			for b.Loop() {
+				if err := Forward(Config{Threads: 1}, s, x, w, nil, y); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
