@@ -24,7 +24,10 @@
 // registers, transposes too large for the cache write with non-temporal
 // stores (stream.go), and Concat and Split's large rows go through REP
 // MOVSB, in Go assembly; the purego build tag, and every other platform,
-// runs the same contracts in Go. No operator ever writes into an input.
+// runs the same contracts in Go. The convolutions (Conv, ConvTranspose,
+// ConvInteger, QLinearConv, DeformConv, Col2Im) lower to matrix products
+// through the engine ops/internal/conv over ops/internal/gemm. No operator
+// ever writes into an input.
 //
 // Every refusal is an *Error naming the operator, its version and the rule
 // broken, with SONNX constraint ids where the profile specifies the operator:
