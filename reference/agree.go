@@ -224,8 +224,6 @@ func convBound(n *ops.Node, in []tensor.Value, dt tensor.DataType) (float64, boo
 	if x == nil {
 		return 0, false
 	}
-	group, _ := n.Int("group", 1)
-	group = max(group, 1)
 	var k, m, b float64
 	switch n.OpType {
 	case "Conv", "ConvTranspose", "DeformConv":
