@@ -25,6 +25,7 @@ package ops
 
 import (
 	"github.com/onnxshape/onnxshape/ops/internal/conv"
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -155,7 +156,7 @@ func runConv(opt *Options, op opRef, x, w, b *tensor.Tensor, a convAttrs) (*tens
 	return y, nil
 }
 
-func convFloat[A computeFloat](opt *Options, op opRef, s conv.Shape, x, w, b, y *tensor.Tensor) error {
+func convFloat[A convert.Float](opt *Options, op opRef, s conv.Shape, x, w, b, y *tensor.Tensor) error {
 	xv, err := convFloatsIn[A](opt, op, x, "X")
 	if err != nil {
 		return convErr(op, err)

@@ -11,6 +11,7 @@ package ops
 
 import (
 	"github.com/onnxshape/onnxshape/ops/internal/conv"
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -172,20 +173,20 @@ func (o *Options) refuseScratch(op opRef, what string, bytes int64) error {
 // convFloatsIn returns t's elements as []A for the engine: a float or
 // double tensor's own storage (read only), a float16 or bfloat16 one
 // converted after charging it.
-func convFloatsIn[A computeFloat](opt *Options, op opRef, t *tensor.Tensor, what string) ([]A, error) {
+func convFloatsIn[A convert.Float](opt *Options, op opRef, t *tensor.Tensor, what string) ([]A, error) {
 	if t == nil {
 		return nil, nil
 	}
-	if !nativeFloat[A](t.DataType()) {
+	if !convert.NativeFloat[A](t.DataType()) {
 		var zero A
 		if err := opt.scratch(op, what+" in float32", t.Len(), int(sizeOfFloat(zero))); err != nil {
 			return nil, err
 		}
 	}
-	return loadFloatsPolled[A](opt, t)
+	return convert.LoadFloatsPolled[A](opt.orDefault().env.Ctx, t)
 }
 
-func sizeOfFloat[A computeFloat](v A) uintptr {
+func sizeOfFloat[A convert.Float](v A) uintptr {
 	if _, ok := any(v).(float32); ok {
 		return 4
 	}
@@ -202,8 +203,8 @@ func convFloatTypeOK(version int, dt tensor.DataType) bool {
 // runFloatConv runs f, the engine over []A, into y: directly on y's
 // storage for float and double, through a float32 buffer (charged) rounded
 // once into y for float16 and bfloat16.
-func runFloatConv[A computeFloat](opt *Options, op opRef, y *tensor.Tensor, f func(out []A) error) error {
-	if nativeFloat[A](y.DataType()) {
+func runFloatConv[A convert.Float](opt *Options, op opRef, y *tensor.Tensor, f func(out []A) error) error {
+	if convert.NativeFloat[A](y.DataType()) {
 		out, err := tensor.Data[A](y)
 		if err != nil {
 			return err
@@ -217,7 +218,7 @@ func runFloatConv[A computeFloat](opt *Options, op opRef, y *tensor.Tensor, f fu
 	if err := f(out); err != nil {
 		return err
 	}
-	return storeFloatsPolled(opt, y, out)
+	return convert.StoreFloatsPolled(opt.orDefault().env.Ctx, y, out)
 }
 
 // convErr turns an engine error into op's: a refusal of the budget

@@ -32,6 +32,7 @@ package ops
 
 import (
 	"github.com/onnxshape/onnxshape/ops/internal/conv"
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -195,7 +196,7 @@ func convTransposeGeometry(op opRef, xs, ws []int, a convAttrs) ([]int, []poolAx
 	return shape, axes, nil
 }
 
-func convTransposeFloat[A computeFloat](opt *Options, op opRef, s conv.Shape, x, w, b, y *tensor.Tensor) error {
+func convTransposeFloat[A convert.Float](opt *Options, op opRef, s conv.Shape, x, w, b, y *tensor.Tensor) error {
 	xv, err := convFloatsIn[A](opt, op, x, "X")
 	if err != nil {
 		return convErr(op, err)

@@ -25,6 +25,7 @@ import (
 	"slices"
 
 	"github.com/onnxshape/onnxshape/ops/internal/conv"
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -140,7 +141,7 @@ func deformGeometry(op opRef, xs, ws []int, og int, a convAttrs) ([]int, []poolA
 	return convOutputShape(op, xs, ws[0], a)
 }
 
-func deformFloat[A computeFloat](opt *Options, op opRef, s conv.Shape, og int, x, w, offset, mask, b, y *tensor.Tensor) error {
+func deformFloat[A convert.Float](opt *Options, op opRef, s conv.Shape, og int, x, w, offset, mask, b, y *tensor.Tensor) error {
 	var in [5][]A
 	for i, t := range []*tensor.Tensor{x, w, offset, mask, b} {
 		var err error
