@@ -57,8 +57,13 @@
 //     tensor.Sequence and tensor.Optional (sequences.go).
 //   - control flow (If, Loop, Scan): run by package graph, which owns
 //     subgraphs, not by ops.
-//   - compute (MatMul, Gemm, convolution, recurrent cells, quantized
-//     products): ops/internal/gemm, the matrix-product engine.
+//   - convolution (Conv, ConvTranspose, ConvInteger, QLinearConv,
+//     DeformConv, Col2Im): ops/internal/conv, which lowers them to
+//     products of ops/internal/gemm (im2col in bounded tiles, 1x1 as a
+//     plain product, depthwise direct, col2im scatter); the shared window
+//     attributes are in convattrs.go.
+//   - compute (MatMul, Gemm, recurrent cells, quantized products):
+//     ops/internal/gemm, the matrix-product engine.
 //
 // Every engine spreads work over the cores through ops/internal/parallel
 // (ops calls it through parallelRange) and looks at the run's context
