@@ -49,9 +49,11 @@
 //   - pooling (MaxPool, AveragePool, LpPool, their Global forms,
 //     MaxUnpool): the window plans and loops of pool.go, windowpool.go and
 //     boxplan.go, still in ops.
-//   - resampling (Resize, Upsample): resize_plan.go, resize_plane.go and
-//     resizerows_amd64.s, still in ops; nearest modes are table copies of
-//     ops/internal/movement.
+//   - resampling (Resize, Upsample): ops/internal/resample, the per-axis
+//     plans of the linear and cubic modes, the passes of the outer axes
+//     and the fused kernel of the two innermost (SSE row sums on amd64);
+//     ops plans them and charges them (resize_plan.go); nearest modes are
+//     table copies of ops/internal/movement.
 //   - sequences and optionals (SequenceConstruct, SequenceAt,
 //     SplitToSequence, ConcatFromSequence, Optional, ...): plain Go over
 //     tensor.Sequence and tensor.Optional (sequences.go).
@@ -81,8 +83,8 @@
 // assembly beside their engine (the transpose blocks, streaming stores
 // and REP MOVSB of ops/internal/movement; float16 rounding in
 // ops/internal/convert; the reductions' lanes; and, until they move to
-// engines of their own, the float32 arithmetic and Resize's row sums in
-// ops); the purego build tag, and every other
+// Resize's float32 row sums in ops/internal/resample; and, until it moves
+// to an engine of its own, the float32 arithmetic in ops); the purego build tag, and every other
 // platform, runs the same contracts in Go. No operator ever writes into an
 // input.
 //
