@@ -84,6 +84,9 @@ func agreeTensor(n *ops.Node, in []tensor.Value, fast, ref *tensor.Tensor) error
 	}
 	bound, ok := resizeBound(n, in, ref.DataType())
 	if !ok {
+		bound, ok = batchNormBound(n, in, ref.DataType())
+	}
+	if !ok {
 		return fmt.Errorf("the engines differ (bit for bit) at element %v", firstDifference(fast, ref))
 	}
 	f, err1 := fast.Float64s()
