@@ -222,3 +222,25 @@ func (c *errAfterContext) Err() error {
 	}
 	return nil
 }
+
+// The spec's results where onnxruntime differs (docs/divergences.md).
+func TestMeanVarianceConstantSlice(t *testing.T) {
+	x := tensor.MustFromSlice([]float32{3, -2}, 1, 2, 1, 1)
+	out, err := Call(context.Background(), nil, Node{OpType: "MeanVarianceNormalization", Attrs: map[string]Attribute{"axes": {Type: AttrInts, Ints: []int64{2, 3}}}}, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	near(t, "Y", f32s(t, out[0].(*tensor.Tensor)), []float64{0, 0}, 0)
+}
+
+func TestLRNEvenSize(t *testing.T) {
+	x := tensor.MustFromSlice([]float32{1, 2, 3}, 1, 3, 1, 1)
+	n := Node{OpType: "LRN", Attrs: map[string]Attribute{"size": {Type: AttrInt, Int: 2}, "alpha": {Type: AttrFloat, Float: 1},
+		"beta": {Type: AttrFloat, Float: 1}, "bias": {Type: AttrFloat, Float: 1}}}
+	out, err := Call(context.Background(), nil, n, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// size 2: channels c and c+1 (floor(1/2) = 0 before, ceil(1/2) = 1 after).
+	near(t, "Y", f32s(t, out[0].(*tensor.Tensor)), []float64{1 / (1 + 0.5*5), 2 / (1 + 0.5*13), 3 / (1 + 0.5*9)}, 1e-7)
+}
