@@ -49,6 +49,7 @@ func Affine[X, Y Float](x []X, y []Y, block int, a, b []float64, par Parallel) e
 			k := p % len(a)
 			ak, bk := a[k], b[k]
 			xs, ys := x[p*block:(p+1)*block], y[p*block:(p+1)*block]
+			ys = ys[:len(xs)] // one bounds check for the loop
 			for i, v := range xs {
 				ys[i] = Y(float64(v)*ak + bk)
 			}
@@ -76,12 +77,14 @@ func LRN[A Float](batches, channels, spatial, size int, alpha, beta, bias float6
 			clear(sums)
 			for cc := max(0, c-lo); cc <= min(channels-1, c+hi); cc++ {
 				row := x[(n*channels+cc)*spatial : (n*channels+cc+1)*spatial]
+				sums := sums[:len(row)]
 				for i, v := range row {
 					f := float64(v)
 					sums[i] += float64(f * f)
 				}
 			}
 			xs, ys := x[p*spatial:(p+1)*spatial], y[p*spatial:(p+1)*spatial]
+			ys, sums := ys[:len(xs)], sums[:len(xs)]
 			for i, v := range xs {
 				ys[i] = A(float64(v) / math.Pow(bias+float64(k*sums[i]), beta))
 			}
