@@ -56,10 +56,11 @@ func groupNormalizationNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.
 	if !n.Has("num_groups") {
 		return nil, op.errorf("num_groups", "attribute num_groups is required")
 	}
-	g64, err := n.Int("num_groups", 0)
+	gi, err := n.intAttr("num_groups", 0, "num_groups")
 	if err != nil {
 		return nil, err
 	}
+	g64 := int64(gi)
 	if g64 <= 0 || g64 > int64(max(c, 1)) || int64(c)%g64 != 0 {
 		return nil, op.errorf("num_groups", "num_groups %d does not divide the %d channels into groups", g64, c)
 	}

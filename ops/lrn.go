@@ -53,10 +53,11 @@ func lrnNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
 	if !n.Has("size") {
 		return nil, op.errorf("size", "attribute size is required")
 	}
-	size, err := n.Int("size", 0)
+	si, err := n.intAttr("size", 0, "size")
 	if err != nil {
 		return nil, err
 	}
+	size := int64(si)
 	if size < 1 || size > 1<<31 {
 		return nil, op.errorf("size", "size is %d, must be positive", size)
 	}
