@@ -39,6 +39,7 @@ func TestStandardsListEveryCaseOfTheIssue(t *testing.T) {
 		"add_broadcast", "where", // issue 16: elementwise
 		"matmul_16x256x512_512", "gemm_1024", // issue 24: matrix products
 		"conv_3x3_64_64_p1", "conv_1x1_64_256", "conv_depthwise_3x3_128", // issue 24: convolution
+		"layernorm_hidden", "batchnorm_inference", // issue 24: normalizations
 	}
 	var got []string
 	for _, s := range Standards() {

@@ -257,6 +257,19 @@ func Standards() []Standard {
 				[]*pb.AttributeProto{attrInt("group", 128), attrInts("pads", 1, 1, 1, 1)},
 				randomFloats("w", []int{128, 1, 3, 3}), randomFloats("b", []int{128}))
 		}},
+		// Issue 24: normalizations. LayerNormalization over the hidden size
+		// of a transformer (BERT-base: 128 tokens of 768), with scale and
+		// bias; BatchNormalization's inference over the NCHW tensor.
+		{"layernorm_hidden", "LayerNormalization", func(n int) caseSpec {
+			shape := []int{n, 128, 768}
+			return unary("LayerNormalization", shape, shape, []*pb.AttributeProto{attrInt("axis", -1)},
+				randomFloats("scale", []int{768}), randomFloats("bias", []int{768}))
+		}},
+		{"batchnorm_inference", "BatchNormalization", func(n int) caseSpec {
+			return unary("BatchNormalization", nchw(n), nchw(n), nil,
+				randomFloats("scale", []int{64}), randomFloats("bias", []int{64}), randomFloats("mean", []int{64}),
+				positiveFloats("var", []int{64}))
+		}},
 	}
 }
 
@@ -367,6 +380,17 @@ func randomFloats(name string, shape []int) named {
 		v[i] = 2*r.Float32() - 1
 	}
 	return named{name, t}
+}
+
+// positiveFloats is a float32 tensor of uniform values in [0.5, 1.5), a
+// variance.
+func positiveFloats(name string, shape []int) named {
+	x := randomFloats(name, shape)
+	v, _ := tensor.Data[float32](x.t)
+	for i := range v {
+		v[i] = 1 + v[i]/2
+	}
+	return x
 }
 
 // unpoolIndices are MaxUnpool indices for a 2x2, stride-2 pooling of an

@@ -42,13 +42,20 @@ func init() {
 	register(windowFunctionRule, "HannWindow", "HammingWindow", "BlackmanWindow")
 }
 
-// rmsNormRule: Y has X's shape; the optional InvStdDev is 1 from axis on.
+// rmsNormRule: Y has X's shape and scale's type (V); RMSNormalization-23
+// has no other output.
 func rmsNormRule(c *call, in []*Value) ([]*Value, error) {
-	out, err := layerNormRule(c, in)
-	if err != nil {
-		return nil, err
+	x := input(in, 0)
+	if x.Rank() >= 0 {
+		if _, err := c.normAxis(c.int("axis", -1), x.Rank()); err != nil {
+			return nil, err
+		}
 	}
-	return out[:2], nil
+	y := same(x)
+	if dt := typeOf(in, 1); dt != tensor.Undefined {
+		y.Type = dt
+	}
+	return []*Value{y}, nil
 }
 
 // lossRule: the loss is the target's shape with reduction "none", a scalar
@@ -151,17 +158,21 @@ func gemmRule(c *call, in []*Value) ([]*Value, error) {
 	return []*Value{ranked(dt, []Dim{m, n})}, nil
 }
 
-// batchNormRule: Y has X's shape; the statistics outputs (training) are
-// [C].
+// batchNormRule: Y has X's shape; the statistics outputs (training) have
+// input_mean's type and shape ([C], or C x D1 ... Dn with spatial 0).
 func batchNormRule(c *call, in []*Value) ([]*Value, error) {
 	x := input(in, 0)
-	ch := c.fresh()
-	if x.Rank() >= 2 {
-		ch = x.Shape[1]
-	}
 	outs := []*Value{same(x)}
 	for i := 1; i < c.node.NumOutputs; i++ {
-		outs = append(outs, ranked(typeOf(in, 1), []Dim{ch}))
+		if m := input(in, 3); m != nil && m.Rank() >= 0 {
+			outs = append(outs, same(m))
+			continue
+		}
+		ch := c.fresh()
+		if x.Rank() >= 2 {
+			ch = x.Shape[1]
+		}
+		outs = append(outs, ranked(typeOf(in, 3), []Dim{ch}))
 	}
 	return outs, nil
 }

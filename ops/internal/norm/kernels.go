@@ -1,0 +1,98 @@
+package norm
+
+import "math"
+
+// LpNormalize writes y = x / norm for every slice of x laid out as l, the
+// norm being the sum of |x| (p 1) or the square root of the sum of x*x
+// (p 2), in sixteen partial sums. A slice whose norm is 0 gives 0, as the
+// ONNX node tests of LpNormalization-22 expect.
+func LpNormalize[A Float](p int, l Layout, x, y []A, par Parallel) error {
+	if l.Slices == 0 {
+		return nil
+	}
+	return par(l.Slices, l.Slices*max(l.N, 1)*2, func(lo, hi int) error {
+		buf := make([]float64, l.N)
+		for s := lo; s < hi; s++ {
+			for j := range buf {
+				buf[j] = float64(x[l.at(s, j)])
+			}
+			var norm float64
+			if p == 1 {
+				norm = sumLanes(buf, math.Abs)
+			} else {
+				norm = math.Sqrt(sumSquaresAbout(buf, 0))
+			}
+			for j, v := range buf {
+				if norm == 0 {
+					y[l.at(s, j)] = 0
+					continue
+				}
+				y[l.at(s, j)] = A(v / norm)
+			}
+		}
+		return nil
+	})
+}
+
+// Affine writes y[i] = x[i]*a[k] + b[k], k = (i/block) % len(a), in float64
+// rounded to Y: BatchNormalization's inference, a and b per channel over
+// planes of block elements (block 1 and a per element of a sample for the
+// old versions' spatial 0).
+func Affine[X, Y Float](x []X, y []Y, block int, a, b []float64, par Parallel) error {
+	if len(x) == 0 || len(a) == 0 {
+		return nil
+	}
+	block = max(block, 1)
+	planes := len(x) / block
+	return par(planes, len(x), func(lo, hi int) error {
+		for p := lo; p < hi; p++ {
+			k := p % len(a)
+			ak, bk := a[k], b[k]
+			xs, ys := x[p*block:(p+1)*block], y[p*block:(p+1)*block]
+			ys = ys[:len(xs)] // one bounds check for the loop
+			for i, v := range xs {
+				ys[i] = Y(float64(v)*ak + bk)
+			}
+		}
+		return nil
+	})
+}
+
+// LRN writes y = x / (bias + alpha/size * square_sum)^beta for x laid out
+// as [batches, channels, spatial], square_sum the sum of x*x over the
+// channels c - floor((size-1)/2) to c + ceil((size-1)/2) that exist, added
+// in channel order from 0. Each part sums into a row of spatial float64
+// (Scratch of LRNScratch).
+func LRN[A Float](batches, channels, spatial, size int, alpha, beta, bias float64, x, y []A, par Parallel) error {
+	planes := batches * channels
+	if planes == 0 || spatial == 0 {
+		return nil
+	}
+	lo, hi := (size-1)/2, (size-1+1)/2 // floor and ceil of (size-1)/2
+	k := alpha / float64(size)
+	return par(planes, planes*spatial*min(size, channels), func(from, to int) error {
+		sums := make([]float64, spatial)
+		for p := from; p < to; p++ {
+			n, c := p/channels, p%channels
+			clear(sums)
+			for cc := max(0, c-lo); cc <= min(channels-1, c+hi); cc++ {
+				row := x[(n*channels+cc)*spatial : (n*channels+cc+1)*spatial]
+				sums := sums[:len(row)]
+				for i, v := range row {
+					f := float64(v)
+					sums[i] += float64(f * f)
+				}
+			}
+			xs, ys := x[p*spatial:(p+1)*spatial], y[p*spatial:(p+1)*spatial]
+			ys, sums := ys[:len(xs)], sums[:len(xs)]
+			for i, v := range xs {
+				ys[i] = A(float64(v) / math.Pow(bias+float64(k*sums[i]), beta))
+			}
+		}
+		return nil
+	})
+}
+
+// LRNScratch is the number of float64 elements LRN may allocate across
+// threads parts at once.
+func LRNScratch(spatial, threads int) int { return spatial * max(threads, 1) }
