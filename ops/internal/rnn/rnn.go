@@ -139,10 +139,10 @@ type Spec struct {
 
 // ScratchElements returns the elements of scratch a run of s allocates:
 // the input projections of every step, one step's recurrent products, the
-// state and the summed biases.
+// state, the summed biases, and W and R transposed.
 func (s *Spec) ScratchElements() int {
 	gh := s.Cell.Gates() * s.Hidden
-	return s.Seq*s.Batch*s.Dirs*gh + s.Batch*gh + 3*s.Batch*s.Hidden + 2*gh
+	return s.Seq*s.Batch*s.Dirs*gh + s.Batch*gh + 3*s.Batch*s.Hidden + 2*gh + s.Dirs*gh*(s.Input+s.Hidden)
 }
 
 // Inputs are the tensors' elements, laid out as Spec says. SeqLens holds
@@ -175,17 +175,25 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 	h, scratch := scratch[:B*H], scratch[B*H:]
 	c, scratch := scratch[:B*H], scratch[B*H:]
 	rh, scratch := scratch[:B*H], scratch[B*H:]
-	bias, rbias := scratch[:gh], scratch[gh:2*gh]
+	bias, rbias, scratch := scratch[:gh], scratch[gh:2*gh], scratch[2*gh:]
+	wt, rt := scratch[:s.Input*s.Dirs*gh], scratch[s.Input*s.Dirs*gh:]
 
+	// W and R transposed, so that every product reads B row by row: W^T
+	// as one [Input, Dirs*Gates*Hidden] matrix, each direction's R^T as
+	// [Hidden, Gates*Hidden].
+	transpose(wt, in.W, s.Dirs*gh, s.Input)
+	for d := 0; d < s.Dirs; d++ {
+		transpose(rt[d*H*gh:][:H*gh], in.R[d*gh*H:][:gh*H], gh, H)
+	}
 	// Every step's input projections, both directions: row (t, b) of X
-	// times W^T, W read as one [Dirs*Gates*Hidden, Input] matrix.
-	if err := gemmT(cfg, true, s.Seq*B, s.Dirs*gh, s.Input, in.X, s.Input, in.W, s.Input, 0, xw, s.Dirs*gh); err != nil {
+	// times W^T.
+	if err := gemmN(cfg, s.Seq*B, s.Dirs*gh, s.Input, in.X, s.Input, wt, s.Dirs*gh, xw, s.Dirs*gh); err != nil {
 		return err
 	}
 	for d := 0; d < s.Dirs; d++ {
 		r := &runner[T]{s: s, d: d, reverse: d == 1 || s.Reverse, xw: xw, hr: hr, h: h, c: c, rh: rh,
 			bias: bias, rbias: rbias, acts: s.Acts[d*s.Cell.Activations():][:s.Cell.Activations()],
-			rw: in.R[d*gh*H:][:gh*H]}
+			rt: rt[d*H*gh:][:H*gh]}
 		r.init(in)
 		for step := 0; step < s.Seq; step++ {
 			if cfg.Ctx != nil {
@@ -208,7 +216,8 @@ type runner[T float32 | float64] struct {
 	d                int
 	reverse          bool
 	xw, hr, h, c, rh []T
-	bias, rbias, rw  []T
+	bias, rbias      []T
+	rt               []T // R^T of the direction, [Hidden, Gates*Hidden]
 	pi, po, pf       []T // peepholes, nil when absent
 	acts             []Activation
 }
@@ -309,7 +318,7 @@ func (r *runner[T]) step(cfg gemm.Config, step int, lens []int, y []T) error {
 	if s.Cell == GRU && !s.LinearBeforeReset {
 		n = 2 * H // h's product waits for the reset gate
 	}
-	if err := gemmT(cfg, true, s.Batch, n, H, r.h, H, r.rw, H, 0, r.hr, gh); err != nil {
+	if err := gemmN(cfg, s.Batch, n, H, r.h, H, r.rt, gh, r.hr, gh); err != nil {
 		return err
 	}
 	if s.Cell == GRU && !s.LinearBeforeReset {
@@ -319,7 +328,7 @@ func (r *runner[T]) step(cfg gemm.Config, step int, lens []int, y []T) error {
 			}
 		}
 		// (r ⊙ H) * Rh^T into the h gate's columns.
-		if err := gemmT(cfg, true, s.Batch, H, H, r.rh, H, r.rw[2*H*H:], H, 0, r.hr[2*H:], gh); err != nil {
+		if err := gemmN(cfg, s.Batch, H, H, r.rh, H, r.rt[2*H:], gh, r.hr[2*H:], gh); err != nil {
 			return err
 		}
 	}
@@ -585,13 +594,22 @@ func exp[T float32 | float64](x T) T {
 	return T(math.Exp(float64(x)))
 }
 
-// gemmT is C = A*B^T (B given as its transpose, row-major) + beta*C in T.
-func gemmT[T float32 | float64](cfg gemm.Config, transB bool, m, n, k int, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) error {
+// gemmN is C = A*B for row-major A (m×k), B (k×n) and C (m×n) in T.
+func gemmN[T float32 | float64](cfg gemm.Config, m, n, k int, a []T, lda int, b []T, ldb int, c []T, ldc int) error {
 	switch a := any(a).(type) {
 	case []float32:
-		return gemm.Float32(cfg, false, transB, m, n, k, 1, a, lda, any(b).([]float32), ldb, float32(beta), any(c).([]float32), ldc)
+		return gemm.Float32(cfg, false, false, m, n, k, 1, a, lda, any(b).([]float32), ldb, 0, any(c).([]float32), ldc)
 	case []float64:
-		return gemm.Float64(cfg, false, transB, m, n, k, 1, a, lda, any(b).([]float64), ldb, float64(beta), any(c).([]float64), ldc)
+		return gemm.Float64(cfg, false, false, m, n, k, 1, a, lda, any(b).([]float64), ldb, 0, any(c).([]float64), ldc)
 	}
 	return nil
+}
+
+// transpose writes the rows×cols matrix src, transposed, into dst.
+func transpose[T float32 | float64](dst, src []T, rows, cols int) {
+	for i := 0; i < rows; i++ {
+		for j, v := range src[i*cols:][:cols] {
+			dst[j*rows+i] = v
+		}
+	}
 }
