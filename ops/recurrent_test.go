@@ -276,3 +276,27 @@ func (c *cancelledAfter) Err() error {
 	}
 	return nil
 }
+
+// The choices docs/divergences.md lists against onnxruntime: the ONNX
+// defaults of the activations' alpha and beta, and a sequence length of 0.
+func TestRecurrentActivationDefaults(t *testing.T) {
+	x := d3([]float64{0.5}, 1, 1, 1)
+	w, r := d3([]float64{1}, 1, 1, 1), d3([]float64{0}, 1, 1, 1)
+	for _, c := range []struct {
+		act  string
+		want float64
+	}{
+		{"ThresholdedRelu", 0}, // alpha 1: 0.5 is below it (onnxruntime: alpha 0, 0.5)
+		{"Affine", 0.5},        // 1*x + 0 (onnxruntime: 0)
+		{"ScaledTanh", math.Tanh(0.5)},
+	} {
+		n := ops.Node{OpType: "RNN", NumOutputs: 1, Attrs: map[string]ops.Attribute{"activations": {Type: ops.AttrStrings, Strings: []string{c.act}}}}
+		near(t, c.act, runRecurrent(t, n, x, w, r)[0], []float64{c.want})
+	}
+	t.Run("length 0", func(t *testing.T) {
+		h0 := d3([]float64{0.25}, 1, 1, 1)
+		got := runRecurrent(t, ops.Node{OpType: "RNN", NumOutputs: 2}, x, w, r, nil, tensor.MustFromSlice([]int32{0}, 1), h0)
+		near(t, "Y", got[0], []float64{0})
+		near(t, "Y_h", got[1], []float64{0.25})
+	})
+}
