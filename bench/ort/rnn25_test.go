@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -53,6 +54,16 @@ func randRecurrentCase(r *rand.Rand, op string) *diffCase {
 	dt := tensor.Float // onnxruntime runs the three in float only
 	known := ""
 	seq, batch, input, hidden := 1+r.IntN(6), 1+r.IntN(4), 1+r.IntN(6), 1+r.IntN(8)
+	// Now and then a real layer's size, over more steps, with the default
+	// (saturating) activations and weights of a trained layer's scale: with
+	// unbounded activations (Relu, Affine, ...) over many steps the values
+	// grow and both engines' rounding errors with them, past any fixed
+	// tolerance; the small cases try those.
+	scale, big := 0.7, r.IntN(8) == 0
+	if big {
+		seq, input, hidden = 10+r.IntN(30), 16+r.IntN(48), 16+r.IntN(112)
+		scale = 2 / math.Sqrt(float64(hidden))
+	}
 	dir := pick(r, "forward", "reverse", "bidirectional")
 	dirs := 1
 	if dir == "bidirectional" {
@@ -74,7 +85,7 @@ func randRecurrentCase(r *rand.Rand, op string) *diffCase {
 		attrs = append(attrs, builder.Int("linear_before_reset", 1))
 		desc += " linear_before_reset"
 	}
-	if r.IntN(2) == 0 {
+	if !big && r.IntN(2) == 0 {
 		names := make([]string, perDir*dirs)
 		for i := range names {
 			names[i] = pick(r, rnnActivations...)
@@ -116,8 +127,8 @@ func randRecurrentCase(r *rand.Rand, op string) *diffCase {
 	}
 	ins := []diffInput{
 		{"X", smallFloats(r, dt, 1, xShape...)},
-		{"W", smallFloats(r, dt, 0.7, dirs, gates*hidden, input)},
-		{"R", smallFloats(r, dt, 0.7, dirs, gates*hidden, hidden)},
+		{"W", smallFloats(r, dt, scale, dirs, gates*hidden, input)},
+		{"R", smallFloats(r, dt, scale, dirs, gates*hidden, hidden)},
 	}
 	maxIn := 6
 	if op == "LSTM" {
