@@ -253,6 +253,26 @@ func TestRecurrentBoundsAndCancellation(t *testing.T) {
 	if _, err := ops.Call(ctx, nil, n, x, w, r); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
+	// Hostile sizes: an empty X whose other axes are huge.
+	for _, c := range []struct{ x, w, r []int }{
+		{[]int{1 << 40, 1 << 20, 0}, []int{1, 4, 0}, []int{1, 4, 1}},
+		{[]int{1 << 40, 1 << 22, 0}, []int{2, 4, 0}, []int{2, 4, 1}},
+	} {
+		x, err1 := tensor.New(tensor.Float, c.x...)
+		w, err2 := tensor.New(tensor.Float, c.w...)
+		r, err3 := tensor.New(tensor.Float, c.r...)
+		if err1 != nil || err2 != nil || err3 != nil {
+			continue // not even a tensor
+		}
+		n := ops.Node{OpType: "LSTM", NumOutputs: 3}
+		if c.w[0] == 2 {
+			n.Attrs = map[string]ops.Attribute{"direction": {Type: ops.AttrString, String: "bidirectional"}}
+		}
+		var e *ops.Error
+		if _, err := ops.Call(context.Background(), nil, n, x, w, r); !errors.As(err, &e) || e.Rule != "size" {
+			t.Errorf("X %v, W %v, R %v: %v", c.x, c.w, c.r, err)
+		}
+	}
 	// Cancelled during the run: the steps look at the context.
 	late := &cancelledAfter{Context: context.Background()}
 	late.looks.Store(10)

@@ -139,10 +139,31 @@ type Spec struct {
 
 // ScratchElements returns the elements of scratch a run of s allocates:
 // the input projections of every step, one step's recurrent products, the
-// state, the summed biases, and W and R transposed.
+// state, the summed biases, and W and R transposed. A count past
+// math.MaxInt (hostile sizes) gives math.MaxInt, which no budget allows.
 func (s *Spec) ScratchElements() int {
-	gh := s.Cell.Gates() * s.Hidden
-	return s.Seq*s.Batch*s.Dirs*gh + s.Batch*gh + 3*s.Batch*s.Hidden + 2*gh + s.Dirs*gh*(s.Input+s.Hidden)
+	gh := mul(s.Cell.Gates(), s.Hidden)
+	n := mul(mul(mul(s.Seq, s.Batch), s.Dirs), gh)
+	for _, k := range []int{mul(s.Batch, gh), mul(3*s.Batch, s.Hidden), mul(2, gh), mul(mul(s.Dirs, gh), add(s.Input, s.Hidden))} {
+		n = add(n, k)
+	}
+	return n
+}
+
+// mul and add are a*b and a+b for non-negative counts, saturated at
+// math.MaxInt.
+func mul(a, b int) int {
+	if a < 0 || b < 0 || (a != 0 && b > math.MaxInt/a) {
+		return math.MaxInt
+	}
+	return a * b
+}
+
+func add(a, b int) int {
+	if a < 0 || b < 0 || a > math.MaxInt-b {
+		return math.MaxInt
+	}
+	return a + b
 }
 
 // Inputs are the tensors' elements, laid out as Spec says. SeqLens holds
