@@ -98,3 +98,46 @@ func BenchmarkTanh(b *testing.B) {
 	}
 	_ = x
 }
+
+// The slice forms give the scalar functions' bits.
+func TestSlicesMatchScalars(t *testing.T) {
+	var xs []float32
+	sweep(110, 100003, func(x float32) { xs = append(xs, x) })
+	inf := float32(math.Inf(1))
+	xs = append(xs, inf, -inf, float32(math.NaN()), 0, float32(math.Copysign(0, -1)))
+	for _, c := range []struct {
+		name   string
+		slice  func([]float32)
+		scalar func(float32) float32
+	}{{"Sigmoids", Sigmoids, Sigmoid}, {"Tanhs", Tanhs, Tanh}} {
+		v := append([]float32{}, xs...)
+		c.slice(v)
+		for i, x := range xs {
+			if want := c.scalar(x); math.Float32bits(v[i]) != math.Float32bits(want) && !(v[i] != v[i] && want != want) {
+				t.Fatalf("%s at %v: %v, scalar %v", c.name, x, v[i], want)
+			}
+		}
+	}
+}
+
+func BenchmarkSigmoids(b *testing.B) {
+	v := make([]float32, 1024)
+	for b.Loop() {
+		for i := range v {
+			v[i] = float32(i&1023)*0.01 - 5
+		}
+		Sigmoids(v)
+	}
+}
+
+func BenchmarkSigmoidLoop(b *testing.B) {
+	v := make([]float32, 1024)
+	for b.Loop() {
+		for i := range v {
+			v[i] = float32(i&1023)*0.01 - 5
+		}
+		for i, x := range v {
+			v[i] = Sigmoid(x)
+		}
+	}
+}

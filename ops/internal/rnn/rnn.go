@@ -520,9 +520,7 @@ func apply[T float32 | float64](a Activation, v []T) {
 	case Sigmoid:
 		switch v := any(v).(type) {
 		case []float32:
-			for j, x := range v {
-				v[j] = mathf.Sigmoid(x)
-			}
+			mathf.Sigmoids(v)
 		case []float64:
 			for j, x := range v {
 				if x >= 0 {
@@ -536,9 +534,7 @@ func apply[T float32 | float64](a Activation, v []T) {
 	case Tanh:
 		switch v := any(v).(type) {
 		case []float32:
-			for j, x := range v {
-				v[j] = mathf.Tanh(x)
-			}
+			mathf.Tanhs(v)
 		case []float64:
 			for j, x := range v {
 				v[j] = math.Tanh(x)
