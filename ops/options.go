@@ -14,6 +14,12 @@ import (
 
 func init() {
 	runenv.Install(func(opt any, e runenv.Env) { opt.(*Options).env = e })
+	runenv.InstallScope(func(opt any) any {
+		if o, ok := opt.(*Options); ok && o != nil {
+			return o.env.Scope
+		}
+		return nil
+	})
 }
 
 // Option sets one knob of a plain operator function (Transpose, Resize,

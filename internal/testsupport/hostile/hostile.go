@@ -289,7 +289,7 @@ func (w *writer) oomClasses() {
 	// Subgraphs nested 3,000 deep (9,000 messages, inside protobuf's limit
 	// of 10,000) and 5,000 deep (past it): no reader may recurse without
 	// bound.
-	for _, levels := range []int{3000, 5000} {
+	for _, levels := range []int{3000, 5000, 10000} {
 		path := w.path(fmt.Sprintf("nested-%d.onnx", levels))
 		w.fail(os.WriteFile(path, nestedGraphs(levels), 0o644))
 		name := fmt.Sprintf("nested-graphs-%d", levels)
@@ -383,6 +383,27 @@ func (w *writer) hangClasses() {
 		Args:  []string{"run", w.model("sequence.onnx", seqModel), "--input", "x=" + seqPath},
 		Exits: []int{0}, MaxStdout: 16 << 10})
 
+	// Control flow whose iterations are bounded only by the caps: a Scan
+	// over 10^9 steps of an empty tensor, and a Loop with neither a trip
+	// count nor a condition, each scanning a value out at every step.
+	scanIn := newModel(16, []*pb.NodeProto{
+		node("ConstantOfShape", []string{"shape"}, []string{"xs"}),
+		node("Scan", []string{"xs"}, []string{"y"}, i64("num_scan_inputs", 1), graphAttr("body", &pb.GraphProto{Name: proto.String("body"),
+			Node:   []*pb.NodeProto{node("Identity", []string{"s"}, []string{"o"})},
+			Input:  []*pb.ValueInfoProto{info("s", tensor.Float, 0)},
+			Output: []*pb.ValueInfoProto{info("o", tensor.Float, 0)}})),
+	}, []*pb.TensorProto{int64sTensor("shape", 1000000000, 0)}, nil, "y")
+	w.add(Case{Name: "scan-1e9-steps", Class: "a Scan over 10^9 steps (refused by the run's cap)",
+		Args: []string{"run", w.model("scan-1e9.onnx", scanIn), "--max-run-bytes", "1000000"}})
+	forever := newModel(16, []*pb.NodeProto{
+		node("Loop", []string{"", ""}, []string{"y"}, graphAttr("body", &pb.GraphProto{Name: proto.String("body"),
+			Node:   []*pb.NodeProto{node("Identity", []string{"c"}, []string{"c_out"}), node("Identity", []string{"i"}, []string{"i_out"})},
+			Input:  []*pb.ValueInfoProto{info("i", tensor.Int64), info("c", tensor.Bool)},
+			Output: []*pb.ValueInfoProto{info("c_out", tensor.Bool), info("i_out", tensor.Int64)}})),
+	}, nil, nil, "y")
+	w.add(Case{Name: "loop-never-ends", Class: "a Loop that never ends (its scan output refused by the run's cap)",
+		Args: []string{"run", w.model("loop-forever.onnx", forever), "--max-run-bytes", "1000000"}})
+
 	opset := newModel(999, []*pb.NodeProto{node("Identity", []string{"x"}, []string{"y"})}, nil,
 		[]*pb.ValueInfoProto{info("x", tensor.Float, 1)}, "y")
 	w.add(Case{Name: "opset-999", Class: "opset 999",
@@ -425,6 +446,10 @@ func newModel(opset int64, nodes []*pb.NodeProto, inits []*pb.TensorProto, input
 
 func node(op string, in, out []string, attrs ...*pb.AttributeProto) *pb.NodeProto {
 	return &pb.NodeProto{OpType: proto.String(op), Input: in, Output: out, Attribute: attrs}
+}
+
+func graphAttr(name string, g *pb.GraphProto) *pb.AttributeProto {
+	return &pb.AttributeProto{Name: proto.String(name), Type: pb.AttributeProto_GRAPH.Enum(), G: g}
 }
 
 func ints(name string, v ...int64) *pb.AttributeProto {
