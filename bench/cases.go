@@ -234,6 +234,29 @@ func Standards() []Standard {
 			c.inputs = []named{randomBools("cond", nchw(n)), c.inputs[0], randomFloats("other", nchw(n))}
 			return c
 		}},
+		// Issue 24: the matrix products, at fixed sizes.
+		{"matmul_16x256x512_512", "MatMul", func(int) caseSpec {
+			return unary("MatMul", []int{16, 256, 512}, []int{16, 256, 512}, nil, randomFloats("w", []int{512, 512}))
+		}},
+		{"gemm_1024", "Gemm", func(int) caseSpec {
+			return unary("Gemm", []int{1024, 1024}, []int{1024, 1024}, nil,
+				randomFloats("w", []int{1024, 1024}), randomFloats("bias", []int{1024}))
+		}},
+		// Issue 24: convolution, the speed table's three cases (weights
+		// and bias are initializers).
+		{"conv_3x3_64_64_p1", "Conv", func(n int) caseSpec {
+			return unary("Conv", half(n), half(n), []*pb.AttributeProto{attrInts("pads", 1, 1, 1, 1)},
+				randomFloats("w", []int{64, 64, 3, 3}), randomFloats("b", []int{64}))
+		}},
+		{"conv_1x1_64_256", "Conv", func(n int) caseSpec {
+			return unary("Conv", half(n), []int{n, 256, 56, 56}, nil,
+				randomFloats("w", []int{256, 64, 1, 1}), randomFloats("b", []int{256}))
+		}},
+		{"conv_depthwise_3x3_128", "Conv", func(n int) caseSpec {
+			return unary("Conv", []int{n, 128, 56, 56}, []int{n, 128, 56, 56},
+				[]*pb.AttributeProto{attrInt("group", 128), attrInts("pads", 1, 1, 1, 1)},
+				randomFloats("w", []int{128, 1, 3, 3}), randomFloats("b", []int{128}))
+		}},
 		// Issue 25: one LSTM layer, hidden 128, input 64, 100 steps, batch 8
 		// (whatever the batch of the other cases), weights as initializers
 		// in [-0.1, 0.1), a trained layer's scale (about 1/sqrt(hidden)):

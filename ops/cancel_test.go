@@ -53,8 +53,9 @@ type longKernel struct {
 }
 
 // clearsOutput lists the kernels whose output storage is cleared before
-// the copy: no sentinel word survives there to show an unfinished copy.
-var clearsOutput = map[string]bool{"CenterCropPad": true}
+// the copy (or, for ConvTranspose and Col2Im, the scatter-add): no sentinel
+// word survives there to show an unfinished copy.
+var clearsOutput = map[string]bool{"CenterCropPad": true, "ConvTranspose": true, "Col2Im": true}
 
 // floats returns a float tensor of shape holding a repeating ramp, so that
 // outputs computed two ways can be compared.
@@ -96,6 +97,22 @@ func longKernels() []longKernel {
 			}},
 		{"Pad", 21, 1, map[string]Attribute{"mode": strAttribute("reflect")},
 			func() []tensor.Value { return []tensor.Value{floats(4, 1024, 1024), i64s(0, 1, 1, 0, 1, 1)} }},
+		// The convolutions: im2col tiles, the 1x1 product, depthwise, the
+		// transposed scatter, the integer path and Col2Im.
+		{"Conv", 22, 1, map[string]Attribute{"pads": ints(1, 1, 1, 1)},
+			func() []tensor.Value { return []tensor.Value{floats(1, 8, 128, 128), floats(8, 8, 3, 3)} }},
+		{"Conv", 22, 1, nil,
+			func() []tensor.Value { return []tensor.Value{floats(1, 16, 128, 128), floats(16, 16, 1, 1)} }},
+		{"Conv", 22, 1, map[string]Attribute{"group": {Type: AttrInt, Int: 16}},
+			func() []tensor.Value { return []tensor.Value{floats(1, 16, 128, 128), floats(16, 1, 3, 3)} }},
+		{"ConvTranspose", 22, 1, map[string]Attribute{"strides": ints(2, 2)},
+			func() []tensor.Value { return []tensor.Value{floats(1, 8, 64, 64), floats(8, 8, 3, 3)} }},
+		{"ConvInteger", 10, 1, nil,
+			func() []tensor.Value {
+				return []tensor.Value{tensor.MustNew(tensor.Uint8, 1, 8, 128, 128), tensor.MustNew(tensor.Uint8, 8, 8, 3, 3)}
+			}},
+		{"Col2Im", 18, 1, nil,
+			func() []tensor.Value { return []tensor.Value{floats(1, 72, 126*126), i64s(128, 128), i64s(3, 3)} }},
 		{"Transpose", 21, 1, map[string]Attribute{"perm": ints(2, 1, 0)},
 			func() []tensor.Value { return []tensor.Value{floats(64, 256, 256)} }},
 		{"Tile", 13, 1, nil,

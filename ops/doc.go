@@ -49,16 +49,23 @@
 //   - pooling (MaxPool, AveragePool, LpPool, their Global forms,
 //     MaxUnpool): the window plans and loops of pool.go, windowpool.go and
 //     boxplan.go, still in ops.
-//   - resampling (Resize, Upsample): resize_plan.go, resize_plane.go and
-//     resizerows_amd64.s, still in ops; nearest modes are table copies of
-//     ops/internal/movement.
+//   - resampling (Resize, Upsample): ops/internal/resample, the per-axis
+//     plans of the linear and cubic modes, the passes of the outer axes
+//     and the fused kernel of the two innermost (SSE row sums on amd64);
+//     ops plans them and charges them (resize_plan.go); nearest modes are
+//     table copies of ops/internal/movement.
 //   - sequences and optionals (SequenceConstruct, SequenceAt,
 //     SplitToSequence, ConcatFromSequence, Optional, ...): plain Go over
 //     tensor.Sequence and tensor.Optional (sequences.go).
 //   - control flow (If, Loop, Scan): run by package graph, which owns
 //     subgraphs, not by ops.
-//   - compute (MatMul, Gemm, convolution, recurrent cells, quantized
-//     products): ops/internal/gemm, the matrix-product engine.
+//   - convolution (Conv, ConvTranspose, ConvInteger, QLinearConv,
+//     DeformConv, Col2Im): ops/internal/conv, which lowers them to
+//     products of ops/internal/gemm (im2col in bounded tiles, 1x1 as a
+//     plain product, depthwise direct, col2im scatter); the shared window
+//     attributes are in convattrs.go.
+//   - compute (MatMul, Gemm, recurrent cells, quantized products):
+//     ops/internal/gemm, the matrix-product engine.
 //
 // Every engine spreads work over the cores through ops/internal/parallel
 // (ops calls it through parallelRange) and looks at the run's context
@@ -76,8 +83,8 @@
 // assembly beside their engine (the transpose blocks, streaming stores
 // and REP MOVSB of ops/internal/movement; float16 rounding in
 // ops/internal/convert; the reductions' lanes; and, until they move to
-// engines of their own, the float32 arithmetic and Resize's row sums in
-// ops); the purego build tag, and every other
+// Resize's float32 row sums in ops/internal/resample; and, until it moves
+// to an engine of its own, the float32 arithmetic in ops); the purego build tag, and every other
 // platform, runs the same contracts in Go. No operator ever writes into an
 // input.
 //

@@ -26,7 +26,11 @@ import (
 // through scratch: MaxPool's window tables and per-core keys and row maxima
 // (maxPoolScratch), Resize's axis plans, index tables, converted input,
 // intermediates and per-core rows, Pad's index tables, Split's sizes and
-// output shapes, MaxUnpool's translated indices. Outputs go through
+// output shapes, MaxUnpool's translated indices, the convolutions' float32
+// copies of float16 and bfloat16 inputs and outputs and QLinearConv's int32
+// sums (the engine ops/internal/conv charges its im2col and col2im tiles
+// and transposed weights through Options.convConfig, all of them before any
+// work). Outputs go through
 // newTensor. Not charged, each bounded:
 //   - by the rank (a shape, strides, a permutation, per-axis parameters,
 //     index walkers, the plans of plans.go and boxplan.go);

@@ -11,79 +11,19 @@ package ops
 // which the reference implementation nests its 1-D interpolations, so that
 // the values match it (extrapolated values included) up to float rounding.
 // The two innermost axes run as one step, plane by plane, in the fused
-// kernel of resize_plane.go; the passes here serve the outer axes.
+// kernel of ops/internal/resample (plane.go); the passes here serve the
+// outer axes.
 
 import (
 	"fmt"
 	"math"
-	"slices"
 	"unsafe"
 
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/ops/internal/movement"
+	"github.com/onnxshape/onnxshape/ops/internal/resample"
 	"github.com/onnxshape/onnxshape/tensor"
 )
-
-// resizeAxis is the plan of one axis.
-type resizeAxis struct {
-	in, out int
-	taps    int       // taps per output index
-	index   []int     // out*taps input indices, each in [0, in)
-	weight  []float64 // out*taps weights
-	// start is, per output index, its first tap before clamping: the taps
-	// of output o are start[o], start[o]+1, ..., each clamped to [0, in)
-	// in index. Nil for nearest.
-	start []int
-	// extrapolate marks the output indices that tf_crop_and_resize maps
-	// outside the input; nil when there are none.
-	extrapolate []bool
-}
-
-// identity reports whether the plan copies the axis unchanged.
-func (a *resizeAxis) identity() bool {
-	if a.in != a.out || a.extrapolate != nil {
-		return false
-	}
-	for o := range a.out {
-		var self float64 // the weight of o itself (clamped taps may repeat it)
-		for t := range a.taps {
-			i, w := a.index[o*a.taps+t], a.weight[o*a.taps+t]
-			if i == o {
-				self += w
-			} else if w != 0 {
-				return false
-			}
-		}
-		if self != 1 {
-			return false
-		}
-	}
-	return true
-}
-
-// sameTaps reports whether output o and output q, if there is one, read
-// the same input indices (neither extrapolated).
-func (a *resizeAxis) sameTaps(o, q int) bool {
-	if q >= a.out || a.extrapolate != nil && (a.extrapolate[o] || a.extrapolate[q]) {
-		return false
-	}
-	return slices.Equal(a.index[o*a.taps:(o+1)*a.taps], a.index[q*a.taps:(q+1)*a.taps])
-}
-
-// repeat returns f when the plan (nearest, one tap) repeats each input
-// element f times in order, as 2x nearest upsampling does; 0 otherwise.
-func (a *resizeAxis) repeat() int {
-	if a.taps != 1 || a.extrapolate != nil || a.in == 0 || a.out%a.in != 0 {
-		return 0
-	}
-	f := a.out / a.in
-	for o, i := range a.index {
-		if i != o/f {
-			return 0
-		}
-	}
-	return f
-}
 
 // resizeCoordinate returns the input coordinate of output index x of axis k
 // (x_original in the specification), and whether it lies outside the region
@@ -128,7 +68,7 @@ func resizeCoordinate(p resizeParams, g resizeGeometry, k, x, in int) (float64, 
 // planResizeAxis computes the plan of axis k, of input length in.
 func planResizeAxis(opt *Options, op opRef, p resizeParams, g resizeGeometry, k, in int) (*resizeAxis, error) {
 	out := g.out[k]
-	a := &resizeAxis{in: in, out: out}
+	a := &resizeAxis{In: in, Out: out}
 	if out == 0 {
 		return a, nil
 	}
@@ -157,23 +97,23 @@ func planResizeAxis(opt *Options, op opRef, p resizeParams, g resizeGeometry, k,
 	if err := opt.scratch(op, fmt.Sprintf("the plan of axis %d (%d outputs of %d taps)", k, out, taps), mulCounts(out, perOut), 8); err != nil {
 		return nil, err
 	}
-	a.taps = taps
-	a.index = make([]int, out*taps)
-	a.weight = make([]float64, out*taps)
+	a.Taps = taps
+	a.Index = make([]int, out*taps)
+	a.Weight = make([]float64, out*taps)
 	if p.mode != "nearest" {
-		a.start = make([]int, out)
+		a.Start = make([]int, out)
 	}
 	coeffs := make([]float64, taps)
 	for o := range out {
 		x, outside := resizeCoordinate(p, g, k, o, in)
 		if outside {
-			if a.extrapolate == nil {
-				a.extrapolate = make([]bool, out)
+			if a.Extrapolate == nil {
+				a.Extrapolate = make([]bool, out)
 			}
-			a.extrapolate[o] = true
+			a.Extrapolate[o] = true
 			continue
 		}
-		idx, w := a.index[o*taps:(o+1)*taps], a.weight[o*taps:(o+1)*taps]
+		idx, w := a.Index[o*taps:(o+1)*taps], a.Weight[o*taps:(o+1)*taps]
 		if p.mode == "nearest" {
 			idx[0], w[0] = clampIndex(nearestIndex(p.nearest, x, g.scale[k]), in), 1
 			continue
@@ -214,7 +154,7 @@ func planResizeAxis(opt *Options, op opRef, p resizeParams, g resizeGeometry, k,
 			}
 			normalize(coeffs)
 		}
-		a.start[o] = base + first
+		a.Start[o] = base + first
 		for t := range coeffs {
 			idx[t], w[t] = clampIndex(base+first+t, in), coeffs[t]
 		}
@@ -293,7 +233,7 @@ func cubicKernel(x, A float64) float64 {
 func resizeNearest(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, outShape []int, plans []*resizeAxis) (*tensor.Tensor, error) {
 	repeats, identity := true, true
 	for _, a := range plans {
-		f := a.repeat()
+		f := a.Repeat()
 		repeats = repeats && f > 0
 		identity = identity && f == 1
 	}
@@ -315,13 +255,13 @@ func resizeNearest(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, out
 		outStrides := movement.ContiguousStrides(outShape)
 		last := len(plans) - 1
 		for k, a := range plans {
-			f := a.repeat()
+			f := a.Repeat()
 			if f > 1 && k == last {
 				q.Shape = append(q.Shape, f)
 				q.SrcStrides = append(q.SrcStrides, 0)
 				q.DstStrides = append(q.DstStrides, outStrides[k])
 			}
-			q.Shape = append(q.Shape, a.in)
+			q.Shape = append(q.Shape, a.In)
 			q.SrcStrides = append(q.SrcStrides, inStrides[k])
 			q.DstStrides = append(q.DstStrides, f*outStrides[k])
 			if f > 1 && k != last {
@@ -337,19 +277,19 @@ func resizeNearest(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, out
 	}
 	entries := 0
 	for _, a := range plans {
-		entries = addCounts(entries, a.out)
+		entries = addCounts(entries, a.Out)
 	}
 	if err := opt.scratch(op, "the index tables", entries, 8); err != nil {
 		return nil, err
 	}
 	tc := movement.Table{Tables: make([][]int, len(plans))}
 	for k, a := range plans {
-		t := make([]int, a.out)
+		t := make([]int, a.Out)
 		for o := range t {
-			if a.extrapolate != nil && a.extrapolate[o] {
+			if a.Extrapolate != nil && a.Extrapolate[o] {
 				t[o] = -1
 			} else {
-				t[o] = a.index[o] * inStrides[k]
+				t[o] = a.Index[o] * inStrides[k]
 			}
 		}
 		tc.Tables[k] = t
@@ -381,12 +321,12 @@ func resizeInterpolate(opt *Options, op opRef, x *tensor.Tensor, p resizeParams,
 }
 
 // interpolatePasses resamples x axis after axis, innermost first; with fuse
-// the two innermost axes go through the fused kernel of resize_plane.go.
+// the two innermost axes go through the fused kernel of ops/internal/resample.
 func interpolatePasses[A convert.Float](opt *Options, op opRef, x *tensor.Tensor, p resizeParams, outShape []int, plans []*resizeAxis, fuse bool) (*tensor.Tensor, error) {
 	dt := x.DataType()
 	var todo []int // the axes to resample, innermost first
 	for k := len(plans) - 1; k >= 0; k-- {
-		if !plans[k].identity() {
+		if !plans[k].Identity() {
 			todo = append(todo, k)
 		}
 	}
@@ -461,9 +401,9 @@ func interpolatePasses[A convert.Float](opt *Options, op opRef, x *tensor.Tensor
 				w = newResizeRowFilter[A](a)
 			} else {
 				h = a
-				planes /= a.in
+				planes /= a.In
 			}
-			cur[todo[0]] = a.out
+			cur[todo[0]] = a.Out
 			todo = todo[1:]
 		}
 		dst, err := into(len(todo) == 0)
@@ -491,7 +431,7 @@ func interpolatePasses[A convert.Float](opt *Options, op opRef, x *tensor.Tensor
 		for _, d := range cur[k+1:] {
 			inner *= d
 		}
-		cur[k] = a.out
+		cur[k] = a.Out
 		dst, err := into(i == len(todo)-1)
 		if err != nil {
 			return nil, err
@@ -512,75 +452,26 @@ func interpolatePasses[A convert.Float](opt *Options, op opRef, x *tensor.Tensor
 	return y, nil
 }
 
-// resizePass resamples one axis: src is [outer, a.in, inner], dst
-// [outer, a.out, inner], and every dst row is the weighted sum of the src
-// rows its taps name. It polls the run's context row by row.
-func resizePass[A convert.Float](opt *Options, dst, src []A, outer, inner int, a *resizeAxis, extrapolation A) error {
-	taps := a.taps
-	w := make([]A, len(a.weight))
-	for i, v := range a.weight {
-		w[i] = A(v)
-	}
-	rows := outer * a.out
-	inRow := a.in * inner
-	return parallelRange(opt, rows, rows*inner*taps, func(lo, hi int) error {
-		c := opt.orDefault().canceller()
-		if inner == 1 {
-			// The innermost axis: one element a row. Walk (b, o) by
-			// increment rather than a division per element.
-			b, o := lo/a.out, lo%a.out
-			s := src[b*inRow : b*inRow+inRow]
-			for row := lo; row < hi; row++ {
-				if a.extrapolate != nil && a.extrapolate[o] {
-					dst[row] = extrapolation
-				} else {
-					base := o * taps
-					var acc A
-					for t := base; t < base+taps; t++ {
-						acc += w[t] * s[a.index[t]]
-					}
-					dst[row] = acc
-				}
-				if o++; o == a.out && row+1 < hi {
-					o, b = 0, b+1
-					s = src[b*inRow : b*inRow+inRow]
-					if c.Stop(a.out * taps) {
-						return c.Err
-					}
-				}
-			}
-			return nil
-		}
-		for row := lo; row < hi; row++ {
-			if c.Stop(inner * taps) {
-				return c.Err
-			}
-			b, o := row/a.out, row%a.out
-			d := dst[row*inner : row*inner+inner]
-			if a.extrapolate != nil && a.extrapolate[o] {
-				for j := range d {
-					d[j] = extrapolation
-				}
-				continue
-			}
-			s := src[b*inRow : b*inRow+inRow]
-			idx, ws := a.index[o*taps:o*taps+taps], w[o*taps:o*taps+taps]
-			first, w0 := s[idx[0]*inner:idx[0]*inner+inner], ws[0]
-			for j, v := range first {
-				d[j] = w0 * v
-			}
-			for t := 1; t < taps; t++ {
-				r, wt := s[idx[t]*inner:idx[t]*inner+inner], ws[t]
-				for j, v := range r {
-					d[j] += wt * v
-				}
-			}
-		}
-		return nil
-	})
+// The plans and row kernels live in ops/internal/resample; these are the
+// names Resize's files call them by.
+type resizeAxis = resample.Axis
+
+type resizeRowFilter[A convert.Float] = resample.RowFilter[A]
+
+func newResizeRowFilter[A convert.Float](a *resizeAxis) *resizeRowFilter[A] {
+	return resample.NewRowFilter[A](a)
 }
 
-// String describes a plan, for test failures.
-func (a *resizeAxis) String() string {
-	return fmt.Sprintf("resizeAxis{in %d, out %d, taps %d, index %v, weight %v, extrapolate %v}", a.in, a.out, a.taps, a.index, a.weight, a.extrapolate)
+func resizePass[A convert.Float](opt *Options, dst, src []A, outer, inner int, a *resizeAxis, extrapolation A) error {
+	o := opt.orDefault()
+	return resample.Pass(o.env.Ctx, o.threads(), dst, src, outer, inner, a, extrapolation)
+}
+
+func resizePlanes[A convert.Float](opt *Options, dst, src []A, planes int, h *resizeAxis, w *resizeRowFilter[A], extrapolation A) error {
+	o := opt.orDefault()
+	return resample.Planes(o.env.Ctx, o.threads(), dst, src, planes, h, w, extrapolation)
+}
+
+func resizePlanesScratch[A convert.Float](h *resizeAxis, w *resizeRowFilter[A]) int {
+	return resample.PlanesScratch(h, w)
 }

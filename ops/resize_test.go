@@ -391,9 +391,10 @@ func TestResizeNaNRoi(t *testing.T) {
 			a, err := planResizeAxis(&Options{}, op, p, g, 1, 9)
 			checkRule(t, err, "")
 			f := newResizeRowFilter[float32](a)
-			for o := f.lo; o < f.hi; o++ {
-				if s := a.start[o]; s < 0 || s > a.in-a.taps {
-					t.Fatalf("%s %v: output %d reads from %d, outside a row of %d", mode, roi, o, s, a.in)
+			lo, hi := f.Span()
+			for o := lo; o < hi; o++ {
+				if s := a.Start[o]; s < 0 || s > a.In-a.Taps {
+					t.Fatalf("%s %v: output %d reads from %d, outside a row of %d", mode, roi, o, s, a.In)
 				}
 			}
 		}
@@ -834,7 +835,7 @@ func TestResizeParallelSplit(t *testing.T) {
 	}
 }
 
-// The fused kernel of the two innermost axes (resize_plane.go) gives the
+// The fused kernel of the two innermost axes (ops/internal/resample) gives the
 // values of the axis-by-axis passes it replaces, up to the rounding of its
 // order of sums (H first when H shrinks): random ranks, types, modes,
 // coordinate rules (extrapolation on either axis), wide antialias filters,

@@ -58,7 +58,46 @@ func int64Scalar(v int64) *tensor.Tensor {
 
 // publicModels lists the models that run end to end; the issue that adds an
 // operator a model needs adds the model here.
-var publicModels = []modelCase{}
+var publicModels = []modelCase{
+	{file: "silero_vad_legacy.onnx", abs: 1e-4, rel: 1e-3, scalars: map[string]*tensor.Tensor{"sr": int64Scalar(16000)},
+		inputs: func(r *rand.Rand) []diffInput {
+			return []diffInput{{"input", uniform(r, -0.5, 0.5, 1, 512)}, {"h", uniform(r, -0.1, 0.1, 2, 1, 64)}, {"c", uniform(r, -0.1, 0.1, 2, 1, 64)}}
+		}},
+	{file: "silero_vad_v5.onnx", abs: 1e-4, rel: 1e-3, scalars: map[string]*tensor.Tensor{"sr": int64Scalar(16000)},
+		inputs: func(r *rand.Rand) []diffInput {
+			return []diffInput{{"input", uniform(r, -0.5, 0.5, 1, 512)}, {"state", uniform(r, -0.1, 0.1, 2, 1, 128)}}
+		}},
+	{file: "silero_vad_v6.onnx", abs: 1e-4, rel: 1e-3, scalars: map[string]*tensor.Tensor{"sr": int64Scalar(16000)},
+		inputs: func(r *rand.Rand) []diffInput {
+			return []diffInput{{"input", uniform(r, -0.5, 0.5, 1, 512)}, {"state", uniform(r, -0.1, 0.1, 2, 1, 128)}}
+		}},
+	{file: "melspectrogram.onnx", abs: 1e-3, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput {
+			return []diffInput{{"input", uniform(r, -3000, 3000, 1, 17280)}}
+		}},
+	{file: "embedding_model.onnx", abs: 1e-3, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput {
+			return []diffInput{{"input_1", uniform(r, 0, 4, 1, 76, 32, 1)}}
+		}},
+	{file: "hey_jarvis_v0.1.onnx", abs: 1e-5, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"x.1", uniform(r, -2, 2, 1, 16, 96)}} }},
+	{file: "alexa_v0.1.onnx", abs: 1e-5, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"onnx::Flatten_0", uniform(r, -2, 2, 1, 16, 96)}} }},
+	{file: "hey_mycroft_v0.1.onnx", abs: 1e-5, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"onnx::Flatten_0", uniform(r, -2, 2, 1, 16, 96)}} }},
+	{file: "hey_rhasspy_v0.1.onnx", abs: 1e-5, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"onnx::Flatten_0", uniform(r, -2, 2, 1, 16, 96)}} }},
+	{file: "timer_v0.1.onnx", abs: 1e-5, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"onnx::Flatten_0", uniform(r, -2, 2, 1, 34, 96)}} }},
+	{file: "weather_v0.1.onnx", abs: 1e-5, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"onnx::Flatten_0", uniform(r, -2, 2, 1, 22, 96)}} }},
+	{file: "ch_ppocr_mobile_v2.0_cls_infer.onnx", abs: 1e-4, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"x", uniform(r, -1, 1, 1, 3, 48, 192)}} }},
+	{file: "ch_PP-OCRv4_det_infer.onnx", abs: 1e-4, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"x", uniform(r, -1, 1, 1, 3, 160, 160)}} }},
+	{file: "ch_PP-OCRv4_rec_infer.onnx", abs: 1e-4, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"x", uniform(r, -1, 1, 1, 3, 48, 320)}} }},
+}
 
 // TestPublicModels runs each listed model in both engines.
 func TestPublicModels(t *testing.T) {

@@ -1,12 +1,12 @@
 //go:build amd64 && !purego
 
-package ops
+package resample
 
 import "unsafe"
 
 // combineTwoRowsF32 does resizeCombineTwoRows's work for float32 on the
 // longest prefix of the rows that is a multiple of 4, in SSE registers
-// (resizerows_amd64.s), and returns its length; the caller does the rest.
+// (rows_amd64.s), and returns its length; the caller does the rest.
 func combineTwoRowsF32(d0, d1, r0, r1, w []float32) int {
 	n := len(d0) &^ 3
 	if n == 0 || len(d1) < n || len(r0) < n || len(r1) < n || len(w) < 4 {

@@ -1,6 +1,6 @@
 //go:build !amd64 || purego
 
-package ops
+package resample
 
 import "unsafe"
 

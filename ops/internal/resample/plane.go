@@ -1,9 +1,9 @@
-package ops
+package resample
 
 // The fused kernel of Resize's linear and cubic modes for the two innermost
 // axes, the planes of an NCHW image: rows along W, columns along H.
 //
-// The passes of resize_plan.go write every axis to a full-size intermediate
+// The passes of Pass (axis.go) write every axis to a full-size intermediate
 // and read it back. Here each output row is made at once: the input rows its
 // H taps name are resampled along W into a small ring of rows (each input
 // row once per plane, as consecutive output rows share most of their taps),
@@ -14,24 +14,27 @@ package ops
 // the input rows, then resampled along W), which rounds differently.
 
 import (
+	"context"
 	"slices"
 	"unsafe"
 
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/ops/internal/parallel"
+	"github.com/onnxshape/onnxshape/ops/internal/poll"
 )
 
-// resizeRowFilter is one axis plan in the form the W loops stream. The
+// RowFilter is one axis plan in the form the W loops stream. The
 // outputs [lo, hi) read taps consecutive elements of the row from start[o],
 // all inside it; the few others (at the edges, where taps are clamped, and
 // where tf_crop_and_resize extrapolates) go through the plan's indices.
-type resizeRowFilter[A convert.Float] struct {
-	plan   *resizeAxis
+type RowFilter[A convert.Float] struct {
+	plan   *Axis
 	lo, hi int
-	weight []A // out*taps
+	Weight []A // out*taps
 	two    []resizeTwoTaps[A]
 	pairs  []resizeTwoTapsPair[A]
 	four   []resizeFourTaps[A]
-	start  []int // per output in [lo, hi), for the other numbers of taps
+	Start  []int // per output in [lo, hi), for the other numbers of taps
 	// uniform, when set, replaces the per-output records: the outputs
 	// [lo, hi) repeat one set of weights at a fixed step.
 	uniform *resizeUniformTaps[A]
@@ -67,45 +70,45 @@ type resizeTwoTapsPair[A convert.Float] struct {
 	w     [4]A
 }
 
-// newResizeRowFilter turns plan a (linear or cubic) into the form its loops
+// NewRowFilter turns plan a (linear or cubic) into the form its loops
 // read: [lo, hi) is the first run of outputs whose taps all lie inside the
 // row (all but a few at the edges, as coordinates grow with the output
 // index), and for it the first form that fits: a uniform filter, pairs of
 // outputs, records of two or four taps, or starts and weights.
-func newResizeRowFilter[A convert.Float](a *resizeAxis) *resizeRowFilter[A] {
-	f := &resizeRowFilter[A]{plan: a}
+func NewRowFilter[A convert.Float](a *Axis) *RowFilter[A] {
+	f := &RowFilter[A]{plan: a}
 	inside := func(o int) bool {
 		// Written so that nothing overflows: a NaN coordinate (from a NaN
 		// roi) gives any start at all, MinInt64 on amd64.
-		s := a.start[o]
-		return (a.extrapolate == nil || !a.extrapolate[o]) && s >= 0 && s <= a.in-a.taps
+		s := a.Start[o]
+		return (a.Extrapolate == nil || !a.Extrapolate[o]) && s >= 0 && s <= a.In-a.Taps
 	}
-	for f.lo < a.out && !inside(f.lo) {
+	for f.lo < a.Out && !inside(f.lo) {
 		f.lo++
 	}
-	for f.hi = f.lo; f.hi < a.out && inside(f.hi); f.hi++ {
+	for f.hi = f.lo; f.hi < a.Out && inside(f.hi); f.hi++ {
 	}
-	f.weight = make([]A, len(a.weight))
-	for i, w := range a.weight {
-		f.weight[i] = A(w)
+	f.Weight = make([]A, len(a.Weight))
+	for i, w := range a.Weight {
+		f.Weight[i] = A(w)
 	}
 	switch {
 	case f.uniformGroups(2) || f.uniformGroups(1):
-	case a.taps == 2 && f.pairUp():
-	case a.taps == 2:
+	case a.Taps == 2 && f.pairUp():
+	case a.Taps == 2:
 		f.two = make([]resizeTwoTaps[A], f.hi-f.lo)
 		for i := range f.two {
 			o := f.lo + i
-			f.two[i] = resizeTwoTaps[A]{a.start[o], [2]A(f.weight[2*o:])}
+			f.two[i] = resizeTwoTaps[A]{a.Start[o], [2]A(f.Weight[2*o:])}
 		}
-	case a.taps == 4:
+	case a.Taps == 4:
 		f.four = make([]resizeFourTaps[A], f.hi-f.lo)
 		for i := range f.four {
 			o := f.lo + i
-			f.four[i] = resizeFourTaps[A]{a.start[o], [4]A(f.weight[4*o:])}
+			f.four[i] = resizeFourTaps[A]{a.Start[o], [4]A(f.Weight[4*o:])}
 		}
 	default:
-		f.start = a.start[f.lo:f.hi]
+		f.Start = a.Start[f.lo:f.hi]
 	}
 	return f
 }
@@ -113,27 +116,27 @@ func newResizeRowFilter[A convert.Float](a *resizeAxis) *resizeRowFilter[A] {
 // uniformGroups sets uniform when the outputs [lo, hi), of 2 or 4 taps,
 // form groups of g that share their start and repeat the weights of the
 // first group at a fixed step. A last incomplete group joins the edges.
-func (f *resizeRowFilter[A]) uniformGroups(g int) bool {
+func (f *RowFilter[A]) uniformGroups(g int) bool {
 	a := f.plan
-	taps, n := a.taps, (f.hi-f.lo)/g
+	taps, n := a.Taps, (f.hi-f.lo)/g
 	if taps != 2 && taps != 4 || n < 2 {
 		return false
 	}
 	k := g * taps // weights per group
-	first := f.weight[f.lo*taps : f.lo*taps+k]
-	step := a.start[f.lo+g] - a.start[f.lo]
+	first := f.Weight[f.lo*taps : f.lo*taps+k]
+	step := a.Start[f.lo+g] - a.Start[f.lo]
 	for i := range n {
 		o := f.lo + g*i
-		if !slices.Equal(f.weight[o*taps:o*taps+k], first) {
+		if !slices.Equal(f.Weight[o*taps:o*taps+k], first) {
 			return false
 		}
 		for j := range g {
-			if a.start[o+j] != a.start[f.lo]+i*step {
+			if a.Start[o+j] != a.Start[f.lo]+i*step {
 				return false
 			}
 		}
 	}
-	u := &resizeUniformTaps[A]{taps: taps, group: g, step: step, start: a.start[f.lo]}
+	u := &resizeUniformTaps[A]{taps: taps, group: g, step: step, start: a.Start[f.lo]}
 	copy(u.w[:], first)
 	f.uniform, f.hi = u, f.lo+g*n
 	return true
@@ -142,21 +145,21 @@ func (f *resizeRowFilter[A]) uniformGroups(g int) bool {
 // pairUp sets pairs when the outputs [lo, hi) of a two-tap filter come in
 // pairs that read the same two elements, as they do when upsampling by an
 // even factor: a pair loads them once. An odd last output joins the edges.
-func (f *resizeRowFilter[A]) pairUp() bool {
+func (f *RowFilter[A]) pairUp() bool {
 	a := f.plan
 	n := (f.hi - f.lo) / 2
 	if n == 0 {
 		return false
 	}
 	for i := range n {
-		if o := f.lo + 2*i; a.start[o] != a.start[o+1] {
+		if o := f.lo + 2*i; a.Start[o] != a.Start[o+1] {
 			return false
 		}
 	}
 	f.pairs = make([]resizeTwoTapsPair[A], n)
 	for i := range f.pairs {
 		o := f.lo + 2*i
-		f.pairs[i] = resizeTwoTapsPair[A]{a.start[o], [4]A(f.weight[2*o:])}
+		f.pairs[i] = resizeTwoTapsPair[A]{a.Start[o], [4]A(f.Weight[2*o:])}
 	}
 	f.hi = f.lo + 2*n
 	return true
@@ -164,14 +167,14 @@ func (f *resizeRowFilter[A]) pairUp() bool {
 
 // resample writes row s (plan.in elements) resampled into d (plan.out).
 //
-// The loops over [lo, hi) address s and d by pointer: newResizeRowFilter
+// The loops over [lo, hi) address s and d by pointer: NewRowFilter
 // put every start there in [0, in-taps], and s and d are cut to in and out
 // elements first, so no access leaves them; a bounds check per access (and
 // the slice arithmetic around it) would cost about as much as the sums.
-func (f *resizeRowFilter[A]) resample(d, s []A, extrapolation A) {
+func (f *RowFilter[A]) resample(d, s []A, extrapolation A) {
 	a := f.plan
-	taps := a.taps
-	d, s = d[:a.out], s[:a.in]
+	taps := a.Taps
+	d, s = d[:a.Out], s[:a.In]
 	var zero A
 	size := int(unsafe.Sizeof(zero))
 	sp := unsafe.Pointer(unsafe.SliceData(s))
@@ -201,8 +204,8 @@ func (f *resizeRowFilter[A]) resample(d, s []A, extrapolation A) {
 		}
 	default:
 		mid := d[f.lo:f.hi]
-		for o, j := range f.start {
-			x, w := s[j:j+taps], f.weight[(f.lo+o)*taps:(f.lo+o+1)*taps]
+		for o, j := range f.Start {
+			x, w := s[j:j+taps], f.Weight[(f.lo+o)*taps:(f.lo+o+1)*taps]
 			acc := w[0] * x[0]
 			for t := 1; t < taps; t++ {
 				acc += w[t] * x[t]
@@ -211,11 +214,11 @@ func (f *resizeRowFilter[A]) resample(d, s []A, extrapolation A) {
 		}
 	}
 	edge := func(o int) {
-		if a.extrapolate != nil && a.extrapolate[o] {
+		if a.Extrapolate != nil && a.Extrapolate[o] {
 			d[o] = extrapolation
 			return
 		}
-		idx, w := a.index[o*taps:o*taps+taps], f.weight[o*taps:o*taps+taps]
+		idx, w := a.Index[o*taps:o*taps+taps], f.Weight[o*taps:o*taps+taps]
 		acc := w[0] * s[idx[0]]
 		for t := 1; t < taps; t++ {
 			acc += w[t] * s[idx[t]]
@@ -225,13 +228,13 @@ func (f *resizeRowFilter[A]) resample(d, s []A, extrapolation A) {
 	for o := range f.lo {
 		edge(o)
 	}
-	for o := f.hi; o < a.out; o++ {
+	for o := f.hi; o < a.Out; o++ {
 		edge(o)
 	}
 }
 
 // resample writes n groups of outputs from dp on, reading from sp; their
-// offsets are those resizeRowFilter.resample checked.
+// offsets are those RowFilter.resample checked.
 func (u *resizeUniformTaps[A]) resample(dp, sp unsafe.Pointer, n int) {
 	var zero A
 	size := int(unsafe.Sizeof(zero))
@@ -372,13 +375,13 @@ func resizeCombineTwoRows[A convert.Float](d0, d1, r0, r1, w []A) {
 	}
 }
 
-// resizePlanesScratch is what resizePlanes allocates on each core, in
+// PlanesScratch is what Planes allocates on each core, in
 // elements of the computing type: a ring of resampled rows (slots of w.out),
 // a row of sums, the tags and the tap rows; and, once, the H weights.
-func resizePlanesScratch[A convert.Float](h *resizeAxis, w *resizeRowFilter[A]) int {
+func PlanesScratch[A convert.Float](h *Axis, w *RowFilter[A]) int {
 	taps, hin, weights := 1, 1, 0
 	if h != nil {
-		taps, hin, weights = h.taps, h.in, len(h.weight)
+		taps, hin, weights = h.Taps, h.In, len(h.Weight)
 	}
 	slots := 1
 	for slots < min(taps, hin) {
@@ -386,24 +389,24 @@ func resizePlanesScratch[A convert.Float](h *resizeAxis, w *resizeRowFilter[A]) 
 	}
 	win, wout := 0, 0
 	if w != nil {
-		win, wout = w.plan.in, w.plan.out
+		win, wout = w.plan.In, w.plan.Out
 	}
 	n := addCounts(mulCounts(slots, wout), win)
 	n = addCounts(n, addCounts(slots, taps))
 	return addCounts(n, weights)
 }
 
-// resizePlanes resamples the two innermost axes of src, [planes, h.in,
+// Planes resamples the two innermost axes of src, [planes, h.in,
 // w.in], into dst, [planes, h.out, w.out]. Either plan may be the identity
 // (nil), not both. It polls the run's context row by row.
-func resizePlanes[A convert.Float](opt *Options, dst, src []A, planes int, h *resizeAxis, w *resizeRowFilter[A], extrapolation A) error {
+func Planes[A convert.Float](ctx context.Context, threads int, dst, src []A, planes int, h *Axis, w *RowFilter[A], extrapolation A) error {
 	hin, hout := 1, 1
 	if h != nil {
-		hin, hout = h.in, h.out
+		hin, hout = h.In, h.Out
 	}
 	win, wout := 0, 0
 	if w != nil {
-		win, wout = w.plan.in, w.plan.out
+		win, wout = w.plan.In, w.plan.Out
 	} else {
 		win = len(src) / (planes * hin)
 		wout = win
@@ -411,9 +414,9 @@ func resizePlanes[A convert.Float](opt *Options, dst, src []A, planes int, h *re
 	taps := 1
 	var hw []A
 	if h != nil {
-		taps = h.taps
-		hw = make([]A, len(h.weight))
-		for i, v := range h.weight {
+		taps = h.Taps
+		hw = make([]A, len(h.Weight))
+		for i, v := range h.Weight {
 			hw[i] = A(v)
 		}
 	}
@@ -428,13 +431,13 @@ func resizePlanes[A convert.Float](opt *Options, dst, src []A, planes int, h *re
 	// scales 0.6 (linear, linear antialias) and cubic antialias by 1/2.
 	hFirst := false
 	if h != nil && w != nil {
-		wt := w.plan.taps
+		wt := w.plan.Taps
 		work += planes * hin * wout * wt
 		hFirst = hout*win*taps+3*hout*wout*wt < 3*hin*wout*wt+hout*wout*taps
 	}
 	rowWork := max(1, work/max(1, rows))
-	return parallelRange(opt, rows, work, func(lo, hi int) error {
-		c := opt.orDefault().canceller()
+	return parallel.Range(ctx, threads, rows, work, func(lo, hi int) error {
+		c := poll.New(ctx)
 		// The ring holds resampled input rows: input row r of plane b in
 		// slot r&mask, tagged b*hin+r. A window of taps consecutive rows
 		// (the most one output row reads) fits without collisions. Slots
@@ -479,18 +482,18 @@ func resizePlanes[A convert.Float](opt *Options, dst, src []A, planes int, h *re
 			case h == nil:
 				s := src[row*win : (row+1)*win]
 				w.resample(d, s, extrapolation)
-			case h.extrapolate != nil && h.extrapolate[o]:
+			case h.Extrapolate != nil && h.Extrapolate[o]:
 				for j := range d {
 					d[j] = extrapolation
 				}
 			default:
 				for t := range in {
-					in[t] = rowOf(b, h.index[o*taps+t])
+					in[t] = rowOf(b, h.Index[o*taps+t])
 				}
 				if hFirst {
 					resizeCombineRows(sum, in, hw[o*taps:o*taps+taps])
 					w.resample(d, sum, extrapolation)
-				} else if taps == 2 && row+1 < hi && h.sameTaps(o, o+1) {
+				} else if taps == 2 && row+1 < hi && h.SameTaps(o, o+1) {
 					// Upsampling: the next output row reads the same two
 					// rows; one pass over them writes both.
 					d1 := dst[(row+1)*wout : (row+2)*wout]
@@ -507,3 +510,7 @@ func resizePlanes[A convert.Float](opt *Options, dst, src []A, planes int, h *re
 		return nil
 	})
 }
+
+// Span returns the outputs [lo, hi) that the filter streams from Start
+// without clamping, for tests.
+func (f *RowFilter[A]) Span() (lo, hi int) { return f.lo, f.hi }

@@ -1,0 +1,181 @@
+// Col2Im rearranges columns back into images, the inverse layout of
+// im2col: input (N x C*prod(block_shape) x L) holds, for each channel c and
+// block tap t, the values of the L sliding blocks; each is added onto the
+// image element (N x C x image_shape) the block's tap covers, block b
+// along an axis starting at b*stride - pad_begin, taps dilation apart.
+// Elements that overlap add up; taps in the padding are dropped.
+//
+// Version 18. Types: every numeric type (float16 and bfloat16 added in
+// float32, each image element rounded once; integers wrap as numpy's +=
+// does). bool, string and the complex and 8-bit float types, which the
+// spec's "all types" lists but cannot add, are refused. The engine is
+// ops/internal/conv's col2im scatter; floats add in a different order than
+// the reference's, within the bound reference.Agree states.
+//
+// The rules: [type] a type that adds, image_shape and block_shape int64;
+// [input-rank] input has rank 3; [image_shape] and [block_shape] 1-D, the
+// same length, image dims >= 0 and block dims >= 1; [block_shape] the
+// input's dim 1 is a multiple of prod(block_shape); the window attributes
+// ([strides], [dilations], [pads]) as pooling's; [input] L is the number
+// of blocks, each axis holding at least one; [size].
+
+package ops
+
+import (
+	"github.com/onnxshape/onnxshape/ops/internal/conv"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+func init() {
+	register("Col2Im", []int{18}, [2]int{3, 3}, [2]int{1, 1}, col2ImNode)
+	declareAttrs("Col2Im",
+		AttrSpec{Name: "dilations", Type: AttrInts},
+		AttrSpec{Name: "pads", Type: AttrInts},
+		AttrSpec{Name: "strides", Type: AttrInts})
+}
+
+// col2ImTypeOK reports whether Col2Im adds elements of type dt.
+func col2ImTypeOK(dt tensor.DataType) bool {
+	switch dt {
+	case tensor.Float, tensor.Double, tensor.Float16, tensor.BFloat16,
+		tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64,
+		tensor.Uint8, tensor.Uint16, tensor.Uint32, tensor.Uint64:
+		return true
+	}
+	return false
+}
+
+func col2ImNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+	op := n.op()
+	x, err := n.requiredInput(in, 0, "input")
+	if err != nil {
+		return nil, err
+	}
+	is, err := n.requiredInput(in, 1, "image_shape")
+	if err != nil {
+		return nil, err
+	}
+	bs, err := n.requiredInput(in, 2, "block_shape")
+	if err != nil {
+		return nil, err
+	}
+	var a poolAttrs
+	for _, f := range []struct {
+		name string
+		dst  *[]int
+	}{{"strides", &a.strides}, {"pads", &a.pads}, {"dilations", &a.dilations}} {
+		if *f.dst, _, err = n.intsAttr(f.name, f.name); err != nil {
+			return nil, err
+		}
+	}
+	opt = opt.orDefault()
+	dt := x.DataType()
+	if !col2ImTypeOK(dt) {
+		return nil, op.errorf("type", "input is %v, which Col2Im cannot add", dt)
+	}
+	if is.DataType() != tensor.Int64 || bs.DataType() != tensor.Int64 {
+		return nil, op.errorf("type", "image_shape is %v and block_shape %v, expected int64", is.DataType(), bs.DataType())
+	}
+	shape, axes, err := col2ImGeometry(op, x.Shape(), is, bs, a)
+	if err != nil {
+		return nil, err
+	}
+	if err := opt.checkSize(op, dt, shape); err != nil {
+		return nil, err
+	}
+	s := convShape(shape[0], shape[1], shape[1], 1, axes, true)
+	y, err := opt.newOverwritten(op, dt, shape)
+	if err != nil {
+		return nil, err
+	}
+	cfg := opt.convConfig(op, "")
+	switch dt {
+	case tensor.Float:
+		err = col2Im[float32](cfg, s, x, y)
+	case tensor.Double:
+		err = col2Im[float64](cfg, s, x, y)
+	case tensor.Int8:
+		err = col2Im[int8](cfg, s, x, y)
+	case tensor.Int16:
+		err = col2Im[int16](cfg, s, x, y)
+	case tensor.Int32:
+		err = col2Im[int32](cfg, s, x, y)
+	case tensor.Int64:
+		err = col2Im[int64](cfg, s, x, y)
+	case tensor.Uint8:
+		err = col2Im[uint8](cfg, s, x, y)
+	case tensor.Uint16:
+		err = col2Im[uint16](cfg, s, x, y)
+	case tensor.Uint32:
+		err = col2Im[uint32](cfg, s, x, y)
+	case tensor.Uint64:
+		err = col2Im[uint64](cfg, s, x, y)
+	default: // float16, bfloat16
+		var xv []float32
+		if xv, err = convFloatsIn[float32](opt, op, x, "input"); err != nil {
+			return nil, convErr(op, err)
+		}
+		err = runFloatConv(opt, op, y, func(out []float32) error { return conv.Col2Im(cfg, s, xv, out) })
+	}
+	if err != nil {
+		return nil, convErr(op, err)
+	}
+	return values(y), nil
+}
+
+func col2Im[T conv.Number](cfg conv.Config, s conv.Shape, x, y *tensor.Tensor) error {
+	xv := asElems[T](x.Bytes())
+	yv := asElems[T](y.Bytes())
+	return conv.Col2Im(cfg, s, xv, yv)
+}
+
+// col2ImGeometry checks a Col2Im's shapes and attributes and returns its
+// output shape and axes (in: the blocks along the axis, out: the image's
+// length).
+func col2ImGeometry(op opRef, xs []int, is, bs *tensor.Tensor, a poolAttrs) ([]int, []poolAxis, error) {
+	if len(xs) != 3 {
+		return nil, nil, op.errorf("input-rank", "input has rank %d, expected 3 (N, C*prod(block_shape), L)", len(xs))
+	}
+	if is.Rank() != 1 || bs.Rank() != 1 || is.Len() != bs.Len() || is.Len() == 0 {
+		return nil, nil, op.errorf("image_shape", "image_shape %v and block_shape %v must be 1-D of the same positive length", is.Shape(), bs.Shape())
+	}
+	iv, _ := int64sOf(is)
+	bv, _ := int64sOf(bs)
+	spatial := len(iv)
+	a.kernel = make([]int, spatial)
+	image := make([]int, spatial)
+	kprod := 1
+	for i := range iv {
+		if iv[i] < 0 || iv[i] > maxPoolAttr {
+			return nil, nil, op.errorf("image_shape", "image_shape[%d] is %d, outside [0, %d]", i, iv[i], maxPoolAttr)
+		}
+		if bv[i] < 1 || bv[i] > maxPoolAttr {
+			return nil, nil, op.errorf("block_shape", "block_shape[%d] is %d, outside [1, %d]", i, bv[i], maxPoolAttr)
+		}
+		image[i], a.kernel[i] = int(iv[i]), int(bv[i])
+		kprod = mulCounts(kprod, a.kernel[i])
+	}
+	if kprod == 0 || xs[1]%kprod != 0 {
+		return nil, nil, op.errorf("block_shape", "input's dim 1 (%d) is not a multiple of prod(block_shape) = %d", xs[1], kprod)
+	}
+	a, err := checkPoolAttrs(op, spatial, a)
+	if err != nil {
+		return nil, nil, err
+	}
+	blocks := 1
+	axes := make([]poolAxis, spatial)
+	for i := range axes {
+		ax := poolAxis{out: image[i], kernel: a.kernel[i], stride: a.strides[i], dilation: a.dilations[i], padBegin: a.pads[i]}
+		span := int64(image[i]) + int64(a.pads[i]) + int64(a.pads[i+spatial]) - dilatedKernel(ax.kernel, ax.dilation)
+		if span < 0 {
+			return nil, nil, op.errorf("input", "axis %d: the dilated block (%d) is longer than the padded image (%d)", i, dilatedKernel(ax.kernel, ax.dilation), span+dilatedKernel(ax.kernel, ax.dilation))
+		}
+		ax.in = int(span/int64(ax.stride) + 1)
+		blocks = mulCounts(blocks, ax.in)
+		axes[i] = ax
+	}
+	if blocks != xs[2] {
+		return nil, nil, op.errorf("input", "input holds %d blocks, the image, block_shape and attributes give %d", xs[2], blocks)
+	}
+	return append([]int{xs[0], xs[1] / kprod}, image...), axes, nil
+}

@@ -1,0 +1,134 @@
+// ConvInteger is Conv over 8-bit integers: the convolution of
+// (x - x_zero_point) with (w - w_zero_point), summed exactly in int32 (a
+// sum past int32's range wraps, as onnxruntime's does), with Conv's window
+// attributes. A tap in the padding adds nothing: the padding is a real 0,
+// x_zero_point in x's encoding.
+//
+// Version 10. Types: x int8 or uint8, w int8 or uint8, output int32;
+// x_zero_point (optional, default 0) one value of x's type; w_zero_point
+// (optional, default 0) w's type, one value or one per output channel.
+// The engine (ops/internal/conv) runs im2col tiles through gemm.Integer:
+// the result is exact, the same as the reference's.
+//
+// The rules: [type] x, w, and each zero point the type of its tensor;
+// Conv's shape and window rules ([input-rank], [W-rank], [channels],
+// [group], [kernel_shape], [strides], [dilations], [pads], [auto_pad]);
+// [x_zero_point] one element; [w_zero_point] one element or M; [size].
+
+package ops
+
+import (
+	"github.com/onnxshape/onnxshape/ops/internal/conv"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+func init() {
+	register("ConvInteger", []int{10}, [2]int{2, 4}, [2]int{1, 1}, convIntegerNode)
+	declareAttrs("ConvInteger",
+		AttrSpec{Name: "auto_pad", Type: AttrString},
+		AttrSpec{Name: "dilations", Type: AttrInts},
+		AttrSpec{Name: "group", Type: AttrInt},
+		AttrSpec{Name: "kernel_shape", Type: AttrInts},
+		AttrSpec{Name: "pads", Type: AttrInts},
+		AttrSpec{Name: "strides", Type: AttrInts})
+}
+
+func convIntegerNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+	op := n.op()
+	x, err := n.requiredInput(in, 0, "x")
+	if err != nil {
+		return nil, err
+	}
+	w, err := n.requiredInput(in, 1, "w")
+	if err != nil {
+		return nil, err
+	}
+	xz, err := n.tensorInput(in, 2)
+	if err != nil {
+		return nil, err
+	}
+	wz, err := n.tensorInput(in, 3)
+	if err != nil {
+		return nil, err
+	}
+	a, err := readConvAttrs(n, true)
+	if err != nil {
+		return nil, err
+	}
+	opt = opt.orDefault()
+	var y *tensor.Tensor
+	err = integerConv(opt, op, x, w, xz, wz, a, func(shape []int) ([]int32, error) {
+		var err error
+		if y, err = opt.newOverwritten(op, tensor.Int32, shape); err != nil {
+			return nil, err
+		}
+		return tensor.Data[int32](y)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return values(y), nil
+}
+
+// int8Type reports int8 or uint8.
+func int8Type(dt tensor.DataType) bool { return dt == tensor.Int8 || dt == tensor.Uint8 }
+
+// integerConv checks what ConvInteger and QLinearConv share (x, w, their
+// zero points, the window attributes), asks out for the int32 sums of the
+// output shape, and fills them.
+func integerConv(opt *Options, op opRef, x, w, xz, wz *tensor.Tensor, a convAttrs, out func(shape []int) ([]int32, error)) error {
+	if !int8Type(x.DataType()) {
+		return op.errorf("type", "x is %v, expected int8 or uint8", x.DataType())
+	}
+	if !int8Type(w.DataType()) {
+		return op.errorf("type", "w is %v, expected int8 or uint8", w.DataType())
+	}
+	if xz != nil && xz.DataType() != x.DataType() {
+		return op.errorf("type", "x_zero_point is %v, x %v: they must be the same type", xz.DataType(), x.DataType())
+	}
+	if wz != nil && wz.DataType() != w.DataType() {
+		return op.errorf("type", "w_zero_point is %v, w %v: they must be the same type", wz.DataType(), w.DataType())
+	}
+	a, err := convWeight(op, x.Shape(), w.Shape(), a, false)
+	if err != nil {
+		return err
+	}
+	m := w.Shape()[0]
+	if xz != nil && (xz.Len() != 1 || xz.Rank() > 1) {
+		return op.errorf("x_zero_point", "x_zero_point has shape %v, expected one value", xz.Shape())
+	}
+	if wz != nil && !(wz.Rank() <= 1 && wz.Len() == 1) && !(wz.Rank() == 1 && wz.Len() == m) {
+		return op.errorf("w_zero_point", "w_zero_point has shape %v, expected one value or %d (one per output channel)", wz.Shape(), m)
+	}
+	shape, axes, err := convOutputShape(op, x.Shape(), m, a)
+	if err != nil {
+		return err
+	}
+	if err := opt.checkSize(op, tensor.Int32, shape); err != nil {
+		return err
+	}
+	s := convShape(x.Shape()[0], x.Shape()[1], m, a.group, axes, false)
+	if err := opt.refuseScratch(op, "the im2col tiles", conv.IntegerScratchBytes(s, opt.threads())); err != nil {
+		return err
+	}
+	y, err := out(shape)
+	if err != nil {
+		return err
+	}
+	var xzero byte
+	if xz != nil {
+		xzero = xz.Bytes()[0]
+	}
+	var wzero []int32
+	if wz != nil {
+		wzero = make([]int32, wz.Len()) // at most M
+		for i, b := range wz.Bytes()[:wz.Len()] {
+			wzero[i] = int32(b)
+			if wz.DataType() == tensor.Int8 {
+				wzero[i] = int32(int8(b))
+			}
+		}
+	}
+	return convErr(op, conv.Integer(opt.convConfig(op, "the im2col tiles"), s, x.Bytes(), x.DataType() == tensor.Int8, xzero,
+		w.Bytes(), w.DataType() == tensor.Int8, wzero, y))
+}

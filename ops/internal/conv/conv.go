@@ -1,0 +1,392 @@
+// Package conv is the convolution engine: it lowers a convolution over N-d
+// images (NCHW layout, row-major) to matrix products of the GEMM engine
+// (ops/internal/gemm), and scatters the products of a transposed
+// convolution back onto an image.
+//
+//   - Forward: a 1x1, stride-1, unpadded convolution is one product per
+//     image and group on the image as it lies (no copy); a depthwise
+//     convolution (group == C == M) of one or two spatial axes runs a
+//     direct kernel, where a product of one row would waste the GEMM; every
+//     other case gathers the image's windows (im2col) a tile of output
+//     positions at a time, so the scratch stays a few hundred KiB whatever
+//     the image size, and multiplies the weights by each tile.
+//   - Transpose: the transposed weights times a tile of the input, then
+//     the columns scatter-added onto the output image (col2im).
+//   - Col2Im: that scatter alone.
+//   - Integer: Forward for 8-bit images and weights with zero points,
+//     accumulating in int32 (gemm.Integer), padding with the image's zero
+//     point so that a padded tap contributes nothing.
+//   - Deform: Forward with the windows sampled bilinearly at learned
+//     offsets, scaled by a mask (two spatial axes).
+//
+// Conv, ConvTranspose, ConvInteger, QLinearConv, DeformConv and Col2Im (in
+// package ops) use it; the operators check attributes and shapes, convert
+// float16 and bfloat16 to float32, and requantize. The work is split over
+// images, groups and tiles with ops/internal/parallel, and the context is
+// checked between tiles.
+//
+// It never writes into its inputs, never allocates scratch that grows with
+// the input without first charging Config.Charge with all of it (before
+// any work starts), and never checks attributes: a Shape must describe
+// slices that hold it (the operators guarantee that).
+package conv
+
+import (
+	"context"
+
+	"github.com/onnxshape/onnxshape/ops/internal/gemm"
+	"github.com/onnxshape/onnxshape/ops/internal/parallel"
+)
+
+// Config is what a convolution runs under: the run's context (nil for
+// none), the cores it may use (0 or less: one) and the run's byte budget
+// (nil: none), which is charged for every scratch buffer before any work.
+type Config struct {
+	Ctx     context.Context
+	Threads int
+	Charge  func(bytes int64) error
+}
+
+func (c Config) err() error {
+	if c.Ctx == nil {
+		return nil
+	}
+	select {
+	case <-c.Ctx.Done():
+		return c.Ctx.Err()
+	default:
+		return nil
+	}
+}
+
+func (c Config) charge(bytes int64) error {
+	if c.Charge == nil || bytes <= 0 {
+		return nil
+	}
+	return c.Charge(bytes)
+}
+
+func (c Config) gemm(threads int) gemm.Config {
+	return gemm.Config{Ctx: c.Ctx, Threads: threads, Charge: c.Charge}
+}
+
+func (c Config) threads() int { return max(c.Threads, 1) }
+
+// Shape is one convolution. Image is the spatial shape of the image side
+// (Forward's input, Transpose's output), Grid that of the window positions
+// (Forward's output, Transpose's input); window position o along axis a
+// covers image coordinates o*Stride[a] - Pad[a] + t*Dilation[a], t in
+// [0, Kernel[a]). C are the image's channels and M the other side's,
+// both divided into Group groups.
+type Shape struct {
+	N, C, M, Group                             int
+	Image, Grid, Kernel, Stride, Dilation, Pad []int
+}
+
+// Float is what the float paths compute in.
+type Float interface{ float32 | float64 }
+
+// Number is what Col2Im adds.
+type Number interface {
+	int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64
+}
+
+func prod(v []int) int {
+	p := 1
+	for _, x := range v {
+		p *= x
+	}
+	return p
+}
+
+// tileBytes and minTile size the im2col tiles (tests shrink them to cross
+// tile boundaries on small images).
+var tileBytes, minTile = 512 << 10, 64
+
+// TileColumns is the number of window positions of one im2col tile for k
+// rows of size bytes each: about 512 KiB, at least 64 columns, at most
+// positions.
+func TileColumns(k, size, positions int) int {
+	t := tileBytes / max(1, k*size)
+	t = max(t, minTile)
+	return max(1, min(t, positions))
+}
+
+// gemmF is gemm.Float32 or Float64 by T, with alpha 1, beta 0 and neither
+// operand transposed.
+func gemmF[T Float](cfg gemm.Config, m, n, k int, a []T, lda int, b []T, ldb int, c []T, ldc int) error {
+	switch a := any(a).(type) {
+	case []float32:
+		return gemm.Float32(cfg, false, false, m, n, k, 1, a, lda, any(b).([]float32), ldb, 0, any(c).([]float32), ldc)
+	case []float64:
+		return gemm.Float64(cfg, false, false, m, n, k, 1, a, lda, any(b).([]float64), ldb, 0, any(c).([]float64), ldc)
+	}
+	panic("unreachable")
+}
+
+// split runs items through the worker pool: over the cores when there are
+// at least as many items as cores (each product then on one core), one
+// after the other otherwise (each product on every core). scratch is the
+// elements of scratch one worker needs, charged for every worker before
+// any work; body gets its worker's scratch and the threads its products
+// may use.
+func split[E any](cfg Config, items, work, scratch, size int, body func(item int, buf []E, threads int) error) error {
+	threads := cfg.threads()
+	workers := 1
+	inner := threads
+	if items >= threads && work >= parallel.Work {
+		workers, inner = threads, 1
+	}
+	if err := cfg.charge(int64(workers) * int64(scratch) * int64(size)); err != nil {
+		return err
+	}
+	return parallel.Range(cfg.Ctx, workers, items, work, func(lo, hi int) error {
+		var buf []E
+		if scratch > 0 {
+			buf = make([]E, scratch)
+		}
+		for i := lo; i < hi; i++ {
+			if err := cfg.err(); err != nil {
+				return err
+			}
+			if err := body(i, buf, inner); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// ScratchBytes returns the bytes of scratch Forward will charge for s with
+// elements of size bytes on threads cores, so that an operator can refuse
+// a convolution before any work.
+func ScratchBytes(s Shape, size, threads int) int64 {
+	if pointwise(s) || depthwise(s) {
+		return 0
+	}
+	k := s.C / max(s.Group, 1) * prod(s.Kernel)
+	t := TileColumns(k, size, prod(s.Grid))
+	return int64(max(threads, 1)) * int64(k) * int64(t) * int64(size)
+}
+
+// pointwise reports a 1x1, stride-1, unpadded convolution: its im2col
+// matrix is the image itself.
+func pointwise(s Shape) bool {
+	for a := range s.Kernel {
+		if s.Kernel[a] != 1 || s.Stride[a] != 1 || s.Pad[a] != 0 || s.Grid[a] != s.Image[a] {
+			return false
+		}
+	}
+	return true
+}
+
+// depthwise reports a convolution with one input and one output channel
+// per group, over one or two spatial axes.
+func depthwise(s Shape) bool {
+	return s.Group == s.C && s.Group == s.M && len(s.Kernel) <= 2 && len(s.Kernel) >= 1
+}
+
+// Forward computes y (N x M x Grid) = the convolution of x (N x C x Image)
+// with w (M x C/Group x Kernel), plus b (M values, or nil) on every
+// output channel.
+func Forward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
+	var zero T
+	size := int(sizeOf(zero))
+	cg, mg := s.C/s.Group, s.M/s.Group
+	kprod := prod(s.Kernel)
+	k := cg * kprod
+	pin, pout := prod(s.Image), prod(s.Grid)
+	if len(y) == 0 {
+		return nil
+	}
+	if k == 0 {
+		return fillBias(y, b, s.N, s.M, pout)
+	}
+	if depthwise(s) {
+		return depthwiseForward(cfg, s, x, w, b, y)
+	}
+	if pointwise(s) {
+		return split[T](cfg, s.N*s.Group, s.N*s.M*pout*max(1, k/8), 0, size, func(item int, _ []T, threads int) error {
+			n, g := item/s.Group, item%s.Group
+			yg := y[(n*s.M+g*mg)*pout:]
+			if err := gemmF(cfg.gemm(threads), mg, pout, cg, w[g*mg*k:], k, x[(n*s.C+g*cg)*pin:], pin, yg, pout); err != nil {
+				return err
+			}
+			addBias(yg, b, g*mg, mg, pout, 0, pout)
+			return nil
+		})
+	}
+	t := TileColumns(k, size, pout)
+	tiles := (pout + t - 1) / t
+	win := window{image: s.Image, grid: s.Grid, kernel: s.Kernel, stride: s.Stride, dilation: s.Dilation, pad: s.Pad}
+	return split[T](cfg, s.N*s.Group*tiles, s.N*s.M*pout*max(1, k/8), k*t, size, func(item int, col []T, threads int) error {
+		tile := item % tiles
+		ng := item / tiles
+		n, g := ng/s.Group, ng%s.Group
+		p0 := tile * t
+		p1 := min(pout, p0+t)
+		cols := p1 - p0
+		for c := range cg {
+			gather(col[c*kprod*cols:], cols, x[(n*s.C+g*cg+c)*pin:(n*s.C+g*cg+c+1)*pin], win, p0, p1, zero)
+		}
+		yg := y[(n*s.M+g*mg)*pout:]
+		if err := gemmF(cfg.gemm(threads), mg, cols, k, w[g*mg*k:], k, col, cols, yg[p0:], pout); err != nil {
+			return err
+		}
+		addBias(yg, b, g*mg, mg, pout, p0, p1)
+		return nil
+	})
+}
+
+func sizeOf[T Float](v T) uintptr {
+	switch any(v).(type) {
+	case float32:
+		return 4
+	}
+	return 8
+}
+
+// addBias adds b[m0+i] to row i of the mg rows of yg (row stride ld),
+// columns [p0, p1).
+func addBias[T Float](yg, b []T, m0, mg, ld, p0, p1 int) {
+	if b == nil {
+		return
+	}
+	for i := range mg {
+		bv := b[m0+i]
+		row := yg[i*ld+p0 : i*ld+p1]
+		for j := range row {
+			row[j] += bv
+		}
+	}
+}
+
+// fillBias sets every output channel of y to its bias (0 without one).
+func fillBias[T Float](y, b []T, n, m, plane int) error {
+	for i := range n * m {
+		var v T
+		if b != nil {
+			v = b[i%m]
+		}
+		row := y[i*plane : (i+1)*plane]
+		for j := range row {
+			row[j] = v
+		}
+	}
+	return nil
+}
+
+// depthwiseForward is Forward for group == C == M over one or two spatial
+// axes: each output plane is its input plane under one small kernel,
+// summed tap by tap over the rows of the output.
+func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
+	ih, iw, oh, ow := 1, s.Image[0], 1, s.Grid[0]
+	kh, kw, sh, sw, dh, dw, ph, pw := 1, s.Kernel[0], 1, s.Stride[0], 1, s.Dilation[0], 0, s.Pad[0]
+	if len(s.Kernel) == 2 {
+		ih, iw, oh, ow = s.Image[0], s.Image[1], s.Grid[0], s.Grid[1]
+		kh, kw, sh, sw, dh, dw, ph, pw = s.Kernel[0], s.Kernel[1], s.Stride[0], s.Stride[1], s.Dilation[0], s.Dilation[1], s.Pad[0], s.Pad[1]
+	}
+	pin, pout := ih*iw, oh*ow
+	planes := s.N * s.C
+	return parallel.Range(cfg.Ctx, cfg.threads(), planes, planes*pout*kh*kw, func(lo, hi int) error {
+		for plane := lo; plane < hi; plane++ {
+			if err := cfg.err(); err != nil {
+				return err
+			}
+			c := plane % s.C
+			xp := x[plane*pin : (plane+1)*pin]
+			yp := y[plane*pout : (plane+1)*pout]
+			wc := w[c*kh*kw : (c+1)*kh*kw]
+			var bv T
+			if b != nil {
+				bv = b[c]
+			}
+			for i := range yp {
+				yp[i] = bv
+			}
+			for o := range oh {
+				yrow := yp[o*ow : (o+1)*ow]
+				for r := range kh {
+					i := o*sh - ph + r*dh
+					if i < 0 || i >= ih {
+						continue
+					}
+					xrow := xp[i*iw : (i+1)*iw]
+					wr := wc[r*kw : (r+1)*kw]
+					if kw == 3 && sw == 1 {
+						row3(yrow, xrow, wr[0], wr[1], wr[2], -pw, dw)
+						continue
+					}
+					for q := range kw {
+						wv := wc[r*kw+q]
+						base := q*dw - pw
+						lo, hi := validRange(base, sw, iw, ow)
+						if sw == 1 {
+							src := xrow[lo+base : hi+base]
+							dst := yrow[lo:hi]
+							for j := range dst {
+								dst[j] += wv * src[j]
+							}
+							continue
+						}
+						for j := lo; j < hi; j++ {
+							yrow[j] += wv * xrow[j*sw+base]
+						}
+					}
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// row3 adds the three taps w0, w1, w2 (dilation d apart, the first at
+// input offset base) of a stride-1 kernel row to y from the input row x:
+// one pass over the positions every tap reaches, the edges tap by tap.
+func row3[T Float](y, x []T, w0, w1, w2 T, base, d int) {
+	n, size := len(y), len(x)
+	lo0, hi0 := validRange(base, 1, size, n)
+	lo1, hi1 := validRange(base+d, 1, size, n)
+	lo2, hi2 := validRange(base+2*d, 1, size, n)
+	lo, hi := max(lo0, lo1, lo2), min(hi0, hi1, hi2)
+	if lo >= hi {
+		lo, hi = n, n
+	}
+	edge := func(w T, off, a, b int) {
+		for j := a; j < b; j++ {
+			y[j] += w * x[j+off]
+		}
+	}
+	edge(w0, base, lo0, min(hi0, lo))
+	edge(w1, base+d, lo1, min(hi1, lo))
+	edge(w2, base+2*d, lo2, min(hi2, lo))
+	if hi > lo {
+		x0 := x[lo+base : hi+base]
+		x1 := x[lo+base+d : hi+base+d]
+		x2 := x[lo+base+2*d : hi+base+2*d]
+		yy := y[lo:hi]
+		for j := range yy {
+			yy[j] += w0*x0[j] + w1*x1[j] + w2*x2[j]
+		}
+	}
+	edge(w0, base, max(lo0, hi), hi0)
+	edge(w1, base+d, max(lo1, hi), hi1)
+	edge(w2, base+2*d, max(lo2, hi), hi2)
+}
+
+// validRange returns the window positions [lo, hi) of [0, n) whose tap
+// j*stride + base falls inside [0, size).
+func validRange(base, stride, size, n int) (lo, hi int) {
+	if base < 0 {
+		lo = (-base + stride - 1) / stride
+	}
+	last := size - 1 - base
+	if last < 0 {
+		return 0, 0
+	}
+	hi = min(n, last/stride+1)
+	if lo > hi {
+		return 0, 0
+	}
+	return lo, hi
+}

@@ -1,0 +1,269 @@
+package conv
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"testing"
+)
+
+// The engine against direct loops over the definition, on random shapes
+// with tiles of 1 to 7 columns (so that every path crosses tile and row
+// boundaries) on 1 and 3 cores. float64 sums of small integers are exact
+// whatever the order, so the results must be equal.
+
+func naiveForward(s Shape, x, w, b []float64) []float64 {
+	cg, mg := s.C/s.Group, s.M/s.Group
+	r := len(s.Kernel)
+	pout := prod(s.Grid)
+	y := make([]float64, s.N*s.M*pout)
+	o, t, in := make([]int, r), make([]int, r), make([]int, r)
+	for n := range s.N {
+		for m := range s.M {
+			g := m / mg
+			for p := range pout {
+				unravel(p, s.Grid, o)
+				var sum float64
+				if b != nil {
+					sum = b[m]
+				}
+				for c := range cg {
+					for k := range prod(s.Kernel) {
+						unravel(k, s.Kernel, t)
+						ok := true
+						for a := range r {
+							in[a] = o[a]*s.Stride[a] - s.Pad[a] + t[a]*s.Dilation[a]
+							ok = ok && in[a] >= 0 && in[a] < s.Image[a]
+						}
+						if ok {
+							sum += x[(n*s.C+g*cg+c)*prod(s.Image)+ravel(in, s.Image)] * w[(m*cg+c)*prod(s.Kernel)+k]
+						}
+					}
+				}
+				y[(n*s.M+m)*pout+p] = sum
+			}
+		}
+	}
+	return y
+}
+
+func naiveTranspose(s Shape, x, w []float64) []float64 {
+	cg, mg := s.C/s.Group, s.M/s.Group
+	r := len(s.Kernel)
+	pin, pout := prod(s.Grid), prod(s.Image)
+	y := make([]float64, s.N*s.M*pout)
+	i, t, o := make([]int, r), make([]int, r), make([]int, r)
+	for n := range s.N {
+		for c := range s.C {
+			g := c / cg
+			for p := range pin {
+				unravel(p, s.Grid, i)
+				for m := range mg {
+					for k := range prod(s.Kernel) {
+						unravel(k, s.Kernel, t)
+						ok := true
+						for a := range r {
+							o[a] = i[a]*s.Stride[a] - s.Pad[a] + t[a]*s.Dilation[a]
+							ok = ok && o[a] >= 0 && o[a] < s.Image[a]
+						}
+						if ok {
+							y[(n*s.M+g*mg+m)*pout+ravel(o, s.Image)] += x[(n*s.C+c)*pin+p] * w[(c*mg+m)*prod(s.Kernel)+k]
+						}
+					}
+				}
+			}
+		}
+	}
+	return y
+}
+
+func unravel(p int, shape, out []int) {
+	for a := len(shape) - 1; a >= 0; a-- {
+		out[a] = p % shape[a]
+		p /= shape[a]
+	}
+}
+
+func ravel(idx, shape []int) int {
+	p := 0
+	for a := range shape {
+		p = p*shape[a] + idx[a]
+	}
+	return p
+}
+
+func randInts(r *rand.Rand, n int, lo, hi int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = float64(lo + r.IntN(hi-lo+1))
+	}
+	return v
+}
+
+// randShape draws a convolution; out is the grid for the image (Forward).
+func randShape(r *rand.Rand) Shape {
+	rank := 1 + r.IntN(3)
+	s := Shape{N: 1 + r.IntN(2), Group: 1 + r.IntN(3)}
+	cg, mg := 1+r.IntN(3), 1+r.IntN(3)
+	if r.IntN(3) == 0 {
+		cg, mg = 1, 1
+	}
+	s.C, s.M = cg*s.Group, mg*s.Group
+	pointwise := r.IntN(5) == 0
+	for range rank {
+		k, st, d, p := 1+r.IntN(3), 1+r.IntN(3), 1+r.IntN(2), r.IntN(3)
+		if pointwise {
+			k, st, p = 1, 1, 0
+		}
+		in := (k-1)*d + 1 + r.IntN(9)
+		out := (in+2*p-(k-1)*d-1)/st + 1
+		s.Image, s.Grid, s.Kernel = append(s.Image, in), append(s.Grid, out), append(s.Kernel, k)
+		s.Stride, s.Dilation, s.Pad = append(s.Stride, st), append(s.Dilation, d), append(s.Pad, p)
+	}
+	return s
+}
+
+func TestForwardAndTransposeMatchTheDefinition(t *testing.T) {
+	defer func(b, m int) { tileBytes, minTile = b, m }(tileBytes, minTile)
+	r := rand.New(rand.NewPCG(1, 2))
+	for iter := range 400 {
+		tileBytes, minTile = 1, 1+r.IntN(7)
+		s := randShape(r)
+		cfg := Config{Threads: 1 + 2*r.IntN(2)}
+		x := randInts(r, s.N*s.C*prod(s.Image), -3, 3)
+		w := randInts(r, s.M*(s.C/s.Group)*prod(s.Kernel), -3, 3)
+		b := randInts(r, s.M, -3, 3)
+		if r.IntN(2) == 0 {
+			b = nil
+		}
+		y := make([]float64, s.N*s.M*prod(s.Grid))
+		if err := Forward(cfg, s, x, w, b, y); err != nil {
+			t.Fatal(err)
+		}
+		want := naiveForward(s, x, w, b)
+		for i := range want {
+			if y[i] != want[i] {
+				t.Fatalf("%d: Forward %+v: element %d is %v, want %v", iter, s, i, y[i], want[i])
+			}
+		}
+		// The transposed convolution: x on the grid, y on the image;
+		// W is C x M/group x kernel.
+		xt := randInts(r, s.N*s.C*prod(s.Grid), -3, 3)
+		wt := randInts(r, s.C*(s.M/s.Group)*prod(s.Kernel), -3, 3)
+		yt := make([]float64, s.N*s.M*prod(s.Image))
+		if err := Transpose(cfg, s, xt, wt, nil, yt); err != nil {
+			t.Fatal(err)
+		}
+		want = naiveTranspose(s, xt, wt)
+		for i := range want {
+			if yt[i] != want[i] {
+				t.Fatalf("%d: Transpose %+v: element %d is %v, want %v", iter, s, i, yt[i], want[i])
+			}
+		}
+		// Integer: the same convolution on bytes with zero points.
+		xb, wb := make([]byte, len(x)), make([]byte, len(w))
+		for i, v := range x {
+			xb[i] = byte(int8(v + 1))
+		}
+		for i, v := range w {
+			wb[i] = byte(int8(v - 2))
+		}
+		yi := make([]int32, len(y))
+		if err := Integer(cfg, s, xb, true, byte(1), wb, true, []int32{-2}, yi); err != nil {
+			t.Fatal(err)
+		}
+		want = naiveForward(s, x, w, nil)
+		for i := range want {
+			if float64(yi[i]) != want[i] {
+				t.Fatalf("%d: Integer %+v: element %d is %v, want %v", iter, s, i, yi[i], want[i])
+			}
+		}
+	}
+}
+
+func TestScratchIsChargedBeforeWork(t *testing.T) {
+	s := Shape{N: 1, C: 4, M: 4, Group: 1, Image: []int{32, 32}, Grid: []int{32, 32}, Kernel: []int{3, 3},
+		Stride: []int{1, 1}, Dilation: []int{1, 1}, Pad: []int{1, 1}}
+	refused := errors.New("over budget")
+	var charged int64
+	cfg := Config{Threads: 1, Charge: func(b int64) error { charged += b; return refused }}
+	y := make([]float32, 4*32*32)
+	y[0] = 42
+	err := Forward(cfg, s, make([]float32, 4*32*32), make([]float32, 4*4*9), nil, y)
+	if !errors.Is(err, refused) || y[0] != 42 {
+		t.Fatalf("got %v (y[0] %v), want the refusal before any work", err, y[0])
+	}
+	if want := ScratchBytes(s, 4, 1); charged != want {
+		t.Errorf("charged %d bytes, ScratchBytes says %d", charged, want)
+	}
+}
+
+// countdown is a context cancelled at the n-th look at its Done channel:
+// a cancellation in the middle of a run, between two tiles.
+type countdown struct {
+	context.Context
+	n    int
+	done chan struct{}
+}
+
+func (c *countdown) Done() <-chan struct{} {
+	if c.n--; c.n == 0 {
+		close(c.done)
+	}
+	return c.done
+}
+
+func (c *countdown) Err() error {
+	select {
+	case <-c.done:
+		return context.Canceled
+	default:
+		return nil
+	}
+}
+
+func TestCancelledBetweenTiles(t *testing.T) {
+	defer func(b, m int) { tileBytes, minTile = b, m }(tileBytes, minTile)
+	tileBytes, minTile = 1, 4
+	s := Shape{N: 1, C: 2, M: 2, Group: 1, Image: []int{16, 16}, Grid: []int{16, 16}, Kernel: []int{3, 3},
+		Stride: []int{1, 1}, Dilation: []int{1, 1}, Pad: []int{1, 1}}
+	for _, run := range []func(Config) error{
+		func(cfg Config) error {
+			return Forward(cfg, s, make([]float32, 2*256), make([]float32, 2*2*9), nil, make([]float32, 2*256))
+		},
+		func(cfg Config) error {
+			return Transpose(cfg, s, make([]float32, 2*256), make([]float32, 2*2*9), nil, make([]float32, 2*256))
+		},
+	} {
+		ctx := &countdown{Context: context.Background(), n: 5, done: make(chan struct{})}
+		if err := run(Config{Ctx: ctx, Threads: 1}); !errors.Is(err, context.Canceled) {
+			t.Errorf("got %v, want context.Canceled", err)
+		}
+	}
+}
+
+// The speed table's three cases (issue 24), on one core:
+//
+//	go test ./ops/internal/conv -run XXX -bench . -benchtime 3x
+func BenchmarkSpeedTable(b *testing.B) {
+	sq := func(c, m, k, pad, group int) Shape {
+		return Shape{N: 8, C: c, M: m, Group: group, Image: []int{56, 56}, Grid: []int{56, 56}, Kernel: []int{k, k},
+			Stride: []int{1, 1}, Dilation: []int{1, 1}, Pad: []int{pad, pad}}
+	}
+	for _, c := range []struct {
+		name string
+		s    Shape
+	}{{"3x3_64_64", sq(64, 64, 3, 1, 1)}, {"1x1_64_256", sq(64, 256, 1, 0, 1)}, {"depthwise_3x3_128", sq(128, 128, 3, 1, 128)}} {
+		b.Run(c.name, func(b *testing.B) {
+			s := c.s
+			x := make([]float32, s.N*s.C*56*56)
+			w := make([]float32, s.M*(s.C/s.Group)*prod(s.Kernel))
+			y := make([]float32, s.N*s.M*56*56)
+			for b.Loop() {
+				if err := Forward(Config{Threads: 1}, s, x, w, nil, y); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
