@@ -40,6 +40,7 @@ func TestStandardsListEveryCaseOfTheIssue(t *testing.T) {
 		"matmul_16x256x512_512", "gemm_1024", // issue 24: matrix products
 		"conv_3x3_64_64_p1", "conv_1x1_64_256", "conv_depthwise_3x3_128", // issue 24: convolution
 		"layernorm_hidden", "batchnorm_inference", // issue 24: normalizations
+		"lstm_h128_i64_s100_b8", // issue 25: recurrent
 	}
 	var got []string
 	for _, s := range Standards() {

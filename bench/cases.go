@@ -270,6 +270,16 @@ func Standards() []Standard {
 				randomFloats("scale", []int{64}), randomFloats("bias", []int{64}), randomFloats("mean", []int{64}),
 				positiveFloats("var", []int{64}))
 		}},
+		// Issue 25: one LSTM layer, hidden 128, input 64, 100 steps, batch 8
+		// (whatever the batch of the other cases), weights as initializers
+		// in [-0.1, 0.1), a trained layer's scale (about 1/sqrt(hidden)):
+		// weights in [-1, 1) make the layer chaotic, and any two engines'
+		// rounding differences grow over the steps to the values' size.
+		{"lstm_h128_i64_s100_b8", "LSTM", func(int) caseSpec {
+			return unary("LSTM", []int{100, 8, 64}, []int{100, 1, 8, 128}, []*pb.AttributeProto{attrInt("hidden_size", 128)},
+				scaled(randomFloats("W", []int{1, 512, 64}), 0.1), scaled(randomFloats("R", []int{1, 512, 128}), 0.1),
+				scaled(randomFloats("B", []int{1, 1024}), 0.1))
+		}},
 	}
 }
 
@@ -389,6 +399,15 @@ func positiveFloats(name string, shape []int) named {
 	v, _ := tensor.Data[float32](x.t)
 	for i := range v {
 		v[i] = 1 + v[i]/2
+	}
+	return x
+}
+
+// scaled multiplies a float32 tensor's values by s, in place.
+func scaled(x named, s float32) named {
+	v, _ := tensor.Data[float32](x.t)
+	for i := range v {
+		v[i] *= s
 	}
 	return x
 }

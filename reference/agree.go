@@ -45,6 +45,22 @@ import (
 // map x*a + b per channel in float64, lie within 8 * eps * M of the
 // reference (batchnormbound.go states M); the other normalizations agree
 // bit for bit.
+//
+// The recurrent operators LSTM, GRU and RNN are another exception: the
+// fast engine computes float, float16 and bfloat16 in float32 (its
+// sigmoid, tanh and exponential within 3 units in the last place,
+// ops/internal/mathf) and sums the products in its own order, the
+// reference in float64. There each element must lie within
+//
+//	(4*u + 16*c*(I + H + 4)*T) * S
+//
+// of the reference, u being the unit roundoff of the output type (as
+// above), c that of the computing type (2^-24 for float32, 2^-53 for
+// double), I the input size, H the hidden size, T the sequence length
+// (a rounding error of one step is carried into the next through H) and
+// S the largest of 1 and the output's largest |element|. It is an
+// engineering bound, not a proof: the random tests (TestEnginesAgree...)
+// and the node tests hold the engines to it.
 func Agree(n *ops.Node, in []tensor.Value, fast, ref []tensor.Value) error {
 	if len(fast) != len(ref) {
 		return fmt.Errorf("%d outputs from the fast engine, %d from the reference", len(fast), len(ref))
@@ -116,6 +132,9 @@ func agreeTensor(n *ops.Node, in []tensor.Value, fast, ref *tensor.Tensor) error
 		}
 		if !ok {
 			b, ok = batchNormBound(n, in, ref.DataType())
+		}
+		if !ok {
+			b, ok = recurrentBound(n, in, ref)
 		}
 		if !ok {
 			return fmt.Errorf("the engines differ (bit for bit) at element %v", firstDifference(fast, ref))
@@ -295,6 +314,49 @@ func convBound(n *ops.Node, in []tensor.Value, dt tensor.DataType) (float64, boo
 		return math.Inf(1), true
 	}
 	return 2 * (k + 8) * eps * (k*m + b), true
+}
+
+// recurrentBound returns the bound Agree states for an output ref of LSTM,
+// GRU or RNN, and false for any other node.
+func recurrentBound(n *ops.Node, in []tensor.Value, ref *tensor.Tensor) (float64, bool) {
+	if (n.OpType != "LSTM" && n.OpType != "GRU" && n.OpType != "RNN") || len(in) < 3 {
+		return 0, false
+	}
+	x, ok1 := in[0].(*tensor.Tensor)
+	r, ok2 := in[2].(*tensor.Tensor)
+	if !ok1 || !ok2 || x == nil || r == nil || x.Rank() != 3 || r.Rank() != 3 {
+		return 0, false
+	}
+	layout, _ := n.Int("layout", 0)
+	steps := x.Shape()[0]
+	if layout == 1 {
+		steps = x.Shape()[1]
+	}
+	var u, c float64
+	switch ref.DataType() {
+	case tensor.Float:
+		u, c = 0x1p-24, 0x1p-24
+	case tensor.Float16:
+		u, c = 0x1p-11, 0x1p-24
+	case tensor.BFloat16:
+		u, c = 0x1p-8, 0x1p-24
+	case tensor.Double:
+		u, c = 0x1p-53, 0x1p-53
+	default:
+		return 0, false
+	}
+	values, err := ref.Float64s()
+	if err != nil {
+		return 0, false
+	}
+	s := 1.0
+	for _, v := range values {
+		if !math.IsInf(v, 0) && !math.IsNaN(v) {
+			s = max(s, math.Abs(v))
+		}
+	}
+	size := float64(x.Shape()[2] + r.Shape()[2] + 4)
+	return (4*u + 16*c*size*float64(max(steps, 1))) * s, true
 }
 
 // firstDifference returns the multi-index of the first element at which

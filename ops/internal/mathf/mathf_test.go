@@ -1,0 +1,143 @@
+package mathf
+
+import (
+	"math"
+	"testing"
+)
+
+// ulps returns |got - want| in units of the last place of the float32
+// nearest want (the smallest subnormal's spacing at the bottom).
+func ulps(got float32, want float64) float64 {
+	w := float32(want)
+	if w == 0 {
+		w = math.SmallestNonzeroFloat32
+	}
+	a := math.Abs(float64(w))
+	next := float64(math.Nextafter32(float32(a), float32(math.Inf(1))))
+	return math.Abs(float64(got)-want) / (next - a)
+}
+
+// sweep calls f on every step-th float32 of magnitude up to hi, both
+// signs: the same density of samples in every binade.
+func sweep(hi float32, step uint32, f func(x float32)) {
+	for b := uint32(0); b <= math.Float32bits(hi); b += step {
+		x := math.Float32frombits(b)
+		f(x)
+		f(-x)
+	}
+}
+
+func TestAccuracy(t *testing.T) {
+	step := uint32(101)
+	if testing.Short() {
+		step = 10007
+	}
+	cases := []struct {
+		name  string
+		f     func(float32) float32
+		exact func(float64) float64
+		bound float64
+	}{
+		{"Exp", Exp, math.Exp, 1.5},
+		{"Sigmoid", Sigmoid, func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }, 3},
+		{"Tanh", Tanh, math.Tanh, 2},
+	}
+	for _, c := range cases {
+		worst, at := 0.0, float32(0)
+		sweep(100, step, func(x float32) {
+			want := c.exact(float64(x))
+			if want > math.MaxFloat32 {
+				return
+			}
+			if e := ulps(c.f(x), want); e > worst {
+				worst, at = e, x
+			}
+		})
+		t.Logf("%s: at most %.3f ulps (at %v)", c.name, worst, at)
+		if worst > c.bound {
+			t.Errorf("%s: %.3f ulps at %v, above the stated %.1f", c.name, worst, at, c.bound)
+		}
+	}
+}
+
+func TestSpecialValues(t *testing.T) {
+	inf := float32(math.Inf(1))
+	for _, c := range []struct {
+		name string
+		got  float32
+		want float32
+	}{
+		{"Exp(-inf)", Exp(-inf), 0}, {"Exp(inf)", Exp(inf), inf}, {"Exp(0)", Exp(0), 1},
+		{"Sigmoid(-inf)", Sigmoid(-inf), 0}, {"Sigmoid(inf)", Sigmoid(inf), 1}, {"Sigmoid(0)", Sigmoid(0), 0.5},
+		{"Tanh(-inf)", Tanh(-inf), -1}, {"Tanh(inf)", Tanh(inf), 1}, {"Tanh(0)", Tanh(0), 0},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	nan := float32(math.NaN())
+	for _, f := range []func(float32) float32{Exp, Sigmoid, Tanh} {
+		if y := f(nan); y == y {
+			t.Errorf("NaN gives %v", y)
+		}
+	}
+}
+
+func BenchmarkSigmoid(b *testing.B) {
+	x := float32(0)
+	for i := 0; i < b.N; i++ {
+		x += Sigmoid(float32(i&1023) * 0.01)
+	}
+	_ = x
+}
+
+func BenchmarkTanh(b *testing.B) {
+	x := float32(0)
+	for i := 0; i < b.N; i++ {
+		x += Tanh(float32(i&1023) * 0.01)
+	}
+	_ = x
+}
+
+// The slice forms give the scalar functions' bits.
+func TestSlicesMatchScalars(t *testing.T) {
+	var xs []float32
+	sweep(110, 100003, func(x float32) { xs = append(xs, x) })
+	inf := float32(math.Inf(1))
+	xs = append(xs, inf, -inf, float32(math.NaN()), 0, float32(math.Copysign(0, -1)))
+	for _, c := range []struct {
+		name   string
+		slice  func([]float32)
+		scalar func(float32) float32
+	}{{"Sigmoids", Sigmoids, Sigmoid}, {"Tanhs", Tanhs, Tanh}} {
+		v := append([]float32{}, xs...)
+		c.slice(v)
+		for i, x := range xs {
+			if want := c.scalar(x); math.Float32bits(v[i]) != math.Float32bits(want) && !(v[i] != v[i] && want != want) {
+				t.Fatalf("%s at %v: %v, scalar %v", c.name, x, v[i], want)
+			}
+		}
+	}
+}
+
+func BenchmarkSigmoids(b *testing.B) {
+	v := make([]float32, 1024)
+	for b.Loop() {
+		for i := range v {
+			v[i] = float32(i&1023)*0.01 - 5
+		}
+		Sigmoids(v)
+	}
+}
+
+func BenchmarkSigmoidLoop(b *testing.B) {
+	v := make([]float32, 1024)
+	for b.Loop() {
+		for i := range v {
+			v[i] = float32(i&1023)*0.01 - 5
+		}
+		for i, x := range v {
+			v[i] = Sigmoid(x)
+		}
+	}
+}

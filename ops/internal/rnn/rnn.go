@@ -1,0 +1,632 @@
+// Package rnn is the recurrent-cell engine: one layer of an LSTM, a GRU or
+// a simple RNN run over a whole batch of sequences, forward, reverse or
+// both directions, in float32 or float64.
+//
+// The operators LSTM, GRU and RNN of package ops run on it (they parse the
+// node and convert float16 and bfloat16 to float32 around it). The work is
+// laid out as onnxruntime's CPU cells do: every time step's input
+// projection X*W^T, for both directions, is one matrix product before the
+// first step; each step is then one small product H*R^T (two for a GRU
+// whose reset gate applies before its recurrent product) and one pass per
+// batch row that adds the biases and peepholes, clips, applies the
+// activations and updates the state, with the row in the cache. All
+// products go through the matrix-product engine (ops/internal/gemm).
+// Float32 gates use the float32 Sigmoid, Tanh and Exp of ops/internal/mathf;
+// float64 gates use package math.
+//
+// It never writes into an input, never allocates except the scratch that
+// ScratchElements counts (the caller checks and charges it first; the
+// products charge their own through gemm.Config.Charge), and looks at
+// gemm.Config.Ctx before every time step.
+package rnn
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/onnxshape/onnxshape/ops/internal/gemm"
+	"github.com/onnxshape/onnxshape/ops/internal/mathf"
+)
+
+// Cell is the kind of recurrent cell.
+type Cell int
+
+// The cells, each with the gates of its ONNX operator in the ONNX order:
+// LSTM i, o, f, c; GRU z, r, h; RNN i.
+const (
+	LSTM Cell = iota
+	GRU
+	RNN
+)
+
+// Gates returns the number of gates: the rows of W and R are Gates()*hidden.
+func (c Cell) Gates() int { return [...]int{4, 3, 1}[c] }
+
+// Activations returns the number of activation functions per direction:
+// f, g, h for an LSTM, f, g for a GRU, f for an RNN.
+func (c Cell) Activations() int { return [...]int{3, 2, 1}[c] }
+
+// Func is an activation function the recurrent operators allow.
+type Func int
+
+// The activation functions of the ONNX recurrent operators.
+const (
+	Relu Func = iota
+	Tanh
+	Sigmoid
+	Affine
+	LeakyRelu
+	ThresholdedRelu
+	ScaledTanh
+	HardSigmoid
+	Elu
+	Softsign
+	Softplus
+)
+
+var funcNames = [...]string{"Relu", "Tanh", "Sigmoid", "Affine", "LeakyRelu", "ThresholdedRelu",
+	"ScaledTanh", "HardSigmoid", "Elu", "Softsign", "Softplus"}
+
+func (f Func) String() string {
+	if f >= 0 && int(f) < len(funcNames) {
+		return funcNames[f]
+	}
+	return fmt.Sprintf("Func(%d)", int(f))
+}
+
+// ParseFunc returns the activation function of an ONNX name, compared
+// without regard to case as onnxruntime does.
+func ParseFunc(name string) (Func, bool) {
+	for i, n := range funcNames {
+		if strings.EqualFold(n, name) {
+			return Func(i), true
+		}
+	}
+	return 0, false
+}
+
+// Params returns how many of activation_alpha's and activation_beta's
+// values f consumes, and the defaults it takes when the lists run out:
+// those of the ONNX operators of the same name (Affine and ScaledTanh, which
+// have none, take onnxruntime's: 1 and 0, 1 and 1).
+func (f Func) Params() (alphas, betas int, alpha, beta float32) {
+	switch f {
+	case Affine:
+		return 1, 1, 1, 0
+	case LeakyRelu:
+		return 1, 0, 0.01, 0
+	case ThresholdedRelu, Elu:
+		return 1, 0, 1, 0
+	case ScaledTanh:
+		return 1, 1, 1, 1
+	case HardSigmoid:
+		return 1, 1, 0.2, 0.5
+	}
+	return 0, 0, 0, 0
+}
+
+// Activation is one activation function with its parameters.
+type Activation struct {
+	Func        Func
+	Alpha, Beta float32
+}
+
+// Spec is one run of a recurrent layer. Shapes (ONNX names):
+//
+//	X  [Seq, Batch, Input] (layout 0) or [Batch, Seq, Input] (layout 1)
+//	W  [Dirs, Gates*Hidden, Input]     R [Dirs, Gates*Hidden, Hidden]
+//	B  [Dirs, 2*Gates*Hidden]          (W's biases, then R's; nil: 0)
+//	H0, C0 [Dirs, Batch, Hidden] or [Batch, Dirs, Hidden] (nil: 0)
+//	P  [Dirs, 3*Hidden]                (LSTM peepholes i, o, f; nil: 0)
+//	Y  [Seq, Dirs, Batch, Hidden] or [Batch, Seq, Dirs, Hidden]
+//	YH, YC as H0
+type Spec struct {
+	Cell                      Cell
+	Seq, Batch, Input, Hidden int
+	Dirs                      int  // 1 or 2; with 2 the second runs in reverse
+	Reverse                   bool // with Dirs 1: the one direction runs in reverse
+	Layout                    int  // 0 or 1
+	// Clip, when positive, clamps every gate's input to its activation
+	// to [-Clip, Clip] (the cell state of an LSTM is not clipped).
+	Clip float64
+	// Acts lists Cell.Activations() functions per direction, direction
+	// after direction.
+	Acts              []Activation
+	LinearBeforeReset bool // GRU: the reset gate applies after R's product
+	InputForget       bool // LSTM: the forget gate is 1 - the input gate
+}
+
+// ScratchElements returns the elements of scratch a run of s allocates:
+// the input projections of every step, one step's recurrent products, the
+// state, the summed biases, and W and R transposed. A count past
+// math.MaxInt (hostile sizes) gives math.MaxInt, which no budget allows.
+func (s *Spec) ScratchElements() int {
+	gh := mul(s.Cell.Gates(), s.Hidden)
+	n := mul(mul(mul(s.Seq, s.Batch), s.Dirs), gh)
+	for _, k := range []int{mul(s.Batch, gh), mul(3*s.Batch, s.Hidden), mul(2, gh), mul(mul(s.Dirs, gh), add(s.Input, s.Hidden))} {
+		n = add(n, k)
+	}
+	return n
+}
+
+// mul and add are a*b and a+b for non-negative counts, saturated at
+// math.MaxInt.
+func mul(a, b int) int {
+	if a < 0 || b < 0 || (a != 0 && b > math.MaxInt/a) {
+		return math.MaxInt
+	}
+	return a * b
+}
+
+func add(a, b int) int {
+	if a < 0 || b < 0 || a > math.MaxInt-b {
+		return math.MaxInt
+	}
+	return a + b
+}
+
+// Inputs are the tensors' elements, laid out as Spec says. SeqLens holds
+// each batch entry's sequence length, in [0, Seq] (nil: Seq for all).
+type Inputs[T float32 | float64] struct {
+	X, W, R, B, H0, C0, P []T
+	SeqLens               []int
+}
+
+// Outputs are where a run writes; a nil slice is an output not wanted. Y
+// is zero past each sequence's length; YH and YC hold the state after
+// each sequence's last valid step (H0 and C0 for a length of 0).
+type Outputs[T float32 | float64] struct {
+	Y, YH, YC []T
+}
+
+// Run runs the layer s over in and writes out. The caller has checked the
+// slices' lengths against s and the scratch (ScratchElements) against its
+// budget.
+func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Outputs[T]) error {
+	if len(s.Acts) != s.Dirs*s.Cell.Activations() {
+		return fmt.Errorf("rnn: %d activations for %d directions of %d", len(s.Acts), s.Dirs, s.Cell.Activations())
+	}
+	clear(out.Y)
+	H, B, G := s.Hidden, s.Batch, s.Cell.Gates()
+	gh := G * H
+	scratch := make([]T, s.ScratchElements())
+	xw, scratch := scratch[:s.Seq*B*s.Dirs*gh], scratch[s.Seq*B*s.Dirs*gh:]
+	hr, scratch := scratch[:B*gh], scratch[B*gh:]
+	h, scratch := scratch[:B*H], scratch[B*H:]
+	c, scratch := scratch[:B*H], scratch[B*H:]
+	rh, scratch := scratch[:B*H], scratch[B*H:]
+	bias, rbias, scratch := scratch[:gh], scratch[gh:2*gh], scratch[2*gh:]
+	wt, rt := scratch[:s.Input*s.Dirs*gh], scratch[s.Input*s.Dirs*gh:]
+
+	// W and R transposed, so that every product reads B row by row: W^T
+	// as one [Input, Dirs*Gates*Hidden] matrix, each direction's R^T as
+	// [Hidden, Gates*Hidden].
+	transpose(wt, in.W, s.Dirs*gh, s.Input)
+	for d := 0; d < s.Dirs; d++ {
+		transpose(rt[d*H*gh:][:H*gh], in.R[d*gh*H:][:gh*H], gh, H)
+	}
+	// Every step's input projections, both directions: row (t, b) of X
+	// times W^T.
+	if err := gemmN(cfg, s.Seq*B, s.Dirs*gh, s.Input, in.X, s.Input, wt, s.Dirs*gh, xw, s.Dirs*gh); err != nil {
+		return err
+	}
+	for d := 0; d < s.Dirs; d++ {
+		r := &runner[T]{s: s, d: d, reverse: d == 1 || s.Reverse, xw: xw, hr: hr, h: h, c: c, rh: rh,
+			bias: bias, rbias: rbias, acts: s.Acts[d*s.Cell.Activations():][:s.Cell.Activations()],
+			rt: rt[d*H*gh:][:H*gh]}
+		r.init(in)
+		for step := 0; step < s.Seq; step++ {
+			if cfg.Ctx != nil {
+				if err := cfg.Ctx.Err(); err != nil {
+					return err
+				}
+			}
+			if err := r.step(cfg, step, in.SeqLens, out.Y); err != nil {
+				return err
+			}
+		}
+		r.finish(out)
+	}
+	return nil
+}
+
+// runner is one direction of a run.
+type runner[T float32 | float64] struct {
+	s                *Spec
+	d                int
+	reverse          bool
+	xw, hr, h, c, rh []T
+	bias, rbias      []T
+	rt               []T // R^T of the direction, [Hidden, Gates*Hidden]
+	pi, po, pf       []T // peepholes, nil when absent
+	acts             []Activation
+}
+
+// state returns the offset of (direction, batch entry) in H0, C0, YH, YC.
+func (r *runner[T]) state(b int) int {
+	s := r.s
+	if s.Layout == 1 {
+		return (b*s.Dirs + r.d) * s.Hidden
+	}
+	return (r.d*s.Batch + b) * s.Hidden
+}
+
+// init loads the initial state and sums the biases of direction r.d.
+func (r *runner[T]) init(in Inputs[T]) {
+	s := r.s
+	H, gh := s.Hidden, s.Cell.Gates()*s.Hidden
+	for b := 0; b < s.Batch; b++ {
+		dst := r.h[b*H:][:H]
+		if in.H0 != nil {
+			copy(dst, in.H0[r.state(b):][:H])
+		} else {
+			clear(dst)
+		}
+		dst = r.c[b*H:][:H]
+		if in.C0 != nil {
+			copy(dst, in.C0[r.state(b):][:H])
+		} else {
+			clear(dst)
+		}
+	}
+	clear(r.bias)
+	clear(r.rbias)
+	if in.B != nil {
+		wb := in.B[r.d*2*gh:][:gh]
+		rb := in.B[r.d*2*gh+gh:][:gh]
+		for j := range r.bias {
+			r.bias[j] = wb[j] + rb[j]
+		}
+		if s.Cell == GRU && s.LinearBeforeReset {
+			// h's recurrent bias goes inside the reset gate's product.
+			copy(r.bias[2*H:], wb[2*H:])
+			copy(r.rbias[2*H:], rb[2*H:])
+		}
+	}
+	if in.P != nil {
+		p := in.P[r.d*3*H:][:3*H]
+		r.pi, r.po, r.pf = p[:H], p[H:2*H], p[2*H:]
+	}
+}
+
+// xrow returns the input projection row of time t, batch entry b.
+func (r *runner[T]) xrow(t, b int) []T {
+	s := r.s
+	gh := s.Cell.Gates() * s.Hidden
+	row := t*s.Batch + b
+	if s.Layout == 1 {
+		row = b*s.Seq + t
+	}
+	return r.xw[(row*s.Dirs+r.d)*gh:][:gh]
+}
+
+// yrow returns Y's row of time t, batch entry b, nil when Y is not wanted.
+func (r *runner[T]) yrow(y []T, t, b int) []T {
+	if y == nil {
+		return nil
+	}
+	s := r.s
+	i := ((t*s.Dirs+r.d)*s.Batch + b) * s.Hidden
+	if s.Layout == 1 {
+		i = ((b*s.Seq+t)*s.Dirs + r.d) * s.Hidden
+	}
+	return y[i:][:s.Hidden]
+}
+
+// timeOf returns the time of step for batch entry b, false once its
+// sequence has ended: the reverse direction runs each sequence from its
+// own last valid step back.
+func (r *runner[T]) timeOf(step, b int, lens []int) (int, bool) {
+	n := r.s.Seq
+	if lens != nil {
+		n = lens[b]
+	}
+	if step >= n {
+		return 0, false
+	}
+	if r.reverse {
+		return n - 1 - step, true
+	}
+	return step, true
+}
+
+// step runs one time step over the batch.
+func (r *runner[T]) step(cfg gemm.Config, step int, lens []int, y []T) error {
+	s := r.s
+	H, gh := s.Hidden, s.Cell.Gates()*s.Hidden
+	n := gh
+	if s.Cell == GRU && !s.LinearBeforeReset {
+		n = 2 * H // h's product waits for the reset gate
+	}
+	if err := gemmN(cfg, s.Batch, n, H, r.h, H, r.rt, gh, r.hr, gh); err != nil {
+		return err
+	}
+	if s.Cell == GRU && !s.LinearBeforeReset {
+		for b := 0; b < s.Batch; b++ {
+			if t, ok := r.timeOf(step, b, lens); ok {
+				r.gruReset(r.xrow(t, b), r.hr[b*gh:][:gh], r.h[b*H:][:H], r.rh[b*H:][:H])
+			}
+		}
+		// (r ⊙ H) * Rh^T into the h gate's columns.
+		if err := gemmN(cfg, s.Batch, H, H, r.rh, H, r.rt[2*H:], gh, r.hr[2*H:], gh); err != nil {
+			return err
+		}
+	}
+	for b := 0; b < s.Batch; b++ {
+		t, ok := r.timeOf(step, b, lens)
+		if !ok {
+			continue
+		}
+		x, g := r.xrow(t, b), r.hr[b*gh:][:gh]
+		h := r.h[b*H:][:H]
+		switch s.Cell {
+		case LSTM:
+			r.lstm(x, g, h, r.c[b*H:][:H])
+		case GRU:
+			r.gru(x, g, h)
+		case RNN:
+			r.rnn(x, g, h)
+		}
+		if yr := r.yrow(y, t, b); yr != nil {
+			copy(yr, h)
+		}
+	}
+	return nil
+}
+
+// lstm updates one batch entry's h and c from its gates' products x (X*W^T)
+// and g (H*R^T), which it overwrites:
+//
+//	i = f(x_i + g_i + b_i + P_i⊙c)    f = f(x_f + g_f + b_f + P_f⊙c)
+//	c' = f⊙c + i⊙g(x_c + g_c + b_c)   o = f(x_o + g_o + b_o + P_o⊙c')
+//	h' = o⊙h(c')
+func (r *runner[T]) lstm(x, g, h, c []T) {
+	H := len(h)
+	gi, gO, gf, gc := g[:H], g[H:2*H], g[2*H:3*H], g[3*H:]
+	xi, xo, xf, xc := x[:H], x[H:2*H], x[2*H:3*H], x[3*H:]
+	bi, bo, bf, bc := r.bias[:H], r.bias[H:2*H], r.bias[2*H:3*H], r.bias[3*H:]
+	for j := range gi {
+		gi[j] += xi[j] + bi[j]
+		gf[j] += xf[j] + bf[j]
+		gc[j] += xc[j] + bc[j]
+	}
+	if r.pi != nil {
+		for j := range gi {
+			gi[j] += r.pi[j] * c[j]
+			gf[j] += r.pf[j] * c[j]
+		}
+	}
+	r.clip(gi)
+	r.clip(gc)
+	apply(r.acts[0], gi)
+	if r.s.InputForget {
+		for j := range gf {
+			gf[j] = 1 - gi[j]
+		}
+	} else {
+		r.clip(gf)
+		apply(r.acts[0], gf)
+	}
+	apply(r.acts[1], gc)
+	for j := range c {
+		c[j] = gf[j]*c[j] + gi[j]*gc[j]
+	}
+	for j := range gO {
+		gO[j] += xo[j] + bo[j]
+	}
+	if r.po != nil {
+		for j := range gO {
+			gO[j] += r.po[j] * c[j]
+		}
+	}
+	r.clip(gO)
+	apply(r.acts[0], gO)
+	copy(gc, c)
+	apply(r.acts[2], gc)
+	for j := range h {
+		h[j] = gO[j] * gc[j]
+	}
+}
+
+// gruReset computes, for a GRU whose reset gate applies before R's product,
+// the gates z and r into g and r⊙h into rh.
+func (r *runner[T]) gruReset(x, g, h, rh []T) {
+	H := len(h)
+	r.gruZR(x, g)
+	gr := g[H : 2*H]
+	for j := range rh {
+		rh[j] = gr[j] * h[j]
+	}
+}
+
+// gruZR finishes the gates z and r in g: f(x + g + b), clipped.
+func (r *runner[T]) gruZR(x, g []T) {
+	zr := g[:2*len(x)/3]
+	xzr := x[:len(zr)]
+	for j := range zr {
+		zr[j] += xzr[j] + r.bias[j]
+	}
+	r.clip(zr)
+	apply(r.acts[0], zr)
+}
+
+// gru updates one batch entry's h:
+//
+//	z = f(x_z + g_z + b_z)    r = f(x_r + g_r + b_r)
+//	n = g(x_h + (r⊙h)*R_h^T + Rb_h + Wb_h)       linear_before_reset 0
+//	n = g(x_h + r⊙(h*R_h^T + Rb_h) + Wb_h)       linear_before_reset 1
+//	h' = (1-z)⊙n + z⊙h
+func (r *runner[T]) gru(x, g, h []T) {
+	H := len(h)
+	gz, gr, gn := g[:H], g[H:2*H], g[2*H:]
+	xn, bn := x[2*H:], r.bias[2*H:]
+	if r.s.LinearBeforeReset {
+		r.gruZR(x, g)
+		rbn := r.rbias[2*H:]
+		for j := range gn {
+			gn[j] = xn[j] + gr[j]*(gn[j]+rbn[j]) + bn[j]
+		}
+	} else { // z and r are done (gruReset), gn holds (r⊙h)*R_h^T
+		for j := range gn {
+			gn[j] += xn[j] + bn[j]
+		}
+	}
+	r.clip(gn)
+	apply(r.acts[1], gn)
+	for j := range h {
+		h[j] = (1-gz[j])*gn[j] + gz[j]*h[j]
+	}
+}
+
+// rnn updates one batch entry's h: h' = f(x + g + b).
+func (r *runner[T]) rnn(x, g, h []T) {
+	for j := range g {
+		g[j] += x[j] + r.bias[j]
+	}
+	r.clip(g)
+	apply(r.acts[0], g)
+	copy(h, g)
+}
+
+// clip clamps v to [-Clip, Clip] when the run clips.
+func (r *runner[T]) clip(v []T) {
+	if r.s.Clip <= 0 {
+		return
+	}
+	hi := T(r.s.Clip)
+	for j, x := range v {
+		v[j] = min(max(x, -hi), hi) // NaN stays NaN
+	}
+}
+
+// finish writes the final state of direction r.d.
+func (r *runner[T]) finish(out Outputs[T]) {
+	H := r.s.Hidden
+	for b := 0; b < r.s.Batch; b++ {
+		if out.YH != nil {
+			copy(out.YH[r.state(b):][:H], r.h[b*H:][:H])
+		}
+		if out.YC != nil {
+			copy(out.YC[r.state(b):][:H], r.c[b*H:][:H])
+		}
+	}
+}
+
+// apply replaces every element of v by a(v).
+func apply[T float32 | float64](a Activation, v []T) {
+	alpha, beta := T(a.Alpha), T(a.Beta)
+	switch a.Func {
+	case Sigmoid:
+		switch v := any(v).(type) {
+		case []float32:
+			mathf.Sigmoids(v)
+		case []float64:
+			for j, x := range v {
+				if x >= 0 {
+					v[j] = 1 / (1 + math.Exp(-x))
+				} else {
+					e := math.Exp(x)
+					v[j] = e / (1 + e)
+				}
+			}
+		}
+	case Tanh:
+		switch v := any(v).(type) {
+		case []float32:
+			mathf.Tanhs(v)
+		case []float64:
+			for j, x := range v {
+				v[j] = math.Tanh(x)
+			}
+		}
+	case ScaledTanh:
+		for j, x := range v {
+			v[j] = beta * x
+		}
+		apply(Activation{Func: Tanh}, v)
+		for j, x := range v {
+			v[j] = alpha * x
+		}
+	case Relu:
+		for j, x := range v {
+			if x < 0 {
+				v[j] = 0
+			}
+		}
+	case Affine:
+		for j, x := range v {
+			v[j] = alpha*x + beta
+		}
+	case LeakyRelu:
+		for j, x := range v {
+			if x < 0 {
+				v[j] = alpha * x
+			}
+		}
+	case ThresholdedRelu:
+		for j, x := range v {
+			if x < alpha {
+				v[j] = 0
+			}
+		}
+	case HardSigmoid:
+		for j, x := range v {
+			v[j] = min(max(alpha*x+beta, 0), 1)
+		}
+	case Elu:
+		for j, x := range v {
+			if x < 0 {
+				v[j] = alpha * (exp(x) - 1)
+			}
+		}
+	case Softsign:
+		for j, x := range v {
+			if x < 0 {
+				v[j] = x / (1 - x)
+			} else {
+				v[j] = x / (1 + x)
+			}
+		}
+	case Softplus:
+		for j, x := range v {
+			// log(1 + e^x) = max(x, 0) + log(1 + e^-|x|), which never overflows.
+			v[j] = max(x, 0) + T(math.Log1p(float64(exp(-abs(x)))))
+		}
+	}
+}
+
+func abs[T float32 | float64](x T) T {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// exp is e^x in T: mathf.Exp for float32.
+func exp[T float32 | float64](x T) T {
+	if f, ok := any(x).(float32); ok {
+		return T(mathf.Exp(f))
+	}
+	return T(math.Exp(float64(x)))
+}
+
+// gemmN is C = A*B for row-major A (m×k), B (k×n) and C (m×n) in T.
+func gemmN[T float32 | float64](cfg gemm.Config, m, n, k int, a []T, lda int, b []T, ldb int, c []T, ldc int) error {
+	switch a := any(a).(type) {
+	case []float32:
+		return gemm.Float32(cfg, false, false, m, n, k, 1, a, lda, any(b).([]float32), ldb, 0, any(c).([]float32), ldc)
+	case []float64:
+		return gemm.Float64(cfg, false, false, m, n, k, 1, a, lda, any(b).([]float64), ldb, 0, any(c).([]float64), ldc)
+	}
+	return nil
+}
+
+// transpose writes the rows×cols matrix src, transposed, into dst.
+func transpose[T float32 | float64](dst, src []T, rows, cols int) {
+	for i := 0; i < rows; i++ {
+		for j, v := range src[i*cols:][:cols] {
+			dst[j*rows+i] = v
+		}
+	}
+}

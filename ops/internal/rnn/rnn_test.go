@@ -1,0 +1,85 @@
+package rnn
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/onnxshape/onnxshape/ops/internal/gemm"
+)
+
+// lstmSpec is the layer of issue 25's benchmark: hidden 128, input 64,
+// 100 steps, batch 8.
+func lstmSpec() *Spec {
+	return &Spec{Cell: LSTM, Seq: 100, Batch: 8, Input: 64, Hidden: 128, Dirs: 1,
+		Acts: []Activation{{Func: Sigmoid}, {Func: Tanh}, {Func: Tanh}}}
+}
+
+func filled(n int, s float64) []float32 {
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = float32(math.Sin(float64(i)*s)) * 0.1
+	}
+	return v
+}
+
+// BenchmarkLSTM runs the whole layer: the products (ops/internal/gemm)
+// and the gates.
+func BenchmarkLSTM(b *testing.B) {
+	s := lstmSpec()
+	in := Inputs[float32]{X: filled(100*8*64, 1.1), W: filled(512*64, 0.7), R: filled(512*128, 0.3), B: filled(1024, 0.9)}
+	out := Outputs[float32]{Y: make([]float32, 100*8*128)}
+	for b.Loop() {
+		if err := Run(gemm.Config{Ctx: context.Background(), Threads: 1}, s, in, out); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLSTMGates runs only the gates of the layer's 800 cell updates
+// (100 steps of 8 batch entries), what the engine adds to the products.
+func BenchmarkLSTMGates(b *testing.B) {
+	s := lstmSpec()
+	H := s.Hidden
+	r := &runner[float32]{s: s, acts: s.Acts, bias: filled(4*H, 0.2)}
+	x, g := filled(4*H, 0.5), make([]float32, 4*H)
+	h, c := make([]float32, H), filled(H, 0.4)
+	for b.Loop() {
+		for range 800 {
+			copy(g, x)
+			r.lstm(x, g, h, c)
+		}
+	}
+}
+
+func TestScratchSaturates(t *testing.T) {
+	s := &Spec{Cell: LSTM, Seq: math.MaxInt / 2, Batch: 3, Input: 1, Hidden: 1, Dirs: 2}
+	if n := s.ScratchElements(); n != math.MaxInt {
+		t.Errorf("ScratchElements = %d, want math.MaxInt", n)
+	}
+	if n := lstmSpec().ScratchElements(); n != 100*8*512+8*512+3*8*128+2*512+512*(64+128) {
+		t.Errorf("ScratchElements = %d", n)
+	}
+}
+
+func TestRunRefusesActivationCount(t *testing.T) {
+	s := lstmSpec()
+	s.Acts = s.Acts[:2]
+	if err := Run(gemm.Config{}, s, Inputs[float32]{}, Outputs[float32]{}); err == nil {
+		t.Error("2 activations for an LSTM: no error")
+	}
+}
+
+func TestParseFunc(t *testing.T) {
+	for i, name := range funcNames {
+		if f, ok := ParseFunc(name); !ok || f != Func(i) || f.String() != name {
+			t.Errorf("%s: %v %v", name, f, ok)
+		}
+	}
+	if f, ok := ParseFunc("sigmoid"); !ok || f != Sigmoid {
+		t.Error("names are read without regard to case")
+	}
+	if _, ok := ParseFunc("Swish"); ok {
+		t.Error("Swish is not a recurrent activation")
+	}
+}
