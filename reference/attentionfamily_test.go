@@ -13,7 +13,9 @@ import (
 // RotaryEmbedding and the losses agree bit for bit; Attention within the
 // bound that reference.Agree states.
 var attentionGenerators = map[string]func(r *rand.Rand) (*ops.Node, []tensor.Value){
-	"RotaryEmbedding": randRotaryEmbedding,
+	"RotaryEmbedding":           randRotaryEmbedding,
+	"NegativeLogLikelihoodLoss": func(r *rand.Rand) (*ops.Node, []tensor.Value) { return randLoss(r, "NegativeLogLikelihoodLoss") },
+	"SoftmaxCrossEntropyLoss":   func(r *rand.Rand) (*ops.Node, []tensor.Value) { return randLoss(r, "SoftmaxCrossEntropyLoss") },
 }
 
 func randRotaryEmbedding(r *rand.Rand) (*ops.Node, []tensor.Value) {
@@ -76,4 +78,50 @@ func TestAttentionFamilyEnginesAgree(t *testing.T) {
 			}
 		})
 	}
+}
+
+// randLoss draws scores [N, C, d...], targets (now and then ignore_index,
+// rarely out of range), weights or none, and a reduction.
+func randLoss(r *rand.Rand, name string) (*ops.Node, []tensor.Value) {
+	dt := []tensor.DataType{tensor.Float, tensor.Double, tensor.Float16, tensor.BFloat16}[r.IntN(4)]
+	shape := []int{1 + r.IntN(3), 1 + r.IntN(4)}
+	for range r.IntN(3) {
+		shape = append(shape, 1+r.IntN(3))
+	}
+	c := shape[1]
+	targetShape := append([]int{shape[0]}, shape[2:]...)
+	target := tensor.MustNew([]tensor.DataType{tensor.Int32, tensor.Int64}[r.IntN(2)], targetShape...)
+	attrs := map[string]ops.Attribute{"reduction": attrStr([]string{"none", "sum", "mean"}[r.IntN(3)])}
+	ignore := -1 - r.IntN(2)*(c-1)
+	if r.IntN(2) == 0 {
+		attrs["ignore_index"] = attrInt(ignore)
+	}
+	count := target.Len()
+	for i := range count {
+		v := int64(r.IntN(c))
+		switch r.IntN(8) {
+		case 0:
+			v = int64(ignore)
+		case 1:
+			if r.IntN(20) == 0 {
+				v = int64(c) // refused
+			}
+		}
+		if target.DataType() == tensor.Int32 {
+			d, _ := tensor.Data[int32](target)
+			d[i] = int32(v)
+		} else {
+			d, _ := tensor.Data[int64](target)
+			d[i] = v
+		}
+	}
+	in := []tensor.Value{randTensor(r, dt, shape, -4, 1, false), target}
+	if r.IntN(2) == 0 {
+		in = append(in, randTensor(r, dt, []int{c}, 0, 2, false))
+	}
+	n := &ops.Node{OpType: name, Version: pickVersion(r, name), Attrs: attrs, NumOutputs: 1}
+	if name == "SoftmaxCrossEntropyLoss" && r.IntN(2) == 0 {
+		n.NumOutputs = 2
+	}
+	return n, in
 }
