@@ -411,7 +411,7 @@ func attentionAs[A float32 | float64](opt *Options, op opRef, in AttentionInputs
 	pr := &attention.Problem[A]{
 		Batch: p.batch, QHeads: p.qHeads, KVHeads: p.kvHeads, QSeq: p.qSeq, KVSeq: p.total(), HeadK: p.headK, HeadV: p.headV,
 		QL: attentionLayout(p.threeD, p.qHeads, p.qSeq, p.headK), KL: kl, VL: vl,
-		YL: attentionLayout(p.threeD, p.qHeads, p.qSeq, p.headV),
+		YL:     attentionLayout(p.threeD, p.qHeads, p.qSeq, p.headV),
 		Causal: a.causal, ValidKeys: p.nonpad,
 	}
 	var err error
