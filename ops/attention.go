@@ -433,7 +433,7 @@ func attentionAs[A float32 | float64](opt *Options, op opRef, in AttentionInputs
 		pr.CausalOffset = make([]int, p.batch)
 		for b := range pr.CausalOffset {
 			pr.CausalOffset[b] = p.past
-			if p.past == 0 && p.nonpad != nil {
+			if in.PastKey == nil && p.nonpad != nil {
 				pr.CausalOffset[b] = p.nonpad[b] - p.qSeq
 			}
 		}

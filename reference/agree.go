@@ -22,8 +22,9 @@ import (
 // weights is below it) and eps the unit roundoff of the narrower of the
 // computing and the output type (2^-24 for float, 2^-11 for float16, 2^-8 for
 // bfloat16, 2^-53 for double); for the integer types, within 1, since a
-// value half-way between two integers may be rounded either way. NaN must
-// meet NaN and an infinity the same infinity.
+// value half-way between two integers may be rounded either way. And
+// Attention, whose bound attentionBound states (agree_attention.go). NaN
+// must meet NaN and an infinity the same infinity.
 func Agree(n *ops.Node, in []tensor.Value, fast, ref []tensor.Value) error {
 	if len(fast) != len(ref) {
 		return fmt.Errorf("%d outputs from the fast engine, %d from the reference", len(fast), len(ref))
@@ -83,6 +84,9 @@ func agreeTensor(n *ops.Node, in []tensor.Value, fast, ref *tensor.Tensor) error
 		return nil
 	}
 	bound, ok := resizeBound(n, in, ref.DataType())
+	if !ok {
+		bound, ok = attentionBound(n, in, ref.DataType())
+	}
 	if !ok {
 		return fmt.Errorf("the engines differ (bit for bit) at element %v", firstDifference(fast, ref))
 	}
