@@ -93,7 +93,7 @@ func Attention(in AttentionInputs, o AttentionOptions, opts ...Option) (Attentio
 	}
 	a := attentionAttrs{causal: o.IsCausal, qHeads: int64(o.QNumHeads), kvHeads: int64(o.KVNumHeads),
 		mode: int64(o.QKMatMulOutputMode), scale: o.Scale, hasScale: o.Scale != 0, softcap: o.Softcap,
-		precision: int64(o.SoftmaxPrecision)}
+		precision: int64(o.SoftmaxPrecision), precisionPresent: o.SoftmaxPrecision != 0}
 	out, err := runAttention(opt, op, in, a, 4)
 	if err != nil {
 		return AttentionOutputs{}, err
