@@ -173,3 +173,19 @@ func TestAttentionRefusals(t *testing.T) {
 	_, err := runKernel(nil, "Attention", 23, 1, nil, q, k, k, nil, nil, nil, tensor.MustFromSlice([]int64{5}, 1))
 	wantRule(t, err, "nonpad_kv_seqlen", "")
 }
+
+// Attention over a 2,048-token sequence, batch 1, 8 heads of 64 (float32):
+//
+//	go test ./ops -run '^$' -bench Attention2048 -benchtime 3x
+func BenchmarkAttention2048(b *testing.B) {
+	q, k, v := seqTensor(1, 8, 2048, 64), seqTensor(1, 8, 2048, 64), seqTensor(1, 8, 2048, 64)
+	for _, causal := range []bool{false, true} {
+		b.Run(fmt.Sprintf("causal=%v", causal), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Attention(AttentionInputs{Q: q, K: k, V: v}, AttentionOptions{IsCausal: causal}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
