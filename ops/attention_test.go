@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/onnxshape/onnxshape/internal/runenv"
@@ -112,8 +113,11 @@ func TestAttentionBoundedScratch(t *testing.T) {
 	const seq, head = 2048, 64
 	q, k, v := seqTensor(1, 1, seq, head), seqTensor(1, 1, seq, head), seqTensor(1, 1, seq, head)
 	budget := int64(4 << 20)
+	var mu sync.Mutex // the workers charge at once
 	var used int64
 	opt := &Options{env: runenv.Env{Charge: func(n int64) error {
+		mu.Lock()
+		defer mu.Unlock()
 		if used+n > budget {
 			return fmt.Errorf("budget: %d + %d bytes above %d", used, n, budget)
 		}

@@ -3,6 +3,7 @@ package attention
 import (
 	"math"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 )
 
@@ -31,15 +32,15 @@ func TestTilesAgreeWithOneTile(t *testing.T) {
 		QL: BHSD(qh, qs, dk), KL: BHSD(kvh, ks, dk), VL: BHSD(kvh, ks, dv), YL: BHSD(qh, qs, dv),
 		Scale: 0.3, Softcap: 2, Causal: true, CausalOffset: []int{600, -5}, ValidKeys: []int{650, 700},
 		MaskAdd: mask, MaskStrides: [4]int{0, 0, ks, 1}, MaskCols: ks}
-	var charged int64
-	cfg := Config{Threads: 2, Charge: func(n int64) error { charged += n; return nil }}
+	var charged atomic.Int64 // the workers charge at once
+	cfg := Config{Threads: 2, Charge: func(n int64) error { charged.Add(n); return nil }}
 	tiled := p
 	tiled.Y = make([]float64, batch*qh*qs*dv)
 	if err := Run(cfg, &tiled); err != nil {
 		t.Fatal(err)
 	}
-	if max := int64(2 * (64*256 + 8*256 + 64*dv + 3*64) * 8); charged > max {
-		t.Errorf("charged %d bytes, more than two workers' tiles (%d)", charged, max)
+	if max := int64(2 * (64*256 + 8*256 + 64*dv + 3*64) * 8); charged.Load() > max {
+		t.Errorf("charged %d bytes, more than two workers' tiles (%d)", charged.Load(), max)
 	}
 	one := p
 	one.Y = make([]float64, batch*qh*qs*dv)
