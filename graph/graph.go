@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -60,6 +61,8 @@ type Model struct {
 	numIns int
 	// maxOuts is the most outputs a step has.
 	maxOuts int
+	// bodies are the model's subgraphs, compiled (see subgraph.go).
+	bodies []*body
 	// runs recycles the state of finished runs, so that a warm run
 	// allocates little beyond what its kernels create.
 	runs sync.Pool
@@ -107,7 +110,10 @@ type step struct {
 	node   *ops.Node
 	schema *ops.Schema
 	in     []int // slot of each input; -1 for an absent optional input
-	out    []int // slot of each output; -1 for an unused output
+	// implicit lists the slots the step's subgraphs read by name from the
+	// graph the step is in or from those enclosing it.
+	implicit []int
+	out      []int // slot of each output; -1 for an unused output
 	// inAt is where the step's input list starts in a run's arena.
 	inAt int
 	// release lists the slots this step reads (or writes) last: the run
@@ -350,21 +356,11 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 		}
 	}
 
-	steps := make([]step, len(nodes))
-	for i, np := range nodes {
-		st, err := prepareNode(np, i, opsets, slots, baseDir)
-		if err != nil {
-			return nil, err
-		}
-		steps[i] = st
-	}
-	order, err := nodeproto.Sort(nodes, producer)
+	steps, err := m.compileNodes(nodes, &scope{names: slots}, producer, opsets, baseDir, 0)
 	if err != nil {
 		return nil, err
 	}
-	for _, i := range order {
-		m.steps = append(m.steps, steps[i])
-	}
+	m.steps = steps
 
 	for i, vi := range g.GetOutput() {
 		name := vi.GetName()
@@ -406,42 +402,67 @@ func opsetVersions(mp *pb.ModelProto, opts LoadOptions) (map[string]int, error) 
 }
 
 // prepareNode resolves the node's operator and version, converts its
-// attributes, checks its arity and finds the slots of its inputs.
-func prepareNode(np *pb.NodeProto, i int, opsets map[string]int, slots map[string]int, baseDir string) (step, error) {
+// attributes (compiling its subgraphs, at nesting depth+1), checks its
+// arity and finds the slots of its inputs in sc. It also returns the names
+// its subgraphs read from sc's graph and those enclosing it.
+func (m *Model) prepareNode(np *pb.NodeProto, i int, opsets map[string]int, sc *scope, baseDir string, depth int) (step, []string, error) {
 	domain := np.GetDomain()
 	if domain == "ai.onnx" {
 		domain = ""
 	}
 	opset, ok := opsets[domain]
 	if !ok {
-		return step{}, nodeError(np, i, 0, fmt.Errorf("%w: the model imports no opset for domain %q", ops.ErrUnsupported, np.GetDomain()))
+		return step{}, nil, nodeError(np, i, 0, fmt.Errorf("%w: the model imports no opset for domain %q", ops.ErrUnsupported, np.GetDomain()))
 	}
 	schema, err := ops.Lookup(domain, np.GetOpType(), opset)
 	if err != nil {
-		return step{}, nodeError(np, i, 0, fmt.Errorf("%w (model opset %d)", err, opset))
+		return step{}, nil, nodeError(np, i, 0, fmt.Errorf("%w (model opset %d)", err, opset))
 	}
 	if err := nodeproto.CheckAttributes(np, schema); err != nil {
-		return step{}, nodeError(np, i, schema.Since, err)
+		return step{}, nil, nodeError(np, i, schema.Since, err)
 	}
 	node, err := nodeproto.Decode(np, schema.Since, baseDir)
 	if err != nil {
-		return step{}, nodeError(np, i, schema.Since, err)
+		return step{}, nil, nodeError(np, i, schema.Since, err)
 	}
 	if err := checkArity("inputs", len(np.GetInput()), schema.Inputs); err != nil {
-		return step{}, nodeError(np, i, schema.Since, err)
+		return step{}, nil, nodeError(np, i, schema.Since, err)
 	}
 	if err := checkArity("outputs", len(np.GetOutput()), schema.Outputs); err != nil {
-		return step{}, nodeError(np, i, schema.Since, err)
+		return step{}, nil, nodeError(np, i, schema.Since, err)
 	}
 	st := step{index: i, node: node, schema: schema, reference: referenceKernel(schema), prepared: new(atomic.Pointer[ops.Prepared])}
+	var implicit []string
+	for _, ap := range np.GetAttribute() {
+		a, ok := node.Attrs[ap.GetName()]
+		if !ok || a.Type != ops.AttrGraph {
+			continue
+		}
+		b, names, slots, err := m.compileBody(ap.GetG(), sc, opsets, baseDir, depth+1)
+		if err != nil {
+			var deep *depthError
+			if errors.As(err, &deep) && depth > 0 {
+				return step{}, nil, err // named once, by the outermost node
+			}
+			return step{}, nil, nodeError(np, i, schema.Since, fmt.Errorf("attribute %s: %w", ap.GetName(), err))
+		}
+		a.Graph = b.sg
+		node.Attrs[ap.GetName()] = a
+		for k, name := range names {
+			if !slices.Contains(st.implicit, slots[k]) {
+				st.implicit = append(st.implicit, slots[k])
+				implicit = append(implicit, name)
+			}
+		}
+	}
 	for k, name := range np.GetInput() {
 		if name == "" {
 			st.in = append(st.in, -1)
 			continue
 		}
-		s, ok := slots[name]
+		s, ok := sc.lookup(name)
 		if !ok {
-			return step{}, nodeError(np, i, schema.Since, fmt.Errorf("input #%d %q is no graph input, initializer or node output", k, name))
+			return step{}, nil, nodeError(np, i, schema.Since, fmt.Errorf("input #%d %q is no graph input, initializer or node output", k, name))
 		}
 		st.in = append(st.in, s)
 	}
@@ -450,9 +471,9 @@ func prepareNode(np *pb.NodeProto, i int, opsets map[string]int, slots map[strin
 			st.out = append(st.out, -1)
 			continue
 		}
-		st.out = append(st.out, slots[name])
+		st.out = append(st.out, sc.names[name])
 	}
-	return st, nil
+	return st, implicit, nil
 }
 
 func checkArity(what string, n int, r [2]int) error {

@@ -254,7 +254,8 @@ func TestDecodeNode(t *testing.T) {
 		attr *pb.AttributeProto
 		want string
 	}{
-		{&pb.AttributeProto{Name: proto.String("g"), Type: pb.AttributeProto_GRAPH.Enum(), G: &pb.GraphProto{}}, "attribute g: is of type graph"},
+		{&pb.AttributeProto{Name: proto.String("g"), Type: pb.AttributeProto_GRAPH.Enum()}, "attribute g: is of type graph but holds no graph"},
+		{&pb.AttributeProto{Name: proto.String("gs"), Type: pb.AttributeProto_GRAPHS.Enum(), Graphs: []*pb.GraphProto{{}}}, "attribute gs: is of type graphs"},
 		{&pb.AttributeProto{Name: proto.String("r"), RefAttrName: proto.String("outer")}, `attribute r: refers to function attribute "outer"`},
 		{&pb.AttributeProto{Name: proto.String("e")}, "attribute e: has no type and no value"},
 		{&pb.AttributeProto{Name: proto.String("t"), Type: pb.AttributeProto_TENSOR.Enum()}, "attribute t: is of type tensor but holds no tensor"},

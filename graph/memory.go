@@ -60,41 +60,35 @@ func (m *Model) planMemory() {
 	for _, s := range m.outSlots {
 		kept[s] = true
 	}
-	last := make([]int, m.numSlots) // position+1 of the last step to touch each slot
-	for pos, st := range m.steps {
-		// An output no step reads dies with its producer.
-		for _, s := range st.out {
-			if s >= 0 {
-				last[s] = pos + 1
-			}
-		}
-		for _, s := range st.in {
-			if s >= 0 {
-				last[s] = pos + 1
-			}
-		}
-	}
-	for s, pos := range last {
-		if pos > 0 && !kept[s] {
-			m.steps[pos-1].release = append(m.steps[pos-1].release, s)
-		}
-	}
+	planReleases(m.steps, func(s int) bool { return !kept[s] }, m.numSlots)
 	m.numIns = 0
-	for i := range m.steps {
-		m.steps[i].inAt = m.numIns
-		m.numIns += len(m.steps[i].in)
-		m.maxOuts = max(m.maxOuts, len(m.steps[i].out))
-	}
+	m.forEachStep(func(st *step) {
+		st.inAt = m.numIns
+		m.numIns += len(st.in)
+		m.maxOuts = max(m.maxOuts, len(st.out))
+	})
 
 	m.fixed = map[storageKey]struct{}{}
 	for _, c := range m.consts {
 		m.addFixed(c.value)
 	}
-	for _, st := range m.steps {
+	m.forEachStep(func(st *step) {
 		for _, a := range st.node.Attrs {
 			if a.Tensor != nil {
 				m.addFixed(a.Tensor)
 			}
+		}
+	})
+}
+
+// forEachStep calls fn on every step of the model and of its subgraphs.
+func (m *Model) forEachStep(fn func(*step)) {
+	for i := range m.steps {
+		fn(&m.steps[i])
+	}
+	for _, b := range m.bodies {
+		for i := range b.steps {
+			fn(&b.steps[i])
 		}
 	}
 }
@@ -153,10 +147,13 @@ type runState struct {
 	external map[storageKey]struct{}
 	live     int64 // bytes of owned
 	pending  int64 // bytes the running node has charged
-	peak     int64 // most of live+pending so far
-	peakPos  int   // position of the step that reached peak
-	pos      int   // position of the running step
-	plan     *MemoryPlan
+	// base is what the nodes running a subgraph (an If, a Loop...) had
+	// charged when their body started: counted until they end.
+	base    int64
+	peak    int64 // most of live+pending so far
+	peakPos int   // position of the step that reached peak
+	pos     int   // position of the running step
+	plan    *MemoryPlan
 	// headers holds, by slot, the tensor header a prepared step made for
 	// the slot's value, kept for the same step of the next run on this
 	// state to reuse: only while no graph output and no kernel other than
@@ -267,7 +264,7 @@ func (m *Model) startRun(ctx context.Context, o *RunOptions, plan *MemoryPlan) *
 	r.engine = o.engine()
 	r.sharedThreads = r.opt.Threads == 0
 	activeRuns.Add(1)
-	runenv.Bind(&r.opt, runenv.Env{Ctx: ctx, Alloc: r.alloc, Charge: r.charge})
+	runenv.Bind(&r.opt, runenv.Env{Ctx: ctx, Alloc: r.alloc, Charge: r.charge, Scope: r})
 	return r
 }
 
@@ -296,7 +293,7 @@ func (m *Model) endRun(r *runState) {
 	}
 	r.ctx, r.plan, r.pool, r.user, r.poolAlloc = nil, nil, nil, nil, nil
 	r.opt = ops.Options{}
-	r.live, r.pending, r.peak, r.peakPos, r.pos = 0, 0, 0, 0, 0
+	r.live, r.pending, r.base, r.peak, r.peakPos, r.pos = 0, 0, 0, 0, 0, 0
 	if !m.idle.CompareAndSwap(nil, r) {
 		m.runs.Put(r)
 	}
@@ -345,11 +342,11 @@ func (r *runState) chargeNode(bytes int64) error {
 			return err
 		}
 	}
-	if bytes > r.cap-r.live-r.pending {
-		return fmt.Errorf("%w: the run's cap is %d bytes, %d bytes are live and the node needs %d", ops.ErrLimit, r.cap, r.live, r.pending+bytes)
+	if bytes > r.cap-r.live-r.base-r.pending {
+		return fmt.Errorf("%w: the run's cap is %d bytes, %d bytes are live and the node needs %d", ops.ErrLimit, r.cap, r.live+r.base, r.pending+bytes)
 	}
 	r.pending += bytes
-	r.notePeak(r.live + r.pending)
+	r.notePeak(r.live + r.base + r.pending)
 	return nil
 }
 
@@ -359,9 +356,17 @@ func (r *runState) notePeak(bytes int64) {
 	}
 }
 
-// step runs st and counts the storage of its outputs.
+// step runs st, the model's step at position pos, and counts the storage
+// of its outputs.
 func (r *runState) step(pos int, st *step) error {
-	r.pos, r.pending = pos, 0
+	r.pos = pos
+	return r.runStep(st, true)
+}
+
+// runStep runs st, a step of the model (top) or of a subgraph, and counts
+// the storage of its outputs.
+func (r *runState) runStep(st *step, top bool) error {
+	r.pending = 0
 	clear(r.fresh)
 	r.fresh = r.fresh[:0]
 	if r.sharedThreads {
@@ -385,11 +390,11 @@ func (r *runState) step(pos int, st *step) error {
 	}
 	// Outputs a kernel made without charging them (small ones such as
 	// Shape's) count now.
-	if r.live > r.cap {
-		return st.fail(fmt.Errorf("%w: the run's cap is %d bytes and its outputs bring the live bytes to %d", ops.ErrLimit, r.cap, r.live))
+	if r.live+r.base > r.cap {
+		return st.fail(fmt.Errorf("%w: the run's cap is %d bytes and its outputs bring the live bytes to %d", ops.ErrLimit, r.cap, r.live+r.base))
 	}
-	r.notePeak(r.live)
-	if r.plan != nil {
+	r.notePeak(r.live + r.base)
+	if top && r.plan != nil {
 		r.plan.Steps = append(r.plan.Steps, StepMemory{Index: st.index, Node: st.node.Name, Op: opName(st.node),
 			Needs: r.pending, Live: r.live})
 	}

@@ -13,6 +13,7 @@ func init() {
 	register(ifRule, "If")
 	register(loopRule, "Loop")
 	register(scanRule, "Scan")
+	register(sequenceMapRule, "SequenceMap")
 	register(sequenceConstructRule, "SequenceConstruct")
 	register(sequenceEmptyRule, "SequenceEmpty")
 	register(sequenceItemRule, "SequenceAt")
@@ -158,6 +159,41 @@ func loopRule(c *call, in []*Value) ([]*Value, error) {
 			continue
 		}
 		out = append(out, ranked(s.Type, append([]Dim{trips}, s.Shape...)))
+	}
+	return out, nil
+}
+
+// sequenceMapRule: each output is a sequence of what the body gives for
+// one item of the sequence inputs (the tensor inputs passed whole); the
+// items' shapes are what every item's has in common, as the body sees an
+// item with the sequence's common shape.
+func sequenceMapRule(c *call, in []*Value) ([]*Value, error) {
+	body := c.subgraphs["body"]
+	if body == nil {
+		return nil, c.errorf("body", "SequenceMap needs a body")
+	}
+	args := make([]*Value, len(in))
+	for i, v := range in {
+		if v == nil {
+			continue
+		}
+		a := same(v)
+		if a.Kind == KindSequence {
+			a.Kind = KindTensor
+			a.Elems = nil
+		}
+		args[i] = a
+	}
+	res := c.subgraph(body, args)
+	out := make([]*Value, len(res))
+	for i, v := range res {
+		o := &Value{Kind: KindSequence}
+		if v != nil {
+			o = same(v)
+			o.Kind = KindSequence
+			o.Elems = nil
+		}
+		out[i] = o
 	}
 	return out, nil
 }

@@ -7,6 +7,7 @@ package ops
 import (
 	"unsafe"
 
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"golang.org/x/sys/cpu"
 )
 
@@ -199,7 +200,7 @@ func vectorized[T float32 | float64](op string, s binarySpans[T, T, T]) binarySp
 		k = any(f64Arith[op]).([2]arithKernels[T])
 	}
 	v := avxSpans(s, k[0], false)
-	if haveStreamStores {
+	if movement.HaveStreamStores {
 		streamed := avxSpans(s, k[1], true)
 		v.streamed = &streamed
 	}

@@ -40,6 +40,7 @@ import (
 	"math"
 
 	"github.com/onnxshape/onnxshape/ops/internal/attention"
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -378,8 +379,8 @@ func joinPast(opt *Options, op opRef, past, x *tensor.Tensor, p attentionPlan, d
 	c := opt.canceller()
 	for b := range p.batch {
 		for h := range p.kvHeads {
-			if c.stop(p.total() * dim) {
-				return nil, op.stopped(c.err)
+			if c.Stop(p.total() * dim) {
+				return nil, op.stopped(c.Err)
 			}
 			at := ((b*p.kvHeads + h) * p.total()) * row
 			if past != nil {
@@ -401,12 +402,12 @@ func joinPast(opt *Options, op opRef, past, x *tensor.Tensor, p attentionPlan, d
 func attentionAs[A float32 | float64](opt *Options, op opRef, in AttentionInputs, a attentionAttrs, p attentionPlan,
 	keys, vals *tensor.Tensor, kl, vl attention.Layout, out []*tensor.Tensor) error {
 	load := func(t *tensor.Tensor) ([]A, error) {
-		if !nativeFloat[A](t.DataType()) {
+		if !convert.NativeFloat[A](t.DataType()) {
 			if err := opt.scratch(op, "an input in the computing type", t.Len(), sizeOfFloat[A]()); err != nil {
 				return nil, err
 			}
 		}
-		return loadFloatsPolled[A](opt, t)
+		return convert.LoadFloatsPolled[A](opt.orDefault().env.Ctx, t)
 	}
 	pr := &attention.Problem[A]{
 		Batch: p.batch, QHeads: p.qHeads, KVHeads: p.kvHeads, QSeq: p.qSeq, KVSeq: p.total(), HeadK: p.headK, HeadV: p.headV,
@@ -480,14 +481,14 @@ func attentionErr(op opRef, err error) error {
 // attentionOut returns the []A the engine writes t's elements to and the
 // function that stores them into t when t is not of type A.
 func attentionOut[A float32 | float64](opt *Options, op opRef, t *tensor.Tensor) ([]A, func(), error) {
-	if nativeFloat[A](t.DataType()) {
+	if convert.NativeFloat[A](t.DataType()) {
 		return asElems[A](t.Bytes())[:t.Len()], func() {}, nil
 	}
 	if err := opt.scratch(op, "an output in the computing type", t.Len(), sizeOfFloat[A]()); err != nil {
 		return nil, nil, err
 	}
 	v := make([]A, t.Len())
-	return v, func() { _ = storeFloats(t, v) }, nil
+	return v, func() { _ = convert.StoreFloats(t, v) }, nil
 }
 
 func sizeOfFloat[A float32 | float64]() int {

@@ -18,6 +18,8 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -51,12 +53,12 @@ func bitCastNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 	if err != nil {
 		return nil, err
 	}
-	copyBytes(y.Bytes(), x.Bytes())
+	movement.CopyBytes(y.Bytes(), x.Bytes())
 	b := y.Bytes()
 	switch {
 	case to == tensor.Bool:
 		for i, v := range b {
-			b[i] = b2u(v != 0)
+			b[i] = convert.B2U(v != 0)
 		}
 	case to.Bits() < 8 && to.IsInteger():
 		for i, v := range b {

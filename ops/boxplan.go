@@ -1,5 +1,7 @@
 package ops
 
+import "github.com/onnxshape/onnxshape/ops/internal/movement"
+
 // boxPlan is a copy plan shared by the operators that move a rectangular
 // box between two row-major tensors: Concat (each input is a box of the
 // output), Split (each output is a box of the input), Slice (a strided box
@@ -12,11 +14,11 @@ package ops
 // backwards), and written to a destination of shape dst starting at
 // dstStart[k], one after another. A nil srcStart or dstStart is the origin; a
 // nil srcStep is 1 on every axis.
-func boxPlan(count, src, srcStart, srcStep, dst, dstStart []int) copyPlan {
-	p := copyPlan{
-		shape:      append([]int{}, count...),
-		dstStrides: contiguousStrides(dst),
-		srcStrides: contiguousStrides(src),
+func boxPlan(count, src, srcStart, srcStep, dst, dstStart []int) movement.Plan {
+	p := movement.Plan{
+		Shape:      append([]int{}, count...),
+		DstStrides: movement.ContiguousStrides(dst),
+		SrcStrides: movement.ContiguousStrides(src),
 	}
 	for _, n := range count {
 		if n == 0 {
@@ -25,13 +27,13 @@ func boxPlan(count, src, srcStart, srcStep, dst, dstStart []int) copyPlan {
 	}
 	for k := range count {
 		if srcStart != nil {
-			p.srcOff += srcStart[k] * p.srcStrides[k]
+			p.SrcOff += srcStart[k] * p.SrcStrides[k]
 		}
 		if dstStart != nil {
-			p.dstOff += dstStart[k] * p.dstStrides[k]
+			p.DstOff += dstStart[k] * p.DstStrides[k]
 		}
 		if srcStep != nil && count[k] > 1 {
-			p.srcStrides[k] *= srcStep[k]
+			p.SrcStrides[k] *= srcStep[k]
 		}
 	}
 	return p

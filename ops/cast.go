@@ -19,6 +19,7 @@ package ops
 import (
 	"strings"
 
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -50,7 +51,7 @@ func Cast(x *tensor.Tensor, to tensor.DataType, o CastOptions, opts ...Option) (
 	if err != nil {
 		return nil, err
 	}
-	co := castOptions{Saturate: !o.NoSaturate, RoundMode: o.RoundMode}
+	co := convert.Options{Saturate: !o.NoSaturate, RoundMode: o.RoundMode}
 	if co.RoundMode == "" {
 		co.RoundMode = "up"
 	}
@@ -103,8 +104,8 @@ func castTarget(n *Node) (tensor.DataType, error) {
 }
 
 // castAttrs reads saturate and round_mode where the version has them.
-func castAttrs(n *Node) (castOptions, error) {
-	co := defaultCast
+func castAttrs(n *Node) (convert.Options, error) {
+	co := convert.DefaultCast
 	if n.Version >= 19 {
 		s, err := n.Int("saturate", 1)
 		if err != nil {
@@ -150,7 +151,7 @@ func castTypeSince(dt tensor.DataType) int {
 }
 
 // castCheck applies Cast's rules to a conversion from type from to type to.
-func castCheck(op opRef, from, to tensor.DataType, co castOptions) error {
+func castCheck(op opRef, from, to tensor.DataType, co convert.Options) error {
 	if castTypeSince(to) > op.version {
 		return op.errorf("to", "%s-%d cannot convert to %v", op.name, op.version, to)
 	}
@@ -165,7 +166,7 @@ func castCheck(op opRef, from, to tensor.DataType, co castOptions) error {
 	return nil
 }
 
-func cast(opt *Options, op opRef, x *tensor.Tensor, to tensor.DataType, co castOptions) (*tensor.Tensor, error) {
+func cast(opt *Options, op opRef, x *tensor.Tensor, to tensor.DataType, co convert.Options) (*tensor.Tensor, error) {
 	opt = opt.orDefault()
 	if err := castCheck(op, x.DataType(), to, co); err != nil {
 		return nil, err
@@ -182,13 +183,13 @@ func cast(opt *Options, op opRef, x *tensor.Tensor, to tensor.DataType, co castO
 
 // convertAll converts every element of x into y, across the run's cores
 // when it is large.
-func convertAll(opt *Options, op opRef, y, x *tensor.Tensor, co castOptions) error {
+func convertAll(opt *Options, op opRef, y, x *tensor.Tensor, co convert.Options) error {
 	work := x.ByteLen() + y.ByteLen()
 	if x.DataType() == tensor.String || y.DataType() == tensor.String {
 		work = 0 // strings allocate: one core
 	}
 	err := parallelRange(opt, x.Len(), work/4, func(lo, hi int) error {
-		return convertInto(y, x, lo, hi, co)
+		return convert.Into(y, x, lo, hi, co)
 	})
 	if err != nil {
 		return op.wrap("string", err, "input")

@@ -15,6 +15,7 @@ package ops
 import (
 	"math"
 
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -134,7 +135,7 @@ func clipKernel(n *Node, dt tensor.DataType, lo, hi *tensor.Tensor) (unaryKernel
 
 // clipBound makes a scalar of a float type from an attribute's value.
 func clipBound(dt tensor.DataType, v float64) *tensor.Tensor {
-	t, _ := scalarOf(dt, v) // dt is a float type: always representable
+	t, _ := convert.ScalarOf(dt, v) // dt is a float type: always representable
 	return t
 }
 

@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -185,8 +186,8 @@ func concat(opt *Options, op opRef, inputs []*tensor.Tensor, axis int) (*tensor.
 	if err != nil {
 		return nil, err
 	}
-	if st, ok := newStitch(y, inputs, k); ok {
-		if err := st.join(opt); err != nil {
+	if st, ok := movement.NewStitch(y, inputs, k); ok {
+		if err := st.Join(opt.moves()); err != nil {
 			return nil, op.stopped(err)
 		}
 		return y, nil
@@ -195,7 +196,7 @@ func concat(opt *Options, op opRef, inputs []*tensor.Tensor, axis int) (*tensor.
 	// axis k, copied by a strided loop.
 	at := make([]int, len(shape))
 	for _, x := range inputs {
-		if err := boxPlan(x.Shape(), x.Shape(), nil, nil, shape, at).run(opt, y, x); err != nil {
+		if err := boxPlan(x.Shape(), x.Shape(), nil, nil, shape, at).Run(opt.moves(), y, x); err != nil {
 			return nil, op.stopped(err)
 		}
 		at[k] += x.Shape()[k]

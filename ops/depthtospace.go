@@ -19,6 +19,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -85,13 +86,13 @@ func depthToSpace(opt *Options, op opRef, x *tensor.Tensor, b int, mode string) 
 	}
 	in := x.Shape()
 	n, c, h, w := in[0], in[1]/(b*b), in[2], in[3]
-	var plan copyPlan
+	var plan movement.Plan
 	if mode == "DCR" {
-		plan = permutePlan([]int{n, b, b, c, h, w}, []int{0, 3, 4, 1, 5, 2})
+		plan = movement.PermutePlan([]int{n, b, b, c, h, w}, []int{0, 3, 4, 1, 5, 2})
 	} else {
-		plan = permutePlan([]int{n, c, b, b, h, w}, []int{0, 1, 4, 2, 5, 3})
+		plan = movement.PermutePlan([]int{n, c, b, b, h, w}, []int{0, 1, 4, 2, 5, 3})
 	}
-	if err := plan.run(opt, y, x); err != nil {
+	if err := plan.Run(opt.moves(), y, x); err != nil {
 		return nil, op.stopped(err)
 	}
 	return y, nil

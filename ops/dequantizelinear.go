@@ -19,6 +19,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -148,6 +149,6 @@ func dequantizeLinearNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 		}
 		v[i] *= sv[k]
 	}
-	encodeFloats(y, 0, v, defaultCast)
+	convert.EncodeFloats(y, 0, v, convert.DefaultCast)
 	return values(y), nil
 }

@@ -1,5 +1,5 @@
-// Package ops implements the ONNX shape and data-movement operators, every
-// opset version of each, for every ONNX tensor type.
+// Package ops implements the ONNX operators, every opset version of each,
+// for every ONNX tensor type the spec allows.
 //
 // Each operator is two things that share one implementation. The first is
 // a plain Go function over tensors, with an options struct whose zero value
@@ -13,18 +13,73 @@
 // graph) finds with Lookup by domain, name and the model's opset, and runs
 // on a Node whose attributes and version come from the model file.
 //
-// Operators that only change the shape (Reshape, Flatten, Squeeze,
-// Unsqueeze, Identity) return views that share the input's storage. The
-// others move data with one copy engine, type-agnostic (by element size),
-// which merges the axes a copy keeps whole, tiles transposes and spreads
-// large copies over the cores; only Resize, Pad's constant and MaxPool
-// compute, with generics over their element types. On amd64 a few inner
-// loops (transpose blocks, SpaceToDepth's pairs, Slice's every other
-// element, Resize's float32 row sums and uniform filters) run in SSE2
-// registers, transposes too large for the cache write with non-temporal
-// stores (stream.go), and Concat and Split's large rows go through REP
-// MOVSB, in Go assembly; the purego build tag, and every other platform,
-// runs the same contracts in Go. No operator ever writes into an input.
+// # The map
+//
+// One file per operator (transpose.go, cast.go, maxpool.go, ...): its
+// public function and options, its schema and constraints in the spec's
+// order, its output shape, and the glue to the engine that does its work.
+// The engines live in packages of their own under ops/internal, which
+// never import ops; each one's package doc says what it does, which
+// operators use it and what it never does. By family:
+//
+//   - movement (Transpose, Reshape, Flatten, Squeeze, Unsqueeze, Identity,
+//     Concat, Split, Slice, Pad, Tile, Expand, DepthToSpace, SpaceToDepth,
+//     CenterCropPad): the shape-only ones return views that share the
+//     input's storage; the others are copy plans of ops/internal/movement,
+//     type-agnostic (by element size), which merges the axes a copy keeps
+//     whole, tiles transposes and spreads large copies over the cores.
+//   - elementwise and activations (Add, Mul, Where, Clip, Pow, Relu,
+//     Sigmoid, the comparisons and bitwise operators, ...): the numpy
+//     broadcasting engine (elementwise.go, elementwise_node.go, and
+//     arith_amd64.s for the float32 arithmetic), still in ops: it is the
+//     framework (unaryOp, fixedUnaries, binary kernels) that every
+//     elementwise operator file plugs into.
+//   - conversion (Cast, CastLike, BitCast, QuantizeLinear,
+//     DequantizeLinear, DynamicQuantizeLinear): ops/internal/convert, which
+//     also rounds to float16 (with F16C on amd64) and the float8 formats
+//     and loads any float tensor as float32 or float64 for the kernels
+//     that compute in a native float (Resize, Clip, Range, ...).
+//   - reductions (ReduceSum and the other Reduce*, ArgMax, ArgMin,
+//     Softmax, LogSoftmax, Hardmax, TopK, CumSum, CumProd):
+//     ops/internal/reduce.
+//   - indexing (Gather, GatherElements, GatherND, ScatterElements,
+//     ScatterND, TensorScatter, OneHot, NonZero, Compress, Unique, Trilu):
+//     index lists checked in ops (indexing.go), moved by the index copies
+//     of ops/internal/movement.
+//   - pooling (MaxPool, AveragePool, LpPool, their Global forms,
+//     MaxUnpool): the window plans and loops of pool.go, windowpool.go and
+//     boxplan.go, still in ops.
+//   - resampling (Resize, Upsample): resize_plan.go, resize_plane.go and
+//     resizerows_amd64.s, still in ops; nearest modes are table copies of
+//     ops/internal/movement.
+//   - sequences and optionals (SequenceConstruct, SequenceAt,
+//     SplitToSequence, ConcatFromSequence, Optional, ...): plain Go over
+//     tensor.Sequence and tensor.Optional (sequences.go).
+//   - control flow (If, Loop, Scan): run by package graph, which owns
+//     subgraphs, not by ops.
+//   - compute (MatMul, Gemm, convolution, recurrent cells, quantized
+//     products): ops/internal/gemm, the matrix-product engine.
+//
+// Every engine spreads work over the cores through ops/internal/parallel
+// (ops calls it through parallelRange) and looks at the run's context
+// through ops/internal/poll.
+//
+// The rest of ops is its core, kept in ops because every operator file
+// calls it by its short name: the registry and schemas (registry.go,
+// attrspec.go, attributes.go, node.go, call.go, modes.go), the run's knobs
+// and accounting (options.go, limits.go, inputs.go, axes.go), errors
+// (errors.go), the SONNX rules (sonnx.go) and the prepared-node recorder
+// (prepared.go), which replays the copy plans a node recorded and so sits
+// with Options rather than in an engine.
+//
+// On amd64 a few inner loops run in SSE2, AVX or F16C registers, in Go
+// assembly beside their engine (the transpose blocks, streaming stores
+// and REP MOVSB of ops/internal/movement; float16 rounding in
+// ops/internal/convert; the reductions' lanes; and, until they move to
+// engines of their own, the float32 arithmetic and Resize's row sums in
+// ops); the purego build tag, and every other
+// platform, runs the same contracts in Go. No operator ever writes into an
+// input.
 //
 // Every refusal is an *Error naming the operator, its version and the rule
 // broken, with SONNX constraint ids where the profile specifies the operator:

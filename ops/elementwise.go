@@ -26,6 +26,7 @@ import (
 
 	"github.com/x448/float16"
 
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -279,7 +280,7 @@ func (s binarySpans[A, B, O]) run(opt *Options, w *broadcastWalk, out, a, b *ten
 		t := *s.streamed
 		return w.run(opt, out.DataType().Size(), func(oo int, in []int, n int) {
 			t.spans(o[oo:oo+n], x, in[0], w.step[0], y, in[1], w.step[1])
-			storeFence()
+			movement.StoreFence()
 		})
 	}
 	return w.run(opt, out.DataType().Size(), func(oo int, in []int, n int) {

@@ -16,6 +16,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -73,7 +74,7 @@ func expand(opt *Options, op opRef, x *tensor.Tensor, shape []int) (*tensor.Tens
 	if err != nil {
 		return nil, err
 	}
-	if err := broadcastPlan(x.Shape(), out).run(opt, y, x); err != nil {
+	if err := movement.BroadcastPlan(x.Shape(), out).Run(opt.moves(), y, x); err != nil {
 		return nil, op.stopped(err)
 	}
 	return y, nil

@@ -12,6 +12,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -35,7 +36,7 @@ func eyeLikeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 		}
 		dt = tensor.DataType(a.Int)
 	}
-	k, err := n.intAttr("k", 0, "k")
+	k64, err := n.Int("k", 0)
 	if err != nil {
 		return nil, err
 	}
@@ -57,6 +58,9 @@ func eyeLikeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 		return nil, op.wrap("dtype", err, "one")
 	}
 	rows, cols := x.Shape()[0], x.Shape()[1]
+	// A diagonal past either edge has no element: clamped to [-rows,
+	// cols], -k and i+k cannot overflow.
+	k := int(min(max(k64, -int64(rows)), int64(cols)))
 	size := dt.Size()
 	for i := max(0, -k); i < rows && i+k < cols; i++ {
 		copy(y.Bytes()[(i*cols+i+k)*size:], one)
@@ -81,7 +85,7 @@ func oneOf(dt tensor.DataType) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := convertInto(one, tensor.MustFromSlice([]int64{1}), 0, 1, defaultCast); err != nil {
+	if err := convert.Into(one, tensor.MustFromSlice([]int64{1}), 0, 1, convert.DefaultCast); err != nil {
 		return nil, err
 	}
 	return one.Bytes(), nil

@@ -15,6 +15,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -99,7 +100,7 @@ func gatherAxis(opt *Options, op opRef, data, indices *tensor.Tensor, axis int) 
 	stream := opt.streams(y.ByteLen(), y.ByteLen())
 	err = parallelRange(opt, rows, y.ByteLen()/4, func(lo, hi int) error {
 		if size := block * data.DataType().Size(); outer == 1 && data.DataType() != tensor.String &&
-			gatherRows(y.Bytes()[lo*size:hi*size], data.Bytes(), at[lo:hi], size, stream) {
+			movement.GatherRows(y.Bytes()[lo*size:hi*size], data.Bytes(), at[lo:hi], size, stream) {
 			return nil
 		}
 		gatherBlocks(y, data, block, lo, hi, from)

@@ -14,6 +14,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -79,6 +80,6 @@ func gatherElements(opt *Options, op opRef, data, indices *tensor.Tensor, axis i
 	if err != nil {
 		return nil, err
 	}
-	gatherCopy(y, 0, data, at)
+	movement.GatherCopy(y, 0, data, at)
 	return y, nil
 }

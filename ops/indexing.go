@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -91,7 +92,7 @@ func gatherBlocks(dst, src *tensor.Tensor, block, lo, hi int, from func(r int) i
 	}
 	for r := lo; r < hi; r++ {
 		f := from(r)
-		copyBytes(d[r*size:(r+1)*size], s[f*size:(f+1)*size])
+		movement.CopyBytes(d[r*size:(r+1)*size], s[f*size:(f+1)*size])
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -19,7 +20,7 @@ func BenchmarkCastFloatToFloat16(b *testing.B) {
 	y := tensor.MustNew(tensor.Float16, x.Shape()...)
 	b.SetBytes(int64(x.ByteLen() + y.ByteLen()))
 	for b.Loop() {
-		if err := convertAll(&defaultOptions, opRef{"Cast", 25}, y, x, defaultCast); err != nil {
+		if err := convertAll(&defaultOptions, opRef{"Cast", 25}, y, x, convert.DefaultCast); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,10 +1,10 @@
 package ops
 
 import (
-	"context"
 	"fmt"
 	"math"
 
+	"github.com/onnxshape/onnxshape/ops/internal/poll"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -86,48 +86,17 @@ func mulCounts(a, b int) int {
 const tensorHeaderBytes = 128
 
 // pollWork is the work, in elements moved or compared, between two looks at
-// the run's context: about 0.1 to 1 ms, so a cancelled kernel stops within
-// a few milliseconds while a look costs nothing measurable.
-const pollWork = 1 << 18
+// the run's context (poll.Work).
+const pollWork = poll.Work
 
-// canceller counts a loop's work down to its next look at the context. Each
-// goroutine keeps its own; the zero value (no context) never stops.
-type canceller struct {
-	done   <-chan struct{}
-	ctx    context.Context
-	budget int
-	err    error // the context's error once the loop has seen it
-}
+// canceller counts a loop's work down to its next look at the context
+// (poll.Canceller). Each goroutine keeps its own; the zero value (no
+// context) never stops.
+type canceller = poll.Canceller
 
 // canceller returns the countdown of one loop of the run.
 func (o *Options) canceller() canceller {
-	o = o.orDefault()
-	if o.env.Ctx == nil {
-		return canceller{}
-	}
-	return canceller{done: o.env.Ctx.Done(), ctx: o.env.Ctx, budget: pollWork}
-}
-
-// stop counts work done and reports whether the loop must stop: the
-// context is done (its error is then in c.err).
-func (c *canceller) stop(work int) bool {
-	if c == nil || c.done == nil {
-		return false
-	}
-	if c.err != nil {
-		return true
-	}
-	if c.budget -= work; c.budget > 0 {
-		return false
-	}
-	c.budget = pollWork
-	select {
-	case <-c.done:
-		c.err = c.ctx.Err()
-		return true
-	default:
-		return false
-	}
+	return poll.New(o.orDefault().env.Ctx)
 }
 
 // stopped wraps the error of a cancelled kernel: the context's error stays

@@ -203,3 +203,22 @@ func TestResizeHostileLists(t *testing.T) {
 	_, err = runKernel(nil, "Resize", 19, 1, map[string]Attribute{"mode": strAttribute("linear")}, x, nil, nil, sizes)
 	checkRule(t, err, "sizes")
 }
+
+// A string output too large for a 16-byte header per element must be
+// refused by the size check, not overflow it (found by FuzzOperators).
+func TestCheckSizeHugeStrings(t *testing.T) {
+	s, err := Lookup("", "Expand", 13)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := tensor.MustFromSlice([]string{"a"})
+	shape := tensor.MustFromSlice([]int64{math.MaxInt64})
+	for _, opt := range []*Options{nil, {MaxTensorBytes: -1}} {
+		if _, err := s.Run(opt, &Node{OpType: "Expand", Version: 13}, []tensor.Value{x, shape}); err == nil {
+			t.Fatalf("%+v: a string tensor of MaxInt64 elements must be refused", opt)
+		}
+	}
+	if err := (&Options{}).checkSize(opRef{"Expand", 13}, tensor.String, []int{math.MaxInt / 8}); !errors.Is(err, ErrLimit) {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -18,6 +18,8 @@ package ops
 import (
 	"math"
 
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
+
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -132,8 +134,8 @@ func (l lossOperator) lossFromLogProbs(opt *Options, op opRef, p lossParams, lp 
 	cc := opt.canceller()
 	var sum, taken float64
 	for i := range n {
-		if cc.stop(d) {
-			return nil, op.stopped(cc.err)
+		if cc.Stop(d) {
+			return nil, op.stopped(cc.Err)
 		}
 		for j := range d {
 			t := targets[i*d+j]
@@ -157,12 +159,12 @@ func (l lossOperator) lossFromLogProbs(opt *Options, op opRef, p lossParams, lp 
 	}
 	switch p.reduction {
 	case "none":
-		err = storeFloats(y, each)
+		err = convert.StoreFloats(y, each)
 	case "sum":
-		err = storeFloats(y, []float64{sum})
+		err = convert.StoreFloats(y, []float64{sum})
 	default:
 		// Without weights or ignore_index the mean is over every element.
-		err = storeFloats(y, []float64{sum / taken})
+		err = convert.StoreFloats(y, []float64{sum / taken})
 	}
 	if err != nil {
 		return nil, op.wrap("type", err, "loss")
@@ -173,11 +175,11 @@ func (l lossOperator) lossFromLogProbs(opt *Options, op opRef, p lossParams, lp 
 // logSoftmaxAxis1 returns the log-softmax of scores along axis 1 ([N, C,
 // D] in float64): (x - m) - log(sum of exp(x - m)), m the largest element
 // of the slice, the sum in the order of c; nil when the run is cancelled
-// (cc.err).
+// (cc.Err).
 func logSoftmaxAxis1(cc *canceller, x []float64, n, c, d int) []float64 {
 	out := make([]float64, len(x))
 	for i := range n {
-		if cc.stop(c * d) {
+		if cc.Stop(c * d) {
 			return nil
 		}
 		for j := range d {

@@ -49,6 +49,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -231,8 +232,8 @@ func firstNaN(opt *Options, x *tensor.Tensor) (int, error) {
 	c := opt.canceller()
 	scan := func(n int, isNaN func(i int) bool) (int, error) {
 		for lo := 0; lo < n; lo += pollWork {
-			if c.stop(pollWork) {
-				return -1, c.err
+			if c.Stop(pollWork) {
+				return -1, c.Err
 			}
 			for i := lo; i < min(lo+pollWork, n); i++ {
 				if isNaN(i) {
@@ -341,8 +342,8 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 			int64Scratch.Put(rowMaxBuf)
 		}()
 		for p := lo; p < hi; p++ {
-			if c.stop(w.inPlane) {
-				return c.err
+			if c.Stop(w.inPlane) {
+				return c.Err
 			}
 			base := p * w.inPlane
 			pidx := idx[p*w.outPlane : (p+1)*w.outPlane]
@@ -358,10 +359,10 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 				keys = planeRanks(keys, x, base, base+w.inPlane)
 				argMaxRanks(keys, w, pidx, int64(base), &c)
 			}
-			if c.err != nil {
-				return c.err
+			if c.Err != nil {
+				return c.Err
 			}
-			gatherCopy(y, p*w.outPlane, x, pidx)
+			movement.GatherCopy(y, p*w.outPlane, x, pidx)
 			if o.StorageOrder == 1 && len(w.inShape) > 1 {
 				columnMajor(pidx, int64(base), w)
 			}
@@ -608,7 +609,7 @@ func (q *rankPlan) maxima(ranks []int64, idx []int64, base int64, rowMax *[]int6
 	rm := (*rowMax)[:size] // the maxima of row q.rows[i] at rm[i*outW:]
 	colStep := w.tapStride[1]
 	for i, r := range q.rows {
-		if c.stop(inW) {
+		if c.Stop(inW) {
 			return
 		}
 		src, dst := ranks[r*inW:(r+1)*inW], rm[i*outW:(i+1)*outW]
@@ -626,7 +627,7 @@ func (q *rankPlan) maxima(ranks []int64, idx []int64, base int64, rowMax *[]int6
 		}
 	}
 	for oh, h0 := range w.first[0] {
-		if c.stop(outW * w.count[0][oh]) {
+		if c.Stop(outW * w.count[0][oh]) {
 			return
 		}
 		out := idx[oh*outW : (oh+1)*outW]
@@ -770,7 +771,7 @@ func argMaxPlane(keys []int64, w *poolWindows, idx []int64, base int64, c *cance
 		taps = mulCounts(taps, max(most, 1))
 	}
 	for i := range idx {
-		if c.stop(taps) {
+		if c.Stop(taps) {
 			return
 		}
 		off := 0
@@ -786,7 +787,7 @@ func argMaxPlane(keys []int64, w *poolWindows, idx []int64, base int64, c *cance
 		} else {
 			idx[i] = base + int64(windowArgMax(keys, w, o, tap, off))
 		}
-		nextIndex(o, w.outShape)
+		movement.NextIndex(o, w.outShape)
 	}
 }
 
@@ -797,7 +798,7 @@ func argMaxPlane2D(keys []int64, w *poolWindows, idx []int64, base int64, c *can
 	i := 0
 	for oh, h0 := range w.first[0] {
 		nh := w.count[0][oh]
-		if c.stop(nh * len(w.first[1])) {
+		if c.Stop(nh * len(w.first[1])) {
 			return
 		}
 		for ow, w0 := range w.first[1] {
@@ -943,8 +944,8 @@ func fillEmptyWindows(opt *Options, y *tensor.Tensor, idx []int64) error {
 	b := y.Bytes()
 	c := opt.canceller()
 	for lo := 0; lo < len(idx); lo += pollWork {
-		if c.stop(pollWork) {
-			return c.err
+		if c.Stop(pollWork) {
+			return c.Err
 		}
 		for i := lo; i < min(lo+pollWork, len(idx)); i++ {
 			if idx[i] < 0 {

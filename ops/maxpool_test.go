@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/onnxshape/onnxshape/internal/runenv"
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 	"github.com/x448/float16"
 )
@@ -352,7 +353,7 @@ func TestMaxPoolNode(t *testing.T) {
 // taps outside X skipped, the first maximum or the first NaN kept.
 func naiveMaxPool(x []float64, shape []int, a poolAttrs, axes []poolAxis, colMajor bool) ([]float64, []int64) {
 	r := len(axes)
-	inStrides := contiguousStrides(shape[2:])
+	inStrides := movement.ContiguousStrides(shape[2:])
 	planeIn := 1
 	for _, d := range shape[2:] {
 		planeIn *= d

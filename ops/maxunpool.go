@@ -35,6 +35,7 @@ package ops
 import (
 	"sync/atomic"
 
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -205,7 +206,7 @@ func maxUnpool(opt *Options, op opRef, x, indices *tensor.Tensor, o MaxUnpoolOpt
 		return nil, err
 	}
 	at := make([]int64, len(idx))
-	defStrides, outStrides := contiguousStrides(def), contiguousStrides(outShape)
+	defStrides, outStrides := movement.ContiguousStrides(def), movement.ContiguousStrides(outShape)
 	for i, g := range idx {
 		var off int64
 		for k, s := range defStrides {
@@ -226,11 +227,11 @@ func maxUnpool(opt *Options, op opRef, x, indices *tensor.Tensor, o MaxUnpoolOpt
 func scatterInSteps(opt *Options, y *tensor.Tensor, at []int64, x *tensor.Tensor) error {
 	c := opt.orDefault().canceller()
 	for lo := 0; lo < len(at); lo += pollWork {
-		if c.stop(pollWork) {
-			return c.err
+		if c.Stop(pollWork) {
+			return c.Err
 		}
 		hi := min(lo+pollWork, len(at))
-		scatterCopy(y, at[lo:hi], x, lo)
+		movement.ScatterCopy(y, at[lo:hi], x, lo)
 	}
 	return nil
 }
@@ -254,8 +255,8 @@ func scatterPlanes(opt *Options, y *tensor.Tensor, idx []int64, x *tensor.Tensor
 	err := parallelRange(opt, planes, y.Len()+2*len(idx), func(lo, hi int) error {
 		c := opt.orDefault().canceller()
 		for p := lo; p < hi && !stray.Load(); p++ {
-			if c.stop(inPlane + outPlane) {
-				return c.err
+			if c.Stop(inPlane + outPlane) {
+				return c.Err
 			}
 			at := idx[p*inPlane : (p+1)*inPlane]
 			var ok bool

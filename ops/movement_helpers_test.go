@@ -2,6 +2,7 @@ package ops
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -155,4 +156,21 @@ func wantElements(t *testing.T, y, x *tensor.Tensor, shape []int, src func(idx [
 // list64 returns a 1-D int64 tensor holding v.
 func list64(v ...int64) *tensor.Tensor {
 	return tensor.MustFromSlice(append([]int64{}, v...))
+}
+
+// randomTensor returns a tensor of random bits (random strings for String).
+func randomTensor(r *rand.Rand, dt tensor.DataType, shape []int) *tensor.Tensor {
+	x := tensor.MustNew(dt, shape...)
+	if dt == tensor.String {
+		s := x.Strings()
+		for i := range s {
+			s[i] = fmt.Sprint(r.IntN(1000))
+		}
+		return x
+	}
+	b := x.Bytes()
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return x
 }

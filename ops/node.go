@@ -51,6 +51,36 @@ type Attribute struct {
 	Floats  []float32
 	Ints    []int64
 	Strings []string
+	// Graph is a graph-valued attribute (If's branches, Loop's, Scan's
+	// and SequenceMap's body), ready to run; the model runner (package
+	// graph) makes it from the model file.
+	Graph *Subgraph
+}
+
+// Subgraph is the body of a control-flow operator: a graph with formal
+// inputs and outputs that may also read, by name, the values of the
+// graphs enclosing it. The model runner resolves those names once, at
+// load, and runs the body's nodes within the run that runs the node, on
+// the same engine, under the same context and caps.
+type Subgraph struct {
+	// Inputs and Outputs are the numbers of the body's formal inputs and
+	// outputs.
+	Inputs, Outputs int
+	// OutputTypes is the element type each output declares (tensor.Undefined
+	// when it declares none or is not a tensor): the type of a Loop's or
+	// Scan's stacked output when the body never runs.
+	OutputTypes []tensor.DataType
+	// Run runs the body on its formal inputs (nil for an absent optional
+	// value) and returns its outputs, under opt, the Options the kernel
+	// received. The kernel must not read an input it passed, nor modify
+	// an output it got, once Run returns.
+	Run func(opt *Options, inputs []tensor.Value) ([]tensor.Value, error)
+}
+
+// GraphAttr returns the graph attribute name, nil when it is absent.
+func (n *Node) GraphAttr(name string) (*Subgraph, error) {
+	a, _, err := n.attr(name, AttrGraph)
+	return a.Graph, err
 }
 
 // Node is one operator call in a model: its operator, the version resolved

@@ -12,6 +12,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -73,12 +74,12 @@ func nonZeroNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 func nonZeroMask(x *tensor.Tensor) []byte {
 	m := make([]byte, x.Len())
 	if x.DataType().IsFloat() {
-		var v [convertChunk]float64
-		for c := 0; c < x.Len(); c += convertChunk {
-			part := v[:min(convertChunk, x.Len()-c)]
-			decodeFloats(part, x, c)
+		var v [convert.Chunk]float64
+		for c := 0; c < x.Len(); c += convert.Chunk {
+			part := v[:min(convert.Chunk, x.Len()-c)]
+			convert.DecodeFloats(part, x, c)
 			for i, f := range part {
-				m[c+i] = b2u(f != 0)
+				m[c+i] = convert.B2U(f != 0)
 			}
 		}
 		return m

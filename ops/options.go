@@ -7,12 +7,19 @@ import (
 	"runtime"
 
 	"github.com/onnxshape/onnxshape/internal/runenv"
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/ops/internal/parallel"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
 func init() {
 	runenv.Install(func(opt any, e runenv.Env) { opt.(*Options).env = e })
+	runenv.InstallScope(func(opt any) any {
+		if o, ok := opt.(*Options); ok && o != nil {
+			return o.env.Scope
+		}
+		return nil
+	})
 }
 
 // Option sets one knob of a plain operator function (Transpose, Resize,
@@ -125,6 +132,29 @@ func parallelRange(opt *Options, n, work int, f func(lo, hi int) error) error {
 	o := opt.orDefault()
 	return parallel.Range(o.env.Ctx, o.threads(), n, work, f)
 }
+
+// moves returns what the movement engine (ops/internal/movement) needs of
+// the run: its context, its cap on cores, the streaming threshold, and the
+// prepared-node recorder when one is recording.
+func (o *Options) moves() movement.Env {
+	o = o.orDefault()
+	e := movement.Env{Ctx: o.env.Ctx, Threads: o.Threads, StreamFrom: o.streamFrom}
+	if r := o.rec; r != nil {
+		e.Record = func(dst, src *tensor.Tensor, q movement.Plan) {
+			r.plans = append(r.plans, recordedPlan{dst: dst, src: src, q: q})
+		}
+	}
+	return e
+}
+
+// streams reports whether a copy writing written bytes from a source of
+// source bytes uses streaming stores (movement.Env.Streams).
+func (o *Options) streams(written, source int) bool {
+	return movement.Env{StreamFrom: o.orDefault().streamFrom}.Streams(written, source)
+}
+
+// asElems views tensor storage as []E (movement.AsElems).
+func asElems[E any](b []byte) []E { return movement.AsElems[E](b) }
 
 // cancelled returns the context's error, if the run has one and it is done.
 func (o *Options) cancelled() error {

@@ -22,7 +22,7 @@ func TestOptionsReachKernelKnobs(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	c := NewOptions(WithContext(ctx)).canceller()
-	if !c.stop(pollWork) {
+	if !c.Stop(pollWork) {
 		t.Error("a loop under a cancelled WithContext does not stop")
 	}
 	if NewOptions(nil, WithThreads(2)).Threads != 2 {

@@ -43,6 +43,8 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -122,7 +124,7 @@ func padNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
 			if err != nil {
 				return nil, err
 			}
-			if p.value, err = scalarOf(x.DataType(), float64(v)); err != nil {
+			if p.value, err = convert.ScalarOf(x.DataType(), float64(v)); err != nil {
 				return nil, op.wrap("constant_value", err, "value %v for data of type %v", v, x.DataType())
 			}
 		}
@@ -323,7 +325,7 @@ func pad(opt *Options, op opRef, x *tensor.Tensor, p padParams) (*tensor.Tensor,
 	if fill == nil {
 		fill = tensor.MustNew(dt, 1) // zero, or the empty string
 	}
-	if err := (tableCopy{tables: tables}).run(opt, y, x, fill); err != nil {
+	if err := (movement.Table{Tables: tables}).Run(opt.moves(), y, x, fill); err != nil {
 		return nil, op.stopped(err)
 	}
 	return y, nil
@@ -340,7 +342,7 @@ func padTables(opt *Options, op opRef, in []int, plan []padAxis, mode string) ([
 	if err := opt.scratch(op, "the index tables", entries, 8); err != nil {
 		return nil, err
 	}
-	strides := contiguousStrides(in)
+	strides := movement.ContiguousStrides(in)
 	tables := make([][]int, len(plan))
 	for k, a := range plan {
 		t := make([]int, a.out)

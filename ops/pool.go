@@ -1,5 +1,7 @@
 package ops
 
+import "github.com/onnxshape/onnxshape/ops/internal/movement"
+
 // The geometry of pooling windows, shared by MaxPool and MaxUnpool: the
 // attributes kernel_shape, strides, pads, dilations, auto_pad and ceil_mode,
 // their checks, the output dims they give, and the per-axis tables of the
@@ -211,7 +213,7 @@ func newPoolWindows(axes []poolAxis) *poolWindows {
 		w.inPlane *= ax.in
 		w.outPlane *= ax.out
 	}
-	w.inStride = contiguousStrides(w.inShape)
+	w.inStride = movement.ContiguousStrides(w.inShape)
 	for k, ax := range axes {
 		w.dilation[k] = ax.dilation
 		w.tapStride[k] = ax.dilation * w.inStride[k]

@@ -7,6 +7,7 @@ import (
 	"github.com/onnxshape/onnxshape/internal/header"
 	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/onnxshape/onnxshape/internal/storage"
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -60,7 +61,7 @@ type recordedAlloc struct {
 
 type recordedPlan struct {
 	dst, src *tensor.Tensor
-	q        copyPlan
+	q        movement.Plan
 }
 
 // Prepared is a node bound to the element types and shapes of its inputs
@@ -98,7 +99,7 @@ const (
 
 type preparedPlan struct {
 	dst, src int // output index, input index
-	q        copyPlan
+	q        movement.Plan
 }
 
 // Prepare runs node n on in as s.Run does. When s is a data-movement
@@ -191,7 +192,7 @@ func prepare(op opRef, params []int, in, out []tensor.Value, rec *recorder) *Pre
 			return nil
 		}
 		p.plans = append(p.plans, preparedPlan{dst: k, src: j, q: r.q})
-		covered[k] += r.q.elements()
+		covered[k] += r.q.Elements()
 	}
 	for k, po := range p.outs {
 		if po.kind == outAlloc && covered[k] != out[k].(*tensor.Tensor).Len() {
@@ -275,7 +276,7 @@ func (p *Prepared) run(opt *Options, in []tensor.Value, reuse []*tensor.Tensor, 
 		}
 	}
 	for _, pl := range p.plans {
-		if err := pl.q.exec(opt, out[pl.dst].(*tensor.Tensor), in[pl.src].(*tensor.Tensor)); err != nil {
+		if err := pl.q.Exec(opt.moves(), out[pl.dst].(*tensor.Tensor), in[pl.src].(*tensor.Tensor)); err != nil {
 			return p.op.stopped(err)
 		}
 	}

@@ -3,6 +3,7 @@ package ops
 import (
 	"math"
 
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -82,11 +83,11 @@ func decodeAll(opt *Options, op opRef, t *tensor.Tensor) ([]float64, error) {
 	}
 	v := make([]float64, t.Len())
 	if t.DataType().IsFloat() {
-		decodeFloats(v, t, 0)
+		convert.DecodeFloats(v, t, 0)
 		return v, nil
 	}
 	n := make([]int64, len(v))
-	decodeInts(n, t, 0)
+	convert.DecodeInts(n, t, 0)
 	unsigned := t.DataType() == tensor.Uint64
 	for i, x := range n {
 		v[i] = float64(x)
@@ -104,9 +105,9 @@ func roundToType(dt tensor.DataType, x float64) float64 {
 	case tensor.Float:
 		return float64(float32(x))
 	case tensor.Float16:
-		return float64(f16ToF32(f64ToF16(x)))
+		return float64(convert.F16ToF32(convert.F64ToF16(x)))
 	case tensor.BFloat16:
-		return float64(math.Float32frombits(uint32(f32ToBF16(float32(x))) << 16))
+		return float64(math.Float32frombits(uint32(convert.F32ToBF16(float32(x))) << 16))
 	}
 	return x
 }

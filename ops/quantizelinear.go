@@ -28,6 +28,7 @@ package ops
 import (
 	"math"
 
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -184,9 +185,9 @@ func quantizeLinearNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Valu
 		}
 	}
 	if integer {
-		storeInts(y, 0, ints)
+		convert.StoreInts(y, 0, ints)
 	} else {
-		encodeFloats(y, 0, v, castOptions{Saturate: saturate != 0, RoundMode: "up"})
+		convert.EncodeFloats(y, 0, v, convert.Options{Saturate: saturate != 0, RoundMode: "up"})
 	}
 	return values(y), nil
 }

@@ -23,6 +23,7 @@ import (
 	"math"
 	"math/big"
 
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -184,7 +185,7 @@ func rangeOf(opt *Options, op opRef, start, limit, delta *tensor.Tensor, stash t
 				for k := range part {
 					part[k] = s + float64(float64(at+k)*d)
 				}
-				encodeFloats(y, at, part, castOptions{})
+				convert.EncodeFloats(y, at, part, convert.Options{})
 			}
 			break
 		}
@@ -197,9 +198,9 @@ func rangeOf(opt *Options, op opRef, start, limit, delta *tensor.Tensor, stash t
 			case tensor.Float:
 				asElems[float32](b)[i] = x
 			case tensor.Float16:
-				asElems[uint16](b)[i] = f32ToF16(math.Float32bits(x))
+				asElems[uint16](b)[i] = convert.F32ToF16(math.Float32bits(x))
 			default:
-				asElems[uint16](b)[i] = f32ToBF16(x)
+				asElems[uint16](b)[i] = convert.F32ToBF16(x)
 			}
 		}
 	}

@@ -10,6 +10,7 @@ package ops
 import (
 	"regexp"
 
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -44,7 +45,7 @@ func regexFullMatchNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Valu
 		return nil, err
 	}
 	for i, s := range x.Strings() {
-		y.Bytes()[i] = b2u(re.MatchString(s))
+		y.Bytes()[i] = convert.B2U(re.MatchString(s))
 	}
 	return values(y), nil
 }

@@ -19,6 +19,8 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -304,31 +306,31 @@ func resizeNearest(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, out
 	if err != nil || y.Len() == 0 {
 		return y, err
 	}
-	inStrides := contiguousStrides(x.Shape())
+	inStrides := movement.ContiguousStrides(x.Shape())
 	if repeats {
 		// Output axis k is [a.in, f] with source strides [stride, 0]. The
 		// last axis walks its factor outside its elements, so that the
 		// innermost loop is a whole row rather than f copies of one element.
-		var q copyPlan
-		outStrides := contiguousStrides(outShape)
+		var q movement.Plan
+		outStrides := movement.ContiguousStrides(outShape)
 		last := len(plans) - 1
 		for k, a := range plans {
 			f := a.repeat()
 			if f > 1 && k == last {
-				q.shape = append(q.shape, f)
-				q.srcStrides = append(q.srcStrides, 0)
-				q.dstStrides = append(q.dstStrides, outStrides[k])
+				q.Shape = append(q.Shape, f)
+				q.SrcStrides = append(q.SrcStrides, 0)
+				q.DstStrides = append(q.DstStrides, outStrides[k])
 			}
-			q.shape = append(q.shape, a.in)
-			q.srcStrides = append(q.srcStrides, inStrides[k])
-			q.dstStrides = append(q.dstStrides, f*outStrides[k])
+			q.Shape = append(q.Shape, a.in)
+			q.SrcStrides = append(q.SrcStrides, inStrides[k])
+			q.DstStrides = append(q.DstStrides, f*outStrides[k])
 			if f > 1 && k != last {
-				q.shape = append(q.shape, f)
-				q.srcStrides = append(q.srcStrides, 0)
-				q.dstStrides = append(q.dstStrides, outStrides[k])
+				q.Shape = append(q.Shape, f)
+				q.SrcStrides = append(q.SrcStrides, 0)
+				q.DstStrides = append(q.DstStrides, outStrides[k])
 			}
 		}
-		if err := q.run(opt, y, x); err != nil {
+		if err := q.Run(opt.moves(), y, x); err != nil {
 			return nil, op.stopped(err)
 		}
 		return y, nil
@@ -340,7 +342,7 @@ func resizeNearest(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, out
 	if err := opt.scratch(op, "the index tables", entries, 8); err != nil {
 		return nil, err
 	}
-	tc := tableCopy{tables: make([][]int, len(plans))}
+	tc := movement.Table{Tables: make([][]int, len(plans))}
 	for k, a := range plans {
 		t := make([]int, a.out)
 		for o := range t {
@@ -350,15 +352,15 @@ func resizeNearest(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, out
 				t[o] = a.index[o] * inStrides[k]
 			}
 		}
-		tc.tables[k] = t
+		tc.Tables[k] = t
 	}
 	var fill *tensor.Tensor
-	if tc.hasFill() {
-		if fill, err = scalarOf(x.DataType(), p.extrapolation); err != nil {
+	if tc.HasFill() {
+		if fill, err = convert.ScalarOf(x.DataType(), p.extrapolation); err != nil {
 			return nil, op.wrap("extrapolation_value", err, "extrapolation_value %v", p.extrapolation)
 		}
 	}
-	if err := tc.run(opt, y, x, fill); err != nil {
+	if err := tc.Run(opt.moves(), y, x, fill); err != nil {
 		return nil, op.stopped(err)
 	}
 	return y, nil
@@ -368,7 +370,7 @@ func resizeNearest(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, out
 // narrow float types and in float64 for double and the integers.
 func resizeInterpolate(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, outShape []int, plans []*resizeAxis) (*tensor.Tensor, error) {
 	dt := x.DataType()
-	if !floatComputable(dt) {
+	if !convert.FloatComputable(dt) {
 		return nil, op.errorf("type", "mode %s cannot compute in %v (nearest can)", p.mode, dt)
 	}
 	switch dt {
@@ -380,7 +382,7 @@ func resizeInterpolate(opt *Options, op opRef, x *tensor.Tensor, p resizeParams,
 
 // interpolatePasses resamples x axis after axis, innermost first; with fuse
 // the two innermost axes go through the fused kernel of resize_plane.go.
-func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor, p resizeParams, outShape []int, plans []*resizeAxis, fuse bool) (*tensor.Tensor, error) {
+func interpolatePasses[A convert.Float](opt *Options, op opRef, x *tensor.Tensor, p resizeParams, outShape []int, plans []*resizeAxis, fuse bool) (*tensor.Tensor, error) {
 	dt := x.DataType()
 	var todo []int // the axes to resample, innermost first
 	for k := len(plans) - 1; k >= 0; k-- {
@@ -395,7 +397,7 @@ func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor,
 	// integers it takes up to eight times the input's bytes.
 	var zero A
 	computeSize := int(unsafe.Sizeof(zero))
-	if !nativeFloat[A](dt) {
+	if !convert.NativeFloat[A](dt) {
 		if err := opt.scratch(op, fmt.Sprintf("the input converted to %T", zero), x.Len(), computeSize); err != nil {
 			return nil, err
 		}
@@ -404,7 +406,7 @@ func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor,
 	if err != nil || y.Len() == 0 {
 		return y, err
 	}
-	src, err := loadFloatsPolled[A](opt, x)
+	src, err := convert.LoadFloatsPolled[A](opt.orDefault().env.Ctx, x)
 	if err := opt.cancelled(); err != nil {
 		return nil, op.stopped(err)
 	}
@@ -500,7 +502,7 @@ func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor,
 		src = dst
 	}
 	if intoY == nil {
-		if err := storeFloatsPolled(opt, y, src); err != nil {
+		if err := convert.StoreFloatsPolled(opt.orDefault().env.Ctx, y, src); err != nil {
 			if cerr := opt.cancelled(); cerr != nil {
 				return nil, op.stopped(cerr)
 			}
@@ -513,7 +515,7 @@ func interpolatePasses[A computeFloat](opt *Options, op opRef, x *tensor.Tensor,
 // resizePass resamples one axis: src is [outer, a.in, inner], dst
 // [outer, a.out, inner], and every dst row is the weighted sum of the src
 // rows its taps name. It polls the run's context row by row.
-func resizePass[A computeFloat](opt *Options, dst, src []A, outer, inner int, a *resizeAxis, extrapolation A) error {
+func resizePass[A convert.Float](opt *Options, dst, src []A, outer, inner int, a *resizeAxis, extrapolation A) error {
 	taps := a.taps
 	w := make([]A, len(a.weight))
 	for i, v := range a.weight {
@@ -542,16 +544,16 @@ func resizePass[A computeFloat](opt *Options, dst, src []A, outer, inner int, a 
 				if o++; o == a.out && row+1 < hi {
 					o, b = 0, b+1
 					s = src[b*inRow : b*inRow+inRow]
-					if c.stop(a.out * taps) {
-						return c.err
+					if c.Stop(a.out * taps) {
+						return c.Err
 					}
 				}
 			}
 			return nil
 		}
 		for row := lo; row < hi; row++ {
-			if c.stop(inner * taps) {
-				return c.err
+			if c.Stop(inner * taps) {
+				return c.Err
 			}
 			b, o := row/a.out, row%a.out
 			d := dst[row*inner : row*inner+inner]

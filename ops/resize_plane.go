@@ -16,13 +16,15 @@ package ops
 import (
 	"slices"
 	"unsafe"
+
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 )
 
 // resizeRowFilter is one axis plan in the form the W loops stream. The
 // outputs [lo, hi) read taps consecutive elements of the row from start[o],
 // all inside it; the few others (at the edges, where taps are clamped, and
 // where tf_crop_and_resize extrapolates) go through the plan's indices.
-type resizeRowFilter[A computeFloat] struct {
+type resizeRowFilter[A convert.Float] struct {
 	plan   *resizeAxis
 	lo, hi int
 	weight []A // out*taps
@@ -40,7 +42,7 @@ type resizeRowFilter[A computeFloat] struct {
 // weights, each group step elements after the last, from start: scaling by
 // an integer factor or its inverse. The loop keeps the weights in
 // registers rather than reading them per output (w holds group*taps).
-type resizeUniformTaps[A computeFloat] struct {
+type resizeUniformTaps[A convert.Float] struct {
 	taps, group, step, start int
 	w                        [8]A
 }
@@ -48,19 +50,19 @@ type resizeUniformTaps[A computeFloat] struct {
 // resizeTwoTaps and resizeFourTaps are the taps of one output of a linear
 // filter and a cubic (or linear antialias by 1/2) filter: start and weights
 // side by side, so the loop reads one record per output.
-type resizeTwoTaps[A computeFloat] struct {
+type resizeTwoTaps[A convert.Float] struct {
 	start int
 	w     [2]A
 }
 
-type resizeFourTaps[A computeFloat] struct {
+type resizeFourTaps[A convert.Float] struct {
 	start int
 	w     [4]A
 }
 
 // resizeTwoTapsPair is two consecutive outputs of a linear filter that read
 // the same two elements: w[0:2] are the first's weights, w[2:4] the second's.
-type resizeTwoTapsPair[A computeFloat] struct {
+type resizeTwoTapsPair[A convert.Float] struct {
 	start int
 	w     [4]A
 }
@@ -70,7 +72,7 @@ type resizeTwoTapsPair[A computeFloat] struct {
 // row (all but a few at the edges, as coordinates grow with the output
 // index), and for it the first form that fits: a uniform filter, pairs of
 // outputs, records of two or four taps, or starts and weights.
-func newResizeRowFilter[A computeFloat](a *resizeAxis) *resizeRowFilter[A] {
+func newResizeRowFilter[A convert.Float](a *resizeAxis) *resizeRowFilter[A] {
 	f := &resizeRowFilter[A]{plan: a}
 	inside := func(o int) bool {
 		// Written so that nothing overflows: a NaN coordinate (from a NaN
@@ -287,13 +289,13 @@ func (u *resizeUniformTaps[A]) resample(dp, sp unsafe.Pointer, n int) {
 // elements first, and reads and writes only below n.
 
 // quad returns the four elements from element j on of the row at p.
-func quad[A computeFloat](p unsafe.Pointer, j int) *[4]A {
+func quad[A convert.Float](p unsafe.Pointer, j int) *[4]A {
 	var zero A
 	return (*[4]A)(unsafe.Add(p, j*int(unsafe.Sizeof(zero))))
 }
 
 // resizeCombineRows writes into d the weighted sum of rows, in order.
-func resizeCombineRows[A computeFloat](d []A, rows [][]A, w []A) {
+func resizeCombineRows[A convert.Float](d []A, rows [][]A, w []A) {
 	n := len(d)
 	j := 0
 	if f, ok := any(d).([]float32); ok {
@@ -346,7 +348,7 @@ func resizeCombineRows[A computeFloat](d []A, rows [][]A, w []A) {
 
 // resizeCombineTwoRows writes into d0 and d1 the sums of rows r0 and r1
 // weighted by w[0:2] and w[2:4].
-func resizeCombineTwoRows[A computeFloat](d0, d1, r0, r1, w []A) {
+func resizeCombineTwoRows[A convert.Float](d0, d1, r0, r1, w []A) {
 	n := len(d0)
 	d1, r0, r1 = d1[:n], r0[:n], r1[:n]
 	p0, p1 := unsafe.Pointer(unsafe.SliceData(r0)), unsafe.Pointer(unsafe.SliceData(r1))
@@ -373,7 +375,7 @@ func resizeCombineTwoRows[A computeFloat](d0, d1, r0, r1, w []A) {
 // resizePlanesScratch is what resizePlanes allocates on each core, in
 // elements of the computing type: a ring of resampled rows (slots of w.out),
 // a row of sums, the tags and the tap rows; and, once, the H weights.
-func resizePlanesScratch[A computeFloat](h *resizeAxis, w *resizeRowFilter[A]) int {
+func resizePlanesScratch[A convert.Float](h *resizeAxis, w *resizeRowFilter[A]) int {
 	taps, hin, weights := 1, 1, 0
 	if h != nil {
 		taps, hin, weights = h.taps, h.in, len(h.weight)
@@ -394,7 +396,7 @@ func resizePlanesScratch[A computeFloat](h *resizeAxis, w *resizeRowFilter[A]) i
 // resizePlanes resamples the two innermost axes of src, [planes, h.in,
 // w.in], into dst, [planes, h.out, w.out]. Either plan may be the identity
 // (nil), not both. It polls the run's context row by row.
-func resizePlanes[A computeFloat](opt *Options, dst, src []A, planes int, h *resizeAxis, w *resizeRowFilter[A], extrapolation A) error {
+func resizePlanes[A convert.Float](opt *Options, dst, src []A, planes int, h *resizeAxis, w *resizeRowFilter[A], extrapolation A) error {
 	hin, hout := 1, 1
 	if h != nil {
 		hin, hout = h.in, h.out
@@ -469,8 +471,8 @@ func resizePlanes[A computeFloat](opt *Options, dst, src []A, planes int, h *res
 		in := make([][]A, taps)
 		b, o := lo/hout, lo%hout
 		for row := lo; row < hi; row++ {
-			if c.stop(rowWork) {
-				return c.err
+			if c.Stop(rowWork) {
+				return c.Err
 			}
 			d := dst[row*wout : (row+1)*wout]
 			switch {

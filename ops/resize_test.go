@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/onnxshape/onnxshape/internal/runenv"
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/x448/float16"
 
 	"github.com/onnxshape/onnxshape/tensor"
@@ -853,7 +854,7 @@ func TestResizeFusedPlanes(t *testing.T) {
 			d[i] = float64(rng.IntN(256))
 		}
 		x := tensor.MustNew(types[rng.IntN(len(types))], shape...)
-		if err := storeFloats(x, d); err != nil {
+		if err := convert.StoreFloats(x, d); err != nil {
 			t.Fatal(err)
 		}
 		p := resizeParams{
@@ -908,7 +909,7 @@ func TestResizeFusedPlanes(t *testing.T) {
 		var exact []float64 // uint8: the sums before rounding, to tell a tie
 		if x.DataType() == tensor.Uint8 {
 			xd := tensor.MustNew(tensor.Double, shape...)
-			_ = storeFloats(xd, d)
+			_ = convert.StoreFloats(xd, d)
 			e, _ := interpolatePasses[float64](&Options{}, op, xd, p, g.out, plans, false)
 			exact, _ = e.Float64s()
 		}

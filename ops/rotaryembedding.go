@@ -208,8 +208,8 @@ func rotaryEmbedding(opt *Options, op opRef, x, cosCache, sinCache, pos *tensor.
 	err = parallelRange(opt, rows, x.Len(), func(lo, hi int) error {
 		c := opt.canceller()
 		for r := lo; r < hi; r++ {
-			if c.stop(l.head) {
-				return op.stopped(c.err)
+			if c.Stop(l.head) {
+				return op.stopped(c.Err)
 			}
 			// r counts rows in the order batch, heads, seq.
 			b, h, s := r/(l.heads*l.seq), r/l.seq%l.heads, r%l.seq

@@ -18,6 +18,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -110,5 +111,5 @@ func copyTensor(dst, src *tensor.Tensor) {
 		copy(dst.Strings(), src.Strings())
 		return
 	}
-	copyBytes(dst.Bytes(), src.Bytes())
+	movement.CopyBytes(dst.Bytes(), src.Bytes())
 }

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -168,14 +169,14 @@ func scatterRounded(y *tensor.Tensor, at []int64, src *tensor.Tensor, block int,
 	one := tensor.MustNew(y.DataType(), 1)
 	var v [1]float64
 	get := func(t *tensor.Tensor, i int) float32 {
-		decodeFloats(v[:], t, i)
+		convert.DecodeFloats(v[:], t, i)
 		return float32(v[0])
 	}
 	size := y.DataType().Size()
 	for i, a := range at {
 		for k := range block {
 			r := f(get(y, int(a)+k), get(src, i*block+k))
-			encodeFloats(one, 0, []float64{float64(r)}, defaultCast)
+			convert.EncodeFloats(one, 0, []float64{float64(r)}, convert.DefaultCast)
 			copy(y.Bytes()[(int(a)+k)*size:], one.Bytes())
 		}
 	}

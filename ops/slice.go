@@ -342,7 +342,7 @@ func slice(opt *Options, op opRef, x *tensor.Tensor, p sliceParams) (*tensor.Ten
 	if err != nil {
 		return nil, err
 	}
-	if err := boxPlan(w.shape, x.Shape(), w.start, w.step, w.shape, nil).run(opt, y, x); err != nil {
+	if err := boxPlan(w.shape, x.Shape(), w.start, w.step, w.shape, nil).Run(opt.moves(), y, x); err != nil {
 		return nil, op.stopped(err)
 	}
 	return y, nil

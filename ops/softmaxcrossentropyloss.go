@@ -9,7 +9,10 @@
 
 package ops
 
-import "github.com/onnxshape/onnxshape/tensor"
+import (
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/tensor"
+)
 
 var sceLossOp = lossOperator{name: "SoftmaxCrossEntropyLoss",
 	types: versionTypes{12: floatTypes, 13: floatBFTypes}}
@@ -65,7 +68,7 @@ func sceLoss(opt *Options, op opRef, p lossParams, wantLogProb bool) (loss, logP
 	cc := opt.canceller()
 	lp := logSoftmaxAxis1(&cc, x, n, c, d)
 	if lp == nil {
-		return nil, nil, op.stopped(cc.err)
+		return nil, nil, op.stopped(cc.Err)
 	}
 	loss, err = sceLossOp.lossFromLogProbs(opt, op, p, lp, n, c, d)
 	if err != nil || !wantLogProb {
@@ -74,7 +77,7 @@ func sceLoss(opt *Options, op opRef, p lossParams, wantLogProb bool) (loss, logP
 	if logProb, err = opt.newOverwritten(op, p.scores.DataType(), p.scores.Shape()); err != nil {
 		return nil, nil, err
 	}
-	if err := storeFloats(logProb, lp); err != nil {
+	if err := convert.StoreFloats(logProb, lp); err != nil {
 		return nil, nil, op.wrap("type", err, "log_prob")
 	}
 	return loss, logProb, nil

@@ -16,6 +16,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -68,7 +69,7 @@ func spaceToDepth(opt *Options, op opRef, x *tensor.Tensor, b int) (*tensor.Tens
 	}
 	in := x.Shape()
 	n, c, h, w := in[0], in[1], in[2]/b, in[3]/b
-	if err := permutePlan([]int{n, c, h, b, w, b}, []int{0, 3, 5, 1, 2, 4}).run(opt, y, x); err != nil {
+	if err := movement.PermutePlan([]int{n, c, h, b, w, b}, []int{0, 3, 5, 1, 2, 4}).Run(opt.moves(), y, x); err != nil {
 		return nil, op.stopped(err)
 	}
 	return y, nil

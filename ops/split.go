@@ -31,6 +31,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -298,8 +299,8 @@ func split(opt *Options, op opRef, x *tensor.Tensor, p splitParams) ([]*tensor.T
 		}
 		parts[i] = y
 	}
-	if st, ok := newStitch(x, parts, k); ok {
-		if err := st.cut(opt); err != nil {
+	if st, ok := movement.NewStitch(x, parts, k); ok {
+		if err := st.Cut(opt.moves()); err != nil {
 			return nil, op.stopped(err)
 		}
 		return parts, nil
@@ -308,7 +309,7 @@ func split(opt *Options, op opRef, x *tensor.Tensor, p splitParams) ([]*tensor.T
 	// axis k, copied by a strided loop.
 	at := make([]int, x.Rank())
 	for _, y := range parts {
-		if err := boxPlan(y.Shape(), x.Shape(), at, nil, y.Shape(), nil).run(opt, y, x); err != nil {
+		if err := boxPlan(y.Shape(), x.Shape(), at, nil, y.Shape(), nil).Run(opt.moves(), y, x); err != nil {
 			return nil, op.stopped(err)
 		}
 		at[k] += y.Shape()[k]

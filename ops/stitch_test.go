@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -51,7 +52,7 @@ func TestStitchAgainstElements(t *testing.T) {
 		for _, n := range sizes {
 			out[k] += n
 		}
-		if _, ok := newStitch(tensor.MustNew(dt, out...), inputs, k); ok {
+		if _, ok := movement.NewStitch(tensor.MustNew(dt, out...), inputs, k); ok {
 			stitched++
 		}
 		for _, threads := range []int{1, 3} {

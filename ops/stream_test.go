@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -12,23 +13,23 @@ import (
 // written and read, a broadcast counting what it reads, never where the
 // platform has no streaming stores.
 func TestStreamsPolicy(t *testing.T) {
-	half := streamMin / 2
+	half := movement.StreamMin / 2
 	for _, c := range []struct {
 		written, source int
 		want            bool
 	}{
-		{half, half, true},               // a transpose at the threshold
-		{half - 4, half, false},          // just below
-		{25_690_112, 28 << 10, false},    // Expand: 25.7 MB from 28 KB stays in the cache
-		{streamMin, streamMin * 4, true}, // a Slice of a larger source
+		{half, half, true},                                 // a transpose at the threshold
+		{half - 4, half, false},                            // just below
+		{25_690_112, 28 << 10, false},                      // Expand: 25.7 MB from 28 KB stays in the cache
+		{movement.StreamMin, movement.StreamMin * 4, true}, // a Slice of a larger source
 		{0, 0, false},
 	} {
-		want := c.want && haveStreamStores
+		want := c.want && movement.HaveStreamStores
 		if got := (*Options)(nil).streams(c.written, c.source); got != want {
 			t.Errorf("streams(%d, %d) = %v, want %v", c.written, c.source, got, want)
 		}
 	}
-	if haveStreamStores && !(&Options{streamFrom: 1}).streams(1, 1) {
+	if movement.HaveStreamStores && !(&Options{streamFrom: 1}).streams(1, 1) {
 		t.Error("streamFrom does not lower the threshold")
 	}
 }

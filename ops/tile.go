@@ -18,6 +18,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -111,7 +112,7 @@ func tile(opt *Options, op opRef, x *tensor.Tensor, repeats []int) (*tensor.Tens
 	if err != nil {
 		return nil, err
 	}
-	if err := tilePlan(x.Shape(), repeats).run(opt, y, x); err != nil {
+	if err := tilePlan(x.Shape(), repeats).Run(opt.moves(), y, x); err != nil {
 		return nil, op.stopped(err)
 	}
 	return y, nil
@@ -119,16 +120,16 @@ func tile(opt *Options, op opRef, x *tensor.Tensor, repeats []int) (*tensor.Tens
 
 // tilePlan views output axis k as the pair of axes (repeats[k], in[k]),
 // walked with source strides 0 and the input's stride for axis k.
-func tilePlan(in, repeats []int) copyPlan {
+func tilePlan(in, repeats []int) movement.Plan {
 	r := len(in)
 	shape := make([]int, 2*r)
 	srcStrides := make([]int, 2*r)
-	inStrides := contiguousStrides(in)
+	inStrides := movement.ContiguousStrides(in)
 	for k := range in {
 		shape[2*k], shape[2*k+1] = repeats[k], in[k]
 		srcStrides[2*k+1] = inStrides[k]
 	}
-	return copyPlan{shape: shape, dstStrides: contiguousStrides(shape), srcStrides: srcStrides}
+	return movement.Plan{Shape: shape, DstStrides: movement.ContiguousStrides(shape), SrcStrides: srcStrides}
 }
 
 // tileShape checks the rules and returns the output shape.

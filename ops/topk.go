@@ -140,7 +140,7 @@ func topK(opt *Options, op opRef, x *tensor.Tensor, k, axis int64, largest bool)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := opt.scratch(op, "the sort orders", mulCounts(l.N, opt.threads()), 8); err != nil {
+	if err := opt.scratch(op, "the selection buffers", mulCounts(l.N, opt.threads()), 16); err != nil {
 		return nil, nil, err
 	}
 	ii := asElems[int64](idx.Bytes())

@@ -15,6 +15,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -66,11 +67,11 @@ func transpose(opt *Options, op opRef, x *tensor.Tensor, perm []int) (*tensor.Te
 	if err != nil {
 		return nil, err
 	}
-	y, err := opt.orDefault().newOverwritten(op, x.DataType(), permuted(x.Shape(), perm))
+	y, err := opt.orDefault().newOverwritten(op, x.DataType(), movement.Permuted(x.Shape(), perm))
 	if err != nil {
 		return nil, err
 	}
-	if err := permutePlan(x.Shape(), perm).run(opt, y, x); err != nil {
+	if err := movement.PermutePlan(x.Shape(), perm).Run(opt.moves(), y, x); err != nil {
 		return nil, op.stopped(err)
 	}
 	return y, nil
@@ -82,7 +83,7 @@ func transposeShape(op opRef, in []int, perm []int) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	return permuted(in, perm), nil
+	return movement.Permuted(in, perm), nil
 }
 
 // transposePerm checks perm against the rank and returns it, or the reversal

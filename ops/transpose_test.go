@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -84,7 +85,7 @@ func TestTransposeVersions(t *testing.T) {
 
 // transposeOracle is Transpose computed element by element.
 func transposeOracle(x *tensor.Tensor, perm []int) *tensor.Tensor {
-	return oracle(x, permuted(x.Shape(), perm), func(idx []int) []int {
+	return oracle(x, movement.Permuted(x.Shape(), perm), func(idx []int) []int {
 		src := make([]int, len(idx))
 		for k, a := range perm {
 			src[a] = idx[k]

@@ -55,6 +55,9 @@ func triluNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error)
 	}
 	rows, cols := x.Shape()[x.Rank()-2], x.Shape()[x.Rank()-1]
 	mats := product(x.Shape()[:x.Rank()-2])
+	// A k past either edge keeps (or drops) every row whole: clamped to
+	// [-rows, cols], i+k cannot overflow.
+	k = min(max(k, -int64(rows)), int64(cols))
 	// each row keeps one contiguous run of columns [lo, hi)
 	for m := range mats {
 		for i := range rows {

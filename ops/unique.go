@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -172,13 +173,13 @@ func elementKeys(x *tensor.Tensor) keys {
 		return keys{kind: 'c', f: f}
 	case dt.IsFloat():
 		f := make([]float64, x.Len())
-		decodeFloats(f, x, 0)
+		convert.DecodeFloats(f, x, 0)
 		return keys{kind: 'f', f: f}
 	case dt == tensor.Uint64:
 		return keys{kind: 'u', i: append([]int64{}, asElems[int64](x.Bytes())...)}
 	}
 	v := make([]int64, x.Len())
-	decodeInts(v, x, 0)
+	convert.DecodeInts(v, x, 0)
 	return keys{kind: 'i', i: v}
 }
 

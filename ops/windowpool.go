@@ -12,6 +12,7 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -109,7 +110,7 @@ func windowPoolAs[A float32 | float64](opt *Options, op opRef, x, y *tensor.Tens
 				} else {
 					out[i] = s / A(div)
 				}
-				nextIndex(o, w.outShape)
+				movement.NextIndex(o, w.outShape)
 			}
 			if err := opt.cancelled(); err != nil {
 				return err

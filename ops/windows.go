@@ -3,6 +3,7 @@ package ops
 import (
 	"math"
 
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -67,7 +68,7 @@ func windowNode(a0, a1, a2 float64) Kernel {
 			x := 2 * math.Pi * float64(i) / period
 			v[i] = a0 - a1*math.Cos(x) + a2*math.Cos(2*x)
 		}
-		encodeFloats(y, 0, v, defaultCast)
+		convert.EncodeFloats(y, 0, v, convert.DefaultCast)
 		return values(y), nil
 	}
 }

@@ -2,6 +2,7 @@ package profile
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,18 +40,30 @@ func CheckProto(m *pb.ModelProto, baseDir string) *Report {
 }
 
 // Enforce returns a *ViolationError whose text lists every finding when m
-// breaks a rule of the profile, and nil otherwise: the rules left
-// undecided are checked while the model runs under the profile (with
+// breaks a rule of the profile, an *UnadmittedError when it uses an
+// operator of the profile's set whose specification onnxshape has not
+// transcribed (SPEC: nothing says such a node meets the profile, so no run
+// under the profile may execute it), and nil otherwise: the other rules
+// left undecided are checked while the model runs under the profile (with
 // RunOptions). Load and LoadBytes call it before they return a model.
 func Enforce(m *graph.Model) error { return enforce(m.Proto(), m.BaseDir()) }
 
 // enforce is Enforce for a model not yet loaded.
 func enforce(m *pb.ModelProto, baseDir string) error {
 	rep := CheckProto(m, baseDir)
-	if !rep.Outside() {
-		return nil
+	if rep.Outside() {
+		return &ViolationError{Report: rep}
 	}
-	return &ViolationError{Report: rep}
+	var unadmitted []Deferred
+	for _, d := range rep.Deferred {
+		if slices.Contains(d.Rules, ruleSpec) {
+			unadmitted = append(unadmitted, d)
+		}
+	}
+	if len(unadmitted) > 0 {
+		return &UnadmittedError{Nodes: unadmitted}
+	}
+	return nil
 }
 
 // checker holds the state of one Check.

@@ -346,27 +346,51 @@ func (c *checker) checkOperatorSet(nc *nodeCheck) bool {
 	_, err := ops.Lookup("", nc.op(), math.MaxInt32)
 	implemented := err == nil
 	switch {
-	case operatorSet[nc.op()] && implemented:
+	case operatorSet[nc.op()] && implemented && admitted(nc.op()):
 		return true
+	case operatorSet[nc.op()] && implemented:
+		// Implemented is not admitted: onnxshape runs the operator with
+		// plain ONNX semantics, and the working group's specification (its
+		// version, types and constraints) is not transcribed here, so
+		// nothing says this node meets it.
+		nc.deferRules([]string{ruleSpec}, "%s is in the profile's operator set, but onnxshape has not transcribed its SONNX specification (version, types, constraints), so the check cannot place it inside the profile (transcribed: %s)",
+			nc.op(), strings.Join(admittedList(), ", "))
+		return false
 	case implemented:
 		nc.finding(ruleOPS, fmt.Sprintf("%s is outside the profile's operator set: the working group neither specifies it nor lists it in the set", nc.op()),
-			"replace it with operators of the profile's set ("+strings.Join(profileOperatorList(), ", ")+")")
+			"replace it with operators of the profile's set ("+strings.Join(admittedList(), ", ")+")")
 		return false
 	}
 	// onnxshape has no specification of the operator: whether it is in the
 	// profile, and what its rules say of this node, is not decided here.
-	nc.deferRules([]string{ruleOPS}, "no specification in onnxshape: %s is not an operator onnxshape implements, so the check can neither place it inside the profile nor check its rules (the profile's set onnxshape implements: %s)",
-		nc.op(), strings.Join(profileOperatorList(), ", "))
+	nc.deferRules([]string{ruleOPS}, "no specification in onnxshape: %s is not an operator onnxshape implements, so the check can neither place it inside the profile nor check its rules (the profile's set onnxshape admits: %s)",
+		nc.op(), strings.Join(admittedList(), ", "))
 	return false
 }
+
+// admitted reports whether op is admitted: inside the profile only through
+// a transcribed specification (specs: its version, types and constraints)
+// or, for the operators sonnx-notes.md places in the set with ONNX
+// semantics and the general rules, through that note (notesOperators).
+func admitted(op string) bool {
+	_, ok := specs[op]
+	return ok || notesOperators[op]
+}
+
+// notesOperators are the operators sonnx-notes.md places in the set
+// without an operator specification: ONNX semantics plus the profile's
+// general rules, which the check applies to them.
+var notesOperators = map[string]bool{"Pad": true, "Squeeze": true, "Transpose": true, "Split": true, "Resize": true, "Expand": true}
 
 // operatorSet is the SONNX operator set: the operators the working group
 // specifies (informal specifications in onnx/working-groups,
 // safety-related-profile/sonnx/ops/spec/informal/) and those sonnx-notes.md
 // places in the set without a specification yet (Pad, Squeeze, Transpose,
 // Split, Resize, Expand: ONNX semantics plus the general rules). An
-// operator of the set that onnxshape implements is inside; one it does not
-// is undecided.
+// operator of the set is inside only when it is admitted (its
+// specification transcribed in specs, or one of notesOperators); every
+// other one is undecided (SPEC when onnxshape implements it, OPS when it
+// does not).
 var operatorSet = map[string]bool{
 	"Abs": true, "Add": true, "ArgMax": true, "BatchNormalization": true, "Clip": true, "Concat": true,
 	"Constant": true, "Conv": true, "ConvInteger": true, "DequantizeLinear": true, "Div": true, "Exp": true,
@@ -378,14 +402,13 @@ var operatorSet = map[string]bool{
 	"Squeeze": true, "Transpose": true, "Split": true, "Resize": true, "Expand": true,
 }
 
-// profileOperatorList lists the operators of the set onnxshape implements.
-func profileOperatorList() []string {
+// admittedList lists the operators the profile admits (see admitted).
+func admittedList() []string {
 	var l []string
 	for op := range operatorSet {
-		if _, err := ops.Lookup("", op, math.MaxInt32); err != nil {
-			continue
+		if admitted(op) {
+			l = append(l, op)
 		}
-		l = append(l, op)
 	}
 	sort.Strings(l)
 	return l

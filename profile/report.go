@@ -20,6 +20,7 @@ package profile
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -215,9 +216,16 @@ func (r *Report) Summary() string {
 		verdict = "undecided: no rule is broken, but some could not be decided before the model runs"
 	}
 	s := fmt.Sprintf("%s; %d of %d node(s) checked statically", verdict, r.Checked, r.Nodes)
-	nodes := map[int]bool{}
+	nodes, unadmitted := map[int]bool{}, map[int]bool{}
 	for _, d := range r.Deferred {
-		nodes[d.Where.Index] = true
+		if slices.Contains(d.Rules, ruleSpec) {
+			unadmitted[d.Where.Index] = true
+		} else {
+			nodes[d.Where.Index] = true
+		}
+	}
+	if n := len(unadmitted); n > 0 {
+		s += fmt.Sprintf("; %d node(s) use operators whose SONNX specification onnxshape has not transcribed (SPEC), which a run under the profile refuses", n)
 	}
 	if n := len(nodes); n > 0 {
 		s += fmt.Sprintf("; %d node(s) have rules left to run time, checked when the model runs under the profile (onnxshape run --profile sonnx)", n)
@@ -244,6 +252,26 @@ func (r *Report) String() string {
 	b.WriteString(r.Summary())
 	b.WriteByte('\n')
 	return b.String()
+}
+
+// UnadmittedError is the error of Enforce for a model that breaks no rule
+// but uses operators of the profile's set whose SONNX specification
+// onnxshape has not transcribed (rule SPEC): the check leaves them
+// undecided, and a run under the profile refuses them.
+type UnadmittedError struct {
+	Nodes []Deferred
+}
+
+func (e *UnadmittedError) Error() string {
+	var ops []string
+	for _, d := range e.Nodes {
+		if !slices.Contains(ops, d.Op) {
+			ops = append(ops, d.Op)
+		}
+	}
+	first := e.Nodes[0]
+	return fmt.Sprintf("the SONNX profile cannot run the model: %d node(s) use operators whose SONNX specification onnxshape has not transcribed (%s), the first %s [SPEC]; run it under the ONNX profile, or keep these operators out of the part that must meet SONNX",
+		len(e.Nodes), strings.Join(ops, ", "), first.Where.String())
 }
 
 // ViolationError is the error of Enforce for a model outside the profile.

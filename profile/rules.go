@@ -8,11 +8,14 @@ import (
 
 // The ids of the profile-wide rules, as Finding.Rule reports them.
 const (
-	ruleGR1   = "GR1"   // no sparse tensors
-	ruleGR2   = "GR2"   // every type explicit
-	ruleGR3   = "GR3"   // no implicit conversion
-	ruleGR4   = "GR4"   // no default values
-	ruleOPS   = "OPS"   // the operator is in the profile's operator set
+	ruleGR1 = "GR1" // no sparse tensors
+	ruleGR2 = "GR2" // every type explicit
+	ruleGR3 = "GR3" // no implicit conversion
+	ruleGR4 = "GR4" // no default values
+	ruleOPS = "OPS" // the operator is in the profile's operator set
+	// ruleSpec: the operator's SONNX specification is transcribed in
+	// onnxshape (undecided when it is not).
+	ruleSpec  = "SPEC"
 	ruleTypes = "TYPES" // the element types are the profile's
 	ruleONNX  = "ONNX"  // the model is valid ONNX in the first place
 	// ruleVersion: an operator the profile specifies is used at the
@@ -94,8 +97,10 @@ var Rules = []Rule{
 		"convert explicitly (Cast, Reshape) or correct the declaration", "profile.checkNodeTypes", "profile.checkDeclared"),
 	rule("", ruleGR4, "no default values: every attribute and optional input with a default in the operator's version is written out; no initializer is also a graph input (a default the caller may replace, OP 016)",
 		"write out the attribute or input with the value the model relies on", "profile.checkDefaults", "profile.checkDefaultInputs"),
-	rule("", ruleOPS, "every operator is in the profile's operator set (default domain; of those onnxshape implements: Unsqueeze, Concat, Reshape, Flatten, Slice, MaxPool, Shape, Constant, Pad, Squeeze, Transpose, Split, Resize, Expand); an operator onnxshape does not implement is undecided",
+	rule("", ruleOPS, "every operator is in the profile's operator set (default domain; the set admits Unsqueeze, Concat, Reshape, Flatten, Slice, MaxPool, Shape, Constant, Pad, Squeeze, Transpose, Split, Resize, Expand, see SPEC); an operator onnxshape does not implement is undecided",
 		"replace the operator with operators of the profile's set", "profile.checkOperatorSet"),
+	rule("", ruleSpec, "every operator of the set is admitted through its transcribed SONNX specification (pinned version, type list, constraints with their ids: Unsqueeze, Concat, Reshape, Flatten, Slice, MaxPool, Shape, Constant) or through sonnx-notes.md (Pad, Squeeze, Transpose, Split, Resize, Expand); an operator of the set whose specification is not transcribed is undecided, and a run under the profile refuses it",
+		"keep the operator out of the part of the model that must meet the profile until its specification is transcribed", "profile.checkOperatorSet", "profile.Enforce"),
 	rule("", ruleTypes, "every value is a tensor of a type the profile names (float16, float, double, bfloat16, int8..int64, uint8..uint64, bool, string; on the graph's interface also the types an operator's specification lists: complex64/128, int2/int4/uint2/uint4)",
 		typesFix, "profile.checkGraphTypes", "profile.setOutputs"),
 	rule("", ruleVersion, "every operator SONNX specifies is used at the ONNX version its specification is based on: Unsqueeze 25, Concat 13, Reshape 25, Flatten 25, Slice 13, MaxPool 22, Shape 25",

@@ -1,10 +1,12 @@
 package profile
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -32,12 +34,12 @@ func TestFoldBudget(t *testing.T) {
 // outside; one the profile excludes is outside.
 func TestUnimplementedOperatorUndecided(t *testing.T) {
 	m := newModel(t, 25).input("x", tensor.Float, 2, 3).
-		node("Det", names("x"), names("y")).
+		node("Frobnicate", names("x"), names("y")).
 		output("y", tensor.Float, 2, 3).build()
 	rep := CheckProto(m, "")
 	if rep.Verdict() != VerdictUndecided || len(rep.Deferred) == 0 || !slices.Equal(rep.Deferred[0].Rules, []string{"OPS"}) ||
 		!strings.Contains(rep.Deferred[0].Reason, "no specification in onnxshape") {
-		t.Errorf("Det:\n%s", rep)
+		t.Errorf("Frobnicate:\n%s", rep)
 	}
 	m = newModel(t, 25).input("x", tensor.Float, 2, 3).ints("reps", 1, 1).
 		node("Tile", names("x", "reps"), names("y")).
@@ -72,5 +74,37 @@ func TestRankOfUndecidedNodes(t *testing.T) {
 	}
 	if rep := model(2, 3, 1); rep.Verdict() != VerdictUndecided {
 		t.Errorf("rank 3 declared:\n%s", rep)
+	}
+}
+
+// Implemented is not admitted: an operator of the set that onnxshape runs
+// but whose SONNX specification is not transcribed is undecided under
+// SPEC, never inside, whatever its inputs (the assessor's probes: Add with
+// a broadcast initializer, Relu-6, Softmax-11), and Enforce refuses it, so
+// that no run under the profile executes it with plain ONNX semantics.
+func TestUnadmittedRefused(t *testing.T) {
+	models := map[string]*pb.ModelProto{
+		"Relu-6": newModel(t, 6).input("x", tensor.Float, 2, 3).
+			node("Relu", names("x"), names("y")).output("y", tensor.Float, 2, 3).build(),
+		"Softmax-11": newModel(t, 11).input("x", tensor.Float, 2, 3).
+			node("Softmax", names("x"), names("y"), attrInt("axis", 1)).output("y", tensor.Float, 2, 3).build(),
+		"Add broadcast": newModel(t, 14).input("x", tensor.Float, 2, 3).initializer("b", tensor.MustFromSlice([]float32{1, 2, 3}, 3)).
+			node("Add", names("x", "b"), names("y")).output("y", tensor.Float, 2, 3).build(),
+	}
+	for name, m := range models {
+		rep := CheckProto(m, "")
+		if rep.Inside() || !slices.ContainsFunc(rep.Deferred, func(d Deferred) bool { return slices.Contains(d.Rules, ruleSpec) }) {
+			t.Errorf("%s: want undecided under SPEC, got:\n%s", name, rep)
+		}
+		err := enforce(m, "")
+		var ue *UnadmittedError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), "[SPEC]") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: Enforce = %v, want a one-line *UnadmittedError naming [SPEC]", name, err)
+		}
+	}
+	for _, op := range admittedList() {
+		if !admitted(op) || !operatorSet[op] {
+			t.Errorf("admittedList has %s, which is not admitted", op)
+		}
 	}
 }

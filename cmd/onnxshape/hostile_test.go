@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/onnxshape/onnxshape/internal/hostile"
+	"github.com/onnxshape/onnxshape/internal/testsupport/hostile"
 )
 
 // buildCLI builds the onnxshape command into a folder the test removes

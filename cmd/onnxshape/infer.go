@@ -7,7 +7,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"text/tabwriter"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/onnxshape/onnxshape/infer"
 )
@@ -130,12 +134,34 @@ func problemKind(k infer.ProblemKind) string {
 func writeInferText(w io.Writer, r *infer.Result) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, v := range r.Values {
-		fmt.Fprintf(tw, "%s\t%s\n", v.Name, v.Value)
+		fmt.Fprintf(tw, "%s\t%s\n", printable(v.Name), printable(v.Value.String()))
 	}
 	tw.Flush()
 	for _, p := range r.Problems {
-		fmt.Fprintf(w, "%s: %s\n", problemKind(p.Kind), p)
+		fmt.Fprintf(w, "%s: %s\n", problemKind(p.Kind), printable(p.String()))
 	}
+}
+
+// printable returns s with every rune that is not printable (a newline, a
+// tab, an escape sequence's ESC, a Unicode line separator) written as its
+// Go escape: names come from the model file, and a raw newline would forge
+// a line of the output, an escape sequence reach the terminal.
+func printable(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i]) // a byte that is no UTF-8
+		case unicode.IsPrint(r):
+			b.WriteString(s[i : i+size])
+		default:
+			q := strconv.QuoteRune(r) // '\n', '\x1b', '\u2028'
+			b.WriteString(q[1 : len(q)-1])
+		}
+		i += size
+	}
+	return b.String()
 }
 
 func writeInferJSON(w io.Writer, model string, r *infer.Result) error {

@@ -71,3 +71,22 @@ func TestFoldCommand(t *testing.T) {
 		t.Errorf("fold without -o: exit %d", code)
 	}
 }
+
+// Names come from the model file: infer's text output writes a newline, an
+// escape sequence's ESC or a byte that is no UTF-8 as its Go escape, so a
+// name cannot forge a line or reach the terminal (issue 29).
+func TestPrintableNames(t *testing.T) {
+	for in, want := range map[string]string{
+		"x":                     "x",
+		"a\nforged: line":       `a\nforged: line`,
+		"\x1b[31mred":           `\x1b[31mred`,
+		"tab\there":             `tab\there`,
+		"caf\u00e9 \u2028 end":  `café \u2028 end`,
+		"bad\x9bbyte":           `bad\x9bbyte`,
+		"quote \" and \\ stays": "quote \" and \\ stays",
+	} {
+		if got := printable(in); got != want {
+			t.Errorf("printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -101,7 +102,13 @@ func previewTensor(b *bytes.Buffer, t *tensor.Tensor) {
 		b.WriteString(formatElement(t, 0))
 		return
 	}
-	ws := previewWindows(shape, t.Len())
+	elements := t.Len()
+	if elements == 0 {
+		// No element, but the other axes may be of any length (2^62):
+		// elide them as a large tensor's, or the walk prints without end.
+		elements = math.MaxInt
+	}
+	ws := previewWindows(shape, elements)
 	strides := make([]int, len(shape))
 	acc := 1
 	for i := len(shape) - 1; i >= 0; i-- {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -44,14 +45,23 @@ func superviseChild(exe string, args []string, stderr io.Writer) (code int, ok b
 	if err != nil {
 		return 0, false
 	}
-	if err := cmd.Start(); err != nil {
-		return 0, false
-	}
 	// The parent passes interrupts on to the child and waits for it to end.
-	// (Ignoring them instead would make the child ignore them too.)
+	// It takes them before the child starts: a shell starts a background
+	// job with SIGINT ignored, and a child started while the parent still
+	// ignored it would ignore it too (Notify installs a handler, and exec
+	// resets handled signals to their default, not ignored ones).
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(signals)
+	// The child dies with the parent where the system allows it (Linux:
+	// the parent-death signal, which follows the thread that started the
+	// child, so this goroutine keeps its thread until the child is done).
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	dieWithParent(cmd)
+	if err := cmd.Start(); err != nil {
+		return 0, false
+	}
 	var stoppedBy atomic.Value // the os.Signal passed on, if any
 	go func() {
 		for sig := range signals {

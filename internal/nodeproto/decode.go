@@ -21,8 +21,9 @@ import (
 // onnx.TensorFromProto, external data relative to baseDir) and the number
 // of outputs the node declares, unused ones included.
 //
-// Attributes that no shape operator takes (graphs, sparse tensors, type
-// protos, lists of tensors) and references to a function's attributes are
+// A graph attribute is left with a nil Graph, for the model runner to
+// fill in. Attributes that no operator takes (lists of graphs, sparse
+// tensors, lists of tensors) and references to a function's attributes are
 // errors that name the attribute.
 func Decode(np *pb.NodeProto, version int, baseDir string) (*ops.Node, error) {
 	n := &ops.Node{
@@ -84,6 +85,10 @@ func attributeFromProto(ap *pb.AttributeProto, baseDir string) (ops.Attribute, e
 			return a, err
 		}
 		a.Tensor = t
+	case ops.AttrGraph: // the model runner makes the ops.Subgraph (graph.Load)
+		if ap.GetG() == nil {
+			return a, fmt.Errorf("is of type graph but holds no graph")
+		}
 	case ops.AttrTypeProto: // ops knows no protobuf: the type as ONNX writes it, "tensor(float)"
 		a.String = onnx.DescribeType(ap.GetTp())
 	case ops.AttrUndefined:

@@ -13,6 +13,19 @@ import (
 // that outputs it. A cycle is an error naming the nodes on it, in the order
 // of the data, with the order of the nodes that depend on no cycle.
 func Sort(nodes []*pb.NodeProto, producer map[string]int) ([]int, error) {
+	return SortWith(nodes, producer, nil)
+}
+
+// SortWith is Sort where node i also reads the values named in
+// implicit[i] (implicit may be nil or shorter than nodes): the values its
+// subgraphs read from the graph by name, which its inputs do not list.
+func SortWith(nodes []*pb.NodeProto, producer map[string]int, implicit [][]string) ([]int, error) {
+	reads := func(i int) []string {
+		if i < len(implicit) && len(implicit[i]) > 0 {
+			return append(append([]string{}, nodes[i].GetInput()...), implicit[i]...)
+		}
+		return nodes[i].GetInput()
+	}
 	// The edges producer -> consumer, each pair once, then the consumers
 	// of node p as consumers[first[p]:first[p+1]]: two flat slices rather
 	// than a slice per node.
@@ -20,8 +33,8 @@ func Sort(nodes []*pb.NodeProto, producer map[string]int) ([]int, error) {
 	lastReader := make([]int, len(nodes)) // the last node counted as reading each node, +1
 	first := make([]int, len(nodes)+1)
 	var edges [][2]int
-	for i, np := range nodes {
-		for _, name := range np.GetInput() {
+	for i := range nodes {
+		for _, name := range reads(i) {
 			if p, ok := producer[name]; ok && name != "" && lastReader[p] != i+1 {
 				lastReader[p] = i + 1
 				waiting[i]++
@@ -79,7 +92,7 @@ func Sort(nodes []*pb.NodeProto, producer map[string]int) ([]int, error) {
 		}
 		visited[i] = len(path)
 		path = append(path, i)
-		for _, name := range nodes[i].GetInput() {
+		for _, name := range reads(i) {
 			if p, ok := producer[name]; ok && name != "" && waiting[p] > 0 {
 				i = p
 				break

@@ -31,7 +31,22 @@ type Env struct {
 	// an error refuses it. The model runner keeps a run's live bytes under
 	// its cap with it.
 	Charge func(bytes int64) error
+	// Scope, when set, is the model runner's state of the run, which a
+	// subgraph (ops.Subgraph.Run) finds again through ScopeOf to run its
+	// nodes within the run.
+	Scope any
 }
+
+// scopeOf reads the Scope of an *ops.Options; package ops installs it.
+var scopeOf func(opt any) any
+
+// InstallScope records f as the function ScopeOf calls. Package ops calls
+// it once, from its init.
+func InstallScope(f func(opt any) any) { scopeOf = f }
+
+// ScopeOf returns the Scope of the Env bound to opt, an *ops.Options (nil
+// when opt is nil or has none).
+func ScopeOf(opt any) any { return scopeOf(opt) }
 
 // bind stores an Env in an *ops.Options; package ops installs it at init.
 var bind func(opt any, e Env)

@@ -13,7 +13,7 @@
 // versions:
 // 	protoc-gen-go v1.36.12
 // 	protoc        v3.21.12
-// source: onnx.proto
+// source: onnxshape/onnx.proto
 
 package pb
 
@@ -101,11 +101,11 @@ func (x AttributeProto_AttributeType) String() string {
 }
 
 func (AttributeProto_AttributeType) Descriptor() protoreflect.EnumDescriptor {
-	return file_onnx_proto_enumTypes[0].Descriptor()
+	return file_onnxshape_onnx_proto_enumTypes[0].Descriptor()
 }
 
 func (AttributeProto_AttributeType) Type() protoreflect.EnumType {
-	return &file_onnx_proto_enumTypes[0]
+	return &file_onnxshape_onnx_proto_enumTypes[0]
 }
 
 func (x AttributeProto_AttributeType) Number() protoreflect.EnumNumber {
@@ -124,7 +124,7 @@ func (x *AttributeProto_AttributeType) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use AttributeProto_AttributeType.Descriptor instead.
 func (AttributeProto_AttributeType) EnumDescriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{0, 0}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{0, 0}
 }
 
 type TensorProto_DataType int32
@@ -232,11 +232,11 @@ func (x TensorProto_DataType) String() string {
 }
 
 func (TensorProto_DataType) Descriptor() protoreflect.EnumDescriptor {
-	return file_onnx_proto_enumTypes[1].Descriptor()
+	return file_onnxshape_onnx_proto_enumTypes[1].Descriptor()
 }
 
 func (TensorProto_DataType) Type() protoreflect.EnumType {
-	return &file_onnx_proto_enumTypes[1]
+	return &file_onnxshape_onnx_proto_enumTypes[1]
 }
 
 func (x TensorProto_DataType) Number() protoreflect.EnumNumber {
@@ -255,7 +255,7 @@ func (x *TensorProto_DataType) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use TensorProto_DataType.Descriptor instead.
 func (TensorProto_DataType) EnumDescriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{6, 0}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{6, 0}
 }
 
 type TensorProto_DataLocation int32
@@ -288,11 +288,11 @@ func (x TensorProto_DataLocation) String() string {
 }
 
 func (TensorProto_DataLocation) Descriptor() protoreflect.EnumDescriptor {
-	return file_onnx_proto_enumTypes[2].Descriptor()
+	return file_onnxshape_onnx_proto_enumTypes[2].Descriptor()
 }
 
 func (TensorProto_DataLocation) Type() protoreflect.EnumType {
-	return &file_onnx_proto_enumTypes[2]
+	return &file_onnxshape_onnx_proto_enumTypes[2]
 }
 
 func (x TensorProto_DataLocation) Number() protoreflect.EnumNumber {
@@ -311,7 +311,7 @@ func (x *TensorProto_DataLocation) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use TensorProto_DataLocation.Descriptor instead.
 func (TensorProto_DataLocation) EnumDescriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{6, 1}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{6, 1}
 }
 
 type SequenceProto_DataType int32
@@ -356,11 +356,11 @@ func (x SequenceProto_DataType) String() string {
 }
 
 func (SequenceProto_DataType) Descriptor() protoreflect.EnumDescriptor {
-	return file_onnx_proto_enumTypes[3].Descriptor()
+	return file_onnxshape_onnx_proto_enumTypes[3].Descriptor()
 }
 
 func (SequenceProto_DataType) Type() protoreflect.EnumType {
-	return &file_onnx_proto_enumTypes[3]
+	return &file_onnxshape_onnx_proto_enumTypes[3]
 }
 
 func (x SequenceProto_DataType) Number() protoreflect.EnumNumber {
@@ -379,7 +379,7 @@ func (x *SequenceProto_DataType) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use SequenceProto_DataType.Descriptor instead.
 func (SequenceProto_DataType) EnumDescriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{12, 0}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{12, 0}
 }
 
 type OptionalProto_DataType int32
@@ -424,11 +424,11 @@ func (x OptionalProto_DataType) String() string {
 }
 
 func (OptionalProto_DataType) Descriptor() protoreflect.EnumDescriptor {
-	return file_onnx_proto_enumTypes[4].Descriptor()
+	return file_onnxshape_onnx_proto_enumTypes[4].Descriptor()
 }
 
 func (OptionalProto_DataType) Type() protoreflect.EnumType {
-	return &file_onnx_proto_enumTypes[4]
+	return &file_onnxshape_onnx_proto_enumTypes[4]
 }
 
 func (x OptionalProto_DataType) Number() protoreflect.EnumNumber {
@@ -447,7 +447,7 @@ func (x *OptionalProto_DataType) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use OptionalProto_DataType.Descriptor instead.
 func (OptionalProto_DataType) EnumDescriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{14, 0}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{14, 0}
 }
 
 type AttributeProto struct {
@@ -455,7 +455,7 @@ type AttributeProto struct {
 	Name          *string                       `protobuf:"bytes,1,opt,name=name" json:"name,omitempty"`
 	RefAttrName   *string                       `protobuf:"bytes,21,opt,name=ref_attr_name,json=refAttrName" json:"ref_attr_name,omitempty"`
 	DocString     *string                       `protobuf:"bytes,13,opt,name=doc_string,json=docString" json:"doc_string,omitempty"`
-	Type          *AttributeProto_AttributeType `protobuf:"varint,20,opt,name=type,enum=onnx.AttributeProto_AttributeType" json:"type,omitempty"`
+	Type          *AttributeProto_AttributeType `protobuf:"varint,20,opt,name=type,enum=onnxshape.onnx.AttributeProto_AttributeType" json:"type,omitempty"`
 	F             *float32                      `protobuf:"fixed32,2,opt,name=f" json:"f,omitempty"`
 	I             *int64                        `protobuf:"varint,3,opt,name=i" json:"i,omitempty"`
 	S             []byte                        `protobuf:"bytes,4,opt,name=s" json:"s,omitempty"`
@@ -476,7 +476,7 @@ type AttributeProto struct {
 
 func (x *AttributeProto) Reset() {
 	*x = AttributeProto{}
-	mi := &file_onnx_proto_msgTypes[0]
+	mi := &file_onnxshape_onnx_proto_msgTypes[0]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -488,7 +488,7 @@ func (x *AttributeProto) String() string {
 func (*AttributeProto) ProtoMessage() {}
 
 func (x *AttributeProto) ProtoReflect() protoreflect.Message {
-	mi := &file_onnx_proto_msgTypes[0]
+	mi := &file_onnxshape_onnx_proto_msgTypes[0]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -501,7 +501,7 @@ func (x *AttributeProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AttributeProto.ProtoReflect.Descriptor instead.
 func (*AttributeProto) Descriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{0}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{0}
 }
 
 func (x *AttributeProto) GetName() string {
@@ -642,7 +642,7 @@ type ValueInfoProto struct {
 
 func (x *ValueInfoProto) Reset() {
 	*x = ValueInfoProto{}
-	mi := &file_onnx_proto_msgTypes[1]
+	mi := &file_onnxshape_onnx_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -654,7 +654,7 @@ func (x *ValueInfoProto) String() string {
 func (*ValueInfoProto) ProtoMessage() {}
 
 func (x *ValueInfoProto) ProtoReflect() protoreflect.Message {
-	mi := &file_onnx_proto_msgTypes[1]
+	mi := &file_onnxshape_onnx_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -667,7 +667,7 @@ func (x *ValueInfoProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValueInfoProto.ProtoReflect.Descriptor instead.
 func (*ValueInfoProto) Descriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{1}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{1}
 }
 
 func (x *ValueInfoProto) GetName() string {
@@ -715,7 +715,7 @@ type NodeProto struct {
 
 func (x *NodeProto) Reset() {
 	*x = NodeProto{}
-	mi := &file_onnx_proto_msgTypes[2]
+	mi := &file_onnxshape_onnx_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -727,7 +727,7 @@ func (x *NodeProto) String() string {
 func (*NodeProto) ProtoMessage() {}
 
 func (x *NodeProto) ProtoReflect() protoreflect.Message {
-	mi := &file_onnx_proto_msgTypes[2]
+	mi := &file_onnxshape_onnx_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -740,7 +740,7 @@ func (x *NodeProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeProto.ProtoReflect.Descriptor instead.
 func (*NodeProto) Descriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{2}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *NodeProto) GetInput() []string {
@@ -824,7 +824,7 @@ type ModelProto struct {
 
 func (x *ModelProto) Reset() {
 	*x = ModelProto{}
-	mi := &file_onnx_proto_msgTypes[3]
+	mi := &file_onnxshape_onnx_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -836,7 +836,7 @@ func (x *ModelProto) String() string {
 func (*ModelProto) ProtoMessage() {}
 
 func (x *ModelProto) ProtoReflect() protoreflect.Message {
-	mi := &file_onnx_proto_msgTypes[3]
+	mi := &file_onnxshape_onnx_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -849,7 +849,7 @@ func (x *ModelProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ModelProto.ProtoReflect.Descriptor instead.
 func (*ModelProto) Descriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{3}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ModelProto) GetIrVersion() int64 {
@@ -932,7 +932,7 @@ type StringStringEntryProto struct {
 
 func (x *StringStringEntryProto) Reset() {
 	*x = StringStringEntryProto{}
-	mi := &file_onnx_proto_msgTypes[4]
+	mi := &file_onnxshape_onnx_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -944,7 +944,7 @@ func (x *StringStringEntryProto) String() string {
 func (*StringStringEntryProto) ProtoMessage() {}
 
 func (x *StringStringEntryProto) ProtoReflect() protoreflect.Message {
-	mi := &file_onnx_proto_msgTypes[4]
+	mi := &file_onnxshape_onnx_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -957,7 +957,7 @@ func (x *StringStringEntryProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StringStringEntryProto.ProtoReflect.Descriptor instead.
 func (*StringStringEntryProto) Descriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{4}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *StringStringEntryProto) GetKey() string {
@@ -991,7 +991,7 @@ type GraphProto struct {
 
 func (x *GraphProto) Reset() {
 	*x = GraphProto{}
-	mi := &file_onnx_proto_msgTypes[5]
+	mi := &file_onnxshape_onnx_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1003,7 +1003,7 @@ func (x *GraphProto) String() string {
 func (*GraphProto) ProtoMessage() {}
 
 func (x *GraphProto) ProtoReflect() protoreflect.Message {
-	mi := &file_onnx_proto_msgTypes[5]
+	mi := &file_onnxshape_onnx_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1016,7 +1016,7 @@ func (x *GraphProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GraphProto.ProtoReflect.Descriptor instead.
 func (*GraphProto) Descriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{5}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *GraphProto) GetNode() []*NodeProto {
@@ -1097,7 +1097,7 @@ type TensorProto struct {
 	DocString     *string                   `protobuf:"bytes,12,opt,name=doc_string,json=docString" json:"doc_string,omitempty"`
 	RawData       []byte                    `protobuf:"bytes,9,opt,name=raw_data,json=rawData" json:"raw_data,omitempty"`
 	ExternalData  []*StringStringEntryProto `protobuf:"bytes,13,rep,name=external_data,json=externalData" json:"external_data,omitempty"`
-	DataLocation  *TensorProto_DataLocation `protobuf:"varint,14,opt,name=data_location,json=dataLocation,enum=onnx.TensorProto_DataLocation" json:"data_location,omitempty"`
+	DataLocation  *TensorProto_DataLocation `protobuf:"varint,14,opt,name=data_location,json=dataLocation,enum=onnxshape.onnx.TensorProto_DataLocation" json:"data_location,omitempty"`
 	DoubleData    []float64                 `protobuf:"fixed64,10,rep,packed,name=double_data,json=doubleData" json:"double_data,omitempty"`
 	Uint64Data    []uint64                  `protobuf:"varint,11,rep,packed,name=uint64_data,json=uint64Data" json:"uint64_data,omitempty"`
 	MetadataProps []*StringStringEntryProto `protobuf:"bytes,16,rep,name=metadata_props,json=metadataProps" json:"metadata_props,omitempty"`
@@ -1107,7 +1107,7 @@ type TensorProto struct {
 
 func (x *TensorProto) Reset() {
 	*x = TensorProto{}
-	mi := &file_onnx_proto_msgTypes[6]
+	mi := &file_onnxshape_onnx_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1119,7 +1119,7 @@ func (x *TensorProto) String() string {
 func (*TensorProto) ProtoMessage() {}
 
 func (x *TensorProto) ProtoReflect() protoreflect.Message {
-	mi := &file_onnx_proto_msgTypes[6]
+	mi := &file_onnxshape_onnx_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1132,7 +1132,7 @@ func (x *TensorProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TensorProto.ProtoReflect.Descriptor instead.
 func (*TensorProto) Descriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{6}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *TensorProto) GetDims() []int64 {
@@ -1251,7 +1251,7 @@ type SparseTensorProto struct {
 
 func (x *SparseTensorProto) Reset() {
 	*x = SparseTensorProto{}
-	mi := &file_onnx_proto_msgTypes[7]
+	mi := &file_onnxshape_onnx_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1263,7 +1263,7 @@ func (x *SparseTensorProto) String() string {
 func (*SparseTensorProto) ProtoMessage() {}
 
 func (x *SparseTensorProto) ProtoReflect() protoreflect.Message {
-	mi := &file_onnx_proto_msgTypes[7]
+	mi := &file_onnxshape_onnx_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1276,7 +1276,7 @@ func (x *SparseTensorProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SparseTensorProto.ProtoReflect.Descriptor instead.
 func (*SparseTensorProto) Descriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{7}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *SparseTensorProto) GetValues() *TensorProto {
@@ -1309,7 +1309,7 @@ type TensorShapeProto struct {
 
 func (x *TensorShapeProto) Reset() {
 	*x = TensorShapeProto{}
-	mi := &file_onnx_proto_msgTypes[8]
+	mi := &file_onnxshape_onnx_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1321,7 +1321,7 @@ func (x *TensorShapeProto) String() string {
 func (*TensorShapeProto) ProtoMessage() {}
 
 func (x *TensorShapeProto) ProtoReflect() protoreflect.Message {
-	mi := &file_onnx_proto_msgTypes[8]
+	mi := &file_onnxshape_onnx_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1334,7 +1334,7 @@ func (x *TensorShapeProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TensorShapeProto.ProtoReflect.Descriptor instead.
 func (*TensorShapeProto) Descriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{8}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *TensorShapeProto) GetDim() []*TensorShapeProto_Dimension {
@@ -1361,7 +1361,7 @@ type TypeProto struct {
 
 func (x *TypeProto) Reset() {
 	*x = TypeProto{}
-	mi := &file_onnx_proto_msgTypes[9]
+	mi := &file_onnxshape_onnx_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1373,7 +1373,7 @@ func (x *TypeProto) String() string {
 func (*TypeProto) ProtoMessage() {}
 
 func (x *TypeProto) ProtoReflect() protoreflect.Message {
-	mi := &file_onnx_proto_msgTypes[9]
+	mi := &file_onnxshape_onnx_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1386,7 +1386,7 @@ func (x *TypeProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TypeProto.ProtoReflect.Descriptor instead.
 func (*TypeProto) Descriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{9}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *TypeProto) GetValue() isTypeProto_Value {
@@ -1492,7 +1492,7 @@ type OperatorSetIdProto struct {
 
 func (x *OperatorSetIdProto) Reset() {
 	*x = OperatorSetIdProto{}
-	mi := &file_onnx_proto_msgTypes[10]
+	mi := &file_onnxshape_onnx_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1504,7 +1504,7 @@ func (x *OperatorSetIdProto) String() string {
 func (*OperatorSetIdProto) ProtoMessage() {}
 
 func (x *OperatorSetIdProto) ProtoReflect() protoreflect.Message {
-	mi := &file_onnx_proto_msgTypes[10]
+	mi := &file_onnxshape_onnx_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1517,7 +1517,7 @@ func (x *OperatorSetIdProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OperatorSetIdProto.ProtoReflect.Descriptor instead.
 func (*OperatorSetIdProto) Descriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{10}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *OperatorSetIdProto) GetDomain() string {
@@ -1554,7 +1554,7 @@ type FunctionProto struct {
 
 func (x *FunctionProto) Reset() {
 	*x = FunctionProto{}
-	mi := &file_onnx_proto_msgTypes[11]
+	mi := &file_onnxshape_onnx_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1566,7 +1566,7 @@ func (x *FunctionProto) String() string {
 func (*FunctionProto) ProtoMessage() {}
 
 func (x *FunctionProto) ProtoReflect() protoreflect.Message {
-	mi := &file_onnx_proto_msgTypes[11]
+	mi := &file_onnxshape_onnx_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1579,7 +1579,7 @@ func (x *FunctionProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FunctionProto.ProtoReflect.Descriptor instead.
 func (*FunctionProto) Descriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{11}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *FunctionProto) GetName() string {
@@ -1683,7 +1683,7 @@ type SequenceProto struct {
 
 func (x *SequenceProto) Reset() {
 	*x = SequenceProto{}
-	mi := &file_onnx_proto_msgTypes[12]
+	mi := &file_onnxshape_onnx_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1695,7 +1695,7 @@ func (x *SequenceProto) String() string {
 func (*SequenceProto) ProtoMessage() {}
 
 func (x *SequenceProto) ProtoReflect() protoreflect.Message {
-	mi := &file_onnx_proto_msgTypes[12]
+	mi := &file_onnxshape_onnx_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1708,7 +1708,7 @@ func (x *SequenceProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SequenceProto.ProtoReflect.Descriptor instead.
 func (*SequenceProto) Descriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{12}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *SequenceProto) GetName() string {
@@ -1773,7 +1773,7 @@ type MapProto struct {
 
 func (x *MapProto) Reset() {
 	*x = MapProto{}
-	mi := &file_onnx_proto_msgTypes[13]
+	mi := &file_onnxshape_onnx_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1785,7 +1785,7 @@ func (x *MapProto) String() string {
 func (*MapProto) ProtoMessage() {}
 
 func (x *MapProto) ProtoReflect() protoreflect.Message {
-	mi := &file_onnx_proto_msgTypes[13]
+	mi := &file_onnxshape_onnx_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1798,7 +1798,7 @@ func (x *MapProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MapProto.ProtoReflect.Descriptor instead.
 func (*MapProto) Descriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{13}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *MapProto) GetName() string {
@@ -1851,7 +1851,7 @@ type OptionalProto struct {
 
 func (x *OptionalProto) Reset() {
 	*x = OptionalProto{}
-	mi := &file_onnx_proto_msgTypes[14]
+	mi := &file_onnxshape_onnx_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1863,7 +1863,7 @@ func (x *OptionalProto) String() string {
 func (*OptionalProto) ProtoMessage() {}
 
 func (x *OptionalProto) ProtoReflect() protoreflect.Message {
-	mi := &file_onnx_proto_msgTypes[14]
+	mi := &file_onnxshape_onnx_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1876,7 +1876,7 @@ func (x *OptionalProto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OptionalProto.ProtoReflect.Descriptor instead.
 func (*OptionalProto) Descriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{14}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *OptionalProto) GetName() string {
@@ -1938,7 +1938,7 @@ type TensorProto_Segment struct {
 
 func (x *TensorProto_Segment) Reset() {
 	*x = TensorProto_Segment{}
-	mi := &file_onnx_proto_msgTypes[15]
+	mi := &file_onnxshape_onnx_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1950,7 +1950,7 @@ func (x *TensorProto_Segment) String() string {
 func (*TensorProto_Segment) ProtoMessage() {}
 
 func (x *TensorProto_Segment) ProtoReflect() protoreflect.Message {
-	mi := &file_onnx_proto_msgTypes[15]
+	mi := &file_onnxshape_onnx_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1963,7 +1963,7 @@ func (x *TensorProto_Segment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TensorProto_Segment.ProtoReflect.Descriptor instead.
 func (*TensorProto_Segment) Descriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{6, 0}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{6, 0}
 }
 
 func (x *TensorProto_Segment) GetBegin() int64 {
@@ -1994,7 +1994,7 @@ type TensorShapeProto_Dimension struct {
 
 func (x *TensorShapeProto_Dimension) Reset() {
 	*x = TensorShapeProto_Dimension{}
-	mi := &file_onnx_proto_msgTypes[16]
+	mi := &file_onnxshape_onnx_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2006,7 +2006,7 @@ func (x *TensorShapeProto_Dimension) String() string {
 func (*TensorShapeProto_Dimension) ProtoMessage() {}
 
 func (x *TensorShapeProto_Dimension) ProtoReflect() protoreflect.Message {
-	mi := &file_onnx_proto_msgTypes[16]
+	mi := &file_onnxshape_onnx_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2019,7 +2019,7 @@ func (x *TensorShapeProto_Dimension) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TensorShapeProto_Dimension.ProtoReflect.Descriptor instead.
 func (*TensorShapeProto_Dimension) Descriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{8, 0}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{8, 0}
 }
 
 func (x *TensorShapeProto_Dimension) GetValue() isTensorShapeProto_Dimension_Value {
@@ -2080,7 +2080,7 @@ type TypeProto_Tensor struct {
 
 func (x *TypeProto_Tensor) Reset() {
 	*x = TypeProto_Tensor{}
-	mi := &file_onnx_proto_msgTypes[17]
+	mi := &file_onnxshape_onnx_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2092,7 +2092,7 @@ func (x *TypeProto_Tensor) String() string {
 func (*TypeProto_Tensor) ProtoMessage() {}
 
 func (x *TypeProto_Tensor) ProtoReflect() protoreflect.Message {
-	mi := &file_onnx_proto_msgTypes[17]
+	mi := &file_onnxshape_onnx_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2105,7 +2105,7 @@ func (x *TypeProto_Tensor) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TypeProto_Tensor.ProtoReflect.Descriptor instead.
 func (*TypeProto_Tensor) Descriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{9, 0}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{9, 0}
 }
 
 func (x *TypeProto_Tensor) GetElemType() int32 {
@@ -2131,7 +2131,7 @@ type TypeProto_Sequence struct {
 
 func (x *TypeProto_Sequence) Reset() {
 	*x = TypeProto_Sequence{}
-	mi := &file_onnx_proto_msgTypes[18]
+	mi := &file_onnxshape_onnx_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2143,7 +2143,7 @@ func (x *TypeProto_Sequence) String() string {
 func (*TypeProto_Sequence) ProtoMessage() {}
 
 func (x *TypeProto_Sequence) ProtoReflect() protoreflect.Message {
-	mi := &file_onnx_proto_msgTypes[18]
+	mi := &file_onnxshape_onnx_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2156,7 +2156,7 @@ func (x *TypeProto_Sequence) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TypeProto_Sequence.ProtoReflect.Descriptor instead.
 func (*TypeProto_Sequence) Descriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{9, 1}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{9, 1}
 }
 
 func (x *TypeProto_Sequence) GetElemType() *TypeProto {
@@ -2176,7 +2176,7 @@ type TypeProto_Map struct {
 
 func (x *TypeProto_Map) Reset() {
 	*x = TypeProto_Map{}
-	mi := &file_onnx_proto_msgTypes[19]
+	mi := &file_onnxshape_onnx_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2188,7 +2188,7 @@ func (x *TypeProto_Map) String() string {
 func (*TypeProto_Map) ProtoMessage() {}
 
 func (x *TypeProto_Map) ProtoReflect() protoreflect.Message {
-	mi := &file_onnx_proto_msgTypes[19]
+	mi := &file_onnxshape_onnx_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2201,7 +2201,7 @@ func (x *TypeProto_Map) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TypeProto_Map.ProtoReflect.Descriptor instead.
 func (*TypeProto_Map) Descriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{9, 2}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{9, 2}
 }
 
 func (x *TypeProto_Map) GetKeyType() int32 {
@@ -2227,7 +2227,7 @@ type TypeProto_Optional struct {
 
 func (x *TypeProto_Optional) Reset() {
 	*x = TypeProto_Optional{}
-	mi := &file_onnx_proto_msgTypes[20]
+	mi := &file_onnxshape_onnx_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2239,7 +2239,7 @@ func (x *TypeProto_Optional) String() string {
 func (*TypeProto_Optional) ProtoMessage() {}
 
 func (x *TypeProto_Optional) ProtoReflect() protoreflect.Message {
-	mi := &file_onnx_proto_msgTypes[20]
+	mi := &file_onnxshape_onnx_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2252,7 +2252,7 @@ func (x *TypeProto_Optional) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TypeProto_Optional.ProtoReflect.Descriptor instead.
 func (*TypeProto_Optional) Descriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{9, 3}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{9, 3}
 }
 
 func (x *TypeProto_Optional) GetElemType() *TypeProto {
@@ -2272,7 +2272,7 @@ type TypeProto_SparseTensor struct {
 
 func (x *TypeProto_SparseTensor) Reset() {
 	*x = TypeProto_SparseTensor{}
-	mi := &file_onnx_proto_msgTypes[21]
+	mi := &file_onnxshape_onnx_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2284,7 +2284,7 @@ func (x *TypeProto_SparseTensor) String() string {
 func (*TypeProto_SparseTensor) ProtoMessage() {}
 
 func (x *TypeProto_SparseTensor) ProtoReflect() protoreflect.Message {
-	mi := &file_onnx_proto_msgTypes[21]
+	mi := &file_onnxshape_onnx_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2297,7 +2297,7 @@ func (x *TypeProto_SparseTensor) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TypeProto_SparseTensor.ProtoReflect.Descriptor instead.
 func (*TypeProto_SparseTensor) Descriptor() ([]byte, []int) {
-	return file_onnx_proto_rawDescGZIP(), []int{9, 4}
+	return file_onnxshape_onnx_proto_rawDescGZIP(), []int{9, 4}
 }
 
 func (x *TypeProto_SparseTensor) GetElemType() int32 {
@@ -2314,33 +2314,32 @@ func (x *TypeProto_SparseTensor) GetShape() *TensorShapeProto {
 	return nil
 }
 
-var File_onnx_proto protoreflect.FileDescriptor
+var File_onnxshape_onnx_proto protoreflect.FileDescriptor
 
-const file_onnx_proto_rawDesc = "" +
+const file_onnxshape_onnx_proto_rawDesc = "" +
 	"\n" +
-	"\n" +
-	"onnx.proto\x12\x04onnx\"\xd4\x06\n" +
+	"\x14onnxshape/onnx.proto\x12\x0eonnxshape.onnx\"\xae\a\n" +
 	"\x0eAttributeProto\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\"\n" +
 	"\rref_attr_name\x18\x15 \x01(\tR\vrefAttrName\x12\x1d\n" +
 	"\n" +
-	"doc_string\x18\r \x01(\tR\tdocString\x126\n" +
-	"\x04type\x18\x14 \x01(\x0e2\".onnx.AttributeProto.AttributeTypeR\x04type\x12\f\n" +
+	"doc_string\x18\r \x01(\tR\tdocString\x12@\n" +
+	"\x04type\x18\x14 \x01(\x0e2,.onnxshape.onnx.AttributeProto.AttributeTypeR\x04type\x12\f\n" +
 	"\x01f\x18\x02 \x01(\x02R\x01f\x12\f\n" +
 	"\x01i\x18\x03 \x01(\x03R\x01i\x12\f\n" +
-	"\x01s\x18\x04 \x01(\fR\x01s\x12\x1f\n" +
-	"\x01t\x18\x05 \x01(\v2\x11.onnx.TensorProtoR\x01t\x12\x1e\n" +
-	"\x01g\x18\x06 \x01(\v2\x10.onnx.GraphProtoR\x01g\x12<\n" +
-	"\rsparse_tensor\x18\x16 \x01(\v2\x17.onnx.SparseTensorProtoR\fsparseTensor\x12\x1f\n" +
-	"\x02tp\x18\x0e \x01(\v2\x0f.onnx.TypeProtoR\x02tp\x12\x16\n" +
+	"\x01s\x18\x04 \x01(\fR\x01s\x12)\n" +
+	"\x01t\x18\x05 \x01(\v2\x1b.onnxshape.onnx.TensorProtoR\x01t\x12(\n" +
+	"\x01g\x18\x06 \x01(\v2\x1a.onnxshape.onnx.GraphProtoR\x01g\x12F\n" +
+	"\rsparse_tensor\x18\x16 \x01(\v2!.onnxshape.onnx.SparseTensorProtoR\fsparseTensor\x12)\n" +
+	"\x02tp\x18\x0e \x01(\v2\x19.onnxshape.onnx.TypeProtoR\x02tp\x12\x16\n" +
 	"\x06floats\x18\a \x03(\x02R\x06floats\x12\x12\n" +
 	"\x04ints\x18\b \x03(\x03R\x04ints\x12\x18\n" +
-	"\astrings\x18\t \x03(\fR\astrings\x12+\n" +
+	"\astrings\x18\t \x03(\fR\astrings\x125\n" +
 	"\atensors\x18\n" +
-	" \x03(\v2\x11.onnx.TensorProtoR\atensors\x12(\n" +
-	"\x06graphs\x18\v \x03(\v2\x10.onnx.GraphProtoR\x06graphs\x12>\n" +
-	"\x0esparse_tensors\x18\x17 \x03(\v2\x17.onnx.SparseTensorProtoR\rsparseTensors\x120\n" +
-	"\vtype_protos\x18\x0f \x03(\v2\x0f.onnx.TypeProtoR\n" +
+	" \x03(\v2\x1b.onnxshape.onnx.TensorProtoR\atensors\x122\n" +
+	"\x06graphs\x18\v \x03(\v2\x1a.onnxshape.onnx.GraphProtoR\x06graphs\x12H\n" +
+	"\x0esparse_tensors\x18\x17 \x03(\v2!.onnxshape.onnx.SparseTensorProtoR\rsparseTensors\x12:\n" +
+	"\vtype_protos\x18\x0f \x03(\v2\x19.onnxshape.onnx.TypeProtoR\n" +
 	"typeProtos\"\xd9\x01\n" +
 	"\rAttributeType\x12\r\n" +
 	"\tUNDEFINED\x10\x00\x12\t\n" +
@@ -2363,59 +2362,59 @@ const file_onnx_proto_rawDesc = "" +
 	"\x06GRAPHS\x10\n" +
 	"\x12\x12\n" +
 	"\x0eSPARSE_TENSORS\x10\f\x12\x0f\n" +
-	"\vTYPE_PROTOS\x10\x0e\"\xad\x01\n" +
+	"\vTYPE_PROTOS\x10\x0e\"\xc1\x01\n" +
 	"\x0eValueInfoProto\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\x12#\n" +
-	"\x04type\x18\x02 \x01(\v2\x0f.onnx.TypeProtoR\x04type\x12\x1d\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12-\n" +
+	"\x04type\x18\x02 \x01(\v2\x19.onnxshape.onnx.TypeProtoR\x04type\x12\x1d\n" +
 	"\n" +
-	"doc_string\x18\x03 \x01(\tR\tdocString\x12C\n" +
-	"\x0emetadata_props\x18\x04 \x03(\v2\x1c.onnx.StringStringEntryProtoR\rmetadataProps\"\xb2\x02\n" +
+	"doc_string\x18\x03 \x01(\tR\tdocString\x12M\n" +
+	"\x0emetadata_props\x18\x04 \x03(\v2&.onnxshape.onnx.StringStringEntryProtoR\rmetadataProps\"\xc6\x02\n" +
 	"\tNodeProto\x12\x14\n" +
 	"\x05input\x18\x01 \x03(\tR\x05input\x12\x16\n" +
 	"\x06output\x18\x02 \x03(\tR\x06output\x12\x12\n" +
 	"\x04name\x18\x03 \x01(\tR\x04name\x12\x17\n" +
 	"\aop_type\x18\x04 \x01(\tR\x06opType\x12\x16\n" +
 	"\x06domain\x18\a \x01(\tR\x06domain\x12\x1a\n" +
-	"\boverload\x18\b \x01(\tR\boverload\x122\n" +
-	"\tattribute\x18\x05 \x03(\v2\x14.onnx.AttributeProtoR\tattribute\x12\x1d\n" +
+	"\boverload\x18\b \x01(\tR\boverload\x12<\n" +
+	"\tattribute\x18\x05 \x03(\v2\x1e.onnxshape.onnx.AttributeProtoR\tattribute\x12\x1d\n" +
 	"\n" +
-	"doc_string\x18\x06 \x01(\tR\tdocString\x12C\n" +
-	"\x0emetadata_props\x18\t \x03(\v2\x1c.onnx.StringStringEntryProtoR\rmetadataProps\"\xb4\x03\n" +
+	"doc_string\x18\x06 \x01(\tR\tdocString\x12M\n" +
+	"\x0emetadata_props\x18\t \x03(\v2&.onnxshape.onnx.StringStringEntryProtoR\rmetadataProps\"\xdc\x03\n" +
 	"\n" +
 	"ModelProto\x12\x1d\n" +
 	"\n" +
-	"ir_version\x18\x01 \x01(\x03R\tirVersion\x12;\n" +
-	"\fopset_import\x18\b \x03(\v2\x18.onnx.OperatorSetIdProtoR\vopsetImport\x12#\n" +
+	"ir_version\x18\x01 \x01(\x03R\tirVersion\x12E\n" +
+	"\fopset_import\x18\b \x03(\v2\".onnxshape.onnx.OperatorSetIdProtoR\vopsetImport\x12#\n" +
 	"\rproducer_name\x18\x02 \x01(\tR\fproducerName\x12)\n" +
 	"\x10producer_version\x18\x03 \x01(\tR\x0fproducerVersion\x12\x16\n" +
 	"\x06domain\x18\x04 \x01(\tR\x06domain\x12#\n" +
 	"\rmodel_version\x18\x05 \x01(\x03R\fmodelVersion\x12\x1d\n" +
 	"\n" +
-	"doc_string\x18\x06 \x01(\tR\tdocString\x12&\n" +
-	"\x05graph\x18\a \x01(\v2\x10.onnx.GraphProtoR\x05graph\x12C\n" +
-	"\x0emetadata_props\x18\x0e \x03(\v2\x1c.onnx.StringStringEntryProtoR\rmetadataProps\x121\n" +
-	"\tfunctions\x18\x19 \x03(\v2\x13.onnx.FunctionProtoR\tfunctions\"@\n" +
+	"doc_string\x18\x06 \x01(\tR\tdocString\x120\n" +
+	"\x05graph\x18\a \x01(\v2\x1a.onnxshape.onnx.GraphProtoR\x05graph\x12M\n" +
+	"\x0emetadata_props\x18\x0e \x03(\v2&.onnxshape.onnx.StringStringEntryProtoR\rmetadataProps\x12;\n" +
+	"\tfunctions\x18\x19 \x03(\v2\x1d.onnxshape.onnx.FunctionProtoR\tfunctions\"@\n" +
 	"\x16StringStringEntryProto\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value\"\xb5\x03\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value\"\xfb\x03\n" +
 	"\n" +
-	"GraphProto\x12#\n" +
-	"\x04node\x18\x01 \x03(\v2\x0f.onnx.NodeProtoR\x04node\x12\x12\n" +
-	"\x04name\x18\x02 \x01(\tR\x04name\x123\n" +
-	"\vinitializer\x18\x05 \x03(\v2\x11.onnx.TensorProtoR\vinitializer\x12F\n" +
-	"\x12sparse_initializer\x18\x0f \x03(\v2\x17.onnx.SparseTensorProtoR\x11sparseInitializer\x12\x1d\n" +
+	"GraphProto\x12-\n" +
+	"\x04node\x18\x01 \x03(\v2\x19.onnxshape.onnx.NodeProtoR\x04node\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12=\n" +
+	"\vinitializer\x18\x05 \x03(\v2\x1b.onnxshape.onnx.TensorProtoR\vinitializer\x12P\n" +
+	"\x12sparse_initializer\x18\x0f \x03(\v2!.onnxshape.onnx.SparseTensorProtoR\x11sparseInitializer\x12\x1d\n" +
 	"\n" +
 	"doc_string\x18\n" +
-	" \x01(\tR\tdocString\x12*\n" +
-	"\x05input\x18\v \x03(\v2\x14.onnx.ValueInfoProtoR\x05input\x12,\n" +
-	"\x06output\x18\f \x03(\v2\x14.onnx.ValueInfoProtoR\x06output\x123\n" +
+	" \x01(\tR\tdocString\x124\n" +
+	"\x05input\x18\v \x03(\v2\x1e.onnxshape.onnx.ValueInfoProtoR\x05input\x126\n" +
+	"\x06output\x18\f \x03(\v2\x1e.onnxshape.onnx.ValueInfoProtoR\x06output\x12=\n" +
 	"\n" +
-	"value_info\x18\r \x03(\v2\x14.onnx.ValueInfoProtoR\tvalueInfo\x12C\n" +
-	"\x0emetadata_props\x18\x10 \x03(\v2\x1c.onnx.StringStringEntryProtoR\rmetadataProps\"\xb1\b\n" +
+	"value_info\x18\r \x03(\v2\x1e.onnxshape.onnx.ValueInfoProtoR\tvalueInfo\x12M\n" +
+	"\x0emetadata_props\x18\x10 \x03(\v2&.onnxshape.onnx.StringStringEntryProtoR\rmetadataProps\"\xd9\b\n" +
 	"\vTensorProto\x12\x12\n" +
 	"\x04dims\x18\x01 \x03(\x03R\x04dims\x12\x1b\n" +
-	"\tdata_type\x18\x02 \x01(\x05R\bdataType\x123\n" +
-	"\asegment\x18\x03 \x01(\v2\x19.onnx.TensorProto.SegmentR\asegment\x12!\n" +
+	"\tdata_type\x18\x02 \x01(\x05R\bdataType\x12=\n" +
+	"\asegment\x18\x03 \x01(\v2#.onnxshape.onnx.TensorProto.SegmentR\asegment\x12!\n" +
 	"\n" +
 	"float_data\x18\x04 \x03(\x02B\x02\x10\x01R\tfloatData\x12!\n" +
 	"\n" +
@@ -2427,15 +2426,15 @@ const file_onnx_proto_rawDesc = "" +
 	"\x04name\x18\b \x01(\tR\x04name\x12\x1d\n" +
 	"\n" +
 	"doc_string\x18\f \x01(\tR\tdocString\x12\x19\n" +
-	"\braw_data\x18\t \x01(\fR\arawData\x12A\n" +
-	"\rexternal_data\x18\r \x03(\v2\x1c.onnx.StringStringEntryProtoR\fexternalData\x12C\n" +
-	"\rdata_location\x18\x0e \x01(\x0e2\x1e.onnx.TensorProto.DataLocationR\fdataLocation\x12#\n" +
+	"\braw_data\x18\t \x01(\fR\arawData\x12K\n" +
+	"\rexternal_data\x18\r \x03(\v2&.onnxshape.onnx.StringStringEntryProtoR\fexternalData\x12M\n" +
+	"\rdata_location\x18\x0e \x01(\x0e2(.onnxshape.onnx.TensorProto.DataLocationR\fdataLocation\x12#\n" +
 	"\vdouble_data\x18\n" +
 	" \x03(\x01B\x02\x10\x01R\n" +
 	"doubleData\x12#\n" +
 	"\vuint64_data\x18\v \x03(\x04B\x02\x10\x01R\n" +
-	"uint64Data\x12C\n" +
-	"\x0emetadata_props\x18\x10 \x03(\v2\x1c.onnx.StringStringEntryProtoR\rmetadataProps\x1a1\n" +
+	"uint64Data\x12M\n" +
+	"\x0emetadata_props\x18\x10 \x03(\v2&.onnxshape.onnx.StringStringEntryProtoR\rmetadataProps\x1a1\n" +
 	"\aSegment\x12\x14\n" +
 	"\x05begin\x18\x01 \x01(\x03R\x05begin\x12\x10\n" +
 	"\x03end\x18\x02 \x01(\x03R\x03end\"\xee\x02\n" +
@@ -2479,73 +2478,73 @@ const file_onnx_proto_rawDesc = "" +
 	"\x04INT2\x10\x1a\")\n" +
 	"\fDataLocation\x12\v\n" +
 	"\aDEFAULT\x10\x00\x12\f\n" +
-	"\bEXTERNAL\x10\x01\"\x7f\n" +
-	"\x11SparseTensorProto\x12)\n" +
-	"\x06values\x18\x01 \x01(\v2\x11.onnx.TensorProtoR\x06values\x12+\n" +
-	"\aindices\x18\x02 \x01(\v2\x11.onnx.TensorProtoR\aindices\x12\x12\n" +
-	"\x04dims\x18\x03 \x03(\x03R\x04dims\"\xba\x01\n" +
-	"\x10TensorShapeProto\x122\n" +
-	"\x03dim\x18\x01 \x03(\v2 .onnx.TensorShapeProto.DimensionR\x03dim\x1ar\n" +
+	"\bEXTERNAL\x10\x01\"\x93\x01\n" +
+	"\x11SparseTensorProto\x123\n" +
+	"\x06values\x18\x01 \x01(\v2\x1b.onnxshape.onnx.TensorProtoR\x06values\x125\n" +
+	"\aindices\x18\x02 \x01(\v2\x1b.onnxshape.onnx.TensorProtoR\aindices\x12\x12\n" +
+	"\x04dims\x18\x03 \x03(\x03R\x04dims\"\xc4\x01\n" +
+	"\x10TensorShapeProto\x12<\n" +
+	"\x03dim\x18\x01 \x03(\v2*.onnxshape.onnx.TensorShapeProto.DimensionR\x03dim\x1ar\n" +
 	"\tDimension\x12\x1d\n" +
 	"\tdim_value\x18\x01 \x01(\x03H\x00R\bdimValue\x12\x1d\n" +
 	"\tdim_param\x18\x02 \x01(\tH\x00R\bdimParam\x12\x1e\n" +
 	"\n" +
 	"denotation\x18\x03 \x01(\tR\n" +
 	"denotationB\a\n" +
-	"\x05value\"\xe7\x05\n" +
-	"\tTypeProto\x129\n" +
-	"\vtensor_type\x18\x01 \x01(\v2\x16.onnx.TypeProto.TensorH\x00R\n" +
-	"tensorType\x12?\n" +
-	"\rsequence_type\x18\x04 \x01(\v2\x18.onnx.TypeProto.SequenceH\x00R\fsequenceType\x120\n" +
-	"\bmap_type\x18\x05 \x01(\v2\x13.onnx.TypeProto.MapH\x00R\amapType\x12?\n" +
-	"\roptional_type\x18\t \x01(\v2\x18.onnx.TypeProto.OptionalH\x00R\foptionalType\x12L\n" +
-	"\x12sparse_tensor_type\x18\b \x01(\v2\x1c.onnx.TypeProto.SparseTensorH\x00R\x10sparseTensorType\x12\x1e\n" +
+	"\x05value\"\xcb\x06\n" +
+	"\tTypeProto\x12C\n" +
+	"\vtensor_type\x18\x01 \x01(\v2 .onnxshape.onnx.TypeProto.TensorH\x00R\n" +
+	"tensorType\x12I\n" +
+	"\rsequence_type\x18\x04 \x01(\v2\".onnxshape.onnx.TypeProto.SequenceH\x00R\fsequenceType\x12:\n" +
+	"\bmap_type\x18\x05 \x01(\v2\x1d.onnxshape.onnx.TypeProto.MapH\x00R\amapType\x12I\n" +
+	"\roptional_type\x18\t \x01(\v2\".onnxshape.onnx.TypeProto.OptionalH\x00R\foptionalType\x12V\n" +
+	"\x12sparse_tensor_type\x18\b \x01(\v2&.onnxshape.onnx.TypeProto.SparseTensorH\x00R\x10sparseTensorType\x12\x1e\n" +
 	"\n" +
 	"denotation\x18\x06 \x01(\tR\n" +
-	"denotation\x1aS\n" +
+	"denotation\x1a]\n" +
 	"\x06Tensor\x12\x1b\n" +
-	"\telem_type\x18\x01 \x01(\x05R\belemType\x12,\n" +
-	"\x05shape\x18\x02 \x01(\v2\x16.onnx.TensorShapeProtoR\x05shape\x1a8\n" +
-	"\bSequence\x12,\n" +
-	"\telem_type\x18\x01 \x01(\v2\x0f.onnx.TypeProtoR\belemType\x1aP\n" +
+	"\telem_type\x18\x01 \x01(\x05R\belemType\x126\n" +
+	"\x05shape\x18\x02 \x01(\v2 .onnxshape.onnx.TensorShapeProtoR\x05shape\x1aB\n" +
+	"\bSequence\x126\n" +
+	"\telem_type\x18\x01 \x01(\v2\x19.onnxshape.onnx.TypeProtoR\belemType\x1aZ\n" +
 	"\x03Map\x12\x19\n" +
-	"\bkey_type\x18\x01 \x01(\x05R\akeyType\x12.\n" +
+	"\bkey_type\x18\x01 \x01(\x05R\akeyType\x128\n" +
 	"\n" +
-	"value_type\x18\x02 \x01(\v2\x0f.onnx.TypeProtoR\tvalueType\x1a8\n" +
-	"\bOptional\x12,\n" +
-	"\telem_type\x18\x01 \x01(\v2\x0f.onnx.TypeProtoR\belemType\x1aY\n" +
+	"value_type\x18\x02 \x01(\v2\x19.onnxshape.onnx.TypeProtoR\tvalueType\x1aB\n" +
+	"\bOptional\x126\n" +
+	"\telem_type\x18\x01 \x01(\v2\x19.onnxshape.onnx.TypeProtoR\belemType\x1ac\n" +
 	"\fSparseTensor\x12\x1b\n" +
-	"\telem_type\x18\x01 \x01(\x05R\belemType\x12,\n" +
-	"\x05shape\x18\x02 \x01(\v2\x16.onnx.TensorShapeProtoR\x05shapeB\a\n" +
+	"\telem_type\x18\x01 \x01(\x05R\belemType\x126\n" +
+	"\x05shape\x18\x02 \x01(\v2 .onnxshape.onnx.TensorShapeProtoR\x05shapeB\a\n" +
 	"\x05value\"F\n" +
 	"\x12OperatorSetIdProto\x12\x16\n" +
 	"\x06domain\x18\x01 \x01(\tR\x06domain\x12\x18\n" +
-	"\aversion\x18\x02 \x01(\x03R\aversion\"\xdd\x03\n" +
+	"\aversion\x18\x02 \x01(\x03R\aversion\"\x8f\x04\n" +
 	"\rFunctionProto\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05input\x18\x04 \x03(\tR\x05input\x12\x16\n" +
 	"\x06output\x18\x05 \x03(\tR\x06output\x12\x1c\n" +
-	"\tattribute\x18\x06 \x03(\tR\tattribute\x12=\n" +
-	"\x0fattribute_proto\x18\v \x03(\v2\x14.onnx.AttributeProtoR\x0eattributeProto\x12#\n" +
-	"\x04node\x18\a \x03(\v2\x0f.onnx.NodeProtoR\x04node\x12\x1d\n" +
+	"\tattribute\x18\x06 \x03(\tR\tattribute\x12G\n" +
+	"\x0fattribute_proto\x18\v \x03(\v2\x1e.onnxshape.onnx.AttributeProtoR\x0eattributeProto\x12-\n" +
+	"\x04node\x18\a \x03(\v2\x19.onnxshape.onnx.NodeProtoR\x04node\x12\x1d\n" +
 	"\n" +
-	"doc_string\x18\b \x01(\tR\tdocString\x12;\n" +
-	"\fopset_import\x18\t \x03(\v2\x18.onnx.OperatorSetIdProtoR\vopsetImport\x12\x16\n" +
+	"doc_string\x18\b \x01(\tR\tdocString\x12E\n" +
+	"\fopset_import\x18\t \x03(\v2\".onnxshape.onnx.OperatorSetIdProtoR\vopsetImport\x12\x16\n" +
 	"\x06domain\x18\n" +
 	" \x01(\tR\x06domain\x12\x1a\n" +
-	"\boverload\x18\r \x01(\tR\boverload\x123\n" +
+	"\boverload\x18\r \x01(\tR\boverload\x12=\n" +
 	"\n" +
-	"value_info\x18\f \x03(\v2\x14.onnx.ValueInfoProtoR\tvalueInfo\x12C\n" +
-	"\x0emetadata_props\x18\x0e \x03(\v2\x1c.onnx.StringStringEntryProtoR\rmetadataProps\"\xcd\x03\n" +
+	"value_info\x18\f \x03(\v2\x1e.onnxshape.onnx.ValueInfoProtoR\tvalueInfo\x12M\n" +
+	"\x0emetadata_props\x18\x0e \x03(\v2&.onnxshape.onnx.StringStringEntryProtoR\rmetadataProps\"\xff\x03\n" +
 	"\rSequenceProto\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1b\n" +
-	"\telem_type\x18\x02 \x01(\x05R\belemType\x126\n" +
-	"\rtensor_values\x18\x03 \x03(\v2\x11.onnx.TensorProtoR\ftensorValues\x12I\n" +
-	"\x14sparse_tensor_values\x18\x04 \x03(\v2\x17.onnx.SparseTensorProtoR\x12sparseTensorValues\x12<\n" +
-	"\x0fsequence_values\x18\x05 \x03(\v2\x13.onnx.SequenceProtoR\x0esequenceValues\x12-\n" +
+	"\telem_type\x18\x02 \x01(\x05R\belemType\x12@\n" +
+	"\rtensor_values\x18\x03 \x03(\v2\x1b.onnxshape.onnx.TensorProtoR\ftensorValues\x12S\n" +
+	"\x14sparse_tensor_values\x18\x04 \x03(\v2!.onnxshape.onnx.SparseTensorProtoR\x12sparseTensorValues\x12F\n" +
+	"\x0fsequence_values\x18\x05 \x03(\v2\x1d.onnxshape.onnx.SequenceProtoR\x0esequenceValues\x127\n" +
 	"\n" +
-	"map_values\x18\x06 \x03(\v2\x0e.onnx.MapProtoR\tmapValues\x12<\n" +
-	"\x0foptional_values\x18\a \x03(\v2\x13.onnx.OptionalProtoR\x0eoptionalValues\"]\n" +
+	"map_values\x18\x06 \x03(\v2\x18.onnxshape.onnx.MapProtoR\tmapValues\x12F\n" +
+	"\x0foptional_values\x18\a \x03(\v2\x1d.onnxshape.onnx.OptionalProtoR\x0eoptionalValues\"]\n" +
 	"\bDataType\x12\r\n" +
 	"\tUNDEFINED\x10\x00\x12\n" +
 	"\n" +
@@ -2553,22 +2552,22 @@ const file_onnx_proto_rawDesc = "" +
 	"\rSPARSE_TENSOR\x10\x02\x12\f\n" +
 	"\bSEQUENCE\x10\x03\x12\a\n" +
 	"\x03MAP\x10\x04\x12\f\n" +
-	"\bOPTIONAL\x10\x05\"\x9b\x01\n" +
+	"\bOPTIONAL\x10\x05\"\xa5\x01\n" +
 	"\bMapProto\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x19\n" +
 	"\bkey_type\x18\x02 \x01(\x05R\akeyType\x12\x12\n" +
 	"\x04keys\x18\x03 \x03(\x03R\x04keys\x12\x1f\n" +
 	"\vstring_keys\x18\x04 \x03(\fR\n" +
-	"stringKeys\x12+\n" +
-	"\x06values\x18\x05 \x01(\v2\x13.onnx.SequenceProtoR\x06values\"\xc3\x03\n" +
+	"stringKeys\x125\n" +
+	"\x06values\x18\x05 \x01(\v2\x1d.onnxshape.onnx.SequenceProtoR\x06values\"\xf5\x03\n" +
 	"\rOptionalProto\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1b\n" +
-	"\telem_type\x18\x02 \x01(\x05R\belemType\x124\n" +
-	"\ftensor_value\x18\x03 \x01(\v2\x11.onnx.TensorProtoR\vtensorValue\x12G\n" +
-	"\x13sparse_tensor_value\x18\x04 \x01(\v2\x17.onnx.SparseTensorProtoR\x11sparseTensorValue\x12:\n" +
-	"\x0esequence_value\x18\x05 \x01(\v2\x13.onnx.SequenceProtoR\rsequenceValue\x12+\n" +
-	"\tmap_value\x18\x06 \x01(\v2\x0e.onnx.MapProtoR\bmapValue\x12:\n" +
-	"\x0eoptional_value\x18\a \x01(\v2\x13.onnx.OptionalProtoR\roptionalValue\"]\n" +
+	"\telem_type\x18\x02 \x01(\x05R\belemType\x12>\n" +
+	"\ftensor_value\x18\x03 \x01(\v2\x1b.onnxshape.onnx.TensorProtoR\vtensorValue\x12Q\n" +
+	"\x13sparse_tensor_value\x18\x04 \x01(\v2!.onnxshape.onnx.SparseTensorProtoR\x11sparseTensorValue\x12D\n" +
+	"\x0esequence_value\x18\x05 \x01(\v2\x1d.onnxshape.onnx.SequenceProtoR\rsequenceValue\x125\n" +
+	"\tmap_value\x18\x06 \x01(\v2\x18.onnxshape.onnx.MapProtoR\bmapValue\x12D\n" +
+	"\x0eoptional_value\x18\a \x01(\v2\x1d.onnxshape.onnx.OptionalProtoR\roptionalValue\"]\n" +
 	"\bDataType\x12\r\n" +
 	"\tUNDEFINED\x10\x00\x12\n" +
 	"\n" +
@@ -2579,106 +2578,106 @@ const file_onnx_proto_rawDesc = "" +
 	"\bOPTIONAL\x10\x05B(Z&github.com/onnxshape/onnxshape/onnx/pb"
 
 var (
-	file_onnx_proto_rawDescOnce sync.Once
-	file_onnx_proto_rawDescData []byte
+	file_onnxshape_onnx_proto_rawDescOnce sync.Once
+	file_onnxshape_onnx_proto_rawDescData []byte
 )
 
-func file_onnx_proto_rawDescGZIP() []byte {
-	file_onnx_proto_rawDescOnce.Do(func() {
-		file_onnx_proto_rawDescData = protoimpl.X.CompressGZIP(unsafe.Slice(unsafe.StringData(file_onnx_proto_rawDesc), len(file_onnx_proto_rawDesc)))
+func file_onnxshape_onnx_proto_rawDescGZIP() []byte {
+	file_onnxshape_onnx_proto_rawDescOnce.Do(func() {
+		file_onnxshape_onnx_proto_rawDescData = protoimpl.X.CompressGZIP(unsafe.Slice(unsafe.StringData(file_onnxshape_onnx_proto_rawDesc), len(file_onnxshape_onnx_proto_rawDesc)))
 	})
-	return file_onnx_proto_rawDescData
+	return file_onnxshape_onnx_proto_rawDescData
 }
 
-var file_onnx_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_onnx_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
-var file_onnx_proto_goTypes = []any{
-	(AttributeProto_AttributeType)(0),  // 0: onnx.AttributeProto.AttributeType
-	(TensorProto_DataType)(0),          // 1: onnx.TensorProto.DataType
-	(TensorProto_DataLocation)(0),      // 2: onnx.TensorProto.DataLocation
-	(SequenceProto_DataType)(0),        // 3: onnx.SequenceProto.DataType
-	(OptionalProto_DataType)(0),        // 4: onnx.OptionalProto.DataType
-	(*AttributeProto)(nil),             // 5: onnx.AttributeProto
-	(*ValueInfoProto)(nil),             // 6: onnx.ValueInfoProto
-	(*NodeProto)(nil),                  // 7: onnx.NodeProto
-	(*ModelProto)(nil),                 // 8: onnx.ModelProto
-	(*StringStringEntryProto)(nil),     // 9: onnx.StringStringEntryProto
-	(*GraphProto)(nil),                 // 10: onnx.GraphProto
-	(*TensorProto)(nil),                // 11: onnx.TensorProto
-	(*SparseTensorProto)(nil),          // 12: onnx.SparseTensorProto
-	(*TensorShapeProto)(nil),           // 13: onnx.TensorShapeProto
-	(*TypeProto)(nil),                  // 14: onnx.TypeProto
-	(*OperatorSetIdProto)(nil),         // 15: onnx.OperatorSetIdProto
-	(*FunctionProto)(nil),              // 16: onnx.FunctionProto
-	(*SequenceProto)(nil),              // 17: onnx.SequenceProto
-	(*MapProto)(nil),                   // 18: onnx.MapProto
-	(*OptionalProto)(nil),              // 19: onnx.OptionalProto
-	(*TensorProto_Segment)(nil),        // 20: onnx.TensorProto.Segment
-	(*TensorShapeProto_Dimension)(nil), // 21: onnx.TensorShapeProto.Dimension
-	(*TypeProto_Tensor)(nil),           // 22: onnx.TypeProto.Tensor
-	(*TypeProto_Sequence)(nil),         // 23: onnx.TypeProto.Sequence
-	(*TypeProto_Map)(nil),              // 24: onnx.TypeProto.Map
-	(*TypeProto_Optional)(nil),         // 25: onnx.TypeProto.Optional
-	(*TypeProto_SparseTensor)(nil),     // 26: onnx.TypeProto.SparseTensor
+var file_onnxshape_onnx_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
+var file_onnxshape_onnx_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
+var file_onnxshape_onnx_proto_goTypes = []any{
+	(AttributeProto_AttributeType)(0),  // 0: onnxshape.onnx.AttributeProto.AttributeType
+	(TensorProto_DataType)(0),          // 1: onnxshape.onnx.TensorProto.DataType
+	(TensorProto_DataLocation)(0),      // 2: onnxshape.onnx.TensorProto.DataLocation
+	(SequenceProto_DataType)(0),        // 3: onnxshape.onnx.SequenceProto.DataType
+	(OptionalProto_DataType)(0),        // 4: onnxshape.onnx.OptionalProto.DataType
+	(*AttributeProto)(nil),             // 5: onnxshape.onnx.AttributeProto
+	(*ValueInfoProto)(nil),             // 6: onnxshape.onnx.ValueInfoProto
+	(*NodeProto)(nil),                  // 7: onnxshape.onnx.NodeProto
+	(*ModelProto)(nil),                 // 8: onnxshape.onnx.ModelProto
+	(*StringStringEntryProto)(nil),     // 9: onnxshape.onnx.StringStringEntryProto
+	(*GraphProto)(nil),                 // 10: onnxshape.onnx.GraphProto
+	(*TensorProto)(nil),                // 11: onnxshape.onnx.TensorProto
+	(*SparseTensorProto)(nil),          // 12: onnxshape.onnx.SparseTensorProto
+	(*TensorShapeProto)(nil),           // 13: onnxshape.onnx.TensorShapeProto
+	(*TypeProto)(nil),                  // 14: onnxshape.onnx.TypeProto
+	(*OperatorSetIdProto)(nil),         // 15: onnxshape.onnx.OperatorSetIdProto
+	(*FunctionProto)(nil),              // 16: onnxshape.onnx.FunctionProto
+	(*SequenceProto)(nil),              // 17: onnxshape.onnx.SequenceProto
+	(*MapProto)(nil),                   // 18: onnxshape.onnx.MapProto
+	(*OptionalProto)(nil),              // 19: onnxshape.onnx.OptionalProto
+	(*TensorProto_Segment)(nil),        // 20: onnxshape.onnx.TensorProto.Segment
+	(*TensorShapeProto_Dimension)(nil), // 21: onnxshape.onnx.TensorShapeProto.Dimension
+	(*TypeProto_Tensor)(nil),           // 22: onnxshape.onnx.TypeProto.Tensor
+	(*TypeProto_Sequence)(nil),         // 23: onnxshape.onnx.TypeProto.Sequence
+	(*TypeProto_Map)(nil),              // 24: onnxshape.onnx.TypeProto.Map
+	(*TypeProto_Optional)(nil),         // 25: onnxshape.onnx.TypeProto.Optional
+	(*TypeProto_SparseTensor)(nil),     // 26: onnxshape.onnx.TypeProto.SparseTensor
 }
-var file_onnx_proto_depIdxs = []int32{
-	0,  // 0: onnx.AttributeProto.type:type_name -> onnx.AttributeProto.AttributeType
-	11, // 1: onnx.AttributeProto.t:type_name -> onnx.TensorProto
-	10, // 2: onnx.AttributeProto.g:type_name -> onnx.GraphProto
-	12, // 3: onnx.AttributeProto.sparse_tensor:type_name -> onnx.SparseTensorProto
-	14, // 4: onnx.AttributeProto.tp:type_name -> onnx.TypeProto
-	11, // 5: onnx.AttributeProto.tensors:type_name -> onnx.TensorProto
-	10, // 6: onnx.AttributeProto.graphs:type_name -> onnx.GraphProto
-	12, // 7: onnx.AttributeProto.sparse_tensors:type_name -> onnx.SparseTensorProto
-	14, // 8: onnx.AttributeProto.type_protos:type_name -> onnx.TypeProto
-	14, // 9: onnx.ValueInfoProto.type:type_name -> onnx.TypeProto
-	9,  // 10: onnx.ValueInfoProto.metadata_props:type_name -> onnx.StringStringEntryProto
-	5,  // 11: onnx.NodeProto.attribute:type_name -> onnx.AttributeProto
-	9,  // 12: onnx.NodeProto.metadata_props:type_name -> onnx.StringStringEntryProto
-	15, // 13: onnx.ModelProto.opset_import:type_name -> onnx.OperatorSetIdProto
-	10, // 14: onnx.ModelProto.graph:type_name -> onnx.GraphProto
-	9,  // 15: onnx.ModelProto.metadata_props:type_name -> onnx.StringStringEntryProto
-	16, // 16: onnx.ModelProto.functions:type_name -> onnx.FunctionProto
-	7,  // 17: onnx.GraphProto.node:type_name -> onnx.NodeProto
-	11, // 18: onnx.GraphProto.initializer:type_name -> onnx.TensorProto
-	12, // 19: onnx.GraphProto.sparse_initializer:type_name -> onnx.SparseTensorProto
-	6,  // 20: onnx.GraphProto.input:type_name -> onnx.ValueInfoProto
-	6,  // 21: onnx.GraphProto.output:type_name -> onnx.ValueInfoProto
-	6,  // 22: onnx.GraphProto.value_info:type_name -> onnx.ValueInfoProto
-	9,  // 23: onnx.GraphProto.metadata_props:type_name -> onnx.StringStringEntryProto
-	20, // 24: onnx.TensorProto.segment:type_name -> onnx.TensorProto.Segment
-	9,  // 25: onnx.TensorProto.external_data:type_name -> onnx.StringStringEntryProto
-	2,  // 26: onnx.TensorProto.data_location:type_name -> onnx.TensorProto.DataLocation
-	9,  // 27: onnx.TensorProto.metadata_props:type_name -> onnx.StringStringEntryProto
-	11, // 28: onnx.SparseTensorProto.values:type_name -> onnx.TensorProto
-	11, // 29: onnx.SparseTensorProto.indices:type_name -> onnx.TensorProto
-	21, // 30: onnx.TensorShapeProto.dim:type_name -> onnx.TensorShapeProto.Dimension
-	22, // 31: onnx.TypeProto.tensor_type:type_name -> onnx.TypeProto.Tensor
-	23, // 32: onnx.TypeProto.sequence_type:type_name -> onnx.TypeProto.Sequence
-	24, // 33: onnx.TypeProto.map_type:type_name -> onnx.TypeProto.Map
-	25, // 34: onnx.TypeProto.optional_type:type_name -> onnx.TypeProto.Optional
-	26, // 35: onnx.TypeProto.sparse_tensor_type:type_name -> onnx.TypeProto.SparseTensor
-	5,  // 36: onnx.FunctionProto.attribute_proto:type_name -> onnx.AttributeProto
-	7,  // 37: onnx.FunctionProto.node:type_name -> onnx.NodeProto
-	15, // 38: onnx.FunctionProto.opset_import:type_name -> onnx.OperatorSetIdProto
-	6,  // 39: onnx.FunctionProto.value_info:type_name -> onnx.ValueInfoProto
-	9,  // 40: onnx.FunctionProto.metadata_props:type_name -> onnx.StringStringEntryProto
-	11, // 41: onnx.SequenceProto.tensor_values:type_name -> onnx.TensorProto
-	12, // 42: onnx.SequenceProto.sparse_tensor_values:type_name -> onnx.SparseTensorProto
-	17, // 43: onnx.SequenceProto.sequence_values:type_name -> onnx.SequenceProto
-	18, // 44: onnx.SequenceProto.map_values:type_name -> onnx.MapProto
-	19, // 45: onnx.SequenceProto.optional_values:type_name -> onnx.OptionalProto
-	17, // 46: onnx.MapProto.values:type_name -> onnx.SequenceProto
-	11, // 47: onnx.OptionalProto.tensor_value:type_name -> onnx.TensorProto
-	12, // 48: onnx.OptionalProto.sparse_tensor_value:type_name -> onnx.SparseTensorProto
-	17, // 49: onnx.OptionalProto.sequence_value:type_name -> onnx.SequenceProto
-	18, // 50: onnx.OptionalProto.map_value:type_name -> onnx.MapProto
-	19, // 51: onnx.OptionalProto.optional_value:type_name -> onnx.OptionalProto
-	13, // 52: onnx.TypeProto.Tensor.shape:type_name -> onnx.TensorShapeProto
-	14, // 53: onnx.TypeProto.Sequence.elem_type:type_name -> onnx.TypeProto
-	14, // 54: onnx.TypeProto.Map.value_type:type_name -> onnx.TypeProto
-	14, // 55: onnx.TypeProto.Optional.elem_type:type_name -> onnx.TypeProto
-	13, // 56: onnx.TypeProto.SparseTensor.shape:type_name -> onnx.TensorShapeProto
+var file_onnxshape_onnx_proto_depIdxs = []int32{
+	0,  // 0: onnxshape.onnx.AttributeProto.type:type_name -> onnxshape.onnx.AttributeProto.AttributeType
+	11, // 1: onnxshape.onnx.AttributeProto.t:type_name -> onnxshape.onnx.TensorProto
+	10, // 2: onnxshape.onnx.AttributeProto.g:type_name -> onnxshape.onnx.GraphProto
+	12, // 3: onnxshape.onnx.AttributeProto.sparse_tensor:type_name -> onnxshape.onnx.SparseTensorProto
+	14, // 4: onnxshape.onnx.AttributeProto.tp:type_name -> onnxshape.onnx.TypeProto
+	11, // 5: onnxshape.onnx.AttributeProto.tensors:type_name -> onnxshape.onnx.TensorProto
+	10, // 6: onnxshape.onnx.AttributeProto.graphs:type_name -> onnxshape.onnx.GraphProto
+	12, // 7: onnxshape.onnx.AttributeProto.sparse_tensors:type_name -> onnxshape.onnx.SparseTensorProto
+	14, // 8: onnxshape.onnx.AttributeProto.type_protos:type_name -> onnxshape.onnx.TypeProto
+	14, // 9: onnxshape.onnx.ValueInfoProto.type:type_name -> onnxshape.onnx.TypeProto
+	9,  // 10: onnxshape.onnx.ValueInfoProto.metadata_props:type_name -> onnxshape.onnx.StringStringEntryProto
+	5,  // 11: onnxshape.onnx.NodeProto.attribute:type_name -> onnxshape.onnx.AttributeProto
+	9,  // 12: onnxshape.onnx.NodeProto.metadata_props:type_name -> onnxshape.onnx.StringStringEntryProto
+	15, // 13: onnxshape.onnx.ModelProto.opset_import:type_name -> onnxshape.onnx.OperatorSetIdProto
+	10, // 14: onnxshape.onnx.ModelProto.graph:type_name -> onnxshape.onnx.GraphProto
+	9,  // 15: onnxshape.onnx.ModelProto.metadata_props:type_name -> onnxshape.onnx.StringStringEntryProto
+	16, // 16: onnxshape.onnx.ModelProto.functions:type_name -> onnxshape.onnx.FunctionProto
+	7,  // 17: onnxshape.onnx.GraphProto.node:type_name -> onnxshape.onnx.NodeProto
+	11, // 18: onnxshape.onnx.GraphProto.initializer:type_name -> onnxshape.onnx.TensorProto
+	12, // 19: onnxshape.onnx.GraphProto.sparse_initializer:type_name -> onnxshape.onnx.SparseTensorProto
+	6,  // 20: onnxshape.onnx.GraphProto.input:type_name -> onnxshape.onnx.ValueInfoProto
+	6,  // 21: onnxshape.onnx.GraphProto.output:type_name -> onnxshape.onnx.ValueInfoProto
+	6,  // 22: onnxshape.onnx.GraphProto.value_info:type_name -> onnxshape.onnx.ValueInfoProto
+	9,  // 23: onnxshape.onnx.GraphProto.metadata_props:type_name -> onnxshape.onnx.StringStringEntryProto
+	20, // 24: onnxshape.onnx.TensorProto.segment:type_name -> onnxshape.onnx.TensorProto.Segment
+	9,  // 25: onnxshape.onnx.TensorProto.external_data:type_name -> onnxshape.onnx.StringStringEntryProto
+	2,  // 26: onnxshape.onnx.TensorProto.data_location:type_name -> onnxshape.onnx.TensorProto.DataLocation
+	9,  // 27: onnxshape.onnx.TensorProto.metadata_props:type_name -> onnxshape.onnx.StringStringEntryProto
+	11, // 28: onnxshape.onnx.SparseTensorProto.values:type_name -> onnxshape.onnx.TensorProto
+	11, // 29: onnxshape.onnx.SparseTensorProto.indices:type_name -> onnxshape.onnx.TensorProto
+	21, // 30: onnxshape.onnx.TensorShapeProto.dim:type_name -> onnxshape.onnx.TensorShapeProto.Dimension
+	22, // 31: onnxshape.onnx.TypeProto.tensor_type:type_name -> onnxshape.onnx.TypeProto.Tensor
+	23, // 32: onnxshape.onnx.TypeProto.sequence_type:type_name -> onnxshape.onnx.TypeProto.Sequence
+	24, // 33: onnxshape.onnx.TypeProto.map_type:type_name -> onnxshape.onnx.TypeProto.Map
+	25, // 34: onnxshape.onnx.TypeProto.optional_type:type_name -> onnxshape.onnx.TypeProto.Optional
+	26, // 35: onnxshape.onnx.TypeProto.sparse_tensor_type:type_name -> onnxshape.onnx.TypeProto.SparseTensor
+	5,  // 36: onnxshape.onnx.FunctionProto.attribute_proto:type_name -> onnxshape.onnx.AttributeProto
+	7,  // 37: onnxshape.onnx.FunctionProto.node:type_name -> onnxshape.onnx.NodeProto
+	15, // 38: onnxshape.onnx.FunctionProto.opset_import:type_name -> onnxshape.onnx.OperatorSetIdProto
+	6,  // 39: onnxshape.onnx.FunctionProto.value_info:type_name -> onnxshape.onnx.ValueInfoProto
+	9,  // 40: onnxshape.onnx.FunctionProto.metadata_props:type_name -> onnxshape.onnx.StringStringEntryProto
+	11, // 41: onnxshape.onnx.SequenceProto.tensor_values:type_name -> onnxshape.onnx.TensorProto
+	12, // 42: onnxshape.onnx.SequenceProto.sparse_tensor_values:type_name -> onnxshape.onnx.SparseTensorProto
+	17, // 43: onnxshape.onnx.SequenceProto.sequence_values:type_name -> onnxshape.onnx.SequenceProto
+	18, // 44: onnxshape.onnx.SequenceProto.map_values:type_name -> onnxshape.onnx.MapProto
+	19, // 45: onnxshape.onnx.SequenceProto.optional_values:type_name -> onnxshape.onnx.OptionalProto
+	17, // 46: onnxshape.onnx.MapProto.values:type_name -> onnxshape.onnx.SequenceProto
+	11, // 47: onnxshape.onnx.OptionalProto.tensor_value:type_name -> onnxshape.onnx.TensorProto
+	12, // 48: onnxshape.onnx.OptionalProto.sparse_tensor_value:type_name -> onnxshape.onnx.SparseTensorProto
+	17, // 49: onnxshape.onnx.OptionalProto.sequence_value:type_name -> onnxshape.onnx.SequenceProto
+	18, // 50: onnxshape.onnx.OptionalProto.map_value:type_name -> onnxshape.onnx.MapProto
+	19, // 51: onnxshape.onnx.OptionalProto.optional_value:type_name -> onnxshape.onnx.OptionalProto
+	13, // 52: onnxshape.onnx.TypeProto.Tensor.shape:type_name -> onnxshape.onnx.TensorShapeProto
+	14, // 53: onnxshape.onnx.TypeProto.Sequence.elem_type:type_name -> onnxshape.onnx.TypeProto
+	14, // 54: onnxshape.onnx.TypeProto.Map.value_type:type_name -> onnxshape.onnx.TypeProto
+	14, // 55: onnxshape.onnx.TypeProto.Optional.elem_type:type_name -> onnxshape.onnx.TypeProto
+	13, // 56: onnxshape.onnx.TypeProto.SparseTensor.shape:type_name -> onnxshape.onnx.TensorShapeProto
 	57, // [57:57] is the sub-list for method output_type
 	57, // [57:57] is the sub-list for method input_type
 	57, // [57:57] is the sub-list for extension type_name
@@ -2686,19 +2685,19 @@ var file_onnx_proto_depIdxs = []int32{
 	0,  // [0:57] is the sub-list for field type_name
 }
 
-func init() { file_onnx_proto_init() }
-func file_onnx_proto_init() {
-	if File_onnx_proto != nil {
+func init() { file_onnxshape_onnx_proto_init() }
+func file_onnxshape_onnx_proto_init() {
+	if File_onnxshape_onnx_proto != nil {
 		return
 	}
-	file_onnx_proto_msgTypes[9].OneofWrappers = []any{
+	file_onnxshape_onnx_proto_msgTypes[9].OneofWrappers = []any{
 		(*TypeProto_TensorType)(nil),
 		(*TypeProto_SequenceType)(nil),
 		(*TypeProto_MapType)(nil),
 		(*TypeProto_OptionalType)(nil),
 		(*TypeProto_SparseTensorType)(nil),
 	}
-	file_onnx_proto_msgTypes[16].OneofWrappers = []any{
+	file_onnxshape_onnx_proto_msgTypes[16].OneofWrappers = []any{
 		(*TensorShapeProto_Dimension_DimValue)(nil),
 		(*TensorShapeProto_Dimension_DimParam)(nil),
 	}
@@ -2706,18 +2705,18 @@ func file_onnx_proto_init() {
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
-			RawDescriptor: unsafe.Slice(unsafe.StringData(file_onnx_proto_rawDesc), len(file_onnx_proto_rawDesc)),
+			RawDescriptor: unsafe.Slice(unsafe.StringData(file_onnxshape_onnx_proto_rawDesc), len(file_onnxshape_onnx_proto_rawDesc)),
 			NumEnums:      5,
 			NumMessages:   22,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
-		GoTypes:           file_onnx_proto_goTypes,
-		DependencyIndexes: file_onnx_proto_depIdxs,
-		EnumInfos:         file_onnx_proto_enumTypes,
-		MessageInfos:      file_onnx_proto_msgTypes,
+		GoTypes:           file_onnxshape_onnx_proto_goTypes,
+		DependencyIndexes: file_onnxshape_onnx_proto_depIdxs,
+		EnumInfos:         file_onnxshape_onnx_proto_enumTypes,
+		MessageInfos:      file_onnxshape_onnx_proto_msgTypes,
 	}.Build()
-	File_onnx_proto = out.File
-	file_onnx_proto_goTypes = nil
-	file_onnx_proto_depIdxs = nil
+	File_onnxshape_onnx_proto = out.File
+	file_onnxshape_onnx_proto_goTypes = nil
+	file_onnxshape_onnx_proto_depIdxs = nil
 }

@@ -1,0 +1,408 @@
+package graph
+
+// Subgraphs: the bodies of If, Loop, Scan and SequenceMap. A body is
+// compiled once, at Load, into steps like the model's own: its values get
+// slots in the same numbering as the model's, so that a name it reads from
+// an enclosing graph is resolved to that graph's slot once, and a run of
+// the body looks values up by slot as the model's nodes do. The run of a
+// body happens within the run of the node that calls it (ops.Subgraph.Run
+// finds the run's state through the Options the kernel received): the
+// same engine, context, caps and storage accounting, and the body's values
+// are let go right after their last reader in the body.
+//
+// Storage crossing the body's boundary (the values it is given and the
+// values it returns) is counted while the body holds it but never
+// recycled: the kernel that called the body may still hold it.
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/onnxshape/onnxshape/internal/header"
+	"github.com/onnxshape/onnxshape/internal/nodeproto"
+	"github.com/onnxshape/onnxshape/internal/runenv"
+	"github.com/onnxshape/onnxshape/onnx"
+	"github.com/onnxshape/onnxshape/onnx/pb"
+	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// MaxSubgraphDepth is the deepest nesting of subgraphs (a Loop's body
+// holding an If whose branch holds a Scan...) that Load accepts.
+const MaxSubgraphDepth = 256
+
+// scope is the names a graph's nodes can read: its own values, then those
+// of the graphs enclosing it.
+type scope struct {
+	names  map[string]int // the graph's own values, by name
+	parent *scope
+	// free records the names read from enclosing graphs, with their slots.
+	free    map[string]int
+	freeSeq []string // free's names in the order first read
+}
+
+// lookup returns the slot of the value name visible from s.
+func (s *scope) lookup(name string) (int, bool) {
+	if slot, ok := s.names[name]; ok {
+		return slot, true
+	}
+	if s.parent == nil {
+		return 0, false
+	}
+	slot, ok := s.parent.lookup(name)
+	if ok {
+		if _, seen := s.free[name]; !seen {
+			if s.free == nil {
+				s.free = map[string]int{}
+			}
+			s.free[name] = slot
+			s.freeSeq = append(s.freeSeq, name)
+		}
+	}
+	return slot, ok
+}
+
+// depthError is the error of subgraphs nested deeper than
+// MaxSubgraphDepth, a limit.
+type depthError struct{}
+
+func (*depthError) Error() string {
+	return fmt.Sprintf("subgraphs nest deeper than %d levels", MaxSubgraphDepth)
+}
+
+func (*depthError) Unwrap() error { return ErrLimit }
+
+// body is a compiled subgraph.
+type body struct {
+	m     *Model
+	name  string
+	steps []step
+	in    []int // the formal inputs' slots
+	// optional holds, per formal input declared optional, what it holds
+	// ("" for the others): a value that is not an optional is given to
+	// the body as an optional holding it, as a Loop carries a sequence
+	// into an input declared optional(seq(...)).
+	optional []string
+	out      []int // the formal outputs' slots (maybe of enclosing graphs)
+	// exit lists the slots the body lets go when it returns: its inputs
+	// and its own values that are outputs.
+	exit []int
+	sg   *ops.Subgraph
+}
+
+// compileBody compiles the graph attribute g of a node in the graph whose
+// names parent holds, at nesting depth depth (1 for a body of a model's
+// node), and returns it with the names it reads from enclosing graphs.
+func (m *Model) compileBody(g *pb.GraphProto, parent *scope, opsets map[string]int, baseDir string, depth int) (*body, []string, []int, error) {
+	if depth > MaxSubgraphDepth {
+		return nil, nil, nil, &depthError{}
+	}
+	b := &body{m: m, name: g.GetName()}
+	sc := &scope{names: map[string]int{}, parent: parent}
+	newSlot := func(name string) int {
+		sc.names[name] = m.numSlots
+		m.numSlots++
+		return m.numSlots - 1
+	}
+	for _, sp := range g.GetSparseInitializer() {
+		return nil, nil, nil, &kindError{fmt.Errorf("subgraph %q: sparse initializer %q: sparse tensors are not supported", b.name, sp.GetValues().GetName()), ErrUnsupported}
+	}
+	consts := map[int]bool{}
+	for i, tp := range g.GetInitializer() {
+		name := tp.GetName()
+		if name == "" {
+			return nil, nil, nil, fmt.Errorf("subgraph %q: initializer #%d has no name", b.name, i)
+		}
+		if _, dup := sc.names[name]; dup {
+			return nil, nil, nil, fmt.Errorf("subgraph %q: initializer %q is defined twice", b.name, name)
+		}
+		t, err := onnx.TensorFromProto(tp, baseDir)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("subgraph %q: initializer %q: %w", b.name, name, err)
+		}
+		s := newSlot(name)
+		consts[s] = true
+		m.consts = append(m.consts, slotValue{s, t})
+	}
+	inputs := map[string]bool{}
+	for i, vi := range g.GetInput() {
+		name := vi.GetName()
+		if name == "" || inputs[name] {
+			return nil, nil, nil, fmt.Errorf("subgraph %q: input #%d %q has no name or is declared twice", b.name, i, name)
+		}
+		inputs[name] = true
+		b.in = append(b.in, newSlot(name)) // an input hides an initializer of its name
+		opt := ""
+		if ot := vi.GetType().GetOptionalType(); ot != nil {
+			opt = onnx.DescribeType(ot.GetElemType())
+		}
+		b.optional = append(b.optional, opt)
+	}
+	nodes := g.GetNode()
+	producer := make(map[string]int, len(nodes))
+	for i, np := range nodes {
+		for _, name := range np.GetOutput() {
+			if name == "" {
+				continue
+			}
+			if _, ok := sc.names[name]; ok {
+				return nil, nil, nil, nodeError(np, i, 0, fmt.Errorf("output %q of subgraph %q is already defined in it", name, b.name))
+			}
+			newSlot(name)
+			producer[name] = i
+		}
+	}
+	steps, err := m.compileNodes(nodes, sc, producer, opsets, baseDir, depth)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	b.steps = steps
+	types := make([]tensor.DataType, 0, len(g.GetOutput()))
+	for i, vi := range g.GetOutput() {
+		s, ok := sc.lookup(vi.GetName())
+		if !ok {
+			return nil, nil, nil, fmt.Errorf("subgraph %q: output #%d %q is produced by no node, input or initializer", b.name, i, vi.GetName())
+		}
+		b.out = append(b.out, s)
+		dt := tensor.Undefined
+		if tt := vi.GetType().GetTensorType(); tt != nil && tensor.DataType(tt.GetElemType()).Valid() {
+			dt = tensor.DataType(tt.GetElemType())
+		}
+		types = append(types, dt)
+	}
+
+	// The body's own values die after their last reader in it, except its
+	// inputs, initializers and outputs, let go when it returns.
+	own := make(map[int]bool, len(sc.names))
+	for _, s := range sc.names {
+		own[s] = true
+	}
+	kept := map[int]bool{}
+	for _, s := range b.in {
+		kept[s] = true
+	}
+	for s := range consts {
+		kept[s] = true
+	}
+	for _, s := range b.out {
+		kept[s] = true
+	}
+	planReleases(b.steps, func(s int) bool { return own[s] && !kept[s] }, 0)
+	seen := map[int]bool{}
+	for _, s := range append(append([]int{}, b.in...), b.out...) {
+		if own[s] && !consts[s] && !seen[s] {
+			seen[s] = true
+			b.exit = append(b.exit, s)
+		}
+	}
+	b.sg = &ops.Subgraph{Inputs: len(b.in), Outputs: len(b.out), OutputTypes: types, Run: b.run}
+	m.bodies = append(m.bodies, b)
+	free := make([]int, len(sc.freeSeq))
+	for i, name := range sc.freeSeq {
+		free[i] = sc.free[name]
+	}
+	return b, sc.freeSeq, free, nil
+}
+
+// compileNodes prepares the nodes of one graph, whose names sc holds and
+// whose node outputs producer maps to their node, and returns them in an
+// order that runs producers first, counting what their subgraphs read.
+func (m *Model) compileNodes(nodes []*pb.NodeProto, sc *scope, producer map[string]int, opsets map[string]int, baseDir string, depth int) ([]step, error) {
+	steps := make([]step, len(nodes))
+	var implicit [][]string
+	for i, np := range nodes {
+		st, names, err := m.prepareNode(np, i, opsets, sc, baseDir, depth)
+		if err != nil {
+			return nil, err
+		}
+		steps[i] = st
+		if len(names) > 0 {
+			if implicit == nil {
+				implicit = make([][]string, len(nodes))
+			}
+			implicit[i] = names
+		}
+	}
+	order, err := nodeproto.SortWith(nodes, producer, implicit)
+	if err != nil {
+		return nil, err
+	}
+	sorted := make([]step, 0, len(steps))
+	for _, i := range order {
+		sorted = append(sorted, steps[i])
+	}
+	return sorted, nil
+}
+
+// planReleases adds to each step the slots for which it is the last
+// reader (or the producer no step reads) among those for which mine holds.
+// numSlots, when positive, bounds the slots the steps use (the model's own
+// graph, where a slice beats a map); 0 for a subgraph's few.
+func planReleases(steps []step, mine func(int) bool, numSlots int) {
+	var lastS []int       // slot -> position+1 of the last step to touch it
+	var lastM map[int]int // the same, for a subgraph
+	if numSlots > 0 {
+		lastS = make([]int, numSlots)
+	} else {
+		lastM = map[int]int{}
+	}
+	touch := func(s, pos int) {
+		if lastS != nil {
+			lastS[s] = pos
+		} else {
+			lastM[s] = pos
+		}
+	}
+	for pos, st := range steps {
+		for _, s := range st.out {
+			if s >= 0 {
+				touch(s, pos+1)
+			}
+		}
+		for _, s := range st.in {
+			if s >= 0 {
+				touch(s, pos+1)
+			}
+		}
+		for _, s := range st.implicit {
+			touch(s, pos+1)
+		}
+	}
+	add := func(s, pos int) {
+		if pos > 0 && mine(s) {
+			steps[pos-1].release = append(steps[pos-1].release, s)
+		}
+	}
+	for s, pos := range lastS {
+		add(s, pos)
+	}
+	for s, pos := range lastM {
+		add(s, pos)
+	}
+}
+
+// errNoRun is the error of a body run outside a run of its model.
+var errNoRun = errors.New("a subgraph of a model runs only within a run of that model")
+
+// run runs the body on in within the run opt belongs to.
+func (b *body) run(opt *ops.Options, in []tensor.Value) ([]tensor.Value, error) {
+	r, ok := runenv.ScopeOf(opt).(*runState)
+	if !ok || r == nil || r.m != b.m {
+		return nil, errNoRun
+	}
+	if len(in) != len(b.in) {
+		return nil, fmt.Errorf("subgraph %q takes %d inputs, got %d", b.name, len(b.in), len(in))
+	}
+	for i, v := range in {
+		if v == nil || isNilValue(v) {
+			return nil, fmt.Errorf("subgraph %q: input %d is missing", b.name, i)
+		}
+	}
+	// The kernel's charges so far stay counted while the body runs.
+	outer := r.pending
+	r.base += outer
+	r.pending = 0
+	r.clearFresh()
+	defer func() {
+		r.clearFresh()
+		r.base -= outer
+		r.pending = outer
+	}()
+	for i, s := range b.in {
+		v := in[i]
+		if b.optional[i] != "" {
+			if _, ok := v.(*tensor.Optional); !ok {
+				v = &tensor.Optional{Value: v, ElemType: b.optional[i]}
+			}
+		}
+		r.vals[s] = v
+		r.holdForeign(v)
+	}
+	var err error
+	for pos := range b.steps {
+		st := &b.steps[pos]
+		if err = r.ctx.Err(); err != nil {
+			err = st.fail(err)
+			break
+		}
+		if err = r.runStep(st, false); err != nil {
+			break
+		}
+		r.release(st)
+	}
+	var out []tensor.Value
+	if err == nil {
+		out = make([]tensor.Value, len(b.out))
+		for i, s := range b.out {
+			out[i] = r.vals[s]
+			r.escape(out[i])
+			r.headers[s] = nil // the kernel's now
+		}
+	}
+	for _, s := range b.exit {
+		r.drop(r.vals[s])
+		r.vals[s] = nil
+		if h := r.headers[s]; h != nil {
+			header.Detach(h)
+		}
+	}
+	if err != nil {
+		// The body's values left behind go with the run's failure: clear
+		// them so that a later body run starts clean.
+		for pos := range b.steps {
+			for _, s := range b.steps[pos].out {
+				if s >= 0 && r.vals[s] != nil {
+					r.drop(r.vals[s])
+					r.vals[s] = nil
+				}
+			}
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
+// clearFresh forgets the storage the running node's allocator made: what
+// crosses a body's boundary is never a spare.
+func (r *runState) clearFresh() {
+	clear(r.fresh)
+	r.fresh = r.fresh[:0]
+}
+
+// holdForeign counts the storage of a value a kernel hands a body, which
+// the run must never recycle: the kernel may hold it still.
+func (r *runState) holdForeign(v tensor.Value) {
+	forEachTensor(v, func(t *tensor.Tensor) {
+		k, n := storageOf(t)
+		if k == nil {
+			return
+		}
+		if i := r.owned.find(k); i >= 0 {
+			r.owned.entries[i].refs++
+			return
+		}
+		if _, ok := r.m.fixed[k]; ok {
+			return
+		}
+		if _, ok := r.external[k]; ok {
+			return
+		}
+		r.live += n
+		r.owned.add(k, holding{refs: 1, bytes: n})
+	})
+}
+
+// escape marks the storage of a value a body returns as never to be
+// recycled: the kernel that called the body holds it.
+func (r *runState) escape(v tensor.Value) {
+	forEachTensor(v, func(t *tensor.Tensor) {
+		k, _ := storageOf(t)
+		if k == nil {
+			return
+		}
+		if i := r.owned.find(k); i >= 0 {
+			r.owned.entries[i].buf = nil
+			r.owned.entries[i].spare = false
+		}
+	})
+}

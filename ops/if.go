@@ -1,0 +1,104 @@
+// If runs one of two subgraphs, then_branch or else_branch, chosen by a
+// boolean condition, and returns that branch's outputs. The branches read
+// the enclosing graphs' values by name (see Subgraph).
+//
+// Versions: 1; 11 (the two branches may produce outputs of different
+// shapes); 13 (outputs may be sequences); 16 (optionals); 19, 21, 23, 24
+// and 25 add element types. The body's nodes do the work: If itself
+// copies nothing.
+//
+// Constraints, in order: [cond] the condition is a bool tensor of one
+// element; [branch] both branches are set; [outputs] the branch's output
+// count equals the node's; [type] an output's kind is one the version
+// takes (sequences from 13, optionals from 16).
+
+package ops
+
+import (
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+func init() {
+	register("If", []int{1, 11, 13, 16, 19, 21, 23, 24, 25}, [2]int{1, 1}, [2]int{1, -1}, ifNode)
+	declareAttrs("If", AttrSpec{Name: "then_branch", Type: AttrGraph}, AttrSpec{Name: "else_branch", Type: AttrGraph})
+}
+
+func ifNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+	op := n.op()
+	cond, err := n.requiredInput(in, 0, "cond")
+	if err != nil {
+		return nil, err
+	}
+	take, err := conditionOf(op, "cond", cond)
+	if err != nil {
+		return nil, err
+	}
+	name := "else_branch"
+	if take {
+		name = "then_branch"
+	}
+	body, err := n.GraphAttr(name)
+	if err != nil {
+		return nil, err
+	}
+	if body == nil || body.Run == nil {
+		return nil, op.errorf("branch", "attribute %s holds no graph", name)
+	}
+	if body.Outputs != n.NumOutputs && n.NumOutputs > 0 {
+		return nil, op.errorf("outputs", "%s has %d outputs, the node %d", name, body.Outputs, n.NumOutputs)
+	}
+	out, err := body.Run(opt, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(out) != body.Outputs {
+		return nil, op.errorf("outputs", "%s produced %d outputs, it declares %d", name, len(out), body.Outputs)
+	}
+	for i, v := range out {
+		if err := checkFlowKind(op, "output", i, v); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// conditionOf reads a control-flow condition: a bool tensor of one element.
+func conditionOf(op opRef, what string, t *tensor.Tensor) (bool, error) {
+	if t.DataType() != tensor.Bool {
+		return false, op.errorf("cond", "%s must be a bool tensor, got %v", what, t.DataType())
+	}
+	if t.Len() != 1 {
+		return false, op.errorf("cond", "%s must hold one element, it has shape %v", what, t.Shape())
+	}
+	return t.Bytes()[0] != 0, nil
+}
+
+// checkFlowKind refuses a value a control-flow operator's version does not
+// pass: sequences before 13 (If, Loop) or 11 (Scan, which takes none),
+// optionals before 16, and nil.
+func checkFlowKind(op opRef, what string, i int, v tensor.Value) error {
+	switch v := v.(type) {
+	case *tensor.Tensor:
+		if v == nil {
+			break
+		}
+		return checkInput(op, what, v)
+	case *tensor.Sequence:
+		if v == nil {
+			break
+		}
+		if op.version < 13 {
+			return op.errorf("type", "%s %d is %s: sequences pass through %s from version 13", what, i, v.Describe(), op.name)
+		}
+		return nil
+	case *tensor.Optional:
+		if v == nil {
+			break
+		}
+		if op.version < 16 {
+			return op.errorf("type", "%s %d is %s: optionals pass through %s from version 16", what, i, v.Describe(), op.name)
+		}
+		return nil
+	}
+	return op.errorf("type", "%s %d is missing", what, i)
+}

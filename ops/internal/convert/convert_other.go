@@ -1,0 +1,9 @@
+//go:build !amd64 || purego
+
+package convert
+
+// f32sToF16sVector has no vector form here: f32sToF16s's loop does it all.
+func f32sToF16sVector(d []uint16, s []uint32) int { return 0 }
+
+// f16AlignHead: no streaming stores here, no head to align.
+func f16AlignHead(d []uint16) int { return 0 }

@@ -1,0 +1,185 @@
+// Loop runs its body again and again, carrying values from one iteration
+// to the next, while an iteration count M is not reached and a condition
+// holds; the body's scan outputs of every iteration are stacked along a
+// new first axis.
+//
+// Versions: 1 and 11 (M and cond optional in both, as the spec's table
+// says; 11 lets loop-carried values change shape); 13 (loop-carried values
+// may be sequences); 16 (optionals); 19, 21, 23, 24 and 25 add element
+// types. The body has 2+N inputs (iteration number, condition, N
+// loop-carried values) and 1+N+K outputs (condition, N loop-carried
+// values, K scan outputs); the node's outputs are the N final values and
+// the K stacked scan outputs. Without cond the body's condition output is
+// ignored; without M the loop runs while the condition holds: a loop that
+// never ends is stopped by the run's context, and its scan outputs by the
+// run's byte cap, each iteration's being charged as it is kept.
+//
+// Constraints, in order: [trip-count] M is an int64 tensor of one
+// element; [cond] cond is a bool tensor of one element; [body] the body is
+// set and has 2+N inputs and at least 1+N outputs; [type] loop-carried
+// values are of a kind the version takes; [scan-output] scan outputs are
+// tensors of one shape and type.
+
+package ops
+
+import (
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+func init() {
+	register("Loop", []int{1, 11, 13, 16, 19, 21, 23, 24, 25}, [2]int{2, -1}, [2]int{1, -1}, loopNode)
+	declareAttrs("Loop", AttrSpec{Name: "body", Type: AttrGraph})
+}
+
+func loopNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+	op := n.op()
+	trips := int64(-1) // no count
+	m, err := n.tensorInput(in, 0)
+	if err != nil {
+		return nil, err
+	}
+	if m != nil {
+		if m.DataType() != tensor.Int64 || m.Len() != 1 {
+			return nil, op.errorf("trip-count", "M must be an int64 tensor of one element, got %s", m.Describe())
+		}
+		v, _ := m.Int64s()
+		trips = max(v[0], 0)
+	}
+	c, err := n.tensorInput(in, 1)
+	if err != nil {
+		return nil, err
+	}
+	cond := true
+	if c != nil {
+		if cond, err = conditionOf(op, "cond", c); err != nil {
+			return nil, err
+		}
+	}
+	body, err := n.GraphAttr("body")
+	if err != nil {
+		return nil, err
+	}
+	if body == nil || body.Run == nil {
+		return nil, op.errorf("body", "attribute body holds no graph")
+	}
+	state := make([]tensor.Value, 0, len(in))
+	for i, v := range in[2:] {
+		if err := checkFlowKind(op, "loop-carried input", i, v); err != nil {
+			return nil, err
+		}
+		state = append(state, v)
+	}
+	nState := len(state)
+	if body.Inputs != 2+nState {
+		return nil, op.errorf("body", "the body has %d inputs, the node gives %d loop-carried values (the body takes 2 more)", body.Inputs, nState)
+	}
+	nScan := body.Outputs - 1 - nState
+	if nScan < 0 {
+		return nil, op.errorf("body", "the body has %d outputs, fewer than the condition and %d loop-carried values", body.Outputs, nState)
+	}
+	scans := make([][]*tensor.Tensor, nScan)
+	args := make([]tensor.Value, 2+nState)
+	for i := int64(0); (trips < 0 || i < trips) && cond; i++ {
+		if err := opt.cancelled(); err != nil {
+			return nil, op.stopped(err)
+		}
+		args[0], args[1] = tensor.Scalar(i), tensor.Scalar(cond)
+		copy(args[2:], state)
+		out, err := body.Run(opt, args)
+		if err != nil {
+			return nil, err
+		}
+		if len(out) != body.Outputs {
+			return nil, op.errorf("body", "the body produced %d outputs, it declares %d", len(out), body.Outputs)
+		}
+		if c != nil || m == nil {
+			t, ok := out[0].(*tensor.Tensor)
+			if !ok || t == nil {
+				return nil, op.errorf("cond", "the body's condition output is %s, not a tensor", describe(out[0]))
+			}
+			if cond, err = conditionOf(op, "the body's condition output", t); err != nil {
+				return nil, err
+			}
+		}
+		for k, v := range out[1 : 1+nState] {
+			if err := checkFlowKind(op, "loop-carried output", k, v); err != nil {
+				return nil, err
+			}
+			state[k] = v
+		}
+		for k, v := range out[1+nState:] {
+			t, err := scanElement(opt, op, k, v, scans[k])
+			if err != nil {
+				return nil, err
+			}
+			scans[k] = append(scans[k], t)
+		}
+	}
+	res := state
+	for k, list := range scans {
+		y, err := stack(opt, op, list, 0, body.OutputTypes, 1+nState+k)
+		if err != nil {
+			return nil, err
+		}
+		res = append(res, y)
+	}
+	return res, nil
+}
+
+// describe is Describe for a value that may be nil.
+func describe(v tensor.Value) string {
+	if v == nil {
+		return "missing"
+	}
+	return v.Describe()
+}
+
+// scanElement checks one iteration's scan output k, v, against the ones
+// before it (list) and charges the run for keeping it.
+func scanElement(opt *Options, op opRef, k int, v tensor.Value, list []*tensor.Tensor) (*tensor.Tensor, error) {
+	t, ok := v.(*tensor.Tensor)
+	if !ok || t == nil {
+		return nil, op.errorf("scan-output", "scan output %d is %s, not a tensor", k, describe(v))
+	}
+	if err := checkInput(op, "scan output", t); err != nil {
+		return nil, err
+	}
+	if len(list) > 0 {
+		if first := list[0]; first.DataType() != t.DataType() || !tensor.SameShape(first.Shape(), t.Shape()) {
+			return nil, op.errorf("scan-output", "scan output %d is %s in one iteration and %s in another", k, first.Describe(), t.Describe())
+		}
+	}
+	// What is kept: the element's storage (shared with the body's value,
+	// but the body has let go of it) and its place in the list.
+	if err := opt.charge(op, "a scan output's element", int64(t.ByteLen())+64); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// stack joins list along a new axis; an empty list is an empty tensor of
+// the type the body declares for output out (float when it declares none).
+func stack(opt *Options, op opRef, list []*tensor.Tensor, axis int, types []tensor.DataType, out int) (*tensor.Tensor, error) {
+	if len(list) == 0 {
+		dt := tensor.Float
+		if out < len(types) && types[out].Valid() {
+			dt = types[out]
+		}
+		return tensor.New(dt, 0)
+	}
+	shape := list[0].Shape()
+	if axis < 0 || axis > len(shape) {
+		return nil, op.errorf("axis", "scan output axis %d outside [0, %d]", axis, len(shape))
+	}
+	unit := make([]int, 0, len(shape)+1)
+	unit = append(append(append(unit, shape[:axis]...), 1), shape[axis:]...)
+	views := make([]*tensor.Tensor, len(list))
+	for i, t := range list {
+		v, err := t.View(unit...)
+		if err != nil {
+			return nil, op.wrap("scan-output", err, "scan output element %d", i)
+		}
+		views[i] = v
+	}
+	return concat(opt, op, views, axis)
+}
