@@ -37,6 +37,7 @@ func TestStandardsListEveryCaseOfTheIssue(t *testing.T) {
 		"chain_small_40", "chain_small_10000", "chain_identity_1m", "chain_transpose_60", // issue 15
 		"cast_float_float16", "gather_rows", // issue 16: conversion and indexing
 		"add_broadcast", "where", // issue 16: elementwise
+		"matmul_16x256x512_512", "gemm_1024", // issue 24: matrix products
 	}
 	var got []string
 	for _, s := range Standards() {

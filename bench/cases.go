@@ -234,6 +234,14 @@ func Standards() []Standard {
 			c.inputs = []named{randomBools("cond", nchw(n)), c.inputs[0], randomFloats("other", nchw(n))}
 			return c
 		}},
+		// Issue 24: the matrix products, at fixed sizes.
+		{"matmul_16x256x512_512", "MatMul", func(int) caseSpec {
+			return unary("MatMul", []int{16, 256, 512}, []int{16, 256, 512}, nil, randomFloats("w", []int{512, 512}))
+		}},
+		{"gemm_1024", "Gemm", func(int) caseSpec {
+			return unary("Gemm", []int{1024, 1024}, []int{1024, 1024}, nil,
+				randomFloats("w", []int{1024, 1024}), randomFloats("bias", []int{1024}))
+		}},
 	}
 }
 

@@ -39,7 +39,7 @@ func (s signature) typeAt(out bool, i int) string {
 }
 
 // fixedTypes are the fixed types signatures use.
-var fixedTypes = map[string]tensor.DataType{"int64": tensor.Int64, "float": tensor.Float}
+var fixedTypes = map[string]tensor.DataType{"int64": tensor.Int64, "int32": tensor.Int32, "float": tensor.Float}
 
 type versionedSignature struct {
 	Since int

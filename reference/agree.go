@@ -3,6 +3,7 @@ package reference
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -22,9 +23,24 @@ import (
 // weights is below it) and eps the unit roundoff of the narrower of the
 // computing and the output type (2^-24 for float, 2^-11 for float16, 2^-8 for
 // bfloat16, 2^-53 for double); for the integer types, within 1, since a
-// value half-way between two integers may be rounded either way. And
-// Attention, whose bound attentionBound states (agree_attention.go). NaN
-// must meet NaN and an infinity the same infinity.
+// value half-way between two integers may be rounded either way. NaN must
+// meet NaN and an infinity the same infinity.
+//
+// The float sums of products of MatMul, Gemm and Einsum are the other
+// place: the fast engine sums in float32 (float, float16, bfloat16) or
+// float64 in an order of its own (blocked, pairwise contractions), the
+// reference in float64 in the order of the definition, rounded once. Each
+// element must lie within
+//
+//	(K + 2*I + 2) * u * S + 2 * e * |ref|
+//
+// of the reference, K being the number of products summed into one
+// element (Einsum: the product of the sizes of the summed indices), I the
+// number of inputs, S the element computed on the absolute values of the
+// inputs and of alpha and beta (the sum of the magnitudes of its terms),
+// u the unit roundoff of the computing type (2^-24 for float32, 2^-53 for
+// float64) and e that of the output type. Attention's bound is stated with
+// attentionBound (agree_attention.go).
 func Agree(n *ops.Node, in []tensor.Value, fast, ref []tensor.Value) error {
 	if len(fast) != len(ref) {
 		return fmt.Errorf("%d outputs from the fast engine, %d from the reference", len(fast), len(ref))
@@ -83,26 +99,31 @@ func agreeTensor(n *ops.Node, in []tensor.Value, fast, ref *tensor.Tensor) error
 	if fast.Equal(ref) || equalButNaNPayloads(fast, ref) {
 		return nil
 	}
-	bound, ok := resizeBound(n, in, ref.DataType())
-	if !ok {
-		bound, ok = attentionBound(n, in, ref.DataType())
-	}
-	if !ok {
-		return fmt.Errorf("the engines differ (bit for bit) at element %v", firstDifference(fast, ref))
-	}
 	f, err1 := fast.Float64s()
 	r, err2 := ref.Float64s()
 	if err1 != nil || err2 != nil {
 		return fmt.Errorf("the engines differ at element %v", firstDifference(fast, ref))
 	}
+	bound, ok := productBound(n, in, ref.DataType(), r)
+	if !ok {
+		b, ok := resizeBound(n, in, ref.DataType())
+		if !ok {
+			b, ok = attentionBound(n, in, ref.DataType())
+		}
+		if !ok {
+			return fmt.Errorf("the engines differ (bit for bit) at element %v", firstDifference(fast, ref))
+		}
+		bound = func(int) float64 { return b }
+	}
 	for i := range r {
 		a, b := f[i], r[i]
 		switch {
 		case a == b:
+		case math.IsNaN(a) && math.IsNaN(b):
 		case math.IsNaN(a) || math.IsNaN(b) || math.IsInf(a, 0) || math.IsInf(b, 0):
 			return fmt.Errorf("element %v: fast %v, reference %v", unravel(i, ref.Shape()), a, b)
-		case math.Abs(a-b) > bound:
-			return fmt.Errorf("element %v: fast %v, reference %v, more than the bound %g apart", unravel(i, ref.Shape()), a, b, bound)
+		case math.Abs(a-b) > bound(i):
+			return fmt.Errorf("element %v: fast %v, reference %v, more than the bound %g apart", unravel(i, ref.Shape()), a, b, bound(i))
 		}
 	}
 	return nil
@@ -198,4 +219,149 @@ func equalButNaNPayloads(fast, ref *tensor.Tensor) bool {
 		}
 	}
 	return true
+}
+
+// productBound returns the bound Agree states for the float outputs of
+// MatMul, Gemm and Einsum, element by element, and false for any other
+// node; ref is the reference's output.
+func productBound(n *ops.Node, in []tensor.Value, dt tensor.DataType, ref []float64) (func(int) float64, bool) {
+	var k float64
+	switch n.OpType {
+	case "MatMul", "Gemm", "Einsum":
+	default:
+		return nil, false
+	}
+	var u, e float64
+	switch dt {
+	case tensor.Float:
+		u, e = 0x1p-24, 0x1p-24
+	case tensor.Float16:
+		u, e = 0x1p-24, 0x1p-11
+	case tensor.BFloat16:
+		u, e = 0x1p-24, 0x1p-8
+	case tensor.Double:
+		u, e = 0x1p-53, 0x1p-53
+	default:
+		return nil, false
+	}
+	abs := make([]tensor.Value, len(in))
+	var shapes [][]int
+	for i, v := range in {
+		t, ok := v.(*tensor.Tensor)
+		if !ok || t == nil {
+			continue
+		}
+		f, err := t.Float64s()
+		if err != nil {
+			return nil, false
+		}
+		for j := range f {
+			f[j] = math.Abs(f[j])
+		}
+		abs[i] = tensor.MustFromSlice(f, t.Shape()...)
+		shapes = append(shapes, t.Shape())
+	}
+	m := *n
+	switch n.OpType {
+	case "MatMul":
+		if len(shapes) < 1 || len(shapes[0]) < 1 {
+			return nil, false
+		}
+		k = float64(shapes[0][len(shapes[0])-1])
+	case "Gemm":
+		if len(shapes) < 1 || len(shapes[0]) != 2 {
+			return nil, false
+		}
+		k = float64(shapes[0][1])
+		if ta, _ := n.Int("transA", 0); ta != 0 {
+			k = float64(shapes[0][0])
+		}
+		m.Attrs = map[string]ops.Attribute{}
+		for name, a := range n.Attrs {
+			if name == "alpha" || name == "beta" {
+				a.Float = float32(math.Abs(float64(a.Float)))
+			}
+			m.Attrs[name] = a
+		}
+	case "Einsum":
+		eq, _ := n.Str("equation", "")
+		var ok bool
+		if k, ok = einsumTerms(eq, shapes); !ok {
+			return nil, false
+		}
+	}
+	kernel, ok := Kernel("", m.OpType, m.Version)
+	if !ok {
+		return nil, false
+	}
+	out, err := kernel(&ops.Options{}, &m, abs)
+	if err != nil || len(out) != 1 {
+		return nil, false
+	}
+	st, ok := out[0].(*tensor.Tensor)
+	if !ok {
+		return nil, false
+	}
+	s, err := st.Float64s()
+	if err != nil || len(s) != len(ref) {
+		return nil, false
+	}
+	factor := (k + 2*float64(len(shapes)) + 2) * u
+	return func(i int) float64 { return factor*s[i] + 2*e*math.Abs(ref[i]) }, true
+}
+
+// einsumTerms returns the number of products Einsum sums into one output
+// element: the product of the sizes of the indices the output lacks
+// (the ellipsis's axes counted as indices of their own).
+func einsumTerms(eq string, shapes [][]int) (float64, bool) {
+	eq = strings.ReplaceAll(eq, " ", "")
+	lhs, out, explicit := strings.Cut(eq, "->")
+	terms := strings.Split(lhs, ",")
+	if len(terms) != len(shapes) {
+		return 0, false
+	}
+	size := map[rune]int{}
+	for t, term := range terms {
+		letters := strings.Replace(term, "...", "", 1)
+		ell := len(shapes[t]) - len([]rune(letters))
+		if ell < 0 {
+			return 0, false
+		}
+		ax := 0
+		for i := 0; i < len(term); {
+			if strings.HasPrefix(term[i:], "...") {
+				ax += ell
+				i += 3
+				continue
+			}
+			if ax >= len(shapes[t]) {
+				return 0, false
+			}
+			size[rune(term[i])] = max(size[rune(term[i])], shapes[t][ax])
+			ax++
+			i++
+		}
+	}
+	k := 1.0
+	for c, d := range size {
+		if explicit && !strings.ContainsRune(out, c) {
+			k *= float64(d)
+		}
+		if !explicit && strings.Count(lhs, string(c)) > 1 {
+			k *= float64(d)
+		}
+	}
+	if explicit && !strings.Contains(out, "...") && strings.Contains(lhs, "...") {
+		// Summed ellipsis axes: bounded by the largest input's size.
+		big := 1
+		for _, s := range shapes {
+			n := 1
+			for _, d := range s {
+				n *= d
+			}
+			big = max(big, n)
+		}
+		k *= float64(big)
+	}
+	return k, true
 }

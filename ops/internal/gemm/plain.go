@@ -17,13 +17,16 @@ func plain[T float32 | float64](cfg Config, transA, transB bool, m, n, k int, al
 		for j := range n {
 			var s T
 			for p := range k {
-				av := a[i*lda+p]
+				var av, bv T
 				if transA {
 					av = a[p*lda+i]
+				} else {
+					av = a[i*lda+p]
 				}
-				bv := b[p*ldb+j]
 				if transB {
 					bv = b[j*ldb+p]
+				} else {
+					bv = b[p*ldb+j]
 				}
 				s += av * bv
 			}

@@ -1,0 +1,614 @@
+//go:build ignore
+
+// gen writes kernels_amd64.s, the micro-kernels of package gemm, in Go's
+// Plan 9 assembly. Run it from ops/internal/gemm:
+//
+//	go run ./asm/gen.go -o kernels_amd64.s
+//
+// TestKernelsCurrent (kernels_test.go) runs it again and fails when the
+// committed file differs from its output.
+//
+// Every kernel computes one tile of C = alpha*A*B + beta*C, rows×cols
+// with rows <= MR and cols <= NR (two vectors per row of the tile):
+//
+//	kernel(rows, k int, a *T, lda int, b *T, ldb int, c *T, ldc int, mask, alpha, beta T)
+//
+// A is read in place, row r at a + r*lda, one element per step of k
+// broadcast to every lane (the kernels named ...P read A packed in panels
+// instead, element (r, p) at a + p*MR + r, lda unused); B is read a row of the tile's NR columns per
+// step of k, at b + p*ldb (a packed panel has ldb = NR, B in place its own
+// stride); the MR×NR sums live in vector registers for all of k and are
+// written once: C = alpha*sum, plus beta*C when beta is not 0 (C is not
+// read when it is). This is the structure of the BLIS micro-kernel and of
+// onnxruntime MLAS's SgemmKernel (A in place, B in panels), written anew.
+//
+// The AVX-512 kernels take the columns as a bit mask (bit j set: column j
+// is in the tile) and mask every load of B and every load and store of C,
+// so a tile at the right edge never touches memory past its last column.
+// The AVX2 kernels read all NR columns of B (the caller pads the last
+// panel) and take mask as a pointer to a lane mask for C, nil when all NR
+// columns are in the tile.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+)
+
+type isa struct {
+	name    string // function name
+	reg     string // "Z" or "Y"
+	vec     int    // bytes per vector
+	size    int    // bytes per element
+	mr      int    // rows of the tile
+	avx512  bool   // masked loads and stores with K1, K2
+	goType  string // element type, for the comment
+	nameArg string // how mask is declared, for the comment
+	packedA bool   // A in panels: element (r, p) at a + (p*mr + r)*size
+}
+
+func (s isa) lanes() int { return s.vec / s.size }
+func (s isa) suf() string {
+	if s.size == 4 {
+		return "PS"
+	}
+	return "PD"
+}
+func (s isa) bcast() string {
+	if s.size == 4 {
+		return "VBROADCASTSS"
+	}
+	return "VBROADCASTSD"
+}
+func (s isa) shift() int {
+	if s.size == 4 {
+		return 2
+	}
+	return 3
+}
+
+var out bytes.Buffer
+
+func p(format string, args ...any) { fmt.Fprintf(&out, format+"\n", args...) }
+
+// Row bases: rows 3q..3q+2 of A (and later of C) are addressed from the
+// base register of q with the stride register times 0, 1 or 2.
+var bases = []string{"SI", "DI", "R8", "R9"}
+
+func rowAddr(r int, off int, stride string) string {
+	base := bases[r/3]
+	o := ""
+	if off != 0 {
+		o = fmt.Sprint(off)
+	}
+	switch r % 3 {
+	case 0:
+		return fmt.Sprintf("%s(%s)", o, base)
+	case 1:
+		return fmt.Sprintf("%s(%s)(%s*1)", o, base, stride)
+	}
+	return fmt.Sprintf("%s(%s)(%s*2)", o, base, stride)
+}
+
+// setBases computes the base registers of the rows from SI and stride.
+func setBases(rows int, stride string) {
+	for q := 1; q*3 < rows; q++ {
+		p("\tLEAQ (%s)(%s*2), %s", bases[q-1], stride, bases[q])
+		p("\tADDQ %s, %s", stride, bases[q])
+	}
+}
+
+func acc(s isa, r, v int) string { return fmt.Sprintf("%s%d", s.reg, 2*r+v) }
+
+func kernel(s isa) {
+	argBytes := 72 + 2*s.size
+	alphaOff, betaOff := 72, 72+s.size
+	p("// func %s(rows, k int, a *%s, lda int, b *%s, ldb int, c *%s, ldc int, %s, alpha, beta %s)", s.name, s.goType, s.goType, s.goType, s.nameArg, s.goType)
+	p("// requires: %s", map[bool]string{true: "AVX512F", false: "AVX2, FMA"}[s.avx512])
+	p("TEXT ·%s(SB), NOSPLIT, $0-%d", s.name, argBytes)
+	p("\tMOVQ a+16(FP), SI")
+	p("\tMOVQ lda+24(FP), DX")
+	p("\tSHLQ $%d, DX", s.shift())
+	p("\tMOVQ b+32(FP), BX")
+	p("\tMOVQ ldb+40(FP), R10")
+	p("\tSHLQ $%d, R10", s.shift())
+	p("\tMOVQ k+8(FP), CX")
+	if s.avx512 {
+		p("\t// K1 masks the first vector of a row of the tile, K2 the second.")
+		p("\tMOVQ mask+64(FP), AX")
+		p("\tKMOVW AX, K1")
+		p("\tSHRQ $%d, AX", s.lanes())
+		p("\tKMOVW AX, K2")
+	}
+	if !s.packedA {
+		setBases(s.mr, "DX")
+	}
+	p("\tMOVQ rows+0(FP), AX")
+	for r := s.mr; r > 1; r-- {
+		p("\tCMPQ AX, $%d", r)
+		p("\tJEQ rows%d", r)
+	}
+	p("\tJMP rows1")
+	for r := s.mr; r >= 1; r-- {
+		variant(s, r, alphaOff, betaOff)
+	}
+}
+
+// variant is the code for a tile of exactly rows rows.
+func variant(s isa, rows, alphaOff, betaOff int) {
+	L := func(x string) string { return fmt.Sprintf("rows%d%s", rows, x) }
+	nacc := 2 * rows
+	bReg := [2]string{fmt.Sprintf("%s%d", s.reg, 2*s.mr), fmt.Sprintf("%s%d", s.reg, 2*s.mr+1)}
+	var tmps []string
+	for i := 2*s.mr + 2; i < map[bool]int{true: 32, false: 16}[s.avx512]; i++ {
+		tmps = append(tmps, fmt.Sprintf("%s%d", s.reg, i))
+	}
+	p("")
+	p("%s:", L(""))
+	p("\t// %d rows: %d sums in %s0-%s%d.", rows, nacc, s.reg, s.reg, nacc-1)
+	p("\t// Prefetch the tile of C, needed at the end.")
+	p("\tMOVQ c+48(FP), AX")
+	p("\tMOVQ ldc+56(FP), R12")
+	p("\tSHLQ $%d, R12", s.shift())
+	for r := range rows {
+		p("\tPREFETCHT0 (AX)")
+		p("\tPREFETCHT0 %d(AX)", 2*s.vec-1)
+		if r < rows-1 {
+			p("\tADDQ R12, AX")
+		}
+	}
+	for i := range nacc {
+		if s.avx512 {
+			p("\tVPXORD %s%d, %s%d, %s%d", s.reg, i, s.reg, i, s.reg, i)
+		} else {
+			p("\tVXOR%s %s%d, %s%d, %s%d", s.suf(), s.reg, i, s.reg, i, s.reg, i)
+		}
+	}
+	t := 0
+	// step is one p: a row of B into bReg, then for each row of A one
+	// element broadcast and two FMAs.
+	step := func(half int, bAddr [2]string) {
+		for v := range 2 {
+			if s.avx512 {
+				p("\tVMOVU%s.Z %s, K%d, %s", s.suf(), bAddr[v], v+1, bReg[v])
+			} else {
+				p("\tVMOVU%s %s, %s", s.suf(), bAddr[v], bReg[v])
+			}
+		}
+		for r := range rows {
+			tr := tmps[t%len(tmps)]
+			t++
+			if s.packedA {
+				p("\t%s %d(SI), %s", s.bcast(), (half*s.mr+r)*s.size, tr)
+			} else {
+				p("\t%s %s, %s", s.bcast(), rowAddr(r, half*s.size, "DX"), tr)
+			}
+			for v := range 2 {
+				p("\tVFMADD231%s %s, %s, %s", s.suf(), tr, bReg[v], acc(s, r, v))
+			}
+		}
+	}
+	p("\t// Two steps of k per turn, then the odd one.")
+	p("\tMOVQ CX, R11")
+	p("\tSHRQ $1, R11")
+	p("\tJZ %s", L("odd"))
+	p("%s:", L("loop"))
+	step(0, [2]string{"(BX)", fmt.Sprintf("%d(BX)", s.vec)})
+	step(1, [2]string{"(BX)(R10*1)", fmt.Sprintf("%d(BX)(R10*1)", s.vec)})
+	if s.packedA {
+		p("\tADDQ $%d, SI", 2*s.mr*s.size)
+	} else {
+		for q := 0; q*3 < rows; q++ {
+			p("\tADDQ $%d, %s", 2*s.size, bases[q])
+		}
+	}
+	p("\tLEAQ (BX)(R10*2), BX")
+	p("\tDECQ R11")
+	p("\tJNZ %s", L("loop"))
+	p("%s:", L("odd"))
+	p("\tTESTQ $1, CX")
+	p("\tJZ %s", L("store"))
+	step(0, [2]string{"(BX)", fmt.Sprintf("%d(BX)", s.vec)})
+
+	p("%s:", L("store"))
+	p("\t// C = alpha*sum (+ beta*C unless beta is 0, when C is not read).")
+	p("\tMOVQ c+48(FP), SI")
+	p("\tMOVQ ldc+56(FP), DX")
+	p("\tSHLQ $%d, DX", s.shift())
+	setBases(rows, "DX")
+	alpha, beta, tmp := bReg[0], bReg[1], tmps[0]
+	p("\t%s alpha+%d(FP), %s", s.bcast(), alphaOff, alpha)
+	for r := range rows {
+		for v := range 2 {
+			p("\tVMUL%s %s, %s, %s", s.suf(), alpha, acc(s, r, v), acc(s, r, v))
+		}
+	}
+	if s.size == 4 {
+		p("\tMOVL beta+%d(FP), AX", betaOff)
+		p("\tSHLL $1, AX")
+	} else {
+		p("\tMOVQ beta+%d(FP), AX", betaOff)
+		p("\tSHLQ $1, AX")
+	}
+	p("\tJZ %s // beta is +0 or -0", L("nobeta"))
+	p("\t%s beta+%d(FP), %s", s.bcast(), betaOff, beta)
+	cAddr := func(r, v int) string { return rowAddr(r, v*s.vec, "DX") }
+	if s.avx512 {
+		for r := range rows {
+			for v := range 2 {
+				p("\tVMOVU%s.Z %s, K%d, %s", s.suf(), cAddr(r, v), v+1, tmp)
+				p("\tVFMADD231%s %s, %s, %s", s.suf(), tmp, beta, acc(s, r, v))
+			}
+		}
+		p("%s:", L("nobeta"))
+		for r := range rows {
+			for v := range 2 {
+				p("\tVMOVU%s %s, K%d, %s", s.suf(), acc(s, r, v), v+1, cAddr(r, v))
+			}
+		}
+		p("\tVZEROUPPER")
+		p("\tRET")
+		return
+	}
+	// AVX2: all NR columns (mask is nil) or a lane mask in tmps[0:2].
+	m0, m1 := tmps[0], tmps[1]
+	p("\tMOVQ mask+64(FP), AX")
+	p("\tTESTQ AX, AX")
+	p("\tJNZ %s", L("maskbeta"))
+	for r := range rows {
+		for v := range 2 {
+			p("\tVFMADD231%s %s, %s, %s", s.suf(), cAddr(r, v), beta, acc(s, r, v))
+		}
+	}
+	p("\tJMP %s", L("full"))
+	p("%s:", L("maskbeta"))
+	p("\tVMOVU%s (AX), %s", s.suf(), m0)
+	p("\tVMOVU%s %d(AX), %s", s.suf(), s.vec, m1)
+	for r := range rows {
+		for v := range 2 {
+			p("\tVMASKMOV%s %s, %s, %s", s.suf(), cAddr(r, v), []string{m0, m1}[v], alpha)
+			p("\tVFMADD231%s %s, %s, %s", s.suf(), alpha, beta, acc(s, r, v))
+		}
+	}
+	p("\tJMP %s", L("mask"))
+	p("%s:", L("nobeta"))
+	p("\tMOVQ mask+64(FP), AX")
+	p("\tTESTQ AX, AX")
+	p("\tJNZ %s", L("mask"))
+	p("%s:", L("full"))
+	for r := range rows {
+		for v := range 2 {
+			p("\tVMOVU%s %s, %s", s.suf(), acc(s, r, v), cAddr(r, v))
+		}
+	}
+	p("\tVZEROUPPER")
+	p("\tRET")
+	p("%s:", L("mask"))
+	p("\tVMOVU%s (AX), %s", s.suf(), m0)
+	p("\tVMOVU%s %d(AX), %s", s.suf(), s.vec, m1)
+	for r := range rows {
+		for v := range 2 {
+			p("\tVMASKMOV%s %s, %s, %s", s.suf(), acc(s, r, v), []string{m0, m1}[v], cAddr(r, v))
+		}
+	}
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// vnni is the 8-bit kernel: a tile of D = A'*B' for A' unsigned and B'
+// signed bytes, both packed in groups of four steps of k (one int32 lane
+// holds four bytes): A's panel holds the four bytes of row r for quad q
+// at a + (q*12 + r)*4, B's panel the four bytes of column j at
+// b + q*128 + j*4. VPDPBUSD multiplies the unsigned bytes of A by the
+// signed bytes of B and adds each lane's four products to an int32 sum:
+// exact, no 16-bit saturation. C = D when add is 0, else C += D; the
+// caller corrects for the zero points.
+func vnni() {
+	const mr = 12
+	p("// func kernelU8S8VNNI(rows, k4 int, a *byte, b *byte, c *int32, ldc int, mask uint64, add int)")
+	p("// requires: AVX512F, AVX512_VNNI")
+	p("TEXT ·kernelU8S8VNNI(SB), NOSPLIT, $0-64")
+	p("\tMOVQ a+16(FP), SI")
+	p("\tMOVQ b+24(FP), BX")
+	p("\tMOVQ k4+8(FP), CX")
+	p("\tMOVQ mask+48(FP), AX")
+	p("\tKMOVW AX, K1")
+	p("\tSHRQ $16, AX")
+	p("\tKMOVW AX, K2")
+	p("\tMOVQ rows+0(FP), AX")
+	for r := mr; r > 1; r-- {
+		p("\tCMPQ AX, $%d", r)
+		p("\tJEQ rows%d", r)
+	}
+	p("\tJMP rows1")
+	for rows := mr; rows >= 1; rows-- {
+		L := func(x string) string { return fmt.Sprintf("rows%d%s", rows, x) }
+		p("")
+		p("%s:", L(""))
+		for i := range 2 * rows {
+			p("\tVPXORD Z%d, Z%d, Z%d", i, i, i)
+		}
+		t := 0
+		step := func(half int) {
+			p("\tVMOVDQU32 %d(BX), Z24", half*128)
+			p("\tVMOVDQU32 %d(BX), Z25", half*128+64)
+			for r := range rows {
+				tr := fmt.Sprintf("Z%d", 26+t%6)
+				t++
+				p("\tVPBROADCASTD %d(SI), %s", (half*mr+r)*4, tr)
+				p("\tVPDPBUSD Z24, %s, Z%d", tr, 2*r)
+				p("\tVPDPBUSD Z25, %s, Z%d", tr, 2*r+1)
+			}
+		}
+		p("\tMOVQ CX, R11")
+		p("\tSHRQ $1, R11")
+		p("\tJZ %s", L("odd"))
+		p("%s:", L("loop"))
+		step(0)
+		step(1)
+		p("\tADDQ $%d, SI", 2*mr*4)
+		p("\tADDQ $256, BX")
+		p("\tDECQ R11")
+		p("\tJNZ %s", L("loop"))
+		p("%s:", L("odd"))
+		p("\tTESTQ $1, CX")
+		p("\tJZ %s", L("store"))
+		step(0)
+		p("%s:", L("store"))
+		p("\tMOVQ c+32(FP), SI")
+		p("\tMOVQ ldc+40(FP), DX")
+		p("\tSHLQ $2, DX")
+		setBases(rows, "DX")
+		p("\tMOVQ add+56(FP), AX")
+		p("\tTESTQ AX, AX")
+		p("\tJZ %s", L("set"))
+		for r := range rows {
+			for v := range 2 {
+				p("\tVMOVDQU32.Z %s, K%d, Z26", rowAddr(r, v*64, "DX"), v+1)
+				p("\tVPADDD Z26, Z%d, Z%d", 2*r+v, 2*r+v)
+			}
+		}
+		p("%s:", L("set"))
+		for r := range rows {
+			for v := range 2 {
+				p("\tVMOVDQU32 Z%d, K%d, %s", 2*r+v, v+1, rowAddr(r, v*64, "DX"))
+			}
+		}
+		p("\tVZEROUPPER")
+		p("\tRET")
+	}
+}
+
+// avx2int is the 8-bit kernel for AVX2 without VNNI, on the panels of
+// vnni: one or two rows of A by 16 columns of B per call, into out (row r
+// at out[16r:]). The bytes are widened to 16 bits (A's zero-extended, B's
+// sign-extended) and multiplied by VPMADDWD, whose pairs of products
+// (at most 2*255*128) cannot overflow its int32 lanes: exact, unlike
+// VPMADDUBSW, which saturates at 16 bits. Each column gets two lanes (steps
+// 0+1 and 2+3 of a quad), added by VPHADDD at the end.
+func avx2int() {
+	p("")
+	p("// func kernelU8S8AVX2(rows, k4 int, a *byte, b *byte, out *[32]int32)")
+	p("// requires: AVX2")
+	p("TEXT ·kernelU8S8AVX2(SB), NOSPLIT, $0-40")
+	p("\tMOVQ a+16(FP), SI")
+	p("\tMOVQ b+24(FP), BX")
+	p("\tMOVQ k4+8(FP), CX")
+	p("\tMOVQ rows+0(FP), AX")
+	p("\tMOVQ out+32(FP), DI")
+	p("\t// Y0-Y3: row 0, columns 0-3, 4-7, 8-11, 12-15; Y4-Y7: row 1.")
+	for i := range 8 {
+		p("\tVPXOR Y%d, Y%d, Y%d", i, i, i)
+	}
+	p("loop:")
+	for g := range 4 {
+		p("\tVPMOVSXBW %d(BX), Y%d // columns %d-%d, 4 steps each", 16*g, 8+g, 4*g, 4*g+3)
+	}
+	for r := range 2 {
+		if r == 1 {
+			p("\tCMPQ AX, $2")
+			p("\tJNE next")
+		}
+		p("\tVPBROADCASTD %d(SI), X12 // row %d's 4 bytes, in every dword", 4*r, r)
+		p("\tVPMOVZXBW X12, Y12")
+		for g := range 4 {
+			t := 13 + g%3
+			p("\tVPMADDWD Y%d, Y12, Y%d", 8+g, t)
+			p("\tVPADDD Y%d, Y%d, Y%d", t, 4*r+g, 4*r+g)
+		}
+	}
+	p("next:")
+	p("\tADDQ $48, SI // a quad of A's panel: 12 rows of 4 bytes")
+	p("\tADDQ $128, BX // a quad of B's panel: 32 columns of 4 bytes")
+	p("\tDECQ CX")
+	p("\tJNZ loop")
+	p("\t// Add each column's two lanes and put the columns in order.")
+	for r := range 2 {
+		for h := range 2 {
+			lo, hi := 4*r+2*h, 4*r+2*h+1
+			p("\tVPHADDD Y%d, Y%d, Y8", hi, lo)
+			p("\tVPERMQ $0xD8, Y8, Y8")
+			p("\tVMOVDQU Y8, %d(DI)", 64*r+32*h)
+		}
+	}
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// gatherA packs a panel of A for kernel32AVX512P: for each of k steps p,
+// the elements of the panel's rows at column p (at a + offs[r] bytes, the
+// rows in mask) gathered into one vector by VGATHERDPS and stored as 12
+// floats at dst + p*48, the rows not in mask zero.
+func gatherA() {
+	p("")
+	p("// func gatherA32(dst *float32, a *float32, offs *[16]int32, mask uint64, k int)")
+	p("// requires: AVX512F")
+	p("TEXT ·gatherA32(SB), NOSPLIT, $0-40")
+	p("\tMOVQ dst+0(FP), DI")
+	p("\tMOVQ a+8(FP), SI")
+	p("\tMOVQ offs+16(FP), AX")
+	p("\tVMOVDQU32 (AX), Z1")
+	p("\tMOVQ mask+24(FP), AX")
+	p("\tMOVQ k+32(FP), CX")
+	p("\tMOVQ $0xfff, BX")
+	p("\tKMOVW BX, K2 // the 12 floats of a step")
+	p("\tTESTQ CX, CX")
+	p("\tJZ done")
+	p("loop:")
+	p("\tKMOVW AX, K1 // the gather clears its mask: set it each step")
+	p("\tVPXORD Z0, Z0, Z0")
+	p("\tVGATHERDPS (SI)(Z1*1), K1, Z0")
+	p("\tVMOVUPS Z0, K2, (DI)")
+	p("\tADDQ $4, SI")
+	p("\tADDQ $48, DI")
+	p("\tDECQ CX")
+	p("\tJNZ loop")
+	p("done:")
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// gatherB packs a panel of B stored transposed (op(B) = Bᵀ) for the
+// AVX-512 float32 kernels: for each of k steps p, the elements at column p
+// of the up to 32 rows of B (at b + offs[j] bytes, the rows in mask),
+// gathered by two VGATHERDPS into the 32 floats at dst + p*128, the
+// columns not in mask zero.
+func gatherB() {
+	p("")
+	p("// func gatherB32(dst *float32, b *float32, offs *[32]int32, mask uint64, k int)")
+	p("// requires: AVX512F")
+	p("TEXT ·gatherB32(SB), NOSPLIT, $0-40")
+	p("\tMOVQ dst+0(FP), DI")
+	p("\tMOVQ b+8(FP), SI")
+	p("\tMOVQ offs+16(FP), AX")
+	p("\tVMOVDQU32 (AX), Z2")
+	p("\tVMOVDQU32 64(AX), Z3")
+	p("\tMOVQ mask+24(FP), AX")
+	p("\tMOVQ AX, BX")
+	p("\tSHRQ $16, BX")
+	p("\tMOVQ k+32(FP), CX")
+	p("\tTESTQ CX, CX")
+	p("\tJZ done")
+	p("loop:")
+	p("\tKMOVW AX, K1 // a gather clears its mask: set them each step")
+	p("\tKMOVW BX, K2")
+	p("\tVPXORD Z0, Z0, Z0")
+	p("\tVPXORD Z1, Z1, Z1")
+	p("\tVGATHERDPS (SI)(Z2*1), K1, Z0")
+	p("\tVGATHERDPS (SI)(Z3*1), K2, Z1")
+	p("\tVMOVUPS Z0, (DI)")
+	p("\tVMOVUPS Z1, 64(DI)")
+	p("\tADDQ $4, SI")
+	p("\tADDQ $128, DI")
+	p("\tDECQ CX")
+	p("\tJNZ loop")
+	p("done:")
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// panelB copies k rows of up to NR columns of B (rows ldb elements apart,
+// the columns in mask) into a panel of NR columns, the rest zero.
+func panelB(name string, size, lanes int) {
+	suf := map[int]string{4: "PS", 8: "PD"}[size]
+	p("")
+	p("// func %s(dst, b unsafe.Pointer, ldb, k int, mask uint64)", name)
+	p("// requires: AVX512F")
+	p("TEXT ·%s(SB), NOSPLIT, $0-40", name)
+	p("\tMOVQ dst+0(FP), DI")
+	p("\tMOVQ b+8(FP), SI")
+	p("\tMOVQ ldb+16(FP), DX")
+	p("\tSHLQ $%d, DX", map[int]int{4: 2, 8: 3}[size])
+	p("\tMOVQ k+24(FP), CX")
+	p("\tMOVQ mask+32(FP), AX")
+	p("\tKMOVW AX, K1")
+	p("\tSHRQ $%d, AX", lanes)
+	p("\tKMOVW AX, K2")
+	p("\tTESTQ CX, CX")
+	p("\tJZ done")
+	p("loop:")
+	p("\tVMOVU%s.Z (SI), K1, Z0", suf)
+	p("\tVMOVU%s.Z 64(SI), K2, Z1", suf)
+	p("\tVMOVU%s Z0, (DI)", suf)
+	p("\tVMOVU%s Z1, 64(DI)", suf)
+	p("\tADDQ DX, SI")
+	p("\tADDQ $128, DI")
+	p("\tDECQ CX")
+	p("\tJNZ loop")
+	p("done:")
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// peak is a loop of independent FMAs on registers only, to measure the
+// core's peak rate: n turns of chains FMAs each.
+func peak(name, reg string, chains int) {
+	p("")
+	p("// func %s(n int)", name)
+	p("// %d independent chains of VFMADD231PS on %s registers, n turns.", chains, reg)
+	p("TEXT ·%s(SB), NOSPLIT, $0-8", name)
+	p("\tMOVQ n+0(FP), CX")
+	for i := range chains { // sums and sources 0: no denormals, no NaN
+		if reg == "Z" {
+			p("\tVPXORD %s%d, %s%d, %s%d", reg, i, reg, i, reg, i)
+		} else {
+			p("\tVXORPS %s%d, %s%d, %s%d", reg, i, reg, i, reg, i)
+		}
+	}
+	for i := chains; i < chains+2; i++ {
+		if reg == "Z" {
+			p("\tVPXORD %s%d, %s%d, %s%d", reg, i, reg, i, reg, i)
+		} else {
+			p("\tVXORPS %s%d, %s%d, %s%d", reg, i, reg, i, reg, i)
+		}
+	}
+	p("%sloop:", name)
+	for i := range chains {
+		p("\tVFMADD231PS %s%d, %s%d, %s%d", reg, chains, reg, chains+1, reg, i)
+	}
+	p("\tDECQ CX")
+	p("\tJNZ %sloop", name)
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+func main() {
+	o := flag.String("o", "kernels_amd64.s", "output file")
+	flag.Parse()
+	p("// Code generated by go run ./asm/gen.go; DO NOT EDIT.")
+	p("")
+	p("//go:build amd64 && !purego")
+	p("")
+	p("#include \"textflag.h\"")
+	p("")
+	p("// Micro-kernels: see asm/gen.go for what each computes and how.")
+	p("")
+	for _, packedA := range []bool{false, true} {
+		suffix := ""
+		if packedA {
+			suffix = "P"
+		}
+		kernel(isa{name: "kernel32AVX512" + suffix, reg: "Z", vec: 64, size: 4, mr: 12, avx512: true, goType: "float32", nameArg: "mask uint64", packedA: packedA})
+		p("")
+		kernel(isa{name: "kernel64AVX512" + suffix, reg: "Z", vec: 64, size: 8, mr: 12, avx512: true, goType: "float64", nameArg: "mask uint64", packedA: packedA})
+		p("")
+		kernel(isa{name: "kernel32AVX2" + suffix, reg: "Y", vec: 32, size: 4, mr: 6, goType: "float32", nameArg: "mask *int32", packedA: packedA})
+		p("")
+		kernel(isa{name: "kernel64AVX2" + suffix, reg: "Y", vec: 32, size: 8, mr: 6, goType: "float64", nameArg: "mask *int64", packedA: packedA})
+		p("")
+	}
+	vnni()
+	avx2int()
+	gatherA()
+	gatherB()
+	panelB("panelB32AVX512", 4, 16)
+	panelB("panelB64AVX512", 8, 8)
+	peak("peakAVX512", "Z", 24)
+	peak("peakAVX2", "Y", 12)
+	if err := os.WriteFile(*o, out.Bytes(), 0o644); err != nil {
+		log.Fatal(err)
+	}
+}

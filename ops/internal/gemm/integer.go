@@ -1,0 +1,331 @@
+package gemm
+
+import (
+	"encoding/binary"
+	"sync"
+
+	"github.com/onnxshape/onnxshape/ops/internal/parallel"
+)
+
+// The 8-bit product, exact in int32 (wrapping as int32 does). Every
+// combination of signed and unsigned operands is turned into one, A
+// unsigned and B signed (the operands of VPDPBUSD), while packing: a
+// signed a becomes a' = a+128 (its bits with the top one flipped) and an
+// unsigned b becomes b' = b-128, the zero points moving with them
+// (za' = za+128, zb' = zb-128), so a-za = a'-za' and b-zb = b'-zb'. Then
+//
+//	C[i][j] = Σp (a'-za'_i)(b'-zb'_j)
+//	        = D[i][j] - za'_i*colB'_j - zb'_j*rowA'_i + k*za'_i*zb'_j
+//
+// with D = A'B' from the kernel and rowA', colB' the sums of A's rows and
+// B's columns; every step is a ring identity in int32, so the result is
+// exact whatever wraps.
+//
+// Both operands are packed (the bytes change anyway): B in panels of nrI
+// columns by quads of k (the four bytes of one column in one int32 lane),
+// A in panels of mrI rows by quads of k, zero-padded (a zero a' or b'
+// adds nothing). The loops are those of blocked.go.
+
+const (
+	mrI      = 12
+	nrI      = 32
+	kcBlockI = 1024 // steps of k per block (a multiple of 4)
+	ncBlockI = 512  // columns per block: kcBlockI×ncBlockI bytes of B
+)
+
+// kernelsI is the 8-bit micro-kernel: tile computes D for a rows×cols
+// tile over k4 quads of k from packed panels, C = D or C += D.
+type kernelsI struct {
+	name string
+	tile func(rows, k4 int, a, b []byte, c []int32, ldc, cols int, add bool)
+}
+
+var kI = kernelsI{name: "go", tile: tileIGo}
+
+// tileIGo is the portable 8-bit micro-kernel.
+func tileIGo(rows, k4 int, a, b []byte, c []int32, ldc, cols int, add bool) {
+	var acc [mrI][nrI]int32
+	for q := range k4 {
+		bq := b[q*nrI*4 : q*nrI*4+cols*4]
+		for r := range rows {
+			o := (q*mrI + r) * 4
+			a0, a1, a2, a3 := int32(a[o]), int32(a[o+1]), int32(a[o+2]), int32(a[o+3])
+			s := acc[r][:cols]
+			for j := range s {
+				bj := bq[j*4 : j*4+4 : j*4+4]
+				s[j] += a0*int32(int8(bj[0])) + a1*int32(int8(bj[1])) + a2*int32(int8(bj[2])) + a3*int32(int8(bj[3]))
+			}
+		}
+	}
+	for r := range rows {
+		row := c[r*ldc : r*ldc+cols]
+		if add {
+			for j := range row {
+				row[j] += acc[r][j]
+			}
+		} else {
+			copy(row, acc[r][:cols])
+		}
+	}
+}
+
+// packAI copies rows [i0, i0+mc) and columns [pc, pc+kc) of A, each byte
+// xor flip, into panels of mrI rows: byte t of quad q of row r of panel
+// s at s*k4*mrI*4 + (q*mrI + r)*4 + t, zero-padded. It returns in sums[r]
+// the sum of row r's bytes after the flip, added to what was there.
+func packAI(dst []byte, a []byte, lda int, flip byte, i0, mc, pc, kc int, sums []int32) {
+	k4 := (kc + 3) / 4
+	flip4 := uint32(flip) * 0x01010101
+	for s := 0; s*mrI < mc; s++ {
+		rows := min(mrI, mc-s*mrI)
+		d := dst[s*k4*mrI*4 : (s+1)*k4*mrI*4]
+		if rows < mrI || kc%4 != 0 {
+			clear(d)
+		}
+		for r := range rows {
+			src := a[(i0+s*mrI+r)*lda+pc : (i0+s*mrI+r)*lda+pc+kc]
+			var sum int32
+			q := 0
+			for ; 4*q+4 <= kc; q++ {
+				w := binary.LittleEndian.Uint32(src[4*q:]) ^ flip4
+				binary.LittleEndian.PutUint32(d[q*mrI*4+r*4:], w)
+				sum += int32(w&0xff) + int32(w>>8&0xff) + int32(w>>16&0xff) + int32(w>>24)
+			}
+			for p := 4 * q; p < kc; p++ {
+				v := src[p] ^ flip
+				d[q*mrI*4+r*4+p&3] = v
+				sum += int32(v)
+			}
+			sums[s*mrI+r] += sum
+		}
+	}
+}
+
+// packBI copies B[pc:pc+kc, jc:jc+nc], each byte xor flip, into panels
+// of nrI columns: byte t of quad q of column j of panel s at
+// s*k4*nrI*4 + q*nrI*4 + j*4 + t, zero-padded. It adds to sums[j] the sum
+// of column j's bytes (as int8) after the flip.
+func packBI(dst []byte, b []byte, ldb int, flip byte, pc, kc, jc, nc int, sums []int32) {
+	k4 := (kc + 3) / 4
+	for s := 0; s*nrI < nc; s++ {
+		cols := min(nrI, nc-s*nrI)
+		d := dst[s*k4*nrI*4 : (s+1)*k4*nrI*4]
+		if cols < nrI || kc%4 != 0 {
+			clear(d)
+		}
+		sum := sums[s*nrI : s*nrI+cols]
+		row := func(p int) []byte {
+			return b[(pc+p)*ldb+jc+s*nrI : (pc+p)*ldb+jc+s*nrI+cols]
+		}
+		q := 0
+		for ; 4*q+4 <= kc; q++ {
+			r0, r1, r2, r3 := row(4*q), row(4*q+1), row(4*q+2), row(4*q+3)
+			r1, r2, r3 = r1[:len(r0)], r2[:len(r0)], r3[:len(r0)]
+			o := d[q*nrI*4 : q*nrI*4+len(r0)*4]
+			for j := range r0 {
+				v0, v1, v2, v3 := r0[j]^flip, r1[j]^flip, r2[j]^flip, r3[j]^flip
+				binary.LittleEndian.PutUint32(o[j*4:], uint32(v0)|uint32(v1)<<8|uint32(v2)<<16|uint32(v3)<<24)
+				sum[j] += int32(int8(v0)) + int32(int8(v1)) + int32(int8(v2)) + int32(int8(v3))
+			}
+		}
+		for p := 4 * q; p < kc; p++ {
+			for j, v := range row(p) {
+				v ^= flip
+				d[q*nrI*4+j*4+p&3] = v
+				sum[j] += int32(int8(v))
+			}
+		}
+	}
+}
+
+var poolI sync.Pool
+
+func getBytes(n int) *[]byte {
+	if v, ok := poolI.Get().(*[]byte); ok && cap(*v) >= n {
+		*v = (*v)[:n]
+		return v
+	}
+	s := make([]byte, n)
+	return &s
+}
+
+// packedI is B packed for the 8-bit kernel once: for each block of
+// kcBlockI steps of k, every panel of nrI columns (as packBI lays them
+// out), and the sums of B's columns (as b').
+type packedI struct {
+	k, n    int
+	signed  bool
+	data    []byte
+	colSums []int32
+}
+
+// panel returns the panel of columns [j, j+nrI) of the block of k at pc.
+func (pb *packedI) panel(pc, k4, j int) []byte {
+	panels := (pb.n + nrI - 1) / nrI
+	return pb.data[pc*panels*nrI+(j/nrI)*k4*nrI*4:]
+}
+
+func packI(cfg Config, k, n int, b []byte, bSigned bool, ldb int) (*packedI, error) {
+	panels := (n + nrI - 1) / nrI
+	size := (k + 3) / 4 * 4 * panels * nrI
+	if cfg.Charge != nil {
+		if err := cfg.Charge(int64(size) + 4*int64(n)); err != nil {
+			return nil, err
+		}
+	}
+	var flip byte
+	if !bSigned {
+		flip = 0x80
+	}
+	pb := &packedI{k: k, n: n, signed: bSigned, data: make([]byte, size), colSums: make([]int32, n)}
+	for pc := 0; pc < k; pc += kcBlockI {
+		if err := cfg.err(); err != nil {
+			return nil, err
+		}
+		packBI(pb.data[pc*panels*nrI:], b, ldb, flip, pc, min(kcBlockI, k-pc), 0, n, pb.colSums)
+	}
+	return pb, nil
+}
+
+// integerBlocked is Integer, B read from b or, when pb is not nil, from
+// its panels (bSigned is then pb's).
+func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZero []int32, b []byte, bSigned bool, ldb int, pb *packedI, bZero []int32, c []int32, ldc int) error {
+	if err := cfg.err(); err != nil || m == 0 || n == 0 {
+		return err
+	}
+	if pb != nil {
+		bSigned = pb.signed
+	}
+	if k == 0 {
+		for i := range m {
+			clear(c[i*ldc : i*ldc+n])
+		}
+		return nil
+	}
+	var flipA, flipB byte
+	var shiftA, shiftB int32
+	if aSigned {
+		flipA, shiftA = 0x80, 128
+	}
+	if !bSigned {
+		flipB, shiftB = 0x80, -128
+	}
+	kc0 := min(k, kcBlockI)
+	k40 := (kc0 + 3) / 4
+
+	threads := max(cfg.Threads, 1)
+	panels := (n + nrI - 1) / nrI
+	rowTiles := (m + mrI - 1) / mrI
+	byCols := panels >= 2*threads || panels >= rowTiles
+	units := rowTiles
+	if byCols {
+		units = panels
+	}
+	work := int(min(float64(m)*float64(n)*float64(k)/128, 1<<40))
+	workers := threads
+	if work < parallel.Work {
+		workers = 1
+	}
+	workers = min(workers, units)
+	colsPer, rowsPer := n, m
+	if byCols {
+		colsPer = min(n, (panels+workers-1)/workers*nrI)
+	} else {
+		rowsPer = min(m, (rowTiles+workers-1)/workers*mrI)
+	}
+	ncMax := min((colsPer+nrI-1)/nrI*nrI, ncBlockI)
+	mcMax := (min(rowsPer, mcBlock) + mrI - 1) / mrI * mrI
+	bBytes := k40 * 4 * ncMax
+	if pb != nil {
+		bBytes = 0
+	}
+	aBytes := k40 * 4 * mcMax
+	per := int64(bBytes+aBytes) + 4*int64(rowsPer+colsPer)
+	if cfg.Charge != nil {
+		if err := cfg.Charge(per * int64(workers)); err != nil {
+			return err
+		}
+	}
+
+	return parallel.Range(cfg.Ctx, workers, units, work, func(lo, hi int) error {
+		i0, i1, j0, j1 := 0, m, 0, n
+		if byCols {
+			j0, j1 = lo*nrI, min(hi*nrI, n)
+		} else {
+			i0, i1 = lo*mrI, min(hi*mrI, m)
+		}
+		buf := getBytes(bBytes + aBytes)
+		defer poolI.Put(buf)
+		bbuf, abuf := (*buf)[:bBytes], (*buf)[bBytes:]
+
+		// The sums of A's rows and B's columns (as a' and b'), added up
+		// while packing: B's for its columns of each block of columns, A's
+		// for the first block of columns.
+		rowA := make([]int32, i1-i0)
+		colBuf := make([]int32, min(ncBlockI, j1-j0))
+		if pb != nil {
+			colBuf = nil
+		}
+		zb := make([]int32, min(ncBlockI, j1-j0))
+		for jc := j0; jc < j1; jc += ncBlockI {
+			nc := min(ncBlockI, j1-jc)
+			colB := colBuf
+			if pb != nil {
+				colB = pb.colSums[jc : jc+nc]
+			} else {
+				clear(colB)
+			}
+			for pc := 0; pc < k; pc += kcBlockI {
+				if err := cfg.err(); err != nil {
+					return err
+				}
+				kc := min(kcBlockI, k-pc)
+				k4 := (kc + 3) / 4
+				if pb == nil {
+					packBI(bbuf, b, ldb, flipB, pc, kc, jc, nc, colB)
+				}
+				for ic := i0; ic < i1; ic += mcBlock {
+					if ic > i0 {
+						if err := cfg.err(); err != nil {
+							return err
+						}
+					}
+					mc := min(mcBlock, i1-ic)
+					sums := rowA[ic-i0:]
+					if jc > j0 {
+						sums = make([]int32, mc) // counted once, on the first block
+					}
+					packAI(abuf, a, lda, flipA, ic, mc, pc, kc, sums)
+					for jr := 0; jr < nc; jr += nrI {
+						cols := min(nrI, nc-jr)
+						var bs []byte
+						if pb != nil {
+							bs = pb.panel(pc, k4, jc+jr)
+						} else {
+							bs = bbuf[(jr/nrI)*k4*nrI*4:]
+						}
+						for ir := 0; ir < mc; ir += mrI {
+							rows := min(mrI, mc-ir)
+							kI.tile(rows, k4, abuf[ir*k4*4:], bs, c[(ic+ir)*ldc+jc+jr:], ldc, cols, pc > 0)
+						}
+					}
+				}
+			}
+			// The zero points: C += zb'_j*(k*za'_i - rowA'_i) - za'_i*colB'_j.
+			for j := range nc {
+				zb[j] = zeroAt(bZero, jc+j) + shiftB
+			}
+			k32 := int32(k)
+			for i := i0; i < i1; i++ {
+				za := zeroAt(aZero, i) + shiftA
+				t := k32*za - rowA[i-i0]
+				row := c[i*ldc+jc : i*ldc+jc+nc]
+				zb, colB := zb[:len(row)], colB[:len(row)]
+				for j := range row {
+					row[j] += zb[j]*t - za*colB[j]
+				}
+			}
+		}
+		return nil
+	})
+}
