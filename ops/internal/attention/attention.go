@@ -93,6 +93,9 @@ type Problem[T float32 | float64] struct {
 	ScoreStage Stage
 }
 
+// gemmPanel bounds the width of gemm's packed panels of B.
+const gemmPanel = 64
+
 // Tile sizes: a tile of qTile rows by kTile keys of scores (64 KiB in
 // float32) with its rows of V products stays in the L2 cache.
 const (
@@ -146,14 +149,20 @@ func newWorker[T float32 | float64](cfg Config, p *Problem[T]) (*worker[T], erro
 	}
 	rows := min(qTile, p.QSeq)
 	var zero T
-	size := int64(rows*cols+p.HeadK*cols+rows*p.HeadV+3*rows) * int64(sizeOf(zero))
+	// The tiles, and the packing scratch of the worker's two products,
+	// one at a time: gemm packs at most its B (a tile of K^T or V) with
+	// its last panel padded (panels are at most gemmPanel wide), in
+	// buffers it pools, so it is charged here once per worker rather than
+	// by gemm at each of the worker's many calls.
+	packing := p.HeadK*(cols+gemmPanel) + cols*(p.HeadV+gemmPanel)
+	size := int64(rows*cols+p.HeadK*cols+rows*p.HeadV+3*rows+packing) * int64(sizeOf(zero))
 	if cfg.Charge != nil {
 		if err := cfg.Charge(size); err != nil {
 			return nil, err
 		}
 	}
 	return &worker[T]{
-		cfg: cfg, gcfg: gemm.Config{Ctx: cfg.Ctx, Threads: 1, Charge: cfg.Charge}, p: p, cols: cols,
+		cfg: cfg, gcfg: gemm.Config{Ctx: cfg.Ctx, Threads: 1}, p: p, cols: cols,
 		s: make([]T, rows*cols), kt: make([]T, p.HeadK*cols), acc: make([]T, rows*p.HeadV),
 		m: make([]T, rows), l: make([]T, rows), ecorr: make([]T, rows),
 	}, nil

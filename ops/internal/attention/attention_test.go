@@ -39,7 +39,7 @@ func TestTilesAgreeWithOneTile(t *testing.T) {
 	if err := Run(cfg, &tiled); err != nil {
 		t.Fatal(err)
 	}
-	if max := int64(2 * (64*256 + 8*256 + 64*dv + 3*64) * 8); charged.Load() > max {
+	if max := int64(2 * (64*256 + 8*256 + 64*dv + 3*64 + 8*(256+64) + 256*(dv+64)) * 8); charged.Load() > max {
 		t.Errorf("charged %d bytes, more than two workers' tiles (%d)", charged.Load(), max)
 	}
 	one := p
