@@ -1,0 +1,376 @@
+// Package attention is the scaled dot-product attention engine: for each
+// batch, query head and query row, softmax(scale * q K^T (+ softcap, mask,
+// causal and padding limits)) V, with grouped-query heads sharing key and
+// value heads.
+//
+// The Attention operator (versions 23 and 24) runs on it. It computes Q
+// K^T in tiles of query rows by key columns through the matrix-product
+// engine (ops/internal/gemm), then an online softmax over the key tiles
+// (each tile's row maxima rescale what the tiles before gave), then the
+// tile's probabilities times V through gemm again; so when no output asks
+// for the scores it never holds more than one tile of the score matrix per
+// worker (queries × keys is never materialised), and a causal or padded
+// row stops at its last key that can take part. When an output asks for
+// the scores (qk_matmul_output), a tile spans every key and the scores at
+// the stage asked for are written there.
+//
+// Work is spread over batch × heads × query tiles through the worker pool
+// (ops/internal/parallel); each part's scratch (a few tiles) is told to
+// Config.Charge before it is allocated, and the context is checked between
+// tiles. It never writes into Q, K, V or the mask, never allocates
+// scratch that grows with the input without charging it first, and never
+// decides types or shapes: its caller (package ops) checks the operator's
+// rules and converts the element types.
+package attention
+
+import (
+	"context"
+	"math"
+
+	"github.com/onnxshape/onnxshape/ops/internal/gemm"
+	"github.com/onnxshape/onnxshape/ops/internal/parallel"
+	"github.com/onnxshape/onnxshape/ops/internal/reduce"
+)
+
+// Config is what a run goes under: the context (nil for none), the cores
+// (at least 1) and the run's byte budget (nil for none).
+type Config struct {
+	Ctx     context.Context
+	Threads int
+	Charge  func(bytes int64) error
+}
+
+// Layout gives the strides, in elements, of a [batch, heads, seq, dim]
+// view of a flat slice whose dim axis is contiguous: 4-D tensors
+// [batch, heads, seq, dim] and 3-D ones [batch, seq, heads*dim] alike.
+type Layout struct{ Batch, Head, Seq int }
+
+// BHSD is the layout of a [batch, heads, seq, dim] tensor.
+func BHSD(heads, seq, dim int) Layout { return Layout{heads * seq * dim, seq * dim, dim} }
+
+// BSHD is the layout of a [batch, seq, heads*dim] tensor.
+func BSHD(heads, seq, dim int) Layout { return Layout{seq * heads * dim, dim, heads * dim} }
+
+// Stage is the point of the computation at which scores are recorded.
+type Stage int
+
+const (
+	StageProduct Stage = iota // scale * Q K^T
+	StageSoftcap              // after the softcap (the product without one)
+	StageMasked               // after the mask, causal and padding limits
+	StageSoftmax              // the probabilities
+)
+
+// Problem is one attention call. K and V hold every key and value (a
+// past cache already joined). A key j takes part in query row i of batch b
+// when j < MaskCols, j < ValidKeys[b] (nil: every key), the boolean mask
+// (if any) is true there and, when Causal, j <= i + CausalOffset[b].
+type Problem[T float32 | float64] struct {
+	Batch, QHeads, KVHeads, QSeq, KVSeq, HeadK, HeadV int
+
+	Q, K, V, Y     []T
+	QL, KL, VL, YL Layout
+
+	Scale   T
+	Softcap T // 0: none
+
+	Causal       bool
+	CausalOffset []int // per batch, with Causal
+	ValidKeys    []int // per batch; nil: all
+
+	// The mask, additive (MaskAdd) or boolean (MaskBool, 0 masks out), of
+	// strides MaskStrides over (batch, head, row, key), 0 where it
+	// broadcasts; its columns are MaskCols (keys past them are masked
+	// out). Both nil: no mask, and MaskCols is ignored.
+	MaskAdd     []T
+	MaskBool    []byte
+	MaskStrides [4]int
+	MaskCols    int
+
+	// Scores, when not nil, receives [batch, q heads, q seq, kv seq]
+	// scores at ScoreStage.
+	Scores     []T
+	ScoreStage Stage
+}
+
+// gemmPanel bounds the width of gemm's packed panels of B.
+const gemmPanel = 64
+
+// Tile sizes: a tile of qTile rows by kTile keys of scores (64 KiB in
+// float32) with its rows of V products stays in the L2 cache.
+const (
+	qTile = 64
+	kTile = 256
+)
+
+// Run computes p.Y (and p.Scores).
+func Run[T float32 | float64](cfg Config, p *Problem[T]) error {
+	if p.Batch == 0 || p.QHeads == 0 || p.QSeq == 0 || p.HeadV == 0 {
+		return nil
+	}
+	blocks := (p.QSeq + qTile - 1) / qTile
+	n := p.Batch * p.QHeads * blocks
+	work := p.Batch * p.QHeads * p.QSeq * p.KVSeq * (p.HeadK + p.HeadV)
+	return parallel.Range(cfg.Ctx, cfg.Threads, n, work, func(lo, hi int) error {
+		w, err := newWorker[T](cfg, p)
+		if err != nil {
+			return err
+		}
+		for item := lo; item < hi; item++ {
+			blk := item % blocks
+			h := item / blocks % p.QHeads
+			b := item / blocks / p.QHeads
+			i0 := blk * qTile
+			if err := w.rows(b, h, i0, min(i0+qTile, p.QSeq)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// worker holds one part's scratch.
+type worker[T float32 | float64] struct {
+	cfg   Config
+	gcfg  gemm.Config
+	p     *Problem[T]
+	cols  int // keys per tile
+	s     []T // scores then probabilities, rows × cols
+	kt    []T // a tile of K transposed, HeadK × cols
+	acc   []T // rows × HeadV
+	m, l  []T // running row maxima and sums
+	ecorr []T
+}
+
+func newWorker[T float32 | float64](cfg Config, p *Problem[T]) (*worker[T], error) {
+	cols := min(kTile, max(p.KVSeq, 1))
+	if p.Scores != nil {
+		cols = max(p.KVSeq, 1)
+	}
+	rows := min(qTile, p.QSeq)
+	var zero T
+	// The tiles, and the packing scratch of the worker's two products,
+	// one at a time: gemm packs at most its B (a tile of K^T or V) with
+	// its last panel padded (panels are at most gemmPanel wide), in
+	// buffers it pools, so it is charged here once per worker rather than
+	// by gemm at each of the worker's many calls.
+	packing := p.HeadK*(cols+gemmPanel) + cols*(p.HeadV+gemmPanel)
+	size := int64(rows*cols+p.HeadK*cols+rows*p.HeadV+3*rows+packing) * int64(sizeOf(zero))
+	if cfg.Charge != nil {
+		if err := cfg.Charge(size); err != nil {
+			return nil, err
+		}
+	}
+	return &worker[T]{
+		cfg: cfg, gcfg: gemm.Config{Ctx: cfg.Ctx, Threads: 1}, p: p, cols: cols,
+		s: make([]T, rows*cols), kt: make([]T, p.HeadK*cols), acc: make([]T, rows*p.HeadV),
+		m: make([]T, rows), l: make([]T, rows), ecorr: make([]T, rows),
+	}, nil
+}
+
+func sizeOf[T float32 | float64](T) int {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return 4
+	}
+	return 8
+}
+
+// rows computes query rows [i0, i1) of batch b, head h.
+func (w *worker[T]) rows(b, h, i0, i1 int) error {
+	p := w.p
+	nr := i1 - i0
+	kvh := h / (p.QHeads / p.KVHeads)
+	q := p.Q[b*p.QL.Batch+h*p.QL.Head+i0*p.QL.Seq:]
+	k := p.K[b*p.KL.Batch+kvh*p.KL.Head:]
+	v := p.V[b*p.VL.Batch+kvh*p.VL.Head:]
+	negInf := T(math.Inf(-1))
+	for r := range nr {
+		w.m[r], w.l[r] = negInf, 0
+	}
+	clear(w.acc[:nr*p.HeadV])
+	// The keys that can take part in some row of the block.
+	keys := p.KVSeq
+	if p.Scores == nil {
+		if p.MaskAdd != nil || p.MaskBool != nil {
+			keys = min(keys, p.MaskCols)
+		}
+		if p.ValidKeys != nil {
+			keys = min(keys, max(p.ValidKeys[b], 0))
+		}
+		if p.Causal {
+			keys = min(keys, max(i1-1+p.CausalOffset[b]+1, 0))
+		}
+	}
+	for j0 := 0; j0 < keys; j0 += w.cols {
+		if w.cfg.Ctx != nil {
+			if err := w.cfg.Ctx.Err(); err != nil {
+				return err
+			}
+		}
+		nc := min(w.cols, keys-j0)
+		s := w.s[:nr*nc]
+		// The tile's keys transposed, [head size × keys], so that the
+		// product reads both operands along their rows.
+		kt := w.kt[:p.HeadK*nc]
+		for c := range nc {
+			row := k[(j0+c)*p.KL.Seq:][:p.HeadK]
+			for d, x := range row {
+				kt[d*nc+c] = x
+			}
+		}
+		if err := gemmT(w.gcfg, false, false, nr, nc, p.HeadK, p.Scale, q, p.QL.Seq, kt, nc, 0, s, nc); err != nil {
+			return err
+		}
+		w.record(StageProduct, s, b, h, i0, nr, j0, nc)
+		if p.Softcap > 0 {
+			c := float64(p.Softcap)
+			for x := range s {
+				s[x] = T(c * math.Tanh(float64(s[x])/c))
+			}
+		}
+		w.record(StageSoftcap, s, b, h, i0, nr, j0, nc)
+		w.mask(s, b, h, i0, nr, j0, nc)
+		w.record(StageMasked, s, b, h, i0, nr, j0, nc)
+		// Online softmax: rescale what the earlier tiles gave to the new
+		// row maxima, then add this tile's exponentials.
+		for r := range nr {
+			row := s[r*nc : (r+1)*nc]
+			mt := negInf
+			for _, x := range row {
+				mt = max(mt, x)
+			}
+			mNew := max(w.m[r], mt)
+			if math.IsInf(float64(mNew), -1) {
+				clear(row) // every key so far masked out
+				w.ecorr[r] = 1
+				continue
+			}
+			corr := expT(w.m[r] - mNew)
+			w.ecorr[r] = corr
+			w.l[r] = w.l[r]*corr + expRow(row, mNew)
+			w.m[r] = mNew
+		}
+		for r := range nr {
+			if c := w.ecorr[r]; c != 1 {
+				a := w.acc[r*p.HeadV : (r+1)*p.HeadV]
+				for x := range a {
+					a[x] *= c
+				}
+			}
+		}
+		if err := gemmT(w.gcfg, false, false, nr, p.HeadV, nc, 1, s, nc, v[j0*p.VL.Seq:], p.VL.Seq, 1, w.acc, p.HeadV); err != nil {
+			return err
+		}
+		if p.Scores != nil && p.ScoreStage == StageSoftmax {
+			for r := range nr {
+				row := s[r*nc : (r+1)*nc]
+				inv := T(0)
+				if w.l[r] != 0 {
+					inv = 1 / w.l[r]
+				}
+				for x := range row {
+					row[x] *= inv
+				}
+			}
+			w.record(StageSoftmax, s, b, h, i0, nr, j0, nc)
+		}
+	}
+	for r := range nr {
+		y := p.Y[b*p.YL.Batch+h*p.YL.Head+(i0+r)*p.YL.Seq:][:p.HeadV]
+		a := w.acc[r*p.HeadV : (r+1)*p.HeadV]
+		if w.l[r] == 0 {
+			clear(y) // a row whose every key is masked out
+			continue
+		}
+		for x := range y {
+			y[x] = a[x] / w.l[r]
+		}
+	}
+	return nil
+}
+
+// record copies the tile's scores to p.Scores when they are asked for at
+// stage st.
+func (w *worker[T]) record(st Stage, s []T, b, h, i0, nr, j0, nc int) {
+	p := w.p
+	if p.Scores == nil || p.ScoreStage != st {
+		return
+	}
+	for r := range nr {
+		at := ((b*p.QHeads+h)*p.QSeq+i0+r)*p.KVSeq + j0
+		copy(p.Scores[at:at+nc], s[r*nc:(r+1)*nc])
+	}
+}
+
+// mask applies the mask, the padding and the causal limit to a tile.
+func (w *worker[T]) mask(s []T, b, h, i0, nr, j0, nc int) {
+	p := w.p
+	negInf := T(math.Inf(-1))
+	hasMask := p.MaskAdd != nil || p.MaskBool != nil
+	valid := p.KVSeq
+	if p.ValidKeys != nil {
+		valid = p.ValidKeys[b]
+	}
+	ms := p.MaskStrides
+	for r := range nr {
+		i := i0 + r
+		row := s[r*nc : (r+1)*nc]
+		last := p.KVSeq - 1 // the last key row i may see
+		if p.Causal {
+			last = min(last, i+p.CausalOffset[b])
+		}
+		last = min(last, valid-1)
+		if hasMask {
+			last = min(last, p.MaskCols-1)
+			base := b*ms[0] + h*ms[1] + i*ms[2]
+			for c := range min(nc, p.MaskCols-j0) {
+				at := base + (j0+c)*ms[3]
+				if p.MaskBool != nil {
+					if p.MaskBool[at] == 0 {
+						row[c] = negInf
+					}
+				} else {
+					row[c] += p.MaskAdd[at]
+				}
+			}
+		}
+		for c := max(last+1-j0, 0); c < nc; c++ {
+			row[c] = negInf
+		}
+	}
+}
+
+// gemmT is gemm.Float32 or gemm.Float64 as T says.
+func gemmT[T float32 | float64](cfg gemm.Config, transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) error {
+	switch a := any(a).(type) {
+	case []float32:
+		return gemm.Float32(cfg, transA, transB, m, n, k, float32(alpha), a, lda, any(b).([]float32), ldb, float32(beta), any(c).([]float32), ldc)
+	case []float64:
+		return gemm.Float64(cfg, transA, transB, m, n, k, float64(alpha), a, lda, any(b).([]float64), ldb, float64(beta), any(c).([]float64), ldc)
+	}
+	return nil
+}
+
+// expT is exp32 for float32 (reduce.Exp32), math.Exp
+// for float64.
+func expT[T float32 | float64](x T) T {
+	if f, ok := any(x).(float32); ok {
+		return T(reduce.Exp32(f))
+	}
+	return T(math.Exp(float64(x)))
+}
+
+// expRow sets row[i] to exp(row[i] - m) and returns their sum.
+func expRow[T float32 | float64](row []T, m T) T {
+	if r, ok := any(row).([]float32); ok {
+		return T(reduce.ExpShifted(r, r, float32(m)))
+	}
+	s := T(0)
+	for i, x := range row {
+		e := T(math.Exp(float64(x - m)))
+		row[i] = e
+		s += e
+	}
+	return s
+}

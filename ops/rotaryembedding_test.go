@@ -1,0 +1,82 @@
+package ops
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// A rotation by a quarter turn (cos 0, sin 1) maps (x1, x2) to (-x2, x1),
+// and by none (cos 1, sin 0) leaves the pair: exact values for halves and
+// for interleaved pairs, with the elements past rotary_embedding_dim
+// copied, in the 4-D and the 3-D layouts and through position_ids.
+func TestRotaryEmbedding(t *testing.T) {
+	// One batch, one head, two positions of a head of 6, 4 rotated.
+	x := tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, 1, 1, 2, 6)
+	cos := tensor.MustFromSlice([]float32{0, 0, 1, 1}, 1, 2, 2)
+	sin := tensor.MustFromSlice([]float32{1, 1, 0, 0}, 1, 2, 2)
+	y, err := RotaryEmbedding(x, cos, sin, nil, RotaryEmbeddingOptions{RotaryEmbeddingDim: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Halves (1, 2 | 3, 4): real = -x2 = (-3, -4), imag = x1 = (1, 2).
+	want := tensor.MustFromSlice([]float32{-3, -4, 1, 2, 5, 6, 7, 8, 9, 10, 11, 12}, 1, 1, 2, 6)
+	if !y.Equal(want) {
+		t.Errorf("halves: %v, want %v", y, want)
+	}
+	y, err = RotaryEmbedding(x, cos, sin, nil, RotaryEmbeddingOptions{RotaryEmbeddingDim: 4, Interleaved: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Pairs (1, 2), (3, 4): each (-x2, x1).
+	want = tensor.MustFromSlice([]float32{-2, 1, -4, 3, 5, 6, 7, 8, 9, 10, 11, 12}, 1, 1, 2, 6)
+	if !y.Equal(want) {
+		t.Errorf("interleaved: %v, want %v", y, want)
+	}
+	// The same through position_ids picking rows of a [3, 2] cache (row
+	// 2 a quarter turn, row 0 none), X 3-D with two heads of 2.
+	x3 := tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6, 7, 8}, 1, 2, 4)
+	cache := tensor.MustFromSlice([]float32{1, 9, 0}, 3, 1)
+	sinc := tensor.MustFromSlice([]float32{0, 9, 1}, 3, 1)
+	pos := tensor.MustFromSlice([]int64{2, 0}, 1, 2)
+	y, err = RotaryEmbedding(x3, cache, sinc, pos, RotaryEmbeddingOptions{NumHeads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = tensor.MustFromSlice([]float32{-2, 1, -4, 3, 5, 6, 7, 8}, 1, 2, 4)
+	if !y.Equal(want) {
+		t.Errorf("3-D with position_ids: %v, want %v", y, want)
+	}
+}
+
+// Every refusal is one line naming the operator, its version and the rule.
+func TestRotaryEmbeddingRefusals(t *testing.T) {
+	x := tensor.MustNew(tensor.Float, 1, 2, 3, 4)
+	c := tensor.MustNew(tensor.Float, 1, 3, 2)
+	for _, tc := range []struct {
+		rule       string
+		x, c, s, p *tensor.Tensor
+		o          RotaryEmbeddingOptions
+	}{
+		{"type", tensor.MustNew(tensor.Double, 1, 2, 3, 4), c, c, nil, RotaryEmbeddingOptions{}},
+		{"type", x, tensor.MustNew(tensor.Float16, 1, 3, 2), c, nil, RotaryEmbeddingOptions{}},
+		{"rank", tensor.MustNew(tensor.Float, 2, 3), c, c, nil, RotaryEmbeddingOptions{}},
+		{"num_heads", tensor.MustNew(tensor.Float, 1, 3, 8), c, c, nil, RotaryEmbeddingOptions{}},
+		{"num_heads", tensor.MustNew(tensor.Float, 1, 3, 8), c, c, nil, RotaryEmbeddingOptions{NumHeads: 3}},
+		{"rotary_embedding_dim", x, c, c, nil, RotaryEmbeddingOptions{RotaryEmbeddingDim: 6}},
+		{"rotary_embedding_dim", x, c, c, nil, RotaryEmbeddingOptions{RotaryEmbeddingDim: 3}},
+		{"cache", x, tensor.MustNew(tensor.Float, 1, 3, 3), c, nil, RotaryEmbeddingOptions{}},
+		{"cache", x, c, c, tensor.MustNew(tensor.Int64, 1, 3), RotaryEmbeddingOptions{}},
+		{"position_ids", x, tensor.MustNew(tensor.Float, 4, 2), tensor.MustNew(tensor.Float, 4, 2), tensor.MustNew(tensor.Int32, 1, 3), RotaryEmbeddingOptions{}},
+		{"position_ids", x, tensor.MustNew(tensor.Float, 4, 2), tensor.MustNew(tensor.Float, 4, 2), tensor.MustFromSlice([]int64{0, 1, 4}, 1, 3), RotaryEmbeddingOptions{}},
+	} {
+		_, err := RotaryEmbedding(tc.x, tc.c, tc.s, tc.p, tc.o)
+		wantRule(t, err, tc.rule, "")
+		if !strings.HasPrefix(err.Error(), "RotaryEmbedding-23") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("refusal %q is not one line naming RotaryEmbedding-23", err)
+		}
+	}
+	_, err := runKernel(nil, "RotaryEmbedding", 23, 1, map[string]Attribute{"interleaved": {Type: AttrInt, Int: 2}}, x, c, c)
+	wantRule(t, err, "interleaved", "")
+}

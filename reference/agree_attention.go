@@ -1,0 +1,92 @@
+package reference
+
+import (
+	"math"
+
+	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// attentionBound returns the bound Agree states for Attention, whose fast
+// kernel computes in float32 (float64 for double) with Q K^T and P V
+// summed in the GEMM engine's order, an online softmax over key tiles and
+// exp32, where the reference sums in float64 in the order of the formulas.
+// With e the computing type's unit roundoff, o the output's, d the head
+// size, T the total sequence, S = |scale|*d*max|Q|*max|K| + max|finite
+// mask| (a bound on the scores), a score is within (d+4)*e*S, a
+// probability within the relative r = 2*(d+4)*e*S + (T+8)*e, an output
+// within (r + (T+2)*e + o)*max|V| and a score output within (d+4)*e*S +
+// o*S (probabilities: r + o); the bound is four times the largest of
+// these. Presents are copies and agree bit for bit.
+func attentionBound(n *ops.Node, in []tensor.Value, dt tensor.DataType) (float64, bool) {
+	if n.OpType != "Attention" || len(in) < 3 {
+		return 0, false
+	}
+	var t [4]*tensor.Tensor
+	for i := range t {
+		if i < len(in) {
+			t[i], _ = in[i].(*tensor.Tensor)
+		}
+	}
+	if t[0] == nil || t[1] == nil || t[2] == nil {
+		return 0, false
+	}
+	maxAbs := func(x *tensor.Tensor) float64 {
+		if x == nil || x.DataType() == tensor.Bool {
+			return 0
+		}
+		v, err := x.Float64s()
+		if err != nil {
+			return 0
+		}
+		m := 0.0
+		for _, f := range v {
+			if !math.IsInf(f, 0) && !math.IsNaN(f) {
+				m = max(m, math.Abs(f))
+			}
+		}
+		return m
+	}
+	q := t[0]
+	d := q.Shape()[q.Rank()-1]
+	if q.Rank() == 3 {
+		if h, _ := n.Int("q_num_heads", 0); h > 0 {
+			d /= int(h)
+		}
+	}
+	total := t[1].Shape()[1]
+	if t[1].Rank() == 4 {
+		total = t[1].Shape()[2]
+	}
+	if len(in) > 4 {
+		if pk, ok := in[4].(*tensor.Tensor); ok && pk != nil && pk.Rank() == 4 {
+			total += pk.Shape()[2]
+		}
+	}
+	scale := 1 / math.Sqrt(float64(max(d, 1)))
+	if n.Has("scale") {
+		scale = math.Abs(float64(attrFloat(n, "scale", 0)))
+	}
+	e := 0x1p-24
+	if q.DataType() == tensor.Double {
+		e = 0x1p-53
+	}
+	var o float64
+	switch dt {
+	case tensor.Float:
+		o = 0x1p-24
+	case tensor.Double:
+		o = 0x1p-53
+	case tensor.Float16:
+		o = 0x1p-11
+	case tensor.BFloat16:
+		o = 0x1p-8
+	default:
+		return 0, false
+	}
+	s := scale*float64(d)*maxAbs(t[0])*maxAbs(t[1]) + maxAbs(t[3])
+	df, tf := float64(d), float64(total)
+	r := 2*(df+4)*e*s + (tf+8)*e
+	bound := max((r+(tf+2)*e+o)*maxAbs(t[2]), (df+4)*e*s+o*s, r+o)
+	return 4 * bound, true
+}
