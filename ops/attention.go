@@ -490,11 +490,3 @@ func attentionOut[A float32 | float64](opt *Options, op opRef, t *tensor.Tensor)
 	v := make([]A, t.Len())
 	return v, func() { _ = convert.StoreFloats(t, v) }, nil
 }
-
-func sizeOfFloat[A float32 | float64]() int {
-	var z A
-	if _, ok := any(z).(float32); ok {
-		return 4
-	}
-	return 8
-}

@@ -178,19 +178,11 @@ func convFloatsIn[A convert.Float](opt *Options, op opRef, t *tensor.Tensor, wha
 		return nil, nil
 	}
 	if !convert.NativeFloat[A](t.DataType()) {
-		var zero A
-		if err := opt.scratch(op, what+" in float32", t.Len(), int(sizeOfFloat(zero))); err != nil {
+		if err := opt.scratch(op, what+" in float32", t.Len(), sizeOfFloat[A]()); err != nil {
 			return nil, err
 		}
 	}
 	return convert.LoadFloatsPolled[A](opt.orDefault().env.Ctx, t)
-}
-
-func sizeOfFloat[A convert.Float](v A) uintptr {
-	if _, ok := any(v).(float32); ok {
-		return 4
-	}
-	return 8
 }
 
 // convFloatTypeOK reports whether a version of Conv, ConvTranspose or

@@ -157,3 +157,13 @@ func checkValue(op opRef, name string, v tensor.Value) error {
 	}
 	return nil
 }
+
+// sizeOfFloat is the size in bytes of a computing type's element, for the
+// scratch a kernel charges before it converts into that type.
+func sizeOfFloat[A float32 | float64]() int {
+	var z A
+	if _, ok := any(z).(float32); ok {
+		return 4
+	}
+	return 8
+}
