@@ -321,6 +321,9 @@ func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 						wv := wc[r*kw+q]
 						base := q*dw - pw
 						lo, hi := validRange(base, sw, iw, ow)
+						if lo >= hi {
+							continue // the tap reaches no input position
+						}
 						if sw == 1 {
 							src := xrow[lo+base : hi+base]
 							dst := yrow[lo:hi]

@@ -116,6 +116,14 @@ func randShape(r *rand.Rand) Shape {
 			k, st, p = 1, 1, 0
 		}
 		in := (k-1)*d + 1 + r.IntN(9)
+		if r.IntN(4) == 0 {
+			// An image narrower than the kernel, the pads making up the
+			// rest: some taps reach no input position at all (Silero
+			// VAD's depthwise convolutions).
+			k = 2 + r.IntN(4)
+			in = 1 + r.IntN(k)
+			p = ((k-1)*d + 1 - in + 1) / 2
+		}
 		out := (in+2*p-(k-1)*d-1)/st + 1
 		s.Image, s.Grid, s.Kernel = append(s.Image, in), append(s.Grid, out), append(s.Kernel, k)
 		s.Stride, s.Dilation, s.Pad = append(s.Stride, st), append(s.Dilation, d), append(s.Pad, p)
