@@ -21,9 +21,10 @@ import (
 
 func main() {
 	batch := flag.Int("batch", 8, "the N of the NCHW shapes")
+	zoo := flag.Bool("zoo", false, "also write the model zoo's whole networks (ResNet-50, MobileNetV2, BERT- and GPT-style, int8 MLP), at their real size")
 	run := flag.String("run", "", "write only the cases whose name matches this regular expression")
 	flag.Usage = func() {
-		fmt.Fprintln(flag.CommandLine.Output(), "usage: go run ./bench/gen [-batch N] [-run REGEXP] [DIR]")
+		fmt.Fprintln(flag.CommandLine.Output(), "usage: go run ./bench/gen [-batch N] [-run REGEXP] [-zoo] [DIR]")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -46,6 +47,16 @@ func main() {
 			continue
 		}
 		if err := s.Write(dir, *batch); err != nil {
+			fmt.Fprintln(os.Stderr, "gen:", err)
+			os.Exit(1)
+		}
+		n++
+	}
+	for _, z := range bench.Zoo() {
+		if !*zoo || !re.MatchString(z.Name) {
+			continue
+		}
+		if err := z.Write(dir, 1); err != nil {
 			fmt.Fprintln(os.Stderr, "gen:", err)
 			os.Exit(1)
 		}
