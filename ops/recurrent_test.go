@@ -253,10 +253,12 @@ func TestRecurrentBoundsAndCancellation(t *testing.T) {
 	if _, err := ops.Call(ctx, nil, n, x, w, r); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
-	// Hostile sizes: an empty X whose other axes are huge.
+	// Hostile sizes: an empty X whose other axes are huge (2^40 where
+	// int has 64 bits, as long as it can be elsewhere).
+	huge := int(min(1<<40, int64(math.MaxInt)))
 	for _, c := range []struct{ x, w, r []int }{
-		{[]int{1 << 40, 1 << 20, 0}, []int{1, 4, 0}, []int{1, 4, 1}},
-		{[]int{1 << 40, 1 << 22, 0}, []int{2, 4, 0}, []int{2, 4, 1}},
+		{[]int{huge, 1 << 20, 0}, []int{1, 4, 0}, []int{1, 4, 1}},
+		{[]int{huge, 1 << 22, 0}, []int{2, 4, 0}, []int{2, 4, 1}},
 	} {
 		x, err1 := tensor.New(tensor.Float, c.x...)
 		w, err2 := tensor.New(tensor.Float, c.w...)

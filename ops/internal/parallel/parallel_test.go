@@ -1,6 +1,7 @@
 package parallel
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -22,9 +23,9 @@ func TestRangeNestedAndConcurrent(t *testing.T) {
 			for round := range 50 {
 				n := 1 + (g*7+round*13)%40
 				seen := make([]atomic.Int32, n*n)
-				err := Range(nil, threads, n, Work, func(lo, hi int) error {
+				err := Range(context.Background(), threads, n, Work, func(lo, hi int) error {
 					for i := lo; i < hi; i++ {
-						if err := Range(nil, threads, n, Work, func(lo2, hi2 int) error {
+						if err := Range(context.Background(), threads, n, Work, func(lo2, hi2 int) error {
 							for j := lo2; j < hi2; j++ {
 								seen[i*n+j].Add(1)
 							}
@@ -52,7 +53,7 @@ func TestRangeNestedAndConcurrent(t *testing.T) {
 
 	bad := errors.New("part failed")
 	for fail := range 4 {
-		err := Range(nil, threads, 4, Work, func(lo, hi int) error {
+		err := Range(context.Background(), threads, 4, Work, func(lo, hi int) error {
 			if lo <= fail && fail < hi {
 				return fmt.Errorf("part [%d, %d): %w", lo, hi, bad)
 			}
