@@ -277,6 +277,13 @@ func (c *checker) readOpsets() {
 			c.graphFinding(modelPlace, ruleONNX, "import a released opset version", "the opset of domain %q has version %d", imp.GetDomain(), imp.GetVersion())
 			continue
 		}
+		if d == "" && imp.GetVersion() > graph.NewestOpset {
+			// The loader refuses it (its operators may mean something
+			// else), so no run under the profile could succeed.
+			c.graphFinding(modelPlace, ruleONNX, fmt.Sprintf("import ai.onnx at an opset onnxshape knows (at most %d)", graph.NewestOpset),
+				"the model imports ai.onnx opset %d, newer than opset %d, the newest onnxshape knows", imp.GetVersion(), graph.NewestOpset)
+			continue
+		}
 		c.opsets[d] = int(imp.GetVersion())
 	}
 	if _, ok := c.opsets[""]; !ok && len(c.m.GetGraph().GetNode()) > 0 {

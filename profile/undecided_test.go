@@ -8,6 +8,7 @@ import (
 
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/tensor"
+	"google.golang.org/protobuf/proto"
 )
 
 // A constant the check computes past its budget keeps its type and shape,
@@ -106,5 +107,19 @@ func TestUnadmittedRefused(t *testing.T) {
 		if !admitted(op) || !operatorSet[op] {
 			t.Errorf("admittedList has %s, which is not admitted", op)
 		}
+	}
+}
+
+// Check and loader agree: a default-domain opset newer than the newest
+// onnxshape knows is refused by the loader, so the check puts the model
+// outside (ONNX), never inside (issue 27, point 2).
+func TestNewerOpsetOutside(t *testing.T) {
+	m := newModel(t, 25).input("x", tensor.Float, 2, 3).
+		node("Transpose", names("x"), names("y"), attrInts("perm", 1, 0)).
+		output("y", tensor.Float, 3, 2).build()
+	m.OpsetImport[0].Version = proto.Int64(99)
+	rep := CheckProto(m, "")
+	if rep.Verdict() != VerdictOutside || !slices.Contains(reportKeys(rep), "ONNX") {
+		t.Errorf("opset 99:\n%s", rep)
 	}
 }
