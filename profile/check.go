@@ -309,8 +309,21 @@ func (c *checker) sortNodes(g *pb.GraphProto) []int {
 	// An initializer that is also a graph input is only a default the
 	// caller may replace (IR version 4 and later), so its value is not known.
 	overridable := c.m.GetIrVersion() >= 4
+	// One name, one initializer and one graph input: the loader refuses
+	// duplicates, so the check does too (it kept the last).
+	seenInit, seenInput := map[string]bool{}, map[string]bool{}
+	for _, vi := range g.GetInput() {
+		if seenInput[vi.GetName()] {
+			c.graphFinding(valuePlace(PlaceInput, vi.GetName()), ruleONNX, "give every graph input its own name", "graph input %q is declared twice", vi.GetName())
+		}
+		seenInput[vi.GetName()] = true
+	}
 	for _, tp := range g.GetInitializer() {
 		name := tp.GetName()
+		if seenInit[name] {
+			c.graphFinding(valuePlace(PlaceInitializer, name), ruleONNX, "give every initializer its own name", "initializer %q is given twice", name)
+		}
+		seenInit[name] = true
 		if isInput[name] && overridable {
 			continue
 		}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/tensor"
 	"google.golang.org/protobuf/proto"
@@ -121,5 +123,32 @@ func TestNewerOpsetOutside(t *testing.T) {
 	rep := CheckProto(m, "")
 	if rep.Verdict() != VerdictOutside || !slices.Contains(reportKeys(rep), "ONNX") {
 		t.Errorf("opset 99:\n%s", rep)
+	}
+}
+
+// Two initializers, or two graph inputs, of one name: the loader refuses
+// the model, so the check puts it outside (ONNX) instead of keeping the
+// last (issue 27, point 2).
+func TestDuplicateNamesOutside(t *testing.T) {
+	twoInits := newModel(t, 25).initializer("x", tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3)).
+		node("Transpose", names("x"), names("y"), attrInts("perm", 1, 0)).
+		output("y", tensor.Float, 3, 2).build()
+	twoInits.Graph.Initializer = append(twoInits.Graph.Initializer, twoInits.Graph.Initializer[0])
+	twoInputs := newModel(t, 25).input("x", tensor.Float, 2, 3).
+		node("Transpose", names("x"), names("y"), attrInts("perm", 1, 0)).
+		output("y", tensor.Float, 3, 2).build()
+	twoInputs.Graph.Input = append(twoInputs.Graph.Input, twoInputs.Graph.Input[0])
+	for name, m := range map[string]*pb.ModelProto{"two initializers": twoInits, "two inputs": twoInputs} {
+		rep := CheckProto(m, "")
+		if rep.Verdict() != VerdictOutside || !slices.Contains(reportKeys(rep), "ONNX") {
+			t.Errorf("%s:\n%s", name, rep)
+		}
+		b, err := onnx.EncodeModel(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := graph.LoadBytes(b, ""); err == nil {
+			t.Errorf("%s: the loader takes the model the check refuses", name)
+		}
 	}
 }
