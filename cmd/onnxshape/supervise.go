@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -53,12 +52,9 @@ func superviseChild(exe string, args []string, stderr io.Writer) (code int, ok b
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(signals)
-	// The child dies with the parent where the system allows it (Linux:
-	// the parent-death signal, which follows the thread that started the
-	// child, so this goroutine keeps its thread until the child is done).
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	dieWithParent(cmd)
+	// The child dies with the parent where the system allows it (see
+	// dieWithParent).
+	defer dieWithParent(cmd)()
 	if err := cmd.Start(); err != nil {
 		return 0, false
 	}

@@ -27,6 +27,12 @@ func TestCrashingChild(t *testing.T) {
 }
 
 func TestSupervise(t *testing.T) {
+	if os.Getenv("ONNXSHAPE_EMULATED") != "" {
+		// scripts/portability.sh's 32-bit run under qemu-user: the
+		// emulator crashes now and then in a multi-threaded process that
+		// forks ("morestack on g0" in exitsyscall), whatever the child.
+		t.Skip("starts a child process, which qemu-user's emulation does not survive reliably")
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		t.Skip(err)
