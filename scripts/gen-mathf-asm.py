@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # Writes ops/internal/mathf/mathf_amd64.s and mathf_consts_amd64.go: the
 # AVX2 loops of Sigmoid, Tanh and Erf, 8 float32 per iteration, each the
-# same sequence of IEEE operations as the scalar function in mathf.go (no
-# fused multiply-add), so that the bits agree. Both branches of a function
+# same sequence of IEEE operations as the scalar function in mathf.go (its
+# fma32 a VFMADD), so that the bits agree. Both branches of a function
 # are computed and blended; NaN inputs are passed through at the end. The
 # constants come from a table built in Go from the same constants the
 # scalar code uses (mathf_consts_amd64.go), one 32-byte row each, so the
@@ -16,7 +16,7 @@ consts = [
     ('one', '1'), ('two', '2'), ('signBit', 'bits:1 << 31'), ('absMask', 'bits:1<<31 - 1'),
     ('expMin', 'expMin'), ('expMax', 'expMax'), ('log2e', 'log2e'), ('round', 'round'),
     ('ln2Hi', 'ln2Hi'), ('ln2Lo', 'ln2Lo'), ('expBias', 'bits:expBias'),
-] + [('expP%d' % i, 'expP[%d]' % i) for i in range(6)] + [
+] + [('expP%d' % i, 'expP[%d]' % i) for i in range(8)] + [
     ('tanhPoly', 'tanhPoly'),
 ] + [('tanhP%d' % i, 'tanhP[%d]' % i) for i in range(5)] + [
     ('erfSplit', 'erfSplit'), ('erfMax', 'erfMax'),
@@ -41,24 +41,17 @@ out = ['''//go:build amd64 && !purego
 
 def exp(x, r):
     # r = Exp(x) as mathf.Exp computes it (x is not NaN here, or its lane
-    # is replaced afterwards). Uses Y8-Y11; x is kept.
+    # is replaced afterwards). Uses Y8-Y10; x is kept.
     return f'''	VMAXPS {C('expMin')}, {x}, Y8
 	VMINPS {C('expMax')}, Y8, Y8
-	VMULPS {C('log2e')}, Y8, Y9
-	VADDPS {C('round')}, Y9, Y9
+	VMOVUPS {C('round')}, Y9
+	VFMADD231PS {C('log2e')}, Y8, Y9
 	VSUBPS {C('round')}, Y9, Y9
-	VMULPS {C('ln2Hi')}, Y9, Y10
-	VSUBPS Y10, Y8, Y8
-	VMULPS {C('ln2Lo')}, Y9, Y10
-	VSUBPS Y10, Y8, Y8
+	VFNMADD231PS {C('ln2Hi')}, Y9, Y8
+	VFNMADD231PS {C('ln2Lo')}, Y9, Y8
 	VMOVUPS {C('expP0')}, {r}
-''' + ''.join(f'''	VMULPS Y8, {r}, {r}
-	VADDPS {C('expP%d' % i)}, {r}, {r}
-''' for i in range(1, 6)) + f'''	VMULPS Y8, Y8, Y10
-	VMULPS Y10, {r}, {r}
-	VADDPS Y8, {r}, {r}
-	VADDPS {C('one')}, {r}, {r}
-	VCVTTPS2DQ Y9, Y9
+''' + ''.join(f'''	VFMADD213PS {C('expP%d' % i)}, Y8, {r}
+''' for i in range(1, 8)) + f'''	VCVTTPS2DQ Y9, Y9
 	VPSRAD $1, Y9, Y10
 	VPSUBD Y10, Y9, Y9
 	VPADDD {C('expBias')}, Y10, Y10
@@ -103,15 +96,13 @@ sig = f'''	VORPS {C('signBit')}, Y0, Y2
 	VDIVPS Y4, Y5, Y1
 '''
 
-# Tanh: |x| < tanhPoly ? x + (p(x*x)*x*x)*x : sign(x)*(1 - 2/(Exp(2|x|)+1)).
+# Tanh: |x| < tanhPoly ? fma(p(x*x)*x*x, x, x) : sign(x)*(1 - 2/(Exp(2|x|)+1)).
 tanh = f'''	VANDPS {C('absMask')}, Y0, Y2
 	VMULPS Y0, Y0, Y4
 	VMOVUPS {C('tanhP0')}, Y1
-''' + ''.join(f'''	VMULPS Y4, Y1, Y1
-	VADDPS {C('tanhP%d' % i)}, Y1, Y1
+''' + ''.join(f'''	VFMADD213PS {C('tanhP%d' % i)}, Y4, Y1
 ''' for i in range(1, 5)) + f'''	VMULPS Y4, Y1, Y1
-	VMULPS Y0, Y1, Y1
-	VADDPS Y0, Y1, Y1
+	VFMADD213PS Y0, Y0, Y1
 	VADDPS Y2, Y2, Y5
 ''' + exp('Y5', 'Y3') + f'''	VADDPS {C('one')}, Y3, Y3
 	VMOVUPS {C('two')}, Y5
@@ -124,18 +115,15 @@ tanh = f'''	VANDPS {C('absMask')}, Y0, Y2
 	VBLENDVPS Y6, Y1, Y3, Y1
 '''
 
-# Erf: |x| < erfSplit ? x + p(x*x)*x : sign(x)*(1 - Exp(q(min(|x|, erfMax)))).
+# Erf: |x| < erfSplit ? fma(p(x*x), x, x) : sign(x)*(1 - Exp(q(min(|x|, erfMax)))).
 erf = f'''	VANDPS {C('absMask')}, Y0, Y2
 	VMULPS Y0, Y0, Y4
 	VMOVUPS {C('erfP0')}, Y1
-''' + ''.join(f'''	VMULPS Y4, Y1, Y1
-	VADDPS {C('erfP%d' % i)}, Y1, Y1
-''' for i in range(1, 7)) + f'''	VMULPS Y0, Y1, Y1
-	VADDPS Y0, Y1, Y1
+''' + ''.join(f'''	VFMADD213PS {C('erfP%d' % i)}, Y4, Y1
+''' for i in range(1, 7)) + f'''	VFMADD213PS Y0, Y0, Y1
 	VMINPS {C('erfMax')}, Y2, Y4
 	VMOVUPS {C('erfQ0')}, Y5
-''' + ''.join(f'''	VMULPS Y4, Y5, Y5
-	VADDPS {C('erfQ%d' % i)}, Y5, Y5
+''' + ''.join(f'''	VFMADD213PS {C('erfQ%d' % i)}, Y4, Y5
 ''' for i in range(1, 10)) + exp('Y5', 'Y3') + f'''	VMOVUPS {C('one')}, Y5
 	VSUBPS Y3, Y5, Y5
 	VANDPS {C('signBit')}, Y0, Y3

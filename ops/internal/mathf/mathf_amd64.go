@@ -8,9 +8,10 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// haveAVX2 reports a processor (and an operating system) with AVX2, which
-// the loops of mathf_amd64.s need for their integer lanes.
-var haveAVX2 = cpu.X86.HasAVX2
+// haveAVX2 reports a processor (and an operating system) with AVX2 and
+// FMA, which
+// the loops of mathf_amd64.s need (integer lanes, fused multiply-adds).
+var haveAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 // The slice loops: the AVX2 loop for the bulk, a multiple of 8 elements,
 // the Go loop for the rest and on processors without AVX2.

@@ -9,7 +9,7 @@ import (
 	"unsafe"
 )
 
-const nConsts = 42
+const nConsts = 44
 
 // avxConsts is the constant table of mathf_amd64.s: each row one constant
 // of mathf.go, in every lane.
@@ -33,6 +33,8 @@ var avxConsts = func() *[nConsts][8]float32 {
 		expP[3],                         // expP3
 		expP[4],                         // expP4
 		expP[5],                         // expP5
+		expP[6],                         // expP6
+		expP[7],                         // expP7
 		tanhPoly,                        // tanhPoly
 		tanhP[0],                        // tanhP0
 		tanhP[1],                        // tanhP1
