@@ -72,6 +72,12 @@ type Model struct {
 	// else the program allocates. Concurrent runs take their states from
 	// runs.
 	idle atomic.Pointer[runState]
+
+	// missing collects the unsupported nodes while the model loads;
+	// unsupported is their error when LoadOptions.AllowUnsupported kept
+	// the model (Run refuses it), nil otherwise.
+	missing     unsupportedSet
+	unsupported *UnsupportedError
 }
 
 // ValueInfo names one input or output of a model and its declared type.
@@ -219,6 +225,11 @@ type LoadOptions struct {
 	// from its dims before its data is read (0 means
 	// ops.DefaultMaxTensorBytes; negative means no cap).
 	MaxTensorBytes int64
+	// AllowUnsupported opens a model that uses operators onnxshape does
+	// not run, so that its inputs, outputs and metadata can be read and
+	// Model.Unsupported lists what is missing; Run refuses it with an
+	// *UnsupportedError. Without it, Load returns that error.
+	AllowUnsupported bool
 }
 
 // limits are the caps of o on reading the model (see onnx.Limits).
@@ -371,6 +382,13 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 		m.outputs = append(m.outputs, newValueInfo(name, vi.GetType()))
 		m.outSlots = append(m.outSlots, s)
 	}
+	if e := m.missing.err(); e != nil {
+		if !opts.AllowUnsupported {
+			return nil, e
+		}
+		m.unsupported = e
+	}
+	m.missing = unsupportedSet{}
 	m.planMemory()
 	return m, nil
 }
@@ -416,7 +434,15 @@ func (m *Model) prepareNode(np *pb.NodeProto, i int, opsets map[string]int, sc *
 	}
 	schema, err := ops.Lookup(domain, np.GetOpType(), opset)
 	if err != nil {
-		return step{}, nil, nodeError(np, i, 0, fmt.Errorf("%w (model opset %d)", err, opset))
+		nerr := nodeError(np, i, 0, fmt.Errorf("%w (model opset %d)", err, opset))
+		if !isUnsupportedOp(err) {
+			return step{}, nil, nerr
+		}
+		// Every unsupported node is listed, not only the first: the
+		// node stays in the graph, without a kernel, and the load
+		// fails (or Run refuses the model) once all are known.
+		m.missing.add(np, domain, opset, nerr)
+		return m.unsupportedStep(np, i, sc)
 	}
 	if err := nodeproto.CheckAttributes(np, schema); err != nil {
 		return step{}, nil, nodeError(np, i, schema.Since, err)
@@ -551,6 +577,9 @@ func (m *Model) Run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 func (m *Model) run(ctx context.Context, inputs map[string]tensor.Value, o *RunOptions, plan *MemoryPlan) (_ map[string]tensor.Value, err error) {
 	if m == nil || m.proto == nil {
 		return nil, errNotLoaded
+	}
+	if m.unsupported != nil {
+		return nil, m.unsupported
 	}
 	if ctx == nil {
 		ctx = context.Background()

@@ -394,3 +394,31 @@ func TestHelpRunOnStdout(t *testing.T) {
 		t.Errorf("help run: exit %d, stdout %q, stderr %q", code, out, stderr.String())
 	}
 }
+
+func TestOpsNamesAndModel(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := opsMain([]string{"conv", "ai.onnx.Relu", "Frobnicate"}, &stdout, &stderr); code != 1 ||
+		!regexp.MustCompile(`^OPERATOR +DOMAIN +SINCE VERSIONS\nConv +ai\.onnx +1 11 22\nRelu +ai\.onnx +1 6 13 14\n$`).MatchString(stdout.String()) ||
+		stderr.String() != "onnxshape ops: not implemented: Frobnicate\n" {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr: %s", code, stdout.String(), stderr.String())
+	}
+
+	// The example model, one node turned into an operator onnxshape lacks.
+	p, _ := onnx.DecodeModel(examples.Model())
+	p.Graph.Node[4].OpType = func(s string) *string { return &s }("Frobnicate")
+	b, _ := onnx.EncodeModel(p)
+	path := filepath.Join(t.TempDir(), "model.onnx")
+	os.WriteFile(path, b, 0o644)
+	stdout.Reset()
+	stderr.Reset()
+	if code := opsMain([]string{"--model", path}, &stdout, &stderr); code != 1 ||
+		!regexp.MustCompile(`(?m)^Frobnicate +ai\.onnx +21 +1 +not supported\n`).MatchString(stdout.String()) ||
+		!regexp.MustCompile(`(?m)^Transpose +ai\.onnx +21 +\d+ +Transpose-21\n`).MatchString(stdout.String()) ||
+		!strings.Contains(stderr.String(), "operators are not supported: Frobnicate\n") {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr: %s", code, stdout.String(), stderr.String())
+	}
+	stdout.Reset()
+	if code := opsMain([]string{"--model", path, "Conv"}, &stdout, &stderr); code != 2 {
+		t.Fatalf("--model with names: exit %d", code)
+	}
+}

@@ -124,7 +124,7 @@ func usage(w io.Writer) {
 	}
 	sort.Strings(names)
 	var b strings.Builder
-	b.WriteString("onnxshape runs ONNX models of shape and data-movement operators.\n\nusage: onnxshape COMMAND [ARGUMENTS]\n\ncommands:\n")
+	b.WriteString("onnxshape runs ONNX models natively, bounded, with the SONNX safety profile built in.\n\nusage: onnxshape COMMAND [ARGUMENTS]\n\ncommands:\n")
 	for _, name := range names {
 		fmt.Fprintf(&b, "  %-*s  %s\n", width, name, commands[name].help)
 	}
