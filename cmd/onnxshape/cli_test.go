@@ -422,3 +422,27 @@ func TestOpsNamesAndModel(t *testing.T) {
 		t.Fatalf("--model with names: exit %d", code)
 	}
 }
+
+// A folder whose every case is skipped is no success, and --fail-on-skip
+// fails on any skip.
+func TestTestCommandSkips(t *testing.T) {
+	root := t.TempDir()
+	skip := filepath.Join(root, "test_skip")
+	writeCase(t, skip, nil)
+	p, _ := onnx.DecodeModel(examples.Model())
+	p.Graph.Node[4].OpType = func(s string) *string { return &s }("Frobnicate")
+	b, _ := onnx.EncodeModel(p)
+	os.WriteFile(filepath.Join(skip, "model.onnx"), b, 0o644)
+	var stdout, stderr bytes.Buffer
+	if code := testMain([]string{root}, &stdout, &stderr); code != 1 || stderr.String() != "onnxshape test: no case passed\n" {
+		t.Errorf("all skipped: exit %d, stderr %q", code, stderr.String())
+	}
+	writeCase(t, filepath.Join(root, "test_good"), nil)
+	stderr.Reset()
+	if code := testMain([]string{root}, &stdout, &stderr); code != 0 {
+		t.Errorf("one pass, one skip: exit %d, stderr %q", code, stderr.String())
+	}
+	if code := testMain([]string{root, "--fail-on-skip"}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "1 skipped (--fail-on-skip)") {
+		t.Errorf("--fail-on-skip: exit %d, stderr %q", code, stderr.String())
+	}
+}
