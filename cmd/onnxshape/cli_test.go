@@ -304,7 +304,7 @@ func nodeTestsDir(t *testing.T) string {
 		dir = filepath.Join("..", "..", "..", "shared", "onnx-node")
 	}
 	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("ONNX node tests not found at %s; set ONNXSHAPE_NODE_TESTS", dir)
+		t.Skipf("ONNX node tests not found at %s: scripts/fetch-node-tests.sh fetches them, or set ONNXSHAPE_NODE_TESTS", dir)
 	}
 	return dir
 }

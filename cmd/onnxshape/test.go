@@ -60,7 +60,7 @@ func testMain(args []string, stdout, stderr io.Writer) int {
 	if len(dirs) == 0 {
 		dirs = []string{defaultNodeTests()}
 		if _, err := os.Stat(dirs[0]); err != nil {
-			return usageError(stderr, "test", "no DIR given and %s, the default, cannot be read (%v): give the folder of the ONNX node tests or set ONNXSHAPE_NODE_TESTS", dirs[0], err)
+			return usageError(stderr, "test", "no DIR given and %s, the default, cannot be read (%v): give the folder of the ONNX node tests, set ONNXSHAPE_NODE_TESTS, or fetch them with scripts/fetch-node-tests.sh", dirs[0], err)
 		}
 	}
 	cases, err := conformance.FindCases(dirs...)
