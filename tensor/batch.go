@@ -67,17 +67,17 @@ func Unstack(t *Tensor) ([]*Tensor, error) {
 	return out, nil
 }
 
-// View returns a tensor over data itself, not a copy: no allocation, for
+// FromSliceNoCopy returns a tensor over data itself, not a copy: no allocation, for
 // inputs a program already holds (an audio buffer, a frame). With no shape
 // the tensor is 1-D. onnxshape never writes into an input, but a run's
 // outputs may share the input's storage (Identity, Reshape, ...): do not
 // modify data while the tensor, or a value computed from it, is in use.
 // data must start on an 8-byte boundary (every slice make returns does,
 // except for 1-byte elements shorter than 8); strings cannot be viewed.
-func View[T Element](data []T, shape ...int) (*Tensor, error) {
+func FromSliceNoCopy[T Element](data []T, shape ...int) (*Tensor, error) {
 	dt := TypeOf[T]()
 	if dt == String {
-		return nil, fmt.Errorf("%w: View of strings: use FromSlice", ErrType)
+		return nil, fmt.Errorf("%w: FromSliceNoCopy of strings: use FromSlice", ErrType)
 	}
 	if shape == nil {
 		shape = []int{len(data)}
@@ -88,7 +88,7 @@ func View[T Element](data []T, shape ...int) (*Tensor, error) {
 	}
 	t, err := Wrap(dt, shape, buf)
 	if err != nil {
-		return nil, fmt.Errorf("View: %w", err)
+		return nil, fmt.Errorf("FromSliceNoCopy: %w", err)
 	}
 	return t, nil
 }

@@ -43,26 +43,26 @@ func TestStackUnstack(t *testing.T) {
 	}
 }
 
-func TestViewSharesStorage(t *testing.T) {
+func TestFromSliceNoCopySharesStorage(t *testing.T) {
 	data := make([]float32, 6)
-	v, err := tensor.View(data, 2, 3)
+	v, err := tensor.FromSliceNoCopy(data, 2, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	data[4] = 7
 	if f, _ := tensor.Data[float32](v); f[4] != 7 {
-		t.Errorf("View does not share: %v", f)
+		t.Errorf("FromSliceNoCopy does not share: %v", f)
 	}
-	if _, err := tensor.View(data[1:], 5); err == nil {
+	if _, err := tensor.FromSliceNoCopy(data[1:], 5); err == nil {
 		t.Error("a view 4 bytes off an 8-byte boundary was accepted")
 	}
-	if _, err := tensor.View(data, 4); !errors.Is(err, tensor.ErrShape) {
+	if _, err := tensor.FromSliceNoCopy(data, 4); !errors.Is(err, tensor.ErrShape) {
 		t.Errorf("6 elements as 4: %v", err)
 	}
-	if _, err := tensor.View([]string{"a"}); !errors.Is(err, tensor.ErrType) {
+	if _, err := tensor.FromSliceNoCopy([]string{"a"}); !errors.Is(err, tensor.ErrType) {
 		t.Errorf("strings: %v", err)
 	}
-	if e, err := tensor.View([]int64{}); err != nil || e.Len() != 0 {
+	if e, err := tensor.FromSliceNoCopy([]int64{}); err != nil || e.Len() != 0 {
 		t.Errorf("empty: %v, %v", e, err)
 	}
 }
