@@ -270,20 +270,36 @@ func readInput(file string, vi graph.ValueInfo, caps readCaps) (tensor.Value, er
 // for string tensors whose .npy data would take more than maxBytes. Files
 // are written as they are encoded, not built in memory first.
 func writeOutputs(dir string, outputs []graph.ValueInfo, values map[string]tensor.Value, maxBytes int64, log io.Writer) error {
-	used := map[string]bool{}
-	for _, vi := range outputs {
-		name := fileName(vi.Name)
-		for i := 2; used[strings.ToLower(name)]; i++ {
-			name = fmt.Sprintf("%s_%d", fileName(vi.Name), i)
-		}
-		used[strings.ToLower(name)] = true
-		path, err := writeOutput(filepath.Join(dir, name), vi.Name, values[vi.Name], maxBytes)
+	names := make([]string, len(outputs))
+	for i, vi := range outputs {
+		names[i] = vi.Name
+	}
+	files := outputFiles(names)
+	for i, vi := range outputs {
+		path, err := writeOutput(filepath.Join(dir, files[i]), vi.Name, values[vi.Name], maxBytes)
 		if err != nil {
 			return fmt.Errorf("output %q: %w", vi.Name, err)
 		}
 		fmt.Fprintf(log, "wrote %s\n", path)
 	}
 	return nil
+}
+
+// outputFiles are the file names, without extension, that --out gives the
+// values names, in order: fileName of each, made unique (case aside, for
+// the file systems that ignore it) by a suffix _2, _3, ...
+func outputFiles(names []string) []string {
+	used := map[string]bool{}
+	files := make([]string, len(names))
+	for i, n := range names {
+		name := fileName(n)
+		for k := 2; used[strings.ToLower(name)]; k++ {
+			name = fmt.Sprintf("%s_%d", fileName(n), k)
+		}
+		used[strings.ToLower(name)] = true
+		files[i] = name
+	}
+	return files
 }
 
 // checkOutDir makes sure the --out folder dir can take the outputs: it is
