@@ -293,11 +293,11 @@ type difference struct {
 // inputRange is what a node read: its type and, for numbers, the range
 // of the finite elements.
 type inputRange struct {
-	Name     string   `json:"name"`
-	Type     string   `json:"type"`
-	Min      *float64 `json:"min,omitempty"`
-	Max      *float64 `json:"max,omitempty"`
-	NaNs     int      `json:"nans,omitempty"`
+	Name string   `json:"name"`
+	Type string   `json:"type"`
+	Min  *float64 `json:"min,omitempty"`
+	Max  *float64 `json:"max,omitempty"`
+	NaNs int      `json:"nans,omitempty"`
 }
 
 type diffReport struct {
