@@ -24,9 +24,10 @@
 // math.Tanh, math.Erf), over every 101st float32 of magnitude below 100,
 // both signs (TestAccuracy; every 10007th under -short): Exp at most 0.87
 // ulps, Sigmoid 2.18, Tanh 1.35, Erf 1.00; the tests hold them to 1.5, 3,
-// 2 and 1.5. TestAccuracyExhaustive (MATHF_EXHAUSTIVE=1) holds the slice
-// forms to the same bounds over every float32 of magnitude below 100 (the
-// functions are at their limits beyond). onnxruntime's MLAS
+// 2 and 1.5. TestAccuracyExhaustive (MATHF_EXHAUSTIVE=1, half an hour)
+// holds the slice forms to the same bounds over every float32 of
+// magnitude below 100 (the functions are at their limits beyond), where it
+// measured Sigmoid at most 2.40 ulps, Tanh 1.37 and Erf 1.11. onnxruntime's MLAS
 // approximations (Eigen's rational tanh and logistic, erf from a
 // polynomial and an exponential) are of the same order. NaN gives NaN;
 // none of them ever panics or allocates, and none writes anything but its
