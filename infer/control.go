@@ -121,8 +121,13 @@ func loopRule(c *call, in []*Value) ([]*Value, error) {
 	}
 	// The body sees its first iteration's condition (true while it runs)
 	// and the loop-carried values without their contents, which change
-	// from one iteration to the next: what it then knows holds in every
-	// iteration.
+	// from one iteration to the next. Their shapes may change too (a
+	// value that grows by a Concat each trip): when the body gives a
+	// carried value another shape than it was given, the body is inferred
+	// again with the dimensions that changed made fresh symbols, then, if
+	// that is not stable either, with those values of unknown shape; so
+	// what the body's values are inferred to be holds in every iteration,
+	// not only the first. The body is inferred at most three times.
 	cond := ranked(tensor.Bool, []Dim{})
 	cond.Elems = []Dim{Const(1)}
 	args := []*Value{ranked(tensor.Int64, []Dim{}), cond}
@@ -132,9 +137,29 @@ func loopRule(c *call, in []*Value) ([]*Value, error) {
 		}
 		args = append(args, v)
 	}
-	res := c.subgraph(body, args)
-	if len(res) < 1+len(carried) {
-		return nil, c.errorf("body", "the body has %d outputs for %d loop-carried values", len(res), len(carried))
+	free := map[string]bool{} // the symbols a widening made: any value
+	var res []*Value
+	for round := 0; ; round++ {
+		res = c.subgraph(body, args)
+		if len(res) < 1+len(carried) {
+			return nil, c.errorf("body", "the body has %d outputs for %d loop-carried values", len(res), len(carried))
+		}
+		stable := true
+		for i := range carried {
+			a, r := args[2+i], res[1+i]
+			if a == nil || covers(a, r, free) {
+				continue
+			}
+			stable = false
+			if round == 0 {
+				args[2+i] = c.widen(a, r, free)
+			} else {
+				args[2+i] = &Value{Kind: a.Kind, Type: a.Type}
+			}
+		}
+		if stable || round == 2 {
+			break
+		}
 	}
 	// The loop runs M times when nothing can stop it early: no condition,
 	// or one that starts true and that the body keeps true.
@@ -405,4 +430,39 @@ func optionalRule(c *call, in []*Value) ([]*Value, error) {
 
 func boolScalarRule(c *call, in []*Value) ([]*Value, error) {
 	return []*Value{ranked(tensor.Bool, []Dim{})}, nil
+}
+
+// covers reports whether a, a loop-carried value the body was given,
+// holds r, what the body gave back for it: a of unknown rank, or of r's
+// rank with each dimension r's or a symbol of free.
+func covers(a, r *Value, free map[string]bool) bool {
+	if a.Rank() < 0 {
+		return true
+	}
+	if r == nil || r.Rank() != a.Rank() {
+		return false
+	}
+	for k, d := range a.Shape {
+		if !d.Equal(r.Shape[k]) && !free[d.String()] {
+			return false
+		}
+	}
+	return true
+}
+
+// widen returns a with the dimensions r does not share made fresh symbols
+// (recorded in free), or of unknown rank when r's rank differs.
+func (c *call) widen(a, r *Value, free map[string]bool) *Value {
+	if r == nil || r.Rank() != a.Rank() {
+		return &Value{Kind: a.Kind, Type: a.Type}
+	}
+	out := same(a)
+	for k, d := range a.Shape {
+		if !d.Equal(r.Shape[k]) && !free[d.String()] {
+			f := c.fresh()
+			free[f.String()] = true
+			out.Shape[k] = f
+		}
+	}
+	return out
 }

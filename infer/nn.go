@@ -612,3 +612,66 @@ func affineGridRule(c *call, in []*Value) ([]*Value, error) {
 	shape := append(append([]Dim{size[0]}, size[2:]...), Const(int64(len(size)-2)))
 	return []*Value{ranked(dt, shape)}, nil
 }
+
+func init() {
+	register(causalConvWithStateRule, "CausalConvWithState")
+	register(linearAttentionRule, "LinearAttention")
+	register(flexAttentionRule, "ai.onnx.preview.FlexAttention")
+}
+
+// causalConvWithStateRule (CausalConvWithState-27): the output has the
+// input's shape [B, C, L]; present_state is [B, C, k-1], k the weight's
+// last axis.
+func causalConvWithStateRule(c *call, in []*Value) ([]*Value, error) {
+	x, w, past := input(in, 0), input(in, 1), input(in, 3)
+	dt := typeOf(in, 0)
+	present := Unknown(dt)
+	switch {
+	case x.Rank() == 3 && w.Rank() == 3:
+		present = ranked(dt, []Dim{x.Shape[0], x.Shape[1], w.Shape[2].Sub(Const(1))})
+	case past.Rank() == 3:
+		present = withType(past, dt)
+	}
+	return []*Value{withType(x, dt), present}, nil
+}
+
+// linearAttentionRule (LinearAttention-27): query [B, T, Hq*dk], key
+// [B, T, Hkv*dk], value [B, T, Hkv*dv]; the output is [B, T, Hq*dv] of
+// the query's type, present_state [B, Hkv, dk, dv] of past_state's type
+// (the query's without one).
+func linearAttentionRule(c *call, in []*Value) ([]*Value, error) {
+	q, k, v, past := input(in, 0), input(in, 1), input(in, 2), input(in, 3)
+	dt := typeOf(in, 0)
+	st := dt
+	if past != nil {
+		st = past.Type
+	}
+	outs := []*Value{Unknown(dt), Unknown(st)}
+	qh, kvh := c.int("q_num_heads", 0), c.int("kv_num_heads", 0)
+	if qh <= 0 || kvh <= 0 {
+		return nil, c.errorf("heads", "q_num_heads %d and kv_num_heads %d must be positive", qh, kvh)
+	}
+	if past.Rank() == 4 {
+		outs[1] = withType(past, st)
+	}
+	if q.Rank() != 3 || k.Rank() != 3 || v.Rank() != 3 {
+		return outs, nil
+	}
+	dv := v.Shape[2].FloorDiv(Const(kvh))
+	outs[0] = ranked(dt, []Dim{q.Shape[0], q.Shape[1], Const(qh).Mul(dv)})
+	if past.Rank() != 4 {
+		outs[1] = ranked(st, []Dim{q.Shape[0], Const(kvh), k.Shape[2].FloorDiv(Const(kvh)), dv})
+	}
+	return outs, nil
+}
+
+// flexAttentionRule (ai.onnx.preview FlexAttention-1): Q [B, Hq, L, E],
+// V [B, Hkv, S, Ev] give Y [B, Hq, L, Ev] of Q's type.
+func flexAttentionRule(c *call, in []*Value) ([]*Value, error) {
+	q, v := input(in, 0), input(in, 2)
+	dt := typeOf(in, 0)
+	if q.Rank() != 4 || v.Rank() != 4 {
+		return []*Value{Unknown(dt)}, nil
+	}
+	return []*Value{ranked(dt, []Dim{q.Shape[0], q.Shape[1], q.Shape[2], v.Shape[3]})}, nil
+}

@@ -62,7 +62,8 @@ import (
 // engineering bound, not a proof: the random tests (TestEnginesAgree...)
 // and the node tests hold the engines to it.
 //
-// Attention's bound is stated with attentionBound (agree_attention.go).
+// Attention's bound is stated with attentionBound, FlexAttention's with
+// flexAttentionBound (agree_attention.go).
 func Agree(n *ops.Node, in []tensor.Value, fast, ref []tensor.Value) error {
 	if len(fast) != len(ref) {
 		return fmt.Errorf("%d outputs from the fast engine, %d from the reference", len(fast), len(ref))
@@ -140,6 +141,9 @@ func agreeTensor(n *ops.Node, in []tensor.Value, fast, ref *tensor.Tensor) error
 		}
 		if !ok {
 			b, ok = attentionBound(n, in, ref.DataType())
+		}
+		if !ok {
+			b, ok = flexAttentionBound(n, in, ref.DataType())
 		}
 		if !ok {
 			return fmt.Errorf("the engines differ (bit for bit) at element %v", firstDifference(fast, ref))

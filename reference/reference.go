@@ -51,8 +51,16 @@ var kernels = struct {
 // register adds kernel k for operator name (default domain) at each of the
 // since-versions listed: the same versions package ops registers.
 func register(name string, versions []int, k ops.Kernel) {
+	registerIn("", name, versions, k)
+}
+
+// registerIn is register for an operator of domain ("" for ai.onnx).
+func registerIn(domain, name string, versions []int, k ops.Kernel) {
 	kernels.Lock()
 	defer kernels.Unlock()
+	if domain != "" && domain != "ai.onnx" {
+		name = domain + "." + name
+	}
 	if kernels.byName[name] == nil {
 		kernels.byName[name] = map[int]ops.Kernel{}
 	}
@@ -61,11 +69,12 @@ func register(name string, versions []int, k ops.Kernel) {
 	}
 }
 
-// Kernel returns the reference kernel of operator name (default domain) at
-// since-version since, and whether there is one.
+// Kernel returns the reference kernel of operator name of domain ("" or
+// "ai.onnx" for the default one) at since-version since, and whether
+// there is one.
 func Kernel(domain, name string, since int) (ops.Kernel, bool) {
 	if domain != "" && domain != "ai.onnx" {
-		return nil, false
+		name = domain + "." + name
 	}
 	kernels.RLock()
 	defer kernels.RUnlock()

@@ -404,6 +404,28 @@ func (w *writer) hangClasses() {
 	w.add(Case{Name: "loop-never-ends", Class: "a Loop that never ends (its scan output refused by the run's cap)",
 		Args: []string{"run", w.model("loop-forever.onnx", forever), "--max-run-bytes", "1000000"}})
 
+	// An If whose branches return different ranks ([2] or [2, 2]), chosen
+	// by an input: allowed from If-11, so run gives the branch's value and
+	// infer an output of unknown rank; neither may fail or guess a rank.
+	ranks := newModel(16, []*pb.NodeProto{
+		node("If", []string{"c"}, []string{"y"},
+			graphAttr("then_branch", &pb.GraphProto{Name: proto.String("then"),
+				Node:   []*pb.NodeProto{node("Identity", []string{"a"}, []string{"t"})},
+				Output: []*pb.ValueInfoProto{{Name: proto.String("t")}}}),
+			graphAttr("else_branch", &pb.GraphProto{Name: proto.String("else"),
+				Node:   []*pb.NodeProto{node("Identity", []string{"b"}, []string{"e"})},
+				Output: []*pb.ValueInfoProto{{Name: proto.String("e")}}})),
+	}, []*pb.TensorProto{floatsTensor("a", 1, 2), {Name: proto.String("b"), DataType: proto.Int32(int32(tensor.Float)), Dims: []int64{2, 2}, FloatData: []float32{1, 2, 3, 4}}},
+		[]*pb.ValueInfoProto{info("c", tensor.Bool)}, "y")
+	ranksPath := w.model("if-branch-ranks.onnx", ranks)
+	for _, cond := range []byte{0, 1} {
+		w.add(Case{Name: fmt.Sprintf("if-branch-ranks-differ-%d", cond), Class: "an If whose branches return different ranks",
+			Args:  []string{"run", ranksPath, "--input", "c=" + w.npy(fmt.Sprintf("cond%d.npy", cond), "|b1", nil, []byte{cond})},
+			Exits: []int{0}, MaxStdout: 4096})
+	}
+	w.add(Case{Name: "if-branch-ranks-differ-infer", Class: "an If whose branches return different ranks (infer)",
+		Args: []string{"infer", ranksPath}, Exits: []int{0}, MaxStdout: 4096})
+
 	opset := newModel(999, []*pb.NodeProto{node("Identity", []string{"x"}, []string{"y"})}, nil,
 		[]*pb.ValueInfoProto{info("x", tensor.Float, 1)}, "y")
 	w.add(Case{Name: "opset-999", Class: "opset 999",

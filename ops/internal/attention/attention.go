@@ -3,7 +3,9 @@
 // causal and padding limits)) V, with grouped-query heads sharing key and
 // value heads.
 //
-// The Attention operator (versions 23 and 24) runs on it. It computes Q
+// The Attention operator (versions 23 and 24) runs on it; LinearAttention
+// runs on its recurrent form (RunLinear, linear.go), and the preview
+// domain's FlexAttention on its dense products (flex.go). It computes Q
 // K^T in tiles of query rows by key columns through the matrix-product
 // engine (ops/internal/gemm), then an online softmax over the key tiles
 // (each tile's row maxima rescale what the tiles before gave), then the
