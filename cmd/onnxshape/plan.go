@@ -21,7 +21,9 @@ the peak. --max-run-bytes at or above the peak lets a run through.
 
 Inputs take their declared shapes; --shape gives the shape of an input whose
 shape is symbolic or not declared. The plan is measured by running the model
-once on zero-filled inputs of those shapes, so it allocates what a run does.
+once on zero-filled inputs of those shapes, so it allocates what a run does;
+each input is refused before it is made when it is above --max-bytes, and
+all of them together when above --max-run-bytes.
 --steps lists every node with what it asks for and the bytes held after it.`
 
 func init() {
