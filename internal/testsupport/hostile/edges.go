@@ -1,6 +1,9 @@
 package hostile
 
 import (
+	"encoding/binary"
+	"os"
+
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -22,4 +25,32 @@ func (w *writer) edgeClasses() {
 		Args: []string{"plan", symbolic, "--shape", "x=1099511627776,3", "--max-run-bytes", "1000000"}})
 	w.add(Case{Name: "plan-shape-no-cap-max-run-bytes", Class: plan,
 		Args: []string{"plan", symbolic, "--shape", "x=100000,3000", "--max-bytes", "-1", "--max-run-bytes", "1000000"}})
+
+	// 10 million empty NodeProto messages: 20 MB that decode to 2 GB.
+	emptyPath := w.path("empty-nodes.onnx")
+	w.fail(os.WriteFile(emptyPath, emptyNodes(10_000_000), 0o644))
+	const empty = "load: 10 million empty nodes (20 MB) decode to 2 GB"
+	w.add(Case{Name: "empty-nodes-20MB", Class: empty, Args: []string{"run", emptyPath}})
+	w.add(Case{Name: "empty-nodes-20MB-check", Class: empty + " (check: unreadable)", Args: []string{"check", emptyPath}, Exits: []int{2}})
+}
+
+// emptyNodes encodes a model whose graph holds n empty NodeProto
+// messages: two bytes each, a few hundred decoded.
+func emptyNodes(n int) []byte {
+	var b []byte
+	b = protowireTag(b, 1, 0) // ir_version
+	b = binary.AppendUvarint(b, 8)
+	var opset []byte
+	opset = protowireTag(opset, 2, 0) // OperatorSetIdProto.version 13
+	opset = binary.AppendUvarint(opset, 13)
+	b = protowireTag(b, 8, 2) // opset_import
+	b = binary.AppendUvarint(b, uint64(len(opset)))
+	b = append(b, opset...)
+	graph := make([]byte, 0, 2*n)
+	for range n {
+		graph = append(graph, 0x0a, 0) // node: an empty NodeProto
+	}
+	b = protowireTag(b, 7, 2) // graph
+	b = binary.AppendUvarint(b, uint64(len(graph)))
+	return append(b, graph...)
 }
