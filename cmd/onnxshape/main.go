@@ -101,7 +101,7 @@ func dispatch(args []string, stderr io.Writer) (code int) {
 			if c, ok := commands[args[1]]; ok {
 				return c.run([]string{"-h"})
 			}
-			fmt.Fprintf(stderr, "onnxshape: no command %q\n", args[1])
+			fmt.Fprintln(stderr, oneLine(fmt.Sprintf("onnxshape: no command %q", args[1])))
 			return 2
 		}
 		usage(os.Stdout)
@@ -109,7 +109,7 @@ func dispatch(args []string, stderr io.Writer) (code int) {
 	}
 	c, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(stderr, "onnxshape: no command %q; see onnxshape help\n", name)
+		fmt.Fprintln(stderr, oneLine(fmt.Sprintf("onnxshape: no command %q; see onnxshape help", name)))
 		return 2
 	}
 	return c.run(args[1:])

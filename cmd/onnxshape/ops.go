@@ -37,7 +37,7 @@ func opsMain(args []string, stdout, stderr io.Writer) int {
 	}
 	if *readme != "" {
 		if err := updateReadme(*readme); err != nil {
-			fmt.Fprintln(stderr, "onnxshape ops:", err)
+			fmt.Fprintln(stderr, "onnxshape ops:", oneLine(err.Error()))
 			return 1
 		}
 		return 0

@@ -330,5 +330,3 @@ func fileName(name string) string {
 	}
 	return clean
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -2,7 +2,12 @@ package hostile
 
 import (
 	"encoding/binary"
+	"fmt"
 	"os"
+	"strconv"
+	"strings"
+
+	"google.golang.org/protobuf/proto"
 
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -25,6 +30,27 @@ func (w *writer) edgeClasses() {
 		Args: []string{"plan", symbolic, "--shape", "x=1099511627776,3", "--max-run-bytes", "1000000"}})
 	w.add(Case{Name: "plan-shape-no-cap-max-run-bytes", Class: plan,
 		Args: []string{"plan", symbolic, "--shape", "x=100000,3000", "--max-bytes", "-1", "--max-run-bytes", "1000000"}})
+
+	// Errors over 1 MiB vanished: a cycle of 100,000 nodes, a node name of
+	// 10 MiB. Each is one bounded line now.
+	const cycleNodes = 100000
+	cycle := make([]*pb.NodeProto, cycleNodes)
+	for i := range cycle {
+		cycle[i] = node("Identity", []string{"v" + strconv.Itoa((i+cycleNodes-1)%cycleNodes)}, []string{"v" + strconv.Itoa(i)})
+		cycle[i].Name = proto.String(fmt.Sprintf("node-%06d", i))
+	}
+	cyclePath := w.model("cycle-100k.onnx", newModel(13, cycle, nil, nil, "v0"))
+	const long = "errors: an error line over 1 MiB gave nothing on stderr"
+	w.add(Case{Name: "cycle-100k-nodes", Class: long, Args: []string{"run", cyclePath}})
+	w.add(Case{Name: "cycle-100k-nodes-check", Class: long + " (check)", Args: []string{"check", cyclePath},
+		Exits: []int{1, 2}, MaxStdout: 1 << 16, Report: true})
+	named := node("Identity", nil, []string{"y"}) // no input: refused, naming the node
+	named.Name = proto.String(strings.Repeat("n", 10<<20))
+	namePath := w.model("name-10MiB.onnx", newModel(13, []*pb.NodeProto{named}, nil, nil, "y"))
+	w.add(Case{Name: "node-name-10MiB", Class: long, Args: []string{"run", namePath}})
+	w.add(Case{Name: "node-name-10MiB-plan", Class: long, Args: []string{"plan", namePath}})
+	w.add(Case{Name: "node-name-10MiB-check", Class: long + " (check: its findings)", Args: []string{"check", namePath},
+		Exits: []int{1}, MaxStdout: 1 << 16, Report: true})
 
 	// 10 million empty NodeProto messages: 20 MB that decode to 2 GB.
 	emptyPath := w.path("empty-nodes.onnx")
