@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -51,6 +52,47 @@ func (w *writer) edgeClasses() {
 	w.add(Case{Name: "node-name-10MiB-plan", Class: long, Args: []string{"plan", namePath}})
 	w.add(Case{Name: "node-name-10MiB-check", Class: long + " (check: its findings)", Args: []string{"check", namePath},
 		Exits: []int{1}, MaxStdout: 1 << 16, Report: true})
+
+	// fold: a total bound, the per-tensor cap, refusals, a pipe as OUT,
+	// external data in a branch.
+	const foldClass = "fold: no total bound, caps bypassed, refusals with status 0, pipes, external data in subgraphs"
+	var consts []*pb.NodeProto
+	var outs []*pb.ValueInfoProto
+	for i := range 300 {
+		consts = append(consts, node("ConstantOfShape", []string{"shape"}, []string{"c" + strconv.Itoa(i)}))
+		outs = append(outs, &pb.ValueInfoProto{Name: proto.String("c" + strconv.Itoa(i))})
+	}
+	many := newModel(13, consts, []*pb.TensorProto{int64sTensor("shape", 15<<18)}, nil, "c0") // 15 MiB of float each
+	many.Graph.Output = outs
+	w.fail(os.MkdirAll(w.path("fold"), 0o755))
+	manyPath := w.model(filepath.Join("fold", "many.onnx"), many)
+	w.add(Case{Name: "fold-300-constants-15MiB", Class: foldClass,
+		Args: []string{"fold", manyPath, "-o", w.path(filepath.Join("fold", "many-out.onnx"))}, Exits: []int{0}, MaxStdout: 1 << 12})
+	huge := newModel(13, []*pb.NodeProto{node("Expand", []string{"one", "shape"}, []string{"y"})},
+		[]*pb.TensorProto{int64sTensor("one", 1), int64sTensor("shape", 3<<27)}, nil, "y") // 3 GiB of int64
+	w.add(Case{Name: "fold-max-fold-bytes-10G", Class: foldClass,
+		Args: []string{"fold", w.model(filepath.Join("fold", "huge.onnx"), huge), "-o", w.path(filepath.Join("fold", "huge-out.onnx")),
+			"--max-fold-bytes", "10000000000", "--max-fold-total-bytes", "-1"}, Exits: []int{0}, MaxStdout: 1 << 12})
+	refused := newModel(13, []*pb.NodeProto{node("Reshape", []string{"x", "shape"}, []string{"y"})},
+		[]*pb.TensorProto{int64sTensor("x", 1, 2, 3), int64sTensor("shape", 2, 2)}, nil, "y")
+	refusedPath := w.model(filepath.Join("fold", "refused.onnx"), refused)
+	w.add(Case{Name: "fold-refusal-exit-1", Class: foldClass,
+		Args: []string{"fold", refusedPath, "-o", w.path(filepath.Join("fold", "refused-out.onnx"))}, Exits: []int{1}, MaxStdout: 1 << 12, Report: true})
+	if err := mkfifo(w.path(filepath.Join("fold", "pipe.onnx"))); err == nil {
+		w.add(Case{Name: "fold-o-pipe", Class: foldClass,
+			Args: []string{"fold", refusedPath, "-o", w.path(filepath.Join("fold", "pipe.onnx"))}, Exits: []int{2}})
+	}
+	branch := &pb.GraphProto{Name: proto.String("then"), Node: []*pb.NodeProto{node("Identity", []string{"w"}, []string{"t"})},
+		Initializer: []*pb.TensorProto{external("w", "weights.bin", 4)}, Output: []*pb.ValueInfoProto{info("t", tensor.Float, 4)}}
+	other := &pb.GraphProto{Name: proto.String("else"), Node: []*pb.NodeProto{node("Identity", []string{"one"}, []string{"e"})},
+		Output: []*pb.ValueInfoProto{info("e", tensor.Float, 1)}}
+	ifModel := newModel(13, []*pb.NodeProto{node("If", []string{"cond"}, []string{"y"}, graphAttr("then_branch", branch), graphAttr("else_branch", other))},
+		[]*pb.TensorProto{{Name: proto.String("cond"), DataType: proto.Int32(int32(tensor.Bool)), Int32Data: []int32{1}}, floatsTensor("one", 1)}, nil, "y")
+	w.fail(os.MkdirAll(w.path(filepath.Join("fold", "branch")), 0o755))
+	w.fail(os.WriteFile(w.path(filepath.Join("fold", "branch", "weights.bin")), make([]byte, 16), 0o644))
+	w.add(Case{Name: "fold-if-branch-external-elsewhere", Class: foldClass,
+		Args:  []string{"fold", w.model(filepath.Join("fold", "branch", "model.onnx"), ifModel), "-o", w.path(filepath.Join("fold", "branch-out.onnx"))},
+		Exits: []int{2}})
 
 	// 10 million empty NodeProto messages: 20 MB that decode to 2 GB.
 	emptyPath := w.path("empty-nodes.onnx")
