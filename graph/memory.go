@@ -245,7 +245,7 @@ func (m *Model) startRun(ctx context.Context, o *RunOptions, plan *MemoryPlan) *
 		r.charge = r.chargeNode
 		r.alloc = r.allocate
 	}
-	r.ctx, r.plan, r.cap, r.pool, r.user = ctx, plan, DefaultMaxRunBytes, nil, nil
+	r.ctx, r.plan, r.cap, r.pool, r.user = ctx, plan, defaultRunCap(), nil, nil
 	r.opt = ops.Options{}
 	if o != nil {
 		r.opt = ops.Options{Profile: o.Profile, MaxTensorBytes: o.MaxTensorBytes, Threads: o.Threads}
@@ -574,7 +574,7 @@ func (m *Model) MemoryPlan(ctx context.Context, shapes map[string][]int, o *RunO
 	// to the cap on one tensor and all of them to the run's cap before any
 	// is made (a run's caller allocates its inputs; the plan does it here).
 	tensorCap := (&ops.Options{MaxTensorBytes: ro.MaxTensorBytes}).TensorLimit()
-	runCap := int64(DefaultMaxRunBytes)
+	runCap := defaultRunCap()
 	switch {
 	case ro.MaxRunBytes < 0:
 		runCap = math.MaxInt64

@@ -24,7 +24,9 @@ shape is symbolic or not declared. The plan is measured by running the model
 once on zero-filled inputs of those shapes, so it allocates what a run does;
 each input is refused before it is made when it is above --max-bytes, and
 all of them together when above --max-run-bytes.
---steps lists every node with what it asks for and the bytes held after it.`
+--steps lists every node with what it asks for and the bytes held after it.
+
+` + runCapHelp
 
 func init() {
 	register("plan", "report the peak memory of a run and where it happens", func(args []string) int {
@@ -65,7 +67,7 @@ func planMain(args []string, stdout, stderr io.Writer) int {
 	fs.Var(shapes, "shape", "an input's shape, as NAME=D,D,... (NAME= for a scalar); repeat for each input")
 	steps := fs.Bool("steps", false, "list every node")
 	maxBytes := fs.Int64("max-bytes", 0, "refuse to create any tensor larger than this many bytes (0: 2 GiB, -1: no limit)")
-	maxRunBytes := fs.Int64("max-run-bytes", 0, "refuse a run that would hold more than this many bytes of tensors at once (0: 4 GiB, -1: no limit)")
+	maxRunBytes := fs.Int64("max-run-bytes", 0, "refuse a run that would hold more than this many bytes of tensors at once (0: "+runCapDefault()+", -1: no limit)")
 	pos, code, ok := parseCommand(fs, planUsage, args, stdout, stderr)
 	if !ok {
 		return code

@@ -94,6 +94,16 @@ func (w *writer) edgeClasses() {
 		Args:  []string{"fold", w.model(filepath.Join("fold", "branch", "model.onnx"), ifModel), "-o", w.path(filepath.Join("fold", "branch-out.onnx"))},
 		Exits: []int{2}})
 
+	// A run that needs 800 MiB at once, under the default caps and a
+	// 1.5 GiB address space (of which the Go runtime reserves 1.2 GB at
+	// start): the default cap comes from what is left of the address space
+	// now, so the run is refused, where the fixed 4 GiB let it run out of
+	// memory.
+	needs800MiB := newModel(13, []*pb.NodeProto{node("Expand", []string{"one", "shape"}, []string{"a"}), node("Neg", []string{"a"}, []string{"y"})},
+		[]*pb.TensorProto{floatsTensor("one", 1), int64sTensor("shape", 100<<20)}, nil, "y") // 400 MiB each
+	w.add(Case{Name: "run-needs-800MiB-under-1.5GiB", Class: "defaults: the run cap above what ulimit -v leaves",
+		Args: []string{"run", w.model("needs-800MiB.onnx", needs800MiB)}, LimitKiB: 1572864})
+
 	// 10 million empty NodeProto messages: 20 MB that decode to 2 GB.
 	emptyPath := w.path("empty-nodes.onnx")
 	w.fail(os.WriteFile(emptyPath, emptyNodes(10_000_000), 0o644))
