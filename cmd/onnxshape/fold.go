@@ -48,6 +48,7 @@ func foldMain(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("o", "", "the folded model's path")
 	shapes := inputShapeFlags{}
 	fs.Var(shapes, "input-shape", "an input's shape, as NAME=D1,D2,... (numbers or symbols); repeat for each input")
+	fs.Var(shapes, "shape", "the same as --input-shape")
 	maxBytes := fs.Int64("max-fold-bytes", infer.DefaultMaxFoldBytes, "keep computed any tensor larger than this many bytes (at most 2 GiB; 0: fold nothing)")
 	maxTotal := fs.Int64("max-fold-total-bytes", infer.DefaultMaxFoldTotalBytes, "keep computed what follows once the folded tensors take this many bytes together (0: fold nothing, -1: no limit)")
 	annotate := fs.Bool("annotate", false, "write the inferred shapes into the model's value_info")
