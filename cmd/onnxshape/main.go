@@ -17,8 +17,8 @@
 //
 // # Exit status
 //
-// Every error is one line on stderr, never a Go stack trace, and the exit
-// status says what happened:
+// Every error is one line on stderr, never a Go stack trace, cut after
+// 4 KiB with "... (N bytes more)", and the exit status says what happened:
 //
 //	0  success (check: the model is inside the profile)
 //	1  refused or failed: a bad or hostile file, a cap reached, a failing
