@@ -29,6 +29,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/onnxshape/onnxshape/internal/memlimit"
 	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/onnxshape/onnxshape/onnx"
@@ -189,7 +190,8 @@ type RunOptions struct {
 	Threads int
 	// MaxRunBytes caps the live bytes of the run: the storage of the tensors
 	// the run has created and still holds, together with what the running
-	// node asks for, outputs and scratch (0 means DefaultMaxRunBytes;
+	// node asks for, outputs and scratch (0 means DefaultRunCap(): 4 GiB,
+	// or less where the process may use less memory;
 	// negative means no cap). A value is let go right after the last node
 	// that reads it; the caller's inputs, the initializers and views (such
 	// as Reshape's output, which shares its input's storage) cost nothing.
@@ -214,8 +216,32 @@ type RunOptions struct {
 	charge func(int64) error
 }
 
-// DefaultMaxRunBytes is the default cap on a run's live bytes.
+// DefaultMaxRunBytes is the most the default cap on a run's live bytes
+// can be (see DefaultRunCap).
 const DefaultMaxRunBytes = 4 << 30
+
+// DefaultRunCap is the cap on a run's live bytes that RunOptions.MaxRunBytes
+// 0 means: DefaultMaxRunBytes, or less when the process may use less
+// memory than twice that. The memory the process may use is the smallest
+// of its cgroup's limit (v2 memory.max, v1 memory.limit_in_bytes), its
+// address-space limit (RLIMIT_AS, `ulimit -v`, less the address space it
+// already holds) and GOMEMLIMIT, read once (package internal/memlimit);
+// the cap leaves headroom in it (see runCapWithin). An explicit
+// MaxRunBytes is used as given.
+func DefaultRunCap() int64 { return defaultRunCap() }
+
+var defaultRunCap = sync.OnceValue(func() int64 { return runCapWithin(memlimit.Process().Bytes) })
+
+// runCapWithin is the default run cap under a memory limit of limit bytes:
+// a quarter of it, at most 256 MiB, is kept for the runtime, the model and
+// its initializers, and half of the rest for the run, since between two
+// collections Go's heap grows to twice the bytes it holds (GOGC=100).
+// Under a limit of 4 GiB that is 1.875 GiB (under a 4 GiB `ulimit -v`,
+// less since memlimit counts what the process already holds).
+func runCapWithin(limit int64) int64 {
+	reserve := min(limit/4, 256<<20)
+	return max(min(int64(DefaultMaxRunBytes), (limit-reserve)/2), 1)
+}
 
 // NewestOpset is the newest opset version of the default domain (ai.onnx)
 // that onnxshape knows. Load refuses models that import a newer one, whose

@@ -248,7 +248,7 @@ func (m *Model) startRun(ctx context.Context, o *RunOptions, plan *MemoryPlan) *
 		r.charge = r.chargeNode
 		r.alloc = r.allocate
 	}
-	r.ctx, r.plan, r.cap, r.pool, r.user = ctx, plan, DefaultMaxRunBytes, nil, nil
+	r.ctx, r.plan, r.cap, r.pool, r.user = ctx, plan, defaultRunCap(), nil, nil
 	r.opt = ops.Options{}
 	if o != nil {
 		r.opt = ops.Options{Profile: o.Profile, MaxTensorBytes: o.MaxTensorBytes, Threads: o.Threads}
@@ -558,7 +558,9 @@ type StepMemory struct {
 // takes its declared shape, which must then be static. onnxshape has no
 // static shape propagation, so the plan is measured, not inferred: the dry
 // run allocates what a real one does (with o's caps and options, its Pool
-// left out; nil means the defaults). The shapes of these operators' outputs depend only on input
+// left out; nil means the defaults). The zero-filled inputs are the plan's
+// own: each is refused before it is made when above o's cap on one tensor,
+// and all of them together when above the run's cap (ErrLimit). The shapes of these operators' outputs depend only on input
 // shapes and on constants, not on input values, except where a shape is
 // itself an input (Reshape's shape, Pad's pads, ...): those inputs are
 // zeros here, so give such models an initializer, not an input.
@@ -571,19 +573,48 @@ func (m *Model) MemoryPlan(ctx context.Context, shapes map[string][]int, o *RunO
 			return nil, inputError(name, fmt.Errorf("the model has no input %q", name))
 		}
 	}
+	var ro RunOptions
+	if o != nil {
+		ro = *o
+	}
+	// The zero-filled inputs are the plan's own allocations: each is held
+	// to the cap on one tensor and all of them to the run's cap before any
+	// is made (a run's caller allocates its inputs; the plan does it here).
+	tensorCap := (&ops.Options{MaxTensorBytes: ro.MaxTensorBytes}).TensorLimit()
+	runCap := defaultRunCap()
+	switch {
+	case ro.MaxRunBytes < 0:
+		runCap = math.MaxInt64
+	case ro.MaxRunBytes > 0:
+		runCap = ro.MaxRunBytes
+	}
+	shapesOf := make([][]int, len(m.inputs))
+	var total int64
+	for i, in := range m.inputs {
+		shape, err := zeroShape(in, shapes[in.Name])
+		if err != nil {
+			return nil, inputError(in.Name, fmt.Errorf("input %q: %w", in.Name, err))
+		}
+		bytes, ok := inputBytes(in.Type.DataType, shape)
+		if !ok || bytes > tensorCap {
+			return nil, inputError(in.Name, fmt.Errorf("%w: input %q: a zero-filled %v of shape %v is above the limit of %d bytes on one tensor",
+				ErrLimit, in.Name, in.Type.DataType, shape, tensorCap))
+		}
+		if total += bytes; total > runCap {
+			return nil, inputError(in.Name, fmt.Errorf("%w: input %q: the zero-filled inputs take %d bytes up to it, above the run's limit of %d bytes",
+				ErrLimit, in.Name, total, runCap))
+		}
+		shapesOf[i] = shape
+	}
 	inputs := make(map[string]tensor.Value, len(m.inputs))
-	for _, in := range m.inputs {
-		t, err := zeroInput(in, shapes[in.Name])
+	for i, in := range m.inputs {
+		t, err := tensor.New(in.Type.DataType, shapesOf[i]...)
 		if err != nil {
 			return nil, inputError(in.Name, fmt.Errorf("input %q: %w", in.Name, err))
 		}
 		inputs[in.Name] = t
 	}
 	// Without a Pool: nothing of the dry run is handed out.
-	var ro RunOptions
-	if o != nil {
-		ro = *o
-	}
 	ro.Pool = nil
 	plan := &MemoryPlan{PeakStep: -1}
 	if _, err := m.run(ctx, inputs, &ro, plan); err != nil {
@@ -592,9 +623,35 @@ func (m *Model) MemoryPlan(ctx context.Context, shapes map[string][]int, o *RunO
 	return plan, nil
 }
 
-// zeroInput returns a zero tensor for a graph input of declared type vi
-// and the given shape (nil: the declared one).
-func zeroInput(vi ValueInfo, shape []int) (*tensor.Tensor, error) {
+// inputBytes is the storage a zero tensor of type dt and shape takes, as
+// the run counts it (16 bytes a string); ok false when it overflows.
+func inputBytes(dt tensor.DataType, shape []int) (int64, bool) {
+	if slices.Contains(shape, 0) {
+		return 0, true
+	}
+	n := int64(1)
+	for _, d := range shape {
+		if d < 0 {
+			return 0, false
+		}
+		if n > math.MaxInt64/int64(d) {
+			return 0, false
+		}
+		n *= int64(d)
+	}
+	size := int64(dt.Size())
+	if dt == tensor.String {
+		size = 16
+	}
+	if size != 0 && n > math.MaxInt64/size {
+		return 0, false
+	}
+	return n * size, true
+}
+
+// zeroShape returns the shape of the zero tensor for a graph input of
+// declared type vi and the given shape (nil: the declared one).
+func zeroShape(vi ValueInfo, shape []int) ([]int, error) {
 	tt := vi.Type
 	if tt.Kind != KindTensor {
 		return nil, fmt.Errorf("is %s, not a tensor: the plan needs tensor inputs", vi.Describe())
@@ -614,5 +671,5 @@ func zeroInput(vi ValueInfo, shape []int) (*tensor.Tensor, error) {
 			shape = append(shape, d.Size)
 		}
 	}
-	return tensor.New(dt, shape...)
+	return shape, nil
 }

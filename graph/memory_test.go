@@ -210,6 +210,28 @@ func TestMemoryPlanInputs(t *testing.T) {
 	if _, err := (*graph.Model)(nil).MemoryPlan(context.Background(), nil, nil); err == nil {
 		t.Error("nil model: no error")
 	}
+	// The zero-filled inputs are held to the caps before they are made
+	// (issue 29): [2^40 256] of float under the defaults, under a cap on
+	// one tensor, and under a run's cap.
+	for _, c := range []struct {
+		shape []int
+		o     *graph.RunOptions
+		want  string
+	}{
+		{[]int{1 << 40, 256}, nil, "limit of 2147483647 bytes on one tensor"},
+		{[]int{1 << 62, 256}, nil, "limit of 2147483647 bytes on one tensor"},
+		{[]int{4, 256}, &graph.RunOptions{MaxTensorBytes: 1000}, "limit of 1000 bytes on one tensor"},
+		{[]int{4, 256}, &graph.RunOptions{MaxRunBytes: 1000}, "the run's limit of 1000 bytes"},
+	} {
+		_, err := m.MemoryPlan(context.Background(), map[string][]int{"x": c.shape}, c.o)
+		if !errors.Is(err, graph.ErrLimit) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("x of %v under %+v: %v; want an ErrLimit saying %q", c.shape, c.o, err, c.want)
+		}
+	}
+	// No element at all, whatever the other dimensions.
+	if _, err := m.MemoryPlan(context.Background(), map[string][]int{"x": {1 << 62, 0}}, nil); err != nil && errors.Is(err, graph.ErrLimit) {
+		t.Errorf("x of [2^62 0]: %v", err)
+	}
 }
 
 // A view keeps its storage alive after the value it views goes: the

@@ -17,6 +17,9 @@ type FoldStats struct {
 	BytesBefore, BytesAfter int // the encoded model's size
 	Folded                  int // nodes replaced by constants
 	Removed                 int // dead nodes, needless Identity and Reshape
+	// Limited is set when Options.MaxFoldTotalBytes left some node
+	// computed that could have been folded.
+	Limited bool
 }
 
 // String reads "nodes 16 -> 9 (0 folded into constants, 7 removed),
@@ -74,11 +77,13 @@ func FoldProto(ctx context.Context, mp *pb.ModelProto, baseDir string, opt *Opti
 	if err != nil {
 		return nil, nil, st, err
 	}
+	st.Limited = r.FoldLimited
 	if inlineIfs(g, r) > 0 {
 		// The branches' nodes are the graph's now: infer them there.
 		if r, err = Proto(ctx, m, baseDir, opt); err != nil {
 			return nil, nil, st, err
 		}
+		st.Limited = r.FoldLimited
 	}
 
 	// Nodes whose every output is known become initializers.

@@ -22,6 +22,13 @@ import (
 // inference computes: 16 MiB.
 const DefaultMaxFoldBytes = 16 << 20
 
+// DefaultMaxFoldTotalBytes is the default cap on the storage of all the
+// values whose contents one inference computes together: 256 MiB. A model
+// can ask for many values each under MaxFoldBytes (300 constants of
+// 15 MiB, 4.5 GB); once the total is used up, the later values keep their
+// type and shape only.
+const DefaultMaxFoldTotalBytes = 256 << 20
+
 // Options are the settings of one inference. The zero value, like a nil
 // *Options, is usable.
 type Options struct {
@@ -29,8 +36,16 @@ type Options struct {
 	// {"x": {Const(1), Const(3), Sym("H"), Sym("W")}}.
 	InputShapes map[string][]Dim
 	// MaxFoldBytes caps the storage of any one value whose contents are
-	// computed (0 means DefaultMaxFoldBytes; negative means none is).
+	// computed (0 means DefaultMaxFoldBytes; negative means none is). It
+	// never passes the operators' own cap on one tensor,
+	// ops.DefaultMaxTensorBytes (2 GiB).
 	MaxFoldBytes int64
+	// MaxFoldTotalBytes caps the storage of all the values whose contents
+	// are computed, together with the scratch of the kernel computing the
+	// next one (0 means DefaultMaxFoldTotalBytes; negative means no cap).
+	// Past it, values keep their type and shape only, and
+	// Result.FoldLimited is set.
+	MaxFoldTotalBytes int64
 }
 
 func (o *Options) foldCap() int64 {
@@ -40,7 +55,17 @@ func (o *Options) foldCap() int64 {
 	case o.MaxFoldBytes < 0:
 		return 0
 	}
-	return o.MaxFoldBytes
+	return min(o.MaxFoldBytes, ops.DefaultMaxTensorBytes)
+}
+
+func (o *Options) foldTotal() int64 {
+	switch {
+	case o == nil || o.MaxFoldTotalBytes == 0:
+		return DefaultMaxFoldTotalBytes
+	case o.MaxFoldTotalBytes < 0:
+		return math.MaxInt64
+	}
+	return o.MaxFoldTotalBytes
 }
 
 // Problem is one thing inference found wrong or could not follow: a node
@@ -95,6 +120,10 @@ type Result struct {
 	// then node outputs in the order the nodes run.
 	Values   []NamedValue
 	Problems []Problem
+	// FoldLimited is set when some value whose contents could have been
+	// computed was left with its type and shape only, the total of
+	// computed values having reached Options.MaxFoldTotalBytes.
+	FoldLimited bool
 
 	byName map[string]*Value
 }
@@ -183,7 +212,7 @@ func Proto(ctx context.Context, mp *pb.ModelProto, baseDir string, opt *Options)
 	if len(opsets) == 0 {
 		return nil, errors.New("model imports no opset")
 	}
-	e := &engine{ctx: ctx, baseDir: baseDir, opsets: opsets, foldCap: opt.foldCap(), used: usedSymbols(g)}
+	e := &engine{ctx: ctx, baseDir: baseDir, opsets: opsets, foldCap: opt.foldCap(), foldTotal: opt.foldTotal(), used: usedSymbols(g)}
 	for _, dims := range opt.InputShapes {
 		for _, d := range dims {
 			for _, s := range d.Symbols() {
@@ -218,6 +247,7 @@ func Proto(ctx context.Context, mp *pb.ModelProto, baseDir string, opt *Options)
 		return nil, stopped(err, e.stoppedAt)
 	}
 	r.Problems = e.problems
+	r.FoldLimited = e.foldLimited
 	for i := range r.Values {
 		r.Values[i].Value = r.byName[r.Values[i].Name]
 	}
@@ -226,13 +256,18 @@ func Proto(ctx context.Context, mp *pb.ModelProto, baseDir string, opt *Options)
 
 // engine holds the state of one inference.
 type engine struct {
-	ctx      context.Context
-	baseDir  string // the folder of external tensor data
-	opsets   map[string]int
-	foldCap  int64
-	used     map[string]bool // every dim_param of the model, so fresh symbols differ
-	fresh    int
-	problems []Problem
+	ctx     context.Context
+	baseDir string // the folder of external tensor data
+	opsets  map[string]int
+	foldCap int64
+	// foldTotal caps foldUsed, the bytes of the values computed so far
+	// (see Options.MaxFoldTotalBytes); foldLimited records that it
+	// stopped one.
+	foldTotal, foldUsed int64
+	foldLimited         bool
+	used                map[string]bool // every dim_param of the model, so fresh symbols differ
+	fresh               int
+	problems            []Problem
 	// stoppedAt names the node before which a done context stopped
 	// inference ("" while it runs).
 	stoppedAt string
@@ -518,7 +553,15 @@ func (e *engine) node(np *pb.NodeProto, i int, sc *scope) []*Value {
 	for _, v := range out {
 		if v != nil {
 			e.bound(v)
-			materialize(v)
+			// The contents a rule gives as dimensions become a tensor
+			// within the total budget too (at most maxElems each).
+			if v.Const == nil && v.Elems != nil {
+				if e.foldUsed >= e.foldTotal {
+					e.foldLimited = true
+				} else if materialize(v); v.Const != nil {
+					e.foldUsed += storageBytes(v.Const)
+				}
+			}
 		}
 	}
 	return out

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -128,10 +129,32 @@ func (c *call) fold(schema *ops.Schema, in []*Value) (out []*Value, ok bool) {
 			out, ok = nil, false
 		}
 	}()
-	opt := ops.NewOptions(ops.WithMaxTensorBytes(c.e.foldCap), ops.WithThreads(1), ops.WithContext(c.e.ctx))
+	e := c.e
+	if e.foldUsed >= e.foldTotal {
+		e.foldLimited = true
+		return nil, false
+	}
+	// The kernel's outputs and scratch are charged against what is left
+	// of the total; only the outputs stay.
+	var pending int64
+	charge := func(bytes int64) error {
+		if bytes > e.foldTotal-e.foldUsed-pending {
+			e.foldLimited = true
+			return fmt.Errorf("%w: the values computed take more than the limit of %d bytes together", ops.ErrLimit, e.foldTotal)
+		}
+		pending += bytes
+		return nil
+	}
+	opt := ops.NewOptions(ops.WithMaxTensorBytes(e.foldCap), ops.WithThreads(1))
+	runenv.Bind(opt, runenv.Env{Ctx: e.ctx, Charge: charge})
 	res, err := schema.Run(opt, c.node, args)
 	if err != nil {
 		return nil, false
+	}
+	for _, r := range res {
+		if t, isTensor := r.(*tensor.Tensor); isTensor {
+			e.foldUsed += storageBytes(t)
+		}
 	}
 	out = make([]*Value, len(res))
 	for i, r := range res {
@@ -296,4 +319,13 @@ func (c *call) freshShape(rank int) []Dim {
 		out[i] = c.fresh()
 	}
 	return out
+}
+
+// storageBytes is what a computed tensor holds: its elements, and for
+// strings a 16-byte header each besides their characters.
+func storageBytes(t *tensor.Tensor) int64 {
+	if t.DataType() == tensor.String {
+		return 16*int64(t.Len()) + int64(t.ByteLen())
+	}
+	return int64(len(t.Bytes()))
 }

@@ -97,7 +97,7 @@ func DecodeModelWith(b []byte, l *Limits) (*pb.ModelProto, error) {
 		return nil, fmt.Errorf("onnx: %w: the model has %d bytes, above the limit of %d", ErrTooLarge, len(b), budget)
 	}
 	md := (&pb.ModelProto{}).ProtoReflect().Descriptor()
-	if _, err := decodedSize(b, md, budget, 0); err != nil {
+	if _, err := estimateDecoded(b, md, budget); err != nil {
 		if errors.Is(err, ErrTooLarge) {
 			return nil, fmt.Errorf("onnx: %w", err)
 		}
@@ -116,8 +116,32 @@ func DecodeModelWith(b []byte, l *Limits) (*pb.ModelProto, error) {
 // maxDepth is protobuf's own limit on the nesting of messages.
 const maxDepth = 10000
 
+// errOverBudget is decodedSize's refusal from inside a nested message,
+// whose budget is what its parents left: estimateDecoded names the whole
+// budget instead.
+var errOverBudget = errors.New("over budget")
+
+// estimateDecoded is decodedSize of a whole message: the error, wrapping
+// ErrTooLarge, names budget itself, not what a nested message had left.
+func estimateDecoded(b []byte, md protoreflect.MessageDescriptor, budget int64) (int64, error) {
+	size, err := decodedSize(b, md, budget, 0)
+	if errors.Is(err, errOverBudget) {
+		return 0, fmt.Errorf("%w: decoding would take more than the limit of %d bytes (the file holds too many entries for its size)", ErrTooLarge, budget)
+	}
+	return size, err
+}
+
+// messageCost is what one decoded message of type md costs beyond its
+// fields: its Go struct, once more for what the loader and the checkers
+// build per message (a node's step, its attribute table, its place in
+// the maps of names), and the allocator's rounding. A file of millions of
+// empty messages, two bytes each, is refused from this alone.
+func messageCost(md protoreflect.MessageDescriptor) int64 {
+	return 2*structSize(md) + 16
+}
+
 // decodedSize estimates the bytes proto.Unmarshal allocates to decode b as
-// a message of type md: the Go struct of each message, a slice slot per
+// a message of type md: the cost of each message (messageCost), a slice slot per
 // repeated entry (twice, for the slack append leaves), the Go size of each
 // packed number (their slice is allocated to length) and the length of
 // each string, bytes and unknown field. It stops with an error as soon as
@@ -127,7 +151,7 @@ func decodedSize(b []byte, md protoreflect.MessageDescriptor, budget int64, dept
 	if depth > maxDepth {
 		return 0, fmt.Errorf("messages nest deeper than %d", maxDepth)
 	}
-	size := structSize(md)
+	size := messageCost(md)
 	fields := md.Fields()
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
@@ -184,7 +208,7 @@ func decodedSize(b []byte, md protoreflect.MessageDescriptor, budget int64, dept
 		}
 		size += cost
 		if size > budget {
-			return 0, fmt.Errorf("%w: decoding would take more than the limit of %d bytes (the file holds too many entries for its size)", ErrTooLarge, budget)
+			return 0, errOverBudget
 		}
 	}
 	return size, nil

@@ -212,7 +212,7 @@ func DecodeValueWith(b []byte, typ *pb.TypeProto, l *Limits) (tensor.Value, stri
 		return nil, "", fmt.Errorf("onnx: %w: the value has %d bytes, above the limit of %d", ErrTooLarge, len(b), budget)
 	}
 	kind := m.ProtoReflect().Descriptor().Name()
-	if _, err := decodedSize(b, m.ProtoReflect().Descriptor(), budget, 0); err != nil {
+	if _, err := estimateDecoded(b, m.ProtoReflect().Descriptor(), budget); err != nil {
 		if errors.Is(err, ErrTooLarge) {
 			return nil, "", fmt.Errorf("onnx: %w", err)
 		}

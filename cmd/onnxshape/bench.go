@@ -65,11 +65,11 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 	}
 	cases, err := conformance.FindCases(dirs...)
 	if err != nil {
-		fmt.Fprintln(stderr, "onnxshape bench:", err)
+		fmt.Fprintln(stderr, "onnxshape bench:", oneLine(err.Error()))
 		return 1
 	}
 	if len(cases) == 0 {
-		fmt.Fprintf(stderr, "onnxshape bench: no benchmark case under %s (a case is a folder holding model.onnx and test_data_set_0/; make them with go run ./bench/gen DIR)\n", strings.Join(dirs, ", "))
+		fmt.Fprintln(stderr, oneLine(fmt.Sprintf("onnxshape bench: no benchmark case under %s (a case is a folder holding model.onnx and test_data_set_0/; make them with go run ./bench/gen DIR)", strings.Join(dirs, ", "))))
 		return 1
 	}
 	o := bench.RunOptions{
@@ -82,12 +82,12 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		if err != nil {
-			fmt.Fprintln(stderr, "onnxshape bench:", err)
+			fmt.Fprintln(stderr, "onnxshape bench:", oneLine(err.Error()))
 			return 1
 		}
 		defer f.Close()
 		if err := pprof.StartCPUProfile(f); err != nil {
-			fmt.Fprintln(stderr, "onnxshape bench:", err)
+			fmt.Fprintln(stderr, "onnxshape bench:", oneLine(err.Error()))
 			return 1
 		}
 	}
@@ -115,23 +115,23 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 		for _, r := range results {
 			switch {
 			case r.Skipped != "":
-				fmt.Fprintf(stderr, "skipped %s: %s\n", r.Name, r.Skipped)
+				fmt.Fprintln(stderr, oneLine(fmt.Sprintf("skipped %s: %s", r.Name, r.Skipped)))
 			case r.Err != nil:
-				fmt.Fprintf(stderr, "error %s: %v\n", r.Name, r.Err)
+				fmt.Fprintln(stderr, oneLine(fmt.Sprintf("error %s: %v", r.Name, r.Err)))
 			}
 		}
 	} else {
 		err = bench.WriteText(stdout, results)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "onnxshape bench:", err)
+		fmt.Fprintln(stderr, "onnxshape bench:", oneLine(err.Error()))
 		return 1
 	}
 	if *svg != "" {
 		var b bytes.Buffer
 		bench.WriteSVG(&b, "onnxshape against a plain copy of the output bytes", "copy()", bench.CopyBars(results), 1.3)
 		if err := os.WriteFile(*svg, b.Bytes(), 0o644); err != nil {
-			fmt.Fprintln(stderr, "onnxshape bench:", err)
+			fmt.Fprintln(stderr, "onnxshape bench:", oneLine(err.Error()))
 			return 1
 		}
 	}

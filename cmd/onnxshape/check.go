@@ -47,7 +47,7 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 	}
 	rep, err := profile.CheckFile(models[0])
 	if err != nil {
-		fmt.Fprintf(stderr, "onnxshape check: %v\n", err)
+		fmt.Fprintln(stderr, "onnxshape check:", oneLine(err.Error()))
 		return 2
 	}
 	if *asJSON {
@@ -55,11 +55,11 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rep); err != nil {
-			fmt.Fprintf(stderr, "onnxshape check: %v\n", err)
+			fmt.Fprintln(stderr, "onnxshape check:", oneLine(err.Error()))
 			return 2
 		}
 	} else {
-		fmt.Fprint(stdout, rep.String())
+		fmt.Fprint(stdout, capLines(rep.String()))
 	}
 	switch rep.Verdict() {
 	case profile.VerdictOutside:

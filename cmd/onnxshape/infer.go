@@ -93,7 +93,7 @@ func inferMain(args []string, stdout, stderr io.Writer) int {
 	}
 	if *asJSON {
 		if err := writeInferJSON(stdout, path, r); err != nil {
-			fmt.Fprintln(stderr, "onnxshape infer:", err)
+			fmt.Fprintln(stderr, "onnxshape infer:", oneLine(err.Error()))
 			return 2
 		}
 	} else {

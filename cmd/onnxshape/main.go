@@ -17,8 +17,8 @@
 //
 // # Exit status
 //
-// Every error is one line on stderr, never a Go stack trace, and the exit
-// status says what happened:
+// Every error is one line on stderr, never a Go stack trace, cut after
+// 4 KiB with "... (N bytes more)", and the exit status says what happened:
 //
 //	0  success (check: the model is inside the profile)
 //	1  refused or failed: a bad or hostile file, a cap reached, a failing
@@ -103,7 +103,7 @@ func dispatch(args []string, stderr io.Writer) (code int) {
 			if c, ok := commands[args[1]]; ok {
 				return c.run([]string{"-h"})
 			}
-			fmt.Fprintf(stderr, "onnxshape: no command %q\n", args[1])
+			fmt.Fprintln(stderr, oneLine(fmt.Sprintf("onnxshape: no command %q", args[1])))
 			return 2
 		}
 		usage(os.Stdout)
@@ -111,7 +111,7 @@ func dispatch(args []string, stderr io.Writer) (code int) {
 	}
 	c, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(stderr, "onnxshape: no command %q; see onnxshape help\n", name)
+		fmt.Fprintln(stderr, oneLine(fmt.Sprintf("onnxshape: no command %q; see onnxshape help", name)))
 		return 2
 	}
 	return c.run(args[1:])

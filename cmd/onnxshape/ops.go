@@ -55,7 +55,7 @@ func opsMain(args []string, stdout, stderr io.Writer) int {
 	}
 	if *readme != "" {
 		if err := updateReadme(*readme); err != nil {
-			fmt.Fprintln(stderr, "onnxshape ops:", err)
+			fmt.Fprintln(stderr, "onnxshape ops:", oneLine(err.Error()))
 			return 1
 		}
 		return 0
@@ -72,7 +72,7 @@ func opsMain(args []string, stdout, stderr io.Writer) int {
 	}
 	tw.Flush()
 	if len(missing) > 0 {
-		fmt.Fprintf(stderr, "onnxshape ops: not implemented: %s\n", printable(strings.Join(missing, ", ")))
+		fmt.Fprintln(stderr, oneLine(fmt.Sprintf("onnxshape ops: not implemented: %s", printable(strings.Join(missing, ", ")))))
 		return exitError
 	}
 	return 0
@@ -241,7 +241,7 @@ func opsOfModel(path string, stdout, stderr io.Writer) int {
 	}
 	tw.Flush()
 	if len(missing) > 0 {
-		fmt.Fprintf(stderr, "onnxshape ops: %s: %d of %d operators are not supported: %s\n", printable(path), len(missing), len(order), printable(strings.Join(missing, ", ")))
+		fmt.Fprintln(stderr, oneLine(fmt.Sprintf("onnxshape ops: %s: %d of %d operators are not supported: %s", printable(path), len(missing), len(order), printable(strings.Join(missing, ", ")))))
 		return exitError
 	}
 	return 0

@@ -21,8 +21,12 @@ the peak. --max-run-bytes at or above the peak lets a run through.
 
 Inputs take their declared shapes; --input-shape (or --shape) gives the shape of an input whose
 shape is symbolic or not declared. The plan is measured by running the model
-once on zero-filled inputs of those shapes, so it allocates what a run does.
---steps lists every node with what it asks for and the bytes held after it.`
+once on zero-filled inputs of those shapes, so it allocates what a run does;
+each input is refused before it is made when it is above --max-bytes, and
+all of them together when above --max-run-bytes.
+--steps lists every node with what it asks for and the bytes held after it.
+
+` + runCapHelp
 
 func init() {
 	register("plan", "report the peak memory of a run and where it happens", func(args []string) int {
@@ -64,7 +68,7 @@ func planMain(args []string, stdout, stderr io.Writer) int {
 	fs.Var(shapes, "shape", "the same as --input-shape")
 	steps := fs.Bool("steps", false, "list every node")
 	maxBytes := fs.Int64("max-bytes", 0, "refuse to create any tensor larger than this many bytes (0: 2 GiB, -1: no limit)")
-	maxRunBytes := fs.Int64("max-run-bytes", 0, "refuse a run that would hold more than this many bytes of tensors at once (0: 4 GiB, -1: no limit)")
+	maxRunBytes := fs.Int64("max-run-bytes", 0, "refuse a run that would hold more than this many bytes of tensors at once (0: "+runCapDefault()+", -1: no limit)")
 	pos, code, ok := parseCommand(fs, planUsage, args, stdout, stderr)
 	if !ok {
 		return code

@@ -46,7 +46,9 @@ Only regular files are read (a named pipe or a device is refused), and
 every file is checked against the caps before it is read: the model file,
 its decoding and its initializers together against --max-model-bytes, each
 initializer and input against --max-bytes. The preview of an output is
-bounded whatever its size.`
+bounded whatever its size.
+
+` + runCapHelp
 
 func init() {
 	register("run", "run a model on .npy or .pb inputs and print its outputs", func(args []string) int {
@@ -70,7 +72,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	profileName := fs.String("profile", "onnx", "rules the operators follow: onnx or sonnx")
 	engineName := fs.String("engine", "", "kernels to run: fast or reference (default: reference under --profile sonnx, else fast)")
 	maxBytes := fs.Int64("max-bytes", 0, "refuse to read or create any tensor larger than this many bytes (0: 2 GiB, -1: no limit)")
-	maxRunBytes := fs.Int64("max-run-bytes", 0, "refuse a run that would hold more than this many bytes of tensors at once (0: 4 GiB, -1: no limit)")
+	maxRunBytes := fs.Int64("max-run-bytes", 0, "refuse a run that would hold more than this many bytes of tensors at once (0: "+runCapDefault()+", -1: no limit)")
 	maxModelBytes := fs.Int64("max-model-bytes", 0, "refuse a model whose file, decoding or initializers together take more than this many bytes (0: 2 GiB, -1: no limit)")
 	threads := fs.Int("threads", 0, "cores the kernels use (0: all)")
 	pos, code, ok := parseCommand(fs, runUsage, args, stdout, stderr)
@@ -370,5 +372,3 @@ func fileName(name string) string {
 	}
 	return clean
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -93,12 +93,10 @@ var crashPrefixes = []string{"panic: ", "fatal error: ", "runtime: ", "SIGSEGV",
 
 // filterCrash copies r to w line by line until a line starts a crash
 // report, then drops the rest, returning that line ("" when none came).
+// A line longer than maxPassedLine is cut there, never dropped.
 func filterCrash(r io.Reader, w io.Writer) string {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	crash := ""
-	for sc.Scan() {
-		line := sc.Text()
+	eachLine(r, maxPassedLine, func(line string) {
 		if crash == "" {
 			for _, p := range crashPrefixes {
 				if strings.HasPrefix(line, p) {
@@ -111,9 +109,41 @@ func filterCrash(r io.Reader, w io.Writer) string {
 		} else if strings.HasPrefix(line, "fatal error: ") {
 			crash = oneLine(line) // "runtime: out of memory: ..." comes first
 		}
-	}
-	io.Copy(io.Discard, r) // a line longer than the scanner takes
+	})
 	return crash
+}
+
+// maxPassedLine is the longest line of the child's stderr the supervisor
+// passes on whole: the child's own lines are cut at maxErrorLine, with
+// room for their prefix and the note of what was cut.
+const maxPassedLine = 2 * maxErrorLine
+
+// eachLine calls f with every line of r (without its newline), reading
+// lines of any length in bounded memory: the part of a line beyond limit
+// bytes is counted, not kept, and f gets the line cut as capLine cuts it.
+// An unterminated last line is passed too.
+func eachLine(r io.Reader, limit int, f func(string)) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var line []byte
+	more := 0 // the bytes of the line beyond limit
+	for {
+		chunk, err := br.ReadSlice('\n')
+		end := len(chunk) > 0 && chunk[len(chunk)-1] == '\n'
+		if end {
+			chunk = chunk[:len(chunk)-1]
+		}
+		take := min(max(limit-len(line), 0), len(chunk))
+		line = append(line, chunk[:take]...)
+		more += len(chunk) - take
+		last := err != nil && err != bufio.ErrBufferFull
+		if end || (last && (len(line) > 0 || more > 0)) {
+			f(cutLine(line, more))
+			line, more = line[:0], 0
+		}
+		if last {
+			return
+		}
+	}
 }
 
 // killedBy reports whether the process ended by signal sig.

@@ -65,11 +65,11 @@ func testMain(args []string, stdout, stderr io.Writer) int {
 	}
 	cases, err := conformance.FindCases(dirs...)
 	if err != nil {
-		fmt.Fprintln(stderr, "onnxshape test:", err)
+		fmt.Fprintln(stderr, "onnxshape test:", oneLine(err.Error()))
 		return 1
 	}
 	if len(cases) == 0 {
-		fmt.Fprintf(stderr, "onnxshape test: no test case under %s (a case is a folder holding model.onnx and test_data_set_*/)\n", strings.Join(dirs, ", "))
+		fmt.Fprintln(stderr, oneLine(fmt.Sprintf("onnxshape test: no test case under %s (a case is a folder holding model.onnx and test_data_set_*/)", strings.Join(dirs, ", "))))
 		return 1
 	}
 	o := &graph.RunOptions{Profile: p, Engine: engine}
@@ -88,7 +88,7 @@ func testMain(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "%d passed, %d failed, %d skipped\n", counts[conformance.Pass], counts[conformance.Fail], counts[conformance.Skip])
 	if *update {
 		if err := conformance.UpdateFile(*manifest, results); err != nil {
-			fmt.Fprintln(stderr, "onnxshape test:", err)
+			fmt.Fprintln(stderr, "onnxshape test:", oneLine(err.Error()))
 			return 1
 		}
 		fmt.Fprintf(stderr, "%s rewritten from %d cases\n", *manifest, len(results))

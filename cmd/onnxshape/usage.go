@@ -62,6 +62,6 @@ func printUsage(fs *flag.FlagSet, synopsis string, w io.Writer) {
 // usageError reports why the command line of command name is wrong, with
 // a pointer to its help, and returns the exit status of usage errors.
 func usageError(stderr io.Writer, name, format string, args ...any) int {
-	fmt.Fprintf(stderr, "onnxshape %s: %s (see onnxshape help %s)\n", name, fmt.Sprintf(format, args...), name)
+	fmt.Fprintln(stderr, oneLine(fmt.Sprintf("onnxshape %s: %s (see onnxshape help %s)", name, fmt.Sprintf(format, args...), name)))
 	return 2
 }

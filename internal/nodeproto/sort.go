@@ -107,13 +107,28 @@ func SortWith(nodes []*pb.NodeProto, producer map[string]int, implicit [][]strin
 			earliest = k
 		}
 	}
-	names := make([]string, 0, len(path))
-	for k := range path {
+	at := func(k int) string { // the k-th node of the cycle in data order
 		i := path[(earliest-k+len(path))%len(path)]
-		names = append(names, Describe(nodes[i], i))
+		return Describe(nodes[i], i)
+	}
+	// A long cycle is named by its first and last nodes: the error stays
+	// one short line whatever the graph's size.
+	names := make([]string, 0, maxCycleNames+1)
+	if len(path) <= maxCycleNames {
+		for k := range path {
+			names = append(names, at(k))
+		}
+	} else {
+		for k := range maxCycleNames - 1 {
+			names = append(names, at(k))
+		}
+		names = append(names, fmt.Sprintf("... (%d nodes more)", len(path)-maxCycleNames), at(len(path)-1))
 	}
 	return order, fmt.Errorf("the graph has a cycle: %s -> %s", strings.Join(names, " -> "), names[0])
 }
+
+// maxCycleNames is the most nodes a cycle's error names.
+const maxCycleNames = 6
 
 // minHeap is a binary min-heap of ints.
 type minHeap []int

@@ -5,9 +5,10 @@
 //
 // ops keeps these unexported in ops.Options, so that no exported name of
 // ops is plumbing; at init it installs the function that stores an Env in
-// an *ops.Options, and graph calls Bind. The hook is typed any because
+// an *ops.Options, and graph calls Bind (infer too, to hold the kernels
+// that fold constants to its total budget). The hook is typed any because
 // this package cannot import ops (ops imports it); only the module's own
-// packages can import an internal package, so the hook has two callers.
+// packages can import an internal package, so the hook has few callers.
 package runenv
 
 import (

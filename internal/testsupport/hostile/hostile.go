@@ -65,6 +65,7 @@ func Write(dir string) ([]Case, error) {
 	w := &writer{dir: dir}
 	w.oomClasses()
 	w.hangClasses()
+	w.edgeClasses()
 	if w.err != nil {
 		return nil, w.err
 	}
