@@ -294,7 +294,7 @@ func (o recurrentOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 		return nil, err
 	}
 	o2 := opt.orDefault()
-	cfg := gemm.Config{Ctx: o2.env.Ctx, Threads: o2.threads(), Charge: opt.Charge}
+	cfg := gemm.Config{Ctx: o2.env.Ctx, Threads: o2.threads(), Charge: opt.Charge, Scratch: new(gemm.Scratch)}
 	switch dt {
 	case tensor.Float:
 		err = runRecurrent[float32](cfg, t, outs, func(v *tensor.Tensor) ([]float32, error) { return tensor.Data[float32](v) }, nil)

@@ -40,11 +40,14 @@ import (
 
 // Config is what a convolution runs under: the run's context (nil for
 // none), the cores it may use (0 or less: one) and the run's byte budget
-// (nil: none), which is charged for every scratch buffer before any work.
+// (nil: none), which is charged for every scratch buffer before any work,
+// and the account through which its products charge their packing scratch
+// once for the whole convolution (nil: at each product; gemm.Scratch).
 type Config struct {
 	Ctx     context.Context
 	Threads int
 	Charge  func(bytes int64) error
+	Scratch *gemm.Scratch
 }
 
 func (c Config) err() error {
@@ -67,7 +70,7 @@ func (c Config) charge(bytes int64) error {
 }
 
 func (c Config) gemm(threads int) gemm.Config {
-	return gemm.Config{Ctx: c.Ctx, Threads: threads, Charge: c.Charge}
+	return gemm.Config{Ctx: c.Ctx, Threads: threads, Charge: c.Charge, Scratch: c.Scratch}
 }
 
 func (c Config) threads() int { return max(c.Threads, 1) }
