@@ -63,6 +63,8 @@ type Model struct {
 	maxOuts int
 	// bodies are the model's subgraphs, compiled (see subgraph.go).
 	bodies []*body
+	// packed is the bytes of the weights packed at load (prepack.go).
+	packed int64
 	// runs recycles the state of finished runs, so that a warm run
 	// allocates little beyond what its kernels create.
 	runs sync.Pool
@@ -372,6 +374,7 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 		m.outSlots = append(m.outSlots, s)
 	}
 	m.planMemory()
+	m.packWeights(opts.MaxModelBytes)
 	return m, nil
 }
 
