@@ -2,6 +2,7 @@ package ops
 
 import (
 	"github.com/onnxshape/onnxshape/ops/internal/gemm"
+	"github.com/onnxshape/onnxshape/ops/internal/rnn"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -14,7 +15,9 @@ import (
 // and its kernel uses them at every run whose input is that very tensor
 // (the initializer, never a caller's override), skipping the copy and its
 // scratch. Conv needs none: its weights are the product's A operand,
-// which the engine reads in place.
+// which the engine reads in place. The recurrent cells (LSTM, GRU, RNN)
+// keep W and R transposed, as their products read them
+// (ops/internal/rnn.Inputs.WT and RT).
 
 // weightPack is one input of a node packed for the GEMM engine.
 type weightPack struct {
@@ -22,6 +25,9 @@ type weightPack struct {
 	f32 *gemm.PackedB32
 	f64 *gemm.PackedB64
 	i8  *gemm.PackedB8
+	// t32 and t64 are a recurrent cell's W or R transposed.
+	t32 []float32
+	t64 []float64
 }
 
 // nodePacks are a node's packed constant inputs, by input index.
@@ -39,17 +45,20 @@ func (n *Node) packedInput(i int, t *tensor.Tensor) *weightPack {
 	return nil
 }
 
-// packers are the operators whose constant B operand can be packed, with
-// the input it is.
-var packers = map[string]func(n *Node, b *tensor.Tensor, cfg gemm.Config) (*weightPack, error){
-	"MatMul":        packMatMulB,
-	"Gemm":          packGemmB,
-	"MatMulInteger": packIntegerB,
-	"QLinearMatMul": packIntegerB,
-}
+// packer packs one constant input of a node (nil: nothing to pack).
+type packer func(n *Node, t *tensor.Tensor, cfg gemm.Config) (*weightPack, error)
 
-// packedIndex is the input that packers pack, by operator.
-var packedIndex = map[string]int{"MatMul": 1, "Gemm": 1, "MatMulInteger": 1, "QLinearMatMul": 3}
+// packers are the operators whose constant weights are packed, by the
+// input they are.
+var packers = map[string]map[int]packer{
+	"MatMul":        {1: packMatMulB},
+	"Gemm":          {1: packGemmB},
+	"MatMulInteger": {1: packIntegerB},
+	"QLinearMatMul": {3: packIntegerB},
+	"LSTM":          {1: packRecurrentW, 2: packRecurrentR},
+	"GRU":           {1: packRecurrentW, 2: packRecurrentR},
+	"RNN":           {1: packRecurrentW, 2: packRecurrentR},
+}
 
 // PackConstants packs, once, those of node n's constant inputs that its
 // kernel multiplies as the B operand of a matrix product. consts holds
@@ -64,22 +73,30 @@ func PackConstants(n *Node, consts []tensor.Value, charge func(bytes int64) erro
 	if n == nil || n.Domain != "" {
 		return 0, nil
 	}
-	pack, ok := packers[n.OpType]
-	i := packedIndex[n.OpType]
-	if !ok || i >= len(consts) {
-		return 0, nil
+	var total int64
+	for i, pack := range packers[n.OpType] {
+		if i >= len(consts) {
+			continue
+		}
+		b, ok := consts[i].(*tensor.Tensor)
+		if !ok || b == nil || b.Len() == 0 {
+			continue
+		}
+		p, err := pack(n, b, gemm.Config{Charge: charge})
+		if err != nil {
+			return total, err
+		}
+		if p == nil {
+			continue
+		}
+		p.src = b
+		if n.packs == nil {
+			n.packs = nodePacks{}
+		}
+		n.packs[i] = p
+		total += p.bytes()
 	}
-	b, ok := consts[i].(*tensor.Tensor)
-	if !ok || b == nil || b.Len() == 0 {
-		return 0, nil
-	}
-	p, err := pack(n, b, gemm.Config{Charge: charge})
-	if err != nil || p == nil {
-		return 0, err
-	}
-	p.src = b
-	n.packs = nodePacks{i: p}
-	return p.bytes(), nil
+	return total, nil
 }
 
 func (p *weightPack) bytes() int64 {
@@ -91,7 +108,59 @@ func (p *weightPack) bytes() int64 {
 	case p.i8 != nil:
 		return p.i8.Bytes()
 	}
-	return 0
+	return 4*int64(len(p.t32)) + 8*int64(len(p.t64))
+}
+
+// packRecurrentW and packRecurrentR transpose a recurrent cell's W
+// ([dirs, gates*hidden, input]) or R ([dirs, gates*hidden, hidden]) of
+// float or double, as rnn.TransposeW and TransposeR do at every run
+// otherwise. The kernel uses them only when the shapes it checks agree.
+func packRecurrentW(_ *Node, w *tensor.Tensor, cfg gemm.Config) (*weightPack, error) {
+	return packRecurrent(w, cfg, false)
+}
+
+func packRecurrentR(_ *Node, r *tensor.Tensor, cfg gemm.Config) (*weightPack, error) {
+	return packRecurrent(r, cfg, true)
+}
+
+func packRecurrent(t *tensor.Tensor, cfg gemm.Config, isR bool) (*weightPack, error) {
+	s := t.Shape()
+	if len(s) != 3 || (isR && s[1] < s[2]) {
+		return nil, nil
+	}
+	dirs, gh, cols := s[0], s[1], s[2]
+	if cfg.Charge != nil {
+		if err := cfg.Charge(int64(t.Len()) * int64(t.DataType().Size())); err != nil {
+			return nil, err
+		}
+	}
+	switch t.DataType() {
+	case tensor.Float:
+		if isR {
+			return &weightPack{t32: rnn.TransposeR(elems[float32](t), dirs, gh, cols)}, nil
+		}
+		return &weightPack{t32: rnn.TransposeW(elems[float32](t), dirs, gh, cols)}, nil
+	case tensor.Double:
+		if isR {
+			return &weightPack{t64: rnn.TransposeR(elems[float64](t), dirs, gh, cols)}, nil
+		}
+		return &weightPack{t64: rnn.TransposeW(elems[float64](t), dirs, gh, cols)}, nil
+	}
+	return nil, nil
+}
+
+// transposedFor returns p's transposed copy in T, nil when it holds none.
+func transposedFor[T float32 | float64](p *weightPack) []T {
+	if p == nil {
+		return nil
+	}
+	if v, ok := any(p.t32).([]T); ok && v != nil {
+		return v
+	}
+	if v, ok := any(p.t64).([]T); ok && v != nil {
+		return v
+	}
+	return nil
 }
 
 // packFloatB packs a 2-D float or double B (k×n, or n×k when transB).
