@@ -215,7 +215,9 @@ type LoadOptions struct {
 	// MaxModelBytes caps the model file's size, the memory decoding it
 	// takes, and the storage of all its initializers and tensor attributes
 	// together, external data included (0 means onnx.DefaultMaxModelBytes,
-	// 2 GiB; negative means no cap).
+	// 2 GiB; negative means no cap). The copies of constant weights packed
+	// at load for the matrix products (Model.PackedBytes) are held to it
+	// too, on their own: weights past it stay unpacked.
 	MaxModelBytes int64
 	// MaxTensorBytes caps each initializer and tensor attribute, checked
 	// from its dims before its data is read (0 means
