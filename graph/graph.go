@@ -64,6 +64,8 @@ type Model struct {
 	maxOuts int
 	// bodies are the model's subgraphs, compiled (see subgraph.go).
 	bodies []*body
+	// packed is the bytes of the weights packed at load (prepack.go).
+	packed int64
 	// runs recycles the state of finished runs, so that a warm run
 	// allocates little beyond what its kernels create.
 	runs sync.Pool
@@ -257,7 +259,9 @@ type LoadOptions struct {
 	// MaxModelBytes caps the model file's size, the memory decoding it
 	// takes, and the storage of all its initializers and tensor attributes
 	// together, external data included (0 means onnx.DefaultMaxModelBytes,
-	// 2 GiB; negative means no cap).
+	// 2 GiB; negative means no cap). The copies of constant weights packed
+	// at load for the matrix products (Model.PackedBytes) are held to it
+	// too, on their own: weights past it stay unpacked.
 	MaxModelBytes int64
 	// MaxTensorBytes caps each initializer and tensor attribute, checked
 	// from its dims before its data is read (0 means
@@ -429,6 +433,7 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 	m.missing = unsupportedSet{}
 	m.valueSlots = slots
 	m.planMemory()
+	m.packWeights(opts.MaxModelBytes)
 	return m, nil
 }
 

@@ -12,6 +12,7 @@ package ops
 import (
 	"github.com/onnxshape/onnxshape/ops/internal/conv"
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/ops/internal/gemm"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -157,7 +158,7 @@ func (o *Options) convConfig(op opRef, what string) conv.Config {
 			return o.scratch(op, what, int(min(bytes, 1<<62)), 1)
 		}
 		return o.charge(op, what, bytes)
-	}}
+	}, Scratch: new(gemm.Scratch)}
 }
 
 // refuseScratch refuses, before any work, scratch that one buffer of the

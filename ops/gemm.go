@@ -55,7 +55,7 @@ func Gemm(a, b, c *tensor.Tensor, o GemmOptions, opts ...Option) (*tensor.Tensor
 	if err != nil {
 		return nil, err
 	}
-	return gemmRun(opt, op, a, b, c, o, true)
+	return gemmRun(opt, op, a, b, c, o, true, nil)
 }
 
 func gemmNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
@@ -100,7 +100,7 @@ func gemmNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 		}
 		broadcast = bc != 0
 	}
-	y, err := gemmRun(opt, n.op(), a, b, c, o, broadcast)
+	y, err := gemmRun(opt, n.op(), a, b, c, o, broadcast, n.packedInput(1, b))
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +152,8 @@ func gemmShape(op opRef, a, b, c *tensor.Tensor, o GemmOptions, broadcast bool) 
 	return m, n, k, nil
 }
 
-func gemmRun(opt *Options, op opRef, a, b, c *tensor.Tensor, o GemmOptions, broadcast bool) (*tensor.Tensor, error) {
+// gemmRun is Gemm; pb, when not nil, is B packed at load.
+func gemmRun(opt *Options, op opRef, a, b, c *tensor.Tensor, o GemmOptions, broadcast bool, pb *weightPack) (*tensor.Tensor, error) {
 	opt = opt.orDefault()
 	if err := checkInput(op, "A", a); err != nil {
 		return nil, err
@@ -177,9 +178,9 @@ func gemmRun(opt *Options, op opRef, a, b, c *tensor.Tensor, o GemmOptions, broa
 	}
 	switch productTypeOf(a.DataType()) {
 	case tensor.Float:
-		err = gemmFloat[float32](opt, op, g, a, b, y)
+		err = gemmFloat[float32](opt, op, g, a, b, y, pb)
 	case tensor.Double:
-		err = gemmFloat[float64](opt, op, g, a, b, y)
+		err = gemmFloat[float64](opt, op, g, a, b, y, pb)
 	case tensor.Int32:
 		err = gemmInteger[int32](opt, op, g, a, b, y)
 	case tensor.Int64:
@@ -230,7 +231,7 @@ func broadcastC[T any](g gemmCall, cv, dst []T) {
 	}
 }
 
-func gemmFloat[T float32 | float64](opt *Options, op opRef, g gemmCall, a, b, y *tensor.Tensor) error {
+func gemmFloat[T float32 | float64](opt *Options, op opRef, g gemmCall, a, b, y *tensor.Tensor, pb *weightPack) error {
 	av, err := productInput[T](opt, op, "A", a)
 	if err != nil {
 		return err
@@ -252,7 +253,11 @@ func gemmFloat[T float32 | float64](opt *Options, op opRef, g gemmCall, a, b, y 
 		broadcastC(g, cv, yv)
 		beta = T(g.o.Beta)
 	}
-	err = gemmFor[T]()(gemmConfig(opt, op), g.o.TransA, g.o.TransB, g.m, g.n, g.k, T(g.o.Alpha), av, g.lda, bv, g.ldb, beta, yv, g.n)
+	if pp := packedFor[T](pb); pp != nil {
+		err = pp(gemmConfig(opt, op), g.o.TransA, g.m, g.n, g.k, T(g.o.Alpha), av, g.lda, beta, yv, g.n)
+	} else {
+		err = gemmFor[T]()(gemmConfig(opt, op), g.o.TransA, g.o.TransB, g.m, g.n, g.k, T(g.o.Alpha), av, g.lda, bv, g.ldb, beta, yv, g.n)
+	}
 	if err != nil {
 		return gemmError(op, err)
 	}

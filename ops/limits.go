@@ -30,7 +30,10 @@ import (
 // copies of float16 and bfloat16 inputs and outputs and QLinearConv's int32
 // sums (the engine ops/internal/conv charges its im2col and col2im tiles
 // and transposed weights through Options.convConfig, all of them before any
-// work). Outputs go through
+// work; the products' packing scratch goes through one gemm.Scratch per
+// operator call, charged once for what the call's products hold at once).
+// The weights PackConstants packs at load are the model's, counted by the
+// model runner against the model's cap, never a run's. Outputs go through
 // newTensor. Not charged, each bounded:
 //   - by the rank (a shape, strides, a permutation, per-axis parameters,
 //     index walkers, the plans of plans.go and boxplan.go);

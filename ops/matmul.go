@@ -39,7 +39,7 @@ func MatMul(a, b *tensor.Tensor, opts ...Option) (*tensor.Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return matMul(opt, op, a, b)
+	return matMul(opt, op, a, b, nil)
 }
 
 func matMulNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
@@ -51,14 +51,15 @@ func matMulNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	if err != nil {
 		return nil, err
 	}
-	y, err := matMul(opt, n.op(), a, b)
+	y, err := matMul(opt, n.op(), a, b, n.packedInput(1, b))
 	if err != nil {
 		return nil, err
 	}
 	return values(y), nil
 }
 
-func matMul(opt *Options, op opRef, a, b *tensor.Tensor) (*tensor.Tensor, error) {
+// matMul is MatMul; pb, when not nil, is B packed at load.
+func matMul(opt *Options, op opRef, a, b *tensor.Tensor, pb *weightPack) (*tensor.Tensor, error) {
 	opt = opt.orDefault()
 	if err := checkInput(op, "A", a); err != nil {
 		return nil, err
@@ -83,17 +84,17 @@ func matMul(opt *Options, op opRef, a, b *tensor.Tensor) (*tensor.Tensor, error)
 	}
 	switch productTypeOf(dt) {
 	case tensor.Float:
-		err = matMulAs[float32](opt, op, &s, a, b, y)
+		err = matMulAs[float32](opt, op, &s, a, b, y, pb)
 	case tensor.Double:
-		err = matMulAs[float64](opt, op, &s, a, b, y)
+		err = matMulAs[float64](opt, op, &s, a, b, y, pb)
 	case tensor.Int32:
-		err = matMulAs[int32](opt, op, &s, a, b, y)
+		err = matMulAs[int32](opt, op, &s, a, b, y, nil)
 	case tensor.Int64:
-		err = matMulAs[int64](opt, op, &s, a, b, y)
+		err = matMulAs[int64](opt, op, &s, a, b, y, nil)
 	case tensor.Uint32:
-		err = matMulAs[uint32](opt, op, &s, a, b, y)
+		err = matMulAs[uint32](opt, op, &s, a, b, y, nil)
 	case tensor.Uint64:
-		err = matMulAs[uint64](opt, op, &s, a, b, y)
+		err = matMulAs[uint64](opt, op, &s, a, b, y, nil)
 	}
 	if err != nil {
 		return nil, err
@@ -102,7 +103,7 @@ func matMul(opt *Options, op opRef, a, b *tensor.Tensor) (*tensor.Tensor, error)
 }
 
 // matMulAs runs the products of s in T.
-func matMulAs[T gemm.Number](opt *Options, op opRef, s *matmulShape, a, b, y *tensor.Tensor) error {
+func matMulAs[T gemm.Number](opt *Options, op opRef, s *matmulShape, a, b, y *tensor.Tensor, pb *weightPack) error {
 	if y.Len() == 0 {
 		return nil
 	}
@@ -120,6 +121,16 @@ func matMulAs[T gemm.Number](opt *Options, op opRef, s *matmulShape, a, b, y *te
 	}
 	mm := gemmFor[T]()
 	m, n, k := s.m, s.n, s.k
+	if pp := packedFor[T](pb); pp != nil && len(b.Shape()) == 2 {
+		// B, the model's constant weights, was packed at load.
+		err = s.eachProduct(opt, op, func(cfg gemm.Config, i, ai, bi int) error {
+			return pp(cfg, false, m, n, k, 1, av[ai*m*k:(ai+1)*m*k], k, 0, yv[i*m*n:(i+1)*m*n], n)
+		})
+		if err != nil {
+			return err
+		}
+		return store()
+	}
 	err = s.eachProduct(opt, op, func(cfg gemm.Config, i, ai, bi int) error {
 		return mm(cfg, false, false, m, n, k, 1, av[ai*m*k:(ai+1)*m*k], k, bv[bi*k*n:(bi+1)*k*n], n, 0, yv[i*m*n:(i+1)*m*n], n)
 	})

@@ -42,7 +42,7 @@ func matMulIntegerNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value
 			return nil, err
 		}
 	}
-	y, err := matMulInteger(opt, n.op(), t[0], t[1], t[2], t[3])
+	y, err := matMulInteger(opt, n.op(), t[0], t[1], t[2], t[3], n.packedInput(1, t[1]))
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +52,8 @@ func matMulIntegerNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value
 // is8bit reports whether dt is int8 or uint8.
 func is8bit(dt tensor.DataType) bool { return dt == tensor.Int8 || dt == tensor.Uint8 }
 
-func matMulInteger(opt *Options, op opRef, a, b, az, bz *tensor.Tensor) (*tensor.Tensor, error) {
+// matMulInteger is MatMulInteger; pb, when not nil, is B packed at load.
+func matMulInteger(opt *Options, op opRef, a, b, az, bz *tensor.Tensor, pb *weightPack) (*tensor.Tensor, error) {
 	opt = opt.orDefault()
 	if !is8bit(a.DataType()) || !is8bit(b.DataType()) {
 		return nil, op.errorf("type", "A is %v and B %v: each must be int8 or uint8", a.DataType(), b.DataType())
@@ -71,6 +72,7 @@ func matMulInteger(opt *Options, op opRef, a, b, az, bz *tensor.Tensor) (*tensor
 	if err != nil {
 		return nil, err
 	}
+	q.usePacked(pb)
 	y, err := opt.newOverwritten(op, tensor.Int32, s.out)
 	if err != nil {
 		return nil, err
@@ -92,6 +94,14 @@ type integerProduct struct {
 	aZero, bZero []int32
 	aPer, bPer   int
 	aBat, bBat   bool
+	packed       *gemm.PackedB8 // B packed at load, nil when not
+}
+
+// usePacked takes B from p, packed at load, when it holds a 2-D B.
+func (q *integerProduct) usePacked(p *weightPack) {
+	if p != nil && p.i8 != nil && len(q.b.Shape()) == 2 {
+		q.packed = p.i8
+	}
 }
 
 // newIntegerProduct checks the zero points' shapes and reads them.
@@ -123,6 +133,12 @@ func (q *integerProduct) run(opt *Options, op opRef, y []int32) error {
 	m, n, k := s.m, s.n, s.k
 	av, bv := q.a.Bytes(), q.b.Bytes()
 	aSigned, bSigned := q.a.DataType() == tensor.Int8, q.b.DataType() == tensor.Int8
+	if pb := q.packed; pb != nil {
+		return s.eachProduct(opt, op, func(cfg gemm.Config, i, ai, bi int) error {
+			return gemm.IntegerPacked(cfg, m, n, k, av[ai*m*k:(ai+1)*m*k], aSigned, k, quantSlice(q.aZero, q.aPer, q.aBat, ai),
+				pb, quantSlice(q.bZero, q.bPer, q.bBat, bi), y[i*m*n:(i+1)*m*n], n)
+		})
+	}
 	return s.eachProduct(opt, op, func(cfg gemm.Config, i, ai, bi int) error {
 		return gemm.Integer(cfg, m, n, k, av[ai*m*k:(ai+1)*m*k], aSigned, k, quantSlice(q.aZero, q.aPer, q.aBat, ai),
 			bv[bi*k*n:(bi+1)*k*n], bSigned, n, quantSlice(q.bZero, q.bPer, q.bBat, bi), y[i*m*n:(i+1)*m*n], n)

@@ -127,8 +127,9 @@ func (s *matmulShape) eachProduct(opt *Options, op opRef, f func(cfg gemm.Config
 		}
 		return nil
 	}
+	shared := gemmConfig(opt, op) // one scratch account for the workers
 	err := parallelRange(opt, s.count, mulCounts(s.count, work), func(lo, hi int) error {
-		cfg := gemmConfig(opt, op)
+		cfg := shared
 		cfg.Threads = 1
 		for i := lo; i < hi; i++ {
 			ai, bi := s.matrices(i)
@@ -141,13 +142,15 @@ func (s *matmulShape) eachProduct(opt *Options, op opRef, f func(cfg gemm.Config
 	return gemmError(op, err)
 }
 
-// gemmConfig is the engine's settings for one of op's products: the run's
-// context, cores and byte budget.
+// gemmConfig is the engine's settings for op's products: the run's
+// context, cores and byte budget, and one scratch account (gemm.Scratch)
+// for all the products of this call of the operator, so that a batch of
+// a thousand products charges the packing buffers it reuses once.
 func gemmConfig(opt *Options, op opRef) gemm.Config {
 	o := opt.orDefault()
 	return gemm.Config{Ctx: o.env.Ctx, Threads: o.threads(), Charge: func(bytes int64) error {
 		return o.charge(op, "the product's packed panels", bytes)
-	}}
+	}, Scratch: new(gemm.Scratch)}
 }
 
 // gemmError turns an error of the engine into op's: a cancelled run, a

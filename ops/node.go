@@ -94,6 +94,10 @@ type Node struct {
 	// NumOutputs is the number of outputs the node declares, unused ones
 	// included: Split and MaxPool produce as many as asked for.
 	NumOutputs int
+
+	// packs are the node's constant weights packed for the GEMM engine
+	// (PackConstants), set once before its first run.
+	packs nodePacks
 }
 
 func (n *Node) op() opRef { return opRef{n.OpType, n.Version} }

@@ -49,14 +49,15 @@ func qlinearMatMulNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value
 			return nil, err
 		}
 	}
-	y, err := qlinearMatMul(opt, n.op(), t)
+	y, err := qlinearMatMul(opt, n.op(), t, n.packedInput(3, t[3]))
 	if err != nil {
 		return nil, err
 	}
 	return values(y), nil
 }
 
-func qlinearMatMul(opt *Options, op opRef, t [8]*tensor.Tensor) (*tensor.Tensor, error) {
+// qlinearMatMul is QLinearMatMul; pb, when not nil, is b packed at load.
+func qlinearMatMul(opt *Options, op opRef, t [8]*tensor.Tensor, pb *weightPack) (*tensor.Tensor, error) {
 	opt = opt.orDefault()
 	a, as, az, b, bs, bz, ys, yz := t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]
 	for _, x := range []*tensor.Tensor{a, b, yz} {
@@ -85,6 +86,7 @@ func qlinearMatMul(opt *Options, op opRef, t [8]*tensor.Tensor) (*tensor.Tensor,
 	if err != nil {
 		return nil, err
 	}
+	q.usePacked(pb)
 	asPer, asBat, err := productQuantLayout(op, "scale", "a_scale", as.Shape(), a.Shape(), true)
 	if err != nil {
 		return nil, err

@@ -273,6 +273,7 @@ func (t *recurrentNode) outputShapes() [3][]int {
 
 // node is the Kernel of every version.
 func (o recurrentOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+	opt = opt.orDefault() // Schema.Run with nil Options
 	op := n.op()
 	t, err := o.parse(n, in)
 	if err != nil {
@@ -294,12 +295,12 @@ func (o recurrentOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 		return nil, err
 	}
 	o2 := opt.orDefault()
-	cfg := gemm.Config{Ctx: o2.env.Ctx, Threads: o2.threads(), Charge: opt.Charge}
+	cfg := gemm.Config{Ctx: o2.env.Ctx, Threads: o2.threads(), Charge: opt.Charge, Scratch: new(gemm.Scratch)}
 	switch dt {
 	case tensor.Float:
-		err = runRecurrent[float32](cfg, t, outs, func(v *tensor.Tensor) ([]float32, error) { return tensor.Data[float32](v) }, nil)
+		err = runRecurrent[float32](cfg, t, outs, func(v *tensor.Tensor) ([]float32, error) { return tensor.Data[float32](v) }, nil, n)
 	case tensor.Double:
-		err = runRecurrent[float64](cfg, t, outs, func(v *tensor.Tensor) ([]float64, error) { return tensor.Data[float64](v) }, nil)
+		err = runRecurrent[float64](cfg, t, outs, func(v *tensor.Tensor) ([]float64, error) { return tensor.Data[float64](v) }, nil, n)
 	default: // float16 and bfloat16, computed in float32
 		err = o.runConverted(opt, op, cfg, t, outs)
 	}
@@ -313,8 +314,9 @@ func (o recurrentOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 }
 
 // runRecurrent runs the engine in T over the inputs read by data; outs'
-// storage is written in T, or, with store, converted by it.
-func runRecurrent[T float32 | float64](cfg gemm.Config, t *recurrentNode, outs []*tensor.Tensor, data func(*tensor.Tensor) ([]T, error), out *rnn.Outputs[T]) error {
+// storage is written in T, or, with store, converted by it. W and R
+// transposed at load come from n (nil: none).
+func runRecurrent[T float32 | float64](cfg gemm.Config, t *recurrentNode, outs []*tensor.Tensor, data func(*tensor.Tensor) ([]T, error), out *rnn.Outputs[T], n *Node) error {
 	var in rnn.Inputs[T]
 	for _, c := range []struct {
 		dst *[]T
@@ -330,6 +332,8 @@ func runRecurrent[T float32 | float64](cfg gemm.Config, t *recurrentNode, outs [
 		*c.dst = v
 	}
 	in.SeqLens = t.lens
+	in.WT = transposedFor[T](n.packedInput(1, t.w))
+	in.RT = transposedFor[T](n.packedInput(2, t.r))
 	if out == nil {
 		out = new(rnn.Outputs[T])
 		for i, dst := range []*[]T{&out.Y, &out.YH, &out.YC}[:len(outs)] {
@@ -362,7 +366,7 @@ func (o recurrentOp) runConverted(opt *Options, op opRef, cfg gemm.Config, t *re
 	for i, dst := range []*[]float32{&out.Y, &out.YH, &out.YC}[:len(outs)] {
 		*dst = make([]float32, outs[i].Len())
 	}
-	err := runRecurrent[float32](cfg, t, outs, func(v *tensor.Tensor) ([]float32, error) { return v.Float32s() }, &out)
+	err := runRecurrent[float32](cfg, t, outs, func(v *tensor.Tensor) ([]float32, error) { return v.Float32s() }, &out, nil)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,8 @@
 //	cd bench/ort && go run -tags ort . --threads 2 ../../bench-data
 //
 // onnxruntime runs with the same number of intra-op threads as onnxshape,
-// one inter-op thread and graph optimisations off. Its outputs are tensors
+// one inter-op thread and graph optimisations off (--ort-optimize turns
+// on all of them, onnxruntime's default for whole models). Its outputs are tensors
 // allocated once before timing: the Go binding would otherwise copy every
 // output it allocates into Go memory, a cost that is not onnxruntime's.
 // onnxshape is measured twice: allocating its outputs in every run (the
@@ -59,6 +60,7 @@ func main() {
 	lib := flag.String("lib", defaultLib(), "path of libonnxruntime.so (or set ONNXRUNTIME_LIB)")
 	run := flag.String("run", "", "measure only the cases whose name matches this regular expression")
 	svg := flag.String("svg", "", "also draw onnxshape's pooled time over onnxruntime's as an SVG chart in this file")
+	optimize = flag.Bool("ort-optimize", false, "run onnxruntime with all its graph optimizations (its default) instead of none")
 	rounds := flag.Int("rounds", 5, "rounds per case in which onnxshape and onnxruntime run in turns (--runs and --min-time are shared among them)")
 	flag.Usage = func() {
 		fmt.Fprintln(flag.CommandLine.Output(), "usage: go run -tags ort . [--threads N] [--runs N] [--min-time D] [--rounds N] [--lib PATH] [--run REGEXP] [--svg FILE] DIR...")
@@ -195,6 +197,18 @@ func measureCase(c *bench.Case, threads, rounds int, mo bench.MeasureOptions) ro
 // destroyed (by destroy, which the caller always calls) before the next case
 // so that its threads stop competing. run runs it once into outputs, which
 // the caller destroys.
+// optimize is --ort-optimize.
+var optimize *bool
+
+// optimizationLevel is onnxruntime's graph optimization level: none, or
+// all with --ort-optimize.
+func optimizationLevel() ort.GraphOptimizationLevel {
+	if optimize != nil && *optimize {
+		return ort.GraphOptimizationLevelEnableAll
+	}
+	return ort.GraphOptimizationLevelDisableAll
+}
+
 func newORT(c *bench.Case, threads int) (run func() error, outputs []ort.Value, destroy func(), err error) {
 	var cleanup []func() error
 	destroy = func() {
@@ -210,7 +224,7 @@ func newORT(c *bench.Case, threads int) (run func() error, outputs []ort.Value, 
 	for _, set := range []error{
 		so.SetIntraOpNumThreads(threads),
 		so.SetInterOpNumThreads(1),
-		so.SetGraphOptimizationLevel(ort.GraphOptimizationLevelDisableAll),
+		so.SetGraphOptimizationLevel(optimizationLevel()),
 	} {
 		if set != nil {
 			return nil, nil, destroy, set

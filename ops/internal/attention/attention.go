@@ -95,9 +95,6 @@ type Problem[T float32 | float64] struct {
 	ScoreStage Stage
 }
 
-// gemmPanel bounds the width of gemm's packed panels of B.
-const gemmPanel = 64
-
 // Tile sizes: a tile of qTile rows by kTile keys of scores (64 KiB in
 // float32) with its rows of V products stays in the L2 cache.
 const (
@@ -113,8 +110,12 @@ func Run[T float32 | float64](cfg Config, p *Problem[T]) error {
 	blocks := (p.QSeq + qTile - 1) / qTile
 	n := p.Batch * p.QHeads * blocks
 	work := p.Batch * p.QHeads * p.QSeq * p.KVSeq * (p.HeadK + p.HeadV)
+	// The workers' products charge their packing scratch through one
+	// account: once for what they hold at the same time, not at each of
+	// a long sequence's many tile products.
+	gcfg := gemm.Config{Ctx: cfg.Ctx, Threads: 1, Charge: cfg.Charge, Scratch: new(gemm.Scratch)}
 	return parallel.Range(cfg.Ctx, cfg.Threads, n, work, func(lo, hi int) error {
-		w, err := newWorker[T](cfg, p)
+		w, err := newWorker[T](cfg, gcfg, p)
 		if err != nil {
 			return err
 		}
@@ -144,27 +145,23 @@ type worker[T float32 | float64] struct {
 	ecorr []T
 }
 
-func newWorker[T float32 | float64](cfg Config, p *Problem[T]) (*worker[T], error) {
+func newWorker[T float32 | float64](cfg Config, gcfg gemm.Config, p *Problem[T]) (*worker[T], error) {
 	cols := min(kTile, max(p.KVSeq, 1))
 	if p.Scores != nil {
 		cols = max(p.KVSeq, 1)
 	}
 	rows := min(qTile, p.QSeq)
 	var zero T
-	// The tiles, and the packing scratch of the worker's two products,
-	// one at a time: gemm packs at most its B (a tile of K^T or V) with
-	// its last panel padded (panels are at most gemmPanel wide), in
-	// buffers it pools, so it is charged here once per worker rather than
-	// by gemm at each of the worker's many calls.
-	packing := p.HeadK*(cols+gemmPanel) + cols*(p.HeadV+gemmPanel)
-	size := int64(rows*cols+p.HeadK*cols+rows*p.HeadV+3*rows+packing) * int64(sizeOf(zero))
+	// The tiles; the products' packing scratch is charged by gemm through
+	// gcfg's account.
+	size := int64(rows*cols+p.HeadK*cols+rows*p.HeadV+3*rows) * int64(sizeOf(zero))
 	if cfg.Charge != nil {
 		if err := cfg.Charge(size); err != nil {
 			return nil, err
 		}
 	}
 	return &worker[T]{
-		cfg: cfg, gcfg: gemm.Config{Ctx: cfg.Ctx, Threads: 1}, p: p, cols: cols,
+		cfg: cfg, gcfg: gcfg, p: p, cols: cols,
 		s: make([]T, rows*cols), kt: make([]T, p.HeadK*cols), acc: make([]T, rows*p.HeadV),
 		m: make([]T, rows), l: make([]T, rows), ecorr: make([]T, rows),
 	}, nil

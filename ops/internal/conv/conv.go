@@ -40,11 +40,14 @@ import (
 
 // Config is what a convolution runs under: the run's context (nil for
 // none), the cores it may use (0 or less: one) and the run's byte budget
-// (nil: none), which is charged for every scratch buffer before any work.
+// (nil: none), which is charged for every scratch buffer before any work,
+// and the account through which its products charge their packing scratch
+// once for the whole convolution (nil: at each product; gemm.Scratch).
 type Config struct {
 	Ctx     context.Context
 	Threads int
 	Charge  func(bytes int64) error
+	Scratch *gemm.Scratch
 }
 
 func (c Config) err() error {
@@ -67,7 +70,7 @@ func (c Config) charge(bytes int64) error {
 }
 
 func (c Config) gemm(threads int) gemm.Config {
-	return gemm.Config{Ctx: c.Ctx, Threads: threads, Charge: c.Charge}
+	return gemm.Config{Ctx: c.Ctx, Threads: threads, Charge: c.Charge, Scratch: c.Scratch}
 }
 
 func (c Config) threads() int { return max(c.Threads, 1) }
@@ -306,6 +309,15 @@ func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 			}
 			for o := range oh {
 				yrow := yp[o*ow : (o+1)*ow]
+				if kh == 3 && kw == 3 && sw == 1 {
+					// The three kernel rows in one pass when all three
+					// input rows are inside the image.
+					i0 := o*sh - ph
+					if i0 >= 0 && i0+2*dh < ih {
+						rows3x3(yrow, xp[i0*iw:(i0+1)*iw], xp[(i0+dh)*iw:(i0+dh+1)*iw], xp[(i0+2*dh)*iw:(i0+2*dh+1)*iw], wc, -pw, dw)
+						continue
+					}
+				}
 				for r := range kh {
 					i := o*sh - ph + r*dh
 					if i < 0 || i >= ih {
@@ -375,6 +387,45 @@ func row3[T Float](y, x []T, w0, w1, w2 T, base, d int) {
 	edge(w0, base, max(lo0, hi), hi0)
 	edge(w1, base+d, max(lo1, hi), hi1)
 	edge(w2, base+2*d, max(lo2, hi), hi2)
+}
+
+// rows3x3 adds a 3x3 stride-1 kernel w (row-major, taps dilation d apart,
+// the first at input offset base) over the three input rows x0, x1, x2 to
+// y, in one pass over the positions every tap reaches (each output loaded
+// and stored once for nine taps, the loop free of bounds checks), the
+// edges row by row as row3 does them.
+func rows3x3[T Float](y, x0, x1, x2, w []T, base, d int) {
+	n, size := len(y), len(x0)
+	lo0, hi0 := validRange(base, 1, size, n)
+	lo2, hi2 := validRange(base+2*d, 1, size, n)
+	lo, hi := max(lo0, lo2), min(hi0, hi2) // the middle tap lies between
+	if lo >= hi {
+		row3(y, x0, w[0], w[1], w[2], base, d)
+		row3(y, x1, w[3], w[4], w[5], base, d)
+		row3(y, x2, w[6], w[7], w[8], base, d)
+		return
+	}
+	// The edges: positions outside [lo, hi), each row on its own.
+	if lo > 0 {
+		row3(y[:lo], x0, w[0], w[1], w[2], base, d)
+		row3(y[:lo], x1, w[3], w[4], w[5], base, d)
+		row3(y[:lo], x2, w[6], w[7], w[8], base, d)
+	}
+	if hi < n {
+		// Position j of y[hi:] is position hi+j of y.
+		row3(y[hi:], x0, w[0], w[1], w[2], base+hi, d)
+		row3(y[hi:], x1, w[3], w[4], w[5], base+hi, d)
+		row3(y[hi:], x2, w[6], w[7], w[8], base+hi, d)
+	}
+	w0, w1, w2, w3, w4, w5, w6, w7, w8 := w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8]
+	yy := y[lo:hi]
+	m := len(yy)
+	a0, a1, a2 := x0[lo+base:][:m], x0[lo+base+d:][:m], x0[lo+base+2*d:][:m]
+	b0, b1, b2 := x1[lo+base:][:m], x1[lo+base+d:][:m], x1[lo+base+2*d:][:m]
+	c0, c1, c2 := x2[lo+base:][:m], x2[lo+base+d:][:m], x2[lo+base+2*d:][:m]
+	for j := range yy {
+		yy[j] += (w0*a0[j] + w1*a1[j] + w2*a2[j]) + (w3*b0[j] + w4*b1[j] + w5*b2[j]) + (w6*c0[j] + w7*c1[j] + w8*c2[j])
+	}
 }
 
 // validRange returns the window positions [lo, hi) of [0, n) whose tap

@@ -45,7 +45,7 @@ func Integer(cfg Config, s Shape, x []byte, xSigned bool, xZero byte, w []byte, 
 		ng := item / tiles
 		n, g := ng/s.Group, ng%s.Group
 		yg := y[(n*s.M+g*mg)*pout:]
-		gc := gemm.Config{Ctx: cfg.Ctx, Threads: threads, Charge: cfg.Charge}
+		gc := cfg.gemm(threads)
 		xg := x[(n*s.C+g*cg)*pin:]
 		if t == 0 {
 			return gemm.Integer(gc, mg, pout, cg, w[g*mg*k:], wSigned, k, rowZero(g), xg, xSigned, pin, []int32{xz}, yg, pout)

@@ -375,11 +375,11 @@ func blocked[T float32 | float64](cfg Config, kn kernels[T], transA, transB bool
 	if packedA {
 		aElems = (min(m, mcBlock) + mr - 1) / mr * mr * kc0
 	}
-	if per := int64(bElems+aElems) * int64(size); per > 0 && cfg.Charge != nil {
-		if err := cfg.Charge(per * int64(workers)); err != nil {
-			return err
-		}
+	scratch := int64(bElems+aElems) * int64(size) * int64(workers)
+	if err := cfg.Scratch.take(cfg, scratch); err != nil {
+		return err
 	}
+	defer cfg.Scratch.give(scratch)
 
 	return parallel.Range(cfg.Ctx, workers, units, work, func(lo, hi int) error {
 		i0, i1, j0, j1 := 0, m, 0, n

@@ -7,7 +7,9 @@
 //
 // It never writes into A or B, never allocates scratch that grows with the
 // input without charging Config.Charge first, and checks Config.Ctx between
-// blocks of work.
+// blocks of work. The products of one operator call share a Scratch
+// account (Config.Scratch), which charges the budget once for the
+// packing buffers they reuse instead of at every product.
 //
 // The products are blocked as in BLIS and onnxruntime's MLAS (blocked.go
 // says how): panels of B (and of A when transposed) sized for the caches,
@@ -37,12 +39,15 @@ import (
 )
 
 // Config is what a product runs under: the run's context (nil for none),
-// the cores it may use (0 or less: one) and the run's byte budget for
-// scratch (nil: none).
+// the cores it may use (0 or less: one), the run's byte budget for
+// scratch (nil: none), and the account through which many products charge
+// that budget once for the scratch they reuse (nil: each product charges
+// its own; see Scratch).
 type Config struct {
 	Ctx     context.Context
 	Threads int
 	Charge  func(bytes int64) error
+	Scratch *Scratch
 }
 
 func (c Config) err() error {

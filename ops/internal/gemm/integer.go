@@ -241,11 +241,11 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 	}
 	aBytes := k40 * 4 * mcMax
 	per := int64(bBytes+aBytes) + 4*int64(rowsPer+colsPer)
-	if cfg.Charge != nil {
-		if err := cfg.Charge(per * int64(workers)); err != nil {
-			return err
-		}
+	scratch := per * int64(workers)
+	if err := cfg.Scratch.take(cfg, scratch); err != nil {
+		return err
 	}
+	defer cfg.Scratch.give(scratch)
 
 	return parallel.Range(cfg.Ctx, workers, units, work, func(lo, hi int) error {
 		i0, i1, j0, j1 := 0, m, 0, n

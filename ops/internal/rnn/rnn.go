@@ -24,6 +24,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
+	"unsafe"
 
 	"github.com/onnxshape/onnxshape/ops/internal/gemm"
 	"github.com/onnxshape/onnxshape/ops/internal/mathf"
@@ -171,6 +173,28 @@ func add(a, b int) int {
 type Inputs[T float32 | float64] struct {
 	X, W, R, B, H0, C0, P []T
 	SeqLens               []int
+	// WT and RT, when not nil, are W and R already transposed by
+	// TransposeW and TransposeR (a model's constant weights, transposed
+	// once at load): Run reads them instead of transposing W and R.
+	WT, RT []T
+}
+
+// TransposeW returns W ([dirs, gates*hidden, input]) as the matrix the
+// input projections read: W^T, [input, dirs*gates*hidden].
+func TransposeW[T float32 | float64](w []T, dirs, gh, input int) []T {
+	wt := make([]T, input*dirs*gh)
+	transpose(wt, w, dirs*gh, input)
+	return wt
+}
+
+// TransposeR returns R ([dirs, gates*hidden, hidden]) as the matrices the
+// recurrent products read: each direction's R^T, [hidden, gates*hidden].
+func TransposeR[T float32 | float64](r []T, dirs, gh, hidden int) []T {
+	rt := make([]T, dirs*hidden*gh)
+	for d := range dirs {
+		transpose(rt[d*hidden*gh:][:hidden*gh], r[d*gh*hidden:][:gh*hidden], gh, hidden)
+	}
+	return rt
 }
 
 // Outputs are where a run writes; a nil slice is an output not wanted. Y
@@ -190,7 +214,9 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 	clear(out.Y)
 	H, B, G := s.Hidden, s.Batch, s.Cell.Gates()
 	gh := G * H
-	scratch := make([]T, s.ScratchElements())
+	buf := getScratch[T](s.ScratchElements())
+	defer putScratch(buf)
+	scratch := *buf
 	xw, scratch := scratch[:s.Seq*B*s.Dirs*gh], scratch[s.Seq*B*s.Dirs*gh:]
 	hr, scratch := scratch[:B*gh], scratch[B*gh:]
 	h, scratch := scratch[:B*H], scratch[B*H:]
@@ -202,9 +228,17 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 	// W and R transposed, so that every product reads B row by row: W^T
 	// as one [Input, Dirs*Gates*Hidden] matrix, each direction's R^T as
 	// [Hidden, Gates*Hidden].
-	transpose(wt, in.W, s.Dirs*gh, s.Input)
-	for d := 0; d < s.Dirs; d++ {
-		transpose(rt[d*H*gh:][:H*gh], in.R[d*gh*H:][:gh*H], gh, H)
+	if len(in.WT) == len(wt) {
+		wt = in.WT
+	} else {
+		transpose(wt, in.W, s.Dirs*gh, s.Input)
+	}
+	if len(in.RT) == len(rt) {
+		rt = in.RT
+	} else {
+		for d := 0; d < s.Dirs; d++ {
+			transpose(rt[d*H*gh:][:H*gh], in.R[d*gh*H:][:gh*H], gh, H)
+		}
 	}
 	// Every step's input projections, both directions: row (t, b) of X
 	// times W^T.
@@ -229,6 +263,28 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 		r.finish(out)
 	}
 	return nil
+}
+
+// scratchPools keep the runs' scratch (float32, float64) between runs: a
+// layer run in a loop, step after step of a stream, then neither clears
+// nor allocates megabytes each time. The caller has charged the run for
+// it; every part is written before it is read (Run), so a recycled
+// buffer's old contents never show.
+var scratchPools [2]sync.Pool
+
+func getScratch[T float32 | float64](n int) *[]T {
+	var z T
+	if v, ok := scratchPools[unsafe.Sizeof(z)/8].Get().(*[]T); ok && cap(*v) >= n {
+		*v = (*v)[:n]
+		return v
+	}
+	s := make([]T, n)
+	return &s
+}
+
+func putScratch[T float32 | float64](v *[]T) {
+	var z T
+	scratchPools[unsafe.Sizeof(z)/8].Put(v)
 }
 
 // runner is one direction of a run.
@@ -384,6 +440,30 @@ func (r *runner[T]) step(cfg gemm.Config, step int, lens []int, y []T) error {
 func (r *runner[T]) lstm(x, g, h, c []T) {
 	H := len(h)
 	gi, gO, gf, gc := g[:H], g[H:2*H], g[2*H:3*H], g[3*H:]
+	if r.pi == nil && !r.s.InputForget {
+		// No peepholes: the gates i, o and f (the first three quarters of
+		// g) take one activation call, the sums one pass over all four,
+		// the state and the output one pass each; the same operations on
+		// each element, in the same order, as below.
+		g, x, bias := g[:4*H], x[:4*H], r.bias[:4*H]
+		for j := range g {
+			g[j] += x[j] + bias[j]
+		}
+		r.clip(g)
+		apply(r.acts[0], g[:3*H])
+		apply(r.acts[1], gc)
+		gf, gi, gc := gf[:len(c)], gi[:len(c)], gc[:len(c)]
+		for j := range c {
+			c[j] = gf[j]*c[j] + gi[j]*gc[j]
+		}
+		copy(gc, c)
+		apply(r.acts[2], gc)
+		gO := gO[:len(h)]
+		for j := range h {
+			h[j] = gO[j] * gc[j]
+		}
+		return
+	}
 	xi, xo, xf, xc := x[:H], x[H:2*H], x[2*H:3*H], x[3*H:]
 	bi, bo, bf, bc := r.bias[:H], r.bias[H:2*H], r.bias[2*H:3*H], r.bias[3*H:]
 	for j := range gi {

@@ -29,10 +29,22 @@ func BenchmarkLSTM(b *testing.B) {
 	s := lstmSpec()
 	in := Inputs[float32]{X: filled(100*8*64, 1.1), W: filled(512*64, 0.7), R: filled(512*128, 0.3), B: filled(1024, 0.9)}
 	out := Outputs[float32]{Y: make([]float32, 100*8*128)}
-	for b.Loop() {
-		if err := Run(gemm.Config{Ctx: context.Background(), Threads: 1}, s, in, out); err != nil {
-			b.Fatal(err)
+	for _, pre := range []bool{false, true} {
+		name := "transposed-each-run"
+		if pre {
+			// W and R transposed once, as a model's constants are at load.
+			in.WT, in.RT = TransposeW(in.W, 1, 512, 64), TransposeR(in.R, 1, 512, 128)
+			name = "transposed-at-load"
 		}
+		b.Run(name, func(b *testing.B) {
+			cpu := cpuSeconds()
+			for b.Loop() {
+				if err := Run(gemm.Config{Ctx: context.Background(), Threads: 1}, s, in, out); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric((cpuSeconds()-cpu)*1e3/float64(b.N), "cpu-ms/op")
+		})
 	}
 }
 
@@ -44,12 +56,14 @@ func BenchmarkLSTMGates(b *testing.B) {
 	r := &runner[float32]{s: s, acts: s.Acts, bias: filled(4*H, 0.2)}
 	x, g := filled(4*H, 0.5), make([]float32, 4*H)
 	h, c := make([]float32, H), filled(H, 0.4)
+	cpu := cpuSeconds()
 	for b.Loop() {
 		for range 800 {
 			copy(g, x)
 			r.lstm(x, g, h, c)
 		}
 	}
+	b.ReportMetric((cpuSeconds()-cpu)*1e3/float64(b.N), "cpu-ms/op")
 }
 
 func TestScratchSaturates(t *testing.T) {
