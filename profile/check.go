@@ -56,7 +56,7 @@ func enforce(m *pb.ModelProto, baseDir string) error {
 	}
 	var unadmitted []Deferred
 	for _, d := range rep.Deferred {
-		if slices.Contains(d.Rules, ruleSpec) {
+		if slices.Contains(d.Rules, ruleSpec) || slices.Contains(d.Rules, ruleNoSpec) {
 			unadmitted = append(unadmitted, d)
 		}
 	}

@@ -15,9 +15,12 @@ const (
 	ruleOPS = "OPS" // the operator is in the profile's operator set
 	// ruleSpec: the operator's SONNX specification is transcribed in
 	// onnxshape (undecided when it is not).
-	ruleSpec  = "SPEC"
-	ruleTypes = "TYPES" // the element types are the profile's
-	ruleONNX  = "ONNX"  // the model is valid ONNX in the first place
+	ruleSpec = "SPEC"
+	// ruleNoSpec: the operator is in the working group's list, which has
+	// written no specification of it (undecided).
+	ruleNoSpec = "NOSPEC"
+	ruleTypes  = "TYPES" // the element types are the profile's
+	ruleONNX   = "ONNX"  // the model is valid ONNX in the first place
 	// ruleVersion: an operator the profile specifies is used at the
 	// version its specification is based on.
 	ruleVersion = "VERSION"
@@ -88,7 +91,7 @@ func rule(op, id, statement, fix string, checkers ...string) Rule {
 // profile-wide rules, then each operator's, in the order of its
 // specification. The operator rows carry the ids their kernels report
 // (ops/<operator>.go states them in its header comment).
-var Rules = []Rule{
+var Rules = append([]Rule{
 	rule("", ruleGR1, "no sparse tensors: no sparse_initializer, no sparse attribute, no sparse type",
 		"store the tensor dense (a TensorProto)", "profile.checkSparse"),
 	rule("", ruleGR2, "every type explicit: graph inputs and outputs declare an element type and every dimension; initializers have an element type",
@@ -97,13 +100,15 @@ var Rules = []Rule{
 		"convert explicitly (Cast, Reshape) or correct the declaration", "profile.checkNodeTypes", "profile.checkDeclared"),
 	rule("", ruleGR4, "no default values: every attribute and optional input with a default in the operator's version is written out; no initializer is also a graph input (a default the caller may replace, OP 016)",
 		"write out the attribute or input with the value the model relies on", "profile.checkDefaults", "profile.checkDefaultInputs"),
-	rule("", ruleOPS, "every operator is in the profile's operator set (default domain; the set admits Unsqueeze, Concat, Reshape, Flatten, Slice, MaxPool, Shape, Constant, Pad, Squeeze, Transpose, Split, Resize, Expand, see SPEC); an operator onnxshape does not implement is undecided",
+	rule("", ruleOPS, "every operator is in the profile's operator set (default domain; the set admits "+strings.Join(admittedList(), ", ")+", see SPEC); an operator onnxshape does not implement is undecided",
 		"replace the operator with operators of the profile's set", "profile.checkOperatorSet"),
-	rule("", ruleSpec, "every operator of the set is admitted through its transcribed SONNX specification (pinned version, type list, constraints with their ids: Unsqueeze, Concat, Reshape, Flatten, Slice, MaxPool, Shape, Constant) or through sonnx-notes.md (Pad, Squeeze, Transpose, Split, Resize, Expand); an operator of the set whose specification is not transcribed is undecided, and a run under the profile refuses it",
+	rule("", ruleSpec, "every operator of the set is admitted through its transcribed SONNX specification (pinned version, type list, constraints with their ids: "+strings.Join(sortedKeys(specs), ", ")+") or through sonnx-notes.md (Pad, Squeeze, Transpose, Split, Resize, Expand); an operator of the set whose specification is not transcribed is undecided ("+strings.Join(undecidedList(), ", ")+"), and a run under the profile refuses it",
 		"keep the operator out of the part of the model that must meet the profile until its specification is transcribed", "profile.checkOperatorSet", "profile.Enforce"),
+	rule("", ruleNoSpec, "an operator of the working group's list that it has written no specification of ("+strings.Join(unspecifiedList(), ", ")+") is undecided, and a run under the profile refuses it",
+		"keep the operator out of the part of the model that must meet the profile until the working group specifies it", "profile.checkOperatorSet", "profile.Enforce"),
 	rule("", ruleTypes, "every value is a tensor of a type the profile names (float16, float, double, bfloat16, int8..int64, uint8..uint64, bool, string; on the graph's interface also the types an operator's specification lists: complex64/128, int2/int4/uint2/uint4)",
 		typesFix, "profile.checkGraphTypes", "profile.setOutputs"),
-	rule("", ruleVersion, "every operator SONNX specifies is used at the ONNX version its specification is based on: Unsqueeze 25, Concat 13, Reshape 25, Flatten 25, Slice 13, MaxPool 22, Shape 25",
+	rule("", ruleVersion, "every operator SONNX specifies is used at the ONNX version its specification is based on: "+specVersions(),
 		"import the default domain at an opset where the operator resolves to that version", "profile.checkVersion"),
 	rule("", ruleDims, "every dimension of a data tensor is > 0 (graph inputs, outputs, value_info, node outputs but Shape's): the WG's formal specifications require positive dimensions, its informal texts and ONNX allow 0, so the profile refuses 0",
 		dimsFix, "profile.checkPositiveDims", "profile.checkOutputDims", "graph.positiveDims"),
@@ -218,7 +223,7 @@ var Rules = []Rule{
 		"give the value as a dense tensor in attribute value", "profile.checkConstant"),
 	rule("Constant", ruleTypes, "the value is float16, float, double, int8..int64 or uint8..uint64",
 		"give the value as a tensor of one of the listed types", "profile.checkSpecTypes"),
-}
+}, elementwiseRules()...)
 
 // fixFor returns the fix of rule id of operator op, from Rules.
 func fixFor(op, id string) string {
