@@ -29,6 +29,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/onnxshape/onnxshape/internal/modelcheck"
 	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/onnxshape/onnxshape/onnx"
@@ -280,6 +281,11 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 	g := mp.GetGraph()
 	if g == nil {
 		return nil, errors.New("model has no graph")
+	}
+	// The validity pass the SONNX check shares (it reports each problem
+	// under ONNX), so that the check never admits what this refuses.
+	if ps := modelcheck.Check(mp); len(ps) > 0 {
+		return nil, fmt.Errorf("invalid model: %w", ps[0])
 	}
 	opsets, err := opsetVersions(mp, opts)
 	if err != nil {

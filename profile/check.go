@@ -250,6 +250,7 @@ func (c *checker) run() {
 	c.rep.Nodes = len(g.GetNode())
 	c.inferred = runInference(c.m, c.baseDir)
 	c.readOpsets()
+	c.checkValidity()
 	c.checkSparse(g)
 	c.checkGraphTypes(g)
 	c.checkDefaultInputs(g)

@@ -112,8 +112,10 @@ var Rules = append([]Rule{
 		"import the default domain at an opset where the operator resolves to that version", "profile.checkVersion"),
 	rule("", ruleDims, "every dimension of a data tensor is > 0 (graph inputs, outputs, value_info, node outputs but Shape's): the WG's formal specifications require positive dimensions, its informal texts and ONNX allow 0, so the profile refuses 0",
 		dimsFix, "profile.checkPositiveDims", "profile.checkOutputDims", "graph.positiveDims"),
-	rule("", ruleONNX, "the model is valid ONNX: one graph, opsets imported, every input defined, no cycle, readable tensors and attributes, the operator's arity",
-		"correct the model so that ONNX itself accepts it", "profile.sortNodes", "profile.readOpsets", "profile.runKernel"),
+	rule("", ruleONNX, "the model is valid ONNX, as the loader's validity pass (internal/modelcheck) and the loader decide: one graph, an ir_version set and known, opsets imported, every input defined, no cycle, readable tensors, attributes with their values, no negative dimension, one declaration of each value that agrees with the others (value_info, graph inputs, initializers, graph outputs, whatever their order), no model-local function named like an operator, the operator's arity",
+		"correct the model so that ONNX itself accepts it", "profile.sortNodes", "profile.readOpsets", "profile.runKernel", "profile.checkValidity"),
+	rule("", ruleModel, "the model runs as written: no training_info (its algorithms rebind initializers), no IR-3 initializer listed as a graph input (a default the caller may replace, which IR 3 cannot leave out), an IR version that carries the default-domain opset the model imports",
+		"write the model as an inference model in an IR version that carries its opset (4 or later)", "profile.checkModelRules"),
 
 	rule("Unsqueeze", "A [C1]", "every axis in [-rY, rY-1], rY = rank(X) + len(axes)",
 		"give axes within [-rY, rY-1], rY the output's rank", "ops.unsqueezeShape"),

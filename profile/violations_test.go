@@ -283,7 +283,7 @@ func findingKey(f Finding) string {
 			return f.Op + " " + f.Rule
 		}
 		return f.Rule
-	case ruleGR1, ruleGR2, ruleGR3, ruleGR4, ruleOPS, ruleONNX, ruleVersion, ruleDims:
+	case ruleGR1, ruleGR2, ruleGR3, ruleGR4, ruleOPS, ruleONNX, ruleVersion, ruleDims, ruleModel:
 		return f.Rule
 	}
 	return f.Op + " " + f.Rule
