@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -103,6 +104,10 @@ func elementwiseSatisfying(t testing.TB, op, key string) *pb.ModelProto {
 		return constantOperand(t, "Div", tensor.MustFromSlice([]int32{3, -1}, 2))
 	case key == "Pow "+sonnxrule.PowNegative:
 		return constantOperand(t, "Pow", tensor.MustFromSlice([]int32{2, 0}, 2))
+	case op == "Softmax":
+		return softmaxModel(t, tensor.Float, 1)
+	case op == "ArgMax":
+		return argMaxModel(t, tensor.Int8, 0, 1, 0, "")
 	case slices.Contains(unaryOps, op):
 		return unaryModel(t, op, tensor.Float)
 	case slices.Contains(binaryOps, op):
@@ -125,6 +130,8 @@ func TestElementwiseProbes(t *testing.T) {
 	}{
 		{"Relu-6", newModel(t, 6).input("x", tensor.Float, 2, 3).
 			node("Relu", names("x"), names("y")).output("y", tensor.Float, 2, 3).build(), ruleVersion},
+		{"Softmax-11", newModel(t, 11).input("x", tensor.Float, 2, 3).
+			node("Softmax", names("x"), names("y"), attrInt("axis", 1)).output("y", tensor.Float, 2, 3).build(), ruleVersion},
 		{"bfloat16 Relu", unaryModel(t, "Relu", tensor.BFloat16), ruleTypes},
 		{"Add, broadcast initializer", newModel(t, 14).input("x", tensor.Float, 2, 3).initializer("b", tensor.MustFromSlice([]float32{1, 2, 3}, 3)).
 			node("Add", names("x", "b"), names("y")).output("y", tensor.Float, 2, 3).build(), "E_ADD_FLOAT_CONSTR_A_0010"},
@@ -154,4 +161,35 @@ func TestElementwiseProbes(t *testing.T) {
 			t.Errorf("float %s of graph inputs: %s\n%s", op, rep.Verdict(), rep)
 		}
 	}
+}
+
+// softmaxModel is Softmax-13 over a [2, 3] X of type dt along axis.
+func softmaxModel(t testing.TB, dt tensor.DataType, axis int64) *pb.ModelProto {
+	return newModel(t, 13).input("x", dt, 2, 3).
+		node("Softmax", names("x"), names("y"), attrInt("axis", axis)).output("y", dt, 2, 3).build()
+}
+
+// argMaxModel is ArgMax-13 over a [2, 3] X of type dt with attrs.
+func argMaxModel(t testing.TB, dt tensor.DataType, axis, keepdims, last int64, drop string) *pb.ModelProto {
+	attrs := without([]*pb.AttributeProto{attrInt("axis", axis), attrInt("keepdims", keepdims), attrInt("select_last_index", last)}, drop)
+	out := []int64{1, 3}
+	if keepdims == 0 {
+		out = []int64{3}
+	}
+	return newModel(t, 13).input("x", dt, 2, 3).
+		node("ArgMax", names("x"), names("y"), attrs...).output("y", tensor.Int64, out...).build()
+}
+
+func init() {
+	violations["Softmax TYPES"] = violation{model: func(t testing.TB) *pb.ModelProto { return softmaxModel(t, tensor.BFloat16, 1) }}
+	violations["Softmax axis [C1]"] = violation{model: func(t testing.TB) *pb.ModelProto { return softmaxModel(t, tensor.Float, -1) }}
+	violations["Softmax axis [C2]"] = violation{model: func(t testing.TB) *pb.ModelProto { return softmaxModel(t, tensor.Float, 2) }}
+	violations["ArgMax TYPES"] = violation{model: func(t testing.TB) *pb.ModelProto { return argMaxModel(t, tensor.BFloat16, 0, 1, 0, "") }}
+	for i, name := range []string{"axis", "keepdims", "select_last_index"} {
+		violations[fmt.Sprintf("ArgMax R%d", i+1)] = violation{model: func(t testing.TB) *pb.ModelProto { return argMaxModel(t, tensor.Float, 0, 1, 0, name) }}
+	}
+	violations["ArgMax axis [C1]"] = violation{model: func(t testing.TB) *pb.ModelProto { return argMaxModel(t, tensor.Float, -2, 1, 0, "") }}
+	violations["ArgMax axis [C2]"] = violation{model: func(t testing.TB) *pb.ModelProto { return argMaxModel(t, tensor.Float, 2, 1, 0, "") }}
+	violations["ArgMax keepdims [C1]"] = violation{model: func(t testing.TB) *pb.ModelProto { return argMaxModel(t, tensor.Float, 0, 2, 0, "") }}
+	violations["ArgMax select_last_index [C1]"] = violation{model: func(t testing.TB) *pb.ModelProto { return argMaxModel(t, tensor.Float, 0, 1, 2, "") }}
 }

@@ -327,6 +327,7 @@ func (c *checker) checkDefaults(nc *nodeCheck) {
 // id of its own, by parameter ("*" for every parameter).
 var defaultRuleIDs = map[string]map[string]string{
 	"MaxPool": {"*": "R2"},
+	"ArgMax":  {"axis": "R1", "keepdims": "R2", "select_last_index": "R3"},
 	"Slice":   {"axes": "R1", "steps": "R3"},
 }
 

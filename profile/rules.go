@@ -140,7 +140,7 @@ var Rules = append([]Rule{
 	rule("Concat", "concat_output [C1]", "the output has the inputs' element type ([R3]): a declared type of the output agrees with it",
 		"declare the output with the inputs' element type", "sonnxrule.Declared"),
 	rule("Concat", "axis [C1]", "axis in [0, r-1], r the inputs' rank (>= 1): a negative axis is outside the profile",
-		"give a non-negative axis below the rank (axis + r for a negative one)", "ops.concatShape"),
+		"give a non-negative axis below the rank (axis + r for a negative one); rank-0 inputs have no axis to join along: reshape them to [1] first", "ops.concatShape"),
 
 	rule("Reshape", ruleTypes, "X and Y are float16, float, double, int2, int4, int8..int64, uint2, uint4, uint8..uint64, bool or string (no bfloat16)",
 		"give Reshape a tensor of one of the listed types", "profile.checkSpecTypes"),
@@ -214,7 +214,7 @@ var Rules = append([]Rule{
 	rule("MaxPool", "pads", "every pad is >= 0 (ONNX; the specification's pads add elements)",
 		"give every pad as 0 or more", "ops.maxPoolSONNX"),
 	rule("MaxPool", "pads [C2]", "every window holds a real element: the dilated kernel d*(k-1)+1 is larger than each pad",
-		"make each pad smaller than the dilated kernel", "ops.maxPoolSONNX", "ops.maxPoolShape"),
+		"make every window reach a real element: each pad smaller than the dilated kernel and, with a dilation above 1, pads that no window's taps all fall into (its taps step over the input by the dilation: lower the pad or the dilation)", "ops.maxPoolSONNX", "ops.maxPoolShape"),
 
 	rule("Shape", ruleTypes, "X is float16, float, double, bfloat16, int2, int4, int8..int64, uint2, uint4, uint8..uint64, bool or string",
 		"give Shape a tensor of one of the listed types", "profile.checkSpecTypes"),
@@ -225,6 +225,25 @@ var Rules = append([]Rule{
 		"give the value as a dense tensor in attribute value", "profile.checkConstant"),
 	rule("Constant", ruleTypes, "the value is float16, float, double, int8..int64 or uint8..uint64",
 		"give the value as a tensor of one of the listed types", "profile.checkSpecTypes"),
+
+	rule("Softmax", ruleTypes, "X and Y are float16, float or double (Softmax-13's type list; no bfloat16)",
+		"give Softmax a tensor of one of the listed types", "profile.checkSpecTypes", "ops.softmaxLayout"),
+	rule("Softmax", "axis [C1]", "axis >= 0 ([R1], transient)",
+		"give the axis as a non-negative number (axis + r for a negative one)", "ops.softmaxLayout"),
+	rule("Softmax", "axis [C2]", "axis < r, r the rank of X",
+		"give an axis below the rank of X", "ops.softmaxLayout"),
+
+	rule("ArgMax", ruleTypes, "X is float16, float, double, int8..int64 or uint8..uint64 (ArgMax-13's type list; no bfloat16); Y is int64",
+		"give ArgMax a tensor of one of the listed types", "profile.checkSpecTypes"),
+	rule("ArgMax", "R1", "attribute axis is set", "write out axis", "profile.checkDefaults"),
+	rule("ArgMax", "R2", "attribute keepdims is set", "write out keepdims", "profile.checkDefaults"),
+	rule("ArgMax", "R3", "attribute select_last_index is set", "write out select_last_index", "profile.checkDefaults"),
+	rule("ArgMax", "axis [C1]", "axis >= 0 ([R4], transient)",
+		"give the axis as a non-negative number (axis + r for a negative one)", "ops.argOutputShape"),
+	rule("ArgMax", "axis [C2]", "axis < r, r the rank of X",
+		"give an axis below the rank of X", "ops.argOutputShape"),
+	rule("ArgMax", "keepdims [C1]", "keepdims is 0 or 1", "write keepdims as 0 or 1", "ops.argFlags"),
+	rule("ArgMax", "select_last_index [C1]", "select_last_index is 0 or 1", "write select_last_index as 0 or 1", "ops.argFlags"),
 }, elementwiseRules()...)
 
 // fixFor returns the fix of rule id of operator op, from Rules.

@@ -105,6 +105,12 @@ var specs = map[string]opSpec{
 	"Less": {Version: 13, Types: typeList(floats, signed, unsigned), TypeRule: ruleTypes, DataInputs: -1, FixedOutput: true},
 	// where.md: "Where version 16"; X, Y and the output (condition is bool).
 	"Where": {Version: 16, Types: typeList(floats, signed, unsigned), TypeRule: ruleTypes, Inputs: []int{1, 2}},
+	// softmax.md: "Softmax version 13"; floats (reductions.go has its
+	// defaults; ops/softmaxfamily.go checks its axis rules).
+	"Softmax": {Version: 13, Types: floats, TypeRule: ruleTypes},
+	// argmax.md: "ArgMax version 13"; the numbers but bfloat16; the output
+	// is int64.
+	"ArgMax": {Version: 13, Types: typeList(floats, signed, unsigned), TypeRule: ruleTypes, FixedOutput: true},
 	// pow.md: "Pow version 15"; A is a float or int32/int64, B has A's
 	// type (B [C2]).
 	"Pow": {Version: 15, Types: typeList(floats, []tensor.DataType{tensor.Int32, tensor.Int64}), TypeRule: ruleTypes},
