@@ -734,7 +734,7 @@ func (st *step) run(r *runState, in []tensor.Value) (err error) {
 			st.prepared.Store(p)
 		}
 	} else {
-		kernel, kerr := st.kernel(r.engine)
+		kernel, kerr := st.kernel(r.engine, r.opt.Profile)
 		if kerr != nil {
 			return st.fail(kerr)
 		}
