@@ -33,7 +33,8 @@
 //     broadcasting walk, the span loops and their AVX assembly are
 //     ops/internal/elementwise; the framework every elementwise operator
 //     file plugs into (unaryOp, binaryOp, fixedUnaries, the type tables)
-//     stays in ops (elementwise_node.go, elementwise_tables.go).
+//     stays in ops (elementwise_node.go, elementwise_tables.go). The
+//     float32 functions of Sigmoid, Tanh and Erf are ops/internal/mathf.
 //   - conversion (Cast, CastLike, BitCast, QuantizeLinear,
 //     DequantizeLinear, DynamicQuantizeLinear): ops/internal/convert, which
 //     also rounds to float16 (with F16C on amd64) and the float8 formats
@@ -82,10 +83,12 @@
 // On amd64 a few inner loops run in SSE2, AVX or F16C registers, in Go
 // assembly beside their engine (the transpose blocks, streaming stores
 // and REP MOVSB of ops/internal/movement; float16 rounding in
-// ops/internal/convert; the reductions' lanes; and, until they move to
-// Resize's float32 row sums in ops/internal/resample; and, until it moves
-// to an engine of its own, the float32 arithmetic in ops); the purego build tag, and every other
-// platform, runs the same contracts in Go. No operator ever writes into an
+// ops/internal/convert; the reductions' lanes and exp32 in
+// ops/internal/reduce; Resize's float32 row sums in ops/internal/resample;
+// the float32 and float64 arithmetic, Relu and Where in
+// ops/internal/elementwise; Sigmoid, Tanh and Erf in ops/internal/mathf);
+// the purego build tag, and every other platform, runs the same contracts
+// in Go. No operator ever writes into an
 // input.
 //
 // Every refusal is an *Error naming the operator, its version and the rule

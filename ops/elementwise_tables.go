@@ -167,6 +167,13 @@ func floatFunction(f func(float64) float64) map[tensor.DataType]unaryKernel {
 	return numberUnaries([8]unaryKernel{}, mapping(func(x float32) float32 { return float32(f(float64(x))) }), mapping(f))
 }
 
+// float32Function is the table of a unary operator over the float types
+// whose float32 loop is f32 (one of ops/internal/mathf's), float16 and
+// bfloat16 through it, and float64 f64.
+func float32Function(f32 unarySpan[float32, float32], f64 func(float64) float64) map[tensor.DataType]unaryKernel {
+	return numberUnaries([8]unaryKernel{}, f32, mapping(f64))
+}
+
 // numberFunction is floatFunction that also serves the integer types: the
 // float64 result converted to the integer type as C converts (toward zero,
 // saturated at the type's range, NaN as 0).

@@ -4,13 +4,14 @@
 //
 // An integer input (version 9) gives erf(x) stored in the integer type:
 // truncated toward zero.
+//
+// float, float16 and bfloat16 by the float32 algorithm erf32
+// (float32math.go), double and the integers by math.Erf.
 
 package reference
 
 import "math"
 
 func init() {
-	register("Erf", []int{9, 13}, unaryKernel(func(_ call, x scalar) scalar {
-		return floatOf(math.Erf(realOf(x)))
-	}))
+	register("Erf", []int{9, 13}, float32Function(erf32, math.Erf))
 }

@@ -2,6 +2,7 @@ package mathf
 
 import (
 	"math"
+	"os"
 	"testing"
 )
 
@@ -41,6 +42,7 @@ func TestAccuracy(t *testing.T) {
 		{"Exp", Exp, math.Exp, 1.5},
 		{"Sigmoid", Sigmoid, func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }, 3},
 		{"Tanh", Tanh, math.Tanh, 2},
+		{"Erf", Erf, math.Erf, 1.5},
 	}
 	for _, c := range cases {
 		worst, at := 0.0, float32(0)
@@ -70,13 +72,14 @@ func TestSpecialValues(t *testing.T) {
 		{"Exp(-inf)", Exp(-inf), 0}, {"Exp(inf)", Exp(inf), inf}, {"Exp(0)", Exp(0), 1},
 		{"Sigmoid(-inf)", Sigmoid(-inf), 0}, {"Sigmoid(inf)", Sigmoid(inf), 1}, {"Sigmoid(0)", Sigmoid(0), 0.5},
 		{"Tanh(-inf)", Tanh(-inf), -1}, {"Tanh(inf)", Tanh(inf), 1}, {"Tanh(0)", Tanh(0), 0},
+		{"Erf(-inf)", Erf(-inf), -1}, {"Erf(inf)", Erf(inf), 1}, {"Erf(0)", Erf(0), 0},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
 		}
 	}
 	nan := float32(math.NaN())
-	for _, f := range []func(float32) float32{Exp, Sigmoid, Tanh} {
+	for _, f := range []func(float32) float32{Exp, Sigmoid, Tanh, Erf} {
 		if y := f(nan); y == y {
 			t.Errorf("NaN gives %v", y)
 		}
@@ -99,23 +102,76 @@ func BenchmarkTanh(b *testing.B) {
 	_ = x
 }
 
-// The slice forms give the scalar functions' bits.
+// The slice forms give the scalar functions' bits, in place and not, at
+// every length around the vector loop's 8 and at every offset.
 func TestSlicesMatchScalars(t *testing.T) {
 	var xs []float32
 	sweep(110, 100003, func(x float32) { xs = append(xs, x) })
 	inf := float32(math.Inf(1))
-	xs = append(xs, inf, -inf, float32(math.NaN()), 0, float32(math.Copysign(0, -1)))
+	xs = append(xs, inf, -inf, float32(math.NaN()), 0, float32(math.Copysign(0, -1)),
+		tanhPoly, -tanhPoly, erfSplit, -erfSplit, erfMax, -erfMax, expMin, expMax,
+		math.SmallestNonzeroFloat32, -math.SmallestNonzeroFloat32, math.MaxFloat32, -math.MaxFloat32)
+	nan := math.Float32frombits(0x7fc00001)
+	xs = append(xs, nan, -nan)
 	for _, c := range []struct {
 		name   string
-		slice  func([]float32)
+		to     func(o, a []float32)
 		scalar func(float32) float32
-	}{{"Sigmoids", Sigmoids, Sigmoid}, {"Tanhs", Tanhs, Tanh}} {
-		v := append([]float32{}, xs...)
-		c.slice(v)
-		for i, x := range xs {
-			if want := c.scalar(x); math.Float32bits(v[i]) != math.Float32bits(want) && !(v[i] != v[i] && want != want) {
-				t.Fatalf("%s at %v: %v, scalar %v", c.name, x, v[i], want)
+	}{
+		{"Sigmoids", func(o, a []float32) { copy(o, a); Sigmoids(o) }, Sigmoid},
+		{"Tanhs", func(o, a []float32) { copy(o, a); Tanhs(o) }, Tanh},
+		{"SigmoidsTo", SigmoidsTo, Sigmoid}, {"TanhsTo", TanhsTo, Tanh}, {"ErfsTo", ErfsTo, Erf},
+	} {
+		for _, n := range []int{len(xs), 1, 7, 8, 9, 17} {
+			for off := 0; off+n <= len(xs) && off < 9; off++ {
+				a := xs[off : off+n]
+				o := make([]float32, n)
+				c.to(o, a)
+				for i, x := range a {
+					if want := c.scalar(x); math.Float32bits(o[i]) != math.Float32bits(want) && !(o[i] != o[i] && want != want) {
+						t.Fatalf("%s at %v: %v, scalar %v", c.name, x, o[i], want)
+					}
+				}
 			}
+		}
+	}
+}
+
+// Every float32 of magnitude below 100 (beyond, each function is at its
+// limit): the bounds of the package comment. Minutes of work, so only on
+// request: MATHF_EXHAUSTIVE=1 go test -run Exhaustive ./ops/internal/mathf/
+func TestAccuracyExhaustive(t *testing.T) {
+	if os.Getenv("MATHF_EXHAUSTIVE") == "" {
+		t.Skip("MATHF_EXHAUSTIVE is not set")
+	}
+	for _, c := range []struct {
+		name  string
+		to    func(o, a []float32)
+		exact func(float64) float64
+		bound float64
+	}{
+		{"Sigmoid", SigmoidsTo, func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }, 3},
+		{"Tanh", TanhsTo, math.Tanh, 2},
+		{"Erf", ErfsTo, math.Erf, 1.5},
+	} {
+		worst, at := 0.0, float32(0)
+		a, o := make([]float32, 1<<16), make([]float32, 1<<16)
+		for _, sign := range []uint32{0, 1 << 31} {
+			for b := uint32(0); b < math.Float32bits(100); b += 1 << 16 {
+				for i := range a {
+					a[i] = math.Float32frombits(sign | (b + uint32(i)))
+				}
+				c.to(o, a)
+				for i, x := range a {
+					if e := ulps(o[i], c.exact(float64(x))); e > worst {
+						worst, at = e, x
+					}
+				}
+			}
+		}
+		t.Logf("%s: at most %.3f ulps (at %v) over every float32 of magnitude below 100", c.name, worst, at)
+		if worst > c.bound {
+			t.Errorf("%s: %.3f ulps at %v, above the stated %.1f", c.name, worst, at, c.bound)
 		}
 	}
 }
@@ -139,5 +195,38 @@ func BenchmarkSigmoidLoop(b *testing.B) {
 		for i, x := range v {
 			v[i] = Sigmoid(x)
 		}
+	}
+}
+
+func BenchmarkErfsTo(b *testing.B) {
+	a, o := make([]float32, 4096), make([]float32, 4096)
+	for i := range a {
+		a[i] = float32(i)*0.002 - 4
+	}
+	b.SetBytes(4 * 4096)
+	for b.Loop() {
+		ErfsTo(o, a)
+	}
+}
+
+func BenchmarkTanhsTo(b *testing.B) {
+	a, o := make([]float32, 4096), make([]float32, 4096)
+	for i := range a {
+		a[i] = float32(i)*0.002 - 4
+	}
+	b.SetBytes(4 * 4096)
+	for b.Loop() {
+		TanhsTo(o, a)
+	}
+}
+
+func BenchmarkSigmoidsTo(b *testing.B) {
+	a, o := make([]float32, 4096), make([]float32, 4096)
+	for i := range a {
+		a[i] = float32(i)*0.002 - 4
+	}
+	b.SetBytes(4 * 4096)
+	for b.Loop() {
+		SigmoidsTo(o, a)
 	}
 }
