@@ -30,6 +30,7 @@ import (
 	"sync/atomic"
 
 	"github.com/onnxshape/onnxshape/internal/memlimit"
+	"github.com/onnxshape/onnxshape/internal/modelcheck"
 	"github.com/onnxshape/onnxshape/internal/nodeproto"
 	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/onnxshape/onnxshape/onnx"
@@ -333,6 +334,11 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 	g := mp.GetGraph()
 	if g == nil {
 		return nil, errors.New("model has no graph")
+	}
+	// The validity pass the SONNX check shares (it reports each problem
+	// under ONNX), so that the check never admits what this refuses.
+	if ps := modelcheck.Check(mp); len(ps) > 0 {
+		return nil, fmt.Errorf("invalid model: %w", ps[0])
 	}
 	opsets, err := opsetVersions(mp, opts)
 	if err != nil {
@@ -759,7 +765,7 @@ func (st *step) run(r *runState, in []tensor.Value) (err error) {
 			st.prepared.Store(p)
 		}
 	} else {
-		kernel, kerr := st.kernel(r.engine)
+		kernel, kerr := st.kernel(r.engine, r.opt.Profile)
 		if kerr != nil {
 			return st.fail(kerr)
 		}

@@ -4,11 +4,18 @@
 // type) and 13 (adds bfloat16). The rule: [type] X's type is one the
 // version allows. The absolute value of a signed integer type's least
 // value wraps to itself, as in C and onnxruntime; unsigned values are
-// their own.
+// their own. Under SONNX (based on Abs 13) a signed X holding its type's
+// least value is refused (E_ABS_INT_CONSTR_X_020, sonnxrule.AbsLeast:
+// refuseAbsLeast).
 
 package ops
 
-import "math"
+import (
+	"math"
+
+	"github.com/onnxshape/onnxshape/internal/sonnxrule"
+	"github.com/onnxshape/onnxshape/tensor"
+)
 
 var absOp = &unaryOp{
 	name: "Abs", types: versionTypes{1: floatTypes, 6: numberTypes, 13: numberBFTypes},
@@ -17,6 +24,16 @@ var absOp = &unaryOp{
 		mapping(func(x uint32) uint32 { return x }), mapping(func(x uint64) uint64 { return x }),
 		mapping(absInt[int8]), mapping(absInt[int16]), mapping(absInt[int32]), mapping(absInt[int64]),
 	}, mapping(func(x float32) float32 { return float32(math.Abs(float64(x))) }), mapping(math.Abs))),
+	check: refuseAbsLeast,
+}
+
+// refuseAbsLeast refuses, under SONNX, a signed X holding its type's least
+// value, whose absolute value the type cannot hold (E_ABS_INT_CONSTR_X_020).
+func refuseAbsLeast(opt *Options, op opRef, x *tensor.Tensor) error {
+	if opt.Profile == ProfileSONNX && hasSignedLeast(x) {
+		return op.errorf(sonnxrule.AbsLeast, "X holds the least value of %v, whose absolute value %v cannot hold", x.DataType(), x.DataType())
+	}
+	return nil
 }
 
 func init() {

@@ -62,16 +62,9 @@ func (a argOperator) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 	if n.Version < 12 && n.Has("select_last_index") {
 		return nil, op.errorf("attribute", "attribute select_last_index is not defined in version %d", n.Version)
 	}
-	var flags [2]int64
-	for i, name := range []string{"keepdims", "select_last_index"} {
-		v, err := n.Int(name, int64(1-i)) // defaults 1 and 0
-		if err != nil {
-			return nil, err
-		}
-		if v != 0 && v != 1 {
-			return nil, op.errorf(reductionRuleID(sonnx, name, name+" [C1]"), "%s is %d, expected 0 or 1", name, v)
-		}
-		flags[i] = v
+	flags, err := argFlags(n, sonnx)
+	if err != nil {
+		return nil, err
 	}
 	y, err := a.run(opt, op, x, axis, flags[0] == 1, flags[1] == 1)
 	if err != nil {
@@ -197,4 +190,23 @@ func argAs[A reduce.Number](opt *Options, op opRef, l reduce.Layout, x *tensor.T
 		}
 	}
 	return reduce.RunArg(l, xs, idx, max, last, par)
+}
+
+// argFlags reads keepdims and select_last_index (defaults 1 and 0), each 0
+// or 1: under SONNX keepdims [C1] and select_last_index [C1].
+func argFlags(n *Node, sonnx bool) ([2]int64, error) {
+	op := n.op()
+	var flags [2]int64
+	for i, name := range []string{"keepdims", "select_last_index"} {
+		v, err := n.Int(name, int64(1-i)) // defaults 1 and 0
+		if err != nil {
+			return flags, err
+		}
+		if v != 0 && v != 1 {
+			id := [2]string{"keepdims [C1]", "select_last_index [C1]"}[i]
+			return flags, op.errorf(reductionRuleID(sonnx, name, id), "%s is %d, expected 0 or 1", name, v)
+		}
+		flags[i] = v
+	}
+	return flags, nil
 }

@@ -8,15 +8,17 @@
 // zero (C's rule, onnxruntime's and the ONNX reference evaluator's).
 // Integer division by zero, which the spec leaves undefined and which
 // crashes onnxruntime, gives 0 (numpy's and the reference evaluator's
-// result) under ONNX and is refused under SONNX ([zero-divisor]); float
-// division follows IEEE 754 (x/0 is ±Inf or NaN).
+// result) under ONNX and is refused under SONNX (E_DIV_INT_CONSTR_B_0030,
+// sonnxrule.DivZero); float division follows IEEE 754 (x/0 is ±Inf or
+// NaN). Under SONNX (based on Div 14) A and B also have one shape
+// (E_DIV_FLOAT_CONSTR_A_0010, E_DIV_INT_CONSTR_A_0010: binaryOp.apply).
 
 package ops
 
 import (
-	"github.com/onnxshape/onnxshape/tensor"
-
+	"github.com/onnxshape/onnxshape/internal/sonnxrule"
 	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
+	"github.com/onnxshape/onnxshape/tensor"
 )
 
 var divOp = &binaryOp{
@@ -44,10 +46,14 @@ func Div(a, b *tensor.Tensor, opts ...Option) (*tensor.Tensor, error) {
 }
 
 // refuseZeroDivisor refuses, under SONNX, an integer divisor holding a
-// zero: the result is undefined.
+// zero: the result is undefined (the specification's
+// E_DIV_INT_CONSTR_B_0030).
 func refuseZeroDivisor(opt *Options, op opRef, a, b *tensor.Tensor) error {
 	if opt.Profile == ProfileSONNX && b.DataType().IsInteger() && hasZero(b) {
-		return op.errorf("zero-divisor", "integer divisor B holds a zero; the result is undefined")
+		if op.name != "Div" { // Mod, which SONNX does not specify
+			return op.errorf("zero-divisor", "integer divisor B holds a zero; the result is undefined")
+		}
+		return op.errorf(sonnxrule.DivZero, "integer divisor B holds a zero; the result is undefined")
 	}
 	return nil
 }

@@ -133,6 +133,9 @@ func (b *binaryOp) apply(opt *Options, n *Node, x, y *tensor.Tensor) (*tensor.Te
 	if y.DataType() != x.DataType() {
 		return nil, op.errorf("type", "B of type %v must have A's type %v", y.DataType(), x.DataType())
 	}
+	if err := opt.sameShapes(op, x.DataType(), []string{"A", "B"}, x.Shape(), y.Shape()); err != nil {
+		return nil, err
+	}
 	out, bAt, err := broadcastOutput(op, n, op.version < b.legacyBefore, x.Shape(), y.Shape())
 	if err != nil {
 		return nil, err
@@ -168,6 +171,9 @@ type unaryOp struct {
 	out func(tensor.DataType) tensor.DataType
 	// kernel picks the kernel for the input's type and the node's attributes.
 	kernel func(n *Node, dt tensor.DataType) (unaryKernel, error)
+	// check, if set, is a rule on the input's values (Abs's least integer
+	// under SONNX).
+	check func(opt *Options, op opRef, x *tensor.Tensor) error
 }
 
 // fixedUnaries is the kernel function of an operator whose kernels depend
@@ -206,6 +212,11 @@ func (u *unaryOp) apply(opt *Options, n *Node, x *tensor.Tensor) (*tensor.Tensor
 	k, err := u.kernel(n, x.DataType())
 	if err != nil {
 		return nil, err
+	}
+	if u.check != nil {
+		if err := u.check(opt, op, x); err != nil {
+			return nil, err
+		}
 	}
 	dt := x.DataType()
 	if u.out != nil {

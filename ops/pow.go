@@ -6,6 +6,8 @@
 // from the base's T (int32, int64 and the floats); 13 adds bfloat16 to T
 // and 15 to T1. The output has X's type. The rules: [type] X's and Y's
 // types are ones the version allows; [broadcast] the shapes broadcast.
+// Under SONNX (based on Pow 15) also the specification's B [C2], B [C3]
+// and A [C1] (powSONNX).
 //
 // A float base is raised in float64 (float32 rounded once, float16 and
 // bfloat16 through float32). An integer base raised to an integral
@@ -20,6 +22,7 @@ package ops
 import (
 	"math"
 
+	"github.com/onnxshape/onnxshape/internal/sonnxrule"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -76,6 +79,9 @@ func pow(opt *Options, n *Node, x, y *tensor.Tensor) (*tensor.Tensor, error) {
 	}
 	if op.version < 12 && y.DataType() != x.DataType() {
 		return nil, op.errorf("type", "Y of type %v must have X's type %v", y.DataType(), x.DataType())
+	}
+	if err := powSONNX(opt, op, x, y); err != nil {
+		return nil, err
 	}
 	out, yAt, err := broadcastOutput(op, n, op.version < 7, x.Shape(), y.Shape())
 	if err != nil {
@@ -144,4 +150,21 @@ func powInteger[T signedInteger](a T, e float64) T {
 		base *= base
 	}
 	return r
+}
+
+// powSONNX is what the SONNX specification of Pow (based on Pow 15, whose
+// inputs it names A and B) adds: B has A's type (B [C2], sonnxrule.PowType),
+// an integer B holds no negative exponent (B [C3], sonnxrule.PowNegative),
+// and A and B have one shape (A [C1], sonnxrule.SameShape).
+func powSONNX(opt *Options, op opRef, x, y *tensor.Tensor) error {
+	if opt.Profile != ProfileSONNX {
+		return nil
+	}
+	if y.DataType() != x.DataType() {
+		return op.errorf(sonnxrule.PowType, "B (Y) of type %v must have A's (X's) type %v", y.DataType(), x.DataType())
+	}
+	if hasNegative(y) {
+		return op.errorf(sonnxrule.PowNegative, "the integer exponent B (Y) holds a negative value")
+	}
+	return opt.sameShapes(op, x.DataType(), []string{"A (X)", "B (Y)"}, x.Shape(), y.Shape())
 }

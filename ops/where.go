@@ -70,6 +70,11 @@ func where(opt *Options, op opRef, cond, x, y *tensor.Tensor) (*tensor.Tensor, e
 	if y.DataType() != x.DataType() {
 		return nil, op.errorf("type", "Y of type %v must have X's type %v", y.DataType(), x.DataType())
 	}
+	// SONNX (based on Where 16): condition, X and Y have one shape
+	// (condition [C1]).
+	if err := opt.sameShapes(op, x.DataType(), []string{"condition", "X", "Y"}, cond.Shape(), x.Shape(), y.Shape()); err != nil {
+		return nil, err
+	}
 	out, err := whereShape(op, cond.Shape(), x.Shape(), y.Shape())
 	if err != nil {
 		return nil, err

@@ -56,7 +56,7 @@ func enforce(m *pb.ModelProto, baseDir string) error {
 	}
 	var unadmitted []Deferred
 	for _, d := range rep.Deferred {
-		if slices.Contains(d.Rules, ruleSpec) {
+		if slices.Contains(d.Rules, ruleSpec) || slices.Contains(d.Rules, ruleNoSpec) {
 			unadmitted = append(unadmitted, d)
 		}
 	}
@@ -250,6 +250,7 @@ func (c *checker) run() {
 	c.rep.Nodes = len(g.GetNode())
 	c.inferred = runInference(c.m, c.baseDir)
 	c.readOpsets()
+	c.checkValidity()
 	c.checkSparse(g)
 	c.checkGraphTypes(g)
 	c.checkDefaultInputs(g)

@@ -43,7 +43,7 @@ func ExampleCheckProto() {
 		return &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: &pb.TypeProto_Tensor{ElemType: proto.Int32(1), Shape: shape}}}
 	}
 	m := &pb.ModelProto{
-		IrVersion:   proto.Int64(10),
+		IrVersion:   proto.Int64(13),
 		OpsetImport: []*pb.OperatorSetIdProto{{Version: proto.Int64(25)}},
 		Graph: &pb.GraphProto{
 			Node: []*pb.NodeProto{

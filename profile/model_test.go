@@ -18,7 +18,7 @@ type modelBuilder struct {
 func newModel(t testing.TB, opset int64) *modelBuilder {
 	t.Helper()
 	return &modelBuilder{t: t, m: &pb.ModelProto{
-		IrVersion:   proto.Int64(10),
+		IrVersion:   proto.Int64(13),
 		OpsetImport: []*pb.OperatorSetIdProto{{Domain: proto.String(""), Version: proto.Int64(opset)}},
 		Graph:       &pb.GraphProto{Name: proto.String("g")},
 	}}

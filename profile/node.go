@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/onnxshape/onnxshape/internal/nodeproto"
+	"github.com/onnxshape/onnxshape/internal/sonnxrule"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -86,6 +87,7 @@ func (c *checker) checkNode(i int, np *pb.NodeProto) {
 	attrsOK := c.checkAttributes(nc)
 	c.checkDefaults(nc)
 	bound, typesOK := c.checkNodeTypes(nc)
+	c.checkElementwise(nc)
 	var outs []*known
 	if attrsOK && typesOK && len(undefined) == 0 {
 		outs = c.runKernel(nc)
@@ -116,8 +118,14 @@ func (c *checker) checkAttributes(nc *nodeCheck) bool {
 // cannot make the operator refuse, so a stand-in of the right type and
 // shape serves to check the node. Every other input is a parameter (axes,
 // shape, pads, indices...) whose values must be known.
-func isDataInput(op string, i int) bool {
-	switch op {
+func isDataInput(nc *nodeCheck, i int) bool {
+	if valueConstrained(nc, i) {
+		return false
+	}
+	if len(sonnxrule.SameShapeIDs(nc.op())) > 0 {
+		return true // Add, Less, Where...: every input is data
+	}
+	switch op := nc.op(); op {
 	case "Concat":
 		return true
 	case "Pad":
@@ -162,7 +170,7 @@ func (c *checker) runKernel(nc *nodeCheck) []*known {
 			continue
 		}
 		constant = false
-		if !isDataInput(nc.op(), i) {
+		if !isDataInput(nc, i) {
 			switch {
 			case k.from == "graph input":
 				nc.deferToRunTime("input %d (%q) is a graph input, known only at run time", i, name)

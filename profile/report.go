@@ -218,14 +218,14 @@ func (r *Report) Summary() string {
 	s := fmt.Sprintf("%s; %d of %d node(s) checked statically", verdict, r.Checked, r.Nodes)
 	nodes, unadmitted := map[int]bool{}, map[int]bool{}
 	for _, d := range r.Deferred {
-		if slices.Contains(d.Rules, ruleSpec) {
+		if slices.Contains(d.Rules, ruleSpec) || slices.Contains(d.Rules, ruleNoSpec) {
 			unadmitted[d.Where.Index] = true
 		} else {
 			nodes[d.Where.Index] = true
 		}
 	}
 	if n := len(unadmitted); n > 0 {
-		s += fmt.Sprintf("; %d node(s) use operators whose SONNX specification onnxshape has not transcribed (SPEC), which a run under the profile refuses", n)
+		s += fmt.Sprintf("; %d node(s) use operators whose SONNX specification onnxshape has not transcribed (SPEC) or the working group has not written (NOSPEC), which a run under the profile refuses", n)
 	}
 	if n := len(nodes); n > 0 {
 		s += fmt.Sprintf("; %d node(s) have rules left to run time, checked when the model runs under the profile (onnxshape run --profile sonnx)", n)
@@ -270,8 +270,8 @@ func (e *UnadmittedError) Error() string {
 		}
 	}
 	first := e.Nodes[0]
-	return fmt.Sprintf("the SONNX profile cannot run the model: %d node(s) use operators whose SONNX specification onnxshape has not transcribed (%s), the first %s [SPEC]; run it under the ONNX profile, or keep these operators out of the part that must meet SONNX",
-		len(e.Nodes), strings.Join(ops, ", "), first.Where.String())
+	return fmt.Sprintf("the SONNX profile cannot run the model: %d node(s) use operators whose SONNX specification onnxshape has not transcribed or the working group has not written (%s), the first %s [%s]; run it under the ONNX profile, or keep these operators out of the part that must meet SONNX",
+		len(e.Nodes), strings.Join(ops, ", "), first.Where.String(), strings.Join(first.Rules, ", "))
 }
 
 // ViolationError is the error of Enforce for a model outside the profile.

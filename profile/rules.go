@@ -15,9 +15,12 @@ const (
 	ruleOPS = "OPS" // the operator is in the profile's operator set
 	// ruleSpec: the operator's SONNX specification is transcribed in
 	// onnxshape (undecided when it is not).
-	ruleSpec  = "SPEC"
-	ruleTypes = "TYPES" // the element types are the profile's
-	ruleONNX  = "ONNX"  // the model is valid ONNX in the first place
+	ruleSpec = "SPEC"
+	// ruleNoSpec: the operator is in the working group's list, which has
+	// written no specification of it (undecided).
+	ruleNoSpec = "NOSPEC"
+	ruleTypes  = "TYPES" // the element types are the profile's
+	ruleONNX   = "ONNX"  // the model is valid ONNX in the first place
 	// ruleVersion: an operator the profile specifies is used at the
 	// version its specification is based on.
 	ruleVersion = "VERSION"
@@ -88,7 +91,7 @@ func rule(op, id, statement, fix string, checkers ...string) Rule {
 // profile-wide rules, then each operator's, in the order of its
 // specification. The operator rows carry the ids their kernels report
 // (ops/<operator>.go states them in its header comment).
-var Rules = []Rule{
+var Rules = append([]Rule{
 	rule("", ruleGR1, "no sparse tensors: no sparse_initializer, no sparse attribute, no sparse type",
 		"store the tensor dense (a TensorProto)", "profile.checkSparse"),
 	rule("", ruleGR2, "every type explicit: graph inputs and outputs declare an element type and every dimension; initializers have an element type",
@@ -97,18 +100,22 @@ var Rules = []Rule{
 		"convert explicitly (Cast, Reshape) or correct the declaration", "profile.checkNodeTypes", "profile.checkDeclared"),
 	rule("", ruleGR4, "no default values: every attribute and optional input with a default in the operator's version is written out; no initializer is also a graph input (a default the caller may replace, OP 016)",
 		"write out the attribute or input with the value the model relies on", "profile.checkDefaults", "profile.checkDefaultInputs"),
-	rule("", ruleOPS, "every operator is in the profile's operator set (default domain; the set admits Unsqueeze, Concat, Reshape, Flatten, Slice, MaxPool, Shape, Constant, Pad, Squeeze, Transpose, Split, Resize, Expand, see SPEC); an operator onnxshape does not implement is undecided",
+	rule("", ruleOPS, "every operator is in the profile's operator set (default domain; the set admits "+strings.Join(admittedList(), ", ")+", see SPEC); an operator onnxshape does not implement is undecided",
 		"replace the operator with operators of the profile's set", "profile.checkOperatorSet"),
-	rule("", ruleSpec, "every operator of the set is admitted through its transcribed SONNX specification (pinned version, type list, constraints with their ids: Unsqueeze, Concat, Reshape, Flatten, Slice, MaxPool, Shape, Constant) or through sonnx-notes.md (Pad, Squeeze, Transpose, Split, Resize, Expand); an operator of the set whose specification is not transcribed is undecided, and a run under the profile refuses it",
+	rule("", ruleSpec, "every operator of the set is admitted through its transcribed SONNX specification (pinned version, type list, constraints with their ids: "+strings.Join(sortedKeys(specs), ", ")+") or through sonnx-notes.md (Pad, Squeeze, Transpose, Split, Resize, Expand); an operator of the set whose specification is not transcribed is undecided ("+strings.Join(undecidedList(), ", ")+"), and a run under the profile refuses it",
 		"keep the operator out of the part of the model that must meet the profile until its specification is transcribed", "profile.checkOperatorSet", "profile.Enforce"),
+	rule("", ruleNoSpec, "an operator of the working group's list that it has written no specification of ("+strings.Join(unspecifiedList(), ", ")+") is undecided, and a run under the profile refuses it",
+		"keep the operator out of the part of the model that must meet the profile until the working group specifies it", "profile.checkOperatorSet", "profile.Enforce"),
 	rule("", ruleTypes, "every value is a tensor of a type the profile names (float16, float, double, bfloat16, int8..int64, uint8..uint64, bool, string; on the graph's interface also the types an operator's specification lists: complex64/128, int2/int4/uint2/uint4)",
 		typesFix, "profile.checkGraphTypes", "profile.setOutputs"),
-	rule("", ruleVersion, "every operator SONNX specifies is used at the ONNX version its specification is based on: Unsqueeze 25, Concat 13, Reshape 25, Flatten 25, Slice 13, MaxPool 22, Shape 25",
+	rule("", ruleVersion, "every operator SONNX specifies is used at the ONNX version its specification is based on: "+specVersions(),
 		"import the default domain at an opset where the operator resolves to that version", "profile.checkVersion"),
 	rule("", ruleDims, "every dimension of a data tensor is > 0 (graph inputs, outputs, value_info, node outputs but Shape's): the WG's formal specifications require positive dimensions, its informal texts and ONNX allow 0, so the profile refuses 0",
 		dimsFix, "profile.checkPositiveDims", "profile.checkOutputDims", "graph.positiveDims"),
-	rule("", ruleONNX, "the model is valid ONNX: one graph, opsets imported, every input defined, no cycle, readable tensors and attributes, the operator's arity",
-		"correct the model so that ONNX itself accepts it", "profile.sortNodes", "profile.readOpsets", "profile.runKernel"),
+	rule("", ruleONNX, "the model is valid ONNX, as the loader's validity pass (internal/modelcheck) and the loader decide: one graph, an ir_version set and known, opsets imported, every input defined, no cycle, readable tensors, attributes with their values, no negative dimension, one declaration of each value that agrees with the others (value_info, graph inputs, initializers, graph outputs, whatever their order), no model-local function named like an operator, the operator's arity",
+		"correct the model so that ONNX itself accepts it", "profile.sortNodes", "profile.readOpsets", "profile.runKernel", "profile.checkValidity"),
+	rule("", ruleModel, "the model runs as written: no training_info (its algorithms rebind initializers), no IR-3 initializer listed as a graph input (a default the caller may replace, which IR 3 cannot leave out), an IR version that carries the default-domain opset the model imports",
+		"write the model as an inference model in an IR version that carries its opset (4 or later)", "profile.checkModelRules"),
 
 	rule("Unsqueeze", "A [C1]", "every axis in [-rY, rY-1], rY = rank(X) + len(axes)",
 		"give axes within [-rY, rY-1], rY the output's rank", "ops.unsqueezeShape"),
@@ -133,7 +140,7 @@ var Rules = []Rule{
 	rule("Concat", "concat_output [C1]", "the output has the inputs' element type ([R3]): a declared type of the output agrees with it",
 		"declare the output with the inputs' element type", "sonnxrule.Declared"),
 	rule("Concat", "axis [C1]", "axis in [0, r-1], r the inputs' rank (>= 1): a negative axis is outside the profile",
-		"give a non-negative axis below the rank (axis + r for a negative one)", "ops.concatShape"),
+		"give a non-negative axis below the rank (axis + r for a negative one); rank-0 inputs have no axis to join along: reshape them to [1] first", "ops.concatShape"),
 
 	rule("Reshape", ruleTypes, "X and Y are float16, float, double, int2, int4, int8..int64, uint2, uint4, uint8..uint64, bool or string (no bfloat16)",
 		"give Reshape a tensor of one of the listed types", "profile.checkSpecTypes"),
@@ -207,7 +214,7 @@ var Rules = []Rule{
 	rule("MaxPool", "pads", "every pad is >= 0 (ONNX; the specification's pads add elements)",
 		"give every pad as 0 or more", "ops.maxPoolSONNX"),
 	rule("MaxPool", "pads [C2]", "every window holds a real element: the dilated kernel d*(k-1)+1 is larger than each pad",
-		"make each pad smaller than the dilated kernel", "ops.maxPoolSONNX", "ops.maxPoolShape"),
+		"make every window reach a real element: each pad smaller than the dilated kernel and, with a dilation above 1, pads that no window's taps all fall into (its taps step over the input by the dilation: lower the pad or the dilation)", "ops.maxPoolSONNX", "ops.maxPoolShape"),
 
 	rule("Shape", ruleTypes, "X is float16, float, double, bfloat16, int2, int4, int8..int64, uint2, uint4, uint8..uint64, bool or string",
 		"give Shape a tensor of one of the listed types", "profile.checkSpecTypes"),
@@ -218,7 +225,26 @@ var Rules = []Rule{
 		"give the value as a dense tensor in attribute value", "profile.checkConstant"),
 	rule("Constant", ruleTypes, "the value is float16, float, double, int8..int64 or uint8..uint64",
 		"give the value as a tensor of one of the listed types", "profile.checkSpecTypes"),
-}
+
+	rule("Softmax", ruleTypes, "X and Y are float16, float or double (Softmax-13's type list; no bfloat16)",
+		"give Softmax a tensor of one of the listed types", "profile.checkSpecTypes", "ops.softmaxLayout"),
+	rule("Softmax", "axis [C1]", "axis >= 0 ([R1], transient)",
+		"give the axis as a non-negative number (axis + r for a negative one)", "ops.softmaxLayout"),
+	rule("Softmax", "axis [C2]", "axis < r, r the rank of X",
+		"give an axis below the rank of X", "ops.softmaxLayout"),
+
+	rule("ArgMax", ruleTypes, "X is float16, float, double, int8..int64 or uint8..uint64 (ArgMax-13's type list; no bfloat16); Y is int64",
+		"give ArgMax a tensor of one of the listed types", "profile.checkSpecTypes"),
+	rule("ArgMax", "R1", "attribute axis is set", "write out axis", "profile.checkDefaults"),
+	rule("ArgMax", "R2", "attribute keepdims is set", "write out keepdims", "profile.checkDefaults"),
+	rule("ArgMax", "R3", "attribute select_last_index is set", "write out select_last_index", "profile.checkDefaults"),
+	rule("ArgMax", "axis [C1]", "axis >= 0 ([R4], transient)",
+		"give the axis as a non-negative number (axis + r for a negative one)", "ops.argOutputShape"),
+	rule("ArgMax", "axis [C2]", "axis < r, r the rank of X",
+		"give an axis below the rank of X", "ops.argOutputShape"),
+	rule("ArgMax", "keepdims [C1]", "keepdims is 0 or 1", "write keepdims as 0 or 1", "ops.argFlags"),
+	rule("ArgMax", "select_last_index [C1]", "select_last_index is 0 or 1", "write select_last_index as 0 or 1", "ops.argFlags"),
+}, elementwiseRules()...)
 
 // fixFor returns the fix of rule id of operator op, from Rules.
 func fixFor(op, id string) string {

@@ -19,6 +19,9 @@ func satisfying(t testing.TB, key string) *pb.ModelProto {
 			node("MaxPool", names("x"), names("y"), maxPoolAttrs()...).
 			output("y", tensor.Float, 1, 1, 2, 2).build()
 	}
+	if m := elementwiseSatisfying(t, op, key); m != nil {
+		return m
+	}
 	switch op {
 	case "Unsqueeze":
 		return unsqueezeModel(t, []int64{0, 3}, 1, 2, 3, 1)

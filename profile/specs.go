@@ -2,6 +2,7 @@ package profile
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/onnxshape/onnxshape/ops"
@@ -31,6 +32,19 @@ type opSpec struct {
 	// DataInputs are the inputs whose element type Types restricts: the
 	// first, or every input (-1).
 	DataInputs int
+	// Inputs, when set, lists those inputs instead (Where's X and Y).
+	Inputs []int
+	// FixedOutput: the output's type is fixed by ONNX (Less's bool), so
+	// Types does not restrict it.
+	FixedOutput bool
+}
+
+// restricts reports whether Types restricts input i.
+func (s opSpec) restricts(i int) bool {
+	if s.Inputs != nil {
+		return slices.Contains(s.Inputs, i)
+	}
+	return s.DataInputs < 0 || i == s.DataInputs
 }
 
 var (
@@ -68,6 +82,38 @@ var specs = map[string]opSpec{
 	"Shape": {Version: 25, Types: typeList(floats, []tensor.DataType{tensor.BFloat16}, signed, unsigned, textBool, sub4), TypeRule: ruleTypes},
 	// constant.md names no version; real types only.
 	"Constant": {Types: typeList(floats, signed, unsigned), TypeRule: ruleTypes},
+
+	// The elementwise operators (elementwise_specs.go has their
+	// constraints). abs.md: "Based on ONNX documentation Abs version 13";
+	// its Contents list bfloat16 among the floats.
+	"Abs": {Version: 13, Types: typeList([]tensor.DataType{tensor.BFloat16}, floats, signed, unsigned), TypeRule: ruleTypes},
+	// relu.md: "Based on ONNX documentation version 14"; no bfloat16.
+	"Relu": {Version: 14, Types: typeList(floats, signed), TypeRule: ruleTypes},
+	// sigmoid.md, tanh.md, exp.md, log.md, sqrt.md: version 13, floats.
+	"Sigmoid": {Version: 13, Types: floats, TypeRule: ruleTypes},
+	"Tanh":    {Version: 13, Types: floats, TypeRule: ruleTypes},
+	"Exp":     {Version: 13, Types: floats, TypeRule: ruleTypes},
+	"Log":     {Version: 13, Types: floats, TypeRule: ruleTypes},
+	"Sqrt":    {Version: 13, Types: floats, TypeRule: ruleTypes},
+	// add.md, sub.md, mul.md, div.md: version 14, the floats (no bfloat16)
+	// and the integers.
+	"Add": {Version: 14, Types: typeList(floats, signed, unsigned), TypeRule: ruleTypes, DataInputs: -1},
+	"Sub": {Version: 14, Types: typeList(floats, signed, unsigned), TypeRule: ruleTypes, DataInputs: -1},
+	"Mul": {Version: 14, Types: typeList(floats, signed, unsigned), TypeRule: ruleTypes, DataInputs: -1},
+	"Div": {Version: 14, Types: typeList(floats, signed, unsigned), TypeRule: ruleTypes, DataInputs: -1},
+	// less.md: "Less version 13"; the output is bool.
+	"Less": {Version: 13, Types: typeList(floats, signed, unsigned), TypeRule: ruleTypes, DataInputs: -1, FixedOutput: true},
+	// where.md: "Where version 16"; X, Y and the output (condition is bool).
+	"Where": {Version: 16, Types: typeList(floats, signed, unsigned), TypeRule: ruleTypes, Inputs: []int{1, 2}},
+	// softmax.md: "Softmax version 13"; floats (reductions.go has its
+	// defaults; ops/softmaxfamily.go checks its axis rules).
+	"Softmax": {Version: 13, Types: floats, TypeRule: ruleTypes},
+	// argmax.md: "ArgMax version 13"; the numbers but bfloat16; the output
+	// is int64.
+	"ArgMax": {Version: 13, Types: typeList(floats, signed, unsigned), TypeRule: ruleTypes, FixedOutput: true},
+	// pow.md: "Pow version 15"; A is a float or int32/int64, B has A's
+	// type (B [C2]).
+	"Pow": {Version: 15, Types: typeList(floats, []tensor.DataType{tensor.Int32, tensor.Int64}), TypeRule: ruleTypes},
 }
 
 // checkVersion is VERSION: an operator the profile specifies is used at
@@ -114,12 +160,12 @@ func (c *checker) checkSpecTypes(nc *nodeCheck, outs []*known) {
 			fmt.Sprintf("give %s a tensor of one of the listed types", nc.op()))
 	}
 	for i, name := range nc.np.GetInput() {
-		if name != "" && (s.DataInputs < 0 || i == s.DataInputs) && i < len(nc.in) {
+		if name != "" && s.restricts(i) && i < len(nc.in) {
 			check("input", i, name, nc.in[i])
 		}
 	}
 	for j, name := range nc.np.GetOutput() {
-		if name != "" && j == 0 && j < len(outs) {
+		if name != "" && j == 0 && j < len(outs) && !s.FixedOutput {
 			check("output", j, name, outs[j])
 		}
 	}
@@ -140,4 +186,15 @@ func typeNames(l []tensor.DataType) string {
 		s[i] = t.String()
 	}
 	return strings.Join(s, ", ")
+}
+
+// specVersions lists the pinned versions: "Abs 13, Add 14, ...".
+func specVersions() string {
+	var l []string
+	for _, op := range sortedKeys(specs) {
+		if v := specs[op].Version; v > 0 {
+			l = append(l, fmt.Sprintf("%s %d", op, v))
+		}
+	}
+	return strings.Join(l, ", ")
 }

@@ -87,12 +87,12 @@ func TestRankOfUndecidedNodes(t *testing.T) {
 // that no run under the profile executes it with plain ONNX semantics.
 func TestUnadmittedRefused(t *testing.T) {
 	models := map[string]*pb.ModelProto{
-		"Relu-6": newModel(t, 6).input("x", tensor.Float, 2, 3).
-			node("Relu", names("x"), names("y")).output("y", tensor.Float, 2, 3).build(),
-		"Softmax-11": newModel(t, 11).input("x", tensor.Float, 2, 3).
-			node("Softmax", names("x"), names("y"), attrInt("axis", 1)).output("y", tensor.Float, 2, 3).build(),
-		"Add broadcast": newModel(t, 14).input("x", tensor.Float, 2, 3).initializer("b", tensor.MustFromSlice([]float32{1, 2, 3}, 3)).
-			node("Add", names("x", "b"), names("y")).output("y", tensor.Float, 2, 3).build(),
+		"Neg-13": newModel(t, 13).input("x", tensor.Float, 2, 3).
+			node("Neg", names("x"), names("y")).output("y", tensor.Float, 2, 3).build(),
+		"LeakyRelu-16": newModel(t, 16).input("x", tensor.Float, 2, 3).
+			node("LeakyRelu", names("x"), names("y"), attrFloat("alpha", 0.01)).output("y", tensor.Float, 2, 3).build(),
+		"Clip-13": newModel(t, 13).input("x", tensor.Float, 2, 3).initializer("lo", tensor.MustFromSlice([]float32{0})).initializer("hi", tensor.MustFromSlice([]float32{1})).
+			node("Clip", names("x", "lo", "hi"), names("y")).output("y", tensor.Float, 2, 3).build(),
 	}
 	for name, m := range models {
 		rep := CheckProto(m, "")
@@ -151,4 +151,8 @@ func TestDuplicateNamesOutside(t *testing.T) {
 			t.Errorf("%s: the loader takes the model the check refuses", name)
 		}
 	}
+}
+
+func attrFloat(name string, v float32) *pb.AttributeProto {
+	return &pb.AttributeProto{Name: proto.String(name), Type: pb.AttributeProto_FLOAT.Enum(), F: proto.Float32(v)}
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/onnxshape/onnxshape/internal/sonnxrule"
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -283,4 +284,25 @@ func int64sOf(t *tensor.Tensor) ([]int64, error) {
 		return nil, fmt.Errorf("%w: expected an int32 or int64 tensor, got %v", tensor.ErrType, t.DataType())
 	}
 	return t.Int64s()
+}
+
+// sameShapesSONNX refuses, under the SONNX profile, inputs of different
+// shapes to an operator whose specification forbids broadcasting: its
+// shape consistency constraint (sonnxrule.SameShape, for the element type
+// dt of its data: "Tensors A, B and C shall have the same shape").
+func sameShapesSONNX(opt *ops.Options, op opRef, dt tensor.DataType, names []string, in ...*tensor.Tensor) error {
+	if !sonnx(opt) {
+		return nil
+	}
+	id := sonnxrule.SameShape(op.name, dt)
+	if id == "" {
+		return nil
+	}
+	for i := 1; i < len(in); i++ {
+		if !tensor.SameShape(in[0].Shape(), in[i].Shape()) {
+			return op.errorf(id, "%s has shape %v and %s %v: the profile does not broadcast, the inputs have one shape",
+				names[0], in[0].Shape(), names[i], in[i].Shape())
+		}
+	}
+	return nil
 }

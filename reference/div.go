@@ -5,11 +5,15 @@
 //
 // Integer division truncates toward zero (the reference evaluator's
 // "C++-style" division). A zero integer divisor is undefined: the result
-// is 0 (numpy's), and SONNX refuses it.
+// is 0 (numpy's), and SONNX refuses it. Under SONNX A and B have one
+// shape (elementwiseOp.binary, sameShapesSONNX).
 
 package reference
 
-import "github.com/onnxshape/onnxshape/tensor"
+import (
+	"github.com/onnxshape/onnxshape/internal/sonnxrule"
+	"github.com/onnxshape/onnxshape/tensor"
+)
 
 func init() {
 	register("Div", []int{1, 6, 7, 13, 14}, elementwiseOp{legacyBefore: 7, prepare: refuseZeroDivisor}.binary(
@@ -24,8 +28,9 @@ func init() {
 		}))
 }
 
-// refuseZeroDivisor is the [zero-divisor] rule of SONNX: an integer
-// divisor holding a zero leaves the result undefined.
+// refuseZeroDivisor is E_DIV_INT_CONSTR_B_0030 of SONNX's Div (int)
+// (sonnxrule.DivZero): an integer divisor holding a zero leaves the result
+// undefined.
 func refuseZeroDivisor(c call, in []*tensor.Tensor) error {
 	b := in[1]
 	if !sonnx(c.opt) || !b.DataType().IsInteger() {
@@ -33,7 +38,10 @@ func refuseZeroDivisor(c call, in []*tensor.Tensor) error {
 	}
 	for k := range b.Len() {
 		if realOf(elementAt(b, k)) == 0 {
-			return c.op.errorf("zero-divisor", "integer divisor B holds a zero; the result is undefined")
+			if c.op.name != "Div" { // Mod, which SONNX does not specify
+				return c.op.errorf("zero-divisor", "integer divisor B holds a zero; the result is undefined")
+			}
+			return c.op.errorf(sonnxrule.DivZero, "integer divisor B holds a zero; the result is undefined")
 		}
 	}
 	return nil

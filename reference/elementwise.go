@@ -342,6 +342,9 @@ func (e elementwiseOp) binary(f func(c call, a, b scalar) scalar) ops.Kernel {
 		if b.DataType() != a.DataType() {
 			return nil, op.errorf("type", "B of type %v must have A's type %v", b.DataType(), a.DataType())
 		}
+		if err := sameShapesSONNX(opt, op, a.DataType(), []string{"A", "B"}, a, b); err != nil {
+			return nil, err
+		}
 		if n.Version < e.legacyBefore {
 			if b, err = legacyBroadcast(op, n, a, b); err != nil {
 				return nil, err

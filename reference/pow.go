@@ -7,12 +7,18 @@
 // An integer base to an integral exponent is the exact power, wrapping
 // (numpy's integer power); to a negative one, 1/x^n truncated; to a
 // fractional one, the real power truncated and saturated.
+//
+// SONNX's Pow (based on Pow 15; its informal specification names the
+// inputs A and B): "Tensors A, B, and C must have the same type" (B [C2]),
+// "for all index i, B[i] >= 0" for integers (B [C3]), and one shape for A,
+// B and C (A [C1]).
 
 package reference
 
 import (
 	"math"
 
+	"github.com/onnxshape/onnxshape/internal/sonnxrule"
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -36,6 +42,9 @@ func init() {
 		}
 		if n.Version < 12 && y.DataType() != x.DataType() {
 			return nil, op.errorf("type", "Y of type %v must have X's type %v", y.DataType(), x.DataType())
+		}
+		if err := powSONNX(opt, op, x, y); err != nil {
+			return nil, err
 		}
 		if n.Version < 7 {
 			if y, err = legacyBroadcast(op, n, x, y); err != nil {
@@ -75,4 +84,22 @@ func power(base scalar, e float64) scalar {
 		x *= x
 	}
 	return signedOf(p)
+}
+
+// powSONNX checks, under the SONNX profile, B [C2], B [C3] and A [C1].
+func powSONNX(opt *ops.Options, op opRef, x, y *tensor.Tensor) error {
+	if !sonnx(opt) {
+		return nil
+	}
+	if y.DataType() != x.DataType() {
+		return op.errorf(sonnxrule.PowType, "B (Y) of type %v must have A's (X's) type %v", y.DataType(), x.DataType())
+	}
+	if y.DataType().IsInteger() {
+		for k := range y.Len() {
+			if v := elementAt(y, k); v.kind == signedKind && v.i < 0 {
+				return op.errorf(sonnxrule.PowNegative, "the integer exponent B (Y) holds %d at %d", v.i, k)
+			}
+		}
+	}
+	return sameShapesSONNX(opt, op, x.DataType(), []string{"A (X)", "B (Y)"}, x, y)
 }

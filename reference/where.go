@@ -31,6 +31,10 @@ func init() {
 		if y.DataType() != x.DataType() {
 			return nil, op.errorf("type", "Y of type %v must have X's type %v", y.DataType(), x.DataType())
 		}
+		// SONNX's Where (based on Where 16): condition [C1], no broadcasting.
+		if err := sameShapesSONNX(opt, op, x.DataType(), []string{"condition", "X", "Y"}, cond, x, y); err != nil {
+			return nil, err
+		}
 		out, err := elementwiseN(opt, op, x.DataType(), func(v []scalar) scalar {
 			if v[0].b {
 				return v[1]

@@ -28,7 +28,7 @@ func unsqueezeAxesInputFile(t *testing.T) string {
 		return &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: &pb.TypeProto_Tensor{ElemType: proto.Int32(int32(dt)), Shape: shape}}}
 	}
 	m := &pb.ModelProto{
-		IrVersion:   proto.Int64(10),
+		IrVersion:   proto.Int64(13),
 		OpsetImport: []*pb.OperatorSetIdProto{{Version: proto.Int64(25)}},
 		Graph: &pb.GraphProto{
 			Name: proto.String("unsqueeze"),

@@ -24,7 +24,7 @@ type Dense[T float32 | float64] struct {
 
 // DenseScores sets Scores to Q K^T, one gemm a batch and head.
 func DenseScores[T float32 | float64](cfg Config, p *Dense[T]) error {
-	return p.heads(cfg, p.HeadK*(p.KVSeq+gemmPanel), p.QSeq*p.KVSeq*p.HeadK, func(w headWork[T]) error {
+	return p.heads(cfg, p.QSeq*p.KVSeq*p.HeadK, func(w headWork[T]) error {
 		return gemmT(w.gcfg, false, true, p.QSeq, p.KVSeq, p.HeadK, 1, w.q, p.HeadK, w.k, p.HeadK, 0, w.s, p.KVSeq)
 	})
 }
@@ -32,7 +32,7 @@ func DenseScores[T float32 | float64](cfg Config, p *Dense[T]) error {
 // DenseValues sets Y to Scores V (the probabilities times the values);
 // Q and K may be nil by then.
 func DenseValues[T float32 | float64](cfg Config, p *Dense[T]) error {
-	return p.heads(cfg, p.KVSeq*(p.HeadV+gemmPanel), p.QSeq*p.KVSeq*p.HeadV, func(w headWork[T]) error {
+	return p.heads(cfg, p.QSeq*p.KVSeq*p.HeadV, func(w headWork[T]) error {
 		return gemmT(w.gcfg, false, false, p.QSeq, p.HeadV, p.KVSeq, 1, w.s, p.KVSeq, w.v, p.HeadV, 0, w.y, p.HeadV)
 	})
 }
@@ -90,18 +90,15 @@ type headWork[T float32 | float64] struct {
 // each worker charges packing bytes of gemm scratch once (gemm packs at
 // most its B, in buffers it pools) and the context is checked between
 // heads.
-func (p *Dense[T]) heads(cfg Config, packing, work int, f func(headWork[T]) error) error {
+func (p *Dense[T]) heads(cfg Config, work int, f func(headWork[T]) error) error {
 	n := p.Batch * p.QHeads
 	if n == 0 || p.QSeq == 0 {
 		return nil
 	}
-	var zero T
+	// The products charge their packing scratch through one account:
+	// the most the workers hold at once, not once a product.
+	scratch := new(gemm.Scratch)
 	return parallel.Range(cfg.Ctx, cfg.Threads, n, n*work, func(lo, hi int) error {
-		if cfg.Charge != nil {
-			if err := cfg.Charge(int64(packing) * int64(sizeOf(zero))); err != nil {
-				return err
-			}
-		}
 		for item := lo; item < hi; item++ {
 			if cfg.Ctx != nil {
 				if err := cfg.Ctx.Err(); err != nil {
@@ -111,7 +108,7 @@ func (p *Dense[T]) heads(cfg Config, packing, work int, f func(headWork[T]) erro
 			b, h := item/p.QHeads, item%p.QHeads
 			kvh := b*p.KVHeads + h/(p.QHeads/p.KVHeads)
 			bh := b*p.QHeads + h
-			w := headWork[T]{gcfg: gemm.Config{Ctx: cfg.Ctx, Threads: 1}, batch: b, head: h,
+			w := headWork[T]{gcfg: gemm.Config{Ctx: cfg.Ctx, Threads: 1, Charge: cfg.Charge, Scratch: scratch}, batch: b, head: h,
 				s: p.Scores[bh*p.QSeq*p.KVSeq:][:p.QSeq*p.KVSeq]}
 			if p.Q != nil && p.K != nil {
 				w.q = p.Q[bh*p.QSeq*p.HeadK:][:p.QSeq*p.HeadK]
