@@ -142,13 +142,33 @@ func floatToIntCast(dst, src *tensor.Tensor, lo, hi int) bool {
 	case tensor.Int64:
 		truncFrom(movement.AsElems[int64](d)[lo:hi], src, lo, hi)
 	case tensor.Int16, tensor.Uint16:
-		truncFrom(movement.AsElems[uint16](d)[lo:hi], src, lo, hi)
+		out := movement.AsElems[uint16](d)[lo:hi]
+		if sdt == tensor.Float {
+			f32sToNarrow(out, movement.AsElems[float32](src.Bytes())[lo:hi])
+			return true
+		}
+		truncFrom(out, src, lo, hi)
 	case tensor.Int8, tensor.Uint8:
+		if sdt == tensor.Float {
+			f32sToNarrow(d[lo:hi], movement.AsElems[float32](src.Bytes())[lo:hi])
+			return true
+		}
 		truncFrom(d[lo:hi], src, lo, hi)
 	default:
 		return false
 	}
 	return true
+}
+
+// f32sToNarrow is f32sToI32s for 8- and 16-bit targets.
+func f32sToNarrow[D uint8 | uint16](d []D, s []float32) {
+	d = d[:len(s)]
+	for i := 0; i < len(s); {
+		i += f32sToNarrowVector(d[i:], s[i:])
+		for end := min(i+8, len(s)); i < end; i++ {
+			d[i] = D(floatToInt(float64(s[i]), false))
+		}
+	}
 }
 
 // truncFrom writes the low bits of floatToInt of elements [lo, hi) of the

@@ -6,10 +6,11 @@ import (
 	"testing"
 )
 
-// f32sToI32s (vector where it agrees) gives floatToInt's low 32 bits for
+// f32sToI32s and f32sToNarrow (vector where they agree) give floatToInt's
+// low 32, 16 and 8 bits for
 // every element: ordinary values, NaN, infinities, the int32 and int64
 // bounds and what lies past them, at every position of a block of eight.
-func TestF32sToI32sIsFloatToInt(t *testing.T) {
+func TestF32sToIntsIsFloatToInt(t *testing.T) {
 	specials := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), -0x1p31, 0x1p31, -0x1p31 - 256,
 		0x1p31 + 256, 0x1p40, -0x1p40, 0x1p63, -0x1p63, 0x1p64, -0.99, 0.99, -0, 2147483520, -2147483520}
 	r := rand.New(rand.NewPCG(1, 26))
@@ -24,9 +25,13 @@ func TestF32sToI32sIsFloatToInt(t *testing.T) {
 			}
 			d := make([]uint32, n)
 			f32sToI32s(d, s)
+			d16, d8 := make([]uint16, n), make([]uint8, n)
+			f32sToNarrow(d16, s)
+			f32sToNarrow(d8, s)
 			for i, x := range s {
-				if want := uint32(floatToInt(float64(x), false)); d[i] != want {
-					t.Fatalf("n %d: element %d, %v: got %#x, want %#x", n, i, x, d[i], want)
+				want := uint32(floatToInt(float64(x), false))
+				if d[i] != want || d16[i] != uint16(want) || d8[i] != uint8(want) {
+					t.Fatalf("n %d: element %d, %v: got %#x, %#x, %#x, want %#x", n, i, x, d[i], d16[i], d8[i], want)
 				}
 			}
 		}
