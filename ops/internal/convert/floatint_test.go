@@ -7,9 +7,9 @@ import (
 )
 
 // f32sToI32s and f32sToNarrow (vector where they agree) give floatToInt's
-// low 32, 16 and 8 bits for
-// every element: ordinary values, NaN, infinities, the int32 and int64
-// bounds and what lies past them, at every position of a block of eight.
+// low 32, 16 and 8 bits for every element: ordinary values, NaN,
+// infinities, the int32 and int64 bounds and what lies past them, at every
+// position of a block of eight.
 func TestF32sToIntsIsFloatToInt(t *testing.T) {
 	specials := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), -0x1p31, 0x1p31, -0x1p31 - 256,
 		0x1p31 + 256, 0x1p40, -0x1p40, 0x1p63, -0x1p63, 0x1p64, -0.99, 0.99, -0, 2147483520, -2147483520}
