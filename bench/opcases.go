@@ -260,10 +260,6 @@ func uint8Scalar(name string, v uint8) named {
 	return named{name, tensor.Scalar(v)}
 }
 
-func attrFloat(name string, v float32) *pb.AttributeProto {
-	return &pb.AttributeProto{Name: proto.String(name), Type: pb.AttributeProto_FLOAT.Enum(), F: proto.Float32(v)}
-}
-
 func attrs(a ...*pb.AttributeProto) []*pb.AttributeProto { return a }
 
 func ints64(v ...int) []int64 {
