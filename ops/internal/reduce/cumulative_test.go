@@ -8,7 +8,8 @@ import (
 
 // The row walk (Inner 1) gives the bits of the row-by-row walk: the data
 // as one column of an [outer, n, 2] block (both columns the same) takes
-// the general path.
+// the general path. Any two NaNs are alike: the compiler may swap the
+// operands of an addition, and x86 keeps the first one's payload.
 func TestCumulativeRowIsTheColumnWalk(t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 26))
 	specials := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1))}
@@ -36,8 +37,9 @@ func TestCumulativeRowIsTheColumnWalk(t *testing.T) {
 						t.Fatal(err)
 					}
 					for i, v := range got {
-						if math.Float32bits(v) != math.Float32bits(want[2*i]) {
-							t.Fatalf("n %d product %v exclusive %v reverse %v: element %d: %v, want %v", n, product, exclusive, reverse, i, v, want[2*i])
+						w := want[2*i]
+						if math.Float32bits(v) != math.Float32bits(w) && !(v != v && w != w) {
+							t.Fatalf("n %d product %v exclusive %v reverse %v: element %d: %v, want %v", n, product, exclusive, reverse, i, v, w)
 						}
 					}
 				}
