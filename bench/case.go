@@ -16,6 +16,9 @@ type Case struct {
 	Name  string // the folder's name
 	Dir   string
 	Model *pb.ModelProto
+	// Bytes, when set, is the encoded model of a case built in memory
+	// (OperatorCases), which has no Dir.
+	Bytes []byte
 	// InputNames are the graph inputs that are not initializers, in the
 	// model's order: input_K.pb holds the K-th.
 	InputNames []string

@@ -474,6 +474,11 @@ func (c caseSpec) model(name string) (*pb.ModelProto, error) {
 		g.Initializer = append(g.Initializer, tp)
 	}
 	for _, out := range c.outputs {
+		if out.shape == nil {
+			// To be learnt (OpCase.Case): a name only.
+			g.Output = append(g.Output, &pb.ValueInfoProto{Name: proto.String(out.name)})
+			continue
+		}
 		g.Output = append(g.Output, onnx.TensorValueInfo(out.name, out.dt, out.shape))
 	}
 	return &pb.ModelProto{

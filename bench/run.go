@@ -73,7 +73,11 @@ type Runner struct {
 // NewRunner loads the case's model; an error shows in Run and Result.
 func NewRunner(c *Case, o RunOptions) *Runner {
 	r := &Runner{c: c, o: o, ro: &graph.RunOptions{Threads: o.Threads}}
-	r.m, r.err = graph.Load(c.ModelPath())
+	if c.Bytes != nil {
+		r.m, r.err = graph.LoadBytes(c.Bytes, "")
+	} else {
+		r.m, r.err = graph.Load(c.ModelPath())
+	}
 	if o.Pool {
 		r.ro.Pool = graph.NewPool()
 	}

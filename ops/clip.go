@@ -15,6 +15,7 @@ package ops
 import (
 	"math"
 
+	"github.com/onnxshape/onnxshape/ops/internal/clamp"
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -100,9 +101,11 @@ func clipKernel(n *Node, dt tensor.DataType, lo, hi *tensor.Tensor) (unaryKernel
 	}
 	switch dt {
 	case tensor.Float:
-		return clipSpan(boundOf(lo, float32(math.Inf(-1))), boundOf(hi, float32(math.Inf(1)))), nil
+		l, h := boundOf(lo, float32(math.Inf(-1))), boundOf(hi, float32(math.Inf(1)))
+		return unarySpan[float32, float32](func(o, a []float32) { clamp.Float32(o, a[:len(o)], l, h) }), nil
 	case tensor.Double:
-		return clipSpan(boundOf(lo, math.Inf(-1)), boundOf(hi, math.Inf(1))), nil
+		l, h := boundOf(lo, math.Inf(-1)), boundOf(hi, math.Inf(1))
+		return unarySpan[float64, float64](func(o, a []float64) { clamp.Float64(o, a[:len(o)], l, h) }), nil
 	case tensor.Float16, tensor.BFloat16:
 		bf16 := dt == tensor.BFloat16
 		l, h := float32(math.Inf(-1)), float32(math.Inf(1))

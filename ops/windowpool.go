@@ -165,8 +165,18 @@ func windowPool2D[A float32 | float64](in, out []A, w *poolWindows, divisors [][
 			terms = make([]A, len(in))
 		}
 		terms = terms[:len(in)]
-		for i, v := range in {
-			terms[i] = A(math.Pow(math.Abs(float64(v)), wp.p))
+		if t32, ok := any(terms).([]float32); ok && wp.p == 2 {
+			// The float64 square of a float32 is exact (48 significant
+			// bits), and math.Pow(a, 2) gives it; rounded to float32 it is
+			// the float32 product v*v, one rounding of the same value (a
+			// NaN may keep another payload, which no check tells apart).
+			for i, v := range any(in).([]float32) {
+				t32[i] = v * v
+			}
+		} else {
+			for i, v := range in {
+				terms[i] = A(math.Pow(math.Abs(float64(v)), wp.p))
+			}
 		}
 		in = terms
 	}

@@ -230,7 +230,12 @@ func newORT(c *bench.Case, threads int) (run func() error, outputs []ort.Value, 
 			return nil, nil, destroy, set
 		}
 	}
-	s, err := ort.NewDynamicAdvancedSession(c.ModelPath(), c.InputNames, c.OutputNames, so)
+	var s *ort.DynamicAdvancedSession
+	if c.Bytes != nil {
+		s, err = ort.NewDynamicAdvancedSessionWithONNXData(c.Bytes, c.InputNames, c.OutputNames, so)
+	} else {
+		s, err = ort.NewDynamicAdvancedSession(c.ModelPath(), c.InputNames, c.OutputNames, so)
+	}
 	if err != nil {
 		return nil, nil, destroy, err
 	}
@@ -252,7 +257,9 @@ func newORT(c *bench.Case, threads int) (run func() error, outputs []ort.Value, 
 	for i := range outputs {
 		dt, shape, ok := c.Output(i)
 		if !ok {
-			return nil, nil, destroy, fmt.Errorf("output %s has no fixed shape in the model", c.OutputNames[i])
+			// onnxruntime allocates it in the first run, and the runs
+			// after write into it.
+			continue
 		}
 		v, err := ortTensor(tensor.MustNew(dt, shape...))
 		if err != nil {
@@ -276,6 +283,25 @@ func ortTensor(t *tensor.Tensor) (ort.Value, error) {
 	case tensor.Int64:
 		v, _ := tensor.Data[int64](t)
 		return ort.NewTensor(shape, v)
+	case tensor.Double:
+		v, _ := tensor.Data[float64](t)
+		return ort.NewTensor(shape, v)
+	case tensor.Int32:
+		v, _ := tensor.Data[int32](t)
+		return ort.NewTensor(shape, v)
+	case tensor.Uint32:
+		v, _ := tensor.Data[uint32](t)
+		return ort.NewTensor(shape, v)
+	case tensor.Int8:
+		v, _ := tensor.Data[int8](t)
+		return ort.NewTensor(shape, v)
+	case tensor.Uint8:
+		v, _ := tensor.Data[uint8](t)
+		return ort.NewTensor(shape, v)
+	case tensor.BFloat16:
+		return ort.NewCustomDataTensor(shape, t.Bytes(), ort.TensorElementDataTypeBFloat16)
+	case tensor.Float8E4M3FN:
+		return ort.NewCustomDataTensor(shape, t.Bytes(), ort.TensorElementDataTypeFloat8E4M3FN)
 	case tensor.Bool: // one byte per element, 0 or 1, as onnxruntime's bool
 		return ort.NewCustomDataTensor(shape, t.Bytes(), ort.TensorElementDataTypeBool)
 	case tensor.Float16: // IEEE half bits, as onnxruntime's float16
@@ -336,6 +362,23 @@ func compare(mine *tensor.Tensor, theirs ort.Value) string {
 		return countMismatches(got, th.GetData(), func(a, b int64) (bool, float64) {
 			return a == b, math.Abs(float64(a - b))
 		})
+	case *ort.Tensor[float64]:
+		got, _ := tensor.Data[float64](mine)
+		return countMismatches(got, th.GetData(), func(a, b float64) (bool, float64) {
+			if a == b || (a != a && b != b) {
+				return true, 0
+			}
+			d := math.Abs(a - b)
+			return d <= 1e-5+1e-4*math.Abs(b), d
+		})
+	case *ort.Tensor[int32]:
+		return exact(mine, th.GetData())
+	case *ort.Tensor[uint32]:
+		return exact(mine, th.GetData())
+	case *ort.Tensor[int8]:
+		return exact(mine, th.GetData())
+	case *ort.Tensor[uint8]:
+		return exact(mine, th.GetData())
 	case *ort.CustomDataTensor:
 		// Bool and float16 (Cast's rounding is exact): the same bytes;
 		// any two float16 NaNs are alike.
@@ -352,6 +395,15 @@ func compare(mine *tensor.Tensor, theirs ort.Value) string {
 		})
 	}
 	return "type not compared"
+}
+
+// exact compares integers exactly.
+func exact[E int32 | uint32 | int8 | uint8](mine *tensor.Tensor, want []E) string {
+	got, err := tensor.Data[E](mine)
+	if err != nil {
+		return "type " + mine.DataType().String() + ", onnxruntime another"
+	}
+	return countMismatches(got, want, func(a, b E) (bool, float64) { return a == b, math.Abs(float64(a) - float64(b)) })
 }
 
 // countMismatches describes where got and want differ: how many elements,

@@ -66,7 +66,7 @@ func Into(dst, src *tensor.Tensor, lo, hi int, o Options) error {
 		f16sToF32s(movement.AsElems[uint32](dst.Bytes())[lo:hi], movement.AsElems[uint16](src.Bytes())[lo:hi])
 		return nil
 	}
-	if directCast(dst, src, lo, hi) {
+	if directCast(dst, src, lo, hi) || floatToIntCast(dst, src, lo, hi) {
 		return nil
 	}
 	if sdt.IsFloat() {
@@ -119,6 +119,83 @@ func directCast(dst, src *tensor.Tensor, lo, hi int) bool {
 		return castFrom(movement.AsElems[uint64](s)[lo:hi], dst, lo)
 	}
 	return false
+}
+
+// floatToIntCast converts float32 or float64 to the integer types but
+// uint64 as EncodeFloats does (floatToInt, then the low bits), without the
+// float64 buffer, reporting false for the other pairs. float32 to
+// int32/uint32 goes eight at a time where the processor can.
+func floatToIntCast(dst, src *tensor.Tensor, lo, hi int) bool {
+	sdt, ddt := src.DataType(), dst.DataType()
+	if sdt != tensor.Float && sdt != tensor.Double {
+		return false
+	}
+	d := dst.Bytes()
+	switch ddt {
+	case tensor.Int32, tensor.Uint32:
+		out := movement.AsElems[uint32](d)[lo:hi]
+		if sdt == tensor.Float {
+			f32sToI32s(out, movement.AsElems[float32](src.Bytes())[lo:hi])
+			return true
+		}
+		truncFrom(out, src, lo, hi)
+	case tensor.Int64:
+		truncFrom(movement.AsElems[int64](d)[lo:hi], src, lo, hi)
+	case tensor.Int16, tensor.Uint16:
+		out := movement.AsElems[uint16](d)[lo:hi]
+		if sdt == tensor.Float {
+			f32sToNarrow(out, movement.AsElems[float32](src.Bytes())[lo:hi])
+			return true
+		}
+		truncFrom(out, src, lo, hi)
+	case tensor.Int8, tensor.Uint8:
+		if sdt == tensor.Float {
+			f32sToNarrow(d[lo:hi], movement.AsElems[float32](src.Bytes())[lo:hi])
+			return true
+		}
+		truncFrom(d[lo:hi], src, lo, hi)
+	default:
+		return false
+	}
+	return true
+}
+
+// f32sToNarrow is f32sToI32s for 8- and 16-bit targets.
+func f32sToNarrow[D uint8 | uint16](d []D, s []float32) {
+	d = d[:len(s)]
+	for i := 0; i < len(s); {
+		i += f32sToNarrowVector(d[i:], s[i:])
+		for end := min(i+8, len(s)); i < end; i++ {
+			d[i] = D(floatToInt(float64(s[i]), false))
+		}
+	}
+}
+
+// truncFrom writes the low bits of floatToInt of elements [lo, hi) of the
+// float32 or float64 tensor src into d.
+func truncFrom[D uint8 | uint16 | uint32 | int64](d []D, src *tensor.Tensor, lo, hi int) {
+	if src.DataType() == tensor.Float {
+		for i, x := range movement.AsElems[float32](src.Bytes())[lo:hi] {
+			d[i] = D(floatToInt(float64(x), false))
+		}
+		return
+	}
+	for i, x := range movement.AsElems[float64](src.Bytes())[lo:hi] {
+		d[i] = D(floatToInt(x, false))
+	}
+}
+
+// f32sToI32s is truncFrom for float32 to int32 or uint32: the vector
+// conversion where it agrees with floatToInt, one element at a time for a
+// block of eight where it may not, and for the tail.
+func f32sToI32s(d []uint32, s []float32) {
+	d = d[:len(s)]
+	for i := 0; i < len(s); {
+		i += f32sToI32sVector(d[i:], s[i:])
+		for end := min(i+8, len(s)); i < end; i++ {
+			d[i] = uint32(floatToInt(float64(s[i]), false))
+		}
+	}
 }
 
 type goNumber interface {

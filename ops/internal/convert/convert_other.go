@@ -7,3 +7,9 @@ func f32sToF16sVector(d []uint16, s []uint32) int { return 0 }
 
 // f16AlignHead: no streaming stores here, no head to align.
 func f16AlignHead(d []uint16) int { return 0 }
+
+// f32sToI32sVector has no vector form here: f32sToI32s's loop does it all.
+func f32sToI32sVector(d []uint32, s []float32) int { return 0 }
+
+// f32sToNarrowVector has no vector form here.
+func f32sToNarrowVector[D uint8 | uint16](d []D, s []float32) int { return 0 }

@@ -22,6 +22,14 @@ func runCumulative[A Number](l Layout, x, y []A, exclusive, reverse, product boo
 	if n == 0 || inner == 0 {
 		return nil
 	}
+	if inner == 1 {
+		return par(l.Outer, l.Outer*n, func(lo, hi int) error {
+			for o := lo; o < hi; o++ {
+				cumulativeRow(x[o*n:(o+1)*n], y[o*n:(o+1)*n], exclusive, reverse, product)
+			}
+			return nil
+		})
+	}
 	return par(l.Outer, l.Outer*n*inner, func(lo, hi int) error {
 		for o := lo; o < hi; o++ {
 			in, out := x[o*n*inner:(o+1)*n*inner], y[o*n*inner:(o+1)*n*inner]
@@ -63,4 +71,39 @@ func runCumulative[A Number](l Layout, x, y []A, exclusive, reverse, product boo
 		}
 		return nil
 	})
+}
+
+// cumulativeRow is runCumulative's walk over one contiguous row (Inner 1)
+// with the same operations in the same order: the first output is the
+// first input (or the identity, exclusive), each next one the one before
+// combined with the input that enters it.
+func cumulativeRow[A Number](in, out []A, exclusive, reverse, product bool) {
+	n := len(in)
+	out = out[:n]
+	first, step := 0, 1
+	if reverse {
+		first, step = n-1, -1
+	}
+	var acc A
+	switch {
+	case !exclusive:
+		acc = in[first]
+	case product:
+		acc = 1
+	}
+	out[first] = acc
+	i := first
+	for range n - 1 {
+		enter := i + step // the input that enters the next output
+		if exclusive {
+			enter = i
+		}
+		i += step
+		if product {
+			acc *= in[enter]
+		} else {
+			acc += in[enter]
+		}
+		out[i] = acc
+	}
 }

@@ -72,9 +72,7 @@ func sumColumnsOf[A Number](in []A, n, inner, c0 int, out, parts []A, term func(
 		p := parts[(i%lanes)*w : (i%lanes+1)*w]
 		row := in[i*inner+c0 : i*inner+c0+w]
 		if term == nil {
-			for j, v := range row {
-				p[j] += v
-			}
+			addRow(p, row)
 			continue
 		}
 		for j, v := range row {

@@ -366,6 +366,10 @@ func mOf[A Number](m []A, j int) A {
 
 // addRow adds row into acc, element by element.
 func addRow[A Number](acc, row []A) {
+	if a, ok := any(acc).([]float32); ok {
+		addRowF32(a, any(row).([]float32))
+		return
+	}
 	row = row[:len(acc)]
 	for j, v := range row {
 		acc[j] += v

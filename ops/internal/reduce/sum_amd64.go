@@ -47,3 +47,23 @@ func rowSumsAVX512(x *float32, n, rows int, sums *float32)
 
 //go:noescape
 func rowSumsAVX2(x *float32, n, rows int, sums *float32, masks *[32]int32)
+
+// haveAddAVX picks addRowF32's vector loop.
+var haveAddAVX = cpu.X86.HasAVX
+
+//go:noescape
+func addRowsAVX(acc, row *float32, n int)
+
+// addRowF32 is addRow for float32: acc[j] += row[j], thirty-two at a time
+// where the processor has AVX (each element's addition is the same one).
+func addRowF32(acc, row []float32) {
+	n := len(acc) &^ 31
+	if haveAddAVX && n > 0 {
+		_ = row[n-1]
+		addRowsAVX(&acc[0], &row[0], n)
+	}
+	row = row[:len(acc)]
+	for j := n; j < len(acc); j++ {
+		acc[j] += row[j]
+	}
+}

@@ -95,3 +95,36 @@ tree2:
 	JNZ  row2
 	VZEROUPPER
 	RET
+
+// func addRowsAVX(acc, row *float32, n int)
+//
+// acc[j] += row[j] for j < n (a multiple of 32): each element's one
+// addition, as addRow does, thirty-two at a time.
+TEXT ·addRowsAVX(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ row+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHLQ $2, CX
+	XORQ AX, AX
+
+addrow:
+	CMPQ    AX, CX
+	JAE     addrowdone
+	VMOVUPS (DI)(AX*1), Y0
+	VMOVUPS 32(DI)(AX*1), Y1
+	VMOVUPS 64(DI)(AX*1), Y2
+	VMOVUPS 96(DI)(AX*1), Y3
+	VADDPS  (SI)(AX*1), Y0, Y0
+	VADDPS  32(SI)(AX*1), Y1, Y1
+	VADDPS  64(SI)(AX*1), Y2, Y2
+	VADDPS  96(SI)(AX*1), Y3, Y3
+	VMOVUPS Y0, (DI)(AX*1)
+	VMOVUPS Y1, 32(DI)(AX*1)
+	VMOVUPS Y2, 64(DI)(AX*1)
+	VMOVUPS Y3, 96(DI)(AX*1)
+	ADDQ    $128, AX
+	JMP     addrow
+
+addrowdone:
+	VZEROUPPER
+	RET

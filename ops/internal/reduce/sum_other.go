@@ -9,3 +9,11 @@ func rowSumsF32(x []float32, n int, sums []float32, mean bool) {
 		sums[r] = meanOf(sumRow(x[r*n:(r+1)*n]), n, mean)
 	}
 }
+
+// addRowF32 is addRow for float32.
+func addRowF32(acc, row []float32) {
+	row = row[:len(acc)]
+	for j, v := range row {
+		acc[j] += v
+	}
+}
