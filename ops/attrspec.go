@@ -27,9 +27,14 @@ var attrRegistry = struct {
 // every version; an operator that takes none calls it with no spec, so that
 // "declared, none" differs from "not declared".
 func declareAttrs(name string, specs ...AttrSpec) {
+	declareDomainAttrs("", name, specs...)
+}
+
+// declareDomainAttrs is declareAttrs for an operator of another domain.
+func declareDomainAttrs(domain, name string, specs ...AttrSpec) {
 	attrRegistry.Lock()
 	defer attrRegistry.Unlock()
-	k := key("", name)
+	k := key(domain, name)
 	attrRegistry.byName[k] = append(append([]AttrSpec{}, attrRegistry.byName[k]...), specs...)
 	if attrRegistry.byName[k] == nil {
 		attrRegistry.byName[k] = []AttrSpec{}

@@ -102,12 +102,28 @@ func key(domain, name string) string {
 
 // register adds one kernel for each since-version in versions.
 func register(name string, versions []int, inputs, outputs [2]int, run Kernel) {
+	registerDomain("", name, versions, inputs, outputs, run)
+}
+
+// Domains other than the default one that operators register in.
+const (
+	domainML       = "ai.onnx.ml"
+	domainTraining = "ai.onnx.preview.training"
+)
+
+// registerDomain is register for an operator of another domain (ai.onnx.ml,
+// ai.onnx.preview.training): its versions are those of its domain's opset.
+func registerDomain(domain, name string, versions []int, inputs, outputs [2]int, run Kernel) {
 	registry.Lock()
 	defer registry.Unlock()
-	k := key("", name)
-	params, prepares := preparable[name]
+	k := key(domain, name)
+	var params []int
+	prepares := false
+	if domain == "" {
+		params, prepares = preparable[name]
+	}
 	for _, v := range versions {
-		registry.byName[k] = append(registry.byName[k], &Schema{Name: name, Since: v, Inputs: inputs, Outputs: outputs, Run: nilSafe(opRef{name, v}, run),
+		registry.byName[k] = append(registry.byName[k], &Schema{Domain: domain, Name: name, Since: v, Inputs: inputs, Outputs: outputs, Run: nilSafe(opRef{name, v}, run),
 			params: params, prepares: prepares})
 	}
 	sort.Slice(registry.byName[k], func(i, j int) bool { return registry.byName[k][i].Since < registry.byName[k][j].Since })

@@ -45,12 +45,21 @@ import (
 
 var kernels = struct {
 	sync.RWMutex
-	byName map[string]map[int]ops.Kernel // operator -> since-version -> kernel
+	byName map[string]map[int]ops.Kernel // [domain/]operator -> since-version -> kernel
 }{byName: map[string]map[int]ops.Kernel{}}
 
 // register adds kernel k for operator name (default domain) at each of the
 // since-versions listed: the same versions package ops registers.
 func register(name string, versions []int, k ops.Kernel) {
+	registerDomain("", name, versions, k)
+}
+
+// registerDomain is register for an operator of another domain
+// (ai.onnx.ml, ai.onnx.preview.training), at its domain's versions.
+func registerDomain(domain, name string, versions []int, k ops.Kernel) {
+	if domain != "" {
+		name = domain + "/" + name
+	}
 	kernels.Lock()
 	defer kernels.Unlock()
 	if kernels.byName[name] == nil {
@@ -61,11 +70,12 @@ func register(name string, versions []int, k ops.Kernel) {
 	}
 }
 
-// Kernel returns the reference kernel of operator name (default domain) at
-// since-version since, and whether there is one.
+// Kernel returns the reference kernel of operator name of domain ("" or
+// "ai.onnx" for the default one) at since-version since, and whether
+// there is one.
 func Kernel(domain, name string, since int) (ops.Kernel, bool) {
 	if domain != "" && domain != "ai.onnx" {
-		return nil, false
+		name = domain + "/" + name
 	}
 	kernels.RLock()
 	defer kernels.RUnlock()
