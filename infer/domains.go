@@ -12,6 +12,7 @@ func init() {
 		"ai.onnx.preview.training.Momentum")
 	register(labelEncoderRule, "ai.onnx.ml.LabelEncoder")
 	register(unary(nil), "ai.onnx.ml.Binarizer")
+	register(arrayFeatureExtractorRule, "ai.onnx.ml.ArrayFeatureExtractor")
 	register(stringNormalizerRule, "StringNormalizer")
 	register(tfIdfRule, "TfIdfVectorizer")
 	register(dftRule, "DFT")
@@ -251,4 +252,25 @@ func imageDecoderRule(c *call, in []*Value) ([]*Value, error) {
 		ch = Const(1)
 	}
 	return []*Value{ranked(tensor.Uint8, []Dim{c.fresh(), c.fresh(), ch})}, nil
+}
+
+// arrayFeatureExtractorRule: X's shape with the last axis the number of
+// indices in Y; a 1-D X gives [1, that].
+func arrayFeatureExtractorRule(c *call, in []*Value) ([]*Value, error) {
+	x, y := input(in, 0), input(in, 1)
+	dt := typeOf(in, 0)
+	if x.Rank() < 1 {
+		return []*Value{Unknown(dt)}, nil
+	}
+	count := c.fresh()
+	if y.Rank() >= 0 {
+		count = Const(1)
+		for _, d := range y.Shape {
+			count = count.Mul(d)
+		}
+	}
+	if x.Rank() == 1 {
+		return []*Value{ranked(dt, []Dim{Const(1), count})}, nil
+	}
+	return []*Value{ranked(dt, append(append([]Dim{}, x.Shape[:x.Rank()-1]...), count))}, nil
 }

@@ -613,9 +613,9 @@ func randResize(r *rand.Rand, v int) (n *ops.Node, x, scales, sizes *tensor.Tens
 // engines disagree.
 func compareEngines(t *testing.T, p ops.Profile, n *ops.Node, in []tensor.Value) bool {
 	t.Helper()
-	s, err := ops.Lookup("", n.OpType, max(n.Version, 1))
+	s, err := ops.Lookup(n.Domain, n.OpType, max(n.Version, 1))
 	if err != nil {
-		s, err = ops.Lookup("", n.OpType, 25)
+		s, err = ops.Lookup(n.Domain, n.OpType, 25)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -624,7 +624,7 @@ func compareEngines(t *testing.T, p ops.Profile, n *ops.Node, in []tensor.Value)
 	if n.NumOutputs == 0 {
 		n.NumOutputs = 1
 	}
-	ref, _ := reference.Kernel("", n.OpType, s.Since)
+	ref, _ := reference.Kernel(n.Domain, n.OpType, s.Since)
 	opt := &ops.Options{Profile: p, MaxTensorBytes: 1 << 22}
 	fastOut, fastErr := s.Run(opt, n, in)
 	refOut, refErr := ref(opt, n, in)

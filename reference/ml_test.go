@@ -1,0 +1,211 @@
+package reference_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// Random nodes of the operators of the ai.onnx.ml and
+// ai.onnx.preview.training domains, for TestEnginesAgreeOnRandomValidNodes.
+// The training optimizers and the ml operators compute in float64 and
+// round once in both engines: they agree bit for bit.
+
+const (
+	mlDomain       = "ai.onnx.ml"
+	trainingDomain = "ai.onnx.preview.training"
+)
+
+func attrFloat(v float32) ops.Attribute { return ops.Attribute{Type: ops.AttrFloat, Float: v} }
+
+func attrFloats(v ...float32) ops.Attribute {
+	return ops.Attribute{Type: ops.AttrFloats, Floats: append([]float32{}, v...)}
+}
+
+func attrStrs(v ...string) ops.Attribute {
+	return ops.Attribute{Type: ops.AttrStrings, Strings: append([]string{}, v...)}
+}
+
+// optimizerGenerator draws an optimizer node of lists lists (X, G and the
+// states) over 1 to 3 tensors, its attributes set by attrs.
+func optimizerGenerator(name string, lists int, attrs func(r *rand.Rand, a map[string]ops.Attribute)) func(r *rand.Rand) (*ops.Node, []tensor.Value) {
+	return func(r *rand.Rand) (*ops.Node, []tensor.Value) {
+		count := 1 + r.IntN(3)
+		dt := []tensor.DataType{tensor.Float, tensor.Double}[r.IntN(2)]
+		n := &ops.Node{OpType: name, Domain: trainingDomain, Version: 1, NumOutputs: (lists - 1) * count, Attrs: map[string]ops.Attribute{}}
+		attrs(r, n.Attrs)
+		rate := randTensor(r, dt, nil, 0, 0.5, false)
+		in := []tensor.Value{rate, tensor.Scalar(int64(r.IntN(4)))}
+		shapes := make([][]int, count)
+		for i := range shapes {
+			shapes[i] = randShape(r, r.IntN(3), 4)
+		}
+		for j := range lists {
+			for i := range count {
+				lo := -3.0
+				if j >= 3 || (j == 2 && name == "Adagrad") {
+					lo = 0 // squared-gradient states stay non-negative
+				}
+				shape := shapes[i]
+				if r.IntN(40) == 0 {
+					shape = append([]int{2}, shape...) // [shape]
+				}
+				in = append(in, randTensor(r, dt, shape, lo, 3, false))
+			}
+		}
+		return n, in
+	}
+}
+
+func init() {
+	generators["Adagrad"] = optimizerGenerator("Adagrad", 3, func(r *rand.Rand, a map[string]ops.Attribute) {
+		a["decay_factor"] = attrFloat(float32(r.Float64()))
+		a["epsilon"] = attrFloat(1e-6)
+		a["norm_coefficient"] = attrFloat(float32(r.Float64() / 10))
+	})
+	generators["Momentum"] = optimizerGenerator("Momentum", 3, func(r *rand.Rand, a map[string]ops.Attribute) {
+		a["alpha"] = attrFloat(float32(r.Float64()))
+		a["beta"] = attrFloat(float32(r.Float64()))
+		a["norm_coefficient"] = attrFloat(float32(r.Float64() / 10))
+		a["mode"] = attrStr([]string{"standard", "nesterov"}[r.IntN(2)])
+		if r.IntN(20) == 0 {
+			a["mode"] = attrStr("other") // [mode]
+		}
+	})
+	generators["Adam"] = optimizerGenerator("Adam", 4, func(r *rand.Rand, a map[string]ops.Attribute) {
+		a["alpha"] = attrFloat(float32(r.Float64()))
+		a["beta"] = attrFloat(float32(r.Float64()))
+		a["epsilon"] = attrFloat(1e-3)
+		a["norm_coefficient"] = attrFloat(float32(r.Float64() / 10))
+		a["norm_coefficient_post"] = attrFloat(float32(r.Float64() / 10))
+	})
+	generators["Binarizer"] = func(r *rand.Rand) (*ops.Node, []tensor.Value) {
+		dt := []tensor.DataType{tensor.Float, tensor.Double, tensor.Int64, tensor.Int32, tensor.Int8}[r.IntN(5)]
+		n := &ops.Node{OpType: "Binarizer", Domain: mlDomain, Version: 1, Attrs: map[string]ops.Attribute{"threshold": attrFloat(float32(r.IntN(5)) - 2.5)}}
+		return n, []tensor.Value{randTensor(r, dt, randShape(r, r.IntN(4), 4), -5, 5, true)}
+	}
+	generators["ArrayFeatureExtractor"] = func(r *rand.Rand) (*ops.Node, []tensor.Value) {
+		dt := []tensor.DataType{tensor.Float, tensor.Double, tensor.Int64, tensor.Int32, tensor.String}[r.IntN(5)]
+		x := randTensor(r, dt, randShape(r, 1+r.IntN(3), 4), -5, 5, true)
+		c := x.Shape()[x.Rank()-1]
+		idx := make([]int, r.IntN(5))
+		for i := range idx {
+			idx[i] = r.IntN(c + 1) // c: [index]
+			if c > 0 {
+				idx[i] = r.IntN(c + c/4)
+			}
+		}
+		n := &ops.Node{OpType: "ArrayFeatureExtractor", Domain: mlDomain, Version: 1}
+		return n, []tensor.Value{x, ints64(idx...)}
+	}
+	generators["LabelEncoder"] = labelEncoderGenerator
+}
+
+// labelEncoderGenerator draws a LabelEncoder of any version, its keys
+// drawn from the values its input holds (so most elements are found).
+func labelEncoderGenerator(r *rand.Rand) (*ops.Node, []tensor.Value) {
+	version := []int{1, 2, 4}[r.IntN(3)]
+	n := &ops.Node{OpType: "LabelEncoder", Domain: mlDomain, Version: version, Attrs: map[string]ops.Attribute{}}
+	shape := randShape(r, r.IntN(3), 4)
+	count := 1 + r.IntN(6)
+	if version == 1 {
+		classes := make([]string, count)
+		for i := range classes {
+			classes[i] = fmt.Sprint(r.IntN(8))
+		}
+		n.Attrs["classes_strings"] = attrStrs(classes...)
+		if r.IntN(2) == 0 {
+			n.Attrs["default_string"] = attrStr("none")
+		}
+		if r.IntN(2) == 0 {
+			n.Attrs["default_int64"] = attrInt(-7)
+		}
+		if r.IntN(2) == 0 {
+			x := tensor.MustNew(tensor.String, shape...)
+			for i := range x.Strings() {
+				x.Strings()[i] = fmt.Sprint(r.IntN(10))
+			}
+			return n, []tensor.Value{x}
+		}
+		return n, []tensor.Value{randTensor(r, tensor.Int64, shape, -1, float64(count+1), false)}
+	}
+	types := []tensor.DataType{tensor.String, tensor.Int64, tensor.Float}
+	if version == 4 {
+		types = append(types, tensor.Int32, tensor.Int16, tensor.Double)
+	}
+	kt, vt := types[r.IntN(len(types))], types[r.IntN(len(types))]
+	keys := randTensor(r, kt, []int{count}, -4, 4, false)
+	if kt == tensor.Float || kt == tensor.Double {
+		keys = randTensor(r, kt, []int{count}, -4, 4, false)
+		for i := range count {
+			setFloatRounded(keys, i, math.Round(float64(r.IntN(9)-4)/2))
+		}
+		if r.IntN(3) == 0 {
+			setFloatRounded(keys, 0, math.NaN())
+		}
+	}
+	vals := randTensor(r, vt, []int{count}, -100, 100, false)
+	listAttr := func(prefix string, t *tensor.Tensor) {
+		if version == 4 && (r.IntN(2) == 0 || t.DataType() == tensor.Int32 || t.DataType() == tensor.Int16 || t.DataType() == tensor.Double) {
+			n.Attrs[prefix+"_tensor"] = ops.Attribute{Type: ops.AttrTensor, Tensor: t}
+			return
+		}
+		switch t.DataType() {
+		case tensor.String:
+			n.Attrs[prefix+"_strings"] = attrStrs(t.Strings()...)
+		case tensor.Int64:
+			v, _ := tensor.Data[int64](t)
+			n.Attrs[prefix+"_int64s"] = ops.Attribute{Type: ops.AttrInts, Ints: append([]int64{}, v...)}
+		default:
+			v, _ := tensor.Data[float32](t)
+			n.Attrs[prefix+"_floats"] = attrFloats(v...)
+		}
+	}
+	listAttr("keys", keys)
+	listAttr("values", vals)
+	switch r.IntN(4) {
+	case 0:
+		if version == 4 {
+			n.Attrs["default_tensor"] = ops.Attribute{Type: ops.AttrTensor, Tensor: randTensor(r, vt, []int{1}, -9, 9, false)}
+		}
+	case 1:
+		n.Attrs["default_int64"] = attrInt(99)
+		n.Attrs["default_float"] = attrFloat(2.5)
+		n.Attrs["default_string"] = attrStr("zz")
+	}
+	if r.IntN(30) == 0 {
+		n.Attrs["values_int64s"] = ops.Attribute{Type: ops.AttrInts, Ints: []int64{1}} // [values] or [length]
+	}
+	// X: mostly keys, some not.
+	x := randTensor(r, kt, shape, -5, 5, kt == tensor.Float || kt == tensor.Double)
+	for i := range x.Len() {
+		if r.IntN(3) > 0 {
+			copyElementForTest(x, i, keys, r.IntN(count))
+		}
+	}
+	return n, []tensor.Value{x}
+}
+
+// setFloatRounded sets element i of a float or double tensor.
+func setFloatRounded(t *tensor.Tensor, i int, v float64) {
+	if t.DataType() == tensor.Float {
+		d, _ := tensor.Data[float32](t)
+		d[i] = float32(v)
+		return
+	}
+	d, _ := tensor.Data[float64](t)
+	d[i] = v
+}
+
+// copyElementForTest sets element i of y to element j of x (same type).
+func copyElementForTest(y *tensor.Tensor, i int, x *tensor.Tensor, j int) {
+	if x.DataType() == tensor.String {
+		y.Strings()[i] = x.Strings()[j]
+		return
+	}
+	size := x.DataType().Size()
+	copy(y.Bytes()[i*size:(i+1)*size], x.Bytes()[j*size:])
+}
