@@ -209,3 +209,65 @@ func copyElementForTest(y *tensor.Tensor, i int, x *tensor.Tensor, j int) {
 	size := x.DataType().Size()
 	copy(y.Bytes()[i*size:(i+1)*size], x.Bytes()[j*size:])
 }
+
+func init() { generators["TfIdfVectorizer"] = tfIdfGenerator }
+
+// tfIdfGenerator draws a TfIdfVectorizer over a pool of small tokens, so
+// that rows of such tokens hold many of its n-grams.
+func tfIdfGenerator(r *rand.Rand) (*ops.Node, []tensor.Value) {
+	maxGram := 1 + r.IntN(3)
+	var pool []int64
+	var counts []int64
+	for length := 1; length <= maxGram; length++ {
+		counts = append(counts, int64(len(pool)))
+		for range r.IntN(4) {
+			for range length {
+				pool = append(pool, int64(r.IntN(4)))
+			}
+		}
+	}
+	grams := 0
+	for i, start := range counts {
+		end := int64(len(pool))
+		if i+1 < len(counts) {
+			end = counts[i+1]
+		}
+		grams += int(end-start) / (i + 1)
+	}
+	indexes := r.Perm(grams + r.IntN(2))[:grams]
+	n := &ops.Node{OpType: "TfIdfVectorizer", Version: 9, Attrs: map[string]ops.Attribute{
+		"mode":            attrStr([]string{"TF", "IDF", "TFIDF"}[r.IntN(3)]),
+		"min_gram_length": attrInt(1 + r.IntN(maxGram)),
+		"max_gram_length": attrInt(maxGram),
+		"max_skip_count":  attrInt(r.IntN(4)),
+		"ngram_counts":    {Type: ops.AttrInts, Ints: counts},
+		"ngram_indexes":   attrInts(indexes...),
+	}}
+	size := 0
+	for _, i := range indexes {
+		size = max(size, i+1)
+	}
+	if r.IntN(2) == 0 {
+		w := make([]float32, size)
+		for i := range w {
+			w[i] = float32(r.IntN(5)) / 2
+		}
+		n.Attrs["weights"] = attrFloats(w...)
+	}
+	shape := randShape(r, 1+r.IntN(2), 6)
+	if r.IntN(3) == 0 {
+		strs := make([]string, len(pool))
+		for i, p := range pool {
+			strs[i] = fmt.Sprint("w", p)
+		}
+		n.Attrs["pool_strings"] = attrStrs(strs...)
+		x := tensor.MustNew(tensor.String, shape...)
+		for i := range x.Strings() {
+			x.Strings()[i] = fmt.Sprint("w", r.IntN(5))
+		}
+		return n, []tensor.Value{x}
+	}
+	n.Attrs["pool_int64s"] = ops.Attribute{Type: ops.AttrInts, Ints: pool}
+	dt := []tensor.DataType{tensor.Int32, tensor.Int64}[r.IntN(2)]
+	return n, []tensor.Value{randTensor(r, dt, shape, 0, 4, false)}
+}
