@@ -271,3 +271,131 @@ func tfIdfGenerator(r *rand.Rand) (*ops.Node, []tensor.Value) {
 	dt := []tensor.DataType{tensor.Int32, tensor.Int64}[r.IntN(2)]
 	return n, []tensor.Value{randTensor(r, dt, shape, 0, 4, false)}
 }
+
+func init() { generators["TreeEnsemble"] = treeEnsembleGenerator }
+
+// randomForest draws trees over features features: nodes that lead only
+// to later nodes or to leaves (a circle now and then), and the leaves'
+// targets.
+type randomForest struct {
+	features, targets, leaves int
+	feature, yes, no          []int64
+	yesLeaf, noLeaf           []int64
+	values                    []float64
+	modes                     []int
+	roots                     []int64
+	leafTarget                []int64
+	leafWeight                []float64
+}
+
+func drawForest(r *rand.Rand, features, targets int) *randomForest {
+	f := &randomForest{features: features, targets: targets}
+	count := r.IntN(8)
+	f.leaves = 1 + r.IntN(6)
+	for i := range count {
+		f.feature = append(f.feature, int64(r.IntN(max(features, 1))))
+		f.modes = append(f.modes, r.IntN(7))
+		f.values = append(f.values, float64(r.IntN(9)-4)/2)
+		for _, side := range []*[]int64{&f.yes, &f.no} {
+			leaf := i == count-1 || r.IntN(2) == 0
+			if leaf {
+				*side = append(*side, int64(r.IntN(f.leaves)))
+			} else {
+				*side = append(*side, int64(i+1+r.IntN(count-i-1)))
+			}
+			if side == &f.yes {
+				f.yesLeaf = append(f.yesLeaf, int64(b2i(leaf)))
+			} else {
+				f.noLeaf = append(f.noLeaf, int64(b2i(leaf)))
+			}
+		}
+	}
+	if count > 1 && r.IntN(30) == 0 {
+		f.yes[count-1], f.yesLeaf[count-1] = 0, 0 // a circle: [tree]
+	}
+	if count > 0 {
+		for range 1 + r.IntN(3) {
+			f.roots = append(f.roots, int64(r.IntN(count)))
+		}
+	}
+	for range f.leaves {
+		f.leafTarget = append(f.leafTarget, int64(r.IntN(targets)))
+		f.leafWeight = append(f.leafWeight, float64(r.IntN(21)-10)/4)
+	}
+	return f
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func floatsTensor(dt tensor.DataType, v []float64) *tensor.Tensor {
+	t := tensor.MustNew(dt, len(v))
+	for i, x := range v {
+		switch dt {
+		case tensor.Float:
+			d, _ := tensor.Data[float32](t)
+			d[i] = float32(x)
+		case tensor.Double:
+			d, _ := tensor.Data[float64](t)
+			d[i] = x
+		default:
+			d, _ := tensor.Data[tensor.F16](t)
+			d[i] = tensor.F16FromFloat32(float32(x))
+		}
+	}
+	return t
+}
+
+func treeEnsembleGenerator(r *rand.Rand) (*ops.Node, []tensor.Value) {
+	dt := []tensor.DataType{tensor.Float, tensor.Double, tensor.Float16}[r.IntN(3)]
+	features, targets := 1+r.IntN(3), 1+r.IntN(3)
+	f := drawForest(r, features, targets)
+	for len(f.roots) == 0 {
+		f = drawForest(r, features, targets)
+	}
+	var members []float64
+	for _, m := range f.modes {
+		if m == 6 {
+			for range r.IntN(3) {
+				members = append(members, float64(r.IntN(9)-4)/2)
+			}
+			members = append(members, math.NaN())
+		}
+	}
+	modes := tensor.MustNew(tensor.Uint8, len(f.modes))
+	for i, m := range f.modes {
+		modes.Bytes()[i] = byte(m)
+	}
+	missing := make([]int, len(f.modes))
+	for i := range missing {
+		missing[i] = r.IntN(2)
+	}
+	n := &ops.Node{OpType: "TreeEnsemble", Domain: mlDomain, Version: 5, Attrs: map[string]ops.Attribute{
+		"aggregate_function":              attrInt(r.IntN(4)),
+		"post_transform":                  attrInt([]int{0, 0, 1, 2, 3}[r.IntN(5)]),
+		"n_targets":                       attrInt(targets),
+		"leaf_targetids":                  {Type: ops.AttrInts, Ints: f.leafTarget},
+		"leaf_weights":                    {Type: ops.AttrTensor, Tensor: floatsTensor(dt, f.leafWeight)},
+		"membership_values":               {Type: ops.AttrTensor, Tensor: floatsTensor(dt, members)},
+		"nodes_falseleafs":                {Type: ops.AttrInts, Ints: f.noLeaf},
+		"nodes_falsenodeids":              {Type: ops.AttrInts, Ints: f.no},
+		"nodes_featureids":                {Type: ops.AttrInts, Ints: f.feature},
+		"nodes_missing_value_tracks_true": attrInts(missing...),
+		"nodes_modes":                     {Type: ops.AttrTensor, Tensor: modes},
+		"nodes_splits":                    {Type: ops.AttrTensor, Tensor: floatsTensor(dt, f.values)},
+		"nodes_trueleafs":                 {Type: ops.AttrInts, Ints: f.yesLeaf},
+		"nodes_truenodeids":               {Type: ops.AttrInts, Ints: f.yes},
+		"tree_roots":                      {Type: ops.AttrInts, Ints: f.roots},
+	}}
+	x := randTensor(r, dt, []int{r.IntN(5), features}, -3, 3, true)
+	for i := range x.Len() {
+		if r.IntN(2) == 0 {
+			copyElementForTest(x, i, floatsTensor(dt, []float64{float64(r.IntN(9)-4) / 2}), 0)
+		}
+	}
+	return n, []tensor.Value{x}
+}
