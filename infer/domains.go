@@ -13,6 +13,7 @@ func init() {
 	register(labelEncoderRule, "ai.onnx.ml.LabelEncoder")
 	register(unary(nil), "ai.onnx.ml.Binarizer")
 	register(arrayFeatureExtractorRule, "ai.onnx.ml.ArrayFeatureExtractor")
+	register(treeEnsembleRule, "ai.onnx.ml.TreeEnsemble")
 	register(stringNormalizerRule, "StringNormalizer")
 	register(tfIdfRule, "TfIdfVectorizer")
 	register(dftRule, "DFT")
@@ -273,4 +274,21 @@ func arrayFeatureExtractorRule(c *call, in []*Value) ([]*Value, error) {
 		return []*Value{ranked(dt, []Dim{Const(1), count})}, nil
 	}
 	return []*Value{ranked(dt, append(append([]Dim{}, x.Shape[:x.Rank()-1]...), count))}, nil
+}
+
+// treeEnsembleRule: [N, n_targets] of X's type ([F] is one row).
+func treeEnsembleRule(c *call, in []*Value) ([]*Value, error) {
+	x := input(in, 0)
+	dt := typeOf(in, 0)
+	targets, err := c.node.Int("n_targets", 0)
+	if err != nil || targets < 1 {
+		return []*Value{Unknown(dt)}, nil
+	}
+	switch x.Rank() {
+	case 1:
+		return []*Value{ranked(dt, []Dim{Const(1), Const(targets)})}, nil
+	case 2:
+		return []*Value{ranked(dt, []Dim{x.Shape[0], Const(targets)})}, nil
+	}
+	return []*Value{ranked(dt, []Dim{c.fresh(), Const(targets)})}, nil
 }

@@ -399,3 +399,45 @@ func treeEnsembleGenerator(r *rand.Rand) (*ops.Node, []tensor.Value) {
 	}
 	return n, []tensor.Value{x}
 }
+
+func init() {
+	seeded := func(r *rand.Rand, n *ops.Node) {
+		n.Attrs["seed"] = attrFloat(float32(r.IntN(100)))
+		if r.IntN(3) == 0 {
+			n.Attrs["dtype"] = attrInt(int(randomGenTypes[r.IntN(len(randomGenTypes))]))
+		}
+	}
+	for _, name := range []string{"RandomUniform", "RandomNormal"} {
+		generators[name] = func(r *rand.Rand) (*ops.Node, []tensor.Value) {
+			n := &ops.Node{OpType: name, Version: []int{1, 22}[r.IntN(2)], Attrs: map[string]ops.Attribute{
+				"shape": attrInts(randShape(r, r.IntN(3), 5)...), "low": attrFloat(-2), "high": attrFloat(3),
+				"mean": attrFloat(1), "scale": attrFloat(2)}}
+			if name == "RandomUniform" {
+				delete(n.Attrs, "mean")
+				delete(n.Attrs, "scale")
+			} else {
+				delete(n.Attrs, "low")
+				delete(n.Attrs, "high")
+			}
+			seeded(r, n)
+			return n, nil
+		}
+	}
+	for _, name := range []string{"RandomUniformLike", "RandomNormalLike", "Bernoulli"} {
+		generators[name] = func(r *rand.Rand) (*ops.Node, []tensor.Value) {
+			v := []int{1, 22}[r.IntN(2)]
+			if name == "Bernoulli" {
+				v = []int{15, 22}[r.IntN(2)]
+			}
+			n := &ops.Node{OpType: name, Version: v, Attrs: map[string]ops.Attribute{}}
+			seeded(r, n)
+			if name == "Bernoulli" && r.IntN(3) == 0 {
+				n.Attrs["dtype"] = attrInt(int([]tensor.DataType{tensor.Bool, tensor.Int32, tensor.Uint8, tensor.Int64}[r.IntN(4)]))
+			}
+			dt := randomGenTypes[r.IntN(len(randomGenTypes))]
+			return n, []tensor.Value{randTensor(r, dt, randShape(r, r.IntN(3), 5), 0, 1, false)}
+		}
+	}
+}
+
+var randomGenTypes = []tensor.DataType{tensor.Float, tensor.Double, tensor.Float16, tensor.BFloat16}
