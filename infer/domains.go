@@ -13,7 +13,7 @@ func init() {
 	register(labelEncoderRule, "ai.onnx.ml.LabelEncoder")
 	register(unary(nil), "ai.onnx.ml.Binarizer")
 	register(arrayFeatureExtractorRule, "ai.onnx.ml.ArrayFeatureExtractor")
-	register(treeEnsembleRule, "ai.onnx.ml.TreeEnsemble")
+	register(treeEnsembleRule, "ai.onnx.ml.TreeEnsemble", "ai.onnx.ml.TreeEnsembleRegressor")
 	register(stringNormalizerRule, "StringNormalizer")
 	register(tfIdfRule, "TfIdfVectorizer")
 	register(dftRule, "DFT")
@@ -276,10 +276,14 @@ func arrayFeatureExtractorRule(c *call, in []*Value) ([]*Value, error) {
 	return []*Value{ranked(dt, append(append([]Dim{}, x.Shape[:x.Rank()-1]...), count))}, nil
 }
 
-// treeEnsembleRule: [N, n_targets] of X's type ([F] is one row).
+// treeEnsembleRule: [N, n_targets] of X's type (TreeEnsemble) or float
+// (TreeEnsembleRegressor); [F] is one row.
 func treeEnsembleRule(c *call, in []*Value) ([]*Value, error) {
 	x := input(in, 0)
 	dt := typeOf(in, 0)
+	if c.node.OpType == "TreeEnsembleRegressor" {
+		dt = tensor.Float
+	}
 	targets, err := c.node.Int("n_targets", 0)
 	if err != nil || targets < 1 {
 		return []*Value{Unknown(dt)}, nil

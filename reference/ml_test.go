@@ -441,3 +441,75 @@ func init() {
 }
 
 var randomGenTypes = []tensor.DataType{tensor.Float, tensor.Double, tensor.Float16, tensor.BFloat16}
+
+func init() { generators["TreeEnsembleRegressor"] = treeEnsembleRegressorGenerator }
+
+// oldForest draws trees in the node-list form of TreeEnsembleRegressor
+// and TreeEnsembleClassifier into attrs; votes names the vote lists.
+func oldForest(r *rand.Rand, attrs map[string]ops.Attribute, features, targets int, votes string, double bool) {
+	var treeIDs, nodeIDs, featureIDs, yes, no, missing, voteTree, voteNode, voteID []int
+	var modes []string
+	var values, weights []float64
+	for tree := range 1 + r.IntN(3) {
+		branches, leaves := r.IntN(4), 1+r.IntN(3)
+		for i := range branches + leaves {
+			treeIDs, nodeIDs = append(treeIDs, tree), append(nodeIDs, i)
+			missing = append(missing, r.IntN(2))
+			values = append(values, float64(r.IntN(9)-4)/2)
+			if i < branches {
+				modes = append(modes, []string{"BRANCH_LEQ", "BRANCH_LT", "BRANCH_GTE", "BRANCH_GT", "BRANCH_EQ", "BRANCH_NEQ"}[r.IntN(6)])
+				featureIDs = append(featureIDs, r.IntN(features))
+				yes = append(yes, i+1+r.IntN(branches+leaves-i-1))
+				no = append(no, i+1+r.IntN(branches+leaves-i-1))
+				continue
+			}
+			modes = append(modes, "LEAF")
+			featureIDs, yes, no = append(featureIDs, 0), append(yes, 0), append(no, 0)
+			for range 1 + r.IntN(2) {
+				voteTree, voteNode, voteID = append(voteTree, tree), append(voteNode, i), append(voteID, r.IntN(targets))
+				weights = append(weights, float64(r.IntN(21)-10)/4)
+			}
+		}
+	}
+	if r.IntN(30) == 0 && len(yes) > 0 {
+		yes[0] = 99 // [tree]
+	}
+	floats := func(name string, v []float64) {
+		if double {
+			attrs[name+"_as_tensor"] = ops.Attribute{Type: ops.AttrTensor, Tensor: floatsTensor(tensor.Double, v)}
+			return
+		}
+		f := make([]float32, len(v))
+		for i, x := range v {
+			f[i] = float32(x)
+		}
+		attrs[name] = attrFloats(f...)
+	}
+	attrs["nodes_treeids"], attrs["nodes_nodeids"] = attrInts(treeIDs...), attrInts(nodeIDs...)
+	attrs["nodes_featureids"], attrs["nodes_modes"] = attrInts(featureIDs...), attrStrs(modes...)
+	attrs["nodes_truenodeids"], attrs["nodes_falsenodeids"] = attrInts(yes...), attrInts(no...)
+	attrs["nodes_missing_value_tracks_true"] = attrInts(missing...)
+	attrs[votes+"_treeids"], attrs[votes+"_nodeids"], attrs[votes+"_ids"] = attrInts(voteTree...), attrInts(voteNode...), attrInts(voteID...)
+	floats("nodes_values", values)
+	floats(votes+"_weights", weights)
+	if r.IntN(2) == 0 {
+		base := make([]float64, targets)
+		for i := range base {
+			base[i] = float64(r.IntN(5)) / 4
+		}
+		floats("base_values", base)
+	}
+	attrs["post_transform"] = attrStr([]string{"NONE", "NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO"}[r.IntN(5)])
+}
+
+func treeEnsembleRegressorGenerator(r *rand.Rand) (*ops.Node, []tensor.Value) {
+	version := []int{1, 3}[r.IntN(2)]
+	features, targets := 1+r.IntN(3), 1+r.IntN(3)
+	n := &ops.Node{OpType: "TreeEnsembleRegressor", Domain: mlDomain, Version: version, Attrs: map[string]ops.Attribute{
+		"n_targets":          attrInt(targets),
+		"aggregate_function": attrStr([]string{"SUM", "AVERAGE", "MIN", "MAX"}[r.IntN(4)]),
+	}}
+	oldForest(r, n.Attrs, features, targets, "target", version == 3 && r.IntN(2) == 0)
+	dt := []tensor.DataType{tensor.Float, tensor.Double, tensor.Int64, tensor.Int32}[r.IntN(4)]
+	return n, []tensor.Value{randTensor(r, dt, []int{r.IntN(5), features}, -3, 3, true)}
+}
