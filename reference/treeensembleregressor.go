@@ -23,7 +23,9 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-func init() { registerDomain("ai.onnx.ml", "TreeEnsembleRegressor", []int{1, 3}, treeEnsembleRegressor) }
+func init() {
+	registerDomain("ai.onnx.ml", "TreeEnsembleRegressor", []int{1, 3}, treeEnsembleRegressor)
+}
 
 func treeEnsembleRegressor(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
 	op := opOf(n)
