@@ -12,6 +12,8 @@ func init() {
 		"ai.onnx.preview.training.Momentum")
 	register(labelEncoderRule, "ai.onnx.ml.LabelEncoder")
 	register(unary(nil), "ai.onnx.ml.Binarizer")
+	register(arrayFeatureExtractorRule, "ai.onnx.ml.ArrayFeatureExtractor")
+	register(treeEnsembleRule, "ai.onnx.ml.TreeEnsemble", "ai.onnx.ml.TreeEnsembleRegressor")
 	register(stringNormalizerRule, "StringNormalizer")
 	register(tfIdfRule, "TfIdfVectorizer")
 	register(dftRule, "DFT")
@@ -251,4 +253,46 @@ func imageDecoderRule(c *call, in []*Value) ([]*Value, error) {
 		ch = Const(1)
 	}
 	return []*Value{ranked(tensor.Uint8, []Dim{c.fresh(), c.fresh(), ch})}, nil
+}
+
+// arrayFeatureExtractorRule: X's shape with the last axis the number of
+// indices in Y; a 1-D X gives [1, that].
+func arrayFeatureExtractorRule(c *call, in []*Value) ([]*Value, error) {
+	x, y := input(in, 0), input(in, 1)
+	dt := typeOf(in, 0)
+	if x.Rank() < 1 {
+		return []*Value{Unknown(dt)}, nil
+	}
+	count := c.fresh()
+	if y.Rank() >= 0 {
+		count = Const(1)
+		for _, d := range y.Shape {
+			count = count.Mul(d)
+		}
+	}
+	if x.Rank() == 1 {
+		return []*Value{ranked(dt, []Dim{Const(1), count})}, nil
+	}
+	return []*Value{ranked(dt, append(append([]Dim{}, x.Shape[:x.Rank()-1]...), count))}, nil
+}
+
+// treeEnsembleRule: [N, n_targets] of X's type (TreeEnsemble) or float
+// (TreeEnsembleRegressor); [F] is one row.
+func treeEnsembleRule(c *call, in []*Value) ([]*Value, error) {
+	x := input(in, 0)
+	dt := typeOf(in, 0)
+	if c.node.OpType == "TreeEnsembleRegressor" {
+		dt = tensor.Float
+	}
+	targets, err := c.node.Int("n_targets", 0)
+	if err != nil || targets < 1 {
+		return []*Value{Unknown(dt)}, nil
+	}
+	switch x.Rank() {
+	case 1:
+		return []*Value{ranked(dt, []Dim{Const(1), Const(targets)})}, nil
+	case 2:
+		return []*Value{ranked(dt, []Dim{x.Shape[0], Const(targets)})}, nil
+	}
+	return []*Value{ranked(dt, []Dim{c.fresh(), Const(targets)})}, nil
 }

@@ -107,11 +107,16 @@ func typeOf(in []*Value, i int) tensor.DataType {
 	return tensor.Undefined
 }
 
+// randomOperators draw new values at every run: never folded into a
+// constant, even with a seed (a run of the model draws anew).
+var randomOperators = map[string]bool{"RandomUniform": true, "RandomNormal": true, "RandomUniformLike": true,
+	"RandomNormalLike": true, "Bernoulli": true, "Multinomial": true}
+
 // fold runs the node's kernel when every input it has is known, under the
 // fold cap; ok is false when it cannot (no kernel, an unknown input, a
 // result over the cap, a kernel error).
 func (c *call) fold(schema *ops.Schema, in []*Value) (out []*Value, ok bool) {
-	if schema == nil || c.e.foldCap <= 0 || len(c.subgraphs) > 0 {
+	if schema == nil || c.e.foldCap <= 0 || len(c.subgraphs) > 0 || randomOperators[schema.Name] && schema.Domain == "" {
 		return nil, false
 	}
 	args := make([]tensor.Value, len(in))

@@ -105,6 +105,12 @@ func register(name string, versions []int, inputs, outputs [2]int, run Kernel) {
 	registerIn("", name, versions, inputs, outputs, run)
 }
 
+// Domains other than the default one that operators register in.
+const (
+	domainML       = "ai.onnx.ml"
+	domainTraining = "ai.onnx.preview.training"
+)
+
 // registerIn is register for an operator of domain ("" for ai.onnx).
 func registerIn(domain, name string, versions []int, inputs, outputs [2]int, run Kernel) {
 	registry.Lock()

@@ -18,6 +18,11 @@ func init() {
 		"RotaryEmbedding":           versions([]int{23}, attr("interleaved", "0"), attr("rotary_embedding_dim", "0 (the whole head)"), attr("num_heads", "0 (a 4-D input carries the heads)"), input(3, "position_ids", "positions 0, 1, ...")),
 		"NegativeLogLikelihoodLoss": versions([]int{12, 13, 22}, loss...),
 		"SoftmaxCrossEntropyLoss":   versions([]int{12, 13}, loss...),
+		"LinearAttention": versions([]int{27}, attr("update_rule", "gated_delta"), attr("scale", "1/sqrt(d_k)"),
+			attr("chunk_size", "a tuning hint, no effect on the result"), attr("q_num_heads", "none: required"), attr("kv_num_heads", "none: required"), input(3, "past_state", "a zero state"),
+			input(4, "decay", "none (linear and delta rules)"), input(5, "beta", "none (linear and gated rules)")),
+		"CausalConvWithState": versions([]int{27}, attr("activation", "none"), input(2, "bias", "no bias"),
+			input(3, "past_state", "zeros")),
 	} {
 		defaults[name] = v
 	}
@@ -28,7 +33,9 @@ func init() {
 	signatures["RotaryEmbedding"] = []versionedSignature{sig(23, ins("T", "T", "T", "M"), "T")}
 	signatures["NegativeLogLikelihoodLoss"] = []versionedSignature{sig(12, ins("T", "Tind", "T"), "T")}
 	signatures["SoftmaxCrossEntropyLoss"] = []versionedSignature{sig(12, ins("T", "Tind", "T"), "T", "T")}
-	for _, op := range []string{"Attention", "RotaryEmbedding", "NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss"} {
+	signatures["LinearAttention"] = []versionedSignature{sig(27, ins("T", "T", "T", "S", "T", "T"), "T", "S")}
+	signatures["CausalConvWithState"] = []versionedSignature{sig(27, ins("T", "T", "T", "T"), "T", "T")}
+	for _, op := range []string{"Attention", "RotaryEmbedding", "NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss", "LinearAttention", "CausalConvWithState"} {
 		if operatorSet[op] {
 			continue
 		}

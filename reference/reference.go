@@ -45,7 +45,7 @@ import (
 
 var kernels = struct {
 	sync.RWMutex
-	byName map[string]map[int]ops.Kernel // operator -> since-version -> kernel
+	byName map[string]map[int]ops.Kernel // [domain/]operator -> since-version -> kernel
 }{byName: map[string]map[int]ops.Kernel{}}
 
 // register adds kernel k for operator name (default domain) at each of the

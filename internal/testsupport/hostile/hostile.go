@@ -426,6 +426,37 @@ func (w *writer) hangClasses() {
 	}
 	w.add(Case{Name: "if-branch-ranks-differ-infer", Class: "an If whose branches return different ranks (infer)",
 		Args: []string{"infer", ranksPath}, Exits: []int{0}, MaxStdout: 4096})
+	// The ai.onnx.ml and text operators: an n-gram index of 2^40 (an
+	// output row of 4 TiB), a generator of 2^40 elements, a tree whose
+	// branch leads back to its own node, and 2^31-1 targets.
+	tfidf := newModel(9, []*pb.NodeProto{node("TfIdfVectorizer", []string{"x"}, []string{"y"},
+		str("mode", "TF"), i64("min_gram_length", 1), i64("max_gram_length", 1), i64("max_skip_count", 0),
+		ints("ngram_counts", 0), ints("ngram_indexes", 1<<40), ints("pool_int64s", 7))},
+		[]*pb.TensorProto{int64sTensor("x", 7, 7)}, nil, "y")
+	w.add(Case{Name: "tfidf-ngram-index-2^40", Class: "TfIdfVectorizer with an n-gram index of 2^40",
+		Args: []string{"run", w.model("tfidf-huge-index.onnx", tfidf)}})
+	random := newModel(22, []*pb.NodeProto{node("RandomUniform", nil, []string{"y"}, ints("shape", 1<<20, 1<<20))}, nil, nil, "y")
+	w.add(Case{Name: "random-uniform-2^40", Class: "RandomUniform of 2^40 elements",
+		Args: []string{"run", w.model("random-huge.onnx", random)}})
+	tree := func(name string, targets int64, trueNode int64) string {
+		n := node("TreeEnsemble", []string{"x"}, []string{"y"}, i64("n_targets", targets),
+			ints("nodes_featureids", 0), ints("nodes_truenodeids", trueNode), ints("nodes_trueleafs", 0),
+			ints("nodes_falsenodeids", 0), ints("nodes_falseleafs", 1), ints("tree_roots", 0),
+			ints("leaf_targetids", 0),
+			&pb.AttributeProto{Name: proto.String("leaf_weights"), Type: pb.AttributeProto_TENSOR.Enum(), T: floatsTensor("w", 1)},
+			&pb.AttributeProto{Name: proto.String("nodes_splits"), Type: pb.AttributeProto_TENSOR.Enum(), T: floatsTensor("s", 0)},
+			&pb.AttributeProto{Name: proto.String("nodes_modes"), Type: pb.AttributeProto_TENSOR.Enum(),
+				T: &pb.TensorProto{Name: proto.String("m"), DataType: proto.Int32(int32(tensor.Uint8)), Dims: []int64{1}, Int32Data: []int32{0}}})
+		n.Domain = proto.String("ai.onnx.ml")
+		m := newModel(21, []*pb.NodeProto{n}, []*pb.TensorProto{{Name: proto.String("x"), DataType: proto.Int32(int32(tensor.Float)),
+			Dims: []int64{1, 1}, FloatData: []float32{-1}}}, nil, "y")
+		m.OpsetImport = append(m.OpsetImport, &pb.OperatorSetIdProto{Domain: proto.String("ai.onnx.ml"), Version: proto.Int64(5)})
+		return w.model(name, m)
+	}
+	w.add(Case{Name: "tree-ensemble-circle", Class: "TreeEnsemble whose branch leads back to its node",
+		Args: []string{"run", tree("tree-circle.onnx", 1, 0)}})
+	w.add(Case{Name: "tree-ensemble-2^31-targets", Class: "TreeEnsemble with 2^31-1 targets",
+		Args: []string{"run", tree("tree-targets.onnx", 1<<31-1, 0)}})
 
 	opset := newModel(999, []*pb.NodeProto{node("Identity", []string{"x"}, []string{"y"})}, nil,
 		[]*pb.ValueInfoProto{info("x", tensor.Float, 1)}, "y")
