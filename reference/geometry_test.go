@@ -1,0 +1,59 @@
+package reference_test
+
+import (
+	"math/rand/v2"
+
+	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// Random nodes of the geometry and signal operators through both engines
+// (TestEnginesAgreeOnRandomValidNodes): GridSample and AffineGrid agree bit
+// for bit (both compute in float64 in the same order and round once).
+
+func init() {
+	generators["GridSample"] = randGridSample
+}
+
+// randGridSample draws a GridSample of any version: 1 to 3 spatial axes
+// (2 under version 16), every mode and padding, grid points mostly inside
+// [-1.3, 1.3] and now and then far outside, X of a float or integer type.
+func randGridSample(r *rand.Rand) (*ops.Node, []tensor.Value) {
+	v := pickVersion(r, "GridSample")
+	spatial := 2
+	if v >= 20 {
+		spatial = 1 + r.IntN(3)
+	}
+	types := []tensor.DataType{tensor.Float, tensor.Float, tensor.Double, tensor.Float16, tensor.Int32, tensor.Uint8}
+	if v >= 22 {
+		types = []tensor.DataType{tensor.Float, tensor.Float, tensor.Double, tensor.Float16, tensor.BFloat16}
+	}
+	xs := append([]int{1 + r.IntN(2), 1 + r.IntN(3)}, randShape(r, spatial, 4)...)
+	for i := 2; i < len(xs); i++ {
+		xs[i] = max(xs[i], 1)
+	}
+	gs := append([]int{xs[0]}, randShape(r, spatial, 4)...)
+	gs = append(gs, spatial)
+	lo, hi := -1.3, 1.3
+	if r.IntN(4) == 0 {
+		lo, hi = -7, 7
+	}
+	gdt := []tensor.DataType{tensor.Float, tensor.Double, tensor.Float16}[r.IntN(3)]
+	x := randTensor(r, types[r.IntN(len(types))], xs, -9, 9, r.IntN(8) == 0)
+	g := randTensor(r, gdt, gs, lo, hi, r.IntN(10) == 0)
+	n := &ops.Node{OpType: "GridSample", Version: v, Attrs: map[string]ops.Attribute{}}
+	modes := []string{"nearest", "linear", "cubic"}
+	if v < 20 {
+		modes = []string{"nearest", "bilinear", "bicubic"}
+	}
+	if r.IntN(5) > 0 {
+		n.Attrs["mode"] = attrStr(modes[r.IntN(3)])
+	}
+	if r.IntN(5) > 0 {
+		n.Attrs["padding_mode"] = attrStr([]string{"zeros", "border", "reflection"}[r.IntN(3)])
+	}
+	if r.IntN(2) == 0 {
+		n.Attrs["align_corners"] = attrInt(r.IntN(2))
+	}
+	return n, []tensor.Value{x, g}
+}
