@@ -13,6 +13,7 @@ import (
 
 func init() {
 	generators["GridSample"] = randGridSample
+	generators["DFT"] = randDFT
 }
 
 // randGridSample draws a GridSample of any version: 1 to 3 spatial axes
@@ -56,4 +57,48 @@ func randGridSample(r *rand.Rand) (*ops.Node, []tensor.Value) {
 		n.Attrs["align_corners"] = attrInt(r.IntN(2))
 	}
 	return n, []tensor.Value{x, g}
+}
+
+// randDFT draws a DFT of either version: real or complex signals of 1 to 3
+// axes, any valid axis (now and then an invalid one), dft_length shorter
+// or longer than the signal, powers of two and others, onesided and
+// inverse in every combination.
+func randDFT(r *rand.Rand) (*ops.Node, []tensor.Value) {
+	v := pickVersion(r, "DFT")
+	rank := 2 + r.IntN(3)
+	xs := randShape(r, rank-1, 9)
+	for i := range xs {
+		xs[i] = max(xs[i], 1)
+	}
+	xs = append(xs, 1+r.IntN(2))
+	dt := []tensor.DataType{tensor.Float, tensor.Float, tensor.Double, tensor.Float16, tensor.BFloat16}[r.IntN(5)]
+	x := randTensor(r, dt, xs, -4, 4, false)
+	n := &ops.Node{OpType: "DFT", Version: v, Attrs: map[string]ops.Attribute{}}
+	axis := r.IntN(rank-1) - r.IntN(2)*(rank-1)
+	if axis < 0 {
+		axis-- // [-r, -2]
+	}
+	if r.IntN(15) == 0 {
+		axis = rank - 1 // invalid: the complex axis
+	}
+	in := []tensor.Value{x, nil, nil}
+	if r.IntN(3) == 0 {
+		in[1] = randTensor(r, tensor.Int64, nil, 1, 20, false)
+	}
+	if v >= 20 {
+		if r.IntN(4) > 0 {
+			in[2] = randTensor(r, tensor.Int64, nil, float64(axis), float64(axis), false)
+		} else {
+			axis = -2
+		}
+	} else {
+		n.Attrs["axis"] = attrInt(axis)
+	}
+	if r.IntN(2) == 0 {
+		n.Attrs["inverse"] = attrInt(1)
+	}
+	if r.IntN(2) == 0 {
+		n.Attrs["onesided"] = attrInt(1)
+	}
+	return n, in
 }
