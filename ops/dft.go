@@ -66,11 +66,11 @@ func (n *Node) scalarIntInput(in []tensor.Value, i int, name, rule string) (v in
 // dftGeometry is one DFT's lines: outer x signal x inner, in elements of
 // comps parts (1 or 2).
 type dftGeometry struct {
-	outer, inner     int
-	length, n        int // input signal length, transform length
-	comps            int
+	outer, inner      int
+	length, n         int // input signal length, transform length
+	comps             int
 	inverse, onesided bool
-	outLen, outComps int
+	outLen, outComps  int
 }
 
 // DFTShape checks a DFT of version with input shape xs and returns its
