@@ -14,6 +14,7 @@ import (
 func init() {
 	generators["GridSample"] = randGridSample
 	generators["DFT"] = randDFT
+	generators["STFT"] = randSTFT
 }
 
 // randGridSample draws a GridSample of any version: 1 to 3 spatial axes
@@ -99,6 +100,30 @@ func randDFT(r *rand.Rand) (*ops.Node, []tensor.Value) {
 	}
 	if r.IntN(2) == 0 {
 		n.Attrs["onesided"] = attrInt(1)
+	}
+	return n, in
+}
+
+// randSTFT draws an STFT: real or complex signals, frame_length by input,
+// by window or both (now and then disagreeing), onesided or not.
+func randSTFT(r *rand.Rand) (*ops.Node, []tensor.Value) {
+	dt := []tensor.DataType{tensor.Float, tensor.Float, tensor.Double, tensor.Float16, tensor.BFloat16}[r.IntN(5)]
+	length := 1 + r.IntN(40)
+	x := randTensor(r, dt, []int{1 + r.IntN(2), length, 1 + r.IntN(2)}, -4, 4, false)
+	fl := 1 + r.IntN(length)
+	in := []tensor.Value{x, randTensor(r, tensor.Int64, nil, 1, 9, false), nil, nil}
+	switch r.IntN(3) {
+	case 0:
+		in[2] = randTensor(r, dt, []int{fl}, 0, 1, false)
+	case 1:
+		in[3] = randTensor(r, tensor.Int64, nil, float64(fl), float64(fl), false)
+	default:
+		in[2] = randTensor(r, dt, []int{fl}, 0, 1, false)
+		in[3] = randTensor(r, tensor.Int64, nil, float64(fl+r.IntN(2)), float64(fl), false)
+	}
+	n := &ops.Node{OpType: "STFT", Version: 17, Attrs: map[string]ops.Attribute{}}
+	if r.IntN(2) == 0 {
+		n.Attrs["onesided"] = attrInt(r.IntN(2))
 	}
 	return n, in
 }
