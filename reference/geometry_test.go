@@ -15,6 +15,7 @@ func init() {
 	generators["GridSample"] = randGridSample
 	generators["DFT"] = randDFT
 	generators["STFT"] = randSTFT
+	generators["MelWeightMatrix"] = randMelWeightMatrix
 }
 
 // randGridSample draws a GridSample of any version: 1 to 3 spatial axes
@@ -124,6 +125,30 @@ func randSTFT(r *rand.Rand) (*ops.Node, []tensor.Value) {
 	n := &ops.Node{OpType: "STFT", Version: 17, Attrs: map[string]ops.Attribute{}}
 	if r.IntN(2) == 0 {
 		n.Attrs["onesided"] = attrInt(r.IntN(2))
+	}
+	return n, in
+}
+
+// randMelWeightMatrix draws a MelWeightMatrix: edges mostly inside [0,
+// sample_rate/2], now and then past it, output types float and others.
+func randMelWeightMatrix(r *rand.Rand) (*ops.Node, []tensor.Value) {
+	rate := 8000 + r.IntN(40000)
+	lower := r.Float64() * 1000
+	upper := lower + r.Float64()*(float64(rate)/2-lower)
+	if r.IntN(10) == 0 {
+		upper = float64(rate)
+	}
+	edt := []tensor.DataType{tensor.Float, tensor.Double, tensor.Float16}[r.IntN(3)]
+	in := []tensor.Value{
+		randTensor(r, tensor.Int32, nil, float64(1+r.IntN(12)), 13, false),
+		randTensor(r, tensor.Int64, nil, float64(8+r.IntN(120)), 128, false),
+		randTensor(r, tensor.Int64, nil, float64(rate), float64(rate), false),
+		randTensor(r, edt, nil, lower, lower, false),
+		randTensor(r, edt, nil, upper, upper, false),
+	}
+	n := &ops.Node{OpType: "MelWeightMatrix", Version: 17, Attrs: map[string]ops.Attribute{}}
+	if r.IntN(3) == 0 {
+		n.Attrs["output_datatype"] = attrInt(int(([]tensor.DataType{tensor.Double, tensor.Float16, tensor.Int32, tensor.Uint8})[r.IntN(4)]))
 	}
 	return n, in
 }
