@@ -15,6 +15,7 @@ func init() {
 	generators["GridSample"] = randGridSample
 	generators["DFT"] = randDFT
 	generators["STFT"] = randSTFT
+	generators["AffineGrid"] = randAffineGrid
 	generators["MelWeightMatrix"] = randMelWeightMatrix
 }
 
@@ -151,4 +152,24 @@ func randMelWeightMatrix(r *rand.Rand) (*ops.Node, []tensor.Value) {
 		n.Attrs["output_datatype"] = attrInt(int(([]tensor.DataType{tensor.Double, tensor.Float16, tensor.Int32, tensor.Uint8})[r.IntN(4)]))
 	}
 	return n, in
+}
+
+// randAffineGrid draws a 2-D or 3-D AffineGrid, now and then with a theta
+// that does not match size.
+func randAffineGrid(r *rand.Rand) (*ops.Node, []tensor.Value) {
+	spatial := 2 + r.IntN(2)
+	size := []int{1 + r.IntN(2), 1 + r.IntN(3)}
+	for range spatial {
+		size = append(size, r.IntN(6))
+	}
+	ts := []int{size[0], spatial, spatial + 1}
+	if r.IntN(12) == 0 {
+		ts[2]--
+	}
+	dt := []tensor.DataType{tensor.Float, tensor.Double, tensor.Float16, tensor.BFloat16}[r.IntN(4)]
+	n := &ops.Node{OpType: "AffineGrid", Version: 20, Attrs: map[string]ops.Attribute{}}
+	if r.IntN(2) == 0 {
+		n.Attrs["align_corners"] = attrInt(r.IntN(2))
+	}
+	return n, []tensor.Value{randTensor(r, dt, ts, -2, 2, r.IntN(10) == 0), ints64(size...)}
 }
