@@ -15,6 +15,7 @@ func init() {
 	generators["GridSample"] = randGridSample
 	generators["DFT"] = randDFT
 	generators["STFT"] = randSTFT
+	generators["RoiAlign"] = randRoiAlign
 	generators["AffineGrid"] = randAffineGrid
 	generators["MelWeightMatrix"] = randMelWeightMatrix
 }
@@ -172,4 +173,42 @@ func randAffineGrid(r *rand.Rand) (*ops.Node, []tensor.Value) {
 		n.Attrs["align_corners"] = attrInt(r.IntN(2))
 	}
 	return n, []tensor.Value{randTensor(r, dt, ts, -2, 2, r.IntN(10) == 0), ints64(size...)}
+}
+
+// randRoiAlign draws a RoiAlign of any version: rois mostly inside the
+// image, now and then outside, inverted or huge, both modes and
+// coordinate transformations, fixed and adaptive sampling.
+func randRoiAlign(r *rand.Rand) (*ops.Node, []tensor.Value) {
+	v := pickVersion(r, "RoiAlign")
+	types := convFloatTypes(v)
+	dt := types[r.IntN(len(types))]
+	xs := []int{1 + r.IntN(2), 1 + r.IntN(3), 1 + r.IntN(8), 1 + r.IntN(8)}
+	rois := 1 + r.IntN(3)
+	rv := randTensor(r, dt, []int{rois, 4}, -2, 10, false)
+	if r.IntN(20) == 0 {
+		rv = randTensor(r, dt, []int{rois, 4}, -1e4, 1e4, r.IntN(2) == 0)
+	}
+	bi := make([]int, rois)
+	for i := range bi {
+		bi[i] = r.IntN(xs[0])
+		if r.IntN(30) == 0 {
+			bi[i] = xs[0]
+		}
+	}
+	n := &ops.Node{OpType: "RoiAlign", Version: v, Attrs: map[string]ops.Attribute{}}
+	n.Attrs["output_height"] = attrInt(1 + r.IntN(4))
+	n.Attrs["output_width"] = attrInt(1 + r.IntN(4))
+	if r.IntN(2) == 0 {
+		n.Attrs["sampling_ratio"] = attrInt(r.IntN(3))
+	}
+	if r.IntN(2) == 0 {
+		n.Attrs["mode"] = attrStr([]string{"avg", "max"}[r.IntN(2)])
+	}
+	if r.IntN(2) == 0 {
+		n.Attrs["spatial_scale"] = ops.Attribute{Type: ops.AttrFloat, Float: float32(0.25 + r.Float64())}
+	}
+	if v >= 16 && r.IntN(2) == 0 {
+		n.Attrs["coordinate_transformation_mode"] = attrStr([]string{"half_pixel", "output_half_pixel"}[r.IntN(2)])
+	}
+	return n, []tensor.Value{randTensor(r, dt, xs, -9, 9, r.IntN(10) == 0), rv, ints64(bi...)}
 }
