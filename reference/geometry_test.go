@@ -1,7 +1,13 @@
 package reference_test
 
 import (
+	"bytes"
+	"image"
+	"image/jpeg"
+	"image/png"
 	"math/rand/v2"
+
+	"golang.org/x/image/bmp"
 
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -15,6 +21,7 @@ func init() {
 	generators["GridSample"] = randGridSample
 	generators["DFT"] = randDFT
 	generators["STFT"] = randSTFT
+	generators["ImageDecoder"] = randImageDecoder
 	generators["RoiAlign"] = randRoiAlign
 	generators["AffineGrid"] = randAffineGrid
 	generators["MelWeightMatrix"] = randMelWeightMatrix
@@ -211,4 +218,43 @@ func randRoiAlign(r *rand.Rand) (*ops.Node, []tensor.Value) {
 		n.Attrs["coordinate_transformation_mode"] = attrStr([]string{"half_pixel", "output_half_pixel"}[r.IntN(2)])
 	}
 	return n, []tensor.Value{randTensor(r, dt, xs, -9, 9, r.IntN(10) == 0), rv, ints64(bi...)}
+}
+
+// randImageDecoder encodes a small random image as PNG (RGBA or gray),
+// JPEG (4:2:0 YCbCr) or BMP, now and then truncated, and decodes it in
+// each pixel format.
+func randImageDecoder(r *rand.Rand) (*ops.Node, []tensor.Value) {
+	w, h := 1+r.IntN(9), 1+r.IntN(9)
+	var img image.Image
+	if r.IntN(3) == 0 {
+		g := image.NewGray(image.Rect(0, 0, w, h))
+		for i := range g.Pix {
+			g.Pix[i] = uint8(r.IntN(256))
+		}
+		img = g
+	} else {
+		c := image.NewNRGBA(image.Rect(0, 0, w, h))
+		for i := range c.Pix {
+			c.Pix[i] = uint8(r.IntN(256))
+		}
+		img = c
+	}
+	var buf bytes.Buffer
+	switch r.IntN(3) {
+	case 0:
+		_ = png.Encode(&buf, img)
+	case 1:
+		_ = jpeg.Encode(&buf, img, &jpeg.Options{Quality: 50 + r.IntN(50)})
+	default:
+		_ = bmp.Encode(&buf, img)
+	}
+	data := buf.Bytes()
+	if r.IntN(10) == 0 {
+		data = data[:r.IntN(len(data))]
+	}
+	n := &ops.Node{OpType: "ImageDecoder", Version: 20, Attrs: map[string]ops.Attribute{}}
+	if r.IntN(4) > 0 {
+		n.Attrs["pixel_format"] = attrStr([]string{"RGB", "BGR", "Grayscale"}[r.IntN(3)])
+	}
+	return n, []tensor.Value{tensor.MustFromSlice(data, len(data))}
 }
