@@ -49,7 +49,7 @@ func requireNodeTests(t *testing.T) string {
 	t.Helper()
 	dir := nodeTestsDir()
 	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("ONNX node tests not found at %s; set ONNXSHAPE_NODE_TESTS", dir)
+		t.Skipf("ONNX node tests not found at %s: scripts/fetch-node-tests.sh fetches them, or set ONNXSHAPE_NODE_TESTS", dir)
 	}
 	return dir
 }

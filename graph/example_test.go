@@ -88,3 +88,25 @@ func ExamplePool_Release() {
 	}
 	// Output: graph: Release: value #0, tensor(float)[1 4 12 12]: not an output the pool handed out and still lends
 }
+
+// RunOptions.Outputs asks for intermediate values by name: only the nodes
+// they depend on run.
+func ExampleRunOptions_outputs() {
+	m, err := graph.Load("../examples/letterbox.onnx")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(m.ValueNames())
+	img := tensor.MustNew(tensor.Uint8, 1, 6, 8, 3)
+	out, err := m.Run(context.Background(), map[string]tensor.Value{"image": img}, &graph.RunOptions{Outputs: []string{"to_nchw"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(out), out["to_nchw"].Describe())
+	_, err = m.Run(context.Background(), map[string]tensor.Value{"image": img}, &graph.RunOptions{Outputs: []string{"to_nhcw"}})
+	fmt.Println(err)
+	// Output:
+	// [image to_nchw crop add_alpha square upscale to_float pixels]
+	// 1 tensor(uint8)[1 3 6 8]
+	// invalid input: the model has no value "to_nhcw"; closest: "to_nchw"
+}

@@ -72,6 +72,17 @@ type Model struct {
 	// else the program allocates. Concurrent runs take their states from
 	// runs.
 	idle atomic.Pointer[runState]
+
+	// missing collects the unsupported nodes while the model loads;
+	// unsupported is their error when LoadOptions.AllowUnsupported kept
+	// the model (Run refuses it), nil otherwise.
+	missing     unsupportedSet
+	unsupported *UnsupportedError
+
+	// valueSlots are the slots of the values of the model's graph by
+	// name; selected keeps the runs' selections (RunOptions.Outputs).
+	valueSlots map[string]int
+	selected   selections
 }
 
 // ValueInfo names one input or output of a model and its declared type.
@@ -190,6 +201,13 @@ type RunOptions struct {
 	Pool *Pool
 	// Engine selects the fast or the reference kernels (see Engine).
 	Engine Engine
+	// Outputs, when not empty, are the values the run returns instead of the
+	// graph's outputs: any value of the model's graph by name, an
+	// intermediate one, an input or an initializer (Model.ValueNames lists
+	// them). The run then executes only the nodes they depend on, needs
+	// only the inputs those read, and keeps only what is still to be read
+	// or returned.
+	Outputs []string
 
 	// charge, when set (by tests, through export_test.go), is told every
 	// charge of the run before the run's own cap checks it.
@@ -219,6 +237,11 @@ type LoadOptions struct {
 	// from its dims before its data is read (0 means
 	// ops.DefaultMaxTensorBytes; negative means no cap).
 	MaxTensorBytes int64
+	// AllowUnsupported opens a model that uses operators onnxshape does
+	// not run, so that its inputs, outputs and metadata can be read and
+	// Model.Unsupported lists what is missing; Run refuses it with an
+	// *UnsupportedError. Without it, Load returns that error.
+	AllowUnsupported bool
 }
 
 // limits are the caps of o on reading the model (see onnx.Limits).
@@ -371,6 +394,14 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 		m.outputs = append(m.outputs, newValueInfo(name, vi.GetType()))
 		m.outSlots = append(m.outSlots, s)
 	}
+	if e := m.missing.err(); e != nil {
+		if !opts.AllowUnsupported {
+			return nil, e
+		}
+		m.unsupported = e
+	}
+	m.missing = unsupportedSet{}
+	m.valueSlots = slots
 	m.planMemory()
 	return m, nil
 }
@@ -416,7 +447,15 @@ func (m *Model) prepareNode(np *pb.NodeProto, i int, opsets map[string]int, sc *
 	}
 	schema, err := ops.Lookup(domain, np.GetOpType(), opset)
 	if err != nil {
-		return step{}, nil, nodeError(np, i, 0, fmt.Errorf("%w (model opset %d)", err, opset))
+		nerr := nodeError(np, i, 0, fmt.Errorf("%w (model opset %d)", err, opset))
+		if !isUnsupportedOp(err) {
+			return step{}, nil, nerr
+		}
+		// Every unsupported node is listed, not only the first: the
+		// node stays in the graph, without a kernel, and the load
+		// fails (or Run refuses the model) once all are known.
+		m.missing.add(np, domain, opset, nerr)
+		return m.unsupportedStep(np, i, sc)
 	}
 	if err := nodeproto.CheckAttributes(np, schema); err != nil {
 		return step{}, nil, nodeError(np, i, schema.Since, err)
@@ -552,6 +591,9 @@ func (m *Model) run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 	if m == nil || m.proto == nil {
 		return nil, errNotLoaded
 	}
+	if m.unsupported != nil {
+		return nil, m.unsupported
+	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -562,7 +604,14 @@ func (m *Model) run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 		}
 		m.endRun(r)
 	}()
-	if err := r.setInputs(inputs); err != nil {
+	if o != nil && len(o.Outputs) > 0 {
+		sel, err := m.selectValues(o.Outputs)
+		if err != nil {
+			return nil, err
+		}
+		return m.runSelection(r, inputs, sel)
+	}
+	if err := r.setInputs(inputs, m.inputs); err != nil {
 		return nil, err
 	}
 	if err := m.checkProfileInputs(&r.opt, inputs); err != nil {
@@ -581,7 +630,7 @@ func (m *Model) run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 		if err := m.checkDeclared(&r.opt, st, r.vals); err != nil {
 			return nil, err
 		}
-		r.release(st)
+		r.release(st.release)
 	}
 	// A cancellation during the last node is not a success either.
 	if err := ctx.Err(); err != nil {
@@ -597,6 +646,45 @@ func (m *Model) run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 	}
 	if r.pool != nil {
 		r.pool.handOut(r.vals, m.outSlots)
+	}
+	return out, nil
+}
+
+// runSelection is run for the values sel names: the nodes they need, in
+// order, each value let go after its last reader in the selection.
+func (m *Model) runSelection(r *runState, inputs map[string]tensor.Value, sel *selection) (map[string]tensor.Value, error) {
+	r.returned = sel.slots
+	if err := r.setInputs(inputs, sel.inputs); err != nil {
+		return nil, err
+	}
+	if err := m.checkProfileInputs(&r.opt, inputs); err != nil {
+		return nil, err
+	}
+	for i, pos := range sel.steps {
+		st := &m.steps[pos]
+		if err := r.ctx.Err(); err != nil {
+			return nil, st.fail(err)
+		}
+		if err := r.step(pos, st); err != nil {
+			return nil, err
+		}
+		if err := m.checkDeclared(&r.opt, st, r.vals); err != nil {
+			return nil, err
+		}
+		r.release(sel.release[i])
+	}
+	if err := r.ctx.Err(); err != nil {
+		if len(sel.steps) == 0 {
+			return nil, fmt.Errorf("the run stopped: %w", err)
+		}
+		return nil, m.steps[sel.steps[len(sel.steps)-1]].fail(err)
+	}
+	out := make(map[string]tensor.Value, len(sel.names))
+	for i, name := range sel.names {
+		out[name] = r.vals[sel.slots[i]]
+	}
+	if r.pool != nil {
+		r.pool.handOut(r.vals, sel.slots)
 	}
 	return out, nil
 }

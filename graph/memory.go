@@ -160,6 +160,9 @@ type runState struct {
 	// a prepared one has seen it, so nothing outside the run can hold it
 	// (see step.runPrepared).
 	headers []*tensor.Tensor
+	// returned are the slots of the values a selective run returns
+	// (RunOptions.Outputs), the caller's like the outputs'.
+	returned []int
 	// reuse and outs are a prepared step's argument lists, sized for
 	// the step with the most outputs.
 	reuse []*tensor.Tensor
@@ -278,6 +281,10 @@ func (m *Model) endRun(r *runState) {
 	for _, s := range m.outSlots {
 		r.headers[s] = nil // the caller's now
 	}
+	for _, s := range r.returned {
+		r.headers[s] = nil // the caller's too
+	}
+	r.returned = nil
 	for _, h := range r.headers {
 		if h != nil {
 			header.Detach(h) // a failed run's values, released above
@@ -300,7 +307,7 @@ func (m *Model) endRun(r *runState) {
 }
 
 // setInputs stores the initializers and the caller's inputs in their slots.
-func (r *runState) setInputs(inputs map[string]tensor.Value) error {
+func (r *runState) setInputs(inputs map[string]tensor.Value, required []ValueInfo) error {
 	m := r.m
 	for _, c := range m.consts {
 		r.vals[c.slot] = c.value
@@ -325,7 +332,7 @@ func (r *runState) setInputs(inputs map[string]tensor.Value) error {
 			}
 		})
 	}
-	for _, in := range m.inputs {
+	for _, in := range required {
 		if _, ok := inputs[in.Name]; !ok {
 			return inputError(in.Name, fmt.Errorf("input %q (%s) is not given", in.Name, in.Describe()))
 		}
@@ -401,9 +408,9 @@ func (r *runState) runStep(st *step, top bool) error {
 	return nil
 }
 
-// release lets go of the values no step after st reads.
-func (r *runState) release(st *step) {
-	for _, s := range st.release {
+// release lets go of the values in slots, which no later step reads.
+func (r *runState) release(slots []int) {
+	for _, s := range slots {
 		r.drop(r.vals[s])
 		r.vals[s] = nil
 		if h := r.headers[s]; h != nil {

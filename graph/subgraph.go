@@ -328,7 +328,7 @@ func (b *body) run(opt *ops.Options, in []tensor.Value) ([]tensor.Value, error) 
 		if err = r.runStep(st, false); err != nil {
 			break
 		}
-		r.release(st)
+		r.release(st.release)
 	}
 	var out []tensor.Value
 	if err == nil {

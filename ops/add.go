@@ -9,14 +9,18 @@
 
 package ops
 
-import "github.com/onnxshape/onnxshape/tensor"
+import (
+	"github.com/onnxshape/onnxshape/tensor"
+
+	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
+)
 
 var addOp = &binaryOp{
 	name: "Add", types: arithmeticTypes, legacyBefore: 7,
 	kernel: fixedKernels(numberBinaries([8]binaryKernel{
 		addSpans[uint8](), addSpans[uint16](), addSpans[uint32](), addSpans[uint64](),
 		addSpans[int8](), addSpans[int16](), addSpans[int32](), addSpans[int64](),
-	}, vectorized("Add", addSpans[float32]()), vectorized("Add", addSpans[float64]()))),
+	}, elementwise.Vectorized("Add", addSpans[float32]()), elementwise.Vectorized("Add", addSpans[float64]()))),
 }
 
 func init() {
@@ -36,17 +40,17 @@ func Add(a, b *tensor.Tensor, opts ...Option) (*tensor.Tensor, error) {
 
 func addSpans[T number]() binarySpans[T, T, T] {
 	return binarySpans[T, T, T]{
-		both: func(o, a, b []T) {
+		Both: func(o, a, b []T) {
 			for i := range o {
 				o[i] = a[i] + b[i]
 			}
 		},
-		left: func(o []T, a T, b []T) {
+		Left: func(o []T, a T, b []T) {
 			for i := range o {
 				o[i] = a + b[i]
 			}
 		},
-		right: func(o, a []T, b T) {
+		Right: func(o, a []T, b T) {
 			for i := range o {
 				o[i] = a[i] + b
 			}

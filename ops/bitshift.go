@@ -23,12 +23,12 @@ func init() {
 
 var (
 	shiftLeft = fixedKernels(integerBinaries([8]binaryKernel{
-		elementwise(func(a, b uint8) uint8 { return a << b }), elementwise(func(a, b uint16) uint16 { return a << b }),
-		elementwise(func(a, b uint32) uint32 { return a << b }), elementwise(func(a, b uint64) uint64 { return a << b }),
+		binaryFunc(func(a, b uint8) uint8 { return a << b }), binaryFunc(func(a, b uint16) uint16 { return a << b }),
+		binaryFunc(func(a, b uint32) uint32 { return a << b }), binaryFunc(func(a, b uint64) uint64 { return a << b }),
 	}))
 	shiftRight = fixedKernels(integerBinaries([8]binaryKernel{
-		elementwise(func(a, b uint8) uint8 { return a >> b }), elementwise(func(a, b uint16) uint16 { return a >> b }),
-		elementwise(func(a, b uint32) uint32 { return a >> b }), elementwise(func(a, b uint64) uint64 { return a >> b }),
+		binaryFunc(func(a, b uint8) uint8 { return a >> b }), binaryFunc(func(a, b uint16) uint16 { return a >> b }),
+		binaryFunc(func(a, b uint32) uint32 { return a >> b }), binaryFunc(func(a, b uint64) uint64 { return a >> b }),
 	}))
 )
 

@@ -13,14 +13,18 @@
 
 package ops
 
-import "github.com/onnxshape/onnxshape/tensor"
+import (
+	"github.com/onnxshape/onnxshape/tensor"
+
+	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
+)
 
 var divOp = &binaryOp{
 	name: "Div", types: arithmeticTypes, legacyBefore: 7,
 	kernel: fixedKernels(numberBinaries([8]binaryKernel{
 		intDivSpans[uint8](), intDivSpans[uint16](), intDivSpans[uint32](), intDivSpans[uint64](),
 		intDivSpans[int8](), intDivSpans[int16](), intDivSpans[int32](), intDivSpans[int64](),
-	}, vectorized("Div", floatDivSpans[float32]()), vectorized("Div", floatDivSpans[float64]()))),
+	}, elementwise.Vectorized("Div", floatDivSpans[float32]()), elementwise.Vectorized("Div", floatDivSpans[float64]()))),
 	check: refuseZeroDivisor,
 }
 
@@ -50,17 +54,17 @@ func refuseZeroDivisor(opt *Options, op opRef, a, b *tensor.Tensor) error {
 
 func floatDivSpans[T floating]() binarySpans[T, T, T] {
 	return binarySpans[T, T, T]{
-		both: func(o, a, b []T) {
+		Both: func(o, a, b []T) {
 			for i := range o {
 				o[i] = a[i] / b[i]
 			}
 		},
-		left: func(o []T, a T, b []T) {
+		Left: func(o []T, a T, b []T) {
 			for i := range o {
 				o[i] = a / b[i]
 			}
 		},
-		right: func(o, a []T, b T) {
+		Right: func(o, a []T, b T) {
 			for i := range o {
 				o[i] = a[i] / b
 			}
@@ -71,7 +75,7 @@ func floatDivSpans[T floating]() binarySpans[T, T, T] {
 // intDivSpans divides toward zero; a zero divisor gives 0. Go's division
 // of the least signed value by -1 wraps to itself without a panic.
 func intDivSpans[T integer]() binarySpans[T, T, T] {
-	return elementwise(func(a, b T) T {
+	return binaryFunc(func(a, b T) T {
 		if b == 0 {
 			return 0
 		}

@@ -30,10 +30,10 @@
 //     whole, tiles transposes and spreads large copies over the cores.
 //   - elementwise and activations (Add, Mul, Where, Clip, Pow, Relu,
 //     Sigmoid, the comparisons and bitwise operators, ...): the numpy
-//     broadcasting engine (elementwise.go, elementwise_node.go, and
-//     arith_amd64.s for the float32 arithmetic), still in ops: it is the
-//     framework (unaryOp, fixedUnaries, binary kernels) that every
-//     elementwise operator file plugs into.
+//     broadcasting walk, the span loops and their AVX assembly are
+//     ops/internal/elementwise; the framework every elementwise operator
+//     file plugs into (unaryOp, binaryOp, fixedUnaries, the type tables)
+//     stays in ops (elementwise_node.go, elementwise_tables.go).
 //   - conversion (Cast, CastLike, BitCast, QuantizeLinear,
 //     DequantizeLinear, DynamicQuantizeLinear): ops/internal/convert, which
 //     also rounds to float16 (with F16C on amd64) and the float8 formats

@@ -154,7 +154,7 @@ func (b *binaryOp) apply(opt *Options, n *Node, x, y *tensor.Tensor) (*tensor.Te
 	if err != nil {
 		return nil, err
 	}
-	if err := k.run(opt, newBroadcastWalk(out, x.Shape(), bAt), z, x, y); err != nil {
+	if err := k.Run(opt.elementwise(), newBroadcastWalk(out, x.Shape(), bAt), z, x, y); err != nil {
 		return nil, op.wrap("cancelled", err, "run stopped")
 	}
 	return z, nil
@@ -215,7 +215,7 @@ func (u *unaryOp) apply(opt *Options, n *Node, x *tensor.Tensor) (*tensor.Tensor
 	if err != nil {
 		return nil, err
 	}
-	if err := k.run(opt, y, x); err != nil {
+	if err := k.Run(opt.elementwise(), y, x); err != nil {
 		return nil, op.wrap("cancelled", err, "run stopped")
 	}
 	return y, nil
@@ -292,7 +292,7 @@ func (v *variadicOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 			}
 			// The engine reads each element before it writes the same
 			// one, so the accumulator may be its own output.
-			if err := k.run(opt, newBroadcastWalk(out, acc.Shape(), t.Shape()), z, acc, t); err != nil {
+			if err := k.Run(opt.elementwise(), newBroadcastWalk(out, acc.Shape(), t.Shape()), z, acc, t); err != nil {
 				return nil, op.wrap("cancelled", err, "run stopped")
 			}
 			acc = z

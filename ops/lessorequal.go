@@ -35,17 +35,17 @@ func lessOrEqualKernels() map[tensor.DataType]binaryKernel {
 
 func lessOrEqualSpans[T cmp.Ordered]() binarySpans[T, T, bool] {
 	return binarySpans[T, T, bool]{
-		both: func(o []bool, a, b []T) {
+		Both: func(o []bool, a, b []T) {
 			for i := range o {
 				o[i] = a[i] <= b[i]
 			}
 		},
-		left: func(o []bool, a T, b []T) {
+		Left: func(o []bool, a T, b []T) {
 			for i := range o {
 				o[i] = a <= b[i]
 			}
 		},
-		right: func(o []bool, a []T, b T) {
+		Right: func(o []bool, a []T, b T) {
 			for i := range o {
 				o[i] = a[i] <= b
 			}

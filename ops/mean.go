@@ -40,7 +40,7 @@ func divideByCount(opt *Options, op opRef, sum *tensor.Tensor, count int) error 
 	default:
 		return op.errorf("type", "no kernel for type %v", sum.DataType())
 	}
-	if err := k.run(opt, sum, sum); err != nil {
+	if err := k.Run(opt.elementwise(), sum, sum); err != nil {
 		return op.wrap("cancelled", err, "run stopped")
 	}
 	return nil

@@ -25,17 +25,17 @@ func init() {
 
 func minSpans[T number]() binarySpans[T, T, T] {
 	return binarySpans[T, T, T]{
-		both: func(o, a, b []T) {
+		Both: func(o, a, b []T) {
 			for i := range o {
 				o[i] = min(a[i], b[i])
 			}
 		},
-		left: func(o []T, a T, b []T) {
+		Left: func(o []T, a T, b []T) {
 			for i := range o {
 				o[i] = min(a, b[i])
 			}
 		},
-		right: func(o, a []T, b T) {
+		Right: func(o, a []T, b T) {
 			for i := range o {
 				o[i] = min(a[i], b)
 			}

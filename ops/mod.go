@@ -32,8 +32,8 @@ var (
 	truncatedMod = fixedKernels(numberBinaries([8]binaryKernel{
 		truncatedModSpans[uint8](), truncatedModSpans[uint16](), truncatedModSpans[uint32](), truncatedModSpans[uint64](),
 		truncatedModSpans[int8](), truncatedModSpans[int16](), truncatedModSpans[int32](), truncatedModSpans[int64](),
-	}, elementwise(func(a, b float32) float32 { return float32(math.Mod(float64(a), float64(b))) }),
-		elementwise(math.Mod)))
+	}, binaryFunc(func(a, b float32) float32 { return float32(math.Mod(float64(a), float64(b))) }),
+		binaryFunc(math.Mod)))
 	flooredMod = fixedKernels(map[tensor.DataType]binaryKernel{
 		tensor.Uint8: truncatedModSpans[uint8](), tensor.Uint16: truncatedModSpans[uint16](),
 		tensor.Uint32: truncatedModSpans[uint32](), tensor.Uint64: truncatedModSpans[uint64](),
@@ -60,7 +60,7 @@ func modKernel(n *Node, dt tensor.DataType) (binaryKernel, error) {
 
 // truncatedModSpans is C's %: the remainder has the dividend's sign.
 func truncatedModSpans[T integer]() binarySpans[T, T, T] {
-	return elementwise(func(a, b T) T {
+	return binaryFunc(func(a, b T) T {
 		if b == 0 {
 			return 0
 		}
@@ -70,7 +70,7 @@ func truncatedModSpans[T integer]() binarySpans[T, T, T] {
 
 // flooredModSpans is Python's %: the remainder has the divisor's sign.
 func flooredModSpans[T signedInteger]() binarySpans[T, T, T] {
-	return elementwise(func(a, b T) T {
+	return binaryFunc(func(a, b T) T {
 		if b == 0 {
 			return 0
 		}

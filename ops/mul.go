@@ -9,14 +9,18 @@
 
 package ops
 
-import "github.com/onnxshape/onnxshape/tensor"
+import (
+	"github.com/onnxshape/onnxshape/tensor"
+
+	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
+)
 
 var mulOp = &binaryOp{
 	name: "Mul", types: arithmeticTypes, legacyBefore: 7,
 	kernel: fixedKernels(numberBinaries([8]binaryKernel{
 		mulSpans[uint8](), mulSpans[uint16](), mulSpans[uint32](), mulSpans[uint64](),
 		mulSpans[int8](), mulSpans[int16](), mulSpans[int32](), mulSpans[int64](),
-	}, vectorized("Mul", mulSpans[float32]()), vectorized("Mul", mulSpans[float64]()))),
+	}, elementwise.Vectorized("Mul", mulSpans[float32]()), elementwise.Vectorized("Mul", mulSpans[float64]()))),
 }
 
 func init() {
@@ -36,17 +40,17 @@ func Mul(a, b *tensor.Tensor, opts ...Option) (*tensor.Tensor, error) {
 
 func mulSpans[T number]() binarySpans[T, T, T] {
 	return binarySpans[T, T, T]{
-		both: func(o, a, b []T) {
+		Both: func(o, a, b []T) {
 			for i := range o {
 				o[i] = a[i] * b[i]
 			}
 		},
-		left: func(o []T, a T, b []T) {
+		Left: func(o []T, a T, b []T) {
 			for i := range o {
 				o[i] = a * b[i]
 			}
 		},
-		right: func(o, a []T, b T) {
+		Right: func(o, a []T, b T) {
 			for i := range o {
 				o[i] = a[i] * b
 			}

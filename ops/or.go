@@ -13,17 +13,17 @@ var orOp = &binaryOp{
 	name: "Or", types: versionTypes{1: boolTypes, 7: boolTypes},
 	legacyBefore: 7, boolOut: true,
 	kernel: fixedKernels(map[tensor.DataType]binaryKernel{tensor.Bool: binarySpans[bool, bool, bool]{
-		both: func(o, a, b []bool) {
+		Both: func(o, a, b []bool) {
 			for i := range o {
 				o[i] = a[i] || b[i]
 			}
 		},
-		left: func(o []bool, a bool, b []bool) {
+		Left: func(o []bool, a bool, b []bool) {
 			for i := range o {
 				o[i] = a || b[i]
 			}
 		},
-		right: func(o, a []bool, b bool) {
+		Right: func(o, a []bool, b bool) {
 			for i := range o {
 				o[i] = a[i] || b
 			}

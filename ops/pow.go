@@ -98,22 +98,22 @@ func pow(opt *Options, n *Node, x, y *tensor.Tensor) (*tensor.Tensor, error) {
 	var k binaryKernel
 	switch x.DataType() {
 	case tensor.Float:
-		k = elementwise(func(a float32, b float64) float32 { return float32(math.Pow(float64(a), b)) })
+		k = binaryFunc(func(a float32, b float64) float32 { return float32(math.Pow(float64(a), b)) })
 	case tensor.Double:
-		k = elementwise(math.Pow)
+		k = binaryFunc(math.Pow)
 	case tensor.Int32:
-		k = elementwise(powInteger[int32])
+		k = binaryFunc(powInteger[int32])
 	case tensor.Int64:
-		k = elementwise(powInteger[int64])
+		k = binaryFunc(powInteger[int64])
 	case tensor.Float16, tensor.BFloat16:
 		bf16 := x.DataType() == tensor.BFloat16
-		k = elementwise(func(a uint16, b float64) uint16 {
+		k = binaryFunc(func(a uint16, b float64) uint16 {
 			return halfFromFloat32(bf16, float32(math.Pow(float64(halfToFloat32(bf16, a)), b)))
 		})
 	default:
 		return nil, op.errorf("type", "no kernel for type %v", x.DataType())
 	}
-	if err := k.run(opt, w, z, x, exps); err != nil {
+	if err := k.Run(opt.elementwise(), w, z, x, exps); err != nil {
 		return nil, op.wrap("cancelled", err, "run stopped")
 	}
 	return z, nil

@@ -59,7 +59,7 @@ func preluNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error)
 
 func preluSpans[T number]() binarySpans[T, T, T] {
 	return binarySpans[T, T, T]{
-		both: func(o, x, s []T) {
+		Both: func(o, x, s []T) {
 			for i, v := range x[:len(o)] {
 				if v < 0 {
 					v *= s[i]
@@ -67,7 +67,7 @@ func preluSpans[T number]() binarySpans[T, T, T] {
 				o[i] = v
 			}
 		},
-		left: func(o []T, x T, s []T) {
+		Left: func(o []T, x T, s []T) {
 			for i := range o {
 				if x < 0 {
 					o[i] = x * s[i]
@@ -76,7 +76,7 @@ func preluSpans[T number]() binarySpans[T, T, T] {
 				}
 			}
 		},
-		right: func(o, x []T, s T) {
+		Right: func(o, x []T, s T) {
 			for i, v := range x[:len(o)] {
 				if v < 0 {
 					v *= s

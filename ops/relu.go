@@ -7,15 +7,19 @@
 
 package ops
 
-import "github.com/onnxshape/onnxshape/tensor"
+import (
+	"github.com/onnxshape/onnxshape/tensor"
+
+	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
+)
 
 var reluOp = &unaryOp{
 	name: "Relu", types: versionTypes{1: floatTypes, 6: floatTypes, 13: floatBFTypes, 14: floatBFTypes | signedTypes},
 	kernel: fixedUnaries(numberUnaries([8]unaryKernel{
 		nil, nil, nil, nil,
-		unarySpan[int8, int8](reluSpan[int8]), unarySpan[int16, int16](reluSpan[int16]),
-		unarySpan[int32, int32](reluSpan[int32]), unarySpan[int64, int64](reluSpan[int64]),
-	}, reluF32, unarySpan[float64, float64](reluSpan[float64]))),
+		unarySpan[int8, int8](elementwise.Relu[int8]), unarySpan[int16, int16](elementwise.Relu[int16]),
+		unarySpan[int32, int32](elementwise.Relu[int32]), unarySpan[int64, int64](elementwise.Relu[int64]),
+	}, elementwise.ReluF32, unarySpan[float64, float64](elementwise.Relu[float64]))),
 }
 
 func init() {
@@ -31,13 +35,4 @@ func Relu(x *tensor.Tensor, opts ...Option) (*tensor.Tensor, error) {
 		return nil, err
 	}
 	return reluOp.apply(opt, &Node{OpType: "Relu", Version: 14}, x)
-}
-
-func reluSpan[T signedNumber](o, a []T) {
-	for i, x := range a[:len(o)] {
-		if x < 0 {
-			x = 0
-		}
-		o[i] = x
-	}
 }

@@ -9,14 +9,18 @@
 
 package ops
 
-import "github.com/onnxshape/onnxshape/tensor"
+import (
+	"github.com/onnxshape/onnxshape/tensor"
+
+	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
+)
 
 var subOp = &binaryOp{
 	name: "Sub", types: arithmeticTypes, legacyBefore: 7,
 	kernel: fixedKernels(numberBinaries([8]binaryKernel{
 		subSpans[uint8](), subSpans[uint16](), subSpans[uint32](), subSpans[uint64](),
 		subSpans[int8](), subSpans[int16](), subSpans[int32](), subSpans[int64](),
-	}, vectorized("Sub", subSpans[float32]()), vectorized("Sub", subSpans[float64]()))),
+	}, elementwise.Vectorized("Sub", subSpans[float32]()), elementwise.Vectorized("Sub", subSpans[float64]()))),
 }
 
 func init() {
@@ -36,17 +40,17 @@ func Sub(a, b *tensor.Tensor, opts ...Option) (*tensor.Tensor, error) {
 
 func subSpans[T number]() binarySpans[T, T, T] {
 	return binarySpans[T, T, T]{
-		both: func(o, a, b []T) {
+		Both: func(o, a, b []T) {
 			for i := range o {
 				o[i] = a[i] - b[i]
 			}
 		},
-		left: func(o []T, a T, b []T) {
+		Left: func(o []T, a T, b []T) {
 			for i := range o {
 				o[i] = a - b[i]
 			}
 		},
-		right: func(o, a []T, b T) {
+		Right: func(o, a []T, b T) {
 			for i := range o {
 				o[i] = a[i] - b
 			}

@@ -22,10 +22,10 @@ var swigluOp = &binaryOp{
 			return nil, err
 		}
 		a := float64(alpha)
-		f32 := elementwise(func(gate, value float32) float32 {
+		f32 := binaryFunc(func(gate, value float32) float32 {
 			return float32(swish(a, float64(gate)) * float64(value))
 		})
-		f64 := elementwise(func(gate, value float64) float64 { return swish(a, gate) * value })
+		f64 := binaryFunc(func(gate, value float64) float64 { return swish(a, gate) * value })
 		return fixedKernels(numberBinaries([8]binaryKernel{}, f32, f64))(n, dt)
 	},
 }

@@ -10,6 +10,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -82,13 +83,13 @@ func where(opt *Options, op opRef, cond, x, y *tensor.Tensor) (*tensor.Tensor, e
 	case x.DataType() == tensor.String:
 		err = whereRun(opt, w, z, cond, x, y, selectAny[string])
 	case x.DataType().Size() == 1:
-		err = whereRun(opt, w, z, cond, x, y, selectWords[uint8])
+		err = whereRun(opt, w, z, cond, x, y, elementwise.SelectWords[uint8])
 	case x.DataType().Size() == 2:
-		err = whereRun(opt, w, z, cond, x, y, selectWords[uint16])
+		err = whereRun(opt, w, z, cond, x, y, elementwise.SelectWords[uint16])
 	case x.DataType().Size() == 4:
-		err = whereRun(opt, w, z, cond, x, y, select32)
+		err = whereRun(opt, w, z, cond, x, y, elementwise.Select32)
 	case x.DataType().Size() == 8:
-		err = whereRun(opt, w, z, cond, x, y, selectWords[uint64])
+		err = whereRun(opt, w, z, cond, x, y, elementwise.SelectWords[uint64])
 	default: // complex128
 		err = whereRun(opt, w, z, cond, x, y, selectAny[[2]uint64])
 	}
@@ -114,8 +115,8 @@ func whereShape(op opRef, cond, x, y []int) ([]int, error) {
 // which all three inputs advance.
 func whereRun[T any](opt *Options, w *broadcastWalk, z, cond, x, y *tensor.Tensor, selectAll func(o []T, c []uint8, a, b []T)) error {
 	o, c, a, b := elems[T](z), elems[uint8](cond), elems[T](x), elems[T](y)
-	sc, sa, sb := w.step[0], w.step[1], w.step[2]
-	return w.run(opt, max(z.DataType().Size(), 8), func(oo int, in []int, n int) {
+	sc, sa, sb := w.Step[0], w.Step[1], w.Step[2]
+	return w.Run(opt.elementwise(), max(z.DataType().Size(), 8), func(oo int, in []int, n int) {
 		o := o[oo : oo+n]
 		switch {
 		case sc == 1 && sa == 1 && sb == 1:
@@ -143,18 +144,6 @@ func whereRun[T any](opt *Options, w *broadcastWalk, z, cond, x, y *tensor.Tenso
 			}
 		}
 	})
-}
-
-// selectWords picks a[i] or b[i] by c[i] without a branch: a condition
-// read from data is unpredictable, and a mispredicted branch per element
-// costs more than the memory traffic.
-func selectWords[T uint8 | uint16 | uint32 | uint64](o []T, c []uint8, a, b []T) {
-	c, a, b = c[:len(o)], a[:len(o)], b[:len(o)]
-	for i := range o {
-		nonzero := (c[i] | -c[i]) >> 7 // 1 for any nonzero byte
-		mask := -T(nonzero)
-		o[i] = b[i] ^ (a[i]^b[i])&mask
-	}
 }
 
 // selectAny is the select loop of elements that are not machine words.

@@ -1,6 +1,6 @@
 package profile
 
-// The elementwise operators (ops/elementwise.go and one file each in ops):
+// The elementwise operators (ops/elementwise_node.go and one file each in ops):
 // their defaults for rule GR4, their signatures, and their place outside
 // the profile's operator set until the profile places them. Added by the
 // elementwise work (branch h6) in a file of its own so that it merges

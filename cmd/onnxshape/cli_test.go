@@ -304,7 +304,7 @@ func nodeTestsDir(t *testing.T) string {
 		dir = filepath.Join("..", "..", "..", "shared", "onnx-node")
 	}
 	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("ONNX node tests not found at %s; set ONNXSHAPE_NODE_TESTS", dir)
+		t.Skipf("ONNX node tests not found at %s: scripts/fetch-node-tests.sh fetches them, or set ONNXSHAPE_NODE_TESTS", dir)
 	}
 	return dir
 }
@@ -392,5 +392,57 @@ func TestHelpRunOnStdout(t *testing.T) {
 	out, _ := io.ReadAll(r)
 	if code != 0 || !strings.HasPrefix(string(out), "usage: onnxshape run") || stderr.Len() != 0 {
 		t.Errorf("help run: exit %d, stdout %q, stderr %q", code, out, stderr.String())
+	}
+}
+
+func TestOpsNamesAndModel(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := opsMain([]string{"conv", "ai.onnx.Relu", "Frobnicate"}, &stdout, &stderr); code != 1 ||
+		!regexp.MustCompile(`^OPERATOR +DOMAIN +SINCE VERSIONS\nConv +ai\.onnx +1 11 22\nRelu +ai\.onnx +1 6 13 14\n$`).MatchString(stdout.String()) ||
+		stderr.String() != "onnxshape ops: not implemented: Frobnicate\n" {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr: %s", code, stdout.String(), stderr.String())
+	}
+
+	// The example model, one node turned into an operator onnxshape lacks.
+	p, _ := onnx.DecodeModel(examples.Model())
+	p.Graph.Node[4].OpType = func(s string) *string { return &s }("Frobnicate")
+	b, _ := onnx.EncodeModel(p)
+	path := filepath.Join(t.TempDir(), "model.onnx")
+	os.WriteFile(path, b, 0o644)
+	stdout.Reset()
+	stderr.Reset()
+	if code := opsMain([]string{"--model", path}, &stdout, &stderr); code != 1 ||
+		!regexp.MustCompile(`(?m)^Frobnicate +ai\.onnx +21 +1 +not supported\n`).MatchString(stdout.String()) ||
+		!regexp.MustCompile(`(?m)^Transpose +ai\.onnx +21 +\d+ +Transpose-21\n`).MatchString(stdout.String()) ||
+		!strings.Contains(stderr.String(), "operators are not supported: Frobnicate\n") {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr: %s", code, stdout.String(), stderr.String())
+	}
+	stdout.Reset()
+	if code := opsMain([]string{"--model", path, "Conv"}, &stdout, &stderr); code != 2 {
+		t.Fatalf("--model with names: exit %d", code)
+	}
+}
+
+// A folder whose every case is skipped is no success, and --fail-on-skip
+// fails on any skip.
+func TestTestCommandSkips(t *testing.T) {
+	root := t.TempDir()
+	skip := filepath.Join(root, "test_skip")
+	writeCase(t, skip, nil)
+	p, _ := onnx.DecodeModel(examples.Model())
+	p.Graph.Node[4].OpType = func(s string) *string { return &s }("Frobnicate")
+	b, _ := onnx.EncodeModel(p)
+	os.WriteFile(filepath.Join(skip, "model.onnx"), b, 0o644)
+	var stdout, stderr bytes.Buffer
+	if code := testMain([]string{root}, &stdout, &stderr); code != 1 || stderr.String() != "onnxshape test: no case passed\n" {
+		t.Errorf("all skipped: exit %d, stderr %q", code, stderr.String())
+	}
+	writeCase(t, filepath.Join(root, "test_good"), nil)
+	stderr.Reset()
+	if code := testMain([]string{root}, &stdout, &stderr); code != 0 {
+		t.Errorf("one pass, one skip: exit %d, stderr %q", code, stderr.String())
+	}
+	if code := testMain([]string{root, "--fail-on-skip"}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "1 skipped (--fail-on-skip)") {
+		t.Errorf("--fail-on-skip: exit %d, stderr %q", code, stderr.String())
 	}
 }

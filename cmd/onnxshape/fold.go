@@ -35,6 +35,7 @@ func foldMain(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("o", "", "the folded model's path")
 	shapes := inputShapeFlags{}
 	fs.Var(shapes, "input-shape", "an input's shape, as NAME=D1,D2,... (numbers or symbols); repeat for each input")
+	fs.Var(shapes, "shape", "the same as --input-shape")
 	maxBytes := fs.Int64("max-fold-bytes", infer.DefaultMaxFoldBytes, "keep computed any tensor larger than this many bytes")
 	annotate := fs.Bool("annotate", false, "write the inferred shapes into the model's value_info")
 	pos, code, ok := parseCommand(fs, foldUsage, args, stdout, stderr)

@@ -77,6 +77,7 @@ func inferMain(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the values as JSON")
 	shapes := inputShapeFlags{}
 	fs.Var(shapes, "input-shape", "an input's shape, as NAME=D1,D2,... (numbers or symbols); repeat for each input")
+	fs.Var(shapes, "shape", "the same as --input-shape")
 	pos, code, ok := parseCommand(fs, inferUsage, args, stdout, stderr)
 	if !ok {
 		return code

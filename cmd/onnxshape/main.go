@@ -1,14 +1,16 @@
-// Command onnxshape runs ONNX models made of shape and data-movement
-// operators, runs the ONNX node tests and lists the operators it covers.
+// Command onnxshape runs ONNX models natively, checks them against the
+// SONNX safety profile, runs the ONNX node tests and lists the operators it
+// covers.
 //
-//	onnxshape run [MODEL] [--input NAME=FILE]... [--out DIR]
-//	onnxshape plan MODEL [--shape NAME=D,D,...]... [--steps]
-//	onnxshape test DIR... [--profile onnx|sonnx]
+//	onnxshape run [MODEL] [--input NAME=FILE]... [--output NAME|all]... [--out DIR]
+//	onnxshape diff MODEL [--input NAME=FILE]... [--engine A,B | --threads A,B | --profile A,B | --against DIR]
+//	onnxshape plan MODEL [--input-shape NAME=D,D,...]... [--steps]
+//	onnxshape test DIR... [--profile onnx|sonnx] [--fail-on-skip]
 //	onnxshape check [--profile sonnx] [--json] MODEL
 //	onnxshape bench DIR...
 //	onnxshape infer MODEL [--json] [--input-shape NAME=D,D,...]...
 //	onnxshape fold MODEL -o OUT [--input-shape NAME=D,D,...]... [--annotate]
-//	onnxshape ops [--markdown]
+//	onnxshape ops [--markdown] [NAME...] | ops --model MODEL
 //	onnxshape help [COMMAND]
 //
 // Each subcommand lives in its own file and registers itself in init().
@@ -124,7 +126,7 @@ func usage(w io.Writer) {
 	}
 	sort.Strings(names)
 	var b strings.Builder
-	b.WriteString("onnxshape runs ONNX models of shape and data-movement operators.\n\nusage: onnxshape COMMAND [ARGUMENTS]\n\ncommands:\n")
+	b.WriteString("onnxshape runs ONNX models natively, bounded, with the SONNX safety profile built in.\n\nusage: onnxshape COMMAND [ARGUMENTS]\n\ncommands:\n")
 	for _, name := range names {
 		fmt.Fprintf(&b, "  %-*s  %s\n", width, name, commands[name].help)
 	}

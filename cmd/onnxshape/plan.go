@@ -12,14 +12,14 @@ import (
 	"github.com/onnxshape/onnxshape/graph"
 )
 
-const planUsage = `usage: onnxshape plan MODEL [--shape NAME=D,D,...]... [--steps] [--max-bytes N] [--max-run-bytes N]
+const planUsage = `usage: onnxshape plan MODEL [--input-shape NAME=D,D,...]... [--steps] [--max-bytes N] [--max-run-bytes N]
 
 Reports the memory one run of MODEL takes: the peak of the bytes of tensors
 the run holds at once (the values still to be read and what the running
 node asks for; the inputs and initializers are not counted) and the node at
 the peak. --max-run-bytes at or above the peak lets a run through.
 
-Inputs take their declared shapes; --shape gives the shape of an input whose
+Inputs take their declared shapes; --input-shape (or --shape) gives the shape of an input whose
 shape is symbolic or not declared. The plan is measured by running the model
 once on zero-filled inputs of those shapes, so it allocates what a run does.
 --steps lists every node with what it asks for and the bytes held after it.`
@@ -60,7 +60,8 @@ func (f shapeFlags) Set(s string) error {
 func planMain(args []string, stdout, stderr io.Writer) int {
 	fs := commandFlags("plan")
 	shapes := shapeFlags{}
-	fs.Var(shapes, "shape", "an input's shape, as NAME=D,D,... (NAME= for a scalar); repeat for each input")
+	fs.Var(shapes, "input-shape", "an input's shape, as NAME=D,D,... (NAME= for a scalar); repeat for each input")
+	fs.Var(shapes, "shape", "the same as --input-shape")
 	steps := fs.Bool("steps", false, "list every node")
 	maxBytes := fs.Int64("max-bytes", 0, "refuse to create any tensor larger than this many bytes (0: 2 GiB, -1: no limit)")
 	maxRunBytes := fs.Int64("max-run-bytes", 0, "refuse a run that would hold more than this many bytes of tensors at once (0: 4 GiB, -1: no limit)")

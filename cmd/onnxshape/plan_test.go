@@ -39,6 +39,8 @@ func TestPlan(t *testing.T) {
 		{[]string{model, "--shape", "image"}, 2, "want NAME=D,D,..."},
 		{[]string{model, "--shape", "image=1,x"}, 2, "is not a count"},
 		{[]string{model, "--shape", "nope=1"}, 1, `onnxshape plan: the model has no input "nope"`},
+		{[]string{model, "--input-shape", "nope=1"}, 1, `onnxshape plan: the model has no input "nope"`},
+		{[]string{model, "--input-shape", "image=1", "--shape", "image=2"}, 2, `the shape of "image" is given twice`},
 		{[]string{model, "--max-run-bytes", "100"}, 1, "onnxshape plan: node"},
 		{[]string{"does-not-exist.onnx"}, 1, "does-not-exist.onnx"},
 		{nil, 2, "onnxshape plan: give one MODEL, not 0 (see onnxshape help plan)"},

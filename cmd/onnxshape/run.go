@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/onnxshape/onnxshape/examples"
@@ -21,7 +22,7 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-const runUsage = `usage: onnxshape run [MODEL] [--input NAME=FILE]... [--out DIR] [--profile onnx|sonnx] [--engine fast|reference] [--max-bytes N] [--max-run-bytes N] [--max-model-bytes N] [--threads N]
+const runUsage = `usage: onnxshape run [MODEL] [--input NAME=FILE]... [--output NAME|all]... [--out DIR] [--profile onnx|sonnx] [--engine fast|reference] [--max-bytes N] [--max-run-bytes N] [--max-model-bytes N] [--threads N]
 
 Runs MODEL (a .onnx file, or a node-test folder holding model.onnx) and
 prints each output's name, type, shape and a numpy-like preview. Inputs are
@@ -34,6 +35,12 @@ checked to be a folder it can write before the model runs) as NAME.npy (NAME.pb 
 values numpy cannot hold, and for string tensors whose .npy form, every
 string as wide as the longest, would pass --max-bytes). --engine picks the
 fast kernels or the reference engine's (the default under --profile sonnx).
+
+--output NAME prints (and --out writes) the value NAME instead of the
+graph's outputs: any value of the graph, an intermediate one included, and
+only the nodes it depends on run; repeat it for more, or give --output all
+for every input and node output, in the order the nodes run (with --out,
+a dump that onnxshape diff compares with another runtime's).
 
 Only regular files are read (a named pipe or a device is refused), and
 every file is checked against the caps before it is read: the model file,
@@ -58,6 +65,8 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	var inputs inputFlags
 	fs.Var(&inputs, "input", "an input, as NAME=FILE (.npy or .pb); repeat for each input")
 	outDir := fs.String("out", "", "write the outputs to this folder")
+	var wanted inputFlags
+	fs.Var(&wanted, "output", "a value to return instead of the graph's outputs (any value of the graph, or all); repeat for more")
 	profileName := fs.String("profile", "onnx", "rules the operators follow: onnx or sonnx")
 	engineName := fs.String("engine", "", "kernels to run: fast or reference (default: reference under --profile sonnx, else fast)")
 	maxBytes := fs.Int64("max-bytes", 0, "refuse to read or create any tensor larger than this many bytes (0: 2 GiB, -1: no limit)")
@@ -114,19 +123,34 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	o := &graph.RunOptions{Profile: p, MaxTensorBytes: *maxBytes, Threads: *threads, MaxRunBytes: *maxRunBytes, Engine: engine}
+	shown := m.Outputs()
+	if len(wanted) > 0 {
+		names := []string(wanted)
+		if slices.Contains(names, "all") {
+			if len(names) > 1 {
+				return usageError(stderr, "run", "--output all takes no other --output")
+			}
+			names = m.ValueNames()
+		}
+		o.Outputs = names
+		shown = make([]graph.ValueInfo, len(names))
+		for i, name := range names {
+			shown[i] = graph.ValueInfo{Name: name}
+		}
+	}
 	out, err := m.Run(context.Background(), given, o)
 	if err != nil {
 		return fail(err)
 	}
 
 	var b bytes.Buffer
-	for _, vi := range m.Outputs() {
-		fmt.Fprintf(&b, "%s: ", vi.Name)
+	for _, vi := range shown {
+		fmt.Fprintf(&b, "%s: ", printable(vi.Name))
 		preview(&b, out[vi.Name])
 	}
 	stdout.Write(b.Bytes())
 	if *outDir != "" {
-		if err := writeOutputs(*outDir, m.Outputs(), out, caps.tensor, stdout); err != nil {
+		if err := writeOutputs(*outDir, shown, out, caps.tensor, stdout); err != nil {
 			return fail(err)
 		}
 	}
@@ -246,20 +270,36 @@ func readInput(file string, vi graph.ValueInfo, caps readCaps) (tensor.Value, er
 // for string tensors whose .npy data would take more than maxBytes. Files
 // are written as they are encoded, not built in memory first.
 func writeOutputs(dir string, outputs []graph.ValueInfo, values map[string]tensor.Value, maxBytes int64, log io.Writer) error {
-	used := map[string]bool{}
-	for _, vi := range outputs {
-		name := fileName(vi.Name)
-		for i := 2; used[strings.ToLower(name)]; i++ {
-			name = fmt.Sprintf("%s_%d", fileName(vi.Name), i)
-		}
-		used[strings.ToLower(name)] = true
-		path, err := writeOutput(filepath.Join(dir, name), vi.Name, values[vi.Name], maxBytes)
+	names := make([]string, len(outputs))
+	for i, vi := range outputs {
+		names[i] = vi.Name
+	}
+	files := outputFiles(names)
+	for i, vi := range outputs {
+		path, err := writeOutput(filepath.Join(dir, files[i]), vi.Name, values[vi.Name], maxBytes)
 		if err != nil {
 			return fmt.Errorf("output %q: %w", vi.Name, err)
 		}
 		fmt.Fprintf(log, "wrote %s\n", path)
 	}
 	return nil
+}
+
+// outputFiles are the file names, without extension, that --out gives the
+// values names, in order: fileName of each, made unique (case aside, for
+// the file systems that ignore it) by a suffix _2, _3, ...
+func outputFiles(names []string) []string {
+	used := map[string]bool{}
+	files := make([]string, len(names))
+	for i, n := range names {
+		name := fileName(n)
+		for k := 2; used[strings.ToLower(name)]; k++ {
+			name = fmt.Sprintf("%s_%d", fileName(n), k)
+		}
+		used[strings.ToLower(name)] = true
+		files[i] = name
+	}
+	return files
 }
 
 // checkOutDir makes sure the --out folder dir can take the outputs: it is

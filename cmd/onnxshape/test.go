@@ -12,13 +12,14 @@ import (
 	"github.com/onnxshape/onnxshape/ops"
 )
 
-const testUsage = `usage: onnxshape test [DIR...] [--profile onnx|sonnx] [--engine fast|reference] [--update-manifest] [--manifest FILE]
+const testUsage = `usage: onnxshape test [DIR...] [--profile onnx|sonnx] [--engine fast|reference] [--fail-on-skip] [--update-manifest] [--manifest FILE]
 
 Runs every ONNX node test found under DIR (a folder holding model.onnx and
 test_data_set_*/; subfolders are searched) and prints one line a case,
 PASS, FAIL with why, or SKIP (operator or version not implemented) with
-why, then "N passed, N failed, N skipped". Exits 1 if any case failed or
-no case was found (symbolic links to folders are followed). Without DIR it
+why, then "N passed, N failed, N skipped". Exits 1 if any case failed, if
+no case passed (all skipped, or none found: symbolic links to folders are
+followed), and with --fail-on-skip if any case was skipped. Without DIR it
 runs $ONNXSHAPE_NODE_TESTS, or ../shared/onnx-node (from the root of a
 checkout beside the node tests).
 
@@ -39,6 +40,7 @@ func testMain(args []string, stdout, stderr io.Writer) int {
 	profile := fs.String("profile", "onnx", "rules the operators follow: onnx or sonnx")
 	engineName := fs.String("engine", "", "kernels to run: fast or reference (default: reference under --profile sonnx, else fast)")
 	update := fs.Bool("update-manifest", false, "rewrite the manifest from the results")
+	failOnSkip := fs.Bool("fail-on-skip", false, "exit 1 when a case is skipped (for CI)")
 	manifest := fs.String("manifest", filepath.Join("conformance", "manifest.txt"), "the manifest --update-manifest rewrites")
 	dirs, code, ok := parseCommand(fs, testUsage, args, stdout, stderr)
 	if !ok {
@@ -58,7 +60,7 @@ func testMain(args []string, stdout, stderr io.Writer) int {
 	if len(dirs) == 0 {
 		dirs = []string{defaultNodeTests()}
 		if _, err := os.Stat(dirs[0]); err != nil {
-			return usageError(stderr, "test", "no DIR given and %s, the default, cannot be read (%v): give the folder of the ONNX node tests or set ONNXSHAPE_NODE_TESTS", dirs[0], err)
+			return usageError(stderr, "test", "no DIR given and %s, the default, cannot be read (%v): give the folder of the ONNX node tests, set ONNXSHAPE_NODE_TESTS, or fetch them with scripts/fetch-node-tests.sh", dirs[0], err)
 		}
 	}
 	cases, err := conformance.FindCases(dirs...)
@@ -91,7 +93,14 @@ func testMain(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stderr, "%s rewritten from %d cases\n", *manifest, len(results))
 	}
-	if counts[conformance.Fail] > 0 {
+	switch {
+	case counts[conformance.Fail] > 0:
+		return 1
+	case counts[conformance.Pass] == 0:
+		fmt.Fprintln(stderr, "onnxshape test: no case passed")
+		return 1
+	case *failOnSkip && counts[conformance.Skip] > 0:
+		fmt.Fprintf(stderr, "onnxshape test: %d skipped (--fail-on-skip)\n", counts[conformance.Skip])
 		return 1
 	}
 	return 0

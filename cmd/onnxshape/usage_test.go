@@ -52,7 +52,7 @@ func TestUsageErrorsSayWhy(t *testing.T) {
 		{"check", nil, "give one MODEL, not 0"},
 		{"check", []string{"a.onnx", "b.onnx"}, "give one MODEL, not 2"},
 		{"check", []string{"--profile", "onnx", "a.onnx"}, "--profile must be sonnx"},
-		{"ops", []string{"extra"}, "ops takes no arguments"},
+		{"ops", []string{"--markdown", "Conv"}, "operator names cannot be given with --markdown"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := ownCommands[tc.command](tc.args, &stdout, &stderr)

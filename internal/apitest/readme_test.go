@@ -34,8 +34,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"log"
 	"os"
+	"sort"
+
+	"golang.org/x/image/draw"
 
 	"github.com/onnxshape/onnxshape/builder"
 	"github.com/onnxshape/onnxshape/graph"
@@ -50,6 +54,9 @@ var (
 	_ = fmt.Println
 	_ = log.Fatal
 	_ = os.ReadFile
+	_ = image.Decode
+	_ = sort.Slice
+	_ = draw.BiLinear
 	_ = builder.New
 	_ = graph.Load
 	_ = infer.File

@@ -1486,7 +1486,7 @@ f64NTDivSVdone:
 //
 // o = max(0, a), 32 float32 per iteration. VMAXPS gives its second source
 // unless the first is greater: with 0 first, 0 > x ? 0 : x, so that NaN
-// and -0 stay as they are (Relu's rule in relu.go).
+// and -0 stay as they are (Relu's rule, ops/relu.go).
 TEXT ·f32Relu(SB), NOSPLIT, $0-24
 	MOVQ o+0(FP), DI
 	MOVQ a+8(FP), SI
