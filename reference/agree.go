@@ -63,7 +63,8 @@ import (
 // and the node tests hold the engines to it.
 //
 // Attention's bound is stated with attentionBound, FlexAttention's with
-// flexAttentionBound (agree_attention.go).
+// flexAttentionBound (agree_attention.go), that of DFT and STFT (FFT
+// against the definition) with signalBound (agree_signal.go).
 func Agree(n *ops.Node, in []tensor.Value, fast, ref []tensor.Value) error {
 	if len(fast) != len(ref) {
 		return fmt.Errorf("%d outputs from the fast engine, %d from the reference", len(fast), len(ref))
@@ -129,6 +130,11 @@ func agreeTensor(n *ops.Node, in []tensor.Value, fast, ref *tensor.Tensor) error
 	}
 	bound, ok := productBound(n, in, ref.DataType(), r)
 	if !ok {
+		if sb, rel, ok := signalBound(n, in, ref.DataType()); ok {
+			bound = func(i int) float64 { return sb(i) + rel[0]*math.Abs(r[i]) }
+		}
+	}
+	if bound == nil {
 		b, ok := resizeBound(n, in, ref.DataType())
 		if !ok {
 			b, ok = convBound(n, in, ref.DataType())

@@ -11,6 +11,7 @@ require (
 require (
 	github.com/sbinet/npyio v0.6.0 // indirect
 	github.com/x448/float16 v0.8.4 // indirect
+	golang.org/x/image v0.48.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 	gonum.org/v1/gonum v0.9.3 // indirect
 )

@@ -15,6 +15,7 @@ package hostile
 import (
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -457,6 +458,36 @@ func (w *writer) hangClasses() {
 		Args: []string{"run", tree("tree-circle.onnx", 1, 0)}})
 	w.add(Case{Name: "tree-ensemble-2^31-targets", Class: "TreeEnsemble with 2^31-1 targets",
 		Args: []string{"run", tree("tree-targets.onnx", 1<<31-1, 0)}})
+	// The geometry and signal operators: sizes an attacker controls
+	// through small inputs, each refused before the work or the memory.
+	scalar64 := func(name string, v int64) *pb.TensorProto {
+		return &pb.TensorProto{Name: proto.String(name), DataType: proto.Int32(int32(tensor.Int64)), Int64Data: []int64{v}}
+	}
+	stft := newModel(17, []*pb.NodeProto{
+		node("ConstantOfShape", []string{"shape"}, []string{"signal"}),
+		node("STFT", []string{"signal", "step", "", "length"}, []string{"y"}),
+	}, []*pb.TensorProto{int64sTensor("shape", 1, 1<<20, 1), scalar64("step", 1), scalar64("length", 1<<19)}, nil, "y")
+	w.add(Case{Name: "stft-huge-frame", Class: "STFT with a huge frame (2^19 samples every sample: a 2 TiB output, refused by the size cap)",
+		Args: []string{"run", w.model("stft-huge-frame.onnx", stft)}})
+	dft := newModel(20, []*pb.NodeProto{node("DFT", []string{"x", "n"}, []string{"y"})},
+		[]*pb.TensorProto{{Name: proto.String("x"), DataType: proto.Int32(int32(tensor.Float)), Dims: []int64{1, 4, 1}, FloatData: []float32{1, 2, 3, 4}},
+			scalar64("n", 1<<40)}, nil, "y")
+	w.add(Case{Name: "dft-length-2^40", Class: "DFT with dft_length 2^40 (refused by the size cap)",
+		Args: []string{"run", w.model("dft-length.onnx", dft)}})
+	roi := newModel(16, []*pb.NodeProto{node("RoiAlign", []string{"x", "rois", "b"}, []string{"y"})},
+		[]*pb.TensorProto{{Name: proto.String("x"), DataType: proto.Int32(int32(tensor.Float)), Dims: []int64{1, 1, 2, 2}, FloatData: []float32{1, 2, 3, 4}},
+			{Name: proto.String("rois"), DataType: proto.Int32(int32(tensor.Float)), Dims: []int64{1, 4}, FloatData: []float32{0, 0, 1e6, 1e6}},
+			int64sTensor("b", 0)}, nil, "y")
+	w.add(Case{Name: "roialign-1e12-samples", Class: "RoiAlign of a 10^6 x 10^6 roi with adaptive sampling (10^12 points, refused by the size cap)",
+		Args: []string{"run", w.model("roialign-huge.onnx", roi)}})
+	// A PNG whose header announces 100000 x 100000 pixels and holds none.
+	ihdr := []byte("IHDR\x00\x01\x86\xa0\x00\x01\x86\xa0\x08\x02\x00\x00\x00")
+	png := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0d"), ihdr...)
+	png = binary.BigEndian.AppendUint32(png, crc32.ChecksumIEEE(ihdr))
+	image := newModel(20, []*pb.NodeProto{node("ImageDecoder", []string{"png"}, []string{"y"})},
+		[]*pb.TensorProto{{Name: proto.String("png"), DataType: proto.Int32(int32(tensor.Uint8)), Dims: []int64{int64(len(png))}, RawData: png}}, nil, "y")
+	w.add(Case{Name: "imagedecoder-png-10^10-pixels", Class: "ImageDecoder of a PNG header announcing 10^10 pixels (refused before decoding)",
+		Args: []string{"run", w.model("image-huge.onnx", image)}})
 
 	opset := newModel(999, []*pb.NodeProto{node("Identity", []string{"x"}, []string{"y"})}, nil,
 		[]*pb.ValueInfoProto{info("x", tensor.Float, 1)}, "y")
