@@ -5,4 +5,4 @@
 
 package ops
 
-func init() { declareWindow("BlackmanWindow", 0.42, 0.5, 0.08) }
+func init() { registerWindow("BlackmanWindow", 0.42, 0.5, 0.08) }

@@ -5,4 +5,4 @@
 
 package ops
 
-func init() { declareWindow("HammingWindow", 25.0/46, 21.0/46, 0) }
+func init() { registerWindow("HammingWindow", 25.0/46, 21.0/46, 0) }

@@ -5,4 +5,4 @@
 
 package ops
 
-func init() { declareWindow("HannWindow", 0.5, 0.5, 0) }
+func init() { registerWindow("HannWindow", 0.5, 0.5, 0) }

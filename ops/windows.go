@@ -73,8 +73,8 @@ func windowNode(a0, a1, a2 float64) Kernel {
 	}
 }
 
-// declareWindow registers one window operator.
-func declareWindow(name string, a0, a1, a2 float64) {
+// registerWindow registers one window operator.
+func registerWindow(name string, a0, a1, a2 float64) {
 	register(name, []int{17}, [2]int{1, 1}, [2]int{1, 1}, windowNode(a0, a1, a2))
 	declareAttrs(name, AttrSpec{Name: "output_datatype", Type: AttrInt}, AttrSpec{Name: "periodic", Type: AttrInt})
 }
