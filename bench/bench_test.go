@@ -32,15 +32,15 @@ func TestStandardsListEveryCaseOfTheIssue(t *testing.T) {
 		"depthtospace_dcr", "depthtospace_crd", "spacetodepth", "tile_1122", "expand",
 		"unsqueeze", "reshape", "flatten", "squeeze", "identity",
 		"maxpool_3x3_s2_p1_indices", "maxunpool_2x2_s2",
-		// issue 16: reductions and pooling
+		// the elementwise and reduction round: reductions and pooling
 		"reducemean_last_axis", "softmax_last_axis", "averagepool_3x3_s1_p1", "globalaveragepool",
-		"chain_small_40", "chain_small_10000", "chain_identity_1m", "chain_transpose_60", // issue 15
-		"cast_float_float16", "gather_rows", // issue 16: conversion and indexing
-		"add_broadcast", "where", // issue 16: elementwise
-		"matmul_16x256x512_512", "gemm_1024", // issue 24: matrix products
-		"conv_3x3_64_64_p1", "conv_1x1_64_256", "conv_depthwise_3x3_128", // issue 24: convolution
-		"layernorm_hidden", "batchnorm_inference", // issue 24: normalizations
-		"lstm_h128_i64_s100_b8", // issue 25: recurrent
+		"chain_small_40", "chain_small_10000", "chain_identity_1m", "chain_transpose_60", // the hostile-file audit
+		"cast_float_float16", "gather_rows", // the elementwise and reduction round: conversion and indexing
+		"add_broadcast", "where", // the elementwise and reduction round: elementwise
+		"matmul_16x256x512_512", "gemm_1024", // the compute round: matrix products
+		"conv_3x3_64_64_p1", "conv_1x1_64_256", "conv_depthwise_3x3_128", // the compute round: convolution
+		"layernorm_hidden", "batchnorm_inference", // the compute round: normalizations
+		"lstm_h128_i64_s100_b8", // the recurrent and control-flow round: recurrent
 	}
 	var got []string
 	for _, s := range Standards() {

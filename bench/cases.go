@@ -1,5 +1,5 @@
 // Package bench measures onnxshape on the standard benchmark cases of the
-// project (issue 7): it writes the cases as ONNX node-test folders
+// project: it writes the cases as ONNX node-test folders
 // (model.onnx + test_data_set_0/input_K.pb), reads them back, runs them many
 // times and reports the median and minimum time of one run, the output bytes,
 // the bandwidth and the allocations of a run.
@@ -62,7 +62,7 @@ type outputSpec struct {
 	shape []int
 }
 
-// Standards returns the standard cases of issue 7, in the order the issue
+// Standards returns the standard benchmark cases, in the order their list
 // lists them.
 func Standards() []Standard {
 	nchw := func(n int) []int { return []int{n, 64, 112, 112} }

@@ -17,7 +17,7 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// An OpCase is one case of the every-operator benchmark (issue 26): one
+// An OpCase is one case of the every-operator benchmark: one
 // operator on one kernel path (a reduction over the last, first or a middle
 // axis; a same-shape or a broadcast binary; a Cast pair; a pooling mode),
 // built at two sizes: large, about 25 MB of float32 input (an NCHW tensor

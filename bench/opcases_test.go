@@ -11,7 +11,7 @@ import (
 var benchLarge = flag.Bool("bench-large", false, "also build and run the large size of every operator case")
 
 // TestEveryOperatorHasACase fails for a registered operator that the
-// every-operator benchmark (issue 26) does not measure: a new operator
+// every-operator benchmark does not measure: a new operator
 // comes with its case in OperatorCases.
 func TestEveryOperatorHasACase(t *testing.T) {
 	has := map[string]bool{}

@@ -211,7 +211,7 @@ func TestMemoryPlanInputs(t *testing.T) {
 		t.Error("nil model: no error")
 	}
 	// The zero-filled inputs are held to the caps before they are made
-	// (issue 29): [2^40 256] of float under the defaults, under a cap on
+	// [2^40 256] of float under the defaults, under a cap on
 	// one tensor, and under a run's cap.
 	for _, c := range []struct {
 		shape []int

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The default run cap under the memory the process may use (issue 29):
+// The default run cap under the memory the process may use:
 // the derivation itself is tested with fake cgroup files in
 // internal/memlimit.
 func TestRunCapWithin(t *testing.T) {

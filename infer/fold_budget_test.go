@@ -8,7 +8,7 @@ import (
 
 // Many constants each under the cap on one folded tensor are folded only
 // until their total reaches MaxFoldTotalBytes; the rest stay computed
-// (issue 29: 300 constants of 15 MiB took 3 GB).
+// (300 constants of 15 MiB took 3 GB).
 func TestFoldTotalBudget(t *testing.T) {
 	b := newGraph()
 	shape := b.ints("shape", 1<<12) // 4,096 float zeros: 16 KiB each

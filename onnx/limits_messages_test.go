@@ -8,7 +8,7 @@ import (
 )
 
 // Ten million empty NodeProto messages, 20 MB, which decoded to 2 GB
-// within the estimate and ran out of memory in the loader (issue 29): the
+// within the estimate and ran out of memory in the loader: the
 // estimate counts each message's cost beyond its struct, so the default
 // cap refuses them from the bytes alone.
 func TestDecodeRefusesMillionsOfEmptyNodes(t *testing.T) {
@@ -39,7 +39,7 @@ func TestDecodeRefusesMillionsOfEmptyNodes(t *testing.T) {
 }
 
 // A refusal from deep inside nested messages names the cap itself, not
-// what the enclosing messages left of it ("limit of 87 bytes", issue 29).
+// what the enclosing messages left of it ("limit of 87 bytes").
 func TestDecodeRefusalNamesTheWholeLimit(t *testing.T) {
 	const entries = 1 << 12
 	inner := []byte{}

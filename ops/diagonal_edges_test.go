@@ -9,7 +9,7 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// EyeLike's k and Trilu's k at the ends of int64 (issue 29): a diagonal past
+// EyeLike's k and Trilu's k at the ends of int64: a diagonal past
 // either edge of the matrix is no diagonal, and a band past either edge
 // keeps or drops whole rows; no overflow in the index arithmetic, no panic.
 func TestDiagonalOffsetsAtInt64Ends(t *testing.T) {

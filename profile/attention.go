@@ -1,6 +1,6 @@
 package profile
 
-// The attention family and the losses (issue 25): their GR4 defaults and
+// The attention family and the losses: their GR4 defaults and
 // type signatures, from the ONNX schemas. None is in the profile's
 // operator set, so each is outside it.
 

@@ -1,6 +1,6 @@
 package profile
 
-// The convolutions (issue 24): their GR4 defaults and type signatures, and
+// The convolutions: their GR4 defaults and type signatures, and
 // why those beside Conv and ConvInteger (which are in the working group's
 // list) are outside the profile's operator set. Kept in a file of their own,
 // as reductions.go; init adds them.

@@ -120,7 +120,7 @@ func elementwiseSatisfying(t testing.TB, op, key string) *pb.ModelProto {
 	return nil
 }
 
-// The assessor's probes of issue 27, point 1: each is outside now, or
+// The assessor's probes of the SONNX assessment, point 1: each is outside now, or
 // undecided where a value is known only at run time, never inside.
 func TestElementwiseProbes(t *testing.T) {
 	probes := []struct {

@@ -77,7 +77,7 @@ func randomInputs(t *testing.T, m *pb.ModelProto, rng *rand.Rand) map[string]ten
 // TestEnginesAgreeUnderProfile runs a model inside the profile for every
 // admitted operator with a row (and linear and cubic Resize) under both
 // engines and one and two threads, and compares the outputs bit for bit:
-// under SONNX the results do not depend on the engine (issue 27, point 4).
+// under SONNX the results do not depend on the engine.
 func TestEnginesAgreeUnderProfile(t *testing.T) {
 	models := map[string]*pb.ModelProto{
 		"Resize linear": resizeSONNX(t, "linear"),

@@ -1,6 +1,6 @@
 package profile
 
-// The normalization operators (issue 24): their GR4 defaults and type
+// The normalization operators: their GR4 defaults and type
 // signatures, from the ONNX schemas, and why those other than
 // BatchNormalization are outside the profile's operator set. init adds
 // them to the tables.

@@ -1,6 +1,6 @@
 package profile
 
-// The matrix products (issue 24): their GR4 defaults, type signatures, and
+// The matrix products: their GR4 defaults, type signatures, and
 // why those beside MatMul and Gemm are outside the profile's operator set.
 // Kept in a file of their own, as the reductions are; init adds them.
 

@@ -1,6 +1,6 @@
 package profile
 
-// The recurrent operators LSTM, GRU and RNN (issue 25): their GR4
+// The recurrent operators LSTM, GRU and RNN: their GR4
 // defaults, type signatures, and why GRU and RNN are outside the profile's
 // operator set (LSTM is in the working group's list). Kept in a file of
 // their own, as reductions.go; init adds them.

@@ -1,7 +1,7 @@
 package profile
 
 // The reductions, the softmax family, ArgMax/ArgMin, CumSum, CumProd, TopK
-// and the pooling operators beside MaxPool (issue 16): their GR4 defaults, type
+// and the pooling operators beside MaxPool: their GR4 defaults, type
 // signatures, and why they are outside the profile's operator set. Kept in
 // a file of their own so that the tables of the profile's operators stay as
 // they are; init adds them.

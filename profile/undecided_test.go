@@ -114,7 +114,7 @@ func TestUnadmittedRefused(t *testing.T) {
 
 // Check and loader agree: a default-domain opset newer than the newest
 // onnxshape knows is refused by the loader, so the check puts the model
-// outside (ONNX), never inside (issue 27, point 2).
+// outside (ONNX), never inside.
 func TestNewerOpsetOutside(t *testing.T) {
 	m := newModel(t, 25).input("x", tensor.Float, 2, 3).
 		node("Transpose", names("x"), names("y"), attrInts("perm", 1, 0)).
@@ -128,7 +128,7 @@ func TestNewerOpsetOutside(t *testing.T) {
 
 // Two initializers, or two graph inputs, of one name: the loader refuses
 // the model, so the check puts it outside (ONNX) instead of keeping the
-// last (issue 27, point 2).
+// last.
 func TestDuplicateNamesOutside(t *testing.T) {
 	twoInits := newModel(t, 25).initializer("x", tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3)).
 		node("Transpose", names("x"), names("y"), attrInts("perm", 1, 0)).

@@ -24,7 +24,7 @@ func init() {
 	violations[ruleModel] = violation{model: func(t testing.TB) *pb.ModelProto { return withTrainingInfo(insideModel(t)) }}
 }
 
-// The assessor's probes of issue 27, points 2 and 3: each model is outside
+// The assessor's probes of the SONNX assessment, points 2 and 3: each model is outside
 // (ONNX, or MODEL for what the profile refuses of a valid model), never
 // inside; the loader refuses every ONNX one in every mode, and Enforce
 // (the loader under the profile) every one.

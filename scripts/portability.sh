@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Portability checks of issue 9: the library and the CLI build with cgo off
+# Portability checks: the library and the CLI build with cgo off
 # for every platform Go users deploy to, the operators' tests pass without
 # the amd64 assembly (tag purego), and the whole test suite runs once with
 # 32-bit ints (GOARCH=386), where shape arithmetic overflows first.

@@ -1,4 +1,4 @@
-// Command gen writes the standard benchmark cases of issue 7 as ONNX
+// Command gen writes the standard benchmark cases as ONNX
 // node-test folders (model.onnx + test_data_set_0/input_K.pb) with
 // deterministic pseudo-random float32 data:
 //

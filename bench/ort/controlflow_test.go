@@ -16,7 +16,7 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// Control flow (issue 25): an If whose branches read the model's values by
+// Control flow: an If whose branches read the model's values by
 // name, and a Loop whose body holds an If reading values two scopes up and
 // scans a value out, give in onnxshape (both engines) what they give in
 // onnxruntime.

@@ -19,7 +19,7 @@ import (
 	ort "github.com/yalue/onnxruntime_go"
 )
 
-// The every-operator benchmark (issue 26): every case of
+// The every-operator benchmark: every case of
 // bench.OperatorCases, at its large (~25 MB) and small (a few KB) size, in
 // onnxshape (with a graph.Pool, as a loop runs a model), in onnxruntime
 // and as a plain copy of the output bytes, at 1 and at 2 threads, in

@@ -11,7 +11,7 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// Differential tests of the geometry and signal operators of issue 25
+// Differential tests of the geometry and signal operators of the recurrent and control-flow round
 // against onnxruntime: random shapes and attributes of GridSample, RoiAlign
 // and DFT. onnxshape computes in float64 and rounds once; onnxruntime
 // computes float32 in float32, so float32 results agree within abs 1e-4,

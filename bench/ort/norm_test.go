@@ -12,7 +12,7 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// Differential tests of the normalization operators of issue 24 against
+// Differential tests of the normalization operators of the compute round against
 // onnxruntime: random shapes, types and attributes of each operator, run in
 // both engines. onnxshape computes every element in float64 and rounds it
 // once; onnxruntime computes float32 in float32 (sums in its own order), so

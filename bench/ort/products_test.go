@@ -11,7 +11,7 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// Differential tests of the matrix products of issue 24 against
+// Differential tests of the matrix products of the compute round against
 // onnxruntime: random shapes (batches that broadcast, 1-D operands),
 // transposes, C shapes, Einsum equations, zero points.
 //

@@ -26,7 +26,7 @@ func TestSupervisorProcess(t *testing.T) {
 }
 
 // A supervisor killed outright (SIGKILL, as exec.CommandContext does on
-// cancel) takes its child with it (issue 29).
+// cancel) takes its child with it.
 func TestChildDiesWithSupervisor(t *testing.T) {
 	if os.Getenv("ONNXSHAPE_EMULATED") != "" {
 		t.Skip("starts processes, which qemu-user's emulation does not survive reliably (see TestSupervise)")

@@ -24,7 +24,7 @@ func TestOneLineIsBounded(t *testing.T) {
 }
 
 // The supervisor passes every line on, an over-long one cut, never
-// dropped (issue 29: a 1 MiB error line vanished).
+// dropped (a 1 MiB error line vanished).
 func TestEachLinePassesLongLines(t *testing.T) {
 	in := "short\n" + strings.Repeat("y", 3<<20) + "\nafter\nunterminated"
 	var lines []string

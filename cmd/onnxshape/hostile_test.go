@@ -86,7 +86,7 @@ func runLimited(t *testing.T, bin string, args []string, limitKiB int) (code int
 }
 
 // TestHostileCorpus runs the command on every file of the hostile corpus
-// (issue 15) under `ulimit -v 4194304` and a limit of 20 s (of CPU; see
+// under `ulimit -v 4194304` and a limit of 20 s (of CPU; see
 // runLimited): each must be
 // refused with exit status 1 and one line on stderr, or, where the file is
 // valid but large, succeed with bounded output.
@@ -108,7 +108,7 @@ func TestHostileCorpus(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			t.Logf("issue 15, class %q: onnxshape %s", c.Class, strings.Join(c.Args, " "))
+			t.Logf("the hostile-file audit, class %q: onnxshape %s", c.Class, strings.Join(c.Args, " "))
 			if c.Skipped != "" {
 				t.Skip("not built on this machine:", c.Skipped)
 			}

@@ -74,7 +74,7 @@ func TestFoldCommand(t *testing.T) {
 
 // Names come from the model file: infer's text output writes a newline, an
 // escape sequence's ESC or a byte that is no UTF-8 as its Go escape, so a
-// name cannot forge a line or reach the terminal (issue 29).
+// name cannot forge a line or reach the terminal.
 func TestPrintableNames(t *testing.T) {
 	for in, want := range map[string]string{
 		"x":                     "x",

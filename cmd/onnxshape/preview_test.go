@@ -60,7 +60,7 @@ func TestPreviewBounded(t *testing.T) {
 		t.Errorf("rank 2000 of ones: %.100s", got)
 	}
 	// No element, axes of 2^62 on 64 bits (ConstantOfShape [2^63-1,
-	// 2^63-1, 0] in issue 29 printed until memory ran out).
+	// 2^63-1, 0] in the second hostile-file audit printed until memory ran out).
 	wide := math.MaxInt / 2
 	empty, err := tensor.New(tensor.Float, wide, wide, 0)
 	if err != nil {

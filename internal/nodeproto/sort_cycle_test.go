@@ -10,7 +10,7 @@ import (
 )
 
 // A cycle of 100,000 nodes is named by six of them: the error stays one
-// short line (issue 29).
+// short line.
 func TestSortNamesALongCycleShortly(t *testing.T) {
 	const n = 100000
 	nodes := make([]*pb.NodeProto, n)

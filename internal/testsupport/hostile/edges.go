@@ -14,7 +14,7 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// edgeClasses are the cases of issue 29: the commands around the runner,
+// edgeClasses are the cases of the second hostile-file audit: the commands around the runner,
 // the reference engine and the defaults.
 func (w *writer) edgeClasses() {
 	// plan builds zero-filled inputs: an input declared [2^40 3], or

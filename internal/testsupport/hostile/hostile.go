@@ -1,5 +1,5 @@
 // Package hostile writes a corpus of hostile files for the onnxshape
-// command: one or more cases for each class of attack of issue 15 (files
+// command: one or more cases for each class of attack of the hostile-file audit (files
 // that exhausted memory, hung, or crashed the process), each with the
 // command line to run and what the command must do (refuse with one line
 // and exit status 1, or succeed with bounded output) within 20 s under
@@ -31,7 +31,7 @@ import (
 // Case is one hostile command line.
 type Case struct {
 	Name  string // a short name, unique in the corpus
-	Class string // the class of issue 15 it belongs to, in the issue's words
+	Class string // the class of the hostile-file audit it belongs to, in the audit's words
 	// Args are the arguments of onnxshape (the files inside the corpus
 	// folder, by absolute path).
 	Args []string

@@ -250,7 +250,7 @@ func TestCancelledBetweenTiles(t *testing.T) {
 	}
 }
 
-// The speed table's three cases (issue 24), on one core; cpu-ms/op is the
+// The speed table's three cases, on one core; cpu-ms/op is the
 // CPU time of a run, what a loaded machine's wall time hides:
 //
 //	go test ./ops/internal/conv -run XXX -bench . -benchtime 3x

@@ -6,7 +6,7 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// The copy engine on the shapes of the standard benchmark cases (issue 7),
+// The copy engine on the shapes of the standard benchmark cases,
 // without the model runner around it, beside a plain copy of the same
 // bytes. Run with
 //

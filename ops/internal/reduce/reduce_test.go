@@ -69,7 +69,7 @@ func BenchmarkMeanLastAxis(b *testing.B) {
 	}
 }
 
-// The 25 MB shapes of issue 16: [8, 64, 112, 112] float32 reduced or
+// The 25 MB shapes of the elementwise and reduction round: [8, 64, 112, 112] float32 reduced or
 // softmaxed over the last axis, on one core.
 func BenchmarkMeanLastAxis25MB(b *testing.B) {
 	x := benchRows(8*64*112, 112)

@@ -64,7 +64,7 @@ func TestTopKSelectionMatchesSort(t *testing.T) {
 	}
 }
 
-// BenchmarkTopK is issue 26's case: k = 10 over 8,192 columns, 256 rows.
+// BenchmarkTopK is the every-operator round's case: k = 10 over 8,192 columns, 256 rows.
 func BenchmarkTopK(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	const rows, n, k = 256, 8192, 10

@@ -8,7 +8,7 @@ import (
 	"github.com/onnxshape/onnxshape/ops/internal/gemm"
 )
 
-// lstmSpec is the layer of issue 25's benchmark: hidden 128, input 64,
+// lstmSpec is the layer of the recurrent and control-flow round's benchmark: hidden 128, input 64,
 // 100 steps, batch 8.
 func lstmSpec() *Spec {
 	return &Spec{Cell: LSTM, Seq: 100, Batch: 8, Input: 64, Hidden: 128, Dirs: 1,

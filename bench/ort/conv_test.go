@@ -11,10 +11,10 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// Differential tests of the convolutions of issue 24 against onnxruntime:
+// Differential tests of the convolutions of the compute round against onnxruntime:
 // random shapes (1 to 3 spatial axes), groups and depthwise, strides,
 // dilations, pads and every auto_pad, bias, output_padding and
-// output_shape, in both engines (the family harness of ops16_test.go).
+// output_shape, in both engines (the family harness of ops_test.go).
 //
 // Tolerances, |onnxshape - onnxruntime| <= abs + rel*|onnxruntime|, with k
 // the terms of one output and inputs in [-4, 4): abs k*16e-6 (float32;

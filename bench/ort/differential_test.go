@@ -17,7 +17,7 @@ import (
 	ort "github.com/yalue/onnxruntime_go"
 )
 
-// The differential harness of issue 16: one small model, built with package
+// The differential harness of the elementwise and reduction round: one small model, built with package
 // builder, runs in onnxshape (package graph) and in onnxruntime on the same
 // inputs, and the outputs are compared by a tolerance the case states.
 //

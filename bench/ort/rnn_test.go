@@ -12,7 +12,7 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// Differential tests of LSTM, GRU and RNN (issue 25) against onnxruntime:
+// Differential tests of LSTM, GRU and RNN against onnxruntime:
 // random sizes, directions, opsets 14 and 22, optional inputs
 // (B, sequence_lens, initial_h, initial_c, P), clip, input_forget,
 // linear_before_reset, and every activation with alpha and beta.

@@ -16,7 +16,7 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// Differential tests of the operators of issue 16 against onnxruntime: for
+// Differential tests of the operators of the elementwise and reduction round against onnxruntime: for
 // each family, a few hundred small one-node models on random shapes, types
 // and attributes (seeded, so a failure names a case that can be rerun), run
 // in both engines and compared.
@@ -130,7 +130,7 @@ func broadcastShapes(r *rand.Rand, k int) [][]int {
 		}
 		shapes[j] = s
 	}
-	// At least one input has rank > 0, for the binding (see diff16_test.go).
+	// At least one input has rank > 0, for the binding (see differential_test.go).
 	if rank > 0 {
 		shapes[0] = append([]int{}, out...)
 	} else {
@@ -836,7 +836,7 @@ func TestORTSelectionAndCreation(t *testing.T) {
 			}
 			// Range takes scalars, which the binding cannot pass: they are
 			// initializers, and one input of rank 1, unused by Range, feeds
-			// the session (see diff16_test.go).
+			// the session (see differential_test.go).
 			c.inputs = []diffInput{{"start", floatTensor(dt, []float64{start}, nil)}, {"limit", floatTensor(dt, []float64{limit}, nil)},
 				{"delta", floatTensor(dt, []float64{delta}, nil)}, {"unused", tensor.MustFromSlice([]float32{0}, 1)}}
 			c.build = func(b *builder.Builder, in []builder.Value) []builder.Value {
@@ -981,7 +981,7 @@ func TestORTMoreElementwise(t *testing.T) {
 			}
 			c.name, c.opset, c.inputs, c.build = fmt.Sprintf("%s %v %v", opName, dt, shapes), 18, inputsOf(ins...), node(opName)
 		case 3: // Shrink
-			// Dropout (inference), which issue 16 lists, is left out: onnxshape
+			// Dropout (inference), which the elementwise and reduction round lists, is left out: onnxshape
 			// has no Dropout yet ("unsupported operator: Dropout").
 			dt := pick(r, tensor.Float, tensor.Double, tensor.Float16)
 			shape := broadcastShapes(r, 1)[0]

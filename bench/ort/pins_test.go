@@ -12,7 +12,7 @@ import (
 )
 
 // TestORTDivergences16 pins the divergences between onnxruntime 1.30 and the
-// specification that the differential tests of issue 16 found
+// specification that the differential tests of the elementwise and reduction round found
 // (docs/divergences.md, "Issue 16 operators against onnxruntime"): onnxshape
 // gives the specification's result, onnxruntime another. When onnxruntime
 // comes to agree, the test says so, and the skip can go.
@@ -62,7 +62,7 @@ func TestORTDivergences16(t *testing.T) {
 	})
 
 	// ReduceMean of no element: the ONNX reference's numpy mean gives NaN
-	// (the specification leaves it undefined; docs/divergences.md, issue 16
+	// (the specification leaves it undefined; docs/divergences.md, the elementwise and reduction round
 	// reductions); onnxruntime gives 0.
 	t.Run("mean of no element", func(t *testing.T) {
 		c := &diffCase{name: "ReduceMean [0] keepdims 1", opset: 18,
@@ -121,7 +121,7 @@ func TestORTDivergences16(t *testing.T) {
 		pin(t, c, tensor.MustFromSlice([]float64{1.1234567890123 - 0.25, -1.1234567890123 + 0.25, 0}, 3))
 	})
 
-	// NaN in a slice (docs/divergences.md, issue 16 reductions): onnxshape
+	// NaN in a slice (docs/divergences.md, the elementwise and reduction round reductions): onnxshape
 	// follows numpy (a NaN is the maximum); onnxruntime's ReduceMax skips a
 	// NaN that is not the first element and its Hardmax never picks one.
 	t.Run("NaN in ReduceMax and Hardmax", func(t *testing.T) {

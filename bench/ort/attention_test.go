@@ -12,7 +12,7 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// Differential tests of the attention family of issue 25 against
+// Differential tests of the attention family of the recurrent and control-flow round against
 // onnxruntime on random shapes and attributes. Tolerances: RotaryEmbedding
 // abs 1e-5, rel 1e-5 (a rotation is two products and a sum; onnxruntime
 // rounds each in float32, onnxshape once from float64); Attention abs 1e-4,
@@ -176,7 +176,7 @@ func TestORTAttention(t *testing.T) {
 	})
 }
 
-// TestORTDivergences25 pins what the differential tests of issue 25 found
+// TestORTDivergences25 pins what the differential tests of the recurrent and control-flow round found
 // (docs/divergences.md, "Attention"): onnxshape gives the specification's
 // result, onnxruntime another or a refusal.
 func TestORTDivergences25(t *testing.T) {
