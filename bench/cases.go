@@ -8,6 +8,12 @@
 // writes them (about 600 MB of float32 data and models), `go run ./cmd/onnxshape bench
 // bench-data` measures them. The onnxruntime comparison lives in the
 // separate module bench/ort, so that this module never depends on cgo.
+//
+// It is supported API for measuring onnxshape on one's own machine and
+// models: Zoo (ResNet-50, MobileNetV2, BERT- and GPT-style networks, an int8
+// MLP, built in exporters' layouts), OperatorCases (a case for every
+// registered operator), ReadCase, RunOurs and Measure. Its case lists grow with the
+// operators; the names of existing cases do not change.
 package bench
 
 import (

@@ -5,7 +5,10 @@
 // (NaN equal to NaN); everything else exactly.
 //
 // manifest.txt lists every case with its expected status (see Manifest);
-// the package test runs every case and holds them to it.
+// the package test runs every case and holds them to it. The package is
+// supported API: `onnxshape test` is built on it, and a program that runs
+// the node tests (or its own cases in their layout) with chosen
+// RunOptions uses FindCases, RunCase and Compare the same way.
 package conformance
 
 import (
