@@ -461,6 +461,10 @@ func attrInts(name string, v ...int64) *pb.AttributeProto {
 	return &pb.AttributeProto{Name: proto.String(name), Type: pb.AttributeProto_INTS.Enum(), Ints: v}
 }
 
+func attrFloat(name string, v float32) *pb.AttributeProto {
+	return &pb.AttributeProto{Name: proto.String(name), Type: pb.AttributeProto_FLOAT.Enum(), F: proto.Float32(v)}
+}
+
 func attrString(name, v string) *pb.AttributeProto {
 	return &pb.AttributeProto{Name: proto.String(name), Type: pb.AttributeProto_STRING.Enum(), S: []byte(v)}
 }

@@ -579,6 +579,22 @@ func OperatorCases() []OpCase {
 	add("EyeLike", "", true, func(d dims) caseSpec {
 		return node("EyeLike", nil, []named{randomFloats("x", []int{d.pick(2560, 32), d.pick(2560, 32)})}, nil, 1)
 	})
+	// The random generators, seeded so that every run draws the same.
+	add("RandomUniformLike", "", false, func(d dims) caseSpec {
+		return node("RandomUniformLike", attrs(attrFloat("seed", 1)), []named{x(d)}, nil, 1)
+	})
+	add("RandomNormalLike", "", false, func(d dims) caseSpec {
+		return node("RandomNormalLike", attrs(attrFloat("seed", 1)), []named{x(d)}, nil, 1)
+	})
+	add("Bernoulli", "", false, func(d dims) caseSpec {
+		return node("Bernoulli", attrs(attrFloat("seed", 1)), []named{x(d)}, nil, 1)
+	})
+	add("RandomUniform", "", false, func(d dims) caseSpec {
+		return node("RandomUniform", attrs(attrInts("shape", ints64(d.nchw()...)...), attrFloat("seed", 1)), nil, nil, 1)
+	})
+	add("RandomNormal", "", false, func(d dims) caseSpec {
+		return node("RandomNormal", attrs(attrInts("shape", ints64(d.nchw()...)...), attrFloat("seed", 1)), nil, nil, 1)
+	})
 	add("Constant", "", true, func(d dims) caseSpec {
 		v, _ := onnx.TensorToProto(randomFloats("value", d.nchw()).t, "value")
 		a := &pb.AttributeProto{Name: proto.String("value"), Type: pb.AttributeProto_TENSOR.Enum(), T: v}
@@ -699,7 +715,17 @@ func OperatorCases() []OpCase {
 	// Operators measured on a node test: their inputs (strings,
 	// sequences, optionals, subgraphs, boxes, offsets) are the test's.
 	for _, t := range []struct{ op, test string }{
+		{"AffineGrid", "test_affine_grid_2d"},
+		{"CausalConvWithState", "test_causal_conv_with_state_silu_with_past_state"},
 		{"Col2Im", "test_col2im"},
+		{"DFT", "test_dft"},
+		{"GridSample", "test_gridsample_bilinear"},
+		{"ImageDecoder", "test_image_decoder_decode_png_rgb"},
+		{"LinearAttention", "test_linear_attention_gated_delta"},
+		{"MelWeightMatrix", "test_melweightmatrix"},
+		{"RoiAlign", "test_roialign_aligned_true"},
+		{"STFT", "test_stft"},
+		{"TfIdfVectorizer", "test_tfidfvectorizer_tf_uniandbigrams_skip5"},
 		{"DeformConv", "test_basic_deform_conv_with_padding"},
 		{"If", "test_if"},
 		{"Loop", "test_loop11"},
