@@ -102,3 +102,33 @@ func signalBound(n *ops.Node, in []tensor.Value, dt tensor.DataType) (func(int) 
 	abs := 64 * (nf + m) * 0x1p-53 * nf * M
 	return func(i int) float64 { return abs + tiny }, []float64{2 * e}, true
 }
+
+// signalNotFinite reports a DFT or STFT whose signal or window holds a NaN
+// or an infinity: there an FFT and the definition spread the non-finite
+// values to different outputs (an infinity times a twiddle factor's tiny
+// sine is infinite, and two of them of opposite signs make NaN), and
+// signalBound makes no claim.
+func signalNotFinite(n *ops.Node, in []tensor.Value) bool {
+	if n.OpType != "DFT" && n.OpType != "STFT" {
+		return false
+	}
+	for i, v := range in {
+		if i != 0 && !(n.OpType == "STFT" && i == 2) {
+			continue
+		}
+		t, ok := v.(*tensor.Tensor)
+		if !ok || t == nil {
+			continue
+		}
+		f, err := t.Float64s()
+		if err != nil {
+			continue
+		}
+		for _, x := range f {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
