@@ -57,7 +57,8 @@
 //     table copies of ops/internal/movement.
 //   - sequences and optionals (SequenceConstruct, SequenceAt,
 //     SplitToSequence, ConcatFromSequence, Optional, ...): plain Go over
-//     tensor.Sequence and tensor.Optional (sequences.go).
+//     tensor.Sequence and tensor.Optional (the shared input readers are in
+//     inputs.go).
 //   - control flow (If, Loop, Scan): run by package graph, which owns
 //     subgraphs, not by ops.
 //   - convolution (Conv, ConvTranspose, ConvInteger, QLinearConv,
@@ -74,7 +75,8 @@
 //
 // The rest of ops is its core, kept in ops because every operator file
 // calls it by its short name: the registry and schemas (registry.go,
-// attrspec.go, attributes.go, node.go, call.go, modes.go), the run's knobs
+// attributes.go with the attribute specs and enumerated modes, node.go,
+// call.go), the run's knobs
 // and accounting (options.go, limits.go, inputs.go, axes.go), errors
 // (errors.go), the SONNX rules (sonnx.go) and the prepared-node recorder
 // (prepared.go), which replays the copy plans a node recorded and so sits
