@@ -45,7 +45,7 @@
 //     ops/internal/reduce.
 //   - indexing (Gather, GatherElements, GatherND, ScatterElements,
 //     ScatterND, TensorScatter, OneHot, NonZero, Compress, Unique, Trilu):
-//     index lists checked in ops (indexing.go), moved by the index copies
+//     index lists checked in ops (inputs.go), moved by the index copies
 //     of ops/internal/movement.
 //   - pooling (MaxPool, AveragePool, LpPool, their Global forms,
 //     MaxUnpool): the window plans and loops of pool.go, windowpool.go and

@@ -129,3 +129,59 @@ func sequencePosition(op opRef, t *tensor.Tensor, n int, end bool) (int, error) 
 	}
 	return int(p), nil
 }
+
+// Index inputs of the indexing family (Gather, GatherElements, GatherND,
+// Scatter, ScatterElements, ScatterND, OneHot...): reading an index tensor,
+// resolving negative indices and refusing those out of range. The byte
+// block copy the gathers are made of is gatherBlocks (gather.go); the
+// targets of the along-axis and tuple forms are in gatherelements.go and
+// gathernd.go.
+
+// indexList returns the elements of an int32 or int64 index tensor as int64,
+// each counted from the end when negative and checked to lie in [0, dim):
+// an index outside [-dim, dim) breaks rule (ONNX calls it an error; an
+// implementation that read it would read outside the data).
+func indexList(op opRef, t *tensor.Tensor, dim int, name, rule string) ([]int64, error) {
+	v, err := int64sOf(t)
+	if err != nil {
+		return nil, op.wrap("indices-type", err, "%s", name)
+	}
+	d := int64(dim)
+	for i, x := range v {
+		if x < -d || x >= d {
+			return nil, op.errorf(rule, "%s holds %d at position %d, outside [%d, %d)", name, x, i, -d, d)
+		}
+		if x < 0 {
+			v[i] = x + d
+		}
+	}
+	return v, nil
+}
+
+// indexView is indexList for a caller that only reads the list: int64
+// indices already in [0, dim) are read in place, without a copy (an
+// embedding lookup's 50,000 indices would otherwise be 400 KB a run);
+// others are copied as indexList does, the copy charged to the run first.
+// The list may be the tensor's own storage: never write it.
+func indexView(opt *Options, op opRef, t *tensor.Tensor, dim int, name, rule string) ([]int64, error) {
+	if t.DataType() == tensor.Int64 {
+		v, err := tensor.Data[int64](t)
+		if err == nil && inRange(v, int64(dim)) {
+			return v, nil
+		}
+	}
+	if err := opt.charge(op, name+" as int64", int64(t.Len())*8); err != nil {
+		return nil, err
+	}
+	return indexList(op, t, dim, name, rule)
+}
+
+// inRange reports whether every element of v lies in [0, d).
+func inRange(v []int64, d int64) bool {
+	for _, x := range v {
+		if uint64(x) >= uint64(d) {
+			return false
+		}
+	}
+	return true
+}
