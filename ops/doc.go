@@ -53,7 +53,8 @@
 //   - resampling (Resize, Upsample): ops/internal/resample, the per-axis
 //     plans of the linear and cubic modes, the passes of the outer axes
 //     and the fused kernel of the two innermost (SSE row sums on amd64);
-//     ops plans them and charges them (resize_plan.go); nearest modes are
+//     ops checks the
+//     attributes and charges the plans (resize.go); nearest modes are
 //     table copies of ops/internal/movement.
 //   - sequences and optionals (SequenceConstruct, SequenceAt,
 //     SplitToSequence, ConcatFromSequence, Optional, ...): plain Go over

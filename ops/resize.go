@@ -788,3 +788,29 @@ func resizePlanes[A convert.Float](opt *Options, dst, src []A, planes int, h *re
 func resizePlanesScratch[A convert.Float](h *resizeAxis, w *resizeRowFilter[A]) int {
 	return resample.PlanesScratch(h, w)
 }
+
+// planResizeAxis computes the plan of axis k, of input length in, through
+// ops/internal/resample, after refusing a too-wide antialias filter and
+// charging the plan to the run.
+func planResizeAxis(opt *Options, op opRef, p resizeParams, g resizeGeometry, k, in int) (*resizeAxis, error) {
+	spec := resample.AxisSpec{
+		Mode: p.mode, Coord: p.coord, Nearest: p.nearest, CubicA: p.cubicA,
+		Exclude: p.exclude, Antialias: p.antialias,
+		Out: g.out[k], Scale: g.scale[k], Width: g.width[k],
+	}
+	if g.roi != nil {
+		spec.ROI = g.roi[k]
+	}
+	if spec.Out == 0 {
+		return resample.PlanAxis(spec, in), nil
+	}
+	if p.antialias && 1/min(g.scale[k], 1) > resample.MaxAntialiasStretch {
+		return nil, op.errorf("scales", "axis %d: the antialias filter of scale %v is too wide", k, g.scale[k])
+	}
+	taps, _ := resample.Taps(spec)
+	perOut := addCounts(mulCounts(taps, 4), 3)
+	if err := opt.scratch(op, fmt.Sprintf("the plan of axis %d (%d outputs of %d taps)", k, spec.Out, taps), mulCounts(spec.Out, perOut), 8); err != nil {
+		return nil, err
+	}
+	return resample.PlanAxis(spec, in), nil
+}

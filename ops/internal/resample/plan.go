@@ -1,7 +1,7 @@
-package ops
+package resample
 
-// The per-axis plan of Resize; the passes that stream data through it are
-// in resize.go.
+// The per-axis plan of Resize (PlanAxis); the passes that stream data
+// through it are Pass and Planes, called by ops/resize.go.
 //
 // Resize is separable: an N-linear or N-cubic filter is a 1-D filter per
 // axis, applied one axis after the other. So each resized axis gets a plan,
@@ -15,18 +15,30 @@ package ops
 // kernel of ops/internal/resample (plane.go); the other passes serve the
 // outer axes.
 
-import (
-	"fmt"
-	"math"
-)
+import "math"
 
-// resizeCoordinate returns the input coordinate of output index x of axis k
-// (x_original in the specification), and whether it lies outside the region
-// of tf_crop_and_resize.
-func resizeCoordinate(p resizeParams, g resizeGeometry, k, x, in int) (float64, bool) {
-	s, w, out := g.scale[k], g.width[k], g.out[k]
+// AxisSpec is what the plan of one axis depends on: Resize's attributes
+// (checked by ops) and the axis' geometry.
+type AxisSpec struct {
+	Mode      string  // nearest, linear or cubic
+	Coord     string  // coordinate_transformation_mode
+	Nearest   string  // nearest_mode, or "legacy" before version 11
+	CubicA    float64 // cubic_coeff_a
+	Exclude   bool    // exclude_outside
+	Antialias bool
+	Out       int        // the output length
+	Scale     float64    // output length / input length as the coordinates use it
+	Width     float64    // the unrounded output length (scale * input length)
+	ROI       [2]float64 // tf_crop_and_resize's region of the axis
+}
+
+// Coordinate returns the input coordinate of output index x of an axis of
+// input length in (x_original in the specification), and whether it lies
+// outside the region of tf_crop_and_resize.
+func Coordinate(p AxisSpec, x, in int) (float64, bool) {
+	s, w, out := p.Scale, p.Width, p.Out
 	xf := float64(x)
-	switch p.coord {
+	switch p.Coord {
 	case "half_pixel_symmetric":
 		adjustment := float64(out) / w
 		center := float64(in) / 2
@@ -47,7 +59,7 @@ func resizeCoordinate(p resizeParams, g resizeGeometry, k, x, in int) (float64, 
 	case "tf_half_pixel_for_nn":
 		return (xf + 0.5) / s, false
 	case "tf_crop_and_resize":
-		r0, r1 := g.roi[k][0], g.roi[k][1]
+		r0, r1 := p.ROI[0], p.ROI[1]
 		var c float64
 		if out == 1 {
 			c = (r1 - r0) * float64(in-1) / 2
@@ -60,47 +72,52 @@ func resizeCoordinate(p resizeParams, g resizeGeometry, k, x, in int) (float64, 
 	return (xf+0.5)/s - 0.5, false // half_pixel
 }
 
-// planResizeAxis computes the plan of axis k, of input length in.
-func planResizeAxis(opt *Options, op opRef, p resizeParams, g resizeGeometry, k, in int) (*resizeAxis, error) {
-	out := g.out[k]
-	a := &resizeAxis{In: in, Out: out}
-	if out == 0 {
-		return a, nil
-	}
-	// taps and their offsets from the base index: taps start at base+first.
-	taps, first := 1, 0
-	filterScale := min(g.scale[k], 1) // antialias stretches the filter by 1/scale
-	if p.antialias && 1/filterScale > float64(1<<24) {
-		return nil, op.errorf("scales", "axis %d: the antialias filter of scale %v is too wide", k, g.scale[k])
-	}
+// MaxAntialiasStretch bounds 1/scale for an antialiased axis: a wider
+// filter would have more taps per output than a plan can hold; ops
+// refuses it before planning.
+const MaxAntialiasStretch = 1 << 24
+
+// Taps returns the number of taps per output of the axis' plan and the
+// offset of the first from the base index (taps start at base+first).
+func Taps(p AxisSpec) (taps, first int) {
+	filterScale := min(p.Scale, 1) // antialias stretches the filter by 1/scale
 	switch {
-	case p.mode == "linear" && p.antialias:
+	case p.Mode == "linear" && p.Antialias:
 		first = int(math.Floor(-1/filterScale)) + 1
-		taps = 2 - 2*first
-	case p.mode == "cubic" && p.antialias:
+		return 2 - 2*first, first
+	case p.Mode == "cubic" && p.Antialias:
 		first = int(math.Floor(-2/filterScale)) + 1
-		taps = 2 - 2*first
-	case p.mode == "linear":
-		taps, first = 2, 0
-	case p.mode == "cubic":
-		taps, first = 4, -1
+		return 2 - 2*first, first
+	case p.Mode == "linear":
+		return 2, 0
+	case p.Mode == "cubic":
+		return 4, -1
 	}
-	// The plan: an index and a weight per tap, a start and a mark per
-	// output; and the copies the loops make of it (the weights in the
-	// computing type, the per-output records of resizeRowFilter).
-	perOut := addCounts(mulCounts(taps, 4), 3)
-	if err := opt.scratch(op, fmt.Sprintf("the plan of axis %d (%d outputs of %d taps)", k, out, taps), mulCounts(out, perOut), 8); err != nil {
-		return nil, err
+	return 1, 0
+}
+
+// PlanAxis computes the plan of an axis of input length in. ops has
+// refused an antialias stretch above MaxAntialiasStretch and charged the
+// plan first: Out * (4*taps + 3) words of 8 bytes (an index and a weight
+// per tap, a start and a mark per output, and the copies the loops make:
+// the weights in the computing type, a RowFilter's per-output records).
+func PlanAxis(p AxisSpec, in int) *Axis {
+	out := p.Out
+	a := &Axis{In: in, Out: out}
+	if out == 0 {
+		return a
 	}
+	taps, first := Taps(p)
+	filterScale := min(p.Scale, 1) // antialias stretches the filter by 1/scale
 	a.Taps = taps
 	a.Index = make([]int, out*taps)
 	a.Weight = make([]float64, out*taps)
-	if p.mode != "nearest" {
+	if p.Mode != "nearest" {
 		a.Start = make([]int, out)
 	}
 	coeffs := make([]float64, taps)
 	for o := range out {
-		x, outside := resizeCoordinate(p, g, k, o, in)
+		x, outside := Coordinate(p, o, in)
 		if outside {
 			if a.Extrapolate == nil {
 				a.Extrapolate = make([]bool, out)
@@ -109,8 +126,8 @@ func planResizeAxis(opt *Options, op opRef, p resizeParams, g resizeGeometry, k,
 			continue
 		}
 		idx, w := a.Index[o*taps:(o+1)*taps], a.Weight[o*taps:(o+1)*taps]
-		if p.mode == "nearest" {
-			idx[0], w[0] = clampIndex(nearestIndex(p.nearest, x, g.scale[k]), in), 1
+		if p.Mode == "nearest" {
+			idx[0], w[0] = clampIndex(nearestIndex(p.Nearest, x, p.Scale), in), 1
 			continue
 		}
 		// base is the tap left of x, ratio in (0, 1] its distance to x: an
@@ -125,23 +142,23 @@ func planResizeAxis(opt *Options, op opRef, p resizeParams, g resizeGeometry, k,
 			base--
 		}
 		switch {
-		case p.mode == "linear" && p.antialias:
+		case p.Mode == "linear" && p.Antialias:
 			for t := range coeffs {
 				arg := (float64(first+t) - ratio) * filterScale
 				coeffs[t] = max(0, min(1, 1-math.Abs(arg)))
 			}
 			normalize(coeffs)
-		case p.mode == "cubic" && p.antialias:
+		case p.Mode == "cubic" && p.Antialias:
 			for t := range coeffs {
-				coeffs[t] = cubicKernel(filterScale*(float64(first+t)-ratio), p.cubicA)
+				coeffs[t] = cubicKernel(filterScale*(float64(first+t)-ratio), p.CubicA)
 			}
 			normalize(coeffs)
-		case p.mode == "linear":
+		case p.Mode == "linear":
 			coeffs[0], coeffs[1] = 1-ratio, ratio
 		default:
-			cubicCoeffs(coeffs, ratio, p.cubicA)
+			cubicCoeffs(coeffs, ratio, p.CubicA)
 		}
-		if p.exclude {
+		if p.Exclude {
 			for t := range coeffs {
 				if i := base + first + t; i < 0 || i >= in {
 					coeffs[t] = 0
@@ -154,7 +171,7 @@ func planResizeAxis(opt *Options, op opRef, p resizeParams, g resizeGeometry, k,
 			idx[t], w[t] = clampIndex(base+first+t, in), coeffs[t]
 		}
 	}
-	return a, nil
+	return a
 }
 
 // nearestIndex rounds coordinate x to an input index as nearest_mode says.
