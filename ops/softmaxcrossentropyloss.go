@@ -1,7 +1,7 @@
 // SoftmaxCrossEntropyLoss is NegativeLogLikelihoodLoss of the log-softmax
 // of scores ([N, C] or [N, C, d1, ..., dk]) along the classes (axis 1);
 // its optional second output log_prob is that log-softmax, in the scores'
-// shape. The rules and the reduction are the losses' (lossfamily.go); the
+// shape. The rules and the reduction are the losses' (negativeloglikelihoodloss.go); the
 // log-softmax is (x - m) - log(sum of exp(x - m)) in float64, m the
 // slice's largest score.
 //
