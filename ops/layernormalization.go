@@ -309,25 +309,6 @@ func normBroadcastParam(opt *Options, op opRef, rule, what string, t *tensor.Ten
 	if err := opt.orDefault().scratch(op, what+" broadcast", n, 8); err != nil {
 		return norm.Param{}, err
 	}
-	out := make([]float64, n)
-	idx := make([]int, len(nshape))
-	for j := range out {
-		k := 0
-		for i, d := range p {
-			if d != 1 {
-				k = k*d + idx[off+i]
-			} else {
-				k = k * d
-			}
-		}
-		out[j] = v[k]
-		for a := len(idx) - 1; a >= 0; a-- {
-			idx[a]++
-			if idx[a] < nshape[a] {
-				break
-			}
-			idx[a] = 0
-		}
-	}
+	out := norm.ExpandParam(v, p, nshape)
 	return norm.Param{V: out}, nil
 }

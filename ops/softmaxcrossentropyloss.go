@@ -11,6 +11,7 @@ package ops
 
 import (
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/ops/internal/reduce"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -66,7 +67,7 @@ func sceLoss(opt *Options, op opRef, p lossParams, wantLogProb bool) (loss, logP
 		return nil, nil, op.wrap("type", err, "scores")
 	}
 	cc := opt.canceller()
-	lp := logSoftmaxAxis1(&cc, x, n, c, d)
+	lp := reduce.LogSoftmaxAxis1(&cc, x, n, c, d)
 	if lp == nil {
 		return nil, nil, op.stopped(cc.Err)
 	}
