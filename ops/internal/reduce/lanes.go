@@ -50,6 +50,32 @@ func sumRowOf[A Number](row []A, term func(A) A) A {
 	return combineLanes(&p)
 }
 
+// sumRowTerm is sumRowOf with termOf's L1 term |v| (SumSquare's v*v with
+// square), without a call per element.
+func sumRowTerm[A Number](row []A, square bool) A {
+	var p [lanes]A
+	for len(row) >= lanes {
+		r := row[:lanes]
+		for k := range lanes {
+			v := r[k]
+			if square {
+				p[k] += A(v * v)
+			} else {
+				p[k] += abs(v)
+			}
+		}
+		row = row[lanes:]
+	}
+	for k, v := range row {
+		if square {
+			p[k] += A(v * v)
+		} else {
+			p[k] += abs(v)
+		}
+	}
+	return combineLanes(&p)
+}
+
 // combineLanes adds the partials by halves and returns the sum.
 func combineLanes[A Number](p *[lanes]A) A {
 	for half := lanes / 2; half >= 1; half /= 2 {
@@ -78,6 +104,22 @@ func sumColumnsOf[A Number](in []A, n, inner, c0 int, out, parts []A, term func(
 		for j, v := range row {
 			p[j] += term(j, v)
 		}
+	}
+	for half := lanes / 2; half >= 1; half /= 2 {
+		for l := range half {
+			addRow(parts[l*w:(l+1)*w], parts[(l+half)*w:(l+half+1)*w])
+		}
+	}
+	copy(out, parts[:w])
+}
+
+// sumColumnsTerm is sumColumnsOf with the term |x| (x*x with square).
+func sumColumnsTerm[A Number](in []A, n, inner, c0 int, out, parts []A, square bool) {
+	w := len(out)
+	parts = parts[:lanes*w]
+	clear(parts)
+	for i := range n {
+		addTermRow(parts[(i%lanes)*w:(i%lanes+1)*w], in[i*inner+c0:i*inner+c0+w], square)
 	}
 	for half := lanes / 2; half >= 1; half /= 2 {
 		for l := range half {
