@@ -112,29 +112,8 @@ type Stats struct{ Means, Variances, Factors []float64 }
 // LpNormalize over l may allocate across threads parts at once.
 func Scratch(l Layout, threads int) int { return l.N * max(threads, 1) }
 
-// sumLanes is the sum of term(v[k]) in sixteen interleaved partial sums
-// added by halves, the order of reference/sumlanes.go.
-func sumLanes(v []float64, term func(float64) float64) float64 {
-	var p [16]float64
-	k := 0
-	for ; k+16 <= len(v); k += 16 {
-		w := v[k : k+16 : k+16]
-		for j := range 16 {
-			p[j] += term(w[j])
-		}
-	}
-	for j := 0; k < len(v); j, k = j+1, k+1 {
-		p[j] += term(v[k])
-	}
-	for half := 8; half >= 1; half /= 2 {
-		for j := range half {
-			p[j] += p[j+half]
-		}
-	}
-	return p[0]
-}
-
-// sum is sumLanes of the elements themselves, its loop written out.
+// sum is the sum of v in sixteen interleaved partial sums added by
+// halves, the order of reference/sumlanes.go, its loop written out.
 func sum(v []float64) float64 {
 	var p [16]float64
 	k := 0
@@ -168,7 +147,28 @@ func sum(v []float64) float64 {
 	return p[0]
 }
 
-// sumSquaresAbout is sumLanes of the terms float64(x-m) * float64(x-m).
+// sumAbs is sum of the |v[k]|, in the same order.
+func sumAbs(v []float64) float64 {
+	var p [16]float64
+	k := 0
+	for ; k+16 <= len(v); k += 16 {
+		w := v[k : k+16 : k+16]
+		for j := range 16 {
+			p[j] += math.Abs(w[j])
+		}
+	}
+	for j := 0; k < len(v); j, k = j+1, k+1 {
+		p[j] += math.Abs(v[k])
+	}
+	for half := 8; half >= 1; half /= 2 {
+		for j := range half {
+			p[j] += p[j+half]
+		}
+	}
+	return p[0]
+}
+
+// sumSquaresAbout is the sum, in the same order, of the terms float64(x-m) * float64(x-m).
 func sumSquaresAbout(v []float64, m float64) float64 {
 	var p [16]float64
 	k := 0
