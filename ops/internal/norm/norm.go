@@ -222,6 +222,9 @@ func Normalize[X, Y Float](stat Stat, eps float64, l Layout, x []X, y []Y, scale
 	return par(l.Slices, l.Slices*max(l.N, 1)*3, func(lo, hi int) error {
 		buf := make([]float64, l.N)
 		for s := lo; s < hi; s++ {
+			if normalizeSliceF32(stat, eps, l, s, x, y, scale, bias, st) {
+				continue
+			}
 			if l.contiguous() {
 				for j, v := range x[s*l.N : (s+1)*l.N] {
 					buf[j] = float64(v)
@@ -271,6 +274,50 @@ func Normalize[X, Y Float](stat Stat, eps float64, l Layout, x []X, y []Y, scale
 		}
 		return nil
 	})
+}
+
+// normalizeSliceF32 is Normalize's step for slice s when x and y are
+// float32 and the slice is contiguous with one scale and bias per slice
+// or per element (rowsf32.go), and reports whether it took it.
+func normalizeSliceF32[X, Y Float](stat Stat, eps float64, l Layout, s int, x []X, y []Y, scale, bias Param, st Stats) bool {
+	xf, ok := any(x).([]float32)
+	if !ok || !l.contiguous() || stat == StdDevPlusEps {
+		return false
+	}
+	yf, ok := any(y).([]float32)
+	if !ok {
+		return false
+	}
+	uniform := scale.constantIn(l.N) && bias.constantIn(l.N)
+	if !uniform && !(scale.perElement(l.N) && bias.perElement(l.N)) {
+		return false
+	}
+	row := xf[s*l.N : (s+1)*l.N]
+	mean, variance, f := momentsF32(stat, row, eps)
+	if st.Means != nil {
+		st.Means[s] = mean
+	}
+	if st.Variances != nil {
+		st.Variances[s] = variance
+	}
+	if st.Factors != nil {
+		st.Factors[s] = f
+	}
+	if l.N == 0 {
+		return true
+	}
+	sc, b := scale.V, bias.V
+	var sc1, b1 [1]float64
+	if uniform {
+		if sc != nil {
+			sc1[0], sc = scale.at(s, 0), sc1[:]
+		}
+		if b != nil {
+			b1[0], b = bias.at(s, 0), b1[:]
+		}
+	}
+	normalizeRowF32(row, yf[s*l.N:(s+1)*l.N], mean, f, sc, b, !uniform)
+	return true
 }
 
 // constantIn reports whether p takes one value over a slice of n elements.
