@@ -21,7 +21,12 @@
 // layernormalization.go and its siblings): sums in sixteen interleaved
 // partial sums (reference/sumlanes.go), then the spec's expression one
 // rounded operation at a time (conversions keep a compiler from fusing a
-// product and a sum), rounded once to float32 or float64 at the end. The
+// product and a sum), rounded once to float32 or float64 at the end. A
+// contiguous float32 slice with one scale and bias per slice or per
+// element (Layer, RMS and Instance normalizations) is read straight from
+// the tensor, its sums in sixteen float64 lanes eight to an AVX-512
+// register and its elements written eight at a time (rowsf32.go,
+// rows_amd64.s): the same float64 operations, so the same bits. The
 // two engines so give the same bits for every operator but
 // BatchNormalization, whose affine map (a = scale/sqrt(var+eps), b = B -
 // mean*a) rounds differently from the spec's (x-mean)/sqrt(var+eps)*scale+B:
