@@ -22,8 +22,9 @@
 // partial sums (reference/sumlanes.go), then the spec's expression one
 // rounded operation at a time (conversions keep a compiler from fusing a
 // product and a sum), rounded once to float32 or float64 at the end. A
-// contiguous float32 slice with one scale and bias per slice or per
-// element (Layer, RMS and Instance normalizations) is read straight from
+// contiguous float32 slice with one scale and bias per slice, per run of
+// a channel's elements or per element (Layer, RMS, Instance and Group
+// normalizations) is read straight from
 // the tensor, its sums in sixteen float64 lanes eight to an AVX-512
 // register and its elements written eight at a time (rowsf32.go,
 // rows_amd64.s): the same float64 operations, so the same bits. The
@@ -293,9 +294,19 @@ func normalizeSliceF32[X, Y Float](stat Stat, eps float64, l Layout, s int, x []
 	if !ok {
 		return false
 	}
-	uniform := scale.constantIn(l.N) && bias.constantIn(l.N)
-	if !uniform && !(scale.perElement(l.N) && bias.perElement(l.N)) {
-		return false
+	// chunk: the run of elements over which the scale and the bias are
+	// one value each (the whole slice, or GroupNormalization-21's
+	// channels of a group), or 0 when they are per element.
+	chunk := 0
+	switch {
+	case scale.constantIn(l.N) && bias.constantIn(l.N):
+		chunk = l.N
+	case scale.perElement(l.N) && bias.perElement(l.N):
+	default:
+		chunk = sharedDiv(scale, bias)
+		if chunk <= 1 || l.N%chunk != 0 {
+			return false
+		}
 	}
 	row := xf[s*l.N : (s+1)*l.N]
 	mean, variance, f := momentsF32(stat, row, eps)
@@ -311,18 +322,39 @@ func normalizeSliceF32[X, Y Float](stat Stat, eps float64, l Layout, s int, x []
 	if l.N == 0 {
 		return true
 	}
-	sc, b := scale.V, bias.V
-	var sc1, b1 [1]float64
-	if uniform {
-		if sc != nil {
-			sc1[0], sc = scale.at(s, 0), sc1[:]
-		}
-		if b != nil {
-			b1[0], b = bias.at(s, 0), b1[:]
-		}
+	out := yf[s*l.N : (s+1)*l.N]
+	if chunk == 0 {
+		normalizeRowF32(row, out, mean, f, scale.V, bias.V, true)
+		return true
 	}
-	normalizeRowF32(row, yf[s*l.N:(s+1)*l.N], mean, f, sc, b, !uniform)
+	var sc1, b1 [1]float64
+	for k := 0; k < l.N; k += chunk {
+		var sc, b []float64
+		if scale.V != nil {
+			sc1[0], sc = scale.at(s, k), sc1[:]
+		}
+		if bias.V != nil {
+			b1[0], b = bias.at(s, k), b1[:]
+		}
+		normalizeRowF32(row[k:k+chunk], out[k:k+chunk], mean, f, sc, b, false)
+	}
 	return true
+}
+
+// sharedDiv is the Div of the parameters that are present when they have
+// one (each then one value over runs of Div elements), else 0.
+func sharedDiv(ps ...Param) int {
+	d := 0
+	for _, p := range ps {
+		if p.V == nil {
+			continue
+		}
+		if d != 0 && max(p.Div, 1) != d {
+			return 0
+		}
+		d = max(p.Div, 1)
+	}
+	return d
 }
 
 // constantIn reports whether p takes one value over a slice of n elements.

@@ -48,7 +48,14 @@ func testFloat32Rows(t *testing.T) {
 			for i := range perSlice {
 				perSlice[i] = rng.NormFloat64()
 			}
+			perChunk := make([]float64, slices*2)
+			for i := range perChunk {
+				perChunk[i] = rng.NormFloat64()
+			}
 			params := []Param{{}, {V: perElem}, {V: perSlice, Mod: slices, Div: n}}
+			if n%2 == 0 { // two channels of a group, GroupNormalization-21's parameters
+				params = append(params, Param{V: perChunk, Mod: slices, Stride: 2, Div: n / 2})
+			}
 			for _, stat := range []Stat{StdDev, RMS} {
 				for _, sc := range params {
 					for _, b := range params {
