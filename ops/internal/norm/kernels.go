@@ -13,6 +13,10 @@ func LpNormalize[A Float](p int, l Layout, x, y []A, par Parallel) error {
 	return par(l.Slices, l.Slices*max(l.N, 1)*2, func(lo, hi int) error {
 		buf := make([]float64, l.N)
 		for s := lo; s < hi; s++ {
+			if xf, ok := any(x).([]float32); ok && l.contiguous() {
+				lpNormalizeRowF32(p, xf[s*l.N:(s+1)*l.N], any(y).([]float32)[s*l.N:(s+1)*l.N])
+				continue
+			}
 			if l.contiguous() {
 				lpNormalizeRow(p, x[s*l.N:(s+1)*l.N], y[s*l.N:(s+1)*l.N], buf)
 				continue

@@ -5,7 +5,7 @@ package norm
 import "golang.org/x/sys/cpu"
 
 //go:noescape
-func lanesF32AVX512(x *float32, n int, m float64, square bool, p *[16]float64)
+func lanesF32AVX512(x *float32, n int, m float64, mode int, p *[16]float64)
 
 //go:noescape
 func writeF32AVX512(x, y *float32, n int, mean, f float64, sc, b *float64, flags int)
@@ -13,15 +13,16 @@ func writeF32AVX512(x, y *float32, n int, mean, f float64, sc, b *float64, flags
 // haveRowsAVX512 picks the vector loops of rowsF32 (tests turn it off).
 var haveRowsAVX512 = cpu.X86.HasAVX512F
 
-// lanesF32 adds float64(x[k]) (square: the rounded d*d of d =
-// float64(x[k]) - m) to p[k%16] for the whole sixteens of x, eight
-// float64 lanes at a time, and returns how many elements it took.
-func lanesF32(x []float32, m float64, square bool, p *[16]float64) int {
+// lanesF32 adds float64(x[k]) (termSquare: the rounded d*d of d =
+// float64(x[k]) - m; termAbs: |float64(x[k])|) to p[k%16] for the whole
+// sixteens of x, eight float64 lanes at a time, and returns how many
+// elements it took.
+func lanesF32(x []float32, m float64, term int, p *[16]float64) int {
 	n := len(x) &^ 15
 	if !haveRowsAVX512 || n == 0 {
 		return 0
 	}
-	lanesF32AVX512(&x[0], n, m, square, p)
+	lanesF32AVX512(&x[0], n, m, term, p)
 	return n
 }
 

@@ -14,26 +14,37 @@ import "math"
 func momentsF32(stat Stat, x []float32, eps float64) (mean, variance, factor float64) {
 	n := float64(len(x))
 	if stat == RMS {
-		ms := sumF32(x, 0, true) / n
+		ms := sumF32(x, 0, termSquare) / n
 		return 0, ms, 1 / math.Sqrt(ms+eps)
 	}
-	mean = sumF32(x, 0, false) / n
-	variance = sumF32(x, mean, true) / n
+	mean = sumF32(x, 0, termPlain) / n
+	variance = sumF32(x, mean, termSquare) / n
 	if stat == StdDevPlusEps {
 		return mean, variance, math.Sqrt(variance) + eps
 	}
 	return mean, variance, 1 / math.Sqrt(variance+eps)
 }
 
-// sumF32 is sum of the float64 values of x (square: sumSquaresAbout m).
-func sumF32(x []float32, m float64, square bool) float64 {
+// The terms of sumF32.
+const (
+	termPlain  = iota // float64(x)
+	termSquare        // d*d, d = float64(x) - m
+	termAbs           // |float64(x)|
+)
+
+// sumF32 is sum of the float64 values of x (termSquare: sumSquaresAbout
+// m; termAbs: sumAbs).
+func sumF32(x []float32, m float64, term int) float64 {
 	var p [16]float64
-	k := lanesF32(x, m, square, &p)
+	k := lanesF32(x, m, term, &p)
 	for ; k < len(x); k++ {
-		if square {
+		switch term {
+		case termSquare:
 			d := float64(x[k]) - m
 			p[k%16] += float64(d * d)
-		} else {
+		case termAbs:
+			p[k%16] += math.Abs(float64(x[k]))
+		default:
 			p[k%16] += float64(x[k])
 		}
 	}
@@ -78,5 +89,25 @@ func normalizeRowF32(x, y []float32, mean, f float64, sc, b []float64, perElemen
 			r += c
 		}
 		y[j] = float32(r)
+	}
+}
+
+// lpNormalizeRowF32 is lpNormalizeRow of float32: the norm from x's
+// float64 values, each element divided by it, eight at a time.
+func lpNormalizeRowF32(p int, x, y []float32) {
+	var norm float64
+	if p == 1 {
+		norm = sumF32(x, 0, termAbs)
+	} else {
+		norm = math.Sqrt(sumF32(x, 0, termSquare))
+	}
+	y = y[:len(x)]
+	if norm == 0 {
+		clear(y)
+		return
+	}
+	k := writeF32(x, y, 0, norm, nil, nil, 8)
+	for j := k; j < len(x); j++ {
+		y[j] = float32(float64(x[j]) / norm)
 	}
 }

@@ -108,3 +108,48 @@ func BenchmarkLayerNormRowsScalar25MB(b *testing.B) {
 	defer func() { haveRowsAVX512 = haveRowsAVX512Saved }()
 	BenchmarkLayerNormRows25MB(b)
 }
+
+// TestLpFloat32RowsAsFloat64 checks LpNormalize's float32 rows against
+// its float64 walk of the same values rounded to float32, bit for bit,
+// with and without the vector loops.
+func TestLpFloat32RowsAsFloat64(t *testing.T) {
+	defer func() { haveRowsAVX512 = haveRowsAVX512Saved }()
+	rng := rand.New(rand.NewPCG(2, 6))
+	specials := []float32{float32(math.NaN()), 0, float32(math.Copysign(0, -1)), float32(math.Inf(-1)), 3e38, 1e-45}
+	for _, vector := range []bool{true, false} {
+		haveRowsAVX512 = vector && haveRowsAVX512Saved
+		for _, n := range []int{1, 7, 16, 17, 100, 257} {
+			for _, special := range []bool{false, true} {
+				const slices = 5
+				x := make([]float32, slices*n)
+				for i := range x {
+					x[i] = float32(rng.NormFloat64())
+					if special && rng.IntN(5) == 0 {
+						x[i] = specials[rng.IntN(len(specials))]
+					}
+				}
+				copy(x[:n], make([]float32, n)) // a slice of zeros: norm 0
+				x64 := make([]float64, len(x))
+				for i, v := range x {
+					x64[i] = float64(v)
+				}
+				for _, p := range []int{1, 2} {
+					l := Layout{Slices: slices, N: n}
+					got, want := make([]float32, len(x)), make([]float64, len(x))
+					if err := LpNormalize(p, l, x, got, reduce.Serial); err != nil {
+						t.Fatal(err)
+					}
+					if err := LpNormalize(p, l, x64, want, reduce.Serial); err != nil {
+						t.Fatal(err)
+					}
+					for i := range got {
+						w := float32(want[i])
+						if math.Float32bits(got[i]) != math.Float32bits(w) && !(got[i] != got[i] && w != w) {
+							t.Fatalf("vector %v n %d p %d: y[%d] = %v, the float64 walk gives %v", vector, n, p, i, got[i], w)
+						}
+					}
+				}
+			}
+		}
+	}
+}
