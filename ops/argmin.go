@@ -3,7 +3,7 @@
 // index, or with select_last_index the last. A NaN counts as the smallest
 // element (the first NaN, or the last with select_last_index), as numpy's
 // argmin does. An axis of length 0 is an error: there is no index to give.
-// The attributes and the kernel are shared with ArgMax (argextreme.go).
+// The attributes and the kernel are shared with ArgMax (argmax.go).
 //
 // Versions: 1, 11 (the range [-r, r-1] stated; negative axes are taken in
 // every version, as PyTorch exports them), 12 (select_last_index), 13

@@ -42,7 +42,18 @@
 //     that compute in a native float (Resize, Clip, Range, ...).
 //   - reductions (ReduceSum and the other Reduce*, ArgMax, ArgMin,
 //     Softmax, LogSoftmax, Hardmax, TopK, CumSum, CumProd):
-//     ops/internal/reduce.
+//     ops/internal/reduce. A family's glue (attributes, types, the
+//     tensor loads around the engine) sits in the file of the operator the
+//     others build on, and each sibling's header points there: reducesum.go
+//     for every Reduce* (and the float16 loads the other engines reuse),
+//     argmax.go for ArgMin, softmax.go for LogSoftmax and Hardmax.
+//   - normalizations (BatchNormalization, InstanceNormalization,
+//     LayerNormalization, GroupNormalization, RMSNormalization,
+//     MeanVarianceNormalization, LpNormalization, LRN): ops/internal/norm;
+//     their shared glue is in layernormalization.go.
+//   - losses (NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss): the
+//     rules and the weighted reduction in negativeloglikelihoodloss.go, the
+//     log-softmax in ops/internal/reduce.
 //   - indexing (Gather, GatherElements, GatherND, ScatterElements,
 //     ScatterND, TensorScatter, OneHot, NonZero, Compress, Unique, Trilu):
 //     index lists checked in ops (inputs.go), moved by the index copies

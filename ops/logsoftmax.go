@@ -1,7 +1,7 @@
 // LogSoftmax computes, for each slice of the input along its axis,
 // (x - m) - log(sum(exp(x - m))), m the largest element of the slice.
 // The axis and its meaning, the types and the kernel are those of the
-// softmax family (softmaxfamily.go).
+// softmax family (softmax.go).
 //
 // Versions: 1 (coerced to 2-D at axis, default 1), 11 (negative axis), 13
 // (along one axis, default -1; bfloat16). Types: float16, float, double,

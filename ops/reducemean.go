@@ -1,6 +1,6 @@
 // ReduceMean reduces the axes of data it is given to the mean of the elements: their sum divided by their count, truncated toward zero for the integer types (no element: NaN, or 0 for an integer type).
 // The axes and keepdims, noop_with_empty_axes and the output shape are those
-// of every Reduce* operator (reduction.go); the engine is ops/internal/reduce.
+// of every Reduce* operator (reducesum.go); the engine is ops/internal/reduce.
 //
 // Versions: 1 (axes attribute), 11 (negative axes), 13 (bfloat16), 18 (axes an optional input, noop_with_empty_axes).
 // Types: uint32, uint64, int32, int64, float16, float, double, bfloat16 (13+). Integers are computed in their own type, float16 and

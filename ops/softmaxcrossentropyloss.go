@@ -1,7 +1,7 @@
 // SoftmaxCrossEntropyLoss is NegativeLogLikelihoodLoss of the log-softmax
 // of scores ([N, C] or [N, C, d1, ..., dk]) along the classes (axis 1);
 // its optional second output log_prob is that log-softmax, in the scores'
-// shape. The rules and the reduction are the losses' (lossfamily.go); the
+// shape. The rules and the reduction are the losses' (negativeloglikelihoodloss.go); the
 // log-softmax is (x - m) - log(sum of exp(x - m)) in float64, m the
 // slice's largest score.
 //
@@ -11,6 +11,7 @@ package ops
 
 import (
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/ops/internal/reduce"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -66,7 +67,7 @@ func sceLoss(opt *Options, op opRef, p lossParams, wantLogProb bool) (loss, logP
 		return nil, nil, op.wrap("type", err, "scores")
 	}
 	cc := opt.canceller()
-	lp := logSoftmaxAxis1(&cc, x, n, c, d)
+	lp := reduce.LogSoftmaxAxis1(&cc, x, n, c, d)
 	if lp == nil {
 		return nil, nil, op.stopped(cc.Err)
 	}

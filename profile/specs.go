@@ -106,7 +106,7 @@ var specs = map[string]opSpec{
 	// where.md: "Where version 16"; X, Y and the output (condition is bool).
 	"Where": {Version: 16, Types: typeList(floats, signed, unsigned), TypeRule: ruleTypes, Inputs: []int{1, 2}},
 	// softmax.md: "Softmax version 13"; floats (reductions.go has its
-	// defaults; ops/softmaxfamily.go checks its axis rules).
+	// defaults; ops/softmax.go checks its axis rules).
 	"Softmax": {Version: 13, Types: floats, TypeRule: ruleTypes},
 	// argmax.md: "ArgMax version 13"; the numbers but bfloat16; the output
 	// is int64.

@@ -13,15 +13,18 @@ func LpNormalize[A Float](p int, l Layout, x, y []A, par Parallel) error {
 	return par(l.Slices, l.Slices*max(l.N, 1)*2, func(lo, hi int) error {
 		buf := make([]float64, l.N)
 		for s := lo; s < hi; s++ {
+			if xf, ok := any(x).([]float32); ok && l.contiguous() {
+				lpNormalizeRowF32(p, xf[s*l.N:(s+1)*l.N], any(y).([]float32)[s*l.N:(s+1)*l.N])
+				continue
+			}
+			if l.contiguous() {
+				lpNormalizeRow(p, x[s*l.N:(s+1)*l.N], y[s*l.N:(s+1)*l.N], buf)
+				continue
+			}
 			for j := range buf {
 				buf[j] = float64(x[l.at(s, j)])
 			}
-			var norm float64
-			if p == 1 {
-				norm = sumLanes(buf, math.Abs)
-			} else {
-				norm = math.Sqrt(sumSquaresAbout(buf, 0))
-			}
+			norm := lpNorm(p, buf)
 			for j, v := range buf {
 				if norm == 0 {
 					y[l.at(s, j)] = 0
@@ -96,3 +99,31 @@ func LRN[A Float](batches, channels, spatial, size int, alpha, beta, bias float6
 // LRNScratch is the number of float64 elements LRN may allocate across
 // threads parts at once.
 func LRNScratch(spatial, threads int) int { return spatial * max(threads, 1) }
+
+// lpNorm is the norm of v: the sum of |v| (p 1) or the square root of the
+// sum of v*v, in the lane order.
+func lpNorm(p int, v []float64) float64 {
+	if p == 1 {
+		return sumAbs(v)
+	}
+	return math.Sqrt(sumSquaresAbout(v, 0))
+}
+
+// lpNormalizeRow is LpNormalize of one contiguous slice x into y, with buf
+// (len(x) float64) as scratch: the same operations, without the index
+// arithmetic or a call per element.
+func lpNormalizeRow[A Float](p int, x, y []A, buf []float64) {
+	buf = buf[:len(x)]
+	for j, v := range x {
+		buf[j] = float64(v)
+	}
+	norm := lpNorm(p, buf)
+	y = y[:len(buf)]
+	if norm == 0 {
+		clear(y)
+		return
+	}
+	for j, v := range buf {
+		y[j] = A(v / norm)
+	}
+}

@@ -21,7 +21,14 @@
 // layernormalization.go and its siblings): sums in sixteen interleaved
 // partial sums (reference/sumlanes.go), then the spec's expression one
 // rounded operation at a time (conversions keep a compiler from fusing a
-// product and a sum), rounded once to float32 or float64 at the end. The
+// product and a sum), rounded once to float32 or float64 at the end. A
+// contiguous float32 slice with one scale and bias per slice, per run of
+// a channel's elements or per element (Layer, RMS, Instance and Group
+// normalizations) is read straight from
+// the tensor, its sums in sixteen float64 lanes eight to an AVX-512
+// register and its elements written eight at a time (rowsf32.go,
+// rows_amd64.s), and so is a contiguous float32 slice of LpNormalization:
+// the same float64 operations, so the same bits. The
 // two engines so give the same bits for every operator but
 // BatchNormalization, whose affine map (a = scale/sqrt(var+eps), b = B -
 // mean*a) rounds differently from the spec's (x-mean)/sqrt(var+eps)*scale+B:
@@ -112,29 +119,8 @@ type Stats struct{ Means, Variances, Factors []float64 }
 // LpNormalize over l may allocate across threads parts at once.
 func Scratch(l Layout, threads int) int { return l.N * max(threads, 1) }
 
-// sumLanes is the sum of term(v[k]) in sixteen interleaved partial sums
-// added by halves, the order of reference/sumlanes.go.
-func sumLanes(v []float64, term func(float64) float64) float64 {
-	var p [16]float64
-	k := 0
-	for ; k+16 <= len(v); k += 16 {
-		w := v[k : k+16 : k+16]
-		for j := range 16 {
-			p[j] += term(w[j])
-		}
-	}
-	for j := 0; k < len(v); j, k = j+1, k+1 {
-		p[j] += term(v[k])
-	}
-	for half := 8; half >= 1; half /= 2 {
-		for j := range half {
-			p[j] += p[j+half]
-		}
-	}
-	return p[0]
-}
-
-// sum is sumLanes of the elements themselves, its loop written out.
+// sum is the sum of v in sixteen interleaved partial sums added by
+// halves, the order of reference/sumlanes.go, its loop written out.
 func sum(v []float64) float64 {
 	var p [16]float64
 	k := 0
@@ -168,7 +154,28 @@ func sum(v []float64) float64 {
 	return p[0]
 }
 
-// sumSquaresAbout is sumLanes of the terms float64(x-m) * float64(x-m).
+// sumAbs is sum of the |v[k]|, in the same order.
+func sumAbs(v []float64) float64 {
+	var p [16]float64
+	k := 0
+	for ; k+16 <= len(v); k += 16 {
+		w := v[k : k+16 : k+16]
+		for j := range 16 {
+			p[j] += math.Abs(w[j])
+		}
+	}
+	for j := 0; k < len(v); j, k = j+1, k+1 {
+		p[j] += math.Abs(v[k])
+	}
+	for half := 8; half >= 1; half /= 2 {
+		for j := range half {
+			p[j] += p[j+half]
+		}
+	}
+	return p[0]
+}
+
+// sumSquaresAbout is the sum, in the same order, of the terms float64(x-m) * float64(x-m).
 func sumSquaresAbout(v []float64, m float64) float64 {
 	var p [16]float64
 	k := 0
@@ -222,6 +229,9 @@ func Normalize[X, Y Float](stat Stat, eps float64, l Layout, x []X, y []Y, scale
 	return par(l.Slices, l.Slices*max(l.N, 1)*3, func(lo, hi int) error {
 		buf := make([]float64, l.N)
 		for s := lo; s < hi; s++ {
+			if normalizeSliceF32(stat, eps, l, s, x, y, scale, bias, st) {
+				continue
+			}
 			if l.contiguous() {
 				for j, v := range x[s*l.N : (s+1)*l.N] {
 					buf[j] = float64(v)
@@ -271,6 +281,81 @@ func Normalize[X, Y Float](stat Stat, eps float64, l Layout, x []X, y []Y, scale
 		}
 		return nil
 	})
+}
+
+// normalizeSliceF32 is Normalize's step for slice s when x and y are
+// float32 and the slice is contiguous with one scale and bias per slice
+// or per element (rowsf32.go), and reports whether it took it.
+func normalizeSliceF32[X, Y Float](stat Stat, eps float64, l Layout, s int, x []X, y []Y, scale, bias Param, st Stats) bool {
+	xf, ok := any(x).([]float32)
+	if !ok || !l.contiguous() || stat == StdDevPlusEps {
+		return false
+	}
+	yf, ok := any(y).([]float32)
+	if !ok {
+		return false
+	}
+	// chunk: the run of elements over which the scale and the bias are
+	// one value each (the whole slice, or GroupNormalization-21's
+	// channels of a group), or 0 when they are per element.
+	chunk := 0
+	switch {
+	case scale.constantIn(l.N) && bias.constantIn(l.N):
+		chunk = l.N
+	case scale.perElement(l.N) && bias.perElement(l.N):
+	default:
+		chunk = sharedDiv(scale, bias)
+		if chunk <= 1 || l.N%chunk != 0 {
+			return false
+		}
+	}
+	row := xf[s*l.N : (s+1)*l.N]
+	mean, variance, f := momentsF32(stat, row, eps)
+	if st.Means != nil {
+		st.Means[s] = mean
+	}
+	if st.Variances != nil {
+		st.Variances[s] = variance
+	}
+	if st.Factors != nil {
+		st.Factors[s] = f
+	}
+	if l.N == 0 {
+		return true
+	}
+	out := yf[s*l.N : (s+1)*l.N]
+	if chunk == 0 {
+		normalizeRowF32(row, out, mean, f, scale.V, bias.V, true)
+		return true
+	}
+	var sc1, b1 [1]float64
+	for k := 0; k < l.N; k += chunk {
+		var sc, b []float64
+		if scale.V != nil {
+			sc1[0], sc = scale.at(s, k), sc1[:]
+		}
+		if bias.V != nil {
+			b1[0], b = bias.at(s, k), b1[:]
+		}
+		normalizeRowF32(row[k:k+chunk], out[k:k+chunk], mean, f, sc, b, false)
+	}
+	return true
+}
+
+// sharedDiv is the Div of the parameters that are present when they have
+// one (each then one value over runs of Div elements), else 0.
+func sharedDiv(ps ...Param) int {
+	d := 0
+	for _, p := range ps {
+		if p.V == nil {
+			continue
+		}
+		if d != 0 && max(p.Div, 1) != d {
+			return 0
+		}
+		d = max(p.Div, 1)
+	}
+	return d
 }
 
 // constantIn reports whether p takes one value over a slice of n elements.

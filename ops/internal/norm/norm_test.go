@@ -66,7 +66,24 @@ func TestSumLanesOrder(t *testing.T) {
 			p[j] += p[j+half]
 		}
 	}
-	if sum(v) != p[0] || sumLanes(v, func(x float64) float64 { return x }) != p[0] {
-		t.Fatalf("sum %v, sumLanes %v, want %v", sum(v), sumLanes(v, func(x float64) float64 { return x }), p[0])
+	if sum(v) != p[0] {
+		t.Fatalf("sum %v, want %v", sum(v), p[0])
+	}
+	for i := range v {
+		if i%3 == 0 {
+			v[i] = -v[i]
+		}
+	}
+	var q [16]float64
+	for k, x := range v {
+		q[k%16] += math.Abs(x)
+	}
+	for half := 8; half >= 1; half /= 2 {
+		for j := range half {
+			q[j] += q[j+half]
+		}
+	}
+	if sumAbs(v) != q[0] {
+		t.Fatalf("sumAbs %v, want %v", sumAbs(v), q[0])
 	}
 }

@@ -50,6 +50,32 @@ func sumRowOf[A Number](row []A, term func(A) A) A {
 	return combineLanes(&p)
 }
 
+// sumRowTerm is sumRowOf with termOf's L1 term |v| (SumSquare's v*v with
+// square), without a call per element.
+func sumRowTerm[A Number](row []A, square bool) A {
+	var p [lanes]A
+	for len(row) >= lanes {
+		r := row[:lanes]
+		for k := range lanes {
+			v := r[k]
+			if square {
+				p[k] += A(v * v)
+			} else {
+				p[k] += abs(v)
+			}
+		}
+		row = row[lanes:]
+	}
+	for k, v := range row {
+		if square {
+			p[k] += A(v * v)
+		} else {
+			p[k] += abs(v)
+		}
+	}
+	return combineLanes(&p)
+}
+
 // combineLanes adds the partials by halves and returns the sum.
 func combineLanes[A Number](p *[lanes]A) A {
 	for half := lanes / 2; half >= 1; half /= 2 {
@@ -67,7 +93,7 @@ func combineLanes[A Number](p *[lanes]A) A {
 func sumColumnsOf[A Number](in []A, n, inner, c0 int, out, parts []A, term func(int, A) A) {
 	w := len(out)
 	parts = parts[:lanes*w]
-	clear(parts)
+	clear(parts[:min(n, lanes)*w])
 	for i := range n {
 		p := parts[(i%lanes)*w : (i%lanes+1)*w]
 		row := in[i*inner+c0 : i*inner+c0+w]
@@ -79,10 +105,35 @@ func sumColumnsOf[A Number](in []A, n, inner, c0 int, out, parts []A, term func(
 			p[j] += term(j, v)
 		}
 	}
+	foldParts(parts, w, n, out)
+}
+
+// sumColumnsTerm is sumColumnsOf with the term |x| (x*x with square).
+func sumColumnsTerm[A Number](in []A, n, inner, c0 int, out, parts []A, square bool) {
+	w := len(out)
+	parts = parts[:lanes*w]
+	clear(parts[:min(n, lanes)*w])
+	for i := range n {
+		addTermRow(parts[(i%lanes)*w:(i%lanes+1)*w], in[i*inner+c0:i*inner+c0+w], square)
+	}
+	foldParts(parts, w, n, out)
+}
+
+// foldParts adds the sixteen rows of w partials of a column block of n
+// rows by halves (row l += row l+half) and writes row 0 to out. Rows that
+// no element reached (n < 16) hold +0 and are skipped: a partial that
+// started at +0 is never -0, so adding +0 to it changes no bit.
+func foldParts[A Number](parts []A, w, n int, out []A) {
+	live := min(n, lanes)
 	for half := lanes / 2; half >= 1; half /= 2 {
-		for l := range half {
+		for l := 0; l < half && l+half < live; l++ {
 			addRow(parts[l*w:(l+1)*w], parts[(l+half)*w:(l+half+1)*w])
 		}
+		live = min(live, half)
+	}
+	if n == 0 {
+		clear(out)
+		return
 	}
 	copy(out, parts[:w])
 }

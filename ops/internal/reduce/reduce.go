@@ -51,10 +51,22 @@ func Run[A Number](op Op, l Layout, x, y []A, par Parallel) error {
 				rowSumsF32(xf[lo*n:hi*n], n, any(y).([]float32)[lo:hi], op.Kind == Mean)
 				return nil
 			}
-			if xf, ok := any(x).([]float32); ok && op.Kind == Max {
-				yf := any(y).([]float32)
-				for ; o < hi; o++ {
-					yf[o] = rowMax(xf[o*n : (o+1)*n]) // eight at a time
+			if xf, ok := any(x).([]float32); ok && (op.Kind == Max || op.Kind == Min) {
+				// Sixty-four lanes, rows of 0 or NaN rewalked one by one.
+				if rowExtremesF32(xf[lo*n:hi*n], n, any(y).([]float32)[lo:hi], op.Kind == Min) {
+					return nil
+				}
+			}
+			if xf, ok := any(x).([]float32); ok && (op.Kind == L1 || op.Kind == SumSquare || op.Kind == L2) {
+				// Each row one sixteen-lane accumulator of its terms.
+				yf := any(y).([]float32)[lo:hi]
+				if rowTermSumsF32(xf[lo*n:hi*n], n, yf, op.Kind != L1) {
+					if op.Kind == L2 {
+						for i, s := range yf {
+							yf[i] = finish(op, s, 0, n)
+						}
+					}
+					return nil
 				}
 			}
 			for ; o < hi; o++ {
@@ -220,7 +232,9 @@ func reduceRow[A Number](op Op, row []A) A {
 	switch op.Kind {
 	case Sum, Mean, LogSum:
 		return finish(op, sumRow(row), 0, len(row))
-	case SumSquare, L2, L1, Lp:
+	case SumSquare, L2, L1:
+		return finish(op, sumRowTerm(row, op.Kind != L1), 0, len(row))
+	case Lp:
 		return finish(op, sumRowOf(row, termOf[A](op)), 0, len(row))
 	case Max:
 		acc := lowest[A]()
@@ -292,7 +306,9 @@ func reduceColumns[A Number](op Op, in []A, n, inner, c0 int, out, m, parts []A)
 		}
 	}
 	switch op.Kind {
-	case Sum, Mean, LogSum, SumSquare, L2, L1, Lp:
+	case SumSquare, L2, L1:
+		sumColumnsTerm(in, n, inner, c0, out, parts, op.Kind != L1)
+	case Sum, Mean, LogSum, Lp:
 		var term func(int, A) A
 		if t := termOf[A](op); t != nil {
 			term = func(_ int, v A) A { return t(v) }
@@ -306,30 +322,12 @@ func reduceColumns[A Number](op Op, in []A, n, inner, c0 int, out, m, parts []A)
 		for j := range acc {
 			acc[j] = lowest[A]()
 		}
-		rows(func(row []A) {
-			row = row[:len(acc)]
-			for j, v := range row {
-				if a := acc[j]; v > a || v != v {
-					if a == a {
-						acc[j] = v
-					}
-				}
-			}
-		})
+		rows(func(row []A) { extremeRow(acc, row, false) })
 	case Min:
 		for j := range out {
 			out[j] = highest[A]()
 		}
-		rows(func(row []A) {
-			row = row[:len(out)]
-			for j, v := range row {
-				if a := out[j]; v < a || v != v {
-					if a == a {
-						out[j] = v
-					}
-				}
-			}
-		})
+		rows(func(row []A) { extremeRow(out, row, true) })
 	case Prod:
 		for j := range out {
 			out[j] = 1
@@ -374,4 +372,25 @@ func addRow[A Number](acc, row []A) {
 	for j, v := range row {
 		acc[j] += v
 	}
+}
+
+// extremeRow is the Max (Min with min) step of a column block: acc[j]
+// takes row[j] when it is larger (smaller) or a NaN, unless acc[j] is a
+// NaN already.
+func extremeRow[A Number](acc, row []A, min bool) {
+	if a, ok := any(acc).([]float32); ok {
+		extremeRowF32(a, any(row).([]float32), min)
+		return
+	}
+	extremeRowTail(acc, row, min)
+}
+
+// addTermRow adds |row[j]| (row[j]*row[j], rounded, with square) into
+// acc[j].
+func addTermRow[A Number](acc, row []A, square bool) {
+	if a, ok := any(acc).([]float32); ok {
+		addTermRowF32(a, any(row).([]float32), square)
+		return
+	}
+	addTermRowTail(acc, row, square)
 }

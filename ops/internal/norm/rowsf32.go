@@ -1,0 +1,113 @@
+package norm
+
+import "math"
+
+// The float32 rows of Normalize: a contiguous slice of float32 written to
+// float32 with one scale and bias per slice or per element (LayerNormalization,
+// RMSNormalization, InstanceNormalization) is read straight from x, its
+// sums in sixteen float64 lanes (eight to a vector register) and its
+// elements written eight at a time, each operation the float64 one of
+// Moments, writeRow and writeUniform: the same bits, without the float64
+// copy of the slice.
+
+// momentsF32 is Moments of the float64 values of x.
+func momentsF32(stat Stat, x []float32, eps float64) (mean, variance, factor float64) {
+	n := float64(len(x))
+	if stat == RMS {
+		ms := sumF32(x, 0, termSquare) / n
+		return 0, ms, 1 / math.Sqrt(ms+eps)
+	}
+	mean = sumF32(x, 0, termPlain) / n
+	variance = sumF32(x, mean, termSquare) / n
+	if stat == StdDevPlusEps {
+		return mean, variance, math.Sqrt(variance) + eps
+	}
+	return mean, variance, 1 / math.Sqrt(variance+eps)
+}
+
+// The terms of sumF32.
+const (
+	termPlain  = iota // float64(x)
+	termSquare        // d*d, d = float64(x) - m
+	termAbs           // |float64(x)|
+)
+
+// sumF32 is sum of the float64 values of x (termSquare: sumSquaresAbout
+// m; termAbs: sumAbs).
+func sumF32(x []float32, m float64, term int) float64 {
+	var p [16]float64
+	k := lanesF32(x, m, term, &p)
+	for ; k < len(x); k++ {
+		switch term {
+		case termSquare:
+			d := float64(x[k]) - m
+			p[k%16] += float64(d * d)
+		case termAbs:
+			p[k%16] += math.Abs(float64(x[k]))
+		default:
+			p[k%16] += float64(x[k])
+		}
+	}
+	for half := 8; half >= 1; half /= 2 {
+		for j := range half {
+			p[j] += p[j+half]
+		}
+	}
+	return p[0]
+}
+
+// normalizeRowF32 writes y from x as writeRow (perElement) or
+// writeUniform does from x's float64 values; sc and b are nil when absent,
+// else one value (uniform) or len(x) values.
+func normalizeRowF32(x, y []float32, mean, f float64, sc, b []float64, perElement bool) {
+	flags := 0
+	if sc != nil {
+		flags |= 1
+	}
+	if b != nil {
+		flags |= 2
+	}
+	if perElement {
+		flags |= 4
+	}
+	k := writeF32(x, y, mean, f, sc, b, flags)
+	y = y[:len(x)]
+	for j := k; j < len(x); j++ {
+		r := float64(float64(x[j])-mean) * f
+		if sc != nil {
+			s := sc[0]
+			if perElement {
+				s = sc[j]
+			}
+			r = float64(r * s)
+		}
+		if b != nil {
+			c := b[0]
+			if perElement {
+				c = b[j]
+			}
+			r += c
+		}
+		y[j] = float32(r)
+	}
+}
+
+// lpNormalizeRowF32 is lpNormalizeRow of float32: the norm from x's
+// float64 values, each element divided by it, eight at a time.
+func lpNormalizeRowF32(p int, x, y []float32) {
+	var norm float64
+	if p == 1 {
+		norm = sumF32(x, 0, termAbs)
+	} else {
+		norm = math.Sqrt(sumF32(x, 0, termSquare))
+	}
+	y = y[:len(x)]
+	if norm == 0 {
+		clear(y)
+		return
+	}
+	k := writeF32(x, y, 0, norm, nil, nil, 8)
+	for j := k; j < len(x); j++ {
+		y[j] = float32(float64(x[j]) / norm)
+	}
+}

@@ -1,0 +1,155 @@
+package norm
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/onnxshape/onnxshape/ops/internal/reduce"
+)
+
+// TestFloat32RowsAsFloat64 checks the float32 rows of Normalize (vector
+// sums and writes) against the float64 walk of the same values, bit for
+// bit (any NaN for a NaN): statistics StdDev and RMS, scale and bias
+// absent, one per slice or one per element, slices around every vector
+// width, values with NaN, +-0, +-inf, huge and tiny magnitudes.
+func TestFloat32RowsAsFloat64(t *testing.T) {
+	for _, vector := range []bool{true, false} {
+		haveRowsAVX512 = vector && haveRowsAVX512
+		testFloat32Rows(t)
+	}
+	haveRowsAVX512 = haveRowsAVX512Saved
+}
+
+var haveRowsAVX512Saved = haveRowsAVX512
+
+func testFloat32Rows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	specials := []float32{float32(math.NaN()), 0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), 3e38, -3e38, 1e-45, 1}
+	for _, n := range []int{1, 7, 8, 15, 16, 17, 31, 100, 257} {
+		for _, special := range []bool{false, true} {
+			const slices = 6
+			x := make([]float32, slices*n)
+			for i := range x {
+				x[i] = float32(rng.NormFloat64()*3 + 1)
+				if special && rng.IntN(6) == 0 {
+					x[i] = specials[rng.IntN(len(specials))]
+				}
+			}
+			x64 := make([]float64, len(x))
+			for i, v := range x {
+				x64[i] = float64(v)
+			}
+			perElem := make([]float64, n)
+			perSlice := make([]float64, slices)
+			for i := range perElem {
+				perElem[i] = rng.NormFloat64()
+			}
+			for i := range perSlice {
+				perSlice[i] = rng.NormFloat64()
+			}
+			perChunk := make([]float64, slices*2)
+			for i := range perChunk {
+				perChunk[i] = rng.NormFloat64()
+			}
+			params := []Param{{}, {V: perElem}, {V: perSlice, Mod: slices, Div: n}}
+			if n%2 == 0 { // two channels of a group, GroupNormalization-21's parameters
+				params = append(params, Param{V: perChunk, Mod: slices, Stride: 2, Div: n / 2})
+			}
+			for _, stat := range []Stat{StdDev, RMS} {
+				for _, sc := range params {
+					for _, b := range params {
+						l := Layout{Slices: slices, N: n}
+						got, want := make([]float32, len(x)), make([]float32, len(x))
+						gs := Stats{Means: make([]float64, slices), Variances: make([]float64, slices), Factors: make([]float64, slices)}
+						ws := Stats{Means: make([]float64, slices), Variances: make([]float64, slices), Factors: make([]float64, slices)}
+						if err := Normalize(stat, 1e-5, l, x, got, sc, b, gs, reduce.Serial); err != nil {
+							t.Fatal(err)
+						}
+						if err := Normalize(stat, 1e-5, l, x64, want, sc, b, ws, reduce.Serial); err != nil {
+							t.Fatal(err)
+						}
+						for i := range got {
+							if math.Float32bits(got[i]) != math.Float32bits(want[i]) && !(got[i] != got[i] && want[i] != want[i]) {
+								t.Fatalf("n %d special %v stat %d scale %v bias %v: y[%d] = %v, the float64 walk gives %v", n, special, stat, sc.V != nil, b.V != nil, i, got[i], want[i])
+							}
+						}
+						for s := range slices {
+							for k, pair := range [][2]float64{{gs.Means[s], ws.Means[s]}, {gs.Variances[s], ws.Variances[s]}, {gs.Factors[s], ws.Factors[s]}} {
+								if pair[0] != pair[1] && !(pair[0] != pair[0] && pair[1] != pair[1]) {
+									t.Fatalf("n %d stat %d: statistic %d of slice %d is %v, want %v", n, stat, k, s, pair[0], pair[1])
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkLayerNormRows25MB(b *testing.B) {
+	const rows, n = 8 * 64 * 112, 112
+	x := make([]float32, rows*n)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range x {
+		x[i] = float32(rng.NormFloat64())
+	}
+	y := make([]float32, len(x))
+	sc, bias := make([]float64, n), make([]float64, n)
+	b.SetBytes(int64(len(x)) * 4)
+	for b.Loop() {
+		_ = Normalize(StdDev, 1e-5, Layout{Slices: rows, N: n}, x, y, Param{V: sc}, Param{V: bias}, Stats{}, reduce.Serial)
+	}
+}
+
+func BenchmarkLayerNormRowsScalar25MB(b *testing.B) {
+	haveRowsAVX512 = false
+	defer func() { haveRowsAVX512 = haveRowsAVX512Saved }()
+	BenchmarkLayerNormRows25MB(b)
+}
+
+// TestLpFloat32RowsAsFloat64 checks LpNormalize's float32 rows against
+// its float64 walk of the same values rounded to float32, bit for bit,
+// with and without the vector loops.
+func TestLpFloat32RowsAsFloat64(t *testing.T) {
+	defer func() { haveRowsAVX512 = haveRowsAVX512Saved }()
+	rng := rand.New(rand.NewPCG(2, 6))
+	specials := []float32{float32(math.NaN()), 0, float32(math.Copysign(0, -1)), float32(math.Inf(-1)), 3e38, 1e-45}
+	for _, vector := range []bool{true, false} {
+		haveRowsAVX512 = vector && haveRowsAVX512Saved
+		for _, n := range []int{1, 7, 16, 17, 100, 257} {
+			for _, special := range []bool{false, true} {
+				const slices = 5
+				x := make([]float32, slices*n)
+				for i := range x {
+					x[i] = float32(rng.NormFloat64())
+					if special && rng.IntN(5) == 0 {
+						x[i] = specials[rng.IntN(len(specials))]
+					}
+				}
+				copy(x[:n], make([]float32, n)) // a slice of zeros: norm 0
+				x64 := make([]float64, len(x))
+				for i, v := range x {
+					x64[i] = float64(v)
+				}
+				for _, p := range []int{1, 2} {
+					l := Layout{Slices: slices, N: n}
+					got, want := make([]float32, len(x)), make([]float64, len(x))
+					if err := LpNormalize(p, l, x, got, reduce.Serial); err != nil {
+						t.Fatal(err)
+					}
+					if err := LpNormalize(p, l, x64, want, reduce.Serial); err != nil {
+						t.Fatal(err)
+					}
+					for i := range got {
+						w := float32(want[i])
+						if math.Float32bits(got[i]) != math.Float32bits(w) && !(got[i] != got[i] && w != w) {
+							t.Fatalf("vector %v n %d p %d: y[%d] = %v, the float64 walk gives %v", vector, n, p, i, got[i], w)
+						}
+					}
+				}
+			}
+		}
+	}
+}
