@@ -10,7 +10,11 @@ import "math"
 
 var acosOp = &unaryOp{
 	name: "Acos", types: versionTypes{7: floatTypes, 22: floatBFTypes},
-	kernel: fixedUnaries(floatFunction(math.Acos)),
+	kernel: fixedUnaries(float32Function(func(o, x []float32) {
+		for i, v := range x[:len(o)] {
+			o[i] = float32(math.Acos(float64(v)))
+		}
+	}, math.Acos)),
 }
 
 func init() {

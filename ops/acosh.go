@@ -11,7 +11,11 @@ import "math"
 
 var acoshOp = &unaryOp{
 	name: "Acosh", types: versionTypes{9: floatTypes, 22: floatBFTypes},
-	kernel: fixedUnaries(floatFunction(math.Acosh)),
+	kernel: fixedUnaries(float32Function(func(o, x []float32) {
+		for i, v := range x[:len(o)] {
+			o[i] = float32(math.Acosh(float64(v)))
+		}
+	}, math.Acosh)),
 }
 
 func init() {

@@ -10,7 +10,11 @@ import "math"
 
 var asinOp = &unaryOp{
 	name: "Asin", types: versionTypes{7: floatTypes, 22: floatBFTypes},
-	kernel: fixedUnaries(floatFunction(math.Asin)),
+	kernel: fixedUnaries(float32Function(func(o, x []float32) {
+		for i, v := range x[:len(o)] {
+			o[i] = float32(math.Asin(float64(v)))
+		}
+	}, math.Asin)),
 }
 
 func init() {

@@ -10,7 +10,11 @@ import "math"
 
 var asinhOp = &unaryOp{
 	name: "Asinh", types: versionTypes{9: floatTypes, 22: floatBFTypes},
-	kernel: fixedUnaries(floatFunction(math.Asinh)),
+	kernel: fixedUnaries(float32Function(func(o, x []float32) {
+		for i, v := range x[:len(o)] {
+			o[i] = float32(math.Asinh(float64(v)))
+		}
+	}, math.Asinh)),
 }
 
 func init() {

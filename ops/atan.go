@@ -10,7 +10,11 @@ import "math"
 
 var atanOp = &unaryOp{
 	name: "Atan", types: versionTypes{7: floatTypes, 22: floatBFTypes},
-	kernel: fixedUnaries(floatFunction(math.Atan)),
+	kernel: fixedUnaries(float32Function(func(o, x []float32) {
+		for i, v := range x[:len(o)] {
+			o[i] = float32(math.Atan(float64(v)))
+		}
+	}, math.Atan)),
 }
 
 func init() {

@@ -11,7 +11,11 @@ import "math"
 
 var atanhOp = &unaryOp{
 	name: "Atanh", types: versionTypes{9: floatTypes, 22: floatBFTypes},
-	kernel: fixedUnaries(floatFunction(math.Atanh)),
+	kernel: fixedUnaries(float32Function(func(o, x []float32) {
+		for i, v := range x[:len(o)] {
+			o[i] = float32(math.Atanh(float64(v)))
+		}
+	}, math.Atanh)),
 }
 
 func init() {

@@ -3,11 +3,15 @@
 //
 // Versions: 12 (float only) and 28 (adds float16, double and bfloat16).
 // The rules: [type] X's type is one the version allows; [alpha] alpha is
-// not 0 (the spec divides by it).
+// not 0 (the spec divides by it). float32 is mathf.Celu's float32
+// algorithm (X+0 for X >= 0, alpha*Expm1(X/alpha) below), which the
+// reference engine states too; float16 and bfloat16 through float32;
+// float64 is computed in float64.
 
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/mathf"
 	"math"
 
 	"github.com/onnxshape/onnxshape/tensor"
@@ -24,7 +28,7 @@ var celuOp = &unaryOp{
 			return nil, n.op().errorf("alpha", "alpha is 0; Celu divides by it")
 		}
 		a := float64(alpha)
-		return fixedUnaries(floatFunction(func(x float64) float64 {
+		return fixedUnaries(float32Function(func(o, x []float32) { mathf.CelusTo(o, x, alpha) }, func(x float64) float64 {
 			return math.Max(0, x) + math.Min(0, a*math.Expm1(x/a))
 		}))(n, dt)
 	},

@@ -10,7 +10,11 @@ import "math"
 
 var cosOp = &unaryOp{
 	name: "Cos", types: versionTypes{7: floatTypes, 22: floatBFTypes},
-	kernel: fixedUnaries(floatFunction(math.Cos)),
+	kernel: fixedUnaries(float32Function(func(o, x []float32) {
+		for i, v := range x[:len(o)] {
+			o[i] = float32(math.Cos(float64(v)))
+		}
+	}, math.Cos)),
 }
 
 func init() {

@@ -10,7 +10,11 @@ import "math"
 
 var coshOp = &unaryOp{
 	name: "Cosh", types: versionTypes{9: floatTypes, 22: floatBFTypes},
-	kernel: fixedUnaries(floatFunction(math.Cosh)),
+	kernel: fixedUnaries(float32Function(func(o, x []float32) {
+		for i, v := range x[:len(o)] {
+			o[i] = float32(math.Cosh(float64(v)))
+		}
+	}, math.Cosh)),
 }
 
 func init() {

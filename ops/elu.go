@@ -2,11 +2,15 @@
 // alpha defaults to 1.
 //
 // Versions: 1 (consumed_inputs changes nothing), 6 and 22 (adds bfloat16).
-// The rule: [type] X's type is one the version allows.
+// The rule: [type] X's type is one the version allows. float32 is
+// mathf.Elu's float32 algorithm (alpha*Expm1(X): within 3 ulps for alpha
+// 1), which the reference engine states too; float16 and bfloat16
+// through float32; float64 is alpha*math.Expm1(X).
 
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/mathf"
 	"math"
 
 	"github.com/onnxshape/onnxshape/tensor"
@@ -19,7 +23,7 @@ var eluOp = &unaryOp{
 		if err != nil {
 			return nil, err
 		}
-		return fixedUnaries(floatFunction(func(x float64) float64 {
+		return fixedUnaries(float32Function(func(o, x []float32) { mathf.ElusTo(o, x, alpha) }, func(x float64) float64 {
 			if x < 0 {
 				return float64(alpha) * math.Expm1(x)
 			}

@@ -3,12 +3,17 @@
 // 0.5*X*(1 + tanh(sqrt(2/pi)*(X + 0.044715*X^3))).
 //
 // Versions: 20. The rules: [type] X is of a float type; [approximate] the
-// attribute is "none" (the default) or "tanh". Computed in float64 and
-// rounded once.
+// attribute is "none" (the default) or "tanh". float32 is mathf.Gelu's
+// (GeluTanh's) float32 algorithm, fma(X/2, erf(X/sqrt2), X/2) with
+// mathf.Erf (Tanh): within 4 (5) ulps for X >= -1, below where 1 + erf
+// cancels (as in onnxruntime's MLAS, the same formula) small against 1;
+// the reference engine states it too. float16 and bfloat16 through
+// float32; float64 is computed in float64 and rounded once.
 
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/mathf"
 	"math"
 
 	"github.com/onnxshape/onnxshape/tensor"
@@ -23,9 +28,9 @@ var geluOp = &unaryOp{
 		}
 		switch approximate {
 		case "none":
-			return fixedUnaries(floatFunction(gelu))(n, dt)
+			return fixedUnaries(float32Function(mathf.GelusTo, gelu))(n, dt)
 		case "tanh":
-			return fixedUnaries(floatFunction(geluTanh))(n, dt)
+			return fixedUnaries(float32Function(mathf.GeluTanhsTo, geluTanh))(n, dt)
 		}
 		return nil, n.op().errorf("approximate", "approximate is %q; it is none or tanh", approximate)
 	},

@@ -2,12 +2,18 @@
 // defaults to 0.2 and beta to 0.5.
 //
 // Versions: 1 (consumed_inputs changes nothing), 6 and 22 (adds bfloat16).
-// The rule: [type] X's type is one the version allows. Computed in float64
-// and rounded once to X's type; NaN stays NaN.
+// The rule: [type] X's type is one the version allows. float32 (float16
+// and bfloat16 through it) is alpha*X + beta rounded once (a fused
+// multiply-add) and clamped (mathf.HardSigmoid; AVX2 on amd64), which the
+// reference engine states too; float64 is computed in float64. NaN stays
+// NaN.
 
 package ops
 
-import "github.com/onnxshape/onnxshape/tensor"
+import (
+	"github.com/onnxshape/onnxshape/ops/internal/mathf"
+	"github.com/onnxshape/onnxshape/tensor"
+)
 
 var hardSigmoidOp = &unaryOp{
 	name: "HardSigmoid", types: versionTypes{1: floatTypes, 6: floatTypes, 22: floatBFTypes},
@@ -20,7 +26,7 @@ var hardSigmoidOp = &unaryOp{
 		if err != nil {
 			return nil, err
 		}
-		return fixedUnaries(floatFunction(func(x float64) float64 {
+		return fixedUnaries(float32Function(func(o, x []float32) { mathf.HardSigmoidsTo(o, x, alpha, beta) }, func(x float64) float64 {
 			return clamp01(float64(alpha)*x + float64(beta))
 		}))(n, dt)
 	},

@@ -3,11 +3,15 @@
 // 1.05070102214813232421875 (the float32 values of the spec).
 //
 // Versions: 1 (consumed_inputs changes nothing), 6 and 22 (adds bfloat16).
-// The rule: [type] X's type is one the version allows.
+// The rule: [type] X's type is one the version allows. float32 is
+// mathf.Selu's float32 algorithm (gamma*(alpha*Expm1(X)) below 0), which
+// the reference engine states too; float16 and bfloat16 through float32;
+// float64 is computed in float64.
 
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/mathf"
 	"math"
 
 	"github.com/onnxshape/onnxshape/tensor"
@@ -25,7 +29,7 @@ var seluOp = &unaryOp{
 			return nil, err
 		}
 		a, g := float64(alpha), float64(gamma)
-		return fixedUnaries(floatFunction(func(x float64) float64 {
+		return fixedUnaries(float32Function(func(o, x []float32) { mathf.SelusTo(o, x, alpha, gamma) }, func(x float64) float64 {
 			if x > 0 {
 				return g * x
 			}

@@ -2,13 +2,18 @@
 // otherwise, elementwise; bias defaults to 0 and lambd to 0.5.
 //
 // Versions: 9, over every number type. The rule: [type] X's type is one
-// the version allows. Computed in float64; for integer types the result
+// the version allows. float32 (float16 through it) is mathf.Shrink's loop
+// (AVX2 on amd64): one float32 sum, the float64 definition's bits.
+// Otherwise computed in float64; for integer types the result
 // is converted toward zero and saturated (as C's cast, onnxruntime's
 // computation in float then cast).
 
 package ops
 
-import "github.com/onnxshape/onnxshape/tensor"
+import (
+	"github.com/onnxshape/onnxshape/ops/internal/mathf"
+	"github.com/onnxshape/onnxshape/tensor"
+)
 
 var shrinkOp = &unaryOp{
 	name: "Shrink", types: versionTypes{9: numberTypes},
@@ -22,7 +27,7 @@ var shrinkOp = &unaryOp{
 			return nil, err
 		}
 		b, l := float64(bias), float64(lambd)
-		return fixedUnaries(numberFunction(func(x float64) float64 {
+		f := func(x float64) float64 {
 			switch {
 			case x < -l:
 				return x + b
@@ -30,7 +35,12 @@ var shrinkOp = &unaryOp{
 				return x - b
 			}
 			return 0
-		}))(n, dt)
+		}
+		t := numberFunction(f)
+		for dt, k := range float32Function(func(o, x []float32) { mathf.ShrinksTo(o, x, lambd, bias) }, f) {
+			t[dt] = k
+		}
+		return fixedUnaries(t)(n, dt)
 	},
 }
 

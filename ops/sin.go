@@ -10,7 +10,11 @@ import "math"
 
 var sinOp = &unaryOp{
 	name: "Sin", types: versionTypes{7: floatTypes, 22: floatBFTypes},
-	kernel: fixedUnaries(floatFunction(math.Sin)),
+	kernel: fixedUnaries(float32Function(func(o, x []float32) {
+		for i, v := range x[:len(o)] {
+			o[i] = float32(math.Sin(float64(v)))
+		}
+	}, math.Sin)),
 }
 
 func init() {

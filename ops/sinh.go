@@ -10,7 +10,11 @@ import "math"
 
 var sinhOp = &unaryOp{
 	name: "Sinh", types: versionTypes{9: floatTypes, 22: floatBFTypes},
-	kernel: fixedUnaries(floatFunction(math.Sinh)),
+	kernel: fixedUnaries(float32Function(func(o, x []float32) {
+		for i, v := range x[:len(o)] {
+			o[i] = float32(math.Sinh(float64(v)))
+		}
+	}, math.Sinh)),
 }
 
 func init() {

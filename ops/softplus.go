@@ -2,16 +2,21 @@
 // exp(-|X|)), which does not overflow for large X.
 //
 // Versions: 1 and 22; they differ only in the types they allow. The rule:
-// [type] X's type is one the version allows. float32 is computed in float64
-// and rounded once; float16 and bfloat16 through float32.
+// [type] X's type is one the version allows. float32 is mathf.Softplus's
+// float32 algorithm (Exp, then Log with Goldberg's log1p; within 3.5 ulps),
+// which the reference engine states too; float16 and bfloat16 through
+// float32; float64 is computed in float64.
 
 package ops
 
-import "math"
+import (
+	"github.com/onnxshape/onnxshape/ops/internal/mathf"
+	"math"
+)
 
 var softplusOp = &unaryOp{
 	name: "Softplus", types: versionTypes{1: floatTypes, 22: floatBFTypes},
-	kernel: fixedUnaries(floatFunction(softplus)),
+	kernel: fixedUnaries(float32Function(mathf.SoftplusesTo, softplus)),
 }
 
 func init() {

@@ -10,7 +10,11 @@ import "math"
 
 var tanOp = &unaryOp{
 	name: "Tan", types: versionTypes{7: floatTypes, 22: floatBFTypes},
-	kernel: fixedUnaries(floatFunction(math.Tan)),
+	kernel: fixedUnaries(float32Function(func(o, x []float32) {
+		for i, v := range x[:len(o)] {
+			o[i] = float32(math.Tan(float64(v)))
+		}
+	}, math.Tan)),
 }
 
 func init() {

@@ -2,11 +2,16 @@
 // alpha defaults to 1.
 //
 // Versions: 10 and 22 (adds bfloat16). The rule: [type] X's type is one
-// the version allows. NaN gives 0 (the comparison is false).
+// the version allows. NaN gives 0 (the comparison is false). float32
+// (float16 and bfloat16 through it) is mathf.ThresholdedRelu's loop (AVX2
+// on amd64).
 
 package ops
 
-import "github.com/onnxshape/onnxshape/tensor"
+import (
+	"github.com/onnxshape/onnxshape/ops/internal/mathf"
+	"github.com/onnxshape/onnxshape/tensor"
+)
 
 var thresholdedReluOp = &unaryOp{
 	name: "ThresholdedRelu", types: versionTypes{10: floatTypes, 22: floatBFTypes},
@@ -15,7 +20,7 @@ var thresholdedReluOp = &unaryOp{
 		if err != nil {
 			return nil, err
 		}
-		return fixedUnaries(floatFunction(func(x float64) float64 {
+		return fixedUnaries(float32Function(func(o, x []float32) { mathf.ThresholdedRelusTo(o, x, alpha) }, func(x float64) float64 {
 			if x > float64(alpha) {
 				return x
 			}

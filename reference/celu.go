@@ -14,7 +14,9 @@ import (
 )
 
 func init() {
-	register("Celu", []int{12, 28}, elementwiseOp{prepare: celuAlpha}.unary(func(c call, x scalar) scalar {
+	register("Celu", []int{12, 28}, float32Unary(elementwiseOp{prepare: celuAlpha}, func(c call, x float32) float32 {
+		return celu32(x, float32(attrFloat(c.n, "alpha", 1)))
+	}, func(c call, x scalar) scalar {
 		alpha := attrFloat(c.n, "alpha", 1)
 		return floatOf(math.Max(0, x.f) + math.Min(0, alpha*math.Expm1(x.f/alpha)))
 	}))

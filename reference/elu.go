@@ -11,7 +11,9 @@ package reference
 import "math"
 
 func init() {
-	register("Elu", []int{1, 6, 22}, unaryKernel(func(c call, x scalar) scalar {
+	register("Elu", []int{1, 6, 22}, float32Unary(elementwiseOp{}, func(c call, x float32) float32 {
+		return elu32(x, float32(attrFloat(c.n, "alpha", 1)))
+	}, func(c call, x scalar) scalar {
 		if x.f < 0 {
 			return floatOf(attrFloat(c.n, "alpha", 1) * math.Expm1(x.f))
 		}

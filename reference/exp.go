@@ -7,5 +7,5 @@ package reference
 import "math"
 
 func init() {
-	register("Exp", []int{1, 6, 13}, floatFunction(math.Exp))
+	register("Exp", []int{1, 6, 13}, float32Function(exp32, math.Exp))
 }

@@ -79,7 +79,7 @@ func fma32(a, b, c float32) float32 {
 	s := p + cc
 	bb := s - p
 	e := (p - (s - bb)) + (cc - bb)
-	if bits := math.Float64bits(s); e != 0 && bits&1 == 0 {
+	if bits := math.Float64bits(s); e != 0 && e == e && bits&1 == 0 { // e is NaN where an operand or the product is infinite: s is the IEEE result then
 		if (e > 0) == (s > 0) {
 			bits++ // away from zero, toward e
 		} else {

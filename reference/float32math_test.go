@@ -20,7 +20,8 @@ func TestFloat32FunctionsAgreeOnASweep(t *testing.T) {
 		xs = append(xs, x, -x)
 	}
 	inf := float32(math.Inf(1))
-	xs = append(xs, inf, -inf, float32(math.NaN()), float32(math.Copysign(0, -1)), 0.625, -0.625, 0.921875, -0.921875, 4, -4, 9.5, 104, -104)
+	xs = append(xs, inf, -inf, float32(math.NaN()), float32(math.Copysign(0, -1)), 0.625, -0.625, 0.921875, -0.921875, 4, -4, 9.5, 104, -104,
+		-3, 3, -0.5, 0.5, 1, -1, 0.34657359, -0.34657359, 0.3465736, -0.3465736, 0x1p-127, -0x1p-127, 10, -10)
 	x32 := tensor.MustFromSlice(xs, len(xs))
 	for _, dt := range []tensor.DataType{tensor.Float, tensor.Float16, tensor.BFloat16} {
 		x := x32
@@ -37,5 +38,35 @@ func TestFloat32FunctionsAgreeOnASweep(t *testing.T) {
 				t.Fatalf("%s on %v produced no output", op, dt)
 			}
 		}
+		for _, n := range float32Nodes() {
+			if dt != tensor.Float && n.OpType == "Celu" && n.Version == 12 || dt == tensor.BFloat16 && n.OpType == "Shrink" {
+				continue
+			}
+			if !compareEngines(t, ops.ProfileONNX, n, []tensor.Value{x}) {
+				t.Fatalf("%s on %v produced no output", n.OpType, dt)
+			}
+		}
+	}
+}
+
+// float32Nodes are the nodes of the operators whose float32 algorithms
+// live in ops/internal/mathf beside Sigmoid, Tanh and Erf (with attributes
+// other than the defaults too).
+func float32Nodes() []*ops.Node {
+	f := func(v float32) ops.Attribute { return ops.Attribute{Type: ops.AttrFloat, Float: v} }
+	s := func(v string) ops.Attribute { return ops.Attribute{Type: ops.AttrString, String: v} }
+	return []*ops.Node{
+		{OpType: "Exp", Version: 13}, {OpType: "Log", Version: 13},
+		{OpType: "Softplus", Version: 22}, {OpType: "Mish", Version: 22},
+		{OpType: "Gelu", Version: 20}, {OpType: "Gelu", Version: 20, Attrs: map[string]ops.Attribute{"approximate": s("tanh")}},
+		{OpType: "Swish", Version: 24}, {OpType: "Swish", Version: 24, Attrs: map[string]ops.Attribute{"alpha": f(-1.7)}},
+		{OpType: "Elu", Version: 22}, {OpType: "Elu", Version: 22, Attrs: map[string]ops.Attribute{"alpha": f(0.3)}},
+		{OpType: "Selu", Version: 22}, {OpType: "Selu", Version: 22, Attrs: map[string]ops.Attribute{"alpha": f(2), "gamma": f(0.5)}},
+		{OpType: "Celu", Version: 12}, {OpType: "Celu", Version: 12, Attrs: map[string]ops.Attribute{"alpha": f(-0.7)}},
+		{OpType: "HardSigmoid", Version: 22}, {OpType: "HardSigmoid", Version: 22, Attrs: map[string]ops.Attribute{"alpha": f(-1.3), "beta": f(0.1)}},
+		{OpType: "HardSwish", Version: 22}, {OpType: "Softsign", Version: 22},
+		{OpType: "LeakyRelu", Version: 16}, {OpType: "LeakyRelu", Version: 16, Attrs: map[string]ops.Attribute{"alpha": f(-3)}},
+		{OpType: "ThresholdedRelu", Version: 22}, {OpType: "ThresholdedRelu", Version: 22, Attrs: map[string]ops.Attribute{"alpha": f(-0.5)}},
+		{OpType: "Shrink", Version: 9}, {OpType: "Shrink", Version: 9, Attrs: map[string]ops.Attribute{"lambd": f(1.5), "bias": f(-2)}},
 	}
 }

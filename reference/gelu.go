@@ -16,7 +16,12 @@ import (
 )
 
 func init() {
-	register("Gelu", []int{20}, elementwiseOp{prepare: geluApproximation}.unary(func(c call, x scalar) scalar {
+	register("Gelu", []int{20}, float32Unary(elementwiseOp{prepare: geluApproximation}, func(c call, x float32) float32 {
+		if approximate, _ := c.n.Str("approximate", "none"); approximate == "tanh" {
+			return geluTanh32(x)
+		}
+		return gelu32(x)
+	}, func(c call, x scalar) scalar {
 		v := x.f
 		if approximate, _ := c.n.Str("approximate", "none"); approximate == "tanh" {
 			return floatOf(0.5 * v * (1 + math.Tanh(math.Sqrt(2/math.Pi)*(v+0.044715*v*v*v))))

@@ -8,7 +8,9 @@
 package reference
 
 func init() {
-	register("HardSigmoid", []int{1, 6, 22}, unaryKernel(func(c call, x scalar) scalar {
+	register("HardSigmoid", []int{1, 6, 22}, float32Unary(elementwiseOp{}, func(c call, x float32) float32 {
+		return hardSigmoid32(x, float32(attrFloat(c.n, "alpha", 0.2)), float32(attrFloat(c.n, "beta", 0.5)))
+	}, func(c call, x scalar) scalar {
 		y := attrFloat(c.n, "alpha", 0.2)*x.f + attrFloat(c.n, "beta", 0.5)
 		switch {
 		case y < 0:

@@ -13,5 +13,5 @@ package reference
 import "math"
 
 func init() {
-	register("HardSwish", []int{14, 22}, floatFunction(func(x float64) float64 { return x * math.Max(0, math.Min(1, x/6+0.5)) }))
+	register("HardSwish", []int{14, 22}, float32Function(hardSwish32, func(x float64) float64 { return x * math.Max(0, math.Min(1, x/6+0.5)) }))
 }

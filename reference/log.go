@@ -7,5 +7,5 @@ package reference
 import "math"
 
 func init() {
-	register("Log", []int{1, 6, 13}, floatFunction(math.Log))
+	register("Log", []int{1, 6, 13}, float32Function(log32, math.Log))
 }

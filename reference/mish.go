@@ -10,5 +10,5 @@ package reference
 import "math"
 
 func init() {
-	register("Mish", []int{18, 22}, floatFunction(func(x float64) float64 { return x * math.Tanh(softplus(x)) }))
+	register("Mish", []int{18, 22}, float32Function(mish32, func(x float64) float64 { return x * math.Tanh(softplus(x)) }))
 }

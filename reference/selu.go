@@ -11,7 +11,9 @@ package reference
 import "math"
 
 func init() {
-	register("Selu", []int{1, 6, 22}, unaryKernel(func(c call, x scalar) scalar {
+	register("Selu", []int{1, 6, 22}, float32Unary(elementwiseOp{}, func(c call, x float32) float32 {
+		return selu32(x, float32(attrFloat(c.n, "alpha", 1.67326319217681884765625)), float32(attrFloat(c.n, "gamma", 1.05070102214813232421875)))
+	}, func(c call, x scalar) scalar {
 		alpha := attrFloat(c.n, "alpha", 1.67326319217681884765625)
 		gamma := attrFloat(c.n, "gamma", 1.05070102214813232421875)
 		if x.f > 0 {

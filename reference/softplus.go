@@ -12,7 +12,7 @@ package reference
 import "math"
 
 func init() {
-	register("Softplus", []int{1, 22}, floatFunction(softplus))
+	register("Softplus", []int{1, 22}, float32Function(softplus32, softplus))
 }
 
 func softplus(x float64) float64 { return math.Max(x, 0) + math.Log1p(math.Exp(-math.Abs(x))) }

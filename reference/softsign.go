@@ -8,5 +8,5 @@ package reference
 import "math"
 
 func init() {
-	register("Softsign", []int{1, 22}, floatFunction(func(x float64) float64 { return x / (1 + math.Abs(x)) }))
+	register("Softsign", []int{1, 22}, float32Function(softsign32, func(x float64) float64 { return x / (1 + math.Abs(x)) }))
 }

@@ -10,7 +10,9 @@ package reference
 import "math"
 
 func init() {
-	register("Swish", []int{24}, unaryKernel(func(c call, x scalar) scalar {
+	register("Swish", []int{24}, float32Unary(elementwiseOp{}, func(c call, x float32) float32 {
+		return swish32(x, float32(attrFloat(c.n, "alpha", 1)))
+	}, func(c call, x scalar) scalar {
 		return floatOf(swish(attrFloat(c.n, "alpha", 1), x.f))
 	}))
 }

@@ -7,7 +7,9 @@
 # constants come from a table built in Go from the same constants the
 # scalar code uses (mathf_consts_amd64.go), one 32-byte row each, so the
 # assembly has no float literal of its own. Run from the repository root:
-#   python3 scripts/gen-mathf-asm.py && gofmt -w ops/internal/mathf/mathf_consts_amd64.go
+#   python3 scripts/gen-mathf-asm.py && gofmt -w ops/internal/mathf/
+# It also writes loops_amd64.go and loops_other.go, the Go dispatch of the
+# loops that take a parameter table (the activations of activations.go).
 
 D = 'ops/internal/mathf/'
 
@@ -21,7 +23,13 @@ consts = [
 ] + [('tanhP%d' % i, 'tanhP[%d]' % i) for i in range(5)] + [
     ('erfSplit', 'erfSplit'), ('erfMax', 'erfMax'),
 ] + [('erfP%d' % i, 'erfP[%d]' % i) for i in range(7)] + [
-    ('erfQ%d' % i, 'erfQ[%d]' % i) for i in range(10)]
+    ('erfQ%d' % i, 'erfQ[%d]' % i) for i in range(10)] + [
+    ('half', '0.5'), ('minNormal', 'minNormal'), ('two23', '0x1p23'), ('int23', 'bits:23'),
+    ('int126', 'bits:126'), ('mantMask', 'bits:0x007fffff'), ('halfBits', 'bits:0x3f000000'),
+    ('sqrtHalf', 'sqrtHalf'), ('negInf', 'bits:0xff800000'), ('posInf', 'bits:0x7f800000'),
+    ('nan', 'bits:0x7fc00000'), ('geluS', 'geluS'), ('geluC', 'geluC'), ('geluK', 'geluK'),
+    ('three', '3'), ('six', '6'), ('geluClamp', 'geluClamp'), ('negGeluClamp', '-geluClamp'),
+] + [('logP%d' % i, 'logP[%d]' % i) for i in range(9)]
 idx = {n: i for i, (n, _) in enumerate(consts)}
 
 def C(name):
@@ -132,9 +140,238 @@ erf = f'''	VANDPS {C('absMask')}, Y0, Y2
 	VBLENDVPS Y6, Y1, Y5, Y1
 '''
 
+
+def P(i):
+    return '%d(BX)' % (32 * i)
+
+def expm1(x, r):
+    # r = Expm1(x) as mathf.Expm1 computes it: the Exp steps, the
+    # polynomial stopped one step short (q) where k = 0 (q*r), e^x - 1
+    # elsewhere. Uses Y8-Y12; x is kept.
+    return f'''	VMAXPS {C('expMin')}, {x}, Y8
+	VMINPS {C('expMax')}, Y8, Y8
+	VMOVUPS {C('round')}, Y9
+	VFMADD231PS {C('log2e')}, Y8, Y9
+	VSUBPS {C('round')}, Y9, Y9
+	VFNMADD231PS {C('ln2Hi')}, Y9, Y8
+	VFNMADD231PS {C('ln2Lo')}, Y9, Y8
+	VMOVUPS {C('expP0')}, {r}
+''' + ''.join(f'''	VFMADD213PS {C('expP%d' % i)}, Y8, {r}
+''' for i in range(1, 7)) + f'''	VMULPS {x}, {r}, Y11
+	VFMADD213PS {C('expP7')}, Y8, {r}
+	VXORPS Y12, Y12, Y12
+	VCMPPS $0, Y12, Y9, Y12
+	VCVTTPS2DQ Y9, Y9
+	VPSRAD $1, Y9, Y10
+	VPSUBD Y10, Y9, Y9
+	VPADDD {C('expBias')}, Y10, Y10
+	VPSLLD $23, Y10, Y10
+	VPADDD {C('expBias')}, Y9, Y9
+	VPSLLD $23, Y9, Y9
+	VMULPS Y10, {r}, {r}
+	VMULPS Y9, {r}, {r}
+	VSUBPS {C('one')}, {r}, {r}
+	VBLENDVPS Y12, Y11, {r}, {r}
+'''
+
+def log(x, r, general=True):
+    # r = Log(x) as mathf.Log computes it; general adds the subnormal
+    # scaling and the special values (0, negative, +Inf), which an x in
+    # [1, 2] never needs. Uses Y8, Y9, Y11-Y15; x is kept.
+    t = ''
+    if general:
+        t += f'''	VCMPPS $1, {C('minNormal')}, {x}, Y11
+	VMULPS {C('two23')}, {x}, Y12
+	VBLENDVPS Y11, Y12, {x}, Y12
+	VPSRLD $23, Y12, Y13
+	VPSUBD {C('int126')}, Y13, Y13
+	VANDPS {C('int23')}, Y11, Y11
+	VPSUBD Y11, Y13, Y13
+'''
+    else:
+        t += f'''	VMOVUPS {x}, Y12
+	VPSRLD $23, Y12, Y13
+	VPSUBD {C('int126')}, Y13, Y13
+'''
+    t += f'''	VANDPS {C('mantMask')}, Y12, Y12
+	VORPS {C('halfBits')}, Y12, Y12
+	VCMPPS $1, {C('sqrtHalf')}, Y12, Y14
+	VPADDD Y14, Y13, Y13
+	VADDPS Y12, Y12, Y15
+	VBLENDVPS Y14, Y15, Y12, Y12
+	VSUBPS {C('one')}, Y12, Y12
+	VCVTDQ2PS Y13, Y13
+	VMULPS Y12, Y12, Y14
+	VMOVUPS {C('logP0')}, Y15
+''' + ''.join(f'''	VFMADD213PS {C('logP%d' % i)}, Y12, Y15
+''' for i in range(1, 9)) + f'''	VMULPS Y12, Y15, Y15
+	VMULPS Y14, Y15, Y15
+	VFMADD231PS {C('ln2Lo')}, Y13, Y15
+	VFNMADD231PS {C('half')}, Y14, Y15
+	VADDPS Y15, Y12, {r}
+	VFMADD231PS {C('ln2Hi')}, Y13, {r}
+'''
+    if general:
+        t += f'''	VXORPS Y8, Y8, Y8
+	VCMPPS $0, Y8, {x}, Y9
+	VBLENDVPS Y9, {C('negInf')}, {r}, {r}
+	VCMPPS $1, Y8, {x}, Y9
+	VBLENDVPS Y9, {C('nan')}, {r}, {r}
+	VCMPPS $0, {C('posInf')}, {x}, Y9
+	VBLENDVPS Y9, {x}, {r}, {r}
+'''
+    return t
+
+def ploop(name, body, nanpass=True):
+    # A loop with a parameter table p (one 32-byte row per parameter) in BX.
+    tail = '''	VCMPPS $3, Y0, Y0, Y7
+	VBLENDVPS Y7, Y0, Y1, Y1
+''' if nanpass else ''
+    return f'''
+// func {name}(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+TEXT ·{name}(SB), NOSPLIT, $0-40
+	MOVQ o+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ c+24(FP), DX
+	MOVQ p+32(FP), BX
+	SHRQ $3, CX
+	JZ   {name}done
+{name}loop:
+	VMOVUPS 0(SI), Y0
+{body}{tail}	VMOVUPS Y1, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  {name}loop
+{name}done:
+	VZEROUPPER
+	RET
+'''
+
+# Softplus: e = Exp(-|x|), w = 1+e, t = w == 1 ? e : Log(w)*(e/(w-1)),
+# (x > 0 ? x : 0) + t. Result in Y1; keeps Y0 and Y7.
+softplus = f'''	VANDPS {C('absMask')}, Y0, Y2
+	VORPS {C('signBit')}, Y2, Y2
+''' + exp('Y2', 'Y3') + f'''	VADDPS {C('one')}, Y3, Y4
+''' + log('Y4', 'Y5', False) + f'''	VSUBPS {C('one')}, Y4, Y6
+	VDIVPS Y6, Y3, Y2
+	VMULPS Y2, Y5, Y2
+	VCMPPS $0, {C('one')}, Y4, Y6
+	VBLENDVPS Y6, Y3, Y2, Y2
+	VXORPS Y6, Y6, Y6
+	VCMPPS $14, Y6, Y0, Y6
+	VANDPS Y0, Y6, Y6
+	VADDPS Y2, Y6, Y1
+'''
+
+# The piecewise-linear and exponential families: parameters in p's rows.
+ploops = [
+    ('expsAVX2', exp('Y0', 'Y1'), True),
+    ('logsAVX2', log('Y0', 'Y1'), True),
+    ('softplusesAVX2', softplus, True),
+    # Mish: x * Tanh(Softplus(x)).
+    ('mishesAVX2', softplus + '''	VMOVUPS Y0, Y7
+	VMOVUPS Y1, Y0
+''' + tanh + '''	VMULPS Y7, Y1, Y1
+	VMOVUPS Y7, Y0
+''', True),
+    # Gelu: h = 0.5*x; fma(h, Erf(x*geluS), h).
+    ('gelusAVX2', f'''	VMOVUPS Y0, Y7
+	VMULPS {C('geluS')}, Y0, Y0
+''' + erf + f'''	VMULPS {C('half')}, Y7, Y2
+	VFMADD213PS Y2, Y2, Y1
+	VMOVUPS Y7, Y0
+''', True),
+    # Gelu tanh: c = x clamped to [-10, 10]; w = fma(geluC*(c*c), c, c);
+    # h = 0.5*x; fma(h, Tanh(geluK*w), h).
+    ('geluTanhsAVX2', f'''	VMOVUPS Y0, Y7
+	VMAXPS {C('negGeluClamp')}, Y0, Y0
+	VMINPS {C('geluClamp')}, Y0, Y0
+	VMULPS Y0, Y0, Y2
+	VMULPS {C('geluC')}, Y2, Y2
+	VFMADD213PS Y0, Y0, Y2
+	VMULPS {C('geluK')}, Y2, Y0
+''' + tanh + f'''	VMULPS {C('half')}, Y7, Y2
+	VFMADD213PS Y2, Y2, Y1
+	VMOVUPS Y7, Y0
+''', True),
+    # Swish (p0 alpha): x * Sigmoid(alpha*x).
+    ('swishesAVX2', f'''	VMOVUPS Y0, Y7
+	VMULPS {P(0)}, Y0, Y0
+''' + sig + '''	VMULPS Y7, Y1, Y1
+	VMOVUPS Y7, Y0
+''', True),
+    # Elu (p0 alpha): x < 0 ? alpha*Expm1(x) : x.
+    ('elusAVX2', expm1('Y0', 'Y1') + f'''	VMULPS {P(0)}, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VCMPPS $1, Y2, Y0, Y3
+	VBLENDVPS Y3, Y1, Y0, Y1
+''', True),
+    # Selu (p0 alpha, p1 gamma): x > 0 ? gamma*x : gamma*(alpha*Expm1(x)).
+    ('selusAVX2', expm1('Y0', 'Y1') + f'''	VMULPS {P(0)}, Y1, Y1
+	VMULPS {P(1)}, Y1, Y1
+	VMULPS {P(1)}, Y0, Y2
+	VXORPS Y3, Y3, Y3
+	VCMPPS $14, Y3, Y0, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+''', True),
+    # Celu (p0 alpha): x >= 0 ? x+0 : alpha*Expm1(x/alpha).
+    ('celusAVX2', f'''	VDIVPS {P(0)}, Y0, Y2
+''' + expm1('Y2', 'Y1') + f'''	VMULPS {P(0)}, Y1, Y1
+	VXORPS Y3, Y3, Y3
+	VADDPS Y3, Y0, Y4
+	VCMPPS $13, Y3, Y0, Y5
+	VBLENDVPS Y5, Y4, Y1, Y1
+''', True),
+    # HardSigmoid (p0 alpha, p1 beta): y = fma(alpha, x, beta); y < 0 -> 0,
+    # y > 1 -> 1 (MAX and MIN with the constant first keep -0 and NaN).
+    ('hardSigmoidsAVX2', f'''	VMOVUPS {P(1)}, Y1
+	VFMADD231PS {P(0)}, Y0, Y1
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y1, Y2, Y1
+	VMOVUPS {C('one')}, Y2
+	VMINPS Y1, Y2, Y1
+''', False),
+    # HardSwish: x * ((x+3)/6 clamped to [0, 1]).
+    ('hardSwishesAVX2', f'''	VADDPS {C('three')}, Y0, Y1
+	VDIVPS {C('six')}, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y1, Y2, Y1
+	VMOVUPS {C('one')}, Y2
+	VMINPS Y1, Y2, Y1
+	VMULPS Y0, Y1, Y1
+''', False),
+    # Softsign: x / (1 + |x|).
+    ('softsignsAVX2', f'''	VANDPS {C('absMask')}, Y0, Y2
+	VADDPS {C('one')}, Y2, Y2
+	VDIVPS Y2, Y0, Y1
+''', False),
+    # LeakyRelu (p0 alpha): x < 0 ? alpha*x : x.
+    ('leakyRelusAVX2', f'''	VMULPS {P(0)}, Y0, Y2
+	VXORPS Y3, Y3, Y3
+	VCMPPS $1, Y3, Y0, Y3
+	VBLENDVPS Y3, Y2, Y0, Y1
+''', False),
+    # ThresholdedRelu (p0 alpha): x > alpha ? x : 0.
+    ('thresholdedRelusAVX2', f'''	VCMPPS $14, {P(0)}, Y0, Y2
+	VANDPS Y0, Y2, Y1
+''', False),
+    # Shrink (p0 -lambd, p1 lambd, p2 bias): x < -lambd ? x+bias : x > lambd ? x-bias : 0.
+    ('shrinksAVX2', f'''	VCMPPS $1, {P(0)}, Y0, Y2
+	VCMPPS $14, {P(1)}, Y0, Y3
+	VADDPS {P(2)}, Y0, Y4
+	VSUBPS {P(2)}, Y0, Y5
+	VANDPS Y5, Y3, Y5
+	VBLENDVPS Y2, Y4, Y5, Y1
+''', False),
+]
+
 out.append(loop('sigmoidsAVX2', sig))
 out.append(loop('tanhsAVX2', tanh))
 out.append(loop('erfsAVX2', erf))
+for name, body, nanpass in ploops:
+    out.append(ploop(name, body, nanpass))
 open(D + 'mathf_amd64.s', 'w').write(''.join(out))
 
 g = ['''//go:build amd64 && !purego
@@ -175,5 +412,46 @@ func tanhsAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32)
 //go:noescape
 func erfsAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32)
 ''')
+for name, _, _ in ploops:
+    g.append('''
+//go:noescape
+func %s(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+''' % name)
 s = ''.join(g).replace('import "math"', 'import (\n\t"math"\n\t"unsafe"\n)')
 open(D + 'mathf_consts_amd64.go', 'w').write(s)
+
+# The Go side of the parameter loops: the AVX2 loop for the bulk, a
+# multiple of 8 elements, the Go loop (activations.go) for the rest and on
+# processors without AVX2; elsewhere and under purego the Go loop only.
+amd = ['''//go:build amd64 && !purego
+
+// Code generated by scripts/gen-mathf-asm.py; DO NOT EDIT.
+
+package mathf
+
+import "unsafe"
+''']
+other = ['''//go:build !amd64 || purego
+
+// Code generated by scripts/gen-mathf-asm.py; DO NOT EDIT.
+
+package mathf
+''']
+for name, _, _ in ploops:
+    base = name[:-len('AVX2')]
+    amd.append('''
+func %s(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX2 {
+		if m = len(o) &^ 7; m > 0 {
+			%s(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
+	%sGo(o[m:], a[m:], p)
+}
+''' % (base, name, base))
+    other.append('''
+func %s(o, a []float32, p *[4][8]float32) { %sGo(o, a, p) }
+''' % (base, base))
+open(D + 'loops_amd64.go', 'w').write(''.join(amd))
+open(D + 'loops_other.go', 'w').write(''.join(other))

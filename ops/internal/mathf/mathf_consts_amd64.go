@@ -9,57 +9,84 @@ import (
 	"unsafe"
 )
 
-const nConsts = 44
+const nConsts = 71
 
 // avxConsts is the constant table of mathf_amd64.s: each row one constant
 // of mathf.go, in every lane.
 var avxConsts = func() *[nConsts][8]float32 {
 	var t [nConsts][8]float32
 	for i, v := range [nConsts]float32{
-		1,                               // one
-		2,                               // two
-		math.Float32frombits(1 << 31),   // signBit
-		math.Float32frombits(1<<31 - 1), // absMask
-		expMin,                          // expMin
-		expMax,                          // expMax
-		log2e,                           // log2e
-		round,                           // round
-		ln2Hi,                           // ln2Hi
-		ln2Lo,                           // ln2Lo
-		math.Float32frombits(expBias),   // expBias
-		expP[0],                         // expP0
-		expP[1],                         // expP1
-		expP[2],                         // expP2
-		expP[3],                         // expP3
-		expP[4],                         // expP4
-		expP[5],                         // expP5
-		expP[6],                         // expP6
-		expP[7],                         // expP7
-		tanhPoly,                        // tanhPoly
-		tanhP[0],                        // tanhP0
-		tanhP[1],                        // tanhP1
-		tanhP[2],                        // tanhP2
-		tanhP[3],                        // tanhP3
-		tanhP[4],                        // tanhP4
-		erfSplit,                        // erfSplit
-		erfMax,                          // erfMax
-		erfP[0],                         // erfP0
-		erfP[1],                         // erfP1
-		erfP[2],                         // erfP2
-		erfP[3],                         // erfP3
-		erfP[4],                         // erfP4
-		erfP[5],                         // erfP5
-		erfP[6],                         // erfP6
-		erfQ[0],                         // erfQ0
-		erfQ[1],                         // erfQ1
-		erfQ[2],                         // erfQ2
-		erfQ[3],                         // erfQ3
-		erfQ[4],                         // erfQ4
-		erfQ[5],                         // erfQ5
-		erfQ[6],                         // erfQ6
-		erfQ[7],                         // erfQ7
-		erfQ[8],                         // erfQ8
-		erfQ[9],                         // erfQ9
+		1,                                // one
+		2,                                // two
+		math.Float32frombits(1 << 31),    // signBit
+		math.Float32frombits(1<<31 - 1),  // absMask
+		expMin,                           // expMin
+		expMax,                           // expMax
+		log2e,                            // log2e
+		round,                            // round
+		ln2Hi,                            // ln2Hi
+		ln2Lo,                            // ln2Lo
+		math.Float32frombits(expBias),    // expBias
+		expP[0],                          // expP0
+		expP[1],                          // expP1
+		expP[2],                          // expP2
+		expP[3],                          // expP3
+		expP[4],                          // expP4
+		expP[5],                          // expP5
+		expP[6],                          // expP6
+		expP[7],                          // expP7
+		tanhPoly,                         // tanhPoly
+		tanhP[0],                         // tanhP0
+		tanhP[1],                         // tanhP1
+		tanhP[2],                         // tanhP2
+		tanhP[3],                         // tanhP3
+		tanhP[4],                         // tanhP4
+		erfSplit,                         // erfSplit
+		erfMax,                           // erfMax
+		erfP[0],                          // erfP0
+		erfP[1],                          // erfP1
+		erfP[2],                          // erfP2
+		erfP[3],                          // erfP3
+		erfP[4],                          // erfP4
+		erfP[5],                          // erfP5
+		erfP[6],                          // erfP6
+		erfQ[0],                          // erfQ0
+		erfQ[1],                          // erfQ1
+		erfQ[2],                          // erfQ2
+		erfQ[3],                          // erfQ3
+		erfQ[4],                          // erfQ4
+		erfQ[5],                          // erfQ5
+		erfQ[6],                          // erfQ6
+		erfQ[7],                          // erfQ7
+		erfQ[8],                          // erfQ8
+		erfQ[9],                          // erfQ9
+		0.5,                              // half
+		minNormal,                        // minNormal
+		0x1p23,                           // two23
+		math.Float32frombits(23),         // int23
+		math.Float32frombits(126),        // int126
+		math.Float32frombits(0x007fffff), // mantMask
+		math.Float32frombits(0x3f000000), // halfBits
+		sqrtHalf,                         // sqrtHalf
+		math.Float32frombits(0xff800000), // negInf
+		math.Float32frombits(0x7f800000), // posInf
+		math.Float32frombits(0x7fc00000), // nan
+		geluS,                            // geluS
+		geluC,                            // geluC
+		geluK,                            // geluK
+		3,                                // three
+		6,                                // six
+		geluClamp,                        // geluClamp
+		-geluClamp,                       // negGeluClamp
+		logP[0],                          // logP0
+		logP[1],                          // logP1
+		logP[2],                          // logP2
+		logP[3],                          // logP3
+		logP[4],                          // logP4
+		logP[5],                          // logP5
+		logP[6],                          // logP6
+		logP[7],                          // logP7
+		logP[8],                          // logP8
 	} {
 		for j := range t[i] {
 			t[i][j] = v
@@ -76,3 +103,51 @@ func tanhsAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32)
 
 //go:noescape
 func erfsAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32)
+
+//go:noescape
+func expsAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func logsAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func softplusesAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func mishesAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func gelusAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func geluTanhsAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func swishesAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func elusAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func selusAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func celusAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func hardSigmoidsAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func hardSwishesAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func softsignsAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func leakyRelusAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func thresholdedRelusAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func shrinksAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
