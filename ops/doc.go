@@ -33,7 +33,8 @@
 //     broadcasting walk, the span loops and their AVX assembly are
 //     ops/internal/elementwise; the framework every elementwise operator
 //     file plugs into (unaryOp, binaryOp, fixedUnaries, the type tables)
-//     stays in ops (elementwise_node.go, elementwise_tables.go). The
+//     stays in ops (elementwise_node.go; the type tables it builds are the
+//     engine's, tables.go). The
 //     float32 functions of Sigmoid, Tanh and Erf are ops/internal/mathf.
 //   - conversion (Cast, CastLike, BitCast, QuantizeLinear,
 //     DequantizeLinear, DynamicQuantizeLinear): ops/internal/convert, which
