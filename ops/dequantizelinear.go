@@ -1,5 +1,5 @@
 // DequantizeLinear turns quantized values back into real ones: y = (x -
-// x_zero_point) * x_scale, per tensor, per axis or per block (quantize.go),
+// x_zero_point) * x_scale, per tensor, per axis or per block (ops/internal/quant),
 // of x_scale's type or output_dtype.
 //
 // Versions: 10; 13 (axis: per-axis scales); 19 (float 8 inputs, float16
@@ -9,7 +9,7 @@
 // Rules: [type] x's type is one the version dequantizes; [zero_point] of
 // x's type and scale's shape, and zero for the float 8 types (float4e2m1's
 // is not read, as the reference evaluator); [scale] a float type, in one of
-// the three shapes; [axis], [block_size] as quantize.go; [output_dtype]
+// the three shapes; [axis], [block_size] as quantLayoutOf (quantizelinear.go); [output_dtype]
 // scale's type when given; [size] the output fits the size limit.
 //
 // As the reference evaluator: x - zero_point and the product with scale
@@ -143,7 +143,7 @@ func dequantizeLinearNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 		return nil, err
 	}
 	for i := range v {
-		k := layout.scaleIndex(i)
+		k := layout.ScaleIndex(i)
 		if zp != nil {
 			v[i] -= zp[k]
 		}
