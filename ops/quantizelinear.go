@@ -139,6 +139,9 @@ func quantizeLinearNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Valu
 	if err != nil {
 		return nil, err
 	}
+	if xt == tensor.Float && compute == tensor.Float && scale.DataType() == tensor.Float && layout.Fast() && (out == tensor.Uint8 || out == tensor.Int8) {
+		return quantizeFast(opt, op, layout, x, scale, zero, out)
+	}
 	var zp []float64
 	if zero != nil {
 		if zp, err = decodeAll(opt, op, zero); err != nil {
@@ -251,4 +254,33 @@ func decodeAll(opt *Options, op opRef, t *tensor.Tensor) ([]float64, error) {
 		}
 	}
 	return v, nil
+}
+
+// quantizeFast is the float32 to uint8 or int8 path per tensor or per axis
+// (ops/internal/quant.Quantize), equal to the general path bit for bit.
+func quantizeFast(opt *Options, op opRef, layout quant.Layout, x, scale, zero *tensor.Tensor, out tensor.DataType) ([]tensor.Value, error) {
+	y, err := opt.newOverwritten(op, out, x.Shape())
+	if err != nil {
+		return nil, err
+	}
+	lo, hi, _ := quantRange(out)
+	cfg := opt.elementwise()
+	xs, ss := elems[float32](x), elems[float32](scale)
+	if out == tensor.Uint8 {
+		var zs []uint8
+		if zero != nil {
+			zs = elems[uint8](zero)
+		}
+		err = quant.Quantize(cfg.Ctx, cfg.Threads, layout, elems[uint8](y), xs, ss, zs, lo, hi)
+	} else {
+		var zs []int8
+		if zero != nil {
+			zs = elems[int8](zero)
+		}
+		err = quant.Quantize(cfg.Ctx, cfg.Threads, layout, elems[int8](y), xs, ss, zs, lo, hi)
+	}
+	if err != nil {
+		return nil, op.wrap("cancelled", err, "run stopped")
+	}
+	return values(y), nil
 }
