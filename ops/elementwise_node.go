@@ -331,7 +331,6 @@ type (
 	signedInteger = elementwise.SignedInteger
 	floating      = elementwise.Floating
 	number        = elementwise.Number
-	signedNumber  = elementwise.SignedNumber
 )
 
 func newBroadcastWalk(out []int, ins ...[]int) *broadcastWalk {
