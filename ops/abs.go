@@ -11,19 +11,19 @@
 package ops
 
 import (
-	"math"
-
 	"github.com/onnxshape/onnxshape/internal/sonnxrule"
+	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
 var absOp = &unaryOp{
 	name: "Abs", types: versionTypes{1: floatTypes, 6: numberTypes, 13: numberBFTypes},
 	kernel: fixedUnaries(numberUnaries([8]unaryKernel{
-		mapping(func(x uint8) uint8 { return x }), mapping(func(x uint16) uint16 { return x }),
-		mapping(func(x uint32) uint32 { return x }), mapping(func(x uint64) uint64 { return x }),
-		mapping(absInt[int8]), mapping(absInt[int16]), mapping(absInt[int32]), mapping(absInt[int64]),
-	}, mapping(func(x float32) float32 { return float32(math.Abs(float64(x))) }), mapping(math.Abs))),
+		unarySpan[uint8, uint8](elementwise.Same[uint8]), unarySpan[uint16, uint16](elementwise.Same[uint16]),
+		unarySpan[uint32, uint32](elementwise.Same[uint32]), unarySpan[uint64, uint64](elementwise.Same[uint64]),
+		unarySpan[int8, int8](elementwise.AbsSigned[int8]), unarySpan[int16, int16](elementwise.AbsSigned[int16]),
+		unarySpan[int32, int32](elementwise.AbsSigned[int32]), unarySpan[int64, int64](elementwise.AbsSigned[int64]),
+	}, elementwise.AbsF32, unarySpan[float64, float64](elementwise.AbsF64))),
 	check: refuseAbsLeast,
 }
 
@@ -39,11 +39,4 @@ func refuseAbsLeast(opt *Options, op opRef, x *tensor.Tensor) error {
 func init() {
 	register("Abs", []int{1, 6, 13}, [2]int{1, 1}, [2]int{1, 1}, absOp.node)
 	declareAttrs("Abs", consumedInputs)
-}
-
-func absInt[T signedInteger](x T) T {
-	if x < 0 {
-		return -x
-	}
-	return x
 }

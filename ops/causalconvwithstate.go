@@ -240,12 +240,12 @@ func causalConvWithState(opt *Options, op opRef, x, w, bias, past *tensor.Tensor
 // causalConvValue rounds a convolution sum to dt (through float32) and
 // applies SiLU when asked, rounding its result the same way.
 func causalConvValue(dt tensor.DataType, sum float64, silu bool) float32 {
-	v := float32(roundToType(dt, float64(float32(sum))))
+	v := float32(convert.RoundToType(dt, float64(float32(sum))))
 	if !silu {
 		return v
 	}
 	f := float64(v)
-	return float32(roundToType(dt, float64(float32(f/(1+math.Exp(-f))))))
+	return float32(convert.RoundToType(dt, float64(float32(f/(1+math.Exp(-f))))))
 }
 
 // causalConvPresent copies the last k-1 joined positions of every row

@@ -8,11 +8,11 @@
 
 package ops
 
-import "math"
+import "github.com/onnxshape/onnxshape/ops/internal/elementwise"
 
 var ceilOp = &unaryOp{
 	name: "Ceil", types: versionTypes{1: floatTypes, 6: floatTypes, 13: floatBFTypes},
-	kernel: fixedUnaries(floatFunction(math.Ceil)),
+	kernel: fixedUnaries(numberUnaries([8]unaryKernel{}, elementwise.CeilF32, unarySpan[float64, float64](elementwise.CeilF64))),
 }
 
 func init() {

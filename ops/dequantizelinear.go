@@ -1,5 +1,5 @@
 // DequantizeLinear turns quantized values back into real ones: y = (x -
-// x_zero_point) * x_scale, per tensor, per axis or per block (quantize.go),
+// x_zero_point) * x_scale, per tensor, per axis or per block (ops/internal/quant),
 // of x_scale's type or output_dtype.
 //
 // Versions: 10; 13 (axis: per-axis scales); 19 (float 8 inputs, float16
@@ -9,7 +9,7 @@
 // Rules: [type] x's type is one the version dequantizes; [zero_point] of
 // x's type and scale's shape, and zero for the float 8 types (float4e2m1's
 // is not read, as the reference evaluator); [scale] a float type, in one of
-// the three shapes; [axis], [block_size] as quantize.go; [output_dtype]
+// the three shapes; [axis], [block_size] as quantLayoutOf (quantizelinear.go); [output_dtype]
 // scale's type when given; [size] the output fits the size limit.
 //
 // As the reference evaluator: x - zero_point and the product with scale
@@ -20,6 +20,7 @@ package ops
 
 import (
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/ops/internal/quant"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -115,6 +116,9 @@ func dequantizeLinearNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 	if err != nil {
 		return nil, err
 	}
+	if (xt == tensor.Uint8 || xt == tensor.Int8) && out == tensor.Float && layout.Fast() {
+		return dequantizeFast(opt, op, layout, x, scale, zero)
+	}
 	isF8 := xt == tensor.Float8E4M3FN || xt == tensor.Float8E4M3FNUZ || xt == tensor.Float8E5M2 || xt == tensor.Float8E5M2FNUZ
 	var zp []float64
 	if zero != nil && xt != tensor.Float4E2M1 {
@@ -143,12 +147,41 @@ func dequantizeLinearNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 		return nil, err
 	}
 	for i := range v {
-		k := layout.scaleIndex(i)
+		k := layout.ScaleIndex(i)
 		if zp != nil {
 			v[i] -= zp[k]
 		}
 		v[i] *= sv[k]
 	}
 	convert.EncodeFloats(y, 0, v, convert.DefaultCast)
+	return values(y), nil
+}
+
+// dequantizeFast is the uint8 or int8 to float32 path per tensor or per
+// axis (ops/internal/quant.Dequantize), equal to the general path bit for
+// bit.
+func dequantizeFast(opt *Options, op opRef, layout quant.Layout, x, scale, zero *tensor.Tensor) ([]tensor.Value, error) {
+	y, err := opt.newOverwritten(op, tensor.Float, x.Shape())
+	if err != nil {
+		return nil, err
+	}
+	cfg := opt.elementwise()
+	ys, ss := elems[float32](y), elems[float32](scale)
+	if x.DataType() == tensor.Uint8 {
+		var zs []uint8
+		if zero != nil {
+			zs = elems[uint8](zero)
+		}
+		err = quant.Dequantize(cfg.Ctx, cfg.Threads, layout, ys, elems[uint8](x), ss, zs)
+	} else {
+		var zs []int8
+		if zero != nil {
+			zs = elems[int8](zero)
+		}
+		err = quant.Dequantize(cfg.Ctx, cfg.Threads, layout, ys, elems[int8](x), ss, zs)
+	}
+	if err != nil {
+		return nil, op.wrap("cancelled", err, "run stopped")
+	}
 	return values(y), nil
 }

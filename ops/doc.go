@@ -33,10 +33,12 @@
 //     broadcasting walk, the span loops and their AVX assembly are
 //     ops/internal/elementwise; the framework every elementwise operator
 //     file plugs into (unaryOp, binaryOp, fixedUnaries, the type tables)
-//     stays in ops (elementwise_node.go, elementwise_tables.go). The
+//     stays in ops (elementwise_node.go; the type tables it builds are the
+//     engine's, tables.go). The
 //     float32 functions of Sigmoid, Tanh and Erf are ops/internal/mathf.
 //   - conversion (Cast, CastLike, BitCast, QuantizeLinear,
-//     DequantizeLinear, DynamicQuantizeLinear): ops/internal/convert, which
+//     DequantizeLinear, DynamicQuantizeLinear): ops/internal/convert (and
+//     ops/internal/quant for the linear quantizers' scale layouts), which
 //     also rounds to float16 (with F16C on amd64) and the float8 formats
 //     and loads any float tensor as float32 or float64 for the kernels
 //     that compute in a native float (Resize, Clip, Range, ...).

@@ -6,6 +6,7 @@ package ops
 // type.
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -315,4 +316,129 @@ func (v *variadicOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 		}
 	}
 	return values(acc), nil
+}
+
+// The engine's loops, kernels and tables (ops/internal/elementwise), by
+// the names the operator files use.
+type (
+	broadcastWalk            = elementwise.Walk
+	binarySpans[A, B, O any] = elementwise.BinarySpans[A, B, O]
+	binaryKernel             = elementwise.BinaryKernel
+	unaryKernel              = elementwise.UnaryKernel
+	unarySpan[A, O any]      = elementwise.UnarySpan[A, O]
+
+	integer       = elementwise.Integer
+	signedInteger = elementwise.SignedInteger
+	floating      = elementwise.Floating
+	number        = elementwise.Number
+)
+
+func newBroadcastWalk(out []int, ins ...[]int) *broadcastWalk {
+	return elementwise.NewWalk(out, ins...)
+}
+
+func binaryFunc[A, B, O any](f func(a A, b B) O) binarySpans[A, B, O] { return elementwise.Binary(f) }
+
+func mapping[A, O any](f func(A) O) unarySpan[A, O] { return elementwise.Unary(f) }
+
+// halfUnary runs a float32 loop for float16 or bfloat16 input
+// (elementwise.HalfUnary).
+type halfUnary[O any] struct {
+	bf16 bool
+	f32  unarySpan[float32, O]
+}
+
+func (h halfUnary[O]) Run(cfg elementwise.Config, out, x *tensor.Tensor) error {
+	return elementwise.HalfUnary[O]{BF16: h.bf16, F32: h.f32}.Run(cfg, out, x)
+}
+
+func elems[E any](t *tensor.Tensor) []E { return elementwise.Elems[E](t) }
+
+func hasZero(t *tensor.Tensor) bool { return elementwise.HasZero(t) }
+
+func numberBinaries[O any](ints [8]binaryKernel, f32 binarySpans[float32, float32, O], f64 binaryKernel) map[tensor.DataType]binaryKernel {
+	return elementwise.NumberBinaries(ints, f32, f64)
+}
+
+func numberUnaries[O any](ints [8]unaryKernel, f32 unarySpan[float32, O], f64 unaryKernel) map[tensor.DataType]unaryKernel {
+	return elementwise.NumberUnaries(ints, f32, f64)
+}
+
+func integerBinaries(ints [8]binaryKernel) map[tensor.DataType]binaryKernel {
+	return elementwise.IntegerBinaries(ints)
+}
+
+func integerUnaries(ints [8]unaryKernel) map[tensor.DataType]unaryKernel {
+	return elementwise.IntegerUnaries(ints)
+}
+
+func floatFunction(f func(float64) float64) map[tensor.DataType]unaryKernel {
+	return elementwise.FloatFunction(f)
+}
+
+func float32Function(f32 unarySpan[float32, float32], f64 func(float64) float64) map[tensor.DataType]unaryKernel {
+	return elementwise.Float32Function(f32, f64)
+}
+
+func numberFunction(f func(float64) float64) map[tensor.DataType]unaryKernel {
+	return elementwise.NumberFunction(f)
+}
+
+func convertFloat[I integer](x float64) I { return elementwise.ConvertFloat[I](x) }
+
+func maxOf[I integer]() I { return elementwise.MaxOf[I]() }
+
+func halfToFloat32(bf16 bool, v uint16) float32 { return elementwise.HalfToFloat32(bf16, v) }
+
+func halfFromFloat32(bf16 bool, f float32) uint16 { return elementwise.HalfFromFloat32(bf16, f) }
+
+// elementwise is what the engine needs of the run o.
+func (o *Options) elementwise() elementwise.Config {
+	o = o.orDefault()
+	return elementwise.Config{Ctx: o.env.Ctx, Threads: o.threads(), StreamFrom: o.streamFrom}
+}
+
+// typeSet is a set of element types, one bit per tensor.DataType.
+type typeSet uint64
+
+func typesOf(dts ...tensor.DataType) typeSet {
+	var s typeSet
+	for _, dt := range dts {
+		s |= 1 << uint(dt)
+	}
+	return s
+}
+
+func (s typeSet) has(dt tensor.DataType) bool { return dt >= 0 && dt < 64 && s&(1<<uint(dt)) != 0 }
+
+// The type lists the ONNX schemas of the elementwise operators use.
+var (
+	floatTypes    = typesOf(tensor.Float16, tensor.Float, tensor.Double)
+	floatBFTypes  = floatTypes | typesOf(tensor.BFloat16)
+	unsignedTypes = typesOf(tensor.Uint8, tensor.Uint16, tensor.Uint32, tensor.Uint64)
+	signedTypes   = typesOf(tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64)
+	intTypes      = unsignedTypes | signedTypes
+	int3264Types  = typesOf(tensor.Int32, tensor.Int64, tensor.Uint32, tensor.Uint64)
+	numberTypes   = intTypes | floatTypes
+	numberBFTypes = numberTypes | typesOf(tensor.BFloat16)
+	boolTypes     = typesOf(tensor.Bool)
+	float8Types   = typesOf(tensor.Float8E4M3FN, tensor.Float8E4M3FNUZ, tensor.Float8E5M2, tensor.Float8E5M2FNUZ)
+)
+
+// versionTypes maps each since-version of an operator to the element types
+// it allows for its input T.
+type versionTypes map[int]typeSet
+
+// check refuses a type version v does not allow.
+func (vt versionTypes) check(op opRef, what string, dt tensor.DataType) error {
+	if !vt[op.version].has(dt) {
+		return op.errorf("type", "%s of type %v is not allowed in version %d", what, dt, op.version)
+	}
+	return nil
+}
+
+// arithmeticTypes are the types of Add, Sub, Mul and Div by version.
+var arithmeticTypes = versionTypes{
+	1: floatTypes, 6: floatTypes | int3264Types, 7: floatTypes | int3264Types,
+	13: floatBFTypes | int3264Types, 14: numberBFTypes,
 }

@@ -221,7 +221,7 @@ func flexAttentionAs[A float32 | float64](opt *Options, op opRef, q, k, v *tenso
 	if a.hasScale {
 		scale = float64(a.scale)
 	}
-	root := A(roundToType(dt, float64(float32(math.Sqrt(float64(float32(scale)))))))
+	root := A(convert.RoundToType(dt, float64(float32(math.Sqrt(float64(float32(scale)))))))
 	d := &attention.Dense[A]{Batch: p.batch, QHeads: p.qHeads, KVHeads: p.kvHeads, QSeq: p.qSeq, KVSeq: p.kvSeq, HeadK: p.headK, HeadV: p.headV}
 	var err error
 	if d.Q, err = own(q); err != nil {
@@ -332,6 +332,6 @@ func roundSliceTo[A float32 | float64](dt tensor.DataType, x []A) {
 		return
 	}
 	for i, v := range x {
-		x[i] = A(roundToType(dt, float64(v)))
+		x[i] = A(convert.RoundToType(dt, float64(v)))
 	}
 }

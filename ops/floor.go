@@ -8,11 +8,11 @@
 
 package ops
 
-import "math"
+import "github.com/onnxshape/onnxshape/ops/internal/elementwise"
 
 var floorOp = &unaryOp{
 	name: "Floor", types: versionTypes{1: floatTypes, 6: floatTypes, 13: floatBFTypes},
-	kernel: fixedUnaries(floatFunction(math.Floor)),
+	kernel: fixedUnaries(numberUnaries([8]unaryKernel{}, elementwise.FloorF32, unarySpan[float64, float64](elementwise.FloorF64))),
 }
 
 func init() {

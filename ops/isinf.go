@@ -11,6 +11,7 @@ package ops
 import (
 	"math"
 
+	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -36,5 +37,5 @@ func isInfKernel(n *Node, dt tensor.DataType) (unaryKernel, error) {
 	}
 	return fixedUnaries(float8Tests(func(x float64) bool {
 		return pos != 0 && math.IsInf(x, 1) || neg != 0 && math.IsInf(x, -1)
-	}))(n, dt)
+	}, elementwise.IsInfF32(pos != 0, neg != 0), elementwise.IsInfF64(pos != 0, neg != 0)))(n, dt)
 }

@@ -7,17 +7,18 @@
 
 package ops
 
+import "github.com/onnxshape/onnxshape/ops/internal/elementwise"
+
 var negOp = &unaryOp{
 	name: "Neg", types: versionTypes{1: floatTypes, 6: floatTypes | signedTypes, 13: floatBFTypes | signedTypes},
 	kernel: fixedUnaries(numberUnaries([8]unaryKernel{
 		nil, nil, nil, nil,
-		mapping(negate[int8]), mapping(negate[int16]), mapping(negate[int32]), mapping(negate[int64]),
-	}, mapping(negate[float32]), mapping(negate[float64]))),
+		unarySpan[int8, int8](elementwise.Negate[int8]), unarySpan[int16, int16](elementwise.Negate[int16]),
+		unarySpan[int32, int32](elementwise.Negate[int32]), unarySpan[int64, int64](elementwise.Negate[int64]),
+	}, elementwise.Negate[float32], unarySpan[float64, float64](elementwise.Negate[float64]))),
 }
 
 func init() {
 	register("Neg", []int{1, 6, 13}, [2]int{1, 1}, [2]int{1, 1}, negOp.node)
 	declareAttrs("Neg", consumedInputs)
 }
-
-func negate[T signedNumber](x T) T { return -x }

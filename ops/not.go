@@ -4,15 +4,14 @@
 
 package ops
 
-import "github.com/onnxshape/onnxshape/tensor"
+import (
+	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
+	"github.com/onnxshape/onnxshape/tensor"
+)
 
 var notOp = &unaryOp{
 	name: "Not", types: versionTypes{1: boolTypes},
-	kernel: fixedUnaries(map[tensor.DataType]unaryKernel{tensor.Bool: unarySpan[bool, bool](func(o, a []bool) {
-		for i := range o {
-			o[i] = !a[i]
-		}
-	})}),
+	kernel: fixedUnaries(map[tensor.DataType]unaryKernel{tensor.Bool: unarySpan[bool, bool](elementwise.BoolNot)}),
 }
 
 func init() {

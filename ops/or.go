@@ -7,28 +7,15 @@
 
 package ops
 
-import "github.com/onnxshape/onnxshape/tensor"
+import (
+	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
+	"github.com/onnxshape/onnxshape/tensor"
+)
 
 var orOp = &binaryOp{
 	name: "Or", types: versionTypes{1: boolTypes, 7: boolTypes},
 	legacyBefore: 7, boolOut: true,
-	kernel: fixedKernels(map[tensor.DataType]binaryKernel{tensor.Bool: binarySpans[bool, bool, bool]{
-		Both: func(o, a, b []bool) {
-			for i := range o {
-				o[i] = a[i] || b[i]
-			}
-		},
-		Left: func(o []bool, a bool, b []bool) {
-			for i := range o {
-				o[i] = a || b[i]
-			}
-		},
-		Right: func(o, a []bool, b bool) {
-			for i := range o {
-				o[i] = a[i] || b
-			}
-		},
-	}}),
+	kernel: fixedKernels(map[tensor.DataType]binaryKernel{tensor.Bool: elementwise.BoolOr}),
 }
 
 func init() {

@@ -3,7 +3,7 @@
 // (round half to even, then clamped to the type's range), x / y_scale
 // converted (saturating unless saturate = 0) for the float 8 types, and
 // x / y_scale + y_zero_point converted for float4e2m1; scales per tensor,
-// per axis or per block (quantize.go). The output type is y_zero_point's,
+// per axis or per block (ops/internal/quant). The output type is y_zero_point's,
 // else output_dtype, else uint8.
 //
 // Versions: 10; 13 (axis); 19 (float 8 outputs, float16 and bfloat16
@@ -14,7 +14,7 @@
 // Rules: [type] x is float, int32, float16 or bfloat16 (the last two from
 // 19); [scale] a float type in one of the three shapes; [output_dtype] a
 // quantized type of the version, agreeing with y_zero_point's; [axis],
-// [block_size], [zero_point] as quantize.go; [precision] a float type;
+// [block_size], [zero_point] as quantLayoutOf; [precision] a float type;
 // [size] the output fits the size limit.
 //
 // As the reference evaluator: x / y_scale is rounded to x's type (or to
@@ -29,6 +29,7 @@ import (
 	"math"
 
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/ops/internal/quant"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -138,6 +139,9 @@ func quantizeLinearNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Valu
 	if err != nil {
 		return nil, err
 	}
+	if xt == tensor.Float && compute == tensor.Float && scale.DataType() == tensor.Float && layout.Fast() && (out == tensor.Uint8 || out == tensor.Int8) {
+		return quantizeFast(opt, op, layout, x, scale, zero, out)
+	}
 	var zp []float64
 	if zero != nil {
 		if zp, err = decodeAll(opt, op, zero); err != nil {
@@ -165,8 +169,8 @@ func quantizeLinearNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Valu
 		ints = make([]int64, len(v))
 	}
 	for i, xv := range v {
-		k := layout.scaleIndex(i)
-		q := roundToType(compute, roundToType(compute, xv)/roundToType(compute, sv[k]))
+		k := layout.ScaleIndex(i)
+		q := convert.RoundToType(compute, convert.RoundToType(compute, xv)/convert.RoundToType(compute, sv[k]))
 		switch {
 		case integer:
 			r := math.RoundToEven(q)
@@ -179,7 +183,7 @@ func quantizeLinearNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Valu
 			}
 			ints[i] = min(max(int64(int32(int64(r)+z)), lo), hi)
 		case out == tensor.Float4E2M1 && zp != nil:
-			v[i] = roundToType(compute, q+zp[k])
+			v[i] = convert.RoundToType(compute, q+zp[k])
 		default:
 			v[i] = q
 		}
@@ -188,6 +192,95 @@ func quantizeLinearNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Valu
 		convert.StoreInts(y, 0, ints)
 	} else {
 		convert.EncodeFloats(y, 0, v, convert.Options{Saturate: saturate != 0, RoundMode: "up"})
+	}
+	return values(y), nil
+}
+
+// quantLayoutOf checks scale (and zero_point when given) against x and
+// returns the layout. Rules: [axis] in [-r, r-1] when scale is not per
+// tensor; [block_size] not negative; [scale] one of the three shapes;
+// [zero_point] the shape of scale.
+func quantLayoutOf(op opRef, x, scale, zero *tensor.Tensor, axis, block int) (quant.Layout, error) {
+	if block < 0 {
+		return quant.Layout{}, op.errorf("block_size", "block_size must be >= 0, got %d", block)
+	}
+	single := func(t *tensor.Tensor) bool { return t.Len() == 1 && t.Rank() <= 1 }
+	if zero != nil && !tensor.SameShape(zero.Shape(), scale.Shape()) && !(single(zero) && single(scale)) {
+		return quant.Layout{}, op.errorf("zero_point", "zero_point has shape %v, scale %v: they must agree", zero.Shape(), scale.Shape())
+	}
+	if single(scale) && block == 0 {
+		return quant.Layout{PerTensor: true}, nil
+	}
+	a, ok := normalizeAxis(int64(axis), x.Rank())
+	if !ok {
+		return quant.Layout{}, op.errorf("axis", "axis %d outside [%d, %d]", axis, -x.Rank(), x.Rank()-1)
+	}
+	q := quant.Layout{Dim: x.Shape()[a], Inner: product(x.Shape()[a+1:]), Block: block}
+	if block == 0 {
+		if scale.Rank() != 1 || scale.Len() != q.Dim {
+			return quant.Layout{}, op.errorf("scale", "a per-axis scale must be 1-D of length %d (x's dim %d), got shape %v", q.Dim, a, scale.Shape())
+		}
+		return q, nil
+	}
+	want := append([]int{}, x.Shape()...)
+	want[a] = (q.Dim + block - 1) / block
+	if !tensor.SameShape(scale.Shape(), want) {
+		return quant.Layout{}, op.errorf("scale", "a blocked scale must have shape %v (x %v, blocks of %d on axis %d), got %v", want, x.Shape(), block, a, scale.Shape())
+	}
+	return q, nil
+}
+
+// decodeAll returns the values of every element of t as float64 (integers
+// and floats exactly), after charging them as scratch.
+func decodeAll(opt *Options, op opRef, t *tensor.Tensor) ([]float64, error) {
+	if err := opt.checkSize(op, tensor.Double, t.Shape()); err != nil {
+		return nil, err
+	}
+	if err := opt.charge(op, "values as float64", int64(t.Len())*8); err != nil {
+		return nil, err
+	}
+	v := make([]float64, t.Len())
+	if t.DataType().IsFloat() {
+		convert.DecodeFloats(v, t, 0)
+		return v, nil
+	}
+	n := make([]int64, len(v))
+	convert.DecodeInts(n, t, 0)
+	unsigned := t.DataType() == tensor.Uint64
+	for i, x := range n {
+		v[i] = float64(x)
+		if unsigned {
+			v[i] = float64(uint64(x))
+		}
+	}
+	return v, nil
+}
+
+// quantizeFast is the float32 to uint8 or int8 path per tensor or per axis
+// (ops/internal/quant.Quantize), equal to the general path bit for bit.
+func quantizeFast(opt *Options, op opRef, layout quant.Layout, x, scale, zero *tensor.Tensor, out tensor.DataType) ([]tensor.Value, error) {
+	y, err := opt.newOverwritten(op, out, x.Shape())
+	if err != nil {
+		return nil, err
+	}
+	lo, hi, _ := quantRange(out)
+	cfg := opt.elementwise()
+	xs, ss := elems[float32](x), elems[float32](scale)
+	if out == tensor.Uint8 {
+		var zs []uint8
+		if zero != nil {
+			zs = elems[uint8](zero)
+		}
+		err = quant.Quantize(cfg.Ctx, cfg.Threads, layout, elems[uint8](y), xs, ss, zs, lo, hi)
+	} else {
+		var zs []int8
+		if zero != nil {
+			zs = elems[int8](zero)
+		}
+		err = quant.Quantize(cfg.Ctx, cfg.Threads, layout, elems[int8](y), xs, ss, zs, lo, hi)
+	}
+	if err != nil {
+		return nil, op.wrap("cancelled", err, "run stopped")
 	}
 	return values(y), nil
 }

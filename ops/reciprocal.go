@@ -7,9 +7,11 @@
 
 package ops
 
+import "github.com/onnxshape/onnxshape/ops/internal/elementwise"
+
 var reciprocalOp = &unaryOp{
 	name: "Reciprocal", types: versionTypes{1: floatTypes, 6: floatTypes, 13: floatBFTypes},
-	kernel: fixedUnaries(floatFunction(func(x float64) float64 { return 1 / x })),
+	kernel: fixedUnaries(numberUnaries([8]unaryKernel{}, elementwise.ReciprocalF32, unarySpan[float64, float64](elementwise.ReciprocalF64))),
 }
 
 func init() {

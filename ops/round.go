@@ -7,11 +7,11 @@
 
 package ops
 
-import "math"
+import "github.com/onnxshape/onnxshape/ops/internal/elementwise"
 
 var roundOp = &unaryOp{
 	name: "Round", types: versionTypes{11: floatTypes, 22: floatBFTypes},
-	kernel: fixedUnaries(floatFunction(math.RoundToEven)),
+	kernel: fixedUnaries(numberUnaries([8]unaryKernel{}, elementwise.RoundF32, unarySpan[float64, float64](elementwise.RoundF64))),
 }
 
 func init() {

@@ -6,26 +6,19 @@
 
 package ops
 
+import "github.com/onnxshape/onnxshape/ops/internal/elementwise"
+
 var signOp = &unaryOp{
 	name: "Sign", types: versionTypes{9: numberTypes, 13: numberBFTypes},
 	kernel: fixedUnaries(numberUnaries([8]unaryKernel{
-		mapping(signOf[uint8]), mapping(signOf[uint16]), mapping(signOf[uint32]), mapping(signOf[uint64]),
-		mapping(signOf[int8]), mapping(signOf[int16]), mapping(signOf[int32]), mapping(signOf[int64]),
-	}, mapping(signOf[float32]), mapping(signOf[float64]))),
+		unarySpan[uint8, uint8](elementwise.Sign[uint8]), unarySpan[uint16, uint16](elementwise.Sign[uint16]),
+		unarySpan[uint32, uint32](elementwise.Sign[uint32]), unarySpan[uint64, uint64](elementwise.Sign[uint64]),
+		unarySpan[int8, int8](elementwise.Sign[int8]), unarySpan[int16, int16](elementwise.Sign[int16]),
+		unarySpan[int32, int32](elementwise.Sign[int32]), unarySpan[int64, int64](elementwise.Sign[int64]),
+	}, elementwise.Sign[float32], unarySpan[float64, float64](elementwise.Sign[float64]))),
 }
 
 func init() {
 	register("Sign", []int{9, 13}, [2]int{1, 1}, [2]int{1, 1}, signOp.node)
 	declareAttrs("Sign")
-}
-
-func signOf[T number](x T) T {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		var one T = 1
-		return -one // never reached for unsigned T
-	}
-	return x
 }

@@ -8,11 +8,11 @@
 
 package ops
 
-import "math"
+import "github.com/onnxshape/onnxshape/ops/internal/elementwise"
 
 var sqrtOp = &unaryOp{
 	name: "Sqrt", types: versionTypes{1: floatTypes, 6: floatTypes, 13: floatBFTypes},
-	kernel: fixedUnaries(floatFunction(math.Sqrt)),
+	kernel: fixedUnaries(numberUnaries([8]unaryKernel{}, elementwise.SqrtF32, unarySpan[float64, float64](elementwise.SqrtF64))),
 }
 
 func init() {

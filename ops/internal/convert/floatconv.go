@@ -280,3 +280,17 @@ func saturateUint64(x float64) uint64 {
 	}
 	return uint64(x)
 }
+
+// RoundToType rounds x to the nearest value of the float type dt (float,
+// double, float16, bfloat16): the precision a computation in dt keeps.
+func RoundToType(dt tensor.DataType, x float64) float64 {
+	switch dt {
+	case tensor.Float:
+		return float64(float32(x))
+	case tensor.Float16:
+		return float64(F16ToF32(F64ToF16(x)))
+	case tensor.BFloat16:
+		return float64(math.Float32frombits(uint32(F32ToBF16(float32(x))) << 16))
+	}
+	return x
+}

@@ -1,0 +1,47 @@
+package convert
+
+import (
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// boolCast converts bool to float32 or float64 and float32 or float64 to
+// bool in one plain loop, reporting false for the other pairs: the general
+// path went through an int64 or float64 buffer and a call per element.
+// The results are the general path's: a bool byte (0 or 1) is the float 0
+// or 1; a float is true unless it is ±0 (NaN is true).
+func boolCast(dst, src *tensor.Tensor, lo, hi int) bool {
+	sdt, ddt := src.DataType(), dst.DataType()
+	s, d := src.Bytes(), dst.Bytes()
+	switch {
+	case sdt == tensor.Bool && ddt == tensor.Float:
+		boolsToFloats(movement.AsElems[float32](d)[lo:hi], s[lo:hi])
+	case sdt == tensor.Bool && ddt == tensor.Double:
+		boolsToFloats(movement.AsElems[float64](d)[lo:hi], s[lo:hi])
+	case sdt == tensor.Float && ddt == tensor.Bool:
+		floatsToBools(d[lo:hi], movement.AsElems[float32](s)[lo:hi])
+	case sdt == tensor.Double && ddt == tensor.Bool:
+		floatsToBools(d[lo:hi], movement.AsElems[float64](s)[lo:hi])
+	default:
+		return false
+	}
+	return true
+}
+
+func boolsToFloats[F float32 | float64](d []F, s []byte) {
+	s = s[:len(d)]
+	for i := range d {
+		d[i] = F(s[i])
+	}
+}
+
+func floatsToBools[F float32 | float64](d []byte, s []F) {
+	s = s[:len(d)]
+	for i := range d {
+		var b byte
+		if s[i] != 0 {
+			b = 1
+		}
+		d[i] = b
+	}
+}
