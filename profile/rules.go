@@ -244,7 +244,7 @@ var Rules = append([]Rule{
 		"give an axis below the rank of X", "ops.argOutputShape"),
 	rule("ArgMax", "keepdims [C1]", "keepdims is 0 or 1", "write keepdims as 0 or 1", "ops.argFlags"),
 	rule("ArgMax", "select_last_index [C1]", "select_last_index is 0 or 1", "write select_last_index as 0 or 1", "ops.argFlags"),
-}, elementwiseRules()...)
+}, append(elementwiseRules(), computeRules()...)...)
 
 // fixFor returns the fix of rule id of operator op, from Rules.
 func fixFor(op, id string) string {
