@@ -50,12 +50,8 @@ func init() {
 				return nil, op.errorf("bounds", "min and max are scalars of the input's type %v, got %v of shape %v", x.DataType(), b.DataType(), b.Shape())
 			}
 		}
-		if sonnx(opt) && n.Version >= 11 {
-			for i, id := range []string{sonnxrule.ClipMinScalar, sonnxrule.ClipMaxScalar} {
-				if bounds[i] != nil && bounds[i].Rank() != 0 {
-					return nil, op.errorf(id, "bound %d has shape %v, not the empty shape of a scalar", i+1, bounds[i].Shape())
-				}
-			}
+		if err := clipBoundsSONNX(opt, n, bounds); err != nil {
+			return nil, err
 		}
 		var lo, hi *scalar
 		if n.Version < 11 {
@@ -94,4 +90,18 @@ func init() {
 		}
 		return values(out), nil
 	})
+}
+
+// clipBoundsSONNX is, under the SONNX profile, L [C1] and M [C1]: a bound
+// given has the empty shape of a scalar.
+func clipBoundsSONNX(opt *ops.Options, n *ops.Node, bounds [2]*tensor.Tensor) error {
+	if !sonnx(opt) || n.Version < 11 {
+		return nil
+	}
+	for i, id := range []string{sonnxrule.ClipMinScalar, sonnxrule.ClipMaxScalar} {
+		if bounds[i] != nil && bounds[i].Rank() != 0 {
+			return opOf(n).errorf(id, "bound %d has shape %v, not the empty shape of a scalar", i+1, bounds[i].Shape())
+		}
+	}
+	return nil
 }

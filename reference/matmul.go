@@ -18,7 +18,7 @@
 // Under the SONNX profile (matmul.md, "Op version 13"): "[R1] Input
 // tensors A and B have 2 dimensions" (A [C1] and B [C1], "The number of
 // spatial axes of tensor A is 2", sonnxrule.MatMulRankA and MatMulRankB)
-// and "[C2] dA_1 = dB_0" (sonnxrule.MatMulInner). Its sum is the
+// and A [C2] "dA_1 = dB_0" (sonnxrule.MatMulInner). Its sum is the
 // mathematical one; this kernel's, in float64 rounded once, is what both
 // engines run under the profile.
 
