@@ -2,7 +2,11 @@ package profile
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/onnxshape/onnxshape/graph"
@@ -10,6 +14,7 @@ import (
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
+	"google.golang.org/protobuf/proto"
 )
 
 // The cases of the rows of compute_specs.go (LeakyRelu, Clip, Max, Range,
@@ -195,5 +200,53 @@ func TestClipSONNXSemantics(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestRuleResults: a report lists every rule that applies to the model
+// with its status, passed ones included; CheckBytes records the model's
+// SHA-256 and every report the tool.
+func TestRuleResults(t *testing.T) {
+	status := func(rep *Report) map[string]string {
+		m := map[string]string{}
+		for _, r := range rep.Rules {
+			m[r.Rule] = r.Status
+		}
+		return m
+	}
+	inside := CheckProto(computeSatisfying(t, "MatMul"), "")
+	s := status(inside)
+	for _, key := range []string{"GR1", "GR4", "TYPES", "MatMul A [C1]", "MatMul A [C2]", "MatMul TYPES"} {
+		if s[key] != RulePassed {
+			t.Errorf("inside MatMul model: %s is %q, want passed (%v)", key, s[key], s)
+		}
+	}
+	if _, ok := s["Clip L [C1]"]; ok {
+		t.Errorf("a MatMul model lists Clip's rows")
+	}
+	if inside.Tool == "" || inside.ModelSHA256 != "" {
+		t.Errorf("tool %q, model_sha256 %q", inside.Tool, inside.ModelSHA256)
+	}
+	outside := CheckProto(violations["MatMul "+sonnxrule.MatMulInner].model(t), "")
+	if s := status(outside); s["MatMul A [C2]"] != RuleBroken || s["GR1"] != RulePassed {
+		t.Errorf("violating model: %v", s)
+	}
+	m, _ := liftInitializers(t, violations["BatchNormalization "+sonnxrule.BatchNormVariance].model(t))
+	if s := status(CheckProto(m, "")); s["BatchNormalization input_var [C3]"] != RuleUndecided || s["GR2"] != RulePassed {
+		t.Errorf("variance known at run time: %v", s)
+	}
+	b, err := proto.Marshal(computeSatisfying(t, "Clip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := CheckBytes(b, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := sha256.Sum256(b); rep.ModelSHA256 != hex.EncodeToString(sum[:]) {
+		t.Errorf("model_sha256 %q", rep.ModelSHA256)
+	}
+	if got := rep.RuleCounts(); !strings.HasPrefix(got, fmt.Sprint(len(rep.Rules), " passed")) {
+		t.Errorf("RuleCounts %q for an inside model of %d rules", got, len(rep.Rules))
 	}
 }

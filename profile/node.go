@@ -218,6 +218,7 @@ func (c *checker) runKernel(nc *nodeCheck) []*known {
 		return nil
 	}
 	c.rep.Checked++
+	c.ran[nc.index] = true
 	// Shape and Size read only the shape of their input, which is known.
 	constant = constant || nc.op() == "Shape" || nc.op() == "Size"
 	res := make([]*known, len(np.GetOutput()))

@@ -184,3 +184,49 @@ func TestReferenceHeaderIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceNamesExist checks the machine-readable trace (Trace, onnxshape
+// trace --json) on its own: one item per row, and every function and test
+// an item names exists (the functions in ops, graph, profile,
+// internal/sonnxrule or reference; the tests in this package, with a case
+// of the item's key where the test is table-driven).
+func TestTraceNamesExist(t *testing.T) {
+	pkgs := map[string]sourceFuncs{
+		"ops":       parsePackage(t, "../ops", false),
+		"profile":   parsePackage(t, ".", false),
+		"graph":     parsePackage(t, "../graph", false),
+		"sonnxrule": parsePackage(t, "../internal/sonnxrule", false),
+		"reference": parsePackage(t, "../reference", false),
+	}
+	tests := parsePackage(t, ".", true)
+	items := Trace()
+	if len(items) != len(Rules) {
+		t.Fatalf("%d items for %d rows", len(items), len(Rules))
+	}
+	for _, it := range items {
+		for _, fn := range append(append([]string{}, it.Checkers...), it.Refusers...) {
+			pkg, name, _ := strings.Cut(fn, ".")
+			if _, ok := pkgs[pkg].funcs[name]; !ok {
+				t.Errorf("%s: %s does not exist", it.Key, fn)
+			}
+		}
+		for _, test := range []string{it.Tests.Violated, it.Tests.Satisfied, it.Tests.RunTime} {
+			fn, sub, _ := strings.Cut(test, "/")
+			if test == "" {
+				continue
+			}
+			if _, ok := tests.funcs[fn]; !ok {
+				t.Errorf("%s: test %s does not exist", it.Key, fn)
+			}
+			if sub != strings.ReplaceAll(it.Key, " ", "_") {
+				t.Errorf("%s: test case %q is not the item's", it.Key, test)
+			}
+		}
+		if _, ok := violations[it.Key]; !ok {
+			t.Errorf("%s: TestViolations has no case", it.Key)
+		}
+		if it.Spec == "" || it.Statement == "" {
+			t.Errorf("%s: no spec or statement", it.Key)
+		}
+	}
+}
