@@ -10,10 +10,11 @@ import (
 // Engine selects the kernels a run uses: the fast ones of package ops, or
 // the reference engine's (package reference), plain transcriptions of the
 // specification that the fast kernels are tested against. Both give the
-// same outputs bit for bit (Resize within a stated bound, see package
-// reference; under ops.ProfileSONNX both run the reference Resize, so
-// that the profile's results never depend on the engine) and refuse the
-// same inputs under the same rule.
+// same outputs bit for bit (Resize, the products and the normalizations
+// within a stated bound, see package reference; under ops.ProfileSONNX
+// both run the reference kernel of the admitted ones among them,
+// referenceUnderSONNX, so that the profile's results never depend on the
+// engine) and refuse the same inputs under the same rule.
 type Engine int
 
 const (
@@ -79,11 +80,13 @@ func referenceKernel(s *ops.Schema) ops.Kernel {
 	return k
 }
 
-// referenceUnderSONNX are the operators whose fast kernel agrees with the
-// reference engine's only within a stated bound (Resize's linear and cubic
-// filters): under ops.ProfileSONNX both engines run the reference kernel,
-// so that the profile's results do not depend on the engine.
-var referenceUnderSONNX = map[string]bool{"Resize": true}
+// referenceUnderSONNX are the operators the profile admits whose fast
+// kernel agrees with the reference engine's only within a stated bound
+// (Resize's linear and cubic filters, MatMul's sums of products in another
+// order and precision, BatchNormalization's affine map folded per channel):
+// under ops.ProfileSONNX both engines run the reference kernel, so that
+// the profile's results do not depend on the engine.
+var referenceUnderSONNX = map[string]bool{"Resize": true, "MatMul": true, "BatchNormalization": true}
 
 // kernel returns the kernel that runs the step under engine e and profile p.
 func (st *step) kernel(e Engine, p ops.Profile) (ops.Kernel, error) {

@@ -80,6 +80,9 @@ func batchNormalizationNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.
 			return nil, err
 		}
 	}
+	if err := batchNormSONNX(opt, n, t); err != nil {
+		return nil, err
+	}
 	eps, err := n.Float("epsilon", 1e-5)
 	if err != nil {
 		return nil, err

@@ -78,12 +78,19 @@ func clip(opt *Options, n *Node, x, lo, hi *tensor.Tensor) (*tensor.Tensor, erro
 			return nil, op.errorf("bounds", "min and max are scalars of the input's type %v, got %v of shape %v", x.DataType(), b.DataType(), b.Shape())
 		}
 	}
+	if err := clipSONNX(opt, op, lo, hi); err != nil {
+		return nil, err
+	}
 	k, err := clipKernel(n, x.DataType(), lo, hi)
 	if err != nil {
 		return nil, err
 	}
 	u := &unaryOp{name: "Clip", types: clipTypes, kernel: func(*Node, tensor.DataType) (unaryKernel, error) { return k, nil }}
-	return u.apply(opt, n, x)
+	y, err := u.apply(opt, n, x)
+	if m, empty := clipSONNXEmpty(opt, x.DataType(), lo, hi); empty && err == nil {
+		fillWith(opt, y, m) // SONNX: min > max gives max everywhere, NaN included
+	}
+	return y, err
 }
 
 // clipKernel returns the kernel for X's type with its bounds.

@@ -74,6 +74,9 @@ func matMul(opt *Options, op opRef, a, b *tensor.Tensor, pb *weightPack) (*tenso
 	if b.DataType() != dt {
 		return nil, op.errorf("type", "A is %v and B %v: both are of type T", dt, b.DataType())
 	}
+	if err := matMulSONNX(opt, op, a, b); err != nil {
+		return nil, err
+	}
 	s, err := matmulShapes(op, a.Shape(), b.Shape())
 	if err != nil {
 		return nil, err

@@ -145,6 +145,9 @@ func rangeOf(opt *Options, op opRef, start, limit, delta *tensor.Tensor, stash t
 	if (dt == tensor.Float16 || dt == tensor.BFloat16) && stash != tensor.Float && stash != tensor.Double {
 		return nil, op.errorf("stash_type", "stash_type must be float (1) or double (11), got %d", int(stash))
 	}
+	if err := rangeSONNX(opt, op, delta); err != nil {
+		return nil, err
+	}
 	count, err := rangeCount(op, start, limit, delta)
 	if err != nil {
 		return nil, err

@@ -29,13 +29,15 @@ func CheckProto(m *pb.ModelProto, baseDir string) *Report {
 	c := &checker{
 		m:        m,
 		baseDir:  baseDir,
-		rep:      &Report{Profile: "sonnx", Findings: []Finding{}, Deferred: []Deferred{}},
+		rep:      &Report{Profile: "sonnx", Findings: []Finding{}, Deferred: []Deferred{}, Tool: ToolVersion()},
+		ran:      map[int]bool{},
 		vals:     map[string]*known{},
 		declared: map[string]*pb.TypeProto{},
 		reported: map[string]bool{},
 		compared: map[string]bool{},
 	}
 	c.run()
+	c.results()
 	return c.rep
 }
 
@@ -87,6 +89,8 @@ type checker struct {
 	// inferred is what package infer knows of the values, nil when it
 	// could not run (see infer.go).
 	inferred *inference
+	// ran marks the nodes whose kernel ran statically.
+	ran map[int]bool
 }
 
 // keepFolded reports whether the check keeps the value v a node computed

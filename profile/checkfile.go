@@ -1,9 +1,13 @@
 package profile
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/onnxshape/onnxshape/graph"
@@ -25,7 +29,26 @@ func CheckFile(path string) (*Report, error) {
 		}
 		return nil, fmt.Errorf("%w: %w", graph.ErrInvalidModel, err)
 	}
-	return CheckProto(m, filepath.Dir(path)), nil
+	rep := CheckProto(m, filepath.Dir(path))
+	rep.ModelSHA256, err = fileSHA256(path)
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// fileSHA256 is the SHA-256 of the file at path, read in blocks.
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // CheckBytes is CheckFile for a model in memory; baseDir is the folder of
@@ -35,5 +58,7 @@ func CheckBytes(b []byte, baseDir string) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", graph.ErrInvalidModel, err)
 	}
-	return CheckProto(m, baseDir), nil
+	rep := CheckProto(m, baseDir)
+	rep.ModelSHA256 = sha256Hex(b)
+	return rep, nil
 }

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/onnxshape/onnxshape/internal/sonnxrule"
 )
 
 var update = flag.Bool("update", false, "rewrite the generated sections of docs/sonnx.md")
@@ -60,6 +62,7 @@ func TestDocsUpToDate(t *testing.T) {
 // of the others.
 type sourceFuncs struct {
 	funcs  map[string]*ast.File
+	paths  map[string]string // function name -> the file that declares it
 	consts map[string]string // constant name -> string value
 }
 
@@ -69,7 +72,7 @@ func parsePackage(t *testing.T, dir string, tests bool) sourceFuncs {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := sourceFuncs{funcs: map[string]*ast.File{}, consts: map[string]string{}}
+	s := sourceFuncs{funcs: map[string]*ast.File{}, paths: map[string]string{}, consts: map[string]string{}}
 	fset := token.NewFileSet()
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") != tests {
@@ -83,6 +86,7 @@ func parsePackage(t *testing.T, dir string, tests bool) sourceFuncs {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
 				s.funcs[d.Name.Name] = f
+				s.paths[d.Name.Name] = name
 			case *ast.GenDecl:
 				for _, spec := range d.Specs {
 					vs, ok := spec.(*ast.ValueSpec)
@@ -205,43 +209,90 @@ func TestRulesTraceable(t *testing.T) {
 }
 
 // TestOperatorIDsInRules checks the other direction: every SONNX id ([Cn],
-// [Rn]) that the kernel of one of the profile's specified operators can
-// report has a row in Rules, so a new constraint cannot go untraced.
+// [Rn], E_..._CONSTR_..., or a constant of internal/sonnxrule) that the
+// kernel of an admitted operator can report, in either engine (its file in
+// ops/ and in reference/), has a row in Rules, so a new constraint cannot
+// go untraced; and so has every id internal/sonnxrule names.
 func TestOperatorIDsInRules(t *testing.T) {
-	files := map[string]string{
-		"Unsqueeze": "unsqueeze.go", "Concat": "concat.go", "Reshape": "reshape.go",
-		"Flatten": "flatten.go", "Slice": "slice.go", "MaxPool": "maxpool.go",
-	}
+	rules := parsePackage(t, "../internal/sonnxrule", false)
 	keys := map[string]bool{}
+	ids := map[string]bool{}
 	for _, r := range Rules {
 		keys[r.Key()] = true
+		ids[r.ID] = true
 	}
-	sonnxID := regexp.MustCompile(`^((C|R|GR)[0-9]+|\w+ \[(C|R)[0-9]+\])$`)
-	for op, file := range files {
-		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join("..", "ops", file), nil, 0)
-		if err != nil {
-			t.Fatal(err)
+	for name, v := range rules.consts {
+		if !ids[v] {
+			t.Errorf("internal/sonnxrule's %s (%q) has no row in Rules", name, v)
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok || len(call.Args) == 0 {
-				return true
-			}
-			sel, ok := call.Fun.(*ast.SelectorExpr)
-			if !ok || (sel.Sel.Name != "errorf" && sel.Sel.Name != "wrap") {
-				return true
-			}
-			lit, ok := call.Args[0].(*ast.BasicLit)
-			if !ok || lit.Kind != token.STRING {
-				return true
-			}
-			id, _ := strconv.Unquote(lit.Value)
-			if sonnxID.MatchString(id) && !keys[op+" "+id] && !keys[id] {
-				t.Errorf("ops/%s reports [%s], which Rules has no row for", file, id)
-			}
-			return true
-		})
 	}
+	for op, pair := range sonnxruleSameShape() {
+		for _, id := range pair {
+			if !keys[op+" "+id] {
+				t.Errorf("sonnxrule.SameShape gives %s %q, which has no row", op, id)
+			}
+		}
+	}
+	fileOf := map[string]string{"ArgMax": "argextreme.go", "Softmax": "softmaxfamily.go"}
+	sonnxID := regexp.MustCompile(`^((C|R|GR)[0-9]+|\w+ \[(C|R)[0-9]+\]|E_[A-Z0-9_]+_CONSTR_[A-Z0-9_]+)$`)
+	checked := 0
+	for _, op := range admittedList() {
+		file := strings.ToLower(op) + ".go"
+		if f, ok := fileOf[op]; ok {
+			file = f
+		}
+		for _, dir := range []string{"ops", "reference"} {
+			path := filepath.Join("..", dir, file)
+			f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+			if os.IsNotExist(err) {
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked++
+			ast.Inspect(f, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok || len(call.Args) == 0 {
+					return true
+				}
+				sel, ok := call.Fun.(*ast.SelectorExpr)
+				if !ok || (sel.Sel.Name != "errorf" && sel.Sel.Name != "wrap") {
+					return true
+				}
+				id := ""
+				switch a := call.Args[0].(type) {
+				case *ast.BasicLit:
+					if a.Kind == token.STRING {
+						id, _ = strconv.Unquote(a.Value)
+					}
+				case *ast.SelectorExpr:
+					if x, ok := a.X.(*ast.Ident); ok && x.Name == "sonnxrule" {
+						id = rules.consts[a.Sel.Name]
+					}
+				}
+				if id != "" && sonnxID.MatchString(id) && !keys[op+" "+id] && !keys[id] {
+					t.Errorf("%s/%s reports [%s], which Rules has no row of %s for", dir, file, id, op)
+				}
+				return true
+			})
+		}
+	}
+	if checked < 20 {
+		t.Errorf("checked %d operator files, expected one in ops and reference per admitted operator", checked)
+	}
+}
+
+// sonnxruleSameShape lists the shape consistency ids of
+// sonnxrule.SameShape, per operator.
+func sonnxruleSameShape() map[string][]string {
+	m := map[string][]string{}
+	for _, op := range admittedList() {
+		if ids := sonnxrule.SameShapeIDs(op); len(ids) > 0 {
+			m[op] = ids
+		}
+	}
+	return m
 }
 
 // TestKernelDefaultsListed checks the GR4 table against the kernels: an

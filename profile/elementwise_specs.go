@@ -100,6 +100,8 @@ func valueConstrained(nc *nodeCheck, i int) bool {
 		return i == 0 && (dt == tensor.Undefined || dt.IsInteger() && dt.IsSigned())
 	case "Div", "Pow":
 		return i == 1 && (dt == tensor.Undefined || dt.IsInteger())
+	case "BatchNormalization":
+		return i == 4 // input_var [C3]
 	}
 	return false
 }

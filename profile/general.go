@@ -329,6 +329,8 @@ var defaultRuleIDs = map[string]map[string]string{
 	"MaxPool": {"*": "R2"},
 	"ArgMax":  {"axis": "R1", "keepdims": "R2", "select_last_index": "R3"},
 	"Slice":   {"axes": "R1", "steps": "R3"},
+	// leakyrelu.md: "[R1] Attribute alpha must be set".
+	"LeakyRelu": {"alpha": "R1"},
 }
 
 // checkOperatorSet is OPS: the operator belongs to the profile's operator
@@ -394,7 +396,10 @@ var wgSpecified = map[string]bool{
 // notTranscribed says why a specified operator is not transcribed, where
 // there is more to say than that it is not done yet.
 var notTranscribed = map[string]string{
-	"Neg": "the working group's text of it is preliminary (it names no ONNX version and says nothing of the least integer, whose negation the type cannot hold)",
+	"Neg":  "the working group's text of it is preliminary (it names no ONNX version and says nothing of the least integer, whose negation the type cannot hold)",
+	"Gemm": "the working group's text of it is a draft (every restriction marked \"TBC\", no ONNX version, no type list, its Why3 marked \"not sure\")",
+	"LSTM": "the working group's text of it names no ONNX version and states its restrictions without ids (constant W, R, B; batch size 1; the activations), so there is nothing yet to trace a check to",
+	"Conv": "the working group's texts of it (conv.md, conv2.md) state an output size, strides [C2], of floor((dX+pads-(dilations*dW-1+1))/strides)+1, which differs from ONNX's dilations*(dW-1)+1 whenever a dilation is above 1, and their worked example (X 8x8, W 3x2, pads 2,1,2,2, dilations 2,2, strides 3,2, Y 4x4) matches neither; until the working group settles it, no Conv is admitted",
 }
 
 // admitted reports whether op is admitted: inside the profile only through

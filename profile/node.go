@@ -126,8 +126,10 @@ func isDataInput(nc *nodeCheck, i int) bool {
 		return true // Add, Less, Where...: every input is data
 	}
 	switch op := nc.op(); op {
-	case "Concat":
-		return true
+	case "Concat", "Clip", "Max", "MatMul", "BatchNormalization":
+		return true // BatchNormalization's input_var: valueConstrained
+	case "Range":
+		return false // start, limit and delta fix the output's shape
 	case "Pad":
 		return i == 0 || i == 2 // data, constant_value
 	}
@@ -216,6 +218,7 @@ func (c *checker) runKernel(nc *nodeCheck) []*known {
 		return nil
 	}
 	c.rep.Checked++
+	c.ran[nc.index] = true
 	// Shape and Size read only the shape of their input, which is known.
 	constant = constant || nc.op() == "Shape" || nc.op() == "Size"
 	res := make([]*known, len(np.GetOutput()))

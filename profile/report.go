@@ -38,6 +38,16 @@ type Report struct {
 	// whose kernel ran statically on known values and shapes.
 	Nodes   int `json:"nodes"`
 	Checked int `json:"checked_statically"`
+	// Tool names the onnxshape build that checked (ToolVersion).
+	Tool string `json:"tool"`
+	// ModelSHA256 is the SHA-256 of the model's bytes, in hex, when they
+	// were read (CheckFile, CheckBytes); "" for a model checked as a
+	// message (Check, CheckProto).
+	ModelSHA256 string `json:"model_sha256,omitempty"`
+	// Rules is what the check decided of every rule that applies to the
+	// model (the profile-wide rules and the rows of the operators it
+	// uses), passed ones included, in the order of Rules.
+	Rules []RuleResult `json:"rules"`
 }
 
 // Finding is one place where a model leaves the profile.

@@ -42,6 +42,11 @@ type Rule struct {
 	// Checkers are the Go functions that check it, as package.function
 	// (a method by its name alone).
 	Checkers []string
+	// Refusers are the functions that refuse a violation while the model
+	// runs under the profile in the reference engine, the default there
+	// (reference.function), or in the runner (graph.function); nil for a
+	// rule decided by the check alone (refusers.go).
+	Refusers []string
 	// Test is the test whose case violates it, as go test -run names it:
 	// check reports exactly this id and exits 1.
 	Test string
@@ -244,7 +249,7 @@ var Rules = append([]Rule{
 		"give an axis below the rank of X", "ops.argOutputShape"),
 	rule("ArgMax", "keepdims [C1]", "keepdims is 0 or 1", "write keepdims as 0 or 1", "ops.argFlags"),
 	rule("ArgMax", "select_last_index [C1]", "select_last_index is 0 or 1", "write select_last_index as 0 or 1", "ops.argFlags"),
-}, elementwiseRules()...)
+}, append(elementwiseRules(), computeRules()...)...)
 
 // fixFor returns the fix of rule id of operator op, from Rules.
 func fixFor(op, id string) string {
@@ -259,8 +264,8 @@ func fixFor(op, id string) string {
 // Markdown renders Rules as the table of docs/sonnx.md.
 func Markdown() string {
 	var b strings.Builder
-	b.WriteString("| id | operator | statement | checked by | violated by (check: exit 1) | satisfied by (check: exit 0) | at run time (run --profile sonnx) |\n")
-	b.WriteString("|---|---|---|---|---|---|---|\n")
+	b.WriteString("| id | operator | statement | checked by | refused at run time by | violated by (check: exit 1) | satisfied by (check: exit 0) | at run time (run --profile sonnx) |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|\n")
 	for _, r := range Rules {
 		op := r.Op
 		if op == "" {
@@ -274,7 +279,15 @@ func Markdown() string {
 		if r.RunTime != "" {
 			runTime = "`" + r.RunTime + "`"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | `%s` | `%s` | %s |\n", r.ID, op, escapePipes(r.Statement), strings.Join(checkers, ", "), r.Test, r.Satisfied, runTime)
+		refusedBy := make([]string, len(r.Refusers))
+		for i, c := range r.Refusers {
+			refusedBy[i] = "`" + c + "`"
+		}
+		refused := strings.Join(refusedBy, ", ")
+		if refused == "" {
+			refused = "decided by check"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | `%s` | `%s` | %s |\n", r.ID, op, escapePipes(r.Statement), strings.Join(checkers, ", "), refused, r.Test, r.Satisfied, runTime)
 	}
 	return b.String()
 }

@@ -55,7 +55,7 @@ func int64s(dims []int) []int64 {
 // violating model with every parameter made a graph input is not inside
 // (check leaves the rule to run time, listing it, or decides it from
 // types and shapes), and that running it under the profile with the
-// violating values is refused with the row's id.
+// violating values is refused with the row's id, by either engine.
 func TestRunTime(t *testing.T) {
 	for _, r := range Rules {
 		if r.RunTime == "" {
@@ -80,10 +80,12 @@ func TestRunTime(t *testing.T) {
 			if err != nil {
 				t.Fatalf("load: %v", err)
 			}
-			_, err = model.Run(context.Background(), in, &graph.RunOptions{Profile: ops.ProfileSONNX})
-			var opErr *ops.Error
-			if !errors.As(err, &opErr) || opErr.Rule != r.ID {
-				t.Errorf("run under the profile: got %v, want an error of rule %s", err, r.ID)
+			for _, e := range []graph.Engine{graph.EngineDefault, graph.EngineFast, graph.EngineReference} {
+				_, err = model.Run(context.Background(), in, &graph.RunOptions{Profile: ops.ProfileSONNX, Engine: e})
+				var opErr *ops.Error
+				if !errors.As(err, &opErr) || opErr.Rule != r.ID {
+					t.Errorf("run under the profile, %s engine: got %v, want an error of rule %s", e, err, r.ID)
+				}
 			}
 		})
 	}

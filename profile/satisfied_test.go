@@ -22,6 +22,9 @@ func satisfying(t testing.TB, key string) *pb.ModelProto {
 	if m := elementwiseSatisfying(t, op, key); m != nil {
 		return m
 	}
+	if m := computeSatisfying(t, op); m != nil {
+		return m
+	}
 	switch op {
 	case "Unsqueeze":
 		return unsqueezeModel(t, []int64{0, 3}, 1, 2, 3, 1)

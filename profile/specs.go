@@ -114,6 +114,26 @@ var specs = map[string]opSpec{
 	// pow.md: "Pow version 15"; A is a float or int32/int64, B has A's
 	// type (B [C2]).
 	"Pow": {Version: 15, Types: typeList(floats, []tensor.DataType{tensor.Int32, tensor.Int64}), TypeRule: ruleTypes},
+
+	// The compute operators (compute_specs.go has their constraints).
+	// leakyrelu.md: "Based on ONNX documentation version 14", the opset at
+	// which LeakyRelu resolves to LeakyRelu-6 (there is no LeakyRelu-14);
+	// float16, float, double, as LeakyRelu-6 (16 adds bfloat16).
+	"LeakyRelu": {Version: 6, Types: floats, TypeRule: ruleTypes},
+	// clip.md: "Clip version 13"; the floats and the integers, no bfloat16;
+	// X, L, M and Y (X [C2]: one type).
+	"Clip": {Version: 13, Types: typeList(floats, signed, unsigned), TypeRule: ruleTypes, DataInputs: -1},
+	// max.md: "Max version 13"; the floats and the integers, no bfloat16.
+	"Max": {Version: 13, Types: typeList(floats, signed, unsigned), TypeRule: ruleTypes, DataInputs: -1},
+	// range.md: "Based on ONNX documentation version 11"; "FP64, FP32,
+	// INT64, INT32, INT16".
+	"Range": {Version: 11, Types: []tensor.DataType{tensor.Float, tensor.Double, tensor.Int16, tensor.Int32, tensor.Int64}, TypeRule: ruleTypes, DataInputs: -1},
+	// matmul.md: "Op version 13"; float16, float32, float64 and int32,
+	// int64, uint32, uint64.
+	"MatMul": {Version: 13, Types: typeList(floats, []tensor.DataType{tensor.Int32, tensor.Int64, tensor.Uint32, tensor.Uint64}), TypeRule: ruleTypes, DataInputs: -1},
+	// batch_normalization.md: "BatchNormalization version 15"; float16,
+	// float, double for every input and Y.
+	"BatchNormalization": {Version: 15, Types: floats, TypeRule: ruleTypes, DataInputs: -1},
 }
 
 // checkVersion is VERSION: an operator the profile specifies is used at

@@ -89,10 +89,9 @@ func TestUnadmittedRefused(t *testing.T) {
 	models := map[string]*pb.ModelProto{
 		"Neg-13": newModel(t, 13).input("x", tensor.Float, 2, 3).
 			node("Neg", names("x"), names("y")).output("y", tensor.Float, 2, 3).build(),
-		"LeakyRelu-16": newModel(t, 16).input("x", tensor.Float, 2, 3).
-			node("LeakyRelu", names("x"), names("y"), attrFloat("alpha", 0.01)).output("y", tensor.Float, 2, 3).build(),
-		"Clip-13": newModel(t, 13).input("x", tensor.Float, 2, 3).initializer("lo", tensor.MustFromSlice([]float32{0})).initializer("hi", tensor.MustFromSlice([]float32{1})).
-			node("Clip", names("x", "lo", "hi"), names("y")).output("y", tensor.Float, 2, 3).build(),
+		"Gemm-13": newModel(t, 13).input("a", tensor.Float, 2, 3).input("b", tensor.Float, 3, 4).input("c", tensor.Float, 2, 4).
+			node("Gemm", names("a", "b", "c"), names("y"), attrFloat("alpha", 1), attrFloat("beta", 1), attrInt("transA", 0), attrInt("transB", 0)).
+			output("y", tensor.Float, 2, 4).build(),
 	}
 	for name, m := range models {
 		rep := CheckProto(m, "")

@@ -25,12 +25,22 @@
 // 9); [shape] scale, B, input_mean, input_var of shape [C] (or C x D1 ...
 // Dn, or flat, with spatial 0); [outputs] no running statistics outside
 // training mode (14, 15).
+//
+// Under the SONNX profile (batch_normalization.md, "BatchNormalization
+// version 15"), checked first: "[R1] Only inference mode is specified"
+// (training_mode [C1], "training_mode shall be 0"); "epsilon shall be
+// strictly positive" (epsilon [C1]); "X shall have rank rX >= 1" (X [C3]);
+// "scale shall be a 1-D tensor of size C = dX_1 (or size 1 when rX = 1)"
+// (scale [C1], which B, input_mean and input_var restate); "for all c,
+// input_var[c] >= 0" (input_var [C3]; NaN is not >= 0). The ids are
+// sonnxrule's BatchNorm* constants.
 
 package reference
 
 import (
 	"math"
 
+	"github.com/onnxshape/onnxshape/internal/sonnxrule"
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -48,6 +58,9 @@ func batchNormalization(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]ten
 		}
 	}
 	x := t[0]
+	if err := batchNormSONNX(opt, n, t); err != nil {
+		return nil, err
+	}
 	eps := attrFloat(n, "epsilon", 1e-5)
 	momentum := attrFloat(n, "momentum", 0.9)
 	outs := max(n.NumOutputs, 1)
@@ -165,4 +178,38 @@ func batchNormY(xv []float64, param func(int) int, scale, b, mean, variance []fl
 		y[flat] = float64(float64((v-mean[p])/math.Sqrt(variance[p]+eps))*scale[p]) + b[p]
 	}
 	return y
+}
+
+// batchNormSONNX checks the SONNX specification's constraints, in its
+// order (see the header).
+func batchNormSONNX(opt *ops.Options, n *ops.Node, t []*tensor.Tensor) error {
+	op := opOf(n)
+	if !sonnx(opt) || n.Version < 14 {
+		return nil
+	}
+	if mode, _ := n.Int("training_mode", 0); mode != 0 {
+		return op.errorf(sonnxrule.BatchNormTraining, "training_mode is %d, not 0", mode)
+	}
+	if eps := attrFloat(n, "epsilon", 1e-5); !(eps > 0) {
+		return op.errorf(sonnxrule.BatchNormEpsilon, "epsilon is %v, not > 0", eps)
+	}
+	shape := t[0].Shape()
+	if len(shape) < 1 {
+		return op.errorf(sonnxrule.BatchNormRank, "X has rank 0")
+	}
+	c := 1
+	if len(shape) >= 2 {
+		c = shape[1]
+	}
+	for i, name := range []string{"scale", "B", "input_mean", "input_var"} {
+		if !tensor.SameShape(t[i+1].Shape(), []int{c}) {
+			return op.errorf(sonnxrule.BatchNormParams, "%s has shape %v, not [%d]", name, t[i+1].Shape(), c)
+		}
+	}
+	for k := range t[4].Len() {
+		if v := elementAt(t[4], k).f; !(v >= 0) {
+			return op.errorf(sonnxrule.BatchNormVariance, "input_var[%d] is %v, not >= 0", k, v)
+		}
+	}
+	return nil
 }

@@ -10,12 +10,19 @@
 // Versions 1 and 6 take min and max as float attributes, absent meaning
 // the float type's lowest and greatest values; their value is first
 // rounded to the input's type.
+//
+// Under the SONNX profile (clip.md, "Clip version 13"): "The shape of
+// tensor L must be empty" (L [C1], sonnxrule.ClipMinScalar) and so of M
+// (M [C1], sonnxrule.ClipMaxScalar); and for floats, with L' = -inf when L
+// is NaN and M' = +inf when M is NaN, "If L' > M': Y[i] = M'", NaN
+// elements of X included.
 
 package reference
 
 import (
 	"math"
 
+	"github.com/onnxshape/onnxshape/internal/sonnxrule"
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -43,6 +50,9 @@ func init() {
 				return nil, op.errorf("bounds", "min and max are scalars of the input's type %v, got %v of shape %v", x.DataType(), b.DataType(), b.Shape())
 			}
 		}
+		if err := clipBoundsSONNX(opt, n, bounds); err != nil {
+			return nil, err
+		}
 		var lo, hi *scalar
 		if n.Version < 11 {
 			a, err := n.Float("min", -math.MaxFloat32)
@@ -64,6 +74,9 @@ func init() {
 		}
 		out, err := elementwiseN(opt, op, x.DataType(), func(v []scalar) scalar {
 			y := v[0]
+			if sonnx(opt) && n.Version >= 11 && y.kind == floatKind && lo != nil && hi != nil && less(*hi, *lo) {
+				return *hi // L' > M' (a NaN bound compares false)
+			}
 			if lo != nil && less(y, *lo) {
 				y = *lo
 			}
@@ -77,4 +90,18 @@ func init() {
 		}
 		return values(out), nil
 	})
+}
+
+// clipBoundsSONNX is, under the SONNX profile, L [C1] and M [C1]: a bound
+// given has the empty shape of a scalar.
+func clipBoundsSONNX(opt *ops.Options, n *ops.Node, bounds [2]*tensor.Tensor) error {
+	if !sonnx(opt) || n.Version < 11 {
+		return nil
+	}
+	for i, id := range []string{sonnxrule.ClipMinScalar, sonnxrule.ClipMaxScalar} {
+		if bounds[i] != nil && bounds[i].Rank() != 0 {
+			return opOf(n).errorf(id, "bound %d has shape %v, not the empty shape of a scalar", i+1, bounds[i].Shape())
+		}
+	}
+	return nil
 }

@@ -5,8 +5,10 @@
 //
 // Integer division truncates toward zero (the reference evaluator's
 // "C++-style" division). A zero integer divisor is undefined: the result
-// is 0 (numpy's), and SONNX refuses it. Under SONNX A and B have one
-// shape (elementwiseOp.binary, sameShapesSONNX).
+// is 0 (numpy's), and SONNX refuses it: div.md's "B[i] != 0"
+// (E_DIV_INT_CONSTR_B_0030, refuseZeroDivisor). Under SONNX A and B have
+// one shape (E_DIV_FLOAT_CONSTR_A_0010, E_DIV_INT_CONSTR_A_0010:
+// elementwiseOp.binary, sameShapesSONNX).
 
 package reference
 

@@ -4,7 +4,7 @@
 // also a negative one; the later versions widen the element types. The
 // SONNX specification (ONNX Flatten 25):
 //
-//	[C1] axis in [-r, r], r = rank(X); a negative axis means axis + r
+//	axis [C1] axis in [-r, r], r = rank(X); a negative axis means axis + r
 //
 // The working group's informal specification: onnx/working-groups,
 // safety-related-profile/sonnx/ops/spec/informal/flatten/flatten.md.

@@ -14,10 +14,18 @@
 // floats in float64, rounded once to the output type; integers in their
 // own type, wrapping as numpy does. MatMulInteger and QLinearMatMul use
 // the same shapes (matmulIndex).
+//
+// Under the SONNX profile (matmul.md, "Op version 13"): "[R1] Input
+// tensors A and B have 2 dimensions" (A [C1] and B [C1], "The number of
+// spatial axes of tensor A is 2", sonnxrule.MatMulRankA and MatMulRankB)
+// and A [C2] "dA_1 = dB_0" (sonnxrule.MatMulInner). Its sum is the
+// mathematical one; this kernel's, in float64 rounded once, is what both
+// engines run under the profile.
 
 package reference
 
 import (
+	"github.com/onnxshape/onnxshape/internal/sonnxrule"
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -51,6 +59,17 @@ func matMulKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Va
 	}
 	if b.DataType() != a.DataType() {
 		return nil, op.errorf("type", "A is %v and B %v", a.DataType(), b.DataType())
+	}
+	if sonnx(opt) {
+		as, bs := a.Shape(), b.Shape()
+		switch {
+		case len(as) != 2:
+			return nil, op.errorf(sonnxrule.MatMulRankA, "A has shape %v, not 2 dimensions", as)
+		case len(bs) != 2:
+			return nil, op.errorf(sonnxrule.MatMulRankB, "B has shape %v, not 2 dimensions", bs)
+		case as[1] != bs[0]:
+			return nil, op.errorf(sonnxrule.MatMulInner, "dA_1 = %d and dB_0 = %d differ", as[1], bs[0])
+		}
 	}
 	mi, err := matmulIndex(op, a.Shape(), b.Shape())
 	if err != nil {

@@ -11,12 +11,14 @@
 // window with no element of X (only padding) gives -inf (the type's
 // minimum for integers) and index -1.
 //
-// Under SONNX (MaxPool 22, sonnx-notes.md): [R1] X is 4-D; [R3] auto_pad is
-// NOTSET; [R4] ceil_mode 0; [R5] storage_order 0; [C1] X is float16, float,
-// double, int8 or uint8; [C2] dilations, kernel_shape, strides > 0; [C3]
-// four pads >= 0; [C4] every window holds an element of X. The ONNX rules
-// are named after the attributes ([kernel_shape], [strides], [pads],
-// [dilations], [auto_pad], [ceil_mode], [storage_order], [type]).
+// Under SONNX (MaxPool 22, maxpool.md), with the ids the code reports:
+// [R1] X is 4-D; [R3] auto_pad is NOTSET; [R4] ceil_mode 0; [R5]
+// storage_order 0; TYPES: X is float16, float, double, int8 or uint8;
+// dilations [C1], kernel_shape [C1], strides [C1]: every value > 0; pads
+// [C1]: four pads, and pads: each >= 0; pads [C2]: every window holds an
+// element of X. The ONNX rules are named after the attributes
+// ([kernel_shape], [strides], [pads], [dilations], [auto_pad],
+// [ceil_mode], [storage_order], [type]).
 //
 // The working group's informal specification: onnx/working-groups,
 // safety-related-profile/sonnx/ops/spec/informal/maxpool/maxpool.md.

@@ -15,12 +15,15 @@ package reference
 // As the reference evaluator (np.arange): the count from the inputs' exact
 // values; each element computed in the precision of the type (float32 for
 // float, float16 and bfloat16 with stash_type float; float64 with double),
-// each operation rounded; delta 0 refused.
+// each operation rounded; delta 0 refused (under the SONNX profile with
+// range.md's id: "D [C1] Non-zero step size: D != 0",
+// sonnxrule.RangeDelta).
 
 import (
 	"math"
 	"math/big"
 
+	"github.com/onnxshape/onnxshape/internal/sonnxrule"
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -64,7 +67,7 @@ func rangeKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Val
 			v[i] = big.NewInt(exactValue(t, 0).i)
 		}
 		if v[2].Sign() == 0 {
-			return nil, opOf(n).errorf("delta", "delta is 0")
+			return nil, opOf(n).errorf(rangeDeltaRule(opt), "delta is 0")
 		}
 		num := new(big.Int).Sub(v[1], v[0])
 		q := new(big.Rat).SetFrac(num, v[2])
@@ -84,7 +87,7 @@ func rangeKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Val
 			v[i] = exactValue(t, 0).f
 		}
 		if v[2] == 0 {
-			return nil, opOf(n).errorf("delta", "delta is 0")
+			return nil, opOf(n).errorf(rangeDeltaRule(opt), "delta is 0")
 		}
 		c := math.Ceil((v[1] - v[0]) / v[2])
 		if c != c {
@@ -118,6 +121,15 @@ func rangeKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Val
 		storeValue(out, args[0], i, v, castAttrs{saturate: true, roundMode: "up"})
 	}
 	return []tensor.Value{out}, nil
+}
+
+// rangeDeltaRule is the id a zero delta is refused under: the SONNX
+// specification's D [C1] under the profile.
+func rangeDeltaRule(opt *ops.Options) string {
+	if sonnx(opt) {
+		return sonnxrule.RangeDelta
+	}
+	return "delta"
 }
 
 // roundThrough rounds x to the nearest value of dt (float16 or bfloat16).

@@ -11,8 +11,11 @@
 //	[infer]              the -1 is inferable: the other dims do not multiply to 0
 //	[count]              the output has as many elements as X
 //
-// Under SONNX, allowzero is 0 or 1 [allowzero], and a -1 is refused when X
-// has a zero dimension [infer].
+// Under SONNX (reshape.md) the ids are the specification's: allowzero
+// [C1] allowzero is 0 or 1; allowzero [C2] the copy-zero rule; allowzero
+// [C3] S's domain (every entry >= -1, no 0 beside a -1 with allowzero=1,
+// and a -1 refused when X has a zero dimension); S [C1] at most one -1;
+// X [C1] the element count.
 //
 // The working group's informal specification: onnx/working-groups,
 // safety-related-profile/sonnx/ops/spec/informal/reshape/reshape.md.

@@ -11,12 +11,12 @@
 // into [0, dim-1] and end into [-1, dim-1] for a negative one.
 //
 // Under SONNX, the specification (ONNX Slice 13) replaces clamping by its
-// constraints: [R1] axes and [R3] steps are given; [R10] one integer type;
-// X [C3] rank >= 1; X [C1] every axis listed (len = r); A [C2] axes in
-// [-r, r-1]; A [C3] unique; K [C2] no zero step; S [C2] start in [-d, d-1]
-// ([R8]); E [C2] end in [-d, d] (step > 0) or [-d-1, d-1] (step < 0);
-// [R6]/[R7] start <= end for a positive step, >= for a negative one; Y [C2]
-// every output dim > 0.
+// constraints, reported under these ids: [R1] axes and [R3] steps are
+// given; [R10] one integer type; X [C3] rank >= 1; X [C1] every axis
+// listed (len = r); axes [C2] axes in [-r, r-1]; axes [C3] unique; steps
+// [C2] no zero step; starts [C2] start in [-d, d-1] ([R8]); ends [C2] end
+// in [-d, d] (step > 0) or [-d-1, d-1] (step < 0); [R6]/[R7] start <= end
+// for a positive step, >= for a negative one; Y [C2] every output dim > 0.
 //
 // The working group's informal specification: onnx/working-groups,
 // safety-related-profile/sonnx/ops/spec/informal/slice/slice.md.

@@ -6,6 +6,9 @@ package reference
 // (default 1): the operator works on rows of everything from axis on.
 // Version 13: the operator works along axis (default -1). Types: float16,
 // float, double, and bfloat16 from 13; float16 and bfloat16 in float32.
+//
+// Under SONNX (softmax.md, Softmax version 13): TYPES, no bfloat16; axis
+// [C1] axis >= 0 ([R1], transient); axis [C2] axis < r.
 
 import (
 	"github.com/onnxshape/onnxshape/ops"

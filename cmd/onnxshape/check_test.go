@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -94,10 +96,14 @@ func TestCheckCommandJSON(t *testing.T) {
 	if code := checkMain([]string{"--json", concatModelFile(t, -1)}, &stdout, &stderr); code != 1 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
+	path := concatModelFile(t, -1)
 	var rep struct {
-		Inside   bool
-		Summary  string
-		Findings []profile.Finding
+		Inside      bool
+		Summary     string
+		Findings    []profile.Finding
+		Tool        string
+		ModelSHA256 string `json:"model_sha256"`
+		Rules       []profile.RuleResult
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 		t.Fatalf("%v:\n%s", err, stdout.String())
@@ -106,6 +112,22 @@ func TestCheckCommandJSON(t *testing.T) {
 	if rep.Inside || len(rep.Findings) != 1 || rep.Findings[0].Rule != "axis [C1]" || rep.Findings[0].Op != "Concat" ||
 		!reflect.DeepEqual(rep.Findings[0].Where, join) || rep.Findings[0].Fix == "" || rep.Summary == "" {
 		t.Errorf("report %+v", rep)
+	}
+	// What an assessor files beside the verdict: the tool, the model's
+	// hash, and every rule that applies with its status, passed included.
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := sha256.Sum256(b); rep.ModelSHA256 != hex.EncodeToString(sum[:]) || !strings.HasPrefix(rep.Tool, "onnxshape") {
+		t.Errorf("tool %q, model_sha256 %q", rep.Tool, rep.ModelSHA256)
+	}
+	status := map[string]string{}
+	for _, r := range rep.Rules {
+		status[r.Rule] = r.Status
+	}
+	if status["Concat axis [C1]"] != profile.RuleBroken || status["GR1"] != profile.RulePassed || status["Concat inputs [C2]"] != profile.RuleNotChecked {
+		t.Errorf("rules %v", status)
 	}
 }
 

@@ -7,6 +7,7 @@
 //	onnxshape plan MODEL [--input-shape NAME=D,D,...]... [--steps]
 //	onnxshape test DIR... [--profile onnx|sonnx] [--fail-on-skip]
 //	onnxshape check [--profile sonnx] [--json] MODEL
+//	onnxshape trace [--json]
 //	onnxshape bench DIR...
 //	onnxshape infer MODEL [--json] [--input-shape NAME=D,D,...]...
 //	onnxshape fold MODEL -o OUT [--input-shape NAME=D,D,...]... [--annotate]

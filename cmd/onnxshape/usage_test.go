@@ -18,6 +18,7 @@ var ownCommands = map[string]commandMain{
 	"bench": func(a []string, o, e *bytes.Buffer) int { return benchMain(a, o, e) },
 	"check": func(a []string, o, e *bytes.Buffer) int { return checkMain(a, o, e) },
 	"ops":   func(a []string, o, e *bytes.Buffer) int { return opsMain(a, o, e) },
+	"trace": func(a []string, o, e *bytes.Buffer) int { return traceMain(a, o, e) },
 }
 
 // -h prints the usage and the flags on stdout and exits 0.
