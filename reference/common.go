@@ -225,6 +225,25 @@ func newTensor(opt *ops.Options, op opRef, dt tensor.DataType, shape []int) (*te
 	return y, nil
 }
 
+// chargeScratch checks a kernel's scratch of count elements of size bytes
+// each (converted copies of its inputs, intermediate sums, tables) against
+// the per-tensor cap and tells the run's budget of it, before the kernel
+// allocates it: the reference engine's temporaries count against the same
+// caps as the fast engine's. what names the scratch in the error.
+func chargeScratch(opt *ops.Options, op opRef, what string, count, size int) error {
+	limit := opt.TensorLimit()
+	if count < 0 || size < 0 || (size > 0 && int64(count) > limit/int64(size)) {
+		return &ops.Error{Op: op.name, Version: op.version, Rule: "size",
+			Msg: fmt.Sprintf("%s would take %d elements of %d bytes, above the limit of %d bytes", what, count, size, limit),
+			Err: ops.ErrLimit}
+	}
+	if err := opt.Charge(int64(count) * int64(size)); err != nil {
+		return &ops.Error{Op: op.name, Version: op.version, Rule: "size",
+			Msg: fmt.Sprintf("%s of %d bytes: %v", what, int64(count)*int64(size), err), Err: errors.Join(ops.ErrLimit, err)}
+	}
+	return nil
+}
+
 // copyElement sets element yi of y (flat, row-major) to element xi of x, a
 // tensor of the same type: by its bytes, or the string itself.
 func copyElement(y *tensor.Tensor, yi int, x *tensor.Tensor, xi int) {

@@ -68,30 +68,30 @@ func cumulativeKernel(product bool, typeOK func(version int, dt tensor.DataType)
 		if err != nil {
 			return nil, err
 		}
-		if err := checkSize(opt, op, x.DataType(), x.Shape()); err != nil {
+		y, err := newTensor(opt, op, x.DataType(), x.Shape())
+		if err != nil {
 			return nil, err
 		}
-		if err := cancelled(opt, op); err != nil {
-			return nil, err
-		}
-		slices := axisSlices(x.Shape(), axis)
+		slices := axisMarked(x.Rank(), axis)
 		excl, rev := exclusive == 1, reverse == 1
-		var y *tensor.Tensor
 		switch computeTypeOf(x.DataType()) {
 		case tensor.Float:
-			y = mapSlices(x, slices, cumulate[float32](excl, rev, product))
+			err = mapGathered(opt, op, x, y, slices, cumulate[float32](excl, rev, product))
 		case tensor.Double:
-			y = mapSlices(x, slices, cumulate[float64](excl, rev, product))
+			err = mapGathered(opt, op, x, y, slices, cumulate[float64](excl, rev, product))
 		case tensor.Int32:
-			y = mapSlices(x, slices, cumulate[int32](excl, rev, product))
+			err = mapGathered(opt, op, x, y, slices, cumulate[int32](excl, rev, product))
 		case tensor.Uint32:
-			y = mapSlices(x, slices, cumulate[uint32](excl, rev, product))
+			err = mapGathered(opt, op, x, y, slices, cumulate[uint32](excl, rev, product))
 		case tensor.Int64:
-			y = mapSlices(x, slices, cumulate[int64](excl, rev, product))
+			err = mapGathered(opt, op, x, y, slices, cumulate[int64](excl, rev, product))
 		case tensor.Uint64:
-			y = mapSlices(x, slices, cumulate[uint64](excl, rev, product))
+			err = mapGathered(opt, op, x, y, slices, cumulate[uint64](excl, rev, product))
 		}
-		return []tensor.Value{y}, nil
+		if err != nil {
+			return nil, err
+		}
+		return values(y), nil
 	}
 }
 

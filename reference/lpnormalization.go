@@ -13,6 +13,7 @@ package reference
 
 import (
 	"math"
+	"slices"
 
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -50,9 +51,9 @@ func lpNormalization(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor
 		v := normGather(xv, slice)
 		var norm float64
 		if p == 1 {
-			norm = sumLanesOf(v, math.Abs)
+			norm = sumLanesOf(slices.Values(v), math.Abs)
 		} else {
-			norm = math.Sqrt(sumLanesOf(v, func(x float64) float64 { return float64(x * x) }))
+			norm = math.Sqrt(sumLanesOf(slices.Values(v), func(x float64) float64 { return float64(x * x) }))
 		}
 		for j, i := range slice {
 			if norm != 0 {

@@ -18,6 +18,7 @@ package reference
 
 import (
 	"math"
+	"slices"
 
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -65,7 +66,7 @@ func rmsNormalization(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tenso
 	y := make([]float64, len(xv))
 	for row := range numElements(x.Shape()[:axis]) {
 		v := xv[row*cols : (row+1)*cols]
-		meanSquare := sumLanesOf(v, func(x float64) float64 { return float64(x * x) }) / float64(cols)
+		meanSquare := sumLanesOf(slices.Values(v), func(x float64) float64 { return float64(x * x) }) / float64(cols)
 		inv := 1 / math.Sqrt(meanSquare+float64(eps32))
 		idx := make([]int, len(normShape))
 		for j := range cols {
