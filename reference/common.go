@@ -44,6 +44,31 @@ func cancelled(opt *ops.Options, op opRef) error {
 	return op.wrap("cancelled", err, "run stopped")
 }
 
+// A poll is a kernel loop's countdown to its next look at the run's
+// context: stop(work) counts work (elements, or multiply-adds) and
+// reports, every cancelEvery of it, whether the run is cancelled; err is
+// then the kernel's [cancelled] error. A nil poll never stops.
+type poll struct {
+	opt  *ops.Options
+	op   opRef
+	work int
+	err  error
+}
+
+// newPoll returns the countdown of one loop, which looks at the run
+// before its first step.
+func newPoll(opt *ops.Options, op opRef) *poll { return &poll{opt: opt, op: op, work: cancelEvery} }
+
+func (p *poll) stop(work int) bool {
+	if p == nil {
+		return false
+	}
+	if p.work += work; p.work >= cancelEvery && p.err == nil {
+		p.work, p.err = 0, cancelled(p.opt, p.op)
+	}
+	return p.err != nil
+}
+
 // optionalInput returns input i as a tensor, nil when it is absent.
 func optionalInput(op opRef, in []tensor.Value, i int) (*tensor.Tensor, error) {
 	if i >= len(in) || in[i] == nil {

@@ -95,20 +95,19 @@ func cumulativeKernel(product bool, typeOK func(version int, dt tensor.DataType)
 	}
 }
 
-// cumulate returns the running sums (or products) of one slice: element j
+// cumulate sets out to the running sums (or products) of one slice v: element j
 // combines the elements before j (exclusive) or up to j, counted from the
 // end with reverse, in that order, starting from 0 (1 for a product), but
 // for the first inclusive value, which is the first element as is.
-func cumulate[A computeNumber](exclusive, reverse, product bool) func([]A) []A {
+func cumulate[A computeNumber](exclusive, reverse, product bool) func(v, out []A) {
 	combine := func(s, v A) A { return s + v }
 	var start A
 	if product {
 		combine = func(s, v A) A { return s * v }
 		start = 1
 	}
-	return func(v []A) []A {
+	return func(v, out []A) {
 		n := len(v)
-		out := make([]A, n)
 		s := start
 		for step := range n {
 			j := step
@@ -128,6 +127,5 @@ func cumulate[A computeNumber](exclusive, reverse, product bool) func([]A) []A {
 				out[j] = s
 			}
 		}
-		return out
 	}
 }

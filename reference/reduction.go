@@ -293,16 +293,16 @@ func forEachGroup(opt *ops.Options, op opRef, shape []int, reduced []bool, f fun
 	}
 	strides := stridesOf(shape)
 	g := group{shape: sub, strides: strides, ctx: opt.Context()}
-	work, stopped := 0, false
-	forEachIndex(outShape, func(o int, idx []int) {
-		if stopped {
-			return
-		}
+	work := cancelEvery // a look at the run before the first group
+	forEachIndexWhile(outShape, func(o int, idx []int) bool {
 		if work += g.len() + 1; work >= cancelEvery {
-			work, stopped = 0, g.ctx.Err() != nil
+			if work = 0; g.ctx.Err() != nil {
+				return false
+			}
 		}
 		g.base = ravel(idx, strides)
 		f(o, g)
+		return true
 	})
 	return cancelled(opt, op)
 }

@@ -92,9 +92,9 @@ func mapSlices[A computeNumber](opt *ops.Options, op opRef, x, y *tensor.Tensor,
 }
 
 // mapGathered is mapSlices for an f that needs a slice's elements at once:
-// each slice is gathered in turn into one buffer, charged with f's result
-// before the first.
-func mapGathered[A computeNumber](opt *ops.Options, op opRef, x, y *tensor.Tensor, reduced []bool, f func([]A) []A) error {
+// each slice is gathered in turn into one buffer, and f writes its result
+// into another, both charged before the first.
+func mapGathered[A computeNumber](opt *ops.Options, op opRef, x, y *tensor.Tensor, reduced []bool, f func(v, out []A)) error {
 	n := 1
 	for i, d := range x.Shape() {
 		if reduced[i] {
@@ -104,12 +104,13 @@ func mapGathered[A computeNumber](opt *ops.Options, op opRef, x, y *tensor.Tenso
 	if err := chargeScratch(opt, op, "the gathered slice, its result and positions", n, 2*computeTypeOf(x.DataType()).Size()+8); err != nil {
 		return err
 	}
-	vals, flats := make([]A, n), make([]int, n)
+	vals, out, flats := make([]A, n), make([]A, n), make([]int, n)
 	return forEachGroup(opt, op, x.Shape(), reduced, func(_ int, g group) {
 		for k, i := range g.flats() {
 			vals[k], flats[k] = elementAs[A](x, i), i
 		}
-		for k, v := range f(vals) {
+		f(vals, out)
+		for k, v := range out {
 			setElementAs(y, flats[k], v)
 		}
 	})
