@@ -255,12 +255,27 @@ func (g group) flats() iter.Seq2[int, int] {
 		if g.len() == 0 {
 			return
 		}
+		// idx walks g.shape in row-major order, flat = base + ravel(idx,
+		// strides) following it.
 		idx := make([]int, len(g.shape))
+		flat := g.base
 		for k := 0; ; k++ {
 			if k%cancelEvery == cancelEvery-1 && g.ctx != nil && g.ctx.Err() != nil {
 				return
 			}
-			if !yield(k, g.base+ravel(idx, g.strides)) || !nextIndex(idx, g.shape) {
+			if !yield(k, flat) {
+				return
+			}
+			i := len(g.shape) - 1
+			for ; i >= 0; i-- {
+				if idx[i]++; idx[i] < g.shape[i] {
+					flat += g.strides[i]
+					break
+				}
+				flat -= (g.shape[i] - 1) * g.strides[i]
+				idx[i] = 0
+			}
+			if i < 0 {
 				return
 			}
 		}
