@@ -269,6 +269,18 @@ func chargeScratch(opt *ops.Options, op opRef, what string, count, size int) err
 	return nil
 }
 
+// inputElements is the number of elements of a node's input tensors: what
+// a kernel that converts every input to float64 copies.
+func inputElements(in []tensor.Value) int {
+	n := 0
+	for _, v := range in {
+		if t, ok := v.(*tensor.Tensor); ok && t != nil {
+			n += t.Len()
+		}
+	}
+	return n
+}
+
 // copyElement sets element yi of y (flat, row-major) to element xi of x, a
 // tensor of the same type: by its bytes, or the string itself.
 func copyElement(y *tensor.Tensor, yi int, x *tensor.Tensor, xi int) {

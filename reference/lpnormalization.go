@@ -45,6 +45,9 @@ func lpNormalization(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor
 	if err := cancelled(opt, op); err != nil {
 		return nil, err
 	}
+	if err := chargeScratch(opt, op, "float64 copies of the inputs, the results and the output", inputElements(in)+2*x.Len(), 8); err != nil {
+		return nil, err
+	}
 	xv := computeElements[float64](x)
 	y := make([]float64, len(xv))
 	for _, slice := range axisSlices(x.Shape(), axis) {

@@ -60,6 +60,9 @@ func rmsNormalization(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tenso
 	if err := cancelled(opt, op); err != nil {
 		return nil, err
 	}
+	if err := chargeScratch(opt, op, "float64 copies of the inputs, the results and the output", inputElements(in)+2*x.Len(), 8); err != nil {
+		return nil, err
+	}
 	xv := computeElements[float64](x)
 	sv := computeElements[float64](scale)
 	cols := numElements(normShape)
