@@ -82,10 +82,19 @@ func maxPool(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 	for _, ax := range axes {
 		dY = append(dY, ax.out)
 	}
-	// The outputs' size before any loop over windows or taps: a kernel
-	// and pads of 2^31 make few elements of X into 2^62 windows.
-	if err := checkSize(opt, op, tensor.Int64, dY); err != nil { // Indices first: the larger
-		return nil, err
+	// The outputs' size before any loop over windows or taps (a kernel
+	// and pads of 2^31 make few elements of X into 2^62 windows), where the
+	// windows of one axis are too many to list: the fast engine refuses
+	// their tables then, and both engines' [C4] and [NaN] come before the
+	// outputs' size otherwise.
+	windows := 0
+	for _, ax := range axes {
+		windows += ax.out
+	}
+	if windows < 0 || int64(windows) > opt.TensorLimit()/16 {
+		if err := checkSize(opt, op, tensor.Int64, dY); err != nil {
+			return nil, err
+		}
 	}
 	// The real taps of window o on spatial axis k: t in [lo, hi).
 	taps := func(k, o int) (lo, hi int) { return windowTaps(axes[k], o) }
@@ -109,6 +118,9 @@ func maxPool(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 				return nil, op.errorf("NaN", "X[%d] (flat) is NaN: the profile's texts disagree on a NaN input (its float specification reads NaN as -inf, ONNX and its reference propagate it), so the profile refuses it", i)
 			}
 		}
+	}
+	if err := checkSize(opt, op, tensor.Int64, dY); err != nil { // Indices first: the larger
+		return nil, err
 	}
 	y, err := newTensor(opt, op, dt, dY)
 	if err != nil {
