@@ -84,6 +84,10 @@ type checker struct {
 	reported map[string]bool
 	// compared marks the values whose declared type was compared already.
 	compared map[string]bool
+	// withFinding marks the nodes of the main graph that have a finding
+	// (hasFinding), kept by add: a scan of the findings for each node
+	// made a check of 200,000 nodes quadratic.
+	withFinding map[int]bool
 	// folded is the bytes of the computed constants kept so far.
 	folded int64
 	// inferred is what package infer knows of the values, nil when it
@@ -238,6 +242,12 @@ func (c *checker) add(f Finding) {
 		f.Fix = fixFor(f.Op, f.Rule)
 	}
 	c.rep.Findings = append(c.rep.Findings, f)
+	if f.Where.Kind == PlaceNode && f.Where.Within == nil {
+		if c.withFinding == nil {
+			c.withFinding = map[int]bool{}
+		}
+		c.withFinding[f.Where.Index] = true
+	}
 }
 
 // graphFinding records a finding about the graph, not a node.

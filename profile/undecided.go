@@ -105,11 +105,4 @@ func knowsAll(k, d *known) bool {
 }
 
 // hasFinding reports whether node i has a finding.
-func (c *checker) hasFinding(i int) bool {
-	for _, f := range c.rep.Findings {
-		if f.Where.Kind == PlaceNode && f.Where.Within == nil && f.Where.Index == i {
-			return true
-		}
-	}
-	return false
-}
+func (c *checker) hasFinding(i int) bool { return c.withFinding[i] }

@@ -211,6 +211,13 @@ func attentionKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor
 
 	// present_key, present_value.
 	outputs := max(n.NumOutputs, 1)
+	copies := q.Len() + k.Len() + v.Len() + 2*batch*kvHeads*total*(headK+headV) + total
+	if pastK != nil {
+		copies += pastK.Len() + pastV.Len()
+	}
+	if err := chargeScratch(opt, op, "float64 copies of the inputs, the present keys and values and a row of scores", copies, 8); err != nil {
+		return nil, err
+	}
 	qv, _ := q.Float64s()
 	kv, _ := k.Float64s()
 	vv, _ := v.Float64s()
@@ -262,13 +269,14 @@ func attentionKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor
 	}
 	group := qHeads / kvHeads
 	qk := make([]float64, total)
+	stop := newPoll(opt, op)
 	for b := range batch {
-		if err := cancelled(opt, op); err != nil {
-			return nil, err
-		}
 		for h := range qHeads {
 			kh := h / group // np.repeat(K, group, axis=1)
 			for i := range qSeq {
+				if stop.stop(total * (headK + headV)) {
+					return nil, stop.err
+				}
 				for j := range total {
 					s := 0.0
 					for d := range headK {

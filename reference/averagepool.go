@@ -45,22 +45,19 @@ func init() {
 		count := func(o []int) float64 {
 			c := 1.0
 			for i, g := range axes {
-				taps := 0
-				for t := range g.kernel {
-					p := o[i]*g.stride - g.padBegin + t*g.dilation
-					if (p >= 0 && p < g.in) || (include == 1 && p < g.in+g.padEnd) {
-						taps++
-					}
+				if include == 1 { // the padded input, padding as elements
+					g = poolAxis{in: g.in + g.padBegin + g.padEnd, kernel: g.kernel, stride: g.stride, dilation: g.dilation}
 				}
-				c *= float64(taps)
+				lo, hi := windowTaps(g, o[i])
+				c *= float64(max(hi-lo, 0))
 			}
 			return c
 		}
 		if x.DataType() == tensor.Double {
-			return []tensor.Value{windowPool(x, axes, func(v float64) float64 { return v },
-				func(s float64, o []int) float64 { return s / count(o) })}, nil
+			return windowPool(opt, op, x, axes, func(v float64) float64 { return v },
+				func(s float64, o []int) float64 { return s / count(o) })
 		}
-		return []tensor.Value{windowPool(x, axes, func(v float32) float32 { return v },
-			func(s float32, o []int) float32 { return s / float32(count(o)) })}, nil
+		return windowPool(opt, op, x, axes, func(v float32) float32 { return v },
+			func(s float32, o []int) float32 { return s / float32(count(o)) })
 	})
 }

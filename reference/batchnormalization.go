@@ -130,6 +130,9 @@ func batchNormalization(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]ten
 	if err := cancelled(opt, op); err != nil {
 		return nil, err
 	}
+	if err := chargeScratch(opt, op, "float64 copies of the inputs, the results and the output", inputElements(in)+2*x.Len(), 8); err != nil {
+		return nil, err
+	}
 	xv := computeElements[float64](x)
 	scale, b := computeElements[float64](t[1]), computeElements[float64](t[2])
 	mean, variance := computeElements[float64](t[3]), computeElements[float64](t[4])

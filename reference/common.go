@@ -44,6 +44,31 @@ func cancelled(opt *ops.Options, op opRef) error {
 	return op.wrap("cancelled", err, "run stopped")
 }
 
+// A poll is a kernel loop's countdown to its next look at the run's
+// context: stop(work) counts work (elements, or multiply-adds) and
+// reports, every cancelEvery of it, whether the run is cancelled; err is
+// then the kernel's [cancelled] error. A nil poll never stops.
+type poll struct {
+	opt  *ops.Options
+	op   opRef
+	work int
+	err  error
+}
+
+// newPoll returns the countdown of one loop, which looks at the run
+// before its first step.
+func newPoll(opt *ops.Options, op opRef) *poll { return &poll{opt: opt, op: op, work: cancelEvery} }
+
+func (p *poll) stop(work int) bool {
+	if p == nil {
+		return false
+	}
+	if p.work += work; p.work >= cancelEvery && p.err == nil {
+		p.work, p.err = 0, cancelled(p.opt, p.op)
+	}
+	return p.err != nil
+}
+
 // optionalInput returns input i as a tensor, nil when it is absent.
 func optionalInput(op opRef, in []tensor.Value, i int) (*tensor.Tensor, error) {
 	if i >= len(in) || in[i] == nil {
@@ -223,6 +248,37 @@ func newTensor(opt *ops.Options, op opRef, dt tensor.DataType, shape []int) (*te
 		return nil, op.wrap("size", err, "output of shape %v", shape)
 	}
 	return y, nil
+}
+
+// chargeScratch checks a kernel's scratch of count elements of size bytes
+// each (converted copies of its inputs, intermediate sums, tables) against
+// the per-tensor cap and tells the run's budget of it, before the kernel
+// allocates it: the reference engine's temporaries count against the same
+// caps as the fast engine's. what names the scratch in the error.
+func chargeScratch(opt *ops.Options, op opRef, what string, count, size int) error {
+	limit := opt.TensorLimit()
+	if count < 0 || size < 0 || (size > 0 && int64(count) > limit/int64(size)) {
+		return &ops.Error{Op: op.name, Version: op.version, Rule: "size",
+			Msg: fmt.Sprintf("%s would take %d elements of %d bytes, above the limit of %d bytes", what, count, size, limit),
+			Err: ops.ErrLimit}
+	}
+	if err := opt.Charge(int64(count) * int64(size)); err != nil {
+		return &ops.Error{Op: op.name, Version: op.version, Rule: "size",
+			Msg: fmt.Sprintf("%s of %d bytes: %v", what, int64(count)*int64(size), err), Err: errors.Join(ops.ErrLimit, err)}
+	}
+	return nil
+}
+
+// inputElements is the number of elements of a node's input tensors: what
+// a kernel that converts every input to float64 copies.
+func inputElements(in []tensor.Value) int {
+	n := 0
+	for _, v := range in {
+		if t, ok := v.(*tensor.Tensor); ok && t != nil {
+			n += t.Len()
+		}
+	}
+	return n
 }
 
 // copyElement sets element yi of y (flat, row-major) to element xi of x, a

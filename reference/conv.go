@@ -57,13 +57,17 @@ func init() {
 		if err := cancelled(opt, op); err != nil {
 			return nil, err
 		}
+		if err := chargeScratch(opt, op, "float64 copies of X and W, the sums and the output", x.Len()+w.Len()+2*numElements(shape), 8); err != nil {
+			return nil, err
+		}
 		xv, wv := computeElements[float64](x), computeElements[float64](w)
 		xStrides, wStrides := stridesOf(x.Shape()), stridesOf(w.Shape())
 		cg, mg := w.Shape()[1], m/a.group
 		out := make([]float64, numElements(shape))
 		xi := make([]int, len(shape))
 		wi := make([]int, len(shape))
-		forEachIndex(shape, func(flat int, idx []int) {
+		stop := newPoll(opt, op)
+		forEachIndexWhile(shape, func(flat int, idx []int) bool {
 			nn, mm, o := idx[0], idx[1], idx[2:]
 			g := mm / mg
 			s := convSum(axes, o, g*cg, cg,
@@ -81,7 +85,11 @@ func init() {
 				s += computeElements[float64](b)[mm]
 			}
 			out[flat] = s
+			return !stop.stop(w.Len() / max(m, 1))
 		})
+		if stop.err != nil {
+			return nil, stop.err
+		}
 		return values(computeTensor(dt, shape, out)), nil
 	})
 }

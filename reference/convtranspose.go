@@ -135,6 +135,9 @@ func init() {
 		if err := cancelled(opt, op); err != nil {
 			return nil, err
 		}
+		if err := chargeScratch(opt, op, "float64 copies of the inputs, the results and the output", inputElements(in)+2*numElements(shape), 8); err != nil {
+			return nil, err
+		}
 		xv, wv := computeElements[float64](x), computeElements[float64](w)
 		out := make([]float64, numElements(shape))
 		yStrides, wStrides := stridesOf(shape), stridesOf(ws)

@@ -68,47 +68,46 @@ func cumulativeKernel(product bool, typeOK func(version int, dt tensor.DataType)
 		if err != nil {
 			return nil, err
 		}
-		if err := checkSize(opt, op, x.DataType(), x.Shape()); err != nil {
+		y, err := newTensor(opt, op, x.DataType(), x.Shape())
+		if err != nil {
 			return nil, err
 		}
-		if err := cancelled(opt, op); err != nil {
-			return nil, err
-		}
-		slices := axisSlices(x.Shape(), axis)
+		slices := axisMarked(x.Rank(), axis)
 		excl, rev := exclusive == 1, reverse == 1
-		var y *tensor.Tensor
 		switch computeTypeOf(x.DataType()) {
 		case tensor.Float:
-			y = mapSlices(x, slices, cumulate[float32](excl, rev, product))
+			err = mapGathered(opt, op, x, y, slices, cumulate[float32](excl, rev, product))
 		case tensor.Double:
-			y = mapSlices(x, slices, cumulate[float64](excl, rev, product))
+			err = mapGathered(opt, op, x, y, slices, cumulate[float64](excl, rev, product))
 		case tensor.Int32:
-			y = mapSlices(x, slices, cumulate[int32](excl, rev, product))
+			err = mapGathered(opt, op, x, y, slices, cumulate[int32](excl, rev, product))
 		case tensor.Uint32:
-			y = mapSlices(x, slices, cumulate[uint32](excl, rev, product))
+			err = mapGathered(opt, op, x, y, slices, cumulate[uint32](excl, rev, product))
 		case tensor.Int64:
-			y = mapSlices(x, slices, cumulate[int64](excl, rev, product))
+			err = mapGathered(opt, op, x, y, slices, cumulate[int64](excl, rev, product))
 		case tensor.Uint64:
-			y = mapSlices(x, slices, cumulate[uint64](excl, rev, product))
+			err = mapGathered(opt, op, x, y, slices, cumulate[uint64](excl, rev, product))
 		}
-		return []tensor.Value{y}, nil
+		if err != nil {
+			return nil, err
+		}
+		return values(y), nil
 	}
 }
 
-// cumulate returns the running sums (or products) of one slice: element j
+// cumulate sets out to the running sums (or products) of one slice v: element j
 // combines the elements before j (exclusive) or up to j, counted from the
 // end with reverse, in that order, starting from 0 (1 for a product), but
 // for the first inclusive value, which is the first element as is.
-func cumulate[A computeNumber](exclusive, reverse, product bool) func([]A) []A {
+func cumulate[A computeNumber](exclusive, reverse, product bool) func(v, out []A) {
 	combine := func(s, v A) A { return s + v }
 	var start A
 	if product {
 		combine = func(s, v A) A { return s * v }
 		start = 1
 	}
-	return func(v []A) []A {
+	return func(v, out []A) {
 		n := len(v)
-		out := make([]A, n)
 		s := start
 		for step := range n {
 			j := step
@@ -128,6 +127,5 @@ func cumulate[A computeNumber](exclusive, reverse, product bool) func([]A) []A {
 				out[j] = s
 			}
 		}
-		return out
 	}
 }

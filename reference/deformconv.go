@@ -84,6 +84,9 @@ func init() {
 		if err := cancelled(opt, op); err != nil {
 			return nil, err
 		}
+		if err := chargeScratch(opt, op, "float64 copies of the inputs, the results and the output", inputElements(in)+2*numElements(shape), 8); err != nil {
+			return nil, err
+		}
 		xv, wv, ov := computeElements[float64](x), computeElements[float64](w), computeElements[float64](offset)
 		var mv, bv []float64
 		if mask != nil {

@@ -103,6 +103,9 @@ func init() {
 		if err := cancelled(opt, op); err != nil {
 			return nil, err
 		}
+		if err := chargeScratch(opt, op, "float64 copies of the inputs, the results and the output", inputElements(in)+2*numElements(shape), 8); err != nil {
+			return nil, err
+		}
 		xv := computeElements[float64](x)
 		xStrides := stridesOf(xs)
 		// signal returns element k of the line through idx (of the output's

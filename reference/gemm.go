@@ -138,7 +138,10 @@ func gemmKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Valu
 	if err := cancelled(opt, op); err != nil {
 		return nil, err
 	}
-	g := gemmPlain{m: m, n: nn, k: k, aAt: aAt, bAt: bAt, cAt: cAt, alpha: float64(alpha), beta: float64(beta)}
+	if err := chargeScratch(opt, op, "copies of A, B and C, the sums and the output", a.Len()+b.Len()+3*m*nn, 8); err != nil {
+		return nil, err
+	}
+	g := gemmPlain{m: m, n: nn, k: k, aAt: aAt, bAt: bAt, cAt: cAt, alpha: float64(alpha), beta: float64(beta), stop: newPoll(opt, op)}
 	var out *tensor.Tensor
 	switch computeTypeOf(dt) {
 	case tensor.Float, tensor.Double:
@@ -152,6 +155,9 @@ func gemmKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Valu
 	case tensor.Uint64:
 		out = computeTensor(dt, []int{m, nn}, gemmInts[uint64](g, a, b, c, 0, 0x1p64))
 	}
+	if g.stop.err != nil {
+		return nil, g.stop.err
+	}
 	copy(y.Bytes(), out.Bytes())
 	return []tensor.Value{y}, nil
 }
@@ -163,6 +169,7 @@ type gemmPlain struct {
 	m, n, k       int
 	aAt, bAt, cAt func(int, int) int
 	alpha, beta   float64
+	stop          *poll // the run's cancellation, looked at every row
 }
 
 func gemmFloats(g gemmPlain, a, b, c *tensor.Tensor) []float64 {
@@ -173,6 +180,9 @@ func gemmFloats(g gemmPlain, a, b, c *tensor.Tensor) []float64 {
 	}
 	out := make([]float64, g.m*g.n)
 	for i := range g.m {
+		if g.stop.stop(g.n*g.k + 1) {
+			return out
+		}
 		for j := range g.n {
 			var s float64
 			for p := range g.k {
@@ -197,6 +207,9 @@ func gemmInts[A int32 | int64 | uint32 | uint64](g gemmPlain, a, b, c *tensor.Te
 	exact := g.alpha == 1 && (cv == nil || g.beta == 1)
 	out := make([]A, g.m*g.n)
 	for i := range g.m {
+		if g.stop.stop(g.n*g.k + 1) {
+			return out
+		}
 		for j := range g.n {
 			var s A
 			for p := range g.k {

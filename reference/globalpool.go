@@ -11,6 +11,7 @@
 package reference
 
 import (
+	"iter"
 	"math"
 
 	"github.com/onnxshape/onnxshape/ops"
@@ -33,7 +34,7 @@ func init() {
 	})
 }
 
-func registerGlobalPool(name string, versions []int, f32 func([]float32) float32, f64 func([]float64) float64) {
+func registerGlobalPool(name string, versions []int, f32 func(iter.Seq[float32]) float32, f64 func(iter.Seq[float64]) float64) {
 	register(name, versions, func(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
 		x, err := requiredInput(opOf(n), in, 0, "X")
 		if err != nil {
@@ -44,7 +45,7 @@ func registerGlobalPool(name string, versions []int, f32 func([]float32) float32
 }
 
 // globalPool applies f32 or f64 to the elements of each (N, C) plane.
-func globalPool(opt *ops.Options, n *ops.Node, x *tensor.Tensor, f32 func([]float32) float32, f64 func([]float64) float64) ([]tensor.Value, error) {
+func globalPool(opt *ops.Options, n *ops.Node, x *tensor.Tensor, f32 func(iter.Seq[float32]) float32, f64 func(iter.Seq[float64]) float64) ([]tensor.Value, error) {
 	op := opOf(n)
 	if !poolTypes(n.Version, x.DataType()) {
 		return nil, op.errorf("type", "X is %v, which version %d does not accept", x.DataType(), n.Version)
@@ -63,19 +64,27 @@ func globalPool(opt *ops.Options, n *ops.Node, x *tensor.Tensor, f32 func([]floa
 	if err := cancelled(opt, op); err != nil {
 		return nil, err
 	}
-	groups := reductionGroups(x.Shape(), reduced)
-	if x.DataType() == tensor.Double {
-		return []tensor.Value{reduceGroups(x, groups, outShape, f64)}, nil
+	y, err := newTensor(opt, op, x.DataType(), outShape)
+	if err != nil {
+		return nil, err
 	}
-	return []tensor.Value{reduceGroups(x, groups, outShape, f32)}, nil
+	if x.DataType() == tensor.Double {
+		err = reduceGroups(opt, op, x, y, reduced, f64)
+	} else {
+		err = reduceGroups(opt, op, x, y, reduced, f32)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return values(y), nil
 }
 
-func globalMean[A float32 | float64](v []A) A {
-	return sumLanes(v) / A(len(v))
+func globalMean[A float32 | float64](v iter.Seq[A]) A {
+	return sumLanes(v) / A(count(v))
 }
 
-func globalLp[A float32 | float64](p float64) func([]A) A {
-	return func(v []A) A {
+func globalLp[A float32 | float64](p float64) func(iter.Seq[A]) A {
+	return func(v iter.Seq[A]) A {
 		s := sumLanesOf(v, func(x A) A { return A(math.Pow(math.Abs(float64(x)), p)) })
 		return A(math.Pow(float64(s), 1/p))
 	}

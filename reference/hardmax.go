@@ -6,18 +6,22 @@
 
 package reference
 
+import "iter"
+
 func init() { registerSoftmaxFamily("Hardmax", hardmax[float32], hardmax[float64]) }
 
-func hardmax[A float32 | float64](v []A, _ bool) []A {
-	first := 0
-	for i, x := range v {
-		if v[first] == v[first] && (x != x || x > v[first]) {
-			first = i
+func hardmax[A float32 | float64](v iter.Seq[A], _ bool) func(int, A) A {
+	first, best, i := 0, A(0), 0
+	for x := range v {
+		if i == 0 || (best == best && (x != x || x > best)) {
+			first, best = i, x
 		}
+		i++
 	}
-	out := make([]A, len(v))
-	if len(v) > 0 {
-		out[first] = 1
+	return func(k int, _ A) A {
+		if k == first {
+			return 1
+		}
+		return 0
 	}
-	return out
 }

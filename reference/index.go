@@ -72,3 +72,14 @@ func forEachIndex(shape []int, f func(flat int, idx []int)) {
 		}
 	}
 }
+
+// forEachIndexWhile is forEachIndex stopping as soon as f returns false: a
+// kernel's loop that has seen its run cancelled.
+func forEachIndexWhile(shape []int, f func(flat int, idx []int) bool) {
+	if numElements(shape) == 0 {
+		return
+	}
+	idx := make([]int, len(shape))
+	for flat := 0; f(flat, idx) && nextIndex(idx, shape); flat++ {
+	}
+}

@@ -53,6 +53,9 @@ func instanceNormalization(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]
 	if err := cancelled(opt, op); err != nil {
 		return nil, err
 	}
+	if err := chargeScratch(opt, op, "float64 copies of the inputs, the results and the output", inputElements(in)+2*x.Len(), 8); err != nil {
+		return nil, err
+	}
 	xv := computeElements[float64](x)
 	sv, bv := computeElements[float64](scale), computeElements[float64](b)
 	spatial := numElements(x.Shape()[2:])

@@ -70,6 +70,9 @@ func layerNormalization(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]ten
 	if err := cancelled(opt, op); err != nil {
 		return nil, err
 	}
+	if err := chargeScratch(opt, op, "float64 copies of the inputs, the results and the output", inputElements(in)+2*x.Len(), 8); err != nil {
+		return nil, err
+	}
 	xv := computeElements[float64](x)
 	sv := computeElements[float64](scale)
 	var bv []float64

@@ -5,17 +5,16 @@
 
 package reference
 
-import "math"
+import (
+	"iter"
+	"math"
+)
 
 func init() { registerSoftmaxFamily("LogSoftmax", logSoftmax[float32], logSoftmax[float64]) }
 
-func logSoftmax[A float32 | float64](v []A, _ bool) []A {
+func logSoftmax[A float32 | float64](v iter.Seq[A], _ bool) func(int, A) A {
 	m := sliceMax(v)
 	s := sumLanesOf(v, func(x A) A { return softmaxExp(x-m, false) })
 	ls := A(math.Log(float64(s)))
-	out := make([]A, len(v))
-	for i, x := range v {
-		out[i] = (x - m) - ls
-	}
-	return out
+	return func(_ int, x A) A { return (x - m) - ls }
 }

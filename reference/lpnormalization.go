@@ -13,6 +13,7 @@ package reference
 
 import (
 	"math"
+	"slices"
 
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -44,15 +45,18 @@ func lpNormalization(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor
 	if err := cancelled(opt, op); err != nil {
 		return nil, err
 	}
+	if err := chargeScratch(opt, op, "float64 copies of the inputs, the results and the output", inputElements(in)+2*x.Len(), 8); err != nil {
+		return nil, err
+	}
 	xv := computeElements[float64](x)
 	y := make([]float64, len(xv))
 	for _, slice := range axisSlices(x.Shape(), axis) {
 		v := normGather(xv, slice)
 		var norm float64
 		if p == 1 {
-			norm = sumLanesOf(v, math.Abs)
+			norm = sumLanesOf(slices.Values(v), math.Abs)
 		} else {
-			norm = math.Sqrt(sumLanesOf(v, func(x float64) float64 { return float64(x * x) }))
+			norm = math.Sqrt(sumLanesOf(slices.Values(v), func(x float64) float64 { return float64(x * x) }))
 		}
 		for j, i := range slice {
 			if norm != 0 {

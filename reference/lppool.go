@@ -32,9 +32,9 @@ func init() {
 			return nil, err
 		}
 		if x.DataType() == tensor.Double {
-			return []tensor.Value{windowPool(x, axes, lpTerm[float64](p), lpRoot[float64](p))}, nil
+			return windowPool(opt, opOf(n), x, axes, lpTerm[float64](p), lpRoot[float64](p))
 		}
-		return []tensor.Value{windowPool(x, axes, lpTerm[float32](p), lpRoot[float32](p))}, nil
+		return windowPool(opt, opOf(n), x, axes, lpTerm[float32](p), lpRoot[float32](p))
 	})
 }
 

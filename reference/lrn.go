@@ -52,6 +52,9 @@ func lrn(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, erro
 	}
 	shape := x.Shape()
 	c := shape[1]
+	if err := chargeScratch(opt, op, "float64 copies of the inputs, the results and the output", inputElements(in)+2*x.Len(), 8); err != nil {
+		return nil, err
+	}
 	xv := computeElements[float64](x)
 	y := make([]float64, len(xv))
 	k := alpha / float64(size)

@@ -82,18 +82,22 @@ func matMulKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Va
 	if err := cancelled(opt, op); err != nil {
 		return nil, err
 	}
+	if err := chargeScratch(opt, op, "copies of A and B, the sums and the output", a.Len()+b.Len()+2*y.Len(), 8); err != nil {
+		return nil, err
+	}
+	stop := newPoll(opt, op)
 	var v any
 	switch computeTypeOf(a.DataType()) {
 	case tensor.Float, tensor.Double:
-		v = matMulPlain(mi, computeElements[float64](a), computeElements[float64](b))
+		v = matMulPlain(stop, mi, computeElements[float64](a), computeElements[float64](b))
 	case tensor.Int32:
-		v = matMulPlain(mi, computeElements[int32](a), computeElements[int32](b))
+		v = matMulPlain(stop, mi, computeElements[int32](a), computeElements[int32](b))
 	case tensor.Int64:
-		v = matMulPlain(mi, computeElements[int64](a), computeElements[int64](b))
+		v = matMulPlain(stop, mi, computeElements[int64](a), computeElements[int64](b))
 	case tensor.Uint32:
-		v = matMulPlain(mi, computeElements[uint32](a), computeElements[uint32](b))
+		v = matMulPlain(stop, mi, computeElements[uint32](a), computeElements[uint32](b))
 	case tensor.Uint64:
-		v = matMulPlain(mi, computeElements[uint64](a), computeElements[uint64](b))
+		v = matMulPlain(stop, mi, computeElements[uint64](a), computeElements[uint64](b))
 	}
 	switch v := v.(type) {
 	case []float64:
@@ -106,6 +110,9 @@ func matMulKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Va
 		copy(y.Bytes(), computeTensor(a.DataType(), mi.out, v).Bytes())
 	case []uint64:
 		copy(y.Bytes(), computeTensor(a.DataType(), mi.out, v).Bytes())
+	}
+	if stop.err != nil {
+		return nil, stop.err
 	}
 	return []tensor.Value{y}, nil
 }
@@ -192,16 +199,17 @@ func operandIndex(s, idx []int, i, j int) int {
 
 // matMulPlain returns the output's elements: for each output index, the
 // sum over p of A[batch, i, p] * B[batch, p, j].
-func matMulPlain[A computeNumber](s matmulShapes, a, b []A) []A {
+func matMulPlain[A computeNumber](stop *poll, s matmulShapes, a, b []A) []A {
 	out := make([]A, numElements(s.full))
 	r := len(s.full)
-	forEachIndex(s.full, func(flat int, idx []int) {
+	forEachIndexWhile(s.full, func(flat int, idx []int) bool {
 		i, j := idx[r-2], idx[r-1]
 		var sum A
 		for p := range s.k {
 			sum += a[operandIndex(s.as, idx, i, p)] * b[operandIndex(s.bs, idx, p, j)]
 		}
 		out[flat] = sum
+		return !stop.stop(s.k + 1)
 	})
 	return out
 }

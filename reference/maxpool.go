@@ -84,20 +84,22 @@ func maxPool(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 	for _, ax := range axes {
 		dY = append(dY, ax.out)
 	}
-	// The real taps of window o on spatial axis k: t in [lo, hi).
-	taps := func(k, o int) (lo, hi int) {
-		ax := axes[k]
-		start := o*ax.stride - ax.padBegin
-		for t := 0; t < ax.kernel; t++ {
-			if i := start + t*ax.dilation; i >= 0 && i < ax.in {
-				if hi == 0 {
-					lo = t
-				}
-				hi = t + 1
-			}
-		}
-		return lo, hi
+	// The outputs' size before any loop over windows or taps (a kernel
+	// and pads of 2^31 make few elements of X into 2^62 windows), where the
+	// windows of one axis are too many to list: the fast engine refuses
+	// their tables then, and both engines' [C4] and [NaN] come before the
+	// outputs' size otherwise.
+	windows := 0
+	for _, ax := range axes {
+		windows += ax.out
 	}
+	if windows < 0 || int64(windows) > opt.TensorLimit()/16 {
+		if err := checkSize(opt, op, tensor.Int64, dY); err != nil {
+			return nil, err
+		}
+	}
+	// The real taps of window o on spatial axis k: t in [lo, hi).
+	taps := func(k, o int) (lo, hi int) { return windowTaps(axes[k], o) }
 	if sonnx(opt) { // [C4]
 		for k, ax := range axes {
 			for o := 0; o < ax.out; o++ {
@@ -108,12 +110,13 @@ func maxPool(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 		}
 	}
 	if sonnx(opt) { // [NaN]
-		values, err := x.Float64s()
-		if err != nil {
-			return nil, op.wrap("type", err, "X")
-		}
-		for i, v := range values {
-			if math.IsNaN(v) {
+		for i := range x.Len() {
+			if i%cancelEvery == 0 {
+				if err := cancelled(opt, op); err != nil {
+					return nil, err
+				}
+			}
+			if v := elementAs[float64](x, i); math.IsNaN(v) {
 				return nil, op.errorf("NaN", "X[%d] (flat) is NaN: the profile's texts disagree on a NaN input (its float specification reads NaN as -inf, ONNX and its reference propagate it), so the profile refuses it", i)
 			}
 		}
@@ -129,54 +132,54 @@ func maxPool(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 	if err != nil {
 		return nil, err
 	}
-	values64, err := x.Float64s()
-	if err != nil {
-		return nil, op.wrap("type", err, "X")
-	}
 	idx, _ := tensor.Data[int64](indices)
 	xStrides := stridesOf(dX)
 	i := make([]int, len(dX))
-	kernel := make([]int, spatial)
-	for k, ax := range axes {
-		kernel[k] = ax.kernel
-	}
+	first, real := make([]int, spatial), make([]int, spatial)
 	var stop error
-	forEachIndex(dY, func(flat int, o []int) {
-		if flat%4096 == 0 && stop == nil {
-			stop = cancelled(opt, op)
+	work := cancelEvery // a look at the run before the first window
+	forEachIndexWhile(dY, func(flat int, o []int) bool {
+		if work++; work >= cancelEvery && stop == nil {
+			work, stop = 0, cancelled(opt, op)
 		}
 		if stop != nil {
-			return
+			return false
 		}
 		best := -1
 		i[0], i[1] = o[0], o[1]
-		forEachIndex(kernel, func(_ int, t []int) {
+		// Padding never wins: only the real taps of the window count.
+		for k := range axes {
+			lo, hi := taps(k, o[k+2])
+			first[k], real[k] = lo, max(hi-lo, 0)
+		}
+		forEachIndex(real, func(_ int, t []int) {
+			if work++; work >= cancelEvery && stop == nil {
+				work, stop = 0, cancelled(opt, op)
+			}
 			for k, ax := range axes {
-				i[k+2] = o[k+2]*ax.stride - ax.padBegin + t[k]*ax.dilation
-				if i[k+2] < 0 || i[k+2] >= ax.in {
-					return // padding never wins
-				}
+				i[k+2] = o[k+2]*ax.stride - ax.padBegin + (first[k]+t[k])*ax.dilation
 			}
 			at := ravel(i, xStrides)
-			v := values64[at]
+			v := elementAs[float64](x, at)
 			switch {
 			case best < 0:
 				best = at
-			case math.IsNaN(values64[best]):
-			case math.IsNaN(v) || v > values64[best]:
+			case math.IsNaN(elementAs[float64](x, best)):
+			case math.IsNaN(v) || v > elementAs[float64](x, best):
 				best = at
 			}
 		})
 		if best < 0 { // a window of padding only
 			idx[flat] = -1
 			_ = storeFloat(y, flat, lowest(dt)) // every type MaxPool takes stores
-			return
+			return true
 		}
 		copyElement(y, flat, x, best)
 		idx[flat] = int64(best)
 		if order == 1 {
 			idx[flat] = int64(columnMajor(best, dX))
 		}
+		return true
 	})
 	if stop != nil {
 		return nil, stop
@@ -185,6 +188,23 @@ func maxPool(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 		return values(y, indices), nil
 	}
 	return values(y), nil
+}
+
+// windowTaps returns the real taps of window o on axis ax, the t in
+// [lo, hi) whose element o*stride - padBegin + t*dilation lies in X (hi <=
+// lo: none), by arithmetic rather than by trying every tap of a kernel
+// that may be 2^31 long.
+func windowTaps(ax poolAxis, o int) (lo, hi int) {
+	start, d := int64(o)*int64(ax.stride)-int64(ax.padBegin), int64(ax.dilation)
+	first := int64(0)
+	if start < 0 {
+		first = (-start + d - 1) / d
+	}
+	last := min(int64(ax.kernel)-1, (int64(ax.in)-1-start)/d)
+	if int64(ax.in)-1-start < 0 || first > last {
+		return 0, 0
+	}
+	return int(first), int(last) + 1
 }
 
 // maxPoolProfile checks the SONNX restrictions and constraints that come

@@ -49,6 +49,9 @@ func meanVarianceNormalization(opt *ops.Options, n *ops.Node, in []tensor.Value)
 	if err := cancelled(opt, op); err != nil {
 		return nil, err
 	}
+	if err := chargeScratch(opt, op, "float64 copies of the inputs, the results and the output", inputElements(in)+2*x.Len(), 8); err != nil {
+		return nil, err
+	}
 	xv := computeElements[float64](x)
 	y := make([]float64, len(xv))
 	for _, slice := range reductionGroups(x.Shape(), reduced) {

@@ -7,14 +7,16 @@ package reference
 // float type check; and a slice's elements.
 
 import (
+	"slices"
+
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
 // normMoments is the mean of v and the mean of its squared deviations.
 func normMoments(v []float64) (mean, variance float64) {
 	n := float64(len(v))
-	mean = sumLanes(v) / n
-	variance = sumLanesOf(v, func(x float64) float64 {
+	mean = sumLanes(slices.Values(v)) / n
+	variance = sumLanesOf(slices.Values(v), func(x float64) float64 {
 		d := x - mean
 		return float64(d * d)
 	}) / n

@@ -71,40 +71,54 @@ func poolTypes(v int, dt tensor.DataType) bool {
 // windowPool pools every window of x: term maps each real element to what
 // is summed (x, or |x|^p), and done the sum and the window's output
 // position (one index per spatial axis) to the output.
-func windowPool[A float32 | float64](x *tensor.Tensor, axes []poolAxis, term func(A) A, done func(sum A, o []int) A) *tensor.Tensor {
-	v := computeElements[A](x)
+func windowPool[A float32 | float64](opt *ops.Options, op opRef, x *tensor.Tensor, axes []poolAxis, term func(A) A, done func(sum A, o []int) A) ([]tensor.Value, error) {
 	shape := x.Shape()
 	outShape := append([]int{}, shape[:2]...)
 	for _, g := range axes {
 		outShape = append(outShape, g.out)
 	}
-	inStrides := stridesOf(shape)
-	out := make([]A, numElements(outShape))
-	for flat := range out {
-		idx := unravel(flat, outShape)
-		o := idx[2:]
-		// sum over the taps of axis i and after, the innermost axis first,
-		// each sum from 0 in order; pos holds the element's index.
-		pos := append([]int{}, idx...)
-		var sum func(i int) A
-		sum = func(i int) A {
-			var s A
-			g := axes[i]
-			for t := range g.kernel {
-				c := o[i]*g.stride - g.padBegin + t*g.dilation
-				if c < 0 || c >= g.in {
-					continue // padding adds nothing
-				}
-				pos[i+2] = c
-				if i == len(axes)-1 {
-					s += term(v[ravel(pos, inStrides)])
-				} else {
-					s += sum(i + 1)
-				}
-			}
-			return s
-		}
-		out[flat] = done(sum(0), o)
+	y, err := newTensor(opt, op, x.DataType(), outShape)
+	if err != nil {
+		return nil, err
 	}
-	return computeTensor(x.DataType(), outShape, out)
+	inStrides := stridesOf(shape)
+	// sum over the taps of axis i and after of the window at output
+	// position o, the innermost axis first, each sum from 0 in order; pos
+	// holds the element's index. Padding adds nothing: only the real taps
+	// are visited.
+	work := cancelEvery // a look at the run before the first window
+	var o, pos []int
+	var sum func(i int) A
+	sum = func(i int) A {
+		var s A
+		g := axes[i]
+		lo, hi := windowTaps(g, o[i])
+		for t := lo; t < hi; t++ {
+			pos[i+2] = o[i]*g.stride - g.padBegin + t*g.dilation
+			if i == len(axes)-1 {
+				s += term(elementAs[A](x, ravel(pos, inStrides)))
+				work++
+			} else {
+				s += sum(i + 1)
+			}
+		}
+		return s
+	}
+	pos = make([]int, len(shape))
+	var stop error
+	forEachIndexWhile(outShape, func(flat int, idx []int) bool {
+		if work++; work >= cancelEvery {
+			if work, stop = 0, cancelled(opt, op); stop != nil {
+				return false
+			}
+		}
+		copy(pos, idx)
+		o = idx[2:]
+		setElementAs(y, flat, done(sum(0), o))
+		return true
+	})
+	if stop != nil {
+		return nil, stop
+	}
+	return values(y), nil
 }

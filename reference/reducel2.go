@@ -7,6 +7,7 @@
 package reference
 
 import (
+	"iter"
 	"math"
 )
 
@@ -15,7 +16,7 @@ func init() {
 		reduceL2[float32], reduceL2[float64], reduceL2[int8], reduceL2[uint8], reduceL2[int32], reduceL2[uint32], reduceL2[int64], reduceL2[uint64]})
 }
 
-func reduceL2[A computeNumber](v []A) A {
+func reduceL2[A computeNumber](v iter.Seq[A]) A {
 	s := sumLanesOf(v, func(x A) A { return A(x * x) })
 	return fromFloat64[A](math.Sqrt(float64(s)))
 }

@@ -7,6 +7,7 @@
 package reference
 
 import (
+	"iter"
 	"math"
 )
 
@@ -15,6 +16,6 @@ func init() {
 		reduceLogSum[float32], reduceLogSum[float64], reduceLogSum[int8], reduceLogSum[uint8], reduceLogSum[int32], reduceLogSum[uint32], reduceLogSum[int64], reduceLogSum[uint64]})
 }
 
-func reduceLogSum[A computeNumber](v []A) A {
+func reduceLogSum[A computeNumber](v iter.Seq[A]) A {
 	return fromFloat64[A](math.Log(float64(reduceSum(v))))
 }

@@ -9,6 +9,7 @@
 package reference
 
 import (
+	"iter"
 	"math"
 )
 
@@ -17,8 +18,8 @@ func init() {
 		reduceLogSumExp[float32], reduceLogSumExp[float64], reduceLogSumExp[int8], reduceLogSumExp[uint8], reduceLogSumExp[int32], reduceLogSumExp[uint32], reduceLogSumExp[int64], reduceLogSumExp[uint64]})
 }
 
-func reduceLogSumExp[A computeNumber](v []A) A {
-	if len(v) == 0 {
+func reduceLogSumExp[A computeNumber](v iter.Seq[A]) A {
+	if count(v) == 0 {
 		return fromFloat64[A](math.Inf(-1))
 	}
 	m := reduceMax(v)

@@ -9,6 +9,8 @@
 package reference
 
 import (
+	"iter"
+
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -17,9 +19,9 @@ func init() {
 		reduceMax[float32], reduceMax[float64], reduceMax[int8], reduceMax[uint8], reduceMax[int32], reduceMax[uint32], reduceMax[int64], reduceMax[uint64]})
 }
 
-func reduceMax[A computeNumber](v []A) A {
+func reduceMax[A computeNumber](v iter.Seq[A]) A {
 	m := lowestOf[A]()
-	for _, x := range v {
+	for x := range v {
 		if x != x {
 			return x
 		}

@@ -6,14 +6,17 @@
 
 package reference
 
+import "iter"
+
 func init() {
 	registerReduction("ReduceMean", []int{1, 11, 13, 18}, 18, sumTypes, reductionFuncs{
 		reduceMean[float32], reduceMean[float64], reduceMean[int8], reduceMean[uint8], reduceMean[int32], reduceMean[uint32], reduceMean[int64], reduceMean[uint64]})
 }
 
-func reduceMean[A computeNumber](v []A) A {
-	if len(v) == 0 && !isFloatType[A]() {
+func reduceMean[A computeNumber](v iter.Seq[A]) A {
+	n := count(v)
+	if n == 0 && !isFloatType[A]() {
 		return 0
 	}
-	return reduceSum(v) / A(len(v))
+	return reduceSum(v) / A(n)
 }

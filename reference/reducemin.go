@@ -7,14 +7,16 @@
 
 package reference
 
+import "iter"
+
 func init() {
 	registerReduction("ReduceMin", []int{1, 11, 12, 13, 18, 20}, 18, maxMinTypes, reductionFuncs{
 		reduceMin[float32], reduceMin[float64], reduceMin[int8], reduceMin[uint8], reduceMin[int32], reduceMin[uint32], reduceMin[int64], reduceMin[uint64]})
 }
 
-func reduceMin[A computeNumber](v []A) A {
+func reduceMin[A computeNumber](v iter.Seq[A]) A {
 	m := highestOf[A]()
-	for _, x := range v {
+	for x := range v {
 		if x != x {
 			return x
 		}

@@ -5,14 +5,16 @@
 
 package reference
 
+import "iter"
+
 func init() {
 	registerReduction("ReduceProd", []int{1, 11, 13, 18}, 18, sumTypes, reductionFuncs{
 		reduceProd[float32], reduceProd[float64], reduceProd[int8], reduceProd[uint8], reduceProd[int32], reduceProd[uint32], reduceProd[int64], reduceProd[uint64]})
 }
 
-func reduceProd[A computeNumber](v []A) A {
+func reduceProd[A computeNumber](v iter.Seq[A]) A {
 	var p A = 1
-	for _, x := range v {
+	for x := range v {
 		p *= x
 	}
 	return p

@@ -5,12 +5,14 @@
 
 package reference
 
+import "iter"
+
 func init() {
 	registerReduction("ReduceSum", []int{1, 11, 13}, 13, sumTypes, reductionFuncs{
 		reduceSum[float32], reduceSum[float64], reduceSum[int8], reduceSum[uint8], reduceSum[int32], reduceSum[uint32], reduceSum[int64], reduceSum[uint64]})
 }
 
 // reduceSum adds the elements in the order of every reduction (sumlanes.go).
-func reduceSum[A computeNumber](v []A) A {
+func reduceSum[A computeNumber](v iter.Seq[A]) A {
 	return sumLanes(v)
 }

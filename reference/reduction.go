@@ -12,7 +12,9 @@ package reference
 // sumlanes.go; a product multiplies them from 1, one after the other.
 
 import (
+	"context"
 	"encoding/binary"
+	"iter"
 	"math"
 
 	"github.com/x448/float16"
@@ -33,69 +35,82 @@ type computeNumber interface {
 // computeElements returns t's elements converted to the computing type A.
 func computeElements[A computeNumber](t *tensor.Tensor) []A {
 	out := make([]A, t.Len())
-	b := t.Bytes()
 	for i := range out {
-		switch t.DataType() {
-		case tensor.Float:
-			out[i] = A(math.Float32frombits(littleEndian.Uint32(b[4*i:])))
-		case tensor.Double:
-			out[i] = A(math.Float64frombits(littleEndian.Uint64(b[8*i:])))
-		case tensor.Float16:
-			out[i] = A(float16.Frombits(littleEndian.Uint16(b[2*i:])).Float32())
-		case tensor.BFloat16:
-			out[i] = A(math.Float32frombits(uint32(littleEndian.Uint16(b[2*i:])) << 16))
-		case tensor.Int8:
-			out[i] = A(int8(b[i]))
-		case tensor.Uint8, tensor.Bool:
-			out[i] = A(b[i])
-		case tensor.Int16:
-			out[i] = A(int16(littleEndian.Uint16(b[2*i:])))
-		case tensor.Uint16:
-			out[i] = A(littleEndian.Uint16(b[2*i:]))
-		case tensor.Int32:
-			out[i] = A(int32(littleEndian.Uint32(b[4*i:])))
-		case tensor.Uint32:
-			out[i] = A(littleEndian.Uint32(b[4*i:]))
-		case tensor.Int64:
-			out[i] = A(int64(littleEndian.Uint64(b[8*i:])))
-		case tensor.Uint64:
-			out[i] = A(littleEndian.Uint64(b[8*i:]))
-		}
+		out[i] = elementAs[A](t, i)
 	}
 	return out
+}
+
+// elementAs returns element i (flat, row-major) of t converted to the
+// computing type A.
+func elementAs[A computeNumber](t *tensor.Tensor, i int) A {
+	b := t.Bytes()
+	switch t.DataType() {
+	case tensor.Float:
+		return A(math.Float32frombits(littleEndian.Uint32(b[4*i:])))
+	case tensor.Double:
+		return A(math.Float64frombits(littleEndian.Uint64(b[8*i:])))
+	case tensor.Float16:
+		return A(float16.Frombits(littleEndian.Uint16(b[2*i:])).Float32())
+	case tensor.BFloat16:
+		return A(math.Float32frombits(uint32(littleEndian.Uint16(b[2*i:])) << 16))
+	case tensor.Int8:
+		return A(int8(b[i]))
+	case tensor.Uint8, tensor.Bool:
+		return A(b[i])
+	case tensor.Int16:
+		return A(int16(littleEndian.Uint16(b[2*i:])))
+	case tensor.Uint16:
+		return A(littleEndian.Uint16(b[2*i:]))
+	case tensor.Int32:
+		return A(int32(littleEndian.Uint32(b[4*i:])))
+	case tensor.Uint32:
+		return A(littleEndian.Uint32(b[4*i:]))
+	case tensor.Int64:
+		return A(int64(littleEndian.Uint64(b[8*i:])))
+	case tensor.Uint64:
+		return A(littleEndian.Uint64(b[8*i:]))
+	}
+	return 0
 }
 
 // computeTensor returns a tensor of type dt and shape holding v, each element
 // rounded to dt (float16 and bfloat16 to nearest even; bool is v != 0).
 func computeTensor[A computeNumber](dt tensor.DataType, shape []int, v []A) *tensor.Tensor {
 	t := tensor.MustNew(dt, shape...)
-	b := t.Bytes()
 	for i, x := range v {
-		switch dt {
-		case tensor.Float:
-			littleEndian.PutUint32(b[4*i:], math.Float32bits(float32(x)))
-		case tensor.Double:
-			littleEndian.PutUint64(b[8*i:], math.Float64bits(float64(x)))
-		case tensor.Float16:
-			littleEndian.PutUint16(b[2*i:], uint16(float16.Fromfloat32(float32(x))))
-		case tensor.BFloat16:
-			littleEndian.PutUint16(b[2*i:], uint16(tensor.BF16FromFloat32(float32(x))))
-		case tensor.Bool:
-			b[i] = 0
-			if x != 0 {
-				b[i] = 1
-			}
-		case tensor.Int8, tensor.Uint8:
-			b[i] = byte(x)
-		case tensor.Int16, tensor.Uint16:
-			littleEndian.PutUint16(b[2*i:], uint16(x))
-		case tensor.Int32, tensor.Uint32:
-			littleEndian.PutUint32(b[4*i:], uint32(x))
-		case tensor.Int64, tensor.Uint64:
-			littleEndian.PutUint64(b[8*i:], uint64(x))
-		}
+		setElementAs(t, i, x)
 	}
 	return t
+}
+
+// setElementAs sets element i of t to x, rounded to t's type as
+// computeTensor rounds it.
+func setElementAs[A computeNumber](t *tensor.Tensor, i int, x A) {
+	b := t.Bytes()
+	switch t.DataType() {
+	case tensor.Float:
+		littleEndian.PutUint32(b[4*i:], math.Float32bits(float32(x)))
+	case tensor.Double:
+		littleEndian.PutUint64(b[8*i:], math.Float64bits(float64(x)))
+	case tensor.Float16:
+		littleEndian.PutUint16(b[2*i:], uint16(float16.Fromfloat32(float32(x))))
+	case tensor.BFloat16:
+		littleEndian.PutUint16(b[2*i:], uint16(tensor.BF16FromFloat32(float32(x))))
+	case tensor.Bool:
+		b[i] = 0
+		if x != 0 {
+			b[i] = 1
+		}
+	case tensor.Int8, tensor.Uint8:
+		b[i] = byte(x)
+	case tensor.Int16, tensor.Uint16:
+		littleEndian.PutUint16(b[2*i:], uint16(x))
+	case tensor.Int32, tensor.Uint32:
+		littleEndian.PutUint32(b[4*i:], uint32(x))
+	case tensor.Int64, tensor.Uint64:
+		littleEndian.PutUint64(b[8*i:], uint64(x))
+	}
 }
 
 // computeTypeOf is the type the reductions compute elements of type dt in.
@@ -213,6 +228,108 @@ func reductionGroups(shape []int, reduced []bool) [][]int {
 	return groups
 }
 
+// A group is the input elements of one output of a reduction (or one
+// slice of the softmax family): the flat element numbers base +
+// ravel(idx, strides) for each multi-index idx of shape, in row-major
+// order, where shape is the input's with every axis not reduced set to 1.
+// Its elements are read when they are used, never gathered: a reduction
+// over a whole tensor takes no memory beyond its output.
+type group struct {
+	base           int
+	shape, strides []int
+	ctx            context.Context
+}
+
+// cancelEvery is how many elements a group or a kernel's loop visits
+// between two looks at the run's context.
+const cancelEvery = 1 << 16
+
+// len is the number of elements of g.
+func (g group) len() int { return numElements(g.shape) }
+
+// flats yields the position k in g and the flat element number of each of
+// g's elements; it stops early when the run is cancelled, and the kernel
+// that reads g returns the cancellation instead of its result.
+func (g group) flats() iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		if g.len() == 0 {
+			return
+		}
+		// idx walks g.shape in row-major order, flat = base + ravel(idx,
+		// strides) following it.
+		idx := make([]int, len(g.shape))
+		flat := g.base
+		for k := 0; ; k++ {
+			if k%cancelEvery == cancelEvery-1 && g.ctx != nil && g.ctx.Err() != nil {
+				return
+			}
+			if !yield(k, flat) {
+				return
+			}
+			i := len(g.shape) - 1
+			for ; i >= 0; i-- {
+				if idx[i]++; idx[i] < g.shape[i] {
+					flat += g.strides[i]
+					break
+				}
+				flat -= (g.shape[i] - 1) * g.strides[i]
+				idx[i] = 0
+			}
+			if i < 0 {
+				return
+			}
+		}
+	}
+}
+
+// groupValues yields the elements of g in x, in the computing type A.
+func groupValues[A computeNumber](x *tensor.Tensor, g group) iter.Seq[A] {
+	return func(yield func(A) bool) {
+		for _, i := range g.flats() {
+			if !yield(elementAs[A](x, i)) {
+				return
+			}
+		}
+	}
+}
+
+// forEachGroup calls f with each output element o of a reduction of shape
+// over the axes marked in reduced (in row-major order of the output with
+// the reduced axes kept as 1) and its group, and returns the run's
+// cancellation if it comes.
+func forEachGroup(opt *ops.Options, op opRef, shape []int, reduced []bool, f func(o int, g group)) error {
+	outShape := make([]int, len(shape))
+	sub := make([]int, len(shape))
+	for i, d := range shape {
+		outShape[i], sub[i] = d, 1
+		if reduced[i] {
+			outShape[i], sub[i] = 1, d
+		}
+	}
+	strides := stridesOf(shape)
+	g := group{shape: sub, strides: strides, ctx: opt.Context()}
+	work := cancelEvery // a look at the run before the first group
+	forEachIndexWhile(outShape, func(o int, idx []int) bool {
+		if work += g.len() + 1; work >= cancelEvery {
+			if work = 0; g.ctx.Err() != nil {
+				return false
+			}
+		}
+		g.base = ravel(idx, strides)
+		f(o, g)
+		return true
+	})
+	return cancelled(opt, op)
+}
+
+// axisMarked returns the reduced marks of the slices along axis of a
+// tensor of the given rank.
+func axisMarked(rank, axis int) []bool {
+	reduced := make([]bool, rank)
+	reduced[axis] = true
+	return reduced
+}
+
 // axisSlices returns the flat indices of every slice of shape along axis:
 // for each index of the other axes, in row-major order, the elements at
 // 0, 1, ... along axis.
@@ -226,14 +343,14 @@ func axisSlices(shape []int, axis int) [][]int {
 // type: it returns the result of the elements of one output, given in
 // row-major order.
 type reductionFuncs struct {
-	f32 func([]float32) float32
-	f64 func([]float64) float64
-	i8  func([]int8) int8
-	u8  func([]uint8) uint8
-	i32 func([]int32) int32
-	u32 func([]uint32) uint32
-	i64 func([]int64) int64
-	u64 func([]uint64) uint64
+	f32 func(iter.Seq[float32]) float32
+	f64 func(iter.Seq[float64]) float64
+	i8  func(iter.Seq[int8]) int8
+	u8  func(iter.Seq[uint8]) uint8
+	i32 func(iter.Seq[int32]) int32
+	u32 func(iter.Seq[uint32]) uint32
+	i64 func(iter.Seq[int64]) int64
+	u64 func(iter.Seq[uint64]) uint64
 }
 
 // sumTypes are the types of every Reduce* operator but ReduceMax and
@@ -324,42 +441,40 @@ func registerReduction(name string, versions []int, axesInput int, types func(in
 		if err := cancelled(opt, op); err != nil {
 			return nil, err
 		}
-		groups := reductionGroups(x.Shape(), reduced)
-		var y *tensor.Tensor
+		y, err := newTensor(opt, op, x.DataType(), outShape)
+		if err != nil {
+			return nil, err
+		}
 		switch computeTypeOf(x.DataType()) {
 		case tensor.Float:
-			y = reduceGroups(x, groups, outShape, f.f32)
+			err = reduceGroups(opt, op, x, y, reduced, f.f32)
 		case tensor.Double:
-			y = reduceGroups(x, groups, outShape, f.f64)
+			err = reduceGroups(opt, op, x, y, reduced, f.f64)
 		case tensor.Int8:
-			y = reduceGroups(x, groups, outShape, f.i8)
+			err = reduceGroups(opt, op, x, y, reduced, f.i8)
 		case tensor.Uint8:
-			y = reduceGroups(x, groups, outShape, f.u8)
+			err = reduceGroups(opt, op, x, y, reduced, f.u8)
 		case tensor.Int32:
-			y = reduceGroups(x, groups, outShape, f.i32)
+			err = reduceGroups(opt, op, x, y, reduced, f.i32)
 		case tensor.Uint32:
-			y = reduceGroups(x, groups, outShape, f.u32)
+			err = reduceGroups(opt, op, x, y, reduced, f.u32)
 		case tensor.Int64:
-			y = reduceGroups(x, groups, outShape, f.i64)
+			err = reduceGroups(opt, op, x, y, reduced, f.i64)
 		case tensor.Uint64:
-			y = reduceGroups(x, groups, outShape, f.u64)
+			err = reduceGroups(opt, op, x, y, reduced, f.u64)
+		}
+		if err != nil {
+			return nil, err
 		}
 		return []tensor.Value{y}, nil
 	})
 }
 
-// reduceGroups applies f to the elements of each group of x.
-func reduceGroups[A computeNumber](x *tensor.Tensor, groups [][]int, outShape []int, f func([]A) A) *tensor.Tensor {
-	v := computeElements[A](x)
-	out := make([]A, len(groups))
-	for o, g := range groups {
-		vals := make([]A, len(g))
-		for j, i := range g {
-			vals[j] = v[i]
-		}
-		out[o] = f(vals)
-	}
-	return computeTensor(x.DataType(), outShape, out)
+// reduceGroups sets each element of y to f of the elements of its group of x.
+func reduceGroups[A computeNumber](opt *ops.Options, op opRef, x, y *tensor.Tensor, reduced []bool, f func(iter.Seq[A]) A) error {
+	return forEachGroup(opt, op, x.Shape(), reduced, func(o int, g group) {
+		setElementAs(y, o, f(groupValues[A](x, g)))
+	})
 }
 
 // axisOf reads the attribute axis of node n (default def) and returns it

@@ -19,7 +19,12 @@
 // for Resize, the weighted sum the specification defines. Outputs are fresh
 // tensors, never views of the inputs, checked against the size limit
 // (Options.TensorLimit and Options.Charge) before they are made; kernels
-// never take storage from a run's allocator (a graph.Pool).
+// never take storage from a run's allocator (a graph.Pool). What a kernel
+// holds besides (float64 copies, sums, a gathered slice) is charged the
+// same way first (chargeScratch); reductions and the softmax family read
+// their inputs in place and hold nothing but their output. Loops look at
+// the run's context every cancelEvery steps or so (poll, forEachGroup), so
+// that a cancelled kernel stops within milliseconds.
 //
 // # The two engines
 //

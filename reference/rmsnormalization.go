@@ -18,6 +18,7 @@ package reference
 
 import (
 	"math"
+	"slices"
 
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -59,13 +60,16 @@ func rmsNormalization(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tenso
 	if err := cancelled(opt, op); err != nil {
 		return nil, err
 	}
+	if err := chargeScratch(opt, op, "float64 copies of the inputs, the results and the output", inputElements(in)+2*x.Len(), 8); err != nil {
+		return nil, err
+	}
 	xv := computeElements[float64](x)
 	sv := computeElements[float64](scale)
 	cols := numElements(normShape)
 	y := make([]float64, len(xv))
 	for row := range numElements(x.Shape()[:axis]) {
 		v := xv[row*cols : (row+1)*cols]
-		meanSquare := sumLanesOf(v, func(x float64) float64 { return float64(x * x) }) / float64(cols)
+		meanSquare := sumLanesOf(slices.Values(v), func(x float64) float64 { return float64(x * x) }) / float64(cols)
 		inv := 1 / math.Sqrt(meanSquare+float64(eps32))
 		idx := make([]int, len(normShape))
 		for j := range cols {

@@ -13,24 +13,20 @@
 
 package reference
 
-import "math"
+import (
+	"iter"
+	"math"
+)
 
 func init() { registerSoftmaxFamily("Softmax", softmax[float32], softmax[float64]) }
 
-func softmax[A float32 | float64](v []A, sonnx bool) []A {
+func softmax[A float32 | float64](v iter.Seq[A], sonnx bool) func(int, A) A {
 	m := sliceMax(v)
-	e := make([]A, len(v))
 	if sonnx && math.IsInf(float64(m), -1) {
-		return e // softmax.md: "0, if X[i] = -inf" and no NaN or +inf
+		return func(int, A) A { return 0 } // softmax.md: "0, if X[i] = -inf" and no NaN or +inf
 	}
-	for i, x := range v {
-		e[i] = softmaxExp(x-m, sonnx)
-	}
-	s := sumLanes(e)
-	for i := range e {
-		e[i] /= s
-	}
-	return e
+	s := sumLanesOf(v, func(x A) A { return softmaxExp(x-m, sonnx) })
+	return func(_ int, x A) A { return softmaxExp(x-m, sonnx) / s }
 }
 
 // softmaxExp is the exponential of the softmax family: exp32 for float32,

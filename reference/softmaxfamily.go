@@ -11,13 +11,16 @@ package reference
 // [C1] axis >= 0 ([R1], transient); axis [C2] axis < r.
 
 import (
+	"iter"
+
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
 // registerSoftmaxFamily registers an operator of the family: f32 and f64
-// map one slice to its result.
-func registerSoftmaxFamily(name string, f32 func([]float32, bool) []float32, f64 func([]float64, bool) []float64) {
+// read one slice (more than once if they need) and return the function
+// that maps its k-th element x to the output's.
+func registerSoftmaxFamily(name string, f32 sliceMap[float32], f64 sliceMap[float64]) {
 	register(name, []int{1, 11, 13}, func(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
 		op := opOf(n)
 		x, err := requiredInput(op, in, 0, "input")
@@ -53,50 +56,71 @@ func registerSoftmaxFamily(name string, f32 func([]float32, bool) []float32, f64
 			}
 			return nil, err
 		}
-		if err := checkSize(opt, op, x.DataType(), x.Shape()); err != nil {
+		y, err := newTensor(opt, op, x.DataType(), x.Shape())
+		if err != nil {
 			return nil, err
 		}
-		if err := cancelled(opt, op); err != nil {
-			return nil, err
-		}
-		var slices [][]int
-		if n.Version >= 13 {
-			slices = axisSlices(x.Shape(), axis)
-		} else {
-			rows, cols := numElements(x.Shape()[:axis]), numElements(x.Shape()[axis:])
-			for r := range rows {
-				row := make([]int, cols)
-				for c := range row {
-					row[c] = r*cols + c
-				}
-				slices = append(slices, row)
+		// The slices: along axis from 13, rows of everything from axis on before.
+		reduced := axisMarked(x.Rank(), axis)
+		if n.Version < 13 {
+			for i := axis; i < x.Rank(); i++ {
+				reduced[i] = true
 			}
 		}
 		if x.DataType() == tensor.Double {
-			return []tensor.Value{mapSlices(x, slices, func(v []float64) []float64 { return f64(v, profile) })}, nil
+			err = mapSlices(opt, op, x, y, reduced, func(v iter.Seq[float64]) func(int, float64) float64 { return f64(v, profile) })
+		} else {
+			err = mapSlices(opt, op, x, y, reduced, func(v iter.Seq[float32]) func(int, float32) float32 { return f32(v, profile) })
 		}
-		return []tensor.Value{mapSlices(x, slices, func(v []float32) []float32 { return f32(v, profile) })}, nil
+		if err != nil {
+			return nil, err
+		}
+		return values(y), nil
 	})
 }
 
-// mapSlices returns x with each slice replaced by f of it.
-func mapSlices[A computeNumber](x *tensor.Tensor, slices [][]int, f func([]A) []A) *tensor.Tensor {
-	v := computeElements[A](x)
-	out := make([]A, len(v))
-	for _, s := range slices {
-		vals := make([]A, len(s))
-		for j, i := range s {
-			vals[j] = v[i]
+// A sliceMap reads the elements of one slice and returns the function that
+// maps its k-th element x to the output's; sonnx is set under the profile.
+type sliceMap[A float32 | float64] func(v iter.Seq[A], sonnx bool) func(k int, x A) A
+
+// mapSlices sets the elements of each slice of y (the groups that reduced
+// marks) to f of the same slice of x, element by element.
+func mapSlices[A computeNumber](opt *ops.Options, op opRef, x, y *tensor.Tensor, reduced []bool, f func(iter.Seq[A]) func(int, A) A) error {
+	return forEachGroup(opt, op, x.Shape(), reduced, func(_ int, g group) {
+		m := f(groupValues[A](x, g))
+		for k, i := range g.flats() {
+			setElementAs(y, i, m(k, elementAs[A](x, i)))
 		}
-		for j, y := range f(vals) {
-			out[s[j]] = y
+	})
+}
+
+// mapGathered is mapSlices for an f that needs a slice's elements at once:
+// each slice is gathered in turn into one buffer, and f writes its result
+// into another, both charged before the first.
+func mapGathered[A computeNumber](opt *ops.Options, op opRef, x, y *tensor.Tensor, reduced []bool, f func(v, out []A)) error {
+	n := 1
+	for i, d := range x.Shape() {
+		if reduced[i] {
+			n *= d
 		}
 	}
-	return computeTensor(x.DataType(), x.Shape(), out)
+	if err := chargeScratch(opt, op, "the gathered slice, its result and positions", n, 2*computeTypeOf(x.DataType()).Size()+8); err != nil {
+		return err
+	}
+	vals, out, flats := make([]A, n), make([]A, n), make([]int, n)
+	return forEachGroup(opt, op, x.Shape(), reduced, func(_ int, g group) {
+		for k, i := range g.flats() {
+			vals[k], flats[k] = elementAs[A](x, i), i
+		}
+		f(vals, out)
+		for k, v := range out {
+			setElementAs(y, flats[k], v)
+		}
+	})
 }
 
 // sliceMax is the largest element of a slice (the first NaN if any: a NaN
 // propagates, as numpy's max does).
-func sliceMax[A computeNumber](v []A) A {
+func sliceMax[A computeNumber](v iter.Seq[A]) A {
 	return reduceMax(v)
 }

@@ -1,5 +1,7 @@
 package reference
 
+import "iter"
+
 // sumLanes is the one order in which every reduction adds its terms: the
 // Reduce* sums (ReduceSum, ReduceMean, ReduceSumSquare, ReduceL1,
 // ReduceL2, ReduceLogSum, ReduceLogSumExp), GlobalAveragePool and
@@ -19,16 +21,18 @@ package reference
 // fill the lanes past a row's end with +0.
 //
 // Integer sums wrap, so their order does not change them.
-func sumLanes[A computeNumber](v []A) A {
+func sumLanes[A computeNumber](v iter.Seq[A]) A {
 	return sumLanesOf(v, func(x A) A { return x })
 }
 
 // sumLanesOf is sumLanes of term(x) for the elements x of v, each term
 // rounded to A before it is added.
-func sumLanesOf[A computeNumber](v []A, term func(A) A) A {
+func sumLanesOf[A computeNumber](v iter.Seq[A], term func(A) A) A {
 	var p [16]A
-	for k, x := range v {
+	k := 0
+	for x := range v {
 		p[k%16] += term(x)
+		k++
 	}
 	for half := 8; half >= 1; half /= 2 {
 		for j := range half {
@@ -36,4 +40,13 @@ func sumLanesOf[A computeNumber](v []A, term func(A) A) A {
 		}
 	}
 	return p[0]
+}
+
+// count is the number of elements of v.
+func count[A any](v iter.Seq[A]) int {
+	n := 0
+	for range v {
+		n++
+	}
+	return n
 }

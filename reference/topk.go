@@ -100,29 +100,34 @@ func init() {
 		}
 		switch computeTypeOf(x.DataType()) {
 		case tensor.Float:
-			return topK[float32](x, axis, int(k), largest == 1), nil
+			return topK[float32](opt, op, x, axis, int(k), largest == 1)
 		case tensor.Double:
-			return topK[float64](x, axis, int(k), largest == 1), nil
+			return topK[float64](opt, op, x, axis, int(k), largest == 1)
 		case tensor.Int8:
-			return topK[int8](x, axis, int(k), largest == 1), nil
+			return topK[int8](opt, op, x, axis, int(k), largest == 1)
 		case tensor.Uint8:
-			return topK[uint8](x, axis, int(k), largest == 1), nil
+			return topK[uint8](opt, op, x, axis, int(k), largest == 1)
 		case tensor.Int16:
-			return topK[int16](x, axis, int(k), largest == 1), nil
+			return topK[int16](opt, op, x, axis, int(k), largest == 1)
 		case tensor.Uint16:
-			return topK[uint16](x, axis, int(k), largest == 1), nil
+			return topK[uint16](opt, op, x, axis, int(k), largest == 1)
 		case tensor.Int32:
-			return topK[int32](x, axis, int(k), largest == 1), nil
+			return topK[int32](opt, op, x, axis, int(k), largest == 1)
 		case tensor.Uint32:
-			return topK[uint32](x, axis, int(k), largest == 1), nil
+			return topK[uint32](opt, op, x, axis, int(k), largest == 1)
 		case tensor.Int64:
-			return topK[int64](x, axis, int(k), largest == 1), nil
+			return topK[int64](opt, op, x, axis, int(k), largest == 1)
 		}
-		return topK[uint64](x, axis, int(k), largest == 1), nil
+		return topK[uint64](opt, op, x, axis, int(k), largest == 1)
 	})
 }
 
-func topK[A computeNumber](x *tensor.Tensor, axis, k int, largest bool) []tensor.Value {
+func topK[A computeNumber](opt *ops.Options, op opRef, x *tensor.Tensor, axis, k int, largest bool) ([]tensor.Value, error) {
+	n := numElements(x.Shape()) / max(x.Shape()[axis], 1) * k // output elements
+	if err := chargeScratch(opt, op, "a copy of X, the outputs and the order of a slice", x.Len()+4*n+x.Shape()[axis], 8); err != nil {
+		return nil, err
+	}
+	stop := newPoll(opt, op)
 	v := computeElements[A](x)
 	shape := append([]int{}, x.Shape()...)
 	shape[axis] = k
@@ -130,6 +135,9 @@ func topK[A computeNumber](x *tensor.Tensor, axis, k int, largest bool) []tensor
 	indices := make([]int64, numElements(shape))
 	outSlices := axisSlices(shape, axis)
 	for s, slice := range axisSlices(x.Shape(), axis) {
+		if stop.stop(len(slice) * 8) {
+			return nil, stop.err
+		}
 		// The positions along the axis, the first in the output first.
 		order := make([]int, len(slice))
 		for i := range order {
@@ -147,5 +155,5 @@ func topK[A computeNumber](x *tensor.Tensor, axis, k int, largest bool) []tensor
 			indices[outSlices[s][r]] = int64(order[r])
 		}
 	}
-	return []tensor.Value{computeTensor(x.DataType(), shape, values), computeTensor(tensor.Int64, shape, indices)}
+	return []tensor.Value{computeTensor(x.DataType(), shape, values), computeTensor(tensor.Int64, shape, indices)}, nil
 }
