@@ -49,9 +49,9 @@ func AveragePool(x *tensor.Tensor, o AveragePoolOptions, opts ...Option) (*tenso
 	if err != nil {
 		return nil, err
 	}
-	a := poolAttrs{kernel: o.KernelShape, strides: o.Strides, pads: o.Pads, dilations: o.Dilations,
-		autoPad: o.AutoPad, ceilMode: o.CeilMode}
-	return averagePool(opt, op, x, a, windowPool{includePad: o.CountIncludePad})
+	a := poolAttrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads, Dilations: o.Dilations,
+		AutoPad: o.AutoPad, CeilMode: o.CeilMode}
+	return averagePool(opt, op, x, a, windowPool{IncludePad: o.CountIncludePad})
 }
 
 func averagePoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
@@ -74,7 +74,7 @@ func averagePoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, 
 	if include != 0 && include != 1 {
 		return nil, op.errorf("count_include_pad", "count_include_pad is %d, expected 0 or 1", include)
 	}
-	y, err := averagePool(opt, op, x, a, windowPool{includePad: include == 1})
+	y, err := averagePool(opt, op, x, a, windowPool{IncludePad: include == 1})
 	if err != nil {
 		return nil, err
 	}

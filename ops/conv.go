@@ -63,8 +63,8 @@ func Conv(x, w, b *tensor.Tensor, o ConvOptions, opts ...Option) (*tensor.Tensor
 	if x == nil || w == nil {
 		return nil, op.errorf("input", "X and W are required")
 	}
-	a := convAttrs{poolAttrs: poolAttrs{kernel: o.KernelShape, strides: o.Strides, pads: o.Pads,
-		dilations: o.Dilations, autoPad: o.AutoPad}, group: max(o.Group, 1)}
+	a := convAttrs{poolAttrs: poolAttrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads,
+		Dilations: o.Dilations, AutoPad: o.AutoPad}, group: max(o.Group, 1)}
 	if o.Group < 0 {
 		return nil, op.errorf("group", "group is %d, expected at least 1", o.Group)
 	}
@@ -99,8 +99,8 @@ func convNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 // w under o, without computing it.
 func ConvShape(x, w []int, o ConvOptions) ([]int, error) {
 	op := opRef{"Conv", 22}
-	a := convAttrs{poolAttrs: poolAttrs{kernel: o.KernelShape, strides: o.Strides, pads: o.Pads,
-		dilations: o.Dilations, autoPad: o.AutoPad}, group: max(o.Group, 1)}
+	a := convAttrs{poolAttrs: poolAttrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads,
+		Dilations: o.Dilations, AutoPad: o.AutoPad}, group: max(o.Group, 1)}
 	a, err := convWeight(op, x, w, a, false)
 	if err != nil {
 		return nil, err

@@ -32,13 +32,13 @@ func readConvAttrs(n *Node, withAutoPad bool) (convAttrs, error) {
 	for _, f := range []struct {
 		name string
 		dst  *[]int
-	}{{"kernel_shape", &a.kernel}, {"strides", &a.strides}, {"pads", &a.pads}, {"dilations", &a.dilations}} {
+	}{{"kernel_shape", &a.Kernel}, {"strides", &a.Strides}, {"pads", &a.Pads}, {"dilations", &a.Dilations}} {
 		if *f.dst, _, err = n.intsAttr(f.name, f.name); err != nil {
 			return a, err
 		}
 	}
 	if withAutoPad {
-		if a.autoPad, err = n.Str("auto_pad", autoPadNotSet); err != nil {
+		if a.AutoPad, err = n.Str("auto_pad", autoPadNotSet); err != nil {
 			return a, err
 		}
 	}
@@ -78,17 +78,17 @@ func convWeight(op opRef, xs, ws []int, a convAttrs, transposed bool) (convAttrs
 			return a, op.errorf("group", "W's %d output channels do not divide into %d groups", ws[0], a.group)
 		}
 	}
-	if a.kernel == nil {
-		a.kernel = append([]int(nil), ws[2:]...)
-		for i, k := range a.kernel {
+	if a.Kernel == nil {
+		a.Kernel = append([]int(nil), ws[2:]...)
+		for i, k := range a.Kernel {
 			if k < 1 {
 				return a, op.errorf("kernel_shape", "W's spatial dim %d is %d: a kernel needs at least one tap", i+2, k)
 			}
 		}
-	} else if len(a.kernel) == len(ws)-2 {
-		for i, k := range a.kernel {
+	} else if len(a.Kernel) == len(ws)-2 {
+		for i, k := range a.Kernel {
 			if k != ws[i+2] {
-				return a, op.errorf("kernel_shape", "kernel_shape %v differs from W's spatial shape %v", a.kernel, ws[2:])
+				return a, op.errorf("kernel_shape", "kernel_shape %v differs from W's spatial shape %v", a.Kernel, ws[2:])
 			}
 		}
 	}
@@ -125,7 +125,7 @@ func convOutputShape(op opRef, xs []int, m int, a convAttrs) ([]int, []poolAxis,
 	}
 	out := []int{xs[0], m}
 	for _, ax := range axes {
-		out = append(out, ax.out)
+		out = append(out, ax.Out)
 	}
 	return out, axes, nil
 }
@@ -135,16 +135,16 @@ func convShape(n, c, m, group int, axes []poolAxis, transposed bool) conv.Shape 
 	s := conv.Shape{N: n, C: c, M: m, Group: group}
 	for _, ax := range axes {
 		if transposed {
-			s.Image = append(s.Image, ax.out)
-			s.Grid = append(s.Grid, ax.in)
+			s.Image = append(s.Image, ax.Out)
+			s.Grid = append(s.Grid, ax.In)
 		} else {
-			s.Image = append(s.Image, ax.in)
-			s.Grid = append(s.Grid, ax.out)
+			s.Image = append(s.Image, ax.In)
+			s.Grid = append(s.Grid, ax.Out)
 		}
-		s.Kernel = append(s.Kernel, ax.kernel)
-		s.Stride = append(s.Stride, ax.stride)
-		s.Dilation = append(s.Dilation, ax.dilation)
-		s.Pad = append(s.Pad, ax.padBegin)
+		s.Kernel = append(s.Kernel, ax.Kernel)
+		s.Stride = append(s.Stride, ax.Stride)
+		s.Dilation = append(s.Dilation, ax.Dilation)
+		s.Pad = append(s.Pad, ax.PadBegin)
 	}
 	return s
 }

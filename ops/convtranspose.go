@@ -158,40 +158,40 @@ func convTransposeGeometry(op opRef, xs, ws []int, a convAttrs) ([]int, []poolAx
 	shape := []int{xs[0], m}
 	axes := make([]poolAxis, spatial)
 	for i := range axes {
-		ax := poolAxis{in: xs[i+2], kernel: a.kernel[i], stride: a.strides[i], dilation: a.dilations[i]}
-		full := int64(ax.stride)*int64(ax.in-1) + int64(a.outputPadding[i]) + dilatedKernel(ax.kernel, ax.dilation)
+		ax := poolAxis{In: xs[i+2], Kernel: a.Kernel[i], Stride: a.Strides[i], Dilation: a.Dilations[i]}
+		full := int64(ax.Stride)*int64(ax.In-1) + int64(a.outputPadding[i]) + dilatedKernel(ax.Kernel, ax.Dilation)
 		var out int64
 		split := func() {
 			total := max(0, full-out)
 			half := total / 2
-			if a.autoPad == autoPadSameUpper {
-				ax.padBegin = int(half)
+			if a.AutoPad == autoPadSameUpper {
+				ax.PadBegin = int(half)
 			} else {
-				ax.padBegin = int(total - half)
+				ax.PadBegin = int(total - half)
 			}
 		}
 		switch {
 		case os != nil:
 			out = int64(os[i])
 			split()
-		case a.autoPad == autoPadSameUpper || a.autoPad == autoPadSameLower:
-			out = int64(ax.in) * int64(ax.stride)
+		case a.AutoPad == autoPadSameUpper || a.AutoPad == autoPadSameLower:
+			out = int64(ax.In) * int64(ax.Stride)
 			split()
-		case a.autoPad == autoPadValid:
+		case a.AutoPad == autoPadValid:
 			out = full
 		default:
-			ax.padBegin = a.pads[i]
-			out = full - int64(a.pads[i]) - int64(a.pads[i+spatial])
+			ax.PadBegin = a.Pads[i]
+			out = full - int64(a.Pads[i]) - int64(a.Pads[i+spatial])
 		}
 		if out < 0 {
-			return nil, nil, op.errorf("pads", "axis %d: the output length %d is negative (pads %v)", i+2, out, a.pads)
+			return nil, nil, op.errorf("pads", "axis %d: the output length %d is negative (pads %v)", i+2, out, a.Pads)
 		}
 		if int64(int(out)) != out || out > maxPoolAttr {
 			return nil, nil, op.errorf("size", "axis %d: output length %d is too large", i+2, out)
 		}
-		ax.out = int(out)
+		ax.Out = int(out)
 		axes[i] = ax
-		shape = append(shape, ax.out)
+		shape = append(shape, ax.Out)
 	}
 	return shape, axes, nil
 }

@@ -87,7 +87,7 @@ func deformConvNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, e
 	if err != nil {
 		return nil, err
 	}
-	kprod := axes[0].kernel * axes[1].kernel
+	kprod := axes[0].Kernel * axes[1].Kernel
 	want := []int{shape[0], og * kprod * 2, shape[2], shape[3]}
 	if !slices.Equal(offset.Shape(), want) {
 		return nil, op.errorf("offset", "offset has shape %v, expected %v", offset.Shape(), want)

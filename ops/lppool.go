@@ -42,7 +42,7 @@ func lpPoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	if err != nil {
 		return nil, err
 	}
-	y, err := averagePool(opt, n.op(), x, a, windowPool{lp: true, p: p})
+	y, err := averagePool(opt, n.op(), x, a, windowPool{Lp: true, P: p})
 	if err != nil {
 		return nil, err
 	}

@@ -360,7 +360,7 @@ func naiveMaxPool(x []float64, shape []int, a poolAttrs, axes []poolAxis, colMaj
 	}
 	outSpatial := make([]int, r)
 	for k, ax := range axes {
-		outSpatial[k] = ax.out
+		outSpatial[k] = ax.Out
 	}
 	var y []float64
 	var ind []int64
@@ -384,17 +384,17 @@ func naiveMaxPool(x []float64, shape []int, a poolAttrs, axes []poolAxis, colMaj
 	for p := 0; p < shape[0]*shape[1]; p++ {
 		forEach(outSpatial, func(o []int) {
 			best, at := 0.0, -1
-			forEach(a.kernel, func(j []int) {
+			forEach(a.Kernel, func(j []int) {
 				pos := 0
 				colPos, colStride := 0, 1
 				for k, ax := range axes {
-					c := o[k]*ax.stride - ax.padBegin + j[k]*ax.dilation
-					if c < 0 || c >= ax.in {
+					c := o[k]*ax.Stride - ax.PadBegin + j[k]*ax.Dilation
+					if c < 0 || c >= ax.In {
 						return
 					}
 					pos += c * inStrides[k]
 					colPos += c * colStride
-					colStride *= ax.in
+					colStride *= ax.In
 				}
 				v := x[p*planeIn+pos]
 				if at >= 0 && best != best {
@@ -456,7 +456,7 @@ func TestMaxPoolRandom(t *testing.T) {
 			}
 		}
 		op := opRef{"MaxPool", 22}
-		a, err := checkPoolAttrs(op, r, poolAttrs{kernel: o.KernelShape, strides: o.Strides, pads: o.Pads, dilations: o.Dilations, autoPad: o.AutoPad, ceilMode: o.CeilMode})
+		a, err := checkPoolAttrs(op, r, poolAttrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads, Dilations: o.Dilations, AutoPad: o.AutoPad, CeilMode: o.CeilMode})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -560,16 +560,16 @@ func poolRandomBits(rng *rand.Rand, n int) []uint32 {
 func poolRandomGeometry(rng *rand.Rand, maxDim int) (dims []int, a poolAttrs, axes []poolAxis, w *poolWindows) {
 	autoPads := []string{"NOTSET", "NOTSET", "NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"}
 	r := 1 + rng.IntN(2)
-	a = poolAttrs{autoPad: autoPads[rng.IntN(len(autoPads))], ceilMode: rng.IntN(2) == 1}
+	a = poolAttrs{AutoPad: autoPads[rng.IntN(len(autoPads))], CeilMode: rng.IntN(2) == 1}
 	for range r {
 		dims = append(dims, rng.IntN(maxDim+1))
-		a.kernel = append(a.kernel, []int{1, 2, 2, 3, 3, 3, 4, 5}[rng.IntN(8)])
-		a.strides = append(a.strides, 1+rng.IntN(3))
-		a.dilations = append(a.dilations, []int{1, 1, 1, 2, 3}[rng.IntN(5)])
+		a.Kernel = append(a.Kernel, []int{1, 2, 2, 3, 3, 3, 4, 5}[rng.IntN(8)])
+		a.Strides = append(a.Strides, 1+rng.IntN(3))
+		a.Dilations = append(a.Dilations, []int{1, 1, 1, 2, 3}[rng.IntN(5)])
 	}
-	if a.autoPad == "NOTSET" {
+	if a.AutoPad == "NOTSET" {
 		for range 2 * r {
-			a.pads = append(a.pads, rng.IntN(4))
+			a.Pads = append(a.Pads, rng.IntN(4))
 		}
 	}
 	op := opRef{"MaxPool", 22}
@@ -606,26 +606,26 @@ func TestMaxPoolRankPlan(t *testing.T) {
 			switch {
 			case run.taps == 0:
 				seen["empty columns"]++
-			case run.taps <= 3 && plan.w.dilation[1] == 1:
+			case run.taps <= 3 && plan.w.Dilation[1] == 1:
 				seen[fmt.Sprintf("row of %d", run.taps)]++
 			default:
 				seen["row of n"]++
 			}
 		}
-		for _, n := range plan.w.count[0] {
+		for _, n := range plan.w.Count[0] {
 			seen[fmt.Sprintf("column of %d", min(n, 4))]++
 		}
-		bits := poolRandomBits(rng, w.inPlane)
+		bits := poolRandomBits(rng, w.InPlane)
 		shape := append([]int{1, 1}, dims...)
 		for _, x := range poolTypedBits(bits, shape) {
-			ranks := planeRanks(nil, x, 0, w.inPlane)
+			ranks := planeRanks(nil, x, 0, w.InPlane)
 			keys := slices.Clone(ranks)
 			for i := range keys {
 				keys[i] &^= math.MaxUint32
 			}
-			want := make([]int64, w.outPlane)
+			want := make([]int64, w.OutPlane)
 			argMaxPlane(keys, w, want, 7, nil)
-			got := make([]int64, w.outPlane)
+			got := make([]int64, w.OutPlane)
 			plan.maxima(ranks, got, 7, &rowMax, nil)
 			if !slices.Equal(got, want) {
 				t.Fatalf("iter %d, %v, dims %v, windows %+v:\n got %v\nwant %v", iter, x.DataType(), dims, *w, got, want)
@@ -635,7 +635,7 @@ func TestMaxPoolRankPlan(t *testing.T) {
 			if strconv.IntSize == 64 {
 				huge := *w
 				big := int64(1)<<32 + 1
-				huge.inPlane = int(big)
+				huge.InPlane = int(big)
 				argMaxRanks(ranks, &huge, got, 7, nil)
 				if !slices.Equal(got, want) {
 					t.Fatalf("iter %d, %v, dims %v: the walk over keys gives %v, want %v", iter, x.DataType(), dims, got, want)
@@ -685,9 +685,9 @@ func TestMaxPoolRandomLarge(t *testing.T) {
 			continue
 		}
 		shape := append([]int{1 + rng.IntN(2), 1 + rng.IntN(2)}, dims...)
-		bits := poolRandomBits(rng, shape[0]*shape[1]*w.inPlane)
-		o := MaxPoolOptions{KernelShape: a.kernel, Strides: a.strides, Dilations: a.dilations, Pads: a.pads,
-			AutoPad: a.autoPad, CeilMode: a.ceilMode, StorageOrder: rng.IntN(2)}
+		bits := poolRandomBits(rng, shape[0]*shape[1]*w.InPlane)
+		o := MaxPoolOptions{KernelShape: a.Kernel, Strides: a.Strides, Dilations: a.Dilations, Pads: a.Pads,
+			AutoPad: a.AutoPad, CeilMode: a.CeilMode, StorageOrder: rng.IntN(2)}
 		for _, x := range poolTypedBits(bits, shape) {
 			vals, _ := x.Float64s()
 			_, rowMajor := naiveMaxPool(vals, shape, a, axes, false)
@@ -751,7 +751,7 @@ func TestMaxPoolParallel(t *testing.T) {
 	if err1 != nil || errn != nil || !y1.Equal(yn) || !i1.Equal(in) {
 		t.Fatalf("one core and all cores differ (%v, %v)", err1, errn)
 	}
-	a, _ := checkPoolAttrs(op, 2, poolAttrs{kernel: o.KernelShape, strides: o.Strides, pads: o.Pads})
+	a, _ := checkPoolAttrs(op, 2, poolAttrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads})
 	axes, _ := poolGeometry(op, shape[2:], a)
 	wantY, wantI := naiveMaxPool(vals, shape, a, axes, false)
 	gotY, _ := yn.Float64s()
@@ -864,7 +864,7 @@ func FuzzMaxPool(f *testing.F) {
 			return
 		}
 		op := opRef{"MaxPool", 22}
-		a, _ := checkPoolAttrs(op, r, poolAttrs{kernel: o.KernelShape, strides: o.Strides, pads: o.Pads, dilations: o.Dilations, autoPad: o.AutoPad, ceilMode: o.CeilMode})
+		a, _ := checkPoolAttrs(op, r, poolAttrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads, Dilations: o.Dilations, AutoPad: o.AutoPad, CeilMode: o.CeilMode})
 		axes, _ := poolGeometry(op, shape[2:], a)
 		wantY, wantI := naiveMaxPool(v, shape, a, axes, o.StorageOrder == 1)
 		gotY, _ := y.Float64s()

@@ -26,16 +26,16 @@ const maxPoolAttr = 1<<31 - 1
 // slices take the ONNX defaults (strides and dilations 1, pads 0); an empty
 // autoPad means NOTSET.
 type poolAttrs struct {
-	kernel, strides, pads, dilations []int
-	autoPad                          string
-	ceilMode                         bool
+	Kernel, Strides, Pads, Dilations []int
+	AutoPad                          string
+	CeilMode                         bool
 }
 
 // poolAxis is the geometry of one spatial axis.
 type poolAxis struct {
-	in, out                  int // input and output length
-	kernel, stride, dilation int
-	padBegin, padEnd         int // after auto_pad
+	In, Out                  int // input and output length
+	Kernel, Stride, Dilation int
+	PadBegin, PadEnd         int // after auto_pad
 }
 
 // dilatedKernel is the extent of a window on the padded input, d*(k-1)+1.
@@ -47,8 +47,8 @@ func checkPoolAttrs(op opRef, spatial int, a poolAttrs) (poolAttrs, error) {
 	if spatial < 1 {
 		return a, op.errorf("input-rank", "X needs at least one spatial axis after N and C, got rank %d", spatial+2)
 	}
-	if len(a.kernel) != spatial {
-		return a, op.errorf("kernel_shape", "kernel_shape has %d values for %d spatial axes", len(a.kernel), spatial)
+	if len(a.Kernel) != spatial {
+		return a, op.errorf("kernel_shape", "kernel_shape has %d values for %d spatial axes", len(a.Kernel), spatial)
 	}
 	ones := func() []int {
 		v := make([]int, spatial)
@@ -57,14 +57,14 @@ func checkPoolAttrs(op opRef, spatial int, a poolAttrs) (poolAttrs, error) {
 		}
 		return v
 	}
-	if a.strides == nil {
-		a.strides = ones()
+	if a.Strides == nil {
+		a.Strides = ones()
 	}
-	if a.dilations == nil {
-		a.dilations = ones()
+	if a.Dilations == nil {
+		a.Dilations = ones()
 	}
-	if a.pads == nil {
-		a.pads = make([]int, 2*spatial)
+	if a.Pads == nil {
+		a.Pads = make([]int, 2*spatial)
 	}
 	for _, c := range []struct {
 		name string
@@ -72,10 +72,10 @@ func checkPoolAttrs(op opRef, spatial int, a poolAttrs) (poolAttrs, error) {
 		n    int
 		min  int
 	}{
-		{"kernel_shape", a.kernel, spatial, 1},
-		{"strides", a.strides, spatial, 1},
-		{"dilations", a.dilations, spatial, 1},
-		{"pads", a.pads, 2 * spatial, 0},
+		{"kernel_shape", a.Kernel, spatial, 1},
+		{"strides", a.Strides, spatial, 1},
+		{"dilations", a.Dilations, spatial, 1},
+		{"pads", a.Pads, 2 * spatial, 0},
 	} {
 		if len(c.v) != c.n {
 			return a, op.errorf(c.name, "%s has %d values, expected %d (X has %d spatial axes)", c.name, len(c.v), c.n, spatial)
@@ -86,17 +86,17 @@ func checkPoolAttrs(op opRef, spatial int, a poolAttrs) (poolAttrs, error) {
 			}
 		}
 	}
-	switch a.autoPad {
+	switch a.AutoPad {
 	case "":
-		a.autoPad = autoPadNotSet
+		a.AutoPad = autoPadNotSet
 	case autoPadNotSet, autoPadValid, autoPadSameUpper, autoPadSameLower:
 	default:
-		return a, op.errorf("auto_pad", "auto_pad is %q, expected NOTSET, SAME_UPPER, SAME_LOWER or VALID", a.autoPad)
+		return a, op.errorf("auto_pad", "auto_pad is %q, expected NOTSET, SAME_UPPER, SAME_LOWER or VALID", a.AutoPad)
 	}
-	if a.autoPad != autoPadNotSet {
-		for _, p := range a.pads {
+	if a.AutoPad != autoPadNotSet {
+		for _, p := range a.Pads {
 			if p != 0 {
-				return a, op.errorf("auto_pad", "pads %v cannot be used with auto_pad %s", a.pads, a.autoPad)
+				return a, op.errorf("auto_pad", "pads %v cannot be used with auto_pad %s", a.Pads, a.AutoPad)
 			}
 		}
 	}
@@ -116,47 +116,47 @@ func poolGeometry(op opRef, in []int, a poolAttrs) ([]poolAxis, error) {
 	spatial := len(in)
 	axes := make([]poolAxis, spatial)
 	for i := range axes {
-		ax := poolAxis{in: in[i], kernel: a.kernel[i], stride: a.strides[i], dilation: a.dilations[i]}
-		ek := dilatedKernel(ax.kernel, ax.dilation)
-		n, s := int64(ax.in), int64(ax.stride)
+		ax := poolAxis{In: in[i], Kernel: a.Kernel[i], Stride: a.Strides[i], Dilation: a.Dilations[i]}
+		ek := dilatedKernel(ax.Kernel, ax.Dilation)
+		n, s := int64(ax.In), int64(ax.Stride)
 		var out int64
-		switch a.autoPad {
+		switch a.AutoPad {
 		case autoPadSameUpper, autoPadSameLower:
 			out = (n + s - 1) / s
 			total := max(0, (out-1)*s+ek-n)
 			small := total / 2
-			if a.autoPad == autoPadSameUpper {
-				ax.padBegin, ax.padEnd = int(small), int(total-small)
+			if a.AutoPad == autoPadSameUpper {
+				ax.PadBegin, ax.PadEnd = int(small), int(total-small)
 			} else {
-				ax.padBegin, ax.padEnd = int(total-small), int(small)
+				ax.PadBegin, ax.PadEnd = int(total-small), int(small)
 			}
 		default:
-			if a.autoPad == autoPadNotSet {
-				ax.padBegin, ax.padEnd = a.pads[i], a.pads[i+spatial]
+			if a.AutoPad == autoPadNotSet {
+				ax.PadBegin, ax.PadEnd = a.Pads[i], a.Pads[i+spatial]
 			}
-			span := n + int64(ax.padBegin) + int64(ax.padEnd) - ek
-			if span < 0 && a.autoPad == autoPadValid {
+			span := n + int64(ax.PadBegin) + int64(ax.PadEnd) - ek
+			if span < 0 && a.AutoPad == autoPadValid {
 				// VALID: ceil((n - ek + 1) / s) windows fit, none here.
 				out = 0
 				break
 			}
 			if span < 0 {
 				return nil, op.errorf("kernel_shape", "axis %d: the dilated kernel (%d) is longer than the padded input (%d)",
-					i+2, ek, n+int64(ax.padBegin)+int64(ax.padEnd))
+					i+2, ek, n+int64(ax.PadBegin)+int64(ax.PadEnd))
 			}
 			out = span/s + 1
-			if a.ceilMode {
+			if a.CeilMode {
 				out = (span+s-1)/s + 1
 				// Windows that would start in the end padding are dropped.
-				if (out-1)*s >= n+int64(ax.padBegin) {
-					out = (n + int64(ax.padBegin) + s - 1) / s
+				if (out-1)*s >= n+int64(ax.PadBegin) {
+					out = (n + int64(ax.PadBegin) + s - 1) / s
 				}
 			}
 		}
 		if int64(int(out)) != out {
 			return nil, op.errorf("size", "axis %d: output length %d does not fit in an int", i+2, out)
 		}
-		ax.out = int(out)
+		ax.Out = int(out)
 		axes[i] = ax
 	}
 	return axes, nil
@@ -167,16 +167,16 @@ func poolGeometry(op opRef, in []int, a poolAttrs) ([]poolAxis, error) {
 // input coordinate first[k][o] and the next ones dilation apart. A window
 // lies partly or wholly in the padding where its count is below the kernel.
 type poolWindows struct {
-	inShape   []int   // input spatial dims
-	outShape  []int   // output spatial dims
-	inStride  []int   // row-major strides of the input plane
-	dilation  []int   // per axis, as in the attributes
-	tapStride []int   // dilation * inStride: from one tap to the next
-	first     [][]int // per axis, per output coordinate
-	count     [][]int
-	inPlane   int  // elements of one input plane
-	outPlane  int  // elements of one output plane
-	empty     bool // some window holds no real element at all
+	InShape   []int   // input spatial dims
+	OutShape  []int   // output spatial dims
+	InStride  []int   // row-major strides of the input plane
+	Dilation  []int   // per axis, as in the attributes
+	TapStride []int   // dilation * inStride: from one tap to the next
+	First     [][]int // per axis, per output coordinate
+	Count     [][]int
+	InPlane   int  // elements of one input plane
+	OutPlane  int  // elements of one output plane
+	Empty     bool // some window holds no real element at all
 }
 
 // poolWindows builds the tap tables of a geometry after checking and
@@ -185,7 +185,7 @@ type poolWindows struct {
 func (o *Options) poolWindows(op opRef, axes []poolAxis) (*poolWindows, error) {
 	entries := 0
 	for _, ax := range axes {
-		entries = addCounts(entries, ax.out)
+		entries = addCounts(entries, ax.Out)
 	}
 	if err := o.scratch(op, "the window tables", mulCounts(entries, 2), 8); err != nil {
 		return nil, err
@@ -198,45 +198,45 @@ func (o *Options) poolWindows(op opRef, axes []poolAxis) (*poolWindows, error) {
 func newPoolWindows(axes []poolAxis) *poolWindows {
 	r := len(axes)
 	w := &poolWindows{
-		outShape:  make([]int, r),
-		dilation:  make([]int, r),
-		tapStride: make([]int, r),
-		first:     make([][]int, r),
-		count:     make([][]int, r),
-		inPlane:   1,
-		outPlane:  1,
+		OutShape:  make([]int, r),
+		Dilation:  make([]int, r),
+		TapStride: make([]int, r),
+		First:     make([][]int, r),
+		Count:     make([][]int, r),
+		InPlane:   1,
+		OutPlane:  1,
 	}
-	w.inShape = make([]int, r)
+	w.InShape = make([]int, r)
 	for k, ax := range axes {
-		w.inShape[k] = ax.in
-		w.outShape[k] = ax.out
-		w.inPlane *= ax.in
-		w.outPlane *= ax.out
+		w.InShape[k] = ax.In
+		w.OutShape[k] = ax.Out
+		w.InPlane *= ax.In
+		w.OutPlane *= ax.Out
 	}
-	w.inStride = movement.ContiguousStrides(w.inShape)
+	w.InStride = movement.ContiguousStrides(w.InShape)
 	for k, ax := range axes {
-		w.dilation[k] = ax.dilation
-		w.tapStride[k] = ax.dilation * w.inStride[k]
-		w.first[k] = make([]int, ax.out)
-		w.count[k] = make([]int, ax.out)
-		d := int64(ax.dilation)
-		for o := range ax.out {
-			start := int64(o)*int64(ax.stride) - int64(ax.padBegin)
+		w.Dilation[k] = ax.Dilation
+		w.TapStride[k] = ax.Dilation * w.InStride[k]
+		w.First[k] = make([]int, ax.Out)
+		w.Count[k] = make([]int, ax.Out)
+		d := int64(ax.Dilation)
+		for o := range ax.Out {
+			start := int64(o)*int64(ax.Stride) - int64(ax.PadBegin)
 			j0 := int64(0)
 			if start < 0 {
 				j0 = (-start + d - 1) / d
 			}
-			j1 := int64(ax.kernel - 1)
-			if last := int64(ax.in) - 1 - start; last < 0 {
+			j1 := int64(ax.Kernel - 1)
+			if last := int64(ax.In) - 1 - start; last < 0 {
 				j1 = -1
 			} else {
 				j1 = min(j1, last/d)
 			}
 			if j1 >= j0 {
-				w.first[k][o] = int(start + j0*d)
-				w.count[k][o] = int(j1 - j0 + 1)
+				w.First[k][o] = int(start + j0*d)
+				w.Count[k][o] = int(j1 - j0 + 1)
 			} else {
-				w.empty = true
+				w.Empty = true
 			}
 		}
 	}
@@ -263,22 +263,22 @@ func readPoolAttrs(n *Node, withDilations, withCeil bool) (poolAttrs, error) {
 		return v, nil
 	}
 	var err error
-	if a.kernel, err = ints("kernel_shape", true); err != nil {
+	if a.Kernel, err = ints("kernel_shape", true); err != nil {
 		return a, err
 	}
-	if a.kernel == nil {
+	if a.Kernel == nil {
 		return a, n.op().errorf("kernel_shape", "attribute kernel_shape is required")
 	}
-	if a.strides, err = ints("strides", true); err != nil {
+	if a.Strides, err = ints("strides", true); err != nil {
 		return a, err
 	}
-	if a.pads, err = ints("pads", true); err != nil {
+	if a.Pads, err = ints("pads", true); err != nil {
 		return a, err
 	}
-	if a.dilations, err = ints("dilations", withDilations); err != nil {
+	if a.Dilations, err = ints("dilations", withDilations); err != nil {
 		return a, err
 	}
-	if a.autoPad, err = n.Str("auto_pad", autoPadNotSet); err != nil {
+	if a.AutoPad, err = n.Str("auto_pad", autoPadNotSet); err != nil {
 		return a, err
 	}
 	if n.Has("ceil_mode") && !withCeil {
@@ -291,27 +291,27 @@ func readPoolAttrs(n *Node, withDilations, withCeil bool) (poolAttrs, error) {
 	if ceil != 0 && ceil != 1 {
 		return a, n.op().errorf("ceil_mode", "ceil_mode is %d, expected 0 or 1", ceil)
 	}
-	a.ceilMode = ceil == 1
+	a.CeilMode = ceil == 1
 	return a, nil
 }
 
 // as2D returns w itself when it has two spatial axes, and for one axis the
 // same windows under a leading axis of length 1, so that one 2-D loop
 // serves both.
-func (w *poolWindows) as2D() *poolWindows {
-	if len(w.outShape) != 1 {
+func (w *poolWindows) As2D() *poolWindows {
+	if len(w.OutShape) != 1 {
 		return w
 	}
 	return &poolWindows{
-		inShape:   []int{1, w.inShape[0]},
-		outShape:  []int{1, w.outShape[0]},
-		inStride:  []int{w.inPlane, 1},
-		dilation:  []int{1, w.dilation[0]},
-		tapStride: []int{w.inPlane, w.tapStride[0]},
-		first:     [][]int{{0}, w.first[0]},
-		count:     [][]int{{1}, w.count[0]},
-		inPlane:   w.inPlane,
-		outPlane:  w.outPlane,
-		empty:     w.empty,
+		InShape:   []int{1, w.InShape[0]},
+		OutShape:  []int{1, w.OutShape[0]},
+		InStride:  []int{w.InPlane, 1},
+		Dilation:  []int{1, w.Dilation[0]},
+		TapStride: []int{w.InPlane, w.TapStride[0]},
+		First:     [][]int{{0}, w.First[0]},
+		Count:     [][]int{{1}, w.Count[0]},
+		InPlane:   w.InPlane,
+		OutPlane:  w.OutPlane,
+		Empty:     w.Empty,
 	}
 }

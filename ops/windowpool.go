@@ -18,9 +18,9 @@ import (
 
 // windowPool says what a window reduces to.
 type windowPool struct {
-	lp         bool    // LpPool, else AveragePool
-	p          float64 // LpPool's exponent
-	includePad bool    // AveragePool's count_include_pad
+	Lp         bool    // LpPool, else AveragePool
+	P          float64 // LpPool's exponent
+	IncludePad bool    // AveragePool's count_include_pad
 }
 
 // windowPoolRun pools x (N x C x spatial) over the windows of axes into a
@@ -29,7 +29,7 @@ func windowPoolRun(opt *Options, op opRef, x *tensor.Tensor, axes []poolAxis, wp
 	opt = opt.orDefault()
 	shape := append([]int{}, x.Shape()[:2]...)
 	for _, ax := range axes {
-		shape = append(shape, ax.out)
+		shape = append(shape, ax.Out)
 	}
 	y, err := opt.newOverwritten(op, x.DataType(), shape)
 	if err != nil {
@@ -38,16 +38,16 @@ func windowPoolRun(opt *Options, op opRef, x *tensor.Tensor, axes []poolAxis, wp
 	w := newPoolWindows(axes)
 	divisors := make([][]float64, len(axes)) // per axis, per output: the taps the average counts
 	for k, ax := range axes {
-		divisors[k] = make([]float64, ax.out)
-		for o := range ax.out {
-			n := w.count[k][o]
-			if wp.includePad {
+		divisors[k] = make([]float64, ax.Out)
+		for o := range ax.Out {
+			n := w.Count[k][o]
+			if wp.IncludePad {
 				// The taps inside [-padBegin, in+padEnd): a window of the
 				// ceil mode may run past the end padding.
-				start := o*ax.stride - ax.padBegin
+				start := o*ax.Stride - ax.PadBegin
 				n = 0
-				for t := range ax.kernel {
-					if start+t*ax.dilation < ax.in+ax.padEnd {
+				for t := range ax.Kernel {
+					if start+t*ax.Dilation < ax.In+ax.PadEnd {
 						n++
 					}
 				}
@@ -76,22 +76,22 @@ func windowPoolAs[A float32 | float64](opt *Options, op opRef, x, y *tensor.Tens
 		return err
 	}
 	planes := x.Shape()[0] * x.Shape()[1]
-	r := len(w.outShape)
+	r := len(w.OutShape)
 	var plan *poolWindows
 	if r <= 2 {
-		plan = w.as2D()
+		plan = w.As2D()
 		var zero A
-		count := mulCounts(opt.threads(), addCounts(mulCounts(plan.inShape[0], plan.outShape[1]), w.inPlane))
+		count := mulCounts(opt.threads(), addCounts(mulCounts(plan.InShape[0], plan.OutShape[1]), w.InPlane))
 		if err := opt.scratch(op, "the row sums", count, int(unsafe.Sizeof(zero))); err != nil {
 			return err
 		}
 	}
-	err = parallelRange(opt, planes, planes*(w.inPlane+w.outPlane), func(lo, hi int) error {
+	err = parallelRange(opt, planes, planes*(w.InPlane+w.OutPlane), func(lo, hi int) error {
 		o := make([]int, r)
 		var rowSums, terms []A
 		for pl := lo; pl < hi; pl++ {
-			in := xs[pl*w.inPlane : (pl+1)*w.inPlane]
-			out := ys[pl*w.outPlane : (pl+1)*w.outPlane]
+			in := xs[pl*w.InPlane : (pl+1)*w.InPlane]
+			out := ys[pl*w.OutPlane : (pl+1)*w.OutPlane]
 			if plan != nil {
 				rowSums, terms = windowPool2D(in, out, plan, divisors, wp, rowSums, terms)
 				continue
@@ -101,16 +101,16 @@ func windowPoolAs[A float32 | float64](opt *Options, op opRef, x, y *tensor.Tens
 				off := 0
 				div := 1.0
 				for k, ok := range o {
-					off += w.first[k][ok] * w.inStride[k]
+					off += w.First[k][ok] * w.InStride[k]
 					div *= divisors[k][ok]
 				}
 				s := windowSum(in, w, o, 0, off, wp)
-				if wp.lp {
-					out[i] = A(math.Pow(float64(s), 1/wp.p))
+				if wp.Lp {
+					out[i] = A(math.Pow(float64(s), 1/wp.P))
 				} else {
 					out[i] = s / A(div)
 				}
-				movement.NextIndex(o, w.outShape)
+				movement.NextIndex(o, w.OutShape)
 			}
 			if err := opt.cancelled(); err != nil {
 				return err
@@ -129,12 +129,12 @@ func windowPoolAs[A float32 | float64](opt *Options, op opRef, x, y *tensor.Tens
 // along axes k and after, the first at offset off: the innermost axis
 // summed first, each sum from 0 in order.
 func windowSum[A float32 | float64](in []A, w *poolWindows, o []int, k, off int, wp windowPool) A {
-	n, step := w.count[k][o[k]], w.tapStride[k]
+	n, step := w.Count[k][o[k]], w.TapStride[k]
 	var s A
 	if k == len(o)-1 {
-		if wp.lp {
+		if wp.Lp {
 			for t := range n {
-				s += A(math.Pow(math.Abs(float64(in[off+t*step])), wp.p))
+				s += A(math.Pow(math.Abs(float64(in[off+t*step])), wp.P))
 			}
 			return s
 		}
@@ -155,17 +155,17 @@ func windowSum[A float32 | float64](in []A, w *poolWindows, o []int, k, off int,
 // those row sums down the window's rows. rowSums and terms are scratch,
 // grown as needed and returned.
 func windowPool2D[A float32 | float64](in, out []A, w *poolWindows, divisors [][]float64, wp windowPool, rowSums, terms []A) ([]A, []A) {
-	inH, inW, outW := w.inShape[0], w.inShape[1], w.outShape[1]
+	inH, inW, outW := w.InShape[0], w.InShape[1], w.OutShape[1]
 	if cap(rowSums) < inH*outW {
 		rowSums = make([]A, inH*outW)
 	}
 	rowSums = rowSums[:inH*outW]
-	if wp.lp {
+	if wp.Lp {
 		if cap(terms) < len(in) {
 			terms = make([]A, len(in))
 		}
 		terms = terms[:len(in)]
-		if t32, ok := any(terms).([]float32); ok && wp.p == 2 {
+		if t32, ok := any(terms).([]float32); ok && wp.P == 2 {
 			// The float64 square of a float32 is exact (48 significant
 			// bits), and math.Pow(a, 2) gives it; rounded to float32 it is
 			// the float32 product v*v, one rounding of the same value (a
@@ -175,12 +175,12 @@ func windowPool2D[A float32 | float64](in, out []A, w *poolWindows, divisors [][
 			}
 		} else {
 			for i, v := range in {
-				terms[i] = A(math.Pow(math.Abs(float64(v)), wp.p))
+				terms[i] = A(math.Pow(math.Abs(float64(v)), wp.P))
 			}
 		}
 		in = terms
 	}
-	cols, counts, step := w.first[1], w.count[1], w.tapStride[1]
+	cols, counts, step := w.First[1], w.Count[1], w.TapStride[1]
 	for r := range inH {
 		row, sums := in[r*inW:(r+1)*inW], rowSums[r*outW:(r+1)*outW]
 		for ow := range sums {
@@ -203,18 +203,18 @@ func windowPool2D[A float32 | float64](in, out []A, w *poolWindows, divisors [][
 	if len(divisors) == 2 {
 		divH = divisors[0]
 	}
-	for oh, r0 := range w.first[0] {
+	for oh, r0 := range w.First[0] {
 		o := out[oh*outW : (oh+1)*outW]
 		clear(o)
-		for t := range w.count[0][oh] {
-			r := r0 + t*w.dilation[0]
+		for t := range w.Count[0][oh] {
+			r := r0 + t*w.Dilation[0]
 			for ow, v := range rowSums[r*outW : (r+1)*outW] {
 				o[ow] += v
 			}
 		}
-		if wp.lp {
+		if wp.Lp {
 			for ow, s := range o {
-				o[ow] = A(math.Pow(float64(s), 1/wp.p))
+				o[ow] = A(math.Pow(float64(s), 1/wp.P))
 			}
 			continue
 		}
