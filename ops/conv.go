@@ -16,7 +16,7 @@
 // B) the same; [input-rank] X has a spatial axis; [W-rank] W has X's rank;
 // [channels] C = W's second dim times group; [group] group >= 1 divides
 // M; [kernel_shape] kernel_shape (optional) is W's spatial shape; the
-// window attributes as pooling's (pool.go: [strides], [dilations],
+// window attributes as pooling's (ops/internal/window: [strides], [dilations],
 // [pads], [auto_pad]); [B] B holds M values; [kernel_shape] the dilated
 // kernel fits the padded input; [size] the output and the im2col tiles fit
 // the caps.
@@ -26,6 +26,7 @@ package ops
 import (
 	"github.com/onnxshape/onnxshape/ops/internal/conv"
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/ops/internal/window"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -63,7 +64,7 @@ func Conv(x, w, b *tensor.Tensor, o ConvOptions, opts ...Option) (*tensor.Tensor
 	if x == nil || w == nil {
 		return nil, op.errorf("input", "X and W are required")
 	}
-	a := convAttrs{poolAttrs: poolAttrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads,
+	a := convAttrs{Attrs: window.Attrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads,
 		Dilations: o.Dilations, AutoPad: o.AutoPad}, group: max(o.Group, 1)}
 	if o.Group < 0 {
 		return nil, op.errorf("group", "group is %d, expected at least 1", o.Group)
@@ -99,7 +100,7 @@ func convNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 // w under o, without computing it.
 func ConvShape(x, w []int, o ConvOptions) ([]int, error) {
 	op := opRef{"Conv", 22}
-	a := convAttrs{poolAttrs: poolAttrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads,
+	a := convAttrs{Attrs: window.Attrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads,
 		Dilations: o.Dilations, AutoPad: o.AutoPad}, group: max(o.Group, 1)}
 	a, err := convWeight(op, x, w, a, false)
 	if err != nil {

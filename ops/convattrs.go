@@ -6,19 +6,20 @@ package ops
 // the channels of X against the weight, the output geometry, and the glue
 // to the engine (ops/internal/conv): its Config, the float inputs in the
 // type the engine computes in, and the refusal of scratch above the caps
-// before any work. The window rules are pooling's (pool.go); the rule names
+// before any work. The window rules are pooling's (ops/internal/window); the rule names
 // are the attributes'.
 
 import (
 	"github.com/onnxshape/onnxshape/ops/internal/conv"
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/ops/internal/gemm"
+	"github.com/onnxshape/onnxshape/ops/internal/window"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
 // convAttrs are the attributes of a convolution node, spatial axes only.
 type convAttrs struct {
-	poolAttrs
+	window.Attrs
 	group int
 	// ConvTranspose only.
 	outputPadding, outputShape []int
@@ -38,7 +39,7 @@ func readConvAttrs(n *Node, withAutoPad bool) (convAttrs, error) {
 		}
 	}
 	if withAutoPad {
-		if a.AutoPad, err = n.Str("auto_pad", autoPadNotSet); err != nil {
+		if a.AutoPad, err = n.Str("auto_pad", window.AutoPadNotSet); err != nil {
 			return a, err
 		}
 	}
@@ -92,11 +93,11 @@ func convWeight(op opRef, xs, ws []int, a convAttrs, transposed bool) (convAttrs
 			}
 		}
 	}
-	p, err := checkPoolAttrs(op, len(xs)-2, a.poolAttrs)
+	p, err := checkPoolAttrs(op, len(xs)-2, a.Attrs)
 	if err != nil {
 		return a, err
 	}
-	a.poolAttrs = p
+	a.Attrs = p
 	return a, nil
 }
 
@@ -118,8 +119,8 @@ func convBias(op opRef, b *tensor.Tensor, dt tensor.DataType, m int) error {
 // QLinearConv) for X's shape and checked attributes: N, M, then the
 // window positions along each spatial axis (pooling's geometry without
 // ceil_mode).
-func convOutputShape(op opRef, xs []int, m int, a convAttrs) ([]int, []poolAxis, error) {
-	axes, err := poolGeometry(op, xs[2:], a.poolAttrs)
+func convOutputShape(op opRef, xs []int, m int, a convAttrs) ([]int, []window.Axis, error) {
+	axes, err := poolGeometry(op, xs[2:], a.Attrs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -131,7 +132,7 @@ func convOutputShape(op opRef, xs []int, m int, a convAttrs) ([]int, []poolAxis,
 }
 
 // convShape is the engine's Shape of a convolution with these axes.
-func convShape(n, c, m, group int, axes []poolAxis, transposed bool) conv.Shape {
+func convShape(n, c, m, group int, axes []window.Axis, transposed bool) conv.Shape {
 	s := conv.Shape{N: n, C: c, M: m, Group: group}
 	for _, ax := range axes {
 		if transposed {

@@ -26,6 +26,7 @@ import (
 
 	"github.com/onnxshape/onnxshape/ops/internal/conv"
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/ops/internal/window"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -127,7 +128,7 @@ func deformConvNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, e
 
 // deformGeometry checks the shapes and attributes of a DeformConv and
 // returns its output shape and axes.
-func deformGeometry(op opRef, xs, ws []int, og int, a convAttrs) ([]int, []poolAxis, error) {
+func deformGeometry(op opRef, xs, ws []int, og int, a convAttrs) ([]int, []window.Axis, error) {
 	a, err := convWeight(op, xs, ws, a, false)
 	if err != nil {
 		return nil, nil, err

@@ -48,8 +48,10 @@
 //     index lists checked in ops (indexing.go), moved by the index copies
 //     of ops/internal/movement.
 //   - pooling (MaxPool, AveragePool, LpPool, their Global forms,
-//     MaxUnpool): the window plans and loops of pool.go, windowpool.go and
-//     boxplan.go, still in ops.
+//     MaxUnpool): ops/internal/window, the window geometry and tap tables
+//     (shared with the convolutions) and the sums of AveragePool and
+//     LpPool; the attributes are read in ops (maxpool.go), the Global forms
+//     are reductions (ops/internal/reduce).
 //   - resampling (Resize, Upsample): ops/internal/resample, the per-axis
 //     plans of the linear and cubic modes, the passes of the outer axes
 //     and the fused kernel of the two innermost (SSE row sums on amd64);

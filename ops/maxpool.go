@@ -50,6 +50,7 @@ import (
 	"sync"
 
 	"github.com/onnxshape/onnxshape/ops/internal/movement"
+	"github.com/onnxshape/onnxshape/ops/internal/window"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -131,7 +132,7 @@ func maxPoolTypeOK(version int, dt tensor.DataType) bool {
 // spatial axis; the output shape (of Y and of Indices) is maxPoolOutShape.
 // Under the profile it also returns the window tables it built to check
 // C4, for the kernel to reuse; nil otherwise.
-func maxPoolShape(opt *Options, op opRef, dt tensor.DataType, shape []int, o MaxPoolOptions) ([]poolAxis, *poolWindows, error) {
+func maxPoolShape(opt *Options, op opRef, dt tensor.DataType, shape []int, o MaxPoolOptions) ([]window.Axis, *window.Windows, error) {
 	spatial := len(shape) - 2
 	if opt.orDefault().Profile == ProfileSONNX {
 		if err := maxPoolSONNX(op, dt, spatial, o); err != nil {
@@ -144,7 +145,7 @@ func maxPoolShape(opt *Options, op opRef, dt tensor.DataType, shape []int, o Max
 	if o.StorageOrder != 0 && o.StorageOrder != 1 {
 		return nil, nil, op.errorf("storage_order", "storage_order is %d, expected 0 or 1", o.StorageOrder)
 	}
-	a, err := checkPoolAttrs(op, spatial, poolAttrs{Kernel: o.KernelShape, Strides: o.Strides,
+	a, err := checkPoolAttrs(op, spatial, window.Attrs{Kernel: o.KernelShape, Strides: o.Strides,
 		Pads: o.Pads, Dilations: o.Dilations, AutoPad: o.AutoPad, CeilMode: o.CeilMode})
 	if err != nil {
 		return nil, nil, err
@@ -178,7 +179,7 @@ func maxPoolSONNX(op opRef, dt tensor.DataType, spatial int, o MaxPoolOptions) e
 	if spatial != 2 {
 		return op.errorf("R1", "X must have exactly 2 spatial axes (rank 4), got rank %d", spatial+2)
 	}
-	if o.AutoPad != "" && o.AutoPad != autoPadNotSet {
+	if o.AutoPad != "" && o.AutoPad != window.AutoPadNotSet {
 		return op.errorf("R3", "auto_pad must be NOTSET, got %q", o.AutoPad)
 	}
 	if o.CeilMode {
@@ -216,7 +217,7 @@ func maxPoolSONNX(op opRef, dt tensor.DataType, spatial int, o MaxPoolOptions) e
 			if len(o.Dilations) == 2 {
 				d = o.Dilations[i%2]
 			}
-			if ek := dilatedKernel(k, d); ek <= int64(p) {
+			if ek := window.DilatedKernel(k, d); ek <= int64(p) {
 				return op.errorf("pads [C2]", "pads[%d] is %d, not below the dilated kernel %d", i, p, ek)
 			}
 		}
@@ -263,7 +264,7 @@ func firstNaN(opt *Options, x *tensor.Tensor) (int, error) {
 
 // maxPoolOutShape is the shape of both outputs: N, C, then the output
 // length of every spatial axis.
-func maxPoolOutShape(shape []int, axes []poolAxis) []int {
+func maxPoolOutShape(shape []int, axes []window.Axis) []int {
 	out := append([]int{}, shape[:2]...)
 	for _, ax := range axes {
 		out = append(out, ax.Out)
@@ -385,7 +386,7 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 // plane, and the row maxima of the rank plan, at most a plane and an output
 // plane more (newRankPlan's bound), 8 bytes each; and the rank plan's
 // tables, a few ints per input row and per output column.
-func maxPoolScratch(opt *Options, op opRef, w *poolWindows, planes int) error {
+func maxPoolScratch(opt *Options, op opRef, w *window.Windows, planes int) error {
 	cores := max(1, min(opt.threads(), planes))
 	perCore := addCounts(mulCounts(w.InPlane, 2), w.OutPlane)
 	plan := addCounts(mulCounts(w.InShape[0], 2), mulCounts(w.OutShape[len(w.OutShape)-1], 4))
@@ -544,10 +545,10 @@ func growKeys(buf []int64, n int) []int64 {
 // 2 share one row in two). The plan holds what does not change from plane
 // to plane.
 type rankPlan struct {
-	w    *poolWindows // as2D
-	rows []int        // the input rows some window reads, in order
-	slot []int        // per input row, its place in rows
-	runs []colRun     // the windows of a row
+	w    *window.Windows // as2D
+	rows []int           // the input rows some window reads, in order
+	slot []int           // per input row, its place in rows
+	runs []colRun        // the windows of a row
 }
 
 // colRun is a run of windows along a row, outputs lo to hi, of the same
@@ -559,7 +560,7 @@ type colRun struct{ lo, hi, taps, step int }
 // walk (argMaxRanks) serves: more than two spatial axes, a plane of more
 // than 2^32 elements, or row maxima that would take more room than the
 // plane and its output (large pads).
-func newRankPlan(w *poolWindows) *rankPlan {
+func newRankPlan(w *window.Windows) *rankPlan {
 	if len(w.OutShape) > 2 || int64(w.InPlane) > math.MaxUint32 {
 		return nil
 	}
@@ -737,7 +738,7 @@ func colMaxInto(acc, a []int64) {
 
 // argMaxRanks is the general walk over ranks, for the geometries that have
 // no rankPlan.
-func argMaxRanks(ranks []int64, w *poolWindows, idx []int64, base int64, c *canceller) {
+func argMaxRanks(ranks []int64, w *window.Windows, idx []int64, base int64, c *canceller) {
 	if int64(w.InPlane) > math.MaxUint32 {
 		// The positions do not fit in the low half: compare the keys
 		// alone, in row-major order.
@@ -754,7 +755,7 @@ func argMaxRanks(ranks []int64, w *poolWindows, idx []int64, base int64, c *canc
 // base plus the position in the plane of the window's first maximum in
 // row-major order, or -1 for a window without a real element. It stops
 // early, a few windows at a time, when c says the run is cancelled.
-func argMaxPlane(keys []int64, w *poolWindows, idx []int64, base int64, c *canceller) {
+func argMaxPlane(keys []int64, w *window.Windows, idx []int64, base int64, c *canceller) {
 	if len(w.OutShape) <= 2 {
 		argMaxPlane2D(keys, w.As2D(), idx, base, c)
 		return
@@ -793,7 +794,7 @@ func argMaxPlane(keys []int64, w *poolWindows, idx []int64, base int64, c *cance
 
 // argMaxPlane2D is argMaxPlane for one or two spatial axes, with the window
 // loops written out.
-func argMaxPlane2D(keys []int64, w *poolWindows, idx []int64, base int64, c *canceller) {
+func argMaxPlane2D(keys []int64, w *window.Windows, idx []int64, base int64, c *canceller) {
 	rowStride, rowStep, colStep := w.InStride[0], w.TapStride[0], w.TapStride[1]
 	i := 0
 	for oh, h0 := range w.First[0] {
@@ -827,7 +828,7 @@ func argMaxPlane2D(keys []int64, w *poolWindows, idx []int64, base int64, c *can
 // windowArgMax returns the position in keys of the first maximum of the
 // window at output coordinates o, whose first real tap is at off. tap is
 // zero on entry and on return.
-func windowArgMax(keys []int64, w *poolWindows, o, tap []int, off int) int {
+func windowArgMax(keys []int64, w *window.Windows, o, tap []int, off int) int {
 	last := len(o) - 1
 	n, step := w.Count[last][o[last]], w.TapStride[last]
 	at, best := off, keys[off]
@@ -859,7 +860,7 @@ func windowArgMax(keys []int64, w *poolWindows, o, tap []int, off int) int {
 // row-major offset in the plane) as base plus the column-major offset of the
 // same element, as storage_order=1 asks. Over one spatial axis the two are
 // the same; two axes, the common case, have their own loop.
-func columnMajor(idx []int64, base int64, w *poolWindows) {
+func columnMajor(idx []int64, base int64, w *window.Windows) {
 	r := len(w.InShape)
 	if r == 2 {
 		width, height := newDivisor(int64(w.InShape[1]), int64(w.InPlane)), int64(w.InShape[0])
@@ -954,4 +955,94 @@ func fillEmptyWindows(opt *Options, y *tensor.Tensor, idx []int64) error {
 		}
 	}
 	return nil
+}
+
+// The window attributes, shared by every pooling and convolution operator
+// (the geometry itself is ops/internal/window's).
+
+// poolWindows builds the tap tables of a geometry after checking and
+// charging their size: two ints per output index of every axis, which pads
+// and strides can make long even for an empty tensor.
+func (o *Options) poolWindows(op opRef, axes []window.Axis) (*window.Windows, error) {
+	entries := 0
+	for _, ax := range axes {
+		entries = addCounts(entries, ax.Out)
+	}
+	if err := o.scratch(op, "the window tables", mulCounts(entries, 2), 8); err != nil {
+		return nil, err
+	}
+	return window.NewWindows(axes), nil
+}
+
+// readPoolAttrs reads a pooling node's geometry attributes; withDilations
+// and withCeil say whether the node's version defines dilations and
+// ceil_mode (an attribute the version does not define is an error).
+func readPoolAttrs(n *Node, withDilations, withCeil bool) (window.Attrs, error) {
+	var a window.Attrs
+	ints := func(name string, allowed bool) ([]int, error) {
+		v64, ok, err := n.Ints(name)
+		if err != nil || !ok {
+			return nil, err
+		}
+		if !allowed {
+			return nil, n.op().errorf("attribute", "attribute %s is not defined in version %d", name, n.Version)
+		}
+		v, err := toInts(v64)
+		if err != nil {
+			return nil, n.op().errorf(name, "%v", err)
+		}
+		return v, nil
+	}
+	var err error
+	if a.Kernel, err = ints("kernel_shape", true); err != nil {
+		return a, err
+	}
+	if a.Kernel == nil {
+		return a, n.op().errorf("kernel_shape", "attribute kernel_shape is required")
+	}
+	if a.Strides, err = ints("strides", true); err != nil {
+		return a, err
+	}
+	if a.Pads, err = ints("pads", true); err != nil {
+		return a, err
+	}
+	if a.Dilations, err = ints("dilations", withDilations); err != nil {
+		return a, err
+	}
+	if a.AutoPad, err = n.Str("auto_pad", window.AutoPadNotSet); err != nil {
+		return a, err
+	}
+	if n.Has("ceil_mode") && !withCeil {
+		return a, n.op().errorf("attribute", "attribute ceil_mode is not defined in version %d", n.Version)
+	}
+	ceil, err := n.Int("ceil_mode", 0)
+	if err != nil {
+		return a, err
+	}
+	if ceil != 0 && ceil != 1 {
+		return a, n.op().errorf("ceil_mode", "ceil_mode is %d, expected 0 or 1", ceil)
+	}
+	a.CeilMode = ceil == 1
+	return a, nil
+}
+
+// checkPoolAttrs checks the window attributes against the number of
+// spatial axes and fills in the defaults (window.Check), as op's error.
+func checkPoolAttrs(op opRef, spatial int, a window.Attrs) (window.Attrs, error) {
+	a, err := window.Check(spatial, a)
+	return a, windowErr(op, err)
+}
+
+// poolGeometry is window.Geometry with op's errors.
+func poolGeometry(op opRef, in []int, a window.Attrs) ([]window.Axis, error) {
+	axes, err := window.Geometry(in, a)
+	return axes, windowErr(op, err)
+}
+
+// windowErr turns a rule the window engine found broken into op's error.
+func windowErr(op opRef, err error) error {
+	if e, ok := err.(*window.Error); ok {
+		return op.errorf(e.Rule, "%s", e.Msg)
+	}
+	return err
 }

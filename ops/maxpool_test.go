@@ -12,6 +12,7 @@ import (
 
 	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/onnxshape/onnxshape/ops/internal/movement"
+	"github.com/onnxshape/onnxshape/ops/internal/window"
 	"github.com/onnxshape/onnxshape/tensor"
 	"github.com/x448/float16"
 )
@@ -259,7 +260,7 @@ func TestMaxPoolErrors(t *testing.T) {
 		{nil, x4, MaxPoolOptions{KernelShape: k2, StorageOrder: 2}, "MaxPool-22 [storage_order] storage_order is 2, expected 0 or 1"},
 		{nil, x4, MaxPoolOptions{KernelShape: []int{5, 2}}, "MaxPool-22 [kernel_shape] axis 2: the dilated kernel (5) is longer than the padded input (4)"},
 		{nil, x4, MaxPoolOptions{KernelShape: k2, Dilations: []int{1, 4}}, "MaxPool-22 [kernel_shape] axis 3: the dilated kernel (5) is longer than the padded input (4)"},
-		{nil, x4, MaxPoolOptions{KernelShape: []int{maxPoolAttr, 1}, Dilations: []int{maxPoolAttr, 1}}, "MaxPool-22 [kernel_shape] axis 2: the dilated kernel (4611686011984936963) is longer than the padded input (4)"},
+		{nil, x4, MaxPoolOptions{KernelShape: []int{window.MaxAttr, 1}, Dilations: []int{window.MaxAttr, 1}}, "MaxPool-22 [kernel_shape] axis 2: the dilated kernel (4611686011984936963) is longer than the padded input (4)"},
 		{nil, tensor.MustNew(tensor.Int32, 1, 1, 4), MaxPoolOptions{KernelShape: []int{2}}, "MaxPool-22 [type] X is int32, which version 22 does not accept"},
 		// The SONNX profile.
 		{sonnx, x3, full(MaxPoolOptions{KernelShape: []int{2}}), "MaxPool-22 [R1] X must have exactly 2 spatial axes (rank 4), got rank 3"},
@@ -351,7 +352,7 @@ func TestMaxPoolNode(t *testing.T) {
 // naiveMaxPool is the definition, written as plainly as possible: for each
 // output position, every tap of the kernel in row-major order, padding and
 // taps outside X skipped, the first maximum or the first NaN kept.
-func naiveMaxPool(x []float64, shape []int, a poolAttrs, axes []poolAxis, colMajor bool) ([]float64, []int64) {
+func naiveMaxPool(x []float64, shape []int, a window.Attrs, axes []window.Axis, colMajor bool) ([]float64, []int64) {
 	r := len(axes)
 	inStrides := movement.ContiguousStrides(shape[2:])
 	planeIn := 1
@@ -456,7 +457,7 @@ func TestMaxPoolRandom(t *testing.T) {
 			}
 		}
 		op := opRef{"MaxPool", 22}
-		a, err := checkPoolAttrs(op, r, poolAttrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads, Dilations: o.Dilations, AutoPad: o.AutoPad, CeilMode: o.CeilMode})
+		a, err := checkPoolAttrs(op, r, window.Attrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads, Dilations: o.Dilations, AutoPad: o.AutoPad, CeilMode: o.CeilMode})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -557,10 +558,10 @@ func poolRandomBits(rng *rand.Rand, n int) []uint32 {
 // input of up to maxDim per spatial axis, the common kernels 2 and 3 more
 // often than the others, and returns them with the geometry and its
 // windows (w nil when the kernel is longer than the padded input).
-func poolRandomGeometry(rng *rand.Rand, maxDim int) (dims []int, a poolAttrs, axes []poolAxis, w *poolWindows) {
+func poolRandomGeometry(rng *rand.Rand, maxDim int) (dims []int, a window.Attrs, axes []window.Axis, w *window.Windows) {
 	autoPads := []string{"NOTSET", "NOTSET", "NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"}
 	r := 1 + rng.IntN(2)
-	a = poolAttrs{AutoPad: autoPads[rng.IntN(len(autoPads))], CeilMode: rng.IntN(2) == 1}
+	a = window.Attrs{AutoPad: autoPads[rng.IntN(len(autoPads))], CeilMode: rng.IntN(2) == 1}
 	for range r {
 		dims = append(dims, rng.IntN(maxDim+1))
 		a.Kernel = append(a.Kernel, []int{1, 2, 2, 3, 3, 3, 4, 5}[rng.IntN(8)])
@@ -581,7 +582,7 @@ func poolRandomGeometry(rng *rand.Rand, maxDim int) (dims []int, a poolAttrs, ax
 	if err != nil {
 		return dims, a, nil, nil
 	}
-	return dims, a, axes, newPoolWindows(axes)
+	return dims, a, axes, window.NewWindows(axes)
 }
 
 // The two-pass kernel of ranks (rankPlan, with its unrolled runs) against
@@ -751,7 +752,7 @@ func TestMaxPoolParallel(t *testing.T) {
 	if err1 != nil || errn != nil || !y1.Equal(yn) || !i1.Equal(in) {
 		t.Fatalf("one core and all cores differ (%v, %v)", err1, errn)
 	}
-	a, _ := checkPoolAttrs(op, 2, poolAttrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads})
+	a, _ := checkPoolAttrs(op, 2, window.Attrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads})
 	axes, _ := poolGeometry(op, shape[2:], a)
 	wantY, wantI := naiveMaxPool(vals, shape, a, axes, false)
 	gotY, _ := yn.Float64s()
@@ -864,7 +865,7 @@ func FuzzMaxPool(f *testing.F) {
 			return
 		}
 		op := opRef{"MaxPool", 22}
-		a, _ := checkPoolAttrs(op, r, poolAttrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads, Dilations: o.Dilations, AutoPad: o.AutoPad, CeilMode: o.CeilMode})
+		a, _ := checkPoolAttrs(op, r, window.Attrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads, Dilations: o.Dilations, AutoPad: o.AutoPad, CeilMode: o.CeilMode})
 		axes, _ := poolGeometry(op, shape[2:], a)
 		wantY, wantI := naiveMaxPool(v, shape, a, axes, o.StorageOrder == 1)
 		gotY, _ := y.Float64s()

@@ -36,6 +36,7 @@ import (
 	"sync/atomic"
 
 	"github.com/onnxshape/onnxshape/ops/internal/movement"
+	"github.com/onnxshape/onnxshape/ops/internal/window"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -123,7 +124,7 @@ func maxUnpoolShape(op opRef, dt tensor.DataType, xShape, iShape []int, o MaxUnp
 		return nil, nil, op.errorf("type", "X is %v, which version %d does not accept", dt, op.version)
 	}
 	spatial := len(xShape) - 2
-	a, err := checkPoolAttrs(op, spatial, poolAttrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads})
+	a, err := checkPoolAttrs(op, spatial, window.Attrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads})
 	if err != nil {
 		return nil, nil, err
 	}

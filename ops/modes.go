@@ -1,5 +1,7 @@
 package ops
 
+import "github.com/onnxshape/onnxshape/ops/internal/window"
+
 // The values of every enumerated (string) attribute of the operators, for
 // the Mode-like fields of the options structs, so that a misspelled mode
 // fails to compile rather than at run time. The empty string also selects
@@ -39,8 +41,8 @@ const (
 	NotSmaller = "not_smaller"
 
 	// The pooling operators' automatic padding (AutoPad fields).
-	AutoPadNotSet    = autoPadNotSet
-	AutoPadSameUpper = autoPadSameUpper
-	AutoPadSameLower = autoPadSameLower
-	AutoPadValid     = autoPadValid
+	AutoPadNotSet    = window.AutoPadNotSet
+	AutoPadSameUpper = window.AutoPadSameUpper
+	AutoPadSameLower = window.AutoPadSameLower
+	AutoPadValid     = window.AutoPadValid
 )

@@ -1,4 +1,4 @@
-package ops
+package window
 
 import "github.com/onnxshape/onnxshape/ops/internal/movement"
 
@@ -12,43 +12,43 @@ import "github.com/onnxshape/onnxshape/ops/internal/movement"
 
 // Values of auto_pad.
 const (
-	autoPadNotSet    = "NOTSET"
-	autoPadSameUpper = "SAME_UPPER"
-	autoPadSameLower = "SAME_LOWER"
-	autoPadValid     = "VALID"
+	AutoPadNotSet    = "NOTSET"
+	AutoPadSameUpper = "SAME_UPPER"
+	AutoPadSameLower = "SAME_LOWER"
+	AutoPadValid     = "VALID"
 )
 
-// maxPoolAttr bounds every kernel, stride, dilation and pad: far above any
+// MaxAttr bounds every kernel, stride, dilation and pad: far above any
 // real model, and low enough that the geometry never overflows an int64.
-const maxPoolAttr = 1<<31 - 1
+const MaxAttr = 1<<31 - 1
 
-// poolAttrs are the attributes of a pooling node, spatial axes only. Nil
+// Attrs are the attributes of a pooling node, spatial axes only. Nil
 // slices take the ONNX defaults (strides and dilations 1, pads 0); an empty
 // autoPad means NOTSET.
-type poolAttrs struct {
+type Attrs struct {
 	Kernel, Strides, Pads, Dilations []int
 	AutoPad                          string
 	CeilMode                         bool
 }
 
-// poolAxis is the geometry of one spatial axis.
-type poolAxis struct {
+// Axis is the geometry of one spatial axis.
+type Axis struct {
 	In, Out                  int // input and output length
 	Kernel, Stride, Dilation int
 	PadBegin, PadEnd         int // after auto_pad
 }
 
-// dilatedKernel is the extent of a window on the padded input, d*(k-1)+1.
-func dilatedKernel(k, d int) int64 { return int64(d)*int64(k-1) + 1 }
+// DilatedKernel is the extent of a window on the padded input, d*(k-1)+1.
+func DilatedKernel(k, d int) int64 { return int64(d)*int64(k-1) + 1 }
 
-// checkPoolAttrs checks the attributes against the number of spatial axes
+// Check checks the attributes against the number of spatial axes
 // and fills in the defaults. The rule names are those of ONNX's attributes.
-func checkPoolAttrs(op opRef, spatial int, a poolAttrs) (poolAttrs, error) {
+func Check(spatial int, a Attrs) (Attrs, error) {
 	if spatial < 1 {
-		return a, op.errorf("input-rank", "X needs at least one spatial axis after N and C, got rank %d", spatial+2)
+		return a, errorf("input-rank", "X needs at least one spatial axis after N and C, got rank %d", spatial+2)
 	}
 	if len(a.Kernel) != spatial {
-		return a, op.errorf("kernel_shape", "kernel_shape has %d values for %d spatial axes", len(a.Kernel), spatial)
+		return a, errorf("kernel_shape", "kernel_shape has %d values for %d spatial axes", len(a.Kernel), spatial)
 	}
 	ones := func() []int {
 		v := make([]int, spatial)
@@ -78,33 +78,33 @@ func checkPoolAttrs(op opRef, spatial int, a poolAttrs) (poolAttrs, error) {
 		{"pads", a.Pads, 2 * spatial, 0},
 	} {
 		if len(c.v) != c.n {
-			return a, op.errorf(c.name, "%s has %d values, expected %d (X has %d spatial axes)", c.name, len(c.v), c.n, spatial)
+			return a, errorf(c.name, "%s has %d values, expected %d (X has %d spatial axes)", c.name, len(c.v), c.n, spatial)
 		}
 		for i, x := range c.v {
-			if x < c.min || x > maxPoolAttr {
-				return a, op.errorf(c.name, "%s[%d] is %d, outside [%d, %d]", c.name, i, x, c.min, maxPoolAttr)
+			if x < c.min || x > MaxAttr {
+				return a, errorf(c.name, "%s[%d] is %d, outside [%d, %d]", c.name, i, x, c.min, MaxAttr)
 			}
 		}
 	}
 	switch a.AutoPad {
 	case "":
-		a.AutoPad = autoPadNotSet
-	case autoPadNotSet, autoPadValid, autoPadSameUpper, autoPadSameLower:
+		a.AutoPad = AutoPadNotSet
+	case AutoPadNotSet, AutoPadValid, AutoPadSameUpper, AutoPadSameLower:
 	default:
-		return a, op.errorf("auto_pad", "auto_pad is %q, expected NOTSET, SAME_UPPER, SAME_LOWER or VALID", a.AutoPad)
+		return a, errorf("auto_pad", "auto_pad is %q, expected NOTSET, SAME_UPPER, SAME_LOWER or VALID", a.AutoPad)
 	}
-	if a.AutoPad != autoPadNotSet {
+	if a.AutoPad != AutoPadNotSet {
 		for _, p := range a.Pads {
 			if p != 0 {
-				return a, op.errorf("auto_pad", "pads %v cannot be used with auto_pad %s", a.Pads, a.AutoPad)
+				return a, errorf("auto_pad", "pads %v cannot be used with auto_pad %s", a.Pads, a.AutoPad)
 			}
 		}
 	}
 	return a, nil
 }
 
-// poolGeometry returns the geometry of every spatial axis of an input whose
-// spatial dims are in, for attributes that passed checkPoolAttrs.
+// Geometry returns the geometry of every spatial axis of an input whose
+// spatial dims are in, for attributes that passed Check.
 //
 // The output length follows ONNX MaxPool 22 and its reference
 // implementation: with explicit pads, floor (or ceil, with ceil_mode) of
@@ -112,36 +112,36 @@ func checkPoolAttrs(op opRef, spatial int, a poolAttrs) (poolAttrs, error) {
 // window that would start inside the end padding is dropped. SAME_UPPER and
 // SAME_LOWER give ceil(in / stride) and pad by what that needs, the odd pixel
 // at the end (UPPER) or the beginning (LOWER); VALID pads nothing.
-func poolGeometry(op opRef, in []int, a poolAttrs) ([]poolAxis, error) {
+func Geometry(in []int, a Attrs) ([]Axis, error) {
 	spatial := len(in)
-	axes := make([]poolAxis, spatial)
+	axes := make([]Axis, spatial)
 	for i := range axes {
-		ax := poolAxis{In: in[i], Kernel: a.Kernel[i], Stride: a.Strides[i], Dilation: a.Dilations[i]}
-		ek := dilatedKernel(ax.Kernel, ax.Dilation)
+		ax := Axis{In: in[i], Kernel: a.Kernel[i], Stride: a.Strides[i], Dilation: a.Dilations[i]}
+		ek := DilatedKernel(ax.Kernel, ax.Dilation)
 		n, s := int64(ax.In), int64(ax.Stride)
 		var out int64
 		switch a.AutoPad {
-		case autoPadSameUpper, autoPadSameLower:
+		case AutoPadSameUpper, AutoPadSameLower:
 			out = (n + s - 1) / s
 			total := max(0, (out-1)*s+ek-n)
 			small := total / 2
-			if a.AutoPad == autoPadSameUpper {
+			if a.AutoPad == AutoPadSameUpper {
 				ax.PadBegin, ax.PadEnd = int(small), int(total-small)
 			} else {
 				ax.PadBegin, ax.PadEnd = int(total-small), int(small)
 			}
 		default:
-			if a.AutoPad == autoPadNotSet {
+			if a.AutoPad == AutoPadNotSet {
 				ax.PadBegin, ax.PadEnd = a.Pads[i], a.Pads[i+spatial]
 			}
 			span := n + int64(ax.PadBegin) + int64(ax.PadEnd) - ek
-			if span < 0 && a.AutoPad == autoPadValid {
+			if span < 0 && a.AutoPad == AutoPadValid {
 				// VALID: ceil((n - ek + 1) / s) windows fit, none here.
 				out = 0
 				break
 			}
 			if span < 0 {
-				return nil, op.errorf("kernel_shape", "axis %d: the dilated kernel (%d) is longer than the padded input (%d)",
+				return nil, errorf("kernel_shape", "axis %d: the dilated kernel (%d) is longer than the padded input (%d)",
 					i+2, ek, n+int64(ax.PadBegin)+int64(ax.PadEnd))
 			}
 			out = span/s + 1
@@ -154,7 +154,7 @@ func poolGeometry(op opRef, in []int, a poolAttrs) ([]poolAxis, error) {
 			}
 		}
 		if int64(int(out)) != out {
-			return nil, op.errorf("size", "axis %d: output length %d does not fit in an int", i+2, out)
+			return nil, errorf("size", "axis %d: output length %d does not fit in an int", i+2, out)
 		}
 		ax.Out = int(out)
 		axes[i] = ax
@@ -162,11 +162,11 @@ func poolGeometry(op opRef, in []int, a poolAttrs) ([]poolAxis, error) {
 	return axes, nil
 }
 
-// poolWindows are the tables a pooling kernel walks, for one (N, C) plane:
+// Windows are the tables a pooling kernel walks, for one (N, C) plane:
 // along spatial axis k, window o holds count[k][o] real taps, the first at
 // input coordinate first[k][o] and the next ones dilation apart. A window
 // lies partly or wholly in the padding where its count is below the kernel.
-type poolWindows struct {
+type Windows struct {
 	InShape   []int   // input spatial dims
 	OutShape  []int   // output spatial dims
 	InStride  []int   // row-major strides of the input plane
@@ -179,25 +179,11 @@ type poolWindows struct {
 	Empty     bool // some window holds no real element at all
 }
 
-// poolWindows builds the tap tables of a geometry after checking and
-// charging their size: two ints per output index of every axis, which pads
-// and strides can make long even for an empty tensor.
-func (o *Options) poolWindows(op opRef, axes []poolAxis) (*poolWindows, error) {
-	entries := 0
-	for _, ax := range axes {
-		entries = addCounts(entries, ax.Out)
-	}
-	if err := o.scratch(op, "the window tables", mulCounts(entries, 2), 8); err != nil {
-		return nil, err
-	}
-	return newPoolWindows(axes), nil
-}
-
-// newPoolWindows builds the tap tables of a geometry; callers that take the
-// geometry from a model go through Options.poolWindows.
-func newPoolWindows(axes []poolAxis) *poolWindows {
+// NewWindows builds the tap tables of a geometry; callers that take the
+// geometry from a model charge TableEntries first.
+func NewWindows(axes []Axis) *Windows {
 	r := len(axes)
-	w := &poolWindows{
+	w := &Windows{
 		OutShape:  make([]int, r),
 		Dilation:  make([]int, r),
 		TapStride: make([]int, r),
@@ -243,66 +229,14 @@ func newPoolWindows(axes []poolAxis) *poolWindows {
 	return w
 }
 
-// readPoolAttrs reads a pooling node's geometry attributes; withDilations
-// and withCeil say whether the node's version defines dilations and
-// ceil_mode (an attribute the version does not define is an error).
-func readPoolAttrs(n *Node, withDilations, withCeil bool) (poolAttrs, error) {
-	var a poolAttrs
-	ints := func(name string, allowed bool) ([]int, error) {
-		v64, ok, err := n.Ints(name)
-		if err != nil || !ok {
-			return nil, err
-		}
-		if !allowed {
-			return nil, n.op().errorf("attribute", "attribute %s is not defined in version %d", name, n.Version)
-		}
-		v, err := toInts(v64)
-		if err != nil {
-			return nil, n.op().errorf(name, "%v", err)
-		}
-		return v, nil
-	}
-	var err error
-	if a.Kernel, err = ints("kernel_shape", true); err != nil {
-		return a, err
-	}
-	if a.Kernel == nil {
-		return a, n.op().errorf("kernel_shape", "attribute kernel_shape is required")
-	}
-	if a.Strides, err = ints("strides", true); err != nil {
-		return a, err
-	}
-	if a.Pads, err = ints("pads", true); err != nil {
-		return a, err
-	}
-	if a.Dilations, err = ints("dilations", withDilations); err != nil {
-		return a, err
-	}
-	if a.AutoPad, err = n.Str("auto_pad", autoPadNotSet); err != nil {
-		return a, err
-	}
-	if n.Has("ceil_mode") && !withCeil {
-		return a, n.op().errorf("attribute", "attribute ceil_mode is not defined in version %d", n.Version)
-	}
-	ceil, err := n.Int("ceil_mode", 0)
-	if err != nil {
-		return a, err
-	}
-	if ceil != 0 && ceil != 1 {
-		return a, n.op().errorf("ceil_mode", "ceil_mode is %d, expected 0 or 1", ceil)
-	}
-	a.CeilMode = ceil == 1
-	return a, nil
-}
-
-// as2D returns w itself when it has two spatial axes, and for one axis the
+// As2D returns w itself when it has two spatial axes, and for one axis the
 // same windows under a leading axis of length 1, so that one 2-D loop
 // serves both.
-func (w *poolWindows) As2D() *poolWindows {
+func (w *Windows) As2D() *Windows {
 	if len(w.OutShape) != 1 {
 		return w
 	}
-	return &poolWindows{
+	return &Windows{
 		InShape:   []int{1, w.InShape[0]},
 		OutShape:  []int{1, w.OutShape[0]},
 		InStride:  []int{w.InPlane, 1},
