@@ -66,7 +66,7 @@
 //     DeformConv, Col2Im): ops/internal/conv, which lowers them to
 //     products of ops/internal/gemm (im2col in bounded tiles, 1x1 as a
 //     plain product, depthwise direct, col2im scatter); the shared window
-//     attributes are in convattrs.go.
+//     attributes are read in conv.go, their geometry is ops/internal/window.
 //   - compute (MatMul, Gemm, recurrent cells, quantized products):
 //     ops/internal/gemm, the matrix-product engine.
 //
