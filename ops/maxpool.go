@@ -105,14 +105,18 @@ func maxPoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 	}
 	o := MaxPoolOptions{AutoPad: a.AutoPad, CeilMode: a.CeilMode, Dilations: a.Dilations,
 		KernelShape: a.Kernel, Pads: a.Pads, StorageOrder: int(order), Strides: a.Strides}
+	if n.NumOutputs < 2 || n.Version < 8 {
+		y, err := maxPoolValues(opt, op, x, o)
+		if err != nil {
+			return nil, err
+		}
+		return values(y), nil
+	}
 	y, indices, err := maxPool(opt, op, x, o)
 	if err != nil {
 		return nil, err
 	}
-	if n.NumOutputs >= 2 && n.Version >= 8 {
-		return values(y, indices), nil
-	}
-	return values(y), nil
+	return values(y, indices), nil
 }
 
 // maxPoolTypeOK reports whether a version of MaxPool accepts element type dt.
@@ -1045,4 +1049,74 @@ func windowErr(op opRef, err error) error {
 		return op.errorf(e.Rule, "%s", e.Msg)
 	}
 	return err
+}
+
+// MaxPool without its Indices output (a node that declares only Y): for
+// float and double images of one or two spatial axes the maxima are taken
+// directly (window.Max2D), with MaxPool's rules (maxpool.go: the first NaN
+// of a window, the first of tied maxima, -inf for a window without a real
+// element), bit for bit what maxPool's Y holds; every other case is
+// maxPool's, its Indices dropped.
+
+func maxPoolValues(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tensor.Tensor, error) {
+	fast := x != nil && (x.DataType() == tensor.Float || x.DataType() == tensor.Double) &&
+		(x.Rank() == 3 || x.Rank() == 4) && opt.orDefault().Profile != ProfileSONNX
+	if !fast {
+		y, _, err := maxPool(opt, op, x, o)
+		return y, err
+	}
+	if err := checkInput(op, "X", x); err != nil {
+		return nil, err
+	}
+	if err := opt.positiveDims(op, "input X", x.Shape()); err != nil {
+		return nil, err
+	}
+	opt = opt.orDefault()
+	axes, _, err := maxPoolShape(opt, op, x.DataType(), x.Shape(), o)
+	if err != nil {
+		return nil, err
+	}
+	y, err := opt.newOverwritten(op, x.DataType(), maxPoolOutShape(x.Shape(), axes))
+	if err != nil {
+		return nil, err
+	}
+	if y.Len() == 0 {
+		return y, nil
+	}
+	w, err := opt.poolWindows(op, axes)
+	if err != nil {
+		return nil, err
+	}
+	if x.DataType() == tensor.Double {
+		err = maxPoolPlanes[float64](opt, x, y, w)
+	} else {
+		err = maxPoolPlanes[float32](opt, x, y, w)
+	}
+	if err != nil {
+		return nil, op.stopped(err)
+	}
+	return y, nil
+}
+
+func maxPoolPlanes[A float32 | float64](opt *Options, x, y *tensor.Tensor, w *window.Windows) error {
+	xs, err := tensor.Data[A](x)
+	if err != nil {
+		return err
+	}
+	ys, err := tensor.Data[A](y)
+	if err != nil {
+		return err
+	}
+	planes := x.Shape()[0] * x.Shape()[1]
+	plan := w.As2D()
+	return parallelRange(opt, planes, planes*(w.InPlane+w.OutPlane), func(lo, hi int) error {
+		c := opt.canceller()
+		for p := lo; p < hi; p++ {
+			if c.Stop(w.InPlane) {
+				return c.Err
+			}
+			window.Max2D(xs[p*w.InPlane:(p+1)*w.InPlane], ys[p*w.OutPlane:(p+1)*w.OutPlane], plan)
+		}
+		return nil
+	})
 }
