@@ -1,6 +1,10 @@
 package ops
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/onnxshape/onnxshape/ops/internal/window"
+)
 
 // The attributes of every operator version onnxshape implements, from the
 // ONNX operator schemas (docs/Operators.md and docs/Changelog.md of
@@ -213,8 +217,8 @@ const (
 	NotSmaller = "not_smaller"
 
 	// The pooling operators' automatic padding (AutoPad fields).
-	AutoPadNotSet    = autoPadNotSet
-	AutoPadSameUpper = autoPadSameUpper
-	AutoPadSameLower = autoPadSameLower
-	AutoPadValid     = autoPadValid
+	AutoPadNotSet    = window.AutoPadNotSet
+	AutoPadSameUpper = window.AutoPadSameUpper
+	AutoPadSameLower = window.AutoPadSameLower
+	AutoPadValid     = window.AutoPadValid
 )

@@ -3,7 +3,7 @@
 // divided by their number, or with count_include_pad=1 by the number of its
 // taps inside the padded input (the padding counting as zeros). The window
 // geometry (kernel_shape, strides, pads, auto_pad, dilations, ceil_mode) is
-// MaxPool's (pool.go); the sums are windowpool.go's.
+// MaxPool's and the sums are ops/internal/window's.
 //
 // Versions: 1 (kernel_shape, strides, pads, auto_pad), 7
 // (count_include_pad), 10 (ceil_mode), 11 (no change we see), 19
@@ -14,7 +14,14 @@
 
 package ops
 
-import "github.com/onnxshape/onnxshape/tensor"
+import (
+	"math"
+	"unsafe"
+
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
+	"github.com/onnxshape/onnxshape/ops/internal/window"
+	"github.com/onnxshape/onnxshape/tensor"
+)
 
 func init() {
 	register("AveragePool", []int{1, 7, 10, 11, 19, 22}, [2]int{1, 1}, [2]int{1, 1}, averagePoolNode)
@@ -49,9 +56,9 @@ func AveragePool(x *tensor.Tensor, o AveragePoolOptions, opts ...Option) (*tenso
 	if err != nil {
 		return nil, err
 	}
-	a := poolAttrs{kernel: o.KernelShape, strides: o.Strides, pads: o.Pads, dilations: o.Dilations,
-		autoPad: o.AutoPad, ceilMode: o.CeilMode}
-	return averagePool(opt, op, x, a, windowPool{includePad: o.CountIncludePad})
+	a := window.Attrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads, Dilations: o.Dilations,
+		AutoPad: o.AutoPad, CeilMode: o.CeilMode}
+	return averagePool(opt, op, x, a, window.Pool{IncludePad: o.CountIncludePad})
 }
 
 func averagePoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
@@ -74,7 +81,7 @@ func averagePoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, 
 	if include != 0 && include != 1 {
 		return nil, op.errorf("count_include_pad", "count_include_pad is %d, expected 0 or 1", include)
 	}
-	y, err := averagePool(opt, op, x, a, windowPool{includePad: include == 1})
+	y, err := averagePool(opt, op, x, a, window.Pool{IncludePad: include == 1})
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +101,7 @@ func poolFloatTypeOK(version int, dt tensor.DataType) bool {
 }
 
 // averagePool checks x and the geometry and pools; LpPool shares it.
-func averagePool(opt *Options, op opRef, x *tensor.Tensor, a poolAttrs, wp windowPool) (*tensor.Tensor, error) {
+func averagePool(opt *Options, op opRef, x *tensor.Tensor, a window.Attrs, wp window.Pool) (*tensor.Tensor, error) {
 	if !poolFloatTypeOK(op.version, x.DataType()) {
 		return nil, op.errorf("type", "X is %v, which version %d does not accept", x.DataType(), op.version)
 	}
@@ -111,4 +118,88 @@ func averagePool(opt *Options, op opRef, x *tensor.Tensor, a poolAttrs, wp windo
 		return nil, err
 	}
 	return windowPoolRun(opt, op, x, axes, wp)
+}
+
+// windowPoolRun pools x (N x C x spatial) over the windows of axes into a
+// new tensor.
+func windowPoolRun(opt *Options, op opRef, x *tensor.Tensor, axes []window.Axis, wp window.Pool) (*tensor.Tensor, error) {
+	opt = opt.orDefault()
+	shape := append([]int{}, x.Shape()[:2]...)
+	for _, ax := range axes {
+		shape = append(shape, ax.Out)
+	}
+	y, err := opt.newOverwritten(op, x.DataType(), shape)
+	if err != nil {
+		return nil, err
+	}
+	w := window.NewWindows(axes)
+	divisors := window.Divisors(axes, w, wp.IncludePad)
+	if x.DataType() == tensor.Double {
+		err = windowPoolAs[float64](opt, op, x, y, w, divisors, wp)
+	} else {
+		err = windowPoolAs[float32](opt, op, x, y, w, divisors, wp)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return y, nil
+}
+
+func windowPoolAs[A float32 | float64](opt *Options, op opRef, x, y *tensor.Tensor, w *window.Windows, divisors [][]float64, wp window.Pool) error {
+	xs, err := reduceLoad[A](opt, op, x)
+	if err != nil {
+		return err
+	}
+	ys, flush, err := reduceOut[A](opt, op, y)
+	if err != nil {
+		return err
+	}
+	planes := x.Shape()[0] * x.Shape()[1]
+	r := len(w.OutShape)
+	var plan *window.Windows
+	if r <= 2 {
+		plan = w.As2D()
+		var zero A
+		count := mulCounts(opt.threads(), addCounts(mulCounts(plan.InShape[0], plan.OutShape[1]), w.InPlane))
+		if err := opt.scratch(op, "the row sums", count, int(unsafe.Sizeof(zero))); err != nil {
+			return err
+		}
+	}
+	err = parallelRange(opt, planes, planes*(w.InPlane+w.OutPlane), func(lo, hi int) error {
+		o := make([]int, r)
+		var rowSums, terms []A
+		for pl := lo; pl < hi; pl++ {
+			in := xs[pl*w.InPlane : (pl+1)*w.InPlane]
+			out := ys[pl*w.OutPlane : (pl+1)*w.OutPlane]
+			if plan != nil {
+				rowSums, terms = window.Pool2D(in, out, plan, divisors, wp, rowSums, terms)
+				continue
+			}
+			clear(o)
+			for i := range out {
+				off := 0
+				div := 1.0
+				for k, ok := range o {
+					off += w.First[k][ok] * w.InStride[k]
+					div *= divisors[k][ok]
+				}
+				s := window.Sum(in, w, o, 0, off, wp)
+				if wp.Lp {
+					out[i] = A(math.Pow(float64(s), 1/wp.P))
+				} else {
+					out[i] = s / A(div)
+				}
+				movement.NextIndex(o, w.OutShape)
+			}
+			if err := opt.cancelled(); err != nil {
+				return err
+			}
+		}
+		return opt.cancelled()
+	})
+	if err != nil {
+		return op.wrap("cancelled", err, "run stopped")
+	}
+	flush()
+	return nil
 }

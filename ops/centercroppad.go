@@ -16,6 +16,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -135,7 +136,7 @@ func centerCropPad(opt *Options, op opRef, x *tensor.Tensor, o CenterCropPadOpti
 	}
 	// The output starts zeroed: one plan copies the kept part of the input
 	// into its place, cropping and padding on every axis at once.
-	if err := boxPlan(w.count, x.Shape(), w.srcStart, nil, w.shape, w.dstStart).Run(opt.moves(), y, x); err != nil {
+	if err := movement.BoxPlan(w.count, x.Shape(), w.srcStart, nil, w.shape, w.dstStart).Run(opt.moves(), y, x); err != nil {
 		return nil, op.stopped(err)
 	}
 	return y, nil

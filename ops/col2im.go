@@ -23,6 +23,7 @@ package ops
 
 import (
 	"github.com/onnxshape/onnxshape/ops/internal/conv"
+	"github.com/onnxshape/onnxshape/ops/internal/window"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -59,11 +60,11 @@ func col2ImNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	if err != nil {
 		return nil, err
 	}
-	var a poolAttrs
+	var a window.Attrs
 	for _, f := range []struct {
 		name string
 		dst  *[]int
-	}{{"strides", &a.strides}, {"pads", &a.pads}, {"dilations", &a.dilations}} {
+	}{{"strides", &a.Strides}, {"pads", &a.Pads}, {"dilations", &a.Dilations}} {
 		if *f.dst, _, err = n.intsAttr(f.name, f.name); err != nil {
 			return nil, err
 		}
@@ -132,7 +133,7 @@ func col2Im[T conv.Number](cfg conv.Config, s conv.Shape, x, y *tensor.Tensor) e
 // col2ImGeometry checks a Col2Im's shapes and attributes and returns its
 // output shape and axes (in: the blocks along the axis, out: the image's
 // length).
-func col2ImGeometry(op opRef, xs []int, is, bs *tensor.Tensor, a poolAttrs) ([]int, []poolAxis, error) {
+func col2ImGeometry(op opRef, xs []int, is, bs *tensor.Tensor, a window.Attrs) ([]int, []window.Axis, error) {
 	if len(xs) != 3 {
 		return nil, nil, op.errorf("input-rank", "input has rank %d, expected 3 (N, C*prod(block_shape), L)", len(xs))
 	}
@@ -142,18 +143,18 @@ func col2ImGeometry(op opRef, xs []int, is, bs *tensor.Tensor, a poolAttrs) ([]i
 	iv, _ := int64sOf(is)
 	bv, _ := int64sOf(bs)
 	spatial := len(iv)
-	a.kernel = make([]int, spatial)
+	a.Kernel = make([]int, spatial)
 	image := make([]int, spatial)
 	kprod := 1
 	for i := range iv {
-		if iv[i] < 0 || iv[i] > maxPoolAttr {
-			return nil, nil, op.errorf("image_shape", "image_shape[%d] is %d, outside [0, %d]", i, iv[i], maxPoolAttr)
+		if iv[i] < 0 || iv[i] > window.MaxAttr {
+			return nil, nil, op.errorf("image_shape", "image_shape[%d] is %d, outside [0, %d]", i, iv[i], window.MaxAttr)
 		}
-		if bv[i] < 1 || bv[i] > maxPoolAttr {
-			return nil, nil, op.errorf("block_shape", "block_shape[%d] is %d, outside [1, %d]", i, bv[i], maxPoolAttr)
+		if bv[i] < 1 || bv[i] > window.MaxAttr {
+			return nil, nil, op.errorf("block_shape", "block_shape[%d] is %d, outside [1, %d]", i, bv[i], window.MaxAttr)
 		}
-		image[i], a.kernel[i] = int(iv[i]), int(bv[i])
-		kprod = mulCounts(kprod, a.kernel[i])
+		image[i], a.Kernel[i] = int(iv[i]), int(bv[i])
+		kprod = mulCounts(kprod, a.Kernel[i])
 	}
 	if kprod == 0 || xs[1]%kprod != 0 {
 		return nil, nil, op.errorf("block_shape", "input's dim 1 (%d) is not a multiple of prod(block_shape) = %d", xs[1], kprod)
@@ -163,15 +164,15 @@ func col2ImGeometry(op opRef, xs []int, is, bs *tensor.Tensor, a poolAttrs) ([]i
 		return nil, nil, err
 	}
 	blocks := 1
-	axes := make([]poolAxis, spatial)
+	axes := make([]window.Axis, spatial)
 	for i := range axes {
-		ax := poolAxis{out: image[i], kernel: a.kernel[i], stride: a.strides[i], dilation: a.dilations[i], padBegin: a.pads[i]}
-		span := int64(image[i]) + int64(a.pads[i]) + int64(a.pads[i+spatial]) - dilatedKernel(ax.kernel, ax.dilation)
+		ax := window.Axis{Out: image[i], Kernel: a.Kernel[i], Stride: a.Strides[i], Dilation: a.Dilations[i], PadBegin: a.Pads[i]}
+		span := int64(image[i]) + int64(a.Pads[i]) + int64(a.Pads[i+spatial]) - window.DilatedKernel(ax.Kernel, ax.Dilation)
 		if span < 0 {
-			return nil, nil, op.errorf("input", "axis %d: the dilated block (%d) is longer than the padded image (%d)", i, dilatedKernel(ax.kernel, ax.dilation), span+dilatedKernel(ax.kernel, ax.dilation))
+			return nil, nil, op.errorf("input", "axis %d: the dilated block (%d) is longer than the padded image (%d)", i, window.DilatedKernel(ax.Kernel, ax.Dilation), span+window.DilatedKernel(ax.Kernel, ax.Dilation))
 		}
-		ax.in = int(span/int64(ax.stride) + 1)
-		blocks = mulCounts(blocks, ax.in)
+		ax.In = int(span/int64(ax.Stride) + 1)
+		blocks = mulCounts(blocks, ax.In)
 		axes[i] = ax
 	}
 	if blocks != xs[2] {

@@ -196,7 +196,7 @@ func concat(opt *Options, op opRef, inputs []*tensor.Tensor, axis int) (*tensor.
 	// axis k, copied by a strided loop.
 	at := make([]int, len(shape))
 	for _, x := range inputs {
-		if err := boxPlan(x.Shape(), x.Shape(), nil, nil, shape, at).Run(opt.moves(), y, x); err != nil {
+		if err := movement.BoxPlan(x.Shape(), x.Shape(), nil, nil, shape, at).Run(opt.moves(), y, x); err != nil {
 			return nil, op.stopped(err)
 		}
 		at[k] += x.Shape()[k]

@@ -16,7 +16,7 @@
 // B) the same; [input-rank] X has a spatial axis; [W-rank] W has X's rank;
 // [channels] C = W's second dim times group; [group] group >= 1 divides
 // M; [kernel_shape] kernel_shape (optional) is W's spatial shape; the
-// window attributes as pooling's (pool.go: [strides], [dilations],
+// window attributes as pooling's (ops/internal/window: [strides], [dilations],
 // [pads], [auto_pad]); [B] B holds M values; [kernel_shape] the dilated
 // kernel fits the padded input; [size] the output and the im2col tiles fit
 // the caps.
@@ -26,6 +26,8 @@ package ops
 import (
 	"github.com/onnxshape/onnxshape/ops/internal/conv"
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/ops/internal/gemm"
+	"github.com/onnxshape/onnxshape/ops/internal/window"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -63,8 +65,8 @@ func Conv(x, w, b *tensor.Tensor, o ConvOptions, opts ...Option) (*tensor.Tensor
 	if x == nil || w == nil {
 		return nil, op.errorf("input", "X and W are required")
 	}
-	a := convAttrs{poolAttrs: poolAttrs{kernel: o.KernelShape, strides: o.Strides, pads: o.Pads,
-		dilations: o.Dilations, autoPad: o.AutoPad}, group: max(o.Group, 1)}
+	a := convAttrs{Attrs: window.Attrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads,
+		Dilations: o.Dilations, AutoPad: o.AutoPad}, group: max(o.Group, 1)}
 	if o.Group < 0 {
 		return nil, op.errorf("group", "group is %d, expected at least 1", o.Group)
 	}
@@ -99,8 +101,8 @@ func convNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 // w under o, without computing it.
 func ConvShape(x, w []int, o ConvOptions) ([]int, error) {
 	op := opRef{"Conv", 22}
-	a := convAttrs{poolAttrs: poolAttrs{kernel: o.KernelShape, strides: o.Strides, pads: o.Pads,
-		dilations: o.Dilations, autoPad: o.AutoPad}, group: max(o.Group, 1)}
+	a := convAttrs{Attrs: window.Attrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads,
+		Dilations: o.Dilations, AutoPad: o.AutoPad}, group: max(o.Group, 1)}
 	a, err := convWeight(op, x, w, a, false)
 	if err != nil {
 		return nil, err
@@ -172,4 +174,223 @@ func convFloat[A convert.Float](opt *Options, op opRef, s conv.Shape, x, w, b, y
 	return runFloatConv(opt, op, y, func(out []A) error {
 		return convErr(op, conv.Forward(opt.convConfig(op, "the im2col tiles"), s, xv, wv, bv, out))
 	})
+}
+
+// What the convolution operators share (Conv, ConvTranspose, ConvInteger,
+// QLinearConv, DeformConv, Col2Im): reading and checking the window
+// attributes (kernel_shape, strides, dilations, pads, auto_pad, group),
+// the channels of X against the weight, the output geometry, and the glue
+// to the engine (ops/internal/conv): its Config, the float inputs in the
+// type the engine computes in, and the refusal of scratch above the caps
+// before any work. The window rules are pooling's (ops/internal/window); the rule names
+// are the attributes'.
+
+// convAttrs are the attributes of a convolution node, spatial axes only.
+type convAttrs struct {
+	window.Attrs
+	group int
+	// ConvTranspose only.
+	outputPadding, outputShape []int
+}
+
+// readConvAttrs reads a convolution node's attributes; kernel_shape may be
+// absent (it is then W's spatial shape), auto_pad is read when withAutoPad.
+func readConvAttrs(n *Node, withAutoPad bool) (convAttrs, error) {
+	var a convAttrs
+	var err error
+	for _, f := range []struct {
+		name string
+		dst  *[]int
+	}{{"kernel_shape", &a.Kernel}, {"strides", &a.Strides}, {"pads", &a.Pads}, {"dilations", &a.Dilations}} {
+		if *f.dst, _, err = n.intsAttr(f.name, f.name); err != nil {
+			return a, err
+		}
+	}
+	if withAutoPad {
+		if a.AutoPad, err = n.Str("auto_pad", window.AutoPadNotSet); err != nil {
+			return a, err
+		}
+	}
+	if a.group, err = n.intAttr("group", 1, "group"); err != nil {
+		return a, err
+	}
+	if a.group < 1 {
+		return a, n.op().errorf("group", "group is %d, expected at least 1", a.group)
+	}
+	return a, nil
+}
+
+// convWeight checks the rank of X and W (the weight's second dim
+// holding C/group, or for ConvTranspose, its first C), fills kernel_shape
+// from W, and checks the window attributes. It returns the attributes
+// with the defaults filled in.
+func convWeight(op opRef, xs, ws []int, a convAttrs, transposed bool) (convAttrs, error) {
+	if len(xs) < 3 {
+		return a, op.errorf("input-rank", "X needs at least one spatial axis after N and C, got rank %d", len(xs))
+	}
+	if len(ws) != len(xs) {
+		return a, op.errorf("W-rank", "W has rank %d, X rank %d: they must be equal", len(ws), len(xs))
+	}
+	c := xs[1]
+	if transposed {
+		if ws[0] != c {
+			return a, op.errorf("channels", "X has %d channels, W's first dim is %d", c, ws[0])
+		}
+		if c%a.group != 0 {
+			return a, op.errorf("group", "X's %d channels do not divide into %d groups", c, a.group)
+		}
+	} else {
+		if ws[1]*a.group != c {
+			return a, op.errorf("channels", "X has %d channels, W takes %d in each of %d groups", c, ws[1], a.group)
+		}
+		if ws[0]%a.group != 0 {
+			return a, op.errorf("group", "W's %d output channels do not divide into %d groups", ws[0], a.group)
+		}
+	}
+	if a.Kernel == nil {
+		a.Kernel = append([]int(nil), ws[2:]...)
+		for i, k := range a.Kernel {
+			if k < 1 {
+				return a, op.errorf("kernel_shape", "W's spatial dim %d is %d: a kernel needs at least one tap", i+2, k)
+			}
+		}
+	} else if len(a.Kernel) == len(ws)-2 {
+		for i, k := range a.Kernel {
+			if k != ws[i+2] {
+				return a, op.errorf("kernel_shape", "kernel_shape %v differs from W's spatial shape %v", a.Kernel, ws[2:])
+			}
+		}
+	}
+	p, err := checkPoolAttrs(op, len(xs)-2, a.Attrs)
+	if err != nil {
+		return a, err
+	}
+	a.Attrs = p
+	return a, nil
+}
+
+// convBias checks the optional bias B: m values, 1-D.
+func convBias(op opRef, b *tensor.Tensor, dt tensor.DataType, m int) error {
+	if b == nil {
+		return nil
+	}
+	if b.DataType() != dt {
+		return op.errorf("type", "B is %v, expected %v", b.DataType(), dt)
+	}
+	if b.Rank() != 1 || b.Shape()[0] != m {
+		return op.errorf("B", "B has shape %v, expected [%d]", b.Shape(), m)
+	}
+	return nil
+}
+
+// convOutputShape is the output shape of Conv (and ConvInteger,
+// QLinearConv) for X's shape and checked attributes: N, M, then the
+// window positions along each spatial axis (pooling's geometry without
+// ceil_mode).
+func convOutputShape(op opRef, xs []int, m int, a convAttrs) ([]int, []window.Axis, error) {
+	axes, err := poolGeometry(op, xs[2:], a.Attrs)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := []int{xs[0], m}
+	for _, ax := range axes {
+		out = append(out, ax.Out)
+	}
+	return out, axes, nil
+}
+
+// convShape is the engine's Shape of a convolution with these axes.
+func convShape(n, c, m, group int, axes []window.Axis, transposed bool) conv.Shape {
+	s := conv.Shape{N: n, C: c, M: m, Group: group}
+	for _, ax := range axes {
+		if transposed {
+			s.Image = append(s.Image, ax.Out)
+			s.Grid = append(s.Grid, ax.In)
+		} else {
+			s.Image = append(s.Image, ax.In)
+			s.Grid = append(s.Grid, ax.Out)
+		}
+		s.Kernel = append(s.Kernel, ax.Kernel)
+		s.Stride = append(s.Stride, ax.Stride)
+		s.Dilation = append(s.Dilation, ax.Dilation)
+		s.Pad = append(s.Pad, ax.PadBegin)
+	}
+	return s
+}
+
+// convConfig is the engine's Config for a run: its context, cores, and
+// scratch charged as op's (checked against the per-tensor cap first).
+func (o *Options) convConfig(op opRef, what string) conv.Config {
+	o = o.orDefault()
+	return conv.Config{Ctx: o.env.Ctx, Threads: o.threads(), Charge: func(bytes int64) error {
+		if bytes > o.maxBytes() {
+			return o.scratch(op, what, int(min(bytes, 1<<62)), 1)
+		}
+		return o.charge(op, what, bytes)
+	}, Scratch: new(gemm.Scratch)}
+}
+
+// refuseScratch refuses, before any work, scratch that one buffer of the
+// per-tensor cap cannot hold.
+func (o *Options) refuseScratch(op opRef, what string, bytes int64) error {
+	o = o.orDefault()
+	if bytes > o.maxBytes() {
+		return o.scratch(op, what, int(min(bytes, 1<<62)), 1)
+	}
+	return nil
+}
+
+// convFloatsIn returns t's elements as []A for the engine: a float or
+// double tensor's own storage (read only), a float16 or bfloat16 one
+// converted after charging it.
+func convFloatsIn[A convert.Float](opt *Options, op opRef, t *tensor.Tensor, what string) ([]A, error) {
+	if t == nil {
+		return nil, nil
+	}
+	if !convert.NativeFloat[A](t.DataType()) {
+		if err := opt.scratch(op, what+" in float32", t.Len(), sizeOfFloat[A]()); err != nil {
+			return nil, err
+		}
+	}
+	return convert.LoadFloatsPolled[A](opt.orDefault().env.Ctx, t)
+}
+
+// convFloatTypeOK reports whether a version of Conv, ConvTranspose or
+// DeformConv accepts dt: float16, float, double, and bfloat16 from
+// version 22.
+func convFloatTypeOK(version int, dt tensor.DataType) bool {
+	return poolFloatTypeOK(version, dt)
+}
+
+// runFloatConv runs f, the engine over []A, into y: directly on y's
+// storage for float and double, through a float32 buffer (charged) rounded
+// once into y for float16 and bfloat16.
+func runFloatConv[A convert.Float](opt *Options, op opRef, y *tensor.Tensor, f func(out []A) error) error {
+	if convert.NativeFloat[A](y.DataType()) {
+		out, err := tensor.Data[A](y)
+		if err != nil {
+			return err
+		}
+		return f(out)
+	}
+	if err := opt.scratch(op, "the output in float32", y.Len(), 4); err != nil {
+		return err
+	}
+	out := make([]A, y.Len())
+	if err := f(out); err != nil {
+		return err
+	}
+	return convert.StoreFloatsPolled(opt.orDefault().env.Ctx, y, out)
+}
+
+// convErr turns an engine error into op's: a refusal of the budget
+// already is one, a cancellation becomes op's cancellation.
+func convErr(op opRef, err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := err.(*Error); ok {
+		return err
+	}
+	return op.wrap("cancelled", err, "cancelled")
 }

@@ -33,6 +33,7 @@ package ops
 import (
 	"github.com/onnxshape/onnxshape/ops/internal/conv"
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/ops/internal/window"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -118,7 +119,7 @@ func convTransposeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value
 // ConvTranspose and returns its output shape and axes (in: X's length,
 // out: the output's, padBegin: where input position 0's first tap lands,
 // negated).
-func convTransposeGeometry(op opRef, xs, ws []int, a convAttrs) ([]int, []poolAxis, error) {
+func convTransposeGeometry(op opRef, xs, ws []int, a convAttrs) ([]int, []window.Axis, error) {
 	a, err := convWeight(op, xs, ws, a, true)
 	if err != nil {
 		return nil, nil, err
@@ -136,8 +137,8 @@ func convTransposeGeometry(op opRef, xs, ws []int, a convAttrs) ([]int, []poolAx
 		return nil, nil, op.errorf("output_padding", "output_padding has %d values for %d spatial axes", len(a.outputPadding), spatial)
 	}
 	for i, p := range a.outputPadding {
-		if p < 0 || p > maxPoolAttr {
-			return nil, nil, op.errorf("output_padding", "output_padding[%d] is %d, outside [0, %d]", i, p, maxPoolAttr)
+		if p < 0 || p > window.MaxAttr {
+			return nil, nil, op.errorf("output_padding", "output_padding[%d] is %d, outside [0, %d]", i, p, window.MaxAttr)
 		}
 	}
 	os := a.outputShape
@@ -149,49 +150,49 @@ func convTransposeGeometry(op opRef, xs, ws []int, a convAttrs) ([]int, []poolAx
 			return nil, nil, op.errorf("output_shape", "output_shape has %d values for %d spatial axes", len(a.outputShape), spatial)
 		}
 		for i, d := range os {
-			if d < 0 || d > maxPoolAttr {
-				return nil, nil, op.errorf("output_shape", "output_shape[%d] is %d, outside [0, %d]", i, d, maxPoolAttr)
+			if d < 0 || d > window.MaxAttr {
+				return nil, nil, op.errorf("output_shape", "output_shape[%d] is %d, outside [0, %d]", i, d, window.MaxAttr)
 			}
 		}
 	}
 	m := ws[1] * a.group
 	shape := []int{xs[0], m}
-	axes := make([]poolAxis, spatial)
+	axes := make([]window.Axis, spatial)
 	for i := range axes {
-		ax := poolAxis{in: xs[i+2], kernel: a.kernel[i], stride: a.strides[i], dilation: a.dilations[i]}
-		full := int64(ax.stride)*int64(ax.in-1) + int64(a.outputPadding[i]) + dilatedKernel(ax.kernel, ax.dilation)
+		ax := window.Axis{In: xs[i+2], Kernel: a.Kernel[i], Stride: a.Strides[i], Dilation: a.Dilations[i]}
+		full := int64(ax.Stride)*int64(ax.In-1) + int64(a.outputPadding[i]) + window.DilatedKernel(ax.Kernel, ax.Dilation)
 		var out int64
 		split := func() {
 			total := max(0, full-out)
 			half := total / 2
-			if a.autoPad == autoPadSameUpper {
-				ax.padBegin = int(half)
+			if a.AutoPad == window.AutoPadSameUpper {
+				ax.PadBegin = int(half)
 			} else {
-				ax.padBegin = int(total - half)
+				ax.PadBegin = int(total - half)
 			}
 		}
 		switch {
 		case os != nil:
 			out = int64(os[i])
 			split()
-		case a.autoPad == autoPadSameUpper || a.autoPad == autoPadSameLower:
-			out = int64(ax.in) * int64(ax.stride)
+		case a.AutoPad == window.AutoPadSameUpper || a.AutoPad == window.AutoPadSameLower:
+			out = int64(ax.In) * int64(ax.Stride)
 			split()
-		case a.autoPad == autoPadValid:
+		case a.AutoPad == window.AutoPadValid:
 			out = full
 		default:
-			ax.padBegin = a.pads[i]
-			out = full - int64(a.pads[i]) - int64(a.pads[i+spatial])
+			ax.PadBegin = a.Pads[i]
+			out = full - int64(a.Pads[i]) - int64(a.Pads[i+spatial])
 		}
 		if out < 0 {
-			return nil, nil, op.errorf("pads", "axis %d: the output length %d is negative (pads %v)", i+2, out, a.pads)
+			return nil, nil, op.errorf("pads", "axis %d: the output length %d is negative (pads %v)", i+2, out, a.Pads)
 		}
-		if int64(int(out)) != out || out > maxPoolAttr {
+		if int64(int(out)) != out || out > window.MaxAttr {
 			return nil, nil, op.errorf("size", "axis %d: output length %d is too large", i+2, out)
 		}
-		ax.out = int(out)
+		ax.Out = int(out)
 		axes[i] = ax
-		shape = append(shape, ax.out)
+		shape = append(shape, ax.Out)
 	}
 	return shape, axes, nil
 }

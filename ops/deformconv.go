@@ -26,6 +26,7 @@ import (
 
 	"github.com/onnxshape/onnxshape/ops/internal/conv"
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/ops/internal/window"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -87,7 +88,7 @@ func deformConvNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, e
 	if err != nil {
 		return nil, err
 	}
-	kprod := axes[0].kernel * axes[1].kernel
+	kprod := axes[0].Kernel * axes[1].Kernel
 	want := []int{shape[0], og * kprod * 2, shape[2], shape[3]}
 	if !slices.Equal(offset.Shape(), want) {
 		return nil, op.errorf("offset", "offset has shape %v, expected %v", offset.Shape(), want)
@@ -127,7 +128,7 @@ func deformConvNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, e
 
 // deformGeometry checks the shapes and attributes of a DeformConv and
 // returns its output shape and axes.
-func deformGeometry(op opRef, xs, ws []int, og int, a convAttrs) ([]int, []poolAxis, error) {
+func deformGeometry(op opRef, xs, ws []int, og int, a convAttrs) ([]int, []window.Axis, error) {
 	a, err := convWeight(op, xs, ws, a, false)
 	if err != nil {
 		return nil, nil, err

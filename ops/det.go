@@ -18,8 +18,9 @@
 package ops
 
 import (
-	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"math"
+
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 
 	"github.com/onnxshape/onnxshape/tensor"
 )

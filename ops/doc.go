@@ -61,8 +61,10 @@
 //     index lists checked in ops (inputs.go), moved by the index copies
 //     of ops/internal/movement.
 //   - pooling (MaxPool, AveragePool, LpPool, their Global forms,
-//     MaxUnpool): the window plans and loops of pool.go, windowpool.go and
-//     boxplan.go, still in ops.
+//     MaxUnpool): ops/internal/window, the window geometry and tap tables
+//     (shared with the convolutions) and the sums of AveragePool and
+//     LpPool; the attributes are read in ops (maxpool.go), the Global forms
+//     are reductions (ops/internal/reduce).
 //   - resampling (Resize, Upsample): ops/internal/resample, the per-axis
 //     plans of the linear and cubic modes, the passes of the outer axes
 //     and the fused kernel of the two innermost (SSE row sums on amd64);
@@ -79,7 +81,7 @@
 //     DeformConv, Col2Im): ops/internal/conv, which lowers them to
 //     products of ops/internal/gemm (im2col in bounded tiles, 1x1 as a
 //     plain product, depthwise direct, col2im scatter); the shared window
-//     attributes are in convattrs.go.
+//     attributes are read in conv.go, their geometry is ops/internal/window.
 //   - compute (MatMul, Gemm, recurrent cells, quantized products):
 //     ops/internal/gemm, the matrix-product engine.
 //

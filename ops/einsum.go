@@ -31,10 +31,11 @@
 package ops
 
 import (
-	"github.com/onnxshape/onnxshape/ops/internal/convert"
-	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"sort"
 	"strings"
+
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 
 	"github.com/onnxshape/onnxshape/ops/internal/gemm"
 	"github.com/onnxshape/onnxshape/tensor"

@@ -1,6 +1,6 @@
 // GlobalLpPool writes the p-norm of each (N, C) plane of X (N x C x D1 x
 // ... x Dn), (sum of |x|^p)^(1/p): Y is N x C x 1 x ... x 1, a reduction over
-// the spatial axes (globalpool.go), each |x|^p computed in float64 and
+// the spatial axes (globalaveragepool.go), each |x|^p computed in float64 and
 // rounded to the computing type.
 //
 // Versions: 1 (p a float, default 2.0), 2 (p an int, default 2), 22

@@ -36,7 +36,7 @@ import (
 // model runner against the model's cap, never a run's. Outputs go through
 // newTensor. Not charged, each bounded:
 //   - by the rank (a shape, strides, a permutation, per-axis parameters,
-//     index walkers, the plans of plans.go and boxplan.go);
+//     index walkers, the copy plans of ops/internal/movement);
 //   - by the number of a node's inputs or outputs (Concat's and stitch's
 //     lists, the result slice of values);
 //   - by the worker count (parallelRange's errors);

@@ -1,7 +1,7 @@
 // LpPool slides a window over the spatial axes of X (N x C x D1 x ... x
 // Dn) and writes the p-norm of each window, (sum of |x|^p)^(1/p); padding
-// adds nothing. The window geometry is MaxPool's (pool.go), the sums
-// windowpool.go's.
+// adds nothing. The window geometry and the sums are
+// ops/internal/window's.
 //
 // Versions: 1 (p a float, default 2.0), 2 (p an int, default 2), 11 (no
 // change we see), 18 (ceil_mode, dilations), 22 (bfloat16). Types:
@@ -13,6 +13,7 @@ package ops
 import (
 	"math"
 
+	"github.com/onnxshape/onnxshape/ops/internal/window"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -42,7 +43,7 @@ func lpPoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	if err != nil {
 		return nil, err
 	}
-	y, err := averagePool(opt, n.op(), x, a, windowPool{lp: true, p: p})
+	y, err := averagePool(opt, n.op(), x, a, window.Pool{Lp: true, P: p})
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ package ops
 import (
 	"context"
 	"errors"
+
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
 
 	"github.com/onnxshape/onnxshape/ops/internal/gemm"

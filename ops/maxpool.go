@@ -50,6 +50,7 @@ import (
 	"sync"
 
 	"github.com/onnxshape/onnxshape/ops/internal/movement"
+	"github.com/onnxshape/onnxshape/ops/internal/window"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -102,16 +103,20 @@ func maxPoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 	if order != 0 && order != 1 {
 		return nil, op.errorf("storage_order", "storage_order is %d, expected 0 or 1", order)
 	}
-	o := MaxPoolOptions{AutoPad: a.autoPad, CeilMode: a.ceilMode, Dilations: a.dilations,
-		KernelShape: a.kernel, Pads: a.pads, StorageOrder: int(order), Strides: a.strides}
+	o := MaxPoolOptions{AutoPad: a.AutoPad, CeilMode: a.CeilMode, Dilations: a.Dilations,
+		KernelShape: a.Kernel, Pads: a.Pads, StorageOrder: int(order), Strides: a.Strides}
+	if n.NumOutputs < 2 || n.Version < 8 {
+		y, err := maxPoolValues(opt, op, x, o)
+		if err != nil {
+			return nil, err
+		}
+		return values(y), nil
+	}
 	y, indices, err := maxPool(opt, op, x, o)
 	if err != nil {
 		return nil, err
 	}
-	if n.NumOutputs >= 2 && n.Version >= 8 {
-		return values(y, indices), nil
-	}
-	return values(y), nil
+	return values(y, indices), nil
 }
 
 // maxPoolTypeOK reports whether a version of MaxPool accepts element type dt.
@@ -131,7 +136,7 @@ func maxPoolTypeOK(version int, dt tensor.DataType) bool {
 // spatial axis; the output shape (of Y and of Indices) is maxPoolOutShape.
 // Under the profile it also returns the window tables it built to check
 // C4, for the kernel to reuse; nil otherwise.
-func maxPoolShape(opt *Options, op opRef, dt tensor.DataType, shape []int, o MaxPoolOptions) ([]poolAxis, *poolWindows, error) {
+func maxPoolShape(opt *Options, op opRef, dt tensor.DataType, shape []int, o MaxPoolOptions) ([]window.Axis, *window.Windows, error) {
 	spatial := len(shape) - 2
 	if opt.orDefault().Profile == ProfileSONNX {
 		if err := maxPoolSONNX(op, dt, spatial, o); err != nil {
@@ -144,8 +149,8 @@ func maxPoolShape(opt *Options, op opRef, dt tensor.DataType, shape []int, o Max
 	if o.StorageOrder != 0 && o.StorageOrder != 1 {
 		return nil, nil, op.errorf("storage_order", "storage_order is %d, expected 0 or 1", o.StorageOrder)
 	}
-	a, err := checkPoolAttrs(op, spatial, poolAttrs{kernel: o.KernelShape, strides: o.Strides,
-		pads: o.Pads, dilations: o.Dilations, autoPad: o.AutoPad, ceilMode: o.CeilMode})
+	a, err := checkPoolAttrs(op, spatial, window.Attrs{Kernel: o.KernelShape, Strides: o.Strides,
+		Pads: o.Pads, Dilations: o.Dilations, AutoPad: o.AutoPad, CeilMode: o.CeilMode})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -160,9 +165,9 @@ func maxPoolShape(opt *Options, op opRef, dt tensor.DataType, shape []int, o Max
 	if err != nil {
 		return nil, nil, err
 	}
-	if w.empty {
+	if w.Empty {
 		for k := range axes {
-			for o, c := range w.count[k] {
+			for o, c := range w.Count[k] {
 				if c == 0 {
 					return nil, nil, op.errorf("pads [C2]", "axis %d: window %d holds no element of X, only padding", k+2, o)
 				}
@@ -178,7 +183,7 @@ func maxPoolSONNX(op opRef, dt tensor.DataType, spatial int, o MaxPoolOptions) e
 	if spatial != 2 {
 		return op.errorf("R1", "X must have exactly 2 spatial axes (rank 4), got rank %d", spatial+2)
 	}
-	if o.AutoPad != "" && o.AutoPad != autoPadNotSet {
+	if o.AutoPad != "" && o.AutoPad != window.AutoPadNotSet {
 		return op.errorf("R3", "auto_pad must be NOTSET, got %q", o.AutoPad)
 	}
 	if o.CeilMode {
@@ -216,7 +221,7 @@ func maxPoolSONNX(op opRef, dt tensor.DataType, spatial int, o MaxPoolOptions) e
 			if len(o.Dilations) == 2 {
 				d = o.Dilations[i%2]
 			}
-			if ek := dilatedKernel(k, d); ek <= int64(p) {
+			if ek := window.DilatedKernel(k, d); ek <= int64(p) {
 				return op.errorf("pads [C2]", "pads[%d] is %d, not below the dilated kernel %d", i, p, ek)
 			}
 		}
@@ -263,10 +268,10 @@ func firstNaN(opt *Options, x *tensor.Tensor) (int, error) {
 
 // maxPoolOutShape is the shape of both outputs: N, C, then the output
 // length of every spatial axis.
-func maxPoolOutShape(shape []int, axes []poolAxis) []int {
+func maxPoolOutShape(shape []int, axes []window.Axis) []int {
 	out := append([]int{}, shape[:2]...)
 	for _, ax := range axes {
-		out = append(out, ax.out)
+		out = append(out, ax.Out)
 	}
 	return out
 }
@@ -317,7 +322,7 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 	idx, _ := tensor.Data[int64](indices)
 	planes := x.Shape()[0] * x.Shape()[1]
 	taps := 1 // the most real taps of one window: at most a plane
-	for _, counts := range w.count {
+	for _, counts := range w.Count {
 		most := 1
 		for _, c := range counts {
 			most = max(most, c)
@@ -342,28 +347,28 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 			int64Scratch.Put(rowMaxBuf)
 		}()
 		for p := lo; p < hi; p++ {
-			if c.Stop(w.inPlane) {
+			if c.Stop(w.InPlane) {
 				return c.Err
 			}
-			base := p * w.inPlane
-			pidx := idx[p*w.outPlane : (p+1)*w.outPlane]
+			base := p * w.InPlane
+			pidx := idx[p*w.OutPlane : (p+1)*w.OutPlane]
 			switch {
 			case x.DataType() == tensor.Double:
 				v := asElems[uint64](x.Bytes())
-				keys = float64Keys(keys, v[base:base+w.inPlane])
+				keys = float64Keys(keys, v[base:base+w.InPlane])
 				argMaxPlane(keys, w, pidx, int64(base), &c)
 			case plan != nil:
-				keys = planeRanks(keys, x, base, base+w.inPlane)
+				keys = planeRanks(keys, x, base, base+w.InPlane)
 				plan.maxima(keys, pidx, int64(base), &rowMax, &c)
 			default:
-				keys = planeRanks(keys, x, base, base+w.inPlane)
+				keys = planeRanks(keys, x, base, base+w.InPlane)
 				argMaxRanks(keys, w, pidx, int64(base), &c)
 			}
 			if c.Err != nil {
 				return c.Err
 			}
-			movement.GatherCopy(y, p*w.outPlane, x, pidx)
-			if o.StorageOrder == 1 && len(w.inShape) > 1 {
+			movement.GatherCopy(y, p*w.OutPlane, x, pidx)
+			if o.StorageOrder == 1 && len(w.InShape) > 1 {
 				columnMajor(pidx, int64(base), w)
 			}
 		}
@@ -372,7 +377,7 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 	if err != nil {
 		return nil, nil, op.stopped(err)
 	}
-	if w.empty {
+	if w.Empty {
 		if err := fillEmptyWindows(opt, y, idx); err != nil {
 			return nil, nil, op.stopped(err)
 		}
@@ -385,10 +390,10 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 // plane, and the row maxima of the rank plan, at most a plane and an output
 // plane more (newRankPlan's bound), 8 bytes each; and the rank plan's
 // tables, a few ints per input row and per output column.
-func maxPoolScratch(opt *Options, op opRef, w *poolWindows, planes int) error {
+func maxPoolScratch(opt *Options, op opRef, w *window.Windows, planes int) error {
 	cores := max(1, min(opt.threads(), planes))
-	perCore := addCounts(mulCounts(w.inPlane, 2), w.outPlane)
-	plan := addCounts(mulCounts(w.inShape[0], 2), mulCounts(w.outShape[len(w.outShape)-1], 4))
+	perCore := addCounts(mulCounts(w.InPlane, 2), w.OutPlane)
+	plan := addCounts(mulCounts(w.InShape[0], 2), mulCounts(w.OutShape[len(w.OutShape)-1], 4))
 	elems := addCounts(mulCounts(cores, perCore), plan)
 	return opt.scratch(op, "the keys and row maxima of a plane per core", elems, 8)
 }
@@ -544,10 +549,10 @@ func growKeys(buf []int64, n int) []int64 {
 // 2 share one row in two). The plan holds what does not change from plane
 // to plane.
 type rankPlan struct {
-	w    *poolWindows // as2D
-	rows []int        // the input rows some window reads, in order
-	slot []int        // per input row, its place in rows
-	runs []colRun     // the windows of a row
+	w    *window.Windows // as2D
+	rows []int           // the input rows some window reads, in order
+	slot []int           // per input row, its place in rows
+	runs []colRun        // the windows of a row
 }
 
 // colRun is a run of windows along a row, outputs lo to hi, of the same
@@ -559,16 +564,16 @@ type colRun struct{ lo, hi, taps, step int }
 // walk (argMaxRanks) serves: more than two spatial axes, a plane of more
 // than 2^32 elements, or row maxima that would take more room than the
 // plane and its output (large pads).
-func newRankPlan(w *poolWindows) *rankPlan {
-	if len(w.outShape) > 2 || int64(w.inPlane) > math.MaxUint32 {
+func newRankPlan(w *window.Windows) *rankPlan {
+	if len(w.OutShape) > 2 || int64(w.InPlane) > math.MaxUint32 {
 		return nil
 	}
-	w = w.as2D()
-	q := &rankPlan{w: w, slot: make([]int, w.inShape[0])}
-	read := make([]bool, w.inShape[0])
-	for oh, h0 := range w.first[0] {
-		for i := range w.count[0][oh] {
-			read[h0+i*w.dilation[0]] = true
+	w = w.As2D()
+	q := &rankPlan{w: w, slot: make([]int, w.InShape[0])}
+	read := make([]bool, w.InShape[0])
+	for oh, h0 := range w.First[0] {
+		for i := range w.Count[0][oh] {
+			read[h0+i*w.Dilation[0]] = true
 		}
 	}
 	for r, ok := range read {
@@ -577,10 +582,10 @@ func newRankPlan(w *poolWindows) *rankPlan {
 			q.rows = append(q.rows, r)
 		}
 	}
-	if outW := w.outShape[1]; outW > 0 && len(q.rows) > (w.inPlane+w.outPlane)/outW {
+	if outW := w.OutShape[1]; outW > 0 && len(q.rows) > (w.InPlane+w.OutPlane)/outW {
 		return nil
 	}
-	cols, counts := w.first[1], w.count[1]
+	cols, counts := w.First[1], w.Count[1]
 	for lo := 0; lo < len(cols); {
 		n, step, hi := counts[lo], 0, lo+1
 		if hi < len(cols) {
@@ -601,20 +606,20 @@ func newRankPlan(w *poolWindows) *rankPlan {
 // stops early, row by row, when c says the run is cancelled.
 func (q *rankPlan) maxima(ranks []int64, idx []int64, base int64, rowMax *[]int64, c *canceller) {
 	w := q.w
-	inW, outW := w.inShape[1], w.outShape[1]
+	inW, outW := w.InShape[1], w.OutShape[1]
 	size := len(q.rows) * outW
 	if cap(*rowMax) < size {
 		*rowMax = make([]int64, size)
 	}
 	rm := (*rowMax)[:size] // the maxima of row q.rows[i] at rm[i*outW:]
-	colStep := w.tapStride[1]
+	colStep := w.TapStride[1]
 	for i, r := range q.rows {
 		if c.Stop(inW) {
 			return
 		}
 		src, dst := ranks[r*inW:(r+1)*inW], rm[i*outW:(i+1)*outW]
 		for _, run := range q.runs {
-			first := w.first[1][run.lo]
+			first := w.First[1][run.lo]
 			switch {
 			case run.taps == 0: // an empty window, written below
 			case run.taps == 3 && colStep == 1:
@@ -626,16 +631,16 @@ func (q *rankPlan) maxima(ranks []int64, idx []int64, base int64, rowMax *[]int6
 			}
 		}
 	}
-	for oh, h0 := range w.first[0] {
-		if c.Stop(outW * w.count[0][oh]) {
+	for oh, h0 := range w.First[0] {
+		if c.Stop(outW * w.Count[0][oh]) {
 			return
 		}
 		out := idx[oh*outW : (oh+1)*outW]
 		row := func(i int) []int64 {
-			r := q.slot[h0+i*w.dilation[0]]
+			r := q.slot[h0+i*w.Dilation[0]]
 			return rm[r*outW : (r+1)*outW]
 		}
-		switch n := w.count[0][oh]; n {
+		switch n := w.Count[0][oh]; n {
 		case 0:
 			for ow := range out {
 				out[ow] = -1
@@ -737,8 +742,8 @@ func colMaxInto(acc, a []int64) {
 
 // argMaxRanks is the general walk over ranks, for the geometries that have
 // no rankPlan.
-func argMaxRanks(ranks []int64, w *poolWindows, idx []int64, base int64, c *canceller) {
-	if int64(w.inPlane) > math.MaxUint32 {
+func argMaxRanks(ranks []int64, w *window.Windows, idx []int64, base int64, c *canceller) {
+	if int64(w.InPlane) > math.MaxUint32 {
 		// The positions do not fit in the low half: compare the keys
 		// alone, in row-major order.
 		for i := range ranks {
@@ -754,18 +759,18 @@ func argMaxRanks(ranks []int64, w *poolWindows, idx []int64, base int64, c *canc
 // base plus the position in the plane of the window's first maximum in
 // row-major order, or -1 for a window without a real element. It stops
 // early, a few windows at a time, when c says the run is cancelled.
-func argMaxPlane(keys []int64, w *poolWindows, idx []int64, base int64, c *canceller) {
-	if len(w.outShape) <= 2 {
-		argMaxPlane2D(keys, w.as2D(), idx, base, c)
+func argMaxPlane(keys []int64, w *window.Windows, idx []int64, base int64, c *canceller) {
+	if len(w.OutShape) <= 2 {
+		argMaxPlane2D(keys, w.As2D(), idx, base, c)
 		return
 	}
-	r := len(w.outShape)
+	r := len(w.OutShape)
 	o := make([]int, r)   // output coordinates
 	tap := make([]int, r) // tap counters of the window's outer axes
 	taps := 1             // the most taps of one window, the work of each
 	for k := range r {
 		most := 0
-		for _, n := range w.count[k] {
+		for _, n := range w.Count[k] {
 			most = max(most, n)
 		}
 		taps = mulCounts(taps, max(most, 1))
@@ -777,32 +782,32 @@ func argMaxPlane(keys []int64, w *poolWindows, idx []int64, base int64, c *cance
 		off := 0
 		empty := false
 		for k, ok := range o {
-			if w.count[k][ok] == 0 {
+			if w.Count[k][ok] == 0 {
 				empty = true
 			}
-			off += w.first[k][ok] * w.inStride[k]
+			off += w.First[k][ok] * w.InStride[k]
 		}
 		if empty {
 			idx[i] = -1
 		} else {
 			idx[i] = base + int64(windowArgMax(keys, w, o, tap, off))
 		}
-		movement.NextIndex(o, w.outShape)
+		movement.NextIndex(o, w.OutShape)
 	}
 }
 
 // argMaxPlane2D is argMaxPlane for one or two spatial axes, with the window
 // loops written out.
-func argMaxPlane2D(keys []int64, w *poolWindows, idx []int64, base int64, c *canceller) {
-	rowStride, rowStep, colStep := w.inStride[0], w.tapStride[0], w.tapStride[1]
+func argMaxPlane2D(keys []int64, w *window.Windows, idx []int64, base int64, c *canceller) {
+	rowStride, rowStep, colStep := w.InStride[0], w.TapStride[0], w.TapStride[1]
 	i := 0
-	for oh, h0 := range w.first[0] {
-		nh := w.count[0][oh]
-		if c.Stop(nh * len(w.first[1])) {
+	for oh, h0 := range w.First[0] {
+		nh := w.Count[0][oh]
+		if c.Stop(nh * len(w.First[1])) {
 			return
 		}
-		for ow, w0 := range w.first[1] {
-			nw := w.count[1][ow]
+		for ow, w0 := range w.First[1] {
+			nw := w.Count[1][ow]
 			if nh == 0 || nw == 0 {
 				idx[i] = -1
 				i++
@@ -827,9 +832,9 @@ func argMaxPlane2D(keys []int64, w *poolWindows, idx []int64, base int64, c *can
 // windowArgMax returns the position in keys of the first maximum of the
 // window at output coordinates o, whose first real tap is at off. tap is
 // zero on entry and on return.
-func windowArgMax(keys []int64, w *poolWindows, o, tap []int, off int) int {
+func windowArgMax(keys []int64, w *window.Windows, o, tap []int, off int) int {
 	last := len(o) - 1
-	n, step := w.count[last][o[last]], w.tapStride[last]
+	n, step := w.Count[last][o[last]], w.TapStride[last]
 	at, best := off, keys[off]
 	row := off
 	for {
@@ -842,11 +847,11 @@ func windowArgMax(keys []int64, w *poolWindows, o, tap []int, off int) int {
 		k := last - 1
 		for ; k >= 0; k-- {
 			tap[k]++
-			row += w.tapStride[k]
-			if tap[k] < w.count[k][o[k]] {
+			row += w.TapStride[k]
+			if tap[k] < w.Count[k][o[k]] {
 				break
 			}
-			row -= w.tapStride[k] * w.count[k][o[k]]
+			row -= w.TapStride[k] * w.Count[k][o[k]]
 			tap[k] = 0
 		}
 		if k < 0 {
@@ -859,10 +864,10 @@ func windowArgMax(keys []int64, w *poolWindows, o, tap []int, off int) int {
 // row-major offset in the plane) as base plus the column-major offset of the
 // same element, as storage_order=1 asks. Over one spatial axis the two are
 // the same; two axes, the common case, have their own loop.
-func columnMajor(idx []int64, base int64, w *poolWindows) {
-	r := len(w.inShape)
+func columnMajor(idx []int64, base int64, w *window.Windows) {
+	r := len(w.InShape)
 	if r == 2 {
-		width, height := newDivisor(int64(w.inShape[1]), int64(w.inPlane)), int64(w.inShape[0])
+		width, height := newDivisor(int64(w.InShape[1]), int64(w.InPlane)), int64(w.InShape[0])
 		for i, g := range idx {
 			if g >= 0 {
 				pos := g - base
@@ -874,13 +879,13 @@ func columnMajor(idx []int64, base int64, w *poolWindows) {
 	}
 	colStride := make([]int64, r) // the product of the input dims before k
 	acc := int64(1)
-	for k, d := range w.inShape {
+	for k, d := range w.InShape {
 		colStride[k] = acc
 		acc *= int64(d)
 	}
 	rowStride := make([]divisor, r)
-	for k, s := range w.inStride {
-		rowStride[k] = newDivisor(int64(s), int64(w.inPlane))
+	for k, s := range w.InStride {
+		rowStride[k] = newDivisor(int64(s), int64(w.InPlane))
 	}
 	for i, g := range idx {
 		if g < 0 {
@@ -954,4 +959,164 @@ func fillEmptyWindows(opt *Options, y *tensor.Tensor, idx []int64) error {
 		}
 	}
 	return nil
+}
+
+// The window attributes, shared by every pooling and convolution operator
+// (the geometry itself is ops/internal/window's).
+
+// poolWindows builds the tap tables of a geometry after checking and
+// charging their size: two ints per output index of every axis, which pads
+// and strides can make long even for an empty tensor.
+func (o *Options) poolWindows(op opRef, axes []window.Axis) (*window.Windows, error) {
+	entries := 0
+	for _, ax := range axes {
+		entries = addCounts(entries, ax.Out)
+	}
+	if err := o.scratch(op, "the window tables", mulCounts(entries, 2), 8); err != nil {
+		return nil, err
+	}
+	return window.NewWindows(axes), nil
+}
+
+// readPoolAttrs reads a pooling node's geometry attributes; withDilations
+// and withCeil say whether the node's version defines dilations and
+// ceil_mode (an attribute the version does not define is an error).
+func readPoolAttrs(n *Node, withDilations, withCeil bool) (window.Attrs, error) {
+	var a window.Attrs
+	ints := func(name string, allowed bool) ([]int, error) {
+		v64, ok, err := n.Ints(name)
+		if err != nil || !ok {
+			return nil, err
+		}
+		if !allowed {
+			return nil, n.op().errorf("attribute", "attribute %s is not defined in version %d", name, n.Version)
+		}
+		v, err := toInts(v64)
+		if err != nil {
+			return nil, n.op().errorf(name, "%v", err)
+		}
+		return v, nil
+	}
+	var err error
+	if a.Kernel, err = ints("kernel_shape", true); err != nil {
+		return a, err
+	}
+	if a.Kernel == nil {
+		return a, n.op().errorf("kernel_shape", "attribute kernel_shape is required")
+	}
+	if a.Strides, err = ints("strides", true); err != nil {
+		return a, err
+	}
+	if a.Pads, err = ints("pads", true); err != nil {
+		return a, err
+	}
+	if a.Dilations, err = ints("dilations", withDilations); err != nil {
+		return a, err
+	}
+	if a.AutoPad, err = n.Str("auto_pad", window.AutoPadNotSet); err != nil {
+		return a, err
+	}
+	if n.Has("ceil_mode") && !withCeil {
+		return a, n.op().errorf("attribute", "attribute ceil_mode is not defined in version %d", n.Version)
+	}
+	ceil, err := n.Int("ceil_mode", 0)
+	if err != nil {
+		return a, err
+	}
+	if ceil != 0 && ceil != 1 {
+		return a, n.op().errorf("ceil_mode", "ceil_mode is %d, expected 0 or 1", ceil)
+	}
+	a.CeilMode = ceil == 1
+	return a, nil
+}
+
+// checkPoolAttrs checks the window attributes against the number of
+// spatial axes and fills in the defaults (window.Check), as op's error.
+func checkPoolAttrs(op opRef, spatial int, a window.Attrs) (window.Attrs, error) {
+	a, err := window.Check(spatial, a)
+	return a, windowErr(op, err)
+}
+
+// poolGeometry is window.Geometry with op's errors.
+func poolGeometry(op opRef, in []int, a window.Attrs) ([]window.Axis, error) {
+	axes, err := window.Geometry(in, a)
+	return axes, windowErr(op, err)
+}
+
+// windowErr turns a rule the window engine found broken into op's error.
+func windowErr(op opRef, err error) error {
+	if e, ok := err.(*window.Error); ok {
+		return op.errorf(e.Rule, "%s", e.Msg)
+	}
+	return err
+}
+
+// MaxPool without its Indices output (a node that declares only Y): for
+// float and double images of one or two spatial axes the maxima are taken
+// directly (window.Max2D), with MaxPool's rules (maxpool.go: the first NaN
+// of a window, the first of tied maxima, -inf for a window without a real
+// element), bit for bit what maxPool's Y holds; every other case is
+// maxPool's, its Indices dropped.
+
+func maxPoolValues(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tensor.Tensor, error) {
+	fast := x != nil && (x.DataType() == tensor.Float || x.DataType() == tensor.Double) &&
+		(x.Rank() == 3 || x.Rank() == 4) && opt.orDefault().Profile != ProfileSONNX
+	if !fast {
+		y, _, err := maxPool(opt, op, x, o)
+		return y, err
+	}
+	if err := checkInput(op, "X", x); err != nil {
+		return nil, err
+	}
+	if err := opt.positiveDims(op, "input X", x.Shape()); err != nil {
+		return nil, err
+	}
+	opt = opt.orDefault()
+	axes, _, err := maxPoolShape(opt, op, x.DataType(), x.Shape(), o)
+	if err != nil {
+		return nil, err
+	}
+	y, err := opt.newOverwritten(op, x.DataType(), maxPoolOutShape(x.Shape(), axes))
+	if err != nil {
+		return nil, err
+	}
+	if y.Len() == 0 {
+		return y, nil
+	}
+	w, err := opt.poolWindows(op, axes)
+	if err != nil {
+		return nil, err
+	}
+	if x.DataType() == tensor.Double {
+		err = maxPoolPlanes[float64](opt, x, y, w)
+	} else {
+		err = maxPoolPlanes[float32](opt, x, y, w)
+	}
+	if err != nil {
+		return nil, op.stopped(err)
+	}
+	return y, nil
+}
+
+func maxPoolPlanes[A float32 | float64](opt *Options, x, y *tensor.Tensor, w *window.Windows) error {
+	xs, err := tensor.Data[A](x)
+	if err != nil {
+		return err
+	}
+	ys, err := tensor.Data[A](y)
+	if err != nil {
+		return err
+	}
+	planes := x.Shape()[0] * x.Shape()[1]
+	plan := w.As2D()
+	return parallelRange(opt, planes, planes*(w.InPlane+w.OutPlane), func(lo, hi int) error {
+		c := opt.canceller()
+		for p := lo; p < hi; p++ {
+			if c.Stop(w.InPlane) {
+				return c.Err
+			}
+			window.Max2D(xs[p*w.InPlane:(p+1)*w.InPlane], ys[p*w.OutPlane:(p+1)*w.OutPlane], plan)
+		}
+		return nil
+	})
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/onnxshape/onnxshape/ops/internal/movement"
+	"github.com/onnxshape/onnxshape/ops/internal/window"
 	"github.com/onnxshape/onnxshape/tensor"
 	"github.com/x448/float16"
 )
@@ -259,7 +260,7 @@ func TestMaxPoolErrors(t *testing.T) {
 		{nil, x4, MaxPoolOptions{KernelShape: k2, StorageOrder: 2}, "MaxPool-22 [storage_order] storage_order is 2, expected 0 or 1"},
 		{nil, x4, MaxPoolOptions{KernelShape: []int{5, 2}}, "MaxPool-22 [kernel_shape] axis 2: the dilated kernel (5) is longer than the padded input (4)"},
 		{nil, x4, MaxPoolOptions{KernelShape: k2, Dilations: []int{1, 4}}, "MaxPool-22 [kernel_shape] axis 3: the dilated kernel (5) is longer than the padded input (4)"},
-		{nil, x4, MaxPoolOptions{KernelShape: []int{maxPoolAttr, 1}, Dilations: []int{maxPoolAttr, 1}}, "MaxPool-22 [kernel_shape] axis 2: the dilated kernel (4611686011984936963) is longer than the padded input (4)"},
+		{nil, x4, MaxPoolOptions{KernelShape: []int{window.MaxAttr, 1}, Dilations: []int{window.MaxAttr, 1}}, "MaxPool-22 [kernel_shape] axis 2: the dilated kernel (4611686011984936963) is longer than the padded input (4)"},
 		{nil, tensor.MustNew(tensor.Int32, 1, 1, 4), MaxPoolOptions{KernelShape: []int{2}}, "MaxPool-22 [type] X is int32, which version 22 does not accept"},
 		// The SONNX profile.
 		{sonnx, x3, full(MaxPoolOptions{KernelShape: []int{2}}), "MaxPool-22 [R1] X must have exactly 2 spatial axes (rank 4), got rank 3"},
@@ -351,7 +352,7 @@ func TestMaxPoolNode(t *testing.T) {
 // naiveMaxPool is the definition, written as plainly as possible: for each
 // output position, every tap of the kernel in row-major order, padding and
 // taps outside X skipped, the first maximum or the first NaN kept.
-func naiveMaxPool(x []float64, shape []int, a poolAttrs, axes []poolAxis, colMajor bool) ([]float64, []int64) {
+func naiveMaxPool(x []float64, shape []int, a window.Attrs, axes []window.Axis, colMajor bool) ([]float64, []int64) {
 	r := len(axes)
 	inStrides := movement.ContiguousStrides(shape[2:])
 	planeIn := 1
@@ -360,7 +361,7 @@ func naiveMaxPool(x []float64, shape []int, a poolAttrs, axes []poolAxis, colMaj
 	}
 	outSpatial := make([]int, r)
 	for k, ax := range axes {
-		outSpatial[k] = ax.out
+		outSpatial[k] = ax.Out
 	}
 	var y []float64
 	var ind []int64
@@ -384,17 +385,17 @@ func naiveMaxPool(x []float64, shape []int, a poolAttrs, axes []poolAxis, colMaj
 	for p := 0; p < shape[0]*shape[1]; p++ {
 		forEach(outSpatial, func(o []int) {
 			best, at := 0.0, -1
-			forEach(a.kernel, func(j []int) {
+			forEach(a.Kernel, func(j []int) {
 				pos := 0
 				colPos, colStride := 0, 1
 				for k, ax := range axes {
-					c := o[k]*ax.stride - ax.padBegin + j[k]*ax.dilation
-					if c < 0 || c >= ax.in {
+					c := o[k]*ax.Stride - ax.PadBegin + j[k]*ax.Dilation
+					if c < 0 || c >= ax.In {
 						return
 					}
 					pos += c * inStrides[k]
 					colPos += c * colStride
-					colStride *= ax.in
+					colStride *= ax.In
 				}
 				v := x[p*planeIn+pos]
 				if at >= 0 && best != best {
@@ -456,7 +457,7 @@ func TestMaxPoolRandom(t *testing.T) {
 			}
 		}
 		op := opRef{"MaxPool", 22}
-		a, err := checkPoolAttrs(op, r, poolAttrs{kernel: o.KernelShape, strides: o.Strides, pads: o.Pads, dilations: o.Dilations, autoPad: o.AutoPad, ceilMode: o.CeilMode})
+		a, err := checkPoolAttrs(op, r, window.Attrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads, Dilations: o.Dilations, AutoPad: o.AutoPad, CeilMode: o.CeilMode})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -557,19 +558,19 @@ func poolRandomBits(rng *rand.Rand, n int) []uint32 {
 // input of up to maxDim per spatial axis, the common kernels 2 and 3 more
 // often than the others, and returns them with the geometry and its
 // windows (w nil when the kernel is longer than the padded input).
-func poolRandomGeometry(rng *rand.Rand, maxDim int) (dims []int, a poolAttrs, axes []poolAxis, w *poolWindows) {
+func poolRandomGeometry(rng *rand.Rand, maxDim int) (dims []int, a window.Attrs, axes []window.Axis, w *window.Windows) {
 	autoPads := []string{"NOTSET", "NOTSET", "NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"}
 	r := 1 + rng.IntN(2)
-	a = poolAttrs{autoPad: autoPads[rng.IntN(len(autoPads))], ceilMode: rng.IntN(2) == 1}
+	a = window.Attrs{AutoPad: autoPads[rng.IntN(len(autoPads))], CeilMode: rng.IntN(2) == 1}
 	for range r {
 		dims = append(dims, rng.IntN(maxDim+1))
-		a.kernel = append(a.kernel, []int{1, 2, 2, 3, 3, 3, 4, 5}[rng.IntN(8)])
-		a.strides = append(a.strides, 1+rng.IntN(3))
-		a.dilations = append(a.dilations, []int{1, 1, 1, 2, 3}[rng.IntN(5)])
+		a.Kernel = append(a.Kernel, []int{1, 2, 2, 3, 3, 3, 4, 5}[rng.IntN(8)])
+		a.Strides = append(a.Strides, 1+rng.IntN(3))
+		a.Dilations = append(a.Dilations, []int{1, 1, 1, 2, 3}[rng.IntN(5)])
 	}
-	if a.autoPad == "NOTSET" {
+	if a.AutoPad == "NOTSET" {
 		for range 2 * r {
-			a.pads = append(a.pads, rng.IntN(4))
+			a.Pads = append(a.Pads, rng.IntN(4))
 		}
 	}
 	op := opRef{"MaxPool", 22}
@@ -581,7 +582,7 @@ func poolRandomGeometry(rng *rand.Rand, maxDim int) (dims []int, a poolAttrs, ax
 	if err != nil {
 		return dims, a, nil, nil
 	}
-	return dims, a, axes, newPoolWindows(axes)
+	return dims, a, axes, window.NewWindows(axes)
 }
 
 // The two-pass kernel of ranks (rankPlan, with its unrolled runs) against
@@ -606,26 +607,26 @@ func TestMaxPoolRankPlan(t *testing.T) {
 			switch {
 			case run.taps == 0:
 				seen["empty columns"]++
-			case run.taps <= 3 && plan.w.dilation[1] == 1:
+			case run.taps <= 3 && plan.w.Dilation[1] == 1:
 				seen[fmt.Sprintf("row of %d", run.taps)]++
 			default:
 				seen["row of n"]++
 			}
 		}
-		for _, n := range plan.w.count[0] {
+		for _, n := range plan.w.Count[0] {
 			seen[fmt.Sprintf("column of %d", min(n, 4))]++
 		}
-		bits := poolRandomBits(rng, w.inPlane)
+		bits := poolRandomBits(rng, w.InPlane)
 		shape := append([]int{1, 1}, dims...)
 		for _, x := range poolTypedBits(bits, shape) {
-			ranks := planeRanks(nil, x, 0, w.inPlane)
+			ranks := planeRanks(nil, x, 0, w.InPlane)
 			keys := slices.Clone(ranks)
 			for i := range keys {
 				keys[i] &^= math.MaxUint32
 			}
-			want := make([]int64, w.outPlane)
+			want := make([]int64, w.OutPlane)
 			argMaxPlane(keys, w, want, 7, nil)
-			got := make([]int64, w.outPlane)
+			got := make([]int64, w.OutPlane)
 			plan.maxima(ranks, got, 7, &rowMax, nil)
 			if !slices.Equal(got, want) {
 				t.Fatalf("iter %d, %v, dims %v, windows %+v:\n got %v\nwant %v", iter, x.DataType(), dims, *w, got, want)
@@ -635,7 +636,7 @@ func TestMaxPoolRankPlan(t *testing.T) {
 			if strconv.IntSize == 64 {
 				huge := *w
 				big := int64(1)<<32 + 1
-				huge.inPlane = int(big)
+				huge.InPlane = int(big)
 				argMaxRanks(ranks, &huge, got, 7, nil)
 				if !slices.Equal(got, want) {
 					t.Fatalf("iter %d, %v, dims %v: the walk over keys gives %v, want %v", iter, x.DataType(), dims, got, want)
@@ -685,9 +686,9 @@ func TestMaxPoolRandomLarge(t *testing.T) {
 			continue
 		}
 		shape := append([]int{1 + rng.IntN(2), 1 + rng.IntN(2)}, dims...)
-		bits := poolRandomBits(rng, shape[0]*shape[1]*w.inPlane)
-		o := MaxPoolOptions{KernelShape: a.kernel, Strides: a.strides, Dilations: a.dilations, Pads: a.pads,
-			AutoPad: a.autoPad, CeilMode: a.ceilMode, StorageOrder: rng.IntN(2)}
+		bits := poolRandomBits(rng, shape[0]*shape[1]*w.InPlane)
+		o := MaxPoolOptions{KernelShape: a.Kernel, Strides: a.Strides, Dilations: a.Dilations, Pads: a.Pads,
+			AutoPad: a.AutoPad, CeilMode: a.CeilMode, StorageOrder: rng.IntN(2)}
 		for _, x := range poolTypedBits(bits, shape) {
 			vals, _ := x.Float64s()
 			_, rowMajor := naiveMaxPool(vals, shape, a, axes, false)
@@ -751,7 +752,7 @@ func TestMaxPoolParallel(t *testing.T) {
 	if err1 != nil || errn != nil || !y1.Equal(yn) || !i1.Equal(in) {
 		t.Fatalf("one core and all cores differ (%v, %v)", err1, errn)
 	}
-	a, _ := checkPoolAttrs(op, 2, poolAttrs{kernel: o.KernelShape, strides: o.Strides, pads: o.Pads})
+	a, _ := checkPoolAttrs(op, 2, window.Attrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads})
 	axes, _ := poolGeometry(op, shape[2:], a)
 	wantY, wantI := naiveMaxPool(vals, shape, a, axes, false)
 	gotY, _ := yn.Float64s()
@@ -864,7 +865,7 @@ func FuzzMaxPool(f *testing.F) {
 			return
 		}
 		op := opRef{"MaxPool", 22}
-		a, _ := checkPoolAttrs(op, r, poolAttrs{kernel: o.KernelShape, strides: o.Strides, pads: o.Pads, dilations: o.Dilations, autoPad: o.AutoPad, ceilMode: o.CeilMode})
+		a, _ := checkPoolAttrs(op, r, window.Attrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads, Dilations: o.Dilations, AutoPad: o.AutoPad, CeilMode: o.CeilMode})
 		axes, _ := poolGeometry(op, shape[2:], a)
 		wantY, wantI := naiveMaxPool(v, shape, a, axes, o.StorageOrder == 1)
 		gotY, _ := y.Float64s()

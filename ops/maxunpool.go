@@ -36,6 +36,7 @@ import (
 	"sync/atomic"
 
 	"github.com/onnxshape/onnxshape/ops/internal/movement"
+	"github.com/onnxshape/onnxshape/ops/internal/window"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -83,7 +84,7 @@ func maxUnpoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, er
 	if n.Has("auto_pad") {
 		return nil, op.errorf("attribute", "MaxUnpool has no attribute auto_pad")
 	}
-	o := MaxUnpoolOptions{KernelShape: a.kernel, Pads: a.pads, Strides: a.strides}
+	o := MaxUnpoolOptions{KernelShape: a.Kernel, Pads: a.Pads, Strides: a.Strides}
 	s, err := n.tensorInput(in, 2)
 	if err != nil {
 		return nil, err
@@ -123,7 +124,7 @@ func maxUnpoolShape(op opRef, dt tensor.DataType, xShape, iShape []int, o MaxUnp
 		return nil, nil, op.errorf("type", "X is %v, which version %d does not accept", dt, op.version)
 	}
 	spatial := len(xShape) - 2
-	a, err := checkPoolAttrs(op, spatial, poolAttrs{kernel: o.KernelShape, strides: o.Strides, pads: o.Pads})
+	a, err := checkPoolAttrs(op, spatial, window.Attrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -132,10 +133,10 @@ func maxUnpoolShape(op opRef, dt tensor.DataType, xShape, iShape []int, o MaxUnp
 	}
 	def = append([]int{}, xShape...)
 	for k := range spatial {
-		d := (int64(xShape[k+2])-1)*int64(a.strides[k]) + int64(a.kernel[k]) - int64(a.pads[k]) - int64(a.pads[k+spatial])
+		d := (int64(xShape[k+2])-1)*int64(a.Strides[k]) + int64(a.Kernel[k]) - int64(a.Pads[k]) - int64(a.Pads[k+spatial])
 		if d < 0 || int64(int(d)) != d {
 			return nil, nil, op.errorf("output-shape", "axis %d: the output length (%d-1)*%d + %d - %d - %d = %d is impossible",
-				k+2, xShape[k+2], a.strides[k], a.kernel[k], a.pads[k], a.pads[k+spatial], d)
+				k+2, xShape[k+2], a.Strides[k], a.Kernel[k], a.Pads[k], a.Pads[k+spatial], d)
 		}
 		def[k+2] = int(d)
 	}

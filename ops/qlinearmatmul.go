@@ -26,8 +26,9 @@
 package ops
 
 import (
-	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"math"
+
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 
 	"github.com/onnxshape/onnxshape/tensor"
 )

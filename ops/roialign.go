@@ -29,6 +29,7 @@ import (
 	"math"
 
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/ops/internal/window"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -88,8 +89,8 @@ func readRoiAlignAttrs(n *Node) (roiAlignAttrs, error) {
 		if err != nil {
 			return a, err
 		}
-		if v < f.min || v > maxPoolAttr {
-			return a, op.errorf(f.name, "%s is %d, outside [%d, %d]", f.name, v, f.min, maxPoolAttr)
+		if v < f.min || v > window.MaxAttr {
+			return a, op.errorf(f.name, "%s is %d, outside [%d, %d]", f.name, v, f.min, window.MaxAttr)
 		}
 		*f.dst = v
 	}

@@ -39,6 +39,7 @@ package ops
 import (
 	"fmt"
 
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -342,7 +343,7 @@ func slice(opt *Options, op opRef, x *tensor.Tensor, p sliceParams) (*tensor.Ten
 	if err != nil {
 		return nil, err
 	}
-	if err := boxPlan(w.shape, x.Shape(), w.start, w.step, w.shape, nil).Run(opt.moves(), y, x); err != nil {
+	if err := movement.BoxPlan(w.shape, x.Shape(), w.start, w.step, w.shape, nil).Run(opt.moves(), y, x); err != nil {
 		return nil, op.stopped(err)
 	}
 	return y, nil

@@ -309,7 +309,7 @@ func split(opt *Options, op opRef, x *tensor.Tensor, p splitParams) ([]*tensor.T
 	// axis k, copied by a strided loop.
 	at := make([]int, x.Rank())
 	for _, y := range parts {
-		if err := boxPlan(y.Shape(), x.Shape(), at, nil, y.Shape(), nil).Run(opt.moves(), y, x); err != nil {
+		if err := movement.BoxPlan(y.Shape(), x.Shape(), at, nil, y.Shape(), nil).Run(opt.moves(), y, x); err != nil {
 			return nil, op.stopped(err)
 		}
 		at[k] += y.Shape()[k]

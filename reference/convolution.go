@@ -3,7 +3,7 @@ package reference
 // What the convolution operators share (Conv, ConvTranspose, ConvInteger,
 // QLinearConv, DeformConv): the attributes kernel_shape, strides, pads,
 // dilations, auto_pad and group, the channels of X against W, and the
-// window geometry (pooling's, pool.go, without ceil_mode). Along spatial
+// window geometry (pooling's, ops/internal/window, without ceil_mode). Along spatial
 // axis a, window position o covers the input coordinates
 // o*strides[a] - pad_begin[a] + t*dilations[a], t in [0, kernel[a]) (the
 // ONNX Conv operator; the reference evaluator's op_conv.py).

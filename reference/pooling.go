@@ -1,7 +1,7 @@
 package reference
 
 // What AveragePool and LpPool share: the geometry of the windows (MaxPool's,
-// pool.go), as the ONNX operator documents and its reference evaluator
+// ops/internal/window), as the ONNX operator documents and its reference evaluator
 // computes it, and the sum over a window. Along each spatial axis i, output o's window has the
 // taps o*strides[i] - pad_begin[i] + t*dilations[i], t in [0, kernel[i]);
 // a tap in [0, in) is a real element, one in [-pad_begin, in + pad_end) is
@@ -23,7 +23,7 @@ import (
 )
 
 // windowGeometry reads and checks the window attributes of node n (the
-// rules and the output lengths of MaxPool, pool.go) for input x, after
+// rules and the output lengths of MaxPool, ops/internal/window) for input x, after
 // checking its type; dilations and ceil_mode are read where the version
 // defines them. extra reads what the operator adds (count_include_pad, p)
 // between the window attributes and the checks of the input.

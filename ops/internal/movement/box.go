@@ -1,8 +1,6 @@
-package ops
+package movement
 
-import "github.com/onnxshape/onnxshape/ops/internal/movement"
-
-// boxPlan is a copy plan shared by the operators that move a rectangular
+// BoxPlan is a copy plan shared by the operators that move a rectangular
 // box between two row-major tensors: Concat (each input is a box of the
 // output), Split (each output is a box of the input), Slice (a strided box
 // of the input) and CenterCropPad (a box of the input into a box of the
@@ -14,11 +12,11 @@ import "github.com/onnxshape/onnxshape/ops/internal/movement"
 // backwards), and written to a destination of shape dst starting at
 // dstStart[k], one after another. A nil srcStart or dstStart is the origin; a
 // nil srcStep is 1 on every axis.
-func boxPlan(count, src, srcStart, srcStep, dst, dstStart []int) movement.Plan {
-	p := movement.Plan{
+func BoxPlan(count, src, srcStart, srcStep, dst, dstStart []int) Plan {
+	p := Plan{
 		Shape:      append([]int{}, count...),
-		DstStrides: movement.ContiguousStrides(dst),
-		SrcStrides: movement.ContiguousStrides(src),
+		DstStrides: ContiguousStrides(dst),
+		SrcStrides: ContiguousStrides(src),
 	}
 	for _, n := range count {
 		if n == 0 {
