@@ -16,7 +16,7 @@
 // the node asks for it), 7, 14 (layout: 1 puts the batch axis first in X,
 // Y, initial_h, initial_c, Y_h, Y_c), 22 (bfloat16). Types: float16,
 // float, double (bfloat16 from 22); float16 and bfloat16 are computed in
-// float32. The rules, in the order they are checked (recurrent.go):
+// float32. The rules, in the order they are checked (below):
 //
 //	[input]     X, W and R are given; inputs are tensors
 //	[type]      X's type is allowed; W, R, B, initial_h, initial_c, P have

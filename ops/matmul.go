@@ -3,7 +3,7 @@
 // a 1-D B a column [K, 1], whose added axis is dropped from the result.
 //
 // Versions: 1 (float16, float, double), 9 (adds int32, int64, uint32,
-// uint64) and 13 (adds bfloat16). The rules, in order (matprod.go):
+// uint64) and 13 (adds bfloat16). The rules, in order (below):
 //
 //	[type]      A's type is one the version allows, and B's is A's
 //	[rank]      neither is a scalar
