@@ -39,7 +39,9 @@
 //     DequantizeLinear, DynamicQuantizeLinear): ops/internal/convert, which
 //     also rounds to float16 (with F16C on amd64) and the float8 formats
 //     and loads any float tensor as float32 or float64 for the kernels
-//     that compute in a native float (Resize, Clip, Range, ...).
+//     that compute in a native float (Resize, Clip, Range, ...);
+//     DynamicQuantizeLinear's range scan and uint8 quantization are
+//     ops/internal/dynquant.
 //   - reductions (ReduceSum and the other Reduce*, ArgMax, ArgMin,
 //     Softmax, LogSoftmax, Hardmax, TopK, CumSum, CumProd):
 //     ops/internal/reduce.
