@@ -56,7 +56,7 @@ type Model struct {
 	maxOuts int
 	// bodies are the model's subgraphs, compiled (see subgraph.go).
 	bodies []*body
-	// packed is the bytes of the weights packed at load (prepack.go).
+	// packed is the bytes of the weights packed at load (ops.PackConstants, ops/gemm.go).
 	packed int64
 	// runs recycles the state of finished runs, so that a warm run
 	// allocates little beyond what its kernels create.

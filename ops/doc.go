@@ -41,7 +41,9 @@
 //     ops/internal/quant for the linear quantizers' scale layouts), which
 //     also rounds to float16 (with F16C on amd64) and the float8 formats
 //     and loads any float tensor as float32 or float64 for the kernels
-//     that compute in a native float (Resize, Clip, Range, ...).
+//     that compute in a native float (Resize, Clip, Range, ...);
+//     DynamicQuantizeLinear's range scan and uint8 quantization are
+//     ops/internal/dynquant.
 //   - reductions (ReduceSum and the other Reduce*, ArgMax, ArgMin,
 //     Softmax, LogSoftmax, Hardmax, TopK, CumSum, CumProd):
 //     ops/internal/reduce. A family's glue (attributes, types, the
@@ -82,8 +84,16 @@
 //     products of ops/internal/gemm (im2col in bounded tiles, 1x1 as a
 //     plain product, depthwise direct, col2im scatter); the shared window
 //     attributes are read in conv.go, their geometry is ops/internal/window.
-//   - compute (MatMul, Gemm, recurrent cells, quantized products):
-//     ops/internal/gemm, the matrix-product engine.
+//   - compute (MatMul, Gemm, Einsum, MatMulInteger, QLinearMatMul):
+//     ops/internal/gemm, the matrix-product engine. What the product
+//     operators share in ops (numpy matmul's shapes, the walk of the
+//     batches, the engine's settings and errors, the quantized operands'
+//     layouts) is op glue that needs Options and opRef, so it sits at the
+//     end of matmul.go, the first of them; the weights packed once at load
+//     (PackConstants) at the end of gemm.go.
+//   - recurrent (LSTM, GRU, RNN): ops/internal/rnn, cells over
+//     ops/internal/gemm; the node reading, constraints and float16 glue
+//     the three share sit at the end of lstm.go.
 //
 // Every engine spreads work over the cores through ops/internal/parallel
 // (ops calls it through parallelRange) and looks at the run's context

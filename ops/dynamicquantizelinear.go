@@ -11,12 +11,16 @@
 // infinity leaves the range undefined; onnxshape refuses it); [size] the
 // output fits the size limit. An empty x quantizes with scale 1 and zero
 // point 0.
+//
+// The range scan and the quantization are ops/internal/dynquant (AVX2 on
+// amd64), bit for bit the float32 arithmetic above.
 
 package ops
 
 import (
 	"math"
 
+	"github.com/onnxshape/onnxshape/ops/internal/dynquant"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -35,13 +39,10 @@ func dynamicQuantizeLinearNode(opt *Options, n *Node, in []tensor.Value) ([]tens
 	if x.DataType() != tensor.Float {
 		return nil, op.errorf("type", "x must be float, got %v", x.DataType())
 	}
-	v := asElems[float32](x.Bytes())
-	lo, hi := float32(0), float32(0)
-	for i, f := range v {
-		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-			return nil, op.errorf("input", "x[%d] is %v: the range of x must be finite", i, f)
-		}
-		lo, hi = min(lo, f), max(hi, f)
+	v := asElems[float32](x.Bytes())[:x.Len()]
+	lo, hi, bad := dynquant.Range(v)
+	if bad >= 0 {
+		return nil, op.errorf("input", "x[%d] is %v: the range of x must be finite", bad, v[bad])
 	}
 	scale := float32(1)
 	if hi != lo {
@@ -53,9 +54,18 @@ func dynamicQuantizeLinearNode(opt *Options, n *Node, in []tensor.Value) ([]tens
 		return nil, err
 	}
 	b := y.Bytes()
-	for i, f := range v {
-		q := float32(math.RoundToEven(float64(f/scale))) + zero
-		b[i] = byte(min(max(q, 0), 255))
+	// Blocks of 16K elements between looks at the run's context.
+	const block = 1 << 14
+	blocks := (len(v) + block - 1) / block
+	err = parallelRange(opt, blocks, 4*len(v), func(lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			s, e := i*block, min((i+1)*block, len(v))
+			dynquant.Quantize(b[s:e], v[s:e], scale, zero)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return values(y, tensor.Scalar(scale), tensor.Scalar(uint8(zero))), nil
 }

@@ -3,7 +3,7 @@
 // a 1-D B a column [K, 1], whose added axis is dropped from the result.
 //
 // Versions: 1 (float16, float, double), 9 (adds int32, int64, uint32,
-// uint64) and 13 (adds bfloat16). The rules, in order (matprod.go):
+// uint64) and 13 (adds bfloat16). The rules, in order (below):
 //
 //	[type]      A's type is one the version allows, and B's is A's
 //	[rank]      neither is a scalar
@@ -21,6 +21,10 @@
 package ops
 
 import (
+	"context"
+	"errors"
+
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/ops/internal/gemm"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -141,4 +145,296 @@ func matMulAs[T gemm.Number](opt *Options, op opRef, s *matmulShape, a, b, y *te
 		return err
 	}
 	return store()
+}
+
+// What the matrix-product operators (MatMul, MatMulInteger, QLinearMatMul,
+// Gemm, Einsum) share: numpy matmul's shapes (the batch dimensions
+// broadcast, a 1-D operand promoted to a matrix and its axis dropped from
+// the result), the walk of the batches over the matrix-product engine
+// (ops/internal/gemm), the engine's run settings, and its errors.
+
+// matmulShape is numpy matmul of A and B: count products of (m×k)·(k×n),
+// the batch axes broadcast.
+type matmulShape struct {
+	m, k, n int
+	batch   []int // the broadcast batch shape
+	// aIndex and bIndex map a batch axis's index to the matrix of A (B)
+	// it reads: the matrix number advances by these per unit of the axis
+	// (0 where the operand broadcasts).
+	aIndex, bIndex []int
+	out            []int // the output shape
+	count          int   // the number of products: the batch shape's size
+}
+
+// matmulShapes checks the shapes of A and B as numpy matmul does:
+//
+//	[rank]      neither is a scalar
+//	[shape]     A's last axis equals B's (next to last when B has rank > 1)
+//	[broadcast] the batch axes broadcast
+func matmulShapes(op opRef, a, b []int) (matmulShape, error) {
+	if len(a) == 0 || len(b) == 0 {
+		return matmulShape{}, op.errorf("rank", "A has shape %v and B %v: a matrix product takes no scalar", a, b)
+	}
+	as, bs := a, b
+	if len(a) == 1 {
+		as = []int{1, a[0]}
+	}
+	if len(b) == 1 {
+		bs = []int{b[0], 1}
+	}
+	s := matmulShape{m: as[len(as)-2], k: as[len(as)-1], n: bs[len(bs)-1]}
+	if kb := bs[len(bs)-2]; kb != s.k {
+		return matmulShape{}, op.errorf("shape", "A of shape %v has %d columns, B of shape %v has %d rows", a, s.k, b, kb)
+	}
+	ab, bb := as[:len(as)-2], bs[:len(bs)-2]
+	r := max(len(ab), len(bb))
+	s.batch = make([]int, r)
+	s.aIndex = make([]int, r)
+	s.bIndex = make([]int, r)
+	aStep, bStep := 1, 1
+	s.count = 1
+	for i := r - 1; i >= 0; i-- {
+		da, db := 1, 1
+		if j := i - (r - len(ab)); j >= 0 {
+			da = ab[j]
+		}
+		if j := i - (r - len(bb)); j >= 0 {
+			db = bb[j]
+		}
+		d := da
+		switch {
+		case da == db:
+		case da == 1:
+			d = db
+		case db == 1:
+		default:
+			return matmulShape{}, op.errorf("broadcast", "the batch axes of A %v and B %v do not broadcast (%d against %d)", a, b, da, db)
+		}
+		s.batch[i] = d
+		if da == d && d != 1 {
+			s.aIndex[i] = aStep
+		}
+		if db == d && d != 1 {
+			s.bIndex[i] = bStep
+		}
+		aStep = mulCounts(aStep, da)
+		bStep = mulCounts(bStep, db)
+		s.count = mulCounts(s.count, d)
+	}
+	s.out = append([]int{}, s.batch...)
+	if len(a) > 1 {
+		s.out = append(s.out, s.m)
+	}
+	if len(b) > 1 {
+		s.out = append(s.out, s.n)
+	}
+	return s, nil
+}
+
+// matrices returns the numbers of the matrices of A and B that product i
+// (in row-major order of the batch shape) multiplies.
+func (s *matmulShape) matrices(i int) (ai, bi int) {
+	for ax := len(s.batch) - 1; ax >= 0 && i > 0; ax-- {
+		d := s.batch[ax]
+		x := i % d
+		i /= d
+		ai += x * s.aIndex[ax]
+		bi += x * s.bIndex[ax]
+	}
+	return ai, bi
+}
+
+// gemmPerCore is the work (multiply-adds) of one product above which the
+// batches run one after the other, each product on every core; below it,
+// whole products are shared among the cores.
+const gemmPerCore = 1 << 20
+
+// eachProduct calls f for every product of s, with the engine's settings
+// and the numbers of the matrices of A and B and of the output. Large
+// products run one after the other, each on every core; small ones are
+// shared among the cores, one core each.
+func (s *matmulShape) eachProduct(opt *Options, op opRef, f func(cfg gemm.Config, i, ai, bi int) error) error {
+	work := mulCounts(mulCounts(s.m, s.n), max(s.k, 1))
+	if s.count == 1 || work >= gemmPerCore {
+		cfg := gemmConfig(opt, op)
+		for i := range s.count {
+			ai, bi := s.matrices(i)
+			if err := f(cfg, i, ai, bi); err != nil {
+				return gemmError(op, err)
+			}
+		}
+		return nil
+	}
+	shared := gemmConfig(opt, op) // one scratch account for the workers
+	err := parallelRange(opt, s.count, mulCounts(s.count, work), func(lo, hi int) error {
+		cfg := shared
+		cfg.Threads = 1
+		for i := lo; i < hi; i++ {
+			ai, bi := s.matrices(i)
+			if err := f(cfg, i, ai, bi); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return gemmError(op, err)
+}
+
+// gemmConfig is the engine's settings for op's products: the run's
+// context, cores and byte budget, and one scratch account (gemm.Scratch)
+// for all the products of this call of the operator, so that a batch of
+// a thousand products charges the packing buffers it reuses once.
+func gemmConfig(opt *Options, op opRef) gemm.Config {
+	o := opt.orDefault()
+	return gemm.Config{Ctx: o.env.Ctx, Threads: o.threads(), Charge: func(bytes int64) error {
+		return o.charge(op, "the product's packed panels", bytes)
+	}, Scratch: new(gemm.Scratch)}
+}
+
+// gemmError turns an error of the engine into op's: a cancelled run, a
+// refused charge (already op's), or matrices that do not fit their
+// slices, which would be a bug of the operator.
+func gemmError(op opRef, err error) error {
+	var e *Error
+	switch {
+	case err == nil, errors.As(err, &e):
+		return err
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return op.stopped(err)
+	}
+	return op.wrap("shape", err, "the product")
+}
+
+// gemmFunc is the engine's product for elements of type T.
+type gemmFunc[T gemm.Number] func(cfg gemm.Config, transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) error
+
+// gemmFor returns the engine's product for T: the tuned float32 and
+// float64 kernels, the generic one for the integers.
+func gemmFor[T gemm.Number]() gemmFunc[T] {
+	var zero T
+	switch any(zero).(type) {
+	case float32:
+		return any(gemmFunc[float32](gemm.Float32)).(gemmFunc[T])
+	case float64:
+		return any(gemmFunc[float64](gemm.Float64)).(gemmFunc[T])
+	}
+	return gemm.Generic[T]
+}
+
+// productTypeOf is the type a matrix product of elements of type dt
+// computes in: float16 and bfloat16 in float32, the others in their own.
+func productTypeOf(dt tensor.DataType) tensor.DataType {
+	if dt == tensor.Float16 || dt == tensor.BFloat16 {
+		return tensor.Float
+	}
+	return dt
+}
+
+// productInput returns t's elements as the []T a product reads: t's own
+// storage (never written) when t is of type T, else a float32 copy of a
+// float16 or bfloat16 tensor, charged first.
+func productInput[T gemm.Number](opt *Options, op opRef, what string, t *tensor.Tensor) ([]T, error) {
+	if productTypeOf(t.DataType()) == t.DataType() {
+		return asElems[T](t.Bytes())[:t.Len()], nil
+	}
+	if err := opt.scratch(op, what+" in float32", t.Len(), 4); err != nil {
+		return nil, err
+	}
+	v, err := convert.LoadFloatsPolled[float32](opt.orDefault().env.Ctx, t)
+	if err != nil {
+		return nil, op.stopped(err)
+	}
+	return any(v).([]T), nil
+}
+
+// productOutput returns the []T a product writes y's elements to, and the
+// function that stores them into y (rounding float32 to float16 or
+// bfloat16) when y is not of type T.
+func productOutput[T gemm.Number](opt *Options, op opRef, y *tensor.Tensor) ([]T, func() error, error) {
+	if productTypeOf(y.DataType()) == y.DataType() {
+		return asElems[T](y.Bytes())[:y.Len()], func() error { return nil }, nil
+	}
+	if err := opt.scratch(op, "the output in float32", y.Len(), 4); err != nil {
+		return nil, nil, err
+	}
+	v := make([]float32, y.Len())
+	return any(v).([]T), func() error {
+		if err := convert.StoreFloatsPolled(opt.orDefault().env.Ctx, y, v); err != nil {
+			return op.stopped(err)
+		}
+		return nil
+	}, nil
+}
+
+// productQuantLayout checks the shape p of a quantized product's zero point or
+// scale for an operand of shape x: per tensor (a scalar or one element),
+// per row of A (perRow: M elements, or x's shape with its last axis 1,
+// one set per matrix) or per column of B (N elements, or x's shape with
+// its next-to-last axis 1). It returns the elements per matrix (0 per
+// tensor) and whether each matrix of the operand has its own set.
+func productQuantLayout(op opRef, rule, what string, p, x []int, perRow bool) (per int, batched bool, err error) {
+	count := 1
+	if len(x) >= 2 {
+		if perRow {
+			count = x[len(x)-2]
+		} else {
+			count = x[len(x)-1]
+		}
+	}
+	switch {
+	case len(p) == 0 || (len(p) == 1 && p[0] == 1):
+		return 0, false, nil
+	case len(p) == 1 && p[0] == count:
+		return count, false, nil
+	case len(p) == len(x) && len(x) >= 2:
+		ok := true
+		for i, d := range p {
+			want := x[i]
+			if (perRow && i == len(x)-1) || (!perRow && i == len(x)-2) {
+				want = 1
+			}
+			ok = ok && d == want
+		}
+		if ok {
+			return count, true, nil
+		}
+	}
+	how := "per row: [M] or A's shape with its last axis 1"
+	if !perRow {
+		how = "per column: [N] or B's shape with its next-to-last axis 1"
+	}
+	return 0, false, op.errorf(rule, "%s has shape %v for an operand of shape %v: expected a scalar (per tensor) or %s", what, p, x, how)
+}
+
+// quantSlice returns the part of a per-tensor, per-row or per-column
+// parameter v (laid out as productQuantLayout says) that matrix i of its operand
+// uses.
+func quantSlice[T any](v []T, per int, batched bool, i int) []T {
+	switch {
+	case per == 0:
+		return v[:1]
+	case batched:
+		return v[i*per : (i+1)*per]
+	}
+	return v
+}
+
+// zeroPoints returns the zero points of t (int8 or uint8) as int32, a
+// single 0 when t is nil.
+func zeroPoints(opt *Options, op opRef, t *tensor.Tensor) ([]int32, error) {
+	if t == nil {
+		return []int32{0}, nil
+	}
+	if err := opt.scratch(op, "the zero points", t.Len(), 4); err != nil {
+		return nil, err
+	}
+	out := make([]int32, t.Len())
+	for i, b := range t.Bytes()[:t.Len()] {
+		if t.DataType() == tensor.Int8 {
+			out[i] = int32(int8(b))
+		} else {
+			out[i] = int32(b)
+		}
+	}
+	return out, nil
 }

@@ -1,6 +1,6 @@
 // MatMulInteger is MatMul of 8-bit integers, less their zero points, in
 // int32: Y = (A - a_zero_point) · (B - b_zero_point), numpy matmul's
-// shapes (matprod.go).
+// shapes (matmul.go).
 //
 // Version 10. A and a_zero_point are int8 or uint8 (T1), B and
 // b_zero_point int8 or uint8 (T2), Y int32; the zero points are optional

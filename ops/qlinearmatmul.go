@@ -137,8 +137,14 @@ func qlinearMatMul(opt *Options, op opRef, t [8]*tensor.Tensor, pb *weightPack) 
 	round := scaleRounding(st)
 	out := y.Bytes()
 	m, n := s.m, s.n
+	// The multipliers of one row of a matrix, a per column (b_scale per
+	// column) or one: computed once per row of A's scale, not per element.
+	if err := opt.scratch(op, "the multipliers", mulCounts(n, opt.orDefault().threads()), 8); err != nil {
+		return nil, err
+	}
 	err = parallelRange(opt, s.count, y.Len(), func(lo2, hi2 int) error {
 		c := opt.canceller()
+		mults := make([]float64, n)
 		for i := lo2; i < hi2; i++ {
 			if c.Stop(m * n) {
 				return c.Err
@@ -147,17 +153,26 @@ func qlinearMatMul(opt *Options, op opRef, t [8]*tensor.Tensor, pb *weightPack) 
 			ar := quantSlice(asv, asPer, asBat, ai)
 			bc := quantSlice(bsv, bsPer, bsBat, bi)
 			for r := range m {
-				sa := ar[min(r, len(ar)-1)]
-				for col := range n {
-					sb := bc[min(col, len(bc)-1)]
-					mult := round(round(sa*sb) / ysv[0])
-					// Rounded half to even and saturated; NaN (a NaN scale) is 0.
-					v := math.RoundToEven(float64(acc[(i*m+r)*n+col])*float64(mult) + zero)
-					if v != v {
-						v = 0
+				if r < len(ar) {
+					sa := ar[r]
+					for col := range n {
+						mults[col] = float64(round(round(sa*bc[min(col, len(bc)-1)]) / ysv[0]))
 					}
-					v = math.Max(lo, math.Min(hi, v))
-					out[(i*m+r)*n+col] = byte(int(v))
+				}
+				row := acc[(i*m+r)*n : (i*m+r+1)*n]
+				dst := out[(i*m+r)*n : (i*m+r+1)*n]
+				for col, p := range row {
+					// Rounded half to even and saturated; NaN (a NaN scale) is 0.
+					v := math.RoundToEven(float64(p)*mults[col] + zero)
+					switch {
+					case v != v:
+						v = 0
+					case v < lo:
+						v = lo
+					case v > hi:
+						v = hi
+					}
+					dst[col] = byte(int(v))
 				}
 			}
 		}

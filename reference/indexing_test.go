@@ -640,6 +640,15 @@ func TestDynamicQuantizeLinearEngines(t *testing.T) {
 		}
 		bothEngines(t, &ops.Node{OpType: "DynamicQuantizeLinear", Version: 11, NumOutputs: 3}, x)
 	}
+	// Shapes that reach the vector loops (16 and 8 at a time) with a tail,
+	// and the 16K-element blocks the kernel spreads over the cores.
+	for _, shape := range [][]int{{3, 37}, {64, 512}, {5, 16384 + 7}} {
+		x := tensor.MustNew(tensor.Float, shape...)
+		for i := range x.Len() {
+			binary.LittleEndian.PutUint32(x.Bytes()[4*i:], math.Float32bits(float32(r.NormFloat64()*3-1)))
+		}
+		bothEngines(t, &ops.Node{OpType: "DynamicQuantizeLinear", Version: 11, NumOutputs: 3}, x)
+	}
 	bothEngines(t, &ops.Node{OpType: "DynamicQuantizeLinear", Version: 11, NumOutputs: 3}, tensor.MustFromSlice([]float32{0, 0}))
 	bothEngines(t, &ops.Node{OpType: "DynamicQuantizeLinear", Version: 11, NumOutputs: 3}, tensor.MustFromSlice([]float32{1, float32(math.NaN())}))
 }

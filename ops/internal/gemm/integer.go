@@ -72,7 +72,8 @@ func tileIGo(rows, k4 int, a, b []byte, c []int32, ldc, cols int, add bool) {
 // packAI copies rows [i0, i0+mc) and columns [pc, pc+kc) of A, each byte
 // xor flip, into panels of mrI rows: byte t of quad q of row r of panel
 // s at s*k4*mrI*4 + (q*mrI + r)*4 + t, zero-padded. It returns in sums[r]
-// the sum of row r's bytes after the flip, added to what was there.
+// the sum of row r's bytes after the flip, added to what was there
+// (nothing when sums is nil).
 func packAI(dst []byte, a []byte, lda int, flip byte, i0, mc, pc, kc int, sums []int32) {
 	k4 := (kc + 3) / 4
 	flip4 := uint32(flip) * 0x01010101
@@ -86,6 +87,11 @@ func packAI(dst []byte, a []byte, lda int, flip byte, i0, mc, pc, kc int, sums [
 			src := a[(i0+s*mrI+r)*lda+pc : (i0+s*mrI+r)*lda+pc+kc]
 			var sum int32
 			q := 0
+			if sums == nil {
+				for ; 4*q+4 <= kc; q++ {
+					binary.LittleEndian.PutUint32(d[q*mrI*4+r*4:], binary.LittleEndian.Uint32(src[4*q:])^flip4)
+				}
+			}
 			for ; 4*q+4 <= kc; q++ {
 				w := binary.LittleEndian.Uint32(src[4*q:]) ^ flip4
 				binary.LittleEndian.PutUint32(d[q*mrI*4+r*4:], w)
@@ -96,7 +102,9 @@ func packAI(dst []byte, a []byte, lda int, flip byte, i0, mc, pc, kc int, sums [
 				d[q*mrI*4+r*4+p&3] = v
 				sum += int32(v)
 			}
-			sums[s*mrI+r] += sum
+			if sums != nil {
+				sums[s*mrI+r] += sum
+			}
 		}
 	}
 }
@@ -262,6 +270,7 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 		// while packing: B's for its columns of each block of columns, A's
 		// for the first block of columns.
 		rowA := make([]int32, i1-i0)
+		needRows := rowSumsNeeded(bZero, shiftB)
 		colBuf := make([]int32, min(ncBlockI, j1-j0))
 		if pb != nil {
 			colBuf = nil
@@ -292,7 +301,9 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 					}
 					mc := min(mcBlock, i1-ic)
 					sums := rowA[ic-i0:]
-					if jc > j0 {
+					if !needRows {
+						sums = nil // nothing reads them
+					} else if jc > j0 {
 						sums = make([]int32, mc) // counted once, on the first block
 					}
 					packAI(abuf, a, lda, flipA, ic, mc, pc, kc, sums)
@@ -319,11 +330,7 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 			for i := i0; i < i1; i++ {
 				za := zeroAt(aZero, i) + shiftA
 				t := k32*za - rowA[i-i0]
-				row := c[i*ldc+jc : i*ldc+jc+nc]
-				zb, colB := zb[:len(row)], colB[:len(row)]
-				for j := range row {
-					row[j] += zb[j]*t - za*colB[j]
-				}
+				zeroFix(c[i*ldc+jc:i*ldc+jc+nc], zb, colB, t, za)
 			}
 		}
 		return nil
