@@ -3,6 +3,7 @@ package builder_test
 import (
 	"context"
 	"fmt"
+	"github.com/onnxshape/onnxshape/graph"
 
 	"github.com/onnxshape/onnxshape/builder"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -11,7 +12,7 @@ import (
 // One model for images of every size: height and width are symbolic.
 func ExampleBuilder_InputDims() {
 	b := builder.New(21)
-	img := b.InputDims("image", tensor.Uint8, builder.Fixed(1), builder.Sym("H"), builder.Sym("W"), builder.Fixed(3))
+	img := b.InputDims("image", tensor.Uint8, graph.Const(1), graph.Sym("H"), graph.Sym("W"), graph.Const(3))
 	b.Output("pixels", b.Node("Transpose", []builder.Value{img}, builder.Ints("perm", 0, 3, 1, 2)))
 	m, err := b.Build() // or b.Save("preprocess.onnx")
 	if err != nil {

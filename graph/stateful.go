@@ -85,10 +85,11 @@ func zeroOf(vi ValueInfo) (*tensor.Tensor, error) {
 	}
 	shape := make([]int, len(t.Shape))
 	for i, d := range t.Shape {
-		if !d.Static() {
+		n, known := d.Value()
+		if !known || n > int64(^uint(0)>>1) {
 			return nil, fmt.Errorf("input %q has the shape %s, not fixed", vi.Name, vi.Describe())
 		}
-		shape[i] = d.Size
+		shape[i] = int(n)
 	}
 	return tensor.New(t.DataType, shape...)
 }

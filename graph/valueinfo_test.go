@@ -44,11 +44,11 @@ func TestValueInfoMetadata(t *testing.T) {
 		{"no shape", tensorOf(tensor.Float), graph.KindTensor, tensor.Float, nil, false, nil, "tensor(float)"},
 		{"rank unknown", tensorOf(tensor.Int64), graph.KindTensor, tensor.Int64, nil, false, nil, "tensor(int64)"},
 		{"static", tensorOf(tensor.Uint8, dim(1), dim(3)), graph.KindTensor, tensor.Uint8,
-			[]graph.Dim{{Size: 1}, {Size: 3}}, true, []int{1, 3}, "tensor(uint8)[1,3]"},
+			[]graph.Dim{graph.Const(1), graph.Const(3)}, true, []int{1, 3}, "tensor(uint8)[1,3]"},
 		{"symbolic", tensorOf(tensor.Float, param("N"), dim(3), &pb.TensorShapeProto_Dimension{}, param("W")), graph.KindTensor, tensor.Float,
-			[]graph.Dim{{Size: -1, Name: "N"}, {Size: 3}, {Size: -1}, {Size: -1, Name: "W"}}, true, nil, "tensor(float)[N,3,?,W]"},
+			[]graph.Dim{graph.Sym("N"), graph.Const(3), graph.Sym("?"), graph.Sym("W")}, true, nil, "tensor(float)[N,3,?,W]"},
 		{"sequence", &pb.TypeProto{Value: &pb.TypeProto_SequenceType{SequenceType: &pb.TypeProto_Sequence{ElemType: tensorOf(tensor.Int8, dim(2))}}},
-			graph.KindSequence, tensor.Int8, []graph.Dim{{Size: 2}}, true, []int{2}, "seq(tensor(int8)[2])"},
+			graph.KindSequence, tensor.Int8, []graph.Dim{graph.Const(2)}, true, []int{2}, "seq(tensor(int8)[2])"},
 		{"optional", &pb.TypeProto{Value: &pb.TypeProto_OptionalType{OptionalType: &pb.TypeProto_Optional{ElemType: tensorOf(tensor.Bool)}}},
 			graph.KindOptional, tensor.Bool, nil, false, nil, "optional(tensor(bool))"},
 		{"map", &pb.TypeProto{Value: &pb.TypeProto_MapType{MapType: &pb.TypeProto_Map{KeyType: proto.Int32(int32(tensor.Int64)), ValueType: tensorOf(tensor.Float)}}},
@@ -93,7 +93,7 @@ func TestValueInfoMetadata(t *testing.T) {
 	if dims, ok := vi.Shape(); !ok || len(dims) != 0 {
 		t.Errorf("rank 0: %v, %v", dims, ok)
 	}
-	if got := fmt.Sprint(graph.Dim{Size: -1, Name: "H"}, graph.Dim{Size: 4}, graph.Dim{Size: -1}); got != "H 4 ?" {
+	if got := fmt.Sprint(graph.Sym("H"), graph.Const(4), graph.Sym("?")); got != "H 4 ?" {
 		t.Errorf("Dim strings: %q", got)
 	}
 }

@@ -3,6 +3,7 @@ package infer
 import (
 	"context"
 	"fmt"
+	"github.com/onnxshape/onnxshape/graph"
 
 	"github.com/onnxshape/onnxshape/tensor"
 
@@ -98,8 +99,8 @@ func FoldProto(ctx context.Context, mp *pb.ModelProto, baseDir string, opt *Opti
 			if o == "" {
 				continue
 			}
-			v, ok := r.Value(o)
-			if !ok || v.Const == nil || v.Kind != KindTensor {
+			v, ok := r.lookup(o)
+			if !ok || v.Const == nil || v.Kind != graph.KindTensor {
 				foldable = false
 				break
 			}
@@ -244,7 +245,7 @@ func takenBranch(n *pb.NodeProto, r *Result) *pb.GraphProto {
 	if n.GetOpType() != "If" || !(n.GetDomain() == "" || n.GetDomain() == "ai.onnx") || len(n.GetInput()) != 1 {
 		return nil
 	}
-	cond, ok := r.Value(n.GetInput()[0])
+	cond, ok := r.lookup(n.GetInput()[0])
 	if !ok || len(cond.Elems) != 1 {
 		return nil
 	}
@@ -265,7 +266,7 @@ func takenBranch(n *pb.NodeProto, r *Result) *pb.GraphProto {
 }
 
 // setShape declares the tensor shape dims on vi.
-func setShape(vi *pb.ValueInfoProto, dims []Dim) {
+func setShape(vi *pb.ValueInfoProto, dims []graph.Dim) {
 	tt := vi.GetType().GetTensorType()
 	if tt == nil {
 		return
@@ -273,7 +274,7 @@ func setShape(vi *pb.ValueInfoProto, dims []Dim) {
 	tt.Shape = shapeProto(dims)
 }
 
-func shapeProto(dims []Dim) *pb.TensorShapeProto {
+func shapeProto(dims []graph.Dim) *pb.TensorShapeProto {
 	s := &pb.TensorShapeProto{Dim: []*pb.TensorShapeProto_Dimension{}}
 	for _, d := range dims {
 		if v, ok := d.Value(); ok {
@@ -295,10 +296,10 @@ func valueInfoOf(name string, v *Value) *pb.ValueInfoProto {
 	}
 	var t *pb.TypeProto
 	switch v.Kind {
-	case KindSequence:
+	case graph.KindSequence:
 		t = &pb.TypeProto{Value: &pb.TypeProto_SequenceType{SequenceType: &pb.TypeProto_Sequence{
 			ElemType: &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: tt}}}}}
-	case KindOptional:
+	case graph.KindOptional:
 		t = &pb.TypeProto{Value: &pb.TypeProto_OptionalType{OptionalType: &pb.TypeProto_Optional{
 			ElemType: &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: tt}}}}}
 	default:
@@ -374,14 +375,14 @@ func mergeReshapes(g *pb.GraphProto, r *Result) {
 			kept = append(kept, n)
 			continue
 		}
-		x, _ := r.Value(n.GetInput()[0])
-		y, _ := r.Value(n.GetOutput()[0])
+		x, _ := r.lookup(n.GetInput()[0])
+		y, _ := r.lookup(n.GetOutput()[0])
 		if x != nil && y != nil && x.Rank() >= 0 && y.Rank() >= 0 && sameShape(x.Shape, y.Shape) && !outs[n.GetOutput()[0]] && !hasFresh(x.Shape) {
 			renameInputs(g, n.GetOutput()[0], n.GetInput()[0])
 			continue
 		}
 		if inner := producer[n.GetInput()[0]]; isReshape(inner) {
-			if target, ok := r.Value(n.GetInput()[1]); ok {
+			if target, ok := r.lookup(n.GetInput()[1]); ok {
 				if xs, ok := knownInts(target); ok && !contains(xs, 0) {
 					n.Input[0] = inner.GetInput()[0]
 				}
@@ -407,8 +408,8 @@ func shapeTargets(g *pb.GraphProto, r *Result) {
 		if !(n.GetDomain() == "" || n.GetDomain() == "ai.onnx") || len(n.GetInput()) != 2 {
 			continue
 		}
-		x, ok1 := r.Value(n.GetInput()[0])
-		t, ok2 := r.Value(n.GetInput()[1])
+		x, ok1 := r.lookup(n.GetInput()[0])
+		t, ok2 := r.lookup(n.GetInput()[1])
 		if !ok1 || !ok2 || t.Const != nil || t.Elems == nil || x.Rank() < 0 {
 			continue
 		}
@@ -437,7 +438,7 @@ func shapeTargets(g *pb.GraphProto, r *Result) {
 	}
 }
 
-func reshapeTarget(n *pb.NodeProto, x *Value, elems []Dim) ([]int64, bool) {
+func reshapeTarget(n *pb.NodeProto, x *Value, elems []graph.Dim) ([]int64, bool) {
 	for _, a := range n.GetAttribute() {
 		if a.GetName() == "allowzero" && a.GetI() != 0 {
 			return nil, false
@@ -464,7 +465,7 @@ func reshapeTarget(n *pb.NodeProto, x *Value, elems []Dim) ([]int64, bool) {
 	return target, true
 }
 
-func expandTarget(x *Value, elems []Dim) ([]int64, bool) {
+func expandTarget(x *Value, elems []graph.Dim) ([]int64, bool) {
 	target := make([]int64, len(elems))
 	off := len(elems) - x.Rank()
 	for i, d := range elems {
@@ -481,7 +482,7 @@ func expandTarget(x *Value, elems []Dim) ([]int64, bool) {
 	return target, true
 }
 
-func hasFresh(dims []Dim) bool {
+func hasFresh(dims []graph.Dim) bool {
 	for _, d := range dims {
 		if isFresh(d) {
 			return true
@@ -609,13 +610,13 @@ func AnnotateProto(mp *pb.ModelProto, r *Result) {
 	var infos []*pb.ValueInfoProto
 	for _, n := range g.GetNode() {
 		for _, name := range n.GetOutput() {
-			v, ok := r.Value(name)
+			v, ok := r.lookup(name)
 			if name == "" {
 				continue
 			}
 			// Sequences and optionals keep their declarations: a Value does
 			// not say what an optional of a sequence holds.
-			if !ok || v.Type == 0 || v.Kind != KindTensor {
+			if !ok || v.Type == 0 || v.Kind != graph.KindTensor {
 				if vi, ok := old[name]; ok {
 					infos = append(infos, vi)
 				}

@@ -118,7 +118,7 @@ func run(size int, path, outPath, modelPath string, w io.Writer) error {
 // on a black border, then each channel c as (p/255 - mean[c]) / std[c].
 func buildModel(size int) *builder.Builder {
 	b := builder.New(21)
-	img := b.InputDims("image", tensor.Uint8, builder.Fixed(1), builder.Sym("H"), builder.Sym("W"), builder.Fixed(3))
+	img := b.InputDims("image", tensor.Uint8, graph.Const(1), graph.Sym("H"), graph.Sym("W"), graph.Const(3))
 	nchw := b.Node("Transpose", []builder.Value{img}, builder.Ints("perm", 0, 3, 1, 2))
 	square := b.Ints64("square", int64(size), int64(size))
 	fitted := b.Node("Resize", []builder.Value{nchw, builder.None, builder.None, square},
