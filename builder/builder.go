@@ -5,7 +5,7 @@
 //
 //	b := builder.New(21)
 //	img := b.InputDims("image", tensor.Uint8, graph.Const(1), graph.Sym("H"), graph.Sym("W"), graph.Const(3))
-//	nchw := b.Node("Transpose", []builder.Value{img}, builder.Ints("perm", 0, 3, 1, 2))
+//	nchw := b.Op("Transpose", img, builder.Ints("perm", 0, 3, 1, 2))
 //	b.Output("pixels", nchw)
 //	m, err := b.Build() // a *graph.Model; or b.Save(path), b.WriteTo(w), b.Encode()
 //

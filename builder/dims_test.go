@@ -18,9 +18,9 @@ import (
 func TestSymbolicInput(t *testing.T) {
 	b := builder.New(21)
 	img := b.InputDims("image", tensor.Uint8, graph.Const(1), graph.Sym("H"), graph.Sym("W"), graph.Const(3))
-	nchw := b.Node("Transpose", []builder.Value{img}, builder.Ints("perm", 0, 3, 1, 2))
+	nchw := b.Op("Transpose", img, builder.Ints("perm", 0, 3, 1, 2))
 	b.Output("pixels", nchw)
-	b.Output("shape", b.Node("Shape", []builder.Value{nchw}))
+	b.Output("shape", b.Op("Shape", nchw))
 	m, err := b.Build()
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +35,7 @@ func TestSymbolicInput(t *testing.T) {
 		t.Errorf("shape output declared %s", got)
 	}
 	for _, hw := range [][2]int{{2, 5}, {7, 3}} {
-		res, err := m.RunTensors(context.Background(), map[string]*tensor.Tensor{
+		res, err := m.Run(context.Background(), map[string]tensor.Value{
 			"image": tensor.MustNew(tensor.Uint8, 1, hw[0], hw[1], 3)}, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -61,7 +61,7 @@ func TestBuilderMessagesAndOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := m.RunTensors(context.Background(), map[string]*tensor.Tensor{"x": tensor.MustNew(tensor.Float, 2, 3)}, nil)
+	res, err := m.Run(context.Background(), map[string]tensor.Value{"x": tensor.MustNew(tensor.Float, 2, 3)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,26 +85,3 @@ func (b *Builder) Save(path string) error {
 	}
 	return nil
 }
-
-// Node adds a node of operator op reading inputs (None for an optional
-// input left out) and returns its one output: Op with the inputs and the
-// attributes typed apart, so that a misplaced argument does not compile.
-func (b *Builder) Node(op string, inputs []Value, attrs ...Attr) Value {
-	out := b.NodeN(op, 1, inputs, attrs...)
-	if len(out) == 0 {
-		return Value{}
-	}
-	return out[0]
-}
-
-// NodeN is Node for an operator with n outputs.
-func (b *Builder) NodeN(op string, n int, inputs []Value, attrs ...Attr) []Value {
-	args := make([]Arg, 0, len(inputs)+len(attrs))
-	for _, v := range inputs {
-		args = append(args, v)
-	}
-	for _, a := range attrs {
-		args = append(args, a)
-	}
-	return b.OpN(op, n, args...)
-}

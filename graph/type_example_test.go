@@ -13,7 +13,7 @@ import (
 func ExampleType() {
 	b := builder.New(21)
 	img := b.InputDims("image", tensor.Uint8, graph.Const(1), graph.Sym("H"), graph.Sym("W"), graph.Const(3))
-	b.Output("pixels", b.Node("Transpose", []builder.Value{img}, builder.Ints("perm", 0, 3, 1, 2)))
+	b.Output("pixels", b.Op("Transpose", img, builder.Ints("perm", 0, 3, 1, 2)))
 	m, err := b.Build()
 	if err != nil {
 		fmt.Println(err)

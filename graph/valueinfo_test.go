@@ -101,7 +101,7 @@ func TestValueInfoMetadata(t *testing.T) {
 func TestResult(t *testing.T) {
 	m := unsqueezeChain().load(t)
 	x := tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
-	res, err := m.RunTensors(context.Background(), map[string]*tensor.Tensor{"x": x}, nil)
+	res, err := m.Run(context.Background(), map[string]tensor.Value{"x": x}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,15 +109,18 @@ func TestResult(t *testing.T) {
 	if err != nil || !tensor.SameShape(b.Shape(), []int{1, 2, 3, 1}) {
 		t.Fatalf("Tensor(b) = %v, %v", b, err)
 	}
-	if _, err := res.Tensor("B"); err == nil || !strings.Contains(err.Error(), `no output "B" (it has "a", "b")`) {
+	if got := fmt.Sprint(res.Names()); got != "[b a]" || res.Len() != 2 {
+		t.Errorf("Names = %s, Len = %d: want the model's order [b a]", got, res.Len())
+	}
+	if _, err := res.Tensor("B"); err == nil || !strings.Contains(err.Error(), `no output "B" (it has "b", "a")`) {
 		t.Errorf("misspelled name: %v", err)
 	}
-	res["s"] = &tensor.Sequence{ElemType: tensor.Float}
+	res.Map()["s"] = &tensor.Sequence{ElemType: tensor.Float}
 	if _, err := res.Tensor("s"); err == nil || !strings.Contains(err.Error(), "not a tensor") {
 		t.Errorf("sequence: %v", err)
 	}
 	// A nil tensor input is an input error, not a panic.
-	_, err = m.RunTensors(context.Background(), map[string]*tensor.Tensor{"x": nil}, nil)
+	_, err = m.Run(context.Background(), map[string]tensor.Value{"x": nil}, nil)
 	var ie *graph.InputError
 	if !errors.As(err, &ie) || ie.Name != "x" {
 		t.Errorf("nil input: %v", err)
@@ -126,7 +129,7 @@ func TestResult(t *testing.T) {
 
 // Read an input's declared element type and shape, symbolic dimensions by
 // name, then run the model on tensors and read an output by name.
-func ExampleModel_RunTensors() {
+func ExampleModel_Run_tensors() {
 	m, err := graph.Load("../examples/letterbox.onnx")
 	if err != nil {
 		log.Fatal(err)
@@ -135,7 +138,7 @@ func ExampleModel_RunTensors() {
 	dims, _ := in.Shape()
 	fmt.Println(in.Name, in.ElemType(), dims)
 
-	res, err := m.RunTensors(context.Background(), map[string]*tensor.Tensor{
+	res, err := m.Run(context.Background(), map[string]tensor.Value{
 		in.Name: tensor.MustNew(tensor.Uint8, 1, 6, 8, 3),
 	}, nil)
 	if err != nil {

@@ -114,8 +114,8 @@ func sameOutputs(t *testing.T, name string, a, b *pb.ModelProto, shapes map[stri
 	if err != nil {
 		t.Fatalf("%s: the folded model does not run: %v", name, err)
 	}
-	for k, v := range oa {
-		if !v.(*tensor.Tensor).Equal(ob[k].(*tensor.Tensor)) {
+	for k, v := range oa.Map() {
+		if !v.(*tensor.Tensor).Equal(ob.Map()[k].(*tensor.Tensor)) {
 			t.Errorf("%s: output %s differs after folding", name, k)
 		}
 	}
@@ -261,9 +261,9 @@ func TestFoldNodeTests(t *testing.T) {
 			t.Errorf("%s: the folded model fails: %v", filepath.Base(dir), err)
 			continue
 		}
-		for name, w := range want {
+		for name, w := range want.Map() {
 			wt, ok1 := w.(*tensor.Tensor)
-			gt, ok2 := got[name].(*tensor.Tensor)
+			gt, ok2 := got.Map()[name].(*tensor.Tensor)
 			if ok1 != ok2 || (ok1 && !gt.Equal(wt)) {
 				t.Errorf("%s: output %s differs after folding", filepath.Base(dir), name)
 			}
@@ -314,7 +314,7 @@ func TestFoldInlinesIf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := res[out].(*tensor.Tensor).Shape(); !tensor.SameShape(got, []int{2, 12}) {
+	if got := res.Map()[out].(*tensor.Tensor).Shape(); !tensor.SameShape(got, []int{2, 12}) {
 		t.Errorf("the folded model gives shape %v", got)
 	}
 }

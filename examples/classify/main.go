@@ -64,7 +64,7 @@ func Classify(ctx context.Context, m *graph.Model, img image.Image, k int) ([]Cl
 	if err != nil {
 		return nil, err
 	}
-	scores, ok := out[m.Outputs()[0].Name].(*tensor.Tensor)
+	scores, ok := out.Map()[m.Outputs()[0].Name].(*tensor.Tensor)
 	if !ok {
 		return nil, errors.New("the output is not a tensor")
 	}
