@@ -18,6 +18,9 @@ type FoldStats struct {
 	BytesBefore, BytesAfter int // the encoded model's size
 	Folded                  int // nodes replaced by constants
 	Removed                 int // dead nodes, needless Identity and Reshape
+	// Kept counts the nodes whose outputs are known but stay nodes under
+	// Options.MaxFoldGrowth: generators whose outputs dwarf their inputs.
+	Kept int
 	// Limited is set when Options.MaxFoldTotalBytes left some node
 	// computed that could have been folded.
 	Limited bool
@@ -26,8 +29,12 @@ type FoldStats struct {
 // String reads "nodes 16 -> 9 (0 folded into constants, 7 removed),
 // bytes 17771 -> 17289".
 func (s FoldStats) String() string {
-	return fmt.Sprintf("nodes %d -> %d (%d folded into constants, %d removed), bytes %d -> %d",
-		s.NodesBefore, s.NodesAfter, s.Folded, s.Removed, s.BytesBefore, s.BytesAfter)
+	kept := ""
+	if s.Kept > 0 {
+		kept = fmt.Sprintf(", %d generators kept", s.Kept)
+	}
+	return fmt.Sprintf("nodes %d -> %d (%d folded into constants, %d removed%s), bytes %d -> %d",
+		s.NodesBefore, s.NodesAfter, s.Folded, s.Removed, kept, s.BytesBefore, s.BytesAfter)
 }
 
 // Fold folds the encoded model b and returns the folded model, encoded:
@@ -89,6 +96,8 @@ func FoldProto(ctx context.Context, mp *pb.ModelProto, baseDir string, opt *Opti
 
 	// Nodes whose every output is known become initializers.
 	legacy := m.GetIrVersion() < 4 // initializers were also listed as inputs
+	growth := opt.foldGrowth()
+	budget := int64(growth * float64(st.BytesBefore)) // bytes folding may add
 	kept := g.Node[:0]
 	for _, n := range g.GetNode() {
 		var consts []*pb.TensorProto
@@ -110,6 +119,14 @@ func FoldProto(ctx context.Context, mp *pb.ModelProto, baseDir string, opt *Opti
 				break
 			}
 			consts = append(consts, tp)
+		}
+		if foldable && growth > 0 {
+			if out := constBytes(consts); out > foldFloor && (out > int64(growth*float64(inputBytes(n, r))) || out > budget) {
+				foldable = false // a generator: its output dwarfs its inputs
+				st.Kept++
+			} else {
+				budget -= out
+			}
 		}
 		if !foldable {
 			kept = append(kept, n)
@@ -141,6 +158,30 @@ func FoldProto(ctx context.Context, mp *pb.ModelProto, baseDir string, opt *Opti
 	}
 	st.BytesAfter = proto.Size(m)
 	return m, r2, st, nil
+}
+
+// foldFloor is the size under which a folded node's outputs always become
+// initializers, however small its inputs: shapes, axes, small tables.
+const foldFloor = 4 << 10
+
+// constBytes is the data size of the folded outputs.
+func constBytes(tps []*pb.TensorProto) int64 {
+	var n int64
+	for _, tp := range tps {
+		n += int64(proto.Size(tp))
+	}
+	return n
+}
+
+// inputBytes is the size of the node's inputs whose contents are known.
+func inputBytes(n *pb.NodeProto, r *Result) int64 {
+	var b int64
+	for _, in := range n.GetInput() {
+		if v, ok := r.lookup(in); ok && v.Const != nil {
+			b += int64(v.Const.ByteLen())
+		}
+	}
+	return b
 }
 
 // inlineIfs replaces each If whose condition is known by the nodes of the

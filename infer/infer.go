@@ -46,6 +46,28 @@ type Options struct {
 	// Past it, values keep their type and shape only, and
 	// Result.FoldLimited is set.
 	MaxFoldTotalBytes int64
+	// MaxFoldGrowth bounds how much Fold may grow a model (0 means
+	// DefaultMaxFoldGrowth; negative means no bound): a node whose folded
+	// outputs take more than MaxFoldGrowth times its inputs' bytes (and
+	// more than 4 KiB), a generator such as ConstantOfShape or Range,
+	// stays a node, and once the folded initializers take MaxFoldGrowth
+	// times the model's size together, what follows stays as it is.
+	MaxFoldGrowth float64
+}
+
+// DefaultMaxFoldGrowth is the default of Options.MaxFoldGrowth: a folded
+// model is at most about 4 times the size of the model it folds.
+const DefaultMaxFoldGrowth = 4
+
+// foldGrowth is the bound on a fold's growth; 0 for none.
+func (o *Options) foldGrowth() float64 {
+	switch {
+	case o == nil || o.MaxFoldGrowth == 0:
+		return DefaultMaxFoldGrowth
+	case o.MaxFoldGrowth < 0:
+		return 0
+	}
+	return o.MaxFoldGrowth
 }
 
 func (o *Options) foldCap() int64 {
