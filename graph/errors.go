@@ -53,6 +53,7 @@ type InputError struct {
 	msg  string
 }
 
+// Error returns the message, on one line.
 func (e *InputError) Error() string { return e.msg }
 
 // Unwrap returns the cause.

@@ -152,6 +152,7 @@ type NodeError struct {
 	Err     error
 }
 
+// Error returns the message, on one line.
 func (e *NodeError) Error() string {
 	where := fmt.Sprintf("node #%d", e.Index)
 	if e.Node != "" {
@@ -177,6 +178,7 @@ type PanicError struct {
 	Value any
 }
 
+// Error returns the message, on one line.
 func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
 
 // RunOptions are the settings of one run: the profile, the size limits,
