@@ -2,6 +2,7 @@ package graph
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/onnxshape/onnxshape/ops"
 )
@@ -89,3 +90,41 @@ func withKind(err, kind error) error {
 	}
 	return &kindError{err, kind}
 }
+
+// NodeError is the error of one node of a model, at load or run time.
+type NodeError struct {
+	Node    string // the node's name; may be empty
+	Index   int    // the node's position in the model file
+	Op      string // operator type, prefixed by its domain outside ai.onnx
+	Version int    // the since-version that serves the node; 0 if unresolved
+	Err     error
+}
+
+// Error returns the message, on one line.
+func (e *NodeError) Error() string {
+	where := fmt.Sprintf("node #%d", e.Index)
+	if e.Node != "" {
+		where = fmt.Sprintf("node %q", e.Node)
+	}
+	op := e.Op
+	if e.Version > 0 {
+		op = fmt.Sprintf("%s-%d", e.Op, e.Version)
+	}
+	var p *PanicError
+	if errors.As(e.Err, &p) {
+		return fmt.Sprintf("internal error in %s (%s): %v", where, op, p.Value)
+	}
+	return fmt.Sprintf("%s (%s): %v", where, op, e.Err)
+}
+
+// Unwrap returns the node's underlying error.
+func (e *NodeError) Unwrap() error { return e.Err }
+
+// PanicError is the cause of a NodeError whose kernel panicked: a bug in
+// onnxshape, reported as an error rather than a crash.
+type PanicError struct {
+	Value any
+}
+
+// Error returns the message, on one line.
+func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }

@@ -2,16 +2,13 @@ package graph
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"unsafe"
 
 	"github.com/onnxshape/onnxshape/internal/header"
-	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/onnxshape/onnxshape/internal/storage"
-	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -117,61 +114,6 @@ func forEachTensor(v tensor.Value, fn func(*tensor.Tensor)) {
 	}
 }
 
-// runState is the state of one run: the values by slot and the storage
-// the run created and still holds.
-type runState struct {
-	m      *Model
-	ctx    context.Context
-	opt    ops.Options
-	engine Engine
-	vals   []tensor.Value // by slot
-	ins    []tensor.Value // the arena of the steps' input lists
-	pool   *Pool
-	cap    int64
-	charge func(int64) error // r.chargeNode, bound once per state
-	user   func(int64) error // RunOptions.charge, a test's hook, if any
-	alloc  func(int) []byte  // r.allocate, bound once per state
-	// poolAlloc is the Pool's allocator, which r.allocate asks when no
-	// spare fits; nil without a Pool.
-	poolAlloc func(int) []byte
-	// spares is small storage of the run's allocator that no value
-	// holds; fresh, the storage it made during the running node, not yet
-	// claimed by an output (see holdTensor).
-	spares [][]byte
-	fresh  []storageKey
-
-	// owned is the storage the run created, with the number of tensors
-	// in live values that hold it; external is the storage of the
-	// caller's inputs, which the run neither counts nor releases.
-	owned    storageSet
-	external map[storageKey]struct{}
-	live     int64 // bytes of owned
-	pending  int64 // bytes the running node has charged
-	// base is what the nodes running a subgraph (an If, a Loop...) had
-	// charged when their body started: counted until they end.
-	base    int64
-	peak    int64 // most of live+pending so far
-	peakPos int   // position of the step that reached peak
-	pos     int   // position of the running step
-	plan    *MemoryPlan
-	// headers holds, by slot, the tensor header a prepared step made for
-	// the slot's value, kept for the same step of the next run on this
-	// state to reuse: only while no graph output and no kernel other than
-	// a prepared one has seen it, so nothing outside the run can hold it
-	// (see step.runPrepared).
-	headers []*tensor.Tensor
-	// returned are the slots of the values a selective run returns
-	// (RunOptions.Outputs), the caller's like the outputs'.
-	returned []int
-	// reuse and outs are a prepared step's argument lists, sized for
-	// the step with the most outputs.
-	reuse []*tensor.Tensor
-	outs  []tensor.Value
-	// sharedThreads is set when the caller leaves Threads at 0: each
-	// node then takes its share of the cores among the runs under way.
-	sharedThreads bool
-}
-
 // holding is one piece of storage a run created.
 type holding struct {
 	refs  int
@@ -235,111 +177,6 @@ func (r *runState) spare(b []byte) bool {
 	return true
 }
 
-// startRun returns a run state for m, recycled when it can be.
-func (m *Model) startRun(ctx context.Context, o *RunOptions, plan *MemoryPlan) *runState {
-	r := m.idle.Swap(nil)
-	if r == nil {
-		r, _ = m.runs.Get().(*runState)
-	}
-	if r == nil {
-		r = &runState{m: m, vals: make([]tensor.Value, m.numSlots), ins: make([]tensor.Value, m.numIns),
-			external: map[storageKey]struct{}{},
-			headers:  make([]*tensor.Tensor, m.numSlots), reuse: make([]*tensor.Tensor, m.maxOuts), outs: make([]tensor.Value, m.maxOuts)}
-		r.charge = r.chargeNode
-		r.alloc = r.allocate
-	}
-	r.ctx, r.plan, r.cap, r.pool, r.user = ctx, plan, defaultRunCap(), nil, nil
-	r.opt = ops.Options{}
-	if o != nil {
-		r.opt = ops.Options{Profile: o.Profile, MaxTensorBytes: o.MaxTensorBytes, Threads: o.Threads}
-		r.user = o.charge
-		switch {
-		case o.MaxRunBytes < 0:
-			r.cap = math.MaxInt64
-		case o.MaxRunBytes > 0:
-			r.cap = o.MaxRunBytes
-		}
-		if o.Pool != nil {
-			r.pool = o.Pool
-			r.poolAlloc = o.Pool.allocator()
-		}
-	}
-	r.engine = o.engine()
-	r.sharedThreads = r.opt.Threads == 0
-	activeRuns.Add(1)
-	runenv.Bind(&r.opt, runenv.Env{Ctx: ctx, Alloc: r.alloc, Charge: r.charge, Scope: r})
-	return r
-}
-
-// endRun clears r and keeps it for a later run; large maps are dropped
-// rather than kept for ever.
-func (m *Model) endRun(r *runState) {
-	activeRuns.Add(-1)
-	if r.plan != nil && r.peak > 0 {
-		r.plan.Peak, r.plan.PeakStep = r.peak, r.peakPos
-	}
-	for _, s := range m.outSlots {
-		r.headers[s] = nil // the caller's now
-	}
-	for _, s := range r.returned {
-		r.headers[s] = nil // the caller's too
-	}
-	r.returned = nil
-	for _, h := range r.headers {
-		if h != nil {
-			header.Detach(h) // a failed run's values, released above
-		}
-	}
-	clear(r.vals)
-	clear(r.ins)
-	r.owned.reset()
-	if len(r.external) > 1024 {
-		r.external = map[storageKey]struct{}{}
-	} else {
-		clear(r.external)
-	}
-	r.ctx, r.plan, r.pool, r.user, r.poolAlloc = nil, nil, nil, nil, nil
-	r.opt = ops.Options{}
-	r.live, r.pending, r.base, r.peak, r.peakPos, r.pos = 0, 0, 0, 0, 0, 0
-	if !m.idle.CompareAndSwap(nil, r) {
-		m.runs.Put(r)
-	}
-}
-
-// setInputs stores the initializers and the caller's inputs in their slots.
-func (r *runState) setInputs(inputs map[string]tensor.Value, required []ValueInfo) error {
-	m := r.m
-	for _, c := range m.consts {
-		r.vals[c.slot] = c.value
-	}
-	for name, v := range inputs {
-		s, ok := m.inputSlots[name]
-		if !ok {
-			return inputError(name, fmt.Errorf("the model has no input %q", name))
-		}
-		if err := checkValue(v); err != nil {
-			return inputError(name, fmt.Errorf("input %q %w", name, err))
-		}
-		if typ := m.inputTypes[name]; typ != nil {
-			if err := onnx.ValueMatchesType(v, typ); err != nil {
-				return inputError(name, fmt.Errorf("input %q: %w", name, err))
-			}
-		}
-		r.vals[s] = v
-		forEachTensor(v, func(t *tensor.Tensor) {
-			if k, _ := storageOf(t); k != nil {
-				r.external[k] = struct{}{}
-			}
-		})
-	}
-	for _, in := range required {
-		if _, ok := inputs[in.Name]; !ok {
-			return inputError(in.Name, fmt.Errorf("input %q (%s) is not given", in.Name, in.Describe()))
-		}
-	}
-	return nil
-}
-
 // chargeNode is the run's budget (ops.Options.Charge): the running node asks for
 // bytes more, refused when the live bytes and all the node has asked for
 // would pass the cap.
@@ -361,51 +198,6 @@ func (r *runState) notePeak(bytes int64) {
 	if bytes > r.peak {
 		r.peak, r.peakPos = bytes, r.pos
 	}
-}
-
-// step runs st, the model's step at position pos, and counts the storage
-// of its outputs.
-func (r *runState) step(pos int, st *step) error {
-	r.pos = pos
-	return r.runStep(st, true)
-}
-
-// runStep runs st, a step of the model (top) or of a subgraph, and counts
-// the storage of its outputs.
-func (r *runState) runStep(st *step, top bool) error {
-	r.pending = 0
-	clear(r.fresh)
-	r.fresh = r.fresh[:0]
-	if r.sharedThreads {
-		r.opt.Threads = sharedThreads(activeRuns.Load())
-	}
-	if err := st.run(r, r.ins[st.inAt:st.inAt+len(st.in)]); err != nil {
-		// A kernel stopped by a cancellation reports the context's error.
-		if cerr := r.ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
-			if ne, ok := err.(*NodeError); ok {
-				err = ne.Err
-			}
-			return st.fail(fmt.Errorf("%w (%v)", cerr, err))
-		}
-		return err
-	}
-	clear(r.ins[st.inAt : st.inAt+len(st.in)])
-	for _, s := range st.out {
-		if s >= 0 {
-			r.hold(r.vals[s])
-		}
-	}
-	// Outputs a kernel made without charging them (small ones such as
-	// Shape's) count now.
-	if r.live+r.base > r.cap {
-		return st.fail(fmt.Errorf("%w: the run's cap is %d bytes and its outputs bring the live bytes to %d", ops.ErrLimit, r.cap, r.live+r.base))
-	}
-	r.notePeak(r.live + r.base)
-	if top && r.plan != nil {
-		r.plan.Steps = append(r.plan.Steps, StepMemory{Index: st.index, Node: st.node.Name, Op: opName(st.node),
-			Needs: r.pending, Live: r.live})
-	}
-	return nil
 }
 
 // release lets go of the values in slots, which no later step reads.
@@ -510,20 +302,6 @@ func (r *runState) dropTensor(t *tensor.Tensor) {
 	if r.pool != nil && buf != nil {
 		r.pool.recycle(buf)
 	}
-}
-
-// abandon gives back all the storage of a failed run: it hands nothing
-// to the caller.
-func (r *runState) abandon() {
-	if r.pool != nil {
-		for _, h := range r.owned.entries {
-			if h.buf != nil {
-				r.pool.recycle(h.buf)
-			}
-		}
-	}
-	r.owned.reset()
-	r.live = 0
 }
 
 // MemoryPlan is the memory one run of a model takes, step by step.

@@ -9,7 +9,7 @@
 //
 // decay_factor defaults to 0, epsilon to 1e-6, norm_coefficient to 0.
 // Computed in float64, rounded once to float or double. The rules are
-// runOptimizer's (optimizer.go).
+// runOptimizer's (adam.go).
 
 package ops
 

@@ -1,5 +1,7 @@
 package ops
 
+import "sync"
+
 // The attributes of every operator version onnxshape implements, from the
 // ONNX operator schemas (docs/Operators.md and docs/Changelog.md of
 // onnx/onnx). The model loader refuses any other attribute, and one of
@@ -117,3 +119,102 @@ func describeAttrs(specs []AttrSpec) string {
 	}
 	return s
 }
+
+// AttrSpec declares one attribute that some versions of an operator take.
+// The model loader refuses, in every mode, an attribute a node's operator
+// version does not declare and one of another type.
+type AttrSpec struct {
+	Name string
+	Type AttrType
+	// From and Before bound the since-versions that take the attribute:
+	// From <= version < Before; 0 leaves that side open.
+	From, Before int
+}
+
+// appliesTo reports whether the attribute belongs to since-version v.
+func (a AttrSpec) appliesTo(v int) bool {
+	return (a.From == 0 || v >= a.From) && (a.Before == 0 || v < a.Before)
+}
+
+var attrRegistry = struct {
+	sync.RWMutex
+	byName map[string][]AttrSpec // domain/name -> every version's attributes
+}{byName: map[string][]AttrSpec{}}
+
+// declareAttrs records the attributes of operator name (default domain) at
+// every version; an operator that takes none calls it with no spec, so that
+// "declared, none" differs from "not declared".
+func declareAttrs(name string, specs ...AttrSpec) {
+	declareAttrsIn("", name, specs...)
+}
+
+// declareAttrsIn is declareAttrs for an operator of domain ("" for ai.onnx).
+func declareAttrsIn(domain, name string, specs ...AttrSpec) {
+	attrRegistry.Lock()
+	defer attrRegistry.Unlock()
+	k := key(domain, name)
+	attrRegistry.byName[k] = append(append([]AttrSpec{}, attrRegistry.byName[k]...), specs...)
+	if attrRegistry.byName[k] == nil {
+		attrRegistry.byName[k] = []AttrSpec{}
+	}
+}
+
+// Attributes returns the attributes the schema's operator version takes;
+// declared is false when the operator declares none at all (every
+// operator of the registry should).
+func (s *Schema) Attributes() (specs []AttrSpec, declared bool) {
+	attrRegistry.RLock()
+	defer attrRegistry.RUnlock()
+	all, declared := attrRegistry.byName[key(s.Domain, s.Name)]
+	for _, a := range all {
+		if a.appliesTo(s.Since) {
+			specs = append(specs, a)
+		}
+	}
+	return specs, declared
+}
+
+// The values of every enumerated (string) attribute of the operators, for
+// the Mode-like fields of the options structs, so that a misspelled mode
+// fails to compile rather than at run time. The empty string also selects
+// each attribute's ONNX default. Resize's modes Nearest, Linear and Cubic
+// are declared beside ResizeOptions and serve Upsample too.
+const (
+	// Pad's modes (PadOptions.Mode); wrap from version 19.
+	PadConstant = "constant"
+	PadReflect  = "reflect"
+	PadEdge     = "edge"
+	PadWrap     = "wrap"
+
+	// DepthToSpace's modes (DepthToSpaceOptions.Mode): depth-column-row
+	// (the default) and column-row-depth.
+	DCR = "DCR"
+	CRD = "CRD"
+
+	// Resize's coordinate transformation modes
+	// (ResizeOptions.CoordinateTransformationMode); half_pixel_symmetric
+	// from version 19.
+	HalfPixel          = "half_pixel"
+	HalfPixelSymmetric = "half_pixel_symmetric"
+	PytorchHalfPixel   = "pytorch_half_pixel"
+	AlignCorners       = "align_corners"
+	Asymmetric         = "asymmetric"
+	TFCropAndResize    = "tf_crop_and_resize"
+
+	// Resize's rounding of nearest (ResizeOptions.NearestMode).
+	NearestRoundPreferFloor = "round_prefer_floor"
+	NearestRoundPreferCeil  = "round_prefer_ceil"
+	NearestFloor            = "floor"
+	NearestCeil             = "ceil"
+
+	// Resize's policies for Sizes (ResizeOptions.KeepAspectRatioPolicy).
+	Stretch    = "stretch"
+	NotLarger  = "not_larger"
+	NotSmaller = "not_smaller"
+
+	// The pooling operators' automatic padding (AutoPad fields).
+	AutoPadNotSet    = autoPadNotSet
+	AutoPadSameUpper = autoPadSameUpper
+	AutoPadSameLower = autoPadSameLower
+	AutoPadValid     = autoPadValid
+)

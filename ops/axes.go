@@ -100,3 +100,12 @@ func normalizeAxes(op opRef, axes []int, rank int, rules axisRules) ([]int, erro
 	}
 	return out, nil
 }
+
+// product is the number of elements of the dims (1 for none).
+func product(dims []int) int {
+	n := 1
+	for _, d := range dims {
+		n *= d
+	}
+	return n
+}

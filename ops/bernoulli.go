@@ -3,7 +3,7 @@
 // probability p and 0 otherwise: 1 where the generator's Float64() < p.
 // The output has the input's shape and dtype's type (the input's by
 // default): any integer or float type, or bool. The generator is
-// random.go's: deterministic given seed; refused under SONNX. Rules:
+// randomuniform.go's: deterministic given seed; refused under SONNX. Rules:
 // [profile], [type] of the input, [dtype], [size].
 
 package ops

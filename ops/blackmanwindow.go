@@ -1,5 +1,5 @@
 // BlackmanWindow generates the Blackman window,
-// 0.42 - 0.5 cos(2πn/N) + 0.08 cos(4πn/N), of size values (windows.go).
+// 0.42 - 0.5 cos(2πn/N) + 0.08 cos(4πn/N), of size values (hannwindow.go).
 //
 // Versions: 17.
 

@@ -45,7 +45,7 @@
 //     ops/internal/reduce.
 //   - indexing (Gather, GatherElements, GatherND, ScatterElements,
 //     ScatterND, TensorScatter, OneHot, NonZero, Compress, Unique, Trilu):
-//     index lists checked in ops (indexing.go), moved by the index copies
+//     index lists checked in ops (inputs.go), moved by the index copies
 //     of ops/internal/movement.
 //   - pooling (MaxPool, AveragePool, LpPool, their Global forms,
 //     MaxUnpool): the window plans and loops of pool.go, windowpool.go and
@@ -53,11 +53,13 @@
 //   - resampling (Resize, Upsample): ops/internal/resample, the per-axis
 //     plans of the linear and cubic modes, the passes of the outer axes
 //     and the fused kernel of the two innermost (SSE row sums on amd64);
-//     ops plans them and charges them (resize_plan.go); nearest modes are
+//     ops checks the
+//     attributes and charges the plans (resize.go); nearest modes are
 //     table copies of ops/internal/movement.
 //   - sequences and optionals (SequenceConstruct, SequenceAt,
 //     SplitToSequence, ConcatFromSequence, Optional, ...): plain Go over
-//     tensor.Sequence and tensor.Optional (sequences.go).
+//     tensor.Sequence and tensor.Optional (the shared input readers are in
+//     inputs.go).
 //   - control flow (If, Loop, Scan): run by package graph, which owns
 //     subgraphs, not by ops.
 //   - convolution (Conv, ConvTranspose, ConvInteger, QLinearConv,
@@ -74,7 +76,8 @@
 //
 // The rest of ops is its core, kept in ops because every operator file
 // calls it by its short name: the registry and schemas (registry.go,
-// attrspec.go, attributes.go, node.go, call.go, modes.go), the run's knobs
+// attributes.go with the attribute specs and enumerated modes, node.go,
+// call.go), the run's knobs
 // and accounting (options.go, limits.go, inputs.go, axes.go), errors
 // (errors.go), the SONNX rules (sonnx.go) and the prepared-node recorder
 // (prepared.go), which replays the copy plans a node recorded and so sits

@@ -162,8 +162,8 @@ func (o BernoulliOptions) attrs() map[string]Attribute {
 // (float16, float, double, and bfloat16 from 22), 1 with probability p and
 // 0 otherwise: 1 where the generator's Float64() < p. The output has the
 // input's shape and dtype's type (the input's by default): any integer or
-// float type, or bool. The generator is random.go's: deterministic given
-// seed; refused under SONNX. Rules: [profile], [type] of the input,
+// float type, or bool. The generator is randomuniform.go's: deterministic
+// given seed; refused under SONNX. Rules: [profile], [type] of the input,
 // [dtype], [size].
 //
 // It runs Bernoulli-22 on its 1 input(s) in the operator's order.
@@ -279,7 +279,7 @@ func (o BlackmanWindowOptions) attrs() map[string]Attribute {
 }
 
 // BlackmanWindow generates the Blackman window, 0.42 - 0.5 cos(2πn/N) +
-// 0.08 cos(4πn/N), of size values (windows.go).
+// 0.08 cos(4πn/N), of size values (hannwindow.go).
 //
 // It runs BlackmanWindow-17 on its 1 input(s) in the operator's order.
 func BlackmanWindow(x *tensor.Tensor, o BlackmanWindowOptions, opts ...Option) (*tensor.Tensor, error) {
@@ -1138,7 +1138,7 @@ func (o HammingWindowOptions) attrs() map[string]Attribute {
 }
 
 // HammingWindow generates the Hamming window, α - β cos(2πn/N) with α =
-// 25/46 and β = 1 - α, of size values (windows.go).
+// 25/46 and β = 1 - α, of size values (hannwindow.go).
 //
 // It runs HammingWindow-17 on its 1 input(s) in the operator's order.
 func HammingWindow(x *tensor.Tensor, o HammingWindowOptions, opts ...Option) (*tensor.Tensor, error) {
@@ -1167,7 +1167,9 @@ func (o HannWindowOptions) attrs() map[string]Attribute {
 }
 
 // HannWindow generates the Hann window, sin²(πn/N) = 0.5 - 0.5
-// cos(2πn/N), of size values (windows.go).
+// cos(2πn/N), of size values. The window generators' shared glue
+// (windowNode, registerWindow) is here; the cosine sum is
+// ops/internal/signal's CosineSum.
 //
 // It runs HannWindow-17 on its 1 input(s) in the operator's order.
 func HannWindow(x *tensor.Tensor, o HannWindowOptions, opts ...Option) (*tensor.Tensor, error) {
@@ -2072,9 +2074,9 @@ func (o RandomNormalOptions) attrs() map[string]Attribute {
 // RandomNormal (versions 1 and 22) fills a tensor of the shape attribute
 // and dtype (float by default; float16, float, double, and bfloat16 from
 // 22) with values drawn from a normal distribution of mean (default 0) and
-// scale (standard deviation, default 1). The generator is random.go's:
-// deterministic given seed; refused under SONNX. Rules: [profile], [dtype],
-// [attribute] shape is given, [shape], [size].
+// scale (standard deviation, default 1). The generator is
+// randomuniform.go's: deterministic given seed; refused under SONNX. Rules:
+// [profile], [dtype], [attribute] shape is given, [shape], [size].
 //
 // It runs RandomNormal-22, which has no inputs.
 func RandomNormal(o RandomNormalOptions, opts ...Option) (*tensor.Tensor, error) {
@@ -2160,9 +2162,9 @@ func (o RandomUniformOptions) attrs() map[string]Attribute {
 // RandomUniform (versions 1 and 22) fills a tensor of the shape attribute
 // and dtype (float by default; float16, float, double, and bfloat16 from
 // 22) with values drawn uniformly from [low, high) (0 and 1 by default).
-// The generator is random.go's: deterministic given seed; refused under
-// SONNX. Rules: [profile], [dtype], [attribute] shape is given, [shape]
-// non-negative dimensions, [size].
+// The generator (below, shared with the other generators) is deterministic
+// given seed; refused under SONNX. Rules: [profile], [dtype], [attribute]
+// shape is given, [shape] non-negative dimensions, [size].
 //
 // It runs RandomUniform-22, which has no inputs.
 func RandomUniform(o RandomUniformOptions, opts ...Option) (*tensor.Tensor, error) {

@@ -108,3 +108,31 @@ func gatherAxis(opt *Options, op opRef, data, indices *tensor.Tensor, axis int) 
 	})
 	return y, err
 }
+
+// gatherBlocks copies, for each row r in [lo, hi) of the output seen as
+// rows of block elements, the block of src that from(r) names: the loop of
+// Gather (and of any gather whose unit is a contiguous block). Bytes move
+// by copy, strings by element.
+func gatherBlocks(dst, src *tensor.Tensor, block, lo, hi int, from func(r int) int) {
+	if dst.DataType() == tensor.String {
+		d, s := dst.Strings(), src.Strings()
+		for r := lo; r < hi; r++ {
+			f := from(r)
+			copy(d[r*block:(r+1)*block], s[f*block:(f+1)*block])
+		}
+		return
+	}
+	size := dst.DataType().Size() * block
+	d, s := dst.Bytes(), src.Bytes()
+	if size == 4 {
+		d4, s4 := asElems[uint32](d), asElems[uint32](s)
+		for r := lo; r < hi; r++ {
+			d4[r] = s4[from(r)]
+		}
+		return
+	}
+	for r := lo; r < hi; r++ {
+		f := from(r)
+		movement.CopyBytes(d[r*size:(r+1)*size], s[f*size:(f+1)*size])
+	}
+}

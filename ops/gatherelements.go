@@ -83,3 +83,62 @@ func gatherElements(opt *Options, op opRef, data, indices *tensor.Tensor, axis i
 	movement.GatherCopy(y, 0, data, at)
 	return y, nil
 }
+
+// alongAxisTargets returns, for every element of indices (in row-major
+// order), the flat element of data it addresses: its own position with the
+// coordinate on axis replaced by its value. GatherElements reads those
+// elements, ScatterElements writes them. indices must have data's rank and
+// no longer dims than data off the axis ([indices-shape]); every value must
+// lie in [-d, d) for the axis's dim d ([indices]). The index list is
+// scratch of 8 bytes an element, charged first.
+func alongAxisTargets(opt *Options, op opRef, data, indices *tensor.Tensor, axis int) ([]int64, error) {
+	ds, is := data.Shape(), indices.Shape()
+	if len(is) != len(ds) {
+		return nil, op.errorf("indices-shape", "indices must have the rank of data (%d), got shape %v", len(ds), is)
+	}
+	for d := range ds {
+		if d != axis && is[d] > ds[d] {
+			return nil, op.errorf("indices-shape", "indices shape %v exceeds data shape %v on axis %d", is, ds, d)
+		}
+	}
+	if dt := indices.DataType(); dt != tensor.Int32 && dt != tensor.Int64 {
+		return nil, op.errorf("indices-type", "indices must be int32 or int64, got %v", dt)
+	}
+	if err := opt.checkSize(op, tensor.Int64, is); err != nil {
+		return nil, err
+	}
+	if err := opt.charge(op, "index scratch", int64(indices.Len())*8); err != nil {
+		return nil, err
+	}
+	at, err := indexList(op, indices, ds[axis], "indices", "indices")
+	if err != nil {
+		return nil, err
+	}
+	strides := make([]int, len(ds))
+	n := 1
+	for d := len(ds) - 1; d >= 0; d-- {
+		strides[d] = n
+		n *= ds[d]
+	}
+	// walk the indices' positions with an odometer, keeping the offset of
+	// the position's non-axis coordinates in data
+	pos := make([]int, len(is))
+	off := 0
+	for i := range at {
+		at[i] = int64(off) + at[i]*int64(strides[axis])
+		for d := len(is) - 1; d >= 0; d-- {
+			pos[d]++
+			if d != axis {
+				off += strides[d]
+			}
+			if pos[d] < is[d] {
+				break
+			}
+			if d != axis {
+				off -= pos[d] * strides[d]
+			}
+			pos[d] = 0
+		}
+	}
+	return at, nil
+}

@@ -78,3 +78,75 @@ func gatherND(opt *Options, op opRef, data, indices *tensor.Tensor, b int) (*ten
 	})
 	return y, err
 }
+
+// tupleTargets reads indices as tuples of k = indices.shape[-1] coordinates
+// into the dims b..b+k of data (after b batch dims that data and indices
+// share) and returns, per tuple, the flat element offset of the slice of
+// data it addresses, and the slice's length (the product of data's dims
+// after b+k). GatherND reads those slices, ScatterND writes them.
+func tupleTargets(opt *Options, op opRef, dataShape []int, indices *tensor.Tensor, b int) ([]int64, int, error) {
+	is := indices.Shape()
+	if len(dataShape) < 1 || len(is) < 1 {
+		return nil, 0, op.errorf("rank", "data and indices must have rank >= 1, got %v and %v", dataShape, is)
+	}
+	if dt := indices.DataType(); dt != tensor.Int64 {
+		return nil, 0, op.errorf("indices-type", "indices must be int64, got %v", dt)
+	}
+	if b < 0 || b >= len(is) || b >= len(dataShape) {
+		return nil, 0, op.errorf("batch_dims", "batch_dims %d must be below the ranks of data (%d) and indices (%d)", b, len(dataShape), len(is))
+	}
+	for d := range b {
+		if is[d] != dataShape[d] {
+			return nil, 0, op.errorf("batch_dims", "the first %d dims of indices %v and data %v must agree", b, is, dataShape)
+		}
+	}
+	k := is[len(is)-1]
+	if k < 1 || k > len(dataShape)-b {
+		return nil, 0, op.errorf("indices-shape", "the last dim of indices (%d) must be in [1, %d]", k, len(dataShape)-b)
+	}
+	tuples := 1
+	for _, d := range is[:len(is)-1] {
+		tuples *= d
+	}
+	if err := opt.checkSize(op, tensor.Int64, []int{tuples, 2}); err != nil { // the tuple offsets and the indices read
+		return nil, 0, err
+	}
+	if err := opt.charge(op, "index scratch", int64(indices.Len())*8+int64(tuples)*8); err != nil {
+		return nil, 0, err
+	}
+	raw, err := int64sOf(indices)
+	if err != nil {
+		return nil, 0, op.wrap("indices-type", err, "indices")
+	}
+	block := product(dataShape[b+k:])
+	strides := make([]int, k)
+	s := block
+	for t := k - 1; t >= 0; t-- {
+		strides[t] = s
+		s *= dataShape[b+t]
+	}
+	batchSize := s // elements of data per batch entry
+	perBatch := 1
+	if b > 0 {
+		perBatch = tuples / max(product(is[:b]), 1)
+	}
+	at := make([]int64, tuples)
+	for j := range at {
+		off := j / max(perBatch, 1) * batchSize
+		if b == 0 {
+			off = 0
+		}
+		for t := range k {
+			v, dim := raw[j*k+t], int64(dataShape[b+t])
+			if v < -dim || v >= dim {
+				return nil, 0, op.errorf("indices", "index %d at tuple %d, coordinate %d, outside [%d, %d)", v, j, t, -dim, dim)
+			}
+			if v < 0 {
+				v += dim
+			}
+			off += int(v) * strides[t]
+		}
+		at[j] = int64(off)
+	}
+	return at, block, nil
+}

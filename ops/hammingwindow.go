@@ -1,5 +1,5 @@
 // HammingWindow generates the Hamming window,
-// α - β cos(2πn/N) with α = 25/46 and β = 1 - α, of size values (windows.go).
+// α - β cos(2πn/N) with α = 25/46 and β = 1 - α, of size values (hannwindow.go).
 //
 // Versions: 17.
 

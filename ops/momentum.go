@@ -10,7 +10,7 @@
 //
 // alpha, beta, mode and norm_coefficient are required. Computed in
 // float64, rounded once to float or double. The rules are runOptimizer's
-// (optimizer.go) and [attribute] the four attributes are given, [mode]
+// (adam.go) and [attribute] the four attributes are given, [mode]
 // standard or nesterov.
 
 package ops

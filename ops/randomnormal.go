@@ -1,7 +1,7 @@
 // RandomNormal (versions 1 and 22) fills a tensor of the shape attribute
 // and dtype (float by default; float16, float, double, and bfloat16 from
 // 22) with values drawn from a normal distribution of mean (default 0)
-// and scale (standard deviation, default 1). The generator is random.go's:
+// and scale (standard deviation, default 1). The generator is randomuniform.go's:
 // deterministic given seed; refused under SONNX. Rules: [profile],
 // [dtype], [attribute] shape is given, [shape], [size].
 

@@ -1,15 +1,18 @@
 // RandomUniform (versions 1 and 22) fills a tensor of the shape attribute
 // and dtype (float by default; float16, float, double, and bfloat16 from
 // 22) with values drawn uniformly from [low, high) (0 and 1 by default).
-// The generator is random.go's: deterministic given seed; refused under
-// SONNX. Rules: [profile], [dtype], [attribute] shape is given, [shape]
-// non-negative dimensions, [size].
+// The generator (below, shared with the other generators) is
+// deterministic given seed; refused under SONNX. Rules: [profile],
+// [dtype], [attribute] shape is given, [shape] non-negative dimensions,
+// [size].
 
 package ops
 
 import (
+	"math"
 	"math/rand/v2"
 
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -34,4 +37,158 @@ func uniformBounds(n *Node) (low, high float64, err error) {
 	}
 	h, err := n.Float("high", 1)
 	return float64(l), float64(h), err
+}
+
+// What the random generators (RandomUniform, RandomNormal,
+// RandomUniformLike, RandomNormalLike, Bernoulli) share: the generator,
+// the dtype attribute and the SONNX refusal.
+//
+// The generator is math/rand/v2's PCG. With a seed attribute it is seeded
+// with (the float32 bits of seed, 0x6f6e6e78736861706): the same node and
+// seed give the same values on every run and platform, and the reference
+// engine draws the same stream. Without a seed it is seeded from the
+// runtime's random source, and every run differs. Uniform values are
+// low + (high-low)*u, u = Float64() in [0, 1); normal ones are
+// mean + scale*NormFloat64(); Bernoulli's element is 1 when Float64() < p.
+// Values are computed in float64 and stored through float32 for the
+// narrower float types.
+//
+// The SONNX profile leaves random values undefined: every generator is
+// refused under it ([profile]).
+
+// randomSeedStream is the PCG's second seed word ("onnxshap").
+const randomSeedStream = 0x6f6e6e7873686170
+
+// randomSource returns the node's generator, and refuses the node under
+// the SONNX profile.
+func randomSource(opt *Options, n *Node) (*rand.Rand, error) {
+	if opt.Profile == ProfileSONNX {
+		return nil, n.op().errorf("profile", "random values are outside the SONNX profile")
+	}
+	seed, err := n.Float("seed", 0)
+	if err != nil {
+		return nil, err
+	}
+	if !n.Has("seed") {
+		return rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())), nil
+	}
+	return rand.New(rand.NewPCG(uint64(math.Float32bits(seed)), randomSeedStream)), nil
+}
+
+// randomDtype returns the dtype attribute (def when absent) and checks it
+// is one of allowed.
+func randomDtype(n *Node, def tensor.DataType, allowed typeSet) (tensor.DataType, error) {
+	v, err := n.Int("dtype", int64(def))
+	if err != nil {
+		return 0, err
+	}
+	dt := tensor.DataType(v)
+	if v < 0 || v > 63 || !allowed.has(dt) {
+		return 0, n.op().errorf("dtype", "dtype %d is not a type version %d produces", v, n.Version)
+	}
+	return dt, nil
+}
+
+// randomFill fills y with draw(), in blocks, looking at the context
+// between them.
+func randomFill(opt *Options, op opRef, y *tensor.Tensor, draw func(i int) float64) error {
+	block := make([]float64, 4096)
+	for lo := 0; lo < y.Len(); lo += len(block) {
+		if err := opt.cancelled(); err != nil {
+			return op.stopped(err)
+		}
+		part := block[:min(len(block), y.Len()-lo)]
+		for i := range part {
+			part[i] = draw(lo + i)
+		}
+		if err := convert.StoreFloats(sliceOf(y, lo, len(part)), part); err != nil {
+			return op.wrap("dtype", err, "storing %v", y.DataType())
+		}
+	}
+	return nil
+}
+
+// sliceOf is elements lo..lo+n of y as a tensor sharing y's storage.
+func sliceOf(y *tensor.Tensor, lo, n int) *tensor.Tensor {
+	size := y.DataType().Size()
+	t, _ := tensor.Wrap(y.DataType(), []int{n}, y.Bytes()[lo*size:(lo+n)*size])
+	return t
+}
+
+// randomShapeOp runs RandomUniform or RandomNormal: the output's shape
+// and dtype from the attributes, each element draw(r).
+func randomShapeOp(opt *Options, n *Node, draw func(r *rand.Rand) float64) ([]tensor.Value, error) {
+	opt = opt.orDefault()
+	op := n.op()
+	r, err := randomSource(opt, n)
+	if err != nil {
+		return nil, err
+	}
+	dt, err := randomDtype(n, tensor.Float, randomTypes(n.Version))
+	if err != nil {
+		return nil, err
+	}
+	shape, ok, err := n.Ints("shape")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, op.errorf("attribute", "attribute shape is required")
+	}
+	dims := make([]int, len(shape))
+	for i, d := range shape {
+		if d < 0 || d > math.MaxInt32 {
+			return nil, op.errorf("shape", "shape[%d] = %d is not a dimension", i, d)
+		}
+		dims[i] = int(d)
+	}
+	y, err := opt.newOverwritten(op, dt, dims)
+	if err != nil {
+		return nil, err
+	}
+	if err := randomFill(opt, op, y, func(int) float64 { return draw(r) }); err != nil {
+		return nil, err
+	}
+	return values(y), nil
+}
+
+// randomLikeOp runs RandomUniformLike or RandomNormalLike: the input's
+// shape, dtype or the input's type.
+func randomLikeOp(opt *Options, n *Node, in []tensor.Value, draw func(r *rand.Rand) float64) ([]tensor.Value, error) {
+	opt = opt.orDefault()
+	op := n.op()
+	x, err := n.requiredInput(in, 0, "input")
+	if err != nil {
+		return nil, err
+	}
+	r, err := randomSource(opt, n)
+	if err != nil {
+		return nil, err
+	}
+	dt, err := randomDtype(n, x.DataType(), randomTypes(n.Version))
+	if err != nil {
+		return nil, err
+	}
+	y, err := opt.newOverwritten(op, dt, x.Shape())
+	if err != nil {
+		return nil, err
+	}
+	if err := randomFill(opt, op, y, func(int) float64 { return draw(r) }); err != nil {
+		return nil, err
+	}
+	return values(y), nil
+}
+
+// randomTypes are the output types of the generators' versions.
+func randomTypes(version int) typeSet {
+	if version >= 22 {
+		return floatBFTypes
+	}
+	return floatTypes
+}
+
+// randomAttrs declares the attributes of a generator: seed and dtype and
+// those listed.
+func randomAttrs(name string, extra ...AttrSpec) {
+	declareAttrs(name, append([]AttrSpec{{Name: "seed", Type: AttrFloat}, {Name: "dtype", Type: AttrInt}}, extra...)...)
 }

@@ -50,8 +50,13 @@
 package ops
 
 import (
+	"fmt"
 	"math"
+	"unsafe"
 
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
+	"github.com/onnxshape/onnxshape/ops/internal/resample"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -533,4 +538,279 @@ func resize(opt *Options, op opRef, x *tensor.Tensor, p resizeParams) (*tensor.T
 		return resizeNearest(o, op, x, p, g.out, plans)
 	}
 	return resizeInterpolate(o, op, x, p, g.out, plans)
+}
+
+// resizeNearest moves the elements nearest mode picks: one copyPlan when
+// every axis is a repeat by an integer factor (the 2x fast path: a stride-0
+// axis per factor), otherwise a tableCopy with one index table per axis.
+func resizeNearest(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, outShape []int, plans []*resizeAxis) (*tensor.Tensor, error) {
+	repeats, identity := true, true
+	for _, a := range plans {
+		f := a.Repeat()
+		repeats = repeats && f > 0
+		identity = identity && f == 1
+	}
+	if identity {
+		return x.View(outShape...) // nothing moves: a view, as Reshape gives
+	}
+	// Both paths write every element (the table's extrapolated entries take
+	// the fill): the storage need not be cleared first.
+	y, err := opt.newOverwritten(op, x.DataType(), outShape)
+	if err != nil || y.Len() == 0 {
+		return y, err
+	}
+	inStrides := movement.ContiguousStrides(x.Shape())
+	if repeats {
+		// Output axis k is [a.in, f] with source strides [stride, 0]. The
+		// last axis walks its factor outside its elements, so that the
+		// innermost loop is a whole row rather than f copies of one element.
+		var q movement.Plan
+		outStrides := movement.ContiguousStrides(outShape)
+		last := len(plans) - 1
+		for k, a := range plans {
+			f := a.Repeat()
+			if f > 1 && k == last {
+				q.Shape = append(q.Shape, f)
+				q.SrcStrides = append(q.SrcStrides, 0)
+				q.DstStrides = append(q.DstStrides, outStrides[k])
+			}
+			q.Shape = append(q.Shape, a.In)
+			q.SrcStrides = append(q.SrcStrides, inStrides[k])
+			q.DstStrides = append(q.DstStrides, f*outStrides[k])
+			if f > 1 && k != last {
+				q.Shape = append(q.Shape, f)
+				q.SrcStrides = append(q.SrcStrides, 0)
+				q.DstStrides = append(q.DstStrides, outStrides[k])
+			}
+		}
+		if err := q.Run(opt.moves(), y, x); err != nil {
+			return nil, op.stopped(err)
+		}
+		return y, nil
+	}
+	entries := 0
+	for _, a := range plans {
+		entries = addCounts(entries, a.Out)
+	}
+	if err := opt.scratch(op, "the index tables", entries, 8); err != nil {
+		return nil, err
+	}
+	tc := movement.Table{Tables: make([][]int, len(plans))}
+	for k, a := range plans {
+		t := make([]int, a.Out)
+		for o := range t {
+			if a.Extrapolate != nil && a.Extrapolate[o] {
+				t[o] = -1
+			} else {
+				t[o] = a.Index[o] * inStrides[k]
+			}
+		}
+		tc.Tables[k] = t
+	}
+	var fill *tensor.Tensor
+	if tc.HasFill() {
+		if fill, err = convert.ScalarOf(x.DataType(), p.extrapolation); err != nil {
+			return nil, op.wrap("extrapolation_value", err, "extrapolation_value %v", p.extrapolation)
+		}
+	}
+	if err := tc.Run(opt.moves(), y, x, fill); err != nil {
+		return nil, op.stopped(err)
+	}
+	return y, nil
+}
+
+// resizeInterpolate runs the linear or cubic passes, in float32 for the
+// narrow float types and in float64 for double and the integers.
+func resizeInterpolate(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, outShape []int, plans []*resizeAxis) (*tensor.Tensor, error) {
+	dt := x.DataType()
+	if !convert.FloatComputable(dt) {
+		return nil, op.errorf("type", "mode %s cannot compute in %v (nearest can)", p.mode, dt)
+	}
+	switch dt {
+	case tensor.Float, tensor.Float16, tensor.BFloat16:
+		return interpolatePasses[float32](opt, op, x, p, outShape, plans, true)
+	}
+	return interpolatePasses[float64](opt, op, x, p, outShape, plans, true)
+}
+
+// interpolatePasses resamples x axis after axis, innermost first; with fuse
+// the two innermost axes go through the fused kernel of ops/internal/resample.
+func interpolatePasses[A convert.Float](opt *Options, op opRef, x *tensor.Tensor, p resizeParams, outShape []int, plans []*resizeAxis, fuse bool) (*tensor.Tensor, error) {
+	dt := x.DataType()
+	var todo []int // the axes to resample, innermost first
+	for k := len(plans) - 1; k >= 0; k-- {
+		if !plans[k].Identity() {
+			todo = append(todo, k)
+		}
+	}
+	if len(todo) == 0 {
+		return x.View(outShape...) // nothing moves: a view, as Reshape gives
+	}
+	// The input converted to the computing type is checked first: for
+	// integers it takes up to eight times the input's bytes.
+	var zero A
+	computeSize := int(unsafe.Sizeof(zero))
+	if !convert.NativeFloat[A](dt) {
+		if err := opt.scratch(op, fmt.Sprintf("the input converted to %T", zero), x.Len(), computeSize); err != nil {
+			return nil, err
+		}
+	}
+	y, err := opt.newOverwritten(op, dt, outShape)
+	if err != nil || y.Len() == 0 {
+		return y, err
+	}
+	src, err := convert.LoadFloatsPolled[A](opt.orDefault().env.Ctx, x)
+	if err := opt.cancelled(); err != nil {
+		return nil, op.stopped(err)
+	}
+	if err != nil {
+		return nil, op.wrap("type", err, "input")
+	}
+	var intoY []A // y's own storage, when the last pass can write there
+	switch any(zero).(type) {
+	case float32:
+		if dt == tensor.Float {
+			intoY = any(asElems[float32](y.Bytes())).([]A)
+		}
+	case float64:
+		if dt == tensor.Double {
+			intoY = any(asElems[float64](y.Bytes())).([]A)
+		}
+	}
+	cur := append([]int{}, x.Shape()...)
+	bufType := tensor.Float
+	if _, ok := any(zero).(float64); ok {
+		bufType = tensor.Double
+	}
+	// into returns the storage of the next step's output, of shape cur.
+	into := func(last bool) ([]A, error) {
+		if last && intoY != nil {
+			return intoY, nil
+		}
+		if err := opt.checkSize(op, bufType, cur); err != nil {
+			return nil, err
+		}
+		n, _ := tensor.NumElements(cur)
+		if err := opt.charge(op, fmt.Sprintf("an intermediate of shape %v", cur), int64(n)*int64(computeSize)); err != nil {
+			return nil, err
+		}
+		return make([]A, n), nil
+	}
+	if r := len(cur); fuse && todo[0] >= r-2 {
+		// The two innermost axes in one step: H (axis r-2) and W (r-1),
+		// either of which may stay.
+		if err := opt.cancelled(); err != nil {
+			return nil, op.stopped(err)
+		}
+		var h *resizeAxis
+		var w *resizeRowFilter[A]
+		planes := 1 // the planes, or the rows when H stays
+		for _, d := range cur[:r-1] {
+			planes *= d
+		}
+		for len(todo) > 0 && todo[0] >= r-2 {
+			a := plans[todo[0]]
+			if todo[0] == r-1 {
+				w = newResizeRowFilter[A](a)
+			} else {
+				h = a
+				planes /= a.In
+			}
+			cur[todo[0]] = a.Out
+			todo = todo[1:]
+		}
+		dst, err := into(len(todo) == 0)
+		if err != nil {
+			return nil, err
+		}
+		cores := max(1, min(opt.threads(), planes))
+		if err := opt.scratch(op, "the rows of a plane per core", mulCounts(cores, resizePlanesScratch(h, w)), computeSize); err != nil {
+			return nil, err
+		}
+		if err := resizePlanes(opt, dst, src, planes, h, w, A(p.extrapolation)); err != nil {
+			return nil, op.stopped(err)
+		}
+		src = dst
+	}
+	for i, k := range todo {
+		if err := opt.cancelled(); err != nil {
+			return nil, op.stopped(err)
+		}
+		a := plans[k]
+		outer, inner := 1, 1
+		for _, d := range cur[:k] {
+			outer *= d
+		}
+		for _, d := range cur[k+1:] {
+			inner *= d
+		}
+		cur[k] = a.Out
+		dst, err := into(i == len(todo)-1)
+		if err != nil {
+			return nil, err
+		}
+		if err := resizePass(opt, dst, src, outer, inner, a, A(p.extrapolation)); err != nil {
+			return nil, op.stopped(err)
+		}
+		src = dst
+	}
+	if intoY == nil {
+		if err := convert.StoreFloatsPolled(opt.orDefault().env.Ctx, y, src); err != nil {
+			if cerr := opt.cancelled(); cerr != nil {
+				return nil, op.stopped(cerr)
+			}
+			return nil, op.wrap("type", err, "output")
+		}
+	}
+	return y, nil
+}
+
+// The plans and row kernels live in ops/internal/resample; these are the
+// names Resize's files call them by.
+type resizeAxis = resample.Axis
+
+type resizeRowFilter[A convert.Float] = resample.RowFilter[A]
+
+func newResizeRowFilter[A convert.Float](a *resizeAxis) *resizeRowFilter[A] {
+	return resample.NewRowFilter[A](a)
+}
+
+func resizePass[A convert.Float](opt *Options, dst, src []A, outer, inner int, a *resizeAxis, extrapolation A) error {
+	o := opt.orDefault()
+	return resample.Pass(o.env.Ctx, o.threads(), dst, src, outer, inner, a, extrapolation)
+}
+
+func resizePlanes[A convert.Float](opt *Options, dst, src []A, planes int, h *resizeAxis, w *resizeRowFilter[A], extrapolation A) error {
+	o := opt.orDefault()
+	return resample.Planes(o.env.Ctx, o.threads(), dst, src, planes, h, w, extrapolation)
+}
+
+func resizePlanesScratch[A convert.Float](h *resizeAxis, w *resizeRowFilter[A]) int {
+	return resample.PlanesScratch(h, w)
+}
+
+// planResizeAxis computes the plan of axis k, of input length in, through
+// ops/internal/resample, after refusing a too-wide antialias filter and
+// charging the plan to the run.
+func planResizeAxis(opt *Options, op opRef, p resizeParams, g resizeGeometry, k, in int) (*resizeAxis, error) {
+	spec := resample.AxisSpec{
+		Mode: p.mode, Coord: p.coord, Nearest: p.nearest, CubicA: p.cubicA,
+		Exclude: p.exclude, Antialias: p.antialias,
+		Out: g.out[k], Scale: g.scale[k], Width: g.width[k],
+	}
+	if g.roi != nil {
+		spec.ROI = g.roi[k]
+	}
+	if spec.Out == 0 {
+		return resample.PlanAxis(spec, in), nil
+	}
+	if p.antialias && 1/min(g.scale[k], 1) > resample.MaxAntialiasStretch {
+		return nil, op.errorf("scales", "axis %d: the antialias filter of scale %v is too wide", k, g.scale[k])
+	}
+	taps, _ := resample.Taps(spec)
+	perOut := addCounts(mulCounts(taps, 4), 3)
+	if err := opt.scratch(op, fmt.Sprintf("the plan of axis %d (%d outputs of %d taps)", k, spec.Out, taps), mulCounts(spec.Out, perOut), 8); err != nil {
+		return nil, err
+	}
+	return resample.PlanAxis(spec, in), nil
 }

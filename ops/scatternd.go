@@ -11,7 +11,8 @@
 // [indices-shape] k in [1, rank(data)]; [updates] updates have that shape
 // and data's type; [indices] every coordinate in [-d, d-1]; [reduction] one
 // the version has; [size] the output fits the size limit. Duplicate
-// tuples are applied in order (ONNX: undefined without a reduction).
+// tuples are applied in order (ONNX: undefined without a reduction). The
+// scatter write and its reductions (scatterBlocks) are in scatterelements.go.
 
 package ops
 

@@ -5,7 +5,7 @@
 // output of 1 is produced with probability p and an output of 0 is
 // produced with probability (1-p)." T1: float16, float, double (and
 // bfloat16 from 22); T2 (dtype, the input's type by default): the
-// numeric types and bool. The generator is random.go's.
+// numeric types and bool. The generator is that of ops/randomuniform.go.
 
 package reference
 

@@ -1,4 +1,5 @@
-// Package signal is the Fourier engine of DFT and STFT: a Plan transforms
+// Package signal is the Fourier engine of DFT and STFT, and the cosine-sum
+// windows of HannWindow, HammingWindow and BlackmanWindow (CosineSum): a Plan transforms
 // complex sequences of one length n, by an iterative radix-2 FFT when n is
 // a power of two and by Bluestein's chirp-z algorithm (three power-of-two
 // FFTs of length m >= 2n-1) otherwise, in float64, with twiddles computed
