@@ -124,7 +124,7 @@ func (o OpCase) Case(large bool, nodeTests string) (*Case, error) {
 	}
 	g := m.GetGraph()
 	for i, name := range c.OutputNames {
-		t, ok := outs[name].(*tensor.Tensor)
+		t, ok := outs.Map()[name].(*tensor.Tensor)
 		if !ok {
 			return nil, fmt.Errorf("%s: output %s is not a tensor", o.Name, name)
 		}

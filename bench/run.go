@@ -95,8 +95,8 @@ func (r *Runner) Run() error {
 			r.ro.Pool.Release(v)
 		}
 	}
-	var err error
-	r.outs, err = r.m.Run(context.Background(), r.c.Inputs, r.ro)
+	res, err := r.m.Run(context.Background(), r.c.Inputs, r.ro)
+	r.outs = res.Map()
 	return err
 }
 

@@ -67,7 +67,7 @@ func BenchmarkStandardPooled(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				for _, v := range out {
+				for _, v := range out.Map() {
 					held = append(held, v)
 				}
 				if err := pool.Release(held...); err != nil {

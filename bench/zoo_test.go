@@ -42,8 +42,8 @@ func TestZooRuns(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, o := range model.Outputs() {
-				f, _ := fast[o.Name].(*tensor.Tensor).Float64s()
-				r, _ := ref[o.Name].(*tensor.Tensor).Float64s()
+				f, _ := fast.Map()[o.Name].(*tensor.Tensor).Float64s()
+				r, _ := ref.Map()[o.Name].(*tensor.Tensor).Float64s()
 				if len(f) == 0 || len(f) != len(r) {
 					t.Fatalf("output %s: %d and %d elements", o.Name, len(f), len(r))
 				}

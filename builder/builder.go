@@ -4,8 +4,8 @@
 // runtime.
 //
 //	b := builder.New(21)
-//	img := b.InputDims("image", tensor.Uint8, builder.Fixed(1), builder.Sym("H"), builder.Sym("W"), builder.Fixed(3))
-//	nchw := b.Node("Transpose", []builder.Value{img}, builder.Ints("perm", 0, 3, 1, 2))
+//	img := b.InputDims("image", tensor.Uint8, graph.Const(1), graph.Sym("H"), graph.Sym("W"), graph.Const(3))
+//	nchw := b.Op("Transpose", img, builder.Ints("perm", 0, 3, 1, 2))
 //	b.Output("pixels", nchw)
 //	m, err := b.Build() // a *graph.Model; or b.Save(path), b.WriteTo(w), b.Encode()
 //
@@ -417,8 +417,8 @@ func (b *Builder) ModelProto(opts ...Option) (*pb.ModelProto, error) {
 	}
 	isOutput := map[string]bool{}
 	for _, out := range m.Graph.Output {
-		v, ok := r.Value(out.GetName())
-		if !ok || v.Type == tensor.Undefined || v.Kind != infer.KindTensor {
+		v, err := r.Value(out.GetName())
+		if err != nil || v.Type == tensor.Undefined || v.Kind != graph.KindTensor {
 			return nil, fmt.Errorf("builder: the type of output %q is unknown", out.GetName())
 		}
 		out.Type = typeOf(v)
@@ -426,7 +426,7 @@ func (b *Builder) ModelProto(opts ...Option) (*pb.ModelProto, error) {
 	}
 	for _, n := range m.Graph.Node {
 		for _, name := range n.Output {
-			if v, ok := r.Value(name); ok && !isOutput[name] && v.Type != tensor.Undefined && v.Kind == infer.KindTensor {
+			if v, err := r.Value(name); err == nil && !isOutput[name] && v.Type != tensor.Undefined && v.Kind == graph.KindTensor {
 				m.Graph.ValueInfo = append(m.Graph.ValueInfo, &pb.ValueInfoProto{Name: proto.String(name), Type: typeOf(v)})
 			}
 		}

@@ -43,8 +43,8 @@ func TestBuildRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	top, _ := tensor.ToSlice[uint8](out["top"].(*tensor.Tensor))
-	bottom, _ := tensor.ToSlice[uint8](out["bottom"].(*tensor.Tensor))
+	top, _ := tensor.ToSlice[uint8](out.Map()["top"].(*tensor.Tensor))
+	bottom, _ := tensor.ToSlice[uint8](out.Map()["bottom"].(*tensor.Tensor))
 	if string(top) != string([]uint8{1, 2, 3, 4, 5, 6}) || string(bottom) != string([]uint8{0, 0, 0}) {
 		t.Errorf("top %v bottom %v", top, bottom)
 	}

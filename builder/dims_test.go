@@ -17,10 +17,10 @@ import (
 // declares its outputs with the names of the dimensions they follow.
 func TestSymbolicInput(t *testing.T) {
 	b := builder.New(21)
-	img := b.InputDims("image", tensor.Uint8, builder.Fixed(1), builder.Sym("H"), builder.Sym("W"), builder.Fixed(3))
-	nchw := b.Node("Transpose", []builder.Value{img}, builder.Ints("perm", 0, 3, 1, 2))
+	img := b.InputDims("image", tensor.Uint8, graph.Const(1), graph.Sym("H"), graph.Sym("W"), graph.Const(3))
+	nchw := b.Op("Transpose", img, builder.Ints("perm", 0, 3, 1, 2))
 	b.Output("pixels", nchw)
-	b.Output("shape", b.Node("Shape", []builder.Value{nchw}))
+	b.Output("shape", b.Op("Shape", nchw))
 	m, err := b.Build()
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +35,7 @@ func TestSymbolicInput(t *testing.T) {
 		t.Errorf("shape output declared %s", got)
 	}
 	for _, hw := range [][2]int{{2, 5}, {7, 3}} {
-		res, err := m.RunTensors(context.Background(), map[string]*tensor.Tensor{
+		res, err := m.Run(context.Background(), map[string]tensor.Value{
 			"image": tensor.MustNew(tensor.Uint8, 1, hw[0], hw[1], 3)}, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -61,7 +61,7 @@ func TestBuilderMessagesAndOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := m.RunTensors(context.Background(), map[string]*tensor.Tensor{"x": tensor.MustNew(tensor.Float, 2, 3)}, nil)
+	res, err := m.Run(context.Background(), map[string]tensor.Value{"x": tensor.MustNew(tensor.Float, 2, 3)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestBuilderMessagesAndOutputs(t *testing.T) {
 		want  string
 	}{
 		{"negative dim", func(b *builder.Builder) { b.Input("x", tensor.Float, -1) }, "InputDims"},
-		{"bad dim", func(b *builder.Builder) { b.InputDims("x", tensor.Float, builder.Dim{Size: -1}) }, "neither a size"},
+		{"bad dim", func(b *builder.Builder) { b.InputDims("x", tensor.Float, graph.Sym("?")) }, "neither a size"},
 		{"output of None", func(b *builder.Builder) { b.Output("y", builder.None) }, "None"},
 		{"output name twice", func(b *builder.Builder) {
 			x := b.Input("x", tensor.Float, 1)
@@ -90,7 +90,7 @@ func TestBuilderMessagesAndOutputs(t *testing.T) {
 		}, `value name "x" is used twice: an input, a constant or an output already has it`},
 		{"empty name", func(b *builder.Builder) { b.Input("", tensor.Float, 1) }, "a value needs a name"},
 		{"symbolic size and name", func(b *builder.Builder) {
-			b.InputDims("x", tensor.Float, builder.Dim{Size: 2, Name: "N"})
+			b.InputDims("x", tensor.Float, graph.Sym("N").Mul(graph.Const(2)))
 		}, `input "x": dimension 0`},
 		{"foreign value", func(b *builder.Builder) {
 			other := builder.New(21)
@@ -142,7 +142,7 @@ func TestZeroBuilder(t *testing.T) {
 	var b builder.Builder
 	b.Describe("m", "")
 	x := b.Input("x", tensor.Float, 2)
-	y := b.InputDims("y", tensor.Float, builder.Sym("N"))
+	y := b.InputDims("y", tensor.Float, graph.Sym("N"))
 	b.Output("z", b.Op("Concat", x, y, builder.Int("axis", 0)))
 	if _, err := b.Encode(); err == nil || !strings.Contains(err.Error(), "builder.New") {
 		t.Fatalf("got %v", err)

@@ -27,7 +27,7 @@ func Example() {
 	m, _ := graph.LoadBytes(data, "")
 	x := tensor.MustFromSlice([]uint8{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, 1, 2, 2, 3)
 	out, _ := m.Run(context.Background(), map[string]tensor.Value{"image": x}, nil)
-	fmt.Println(out["pixels"].Describe())
+	fmt.Println(out.Map()["pixels"].Describe())
 	fmt.Println(m.Outputs()[0].Describe())
 	// Output:
 	// tensor(uint8)[1 3 4 4]

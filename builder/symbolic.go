@@ -11,28 +11,16 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// Dim is one dimension of an input declared with InputDims: a fixed size
-// (Fixed) or a symbolic name (Sym), which the model leaves for each run to
-// choose, as ONNX's dim_param does.
-type Dim = graph.Dim
-
-// Fixed is a dimension of size n.
-func Fixed(n int) Dim { return Dim{Size: n} }
-
-// Sym is a symbolic dimension called name: "N", "height". Dimensions with
-// the same name have the same length in a run.
-func Sym(name string) Dim { return Dim{Size: -1, Name: name} }
-
 // InputDims declares a graph input whose dimensions may be symbolic, so
 // that one model serves every image size:
 //
-//	img := b.InputDims("image", tensor.Uint8, builder.Fixed(1), builder.Sym("H"), builder.Sym("W"), builder.Fixed(3))
+//	img := b.InputDims("image", tensor.Uint8, graph.Const(1), graph.Sym("H"), graph.Sym("W"), graph.Const(3))
 //
 // Model checks the graph by shape propagation (package infer), which
 // carries the symbolic dimensions through every node: an output dimension
 // that follows them is declared by its expression (H, 2*W). It is the one
 // way to declare symbolic dimensions; Input declares a fixed shape.
-func (b *Builder) InputDims(name string, dt tensor.DataType, dims ...Dim) Value {
+func (b *Builder) InputDims(name string, dt tensor.DataType, dims ...graph.Dim) Value {
 	v := b.claim(name)
 	if b.err != nil {
 		return v
@@ -43,13 +31,15 @@ func (b *Builder) InputDims(name string, dt tensor.DataType, dims ...Dim) Value 
 	}
 	pdims := make([]*pb.TensorShapeProto_Dimension, len(dims))
 	for i, d := range dims {
+		n, known := d.Value()
+		sym, isSym := d.Symbol()
 		switch {
-		case d.Name == "" && d.Size >= 0:
-			pdims[i] = &pb.TensorShapeProto_Dimension{Value: &pb.TensorShapeProto_Dimension_DimValue{DimValue: int64(d.Size)}}
-		case d.Name != "" && d.Size < 0:
-			pdims[i] = &pb.TensorShapeProto_Dimension{Value: &pb.TensorShapeProto_Dimension_DimParam{DimParam: d.Name}}
+		case known && n >= 0:
+			pdims[i] = &pb.TensorShapeProto_Dimension{Value: &pb.TensorShapeProto_Dimension_DimValue{DimValue: n}}
+		case isSym && sym != "?":
+			pdims[i] = &pb.TensorShapeProto_Dimension{Value: &pb.TensorShapeProto_Dimension_DimParam{DimParam: sym}}
 		default:
-			b.fail("input %q: dimension %d (%+v) is neither a size >= 0 (Fixed) nor a name (Sym)", name, i, d)
+			b.fail("input %q: dimension %d (%v) is neither a size >= 0 (graph.Const) nor a name (graph.Sym)", name, i, d)
 			return v
 		}
 	}
@@ -94,27 +84,4 @@ func (b *Builder) Save(path string) error {
 		return fmt.Errorf("builder: %w", err)
 	}
 	return nil
-}
-
-// Node adds a node of operator op reading inputs (None for an optional
-// input left out) and returns its one output: Op with the inputs and the
-// attributes typed apart, so that a misplaced argument does not compile.
-func (b *Builder) Node(op string, inputs []Value, attrs ...Attr) Value {
-	out := b.NodeN(op, 1, inputs, attrs...)
-	if len(out) == 0 {
-		return Value{}
-	}
-	return out[0]
-}
-
-// NodeN is Node for an operator with n outputs.
-func (b *Builder) NodeN(op string, n int, inputs []Value, attrs ...Attr) []Value {
-	args := make([]Arg, 0, len(inputs)+len(attrs))
-	for _, v := range inputs {
-		args = append(args, v)
-	}
-	for _, a := range attrs {
-		args = append(args, a)
-	}
-	return b.OpN(op, n, args...)
 }

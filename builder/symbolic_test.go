@@ -2,6 +2,7 @@ package builder_test
 
 import (
 	"fmt"
+	"github.com/onnxshape/onnxshape/graph"
 	"strings"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 // propagation and declares its outputs symbolically.
 func ExampleBuilder_InputDims_batch() {
 	b := builder.New(21)
-	img := b.InputDims("image", tensor.Uint8, builder.Sym("N"), builder.Sym("H"), builder.Sym("W"), builder.Fixed(3))
+	img := b.InputDims("image", tensor.Uint8, graph.Sym("N"), graph.Sym("H"), graph.Sym("W"), graph.Const(3))
 	nchw := b.Op("Transpose", img, builder.Ints("perm", 0, 3, 1, 2))
 	flat := b.Op("Flatten", nchw, builder.Int("axis", 2))
 	b.Output("pixels", flat)
@@ -29,7 +30,7 @@ func ExampleBuilder_InputDims_batch() {
 
 func TestSymbolicInputs(t *testing.T) {
 	b := builder.New(21)
-	x := b.InputDims("x", tensor.Float, builder.Sym("N"), builder.Fixed(3), builder.Sym("H"), builder.Sym("W"))
+	x := b.InputDims("x", tensor.Float, graph.Sym("N"), graph.Const(3), graph.Sym("H"), graph.Sym("W"))
 	shape := b.Op("Shape", x)
 	n := b.Op("Slice", shape, b.Ints64("s", 0), b.Ints64("e", 1))
 	target := b.Op("Concat", n, b.Ints64("rest", -1), builder.Int("axis", 0))
@@ -47,13 +48,13 @@ func TestSymbolicInputs(t *testing.T) {
 	}
 
 	bad := builder.New(21)
-	y := bad.InputDims("y", tensor.Float, builder.Sym("N"), builder.Fixed(4))
+	y := bad.InputDims("y", tensor.Float, graph.Sym("N"), graph.Const(4))
 	bad.Output("z", bad.Op("Reshape", y, bad.Ints64("shape", 3, -1)))
 	if _, err := bad.Encode(); err != nil {
 		t.Errorf("a reshape of N*4 elements to [3,-1] cannot be refused without N: %v", err)
 	}
 	bad2 := builder.New(21)
-	y2 := bad2.InputDims("y", tensor.Float, builder.Fixed(2), builder.Fixed(4))
+	y2 := bad2.InputDims("y", tensor.Float, graph.Const(2), graph.Const(4))
 	bad2.Output("z", bad2.Op("Reshape", y2, bad2.Ints64("shape", 3, -1)))
 	if _, err := bad2.Encode(); err == nil || !strings.Contains(err.Error(), "Reshape") {
 		t.Errorf("8 elements reshaped to [3,-1]: %v", err)

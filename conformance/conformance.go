@@ -186,7 +186,7 @@ func runDataSet(m *graph.Model, set string, o *graph.RunOptions) error {
 		if err != nil {
 			return err
 		}
-		for _, v := range first {
+		for _, v := range first.Map() {
 			o.Pool.Release(v)
 		}
 	}
@@ -199,7 +199,7 @@ func runDataSet(m *graph.Model, set string, o *graph.RunOptions) error {
 		if err != nil {
 			return err
 		}
-		if err := Compare(got[out.Name], want); err != nil {
+		if err := Compare(got.Map()[out.Name], want); err != nil {
 			return fmt.Errorf("output %d %q: %w", k, out.Name, err)
 		}
 	}

@@ -71,7 +71,8 @@ func TestEnginesAgreeOnNodeTests(t *testing.T) {
 // enginesAgree runs a one-node model through both engines under profile p.
 func enginesAgree(m *graph.Model, dir string, inputs map[string]tensor.Value, p ops.Profile) error {
 	run := func(e graph.Engine) (map[string]tensor.Value, error) {
-		return m.Run(context.Background(), inputs, &graph.RunOptions{Profile: p, Engine: e})
+		res, err := m.Run(context.Background(), inputs, &graph.RunOptions{Profile: p, Engine: e})
+		return res.Map(), err
 	}
 	fast, errFast := run(graph.EngineFast)
 	ref, errRef := run(graph.EngineReference)
@@ -293,7 +294,7 @@ func TestPreparedNodesReplayNodeTests(t *testing.T) {
 				continue
 			}
 			kept := map[string]tensor.Value{}
-			for k, v := range got {
+			for k, v := range got.Map() {
 				kept[k] = cloneValue(v)
 			}
 			again, err := warm.Run(ctx, inputs, nil)
@@ -302,7 +303,7 @@ func TestPreparedNodesReplayNodeTests(t *testing.T) {
 				continue
 			}
 			for _, vi := range fresh.Outputs() {
-				for _, pair := range [][2]tensor.Value{{got[vi.Name], want[vi.Name]}, {again[vi.Name], want[vi.Name]}, {got[vi.Name], kept[vi.Name]}} {
+				for _, pair := range [][2]tensor.Value{{got.Map()[vi.Name], want.Map()[vi.Name]}, {again.Map()[vi.Name], want.Map()[vi.Name]}, {got.Map()[vi.Name], kept[vi.Name]}} {
 					if !identical(pair[0], pair[1]) {
 						t.Errorf("%s %s: output %s: prepared %v, fresh %v", name, filepath.Base(set), vi.Name, pair[0], pair[1])
 					}

@@ -54,7 +54,7 @@ func TestLetterbox(t *testing.T) {
 	for i, v := range want {
 		normalised[i] = float32(v) / 255
 	}
-	if got := out["pixels"].(*tensor.Tensor); !got.Equal(tensor.MustFromSlice(normalised, 1, 4, 12, 12)) {
+	if got := out.Map()["pixels"].(*tensor.Tensor); !got.Equal(tensor.MustFromSlice(normalised, 1, 4, 12, 12)) {
 		t.Fatalf("pixels:\n%v", got)
 	}
 	square := make([]uint8, 4*6*6)
@@ -62,7 +62,7 @@ func TestLetterbox(t *testing.T) {
 		c, y, x := i/36, i/6%6, i%6
 		square[i] = want[(c*12+2*y)*12+2*x]
 	}
-	if got := out["square"].(*tensor.Tensor); !got.Equal(tensor.MustFromSlice(square, 1, 4, 6, 6)) {
+	if got := out.Map()["square"].(*tensor.Tensor); !got.Equal(tensor.MustFromSlice(square, 1, 4, 6, 6)) {
 		t.Fatalf("square:\n%v", got)
 	}
 }

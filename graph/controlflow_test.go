@@ -74,10 +74,10 @@ func TestNestedIfInLoopReadsOuterValues(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%+v: %v", o, err)
 			}
-			wantTensor(t, out["acc"], want)
-			wantTensor(t, out["history"], wantHistory)
+			wantTensor(t, out.Map()["acc"], want)
+			wantTensor(t, out.Map()["history"], wantHistory)
 			if o != nil && o.Pool != nil {
-				if err := pool.Release(out["acc"], out["history"]); err != nil {
+				if err := pool.Release(out.Map()["acc"], out.Map()["history"]); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -91,8 +91,8 @@ func TestNestedIfInLoopReadsOuterValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantTensor(t, out["acc"], acc0)
-	if h := out["history"].(*tensor.Tensor); h.Len() != 0 || h.DataType() != tensor.Float {
+	wantTensor(t, out.Map()["acc"], acc0)
+	if h := out.Map()["history"].(*tensor.Tensor); h.Len() != 0 || h.DataType() != tensor.Float {
 		t.Errorf("history of no iteration = %s", h.Describe())
 	}
 }
@@ -150,7 +150,7 @@ func TestLoopThatNeverEndsStopsAtDeadline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantTensor(t, out["v"], tensor.Scalar(float32(7)))
+	wantTensor(t, out.Map()["v"], tensor.Scalar(float32(7)))
 }
 
 // scanSum is Scan 9 over x[T, 2] summing the rows into a state and
@@ -185,12 +185,12 @@ func TestScanAxesAndDirections(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			wantTensor(t, out["s"], tensor.MustFromSlice([]float32{9, 12}, 2))
+			wantTensor(t, out.Map()["s"], tensor.MustFromSlice([]float32{9, 12}, 2))
 			want := tensor.MustFromSlice([]float32{1, 2, 4, 6, 9, 12}, 3, 2)
 			if reverse { // rows 5 6, then 3 4, then 1 2; stacked on the last axis
 				want = tensor.MustFromSlice([]float32{5, 8, 9, 6, 10, 12}, 2, 3)
 			}
-			wantTensor(t, out["ys"], want)
+			wantTensor(t, out.Map()["ys"], want)
 		}
 	}
 }
@@ -260,7 +260,7 @@ func TestNestingDepth(t *testing.T) {
 		if !c {
 			want = tensor.MustFromSlice([]float32{-1, 2}, 2)
 		}
-		wantTensor(t, out["y20"], want)
+		wantTensor(t, out.Map()["y20"], want)
 	}
 
 	deep := nestedIfs(10000)
@@ -300,7 +300,7 @@ func TestSubgraphReadsOrderTheNodes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			wantTensor(t, out["y"], want)
+			wantTensor(t, out.Map()["y"], want)
 		}
 	}
 	// A name no scope defines is refused at load.
@@ -374,11 +374,11 @@ func TestControlFlowConcurrentRuns(t *testing.T) {
 					return
 				}
 				// 3 additions and 1 subtraction: 2x.
-				if got := out["acc"].(*tensor.Tensor); !got.Equal(tensor.MustFromSlice([]float32{2 * float32(g), 2, 4}, 3)) {
+				if got := out.Map()["acc"].(*tensor.Tensor); !got.Equal(tensor.MustFromSlice([]float32{2 * float32(g), 2, 4}, 3)) {
 					errs <- errors.New("run " + itoa(g) + " got " + got.String())
 					return
 				}
-				if err := pool.Release(out["acc"], out["history"]); err != nil {
+				if err := pool.Release(out.Map()["acc"], out.Map()["history"]); err != nil {
 					errs <- err
 					return
 				}

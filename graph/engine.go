@@ -29,6 +29,7 @@ const (
 	EngineReference
 )
 
+// String returns the engine's name, as --engine takes it.
 func (e Engine) String() string {
 	switch e {
 	case EngineFast:

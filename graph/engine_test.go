@@ -49,7 +49,7 @@ func TestRunSelectsTheEngine(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v under %v: %v", c.engine, c.profile, err)
 		}
-		a := out["a"].(*tensor.Tensor)
+		a := out.Map()["a"].(*tensor.Tensor)
 		wantTensor(t, a, tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6}, 1, 2, 3))
 		if a.SharesStorage(x) != c.wantView {
 			t.Errorf("%v under %v: output shares the input's storage: %v", c.engine, c.profile, a.SharesStorage(x))

@@ -54,6 +54,7 @@ type InputError struct {
 	msg  string
 }
 
+// Error returns the message, on one line.
 func (e *InputError) Error() string { return e.msg }
 
 // Unwrap returns the cause.
@@ -99,6 +100,7 @@ type NodeError struct {
 	Err     error
 }
 
+// Error returns the message, on one line.
 func (e *NodeError) Error() string {
 	where := fmt.Sprintf("node #%d", e.Index)
 	if e.Node != "" {
@@ -124,4 +126,5 @@ type PanicError struct {
 	Value any
 }
 
+// Error returns the message, on one line.
 func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }

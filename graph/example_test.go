@@ -20,7 +20,7 @@ func ExampleModel_Run() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(out["pixels"].Describe())
+	fmt.Println(out.Map()["pixels"].Describe())
 	// Output: tensor(float)[1 4 12 12]
 }
 
@@ -78,10 +78,10 @@ func ExamplePool_Release() {
 			log.Fatal(err)
 		}
 		// ... use the outputs, then give them back for the next run.
-		if err := pool.Release(out["pixels"], out["square"]); err != nil {
+		if err := pool.Release(out.Map()["pixels"], out.Map()["square"]); err != nil {
 			log.Fatal(err)
 		}
-		if err := pool.Release(out["pixels"]); err != nil {
+		if err := pool.Release(out.Map()["pixels"]); err != nil {
 			fmt.Println(err)
 			break
 		}
@@ -102,11 +102,11 @@ func ExampleRunOptions_outputs() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(len(out), out["to_nchw"].Describe())
+	fmt.Println(out.Names(), out.Map()["to_nchw"].Describe())
 	_, err = m.Run(context.Background(), map[string]tensor.Value{"image": img}, &graph.RunOptions{Outputs: []string{"to_nhcw"}})
 	fmt.Println(err)
 	// Output:
 	// [image to_nchw crop add_alpha square upscale to_float pixels]
-	// 1 tensor(uint8)[1 3 6 8]
+	// [to_nchw] tensor(uint8)[1 3 6 8]
 	// invalid input: the model has no value "to_nhcw"; closest: "to_nchw"
 }

@@ -62,13 +62,13 @@ func FuzzLoadBytes(f *testing.F) {
 			return
 		}
 		kept := map[string]*tensor.Tensor{}
-		for name, v := range first {
+		for name, v := range first.Map() {
 			if t, ok := v.(*tensor.Tensor); ok {
 				kept[name] = t.Clone()
 			}
 		}
 		if second, err := m.Run(context.Background(), inputs, o); err == nil {
-			for _, v := range second {
+			for _, v := range second.Map() {
 				if err := pool.Release(v); err != nil {
 					t.Fatalf("releasing an output: %v", err)
 				}
@@ -80,7 +80,7 @@ func FuzzLoadBytes(f *testing.F) {
 			m.Run(context.Background(), inputs, &graph.RunOptions{MaxTensorBytes: 1 << 20, Threads: 1, MaxRunBytes: 4 << 20})
 		}
 		for name, c := range kept {
-			if !first[name].(*tensor.Tensor).Equal(c) {
+			if !first.Map()[name].(*tensor.Tensor).Equal(c) {
 				t.Fatalf("output %s changed under another run", name)
 			}
 		}

@@ -43,6 +43,7 @@ type Model struct {
 	inputTypes map[string]*pb.TypeProto
 	consts     []slotValue // initializers, stored in their slots before each run
 	outSlots   []int       // slot of each graph output, in order
+	outNames   []string    // name of each graph output, in order
 	steps      []step      // the nodes in an order that runs producers first
 	declared   declaredTypes
 

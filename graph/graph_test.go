@@ -126,11 +126,11 @@ func TestRunOutOfOrderNodesAndSeveralOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out) != 2 {
-		t.Fatalf("got %d outputs, want 2", len(out))
+	if out.Len() != 2 {
+		t.Fatalf("got %d outputs, want 2", out.Len())
 	}
-	wantTensor(t, out["b"], tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6}, 1, 2, 3, 1))
-	wantTensor(t, out["a"], tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6}, 1, 2, 3))
+	wantTensor(t, out.Map()["b"], tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6}, 1, 2, 3, 1))
+	wantTensor(t, out.Map()["a"], tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6}, 1, 2, 3))
 	if x.Rank() != 2 {
 		t.Fatalf("input changed shape: %v", x.Shape())
 	}
@@ -167,12 +167,12 @@ func TestInitializerListedAsInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantTensor(t, out["b"], tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6}, 1, 2, 3, 1))
+	wantTensor(t, out.Map()["b"], tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6}, 1, 2, 3, 1))
 	out, err = m.Run(context.Background(), map[string]tensor.Value{"x": x, "axes3": tensor.MustFromSlice([]int64{1})}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantTensor(t, out["b"], tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6}, 1, 1, 2, 3))
+	wantTensor(t, out.Map()["b"], tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6}, 1, 1, 2, 3))
 }
 
 func TestGraphOutputIsInput(t *testing.T) {
@@ -184,7 +184,7 @@ func TestGraphOutputIsInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantTensor(t, out["x"], x)
+	wantTensor(t, out.Map()["x"], x)
 }
 
 func TestLoadBytes(t *testing.T) {
@@ -197,7 +197,7 @@ func TestLoadBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantTensor(t, out["a"], tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6}, 1, 2, 3))
+	wantTensor(t, out.Map()["a"], tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6}, 1, 2, 3))
 }
 
 func TestVersionResolution(t *testing.T) {
@@ -214,7 +214,7 @@ func TestVersionResolution(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantTensor(t, out["y"], tensor.MustFromSlice([]float32{7, 8}, 2, 1))
+	wantTensor(t, out.Map()["y"], tensor.MustFromSlice([]float32{7, 8}, 2, 1))
 
 	// The domain may also be spelled ai.onnx.
 	p := s.proto()
@@ -441,8 +441,8 @@ func TestConcurrentRuns(t *testing.T) {
 					return
 				}
 				want := tensor.MustFromSlice([]float32{v, v + 1, v + 2, v + 3, v + 4, v + 5}, 1, 2, 3, 1)
-				if b, ok := out["b"].(*tensor.Tensor); !ok || !b.Equal(want) {
-					errs <- fmt.Errorf("goroutine %d run %d: got %v", g, i, out["b"].Describe())
+				if b, ok := out.Map()["b"].(*tensor.Tensor); !ok || !b.Equal(want) {
+					errs <- fmt.Errorf("goroutine %d run %d: got %v", g, i, out.Map()["b"].Describe())
 					return
 				}
 			}

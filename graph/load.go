@@ -204,6 +204,7 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 		}
 		m.outputs = append(m.outputs, newValueInfo(name, vi.GetType()))
 		m.outSlots = append(m.outSlots, s)
+		m.outNames = append(m.outNames, name)
 	}
 	if e := m.missing.err(); e != nil {
 		if !opts.AllowUnsupported {

@@ -443,10 +443,11 @@ func zeroShape(vi ValueInfo, shape []int) ([]int, error) {
 			return nil, fmt.Errorf("has no declared shape: give one")
 		}
 		for i, d := range tt.Shape {
-			if !d.Static() {
+			n, known := d.Value()
+			if !known || n > int64(^uint(0)>>1) {
 				return nil, fmt.Errorf("dimension %d of %s is not static: give the shape", i, vi.Describe())
 			}
-			shape = append(shape, d.Size)
+			shape = append(shape, int(n))
 		}
 	}
 	return shape, nil

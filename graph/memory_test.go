@@ -64,7 +64,7 @@ func TestChainPeaksAtTwoTensors(t *testing.T) {
 	if plan.Peak != 2*frameBytes || len(plan.Steps) != 60 {
 		t.Errorf("plan: peak %d over %d steps, want %d (two tensors) over 60", plan.Peak, len(plan.Steps), 2*frameBytes)
 	}
-	if err := pool.Release(out["t60"]); err != nil {
+	if err := pool.Release(out.Map()["t60"]); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -267,13 +267,13 @@ func TestViewKeepsStorageAlive(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, _ := tensor.Data[float32](out["v"].(*tensor.Tensor))
+		v, _ := tensor.Data[float32](out.Map()["v"].(*tensor.Tensor))
 		for _, e := range v {
 			if e != 1 {
 				t.Fatal("the view's storage was handed to a later node")
 			}
 		}
-		if err := pool.Release(out["v"], out["b"]); err != nil {
+		if err := pool.Release(out.Map()["v"], out.Map()["b"]); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -33,10 +33,10 @@ func TestOldOpsetModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gotUn, _ := tensor.ToSlice[float32](out["un"].(*tensor.Tensor))
-	gotPad, _ := tensor.ToSlice[float32](out["pad"].(*tensor.Tensor))
-	if !slices.Equal(gotUn, []float32{6, 7, 12, 13}) || !slices.Equal(out["un"].(*tensor.Tensor).Shape(), []int{1, 2, 2}) {
-		t.Errorf("un = %v %v", gotUn, out["un"].(*tensor.Tensor).Shape())
+	gotUn, _ := tensor.ToSlice[float32](out.Map()["un"].(*tensor.Tensor))
+	gotPad, _ := tensor.ToSlice[float32](out.Map()["pad"].(*tensor.Tensor))
+	if !slices.Equal(gotUn, []float32{6, 7, 12, 13}) || !slices.Equal(out.Map()["un"].(*tensor.Tensor).Shape(), []int{1, 2, 2}) {
+		t.Errorf("un = %v %v", gotUn, out.Map()["un"].(*tensor.Tensor).Shape())
 	}
 	if !slices.Equal(gotPad, []float32{-1, 8, 9, 10, 11, -1, 14, 15, 16, 17}) {
 		t.Errorf("pad = %v", gotPad)

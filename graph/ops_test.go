@@ -47,9 +47,9 @@ func TestConstantOptionalInputsAndSeveralOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantTensor(t, out["same"], tensor.MustFromSlice([]float32{1, 9, 2, 4, 5, 9, 6, 8}, 2, 4))
-	wantTensor(t, out["padded"], tensor.MustFromSlice([]float32{0, 1, 9, 2, 4, 0, 0, 5, 9, 6, 8, 0}, 2, 6))
-	wantTensor(t, out["right"], tensor.MustFromSlice([]float32{2, 3, 4, 6, 7, 8}, 2, 3))
+	wantTensor(t, out.Map()["same"], tensor.MustFromSlice([]float32{1, 9, 2, 4, 5, 9, 6, 8}, 2, 4))
+	wantTensor(t, out.Map()["padded"], tensor.MustFromSlice([]float32{0, 1, 9, 2, 4, 0, 0, 5, 9, 6, 8, 0}, 2, 6))
+	wantTensor(t, out.Map()["right"], tensor.MustFromSlice([]float32{2, 3, 4, 6, 7, 8}, 2, 3))
 	wantTensor(t, x, tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6, 7, 8}, 2, 4)) // unchanged
 }
 
@@ -67,7 +67,7 @@ func TestUnusedOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantTensor(t, out["second"], tensor.MustFromSlice([]int64{3, 4}))
+	wantTensor(t, out.Map()["second"], tensor.MustFromSlice([]int64{3, 4}))
 }
 
 // An operator whose first version is above the model's opset is refused at

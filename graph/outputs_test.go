@@ -53,9 +53,9 @@ func TestOutputsRunsOnlyWhatTheyNeed(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := tensor.MustFromSlice([]float32{1, 4, 2, 5, 3, 6}, 3, 2)
-		if len(out) != 4 || !out["t"].(*tensor.Tensor).Equal(want) ||
-			!reflect.DeepEqual(out["u"].(*tensor.Tensor).Shape(), []int{1, 3, 2}) ||
-			out["x"] != tensor.Value(x) || !out["axes"].(*tensor.Tensor).Equal(tensor.MustFromSlice([]int64{0})) {
+		if out.Len() != 4 || !out.Map()["t"].(*tensor.Tensor).Equal(want) ||
+			!reflect.DeepEqual(out.Map()["u"].(*tensor.Tensor).Shape(), []int{1, 3, 2}) ||
+			out.Map()["x"] != tensor.Value(x) || !out.Map()["axes"].(*tensor.Tensor).Equal(tensor.MustFromSlice([]int64{0})) {
 			t.Fatalf("run %d: %v", run, out)
 		}
 		if run == 0 {
@@ -63,12 +63,12 @@ func TestOutputsRunsOnlyWhatTheyNeed(t *testing.T) {
 				if !first.Equal(want) {
 					t.Errorf("a later run changed the value of t returned first: %v", first)
 				}
-			}(out["t"].(*tensor.Tensor))
+			}(out.Map()["t"].(*tensor.Tensor))
 		}
 	}
 	// The graph's own outputs, asked for by name, are those of a full run.
 	out, err := m.Run(ctx, map[string]tensor.Value{"x": x}, &graph.RunOptions{Outputs: []string{"y"}})
-	if err != nil || len(out) != 1 || out["y"].(*tensor.Tensor).Shape()[0] != 1 {
+	if err != nil || out.Len() != 1 || out.Map()["y"].(*tensor.Tensor).Shape()[0] != 1 {
 		t.Fatalf("y: %v, %v", out, err)
 	}
 	// With a pool, the returned values are the caller's until released.

@@ -45,12 +45,12 @@ func TestPoolRecyclesAndNeverCorrupts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for name, w := range want {
-			if !out[name].(*tensor.Tensor).Equal(w.(*tensor.Tensor)) {
+		for name, w := range want.Map() {
+			if !out.Map()[name].(*tensor.Tensor).Equal(w.(*tensor.Tensor)) {
 				t.Fatalf("output %s differs with a pool", name)
 			}
 		}
-		return out
+		return out.Map()
 	}
 	for range 3 { // warm up
 		out := run()
@@ -58,7 +58,7 @@ func TestPoolRecyclesAndNeverCorrupts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if !x.Equal(orig) || !want["same"].(*tensor.Tensor).Equal(orig) {
+	if !x.Equal(orig) || !want.Map()["same"].(*tensor.Tensor).Equal(orig) {
 		t.Fatal("releasing an output that is the caller's input must leave it alone")
 	}
 	var before, after runtime.MemStats
@@ -71,7 +71,7 @@ func TestPoolRecyclesAndNeverCorrupts(t *testing.T) {
 		}
 	}
 	runtime.ReadMemStats(&after)
-	outBytes := uint64(len(want["flat"].(*tensor.Tensor).Bytes()))
+	outBytes := uint64(len(want.Map()["flat"].(*tensor.Tensor).Bytes()))
 	if perRun := (after.TotalAlloc - before.TotalAlloc) / runs; perRun > outBytes/10 {
 		t.Errorf("a warm pooled run allocates %d bytes; the output alone is %d", perRun, outBytes)
 	}
@@ -92,7 +92,7 @@ func TestPoolKeepsUnreleasedOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept := first["flat"].(*tensor.Tensor).Clone()
+	kept := first.Map()["flat"].(*tensor.Tensor).Clone()
 	v, _ := tensor.Data[float32](x)
 	for i := range 5 {
 		v[0] = float32(i + 1) // only between runs: inputs are not modified by runs
@@ -100,14 +100,14 @@ func TestPoolKeepsUnreleasedOutputs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if out["flat"].(*tensor.Tensor).SharesStorage(first["flat"].(*tensor.Tensor)) {
+		if out.Map()["flat"].(*tensor.Tensor).SharesStorage(first.Map()["flat"].(*tensor.Tensor)) {
 			t.Fatal("an unreleased output was handed out again")
 		}
-		if err := pool.Release(out["flat"]); err != nil {
+		if err := pool.Release(out.Map()["flat"]); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if !first["flat"].(*tensor.Tensor).Equal(kept) {
+	if !first.Map()["flat"].(*tensor.Tensor).Equal(kept) {
 		t.Fatal("an unreleased output was overwritten")
 	}
 }
@@ -124,7 +124,7 @@ func TestPoolNeverRecyclesAnOutputFedBack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return out["t2"].(*tensor.Tensor)
+		return out.Map()["t2"].(*tensor.Tensor)
 	}
 	x := tensor.MustNew(tensor.Float, 2, 8, 16)
 	v, _ := tensor.Data[float32](x)
@@ -158,7 +158,7 @@ func TestPoolReleaseErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	y := out["t1"]
+	y := out.Map()["t1"]
 	for name, vals := range map[string][]tensor.Value{
 		"never handed out":  {x},
 		"twice in one call": {y, y},
@@ -185,7 +185,7 @@ func TestPoolReleaseErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := zero.Release(out["t1"]); err != nil {
+	if err := zero.Release(out.Map()["t1"]); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -213,10 +213,10 @@ func TestPoolConcurrentRuns(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				if !got["flat"].(*tensor.Tensor).Equal(want["flat"].(*tensor.Tensor)) {
+				if !got.Map()["flat"].(*tensor.Tensor).Equal(want.Map()["flat"].(*tensor.Tensor)) {
 					t.Error("a pooled output differs")
 				}
-				if err := pool.Release(got["flat"], got["same"]); err != nil {
+				if err := pool.Release(got.Map()["flat"], got.Map()["same"]); err != nil {
 					t.Error(err)
 				}
 			}

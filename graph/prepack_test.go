@@ -40,7 +40,7 @@ func TestPackedWeights(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return out["y"].(*tensor.Tensor)
+		return out.Map()["y"].(*tensor.Tensor)
 	}
 	ref := run(map[string]tensor.Value{"x": xt}, &graph.RunOptions{Engine: graph.EngineReference})
 	for range 3 {

@@ -112,8 +112,8 @@ func TestPreparedRunsNeverTouchOutputs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sameOutputs(t, "the run", got, want)
-			all = append(all, kept{got, cloneOutputs(want)})
+			sameOutputs(t, "the run", got.Map(), want.Map())
+			all = append(all, kept{got.Map(), cloneOutputs(want.Map())})
 			if pooled && i%3 == 0 { // give some back, keep the others
 				for _, v := range all[len(all)-1].got {
 					if err := opts.Pool.Release(v); err != nil {
@@ -147,7 +147,7 @@ func TestWarmRunAllocatesOnlyOutputs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, v := range out {
+			for _, v := range out.Map() {
 				if pool == nil {
 					continue
 				}

@@ -1,27 +1,47 @@
 package graph
 
 import (
-	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// Result is the outputs of a run by name, with accessors that return an
-// error, never panic, for a misspelled name or a value of another kind.
-type Result map[string]tensor.Value
+// Result is the outputs of a run: their names in the model's order (that of
+// RunOptions.Outputs when the run asked for values by name) and their
+// values, with accessors that return an error, never panic, for a
+// misspelled name or a value of another kind. The zero Result has no
+// outputs.
+type Result struct {
+	names  []string
+	values map[string]tensor.Value
+}
+
+// newResult is the Result of the values named names, in that order.
+func newResult(names []string, values map[string]tensor.Value) Result {
+	return Result{names: names, values: values}
+}
+
+// Names returns the names of the outputs in the model's order (Outputs),
+// or in the order RunOptions.Outputs asked for them.
+func (r Result) Names() []string { return append([]string{}, r.names...) }
+
+// Len returns the number of outputs.
+func (r Result) Len() int { return len(r.names) }
+
+// Map returns the outputs by name, for a caller that ranges over them or
+// hands them on as another run's inputs. The map is the Result's own:
+// read it, do not modify it.
+func (r Result) Map() map[string]tensor.Value { return r.values }
 
 // Value returns the output name; the error lists the outputs there are.
 func (r Result) Value(name string) (tensor.Value, error) {
-	v, ok := r[name]
+	v, ok := r.values[name]
 	if !ok {
-		names := make([]string, 0, len(r))
-		for n := range r {
+		names := make([]string, 0, len(r.names))
+		for _, n := range r.names {
 			names = append(names, fmt.Sprintf("%q", n))
 		}
-		sort.Strings(names)
 		return nil, fmt.Errorf("graph: the run has no output %q (it has %s)", name, strings.Join(names, ", "))
 	}
 	return v, nil
@@ -47,23 +67,4 @@ func describe(v tensor.Value) string {
 		return "nothing"
 	}
 	return v.Describe()
-}
-
-// RunTensors is Run for inputs that are all tensors, returning the outputs
-// as a Result.
-func (m *Model) RunTensors(ctx context.Context, inputs map[string]*tensor.Tensor, o *RunOptions) (Result, error) {
-	values := make(map[string]tensor.Value, len(inputs))
-	for name, t := range inputs {
-		values[name] = t
-	}
-	return m.RunResult(ctx, values, o)
-}
-
-// RunResult is Run returning the outputs as a Result.
-func (m *Model) RunResult(ctx context.Context, inputs map[string]tensor.Value, o *RunOptions) (Result, error) {
-	out, err := m.Run(ctx, inputs, o)
-	if err != nil {
-		return nil, err
-	}
-	return Result(out), nil
 }

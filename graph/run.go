@@ -95,22 +95,23 @@ func runCapWithin(limit int64) int64 {
 }
 
 // Run runs the model on inputs (by graph input name) and returns its
-// outputs by name. Inputs are never modified; outputs may share storage
-// with inputs or initializers (Identity, Reshape and the like return
-// views), so treat them as read-only too. ctx is checked before each node
+// outputs (Result: by name, Names in the model's order). Inputs are never
+// modified; outputs may share storage with inputs or initializers
+// (Identity, Reshape and the like return views), so treat them as
+// read-only too. ctx is checked before each node
 // and by long kernels; a cancelled run returns ctx's error in a NodeError.
-func (m *Model) Run(ctx context.Context, inputs map[string]tensor.Value, o *RunOptions) (map[string]tensor.Value, error) {
+func (m *Model) Run(ctx context.Context, inputs map[string]tensor.Value, o *RunOptions) (Result, error) {
 	return m.run(ctx, inputs, o, nil)
 }
 
 // run is Run, recording the live bytes of each step into plan when it is
 // not nil.
-func (m *Model) run(ctx context.Context, inputs map[string]tensor.Value, o *RunOptions, plan *MemoryPlan) (_ map[string]tensor.Value, err error) {
+func (m *Model) run(ctx context.Context, inputs map[string]tensor.Value, o *RunOptions, plan *MemoryPlan) (_ Result, err error) {
 	if m == nil || m.proto == nil {
-		return nil, errNotLoaded
+		return Result{}, errNotLoaded
 	}
 	if m.unsupported != nil {
-		return nil, m.unsupported
+		return Result{}, m.unsupported
 	}
 	if ctx == nil {
 		ctx = context.Background()
@@ -125,37 +126,37 @@ func (m *Model) run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 	if o != nil && len(o.Outputs) > 0 {
 		sel, err := m.selectValues(o.Outputs)
 		if err != nil {
-			return nil, err
+			return Result{}, err
 		}
 		return m.runSelection(r, inputs, sel)
 	}
 	if err := r.setInputs(inputs, m.inputs); err != nil {
-		return nil, err
+		return Result{}, err
 	}
 	if err := m.checkProfileInputs(&r.opt, inputs); err != nil {
-		return nil, err
+		return Result{}, err
 	}
 
 	for pos := range m.steps {
 		st := &m.steps[pos]
 		if err := ctx.Err(); err != nil {
-			return nil, st.fail(err)
+			return Result{}, st.fail(err)
 		}
 		if err := r.step(pos, st); err != nil {
-			return nil, err
+			return Result{}, err
 		}
 		// Here the node has run: its outputs are in r.vals[st.out[k]].
 		if err := m.checkDeclared(&r.opt, st, r.vals); err != nil {
-			return nil, err
+			return Result{}, err
 		}
 		r.release(st.release)
 	}
 	// A cancellation during the last node is not a success either.
 	if err := ctx.Err(); err != nil {
 		if len(m.steps) == 0 {
-			return nil, fmt.Errorf("the run of a model without nodes stopped: %w", err)
+			return Result{}, fmt.Errorf("the run of a model without nodes stopped: %w", err)
 		}
-		return nil, m.steps[len(m.steps)-1].fail(err)
+		return Result{}, m.steps[len(m.steps)-1].fail(err)
 	}
 
 	out := make(map[string]tensor.Value, len(m.outputs))
@@ -165,7 +166,7 @@ func (m *Model) run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 	if r.pool != nil {
 		r.pool.handOut(r.vals, m.outSlots)
 	}
-	return out, nil
+	return newResult(m.outNames, out), nil
 }
 
 // runState is the state of one run: the values by slot and the storage
@@ -295,32 +296,32 @@ func (r *runState) setInputs(inputs map[string]tensor.Value, required []ValueInf
 
 // runSelection is run for the values sel names: the nodes they need, in
 // order, each value let go after its last reader in the selection.
-func (m *Model) runSelection(r *runState, inputs map[string]tensor.Value, sel *selection) (map[string]tensor.Value, error) {
+func (m *Model) runSelection(r *runState, inputs map[string]tensor.Value, sel *selection) (Result, error) {
 	r.returned = sel.slots
 	if err := r.setInputs(inputs, sel.inputs); err != nil {
-		return nil, err
+		return Result{}, err
 	}
 	if err := m.checkProfileInputs(&r.opt, inputs); err != nil {
-		return nil, err
+		return Result{}, err
 	}
 	for i, pos := range sel.steps {
 		st := &m.steps[pos]
 		if err := r.ctx.Err(); err != nil {
-			return nil, st.fail(err)
+			return Result{}, st.fail(err)
 		}
 		if err := r.step(pos, st); err != nil {
-			return nil, err
+			return Result{}, err
 		}
 		if err := m.checkDeclared(&r.opt, st, r.vals); err != nil {
-			return nil, err
+			return Result{}, err
 		}
 		r.release(sel.release[i])
 	}
 	if err := r.ctx.Err(); err != nil {
 		if len(sel.steps) == 0 {
-			return nil, fmt.Errorf("the run stopped: %w", err)
+			return Result{}, fmt.Errorf("the run stopped: %w", err)
 		}
-		return nil, m.steps[sel.steps[len(sel.steps)-1]].fail(err)
+		return Result{}, m.steps[sel.steps[len(sel.steps)-1]].fail(err)
 	}
 	out := make(map[string]tensor.Value, len(sel.names))
 	for i, name := range sel.names {
@@ -329,7 +330,7 @@ func (m *Model) runSelection(r *runState, inputs map[string]tensor.Value, sel *s
 	if r.pool != nil {
 		r.pool.handOut(r.vals, sel.slots)
 	}
-	return out, nil
+	return newResult(sel.names, out), nil
 }
 
 // step runs st, the model's step at position pos, and counts the storage

@@ -72,7 +72,7 @@ func TestSequenceRunIsNotQuadratic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := pool.Release(out["b"]); err != nil {
+	if err := pool.Release(out.Map()["b"]); err != nil {
 		t.Fatal(err)
 	}
 	if d := time.Since(start); d > 30*time.Second {
@@ -141,7 +141,7 @@ func BenchmarkSequence1M(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := o.Pool.Release(out["b"]); err != nil {
+		if err := o.Pool.Release(out.Map()["b"]); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -165,7 +165,7 @@ func BenchmarkRunOverhead40(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := o.Pool.Release(out["v40"]); err != nil {
+		if err := o.Pool.Release(out.Map()["v40"]); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -188,7 +188,7 @@ func TestWarmRunAllocatesPerRunOnly(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := o.Pool.Release(out["v40"]); err != nil {
+		if err := o.Pool.Release(out.Map()["v40"]); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -85,10 +85,11 @@ func zeroOf(vi ValueInfo) (*tensor.Tensor, error) {
 	}
 	shape := make([]int, len(t.Shape))
 	for i, d := range t.Shape {
-		if !d.Static() {
+		n, known := d.Value()
+		if !known || n > int64(^uint(0)>>1) {
 			return nil, fmt.Errorf("input %q has the shape %s, not fixed", vi.Name, vi.Describe())
 		}
-		shape[i] = d.Size
+		shape[i] = int(n)
 	}
 	return tensor.New(t.DataType, shape...)
 }
@@ -96,21 +97,21 @@ func zeroOf(vi ValueInfo) (*tensor.Tensor, error) {
 // Run runs one call on inputs and the carried values and returns all the
 // outputs, the carried ones included; the carried outputs become the next
 // call's inputs. After an error the state is as it was before the call.
-func (s *Stateful) Run(ctx context.Context, inputs map[string]tensor.Value) (map[string]tensor.Value, error) {
+func (s *Stateful) Run(ctx context.Context, inputs map[string]tensor.Value) (Result, error) {
 	all := make(map[string]tensor.Value, len(inputs)+len(s.state))
 	for name, v := range inputs {
 		if _, carried := s.state[name]; carried {
-			return nil, fmt.Errorf("input %q is carried from the last call's outputs: it cannot be given too", name)
+			return Result{}, fmt.Errorf("input %q is carried from the last call's outputs: it cannot be given too", name)
 		}
 		all[name] = v
 	}
 	maps.Copy(all, s.state)
 	out, err := s.m.Run(ctx, all, s.Options)
 	if err != nil {
-		return nil, err
+		return Result{}, err
 	}
 	for o, in := range s.carry {
-		s.state[in] = out[o]
+		s.state[in] = out.values[o]
 	}
 	return out, nil
 }

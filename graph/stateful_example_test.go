@@ -45,7 +45,7 @@ func ExampleStateful() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		p, _ := tensor.Data[float32](out["prob"].(*tensor.Tensor))
+		p, _ := tensor.Data[float32](out.Map()["prob"].(*tensor.Tensor))
 		s, _ := vad.State("state")
 		st, _ := tensor.Data[float32](s.(*tensor.Tensor))
 		fmt.Printf("prob %.3f, state %v\n", p[0], st)

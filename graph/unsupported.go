@@ -20,6 +20,7 @@ type UnsupportedOperator struct {
 	Nodes  int
 }
 
+// String returns the operator with its domain, opset and node count: "com.example.Fused (opset 1, 2 nodes)".
 func (u UnsupportedOperator) String() string {
 	name := u.OpType
 	if u.Domain != "" {
@@ -45,6 +46,7 @@ type UnsupportedError struct {
 	First     *NodeError            // the first unsupported node met
 }
 
+// Error returns the message, on one line.
 func (e *UnsupportedError) Error() string {
 	nodes := 0
 	for _, u := range e.Operators {

@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/onnxshape/onnxshape/onnx"
@@ -15,20 +14,21 @@ import (
 // the generated protobuf types.
 
 // Kind is what a value of a model is: a tensor, a sequence of tensors, an
-// optional, or something onnxshape does not run.
+// optional, or something onnxshape does not run. graph (declared types) and
+// infer (inferred values) share it. The zero Kind is KindTensor.
 type Kind int
 
 const (
-	// KindUnknown: the model declares no type.
-	KindUnknown Kind = iota
 	// KindTensor: a tensor (tensor.Tensor).
-	KindTensor
+	KindTensor Kind = iota
 	// KindSequence: a sequence of tensors (tensor.Sequence).
 	KindSequence
 	// KindOptional: an optional value (tensor.Optional).
 	KindOptional
 	// KindOther: a map or a sparse tensor, which onnxshape does not run.
 	KindOther
+	// KindUnknown: the model declares no type.
+	KindUnknown
 )
 
 // String returns the kind's ONNX name: "tensor", "seq", "optional".
@@ -46,29 +46,8 @@ func (k Kind) String() string {
 	return "unknown"
 }
 
-// Dim is one dimension of a declared shape: a size, a symbolic name (the
-// model's dim_param, such as "N" or "height"), or neither when the model
-// leaves it unknown.
-type Dim struct {
-	// Size is the dimension's length; -1 when it is symbolic or unknown.
-	Size int
-	// Name is the symbolic name; "" for a fixed or unknown dimension.
-	Name string
-}
-
-// Static reports whether the dimension has a fixed size.
-func (d Dim) Static() bool { return d.Size >= 0 }
-
-// String returns the size, the name, or "?" for an unknown dimension.
-func (d Dim) String() string {
-	switch {
-	case d.Size >= 0:
-		return strconv.Itoa(d.Size)
-	case d.Name != "":
-		return d.Name
-	}
-	return "?"
-}
+// unknownDim is the dimension a model leaves undeclared.
+var unknownDim = Sym("?")
 
 // Type is a declared type of a model value: a tensor's element type and
 // shape, or what a sequence or an optional holds.
@@ -134,7 +113,7 @@ func (t *Type) tensorType() *Type {
 func typeFromProto(t *pb.TypeProto) Type {
 	switch x := t.GetValue().(type) {
 	case nil:
-		return Type{}
+		return Type{Kind: KindUnknown}
 	case *pb.TypeProto_TensorType:
 		tt := x.TensorType
 		out := Type{Kind: KindTensor, DataType: tensor.DataType(tt.GetElemType())}
@@ -145,14 +124,16 @@ func typeFromProto(t *pb.TypeProto) Type {
 			out.Ranked = true
 			out.Shape = make([]Dim, 0, len(sh.GetDim()))
 			for _, d := range sh.GetDim() {
-				dim := Dim{Size: -1}
+				dim := unknownDim
 				switch v := d.GetValue().(type) {
 				case *pb.TensorShapeProto_Dimension_DimValue:
 					if v.DimValue >= 0 && v.DimValue <= int64(^uint(0)>>1) {
-						dim.Size = int(v.DimValue)
+						dim = Const(v.DimValue)
 					}
 				case *pb.TensorShapeProto_Dimension_DimParam:
-					dim.Name = v.DimParam
+					if v.DimParam != "" {
+						dim = Sym(v.DimParam)
+					}
 				}
 				out.Shape = append(out.Shape, dim)
 			}
@@ -203,10 +184,11 @@ func (v ValueInfo) StaticShape() (shape []int, ok bool) {
 	}
 	shape = make([]int, len(dims))
 	for i, d := range dims {
-		if !d.Static() {
+		n, known := d.Value()
+		if !known || n > int64(^uint(0)>>1) {
 			return nil, false
 		}
-		shape[i] = d.Size
+		shape[i] = int(n)
 	}
 	return shape, true
 }

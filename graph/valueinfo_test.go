@@ -44,11 +44,11 @@ func TestValueInfoMetadata(t *testing.T) {
 		{"no shape", tensorOf(tensor.Float), graph.KindTensor, tensor.Float, nil, false, nil, "tensor(float)"},
 		{"rank unknown", tensorOf(tensor.Int64), graph.KindTensor, tensor.Int64, nil, false, nil, "tensor(int64)"},
 		{"static", tensorOf(tensor.Uint8, dim(1), dim(3)), graph.KindTensor, tensor.Uint8,
-			[]graph.Dim{{Size: 1}, {Size: 3}}, true, []int{1, 3}, "tensor(uint8)[1,3]"},
+			[]graph.Dim{graph.Const(1), graph.Const(3)}, true, []int{1, 3}, "tensor(uint8)[1,3]"},
 		{"symbolic", tensorOf(tensor.Float, param("N"), dim(3), &pb.TensorShapeProto_Dimension{}, param("W")), graph.KindTensor, tensor.Float,
-			[]graph.Dim{{Size: -1, Name: "N"}, {Size: 3}, {Size: -1}, {Size: -1, Name: "W"}}, true, nil, "tensor(float)[N,3,?,W]"},
+			[]graph.Dim{graph.Sym("N"), graph.Const(3), graph.Sym("?"), graph.Sym("W")}, true, nil, "tensor(float)[N,3,?,W]"},
 		{"sequence", &pb.TypeProto{Value: &pb.TypeProto_SequenceType{SequenceType: &pb.TypeProto_Sequence{ElemType: tensorOf(tensor.Int8, dim(2))}}},
-			graph.KindSequence, tensor.Int8, []graph.Dim{{Size: 2}}, true, []int{2}, "seq(tensor(int8)[2])"},
+			graph.KindSequence, tensor.Int8, []graph.Dim{graph.Const(2)}, true, []int{2}, "seq(tensor(int8)[2])"},
 		{"optional", &pb.TypeProto{Value: &pb.TypeProto_OptionalType{OptionalType: &pb.TypeProto_Optional{ElemType: tensorOf(tensor.Bool)}}},
 			graph.KindOptional, tensor.Bool, nil, false, nil, "optional(tensor(bool))"},
 		{"map", &pb.TypeProto{Value: &pb.TypeProto_MapType{MapType: &pb.TypeProto_Map{KeyType: proto.Int32(int32(tensor.Int64)), ValueType: tensorOf(tensor.Float)}}},
@@ -93,7 +93,7 @@ func TestValueInfoMetadata(t *testing.T) {
 	if dims, ok := vi.Shape(); !ok || len(dims) != 0 {
 		t.Errorf("rank 0: %v, %v", dims, ok)
 	}
-	if got := fmt.Sprint(graph.Dim{Size: -1, Name: "H"}, graph.Dim{Size: 4}, graph.Dim{Size: -1}); got != "H 4 ?" {
+	if got := fmt.Sprint(graph.Sym("H"), graph.Const(4), graph.Sym("?")); got != "H 4 ?" {
 		t.Errorf("Dim strings: %q", got)
 	}
 }
@@ -101,7 +101,7 @@ func TestValueInfoMetadata(t *testing.T) {
 func TestResult(t *testing.T) {
 	m := unsqueezeChain().load(t)
 	x := tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
-	res, err := m.RunTensors(context.Background(), map[string]*tensor.Tensor{"x": x}, nil)
+	res, err := m.Run(context.Background(), map[string]tensor.Value{"x": x}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,15 +109,18 @@ func TestResult(t *testing.T) {
 	if err != nil || !tensor.SameShape(b.Shape(), []int{1, 2, 3, 1}) {
 		t.Fatalf("Tensor(b) = %v, %v", b, err)
 	}
-	if _, err := res.Tensor("B"); err == nil || !strings.Contains(err.Error(), `no output "B" (it has "a", "b")`) {
+	if got := fmt.Sprint(res.Names()); got != "[b a]" || res.Len() != 2 {
+		t.Errorf("Names = %s, Len = %d: want the model's order [b a]", got, res.Len())
+	}
+	if _, err := res.Tensor("B"); err == nil || !strings.Contains(err.Error(), `no output "B" (it has "b", "a")`) {
 		t.Errorf("misspelled name: %v", err)
 	}
-	res["s"] = &tensor.Sequence{ElemType: tensor.Float}
+	res.Map()["s"] = &tensor.Sequence{ElemType: tensor.Float}
 	if _, err := res.Tensor("s"); err == nil || !strings.Contains(err.Error(), "not a tensor") {
 		t.Errorf("sequence: %v", err)
 	}
 	// A nil tensor input is an input error, not a panic.
-	_, err = m.RunTensors(context.Background(), map[string]*tensor.Tensor{"x": nil}, nil)
+	_, err = m.Run(context.Background(), map[string]tensor.Value{"x": nil}, nil)
 	var ie *graph.InputError
 	if !errors.As(err, &ie) || ie.Name != "x" {
 		t.Errorf("nil input: %v", err)
@@ -126,7 +129,7 @@ func TestResult(t *testing.T) {
 
 // Read an input's declared element type and shape, symbolic dimensions by
 // name, then run the model on tensors and read an output by name.
-func ExampleModel_RunTensors() {
+func ExampleModel_Run_tensors() {
 	m, err := graph.Load("../examples/letterbox.onnx")
 	if err != nil {
 		log.Fatal(err)
@@ -135,7 +138,7 @@ func ExampleModel_RunTensors() {
 	dims, _ := in.Shape()
 	fmt.Println(in.Name, in.ElemType(), dims)
 
-	res, err := m.RunTensors(context.Background(), map[string]*tensor.Tensor{
+	res, err := m.Run(context.Background(), map[string]tensor.Value{
 		in.Name: tensor.MustNew(tensor.Uint8, 1, 6, 8, 3),
 	}, nil)
 	if err != nil {

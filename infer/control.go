@@ -1,6 +1,7 @@
 package infer
 
 import (
+	"github.com/onnxshape/onnxshape/graph"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -128,9 +129,9 @@ func loopRule(c *call, in []*Value) ([]*Value, error) {
 	// that is not stable either, with those values of unknown shape; so
 	// what the body's values are inferred to be holds in every iteration,
 	// not only the first. The body is inferred at most three times.
-	cond := ranked(tensor.Bool, []Dim{})
-	cond.Elems = []Dim{Const(1)}
-	args := []*Value{ranked(tensor.Int64, []Dim{}), cond}
+	cond := ranked(tensor.Bool, []graph.Dim{})
+	cond.Elems = []graph.Dim{graph.Const(1)}
+	args := []*Value{ranked(tensor.Int64, []graph.Dim{}), cond}
 	for _, v := range carried {
 		if v != nil {
 			v = same(v)
@@ -183,7 +184,7 @@ func loopRule(c *call, in []*Value) ([]*Value, error) {
 			out = append(out, Unknown(s.Type))
 			continue
 		}
-		out = append(out, ranked(s.Type, append([]Dim{trips}, s.Shape...)))
+		out = append(out, ranked(s.Type, append([]graph.Dim{trips}, s.Shape...)))
 	}
 	return out, nil
 }
@@ -203,8 +204,8 @@ func sequenceMapRule(c *call, in []*Value) ([]*Value, error) {
 			continue
 		}
 		a := same(v)
-		if a.Kind == KindSequence {
-			a.Kind = KindTensor
+		if a.Kind == graph.KindSequence {
+			a.Kind = graph.KindTensor
 			a.Elems = nil
 		}
 		args[i] = a
@@ -212,10 +213,10 @@ func sequenceMapRule(c *call, in []*Value) ([]*Value, error) {
 	res := c.subgraph(body, args)
 	out := make([]*Value, len(res))
 	for i, v := range res {
-		o := &Value{Kind: KindSequence}
+		o := &Value{Kind: graph.KindSequence}
 		if v != nil {
 			o = same(v)
-			o.Kind = KindSequence
+			o.Kind = graph.KindSequence
 			o.Elems = nil
 		}
 		out[i] = o
@@ -257,7 +258,7 @@ func scanRule(c *call, in []*Value) ([]*Value, error) {
 		}
 		seq = v.Shape[axis]
 		slice := same(v)
-		slice.Shape = append(append([]Dim{}, v.Shape[:axis]...), v.Shape[axis+1:]...)
+		slice.Shape = append(append([]graph.Dim{}, v.Shape[:axis]...), v.Shape[axis+1:]...)
 		args = append(args, slice)
 	}
 	res := c.subgraph(body, args)
@@ -278,7 +279,7 @@ func scanRule(c *call, in []*Value) ([]*Value, error) {
 			}
 			axis = k
 		}
-		shape := append(append(append([]Dim{}, s.Shape[:axis]...), seq), s.Shape[axis:]...)
+		shape := append(append(append([]graph.Dim{}, s.Shape[:axis]...), seq), s.Shape[axis:]...)
 		out = append(out, ranked(s.Type, shape))
 	}
 	return out, nil
@@ -309,12 +310,12 @@ func (c *call) scan8(body *pb.GraphProto, in []*Value, m int) ([]*Value, error) 
 		if i >= n {
 			seq = v.Shape[1]
 		}
-		args = append(args, ranked(v.Type, append([]Dim{}, v.Shape[drop:]...)))
+		args = append(args, ranked(v.Type, append([]graph.Dim{}, v.Shape[drop:]...)))
 	}
 	res := c.subgraph(body, args)
 	var out []*Value
 	for i, s := range res {
-		lead := []Dim{batch}
+		lead := []graph.Dim{batch}
 		if i >= n {
 			lead = append(lead, seq)
 		}
@@ -329,24 +330,24 @@ func (c *call) scan8(body *pb.GraphProto, in []*Value, m int) ([]*Value, error) 
 
 func sequenceConstructRule(c *call, in []*Value) ([]*Value, error) {
 	if len(in) == 0 {
-		return []*Value{{Kind: KindSequence}}, nil
+		return []*Value{{Kind: graph.KindSequence}}, nil
 	}
 	item := same(in[0])
 	for _, v := range in[1:] {
 		item = c.merge(item, v)
 	}
-	item.Kind = KindSequence
+	item.Kind = graph.KindSequence
 	return []*Value{item}, nil
 }
 
 func sequenceEmptyRule(c *call, in []*Value) ([]*Value, error) {
-	return []*Value{{Kind: KindSequence, Type: tensor.DataType(c.int("dtype", int64(tensor.Float)))}}, nil
+	return []*Value{{Kind: graph.KindSequence, Type: tensor.DataType(c.int("dtype", int64(tensor.Float)))}}, nil
 }
 
 // sequenceItemRule: an item of a sequence (or the value of an optional).
 func sequenceItemRule(c *call, in []*Value) ([]*Value, error) {
 	out := same(input(in, 0))
-	out.Kind = KindTensor
+	out.Kind = graph.KindTensor
 	return []*Value{out}, nil
 }
 
@@ -354,21 +355,21 @@ func sequenceSameRule(c *call, in []*Value) ([]*Value, error) {
 	s := same(input(in, 0))
 	if c.node.OpType == "SequenceInsert" {
 		item := same(input(in, 1))
-		item.Kind = KindSequence
+		item.Kind = graph.KindSequence
 		s = c.merge(s, item)
 	}
-	s.Kind = KindSequence
+	s.Kind = graph.KindSequence
 	return []*Value{s}, nil
 }
 
 func sequenceLengthRule(c *call, in []*Value) ([]*Value, error) {
-	return []*Value{ranked(tensor.Int64, []Dim{})}, nil
+	return []*Value{ranked(tensor.Int64, []graph.Dim{})}, nil
 }
 
 func splitToSequenceRule(c *call, in []*Value) ([]*Value, error) {
 	x := input(in, 0)
 	out := same(x)
-	out.Kind = KindSequence
+	out.Kind = graph.KindSequence
 	if x.Rank() < 0 {
 		return []*Value{out}, nil
 	}
@@ -379,9 +380,9 @@ func splitToSequenceRule(c *call, in []*Value) ([]*Value, error) {
 	split := input(in, 1)
 	switch {
 	case split == nil && c.int("keepdims", 1) == 0:
-		out.Shape = append(append([]Dim{}, x.Shape[:axis]...), x.Shape[axis+1:]...)
+		out.Shape = append(append([]graph.Dim{}, x.Shape[:axis]...), x.Shape[axis+1:]...)
 	case split == nil:
-		out.Shape[axis] = Const(1)
+		out.Shape[axis] = graph.Const(1)
 	case split.Rank() == 0 && len(split.Elems) == 1:
 		out.Shape[axis] = split.Elems[0]
 	default:
@@ -404,9 +405,9 @@ func concatFromSequenceRule(c *call, in []*Value) ([]*Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := ranked(s.Type, append([]Dim{}, s.Shape...))
+	out := ranked(s.Type, append([]graph.Dim{}, s.Shape...))
 	if newAxis {
-		out.Shape = append(append(append([]Dim{}, s.Shape[:axis]...), c.fresh()), s.Shape[axis:]...)
+		out.Shape = append(append(append([]graph.Dim{}, s.Shape[:axis]...), c.fresh()), s.Shape[axis:]...)
 	} else {
 		out.Shape[axis] = c.fresh()
 	}
@@ -424,12 +425,12 @@ func optionalRule(c *call, in []*Value) ([]*Value, error) {
 			}
 		}
 	}
-	out.Kind = KindOptional
+	out.Kind = graph.KindOptional
 	return []*Value{out}, nil
 }
 
 func boolScalarRule(c *call, in []*Value) ([]*Value, error) {
-	return []*Value{ranked(tensor.Bool, []Dim{})}, nil
+	return []*Value{ranked(tensor.Bool, []graph.Dim{})}, nil
 }
 
 // covers reports whether a, a loop-carried value the body was given,

@@ -6,7 +6,7 @@
 //
 // File infers a model file, Bytes an encoded model and Model a model
 // package graph has loaded; each returns a Result listing every value of
-// the main graph as a *Value (element type, shape as []Dim, contents when
+// the main graph as a *Value (element type, shape as []graph.Dim, contents when
 // known) and the Problems inference found: a node that refuses its inputs,
 // a declaration the inferred type contradicts, an operator without a rule.
 // Options fix the inputs' shapes (InputShapes) and cap the values whose

@@ -1,6 +1,7 @@
 package infer
 
 import (
+	"github.com/onnxshape/onnxshape/graph"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -29,7 +30,7 @@ func stringSplitRule(c *call, in []*Value) ([]*Value, error) {
 	if x.Rank() < 0 {
 		return []*Value{Unknown(tensor.String), Unknown(tensor.Int64)}, nil
 	}
-	y := ranked(tensor.String, append(append([]Dim{}, x.Shape...), c.fresh()))
+	y := ranked(tensor.String, append(append([]graph.Dim{}, x.Shape...), c.fresh()))
 	return []*Value{y, withType(x, tensor.Int64)}, nil
 }
 
@@ -44,7 +45,7 @@ func col2ImRule(c *call, in []*Value) ([]*Value, error) {
 	}
 	ch := c.fresh()
 	if block != nil {
-		prod := Const(1)
+		prod := graph.Const(1)
 		for _, b := range block {
 			prod = prod.Mul(b)
 		}
@@ -53,7 +54,7 @@ func col2ImRule(c *call, in []*Value) ([]*Value, error) {
 	if image == nil {
 		image = c.freshShape(n)
 	}
-	return []*Value{ranked(dt, append([]Dim{x.Shape[0], ch}, image...))}, nil
+	return []*Value{ranked(dt, append([]graph.Dim{x.Shape[0], ch}, image...))}, nil
 }
 
 // optimizerRule: after the rate R and the step count T come n tensors to
@@ -100,9 +101,9 @@ func labelEncoderRule(c *call, in []*Value) ([]*Value, error) {
 func stringNormalizerRule(c *call, in []*Value) ([]*Value, error) {
 	x := input(in, 0)
 	if x.Rank() == 2 {
-		return []*Value{ranked(tensor.String, []Dim{x.Shape[0], c.fresh()})}, nil
+		return []*Value{ranked(tensor.String, []graph.Dim{x.Shape[0], c.fresh()})}, nil
 	}
-	return []*Value{ranked(tensor.String, []Dim{c.fresh()})}, nil
+	return []*Value{ranked(tensor.String, []graph.Dim{c.fresh()})}, nil
 }
 
 // tfIdfRule: [C] -> [max(ngram_indexes)+1], [N, C] -> [N, that].
@@ -114,9 +115,9 @@ func tfIdfRule(c *call, in []*Value) ([]*Value, error) {
 		size = max(size, i+1)
 	}
 	if x.Rank() == 2 {
-		return []*Value{ranked(tensor.Float, []Dim{x.Shape[0], Const(size)})}, nil
+		return []*Value{ranked(tensor.Float, []graph.Dim{x.Shape[0], graph.Const(size)})}, nil
 	}
-	return []*Value{ranked(tensor.Float, []Dim{Const(size)})}, nil
+	return []*Value{ranked(tensor.Float, []graph.Dim{graph.Const(size)})}, nil
 }
 
 // dftRule: the input with its last axis 2 (complex); the transformed axis
@@ -129,9 +130,9 @@ func dftRule(c *call, in []*Value) ([]*Value, error) {
 	out := same(x)
 	onesided := c.int("onesided", 0) == 1
 	inverse := c.int("inverse", 0) == 1
-	last := Const(2)
+	last := graph.Const(2)
 	if onesided && inverse {
-		last = Const(1)
+		last = graph.Const(1)
 	}
 	out.Shape[x.Rank()-1] = last
 	axis := c.int("axis", 1)
@@ -163,10 +164,10 @@ func dftRule(c *call, in []*Value) ([]*Value, error) {
 	case onesided && inverse:
 		// irfft: a real signal of dft_length, 2*(n-1) by default.
 		if input(in, 1) == nil {
-			n = n.Sub(Const(1)).Mul(Const(2))
+			n = n.Sub(graph.Const(1)).Mul(graph.Const(2))
 		}
 	case onesided:
-		n = n.FloorDiv(Const(2)).Add(Const(1))
+		n = n.FloorDiv(graph.Const(2)).Add(graph.Const(1))
 	}
 	out.Shape[k] = n
 	return []*Value{out}, nil
@@ -187,9 +188,9 @@ func randomRule(c *call, in []*Value) ([]*Value, error) {
 	if !ok {
 		return nil, c.errorf("shape", "the shape attribute is missing")
 	}
-	dims := make([]Dim, len(shape))
+	dims := make([]graph.Dim, len(shape))
 	for i, d := range shape {
-		dims[i] = Const(d)
+		dims[i] = graph.Const(d)
 	}
 	return []*Value{ranked(dt, dims)}, nil
 }
@@ -202,7 +203,7 @@ func multinomialRule(c *call, in []*Value) ([]*Value, error) {
 	if x.Rank() == 2 {
 		batch = x.Shape[0]
 	}
-	return []*Value{ranked(dt, []Dim{batch, Const(c.int("sample_size", 1))})}, nil
+	return []*Value{ranked(dt, []graph.Dim{batch, graph.Const(c.int("sample_size", 1))})}, nil
 }
 
 // stftRule: [batch, frames, bins, 2] with frames floor((length -
@@ -223,13 +224,13 @@ func stftRule(c *call, in []*Value) ([]*Value, error) {
 	}
 	frames := c.fresh()
 	if step != nil && len(step.Elems) == 1 {
-		frames = x.Shape[1].Sub(frame).FloorDiv(step.Elems[0]).Add(Const(1))
+		frames = x.Shape[1].Sub(frame).FloorDiv(step.Elems[0]).Add(graph.Const(1))
 	}
 	bins := frame
 	if c.int("onesided", 1) == 1 {
-		bins = frame.FloorDiv(Const(2)).Add(Const(1))
+		bins = frame.FloorDiv(graph.Const(2)).Add(graph.Const(1))
 	}
-	return []*Value{ranked(dt, []Dim{x.Shape[0], frames, bins, Const(2)})}, nil
+	return []*Value{ranked(dt, []graph.Dim{x.Shape[0], frames, bins, graph.Const(2)})}, nil
 }
 
 // melRule: [floor(dft_length/2)+1, num_mel_bins] of output_datatype.
@@ -240,19 +241,19 @@ func melRule(c *call, in []*Value) ([]*Value, error) {
 		bins = v.Elems[0]
 	}
 	if v := input(in, 1); v != nil && len(v.Elems) == 1 {
-		dft = v.Elems[0].FloorDiv(Const(2)).Add(Const(1))
+		dft = v.Elems[0].FloorDiv(graph.Const(2)).Add(graph.Const(1))
 	}
-	return []*Value{ranked(dt, []Dim{dft, bins})}, nil
+	return []*Value{ranked(dt, []graph.Dim{dft, bins})}, nil
 }
 
 // imageDecoderRule: [height, width, channels] uint8, both sizes in the
 // encoded data; 1 channel for Grayscale, 3 otherwise.
 func imageDecoderRule(c *call, in []*Value) ([]*Value, error) {
-	ch := Const(3)
+	ch := graph.Const(3)
 	if c.str("pixel_format", "RGB") == "Grayscale" {
-		ch = Const(1)
+		ch = graph.Const(1)
 	}
-	return []*Value{ranked(tensor.Uint8, []Dim{c.fresh(), c.fresh(), ch})}, nil
+	return []*Value{ranked(tensor.Uint8, []graph.Dim{c.fresh(), c.fresh(), ch})}, nil
 }
 
 // arrayFeatureExtractorRule: X's shape with the last axis the number of
@@ -265,15 +266,15 @@ func arrayFeatureExtractorRule(c *call, in []*Value) ([]*Value, error) {
 	}
 	count := c.fresh()
 	if y.Rank() >= 0 {
-		count = Const(1)
+		count = graph.Const(1)
 		for _, d := range y.Shape {
 			count = count.Mul(d)
 		}
 	}
 	if x.Rank() == 1 {
-		return []*Value{ranked(dt, []Dim{Const(1), count})}, nil
+		return []*Value{ranked(dt, []graph.Dim{graph.Const(1), count})}, nil
 	}
-	return []*Value{ranked(dt, append(append([]Dim{}, x.Shape[:x.Rank()-1]...), count))}, nil
+	return []*Value{ranked(dt, append(append([]graph.Dim{}, x.Shape[:x.Rank()-1]...), count))}, nil
 }
 
 // treeEnsembleRule: [N, n_targets] of X's type (TreeEnsemble) or float
@@ -290,9 +291,9 @@ func treeEnsembleRule(c *call, in []*Value) ([]*Value, error) {
 	}
 	switch x.Rank() {
 	case 1:
-		return []*Value{ranked(dt, []Dim{Const(1), Const(targets)})}, nil
+		return []*Value{ranked(dt, []graph.Dim{graph.Const(1), graph.Const(targets)})}, nil
 	case 2:
-		return []*Value{ranked(dt, []Dim{x.Shape[0], Const(targets)})}, nil
+		return []*Value{ranked(dt, []graph.Dim{x.Shape[0], graph.Const(targets)})}, nil
 	}
-	return []*Value{ranked(dt, []Dim{c.fresh(), Const(targets)})}, nil
+	return []*Value{ranked(dt, []graph.Dim{c.fresh(), graph.Const(targets)})}, nil
 }

@@ -1,6 +1,7 @@
 package infer
 
 import (
+	"github.com/onnxshape/onnxshape/graph"
 	"math"
 
 	"github.com/onnxshape/onnxshape/tensor"
@@ -51,12 +52,12 @@ func init() {
 
 // elemOp computes one element of the output from the elements of the
 // inputs; ok is false when it cannot be known.
-type elemOp func(dt tensor.DataType, a, b Dim) (Dim, bool)
+type elemOp func(dt tensor.DataType, a, b graph.Dim) (graph.Dim, bool)
 
 // broadcastShapes returns the numpy broadcast of the shapes: each output
 // dimension is the larger of the aligned input dimensions (max(N, M) when
 // both are symbolic: the larger is right whenever the broadcast is valid).
-func (c *call) broadcastShapes(vals ...*Value) ([]Dim, bool, error) {
+func (c *call) broadcastShapes(vals ...*Value) ([]graph.Dim, bool, error) {
 	rank := 0
 	for _, v := range vals {
 		if v == nil {
@@ -67,9 +68,9 @@ func (c *call) broadcastShapes(vals ...*Value) ([]Dim, bool, error) {
 		}
 		rank = max(rank, len(v.Shape))
 	}
-	out := make([]Dim, rank)
+	out := make([]graph.Dim, rank)
 	for i := range out {
-		out[i] = Const(1)
+		out[i] = graph.Const(1)
 	}
 	for _, v := range vals {
 		if v == nil {
@@ -120,9 +121,9 @@ func (c *call) elementwise(dt tensor.DataType, op elemOp, vals ...*Value) (*Valu
 		}
 		n = int(x)
 	}
-	elems := make([]Dim, n)
+	elems := make([]graph.Dim, n)
 	for i := range elems {
-		var acc Dim
+		var acc graph.Dim
 		for k, v := range vals {
 			if v == nil || v.Elems == nil {
 				return out, nil
@@ -207,13 +208,13 @@ func whereRule(c *call, in []*Value) ([]*Value, error) {
 		}
 		n = int(k)
 	}
-	pick := func(v *Value, i int) Dim {
+	pick := func(v *Value, i int) graph.Dim {
 		if len(v.Elems) == 1 {
 			return v.Elems[0]
 		}
 		return v.Elems[i]
 	}
-	elems := make([]Dim, n)
+	elems := make([]graph.Dim, n)
 	for i := range elems {
 		if len(cond.Elems) == 0 || len(x.Elems) == 0 || len(y.Elems) == 0 {
 			return []*Value{out}, nil
@@ -233,12 +234,12 @@ func whereRule(c *call, in []*Value) ([]*Value, error) {
 }
 
 // unary keeps the input's shape and type; op computes known elements.
-func unary(op func(a Dim) (Dim, bool)) rule {
+func unary(op func(a graph.Dim) (graph.Dim, bool)) rule {
 	return func(c *call, in []*Value) ([]*Value, error) {
 		x := input(in, 0)
 		out := same(x)
 		if op != nil && x != nil && x.Elems != nil {
-			elems := make([]Dim, len(x.Elems))
+			elems := make([]graph.Dim, len(x.Elems))
 			for i, e := range x.Elems {
 				r, ok := op(e)
 				if !ok {
@@ -272,7 +273,7 @@ func castRule(c *call, in []*Value) ([]*Value, error) {
 		switch {
 		case to == tensor.Bool:
 			if xs, ok := knownInts(x); ok {
-				out.Elems = make([]Dim, len(xs))
+				out.Elems = make([]graph.Dim, len(xs))
 				for i, v := range xs {
 					out.Elems[i] = boolDim(v != 0)
 				}
@@ -322,7 +323,7 @@ func exactType(dt tensor.DataType) bool {
 // castKeeps reports whether a cast to dt keeps the values of elems: the
 // wide types do for the sizes shape arithmetic deals in; int32 does for
 // the numbers it holds (a symbolic size is taken to fit).
-func castKeeps(dt tensor.DataType, elems []Dim) bool {
+func castKeeps(dt tensor.DataType, elems []graph.Dim) bool {
 	switch dt {
 	case tensor.Int64, tensor.Float, tensor.Double:
 		return true
@@ -353,98 +354,98 @@ func dropoutRule(c *call, in []*Value) ([]*Value, error) {
 	return []*Value{out, mask}, nil
 }
 
-func boolDim(b bool) Dim {
+func boolDim(b bool) graph.Dim {
 	if b {
-		return Const(1)
+		return graph.Const(1)
 	}
-	return Const(0)
+	return graph.Const(0)
 }
 
-func addElems(_ tensor.DataType, a, b Dim) (Dim, bool) { return a.Add(b), true }
-func subElems(_ tensor.DataType, a, b Dim) (Dim, bool) { return a.Sub(b), true }
-func mulElems(_ tensor.DataType, a, b Dim) (Dim, bool) { return a.Mul(b), true }
+func addElems(_ tensor.DataType, a, b graph.Dim) (graph.Dim, bool) { return a.Add(b), true }
+func subElems(_ tensor.DataType, a, b graph.Dim) (graph.Dim, bool) { return a.Sub(b), true }
+func mulElems(_ tensor.DataType, a, b graph.Dim) (graph.Dim, bool) { return a.Mul(b), true }
 
 // divElems divides integers toward zero as ONNX does; a symbolic quotient
 // is a floor, the same for the nonnegative sizes shape arithmetic divides.
 // A float quotient is known only when it is exact.
-func divElems(dt tensor.DataType, a, b Dim) (Dim, bool) {
+func divElems(dt tensor.DataType, a, b graph.Dim) (graph.Dim, bool) {
 	y, yknown := b.Value()
 	if yknown && y == 0 {
-		return Dim{}, false
+		return graph.Dim{}, false
 	}
 	if x, ok := a.Value(); ok && yknown {
 		if dt.IsFloat() && x%y != 0 {
-			return Dim{}, false
+			return graph.Dim{}, false
 		}
-		return Const(x / y), true
+		return graph.Const(x / y), true
 	}
-	if q, ok := a.divExact(b); ok {
+	if q, ok := a.DivExact(b); ok {
 		return q, true
 	}
 	if dt.IsFloat() {
-		return Dim{}, false
+		return graph.Dim{}, false
 	}
 	return a.FloorDiv(b), true
 }
 
-func modElems(dt tensor.DataType, a, b Dim) (Dim, bool) {
+func modElems(dt tensor.DataType, a, b graph.Dim) (graph.Dim, bool) {
 	if dt.IsFloat() {
-		return Dim{}, false
+		return graph.Dim{}, false
 	}
 	if y, ok := b.Value(); ok && y == 0 {
-		return Dim{}, false
+		return graph.Dim{}, false
 	}
 	return a.Mod(b), true
 }
 
-func maxElems2(_ tensor.DataType, a, b Dim) (Dim, bool) { return a.Max(b), true }
-func minElems2(_ tensor.DataType, a, b Dim) (Dim, bool) { return a.Min(b), true }
+func maxElems2(_ tensor.DataType, a, b graph.Dim) (graph.Dim, bool) { return a.Max(b), true }
+func minElems2(_ tensor.DataType, a, b graph.Dim) (graph.Dim, bool) { return a.Min(b), true }
 
 // equalElems is known when the difference of the sides is known, or of a
 // known sign (N == -1 is false: a size is never negative), as exporters
 // test a shape for -1 before an Expand.
-func equalElems(_ tensor.DataType, a, b Dim) (Dim, bool) {
+func equalElems(_ tensor.DataType, a, b graph.Dim) (graph.Dim, bool) {
 	diff := a.Sub(b)
 	if v, ok := diff.Value(); ok {
 		return boolDim(v == 0), true
 	}
 	if diff.Sign() != 0 {
-		return Const(0), true
+		return graph.Const(0), true
 	}
-	return Dim{}, false
+	return graph.Dim{}, false
 }
 
-func lessElems(_ tensor.DataType, a, b Dim) (Dim, bool) {
+func lessElems(_ tensor.DataType, a, b graph.Dim) (graph.Dim, bool) {
 	diff := b.Sub(a)
 	if v, ok := diff.Value(); ok {
 		return boolDim(v > 0), true
 	}
 	switch diff.Sign() {
 	case 1:
-		return Const(1), true
+		return graph.Const(1), true
 	case -1:
-		return Const(0), true
+		return graph.Const(0), true
 	}
-	return Dim{}, false
+	return graph.Dim{}, false
 }
 
-func greaterElems(dt tensor.DataType, a, b Dim) (Dim, bool) { return lessElems(dt, b, a) }
+func greaterElems(dt tensor.DataType, a, b graph.Dim) (graph.Dim, bool) { return lessElems(dt, b, a) }
 
-func negElems(a Dim) (Dim, bool)      { return a.Neg(), true }
-func identityElems(a Dim) (Dim, bool) { return a, true }
+func negElems(a graph.Dim) (graph.Dim, bool)      { return a.Neg(), true }
+func identityElems(a graph.Dim) (graph.Dim, bool) { return a, true }
 
-func absElems(a Dim) (Dim, bool) {
+func absElems(a graph.Dim) (graph.Dim, bool) {
 	x, ok := a.Value()
 	if !ok {
-		return Dim{}, false
+		return graph.Dim{}, false
 	}
-	return Const(abs(x)), true
+	return graph.Const(abs(x)), true
 }
 
-func notElems(a Dim) (Dim, bool) {
+func notElems(a graph.Dim) (graph.Dim, bool) {
 	x, ok := a.Value()
 	if !ok {
-		return Dim{}, false
+		return graph.Dim{}, false
 	}
 	return boolDim(x == 0), true
 }

@@ -76,8 +76,8 @@ func TestFoldBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	orig := string(b)
-	opt := &infer.Options{InputShapes: map[string][]infer.Dim{
-		"x": {infer.Const(1), infer.Const(3), infer.Const(32), infer.Const(32)}}}
+	opt := &infer.Options{InputShapes: map[string][]graph.Dim{
+		"x": {graph.Const(1), graph.Const(3), graph.Const(32), graph.Const(32)}}}
 	folded, r, st, err := infer.Fold(ctx, b, "testdata", opt)
 	if err != nil {
 		t.Fatal(err)

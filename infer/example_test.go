@@ -3,6 +3,7 @@ package infer_test
 import (
 	"context"
 	"fmt"
+	"github.com/onnxshape/onnxshape/graph"
 	"log"
 	"os"
 
@@ -18,7 +19,7 @@ import (
 func ExampleFile() {
 	ctx := context.Background() // or a request's: a cancelled one stops inference with its error
 	r, err := infer.File(ctx, "testdata/attention.onnx", &infer.Options{
-		InputShapes: map[string][]infer.Dim{"x": {infer.Sym("B"), infer.Const(10), infer.Const(64)}},
+		InputShapes: map[string][]graph.Dim{"x": {graph.Sym("B"), graph.Const(10), graph.Const(64)}},
 	})
 	if err != nil {
 		log.Fatal(err) // no model, no graph or opset, or the context's error
@@ -26,7 +27,7 @@ func ExampleFile() {
 	for _, p := range r.Problems {
 		fmt.Println(p) // a node refusing its inputs, a declaration inference contradicts, ...
 	}
-	heads, _ := r.Value("Transpose_9_out0") // a *infer.Value: Type, Shape []infer.Dim, known contents
+	heads, _ := r.Value("Transpose_9_out0") // a *infer.Value: Type, Shape []graph.Dim, known contents
 	n, known := heads.Shape[2].Value()
 	fmt.Println(heads, heads.Shape[0], n, known) // float[B,4,10,16] B 10 true
 
@@ -48,7 +49,7 @@ func ExampleFile() {
 // reshape target is computed from the input's shape.
 func flatten() (*builder.Builder, builder.Value) {
 	b := builder.New(13)
-	x := b.InputDims("x", tensor.Float, builder.Sym("N"), builder.Fixed(3), builder.Sym("H"), builder.Sym("W"))
+	x := b.InputDims("x", tensor.Float, graph.Sym("N"), graph.Const(3), graph.Sym("H"), graph.Sym("W"))
 	n := b.Op("Slice", b.Op("Shape", x), b.Ints64("start", 0), b.Ints64("end", 1))
 	target := b.Op("Concat", n, b.Ints64("rest", -1), builder.Int("axis", 0))
 	b.Output("y", b.Op("Reshape", x, target))
@@ -76,8 +77,8 @@ func ExampleBytes() {
 	fmt.Println(y)
 
 	// With the input's shape fixed, everything is a number.
-	r, _ = infer.Bytes(ctx, model, "", &infer.Options{InputShapes: map[string][]infer.Dim{
-		"x": {infer.Const(8), infer.Const(3), infer.Const(32), infer.Const(32)}}})
+	r, _ = infer.Bytes(ctx, model, "", &infer.Options{InputShapes: map[string][]graph.Dim{
+		"x": {graph.Const(8), graph.Const(3), graph.Const(32), graph.Const(32)}}})
 	y, _ = r.Value("y")
 	fmt.Println(y)
 	// Output:

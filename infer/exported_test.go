@@ -244,8 +244,8 @@ func TestExportedModels(t *testing.T) {
 			t.Errorf("%s: %v", m.name, p)
 		}
 		for name, want := range m.want {
-			v, ok := r.Value(name)
-			if !ok || v.String() != want {
+			v, err := r.Value(name)
+			if err != nil || v.String() != want {
 				t.Errorf("%s: %s is %v, want %s", m.name, name, v, want)
 			}
 		}

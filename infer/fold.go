@@ -3,6 +3,7 @@ package infer
 import (
 	"context"
 	"fmt"
+	"github.com/onnxshape/onnxshape/graph"
 
 	"github.com/onnxshape/onnxshape/tensor"
 
@@ -17,6 +18,9 @@ type FoldStats struct {
 	BytesBefore, BytesAfter int // the encoded model's size
 	Folded                  int // nodes replaced by constants
 	Removed                 int // dead nodes, needless Identity and Reshape
+	// Kept counts the nodes whose outputs are known but stay nodes under
+	// Options.MaxFoldGrowth: generators whose outputs dwarf their inputs.
+	Kept int
 	// Limited is set when Options.MaxFoldTotalBytes left some node
 	// computed that could have been folded.
 	Limited bool
@@ -25,8 +29,12 @@ type FoldStats struct {
 // String reads "nodes 16 -> 9 (0 folded into constants, 7 removed),
 // bytes 17771 -> 17289".
 func (s FoldStats) String() string {
-	return fmt.Sprintf("nodes %d -> %d (%d folded into constants, %d removed), bytes %d -> %d",
-		s.NodesBefore, s.NodesAfter, s.Folded, s.Removed, s.BytesBefore, s.BytesAfter)
+	kept := ""
+	if s.Kept > 0 {
+		kept = fmt.Sprintf(", %d generators kept", s.Kept)
+	}
+	return fmt.Sprintf("nodes %d -> %d (%d folded into constants, %d removed%s), bytes %d -> %d",
+		s.NodesBefore, s.NodesAfter, s.Folded, s.Removed, kept, s.BytesBefore, s.BytesAfter)
 }
 
 // Fold folds the encoded model b and returns the folded model, encoded:
@@ -88,6 +96,8 @@ func FoldProto(ctx context.Context, mp *pb.ModelProto, baseDir string, opt *Opti
 
 	// Nodes whose every output is known become initializers.
 	legacy := m.GetIrVersion() < 4 // initializers were also listed as inputs
+	growth := opt.foldGrowth()
+	budget := int64(growth * float64(st.BytesBefore)) // bytes folding may add
 	kept := g.Node[:0]
 	for _, n := range g.GetNode() {
 		var consts []*pb.TensorProto
@@ -98,8 +108,8 @@ func FoldProto(ctx context.Context, mp *pb.ModelProto, baseDir string, opt *Opti
 			if o == "" {
 				continue
 			}
-			v, ok := r.Value(o)
-			if !ok || v.Const == nil || v.Kind != KindTensor {
+			v, ok := r.lookup(o)
+			if !ok || v.Const == nil || v.Kind != graph.KindTensor {
 				foldable = false
 				break
 			}
@@ -109,6 +119,14 @@ func FoldProto(ctx context.Context, mp *pb.ModelProto, baseDir string, opt *Opti
 				break
 			}
 			consts = append(consts, tp)
+		}
+		if foldable && growth > 0 {
+			if out := constBytes(consts); out > foldFloor && (out > int64(growth*float64(inputBytes(n, r))) || out > budget) {
+				foldable = false // a generator: its output dwarfs its inputs
+				st.Kept++
+			} else {
+				budget -= out
+			}
 		}
 		if !foldable {
 			kept = append(kept, n)
@@ -140,6 +158,30 @@ func FoldProto(ctx context.Context, mp *pb.ModelProto, baseDir string, opt *Opti
 	}
 	st.BytesAfter = proto.Size(m)
 	return m, r2, st, nil
+}
+
+// foldFloor is the size under which a folded node's outputs always become
+// initializers, however small its inputs: shapes, axes, small tables.
+const foldFloor = 4 << 10
+
+// constBytes is the data size of the folded outputs.
+func constBytes(tps []*pb.TensorProto) int64 {
+	var n int64
+	for _, tp := range tps {
+		n += int64(proto.Size(tp))
+	}
+	return n
+}
+
+// inputBytes is the size of the node's inputs whose contents are known.
+func inputBytes(n *pb.NodeProto, r *Result) int64 {
+	var b int64
+	for _, in := range n.GetInput() {
+		if v, ok := r.lookup(in); ok && v.Const != nil {
+			b += int64(v.Const.ByteLen())
+		}
+	}
+	return b
 }
 
 // inlineIfs replaces each If whose condition is known by the nodes of the
@@ -244,7 +286,7 @@ func takenBranch(n *pb.NodeProto, r *Result) *pb.GraphProto {
 	if n.GetOpType() != "If" || !(n.GetDomain() == "" || n.GetDomain() == "ai.onnx") || len(n.GetInput()) != 1 {
 		return nil
 	}
-	cond, ok := r.Value(n.GetInput()[0])
+	cond, ok := r.lookup(n.GetInput()[0])
 	if !ok || len(cond.Elems) != 1 {
 		return nil
 	}
@@ -265,7 +307,7 @@ func takenBranch(n *pb.NodeProto, r *Result) *pb.GraphProto {
 }
 
 // setShape declares the tensor shape dims on vi.
-func setShape(vi *pb.ValueInfoProto, dims []Dim) {
+func setShape(vi *pb.ValueInfoProto, dims []graph.Dim) {
 	tt := vi.GetType().GetTensorType()
 	if tt == nil {
 		return
@@ -273,7 +315,7 @@ func setShape(vi *pb.ValueInfoProto, dims []Dim) {
 	tt.Shape = shapeProto(dims)
 }
 
-func shapeProto(dims []Dim) *pb.TensorShapeProto {
+func shapeProto(dims []graph.Dim) *pb.TensorShapeProto {
 	s := &pb.TensorShapeProto{Dim: []*pb.TensorShapeProto_Dimension{}}
 	for _, d := range dims {
 		if v, ok := d.Value(); ok {
@@ -295,10 +337,10 @@ func valueInfoOf(name string, v *Value) *pb.ValueInfoProto {
 	}
 	var t *pb.TypeProto
 	switch v.Kind {
-	case KindSequence:
+	case graph.KindSequence:
 		t = &pb.TypeProto{Value: &pb.TypeProto_SequenceType{SequenceType: &pb.TypeProto_Sequence{
 			ElemType: &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: tt}}}}}
-	case KindOptional:
+	case graph.KindOptional:
 		t = &pb.TypeProto{Value: &pb.TypeProto_OptionalType{OptionalType: &pb.TypeProto_Optional{
 			ElemType: &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: tt}}}}}
 	default:
@@ -374,14 +416,14 @@ func mergeReshapes(g *pb.GraphProto, r *Result) {
 			kept = append(kept, n)
 			continue
 		}
-		x, _ := r.Value(n.GetInput()[0])
-		y, _ := r.Value(n.GetOutput()[0])
+		x, _ := r.lookup(n.GetInput()[0])
+		y, _ := r.lookup(n.GetOutput()[0])
 		if x != nil && y != nil && x.Rank() >= 0 && y.Rank() >= 0 && sameShape(x.Shape, y.Shape) && !outs[n.GetOutput()[0]] && !hasFresh(x.Shape) {
 			renameInputs(g, n.GetOutput()[0], n.GetInput()[0])
 			continue
 		}
 		if inner := producer[n.GetInput()[0]]; isReshape(inner) {
-			if target, ok := r.Value(n.GetInput()[1]); ok {
+			if target, ok := r.lookup(n.GetInput()[1]); ok {
 				if xs, ok := knownInts(target); ok && !contains(xs, 0) {
 					n.Input[0] = inner.GetInput()[0]
 				}
@@ -407,8 +449,8 @@ func shapeTargets(g *pb.GraphProto, r *Result) {
 		if !(n.GetDomain() == "" || n.GetDomain() == "ai.onnx") || len(n.GetInput()) != 2 {
 			continue
 		}
-		x, ok1 := r.Value(n.GetInput()[0])
-		t, ok2 := r.Value(n.GetInput()[1])
+		x, ok1 := r.lookup(n.GetInput()[0])
+		t, ok2 := r.lookup(n.GetInput()[1])
 		if !ok1 || !ok2 || t.Const != nil || t.Elems == nil || x.Rank() < 0 {
 			continue
 		}
@@ -437,7 +479,7 @@ func shapeTargets(g *pb.GraphProto, r *Result) {
 	}
 }
 
-func reshapeTarget(n *pb.NodeProto, x *Value, elems []Dim) ([]int64, bool) {
+func reshapeTarget(n *pb.NodeProto, x *Value, elems []graph.Dim) ([]int64, bool) {
 	for _, a := range n.GetAttribute() {
 		if a.GetName() == "allowzero" && a.GetI() != 0 {
 			return nil, false
@@ -464,7 +506,7 @@ func reshapeTarget(n *pb.NodeProto, x *Value, elems []Dim) ([]int64, bool) {
 	return target, true
 }
 
-func expandTarget(x *Value, elems []Dim) ([]int64, bool) {
+func expandTarget(x *Value, elems []graph.Dim) ([]int64, bool) {
 	target := make([]int64, len(elems))
 	off := len(elems) - x.Rank()
 	for i, d := range elems {
@@ -481,7 +523,7 @@ func expandTarget(x *Value, elems []Dim) ([]int64, bool) {
 	return target, true
 }
 
-func hasFresh(dims []Dim) bool {
+func hasFresh(dims []graph.Dim) bool {
 	for _, d := range dims {
 		if isFresh(d) {
 			return true
@@ -609,13 +651,13 @@ func AnnotateProto(mp *pb.ModelProto, r *Result) {
 	var infos []*pb.ValueInfoProto
 	for _, n := range g.GetNode() {
 		for _, name := range n.GetOutput() {
-			v, ok := r.Value(name)
+			v, ok := r.lookup(name)
 			if name == "" {
 				continue
 			}
 			// Sequences and optionals keep their declarations: a Value does
 			// not say what an optional of a sequence holds.
-			if !ok || v.Type == 0 || v.Kind != KindTensor {
+			if !ok || v.Type == 0 || v.Kind != graph.KindTensor {
 				if vi, ok := old[name]; ok {
 					infos = append(infos, vi)
 				}

@@ -18,7 +18,7 @@ import (
 )
 
 // fixedShapes are the input shapes the fold tests fix.
-var fixedShapes = map[string]map[string][]infer.Dim{
+var fixedShapes = map[string]map[string][]graph.Dim{
 	"flatten":       {"x": dims(2, 3, 5, 4)},
 	"flatten_slice": {"x": dims(2, 3, 5, 4)},
 	"interpolate":   {"x": dims(1, 2, 3, 4)},
@@ -27,10 +27,10 @@ var fixedShapes = map[string]map[string][]infer.Dim{
 	"convnet":       {"x": dims(1, 3, 16, 12)},
 }
 
-func dims(v ...int64) []infer.Dim {
-	out := make([]infer.Dim, len(v))
+func dims(v ...int64) []graph.Dim {
+	out := make([]graph.Dim, len(v))
 	for i, d := range v {
-		out[i] = infer.Const(d)
+		out[i] = graph.Const(d)
 	}
 	return out
 }
@@ -64,8 +64,8 @@ func TestFoldExported(t *testing.T) {
 		before, _ := infer.Proto(t.Context(), m.model, "", opt)
 		for name := range m.want {
 			a, _ := before.Value(name)
-			b, ok := r.Value(name)
-			if !ok || a.String() != b.String() {
+			b, err := r.Value(name)
+			if err != nil || a.String() != b.String() {
 				t.Errorf("%s: %s is %v after folding, %v before", m.name, name, b, a)
 			}
 			if _, static := b.Static(); !static {
@@ -78,7 +78,7 @@ func TestFoldExported(t *testing.T) {
 
 // sameOutputs runs both models on the same inputs when onnxshape runs
 // every operator of the original.
-func sameOutputs(t *testing.T, name string, a, b *pb.ModelProto, shapes map[string][]infer.Dim) {
+func sameOutputs(t *testing.T, name string, a, b *pb.ModelProto, shapes map[string][]graph.Dim) {
 	t.Helper()
 	ma, err := graph.FromProto(a, "")
 	if errors.Is(err, ops.ErrUnsupported) {
@@ -114,8 +114,8 @@ func sameOutputs(t *testing.T, name string, a, b *pb.ModelProto, shapes map[stri
 	if err != nil {
 		t.Fatalf("%s: the folded model does not run: %v", name, err)
 	}
-	for k, v := range oa {
-		if !v.(*tensor.Tensor).Equal(ob[k].(*tensor.Tensor)) {
+	for k, v := range oa.Map() {
+		if !v.(*tensor.Tensor).Equal(ob.Map()[k].(*tensor.Tensor)) {
 			t.Errorf("%s: output %s differs after folding", name, k)
 		}
 	}
@@ -200,7 +200,7 @@ func TestFoldSymbolic(t *testing.T) {
 			if !outputs[name] {
 				continue
 			}
-			if v, ok := r.Value(name); !ok || v.String() != want {
+			if v, err := r.Value(name); err != nil || v.String() != want {
 				t.Errorf("%s: %s is %v after folding, want %s", m.name, name, v, want)
 			}
 		}
@@ -261,9 +261,9 @@ func TestFoldNodeTests(t *testing.T) {
 			t.Errorf("%s: the folded model fails: %v", filepath.Base(dir), err)
 			continue
 		}
-		for name, w := range want {
+		for name, w := range want.Map() {
 			wt, ok1 := w.(*tensor.Tensor)
-			gt, ok2 := got[name].(*tensor.Tensor)
+			gt, ok2 := got.Map()[name].(*tensor.Tensor)
 			if ok1 != ok2 || (ok1 && !gt.Equal(wt)) {
 				t.Errorf("%s: output %s differs after folding", filepath.Base(dir), name)
 			}
@@ -314,7 +314,7 @@ func TestFoldInlinesIf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := res[out].(*tensor.Tensor).Shape(); !tensor.SameShape(got, []int{2, 12}) {
+	if got := res.Map()[out].(*tensor.Tensor).Shape(); !tensor.SameShape(got, []int{2, 12}) {
 		t.Errorf("the folded model gives shape %v", got)
 	}
 }

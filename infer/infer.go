@@ -33,8 +33,8 @@ const DefaultMaxFoldTotalBytes = 256 << 20
 // *Options, is usable.
 type Options struct {
 	// InputShapes replaces the declared shape of graph inputs, by name:
-	// {"x": {Const(1), Const(3), Sym("H"), Sym("W")}}.
-	InputShapes map[string][]Dim
+	// {"x": {graph.Const(1), graph.Const(3), graph.Sym("H"), graph.Sym("W")}}.
+	InputShapes map[string][]graph.Dim
 	// MaxFoldBytes caps the storage of any one value whose contents are
 	// computed (0 means DefaultMaxFoldBytes; negative means none is). It
 	// never passes the operators' own cap on one tensor,
@@ -46,6 +46,28 @@ type Options struct {
 	// Past it, values keep their type and shape only, and
 	// Result.FoldLimited is set.
 	MaxFoldTotalBytes int64
+	// MaxFoldGrowth bounds how much Fold may grow a model (0 means
+	// DefaultMaxFoldGrowth; negative means no bound): a node whose folded
+	// outputs take more than MaxFoldGrowth times its inputs' bytes (and
+	// more than 4 KiB), a generator such as ConstantOfShape or Range,
+	// stays a node, and once the folded initializers take MaxFoldGrowth
+	// times the model's size together, what follows stays as it is.
+	MaxFoldGrowth float64
+}
+
+// DefaultMaxFoldGrowth is the default of Options.MaxFoldGrowth: a folded
+// model is at most about 4 times the size of the model it folds.
+const DefaultMaxFoldGrowth = 4
+
+// foldGrowth is the bound on a fold's growth; 0 for none.
+func (o *Options) foldGrowth() float64 {
+	switch {
+	case o == nil || o.MaxFoldGrowth == 0:
+		return DefaultMaxFoldGrowth
+	case o.MaxFoldGrowth < 0:
+		return 0
+	}
+	return o.MaxFoldGrowth
 }
 
 func (o *Options) foldCap() int64 {
@@ -128,8 +150,21 @@ type Result struct {
 	byName map[string]*Value
 }
 
-// Value returns what is known of the value name of the main graph.
-func (r *Result) Value(name string) (*Value, bool) {
+// Value returns what is known of the value name of the main graph; the
+// error, as graph.Result's, says when the graph has no such value.
+func (r *Result) Value(name string) (*Value, error) {
+	if v, ok := r.lookup(name); ok {
+		return v, nil
+	}
+	return nil, fmt.Errorf("infer: the model's main graph has no value %q", name)
+}
+
+// lookup is Value for a caller that only needs to know whether the value
+// is there.
+func (r *Result) lookup(name string) (*Value, bool) {
+	if r == nil {
+		return nil, false
+	}
 	v, ok := r.byName[name]
 	return v, ok && v != nil
 }
@@ -291,19 +326,19 @@ func (s *scope) lookup(name string) (*Value, bool) {
 
 // newSymbol returns a symbol no dimension of the model uses: the size of a
 // data-dependent or undeclared dimension.
-func (e *engine) newSymbol() Dim {
+func (e *engine) newSymbol() graph.Dim {
 	for {
 		e.fresh++
 		name := "unk__" + strconv.Itoa(e.fresh)
 		if !e.used[name] {
-			return Sym(name)
+			return graph.Sym(name)
 		}
 	}
 }
 
 // isFresh reports whether d is a symbol made by newSymbol, which a
 // declaration may replace.
-func isFresh(d Dim) bool {
+func isFresh(d graph.Dim) bool {
 	s := d.String()
 	return strings.HasPrefix(s, "unk__") && !strings.ContainsAny(s, "+-*/()")
 }
@@ -347,11 +382,11 @@ func (e *engine) fromType(t *pb.TypeProto) *Value {
 		return &Value{}
 	case t.GetSequenceType() != nil:
 		v := e.fromType(t.GetSequenceType().GetElemType())
-		v.Kind = KindSequence
+		v.Kind = graph.KindSequence
 		return v
 	case t.GetOptionalType() != nil:
 		v := e.fromType(t.GetOptionalType().GetElemType())
-		v.Kind = KindOptional
+		v.Kind = graph.KindOptional
 		return v
 	}
 	tt := t.GetTensorType()
@@ -366,13 +401,13 @@ func (e *engine) fromType(t *pb.TypeProto) *Value {
 	return v
 }
 
-func (e *engine) fromDim(d *pb.TensorShapeProto_Dimension) Dim {
+func (e *engine) fromDim(d *pb.TensorShapeProto_Dimension) graph.Dim {
 	switch x := d.GetValue().(type) {
 	case *pb.TensorShapeProto_Dimension_DimValue:
-		return Const(x.DimValue)
+		return graph.Const(x.DimValue)
 	case *pb.TensorShapeProto_Dimension_DimParam:
 		if x.DimParam != "" {
-			return Sym(x.DimParam)
+			return graph.Sym(x.DimParam)
 		}
 	}
 	return e.newSymbol()
@@ -383,7 +418,7 @@ func (e *engine) fromDim(d *pb.TensorShapeProto_Dimension) Dim {
 // one is known by its type and shape alone. One that is also a graph input
 // (from IR version 4) is a default the caller may override: its contents
 // are not known.
-func (e *engine) graphInputs(g *pb.GraphProto, ir int64, sc *scope, shapes map[string][]Dim, add func(string, *Value)) {
+func (e *engine) graphInputs(g *pb.GraphProto, ir int64, sc *scope, shapes map[string][]graph.Dim, add func(string, *Value)) {
 	isInput := map[string]bool{}
 	for _, in := range g.GetInput() {
 		isInput[in.GetName()] = true
@@ -406,7 +441,7 @@ func (e *engine) graphInputs(g *pb.GraphProto, ir int64, sc *scope, shapes map[s
 		}
 		v := e.fromType(in.GetType())
 		if dims, ok := shapes[name]; ok {
-			v.Ranked, v.Shape = true, append([]Dim{}, dims...)
+			v.Ranked, v.Shape = true, append([]graph.Dim{}, dims...)
 		}
 		sc.vals[name] = v
 		add(name, v)
@@ -417,10 +452,10 @@ func (e *engine) graphInputs(g *pb.GraphProto, ir int64, sc *scope, shapes map[s
 // larger than inference computes with.
 func (e *engine) initializer(tp *pb.TensorProto) *Value {
 	dt := tensor.DataType(tp.GetDataType())
-	shape := make([]Dim, len(tp.GetDims()))
+	shape := make([]graph.Dim, len(tp.GetDims()))
 	n := int64(1)
 	for i, d := range tp.GetDims() {
-		shape[i] = Const(d)
+		shape[i] = graph.Const(d)
 		if d < 0 || (d > 0 && n > math.MaxInt64/d) {
 			n = -1
 			break
@@ -573,12 +608,12 @@ const maxDimSize = 256
 
 func (e *engine) bound(v *Value) {
 	for i, d := range v.Shape {
-		if d.size() > maxDimSize {
+		if d.ExprSize() > maxDimSize {
 			v.Shape[i] = e.newSymbol()
 		}
 	}
 	for i, d := range v.Elems {
-		if d.size() > maxDimSize {
+		if d.ExprSize() > maxDimSize {
 			v.Elems[i] = e.newSymbol()
 		}
 	}
@@ -666,7 +701,7 @@ func nodeOf(np *pb.NodeProto, version int, baseDir string) (*ops.Node, map[strin
 // (an unknown rank, a fresh symbol), the declaration fills in.
 func (e *engine) reconcile(np *pb.NodeProto, i int, name string, v *Value, t *pb.TypeProto) *Value {
 	d := e.fromType(t)
-	if t.GetTensorType() == nil || v.Kind != KindTensor {
+	if t.GetTensorType() == nil || v.Kind != graph.KindTensor {
 		return v
 	}
 	out := *v
@@ -689,7 +724,7 @@ func (e *engine) reconcile(np *pb.NodeProto, i int, name string, v *Value, t *pb
 		e.problemOf(Conflict, np, i, name, fmt.Sprintf("declared %s, inferred %s", describeShape(d), describeShape(v)))
 		return v
 	}
-	out.Shape = append([]Dim{}, out.Shape...)
+	out.Shape = append([]graph.Dim{}, out.Shape...)
 	for k, dd := range d.Shape {
 		got := out.Shape[k]
 		dv, dknown := dd.Value()

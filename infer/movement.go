@@ -1,6 +1,7 @@
 package infer
 
 import (
+	"github.com/onnxshape/onnxshape/graph"
 	"math"
 
 	"github.com/onnxshape/onnxshape/tensor"
@@ -43,7 +44,7 @@ func init() {
 func shapeRule(c *call, in []*Value) ([]*Value, error) {
 	x := input(in, 0)
 	if x == nil || !x.Ranked {
-		return []*Value{ranked(tensor.Int64, []Dim{c.fresh()})}, nil
+		return []*Value{ranked(tensor.Int64, []graph.Dim{c.fresh()})}, nil
 	}
 	r := int64(len(x.Shape))
 	clamp := func(i int64) int64 {
@@ -53,24 +54,24 @@ func shapeRule(c *call, in []*Value) ([]*Value, error) {
 		return min(max(i, 0), r)
 	}
 	start, end := clamp(c.int("start", 0)), clamp(c.int("end", r))
-	dims := []Dim{}
+	dims := []graph.Dim{}
 	if start < end {
 		dims = append(dims, x.Shape[start:end]...)
 	}
-	return []*Value{{Type: tensor.Int64, Ranked: true, Shape: []Dim{Const(int64(len(dims)))}, Elems: dims}}, nil
+	return []*Value{{Type: tensor.Int64, Ranked: true, Shape: []graph.Dim{graph.Const(int64(len(dims)))}, Elems: dims}}, nil
 }
 
 func sizeRule(c *call, in []*Value) ([]*Value, error) {
-	out := ranked(tensor.Int64, []Dim{})
+	out := ranked(tensor.Int64, []graph.Dim{})
 	if n, ok := input(in, 0).NumElements(); ok {
-		out.Elems = []Dim{n}
+		out.Elems = []graph.Dim{n}
 	}
 	return []*Value{out}, nil
 }
 
 // shapeInput reads a 1-D integer input (a shape, axes, pads) as
 // dimensions; n is its length when only that is known (-1 otherwise).
-func shapeInput(v *Value) (elems []Dim, n int) {
+func shapeInput(v *Value) (elems []graph.Dim, n int) {
 	if v == nil {
 		return nil, -1
 	}
@@ -94,7 +95,7 @@ func intsInput(v *Value) ([]int64, bool) { return knownInts(v) }
 func reshapeRule(c *call, in []*Value) ([]*Value, error) {
 	x := input(in, 0)
 	dt := typeOf(in, 0)
-	var target []Dim
+	var target []graph.Dim
 	n := -1
 	if c.version() < 5 {
 		s, ok := c.ints("shape")
@@ -102,7 +103,7 @@ func reshapeRule(c *call, in []*Value) ([]*Value, error) {
 			return nil, c.errorf("shape", "the shape attribute is missing")
 		}
 		for _, v := range s {
-			target = append(target, Const(v))
+			target = append(target, graph.Const(v))
 		}
 		n = len(target)
 	} else {
@@ -115,7 +116,7 @@ func reshapeRule(c *call, in []*Value) ([]*Value, error) {
 		return []*Value{ranked(dt, c.freshShape(n))}, nil
 	}
 	allowZero := c.int("allowzero", 0) == 1
-	out := make([]Dim, len(target))
+	out := make([]graph.Dim, len(target))
 	infer := -1
 	for i, d := range target {
 		v, known := d.Value()
@@ -145,13 +146,13 @@ func reshapeRule(c *call, in []*Value) ([]*Value, error) {
 		if !ok {
 			out[infer] = c.fresh()
 		} else {
-			rest := Const(1)
+			rest := graph.Const(1)
 			for i, d := range out {
 				if i != infer {
 					rest = rest.Mul(d)
 				}
 			}
-			q, exact := total.divExact(rest)
+			q, exact := total.DivExact(rest)
 			switch {
 			case exact:
 				out[infer] = q
@@ -161,14 +162,14 @@ func reshapeRule(c *call, in []*Value) ([]*Value, error) {
 				if r == 0 || t%r != 0 {
 					return nil, c.errorf("shape", "%d elements do not fill shape %v", t, describeDims(out, infer))
 				}
-				out[infer] = Const(t / r)
+				out[infer] = graph.Const(t / r)
 			default:
 				out[infer] = total.FloorDiv(rest)
 			}
 		}
 	}
 	if av, ok := total.Value(); ok && totalKnown {
-		b := Const(1)
+		b := graph.Const(1)
 		for _, d := range out {
 			b = b.Mul(d)
 		}
@@ -183,7 +184,7 @@ func reshapeRule(c *call, in []*Value) ([]*Value, error) {
 	return []*Value{res}, nil
 }
 
-func describeDims(dims []Dim, hole int) string {
+func describeDims(dims []graph.Dim, hole int) string {
 	s := "["
 	for i, d := range dims {
 		if i > 0 {
@@ -218,7 +219,7 @@ func transposeRule(c *call, in []*Value) ([]*Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Dim, r)
+	out := make([]graph.Dim, r)
 	for i, a := range axes {
 		out[i] = x.Shape[a]
 	}
@@ -245,12 +246,12 @@ func concatRule(c *call, in []*Value) ([]*Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Dim, rank)
-	var elems []Dim
+	out := make([]graph.Dim, rank)
+	var elems []graph.Dim
 	allElems := rank == 1
-	sum, sumKnown := Const(0), true
+	sum, sumKnown := graph.Const(0), true
 	for i := range out {
-		out[i] = Dim{}
+		out[i] = graph.Dim{}
 		set := false
 		for _, v := range in {
 			if v.Rank() < 0 {
@@ -311,10 +312,10 @@ func splitRule(c *call, in []*Value) ([]*Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	var parts []Dim
+	var parts []graph.Dim
 	if s, ok := c.ints("split"); ok {
 		for _, v := range s {
-			parts = append(parts, Const(v))
+			parts = append(parts, graph.Const(v))
 		}
 	} else if sv := input(in, 1); sv != nil {
 		elems, _ := shapeInput(sv)
@@ -330,24 +331,24 @@ func splitRule(c *call, in []*Value) ([]*Value, error) {
 	}
 	d := x.Shape[axis]
 	if parts == nil {
-		parts = make([]Dim, n)
+		parts = make([]graph.Dim, n)
 		if num := c.int("num_outputs", 0); num > 0 && c.version() >= 18 {
 			// Parts of ceil(d/n), the last one what is left.
-			size := d.CeilDiv(Const(num))
+			size := d.CeilDiv(graph.Const(num))
 			for i := range parts {
 				parts[i] = size
 			}
-			parts[n-1] = d.Sub(size.Mul(Const(int64(n - 1))))
+			parts[n-1] = d.Sub(size.Mul(graph.Const(int64(n - 1))))
 		} else {
 			for i := range parts {
-				parts[i] = d.FloorDiv(Const(int64(n)))
+				parts[i] = d.FloorDiv(graph.Const(int64(n)))
 			}
 		}
 	}
 	if len(parts) != n {
 		return nil, c.errorf("split", "%d parts for %d outputs", len(parts), n)
 	}
-	total := Const(0)
+	total := graph.Const(0)
 	for _, p := range parts {
 		total = total.Add(p)
 	}
@@ -367,9 +368,9 @@ func splitRule(c *call, in []*Value) ([]*Value, error) {
 // sliceLength returns the length of d[start:end:step], reading a symbolic
 // d as long enough for the constant bounds (as exporters assume: x[1:]
 // of N rows has N-1).
-func sliceLength(d Dim, start, end, step int64) (Dim, bool) {
+func sliceLength(d graph.Dim, start, end, step int64) (graph.Dim, bool) {
 	if step == 0 {
-		return Dim{}, false
+		return graph.Dim{}, false
 	}
 	if n, ok := d.Value(); ok {
 		s, e := clampSlice(start, n, step), clampSlice(end, n, step)
@@ -379,43 +380,43 @@ func sliceLength(d Dim, start, end, step int64) (Dim, bool) {
 		} else {
 			k = max(0, (s-e-step-1)/(-step))
 		}
-		return Const(k), true
+		return graph.Const(k), true
 	}
 	const big = math.MaxInt32
-	var s, e Dim
+	var s, e graph.Dim
 	switch {
 	case start >= 0 && start < big:
-		s = Const(start)
+		s = graph.Const(start)
 	case start < 0 && start > -big:
-		s = d.Add(Const(start))
+		s = d.Add(graph.Const(start))
 	case start >= big && step < 0, start >= big:
 		s = d
 	default:
-		s = Const(0)
+		s = graph.Const(0)
 	}
 	switch {
 	case end >= big:
 		if step < 0 {
-			return Dim{}, false
+			return graph.Dim{}, false
 		}
 		e = d
 	case end <= -big:
 		if step > 0 {
-			return Const(0), true
+			return graph.Const(0), true
 		}
-		e = Const(-1)
+		e = graph.Const(-1)
 	case end >= 0:
-		e = Const(end)
+		e = graph.Const(end)
 	default:
-		e = d.Add(Const(end))
+		e = d.Add(graph.Const(end))
 	}
 	if step < 0 {
 		if start >= big || start == -1 {
-			s = d.Sub(Const(1))
+			s = d.Sub(graph.Const(1))
 		}
-		return s.Sub(e).Add(Const(-step - 1)).FloorDiv(Const(-step)), true
+		return s.Sub(e).Add(graph.Const(-step - 1)).FloorDiv(graph.Const(-step)), true
 	}
-	return e.Sub(s).Add(Const(step - 1)).FloorDiv(Const(step)), true
+	return e.Sub(s).Add(graph.Const(step - 1)).FloorDiv(graph.Const(step)), true
 }
 
 // clampSlice clamps a slice bound into the dimension as ONNX does.
@@ -517,12 +518,12 @@ func sliceRule(c *call, in []*Value) ([]*Value, error) {
 	if r == 1 && x.Elems != nil && len(ax) == 1 {
 		n := int64(len(x.Elems))
 		s, e, step := clampSlice(starts[0], n, steps[0]), clampSlice(ends[0], n, steps[0]), steps[0]
-		var elems []Dim
+		var elems []graph.Dim
 		for i := s; (step > 0 && i < e) || (step < 0 && i > e); i += step {
 			elems = append(elems, x.Elems[i])
 		}
 		if elems == nil {
-			elems = []Dim{}
+			elems = []graph.Dim{}
 		}
 		out.Elems = elems
 	}
@@ -579,7 +580,7 @@ func squeezeRule(c *call, in []*Value) ([]*Value, error) {
 			}
 		}
 	}
-	out := ranked(x.Type, []Dim{})
+	out := ranked(x.Type, []graph.Dim{})
 	for k, d := range x.Shape {
 		if !drop[k] {
 			out.Shape = append(out.Shape, d)
@@ -611,11 +612,11 @@ func unsqueezeRule(c *call, in []*Value) ([]*Value, error) {
 	for _, k := range ax {
 		inserted[k] = true
 	}
-	out := ranked(x.Type, make([]Dim, 0, r))
+	out := ranked(x.Type, make([]graph.Dim, 0, r))
 	j := 0
 	for k := 0; k < r; k++ {
 		if inserted[k] {
-			out.Shape = append(out.Shape, Const(1))
+			out.Shape = append(out.Shape, graph.Const(1))
 		} else {
 			out.Shape = append(out.Shape, x.Shape[j])
 			j++
@@ -639,7 +640,7 @@ func flattenRule(c *call, in []*Value) ([]*Value, error) {
 	if axis < 0 || axis > int64(x.Rank()) {
 		return nil, c.errorf("axis", "axis %d is out of range for rank %d", c.int("axis", 1), x.Rank())
 	}
-	a, b := Const(1), Const(1)
+	a, b := graph.Const(1), graph.Const(1)
 	for k, d := range x.Shape {
 		if int64(k) < axis {
 			a = a.Mul(d)
@@ -647,7 +648,7 @@ func flattenRule(c *call, in []*Value) ([]*Value, error) {
 			b = b.Mul(d)
 		}
 	}
-	return []*Value{ranked(x.Type, []Dim{a, b})}, nil
+	return []*Value{ranked(x.Type, []graph.Dim{a, b})}, nil
 }
 
 func expandRule(c *call, in []*Value) ([]*Value, error) {
@@ -674,7 +675,7 @@ func expandRule(c *call, in []*Value) ([]*Value, error) {
 	}
 	if out.Rank() <= 1 && x.Elems != nil && len(x.Elems) == 1 && out.Rank() == 1 {
 		if k, ok := out.Shape[0].Value(); ok && k <= maxElems {
-			out.Elems = make([]Dim, k)
+			out.Elems = make([]graph.Dim, k)
 			for i := range out.Elems {
 				out.Elems[i] = x.Elems[0]
 			}
@@ -715,17 +716,17 @@ func padRule(c *call, in []*Value) ([]*Value, error) {
 		return []*Value{same(x)}, nil
 	}
 	r := x.Rank()
-	var pads []Dim
+	var pads []graph.Dim
 	switch {
 	case c.version() < 2:
 		p, _ := c.ints("paddings")
 		for _, v := range p {
-			pads = append(pads, Const(v))
+			pads = append(pads, graph.Const(v))
 		}
 	case c.version() < 11:
 		p, _ := c.ints("pads")
 		for _, v := range p {
-			pads = append(pads, Const(v))
+			pads = append(pads, graph.Const(v))
 		}
 	default:
 		pads, _ = shapeInput(input(in, 1))
@@ -762,7 +763,7 @@ func padRule(c *call, in []*Value) ([]*Value, error) {
 
 func depthToSpaceRule(c *call, in []*Value) ([]*Value, error) {
 	x := input(in, 0)
-	b := Const(c.int("blocksize", 0))
+	b := graph.Const(c.int("blocksize", 0))
 	if x.Rank() != 4 {
 		if x.Rank() < 0 {
 			return []*Value{same(x)}, nil
@@ -770,12 +771,12 @@ func depthToSpaceRule(c *call, in []*Value) ([]*Value, error) {
 		return nil, c.errorf("rank", "the input has rank %d, not 4", x.Rank())
 	}
 	s := x.Shape
-	return []*Value{ranked(x.Type, []Dim{s[0], s[1].FloorDiv(b.Mul(b)), s[2].Mul(b), s[3].Mul(b)})}, nil
+	return []*Value{ranked(x.Type, []graph.Dim{s[0], s[1].FloorDiv(b.Mul(b)), s[2].Mul(b), s[3].Mul(b)})}, nil
 }
 
 func spaceToDepthRule(c *call, in []*Value) ([]*Value, error) {
 	x := input(in, 0)
-	b := Const(c.int("blocksize", 0))
+	b := graph.Const(c.int("blocksize", 0))
 	if x.Rank() != 4 {
 		if x.Rank() < 0 {
 			return []*Value{same(x)}, nil
@@ -783,7 +784,7 @@ func spaceToDepthRule(c *call, in []*Value) ([]*Value, error) {
 		return nil, c.errorf("rank", "the input has rank %d, not 4", x.Rank())
 	}
 	s := x.Shape
-	return []*Value{ranked(x.Type, []Dim{s[0], s[1].Mul(b).Mul(b), s[2].FloorDiv(b), s[3].FloorDiv(b)})}, nil
+	return []*Value{ranked(x.Type, []graph.Dim{s[0], s[1].Mul(b).Mul(b), s[2].FloorDiv(b), s[3].FloorDiv(b)})}, nil
 }
 
 func centerCropPadRule(c *call, in []*Value) ([]*Value, error) {
@@ -828,12 +829,12 @@ func gatherRule(c *call, in []*Value) ([]*Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	shape := append(append(append([]Dim{}, data.Shape[:axis]...), idx.Shape...), data.Shape[axis+1:]...)
+	shape := append(append(append([]graph.Dim{}, data.Shape[:axis]...), idx.Shape...), data.Shape[axis+1:]...)
 	out := ranked(data.Type, shape)
 	if data.Rank() == 1 && data.Elems != nil {
 		if ix, ok := knownInts(idx); ok {
 			n := int64(len(data.Elems))
-			elems := make([]Dim, len(ix))
+			elems := make([]graph.Dim, len(ix))
 			for i, k := range ix {
 				if k < 0 {
 					k += n
@@ -866,7 +867,7 @@ func gatherNDRule(c *call, in []*Value) ([]*Value, error) {
 	if b+int(last) > data.Rank() {
 		return nil, c.errorf("indices", "index tuples of %d for rank %d after %d batch dims", last, data.Rank(), b)
 	}
-	shape := append(append([]Dim{}, idx.Shape[:idx.Rank()-1]...), data.Shape[b+int(last):]...)
+	shape := append(append([]graph.Dim{}, idx.Shape[:idx.Rank()-1]...), data.Shape[b+int(last):]...)
 	return []*Value{ranked(data.Type, shape)}, nil
 }
 
@@ -902,9 +903,9 @@ func constantRule(c *call, in []*Value) ([]*Value, error) {
 	for _, a := range c.np.GetAttribute() {
 		if a.GetName() == "sparse_value" && a.GetSparseTensor() != nil {
 			sp := a.GetSparseTensor()
-			dims := make([]Dim, len(sp.GetDims()))
+			dims := make([]graph.Dim, len(sp.GetDims()))
 			for i, d := range sp.GetDims() {
-				dims[i] = Const(d)
+				dims[i] = graph.Const(d)
 			}
 			return []*Value{ranked(tensor.DataType(sp.GetValues().GetDataType()), dims)}, nil
 		}
@@ -935,7 +936,7 @@ func constantOfShapeRule(c *call, in []*Value) ([]*Value, error) {
 			}
 			length = k
 		}
-		fv := Const(0)
+		fv := graph.Const(0)
 		if fill != nil {
 			e, ok := elemsOf(fill)
 			if !ok || len(e) != 1 {
@@ -943,7 +944,7 @@ func constantOfShapeRule(c *call, in []*Value) ([]*Value, error) {
 			}
 			fv = e[0]
 		}
-		out.Elems = make([]Dim, length)
+		out.Elems = make([]graph.Dim, length)
 		for i := range out.Elems {
 			out.Elems[i] = fv
 		}
@@ -955,9 +956,9 @@ func constantOfShapeRule(c *call, in []*Value) ([]*Value, error) {
 func rangeRule(c *call, in []*Value) ([]*Value, error) {
 	dt := typeOf(in, 0)
 	s, l, d := input(in, 0), input(in, 1), input(in, 2)
-	get := func(v *Value) (Dim, bool) {
+	get := func(v *Value) (graph.Dim, bool) {
 		if v == nil || len(v.Elems) != 1 {
-			return Dim{}, false
+			return graph.Dim{}, false
 		}
 		return v.Elems[0], true
 	}
@@ -965,26 +966,26 @@ func rangeRule(c *call, in []*Value) ([]*Value, error) {
 	limit, ok2 := get(l)
 	delta, ok3 := get(d)
 	if !ok1 || !ok2 || !ok3 {
-		return []*Value{ranked(dt, []Dim{c.fresh()})}, nil
+		return []*Value{ranked(dt, []graph.Dim{c.fresh()})}, nil
 	}
 	dv, known := delta.Value()
 	if known && dv == 0 {
 		return nil, c.errorf("delta", "delta is 0")
 	}
 	if !known {
-		return []*Value{ranked(dt, []Dim{c.fresh()})}, nil
+		return []*Value{ranked(dt, []graph.Dim{c.fresh()})}, nil
 	}
-	n := limit.Sub(start).CeilDiv(Const(dv))
+	n := limit.Sub(start).CeilDiv(graph.Const(dv))
 	if sv, ok := start.Value(); ok {
 		if lv, ok := limit.Value(); ok {
-			n = Const(max(0, -floorDiv(-(lv-sv), dv)))
+			n = graph.Const(max(0, -floorDiv(-(lv-sv), dv)))
 		}
 	}
-	out := ranked(dt, []Dim{n})
+	out := ranked(dt, []graph.Dim{n})
 	if k, ok := n.Value(); ok && k <= maxElems {
-		out.Elems = make([]Dim, k)
+		out.Elems = make([]graph.Dim, k)
 		for i := range out.Elems {
-			out.Elems[i] = start.Add(Const(int64(i) * dv))
+			out.Elems[i] = start.Add(graph.Const(int64(i) * dv))
 		}
 	}
 	return []*Value{out}, nil
@@ -1005,7 +1006,7 @@ func oneHotRule(c *call, in []*Value) ([]*Value, error) {
 	if depth != nil && len(depth.Elems) == 1 {
 		dd = depth.Elems[0]
 	}
-	shape := append(append(append([]Dim{}, idx.Shape[:axis]...), dd), idx.Shape[axis:]...)
+	shape := append(append(append([]graph.Dim{}, idx.Shape[:axis]...), dd), idx.Shape[axis:]...)
 	return []*Value{ranked(dt, shape)}, nil
 }
 

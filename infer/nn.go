@@ -1,6 +1,7 @@
 package infer
 
 import (
+	"github.com/onnxshape/onnxshape/graph"
 	"math"
 	"strings"
 
@@ -61,7 +62,7 @@ func rmsNormRule(c *call, in []*Value) ([]*Value, error) {
 // lossRule: the loss is the target's shape with reduction "none", a scalar
 // otherwise; SoftmaxCrossEntropyLoss's log_prob has the scores' shape.
 func lossRule(c *call, in []*Value) ([]*Value, error) {
-	loss := ranked(typeOf(in, 0), []Dim{})
+	loss := ranked(typeOf(in, 0), []graph.Dim{})
 	if c.str("reduction", "mean") == "none" {
 		loss = withType(input(in, 1), typeOf(in, 0))
 	}
@@ -74,7 +75,7 @@ func gridSampleRule(c *call, in []*Value) ([]*Value, error) {
 	if x.Rank() < 2 || grid.Rank() < 2 {
 		return []*Value{Unknown(typeOf(in, 0))}, nil
 	}
-	shape := append([]Dim{x.Shape[0], x.Shape[1]}, grid.Shape[1:grid.Rank()-1]...)
+	shape := append([]graph.Dim{x.Shape[0], x.Shape[1]}, grid.Shape[1:grid.Rank()-1]...)
 	return []*Value{ranked(x.Type, shape)}, nil
 }
 
@@ -85,7 +86,7 @@ func windowFunctionRule(c *call, in []*Value) ([]*Value, error) {
 	if s := input(in, 0); s != nil && len(s.Elems) == 1 {
 		n = s.Elems[0]
 	}
-	return []*Value{ranked(dt, []Dim{n})}, nil
+	return []*Value{ranked(dt, []graph.Dim{n})}, nil
 }
 
 // matMulRule: numpy matmul: [..., M, K] x [..., K, N] -> [..., M, N], the
@@ -108,10 +109,10 @@ func matMulRule(c *call, in []*Value) ([]*Value, error) {
 	}
 	as, bs := a.Shape, b.Shape
 	if len(as) == 1 {
-		as = []Dim{Const(1), as[0]}
+		as = []graph.Dim{graph.Const(1), as[0]}
 	}
 	if len(bs) == 1 {
-		bs = []Dim{bs[0], Const(1)}
+		bs = []graph.Dim{bs[0], graph.Const(1)}
 	}
 	ka, kb := as[len(as)-1], bs[len(bs)-2]
 	if x, ok := ka.Value(); ok {
@@ -155,7 +156,7 @@ func gemmRule(c *call, in []*Value) ([]*Value, error) {
 			return nil, c.errorf("shape", "inner dimensions %d and %d differ", x, y)
 		}
 	}
-	return []*Value{ranked(dt, []Dim{m, n})}, nil
+	return []*Value{ranked(dt, []graph.Dim{m, n})}, nil
 }
 
 // batchNormRule: Y has X's shape; the statistics outputs (training) have
@@ -172,7 +173,7 @@ func batchNormRule(c *call, in []*Value) ([]*Value, error) {
 		if x.Rank() >= 2 {
 			ch = x.Shape[1]
 		}
-		outs = append(outs, ranked(typeOf(in, 3), []Dim{ch}))
+		outs = append(outs, ranked(typeOf(in, 3), []graph.Dim{ch}))
 	}
 	return outs, nil
 }
@@ -191,7 +192,7 @@ func layerNormRule(c *call, in []*Value) ([]*Value, error) {
 		stat = same(x)
 		stat.Type = tensor.DataType(c.int("stash_type", int64(tensor.Float)))
 		for k := axis; k < x.Rank(); k++ {
-			stat.Shape[k] = Const(1)
+			stat.Shape[k] = graph.Const(1)
 		}
 	}
 	return append(outs, stat, stat), nil
@@ -205,13 +206,13 @@ func rnnRule(c *call, in []*Value) ([]*Value, error) {
 	hidden := c.int("hidden_size", 0)
 	h := c.fresh()
 	if hidden > 0 {
-		h = Const(hidden)
+		h = graph.Const(hidden)
 	} else if r := input(in, 2); r.Rank() == 3 {
 		h = r.Shape[2]
 	}
-	dirs := Const(1)
+	dirs := graph.Const(1)
 	if c.str("direction", "forward") == "bidirectional" {
-		dirs = Const(2)
+		dirs = graph.Const(2)
 	}
 	seq, batch := c.fresh(), c.fresh()
 	layout := c.int("layout", 0)
@@ -221,11 +222,11 @@ func rnnRule(c *call, in []*Value) ([]*Value, error) {
 			seq, batch = batch, seq
 		}
 	}
-	y := ranked(dt, []Dim{seq, dirs, batch, h})
-	state := ranked(dt, []Dim{dirs, batch, h})
+	y := ranked(dt, []graph.Dim{seq, dirs, batch, h})
+	state := ranked(dt, []graph.Dim{dirs, batch, h})
 	if layout == 1 {
-		y = ranked(dt, []Dim{batch, seq, dirs, h})
-		state = ranked(dt, []Dim{batch, dirs, h})
+		y = ranked(dt, []graph.Dim{batch, seq, dirs, h})
+		state = ranked(dt, []graph.Dim{batch, dirs, h})
 	}
 	outs := []*Value{y, state}
 	if c.node.OpType == "LSTM" {
@@ -244,9 +245,9 @@ func einsumRule(c *call, in []*Value) ([]*Value, error) {
 	if len(terms) != len(in) {
 		return nil, c.errorf("equation", "the equation has %d operands, the node %d inputs", len(terms), len(in))
 	}
-	size := map[rune]Dim{}
+	size := map[rune]graph.Dim{}
 	count := map[rune]int{}
-	var ellipsis []Dim
+	var ellipsis []graph.Dim
 	for i, t := range terms {
 		v := input(in, i)
 		if v.Rank() < 0 {
@@ -269,14 +270,14 @@ func einsumRule(c *call, in []*Value) ([]*Value, error) {
 				continue
 			}
 			d := v.Shape[k]
-			if old, ok := size[r]; !ok || old.Equal(Const(1)) || isFresh(old) {
+			if old, ok := size[r]; !ok || old.Equal(graph.Const(1)) || isFresh(old) {
 				size[r] = d
 			}
 			count[r]++
 			k++
 		}
 	}
-	var out []Dim
+	var out []graph.Dim
 	if explicit {
 		for _, r := range strings.Replace(rhs, "...", ".", 1) {
 			if r == '.' {
@@ -326,7 +327,7 @@ func dequantizeRule(c *call, in []*Value) ([]*Value, error) {
 }
 
 func dynamicQuantizeRule(c *call, in []*Value) ([]*Value, error) {
-	return []*Value{withType(input(in, 0), tensor.Uint8), ranked(tensor.Float, []Dim{}), ranked(tensor.Uint8, []Dim{})}, nil
+	return []*Value{withType(input(in, 0), tensor.Uint8), ranked(tensor.Float, []graph.Dim{}), ranked(tensor.Uint8, []graph.Dim{})}, nil
 }
 
 // topKRule: x's shape with axis k long; k an attribute until 10, an input
@@ -342,7 +343,7 @@ func topKRule(c *call, in []*Value) ([]*Value, error) {
 	}
 	k := c.fresh()
 	if c.version() < 10 {
-		k = Const(c.int("k", 0))
+		k = graph.Const(c.int("k", 0))
 	} else if kv := input(in, 1); kv != nil && len(kv.Elems) == 1 {
 		k = kv.Elems[0]
 	}
@@ -355,9 +356,9 @@ func nonZeroRule(c *call, in []*Value) ([]*Value, error) {
 	x := input(in, 0)
 	r := c.fresh()
 	if x.Rank() >= 0 {
-		r = Const(int64(x.Rank()))
+		r = graph.Const(int64(x.Rank()))
 	}
-	return []*Value{ranked(tensor.Int64, []Dim{r, c.fresh()})}, nil
+	return []*Value{ranked(tensor.Int64, []graph.Dim{r, c.fresh()})}, nil
 }
 
 // uniqueRule: Y has a fresh number of items (along axis, when given); the
@@ -365,8 +366,8 @@ func nonZeroRule(c *call, in []*Value) ([]*Value, error) {
 func uniqueRule(c *call, in []*Value) ([]*Value, error) {
 	x := input(in, 0)
 	n := c.fresh()
-	y := ranked(x.Type, []Dim{n})
-	inverse := ranked(tensor.Int64, []Dim{c.fresh()})
+	y := ranked(x.Type, []graph.Dim{n})
+	inverse := ranked(tensor.Int64, []graph.Dim{c.fresh()})
 	if x.Rank() >= 0 {
 		if total, ok := x.NumElements(); ok {
 			inverse.Shape[0] = total
@@ -385,13 +386,13 @@ func uniqueRule(c *call, in []*Value) ([]*Value, error) {
 			y.Shape[axis] = n
 		}
 	}
-	return []*Value{y, ranked(tensor.Int64, []Dim{n}), inverse, ranked(tensor.Int64, []Dim{n})}, nil
+	return []*Value{y, ranked(tensor.Int64, []graph.Dim{n}), inverse, ranked(tensor.Int64, []graph.Dim{n})}, nil
 }
 
 func compressRule(c *call, in []*Value) ([]*Value, error) {
 	x := input(in, 0)
 	if !c.node.Has("axis") {
-		return []*Value{ranked(x.Type, []Dim{c.fresh()})}, nil
+		return []*Value{ranked(x.Type, []graph.Dim{c.fresh()})}, nil
 	}
 	if x.Rank() < 0 {
 		return []*Value{same(x)}, nil
@@ -406,7 +407,7 @@ func compressRule(c *call, in []*Value) ([]*Value, error) {
 }
 
 func nmsRule(c *call, in []*Value) ([]*Value, error) {
-	return []*Value{ranked(tensor.Int64, []Dim{c.fresh(), Const(3)})}, nil
+	return []*Value{ranked(tensor.Int64, []graph.Dim{c.fresh(), graph.Const(3)})}, nil
 }
 
 func detRule(c *call, in []*Value) ([]*Value, error) {
@@ -414,7 +415,7 @@ func detRule(c *call, in []*Value) ([]*Value, error) {
 	if x.Rank() < 2 {
 		return []*Value{same(x)}, nil
 	}
-	return []*Value{ranked(x.Type, append([]Dim{}, x.Shape[:x.Rank()-2]...))}, nil
+	return []*Value{ranked(x.Type, append([]graph.Dim{}, x.Shape[:x.Rank()-2]...))}, nil
 }
 
 // resizeRule (and Upsample): each axis floor(d*scale) (computed in
@@ -439,7 +440,7 @@ func resizeRule(c *call, in []*Value) ([]*Value, error) {
 	default:
 		scalesIn, sizesIn = input(in, 2), input(in, 3)
 	}
-	if scalesIn != nil && scalesIn.Rank() == 1 && scalesIn.Shape[0].Equal(Const(0)) {
+	if scalesIn != nil && scalesIn.Rank() == 1 && scalesIn.Shape[0].Equal(graph.Const(0)) {
 		scalesIn = nil
 	}
 	axes := make([]int, r)
@@ -494,7 +495,7 @@ func resizeRule(c *call, in []*Value) ([]*Value, error) {
 		}
 		for _, k := range axes {
 			d, _ := x.Shape[k].Value()
-			out.Shape[k] = Const(int64(scale*float64(d) + 0.5))
+			out.Shape[k] = graph.Const(int64(scale*float64(d) + 0.5))
 		}
 		return []*Value{out}, nil
 	}
@@ -521,11 +522,11 @@ func resizeRule(c *call, in []*Value) ([]*Value, error) {
 		}
 		d := x.Shape[k]
 		if n, ok := d.Value(); ok {
-			out.Shape[k] = Const(int64(math.Floor(float64(float32(n) * float32(s)))))
+			out.Shape[k] = graph.Const(int64(math.Floor(float64(float32(n) * float32(s)))))
 		} else if s == math.Trunc(s) {
-			out.Shape[k] = d.Mul(Const(int64(s)))
+			out.Shape[k] = d.Mul(graph.Const(int64(s)))
 		} else if inv := 1 / s; inv == math.Trunc(inv) {
-			out.Shape[k] = d.FloorDiv(Const(int64(inv)))
+			out.Shape[k] = d.FloorDiv(graph.Const(int64(inv)))
 		} else {
 			out.Shape[k] = c.fresh()
 		}
@@ -555,7 +556,7 @@ func attentionRule(c *call, in []*Value) ([]*Value, error) {
 		return outs, nil
 	}
 	batch := q.Shape[0]
-	var qHeads, kvHeads, qSeq, kvSeq, headK, headV Dim
+	var qHeads, kvHeads, qSeq, kvSeq, headK, headV graph.Dim
 	if q.Rank() == 4 {
 		qHeads, qSeq = q.Shape[1], q.Shape[2]
 		kvHeads, kvSeq, headK, headV = k.Shape[1], k.Shape[2], k.Shape[3], v.Shape[3]
@@ -564,7 +565,7 @@ func attentionRule(c *call, in []*Value) ([]*Value, error) {
 		if qn <= 0 || kn <= 0 {
 			return nil, c.errorf("heads", "3-D inputs need q_num_heads and kv_num_heads")
 		}
-		qHeads, kvHeads = Const(qn), Const(kn)
+		qHeads, kvHeads = graph.Const(qn), graph.Const(kn)
 		qSeq, kvSeq = q.Shape[1], k.Shape[1]
 		headK, headV = k.Shape[2].FloorDiv(kvHeads), v.Shape[2].FloorDiv(kvHeads)
 	} else {
@@ -575,22 +576,22 @@ func attentionRule(c *call, in []*Value) ([]*Value, error) {
 		total = pastK.Shape[2].Add(kvSeq)
 	}
 	if q.Rank() == 4 {
-		outs[0] = ranked(dt, []Dim{batch, qHeads, qSeq, headV})
+		outs[0] = ranked(dt, []graph.Dim{batch, qHeads, qSeq, headV})
 	} else {
-		outs[0] = ranked(dt, []Dim{batch, qSeq, qHeads.Mul(headV)})
+		outs[0] = ranked(dt, []graph.Dim{batch, qSeq, qHeads.Mul(headV)})
 	}
 	if len(outs) > 1 {
-		outs[1] = ranked(typeOf(in, 1), []Dim{batch, kvHeads, total, headK})
+		outs[1] = ranked(typeOf(in, 1), []graph.Dim{batch, kvHeads, total, headK})
 	}
 	if len(outs) > 2 {
 		vt := typeOf(in, 2)
 		if pastV != nil {
 			vt = pastV.Type
 		}
-		outs[2] = ranked(vt, []Dim{batch, kvHeads, total, headV})
+		outs[2] = ranked(vt, []graph.Dim{batch, kvHeads, total, headV})
 	}
 	if len(outs) > 3 {
-		outs[3] = ranked(dt, []Dim{batch, qHeads, qSeq, total})
+		outs[3] = ranked(dt, []graph.Dim{batch, qHeads, qSeq, total})
 	}
 	return outs, nil
 }
@@ -609,7 +610,7 @@ func affineGridRule(c *call, in []*Value) ([]*Value, error) {
 	if len(size) < 3 {
 		return nil, c.errorf("size", "size has %d values, expected 4 or 5", len(size))
 	}
-	shape := append(append([]Dim{size[0]}, size[2:]...), Const(int64(len(size)-2)))
+	shape := append(append([]graph.Dim{size[0]}, size[2:]...), graph.Const(int64(len(size)-2)))
 	return []*Value{ranked(dt, shape)}, nil
 }
 
@@ -628,7 +629,7 @@ func causalConvWithStateRule(c *call, in []*Value) ([]*Value, error) {
 	present := Unknown(dt)
 	switch {
 	case x.Rank() == 3 && w.Rank() == 3:
-		present = ranked(dt, []Dim{x.Shape[0], x.Shape[1], w.Shape[2].Sub(Const(1))})
+		present = ranked(dt, []graph.Dim{x.Shape[0], x.Shape[1], w.Shape[2].Sub(graph.Const(1))})
 	case past.Rank() == 3:
 		present = withType(past, dt)
 	}
@@ -657,10 +658,10 @@ func linearAttentionRule(c *call, in []*Value) ([]*Value, error) {
 	if q.Rank() != 3 || k.Rank() != 3 || v.Rank() != 3 {
 		return outs, nil
 	}
-	dv := v.Shape[2].FloorDiv(Const(kvh))
-	outs[0] = ranked(dt, []Dim{q.Shape[0], q.Shape[1], Const(qh).Mul(dv)})
+	dv := v.Shape[2].FloorDiv(graph.Const(kvh))
+	outs[0] = ranked(dt, []graph.Dim{q.Shape[0], q.Shape[1], graph.Const(qh).Mul(dv)})
 	if past.Rank() != 4 {
-		outs[1] = ranked(st, []Dim{q.Shape[0], Const(kvh), k.Shape[2].FloorDiv(Const(kvh)), dv})
+		outs[1] = ranked(st, []graph.Dim{q.Shape[0], graph.Const(kvh), k.Shape[2].FloorDiv(graph.Const(kvh)), dv})
 	}
 	return outs, nil
 }
@@ -673,5 +674,5 @@ func flexAttentionRule(c *call, in []*Value) ([]*Value, error) {
 	if q.Rank() != 4 || v.Rank() != 4 {
 		return []*Value{Unknown(dt)}, nil
 	}
-	return []*Value{ranked(dt, []Dim{q.Shape[0], q.Shape[1], q.Shape[2], v.Shape[3]})}, nil
+	return []*Value{ranked(dt, []graph.Dim{q.Shape[0], q.Shape[1], q.Shape[2], v.Shape[3]})}, nil
 }

@@ -70,9 +70,9 @@ func TestNodeTestShapes(t *testing.T) {
 			if !ok {
 				continue
 			}
-			got, ok := r.Value(o.GetName())
+			got, err := r.Value(o.GetName())
 			switch {
-			case !ok || got.Rank() < 0:
+			case err != nil || got.Rank() < 0:
 				unknown++
 				continue
 			}

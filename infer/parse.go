@@ -1,8 +1,8 @@
 package infer
 
 import (
-	"encoding/json"
 	"fmt"
+	"github.com/onnxshape/onnxshape/graph"
 	"strconv"
 	"strings"
 	"unicode"
@@ -10,8 +10,8 @@ import (
 
 // ParseShape reads a shape written as comma-separated dimensions, each a
 // number or a symbol: "1,3,H,W". "" is the shape of a scalar.
-func ParseShape(s string) ([]Dim, error) {
-	dims := []Dim{}
+func ParseShape(s string) ([]graph.Dim, error) {
+	dims := []graph.Dim{}
 	if strings.TrimSpace(s) == "" {
 		return dims, nil
 	}
@@ -21,19 +21,19 @@ func ParseShape(s string) ([]Dim, error) {
 			if n < 0 {
 				return nil, fmt.Errorf("dimension %d is negative", n)
 			}
-			dims = append(dims, Const(n))
+			dims = append(dims, graph.Const(n))
 			continue
 		}
 		if !isSymbol(part) {
 			return nil, fmt.Errorf("dimension %q is neither a number nor a symbol", part)
 		}
-		dims = append(dims, Sym(part))
+		dims = append(dims, graph.Sym(part))
 	}
 	return dims, nil
 }
 
 // ParseInputShape reads NAME=SHAPE, as the --input-shape flag gives it.
-func ParseInputShape(s string) (string, []Dim, error) {
+func ParseInputShape(s string) (string, []graph.Dim, error) {
 	name, shape, ok := strings.Cut(s, "=")
 	if !ok || name == "" {
 		return "", nil, fmt.Errorf("input shape %q is not of the form NAME=D1,D2", s)
@@ -55,13 +55,4 @@ func isSymbol(s string) bool {
 		}
 	}
 	return true
-}
-
-// MarshalJSON writes a known dimension as a number, a symbolic one as its
-// expression: 3, "N", "H*W".
-func (d Dim) MarshalJSON() ([]byte, error) {
-	if v, ok := d.Value(); ok {
-		return []byte(strconv.FormatInt(v, 10)), nil
-	}
-	return json.Marshal(d.String())
 }

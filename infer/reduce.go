@@ -1,6 +1,7 @@
 package infer
 
 import (
+	"github.com/onnxshape/onnxshape/graph"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -68,13 +69,13 @@ func (c *call) reduced(x *Value, axes []int64, given, keep bool) *Value {
 			drop[k] = true
 		}
 	}
-	out := ranked(x.Type, []Dim{})
+	out := ranked(x.Type, []graph.Dim{})
 	for k, d := range x.Shape {
 		switch {
 		case !drop[k]:
 			out.Shape = append(out.Shape, d)
 		case keep:
-			out.Shape = append(out.Shape, Const(1))
+			out.Shape = append(out.Shape, graph.Const(1))
 		}
 	}
 	return out

@@ -2,6 +2,7 @@ package infer
 
 import (
 	"fmt"
+	"github.com/onnxshape/onnxshape/graph"
 	"math"
 
 	"github.com/onnxshape/onnxshape/internal/runenv"
@@ -68,7 +69,7 @@ func (c *call) errorf(rule, format string, args ...any) error {
 	return &ops.Error{Op: c.node.OpType, Version: c.node.Version, Rule: rule, Msg: fmt.Sprintf(format, args...)}
 }
 
-func (c *call) fresh() Dim { return c.e.newSymbol() }
+func (c *call) fresh() graph.Dim { return c.e.newSymbol() }
 
 func (c *call) int(name string, def int64) int64 {
 	v, err := c.node.Int(name, def)
@@ -177,7 +178,7 @@ func (c *call) fold(schema *ops.Schema, in []*Value) (out []*Value, ok bool) {
 // materialize fills in Const from Elems when every element is a number,
 // so that the kernels of later nodes can compute with it.
 func materialize(v *Value) {
-	if v.Const != nil || v.Elems == nil || v.Kind != KindTensor || !v.Ranked || len(v.Shape) > 1 {
+	if v.Const != nil || v.Elems == nil || v.Kind != graph.KindTensor || !v.Ranked || len(v.Shape) > 1 {
 		return
 	}
 	xs := make([]int64, len(v.Elems))
@@ -227,14 +228,14 @@ func convert[T int32 | float32 | float64](xs []int64) []T {
 
 // elemsOf returns the contents of a known tensor as dimensions when every
 // element is an integer (floats included, when whole).
-func elemsOf(t *tensor.Tensor) ([]Dim, bool) {
+func elemsOf(t *tensor.Tensor) ([]graph.Dim, bool) {
 	if t.Rank() > 1 || t.Len() > maxElems {
 		return nil, false
 	}
 	if xs, err := t.Int64s(); err == nil {
-		out := make([]Dim, len(xs))
+		out := make([]graph.Dim, len(xs))
 		for i, x := range xs {
-			out[i] = Const(x)
+			out[i] = graph.Const(x)
 		}
 		return out, true
 	}
@@ -242,12 +243,12 @@ func elemsOf(t *tensor.Tensor) ([]Dim, bool) {
 	if err != nil {
 		return nil, false
 	}
-	out := make([]Dim, len(fs))
+	out := make([]graph.Dim, len(fs))
 	for i, f := range fs {
 		if f != math.Trunc(f) || math.Abs(f) > 1<<62 {
 			return nil, false
 		}
-		out[i] = Const(int64(f))
+		out[i] = graph.Const(int64(f))
 	}
 	return out, true
 }
@@ -302,7 +303,7 @@ func same(v *Value) *Value {
 	if v == nil {
 		return &Value{}
 	}
-	return &Value{Kind: v.Kind, Type: v.Type, Ranked: v.Ranked, Shape: append([]Dim{}, v.Shape...)}
+	return &Value{Kind: v.Kind, Type: v.Type, Ranked: v.Ranked, Shape: append([]graph.Dim{}, v.Shape...)}
 }
 
 // withType returns a value of v's shape and element type dt.
@@ -313,13 +314,13 @@ func withType(v *Value, dt tensor.DataType) *Value {
 }
 
 // ranked returns a tensor value of element type dt and the given shape.
-func ranked(dt tensor.DataType, shape []Dim) *Value {
+func ranked(dt tensor.DataType, shape []graph.Dim) *Value {
 	return &Value{Type: dt, Ranked: true, Shape: shape}
 }
 
 // freshShape returns rank fresh dimensions.
-func (c *call) freshShape(rank int) []Dim {
-	out := make([]Dim, rank)
+func (c *call) freshShape(rank int) []graph.Dim {
+	out := make([]graph.Dim, rank)
 	for i := range out {
 		out[i] = c.fresh()
 	}

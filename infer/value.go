@@ -2,21 +2,11 @@ package infer
 
 import (
 	"fmt"
+	"github.com/onnxshape/onnxshape/graph"
 	"math"
 	"strings"
 
 	"github.com/onnxshape/onnxshape/tensor"
-)
-
-// Kind says what a value is: a tensor, a sequence of tensors or an
-// optional.
-type Kind int
-
-// The kinds of values.
-const (
-	KindTensor Kind = iota
-	KindSequence
-	KindOptional
 )
 
 // Value is what inference knows of one value of a model: its element type
@@ -26,25 +16,25 @@ const (
 // For a sequence or an optional, Type and Shape describe the tensors it
 // holds (Ranked false when they may differ).
 type Value struct {
-	Kind   Kind
+	Kind   graph.Kind
 	Type   tensor.DataType
 	Ranked bool
-	Shape  []Dim
+	Shape  []graph.Dim
 
 	// Const holds the contents when every element is a known number.
 	Const *tensor.Tensor
 	// Elems holds the contents of a numeric tensor of rank 0 or 1 whose
 	// elements are known as dimensions, symbolic ones included: Shape of a
 	// [N,3,H,W] tensor has Elems [N 3 H W]. nil when unknown.
-	Elems []Dim
+	Elems []graph.Dim
 }
 
 // Unknown returns a value of unknown rank of element type dt.
 func Unknown(dt tensor.DataType) *Value { return &Value{Type: dt} }
 
 // Tensor returns a tensor value of element type dt and the given shape.
-func Tensor(dt tensor.DataType, shape ...Dim) *Value {
-	return &Value{Type: dt, Ranked: true, Shape: append([]Dim{}, shape...)}
+func Tensor(dt tensor.DataType, shape ...graph.Dim) *Value {
+	return &Value{Type: dt, Ranked: true, Shape: append([]graph.Dim{}, shape...)}
 }
 
 // Rank returns the number of dimensions; -1 when unknown.
@@ -73,11 +63,11 @@ func (v *Value) Static() ([]int, bool) {
 }
 
 // NumElements returns the product of the dimensions.
-func (v *Value) NumElements() (Dim, bool) {
+func (v *Value) NumElements() (graph.Dim, bool) {
 	if v == nil || !v.Ranked {
-		return Dim{}, false
+		return graph.Dim{}, false
 	}
-	n := Const(1)
+	n := graph.Const(1)
 	for _, d := range v.Shape {
 		n = n.Mul(d)
 	}
@@ -95,9 +85,9 @@ func (v *Value) String() string {
 	b.WriteString(shapeString(v))
 	s := b.String()
 	switch v.Kind {
-	case KindSequence:
+	case graph.KindSequence:
 		s = "seq(" + s + ")"
-	case KindOptional:
+	case graph.KindOptional:
 		s = "optional(" + s + ")"
 	}
 	if v.Elems != nil && len(v.Elems) <= 16 {
@@ -133,7 +123,7 @@ func shapeString(v *Value) string {
 }
 
 // sameShape reports whether two ranked shapes are structurally equal.
-func sameShape(a, b []Dim) bool {
+func sameShape(a, b []graph.Dim) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -146,10 +136,10 @@ func sameShape(a, b []Dim) bool {
 }
 
 // dimsOf converts a static shape.
-func dimsOf(shape []int) []Dim {
-	out := make([]Dim, len(shape))
+func dimsOf(shape []int) []graph.Dim {
+	out := make([]graph.Dim, len(shape))
 	for i, d := range shape {
-		out[i] = Const(int64(d))
+		out[i] = graph.Const(int64(d))
 	}
 	return out
 }

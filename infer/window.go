@@ -1,6 +1,7 @@
 package infer
 
 import (
+	"github.com/onnxshape/onnxshape/graph"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -66,28 +67,28 @@ func (c *call) window(spatial int, kernel []int64) (window, error) {
 }
 
 // outSize is the number of windows along spatial axis i of size d.
-func (w window) outSize(i int, d Dim) Dim {
-	s := Const(w.strides[i])
+func (w window) outSize(i int, d graph.Dim) graph.Dim {
+	s := graph.Const(w.strides[i])
 	dk := (w.kernel[i]-1)*w.dilations[i] + 1
 	switch w.autoPad {
 	case "SAME_UPPER", "SAME_LOWER":
 		return d.CeilDiv(s)
 	case "VALID":
-		out := d.Sub(Const(dk)).FloorDiv(s).Add(Const(1))
+		out := d.Sub(graph.Const(dk)).FloorDiv(s).Add(graph.Const(1))
 		if v, ok := out.Value(); ok && v < 0 { // a kernel longer than the input: no window
-			return Const(0)
+			return graph.Const(0)
 		}
 		return out
 	}
-	span := d.Add(Const(w.pads[i] + w.pads[i+len(w.kernel)] - dk))
+	span := d.Add(graph.Const(w.pads[i] + w.pads[i+len(w.kernel)] - dk))
 	if !w.ceil {
-		return span.FloorDiv(s).Add(Const(1))
+		return span.FloorDiv(s).Add(graph.Const(1))
 	}
-	out := span.CeilDiv(s).Add(Const(1))
+	out := span.CeilDiv(s).Add(graph.Const(1))
 	// A last window that would start in the end padding is dropped.
 	if o, ok := out.Value(); ok {
 		if dv, ok := d.Value(); ok && (o-1)*w.strides[i] >= dv+w.pads[i] {
-			return Const(o - 1)
+			return graph.Const(o - 1)
 		}
 	}
 	return out
@@ -120,7 +121,7 @@ func globalPoolRule(c *call, in []*Value) ([]*Value, error) {
 	out := same(x)
 	if x.Rank() >= 2 {
 		for i := 2; i < x.Rank(); i++ {
-			out.Shape[i] = Const(1)
+			out.Shape[i] = graph.Const(1)
 		}
 	}
 	return []*Value{out}, nil
@@ -164,14 +165,14 @@ func convRule(c *call, in []*Value) ([]*Value, error) {
 		}
 	}
 	if _, ok := c.ints("kernel_shape"); !ok && kernel == nil {
-		out := ranked(dt, append([]Dim{x.Shape[0], m}, c.freshShape(spatial)...))
+		out := ranked(dt, append([]graph.Dim{x.Shape[0], m}, c.freshShape(spatial)...))
 		return []*Value{out}, nil
 	}
 	w, err := c.window(spatial, kernel)
 	if err != nil {
 		return nil, err
 	}
-	out := ranked(dt, []Dim{x.Shape[0], m})
+	out := ranked(dt, []graph.Dim{x.Shape[0], m})
 	for i := range spatial {
 		out.Shape = append(out.Shape, w.outSize(i, x.Shape[i+2]))
 	}
@@ -194,7 +195,7 @@ func convTransposeRule(c *call, in []*Value) ([]*Value, error) {
 	m := c.fresh()
 	var kernel []int64
 	if wt.Rank() == x.Rank() {
-		m = wt.Shape[1].Mul(Const(group))
+		m = wt.Shape[1].Mul(graph.Const(group))
 		for _, d := range wt.Shape[2:] {
 			k, ok := d.Value()
 			if !ok {
@@ -204,13 +205,13 @@ func convTransposeRule(c *call, in []*Value) ([]*Value, error) {
 			kernel = append(kernel, k)
 		}
 	}
-	out := ranked(dt, []Dim{x.Shape[0], m})
+	out := ranked(dt, []graph.Dim{x.Shape[0], m})
 	if os, ok := c.ints("output_shape"); ok {
 		if len(os) == x.Rank() {
 			os = os[2:]
 		}
 		for _, d := range os {
-			out.Shape = append(out.Shape, Const(d))
+			out.Shape = append(out.Shape, graph.Const(d))
 		}
 		return []*Value{out}, nil
 	}
@@ -228,14 +229,14 @@ func convTransposeRule(c *call, in []*Value) ([]*Value, error) {
 	}
 	for i := range spatial {
 		d := x.Shape[i+2]
-		s := Const(w.strides[i])
-		var o Dim
+		s := graph.Const(w.strides[i])
+		var o graph.Dim
 		switch w.autoPad {
 		case "SAME_UPPER", "SAME_LOWER":
 			o = d.Mul(s)
 		default:
 			dk := (w.kernel[i]-1)*w.dilations[i] + 1
-			o = d.Sub(Const(1)).Mul(s).Add(Const(outPad[i] + dk - w.pads[i] - w.pads[i+spatial]))
+			o = d.Sub(graph.Const(1)).Mul(s).Add(graph.Const(outPad[i] + dk - w.pads[i] - w.pads[i+spatial]))
 		}
 		out.Shape = append(out.Shape, o)
 	}
@@ -263,7 +264,7 @@ func maxUnpoolRule(c *call, in []*Value) ([]*Value, error) {
 	}
 	out := same(x)
 	for i := range w.kernel {
-		out.Shape[i+2] = x.Shape[i+2].Sub(Const(1)).Mul(Const(w.strides[i])).Add(Const(w.kernel[i] - w.pads[i] - w.pads[i+len(w.kernel)]))
+		out.Shape[i+2] = x.Shape[i+2].Sub(graph.Const(1)).Mul(graph.Const(w.strides[i])).Add(graph.Const(w.kernel[i] - w.pads[i] - w.pads[i+len(w.kernel)]))
 	}
 	return []*Value{out}, nil
 }
@@ -290,5 +291,5 @@ func roiRule(c *call, in []*Value) ([]*Value, error) {
 	} else {
 		h, w = c.int("output_height", 1), c.int("output_width", 1)
 	}
-	return []*Value{ranked(dt, []Dim{n, ch, Const(h), Const(w)})}, nil
+	return []*Value{ranked(dt, []graph.Dim{n, ch, graph.Const(h), graph.Const(w)})}, nil
 }

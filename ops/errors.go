@@ -30,6 +30,7 @@ type Error struct {
 	Err     error // the underlying cause, if any (ErrLimit, tensor.ErrShape, ...)
 }
 
+// Error returns the message: operator, rule and what is wrong, on one line.
 func (e *Error) Error() string {
 	if strings.HasSuffix(e.Rule, "]") { // an id qualified by its section: "inputs [C1]"
 		return fmt.Sprintf("%s-%d %s %s", e.Op, e.Version, e.Rule, e.Msg)

@@ -34,6 +34,7 @@ var attrTypeNames = map[AttrType]string{
 	AttrSparse: "sparse_tensor", AttrSparses: "sparse_tensors", AttrTypeProto: "type_proto",
 }
 
+// String returns the type's ONNX name: "float", "ints".
 func (t AttrType) String() string {
 	if s, ok := attrTypeNames[t]; ok {
 		return s

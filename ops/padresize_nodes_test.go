@@ -74,7 +74,7 @@ func runNodeTest(dir string) error {
 			if err != nil {
 				return err
 			}
-			if err := closeTensors(got[out.Name].(*tensor.Tensor), want.(*tensor.Tensor), 1e-3, 1e-7); err != nil {
+			if err := closeTensors(got.Map()[out.Name].(*tensor.Tensor), want.(*tensor.Tensor), 1e-3, 1e-7); err != nil {
 				return fmt.Errorf("%s: output %s: %v", filepath.Base(set), out.Name, err)
 			}
 		}

@@ -20,6 +20,7 @@ const (
 	ProfileSONNX
 )
 
+// String returns the profile's name.
 func (p Profile) String() string {
 	if p == ProfileSONNX {
 		return "sonnx"

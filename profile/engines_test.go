@@ -103,7 +103,8 @@ func TestEnginesAgreeUnderProfile(t *testing.T) {
 		var want map[string]tensor.Value
 		for _, e := range []graph.Engine{graph.EngineReference, graph.EngineFast} {
 			for _, threads := range []int{1, 2} {
-				out, err := model.Run(context.Background(), in, &graph.RunOptions{Profile: ops.ProfileSONNX, Engine: e, Threads: threads})
+				res, err := model.Run(context.Background(), in, &graph.RunOptions{Profile: ops.ProfileSONNX, Engine: e, Threads: threads})
+				out := res.Map()
 				if err != nil {
 					t.Fatalf("%s, %s engine, %d thread(s): %v", name, e, threads, err)
 				}

@@ -15,8 +15,8 @@ import (
 func ExampleCheck() {
 	b := builder.New(25)
 	a := b.Input("a", tensor.Float, 2, 3)
-	c := b.Node("Concat", []builder.Value{a, a}, builder.Int("axis", -1))
-	b.Output("y", b.Node("Flatten", []builder.Value{c}))
+	c := b.Op("Concat", a, a, builder.Int("axis", -1))
+	b.Output("y", b.Op("Flatten", c))
 	m, err := b.Build()
 	if err != nil {
 		fmt.Println(err)

@@ -22,7 +22,7 @@ func runUnderProfile(t *testing.T, m *pb.ModelProto, inputs map[string]tensor.Va
 		t.Fatalf("graph.FromProto: %v", err)
 	}
 	out, err := model.Run(context.Background(), inputs, &graph.RunOptions{Profile: ops.ProfileSONNX})
-	return out, rep, err
+	return out.Map(), rep, err
 }
 
 func filled(v float32, n int) []float32 {

@@ -3,6 +3,7 @@ package profile
 import (
 	"context"
 	"fmt"
+	"github.com/onnxshape/onnxshape/graph"
 	"strings"
 
 	"github.com/onnxshape/onnxshape/infer"
@@ -74,8 +75,8 @@ func (inf *inference) tensorValue(name string) *infer.Value {
 	if inf == nil {
 		return nil
 	}
-	v, ok := inf.result.Value(name)
-	if !ok || v.Kind != infer.KindTensor {
+	v, err := inf.result.Value(name)
+	if err != nil || v.Kind != graph.KindTensor {
 		return nil
 	}
 	return v
@@ -83,7 +84,7 @@ func (inf *inference) tensorValue(name string) *infer.Value {
 
 // meaningful reports whether d names a size: a number, or an expression
 // over the symbols of the graph inputs only. inf is not nil.
-func (inf *inference) meaningful(d infer.Dim) bool {
+func (inf *inference) meaningful(d graph.Dim) bool {
 	for _, s := range d.Symbols() {
 		if !inf.inputSymbols[s] {
 			return false
@@ -152,7 +153,7 @@ func (inf *inference) symbolicMismatch(name string, decl *pb.TypeProto, k *known
 		}
 		have[i] = got.String()
 		p := dims[i].GetDimParam()
-		if symbols[p] && !infer.Sym(p).Equal(got) {
+		if symbols[p] && !graph.Sym(p).Equal(got) {
 			bad = true
 		}
 	}
@@ -161,14 +162,14 @@ func (inf *inference) symbolicMismatch(name string, decl *pb.TypeProto, k *known
 
 // dim returns dimension i of a value: n when it is a number (n >= 0), else
 // what inference v says when that names a size.
-func (inf *inference) dim(v *infer.Value, i, n int) (infer.Dim, bool) {
+func (inf *inference) dim(v *infer.Value, i, n int) (graph.Dim, bool) {
 	switch {
 	case n >= 0:
-		return infer.Const(int64(n)), true
+		return graph.Const(int64(n)), true
 	case v != nil && inf.meaningful(v.Shape[i]):
 		return v.Shape[i], true
 	}
-	return infer.Dim{}, false
+	return graph.Dim{}, false
 }
 
 // describe is k.describe() with the dimensions k does not know written as

@@ -162,6 +162,7 @@ type Deferred struct {
 	Reason string   `json:"reason"`
 }
 
+// String returns the deferred check as the report prints it.
 func (d Deferred) String() string {
 	ids := make([]string, len(d.Rules))
 	for i, r := range d.Rules {
@@ -272,6 +273,7 @@ type UnadmittedError struct {
 	Nodes []Deferred
 }
 
+// Error returns the message, on one line.
 func (e *UnadmittedError) Error() string {
 	var ops []string
 	for _, d := range e.Nodes {
@@ -289,6 +291,7 @@ type ViolationError struct {
 	Report *Report
 }
 
+// Error returns the message, on one line.
 func (e *ViolationError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "the model is outside the SONNX profile (%d finding(s)):", len(e.Report.Findings))

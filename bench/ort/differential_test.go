@@ -161,7 +161,7 @@ func runOurs(model []byte, c *diffCase) (map[string]*tensor.Tensor, error) {
 		return nil, err
 	}
 	res := map[string]*tensor.Tensor{}
-	for k, v := range out {
+	for k, v := range out.Map() {
 		tt, ok := v.(*tensor.Tensor)
 		if !ok {
 			return nil, fmt.Errorf("output %s is not a tensor", k)

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"github.com/onnxshape/onnxshape/graph"
 	"os"
 	"path/filepath"
 	"testing"
@@ -34,13 +35,13 @@ func TestFoldedModelsRunInORT(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dims := make([]infer.Dim, len(shape))
+		dims := make([]graph.Dim, len(shape))
 		n := 1
 		for i, d := range shape {
-			dims[i] = infer.Const(int64(d))
+			dims[i] = graph.Const(int64(d))
 			n *= d
 		}
-		opt := &infer.Options{InputShapes: map[string][]infer.Dim{"x": dims}}
+		opt := &infer.Options{InputShapes: map[string][]graph.Dim{"x": dims}}
 
 		// The original, only declared: the comparison needs static output shapes.
 		orig := proto.Clone(m).(*pb.ModelProto)

@@ -153,8 +153,8 @@ func TestInferNestedControlFlowMatchesORT(t *testing.T) {
 				t.Errorf("infer: %v", p)
 			}
 			for i, n := range names {
-				v, ok := res.Value(n)
-				if !ok {
+				v, err := res.Value(n)
+				if err != nil {
 					t.Errorf("%s: infer has no value", n)
 					continue
 				}

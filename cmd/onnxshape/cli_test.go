@@ -93,7 +93,7 @@ func writeCase(t *testing.T, dir string, edit func(name string, v *tensor.Tensor
 	}
 	write("image", in["image"], "input_0.pb")
 	for k, o := range m.Outputs() {
-		v := out[o.Name].(*tensor.Tensor)
+		v := out.Map()[o.Name].(*tensor.Tensor)
 		if edit != nil {
 			v = edit(o.Name, v)
 		}

@@ -144,7 +144,9 @@ func diffMain(args []string, stdout, stderr io.Writer) int {
 		vb, err = readDump(*against, names, caps)
 	} else {
 		b.options.Outputs = names
-		vb, err = m.Run(context.Background(), given, &b.options)
+		var res graph.Result
+		res, err = m.Run(context.Background(), given, &b.options)
+		vb = res.Map()
 		if err != nil {
 			err = fmt.Errorf("%s: %w", b.label, err)
 		}
@@ -163,7 +165,7 @@ func diffMain(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		rep.Compared++
-		d := compareValues(va[name], y, tol)
+		d := compareValues(va.Map()[name], y, tol)
 		if d == nil {
 			continue
 		}
@@ -171,7 +173,7 @@ func diffMain(args []string, stdout, stderr io.Writer) int {
 		if p, ok := producers[name]; ok {
 			d.Node, d.Op = p.name, p.op
 			for _, in := range p.inputs {
-				d.Inputs = append(d.Inputs, valueRange(in, va[in]))
+				d.Inputs = append(d.Inputs, valueRange(in, va.Map()[in]))
 			}
 		}
 		rep.First = d

@@ -51,6 +51,7 @@ func foldMain(args []string, stdout, stderr io.Writer) int {
 	fs.Var(shapes, "shape", "the same as --input-shape")
 	maxBytes := fs.Int64("max-fold-bytes", infer.DefaultMaxFoldBytes, "keep computed any tensor larger than this many bytes (at most 2 GiB; 0: fold nothing)")
 	maxTotal := fs.Int64("max-fold-total-bytes", infer.DefaultMaxFoldTotalBytes, "keep computed what follows once the folded tensors take this many bytes together (0: fold nothing, -1: no limit)")
+	maxGrowth := fs.Float64("max-growth", infer.DefaultMaxFoldGrowth, "keep as nodes the generators whose folded outputs exceed this many times their inputs (over 4 KiB), and stop folding once the constants added reach this many times the model's size (-1: no bound)")
 	annotate := fs.Bool("annotate", false, "write the inferred shapes into the model's value_info")
 	pos, code, ok := parseCommand(fs, foldUsage, args, stdout, stderr)
 	if !ok {
@@ -82,7 +83,7 @@ func foldMain(args []string, stdout, stderr io.Writer) int {
 		*maxBytes = -1 // fold nothing
 	}
 	// The protobuf forms: the model was read to look for external data.
-	opt := &infer.Options{InputShapes: shapes, MaxFoldBytes: *maxBytes, MaxFoldTotalBytes: *maxTotal}
+	opt := &infer.Options{InputShapes: shapes, MaxFoldBytes: *maxBytes, MaxFoldTotalBytes: *maxTotal, MaxFoldGrowth: *maxGrowth}
 	folded, r, st, err := infer.FoldProto(context.Background(), m, filepath.Dir(path), opt)
 	if err != nil {
 		fmt.Fprintln(stderr, "onnxshape fold:", oneLine(err.Error()))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/onnxshape/onnxshape/graph"
 	"io"
 	"os"
 	"path/filepath"
@@ -43,9 +44,9 @@ func init() {
 }
 
 // inputShapeFlags collects the repeated --input-shape flag.
-type inputShapeFlags map[string][]infer.Dim
+type inputShapeFlags map[string][]graph.Dim
 
-func (f inputShapeFlags) String() string { return fmt.Sprint(map[string][]infer.Dim(f)) }
+func (f inputShapeFlags) String() string { return fmt.Sprint(map[string][]graph.Dim(f)) }
 func (f inputShapeFlags) Set(s string) error {
 	name, dims, err := infer.ParseInputShape(s)
 	if err != nil {
@@ -59,9 +60,9 @@ func (f inputShapeFlags) Set(s string) error {
 type jsonValue struct {
 	Name     string       `json:"name"`
 	Type     string       `json:"type"`
-	Shape    *[]infer.Dim `json:"shape"`
+	Shape    *[]graph.Dim `json:"shape"`
 	Kind     string       `json:"kind,omitempty"`
-	Contents []infer.Dim  `json:"contents,omitempty"`
+	Contents []graph.Dim  `json:"contents,omitempty"`
 }
 
 type jsonProblem struct {
@@ -174,13 +175,13 @@ func writeInferJSON(w io.Writer, model string, r *infer.Result) error {
 	for _, v := range r.Values {
 		jv := jsonValue{Name: v.Name, Type: typeString(v.Value)}
 		if v.Ranked {
-			s := append([]infer.Dim{}, v.Shape...)
+			s := append([]graph.Dim{}, v.Shape...)
 			jv.Shape = &s
 		}
 		switch v.Kind {
-		case infer.KindSequence:
+		case graph.KindSequence:
 			jv.Kind = "sequence"
-		case infer.KindOptional:
+		case graph.KindOptional:
 			jv.Kind = "optional"
 		}
 		if len(v.Elems) <= 64 {

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/infer"
+	"github.com/onnxshape/onnxshape/tensor"
 )
 
 const planUsage = `usage: onnxshape plan MODEL [--input-shape NAME=D,D,...]... [--steps] [--max-bytes N] [--max-run-bytes N]
@@ -80,10 +82,13 @@ func planMain(args []string, stdout, stderr io.Writer) int {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, "model.onnx")
 	}
-	m, err := graph.Load(path)
+	m, err := graph.LoadWith(path, graph.LoadOptions{AllowUnsupported: true})
 	if err != nil {
 		fmt.Fprintln(stderr, "onnxshape plan:", oneLine(err.Error()))
 		return 1
+	}
+	if missing := m.Unsupported(); len(missing) > 0 {
+		return planFromShapes(path, missing, shapes, stdout, stderr)
 	}
 	o := &graph.RunOptions{MaxTensorBytes: *maxBytes, MaxRunBytes: *maxRunBytes}
 	plan, err := m.MemoryPlan(context.Background(), shapes, o)
@@ -134,4 +139,42 @@ func humanBytes(n int64) string {
 		v, suffix = v/unit, s
 	}
 	return fmt.Sprintf("%.1f %s", v, suffix)
+}
+
+// planFromShapes is plan for a model onnxshape cannot run: without a dry
+// run, it reports what infer knows, the bytes of every value whose shape
+// is static, an upper bound on what a run holds at once.
+func planFromShapes(path string, missing []graph.UnsupportedOperator, shapes shapeFlags, stdout, stderr io.Writer) int {
+	names := make([]string, len(missing))
+	for i, u := range missing {
+		names[i] = u.String()
+	}
+	fmt.Fprintf(stderr, "onnxshape plan: the model uses operators onnxshape does not run (%s): no dry run, the sizes are infer's\n", strings.Join(names, ", "))
+	in := map[string][]graph.Dim{}
+	for name, s := range shapes {
+		dims := make([]graph.Dim, len(s))
+		for i, n := range s {
+			dims[i] = graph.Const(int64(n))
+		}
+		in[name] = dims
+	}
+	r, err := infer.File(context.Background(), path, &infer.Options{InputShapes: in})
+	if err != nil {
+		fmt.Fprintln(stderr, "onnxshape plan:", oneLine(err.Error()))
+		return 1
+	}
+	var total int64
+	known, unknown := 0, 0
+	for _, v := range r.Values {
+		shape, ok := v.Static()
+		n, err := tensor.NumElements(shape)
+		if !ok || err != nil || v.Kind != graph.KindTensor || !v.Type.Valid() || v.Type.Size() == 0 {
+			unknown++
+			continue
+		}
+		known++
+		total += int64(n) * int64(v.Type.Size())
+	}
+	fmt.Fprintf(stdout, "values of static shape: %d of %d, %s in all (a run holds at most this at once)\n", known, known+unknown, humanBytes(total))
+	return 0
 }

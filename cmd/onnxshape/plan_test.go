@@ -4,10 +4,16 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/onnx"
+	"github.com/onnxshape/onnxshape/onnx/pb"
+	"github.com/onnxshape/onnxshape/tensor"
+	"google.golang.org/protobuf/proto"
 )
 
 func TestPlan(t *testing.T) {
@@ -55,5 +61,45 @@ func TestPlan(t *testing.T) {
 	}
 	if got := humanBytes(3 << 30); got != "3.0 GiB" {
 		t.Errorf("humanBytes: %s", got)
+	}
+}
+
+// A model onnxshape cannot run gets infer's sizes instead of a dry run.
+func TestPlanOfUnsupportedModel(t *testing.T) {
+	vi := func(name string) *pb.ValueInfoProto {
+		return &pb.ValueInfoProto{Name: proto.String(name), Type: &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: &pb.TypeProto_Tensor{
+			ElemType: proto.Int32(int32(tensor.Float)),
+			Shape: &pb.TensorShapeProto{Dim: []*pb.TensorShapeProto_Dimension{
+				{Value: &pb.TensorShapeProto_Dimension_DimParam{DimParam: "N"}},
+				{Value: &pb.TensorShapeProto_Dimension_DimValue{DimValue: 4}}}},
+		}}}}
+	}
+	mp := &pb.ModelProto{
+		IrVersion:   proto.Int64(8),
+		OpsetImport: []*pb.OperatorSetIdProto{{Domain: proto.String(""), Version: proto.Int64(21)}, {Domain: proto.String("com.example"), Version: proto.Int64(1)}},
+		Graph: &pb.GraphProto{
+			Name:  proto.String("g"),
+			Input: []*pb.ValueInfoProto{vi("x")},
+			Node: []*pb.NodeProto{
+				{OpType: proto.String("Relu"), Input: []string{"x"}, Output: []string{"a"}},
+				{OpType: proto.String("Fused"), Domain: proto.String("com.example"), Input: []string{"a"}, Output: []string{"y"}},
+			},
+			Output: []*pb.ValueInfoProto{vi("y")},
+		},
+	}
+	b, err := onnx.EncodeModel(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "m.onnx")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := planMain([]string{path, "--input-shape", "x=2,4"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "com.example.Fused (opset 1, 1 node)") || !strings.Contains(stdout.String(), "values of static shape: 2 of 3, 64 B in all") {
+		t.Errorf("stdout %q, stderr %q", stdout.String(), stderr.String())
 	}
 }

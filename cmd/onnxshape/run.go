@@ -148,11 +148,11 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	var b bytes.Buffer
 	for _, vi := range shown {
 		fmt.Fprintf(&b, "%s: ", printable(vi.Name))
-		preview(&b, out[vi.Name])
+		preview(&b, out.Map()[vi.Name])
 	}
 	stdout.Write(b.Bytes())
 	if *outDir != "" {
-		if err := writeOutputs(*outDir, shown, out, caps.tensor, stdout); err != nil {
+		if err := writeOutputs(*outDir, shown, out.Map(), caps.tensor, stdout); err != nil {
 			return fail(err)
 		}
 	}

@@ -64,7 +64,7 @@ func Classify(ctx context.Context, m *graph.Model, img image.Image, k int) ([]Cl
 	if err != nil {
 		return nil, err
 	}
-	scores, ok := out[m.Outputs()[0].Name].(*tensor.Tensor)
+	scores, ok := out.Map()[m.Outputs()[0].Name].(*tensor.Tensor)
 	if !ok {
 		return nil, errors.New("the output is not a tensor")
 	}
@@ -82,15 +82,21 @@ func scale(dst *image.NRGBA, img image.Image) {
 
 // layout reads the input's declared shape: NCHW [1,3,H,W] or NHWC [1,H,W,3].
 func layout(in graph.ValueInfo) (tensor.ImageOptions, int, int, error) {
-	d := in.Type.Shape
+	d := make([]int, len(in.Type.Shape)) // -1 for a symbolic dimension
+	for i, dim := range in.Type.Shape {
+		d[i] = -1
+		if n, ok := dim.Value(); ok && n <= 1<<20 {
+			d[i] = int(n)
+		}
+	}
 	opts := imagenet
-	if len(d) == 4 && d[0].Size <= 1 {
+	if len(d) == 4 && d[0] <= 1 {
 		switch {
-		case d[1].Size == 3 && d[2].Static() && d[3].Static():
-			return opts, d[2].Size, d[3].Size, nil
-		case d[3].Size == 3 && d[1].Static() && d[2].Static():
+		case d[1] == 3 && d[2] >= 0 && d[3] >= 0:
+			return opts, d[2], d[3], nil
+		case d[3] == 3 && d[1] >= 0 && d[2] >= 0:
 			opts.Layout = tensor.NHWC
-			return opts, d[1].Size, d[2].Size, nil
+			return opts, d[1], d[2], nil
 		}
 	}
 	return opts, 0, 0, fmt.Errorf("input %q is %s: want [1,3,H,W] or [1,H,W,3] with H and W fixed", in.Name, in.Describe())

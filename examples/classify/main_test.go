@@ -86,7 +86,7 @@ func TestClassifyEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	scores, _ := res[m.Outputs()[0].Name].(*tensor.Tensor).Float64s()
+	scores, _ := res.Map()[m.Outputs()[0].Name].(*tensor.Tensor).Float64s()
 	best := 0
 	for i, s := range scores {
 		if s > scores[best] {

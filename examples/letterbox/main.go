@@ -86,7 +86,7 @@ func run(size int, path, outPath, modelPath string, w io.Writer) error {
 	}
 	// A cap on the run's live bytes: a huge image is refused, not
 	// allocated.
-	res, err := m.RunTensors(context.Background(), map[string]*tensor.Tensor{"image": x},
+	res, err := m.Run(context.Background(), map[string]tensor.Value{"image": x},
 		&graph.RunOptions{MaxRunBytes: 256 << 20})
 	switch {
 	case errors.Is(err, graph.ErrInvalidInput), errors.Is(err, graph.ErrLimit):
@@ -118,22 +118,22 @@ func run(size int, path, outPath, modelPath string, w io.Writer) error {
 // on a black border, then each channel c as (p/255 - mean[c]) / std[c].
 func buildModel(size int) *builder.Builder {
 	b := builder.New(21)
-	img := b.InputDims("image", tensor.Uint8, builder.Fixed(1), builder.Sym("H"), builder.Sym("W"), builder.Fixed(3))
-	nchw := b.Node("Transpose", []builder.Value{img}, builder.Ints("perm", 0, 3, 1, 2))
+	img := b.InputDims("image", tensor.Uint8, graph.Const(1), graph.Sym("H"), graph.Sym("W"), graph.Const(3))
+	nchw := b.Op("Transpose", img, builder.Ints("perm", 0, 3, 1, 2))
 	square := b.Ints64("square", int64(size), int64(size))
-	fitted := b.Node("Resize", []builder.Value{nchw, builder.None, builder.None, square},
+	fitted := b.Op("Resize", nchw, builder.None, builder.None, square,
 		builder.Ints("axes", 2, 3),
 		builder.String("mode", ops.Linear),
 		builder.String("keep_aspect_ratio_policy", ops.NotLarger),
 		builder.Int("antialias", 1))
-	boxed := b.Node("CenterCropPad", []builder.Value{fitted, square}, builder.Ints("axes", 2, 3))
-	floats := b.Node("Cast", []builder.Value{boxed}, builder.Int("to", int(tensor.Float)))
-	unit := b.Node("Div", []builder.Value{floats, b.Constant("max_value", tensor.Scalar(float32(255)))})
+	boxed := b.Op("CenterCropPad", fitted, square, builder.Ints("axes", 2, 3))
+	floats := b.Op("Cast", boxed, builder.Int("to", int(tensor.Float)))
+	unit := b.Op("Div", floats, b.Constant("max_value", tensor.Scalar(float32(255))))
 	perChannel := func(name string, v [3]float32) builder.Value {
 		return b.Constant(name, tensor.MustFromSlice(v[:], 1, 3, 1, 1)) // broadcast over N, H and W
 	}
-	centred := b.Node("Sub", []builder.Value{unit, perChannel("mean", mean)})
-	b.Output("pixels", b.Node("Div", []builder.Value{centred, perChannel("std", std)}))
+	centred := b.Op("Sub", unit, perChannel("mean", mean))
+	b.Output("pixels", b.Op("Div", centred, perChannel("std", std)))
 	return b
 }
 

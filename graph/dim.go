@@ -1,6 +1,7 @@
-package infer
+package graph
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/bits"
@@ -9,9 +10,13 @@ import (
 	"strings"
 )
 
-// Dim is one dimension: a known size or an expression over symbols. The
-// zero Dim is the constant 0. Dims are values: every operation returns a new
-// one.
+// Dim is one dimension of a shape, the one vocabulary of graph (a model's
+// declared shapes), builder (InputDims) and infer (inferred shapes): a known
+// size (Const), a symbol (Sym: a model's dim_param, such as "N" or
+// "height"), or an expression over symbols that inference derives ("H*W",
+// "floor((H-1)/2)+1"). A dimension a model leaves undeclared is the symbol
+// "?". The zero Dim is the constant 0. Dims are values: every operation
+// returns a new one.
 //
 // An expression is held as a polynomial with integer coefficients over
 // atoms: symbols, and the operations a polynomial cannot express exactly
@@ -48,6 +53,15 @@ func Const(n int64) Dim {
 // Sym returns the symbolic dimension name ("N", "batch", "H").
 func Sym(name string) Dim {
 	return Dim{terms: []term{{coef: 1, atoms: []atom{{name: name, key: name}}}}}
+}
+
+// Symbol returns the symbol's name when d is one symbol, as a model's
+// dim_param is: "N" for Sym("N"), false for a number or an expression.
+func (d Dim) Symbol() (string, bool) {
+	if len(d.terms) == 1 && d.terms[0].coef == 1 && len(d.terms[0].atoms) == 1 && d.terms[0].atoms[0].op == "" {
+		return d.terms[0].atoms[0].name, true
+	}
+	return "", false
 }
 
 // Value returns the dimension's size when it is a known number.
@@ -129,8 +143,10 @@ func (d Dim) bounds() (nonneg, nonpos bool) {
 	return nonneg, nonpos
 }
 
-// size measures the expression: its terms and the text of their atoms.
-func (d Dim) size() int {
+// ExprSize measures the expression: its terms and the text of their
+// atoms. Inference caps it, so that a shape computed in a loop cannot grow
+// without bound.
+func (d Dim) ExprSize() int {
 	n := len(d.terms)
 	for _, t := range d.terms {
 		for _, a := range t.atoms {
@@ -324,7 +340,7 @@ func (d Dim) Mul(e Dim) Dim {
 // every coefficient is exact; a division by zero is the atom floor(d/0),
 // which the caller's shape rule should have refused first.
 func (d Dim) FloorDiv(e Dim) Dim {
-	if q, ok := d.divExact(e); ok {
+	if q, ok := d.DivExact(e); ok {
 		return q
 	}
 	if x, ok := d.Value(); ok {
@@ -337,7 +353,7 @@ func (d Dim) FloorDiv(e Dim) Dim {
 
 // CeilDiv returns ceil(d / e).
 func (d Dim) CeilDiv(e Dim) Dim {
-	if q, ok := d.divExact(e); ok {
+	if q, ok := d.DivExact(e); ok {
 		return q
 	}
 	if x, ok := d.Value(); ok {
@@ -355,7 +371,7 @@ func (d Dim) Mod(e Dim) Dim {
 			return Const(x - floorDiv(x, y)*y)
 		}
 	}
-	if _, ok := d.divExact(e); ok {
+	if _, ok := d.DivExact(e); ok {
 		return Const(0)
 	}
 	return atomOf("mod", d, e)
@@ -400,9 +416,10 @@ func (d Dim) Min(e Dim) Dim {
 	return atomOf("min", d, e)
 }
 
-// divExact divides d by e when e is a nonzero constant dividing every
-// coefficient, or e equals d.
-func (d Dim) divExact(e Dim) (Dim, bool) {
+// DivExact returns d / e when the division is exact: e is a nonzero
+// constant dividing every coefficient, e equals d, or e is one term (3*N,
+// H*W) that divides every term of d.
+func (d Dim) DivExact(e Dim) (Dim, bool) {
 	y, ok := e.Value()
 	if !ok {
 		if len(d.terms) > 0 && d.Equal(e) {
@@ -543,4 +560,13 @@ func group(d Dim, divisor bool) string {
 		return "(" + s + ")"
 	}
 	return s
+}
+
+// MarshalJSON writes a known dimension as a number, a symbolic one as its
+// expression: 3, "N", "H*W".
+func (d Dim) MarshalJSON() ([]byte, error) {
+	if v, ok := d.Value(); ok {
+		return []byte(strconv.FormatInt(v, 10)), nil
+	}
+	return json.Marshal(d.String())
 }

@@ -1,0 +1,392 @@
+// Package gen generates ops/functions_gen.go (see command genopfuncs): a
+// Go function per registered operator without a hand-written one, with an
+// options struct for its attributes and its header comment as the doc.
+package gen
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/onnxshape/onnxshape/ops"
+)
+
+// Op is one operator as the generator sees it: its newest schema and what
+// its function looks like.
+type Op struct {
+	Schema ops.Schema
+	Attrs  []ops.AttrSpec
+	// Skip says why the operator has no generated function ("" when it
+	// has one).
+	Skip string
+}
+
+// Operators returns every registered operator (newest version), with why
+// each one that gets no generated function is left out. dir is the ops
+// folder, whose hand-written exported names are not generated again.
+func Operators(dir string) ([]Op, error) {
+	taken, err := declared(dir)
+	if err != nil {
+		return nil, err
+	}
+	newest := map[string]ops.Schema{}
+	var keys []string
+	for _, s := range ops.Schemas() {
+		k := s.Domain + "/" + s.Name
+		if _, ok := newest[k]; !ok {
+			keys = append(keys, k)
+		}
+		newest[k] = s
+	}
+	sort.Strings(keys)
+	var out []Op
+	for _, k := range keys {
+		s := newest[k]
+		attrs, _ := s.Attributes()
+		sort.Slice(attrs, func(i, j int) bool { return attrs[i].Name < attrs[j].Name })
+		op := Op{Schema: s, Attrs: attrs}
+		switch {
+		case taken[s.Name]:
+			op.Skip = "hand-written"
+		case taken[s.Name+"Options"] && len(attrs) > 0:
+			op.Skip = "its options type name is taken"
+		case s.Outputs[1] < 0:
+			op.Skip = "the caller chooses the number of outputs"
+		case !unicode.IsUpper(rune(s.Name[0])):
+			op.Skip = "not an exported Go name"
+		}
+		for _, a := range attrs {
+			if _, ok := fieldType(a.Type); !ok && op.Skip == "" {
+				op.Skip = fmt.Sprintf("attribute %s is a %s", a.Name, a.Type)
+			}
+		}
+		out = append(out, op)
+	}
+	return out, nil
+}
+
+// declared returns the exported top-level names of the hand-written files
+// of package ops.
+func declared(dir string) (map[string]bool, error) {
+	fset := token.NewFileSet()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	names := map[string]bool{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") || strings.HasSuffix(f, "_gen.go") {
+			continue
+		}
+		af, err := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range af.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					names[d.Name.Name] = true
+				}
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					switch sp := sp.(type) {
+					case *ast.TypeSpec:
+						names[sp.Name.Name] = true
+					case *ast.ValueSpec:
+						for _, n := range sp.Names {
+							names[n.Name] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return names, nil
+}
+
+// fieldType is the Go type of an options field for an attribute type.
+func fieldType(t ops.AttrType) (string, bool) {
+	switch t {
+	case ops.AttrFloat:
+		return "*float32", true
+	case ops.AttrInt:
+		return "*int64", true
+	case ops.AttrString, ops.AttrTypeProto:
+		return "*string", true
+	case ops.AttrTensor:
+		return "*tensor.Tensor", true
+	case ops.AttrFloats:
+		return "[]float32", true
+	case ops.AttrInts:
+		return "[]int64", true
+	case ops.AttrStrings:
+		return "[]string", true
+	}
+	return "", false
+}
+
+// goName turns an attribute name (kernel_shape, seed, axis_w) into a Go
+// field name (KernelShape, Seed, AxisW).
+func goName(s string) string {
+	var b strings.Builder
+	up := true
+	for _, r := range s {
+		if r == '_' || r == '-' || r == '.' {
+			up = true
+			continue
+		}
+		if up {
+			r = unicode.ToUpper(r)
+			up = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// values reports whether the operator's inputs and outputs are sequences
+// or optionals, which its function passes as tensor.Value.
+func values(name string) bool {
+	return (strings.Contains(name, "Sequence") && name != "ReverseSequence") || strings.HasPrefix(name, "Optional")
+}
+
+// header returns the first paragraph of the operator file's header
+// comment, "" when there is none.
+func header(dir, name string) string {
+	b, err := os.ReadFile(filepath.Join(dir, strings.ToLower(name)+".go"))
+	if err != nil {
+		return ""
+	}
+	var lines []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if !strings.HasPrefix(l, "//") {
+			break
+		}
+		l = strings.TrimSpace(strings.TrimPrefix(l, "//"))
+		if l == "" || strings.HasPrefix(l, "go:") {
+			break
+		}
+		lines = append(lines, l)
+	}
+	return strings.Join(lines, " ")
+}
+
+// Generate returns the source of functions_gen.go.
+func Generate(dir string) ([]byte, error) {
+	all, err := Operators(dir)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	p("// Code generated by genopfuncs from the operator registry; DO NOT EDIT.\n\n")
+	p("package ops\n\nimport \"github.com/onnxshape/onnxshape/tensor\"\n\n")
+	var made []Op
+	for _, op := range all {
+		if op.Skip != "" {
+			continue
+		}
+		made = append(made, op)
+		writeOp(&b, dir, op)
+	}
+	p("// generated runs each generated function from a node's attributes and\n")
+	p("// inputs, by domain/name: the test that calls every function on its\n// operator's node tests uses it.\n")
+	p("var generated = map[string]func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error){\n")
+	for _, op := range made {
+		s := op.Schema
+		p("%q: func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error) {\n", s.Domain+"/"+s.Name)
+		var args []string
+		seq := values(s.Name)
+		switch {
+		case s.Inputs[1] < 0:
+			if seq {
+				args = append(args, "in")
+			} else {
+				args = append(args, "asTensors(in)")
+			}
+		default:
+			for i := 0; i < s.Inputs[1]; i++ {
+				if seq {
+					args = append(args, fmt.Sprintf("inputAt(in, %d)", i))
+				} else {
+					args = append(args, fmt.Sprintf("tensorAt(in, %d)", i))
+				}
+			}
+		}
+		if len(op.Attrs) > 0 {
+			p("var o %sOptions\n", s.Name)
+			for _, a := range op.Attrs {
+				f := goName(a.Name)
+				p("if a, ok := attrs[%q]; ok {\n", a.Name)
+				switch a.Type {
+				case ops.AttrFloat:
+					p("o.%s = &a.Float\n", f)
+				case ops.AttrInt:
+					p("o.%s = &a.Int\n", f)
+				case ops.AttrString, ops.AttrTypeProto:
+					p("o.%s = &a.String\n", f)
+				case ops.AttrTensor:
+					p("o.%s = a.Tensor\n", f)
+				case ops.AttrFloats:
+					p("o.%s = a.Floats\n", f)
+				case ops.AttrInts:
+					p("o.%s = a.Ints\n", f)
+				case ops.AttrStrings:
+					p("o.%s = a.Strings\n", f)
+				}
+				p("}\n")
+			}
+			args = append(args, "o")
+		}
+		args = append(args, "opts...")
+		call := fmt.Sprintf("%s(%s)", s.Name, strings.Join(args, ", "))
+		switch {
+		case s.Outputs[1] == 1 && seq:
+			p("v, err := %s\nreturn []tensor.Value{v}, err\n", call)
+		case s.Outputs[1] == 1:
+			p("t, err := %s\nreturn []tensor.Value{valueOfTensor(t)}, err\n", call)
+		default:
+			p("ts, err := %s\nreturn valuesOfTensors(ts), err\n", call)
+		}
+		p("},\n")
+	}
+	p("}\n")
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		return b.Bytes(), fmt.Errorf("gofmt: %w", err)
+	}
+	return src, nil
+}
+
+func writeOp(b *bytes.Buffer, dir string, op Op) {
+	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	s := op.Schema
+	seq := values(s.Name)
+	tt := "*tensor.Tensor"
+	if seq {
+		tt = "tensor.Value"
+	}
+	domain := ""
+	if s.Domain != "" {
+		domain = " of domain " + s.Domain
+	}
+	if len(op.Attrs) > 0 {
+		p("// %sOptions are the attributes of %s%s; a nil field leaves the\n// operator's default.\n", s.Name, s.Name, domain)
+		p("type %sOptions struct {\n", s.Name)
+		for _, a := range op.Attrs {
+			ft, _ := fieldType(a.Type)
+			p("// %s is attribute %q (%s).\n%s %s\n", goName(a.Name), a.Name, a.Type, goName(a.Name), ft)
+		}
+		p("}\n\n")
+		p("func (o %sOptions) attrs() map[string]Attribute {\nm := map[string]Attribute{}\n", s.Name)
+		for _, a := range op.Attrs {
+			f := goName(a.Name)
+			switch a.Type {
+			case ops.AttrFloat:
+				p("if o.%s != nil { m[%q] = Attribute{Type: AttrFloat, Float: *o.%s} }\n", f, a.Name, f)
+			case ops.AttrInt:
+				p("if o.%s != nil { m[%q] = Attribute{Type: AttrInt, Int: *o.%s} }\n", f, a.Name, f)
+			case ops.AttrString:
+				p("if o.%s != nil { m[%q] = Attribute{Type: AttrString, String: *o.%s} }\n", f, a.Name, f)
+			case ops.AttrTypeProto:
+				p("if o.%s != nil { m[%q] = Attribute{Type: AttrTypeProto, String: *o.%s} }\n", f, a.Name, f)
+			case ops.AttrTensor:
+				p("if o.%s != nil { m[%q] = Attribute{Type: AttrTensor, Tensor: o.%s} }\n", f, a.Name, f)
+			case ops.AttrFloats:
+				p("if o.%s != nil { m[%q] = Attribute{Type: AttrFloats, Floats: o.%s} }\n", f, a.Name, f)
+			case ops.AttrInts:
+				p("if o.%s != nil { m[%q] = Attribute{Type: AttrInts, Ints: o.%s} }\n", f, a.Name, f)
+			case ops.AttrStrings:
+				p("if o.%s != nil { m[%q] = Attribute{Type: AttrStrings, Strings: o.%s} }\n", f, a.Name, f)
+			}
+		}
+		p("return m\n}\n\n")
+	}
+	// The doc comment: the header's first paragraph, then the signature's
+	// conventions.
+	if h := header(dir, s.Name); h != "" {
+		if !strings.HasPrefix(h, s.Name+" ") {
+			h = s.Name + ": " + h
+		}
+		p("%s\n", wrap(h))
+	} else {
+		p("// %s runs the ONNX operator %s%s.\n", s.Name, s.Name, domain)
+	}
+	var params []string
+	var inputs string
+	switch {
+	case s.Inputs[1] < 0:
+		params = append(params, "inputs []"+tt)
+		if seq {
+			inputs = "inputs"
+		} else {
+			inputs = "inputValues(inputs)"
+		}
+		p("//\n// It runs %s-%d on inputs (at least %d), in the operator's order.\n", s.Name, s.Since, s.Inputs[0])
+	case s.Inputs[1] == 0:
+		inputs = "nil"
+		p("//\n// It runs %s-%d, which has no inputs.\n", s.Name, s.Since)
+	default:
+		var names []string
+		for i := 0; i < s.Inputs[1]; i++ {
+			names = append(names, fmt.Sprintf("x%d", i))
+		}
+		if len(names) == 1 {
+			names[0] = "x"
+		}
+		params = append(params, strings.Join(names, ", ")+" "+tt)
+		if seq {
+			inputs = "[]tensor.Value{" + strings.Join(names, ", ") + "}"
+		} else {
+			inputs = "inputValues([]*tensor.Tensor{" + strings.Join(names, ", ") + "})"
+		}
+		if s.Inputs[0] == s.Inputs[1] {
+			p("//\n// It runs %s-%d on its %d input(s) in the operator's order.\n", s.Name, s.Since, s.Inputs[1])
+		} else {
+			p("//\n// It runs %s-%d on its inputs in the operator's order; the last %d\n// are optional: nil leaves one out.\n", s.Name, s.Since, s.Inputs[1]-s.Inputs[0])
+		}
+	}
+	attrs := "nil"
+	if len(op.Attrs) > 0 {
+		params = append(params, "o "+s.Name+"Options")
+		attrs = "o.attrs()"
+	}
+	params = append(params, "opts ...Option")
+	nout := s.Outputs[1]
+	var result, ret string
+	switch {
+	case nout == 1 && seq:
+		result, ret = "(tensor.Value, error)", "valueOf"
+	case nout == 1:
+		result, ret = "(*tensor.Tensor, error)", "tensorOf"
+	default:
+		result, ret = "([]*tensor.Tensor, error)", "tensorsOf"
+		p("// It returns its %d outputs in order (nil for one the operator leaves out).\n", nout)
+	}
+	p("func %s(%s) %s {\n", s.Name, strings.Join(params, ", "), result)
+	p("out, err := callGenerated(%q, %q, %s, %d, %s, opts)\n", s.Domain, s.Name, attrs, nout, inputs)
+	p("return %s(%q, out, err)\n}\n\n", ret, s.Name)
+}
+
+// wrap writes text as a comment of lines up to 76 characters.
+func wrap(text string) string {
+	var lines []string
+	line := "//"
+	for _, w := range strings.Fields(text) {
+		if len(line)+1+len(w) > 76 && line != "//" {
+			lines = append(lines, line)
+			line = "//"
+		}
+		line += " " + w
+	}
+	return strings.Join(append(lines, line), "\n")
+}
