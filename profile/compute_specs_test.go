@@ -192,7 +192,7 @@ func TestClipSONNXSemantics(t *testing.T) {
 			if err != nil {
 				t.Fatalf("[%v, %v], %s engine: %v", c.lo, c.hi, e, err)
 			}
-			got, _ := out["y"].(*tensor.Tensor).Float32s()
+			got, _ := out.Map()["y"].(*tensor.Tensor).Float32s()
 			for i := range got {
 				if math.Float32bits(got[i]) != math.Float32bits(c.want[i]) {
 					t.Errorf("[%v, %v], %s engine: got %v, want %v", c.lo, c.hi, e, got, c.want)
