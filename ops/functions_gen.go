@@ -97,7 +97,7 @@ func (o ArgMinOptions) attrs() map[string]Attribute {
 // index, or with select_last_index the last. A NaN counts as the smallest
 // element (the first NaN, or the last with select_last_index), as numpy's
 // argmin does. An axis of length 0 is an error: there is no index to give.
-// The attributes and the kernel are shared with ArgMax (argextreme.go).
+// The attributes and the kernel are shared with ArgMax (argmax.go).
 //
 // It runs ArgMin-13 on its 1 input(s) in the operator's order.
 func ArgMin(x *tensor.Tensor, o ArgMinOptions, opts ...Option) (*tensor.Tensor, error) {
@@ -764,8 +764,8 @@ func (o DequantizeLinearOptions) attrs() map[string]Attribute {
 }
 
 // DequantizeLinear turns quantized values back into real ones: y = (x -
-// x_zero_point) * x_scale, per tensor, per axis or per block (quantize.go),
-// of x_scale's type or output_dtype.
+// x_zero_point) * x_scale, per tensor, per axis or per block
+// (ops/internal/quant), of x_scale's type or output_dtype.
 //
 // It runs DequantizeLinear-25 on its inputs in the operator's order; the last 1
 // are optional: nil leaves one out.
@@ -1007,8 +1007,8 @@ func (o GlobalLpPoolOptions) attrs() map[string]Attribute {
 
 // GlobalLpPool writes the p-norm of each (N, C) plane of X (N x C x D1 x
 // ... x Dn), (sum of |x|^p)^(1/p): Y is N x C x 1 x ... x 1, a reduction
-// over the spatial axes (globalpool.go), each |x|^p computed in float64 and
-// rounded to the computing type.
+// over the spatial axes (globalaveragepool.go), each |x|^p computed in
+// float64 and rounded to the computing type.
 //
 // It runs GlobalLpPool-22 on its 1 input(s) in the operator's order.
 func GlobalLpPool(x *tensor.Tensor, o GlobalLpPoolOptions, opts ...Option) (*tensor.Tensor, error) {
@@ -1018,8 +1018,8 @@ func GlobalLpPool(x *tensor.Tensor, o GlobalLpPoolOptions, opts ...Option) (*ten
 
 // GlobalMaxPool writes the largest element of each (N, C) plane of X (N x C
 // x D1 x ... x Dn): Y is N x C x 1 x ... x 1. It is ReduceMax over the
-// spatial axes (globalpool.go): a NaN wins, and a plane without elements
-// gives -inf.
+// spatial axes (globalaveragepool.go): a NaN wins, and a plane without
+// elements gives -inf.
 //
 // It runs GlobalMaxPool-22 on its 1 input(s) in the operator's order.
 func GlobalMaxPool(x *tensor.Tensor, opts ...Option) (*tensor.Tensor, error) {
@@ -1233,7 +1233,7 @@ func (o HardmaxOptions) attrs() map[string]Attribute {
 // Hardmax computes, for each slice of the input along its axis, 1 at the
 // first largest element of the slice and 0 elsewhere (a NaN counts as the
 // largest). The axis and its meaning, the types and the kernel are those of
-// the softmax family (softmaxfamily.go).
+// the softmax family (softmax.go).
 //
 // It runs Hardmax-13 on its 1 input(s) in the operator's order.
 func Hardmax(x *tensor.Tensor, o HardmaxOptions, opts ...Option) (*tensor.Tensor, error) {
@@ -1503,7 +1503,7 @@ func (o LogSoftmaxOptions) attrs() map[string]Attribute {
 // LogSoftmax computes, for each slice of the input along its axis, (x - m)
 // - log(sum(exp(x - m))), m the largest element of the slice. The axis and
 // its meaning, the types and the kernel are those of the softmax family
-// (softmaxfamily.go).
+// (softmax.go).
 //
 // It runs LogSoftmax-13 on its 1 input(s) in the operator's order.
 func LogSoftmax(x *tensor.Tensor, o LogSoftmaxOptions, opts ...Option) (*tensor.Tensor, error) {
@@ -1588,8 +1588,7 @@ func (o LpPoolOptions) attrs() map[string]Attribute {
 
 // LpPool slides a window over the spatial axes of X (N x C x D1 x ... x Dn)
 // and writes the p-norm of each window, (sum of |x|^p)^(1/p); padding adds
-// nothing. The window geometry is MaxPool's (pool.go), the sums
-// windowpool.go's.
+// nothing. The window geometry and the sums are ops/internal/window's.
 //
 // It runs LpPool-22 on its 1 input(s) in the operator's order.
 func LpPool(x *tensor.Tensor, o LpPoolOptions, opts ...Option) (*tensor.Tensor, error) {
@@ -1599,7 +1598,7 @@ func LpPool(x *tensor.Tensor, o LpPoolOptions, opts ...Option) (*tensor.Tensor, 
 
 // MatMulInteger is MatMul of 8-bit integers, less their zero points, in
 // int32: Y = (A - a_zero_point) · (B - b_zero_point), numpy matmul's
-// shapes (matprod.go).
+// shapes (matmul.go).
 //
 // It runs MatMulInteger-10 on its inputs in the operator's order; the last 2
 // are optional: nil leaves one out.
@@ -1970,7 +1969,7 @@ func (o QuantizeLinearOptions) attrs() map[string]Attribute {
 // then clamped to the type's range), x / y_scale converted (saturating
 // unless saturate = 0) for the float 8 types, and x / y_scale +
 // y_zero_point converted for float4e2m1; scales per tensor, per axis or per
-// block (quantize.go). The output type is y_zero_point's, else
+// block (ops/internal/quant). The output type is y_zero_point's, else
 // output_dtype, else uint8.
 //
 // It runs QuantizeLinear-25 on its inputs in the operator's order; the last 1
@@ -2242,7 +2241,7 @@ func (o ReduceL1Options) attrs() map[string]Attribute {
 
 // ReduceL1 reduces the axes of data it is given to the sum of the absolute
 // values (0 for none). The axes and keepdims, noop_with_empty_axes and the
-// output shape are those of every Reduce* operator (reduction.go); the
+// output shape are those of every Reduce* operator (reducesum.go); the
 // engine is ops/internal/reduce.
 //
 // It runs ReduceL1-18 on its inputs in the operator's order; the last 1
@@ -2275,7 +2274,7 @@ func (o ReduceL2Options) attrs() map[string]Attribute {
 // ReduceL2 reduces the axes of data it is given to the square root of the
 // sum of the squares (0 for none; integers: truncated). The axes and
 // keepdims, noop_with_empty_axes and the output shape are those of every
-// Reduce* operator (reduction.go); the engine is ops/internal/reduce.
+// Reduce* operator (reducesum.go); the engine is ops/internal/reduce.
 //
 // It runs ReduceL2-18 on its inputs in the operator's order; the last 1
 // are optional: nil leaves one out.
@@ -2307,7 +2306,7 @@ func (o ReduceLogSumOptions) attrs() map[string]Attribute {
 // ReduceLogSum reduces the axes of data it is given to the natural log of
 // the sum (-inf for none; integers: truncated and saturated). The axes and
 // keepdims, noop_with_empty_axes and the output shape are those of every
-// Reduce* operator (reduction.go); the engine is ops/internal/reduce.
+// Reduce* operator (reducesum.go); the engine is ops/internal/reduce.
 //
 // It runs ReduceLogSum-18 on its inputs in the operator's order; the last 1
 // are optional: nil leaves one out.
@@ -2340,7 +2339,7 @@ func (o ReduceLogSumExpOptions) attrs() map[string]Attribute {
 // of the sum of the exponentials, computed as m + log(sum(exp(x - m))) with
 // m the largest element so that large elements do not overflow (-inf for
 // none). The axes and keepdims, noop_with_empty_axes and the output shape
-// are those of every Reduce* operator (reduction.go); the engine is
+// are those of every Reduce* operator (reducesum.go); the engine is
 // ops/internal/reduce.
 //
 // It runs ReduceLogSumExp-18 on its inputs in the operator's order; the last 1
@@ -2373,7 +2372,7 @@ func (o ReduceMinOptions) attrs() map[string]Attribute {
 // ReduceMin reduces the axes of data it is given to the smallest element; a
 // NaN wins (no element: +inf, or the type's maximum, true for bool). The
 // axes and keepdims, noop_with_empty_axes and the output shape are those of
-// every Reduce* operator (reduction.go); the engine is ops/internal/reduce.
+// every Reduce* operator (reducesum.go); the engine is ops/internal/reduce.
 //
 // It runs ReduceMin-20 on its inputs in the operator's order; the last 1
 // are optional: nil leaves one out.
@@ -2405,7 +2404,7 @@ func (o ReduceProdOptions) attrs() map[string]Attribute {
 // ReduceProd reduces the axes of data it is given to the product of the
 // elements (1 for none; integers wrap). The axes and keepdims,
 // noop_with_empty_axes and the output shape are those of every Reduce*
-// operator (reduction.go); the engine is ops/internal/reduce.
+// operator (reducesum.go); the engine is ops/internal/reduce.
 //
 // It runs ReduceProd-18 on its inputs in the operator's order; the last 1
 // are optional: nil leaves one out.
@@ -2437,7 +2436,7 @@ func (o ReduceSumSquareOptions) attrs() map[string]Attribute {
 // ReduceSumSquare reduces the axes of data it is given to the sum of the
 // squares (0 for none; integers wrap). The axes and keepdims,
 // noop_with_empty_axes and the output shape are those of every Reduce*
-// operator (reduction.go); the engine is ops/internal/reduce.
+// operator (reducesum.go); the engine is ops/internal/reduce.
 //
 // It runs ReduceSumSquare-18 on its inputs in the operator's order; the last 1
 // are optional: nil leaves one out.
