@@ -194,14 +194,14 @@ func Standards() []Standard {
 		{"globalaveragepool", "GlobalAveragePool", func(n int) caseSpec {
 			return unary("GlobalAveragePool", nchw(n), []int{n, 64, 1, 1}, nil)
 		}},
-		// Issue 15: the cost of a node, not of its bytes.
+		// Overhead: the cost of a node, not of its bytes.
 		{"chain_small_40", "Transpose", func(int) caseSpec { return smallChain(5) }},
 		{"chain_small_10000", "Transpose", func(int) caseSpec { return smallChain(1250) }},
-		// Issue 15: a million nodes, each next to free.
+		// Overhead: a million nodes, each next to free.
 		{"chain_identity_1m", "Identity", func(int) caseSpec {
 			return chain(randomFloats("x", []int{1, 3, 8, 8}), []int{1, 3, 8, 8}, slices.Repeat([]link{{"Identity", nil, nil}}, 1_000_000))
 		}},
-		// Issue 15: 60 Transposes of the 25.7 MB tensor (at batch 8), which
+		// Overhead: 60 Transposes of the 25.7 MB tensor (at batch 8), which
 		// must hold two tensors at once, not 60.
 		{"chain_transpose_60", "Transpose", func(n int) caseSpec {
 			var links []link
@@ -240,7 +240,7 @@ func Standards() []Standard {
 			c.inputs = []named{randomBools("cond", nchw(n)), c.inputs[0], randomFloats("other", nchw(n))}
 			return c
 		}},
-		// Issue 24: the matrix products, at fixed sizes.
+		// Compute: the matrix products, at fixed sizes.
 		{"matmul_16x256x512_512", "MatMul", func(int) caseSpec {
 			return unary("MatMul", []int{16, 256, 512}, []int{16, 256, 512}, nil, randomFloats("w", []int{512, 512}))
 		}},
@@ -248,7 +248,7 @@ func Standards() []Standard {
 			return unary("Gemm", []int{1024, 1024}, []int{1024, 1024}, nil,
 				randomFloats("w", []int{1024, 1024}), randomFloats("bias", []int{1024}))
 		}},
-		// Issue 24: convolution, the speed table's three cases (weights
+		// Compute: convolution, the speed table's three cases (weights
 		// and bias are initializers).
 		{"conv_3x3_64_64_p1", "Conv", func(n int) caseSpec {
 			return unary("Conv", half(n), half(n), []*pb.AttributeProto{attrInts("pads", 1, 1, 1, 1)},
@@ -263,7 +263,7 @@ func Standards() []Standard {
 				[]*pb.AttributeProto{attrInt("group", 128), attrInts("pads", 1, 1, 1, 1)},
 				randomFloats("w", []int{128, 1, 3, 3}), randomFloats("b", []int{128}))
 		}},
-		// Issue 24: normalizations. LayerNormalization over the hidden size
+		// Compute: normalizations. LayerNormalization over the hidden size
 		// of a transformer (BERT-base: 128 tokens of 768), with scale and
 		// bias; BatchNormalization's inference over the NCHW tensor.
 		{"layernorm_hidden", "LayerNormalization", func(n int) caseSpec {
@@ -276,7 +276,7 @@ func Standards() []Standard {
 				randomFloats("scale", []int{64}), randomFloats("bias", []int{64}), randomFloats("mean", []int{64}),
 				positiveFloats("var", []int{64}))
 		}},
-		// Issue 25: one LSTM layer, hidden 128, input 64, 100 steps, batch 8
+		// Recurrent: one LSTM layer, hidden 128, input 64, 100 steps, batch 8
 		// (whatever the batch of the other cases), weights as initializers
 		// in [-0.1, 0.1), a trained layer's scale (about 1/sqrt(hidden)):
 		// weights in [-1, 1) make the layer chaotic, and any two engines'

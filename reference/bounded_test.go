@@ -1,6 +1,6 @@
 package reference_test
 
-// The reference engine under the run's caps (issue 29): it charges what it
+// The reference engine under the run's caps: it charges what it
 // allocates to the budget the fast engine's kernels charge, its charges stay
 // within 1.5x of the fast engine's on the same node, it refuses an output
 // too large before it loops over it, and it stops soon after a

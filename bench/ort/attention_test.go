@@ -176,10 +176,10 @@ func TestORTAttention(t *testing.T) {
 	})
 }
 
-// TestORTDivergences25 pins what the differential tests of the recurrent and control-flow round found
+// TestORTDivergencesAttention pins what the differential tests of the recurrent and control-flow round found
 // (docs/divergences.md, "Attention"): onnxshape gives the specification's
 // result, onnxruntime another or a refusal.
-func TestORTDivergences25(t *testing.T) {
+func TestORTDivergencesAttention(t *testing.T) {
 	pin := func(t *testing.T, c *diffCase, want *tensor.Tensor) {
 		t.Helper()
 		model, names, err := c.buildModel(nil)

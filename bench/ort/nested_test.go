@@ -14,7 +14,7 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// Issue 25: infer gives every value of a model whose If branches and Loop
+// Nested control flow: infer gives every value of a model whose If branches and Loop
 // bodies nest three deep the shape onnxruntime produces. Each model's
 // every value of the main graph is one of its outputs (but the scalars
 // size and big, which the Go binding cannot return); onnxruntime runs

@@ -525,8 +525,8 @@ func TestORTTopK(t *testing.T) {
 }
 
 // The divergences between onnxruntime 1.30 and the specification found here,
-// each in docs/divergences.md ("Issue 16 operators against onnxruntime") and
-// pinned by TestORTDivergences16.
+// each in docs/divergences.md ("The elementwise and reduction round against onnxruntime") and
+// pinned by TestORTDivergencesOfTheRound.
 const (
 	divergenceEmptyNegativeAxes   = "divergence: onnxruntime leaves out the negative axes of an empty input"
 	divergenceProdOverflow        = "divergence: onnxruntime's integer ReduceProd does not wrap on overflow (it saturates)"

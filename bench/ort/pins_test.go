@@ -11,12 +11,12 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// TestORTDivergences16 pins the divergences between onnxruntime 1.30 and the
+// TestORTDivergencesOfTheRound pins the divergences between onnxruntime 1.30 and the
 // specification that the differential tests of the elementwise and reduction round found
-// (docs/divergences.md, "Issue 16 operators against onnxruntime"): onnxshape
+// (docs/divergences.md, "The elementwise and reduction round against onnxruntime"): onnxshape
 // gives the specification's result, onnxruntime another. When onnxruntime
 // comes to agree, the test says so, and the skip can go.
-func TestORTDivergences16(t *testing.T) {
+func TestORTDivergencesOfTheRound(t *testing.T) {
 	pin := func(t *testing.T, c *diffCase, want *tensor.Tensor) {
 		t.Helper()
 		model, names, err := c.buildModel(nil)
