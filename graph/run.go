@@ -15,16 +15,16 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// A run's lifecycle, in the order of this file: Run (or RunResult,
-// RunTensors) checks the options; startRun makes the run's state (its
-// budget under MaxRunBytes, its arena of slots, the pool it draws on);
-// setInputs checks and holds the inputs; each step runs its node (runStep:
-// its inputs gathered, the kernel, a prepared replay or the reference
-// engine called, its outputs held, the values it read last let go);
-// endRun hands the outputs to the caller and gives the rest back to the
-// pool, or abandon does when the run failed. How values are held and let
-// go is memory.go; the storage a Pool lends is pool.go; subgraph bodies
-// (If, Loop, Scan) run through the same state (subgraph.go).
+// A run's lifecycle, in the order of this file: Run checks the options;
+// startRun makes the run's state (its budget under MaxRunBytes, its arena
+// of slots, the pool it draws on); setInputs checks and holds the inputs;
+// each step runs its node (runStep: its inputs gathered, the kernel, a
+// prepared replay or the reference engine called, its outputs held, the
+// values it read last let go); endRun hands the outputs to the caller and
+// gives the rest back to the pool, or abandon does when the run failed.
+// How values are held and let go is memory.go; the storage a Pool lends is
+// pool.go; subgraph bodies (If, Loop, Scan) run through the same state
+// (subgraph.go).
 
 // DefaultMaxRunBytes is the most the default cap on a run's live bytes
 // can be (see DefaultRunCap).

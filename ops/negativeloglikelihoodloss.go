@@ -132,8 +132,9 @@ func (l lossOperator) params(n *Node, in []tensor.Value) (lossParams, error) {
 	if p.reduction, err = n.Str("reduction", "mean"); err != nil {
 		return p, err
 	}
-	p.hasIgnore = n.Has("ignore_index")
-	p.ignore, err = n.Int("ignore_index", 0)
+	// ignore_index has no default: absent, no target is ignored.
+	a, ok, err := n.attr("ignore_index", AttrInt)
+	p.hasIgnore, p.ignore = ok, a.Int
 	return p, err
 }
 

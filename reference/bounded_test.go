@@ -171,11 +171,13 @@ func kernels(t *testing.T, n *ops.Node) (fast, ref ops.Kernel) {
 }
 
 // The reference kernels charge what they allocate (the peak of the heap's
-// live objects during the call, less 1 MiB of what a kernel makes per rank
-// or per call and of the collector's 1% lag),
+// live objects during the call, less 2 MiB of what a kernel makes per rank
+// or per call and of the collector's lag: at GOGC=1 the garbage of a
+// kernel's per-window index slices still shows for a moment, about 1 MiB
+// for MaxPool's million windows),
 // and no more than 1.5x the fast kernel's charges on the same node.
 func TestReferenceChargesWhatItAllocates(t *testing.T) {
-	const slack = 1 << 20
+	const slack = 2 << 20
 	for _, h := range heavyNodes(1 << 20) {
 		t.Run(h.name, func(t *testing.T) {
 			fast, ref := kernels(t, &h.node)

@@ -121,70 +121,89 @@ func maxPool(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 			}
 		}
 	}
-	if err := checkSize(opt, op, tensor.Int64, dY); err != nil { // Indices first: the larger
-		return nil, err
+	// Indices are made only when the node asks for them; their size is
+	// checked first (the larger) then, and under the profile, where the
+	// fast engine sizes its index tables whatever the outputs.
+	wantIndices := n.NumOutputs >= 2 && op.version >= 8
+	if wantIndices || sonnx(opt) {
+		if err := checkSize(opt, op, tensor.Int64, dY); err != nil {
+			return nil, err
+		}
 	}
 	y, err := newTensor(opt, op, dt, dY)
 	if err != nil {
 		return nil, err
 	}
-	indices, err := newTensor(opt, op, tensor.Int64, dY)
-	if err != nil {
-		return nil, err
+	var indices *tensor.Tensor
+	idx := make([]int64, 0)
+	if wantIndices {
+		if indices, err = newTensor(opt, op, tensor.Int64, dY); err != nil {
+			return nil, err
+		}
+		idx, _ = tensor.Data[int64](indices)
 	}
-	idx, _ := tensor.Data[int64](indices)
+	setIndex := func(flat int, v int64) {
+		if wantIndices {
+			idx[flat] = v
+		}
+	}
 	xStrides := stridesOf(dX)
 	i := make([]int, len(dX))
 	first, real := make([]int, spatial), make([]int, spatial)
 	var stop error
 	work := cancelEvery // a look at the run before the first window
-	forEachIndexWhile(dY, func(flat int, o []int) bool {
+	// The window's taps are visited by one function made once (a closure
+	// per window would be garbage the size of the output).
+	var o []int
+	best := -1
+	visit := func(_ int, t []int) {
+		if work++; work >= cancelEvery && stop == nil {
+			work, stop = 0, cancelled(opt, op)
+		}
+		for k, ax := range axes {
+			i[k+2] = o[k+2]*ax.stride - ax.padBegin + (first[k]+t[k])*ax.dilation
+		}
+		at := ravel(i, xStrides)
+		v := elementAs[float64](x, at)
+		switch {
+		case best < 0:
+			best = at
+		case math.IsNaN(elementAs[float64](x, best)):
+		case math.IsNaN(v) || v > elementAs[float64](x, best):
+			best = at
+		}
+	}
+	forEachIndexWhile(dY, func(flat int, out []int) bool {
 		if work++; work >= cancelEvery && stop == nil {
 			work, stop = 0, cancelled(opt, op)
 		}
 		if stop != nil {
 			return false
 		}
-		best := -1
+		o, best = out, -1
 		i[0], i[1] = o[0], o[1]
 		// Padding never wins: only the real taps of the window count.
 		for k := range axes {
 			lo, hi := taps(k, o[k+2])
 			first[k], real[k] = lo, max(hi-lo, 0)
 		}
-		forEachIndex(real, func(_ int, t []int) {
-			if work++; work >= cancelEvery && stop == nil {
-				work, stop = 0, cancelled(opt, op)
-			}
-			for k, ax := range axes {
-				i[k+2] = o[k+2]*ax.stride - ax.padBegin + (first[k]+t[k])*ax.dilation
-			}
-			at := ravel(i, xStrides)
-			v := elementAs[float64](x, at)
-			switch {
-			case best < 0:
-				best = at
-			case math.IsNaN(elementAs[float64](x, best)):
-			case math.IsNaN(v) || v > elementAs[float64](x, best):
-				best = at
-			}
-		})
+		forEachIndex(real, visit)
 		if best < 0 { // a window of padding only
-			idx[flat] = -1
+			setIndex(flat, -1)
 			_ = storeFloat(y, flat, lowest(dt)) // every type MaxPool takes stores
 			return true
 		}
 		copyElement(y, flat, x, best)
-		idx[flat] = int64(best)
+		setIndex(flat, int64(best))
 		if order == 1 {
-			idx[flat] = int64(columnMajor(best, dX))
+			setIndex(flat, int64(columnMajor(best, dX)))
 		}
 		return true
 	})
 	if stop != nil {
 		return nil, stop
 	}
-	if n.NumOutputs >= 2 && op.version >= 8 {
+	if wantIndices {
 		return values(y, indices), nil
 	}
 	return values(y), nil
