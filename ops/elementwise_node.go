@@ -372,10 +372,6 @@ func integerUnaries(ints [8]unaryKernel) map[tensor.DataType]unaryKernel {
 	return elementwise.IntegerUnaries(ints)
 }
 
-func floatFunction(f func(float64) float64) map[tensor.DataType]unaryKernel {
-	return elementwise.FloatFunction(f)
-}
-
 func float32Function(f32 unarySpan[float32, float32], f64 func(float64) float64) map[tensor.DataType]unaryKernel {
 	return elementwise.Float32Function(f32, f64)
 }
