@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"math"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -56,7 +57,7 @@ var qualifiedID = regexp.MustCompile(`\b(E_[A-Z0-9_]+_CONSTR_[A-Z0-9_]+|[A-Za-z_
 // not an import: the file's header, where a reference file cites its
 // specification.
 func header(f *ast.File) string {
-	end := token.Pos(1 << 62)
+	end := token.Pos(math.MaxInt)
 	for _, d := range f.Decls {
 		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
 			continue
