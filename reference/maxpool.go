@@ -135,7 +135,7 @@ func maxPool(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, 
 		return nil, err
 	}
 	var indices *tensor.Tensor
-	idx := make([]int64, 0)
+	var idx []int64
 	if wantIndices {
 		if indices, err = newTensor(opt, op, tensor.Int64, dY); err != nil {
 			return nil, err
