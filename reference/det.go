@@ -53,16 +53,23 @@ func detKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value
 	if err := cancelled(opt, op); err != nil {
 		return nil, err
 	}
-	v := computeElements[float64](x)
-	dets := make([]float64, numElements(out))
-	for b := range dets {
+	if err := chargeScratch(opt, op, "one matrix in float64", m*m, 8); err != nil {
+		return nil, err
+	}
+	stop := newPoll(opt, op)
+	for b := range y.Len() {
 		a := make([][]float64, m)
 		for i := range a {
-			a[i] = append([]float64{}, v[(b*m+i)*m:(b*m+i+1)*m]...)
+			a[i] = make([]float64, m)
+			for j := range a[i] {
+				a[i][j] = elementAs[float64](x, (b*m+i)*m+j)
+			}
 		}
-		dets[b] = eliminate(a)
+		setElementAs(y, b, eliminate(a))
+		if stop.stop(m*m*m + 1) {
+			return nil, stop.err
+		}
 	}
-	copy(y.Bytes(), computeTensor(x.DataType(), out, dets).Bytes())
 	return []tensor.Value{y}, nil
 }
 
