@@ -2,8 +2,9 @@ package reference_test
 
 // The reference kernels that once allocated with their input outside the
 // run's accounting (float64 or int64 copies of whole inputs, uncharged
-// sums and outputs): RoiAlign, Col2Im, ArgMax, ConvInteger, QLinearConv,
-// QLinearMatMul, MatMulInteger, Det and AffineGrid. Each charges what it
+// sums and outputs, int64 copies of int32 indices): RoiAlign, Col2Im,
+// ArgMax, ConvInteger, QLinearConv, QLinearMatMul, MatMulInteger, Det,
+// AffineGrid, Gather and GatherElements. Each charges what it
 // holds (its heap's peak stays within what it charged), refuses cleanly
 // under a cap below that (ErrLimit, before it allocates), and stops soon
 // after a cancellation.
@@ -26,6 +27,15 @@ func bytesRamp(shape ...int) *tensor.Tensor {
 		x.Bytes()[i] = byte(i % 251)
 	}
 	return x
+}
+
+// int32Ramp returns n int32 indices cycling through [0, below).
+func int32Ramp(below, n int) *tensor.Tensor {
+	v := make([]int32, n)
+	for i := range v {
+		v[i] = int32(i % below)
+	}
+	return tensor.MustFromSlice(v, n)
 }
 
 func scalarFloat(v float32) *tensor.Tensor { return tensor.MustFromSlice([]float32{v}) }
@@ -67,6 +77,8 @@ func quantNodes() []heavyNode {
 		{"QLinearMatMul", node("QLinearMatMul", 10, nil), vals(bytesRamp(512, 512), scalarFloat(0.5), scalarByte(3),
 			bytesRamp(512, 512), scalarFloat(0.25), scalarByte(5), scalarFloat(64), scalarByte(7))},
 		{"Det", node("Det", 11, nil), vals(ramp(1<<16, 4, 4))},
+		{"Gather", node("Gather", 13, nil), vals(ramp(1024), int32Ramp(1024, 1<<20))},
+		{"GatherElements", node("GatherElements", 13, nil), vals(ramp(1024), int32Ramp(1024, 1<<20))},
 		{"AffineGrid", node("AffineGrid", 20, nil), vals(tensor.MustFromSlice([]float32{1, 0.5, 0, -0.5, 1, 0}, 1, 2, 3), int64s(1, 1, 1024, 1024))},
 	}
 }
@@ -74,7 +86,7 @@ func quantNodes() []heavyNode {
 // Each kernel holds no more than it charges (2 MiB of slack, as for the
 // heavy kernels), and under a cap of half its charges it refuses with
 // ErrLimit, having held less than the cap.
-func TestReferenceQuantAndGeometryCharge(t *testing.T) {
+func TestReferenceOnceUnchargedCharge(t *testing.T) {
 	const slack = 2 << 20
 	for _, h := range quantNodes() {
 		t.Run(h.name, func(t *testing.T) {
@@ -106,7 +118,7 @@ func TestReferenceQuantAndGeometryCharge(t *testing.T) {
 
 // Each kernel stops within 100 ms of CPU time of a cancellation (as
 // TestReferenceCancelledHeavyKernels measures it).
-func TestReferenceQuantAndGeometryCancelled(t *testing.T) {
+func TestReferenceOnceUnchargedCancelled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs each kernel on a million elements")
 	}

@@ -269,6 +269,15 @@ func chargeScratch(opt *ops.Options, op opRef, what string, count, size int) err
 	return nil
 }
 
+// chargeIndices charges the int64 copy of an index tensor that the
+// indexing kernels read (int64sOf) before they make it.
+func chargeIndices(opt *ops.Options, op opRef, indices *tensor.Tensor) error {
+	if indices == nil {
+		return nil
+	}
+	return chargeScratch(opt, op, "the indices as int64", indices.Len(), 8)
+}
+
 // inputElements is the number of elements of a node's input tensors: what
 // a kernel that converts every input to float64 copies.
 func inputElements(in []tensor.Value) int {
@@ -338,6 +347,13 @@ func positiveDims(opt *ops.Options, op opRef, what string, shape []int) error {
 func int64sOf(t *tensor.Tensor) ([]int64, error) {
 	if t != nil && t.DataType() != tensor.Int32 && t.DataType() != tensor.Int64 {
 		return nil, fmt.Errorf("%w: expected an int32 or int64 tensor, got %v", tensor.ErrType, t.DataType())
+	}
+	if t != nil && t.DataType() == tensor.Int32 {
+		out := make([]int64, t.Len()) // one copy, not tensor's two (through float64)
+		for i := range out {
+			out[i] = elementAs[int64](t, i)
+		}
+		return out, nil
 	}
 	return t.Int64s()
 }

@@ -57,10 +57,12 @@ func detKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value
 		return nil, err
 	}
 	stop := newPoll(opt, op)
+	a := make([][]float64, m)
+	for i := range a {
+		a[i] = make([]float64, m)
+	}
 	for b := range y.Len() {
-		a := make([][]float64, m)
 		for i := range a {
-			a[i] = make([]float64, m)
 			for j := range a[i] {
 				a[i][j] = elementAs[float64](x, (b*m+i)*m+j)
 			}
