@@ -290,6 +290,19 @@ func inputElements(in []tensor.Value) int {
 	return n
 }
 
+// forEachIndexPolled calls f with each index of shape in row-major order,
+// as forEachIndex does, counting work steps for each (the elements or
+// multiply-adds f takes) and looking at the run every cancelEvery of
+// them; it returns the run's cancellation, which ends the walk.
+func forEachIndexPolled(opt *ops.Options, op opRef, shape []int, work int, f func(flat int, idx []int)) error {
+	stop := newPoll(opt, op)
+	forEachIndexWhile(shape, func(flat int, idx []int) bool {
+		f(flat, idx)
+		return !stop.stop(work)
+	})
+	return stop.err
+}
+
 // copyElement sets element yi of y (flat, row-major) to element xi of x, a
 // tensor of the same type: by its bytes, or the string itself.
 func copyElement(y *tensor.Tensor, yi int, x *tensor.Tensor, xi int) {
@@ -309,8 +322,12 @@ func copyAs(opt *ops.Options, op opRef, x *tensor.Tensor, shape []int) (*tensor.
 	if err != nil {
 		return nil, err
 	}
+	stop := newPoll(opt, op)
 	for i := 0; i < x.Len(); i++ {
 		copyElement(y, i, x, i)
+		if stop.stop(1) {
+			return nil, stop.err
+		}
 	}
 	return y, nil
 }
