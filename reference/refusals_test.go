@@ -1,0 +1,124 @@
+package reference_test
+
+// Refusal branches of the reference kernels, each with the smallest node
+// that reaches it (issue 27 asks that every refusal of reference/ run in a
+// test): the kernel must return an *ops.Error naming the operator, its
+// version and the rule, and no output. A case whose name starts with
+// "SONNX " runs under the profile.
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/reference"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+type refusal struct {
+	name  string
+	op    string
+	ver   int
+	outs  int
+	attrs map[string]ops.Attribute
+	in    []tensor.Value
+	rule  string
+}
+
+func floats(shape ...int) *tensor.Tensor { return tensor.MustNew(tensor.Float, shape...) }
+
+func refusals() []refusal {
+	i32 := tensor.MustFromSlice([]int32{0, 1}, 2)
+	return []refusal{
+		// Det
+		{"Det int32", "Det", 22, 1, nil, []tensor.Value{tensor.MustNew(tensor.Int32, 2, 2)}, "type"},
+		{"Det bfloat16 before 22", "Det", 11, 1, nil, []tensor.Value{tensor.MustNew(tensor.BFloat16, 2, 2)}, "type"},
+		{"Det rank 1", "Det", 22, 1, nil, []tensor.Value{floats(4)}, "rank"},
+		{"Det not square", "Det", 22, 1, nil, []tensor.Value{floats(2, 3)}, "shape"},
+		// AffineGrid
+		{"AffineGrid int theta", "AffineGrid", 20, 1, nil, []tensor.Value{tensor.MustNew(tensor.Int32, 1, 2, 3), int64s(1, 1, 2, 2)}, "type"},
+		{"AffineGrid size of 3", "AffineGrid", 20, 1, nil, []tensor.Value{floats(1, 2, 3), int64s(1, 1, 2)}, "size"},
+		{"AffineGrid negative size", "AffineGrid", 20, 1, nil, []tensor.Value{floats(1, 2, 3), int64s(1, 1, -2, 2)}, "size"},
+		{"AffineGrid theta shape", "AffineGrid", 20, 1, nil, []tensor.Value{floats(1, 3, 3), int64s(1, 1, 2, 2)}, "theta"},
+		// Col2Im
+		{"Col2Im bool", "Col2Im", 18, 1, nil, []tensor.Value{tensor.MustNew(tensor.Bool, 1, 4, 4), int64s(3, 3), int64s(2, 2)}, "type"},
+		{"Col2Im int32 shapes", "Col2Im", 18, 1, nil, []tensor.Value{floats(1, 4, 4), tensor.MustFromSlice([]int32{3, 3}, 2), int64s(2, 2)}, "type"},
+		{"Col2Im rank 2", "Col2Im", 18, 1, nil, []tensor.Value{floats(4, 4), int64s(3, 3), int64s(2, 2)}, "input-rank"},
+		{"Col2Im lengths differ", "Col2Im", 18, 1, nil, []tensor.Value{floats(1, 4, 4), int64s(3, 3), int64s(2)}, "image_shape"},
+		{"Col2Im negative image", "Col2Im", 18, 1, nil, []tensor.Value{floats(1, 4, 4), int64s(-3, 3), int64s(2, 2)}, "image_shape"},
+		{"Col2Im zero block", "Col2Im", 18, 1, nil, []tensor.Value{floats(1, 4, 4), int64s(3, 3), int64s(0, 2)}, "block_shape"},
+		{"Col2Im block above C", "Col2Im", 18, 1, nil, []tensor.Value{floats(1, 3, 4), int64s(3, 3), int64s(2, 2)}, "block_shape"},
+		{"Col2Im block too big", "Col2Im", 18, 1, nil, []tensor.Value{floats(1, 16, 4), int64s(3, 3), int64s(4, 4)}, "input"},
+		{"Col2Im wrong block count", "Col2Im", 18, 1, nil, []tensor.Value{floats(1, 4, 5), int64s(3, 3), int64s(2, 2)}, "input"},
+		// SpaceToDepth, DepthToSpace
+		{"SpaceToDepth rank 3", "SpaceToDepth", 13, 1, map[string]ops.Attribute{"blocksize": one(2)}, []tensor.Value{floats(1, 4, 4)}, "rank"},
+		{"SpaceToDepth blocksize 0", "SpaceToDepth", 13, 1, map[string]ops.Attribute{"blocksize": one(0)}, []tensor.Value{floats(1, 1, 4, 4)}, "blocksize"},
+		{"SpaceToDepth indivisible", "SpaceToDepth", 13, 1, map[string]ops.Attribute{"blocksize": one(3)}, []tensor.Value{floats(1, 1, 4, 4)}, "spatial"},
+		{"SpaceToDepth no blocksize", "SpaceToDepth", 13, 1, nil, []tensor.Value{floats(1, 1, 4, 4)}, "blocksize"},
+		{"DepthToSpace mode before 11", "DepthToSpace", 1, 1, map[string]ops.Attribute{"blocksize": one(2), "mode": str("CRD")}, []tensor.Value{floats(1, 4, 2, 2)}, "attribute"},
+		{"DepthToSpace rank 3", "DepthToSpace", 13, 1, map[string]ops.Attribute{"blocksize": one(2)}, []tensor.Value{floats(4, 2, 2)}, "rank"},
+		{"DepthToSpace blocksize 0", "DepthToSpace", 13, 1, map[string]ops.Attribute{"blocksize": one(0)}, []tensor.Value{floats(1, 4, 2, 2)}, "blocksize"},
+		{"DepthToSpace mode", "DepthToSpace", 13, 1, map[string]ops.Attribute{"blocksize": one(2), "mode": str("XYZ")}, []tensor.Value{floats(1, 4, 2, 2)}, "mode"},
+		{"DepthToSpace channels", "DepthToSpace", 13, 1, map[string]ops.Attribute{"blocksize": one(2)}, []tensor.Value{floats(1, 3, 2, 2)}, "channels"},
+		// TopK
+		{"TopK-1 without k", "TopK", 1, 2, nil, []tensor.Value{floats(4)}, "k"},
+		{"TopK K of two", "TopK", 11, 2, nil, []tensor.Value{floats(4), int64s(1, 2)}, "k"},
+		{"TopK largest 2", "TopK", 11, 2, map[string]ops.Attribute{"largest": one(2)}, []tensor.Value{floats(4), int64s(1)}, "largest"},
+		{"TopK sorted 2", "TopK", 11, 2, map[string]ops.Attribute{"sorted": one(2)}, []tensor.Value{floats(4), int64s(1)}, "sorted"},
+		{"TopK-1 bool", "TopK", 11, 2, nil, []tensor.Value{tensor.MustNew(tensor.Bool, 4), int64s(1)}, "type"},
+		{"TopK k above the axis", "TopK", 11, 2, nil, []tensor.Value{floats(4), int64s(5)}, "k"},
+		// Gather
+		{"Gather rank 0", "Gather", 13, 1, nil, []tensor.Value{floats(), i32}, "rank"},
+		{"Gather axis", "Gather", 13, 1, map[string]ops.Attribute{"axis": one(1)}, []tensor.Value{floats(3), i32}, "axis"},
+		{"Gather float indices", "Gather", 13, 1, nil, []tensor.Value{floats(3), floats(2)}, "indices-type"},
+		{"Gather index outside", "Gather", 13, 1, nil, []tensor.Value{floats(3), int64s(3)}, "indices"},
+		// Split
+		{"Split split attribute at 13", "Split", 13, 2, map[string]ops.Attribute{"split": ints(1, 1)}, []tensor.Value{floats(2)}, "attribute"},
+		{"Split num_outputs at 13", "Split", 13, 2, map[string]ops.Attribute{"num_outputs": one(2)}, []tensor.Value{floats(2)}, "attribute"},
+		{"Split num_outputs 0", "Split", 18, 2, map[string]ops.Attribute{"num_outputs": one(0)}, []tensor.Value{floats(2)}, "num_outputs"},
+		{"Split rank 0", "Split", 18, 2, map[string]ops.Attribute{"num_outputs": one(2)}, []tensor.Value{floats()}, "axis"},
+		{"Split axis", "Split", 18, 2, map[string]ops.Attribute{"axis": one(1), "num_outputs": one(2)}, []tensor.Value{floats(2)}, "axis"},
+		{"Split split and num_outputs", "Split", 18, 2, map[string]ops.Attribute{"num_outputs": one(2)}, []tensor.Value{floats(2), int64s(1, 1)}, "split"},
+		{"Split count", "Split", 13, 2, nil, []tensor.Value{floats(3), int64s(1, 1, 1)}, "split"},
+		{"Split negative", "Split", 13, 2, nil, []tensor.Value{floats(3), int64s(-1, 4)}, "split"},
+		{"Split sum", "Split", 13, 2, nil, []tensor.Value{floats(3), int64s(1, 1)}, "split"},
+		{"Split split 2-D", "Split", 13, 2, nil, []tensor.Value{floats(2), tensor.MustFromSlice([]int64{1, 1}, 1, 2)}, "split"},
+		{"Split split int32", "Split", 13, 2, nil, []tensor.Value{floats(2), tensor.MustFromSlice([]int32{1, 1}, 2)}, "split"},
+		{"Split uneven at 13", "Split", 13, 2, nil, []tensor.Value{floats(3)}, "split"},
+		// Reshape
+		{"Reshape-1 without shape", "Reshape", 1, 1, nil, []tensor.Value{floats(4)}, "shape"},
+		{"Reshape allowzero at 13", "Reshape", 13, 1, map[string]ops.Attribute{"allowzero": one(1)}, []tensor.Value{floats(4), int64s(4)}, "attribute"},
+		{"SONNX Reshape allowzero 2", "Reshape", 14, 1, map[string]ops.Attribute{"allowzero": one(2)}, []tensor.Value{floats(4), int64s(4)}, "allowzero [C1]"},
+		{"Reshape dim -2", "Reshape", 14, 1, nil, []tensor.Value{floats(4), int64s(-2, -2)}, "allowzero [C3]"},
+		{"Reshape two -1", "Reshape", 14, 1, nil, []tensor.Value{floats(4), int64s(-1, -1)}, "S [C1]"},
+		{"Reshape 0 past the rank", "Reshape", 14, 1, nil, []tensor.Value{floats(4), int64s(4, 0)}, "allowzero [C2]"},
+		{"Reshape allowzero with 0 and -1", "Reshape", 14, 1, map[string]ops.Attribute{"allowzero": one(1)}, []tensor.Value{floats(4), int64s(0, -1)}, "allowzero [C3]"},
+		{"Reshape count", "Reshape", 14, 1, nil, []tensor.Value{floats(4), int64s(3)}, "X [C1]"},
+		{"Reshape -1 cannot divide", "Reshape", 14, 1, nil, []tensor.Value{floats(4), int64s(3, -1)}, "X [C1]"},
+	}
+}
+
+func TestReferenceRefusals(t *testing.T) {
+	for _, c := range refusals() {
+		t.Run(c.name, func(t *testing.T) {
+			k, ok := reference.Kernel("", c.op, c.ver)
+			if !ok {
+				t.Fatalf("no reference kernel for %s-%d", c.op, c.ver)
+			}
+			n := &ops.Node{OpType: c.op, Version: c.ver, Attrs: c.attrs, NumOutputs: c.outs}
+			opt := ops.NewOptions()
+			if strings.HasPrefix(c.name, "SONNX ") {
+				opt = ops.NewOptions(ops.WithProfile(ops.ProfileSONNX))
+			}
+			out, err := k(opt, n, c.in)
+			var e *ops.Error
+			if !errors.As(err, &e) {
+				t.Fatalf("got %v (%d outputs), want an *ops.Error [%s]", err, len(out), c.rule)
+			}
+			if e.Op != c.op || e.Version != c.ver || e.Rule != c.rule || out != nil {
+				t.Errorf("got %v (%s-%d [%s], %d outputs), want %s-%d [%s]", err, e.Op, e.Version, e.Rule, len(out), c.op, c.ver, c.rule)
+			}
+		})
+	}
+}
