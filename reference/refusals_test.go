@@ -8,6 +8,7 @@ package reference_test
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -25,6 +26,8 @@ type refusal struct {
 	in    []tensor.Value
 	rule  string
 }
+
+func nan() float64 { return math.NaN() }
 
 func floats(shape ...int) *tensor.Tensor { return tensor.MustNew(tensor.Float, shape...) }
 
@@ -96,6 +99,55 @@ func refusals() []refusal {
 		{"Reshape allowzero with 0 and -1", "Reshape", 14, 1, map[string]ops.Attribute{"allowzero": one(1)}, []tensor.Value{floats(4), int64s(0, -1)}, "allowzero [C3]"},
 		{"Reshape count", "Reshape", 14, 1, nil, []tensor.Value{floats(4), int64s(3)}, "X [C1]"},
 		{"Reshape -1 cannot divide", "Reshape", 14, 1, nil, []tensor.Value{floats(4), int64s(3, -1)}, "X [C1]"},
+		// Transpose, Tile, Expand, CenterCropPad
+		{"Transpose perm length", "Transpose", 21, 1, map[string]ops.Attribute{"perm": ints(0)}, []tensor.Value{floats(2, 2)}, "perm"},
+		{"Transpose perm outside", "Transpose", 21, 1, map[string]ops.Attribute{"perm": ints(0, 2)}, []tensor.Value{floats(2, 2)}, "perm"},
+		{"Transpose perm twice", "Transpose", 21, 1, map[string]ops.Attribute{"perm": ints(1, 1)}, []tensor.Value{floats(2, 2)}, "perm"},
+		{"Tile-1 two tiles", "Tile", 1, 1, nil, []tensor.Value{floats(2), int64s(1, 2), int64s(0)}, "axis"},
+		{"Tile-1 axis outside", "Tile", 1, 1, nil, []tensor.Value{floats(2), int64s(2), int64s(1)}, "axis"},
+		{"Tile-1 negative tiles", "Tile", 1, 1, nil, []tensor.Value{floats(2), int64s(-2), int64s(0)}, "axis"},
+		{"Tile repeats length", "Tile", 13, 1, nil, []tensor.Value{floats(2), int64s(1, 2)}, "repeats"},
+		{"Tile negative repeats", "Tile", 13, 1, nil, []tensor.Value{floats(2), int64s(-1)}, "repeats"},
+		{"Expand negative dim", "Expand", 13, 1, nil, []tensor.Value{floats(2), int64s(-2)}, "shape"},
+		{"Expand no broadcast", "Expand", 13, 1, nil, []tensor.Value{floats(2), int64s(3)}, "broadcast"},
+		{"CenterCropPad shape 2-D", "CenterCropPad", 18, 1, nil, []tensor.Value{floats(2), tensor.MustFromSlice([]int64{2}, 1, 1)}, "shape"},
+		{"CenterCropPad float shape", "CenterCropPad", 18, 1, nil, []tensor.Value{floats(2), floats(1)}, "shape"},
+		{"CenterCropPad shape length", "CenterCropPad", 18, 1, nil, []tensor.Value{floats(2), int64s(2, 2)}, "shape"},
+		{"CenterCropPad negative", "CenterCropPad", 18, 1, nil, []tensor.Value{floats(2), int64s(-2)}, "shape"},
+		{"CenterCropPad axes", "CenterCropPad", 18, 1, map[string]ops.Attribute{"axes": ints(3)}, []tensor.Value{floats(2), int64s(2)}, "axes"},
+		// RoiAlign
+		{"RoiAlign int64 rois", "RoiAlign", 16, 1, nil, []tensor.Value{floats(1, 1, 2, 2), tensor.MustNew(tensor.Int64, 1, 4), int64s(0)}, "type"},
+		{"RoiAlign transformation", "RoiAlign", 16, 1, map[string]ops.Attribute{"coordinate_transformation_mode": str("corner")}, []tensor.Value{floats(1, 1, 2, 2), floats(1, 4), int64s(0)}, "coordinate_transformation_mode"},
+		{"RoiAlign mode", "RoiAlign", 16, 1, map[string]ops.Attribute{"mode": str("min")}, []tensor.Value{floats(1, 1, 2, 2), floats(1, 4), int64s(0)}, "mode"},
+		{"RoiAlign output_height", "RoiAlign", 16, 1, map[string]ops.Attribute{"output_height": one(0)}, []tensor.Value{floats(1, 1, 2, 2), floats(1, 4), int64s(0)}, "output_height"},
+		{"RoiAlign output_width", "RoiAlign", 16, 1, map[string]ops.Attribute{"output_width": one(0)}, []tensor.Value{floats(1, 1, 2, 2), floats(1, 4), int64s(0)}, "output_width"},
+		{"RoiAlign sampling_ratio", "RoiAlign", 16, 1, map[string]ops.Attribute{"sampling_ratio": one(-1)}, []tensor.Value{floats(1, 1, 2, 2), floats(1, 4), int64s(0)}, "sampling_ratio"},
+		{"RoiAlign X rank", "RoiAlign", 16, 1, nil, []tensor.Value{floats(1, 2, 2), floats(1, 4), int64s(0)}, "input-rank"},
+		{"RoiAlign empty X", "RoiAlign", 16, 1, nil, []tensor.Value{floats(1, 1, 0, 2), floats(1, 4), int64s(0)}, "X"},
+		{"RoiAlign rois shape", "RoiAlign", 16, 1, nil, []tensor.Value{floats(1, 1, 2, 2), floats(1, 3), int64s(0)}, "input-rank"},
+		{"RoiAlign batch index", "RoiAlign", 16, 1, nil, []tensor.Value{floats(1, 1, 2, 2), floats(1, 4), int64s(1)}, "batch_indices"},
+		{"RoiAlign NaN roi", "RoiAlign", 16, 1, nil, []tensor.Value{floats(1, 1, 2, 2), tensor.MustFromSlice([]float32{0, 0, float32(nan()), 1}, 1, 4), int64s(0)}, "rois"},
+		// MatMulInteger, Conv's checks, LRN, InstanceNormalization
+		{"MatMulInteger float", "MatMulInteger", 10, 1, nil, []tensor.Value{floats(2, 2), floats(2, 2)}, "type"},
+		{"MatMulInteger zero point type", "MatMulInteger", 10, 1, nil, []tensor.Value{bytesRamp(2, 2), bytesRamp(2, 2), tensor.MustNew(tensor.Int8)}, "type"},
+		{"MatMulInteger zero point shape", "MatMulInteger", 10, 1, nil, []tensor.Value{bytesRamp(2, 2), bytesRamp(2, 2), bytesRamp(3)}, "zero point"},
+		{"Conv group 0", "Conv", 22, 1, map[string]ops.Attribute{"group": one(0)}, []tensor.Value{floats(1, 1, 3, 3), floats(1, 1, 2, 2)}, "group"},
+		{"Conv rank 2", "Conv", 22, 1, nil, []tensor.Value{floats(1, 1), floats(1, 1)}, "input-rank"},
+		{"Conv W rank", "Conv", 22, 1, nil, []tensor.Value{floats(1, 1, 3, 3), floats(1, 1, 2)}, "W-rank"},
+		{"Conv channels", "Conv", 22, 1, nil, []tensor.Value{floats(1, 2, 3, 3), floats(1, 1, 2, 2)}, "channels"},
+		{"ConvTranspose groups of channels", "ConvTranspose", 22, 1, map[string]ops.Attribute{"group": one(2)}, []tensor.Value{floats(1, 3, 3, 3), floats(3, 1, 2, 2)}, "group"},
+		{"ConvTranspose channels", "ConvTranspose", 22, 1, nil, []tensor.Value{floats(1, 3, 3, 3), floats(2, 1, 2, 2)}, "channels"},
+		{"Conv output channels in groups", "Conv", 22, 1, map[string]ops.Attribute{"group": one(2)}, []tensor.Value{floats(1, 2, 3, 3), floats(3, 1, 2, 2)}, "group"},
+		{"Conv kernel_shape", "Conv", 22, 1, map[string]ops.Attribute{"kernel_shape": ints(3, 3)}, []tensor.Value{floats(1, 1, 3, 3), floats(1, 1, 2, 2)}, "kernel_shape"},
+		{"Conv bias type", "Conv", 22, 1, nil, []tensor.Value{floats(1, 1, 3, 3), floats(1, 1, 2, 2), tensor.MustNew(tensor.Double, 1)}, "type"},
+		{"Conv bias shape", "Conv", 22, 1, nil, []tensor.Value{floats(1, 1, 3, 3), floats(1, 1, 2, 2), floats(2)}, "B"},
+		{"LRN int32", "LRN", 13, 1, map[string]ops.Attribute{"size": one(3)}, []tensor.Value{tensor.MustNew(tensor.Int32, 1, 1, 2, 2)}, "type"},
+		{"LRN rank 1", "LRN", 13, 1, map[string]ops.Attribute{"size": one(3)}, []tensor.Value{floats(2)}, "rank"},
+		{"LRN size 0", "LRN", 13, 1, map[string]ops.Attribute{"size": one(0)}, []tensor.Value{floats(1, 1, 2, 2)}, "size"},
+		{"InstanceNormalization int32", "InstanceNormalization", 22, 1, nil, []tensor.Value{tensor.MustNew(tensor.Int32, 1, 1, 2), tensor.MustNew(tensor.Int32, 1), tensor.MustNew(tensor.Int32, 1)}, "type"},
+		{"InstanceNormalization scale type", "InstanceNormalization", 22, 1, nil, []tensor.Value{floats(1, 1, 2), tensor.MustNew(tensor.Double, 1), floats(1)}, "type"},
+		{"InstanceNormalization rank 1", "InstanceNormalization", 22, 1, nil, []tensor.Value{floats(2), floats(1), floats(1)}, "rank"},
+		{"InstanceNormalization scale shape", "InstanceNormalization", 22, 1, nil, []tensor.Value{floats(1, 2, 2), floats(1), floats(1)}, "scale"},
 	}
 }
 
