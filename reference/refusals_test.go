@@ -5,6 +5,22 @@ package reference_test
 // test): the kernel must return an *ops.Error naming the operator, its
 // version and the rule, and no output. A case whose name starts with
 // "SONNX " runs under the profile.
+//
+// Coverage (go test -cover ./reference, without -short): 84.6% of 10,460
+// statements with these cases, 83.7% before them. What stays uncovered,
+// and why:
+//   - Scan, Loop, SequenceMap, If and the optional/sequence paths of
+//     Identity (some 370 statements): their bodies run subgraphs through
+//     the graph package's runner, which this package's tests do not build;
+//     graph's control-flow tests run them, counted in graph's coverage.
+//   - agree.go's diagnostics (60): they describe a disagreement between
+//     the engines, which the agreement tests never meet when they pass.
+//   - About 1,180 statements spread over the other kernels, mostly
+//     refusal branches of attribute and input checks (Resize's inputs,
+//     the tree ensembles, TfIdfVectorizer, Split's split input, the
+//     quantizers, Attention's masks) and conversions to types no test
+//     draws: a debt, to be paid with more cases in this table (issue 27
+//     asks for 98%).
 
 import (
 	"errors"
