@@ -32,6 +32,9 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		if k := st.Len(); k != 4 && k != 5 {
+			return nil, op.errorf("size", "size has %d elements, expected 4 or 5", k)
+		}
 		size, _ := int64sOf(st)
 		if len(size) != 4 && len(size) != 5 {
 			return nil, op.errorf("size", "size %v", size)
@@ -55,7 +58,6 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		tv := computeElements[float64](theta)
 		coord := func(i, L int) float64 {
 			if align != 0 {
 				if L == 1 {
@@ -66,21 +68,26 @@ func init() {
 			step := 2 / float64(L)
 			return -1 + step/2 + float64(i)*step
 		}
-		out := make([]float64, y.Len())
-		forEachIndex(shape, func(flat int, idx []int) {
+		base := make([]float64, 0, r+1)
+		stop := newPoll(opt, op)
+		forEachIndexWhile(shape, func(flat int, idx []int) bool {
 			b, row := idx[0], idx[r+1]
 			// [x, y, (z,) 1]: x of the last spatial axis.
-			base := make([]float64, 0, r+1)
+			base = base[:0]
 			for a := r; a >= 1; a-- {
 				base = append(base, coord(idx[a], shape[a]))
 			}
 			base = append(base, 1)
 			var s float64
 			for j, v := range base {
-				s += tv[(b*r+row)*(r+1)+j] * v
+				s += elementAs[float64](theta, (b*r+row)*(r+1)+j) * v
 			}
-			out[flat] = s
+			setElementAs(y, flat, s)
+			return !stop.stop(r + 1)
 		})
-		return values(computeTensor(theta.DataType(), shape, out)), nil
+		if stop.err != nil {
+			return nil, stop.err
+		}
+		return values(y), nil
 	})
 }

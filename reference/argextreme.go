@@ -99,33 +99,6 @@ func registerArg(name string, max bool) {
 		if x.Shape()[axis] == 0 { // [R5]
 			return nil, op.errorf(ruleOf("axis", "X [C2]"), "axis %d has length 0", axis)
 		}
-		if err := cancelled(opt, op); err != nil {
-			return nil, err
-		}
-		groups := axisSlices(x.Shape(), axis)
-		var idx []int64
-		switch computeTypeOf(x.DataType()) {
-		case tensor.Float:
-			idx = argIndices[float32](x, groups, max, last == 1)
-		case tensor.Double:
-			idx = argIndices[float64](x, groups, max, last == 1)
-		case tensor.Int8:
-			idx = argIndices[int8](x, groups, max, last == 1)
-		case tensor.Uint8:
-			idx = argIndices[uint8](x, groups, max, last == 1)
-		case tensor.Int16:
-			idx = argIndices[int16](x, groups, max, last == 1)
-		case tensor.Uint16:
-			idx = argIndices[uint16](x, groups, max, last == 1)
-		case tensor.Int32:
-			idx = argIndices[int32](x, groups, max, last == 1)
-		case tensor.Uint32:
-			idx = argIndices[uint32](x, groups, max, last == 1)
-		case tensor.Int64:
-			idx = argIndices[int64](x, groups, max, last == 1)
-		case tensor.Uint64:
-			idx = argIndices[uint64](x, groups, max, last == 1)
-		}
 		shape := []int{}
 		for i, d := range x.Shape() {
 			switch {
@@ -135,26 +108,56 @@ func registerArg(name string, max bool) {
 				shape = append(shape, 1)
 			}
 		}
-		if err := checkSize(opt, op, tensor.Int64, shape); err != nil {
+		y, err := newTensor(opt, op, tensor.Int64, shape)
+		if err != nil {
 			return nil, err
 		}
-		return []tensor.Value{computeTensor(tensor.Int64, shape, idx)}, nil
+		var index func(g group) int64
+		switch computeTypeOf(x.DataType()) {
+		case tensor.Float:
+			index = argIndex[float32](x, max, last == 1)
+		case tensor.Double:
+			index = argIndex[float64](x, max, last == 1)
+		case tensor.Int8:
+			index = argIndex[int8](x, max, last == 1)
+		case tensor.Uint8:
+			index = argIndex[uint8](x, max, last == 1)
+		case tensor.Int16:
+			index = argIndex[int16](x, max, last == 1)
+		case tensor.Uint16:
+			index = argIndex[uint16](x, max, last == 1)
+		case tensor.Int32:
+			index = argIndex[int32](x, max, last == 1)
+		case tensor.Uint32:
+			index = argIndex[uint32](x, max, last == 1)
+		case tensor.Int64:
+			index = argIndex[int64](x, max, last == 1)
+		case tensor.Uint64:
+			index = argIndex[uint64](x, max, last == 1)
+		}
+		if err := forEachGroup(opt, op, x.Shape(), axisMarked(x.Rank(), axis), func(o int, g group) {
+			setElementAs(y, o, index(g))
+		}); err != nil {
+			return nil, err
+		}
+		return values(y), nil
 	})
 }
 
-// argIndices returns, for each slice, the position of its largest (max) or
-// smallest element: the first, or with last the last, of equal ones; a NaN
-// counts as beyond every number (numpy's argmax and argmin), the first NaN
-// or with last the last one.
-func argIndices[A computeNumber](x *tensor.Tensor, groups [][]int, max, last bool) []int64 {
-	v := computeElements[A](x)
-	out := make([]int64, len(groups))
-	for o, g := range groups {
-		best := 0
-		for j := 1; j < len(g); j++ {
-			a, b := v[g[j]], v[g[best]]
+// argIndex returns, for a slice g of x, the position of its largest (max)
+// or smallest element: the first, or with last the last, of equal ones; a
+// NaN counts as beyond every number (numpy's argmax and argmin), the first
+// NaN or with last the last one. The slice's elements are read as they
+// are compared, never copied.
+func argIndex[A computeNumber](x *tensor.Tensor, max, last bool) func(g group) int64 {
+	return func(g group) int64 {
+		best, b := 0, A(0)
+		for j, i := range g.flats() {
+			a := elementAs[A](x, i)
 			var wins bool
 			switch {
+			case j == 0:
+				wins = true
 			case b != b: // a NaN so far: only a later NaN, with last
 				wins = last && a != a
 			case a != a:
@@ -165,10 +168,9 @@ func argIndices[A computeNumber](x *tensor.Tensor, groups [][]int, max, last boo
 				wins = a < b || (last && a == b)
 			}
 			if wins {
-				best = j
+				best, b = j, a
 			}
 		}
-		out[o] = int64(best)
+		return int64(best)
 	}
-	return out
 }

@@ -211,46 +211,23 @@ func attentionKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor
 
 	// present_key, present_value.
 	outputs := max(n.NumOutputs, 1)
-	copies := q.Len() + k.Len() + v.Len() + 2*batch*kvHeads*total*(headK+headV) + total
-	if pastK != nil {
-		copies += pastK.Len() + pastV.Len()
-	}
-	if err := chargeScratch(opt, op, "float64 copies of the inputs, the present keys and values and a row of scores", copies, 8); err != nil {
+	if err := chargeScratch(opt, op, "a row of scores", total, 8); err != nil {
 		return nil, err
 	}
-	qv, _ := q.Float64s()
-	kv, _ := k.Float64s()
-	vv, _ := v.Float64s()
-	presentK := make([]float64, batch*kvHeads*total*headK)
-	presentV := make([]float64, batch*kvHeads*total*headV)
-	var pk, pv []float64
-	if pastK != nil {
-		pk, _ = pastK.Float64s()
-		pv, _ = pastV.Float64s()
-	}
-	for b := range batch {
-		for h := range kvHeads {
-			for s := range total {
-				for d := range headK {
-					x := 0.0
-					if s < past {
-						x = pk[((b*kvHeads+h)*past+s)*headK+d]
-					} else {
-						x = kv[kAt(b, h, s-past, d)]
-					}
-					presentK[((b*kvHeads+h)*total+s)*headK+d] = x
-				}
-				for d := range headV {
-					x := 0.0
-					if s < past {
-						x = pv[((b*kvHeads+h)*past+s)*headV+d]
-					} else {
-						x = vv[vAt(b, h, s-past, d)]
-					}
-					presentV[((b*kvHeads+h)*total+s)*headV+d] = x
-				}
-			}
+	// presentKey and presentValue are element (b, h, s, d) of
+	// present_key and present_value: the past's, then K's or V's; every
+	// input is read where it is used, never copied.
+	presentKey := func(b, h, s, d int) float64 {
+		if s < past {
+			return elementAs[float64](pastK, ((b*kvHeads+h)*past+s)*headK+d)
 		}
+		return elementAs[float64](k, kAt(b, h, s-past, d))
+	}
+	presentValue := func(b, h, s, d int) float64 {
+		if s < past {
+			return elementAs[float64](pastV, ((b*kvHeads+h)*past+s)*headV+d)
+		}
+		return elementAs[float64](v, vAt(b, h, s-past, d))
 	}
 
 	yShape := []int{batch, qHeads, qSeq, headV}
@@ -280,7 +257,7 @@ func attentionKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor
 				for j := range total {
 					s := 0.0
 					for d := range headK {
-						s += qv[qAt(b, h, i, d)] * presentK[((b*kvHeads+kh)*total+j)*headK+d]
+						s += elementAs[float64](q, qAt(b, h, i, d)) * presentKey(b, kh, j, d)
 					}
 					s *= scale
 					if mode == 0 && scores != nil {
@@ -338,7 +315,7 @@ func attentionKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor
 				for d := range headV {
 					o := 0.0
 					for j := range total {
-						o += qk[j] * presentV[((b*kvHeads+kh)*total+j)*headV+d]
+						o += qk[j] * presentValue(b, kh, j, d)
 					}
 					at := ((b*qHeads+h)*qSeq+i)*headV + d
 					if q.Rank() == 3 {
@@ -357,12 +334,8 @@ func attentionKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor
 		if out[2], err = newTensor(opt, op, v.DataType(), []int{batch, kvHeads, total, headV}); err != nil {
 			return nil, err
 		}
-		for i, x := range presentK {
-			_ = storeFloat(out[1], i, x)
-		}
-		for i, x := range presentV {
-			_ = storeFloat(out[2], i, x)
-		}
+		forEachIndex(out[1].Shape(), func(i int, at []int) { _ = storeFloat(out[1], i, presentKey(at[0], at[1], at[2], at[3])) })
+		forEachIndex(out[2].Shape(), func(i int, at []int) { _ = storeFloat(out[2], i, presentValue(at[0], at[1], at[2], at[3])) })
 	}
 	return values(out[:outputs]...), nil
 }

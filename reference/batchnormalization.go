@@ -145,9 +145,13 @@ func batchNormalization(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]ten
 	}
 	if training {
 		slices := make([][]float64, params)
+		stop := newPoll(opt, op)
 		for flat, v := range xv { // in row-major order: batch, then the plane
 			p := param(flat)
 			slices[p] = append(slices[p], v)
+			if stop.stop(1) {
+				return nil, stop.err
+			}
 		}
 		batchMean, batchVar := make([]float64, params), make([]float64, params)
 		for p := range params {
@@ -162,25 +166,36 @@ func batchNormalization(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]ten
 		}
 		runMean, runVar := running(mean, batchMean), running(variance, batchVar)
 		mean, variance = batchMean, batchVar
-		y := batchNormY(xv, param, scale, b, mean, variance, eps)
+		y, err := batchNormY(opt, op, xv, param, scale, b, mean, variance, eps)
+		if err != nil {
+			return nil, err
+		}
 		res := []tensor.Value{computeTensor(x.DataType(), shape, y)}
 		for _, s := range [][]float64{runMean, runVar, batchMean, batchVar}[:min(outs, 5)-1] {
 			res = append(res, computeTensor(t[3].DataType(), t[3].Shape(), s))
 		}
 		return res, nil
 	}
-	return []tensor.Value{computeTensor(x.DataType(), shape, batchNormY(xv, param, scale, b, mean, variance, eps))}, nil
+	y, err := batchNormY(opt, op, xv, param, scale, b, mean, variance, eps)
+	if err != nil {
+		return nil, err
+	}
+	return []tensor.Value{computeTensor(x.DataType(), shape, y)}, nil
 }
 
 // batchNormY is (x - mean) / sqrt(var + epsilon) * scale + B for every
 // element, the parameters of element flat at index param(flat).
-func batchNormY(xv []float64, param func(int) int, scale, b, mean, variance []float64, eps float64) []float64 {
+func batchNormY(opt *ops.Options, op opRef, xv []float64, param func(int) int, scale, b, mean, variance []float64, eps float64) ([]float64, error) {
 	y := make([]float64, len(xv))
+	stop := newPoll(opt, op)
 	for flat, v := range xv {
 		p := param(flat)
 		y[flat] = float64(float64((v-mean[p])/math.Sqrt(variance[p]+eps))*scale[p]) + b[p]
+		if stop.stop(1) {
+			return nil, stop.err
+		}
 	}
-	return y
+	return y, nil
 }
 
 // batchNormSONNX checks the SONNX specification's constraints, in its

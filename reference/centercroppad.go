@@ -82,7 +82,7 @@ func centerCropPad(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.V
 	}
 	xStrides := stridesOf(dX)
 	i := make([]int, r)
-	forEachIndex(dY, func(flat int, j []int) {
+	if err := forEachIndexPolled(opt, opOf(n), dY, 1, func(flat int, j []int) {
 		for k := range j {
 			i[k] = j[k] + shift[k]
 			if i[k] < 0 || i[k] >= dX[k] {
@@ -90,6 +90,8 @@ func centerCropPad(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.V
 			}
 		}
 		copyElement(y, flat, x, ravel(i, xStrides))
-	})
+	}); err != nil {
+		return nil, err
+	}
 	return values(y), nil
 }

@@ -94,21 +94,30 @@ func init() {
 		}
 		c := xs[1] / kprod
 		shape := append([]int{xs[0], c}, image...)
-		if err := checkSize(opt, op, dt, shape); err != nil {
+		y, err := newTensor(opt, op, dt, shape)
+		if err != nil {
 			return nil, err
 		}
-		if err := cancelled(opt, op); err != nil {
+		if err := chargeScratch(opt, op, "the sums", y.Len(), 8); err != nil {
 			return nil, err
 		}
+		stop := newPoll(opt, op)
 		if dt.IsInteger() {
-			return values(col2im[int64](x, shape, blocks, a)), nil
+			col2im[int64](y, x, blocks, a, stop)
+		} else {
+			col2im[float64](y, x, blocks, a, stop)
 		}
-		return values(col2im[float64](x, shape, blocks, a)), nil
+		if stop.err != nil {
+			return nil, stop.err
+		}
+		return values(y), nil
 	})
 }
 
-func col2im[A int64 | float64](x *tensor.Tensor, shape, blocks []int, a poolAttrs) *tensor.Tensor {
-	xv := computeElements[A](x)
+// col2im sums x's blocks into y in the computing type A, then rounds
+// each sum to y's type once; it stops when stop does.
+func col2im[A int64 | float64](y, x *tensor.Tensor, blocks []int, a poolAttrs, stop *poll) {
+	shape := y.Shape()
 	spatial := len(blocks)
 	kprod := numElements(a.kernel)
 	l := numElements(blocks)
@@ -117,7 +126,7 @@ func col2im[A int64 | float64](x *tensor.Tensor, shape, blocks []int, a poolAttr
 	yi := make([]int, len(shape))
 	for nn := range shape[0] {
 		for c := range shape[1] {
-			forEachIndex(a.kernel, func(t int, tap []int) {
+			forEachIndexWhile(a.kernel, func(t int, tap []int) bool {
 				forEachIndex(blocks, func(b int, blk []int) {
 					yi[0], yi[1] = nn, c
 					for i := range spatial {
@@ -126,10 +135,16 @@ func col2im[A int64 | float64](x *tensor.Tensor, shape, blocks []int, a poolAttr
 							return
 						}
 					}
-					out[ravel(yi, yStrides)] += xv[((nn*shape[1]+c)*kprod+t)*l+b]
+					out[ravel(yi, yStrides)] += elementAs[A](x, ((nn*shape[1]+c)*kprod+t)*l+b)
 				})
+				return !stop.stop(l)
 			})
+			if stop.err != nil {
+				return
+			}
 		}
 	}
-	return computeTensor(x.DataType(), shape, out)
+	for i, v := range out {
+		setElementAs(y, i, v)
+	}
 }

@@ -269,6 +269,15 @@ func chargeScratch(opt *ops.Options, op opRef, what string, count, size int) err
 	return nil
 }
 
+// chargeIndices charges the int64 copy of an index tensor that the
+// indexing kernels read (int64sOf) before they make it.
+func chargeIndices(opt *ops.Options, op opRef, indices *tensor.Tensor) error {
+	if indices == nil {
+		return nil
+	}
+	return chargeScratch(opt, op, "the indices as int64", indices.Len(), 8)
+}
+
 // inputElements is the number of elements of a node's input tensors: what
 // a kernel that converts every input to float64 copies.
 func inputElements(in []tensor.Value) int {
@@ -279,6 +288,19 @@ func inputElements(in []tensor.Value) int {
 		}
 	}
 	return n
+}
+
+// forEachIndexPolled calls f with each index of shape in row-major order,
+// as forEachIndex does, counting work steps for each (the elements or
+// multiply-adds f takes) and looking at the run every cancelEvery of
+// them; it returns the run's cancellation, which ends the walk.
+func forEachIndexPolled(opt *ops.Options, op opRef, shape []int, work int, f func(flat int, idx []int)) error {
+	stop := newPoll(opt, op)
+	forEachIndexWhile(shape, func(flat int, idx []int) bool {
+		f(flat, idx)
+		return !stop.stop(work)
+	})
+	return stop.err
 }
 
 // copyElement sets element yi of y (flat, row-major) to element xi of x, a
@@ -300,8 +322,12 @@ func copyAs(opt *ops.Options, op opRef, x *tensor.Tensor, shape []int) (*tensor.
 	if err != nil {
 		return nil, err
 	}
+	stop := newPoll(opt, op)
 	for i := 0; i < x.Len(); i++ {
 		copyElement(y, i, x, i)
+		if stop.stop(1) {
+			return nil, stop.err
+		}
 	}
 	return y, nil
 }
@@ -338,6 +364,13 @@ func positiveDims(opt *ops.Options, op opRef, what string, shape []int) error {
 func int64sOf(t *tensor.Tensor) ([]int64, error) {
 	if t != nil && t.DataType() != tensor.Int32 && t.DataType() != tensor.Int64 {
 		return nil, fmt.Errorf("%w: expected an int32 or int64 tensor, got %v", tensor.ErrType, t.DataType())
+	}
+	if t != nil && t.DataType() == tensor.Int32 {
+		out := make([]int64, t.Len()) // one copy, not tensor's two (through float64)
+		for i := range out {
+			out[i] = elementAs[int64](t, i)
+		}
+		return out, nil
 	}
 	return t.Int64s()
 }

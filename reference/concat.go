@@ -125,7 +125,7 @@ func concat(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, e
 		return nil, err
 	}
 	src := make([]int, r)
-	forEachIndex(dY, func(flat int, idx []int) {
+	if err := forEachIndexPolled(opt, opOf(n), dY, 1, func(flat int, idx []int) {
 		i := idx[d]
 		k := 0
 		for i >= sigma[k] {
@@ -134,6 +134,8 @@ func concat(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, e
 		copy(src, idx)
 		src[d] = i - (sigma[k] - a[k].Shape()[d]) // E3: i' = i - sum_{j<k} D_j^d
 		copyElement(y, flat, a[k], ravel(src, stridesOf(a[k].Shape())))
-	})
+	}); err != nil {
+		return nil, err
+	}
 	return values(y), nil
 }

@@ -51,19 +51,15 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		if err := checkSize(opt, op, dt, shape); err != nil {
+		y, err := newTensor(opt, op, dt, shape)
+		if err != nil {
 			return nil, err
 		}
 		if err := cancelled(opt, op); err != nil {
 			return nil, err
 		}
-		if err := chargeScratch(opt, op, "float64 copies of X and W, the sums and the output", x.Len()+w.Len()+2*numElements(shape), 8); err != nil {
-			return nil, err
-		}
-		xv, wv := computeElements[float64](x), computeElements[float64](w)
 		xStrides, wStrides := stridesOf(x.Shape()), stridesOf(w.Shape())
 		cg, mg := w.Shape()[1], m/a.group
-		out := make([]float64, numElements(shape))
 		xi := make([]int, len(shape))
 		wi := make([]int, len(shape))
 		stop := newPoll(opt, op)
@@ -74,22 +70,22 @@ func init() {
 				func(c int, p []int) float64 {
 					xi[0], xi[1] = nn, c
 					copy(xi[2:], p)
-					return xv[ravel(xi, xStrides)]
+					return elementAs[float64](x, ravel(xi, xStrides))
 				},
 				func(c int, t []int) float64 {
 					wi[0], wi[1] = mm, c
 					copy(wi[2:], t)
-					return wv[ravel(wi, wStrides)]
+					return elementAs[float64](w, ravel(wi, wStrides))
 				})
 			if b != nil {
-				s += computeElements[float64](b)[mm]
+				s += elementAs[float64](b, mm)
 			}
-			out[flat] = s
+			setElementAs(y, flat, s)
 			return !stop.stop(w.Len() / max(m, 1))
 		})
 		if stop.err != nil {
 			return nil, stop.err
 		}
-		return values(computeTensor(dt, shape, out)), nil
+		return values(y), nil
 	})
 }

@@ -95,37 +95,43 @@ func integerConvolution(opt *ops.Options, op opRef, x, w, xz, wz *tensor.Tensor,
 	if err := cancelled(opt, op); err != nil {
 		return nil, nil, err
 	}
-	xv, wv := computeElements[int64](x), computeElements[int64](w)
+	if err := chargeScratch(opt, op, "the int64 sums", numElements(shape), 8); err != nil {
+		return nil, nil, err
+	}
 	var xzero int64
 	if xz != nil {
-		xzero = computeElements[int64](xz)[0]
+		xzero = elementAs[int64](xz, 0)
 	}
 	wzero := func(m int) int64 {
 		if wz == nil {
 			return 0
 		}
-		v := computeElements[int64](wz)
-		return v[min(m, len(v)-1)]
+		return elementAs[int64](wz, min(m, wz.Len()-1))
 	}
 	xStrides, wStrides := stridesOf(x.Shape()), stridesOf(w.Shape())
 	cg, mg := w.Shape()[1], m/a.group
 	sums := make([]int64, numElements(shape))
 	xi := make([]int, len(shape))
 	wi := make([]int, len(shape))
-	forEachIndex(shape, func(flat int, idx []int) {
+	stop := newPoll(opt, op)
+	forEachIndexWhile(shape, func(flat int, idx []int) bool {
 		nn, mm, o := idx[0], idx[1], idx[2:]
 		g := mm / mg
 		sums[flat] = convSum(axes, o, g*cg, cg,
 			func(c int, p []int) int64 {
 				xi[0], xi[1] = nn, c
 				copy(xi[2:], p)
-				return xv[ravel(xi, xStrides)] - xzero
+				return elementAs[int64](x, ravel(xi, xStrides)) - xzero
 			},
 			func(c int, t []int) int64 {
 				wi[0], wi[1] = mm, c
 				copy(wi[2:], t)
-				return wv[ravel(wi, wStrides)] - wzero(mm)
+				return elementAs[int64](w, ravel(wi, wStrides)) - wzero(mm)
 			})
+		return !stop.stop(w.Len()/max(m, 1) + 1)
 	})
+	if stop.err != nil {
+		return nil, nil, stop.err
+	}
 	return shape, sums, nil
 }

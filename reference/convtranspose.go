@@ -148,7 +148,7 @@ func init() {
 		cg, mg := xs[1]/a.group, m/a.group
 		yi := make([]int, len(shape))
 		wi := make([]int, len(shape))
-		forEachIndex(xs, func(flat int, idx []int) {
+		if err := forEachIndexPolled(opt, op, xs, mg*numElements(a.kernel), func(flat int, idx []int) {
 			g := idx[1] / cg
 			for mm := range mg {
 				forEachIndex(a.kernel, func(_ int, t []int) {
@@ -164,7 +164,9 @@ func init() {
 					out[ravel(yi, yStrides)] += xv[flat] * wv[ravel(wi, wStrides)]
 				})
 			}
-		})
+		}); err != nil {
+			return nil, err
+		}
 		return values(computeTensor(dt, shape, out)), nil
 	})
 }

@@ -64,7 +64,7 @@ func depthToSpace(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Va
 		return nil, err
 	}
 	xStrides := stridesOf(dX)
-	forEachIndex(y.Shape(), func(flat int, j []int) {
+	if err := forEachIndexPolled(opt, opOf(n), y.Shape(), 1, func(flat int, j []int) {
 		i, jj := j[2]%b, j[3]%b // the offsets in the block
 		var channel int
 		if mode == "DCR" {
@@ -73,7 +73,9 @@ func depthToSpace(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Va
 			channel = j[1]*bb + i*b + jj
 		}
 		copyElement(y, flat, x, ravel([]int{j[0], channel, j[2] / b, j[3] / b}, xStrides))
-	})
+	}); err != nil {
+		return nil, err
+	}
 	return values(y), nil
 }
 

@@ -53,16 +53,25 @@ func detKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value
 	if err := cancelled(opt, op); err != nil {
 		return nil, err
 	}
-	v := computeElements[float64](x)
-	dets := make([]float64, numElements(out))
-	for b := range dets {
-		a := make([][]float64, m)
-		for i := range a {
-			a[i] = append([]float64{}, v[(b*m+i)*m:(b*m+i+1)*m]...)
-		}
-		dets[b] = eliminate(a)
+	if err := chargeScratch(opt, op, "one matrix in float64", m*m, 8); err != nil {
+		return nil, err
 	}
-	copy(y.Bytes(), computeTensor(x.DataType(), out, dets).Bytes())
+	stop := newPoll(opt, op)
+	a := make([][]float64, m)
+	for i := range a {
+		a[i] = make([]float64, m)
+	}
+	for b := range y.Len() {
+		for i := range a {
+			for j := range a[i] {
+				a[i][j] = elementAs[float64](x, (b*m+i)*m+j)
+			}
+		}
+		setElementAs(y, b, eliminate(a))
+		if stop.stop(m*m*m + 1) {
+			return nil, stop.err
+		}
+	}
 	return []tensor.Value{y}, nil
 }
 

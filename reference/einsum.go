@@ -100,39 +100,33 @@ func einsumKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Va
 	if err := cancelled(opt, op); err != nil {
 		return nil, err
 	}
-	inputs := 0
-	for _, x := range xs {
-		inputs += x.Len()
-	}
-	if err := chargeScratch(opt, op, "copies of the inputs, the sums and the output", inputs+2*y.Len(), 8); err != nil {
+	if err := chargeScratch(opt, op, "the sums", y.Len(), 8); err != nil {
 		return nil, err
 	}
 	stop := newPoll(opt, op)
-	var res *tensor.Tensor
 	switch computeTypeOf(dt) {
 	case tensor.Float, tensor.Double:
-		res = computeTensor(dt, outShape, einsumSums[float64](stop, xs, terms, out, size))
+		storeAll(y, einsumSums[float64](stop, xs, terms, out, size))
 	case tensor.Int8:
-		res = computeTensor(dt, outShape, einsumSums[int8](stop, xs, terms, out, size))
+		storeAll(y, einsumSums[int8](stop, xs, terms, out, size))
 	case tensor.Int16:
-		res = computeTensor(dt, outShape, einsumSums[int16](stop, xs, terms, out, size))
+		storeAll(y, einsumSums[int16](stop, xs, terms, out, size))
 	case tensor.Int32:
-		res = computeTensor(dt, outShape, einsumSums[int32](stop, xs, terms, out, size))
+		storeAll(y, einsumSums[int32](stop, xs, terms, out, size))
 	case tensor.Int64:
-		res = computeTensor(dt, outShape, einsumSums[int64](stop, xs, terms, out, size))
+		storeAll(y, einsumSums[int64](stop, xs, terms, out, size))
 	case tensor.Uint8:
-		res = computeTensor(dt, outShape, einsumSums[uint8](stop, xs, terms, out, size))
+		storeAll(y, einsumSums[uint8](stop, xs, terms, out, size))
 	case tensor.Uint16:
-		res = computeTensor(dt, outShape, einsumSums[uint16](stop, xs, terms, out, size))
+		storeAll(y, einsumSums[uint16](stop, xs, terms, out, size))
 	case tensor.Uint32:
-		res = computeTensor(dt, outShape, einsumSums[uint32](stop, xs, terms, out, size))
+		storeAll(y, einsumSums[uint32](stop, xs, terms, out, size))
 	case tensor.Uint64:
-		res = computeTensor(dt, outShape, einsumSums[uint64](stop, xs, terms, out, size))
+		storeAll(y, einsumSums[uint64](stop, xs, terms, out, size))
 	}
 	if stop.err != nil {
 		return nil, stop.err
 	}
-	copy(y.Bytes(), res.Bytes())
 	return []tensor.Value{y}, nil
 }
 
@@ -276,10 +270,6 @@ func ellipsisLabels(ell, e int) []int {
 // inputs' elements those indices select (an axis of size 1 that
 // broadcasts reads element 0).
 func einsumSums[A computeNumber](stop *poll, xs []*tensor.Tensor, terms [][]int, out []int, size map[int]int) []A {
-	vals := make([][]A, len(xs))
-	for i, x := range xs {
-		vals[i] = computeElements[A](x)
-	}
 	var summed []int
 	for l := range size {
 		if !containsLabel(out, l) {
@@ -316,7 +306,7 @@ func einsumSums[A computeNumber](stop *poll, xs []*tensor.Tensor, terms [][]int,
 					}
 					stride *= s[ax]
 				}
-				prod *= vals[t][at]
+				prod *= elementAs[A](x, at)
 			}
 			total += prod
 		})

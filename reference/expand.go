@@ -55,14 +55,16 @@ func expand(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, e
 	lead := len(dY) - len(dX)
 	xStrides := stridesOf(dX)
 	i := make([]int, len(dX))
-	forEachIndex(dY, func(flat int, j []int) {
+	if err := forEachIndexPolled(opt, opOf(n), dY, 1, func(flat int, j []int) {
 		for k := range i {
 			if dX[k] != 1 {
 				i[k] = j[lead+k]
 			}
 		}
 		copyElement(y, flat, x, ravel(i, xStrides))
-	})
+	}); err != nil {
+		return nil, err
+	}
 	return values(y), nil
 }
 

@@ -46,6 +46,9 @@ func gather(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, e
 		axis += int64(r)
 	}
 	a := int(axis)
+	if err := chargeIndices(opt, opOf(n), indices); err != nil {
+		return nil, err
+	}
 	idx, err := int64sOf(indices)
 	if err != nil {
 		return nil, opOf(n).errorf("indices-type", "indices must be int32 or int64, got %v", indices.DataType())
@@ -63,14 +66,19 @@ func gather(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, e
 		return nil, err
 	}
 	dataStrides, indexStrides := stridesOf(data.Shape()), stridesOf(indices.Shape())
-	for o := range out.Len() {
-		oi := unravel(o, shape)
+	di := make([]int, 0, data.Rank())
+	stop := newPoll(opt, opOf(n))
+	forEachIndexWhile(shape, func(o int, oi []int) bool {
 		k := idx[ravel(oi[a:a+q], indexStrides)]
 		if k < 0 {
 			k += s
 		}
-		di := append(append(append([]int{}, oi[:a]...), int(k)), oi[a+q:]...)
+		di = append(append(append(di[:0], oi[:a]...), int(k)), oi[a+q:]...)
 		copyElement(out, o, data, ravel(di, dataStrides))
+		return !stop.stop(1)
+	})
+	if stop.err != nil {
+		return nil, stop.err
 	}
 	return []tensor.Value{out}, nil
 }

@@ -28,6 +28,9 @@ func gatherElements(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.
 	if err != nil {
 		return nil, err
 	}
+	if err := chargeIndices(opt, opOf(n), indices); err != nil {
+		return nil, err
+	}
 	axis, idx, err := alongAxis(n, data, indices)
 	if err != nil {
 		return nil, err
@@ -37,10 +40,16 @@ func gatherElements(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.
 		return nil, err
 	}
 	strides := stridesOf(data.Shape())
-	for o := range out.Len() {
-		pos := unravel(o, indices.Shape())
+	pos := make([]int, indices.Rank())
+	stop := newPoll(opt, opOf(n))
+	forEachIndexWhile(indices.Shape(), func(o int, at []int) bool {
+		copy(pos, at)
 		pos[axis] = int(idx[o])
 		copyElement(out, o, data, ravel(pos, strides))
+		return !stop.stop(1)
+	})
+	if stop.err != nil {
+		return nil, stop.err
 	}
 	return []tensor.Value{out}, nil
 }

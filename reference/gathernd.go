@@ -36,6 +36,9 @@ func gatherND(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value,
 			return nil, err
 		}
 	}
+	if err := chargeIndices(opt, opOf(n), indices); err != nil {
+		return nil, err
+	}
 	k, idx, err := checkTuples(n, data, indices, int(b))
 	if err != nil {
 		return nil, err

@@ -138,27 +138,25 @@ func gemmKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Valu
 	if err := cancelled(opt, op); err != nil {
 		return nil, err
 	}
-	if err := chargeScratch(opt, op, "copies of A, B and C, the sums and the output", a.Len()+b.Len()+3*m*nn, 8); err != nil {
+	if err := chargeScratch(opt, op, "the sums", m*nn, 8); err != nil {
 		return nil, err
 	}
 	g := gemmPlain{m: m, n: nn, k: k, aAt: aAt, bAt: bAt, cAt: cAt, alpha: float64(alpha), beta: float64(beta), stop: newPoll(opt, op)}
-	var out *tensor.Tensor
 	switch computeTypeOf(dt) {
 	case tensor.Float, tensor.Double:
-		out = computeTensor(dt, []int{m, nn}, gemmFloats(g, a, b, c))
+		storeAll(y, gemmFloats(g, a, b, c))
 	case tensor.Int32:
-		out = computeTensor(dt, []int{m, nn}, gemmInts[int32](g, a, b, c, math.MinInt32, math.MaxInt32))
+		storeAll(y, gemmInts[int32](g, a, b, c, math.MinInt32, math.MaxInt32))
 	case tensor.Int64:
-		out = computeTensor(dt, []int{m, nn}, gemmInts[int64](g, a, b, c, -0x1p63, 0x1p63))
+		storeAll(y, gemmInts[int64](g, a, b, c, -0x1p63, 0x1p63))
 	case tensor.Uint32:
-		out = computeTensor(dt, []int{m, nn}, gemmInts[uint32](g, a, b, c, 0, math.MaxUint32))
+		storeAll(y, gemmInts[uint32](g, a, b, c, 0, math.MaxUint32))
 	case tensor.Uint64:
-		out = computeTensor(dt, []int{m, nn}, gemmInts[uint64](g, a, b, c, 0, 0x1p64))
+		storeAll(y, gemmInts[uint64](g, a, b, c, 0, 0x1p64))
 	}
 	if g.stop.err != nil {
 		return nil, g.stop.err
 	}
-	copy(y.Bytes(), out.Bytes())
 	return []tensor.Value{y}, nil
 }
 
@@ -173,11 +171,7 @@ type gemmPlain struct {
 }
 
 func gemmFloats(g gemmPlain, a, b, c *tensor.Tensor) []float64 {
-	av, bv := computeElements[float64](a), computeElements[float64](b)
-	var cv []float64
-	if g.cAt != nil {
-		cv = computeElements[float64](c)
-	}
+	at := elementAs[float64]
 	out := make([]float64, g.m*g.n)
 	for i := range g.m {
 		if g.stop.stop(g.n*g.k + 1) {
@@ -186,11 +180,11 @@ func gemmFloats(g gemmPlain, a, b, c *tensor.Tensor) []float64 {
 		for j := range g.n {
 			var s float64
 			for p := range g.k {
-				s += av[g.aAt(i, p)] * bv[g.bAt(p, j)]
+				s += at(a, g.aAt(i, p)) * at(b, g.bAt(p, j))
 			}
 			y := g.alpha * s
-			if cv != nil {
-				y += g.beta * cv[g.cAt(i, j)]
+			if g.cAt != nil {
+				y += g.beta * at(c, g.cAt(i, j))
 			}
 			out[i*g.n+j] = y
 		}
@@ -199,12 +193,8 @@ func gemmFloats(g gemmPlain, a, b, c *tensor.Tensor) []float64 {
 }
 
 func gemmInts[A int32 | int64 | uint32 | uint64](g gemmPlain, a, b, c *tensor.Tensor, lo, hi float64) []A {
-	av, bv := computeElements[A](a), computeElements[A](b)
-	var cv []A
-	if g.cAt != nil {
-		cv = computeElements[A](c)
-	}
-	exact := g.alpha == 1 && (cv == nil || g.beta == 1)
+	at := elementAs[A]
+	exact := g.alpha == 1 && (g.cAt == nil || g.beta == 1)
 	out := make([]A, g.m*g.n)
 	for i := range g.m {
 		if g.stop.stop(g.n*g.k + 1) {
@@ -213,18 +203,18 @@ func gemmInts[A int32 | int64 | uint32 | uint64](g gemmPlain, a, b, c *tensor.Te
 		for j := range g.n {
 			var s A
 			for p := range g.k {
-				s += av[g.aAt(i, p)] * bv[g.bAt(p, j)]
+				s += at(a, g.aAt(i, p)) * at(b, g.bAt(p, j))
 			}
 			if exact {
-				if cv != nil {
-					s += cv[g.cAt(i, j)]
+				if g.cAt != nil {
+					s += at(c, g.cAt(i, j))
 				}
 				out[i*g.n+j] = s
 				continue
 			}
 			y := g.alpha * float64(s)
-			if cv != nil {
-				y += g.beta * float64(cv[g.cAt(i, j)])
+			if g.cAt != nil {
+				y += g.beta * float64(at(c, g.cAt(i, j)))
 			}
 			y = math.Trunc(y)
 			switch {

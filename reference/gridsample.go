@@ -181,7 +181,7 @@ func init() {
 			}
 			return s
 		}
-		forEachIndex(shape, func(flat int, idx []int) {
+		if err := forEachIndexPolled(opt, op, shape, 1<<(2*r), func(flat int, idx []int) {
 			nn, c := idx[0], idx[1]
 			gi := flat / (xs[1] * numElements(gs[1:r+1]))
 			gi = gi*numElements(gs[1:r+1]) + flat%numElements(gs[1:r+1])
@@ -230,7 +230,9 @@ func init() {
 			default:
 				out[flat] = interpolate(0, base)
 			}
-		})
+		}); err != nil {
+			return nil, err
+		}
 		for i, v := range out {
 			if err := storeFloat(y, i, v); err != nil {
 				return nil, op.wrap("type", err, "Y")

@@ -79,10 +79,14 @@ func groupNormalization(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]ten
 	spatial := numElements(x.Shape()[2:])
 	per := c / int(g) // channels of a group
 	y := make([]float64, len(xv))
+	stop := newPoll(opt, opOf(n))
 	for nn := range x.Shape()[0] {
 		for gr := range int(g) {
 			start := (nn*c + gr*per) * spatial
 			v := xv[start : start+per*spatial]
+			if stop.stop(len(v)) {
+				return nil, stop.err
+			}
 			mean, variance := normMoments(v)
 			inv := 1 / math.Sqrt(variance+float64(eps32))
 			for j, e := range v {

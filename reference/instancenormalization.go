@@ -60,10 +60,14 @@ func instanceNormalization(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]
 	sv, bv := computeElements[float64](scale), computeElements[float64](b)
 	spatial := numElements(x.Shape()[2:])
 	y := make([]float64, len(xv))
+	stop := newPoll(opt, opOf(n))
 	for nn := range x.Shape()[0] {
 		for ch := range c {
 			start := (nn*c + ch) * spatial
 			v := xv[start : start+spatial]
+			if stop.stop(len(v)) {
+				return nil, stop.err
+			}
 			mean, variance := normMoments(v)
 			inv := 1 / math.Sqrt(variance+float64(eps32))
 			for j, e := range v {

@@ -83,8 +83,12 @@ func layerNormalization(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]ten
 	rows := numElements(x.Shape()[:axis])
 	y := make([]float64, len(xv))
 	means, invs := make([]float64, rows), make([]float64, rows)
+	stop := newPoll(opt, opOf(n))
 	for row := range rows {
 		v := xv[row*cols : (row+1)*cols]
+		if stop.stop(len(v)) {
+			return nil, stop.err
+		}
 		mean, variance := normMoments(v)
 		inv := 1 / math.Sqrt(variance+float64(eps32))
 		means[row], invs[row] = mean, inv

@@ -50,8 +50,12 @@ func lpNormalization(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor
 	}
 	xv := computeElements[float64](x)
 	y := make([]float64, len(xv))
+	stop := newPoll(opt, opOf(n))
 	for _, slice := range axisSlices(x.Shape(), axis) {
 		v := normGather(xv, slice)
+		if stop.stop(len(v)) {
+			return nil, stop.err
+		}
 		var norm float64
 		if p == 1 {
 			norm = sumLanesOf(slices.Values(v), math.Abs)

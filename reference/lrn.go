@@ -59,7 +59,7 @@ func lrn(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, erro
 	y := make([]float64, len(xv))
 	k := alpha / float64(size)
 	strides := stridesOf(shape)
-	forEachIndex(shape, func(flat int, idx []int) {
+	if err := forEachIndexPolled(opt, opOf(n), shape, int(size), func(flat int, idx []int) {
 		ch := idx[1]
 		lo := max(0, ch-int((size-1)/2))
 		hi := min(c-1, ch+int(size/2)) // ceil((size-1)/2) = floor(size/2)
@@ -71,6 +71,8 @@ func lrn(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, erro
 			squareSum += float64(v * v)
 		}
 		y[flat] = xv[flat] / math.Pow(bias+float64(k*squareSum), beta)
-	})
+	}); err != nil {
+		return nil, err
+	}
 	return []tensor.Value{computeTensor(x.DataType(), x.Shape(), y)}, nil
 }

@@ -82,34 +82,34 @@ func matMulKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Va
 	if err := cancelled(opt, op); err != nil {
 		return nil, err
 	}
-	if err := chargeScratch(opt, op, "copies of A and B, the sums and the output", a.Len()+b.Len()+2*y.Len(), 8); err != nil {
+	if err := chargeScratch(opt, op, "the sums", y.Len(), 8); err != nil {
 		return nil, err
 	}
 	stop := newPoll(opt, op)
 	var v any
 	switch computeTypeOf(a.DataType()) {
 	case tensor.Float, tensor.Double:
-		v = matMulPlain(stop, mi, computeElements[float64](a), computeElements[float64](b))
+		v = matMulPlain[float64](stop, mi, a, b)
 	case tensor.Int32:
-		v = matMulPlain(stop, mi, computeElements[int32](a), computeElements[int32](b))
+		v = matMulPlain[int32](stop, mi, a, b)
 	case tensor.Int64:
-		v = matMulPlain(stop, mi, computeElements[int64](a), computeElements[int64](b))
+		v = matMulPlain[int64](stop, mi, a, b)
 	case tensor.Uint32:
-		v = matMulPlain(stop, mi, computeElements[uint32](a), computeElements[uint32](b))
+		v = matMulPlain[uint32](stop, mi, a, b)
 	case tensor.Uint64:
-		v = matMulPlain(stop, mi, computeElements[uint64](a), computeElements[uint64](b))
+		v = matMulPlain[uint64](stop, mi, a, b)
 	}
 	switch v := v.(type) {
 	case []float64:
-		copy(y.Bytes(), computeTensor(a.DataType(), mi.out, v).Bytes())
+		storeAll(y, v)
 	case []int32:
-		copy(y.Bytes(), computeTensor(a.DataType(), mi.out, v).Bytes())
+		storeAll(y, v)
 	case []int64:
-		copy(y.Bytes(), computeTensor(a.DataType(), mi.out, v).Bytes())
+		storeAll(y, v)
 	case []uint32:
-		copy(y.Bytes(), computeTensor(a.DataType(), mi.out, v).Bytes())
+		storeAll(y, v)
 	case []uint64:
-		copy(y.Bytes(), computeTensor(a.DataType(), mi.out, v).Bytes())
+		storeAll(y, v)
 	}
 	if stop.err != nil {
 		return nil, stop.err
@@ -199,14 +199,14 @@ func operandIndex(s, idx []int, i, j int) int {
 
 // matMulPlain returns the output's elements: for each output index, the
 // sum over p of A[batch, i, p] * B[batch, p, j].
-func matMulPlain[A computeNumber](stop *poll, s matmulShapes, a, b []A) []A {
+func matMulPlain[A computeNumber](stop *poll, s matmulShapes, a, b *tensor.Tensor) []A {
 	out := make([]A, numElements(s.full))
 	r := len(s.full)
 	forEachIndexWhile(s.full, func(flat int, idx []int) bool {
 		i, j := idx[r-2], idx[r-1]
 		var sum A
 		for p := range s.k {
-			sum += a[operandIndex(s.as, idx, i, p)] * b[operandIndex(s.bs, idx, p, j)]
+			sum += elementAs[A](a, operandIndex(s.as, idx, i, p)) * elementAs[A](b, operandIndex(s.bs, idx, p, j))
 		}
 		out[flat] = sum
 		return !stop.stop(s.k + 1)

@@ -68,8 +68,13 @@ func matMulIntegerKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]te
 	if err := cancelled(opt, op); err != nil {
 		return nil, err
 	}
-	acc := integerProducts(s, a, b, az, bz, azAt, bzAt)
-	copy(y.Bytes(), computeTensor(tensor.Int32, s.out, acc).Bytes())
+	acc, err := integerProducts(opt, op, s, a, b, az, bz, azAt, bzAt)
+	if err != nil {
+		return nil, err
+	}
+	for i, v := range acc {
+		setElementAs(y, i, v)
+	}
 	return []tensor.Value{y}, nil
 }
 
@@ -124,26 +129,30 @@ func quantIndex(op opRef, rule string, p *tensor.Tensor, x []int, s matmulShapes
 
 // integerProducts returns, for each element of the output (full index
 // batch, i, j), the sum over p of (A[i, p] - a_zero_point) * (B[p, j] -
-// b_zero_point) in int32, wrapping.
-func integerProducts(s matmulShapes, a, b, az, bz *tensor.Tensor, azAt, bzAt func([]int) int) []int32 {
-	av, bv := computeElements[int32](a), computeElements[int32](b)
-	azv, bzv := []int32{0}, []int32{0}
-	if az != nil {
-		azv = computeElements[int32](az)
-	}
-	if bz != nil {
-		bzv = computeElements[int32](bz)
+// b_zero_point) in int32, wrapping. The operands' elements are read as
+// they are used; the sums are charged to the run.
+func integerProducts(opt *ops.Options, op opRef, s matmulShapes, a, b, az, bz *tensor.Tensor, azAt, bzAt func([]int) int) ([]int32, error) {
+	zero := func(z *tensor.Tensor, at int) int32 {
+		if z == nil {
+			return 0
+		}
+		return elementAs[int32](z, at)
 	}
 	r := len(s.full)
+	if err := chargeScratch(opt, op, "the int32 sums", numElements(s.full), 4); err != nil {
+		return nil, err
+	}
 	out := make([]int32, numElements(s.full))
-	forEachIndex(s.full, func(flat int, idx []int) {
+	stop := newPoll(opt, op)
+	forEachIndexWhile(s.full, func(flat int, idx []int) bool {
 		i, j := idx[r-2], idx[r-1]
-		za, zb := azv[azAt(idx)], bzv[bzAt(idx)]
+		za, zb := zero(az, azAt(idx)), zero(bz, bzAt(idx))
 		var sum int32
 		for p := range s.k {
-			sum += (av[operandIndex(s.as, idx, i, p)] - za) * (bv[operandIndex(s.bs, idx, p, j)] - zb)
+			sum += (elementAs[int32](a, operandIndex(s.as, idx, i, p)) - za) * (elementAs[int32](b, operandIndex(s.bs, idx, p, j)) - zb)
 		}
 		out[flat] = sum
+		return !stop.stop(s.k + 1)
 	})
-	return out
+	return out, stop.err
 }

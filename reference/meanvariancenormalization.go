@@ -54,8 +54,12 @@ func meanVarianceNormalization(opt *ops.Options, n *ops.Node, in []tensor.Value)
 	}
 	xv := computeElements[float64](x)
 	y := make([]float64, len(xv))
+	stop := newPoll(opt, opOf(n))
 	for _, slice := range reductionGroups(x.Shape(), reduced) {
 		v := normGather(xv, slice)
+		if stop.stop(len(v)) {
+			return nil, stop.err
+		}
 		mean, variance := normMoments(v)
 		std := math.Sqrt(variance) + 1e-9
 		for j, i := range slice {

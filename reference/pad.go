@@ -177,7 +177,7 @@ func pad(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, erro
 	}
 	xStrides := stridesOf(x.Shape())
 	i := make([]int, r)
-	forEachIndex(dY, func(flat int, o []int) {
+	if err := forEachIndexPolled(opt, opOf(n), dY, 1, func(flat int, o []int) {
 		for k := range o {
 			t := o[k] - max(0, begin[k]) // the position relative to the interior
 			if kept[k] == 0 {
@@ -191,7 +191,9 @@ func pad(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, erro
 			i[k] = first[k] + t
 		}
 		copyElement(y, flat, x, ravel(i, xStrides))
-	})
+	}); err != nil {
+		return nil, err
+	}
 	return values(y), nil
 }
 

@@ -85,7 +85,7 @@ func init() {
 			m := (i / plane) % shape[1]
 			acc := int32(s)
 			if b != nil {
-				acc += computeElements[int32](b)[m]
+				acc += elementAs[int32](b, m)
 			}
 			scale := xsv[0] * wsv[min(m, len(wsv)-1)] / ysv[0]
 			r := float64(float64(acc)*float64(scale)) + zero

@@ -100,23 +100,24 @@ func qlinearMatMulKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]te
 	if err := cancelled(opt, op); err != nil {
 		return nil, err
 	}
-	acc := integerProducts(s, a, b, az, bz, azAt, bzAt)
+	acc, err := integerProducts(opt, op, s, a, b, az, bz, azAt, bzAt)
+	if err != nil {
+		return nil, err
+	}
 	asv, bsv, ysv := computeElements[float32](as), computeElements[float32](bs), computeElements[float32](ys)
 	zero := float64(computeElements[int32](yz)[0])
 	lo, hi := 0.0, 255.0
 	if yz.DataType() == tensor.Int8 {
 		lo, hi = -128, 127
 	}
-	out := make([]float64, len(acc))
 	forEachIndex(s.full, func(flat int, idx []int) {
 		factor := roundToScale(st, roundToScale(st, asv[asAt(idx)]*bsv[bsAt(idx)])/ysv[0])
 		v := math.RoundToEven(float64(acc[flat])*float64(factor) + zero)
 		if v != v {
 			v = 0
 		}
-		out[flat] = math.Max(lo, math.Min(hi, v))
+		setElementAs(y, flat, math.Max(lo, math.Min(hi, v)))
 	})
-	copy(y.Bytes(), computeTensor(yz.DataType(), s.out, out).Bytes())
 	return []tensor.Value{y}, nil
 }
 

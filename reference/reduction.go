@@ -84,6 +84,14 @@ func computeTensor[A computeNumber](dt tensor.DataType, shape []int, v []A) *ten
 	return t
 }
 
+// storeAll sets the elements of t to v, rounded as computeTensor rounds
+// them: a kernel's sums into its charged output.
+func storeAll[A computeNumber](t *tensor.Tensor, v []A) {
+	for i, x := range v {
+		setElementAs(t, i, x)
+	}
+}
+
 // setElementAs sets element i of t to x, rounded to t's type as
 // computeTensor rounds it.
 func setElementAs[A computeNumber](t *tensor.Tensor, i int, x A) {

@@ -67,8 +67,12 @@ func rmsNormalization(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tenso
 	sv := computeElements[float64](scale)
 	cols := numElements(normShape)
 	y := make([]float64, len(xv))
+	stop := newPoll(opt, opOf(n))
 	for row := range numElements(x.Shape()[:axis]) {
 		v := xv[row*cols : (row+1)*cols]
+		if stop.stop(len(v)) {
+			return nil, stop.err
+		}
 		meanSquare := sumLanesOf(slices.Values(v), func(x float64) float64 { return float64(x * x) }) / float64(cols)
 		inv := 1 / math.Sqrt(meanSquare+float64(eps32))
 		idx := make([]int, len(normShape))

@@ -97,6 +97,10 @@ func init() {
 		if len(rs) != 2 || rs[1] != 4 || len(bs) != 1 || bs[0] != rs[0] {
 			return nil, op.errorf("input-rank", "rois %v, batch_indices %v", rs, bs)
 		}
+		// The rois in float64, their batch indices and geometry (11 words a roi).
+		if err := chargeScratch(opt, op, "the rois in float64, their batch indices and geometry", rs[0], 88); err != nil {
+			return nil, err
+		}
 		bv, _ := int64sOf(bi)
 		for _, b := range bv {
 			if b < 0 || b >= int64(xs[0]) {
@@ -146,12 +150,12 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		xv := computeElements[float64](x)
 		// bilinear returns the four weighted neighbours of (yy, xx) in
 		// image img, as pre_calc_for_bilinear_interpolate.
 		bilinear := func(img int, yy, xx float64) [4]float64 {
 			if yy < -1 || yy > float64(H) || xx < -1 || xx > float64(W) {
-				return [4]float64{0 * xv[img], 0 * xv[img], 0 * xv[img], 0 * xv[img]}
+				z := 0 * elementAs[float64](x, img)
+				return [4]float64{z, z, z, z}
 			}
 			yy, xx = max(yy, 0), max(xx, 0)
 			yLow, xLow := int(yy), int(xx)
@@ -164,11 +168,11 @@ func init() {
 			}
 			ly, lx := yy-float64(yLow), xx-float64(xLow)
 			hy, hx := 1-ly, 1-lx
-			at := func(i, j int) float64 { return xv[img+i*W+j] }
+			at := func(i, j int) float64 { return elementAs[float64](x, img+i*W+j) }
 			return [4]float64{hy * hx * at(yLow, xLow), hy * lx * at(yLow, xHigh), ly * hx * at(yHigh, xLow), ly * lx * at(yHigh, xHigh)}
 		}
-		out := make([]float64, y.Len())
-		forEachIndex(shape, func(flat int, idx []int) {
+		stop := newPoll(opt, op)
+		forEachIndexWhile(shape, func(flat int, idx []int) bool {
 			r, c, ph, pw := idx[0], idx[1], idx[2], idx[3]
 			g := geo[r]
 			img := (int(bv[r])*C + c) * H * W
@@ -198,8 +202,12 @@ func init() {
 			if mode == "avg" {
 				v /= float64(max(g.gridH*g.gridW, 1))
 			}
-			out[flat] = v
+			setElementAs(y, flat, v)
+			return !stop.stop(4*g.gridH*g.gridW + 1)
 		})
-		return values(computeTensor(dt, shape, out)), nil
+		if stop.err != nil {
+			return nil, stop.err
+		}
+		return values(y), nil
 	})
 }

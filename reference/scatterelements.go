@@ -45,6 +45,9 @@ func scatterElements(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor
 			return nil, opOf(n).errorf("updates", "updates must match indices' shape and data's type")
 		}
 	}
+	if err := chargeIndices(opt, opOf(n), indices); err != nil {
+		return nil, err
+	}
 	axis, idx, err := alongAxis(n, data, indices)
 	if err != nil {
 		return nil, err

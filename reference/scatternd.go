@@ -33,6 +33,9 @@ func scatterND(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value
 	if err != nil {
 		return nil, err
 	}
+	if err := chargeIndices(opt, opOf(n), indices); err != nil {
+		return nil, err
+	}
 	k, idx, err := checkTuples(n, data, indices, 0)
 	if err != nil {
 		return nil, err

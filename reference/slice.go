@@ -218,12 +218,14 @@ func slice(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, er
 	}
 	xStrides := stridesOf(x.Shape())
 	i := make([]int, r)
-	forEachIndex(dY, func(flat int, j []int) {
+	if err := forEachIndexPolled(opt, opOf(n), dY, 1, func(flat int, j []int) {
 		for k := range j {
 			i[k] = first[k] + j[k]*stride[k]
 		}
 		copyElement(y, flat, x, ravel(i, xStrides))
-	})
+	}); err != nil {
+		return nil, err
+	}
 	return values(y), nil
 }
 

@@ -44,10 +44,12 @@ func spaceToDepth(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Va
 		return nil, err
 	}
 	xStrides := stridesOf(dX)
-	forEachIndex(y.Shape(), func(flat int, j []int) {
+	if err := forEachIndexPolled(opt, opOf(n), y.Shape(), 1, func(flat int, j []int) {
 		block, channel := j[1]/dX[1], j[1]%dX[1] // block = i*b + j
 		i, jj := block/b, block%b
 		copyElement(y, flat, x, ravel([]int{j[0], channel, j[2]*b + i, j[3]*b + jj}, xStrides))
-	})
+	}); err != nil {
+		return nil, err
+	}
 	return values(y), nil
 }

@@ -171,11 +171,13 @@ func split(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, er
 		if err != nil {
 			return nil, err
 		}
-		forEachIndex(dY, func(flat int, j []int) {
+		if err := forEachIndexPolled(opt, opOf(n), dY, 1, func(flat int, j []int) {
 			copy(src, j)
 			src[k] += offset
 			copyElement(y, flat, x, ravel(src, xStrides))
-		})
+		}); err != nil {
+			return nil, err
+		}
 		parts[m] = y
 		offset += s
 	}

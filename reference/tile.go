@@ -78,11 +78,13 @@ func tile(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, err
 	}
 	xStrides := stridesOf(dX)
 	i := make([]int, r)
-	forEachIndex(dY, func(flat int, j []int) {
+	if err := forEachIndexPolled(opt, opOf(n), dY, 1, func(flat int, j []int) {
 		for k := range j {
 			i[k] = j[k] % dX[k]
 		}
 		copyElement(y, flat, x, ravel(i, xStrides))
-	})
+	}); err != nil {
+		return nil, err
+	}
 	return values(y), nil
 }

@@ -123,37 +123,49 @@ func init() {
 }
 
 func topK[A computeNumber](opt *ops.Options, op opRef, x *tensor.Tensor, axis, k int, largest bool) ([]tensor.Value, error) {
-	n := numElements(x.Shape()) / max(x.Shape()[axis], 1) * k // output elements
-	if err := chargeScratch(opt, op, "a copy of X, the outputs and the order of a slice", x.Len()+4*n+x.Shape()[axis], 8); err != nil {
-		return nil, err
-	}
-	stop := newPoll(opt, op)
-	v := computeElements[A](x)
 	shape := append([]int{}, x.Shape()...)
 	shape[axis] = k
-	values := make([]A, numElements(shape))
-	indices := make([]int64, numElements(shape))
-	outSlices := axisSlices(shape, axis)
-	for s, slice := range axisSlices(x.Shape(), axis) {
-		if stop.stop(len(slice) * 8) {
+	values, err := newTensor(opt, op, x.DataType(), shape)
+	if err != nil {
+		return nil, err
+	}
+	indices, err := newTensor(opt, op, tensor.Int64, shape)
+	if err != nil {
+		return nil, err
+	}
+	// The slices along axis: slice (o, i) of X holds the elements at
+	// (o*d + j)*inner + i for j in [0, d), its output row at (o*k + r)*inner + i.
+	d := x.Shape()[axis]
+	outer, inner := numElements(x.Shape()[:axis]), numElements(x.Shape()[axis+1:])
+	if err := chargeScratch(opt, op, "a slice and its order", d, 16); err != nil {
+		return nil, err
+	}
+	row, order := make([]A, d), make([]int, d)
+	before := func(a, b A) bool { // a comes first, NaN above every number
+		if largest {
+			return (a == a && b == b && a > b) || (a != a && b == b)
+		}
+		return (a == a && b == b && a < b) || (a == a && b != b)
+	}
+	stop := newPoll(opt, op)
+	for s := range outer * inner {
+		if stop.stop(d * 8) {
 			return nil, stop.err
 		}
+		o, i := s/inner, s%inner
+		for j := range row {
+			row[j] = elementAs[A](x, (o*d+j)*inner+i)
+		}
 		// The positions along the axis, the first in the output first.
-		order := make([]int, len(slice))
-		for i := range order {
-			order[i] = i
+		for j := range order {
+			order[j] = j
 		}
-		before := func(a, b A) bool { // a comes first, NaN above every number
-			if largest {
-				return (a == a && b == b && a > b) || (a != a && b == b)
-			}
-			return (a == a && b == b && a < b) || (a == a && b != b)
-		}
-		sort.SliceStable(order, func(i, j int) bool { return before(v[slice[order[i]]], v[slice[order[j]]]) })
+		sort.SliceStable(order, func(i, j int) bool { return before(row[order[i]], row[order[j]]) })
 		for r := range k {
-			values[outSlices[s][r]] = v[slice[order[r]]]
-			indices[outSlices[s][r]] = int64(order[r])
+			at := (o*k+r)*inner + i
+			setElementAs(values, at, row[order[r]])
+			setElementAs(indices, at, int64(order[r]))
 		}
 	}
-	return []tensor.Value{computeTensor(x.DataType(), shape, values), computeTensor(tensor.Int64, shape, indices)}, nil
+	return []tensor.Value{values, indices}, nil
 }

@@ -61,11 +61,13 @@ func transpose(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value
 	}
 	xStrides := stridesOf(x.Shape())
 	i := make([]int, r)
-	forEachIndex(dY, func(flat int, j []int) {
+	if err := forEachIndexPolled(opt, opOf(n), dY, 1, func(flat int, j []int) {
 		for k, a := range perm {
 			i[a] = j[k]
 		}
 		copyElement(y, flat, x, ravel(i, xStrides))
-	})
+	}); err != nil {
+		return nil, err
+	}
 	return values(y), nil
 }

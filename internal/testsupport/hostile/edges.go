@@ -143,7 +143,7 @@ func emptyNodes(n int) []byte {
 // over (index lists and float copies of the whole input), a SONNX MaxPool
 // that converted its input before refusing its output, and one whose
 // kernel of 2^31-1 and pads of 2^31-2 made it loop for minutes before it
-// refused an output of 2^62 windows. Each runs under an address space that
+// refused an output of 2^62 windows; an ArgMax that copied its input. Each runs under an address space that
 // holds what the fast engine needs (the Go runtime reserves about 1.2 GB
 // of it at start) and not what the reference engine took.
 func (w *writer) referenceClasses() {
@@ -169,6 +169,13 @@ func (w *writer) referenceClasses() {
 		reduce := w.model("reducesum-256MiB.onnx", newModel(13, []*pb.NodeProto{node("ReduceSum", []string{"x"}, []string{"y"})}, nil, x, "y"))
 		w.add(Case{Name: "reference-reducesum-256MiB-under-20MB", Class: class,
 			Args:  []string{"run", reduce, "--input", "x=" + quarter, "--engine", "reference", "--max-run-bytes", "20000000"},
+			Exits: []int{0}, MaxStdout: 16 << 10, LimitKiB: 2 << 20})
+		// ArgMax along the rows of 256 MiB: the reference kernel copied the
+		// input and listed every element's index (some 1 GB) for an output
+		// of 64 KiB; it now reads the elements where it compares them.
+		argmax := w.model("argmax-256MiB.onnx", newModel(13, []*pb.NodeProto{node("ArgMax", []string{"x"}, []string{"y"}, i64("axis", 3))}, nil, x, "y"))
+		w.add(Case{Name: "reference-argmax-256MiB-under-20MB", Class: class,
+			Args:  []string{"run", argmax, "--input", "x=" + quarter, "--engine", "reference", "--max-run-bytes", "20000000"},
 			Exits: []int{0}, MaxStdout: 16 << 10, LimitKiB: 2 << 20})
 		pool := sonnxMaxPool(x, nil, side+1, 2, 1)
 		w.add(Case{Name: "reference-sonnx-maxpool-256MiB-under-200MB", Class: class,
