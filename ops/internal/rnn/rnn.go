@@ -17,7 +17,9 @@
 // It never writes into an input, never allocates except the scratch that
 // ScratchElements counts (the caller checks and charges it first; the
 // products charge their own through gemm.Config.Charge), and looks at
-// gemm.Config.Ctx before every time step.
+// gemm.Config.Ctx before every time step. With several threads the
+// directions and chunks of the batch run their steps on cores of their
+// own (ops/internal/parallel), never synchronising between steps.
 package rnn
 
 import (
@@ -29,6 +31,7 @@ import (
 
 	"github.com/onnxshape/onnxshape/ops/internal/gemm"
 	"github.com/onnxshape/onnxshape/ops/internal/mathf"
+	"github.com/onnxshape/onnxshape/ops/internal/parallel"
 )
 
 // Cell is the kind of recurrent cell.
@@ -140,13 +143,15 @@ type Spec struct {
 }
 
 // ScratchElements returns the elements of scratch a run of s allocates:
-// the input projections of every step, one step's recurrent products, the
-// state, the summed biases, and W and R transposed. A count past
-// math.MaxInt (hostile sizes) gives math.MaxInt, which no budget allows.
+// the input projections of every step, and per direction one step's
+// recurrent products, the state and the summed biases, then W and R
+// transposed. A count past math.MaxInt (hostile sizes) gives math.MaxInt,
+// which no budget allows.
 func (s *Spec) ScratchElements() int {
 	gh := mul(s.Cell.Gates(), s.Hidden)
 	n := mul(mul(mul(s.Seq, s.Batch), s.Dirs), gh)
-	for _, k := range []int{mul(s.Batch, gh), mul(3*s.Batch, s.Hidden), mul(2, gh), mul(mul(s.Dirs, gh), add(s.Input, s.Hidden))} {
+	perDir := add(add(mul(s.Batch, gh), mul(3*s.Batch, s.Hidden)), mul(2, gh))
+	for _, k := range []int{mul(s.Dirs, perDir), mul(mul(s.Dirs, gh), add(s.Input, s.Hidden))} {
 		n = add(n, k)
 	}
 	return n
@@ -207,6 +212,12 @@ type Outputs[T float32 | float64] struct {
 // Run runs the layer s over in and writes out. The caller has checked the
 // slices' lengths against s and the scratch (ScratchElements) against its
 // budget.
+//
+// With more than one thread, the directions and the batch entries, which
+// never read each other's state, run apart: each part runs all its steps
+// on one core (its products on that core too), so that a step never waits
+// for another core. One part alone (one direction of one batch entry)
+// hands its products the threads instead.
 func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Outputs[T]) error {
 	if len(s.Acts) != s.Dirs*s.Cell.Activations() {
 		return fmt.Errorf("rnn: %d activations for %d directions of %d", len(s.Acts), s.Dirs, s.Cell.Activations())
@@ -218,11 +229,17 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 	defer putScratch(buf)
 	scratch := *buf
 	xw, scratch := scratch[:s.Seq*B*s.Dirs*gh], scratch[s.Seq*B*s.Dirs*gh:]
-	hr, scratch := scratch[:B*gh], scratch[B*gh:]
-	h, scratch := scratch[:B*H], scratch[B*H:]
-	c, scratch := scratch[:B*H], scratch[B*H:]
-	rh, scratch := scratch[:B*H], scratch[B*H:]
-	bias, rbias, scratch := scratch[:gh], scratch[gh:2*gh], scratch[2*gh:]
+	runners := make([]*runner[T], s.Dirs)
+	for d := range runners {
+		r := &runner[T]{s: s, d: d, reverse: d == 1 || s.Reverse, xw: xw,
+			acts: s.Acts[d*s.Cell.Activations():][:s.Cell.Activations()]}
+		r.hr, scratch = scratch[:B*gh], scratch[B*gh:]
+		r.h, scratch = scratch[:B*H], scratch[B*H:]
+		r.c, scratch = scratch[:B*H], scratch[B*H:]
+		r.rh, scratch = scratch[:B*H], scratch[B*H:]
+		r.bias, r.rbias, scratch = scratch[:gh], scratch[gh:2*gh], scratch[2*gh:]
+		runners[d] = r
+	}
 	wt, rt := scratch[:s.Input*s.Dirs*gh], scratch[s.Input*s.Dirs*gh:]
 
 	// W and R transposed, so that every product reads B row by row: W^T
@@ -245,23 +262,51 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 	if err := gemmN(cfg, s.Seq*B, s.Dirs*gh, s.Input, in.X, s.Input, wt, s.Dirs*gh, xw, s.Dirs*gh); err != nil {
 		return err
 	}
-	for d := 0; d < s.Dirs; d++ {
-		r := &runner[T]{s: s, d: d, reverse: d == 1 || s.Reverse, xw: xw, hr: hr, h: h, c: c, rh: rh,
-			bias: bias, rbias: rbias, acts: s.Acts[d*s.Cell.Activations():][:s.Cell.Activations()],
-			rt: rt[d*H*gh:][:H*gh]}
+	for d, r := range runners {
+		r.rt = rt[d*H*gh:][:H*gh]
 		r.init(in)
-		for step := 0; step < s.Seq; step++ {
-			if cfg.Ctx != nil {
-				if err := cfg.Ctx.Err(); err != nil {
-					return err
-				}
-			}
-			if err := r.step(cfg, step, in.SeqLens, out.Y); err != nil {
+	}
+	// The parts: per direction, chunks of the batch.
+	chunks := 1
+	if cfg.Threads > 1 {
+		chunks = min(B, (cfg.Threads+s.Dirs-1)/s.Dirs)
+	}
+	parts := s.Dirs * chunks
+	if parts <= 1 {
+		for _, r := range runners {
+			if err := r.run(cfg, 0, B, in.SeqLens, out); err != nil {
 				return err
 			}
 		}
-		r.finish(out)
+		return nil
 	}
+	one := cfg
+	one.Threads = 1
+	return parallel.Range(cfg.Ctx, cfg.Threads, parts, parallel.Work, func(lo, hi int) error {
+		for p := lo; p < hi; p++ {
+			c := p % chunks
+			if err := runners[p/chunks].run(one, B*c/chunks, B*(c+1)/chunks, in.SeqLens, out); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// run runs every step of batch entries [b0, b1) of direction r.d and
+// writes their final state.
+func (r *runner[T]) run(cfg gemm.Config, b0, b1 int, lens []int, out Outputs[T]) error {
+	for step := 0; step < r.s.Seq; step++ {
+		if cfg.Ctx != nil {
+			if err := cfg.Ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if err := r.step(cfg, step, b0, b1, lens, out.Y); err != nil {
+			return err
+		}
+	}
+	r.finish(b0, b1, out)
 	return nil
 }
 
@@ -387,29 +432,30 @@ func (r *runner[T]) timeOf(step, b int, lens []int) (int, bool) {
 	return step, true
 }
 
-// step runs one time step over the batch.
-func (r *runner[T]) step(cfg gemm.Config, step int, lens []int, y []T) error {
+// step runs one time step over batch entries [b0, b1).
+func (r *runner[T]) step(cfg gemm.Config, step, b0, b1 int, lens []int, y []T) error {
 	s := r.s
 	H, gh := s.Hidden, s.Cell.Gates()*s.Hidden
 	n := gh
 	if s.Cell == GRU && !s.LinearBeforeReset {
 		n = 2 * H // h's product waits for the reset gate
 	}
-	if err := gemmN(cfg, s.Batch, n, H, r.h, H, r.rt, gh, r.hr, gh); err != nil {
+	m := b1 - b0
+	if err := gemmN(cfg, m, n, H, r.h[b0*H:], H, r.rt, gh, r.hr[b0*gh:], gh); err != nil {
 		return err
 	}
 	if s.Cell == GRU && !s.LinearBeforeReset {
-		for b := 0; b < s.Batch; b++ {
+		for b := b0; b < b1; b++ {
 			if t, ok := r.timeOf(step, b, lens); ok {
 				r.gruReset(r.xrow(t, b), r.hr[b*gh:][:gh], r.h[b*H:][:H], r.rh[b*H:][:H])
 			}
 		}
 		// (r ⊙ H) * Rh^T into the h gate's columns.
-		if err := gemmN(cfg, s.Batch, H, H, r.rh, H, r.rt[2*H:], gh, r.hr[2*H:], gh); err != nil {
+		if err := gemmN(cfg, m, H, H, r.rh[b0*H:], H, r.rt[2*H:], gh, r.hr[b0*gh+2*H:], gh); err != nil {
 			return err
 		}
 	}
-	for b := 0; b < s.Batch; b++ {
+	for b := b0; b < b1; b++ {
 		t, ok := r.timeOf(step, b, lens)
 		if !ok {
 			continue
@@ -580,10 +626,10 @@ func (r *runner[T]) clip(v []T) {
 	}
 }
 
-// finish writes the final state of direction r.d.
-func (r *runner[T]) finish(out Outputs[T]) {
+// finish writes the final state of batch entries [b0, b1) of direction r.d.
+func (r *runner[T]) finish(b0, b1 int, out Outputs[T]) {
 	H := r.s.Hidden
-	for b := 0; b < r.s.Batch; b++ {
+	for b := b0; b < b1; b++ {
 		if out.YH != nil {
 			copy(out.YH[r.state(b):][:H], r.h[b*H:][:H])
 		}
