@@ -286,6 +286,13 @@ func Standards() []Standard {
 				scaled(randomFloats("W", []int{1, 512, 64}), 0.1), scaled(randomFloats("R", []int{1, 512, 128}), 0.1),
 				scaled(randomFloats("B", []int{1, 1024}), 0.1))
 		}},
+		// The same layer as a GRU, linear_before_reset 1 as PyTorch exports
+		// it (the reset gate scales the recurrent product, h's product apart).
+		{"gru_h128_i64_s100_b8", "GRU", func(int) caseSpec {
+			return unary("GRU", []int{100, 8, 64}, []int{100, 1, 8, 128}, []*pb.AttributeProto{attrInt("hidden_size", 128), attrInt("linear_before_reset", 1)},
+				scaled(randomFloats("W", []int{1, 384, 64}), 0.1), scaled(randomFloats("R", []int{1, 384, 128}), 0.1),
+				scaled(randomFloats("B", []int{1, 768}), 0.1))
+		}},
 	}
 }
 

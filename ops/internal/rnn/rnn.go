@@ -6,10 +6,15 @@
 // node and convert float16 and bfloat16 to float32 around it). The work is
 // laid out as onnxruntime's CPU cells do: every time step's input
 // projection X*W^T, for both directions, is one matrix product before the
-// first step; each step is then one small product H*R^T (two for a GRU
-// whose reset gate applies before its recurrent product) and one pass per
-// batch row that adds the biases and peepholes, clips, applies the
-// activations and updates the state, with the row in the cache. All
+// first step, with the biases as the product's C (beta 1); each step is
+// then one small product H*R^T (two for a GRU whose reset gate applies
+// before its recurrent product, or after it) added in place into that
+// step's rows of the projections, and one pass per batch row that adds
+// the peepholes, clips, applies the activations and updates the state,
+// with the row in the cache. (A reverse direction with sequence_lens,
+// whose entries read different times at one step, takes the products
+// into a buffer of their own and adds the projections and biases in its
+// pass.) All
 // products go through the matrix-product engine (ops/internal/gemm).
 // Float32 gates use the float32 Sigmoid, Tanh and Exp of ops/internal/mathf;
 // float64 gates use package math.
@@ -17,7 +22,9 @@
 // It never writes into an input, never allocates except the scratch that
 // ScratchElements counts (the caller checks and charges it first; the
 // products charge their own through gemm.Config.Charge), and looks at
-// gemm.Config.Ctx before every time step.
+// gemm.Config.Ctx before every time step. With several threads the
+// directions and chunks of the batch run their steps on cores of their
+// own (ops/internal/parallel), never synchronising between steps.
 package rnn
 
 import (
@@ -29,6 +36,7 @@ import (
 
 	"github.com/onnxshape/onnxshape/ops/internal/gemm"
 	"github.com/onnxshape/onnxshape/ops/internal/mathf"
+	"github.com/onnxshape/onnxshape/ops/internal/parallel"
 )
 
 // Cell is the kind of recurrent cell.
@@ -140,13 +148,15 @@ type Spec struct {
 }
 
 // ScratchElements returns the elements of scratch a run of s allocates:
-// the input projections of every step, one step's recurrent products, the
-// state, the summed biases, and W and R transposed. A count past
-// math.MaxInt (hostile sizes) gives math.MaxInt, which no budget allows.
+// the input projections of every step, and per direction one step's
+// recurrent products, the state and the summed biases, then W and R
+// transposed. A count past math.MaxInt (hostile sizes) gives math.MaxInt,
+// which no budget allows.
 func (s *Spec) ScratchElements() int {
 	gh := mul(s.Cell.Gates(), s.Hidden)
 	n := mul(mul(mul(s.Seq, s.Batch), s.Dirs), gh)
-	for _, k := range []int{mul(s.Batch, gh), mul(3*s.Batch, s.Hidden), mul(2, gh), mul(mul(s.Dirs, gh), add(s.Input, s.Hidden))} {
+	perDir := add(add(mul(s.Batch, gh), mul(3*s.Batch, s.Hidden)), mul(2, gh))
+	for _, k := range []int{mul(s.Dirs, perDir), mul(mul(s.Dirs, gh), add(s.Input, s.Hidden))} {
 		n = add(n, k)
 	}
 	return n
@@ -207,6 +217,12 @@ type Outputs[T float32 | float64] struct {
 // Run runs the layer s over in and writes out. The caller has checked the
 // slices' lengths against s and the scratch (ScratchElements) against its
 // budget.
+//
+// With more than one thread, the directions and the batch entries, which
+// never read each other's state, run apart: each part runs all its steps
+// on one core (its products on that core too), so that a step never waits
+// for another core. One part alone (one direction of one batch entry)
+// hands its products the threads instead.
 func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Outputs[T]) error {
 	if len(s.Acts) != s.Dirs*s.Cell.Activations() {
 		return fmt.Errorf("rnn: %d activations for %d directions of %d", len(s.Acts), s.Dirs, s.Cell.Activations())
@@ -218,11 +234,17 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 	defer putScratch(buf)
 	scratch := *buf
 	xw, scratch := scratch[:s.Seq*B*s.Dirs*gh], scratch[s.Seq*B*s.Dirs*gh:]
-	hr, scratch := scratch[:B*gh], scratch[B*gh:]
-	h, scratch := scratch[:B*H], scratch[B*H:]
-	c, scratch := scratch[:B*H], scratch[B*H:]
-	rh, scratch := scratch[:B*H], scratch[B*H:]
-	bias, rbias, scratch := scratch[:gh], scratch[gh:2*gh], scratch[2*gh:]
+	runners := make([]*runner[T], s.Dirs)
+	for d := range runners {
+		r := &runner[T]{s: s, d: d, reverse: d == 1 || s.Reverse, xw: xw,
+			acts: s.Acts[d*s.Cell.Activations():][:s.Cell.Activations()]}
+		r.hr, scratch = scratch[:B*gh], scratch[B*gh:]
+		r.h, scratch = scratch[:B*H], scratch[B*H:]
+		r.c, scratch = scratch[:B*H], scratch[B*H:]
+		r.rh, scratch = scratch[:B*H], scratch[B*H:]
+		r.bias, r.rbias, scratch = scratch[:gh], scratch[gh:2*gh], scratch[2*gh:]
+		runners[d] = r
+	}
 	wt, rt := scratch[:s.Input*s.Dirs*gh], scratch[s.Input*s.Dirs*gh:]
 
 	// W and R transposed, so that every product reads B row by row: W^T
@@ -240,28 +262,78 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 			transpose(rt[d*H*gh:][:H*gh], in.R[d*gh*H:][:gh*H], gh, H)
 		}
 	}
-	// Every step's input projections, both directions: row (t, b) of X
-	// times W^T.
-	if err := gemmN(cfg, s.Seq*B, s.Dirs*gh, s.Input, in.X, s.Input, wt, s.Dirs*gh, xw, s.Dirs*gh); err != nil {
-		return err
-	}
-	for d := 0; d < s.Dirs; d++ {
-		r := &runner[T]{s: s, d: d, reverse: d == 1 || s.Reverse, xw: xw, hr: hr, h: h, c: c, rh: rh,
-			bias: bias, rbias: rbias, acts: s.Acts[d*s.Cell.Activations():][:s.Cell.Activations()],
-			rt: rt[d*H*gh:][:H*gh]}
+	for d, r := range runners {
+		r.rt = rt[d*H*gh:][:H*gh]
 		r.init(in)
-		for step := 0; step < s.Seq; step++ {
-			if cfg.Ctx != nil {
-				if err := cfg.Ctx.Err(); err != nil {
-					return err
+		// A step whose batch entries all read the same time (no
+		// sequence_lens, or a forward direction) adds its recurrent
+		// product into the rows of xw, which then hold the biases too.
+		r.fused = in.SeqLens == nil || !r.reverse
+	}
+	// Every step's input projections, both directions: row (t, b) of X
+	// times W^T, plus the biases of the fused directions.
+	beta := T(0)
+	if runners[0].fused || runners[len(runners)-1].fused {
+		beta = 1
+		for i := 0; i < s.Seq*B; i++ {
+			for d, r := range runners {
+				row := xw[(i*s.Dirs+d)*gh:][:gh]
+				if r.fused {
+					copy(row, r.bias)
+				} else {
+					clear(row)
 				}
 			}
-			if err := r.step(cfg, step, in.SeqLens, out.Y); err != nil {
+		}
+	}
+	if err := gemmBeta(cfg, s.Seq*B, s.Dirs*gh, s.Input, in.X, s.Input, wt, s.Dirs*gh, beta, xw, s.Dirs*gh); err != nil {
+		return err
+	}
+	// The parts: per direction, chunks of the batch.
+	chunks := 1
+	if cfg.Threads > 1 {
+		chunks = min(B, (cfg.Threads+s.Dirs-1)/s.Dirs)
+	}
+	parts := s.Dirs * chunks
+	if parts <= 1 {
+		for _, r := range runners {
+			if err := r.run(cfg, 0, B, in.SeqLens, out); err != nil {
 				return err
 			}
 		}
-		r.finish(out)
+		return nil
 	}
+	one := cfg
+	one.Threads = 1
+	return parallel.Range(cfg.Ctx, cfg.Threads, parts, parallel.Work, func(lo, hi int) error {
+		for p := lo; p < hi; p++ {
+			c := p % chunks
+			if err := runners[p/chunks].run(one, B*c/chunks, B*(c+1)/chunks, in.SeqLens, out); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// run runs every step of batch entries [b0, b1) of direction r.d and
+// writes their final state.
+func (r *runner[T]) run(cfg gemm.Config, b0, b1 int, lens []int, out Outputs[T]) error {
+	for step := 0; step < r.s.Seq; step++ {
+		if cfg.Ctx != nil {
+			if err := cfg.Ctx.Err(); err != nil {
+				return err
+			}
+		}
+		f := r.step
+		if r.fused {
+			f = r.stepFused
+		}
+		if err := f(cfg, step, b0, b1, lens, out.Y); err != nil {
+			return err
+		}
+	}
+	r.finish(b0, b1, out)
 	return nil
 }
 
@@ -292,6 +364,7 @@ type runner[T float32 | float64] struct {
 	s                *Spec
 	d                int
 	reverse          bool
+	fused            bool // stepFused: xw's rows hold the biases and take the products
 	xw, hr, h, c, rh []T
 	bias, rbias      []T
 	rt               []T // R^T of the direction, [Hidden, Gates*Hidden]
@@ -348,13 +421,17 @@ func (r *runner[T]) init(in Inputs[T]) {
 
 // xrow returns the input projection row of time t, batch entry b.
 func (r *runner[T]) xrow(t, b int) []T {
+	return r.xw[r.xoff(t, b):][:r.s.Cell.Gates()*r.s.Hidden]
+}
+
+// xoff returns the offset in xw of xrow(t, b).
+func (r *runner[T]) xoff(t, b int) int {
 	s := r.s
-	gh := s.Cell.Gates() * s.Hidden
 	row := t*s.Batch + b
 	if s.Layout == 1 {
 		row = b*s.Seq + t
 	}
-	return r.xw[(row*s.Dirs+r.d)*gh:][:gh]
+	return (row*s.Dirs + r.d) * s.Cell.Gates() * s.Hidden
 }
 
 // yrow returns Y's row of time t, batch entry b, nil when Y is not wanted.
@@ -387,29 +464,30 @@ func (r *runner[T]) timeOf(step, b int, lens []int) (int, bool) {
 	return step, true
 }
 
-// step runs one time step over the batch.
-func (r *runner[T]) step(cfg gemm.Config, step int, lens []int, y []T) error {
+// step runs one time step over batch entries [b0, b1).
+func (r *runner[T]) step(cfg gemm.Config, step, b0, b1 int, lens []int, y []T) error {
 	s := r.s
 	H, gh := s.Hidden, s.Cell.Gates()*s.Hidden
 	n := gh
 	if s.Cell == GRU && !s.LinearBeforeReset {
 		n = 2 * H // h's product waits for the reset gate
 	}
-	if err := gemmN(cfg, s.Batch, n, H, r.h, H, r.rt, gh, r.hr, gh); err != nil {
+	m := b1 - b0
+	if err := gemmN(cfg, m, n, H, r.h[b0*H:], H, r.rt, gh, r.hr[b0*gh:], gh); err != nil {
 		return err
 	}
 	if s.Cell == GRU && !s.LinearBeforeReset {
-		for b := 0; b < s.Batch; b++ {
+		for b := b0; b < b1; b++ {
 			if t, ok := r.timeOf(step, b, lens); ok {
 				r.gruReset(r.xrow(t, b), r.hr[b*gh:][:gh], r.h[b*H:][:H], r.rh[b*H:][:H])
 			}
 		}
 		// (r ⊙ H) * Rh^T into the h gate's columns.
-		if err := gemmN(cfg, s.Batch, H, H, r.rh, H, r.rt[2*H:], gh, r.hr[2*H:], gh); err != nil {
+		if err := gemmN(cfg, m, H, H, r.rh[b0*H:], H, r.rt[2*H:], gh, r.hr[b0*gh+2*H:], gh); err != nil {
 			return err
 		}
 	}
-	for b := 0; b < s.Batch; b++ {
+	for b := b0; b < b1; b++ {
 		t, ok := r.timeOf(step, b, lens)
 		if !ok {
 			continue
@@ -431,8 +509,73 @@ func (r *runner[T]) step(cfg gemm.Config, step int, lens []int, y []T) error {
 	return nil
 }
 
+// stepFused is step for a direction whose batch entries all read the same
+// time t: the recurrent products go straight into xw's rows of t (which
+// hold X*W^T plus the biases) and the gates read them there, x + b + g
+// summed by the product's beta instead of a pass per row.
+func (r *runner[T]) stepFused(cfg gemm.Config, step, b0, b1 int, lens []int, y []T) error {
+	s := r.s
+	H, gh := s.Hidden, s.Cell.Gates()*s.Hidden
+	t := step
+	if r.reverse {
+		t = s.Seq - 1 - step
+	}
+	m := b1 - b0
+	ldx := s.Dirs * gh // rows of xw one batch entry apart
+	if s.Layout == 1 {
+		ldx *= s.Seq
+	}
+	xs := r.xw[r.xoff(t, b0):]
+	switch {
+	case s.Cell == GRU && s.LinearBeforeReset:
+		// z and r into xw; h's product apart, as the reset gate scales it.
+		if err := gemmBeta(cfg, m, 2*H, H, r.h[b0*H:], H, r.rt, gh, 1, xs, ldx); err != nil {
+			return err
+		}
+		if err := gemmN(cfg, m, H, H, r.h[b0*H:], H, r.rt[2*H:], gh, r.hr[b0*gh+2*H:], gh); err != nil {
+			return err
+		}
+	case s.Cell == GRU:
+		if err := gemmBeta(cfg, m, 2*H, H, r.h[b0*H:], H, r.rt, gh, 1, xs, ldx); err != nil {
+			return err
+		}
+		for b := b0; b < b1; b++ {
+			if _, ok := r.timeOf(step, b, lens); ok {
+				r.gruReset(nil, r.xrow(t, b), r.h[b*H:][:H], r.rh[b*H:][:H])
+			}
+		}
+		// (r ⊙ H) * Rh^T into the h gate's columns.
+		if err := gemmBeta(cfg, m, H, H, r.rh[b0*H:], H, r.rt[2*H:], gh, 1, xs[2*H:], ldx); err != nil {
+			return err
+		}
+	default:
+		if err := gemmBeta(cfg, m, gh, H, r.h[b0*H:], H, r.rt, gh, 1, xs, ldx); err != nil {
+			return err
+		}
+	}
+	for b := b0; b < b1; b++ {
+		if _, ok := r.timeOf(step, b, lens); !ok {
+			continue
+		}
+		g, h := r.xrow(t, b), r.h[b*H:][:H]
+		switch s.Cell {
+		case LSTM:
+			r.lstm(nil, g, h, r.c[b*H:][:H])
+		case GRU:
+			r.gruFused(g, r.hr[b*gh:][:gh], h)
+		case RNN:
+			r.rnn(nil, g, h)
+		}
+		if yr := r.yrow(y, t, b); yr != nil {
+			copy(yr, h)
+		}
+	}
+	return nil
+}
+
 // lstm updates one batch entry's h and c from its gates' products x (X*W^T)
-// and g (H*R^T), which it overwrites:
+// and g (H*R^T), which it overwrites (x nil: g holds x + g + b already,
+// stepFused):
 //
 //	i = f(x_i + g_i + b_i + P_i⊙c)    f = f(x_f + g_f + b_f + P_f⊙c)
 //	c' = f⊙c + i⊙g(x_c + g_c + b_c)   o = f(x_o + g_o + b_o + P_o⊙c')
@@ -445,9 +588,12 @@ func (r *runner[T]) lstm(x, g, h, c []T) {
 		// g) take one activation call, the sums one pass over all four,
 		// the state and the output one pass each; the same operations on
 		// each element, in the same order, as below.
-		g, x, bias := g[:4*H], x[:4*H], r.bias[:4*H]
-		for j := range g {
-			g[j] += x[j] + bias[j]
+		g := g[:4*H]
+		if x != nil {
+			x, bias := x[:4*H], r.bias[:4*H]
+			for j := range g {
+				g[j] += x[j] + bias[j]
+			}
 		}
 		r.clip(g)
 		apply(r.acts[0], g[:3*H])
@@ -464,12 +610,14 @@ func (r *runner[T]) lstm(x, g, h, c []T) {
 		}
 		return
 	}
-	xi, xo, xf, xc := x[:H], x[H:2*H], x[2*H:3*H], x[3*H:]
 	bi, bo, bf, bc := r.bias[:H], r.bias[H:2*H], r.bias[2*H:3*H], r.bias[3*H:]
-	for j := range gi {
-		gi[j] += xi[j] + bi[j]
-		gf[j] += xf[j] + bf[j]
-		gc[j] += xc[j] + bc[j]
+	if x != nil {
+		xi, xf, xc := x[:H], x[2*H:3*H], x[3*H:]
+		for j := range gi {
+			gi[j] += xi[j] + bi[j]
+			gf[j] += xf[j] + bf[j]
+			gc[j] += xc[j] + bc[j]
+		}
 	}
 	if r.pi != nil {
 		for j := range gi {
@@ -492,8 +640,11 @@ func (r *runner[T]) lstm(x, g, h, c []T) {
 	for j := range c {
 		c[j] = gf[j]*c[j] + gi[j]*gc[j]
 	}
-	for j := range gO {
-		gO[j] += xo[j] + bo[j]
+	if x != nil {
+		xo := x[H : 2*H]
+		for j := range gO {
+			gO[j] += xo[j] + bo[j]
+		}
 	}
 	if r.po != nil {
 		for j := range gO {
@@ -510,7 +661,7 @@ func (r *runner[T]) lstm(x, g, h, c []T) {
 }
 
 // gruReset computes, for a GRU whose reset gate applies before R's product,
-// the gates z and r into g and r⊙h into rh.
+// the gates z and r into g and r⊙h into rh (x nil: g holds x + g + b).
 func (r *runner[T]) gruReset(x, g, h, rh []T) {
 	H := len(h)
 	r.gruZR(x, g)
@@ -520,12 +671,15 @@ func (r *runner[T]) gruReset(x, g, h, rh []T) {
 	}
 }
 
-// gruZR finishes the gates z and r in g: f(x + g + b), clipped.
+// gruZR finishes the gates z and r in g: f(x + g + b), clipped (x nil:
+// g holds x + g + b).
 func (r *runner[T]) gruZR(x, g []T) {
-	zr := g[:2*len(x)/3]
-	xzr := x[:len(zr)]
-	for j := range zr {
-		zr[j] += xzr[j] + r.bias[j]
+	zr := g[:2*r.s.Hidden]
+	if x != nil {
+		xzr := x[:len(zr)]
+		for j := range zr {
+			zr[j] += xzr[j] + r.bias[j]
+		}
 	}
 	r.clip(zr)
 	apply(r.acts[0], zr)
@@ -559,10 +713,36 @@ func (r *runner[T]) gru(x, g, h []T) {
 	}
 }
 
-// rnn updates one batch entry's h: h' = f(x + g + b).
+// gruFused is gru for stepFused: g is the row of xw, whose z and r hold
+// x + g + b and whose h holds x_h + Wb_h, plus (r⊙h)*R_h^T + Rb_h when the
+// reset gate applies first; with linear_before_reset, hr's h columns hold
+// h*R_h^T:
+//
+//	n = g(x_h + Wb_h + r⊙(h*R_h^T + Rb_h))
+func (r *runner[T]) gruFused(g, hr, h []T) {
+	H := len(h)
+	gz, gr, gn := g[:H], g[H:2*H], g[2*H:3*H]
+	if r.s.LinearBeforeReset {
+		r.gruZR(nil, g)
+		hn, rbn := hr[2*H:3*H], r.rbias[2*H:3*H]
+		for j := range gn {
+			gn[j] += gr[j] * (hn[j] + rbn[j])
+		}
+	}
+	r.clip(gn)
+	apply(r.acts[1], gn)
+	for j := range h {
+		h[j] = (1-gz[j])*gn[j] + gz[j]*h[j]
+	}
+}
+
+// rnn updates one batch entry's h: h' = f(x + g + b) (x nil: g holds
+// x + g + b).
 func (r *runner[T]) rnn(x, g, h []T) {
-	for j := range g {
-		g[j] += x[j] + r.bias[j]
+	if x != nil {
+		for j := range g {
+			g[j] += x[j] + r.bias[j]
+		}
 	}
 	r.clip(g)
 	apply(r.acts[0], g)
@@ -580,10 +760,10 @@ func (r *runner[T]) clip(v []T) {
 	}
 }
 
-// finish writes the final state of direction r.d.
-func (r *runner[T]) finish(out Outputs[T]) {
+// finish writes the final state of batch entries [b0, b1) of direction r.d.
+func (r *runner[T]) finish(b0, b1 int, out Outputs[T]) {
 	H := r.s.Hidden
-	for b := 0; b < r.s.Batch; b++ {
+	for b := b0; b < b1; b++ {
 		if out.YH != nil {
 			copy(out.YH[r.state(b):][:H], r.h[b*H:][:H])
 		}
@@ -693,11 +873,16 @@ func exp[T float32 | float64](x T) T {
 
 // gemmN is C = A*B for row-major A (m×k), B (k×n) and C (m×n) in T.
 func gemmN[T float32 | float64](cfg gemm.Config, m, n, k int, a []T, lda int, b []T, ldb int, c []T, ldc int) error {
+	return gemmBeta(cfg, m, n, k, a, lda, b, ldb, 0, c, ldc)
+}
+
+// gemmBeta is C = A*B + beta*C, as gemmN.
+func gemmBeta[T float32 | float64](cfg gemm.Config, m, n, k int, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) error {
 	switch a := any(a).(type) {
 	case []float32:
-		return gemm.Float32(cfg, false, false, m, n, k, 1, a, lda, any(b).([]float32), ldb, 0, any(c).([]float32), ldc)
+		return gemm.Float32(cfg, false, false, m, n, k, 1, a, lda, any(b).([]float32), ldb, float32(beta), any(c).([]float32), ldc)
 	case []float64:
-		return gemm.Float64(cfg, false, false, m, n, k, 1, a, lda, any(b).([]float64), ldb, 0, any(c).([]float64), ldc)
+		return gemm.Float64(cfg, false, false, m, n, k, 1, a, lda, any(b).([]float64), ldb, float64(beta), any(c).([]float64), ldc)
 	}
 	return nil
 }

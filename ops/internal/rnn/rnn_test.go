@@ -2,6 +2,7 @@ package rnn
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -29,17 +30,21 @@ func BenchmarkLSTM(b *testing.B) {
 	s := lstmSpec()
 	in := Inputs[float32]{X: filled(100*8*64, 1.1), W: filled(512*64, 0.7), R: filled(512*128, 0.3), B: filled(1024, 0.9)}
 	out := Outputs[float32]{Y: make([]float32, 100*8*128)}
-	for _, pre := range []bool{false, true} {
+	for _, c := range []struct {
+		pre     bool
+		threads int
+	}{{false, 1}, {true, 1}, {true, 2}} {
 		name := "transposed-each-run"
-		if pre {
+		if c.pre {
 			// W and R transposed once, as a model's constants are at load.
 			in.WT, in.RT = TransposeW(in.W, 1, 512, 64), TransposeR(in.R, 1, 512, 128)
 			name = "transposed-at-load"
 		}
+		name += fmt.Sprintf("/threads-%d", c.threads)
 		b.Run(name, func(b *testing.B) {
 			cpu := cpuSeconds()
 			for b.Loop() {
-				if err := Run(gemm.Config{Ctx: context.Background(), Threads: 1}, s, in, out); err != nil {
+				if err := Run(gemm.Config{Ctx: context.Background(), Threads: c.threads}, s, in, out); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -95,5 +100,82 @@ func TestParseFunc(t *testing.T) {
 	}
 	if _, ok := ParseFunc("Swish"); ok {
 		t.Error("Swish is not a recurrent activation")
+	}
+}
+
+// TestThreadsAgree runs layers of every cell, both directions, ragged
+// sequence lengths and both layouts on one core and on several (the
+// directions and batch chunks then run apart): the same bits.
+func TestThreadsAgree(t *testing.T) {
+	for _, cell := range []Cell{LSTM, GRU, RNN} {
+		for _, lbr := range []bool{false, true} {
+			for _, layout := range []int{0, 1} {
+				s := &Spec{Cell: cell, Seq: 7, Batch: 5, Input: 6, Hidden: 9, Dirs: 2, Layout: layout, LinearBeforeReset: lbr}
+				for range s.Dirs {
+					s.Acts = append(s.Acts, []Activation{{Func: Sigmoid}, {Func: Tanh}, {Func: Tanh}}[:cell.Activations()]...)
+				}
+				gh := cell.Gates() * s.Hidden
+				in := Inputs[float32]{X: filled(7*5*6, 1.1), W: filled(2*gh*6, 0.7), R: filled(2*gh*9, 0.3),
+					B: filled(2*2*gh, 0.9), H0: filled(2*5*9, 0.4), C0: filled(2*5*9, 0.5), SeqLens: []int{7, 3, 0, 5, 7}}
+				var outs [2]Outputs[float32]
+				for i, threads := range []int{1, 3} {
+					outs[i] = Outputs[float32]{Y: make([]float32, 7*2*5*9), YH: make([]float32, 2*5*9), YC: make([]float32, 2*5*9)}
+					if err := Run(gemm.Config{Ctx: context.Background(), Threads: threads}, s, in, outs[i]); err != nil {
+						t.Fatal(err)
+					}
+				}
+				for _, p := range [][2][]float32{{outs[0].Y, outs[1].Y}, {outs[0].YH, outs[1].YH}, {outs[0].YC, outs[1].YC}} {
+					for j := range p[0] {
+						if math.Float32bits(p[0][j]) != math.Float32bits(p[1][j]) {
+							t.Fatalf("cell %d lbr %v layout %d: element %d: %v on one core, %v on three", cell, lbr, layout, j, p[0][j], p[1][j])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestFusedAgrees runs layers whose steps add their products into the
+// input projections (no sequence_lens) against the same layers with
+// sequence_lens all Seq (the reverse direction then runs per entry, the
+// sums in a pass of their own): the same bits for an LSTM and an RNN, and
+// for a GRU whose reset gate applies first; with linear_before_reset, where
+// Wb_h is added before r⊙(h*R_h^T + Rb_h) instead of after, within a few
+// units in the last place.
+func TestFusedAgrees(t *testing.T) {
+	for _, cell := range []Cell{LSTM, GRU, RNN} {
+		for _, lbr := range []bool{false, true} {
+			for _, layout := range []int{0, 1} {
+				s := &Spec{Cell: cell, Seq: 6, Batch: 3, Input: 5, Hidden: 11, Dirs: 2, Layout: layout, LinearBeforeReset: lbr}
+				for range s.Dirs {
+					s.Acts = append(s.Acts, []Activation{{Func: Sigmoid}, {Func: Tanh}, {Func: Tanh}}[:cell.Activations()]...)
+				}
+				gh := cell.Gates() * s.Hidden
+				in := Inputs[float32]{X: filled(6*3*5, 1.3), W: filled(2*gh*5, 0.7), R: filled(2*gh*11, 0.3),
+					B: filled(2*2*gh, 0.9), H0: filled(2*3*11, 0.4), C0: filled(2*3*11, 0.5), P: filled(2*3*11, 0.8)}
+				if cell != LSTM {
+					in.C0, in.P = nil, nil
+				}
+				var outs [2]Outputs[float32]
+				for i, lens := range [][]int{nil, {6, 6, 6}} {
+					in.SeqLens = lens
+					outs[i] = Outputs[float32]{Y: make([]float32, 6*2*3*11), YH: make([]float32, 2*3*11)}
+					if err := Run(gemm.Config{Ctx: context.Background(), Threads: 1}, s, in, outs[i]); err != nil {
+						t.Fatal(err)
+					}
+				}
+				for j := range outs[0].Y {
+					a, b := outs[0].Y[j], outs[1].Y[j]
+					if cell == GRU && lbr {
+						if math.Abs(float64(a-b)) > 1e-6*(1+math.Abs(float64(a))) {
+							t.Fatalf("GRU lbr layout %d: Y[%d] %v fused, %v not", layout, j, a, b)
+						}
+					} else if math.Float32bits(a) != math.Float32bits(b) {
+						t.Fatalf("cell %d lbr %v layout %d: Y[%d] %v fused, %v not", cell, lbr, layout, j, a, b)
+					}
+				}
+			}
+		}
 	}
 }
