@@ -11,10 +11,13 @@ package ops
 //     with the statistics folded into its weights and bias (a = scale /
 //     sqrt(var + epsilon) per output channel, W' = W*a, B' = (B -
 //     mean)*a + bias, in float64 rounded once). This changes the rounding:
-//     the fused output lies within reference.Agree's Conv bound of the
-//     reference engine's Conv with W' and B', and within twice that plus
-//     the BatchNormalization's own rounding of the unfused pair (tested on
-//     random models, graph/fuse_test.go).
+//     each output element lies within 2*(k+8)*eps*(k*M + B) + 4*eps*|y|
+//     of the reference engine's unfused pair y, k the terms of an output
+//     (C/group times the taps), M max|X| times the largest |W'|, B the
+//     largest |B'| (bounded by |bias| + (|mean| + |B|)*a), eps the unit
+//     roundoff of float or double: reference.Agree's Conv bound for W' and
+//     B' plus the rounding of W' and of the BatchNormalization's affine map
+//     (tested on random models, graph/fuse_test.go).
 //   - FuseActivation: Relu, LeakyRelu, Sigmoid, HardSigmoid, HardSwish or
 //     Clip after a Conv, Gemm or MatMul runs as the producer's epilogue:
 //     the activation's own kernel, applied in place on the producer's
