@@ -59,6 +59,8 @@ type Model struct {
 	bodies []*body
 	// packed is the bytes of the weights packed at load (ops.PackConstants, ops/gemm.go).
 	packed int64
+	// fusions is the number of nodes absorbed at load (fuse.go).
+	fusions int
 	// runs recycles the state of finished runs, so that a warm run
 	// allocates little beyond what its kernels create.
 	runs sync.Pool
@@ -132,6 +134,9 @@ type step struct {
 	// prepared is the node bound to the shapes of its last fast run's
 	// inputs (see ops.Prepared), shared by the runs of the model.
 	prepared *atomic.Pointer[ops.Prepared]
+	// passThrough marks a node absorbed by load-time fusion (fuse.go): in
+	// a run that fuses, its output is its first input.
+	passThrough bool
 }
 
 // Inputs returns the inputs Run needs, in the model's order. Initializers

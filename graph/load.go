@@ -48,6 +48,12 @@ type LoadOptions struct {
 	// Model.Unsupported lists what is missing; Run refuses it with an
 	// *UnsupportedError. Without it, Load returns that error.
 	AllowUnsupported bool
+	// NoFuse turns off load-time fusion (graph/fuse.go: a Conv's
+	// BatchNormalization folded into its weights, an activation run as the
+	// epilogue of the Conv, Gemm or MatMul before it). Fusion is on by
+	// default; it only ever applies to runs of the fast engine under the
+	// ONNX profile.
+	NoFuse bool
 }
 
 // limits are the caps of o on reading the model (see onnx.Limits).
@@ -214,6 +220,7 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 	}
 	m.missing = unsupportedSet{}
 	m.valueSlots = slots
+	m.fuse(opts)
 	m.planMemory()
 	m.packWeights(opts.MaxModelBytes)
 	return m, nil

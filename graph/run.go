@@ -128,6 +128,9 @@ func (m *Model) run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 		if err != nil {
 			return Result{}, err
 		}
+		if r.fuse {
+			r.setFuse(false) // a value asked for may be one that fusion changes
+		}
 		return m.runSelection(r, inputs, sel)
 	}
 	if err := r.setInputs(inputs, m.inputs); err != nil {
@@ -176,6 +179,8 @@ type runState struct {
 	ctx    context.Context
 	opt    ops.Options
 	engine Engine
+	// fuse is whether the run applies the model's load-time fusions.
+	fuse   bool
 	vals   []tensor.Value // by slot
 	ins    []tensor.Value // the arena of the steps' input lists
 	pool   *Pool
@@ -256,7 +261,7 @@ func (m *Model) startRun(ctx context.Context, o *RunOptions, plan *MemoryPlan) *
 	r.engine = o.engine()
 	r.sharedThreads = r.opt.Threads == 0
 	activeRuns.Add(1)
-	runenv.Bind(&r.opt, runenv.Env{Ctx: ctx, Alloc: r.alloc, Charge: r.charge, Scope: r})
+	r.setFuse(m.fusions > 0 && r.engine == EngineFast && r.opt.Profile == ops.ProfileONNX)
 	return r
 }
 
@@ -398,6 +403,10 @@ func (st *step) run(r *runState, in []tensor.Value) (err error) {
 		if s >= 0 {
 			in[k] = vals[s]
 		}
+	}
+	if st.passThrough && r.fuse {
+		st.passInput(r)
+		return nil
 	}
 	fast := r.engine != EngineReference && r.opt.Profile == ops.ProfileONNX && st.prepared != nil
 	if fast {

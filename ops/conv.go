@@ -70,7 +70,7 @@ func Conv(x, w, b *tensor.Tensor, o ConvOptions, opts ...Option) (*tensor.Tensor
 	if o.Group < 0 {
 		return nil, op.errorf("group", "group is %d, expected at least 1", o.Group)
 	}
-	return runConv(opt, op, x, w, b, a)
+	return runConv(opt, op, nil, x, w, b, a)
 }
 
 func convNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
@@ -90,7 +90,8 @@ func convNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 	if err != nil {
 		return nil, err
 	}
-	y, err := runConv(opt, n.op(), x, w, b, a)
+	w, b = n.foldedConv(opt, w, b)
+	y, err := runConv(opt, n.op(), n, x, w, b, a)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +112,9 @@ func ConvShape(x, w []int, o ConvOptions) ([]int, error) {
 	return shape, err
 }
 
-func runConv(opt *Options, op opRef, x, w, b *tensor.Tensor, a convAttrs) (*tensor.Tensor, error) {
+// runConv is Conv; n, when not nil, is the node, whose fused activation
+// (FuseActivation) runs as the epilogue.
+func runConv(opt *Options, op opRef, n *Node, x, w, b *tensor.Tensor, a convAttrs) (*tensor.Tensor, error) {
 	opt = opt.orDefault()
 	dt := x.DataType()
 	if !convFloatTypeOK(op.version, dt) {
@@ -147,18 +150,28 @@ func runConv(opt *Options, op opRef, x, w, b *tensor.Tensor, a convAttrs) (*tens
 	if err != nil {
 		return nil, err
 	}
+	cfg := opt.convConfig(op, "the im2col tiles")
+	done, err := n.convEpilogue(opt, dt, &cfg)
+	if err != nil {
+		return nil, err
+	}
 	if dt == tensor.Double {
-		err = convFloat[float64](opt, op, s, x, w, b, y)
+		err = convFloat[float64](opt, op, cfg, s, x, w, b, y)
 	} else {
-		err = convFloat[float32](opt, op, s, x, w, b, y)
+		err = convFloat[float32](opt, op, cfg, s, x, w, b, y)
 	}
 	if err != nil {
 		return nil, err
 	}
+	if !done {
+		if err := n.applyEpilogue(opt, y); err != nil {
+			return nil, err
+		}
+	}
 	return y, nil
 }
 
-func convFloat[A convert.Float](opt *Options, op opRef, s conv.Shape, x, w, b, y *tensor.Tensor) error {
+func convFloat[A convert.Float](opt *Options, op opRef, cfg conv.Config, s conv.Shape, x, w, b, y *tensor.Tensor) error {
 	xv, err := convFloatsIn[A](opt, op, x, "X")
 	if err != nil {
 		return convErr(op, err)
@@ -172,7 +185,7 @@ func convFloat[A convert.Float](opt *Options, op opRef, s conv.Shape, x, w, b, y
 		return convErr(op, err)
 	}
 	return runFloatConv(opt, op, y, func(out []A) error {
-		return convErr(op, conv.Forward(opt.convConfig(op, "the im2col tiles"), s, xv, wv, bv, out))
+		return convErr(op, conv.Forward(cfg, s, xv, wv, bv, out))
 	})
 }
 

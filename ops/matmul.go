@@ -59,6 +59,9 @@ func matMulNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	if err != nil {
 		return nil, err
 	}
+	if err := n.applyEpilogue(opt, y); err != nil {
+		return nil, err
+	}
 	return values(y), nil
 }
 

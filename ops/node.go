@@ -99,6 +99,9 @@ type Node struct {
 	// packs are the node's constant weights packed for the GEMM engine
 	// (PackConstants), set once before its first run.
 	packs nodePacks
+	// fusion is what the node fused at load (FoldBatchNorm,
+	// FuseActivation); nil: nothing.
+	fusion *nodeFusion
 }
 
 func (n *Node) op() opRef { return opRef{n.OpType, n.Version} }

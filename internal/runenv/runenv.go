@@ -36,6 +36,10 @@ type Env struct {
 	// subgraph (ops.Subgraph.Run) finds again through ScopeOf to run its
 	// nodes within the run.
 	Scope any
+	// Fuse, when set, has the kernels apply what their nodes fused at load
+	// (ops.FoldBatchNorm, ops.FuseActivation): the model runner sets it for
+	// the fast engine under the ONNX profile only.
+	Fuse bool
 }
 
 // scopeOf reads the Scope of an *ops.Options; package ops installs it.

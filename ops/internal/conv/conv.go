@@ -6,7 +6,9 @@
 //   - Forward: a 1x1, stride-1, unpadded convolution is one product per
 //     image and group on the image as it lies (no copy); a depthwise
 //     convolution (group == C == M) of one or two spatial axes runs a
-//     direct kernel, where a product of one row would waste the GEMM; every
+//     direct kernel (depthwise.go: one pass per output row, AVX-512 for
+//     float32 strides 1 and 2), where a product of one row would waste the
+//     GEMM; every
 //     other case gathers the image's windows (im2col) a tile of output
 //     positions at a time, so the scratch stays a few hundred KiB whatever
 //     the image size, and multiplies the weights by each tile.
@@ -48,6 +50,13 @@ type Config struct {
 	Threads int
 	Charge  func(bytes int64) error
 	Scratch *gemm.Scratch
+	// Epilogue32 and Epilogue64, when set, are applied in place by Forward
+	// to the finished output elements (sums and bias complete) of a
+	// float32 or float64 convolution, a block at a time while the block
+	// is in the cache (a fused activation: the operator's own kernel, so
+	// that the bits are those of the unfused pair).
+	Epilogue32 func([]float32)
+	Epilogue64 func([]float64)
 }
 
 func (c Config) err() error {
@@ -183,12 +192,6 @@ func pointwise(s Shape) bool {
 	return true
 }
 
-// depthwise reports a convolution with one input and one output channel
-// per group, over one or two spatial axes.
-func depthwise(s Shape) bool {
-	return s.Group == s.C && s.Group == s.M && len(s.Kernel) <= 2 && len(s.Kernel) >= 1
-}
-
 // Forward computes y (N x M x Grid) = the convolution of x (N x C x Image)
 // with w (M x C/Group x Kernel), plus b (M values, or nil) on every
 // output channel.
@@ -203,7 +206,9 @@ func Forward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 		return nil
 	}
 	if k == 0 {
-		return fillBias(y, b, s.N, s.M, pout)
+		err := fillBias(y, b, s.N, s.M, pout)
+		epilogue(cfg, y)
+		return err
 	}
 	if depthwise(s) {
 		return depthwiseForward(cfg, s, x, w, b, y)
@@ -216,6 +221,7 @@ func Forward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 				return err
 			}
 			addBias(yg, b, g*mg, mg, pout, 0, pout)
+			epilogueRows(cfg, yg, mg, pout, 0, pout)
 			return nil
 		})
 	}
@@ -237,6 +243,7 @@ func Forward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 			return err
 		}
 		addBias(yg, b, g*mg, mg, pout, p0, p1)
+		epilogueRows(cfg, yg, mg, pout, p0, p1)
 		return nil
 	})
 }
@@ -264,6 +271,17 @@ func addBias[T Float](yg, b []T, m0, mg, ld, p0, p1 int) {
 	}
 }
 
+// epilogueRows applies the epilogue to columns [p0, p1) of the mg rows of
+// yg (row stride ld).
+func epilogueRows[T Float](cfg Config, yg []T, mg, ld, p0, p1 int) {
+	if cfg.Epilogue32 == nil && cfg.Epilogue64 == nil {
+		return
+	}
+	for i := range mg {
+		epilogue(cfg, yg[i*ld+p0:i*ld+p1])
+	}
+}
+
 // fillBias sets every output channel of y to its bias (0 without one).
 func fillBias[T Float](y, b []T, n, m, plane int) error {
 	for i := range n * m {
@@ -277,155 +295,6 @@ func fillBias[T Float](y, b []T, n, m, plane int) error {
 		}
 	}
 	return nil
-}
-
-// depthwiseForward is Forward for group == C == M over one or two spatial
-// axes: each output plane is its input plane under one small kernel,
-// summed tap by tap over the rows of the output.
-func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
-	ih, iw, oh, ow := 1, s.Image[0], 1, s.Grid[0]
-	kh, kw, sh, sw, dh, dw, ph, pw := 1, s.Kernel[0], 1, s.Stride[0], 1, s.Dilation[0], 0, s.Pad[0]
-	if len(s.Kernel) == 2 {
-		ih, iw, oh, ow = s.Image[0], s.Image[1], s.Grid[0], s.Grid[1]
-		kh, kw, sh, sw, dh, dw, ph, pw = s.Kernel[0], s.Kernel[1], s.Stride[0], s.Stride[1], s.Dilation[0], s.Dilation[1], s.Pad[0], s.Pad[1]
-	}
-	pin, pout := ih*iw, oh*ow
-	planes := s.N * s.C
-	return parallel.Range(cfg.Ctx, cfg.threads(), planes, planes*pout*kh*kw, func(lo, hi int) error {
-		for plane := lo; plane < hi; plane++ {
-			if err := cfg.err(); err != nil {
-				return err
-			}
-			c := plane % s.C
-			xp := x[plane*pin : (plane+1)*pin]
-			yp := y[plane*pout : (plane+1)*pout]
-			wc := w[c*kh*kw : (c+1)*kh*kw]
-			var bv T
-			if b != nil {
-				bv = b[c]
-			}
-			for i := range yp {
-				yp[i] = bv
-			}
-			for o := range oh {
-				yrow := yp[o*ow : (o+1)*ow]
-				if kh == 3 && kw == 3 && sw == 1 {
-					// The three kernel rows in one pass when all three
-					// input rows are inside the image.
-					i0 := o*sh - ph
-					if i0 >= 0 && i0+2*dh < ih {
-						rows3x3(yrow, xp[i0*iw:(i0+1)*iw], xp[(i0+dh)*iw:(i0+dh+1)*iw], xp[(i0+2*dh)*iw:(i0+2*dh+1)*iw], wc, -pw, dw)
-						continue
-					}
-				}
-				for r := range kh {
-					i := o*sh - ph + r*dh
-					if i < 0 || i >= ih {
-						continue
-					}
-					xrow := xp[i*iw : (i+1)*iw]
-					wr := wc[r*kw : (r+1)*kw]
-					if kw == 3 && sw == 1 {
-						row3(yrow, xrow, wr[0], wr[1], wr[2], -pw, dw)
-						continue
-					}
-					for q := range kw {
-						wv := wc[r*kw+q]
-						base := q*dw - pw
-						lo, hi := validRange(base, sw, iw, ow)
-						if lo >= hi {
-							continue // the tap reaches no input position
-						}
-						if sw == 1 {
-							src := xrow[lo+base : hi+base]
-							dst := yrow[lo:hi]
-							for j := range dst {
-								dst[j] += wv * src[j]
-							}
-							continue
-						}
-						for j := lo; j < hi; j++ {
-							yrow[j] += wv * xrow[j*sw+base]
-						}
-					}
-				}
-			}
-		}
-		return nil
-	})
-}
-
-// row3 adds the three taps w0, w1, w2 (dilation d apart, the first at
-// input offset base) of a stride-1 kernel row to y from the input row x:
-// one pass over the positions every tap reaches, the edges tap by tap.
-func row3[T Float](y, x []T, w0, w1, w2 T, base, d int) {
-	n, size := len(y), len(x)
-	lo0, hi0 := validRange(base, 1, size, n)
-	lo1, hi1 := validRange(base+d, 1, size, n)
-	lo2, hi2 := validRange(base+2*d, 1, size, n)
-	lo, hi := max(lo0, lo1, lo2), min(hi0, hi1, hi2)
-	if lo >= hi {
-		lo, hi = n, n
-	}
-	edge := func(w T, off, a, b int) {
-		for j := a; j < b; j++ {
-			y[j] += w * x[j+off]
-		}
-	}
-	edge(w0, base, lo0, min(hi0, lo))
-	edge(w1, base+d, lo1, min(hi1, lo))
-	edge(w2, base+2*d, lo2, min(hi2, lo))
-	if hi > lo {
-		x0 := x[lo+base : hi+base]
-		x1 := x[lo+base+d : hi+base+d]
-		x2 := x[lo+base+2*d : hi+base+2*d]
-		yy := y[lo:hi]
-		for j := range yy {
-			yy[j] += w0*x0[j] + w1*x1[j] + w2*x2[j]
-		}
-	}
-	edge(w0, base, max(lo0, hi), hi0)
-	edge(w1, base+d, max(lo1, hi), hi1)
-	edge(w2, base+2*d, max(lo2, hi), hi2)
-}
-
-// rows3x3 adds a 3x3 stride-1 kernel w (row-major, taps dilation d apart,
-// the first at input offset base) over the three input rows x0, x1, x2 to
-// y, in one pass over the positions every tap reaches (each output loaded
-// and stored once for nine taps, the loop free of bounds checks), the
-// edges row by row as row3 does them.
-func rows3x3[T Float](y, x0, x1, x2, w []T, base, d int) {
-	n, size := len(y), len(x0)
-	lo0, hi0 := validRange(base, 1, size, n)
-	lo2, hi2 := validRange(base+2*d, 1, size, n)
-	lo, hi := max(lo0, lo2), min(hi0, hi2) // the middle tap lies between
-	if lo >= hi {
-		row3(y, x0, w[0], w[1], w[2], base, d)
-		row3(y, x1, w[3], w[4], w[5], base, d)
-		row3(y, x2, w[6], w[7], w[8], base, d)
-		return
-	}
-	// The edges: positions outside [lo, hi), each row on its own.
-	if lo > 0 {
-		row3(y[:lo], x0, w[0], w[1], w[2], base, d)
-		row3(y[:lo], x1, w[3], w[4], w[5], base, d)
-		row3(y[:lo], x2, w[6], w[7], w[8], base, d)
-	}
-	if hi < n {
-		// Position j of y[hi:] is position hi+j of y.
-		row3(y[hi:], x0, w[0], w[1], w[2], base+hi, d)
-		row3(y[hi:], x1, w[3], w[4], w[5], base+hi, d)
-		row3(y[hi:], x2, w[6], w[7], w[8], base+hi, d)
-	}
-	w0, w1, w2, w3, w4, w5, w6, w7, w8 := w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8]
-	yy := y[lo:hi]
-	m := len(yy)
-	a0, a1, a2 := x0[lo+base:][:m], x0[lo+base+d:][:m], x0[lo+base+2*d:][:m]
-	b0, b1, b2 := x1[lo+base:][:m], x1[lo+base+d:][:m], x1[lo+base+2*d:][:m]
-	c0, c1, c2 := x2[lo+base:][:m], x2[lo+base+d:][:m], x2[lo+base+2*d:][:m]
-	for j := range yy {
-		yy[j] += (w0*a0[j] + w1*a1[j] + w2*a2[j]) + (w3*b0[j] + w4*b1[j] + w5*b2[j]) + (w6*c0[j] + w7*c1[j] + w8*c2[j])
-	}
 }
 
 // validRange returns the window positions [lo, hi) of [0, n) whose tap

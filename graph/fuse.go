@@ -1,0 +1,194 @@
+package graph
+
+import (
+	"fmt"
+
+	"github.com/onnxshape/onnxshape/internal/runenv"
+	"github.com/onnxshape/onnxshape/onnx"
+	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// Load-time fusion (LoadOptions.NoFuse turns it off). Once at load, fuse
+// finds in the main graph:
+//
+//   - a Conv with constant weights (and bias) whose output only an
+//     inference-mode BatchNormalization with constant statistics reads:
+//     the statistics are folded into a copy of the Conv's weights and bias
+//     (ops.FoldBatchNorm; this changes the rounding, within the bound
+//     ops/epilogue.go states), the copy counted with the model's packed
+//     weights (Model.PackedBytes, under MaxModelBytes);
+//   - a Conv, Gemm or MatMul (or such a Conv with its BatchNormalization
+//     folded) whose output only a Relu, LeakyRelu, Sigmoid, HardSigmoid,
+//     HardSwish or Clip (with constant bounds) reads: the activation runs
+//     as the producer's epilogue (ops.FuseActivation), exactly: the same
+//     bits as the pair unfused.
+//
+// Neither node leaves the graph: the absorbed one (the BatchNormalization,
+// the activation) stays a step that, in a run that fuses, passes its input
+// through as its output, as Identity does, so that memory planning,
+// traces (the memory plan lists every original node by its name) and
+// errors (an error of the fused activation names it: "fused Relu
+// \"relu1\": ...", inside the producer's NodeError) keep the original
+// nodes. A run fuses only on the fast engine under the ONNX profile and
+// when it returns the graph's outputs (RunOptions.Outputs may name a value
+// that fusion changes): the reference engine and the SONNX profile always
+// run the nodes one by one, as written.
+//
+// A value is fused away only when its one reader is the absorbing node: a
+// graph output, a second reader or a subgraph reading it by name keeps the
+// pair apart. Initializers that a graph input may override are not
+// constants here.
+func (m *Model) fuse(opts LoadOptions) {
+	if opts.NoFuse {
+		return
+	}
+	limit := opts.MaxModelBytes
+	if limit == 0 {
+		limit = onnx.DefaultMaxModelBytes
+	} else if limit < 0 {
+		limit = 1<<63 - 1
+	}
+	readers := make([]int, m.numSlots)
+	producer := make([]int, m.numSlots)
+	for i := range producer {
+		producer[i] = -1
+	}
+	for i := range m.steps {
+		st := &m.steps[i]
+		for _, s := range st.in {
+			if s >= 0 {
+				readers[s]++
+			}
+		}
+		for _, s := range st.implicit {
+			readers[s]++
+		}
+		for _, s := range st.out {
+			if s >= 0 {
+				producer[s] = i
+			}
+		}
+	}
+	for _, s := range m.outSlots {
+		readers[s]++
+	}
+	overridable := make(map[int]bool, len(m.inputSlots))
+	for _, s := range m.inputSlots {
+		overridable[s] = true
+	}
+	consts := make(map[int]*tensor.Tensor, len(m.consts))
+	for _, c := range m.consts {
+		if t, ok := c.value.(*tensor.Tensor); ok && !overridable[c.slot] {
+			consts[c.slot] = t
+		}
+	}
+	// constIn is input k of st: the constant, nil when absent; ok false
+	// when it is computed or overridable.
+	constIn := func(st *step, k int) (*tensor.Tensor, bool) {
+		if k >= len(st.in) || st.in[k] < 0 {
+			return nil, true
+		}
+		t, ok := consts[st.in[k]]
+		return t, ok
+	}
+	// sole returns the step producing input 0 of st when st is its only
+	// reader.
+	sole := func(st *step) *step {
+		if len(st.in) == 0 || st.in[0] < 0 {
+			return nil
+		}
+		x := st.in[0]
+		if readers[x] != 1 || producer[x] < 0 {
+			return nil
+		}
+		return &m.steps[producer[x]]
+	}
+	for i := range m.steps {
+		st := &m.steps[i]
+		n := st.node
+		if n == nil || n.Domain != "" || st.schema == nil || len(st.out) != 1 {
+			continue
+		}
+		p := sole(st)
+		if p == nil || p.node == nil || p.schema == nil || len(p.out) != 1 {
+			continue
+		}
+		switch n.OpType {
+		case "BatchNormalization":
+			if p.node.OpType != "Conv" || p.passThrough {
+				continue
+			}
+			w, okw := constIn(p, 1)
+			b, okb := constIn(p, 2)
+			var params [4]*tensor.Tensor
+			ok := okw && okb && w != nil
+			for k := range params {
+				var okp bool
+				params[k], okp = constIn(st, k+1)
+				ok = ok && okp
+			}
+			if !ok {
+				continue
+			}
+			bytes := ops.FoldBatchNorm(p.node, n, w, b, params, func(bytes int64) error {
+				if bytes > limit-m.packed {
+					return fmt.Errorf("%w: folded weights of %d bytes would pass the model's %d", ops.ErrLimit, m.packed+bytes, limit)
+				}
+				return nil
+			})
+			if bytes > 0 {
+				m.packed += bytes
+				st.passThrough = true
+				m.fusions++
+			}
+		case "Relu", "LeakyRelu", "Sigmoid", "HardSigmoid", "HardSwish", "Clip":
+			if p.passThrough { // a folded BatchNormalization: its Conv
+				if p = sole(p); p == nil || p.node == nil || len(p.out) != 1 {
+					continue
+				}
+			}
+			var in []tensor.Value
+			ok := true
+			for k := 1; k < len(st.in); k++ {
+				t, okc := constIn(st, k)
+				ok = ok && okc
+				if t != nil {
+					in = append(in, t)
+				} else {
+					in = append(in, nil)
+				}
+			}
+			if ok && ops.FuseActivation(p.node, n, in) {
+				st.passThrough = true
+				m.fusions++
+			}
+		}
+	}
+}
+
+// Fusions is the number of nodes the model absorbed into others at load
+// (see LoadOptions.NoFuse); runs on the fast engine under the ONNX profile
+// skip their work.
+func (m *Model) Fusions() int {
+	if m == nil {
+		return 0
+	}
+	return m.fusions
+}
+
+// setFuse sets whether the run applies the model's fusions, for the
+// kernels too (runenv.Env.Fuse).
+func (r *runState) setFuse(on bool) {
+	r.fuse = on
+	runenv.Bind(&r.opt, runenv.Env{Ctx: r.ctx, Alloc: r.alloc, Charge: r.charge, Scope: r, Fuse: on})
+}
+
+// passInput runs a step absorbed by fusion: its output is its input.
+func (st *step) passInput(r *runState) {
+	x := st.in[0]
+	r.headers[x] = nil // the output keeps the header
+	if s := st.out[0]; s >= 0 {
+		r.vals[s] = r.vals[x]
+	}
+}

@@ -1,0 +1,268 @@
+package ops
+
+// Load-time fusion, the kernels' side. The model runner (graph/fuse.go)
+// decides, once at load, which pairs of nodes fuse; here a producer node
+// keeps what it fused and applies it when a run asks for it
+// (runenv.Env.Fuse: the fast engine under the ONNX profile, never the
+// reference engine nor SONNX):
+//
+//   - FoldBatchNorm: a Conv with constant weights followed by an
+//     inference-mode BatchNormalization with constant statistics runs
+//     with the statistics folded into its weights and bias (a = scale /
+//     sqrt(var + epsilon) per output channel, W' = W*a, B' = (B -
+//     mean)*a + bias, in float64 rounded once). This changes the rounding:
+//     each output element lies within 2*(k+8)*eps*(k*M + B) + 4*eps*|y|
+//     of the reference engine's unfused pair y, k the terms of an output
+//     (C/group times the taps), M max|X| times the largest |W'|, B the
+//     largest |B'| (bounded by |bias| + (|mean| + |B|)*a), eps the unit
+//     roundoff of float or double: reference.Agree's Conv bound for W' and
+//     B' plus the rounding of W' and of the BatchNormalization's affine map
+//     (tested on random models, graph/fuse_test.go).
+//   - FuseActivation: Relu, LeakyRelu, Sigmoid, HardSigmoid, HardSwish or
+//     Clip after a Conv, Gemm or MatMul runs as the producer's epilogue:
+//     the activation's own kernel, applied in place on the producer's
+//     output (for Conv, on each block as it is finished, while it is in
+//     the cache). The bits are those of the unfused pair.
+//
+// The folded copies belong to the model (graph counts them with its packed
+// weights); a run charges nothing for them.
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/onnxshape/onnxshape/ops/internal/conv"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// nodeFusion is what a producer node fused at load.
+type nodeFusion struct {
+	// w and b are a Conv's weights and bias with a BatchNormalization
+	// folded in (nil: none folded).
+	w, b *tensor.Tensor
+	// act is the activation run as the epilogue (nil: none), and actIn
+	// its inputs after X (Clip's min and max, constants; nil where absent).
+	act   *Node
+	actIn []*tensor.Tensor
+}
+
+// fusing reports whether the run asks the kernels to apply what their
+// nodes fused.
+func (o *Options) fusing() bool {
+	o = o.orDefault()
+	return o.env.Fuse && o.Profile == ProfileONNX
+}
+
+// FoldBatchNorm folds bn, a BatchNormalization in inference mode with the
+// constant inputs params (scale, B, input_mean, input_var), into c, a Conv
+// whose weight w and bias b (nil: none) are constants. It returns the bytes
+// of the folded weights and bias, which charge is told first, and 0 with no
+// error when the pair does not fold (not float or double, shapes off,
+// training mode, a refused charge): the graph then keeps both nodes.
+func FoldBatchNorm(c, bn *Node, w, b *tensor.Tensor, params [4]*tensor.Tensor, charge func(int64) error) int64 {
+	if c == nil || bn == nil || c.OpType != "Conv" || bn.OpType != "BatchNormalization" || c.Domain != "" || bn.Domain != "" || c.fusion != nil || w == nil {
+		return 0
+	}
+	if bn.Version < 9 || bn.NumOutputs != 1 {
+		return 0 // before 9: is_test and spatial decide; more outputs: training
+	}
+	if mode, err := bn.Int("training_mode", 0); err != nil || mode != 0 {
+		return 0
+	}
+	eps, err := bn.Float("epsilon", 1e-5)
+	if err != nil {
+		return 0
+	}
+	dt := w.DataType()
+	if (dt != tensor.Float && dt != tensor.Double) || w.Rank() < 3 {
+		return 0
+	}
+	m := w.Shape()[0]
+	if b != nil && (b.DataType() != dt || b.Rank() != 1 || b.Shape()[0] != m) {
+		return 0
+	}
+	for _, p := range params {
+		if p == nil || p.DataType() != dt || p.Rank() != 1 || p.Shape()[0] != m {
+			return 0
+		}
+	}
+	bytes := int64(w.Len()+m) * int64(dt.Size())
+	if charge != nil && charge(bytes) != nil {
+		return 0
+	}
+	scale, bias, mean, vr := floats64(params[0]), floats64(params[1]), floats64(params[2]), floats64(params[3])
+	var cb []float64
+	if b != nil {
+		cb = floats64(b)
+	}
+	wv := floats64(w)
+	per := w.Len() / max(m, 1)
+	nb := make([]float64, m)
+	for i := range m {
+		a := scale[i] / math.Sqrt(vr[i]+float64(eps))
+		for j := i * per; j < (i+1)*per; j++ {
+			wv[j] *= a
+		}
+		var c0 float64
+		if cb != nil {
+			c0 = cb[i]
+		}
+		nb[i] = (c0-mean[i])*a + bias[i]
+	}
+	c.fusion = &nodeFusion{w: fromFloats64(dt, wv, w.Shape()), b: fromFloats64(dt, nb, []int{m})}
+	return bytes
+}
+
+// FuseActivation makes act (Relu, LeakyRelu, Sigmoid, HardSigmoid,
+// HardSwish or Clip) the epilogue of p (Conv, Gemm or MatMul); consts are
+// act's inputs after X, each a constant tensor or nil where absent. It
+// reports whether they fused; the graph keeps both nodes when not.
+func FuseActivation(p, act *Node, consts []tensor.Value) bool {
+	if p == nil || act == nil || p.Domain != "" || act.Domain != "" {
+		return false
+	}
+	switch p.OpType {
+	case "Conv", "Gemm", "MatMul":
+	default:
+		return false
+	}
+	if p.fusion != nil && p.fusion.act != nil {
+		return false
+	}
+	if _, ok := activations[act.OpType]; !ok {
+		return false
+	}
+	var in []*tensor.Tensor
+	for _, v := range consts {
+		t, ok := v.(*tensor.Tensor)
+		if v != nil && !ok {
+			return false
+		}
+		in = append(in, t)
+	}
+	if p.fusion == nil {
+		p.fusion = &nodeFusion{}
+	}
+	p.fusion.act, p.fusion.actIn = act, in
+	return true
+}
+
+// activations are the operators FuseActivation takes, each by its unary
+// operator (Clip's is made per type from its bounds).
+var activations = map[string]*unaryOp{
+	"Relu": reluOp, "LeakyRelu": leakyReluOp, "Sigmoid": sigmoidOp, "HardSigmoid": hardSigmoidOp,
+	"HardSwish": hardSwishOp, "Clip": nil,
+}
+
+// epilogueKernel returns the kernel of n's fused activation for outputs of
+// type dt, checked as the activation's node would check its input; nil
+// when the run does not fuse or n fused no activation.
+func (n *Node) epilogueKernel(opt *Options, dt tensor.DataType) (unaryKernel, error) {
+	if n == nil || n.fusion == nil || n.fusion.act == nil || !opt.fusing() {
+		return nil, nil
+	}
+	act := n.fusion.act
+	op := act.op()
+	k, err := func() (unaryKernel, error) {
+		if act.OpType != "Clip" {
+			u := activations[act.OpType]
+			if err := u.types.check(op, "X", dt); err != nil {
+				return nil, err
+			}
+			return u.kernel(act, dt)
+		}
+		if err := clipTypes.check(op, "input", dt); err != nil {
+			return nil, err
+		}
+		var lo, hi *tensor.Tensor
+		if len(n.fusion.actIn) > 0 {
+			lo = n.fusion.actIn[0]
+		}
+		if len(n.fusion.actIn) > 1 {
+			hi = n.fusion.actIn[1]
+		}
+		for _, b := range []*tensor.Tensor{lo, hi} {
+			if b != nil && (b.DataType() != dt || b.Len() != 1) {
+				return nil, op.errorf("bounds", "min and max are scalars of the input's type %v, got %v of shape %v", dt, b.DataType(), b.Shape())
+			}
+		}
+		return clipKernel(act, dt, lo, hi)
+	}()
+	if err != nil {
+		return nil, fmt.Errorf("fused %s %q: %w", act.OpType, act.Name, err)
+	}
+	return k, nil
+}
+
+// applyEpilogue runs n's fused activation, if the run fuses one, in place
+// on y, the output n's kernel just made.
+func (n *Node) applyEpilogue(opt *Options, y *tensor.Tensor) error {
+	k, err := n.epilogueKernel(opt, y.DataType())
+	if err != nil || k == nil {
+		return err
+	}
+	if err := k.Run(opt.orDefault().elementwise(), y, y); err != nil {
+		return n.fusion.act.op().wrap("cancelled", err, "run stopped")
+	}
+	return nil
+}
+
+// convEpilogue sets cfg's epilogue to n's fused activation for a float or
+// double output; it reports false when the activation must run on the
+// whole output afterwards instead (other types: Conv computes them in
+// float32 and rounds after, where the activation must see the rounded
+// values).
+func (n *Node) convEpilogue(opt *Options, dt tensor.DataType, cfg *conv.Config) (bool, error) {
+	k, err := n.epilogueKernel(opt, dt)
+	if err != nil || k == nil {
+		return k == nil && err == nil, err
+	}
+	switch s := k.(type) {
+	case unarySpan[float32, float32]:
+		if dt == tensor.Float {
+			cfg.Epilogue32 = func(y []float32) { s(y, y) }
+			return true, nil
+		}
+	case unarySpan[float64, float64]:
+		if dt == tensor.Double {
+			cfg.Epilogue64 = func(y []float64) { s(y, y) }
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// foldedConv returns the weights and bias a Conv node runs with: the
+// folded ones when the run fuses and it has them, w and b otherwise.
+func (n *Node) foldedConv(opt *Options, w, b *tensor.Tensor) (*tensor.Tensor, *tensor.Tensor) {
+	if n == nil || n.fusion == nil || n.fusion.w == nil || !opt.fusing() {
+		return w, b
+	}
+	return n.fusion.w, n.fusion.b
+}
+
+func floats64(t *tensor.Tensor) []float64 {
+	out := make([]float64, t.Len())
+	switch t.DataType() {
+	case tensor.Float:
+		for i, v := range elems[float32](t) {
+			out[i] = float64(v)
+		}
+	case tensor.Double:
+		copy(out, elems[float64](t))
+	}
+	return out
+}
+
+func fromFloats64(dt tensor.DataType, v []float64, shape []int) *tensor.Tensor {
+	if dt == tensor.Double {
+		t, _ := tensor.FromSlice(v, shape...)
+		return t
+	}
+	f := make([]float32, len(v))
+	for i, x := range v {
+		f[i] = float32(x)
+	}
+	t, _ := tensor.FromSlice(f, shape...)
+	return t
+}

@@ -1,0 +1,105 @@
+package conv
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// The depthwise kernel in float32 (the vector kernel where the CPU has
+// it) against the definition: 1-D and 2-D, kernels 1-5, strides 1-3,
+// dilations 1-2, pads 0-3, widths from narrower than the kernel to past
+// two vector blocks, small integers (every sum exact, so equal bits).
+func TestDepthwiseFloat32MatchesTheDefinition(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for iter := range 3000 {
+		rank := 1 + r.IntN(2)
+		s := Shape{N: 1 + r.IntN(2), C: 1 + r.IntN(3)}
+		s.M, s.Group = s.C, s.C
+		for a := range rank {
+			k, st, d, p := 1+r.IntN(5), 1+r.IntN(3), 1+r.IntN(2), r.IntN(4)
+			if r.IntN(2) == 0 {
+				k = 3 + 2*r.IntN(2)
+			}
+			in := 1 + r.IntN(40)
+			if a == 0 && rank == 2 {
+				in = 1 + r.IntN(6)
+			}
+			out := (in+2*p-(k-1)*d-1)/st + 1
+			if out < 1 {
+				p += (k - 1) * d
+				out = (in+2*p-(k-1)*d-1)/st + 1
+			}
+			s.Image, s.Grid, s.Kernel = append(s.Image, in), append(s.Grid, out), append(s.Kernel, k)
+			s.Stride, s.Dilation, s.Pad = append(s.Stride, st), append(s.Dilation, d), append(s.Pad, p)
+		}
+		x := randInts(r, s.N*s.C*prod(s.Image), -3, 3)
+		w := randInts(r, s.M*prod(s.Kernel), -3, 3)
+		b := randInts(r, s.M, -3, 3)
+		if r.IntN(3) == 0 {
+			b = nil
+		}
+		want := naiveForward(s, x, w, b)
+		x32, w32, b32 := to32(x), to32(w), to32(b)
+		y := make([]float32, len(want)+1)
+		y[len(want)] = 99 // a guard: nothing is written past the output
+		if err := Forward(Config{Threads: 1 + r.IntN(3)}, s, x32, w32, b32, y[:len(want)]); err != nil {
+			t.Fatal(err)
+		}
+		for i := range want {
+			if float64(y[i]) != want[i] {
+				t.Fatalf("%d: %+v: element %d is %v, want %v", iter, s, i, y[i], want[i])
+			}
+		}
+		if y[len(want)] != 99 {
+			t.Fatalf("%d: %+v: the element past the output was written", iter, s)
+		}
+	}
+}
+
+// The epilogue runs on every output element once, after its bias.
+func TestEpilogueSeesFinishedOutputs(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	defer func(b, m int) { tileBytes, minTile = b, m }(tileBytes, minTile)
+	for iter := range 300 {
+		tileBytes, minTile = 1, 1+r.IntN(7)
+		s := randShape(r)
+		x := to32(randInts(r, s.N*s.C*prod(s.Image), -3, 3))
+		w := to32(randInts(r, s.M*(s.C/s.Group)*prod(s.Kernel), -3, 3))
+		b := to32(randInts(r, s.M, -3, 3))
+		plain := make([]float32, s.N*s.M*prod(s.Grid))
+		if err := Forward(Config{Threads: 1}, s, x, w, b, plain); err != nil {
+			t.Fatal(err)
+		}
+		fused := make([]float32, len(plain))
+		calls := 0
+		cfg := Config{Threads: 1 + r.IntN(2), Epilogue32: func(y []float32) {
+			calls += len(y)
+			for i := range y {
+				y[i] = 2*y[i] + 1
+			}
+		}}
+		cfg.Threads = 1 // calls is not guarded
+		if err := Forward(cfg, s, x, w, b, fused); err != nil {
+			t.Fatal(err)
+		}
+		if calls != len(plain) {
+			t.Fatalf("%d: %+v: the epilogue saw %d elements, want %d", iter, s, calls, len(plain))
+		}
+		for i := range plain {
+			if fused[i] != 2*plain[i]+1 {
+				t.Fatalf("%d: %+v: element %d is %v, want %v", iter, s, i, fused[i], 2*plain[i]+1)
+			}
+		}
+	}
+}
+
+func to32(v []float64) []float32 {
+	if v == nil {
+		return nil
+	}
+	out := make([]float32, len(v))
+	for i, x := range v {
+		out[i] = float32(x)
+	}
+	return out
+}
