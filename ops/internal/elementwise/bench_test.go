@@ -1,6 +1,7 @@
 package elementwise
 
 import (
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"syscall"
@@ -46,6 +47,10 @@ func BenchmarkSpans(b *testing.B) {
 	p, q := benchBools(), benchBools()
 	of, ob := make([]float32, benchN), make([]bool, benchN)
 	isInf := IsInfF32(true, true)
+	yPos := make([]float32, benchN) // Mod's divisors in the every-operator case
+	for i, v := range y {
+		yPos[i] = 0.5 + v*v
+	}
 	for _, c := range []struct {
 		name string
 		f    func()
@@ -55,6 +60,12 @@ func BenchmarkSpans(b *testing.B) {
 		{"IsInfF32", func() { isInf(ob, x) }},
 		{"OrBoth", func() { BoolOr.Both(ob, p, q) }},
 		{"AndRight", func() { BoolAnd.Right(ob, p, true) }},
+		{"FmodF32", func() { FmodF32.Both(of, x, yPos) }},
+		{"FmodMathMod", func() {
+			for i := range of {
+				of[i] = float32(math.Mod(float64(x[i]), float64(yPos[i])))
+			}
+		}},
 		{"Copy", func() { copy(of, x) }},
 	} {
 		b.Run(c.name, func(b *testing.B) {
@@ -68,5 +79,4 @@ func BenchmarkSpans(b *testing.B) {
 			b.ReportMetric(float64(threadCPU()-start)/float64(b.N), "cpu-ns/op")
 		})
 	}
-	_ = y
 }
