@@ -7,7 +7,10 @@
 
 package ops
 
-import "github.com/onnxshape/onnxshape/tensor"
+import (
+	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
+	"github.com/onnxshape/onnxshape/tensor"
+)
 
 var meanOp = &variadicOp{
 	binaryOp: binaryOp{
@@ -26,17 +29,17 @@ func init() {
 // sum's type (float16 and bfloat16 through float32).
 func divideByCount(opt *Options, op opRef, sum *tensor.Tensor, count int) error {
 	var k unaryKernel
+	// Division by the count runs Div's loops with a scalar divisor (the
+	// AVX loops for the bulk), the same quotients as one at a time.
+	f32 := elementwise.Vectorized("Div", floatDivSpans[float32]())
 	switch sum.DataType() {
 	case tensor.Float:
-		k = mapping(func(x float32) float32 { return x / float32(count) })
+		k = unarySpan[float32, float32](func(o, a []float32) { f32.Right(o, a, float32(count)) })
 	case tensor.Double:
-		k = mapping(func(x float64) float64 { return x / float64(count) })
+		f64 := elementwise.Vectorized("Div", floatDivSpans[float64]())
+		k = unarySpan[float64, float64](func(o, a []float64) { f64.Right(o, a, float64(count)) })
 	case tensor.Float16, tensor.BFloat16:
-		k = halfUnary[float32]{sum.DataType() == tensor.BFloat16, func(o, a []float32) {
-			for i := range o {
-				o[i] = a[i] / float32(count)
-			}
-		}}
+		k = halfUnary[float32]{sum.DataType() == tensor.BFloat16, func(o, a []float32) { f32.Right(o, a, float32(count)) }}
 	default:
 		return op.errorf("type", "no kernel for type %v", sum.DataType())
 	}

@@ -14,6 +14,8 @@ package ops
 import (
 	"math"
 
+	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
+
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -32,8 +34,7 @@ var (
 	truncatedMod = fixedKernels(numberBinaries([8]binaryKernel{
 		truncatedModSpans[uint8](), truncatedModSpans[uint16](), truncatedModSpans[uint32](), truncatedModSpans[uint64](),
 		truncatedModSpans[int8](), truncatedModSpans[int16](), truncatedModSpans[int32](), truncatedModSpans[int64](),
-	}, binaryFunc(func(a, b float32) float32 { return float32(math.Mod(float64(a), float64(b))) }),
-		binaryFunc(math.Mod)))
+	}, elementwise.FmodF32, binaryFunc(math.Mod)))
 	flooredMod = fixedKernels(map[tensor.DataType]binaryKernel{
 		tensor.Uint8: truncatedModSpans[uint8](), tensor.Uint16: truncatedModSpans[uint16](),
 		tensor.Uint32: truncatedModSpans[uint32](), tensor.Uint64: truncatedModSpans[uint64](),

@@ -511,6 +511,8 @@ func f32sToF16sLoop(d []uint16, s []uint32) {
 // in the loop.
 func f16sToF32s(d []uint32, s []uint16) {
 	d = d[:len(s)]
+	v := f16sToF32sVector(d, s)
+	d, s = d[v:], s[v:]
 	for i, h := range s {
 		if e := h & 0x7C00; e != 0 && e != 0x7C00 {
 			d[i] = uint32(h&0x8000)<<16 | (uint32(h&0x7FFF)+0x1C000)<<13

@@ -14,6 +14,25 @@ import (
 var haveF16C = cpu.X86.HasF16C && cpu.X86.HasAVX
 
 //go:noescape
+func f16sToF32sF16C(d *uint32, s *uint16, n int)
+
+// haveF16CAVX2: the widening loop also fixes NaNs with AVX2 integer ops.
+var haveF16CAVX2 = haveF16C && cpu.X86.HasAVX2
+
+// f16sToF32sVector widens the longest prefix of s it can to float32 in d,
+// sixteen at a time where the processor has F16C and AVX2, and returns its
+// length.
+func f16sToF32sVector(d []uint32, s []uint16) int {
+	n := len(s) &^ 15
+	if !haveF16CAVX2 || n == 0 {
+		return 0
+	}
+	_ = d[n-1]
+	f16sToF32sF16C(&d[0], &s[0], n)
+	return n
+}
+
+//go:noescape
 func f32sToF16sF16C(d *uint16, s *uint32, n int)
 
 //go:noescape

@@ -13,3 +13,6 @@ func f32sToI32sVector(d []uint32, s []float32) int { return 0 }
 
 // f32sToNarrowVector has no vector form here.
 func f32sToNarrowVector[D uint8 | uint16](d []D, s []float32) int { return 0 }
+
+// f16sToF32sVector has no vector form here: f16sToF32s's loop does it all.
+func f16sToF32sVector(d []uint32, s []uint16) int { return 0 }

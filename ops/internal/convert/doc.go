@@ -2,7 +2,8 @@
 // elements between every pair of ONNX types (Into, with the saturation and
 // rounding of Options), rounds float32 and float64 to float16, bfloat16, the
 // float8 and float4 formats and E8M0 (F32ToF16 and the vector path of
-// convert_amd64.s with F16C, minifloat), parses and formats strings, and
+// convert_amd64.s with F16C, minifloat), widens float16 to float32 (F16C's
+// VCVTPH2PS there too), parses and formats strings, and
 // loads or stores any float tensor as []float32 or []float64 for the
 // kernels that compute in a native float (LoadFloats, StoreFloats and
 // their Polled forms).

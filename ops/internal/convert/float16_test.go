@@ -115,3 +115,23 @@ func TestCastFloat16EveryFloat32(t *testing.T) {
 	}
 	check()
 }
+
+// The vector widening and its Go tail agree with F16ToF32 at every length
+// and offset around the 16-element blocks, signalling NaNs included.
+func TestCastFloat16WideningTails(t *testing.T) {
+	in := make([]uint16, 64)
+	for i := range in {
+		in[i] = []uint16{0x7c01, 0xfd55, 0x3c00, 0x0001, 0x8000, 0x7e00, 0x7c00, 0xfbff, 0x0400, 0x03ff}[i%10] + uint16(i/10)
+	}
+	for off := range 3 {
+		for n := 0; off+n <= len(in); n++ {
+			out := make([]uint32, n)
+			f16sToF32s(out, in[off:off+n])
+			for i, h := range in[off : off+n] {
+				if want := math.Float32bits(F16ToF32(h)); out[i] != want {
+					t.Fatalf("off %d n %d: %#04x: %#08x, want %#08x", off, n, h, out[i], want)
+				}
+			}
+		}
+	}
+}

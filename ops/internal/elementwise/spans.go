@@ -25,53 +25,94 @@ func boolBytes(b []bool) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(b))), len(b))
 }
 
-// wordLoop sets o[i] = f(a[i], b[i]) over bytes, eight at a time, with the
-// tail byte by byte (f works on bytes within words too).
-func wordLoop(o, a, b []byte, f func(x, y uint64) uint64) {
-	n := len(o)
-	a, b = a[:n], b[:n]
-	i := 0
-	for ; i+8 <= n; i += 8 {
-		binary.LittleEndian.PutUint64(o[i:], f(binary.LittleEndian.Uint64(a[i:]), binary.LittleEndian.Uint64(b[i:])))
-	}
-	for ; i < n; i++ {
-		o[i] = byte(f(uint64(a[i]), uint64(b[i])))
+const ones = 0x0101010101010101
+
+// The bool operators And, Or and Xor: each loop works a word (eight
+// bools) at a time with the operator written in the loop, so that the
+// compiler inlines it (a func value would cost a call per word).
+const (
+	logicAnd = iota
+	logicOr
+	logicXor
+)
+
+// logicWords sets o = a op b over n8 = len(o) rounded down to 8 bytes; a
+// scalar operand is passed as its byte repeated (sa or sb, with a or b nil).
+func logicWords(op int, o, a, b []byte, sa, sb uint64) {
+	n := len(o) &^ 7
+	switch {
+	case a != nil && b != nil:
+		a, b = a[:n], b[:n]
+		switch op {
+		case logicAnd:
+			for i := 0; i < n; i += 8 {
+				st(o[i:], ld(a[i:])&ld(b[i:]))
+			}
+		case logicOr:
+			for i := 0; i < n; i += 8 {
+				st(o[i:], ld(a[i:])|ld(b[i:]))
+			}
+		default:
+			for i := 0; i < n; i += 8 {
+				st(o[i:], ld(a[i:])^ld(b[i:]))
+			}
+		}
+	default:
+		x, s := a, sb // one span and one repeated scalar: the operators commute
+		if x == nil {
+			x, s = b, sa
+		}
+		x = x[:n]
+		switch op {
+		case logicAnd:
+			for i := 0; i < n; i += 8 {
+				st(o[i:], ld(x[i:])&s)
+			}
+		case logicOr:
+			for i := 0; i < n; i += 8 {
+				st(o[i:], ld(x[i:])|s)
+			}
+		default:
+			for i := 0; i < n; i += 8 {
+				st(o[i:], ld(x[i:])^s)
+			}
+		}
 	}
 }
 
-const ones = 0x0101010101010101
+// logicByte is the operator on one pair of 0/1 bytes, for the tails.
+func logicByte(op int, x, y byte) byte {
+	switch op {
+	case logicAnd:
+		return x & y
+	case logicOr:
+		return x | y
+	}
+	return x ^ y
+}
 
-// boolLogic returns the three loops of a bool operator whose byte function
-// is f (on bytes that are 0 or 1, f must give 0 or 1).
-func boolLogic(f func(x, y uint64) uint64) BinarySpans[bool, bool, bool] {
+// boolLogic returns the three loops of the bool operator op.
+func boolLogic(op int) BinarySpans[bool, bool, bool] {
 	return BinarySpans[bool, bool, bool]{
-		Both: func(o, a, b []bool) { wordLoop(boolBytes(o), boolBytes(a), boolBytes(b), f) },
+		Both: func(o, a, b []bool) {
+			ob, ab, bb := boolBytes(o), boolBytes(a)[:len(o)], boolBytes(b)[:len(o)]
+			logicWords(op, ob, ab, bb, 0, 0)
+			for i := len(ob) &^ 7; i < len(ob); i++ {
+				ob[i] = logicByte(op, ab[i], bb[i])
+			}
+		},
 		Left: func(o []bool, a bool, b []bool) {
-			s := uint64(0)
-			if a {
-				s = ones
-			}
-			ob, bb := boolBytes(o), boolBytes(b)[:len(o)]
-			i := 0
-			for ; i+8 <= len(ob); i += 8 {
-				binary.LittleEndian.PutUint64(ob[i:], f(s, binary.LittleEndian.Uint64(bb[i:])))
-			}
-			for ; i < len(ob); i++ {
-				ob[i] = byte(f(s&1, uint64(bb[i])))
+			ob, bb, s := boolBytes(o), boolBytes(b)[:len(o)], b2u(a)
+			logicWords(op, ob, nil, bb, ones*uint64(s), 0)
+			for i := len(ob) &^ 7; i < len(ob); i++ {
+				ob[i] = logicByte(op, s, bb[i])
 			}
 		},
 		Right: func(o, a []bool, b bool) {
-			s := uint64(0)
-			if b {
-				s = ones
-			}
-			ob, ab := boolBytes(o), boolBytes(a)[:len(o)]
-			i := 0
-			for ; i+8 <= len(ob); i += 8 {
-				binary.LittleEndian.PutUint64(ob[i:], f(binary.LittleEndian.Uint64(ab[i:]), s))
-			}
-			for ; i < len(ob); i++ {
-				ob[i] = byte(f(uint64(ab[i]), s&1))
+			ob, ab, s := boolBytes(o), boolBytes(a)[:len(o)], b2u(b)
+			logicWords(op, ob, ab, nil, 0, ones*uint64(s))
+			for i := len(ob) &^ 7; i < len(ob); i++ {
+				ob[i] = logicByte(op, ab[i], s)
 			}
 		},
 	}
@@ -79,9 +120,9 @@ func boolLogic(f func(x, y uint64) uint64) BinarySpans[bool, bool, bool] {
 
 // The loops of And, Or and Xor on bool.
 var (
-	BoolAnd = boolLogic(func(x, y uint64) uint64 { return x & y })
-	BoolOr  = boolLogic(func(x, y uint64) uint64 { return x | y })
-	BoolXor = boolLogic(func(x, y uint64) uint64 { return x ^ y })
+	BoolAnd = boolLogic(logicAnd)
+	BoolOr  = boolLogic(logicOr)
+	BoolXor = boolLogic(logicXor)
 )
 
 // BoolNot is Not's loop.
@@ -219,19 +260,59 @@ func ReciprocalF64(o, a []float64) {
 	}
 }
 
-// Sign is Sign's loop: 1, -1, or x itself (0, -0, NaN).
+// Sign is Sign's loop: 1, -1, or x itself (0, -0, NaN). The float types
+// go through SignF32 and SignF64, which choose without a branch (the sign
+// of data is unpredictable, and a mispredicted branch per element costs
+// more than the loop); the integers compare into 0/1 values.
 func Sign[T Number](o, a []T) {
+	switch o := any(o).(type) {
+	case []float32:
+		SignF32(o, any(a).([]float32))
+		return
+	case []float64:
+		SignF64(o, any(a).([]float64))
+		return
+	}
 	a = a[:len(o)]
 	for i := range o {
 		x := a[i]
-		switch {
-		case x > 0:
-			x = 1
-		case x < 0:
-			var one T = 1
-			x = -one
+		var zero T
+		o[i] = T(b2u(x > zero)) - T(b2u(x < zero))
+	}
+}
+
+// b2u is 1 for true and 0 for false (a SETcc, no branch).
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// SignF32 is Sign's float32 loop on the bits: a value whose magnitude is
+// in (0, +Inf] becomes +-1 with its sign; zeros and NaNs stay as they are.
+func SignF32(o, a []float32) {
+	a = a[:len(o)]
+	for i := range o {
+		b := math.Float32bits(a[i])
+		r := b&(1<<31) | 0x3f800000 // +-1 with x's sign
+		if m := b &^ (1 << 31); m-1 < 0x7f800000 {
+			b = r
 		}
-		o[i] = x
+		o[i] = math.Float32frombits(b)
+	}
+}
+
+// SignF64 is SignF32 for float64.
+func SignF64(o, a []float64) {
+	a = a[:len(o)]
+	for i := range o {
+		b := math.Float64bits(a[i])
+		r := b&(1<<63) | 0x3ff0000000000000
+		if m := b &^ (1 << 63); m-1 < 0x7ff0000000000000 {
+			b = r
+		}
+		o[i] = math.Float64frombits(b)
 	}
 }
 
@@ -250,23 +331,37 @@ func IsNaNF64(o []bool, a []float64) {
 	}
 }
 
-// IsInfF32 and IsInfF64 return IsInf's loops for its two attributes.
+// IsInfF32 and IsInfF64 return IsInf's loops for its two attributes: an
+// element whose magnitude is infinite is reported if its sign's attribute
+// is set (a bit of want picked by the sign bit), in integer arithmetic
+// with no branch and no flag in the loop.
 func IsInfF32(pos, neg bool) UnarySpan[float32, bool] {
+	want := uint32(b2u(pos)) | uint32(b2u(neg))<<1 // bit s: report sign s
 	return func(o []bool, a []float32) {
-		a = a[:len(o)]
-		for i := range o {
+		ob := boolBytes(o)
+		a = a[:len(ob)]
+		for i := range ob {
 			b := math.Float32bits(a[i])
-			o[i] = pos && b == 0x7f800000 || neg && b == 0xff800000
+			// (b&^sign)^inf is below 2^31 and 0 only for an infinity:
+			// minus one, its top bit is set only then.
+			inf := ((b &^ (1 << 31)) ^ 0x7f800000 - 1) >> 31
+			ob[i] = uint8(inf & (want >> (b >> 31)))
 		}
 	}
 }
 
 func IsInfF64(pos, neg bool) UnarySpan[float64, bool] {
+	want := uint64(b2u(pos)) | uint64(b2u(neg))<<1
 	return func(o []bool, a []float64) {
-		a = a[:len(o)]
-		for i := range o {
+		ob := boolBytes(o)
+		a = a[:len(ob)]
+		for i := range ob {
 			b := math.Float64bits(a[i])
-			o[i] = pos && b == 0x7ff0000000000000 || neg && b == 0xfff0000000000000
+			inf := ((b &^ (1 << 63)) ^ 0x7ff0000000000000 - 1) >> 63
+			ob[i] = uint8(inf & (want >> (b >> 63)))
 		}
 	}
 }
+
+func ld(b []byte) uint64    { return binary.LittleEndian.Uint64(b) }
+func st(b []byte, v uint64) { binary.LittleEndian.PutUint64(b, v) }

@@ -199,3 +199,45 @@ func TestBoolLogicWords(t *testing.T) {
 		}
 	}
 }
+
+// The branch-free Sign keeps zeros and NaNs bit for bit (payload and sign)
+// and gives +-1 for every other value, denormals and infinities included.
+func TestSignBits(t *testing.T) {
+	x := edgeF32()
+	o := make([]float32, len(x))
+	SignF32(o, x)
+	for i, v := range x {
+		want := v
+		switch {
+		case v > 0:
+			want = 1
+		case v < 0:
+			want = -1
+		}
+		if math.Float32bits(o[i]) != math.Float32bits(want) {
+			t.Errorf("Sign(%#x) = %#x, want %#x", math.Float32bits(v), math.Float32bits(o[i]), math.Float32bits(want))
+		}
+	}
+	x64 := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.Float64frombits(0x7ff0000000000001),
+		math.Float64frombits(0xfff8000000000123), 5e-324, -5e-324, math.MaxFloat64, -3}
+	o64 := make([]float64, len(x64))
+	SignF64(o64, x64)
+	for i, v := range x64 {
+		want := v
+		switch {
+		case v > 0:
+			want = 1
+		case v < 0:
+			want = -1
+		}
+		if math.Float64bits(o64[i]) != math.Float64bits(want) {
+			t.Errorf("Sign(%#x) = %#x", math.Float64bits(v), math.Float64bits(o64[i]))
+		}
+	}
+	i64 := []int64{math.MinInt64, -1, 0, 1, math.MaxInt64}
+	oi := make([]int64, len(i64))
+	Sign(oi, i64)
+	if oi[0] != -1 || oi[1] != -1 || oi[2] != 0 || oi[3] != 1 || oi[4] != 1 {
+		t.Errorf("Sign int64: %v", oi)
+	}
+}
