@@ -29,7 +29,15 @@ consts = [
     ('sqrtHalf', 'sqrtHalf'), ('negInf', 'bits:0xff800000'), ('posInf', 'bits:0x7f800000'),
     ('nan', 'bits:0x7fc00000'), ('geluS', 'geluS'), ('geluC', 'geluC'), ('geluK', 'geluK'),
     ('three', '3'), ('six', '6'), ('geluClamp', 'geluClamp'), ('negGeluClamp', '-geluClamp'),
-] + [('logP%d' % i, 'logP[%d]' % i) for i in range(9)]
+] + [('logP%d' % i, 'logP[%d]' % i) for i in range(9)] + [
+    ('trigMax', 'trigMax'), ('twoOverPi', 'twoOverPi'), ('pio2C1', 'pio2C1'), ('pio2C2', 'pio2C2'),
+    ('pio2C3', 'pio2C3'), ('negOne', '-1'), ('int1', 'bits:1'), ('quarter', '0.25'),
+    ('pio2Hi', 'pio2Hi'), ('pio2Lo', 'pio2Lo'), ('pio4Hi', 'pio4Hi'), ('pio4Lo', 'pio4Lo'),
+    ('piHi', 'piHi'), ('piLo', 'piLo'), ('tan3pio8', 'tan3pio8'), ('tanPio8', 'tanPio8'),
+    ('ln2F', 'ln2F'), ('sinhPoly', 'sinhPoly'), ('coshMax', 'coshMax'), ('asinhPoly', 'asinhPoly'),
+    ('asinhBig', 'asinhBig'), ('acoshPoly', 'acoshPoly'), ('atanhPoly', 'atanhPoly'),
+] + [('%s%d' % (n, i), '%s[%d]' % (n, i)) for n, k in [('sinP', 3), ('cosP', 3), ('tanP', 7),
+    ('asinP', 5), ('atanP', 5), ('sinhP', 3), ('asinhP', 9), ('acoshP', 5), ('atanhP', 6)] for i in range(k)]
 idx = {n: i for i, (n, _) in enumerate(consts)}
 
 def C(name):
@@ -367,11 +375,285 @@ ploops = [
 ''', False),
 ]
 
+
+# The circular and hyperbolic functions of trig.go.
+
+def poly(name, n, z, r):
+    # r = name's polynomial (n coefficients, highest first) at z, Horner's
+    # rule in fused steps.
+    return f'''	VMOVUPS {C(name + '0')}, {r}
+''' + ''.join(f'''	VFMADD213PS {C(name + str(i))}, {z}, {r}
+''' for i in range(1, n))
+
+def exph(x, r):
+    # r = expHalf(x) (e^x/2 for 0 <= x <= coshMax): Exp's steps with the
+    # exponent k-1. Uses Y8-Y10; x is kept.
+    return f'''	VMOVUPS {C('round')}, Y9
+	VFMADD231PS {C('log2e')}, {x}, Y9
+	VSUBPS {C('round')}, Y9, Y9
+	VMOVUPS {x}, Y8
+	VFNMADD231PS {C('ln2Hi')}, Y9, Y8
+	VFNMADD231PS {C('ln2Lo')}, Y9, Y8
+''' + poly('expP', 8, 'Y8', r) + f'''	VCVTTPS2DQ Y9, Y9
+	VPSUBD {C('int1')}, Y9, Y9
+	VPSRAD $1, Y9, Y10
+	VPSUBD Y10, Y9, Y9
+	VPADDD {C('expBias')}, Y10, Y10
+	VPSLLD $23, Y10, Y10
+	VPADDD {C('expBias')}, Y9, Y9
+	VPSLLD $23, Y9, Y9
+	VMULPS Y10, {r}, {r}
+	VMULPS Y9, {r}, {r}
+'''
+
+# reduce: Y2 = j (a float), Y3 = r = x - j*pi/2, Y10 = j as an integer;
+# Y13 = the lanes beyond trigMax (or NaN), which the Go side recomputes,
+# ORed into Y15.
+reduce = f'''	VMOVUPS {C('round')}, Y2
+	VFMADD231PS {C('twoOverPi')}, Y0, Y2
+	VSUBPS {C('round')}, Y2, Y2
+	VMOVUPS Y0, Y3
+	VFNMADD231PS {C('pio2C1')}, Y2, Y3
+	VFNMADD231PS {C('pio2C2')}, Y2, Y3
+	VFNMADD231PS {C('pio2C3')}, Y2, Y3
+	VCVTTPS2DQ Y2, Y10
+	VANDPS {C('absMask')}, Y0, Y13
+	VCMPPS $6, {C('trigMax')}, Y13, Y13
+	VORPS Y13, Y15, Y15
+'''
+
+# sinCos: Y4 = sin r, Y5 = cos r (r in Y3). Uses Y6-Y9.
+sincos = f'''	VMULPS Y3, Y3, Y6
+	VMULPS Y6, Y3, Y7
+''' + poly('sinP', 3, 'Y6', 'Y4') + f'''	VFMADD213PS Y3, Y7, Y4
+''' + poly('cosP', 3, 'Y6', 'Y5') + f'''	VMULPS Y6, Y6, Y8
+	VMULPS {C('half')}, Y6, Y9
+	VFMSUB213PS Y9, Y8, Y5
+	VADDPS {C('one')}, Y5, Y5
+'''
+
+# Sin: quadrant j odd -> cos; bit 1 of j -> negated.
+sin_ = reduce + sincos + f'''	VPSLLD $31, Y10, Y11
+	VBLENDVPS Y11, Y5, Y4, Y1
+	VPSLLD $30, Y10, Y12
+	VANDPS {C('signBit')}, Y12, Y12
+	VXORPS Y12, Y1, Y1
+'''
+
+# Cos: quadrant j odd -> sin; bit 1 of j+1 -> negated.
+cos_ = reduce + sincos + f'''	VPSLLD $31, Y10, Y11
+	VBLENDVPS Y11, Y4, Y5, Y1
+	VPADDD {C('int1')}, Y10, Y12
+	VPSLLD $30, Y12, Y12
+	VANDPS {C('signBit')}, Y12, Y12
+	VXORPS Y12, Y1, Y1
+'''
+
+# Tan: t = r + r^3*T(r^2); -1/t in the odd quadrants.
+tan_ = reduce + f'''	VMULPS Y3, Y3, Y6
+	VMULPS Y6, Y3, Y7
+''' + poly('tanP', 7, 'Y6', 'Y4') + f'''	VFMADD213PS Y3, Y7, Y4
+	VMOVUPS {C('negOne')}, Y5
+	VDIVPS Y4, Y5, Y5
+	VPSLLD $31, Y10, Y11
+	VBLENDVPS Y11, Y5, Y4, Y1
+'''
+
+def asinLarge(w):
+    # From a = |x| in Y2: Y6 = z = (1-a)/2, Y8 = s = sqrt(z), w =
+    # asinCore(s, z). Uses Y9.
+    return f'''	VMOVUPS {C('one')}, Y6
+	VSUBPS Y2, Y6, Y6
+	VMULPS {C('half')}, Y6, Y6
+	VSQRTPS Y6, Y8
+	VMULPS Y6, Y8, Y9
+''' + poly('asinP', 5, 'Y6', w) + f'''	VFMADD213PS Y8, Y9, {w}
+'''
+
+# Asin: a <= 1/2 ? asinCore(a, a*a) : (pio4Hi - w + pio4Lo)*2; x's sign.
+asin_ = f'''	VANDPS {C('absMask')}, Y0, Y2
+	VMULPS Y2, Y2, Y3
+	VMULPS Y3, Y2, Y5
+''' + poly('asinP', 5, 'Y3', 'Y4') + f'''	VFMADD213PS Y2, Y5, Y4
+''' + asinLarge('Y10') + f'''	VMOVUPS {C('pio4Hi')}, Y11
+	VSUBPS Y10, Y11, Y11
+	VADDPS {C('pio4Lo')}, Y11, Y11
+	VADDPS Y11, Y11, Y11
+	VCMPPS $2, {C('half')}, Y2, Y12
+	VBLENDVPS Y12, Y4, Y11, Y1
+	VANDPS {C('signBit')}, Y0, Y12
+	VORPS Y12, Y1, Y1
+'''
+
+# Acos: |x| <= 1/2 ? pio2Hi - (asinCore(x, x*x) - pio2Lo) : x > 0 ? 2w :
+# piHi - (2w - piLo).
+acos_ = f'''	VANDPS {C('absMask')}, Y0, Y2
+	VMULPS Y0, Y0, Y3
+	VMULPS Y3, Y0, Y5
+''' + poly('asinP', 5, 'Y3', 'Y4') + f'''	VFMADD213PS Y0, Y5, Y4
+	VSUBPS {C('pio2Lo')}, Y4, Y4
+	VMOVUPS {C('pio2Hi')}, Y13
+	VSUBPS Y4, Y13, Y4
+''' + asinLarge('Y10') + f'''	VADDPS Y10, Y10, Y11
+	VSUBPS {C('piLo')}, Y11, Y12
+	VMOVUPS {C('piHi')}, Y14
+	VSUBPS Y12, Y14, Y12
+	VXORPS Y14, Y14, Y14
+	VCMPPS $14, Y14, Y0, Y14
+	VBLENDVPS Y14, Y11, Y12, Y11
+	VCMPPS $2, {C('half')}, Y2, Y14
+	VBLENDVPS Y14, Y4, Y11, Y1
+'''
+
+# Atan: v, hi, lo by |x|'s interval; hi + (v + v^3*P(v^2) + lo); x's sign.
+atan_ = f'''	VANDPS {C('absMask')}, Y0, Y2
+	VMOVUPS {C('negOne')}, Y3
+	VDIVPS Y2, Y3, Y3
+	VSUBPS {C('one')}, Y2, Y4
+	VADDPS {C('one')}, Y2, Y5
+	VDIVPS Y5, Y4, Y4
+	VCMPPS $14, {C('tan3pio8')}, Y2, Y6
+	VCMPPS $14, {C('tanPio8')}, Y2, Y7
+	VBLENDVPS Y7, Y4, Y2, Y8
+	VBLENDVPS Y6, Y3, Y8, Y8
+	VANDPS {C('pio4Hi')}, Y7, Y9
+	VBLENDVPS Y6, {C('pio2Hi')}, Y9, Y9
+	VANDPS {C('pio4Lo')}, Y7, Y10
+	VBLENDVPS Y6, {C('pio2Lo')}, Y10, Y10
+	VMULPS Y8, Y8, Y11
+	VMULPS Y11, Y8, Y12
+''' + poly('atanP', 5, 'Y11', 'Y13') + f'''	VFMADD213PS Y8, Y12, Y13
+	VADDPS Y10, Y13, Y13
+	VADDPS Y13, Y9, Y1
+	VANDPS {C('signBit')}, Y0, Y14
+	VORPS Y14, Y1, Y1
+'''
+
+# Sinh: |x| <= 1 ? x + x^3*P(x^2) : h - 1/(4h), h = e^|x|/2; x's sign.
+sinh_ = f'''	VANDPS {C('absMask')}, Y0, Y2
+	VMULPS Y0, Y0, Y3
+	VMULPS Y3, Y0, Y4
+''' + poly('sinhP', 3, 'Y3', 'Y5') + f'''	VFMADD213PS Y0, Y4, Y5
+	VMINPS {C('coshMax')}, Y2, Y6
+''' + exph('Y6', 'Y11') + f'''	VMOVUPS {C('quarter')}, Y12
+	VDIVPS Y11, Y12, Y12
+	VSUBPS Y12, Y11, Y12
+	VANDPS {C('signBit')}, Y0, Y13
+	VORPS Y13, Y12, Y12
+	VCMPPS $2, {C('sinhPoly')}, Y2, Y13
+	VBLENDVPS Y13, Y5, Y12, Y1
+'''
+
+# Cosh: h + 1/(4h).
+cosh_ = f'''	VANDPS {C('absMask')}, Y0, Y2
+	VMINPS {C('coshMax')}, Y2, Y6
+''' + exph('Y6', 'Y11') + f'''	VMOVUPS {C('quarter')}, Y12
+	VDIVPS Y11, Y12, Y12
+	VADDPS Y12, Y11, Y1
+'''
+
+# Asinh: a < 1 ? a + a^3*P(a^2) : Log(a > big ? a : a + sqrt(a*a+1))
+# (+ ln2 where a > big); x's sign.
+asinh_ = f'''	VANDPS {C('absMask')}, Y0, Y2
+	VMULPS Y2, Y2, Y3
+	VMULPS Y3, Y2, Y4
+''' + poly('asinhP', 9, 'Y3', 'Y5') + f'''	VFMADD213PS Y2, Y4, Y5
+	VMOVUPS {C('one')}, Y6
+	VFMADD231PS Y2, Y2, Y6
+	VSQRTPS Y6, Y6
+	VADDPS Y2, Y6, Y6
+	VCMPPS $14, {C('asinhBig')}, Y2, Y7
+	VBLENDVPS Y7, Y2, Y6, Y6
+''' + log('Y6', 'Y10') + f'''	VADDPS {C('ln2F')}, Y10, Y11
+	VBLENDVPS Y7, Y11, Y10, Y10
+	VCMPPS $1, {C('asinhPoly')}, Y2, Y11
+	VBLENDVPS Y11, Y5, Y10, Y1
+	VANDPS {C('signBit')}, Y0, Y11
+	VORPS Y11, Y1, Y1
+'''
+
+# Acosh: z = x-1 < 1/2 ? P(z)*sqrt(z) : Log(x > big ? x : x + sqrt(z*(x+1)))
+# (+ ln2 where x > big).
+acosh_ = f'''	VSUBPS {C('one')}, Y0, Y2
+''' + poly('acoshP', 5, 'Y2', 'Y3') + f'''	VSQRTPS Y2, Y4
+	VMULPS Y4, Y3, Y3
+	VADDPS {C('one')}, Y0, Y4
+	VMULPS Y4, Y2, Y4
+	VSQRTPS Y4, Y4
+	VADDPS Y0, Y4, Y4
+	VCMPPS $14, {C('asinhBig')}, Y0, Y7
+	VBLENDVPS Y7, Y0, Y4, Y6
+''' + log('Y6', 'Y10') + f'''	VADDPS {C('ln2F')}, Y10, Y11
+	VBLENDVPS Y7, Y11, Y10, Y10
+	VCMPPS $1, {C('acoshPoly')}, Y2, Y11
+	VBLENDVPS Y11, Y3, Y10, Y1
+'''
+
+# Atanh: a < 1/2 ? a + a^3*P(a^2) : Log((1+a)/(1-a))/2; x's sign (the
+# quotient is NaN at a = Inf, which Log does not look for).
+atanh_ = f'''	VANDPS {C('absMask')}, Y0, Y2
+	VMULPS Y2, Y2, Y3
+	VMULPS Y3, Y2, Y4
+''' + poly('atanhP', 6, 'Y3', 'Y5') + f'''	VFMADD213PS Y2, Y4, Y5
+	VADDPS {C('one')}, Y2, Y6
+	VMOVUPS {C('one')}, Y4
+	VSUBPS Y2, Y4, Y4
+	VDIVPS Y4, Y6, Y6
+''' + log('Y6', 'Y10') + f'''	VCMPPS $3, Y6, Y6, Y11
+	VBLENDVPS Y11, Y6, Y10, Y10
+	VMULPS {C('half')}, Y10, Y10
+	VCMPPS $1, {C('atanhPoly')}, Y2, Y11
+	VBLENDVPS Y11, Y5, Y10, Y1
+	VANDPS {C('signBit')}, Y0, Y11
+	VORPS Y11, Y1, Y1
+'''
+
+def rloop(name, body):
+    # A reducing loop: as ploop, and it returns the sign bits of Y15, the
+    # lanes that were beyond trigMax (or NaN), for the Go side to redo.
+    return f'''
+// func {name}(o, a unsafe.Pointer, n int, c *[nConsts][8]float32) int
+TEXT ·{name}(SB), NOSPLIT, $0-40
+	MOVQ o+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ c+24(FP), DX
+	VXORPS Y15, Y15, Y15
+	SHRQ $3, CX
+	JZ   {name}done
+{name}loop:
+	VMOVUPS 0(SI), Y0
+{body}	VMOVUPS Y1, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  {name}loop
+{name}done:
+	VMOVMSKPS Y15, AX
+	MOVQ AX, ret+32(FP)
+	VZEROUPPER
+	RET
+'''
+
+rloops = [('sinsAVX2', sin_, 'Sin'), ('cossAVX2', cos_, 'Cos'), ('tansAVX2', tan_, 'Tan')]
+ploops += [
+    ('asinsAVX2', asin_, True),
+    ('acossAVX2', acos_, True),
+    ('atansAVX2', atan_, True),
+    ('sinhsAVX2', sinh_, True),
+    ('coshsAVX2', cosh_, True),
+    ('asinhsAVX2', asinh_, True),
+    ('acoshsAVX2', acosh_, True),
+    ('atanhsAVX2', atanh_, True),
+]
+
 out.append(loop('sigmoidsAVX2', sig))
 out.append(loop('tanhsAVX2', tanh))
 out.append(loop('erfsAVX2', erf))
 for name, body, nanpass in ploops:
     out.append(ploop(name, body, nanpass))
+for name, body, _ in rloops:
+    out.append(rloop(name, body))
 open(D + 'mathf_amd64.s', 'w').write(''.join(out))
 
 g = ['''//go:build amd64 && !purego
@@ -417,6 +699,11 @@ for name, _, _ in ploops:
 //go:noescape
 func %s(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
 ''' % name)
+for name, _, _ in rloops:
+    g.append('''
+//go:noescape
+func %s(o, a unsafe.Pointer, n int, c *[nConsts][8]float32) int
+''' % name)
 s = ''.join(g).replace('import "math"', 'import (\n\t"math"\n\t"unsafe"\n)')
 open(D + 'mathf_consts_amd64.go', 'w').write(s)
 
@@ -450,6 +737,36 @@ func %s(o, a []float32, p *[4][8]float32) {
 	%sGo(o[m:], a[m:], p)
 }
 ''' % (base, name, base))
+    other.append('''
+func %s(o, a []float32, p *[4][8]float32) { %sGo(o, a, p) }
+''' % (base, base))
+for name, _, f in rloops:
+    base = name[:-len('AVX2')]
+    amd.append('''
+func %s(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX2 {
+		var buf [256]float32
+		for m+8 <= len(o) {
+			n := min(len(o)-m, len(buf)) &^ 7
+			oo, in := o[m:m+n], a[m:m+n]
+			if &oo[0] == &in[0] {
+				in = buf[:n]
+				copy(in, a[m:m+n])
+			}
+			if %s(unsafe.Pointer(&oo[0]), unsafe.Pointer(&in[0]), n, avxConsts) != 0 {
+				for i, x := range in {
+					if !(abs32(x) <= trigMax) {
+						oo[i] = %s(x)
+					}
+				}
+			}
+			m += n
+		}
+	}
+	%sGo(o[m:], a[m:], p)
+}
+''' % (base, name, f, base))
     other.append('''
 func %s(o, a []float32, p *[4][8]float32) { %sGo(o, a, p) }
 ''' % (base, base))

@@ -165,3 +165,155 @@ func shrinks(o, a []float32, p *[4][8]float32) {
 	}
 	shrinksGo(o[m:], a[m:], p)
 }
+
+func asins(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX2 {
+		if m = len(o) &^ 7; m > 0 {
+			asinsAVX2(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
+	asinsGo(o[m:], a[m:], p)
+}
+
+func acoss(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX2 {
+		if m = len(o) &^ 7; m > 0 {
+			acossAVX2(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
+	acossGo(o[m:], a[m:], p)
+}
+
+func atans(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX2 {
+		if m = len(o) &^ 7; m > 0 {
+			atansAVX2(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
+	atansGo(o[m:], a[m:], p)
+}
+
+func sinhs(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX2 {
+		if m = len(o) &^ 7; m > 0 {
+			sinhsAVX2(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
+	sinhsGo(o[m:], a[m:], p)
+}
+
+func coshs(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX2 {
+		if m = len(o) &^ 7; m > 0 {
+			coshsAVX2(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
+	coshsGo(o[m:], a[m:], p)
+}
+
+func asinhs(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX2 {
+		if m = len(o) &^ 7; m > 0 {
+			asinhsAVX2(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
+	asinhsGo(o[m:], a[m:], p)
+}
+
+func acoshs(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX2 {
+		if m = len(o) &^ 7; m > 0 {
+			acoshsAVX2(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
+	acoshsGo(o[m:], a[m:], p)
+}
+
+func atanhs(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX2 {
+		if m = len(o) &^ 7; m > 0 {
+			atanhsAVX2(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
+	atanhsGo(o[m:], a[m:], p)
+}
+
+func sins(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX2 {
+		var buf [256]float32
+		for m+8 <= len(o) {
+			n := min(len(o)-m, len(buf)) &^ 7
+			oo, in := o[m:m+n], a[m:m+n]
+			if &oo[0] == &in[0] {
+				in = buf[:n]
+				copy(in, a[m:m+n])
+			}
+			if sinsAVX2(unsafe.Pointer(&oo[0]), unsafe.Pointer(&in[0]), n, avxConsts) != 0 {
+				for i, x := range in {
+					if !(abs32(x) <= trigMax) {
+						oo[i] = Sin(x)
+					}
+				}
+			}
+			m += n
+		}
+	}
+	sinsGo(o[m:], a[m:], p)
+}
+
+func coss(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX2 {
+		var buf [256]float32
+		for m+8 <= len(o) {
+			n := min(len(o)-m, len(buf)) &^ 7
+			oo, in := o[m:m+n], a[m:m+n]
+			if &oo[0] == &in[0] {
+				in = buf[:n]
+				copy(in, a[m:m+n])
+			}
+			if cossAVX2(unsafe.Pointer(&oo[0]), unsafe.Pointer(&in[0]), n, avxConsts) != 0 {
+				for i, x := range in {
+					if !(abs32(x) <= trigMax) {
+						oo[i] = Cos(x)
+					}
+				}
+			}
+			m += n
+		}
+	}
+	cossGo(o[m:], a[m:], p)
+}
+
+func tans(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX2 {
+		var buf [256]float32
+		for m+8 <= len(o) {
+			n := min(len(o)-m, len(buf)) &^ 7
+			oo, in := o[m:m+n], a[m:m+n]
+			if &oo[0] == &in[0] {
+				in = buf[:n]
+				copy(in, a[m:m+n])
+			}
+			if tansAVX2(unsafe.Pointer(&oo[0]), unsafe.Pointer(&in[0]), n, avxConsts) != 0 {
+				for i, x := range in {
+					if !(abs32(x) <= trigMax) {
+						oo[i] = Tan(x)
+					}
+				}
+			}
+			m += n
+		}
+	}
+	tansGo(o[m:], a[m:], p)
+}

@@ -9,7 +9,7 @@ import (
 	"unsafe"
 )
 
-const nConsts = 71
+const nConsts = 140
 
 // avxConsts is the constant table of mathf_amd64.s: each row one constant
 // of mathf.go, in every lane.
@@ -87,6 +87,75 @@ var avxConsts = func() *[nConsts][8]float32 {
 		logP[6],                          // logP6
 		logP[7],                          // logP7
 		logP[8],                          // logP8
+		trigMax,                          // trigMax
+		twoOverPi,                        // twoOverPi
+		pio2C1,                           // pio2C1
+		pio2C2,                           // pio2C2
+		pio2C3,                           // pio2C3
+		-1,                               // negOne
+		math.Float32frombits(1),          // int1
+		0.25,                             // quarter
+		pio2Hi,                           // pio2Hi
+		pio2Lo,                           // pio2Lo
+		pio4Hi,                           // pio4Hi
+		pio4Lo,                           // pio4Lo
+		piHi,                             // piHi
+		piLo,                             // piLo
+		tan3pio8,                         // tan3pio8
+		tanPio8,                          // tanPio8
+		ln2F,                             // ln2F
+		sinhPoly,                         // sinhPoly
+		coshMax,                          // coshMax
+		asinhPoly,                        // asinhPoly
+		asinhBig,                         // asinhBig
+		acoshPoly,                        // acoshPoly
+		atanhPoly,                        // atanhPoly
+		sinP[0],                          // sinP0
+		sinP[1],                          // sinP1
+		sinP[2],                          // sinP2
+		cosP[0],                          // cosP0
+		cosP[1],                          // cosP1
+		cosP[2],                          // cosP2
+		tanP[0],                          // tanP0
+		tanP[1],                          // tanP1
+		tanP[2],                          // tanP2
+		tanP[3],                          // tanP3
+		tanP[4],                          // tanP4
+		tanP[5],                          // tanP5
+		tanP[6],                          // tanP6
+		asinP[0],                         // asinP0
+		asinP[1],                         // asinP1
+		asinP[2],                         // asinP2
+		asinP[3],                         // asinP3
+		asinP[4],                         // asinP4
+		atanP[0],                         // atanP0
+		atanP[1],                         // atanP1
+		atanP[2],                         // atanP2
+		atanP[3],                         // atanP3
+		atanP[4],                         // atanP4
+		sinhP[0],                         // sinhP0
+		sinhP[1],                         // sinhP1
+		sinhP[2],                         // sinhP2
+		asinhP[0],                        // asinhP0
+		asinhP[1],                        // asinhP1
+		asinhP[2],                        // asinhP2
+		asinhP[3],                        // asinhP3
+		asinhP[4],                        // asinhP4
+		asinhP[5],                        // asinhP5
+		asinhP[6],                        // asinhP6
+		asinhP[7],                        // asinhP7
+		asinhP[8],                        // asinhP8
+		acoshP[0],                        // acoshP0
+		acoshP[1],                        // acoshP1
+		acoshP[2],                        // acoshP2
+		acoshP[3],                        // acoshP3
+		acoshP[4],                        // acoshP4
+		atanhP[0],                        // atanhP0
+		atanhP[1],                        // atanhP1
+		atanhP[2],                        // atanhP2
+		atanhP[3],                        // atanhP3
+		atanhP[4],                        // atanhP4
+		atanhP[5],                        // atanhP5
 	} {
 		for j := range t[i] {
 			t[i][j] = v
@@ -151,3 +220,36 @@ func thresholdedRelusAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p 
 
 //go:noescape
 func shrinksAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func asinsAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func acossAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func atansAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func sinhsAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func coshsAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func asinhsAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func acoshsAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func atanhsAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func sinsAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32) int
+
+//go:noescape
+func cossAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32) int
+
+//go:noescape
+func tansAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32) int
