@@ -253,3 +253,93 @@ func cossAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32) int
 
 //go:noescape
 func tansAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32) int
+
+//go:noescape
+func sigmoidsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32)
+
+//go:noescape
+func tanhsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32)
+
+//go:noescape
+func erfsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32)
+
+//go:noescape
+func expsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func logsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func softplusesAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func mishesAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func gelusAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func geluTanhsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func swishesAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func elusAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func selusAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func celusAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func hardSigmoidsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func hardSwishesAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func softsignsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func leakyRelusAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func thresholdedRelusAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func shrinksAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func asinsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func acossAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func atansAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func sinhsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func coshsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func asinhsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func acoshsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func atanhsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func sinsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32) int
+
+//go:noescape
+func cossAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32) int
+
+//go:noescape
+func tansAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32) int
