@@ -132,11 +132,17 @@ tanh = f'''	VANDPS {C('absMask')}, Y0, Y2
 '''
 
 # Erf: |x| < erfSplit ? fma(p(x*x), x, x) : sign(x)*(1 - Exp(q(min(|x|, erfMax)))).
+# Where every lane is below erfSplit (as Gelu's arguments mostly are), the
+# second branch is skipped (its lanes would all be discarded).
 erf = f'''	VANDPS {C('absMask')}, Y0, Y2
 	VMULPS Y0, Y0, Y4
 	VMOVUPS {C('erfP0')}, Y1
 ''' + ''.join(f'''	VFMADD213PS {C('erfP%d' % i)}, Y4, Y1
 ''' for i in range(1, 7)) + f'''	VFMADD213PS Y0, Y0, Y1
+	VCMPPS $5, {C('erfSplit')}, Y2, Y6
+	VMOVMSKPS Y6, AX
+	TESTL AX, AX
+	JZ   erfsmall
 	VMINPS {C('erfMax')}, Y2, Y4
 	VMOVUPS {C('erfQ0')}, Y5
 ''' + ''.join(f'''	VFMADD213PS {C('erfQ%d' % i)}, Y4, Y5
@@ -146,6 +152,7 @@ erf = f'''	VANDPS {C('absMask')}, Y0, Y2
 	VORPS Y3, Y5, Y5
 	VCMPPS $1, {C('erfSplit')}, Y2, Y6
 	VBLENDVPS Y6, Y1, Y5, Y1
+erfsmall:
 '''
 
 
@@ -670,6 +677,9 @@ def to512(body):
     res = []
     for line in body.splitlines():
         if not line.strip():
+            continue
+        if not line.startswith('\t') or line.split()[0] in ('JZ', 'TESTL'):
+            res.append(line)
             continue
         line = _re.sub(r'\bY(\d+)\b', r'Z\1', line)
         m = _re.match(r'\t(\S+)\s+(.*)$', line)
