@@ -673,7 +673,17 @@ open(D + 'mathf_amd64.s', 'w').write(''.join(out))
 # AVX512F and AVX512DQ.
 import re as _re
 
-def to512(body):
+def to512(body, hi=False):
+    # hi: the second vector of an unrolled iteration, in Z16-Z31, K2 and
+    # R8 (its labels suffixed), independent of the first.
+    res = _to512(body)
+    if not hi:
+        return res
+    res = _re.sub(r'\bZ(\d+)\b', lambda m: 'Z%d' % (int(m.group(1)) + 16), res)
+    res = _re.sub(r'\bK1\b', 'K2', _re.sub(r'\bAX\b', 'R8', res))
+    return _re.sub(r'\b(erfsmall)\b', r'\1hi', res)
+
+def _to512(body):
     res = []
     for line in body.splitlines():
         if not line.strip():
@@ -709,11 +719,13 @@ def loop512(name, body, params, nanpass, reducing):
     frame = 40 if (params or reducing) else 32
     pre = '\tMOVQ p+32(FP), BX\n' if params else ''
     if reducing:
-        pre += '\tVXORPS Z15, Z15, Z15\n'
+        pre += '\tVXORPS Z15, Z15, Z15\n\tVXORPS Z31, Z31, Z31\n'
     tail = '''	VCMPPS $3, Y0, Y0, Y7
 	VBLENDVPS Y7, Y0, Y1, Y1
 ''' if nanpass else ''
-    post = to512('\tVMOVMSKPS Y15, AX\n') + '\tMOVQ AX, ret+32(FP)\n' if reducing else ''
+    post = '\tVORPS Z31, Z15, Z15\n' + to512('\tVMOVMSKPS Y15, AX\n') + '\tMOVQ AX, ret+32(FP)\n' if reducing else ''
+    # Two vectors an iteration (the second in Z16-Z31, so that the two
+    # chains of dependent operations overlap), then one if n/16 is odd.
     return f'''
 // func {name}{sig}
 TEXT ·{name}(SB), NOSPLIT, $0-{frame}
@@ -722,14 +734,22 @@ TEXT ·{name}(SB), NOSPLIT, $0-{frame}
 	MOVQ n+16(FP), CX
 	MOVQ c+24(FP), DX
 {pre}	SHRQ $4, CX
-	JZ   {name}done
-{name}loop:
+{name}loop2:
+	CMPQ CX, $2
+	JLT  {name}one
 	VMOVUPS 0(SI), Z0
-{to512(body + tail)}	VMOVUPS Z1, 0(DI)
-	ADDQ $64, SI
-	ADDQ $64, DI
-	DECQ CX
-	JNZ  {name}loop
+	VMOVUPS 64(SI), Z16
+{to512(body + tail)}{to512(body + tail, True)}	VMOVUPS Z1, 0(DI)
+	VMOVUPS Z17, 64(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $2, CX
+	JMP  {name}loop2
+{name}one:
+	TESTQ CX, CX
+	JZ   {name}done
+	VMOVUPS 0(SI), Z0
+{to512(body + tail).replace('erfsmall', 'erfsmall1')}	VMOVUPS Z1, 0(DI)
 {name}done:
 {post}	VZEROUPPER
 	RET
