@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 # Writes ops/internal/mathf/mathf_amd64.s and mathf_consts_amd64.go: the
-# AVX2 loops of Sigmoid, Tanh and Erf, 8 float32 per iteration, each the
+# AVX2 loops of Sigmoid, Tanh, Erf, the activations and the circular and
+# hyperbolic functions (Sin ... Atanh; Sin, Cos and Tan return which lanes
+# were beyond their float32 reduction, for the Go side to redo in
+# float64), 8 float32 per iteration, each the
 # same sequence of IEEE operations as the scalar function in mathf.go (its
 # fma32 a VFMADD), so that the bits agree. Both branches of a function
 # are computed and blended; NaN inputs are passed through at the end. The
@@ -9,7 +12,10 @@
 # assembly has no float literal of its own. Run from the repository root:
 #   python3 scripts/gen-mathf-asm.py && gofmt -w ops/internal/mathf/
 # It also writes loops_amd64.go and loops_other.go, the Go dispatch of the
-# loops that take a parameter table (the activations of activations.go).
+# loops that take a parameter table (activations.go, trig.go), and
+# mathf_avx512_amd64.s, every loop again for AVX-512 (16 float32 a vector,
+# two vectors an iteration), translated instruction for instruction by
+# to512, so that the bits are the same.
 
 D = 'ops/internal/mathf/'
 
