@@ -15,6 +15,12 @@ func init() {
 	register(unary(nil), "ai.onnx.ml.Binarizer")
 	register(arrayFeatureExtractorRule, "ai.onnx.ml.ArrayFeatureExtractor")
 	register(treeEnsembleRule, "ai.onnx.ml.TreeEnsemble", "ai.onnx.ml.TreeEnsembleRegressor")
+	register(floatOfShapeRule, "ai.onnx.ml.Scaler", "ai.onnx.ml.Normalizer")
+	register(unary(nil), "ai.onnx.ml.Imputer")
+	register(categoryMapperRule, "ai.onnx.ml.CategoryMapper")
+	register(oneHotEncoderRule, "ai.onnx.ml.OneHotEncoder")
+	register(featureVectorizerRule, "ai.onnx.ml.FeatureVectorizer")
+	register(linearRule, "ai.onnx.ml.LinearRegressor", "ai.onnx.ml.LinearClassifier")
 	register(stringNormalizerRule, "StringNormalizer")
 	register(tfIdfRule, "TfIdfVectorizer")
 	register(dftRule, "DFT")
@@ -296,4 +302,69 @@ func treeEnsembleRule(c *call, in []*Value) ([]*Value, error) {
 		return []*Value{ranked(dt, []graph.Dim{x.Shape[0], graph.Const(targets)})}, nil
 	}
 	return []*Value{ranked(dt, []graph.Dim{c.fresh(), graph.Const(targets)})}, nil
+}
+
+// floatOfShapeRule: float of X's shape (Scaler, Normalizer).
+func floatOfShapeRule(c *call, in []*Value) ([]*Value, error) {
+	return []*Value{withType(input(in, 0), tensor.Float)}, nil
+}
+
+// categoryMapperRule: X's shape, int64 for string and string for int64.
+func categoryMapperRule(c *call, in []*Value) ([]*Value, error) {
+	dt := tensor.String
+	if typeOf(in, 0) == tensor.String {
+		dt = tensor.Int64
+	}
+	return []*Value{withType(input(in, 0), dt)}, nil
+}
+
+// oneHotEncoderRule: float, X's shape and the number of categories.
+func oneHotEncoderRule(c *call, in []*Value) ([]*Value, error) {
+	x := input(in, 0)
+	if x.Rank() < 0 {
+		return []*Value{Unknown(tensor.Float)}, nil
+	}
+	ints, _ := c.ints("cats_int64s")
+	count := int64(len(ints))
+	if a, ok := c.node.Attrs["cats_strings"]; ok {
+		count += int64(len(a.Strings))
+	}
+	return []*Value{ranked(tensor.Float, append(append([]graph.Dim{}, x.Shape...), graph.Const(count)))}, nil
+}
+
+// featureVectorizerRule: float [N, sum of inputdimensions].
+func featureVectorizerRule(c *call, in []*Value) ([]*Value, error) {
+	dims, _ := c.ints("inputdimensions")
+	total := int64(0)
+	for _, d := range dims {
+		total += d
+	}
+	return []*Value{ranked(tensor.Float, []graph.Dim{mlRowsDim(c, input(in, 0)), graph.Const(total)})}, nil
+}
+
+// mlRowsDim is N of an X of [N, C] or [C] (1).
+func mlRowsDim(c *call, x *Value) graph.Dim {
+	switch x.Rank() {
+	case 1:
+		return graph.Const(1)
+	case 2:
+		return x.Shape[0]
+	}
+	return c.fresh()
+}
+
+// linearRule: LinearRegressor's float [N, targets]; LinearClassifier's
+// labels [N] (int64 or string as the labels) and float scores [N, E] (2
+// in the binary form of one score per row).
+func linearRule(c *call, in []*Value) ([]*Value, error) {
+	n := mlRowsDim(c, input(in, 0))
+	if c.node.OpType == "LinearRegressor" {
+		return []*Value{ranked(tensor.Float, []graph.Dim{n, graph.Const(c.int("targets", 1))})}, nil
+	}
+	ints, _ := c.ints("classlabels_ints")
+	labels, dt := int64(len(ints)), tensor.Int64
+	if a, ok := c.node.Attrs["classlabels_strings"]; ok && len(a.Strings) > 0 {
+		labels, dt = int64(len(a.Strings)), tensor.String
+	}
+	return []*Value{ranked(dt, []graph.Dim{n}), ranked(tensor.Float, []graph.Dim{n, graph.Const(labels)})}, nil
 }

@@ -3265,6 +3265,123 @@ func Binarizer(x *tensor.Tensor, o BinarizerOptions, opts ...Option) (*tensor.Te
 	return tensorOf("Binarizer", out, err)
 }
 
+// CategoryMapperOptions are the attributes of CategoryMapper of domain ai.onnx.ml; a nil field leaves the
+// operator's default.
+type CategoryMapperOptions struct {
+	// CatsInt64s is attribute "cats_int64s" (ints).
+	CatsInt64s []int64
+	// CatsStrings is attribute "cats_strings" (strings).
+	CatsStrings []string
+	// DefaultInt64 is attribute "default_int64" (int).
+	DefaultInt64 *int64
+	// DefaultString is attribute "default_string" (string).
+	DefaultString *string
+}
+
+func (o CategoryMapperOptions) attrs() map[string]Attribute {
+	m := map[string]Attribute{}
+	if o.CatsInt64s != nil {
+		m["cats_int64s"] = Attribute{Type: AttrInts, Ints: o.CatsInt64s}
+	}
+	if o.CatsStrings != nil {
+		m["cats_strings"] = Attribute{Type: AttrStrings, Strings: o.CatsStrings}
+	}
+	if o.DefaultInt64 != nil {
+		m["default_int64"] = Attribute{Type: AttrInt, Int: *o.DefaultInt64}
+	}
+	if o.DefaultString != nil {
+		m["default_string"] = Attribute{Type: AttrString, String: *o.DefaultString}
+	}
+	return m
+}
+
+// CategoryMapper (ai.onnx.ml, version 1) converts strings to integers and
+// back through two lists of one length, cats_strings and cats_int64s: a
+// string X gives the int64 paired with it (default_int64, -1, when it is
+// absent), an int64 X the string paired with it (default_string,
+// "_Unused"). Y has X's shape. Of two equal keys the first counts (the
+// specification does not say; LabelEncoder's rule).
+//
+// It runs CategoryMapper-1 on its 1 input(s) in the operator's order.
+func CategoryMapper(x *tensor.Tensor, o CategoryMapperOptions, opts ...Option) (*tensor.Tensor, error) {
+	out, err := callGenerated("ai.onnx.ml", "CategoryMapper", o.attrs(), 1, inputValues([]*tensor.Tensor{x}), opts)
+	return tensorOf("CategoryMapper", out, err)
+}
+
+// FeatureVectorizerOptions are the attributes of FeatureVectorizer of domain ai.onnx.ml; a nil field leaves the
+// operator's default.
+type FeatureVectorizerOptions struct {
+	// Inputdimensions is attribute "inputdimensions" (ints).
+	Inputdimensions []int64
+}
+
+func (o FeatureVectorizerOptions) attrs() map[string]Attribute {
+	m := map[string]Attribute{}
+	if o.Inputdimensions != nil {
+		m["inputdimensions"] = Attribute{Type: AttrInts, Ints: o.Inputdimensions}
+	}
+	return m
+}
+
+// FeatureVectorizer (ai.onnx.ml, version 1) concatenates its inputs (one or
+// more, int32, int64, float or double, all of one type, each [N, C_i] or
+// [C_i], one row) along their second axis into Y, float [N, sum of
+// inputdimensions]: input i fills inputdimensions[i] columns, its first
+// min(C_i, inputdimensions[i]) features followed by zeros (the
+// specification calls inputdimensions "the size of each input" and says
+// nothing of a mismatch; onnxruntime truncates or pads, and so does
+// onnxshape).
+//
+// It runs FeatureVectorizer-1 on inputs (at least 1), in the operator's order.
+func FeatureVectorizer(inputs []*tensor.Tensor, o FeatureVectorizerOptions, opts ...Option) (*tensor.Tensor, error) {
+	out, err := callGenerated("ai.onnx.ml", "FeatureVectorizer", o.attrs(), 1, inputValues(inputs), opts)
+	return tensorOf("FeatureVectorizer", out, err)
+}
+
+// ImputerOptions are the attributes of Imputer of domain ai.onnx.ml; a nil field leaves the
+// operator's default.
+type ImputerOptions struct {
+	// ImputedValueFloats is attribute "imputed_value_floats" (floats).
+	ImputedValueFloats []float32
+	// ImputedValueInt64s is attribute "imputed_value_int64s" (ints).
+	ImputedValueInt64s []int64
+	// ReplacedValueFloat is attribute "replaced_value_float" (float).
+	ReplacedValueFloat *float32
+	// ReplacedValueInt64 is attribute "replaced_value_int64" (int).
+	ReplacedValueInt64 *int64
+}
+
+func (o ImputerOptions) attrs() map[string]Attribute {
+	m := map[string]Attribute{}
+	if o.ImputedValueFloats != nil {
+		m["imputed_value_floats"] = Attribute{Type: AttrFloats, Floats: o.ImputedValueFloats}
+	}
+	if o.ImputedValueInt64s != nil {
+		m["imputed_value_int64s"] = Attribute{Type: AttrInts, Ints: o.ImputedValueInt64s}
+	}
+	if o.ReplacedValueFloat != nil {
+		m["replaced_value_float"] = Attribute{Type: AttrFloat, Float: *o.ReplacedValueFloat}
+	}
+	if o.ReplacedValueInt64 != nil {
+		m["replaced_value_int64"] = Attribute{Type: AttrInt, Int: *o.ReplacedValueInt64}
+	}
+	return m
+}
+
+// Imputer (ai.onnx.ml, version 1) replaces the elements of X (float,
+// double, int64 or int32; rank at least 1) equal to the replaced value by
+// the imputed values, along the last axis: imputed_value_floats (for float
+// and double X) or imputed_value_int64s (for the integers), one value for
+// every element or one per element of the last axis. The replaced value is
+// replaced_value_float (default 0; NaN replaces every NaN) or
+// replaced_value_int64 (default 0). Y has X's type and shape.
+//
+// It runs Imputer-1 on its 1 input(s) in the operator's order.
+func Imputer(x *tensor.Tensor, o ImputerOptions, opts ...Option) (*tensor.Tensor, error) {
+	out, err := callGenerated("ai.onnx.ml", "Imputer", o.attrs(), 1, inputValues([]*tensor.Tensor{x}), opts)
+	return tensorOf("Imputer", out, err)
+}
+
 // LabelEncoderOptions are the attributes of LabelEncoder of domain ai.onnx.ml; a nil field leaves the
 // operator's default.
 type LabelEncoderOptions struct {
@@ -3342,6 +3459,204 @@ func (o LabelEncoderOptions) attrs() map[string]Attribute {
 func LabelEncoder(x *tensor.Tensor, o LabelEncoderOptions, opts ...Option) (*tensor.Tensor, error) {
 	out, err := callGenerated("ai.onnx.ml", "LabelEncoder", o.attrs(), 1, inputValues([]*tensor.Tensor{x}), opts)
 	return tensorOf("LabelEncoder", out, err)
+}
+
+// LinearClassifierOptions are the attributes of LinearClassifier of domain ai.onnx.ml; a nil field leaves the
+// operator's default.
+type LinearClassifierOptions struct {
+	// ClasslabelsInts is attribute "classlabels_ints" (ints).
+	ClasslabelsInts []int64
+	// ClasslabelsStrings is attribute "classlabels_strings" (strings).
+	ClasslabelsStrings []string
+	// Coefficients is attribute "coefficients" (floats).
+	Coefficients []float32
+	// Intercepts is attribute "intercepts" (floats).
+	Intercepts []float32
+	// MultiClass is attribute "multi_class" (int).
+	MultiClass *int64
+	// PostTransform is attribute "post_transform" (string).
+	PostTransform *string
+}
+
+func (o LinearClassifierOptions) attrs() map[string]Attribute {
+	m := map[string]Attribute{}
+	if o.ClasslabelsInts != nil {
+		m["classlabels_ints"] = Attribute{Type: AttrInts, Ints: o.ClasslabelsInts}
+	}
+	if o.ClasslabelsStrings != nil {
+		m["classlabels_strings"] = Attribute{Type: AttrStrings, Strings: o.ClasslabelsStrings}
+	}
+	if o.Coefficients != nil {
+		m["coefficients"] = Attribute{Type: AttrFloats, Floats: o.Coefficients}
+	}
+	if o.Intercepts != nil {
+		m["intercepts"] = Attribute{Type: AttrFloats, Floats: o.Intercepts}
+	}
+	if o.MultiClass != nil {
+		m["multi_class"] = Attribute{Type: AttrInt, Int: *o.MultiClass}
+	}
+	if o.PostTransform != nil {
+		m["post_transform"] = Attribute{Type: AttrString, String: *o.PostTransform}
+	}
+	return m
+}
+
+// LinearClassifier (ai.onnx.ml, version 1) scores each row x of X ([N, C]
+// or [C], one row; float, double, int64 or int32) against the classes of
+// classlabels_ints or classlabels_strings: the K scores x·W^T + b (W the
+// coefficients as [K, C], b the intercepts, none or K), then the label of
+// the best class, Y ([N], int64 or string as the labels), and the scores
+// after post_transform, Z (float [N, K]).
+//
+// It runs LinearClassifier-1 on its 1 input(s) in the operator's order.
+// It returns its 2 outputs in order (nil for one the operator leaves out).
+func LinearClassifier(x *tensor.Tensor, o LinearClassifierOptions, opts ...Option) ([]*tensor.Tensor, error) {
+	out, err := callGenerated("ai.onnx.ml", "LinearClassifier", o.attrs(), 2, inputValues([]*tensor.Tensor{x}), opts)
+	return tensorsOf("LinearClassifier", out, err)
+}
+
+// LinearRegressorOptions are the attributes of LinearRegressor of domain ai.onnx.ml; a nil field leaves the
+// operator's default.
+type LinearRegressorOptions struct {
+	// Coefficients is attribute "coefficients" (floats).
+	Coefficients []float32
+	// Intercepts is attribute "intercepts" (floats).
+	Intercepts []float32
+	// PostTransform is attribute "post_transform" (string).
+	PostTransform *string
+	// Targets is attribute "targets" (int).
+	Targets *int64
+}
+
+func (o LinearRegressorOptions) attrs() map[string]Attribute {
+	m := map[string]Attribute{}
+	if o.Coefficients != nil {
+		m["coefficients"] = Attribute{Type: AttrFloats, Floats: o.Coefficients}
+	}
+	if o.Intercepts != nil {
+		m["intercepts"] = Attribute{Type: AttrFloats, Floats: o.Intercepts}
+	}
+	if o.PostTransform != nil {
+		m["post_transform"] = Attribute{Type: AttrString, String: *o.PostTransform}
+	}
+	if o.Targets != nil {
+		m["targets"] = Attribute{Type: AttrInt, Int: *o.Targets}
+	}
+	return m
+}
+
+// LinearRegressor (ai.onnx.ml, version 1) computes, for each row x of X
+// ([N, C] or [C], one row; float, double, int64 or int32), the targets
+// scores x·W^T + b, W being coefficients read as [targets, C] and b the
+// intercepts (none, or one per target), then applies post_transform (NONE,
+// the default, SOFTMAX, LOGISTIC, SOFTMAX_ZERO or PROBIT) to each row, and
+// writes Y, float [N, targets].
+//
+// It runs LinearRegressor-1 on its 1 input(s) in the operator's order.
+func LinearRegressor(x *tensor.Tensor, o LinearRegressorOptions, opts ...Option) (*tensor.Tensor, error) {
+	out, err := callGenerated("ai.onnx.ml", "LinearRegressor", o.attrs(), 1, inputValues([]*tensor.Tensor{x}), opts)
+	return tensorOf("LinearRegressor", out, err)
+}
+
+// NormalizerOptions are the attributes of Normalizer of domain ai.onnx.ml; a nil field leaves the
+// operator's default.
+type NormalizerOptions struct {
+	// Norm is attribute "norm" (string).
+	Norm *string
+}
+
+func (o NormalizerOptions) attrs() map[string]Attribute {
+	m := map[string]Attribute{}
+	if o.Norm != nil {
+		m["norm"] = Attribute{Type: AttrString, String: *o.Norm}
+	}
+	return m
+}
+
+// Normalizer (ai.onnx.ml, version 1) divides each row of X ([N, C] or [C],
+// one row; float, double, int64 or int32) by its norm, writing Y, float of
+// X's shape. norm is MAX (the default: the row's greatest value, not its
+// greatest magnitude, as the specification's max(x_i) says), L1 (the sum of
+// the magnitudes) or L2 (each element becomes sign(x)*sqrt(x^2/sum of
+// squares), which is x over the Euclidean norm). A row whose norm is 0 is
+// copied unchanged.
+//
+// It runs Normalizer-1 on its 1 input(s) in the operator's order.
+func Normalizer(x *tensor.Tensor, o NormalizerOptions, opts ...Option) (*tensor.Tensor, error) {
+	out, err := callGenerated("ai.onnx.ml", "Normalizer", o.attrs(), 1, inputValues([]*tensor.Tensor{x}), opts)
+	return tensorOf("Normalizer", out, err)
+}
+
+// OneHotEncoderOptions are the attributes of OneHotEncoder of domain ai.onnx.ml; a nil field leaves the
+// operator's default.
+type OneHotEncoderOptions struct {
+	// CatsInt64s is attribute "cats_int64s" (ints).
+	CatsInt64s []int64
+	// CatsStrings is attribute "cats_strings" (strings).
+	CatsStrings []string
+	// Zeros is attribute "zeros" (int).
+	Zeros *int64
+}
+
+func (o OneHotEncoderOptions) attrs() map[string]Attribute {
+	m := map[string]Attribute{}
+	if o.CatsInt64s != nil {
+		m["cats_int64s"] = Attribute{Type: AttrInts, Ints: o.CatsInt64s}
+	}
+	if o.CatsStrings != nil {
+		m["cats_strings"] = Attribute{Type: AttrStrings, Strings: o.CatsStrings}
+	}
+	if o.Zeros != nil {
+		m["zeros"] = Attribute{Type: AttrInt, Int: *o.Zeros}
+	}
+	return m
+}
+
+// OneHotEncoder (ai.onnx.ml, version 1) replaces each element of X by a row
+// of len(categories) floats, 1 at the position of its category and 0
+// elsewhere: Y, float, is X's shape with that axis added last. A string X
+// looks up cats_strings; an int64, int32, float or double X is converted to
+// an integer (a float truncated toward zero, as the specification's "cast
+// to integers" and onnxruntime do; NaN, an infinity or a value beyond int64
+// matches no category) and looks up cats_int64s. An element of no category
+// gives a row of zeros when zeros is 1 (the default) and is refused when it
+// is 0. Of two equal categories the first counts.
+//
+// It runs OneHotEncoder-1 on its 1 input(s) in the operator's order.
+func OneHotEncoder(x *tensor.Tensor, o OneHotEncoderOptions, opts ...Option) (*tensor.Tensor, error) {
+	out, err := callGenerated("ai.onnx.ml", "OneHotEncoder", o.attrs(), 1, inputValues([]*tensor.Tensor{x}), opts)
+	return tensorOf("OneHotEncoder", out, err)
+}
+
+// ScalerOptions are the attributes of Scaler of domain ai.onnx.ml; a nil field leaves the
+// operator's default.
+type ScalerOptions struct {
+	// Offset is attribute "offset" (floats).
+	Offset []float32
+	// Scale is attribute "scale" (floats).
+	Scale []float32
+}
+
+func (o ScalerOptions) attrs() map[string]Attribute {
+	m := map[string]Attribute{}
+	if o.Offset != nil {
+		m["offset"] = Attribute{Type: AttrFloats, Floats: o.Offset}
+	}
+	if o.Scale != nil {
+		m["scale"] = Attribute{Type: AttrFloats, Floats: o.Scale}
+	}
+	return m
+}
+
+// Scaler (ai.onnx.ml, version 1) writes Y = (X - offset) * scale, float, of
+// X's shape (float, double, int64 or int32, rank at least 1), offset and
+// scale applied along the last axis: each has one value for every element
+// or one per element of that axis.
+//
+// It runs Scaler-1 on its 1 input(s) in the operator's order.
+func Scaler(x *tensor.Tensor, o ScalerOptions, opts ...Option) (*tensor.Tensor, error) {
+	out, err := callGenerated("ai.onnx.ml", "Scaler", o.attrs(), 1, inputValues([]*tensor.Tensor{x}), opts)
+	return tensorOf("Scaler", out, err)
 }
 
 // TreeEnsembleOptions are the attributes of TreeEnsemble of domain ai.onnx.ml; a nil field leaves the
@@ -4816,6 +5131,48 @@ var generated = map[string]func(attrs map[string]Attribute, in []tensor.Value, o
 		t, err := Binarizer(tensorAt(in, 0), o, opts...)
 		return []tensor.Value{valueOfTensor(t)}, err
 	},
+	"ai.onnx.ml/CategoryMapper": func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error) {
+		var o CategoryMapperOptions
+		if a, ok := attrs["cats_int64s"]; ok {
+			o.CatsInt64s = a.Ints
+		}
+		if a, ok := attrs["cats_strings"]; ok {
+			o.CatsStrings = a.Strings
+		}
+		if a, ok := attrs["default_int64"]; ok {
+			o.DefaultInt64 = &a.Int
+		}
+		if a, ok := attrs["default_string"]; ok {
+			o.DefaultString = &a.String
+		}
+		t, err := CategoryMapper(tensorAt(in, 0), o, opts...)
+		return []tensor.Value{valueOfTensor(t)}, err
+	},
+	"ai.onnx.ml/FeatureVectorizer": func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error) {
+		var o FeatureVectorizerOptions
+		if a, ok := attrs["inputdimensions"]; ok {
+			o.Inputdimensions = a.Ints
+		}
+		t, err := FeatureVectorizer(asTensors(in), o, opts...)
+		return []tensor.Value{valueOfTensor(t)}, err
+	},
+	"ai.onnx.ml/Imputer": func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error) {
+		var o ImputerOptions
+		if a, ok := attrs["imputed_value_floats"]; ok {
+			o.ImputedValueFloats = a.Floats
+		}
+		if a, ok := attrs["imputed_value_int64s"]; ok {
+			o.ImputedValueInt64s = a.Ints
+		}
+		if a, ok := attrs["replaced_value_float"]; ok {
+			o.ReplacedValueFloat = &a.Float
+		}
+		if a, ok := attrs["replaced_value_int64"]; ok {
+			o.ReplacedValueInt64 = &a.Int
+		}
+		t, err := Imputer(tensorAt(in, 0), o, opts...)
+		return []tensor.Value{valueOfTensor(t)}, err
+	},
 	"ai.onnx.ml/LabelEncoder": func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error) {
 		var o LabelEncoderOptions
 		if a, ok := attrs["default_float"]; ok {
@@ -4855,6 +5212,79 @@ var generated = map[string]func(attrs map[string]Attribute, in []tensor.Value, o
 			o.ValuesTensor = a.Tensor
 		}
 		t, err := LabelEncoder(tensorAt(in, 0), o, opts...)
+		return []tensor.Value{valueOfTensor(t)}, err
+	},
+	"ai.onnx.ml/LinearClassifier": func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error) {
+		var o LinearClassifierOptions
+		if a, ok := attrs["classlabels_ints"]; ok {
+			o.ClasslabelsInts = a.Ints
+		}
+		if a, ok := attrs["classlabels_strings"]; ok {
+			o.ClasslabelsStrings = a.Strings
+		}
+		if a, ok := attrs["coefficients"]; ok {
+			o.Coefficients = a.Floats
+		}
+		if a, ok := attrs["intercepts"]; ok {
+			o.Intercepts = a.Floats
+		}
+		if a, ok := attrs["multi_class"]; ok {
+			o.MultiClass = &a.Int
+		}
+		if a, ok := attrs["post_transform"]; ok {
+			o.PostTransform = &a.String
+		}
+		ts, err := LinearClassifier(tensorAt(in, 0), o, opts...)
+		return valuesOfTensors(ts), err
+	},
+	"ai.onnx.ml/LinearRegressor": func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error) {
+		var o LinearRegressorOptions
+		if a, ok := attrs["coefficients"]; ok {
+			o.Coefficients = a.Floats
+		}
+		if a, ok := attrs["intercepts"]; ok {
+			o.Intercepts = a.Floats
+		}
+		if a, ok := attrs["post_transform"]; ok {
+			o.PostTransform = &a.String
+		}
+		if a, ok := attrs["targets"]; ok {
+			o.Targets = &a.Int
+		}
+		t, err := LinearRegressor(tensorAt(in, 0), o, opts...)
+		return []tensor.Value{valueOfTensor(t)}, err
+	},
+	"ai.onnx.ml/Normalizer": func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error) {
+		var o NormalizerOptions
+		if a, ok := attrs["norm"]; ok {
+			o.Norm = &a.String
+		}
+		t, err := Normalizer(tensorAt(in, 0), o, opts...)
+		return []tensor.Value{valueOfTensor(t)}, err
+	},
+	"ai.onnx.ml/OneHotEncoder": func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error) {
+		var o OneHotEncoderOptions
+		if a, ok := attrs["cats_int64s"]; ok {
+			o.CatsInt64s = a.Ints
+		}
+		if a, ok := attrs["cats_strings"]; ok {
+			o.CatsStrings = a.Strings
+		}
+		if a, ok := attrs["zeros"]; ok {
+			o.Zeros = &a.Int
+		}
+		t, err := OneHotEncoder(tensorAt(in, 0), o, opts...)
+		return []tensor.Value{valueOfTensor(t)}, err
+	},
+	"ai.onnx.ml/Scaler": func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error) {
+		var o ScalerOptions
+		if a, ok := attrs["offset"]; ok {
+			o.Offset = a.Floats
+		}
+		if a, ok := attrs["scale"]; ok {
+			o.Scale = a.Floats
+		}
+		t, err := Scaler(tensorAt(in, 0), o, opts...)
 		return []tensor.Value{valueOfTensor(t)}, err
 	},
 	"ai.onnx.ml/TreeEnsemble": func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error) {

@@ -31,6 +31,7 @@ import (
 	"math"
 
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/ops/internal/mlpost"
 	"github.com/onnxshape/onnxshape/ops/internal/trees"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -189,7 +190,7 @@ func treeEnsembleNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value,
 		return nil, err
 	}
 	for r := range rows {
-		trees.Transform(post).Apply(scores[r*e.Targets : (r+1)*e.Targets])
+		mlpost.Transform(post).Apply(scores[r*e.Targets : (r+1)*e.Targets])
 	}
 	y, err := opt.newOverwritten(op, x.DataType(), []int{rows, e.Targets})
 	if err != nil {

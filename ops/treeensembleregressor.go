@@ -26,6 +26,7 @@ package ops
 import (
 	"math"
 
+	"github.com/onnxshape/onnxshape/ops/internal/mlpost"
 	"github.com/onnxshape/onnxshape/ops/internal/trees"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -59,8 +60,8 @@ var oldTreeModes = map[string]trees.Mode{"BRANCH_LEQ": trees.LEQ, "BRANCH_LT": t
 	"BRANCH_GT": trees.GT, "BRANCH_EQ": trees.EQ, "BRANCH_NEQ": trees.NEQ}
 
 // oldTreeTransforms are the post_transform names.
-var oldTreeTransforms = map[string]trees.Transform{"NONE": trees.None, "SOFTMAX": trees.Softmax,
-	"LOGISTIC": trees.Logistic, "SOFTMAX_ZERO": trees.SoftmaxZero, "PROBIT": trees.Probit}
+var oldTreeTransforms = map[string]mlpost.Transform{"NONE": mlpost.None, "SOFTMAX": mlpost.Softmax,
+	"LOGISTIC": mlpost.Logistic, "SOFTMAX_ZERO": mlpost.SoftmaxZero, "PROBIT": mlpost.Probit}
 
 func treeEnsembleRegressorNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
 	opt = opt.orDefault()
@@ -120,7 +121,7 @@ func treeEnsembleRegressorNode(opt *Options, n *Node, in []tensor.Value) ([]tens
 // TreeEnsembleClassifier (votes "target" or "class"): nodes, leaves,
 // roots, base values and post-transform; the caller sets Targets and
 // Aggregate.
-func oldTreeEnsemble(n *Node, features int, votes string) (*trees.Ensemble, trees.Transform, error) {
+func oldTreeEnsemble(n *Node, features int, votes string) (*trees.Ensemble, mlpost.Transform, error) {
 	op := n.op()
 	ints := map[string][]int64{}
 	for _, name := range []string{"nodes_falsenodeids", "nodes_featureids", "nodes_missing_value_tracks_true", "nodes_nodeids",

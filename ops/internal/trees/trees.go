@@ -3,8 +3,8 @@
 // and TreeEnsembleClassifier (versions 1 and 3). Each operator turns its
 // attributes into an Ensemble (branch nodes, leaves with their votes, one
 // root per tree), which Check validates once; Predict then walks every
-// tree for every row and aggregates the votes per target, and Transform
-// applies a post-transform to a row of scores.
+// tree for every row and aggregates the votes per target (the post-transforms
+// that follow are ops/internal/mlpost's).
 //
 // Rows come in as float64 (every input type the operators allow converts
 // exactly, int64 beyond 2^53 aside) and scores are accumulated in float64,
@@ -264,51 +264,4 @@ func (e *Ensemble) Predict(ctx context.Context, x, out []float64) error {
 		}
 	}
 	return nil
-}
-
-// Transform is a post-transform of a row of scores.
-type Transform uint8
-
-// The post-transforms, in TreeEnsemble's numbering.
-const (
-	None Transform = iota
-	Softmax
-	Logistic
-	SoftmaxZero
-	Probit
-)
-
-// Apply transforms a row of scores in place. Softmax subtracts the row's
-// maximum first; SoftmaxZero leaves a zero score zero and spreads the
-// rest; Probit is sqrt(2)*erfinv(2p-1).
-func (t Transform) Apply(row []float64) {
-	switch t {
-	case Softmax, SoftmaxZero:
-		hi := math.Inf(-1)
-		for _, v := range row {
-			hi = math.Max(hi, v)
-		}
-		sum := 0.0
-		for i, v := range row {
-			if t == SoftmaxZero && v == 0 {
-				continue
-			}
-			row[i] = math.Exp(v - hi)
-			sum += row[i]
-		}
-		for i := range row {
-			if t == SoftmaxZero && row[i] == 0 {
-				continue
-			}
-			row[i] /= sum
-		}
-	case Logistic:
-		for i, v := range row {
-			row[i] = 1 / (1 + math.Exp(-v))
-		}
-	case Probit:
-		for i, v := range row {
-			row[i] = math.Sqrt2 * math.Erfinv(2*v-1)
-		}
-	}
 }
