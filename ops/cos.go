@@ -1,20 +1,24 @@
 // Cos computes the cosine of X (radians) elementwise.
 //
 // Versions: 7 and 22; they differ only in the types they allow. The rule:
-// [type] X's type is one the version allows. float32 is computed in float64
-// and rounded once; float16 and bfloat16 through float32.
+// [type] X's type is one the version allows. float32 is mathf.Cos's float32
+// algorithm (Cephes-style: the reduction by pi/2 in float32, math.Cos in
+// float64 beyond |X| = 65536; within 2 ulps of the correctly rounded result;
+// AVX2 on amd64), which the reference engine states too
+// (reference/float32math.go); float16 and bfloat16 through float32; float64
+// is math.Cos.
 
 package ops
 
-import "math"
+import (
+	"math"
+
+	"github.com/onnxshape/onnxshape/ops/internal/mathf"
+)
 
 var cosOp = &unaryOp{
 	name: "Cos", types: versionTypes{7: floatTypes, 22: floatBFTypes},
-	kernel: fixedUnaries(float32Function(func(o, x []float32) {
-		for i, v := range x[:len(o)] {
-			o[i] = float32(math.Cos(float64(v)))
-		}
-	}, math.Cos)),
+	kernel: fixedUnaries(float32Function(mathf.CossTo, math.Cos)),
 }
 
 func init() {

@@ -2,11 +2,14 @@
 //
 // "Calculates the arcsine (inverse of sine) of the given input tensor,
 // element-wise."
+//
+// float, float16 and bfloat16 go through asin32 (float32math.go), the
+// float32 algorithm the fast engine computes; double is math.Asin.
 
 package reference
 
 import "math"
 
 func init() {
-	register("Asin", []int{7, 22}, floatFunction(math.Asin))
+	register("Asin", []int{7, 22}, float32Function(asin32, math.Asin))
 }

@@ -290,3 +290,254 @@ func float32Unary(e elementwiseOp, f32 func(c call, x float32) float32, f64 func
 		return k64(opt, n, in)
 	}
 }
+
+// The circular and hyperbolic functions and their inverses on float,
+// float16 and bfloat16 (Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh,
+// Asinh, Acosh, Atanh): the float32 algorithms of ops/internal/mathf
+// (trig.go, after Cephes' sinf, cosf, tanf, asinf, acosf, atanf, sinhf,
+// asinhf, acoshf, atanhf; the package comment there gives each one's
+// accuracy), stated here once more. Every polynomial is Horner's rule in
+// fma32 steps, highest coefficient first (poly32).
+
+// poly32 is c[0]*z^(n-1) + ... + c[n-1] by Horner's rule, each step fma32.
+func poly32(c []float32, z float32) float32 {
+	p := c[0]
+	for _, k := range c[1:] {
+		p = fma32(p, z, k)
+	}
+	return p
+}
+
+// quadrant32 returns, for |x| <= 65536, the integer j nearest x*2/pi
+// (fma32(x, 2/pi, 1.5*2^23) - 1.5*2^23) and r = x - j*pi/2 by three fma32
+// steps with pi/2 in three float32 parts.
+func quadrant32(x float32) (int32, float32) {
+	const round = float32(12582912)
+	j := fma32(x, float32(0.636619772367581343), round) - round
+	r := fma32(-j, float32(1.5707963705062866), x)
+	r = fma32(-j, float32(-4.371138828673793e-08), r)
+	r = fma32(-j, float32(-1.7151245100058819e-15), r)
+	return int32(j), r
+}
+
+// sinCos32 is sin r = fma32(r*z, S(z), r) and cos r = 1 + fma32(z*z,
+// C(z), -z/2), z = r*r, for |r| <= pi/4 (Cephes' sinf and cosf
+// polynomials).
+func sinCos32(r float32) (float32, float32) {
+	z := r * r
+	s := fma32(r*z, poly32([]float32{-1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1}, z), r)
+	c := 1 + fma32(z*z, poly32([]float32{2.443315711809948e-5, -1.388731625493765e-3, 4.166664568298827e-2}, z), -0.5*z)
+	return s, c
+}
+
+// sin32 is the sine: beyond |x| = 65536 (and for Inf and NaN) math.Sin
+// rounded to float32; below, by the quadrant j: sin r, cos r, -sin r,
+// -cos r for j mod 4 = 0, 1, 2, 3.
+func sin32(x float32) float32 {
+	if !(math.Abs(float64(x)) <= 65536) {
+		return float32(math.Sin(float64(x)))
+	}
+	j, r := quadrant32(x)
+	s, c := sinCos32(r)
+	switch j & 3 {
+	case 0:
+		return s
+	case 1:
+		return c
+	case 2:
+		return -s
+	}
+	return -c
+}
+
+// cos32 is the cosine, as sin32: cos r, -sin r, -cos r, sin r.
+func cos32(x float32) float32 {
+	if !(math.Abs(float64(x)) <= 65536) {
+		return float32(math.Cos(float64(x)))
+	}
+	j, r := quadrant32(x)
+	s, c := sinCos32(r)
+	switch j & 3 {
+	case 0:
+		return c
+	case 1:
+		return -s
+	case 2:
+		return -c
+	}
+	return s
+}
+
+// tan32 is the tangent, as sin32: t = fma32(r*z, T(z), r) (a fit of
+// tan(r)/r on [0, pi/4]), t for even j and -1/t for odd.
+func tan32(x float32) float32 {
+	if !(math.Abs(float64(x)) <= 65536) {
+		return float32(math.Tan(float64(x)))
+	}
+	j, r := quadrant32(x)
+	z := r * r
+	t := fma32(r*z, poly32([]float32{3.8431398570537567e-3, 1.1853215983137488e-3, 9.96214710175991e-3, 2.162112668156624e-2, 5.399446561932564e-2, 1.3333231210708618e-1, 3.333333432674408e-1}, z), r)
+	if j%2 != 0 {
+		return -1 / t
+	}
+	return t
+}
+
+// asinPoly32 is asin v = fma32(v*z, P(z), v), z = v*v, for |v| <= 1/2
+// (Cephes' asinf polynomial).
+func asinPoly32(v, z float32) float32 {
+	return fma32(v*z, poly32([]float32{4.2163199048e-2, 2.4181311049e-2, 4.5470025998e-2, 7.4953002686e-2, 1.6666752422e-1}, z), v)
+}
+
+// asin32 is the arcsine: a = |x|; asinPoly32(a, a*a) for a <= 1/2, above
+// ((pi/4)hi - w + (pi/4)lo) * 2, w = asinPoly32(sqrt(z), z), z = (1-a)/2;
+// with x's sign.
+func asin32(x float32) float32 {
+	if x != x {
+		return x
+	}
+	a := float32(math.Abs(float64(x)))
+	var y float32
+	if a <= 0.5 {
+		y = asinPoly32(a, a*a)
+	} else {
+		z := 0.5 * (1 - a)
+		w := asinPoly32(float32(math.Sqrt(float64(z))), z)
+		y = (float32(0.7853981852531433) - w + float32(-2.1855694143368964e-08)) * 2
+	}
+	return float32(math.Copysign(float64(y), float64(x)))
+}
+
+// acos32 is the arccosine: (pi/2)hi - (asinPoly32(x, x*x) - (pi/2)lo) for
+// |x| <= 1/2; above, with w as asin32's, 2w for x > 0 and pi_hi - (2w -
+// pi_lo) for x < 0.
+func acos32(x float32) float32 {
+	if x != x {
+		return x
+	}
+	a := float32(math.Abs(float64(x)))
+	if a <= 0.5 {
+		return float32(1.5707963705062866) - (asinPoly32(x, x*x) - float32(-4.371138828673793e-08))
+	}
+	z := 0.5 * (1 - a)
+	w := asinPoly32(float32(math.Sqrt(float64(z))), z)
+	if x > 0 {
+		return 2 * w
+	}
+	return float32(3.1415927410125732) - (2*w - float32(-8.742277657347586e-08))
+}
+
+// atan32 is the arctangent: a = |x|; above tan(3pi/8) v = -1/a and the
+// offset pi/2, above tan(pi/8) v = (a-1)/(a+1) and pi/4, else v = a and 0;
+// hi + (fma32(v*z, P(z), v) + lo), z = v*v, P a fit of (atan(v) - v)/v^3,
+// with x's sign.
+func atan32(x float32) float32 {
+	if x != x {
+		return x
+	}
+	a := float32(math.Abs(float64(x)))
+	v, hi, lo := a, float32(0), float32(0)
+	switch {
+	case a > float32(2.414213562373095):
+		v, hi, lo = -1/a, float32(1.5707963705062866), float32(-4.371138828673793e-08)
+	case a > float32(0.4142135623730950):
+		v, hi, lo = (a-1)/(a+1), float32(0.7853981852531433), float32(-2.1855694143368964e-08)
+	}
+	z := v * v
+	t := fma32(v*z, poly32([]float32{-6.451927870512009e-2, 1.0743731260299683e-1, -1.4263956248760223e-1, 1.9999539852142334e-1, -3.333333134651184e-1}, z), v)
+	return float32(math.Copysign(float64(hi+(t+lo)), float64(x)))
+}
+
+// halfExp32 is e^a/2 for 0 <= a <= 90: exp32's steps (without its clamp)
+// with the result scaled by 2^(k-1).
+func halfExp32(a float32) float32 {
+	const round = float32(12582912)
+	k := fma32(a, 1.44269504088896341, round) - round
+	r := fma32(-k, 0.693359375, a)
+	r = fma32(-k, -2.12194440e-4, r)
+	p := poly32([]float32{1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1, 1, 1}, r)
+	k1 := (int32(k) - 1) >> 1
+	k2 := int32(k) - 1 - k1
+	return float32(p*pow2(k1)) * pow2(k2)
+}
+
+// sinh32 is the hyperbolic sine: fma32(x*z, P(z), x), z = x*x, for |x| <=
+// 1 (Cephes' sinhf polynomial); above h - 0.25/h, h = halfExp32(min(|x|,
+// 90)), with x's sign.
+func sinh32(x float32) float32 {
+	if x != x {
+		return x
+	}
+	a := float32(math.Abs(float64(x)))
+	if a <= 1 {
+		z := x * x
+		return fma32(x*z, poly32([]float32{2.03721912945e-4, 8.33028376239e-3, 1.66667160211e-1}, z), x)
+	}
+	h := halfExp32(min(a, 90))
+	return float32(math.Copysign(float64(h-0.25/h), float64(x)))
+}
+
+// cosh32 is the hyperbolic cosine: h + 0.25/h, h = halfExp32(min(|x|, 90)).
+func cosh32(x float32) float32 {
+	if x != x {
+		return x
+	}
+	h := halfExp32(min(float32(math.Abs(float64(x))), 90))
+	return h + 0.25/h
+}
+
+// asinh32 is the inverse hyperbolic sine: a = |x|; below 1 fma32(a*z,
+// P(z), a), z = a*a, P a fit of (asinh(a) - a)/a^3; above 4096 log32(a) +
+// log 2; between log32(a + sqrt(fma32(a, a, 1))); with x's sign.
+func asinh32(x float32) float32 {
+	if x != x {
+		return x
+	}
+	a := float32(math.Abs(float64(x)))
+	var y float32
+	switch {
+	case a < 1:
+		z := a * a
+		y = fma32(a*z, poly32([]float32{-5.097479443065822e-4, 2.929448150098324e-3, -7.981782779097557e-3, 1.4515038579702377e-2, -2.1511420607566833e-2, 3.022781014442444e-2, -4.46285754442215e-2, 7.499948143959045e-2, -1.666666567325592e-1}, z), a)
+	case a > 4096:
+		y = log32(a) + float32(0.693147180559945309)
+	default:
+		y = log32(a + float32(math.Sqrt(float64(fma32(a, a, 1)))))
+	}
+	return float32(math.Copysign(float64(y), float64(x)))
+}
+
+// acosh32 is the inverse hyperbolic cosine: z = x - 1; below z = 1/2
+// P(z)*sqrt(z) (Cephes' acoshf polynomial); above x = 4096 log32(x) + log
+// 2; between log32(x + sqrt(z*(x+1))). NaN below 1.
+func acosh32(x float32) float32 {
+	if x != x {
+		return x
+	}
+	z := x - 1
+	switch {
+	case z < 0.5:
+		return poly32([]float32{1.7596881071e-3, -7.5272886713e-3, 2.6454905019e-2, -1.1784741703e-1, 1.4142135263}, z) * float32(math.Sqrt(float64(z)))
+	case x > 4096:
+		return log32(x) + float32(0.693147180559945309)
+	}
+	return log32(x + float32(math.Sqrt(float64(z*(x+1)))))
+}
+
+// atanh32 is the inverse hyperbolic tangent: a = |x|; below 1/2
+// fma32(a*z, P(z), a), z = a*a, P a fit of (atanh(a) - a)/a^3; above
+// 0.5 * log32((1+a)/(1-a)); with x's sign.
+func atanh32(x float32) float32 {
+	if x != x {
+		return x
+	}
+	a := float32(math.Abs(float64(x)))
+	var y float32
+	if a < 0.5 {
+		z := a * a
+		y = fma32(a*z, poly32([]float32{1.5751780569553375e-1, 6.493489444255829e-2, 1.1469875276088715e-1, 1.4263980090618134e-1, 2.000047266483307e-1, 3.333333134651184e-1}, z), a)
+	} else {
+		y = 0.5 * log32((1+a)/(1-a))
+	}
+	return float32(math.Copysign(float64(y), float64(x)))
+}

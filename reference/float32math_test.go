@@ -8,7 +8,7 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// Sigmoid, Tanh and Erf agree bit for bit between the engines on a dense
+// Sigmoid, Tanh, Erf and the functions of float32Nodes agree bit for bit between the engines on a dense
 // sweep of float32 (every 8191st bit pattern, both signs, with the
 // infinities, NaN, zeros and the algorithms' branch points), in float,
 // float16 and bfloat16, in a tensor whose length is no multiple of the
@@ -22,6 +22,9 @@ func TestFloat32FunctionsAgreeOnASweep(t *testing.T) {
 	inf := float32(math.Inf(1))
 	xs = append(xs, inf, -inf, float32(math.NaN()), float32(math.Copysign(0, -1)), 0.625, -0.625, 0.921875, -0.921875, 4, -4, 9.5, 104, -104,
 		-3, 3, -0.5, 0.5, 1, -1, 0.34657359, -0.34657359, 0.3465736, -0.3465736, 0x1p-127, -0x1p-127, 10, -10)
+	for _, v := range []float32{65536, 65537, 4096, 4097, 1.5, 2.4142137, 0.41421357, 89.5, 90, 1e10, 0.7853982, 1.5707964, 3.1415927} {
+		xs = append(xs, v, -v, math.Nextafter32(v, 0), -math.Nextafter32(v, 0))
+	}
 	x32 := tensor.MustFromSlice(xs, len(xs))
 	for _, dt := range []tensor.DataType{tensor.Float, tensor.Float16, tensor.BFloat16} {
 		x := x32
@@ -51,7 +54,7 @@ func TestFloat32FunctionsAgreeOnASweep(t *testing.T) {
 
 // float32Nodes are the nodes of the operators whose float32 algorithms
 // live in ops/internal/mathf beside Sigmoid, Tanh and Erf (with attributes
-// other than the defaults too).
+// other than the defaults too), the circular and hyperbolic ones among them.
 func float32Nodes() []*ops.Node {
 	f := func(v float32) ops.Attribute { return ops.Attribute{Type: ops.AttrFloat, Float: v} }
 	s := func(v string) ops.Attribute { return ops.Attribute{Type: ops.AttrString, String: v} }
@@ -68,5 +71,9 @@ func float32Nodes() []*ops.Node {
 		{OpType: "LeakyRelu", Version: 16}, {OpType: "LeakyRelu", Version: 16, Attrs: map[string]ops.Attribute{"alpha": f(-3)}},
 		{OpType: "ThresholdedRelu", Version: 22}, {OpType: "ThresholdedRelu", Version: 22, Attrs: map[string]ops.Attribute{"alpha": f(-0.5)}},
 		{OpType: "Shrink", Version: 9}, {OpType: "Shrink", Version: 9, Attrs: map[string]ops.Attribute{"lambd": f(1.5), "bias": f(-2)}},
+		{OpType: "Sin", Version: 22}, {OpType: "Cos", Version: 22}, {OpType: "Tan", Version: 22},
+		{OpType: "Asin", Version: 22}, {OpType: "Acos", Version: 22}, {OpType: "Atan", Version: 22},
+		{OpType: "Sinh", Version: 22}, {OpType: "Cosh", Version: 22}, {OpType: "Asinh", Version: 22},
+		{OpType: "Acosh", Version: 22}, {OpType: "Atanh", Version: 22},
 	}
 }

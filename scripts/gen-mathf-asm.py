@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 # Writes ops/internal/mathf/mathf_amd64.s and mathf_consts_amd64.go: the
-# AVX2 loops of Sigmoid, Tanh and Erf, 8 float32 per iteration, each the
+# AVX2 loops of Sigmoid, Tanh, Erf, the activations and the circular and
+# hyperbolic functions (Sin ... Atanh; Sin, Cos and Tan return which lanes
+# were beyond their float32 reduction, for the Go side to redo in
+# float64), 8 float32 per iteration, each the
 # same sequence of IEEE operations as the scalar function in mathf.go (its
 # fma32 a VFMADD), so that the bits agree. Both branches of a function
 # are computed and blended; NaN inputs are passed through at the end. The
@@ -9,7 +12,10 @@
 # assembly has no float literal of its own. Run from the repository root:
 #   python3 scripts/gen-mathf-asm.py && gofmt -w ops/internal/mathf/
 # It also writes loops_amd64.go and loops_other.go, the Go dispatch of the
-# loops that take a parameter table (the activations of activations.go).
+# loops that take a parameter table (activations.go, trig.go), and
+# mathf_avx512_amd64.s, every loop again for AVX-512 (16 float32 a vector,
+# two vectors an iteration), translated instruction for instruction by
+# to512, so that the bits are the same.
 
 D = 'ops/internal/mathf/'
 
@@ -29,7 +35,15 @@ consts = [
     ('sqrtHalf', 'sqrtHalf'), ('negInf', 'bits:0xff800000'), ('posInf', 'bits:0x7f800000'),
     ('nan', 'bits:0x7fc00000'), ('geluS', 'geluS'), ('geluC', 'geluC'), ('geluK', 'geluK'),
     ('three', '3'), ('six', '6'), ('geluClamp', 'geluClamp'), ('negGeluClamp', '-geluClamp'),
-] + [('logP%d' % i, 'logP[%d]' % i) for i in range(9)]
+] + [('logP%d' % i, 'logP[%d]' % i) for i in range(9)] + [
+    ('trigMax', 'trigMax'), ('twoOverPi', 'twoOverPi'), ('pio2C1', 'pio2C1'), ('pio2C2', 'pio2C2'),
+    ('pio2C3', 'pio2C3'), ('negOne', '-1'), ('int1', 'bits:1'), ('quarter', '0.25'),
+    ('pio2Hi', 'pio2Hi'), ('pio2Lo', 'pio2Lo'), ('pio4Hi', 'pio4Hi'), ('pio4Lo', 'pio4Lo'),
+    ('piHi', 'piHi'), ('piLo', 'piLo'), ('tan3pio8', 'tan3pio8'), ('tanPio8', 'tanPio8'),
+    ('ln2F', 'ln2F'), ('sinhPoly', 'sinhPoly'), ('coshMax', 'coshMax'), ('asinhPoly', 'asinhPoly'),
+    ('asinhBig', 'asinhBig'), ('acoshPoly', 'acoshPoly'), ('atanhPoly', 'atanhPoly'),
+] + [('%s%d' % (n, i), '%s[%d]' % (n, i)) for n, k in [('sinP', 3), ('cosP', 3), ('tanP', 7),
+    ('asinP', 5), ('atanP', 5), ('sinhP', 3), ('asinhP', 9), ('acoshP', 5), ('atanhP', 6)] for i in range(k)]
 idx = {n: i for i, (n, _) in enumerate(consts)}
 
 def C(name):
@@ -124,11 +138,17 @@ tanh = f'''	VANDPS {C('absMask')}, Y0, Y2
 '''
 
 # Erf: |x| < erfSplit ? fma(p(x*x), x, x) : sign(x)*(1 - Exp(q(min(|x|, erfMax)))).
+# Where every lane is below erfSplit (as Gelu's arguments mostly are), the
+# second branch is skipped (its lanes would all be discarded).
 erf = f'''	VANDPS {C('absMask')}, Y0, Y2
 	VMULPS Y0, Y0, Y4
 	VMOVUPS {C('erfP0')}, Y1
 ''' + ''.join(f'''	VFMADD213PS {C('erfP%d' % i)}, Y4, Y1
 ''' for i in range(1, 7)) + f'''	VFMADD213PS Y0, Y0, Y1
+	VCMPPS $5, {C('erfSplit')}, Y2, Y6
+	VMOVMSKPS Y6, AX
+	TESTL AX, AX
+	JZ   erfsmall
 	VMINPS {C('erfMax')}, Y2, Y4
 	VMOVUPS {C('erfQ0')}, Y5
 ''' + ''.join(f'''	VFMADD213PS {C('erfQ%d' % i)}, Y4, Y5
@@ -138,6 +158,7 @@ erf = f'''	VANDPS {C('absMask')}, Y0, Y2
 	VORPS Y3, Y5, Y5
 	VCMPPS $1, {C('erfSplit')}, Y2, Y6
 	VBLENDVPS Y6, Y1, Y5, Y1
+erfsmall:
 '''
 
 
@@ -367,12 +388,396 @@ ploops = [
 ''', False),
 ]
 
+
+# The circular and hyperbolic functions of trig.go.
+
+def poly(name, n, z, r):
+    # r = name's polynomial (n coefficients, highest first) at z, Horner's
+    # rule in fused steps.
+    return f'''	VMOVUPS {C(name + '0')}, {r}
+''' + ''.join(f'''	VFMADD213PS {C(name + str(i))}, {z}, {r}
+''' for i in range(1, n))
+
+def exph(x, r):
+    # r = expHalf(x) (e^x/2 for 0 <= x <= coshMax): Exp's steps with the
+    # exponent k-1. Uses Y8-Y10; x is kept.
+    return f'''	VMOVUPS {C('round')}, Y9
+	VFMADD231PS {C('log2e')}, {x}, Y9
+	VSUBPS {C('round')}, Y9, Y9
+	VMOVUPS {x}, Y8
+	VFNMADD231PS {C('ln2Hi')}, Y9, Y8
+	VFNMADD231PS {C('ln2Lo')}, Y9, Y8
+''' + poly('expP', 8, 'Y8', r) + f'''	VCVTTPS2DQ Y9, Y9
+	VPSUBD {C('int1')}, Y9, Y9
+	VPSRAD $1, Y9, Y10
+	VPSUBD Y10, Y9, Y9
+	VPADDD {C('expBias')}, Y10, Y10
+	VPSLLD $23, Y10, Y10
+	VPADDD {C('expBias')}, Y9, Y9
+	VPSLLD $23, Y9, Y9
+	VMULPS Y10, {r}, {r}
+	VMULPS Y9, {r}, {r}
+'''
+
+# reduce: Y2 = j (a float), Y3 = r = x - j*pi/2, Y10 = j as an integer;
+# Y13 = the lanes beyond trigMax (or NaN), which the Go side recomputes,
+# ORed into Y15.
+reduce = f'''	VMOVUPS {C('round')}, Y2
+	VFMADD231PS {C('twoOverPi')}, Y0, Y2
+	VSUBPS {C('round')}, Y2, Y2
+	VMOVUPS Y0, Y3
+	VFNMADD231PS {C('pio2C1')}, Y2, Y3
+	VFNMADD231PS {C('pio2C2')}, Y2, Y3
+	VFNMADD231PS {C('pio2C3')}, Y2, Y3
+	VCVTTPS2DQ Y2, Y10
+	VANDPS {C('absMask')}, Y0, Y13
+	VCMPPS $6, {C('trigMax')}, Y13, Y13
+	VORPS Y13, Y15, Y15
+'''
+
+# sinCos: Y4 = sin r, Y5 = cos r (r in Y3). Uses Y6-Y9.
+sincos = f'''	VMULPS Y3, Y3, Y6
+	VMULPS Y6, Y3, Y7
+''' + poly('sinP', 3, 'Y6', 'Y4') + f'''	VFMADD213PS Y3, Y7, Y4
+''' + poly('cosP', 3, 'Y6', 'Y5') + f'''	VMULPS Y6, Y6, Y8
+	VMULPS {C('half')}, Y6, Y9
+	VFMSUB213PS Y9, Y8, Y5
+	VADDPS {C('one')}, Y5, Y5
+'''
+
+# Sin: quadrant j odd -> cos; bit 1 of j -> negated.
+sin_ = reduce + sincos + f'''	VPSLLD $31, Y10, Y11
+	VBLENDVPS Y11, Y5, Y4, Y1
+	VPSLLD $30, Y10, Y12
+	VANDPS {C('signBit')}, Y12, Y12
+	VXORPS Y12, Y1, Y1
+'''
+
+# Cos: quadrant j odd -> sin; bit 1 of j+1 -> negated.
+cos_ = reduce + sincos + f'''	VPSLLD $31, Y10, Y11
+	VBLENDVPS Y11, Y4, Y5, Y1
+	VPADDD {C('int1')}, Y10, Y12
+	VPSLLD $30, Y12, Y12
+	VANDPS {C('signBit')}, Y12, Y12
+	VXORPS Y12, Y1, Y1
+'''
+
+# Tan: t = r + r^3*T(r^2); -1/t in the odd quadrants.
+tan_ = reduce + f'''	VMULPS Y3, Y3, Y6
+	VMULPS Y6, Y3, Y7
+''' + poly('tanP', 7, 'Y6', 'Y4') + f'''	VFMADD213PS Y3, Y7, Y4
+	VMOVUPS {C('negOne')}, Y5
+	VDIVPS Y4, Y5, Y5
+	VPSLLD $31, Y10, Y11
+	VBLENDVPS Y11, Y5, Y4, Y1
+'''
+
+def asinLarge(w):
+    # From a = |x| in Y2: Y6 = z = (1-a)/2, Y8 = s = sqrt(z), w =
+    # asinCore(s, z). Uses Y9.
+    return f'''	VMOVUPS {C('one')}, Y6
+	VSUBPS Y2, Y6, Y6
+	VMULPS {C('half')}, Y6, Y6
+	VSQRTPS Y6, Y8
+	VMULPS Y6, Y8, Y9
+''' + poly('asinP', 5, 'Y6', w) + f'''	VFMADD213PS Y8, Y9, {w}
+'''
+
+# Asin: a <= 1/2 ? asinCore(a, a*a) : (pio4Hi - w + pio4Lo)*2; x's sign.
+asin_ = f'''	VANDPS {C('absMask')}, Y0, Y2
+	VMULPS Y2, Y2, Y3
+	VMULPS Y3, Y2, Y5
+''' + poly('asinP', 5, 'Y3', 'Y4') + f'''	VFMADD213PS Y2, Y5, Y4
+''' + asinLarge('Y10') + f'''	VMOVUPS {C('pio4Hi')}, Y11
+	VSUBPS Y10, Y11, Y11
+	VADDPS {C('pio4Lo')}, Y11, Y11
+	VADDPS Y11, Y11, Y11
+	VCMPPS $2, {C('half')}, Y2, Y12
+	VBLENDVPS Y12, Y4, Y11, Y1
+	VANDPS {C('signBit')}, Y0, Y12
+	VORPS Y12, Y1, Y1
+'''
+
+# Acos: |x| <= 1/2 ? pio2Hi - (asinCore(x, x*x) - pio2Lo) : x > 0 ? 2w :
+# piHi - (2w - piLo).
+acos_ = f'''	VANDPS {C('absMask')}, Y0, Y2
+	VMULPS Y0, Y0, Y3
+	VMULPS Y3, Y0, Y5
+''' + poly('asinP', 5, 'Y3', 'Y4') + f'''	VFMADD213PS Y0, Y5, Y4
+	VSUBPS {C('pio2Lo')}, Y4, Y4
+	VMOVUPS {C('pio2Hi')}, Y13
+	VSUBPS Y4, Y13, Y4
+''' + asinLarge('Y10') + f'''	VADDPS Y10, Y10, Y11
+	VSUBPS {C('piLo')}, Y11, Y12
+	VMOVUPS {C('piHi')}, Y14
+	VSUBPS Y12, Y14, Y12
+	VXORPS Y14, Y14, Y14
+	VCMPPS $14, Y14, Y0, Y14
+	VBLENDVPS Y14, Y11, Y12, Y11
+	VCMPPS $2, {C('half')}, Y2, Y14
+	VBLENDVPS Y14, Y4, Y11, Y1
+'''
+
+# Atan: v, hi, lo by |x|'s interval; hi + (v + v^3*P(v^2) + lo); x's sign.
+atan_ = f'''	VANDPS {C('absMask')}, Y0, Y2
+	VMOVUPS {C('negOne')}, Y3
+	VDIVPS Y2, Y3, Y3
+	VSUBPS {C('one')}, Y2, Y4
+	VADDPS {C('one')}, Y2, Y5
+	VDIVPS Y5, Y4, Y4
+	VCMPPS $14, {C('tan3pio8')}, Y2, Y6
+	VCMPPS $14, {C('tanPio8')}, Y2, Y7
+	VBLENDVPS Y7, Y4, Y2, Y8
+	VBLENDVPS Y6, Y3, Y8, Y8
+	VANDPS {C('pio4Hi')}, Y7, Y9
+	VBLENDVPS Y6, {C('pio2Hi')}, Y9, Y9
+	VANDPS {C('pio4Lo')}, Y7, Y10
+	VBLENDVPS Y6, {C('pio2Lo')}, Y10, Y10
+	VMULPS Y8, Y8, Y11
+	VMULPS Y11, Y8, Y12
+''' + poly('atanP', 5, 'Y11', 'Y13') + f'''	VFMADD213PS Y8, Y12, Y13
+	VADDPS Y10, Y13, Y13
+	VADDPS Y13, Y9, Y1
+	VANDPS {C('signBit')}, Y0, Y14
+	VORPS Y14, Y1, Y1
+'''
+
+# Sinh: |x| <= 1 ? x + x^3*P(x^2) : h - 1/(4h), h = e^|x|/2; x's sign.
+sinh_ = f'''	VANDPS {C('absMask')}, Y0, Y2
+	VMULPS Y0, Y0, Y3
+	VMULPS Y3, Y0, Y4
+''' + poly('sinhP', 3, 'Y3', 'Y5') + f'''	VFMADD213PS Y0, Y4, Y5
+	VMINPS {C('coshMax')}, Y2, Y6
+''' + exph('Y6', 'Y11') + f'''	VMOVUPS {C('quarter')}, Y12
+	VDIVPS Y11, Y12, Y12
+	VSUBPS Y12, Y11, Y12
+	VANDPS {C('signBit')}, Y0, Y13
+	VORPS Y13, Y12, Y12
+	VCMPPS $2, {C('sinhPoly')}, Y2, Y13
+	VBLENDVPS Y13, Y5, Y12, Y1
+'''
+
+# Cosh: h + 1/(4h).
+cosh_ = f'''	VANDPS {C('absMask')}, Y0, Y2
+	VMINPS {C('coshMax')}, Y2, Y6
+''' + exph('Y6', 'Y11') + f'''	VMOVUPS {C('quarter')}, Y12
+	VDIVPS Y11, Y12, Y12
+	VADDPS Y12, Y11, Y1
+'''
+
+# Asinh: a < 1 ? a + a^3*P(a^2) : Log(a > big ? a : a + sqrt(a*a+1))
+# (+ ln2 where a > big); x's sign.
+asinh_ = f'''	VANDPS {C('absMask')}, Y0, Y2
+	VMULPS Y2, Y2, Y3
+	VMULPS Y3, Y2, Y4
+''' + poly('asinhP', 9, 'Y3', 'Y5') + f'''	VFMADD213PS Y2, Y4, Y5
+	VMOVUPS {C('one')}, Y6
+	VFMADD231PS Y2, Y2, Y6
+	VSQRTPS Y6, Y6
+	VADDPS Y2, Y6, Y6
+	VCMPPS $14, {C('asinhBig')}, Y2, Y7
+	VBLENDVPS Y7, Y2, Y6, Y6
+''' + log('Y6', 'Y10') + f'''	VADDPS {C('ln2F')}, Y10, Y11
+	VBLENDVPS Y7, Y11, Y10, Y10
+	VCMPPS $1, {C('asinhPoly')}, Y2, Y11
+	VBLENDVPS Y11, Y5, Y10, Y1
+	VANDPS {C('signBit')}, Y0, Y11
+	VORPS Y11, Y1, Y1
+'''
+
+# Acosh: z = x-1 < 1/2 ? P(z)*sqrt(z) : Log(x > big ? x : x + sqrt(z*(x+1)))
+# (+ ln2 where x > big).
+acosh_ = f'''	VSUBPS {C('one')}, Y0, Y2
+''' + poly('acoshP', 5, 'Y2', 'Y3') + f'''	VSQRTPS Y2, Y4
+	VMULPS Y4, Y3, Y3
+	VADDPS {C('one')}, Y0, Y4
+	VMULPS Y4, Y2, Y4
+	VSQRTPS Y4, Y4
+	VADDPS Y0, Y4, Y4
+	VCMPPS $14, {C('asinhBig')}, Y0, Y7
+	VBLENDVPS Y7, Y0, Y4, Y6
+''' + log('Y6', 'Y10') + f'''	VADDPS {C('ln2F')}, Y10, Y11
+	VBLENDVPS Y7, Y11, Y10, Y10
+	VCMPPS $1, {C('acoshPoly')}, Y2, Y11
+	VBLENDVPS Y11, Y3, Y10, Y1
+'''
+
+# Atanh: a < 1/2 ? a + a^3*P(a^2) : Log((1+a)/(1-a))/2; x's sign (the
+# quotient is NaN at a = Inf, which Log does not look for).
+atanh_ = f'''	VANDPS {C('absMask')}, Y0, Y2
+	VMULPS Y2, Y2, Y3
+	VMULPS Y3, Y2, Y4
+''' + poly('atanhP', 6, 'Y3', 'Y5') + f'''	VFMADD213PS Y2, Y4, Y5
+	VADDPS {C('one')}, Y2, Y6
+	VMOVUPS {C('one')}, Y4
+	VSUBPS Y2, Y4, Y4
+	VDIVPS Y4, Y6, Y6
+''' + log('Y6', 'Y10') + f'''	VCMPPS $3, Y6, Y6, Y11
+	VBLENDVPS Y11, Y6, Y10, Y10
+	VMULPS {C('half')}, Y10, Y10
+	VCMPPS $1, {C('atanhPoly')}, Y2, Y11
+	VBLENDVPS Y11, Y5, Y10, Y1
+	VANDPS {C('signBit')}, Y0, Y11
+	VORPS Y11, Y1, Y1
+'''
+
+def rloop(name, body):
+    # A reducing loop: as ploop, and it returns the sign bits of Y15, the
+    # lanes that were beyond trigMax (or NaN), for the Go side to redo.
+    return f'''
+// func {name}(o, a unsafe.Pointer, n int, c *[nConsts][8]float32) int
+TEXT ·{name}(SB), NOSPLIT, $0-40
+	MOVQ o+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ c+24(FP), DX
+	VXORPS Y15, Y15, Y15
+	SHRQ $3, CX
+	JZ   {name}done
+{name}loop:
+	VMOVUPS 0(SI), Y0
+{body}	VMOVUPS Y1, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  {name}loop
+{name}done:
+	VMOVMSKPS Y15, AX
+	MOVQ AX, ret+32(FP)
+	VZEROUPPER
+	RET
+'''
+
+rloops = [('sinsAVX2', sin_, 'Sin'), ('cossAVX2', cos_, 'Cos'), ('tansAVX2', tan_, 'Tan')]
+ploops += [
+    ('asinsAVX2', asin_, True),
+    ('acossAVX2', acos_, True),
+    ('atansAVX2', atan_, True),
+    ('sinhsAVX2', sinh_, True),
+    ('coshsAVX2', cosh_, True),
+    ('asinhsAVX2', asinh_, True),
+    ('acoshsAVX2', acosh_, True),
+    ('atanhsAVX2', atanh_, True),
+]
+
 out.append(loop('sigmoidsAVX2', sig))
 out.append(loop('tanhsAVX2', tanh))
 out.append(loop('erfsAVX2', erf))
 for name, body, nanpass in ploops:
     out.append(ploop(name, body, nanpass))
+for name, body, _ in rloops:
+    out.append(rloop(name, body))
 open(D + 'mathf_amd64.s', 'w').write(''.join(out))
+
+# The AVX-512 loops: 16 float32 per iteration, the same bodies translated
+# instruction for instruction (the same operations, so the same bits):
+# Y registers become Z registers; a constant row operand is read with an
+# embedded broadcast (.BCST: its first lane, all lanes being equal);
+# comparisons write K1 and VPMOVM2D turns it into the all-ones lanes the
+# AVX2 code uses as masks; VBLENDVPS becomes VPMOVD2M (the lanes' sign
+# bits) and VBLENDMPS; VMOVMSKPS becomes VPMOVD2M and KMOVW. Needs
+# AVX512F and AVX512DQ.
+import re as _re
+
+def to512(body, hi=False):
+    # hi: the second vector of an unrolled iteration, in Z16-Z31, K2 and
+    # R8 (its labels suffixed), independent of the first.
+    res = _to512(body)
+    if not hi:
+        return res
+    res = _re.sub(r'\bZ(\d+)\b', lambda m: 'Z%d' % (int(m.group(1)) + 16), res)
+    res = _re.sub(r'\bK1\b', 'K2', _re.sub(r'\bAX\b', 'R8', res))
+    return _re.sub(r'\b(erfsmall)\b', r'\1hi', res)
+
+def _to512(body):
+    res = []
+    for line in body.splitlines():
+        if not line.strip():
+            continue
+        if not line.startswith('\t') or line.split()[0] in ('JZ', 'TESTL'):
+            res.append(line)
+            continue
+        line = _re.sub(r'\bY(\d+)\b', r'Z\1', line)
+        m = _re.match(r'\t(\S+)\s+(.*)$', line)
+        op, args = m.group(1), [a.strip() for a in m.group(2).split(',')]
+        mem = [a for a in args if _re.match(r'-?\d+\((DX|BX)\)$', a)]
+        if op == 'VMOVUPS' and mem:
+            res.append(f'\tVBROADCASTSS {args[0]}, {args[1]}')
+        elif op == 'VCMPPS':
+            suf = '.BCST' if mem else ''
+            res.append(f'\tVCMPPS{suf} {args[0]}, {args[1]}, {args[2]}, K1')
+            res.append(f'\tVPMOVM2D K1, {args[3]}')
+        elif op == 'VBLENDVPS':
+            suf = '.BCST' if mem else ''
+            res.append(f'\tVPMOVD2M {args[0]}, K1')
+            res.append(f'\tVBLENDMPS{suf} {args[1]}, {args[2]}, K1, {args[3]}')
+        elif op == 'VMOVMSKPS':
+            res.append(f'\tVPMOVD2M {args[0]}, K1')
+            res.append(f'\tKMOVW K1, {args[1]}')
+        elif mem:
+            res.append(f'\t{op}.BCST {", ".join(args)}')
+        else:
+            res.append(line)
+    return '\n'.join(res) + '\n'
+
+def loop512(name, body, params, nanpass, reducing):
+    sig = '(o, a unsafe.Pointer, n int, c *[nConsts][8]float32' + (', p *[4][8]float32)' if params else ')') + (' int' if reducing else '')
+    frame = 40 if (params or reducing) else 32
+    pre = '\tMOVQ p+32(FP), BX\n' if params else ''
+    if reducing:
+        pre += '\tVXORPS Z15, Z15, Z15\n\tVXORPS Z31, Z31, Z31\n'
+    tail = '''	VCMPPS $3, Y0, Y0, Y7
+	VBLENDVPS Y7, Y0, Y1, Y1
+''' if nanpass else ''
+    post = '\tVORPS Z31, Z15, Z15\n' + to512('\tVMOVMSKPS Y15, AX\n') + '\tMOVQ AX, ret+32(FP)\n' if reducing else ''
+    # Two vectors an iteration (the second in Z16-Z31, so that the two
+    # chains of dependent operations overlap), then one if n/16 is odd.
+    return f'''
+// func {name}{sig}
+TEXT ·{name}(SB), NOSPLIT, $0-{frame}
+	MOVQ o+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ c+24(FP), DX
+{pre}	SHRQ $4, CX
+{name}loop2:
+	CMPQ CX, $2
+	JLT  {name}one
+	VMOVUPS 0(SI), Z0
+	VMOVUPS 64(SI), Z16
+{to512(body + tail)}{to512(body + tail, True)}	VMOVUPS Z1, 0(DI)
+	VMOVUPS Z17, 64(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $2, CX
+	JMP  {name}loop2
+{name}one:
+	TESTQ CX, CX
+	JZ   {name}done
+	VMOVUPS 0(SI), Z0
+{to512(body + tail).replace('erfsmall', 'erfsmall1')}	VMOVUPS Z1, 0(DI)
+{name}done:
+{post}	VZEROUPPER
+	RET
+'''
+
+out512 = ['''//go:build amd64 && !purego
+
+// Code generated by scripts/gen-mathf-asm.py; DO NOT EDIT.
+
+#include "textflag.h"
+
+// The AVX-512 loops: mathf_amd64.s's loops, 16 elements at a time, n a
+// multiple of 16, translated instruction for instruction (to512 in the
+// generator), so that every lane computes the same bits.
+''']
+loops512 = [('sigmoidsAVX512', sig, False, True, False), ('tanhsAVX512', tanh, False, True, False),
+            ('erfsAVX512', erf, False, True, False)]
+loops512 += [(n[:-4] + 'AVX512', b, True, nanpass, False) for n, b, nanpass in ploops]
+loops512 += [(n[:-4] + 'AVX512', b, False, True, True) for n, b, _ in rloops]
+for name, body, params, nanpass, reducing in loops512:
+    out512.append(loop512(name, body, params, nanpass, reducing))
+open(D + 'mathf_avx512_amd64.s', 'w').write(''.join(out512))
 
 g = ['''//go:build amd64 && !purego
 
@@ -417,6 +822,16 @@ for name, _, _ in ploops:
 //go:noescape
 func %s(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
 ''' % name)
+for name, _, _ in rloops:
+    g.append('''
+//go:noescape
+func %s(o, a unsafe.Pointer, n int, c *[nConsts][8]float32) int
+''' % name)
+for name, _, params, _, reducing in loops512:
+    g.append('''
+//go:noescape
+func %s(o, a unsafe.Pointer, n int, c *[nConsts][8]float32%s)%s
+''' % (name, ', p *[4][8]float32' if params else '', ' int' if reducing else ''))
 s = ''.join(g).replace('import "math"', 'import (\n\t"math"\n\t"unsafe"\n)')
 open(D + 'mathf_consts_amd64.go', 'w').write(s)
 
@@ -442,14 +857,59 @@ for name, _, _ in ploops:
     amd.append('''
 func %s(o, a []float32, p *[4][8]float32) {
 	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			%sAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
 	if haveAVX2 {
-		if m = len(o) &^ 7; m > 0 {
-			%s(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		if k := (len(o) - m) &^ 7; k > 0 {
+			%s(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
 		}
 	}
 	%sGo(o[m:], a[m:], p)
 }
-''' % (base, name, base))
+''' % (base, base, name, base))
+    other.append('''
+func %s(o, a []float32, p *[4][8]float32) { %sGo(o, a, p) }
+''' % (base, base))
+for name, _, f in rloops:
+    base = name[:-len('AVX2')]
+    amd.append('''
+func %s(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX2 {
+		var buf [256]float32
+		for m+8 <= len(o) {
+			n := min(len(o)-m, len(buf)) &^ 7
+			if haveAVX512 && n >= 16 {
+				n &^= 15
+			}
+			oo, in := o[m:m+n], a[m:m+n]
+			if &oo[0] == &in[0] {
+				in = buf[:n]
+				copy(in, a[m:m+n])
+			}
+			var beyond int
+			if haveAVX512 && n%%16 == 0 {
+				beyond = %sAVX512(unsafe.Pointer(&oo[0]), unsafe.Pointer(&in[0]), n, avxConsts)
+			} else {
+				beyond = %s(unsafe.Pointer(&oo[0]), unsafe.Pointer(&in[0]), n, avxConsts)
+			}
+			if beyond != 0 {
+				for i, x := range in {
+					if !(abs32(x) <= trigMax) {
+						oo[i] = %s(x)
+					}
+				}
+			}
+			m += n
+		}
+	}
+	%sGo(o[m:], a[m:], p)
+}
+''' % (base, base, name, f, base))
     other.append('''
 func %s(o, a []float32, p *[4][8]float32) { %sGo(o, a, p) }
 ''' % (base, base))

@@ -8,9 +8,15 @@ import "unsafe"
 
 func exps(o, a []float32, p *[4][8]float32) {
 	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			expsAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
 	if haveAVX2 {
-		if m = len(o) &^ 7; m > 0 {
-			expsAVX2(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		if k := (len(o) - m) &^ 7; k > 0 {
+			expsAVX2(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
 		}
 	}
 	expsGo(o[m:], a[m:], p)
@@ -18,9 +24,15 @@ func exps(o, a []float32, p *[4][8]float32) {
 
 func logs(o, a []float32, p *[4][8]float32) {
 	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			logsAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
 	if haveAVX2 {
-		if m = len(o) &^ 7; m > 0 {
-			logsAVX2(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		if k := (len(o) - m) &^ 7; k > 0 {
+			logsAVX2(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
 		}
 	}
 	logsGo(o[m:], a[m:], p)
@@ -28,9 +40,15 @@ func logs(o, a []float32, p *[4][8]float32) {
 
 func softpluses(o, a []float32, p *[4][8]float32) {
 	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			softplusesAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
 	if haveAVX2 {
-		if m = len(o) &^ 7; m > 0 {
-			softplusesAVX2(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		if k := (len(o) - m) &^ 7; k > 0 {
+			softplusesAVX2(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
 		}
 	}
 	softplusesGo(o[m:], a[m:], p)
@@ -38,9 +56,15 @@ func softpluses(o, a []float32, p *[4][8]float32) {
 
 func mishes(o, a []float32, p *[4][8]float32) {
 	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			mishesAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
 	if haveAVX2 {
-		if m = len(o) &^ 7; m > 0 {
-			mishesAVX2(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		if k := (len(o) - m) &^ 7; k > 0 {
+			mishesAVX2(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
 		}
 	}
 	mishesGo(o[m:], a[m:], p)
@@ -48,9 +72,15 @@ func mishes(o, a []float32, p *[4][8]float32) {
 
 func gelus(o, a []float32, p *[4][8]float32) {
 	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			gelusAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
 	if haveAVX2 {
-		if m = len(o) &^ 7; m > 0 {
-			gelusAVX2(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		if k := (len(o) - m) &^ 7; k > 0 {
+			gelusAVX2(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
 		}
 	}
 	gelusGo(o[m:], a[m:], p)
@@ -58,9 +88,15 @@ func gelus(o, a []float32, p *[4][8]float32) {
 
 func geluTanhs(o, a []float32, p *[4][8]float32) {
 	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			geluTanhsAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
 	if haveAVX2 {
-		if m = len(o) &^ 7; m > 0 {
-			geluTanhsAVX2(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		if k := (len(o) - m) &^ 7; k > 0 {
+			geluTanhsAVX2(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
 		}
 	}
 	geluTanhsGo(o[m:], a[m:], p)
@@ -68,9 +104,15 @@ func geluTanhs(o, a []float32, p *[4][8]float32) {
 
 func swishes(o, a []float32, p *[4][8]float32) {
 	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			swishesAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
 	if haveAVX2 {
-		if m = len(o) &^ 7; m > 0 {
-			swishesAVX2(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		if k := (len(o) - m) &^ 7; k > 0 {
+			swishesAVX2(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
 		}
 	}
 	swishesGo(o[m:], a[m:], p)
@@ -78,9 +120,15 @@ func swishes(o, a []float32, p *[4][8]float32) {
 
 func elus(o, a []float32, p *[4][8]float32) {
 	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			elusAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
 	if haveAVX2 {
-		if m = len(o) &^ 7; m > 0 {
-			elusAVX2(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		if k := (len(o) - m) &^ 7; k > 0 {
+			elusAVX2(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
 		}
 	}
 	elusGo(o[m:], a[m:], p)
@@ -88,9 +136,15 @@ func elus(o, a []float32, p *[4][8]float32) {
 
 func selus(o, a []float32, p *[4][8]float32) {
 	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			selusAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
 	if haveAVX2 {
-		if m = len(o) &^ 7; m > 0 {
-			selusAVX2(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		if k := (len(o) - m) &^ 7; k > 0 {
+			selusAVX2(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
 		}
 	}
 	selusGo(o[m:], a[m:], p)
@@ -98,9 +152,15 @@ func selus(o, a []float32, p *[4][8]float32) {
 
 func celus(o, a []float32, p *[4][8]float32) {
 	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			celusAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
 	if haveAVX2 {
-		if m = len(o) &^ 7; m > 0 {
-			celusAVX2(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		if k := (len(o) - m) &^ 7; k > 0 {
+			celusAVX2(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
 		}
 	}
 	celusGo(o[m:], a[m:], p)
@@ -108,9 +168,15 @@ func celus(o, a []float32, p *[4][8]float32) {
 
 func hardSigmoids(o, a []float32, p *[4][8]float32) {
 	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			hardSigmoidsAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
 	if haveAVX2 {
-		if m = len(o) &^ 7; m > 0 {
-			hardSigmoidsAVX2(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		if k := (len(o) - m) &^ 7; k > 0 {
+			hardSigmoidsAVX2(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
 		}
 	}
 	hardSigmoidsGo(o[m:], a[m:], p)
@@ -118,9 +184,15 @@ func hardSigmoids(o, a []float32, p *[4][8]float32) {
 
 func hardSwishes(o, a []float32, p *[4][8]float32) {
 	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			hardSwishesAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
 	if haveAVX2 {
-		if m = len(o) &^ 7; m > 0 {
-			hardSwishesAVX2(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		if k := (len(o) - m) &^ 7; k > 0 {
+			hardSwishesAVX2(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
 		}
 	}
 	hardSwishesGo(o[m:], a[m:], p)
@@ -128,9 +200,15 @@ func hardSwishes(o, a []float32, p *[4][8]float32) {
 
 func softsigns(o, a []float32, p *[4][8]float32) {
 	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			softsignsAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
 	if haveAVX2 {
-		if m = len(o) &^ 7; m > 0 {
-			softsignsAVX2(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		if k := (len(o) - m) &^ 7; k > 0 {
+			softsignsAVX2(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
 		}
 	}
 	softsignsGo(o[m:], a[m:], p)
@@ -138,9 +216,15 @@ func softsigns(o, a []float32, p *[4][8]float32) {
 
 func leakyRelus(o, a []float32, p *[4][8]float32) {
 	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			leakyRelusAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
 	if haveAVX2 {
-		if m = len(o) &^ 7; m > 0 {
-			leakyRelusAVX2(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		if k := (len(o) - m) &^ 7; k > 0 {
+			leakyRelusAVX2(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
 		}
 	}
 	leakyRelusGo(o[m:], a[m:], p)
@@ -148,9 +232,15 @@ func leakyRelus(o, a []float32, p *[4][8]float32) {
 
 func thresholdedRelus(o, a []float32, p *[4][8]float32) {
 	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			thresholdedRelusAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
 	if haveAVX2 {
-		if m = len(o) &^ 7; m > 0 {
-			thresholdedRelusAVX2(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		if k := (len(o) - m) &^ 7; k > 0 {
+			thresholdedRelusAVX2(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
 		}
 	}
 	thresholdedRelusGo(o[m:], a[m:], p)
@@ -158,10 +248,243 @@ func thresholdedRelus(o, a []float32, p *[4][8]float32) {
 
 func shrinks(o, a []float32, p *[4][8]float32) {
 	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			shrinksAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
 	if haveAVX2 {
-		if m = len(o) &^ 7; m > 0 {
-			shrinksAVX2(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		if k := (len(o) - m) &^ 7; k > 0 {
+			shrinksAVX2(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
 		}
 	}
 	shrinksGo(o[m:], a[m:], p)
+}
+
+func asins(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			asinsAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
+	if haveAVX2 {
+		if k := (len(o) - m) &^ 7; k > 0 {
+			asinsAVX2(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
+		}
+	}
+	asinsGo(o[m:], a[m:], p)
+}
+
+func acoss(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			acossAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
+	if haveAVX2 {
+		if k := (len(o) - m) &^ 7; k > 0 {
+			acossAVX2(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
+		}
+	}
+	acossGo(o[m:], a[m:], p)
+}
+
+func atans(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			atansAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
+	if haveAVX2 {
+		if k := (len(o) - m) &^ 7; k > 0 {
+			atansAVX2(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
+		}
+	}
+	atansGo(o[m:], a[m:], p)
+}
+
+func sinhs(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			sinhsAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
+	if haveAVX2 {
+		if k := (len(o) - m) &^ 7; k > 0 {
+			sinhsAVX2(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
+		}
+	}
+	sinhsGo(o[m:], a[m:], p)
+}
+
+func coshs(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			coshsAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
+	if haveAVX2 {
+		if k := (len(o) - m) &^ 7; k > 0 {
+			coshsAVX2(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
+		}
+	}
+	coshsGo(o[m:], a[m:], p)
+}
+
+func asinhs(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			asinhsAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
+	if haveAVX2 {
+		if k := (len(o) - m) &^ 7; k > 0 {
+			asinhsAVX2(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
+		}
+	}
+	asinhsGo(o[m:], a[m:], p)
+}
+
+func acoshs(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			acoshsAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
+	if haveAVX2 {
+		if k := (len(o) - m) &^ 7; k > 0 {
+			acoshsAVX2(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
+		}
+	}
+	acoshsGo(o[m:], a[m:], p)
+}
+
+func atanhs(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX512 {
+		if m = len(o) &^ 15; m > 0 {
+			atanhsAVX512(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m, avxConsts, p)
+		}
+	}
+	if haveAVX2 {
+		if k := (len(o) - m) &^ 7; k > 0 {
+			atanhsAVX2(unsafe.Pointer(&o[m]), unsafe.Pointer(&a[m]), k, avxConsts, p)
+			m += k
+		}
+	}
+	atanhsGo(o[m:], a[m:], p)
+}
+
+func sins(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX2 {
+		var buf [256]float32
+		for m+8 <= len(o) {
+			n := min(len(o)-m, len(buf)) &^ 7
+			if haveAVX512 && n >= 16 {
+				n &^= 15
+			}
+			oo, in := o[m:m+n], a[m:m+n]
+			if &oo[0] == &in[0] {
+				in = buf[:n]
+				copy(in, a[m:m+n])
+			}
+			var beyond int
+			if haveAVX512 && n%16 == 0 {
+				beyond = sinsAVX512(unsafe.Pointer(&oo[0]), unsafe.Pointer(&in[0]), n, avxConsts)
+			} else {
+				beyond = sinsAVX2(unsafe.Pointer(&oo[0]), unsafe.Pointer(&in[0]), n, avxConsts)
+			}
+			if beyond != 0 {
+				for i, x := range in {
+					if !(abs32(x) <= trigMax) {
+						oo[i] = Sin(x)
+					}
+				}
+			}
+			m += n
+		}
+	}
+	sinsGo(o[m:], a[m:], p)
+}
+
+func coss(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX2 {
+		var buf [256]float32
+		for m+8 <= len(o) {
+			n := min(len(o)-m, len(buf)) &^ 7
+			if haveAVX512 && n >= 16 {
+				n &^= 15
+			}
+			oo, in := o[m:m+n], a[m:m+n]
+			if &oo[0] == &in[0] {
+				in = buf[:n]
+				copy(in, a[m:m+n])
+			}
+			var beyond int
+			if haveAVX512 && n%16 == 0 {
+				beyond = cossAVX512(unsafe.Pointer(&oo[0]), unsafe.Pointer(&in[0]), n, avxConsts)
+			} else {
+				beyond = cossAVX2(unsafe.Pointer(&oo[0]), unsafe.Pointer(&in[0]), n, avxConsts)
+			}
+			if beyond != 0 {
+				for i, x := range in {
+					if !(abs32(x) <= trigMax) {
+						oo[i] = Cos(x)
+					}
+				}
+			}
+			m += n
+		}
+	}
+	cossGo(o[m:], a[m:], p)
+}
+
+func tans(o, a []float32, p *[4][8]float32) {
+	m := 0
+	if haveAVX2 {
+		var buf [256]float32
+		for m+8 <= len(o) {
+			n := min(len(o)-m, len(buf)) &^ 7
+			if haveAVX512 && n >= 16 {
+				n &^= 15
+			}
+			oo, in := o[m:m+n], a[m:m+n]
+			if &oo[0] == &in[0] {
+				in = buf[:n]
+				copy(in, a[m:m+n])
+			}
+			var beyond int
+			if haveAVX512 && n%16 == 0 {
+				beyond = tansAVX512(unsafe.Pointer(&oo[0]), unsafe.Pointer(&in[0]), n, avxConsts)
+			} else {
+				beyond = tansAVX2(unsafe.Pointer(&oo[0]), unsafe.Pointer(&in[0]), n, avxConsts)
+			}
+			if beyond != 0 {
+				for i, x := range in {
+					if !(abs32(x) <= trigMax) {
+						oo[i] = Tan(x)
+					}
+				}
+			}
+			m += n
+		}
+	}
+	tansGo(o[m:], a[m:], p)
 }

@@ -35,3 +35,25 @@ func leakyRelus(o, a []float32, p *[4][8]float32) { leakyRelusGo(o, a, p) }
 func thresholdedRelus(o, a []float32, p *[4][8]float32) { thresholdedRelusGo(o, a, p) }
 
 func shrinks(o, a []float32, p *[4][8]float32) { shrinksGo(o, a, p) }
+
+func asins(o, a []float32, p *[4][8]float32) { asinsGo(o, a, p) }
+
+func acoss(o, a []float32, p *[4][8]float32) { acossGo(o, a, p) }
+
+func atans(o, a []float32, p *[4][8]float32) { atansGo(o, a, p) }
+
+func sinhs(o, a []float32, p *[4][8]float32) { sinhsGo(o, a, p) }
+
+func coshs(o, a []float32, p *[4][8]float32) { coshsGo(o, a, p) }
+
+func asinhs(o, a []float32, p *[4][8]float32) { asinhsGo(o, a, p) }
+
+func acoshs(o, a []float32, p *[4][8]float32) { acoshsGo(o, a, p) }
+
+func atanhs(o, a []float32, p *[4][8]float32) { atanhsGo(o, a, p) }
+
+func sins(o, a []float32, p *[4][8]float32) { sinsGo(o, a, p) }
+
+func coss(o, a []float32, p *[4][8]float32) { cossGo(o, a, p) }
+
+func tans(o, a []float32, p *[4][8]float32) { tansGo(o, a, p) }

@@ -9,84 +9,153 @@ import (
 	"unsafe"
 )
 
-const nConsts = 71
+const nConsts = 140
 
 // avxConsts is the constant table of mathf_amd64.s: each row one constant
 // of mathf.go, in every lane.
 var avxConsts = func() *[nConsts][8]float32 {
 	var t [nConsts][8]float32
 	for i, v := range [nConsts]float32{
-		1,                                // one
-		2,                                // two
-		math.Float32frombits(1 << 31),    // signBit
-		math.Float32frombits(1<<31 - 1),  // absMask
-		expMin,                           // expMin
-		expMax,                           // expMax
-		log2e,                            // log2e
-		round,                            // round
-		ln2Hi,                            // ln2Hi
-		ln2Lo,                            // ln2Lo
-		math.Float32frombits(expBias),    // expBias
-		expP[0],                          // expP0
-		expP[1],                          // expP1
-		expP[2],                          // expP2
-		expP[3],                          // expP3
-		expP[4],                          // expP4
-		expP[5],                          // expP5
-		expP[6],                          // expP6
-		expP[7],                          // expP7
-		tanhPoly,                         // tanhPoly
-		tanhP[0],                         // tanhP0
-		tanhP[1],                         // tanhP1
-		tanhP[2],                         // tanhP2
-		tanhP[3],                         // tanhP3
-		tanhP[4],                         // tanhP4
-		erfSplit,                         // erfSplit
-		erfMax,                           // erfMax
-		erfP[0],                          // erfP0
-		erfP[1],                          // erfP1
-		erfP[2],                          // erfP2
-		erfP[3],                          // erfP3
-		erfP[4],                          // erfP4
-		erfP[5],                          // erfP5
-		erfP[6],                          // erfP6
-		erfQ[0],                          // erfQ0
-		erfQ[1],                          // erfQ1
-		erfQ[2],                          // erfQ2
-		erfQ[3],                          // erfQ3
-		erfQ[4],                          // erfQ4
-		erfQ[5],                          // erfQ5
-		erfQ[6],                          // erfQ6
-		erfQ[7],                          // erfQ7
-		erfQ[8],                          // erfQ8
-		erfQ[9],                          // erfQ9
-		0.5,                              // half
-		minNormal,                        // minNormal
-		0x1p23,                           // two23
-		math.Float32frombits(23),         // int23
-		math.Float32frombits(126),        // int126
+		1, // one
+		2, // two
+		math.Float32frombits(1 << 31), // signBit
+		math.Float32frombits(1<<31 - 1), // absMask
+		expMin, // expMin
+		expMax, // expMax
+		log2e, // log2e
+		round, // round
+		ln2Hi, // ln2Hi
+		ln2Lo, // ln2Lo
+		math.Float32frombits(expBias), // expBias
+		expP[0], // expP0
+		expP[1], // expP1
+		expP[2], // expP2
+		expP[3], // expP3
+		expP[4], // expP4
+		expP[5], // expP5
+		expP[6], // expP6
+		expP[7], // expP7
+		tanhPoly, // tanhPoly
+		tanhP[0], // tanhP0
+		tanhP[1], // tanhP1
+		tanhP[2], // tanhP2
+		tanhP[3], // tanhP3
+		tanhP[4], // tanhP4
+		erfSplit, // erfSplit
+		erfMax, // erfMax
+		erfP[0], // erfP0
+		erfP[1], // erfP1
+		erfP[2], // erfP2
+		erfP[3], // erfP3
+		erfP[4], // erfP4
+		erfP[5], // erfP5
+		erfP[6], // erfP6
+		erfQ[0], // erfQ0
+		erfQ[1], // erfQ1
+		erfQ[2], // erfQ2
+		erfQ[3], // erfQ3
+		erfQ[4], // erfQ4
+		erfQ[5], // erfQ5
+		erfQ[6], // erfQ6
+		erfQ[7], // erfQ7
+		erfQ[8], // erfQ8
+		erfQ[9], // erfQ9
+		0.5, // half
+		minNormal, // minNormal
+		0x1p23, // two23
+		math.Float32frombits(23), // int23
+		math.Float32frombits(126), // int126
 		math.Float32frombits(0x007fffff), // mantMask
 		math.Float32frombits(0x3f000000), // halfBits
-		sqrtHalf,                         // sqrtHalf
+		sqrtHalf, // sqrtHalf
 		math.Float32frombits(0xff800000), // negInf
 		math.Float32frombits(0x7f800000), // posInf
 		math.Float32frombits(0x7fc00000), // nan
-		geluS,                            // geluS
-		geluC,                            // geluC
-		geluK,                            // geluK
-		3,                                // three
-		6,                                // six
-		geluClamp,                        // geluClamp
-		-geluClamp,                       // negGeluClamp
-		logP[0],                          // logP0
-		logP[1],                          // logP1
-		logP[2],                          // logP2
-		logP[3],                          // logP3
-		logP[4],                          // logP4
-		logP[5],                          // logP5
-		logP[6],                          // logP6
-		logP[7],                          // logP7
-		logP[8],                          // logP8
+		geluS, // geluS
+		geluC, // geluC
+		geluK, // geluK
+		3, // three
+		6, // six
+		geluClamp, // geluClamp
+		-geluClamp, // negGeluClamp
+		logP[0], // logP0
+		logP[1], // logP1
+		logP[2], // logP2
+		logP[3], // logP3
+		logP[4], // logP4
+		logP[5], // logP5
+		logP[6], // logP6
+		logP[7], // logP7
+		logP[8], // logP8
+		trigMax, // trigMax
+		twoOverPi, // twoOverPi
+		pio2C1, // pio2C1
+		pio2C2, // pio2C2
+		pio2C3, // pio2C3
+		-1, // negOne
+		math.Float32frombits(1), // int1
+		0.25, // quarter
+		pio2Hi, // pio2Hi
+		pio2Lo, // pio2Lo
+		pio4Hi, // pio4Hi
+		pio4Lo, // pio4Lo
+		piHi, // piHi
+		piLo, // piLo
+		tan3pio8, // tan3pio8
+		tanPio8, // tanPio8
+		ln2F, // ln2F
+		sinhPoly, // sinhPoly
+		coshMax, // coshMax
+		asinhPoly, // asinhPoly
+		asinhBig, // asinhBig
+		acoshPoly, // acoshPoly
+		atanhPoly, // atanhPoly
+		sinP[0], // sinP0
+		sinP[1], // sinP1
+		sinP[2], // sinP2
+		cosP[0], // cosP0
+		cosP[1], // cosP1
+		cosP[2], // cosP2
+		tanP[0], // tanP0
+		tanP[1], // tanP1
+		tanP[2], // tanP2
+		tanP[3], // tanP3
+		tanP[4], // tanP4
+		tanP[5], // tanP5
+		tanP[6], // tanP6
+		asinP[0], // asinP0
+		asinP[1], // asinP1
+		asinP[2], // asinP2
+		asinP[3], // asinP3
+		asinP[4], // asinP4
+		atanP[0], // atanP0
+		atanP[1], // atanP1
+		atanP[2], // atanP2
+		atanP[3], // atanP3
+		atanP[4], // atanP4
+		sinhP[0], // sinhP0
+		sinhP[1], // sinhP1
+		sinhP[2], // sinhP2
+		asinhP[0], // asinhP0
+		asinhP[1], // asinhP1
+		asinhP[2], // asinhP2
+		asinhP[3], // asinhP3
+		asinhP[4], // asinhP4
+		asinhP[5], // asinhP5
+		asinhP[6], // asinhP6
+		asinhP[7], // asinhP7
+		asinhP[8], // asinhP8
+		acoshP[0], // acoshP0
+		acoshP[1], // acoshP1
+		acoshP[2], // acoshP2
+		acoshP[3], // acoshP3
+		acoshP[4], // acoshP4
+		atanhP[0], // atanhP0
+		atanhP[1], // atanhP1
+		atanhP[2], // atanhP2
+		atanhP[3], // atanhP3
+		atanhP[4], // atanhP4
+		atanhP[5], // atanhP5
 	} {
 		for j := range t[i] {
 			t[i][j] = v
@@ -151,3 +220,126 @@ func thresholdedRelusAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p 
 
 //go:noescape
 func shrinksAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func asinsAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func acossAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func atansAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func sinhsAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func coshsAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func asinhsAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func acoshsAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func atanhsAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func sinsAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32) int
+
+//go:noescape
+func cossAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32) int
+
+//go:noescape
+func tansAVX2(o, a unsafe.Pointer, n int, c *[nConsts][8]float32) int
+
+//go:noescape
+func sigmoidsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32)
+
+//go:noescape
+func tanhsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32)
+
+//go:noescape
+func erfsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32)
+
+//go:noescape
+func expsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func logsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func softplusesAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func mishesAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func gelusAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func geluTanhsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func swishesAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func elusAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func selusAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func celusAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func hardSigmoidsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func hardSwishesAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func softsignsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func leakyRelusAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func thresholdedRelusAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func shrinksAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func asinsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func acossAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func atansAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func sinhsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func coshsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func asinhsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func acoshsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func atanhsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func sinsAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32) int
+
+//go:noescape
+func cossAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32) int
+
+//go:noescape
+func tansAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32) int
