@@ -21,16 +21,17 @@ func LpNormalize[A Float](p int, l Layout, x, y []A, par Parallel) error {
 				lpNormalizeRow(p, x[s*l.N:(s+1)*l.N], y[s*l.N:(s+1)*l.N], buf)
 				continue
 			}
+			base := l.start(s)
 			for j := range buf {
-				buf[j] = float64(x[l.at(s, j)])
+				buf[j] = float64(x[base+l.off(j)])
 			}
 			norm := lpNorm(p, buf)
 			for j, v := range buf {
 				if norm == 0 {
-					y[l.at(s, j)] = 0
+					y[base+l.off(j)] = 0
 					continue
 				}
-				y[l.at(s, j)] = A(v / norm)
+				y[base+l.off(j)] = A(v / norm)
 			}
 		}
 		return nil
