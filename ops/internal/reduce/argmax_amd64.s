@@ -78,3 +78,35 @@ store:
 done:
 	VZEROUPPER
 	RET
+
+// func findF32AVX512(x *float32, n int, v float32) int
+//
+// The first k < n (n a multiple of 16) with x[k] == v (ordered: a NaN
+// equals nothing, -0 equals +0), or n: sixteen comparisons at a time.
+TEXT ·findF32AVX512(SB), NOSPLIT, $0-32
+	MOVQ         x+0(FP), SI
+	MOVQ         n+8(FP), CX
+	VBROADCASTSS v+16(FP), Z1
+	XORQ         AX, AX
+
+findloop:
+	CMPQ    AX, CX
+	JAE     findnone
+	VCMPPS  $0, (SI)(AX*4), Z1, K1
+	KMOVW   K1, DX
+	TESTL   DX, DX
+	JNZ     findhit
+	ADDQ    $16, AX
+	JMP     findloop
+
+findhit:
+	TZCNTL  DX, DX
+	ADDQ    DX, AX
+	MOVQ    AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+findnone:
+	MOVQ    CX, ret+24(FP)
+	VZEROUPPER
+	RET
