@@ -216,3 +216,47 @@ func TestFloat32RunsAsFloat64(t *testing.T) {
 	}
 	haveRowsAVX512 = haveRowsAVX512Saved
 }
+
+// TestAffineFloat32AsFloat64 checks BatchNormalization's float32 affine
+// map (eight at a time) against the float64 walk of the same values, bit
+// for bit, with and without the vector loop, on planes around the vector
+// width and values with NaN, +-0, +-inf, huge and tiny magnitudes.
+func TestAffineFloat32AsFloat64(t *testing.T) {
+	for _, vector := range []bool{true, false} {
+		haveRowsAVX512 = vector && haveRowsAVX512Saved
+		rng := rand.New(rand.NewPCG(11, 3))
+		specials := []float32{float32(math.NaN()), 0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), 3e38, -3e38, 1e-45}
+		for _, block := range []int{1, 7, 8, 9, 16, 31, 100} {
+			const channels = 3
+			x := make([]float32, 2*channels*block)
+			for i := range x {
+				x[i] = float32(rng.NormFloat64() * 4)
+				if rng.IntN(9) == 0 {
+					x[i] = specials[rng.IntN(len(specials))]
+				}
+			}
+			x64 := make([]float64, len(x))
+			for i, v := range x {
+				x64[i] = float64(v)
+			}
+			a, b := make([]float64, channels), make([]float64, channels)
+			for c := range a {
+				a[c], b[c] = rng.NormFloat64()*1e3, rng.NormFloat64()
+			}
+			a[0], b[1] = math.Inf(1), math.Copysign(0, -1)
+			got, want := make([]float32, len(x)), make([]float32, len(x))
+			if err := Affine(x, got, block, a, b, reduce.Serial); err != nil {
+				t.Fatal(err)
+			}
+			if err := Affine(x64, want, block, a, b, reduce.Serial); err != nil {
+				t.Fatal(err)
+			}
+			for i := range got {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) && !(got[i] != got[i] && want[i] != want[i]) {
+					t.Fatalf("vector %v block %d: y[%d] = %v, the float64 walk gives %v (x %v)", vector, block, i, got[i], want[i], x[i])
+				}
+			}
+		}
+	}
+	haveRowsAVX512 = haveRowsAVX512Saved
+}
