@@ -117,10 +117,7 @@ func softmaxRowF32(kind SoftmaxKind, x, y []float32) {
 		divideRow(y, s)
 		return
 	}
-	ls := float32(math.Log(float64(s)))
-	for i, v := range x {
-		y[i] = (v - m) - ls
-	}
+	logShiftRow(x, y, m, float32(math.Log(float64(s))))
 }
 
 // softmaxColumns is the softmax kind of the columns c0 to c0+len(m) of an
