@@ -68,3 +68,25 @@ func argRowsF32(x []float32, n int, idx []int64, ext []float32, max, last bool) 
 	}
 	return true
 }
+
+//go:noescape
+func beyondF32AVX512(x *float32, n int, w float32, smallest bool) int
+
+// beyondF32 is the first i >= from with !(x[i] <= w) (smallest: !(x[i] >=
+// w)), or len(x): the next element TopK's heap has to look at, sixteen
+// compared at a time where the processor has AVX-512.
+func beyondF32(x []float32, from int, w float32, smallest bool) int {
+	i := from
+	if whole := (len(x) - from) &^ 15; haveRowsAVX512 && whole > 0 {
+		i += beyondF32AVX512(&x[from], whole, w, smallest)
+		if i < from+whole {
+			return i
+		}
+	}
+	for ; i < len(x); i++ {
+		if v := x[i]; smallest && !(v >= w) || !smallest && !(v <= w) {
+			return i
+		}
+	}
+	return i
+}
