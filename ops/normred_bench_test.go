@@ -9,14 +9,16 @@ import (
 
 // The every-operator benchmark's large cases of the normalizations, the
 // arg-reductions and the selections, at one thread: for profiling beside
-// bench/ort (which times onnxruntime on the same cases).
+// bench/ort (which times onnxruntime on the same cases). Each run
+// allocates its output, so a profile shows its page faults in the kernel
+// that first writes it (bench/ort's pooled runs do not pay them).
 
 func benchFloats(shape ...int) *tensor.Tensor {
 	x := tensor.MustNew(tensor.Float, shape...)
 	r := rand.New(rand.NewPCG(1, 2))
-	for i, v := range asElems[float32](x.Bytes()) {
-		_ = v
-		asElems[float32](x.Bytes())[i] = r.Float32()*2 - 1
+	v := asElems[float32](x.Bytes())
+	for i := range v {
+		v[i] = r.Float32()*2 - 1
 	}
 	return x
 }
