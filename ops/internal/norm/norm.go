@@ -27,8 +27,11 @@
 // normalizations) is read straight from
 // the tensor, its sums in sixteen float64 lanes eight to an AVX-512
 // register and its elements written eight at a time (rowsf32.go,
-// rows_amd64.s), and so is a contiguous float32 slice of LpNormalization:
-// the same float64 operations, so the same bits. The
+// rows_amd64.s), and so is a contiguous float32 slice of LpNormalization,
+// a float32 slice made of runs of whole sixteens (MeanVarianceNormalization
+// over N and the plane: each run adds into the same sixteen lanes) and
+// BatchNormalization's float32 affine map: the same float64 operations,
+// so the same bits. The
 // two engines so give the same bits for every operator but
 // BatchNormalization, whose affine map (a = scale/sqrt(var+eps), b = B -
 // mean*a) rounds differently from the spec's (x-mean)/sqrt(var+eps)*scale+B:
