@@ -106,10 +106,25 @@ func mvnLayout(opt *Options, op opRef, shape []int, reduced []bool) (norm.Layout
 		}
 		return off
 	}
-	if err := opt.orDefault().scratch(op, "the offsets of a slice", l.N, 8); err != nil {
+	// run: the elements of the reduced axes that are the last ones in
+	// memory (the image plane of the default axes), contiguous in X; the
+	// offsets are those of the runs' starts.
+	run, k := 1, len(shape)
+	for k > 0 && (reduced[k-1] || shape[k-1] == 1) {
+		run *= shape[k-1]
+		k--
+	}
+	if run > 1 {
+		l.Run = run
+		for i := len(redLen) - 1; i >= 0 && redStride[i] < run; i-- {
+			redLen, redStride = redLen[:i], redStride[:i]
+		}
+	}
+	runs := l.N / max(run, 1)
+	if err := opt.orDefault().scratch(op, "the offsets of a slice", runs, 8); err != nil {
 		return norm.Layout{}, err
 	}
-	l.Offsets = make([]int, l.N)
+	l.Offsets = make([]int, runs)
 	for j := range l.Offsets {
 		off, s := 0, j
 		for k := len(redLen) - 1; k >= 0; k-- {

@@ -77,6 +77,36 @@ func oneHotNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 		return values(y), nil
 	}
 	outer, inner := product(indices.Shape()[:a]), product(indices.Shape()[a:])
+	if vals.DataType() != tensor.String {
+		// Each [depth, inner] block filled with off by doubling copies,
+		// then on stored at each index's row, blocks across the cores.
+		es := vals.DataType().Size()
+		yb, vb := y.Bytes(), vals.Bytes()
+		off, on := vb[:es], vb[es:2*es]
+		err := parallelRange(opt, outer, y.Len(), func(lo, hi int) error {
+			for o := lo; o < hi; o++ {
+				block := yb[o*depth*inner*es : (o+1)*depth*inner*es]
+				copy(block, off)
+				for k := es; k < len(block); k *= 2 {
+					copy(block[k:], block[:k])
+				}
+				for i, v := range idx[o*inner : (o+1)*inner] {
+					f := math.Trunc(v)
+					if f < 0 {
+						f += float64(depth)
+					}
+					if f >= 0 && f < float64(depth) { // NaN and out-of-range indices match no row
+						copy(block[(int(f)*inner+i)*es:], on)
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return values(y), nil
+	}
 	for o := range outer {
 		for d := range depth {
 			for i := range inner {

@@ -21,16 +21,17 @@ func LpNormalize[A Float](p int, l Layout, x, y []A, par Parallel) error {
 				lpNormalizeRow(p, x[s*l.N:(s+1)*l.N], y[s*l.N:(s+1)*l.N], buf)
 				continue
 			}
+			base := l.start(s)
 			for j := range buf {
-				buf[j] = float64(x[l.at(s, j)])
+				buf[j] = float64(x[base+l.off(j)])
 			}
 			norm := lpNorm(p, buf)
 			for j, v := range buf {
 				if norm == 0 {
-					y[l.at(s, j)] = 0
+					y[base+l.off(j)] = 0
 					continue
 				}
-				y[l.at(s, j)] = A(v / norm)
+				y[base+l.off(j)] = A(v / norm)
 			}
 		}
 		return nil
@@ -47,14 +48,24 @@ func Affine[X, Y Float](x []X, y []Y, block int, a, b []float64, par Parallel) e
 	}
 	block = max(block, 1)
 	planes := len(x) / block
+	xf, _ := any(x).([]float32)
+	yf, _ := any(y).([]float32)
 	return par(planes, len(x), func(lo, hi int) error {
+		var b1 [1]float64
 		for p := lo; p < hi; p++ {
 			k := p % len(a)
 			ak, bk := a[k], b[k]
 			xs, ys := x[p*block:(p+1)*block], y[p*block:(p+1)*block]
 			ys = ys[:len(xs)] // one bounds check for the loop
-			for i, v := range xs {
-				ys[i] = Y(float64(v)*ak + bk)
+			i := 0
+			if xf != nil && yf != nil {
+				// (x - 0)*a + b, eight at a time: the same float64
+				// product and sum, rounded once to float32.
+				b1[0] = bk
+				i = writeF32(xf[p*block:(p+1)*block], yf[p*block:(p+1)*block], 0, ak, nil, b1[:], 2)
+			}
+			for ; i < len(xs); i++ {
+				ys[i] = Y(float64(xs[i])*ak + bk)
 			}
 		}
 		return nil

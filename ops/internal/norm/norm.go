@@ -27,8 +27,11 @@
 // normalizations) is read straight from
 // the tensor, its sums in sixteen float64 lanes eight to an AVX-512
 // register and its elements written eight at a time (rowsf32.go,
-// rows_amd64.s), and so is a contiguous float32 slice of LpNormalization:
-// the same float64 operations, so the same bits. The
+// rows_amd64.s), and so is a contiguous float32 slice of LpNormalization,
+// a float32 slice made of runs of whole sixteens (MeanVarianceNormalization
+// over N and the plane: each run adds into the same sixteen lanes) and
+// BatchNormalization's float32 affine map: the same float64 operations,
+// so the same bits. The
 // two engines so give the same bits for every operator but
 // BatchNormalization, whose affine map (a = scale/sqrt(var+eps), b = B -
 // mean*a) rounds differently from the spec's (x-mean)/sqrt(var+eps)*scale+B:
@@ -55,12 +58,16 @@ type Parallel = reduce.Parallel
 // Layout says where the slices of a normalization lie in its input: slice
 // s (0 <= s < Slices) holds N elements, element j at Start(s) + Offsets[j],
 // or Start(s) + j*Step when Offsets is nil. A nil Start means s*N, a zero
-// Step 1.
+// Step 1. With Run > 1 the slice is N/Run runs of Run contiguous elements
+// and Offsets holds the start of each run: element j is at Start(s) +
+// Offsets[j/Run] + j%Run (MeanVarianceNormalization over N and the
+// spatial axes: one run per image plane).
 type Layout struct {
 	Slices, N int
 	Start     func(s int) int
 	Step      int
 	Offsets   []int
+	Run       int
 }
 
 // contiguous reports whether slice s is x[s*N : (s+1)*N].
@@ -73,14 +80,17 @@ func (l Layout) start(s int) int {
 	return l.Start(s)
 }
 
-func (l Layout) at(s, j int) int {
+// off is element j's offset from its slice's start.
+func (l Layout) off(j int) int {
 	switch {
+	case l.Offsets != nil && l.Run > 1:
+		return l.Offsets[j/l.Run] + j%l.Run
 	case l.Offsets != nil:
-		return l.start(s) + l.Offsets[j]
+		return l.Offsets[j]
 	case l.Step > 1:
-		return l.start(s) + j*l.Step
+		return j * l.Step
 	}
-	return l.start(s) + j
+	return j
 }
 
 // Param is a scale or a bias of a normalization: element j of slice s
@@ -229,16 +239,17 @@ func Normalize[X, Y Float](stat Stat, eps float64, l Layout, x []X, y []Y, scale
 	return par(l.Slices, l.Slices*max(l.N, 1)*3, func(lo, hi int) error {
 		buf := make([]float64, l.N)
 		for s := lo; s < hi; s++ {
-			if normalizeSliceF32(stat, eps, l, s, x, y, scale, bias, st) {
+			if normalizeSliceF32(stat, eps, l, s, x, y, scale, bias, st) || normalizeRunsF32(stat, eps, l, s, x, y, scale, bias, st) {
 				continue
 			}
+			base := l.start(s)
 			if l.contiguous() {
 				for j, v := range x[s*l.N : (s+1)*l.N] {
 					buf[j] = float64(v)
 				}
 			} else {
 				for j := range buf {
-					buf[j] = float64(x[l.at(s, j)])
+					buf[j] = float64(x[base+l.off(j)])
 				}
 			}
 			mean, variance, f := Moments(stat, buf, eps)
@@ -276,7 +287,7 @@ func Normalize[X, Y Float](stat Stat, eps float64, l Layout, x []X, y []Y, scale
 				if bias.V != nil {
 					r += bias.V[bias.index(s, j)]
 				}
-				y[l.at(s, j)] = Y(r)
+				y[base+l.off(j)] = Y(r)
 			}
 		}
 		return nil

@@ -36,18 +36,7 @@ const (
 // m; termAbs: sumAbs).
 func sumF32(x []float32, m float64, term int) float64 {
 	var p [16]float64
-	k := lanesF32(x, m, term, &p)
-	for ; k < len(x); k++ {
-		switch term {
-		case termSquare:
-			d := float64(x[k]) - m
-			p[k%16] += float64(d * d)
-		case termAbs:
-			p[k%16] += math.Abs(float64(x[k]))
-		default:
-			p[k%16] += float64(x[k])
-		}
-	}
+	addLanesF32(x, m, term, &p)
 	for half := 8; half >= 1; half /= 2 {
 		for j := range half {
 			p[j] += p[j+half]
@@ -109,5 +98,97 @@ func lpNormalizeRowF32(p int, x, y []float32) {
 	k := writeF32(x, y, 0, norm, nil, nil, 8)
 	for j := k; j < len(x); j++ {
 		y[j] = float32(float64(x[j]) / norm)
+	}
+}
+
+// normalizeRunsF32 is Normalize's step for slice s when x and y are
+// float32, the slice is made of runs of a multiple of sixteen contiguous
+// elements (Layout.Run) and there is no scale or bias
+// (MeanVarianceNormalization over N and the spatial axes), and reports
+// whether it took it. Element j of the slice goes to partial sum j%16, and
+// with runs of a multiple of sixteen that is element i%16 of each run: the
+// runs add into the same sixteen lanes in the order Moments adds the
+// gathered slice, and each element is written by the same float64
+// operations, so the bits are Moments' and Normalize's.
+func normalizeRunsF32[X, Y Float](stat Stat, eps float64, l Layout, s int, x []X, y []Y, scale, bias Param, st Stats) bool {
+	if l.Offsets == nil || l.Run < 16 || l.Run%16 != 0 || scale.V != nil || bias.V != nil || l.N == 0 {
+		return false
+	}
+	xf, ok := any(x).([]float32)
+	if !ok {
+		return false
+	}
+	yf, ok := any(y).([]float32)
+	if !ok {
+		return false
+	}
+	base := l.start(s)
+	lanes := func(m float64, term int) float64 {
+		var p [16]float64
+		for _, off := range l.Offsets {
+			addLanesF32(xf[base+off:base+off+l.Run], m, term, &p)
+		}
+		for half := 8; half >= 1; half /= 2 {
+			for j := range half {
+				p[j] += p[j+half]
+			}
+		}
+		return p[0]
+	}
+	n := float64(l.N)
+	var mean, variance, f float64
+	if stat == RMS {
+		variance = lanes(0, termSquare) / n
+		f = 1 / math.Sqrt(variance+eps)
+	} else {
+		mean = lanes(0, termPlain) / n
+		variance = lanes(mean, termSquare) / n
+		if stat == StdDevPlusEps {
+			f = math.Sqrt(variance) + eps
+		} else {
+			f = 1 / math.Sqrt(variance+eps)
+		}
+	}
+	if st.Means != nil {
+		st.Means[s] = mean
+	}
+	if st.Variances != nil {
+		st.Variances[s] = variance
+	}
+	if st.Factors != nil {
+		st.Factors[s] = f
+	}
+	flags := 0
+	if stat == StdDevPlusEps {
+		flags = 8
+	}
+	for _, off := range l.Offsets {
+		row, out := xf[base+off:base+off+l.Run], yf[base+off:base+off+l.Run]
+		k := writeF32(row, out, mean, f, nil, nil, flags)
+		for j := k; j < len(row); j++ {
+			if stat == StdDevPlusEps {
+				out[j] = float32(float64((float64(row[j]) - mean) / f))
+			} else {
+				out[j] = float32(float64(float64(row[j])-mean) * f)
+			}
+		}
+	}
+	return true
+}
+
+// addLanesF32 adds the terms of x (sumF32's) to p[k%16], k counted from
+// x's first element, without folding the lanes.
+func addLanesF32(x []float32, m float64, term int, p *[16]float64) {
+	k := lanesF32(x, m, term, p)
+	for ; k < len(x); k++ {
+		switch term {
+		case termSquare:
+			d := float64(x[k]) - m
+			p[k%16] += float64(d * d)
+		case termAbs:
+			p[k%16] += math.Abs(float64(x[k]))
+		default:
+			p[k%16] += float64(x[k])
+		}
 	}
 }

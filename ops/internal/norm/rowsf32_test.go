@@ -153,3 +153,110 @@ func TestLpFloat32RowsAsFloat64(t *testing.T) {
 		}
 	}
 }
+
+// TestFloat32RunsAsFloat64 checks the float32 runs of Normalize (slices
+// of whole runs of contiguous elements, MeanVarianceNormalization's
+// layout over N and the plane) against the float64 walk of the same
+// values through one offset per element, bit for bit (any NaN for a NaN),
+// with and without the vector loops, on values with NaN, +-0, +-inf and
+// huge and tiny magnitudes.
+func TestFloat32RunsAsFloat64(t *testing.T) {
+	for _, vector := range []bool{true, false} {
+		haveRowsAVX512 = vector && haveRowsAVX512Saved
+		rng := rand.New(rand.NewPCG(7, 9))
+		specials := []float32{float32(math.NaN()), 0, float32(math.Copysign(0, -1)), float32(math.Inf(-1)), 3e38, -3e38, 1e-45, 1}
+		for _, shape := range [][3]int{{1, 3, 16}, {3, 2, 32}, {2, 5, 48}, {4, 3, 256}, {2, 2, 1008}} {
+			batch, channels, plane := shape[0], shape[1], shape[2]
+			for _, special := range []bool{false, true} {
+				x := make([]float32, batch*channels*plane)
+				for i := range x {
+					x[i] = float32(rng.NormFloat64()*5 - 2)
+					if special && rng.IntN(50) == 0 {
+						x[i] = specials[rng.IntN(len(specials))]
+					}
+				}
+				x64 := make([]float64, len(x))
+				for i, v := range x {
+					x64[i] = float64(v)
+				}
+				n := batch * plane
+				start := func(s int) int { return s * plane }
+				runs, each := make([]int, batch), make([]int, n)
+				for b := range batch {
+					runs[b] = b * channels * plane
+					for k := range plane {
+						each[b*plane+k] = b*channels*plane + k
+					}
+				}
+				for _, stat := range []Stat{StdDevPlusEps, StdDev, RMS} {
+					got, want := make([]float32, len(x)), make([]float32, len(x))
+					gs := Stats{Means: make([]float64, channels), Variances: make([]float64, channels), Factors: make([]float64, channels)}
+					ws := Stats{Means: make([]float64, channels), Variances: make([]float64, channels), Factors: make([]float64, channels)}
+					if err := Normalize(stat, 1e-9, Layout{Slices: channels, N: n, Start: start, Offsets: runs, Run: plane}, x, got, Param{}, Param{}, gs, reduce.Serial); err != nil {
+						t.Fatal(err)
+					}
+					if err := Normalize(stat, 1e-9, Layout{Slices: channels, N: n, Start: start, Offsets: each}, x64, want, Param{}, Param{}, ws, reduce.Serial); err != nil {
+						t.Fatal(err)
+					}
+					for i := range got {
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) && !(got[i] != got[i] && want[i] != want[i]) {
+							t.Fatalf("vector %v shape %v special %v stat %d: y[%d] = %v, the float64 walk gives %v", vector, shape, special, stat, i, got[i], want[i])
+						}
+					}
+					for s := range channels {
+						for k, pair := range [][2]float64{{gs.Means[s], ws.Means[s]}, {gs.Variances[s], ws.Variances[s]}, {gs.Factors[s], ws.Factors[s]}} {
+							if pair[0] != pair[1] && !(pair[0] != pair[0] && pair[1] != pair[1]) {
+								t.Fatalf("shape %v stat %d: statistic %d of slice %d is %v, want %v", shape, stat, k, s, pair[0], pair[1])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	haveRowsAVX512 = haveRowsAVX512Saved
+}
+
+// TestAffineFloat32AsFloat64 checks BatchNormalization's float32 affine
+// map (eight at a time) against the float64 walk of the same values, bit
+// for bit, with and without the vector loop, on planes around the vector
+// width and values with NaN, +-0, +-inf, huge and tiny magnitudes.
+func TestAffineFloat32AsFloat64(t *testing.T) {
+	for _, vector := range []bool{true, false} {
+		haveRowsAVX512 = vector && haveRowsAVX512Saved
+		rng := rand.New(rand.NewPCG(11, 3))
+		specials := []float32{float32(math.NaN()), 0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), 3e38, -3e38, 1e-45}
+		for _, block := range []int{1, 7, 8, 9, 16, 31, 100} {
+			const channels = 3
+			x := make([]float32, 2*channels*block)
+			for i := range x {
+				x[i] = float32(rng.NormFloat64() * 4)
+				if rng.IntN(9) == 0 {
+					x[i] = specials[rng.IntN(len(specials))]
+				}
+			}
+			x64 := make([]float64, len(x))
+			for i, v := range x {
+				x64[i] = float64(v)
+			}
+			a, b := make([]float64, channels), make([]float64, channels)
+			for c := range a {
+				a[c], b[c] = rng.NormFloat64()*1e3, rng.NormFloat64()
+			}
+			a[0], b[1] = math.Inf(1), math.Copysign(0, -1)
+			got, want := make([]float32, len(x)), make([]float32, len(x))
+			if err := Affine(x, got, block, a, b, reduce.Serial); err != nil {
+				t.Fatal(err)
+			}
+			if err := Affine(x64, want, block, a, b, reduce.Serial); err != nil {
+				t.Fatal(err)
+			}
+			for i := range got {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) && !(got[i] != got[i] && want[i] != want[i]) {
+					t.Fatalf("vector %v block %d: y[%d] = %v, the float64 walk gives %v (x %v)", vector, block, i, got[i], want[i], x[i])
+				}
+			}
+		}
+	}
+	haveRowsAVX512 = haveRowsAVX512Saved
+}

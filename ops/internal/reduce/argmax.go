@@ -35,9 +35,7 @@ func RunArg[A Number](l Layout, x []A, idx []int64, max, last bool, par Parallel
 	n, inner := l.N, l.Inner
 	if inner == 1 {
 		return par(l.Outer, l.Outer*n, func(lo, hi int) error {
-			for o := lo; o < hi; o++ {
-				idx[o] = int64(argBest(x[o*n:(o+1)*n], max, last))
-			}
+			argRows(x[lo*n:hi*n], n, idx[lo:hi], max, last)
 			return nil
 		})
 	}
@@ -70,4 +68,26 @@ func RunArg[A Number](l Layout, x []A, idx []int64, max, last bool, par Parallel
 		}
 		return nil
 	})
+}
+
+// argRows sets idx[r] to argBest of row r of the len(idx) rows of n
+// elements of x: float32 rows a block at a time through argRowsF32 where
+// the processor has its vector loops.
+func argRows[A Number](x []A, n int, idx []int64, max, last bool) {
+	if xf, ok := any(x).([]float32); ok {
+		const block = 256
+		var ext [block]float32
+		o := 0
+		for o < len(idx) {
+			hi := min(o+block, len(idx))
+			if !argRowsF32(xf[o*n:hi*n], n, idx[o:hi], ext[:], max, last) {
+				break
+			}
+			o = hi
+		}
+		idx, x = idx[o:], x[o*n:]
+	}
+	for o := range idx {
+		idx[o] = int64(argBest(x[o*n:(o+1)*n], max, last))
+	}
 }

@@ -78,3 +78,83 @@ store:
 done:
 	VZEROUPPER
 	RET
+
+// func findF32AVX512(x *float32, n int, v float32) int
+//
+// The first k < n (n a multiple of 16) with x[k] == v (ordered: a NaN
+// equals nothing, -0 equals +0), or n: sixteen comparisons at a time.
+TEXT ·findF32AVX512(SB), NOSPLIT, $0-32
+	MOVQ         x+0(FP), SI
+	MOVQ         n+8(FP), CX
+	VBROADCASTSS v+16(FP), Z1
+	XORQ         AX, AX
+
+findloop:
+	CMPQ    AX, CX
+	JAE     findnone
+	VCMPPS  $0, (SI)(AX*4), Z1, K1
+	KMOVW   K1, DX
+	TESTL   DX, DX
+	JNZ     findhit
+	ADDQ    $16, AX
+	JMP     findloop
+
+findhit:
+	TZCNTL  DX, DX
+	ADDQ    DX, AX
+	MOVQ    AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+findnone:
+	MOVQ    CX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func beyondF32AVX512(x *float32, n int, w float32, smallest bool) int
+//
+// The first k < n (n a multiple of 16) with !(x[k] <= w) (smallest:
+// !(x[k] >= w)), that is an element TopK's heap has to look at (larger,
+// or smaller, than its worst, or a NaN), or n: sixteen at a time.
+TEXT ·beyondF32AVX512(SB), NOSPLIT, $0-32
+	MOVQ         x+0(FP), SI
+	MOVQ         n+8(FP), CX
+	VBROADCASTSS w+16(FP), Z1
+	MOVBQZX      smallest+20(FP), BX
+	XORQ         AX, AX
+	TESTQ        BX, BX
+	JNZ          beyondsmall
+
+beyondlarge:
+	CMPQ    AX, CX
+	JAE     beyondnone
+	VMOVUPS (SI)(AX*4), Z2
+	VCMPPS  $6, Z1, Z2, K1
+	KMOVW   K1, DX
+	TESTL   DX, DX
+	JNZ     beyondhit
+	ADDQ    $16, AX
+	JMP     beyondlarge
+
+beyondsmall:
+	CMPQ    AX, CX
+	JAE     beyondnone
+	VMOVUPS (SI)(AX*4), Z2
+	VCMPPS  $9, Z1, Z2, K1
+	KMOVW   K1, DX
+	TESTL   DX, DX
+	JNZ     beyondhit
+	ADDQ    $16, AX
+	JMP     beyondsmall
+
+beyondhit:
+	TZCNTL  DX, DX
+	ADDQ    DX, AX
+	MOVQ    AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+beyondnone:
+	MOVQ    CX, ret+24(FP)
+	VZEROUPPER
+	RET

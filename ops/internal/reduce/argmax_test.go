@@ -46,3 +46,60 @@ func TestRunArgColumnsAreTheScalarRule(t *testing.T) {
 		}
 	}
 }
+
+// RunArg and Hardmax over the last axis give, with the vector rows, the
+// indices of the one-at-a-time rule (better): NaN, ties, signed zeros and
+// infinities, max and min, first and last, rows around the vector widths,
+// with and without the vector loops.
+func TestRunArgRowsAreTheScalarRule(t *testing.T) {
+	saved := haveRowsAVX512
+	defer func() { haveRowsAVX512 = saved }()
+	r := rand.New(rand.NewPCG(4, 27))
+	specials := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1)), 1, -1}
+	for _, vector := range []bool{true, false} {
+		haveRowsAVX512 = vector && saved
+		for _, shape := range [][2]int{{1, 1}, {3, 15}, {5, 16}, {4, 17}, {300, 33}, {2, 112}, {600, 7}, {3, 200}} {
+			rows, n := shape[0], shape[1]
+			for trial := range 12 {
+				x := make([]float32, rows*n)
+				for i := range x {
+					x[i] = float32(r.IntN(9) - 4)
+					if trial%3 == 0 {
+						x[i] = r.Float32()
+					}
+					if trial%2 == 1 && r.IntN(7) == 0 {
+						x[i] = specials[r.IntN(len(specials))]
+					}
+				}
+				for _, max := range []bool{true, false} {
+					for _, last := range []bool{false, true} {
+						got := make([]int64, rows)
+						if err := RunArg(Layout{Outer: rows, N: n, Inner: 1}, x, got, max, last, Serial); err != nil {
+							t.Fatal(err)
+						}
+						for o := range rows {
+							if want := int64(argBest(x[o*n:(o+1)*n], max, last)); got[o] != want {
+								t.Fatalf("vector %v shape %v max %v last %v: row %d %v: got %d, want %d", vector, shape, max, last, o, x[o*n:(o+1)*n], got[o], want)
+							}
+						}
+					}
+				}
+				y := make([]float32, len(x))
+				for i := range y {
+					y[i] = 7
+				}
+				if err := RunSoftmax(Hardmax, Layout{Outer: rows, N: n, Inner: 1}, x, y, false, Serial); err != nil {
+					t.Fatal(err)
+				}
+				for o := range rows {
+					at := argBest(x[o*n:(o+1)*n], true, false)
+					for i, v := range y[o*n : (o+1)*n] {
+						if want := float32(0); v != want && !(i == at && v == 1) || i == at && v != 1 {
+							t.Fatalf("vector %v shape %v: Hardmax row %d element %d is %v (first largest at %d)", vector, shape, o, i, v, at)
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -49,6 +49,9 @@ func max8(x *float32, n int) (m float32, nan bool)
 //go:noescape
 func divideBy8(y *float32, n int, s float32)
 
+//go:noescape
+func logShiftBy8(x, y *float32, n int, m, ls float32)
+
 // expShifted is expShiftedGo by the vector kernels, for m at least src
 // element by element (then every src[i] - m[i] is at most 0, or NaN only
 // where m[i] is not finite); m holds lanes copies of one value when
@@ -142,5 +145,21 @@ func softmaxRowsF32(x, y []float32, n int) {
 			softmaxRowF32(Softmax, x[r*n:(r+1)*n], y[r*n:(r+1)*n])
 		}
 		r++
+	}
+}
+
+// logShiftRow sets y[i] to (x[i] - m) - ls, eight at a time where the
+// processor has AVX2 (each subtraction rounds as a scalar one does).
+func logShiftRow(x, y []float32, m, ls float32) {
+	i := 0
+	if haveExpAVX2 {
+		if i = len(x) &^ 7; i > 0 {
+			_ = y[i-1]
+			logShiftBy8(&x[0], &y[0], i, m, ls)
+		}
+	}
+	y = y[:len(x)]
+	for ; i < len(x); i++ {
+		y[i] = (x[i] - m) - ls
 	}
 }

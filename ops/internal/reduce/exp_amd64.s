@@ -270,6 +270,33 @@ divdone:
 	VZEROUPPER
 	RET
 
+// func logShiftBy8(x, y *float32, n int, m, ls float32)
+//
+// y[i] = (x[i] - m) - ls for i < n (a multiple of 8), eight at a time:
+// two float32 subtractions, each rounded as Go's scalar one is
+// (LogSoftmax's last step).
+TEXT ·logShiftBy8(SB), NOSPLIT, $0-32
+	MOVQ         x+0(FP), SI
+	MOVQ         y+8(FP), DI
+	MOVQ         n+16(FP), CX
+	VBROADCASTSS m+24(FP), Y1
+	VBROADCASTSS ls+28(FP), Y2
+	XORQ         AX, AX
+
+shiftloop:
+	CMPQ         AX, CX
+	JGE          shiftdone
+	VMOVUPS      (SI)(AX*4), Y0
+	VSUBPS       Y1, Y0, Y0
+	VSUBPS       Y2, Y0, Y0
+	VMOVUPS      Y0, (DI)(AX*4)
+	ADDQ         $8, AX
+	JMP          shiftloop
+
+shiftdone:
+	VZEROUPPER
+	RET
+
 // func max8(x *float32, n int) (m float32, nan bool)
 //
 // m is the largest of x[0:n] (n a positive multiple of 8) and nan whether

@@ -24,3 +24,11 @@ func softmaxRowsF32(x, y []float32, n int) {
 		softmaxRowF32(Softmax, x[r*n:(r+1)*n], y[r*n:(r+1)*n])
 	}
 }
+
+// logShiftRow sets y[i] to (x[i] - m) - ls.
+func logShiftRow(x, y []float32, m, ls float32) {
+	y = y[:len(x)]
+	for i, v := range x {
+		y[i] = (v - m) - ls
+	}
+}

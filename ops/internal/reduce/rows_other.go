@@ -2,6 +2,9 @@
 
 package reduce
 
+// haveRowsAVX512 is false here: there are only the Go loops.
+var haveRowsAVX512 = false
+
 func rowExtremesF32(x []float32, n int, out []float32, min bool) bool { return false }
 
 func rowTermSumsF32(x []float32, n int, sums []float32, square bool) bool { return false }

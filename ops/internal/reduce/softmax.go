@@ -27,6 +27,10 @@ func RunSoftmax[A Number](kind SoftmaxKind, l Layout, x, y []A, sonnx bool, par 
 	n, inner := l.N, l.Inner
 	if inner == 1 {
 		return par(l.Outer, l.Outer*n, func(lo, hi int) error {
+			if kind == Hardmax {
+				hardmaxRows(x[lo*n:hi*n], y[lo*n:hi*n], n)
+				return nil
+			}
 			o := lo
 			if xf, ok := any(x).([]float32); ok && kind != Hardmax && !sonnx {
 				yf := any(y).([]float32)
@@ -113,10 +117,7 @@ func softmaxRowF32(kind SoftmaxKind, x, y []float32) {
 		divideRow(y, s)
 		return
 	}
-	ls := float32(math.Log(float64(s)))
-	for i, v := range x {
-		y[i] = (v - m) - ls
-	}
+	logShiftRow(x, y, m, float32(math.Log(float64(s))))
 }
 
 // softmaxColumns is the softmax kind of the columns c0 to c0+len(m) of an
@@ -196,6 +197,23 @@ func softmaxColumns[A Number](kind SoftmaxKind, x, y []A, n, inner, c0 int, m, s
 		r := row(y, i)
 		for j, v := range row(x, i) {
 			r[j] = (v - m[j]) - s[j]
+		}
+	}
+}
+
+// hardmaxRows writes Hardmax of the rows of n elements of x to y: the
+// index of each row's first largest element by argRows (a block of rows
+// at a time), then the row cleared and 1 there.
+func hardmaxRows[A Number](x, y []A, n int) {
+	const block = 256
+	var idx [block]int64
+	for o := 0; o < len(x)/n; o += block {
+		rows := min(block, len(x)/n-o)
+		argRows(x[o*n:(o+rows)*n], n, idx[:rows], true, false)
+		out := y[o*n : (o+rows)*n]
+		clear(out)
+		for r, i := range idx[:rows] {
+			out[r*n+int(i)] = 1
 		}
 	}
 }

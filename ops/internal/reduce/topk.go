@@ -88,7 +88,21 @@ func selectTopK[A Number](h []topKEntry[A], row []A, n, inner, k int, largest bo
 	// Most elements lose to the root at a plain comparison with its value
 	// (a NaN on either side fails it and goes to the full order).
 	worst := h[0].v
+	// A contiguous float32 row skips the elements that lose to the root
+	// sixteen at a time (beyondF32), the same test as the loop's.
+	var f32 []float32
+	if inner == 1 {
+		f32, _ = any(row).([]float32)
+		if f32 != nil {
+			f32 = f32[:n]
+		}
+	}
 	for i := k; i < n; i++ {
+		if f32 != nil {
+			if i = beyondF32(f32, i, float32(worst), !largest); i >= n {
+				break
+			}
+		}
 		v := row[i*inner]
 		if largest && v <= worst || !largest && v >= worst {
 			continue

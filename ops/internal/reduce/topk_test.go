@@ -12,9 +12,22 @@ import (
 // every k and both directions: the results must be the same elements in
 // the same order.
 func TestTopKSelectionMatchesSort(t *testing.T) {
+	saved := haveRowsAVX512
+	defer func() { haveRowsAVX512 = saved }()
+	for _, vector := range []bool{true, false} {
+		haveRowsAVX512 = vector && saved
+		testTopKSelectionMatchesSort(t)
+	}
+}
+
+func testTopKSelectionMatchesSort(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for trial := range 200 {
+	for trial := range 300 {
 		outer, n, inner := 1+r.IntN(3), 1+r.IntN(90), 1+r.IntN(3)
+		if trial%3 == 1 { // long contiguous rows: the float32 skip
+			n, inner = 1+r.IntN(600), 1
+		}
+		rare := trial%6 == 1 // few NaNs and ties: the skip runs long
 		x := make([]float32, outer*n*inner)
 		for i := range x {
 			switch r.IntN(10) {
@@ -24,6 +37,12 @@ func TestTopKSelectionMatchesSort(t *testing.T) {
 				x[i] = float32(math.Inf(1 - 2*r.IntN(2)))
 			default:
 				x[i] = float32(r.IntN(7)) // ties
+			}
+			if rare {
+				x[i] = float32(r.NormFloat64())
+				if r.IntN(200) == 0 {
+					x[i] = float32(math.NaN())
+				}
 			}
 		}
 		k := r.IntN(n + 1)
