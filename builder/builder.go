@@ -413,7 +413,9 @@ func (b *Builder) ModelProto(opts ...Option) (*pb.ModelProto, error) {
 		return nil, fmt.Errorf("builder: %w", err)
 	}
 	for _, p := range r.Problems {
-		return nil, fmt.Errorf("builder: %v", p)
+		if p.Kind != infer.Note { // a note holds only if a branch that may not run runs
+			return nil, fmt.Errorf("builder: %v", p)
+		}
 	}
 	isOutput := map[string]bool{}
 	for _, out := range m.Graph.Output {

@@ -110,3 +110,17 @@ func ExampleRunOptions_outputs() {
 	// [to_nchw] tensor(uint8)[1 3 6 8]
 	// invalid input: the model has no value "to_nhcw"; closest: "to_nchw"
 }
+
+// Load reads and checks a model; its inputs and outputs are listed before
+// anything runs.
+func ExampleLoad() {
+	m, err := graph.Load("../examples/letterbox.onnx")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(m.Inputs()[0].Name, m.Inputs()[0].Describe())
+	fmt.Println(m.Outputs()[0].Name, m.Outputs()[0].Describe())
+	// Output:
+	// image tensor(uint8)[1,6,8,3]
+	// pixels tensor(float)[1,4,12,12]
+}

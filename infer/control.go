@@ -81,8 +81,9 @@ func (c *call) subgraph(body *pb.GraphProto, args []*Value) []*Value {
 	return outs
 }
 
-// ifRule: the branch a known condition takes, or what both branches agree
-// on.
+// ifRule: the branch a known condition takes (the other, which never runs,
+// is not inferred), or what both branches agree on, each inferred as a
+// branch that may not run (see Note).
 func ifRule(c *call, in []*Value) ([]*Value, error) {
 	thenG, elseG := c.subgraphs["then_branch"], c.subgraphs["else_branch"]
 	if thenG == nil || elseG == nil {
@@ -96,7 +97,7 @@ func ifRule(c *call, in []*Value) ([]*Value, error) {
 			return c.subgraph(elseG, nil), nil
 		}
 	}
-	a, b := c.subgraph(thenG, nil), c.subgraph(elseG, nil)
+	a, b := c.mayRun("then_branch", thenG), c.mayRun("else_branch", elseG)
 	if len(a) != len(b) {
 		return nil, c.errorf("branches", "the branches have %d and %d outputs", len(a), len(b))
 	}
@@ -105,6 +106,15 @@ func ifRule(c *call, in []*Value) ([]*Value, error) {
 		out[i] = c.merge(a[i], b[i])
 	}
 	return out, nil
+}
+
+// mayRun infers the If branch attr, body, whose condition is not known: a
+// declaration it contradicts is a Note naming the branch.
+func (c *call) mayRun(attr string, body *pb.GraphProto) []*Value {
+	name, _ := nodeIdentity(c.np, c.index)
+	c.e.undecided = append(c.e.undecided, name+"'s "+attr)
+	defer func() { c.e.undecided = c.e.undecided[:len(c.e.undecided)-1] }()
+	return c.subgraph(body, nil)
 }
 
 // loopRule: the loop-carried values keep what their initial values and

@@ -99,6 +99,9 @@ type Problem struct {
 	Op    string // the node's operator
 	Value string // the value concerned, when there is one
 	Msg   string
+	// Branch names, for a Note, the If branch holding the problem, which
+	// may not run: `If_0's else_branch` (nested ones joined by " > ").
+	Branch string
 }
 
 // String reads `node "Reshape_3" (Reshape): value "y": declared
@@ -112,7 +115,11 @@ func (p Problem) String() string {
 		parts = append(parts, fmt.Sprintf("value %q", p.Value))
 	}
 	parts = append(parts, p.Msg)
-	return strings.Join(parts, ": ")
+	s := strings.Join(parts, ": ")
+	if p.Branch != "" {
+		s += fmt.Sprintf(" (only if %s runs: its condition is not known before the run)", p.Branch)
+	}
+	return s
 }
 
 // ProblemKind sorts problems by what they mean for the model.
@@ -128,6 +135,13 @@ const (
 	// NoRule: inference has no rule for an operator (or domain) and leaves
 	// its outputs unknown; the model may well be right.
 	NoRule
+	// Note: a declared type contradicts the inferred one inside an If
+	// branch that may not run (its condition is not known before the
+	// run; Problem.Branch names it): a contradiction only if it runs,
+	// such as the 8 kHz branch of a voice detector given a 16 kHz chunk.
+	// A branch whose condition is known not to hold (a constant, or a
+	// rank or shape test inference computes) is not inferred at all.
+	Note
 )
 
 // NamedValue is one value of the main graph and what inference knows of it.
@@ -157,6 +171,24 @@ func (r *Result) Value(name string) (*Value, error) {
 		return v, nil
 	}
 	return nil, fmt.Errorf("infer: the model's main graph has no value %q", name)
+}
+
+// Failed reports whether the problems say the model would fail or
+// contradicts itself at the shapes inferred: a node refuses its inputs
+// (Refused) or a declaration is contradicted where the graph surely runs
+// (Conflict). An operator without a rule (NoRule) and a contradiction in an
+// If branch that may not run (Note) are not failures. The infer and fold
+// commands exit 1 exactly when Failed is true.
+func (r *Result) Failed() bool {
+	if r == nil {
+		return false
+	}
+	for _, p := range r.Problems {
+		if p.Kind == Refused || p.Kind == Conflict {
+			return true
+		}
+	}
+	return false
 }
 
 // lookup is Value for a caller that only needs to know whether the value
@@ -307,6 +339,9 @@ type engine struct {
 	// inference ("" while it runs).
 	stoppedAt string
 	schemas   map[schemaKey]*ops.Schema
+	// undecided names the If branches being inferred whose conditions are
+	// not known, outermost first: a conflict inside one is a Note.
+	undecided []string
 }
 
 // scope maps value names to values; a subgraph's scope sees its parents'.
@@ -746,6 +781,9 @@ func (e *engine) problem(np *pb.NodeProto, i int, value, msg string) {
 
 func (e *engine) problemOf(kind ProblemKind, np *pb.NodeProto, i int, value, msg string) {
 	p := Problem{Kind: kind, Value: value, Msg: msg}
+	if kind == Conflict && len(e.undecided) > 0 {
+		p.Kind, p.Branch = Note, strings.Join(e.undecided, " > ")
+	}
 	if np != nil {
 		p.Node, p.Op = nodeIdentity(np, i)
 	}

@@ -24,16 +24,27 @@ var argMaxOp = argOperator{name: "ArgMax", max: true}
 
 func init() { registerArg(argMaxOp) }
 
+// ArgMaxOptions are ArgMax's attributes; the zero value is ONNX's
+// defaults (axis 0, kept with length 1, the first of equal maxima).
+type ArgMaxOptions struct {
+	// Axis is the axis searched, in [-r, r-1].
+	Axis int
+	// DropAxis removes the searched axis from the output (keepdims=0).
+	DropAxis bool
+	// SelectLastIndex picks the last of equal maxima (select_last_index=1).
+	SelectLastIndex bool
+}
+
 // ArgMax returns the index (int64) of the largest element of each slice of x
-// along axis, the first of equal ones (the last with selectLastIndex), the
-// axis kept with length 1 (ONNX ArgMax, version 13, keepdims=1).
-func ArgMax(x *tensor.Tensor, axis int, selectLastIndex bool, opts ...Option) (*tensor.Tensor, error) {
+// along o.Axis, the first of equal ones unless o.SelectLastIndex (ONNX
+// ArgMax, version 13).
+func ArgMax(x *tensor.Tensor, o ArgMaxOptions, opts ...Option) (*tensor.Tensor, error) {
 	op := opRef{"ArgMax", 13}
 	opt, err := callOptions(op, opts)
 	if err != nil {
 		return nil, err
 	}
-	return argMaxOp.run(opt, op, x, int64(axis), true, selectLastIndex)
+	return argMaxOp.run(opt, op, x, int64(o.Axis), !o.DropAxis, o.SelectLastIndex)
 }
 
 // What ArgMax and ArgMin share: axis, keepdims and select_last_index, the

@@ -50,9 +50,20 @@ func init() {
 		AttrSpec{Name: "training_mode", Type: AttrInt, From: 14}, consumedInputs)
 }
 
+// BatchNormalizationOptions are BatchNormalization's attributes in
+// inference mode.
+type BatchNormalizationOptions struct {
+	// Epsilon is added to the variance; nil means 1e-5, the ONNX default.
+	Epsilon *float32
+}
+
 // BatchNormalization returns X normalized per channel with the given
 // statistics (ONNX BatchNormalization, version 15, inference mode).
-func BatchNormalization(x, scale, b, mean, variance *tensor.Tensor, epsilon float32, opts ...Option) (*tensor.Tensor, error) {
+func BatchNormalization(x, scale, b, mean, variance *tensor.Tensor, o BatchNormalizationOptions, opts ...Option) (*tensor.Tensor, error) {
+	epsilon := float32(1e-5)
+	if o.Epsilon != nil {
+		epsilon = *o.Epsilon
+	}
 	op := opRef{"BatchNormalization", 15}
 	opt, err := callOptions(op, opts)
 	if err != nil {

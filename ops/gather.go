@@ -24,15 +24,21 @@ func init() {
 	declareAttrs("Gather", AttrSpec{Name: "axis", Type: AttrInt})
 }
 
+// GatherOptions are Gather's attributes; the zero value is ONNX's default.
+type GatherOptions struct {
+	// Axis is the axis indexed, in [-r, r-1].
+	Axis int
+}
+
 // Gather returns the slices of data that indices (int32 or int64) select
-// along axis (ONNX Gather, version 13).
-func Gather(data, indices *tensor.Tensor, axis int, opts ...Option) (*tensor.Tensor, error) {
+// along o.Axis (ONNX Gather, version 13).
+func Gather(data, indices *tensor.Tensor, o GatherOptions, opts ...Option) (*tensor.Tensor, error) {
 	op := opRef{"Gather", 13}
 	opt, err := callOptions(op, opts)
 	if err != nil {
 		return nil, err
 	}
-	return gatherAxis(opt, op, data, indices, axis)
+	return gatherAxis(opt, op, data, indices, o.Axis)
 }
 
 func gatherNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

@@ -10,7 +10,7 @@ import (
 // An embedding lookup: rows 2, 0 and 2 of a 3x2 table.
 func ExampleGather() {
 	table := tensor.MustFromSlice([]float32{0, 0.5, 1, 1.5, 2, 2.5}, 3, 2)
-	rows, err := ops.Gather(table, tensor.MustFromSlice([]int64{2, 0, -1}, 3), 0)
+	rows, err := ops.Gather(table, tensor.MustFromSlice([]int64{2, 0, -1}, 3), ops.GatherOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -10,7 +10,7 @@ import (
 // The ONNX specification's two Gather examples, and its refusals.
 func TestGatherSpecExamples(t *testing.T) {
 	data := tensor.MustFromSlice([]float32{1.0, 1.2, 2.3, 3.4, 4.5, 5.7}, 3, 2)
-	y, err := Gather(data, tensor.MustFromSlice([]int64{0, 1, 1, 2}, 2, 2), 0)
+	y, err := Gather(data, tensor.MustFromSlice([]int64{0, 1, 1, 2}, 2, 2), GatherOptions{Axis: 0})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -19,7 +19,7 @@ func TestGatherSpecExamples(t *testing.T) {
 		t.Errorf("axis 0: got %v, want %v", y, want)
 	}
 	data = tensor.MustFromSlice([]float32{1.0, 1.2, 1.9, 2.3, 3.4, 3.9, 4.5, 5.7, 5.9}, 3, 3)
-	y, err = Gather(data, tensor.MustFromSlice([]int32{0, 2}, 1, 2), 1)
+	y, err = Gather(data, tensor.MustFromSlice([]int32{0, 2}, 1, 2), GatherOptions{Axis: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func TestGatherSpecExamples(t *testing.T) {
 	if !y.Equal(want) {
 		t.Errorf("axis 1: got %v, want %v", y, want)
 	}
-	y, err = Gather(data, tensor.Scalar(int64(-1)), -1) // negative index and axis; rank-0 indices drop the axis
+	y, err = Gather(data, tensor.Scalar(int64(-1)), GatherOptions{Axis: -1}) // negative index and axis; rank-0 indices drop the axis
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestGatherSpecExamples(t *testing.T) {
 		{tensor.MustFromSlice([]int64{0}, 1), 2, "axis"},
 		{tensor.MustFromSlice([]float32{0}, 1), 0, "indices-type"},
 	} {
-		_, err := Gather(data, c.indices, c.axis)
+		_, err := Gather(data, c.indices, GatherOptions{Axis: c.axis})
 		var e *Error
 		if !errors.As(err, &e) || e.Rule != c.rule {
 			t.Errorf("indices %v axis %d: got %v, want rule %s", c.indices, c.axis, err, c.rule)
@@ -55,7 +55,7 @@ func TestGatherSpecExamples(t *testing.T) {
 // Gather of strings moves the strings.
 func TestGatherStrings(t *testing.T) {
 	data := tensor.MustFromSlice([]string{"a", "b", "c"}, 3)
-	y, err := Gather(data, tensor.MustFromSlice([]int64{2, 0, 2}, 3), 0)
+	y, err := Gather(data, tensor.MustFromSlice([]int64{2, 0, 2}, 3), GatherOptions{Axis: 0})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,15 +23,22 @@ func init() {
 	declareAttrs("GatherElements", AttrSpec{Name: "axis", Type: AttrInt})
 }
 
+// GatherElementsOptions are GatherElements' attributes; the zero value is
+// ONNX's default.
+type GatherElementsOptions struct {
+	// Axis is the axis indexed, in [-r, r-1].
+	Axis int
+}
+
 // GatherElements returns the elements of data that indices select along
-// axis (ONNX GatherElements, version 13).
-func GatherElements(data, indices *tensor.Tensor, axis int, opts ...Option) (*tensor.Tensor, error) {
+// o.Axis (ONNX GatherElements, version 13).
+func GatherElements(data, indices *tensor.Tensor, o GatherElementsOptions, opts ...Option) (*tensor.Tensor, error) {
 	op := opRef{"GatherElements", 13}
 	opt, err := callOptions(op, opts)
 	if err != nil {
 		return nil, err
 	}
-	return gatherElements(opt, op, data, indices, axis)
+	return gatherElements(opt, op, data, indices, o.Axis)
 }
 
 func gatherElementsNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

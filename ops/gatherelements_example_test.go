@@ -11,7 +11,7 @@ import (
 // data[i][indices[i][j]].
 func ExampleGatherElements() {
 	data := tensor.MustFromSlice([]int32{1, 2, 3, 4}, 2, 2)
-	y, err := ops.GatherElements(data, tensor.MustFromSlice([]int64{0, 0, 1, 0}, 2, 2), 1)
+	y, err := ops.GatherElements(data, tensor.MustFromSlice([]int64{0, 0, 1, 0}, 2, 2), ops.GatherElementsOptions{Axis: 1})
 	if err != nil {
 		fmt.Println(err)
 		return

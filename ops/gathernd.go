@@ -23,15 +23,24 @@ func init() {
 	declareAttrs("GatherND", AttrSpec{Name: "batch_dims", Type: AttrInt, From: 12})
 }
 
+// GatherNDOptions are GatherND's attributes; the zero value is ONNX's
+// default.
+type GatherNDOptions struct {
+	// BatchDims is the number of leading dims data and indices share
+	// (batch_dims).
+	BatchDims int
+}
+
 // GatherND returns the slices of data that the index tuples of indices
-// address, after batchDims shared leading dims (ONNX GatherND, version 13).
-func GatherND(data, indices *tensor.Tensor, batchDims int, opts ...Option) (*tensor.Tensor, error) {
+// address, after o.BatchDims shared leading dims (ONNX GatherND, version
+// 13).
+func GatherND(data, indices *tensor.Tensor, o GatherNDOptions, opts ...Option) (*tensor.Tensor, error) {
 	op := opRef{"GatherND", 13}
 	opt, err := callOptions(op, opts)
 	if err != nil {
 		return nil, err
 	}
-	return gatherND(opt, op, data, indices, batchDims)
+	return gatherND(opt, op, data, indices, o.BatchDims)
 }
 
 func gatherNDNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

@@ -10,7 +10,7 @@ import (
 // The specification's example 2: each index tuple picks a row.
 func ExampleGatherND() {
 	data := tensor.MustFromSlice([]int32{0, 1, 2, 3}, 2, 2)
-	y, err := ops.GatherND(data, tensor.MustFromSlice([]int64{1, 0}, 2, 1), 0)
+	y, err := ops.GatherND(data, tensor.MustFromSlice([]int64{1, 0}, 2, 1), ops.GatherNDOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -50,7 +50,7 @@ func BenchmarkGatherRows(b *testing.B) {
 	indices := tensor.MustFromSlice(idx)
 	b.SetBytes(int64(2 * table.ByteLen()))
 	for b.Loop() {
-		if _, err := Gather(table, indices, 0); err != nil {
+		if _, err := Gather(table, indices, GatherOptions{Axis: 0}); err != nil {
 			b.Fatal(err)
 		}
 	}

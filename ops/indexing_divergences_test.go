@@ -93,7 +93,7 @@ func TestDivergenceScatterDuplicates(t *testing.T) {
 	if err != nil || !y.Equal(tensor.MustFromSlice([]float32{0, 7, 0})) {
 		t.Errorf("ScatterElements: %v %v", y, err)
 	}
-	y, err = ScatterND(data, tensor.MustFromSlice([]int64{2, 2}, 2, 1), tensor.MustFromSlice([]float32{5, 7}), "")
+	y, err = ScatterND(data, tensor.MustFromSlice([]int64{2, 2}, 2, 1), tensor.MustFromSlice([]float32{5, 7}), ScatterNDOptions{Reduction: ""})
 	if err != nil || !y.Equal(tensor.MustFromSlice([]float32{0, 0, 7})) {
 		t.Errorf("ScatterND: %v %v", y, err)
 	}
@@ -118,7 +118,7 @@ func TestDivergenceShapeRules(t *testing.T) {
 	if ruleOf(err) != "sequence_lens" {
 		t.Errorf("ReverseSequence: %v", err)
 	}
-	_, err = GatherElements(tensor.MustNew(tensor.Float, 2, 2), tensor.MustNew(tensor.Int64, 2, 3), 0)
+	_, err = GatherElements(tensor.MustNew(tensor.Float, 2, 2), tensor.MustNew(tensor.Int64, 2, 3), GatherElementsOptions{Axis: 0})
 	if ruleOf(err) != "indices-shape" {
 		t.Errorf("GatherElements: %v", err)
 	}

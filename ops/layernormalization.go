@@ -27,10 +27,33 @@ func init() {
 		AttrSpec{Name: "stash_type", Type: AttrInt})
 }
 
+// NormalizationOptions are the attributes of LayerNormalization and
+// RMSNormalization.
+type NormalizationOptions struct {
+	// Axis is the first normalized axis, in [-r, r-1]; nil means -1, the
+	// ONNX default (write Axis: new(1) to set it).
+	Axis *int
+	// Epsilon is added to the variance (the mean square); nil means 1e-5,
+	// the ONNX default.
+	Epsilon *float32
+}
+
+// axisEpsilon returns o's axis and epsilon, ONNX's defaults where unset.
+func (o NormalizationOptions) axisEpsilon() (int64, float64) {
+	axis, eps := int64(-1), float32(1e-5)
+	if o.Axis != nil {
+		axis = int64(*o.Axis)
+	}
+	if o.Epsilon != nil {
+		eps = *o.Epsilon
+	}
+	return axis, float64(eps)
+}
+
 // LayerNormalization returns Y, Mean and InvStdDev of X normalized over its
-// axes from axis on (ONNX LayerNormalization, version 17, stash_type 1);
+// axes from o.Axis on (ONNX LayerNormalization, version 17, stash_type 1);
 // b may be nil.
-func LayerNormalization(x, scale, b *tensor.Tensor, axis int, epsilon float32, opts ...Option) (y, mean, invStdDev *tensor.Tensor, err error) {
+func LayerNormalization(x, scale, b *tensor.Tensor, o NormalizationOptions, opts ...Option) (y, mean, invStdDev *tensor.Tensor, err error) {
 	op := opRef{"LayerNormalization", 17}
 	opt, err := callOptions(op, opts)
 	if err != nil {
@@ -39,7 +62,8 @@ func LayerNormalization(x, scale, b *tensor.Tensor, axis int, epsilon float32, o
 	if x == nil || scale == nil {
 		return nil, nil, nil, op.errorf("input", "X and Scale are required")
 	}
-	return layerNormalization(opt, op, x, scale, b, int64(axis), float64(epsilon), int64(tensor.Float), true)
+	axis, epsilon := o.axisEpsilon()
+	return layerNormalization(opt, op, x, scale, b, axis, epsilon, int64(tensor.Float), true)
 }
 
 func layerNormalizationNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

@@ -45,7 +45,7 @@ func TestBatchNormalizationExample(t *testing.T) {
 	b := tensor.MustFromSlice([]float32{0, 1}, 2)
 	mean := tensor.MustFromSlice([]float32{0, 3}, 2)
 	variance := tensor.MustFromSlice([]float32{1, 1.5}, 2)
-	y, err := BatchNormalization(x, s, b, mean, variance, 1e-5)
+	y, err := BatchNormalization(x, s, b, mean, variance, BatchNormalizationOptions{Epsilon: new(float32(1e-5))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestLayerNormalizationExample(t *testing.T) {
 	x := tensor.MustFromSlice([]float32{1, 2, 3, 4, 6, 8}, 2, 3)
 	s := tensor.MustFromSlice([]float32{1, 2, 3}, 3)
 	b := tensor.MustFromSlice([]float32{0.5, 0, -0.5}, 3)
-	y, mean, inv, err := LayerNormalization(x, s, b, -1, 1e-5)
+	y, mean, inv, err := LayerNormalization(x, s, b, NormalizationOptions{Axis: new(-1), Epsilon: new(float32(1e-5))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestLayerNormalizationExample(t *testing.T) {
 func TestRMSNormalizationExample(t *testing.T) {
 	x := tensor.MustFromSlice([]float32{3, 4, 0, 0}, 2, 2)
 	s := tensor.MustFromSlice([]float64{1, 2}, 2)
-	y, err := RMSNormalization(x, s, -1, 0)
+	y, err := RMSNormalization(x, s, NormalizationOptions{Axis: new(-1), Epsilon: new(float32(0))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestNormalizationLimitAndCancel(t *testing.T) {
 	x := floats(64, 1024)
 	s := floats(1024)
 	// The output alone passes a cap of 64 KiB.
-	_, _, _, err := LayerNormalization(x, s, nil, -1, 1e-5, WithMaxTensorBytes(64<<10))
+	_, _, _, err := LayerNormalization(x, s, nil, NormalizationOptions{}, WithMaxTensorBytes(64<<10))
 	if !errors.Is(err, ErrLimit) {
 		t.Fatalf("LayerNormalization over the cap: %v", err)
 	}
@@ -190,13 +190,13 @@ func TestNormalizationLimitAndCancel(t *testing.T) {
 	big := floats(1024, 2048)
 	for _, run := range []func(context.Context) error{
 		func(ctx context.Context) error {
-			_, _, _, err := LayerNormalization(big, floats(2048), nil, -1, 1e-5, WithContext(ctx))
+			_, _, _, err := LayerNormalization(big, floats(2048), nil, NormalizationOptions{}, WithContext(ctx))
 			return err
 		},
 		func(ctx context.Context) error {
 			x := floats(8, 64, 64, 64)
 			c := floats(64)
-			_, err := BatchNormalization(x, c, c, c, c, 1e-5, WithContext(ctx))
+			_, err := BatchNormalization(x, c, c, c, c, BatchNormalizationOptions{}, WithContext(ctx))
 			return err
 		},
 	} {

@@ -14,7 +14,7 @@ import (
 // them before it looks at its inputs.
 var plainCalls = map[string]func(opts ...ops.Option) error{
 	"Add":    func(o ...ops.Option) error { _, err := ops.Add(nil, nil, o...); return err },
-	"ArgMax": func(o ...ops.Option) error { _, err := ops.ArgMax(nil, 0, false, o...); return err },
+	"ArgMax": func(o ...ops.Option) error { _, err := ops.ArgMax(nil, ops.ArgMaxOptions{}, o...); return err },
 	"AveragePool": func(o ...ops.Option) error {
 		_, err := ops.AveragePool(nil, ops.AveragePoolOptions{}, o...)
 		return err
@@ -38,12 +38,15 @@ var plainCalls = map[string]func(opts ...ops.Option) error{
 		_, err := ops.DepthToSpace(nil, ops.DepthToSpaceOptions{}, o...)
 		return err
 	},
-	"Div":               func(o ...ops.Option) error { _, err := ops.Div(nil, nil, o...); return err },
-	"Expand":            func(o ...ops.Option) error { _, err := ops.Expand(nil, ops.ExpandOptions{}, o...); return err },
-	"Flatten":           func(o ...ops.Option) error { _, err := ops.Flatten(nil, ops.FlattenOptions{}, o...); return err },
-	"Gather":            func(o ...ops.Option) error { _, err := ops.Gather(nil, nil, 0, o...); return err },
-	"GatherElements":    func(o ...ops.Option) error { _, err := ops.GatherElements(nil, nil, 0, o...); return err },
-	"GatherND":          func(o ...ops.Option) error { _, err := ops.GatherND(nil, nil, 0, o...); return err },
+	"Div":     func(o ...ops.Option) error { _, err := ops.Div(nil, nil, o...); return err },
+	"Expand":  func(o ...ops.Option) error { _, err := ops.Expand(nil, ops.ExpandOptions{}, o...); return err },
+	"Flatten": func(o ...ops.Option) error { _, err := ops.Flatten(nil, ops.FlattenOptions{}, o...); return err },
+	"Gather":  func(o ...ops.Option) error { _, err := ops.Gather(nil, nil, ops.GatherOptions{}, o...); return err },
+	"GatherElements": func(o ...ops.Option) error {
+		_, err := ops.GatherElements(nil, nil, ops.GatherElementsOptions{}, o...)
+		return err
+	},
+	"GatherND":          func(o ...ops.Option) error { _, err := ops.GatherND(nil, nil, ops.GatherNDOptions{}, o...); return err },
 	"GlobalAveragePool": func(o ...ops.Option) error { _, err := ops.GlobalAveragePool(nil, o...); return err },
 	"Greater":           func(o ...ops.Option) error { _, err := ops.Greater(nil, nil, o...); return err },
 	"Identity": func(o ...ops.Option) error {
@@ -69,12 +72,15 @@ var plainCalls = map[string]func(opts ...ops.Option) error{
 		_, err := ops.ScatterElements(nil, nil, nil, ops.ScatterElementsOptions{}, o...)
 		return err
 	},
-	"ScatterND": func(o ...ops.Option) error { _, err := ops.ScatterND(nil, nil, nil, "", o...); return err },
-	"Shape":     func(o ...ops.Option) error { _, err := ops.Shape(nil, ops.ShapeOptions{}, o...); return err },
-	"Sigmoid":   func(o ...ops.Option) error { _, err := ops.Sigmoid(nil, o...); return err },
-	"Size":      func(o ...ops.Option) error { _, err := ops.Size(nil, o...); return err },
-	"Slice":     func(o ...ops.Option) error { _, err := ops.Slice(nil, ops.SliceOptions{}, o...); return err },
-	"Softmax":   func(o ...ops.Option) error { _, err := ops.Softmax(nil, 0, o...); return err },
+	"ScatterND": func(o ...ops.Option) error {
+		_, err := ops.ScatterND(nil, nil, nil, ops.ScatterNDOptions{}, o...)
+		return err
+	},
+	"Shape":   func(o ...ops.Option) error { _, err := ops.Shape(nil, ops.ShapeOptions{}, o...); return err },
+	"Sigmoid": func(o ...ops.Option) error { _, err := ops.Sigmoid(nil, o...); return err },
+	"Size":    func(o ...ops.Option) error { _, err := ops.Size(nil, o...); return err },
+	"Slice":   func(o ...ops.Option) error { _, err := ops.Slice(nil, ops.SliceOptions{}, o...); return err },
+	"Softmax": func(o ...ops.Option) error { _, err := ops.Softmax(nil, ops.SoftmaxOptions{}, o...); return err },
 	"SpaceToDepth": func(o ...ops.Option) error {
 		_, err := ops.SpaceToDepth(nil, ops.SpaceToDepthOptions{}, o...)
 		return err

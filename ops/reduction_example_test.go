@@ -43,7 +43,7 @@ func ExampleReduceMax() {
 
 func ExampleSoftmax() {
 	x := tensor.MustFromSlice([]float32{0, 0, 1000, 1000}, 2, 2)
-	y, err := ops.Softmax(x, -1)
+	y, err := ops.Softmax(x, ops.SoftmaxOptions{}) // along the last axis, the default
 	if err != nil {
 		panic(err)
 	}
@@ -80,7 +80,7 @@ func ExampleAveragePool() {
 
 func ExampleArgMax() {
 	scores := tensor.MustFromSlice([]float32{0.1, 0.7, 0.2, 0.5, 0.5, 0.0}, 2, 3)
-	y, err := ops.ArgMax(scores, -1, false)
+	y, err := ops.ArgMax(scores, ops.ArgMaxOptions{Axis: -1})
 	if err != nil {
 		panic(err)
 	}

@@ -25,8 +25,8 @@ func init() {
 }
 
 // RMSNormalization returns X normalized by the root mean square of its
-// axes from axis on, times scale (ONNX RMSNormalization, version 23).
-func RMSNormalization(x, scale *tensor.Tensor, axis int, epsilon float32, opts ...Option) (*tensor.Tensor, error) {
+// axes from o.Axis on, times scale (ONNX RMSNormalization, version 23).
+func RMSNormalization(x, scale *tensor.Tensor, o NormalizationOptions, opts ...Option) (*tensor.Tensor, error) {
 	op := opRef{"RMSNormalization", 23}
 	opt, err := callOptions(op, opts)
 	if err != nil {
@@ -35,7 +35,8 @@ func RMSNormalization(x, scale *tensor.Tensor, axis int, epsilon float32, opts .
 	if x == nil || scale == nil {
 		return nil, op.errorf("input", "X and scale are required")
 	}
-	return rmsNormalization(opt, op, x, scale, int64(axis), float64(epsilon), int64(tensor.Float))
+	axis, epsilon := o.axisEpsilon()
+	return rmsNormalization(opt, op, x, scale, axis, epsilon, int64(tensor.Float))
 }
 
 func rmsNormalizationNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

@@ -25,16 +25,24 @@ func init() {
 	declareAttrs("ScatterND", AttrSpec{Name: "reduction", Type: AttrString, From: 16})
 }
 
+// ScatterNDOptions are ScatterND's attributes; the zero value is ONNX's
+// default.
+type ScatterNDOptions struct {
+	// Reduction combines an update with what is there: "none" (or empty:
+	// the update replaces it), "add", "mul", "max", "min".
+	Reduction string
+}
+
 // ScatterND returns a copy of data with the slices of updates written (or
-// combined by reduction: "none" or empty, "add", "mul", "max", "min") at
-// the tuples of indices (ONNX ScatterND, version 18).
-func ScatterND(data, indices, updates *tensor.Tensor, reductionName string, opts ...Option) (*tensor.Tensor, error) {
+// combined by o.Reduction) at the tuples of indices (ONNX ScatterND,
+// version 18).
+func ScatterND(data, indices, updates *tensor.Tensor, o ScatterNDOptions, opts ...Option) (*tensor.Tensor, error) {
 	op := opRef{"ScatterND", 18}
 	opt, err := callOptions(op, opts)
 	if err != nil {
 		return nil, err
 	}
-	red := reduction(reductionName)
+	red := reduction(o.Reduction)
 	if red == "" {
 		red = "none"
 	}

@@ -11,7 +11,7 @@ import (
 func ExampleScatterND() {
 	data := tensor.MustFromSlice([]int32{1, 2, 3, 4, 5, 6, 7, 8})
 	indices := tensor.MustFromSlice([]int64{4, 3, 1, 7}, 4, 1)
-	y, err := ops.ScatterND(data, indices, tensor.MustFromSlice([]int32{9, 10, 11, 12}), "none")
+	y, err := ops.ScatterND(data, indices, tensor.MustFromSlice([]int32{9, 10, 11, 12}), ops.ScatterNDOptions{Reduction: "none"})
 	if err != nil {
 		fmt.Println(err)
 		return

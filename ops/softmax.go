@@ -23,12 +23,23 @@ var softmaxOp = softmaxOperator{name: "Softmax", kind: reduce.Softmax}
 
 func init() { registerSoftmax(softmaxOp) }
 
-// Softmax returns the softmax of x along axis (ONNX Softmax, version 13).
-func Softmax(x *tensor.Tensor, axis int, opts ...Option) (*tensor.Tensor, error) {
+// SoftmaxOptions are Softmax's attributes.
+type SoftmaxOptions struct {
+	// Axis is the axis normalized, in [-r, r-1]; nil means -1, the ONNX
+	// default (write Axis: new(1) to set it).
+	Axis *int
+}
+
+// Softmax returns the softmax of x along o.Axis (ONNX Softmax, version 13).
+func Softmax(x *tensor.Tensor, o SoftmaxOptions, opts ...Option) (*tensor.Tensor, error) {
 	op := opRef{"Softmax", 13}
 	opt, err := callOptions(op, opts)
 	if err != nil {
 		return nil, err
+	}
+	axis := -1
+	if o.Axis != nil {
+		axis = *o.Axis
 	}
 	return softmaxOp.run(opt, op, x, int64(axis))
 }

@@ -88,6 +88,9 @@ type checker struct {
 	// (hasFinding), kept by add: a scan of the findings for each node
 	// made a check of 200,000 nodes quadratic.
 	withFinding map[int]bool
+	// withResultFinding marks those whose findings are not all formal
+	// (formalRules): their outputs are not learnt from inference.
+	withResultFinding map[int]bool
 	// folded is the bytes of the computed constants kept so far.
 	folded int64
 	// inferred is what package infer knows of the values, nil when it
@@ -247,8 +250,22 @@ func (c *checker) add(f Finding) {
 			c.withFinding = map[int]bool{}
 		}
 		c.withFinding[f.Where.Index] = true
+		if !formalRules[f.Rule] {
+			if c.withResultFinding == nil {
+				c.withResultFinding = map[int]bool{}
+			}
+			c.withResultFinding[f.Where.Index] = true
+		}
 	}
 }
+
+// formalRules are the rules whose findings put a node outside the profile
+// without saying anything of its result: a default left implicit, an
+// operator version or element type the profile does not take, an operator
+// outside its set. The shapes such a node computes are ONNX's, which
+// inference knows; a node with any other finding (its kernel refuses it,
+// or it is no valid ONNX) has no result to learn.
+var formalRules = map[string]bool{ruleGR2: true, ruleGR3: true, ruleGR4: true, ruleOPS: true, ruleTypes: true, ruleVersion: true}
 
 // graphFinding records a finding about the graph, not a node.
 func (c *checker) graphFinding(where Place, rule, fix, format string, args ...any) {

@@ -3,12 +3,9 @@ package profile
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/onnxshape/onnxshape/graph"
 	"github.com/onnxshape/onnxshape/onnx"
@@ -19,23 +16,7 @@ import (
 // file's folder. The error is for a file that cannot be read (an io/fs
 // error) or does not decode as ONNX (errors.Is(err,
 // graph.ErrInvalidModel)); whatever decodes gets a Report.
-func CheckFile(path string) (*Report, error) {
-	// Only a regular file, within the default caps (onnx.ReadModel): a
-	// named pipe or a device is refused, not read.
-	m, err := onnx.ReadModel(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("%w: %w", graph.ErrInvalidModel, err)
-	}
-	rep := CheckProto(m, filepath.Dir(path))
-	rep.ModelSHA256, err = fileSHA256(path)
-	if err != nil {
-		return nil, err
-	}
-	return rep, nil
-}
+func CheckFile(path string) (*Report, error) { return CheckFileWith(path, nil) }
 
 // fileSHA256 is the SHA-256 of the file at path, read in blocks.
 func fileSHA256(path string) (string, error) {

@@ -353,8 +353,9 @@ func (c *checker) checkOperatorSet(nc *nodeCheck) bool {
 		return true
 	case operatorSet[nc.op()] && implemented && !wgSpecified[nc.op()]:
 		// Listed without a specification: nothing to transcribe yet.
-		nc.deferRules([]string{ruleNoSpec}, "%s is in the working group's operator list, but the working group has written no specification of it, so the check cannot place it inside the profile (admitted: %s)",
-			nc.op(), strings.Join(admittedList(), ", "))
+		nc.c.citeAdmitted()
+		nc.deferRules([]string{ruleNoSpec}, "%s is in the working group's operator list, but the working group has written no specification of it, so the check cannot place it inside the profile (see the admitted operators)",
+			nc.op())
 		return false
 	case operatorSet[nc.op()] && implemented:
 		// Implemented is not admitted: onnxshape runs the operator with
@@ -365,18 +366,21 @@ func (c *checker) checkOperatorSet(nc *nodeCheck) bool {
 		if reason, ok := notTranscribed[nc.op()]; ok {
 			why = reason
 		}
-		nc.deferRules([]string{ruleSpec}, "%s is in the profile's operator set, but %s, so the check cannot place it inside the profile (admitted: %s)",
-			nc.op(), why, strings.Join(admittedList(), ", "))
+		nc.c.citeAdmitted()
+		nc.deferRules([]string{ruleSpec}, "%s is in the profile's operator set, but %s, so the check cannot place it inside the profile (see the admitted operators)",
+			nc.op(), why)
 		return false
 	case implemented:
+		nc.c.citeAdmitted()
 		nc.finding(ruleOPS, fmt.Sprintf("%s is outside the profile's operator set: the working group neither specifies it nor lists it in the set", nc.op()),
-			"replace it with operators of the profile's set ("+strings.Join(admittedList(), ", ")+")")
+			"replace it with admitted operators of the profile's set")
 		return false
 	}
 	// onnxshape has no specification of the operator: whether it is in the
 	// profile, and what its rules say of this node, is not decided here.
-	nc.deferRules([]string{ruleOPS}, "no specification in onnxshape: %s is not an operator onnxshape implements, so the check can neither place it inside the profile nor check its rules (the profile's set onnxshape admits: %s)",
-		nc.op(), strings.Join(admittedList(), ", "))
+	nc.c.citeAdmitted()
+	nc.deferRules([]string{ruleOPS}, "no specification in onnxshape: %s is not an operator onnxshape implements, so the check can neither place it inside the profile nor check its rules (see the admitted operators)",
+		nc.op())
 	return false
 }
 
@@ -463,6 +467,15 @@ func unspecifiedList() []string {
 }
 
 // admittedList lists the operators the profile admits (see admitted).
+// citeAdmitted records in the report the admitted operators, which a
+// finding or a deferral refers to: the report lists them once, not on
+// every line.
+func (c *checker) citeAdmitted() {
+	if c.rep.Admitted == nil {
+		c.rep.Admitted = admittedList()
+	}
+}
+
 func admittedList() []string {
 	var l []string
 	for op := range operatorSet {

@@ -341,10 +341,12 @@ func (c *checker) setOutputs(nc *nodeCheck, outs []*known) {
 		if k.value == nil {
 			k.from = nc.where().String()
 		}
-		if nc.schema != nil && !c.hasFinding(nc.index) {
-			// A node outside the profile has no result to learn: inference
-			// may give it one its kernel refuses. Nor has one onnxshape
-			// cannot run, left undecided whole.
+		if nc.schema != nil && !c.withResultFinding[nc.index] {
+			// A node whose kernel refuses it has no result to learn:
+			// inference may give it one. Nor has one onnxshape cannot run,
+			// left undecided whole. A finding on a default left implicit
+			// or a version (formalRules) changes nothing of the shapes
+			// ONNX gives, which inference knows.
 			c.inferred.learn(name, k)
 		}
 		c.checkDeclared(nc.where(), nc, name, k)

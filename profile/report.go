@@ -22,6 +22,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/onnxshape/onnxshape/graph"
 )
 
 // Report is the result of Check.
@@ -48,6 +50,14 @@ type Report struct {
 	// model (the profile-wide rules and the rows of the operators it
 	// uses), passed ones included, in the order of Rules.
 	Rules []RuleResult `json:"rules"`
+	// Admitted lists, once, the operators of the profile's set that the
+	// check admits (through a transcribed specification), when a finding
+	// or a deferral refers to them ("see the admitted operators"); nil
+	// otherwise.
+	Admitted []string `json:"admitted,omitempty"`
+	// InputShapes are the input shapes the check assumed in place of the
+	// declared ones (Options.InputShapes), nil when none.
+	InputShapes map[string][]graph.Dim `json:"input_shapes,omitempty"`
 }
 
 // Finding is one place where a model leaves the profile.
@@ -245,7 +255,8 @@ func (r *Report) Summary() string {
 }
 
 // String renders the report as text: one line per finding, then the
-// deferred nodes, then the summary.
+// deferred nodes, then the admitted operators and the assumed input
+// shapes when there are, then the summary.
 func (r *Report) String() string {
 	if r == nil {
 		return "no report: the model was not checked\n"
@@ -260,6 +271,7 @@ func (r *Report) String() string {
 		b.WriteString(d.String())
 		b.WriteByte('\n')
 	}
+	b.WriteString(r.trailer())
 	b.WriteString(r.Summary())
 	b.WriteByte('\n')
 	return b.String()
@@ -298,6 +310,27 @@ func (e *ViolationError) Error() string {
 	for _, f := range e.Report.Findings {
 		b.WriteString("\n  ")
 		b.WriteString(f.String())
+	}
+	return b.String()
+}
+
+// trailer is what the text form says once before its summary: the
+// admitted operators the lines refer to, and the input shapes assumed.
+func (r *Report) trailer() string {
+	var b strings.Builder
+	if len(r.Admitted) > 0 {
+		fmt.Fprintf(&b, "admitted operators (the profile's set with a transcribed specification): %s\n", strings.Join(r.Admitted, ", "))
+	}
+	if len(r.InputShapes) > 0 {
+		names := make([]string, 0, len(r.InputShapes))
+		for name := range r.InputShapes {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		for i, name := range names {
+			names[i] = fmt.Sprintf("%q %v", name, r.InputShapes[name])
+		}
+		fmt.Fprintf(&b, "checked with the input shapes %s in place of the declared ones\n", strings.Join(names, ", "))
 	}
 	return b.String()
 }

@@ -117,7 +117,7 @@ func TestSoftmaxExponentialByProfile(t *testing.T) {
 		e       float32
 	}{{ops.ProfileONNX, exp32(v)}, {ops.ProfileSONNX, float32(math.Exp(float64(v)))}} {
 		want := []float32{c.e / (c.e + 1), 1 / (c.e + 1)}
-		fast, err := ops.Softmax(x, 0, ops.WithProfile(c.profile))
+		fast, err := ops.Softmax(x, ops.SoftmaxOptions{Axis: new(0)}, ops.WithProfile(c.profile))
 		if err != nil {
 			t.Fatal(err)
 		}

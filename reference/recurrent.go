@@ -225,7 +225,7 @@ func readRecurrent(n *ops.Node, in []tensor.Value, gates, perDir, inputs int, de
 	}
 	// [sequence_lens]
 	if t[4] != nil {
-		v, err := t[4].Int32s()
+		v, err := tensor.ToSlice[int32](t[4])
 		if err != nil {
 			return nil, op.wrap("sequence_lens", err, "sequence_lens")
 		}

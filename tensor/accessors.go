@@ -152,41 +152,68 @@ func (t *Tensor) Float32s() ([]float32, error) {
 	return out, nil
 }
 
-// Typed copies of the elements: each fails unless t is of that type. They
-// are ToSlice with the type spelled out.
+// Exact-type copies of the elements, each ToSlice with the type spelled
+// out: ToSlice[T] (a copy) and Data[T] (a read-only view) are the one way
+// to read a tensor's elements in their own type, and Float32s, Float64s
+// and Int64s read them converted. These wrappers stay for code written
+// against them.
 
 // Int8s returns a copy of the elements of an int8 tensor.
+//
+// Deprecated: use ToSlice[int8](t), or Data[int8](t) to read without a copy.
 func (t *Tensor) Int8s() ([]int8, error) { return ToSlice[int8](t) }
 
 // Int16s returns a copy of the elements of an int16 tensor.
+//
+// Deprecated: use ToSlice[int16](t), or Data[int16](t) to read without a copy.
 func (t *Tensor) Int16s() ([]int16, error) { return ToSlice[int16](t) }
 
 // Int32s returns a copy of the elements of an int32 tensor.
+//
+// Deprecated: use ToSlice[int32](t), or Data[int32](t) to read without a copy.
 func (t *Tensor) Int32s() ([]int32, error) { return ToSlice[int32](t) }
 
 // Uint8s returns a copy of the elements of a uint8 tensor.
+//
+// Deprecated: use ToSlice[uint8](t), or Data[uint8](t) to read without a copy.
 func (t *Tensor) Uint8s() ([]uint8, error) { return ToSlice[uint8](t) }
 
 // Uint16s returns a copy of the elements of a uint16 tensor.
+//
+// Deprecated: use ToSlice[uint16](t), or Data[uint16](t) to read without a copy.
 func (t *Tensor) Uint16s() ([]uint16, error) { return ToSlice[uint16](t) }
 
 // Uint32s returns a copy of the elements of a uint32 tensor.
+//
+// Deprecated: use ToSlice[uint32](t), or Data[uint32](t) to read without a copy.
 func (t *Tensor) Uint32s() ([]uint32, error) { return ToSlice[uint32](t) }
 
 // Uint64s returns a copy of the elements of a uint64 tensor.
+//
+// Deprecated: use ToSlice[uint64](t), or Data[uint64](t) to read without a copy.
 func (t *Tensor) Uint64s() ([]uint64, error) { return ToSlice[uint64](t) }
 
 // Bools returns a copy of the elements of a bool tensor.
+//
+// Deprecated: use ToSlice[bool](t), or Data[bool](t) to read without a copy.
 func (t *Tensor) Bools() ([]bool, error) { return ToSlice[bool](t) }
 
 // Float16s returns a copy of the elements of a float16 tensor.
+//
+// Deprecated: use ToSlice[F16](t), or Data[F16](t) to read without a copy.
 func (t *Tensor) Float16s() ([]F16, error) { return ToSlice[F16](t) }
 
 // BFloat16s returns a copy of the elements of a bfloat16 tensor.
+//
+// Deprecated: use ToSlice[BF16](t), or Data[BF16](t) to read without a copy.
 func (t *Tensor) BFloat16s() ([]BF16, error) { return ToSlice[BF16](t) }
 
 // Complex64s returns a copy of the elements of a complex64 tensor.
+//
+// Deprecated: use ToSlice[complex64](t), or Data[complex64](t) to read without a copy.
 func (t *Tensor) Complex64s() ([]complex64, error) { return ToSlice[complex64](t) }
 
 // Complex128s returns a copy of the elements of a complex128 tensor.
+//
+// Deprecated: use ToSlice[complex128](t), or Data[complex128](t) to read without a copy.
 func (t *Tensor) Complex128s() ([]complex128, error) { return ToSlice[complex128](t) }

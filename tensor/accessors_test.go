@@ -40,7 +40,6 @@ func TestNilAndZeroTensors(t *testing.T) {
 			"Float64s": func() error { _, err := x.Float64s(); return err },
 			"Float32s": func() error { _, err := x.Float32s(); return err },
 			"Int64s":   func() error { _, err := x.Int64s(); return err },
-			"Uint8s":   func() error { _, err := x.Uint8s(); return err },
 			"ToSlice":  func() error { _, err := tensor.ToSlice[float32](x); return err },
 			"Data":     func() error { _, err := tensor.Data[float32](x); return err },
 			"WriteNPY": func() error { return tensor.WriteNPY(io.Discard, x) },
@@ -181,15 +180,15 @@ func TestTypedAccessors(t *testing.T) {
 	if v, err := i8.Float32s(); err != nil || !reflect.DeepEqual(v, []float32{-1, 2}) {
 		t.Errorf("Float32s(int8) = %v, %v", v, err)
 	}
-	if v, err := i8.Int8s(); err != nil || !reflect.DeepEqual(v, []int8{-1, 2}) {
-		t.Errorf("Int8s = %v, %v", v, err)
+	if v, err := tensor.ToSlice[int8](i8); err != nil || !reflect.DeepEqual(v, []int8{-1, 2}) {
+		t.Errorf("ToSlice[int8] = %v, %v", v, err)
 	}
-	if _, err := i8.Uint8s(); !errors.Is(err, tensor.ErrType) {
-		t.Errorf("Uint8s of int8: %v", err)
+	if _, err := tensor.ToSlice[uint8](i8); !errors.Is(err, tensor.ErrType) {
+		t.Errorf("ToSlice[uint8] of int8: %v", err)
 	}
 	h := tensor.MustFromSlice([]tensor.F16{tensor.F16FromFloat32(0.25)})
-	if v, err := h.Float16s(); err != nil || v[0].Float32() != 0.25 {
-		t.Errorf("Float16s = %v, %v", v, err)
+	if v, err := tensor.ToSlice[tensor.F16](h); err != nil || v[0].Float32() != 0.25 {
+		t.Errorf("ToSlice[F16] = %v, %v", v, err)
 	}
 }
 

@@ -6,7 +6,10 @@
 // by one: operators never write into their inputs, and the shape-only
 // operators (Reshape, Squeeze, Unsqueeze, Flatten, Identity) return views
 // that share the input's storage. Build tensors with FromSlice, New or
-// FromBytes; read them with ToSlice (a copy) or Data (a read-only view).
+// FromBytes; read them with ToSlice (a copy) or Data (a read-only view),
+// both in the tensor's own element type, or converted to a computing type
+// with Float32s, Float64s and Int64s. (The exact-type methods Uint8s,
+// Bools, ... are deprecated wrappers of ToSlice.)
 package tensor
 
 import (

@@ -149,3 +149,32 @@ func TestCheckNodeTests(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckSummaryAndShapes: --summary counts findings and undecided nodes
+// by rule and by operator instead of the lines; --input-shape (and
+// --shape) fixes an input's declared shape as for infer.
+func TestCheckSummaryAndShapes(t *testing.T) {
+	path := concatModelFile(t, -2)
+	var stdout, stderr bytes.Buffer
+	if code := checkMain([]string{"--summary", path}, &stdout, &stderr); code != 1 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{"rule", "findings  undecided", "axis [C1]", "operator", "Concat", "outside the SONNX profile"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--summary lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "is negative") {
+		t.Errorf("--summary prints the findings' lines:\n%s", out)
+	}
+	stdout.Reset()
+	if code := checkMain([]string{"--input-shape", "a=2,3", "--shape", "b=2,3", path}, &stdout, &stderr); code != 1 ||
+		!strings.Contains(stdout.String(), `checked with the input shapes "a" [2 3], "b" [2 3]`) {
+		t.Errorf("exit %d:\n%s", code, stdout.String())
+	}
+	stderr.Reset()
+	if code := checkMain([]string{"--input-shape", "nosuch=2,3", path}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "no graph input") {
+		t.Errorf("an input shape for no input: exit %d, %s", code, stderr.String())
+	}
+}

@@ -176,7 +176,7 @@ func TestTestCommand(t *testing.T) {
 PASS test_good
 SKIP test_skip: node "upscale" (Frobnicate): unsupported operator: Frobnicate (model opset 21)
 `
-	if code != 1 || !strings.HasPrefix(stdout.String(), want) || !strings.HasSuffix(stdout.String(), "\n1 passed, 1 failed, 1 skipped\n") {
+	if code != 1 || !strings.HasPrefix(stdout.String(), want) || !strings.HasSuffix(stdout.String(), "\n1 passed, 1 failed, 1 skipped, 0 excluded\n") {
 		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
 	}
 	m, err := os.ReadFile(manifest)
@@ -185,6 +185,31 @@ SKIP test_skip: node "upscale" (Frobnicate): unsupported operator: Frobnicate (m
 	}
 	if !regexp.MustCompile(`(?m)^exclude test_bad fail: output 1 "square".*\npass test_good\nexclude test_skip skip: .*Frobnicate`).Match(m) {
 		t.Fatalf("manifest:\n%s", m)
+	}
+
+	// Held to that manifest, the excluded failure and skip are reported
+	// with their reasons and fail nothing.
+	stdout.Reset()
+	if code := testMain([]string{root, "--manifest", manifest}, &stdout, &stderr); code != 0 ||
+		!strings.Contains(stdout.String(), `EXCLUDED test_bad: fail: output 1 "square"`) ||
+		!strings.Contains(stdout.String(), "EXCLUDED test_skip: skip: ") ||
+		!strings.HasSuffix(stdout.String(), "\n1 passed, 0 failed, 0 skipped, 2 excluded\n") {
+		t.Fatalf("held to the manifest: exit %d, stdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	// A case listed as pass that fails is a failure; an excluded case
+	// that passes asks for the manifest to be refreshed.
+	hand := filepath.Join(t.TempDir(), "manifest.txt")
+	os.WriteFile(hand, []byte("pass test_bad\nexclude test_good a reason written by hand\nexclude test_skip Frobnicate is no operator\n"), 0o644)
+	stdout.Reset()
+	if code := testMain([]string{root, "--manifest", hand}, &stdout, &stderr); code != 1 ||
+		!strings.Contains(stdout.String(), "FAIL test_bad: ") ||
+		!strings.Contains(stdout.String(), "PASS test_good (excluded in the manifest: refresh it)\n") ||
+		!strings.Contains(stdout.String(), "EXCLUDED test_skip: Frobnicate is no operator (skip: ") ||
+		!strings.Contains(stdout.String(), "1 excluded case(s) now pass: go run ./cmd/onnxshape test --update-manifest refreshes") {
+		t.Fatalf("a hand-written manifest: exit %d, stdout:\n%s", code, stdout.String())
+	}
+	if code := testMain([]string{root, "--manifest", filepath.Join(t.TempDir(), "none.txt")}, &stdout, &stderr); code != 2 {
+		t.Fatalf("a manifest that is not there: exit %d", code)
 	}
 
 	// The example normalises with Cast, outside the profile's operator
@@ -200,7 +225,7 @@ SKIP test_skip: node "upscale" (Frobnicate): unsupported operator: Frobnicate (m
 	inside := filepath.Join(nodeTestsDir(t), "test_transpose_all_permutations_0")
 	stdout.Reset()
 	if code := testMain([]string{inside, "--profile", "sonnx"}, &stdout, &stderr); code != 0 ||
-		stdout.String() != "PASS test_transpose_all_permutations_0\n1 passed, 0 failed, 0 skipped\n" {
+		stdout.String() != "PASS test_transpose_all_permutations_0\n1 passed, 0 failed, 0 skipped, 0 excluded\n" {
 		t.Fatalf("a case inside the profile: exit %d, stdout:\n%s", code, stdout.String())
 	}
 }

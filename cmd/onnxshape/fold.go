@@ -33,9 +33,15 @@ OUT must be a regular file or not exist yet. A model whose tensors, in its
 graph or in any subgraph, keep their data in external files must be
 folded beside itself (OUT in MODEL's folder), where OUT finds them.
 
-Exit status: 0, or 1 when a node refuses its inputs or a declaration
-contradicts the inferred type (OUT is written all the same), as infer; 2
-when MODEL cannot be read or OUT cannot be written where asked.`
+Problems are those of infer: a declared type contradicted inside an If
+branch that may not run (its condition not known before the run) is a
+"note"; the branch an If with a known condition does not take is dropped
+unread.
+
+Exit status (the same as infer's): 0, or 1 when a node refuses its inputs
+or a declaration is contradicted outside any branch that may not run (an
+operator without a rule or a note is no failure; OUT is written all the
+same); 2 when MODEL cannot be read or OUT cannot be written where asked.`
 
 func init() {
 	register("fold", "fold a model's shape computations into constants (-o OUT; --annotate)", func(args []string) int {

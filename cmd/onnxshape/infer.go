@@ -28,14 +28,20 @@ integer values whose contents are known (shapes, sizes) follow "=".
 Operators onnxshape does not run are followed by their ONNX shape rules.
 --input-shape replaces an input's declared shape; a symbol stays symbolic.
 Problems (a node that refuses its inputs, a declared type that contradicts
-the inferred one, an operator without a rule) follow the values.
+the inferred one, an operator without a rule) follow the values. An If
+whose condition is known (a constant, or a rank or shape test computed
+from the shapes) is inferred through the branch it takes only; when the
+condition is not known, both branches are, and a declared type one of them
+contradicts is a "note": a contradiction only if that branch runs.
 
 --json prints {"model", "values": [{"name", "type", "shape"}], "problems"}
 with each dimension a number or a string and "shape": null for an unknown
 rank.
 
-Exit status: 0, or 1 when a node refuses its inputs or a declaration
-contradicts inference; 2 when the model cannot be read.`
+Exit status (the same for fold): 0, or 1 when a node refuses its inputs or
+a declaration is contradicted outside any branch that may not run (an
+operator without a rule or a note is no failure); 2 when the model cannot
+be read.`
 
 func init() {
 	register("infer", "print the type and shape of every value of a model, symbolically (--json)", func(args []string) int {
@@ -71,6 +77,8 @@ type jsonProblem struct {
 	Op    string `json:"op,omitempty"`
 	Value string `json:"value,omitempty"`
 	Msg   string `json:"message"`
+	// Branch: a note's If branch, which may not run.
+	Branch string `json:"branch,omitempty"`
 }
 
 func inferMain(args []string, stdout, stderr io.Writer) int {
@@ -112,13 +120,12 @@ func modelPath(path string) string {
 	return path
 }
 
-// inferExit is 1 when a problem means the model would fail or contradicts
-// itself.
+// inferExit is the exit status infer and fold share: 1 when a problem
+// means the model would fail or contradicts itself (Result.Failed), not
+// for a missing rule or a note.
 func inferExit(r *infer.Result) int {
-	for _, p := range r.Problems {
-		if p.Kind != infer.NoRule {
-			return 1
-		}
+	if r.Failed() {
+		return 1
 	}
 	return 0
 }
@@ -129,6 +136,8 @@ func problemKind(k infer.ProblemKind) string {
 		return "conflict"
 	case infer.NoRule:
 		return "no-rule"
+	case infer.Note:
+		return "note"
 	}
 	return "refused"
 }
@@ -190,7 +199,7 @@ func writeInferJSON(w io.Writer, model string, r *infer.Result) error {
 		out.Values = append(out.Values, jv)
 	}
 	for _, p := range r.Problems {
-		out.Problems = append(out.Problems, jsonProblem{problemKind(p.Kind), p.Node, p.Op, p.Value, p.Msg})
+		out.Problems = append(out.Problems, jsonProblem{problemKind(p.Kind), p.Node, p.Op, p.Value, p.Msg, p.Branch})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

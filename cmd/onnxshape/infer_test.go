@@ -90,3 +90,40 @@ func TestPrintableNames(t *testing.T) {
 		}
 	}
 }
+
+// TestInferFoldIfPolicy: infer and fold share one exit status on a model
+// shaped like silero VAD: a declaration contradicted inside an If branch
+// that may not run is a note (exit 0), in text and JSON alike.
+func TestInferFoldIfPolicy(t *testing.T) {
+	model := filepath.Join("..", "..", "infer", "testdata", "vad_if.onnx")
+	var out, errb bytes.Buffer
+	if code := inferMain([]string{model, "--input-shape", "x=1,512"}, &out, &errb); code != 0 {
+		t.Fatalf("infer: exit %d: %s%s", code, out.String(), errb.String())
+	}
+	if !strings.Contains(out.String(), "note: node rnn/Identity (Identity)") || strings.Contains(out.String(), "Unsqueeze") {
+		t.Errorf("infer printed:\n%s", out.String())
+	}
+	out.Reset()
+	if code := inferMain([]string{model, "--json", "--input-shape", "x=1,512"}, &out, &errb); code != 0 {
+		t.Fatalf("infer --json: exit %d: %s", code, errb.String())
+	}
+	var doc struct {
+		Problems []struct {
+			Kind, Branch string
+		} `json:"problems"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Problems) != 1 || doc.Problems[0].Kind != "note" || doc.Problems[0].Branch != "If_2's else_branch" {
+		t.Errorf("infer --json problems: %+v", doc.Problems)
+	}
+	out.Reset()
+	dst := filepath.Join(t.TempDir(), "folded.onnx")
+	if code := foldMain([]string{model, "-o", dst, "--input-shape", "x=1,512"}, &out, &errb); code != 0 {
+		t.Fatalf("fold: exit %d: %s%s", code, out.String(), errb.String())
+	}
+	if !strings.Contains(out.String(), "note: node rnn/Identity (Identity)") {
+		t.Errorf("fold printed:\n%s", out.String())
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,17 +18,26 @@ const testUsage = `usage: onnxshape test [DIR...] [--profile onnx|sonnx] [--engi
 Runs every ONNX node test found under DIR (a folder holding model.onnx and
 test_data_set_*/; subfolders are searched) and prints one line a case,
 PASS, FAIL with why, or SKIP (operator or version not implemented) with
-why, then "N passed, N failed, N skipped". Exits 1 if any case failed, if
-no case passed (all skipped, or none found: symbolic links to folders are
-followed), and with --fail-on-skip if any case was skipped. Without DIR it
-runs $ONNXSHAPE_NODE_TESTS, or ../shared/onnx-node (from the root of a
-checkout beside the node tests).
+why, then "N passed, N failed, N skipped, N excluded". Without DIR it runs
+$ONNXSHAPE_NODE_TESTS, or ../shared/onnx-node (from the root of a checkout
+beside the node tests).
 
---update-manifest rewrites the manifest (conformance/manifest.txt) from the
-results: pass for the cases that passed, exclude with the reason for the
-others; hand-written reasons of exclusions that still fail are kept.
---engine picks the fast kernels or the reference engine's (the default
-under --profile sonnx).`
+The manifest (--manifest, by default conformance/manifest.txt when it is
+there) says what each case is expected to do: a case it excludes that does
+not pass prints EXCLUDED with the manifest's reason and the case's own,
+and fails nothing; an excluded case that passes prints "PASS NAME (excluded
+in the manifest: refresh it)"; a case listed as pass, or not listed, that
+fails is a failure.
+
+Exits 1 if any case failed outside the manifest's exclusions, if no case
+passed (all skipped or excluded, or none found: symbolic links to folders
+are followed), and with --fail-on-skip if any case not excluded was
+skipped.
+
+--update-manifest rewrites the manifest from the results: pass for the
+cases that passed, exclude with the reason for the others; hand-written
+reasons of exclusions that still fail are kept. --engine picks the fast
+kernels or the reference engine's (the default under --profile sonnx).`
 
 func init() {
 	register("test", "run ONNX node tests (model.onnx + test_data_set_*) and report each case", func(args []string) int {
@@ -57,6 +67,16 @@ func testMain(args []string, stdout, stderr io.Writer) int {
 	if *update && p != ops.ProfileONNX {
 		return usageError(stderr, "test", "the manifest records ONNX results: --update-manifest takes no --profile sonnx")
 	}
+	manifestGiven := false
+	fs.Visit(func(f *flag.Flag) { manifestGiven = manifestGiven || f.Name == "manifest" })
+	expected, err := conformance.ReadManifest(*manifest)
+	switch {
+	case err == nil:
+	case *update || (!manifestGiven && os.IsNotExist(err)):
+		expected = nil // none yet, or not run from the repository's root
+	default:
+		return usageError(stderr, "test", "--manifest: %v", err)
+	}
 	if len(dirs) == 0 {
 		dirs = []string{defaultNodeTests()}
 		if _, err := os.Stat(dirs[0]); err != nil {
@@ -75,17 +95,32 @@ func testMain(args []string, stdout, stderr io.Writer) int {
 	o := &graph.RunOptions{Profile: p, Engine: engine}
 	var results []conformance.Result
 	counts := map[conformance.Status]int{}
+	refresh := 0 // excluded cases that pass
 	for _, c := range cases {
 		r := conformance.RunCase(c, o)
 		results = append(results, r)
-		counts[r.Status]++
-		if r.Status == conformance.Pass {
+		e, listed := expected[r.Name]
+		excluded := listed && !e.Pass
+		switch {
+		case r.Status == conformance.Pass && excluded:
+			counts[r.Status]++
+			refresh++
+			fmt.Fprintf(stdout, "PASS %s (excluded in the manifest: refresh it)\n", r.Name)
+		case r.Status == conformance.Pass:
+			counts[r.Status]++
 			fmt.Fprintf(stdout, "PASS %s\n", r.Name)
-		} else {
+		case excluded:
+			counts[excludedStatus]++
+			fmt.Fprintf(stdout, "EXCLUDED %s: %s (%s: %s)\n", r.Name, e.Reason, strings.ToLower(string(r.Status)), r.Reason)
+		default:
+			counts[r.Status]++
 			fmt.Fprintf(stdout, "%s %s: %s\n", r.Status, r.Name, r.Reason)
 		}
 	}
-	fmt.Fprintf(stdout, "%d passed, %d failed, %d skipped\n", counts[conformance.Pass], counts[conformance.Fail], counts[conformance.Skip])
+	fmt.Fprintf(stdout, "%d passed, %d failed, %d skipped, %d excluded\n", counts[conformance.Pass], counts[conformance.Fail], counts[conformance.Skip], counts[excludedStatus])
+	if refresh > 0 && !*update {
+		fmt.Fprintf(stdout, "%d excluded case(s) now pass: go run ./cmd/onnxshape test --update-manifest refreshes %s\n", refresh, *manifest)
+	}
 	if *update {
 		if err := conformance.UpdateFile(*manifest, results); err != nil {
 			fmt.Fprintln(stderr, "onnxshape test:", oneLine(err.Error()))
@@ -105,6 +140,9 @@ func testMain(args []string, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
+
+// excludedStatus counts the cases the manifest excludes that did not pass.
+const excludedStatus conformance.Status = "EXCLUDED"
 
 // defaultNodeTests is where the ONNX node tests are looked for when no
 // folder is given: $ONNXSHAPE_NODE_TESTS, or shared/onnx-node beside the
