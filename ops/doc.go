@@ -34,8 +34,9 @@
 //     ops/internal/elementwise; the framework every elementwise operator
 //     file plugs into (unaryOp, binaryOp, fixedUnaries, the type tables)
 //     stays in ops (elementwise_node.go; the type tables it builds are the
-//     engine's, tables.go). The
-//     float32 functions of Sigmoid, Tanh and Erf are ops/internal/mathf.
+//     engine's, tables.go). The float32 elementary functions (Exp, Log,
+//     Sigmoid, Tanh, Erf, the trigonometric and hyperbolic functions, and
+//     the activations built on them) are ops/internal/mathf.
 //   - conversion (Cast, CastLike, BitCast, QuantizeLinear,
 //     DequantizeLinear, DynamicQuantizeLinear): ops/internal/convert (and
 //     ops/internal/quant for the linear quantizers' scale layouts), which
@@ -106,7 +107,10 @@
 // and accounting (options.go, limits.go, inputs.go, axes.go), errors
 // (errors.go), the SONNX rules (sonnx.go) and the prepared-node recorder
 // (prepared.go), which replays the copy plans a node recorded and so sits
-// with Options rather than in an engine.
+// with Options rather than in an engine, and the kernels' side of
+// load-time fusion (epilogue.go: a Conv, Gemm or MatMul node applying the
+// BatchNormalization folded into it or the activation fused after it),
+// which graph/fuse.go decides.
 //
 // On amd64 a few inner loops run in SSE2, AVX or F16C registers, in Go
 // assembly beside their engine (the transpose blocks, streaming stores
@@ -114,7 +118,8 @@
 // ops/internal/convert; the reductions' lanes and exp32 in
 // ops/internal/reduce; Resize's float32 row sums in ops/internal/resample;
 // the float32 and float64 arithmetic, Relu and Where in
-// ops/internal/elementwise; Sigmoid, Tanh and Erf in ops/internal/mathf);
+// ops/internal/elementwise; the float32 elementary functions, in AVX2 and
+// AVX-512, in ops/internal/mathf);
 // the purego build tag, and every other platform, runs the same contracts
 // in Go. No operator ever writes into an
 // input.
