@@ -10,7 +10,7 @@ import (
 // Clip, Max, Range, MatMul and BatchNormalization (specs gives their
 // versions and types; onnx/working-groups, safety-related-profile/sonnx/
 // ops/spec/informal/<op>/<op>.md). The kernels of both engines check them
-// under the profile (ops/sonnx_compute.go and the reference engine's
+// under the profile (ops/sonnx.go and the reference engine's
 // operator files, with the ids of internal/sonnxrule); the check runs the
 // fast kernel on what is known before the model runs and leaves the rest
 // to run time. Constraints that ONNX itself states (shape and type

@@ -1,6 +1,6 @@
 // Command genopfuncs writes ops/functions_gen.go: a documented Go function
 // for every registered operator that has no hand-written one, in one
-// signature style (see ops/functions.go), from the registry (ops.Schemas)
+// signature style (see ops/call.go), from the registry (ops.Schemas)
 // and the attributes each operator declares (Schema.Attributes). Run it
 // with go generate ./ops; a test in package ops fails when the file is
 // stale.
