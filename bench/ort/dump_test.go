@@ -12,6 +12,7 @@ import (
 
 	"github.com/onnxshape/onnxshape/graph"
 	"github.com/onnxshape/onnxshape/infer"
+	"github.com/onnxshape/onnxshape/internal/safefile"
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/onnx/pb"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -109,8 +110,9 @@ func TestDumpValues(t *testing.T) {
 	if err != nil {
 		t.Fatalf("onnxruntime: %v", err)
 	}
+	files := safefile.ValueFiles(names)
 	for i, v := range vals {
-		f, err := os.Create(filepath.Join(dir, dumpFileName(names[i])+".npy"))
+		f, err := os.Create(filepath.Join(dir, files[i]+".npy"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,20 +122,4 @@ func TestDumpValues(t *testing.T) {
 		f.Close()
 	}
 	t.Logf("%d values in %s", len(vals), dir)
-}
-
-// dumpFileName is the file name `onnxshape run --out` gives a value (and
-// diff --against looks for): every character but [A-Za-z0-9._-] becomes _.
-func dumpFileName(name string) string {
-	clean := strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
-			return r
-		}
-		return '_'
-	}, name)
-	if clean == "" || strings.Trim(clean, ".") == "" {
-		clean = "output"
-	}
-	return clean
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/internal/safefile"
 	"github.com/onnxshape/onnxshape/ops"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -219,7 +220,7 @@ func readDump(dir string, names []string, caps readCaps) (map[string]tensor.Valu
 		return nil, fmt.Errorf("--against %s: not a folder", dir)
 	}
 	out := map[string]tensor.Value{}
-	for i, file := range outputFiles(names) {
+	for i, file := range safefile.ValueFiles(names) {
 		for _, ext := range []string{".npy", ".pb"} {
 			path := filepath.Join(dir, file+ext)
 			if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {

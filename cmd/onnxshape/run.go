@@ -276,7 +276,7 @@ func writeOutputs(dir string, outputs []graph.ValueInfo, values map[string]tenso
 	for i, vi := range outputs {
 		names[i] = vi.Name
 	}
-	files := outputFiles(names)
+	files := safefile.ValueFiles(names)
 	for i, vi := range outputs {
 		path, err := writeOutput(filepath.Join(dir, files[i]), vi.Name, values[vi.Name], maxBytes)
 		if err != nil {
@@ -285,23 +285,6 @@ func writeOutputs(dir string, outputs []graph.ValueInfo, values map[string]tenso
 		fmt.Fprintf(log, "wrote %s\n", path)
 	}
 	return nil
-}
-
-// outputFiles are the file names, without extension, that --out gives the
-// values names, in order: fileName of each, made unique (case aside, for
-// the file systems that ignore it) by a suffix _2, _3, ...
-func outputFiles(names []string) []string {
-	used := map[string]bool{}
-	files := make([]string, len(names))
-	for i, n := range names {
-		name := fileName(n)
-		for k := 2; used[strings.ToLower(name)]; k++ {
-			name = fmt.Sprintf("%s_%d", fileName(n), k)
-		}
-		used[strings.ToLower(name)] = true
-		files[i] = name
-	}
-	return files
 }
 
 // checkOutDir makes sure the --out folder dir can take the outputs: it is
@@ -355,20 +338,4 @@ func writeOutput(base, name string, v tensor.Value, maxBytes int64) (string, err
 		return "", err
 	}
 	return write(base+".pb", func(w io.Writer) error { _, err := w.Write(b); return err })
-}
-
-// fileName turns a value name into a file name: ONNX names may hold any
-// character, including path separators.
-func fileName(name string) string {
-	clean := strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
-			return r
-		}
-		return '_'
-	}, name)
-	if clean == "" || strings.Trim(clean, ".") == "" {
-		clean = "output"
-	}
-	return clean
 }
