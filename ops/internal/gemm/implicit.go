@@ -1,0 +1,123 @@
+package gemm
+
+import (
+	"fmt"
+
+	"github.com/onnxshape/onnxshape/ops/internal/parallel"
+)
+
+// Implicit products: C = A*B where B is never stored as a matrix. A
+// convolution's B is the image's windows (one row per input channel and
+// kernel tap, one column per output position); gathering it whole (im2col)
+// and then copying it again into the micro-kernel's panels costs two
+// passes over K×P elements. Here the caller's filler writes B's elements
+// straight into the panels the micro-kernel reads, a block of kc rows and
+// nc columns at a time (cache-sized, as the blocked product packs B), so
+// the windows are read once and never held whole.
+
+// Filler32 writes a block of B into panels: rows [pc, pc+kc) and columns
+// [j0, j0+nc) of B, in panels of nr columns (nr is NR32()): panel q (of
+// ceil(nc/nr)) starts at dst[q*kc*nr] and holds element (pc+p, j0+q*nr+j)
+// at p*nr+j; the columns of the last panel past nc must be set to zero.
+type Filler32 func(dst []float32, nr, pc, kc, j0, nc int)
+
+// NR32 is the panel width of the float32 micro-kernel in use: a Filler32
+// writes panels this many columns wide.
+func NR32() int { return k32.nr }
+
+// ImplicitScratch32 returns the bytes of panel scratch Float32Implicit
+// charges for a product of n columns over k on threads cores.
+func ImplicitScratch32(n, k, threads int) int64 {
+	_, _, elems := implicitPlan(k32, n, k, max(threads, 1))
+	return int64(elems) * 4
+}
+
+// implicitPlan returns the workers, the columns of one block and the
+// scratch elements (all workers) of an implicit product.
+func implicitPlan(kn kernels[float32], n, k, threads int) (workers, ncBlock, elems int) {
+	nr := kn.nr
+	panels := (n + nr - 1) / nr
+	workers = max(1, min(threads, panels))
+	ncBlock = max(nr, ncBytes/(kcBlock*4)/nr*nr)
+	per := (panels + workers - 1) / workers * nr
+	return workers, ncBlock, workers * min(k, kcFor(k)) * min(per, ncBlock)
+}
+
+// Float32Implicit computes C = A*B for A m×k (row-major, row stride lda,
+// read in place) and B k×n written by fill a block at a time (C m×n, row
+// stride ldc, not read: beta is 0). The panel scratch (one block per
+// worker, ImplicitScratch32) is taken through cfg.Scratch (or charged to
+// cfg.Charge) before any work; the context is checked between blocks; the
+// columns are split over cfg.Threads cores, each filling its own panels.
+// fill must be safe to call from several goroutines at once on distinct
+// blocks. The sums are those of Float32 (same kernels, same blocking of
+// k), within the bound of the package doc.
+func Float32Implicit(cfg Config, m, n, k int, a []float32, lda int, fill Filler32, c []float32, ldc int) error {
+	if fill == nil {
+		return fmt.Errorf("%w: no filler for B", ErrShape)
+	}
+	if err := check("A", m, k, lda, len(a)); err != nil {
+		return err
+	}
+	if err := check("C", m, n, ldc, len(c)); err != nil {
+		return err
+	}
+	if m == 0 || n == 0 {
+		return cfg.err()
+	}
+	if k == 0 {
+		if err := cfg.err(); err != nil {
+			return err
+		}
+		scaleC(m, n, 1, 0, c, ldc)
+		return nil
+	}
+	kn := k32
+	mr, nr := kn.mr, kn.nr
+	threads := max(cfg.Threads, 1)
+	work := int(min(float64(m)*float64(n)*float64(k)/32, 1<<40))
+	if work < parallel.Work {
+		threads = 1
+	}
+	workers, ncBlock, elems := implicitPlan(kn, n, k, threads)
+	kcb := kcFor(k)
+	scratch := int64(elems) * 4
+	if err := cfg.Scratch.take(cfg, scratch); err != nil {
+		return err
+	}
+	defer cfg.Scratch.give(scratch)
+	panels := (n + nr - 1) / nr
+	per := elems / workers
+	return parallel.Range(cfg.Ctx, workers, panels, work, func(lo, hi int) error {
+		j0, j1 := lo*nr, min(hi*nr, n)
+		p := getBuf[float32](per)
+		defer putBuf(p)
+		bbuf := *p
+		for jc := j0; jc < j1; jc += ncBlock {
+			nc := min(ncBlock, j1-jc)
+			for pc := 0; pc < k; pc += kcb {
+				if err := cfg.err(); err != nil {
+					return err
+				}
+				kc := min(kcb, k-pc)
+				fill(bbuf[:(nc+nr-1)/nr*nr*kc], nr, pc, kc, jc, nc)
+				var bet float32
+				if pc > 0 {
+					bet = 1
+				}
+				for ic := 0; ic < m; ic += mcBlock {
+					mc := min(mcBlock, m-ic)
+					for jr := 0; jr < nc; jr += nr {
+						cols := min(nr, nc-jr)
+						bs := bbuf[(jr/nr)*kc*nr:]
+						for ir := 0; ir < mc; ir += mr {
+							rows := min(mr, mc-ir)
+							kn.tile(rows, kc, a[(ic+ir)*lda+pc:], lda, bs, nr, c[(ic+ir)*ldc+jc+jr:], ldc, cols, 1, bet)
+						}
+					}
+				}
+			}
+		}
+		return nil
+	})
+}
