@@ -8,9 +8,11 @@
 // pads, dilations, group and auto_pad in both), 22 (bfloat16). Types:
 // float16, float, double, bfloat16 (22); float16 and bfloat16 are computed
 // in float32 and rounded once. The engine is ops/internal/conv (GEMM
-// lowering: a 1x1 is a plain product, depthwise a direct kernel, the rest
-// im2col in bounded tiles); its sums run in a different order than the
-// reference's, within the bound reference.Agree states.
+// lowering: a 1x1 is a plain product, depthwise a direct kernel, float
+// over one or two spatial axes an implicit GEMM that writes the windows
+// straight into the product's panels, the rest im2col in bounded tiles);
+// its sums run in a different order than the reference's, within the
+// bound reference.Agree states.
 //
 // The rules, in order: [type] X is a type the version accepts and W (and
 // B) the same; [input-rank] X has a spatial axis; [W-rank] W has X's rank;
@@ -18,8 +20,8 @@
 // M; [kernel_shape] kernel_shape (optional) is W's spatial shape; the
 // window attributes as pooling's (ops/internal/window: [strides], [dilations],
 // [pads], [auto_pad]); [B] B holds M values; [kernel_shape] the dilated
-// kernel fits the padded input; [size] the output and the im2col tiles fit
-// the caps.
+// kernel fits the padded input; [size] the output and the im2col tiles or
+// panels fit the caps.
 
 package ops
 
@@ -143,14 +145,14 @@ func runConv(opt *Options, op opRef, n *Node, x, w, b *tensor.Tensor, a convAttr
 	if dt == tensor.Double {
 		size = 8
 	}
-	if err := opt.refuseScratch(op, "the im2col tiles", conv.ScratchBytes(s, size, opt.threads())); err != nil {
+	if err := opt.refuseScratch(op, "the im2col tiles or panels", conv.ScratchBytes(s, size, opt.threads())); err != nil {
 		return nil, err
 	}
 	y, err := opt.newOverwritten(op, dt, shape)
 	if err != nil {
 		return nil, err
 	}
-	cfg := opt.convConfig(op, "the im2col tiles")
+	cfg := opt.convConfig(op, "the im2col tiles or panels")
 	done, err := n.convEpilogue(opt, dt, &cfg)
 	if err != nil {
 		return nil, err

@@ -187,12 +187,25 @@ func TestConvRefusals(t *testing.T) {
 	wantRule(t, err, "w_scale", "")
 }
 
-// A Conv whose im2col tiles would pass the per-tensor cap is refused
-// before any work (the output alone would fit).
+// A Conv whose im2col tiles (double) or panels (float: the implicit
+// GEMM's block of windows, some 490 KiB here) would pass the per-tensor
+// cap is refused before any work (the output alone would fit).
 func TestConvScratchRefusedBeforeWork(t *testing.T) {
+	for _, dt := range []tensor.DataType{tensor.Float, tensor.Double} {
+		x := tensor.MustNew(dt, 1, 64, 64, 64)
+		w := tensor.MustNew(dt, 1, 64, 7, 7)
+		_, err := runKernel(&Options{MaxTensorBytes: 256 << 10, Threads: 1}, "Conv", 22, 1, nil, x, w)
+		if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "im2col") {
+			t.Fatalf("%v: got %v, want the im2col tiles refused", dt, err)
+		}
+	}
 	x := tensor.MustNew(tensor.Float, 1, 64, 64, 64)
 	w := tensor.MustNew(tensor.Float, 1, 64, 7, 7)
 	_, err := runKernel(&Options{MaxTensorBytes: 512 << 10, Threads: 1}, "Conv", 22, 1, nil, x, w)
+	if err != nil {
+		t.Fatalf("float under 512 KiB: %v", err)
+	}
+	_, err = runKernel(&Options{MaxTensorBytes: 512 << 10, Threads: 1}, "Conv", 22, 1, nil, tensor.MustNew(tensor.Double, 1, 64, 64, 64), tensor.MustNew(tensor.Double, 1, 64, 7, 7))
 	if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "im2col") {
 		t.Fatalf("got %v, want the im2col tiles refused", err)
 	}

@@ -8,10 +8,12 @@
 //     convolution (group == C == M) of one or two spatial axes runs a
 //     direct kernel (depthwise.go: one pass per output row, AVX-512 for
 //     float32 strides 1 and 2), where a product of one row would waste the
-//     GEMM; every
-//     other case gathers the image's windows (im2col) a tile of output
-//     positions at a time, so the scratch stays a few hundred KiB whatever
-//     the image size, and multiplies the weights by each tile.
+//     GEMM; a float32 convolution of one or two spatial axes is an
+//     implicit GEMM (implicit.go: the windows written straight into the
+//     product's panels, a cache-sized block at a time); every other case
+//     gathers the image's windows (im2col) a tile of output positions at
+//     a time, so the scratch stays a few hundred KiB whatever the image
+//     size, and multiplies the weights by each tile.
 //   - Transpose: the transposed weights times a tile of the input, then
 //     the columns scatter-added onto the output image (col2im).
 //   - Col2Im: that scatter alone.
@@ -176,6 +178,9 @@ func ScratchBytes(s Shape, size, threads int) int64 {
 	if pointwise(s) || depthwise(s) {
 		return 0
 	}
+	if (size == 4 && implicit[float32](s)) || (size == 8 && implicit[float64](s)) {
+		return implicitScratchBytes(s, threads)
+	}
 	k := s.C / max(s.Group, 1) * prod(s.Kernel)
 	t := TileColumns(k, size, prod(s.Grid))
 	return int64(max(threads, 1)) * int64(k) * int64(t) * int64(size)
@@ -224,6 +229,9 @@ func Forward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 			epilogueRows(cfg, yg, mg, pout, 0, pout)
 			return nil
 		})
+	}
+	if implicit[T](s) {
+		return implicitForward(cfg, s, x, w, b, y)
 	}
 	t := TileColumns(k, size, pout)
 	tiles := (pout + t - 1) / t

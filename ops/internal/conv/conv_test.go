@@ -132,10 +132,11 @@ func randShape(r *rand.Rand) Shape {
 }
 
 func TestForwardAndTransposeMatchTheDefinition(t *testing.T) {
-	defer func(b, m int) { tileBytes, minTile = b, m }(tileBytes, minTile)
+	defer func(b, m, i int) { tileBytes, minTile, implicitTile = b, m, i }(tileBytes, minTile, implicitTile)
 	r := rand.New(rand.NewPCG(1, 2))
 	for iter := range 400 {
 		tileBytes, minTile = 1, 1+r.IntN(7)
+		implicitTile = 1 + r.IntN(70)
 		s := randShape(r)
 		cfg := Config{Threads: 1 + 2*r.IntN(2)}
 		x := randInts(r, s.N*s.C*prod(s.Image), -3, 3)
@@ -231,8 +232,8 @@ func (c *countdown) Err() error {
 }
 
 func TestCancelledBetweenTiles(t *testing.T) {
-	defer func(b, m int) { tileBytes, minTile = b, m }(tileBytes, minTile)
-	tileBytes, minTile = 1, 4
+	defer func(b, m, i int) { tileBytes, minTile, implicitTile = b, m, i }(tileBytes, minTile, implicitTile)
+	tileBytes, minTile, implicitTile = 1, 4, 4
 	s := Shape{N: 1, C: 2, M: 2, Group: 1, Image: []int{16, 16}, Grid: []int{16, 16}, Kernel: []int{3, 3},
 		Stride: []int{1, 1}, Dilation: []int{1, 1}, Pad: []int{1, 1}}
 	for _, run := range []func(Config) error{

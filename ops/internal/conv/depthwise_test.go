@@ -59,9 +59,10 @@ func TestDepthwiseFloat32MatchesTheDefinition(t *testing.T) {
 // The epilogue runs on every output element once, after its bias.
 func TestEpilogueSeesFinishedOutputs(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	defer func(b, m int) { tileBytes, minTile = b, m }(tileBytes, minTile)
+	defer func(b, m, i int) { tileBytes, minTile, implicitTile = b, m, i }(tileBytes, minTile, implicitTile)
 	for iter := range 300 {
 		tileBytes, minTile = 1, 1+r.IntN(7)
+		implicitTile = 1 + r.IntN(70)
 		s := randShape(r)
 		x := to32(randInts(r, s.N*s.C*prod(s.Image), -3, 3))
 		w := to32(randInts(r, s.M*(s.C/s.Group)*prod(s.Kernel), -3, 3))

@@ -1,0 +1,146 @@
+package conv
+
+import (
+	"unsafe"
+
+	"github.com/onnxshape/onnxshape/ops/internal/gemm"
+)
+
+// The implicit GEMM (float32, one or two spatial axes, neither depthwise
+// nor a plain 1x1): the product W (M/group x K) times the windows (K x
+// positions, K = C/group times the taps) without an im2col matrix. The
+// GEMM engine (gemm.Float32Implicit) asks for the windows a block at a
+// time (about kc rows by 512 positions, the block it would have packed
+// from a stored matrix), and fillWindows writes them from the NCHW image
+// straight into the micro-kernel's panels: per kernel row (channel, tap)
+// and per run of positions on one output row inside one panel, one copy
+// of the image row (stride 1) or a strided gather, zeros where the window
+// falls in the padding. The image is read once per tap and nothing grows
+// with it: the scratch is the engine's panel block per worker
+// (gemm.ImplicitScratch32), charged before any work.
+//
+// The work is split over images, groups and tiles of implicitTile
+// positions as the im2col path does; the sums are the engine's (same
+// kernels, same blocking of K), so the bound of Forward holds.
+
+// implicitTile is the positions of one item of work (a multiple of every
+// kernel's panel width).
+var implicitTile = 512
+
+// implicit reports a convolution the implicit GEMM runs: float32, one or
+// two spatial axes, not depthwise, not a plain 1x1.
+func implicit[T Float](s Shape) bool {
+	var z T
+	return sizeOf(z) == 4 && len(s.Kernel) >= 1 && len(s.Kernel) <= 2 && !depthwise(s) && !pointwise(s)
+}
+
+// implicitScratchBytes is the scratch the implicit path charges on
+// threads cores.
+func implicitScratchBytes(s Shape, threads int) int64 {
+	k := s.C / max(s.Group, 1) * prod(s.Kernel)
+	t := min(prod(s.Grid), implicitTile)
+	return gemm.ImplicitScratch32(t, k, max(threads, 1))
+}
+
+func implicitForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
+	x32 := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(x))), len(x))
+	w32 := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(w))), len(w))
+	y32 := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(y))), len(y))
+	var b32 []float32
+	if b != nil {
+		b32 = unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(b))), len(b))
+	}
+	g := depthwiseGeometry(s)
+	cg, mg := s.C/s.Group, s.M/s.Group
+	k := cg * g.kh * g.kw
+	pin, pout := g.ih*g.iw, g.oh*g.ow
+	t := min(pout, implicitTile)
+	tiles := (pout + t - 1) / t
+	return split[float32](cfg, s.N*s.Group*tiles, s.N*s.M*pout*max(1, k/8), 0, 4, func(item int, _ []float32, threads int) error {
+		tile := item % tiles
+		ng := item / tiles
+		n, gr := ng/s.Group, ng%s.Group
+		p0 := tile * t
+		p1 := min(pout, p0+t)
+		xg := x32[(n*s.C+gr*cg)*pin : (n*s.C+(gr+1)*cg)*pin]
+		fill := func(dst []float32, nr, pc, kc, j0, nc int) {
+			fillWindows(dst, nr, pc, kc, p0+j0, nc, xg, g)
+		}
+		yg := y32[(n*s.M+gr*mg)*pout:]
+		if err := gemm.Float32Implicit(cfg.gemm(threads), mg, p1-p0, k, w32[gr*mg*k:], k, fill, yg[p0:], pout); err != nil {
+			return err
+		}
+		addBias(yg, b32, gr*mg, mg, pout, p0, p1)
+		epilogueRows(cfg, yg, mg, pout, p0, p1)
+		return nil
+	})
+}
+
+// run is a stretch of output positions on one output row and inside one
+// panel: row oh, columns [ow, ow+n), at offset off of the panel block.
+type run struct{ oh, ow, n, off int }
+
+// fillWindows writes rows [pc, pc+kc) of the windows (row c*kh*kw + r*kw
+// + q: channel c of xg, tap (r, q)) for positions [q0, q0+nc) into panels
+// of nr columns (gemm.Filler32's layout), zeros where a tap falls in the
+// padding and in the last panel's columns past nc.
+func fillWindows(dst []float32, nr, pc, kc, q0, nc int, xg []float32, g dwGeometry) {
+	// The runs: positions split at output rows and at panels.
+	runs := make([]run, 0, nc/nr+nc/max(g.ow, 1)+2)
+	for j := 0; j < nc; {
+		pos := q0 + j
+		oh, ow := pos/g.ow, pos%g.ow
+		n := min(g.ow-ow, nc-j, nr-j%nr)
+		runs = append(runs, run{oh: oh, ow: ow, n: n, off: (j/nr)*kc*nr + j%nr})
+		j += n
+	}
+	taps := g.kh * g.kw
+	pin := g.ih * g.iw
+	c, tap := pc/taps, pc%taps
+	r, q := tap/g.kw, tap%g.kw
+	for p := range kc {
+		plane := xg[c*pin : (c+1)*pin]
+		dr, dq := r*g.dh-g.ph, q*g.dw-g.pw
+		for _, u := range runs {
+			d := dst[u.off+p*nr : u.off+p*nr+u.n]
+			ih := u.oh*g.sh + dr
+			if ih < 0 || ih >= g.ih {
+				clear(d)
+				continue
+			}
+			row := plane[ih*g.iw : (ih+1)*g.iw]
+			base := u.ow*g.sw + dq
+			lo, hi := validRange(base, g.sw, g.iw, u.n)
+			if lo == 0 && hi == u.n && g.sw == 1 {
+				copy(d, row[base:base+u.n])
+				continue
+			}
+			if lo >= hi {
+				clear(d)
+				continue
+			}
+			clear(d[:lo])
+			if g.sw == 1 {
+				copy(d[lo:hi], row[base+lo:base+hi])
+			} else {
+				for o := lo; o < hi; o++ {
+					d[o] = row[base+o*g.sw]
+				}
+			}
+			clear(d[hi:])
+		}
+		if q++; q == g.kw {
+			q = 0
+			if r++; r == g.kh {
+				r = 0
+				c++
+			}
+		}
+	}
+	if rem := nc % nr; rem != 0 {
+		last := dst[(nc/nr)*kc*nr:]
+		for p := range kc {
+			clear(last[p*nr+rem : p*nr+nr])
+		}
+	}
+}
