@@ -6,9 +6,9 @@
 //   - Forward: a 1x1, stride-1, unpadded convolution is one product per
 //     image and group on the image as it lies (no copy); a depthwise
 //     convolution (group == C == M) of one or two spatial axes runs a
-//     direct kernel (depthwise.go: one pass per output row, AVX-512 for
-//     float32 strides 1 and 2), where a product of one row would waste the
-//     GEMM; a float32 convolution of one or two spatial axes is an
+//     direct kernel (depthwise.go: one pass per output row, AVX-512 or
+//     AVX2 for float32 strides 1 and 2), where a product of one row would
+//     waste the GEMM; a float32 convolution of one or two spatial axes is an
 //     implicit GEMM (implicit.go: the windows written straight into the
 //     product's panels, a cache-sized block at a time); every other case
 //     gathers the image's windows (im2col) a tile of output positions at

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -261,10 +262,19 @@ func BenchmarkSpeedTable(b *testing.B) {
 			Stride: []int{1, 1}, Dilation: []int{1, 1}, Pad: []int{pad, pad}}
 	}
 	for _, c := range []struct {
-		name string
-		s    Shape
-	}{{"3x3_64_64", sq(64, 64, 3, 1, 1)}, {"1x1_64_256", sq(64, 256, 1, 0, 1)}, {"depthwise_3x3_128", sq(128, 128, 3, 1, 128)}} {
+		name   string
+		s      Shape
+		kernel string // the depthwise row kernel ("": the default)
+	}{{"3x3_64_64", sq(64, 64, 3, 1, 1), ""}, {"1x1_64_256", sq(64, 256, 1, 0, 1), ""}, {"depthwise_3x3_128", sq(128, 128, 3, 1, 128), ""},
+		{"depthwise_3x3_128_avx2", sq(128, 128, 3, 1, 128), "avx2"}, {"depthwise_3x3_128_go", sq(128, 128, 3, 1, 128), "go"}} {
 		b.Run(c.name, func(b *testing.B) {
+			if c.kernel != "" {
+				if !slices.Contains(rowKernels(), c.kernel) {
+					b.Skip("no " + c.kernel + " kernel here")
+				}
+				defer func(k string) { rowKernel = k }(rowKernel)
+				rowKernel = c.kernel
+			}
 			s := c.s
 			x := make([]float32, s.N*s.C*56*56)
 			w := make([]float32, s.M*(s.C/s.Group)*prod(s.Kernel))

@@ -13,9 +13,9 @@ import (
 // bias and takes one multiply-add per tap of the kernel rows that fall
 // inside the image, in kernel order (row by row, tap by tap), so that each
 // element is loaded and stored once. The columns every tap of a row reaches
-// (the interior) run in rowTaps32's vector kernel for float32 (AVX-512,
-// strides 1 and 2, any kernel size and dilation: a tap is a pointer into an
-// input row), in Go otherwise; the few edge columns run in Go, skipping the
+// (the interior) run in rowTaps32's vector kernel for float32 (AVX-512, or
+// AVX2 with FMA: the same bits; strides 1 and 2, any kernel size and
+// dilation: a tap is a pointer into an input row), in Go otherwise; the few edge columns run in Go, skipping the
 // taps in the padding. The epilogue (Config.Epilogue32/64) runs on each row
 // as soon as it is done, while it is in the cache.
 //

@@ -17,14 +17,54 @@ import (
 //go:noescape
 func rowTaps32AVX512(y *float32, n int, srcs *unsafe.Pointer, ws *float32, taps int, stride int, bias float32)
 
-var haveAVX512 = cpu.X86.HasAVX512F
+// rowTaps32AVX2 is rowTaps32AVX512 with AVX2 and FMA (8 lanes): the same
+// operations on each element, so the same bits.
+//
+//go:noescape
+func rowTaps32AVX2(y *float32, n int, srcs *unsafe.Pointer, ws *float32, taps int, stride int, bias float32)
 
-// rowTaps32 is rowTaps32AVX512 where the CPU has it; false when it does
-// not apply (no AVX-512, stride above 2), and the caller sums in Go.
+var (
+	haveAVX512 = cpu.X86.HasAVX512F
+	haveAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+)
+
+// rowKernel is the vector kernel in use: the widest this CPU runs (tests
+// set it to "avx2" or "go" to run the others).
+var rowKernel = func() string {
+	switch {
+	case haveAVX512:
+		return "avx512"
+	case haveAVX2:
+		return "avx2"
+	}
+	return "go"
+}()
+
+// rowKernels are the kernels this CPU runs, widest first.
+func rowKernels() []string {
+	var k []string
+	if haveAVX512 {
+		k = append(k, "avx512")
+	}
+	if haveAVX2 {
+		k = append(k, "avx2")
+	}
+	return append(k, "go")
+}
+
+// rowTaps32 is the vector kernel where the CPU has one; false when it does
+// not apply (no vector kernel, stride above 2), and the caller sums in Go.
 func rowTaps32(y []float32, srcs []unsafe.Pointer, ws []float32, stride int, bias float32) bool {
-	if !haveAVX512 || stride > 2 || len(srcs) == 0 || len(y) == 0 {
+	if stride > 2 || len(srcs) == 0 || len(y) == 0 {
 		return false
 	}
-	rowTaps32AVX512(&y[0], len(y), &srcs[0], &ws[0], len(srcs), stride, bias)
+	switch rowKernel {
+	case "avx512":
+		rowTaps32AVX512(&y[0], len(y), &srcs[0], &ws[0], len(srcs), stride, bias)
+	case "avx2":
+		rowTaps32AVX2(&y[0], len(y), &srcs[0], &ws[0], len(srcs), stride, bias)
+	default:
+		return false
+	}
 	return true
 }

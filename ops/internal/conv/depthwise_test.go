@@ -1,8 +1,10 @@
 package conv
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // The depthwise kernel in float32 (the vector kernel where the CPU has
@@ -10,6 +12,14 @@ import (
 // dilations 1-2, pads 0-3, widths from narrower than the kernel to past
 // two vector blocks, small integers (every sum exact, so equal bits).
 func TestDepthwiseFloat32MatchesTheDefinition(t *testing.T) {
+	defer func(k string) { rowKernel = k }(rowKernel)
+	for _, k := range rowKernels() {
+		rowKernel = k
+		t.Run(k, testDepthwiseFloat32)
+	}
+}
+
+func testDepthwiseFloat32(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for iter := range 3000 {
 		rank := 1 + r.IntN(2)
@@ -103,4 +113,71 @@ func to32(v []float64) []float32 {
 		out[i] = float32(x)
 	}
 	return out
+}
+
+// Every vector row kernel gives the same bits as the widest (the bias,
+// then one fused multiply-add per tap in order) on random floats, any
+// length (blocks and every tail), strides 1 and 2, 1-12 taps; the Go sums
+// (a multiply and an add per tap, which the compiler may or may not fuse)
+// agree within taps * 2^-23 * (|bias| + sum |w*x|).
+func TestRowKernelsSameBits(t *testing.T) {
+	defer func(k string) { rowKernel = k }(rowKernel)
+	r := rand.New(rand.NewPCG(9, 10))
+	for iter := range 2000 {
+		n, stride, taps := 1+r.IntN(70), 1+r.IntN(2), 1+r.IntN(12)
+		span := (n-1)*stride + 1
+		rows := make([][]float32, taps)
+		ptrs := make([]unsafe.Pointer, taps)
+		ws := make([]float32, taps)
+		for i := range rows {
+			// Each row exactly as long as the kernel may read, so that the
+			// race detector and the guard pages would catch a read past it.
+			rows[i] = make([]float32, span)
+			for j := range rows[i] {
+				rows[i][j] = float32(r.NormFloat64())
+			}
+			ptrs[i] = unsafe.Pointer(&rows[i][0])
+			ws[i] = float32(r.NormFloat64())
+		}
+		bias := float32(r.NormFloat64())
+		var first []float32
+		var firstK string
+		for _, k := range rowKernels() {
+			rowKernel = k
+			y := make([]float32, n+1)
+			y[n] = 99
+			if !rowTaps32(y[:n], ptrs, ws, stride, bias) {
+				// The Go sums, as interior runs them.
+				for j := range n {
+					acc := bias
+					for t := range taps {
+						acc += ws[t] * rows[t][j*stride]
+					}
+					y[j] = acc
+				}
+			}
+			if y[n] != 99 {
+				t.Fatalf("%s: wrote past the row", k)
+			}
+			if first == nil {
+				first, firstK = y[:n], k
+				continue
+			}
+			for j := range n {
+				if k != "go" {
+					if math.Float32bits(y[j]) != math.Float32bits(first[j]) {
+						t.Fatalf("%d: n %d stride %d taps %d: %s gives %v at %d, %s %v", iter, n, stride, taps, k, y[j], j, firstK, first[j])
+					}
+					continue
+				}
+				mag := math.Abs(float64(bias))
+				for t := range taps {
+					mag += math.Abs(float64(ws[t]) * float64(rows[t][j*stride]))
+				}
+				if d := math.Abs(float64(y[j]) - float64(first[j])); d > float64(taps)*0x1p-23*mag {
+					t.Fatalf("%d: go gives %v at %d, %s %v", iter, y[j], j, firstK, first[j])
+				}
+			}
+		}
+	}
 }
