@@ -18,15 +18,23 @@ import (
 //     (ops.FoldBatchNorm; this changes the rounding, within the bound
 //     ops/epilogue.go states), the copy counted with the model's packed
 //     weights (Model.PackedBytes, under MaxModelBytes);
+//   - a Conv with constant weights (and bias), or a Gemm with a constant B
+//     (and C), whose output (or that of its folded BatchNormalization)
+//     only an Add reads, the Add's other input a constant along the
+//     output channels (Conv) or the last axis (Gemm): the constant is
+//     added into a copy of the bias (ops.FoldBias; this changes the
+//     rounding, within the bound ops/epilogue.go states), counted as the
+//     folded weights are; MatMul, which has no bias, is left alone;
 //   - a Conv, Gemm or MatMul (or such a Conv with its BatchNormalization
-//     folded) whose output only a Relu, LeakyRelu, Sigmoid, HardSigmoid,
+//     or bias folded) whose output only a Relu, LeakyRelu, Sigmoid, HardSigmoid,
 //     HardSwish or Clip (with constant bounds) reads: the activation runs
 //     as the producer's epilogue (ops.FuseActivation), exactly: the same
 //     bits as the pair unfused.
 //
 // Neither node leaves the graph: the absorbed one (the BatchNormalization,
-// the activation) stays a step that, in a run that fuses, passes its input
-// through as its output, as Identity does, so that memory planning,
+// the Add, the activation) stays a step that, in a run that fuses, passes
+// its input (the Add: the producer's) through as its output, as Identity
+// does, so that memory planning,
 // traces (the memory plan lists every original node by its name) and
 // errors (an error of the fused activation names it: "fused Relu
 // \"relu1\": ...", inside the producer's NodeError) keep the original
@@ -92,22 +100,61 @@ func (m *Model) fuse(opts LoadOptions) {
 		t, ok := consts[st.in[k]]
 		return t, ok
 	}
-	// sole returns the step producing input 0 of st when st is its only
+	// soleAt returns the step producing input k of st when st is its only
 	// reader.
-	sole := func(st *step) *step {
-		if len(st.in) == 0 || st.in[0] < 0 {
+	soleAt := func(st *step, k int) *step {
+		if len(st.in) <= k || st.in[k] < 0 {
 			return nil
 		}
-		x := st.in[0]
+		x := st.in[k]
 		if readers[x] != 1 || producer[x] < 0 {
 			return nil
 		}
 		return &m.steps[producer[x]]
 	}
+	sole := func(st *step) *step { return soleAt(st, 0) }
+	// origin follows absorbed steps back to the node that computes their
+	// value (a Conv through its folded BatchNormalization and bias Add).
+	origin := func(p *step) *step {
+		for p != nil && p.passThrough {
+			if p = soleAt(p, p.passIn); p != nil && (p.node == nil || len(p.out) != 1) {
+				return nil
+			}
+		}
+		return p
+	}
 	for i := range m.steps {
 		st := &m.steps[i]
 		n := st.node
 		if n == nil || n.Domain != "" || st.schema == nil || len(st.out) != 1 {
+			continue
+		}
+		if n.OpType == "Add" && len(st.in) == 2 {
+			// A bias: the producer's output plus a constant, in either order.
+			for k := range 2 {
+				c, ok := constIn(st, 1-k)
+				p := origin(soleAt(st, k))
+				if !ok || c == nil || p == nil || p.node == nil || p.schema == nil || len(p.out) != 1 {
+					continue
+				}
+				w, okw := constIn(p, 1)
+				b, okb := constIn(p, 2)
+				if !okw || !okb || w == nil {
+					continue
+				}
+				bytes := ops.FoldBias(p.node, n, w, b, c, func(bytes int64) error {
+					if bytes > limit-m.packed {
+						return fmt.Errorf("%w: folded bias of %d bytes would pass the model's %d", ops.ErrLimit, m.packed+bytes, limit)
+					}
+					return nil
+				})
+				if bytes > 0 {
+					m.packed += bytes
+					st.passThrough, st.passIn = true, k
+					m.fusions++
+					break
+				}
+			}
 			continue
 		}
 		p := sole(st)
@@ -143,10 +190,8 @@ func (m *Model) fuse(opts LoadOptions) {
 				m.fusions++
 			}
 		case "Relu", "LeakyRelu", "Sigmoid", "HardSigmoid", "HardSwish", "Clip":
-			if p.passThrough { // a folded BatchNormalization: its Conv
-				if p = sole(p); p == nil || p.node == nil || len(p.out) != 1 {
-					continue
-				}
+			if p = origin(p); p == nil || p.node == nil || len(p.out) != 1 { // through a folded BatchNormalization or bias
+				continue
 			}
 			var in []tensor.Value
 			ok := true
@@ -184,9 +229,10 @@ func (r *runState) setFuse(on bool) {
 	runenv.Bind(&r.opt, runenv.Env{Ctx: r.ctx, Alloc: r.alloc, Charge: r.charge, Scope: r, Fuse: on})
 }
 
-// passInput runs a step absorbed by fusion: its output is its input.
+// passInput runs a step absorbed by fusion: its output is its input
+// passIn.
 func (st *step) passInput(r *runState) {
-	x := st.in[0]
+	x := st.in[st.passIn]
 	r.headers[x] = nil // the output keeps the header
 	if s := st.out[0]; s >= 0 {
 		r.vals[s] = r.vals[x]

@@ -135,8 +135,10 @@ type step struct {
 	// inputs (see ops.Prepared), shared by the runs of the model.
 	prepared *atomic.Pointer[ops.Prepared]
 	// passThrough marks a node absorbed by load-time fusion (fuse.go): in
-	// a run that fuses, its output is its first input.
+	// a run that fuses, its output is its input passIn (0 but for an Add
+	// folded into the producer of its second input).
 	passThrough bool
+	passIn      int
 }
 
 // Inputs returns the inputs Run needs, in the model's order. Initializers

@@ -18,6 +18,19 @@ package ops
 //     roundoff of float or double: reference.Agree's Conv bound for W' and
 //     B' plus the rounding of W' and of the BatchNormalization's affine map
 //     (tested on random models, graph/fuse_test.go).
+//   - FoldBias: a Conv with constant weights, or a Gemm with a constant B
+//     (and C, if any), followed by an Add of a constant that broadcasts
+//     along the output channels (Conv: 1 everywhere but axis 1, which
+//     holds M or 1) or along the last axis (Gemm: N or 1 values), runs
+//     with the constant added into its bias (Conv's B, Gemm's C with
+//     beta*C folded in and beta 1), in float64 rounded once. This changes
+//     the rounding: the fused y' = fl(S + fl(B + c)) and the unfused y =
+//     fl(fl(S + B) + c), S the sum of products, B the bias (beta*C), c the
+//     constant, lie within eps*(4|y| + 2|B| + 3|c|) of each other to first
+//     order in eps, the unit roundoff (each within eps*(|S+B+c| +
+//     |S+B| or |B+c|) of the exact sum; tested on random models,
+//     graph/fuse_test.go). The Add step then passes the producer's output
+//     through.
 //   - FuseActivation: Relu, LeakyRelu, Sigmoid, HardSigmoid, HardSwish or
 //     Clip after a Conv, Gemm or MatMul runs as the producer's epilogue:
 //     the activation's own kernel, applied in place on the producer's
@@ -40,6 +53,9 @@ type nodeFusion struct {
 	// w and b are a Conv's weights and bias with a BatchNormalization
 	// folded in (nil: none folded).
 	w, b *tensor.Tensor
+	// c is a Gemm's beta*C with an Add's constant folded in, run with
+	// beta 1 (nil: none folded).
+	c *tensor.Tensor
 	// act is the activation run as the epilogue (nil: none), and actIn
 	// its inputs after X (Clip's min and max, constants; nil where absent).
 	act   *Node
@@ -111,6 +127,183 @@ func FoldBatchNorm(c, bn *Node, w, b *tensor.Tensor, params [4]*tensor.Tensor, c
 	}
 	c.fusion = &nodeFusion{w: fromFloats64(dt, wv, w.Shape()), b: fromFloats64(dt, nb, []int{m})}
 	return bytes
+}
+
+// FoldBias folds add, an Add one of whose inputs is p's output and the
+// other the constant c, into p's bias: p a Conv whose weight w (and bias
+// b, nil: none) are constants, or a Gemm whose B (w) and C (b, nil: none)
+// are constants. It returns the bytes of the folded bias, which charge is
+// told first, and 0 when the pair does not fold (not float or double, c
+// not along the channels or the last axis, an activation fused already,
+// a refused charge): the graph then keeps both nodes.
+func FoldBias(p, add *Node, w, b, c *tensor.Tensor, charge func(int64) error) int64 {
+	if p == nil || add == nil || add.OpType != "Add" || p.Domain != "" || add.Domain != "" || w == nil || c == nil {
+		return 0
+	}
+	if p.fusion != nil && (p.fusion.act != nil || p.fusion.c != nil) {
+		return 0
+	}
+	dt := w.DataType()
+	if (dt != tensor.Float && dt != tensor.Double) || c.DataType() != dt || (b != nil && b.DataType() != dt) {
+		return 0
+	}
+	switch p.OpType {
+	case "Conv":
+		return foldConvBias(p, w, b, c, charge)
+	case "Gemm":
+		return foldGemmBias(p, w, b, c, charge)
+	}
+	return 0
+}
+
+// foldConvBias is FoldBias for a Conv: c holds one value, or one per
+// output channel on axis 1 of the output (W's rank), 1 on every other
+// axis.
+func foldConvBias(p *Node, w, b, c *tensor.Tensor, charge func(int64) error) int64 {
+	r := w.Rank()
+	m := w.Shape()[0]
+	if r < 3 || c.Rank() > r {
+		return 0
+	}
+	perChannel := false
+	for i, d := range c.Shape() {
+		axis := r - c.Rank() + i
+		switch {
+		case d == 1:
+		case axis == 1 && d == m:
+			perChannel = true
+		default:
+			return 0
+		}
+	}
+	if b != nil && (b.Rank() != 1 || b.Shape()[0] != m) {
+		return 0
+	}
+	if p.fusion != nil && p.fusion.b != nil {
+		b = p.fusion.b // a BatchNormalization folded already
+	}
+	bytes := int64(m) * int64(w.DataType().Size())
+	if charge != nil && charge(bytes) != nil {
+		return 0
+	}
+	cv := floats64(c)
+	nb := make([]float64, m)
+	var bv []float64
+	if b != nil {
+		bv = floats64(b)
+	}
+	for i := range m {
+		v := cv[0]
+		if perChannel {
+			v = cv[i]
+		}
+		if bv != nil {
+			v += bv[i]
+		}
+		nb[i] = v
+	}
+	if p.fusion == nil {
+		p.fusion = &nodeFusion{}
+	}
+	if p.fusion.w == nil {
+		p.fusion.w = w
+	}
+	p.fusion.b = fromFloats64(w.DataType(), nb, []int{m})
+	return bytes
+}
+
+// foldGemmBias is FoldBias for a Gemm: c holds one value or N (the
+// output's last axis, from the constant B), with rank at most 2 and 1 on
+// the first axis; C' = beta*C + c, broadcast to the shape of both.
+func foldGemmBias(p *Node, w, b, c *tensor.Tensor, charge func(int64) error) int64 {
+	if p.Version < 7 || w.Rank() != 2 || c.Rank() > 2 || (b != nil && b.Rank() > 2) {
+		return 0 // before 7: the broadcast attribute decides
+	}
+	tb, err := p.Int("transB", 0)
+	if err != nil {
+		return 0
+	}
+	beta, err := p.Float("beta", 1)
+	if err != nil {
+		return 0
+	}
+	n := w.Shape()[1]
+	if tb != 0 {
+		n = w.Shape()[0]
+	}
+	cs := c.Shape()
+	if (len(cs) == 2 && cs[0] != 1) || (len(cs) > 0 && cs[len(cs)-1] != 1 && cs[len(cs)-1] != n) {
+		return 0
+	}
+	// The folded C: rows from b (1 without), columns N or 1.
+	rows, cols := 1, 1
+	if len(cs) > 0 {
+		cols = cs[len(cs)-1]
+	}
+	var bs []int
+	if b != nil {
+		bs = b.Shape()
+		if len(bs) == 2 {
+			rows = bs[0]
+		}
+		if len(bs) > 0 && bs[len(bs)-1] != 1 {
+			if bs[len(bs)-1] != n {
+				return 0
+			}
+			cols = n
+		}
+	}
+	bytes := int64(rows*cols) * int64(w.DataType().Size())
+	if charge != nil && charge(bytes) != nil {
+		return 0
+	}
+	cv := floats64(c)
+	var bv []float64
+	if b != nil {
+		bv = floats64(b)
+	}
+	out := make([]float64, rows*cols)
+	for i := range rows {
+		for j := range cols {
+			v := cv[0]
+			if len(cv) > 1 {
+				v = cv[j]
+			}
+			if bv != nil {
+				bi, bj := 0, 0
+				if len(bs) == 2 && bs[0] != 1 {
+					bi = i
+				}
+				if len(bs) > 0 && bs[len(bs)-1] != 1 {
+					bj = j
+				}
+				bc := 1
+				if len(bs) > 0 {
+					bc = bs[len(bs)-1]
+				}
+				v += float64(beta) * bv[bi*bc+bj]
+			}
+			out[i*cols+j] = v
+		}
+	}
+	shape := []int{rows, cols}
+	if b == nil || len(bs) < 2 {
+		shape = []int{cols}
+	}
+	if p.fusion == nil {
+		p.fusion = &nodeFusion{}
+	}
+	p.fusion.c = fromFloats64(w.DataType(), out, shape)
+	return bytes
+}
+
+// foldedGemm returns the C and beta a Gemm node runs with: the folded C
+// and beta 1 when the run fuses and it has them, c and beta otherwise.
+func (n *Node) foldedGemm(opt *Options, c *tensor.Tensor, beta float32) (*tensor.Tensor, float32) {
+	if n == nil || n.fusion == nil || n.fusion.c == nil || !opt.fusing() {
+		return c, beta
+	}
+	return n.fusion.c, 1
 }
 
 // FuseActivation makes act (Relu, LeakyRelu, Sigmoid, HardSigmoid,

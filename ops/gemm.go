@@ -93,6 +93,7 @@ func gemmNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 		return nil, err
 	}
 	o.TransA, o.TransB = ta != 0, tb != 0
+	c, o.Beta = n.foldedGemm(opt, c, o.Beta)
 	broadcast := true
 	if n.Version < 7 {
 		bc, err := n.Int("broadcast", 0)

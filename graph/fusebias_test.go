@@ -1,0 +1,210 @@
+package graph_test
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/onnxshape/onnxshape/builder"
+	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// biasModel is x -> producer -> Add(constant "c" of shape cs, on either
+// side) [-> Relu]; the producer is a Conv (bias or not) or a Gemm (C or
+// not, beta 0.5 or 1, B transposed or not).
+func biasModel(r *rand.Rand, dt tensor.DataType, prod string, cs []int, withBias, swap, relu bool) (*builder.Builder, *tensor.Tensor) {
+	b := builder.New(22)
+	var x, y builder.Value
+	var xin *tensor.Tensor
+	switch prod {
+	case "Conv":
+		c, m := 1+r.IntN(5), 1+r.IntN(6)
+		k := 1 + 2*r.IntN(2)
+		xin = randTensor(r, dt, 2, c, 7, 9)
+		x = b.Input("x", dt, 2, c, 7, 9)
+		args := []builder.Arg{x, b.Constant("w", randTensor(r, dt, m, c, k, k))}
+		if withBias {
+			args = append(args, b.Constant("b", randTensor(r, dt, m)))
+		}
+		args = append(args, builder.Ints("pads", k/2, k/2, k/2, k/2), builder.Name("conv"))
+		y = b.Op("Conv", args...)
+		for i := range cs {
+			if cs[i] == -1 {
+				cs[i] = m
+			}
+		}
+	case "Gemm":
+		n := 1 + r.IntN(20)
+		xin = randTensor(r, dt, 5, 11)
+		x = b.Input("x", dt, 5, 11)
+		tb := r.IntN(2)
+		w := randTensor(r, dt, 11, n)
+		if tb == 1 {
+			w = randTensor(r, dt, n, 11)
+		}
+		args := []builder.Arg{x, b.Constant("w", w)}
+		if withBias {
+			args = append(args, b.Constant("b", randTensor(r, dt, n)))
+		}
+		args = append(args, builder.Int("transB", tb), builder.Float("beta", []float32{1, 0.5}[r.IntN(2)]), builder.Name("gemm"))
+		y = b.Op("Gemm", args...)
+		for i := range cs {
+			if cs[i] == -1 {
+				cs[i] = n
+			}
+		}
+	}
+	c := b.Constant("c", randTensor(r, dt, cs...))
+	if swap {
+		y = b.Op("Add", c, y, builder.Name("add"))
+	} else {
+		y = b.Op("Add", y, c, builder.Name("add"))
+	}
+	if relu {
+		y = b.Op("Relu", y, builder.Name("relu"))
+	}
+	b.Output("y", y)
+	return b, xin
+}
+
+// A constant Add after a Conv or a Gemm folds into its bias: the fused
+// model's outputs lie within eps*(4|y| + 2|B| + 3|c|) of the unfused (the
+// bound ops/epilogue.go states; checked at twice that, |B| and |c| the
+// largest bias and constant), fused with the Relu after it; the reference
+// engine, the SONNX profile and NoFuse run the nodes as written.
+func TestBiasAddFoldWithinBound(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 24))
+	convShapes := [][]int{{-1, 1, 1}, {1, -1, 1, 1}, {1}, {}, {1, 1, 1, 1}, {-1, 1, 1}}
+	gemmShapes := [][]int{{-1}, {1, -1}, {1}, {}, {1, 1}}
+	for iter := range 60 {
+		dt, eps := tensor.Float, 0x1p-24
+		if iter%3 == 2 {
+			dt, eps = tensor.Double, 0x1p-53
+		}
+		prod, cs := "Conv", append([]int(nil), convShapes[r.IntN(len(convShapes))]...)
+		if iter%2 == 1 {
+			prod, cs = "Gemm", append([]int(nil), gemmShapes[r.IntN(len(gemmShapes))]...)
+		}
+		relu := r.IntN(2) == 0
+		b, x := biasModel(r, dt, prod, cs, r.IntN(2) == 0, r.IntN(2) == 0, relu)
+		fused, plain := loadBoth(t, b)
+		want := 1
+		if relu {
+			want = 2
+		}
+		if fused.Fusions() != want || plain.Fusions() != 0 {
+			t.Fatalf("%d: %s + Add %v (relu %v): %d fusions, want %d (NoFuse: %d)", iter, prod, cs, relu, fused.Fusions(), want, plain.Fusions())
+		}
+		fast := &graph.RunOptions{Engine: graph.EngineFast, Threads: 1 + r.IntN(2)}
+		got, exp := values64t(runY(t, fused, x, fast)), values64t(runY(t, plain, x, fast))
+		var maxB, maxC float64
+		for _, v := range values64(b, "c") {
+			maxC = max(maxC, math.Abs(v))
+		}
+		if _, err := b.ModelProto(); err == nil && strings.Contains(must(b.ModelProto()).String(), `name:"b"`) {
+			for _, v := range values64(b, "b") {
+				maxB = max(maxB, math.Abs(v))
+			}
+		}
+		for i := range exp {
+			bound := 2 * eps * (4*math.Abs(exp[i]) + 2*maxB + 3*maxC)
+			if d := math.Abs(got[i] - exp[i]); d > bound {
+				t.Fatalf("%d: %s %v element %d: fused %v, unfused %v: %g apart, bound %g", iter, prod, dt, i, got[i], exp[i], d, bound)
+			}
+		}
+		if !runY(t, fused, x, &graph.RunOptions{Engine: graph.EngineReference}).Equal(runY(t, plain, x, &graph.RunOptions{Engine: graph.EngineReference})) {
+			t.Fatalf("%d: the reference engine ran the fused model differently", iter)
+		}
+		// SONNX runs the nodes as written: the same outputs, or the same
+		// error (its Add does not broadcast).
+		sonnx := &graph.RunOptions{Profile: ops.ProfileSONNX}
+		gf, errf := fused.Run(context.Background(), map[string]tensor.Value{"x": x}, sonnx)
+		gp, errp := plain.Run(context.Background(), map[string]tensor.Value{"x": x}, sonnx)
+		if (errf == nil) != (errp == nil) || (errf != nil && errf.Error() != errp.Error()) ||
+			(errf == nil && !gf.Map()["y"].(*tensor.Tensor).Equal(gp.Map()["y"].(*tensor.Tensor))) {
+			t.Fatalf("%d: SONNX ran the fused model differently: %v / %v", iter, errf, errp)
+		}
+	}
+}
+
+// What must not fold: a constant not along the channels (Conv) or the
+// last axis (Gemm), an Add of two computed values, MatMul (no bias), a
+// Conv whose weights a graph input may override.
+func TestBiasAddFoldLeavesOthersAlone(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 24))
+	dt := tensor.Float
+	for _, cs := range [][]int{{1, 1, 1, 9}, {1, 1, 7, 1}, {2, 1, 1, 1}, {1, 1, 1, 1, 1}} {
+		b, _ := biasModel(r, dt, "Conv", cs, true, false, false)
+		if fused, _ := loadBoth(t, b); fused.Fusions() != 0 {
+			t.Fatalf("Conv + Add %v folded", cs)
+		}
+	}
+	for _, cs := range [][]int{{5, 1}, {5, -1}} {
+		b, _ := biasModel(r, dt, "Gemm", cs, true, false, false)
+		if fused, _ := loadBoth(t, b); fused.Fusions() != 0 {
+			t.Fatalf("Gemm + Add %v folded", cs)
+		}
+	}
+	b := builder.New(22)
+	x := b.Input("x", dt, 3, 11)
+	y := b.Op("MatMul", x, b.Constant("w", randTensor(r, dt, 11, 4)))
+	b.Output("y", b.Op("Add", y, b.Constant("c", randTensor(r, dt, 4))))
+	if fused, _ := loadBoth(t, b); fused.Fusions() != 0 {
+		t.Fatal("MatMul + Add folded")
+	}
+	b = builder.New(22)
+	x = b.Input("x", dt, 1, 2, 5, 5)
+	conv := b.Op("Conv", x, b.Constant("w", randTensor(r, dt, 3, 2, 3, 3)))
+	b.Output("y", b.Op("Add", conv, b.Op("Neg", conv)))
+	if fused, _ := loadBoth(t, b); fused.Fusions() != 0 {
+		t.Fatal("an Add of two computed values folded")
+	}
+}
+
+// Conv -> BatchNormalization -> Add(bias) -> Relu: all three fold into
+// the Conv; its errors name it and the memory plan still names every
+// node.
+func TestBiasAddFoldAfterBatchNorm(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 24))
+	dt := tensor.Float
+	b := builder.New(15)
+	x := b.Input("x", dt, 1, 3, 6, 6)
+	y := b.Op("Conv", x, b.Constant("w", randTensor(r, dt, 4, 3, 3, 3)), builder.Ints("pads", 1, 1, 1, 1), builder.Name("conv"))
+	one := tensor.MustFromSlice([]float32{1, 1.5, 0.75, 2}, 4)
+	y = b.Op("BatchNormalization", y, b.Constant("scale", one), b.Constant("bias", randTensor(r, dt, 4)), b.Constant("mean", randTensor(r, dt, 4)), b.Constant("var", one), builder.Name("bn"))
+	y = b.Op("Add", b.Constant("c", randTensor(r, dt, 4, 1, 1)), y, builder.Name("add"))
+	b.Output("y", b.Op("Relu", y, builder.Name("relu")))
+	fused, plain := loadBoth(t, b)
+	if fused.Fusions() != 3 {
+		t.Fatalf("%d fusions, want 3", fused.Fusions())
+	}
+	xin := randTensor(r, dt, 1, 3, 6, 6)
+	got, exp := values64t(runY(t, fused, xin, nil)), values64t(runY(t, plain, xin, nil))
+	for i := range exp {
+		if math.Abs(got[i]-exp[i]) > 1e-5*(1+math.Abs(exp[i])) {
+			t.Fatalf("element %d: fused %v, unfused %v", i, got[i], exp[i])
+		}
+	}
+	// An error names the node that made it: the Conv, whose output passes
+	// a small cap.
+	_, err := fused.Run(context.Background(), map[string]tensor.Value{"x": xin}, &graph.RunOptions{MaxTensorBytes: 200})
+	if err == nil || !strings.Contains(err.Error(), `"conv"`) {
+		t.Fatalf("error %v, want one naming the Conv", err)
+	}
+	// The memory plan (the trace of a run) still lists every node.
+	plan, err := fused.MemoryPlan(context.Background(), map[string][]int{"x": xin.Shape()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range plan.Steps {
+		names = append(names, s.Node)
+	}
+	if j := strings.Join(names, ","); !strings.Contains(j, "conv") || !strings.Contains(j, "bn") || !strings.Contains(j, "add") || !strings.Contains(j, "relu") {
+		t.Fatalf("the plan lists %v", names)
+	}
+}
