@@ -110,10 +110,16 @@ func fillWindows(dst []float32, nr, pc, kc, q0, nc int, xg []float32, g dwGeomet
 			}
 			row := plane[ih*g.iw : (ih+1)*g.iw]
 			base := u.ow*g.sw + dq
-			lo, hi := validRange(base, g.sw, g.iw, u.n)
-			if lo == 0 && hi == u.n && g.sw == 1 {
-				copy(d, row[base:base+u.n])
-				continue
+			var lo, hi int
+			if g.sw == 1 {
+				// No division: the run is [base, base+n) of the row.
+				if base >= 0 && base+u.n <= g.iw {
+					copy(d, row[base:base+u.n])
+					continue
+				}
+				lo, hi = max(0, -base), min(u.n, g.iw-base)
+			} else {
+				lo, hi = validRange(base, g.sw, g.iw, u.n)
 			}
 			if lo >= hi {
 				clear(d)
