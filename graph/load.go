@@ -49,8 +49,9 @@ type LoadOptions struct {
 	// *UnsupportedError. Without it, Load returns that error.
 	AllowUnsupported bool
 	// NoFuse turns off load-time fusion (graph/fuse.go: a Conv's
-	// BatchNormalization folded into its weights, an activation run as the
-	// epilogue of the Conv, Gemm or MatMul before it). Fusion is on by
+	// BatchNormalization folded into its weights, a constant Add folded
+	// into the bias of the Conv or Gemm before it, an activation run as
+	// the epilogue of the Conv, Gemm or MatMul before it). Fusion is on by
 	// default; it only ever applies to runs of the fast engine under the
 	// ONNX profile.
 	NoFuse bool
