@@ -33,7 +33,10 @@ var plainCalls = map[string]func(opts ...ops.Option) error{
 		_, err := ops.Constant(ops.ConstantOptions{ValueInts: []int64{1}}, o...)
 		return err
 	},
-	"ConstantOfShape": func(o ...ops.Option) error { _, err := ops.ConstantOfShape([]int{2}, ops.ConstantOfShapeOptions{}, o...); return err },
+	"ConstantOfShape": func(o ...ops.Option) error {
+		_, err := ops.ConstantOfShape([]int{2}, ops.ConstantOfShapeOptions{}, o...)
+		return err
+	},
 	"DepthToSpace": func(o ...ops.Option) error {
 		_, err := ops.DepthToSpace(nil, ops.DepthToSpaceOptions{}, o...)
 		return err
