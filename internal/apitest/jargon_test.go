@@ -10,7 +10,7 @@ import (
 )
 
 // issueNumber matches a reference to the project's own issue tracker by
-// number ("issue 27", "issue #18"), which a reader of the code cannot look
+// number (the word, a space, maybe "#", digits), which a reader cannot look
 // up: the text must say what it refers to instead.
 var issueNumber = regexp.MustCompile(`(?i)\bissues? #?[0-9]+\b`)
 
