@@ -66,7 +66,7 @@ func Into(dst, src *tensor.Tensor, lo, hi int, o Options) error {
 		f16sToF32s(movement.AsElems[uint32](dst.Bytes())[lo:hi], movement.AsElems[uint16](src.Bytes())[lo:hi])
 		return nil
 	}
-	if boolCast(dst, src, lo, hi) || directCast(dst, src, lo, hi) || floatToIntCast(dst, src, lo, hi) {
+	if boolCast(dst, src, lo, hi) || directCast(dst, src, lo, hi) || floatToIntCast(dst, src, lo, hi) || float32Cast(dst, src, lo, hi, o) {
 		return nil
 	}
 	if sdt.IsFloat() {
