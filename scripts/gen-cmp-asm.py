@@ -342,4 +342,39 @@ boolsToF32sdone:
 	VZEROUPPER
 	RET
 ''')
+
+# Conversions between float32 and int32/int64, 32 elements an iteration:
+# the processor's conversions are Go's (VCVTDQ2PS and VCVTQQ2PS round to
+# nearest even as CVTSL2SS and CVTSQ2SS do) and floatToInt's (VCVTTPS2QQ
+# gives math.MinInt64 for NaN and out-of-range values).
+for name, comment, ins, src, dst, load, store, srcsize, dstsize in [
+    ('i32sToF32sAVX2', 'd[i] = float32(s[i]) for int32 s', 'VCVTDQ2PS', 'Y', 'Y', 'VMOVDQU', 'VMOVUPS', 4, 4),
+    ('f32sToI64sAVX512', 'd[i] = floatToInt(s[i]) for float32 s, int64 d', 'VCVTTPS2QQ', 'Y', 'Z', 'VMOVUPS', 'VMOVDQU64', 4, 8),
+    ('i64sToF32sAVX512', 'd[i] = float32(s[i]) for int64 s', 'VCVTQQ2PS', 'Z', 'Y', 'VMOVDQU64', 'VMOVUPS', 8, 4),
+]:
+    sw, dw = (32 if src == 'Y' else 64), (32 if dst == 'Y' else 64)
+    k = 32 * srcsize // sw
+    cv.append(f'''
+// func {name}(d, s unsafe.Pointer, n int)
+// n a multiple of 32: {comment}.
+TEXT ·{name}(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $5, CX
+	JZ   {name}done
+{name}loop:
+''')
+    for j in range(k):
+        cv.append(f'\t{ins} {j*sw}(SI), {dst}{j}\n')
+    for j in range(k):
+        cv.append(f'\t{store} {dst}{j}, {j*dw}(DI)\n')
+    cv.append(f'''	ADDQ ${32*srcsize}, SI
+	ADDQ ${32*dstsize}, DI
+	DECQ CX
+	JNZ  {name}loop
+{name}done:
+	VZEROUPPER
+	RET
+''')
 open(C + 'boolvec_amd64.s', 'w').write(''.join(cv))

@@ -67,3 +67,78 @@ boolsToF32sloop:
 boolsToF32sdone:
 	VZEROUPPER
 	RET
+
+// func i32sToF32sAVX2(d, s unsafe.Pointer, n int)
+// n a multiple of 32: d[i] = float32(s[i]) for int32 s.
+TEXT ·i32sToF32sAVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $5, CX
+	JZ   i32sToF32sAVX2done
+i32sToF32sAVX2loop:
+	VCVTDQ2PS 0(SI), Y0
+	VCVTDQ2PS 32(SI), Y1
+	VCVTDQ2PS 64(SI), Y2
+	VCVTDQ2PS 96(SI), Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  i32sToF32sAVX2loop
+i32sToF32sAVX2done:
+	VZEROUPPER
+	RET
+
+// func f32sToI64sAVX512(d, s unsafe.Pointer, n int)
+// n a multiple of 32: d[i] = floatToInt(s[i]) for float32 s, int64 d.
+TEXT ·f32sToI64sAVX512(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $5, CX
+	JZ   f32sToI64sAVX512done
+f32sToI64sAVX512loop:
+	VCVTTPS2QQ 0(SI), Z0
+	VCVTTPS2QQ 32(SI), Z1
+	VCVTTPS2QQ 64(SI), Z2
+	VCVTTPS2QQ 96(SI), Z3
+	VMOVDQU64 Z0, 0(DI)
+	VMOVDQU64 Z1, 64(DI)
+	VMOVDQU64 Z2, 128(DI)
+	VMOVDQU64 Z3, 192(DI)
+	ADDQ $128, SI
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  f32sToI64sAVX512loop
+f32sToI64sAVX512done:
+	VZEROUPPER
+	RET
+
+// func i64sToF32sAVX512(d, s unsafe.Pointer, n int)
+// n a multiple of 32: d[i] = float32(s[i]) for int64 s.
+TEXT ·i64sToF32sAVX512(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $5, CX
+	JZ   i64sToF32sAVX512done
+i64sToF32sAVX512loop:
+	VCVTQQ2PS 0(SI), Y0
+	VCVTQQ2PS 64(SI), Y1
+	VCVTQQ2PS 128(SI), Y2
+	VCVTQQ2PS 192(SI), Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $256, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  i64sToF32sAVX512loop
+i64sToF32sAVX512done:
+	VZEROUPPER
+	RET

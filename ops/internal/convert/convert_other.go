@@ -20,3 +20,5 @@ func f16sToF32sVector(d []uint32, s []uint16) int { return 0 }
 func f32sToBoolsVector(d []byte, s []float32) int { return 0 }
 
 func boolsToF32sVector(d []float32, s []byte) int { return 0 }
+
+func intFloatVector[D, S int32 | int64 | float32](d []D, s []S) int { return 0 }
