@@ -478,3 +478,20 @@ func SelectWords[T uint8 | uint16 | uint32 | uint64](o []T, c []uint8, a, b []T)
 		o[i] = b[i] ^ (a[i]^b[i])&mask
 	}
 }
+
+// SelectSteps is Where's loop over a span where the condition advances and
+// a or b may be a broadcast scalar (step 0) or advance (step 1): the same
+// branch-free pick as SelectWords.
+func SelectSteps[T uint8 | uint16 | uint32 | uint64](o []T, c []uint8, a []T, sa int, b []T, sb int) {
+	c = c[:len(o)]
+	if len(o) == 0 {
+		return
+	}
+	_, _ = a[(len(o)-1)*sa], b[(len(o)-1)*sb]
+	for i := range o {
+		nonzero := (c[i] | -c[i]) >> 7
+		mask := -T(nonzero)
+		x, y := a[i*sa], b[i*sb]
+		o[i] = y ^ (x^y)&mask
+	}
+}
