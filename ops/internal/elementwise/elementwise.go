@@ -175,7 +175,7 @@ func walkBinary[A, B, O any](cfg Config, w *Walk, s BinarySpans[A, B, O], o []O,
 		return nil
 	}
 	var idxBuf [8]int
-	idx := idxBuf[:0]
+	var idx []int
 	if len(w.outer) <= len(idxBuf) {
 		idx = idxBuf[:len(w.outer)]
 	} else {
