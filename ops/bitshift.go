@@ -9,7 +9,10 @@
 
 package ops
 
-import "github.com/onnxshape/onnxshape/tensor"
+import (
+	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
+	"github.com/onnxshape/onnxshape/tensor"
+)
 
 var bitShiftOp = &binaryOp{
 	name: "BitShift", types: versionTypes{11: unsignedTypes},
@@ -24,11 +27,11 @@ func init() {
 var (
 	shiftLeft = fixedKernels(integerBinaries([8]binaryKernel{
 		binaryFunc(func(a, b uint8) uint8 { return a << b }), binaryFunc(func(a, b uint16) uint16 { return a << b }),
-		binaryFunc(func(a, b uint32) uint32 { return a << b }), binaryFunc(func(a, b uint64) uint64 { return a << b }),
+		elementwise.Shift(true, binaryFunc(func(a, b uint32) uint32 { return a << b })), elementwise.Shift(true, binaryFunc(func(a, b uint64) uint64 { return a << b })),
 	}))
 	shiftRight = fixedKernels(integerBinaries([8]binaryKernel{
 		binaryFunc(func(a, b uint8) uint8 { return a >> b }), binaryFunc(func(a, b uint16) uint16 { return a >> b }),
-		binaryFunc(func(a, b uint32) uint32 { return a >> b }), binaryFunc(func(a, b uint64) uint64 { return a >> b }),
+		elementwise.Shift(false, binaryFunc(func(a, b uint32) uint32 { return a >> b })), elementwise.Shift(false, binaryFunc(func(a, b uint64) uint64 { return a >> b })),
 	}))
 )
 

@@ -10,7 +10,10 @@
 
 package ops
 
-import "github.com/onnxshape/onnxshape/tensor"
+import (
+	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
+	"github.com/onnxshape/onnxshape/tensor"
+)
 
 var equalOp = &binaryOp{
 	name: "Equal", types: versionTypes{1: boolTypes | typesOf(tensor.Int32, tensor.Int64), 7: boolTypes | typesOf(tensor.Int32, tensor.Int64), 11: boolTypes | numberTypes, 13: boolTypes | numberBFTypes, 19: boolTypes | numberBFTypes | typesOf(tensor.String)},
@@ -34,7 +37,7 @@ func equalKernels() map[tensor.DataType]binaryKernel {
 }
 
 func equalSpans[T comparable]() binarySpans[T, T, bool] {
-	return binarySpans[T, T, bool]{
+	return elementwise.Compare(elementwise.CmpEQ, binarySpans[T, T, bool]{
 		Both: func(o []bool, a, b []T) {
 			for i := range o {
 				o[i] = a[i] == b[i]
@@ -50,5 +53,5 @@ func equalSpans[T comparable]() binarySpans[T, T, bool] {
 				o[i] = a[i] == b
 			}
 		},
-	}
+	})
 }

@@ -12,6 +12,7 @@ package ops
 import (
 	"cmp"
 
+	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -35,7 +36,7 @@ func greaterKernels() map[tensor.DataType]binaryKernel {
 }
 
 func greaterSpans[T cmp.Ordered]() binarySpans[T, T, bool] {
-	return binarySpans[T, T, bool]{
+	return elementwise.Compare(elementwise.CmpGT, binarySpans[T, T, bool]{
 		Both: func(o []bool, a, b []T) {
 			for i := range o {
 				o[i] = a[i] > b[i]
@@ -51,7 +52,7 @@ func greaterSpans[T cmp.Ordered]() binarySpans[T, T, bool] {
 				o[i] = a[i] > b
 			}
 		},
-	}
+	})
 }
 
 // Greater returns a > b elementwise, broadcast, as bool (ONNX Greater,

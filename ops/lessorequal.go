@@ -11,6 +11,7 @@ package ops
 import (
 	"cmp"
 
+	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -34,7 +35,7 @@ func lessOrEqualKernels() map[tensor.DataType]binaryKernel {
 }
 
 func lessOrEqualSpans[T cmp.Ordered]() binarySpans[T, T, bool] {
-	return binarySpans[T, T, bool]{
+	return elementwise.Compare(elementwise.CmpLE, binarySpans[T, T, bool]{
 		Both: func(o []bool, a, b []T) {
 			for i := range o {
 				o[i] = a[i] <= b[i]
@@ -50,5 +51,5 @@ func lessOrEqualSpans[T cmp.Ordered]() binarySpans[T, T, bool] {
 				o[i] = a[i] <= b
 			}
 		},
-	}
+	})
 }

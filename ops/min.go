@@ -10,12 +10,14 @@
 
 package ops
 
+import "github.com/onnxshape/onnxshape/ops/internal/elementwise"
+
 var minOp = &variadicOp{binaryOp: binaryOp{
 	name: "Min", types: versionTypes{1: floatTypes, 6: floatTypes, 8: floatTypes, 12: numberTypes, 13: numberBFTypes},
 	kernel: fixedKernels(numberBinaries([8]binaryKernel{
 		minSpans[uint8](), minSpans[uint16](), minSpans[uint32](), minSpans[uint64](),
 		minSpans[int8](), minSpans[int16](), minSpans[int32](), minSpans[int64](),
-	}, minSpans[float32](), minSpans[float64]())),
+	}, elementwise.MinMaxF32("Min", minSpans[float32]()), minSpans[float64]())),
 }}
 
 func init() {

@@ -138,6 +138,7 @@ func whereRun[T any](opt *Options, w *broadcastWalk, z, cond, x, y *tensor.Tenso
 					o[i] = src[at]
 				}
 			}
+		case sc == 1 && selectSteps(o, c[in[0]:in[0]+n], a[in[1]:], sa, b[in[2]:], sb):
 		default:
 			c := c[in[0] : in[0]+n]
 			for i := range o {
@@ -160,4 +161,23 @@ func selectAny[T any](o []T, c []uint8, a, b []T) {
 			o[i] = b[i]
 		}
 	}
+}
+
+// selectSteps runs the branch-free select of machine words over a span
+// where the condition advances and X or Y may be a broadcast scalar,
+// reporting false for the other element types.
+func selectSteps[T any](o []T, c []uint8, a []T, sa int, b []T, sb int) bool {
+	switch o := any(o).(type) {
+	case []uint8:
+		elementwise.SelectSteps(o, c, any(a).([]uint8), sa, any(b).([]uint8), sb)
+	case []uint16:
+		elementwise.SelectSteps(o, c, any(a).([]uint16), sa, any(b).([]uint16), sb)
+	case []uint32:
+		elementwise.SelectSteps(o, c, any(a).([]uint32), sa, any(b).([]uint32), sb)
+	case []uint64:
+		elementwise.SelectSteps(o, c, any(a).([]uint64), sa, any(b).([]uint64), sb)
+	default:
+		return false
+	}
+	return true
 }

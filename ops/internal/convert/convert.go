@@ -66,7 +66,7 @@ func Into(dst, src *tensor.Tensor, lo, hi int, o Options) error {
 		f16sToF32s(movement.AsElems[uint32](dst.Bytes())[lo:hi], movement.AsElems[uint16](src.Bytes())[lo:hi])
 		return nil
 	}
-	if boolCast(dst, src, lo, hi) || directCast(dst, src, lo, hi) || floatToIntCast(dst, src, lo, hi) {
+	if boolCast(dst, src, lo, hi) || directCast(dst, src, lo, hi) || floatToIntCast(dst, src, lo, hi) || float32Cast(dst, src, lo, hi, o) {
 		return nil
 	}
 	if sdt.IsFloat() {
@@ -140,7 +140,12 @@ func floatToIntCast(dst, src *tensor.Tensor, lo, hi int) bool {
 		}
 		truncFrom(out, src, lo, hi)
 	case tensor.Int64:
-		truncFrom(movement.AsElems[int64](d)[lo:hi], src, lo, hi)
+		out := movement.AsElems[int64](d)[lo:hi]
+		if sdt == tensor.Float {
+			i := intFloatVector(out, movement.AsElems[float32](src.Bytes())[lo:hi])
+			out, lo = out[i:], lo+i
+		}
+		truncFrom(out, src, lo, hi)
 	case tensor.Int16, tensor.Uint16:
 		out := movement.AsElems[uint16](d)[lo:hi]
 		if sdt == tensor.Float {
@@ -244,8 +249,17 @@ func castFrom[S goNumber](s []S, dst *tensor.Tensor, lo int) bool {
 
 func castSlice[D, S goNumber](d []D, s []S) {
 	d = d[:len(s)]
-	for i, x := range s {
-		d[i] = D(x)
+	i := 0
+	if d, ok := any(d).([]float32); ok { // int32 and int64 to float32: vector loops
+		switch s := any(s).(type) {
+		case []int32:
+			i = intFloatVector(d, s)
+		case []int64:
+			i = intFloatVector(d, s)
+		}
+	}
+	for ; i < len(s); i++ {
+		d[i] = D(s[i])
 	}
 }
 

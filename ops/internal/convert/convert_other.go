@@ -16,3 +16,9 @@ func f32sToNarrowVector[D uint8 | uint16](d []D, s []float32) int { return 0 }
 
 // f16sToF32sVector has no vector form here: f16sToF32s's loop does it all.
 func f16sToF32sVector(d []uint32, s []uint16) int { return 0 }
+
+func f32sToBoolsVector(d []byte, s []float32) int { return 0 }
+
+func boolsToF32sVector(d []float32, s []byte) int { return 0 }
+
+func intFloatVector[D, S int32 | int64 | float32](d []D, s []S) int { return 0 }

@@ -84,51 +84,61 @@ type Walk struct {
 }
 
 // NewWalk plans the walk of an output of shape out whose inputs,
-// of shapes ins, broadcast to it (checked by the caller).
+// of shapes ins, broadcast to it (checked by the caller). It allocates the
+// Walk and one slice for its steps, strides and outer dims: the plan of a
+// small tensor is most of its cost.
 func NewWalk(out []int, ins ...[]int) *Walk {
-	w := &Walk{n: 1, span: 1, Step: make([]int, len(ins)), strides: make([][]int, len(ins))}
-	for _, d := range out {
-		w.n *= d
-	}
-	// present[k][i]: input i advances along merged axis k.
-	var dims []int
-	var present [][]bool
+	// present[k] bit i: input i advances along merged axis k (ins holds at
+	// most 64 shapes: the operators pass two or three).
+	var dimsBuf [8]int
+	var presentBuf [8]uint64
+	dims, present := dimsBuf[:0], presentBuf[:0]
+	n := 1
 	for ax, d := range out {
+		n *= d
 		if d == 1 {
 			continue // an axis of one element does not move any input
 		}
-		p := make([]bool, len(ins))
+		var p uint64
 		for i, s := range ins {
 			k := ax - (len(out) - len(s))
-			p[i] = k >= 0 && s[k] != 1
+			if k >= 0 && s[k] != 1 {
+				p |= 1 << i
+			}
 		}
-		if len(dims) > 0 && equalBools(present[len(present)-1], p) {
+		if len(dims) > 0 && present[len(present)-1] == p {
 			dims[len(dims)-1] *= d
 			continue
 		}
 		dims = append(dims, d)
 		present = append(present, p)
 	}
+	last := max(len(dims)-1, 0)
+	// One slice: Step, then each input's strides over the outer dims, then
+	// the outer dims.
+	buf := make([]int, len(ins)+len(ins)*last+last)
+	w := &Walk{n: n, span: 1, Step: buf[:len(ins):len(ins)], strides: make([][]int, len(ins))}
 	if len(dims) == 0 {
 		for i := range w.Step {
 			w.Step[i] = 1
 		}
 		return w
 	}
-	last := len(dims) - 1
 	w.span = dims[last]
-	w.outer = dims[:last]
+	w.outer = buf[len(buf)-last:]
+	copy(w.outer, dims[:last])
 	for i := range ins {
-		if present[last][i] {
+		on := func(k int) bool { return present[k]&(1<<i) != 0 }
+		if on(last) {
 			w.Step[i] = 1
 		}
-		st := make([]int, last)
+		st := buf[len(ins)+i*last : len(ins)+(i+1)*last : len(ins)+(i+1)*last]
 		stride := 1
-		if present[last][i] {
+		if on(last) {
 			stride = w.span
 		}
 		for k := last - 1; k >= 0; k-- {
-			if present[k][i] {
+			if on(k) {
 				st[k] = stride
 				stride *= dims[k]
 			}
@@ -138,13 +148,62 @@ func NewWalk(out []int, ins ...[]int) *Walk {
 	return w
 }
 
-func equalBools(a, b []bool) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
+// sequential reports whether Run would run the walk on one core (as
+// parallel.Range decides), so that a caller may walk it itself.
+func (w *Walk) sequential(cfg Config, elemBytes int) bool {
+	return cfg.Threads <= 1 || w.n/4*max(elemBytes, 1) < parallel.Work
+}
+
+// walkBinary is Run for a binary operator's spans on one core: the same
+// spans in the same order, without the closures and offset slices Run
+// allocates, which cost more than a small tensor's loops.
+func walkBinary[A, B, O any](cfg Config, w *Walk, s BinarySpans[A, B, O], o []O, x []A, y []B) error {
+	if err := cfg.cancelled(); err != nil || w.n == 0 {
+		return err
+	}
+	sa, sb := w.Step[0], w.Step[1]
+	if len(w.outer) == 0 {
+		for start := 0; start < w.span; start += maxPiece {
+			if start > 0 {
+				if err := cfg.cancelled(); err != nil {
+					return err
+				}
+			}
+			n := min(maxPiece, w.span-start)
+			s.Spans(o[start:start+n], x, start*sa, sa, y, start*sb, sb)
+		}
+		return nil
+	}
+	var idxBuf [8]int
+	var idx []int
+	if len(w.outer) <= len(idxBuf) {
+		idx = idxBuf[:len(w.outer)]
+	} else {
+		idx = make([]int, len(w.outer))
+	}
+	stA, stB := w.strides[0], w.strides[1]
+	ia, ib := 0, 0
+	spans := w.n / w.span
+	for sp := range spans {
+		if sp*w.span%maxPiece < w.span && sp > 0 {
+			if err := cfg.cancelled(); err != nil {
+				return err
+			}
+		}
+		s.Spans(o[sp*w.span:(sp+1)*w.span], x, ia, sa, y, ib, sb)
+		for k := len(w.outer) - 1; k >= 0; k-- {
+			idx[k]++
+			ia += stA[k]
+			ib += stB[k]
+			if idx[k] < w.outer[k] {
+				break
+			}
+			ia -= stA[k] * w.outer[k]
+			ib -= stB[k] * w.outer[k]
+			idx[k] = 0
 		}
 	}
-	return true
+	return nil
 }
 
 // maxPiece is the longest run of a span handed to f at once: a span of a
@@ -253,7 +312,11 @@ type BinaryKernel interface {
 
 func (s BinarySpans[A, B, O]) Run(cfg Config, w *Walk, out, a, b *tensor.Tensor) error {
 	o, x, y := Elems[O](out), Elems[A](a), Elems[B](b)
-	if s.Streamed != nil && cfg.streams(out.ByteLen(), a.ByteLen()+b.ByteLen()) {
+	streams := s.Streamed != nil && cfg.streams(out.ByteLen(), a.ByteLen()+b.ByteLen())
+	if !streams && w.sequential(cfg, out.DataType().Size()) {
+		return walkBinary(cfg, w, s, o, x, y)
+	}
+	if streams {
 		// Each part fences its streaming stores before it is handed back.
 		t := *s.Streamed
 		return w.Run(cfg, out.DataType().Size(), func(oo int, in []int, n int) {
@@ -476,5 +539,22 @@ func SelectWords[T uint8 | uint16 | uint32 | uint64](o []T, c []uint8, a, b []T)
 		nonzero := (c[i] | -c[i]) >> 7 // 1 for any nonzero byte
 		mask := -T(nonzero)
 		o[i] = b[i] ^ (a[i]^b[i])&mask
+	}
+}
+
+// SelectSteps is Where's loop over a span where the condition advances and
+// a or b may be a broadcast scalar (step 0) or advance (step 1): the same
+// branch-free pick as SelectWords.
+func SelectSteps[T uint8 | uint16 | uint32 | uint64](o []T, c []uint8, a []T, sa int, b []T, sb int) {
+	c = c[:len(o)]
+	if len(o) == 0 {
+		return
+	}
+	_, _ = a[(len(o)-1)*sa], b[(len(o)-1)*sb]
+	for i := range o {
+		nonzero := (c[i] | -c[i]) >> 7
+		mask := -T(nonzero)
+		x, y := a[i*sa], b[i*sb]
+		o[i] = y ^ (x^y)&mask
 	}
 }

@@ -319,7 +319,7 @@ func SignF64(o, a []float64) {
 // IsNaNF32 and IsNaNF64 are IsNaN's loops.
 func IsNaNF32(o []bool, a []float32) {
 	a = a[:len(o)]
-	for i := range o {
+	for i := isNaNVec(o, a); i < len(o); i++ {
 		o[i] = math.Float32bits(a[i])&^(1<<31) > 0x7f800000
 	}
 }
@@ -337,10 +337,19 @@ func IsNaNF64(o []bool, a []float64) {
 // with no branch and no flag in the loop.
 func IsInfF32(pos, neg bool) UnarySpan[float32, bool] {
 	want := uint32(b2u(pos)) | uint32(b2u(neg))<<1 // bit s: report sign s
+	// The vector loop's two infinities: NaN, which equals nothing, for a
+	// sign not asked for.
+	vec := [2]float32{float32(math.NaN()), float32(math.NaN())}
+	if pos {
+		vec[0] = float32(math.Inf(1))
+	}
+	if neg {
+		vec[1] = float32(math.Inf(-1))
+	}
 	return func(o []bool, a []float32) {
 		ob := boolBytes(o)
 		a = a[:len(ob)]
-		for i := range ob {
+		for i := isInfVec(o, a, &vec); i < len(ob); i++ {
 			b := math.Float32bits(a[i])
 			// (b&^sign)^inf is below 2^31 and 0 only for an infinity:
 			// minus one, its top bit is set only then.
