@@ -137,6 +137,9 @@ type step struct {
 	// passThrough marks a node absorbed by load-time fusion (fuse.go): in
 	// a run that fuses, its output is its first input.
 	passThrough bool
+	// chain is the step's part in an elementwise chain fused at load
+	// (fusetransformer.go); nil: none.
+	chain *chainFusion
 }
 
 // Inputs returns the inputs Run needs, in the model's order. Initializers
