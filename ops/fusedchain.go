@@ -190,7 +190,7 @@ func (c *Chain) Run(opt *Options, x *tensor.Tensor) (*tensor.Tensor, bool, error
 	}
 	perRow := (width + chainBlock - 1) / chainBlock
 	units := len(xs) / width * perRow
-	err = parallelRange(opt, units, len(xs)*len(c.instrs)*4/max(units, 1), func(lo, hi int) error {
+	err = parallelRange(opt, units, len(xs)*len(c.instrs), func(lo, hi int) error {
 		buf := make([]float32, regs*chainBlock)
 		reg := make([][]float32, regs+1)
 		for u := lo; u < hi; u++ {
