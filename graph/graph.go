@@ -139,6 +139,9 @@ type step struct {
 	// folded into the producer of its second input).
 	passThrough bool
 	passIn      int
+	// chain is the step's part in an elementwise chain fused at load
+	// (fusetransformer.go); nil: none.
+	chain *chainFusion
 }
 
 // Inputs returns the inputs Run needs, in the model's order. Initializers

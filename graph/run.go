@@ -404,6 +404,9 @@ func (st *step) run(r *runState, in []tensor.Value) (err error) {
 			in[k] = vals[s]
 		}
 	}
+	if st.chain != nil && r.fuse {
+		return st.runChain(r, in)
+	}
 	if st.passThrough && r.fuse {
 		st.passInput(r)
 		return nil

@@ -110,7 +110,10 @@
 // with Options rather than in an engine, and the kernels' side of
 // load-time fusion (epilogue.go: a Conv, Gemm or MatMul node applying the
 // BatchNormalization folded into it or the activation fused after it),
-// which graph/fuse.go decides.
+// which graph/fuse.go decides, and of elementwise chains (fusedchain.go:
+// a region of Add, Mul, Pow, Tanh, Erf, ... nodes such as an exported
+// GELU run as one pass with the nodes' bits), which
+// graph/fusetransformer.go decides.
 //
 // On amd64 a few inner loops run in SSE2, AVX or F16C registers, in Go
 // assembly beside their engine (the transpose blocks, streaming stores

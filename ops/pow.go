@@ -15,7 +15,11 @@
 // negative exponent gives 1/x^n truncated (1 for x = 1, ±1 for x = -1,
 // else 0, and 0 for x = 0, where numpy refuses). A fractional exponent of
 // an integer base goes through float64, converted as C converts
-// (docs/divergences.md).
+// (docs/divergences.md). A float32, float16 or bfloat16 base by a single
+// exponent that is an integer of magnitude at most 16 or ±0.5 (the tanh
+// GELU's x^3, a decomposed LayerNormalization's x^2) runs the loops of
+// elementwise.PowConst32 (ops/internal/elementwise/powconst.go), which
+// give the general loop's bits without a math.Pow per element.
 
 package ops
 
@@ -23,6 +27,7 @@ import (
 	"math"
 
 	"github.com/onnxshape/onnxshape/internal/sonnxrule"
+	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -90,6 +95,12 @@ func pow(opt *Options, n *Node, x, y *tensor.Tensor) (*tensor.Tensor, error) {
 	z, err := opt.newOverwritten(op, x.DataType(), out)
 	if err != nil {
 		return nil, err
+	}
+	if k := powConstKernel(x, y); k != nil {
+		if err := k.Run(opt.elementwise(), z, x); err != nil {
+			return nil, op.wrap("cancelled", err, "run stopped")
+		}
+		return z, nil
 	}
 	// The exponents as float64 (exact for every integer up to 2^53).
 	if err := opt.scratch(op, "exponents as float64", y.Len(), 8); err != nil {
@@ -167,4 +178,26 @@ func powSONNX(opt *Options, op opRef, x, y *tensor.Tensor) error {
 		return op.errorf(sonnxrule.PowNegative, "the integer exponent B (Y) holds a negative value")
 	}
 	return opt.sameShapes(op, x.DataType(), []string{"A (X)", "B (Y)"}, x.Shape(), y.Shape())
+}
+
+// powConstKernel is the loop of a float32, float16 or bfloat16 base by a
+// single exponent that elementwise.PowConst32 has one for (an integer of
+// magnitude at most 16, or ±0.5: the same bits as the general loop below,
+// without math.Pow per element), nil otherwise.
+func powConstKernel(x, y *tensor.Tensor) unaryKernel {
+	if y.Len() != 1 || !(x.DataType() == tensor.Float || x.DataType() == tensor.Float16 || x.DataType() == tensor.BFloat16) {
+		return nil
+	}
+	e, err := y.Float64s()
+	if err != nil {
+		return nil
+	}
+	f := elementwise.PowConst32(e[0])
+	switch {
+	case f == nil:
+		return nil
+	case x.DataType() == tensor.Float:
+		return f
+	}
+	return elementwise.HalfUnary[float32]{BF16: x.DataType() == tensor.BFloat16, F32: f}
 }
