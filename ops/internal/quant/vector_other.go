@@ -1,0 +1,9 @@
+//go:build !amd64 || purego
+
+package quant
+
+// quantizeVector and dequantizeVector have no vector form here: the Go
+// loops do it all.
+func quantizeVector[T Int8](o []T, x []float32, s float32, z, lo, hi int64) int { return 0 }
+
+func dequantizeVector[T Int8](o []float32, x []T, s float32, z int32) int { return 0 }
