@@ -3,6 +3,7 @@
 package quant
 
 import (
+	"math"
 	"unsafe"
 
 	"golang.org/x/sys/cpu"
@@ -44,5 +45,40 @@ func dequantizeVector[T Int8](o []float32, x []T, s float32, z int32) int {
 	} else {
 		dequantizeU8AVX512(&o[0], (*byte)(unsafe.Pointer(&x[0])), n, s, z)
 	}
+	return n
+}
+
+//go:noescape
+func requantAVX512(out *byte, acc *int32, n int, bias int32, mult, zero, lo, hi float64)
+
+//go:noescape
+func requantColsAVX512(out *byte, acc *int32, mults *float64, n int, zero, lo, hi float64)
+
+// requantVector does the longest prefix of out that is a multiple of 16
+// elements, when mult is finite, and returns its length.
+func requantVector(out []byte, acc []int32, bias int32, mult, zero, lo, hi float64) int {
+	n := len(out) &^ 15
+	if !haveAVX512 || n == 0 || math.IsInf(mult, 0) || mult != mult {
+		return 0
+	}
+	_ = acc[n-1]
+	requantAVX512(&out[0], &acc[0], n, bias, mult, zero, lo, hi)
+	return n
+}
+
+// requantColsVector is requantVector with one multiplier per element,
+// every one of them finite.
+func requantColsVector(out []byte, acc []int32, mults []float64, zero, lo, hi float64) int {
+	n := len(out) &^ 15
+	if !haveAVX512 || n == 0 {
+		return 0
+	}
+	_, _ = acc[n-1], mults[n-1]
+	for _, m := range mults[:n] {
+		if math.IsInf(m, 0) || m != m {
+			return 0
+		}
+	}
+	requantColsAVX512(&out[0], &acc[0], &mults[0], n, zero, lo, hi)
 	return n
 }

@@ -116,3 +116,89 @@ sloop:
 sdone:
 	VZEROUPPER
 	RET
+
+// func requantAVX512(out *byte, acc *int32, n int, bias int32, mult, zero, lo, hi float64)
+//
+// out[i] = byte(int32(round(clamp(float64(acc[i]+bias)*mult + zero, lo, hi)))),
+// the add of bias wrapping, the multiply and the add rounded apart (no
+// fused multiply-add), VCVTPD2DQ rounding half to even. mult is finite,
+// so nothing is NaN.
+TEXT ·requantAVX512(SB), NOSPLIT, $0-64
+	MOVQ         out+0(FP), DI
+	MOVQ         acc+8(FP), SI
+	MOVQ         n+16(FP), CX
+	MOVL         bias+24(FP), AX
+	VPBROADCASTD AX, Z5
+	VBROADCASTSD mult+32(FP), Z1
+	VBROADCASTSD zero+40(FP), Z2
+	VBROADCASTSD lo+48(FP), Z3
+	VBROADCASTSD hi+56(FP), Z4
+
+rloop:
+	CMPQ          CX, $16
+	JB            rdone
+	VPADDD        (SI), Z5, Z0
+	VEXTRACTI64X4 $1, Z0, Y6
+	VCVTDQ2PD     Y0, Z0
+	VCVTDQ2PD     Y6, Z6
+	VMULPD        Z1, Z0, Z0
+	VMULPD        Z1, Z6, Z6
+	VADDPD        Z2, Z0, Z0
+	VADDPD        Z2, Z6, Z6
+	VMAXPD        Z3, Z0, Z0
+	VMAXPD        Z3, Z6, Z6
+	VMINPD        Z4, Z0, Z0
+	VMINPD        Z4, Z6, Z6
+	VCVTPD2DQ     Z0, Y0
+	VCVTPD2DQ     Z6, Y6
+	VINSERTI64X4  $1, Y6, Z0, Z0
+	VPMOVDB       Z0, (DI)
+	ADDQ          $64, SI
+	ADDQ          $16, DI
+	SUBQ          $16, CX
+	JMP           rloop
+
+rdone:
+	VZEROUPPER
+	RET
+
+// func requantColsAVX512(out *byte, acc *int32, mults *float64, n int, zero, lo, hi float64)
+//
+// requantAVX512 with no bias and one multiplier per element, mults[i].
+TEXT ·requantColsAVX512(SB), NOSPLIT, $0-56
+	MOVQ         out+0(FP), DI
+	MOVQ         acc+8(FP), SI
+	MOVQ         mults+16(FP), R8
+	MOVQ         n+24(FP), CX
+	VBROADCASTSD zero+32(FP), Z2
+	VBROADCASTSD lo+40(FP), Z3
+	VBROADCASTSD hi+48(FP), Z4
+
+cloop:
+	CMPQ          CX, $16
+	JB            cdone
+	VMOVDQU32     (SI), Z0
+	VEXTRACTI64X4 $1, Z0, Y6
+	VCVTDQ2PD     Y0, Z0
+	VCVTDQ2PD     Y6, Z6
+	VMULPD        (R8), Z0, Z0
+	VMULPD        64(R8), Z6, Z6
+	VADDPD        Z2, Z0, Z0
+	VADDPD        Z2, Z6, Z6
+	VMAXPD        Z3, Z0, Z0
+	VMAXPD        Z3, Z6, Z6
+	VMINPD        Z4, Z0, Z0
+	VMINPD        Z4, Z6, Z6
+	VCVTPD2DQ     Z0, Y0
+	VCVTPD2DQ     Z6, Y6
+	VINSERTI64X4  $1, Y6, Z0, Z0
+	VPMOVDB       Z0, (DI)
+	ADDQ          $64, SI
+	ADDQ          $128, R8
+	ADDQ          $16, DI
+	SUBQ          $16, CX
+	JMP           cloop
+
+cdone:
+	VZEROUPPER
+	RET
