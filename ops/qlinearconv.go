@@ -163,7 +163,7 @@ func requantize(opt *Options, y *tensor.Tensor, acc []int32, b, xs, ws, ys, yz *
 	})
 }
 
-// accPool keeps QLinearConv's int32 sums between runs (charged to each
+// accPool keeps QLinearConv's and QLinearMatMul's int32 sums between runs (charged to each
 // run as scratch all the same), saving a large allocation and its page
 // faults at every run.
 var accPool sync.Pool

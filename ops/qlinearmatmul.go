@@ -114,7 +114,9 @@ func qlinearMatMul(opt *Options, op opRef, t [8]*tensor.Tensor, pb *weightPack) 
 	if err := opt.scratch(op, "the int32 products", y.Len(), 4); err != nil {
 		return nil, err
 	}
-	acc := make([]int32, y.Len())
+	accBuf := getAcc(y.Len()) // QLinearConv's pool
+	defer accPool.Put(accBuf)
+	acc := *accBuf
 	if err := q.run(opt, op, acc); err != nil {
 		return nil, err
 	}
