@@ -1,6 +1,7 @@
 package quant
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -39,7 +40,7 @@ func TestQuantizeVectorAgreesWithGo(t *testing.T) {
 			x := randomFloats(r, n)
 			for _, z := range []int64{0, 1, 127, 128, 255} {
 				o := make([]uint8, n)
-				if err := Quantize(nil, 1, Layout{PerTensor: true}, o, x, []float32{s}, []uint8{uint8(z)}, 0, 255); err != nil {
+				if err := Quantize(context.Background(), 1, Layout{PerTensor: true}, o, x, []float32{s}, []uint8{uint8(z)}, 0, 255); err != nil {
 					t.Fatal(err)
 				}
 				for i := range o {
@@ -50,7 +51,7 @@ func TestQuantizeVectorAgreesWithGo(t *testing.T) {
 			}
 			for _, z := range []int64{0, -1, -128, 127, 5} {
 				o := make([]int8, n)
-				if err := Quantize(nil, 1, Layout{PerTensor: true}, o, x, []float32{s}, []int8{int8(z)}, -128, 127); err != nil {
+				if err := Quantize(context.Background(), 1, Layout{PerTensor: true}, o, x, []float32{s}, []int8{int8(z)}, -128, 127); err != nil {
 					t.Fatal(err)
 				}
 				for i := range o {
@@ -75,7 +76,7 @@ func TestDequantizeVectorAgreesWithGo(t *testing.T) {
 		for _, sc := range []float32{1, 0.01, 3e38, float32(math.NaN())} {
 			for z := range 256 {
 				o := make([]float32, n)
-				if err := Dequantize(nil, 1, Layout{PerTensor: true}, o, u, []float32{sc}, []uint8{uint8(z)}); err != nil {
+				if err := Dequantize(context.Background(), 1, Layout{PerTensor: true}, o, u, []float32{sc}, []uint8{uint8(z)}); err != nil {
 					t.Fatal(err)
 				}
 				for i := range o {
@@ -84,7 +85,7 @@ func TestDequantizeVectorAgreesWithGo(t *testing.T) {
 						t.Fatalf("uint8 n %d z %d: %d gives %g, want %g", n, z, u[i], o[i], want)
 					}
 				}
-				if err := Dequantize(nil, 1, Layout{PerTensor: true}, o, s8, []float32{sc}, []int8{int8(z)}); err != nil {
+				if err := Dequantize(context.Background(), 1, Layout{PerTensor: true}, o, s8, []float32{sc}, []int8{int8(z)}); err != nil {
 					t.Fatal(err)
 				}
 				for i := range o {
