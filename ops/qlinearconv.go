@@ -21,8 +21,9 @@
 package ops
 
 import (
-	"math"
+	"sync"
 
+	"github.com/onnxshape/onnxshape/ops/internal/quant"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -79,6 +80,12 @@ func qlinearConvNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, 
 	}
 	var y *tensor.Tensor
 	var acc []int32
+	var accBuf *[]int32
+	defer func() {
+		if accBuf != nil {
+			accPool.Put(accBuf)
+		}
+	}()
 	err = integerConv(opt, op, x, w, xz, wz, a, func(shape []int) ([]int32, error) {
 		m := shape[1]
 		if err := one("x_scale", xs); err != nil {
@@ -103,19 +110,23 @@ func qlinearConvNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, 
 		if err := opt.scratch(op, "the int32 sums", y.Len(), 4); err != nil {
 			return nil, err
 		}
-		acc = make([]int32, y.Len())
+		accBuf = getAcc(y.Len())
+		acc = *accBuf
 		return acc, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	requantize(y, acc, b, xs, ws, ys, yz)
+	if err := requantize(opt, y, acc, b, xs, ws, ys, yz); err != nil {
+		return nil, op.stopped(err)
+	}
 	return values(y), nil
 }
 
 // requantize writes the int32 sums acc (plus B) to y under the scales and
-// y's zero point, channel by channel.
-func requantize(y *tensor.Tensor, acc []int32, b, xs, ws, ys, yz *tensor.Tensor) {
+// y's zero point, channel by channel (ops/internal/quant.Requantize: the
+// formula above, vectorised), the planes split across the cores.
+func requantize(opt *Options, y *tensor.Tensor, acc []int32, b, xs, ws, ys, yz *tensor.Tensor) error {
 	shape := y.Shape()
 	m := shape[1]
 	plane := 1
@@ -131,30 +142,37 @@ func requantize(y *tensor.Tensor, acc []int32, b, xs, ws, ys, yz *tensor.Tensor)
 	}
 	signed := yz.DataType() == tensor.Int8
 	zero := float64(yz.Bytes()[0])
-	lo, hi := 0.0, 255.0
 	if signed {
 		zero = float64(int8(yz.Bytes()[0]))
-		lo, hi = -128, 127
 	}
 	out := y.Bytes()
-	for i := 0; i < len(acc); i += plane {
-		c := (i / plane) % m
-		mult := float64(xsv[0] * wsv[min(c, len(wsv)-1)] / ysv[0])
-		var bias int32
-		if bv != nil {
-			bias = bv[c]
-		}
-		for j, s := range acc[i : i+plane] {
-			v := float64(float64(s+bias)*mult) + zero // no fused multiply-add
-			v = math.RoundToEven(math.Max(lo, math.Min(hi, v)))
-			if math.IsNaN(v) {
-				v = 0
-			}
-			if signed {
-				out[i+j] = byte(int8(v))
-			} else {
-				out[i+j] = byte(v)
-			}
-		}
+	if plane == 0 {
+		return nil
 	}
+	return parallelRange(opt, len(acc)/plane, len(acc), func(lo, hi int) error {
+		for p := lo; p < hi; p++ {
+			c := p % m
+			mult := float64(xsv[0] * wsv[min(c, len(wsv)-1)] / ysv[0])
+			var bias int32
+			if bv != nil {
+				bias = bv[c]
+			}
+			quant.Requantize(out[p*plane:(p+1)*plane], acc[p*plane:(p+1)*plane], bias, mult, zero, signed)
+		}
+		return nil
+	})
+}
+
+// accPool keeps QLinearConv's and QLinearMatMul's int32 sums between runs (charged to each
+// run as scratch all the same), saving a large allocation and its page
+// faults at every run.
+var accPool sync.Pool
+
+func getAcc(n int) *[]int32 {
+	if v, ok := accPool.Get().(*[]int32); ok && cap(*v) >= n {
+		*v = (*v)[:n]
+		return v
+	}
+	s := make([]int32, n)
+	return &s
 }

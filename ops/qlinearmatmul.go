@@ -29,6 +29,7 @@ import (
 	"math"
 
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/ops/internal/quant"
 
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -113,7 +114,9 @@ func qlinearMatMul(opt *Options, op opRef, t [8]*tensor.Tensor, pb *weightPack) 
 	if err := opt.scratch(op, "the int32 products", y.Len(), 4); err != nil {
 		return nil, err
 	}
-	acc := make([]int32, y.Len())
+	accBuf := getAcc(y.Len()) // QLinearConv's pool
+	defer accPool.Put(accBuf)
+	acc := *accBuf
 	if err := q.run(opt, op, acc); err != nil {
 		return nil, err
 	}
@@ -130,10 +133,7 @@ func qlinearMatMul(opt *Options, op opRef, t [8]*tensor.Tensor, pb *weightPack) 
 		return nil, op.wrap("scale", err, "y_scale")
 	}
 	zero := float64(q.yZero(yz))
-	lo, hi := 0.0, 255.0
-	if yz.DataType() == tensor.Int8 {
-		lo, hi = -128, 127
-	}
+	signed := yz.DataType() == tensor.Int8
 	round := scaleRounding(st)
 	out := y.Bytes()
 	m, n := s.m, s.n
@@ -161,19 +161,7 @@ func qlinearMatMul(opt *Options, op opRef, t [8]*tensor.Tensor, pb *weightPack) 
 				}
 				row := acc[(i*m+r)*n : (i*m+r+1)*n]
 				dst := out[(i*m+r)*n : (i*m+r+1)*n]
-				for col, p := range row {
-					// Rounded half to even and saturated; NaN (a NaN scale) is 0.
-					v := math.RoundToEven(float64(p)*mults[col] + zero)
-					switch {
-					case v != v:
-						v = 0
-					case v < lo:
-						v = lo
-					case v > hi:
-						v = hi
-					}
-					dst[col] = byte(int(v))
-				}
+				quant.RequantizeCols(dst, row, mults, zero, signed)
 			}
 		}
 		return nil

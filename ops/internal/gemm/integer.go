@@ -125,12 +125,15 @@ func packBI(dst []byte, b []byte, ldb int, flip byte, pc, kc, jc, nc int, sums [
 		row := func(p int) []byte {
 			return b[(pc+p)*ldb+jc+s*nrI : (pc+p)*ldb+jc+s*nrI+cols]
 		}
+		// The vector loop does the first whole sixteens of columns over
+		// the whole quads (integerpack_amd64.s); this loop the rest.
+		v := packBVector(d, b[pc*ldb+jc+s*nrI:], ldb, kc/4, cols, flip, sum)
 		q := 0
 		for ; 4*q+4 <= kc; q++ {
 			r0, r1, r2, r3 := row(4*q), row(4*q+1), row(4*q+2), row(4*q+3)
 			r1, r2, r3 = r1[:len(r0)], r2[:len(r0)], r3[:len(r0)]
 			o := d[q*nrI*4 : q*nrI*4+len(r0)*4]
-			for j := range r0 {
+			for j := v; j < len(r0); j++ {
 				v0, v1, v2, v3 := r0[j]^flip, r1[j]^flip, r2[j]^flip, r3[j]^flip
 				binary.LittleEndian.PutUint32(o[j*4:], uint32(v0)|uint32(v1)<<8|uint32(v2)<<16|uint32(v3)<<24)
 				sum[j] += int32(int8(v0)) + int32(int8(v1)) + int32(int8(v2)) + int32(int8(v3))

@@ -1,7 +1,8 @@
 // Package quant is the linear quantization engine of QuantizeLinear and
 // DequantizeLinear (package ops): which element of scale and zero_point
 // serves each element of x (Layout), and the fast loops for the common
-// cases. A scale (and zero_point, of the same shape) is one of
+// cases; and the requantization of QLinearConv's and QLinearMatMul's int32
+// sums to 8 bits (requant.go). A scale (and zero_point, of the same shape) is one of
 //   - per tensor: a scalar or a one-element tensor;
 //   - per axis: a 1-D tensor of x's dim on axis;
 //   - blocked (block_size > 0, versions 21 on): x's shape but
