@@ -4,6 +4,8 @@ package reference_test
 // map, from which TestReferenceMutations breaks one thing at a time.
 
 import (
+	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/onnxshape/onnxshape/ops"
@@ -121,6 +123,89 @@ func mutationSeeds() map[string]func(*rand.Rand) (*ops.Node, []tensor.Value) {
 		{"Bernoulli", 22, 1, a("seed", ops.Attribute{Type: ops.AttrFloat, Float: 1}), vals(f32(0.5, 0.2))},
 		{"Multinomial", 22, 1, a("seed", ops.Attribute{Type: ops.AttrFloat, Float: 1}, "sample_size", one(3)), vals(tensor.MustFromSlice([]float32{0.5, 0.2}, 1, 2))},
 		{"Attention", 23, 1, nil, vals(tensor.MustNew(tensor.Float, 1, 1, 2, 4), tensor.MustNew(tensor.Float, 1, 1, 3, 4), tensor.MustNew(tensor.Float, 1, 1, 3, 4), tensor.MustNew(tensor.Float, 2, 3))},
+		{"Resize", 10, 1, a("mode", str("nearest")), vals(image(), f32(1, 1, 2, 2))},
+		{"Resize", 11, 1, a("mode", str("cubic"), "coordinate_transformation_mode", str("tf_crop_and_resize"), "exclude_outside", one(1)), vals(image(), f32(0, 0, 0, 0, 1, 1, 1, 1), f32(1, 1, 0.5, 0.5))},
+		{"Resize", 11, 1, a("mode", str("linear"), "coordinate_transformation_mode", str("asymmetric")), vals(image(), f32(), f32(), int64s(1, 1, 3, 5))},
+		{"Resize", 13, 1, a("mode", str("nearest"), "nearest_mode", str("ceil"), "coordinate_transformation_mode", str("align_corners")), vals(image(), nil, f32(1, 1, 1.5, 0.5))},
+		{"Resize", 18, 1, a("mode", str("linear"), "antialias", one(1), "axes", ints(2, 3), "keep_aspect_ratio_policy", str("not_larger")), vals(image(), nil, nil, int64s(2, 3))},
+		{"Resize", 19, 1, a("mode", str("cubic"), "antialias", one(1), "cubic_coeff_a", ops.Attribute{Type: ops.AttrFloat, Float: -0.5}, "coordinate_transformation_mode", str("half_pixel_symmetric")), vals(image(), nil, f32(1, 1, 0.5, 0.75))},
+		{"Resize", 19, 1, a("mode", str("nearest"), "axes", ints(-1), "keep_aspect_ratio_policy", str("not_smaller"), "coordinate_transformation_mode", str("pytorch_half_pixel")), vals(image(), nil, nil, int64s(2))},
+		{"Split", 2, 2, a("split", ints(1, 2), "axis", one(1)), vals(m23())},
+		{"Split", 11, 2, a("axis", one(0)), vals(m23())},
+		{"Split", 13, 2, a("axis", one(1)), vals(m23(), int64s(2, 1))},
+		{"Split", 18, 2, a("axis", one(1), "num_outputs", one(2)), vals(m23())},
+		{"Split", 18, 3, a("axis", one(-1)), vals(m23(), int64s(1, 1, 1))},
+		{"Pad", 2, 1, a("pads", ints(0, 1, 0, 1), "mode", str("reflect")), vals(m23())},
+		{"Pad", 11, 1, a("mode", str("edge")), vals(m23(), int64s(1, 0, 1, 0), scalarF(0))},
+		{"Pad", 13, 1, a("mode", str("constant")), vals(m23(), int64s(1, -1, 0, 1), scalarF(2))},
+		{"Pad", 19, 1, a("mode", str("wrap")), vals(m23(), int64s(1, 2), nil, int64s(-1))},
+		{"Pad", 25, 1, a("mode", str("reflect")), vals(m23(), int64s(0, 1, 0, 1), f32(3), int64s(0, 1))},
+		{"Slice", 1, 1, a("starts", ints(0, 1), "ends", ints(2, 3), "axes", ints(0, 1)), vals(m23())},
+		{"Slice", 10, 1, nil, vals(m23(), int64s(-1, 2), int64s(-3, 0), int64s(0, 1), int64s(-1, -1))},
+		{"Slice", 13, 1, nil, vals(m23(), tensor.MustFromSlice([]int32{0}, 1), tensor.MustFromSlice([]int32{2}, 1))},
+		{"Cast", 21, 1, a("to", one(int64(tensor.Int4))), vals(f32(float32(math.NaN()), 1e20, -1e20, -3.5, 7.5))},
+		{"Cast", 25, 1, a("to", one(int64(tensor.Int2))), vals(f32(float32(math.NaN()), 1e20, -1e20, -3.5, 1.5))},
+		{"Cast", 25, 1, a("to", one(int64(tensor.Uint2))), vals(f32(float32(math.NaN()), 1e20, -1e20, -3.5, 1.5))},
+		{"Cast", 21, 1, a("to", one(int64(tensor.Uint4))), vals(f32(float32(math.NaN()), 1e20, -1e20, -3.5, 1.5))},
+		{"Cast", 21, 1, a("to", one(int64(tensor.Int16))), vals(f32(float32(math.NaN()), 1e20, -1e20, -3.5, 1.5))},
+		{"Cast", 21, 1, a("to", one(int64(tensor.Uint16))), vals(f32(float32(math.NaN()), 1e20, -1e20, -3.5, 1.5))},
+		{"Cast", 21, 1, a("to", one(int64(tensor.Uint32))), vals(f32(float32(math.NaN()), 1e20, -1e20, -3.5, 1.5))},
+		{"Cast", 21, 1, a("to", one(int64(tensor.Uint64))), vals(f32(float32(math.NaN()), 1e20, -1e20, -3.5, 1.5))},
+		{"Cast", 21, 1, a("to", one(int64(tensor.Int64))), vals(f32(float32(math.NaN()), 1e20, -1e20, -3.5, 1.5))},
+		{"Cast", 21, 1, a("to", one(int64(tensor.String))), vals(f32(float32(math.NaN()), 1e20, -3.5))},
+		{"Cast", 21, 1, a("to", one(int64(tensor.Float))), vals(strs("1.5", "nan", "-inf", "x"))},
+		{"Cast", 21, 1, a("to", one(int64(tensor.Float))), vals(tensor.MustFromSlice([]int16{1, -2}, 2), tensor.MustFromSlice([]uint32{1, 2}, 2))},
+		{"Cast", 21, 1, a("to", one(int64(tensor.Double))), vals(tensor.MustFromSlice([]uint64{1, 1 << 63}, 2))},
+		{"Cast", 21, 1, a("to", one(int64(tensor.Float))), vals(tensor.MustFromSlice([]uint32{1, 2}, 2))},
+		{"ReduceSum", 1, 1, a("axes", ints(0), "keepdims", one(1)), vals(m23())},
+		{"ReduceMax", 18, 1, a("keepdims", one(0)), vals(tensor.MustFromSlice([]int32{1, 2, 3, 4}, 2, 2), int64s())},
+		{"ReduceMin", 18, 1, a("noop_with_empty_axes", one(1)), vals(tensor.MustFromSlice([]uint8{1, 2, 3, 4}, 2, 2))},
+		{"ReduceProd", 13, 1, a("axes", ints(0, 1)), vals(tensor.MustFromSlice([]int64{1, 2, 3, 4}, 2, 2))},
+		{"Pow", 15, 1, nil, vals(tensor.MustFromSlice([]int64{2, -3}, 2), tensor.MustFromSlice([]int32{-1, 3}, 2))},
+		{"Pow", 15, 1, nil, vals(tensor.MustFromSlice([]int32{2, 3}, 2), f32(0.5, 2))},
+		{"Pow", 7, 1, nil, vals(tensor.MustFromSlice([]float64{2, 3}, 2), f32(0.5, 2))},
+		{"Einsum", 12, 1, a("equation", str("...ij,...jk")), vals(tensor.MustNew(tensor.Float, 2, 2, 3), tensor.MustNew(tensor.Float, 2, 3, 2))},
+		{"Einsum", 12, 1, a("equation", str("ii->i")), vals(tensor.MustNew(tensor.Float, 3, 3))},
+		{"TopK", 24, 2, a("largest", one(0), "sorted", one(0)), vals(tensor.MustFromSlice([]int32{3, 1, 2}, 3), int64s(2))},
+		{"TopK", 1, 2, a("k", one(2)), vals(m23())},
+		{"Dropout", 12, 2, nil, vals(m23())},
+		{"Dropout", 7, 1, a("ratio", ops.Attribute{Type: ops.AttrFloat, Float: 0.3}), vals(m23())},
+		{"Dropout", 22, 2, a("seed", one(1)), vals(m23(), scalarF(0.25), tensor.Scalar(false))},
+		{"LabelEncoder", 4, 1, a("keys_strings", ops.Attribute{Type: ops.AttrStrings, Strings: []string{"a", "b"}}, "values_int64s", ints(1, 2), "default_int64", one(-1)), vals(strs("a", "c"))},
+		{"LabelEncoder", 2, 1, a("classes_strings", ops.Attribute{Type: ops.AttrStrings, Strings: []string{"a", "b"}}), vals(int64s(0, 3))},
+		{"Div", 14, 1, nil, vals(tensor.MustFromSlice([]uint8{7, 8}, 2), tensor.MustFromSlice([]uint8{0, 2}, 2))},
+		{"Clip", 6, 1, a("min", ops.Attribute{Type: ops.AttrFloat, Float: -1}), vals(m23())},
+		{"Clip", 13, 1, nil, vals(tensor.MustFromSlice([]int32{-5, 5}, 2), nil, tensor.Scalar(int32(1)))},
+		{"Range", 11, 1, nil, vals(tensor.Scalar(int64(5)), tensor.Scalar(int64(0)), tensor.Scalar(int64(-2)))},
+		{"ConvTranspose", 22, 1, a("output_shape", ints(5, 5), "auto_pad", str("SAME_UPPER"), "strides", ints(2, 2)), vals(tensor.MustNew(tensor.Float, 1, 1, 3, 3), tensor.MustNew(tensor.Float, 1, 2, 2, 2))},
+		{"ConvTranspose", 22, 1, a("output_padding", ints(1, 1), "strides", ints(2, 2), "dilations", ints(2, 1), "group", one(1)), vals(tensor.MustNew(tensor.Float, 1, 1, 3, 3), tensor.MustNew(tensor.Float, 1, 2, 2, 2), f32(1, 2))},
+		{"MaxPool", 22, 2, a("kernel_shape", ints(2, 2), "storage_order", one(1), "auto_pad", str("SAME_LOWER"), "dilations", ints(2, 1)), vals(image())},
+		{"MaxPool", 8, 2, a("kernel_shape", ints(3), "pads", ints(1, 1), "ceil_mode", one(0)), vals(tensor.MustNew(tensor.Int8, 1, 1, 5))},
+		{"MaxUnpool", 22, 1, a("kernel_shape", ints(2, 2), "strides", ints(2, 2)), vals(tensor.MustNew(tensor.Float, 1, 1, 2, 2), tensor.MustFromSlice([]int64{0, 3, 9, 15}, 1, 1, 2, 2), int64s(1, 1, 4, 4))},
+		{"Unsqueeze", 1, 1, a("axes", ints(0, -1)), vals(m23())},
+		{"Unsqueeze", 13, 1, nil, vals(m23(), int64s(0, 3))},
+		{"Squeeze", 13, 1, nil, vals(tensor.MustNew(tensor.Float, 1, 3, 1), int64s(0, -1))},
+		{"ConcatFromSequence", 11, 1, a("axis", one(-1)), vals(seq2())},
+		{"SplitToSequence", 11, 1, a("axis", one(0), "keepdims", one(0)), vals(m23())},
+		{"SplitToSequence", 11, 1, nil, vals(m23(), tensor.Scalar(int64(1)))},
+		{"BatchNormalization", 15, 3, a("training_mode", one(1), "momentum", ops.Attribute{Type: ops.AttrFloat, Float: 0.5}), vals(tensor.MustNew(tensor.Float, 2, 2, 2), f32(1, 1), f32(0, 0), f32(0, 0), f32(1, 1))},
+		{"BatchNormalization", 7, 1, a("spatial", one(1)), vals(tensor.MustNew(tensor.Float, 2, 2, 2), f32(1, 1), f32(0, 0), f32(0, 0), f32(1, 1))},
+		{"Shape", 21, 1, a("start", one(-2), "end", one(-1)), vals(m23())},
+		{"Constant", 25, 1, a("value_int", one(3)), vals()},
+		{"Constant", 25, 1, a("value_floats", ops.Attribute{Type: ops.AttrFloats, Floats: []float32{1, 2}}), vals()},
+		{"Constant", 25, 1, a("value_string", str("s")), vals()},
+		{"Constant", 25, 1, a("value_ints", ints(1, 2)), vals()},
+		{"Reshape", 21, 1, a("allowzero", one(1)), vals(m23(), int64s(3, 2, 0))},
+		{"QLinearConv", 10, 1, nil, vals(tensor.MustNew(tensor.Uint8, 1, 1, 3, 3), scalarF(0.5), tensor.Scalar(uint8(1)), tensor.MustNew(tensor.Uint8, 1, 1, 2, 2), scalarF(0.5), tensor.Scalar(uint8(1)), scalarF(0.25), tensor.Scalar(uint8(0)), tensor.MustFromSlice([]int32{3}, 1))},
+		{"QLinearMatMul", 21, 1, nil, vals(tensor.MustNew(tensor.Int8, 2, 3), scalarF(0.5), tensor.Scalar(int8(1)), tensor.MustNew(tensor.Int8, 3, 2), scalarF(0.5), tensor.Scalar(int8(1)), scalarF(0.25), tensor.Scalar(int8(0)))},
+		{"ConvInteger", 10, 1, a("pads", ints(1, 1, 1, 1)), vals(tensor.MustNew(tensor.Uint8, 1, 1, 3, 3), tensor.MustNew(tensor.Int8, 1, 1, 2, 2), tensor.Scalar(uint8(1)), tensor.Scalar(int8(1)))},
+		{"MatMulInteger", 10, 1, nil, vals(tensor.MustNew(tensor.Int8, 2, 3), tensor.MustNew(tensor.Int8, 3, 2), tensor.MustFromSlice([]int8{1, 2}, 2), tensor.MustFromSlice([]int8{1, 2}, 2))},
+		{"Gemm", 13, 1, a("transA", one(1), "transB", one(1), "alpha", ops.Attribute{Type: ops.AttrFloat, Float: 2}), vals(tensor.MustNew(tensor.Float, 3, 2), tensor.MustNew(tensor.Float, 2, 3), f32(1, 2))},
+		{"Gemm", 6, 1, a("broadcast", one(1)), vals(tensor.MustNew(tensor.Float, 2, 3), tensor.MustNew(tensor.Float, 3, 2), f32(1))},
+		{"MatMul", 13, 1, nil, vals(f32(1, 2, 3), m23().Clone())},
+		{"Unique", 11, 4, nil, vals(tensor.MustFromSlice([]int64{3, 1, 3}, 3))},
+		{"Unique", 11, 4, a("sorted", one(0)), vals(strs("b", "a", "b"))},
+		{"Attention", 24, 4, a("is_causal", one(1), "softmax_precision", one(int64(tensor.Double)), "q_num_heads", one(2), "kv_num_heads", one(1)), vals(tensor.MustNew(tensor.Float, 1, 2, 8), tensor.MustNew(tensor.Float, 1, 3, 4), tensor.MustNew(tensor.Float, 1, 3, 4), tensor.MustFromSlice([]bool{true, false, true, true, true, true}, 2, 3), tensor.MustNew(tensor.Float, 1, 1, 1, 4), tensor.MustNew(tensor.Float, 1, 1, 1, 4), int64s(3))},
 	}
 	out := map[string]func(*rand.Rand) (*ops.Node, []tensor.Value){
 		"RotaryEmbedding":           randRotaryEmbedding,
@@ -137,7 +222,7 @@ func mutationSeeds() map[string]func(*rand.Rand) (*ops.Node, []tensor.Value) {
 			if _, ok := out[name]; !ok {
 				break
 			}
-			name = s.op + "#" + string(rune('0'+i))
+			name = fmt.Sprintf("%s#%d", s.op, i)
 		}
 		out[name] = func(*rand.Rand) (*ops.Node, []tensor.Value) {
 			return &ops.Node{OpType: s.op, Version: s.ver, NumOutputs: s.outs, Attrs: s.attrs}, s.in()

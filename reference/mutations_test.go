@@ -54,7 +54,7 @@ var mutationFindings = map[string]string{
 	"TfIdfVectorizer attribute max_gram_length bad value 1": "runs 2^40 empty iterations (no bound, no cancellation)",
 	// gridsample.go panics when X's last spatial axis is empty (shape
 	// [.., 0]): it indexes position -1.
-	"GridSample input 0 bad value 3": "panics: index out of range [-1]",
+	"GridSample input 0 empty": "panics: index out of range [-1]",
 }
 
 var updateMutations = flag.Bool("update-mutations", false, "rewrite testdata/mutations.golden")
@@ -230,14 +230,15 @@ func TestReferenceMutations(t *testing.T) {
 			}
 		}
 		for i, v := range in {
-			for j, w := range badInputs(v) {
+			for _, w := range badInputs(v) {
 				mut := slices.Clone(in)
-				mut[i] = w
+				mut[i] = w.v
 				var charges int
-				run(fmt.Sprintf("input %d bad value %d", i, j), n, mut, mutationOptions(context.Background(), 1<<22, 0, &charges), "")
+				run(fmt.Sprintf("input %d %s", i, w.what), n, mut, mutationOptions(context.Background(), 1<<22, 0, &charges), "")
 			}
 		}
 		var charges int
+		run("under SONNX", n, in, ops.NewOptions(ops.WithProfile(ops.ProfileSONNX), ops.WithMaxTensorBytes(1<<22)), "")
 		run("tensor cap 16 bytes", n, in, mutationOptions(context.Background(), 16, 0, &charges), "")
 		charges = 0
 		run("cancelled", n, in, mutationOptions(cancelledCtx, 1<<22, 0, &charges), "cancelled")
@@ -313,13 +314,19 @@ func badValues(a ops.Attribute) []ops.Attribute {
 	return nil
 }
 
+// labelled is a mutated input and what the mutation did.
+type labelled struct {
+	what string
+	v    tensor.Value
+}
+
 // badInputs are replacements of input v: another element type, a leading
 // axis more, a scalar, an empty tensor; for a sequence, a tensor.
-func badInputs(v tensor.Value) []tensor.Value {
+func badInputs(v tensor.Value) []labelled {
 	x, ok := v.(*tensor.Tensor)
 	if !ok || x == nil {
 		if v != nil {
-			return []tensor.Value{f32(1)}
+			return []labelled{{"a tensor", f32(1)}}
 		}
 		return nil
 	}
@@ -327,9 +334,30 @@ func badInputs(v tensor.Value) []tensor.Value {
 	if x.DataType() == tensor.Float {
 		other = tensor.Int32
 	}
-	out := []tensor.Value{tensor.MustNew(other, x.Shape()...), tensor.MustNew(x.DataType(), append([]int{1}, x.Shape()...)...)}
+	out := []labelled{{"retyped", tensor.MustNew(other, x.Shape()...)}, {"with an axis more", tensor.MustNew(x.DataType(), append([]int{1}, x.Shape()...)...)}}
+	// Parameters (axes, pads, sizes, counts): every value negative, huge.
+	if x.Len() <= 8 && x.Len() > 0 {
+		switch x.DataType() {
+		case tensor.Int64:
+			for _, v := range []int64{-1, 1 << 40} {
+				w := make([]int64, x.Len())
+				for i := range w {
+					w[i] = v
+				}
+				out = append(out, labelled{fmt.Sprintf("all %d", v), tensor.MustFromSlice(w, x.Shape()...)})
+			}
+		case tensor.Float:
+			for _, v := range []float32{float32(math.NaN()), -1, float32(math.Inf(1))} {
+				w := make([]float32, x.Len())
+				for i := range w {
+					w[i] = v
+				}
+				out = append(out, labelled{fmt.Sprintf("all %v", v), tensor.MustFromSlice(w, x.Shape()...)})
+			}
+		}
+	}
 	if x.Rank() > 0 {
-		out = append(out, tensor.MustNew(x.DataType()), tensor.MustNew(x.DataType(), append(slices.Clone(x.Shape()[:x.Rank()-1]), 0)...))
+		out = append(out, labelled{"a scalar", tensor.MustNew(x.DataType())}, labelled{"empty", tensor.MustNew(x.DataType(), append(slices.Clone(x.Shape()[:x.Rank()-1]), 0)...)})
 	}
 	return out
 }
