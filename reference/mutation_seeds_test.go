@@ -206,6 +206,41 @@ func mutationSeeds() map[string]func(*rand.Rand) (*ops.Node, []tensor.Value) {
 		{"Unique", 11, 4, nil, vals(tensor.MustFromSlice([]int64{3, 1, 3}, 3))},
 		{"Unique", 11, 4, a("sorted", one(0)), vals(strs("b", "a", "b"))},
 		{"Attention", 24, 4, a("is_causal", one(1), "softmax_precision", one(int64(tensor.Double)), "q_num_heads", one(2), "kv_num_heads", one(1)), vals(tensor.MustNew(tensor.Float, 1, 2, 8), tensor.MustNew(tensor.Float, 1, 3, 4), tensor.MustNew(tensor.Float, 1, 3, 4), tensor.MustFromSlice([]bool{true, false, true, true, true, true}, 2, 3), tensor.MustNew(tensor.Float, 1, 1, 1, 4), tensor.MustNew(tensor.Float, 1, 1, 1, 4), int64s(3))},
+		{"Split", 1, 2, a("axis", one(1)), vals(m23(), f32(1, 2))},
+		{"Split", 1, 2, a("axis", one(1)), vals(m23(), tensor.MustFromSlice([]int32{2, 1}, 2))},
+		{"Split", 18, 3, a("axis", one(1), "num_outputs", one(3)), vals(tensor.MustNew(tensor.Float, 2, 7))},
+		{"ReduceSum", 13, 1, nil, vals(tensor.MustFromSlice([]int16{1, 2, 3, 4}, 2, 2), int64s(0))},
+		{"ReduceMax", 18, 1, nil, vals(tensor.MustFromSlice([]uint16{1, 2, 3, 4}, 2, 2), int64s(0))},
+		{"ReduceSum", 13, 1, nil, vals(tensor.MustFromSlice([]int8{100, 100, 3, 4}, 2, 2), int64s(0))},
+		{"QuantizeLinear", 21, 1, a("saturate", one(0)), vals(f32(1, -300, 500), scalarF(1), tensor.MustNew(tensor.Float8E4M3FN))},
+		{"QuantizeLinear", 25, 1, a("output_dtype", one(int64(tensor.Int4)), "precision", one(int64(tensor.Float))), vals(f32(1, -300, 5), scalarF(1))},
+		{"QuantizeLinear", 10, 1, nil, vals(f32(1, -300, 5), scalarF(1), tensor.Scalar(int8(0)))},
+		{"DequantizeLinear", 21, 1, a("axis", one(0), "block_size", one(2)), vals(tensor.MustFromSlice([]int8{1, 2, 3, 4}, 4), f32(1, 2), tensor.MustFromSlice([]int8{0, 1}, 2))},
+		{"DequantizeLinear", 25, 1, a("output_dtype", one(int64(tensor.Float16))), vals(tensor.MustNew(tensor.Int4, 4), scalarF(2))},
+		{"Einsum", 12, 1, a("equation", str("ij,ij->")), vals(m23(), m23())},
+		{"Einsum", 12, 1, a("equation", str("i , j -> ij")), vals(f32(1, 2), f32(3))},
+		{"Einsum", 12, 1, a("equation", str("b...->...b")), vals(tensor.MustNew(tensor.Int32, 2, 3))},
+		{"LabelEncoder", 4, 1, a("keys_int64s", ints(1, 2), "values_floats", ops.Attribute{Type: ops.AttrFloats, Floats: []float32{0.5, 1.5}}), vals(int64s(1, 3))},
+		{"LabelEncoder", 4, 1, a("keys_floats", ops.Attribute{Type: ops.AttrFloats, Floats: []float32{0.5, float32(math.NaN())}}, "values_strings", ops.Attribute{Type: ops.AttrStrings, Strings: []string{"a", "n"}}), vals(f32(0.5, float32(math.NaN()), 2))},
+		{"LabelEncoder", 4, 1, a("keys_tensor", ops.Attribute{Type: ops.AttrTensor, Tensor: int64s(1, 2)}, "values_tensor", ops.Attribute{Type: ops.AttrTensor, Tensor: strs("a", "b")}, "default_tensor", ops.Attribute{Type: ops.AttrTensor, Tensor: strs("z")}), vals(int64s(1, 3))},
+		{"Concat", 13, 1, a("axis", one(-1)), vals(m23(), m23())},
+		{"Tile", 13, 1, nil, vals(m23(), int64s(2, 0))},
+		{"Shape", 15, 1, a("end", one(10)), vals(m23())},
+		{"ArgMax", 11, 1, a("keepdims", one(0)), vals(tensor.MustFromSlice([]int8{1, 5, 5, 2}, 4))},
+		{"ArgMin", 13, 1, a("select_last_index", one(1)), vals(tensor.MustFromSlice([]float64{1, 1, math.NaN()}, 3))},
+		{"Optional", 15, 1, a("type", ops.Attribute{Type: ops.AttrInt, Int: 1}), vals()},
+		{"OptionalHasElement", 18, 1, nil, vals(&tensor.Optional{})},
+		{"OptionalGetElement", 18, 1, nil, vals(f32(1))},
+		{"Range", 11, 1, nil, vals(tensor.Scalar(int32(1)), tensor.Scalar(int32(10)), tensor.Scalar(int32(3)))},
+		{"Range", 11, 1, nil, vals(tensor.Scalar(float64(1)), tensor.Scalar(float64(0)), tensor.Scalar(float64(0.25)))},
+		{"MatMul", 13, 1, nil, vals(tensor.MustNew(tensor.Int32, 2, 1, 2, 3), tensor.MustNew(tensor.Int32, 3, 3, 1))},
+		{"Gemm", 13, 1, nil, vals(tensor.MustNew(tensor.Int64, 2, 3), tensor.MustNew(tensor.Int64, 3, 2))},
+		{"Upsample", 7, 1, a("scales", ops.Attribute{Type: ops.AttrFloats, Floats: []float32{1, 1, 2, 2}}), vals(image())},
+		{"Clip", 11, 1, nil, vals(m23(), scalarF(1), scalarF(-1))},
+		{"RotaryEmbedding", 23, 1, a("interleaved", one(1), "num_heads", one(1)), vals(tensor.MustNew(tensor.Float, 1, 2, 4), tensor.MustNew(tensor.Float, 4, 2), tensor.MustNew(tensor.Float, 4, 2), tensor.MustFromSlice([]int64{0, 3}, 1, 2))},
+		{"OneHotEncoder", 1, 1, a("cats_int64s", ints(1, 3), "zeros", one(0)), vals(int64s(1, 3))},
+		{"Imputer", 1, 1, a("imputed_value_floats", ops.Attribute{Type: ops.AttrFloats, Floats: []float32{0}}, "replaced_value_float", ops.Attribute{Type: ops.AttrFloat, Float: float32(math.NaN())}), vals(f32(1, float32(math.NaN())))},
+		{"Imputer", 1, 1, a("imputed_value_int64s", ints(7), "replaced_value_int64", one(0)), vals(int64s(1, 0))},
 	}
 	out := map[string]func(*rand.Rand) (*ops.Node, []tensor.Value){
 		"RotaryEmbedding":           randRotaryEmbedding,
@@ -225,7 +260,12 @@ func mutationSeeds() map[string]func(*rand.Rand) (*ops.Node, []tensor.Value) {
 			name = fmt.Sprintf("%s#%d", s.op, i)
 		}
 		out[name] = func(*rand.Rand) (*ops.Node, []tensor.Value) {
-			return &ops.Node{OpType: s.op, Version: s.ver, NumOutputs: s.outs, Attrs: s.attrs}, s.in()
+			domain := ""
+			switch s.op {
+			case "LabelEncoder", "Imputer", "OneHotEncoder":
+				domain = "ai.onnx.ml"
+			}
+			return &ops.Node{OpType: s.op, Domain: domain, Version: s.ver, NumOutputs: s.outs, Attrs: s.attrs}, s.in()
 		}
 	}
 	return out

@@ -129,9 +129,10 @@ func TestReferenceMutations(t *testing.T) {
 		seeds[name] = gen
 	}
 	for name, gen := range mutationSeeds() {
-		if _, ok := seeds[name]; !ok {
-			seeds[name] = gen
+		if _, ok := seeds[name]; ok {
+			name += "#1" // a generator's operator: the seed adds a node
 		}
+		seeds[name] = gen
 	}
 	for name := range seeds {
 		names = append(names, name)
