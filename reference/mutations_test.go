@@ -86,6 +86,7 @@ func wrongType(a ops.Attribute) ops.Attribute {
 // validNode draws nodes from gen until the reference engine runs one.
 func validNode(t *testing.T, name string, gen func(*rand.Rand) (*ops.Node, []tensor.Value)) (*ops.Node, []tensor.Value, bool) {
 	r := rand.New(rand.NewPCG(27, uint64(len(name))))
+	var last error
 	for range 200 {
 		n, in := gen(r)
 		s, err := ops.Lookup(n.Domain, n.OpType, max(n.Version, 1))
@@ -103,10 +104,13 @@ func validNode(t *testing.T, name string, gen func(*rand.Rand) (*ops.Node, []ten
 			return nil, nil, false
 		}
 		var charges int
-		if _, err := k(mutationOptions(context.Background(), 1<<22, 0, &charges), n, in); err == nil {
+		_, err = k(mutationOptions(context.Background(), 1<<22, 0, &charges), n, in)
+		if err == nil {
 			return n, in, true
 		}
+		last = err
 	}
+	t.Logf("%s: %v", name, last)
 	return nil, nil, false
 }
 
