@@ -68,6 +68,62 @@ func TestReferenceValueRefusals(t *testing.T) {
 		{"SONNX MaxPool pads of 2", "MaxPool", 22, sonnx, a("kernel_shape", ints(2, 2), "pads", ints(0, 0), "strides", ints(1, 1), "dilations", ints(1, 1)), []tensor.Value{img()}, "pads [C1]", "MaxPool-22 pads [C1] pads must have 4 entries, got 2"},
 		{"SONNX MaxPool negative pad", "MaxPool", 22, sonnx, a("kernel_shape", ints(2, 2), "pads", ints(0, -1, 0, 0), "strides", ints(1, 1), "dilations", ints(1, 1)), []tensor.Value{img()}, "pads", "MaxPool-22 [pads] pads[1] is -1, must be >= 0"},
 		{"MaxPool indices over the cap", "MaxPool", 22, nil, a("kernel_shape", ints(2, 2)), []tensor.Value{img()}, "size", "MaxPool-22 [size] output int64 of 72 bytes: size limit exceeded"},
+		// Split
+		{"SONNX Split without axis", "Split", 18, sonnx, a("num_outputs", one(2)), []tensor.Value{m23()}, "GR4", "Split-18 [GR4] attribute axis must be given explicitly in the profile"},
+		{"Split num_outputs above the axis", "Split", 18, nil, a("num_outputs", one(4), "axis", one(1)), []tensor.Value{m23()}, "num_outputs", "Split-18 [num_outputs] num_outputs is 4 but the node has 1 outputs"},
+		{"Split-11 uneven", "Split", 11, nil, a("axis", one(1)), []tensor.Value{m23()}, "ok", ""},
+		{"Split-1 complex split", "Split", 1, nil, nil, []tensor.Value{m23(), tensor.MustFromSlice([]complex64{1, 2}, 2)}, "split", "Split-1 [split] split of type complex64 holds no sizes"},
+		{"Split-1 fractional split", "Split", 1, nil, nil, []tensor.Value{m23(), f32(0.5, 1.5)}, "split", "Split-1 [split] split[0] = 0.5 is not a whole number"},
+		{"Split-2 huge split", "Split", 2, nil, a("split", ints(1<<40, 1)), []tensor.Value{m23()}, "split", "Split-2 [split] split has 2 sizes but the node has 1 outputs"},
+		// TfIdfVectorizer
+		{"TfIdfVectorizer no mode", "TfIdfVectorizer", 9, nil, a("min_gram_length", one(1), "max_gram_length", one(1), "max_skip_count", one(0), "ngram_counts", ints(0), "ngram_indexes", ints(0), "pool_int64s", ints(1)), []tensor.Value{int64s(1)}, "attribute", "TfIdfVectorizer-9 [attribute] attribute mode is required"},
+		{"TfIdfVectorizer pool_strings of ints", "TfIdfVectorizer", 9, nil, a("mode", str("TF"), "min_gram_length", one(1), "max_gram_length", one(1), "max_skip_count", one(0), "ngram_counts", ints(0), "ngram_indexes", ints(0), "pool_strings", ints(1)), []tensor.Value{int64s(1)}, "attribute", "TfIdfVectorizer-9 [attribute] attribute pool_strings is of type ints, expected strings"},
+		{"TfIdfVectorizer two pools", "TfIdfVectorizer", 9, nil, a("mode", str("TF"), "min_gram_length", one(1), "max_gram_length", one(1), "max_skip_count", one(0), "ngram_counts", ints(0), "ngram_indexes", ints(0), "pool_int64s", ints(1), "pool_strings", ops.Attribute{Type: ops.AttrStrings, Strings: []string{"a"}}), []tensor.Value{int64s(1)}, "pool", "TfIdfVectorizer-9 [pool] exactly one of pool_int64s and pool_strings"},
+		{"TfIdfVectorizer counts from 1", "TfIdfVectorizer", 9, nil, a("mode", str("TF"), "min_gram_length", one(1), "max_gram_length", one(1), "max_skip_count", one(0), "ngram_counts", ints(1), "ngram_indexes", ints(0), "pool_int64s", ints(1)), []tensor.Value{int64s(1)}, "ngram_counts", "TfIdfVectorizer-9 [ngram_counts] ngram_counts[0] must be 0"},
+		{"TfIdfVectorizer negative index", "TfIdfVectorizer", 9, nil, a("mode", str("TF"), "min_gram_length", one(1), "max_gram_length", one(1), "max_skip_count", one(0), "ngram_counts", ints(0), "ngram_indexes", ints(-1), "pool_int64s", ints(1)), []tensor.Value{int64s(1)}, "ngram_indexes", "TfIdfVectorizer-9 [ngram_indexes] negative index"},
+		{"TfIdfVectorizer huge index", "TfIdfVectorizer", 9, nil, a("mode", str("TF"), "min_gram_length", one(1), "max_gram_length", one(1), "max_skip_count", one(0), "ngram_counts", ints(0), "ngram_indexes", ints(1<<40), "pool_int64s", ints(1)), []tensor.Value{int64s(1)}, "size", "TfIdfVectorizer-9 [size] too many output positions"},
+		{"TfIdfVectorizer short weights", "TfIdfVectorizer", 9, nil, a("mode", str("TF"), "min_gram_length", one(1), "max_gram_length", one(1), "max_skip_count", one(0), "ngram_counts", ints(0), "ngram_indexes", ints(3), "pool_int64s", ints(1), "weights", ops.Attribute{Type: ops.AttrFloats, Floats: []float32{1}}), []tensor.Value{int64s(1)}, "weights", "TfIdfVectorizer-9 [weights] fewer weights than output positions"},
+		// ConcatFromSequence
+		{"ConcatFromSequence no axis", "ConcatFromSequence", 11, nil, nil, []tensor.Value{&tensor.Sequence{ElemType: tensor.Float, Items: []*tensor.Tensor{f32(1)}}}, "C1", "ConcatFromSequence-11 [C1] attribute axis is required"},
+		{"ConcatFromSequence ranks differ", "ConcatFromSequence", 11, nil, a("axis", one(0)), []tensor.Value{&tensor.Sequence{ElemType: tensor.Float, Items: []*tensor.Tensor{f32(1), m23()}}}, "inputs [C2]", "ConcatFromSequence-11 inputs [C2] tensor 1 has rank 2, not 1"},
+		{"ConcatFromSequence new axis, ranks differ", "ConcatFromSequence", 11, nil, a("axis", one(0), "new_axis", one(1)), []tensor.Value{&tensor.Sequence{ElemType: tensor.Float, Items: []*tensor.Tensor{f32(1), m23()}}}, "C2", "ConcatFromSequence-11 [C2] tensor 1 has rank 2, not 1"},
+		{"ConcatFromSequence types differ", "ConcatFromSequence", 11, nil, a("axis", one(0)), []tensor.Value{&tensor.Sequence{ElemType: tensor.Float, Items: []*tensor.Tensor{f32(1), int64s(1)}}}, "inputs [C3]", "ConcatFromSequence-11 inputs [C3] tensor 1 has another type"},
+		{"ConcatFromSequence scalars", "ConcatFromSequence", 11, nil, a("axis", one(0)), []tensor.Value{&tensor.Sequence{ElemType: tensor.Float, Items: []*tensor.Tensor{tensor.Scalar(float32(1))}}}, "axis [C1]", "ConcatFromSequence-11 axis [C1] scalars have no axis to join along"},
+		{"SONNX ConcatFromSequence empty item", "ConcatFromSequence", 11, sonnx, a("axis", one(0)), []tensor.Value{&tensor.Sequence{ElemType: tensor.Float, Items: []*tensor.Tensor{tensor.MustNew(tensor.Float, 0)}}}, "DIMS", "ConcatFromSequence-11 [DIMS] inputs[0] has shape [0]: dimension 0 is 0, and the profile's tensors have positive dimensions"},
+		// Pools
+		{"AveragePool-1 ceil_mode", "AveragePool", 1, nil, a("kernel_shape", ints(2, 2), "ceil_mode", one(1)), []tensor.Value{img()}, "attribute", "AveragePool-1 [attribute] attribute ceil_mode is not defined in version 1"},
+		{"AveragePool bad auto_pad", "AveragePool", 22, nil, a("kernel_shape", ints(2, 2), "auto_pad", str("FULL")), []tensor.Value{img()}, "auto_pad", "AveragePool-22 [auto_pad] auto_pad is \"FULL\", expected NOTSET, SAME_UPPER, SAME_LOWER or VALID"},
+		{"AveragePool pads with auto_pad", "AveragePool", 22, nil, a("kernel_shape", ints(2, 2), "auto_pad", str("VALID"), "pads", ints(1, 1, 1, 1)), []tensor.Value{img()}, "auto_pad", "AveragePool-22 [auto_pad] pads [1 1 1 1] cannot be used with auto_pad VALID"},
+		{"AveragePool huge kernel", "AveragePool", 22, nil, a("kernel_shape", ints(2, 1<<40)), []tensor.Value{img()}, "kernel_shape", "AveragePool-22 [kernel_shape] kernel_shape[1] is 1099511627776, outside [1, 2147483647]"},
+		{"AveragePool int32", "AveragePool", 22, nil, a("kernel_shape", ints(2, 2)), []tensor.Value{tensor.MustNew(tensor.Int32, 1, 1, 4, 4)}, "type", "AveragePool-22 [type] X is int32, which version 22 does not accept"},
+		// Pow
+		{"Pow bool base", "Pow", 15, nil, nil, []tensor.Value{tensor.MustFromSlice([]bool{true}, 1), f32(1)}, "type", "Pow-15 [type] X of type bool is not allowed in version 15"},
+		{"Pow bool exponent", "Pow", 15, nil, nil, []tensor.Value{f32(1), tensor.MustFromSlice([]bool{true}, 1)}, "type", "Pow-15 [type] Y of type bool is not allowed in version 15"},
+		{"Pow-1 broadcast", "Pow", 1, nil, a("broadcast", one(1), "axis", one(5)), []tensor.Value{m23(), f32(1, 2, 3)}, "axis", "Pow-1 [axis] B of shape [3] does not fit A's shape [2 3] at axis 5"},
+		{"SONNX Pow negative integer exponent", "Pow", 15, sonnx, nil, []tensor.Value{tensor.MustFromSlice([]int32{2, 2}, 2), tensor.MustFromSlice([]int32{1, -1}, 2)}, "B [C3]", "Pow-15 B [C3] the integer exponent B (Y) holds -1 at 1"},
+		// Constant
+		{"Constant-9 sparse_value", "Constant", 9, nil, a("sparse_value", one(1)), nil, "attribute", "Constant-9 [attribute] attribute sparse_value exists from version 11 on"},
+		{"Constant sparse_value", "Constant", 13, nil, a("sparse_value", one(1)), nil, "sparse_value", "Constant-13 [sparse_value] sparse_value: unsupported operator"},
+		{"Constant value without a tensor", "Constant", 13, nil, a("value", ops.Attribute{Type: ops.AttrTensor}), nil, "value", "Constant-13 [value] attribute value holds no tensor"},
+		{"Constant value_strings", "Constant", 13, nil, a("value_strings", ops.Attribute{Type: ops.AttrStrings, Strings: []string{"a"}}), nil, "ok", ""},
+		// ConvTranspose
+		{"ConvTranspose output_padding of 4", "ConvTranspose", 22, nil, a("output_padding", ints(0, 0, 0, 0)), []tensor.Value{img(), tensor.MustNew(tensor.Float, 1, 1, 2, 2)}, "ok", ""},
+		{"ConvTranspose negative output_padding", "ConvTranspose", 22, nil, a("output_padding", ints(-1, 0)), []tensor.Value{img(), tensor.MustNew(tensor.Float, 1, 1, 2, 2)}, "output_padding", "ConvTranspose-22 [output_padding] output_padding [-1 0]"},
+		{"ConvTranspose output_shape of 4", "ConvTranspose", 22, nil, a("output_shape", ints(1, 1, 5, 5)), []tensor.Value{img(), tensor.MustNew(tensor.Float, 1, 1, 2, 2)}, "ok", ""},
+		{"ConvTranspose negative output_shape", "ConvTranspose", 22, nil, a("output_shape", ints(-5, 5)), []tensor.Value{img(), tensor.MustNew(tensor.Float, 1, 1, 2, 2)}, "output_shape", "ConvTranspose-22 [output_shape] output_shape [-5 5]"},
+		{"ConvTranspose huge output", "ConvTranspose", 22, nil, a("strides", ints(1<<30, 1)), []tensor.Value{img(), tensor.MustNew(tensor.Float, 1, 1, 2, 2)}, "size", "ConvTranspose-22 [size] axis 2: output length 3221225474"},
+		// Pad
+		{"SONNX Pad without mode", "Pad", 19, sonnx, nil, []tensor.Value{m23(), int64s(0, 0, 0, 0)}, "GR4", "Pad-19 [GR4] attribute mode must be given explicitly in the profile"},
+		{"Pad-2 without pads", "Pad", 2, nil, nil, []tensor.Value{m23()}, "pads", "Pad-2 [pads] attribute pads is required"},
+		{"Pad value of two", "Pad", 19, nil, nil, []tensor.Value{m23(), int64s(0, 0, 0, 0), f32(1, 2)}, "constant_value", "Pad-19 [constant_value] constant_value must be a scalar, got shape [2]"},
+		{"Pad huge axes", "Pad", 19, nil, nil, []tensor.Value{m23(), int64s(0, 0), nil, int64s(1 << 40)}, "axes", "Pad-19 [axes] axis 1099511627776 is outside [-2, 1] (input rank 2)"},
+		// Range, Optional
+		{"Range start of two", "Range", 11, nil, nil, []tensor.Value{f32(0, 1), tensor.Scalar(float32(3)), tensor.Scalar(float32(1))}, "input", "Range-11 [input] start, limit and delta must be scalars"},
+		{"SONNX Range 1-D start", "Range", 11, sonnx, nil, []tensor.Value{f32(0), tensor.Scalar(float32(3)), tensor.Scalar(float32(1))}, "input", "Range-11 [input] start, limit and delta must be scalars"},
+		{"Range huge count", "Range", 11, nil, nil, []tensor.Value{tensor.Scalar(int64(0)), tensor.Scalar(int64(1 << 62)), tensor.Scalar(int64(1))}, "size", "Range-11 [size] output int64 of shape [4611686018427387904] would take 4611686018427387904 elements of 8 bytes, above the limit of 2147483647 bytes"},
+		{"Optional type not a type", "Optional", 15, nil, a("type", one(1)), nil, "attribute", "Optional-15 [attribute] attribute type is of type int, expected type_proto"},
+		{"OptionalGetElement odd value", "OptionalGetElement", 18, nil, nil, []tensor.Value{oddValue{}}, "input", "OptionalGetElement-18 [input] input is odd value"},
+		{"Optional of an optional", "Optional", 15, nil, nil, []tensor.Value{&tensor.Optional{}}, "input", "Optional-15 [input] an optional holds a tensor or a sequence"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			n := 1
