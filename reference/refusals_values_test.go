@@ -154,6 +154,18 @@ func TestReferenceValueRefusals(t *testing.T) {
 		{"SONNX RandomUniform without seed", "RandomUniform", 22, sonnx, a("shape", ints(2)), nil, "profile", "RandomUniform-22 [profile] random values are outside the SONNX profile"},
 		{"BitCast to a float", "BitCast", 26, nil, a("to", ops.Attribute{Type: ops.AttrFloat, Float: 1}), []tensor.Value{f32(1)}, "attribute", "BitCast-26 [attribute] attribute to is of type float, expected int"},
 		{"BitCast input a sequence", "BitCast", 26, nil, a("to", one(int64(tensor.Int32))), []tensor.Value{&tensor.Sequence{}}, "input", "BitCast-26 [input] input 0 is seq(tensor(undefined))[0 items], expected a tensor"},
+		{"Attention q_num_heads differs", "Attention", 23, nil, a("q_num_heads", one(3)), []tensor.Value{tensor.MustNew(tensor.Float, 1, 2, 3, 4), tensor.MustNew(tensor.Float, 1, 1, 3, 4), tensor.MustNew(tensor.Float, 1, 1, 3, 4)}, "heads", "Attention-23 [heads] q_num_heads 3, kv_num_heads 0 against Q [1 2 3 4], K [1 1 3 4]"},
+		{"Attention heads not a multiple", "Attention", 23, nil, nil, []tensor.Value{tensor.MustNew(tensor.Float, 1, 3, 3, 4), tensor.MustNew(tensor.Float, 1, 2, 3, 4), tensor.MustNew(tensor.Float, 1, 2, 3, 4)}, "heads", "Attention-23 [heads] q heads 3, kv heads 2"},
+		{"Attention batch differs", "Attention", 23, nil, nil, []tensor.Value{tensor.MustNew(tensor.Float, 1, 1, 3, 4), tensor.MustNew(tensor.Float, 2, 1, 3, 4), tensor.MustNew(tensor.Float, 2, 1, 3, 4)}, "shape", "Attention-23 [shape] Q [1 1 3 4], K [2 1 3 4], V [2 1 3 4]"},
+		{"Attention mask does not broadcast", "Attention", 23, nil, nil, []tensor.Value{tensor.MustNew(tensor.Float, 1, 1, 2, 4), tensor.MustNew(tensor.Float, 1, 1, 3, 4), tensor.MustNew(tensor.Float, 1, 1, 3, 4), tensor.MustNew(tensor.Float, 5, 3)}, "mask", "Attention-23 [mask] attn_mask [5 3] does not broadcast to [1 1 2 3]"},
+		{"Attention-23 nonpad_kv_seqlen", "Attention", 23, nil, nil, []tensor.Value{tensor.MustNew(tensor.Float, 1, 1, 2, 4), tensor.MustNew(tensor.Float, 1, 1, 3, 4), tensor.MustNew(tensor.Float, 1, 1, 3, 4), nil, nil, nil, int64s(3)}, "nonpad_kv_seqlen", "Attention-23 [nonpad_kv_seqlen] version 23 has no nonpad_kv_seqlen"},
+		{"LSTM sequence length past the sequence", "LSTM", 22, nil, a("hidden_size", one(1)), []tensor.Value{tensor.MustNew(tensor.Float, 1, 1, 2), tensor.MustNew(tensor.Float, 1, 4, 2), tensor.MustNew(tensor.Float, 1, 4, 1), nil, tensor.MustFromSlice([]int32{5}, 1)}, "sequence_lens", "LSTM-22 [sequence_lens] sequence_lens[0] = 5 is outside [0, 1]"},
+		{"LSTM complex sequence_lens", "LSTM", 22, nil, a("hidden_size", one(1)), []tensor.Value{tensor.MustNew(tensor.Float, 1, 1, 2), tensor.MustNew(tensor.Float, 1, 4, 2), tensor.MustNew(tensor.Float, 1, 4, 1), nil, tensor.MustNew(tensor.Complex64, 1)}, "type", "LSTM-22 [type] sequence_lens is complex64, expected int32"},
+		{"Add-6 broadcast negative axis", "Add", 6, nil, a("broadcast", one(1), "axis", one(-1)), []tensor.Value{m23(), f32(1, 2, 3)}, "ok", ""},
+		{"Add-6 broadcast mismatch", "Add", 6, nil, a("broadcast", one(1), "axis", one(1)), []tensor.Value{m23(), f32(1, 2)}, "broadcast", "Add-6 [broadcast] B of shape [2] does not match A's shape [2 3] at axis 1"},
+		{"Add-6 broadcast axis a string", "Add", 6, nil, a("broadcast", one(1), "axis", str("x")), []tensor.Value{m23(), f32(1, 2)}, "attribute", "Add-6 [attribute] attribute axis is of type string, expected int"},
+		{"Add-6 broadcast a string", "Add", 6, nil, a("broadcast", str("x")), []tensor.Value{m23(), f32(1, 2)}, "attribute", "Add-6 [attribute] attribute broadcast is of type string, expected int"},
+		{"Add-6 broadcast of a scalar", "Add", 6, nil, a("broadcast", one(1)), []tensor.Value{m23(), tensor.Scalar(float32(1))}, "ok", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			n := 1
