@@ -166,6 +166,18 @@ func TestReferenceValueRefusals(t *testing.T) {
 		{"Add-6 broadcast axis a string", "Add", 6, nil, a("broadcast", one(1), "axis", str("x")), []tensor.Value{m23(), f32(1, 2)}, "attribute", "Add-6 [attribute] attribute axis is of type string, expected int"},
 		{"Add-6 broadcast a string", "Add", 6, nil, a("broadcast", str("x")), []tensor.Value{m23(), f32(1, 2)}, "attribute", "Add-6 [attribute] attribute broadcast is of type string, expected int"},
 		{"Add-6 broadcast of a scalar", "Add", 6, nil, a("broadcast", one(1)), []tensor.Value{m23(), tensor.Scalar(float32(1))}, "ok", ""},
+		{"Cast-1 to FLOAT", "Cast", 1, nil, a("to", str("DOUBLE")), []tensor.Value{f32(1)}, "ok", ""},
+		{"Cast-1 to no type", "Cast", 1, nil, a("to", str("QUATERNION")), []tensor.Value{f32(1)}, "to", "Cast-1 [to] unknown ONNX data type \"quaternion\" (want one of float, uint8, int8, uint16, int16, int32, int64, string, bool, float16, double, uint32, uint64, complex64, complex128, bfloat16, float8e4m3fn, float8e4m3fnuz, float8e5m2, float8e5m2fnuz, uint4, int4, float4e2m1, float8e8m0, uint2, int2)"},
+		{"CastLike no target", "CastLike", 21, nil, nil, []tensor.Value{f32(1), nil}, "input", "CastLike-21 [input] required input target_type (#1) is missing"},
+		{"Cast round_mode", "Cast", 25, nil, a("to", one(int64(tensor.Float8E8M0)), "round_mode", str("sideways")), []tensor.Value{f32(1)}, "round_mode", "Cast-25 [round_mode] round_mode \"sideways\""},
+		{"Cast bfloat16 to float8", "Cast", 25, nil, a("to", one(int64(tensor.Float8E5M2))), []tensor.Value{tensor.MustFromSlice([]tensor.BF16{tensor.BF16FromFloat32(3), tensor.BF16FromFloat32(1e30)}, 2)}, "ok", ""},
+		{"Cast float8 FNUZ NaN", "Cast", 25, nil, a("to", one(int64(tensor.Float))), []tensor.Value{tensor.MustFromSlice([]uint8{0x80, 1}, 2)}, "ok", ""},
+		{"ReduceSum int32 overflow", "ReduceSum", 13, nil, nil, []tensor.Value{tensor.MustFromSlice([]int32{2147483647, 2147483647}, 2)}, "ok", ""},
+		{"Resize complex roi", "Resize", 13, nil, a("coordinate_transformation_mode", str("tf_crop_and_resize")), []tensor.Value{img(), tensor.MustFromSlice([]complex64{0, 0, 0, 0, 1, 1, 1, 1}, 8), f32(1, 1, 2, 2)}, "roi", "Resize-13 [roi] roi must be a 1-D float tensor, got tensor(complex64)[8]"},
+		{"Resize NaN scale at 10", "Resize", 10, nil, nil, []tensor.Value{img(), f32(1, 1, float32(nan()), 1)}, "scales", "Resize-10 [scales] scale NaN of axis 2 is not a positive number"},
+		{"Resize output over the cap", "Resize", 13, ops.NewOptions(ops.WithMaxTensorBytes(64)), nil, []tensor.Value{img(), nil, f32(1, 1, 2, 2)}, "size", "Resize-13 [size] output float of shape [1 1 8 8] would take 64 elements of 4 bytes, above the limit of 64 bytes"},
+		{"Resize linear output over the budget", "Resize", 13, chargeFailingAt(1), a("mode", str("linear")), []tensor.Value{img(), nil, f32(1, 1, 2, 2)}, "size", "Resize-13 [size] output float of 256 bytes: size limit exceeded"},
+		{"Resize cubic cancelled", "Resize", 13, cancelledOptions(), a("mode", str("cubic")), []tensor.Value{img(), nil, f32(1, 1, 2, 2)}, "cancelled", "Resize-13 [cancelled] run stopped: context canceled"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			n := 1
