@@ -1,8 +1,7 @@
 package reference_test
 
 // Refusal branches of the reference kernels, each with the smallest node
-// that reaches it (issue 27 asks that every refusal of reference/ run in a
-// test): the kernel must return an *ops.Error naming the operator, its
+// that reaches it (every refusal of reference/ is to run in a test): the kernel must return an *ops.Error naming the operator, its
 // version and the rule, and no output. A case whose name starts with
 // "SONNX " runs under the profile.
 //
