@@ -5,30 +5,30 @@ package reference_test
 // version and the rule, and no output. A case whose name starts with
 // "SONNX " runs under the profile.
 //
-// Coverage (go test -cover ./reference, without -short): 96.5% of 10,969
+// Coverage (go test -cover ./reference, without -short): 97.6% of 10,993
 // statements; 84.6% before issue 27's verification work. The refusals are
-// exercised by this table, by the control-flow tests (controlflow_test.go:
-// If, Loop, Scan, SequenceMap and Identity's sequences and optionals, with
-// Go bodies), by Agree's report tests (agree_report_test.go) and by
-// TestReferenceMutations (mutations_test.go: every generator's node broken
-// one way at a time, the exact messages kept in testdata/mutations.golden).
-// What stays uncovered (379 statements in 107 files), and why:
-//   - Refusal branches of value checks no mutation reaches (about 190):
-//     a parameter valid in type and rank but wrong in a way specific to one
-//     operator (Resize's roi and sizes lengths, Slice's attribute forms
-//     before version 10, the tree ensembles' per-node lists, Einsum's
-//     equation syntax, TfIdfVectorizer's pool): a debt, to be paid with
-//     rows here (largest: resize.go 18, reduction.go 15,
-//     treeensembleregressor.go 12, slice.go 10, einsum.go 9, maxpool.go 8,
-//     split.go 8, tfidfvectorizer.go 8).
-//   - Propagation of an error from a shared helper (about 130): an
-//     "if err != nil { return nil, err }" after a read whose failure the
-//     mutations do not provoke on that path (common.go 10, recurrent.go 7,
-//     pool.go 6, the attention family's 19).
-//   - Element types no test draws (about 60): the cases of convert.go (17),
-//     cast.go (12) and elementwise.go (12) for int2/uint2/uint4, the 16-
-//     and 32-bit unsigned types and string kinds in conversions only Cast
-//     and the quantizers reach.
+// exercised by this table, by refusals_values_test.go (operator-specific
+// parameter values, whole messages asserted), by the control-flow tests
+// (controlflow_test.go: If, Loop, Scan, SequenceMap and Identity's
+// sequences and optionals, with Go bodies), by Agree's report tests
+// (agree_report_test.go) and by TestReferenceMutations (mutations_test.go:
+// every generator's node broken one way at a time, the exact messages
+// kept in testdata/mutations.golden).
+// What stays uncovered (260 statements in 99 files), and why:
+//   - Refusal branches of value checks no test reaches yet (about 115):
+//     a parameter valid in type and rank but wrong in a way specific to
+//     one operator (the tree ensembles' per-node lists, FlexAttention's
+//     modifiers, LinearAttention's state, Resize's sizes): a debt, to be
+//     paid with rows in refusals_values_test.go (largest:
+//     treeensembleregressor.go 12, resize.go 12, flexattention.go 9,
+//     split.go 6, linearattention.go 5, treeensemble.go 5).
+//   - Propagation of an error from a shared helper (about 115): an
+//     "if err != nil { return nil, err }" after a read whose failure no
+//     test provokes on that path (common.go 10, recurrent.go 6).
+//   - Element types no test draws (about 30): the int16 and uint16 cases
+//     of reduction.go (12; ReduceSum-13, ReduceMax-20 and ReduceMin-20
+//     refuse them, the other reductions were not tried), cast.go's (9)
+//     and elementwise.go's (7) remaining type cases.
 //   - Defensive checks behind earlier validation, unreachable (8):
 //     agree.go's firstDifference "return nil" twice (called only after
 //     Equal said the tensors differ), equalButNaNPayloads' and
