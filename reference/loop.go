@@ -129,7 +129,8 @@ func keepScanElement(opt *ops.Options, op opRef, j int, x tensor.Value, before [
 }
 
 // stackAlong returns the tensors of list (one shape) stacked along a new
-// axis: y[..., s, ...] = list[s][...]. An empty list is an empty tensor of
+// axis: y[..., s, ...] = list[s][...], axis in [0, rank] (the callers
+// check it). An empty list is an empty tensor of
 // the type the body declares for its output out (float when none).
 func stackAlong(opt *ops.Options, op opRef, list []*tensor.Tensor, axis int, types []tensor.DataType, out int) (*tensor.Tensor, error) {
 	if len(list) == 0 {
@@ -140,9 +141,6 @@ func stackAlong(opt *ops.Options, op opRef, list []*tensor.Tensor, axis int, typ
 		return tensor.New(dt, 0)
 	}
 	shape := list[0].Shape()
-	if axis < 0 || axis > len(shape) {
-		return nil, op.errorf("axis", "scan output axis %d outside [0, %d]", axis, len(shape))
-	}
 	yshape := append(append(append([]int{}, shape[:axis]...), len(list)), shape[axis:]...)
 	y, err := newTensor(opt, op, list[0].DataType(), yshape)
 	if err != nil {
