@@ -224,6 +224,9 @@ type runState struct {
 	// the step with the most outputs.
 	reuse []*tensor.Tensor
 	outs  []tensor.Value
+	// bodyOut holds, by body (body.id), the list a run of the body
+	// returns its outputs in, made once per state.
+	bodyOut [][]tensor.Value
 	// sharedThreads is set when the caller leaves Threads at 0: each
 	// node then takes its share of the cores among the runs under way.
 	sharedThreads bool
@@ -351,7 +354,8 @@ func (r *runState) runStep(st *step, top bool) error {
 	r.pending = 0
 	clear(r.fresh)
 	r.fresh = r.fresh[:0]
-	if r.sharedThreads {
+	if r.sharedThreads && top {
+		// A body's nodes keep the share of the node that runs the body.
 		r.opt.Threads = sharedThreads(activeRuns.Load())
 	}
 	if err := st.run(r, r.ins[st.inAt:st.inAt+len(st.in)]); err != nil {
@@ -504,6 +508,9 @@ func (m *Model) endRun(r *runState) {
 	}
 	clear(r.vals)
 	clear(r.ins)
+	for _, out := range r.bodyOut {
+		clear(out)
+	}
 	r.owned.reset()
 	if len(r.external) > 1024 {
 		r.external = map[storageKey]struct{}{}

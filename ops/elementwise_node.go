@@ -158,6 +158,9 @@ func (b *binaryOp) apply(opt *Options, n *Node, x, y *tensor.Tensor) (*tensor.Te
 	if err != nil {
 		return nil, err
 	}
+	if z.Len() == 1 && elementwise.RunSingle(k, z, x, y) {
+		return z, nil
+	}
 	if err := k.Run(opt.elementwise(), newBroadcastWalk(out, x.Shape(), bAt), z, x, y); err != nil {
 		return nil, op.wrap("cancelled", err, "run stopped")
 	}
