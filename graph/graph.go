@@ -137,6 +137,9 @@ type step struct {
 	// passThrough marks a node absorbed by load-time fusion (fuse.go): in
 	// a run that fuses, its output is its first input.
 	passThrough bool
+	// constant is the tensor of a Constant node that the fast engine
+	// stores without running the kernel (constants.go); nil for others.
+	constant *tensor.Tensor
 }
 
 // Inputs returns the inputs Run needs, in the model's order. Initializers

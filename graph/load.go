@@ -221,6 +221,7 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 	m.missing = unsupportedSet{}
 	m.valueSlots = slots
 	m.fuse(opts)
+	m.markConstants(opts.MaxModelBytes)
 	m.planMemory()
 	m.packWeights(opts.MaxModelBytes)
 	return m, nil

@@ -412,6 +412,12 @@ func (st *step) run(r *runState, in []tensor.Value) (err error) {
 		st.passInput(r)
 		return nil
 	}
+	if c := st.constant; c != nil && r.engine != EngineReference && r.opt.Profile == ops.ProfileONNX && r.constantFits(c) {
+		if s := st.out[0]; s >= 0 {
+			vals[s] = c
+		}
+		return nil
+	}
 	fast := r.engine != EngineReference && r.opt.Profile == ops.ProfileONNX && st.prepared != nil
 	if fast {
 		if p := st.prepared.Load(); p.Fits(in) {
