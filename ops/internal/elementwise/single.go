@@ -15,15 +15,19 @@ type singleRunner interface {
 
 // RunSingle runs k on a and b, of one element each, into out, of one
 // element, and reports whether it could: false for a kernel without such
-// a path (the 16-bit float ones), which then runs through k.Run. The
-// caller checks the counts.
-func RunSingle(k BinaryKernel, out, a, b *tensor.Tensor) bool {
+// a path (the 16-bit float ones), which then runs through k.Run. A run
+// already cancelled returns its error, as k.Run does. The caller checks
+// the counts.
+func RunSingle(cfg Config, k BinaryKernel, out, a, b *tensor.Tensor) (bool, error) {
 	s, ok := k.(singleRunner)
 	if !ok {
-		return false
+		return false, nil
+	}
+	if err := cfg.cancelled(); err != nil {
+		return true, err
 	}
 	s.runSingle(out, a, b)
-	return true
+	return true, nil
 }
 
 func (s BinarySpans[A, B, O]) runSingle(out, a, b *tensor.Tensor) {

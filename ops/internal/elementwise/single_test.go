@@ -41,7 +41,7 @@ func TestRunSingleMatchesWalk(t *testing.T) {
 				a, b := tensor.MustNew(tensor.Float, sa...), tensor.MustNew(tensor.Float, sb...)
 				Elems[float32](a)[0], Elems[float32](b)[0] = rng.Float32(), float32(math.Inf(-1))*float32(rng.IntN(2))
 				got, want := tensor.MustNew(tensor.Float, out...), tensor.MustNew(tensor.Float, out...)
-				if !RunSingle(k, got, a, b) {
+				if ok, err := RunSingle(Config{}, k, got, a, b); !ok || err != nil {
 					t.Fatalf("%T has no single path", k)
 				}
 				if err := k.Run(Config{Threads: 1}, NewWalk(out, sa, sb), want, a, b); err != nil {
@@ -54,7 +54,9 @@ func TestRunSingleMatchesWalk(t *testing.T) {
 			a, b := tensor.MustNew(tensor.Int64, sa...), tensor.MustNew(tensor.Int64, sb...)
 			Elems[int64](a)[0], Elems[int64](b)[0] = rng.Int64N(3), rng.Int64N(3)
 			got, want := tensor.MustNew(tensor.Bool, out...), tensor.MustNew(tensor.Bool, out...)
-			RunSingle(less, got, a, b)
+			if _, err := RunSingle(Config{}, less, got, a, b); err != nil {
+				t.Fatal(err)
+			}
 			if err := less.Run(Config{Threads: 1}, NewWalk(out, sa, sb), want, a, b); err != nil {
 				t.Fatal(err)
 			}
@@ -64,7 +66,7 @@ func TestRunSingleMatchesWalk(t *testing.T) {
 		}
 	}
 	// A kernel without the path says so.
-	if RunSingle(halfBinary[float32]{f32: add}, nil, nil, nil) {
+	if ok, _ := RunSingle(Config{}, halfBinary[float32]{f32: add}, nil, nil, nil); ok {
 		t.Error("the 16-bit kernel claims a single path")
 	}
 }
