@@ -3,6 +3,7 @@ package graph_test
 import (
 	"context"
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -390,5 +391,98 @@ func TestControlFlowConcurrentRuns(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// countingLoop is a Loop of M iterations whose body adds the iteration
+// number to a carried sum and scans out the iteration number itself (an
+// Identity of the body's input i) and whether the condition held.
+func countingLoop() modelSpec {
+	body := &pb.GraphProto{Name: proto.String("body"),
+		Node: []*pb.NodeProto{
+			node("keep", "Identity", []string{"cond_in"}, []string{"cond_out"}),
+			node("add", "Add", []string{"sum_in", "i"}, []string{"sum_out"}),
+			node("seen", "Identity", []string{"i"}, []string{"i_out"}),
+			node("held", "Identity", []string{"cond_in"}, []string{"held_out"}),
+		},
+		Input: []*pb.ValueInfoProto{scalarInfo("i", tensor.Int64), scalarInfo("cond_in", tensor.Bool), untyped("sum_in", tensor.Int64)},
+		Output: []*pb.ValueInfoProto{untyped("cond_out", tensor.Bool), untyped("sum_out", tensor.Int64),
+			untyped("i_out", tensor.Int64), untyped("held_out", tensor.Bool)}}
+	return modelSpec{
+		opset:   13,
+		nodes:   []*pb.NodeProto{node("loop", "Loop", []string{"M", "", "sum0"}, []string{"sum", "seen", "held"}, graphAttr("body", body))},
+		inputs:  []*pb.ValueInfoProto{scalarInfo("M", tensor.Int64), info("sum0", tensor.Int64)},
+		outputs: []*pb.ValueInfoProto{untyped("sum", tensor.Int64), untyped("seen", tensor.Int64), untyped("held", tensor.Bool)},
+	}
+}
+
+// The iteration number and the condition the body sees are right at every
+// iteration, also when the body keeps them (scans them out): the loop
+// reuses its scalars only while nothing it keeps holds them.
+func TestLoopIterationNumbersKept(t *testing.T) {
+	m := countingLoop().load(t)
+	const n = 6
+	in := map[string]tensor.Value{"M": tensor.Scalar(int64(n)), "sum0": tensor.Scalar(int64(100))}
+	for _, o := range []*graph.RunOptions{nil, {Engine: graph.EngineReference}, {Pool: graph.NewPool()}} {
+		out, err := m.Run(context.Background(), in, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantTensor(t, out.Map()["sum"], tensor.Scalar(int64(100+0+1+2+3+4+5)))
+		wantTensor(t, out.Map()["seen"], tensor.MustFromSlice([]int64{0, 1, 2, 3, 4, 5}, n))
+		wantTensor(t, out.Map()["held"], tensor.MustFromSlice([]bool{true, true, true, true, true, true}, n))
+	}
+}
+
+// A body that keeps neither scalar: the sum sees each iteration number.
+func TestLoopIterationNumberCounts(t *testing.T) {
+	spec := countingLoop()
+	body := spec.nodes[0].Attribute[0].G
+	body.Node = body.Node[:2]
+	body.Output = body.Output[:2]
+	spec.nodes[0].Output = spec.nodes[0].Output[:1]
+	spec.outputs = spec.outputs[:1]
+	m := spec.load(t)
+	for _, e := range []graph.Engine{graph.EngineFast, graph.EngineReference} {
+		out, err := m.Run(context.Background(), map[string]tensor.Value{"M": tensor.Scalar(int64(1000)), "sum0": tensor.Scalar(int64(0))}, &graph.RunOptions{Engine: e})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantTensor(t, out.Map()["sum"], tensor.Scalar(int64(999*1000/2)))
+	}
+}
+
+// A Loop of a million iterations runs in a constant heap: under a cap of
+// 4 KiB on the run's live bytes (so nothing of the iterations piles up in
+// the run's accounting), allocating a few small objects per iteration
+// (the body's new values, never a growing list), and holding after the
+// run no more than before it.
+func TestLoopMillionIterationsConstantHeap(t *testing.T) {
+	iterations := int64(1_000_000)
+	if testing.Short() || raceEnabled {
+		iterations = 100_000
+	}
+	spec := foreverLoop()
+	spec.nodes[0].Input[0] = "M"
+	spec.inputs = append(spec.inputs, scalarInfo("M", tensor.Int64))
+	m := spec.load(t)
+	in := map[string]tensor.Value{"M": tensor.Scalar(iterations), "cond": tensor.Scalar(true), "v0": tensor.Scalar(float32(0))}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	out, err := m.Run(context.Background(), in, &graph.RunOptions{MaxRunBytes: 4 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	wantTensor(t, out.Map()["v"], tensor.Scalar(float32(iterations)))
+	if perIteration := float64(after.Mallocs-before.Mallocs) / float64(iterations); perIteration > 8 {
+		t.Errorf("%.1f allocations per iteration", perIteration)
+	}
+	out = graph.Result{}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if grew := int64(after.HeapAlloc) - int64(before.HeapAlloc); grew > 1<<20 {
+		t.Errorf("the heap grew by %d bytes over %d iterations", grew, iterations)
 	}
 }

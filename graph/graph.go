@@ -142,6 +142,9 @@ type step struct {
 	// chain is the step's part in an elementwise chain fused at load
 	// (fusetransformer.go); nil: none.
 	chain *chainFusion
+	// constant is the tensor of a Constant node that the fast engine
+	// stores without running the kernel (constants.go); nil for others.
+	constant *tensor.Tensor
 }
 
 // Inputs returns the inputs Run needs, in the model's order. Initializers

@@ -75,6 +75,9 @@ func (m *Model) planMemory() {
 				m.addFixed(a.Tensor)
 			}
 		}
+		if st.constant != nil {
+			m.addFixed(st.constant) // folded at load (constants.go)
+		}
 	})
 }
 

@@ -10,7 +10,8 @@ import (
 
 // packWeights packs, once at load, the constant weights of the model's
 // matrix products (ops.PackConstants: MatMul's and Gemm's B, the int8
-// products' B), in the main graph and in every subgraph, so that no run
+// products' B, the recurrent layers' W and R), whether initializers or
+// Constant nodes, in the main graph and in every subgraph, so that no run
 // copies them into the engine's panels again. The packed copies belong to
 // the model, like its initializers: they count toward limit (the model's
 // cap, MaxModelBytes, each cap on its own as onnx.Limits counts them), and
@@ -26,6 +27,12 @@ func (m *Model) packWeights(limit int64) {
 	for _, c := range m.consts {
 		consts[c.slot] = c.value
 	}
+	// The output of a Constant node (constants.go) is as constant.
+	m.forEachStep(func(st *step) {
+		if st.constant != nil && len(st.out) == 1 && st.out[0] >= 0 {
+			consts[st.out[0]] = st.constant
+		}
+	})
 	var in []tensor.Value
 	m.forEachStep(func(st *step) {
 		if st.node == nil || st.node.Domain != "" {

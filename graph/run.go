@@ -224,6 +224,9 @@ type runState struct {
 	// the step with the most outputs.
 	reuse []*tensor.Tensor
 	outs  []tensor.Value
+	// bodyOut holds, by body (body.id), the list a run of the body
+	// returns its outputs in, made once per state.
+	bodyOut [][]tensor.Value
 	// sharedThreads is set when the caller leaves Threads at 0: each
 	// node then takes its share of the cores among the runs under way.
 	sharedThreads bool
@@ -351,7 +354,8 @@ func (r *runState) runStep(st *step, top bool) error {
 	r.pending = 0
 	clear(r.fresh)
 	r.fresh = r.fresh[:0]
-	if r.sharedThreads {
+	if r.sharedThreads && top {
+		// A body's nodes keep the share of the node that runs the body.
 		r.opt.Threads = sharedThreads(activeRuns.Load())
 	}
 	if err := st.run(r, r.ins[st.inAt:st.inAt+len(st.in)]); err != nil {
@@ -409,6 +413,12 @@ func (st *step) run(r *runState, in []tensor.Value) (err error) {
 	}
 	if st.passThrough && r.fuse {
 		st.passInput(r)
+		return nil
+	}
+	if c := st.constant; c != nil && r.engine != EngineReference && r.opt.Profile == ops.ProfileONNX && r.constantFits(c) {
+		if s := st.out[0]; s >= 0 {
+			vals[s] = c
+		}
 		return nil
 	}
 	fast := r.engine != EngineReference && r.opt.Profile == ops.ProfileONNX && st.prepared != nil
@@ -507,6 +517,9 @@ func (m *Model) endRun(r *runState) {
 	}
 	clear(r.vals)
 	clear(r.ins)
+	for _, out := range r.bodyOut {
+		clear(out)
+	}
 	r.owned.reset()
 	if len(r.external) > 1024 {
 		r.external = map[storageKey]struct{}{}

@@ -88,6 +88,9 @@ type body struct {
 	// and its own values that are outputs.
 	exit []int
 	sg   *ops.Subgraph
+	// id is the body's place in Model.bodies: a run keeps the list of
+	// its outputs there (runState.bodyOut).
+	id int
 }
 
 // compileBody compiles the graph attribute g of a node in the graph whose
@@ -196,6 +199,7 @@ func (m *Model) compileBody(g *pb.GraphProto, parent *scope, opsets map[string]i
 		}
 	}
 	b.sg = &ops.Subgraph{Inputs: len(b.in), Outputs: len(b.out), OutputTypes: types, Run: b.run}
+	b.id = len(m.bodies)
 	m.bodies = append(m.bodies, b)
 	free := make([]int, len(sc.freeSeq))
 	for i, name := range sc.freeSeq {
@@ -332,7 +336,15 @@ func (b *body) run(opt *ops.Options, in []tensor.Value) ([]tensor.Value, error) 
 	}
 	var out []tensor.Value
 	if err == nil {
-		out = make([]tensor.Value, len(b.out))
+		// The list is the run's, reused by the next run of the body: the
+		// kernel reads it before it runs the body again (ops.Subgraph).
+		if r.bodyOut == nil {
+			r.bodyOut = make([][]tensor.Value, len(b.m.bodies))
+		}
+		if out = r.bodyOut[b.id]; len(out) != len(b.out) {
+			out = make([]tensor.Value, len(b.out))
+			r.bodyOut[b.id] = out
+		}
 		for i, s := range b.out {
 			out[i] = r.vals[s]
 			r.escape(out[i])

@@ -158,6 +158,13 @@ func (b *binaryOp) apply(opt *Options, n *Node, x, y *tensor.Tensor) (*tensor.Te
 	if err != nil {
 		return nil, err
 	}
+	if z.Len() == 1 {
+		if done, err := elementwise.RunSingle(opt.elementwise(), k, z, x, y); err != nil {
+			return nil, op.wrap("cancelled", err, "run stopped")
+		} else if done {
+			return z, nil
+		}
+	}
 	if err := k.Run(opt.elementwise(), newBroadcastWalk(out, x.Shape(), bAt), z, x, y); err != nil {
 		return nil, op.wrap("cancelled", err, "run stopped")
 	}

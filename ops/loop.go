@@ -23,6 +23,8 @@
 package ops
 
 import (
+	"unsafe"
+
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -79,11 +81,25 @@ func loopNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 	}
 	scans := make([][]*tensor.Tensor, nScan)
 	args := make([]tensor.Value, 2+nState)
+	// The iteration number and the condition are handed to the body in
+	// two scalars made once and rewritten at each iteration, unless the
+	// body passed one of them on into what the loop keeps (a scan output
+	// of the iteration numbers, say): then the next iteration gets new
+	// ones.
+	var iter, going *tensor.Tensor
 	for i := int64(0); (trips < 0 || i < trips) && cond; i++ {
 		if err := opt.cancelled(); err != nil {
 			return nil, op.stopped(err)
 		}
-		args[0], args[1] = tensor.Scalar(i), tensor.Scalar(cond)
+		if iter == nil {
+			iter, going = tensor.Scalar(i), tensor.Scalar(cond)
+		}
+		elems[int64](iter)[0] = i
+		going.Bytes()[0] = 0
+		if cond {
+			going.Bytes()[0] = 1
+		}
+		args[0], args[1] = iter, going
 		copy(args[2:], state)
 		out, err := body.Run(opt, args)
 		if err != nil {
@@ -114,6 +130,9 @@ func loopNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 			}
 			scans[k] = append(scans[k], t)
 		}
+		if kept := out[1:]; holdsStorageOf(kept, iter) || holdsStorageOf(kept, going) {
+			iter, going = nil, nil
+		}
 	}
 	res := state
 	for k, list := range scans {
@@ -124,6 +143,36 @@ func loopNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 		res = append(res, y)
 	}
 	return res, nil
+}
+
+// holdsStorageOf reports whether a value of vals shares t's storage.
+func holdsStorageOf(vals []tensor.Value, t *tensor.Tensor) bool {
+	key := unsafe.SliceData(t.Bytes())
+	for _, v := range vals {
+		if holdsStorage(v, key) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsStorage reports whether v holds a tensor whose storage starts at key.
+func holdsStorage(v tensor.Value, key *byte) bool {
+	switch v := v.(type) {
+	case *tensor.Tensor:
+		return v != nil && v.DataType() != tensor.String && unsafe.SliceData(v.Bytes()) == key
+	case *tensor.Sequence:
+		if v != nil {
+			for _, x := range v.Items {
+				if holdsStorage(x, key) {
+					return true
+				}
+			}
+		}
+	case *tensor.Optional:
+		return v != nil && v.Value != nil && holdsStorage(v.Value, key)
+	}
+	return false
 }
 
 // describe is Describe for a value that may be nil.

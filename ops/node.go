@@ -74,7 +74,9 @@ type Subgraph struct {
 	// Run runs the body on its formal inputs (nil for an absent optional
 	// value) and returns its outputs, under opt, the Options the kernel
 	// received. The kernel must not read an input it passed, nor modify
-	// an output it got, once Run returns.
+	// an output it got, once Run returns. The list of outputs is valid
+	// until the next Run of the body in the same run: a kernel keeps the
+	// values, not the list.
 	Run func(opt *Options, inputs []tensor.Value) ([]tensor.Value, error)
 }
 
