@@ -21,6 +21,7 @@ func init() {
 	register(oneHotEncoderRule, "ai.onnx.ml.OneHotEncoder")
 	register(featureVectorizerRule, "ai.onnx.ml.FeatureVectorizer")
 	register(linearRule, "ai.onnx.ml.LinearRegressor", "ai.onnx.ml.LinearClassifier")
+	register(treeClassifierRule, "ai.onnx.ml.TreeEnsembleClassifier")
 	register(stringNormalizerRule, "StringNormalizer")
 	register(tfIdfRule, "TfIdfVectorizer")
 	register(dftRule, "DFT")
@@ -361,10 +362,24 @@ func linearRule(c *call, in []*Value) ([]*Value, error) {
 	if c.node.OpType == "LinearRegressor" {
 		return []*Value{ranked(tensor.Float, []graph.Dim{n, graph.Const(c.int("targets", 1))})}, nil
 	}
-	ints, _ := c.ints("classlabels_ints")
-	labels, dt := int64(len(ints)), tensor.Int64
+	labels, dt := mlClassLabels(c, "classlabels_ints")
+	return []*Value{ranked(dt, []graph.Dim{n}), ranked(tensor.Float, []graph.Dim{n, graph.Const(labels)})}, nil
+}
+
+// mlClassLabels is the number of labels of a classifier and their type:
+// the integers of intsName, or classlabels_strings.
+func mlClassLabels(c *call, intsName string) (int64, tensor.DataType) {
+	ints, _ := c.ints(intsName)
 	if a, ok := c.node.Attrs["classlabels_strings"]; ok && len(a.Strings) > 0 {
-		labels, dt = int64(len(a.Strings)), tensor.String
+		return int64(len(a.Strings)), tensor.String
 	}
+	return int64(len(ints)), tensor.Int64
+}
+
+// treeClassifierRule: TreeEnsembleClassifier's labels [N] and float
+// scores [N, E].
+func treeClassifierRule(c *call, in []*Value) ([]*Value, error) {
+	n := mlRowsDim(c, input(in, 0))
+	labels, dt := mlClassLabels(c, "classlabels_int64s")
 	return []*Value{ranked(dt, []graph.Dim{n}), ranked(tensor.Float, []graph.Dim{n, graph.Const(labels)})}, nil
 }

@@ -513,3 +513,63 @@ func treeEnsembleRegressorGenerator(r *rand.Rand) (*ops.Node, []tensor.Value) {
 	dt := []tensor.DataType{tensor.Float, tensor.Double, tensor.Int64, tensor.Int32}[r.IntN(4)]
 	return n, []tensor.Value{randTensor(r, dt, []int{r.IntN(5), features}, -3, 3, true)}
 }
+
+func init() { generators["TreeEnsembleClassifier"] = treeEnsembleClassifierGenerator }
+
+// treeEnsembleClassifierGenerator draws classifiers of one to four labels,
+// with two labels often in onnxruntime's binary case (the votes name one
+// class, all weights positive or not) and with none, one or two base
+// values, so that every rule of ops/treeensembleclassifier.go is met.
+func treeEnsembleClassifierGenerator(r *rand.Rand) (*ops.Node, []tensor.Value) {
+	version := []int{1, 3}[r.IntN(2)]
+	features, classes := 1+r.IntN(3), []int{1, 2, 2, 2, 3, 4}[r.IntN(6)]
+	n := &ops.Node{OpType: "TreeEnsembleClassifier", Domain: mlDomain, Version: version, NumOutputs: 2, Attrs: map[string]ops.Attribute{}}
+	double := version == 3 && r.IntN(2) == 0
+	oldForest(r, n.Attrs, features, classes, "class", double)
+	if r.IntN(2) == 0 {
+		labels := make([]string, classes)
+		for i := range labels {
+			labels[i] = string(rune('a' + i))
+		}
+		n.Attrs["classlabels_strings"] = attrStrs(labels...)
+	} else {
+		labels := make([]int, classes)
+		for i := range labels {
+			labels[i] = 3*i + 2
+		}
+		n.Attrs["classlabels_int64s"] = attrInts(labels...)
+	}
+	if classes == 2 && r.IntN(2) == 0 { // the binary case
+		ids := n.Attrs["class_ids"].Ints
+		one := int64(r.IntN(2))
+		for i := range ids {
+			ids[i] = one
+		}
+		if r.IntN(2) == 0 { // all weights positive
+			if w, ok := n.Attrs["class_weights"]; ok {
+				for i, v := range w.Floats {
+					w.Floats[i] = float32(math.Abs(float64(v))) / 4
+				}
+			} else {
+				d, _ := tensor.Data[float64](n.Attrs["class_weights_as_tensor"].Tensor)
+				for i, v := range d {
+					d[i] = math.Abs(v) / 4
+				}
+			}
+		}
+	}
+	if classes == 2 && r.IntN(4) == 0 {
+		if double {
+			n.Attrs["base_values_as_tensor"] = ops.Attribute{Type: ops.AttrTensor, Tensor: floatsTensor(tensor.Double, []float64{0.25})}
+			delete(n.Attrs, "base_values")
+		} else {
+			n.Attrs["base_values"] = attrFloats(-0.5)
+			delete(n.Attrs, "base_values_as_tensor")
+		}
+	}
+	if r.IntN(6) == 0 {
+		n.Attrs["post_transform"] = attrStr("PROBIT")
+	}
+	dt := []tensor.DataType{tensor.Float, tensor.Double, tensor.Int64, tensor.Int32}[r.IntN(4)]
+	return n, []tensor.Value{randTensor(r, dt, []int{r.IntN(5), features}, -3, 3, true)}
+}
