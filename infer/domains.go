@@ -22,6 +22,7 @@ func init() {
 	register(featureVectorizerRule, "ai.onnx.ml.FeatureVectorizer")
 	register(linearRule, "ai.onnx.ml.LinearRegressor", "ai.onnx.ml.LinearClassifier")
 	register(treeClassifierRule, "ai.onnx.ml.TreeEnsembleClassifier")
+	register(svmRule, "ai.onnx.ml.SVMClassifier", "ai.onnx.ml.SVMRegressor")
 	register(stringNormalizerRule, "StringNormalizer")
 	register(tfIdfRule, "TfIdfVectorizer")
 	register(dftRule, "DFT")
@@ -382,4 +383,25 @@ func treeClassifierRule(c *call, in []*Value) ([]*Value, error) {
 	n := mlRowsDim(c, input(in, 0))
 	labels, dt := mlClassLabels(c, "classlabels_int64s")
 	return []*Value{ranked(dt, []graph.Dim{n}), ranked(tensor.Float, []graph.Dim{n, graph.Const(labels)})}, nil
+}
+
+// svmRule: SVMRegressor's float [N, 1]; SVMClassifier's labels [N] and
+// float scores [N, E], or, with support vectors and no probabilities, the
+// one-vs-one scores [N, E(E-1)/2] (at least 2).
+func svmRule(c *call, in []*Value) ([]*Value, error) {
+	n := mlRowsDim(c, input(in, 0))
+	if c.node.OpType == "SVMRegressor" {
+		return []*Value{ranked(tensor.Float, []graph.Dim{n, graph.Const(1)})}, nil
+	}
+	labels, dt := mlClassLabels(c, "classlabels_ints")
+	width := labels
+	per, _ := c.ints("vectors_per_class")
+	vectors := int64(0)
+	for _, v := range per {
+		vectors += v
+	}
+	if pa, _, _ := c.node.Floats("prob_a"); vectors > 0 && len(pa) == 0 {
+		width = max(labels*(labels-1)/2, 2)
+	}
+	return []*Value{ranked(dt, []graph.Dim{n}), ranked(tensor.Float, []graph.Dim{n, graph.Const(width)})}, nil
 }

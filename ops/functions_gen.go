@@ -3628,6 +3628,154 @@ func OneHotEncoder(x *tensor.Tensor, o OneHotEncoderOptions, opts ...Option) (*t
 	return tensorOf("OneHotEncoder", out, err)
 }
 
+// SVMClassifierOptions are the attributes of SVMClassifier of domain ai.onnx.ml; a nil field leaves the
+// operator's default.
+type SVMClassifierOptions struct {
+	// ClasslabelsInts is attribute "classlabels_ints" (ints).
+	ClasslabelsInts []int64
+	// ClasslabelsStrings is attribute "classlabels_strings" (strings).
+	ClasslabelsStrings []string
+	// Coefficients is attribute "coefficients" (floats).
+	Coefficients []float32
+	// KernelParams is attribute "kernel_params" (floats).
+	KernelParams []float32
+	// KernelType is attribute "kernel_type" (string).
+	KernelType *string
+	// PostTransform is attribute "post_transform" (string).
+	PostTransform *string
+	// ProbA is attribute "prob_a" (floats).
+	ProbA []float32
+	// ProbB is attribute "prob_b" (floats).
+	ProbB []float32
+	// Rho is attribute "rho" (floats).
+	Rho []float32
+	// SupportVectors is attribute "support_vectors" (floats).
+	SupportVectors []float32
+	// VectorsPerClass is attribute "vectors_per_class" (ints).
+	VectorsPerClass []int64
+}
+
+func (o SVMClassifierOptions) attrs() map[string]Attribute {
+	m := map[string]Attribute{}
+	if o.ClasslabelsInts != nil {
+		m["classlabels_ints"] = Attribute{Type: AttrInts, Ints: o.ClasslabelsInts}
+	}
+	if o.ClasslabelsStrings != nil {
+		m["classlabels_strings"] = Attribute{Type: AttrStrings, Strings: o.ClasslabelsStrings}
+	}
+	if o.Coefficients != nil {
+		m["coefficients"] = Attribute{Type: AttrFloats, Floats: o.Coefficients}
+	}
+	if o.KernelParams != nil {
+		m["kernel_params"] = Attribute{Type: AttrFloats, Floats: o.KernelParams}
+	}
+	if o.KernelType != nil {
+		m["kernel_type"] = Attribute{Type: AttrString, String: *o.KernelType}
+	}
+	if o.PostTransform != nil {
+		m["post_transform"] = Attribute{Type: AttrString, String: *o.PostTransform}
+	}
+	if o.ProbA != nil {
+		m["prob_a"] = Attribute{Type: AttrFloats, Floats: o.ProbA}
+	}
+	if o.ProbB != nil {
+		m["prob_b"] = Attribute{Type: AttrFloats, Floats: o.ProbB}
+	}
+	if o.Rho != nil {
+		m["rho"] = Attribute{Type: AttrFloats, Floats: o.Rho}
+	}
+	if o.SupportVectors != nil {
+		m["support_vectors"] = Attribute{Type: AttrFloats, Floats: o.SupportVectors}
+	}
+	if o.VectorsPerClass != nil {
+		m["vectors_per_class"] = Attribute{Type: AttrInts, Ints: o.VectorsPerClass}
+	}
+	return m
+}
+
+// SVMClassifier (ai.onnx.ml, version 1) classifies each row x of X ([N, F]
+// or [F]; float, double, int64 or int32) with a support-vector machine and
+// writes Y, the labels ([N], int64 from classlabels_ints or string from
+// classlabels_strings), and Z, float scores.
+//
+// It runs SVMClassifier-1 on its 1 input(s) in the operator's order.
+// It returns its 2 outputs in order (nil for one the operator leaves out).
+func SVMClassifier(x *tensor.Tensor, o SVMClassifierOptions, opts ...Option) ([]*tensor.Tensor, error) {
+	out, err := callGenerated("ai.onnx.ml", "SVMClassifier", o.attrs(), 2, inputValues([]*tensor.Tensor{x}), opts)
+	return tensorsOf("SVMClassifier", out, err)
+}
+
+// SVMRegressorOptions are the attributes of SVMRegressor of domain ai.onnx.ml; a nil field leaves the
+// operator's default.
+type SVMRegressorOptions struct {
+	// Coefficients is attribute "coefficients" (floats).
+	Coefficients []float32
+	// KernelParams is attribute "kernel_params" (floats).
+	KernelParams []float32
+	// KernelType is attribute "kernel_type" (string).
+	KernelType *string
+	// NSupports is attribute "n_supports" (int).
+	NSupports *int64
+	// OneClass is attribute "one_class" (int).
+	OneClass *int64
+	// PostTransform is attribute "post_transform" (string).
+	PostTransform *string
+	// Rho is attribute "rho" (floats).
+	Rho []float32
+	// SupportVectors is attribute "support_vectors" (floats).
+	SupportVectors []float32
+}
+
+func (o SVMRegressorOptions) attrs() map[string]Attribute {
+	m := map[string]Attribute{}
+	if o.Coefficients != nil {
+		m["coefficients"] = Attribute{Type: AttrFloats, Floats: o.Coefficients}
+	}
+	if o.KernelParams != nil {
+		m["kernel_params"] = Attribute{Type: AttrFloats, Floats: o.KernelParams}
+	}
+	if o.KernelType != nil {
+		m["kernel_type"] = Attribute{Type: AttrString, String: *o.KernelType}
+	}
+	if o.NSupports != nil {
+		m["n_supports"] = Attribute{Type: AttrInt, Int: *o.NSupports}
+	}
+	if o.OneClass != nil {
+		m["one_class"] = Attribute{Type: AttrInt, Int: *o.OneClass}
+	}
+	if o.PostTransform != nil {
+		m["post_transform"] = Attribute{Type: AttrString, String: *o.PostTransform}
+	}
+	if o.Rho != nil {
+		m["rho"] = Attribute{Type: AttrFloats, Floats: o.Rho}
+	}
+	if o.SupportVectors != nil {
+		m["support_vectors"] = Attribute{Type: AttrFloats, Floats: o.SupportVectors}
+	}
+	return m
+}
+
+// SVMRegressor (ai.onnx.ml, version 1) scores each row x of X ([N, F] or
+// [F]; float, double, int64 or int32) with a support-vector machine and
+// writes Y, float [N, 1]: with n_supports > 0 support vectors sv_v
+// (support_vectors, n_supports x F), the sum of coefficients[v] K(x, sv_v)
+// plus rho[0]; with n_supports 0 the linear machine x·coefficients +
+// rho[0] (F coefficients, the kernel ignored). K is kernel_type LINEAR (the
+// default), POLY, RBF or SIGMOID with kernel_params [gamma, coef0, degree]
+// (none: all 0), as ops/internal/svm computes them (the products through
+// ops/internal/gemm, in float64, rounded once to float). one_class 1 makes
+// the score 1 when above 0, else -1. post_transform then applies to the
+// score, as the specification says ("the transform to apply to the score");
+// onnxruntime ignores it (docs/divergences.md). The specification says
+// nothing of the formula: it follows onnxruntime (svmregressor.cc), which
+// also runs float X only.
+//
+// It runs SVMRegressor-1 on its 1 input(s) in the operator's order.
+func SVMRegressor(x *tensor.Tensor, o SVMRegressorOptions, opts ...Option) (*tensor.Tensor, error) {
+	out, err := callGenerated("ai.onnx.ml", "SVMRegressor", o.attrs(), 1, inputValues([]*tensor.Tensor{x}), opts)
+	return tensorOf("SVMRegressor", out, err)
+}
+
 // ScalerOptions are the attributes of Scaler of domain ai.onnx.ml; a nil field leaves the
 // operator's default.
 type ScalerOptions struct {
@@ -5402,6 +5550,73 @@ var generated = map[string]func(attrs map[string]Attribute, in []tensor.Value, o
 			o.Zeros = &a.Int
 		}
 		t, err := OneHotEncoder(tensorAt(in, 0), o, opts...)
+		return []tensor.Value{valueOfTensor(t)}, err
+	},
+	"ai.onnx.ml/SVMClassifier": func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error) {
+		var o SVMClassifierOptions
+		if a, ok := attrs["classlabels_ints"]; ok {
+			o.ClasslabelsInts = a.Ints
+		}
+		if a, ok := attrs["classlabels_strings"]; ok {
+			o.ClasslabelsStrings = a.Strings
+		}
+		if a, ok := attrs["coefficients"]; ok {
+			o.Coefficients = a.Floats
+		}
+		if a, ok := attrs["kernel_params"]; ok {
+			o.KernelParams = a.Floats
+		}
+		if a, ok := attrs["kernel_type"]; ok {
+			o.KernelType = &a.String
+		}
+		if a, ok := attrs["post_transform"]; ok {
+			o.PostTransform = &a.String
+		}
+		if a, ok := attrs["prob_a"]; ok {
+			o.ProbA = a.Floats
+		}
+		if a, ok := attrs["prob_b"]; ok {
+			o.ProbB = a.Floats
+		}
+		if a, ok := attrs["rho"]; ok {
+			o.Rho = a.Floats
+		}
+		if a, ok := attrs["support_vectors"]; ok {
+			o.SupportVectors = a.Floats
+		}
+		if a, ok := attrs["vectors_per_class"]; ok {
+			o.VectorsPerClass = a.Ints
+		}
+		ts, err := SVMClassifier(tensorAt(in, 0), o, opts...)
+		return valuesOfTensors(ts), err
+	},
+	"ai.onnx.ml/SVMRegressor": func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error) {
+		var o SVMRegressorOptions
+		if a, ok := attrs["coefficients"]; ok {
+			o.Coefficients = a.Floats
+		}
+		if a, ok := attrs["kernel_params"]; ok {
+			o.KernelParams = a.Floats
+		}
+		if a, ok := attrs["kernel_type"]; ok {
+			o.KernelType = &a.String
+		}
+		if a, ok := attrs["n_supports"]; ok {
+			o.NSupports = &a.Int
+		}
+		if a, ok := attrs["one_class"]; ok {
+			o.OneClass = &a.Int
+		}
+		if a, ok := attrs["post_transform"]; ok {
+			o.PostTransform = &a.String
+		}
+		if a, ok := attrs["rho"]; ok {
+			o.Rho = a.Floats
+		}
+		if a, ok := attrs["support_vectors"]; ok {
+			o.SupportVectors = a.Floats
+		}
+		t, err := SVMRegressor(tensorAt(in, 0), o, opts...)
 		return []tensor.Value{valueOfTensor(t)}, err
 	},
 	"ai.onnx.ml/Scaler": func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error) {

@@ -80,3 +80,29 @@ func TestTreeEnsembleClassifierTopClassOfTwo(t *testing.T) {
 		t.Errorf("two base values, a vote of 2 for class 1: %v %v, want [0.5 2.25] (onnxruntime: [-0.25 0.25])", out, err)
 	}
 }
+
+// TestSVMRegressorTransformsTheScore pins the divergence from onnxruntime
+// (docs/divergences.md): post_transform applies to SVMRegressor's score.
+func TestSVMRegressorTransformsTheScore(t *testing.T) {
+	x := tensor.MustFromSlice([]float32{1, 2}, 1, 2)
+	y, err := ops.SVMRegressor(x, ops.SVMRegressorOptions{Coefficients: []float32{0.5, 0.25}, Rho: []float32{1}, PostTransform: ptr("LOGISTIC")})
+	if want := float32(1 / (1 + math.Exp(-2))); err != nil || float32sOf(t, y)[0] != want {
+		t.Errorf("SVMRegressor LOGISTIC of 2: %v %v, want %v", y, err, want)
+	}
+}
+
+// TestSVMClassifierExamples: a two-class machine of two support vectors
+// (one score s = k(x, sv0)*c0 + k(x, sv1)*c1 + rho, the first label when
+// s > 0, Z = [-s, s]) and its linear form.
+func TestSVMClassifierExamples(t *testing.T) {
+	x := tensor.MustFromSlice([]float32{1, 0, 0, 1}, 2, 2)
+	out, err := ops.SVMClassifier(x, ops.SVMClassifierOptions{ClasslabelsInts: []int64{5, 9}, VectorsPerClass: []int64{1, 1},
+		SupportVectors: []float32{1, 0, 0, 1}, Coefficients: []float32{1, -1}, Rho: []float32{0.5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Row 0: s = 1*1 + (-1)*0 + 0.5 = 1.5; row 1: s = 0 - 1 + 0.5 = -0.5.
+	if lab, _ := tensor.Data[int64](out[0]); !slices.Equal(lab, []int64{5, 9}) || !slices.Equal(float32sOf(t, out[1]), []float32{-1.5, 1.5, 0.5, -0.5}) {
+		t.Errorf("SVMClassifier: %v %v", out[0], out[1])
+	}
+}
