@@ -21,6 +21,8 @@ func init() {
 	register(oneHotEncoderRule, "ai.onnx.ml.OneHotEncoder")
 	register(featureVectorizerRule, "ai.onnx.ml.FeatureVectorizer")
 	register(linearRule, "ai.onnx.ml.LinearRegressor", "ai.onnx.ml.LinearClassifier")
+	register(treeClassifierRule, "ai.onnx.ml.TreeEnsembleClassifier")
+	register(svmRule, "ai.onnx.ml.SVMClassifier", "ai.onnx.ml.SVMRegressor")
 	register(stringNormalizerRule, "StringNormalizer")
 	register(tfIdfRule, "TfIdfVectorizer")
 	register(dftRule, "DFT")
@@ -361,10 +363,45 @@ func linearRule(c *call, in []*Value) ([]*Value, error) {
 	if c.node.OpType == "LinearRegressor" {
 		return []*Value{ranked(tensor.Float, []graph.Dim{n, graph.Const(c.int("targets", 1))})}, nil
 	}
-	ints, _ := c.ints("classlabels_ints")
-	labels, dt := int64(len(ints)), tensor.Int64
-	if a, ok := c.node.Attrs["classlabels_strings"]; ok && len(a.Strings) > 0 {
-		labels, dt = int64(len(a.Strings)), tensor.String
-	}
+	labels, dt := mlClassLabels(c, "classlabels_ints")
 	return []*Value{ranked(dt, []graph.Dim{n}), ranked(tensor.Float, []graph.Dim{n, graph.Const(labels)})}, nil
+}
+
+// mlClassLabels is the number of labels of a classifier and their type:
+// the integers of intsName, or classlabels_strings.
+func mlClassLabels(c *call, intsName string) (int64, tensor.DataType) {
+	ints, _ := c.ints(intsName)
+	if a, ok := c.node.Attrs["classlabels_strings"]; ok && len(a.Strings) > 0 {
+		return int64(len(a.Strings)), tensor.String
+	}
+	return int64(len(ints)), tensor.Int64
+}
+
+// treeClassifierRule: TreeEnsembleClassifier's labels [N] and float
+// scores [N, E].
+func treeClassifierRule(c *call, in []*Value) ([]*Value, error) {
+	n := mlRowsDim(c, input(in, 0))
+	labels, dt := mlClassLabels(c, "classlabels_int64s")
+	return []*Value{ranked(dt, []graph.Dim{n}), ranked(tensor.Float, []graph.Dim{n, graph.Const(labels)})}, nil
+}
+
+// svmRule: SVMRegressor's float [N, 1]; SVMClassifier's labels [N] and
+// float scores [N, E], or, with support vectors and no probabilities, the
+// one-vs-one scores [N, E(E-1)/2] (at least 2).
+func svmRule(c *call, in []*Value) ([]*Value, error) {
+	n := mlRowsDim(c, input(in, 0))
+	if c.node.OpType == "SVMRegressor" {
+		return []*Value{ranked(tensor.Float, []graph.Dim{n, graph.Const(1)})}, nil
+	}
+	labels, dt := mlClassLabels(c, "classlabels_ints")
+	width := labels
+	per, _ := c.ints("vectors_per_class")
+	vectors := int64(0)
+	for _, v := range per {
+		vectors += v
+	}
+	if pa, _, _ := c.node.Floats("prob_a"); vectors > 0 && len(pa) == 0 {
+		width = max(labels*(labels-1)/2, 2)
+	}
+	return []*Value{ranked(dt, []graph.Dim{n}), ranked(tensor.Float, []graph.Dim{n, graph.Const(width)})}, nil
 }

@@ -3628,6 +3628,154 @@ func OneHotEncoder(x *tensor.Tensor, o OneHotEncoderOptions, opts ...Option) (*t
 	return tensorOf("OneHotEncoder", out, err)
 }
 
+// SVMClassifierOptions are the attributes of SVMClassifier of domain ai.onnx.ml; a nil field leaves the
+// operator's default.
+type SVMClassifierOptions struct {
+	// ClasslabelsInts is attribute "classlabels_ints" (ints).
+	ClasslabelsInts []int64
+	// ClasslabelsStrings is attribute "classlabels_strings" (strings).
+	ClasslabelsStrings []string
+	// Coefficients is attribute "coefficients" (floats).
+	Coefficients []float32
+	// KernelParams is attribute "kernel_params" (floats).
+	KernelParams []float32
+	// KernelType is attribute "kernel_type" (string).
+	KernelType *string
+	// PostTransform is attribute "post_transform" (string).
+	PostTransform *string
+	// ProbA is attribute "prob_a" (floats).
+	ProbA []float32
+	// ProbB is attribute "prob_b" (floats).
+	ProbB []float32
+	// Rho is attribute "rho" (floats).
+	Rho []float32
+	// SupportVectors is attribute "support_vectors" (floats).
+	SupportVectors []float32
+	// VectorsPerClass is attribute "vectors_per_class" (ints).
+	VectorsPerClass []int64
+}
+
+func (o SVMClassifierOptions) attrs() map[string]Attribute {
+	m := map[string]Attribute{}
+	if o.ClasslabelsInts != nil {
+		m["classlabels_ints"] = Attribute{Type: AttrInts, Ints: o.ClasslabelsInts}
+	}
+	if o.ClasslabelsStrings != nil {
+		m["classlabels_strings"] = Attribute{Type: AttrStrings, Strings: o.ClasslabelsStrings}
+	}
+	if o.Coefficients != nil {
+		m["coefficients"] = Attribute{Type: AttrFloats, Floats: o.Coefficients}
+	}
+	if o.KernelParams != nil {
+		m["kernel_params"] = Attribute{Type: AttrFloats, Floats: o.KernelParams}
+	}
+	if o.KernelType != nil {
+		m["kernel_type"] = Attribute{Type: AttrString, String: *o.KernelType}
+	}
+	if o.PostTransform != nil {
+		m["post_transform"] = Attribute{Type: AttrString, String: *o.PostTransform}
+	}
+	if o.ProbA != nil {
+		m["prob_a"] = Attribute{Type: AttrFloats, Floats: o.ProbA}
+	}
+	if o.ProbB != nil {
+		m["prob_b"] = Attribute{Type: AttrFloats, Floats: o.ProbB}
+	}
+	if o.Rho != nil {
+		m["rho"] = Attribute{Type: AttrFloats, Floats: o.Rho}
+	}
+	if o.SupportVectors != nil {
+		m["support_vectors"] = Attribute{Type: AttrFloats, Floats: o.SupportVectors}
+	}
+	if o.VectorsPerClass != nil {
+		m["vectors_per_class"] = Attribute{Type: AttrInts, Ints: o.VectorsPerClass}
+	}
+	return m
+}
+
+// SVMClassifier (ai.onnx.ml, version 1) classifies each row x of X ([N, F]
+// or [F]; float, double, int64 or int32) with a support-vector machine and
+// writes Y, the labels ([N], int64 from classlabels_ints or string from
+// classlabels_strings), and Z, float scores.
+//
+// It runs SVMClassifier-1 on its 1 input(s) in the operator's order.
+// It returns its 2 outputs in order (nil for one the operator leaves out).
+func SVMClassifier(x *tensor.Tensor, o SVMClassifierOptions, opts ...Option) ([]*tensor.Tensor, error) {
+	out, err := callGenerated("ai.onnx.ml", "SVMClassifier", o.attrs(), 2, inputValues([]*tensor.Tensor{x}), opts)
+	return tensorsOf("SVMClassifier", out, err)
+}
+
+// SVMRegressorOptions are the attributes of SVMRegressor of domain ai.onnx.ml; a nil field leaves the
+// operator's default.
+type SVMRegressorOptions struct {
+	// Coefficients is attribute "coefficients" (floats).
+	Coefficients []float32
+	// KernelParams is attribute "kernel_params" (floats).
+	KernelParams []float32
+	// KernelType is attribute "kernel_type" (string).
+	KernelType *string
+	// NSupports is attribute "n_supports" (int).
+	NSupports *int64
+	// OneClass is attribute "one_class" (int).
+	OneClass *int64
+	// PostTransform is attribute "post_transform" (string).
+	PostTransform *string
+	// Rho is attribute "rho" (floats).
+	Rho []float32
+	// SupportVectors is attribute "support_vectors" (floats).
+	SupportVectors []float32
+}
+
+func (o SVMRegressorOptions) attrs() map[string]Attribute {
+	m := map[string]Attribute{}
+	if o.Coefficients != nil {
+		m["coefficients"] = Attribute{Type: AttrFloats, Floats: o.Coefficients}
+	}
+	if o.KernelParams != nil {
+		m["kernel_params"] = Attribute{Type: AttrFloats, Floats: o.KernelParams}
+	}
+	if o.KernelType != nil {
+		m["kernel_type"] = Attribute{Type: AttrString, String: *o.KernelType}
+	}
+	if o.NSupports != nil {
+		m["n_supports"] = Attribute{Type: AttrInt, Int: *o.NSupports}
+	}
+	if o.OneClass != nil {
+		m["one_class"] = Attribute{Type: AttrInt, Int: *o.OneClass}
+	}
+	if o.PostTransform != nil {
+		m["post_transform"] = Attribute{Type: AttrString, String: *o.PostTransform}
+	}
+	if o.Rho != nil {
+		m["rho"] = Attribute{Type: AttrFloats, Floats: o.Rho}
+	}
+	if o.SupportVectors != nil {
+		m["support_vectors"] = Attribute{Type: AttrFloats, Floats: o.SupportVectors}
+	}
+	return m
+}
+
+// SVMRegressor (ai.onnx.ml, version 1) scores each row x of X ([N, F] or
+// [F]; float, double, int64 or int32) with a support-vector machine and
+// writes Y, float [N, 1]: with n_supports > 0 support vectors sv_v
+// (support_vectors, n_supports x F), the sum of coefficients[v] K(x, sv_v)
+// plus rho[0]; with n_supports 0 the linear machine x·coefficients +
+// rho[0] (F coefficients, the kernel ignored). K is kernel_type LINEAR (the
+// default), POLY, RBF or SIGMOID with kernel_params [gamma, coef0, degree]
+// (none: all 0), as ops/internal/svm computes them (the products through
+// ops/internal/gemm, in float64, rounded once to float). one_class 1 makes
+// the score 1 when above 0, else -1. post_transform then applies to the
+// score, as the specification says ("the transform to apply to the score");
+// onnxruntime ignores it (docs/divergences.md). The specification says
+// nothing of the formula: it follows onnxruntime (svmregressor.cc), which
+// also runs float X only.
+//
+// It runs SVMRegressor-1 on its 1 input(s) in the operator's order.
+func SVMRegressor(x *tensor.Tensor, o SVMRegressorOptions, opts ...Option) (*tensor.Tensor, error) {
+	out, err := callGenerated("ai.onnx.ml", "SVMRegressor", o.attrs(), 1, inputValues([]*tensor.Tensor{x}), opts)
+	return tensorOf("SVMRegressor", out, err)
+}
+
 // ScalerOptions are the attributes of Scaler of domain ai.onnx.ml; a nil field leaves the
 // operator's default.
 type ScalerOptions struct {
@@ -3757,6 +3905,134 @@ func (o TreeEnsembleOptions) attrs() map[string]Attribute {
 func TreeEnsemble(x *tensor.Tensor, o TreeEnsembleOptions, opts ...Option) (*tensor.Tensor, error) {
 	out, err := callGenerated("ai.onnx.ml", "TreeEnsemble", o.attrs(), 1, inputValues([]*tensor.Tensor{x}), opts)
 	return tensorOf("TreeEnsemble", out, err)
+}
+
+// TreeEnsembleClassifierOptions are the attributes of TreeEnsembleClassifier of domain ai.onnx.ml; a nil field leaves the
+// operator's default.
+type TreeEnsembleClassifierOptions struct {
+	// BaseValues is attribute "base_values" (floats).
+	BaseValues []float32
+	// BaseValuesAsTensor is attribute "base_values_as_tensor" (tensor).
+	BaseValuesAsTensor *tensor.Tensor
+	// ClassIds is attribute "class_ids" (ints).
+	ClassIds []int64
+	// ClassNodeids is attribute "class_nodeids" (ints).
+	ClassNodeids []int64
+	// ClassTreeids is attribute "class_treeids" (ints).
+	ClassTreeids []int64
+	// ClassWeights is attribute "class_weights" (floats).
+	ClassWeights []float32
+	// ClassWeightsAsTensor is attribute "class_weights_as_tensor" (tensor).
+	ClassWeightsAsTensor *tensor.Tensor
+	// ClasslabelsInt64s is attribute "classlabels_int64s" (ints).
+	ClasslabelsInt64s []int64
+	// ClasslabelsStrings is attribute "classlabels_strings" (strings).
+	ClasslabelsStrings []string
+	// NodesFalsenodeids is attribute "nodes_falsenodeids" (ints).
+	NodesFalsenodeids []int64
+	// NodesFeatureids is attribute "nodes_featureids" (ints).
+	NodesFeatureids []int64
+	// NodesHitrates is attribute "nodes_hitrates" (floats).
+	NodesHitrates []float32
+	// NodesHitratesAsTensor is attribute "nodes_hitrates_as_tensor" (tensor).
+	NodesHitratesAsTensor *tensor.Tensor
+	// NodesMissingValueTracksTrue is attribute "nodes_missing_value_tracks_true" (ints).
+	NodesMissingValueTracksTrue []int64
+	// NodesModes is attribute "nodes_modes" (strings).
+	NodesModes []string
+	// NodesNodeids is attribute "nodes_nodeids" (ints).
+	NodesNodeids []int64
+	// NodesTreeids is attribute "nodes_treeids" (ints).
+	NodesTreeids []int64
+	// NodesTruenodeids is attribute "nodes_truenodeids" (ints).
+	NodesTruenodeids []int64
+	// NodesValues is attribute "nodes_values" (floats).
+	NodesValues []float32
+	// NodesValuesAsTensor is attribute "nodes_values_as_tensor" (tensor).
+	NodesValuesAsTensor *tensor.Tensor
+	// PostTransform is attribute "post_transform" (string).
+	PostTransform *string
+}
+
+func (o TreeEnsembleClassifierOptions) attrs() map[string]Attribute {
+	m := map[string]Attribute{}
+	if o.BaseValues != nil {
+		m["base_values"] = Attribute{Type: AttrFloats, Floats: o.BaseValues}
+	}
+	if o.BaseValuesAsTensor != nil {
+		m["base_values_as_tensor"] = Attribute{Type: AttrTensor, Tensor: o.BaseValuesAsTensor}
+	}
+	if o.ClassIds != nil {
+		m["class_ids"] = Attribute{Type: AttrInts, Ints: o.ClassIds}
+	}
+	if o.ClassNodeids != nil {
+		m["class_nodeids"] = Attribute{Type: AttrInts, Ints: o.ClassNodeids}
+	}
+	if o.ClassTreeids != nil {
+		m["class_treeids"] = Attribute{Type: AttrInts, Ints: o.ClassTreeids}
+	}
+	if o.ClassWeights != nil {
+		m["class_weights"] = Attribute{Type: AttrFloats, Floats: o.ClassWeights}
+	}
+	if o.ClassWeightsAsTensor != nil {
+		m["class_weights_as_tensor"] = Attribute{Type: AttrTensor, Tensor: o.ClassWeightsAsTensor}
+	}
+	if o.ClasslabelsInt64s != nil {
+		m["classlabels_int64s"] = Attribute{Type: AttrInts, Ints: o.ClasslabelsInt64s}
+	}
+	if o.ClasslabelsStrings != nil {
+		m["classlabels_strings"] = Attribute{Type: AttrStrings, Strings: o.ClasslabelsStrings}
+	}
+	if o.NodesFalsenodeids != nil {
+		m["nodes_falsenodeids"] = Attribute{Type: AttrInts, Ints: o.NodesFalsenodeids}
+	}
+	if o.NodesFeatureids != nil {
+		m["nodes_featureids"] = Attribute{Type: AttrInts, Ints: o.NodesFeatureids}
+	}
+	if o.NodesHitrates != nil {
+		m["nodes_hitrates"] = Attribute{Type: AttrFloats, Floats: o.NodesHitrates}
+	}
+	if o.NodesHitratesAsTensor != nil {
+		m["nodes_hitrates_as_tensor"] = Attribute{Type: AttrTensor, Tensor: o.NodesHitratesAsTensor}
+	}
+	if o.NodesMissingValueTracksTrue != nil {
+		m["nodes_missing_value_tracks_true"] = Attribute{Type: AttrInts, Ints: o.NodesMissingValueTracksTrue}
+	}
+	if o.NodesModes != nil {
+		m["nodes_modes"] = Attribute{Type: AttrStrings, Strings: o.NodesModes}
+	}
+	if o.NodesNodeids != nil {
+		m["nodes_nodeids"] = Attribute{Type: AttrInts, Ints: o.NodesNodeids}
+	}
+	if o.NodesTreeids != nil {
+		m["nodes_treeids"] = Attribute{Type: AttrInts, Ints: o.NodesTreeids}
+	}
+	if o.NodesTruenodeids != nil {
+		m["nodes_truenodeids"] = Attribute{Type: AttrInts, Ints: o.NodesTruenodeids}
+	}
+	if o.NodesValues != nil {
+		m["nodes_values"] = Attribute{Type: AttrFloats, Floats: o.NodesValues}
+	}
+	if o.NodesValuesAsTensor != nil {
+		m["nodes_values_as_tensor"] = Attribute{Type: AttrTensor, Tensor: o.NodesValuesAsTensor}
+	}
+	if o.PostTransform != nil {
+		m["post_transform"] = Attribute{Type: AttrString, String: *o.PostTransform}
+	}
+	return m
+}
+
+// TreeEnsembleClassifier (ai.onnx.ml, versions 1 and 3; a model importing
+// ai.onnx.ml 4 or 5 runs version 3) evaluates an ensemble of decision trees
+// on each row of X ([N, F] or [F]; float, double, int64 or int32) and
+// writes Y, the label of each row ([N], int64 from classlabels_int64s or
+// string from classlabels_strings), and Z, float [N, E], a score per class.
+//
+// It runs TreeEnsembleClassifier-3 on its 1 input(s) in the operator's order.
+// It returns its 2 outputs in order (nil for one the operator leaves out).
+func TreeEnsembleClassifier(x *tensor.Tensor, o TreeEnsembleClassifierOptions, opts ...Option) ([]*tensor.Tensor, error) {
+	out, err := callGenerated("ai.onnx.ml", "TreeEnsembleClassifier", o.attrs(), 2, inputValues([]*tensor.Tensor{x}), opts)
+	return tensorsOf("TreeEnsembleClassifier", out, err)
 }
 
 // TreeEnsembleRegressorOptions are the attributes of TreeEnsembleRegressor of domain ai.onnx.ml; a nil field leaves the
@@ -5276,6 +5552,73 @@ var generated = map[string]func(attrs map[string]Attribute, in []tensor.Value, o
 		t, err := OneHotEncoder(tensorAt(in, 0), o, opts...)
 		return []tensor.Value{valueOfTensor(t)}, err
 	},
+	"ai.onnx.ml/SVMClassifier": func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error) {
+		var o SVMClassifierOptions
+		if a, ok := attrs["classlabels_ints"]; ok {
+			o.ClasslabelsInts = a.Ints
+		}
+		if a, ok := attrs["classlabels_strings"]; ok {
+			o.ClasslabelsStrings = a.Strings
+		}
+		if a, ok := attrs["coefficients"]; ok {
+			o.Coefficients = a.Floats
+		}
+		if a, ok := attrs["kernel_params"]; ok {
+			o.KernelParams = a.Floats
+		}
+		if a, ok := attrs["kernel_type"]; ok {
+			o.KernelType = &a.String
+		}
+		if a, ok := attrs["post_transform"]; ok {
+			o.PostTransform = &a.String
+		}
+		if a, ok := attrs["prob_a"]; ok {
+			o.ProbA = a.Floats
+		}
+		if a, ok := attrs["prob_b"]; ok {
+			o.ProbB = a.Floats
+		}
+		if a, ok := attrs["rho"]; ok {
+			o.Rho = a.Floats
+		}
+		if a, ok := attrs["support_vectors"]; ok {
+			o.SupportVectors = a.Floats
+		}
+		if a, ok := attrs["vectors_per_class"]; ok {
+			o.VectorsPerClass = a.Ints
+		}
+		ts, err := SVMClassifier(tensorAt(in, 0), o, opts...)
+		return valuesOfTensors(ts), err
+	},
+	"ai.onnx.ml/SVMRegressor": func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error) {
+		var o SVMRegressorOptions
+		if a, ok := attrs["coefficients"]; ok {
+			o.Coefficients = a.Floats
+		}
+		if a, ok := attrs["kernel_params"]; ok {
+			o.KernelParams = a.Floats
+		}
+		if a, ok := attrs["kernel_type"]; ok {
+			o.KernelType = &a.String
+		}
+		if a, ok := attrs["n_supports"]; ok {
+			o.NSupports = &a.Int
+		}
+		if a, ok := attrs["one_class"]; ok {
+			o.OneClass = &a.Int
+		}
+		if a, ok := attrs["post_transform"]; ok {
+			o.PostTransform = &a.String
+		}
+		if a, ok := attrs["rho"]; ok {
+			o.Rho = a.Floats
+		}
+		if a, ok := attrs["support_vectors"]; ok {
+			o.SupportVectors = a.Floats
+		}
+		t, err := SVMRegressor(tensorAt(in, 0), o, opts...)
+		return []tensor.Value{valueOfTensor(t)}, err
+	},
 	"ai.onnx.ml/Scaler": func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error) {
 		var o ScalerOptions
 		if a, ok := attrs["offset"]; ok {
@@ -5339,6 +5682,74 @@ var generated = map[string]func(attrs map[string]Attribute, in []tensor.Value, o
 		}
 		t, err := TreeEnsemble(tensorAt(in, 0), o, opts...)
 		return []tensor.Value{valueOfTensor(t)}, err
+	},
+	"ai.onnx.ml/TreeEnsembleClassifier": func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error) {
+		var o TreeEnsembleClassifierOptions
+		if a, ok := attrs["base_values"]; ok {
+			o.BaseValues = a.Floats
+		}
+		if a, ok := attrs["base_values_as_tensor"]; ok {
+			o.BaseValuesAsTensor = a.Tensor
+		}
+		if a, ok := attrs["class_ids"]; ok {
+			o.ClassIds = a.Ints
+		}
+		if a, ok := attrs["class_nodeids"]; ok {
+			o.ClassNodeids = a.Ints
+		}
+		if a, ok := attrs["class_treeids"]; ok {
+			o.ClassTreeids = a.Ints
+		}
+		if a, ok := attrs["class_weights"]; ok {
+			o.ClassWeights = a.Floats
+		}
+		if a, ok := attrs["class_weights_as_tensor"]; ok {
+			o.ClassWeightsAsTensor = a.Tensor
+		}
+		if a, ok := attrs["classlabels_int64s"]; ok {
+			o.ClasslabelsInt64s = a.Ints
+		}
+		if a, ok := attrs["classlabels_strings"]; ok {
+			o.ClasslabelsStrings = a.Strings
+		}
+		if a, ok := attrs["nodes_falsenodeids"]; ok {
+			o.NodesFalsenodeids = a.Ints
+		}
+		if a, ok := attrs["nodes_featureids"]; ok {
+			o.NodesFeatureids = a.Ints
+		}
+		if a, ok := attrs["nodes_hitrates"]; ok {
+			o.NodesHitrates = a.Floats
+		}
+		if a, ok := attrs["nodes_hitrates_as_tensor"]; ok {
+			o.NodesHitratesAsTensor = a.Tensor
+		}
+		if a, ok := attrs["nodes_missing_value_tracks_true"]; ok {
+			o.NodesMissingValueTracksTrue = a.Ints
+		}
+		if a, ok := attrs["nodes_modes"]; ok {
+			o.NodesModes = a.Strings
+		}
+		if a, ok := attrs["nodes_nodeids"]; ok {
+			o.NodesNodeids = a.Ints
+		}
+		if a, ok := attrs["nodes_treeids"]; ok {
+			o.NodesTreeids = a.Ints
+		}
+		if a, ok := attrs["nodes_truenodeids"]; ok {
+			o.NodesTruenodeids = a.Ints
+		}
+		if a, ok := attrs["nodes_values"]; ok {
+			o.NodesValues = a.Floats
+		}
+		if a, ok := attrs["nodes_values_as_tensor"]; ok {
+			o.NodesValuesAsTensor = a.Tensor
+		}
+		if a, ok := attrs["post_transform"]; ok {
+			o.PostTransform = &a.String
+		}
+		ts, err := TreeEnsembleClassifier(tensorAt(in, 0), o, opts...)
+		return valuesOfTensors(ts), err
 	},
 	"ai.onnx.ml/TreeEnsembleRegressor": func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error) {
 		var o TreeEnsembleRegressorOptions

@@ -49,7 +49,7 @@ func linearClassifierNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 	if err != nil {
 		return nil, err
 	}
-	labels, err := mlLabels(n)
+	labels, err := mlLabels(n, "classlabels_ints")
 	if err != nil {
 		return nil, err
 	}
@@ -124,11 +124,12 @@ func linearClassifierNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 // What the classifiers of ai.onnx.ml (LinearClassifier, SVMClassifier,
 // TreeEnsembleClassifier) share: their labels and the choice of the best.
 
-// mlLabels reads classlabels_ints or classlabels_strings, exactly one of
-// them, as a tensor of one axis ([classlabels]).
-func mlLabels(n *Node) (*tensor.Tensor, error) {
+// mlLabels reads the integer labels (intsName: classlabels_ints, or
+// TreeEnsembleClassifier's classlabels_int64s) or classlabels_strings,
+// exactly one of them, as a tensor of one axis ([classlabels]).
+func mlLabels(n *Node, intsName string) (*tensor.Tensor, error) {
 	op := n.op()
-	ints, hasInts, err := n.Ints("classlabels_ints")
+	ints, hasInts, err := n.Ints(intsName)
 	if err != nil {
 		return nil, err
 	}
@@ -139,13 +140,13 @@ func mlLabels(n *Node) (*tensor.Tensor, error) {
 	hasInts, hasStrs = hasInts && len(ints) > 0, hasStrs && len(strs.Strings) > 0
 	switch {
 	case hasInts && hasStrs:
-		return nil, op.errorf("classlabels", "classlabels_ints and classlabels_strings are both set")
+		return nil, op.errorf("classlabels", "%s and classlabels_strings are both set", intsName)
 	case hasInts:
 		return tensor.MustFromSlice(append([]int64{}, ints...), len(ints)), nil
 	case hasStrs:
 		return tensor.MustFromSlice(append([]string{}, strs.Strings...), len(strs.Strings)), nil
 	}
-	return nil, op.errorf("classlabels", "one of classlabels_ints and classlabels_strings must list the labels")
+	return nil, op.errorf("classlabels", "one of %s and classlabels_strings must list the labels", intsName)
 }
 
 // mlBest is the index of the first highest score; a NaN never beats the

@@ -282,6 +282,12 @@ func treeFloats(n *Node, name, tensorName string) (v []float64, ok bool, err err
 // treeScores checks e and runs it over X's rows: scores is N*Targets
 // float64, the aggregated scores before any post-transform.
 func treeScores(opt *Options, op opRef, e *trees.Ensemble, x *tensor.Tensor, rows int) ([]float64, error) {
+	return treeScoresReached(opt, op, e, x, rows, nil)
+}
+
+// treeScoresReached is treeScores that also fills reached (N*Targets, or
+// nil) with whether a vote reached each target of each row.
+func treeScoresReached(opt *Options, op opRef, e *trees.Ensemble, x *tensor.Tensor, rows int, reached []bool) ([]float64, error) {
 	if err := e.Check(); err != nil {
 		return nil, op.wrap("tree", err, "the ensemble")
 	}
@@ -306,7 +312,11 @@ func treeScores(opt *Options, op opRef, e *trees.Ensemble, x *tensor.Tensor, row
 	}
 	scores := make([]float64, rows*e.Targets)
 	err := parallelRange(opt, rows, mulCounts(rows, mulCounts(len(e.Roots), 8)), func(lo, hi int) error {
-		return e.Predict(opt.Context(), xs[lo*e.Features:hi*e.Features], scores[lo*e.Targets:hi*e.Targets])
+		var seen []bool
+		if reached != nil {
+			seen = reached[lo*e.Targets : hi*e.Targets]
+		}
+		return e.PredictReached(opt.Context(), xs[lo*e.Features:hi*e.Features], scores[lo*e.Targets:hi*e.Targets], seen)
 	})
 	if err != nil {
 		return nil, op.stopped(err)

@@ -101,7 +101,13 @@ func linearClassifier(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tenso
 // classLabels reads classlabels_ints or classlabels_strings, one and only
 // one of them, not empty.
 func classLabels(n *ops.Node) ([]int64, []string, error) {
-	ints, _, err := n.Ints("classlabels_ints")
+	return namedClassLabels(n, "classlabels_ints")
+}
+
+// namedClassLabels is classLabels with the integer list named intsName
+// (TreeEnsembleClassifier's is classlabels_int64s).
+func namedClassLabels(n *ops.Node, intsName string) ([]int64, []string, error) {
+	ints, _, err := n.Ints(intsName)
 	if err != nil {
 		return nil, nil, err
 	}

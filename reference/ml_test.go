@@ -513,3 +513,158 @@ func treeEnsembleRegressorGenerator(r *rand.Rand) (*ops.Node, []tensor.Value) {
 	dt := []tensor.DataType{tensor.Float, tensor.Double, tensor.Int64, tensor.Int32}[r.IntN(4)]
 	return n, []tensor.Value{randTensor(r, dt, []int{r.IntN(5), features}, -3, 3, true)}
 }
+
+func init() { generators["TreeEnsembleClassifier"] = treeEnsembleClassifierGenerator }
+
+// treeEnsembleClassifierGenerator draws classifiers of one to four labels,
+// with two labels often in onnxruntime's binary case (the votes name one
+// class, all weights positive or not) and with none, one or two base
+// values, so that every rule of ops/treeensembleclassifier.go is met.
+func treeEnsembleClassifierGenerator(r *rand.Rand) (*ops.Node, []tensor.Value) {
+	version := []int{1, 3}[r.IntN(2)]
+	features, classes := 1+r.IntN(3), []int{1, 2, 2, 2, 3, 4}[r.IntN(6)]
+	n := &ops.Node{OpType: "TreeEnsembleClassifier", Domain: mlDomain, Version: version, NumOutputs: 2, Attrs: map[string]ops.Attribute{}}
+	double := version == 3 && r.IntN(2) == 0
+	oldForest(r, n.Attrs, features, classes, "class", double)
+	if r.IntN(2) == 0 {
+		labels := make([]string, classes)
+		for i := range labels {
+			labels[i] = string(rune('a' + i))
+		}
+		n.Attrs["classlabels_strings"] = attrStrs(labels...)
+	} else {
+		labels := make([]int, classes)
+		for i := range labels {
+			labels[i] = 3*i + 2
+		}
+		n.Attrs["classlabels_int64s"] = attrInts(labels...)
+	}
+	if classes == 2 && r.IntN(2) == 0 { // the binary case
+		ids := n.Attrs["class_ids"].Ints
+		one := int64(r.IntN(2))
+		for i := range ids {
+			ids[i] = one
+		}
+		if r.IntN(2) == 0 { // all weights positive
+			if w, ok := n.Attrs["class_weights"]; ok {
+				for i, v := range w.Floats {
+					w.Floats[i] = float32(math.Abs(float64(v))) / 4
+				}
+			} else {
+				d, _ := tensor.Data[float64](n.Attrs["class_weights_as_tensor"].Tensor)
+				for i, v := range d {
+					d[i] = math.Abs(v) / 4
+				}
+			}
+		}
+	}
+	if classes == 2 && r.IntN(4) == 0 {
+		if double {
+			n.Attrs["base_values_as_tensor"] = ops.Attribute{Type: ops.AttrTensor, Tensor: floatsTensor(tensor.Double, []float64{0.25})}
+			delete(n.Attrs, "base_values")
+		} else {
+			n.Attrs["base_values"] = attrFloats(-0.5)
+			delete(n.Attrs, "base_values_as_tensor")
+		}
+	}
+	if r.IntN(6) == 0 {
+		n.Attrs["post_transform"] = attrStr("PROBIT")
+	}
+	dt := []tensor.DataType{tensor.Float, tensor.Double, tensor.Int64, tensor.Int32}[r.IntN(4)]
+	return n, []tensor.Value{randTensor(r, dt, []int{r.IntN(5), features}, -3, 3, true)}
+}
+
+func init() {
+	generators["SVMClassifier"] = func(r *rand.Rand) (*ops.Node, []tensor.Value) { return svmGenerator(r, "SVMClassifier") }
+	generators["SVMRegressor"] = func(r *rand.Rand) (*ops.Node, []tensor.Value) { return svmGenerator(r, "SVMRegressor") }
+}
+
+// svmGenerator draws SVM machines of every kernel, with and without
+// support vectors and (for the classifier) probabilities. Weights are
+// eighths and inputs halves, so that the sums of products are exact in
+// float64 whatever their order (the fast engine's GEMM may sum otherwise).
+func svmGenerator(r *rand.Rand, op string) (*ops.Node, []tensor.Value) {
+	eighths := func(n int) []float32 {
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = float32(r.IntN(17)-8) / 8
+		}
+		return v
+	}
+	features := 1 + r.IntN(3)
+	n := &ops.Node{OpType: op, Domain: mlDomain, Version: 1, Attrs: map[string]ops.Attribute{
+		"kernel_type":    attrStr([]string{"LINEAR", "POLY", "RBF", "SIGMOID"}[r.IntN(4)]),
+		"kernel_params":  attrFloats(0.5, float32(r.IntN(3)-1)/2, float32(1+r.IntN(3))),
+		"post_transform": attrStr([]string{"NONE", "NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"}[r.IntN(6)]),
+	}}
+	if op == "SVMRegressor" {
+		v := r.IntN(4)
+		n.Attrs["n_supports"], n.Attrs["rho"], n.Attrs["one_class"] = attrInt(v), attrFloats(eighths(1)...), attrInt(r.IntN(3)/2)
+		if v > 0 {
+			n.Attrs["support_vectors"], n.Attrs["coefficients"] = attrFloats(eighths(v*features)...), attrFloats(eighths(v)...)
+		} else {
+			n.Attrs["coefficients"] = attrFloats(eighths(features)...)
+		}
+	} else {
+		n.NumOutputs = 2
+		e := 2 + r.IntN(3)
+		labels := make([]int, e)
+		for i := range labels {
+			labels[i] = 3*i + 1
+		}
+		n.Attrs["classlabels_ints"] = attrInts(labels...)
+		pairs := e * (e - 1) / 2
+		if r.IntN(4) == 0 {
+			n.Attrs["coefficients"], n.Attrs["rho"] = attrFloats(eighths(e*features)...), attrFloats(eighths(1)...)
+		} else {
+			per := make([]int, e)
+			v := 0
+			for i := range per {
+				per[i] = 1 + r.IntN(2)
+				v += per[i]
+			}
+			n.Attrs["vectors_per_class"] = attrInts(per...)
+			n.Attrs["support_vectors"], n.Attrs["coefficients"] = attrFloats(eighths(v*features)...), attrFloats(eighths((e-1)*v)...)
+			n.Attrs["rho"] = attrFloats(eighths(pairs)...)
+			if r.IntN(2) == 0 {
+				n.Attrs["prob_a"], n.Attrs["prob_b"] = attrFloats(eighths(pairs)...), attrFloats(eighths(pairs)...)
+			}
+		}
+	}
+	if op == "SVMRegressor" && n.Attrs["n_supports"].Int > 0 {
+		// The regressor's weighted sum of kernel values is a GEMM in the
+		// fast engine, which may add in another order: only the kernels
+		// whose values are exact (small dyadic numbers) compare bit for bit.
+		n.Attrs["kernel_type"] = attrStr([]string{"LINEAR", "POLY"}[r.IntN(2)])
+	}
+	dt := []tensor.DataType{tensor.Float, tensor.Double, tensor.Int64, tensor.Int32}[r.IntN(4)]
+	rows := r.IntN(4)
+	halves := make([]float64, rows*features)
+	for i := range halves {
+		halves[i] = float64(r.IntN(9)-4) / 2
+	}
+	var x *tensor.Tensor
+	switch dt {
+	case tensor.Double:
+		x = tensor.MustFromSlice(halves, rows, features)
+	case tensor.Float:
+		f := make([]float32, len(halves))
+		for i, h := range halves {
+			f[i] = float32(h)
+		}
+		x = tensor.MustFromSlice(f, rows, features)
+	case tensor.Int64:
+		d := make([]int64, len(halves))
+		for i, h := range halves {
+			d[i] = int64(h)
+		}
+		x = tensor.MustFromSlice(d, rows, features)
+	default:
+		d := make([]int32, len(halves))
+		for i, h := range halves {
+			d[i] = int32(h)
+		}
+		x = tensor.MustFromSlice(d, rows, features)
+	}
+	return n, []tensor.Value{x}
+}

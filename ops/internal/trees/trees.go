@@ -222,6 +222,14 @@ func (e *Ensemble) Leaf(t int, x []float64) int {
 // the number of trees; Min and Max: the least or greatest vote, 0 when no
 // vote reached the target), plus Base. It looks at ctx every 64 rows.
 func (e *Ensemble) Predict(ctx context.Context, x, out []float64) error {
+	return e.PredictReached(ctx, x, out, nil)
+}
+
+// PredictReached is Predict that also records, when reached is not nil
+// (rows*Targets values), whether any vote reached each target of each
+// row: TreeEnsembleClassifier's rules tell a class no tree voted for from
+// one whose votes summed to 0.
+func (e *Ensemble) PredictReached(ctx context.Context, x, out []float64, reached []bool) error {
 	rows := 0
 	if e.Features > 0 {
 		rows = len(x) / e.Features
@@ -253,6 +261,9 @@ func (e *Ensemble) Predict(ctx context.Context, x, out []float64) error {
 				}
 				seen[v.Target] = true
 			}
+		}
+		if reached != nil {
+			copy(reached[r*e.Targets:(r+1)*e.Targets], seen)
 		}
 		for j := range score {
 			if e.Aggregate == Average && len(e.Roots) > 0 {
