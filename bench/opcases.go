@@ -200,7 +200,7 @@ func randomOf(name string, dt tensor.DataType, shape []int) named {
 	case tensor.Double:
 		fill(t, src, func(v float32) float64 { return float64(v) })
 	case tensor.Float16, tensor.BFloat16:
-		conv, err := ops.Cast(f.t, dt, ops.CastOptions{})
+		conv, err := ops.Cast(f.t, ops.CastOptions{To: dt})
 		if err != nil {
 			panic(err)
 		}

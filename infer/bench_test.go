@@ -44,7 +44,7 @@ func BenchmarkInfer100k(b *testing.B) {
 }
 
 // TestInferLargeModel: inference of a 100,000-node model takes under a
-// second (the budget of issue #18: BenchmarkInfer100k measures it); the
+// second (the budget the project set for inference: BenchmarkInfer100k measures it); the
 // test only fails far above, as test machines are shared.
 func TestInferLargeModel(t *testing.T) {
 	if testing.Short() {

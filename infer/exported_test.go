@@ -137,7 +137,7 @@ type exportedModel struct {
 	want  map[string]string // output -> inferred value, as Value.String renders it
 }
 
-// exportedModels builds the exporter patterns of issue #18.
+// exportedModels builds models in the patterns exporters write.
 func exportedModels() []exportedModel {
 	var out []exportedModel
 

@@ -34,8 +34,11 @@ func init() {
 		AttrSpec{Name: "round_mode", Type: AttrString, From: 24})
 }
 
-// CastOptions are the parameters of Cast besides the target type.
+// CastOptions are the attributes of Cast.
 type CastOptions struct {
+	// To is the target type (attribute to); it is required: the zero
+	// DataType is refused.
+	To tensor.DataType
 	// NoSaturate makes a float 8 conversion that overflows give NaN or
 	// infinity (ONNX saturate=0) instead of the largest finite value.
 	NoSaturate bool
@@ -44,8 +47,8 @@ type CastOptions struct {
 	RoundMode string
 }
 
-// Cast returns x converted to type to (ONNX Cast, version 25).
-func Cast(x *tensor.Tensor, to tensor.DataType, o CastOptions, opts ...Option) (*tensor.Tensor, error) {
+// Cast returns x converted to type o.To (ONNX Cast, version 25).
+func Cast(x *tensor.Tensor, o CastOptions, opts ...Option) (*tensor.Tensor, error) {
 	op := opRef{"Cast", 25}
 	opt, err := callOptions(op, opts)
 	if err != nil {
@@ -55,7 +58,7 @@ func Cast(x *tensor.Tensor, to tensor.DataType, o CastOptions, opts ...Option) (
 	if co.RoundMode == "" {
 		co.RoundMode = "up"
 	}
-	return cast(opt, op, x, to, co)
+	return cast(opt, op, x, o.To, co)
 }
 
 func castNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

@@ -10,7 +10,7 @@ import (
 // A uint8 image normalised to float in the model starts with a Cast.
 func ExampleCast() {
 	pixels := tensor.MustFromSlice([]uint8{0, 128, 255})
-	f, err := ops.Cast(pixels, tensor.Float, ops.CastOptions{})
+	f, err := ops.Cast(pixels, ops.CastOptions{To: tensor.Float})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -3,6 +3,7 @@ package ops
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/onnxshape/onnxshape/tensor"
@@ -10,7 +11,8 @@ import (
 
 func castBytes(t *testing.T, x *tensor.Tensor, to tensor.DataType, o CastOptions) []byte {
 	t.Helper()
-	y, err := Cast(x, to, o)
+	o.To = to
+	y, err := Cast(x, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,19 +45,19 @@ func TestCastFloat8Tables(t *testing.T) {
 // Integers keep their low bits ("200 (int16) -> -56 (int8)"); bool is
 // nonzero; floats truncate toward zero.
 func TestCastIntegers(t *testing.T) {
-	y, _ := Cast(tensor.MustFromSlice([]int16{200, -1, 300}), tensor.Int8, CastOptions{})
+	y, _ := Cast(tensor.MustFromSlice([]int16{200, -1, 300}), CastOptions{To: tensor.Int8})
 	if v, _ := tensor.ToSlice[int8](y); v[0] != -56 || v[1] != -1 || v[2] != 44 {
 		t.Errorf("int16 to int8: %v", v)
 	}
-	y, _ = Cast(tensor.MustFromSlice([]float32{2.7, -2.7, 0, float32(math.NaN())}), tensor.Bool, CastOptions{})
+	y, _ = Cast(tensor.MustFromSlice([]float32{2.7, -2.7, 0, float32(math.NaN())}), CastOptions{To: tensor.Bool})
 	if v, _ := tensor.ToSlice[bool](y); !v[0] || !v[1] || v[2] || !v[3] {
 		t.Errorf("float to bool: %v", v)
 	}
-	y, _ = Cast(tensor.MustFromSlice([]float64{2.7, -2.7}), tensor.Int32, CastOptions{})
+	y, _ = Cast(tensor.MustFromSlice([]float64{2.7, -2.7}), CastOptions{To: tensor.Int32})
 	if v, _ := tensor.ToSlice[int32](y); v[0] != 2 || v[1] != -2 {
 		t.Errorf("double to int32: %v", v)
 	}
-	y, _ = Cast(tensor.MustFromSlice([]uint64{1<<64 - 1}), tensor.Float, CastOptions{})
+	y, _ = Cast(tensor.MustFromSlice([]uint64{1<<64 - 1}), CastOptions{To: tensor.Float})
 	if v, _ := tensor.ToSlice[float32](y); v[0] != 0x1p64 {
 		t.Errorf("uint64 max to float: %v", v)
 	}
@@ -64,7 +66,7 @@ func TestCastIntegers(t *testing.T) {
 // Strings read as numbers, INF and NaN in any case; numbers write as numpy
 // writes them.
 func TestCastStrings(t *testing.T) {
-	y, err := Cast(tensor.MustFromSlice([]string{"3.14", "1e-5", "1E8", "+INF", "-inf", "nan", "100.5"}), tensor.Float, CastOptions{})
+	y, err := Cast(tensor.MustFromSlice([]string{"3.14", "1e-5", "1E8", "+INF", "-inf", "nan", "100.5"}), CastOptions{To: tensor.Float})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,24 +74,32 @@ func TestCastStrings(t *testing.T) {
 	if v[0] != 3.14 || v[1] != 1e-5 || v[2] != 1e8 || !math.IsInf(float64(v[3]), 1) || !math.IsInf(float64(v[4]), -1) || v[5] == v[5] || v[6] != 100.5 {
 		t.Errorf("string to float: %v", v)
 	}
-	y, _ = Cast(tensor.MustFromSlice([]string{"100.5", "-7"}), tensor.Int64, CastOptions{})
+	y, _ = Cast(tensor.MustFromSlice([]string{"100.5", "-7"}), CastOptions{To: tensor.Int64})
 	if n, _ := tensor.ToSlice[int64](y); n[0] != 100 || n[1] != -7 {
 		t.Errorf("string to int64: %v", n)
 	}
-	_, err = Cast(tensor.MustFromSlice([]string{"Hello World!"}), tensor.Float, CastOptions{})
+	_, err = Cast(tensor.MustFromSlice([]string{"Hello World!"}), CastOptions{To: tensor.Float})
 	var e *Error
 	if !errors.As(err, &e) || e.Rule != "string" {
 		t.Errorf("a word: got %v, want rule string", err)
 	}
-	y, _ = Cast(tensor.MustFromSlice([]float32{314.15926, 1, 1e-5, 1e20, float32(math.Inf(-1)), 0.1}), tensor.String, CastOptions{})
+	y, _ = Cast(tensor.MustFromSlice([]float32{314.15926, 1, 1e-5, 1e20, float32(math.Inf(-1)), 0.1}), CastOptions{To: tensor.String})
 	want := []string{"314.15927", "1.0", "1e-05", "1e+20", "-inf", "0.1"}
 	for i, s := range y.Strings() {
 		if s != want[i] {
 			t.Errorf("float to string %d: got %q, want %q", i, s, want[i])
 		}
 	}
-	y, _ = Cast(tensor.MustFromSlice([]bool{true, false}), tensor.String, CastOptions{})
+	y, _ = Cast(tensor.MustFromSlice([]bool{true, false}), CastOptions{To: tensor.String})
 	if s := y.Strings(); s[0] != "True" || s[1] != "False" {
 		t.Errorf("bool to string: %v", s)
 	}
+}
+
+func TestCastWithoutTarget(t *testing.T) {
+	_, err := Cast(tensor.MustFromSlice([]float32{1}), CastOptions{})
+	if err == nil || !strings.Contains(err.Error(), "Cast") {
+		t.Fatalf("Cast with no target type: %v, want a refusal naming Cast", err)
+	}
+	t.Log(err)
 }

@@ -20,16 +20,23 @@ func init() {
 	declareAttrs("ConstantOfShape", AttrSpec{Name: "value", Type: AttrTensor})
 }
 
+// ConstantOfShapeOptions are the attributes of ConstantOfShape.
+type ConstantOfShapeOptions struct {
+	// Value is the one-element tensor that fills the output (attribute
+	// value); nil means a float32 zero.
+	Value *tensor.Tensor
+}
+
 // ConstantOfShape returns a tensor of the given shape filled with the one
-// element of value (a float32 zero when value is nil), as ONNX
+// element of o.Value (a float32 zero when it is nil), as ONNX
 // ConstantOfShape version 25.
-func ConstantOfShape(shape []int, value *tensor.Tensor, opts ...Option) (*tensor.Tensor, error) {
+func ConstantOfShape(shape []int, o ConstantOfShapeOptions, opts ...Option) (*tensor.Tensor, error) {
 	op := opRef{"ConstantOfShape", 25}
 	opt, err := callOptions(op, opts)
 	if err != nil {
 		return nil, err
 	}
-	return constantOfShape(opt, op, shape, value)
+	return constantOfShape(opt, op, shape, o.Value)
 }
 
 func constantOfShapeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

@@ -9,7 +9,7 @@ import (
 
 // A 2x3 mask of ones, as exporters build attention masks.
 func ExampleConstantOfShape() {
-	y, err := ops.ConstantOfShape([]int{2, 3}, tensor.MustFromSlice([]int64{1}, 1))
+	y, err := ops.ConstantOfShape([]int{2, 3}, ops.ConstantOfShapeOptions{Value: tensor.MustFromSlice([]int64{1}, 1)})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -48,15 +48,22 @@ func init() {
 	declareAttrs("Einsum", AttrSpec{Name: "equation", Type: AttrString})
 }
 
-// Einsum returns the Einstein summation of inputs that equation names
+// EinsumOptions are the attributes of Einsum.
+type EinsumOptions struct {
+	// Equation is the summation, as "ij,jk->ik" (attribute equation,
+	// required).
+	Equation string
+}
+
+// Einsum returns the Einstein summation of inputs that o.Equation names
 // (ONNX Einsum, version 12).
-func Einsum(equation string, inputs []*tensor.Tensor, opts ...Option) (*tensor.Tensor, error) {
+func Einsum(inputs []*tensor.Tensor, o EinsumOptions, opts ...Option) (*tensor.Tensor, error) {
 	op := opRef{"Einsum", 12}
 	opt, err := callOptions(op, opts)
 	if err != nil {
 		return nil, err
 	}
-	return einsum(opt, op, equation, inputs)
+	return einsum(opt, op, o.Equation, inputs)
 }
 
 func einsumNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

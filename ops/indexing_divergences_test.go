@@ -25,11 +25,11 @@ func ruleOf(err error) string {
 // values past int64 becoming math.MinInt64 and then its low bits.
 func TestDivergenceCastFloatToIntOutOfRange(t *testing.T) {
 	x := tensor.MustFromSlice([]float32{float32(math.NaN()), float32(math.Inf(1)), 3e9, -2.9, 1e20})
-	y, _ := Cast(x, tensor.Int64, CastOptions{})
+	y, _ := Cast(x, CastOptions{To: tensor.Int64})
 	if v, _ := tensor.ToSlice[int64](y); v[0] != math.MinInt64 || v[1] != math.MinInt64 || v[2] != 3e9 || v[3] != -2 || v[4] != math.MinInt64 {
 		t.Errorf("to int64: %v", v)
 	}
-	y, _ = Cast(x, tensor.Int32, CastOptions{})
+	y, _ = Cast(x, CastOptions{To: tensor.Int32})
 	if v, _ := tensor.ToSlice[int32](y); v[0] != 0 || v[2] != -1294967296 || v[3] != -2 {
 		t.Errorf("to int32: %v", v)
 	}

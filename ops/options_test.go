@@ -20,7 +20,7 @@ var plainCalls = map[string]func(opts ...ops.Option) error{
 		return err
 	},
 	"Cast": func(o ...ops.Option) error {
-		_, err := ops.Cast(nil, tensor.Float, ops.CastOptions{}, o...)
+		_, err := ops.Cast(nil, ops.CastOptions{To: tensor.Float}, o...)
 		return err
 	},
 	"CenterCropPad": func(o ...ops.Option) error {
@@ -33,7 +33,10 @@ var plainCalls = map[string]func(opts ...ops.Option) error{
 		_, err := ops.Constant(ops.ConstantOptions{ValueInts: []int64{1}}, o...)
 		return err
 	},
-	"ConstantOfShape": func(o ...ops.Option) error { _, err := ops.ConstantOfShape([]int{2}, nil, o...); return err },
+	"ConstantOfShape": func(o ...ops.Option) error {
+		_, err := ops.ConstantOfShape([]int{2}, ops.ConstantOfShapeOptions{}, o...)
+		return err
+	},
 	"DepthToSpace": func(o ...ops.Option) error {
 		_, err := ops.DepthToSpace(nil, ops.DepthToSpaceOptions{}, o...)
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/x448/float16"
@@ -236,7 +237,7 @@ func TestEinsumSpecExamples(t *testing.T) {
 		{"ij,jk,k", []*tensor.Tensor{x, x, v}, []float64{228, 516, 804}, []int{3}},
 	}
 	for _, c := range cases {
-		y, err := Einsum(c.eq, c.in)
+		y, err := Einsum(c.in, EinsumOptions{Equation: c.eq})
 		checkRule(t, err, "")
 		if got := mustData[float64](t, y); !equalSlices(got, c.want) || !tensor.SameShape(y.Shape(), c.dims) {
 			t.Fatalf("%s: %v of shape %v, want %v of %v", c.eq, got, y.Shape(), c.want, c.dims)
@@ -250,7 +251,7 @@ func TestEinsumSpecExamples(t *testing.T) {
 	for i := range mustData[float32](t, b) {
 		mustData[float32](t, b)[i] = float32(i%5) - 2
 	}
-	e, err := Einsum("bij,bjk->bik", []*tensor.Tensor{a, b})
+	e, err := Einsum([]*tensor.Tensor{a, b}, EinsumOptions{Equation: "bij,bjk->bik"})
 	checkRule(t, err, "")
 	m, err := MatMul(a, b)
 	checkRule(t, err, "")
@@ -259,7 +260,7 @@ func TestEinsumSpecExamples(t *testing.T) {
 	}
 	// The inputs are never written.
 	before := x.Clone()
-	if _, err := Einsum("ij,jk->ki", []*tensor.Tensor{x, x}); err != nil || !x.Equal(before) {
+	if _, err := Einsum([]*tensor.Tensor{x, x}, EinsumOptions{Equation: "ij,jk->ki"}); err != nil || !x.Equal(before) {
 		t.Fatalf("Einsum changed its input (or failed: %v)", err)
 	}
 }
@@ -275,7 +276,7 @@ func TestEinsumRefusals(t *testing.T) {
 		{"ijk", "rank"},
 		{"ii", "shape"},
 	} {
-		_, err := Einsum(c.eq, []*tensor.Tensor{x})
+		_, err := Einsum([]*tensor.Tensor{x}, EinsumOptions{Equation: c.eq})
 		checkRule(t, err, c.rule)
 	}
 }
@@ -297,4 +298,13 @@ func TestDetSpecExamples(t *testing.T) {
 	checkRule(t, err, "rank")
 	_, err = runNode(nil, "Det", 11, nil, tensor.MustNew(tensor.BFloat16, 2, 2))
 	checkRule(t, err, "type")
+}
+
+func TestEinsumWithoutEquation(t *testing.T) {
+	x := tensor.MustFromSlice([]float32{1, 2})
+	_, err := Einsum([]*tensor.Tensor{x}, EinsumOptions{})
+	if err == nil || !strings.Contains(err.Error(), "Einsum") {
+		t.Fatalf("Einsum with no equation: %v, want a refusal naming Einsum", err)
+	}
+	t.Log(err)
 }

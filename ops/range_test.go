@@ -41,22 +41,22 @@ func TestRangeSpecExamples(t *testing.T) {
 // ConstantOfShape's two specification examples, the scalar of an empty
 // shape, and a negative dimension.
 func TestConstantOfShapeSpecExamples(t *testing.T) {
-	y, err := ConstantOfShape([]int{4, 3, 2}, tensor.MustFromSlice([]float32{1}, 1))
+	y, err := ConstantOfShape([]int{4, 3, 2}, ConstantOfShapeOptions{Value: tensor.MustFromSlice([]float32{1}, 1)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if v, _ := tensor.ToSlice[float32](y); len(v) != 24 || v[0] != 1 || v[23] != 1 {
 		t.Errorf("ones: %v", y)
 	}
-	y, _ = ConstantOfShape([]int{}, tensor.MustFromSlice([]int32{7}, 1))
+	y, _ = ConstantOfShape([]int{}, ConstantOfShapeOptions{Value: tensor.MustFromSlice([]int32{7}, 1)})
 	if want := tensor.Scalar(int32(7)); !y.Equal(want) {
 		t.Errorf("scalar: %v", y)
 	}
-	y, _ = ConstantOfShape([]int{3}, nil)
+	y, _ = ConstantOfShape([]int{3}, ConstantOfShapeOptions{})
 	if want := tensor.MustFromSlice([]float32{0, 0, 0}); !y.Equal(want) {
 		t.Errorf("default value: %v", y)
 	}
-	_, err = ConstantOfShape([]int{2, -1}, nil)
+	_, err = ConstantOfShape([]int{2, -1}, ConstantOfShapeOptions{})
 	var e *Error
 	if !errors.As(err, &e) || e.Rule != "shape" {
 		t.Errorf("negative dim: got %v, want rule shape", err)

@@ -1,6 +1,6 @@
 package profile
 
-// The control-flow operators (issue #25): outside the SONNX operator set,
+// The control-flow operators (If, Loop, Scan, SequenceMap): outside the SONNX operator set,
 // which names none of them, and described here for the checker's tables
 // (defaults for GR4, signatures for GR3; their loop-carried values and
 // outputs take any type each, so only the fixed inputs are typed).

@@ -1,6 +1,6 @@
 package profile
 
-// The conversion, creation, indexing and sequence operators (issue #16):
+// The conversion, creation, indexing and sequence operators:
 // outside the SONNX operator set, which names none of them, and described
 // here for the checker's tables (defaults for GR4, signatures for GR3). Kept
 // in a file of their own so that the operator families added side by side do

@@ -1,6 +1,6 @@
 package reference_test
 
-// The reference kernels whose long loops look at the run (issue 29): the
+// The reference kernels whose long loops look at the run: the
 // movement operators, ConvTranspose, the normalizations, LRN and
 // GridSample each stop within 100 ms of CPU time of a cancellation on an
 // input of millions of elements (checkCancelled, bounded_kernels_test.go).

@@ -29,7 +29,7 @@ func TestFloat32FunctionsAgreeOnASweep(t *testing.T) {
 	for _, dt := range []tensor.DataType{tensor.Float, tensor.Float16, tensor.BFloat16} {
 		x := x32
 		if dt != tensor.Float {
-			y, err := ops.Cast(x32, dt, ops.CastOptions{})
+			y, err := ops.Cast(x32, ops.CastOptions{To: dt})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -20,7 +20,7 @@ import (
 func init() { register("GRU", []int{1, 3, 7, 14, 22}, gruKernel) }
 
 func gruKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
-	c, err := readRecurrent(n, in, 3, 2, 6, []string{"Sigmoid", "Tanh"})
+	c, err := readRecurrent(opt, n, in, 3, 2, 6, []string{"Sigmoid", "Tanh"})
 	if err != nil {
 		return nil, err
 	}

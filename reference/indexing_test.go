@@ -280,7 +280,7 @@ func TestRangeEngines(t *testing.T) {
 				arg := func(v int) *tensor.Tensor {
 					x := tensor.MustNew(tensor.Double)
 					binary.LittleEndian.PutUint64(x.Bytes(), math.Float64bits(float64(v)*scale))
-					y, _ := ops.Cast(x, dt, ops.CastOptions{})
+					y, _ := ops.Cast(x, ops.CastOptions{To: dt})
 					return y
 				}
 				// float and double are the valid stash types; the input's own is

@@ -23,7 +23,7 @@ import (
 func init() { register("LSTM", []int{1, 7, 14, 22}, lstmKernel) }
 
 func lstmKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
-	c, err := readRecurrent(n, in, 4, 3, 8, []string{"Sigmoid", "Tanh", "Tanh"})
+	c, err := readRecurrent(opt, n, in, 4, 3, 8, []string{"Sigmoid", "Tanh", "Tanh"})
 	if err != nil {
 		return nil, err
 	}

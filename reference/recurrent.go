@@ -98,7 +98,7 @@ var recurrentTypes = map[int][]tensor.DataType{
 
 // readRecurrent checks node n and reads its inputs; gates and perDir are
 // the cell's gates and activations per direction, inputs its most inputs.
-func readRecurrent(n *ops.Node, in []tensor.Value, gates, perDir, inputs int, defaultActs []string) (*recurrent, error) {
+func readRecurrent(opt *ops.Options, n *ops.Node, in []tensor.Value, gates, perDir, inputs int, defaultActs []string) (*recurrent, error) {
 	op := opOf(n)
 	c := &recurrent{op: op, gates: gates, perDir: perDir}
 	var t [8]*tensor.Tensor // X, W, R, B, sequence_lens, initial_h, initial_c, P
@@ -235,6 +235,16 @@ func readRecurrent(n *ops.Node, in []tensor.Value, gates, perDir, inputs int, de
 			}
 			c.lens = append(c.lens, int(l))
 		}
+	}
+	// The float64 copies of the inputs below are charged before they are made.
+	copies := 0
+	for i, t := range t {
+		if t != nil && i != 4 {
+			copies += t.Len()
+		}
+	}
+	if err := chargeScratch(opt, op, "the inputs as float64", copies, 8); err != nil {
+		return nil, err
 	}
 	for i, dst := range []*[]float64{&c.x, &c.w, &c.r, &c.b, nil, &c.h0, &c.c0, &c.p} {
 		if dst != nil && t[i] != nil {

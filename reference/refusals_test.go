@@ -1,8 +1,7 @@
 package reference_test
 
 // Refusal branches of the reference kernels, each with the smallest node
-// that reaches it (issue 27 asks that every refusal of reference/ run in a
-// test): the kernel must return an *ops.Error naming the operator, its
+// that reaches it (every refusal of reference/ is to run in a test): the kernel must return an *ops.Error naming the operator, its
 // version and the rule, and no output. A case whose name starts with
 // "SONNX " runs under the profile.
 //
@@ -19,8 +18,8 @@ package reference_test
 //     refusal branches of attribute and input checks (Resize's inputs,
 //     the tree ensembles, TfIdfVectorizer, Split's split input, the
 //     quantizers, Attention's masks) and conversions to types no test
-//     draws: a debt, to be paid with more cases in this table (issue 27
-//     asks for 98%).
+//     draws: a debt, to be paid with more cases in this table (the
+//     aim is 98%).
 
 import (
 	"errors"

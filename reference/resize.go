@@ -448,6 +448,21 @@ func resizeTensor(opt *ops.Options, op opRef, x *tensor.Tensor, p resizeParams) 
 		})
 		return y, err
 	}
+	// The float64 copy of the input and each axis's filter taps are charged
+	// before they are made.
+	scratch := x.Len()
+	taps := make([][]float64, r)
+	for k := range taps {
+		_, count := filterTaps(p, g.scale[k])
+		scratch += count
+	}
+	if err := chargeScratch(opt, op, "the input as float64 and the filters", scratch, 8); err != nil {
+		return nil, err
+	}
+	for k := range taps {
+		_, count := filterTaps(p, g.scale[k])
+		taps[k] = make([]float64, count)
+	}
 	data, err := x.Float64s()
 	if err != nil {
 		return nil, op.wrap("type", err, "input")
@@ -465,7 +480,8 @@ func resizeTensor(opt *ops.Options, op opRef, x *tensor.Tensor, p resizeParams) 
 		if outside {
 			return p.extrapolation
 		}
-		first, coeffs := resizeCoefficients(p, c, g.scale[k], in[k])
+		coeffs := taps[k] // axis k's own: the inner axes use theirs
+		first := resizeCoefficients(p, c, g.scale[k], in[k], coeffs)
 		v := 0.0
 		for t, w := range coeffs {
 			idx[k] = min(max(first+t, 0), in[k]-1) // the edge-padded input
@@ -557,42 +573,57 @@ func nearestIndex(mode string, c, scale float64) int {
 	return int(fl)
 }
 
-// resizeCoefficients returns the filter's coefficients at coordinate c of an
-// axis of length in, and the input index of the first: the len(coeffs)
-// indices nearest c, which the caller clamps into the axis (edge padding).
-// As in the reference, ratio is the distance of c right of the tap before
-// it, in (0, 1]: an integer c counts as 1 right of c-1.
-func resizeCoefficients(p resizeParams, c, scale float64, in int) (int, []float64) {
+// filterTaps returns the filter's taps of an axis of scale scale: the
+// first one's offset from the input index before the coordinate, and how
+// many there are (2 for linear, 4 for cubic; 1/scale times that, about,
+// for antialias when downsampling).
+func filterTaps(p resizeParams, scale float64) (first, count int) {
+	filterScale := min(scale, 1) // antialias stretches the filter by 1/scale
+	switch {
+	case p.mode == "linear" && !p.antialias:
+		return 0, 2
+	case p.mode == "cubic" && !p.antialias:
+		return -1, 4
+	case p.mode == "linear":
+		first = int(math.Floor(-1/filterScale)) + 1
+	default:
+		first = int(math.Floor(-2/filterScale)) + 1
+	}
+	return first, 2 - 2*first // the taps first .. 1-first
+}
+
+// resizeCoefficients sets coeffs (filterTaps' count of them) to the
+// filter's coefficients at coordinate c of an axis of length in, and
+// returns the input index of the first: the len(coeffs) indices nearest c,
+// which the caller clamps into the axis (edge padding). As in the
+// reference, ratio is the distance of c right of the tap before it, in
+// (0, 1]: an integer c counts as 1 right of c-1.
+func resizeCoefficients(p resizeParams, c, scale float64, in int, coeffs []float64) int {
 	fl := math.Floor(c)
 	ratio := c - fl
 	base := int(fl)
 	if ratio == 0 {
 		ratio, base = 1, base-1
 	}
-	var first int
-	var coeffs []float64
 	A := p.cubicA
-	filterScale := min(scale, 1) // antialias stretches the filter by 1/scale
+	filterScale := min(scale, 1)
+	first, _ := filterTaps(p, scale)
 	switch {
 	case p.mode == "linear" && !p.antialias:
-		first, coeffs = 0, []float64{1 - ratio, ratio}
+		coeffs[0], coeffs[1] = 1-ratio, ratio
 	case p.mode == "cubic" && !p.antialias:
-		first, coeffs = -1, []float64{
-			((A*(ratio+1)-5*A)*(ratio+1)+8*A)*(ratio+1) - 4*A,
-			((A+2)*ratio-(A+3))*ratio*ratio + 1,
-			((A+2)*(1-ratio)-(A+3))*(1-ratio)*(1-ratio) + 1,
-			((A*((1-ratio)+1)-5*A)*((1-ratio)+1)+8*A)*((1-ratio)+1) - 4*A,
-		}
+		coeffs[0] = ((A*(ratio+1)-5*A)*(ratio+1)+8*A)*(ratio+1) - 4*A
+		coeffs[1] = ((A+2)*ratio-(A+3))*ratio*ratio + 1
+		coeffs[2] = ((A+2)*(1-ratio)-(A+3))*(1-ratio)*(1-ratio) + 1
+		coeffs[3] = ((A*((1-ratio)+1)-5*A)*((1-ratio)+1)+8*A)*((1-ratio)+1) - 4*A
 	case p.mode == "linear":
-		first = int(math.Floor(-1/filterScale)) + 1
-		for t := first; t < 2-first; t++ {
-			coeffs = append(coeffs, max(0, min(1, 1-math.Abs((float64(t)-ratio)*filterScale))))
+		for t := range coeffs {
+			coeffs[t] = max(0, min(1, 1-math.Abs((float64(first+t)-ratio)*filterScale)))
 		}
 		normalize(coeffs)
 	default:
-		first = int(math.Floor(-2/filterScale)) + 1
-		for t := first; t < 2-first; t++ {
-			coeffs = append(coeffs, cubicKernel(filterScale*(float64(t)-ratio), A))
+		for t := range coeffs {
+			coeffs[t] = cubicKernel(filterScale*(float64(first+t)-ratio), A)
 		}
 		normalize(coeffs)
 	}
@@ -604,7 +635,7 @@ func resizeCoefficients(p resizeParams, c, scale float64, in int) (int, []float6
 		}
 		normalize(coeffs)
 	}
-	return base + first, coeffs
+	return base + first
 }
 
 // normalize divides c by its sum.

@@ -15,7 +15,7 @@ import (
 func init() { register("RNN", []int{1, 7, 14, 22}, rnnKernel) }
 
 func rnnKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, error) {
-	c, err := readRecurrent(n, in, 1, 1, 6, []string{"Tanh"})
+	c, err := readRecurrent(opt, n, in, 1, 1, 6, []string{"Tanh"})
 	if err != nil {
 		return nil, err
 	}
