@@ -211,6 +211,8 @@ func Standards() []Standard {
 			}
 			return chain(randomFloats("x", nchw(n)), nchw(n), links)
 		}},
+		// Overhead: Pad with zero pads among the shape operators, 41 nodes.
+		{"chain_pad_41", "Transpose", func(int) caseSpec { return padChain() }},
 		{"cast_float_float16", "Cast", func(n int) caseSpec {
 			c := unary("Cast", nchw(n), nchw(n), []*pb.AttributeProto{attrInt("to", int64(tensor.Float16))})
 			c.outputs[0].dt = tensor.Float16
@@ -347,6 +349,34 @@ func smallChain(rounds int) caseSpec {
 	return chain(randomFloats("x", []int{1, 3, 8, 8}), []int{1, 3, 8, 8}, links,
 		int64Const("axes0", 0), int64Const("flat", 1, 3, 64), int64Const("square", 1, 3, 8, 8),
 		int64Const("last", 7), int64Const("before_first", -9), int64Const("axis3", 3), int64Const("back", -1))
+}
+
+// padChain is 41 small nodes on a [1,3,8,8] float tensor: four rounds of
+// smallChain's eight shape operators with a Pad of zero pads after the
+// Unsqueeze/Squeeze pair and after the Slice, then an Identity (issue 29:
+// Pad among the prepared operators).
+func padChain() caseSpec {
+	round := []link{
+		{"Transpose", []*pb.AttributeProto{attrInts("perm", 0, 2, 3, 1)}, nil},
+		{"Transpose", []*pb.AttributeProto{attrInts("perm", 0, 3, 1, 2)}, nil},
+		{"Unsqueeze", nil, []string{"axes0"}},
+		{"Squeeze", nil, []string{"axes0"}},
+		{"Pad", nil, []string{"zero_pads"}},
+		{"Reshape", nil, []string{"flat"}},
+		{"Reshape", nil, []string{"square"}},
+		{"Slice", nil, []string{"last", "before_first", "axis3", "back"}},
+		{"Pad", nil, []string{"zero_pads"}},
+		{"Identity", nil, nil},
+	}
+	var links []link
+	for range 4 {
+		links = append(links, round...)
+	}
+	links = append(links, link{"Identity", nil, nil})
+	return chain(randomFloats("x", []int{1, 3, 8, 8}), []int{1, 3, 8, 8}, links,
+		int64Const("axes0", 0), int64Const("flat", 1, 3, 64), int64Const("square", 1, 3, 8, 8),
+		int64Const("last", 7), int64Const("before_first", -9), int64Const("axis3", 3), int64Const("back", -1),
+		int64Const("zero_pads", 0, 0, 0, 0, 0, 0, 0, 0))
 }
 
 // randomBools is a bool tensor of random values, the same for the same

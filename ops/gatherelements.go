@@ -14,6 +14,8 @@
 package ops
 
 import (
+	"errors"
+
 	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -79,6 +81,11 @@ func gatherElements(opt *Options, op opRef, data, indices *tensor.Tensor, axis i
 	if err != nil {
 		return nil, err
 	}
+	if a == data.Rank()-1 && data.DataType() != tensor.String {
+		if y, ok, err := gatherElementsLast(opt, op, data, indices); ok || err != nil {
+			return y, err
+		}
+	}
 	at, err := alongAxisTargets(opt, op, data, indices, a)
 	if err != nil {
 		return nil, err
@@ -90,6 +97,89 @@ func gatherElements(opt *Options, op opRef, data, indices *tensor.Tensor, axis i
 	movement.GatherCopy(y, 0, data, at)
 	return y, nil
 }
+
+// gatherElementsLast is GatherElements along the last axis when the
+// indices' leading dims equal data's (the common case): a tight loop per
+// row, the index read in place and checked as it is used, rows across the
+// cores, without the list of targets. ok is false where it does not apply.
+// On a bad index it falls back to alongAxisTargets, which reports the
+// first one as it always has.
+func gatherElementsLast(opt *Options, op opRef, data, indices *tensor.Tensor) (y *tensor.Tensor, ok bool, err error) {
+	ds, is := data.Shape(), indices.Shape()
+	if len(is) != len(ds) {
+		return nil, false, nil
+	}
+	for d := range len(ds) - 1 {
+		if is[d] != ds[d] {
+			return nil, false, nil
+		}
+	}
+	if dt := indices.DataType(); dt != tensor.Int32 && dt != tensor.Int64 {
+		return nil, false, nil
+	}
+	y, err = opt.newOverwritten(op, data.DataType(), is)
+	if err != nil {
+		return nil, true, err
+	}
+	if y.Len() == 0 {
+		return y, true, nil
+	}
+	nd, ni := ds[len(ds)-1], is[len(is)-1]
+	rows := y.Len() / ni
+	db, yb := data.Bytes(), y.Bytes()
+	switch data.DataType().Size() {
+	case 1:
+		err = gatherLastIdx(opt, indices, asElems[uint8](yb), asElems[uint8](db), rows, ni, nd)
+	case 2:
+		err = gatherLastIdx(opt, indices, asElems[uint16](yb), asElems[uint16](db), rows, ni, nd)
+	case 4:
+		err = gatherLastIdx(opt, indices, asElems[uint32](yb), asElems[uint32](db), rows, ni, nd)
+	case 8:
+		err = gatherLastIdx(opt, indices, asElems[uint64](yb), asElems[uint64](db), rows, ni, nd)
+	default:
+		err = gatherLastIdx(opt, indices, asElems[[2]uint64](yb), asElems[[2]uint64](db), rows, ni, nd)
+	}
+	switch {
+	case errors.Is(err, errGatherIndex):
+		return nil, false, nil // alongAxisTargets names the bad index
+	case err != nil:
+		return nil, true, op.wrap("cancelled", err, "run stopped")
+	}
+	return y, true, nil
+}
+
+func gatherLastIdx[E any](opt *Options, indices *tensor.Tensor, y, data []E, rows, ni, nd int) error {
+	if indices.DataType() == tensor.Int32 {
+		v, _ := tensor.Data[int32](indices)
+		return gatherLast(opt, v, y, data, rows, ni, nd)
+	}
+	v, _ := tensor.Data[int64](indices)
+	return gatherLast(opt, v, y, data, rows, ni, nd)
+}
+
+// gatherLast sets y[r, j] = data[r, idx[r, j]] (a negative index counted
+// from the end) for rows of ni indices and nd data elements, and reports
+// errGatherIndex when an index lies outside [-nd, nd).
+func gatherLast[I int32 | int64, E any](opt *Options, idx []I, y, data []E, rows, ni, nd int) error {
+	return parallelRange(opt, rows, len(y), func(lo, hi int) error {
+		for r := lo; r < hi; r++ {
+			src := data[r*nd : (r+1)*nd]
+			out := y[r*ni : (r+1)*ni]
+			for j, k := range idx[r*ni : (r+1)*ni] {
+				if k < 0 {
+					k += I(nd)
+				}
+				if uint64(k) >= uint64(nd) {
+					return errGatherIndex
+				}
+				out[j] = src[k]
+			}
+		}
+		return nil
+	})
+}
+
+var errGatherIndex = errors.New("an index out of range")
 
 // alongAxisTargets returns, for every element of indices (in row-major
 // order), the flat element of data it addresses: its own position with the

@@ -83,3 +83,22 @@ func BenchmarkEveryMeanVarianceNormalization(b *testing.B) {
 func BenchmarkEveryLRN(b *testing.B) {
 	benchNode(b, "LRN", map[string]Attribute{"size": intAttribute(3)}, 1, benchFloats(8, 64, 112, 112))
 }
+
+// The small cases (a few KB), where the cost of a call dominates.
+func BenchmarkEverySmall(b *testing.B) {
+	b.Run("LayerNormalization", func(b *testing.B) {
+		benchNode(b, "LayerNormalization", map[string]Attribute{"axis": intAttribute(-1)}, 1, benchFloats(1, 4, 16, 16), benchFloats(16))
+	})
+	b.Run("RMSNormalization", func(b *testing.B) {
+		benchNode(b, "RMSNormalization", map[string]Attribute{"axis": intAttribute(-1)}, 1, benchFloats(1, 4, 16, 16), benchFloats(16))
+	})
+	b.Run("LogSoftmax", func(b *testing.B) {
+		benchNode(b, "LogSoftmax", map[string]Attribute{"axis": intAttribute(-1)}, 1, benchFloats(1, 4, 16, 16))
+	})
+	b.Run("TopK", func(b *testing.B) {
+		benchNode(b, "TopK", nil, 2, benchFloats(4, 256), tensor.MustFromSlice([]int64{10}))
+	})
+	b.Run("BatchNormalization", func(b *testing.B) {
+		benchNode(b, "BatchNormalization", nil, 1, benchFloats(1, 4, 16, 16), benchFloats(4), benchFloats(4), benchFloats(4), benchFloats(4))
+	})
+}

@@ -61,6 +61,48 @@ func oneHotNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	if !numericType(indices.DataType()) {
 		return nil, op.errorf("indices", "indices must be numeric, got %v", indices.DataType())
 	}
+	shape := append(append(append([]int{}, indices.Shape()[:a]...), depth), indices.Shape()[a:]...)
+	outer, inner := product(indices.Shape()[:a]), product(indices.Shape()[a:])
+	if vals.DataType() != tensor.String {
+		y, err := opt.newOverwritten(op, vals.DataType(), shape)
+		if err != nil {
+			return nil, err
+		}
+		if y.Len() == 0 { // nothing to write, however long the loops would run
+			return values(y), nil
+		}
+		var idx any
+		switch indices.DataType() {
+		case tensor.Int64:
+			idx, _ = tensor.Data[int64](indices)
+		case tensor.Int32:
+			idx, _ = tensor.Data[int32](indices)
+		default:
+			if err := opt.charge(op, "indices as float64", int64(indices.Len())*8); err != nil {
+				return nil, err
+			}
+			idx, _ = indices.Float64s()
+		}
+		vb := vals.Bytes()
+		yb := y.Bytes()
+		var err2 error
+		switch es := vals.DataType().Size(); es {
+		case 1:
+			err2 = oneHotFillIdx(opt, idx, asElems[uint8](yb), asElems[uint8](vb), outer, depth, inner)
+		case 2:
+			err2 = oneHotFillIdx(opt, idx, asElems[uint16](yb), asElems[uint16](vb), outer, depth, inner)
+		case 4:
+			err2 = oneHotFillIdx(opt, idx, asElems[uint32](yb), asElems[uint32](vb), outer, depth, inner)
+		case 8:
+			err2 = oneHotFillIdx(opt, idx, asElems[uint64](yb), asElems[uint64](vb), outer, depth, inner)
+		default:
+			err2 = oneHotFillIdx(opt, idx, asElems[[2]uint64](yb), asElems[[2]uint64](vb), outer, depth, inner)
+		}
+		if err2 != nil {
+			return nil, err2
+		}
+		return values(y), nil
+	}
 	if err := opt.checkSize(op, tensor.Double, indices.Shape()); err != nil {
 		return nil, err
 	}
@@ -68,44 +110,9 @@ func oneHotNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 		return nil, err
 	}
 	idx, _ := indices.Float64s()
-	shape := append(append(append([]int{}, indices.Shape()[:a]...), depth), indices.Shape()[a:]...)
 	y, err := opt.newOverwritten(op, vals.DataType(), shape)
 	if err != nil {
 		return nil, err
-	}
-	if y.Len() == 0 { // nothing to write, however long the loops would run
-		return values(y), nil
-	}
-	outer, inner := product(indices.Shape()[:a]), product(indices.Shape()[a:])
-	if vals.DataType() != tensor.String {
-		// Each [depth, inner] block filled with off by doubling copies,
-		// then on stored at each index's row, blocks across the cores.
-		es := vals.DataType().Size()
-		yb, vb := y.Bytes(), vals.Bytes()
-		off, on := vb[:es], vb[es:2*es]
-		err := parallelRange(opt, outer, y.Len(), func(lo, hi int) error {
-			for o := lo; o < hi; o++ {
-				block := yb[o*depth*inner*es : (o+1)*depth*inner*es]
-				copy(block, off)
-				for k := es; k < len(block); k *= 2 {
-					copy(block[k:], block[:k])
-				}
-				for i, v := range idx[o*inner : (o+1)*inner] {
-					f := math.Trunc(v)
-					if f < 0 {
-						f += float64(depth)
-					}
-					if f >= 0 && f < float64(depth) { // NaN and out-of-range indices match no row
-						copy(block[(int(f)*inner+i)*es:], on)
-					}
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		return values(y), nil
 	}
 	for o := range outer {
 		for d := range depth {
@@ -123,6 +130,56 @@ func oneHotNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 		}
 	}
 	return values(y), nil
+}
+
+// oneHotFillIdx is oneHotFill for indices of any of the types it reads.
+func oneHotFillIdx[E comparable](opt *Options, idx any, y, vals []E, outer, depth, inner int) error {
+	switch v := idx.(type) {
+	case []int64:
+		return oneHotFill(opt, v, y, vals, outer, depth, inner)
+	case []int32:
+		return oneHotFill(opt, v, y, vals, outer, depth, inner)
+	}
+	return oneHotFill(opt, idx.([]float64), y, vals, outer, depth, inner)
+}
+
+// oneHotFill writes y, [outer, depth, inner], blocks of outer across the
+// cores: each part's range filled with off once (a clear when off is
+// zero), then on stored at each index's row, the only other write.
+func oneHotFill[I int32 | int64 | float64, E comparable](opt *Options, idx []I, y, vals []E, outer, depth, inner int) error {
+	off, on := vals[0], vals[1]
+	var zero E
+	block, fd := depth*inner, float64(depth)
+	return parallelRange(opt, outer, len(y), func(lo, hi int) error {
+		part := y[lo*block : hi*block]
+		if off == zero {
+			clear(part)
+		} else {
+			part[0] = off
+			for k := 1; k < len(part); k *= 2 {
+				copy(part[k:], part[:k])
+			}
+		}
+		for o := lo; o < hi; o++ {
+			row := y[o*block : (o+1)*block]
+			for i, v := range idx[o*inner : (o+1)*inner] {
+				// an index in (-depth-1, depth), truncated toward zero and
+				// counted from the end when negative; NaN and indices
+				// outside match no row (int64 beyond 2^53 rounds, but stays
+				// outside)
+				f := float64(v)
+				if !(f > -fd-1 && f < fd) {
+					continue
+				}
+				d := int(f)
+				if d < 0 {
+					d += depth
+				}
+				row[d*inner+i] = on
+			}
+		}
+		return nil
+	})
 }
 
 // numericType reports whether dt holds numbers (bool excluded).

@@ -42,6 +42,9 @@ var preparable = map[string][]int{
 	"Expand":       {1},
 	"DepthToSpace": nil,
 	"SpaceToDepth": nil,
+	// Pad: prepared for its zero pads (a view); other pads write through
+	// tables, which are not recorded, so prepare declines them.
+	"Pad": {1, 2, 3},
 }
 
 // maxParamBytes bounds the parameter inputs a prepared node keeps to

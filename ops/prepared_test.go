@@ -1,6 +1,7 @@
 package ops_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/onnxshape/onnxshape/ops"
@@ -44,5 +45,51 @@ func TestPreparedRunMatchesTheKernel(t *testing.T) {
 	}
 	if p.Fits([]tensor.Value{y, tensor.MustFromSlice([]int64{-2}), ends, axes, steps}) {
 		t.Error("another starts value fits")
+	}
+}
+
+// Pad with zero pads is prepared (its output a view of the input) and a
+// replay on new values gives what the kernel gives; a Pad that pads is
+// not prepared, and other pads do not fit the prepared one.
+func TestPreparedPad(t *testing.T) {
+	s, err := ops.Lookup("", "Pad", 23)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := &ops.Node{OpType: "Pad", Version: s.Since, NumOutputs: 1}
+	zero := tensor.MustFromSlice([]int64{0, 0, 0, 0, 0, 0, 0, 0})
+	x := tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6}, 1, 1, 2, 3)
+	_, p, err := s.Prepare(nil, n, []tensor.Value{x, zero})
+	if err != nil || p == nil {
+		t.Fatalf("Prepare: %v, %v", p, err)
+	}
+	for round := range 3 {
+		y := tensor.MustFromSlice([]float32{float32(round), -1, 7, 0.5, 9, -3}, 1, 1, 2, 3)
+		in := []tensor.Value{y, zero}
+		if !p.Fits(in) {
+			t.Fatal("an input of the same type and shape does not fit")
+		}
+		out := make([]tensor.Value, 1)
+		if err := p.Run(nil, in, out); err != nil {
+			t.Fatal(err)
+		}
+		want, err := s.Run(nil, n, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := out[0].(*tensor.Tensor); !got.Equal(want[0].(*tensor.Tensor)) || !got.Equal(y) {
+			t.Errorf("round %d: prepared %v, kernel %v, input %v", round, got, want[0], y)
+		}
+	}
+	some := tensor.MustFromSlice([]int64{0, 0, 1, 0, 0, 0, 0, 1})
+	if p.Fits([]tensor.Value{x, some}) {
+		t.Error("other pads fit")
+	}
+	out, q, err := s.Prepare(nil, n, []tensor.Value{x, some})
+	if err != nil || q != nil {
+		t.Fatalf("a Pad that pads: prepared %v, %v", q, err)
+	}
+	if got := out[0].(*tensor.Tensor); !slices.Equal(got.Shape(), []int{1, 1, 3, 4}) {
+		t.Errorf("padded shape %v", got.Shape())
 	}
 }

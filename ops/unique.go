@@ -66,49 +66,59 @@ func uniqueNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 		return nil, err
 	}
 	key := elementKeys(x)
-	compare := func(a, b int) int {
-		if outer == 0 || inner == 0 { // empty slices are all equal
-			return 0
+	// groups of equal units: each one's first unit, its count, every
+	// unit's group and each group's place in Y
+	var first, group, rank []int
+	var counts []int64
+	if hashable := key.kind != 's' && key.kind != 'c'; hashable && !n.Has("axis") {
+		if err := opt.charge(op, "hash of the distinct elements", int64(units)*32); err != nil {
+			return nil, err
 		}
-		for o := range outer {
-			for i := range inner {
-				if c := key.compare((o*units+a)*inner+i, (o*units+b)*inner+i); c != 0 {
-					return c
+		first, counts, group, rank = uniqueHashed(key, units, sorted != 0)
+	} else {
+		compare := func(a, b int) int {
+			if outer == 0 || inner == 0 { // empty slices are all equal
+				return 0
+			}
+			for o := range outer {
+				for i := range inner {
+					if c := key.compare((o*units+a)*inner+i, (o*units+b)*inner+i); c != 0 {
+						return c
+					}
 				}
 			}
+			return 0
 		}
-		return 0
-	}
-	order := make([]int, units)
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(i, j int) bool { return compare(order[i], order[j]) < 0 })
-	// groups of equal units, in ascending order; each group's first
-	// occurrence is its first unit (the sort is stable)
-	var first []int
-	group := make([]int, units)
-	counts := []int64{}
-	for i, u := range order {
-		if i == 0 || compare(order[i-1], u) != 0 {
-			first = append(first, u)
-			counts = append(counts, 0)
+		order := make([]int, units)
+		for i := range order {
+			order[i] = i
 		}
-		group[u] = len(first) - 1
-		counts[len(counts)-1]++
-	}
-	rank := make([]int, len(first)) // a group's place in Y
-	for g := range rank {
-		rank[g] = g
-	}
-	if sorted == 0 {
-		byFirst := make([]int, len(first))
-		for g := range byFirst {
-			byFirst[g] = g
+		sort.SliceStable(order, func(i, j int) bool { return compare(order[i], order[j]) < 0 })
+		// groups of equal units, in ascending order; each group's first
+		// occurrence is its first unit (the sort is stable)
+		group = make([]int, units)
+		counts = []int64{}
+		for i, u := range order {
+			if i == 0 || compare(order[i-1], u) != 0 {
+				first = append(first, u)
+				counts = append(counts, 0)
+			}
+			group[u] = len(first) - 1
+			counts[len(counts)-1]++
 		}
-		sort.Slice(byFirst, func(i, j int) bool { return first[byFirst[i]] < first[byFirst[j]] })
-		for place, g := range byFirst {
-			rank[g] = place
+		rank = make([]int, len(first)) // a group's place in Y
+		for g := range rank {
+			rank[g] = g
+		}
+		if sorted == 0 {
+			byFirst := make([]int, len(first))
+			for g := range byFirst {
+				byFirst[g] = g
+			}
+			sort.Slice(byFirst, func(i, j int) bool { return first[byFirst[i]] < first[byFirst[j]] })
+			for place, g := range byFirst {
+				rank[g] = place
+			}
 		}
 	}
 	yShape := append([]int{}, shape...)
@@ -144,6 +154,56 @@ func uniqueNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 		}
 	}
 	return out, nil
+}
+
+// uniqueHashed groups the n numbers of k (kind 'f', 'i' or 'u') by value
+// through a hash of their canonical bits (-0 as 0, every NaN as one), in
+// order of first occurrence, and places the groups in Y in ascending order
+// when sorted (k.compare's order), else as they came.
+func uniqueHashed(k keys, n int, sorted bool) (first []int, counts []int64, group, rank []int) {
+	group = make([]int, n)
+	seen := make(map[uint64]int)
+	canon := func(u int) uint64 {
+		if k.kind != 'f' {
+			return uint64(k.i[u])
+		}
+		f := k.f[u]
+		switch {
+		case f == 0:
+			return 0
+		case f != f:
+			return 0x7ff8000000000001
+		}
+		return math.Float64bits(f)
+	}
+	for u := range n {
+		c := canon(u)
+		g, ok := seen[c]
+		if !ok {
+			g = len(first)
+			seen[c] = g
+			first = append(first, u)
+			counts = append(counts, 0)
+		}
+		group[u] = g
+		counts[g]++
+	}
+	rank = make([]int, len(first))
+	if !sorted {
+		for g := range rank {
+			rank[g] = g
+		}
+		return first, counts, group, rank
+	}
+	byValue := make([]int, len(first))
+	for g := range byValue {
+		byValue[g] = g
+	}
+	sort.Slice(byValue, func(i, j int) bool { return k.compare(first[byValue[i]], first[byValue[j]]) < 0 })
+	for place, g := range byValue {
+		rank[g] = place
+	}
+	return first, counts, group, rank
 }
 
 // keys are a tensor's elements in a form that orders them: numbers as

@@ -237,10 +237,13 @@ func Normalize[X, Y Float](stat Stat, eps float64, l Layout, x []X, y []Y, scale
 		return nil
 	}
 	return par(l.Slices, l.Slices*max(l.N, 1)*3, func(lo, hi int) error {
-		buf := make([]float64, l.N)
+		var buf []float64 // made at the first slice the float32 rows do not take
 		for s := lo; s < hi; s++ {
 			if normalizeSliceF32(stat, eps, l, s, x, y, scale, bias, st) || normalizeRunsF32(stat, eps, l, s, x, y, scale, bias, st) {
 				continue
+			}
+			if buf == nil {
+				buf = make([]float64, l.N)
 			}
 			base := l.start(s)
 			if l.contiguous() {
