@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+
+	"github.com/onnxshape/onnxshape/graph"
 )
 
 // What a report says of every rule, not only of those broken: the record
@@ -40,18 +42,19 @@ type RuleResult struct {
 	Nodes int `json:"nodes,omitempty"`
 }
 
-// ToolVersion names the onnxshape build that checks: its module version
-// and, when the build recorded them, its VCS revision and whether the tree
-// was modified.
+// ToolVersion names the onnxshape build that checks: its version
+// (graph.Version, or the module version a tagged dependency carries) and,
+// when the build recorded them, its VCS revision and whether the tree was
+// modified.
 func ToolVersion() string {
+	v := "onnxshape " + graph.Version
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "onnxshape (unknown build)"
+		return v
 	}
-	v := "onnxshape"
 	for _, m := range append([]*debug.Module{&info.Main}, info.Deps...) {
-		if m.Path == "github.com/onnxshape/onnxshape" {
-			v += " " + m.Version
+		if m.Path == "github.com/onnxshape/onnxshape" && m.Version != "" && m.Version != "(devel)" {
+			v = "onnxshape " + m.Version
 			break
 		}
 	}

@@ -12,6 +12,7 @@
 //	onnxshape infer MODEL [--json] [--input-shape NAME=D,D,...]...
 //	onnxshape fold MODEL -o OUT [--input-shape NAME=D,D,...]... [--annotate]
 //	onnxshape ops [--markdown] [NAME...] | ops --model MODEL
+//	onnxshape version
 //	onnxshape help [COMMAND]
 //
 // Each subcommand lives in its own file and registers itself in init().
