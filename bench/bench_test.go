@@ -35,7 +35,7 @@ func TestStandardsListEveryCaseOfTheIssue(t *testing.T) {
 		// the elementwise and reduction round: reductions and pooling
 		"reducemean_last_axis", "softmax_last_axis", "averagepool_3x3_s1_p1", "globalaveragepool",
 		"chain_small_40", "chain_small_10000", "chain_identity_1m", "chain_transpose_60", // the hostile-file audit
-		"chain_pad_41",                      // issue 29: Pad among the prepared operators
+		"chain_pad_41",                      // Pad among the prepared operators
 		"cast_float_float16", "gather_rows", // the elementwise and reduction round: conversion and indexing
 		"add_broadcast", "where", // the elementwise and reduction round: elementwise
 		"matmul_16x256x512_512", "gemm_1024", // the compute round: matrix products

@@ -353,7 +353,7 @@ func smallChain(rounds int) caseSpec {
 
 // padChain is 41 small nodes on a [1,3,8,8] float tensor: four rounds of
 // smallChain's eight shape operators with a Pad of zero pads after the
-// Unsqueeze/Squeeze pair and after the Slice, then an Identity (issue 29:
+// Unsqueeze/Squeeze pair and after the Slice, then an Identity (the audit of
 // Pad among the prepared operators).
 func padChain() caseSpec {
 	round := []link{

@@ -6,7 +6,7 @@ package reference_test
 // "SONNX " runs under the profile.
 //
 // Coverage (go test -cover ./reference, without -short): 97.6% of 10,993
-// statements; 84.6% before issue 27's verification work. The refusals are
+// statements; 84.6% before the verification work. The refusals are
 // exercised by this table, by refusals_values_test.go (operator-specific
 // parameter values, whole messages asserted), by the control-flow tests
 // (controlflow_test.go: If, Loop, Scan, SequenceMap and Identity's
