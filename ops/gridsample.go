@@ -26,7 +26,9 @@
 // The rules: [type] X and grid of the types the version allows;
 // [input-rank] X 4-D (16) or of rank >= 3 (20, 22), grid of X's rank;
 // [grid] grid's batch is X's and its last dim the spatial rank; [mode],
-// [padding_mode] names the version knows; [size].
+// [padding_mode] names the version knows; [size]; [empty] an X with an
+// empty spatial axis samples only under zeros padding (border and
+// reflection have no pixel to repeat).
 
 package ops
 
@@ -163,6 +165,11 @@ func gridSampleNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, e
 	}
 	if y.Len() == 0 {
 		return values(y), nil
+	}
+	// [empty] border and reflection padding repeat the image's pixels: an
+	// image with an empty spatial axis has none (zeros padding reads 0).
+	if x.Len() == 0 && padding != gridZeros {
+		return nil, op.errorf("empty", "X of shape %v has no pixel for %s padding to repeat", x.Shape(), n.Attrs["padding_mode"].String)
 	}
 	xv, err := convFloatsIn[float64](opt, op, x, "X")
 	if err != nil {

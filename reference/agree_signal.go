@@ -75,8 +75,10 @@ func signalBound(n *ops.Node, in []tensor.Value, dt tensor.DataType) (func(int) 
 		}
 		M *= w
 		length = x.Shape()[1]
-		if t, ok := in[2].(*tensor.Tensor); ok && t != nil && t.Len() > 0 {
-			length = t.Len()
+		if len(in) > 2 {
+			if t, ok := in[2].(*tensor.Tensor); ok && t != nil && t.Len() > 0 {
+				length = t.Len()
+			}
 		}
 		if len(in) > 3 {
 			if t, ok := in[3].(*tensor.Tensor); ok && t != nil {

@@ -93,6 +93,10 @@ func init() {
 		if err := chargeScratch(opt, op, "float64 copies of the inputs, the results and the output", inputElements(in)+2*numElements(shape), 8); err != nil {
 			return nil, err
 		}
+		// [empty] border and reflection repeat pixels; an empty axis has none.
+		if x.Len() == 0 && y.Len() > 0 && padding != "zeros" {
+			return nil, op.errorf("empty", "X of shape %v has no pixel for %s padding to repeat", xs, padding)
+		}
 		xv, gv := computeElements[float64](x), computeElements[float64](grid)
 		dims := xs[2:]
 		xStrides := stridesOf(xs)

@@ -24,7 +24,10 @@ func identity(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value,
 	case *tensor.Tensor:
 		if v != nil {
 			y, err := copyAs(opt, op, v, v.Shape())
-			return values(y), err
+			if err != nil {
+				return nil, err
+			}
+			return values(y), nil
 		}
 	case *tensor.Sequence:
 		if v != nil {
@@ -32,7 +35,10 @@ func identity(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value,
 				return nil, op.errorf("type", "input is %s: sequences pass through Identity from version 14", v.Describe())
 			}
 			y, err := copySequence(opt, op, v)
-			return []tensor.Value{y}, err
+			if err != nil {
+				return nil, err
+			}
+			return []tensor.Value{y}, nil
 		}
 	case *tensor.Optional:
 		if v != nil {
@@ -40,7 +46,10 @@ func identity(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value,
 				return nil, op.errorf("type", "input is %s: optional values pass through Identity from version 16", v.Describe())
 			}
 			y, err := copyOptional(opt, op, v)
-			return []tensor.Value{y}, err
+			if err != nil {
+				return nil, err
+			}
+			return []tensor.Value{y}, nil
 		}
 	case nil:
 	default:

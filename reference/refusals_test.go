@@ -36,14 +36,13 @@ package reference_test
 //     non-tensor output (MatMul, Gemm and Einsum return tensors), and
 //     einsumTerms' axis overrun (the ellipsis accounting makes the walk
 //     at most the rank); elementwise.go's panic for an element type no
-//     kernel reads, and agree_signal.go's absent-window branch, which is
-//     reached only by an STFT with fewer than three inputs, where
-//     signalBound then indexes in[2] and panics (a defect, reported).
-// Defects the tests found, left to fix in the kernels (the mutations skip
-// them by name, mutationFindings): GridSample panics on an X whose last
-// spatial axis is empty; TfIdfVectorizer with max_gram_length 2^40 loops
-// 2^40 times without looking at the run's context; Identity returns a
-// one-element output slice beside its errors.
+//     kernel reads, and agree_signal.go's absent-window branch (an STFT
+//     with fewer than three inputs).
+// Defects the tests found, now fixed and pinned in defects_test.go:
+// GridSample panicked on an X whose last spatial axis is empty;
+// TfIdfVectorizer with max_gram_length 2^40 looped 2^40 times without
+// looking at the run's context; signalBound indexed an STFT's absent
+// window; Identity returned a one-element output slice beside its errors.
 
 import (
 	"errors"

@@ -153,7 +153,11 @@ func tfIdfVectorizer(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor
 		}
 		count := make([]float64, size)
 		for skip := int64(0); skip <= min(maxSkip, int64(cols)); skip++ {
-			for length := minGram; length <= maxGram; length++ {
+			if err := cancelled(opt, op); err != nil {
+				return nil, err
+			}
+			// No n-gram longer than the row fits in it.
+			for length := minGram; length <= min(maxGram, int64(cols)); length++ {
 				if length == 1 && skip > 0 {
 					continue // unigrams count once
 				}
