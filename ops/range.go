@@ -105,7 +105,7 @@ func rangeCount(op opRef, start, limit, delta *tensor.Tensor) (int, error) {
 		if q.Sign() <= 0 {
 			return 0, nil
 		}
-		if !q.IsInt64() || q.Int64() > math.MaxInt32*int64(1<<31) {
+		if !q.IsInt64() || q.Int64() > math.MaxInt32*int64(1<<31) || q.Int64() > math.MaxInt { // an int of 32 bits holds less
 			return 0, op.errorf("size", "%v elements", q)
 		}
 		return int(q.Int64()), nil
@@ -124,7 +124,7 @@ func rangeCount(op opRef, start, limit, delta *tensor.Tensor) (int, error) {
 		return 0, op.errorf("input", "the count of elements is NaN (start %v, limit %v, delta %v)", f[0], f[1], f[2])
 	case c <= 0:
 		return 0, nil
-	case c > 1<<53:
+	case c > 1<<53 || c > math.MaxInt:
 		return 0, op.errorf("size", "%v elements", c)
 	}
 	return int(c), nil

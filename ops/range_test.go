@@ -88,3 +88,20 @@ func TestRangeStashType(t *testing.T) {
 		t.Errorf("int32 with stash_type float16: %v", y)
 	}
 }
+
+// A count past what an int holds is refused, not truncated: on a 32-bit
+// platform 2^40 elements once became an int of 0 (an empty output).
+func TestRangeCountPastInt(t *testing.T) {
+	for _, limit := range []int64{1 << 40, 1 << 62} {
+		_, err := Range(tensor.Scalar(int64(0)), tensor.Scalar(limit), tensor.Scalar(int64(1)))
+		var e *Error
+		if !errors.As(err, &e) || e.Rule != "size" {
+			t.Errorf("Range(0, %d, 1): %v, want a [size] refusal", limit, err)
+		}
+	}
+	_, err := Range(tensor.Scalar(float64(0)), tensor.Scalar(float64(1<<52)), tensor.Scalar(float64(1)))
+	var e *Error
+	if !errors.As(err, &e) || e.Rule != "size" {
+		t.Errorf("Range(0, 2^52, 1) in float64: %v, want a [size] refusal", err)
+	}
+}

@@ -76,7 +76,7 @@ func rangeKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Val
 			c.Add(c, big.NewInt(1))
 		}
 		if c.Sign() > 0 {
-			if !c.IsInt64() || c.Int64() > 1<<62 {
+			if !c.IsInt64() || c.Int64() > 1<<62 || c.Int64() > math.MaxInt {
 				return nil, opOf(n).errorf("size", "%v elements", c)
 			}
 			count = int(c.Int64())
@@ -93,7 +93,7 @@ func rangeKernel(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Val
 		if c != c {
 			return nil, opOf(n).errorf("input", "the count is NaN")
 		}
-		if c > 1<<53 {
+		if c > 1<<53 || c > math.MaxInt {
 			return nil, opOf(n).errorf("size", "%v elements", c)
 		}
 		count = int(max(c, 0))

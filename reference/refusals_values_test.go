@@ -5,6 +5,8 @@ package reference_test
 // rule and the whole message.
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/onnxshape/onnxshape/ops"
@@ -186,6 +188,12 @@ func TestReferenceValueRefusals(t *testing.T) {
 				c.opt = chargeFailingAt(2)
 			}
 			out, err := callRef(t, c.opt, c.op, c.ver, c.attrs, n, c.in...)
+			if strconv.IntSize == 32 && strings.Contains(c.name, "huge") {
+				// A value past an int of 32 bits is refused where it is
+				// read, under the same rule, before the check the row
+				// names: assert the rule only.
+				c.msg = ""
+			}
 			if c.rule == "ok" {
 				if err != nil {
 					t.Fatalf("got %v, want outputs", err)
