@@ -57,40 +57,7 @@ func (m *Model) fuse(opts LoadOptions) {
 	} else if limit < 0 {
 		limit = 1<<63 - 1
 	}
-	readers := make([]int, m.numSlots)
-	producer := make([]int, m.numSlots)
-	for i := range producer {
-		producer[i] = -1
-	}
-	for i := range m.steps {
-		st := &m.steps[i]
-		for _, s := range st.in {
-			if s >= 0 {
-				readers[s]++
-			}
-		}
-		for _, s := range st.implicit {
-			readers[s]++
-		}
-		for _, s := range st.out {
-			if s >= 0 {
-				producer[s] = i
-			}
-		}
-	}
-	for _, s := range m.outSlots {
-		readers[s]++
-	}
-	overridable := make(map[int]bool, len(m.inputSlots))
-	for _, s := range m.inputSlots {
-		overridable[s] = true
-	}
-	consts := make(map[int]*tensor.Tensor, len(m.consts))
-	for _, c := range m.consts {
-		if t, ok := c.value.(*tensor.Tensor); ok && !overridable[c.slot] {
-			consts[c.slot] = t
-		}
-	}
+	readers, producer, consts := m.dataflow()
 	// constIn is input k of st: the constant, nil when absent; ok false
 	// when it is computed or overridable.
 	constIn := func(st *step, k int) (*tensor.Tensor, bool) {
@@ -237,4 +204,47 @@ func (st *step) passInput(r *runState) {
 	if s := st.out[0]; s >= 0 {
 		r.vals[s] = r.vals[x]
 	}
+}
+
+// dataflow returns what the load-time fusions read of the model's graph:
+// how many readers each value slot has (a graph output and a subgraph's
+// implicit read count as readers), the step producing each slot (-1 for
+// inputs and initializers), and the constant initializers that no graph
+// input may override, by slot.
+func (m *Model) dataflow() (readers, producer []int, consts map[int]*tensor.Tensor) {
+	readers = make([]int, m.numSlots)
+	producer = make([]int, m.numSlots)
+	for i := range producer {
+		producer[i] = -1
+	}
+	for i := range m.steps {
+		st := &m.steps[i]
+		for _, s := range st.in {
+			if s >= 0 {
+				readers[s]++
+			}
+		}
+		for _, s := range st.implicit {
+			readers[s]++
+		}
+		for _, s := range st.out {
+			if s >= 0 {
+				producer[s] = i
+			}
+		}
+	}
+	for _, s := range m.outSlots {
+		readers[s]++
+	}
+	overridable := make(map[int]bool, len(m.inputSlots))
+	for _, s := range m.inputSlots {
+		overridable[s] = true
+	}
+	consts = make(map[int]*tensor.Tensor, len(m.consts))
+	for _, c := range m.consts {
+		if t, ok := c.value.(*tensor.Tensor); ok && !overridable[c.slot] {
+			consts[c.slot] = t
+		}
+	}
+	return readers, producer, consts
 }

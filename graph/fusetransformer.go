@@ -48,40 +48,7 @@ func (m *Model) fuseChains(opts LoadOptions) {
 	if opts.NoFuse {
 		return
 	}
-	readers := make([]int, m.numSlots)
-	producer := make([]int, m.numSlots)
-	for i := range producer {
-		producer[i] = -1
-	}
-	for i := range m.steps {
-		st := &m.steps[i]
-		for _, s := range st.in {
-			if s >= 0 {
-				readers[s]++
-			}
-		}
-		for _, s := range st.implicit {
-			readers[s]++
-		}
-		for _, s := range st.out {
-			if s >= 0 {
-				producer[s] = i
-			}
-		}
-	}
-	for _, s := range m.outSlots {
-		readers[s]++
-	}
-	overridable := make(map[int]bool, len(m.inputSlots))
-	for _, s := range m.inputSlots {
-		overridable[s] = true
-	}
-	consts := make(map[int]*tensor.Tensor, len(m.consts))
-	for _, c := range m.consts {
-		if t, ok := c.value.(*tensor.Tensor); ok && !overridable[c.slot] {
-			consts[c.slot] = t
-		}
-	}
+	readers, producer, consts := m.dataflow()
 	taken := make([]bool, len(m.steps))
 	chainable := func(i int) bool {
 		st := &m.steps[i]
