@@ -1,0 +1,251 @@
+package conv
+
+import (
+	"encoding/binary"
+
+	"github.com/onnxshape/onnxshape/ops/internal/gemm"
+)
+
+// The int8 implicit GEMM (ConvInteger, QLinearConv): the weights packed
+// once per group (PackIntegerWeights: at load for a model's constant
+// weights, else at the run, charged), and the image's windows written
+// straight from the NCHW image into the 8-bit product's panels
+// (gemm.IntegerImplicit, gemm.Filler8): per quad of kernel rows (channel,
+// tap) and per run of positions on one output row inside one panel, the
+// four image rows interleaved byte by byte (interleave4: AVX on amd64),
+// the image's zero point where a tap falls in the padding. No im2col tile:
+// the scratch is the product's panel block per worker
+// (IntegerImplicitScratchBytes), charged before any work. One or two
+// spatial axes, or a 1x1 (the image itself is B); other shapes run
+// Integer's im2col tiles. Exact, as Integer.
+
+// IntegerWeights is an 8-bit convolution's weights (M x C/Group x
+// Kernel) packed for gemm.IntegerImplicit, one matrix per group.
+type IntegerWeights struct {
+	m, k, group int
+	signed      bool
+	packs       []*gemm.PackedA8
+}
+
+// PackIntegerWeights packs w (m rows of k bytes, signed or not as wSigned
+// says) per group of m/group rows, charging cfg.Charge before allocating.
+func PackIntegerWeights(cfg gemm.Config, m, k, group int, w []byte, wSigned bool) (*IntegerWeights, error) {
+	p := &IntegerWeights{m: m, k: k, group: group, signed: wSigned}
+	if group <= 0 || m%group != 0 || len(w) < m*k {
+		return nil, gemm.ErrShape
+	}
+	mg := m / group
+	for g := range group {
+		pa, err := gemm.PackA8(cfg, mg, k, w[g*mg*k:(g+1)*mg*k], wSigned, k)
+		if err != nil {
+			return nil, err
+		}
+		p.packs = append(p.packs, pa)
+	}
+	return p, nil
+}
+
+// Bytes is the memory the packed weights hold.
+func (p *IntegerWeights) Bytes() int64 {
+	var n int64
+	for _, pa := range p.packs {
+		n += pa.Bytes()
+	}
+	return n
+}
+
+// Fits reports whether p holds the weights of s, of the signedness given.
+func (p *IntegerWeights) Fits(s Shape, wSigned bool) bool {
+	return p != nil && p.m == s.M && p.group == s.Group && p.signed == wSigned &&
+		p.k == s.C/max(s.Group, 1)*prod(s.Kernel)
+}
+
+// IntegerImplicitOK reports a convolution IntegerPacked runs: one or two
+// spatial axes, or a 1x1.
+func IntegerImplicitOK(s Shape) bool {
+	return pointwise(s) || (len(s.Kernel) >= 1 && len(s.Kernel) <= 2)
+}
+
+// integerTile is the positions of one item of work.
+var integerTile = 512
+
+// IntegerImplicitScratchBytes is the scratch IntegerPacked charges for s
+// on threads cores; with packed false it adds the weights packed at the
+// run.
+func IntegerImplicitScratchBytes(s Shape, threads int, packed bool) int64 {
+	k := s.C / max(s.Group, 1) * prod(s.Kernel)
+	t := min(prod(s.Grid), integerTile)
+	b := gemm.ImplicitScratch8(t, k, max(threads, 1))
+	if !packed {
+		mg := s.M / max(s.Group, 1)
+		b += int64(s.Group) * (int64((k+3)/4*4)*int64((mg+11)/12*12) + 4*int64(mg))
+	}
+	return b
+}
+
+// IntegerPacked is Integer with the weights packed (pw, made by
+// PackIntegerWeights for s; nil: packed here from w, charged) and the
+// windows written straight into the product's panels. s must satisfy
+// IntegerImplicitOK.
+func IntegerPacked(cfg Config, s Shape, x []byte, xSigned bool, xZero byte, w []byte, wSigned bool, pw *IntegerWeights, wZero []int32, y []int32) error {
+	cg, mg := s.C/s.Group, s.M/s.Group
+	k := cg * prod(s.Kernel)
+	pin, pout := prod(s.Image), prod(s.Grid)
+	if len(y) == 0 {
+		return nil
+	}
+	if k == 0 {
+		clear(y)
+		return nil
+	}
+	if !pw.Fits(s, wSigned) {
+		var err error
+		if pw, err = PackIntegerWeights(cfg.gemm(1), s.M, k, s.Group, w, wSigned); err != nil {
+			return err
+		}
+	}
+	xz := int32(xZero)
+	if xSigned {
+		xz = int32(int8(xZero))
+	}
+	rowZero := func(g int) []int32 {
+		if len(wZero) <= 1 {
+			return wZero
+		}
+		return wZero[g*mg : (g+1)*mg]
+	}
+	pw1 := pointwise(s)
+	var g dwGeometry
+	if !pw1 {
+		g = depthwiseGeometry(s)
+	}
+	t := min(pout, integerTile)
+	tiles := (pout + t - 1) / t
+	return split[byte](cfg, s.N*s.Group*tiles, s.N*s.M*pout*max(1, k/8), 0, 1, func(item int, _ []byte, threads int) error {
+		tile := item % tiles
+		ng := item / tiles
+		n, gr := ng/s.Group, ng%s.Group
+		p0 := tile * t
+		p1 := min(pout, p0+t)
+		xg := x[(n*s.C+gr*cg)*pin : (n*s.C+(gr+1)*cg)*pin]
+		var fill gemm.Filler8
+		if pw1 {
+			fill = func(dst []byte, pc, kc, j0, nc int) {
+				fillStored8(dst, pc, kc, p0+j0, nc, xg, pin)
+			}
+		} else {
+			fill = func(dst []byte, pc, kc, j0, nc int) {
+				fillWindows8(dst, pc, kc, p0+j0, nc, xg, g, xZero)
+			}
+		}
+		yg := y[(n*s.M+gr*mg)*pout:]
+		return gemm.IntegerImplicit(cfg.gemm(threads), mg, p1-p0, k, pw.packs[gr], rowZero(gr), fill, xSigned, []int32{xz}, yg[p0:], pout)
+	})
+}
+
+// fillStored8 writes rows [pc, pc+kc) and columns [q0, q0+nc) of the
+// matrix b (row stride ldb) in gemm.Filler8's layout.
+func fillStored8(dst []byte, pc, kc, q0, nc int, b []byte, ldb int) {
+	nr := gemm.NR8()
+	k4 := (kc + 3) / 4
+	for s := 0; s*nr < nc; s++ {
+		cols := min(nr, nc-s*nr)
+		d := dst[s*k4*nr*4:]
+		j := q0 + s*nr
+		for q := range k4 {
+			var rows [4][]byte
+			for t := range 4 {
+				p := min(4*q+t, kc-1) // a row past kc: any bytes do
+				rows[t] = b[(pc+p)*ldb+j : (pc+p)*ldb+j+cols]
+			}
+			interleave4(d[q*nr*4:q*nr*4+cols*4], rows[0], rows[1], rows[2], rows[3])
+		}
+	}
+}
+
+// fillWindows8 writes rows [pc, pc+kc) of the windows (row c*kh*kw + r*kw
+// + q: channel c of xg, tap (r, q)) for positions [q0, q0+nc) in
+// gemm.Filler8's layout, pad where a tap falls in the padding.
+func fillWindows8(dst []byte, pc, kc, q0, nc int, xg []byte, g dwGeometry, pad byte) {
+	nr := gemm.NR8()
+	k4 := (kc + 3) / 4
+	var runBuf [48]run
+	runs := runBuf[:0]
+	for j := 0; j < nc; {
+		pos := q0 + j
+		oh, ow := pos/g.ow, pos%g.ow
+		n := min(g.ow-ow, nc-j, nr-j%nr)
+		runs = append(runs, run{oh: oh, ow: ow, n: n, off: (j/nr)*k4*nr*4 + (j%nr)*4})
+		j += n
+	}
+	taps := g.kh * g.kw
+	pin := g.ih * g.iw
+	type tapRow struct {
+		plane  []byte
+		dr, dq int
+	}
+	var padRow [64]byte
+	for i := range padRow {
+		padRow[i] = pad
+	}
+	for q := range k4 {
+		var rows [4]tapRow
+		for t := range 4 {
+			p := pc + min(4*q+t, kc-1) // a row past kc: any bytes do
+			c, tap := p/taps, p%taps
+			r, cq := tap/g.kw, tap%g.kw
+			rows[t] = tapRow{plane: xg[c*pin : (c+1)*pin], dr: r*g.dh - g.ph, dq: cq*g.dw - g.pw}
+		}
+		for _, u := range runs {
+			d := dst[u.off+q*nr*4 : u.off+q*nr*4+u.n*4]
+			var src [4][]byte
+			fast := g.sw == 1
+			for t := range 4 {
+				ih := u.oh*g.sh + rows[t].dr
+				if ih < 0 || ih >= g.ih {
+					src[t] = padRow[:u.n]
+					continue
+				}
+				base := u.ow*g.sw + rows[t].dq
+				if g.sw == 1 && base >= 0 && base+u.n <= g.iw {
+					src[t] = rows[t].plane[ih*g.iw+base : ih*g.iw+base+u.n]
+					continue
+				}
+				fast = false
+			}
+			if fast {
+				interleave4(d, src[0], src[1], src[2], src[3])
+				continue
+			}
+			// A run that crosses the padding or strides: byte by byte.
+			for t := range 4 {
+				if src[t] != nil {
+					for o := range u.n {
+						d[o*4+t] = src[t][o]
+					}
+					continue
+				}
+				ih := u.oh*g.sh + rows[t].dr
+				row := rows[t].plane[ih*g.iw : (ih+1)*g.iw]
+				base := u.ow*g.sw + rows[t].dq
+				lo, hi := validRange(base, g.sw, g.iw, u.n)
+				for o := range u.n {
+					v := pad
+					if o >= lo && o < hi {
+						v = row[base+o*g.sw]
+					}
+					d[o*4+t] = v
+				}
+			}
+		}
+	}
+}
+
+// interleave4Go writes d[4o+t] = s_t[o] for o in [0, len(s0)).
+func interleave4Go(d, s0, s1, s2, s3 []byte) {
+	n := len(s0)
+	s1, s2, s3, d = s1[:n], s2[:n], s3[:n], d[:4*n]
+	for o := range n {
+		binary.LittleEndian.PutUint32(d[o*4:], uint32(s0[o])|uint32(s1[o])<<8|uint32(s2[o])<<16|uint32(s3[o])<<24)
+	}
+}
