@@ -7,8 +7,11 @@
 // Version 10. Types: x int8 or uint8, w int8 or uint8, output int32;
 // x_zero_point (optional, default 0) one value of x's type; w_zero_point
 // (optional, default 0) w's type, one value or one per output channel.
-// The engine (ops/internal/conv) runs im2col tiles through gemm.Integer:
-// the result is exact, the same as the reference's.
+// The engine (ops/internal/conv): with one or two spatial axes (or a 1x1)
+// an int8 implicit GEMM (conv.IntegerPacked: the weights packed once, at
+// load when they are a constant of the model, charged to the model; the
+// windows written straight into the product's panels), else im2col tiles
+// through gemm.Integer: the result is exact, the same as the reference's.
 //
 // The rules: [type] x, w, and each zero point the type of its tensor;
 // Conv's shape and window rules ([input-rank], [W-rank], [channels],
@@ -19,6 +22,7 @@ package ops
 
 import (
 	"github.com/onnxshape/onnxshape/ops/internal/conv"
+	"github.com/onnxshape/onnxshape/ops/internal/gemm"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -57,7 +61,7 @@ func convIntegerNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, 
 	}
 	opt = opt.orDefault()
 	var y *tensor.Tensor
-	err = integerConv(opt, op, x, w, xz, wz, a, func(shape []int) ([]int32, error) {
+	err = integerConv(opt, op, x, w, xz, wz, a, n.packedInput(1, w), func(shape []int) ([]int32, error) {
 		var err error
 		if y, err = opt.newOverwritten(op, tensor.Int32, shape); err != nil {
 			return nil, err
@@ -76,7 +80,8 @@ func int8Type(dt tensor.DataType) bool { return dt == tensor.Int8 || dt == tenso
 // integerConv checks what ConvInteger and QLinearConv share (x, w, their
 // zero points, the window attributes), asks out for the int32 sums of the
 // output shape, and fills them.
-func integerConv(opt *Options, op opRef, x, w, xz, wz *tensor.Tensor, a convAttrs, out func(shape []int) ([]int32, error)) error {
+// pack is w packed at load (nil: none).
+func integerConv(opt *Options, op opRef, x, w, xz, wz *tensor.Tensor, a convAttrs, pack *weightPack, out func(shape []int) ([]int32, error)) error {
 	if !int8Type(x.DataType()) {
 		return op.errorf("type", "x is %v, expected int8 or uint8", x.DataType())
 	}
@@ -108,7 +113,16 @@ func integerConv(opt *Options, op opRef, x, w, xz, wz *tensor.Tensor, a convAttr
 		return err
 	}
 	s := convShape(x.Shape()[0], x.Shape()[1], m, a.group, axes, false)
-	if err := opt.refuseScratch(op, "the im2col tiles", conv.IntegerScratchBytes(s, opt.threads())); err != nil {
+	var pw *conv.IntegerWeights
+	if pack != nil && pack.c8.Fits(s, w.DataType() == tensor.Int8) {
+		pw = pack.c8
+	}
+	implicit := conv.IntegerImplicitOK(s)
+	if implicit {
+		if err := opt.refuseScratch(op, "the panels", conv.IntegerImplicitScratchBytes(s, opt.threads(), pw != nil)); err != nil {
+			return err
+		}
+	} else if err := opt.refuseScratch(op, "the im2col tiles", conv.IntegerScratchBytes(s, opt.threads())); err != nil {
 		return err
 	}
 	y, err := out(shape)
@@ -129,6 +143,30 @@ func integerConv(opt *Options, op opRef, x, w, xz, wz *tensor.Tensor, a convAttr
 			}
 		}
 	}
+	if implicit {
+		return convErr(op, conv.IntegerPacked(opt.convConfig(op, "the panels"), s, x.Bytes(), x.DataType() == tensor.Int8, xzero,
+			w.Bytes(), w.DataType() == tensor.Int8, pw, wzero, y))
+	}
 	return convErr(op, conv.Integer(opt.convConfig(op, "the im2col tiles"), s, x.Bytes(), x.DataType() == tensor.Int8, xzero,
 		w.Bytes(), w.DataType() == tensor.Int8, wzero, y))
+}
+
+// packConvIntegerW packs an int8 or uint8 convolution weight (M x C/group
+// x kernel) per group for conv.IntegerPacked; the kernel uses it only when
+// the shapes it checks agree (IntegerWeights.Fits).
+func packConvIntegerW(n *Node, w *tensor.Tensor, cfg gemm.Config) (*weightPack, error) {
+	s := w.Shape()
+	group, err := n.Int("group", 1)
+	if err != nil || len(s) < 3 || !int8Type(w.DataType()) || group <= 0 || int64(group) > int64(s[0]) || s[0]%int(group) != 0 {
+		return nil, nil // the kernel reports it
+	}
+	k := 1
+	for _, d := range s[1:] {
+		k *= d
+	}
+	pw, err := conv.PackIntegerWeights(cfg, s[0], k, int(group), w.Bytes(), w.DataType() == tensor.Int8)
+	if err != nil {
+		return nil, err
+	}
+	return &weightPack{c8: pw}, nil
 }

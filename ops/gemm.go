@@ -26,6 +26,7 @@ package ops
 import (
 	"math"
 
+	"github.com/onnxshape/onnxshape/ops/internal/conv"
 	"github.com/onnxshape/onnxshape/ops/internal/gemm"
 	"github.com/onnxshape/onnxshape/ops/internal/rnn"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -344,7 +345,10 @@ func truncSaturate[T int32 | int64 | uint32 | uint64](x float64) T {
 // and its kernel uses them at every run whose input is that very tensor
 // (the initializer, never a caller's override), skipping the copy and its
 // scratch. Conv needs none: its weights are the product's A operand,
-// which the engine reads in place. The recurrent cells (LSTM, GRU, RNN)
+// which the float engine reads in place; the int8 convolutions'
+// (ConvInteger, QLinearConv) are packed with their row sums
+// (conv.PackIntegerWeights), since the 8-bit kernel reads them flipped
+// and interleaved. The recurrent cells (LSTM, GRU, RNN)
 // keep W and R transposed, as their products read them
 // (ops/internal/rnn.Inputs.WT and RT).
 
@@ -354,6 +358,8 @@ type weightPack struct {
 	f32 *gemm.PackedB32
 	f64 *gemm.PackedB64
 	i8  *gemm.PackedB8
+	// c8 is an int8 convolution's weights (ConvInteger, QLinearConv).
+	c8 *conv.IntegerWeights
 	// t32 and t64 are a recurrent cell's W or R transposed.
 	t32 []float32
 	t64 []float64
@@ -384,6 +390,8 @@ var packers = map[string]map[int]packer{
 	"Gemm":          {1: packGemmB},
 	"MatMulInteger": {1: packIntegerB},
 	"QLinearMatMul": {3: packIntegerB},
+	"ConvInteger":   {1: packConvIntegerW},
+	"QLinearConv":   {3: packConvIntegerW},
 	"LSTM":          {1: packRecurrentW, 2: packRecurrentR},
 	"GRU":           {1: packRecurrentW, 2: packRecurrentR},
 	"RNN":           {1: packRecurrentW, 2: packRecurrentR},
@@ -436,6 +444,8 @@ func (p *weightPack) bytes() int64 {
 		return p.f64.Bytes()
 	case p.i8 != nil:
 		return p.i8.Bytes()
+	case p.c8 != nil:
+		return p.c8.Bytes()
 	}
 	return 4*int64(len(p.t32)) + 8*int64(len(p.t64))
 }
