@@ -185,6 +185,7 @@ func fillWindows8(dst []byte, pc, kc, q0, nc int, xg []byte, g dwGeometry, pad b
 		dr, dq int
 	}
 	var padRow [64]byte
+	var tmps [4][64]byte
 	for i := range padRow {
 		padRow[i] = pad
 	}
@@ -199,44 +200,43 @@ func fillWindows8(dst []byte, pc, kc, q0, nc int, xg []byte, g dwGeometry, pad b
 		for _, u := range runs {
 			d := dst[u.off+q*nr*4 : u.off+q*nr*4+u.n*4]
 			var src [4][]byte
-			fast := g.sw == 1
 			for t := range 4 {
 				ih := u.oh*g.sh + rows[t].dr
 				if ih < 0 || ih >= g.ih {
 					src[t] = padRow[:u.n]
 					continue
 				}
-				base := u.ow*g.sw + rows[t].dq
-				if g.sw == 1 && base >= 0 && base+u.n <= g.iw {
-					src[t] = rows[t].plane[ih*g.iw+base : ih*g.iw+base+u.n]
-					continue
-				}
-				fast = false
-			}
-			if fast {
-				interleave4(d, src[0], src[1], src[2], src[3])
-				continue
-			}
-			// A run that crosses the padding or strides: byte by byte.
-			for t := range 4 {
-				if src[t] != nil {
-					for o := range u.n {
-						d[o*4+t] = src[t][o]
-					}
-					continue
-				}
-				ih := u.oh*g.sh + rows[t].dr
 				row := rows[t].plane[ih*g.iw : (ih+1)*g.iw]
 				base := u.ow*g.sw + rows[t].dq
-				lo, hi := validRange(base, g.sw, g.iw, u.n)
-				for o := range u.n {
-					v := pad
-					if o >= lo && o < hi {
-						v = row[base+o*g.sw]
-					}
-					d[o*4+t] = v
+				if g.sw == 1 && base >= 0 && base+u.n <= g.iw {
+					src[t] = row[base : base+u.n]
+					continue
 				}
+				// A run that crosses the padding or strides: through a
+				// copy, pad outside the image.
+				tmp := tmps[t][:u.n]
+				var lo, hi int
+				if g.sw == 1 {
+					lo, hi = max(0, -base), min(u.n, g.iw-base)
+				} else {
+					lo, hi = validRange(base, g.sw, g.iw, u.n)
+				}
+				if lo >= hi {
+					src[t] = padRow[:u.n]
+					continue
+				}
+				copy(tmp[:lo], padRow[:lo])
+				if g.sw == 1 {
+					copy(tmp[lo:hi], row[base+lo:base+hi])
+				} else {
+					for o := lo; o < hi; o++ {
+						tmp[o] = row[base+o*g.sw]
+					}
+				}
+				copy(tmp[hi:], padRow[hi:u.n])
+				src[t] = tmp
 			}
+			interleave4(d, src[0], src[1], src[2], src[3])
 		}
 	}
 }

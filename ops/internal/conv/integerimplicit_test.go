@@ -160,3 +160,49 @@ func TestInterleave4(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkIntegerConv: the int8 convolutions of BENCHMARKS.md (x
+// [4,64,56,56] u8, weights s8), im2col tiles (Integer, weights packed at
+// every product) against the implicit path with weights packed once, one
+// core, in CPU ms per op (the machine is shared).
+func BenchmarkIntegerConv(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		k, m int
+	}{{"3x3", 3, 64}, {"1x1", 1, 256}} {
+		p := c.k / 2
+		s := Shape{N: 4, C: 64, M: c.m, Group: 1, Image: []int{56, 56}, Grid: []int{56, 56}, Kernel: []int{c.k, c.k},
+			Stride: []int{1, 1}, Dilation: []int{1, 1}, Pad: []int{p, p}}
+		x := make([]byte, 4*64*56*56)
+		w := make([]byte, c.m*64*c.k*c.k)
+		for i := range x {
+			x[i] = byte(i * 7)
+		}
+		for i := range w {
+			w[i] = byte(i * 13)
+		}
+		y := make([]int32, 4*c.m*56*56)
+		cfg := Config{Threads: 1}
+		pw, err := PackIntegerWeights(cfg.gemm(1), c.m, 64*c.k*c.k, 1, w, true)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, path := range []string{"im2col", "implicit"} {
+			b.Run(c.name+"/"+path, func(b *testing.B) {
+				cpu := cpuSeconds()
+				for b.Loop() {
+					var err error
+					if path == "im2col" {
+						err = Integer(cfg, s, x, false, 128, w, true, nil, y)
+					} else {
+						err = IntegerPacked(cfg, s, x, false, 128, w, true, pw, nil, y)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric((cpuSeconds()-cpu)*1e3/float64(b.N), "cpu-ms/op")
+			})
+		}
+	}
+}
