@@ -19,7 +19,10 @@
 //   - Col2Im: that scatter alone.
 //   - Integer: Forward for 8-bit images and weights with zero points,
 //     accumulating in int32 (gemm.Integer), padding with the image's zero
-//     point so that a padded tap contributes nothing.
+//     point so that a padded tap contributes nothing; IntegerPacked is the
+//     same with the weights packed once (PackIntegerWeights) and the
+//     windows written straight into the 8-bit product's panels
+//     (integerimplicit.go: one or two spatial axes, or a 1x1).
 //   - Deform: Forward with the windows sampled bilinearly at learned
 //     offsets, scaled by a mask (two spatial axes).
 //
