@@ -13,7 +13,8 @@ import (
 // (gemm.IntegerImplicit, gemm.Filler8): per quad of kernel rows (channel,
 // tap) and per run of positions on one output row inside one panel, the
 // four image rows interleaved byte by byte (interleave4: AVX on amd64),
-// the image's zero point where a tap falls in the padding. No im2col tile:
+// the image's zero point where a tap falls in the padding (a 1x1's image
+// is B as it lies: gemm.IntegerPackedA). No im2col tile:
 // the scratch is the product's panel block per worker
 // (IntegerImplicitScratchBytes), charged before any work. One or two
 // spatial axes, or a 1x1 (the image itself is B); other shapes run
@@ -128,39 +129,16 @@ func IntegerPacked(cfg Config, s Shape, x []byte, xSigned bool, xZero byte, w []
 		p0 := tile * t
 		p1 := min(pout, p0+t)
 		xg := x[(n*s.C+gr*cg)*pin : (n*s.C+(gr+1)*cg)*pin]
-		var fill gemm.Filler8
-		if pw1 {
-			fill = func(dst []byte, pc, kc, j0, nc int) {
-				fillStored8(dst, pc, kc, p0+j0, nc, xg, pin)
-			}
-		} else {
-			fill = func(dst []byte, pc, kc, j0, nc int) {
-				fillWindows8(dst, pc, kc, p0+j0, nc, xg, g, xZero)
-			}
-		}
 		yg := y[(n*s.M+gr*mg)*pout:]
+		if pw1 {
+			// The image is B as it lies: packed as Integer packs it.
+			return gemm.IntegerPackedA(cfg.gemm(threads), mg, p1-p0, k, pw.packs[gr], rowZero(gr), xg[p0:], xSigned, pin, []int32{xz}, yg[p0:], pout)
+		}
+		fill := func(dst []byte, pc, kc, j0, nc int) {
+			fillWindows8(dst, pc, kc, p0+j0, nc, xg, g, xZero)
+		}
 		return gemm.IntegerImplicit(cfg.gemm(threads), mg, p1-p0, k, pw.packs[gr], rowZero(gr), fill, xSigned, []int32{xz}, yg[p0:], pout)
 	})
-}
-
-// fillStored8 writes rows [pc, pc+kc) and columns [q0, q0+nc) of the
-// matrix b (row stride ldb) in gemm.Filler8's layout.
-func fillStored8(dst []byte, pc, kc, q0, nc int, b []byte, ldb int) {
-	nr := gemm.NR8()
-	k4 := (kc + 3) / 4
-	for s := 0; s*nr < nc; s++ {
-		cols := min(nr, nc-s*nr)
-		d := dst[s*k4*nr*4:]
-		j := q0 + s*nr
-		for q := range k4 {
-			var rows [4][]byte
-			for t := range 4 {
-				p := min(4*q+t, kc-1) // a row past kc: any bytes do
-				rows[t] = b[(pc+p)*ldb+j : (pc+p)*ldb+j+cols]
-			}
-			interleave4(d[q*nr*4:q*nr*4+cols*4], rows[0], rows[1], rows[2], rows[3])
-		}
-	}
 }
 
 // fillWindows8 writes rows [pc, pc+kc) of the windows (row c*kh*kw + r*kw

@@ -108,11 +108,29 @@ func ImplicitScratch8(n, k, threads int) int64 {
 // checked between blocks; the columns are split over cfg.Threads cores.
 // fill must be safe to call from several goroutines on distinct blocks.
 func IntegerImplicit(cfg Config, m, n, k int, pa *PackedA8, aZero []int32, fill Filler8, bSigned bool, bZero []int32, c []int32, ldc int) error {
+	if fill == nil {
+		return fmt.Errorf("%w: no filler for B", ErrShape)
+	}
+	return integerPackedA(cfg, m, n, k, pa, aZero, fill, nil, 0, bSigned, bZero, c, ldc)
+}
+
+// IntegerPackedA is Integer with A packed by PackA8 and B stored (k×n,
+// row stride ldb): B is packed a block at a time as Integer packs it (one
+// pass: flip, interleave and column sums), under IntegerImplicit's
+// scratch, context and threads.
+func IntegerPackedA(cfg Config, m, n, k int, pa *PackedA8, aZero []int32, b []byte, bSigned bool, ldb int, bZero []int32, c []int32, ldc int) error {
+	if err := check("B", k, n, ldb, len(b)); err != nil {
+		return err
+	}
+	return integerPackedA(cfg, m, n, k, pa, aZero, nil, b, ldb, bSigned, bZero, c, ldc)
+}
+
+// integerPackedA is IntegerImplicit with B from fill or, when fill is
+// nil, from b.
+func integerPackedA(cfg Config, m, n, k int, pa *PackedA8, aZero []int32, fill Filler8, b []byte, ldb int, bSigned bool, bZero []int32, c []int32, ldc int) error {
 	switch {
 	case pa == nil:
 		return fmt.Errorf("%w: no packed A", ErrShape)
-	case fill == nil:
-		return fmt.Errorf("%w: no filler for B", ErrShape)
 	case pa.m != m || pa.k != k:
 		return fmt.Errorf("%w: A packed as %dx%d, product needs %dx%d", ErrShape, pa.m, pa.k, m, k)
 	case len(aZero) > 1 && len(aZero) != m:
@@ -171,8 +189,12 @@ func IntegerImplicit(cfg Config, m, n, k int, pa *PackedA8, aZero []int32, fill 
 				}
 				kc := min(kcBlockI, k-pc)
 				k4 := (kc + 3) / 4
-				fill(bbuf, pc, kc, jc, nc)
-				finishB(bbuf, k4, kc, nc, flipB, colB[:nc], needCols)
+				if fill != nil {
+					fill(bbuf, pc, kc, jc, nc)
+					finishB(bbuf, k4, kc, nc, flipB, colB[:nc], needCols)
+				} else {
+					packBI(bbuf, b, ldb, flipB, pc, kc, jc, nc, colB[:nc])
+				}
 				ap := pa.block(pc)
 				for jr := 0; jr < nc; jr += nrI {
 					cols := min(nrI, nc-jr)

@@ -95,6 +95,19 @@ func TestIntegerImplicitRandom(t *testing.T) {
 					t.Fatalf("%v signed %v/%v zeros %v/%v: C[%d] = %d, want %d", s, aSigned, bSigned, aZero, len(bZero), i, c[i], want[i])
 				}
 			}
+			for i := range c {
+				if i%ldc < s.n {
+					c[i] = int32(r.Uint32())
+				}
+			}
+			if err := IntegerPackedA(cfg, s.m, s.n, s.k, pa, aZero, b, bSigned, ldb, bZero, c, ldc); err != nil {
+				t.Fatal(err)
+			}
+			for i := range c {
+				if c[i] != want[i] {
+					t.Fatalf("stored %v signed %v/%v zeros %v/%v: C[%d] = %d, want %d", s, aSigned, bSigned, aZero, len(bZero), i, c[i], want[i])
+				}
+			}
 		}
 	})
 }
