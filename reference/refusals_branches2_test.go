@@ -79,6 +79,35 @@ func TestReferenceBranchRefusalsMore(t *testing.T) {
 		{"LabelEncoder no keys", ml, "LabelEncoder", 2, 1, nil, a("values_int64s", ints(1)), []tensor.Value{int64s(1)}, "keys", "LabelEncoder-2 [keys] exactly one keys_* attribute must be set"},
 		{"TreeEnsembleClassifier bool", ml, "TreeEnsembleClassifier", 3, 2, nil, nil, []tensor.Value{bools()}, "type", "TreeEnsembleClassifier-3 [type] X must be float, double, int64 or int32"},
 		{"ArrayFeatureExtractor bool", ml, "ArrayFeatureExtractor", 1, 1, nil, nil, []tensor.Value{bools(), int64s(0)}, "type", "ArrayFeatureExtractor-1 [type] X must be float, double, int64, int32 or string"},
+		// The profile's rules that only a run under it reaches
+		{"SONNX Clip bound of shape [1]", "", "Clip", 13, 1, sonnx, nil, []tensor.Value{x2(), f32(0)}, "L [C1]", "Clip-13 L [C1] bound 1 has shape [1], not the empty shape of a scalar"},
+		{"SONNX SplitToSequence empty input", "", "SplitToSequence", 11, 1, sonnx, nil, []tensor.Value{tensor.MustNew(tensor.Float, 0, 2)}, "DIMS", "SplitToSequence-11 [DIMS] input has shape [0 2]: dimension 0 is 0, and the profile's tensors have positive dimensions"},
+		{"SONNX SplitToSequence empty part", "", "SplitToSequence", 11, 1, sonnx, nil, []tensor.Value{x2(), int64s(2, 0)}, "DIMS", "SplitToSequence-11 [DIMS] output 1 would have length 0 on axis 0, and the profile's tensors have positive dimensions"},
+		{"SONNX Range delta 0", "", "Range", 11, 1, sonnx, nil, []tensor.Value{tensor.Scalar(int64(0)), tensor.Scalar(int64(3)), tensor.Scalar(int64(0))}, "D [C1]", "Range-11 D [C1] delta is 0"},
+		// Kernels' less travelled paths
+		{"Gemm int32 alpha NaN", "", "Gemm", 13, 1, nil, a("alpha", attrFloat(float32(nan()))), []tensor.Value{tensor.MustNew(tensor.Int32, 2, 2), tensor.MustNew(tensor.Int32, 2, 2)}, "ok", ""},
+		{"Clip min a typed nil", "", "Clip", 13, 1, nil, nil, []tensor.Value{x2(), (*tensor.Tensor)(nil), tensor.Scalar(float32(1))}, "ok", ""},
+		{"QLinearMatMul-21 float8", "", "QLinearMatMul", 21, 1, nil, nil, []tensor.Value{tensor.MustNew(tensor.Float8E4M3FN, 2, 2), tensor.Scalar(float32(1)), tensor.MustNew(tensor.Float8E4M3FN), tensor.MustNew(tensor.Float8E4M3FN, 2, 2), tensor.Scalar(float32(1)), tensor.MustNew(tensor.Float8E4M3FN), tensor.Scalar(float32(1)), tensor.MustNew(tensor.Float8E4M3FN)}, "type", "QLinearMatMul-21 [type] float8e4m3fn quantized tensors: unsupported operator"},
+		{"DeformConv NaN offset", "", "DeformConv", 22, 1, nil, nil, []tensor.Value{tensor.MustNew(tensor.Float, 1, 1, 3, 3), tensor.MustNew(tensor.Float, 1, 1, 2, 2), tensor.MustFromSlice(slicesRepeat(float32(nan()), 32), 1, 8, 2, 2)}, "ok", ""},
+		{"BatchNormalization-15 training with four outputs", "", "BatchNormalization", 15, 4, nil, a("training_mode", one(1)), []tensor.Value{tensor.MustNew(tensor.Float, 1, 1, 2), f32(1), f32(0), f32(0), f32(1)}, "outputs", "BatchNormalization-15 [outputs] 4 outputs, at most 3"},
+		{"SONNX Mod by an integer zero", "", "Mod", 13, 1, sonnx, nil, []tensor.Value{tensor.MustFromSlice([]int32{1}, 1), tensor.MustFromSlice([]int32{0}, 1)}, "zero-divisor", "Mod-13 [zero-divisor] integer divisor B holds a zero; the result is undefined"},
+		{"SONNX MaxPool window of padding only", "", "MaxPool", 22, 1, sonnx, a("kernel_shape", ints(2, 2), "dilations", ints(3, 3), "pads", ints(2, 2, 2, 2), "strides", ints(1, 1), "auto_pad", str("NOTSET"), "ceil_mode", one(0), "storage_order", one(0)), []tensor.Value{tensor.MustNew(tensor.Float, 1, 1, 1, 1)}, "pads [C2]", "MaxPool-22 pads [C2] axis 2: window 0 holds no element of X, only padding"},
+		{"OneHot uint64 depth", "", "OneHot", 11, 1, nil, nil, []tensor.Value{int64s(0, 1), tensor.Scalar(uint64(2)), f32(0, 1)}, "ok", ""},
+		{"MatMul batch 2 against 3", "", "MatMul", 13, 1, nil, nil, []tensor.Value{tensor.MustNew(tensor.Float, 2, 2, 2), tensor.MustNew(tensor.Float, 3, 2, 2)}, "broadcast", "MatMul-13 [broadcast] the batch axes of A [2 2 2] and B [3 2 2] do not broadcast (2 against 3)"},
+		{"MelWeightMatrix lower edge of two", "", "MelWeightMatrix", 17, 1, nil, nil, []tensor.Value{tensor.Scalar(int64(4)), tensor.Scalar(int64(8)), tensor.Scalar(int64(16000)), f32(0, 1), tensor.Scalar(float32(4000))}, "type", "MelWeightMatrix-17 [type] lower_edge_hertz tensor(float)[2]"},
+		{"Where-9 bfloat16", "", "Where", 9, 1, nil, nil, []tensor.Value{tensor.MustNew(tensor.Bool, 2), tensor.MustNew(tensor.BFloat16, 2), tensor.MustNew(tensor.BFloat16, 2)}, "type", "Where-9 [type] X of type bfloat16 is not allowed in version 9"},
+		{"Equal of strings", "", "Equal", 19, 1, nil, nil, []tensor.Value{tensor.MustFromSlice([]string{"a", "b"}, 2), tensor.MustFromSlice([]string{"a", "c"}, 2)}, "ok", ""},
+		{"Dropout of a zero tensor", "", "Dropout", 22, 1, nil, nil, []tensor.Value{&tensor.Tensor{}}, "input", "Dropout-22 [input] input data has no element type (a zero tensor.Tensor?)"},
+		{"DeformConv mask shape", "", "DeformConv", 22, 1, nil, nil, []tensor.Value{tensor.MustNew(tensor.Float, 1, 1, 3, 3), tensor.MustNew(tensor.Float, 1, 1, 2, 2), tensor.MustNew(tensor.Float, 1, 8, 2, 2), nil, tensor.MustNew(tensor.Float, 1, 3, 2, 2)}, "mask", "DeformConv-22 [mask] mask has shape [1 3 2 2], expected [1 4 2 2]"},
+		{"LabelEncoder keys_tensor without a tensor", ml, "LabelEncoder", 4, 1, nil, a("keys_int64s", ints(1), "values_int64s", ints(2), "keys_tensor", ops.Attribute{Type: ops.AttrTensor}), []tensor.Value{int64s(1)}, "ok", ""},
+		{"TreeEnsemble root out of range", ml, "TreeEnsemble", 5, 1, nil, oneTree("tree_roots", ints(5)), []tensor.Value{x2()}, "tree", "TreeEnsemble-5 [tree] a root out of range"},
+		{"TreeEnsemble target out of range", ml, "TreeEnsemble", 5, 1, nil, oneTree("leaf_targetids", ints(0, 3)), []tensor.Value{x2()}, "tree", "TreeEnsemble-5 [tree] a vote for a target out of range"},
+		{"TreeEnsembleClassifier base values", ml, "TreeEnsembleClassifier", 3, 2, nil, oneOldClassifier("base_values", attrFloats(1, 2, 3)), []tensor.Value{x2()}, "base_values", "TreeEnsembleClassifier-3 [base_values] as many base values as classes"},
+		{"SVMClassifier prob_a of one", ml, "SVMClassifier", 1, 2, nil, oneSVM("prob_a", attrFloats(1), "prob_b", attrFloats(1, 2)), []tensor.Value{m12()}, "prob_a", "SVMClassifier-1 [prob_a] prob_a and prob_b one per pair"},
+		{"SVMClassifier linear without rho", ml, "SVMClassifier", 1, 2, nil, oneSVM("support_vectors", attrFloats(), "vectors_per_class", ints(), "coefficients", attrFloats(1, 2, 3, 4), "rho", attrFloats()), []tensor.Value{m12()}, "rho", "SVMClassifier-1 [rho] rho must hold the intercept"},
+		{"SVMClassifier linear prob_a of one", ml, "SVMClassifier", 1, 2, nil, oneSVM("support_vectors", attrFloats(), "vectors_per_class", ints(), "coefficients", attrFloats(1, 2, 3, 4), "prob_a", attrFloats(1), "prob_b", attrFloats()), []tensor.Value{m12()}, "prob_a", "SVMClassifier-1 [prob_a] prob_a and prob_b of one length"},
+		{"SVMClassifier string labels", ml, "SVMClassifier", 1, 2, nil, oneSVM("classlabels_ints", ints(), "classlabels_strings", attrStrs("no", "yes")), []tensor.Value{m12()}, "ok", ""},
+		{"SVMClassifier one class PROBIT", ml, "SVMClassifier", 1, 2, nil, oneSVM("support_vectors", attrFloats(), "vectors_per_class", ints(), "coefficients", attrFloats(1, 2), "classlabels_ints", ints(7), "post_transform", str("PROBIT")), []tensor.Value{m12()}, "ok", ""},
 		// ai.onnx.preview.training
 		{"Momentum no alpha", training, "Momentum", 1, 2, nil, a("beta", attrFloat(1), "mode", str("standard"), "norm_coefficient", attrFloat(0)), []tensor.Value{tensor.Scalar(float32(1)), tensor.Scalar(int64(0)), x2(), x2(), x2()}, "attribute", "Momentum-1 [attribute] attribute alpha is required"},
 		{"Adagrad two inputs", training, "Adagrad", 1, 1, nil, nil, []tensor.Value{tensor.Scalar(float32(1)), tensor.Scalar(int64(0))}, "inputs", "Adagrad-1 [inputs] 2 inputs for 3 lists"},
@@ -96,4 +125,47 @@ func TestReferenceBranchRefusalsMore(t *testing.T) {
 			}
 		})
 	}
+}
+
+// oneOldClassifier is TreeEnsembleClassifier's form of oneOldTree: two
+// classes, each leaf voting for one.
+func oneOldClassifier(kv ...any) map[string]ops.Attribute {
+	a := oneOldTree()
+	for _, k := range []string{"target_ids", "target_nodeids", "target_treeids", "target_weights", "n_targets"} {
+		delete(a, k)
+	}
+	a["class_ids"] = ints(0, 1)
+	a["class_nodeids"] = ints(1, 2)
+	a["class_treeids"] = ints(0, 0)
+	a["class_weights"] = attrFloats(1, 1)
+	a["classlabels_int64s"] = ints(0, 1)
+	for i := 0; i < len(kv); i += 2 {
+		a[kv[i].(string)] = kv[i+1].(ops.Attribute)
+	}
+	return a
+}
+
+// oneSVM is an SVMClassifier of two classes over two features with one
+// support vector each and a linear kernel, changed by the pairs of kv.
+func oneSVM(kv ...any) map[string]ops.Attribute {
+	a := map[string]ops.Attribute{
+		"kernel_type":       str("LINEAR"),
+		"support_vectors":   attrFloats(1, 0, 0, 1),
+		"vectors_per_class": ints(1, 1),
+		"coefficients":      attrFloats(1, -1),
+		"rho":               attrFloats(0),
+		"classlabels_ints":  ints(0, 1),
+	}
+	for i := 0; i < len(kv); i += 2 {
+		a[kv[i].(string)] = kv[i+1].(ops.Attribute)
+	}
+	return a
+}
+
+func slicesRepeat(v float32, n int) []float32 {
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
 }
