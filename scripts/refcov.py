@@ -83,7 +83,7 @@ def main(path):
     print(f"(64-bit, without -short): {covered} of {total} statements run, {100 * covered / total:.1f}%.")
     print("Every other statement is below, with the reason no test reaches it. A statement")
     print("without one of these reasons is a missing test: add it (refusals_branches_test.go")
-    print("holds one row per refusal branch) rather than a reason.\n")
+    print("and refusals_branches2_test.go hold one row per refusal branch) rather than a reason.\n")
     for cls, why, _ in CLASSES + [("look", "Not yet tested: no reason above applies, a test is missing.", None)]:
         rows = classed.get(cls)
         if not rows:
