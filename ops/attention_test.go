@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -176,6 +177,46 @@ func TestAttentionRefusals(t *testing.T) {
 	}
 	_, err := runKernel(nil, "Attention", 23, 1, nil, q, k, k, nil, nil, nil, tensor.MustFromSlice([]int64{5}, 1))
 	wantRule(t, err, "nonpad_kv_seqlen", "")
+}
+
+// Under a small run cap, a 32K-token attention (8 heads of 64) is refused
+// before any work, in milliseconds, when its output alone passes the cap,
+// and when the output fits but the workers' scratch (tiles and one kv
+// head's keys and values packed, some 16 MiB each) does not; what it
+// charges never comes near the S*S score matrix (4 GiB a head).
+func TestAttentionRefusedBeforeWork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("32K tokens")
+	}
+	const seq, heads, head = 32768, 8, 64
+	x := tensor.MustNew(tensor.Float, 1, heads, seq, head)
+	out := int64(heads * seq * head * 4)
+	for _, budget := range []int64{out / 2, out + 1<<20} {
+		var mu sync.Mutex
+		var used, refused int64
+		opt := &Options{Threads: 2, env: runenv.Env{Charge: func(n int64) error {
+			mu.Lock()
+			defer mu.Unlock()
+			if used+n > budget {
+				refused = n
+				return fmt.Errorf("budget: %d + %d bytes above %d", used, n, budget)
+			}
+			used += n
+			return nil
+		}}}
+		start := time.Now()
+		_, err := runKernel(opt, "Attention", 23, 1, map[string]Attribute{"is_causal": {Type: AttrInt, Int: 1}}, x, x, x)
+		if !errors.Is(err, ErrLimit) {
+			t.Fatalf("budget %d: %v, want ErrLimit", budget, err)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("budget %d: refused after %v, not before the work", budget, d)
+		}
+		if refused >= int64(seq)*seq*4 {
+			t.Errorf("budget %d: asked for %d bytes, the score matrix's size", budget, refused)
+		}
+		t.Logf("budget %d: refused a charge of %d bytes after %d (%v)", budget, refused, used, time.Since(start))
+	}
 }
 
 // Attention over a 2,048-token sequence, batch 1, 8 heads of 64 (float32):

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -79,4 +80,23 @@ func TestRotaryEmbeddingRefusals(t *testing.T) {
 	}
 	_, err := runKernel(nil, "RotaryEmbedding", 23, 1, map[string]Attribute{"interleaved": {Type: AttrInt, Int: 2}}, x, c, c)
 	wantRule(t, err, "interleaved", "")
+}
+
+// RotaryEmbedding over x [8, 12, 1024, 64] (bench/opcases.go's large
+// case), split halves and interleaved:
+//
+//	go test ./ops -run '^$' -bench RotaryEmbedding -benchtime 20x
+func BenchmarkRotaryEmbedding(b *testing.B) {
+	x := seqTensor(8, 12, 1024, 64)
+	cos, sin := seqTensor(8, 1024, 32), seqTensor(8, 1024, 32)
+	for _, interleaved := range []int64{0, 1} {
+		b.Run(fmt.Sprintf("interleaved=%d", interleaved), func(b *testing.B) {
+			attrs := map[string]Attribute{"interleaved": {Type: AttrInt, Int: interleaved}}
+			for b.Loop() {
+				if _, err := runKernel(&Options{Threads: 1}, "RotaryEmbedding", 23, 1, attrs, x, cos, sin); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -11,11 +11,17 @@ import (
 // kernel computes in float32 (float64 for double) with Q K^T and P V
 // summed in the GEMM engine's order, an online softmax over key tiles and
 // exp32, where the reference sums in float64 in the order of the formulas.
+// The online softmax sums each row's exponentials tile by tile (512 keys)
+// against a running maximum and rescales the sum and the output row by
+// exp(m_old - m_new) when a tile raises it: each tile adds one exp32
+// (within 2e) and one product (e) to the relative error of the row's sum
+// and of its output row, so with t = ceil(T/512) tiles the sums below
+// carry 3*t*e beside the (T-1)*e of a sum of T terms in any order.
 // With e the computing type's unit roundoff, o the output's, d the head
 // size, T the total sequence, S = |scale|*d*max|Q|*max|K| + max|finite
 // mask| (a bound on the scores), a score is within (d+4)*e*S, a
-// probability within the relative r = 2*(d+4)*e*S + (T+8)*e, an output
-// within (r + (T+2)*e + o)*max|V| and a score output within (d+4)*e*S +
+// probability within the relative r = 2*(d+4)*e*S + (T+8+3t)*e, an output
+// within (r + (T+2+3t)*e + o)*max|V| and a score output within (d+4)*e*S +
 // o*S (probabilities: r + o); the bound is four times the largest of
 // these. Presents are copies and agree bit for bit.
 func attentionBound(n *ops.Node, in []tensor.Value, dt tensor.DataType) (float64, bool) {
@@ -86,8 +92,9 @@ func attentionBound(n *ops.Node, in []tensor.Value, dt tensor.DataType) (float64
 	}
 	s := scale*float64(d)*maxAbs(t[0])*maxAbs(t[1]) + maxAbs(t[3])
 	df, tf := float64(d), float64(total)
-	r := 2*(df+4)*e*s + (tf+8)*e
-	bound := max((r+(tf+2)*e+o)*maxAbs(t[2]), (df+4)*e*s+o*s, r+o)
+	tiles := math.Ceil(tf / 512)
+	r := 2*(df+4)*e*s + (tf+8+3*tiles)*e
+	bound := max((r+(tf+2+3*tiles)*e+o)*maxAbs(t[2]), (df+4)*e*s+o*s, r+o)
 	return 4 * bound, true
 }
 

@@ -134,14 +134,15 @@ func randLoss(r *rand.Rand, name string) (*ops.Node, []tensor.Value) {
 // grouped heads, a past, masks of every rank (bool or float, some -inf,
 // shorter than the keys), causal, nonpad_kv_seqlen, softcap, scale and
 // the scores at every stage; now and then sizes that cross the engine's
-// tiles (64 rows, 256 keys).
+// tiles (96 rows, 512 keys), so that the online softmax rescales across
+// whole and partial tiles.
 func randAttention(r *rand.Rand) (*ops.Node, []tensor.Value) {
 	dt := []tensor.DataType{tensor.Float, tensor.Double, tensor.Float16, tensor.BFloat16}[r.IntN(4)]
 	batch, kvHeads, group := 1+r.IntN(2), 1+r.IntN(3), 1+r.IntN(3)
 	qHeads := kvHeads * group
 	qSeq, kvSeq, headK, headV := 1+r.IntN(5), 1+r.IntN(6), 1+r.IntN(8), 1+r.IntN(8)
 	if r.IntN(10) == 0 {
-		qSeq, kvSeq, batch, kvHeads, qHeads = 60+r.IntN(20), 250+r.IntN(20), 1, 1, 1+r.IntN(2)
+		qSeq, kvSeq, batch, kvHeads, qHeads = 90+r.IntN(20), 500+r.IntN(30), 1, 1, 1+r.IntN(2)
 	}
 	past := 0
 	if r.IntN(3) == 0 {

@@ -16,8 +16,10 @@ import (
 
 // TestAttention2048Timing measures Attention-23 over a 2,048-token
 // sequence (batch 1, 8 heads of 64, float32, causal and not) in onnxshape
-// and onnxruntime at 1 and 2 threads, and checks that the outputs agree.
-// It runs only with ATTENTION_BENCH=1 (it takes seconds):
+// and onnxruntime at 1 and 2 threads, in five rounds of turns (so that the
+// ratio meets the shared machine's drift on both sides), and checks that
+// the outputs agree; it logs onnxshape's heap bytes per run beside. It
+// runs only with ATTENTION_BENCH=1 (it takes a minute):
 //
 //	cd bench/ort && ATTENTION_BENCH=1 go test -tags ort -run Attention2048Timing -timeout 30m -v .
 func TestAttention2048Timing(t *testing.T) {
@@ -60,13 +62,15 @@ func TestAttention2048Timing(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, threads := range []int{1, 2} {
-			r := measureCase(c, threads, 1, bench.MeasureOptions{Runs: 1})
+			r := measureCase(c, threads, 5, bench.MeasureOptions{Runs: 5})
 			if r.ours.Err != nil || r.ortErr != nil {
 				t.Fatalf("onnxshape: %v, onnxruntime: %v", r.ours.Err, r.ortErr)
 			}
 			check := differential(c, r.ours, r.ortOutputs, nil)
-			t.Logf("causal=%d threads=%d: onnxshape median %.1f ms (min %.1f), onnxruntime median %.1f ms (min %.1f); outputs: %s",
-				causal, threads, ms(r.ours.Stats.Median), ms(r.ours.Stats.Min), ms(r.ort.Median), ms(r.ort.Min), check)
+			t.Logf("causal=%d threads=%d: onnxshape median %.1f ms (min %.1f), onnxruntime median %.1f ms (min %.1f), ratio %.2f (min %.2f); onnxshape heap %.1f MB per run; outputs: %s",
+				causal, threads, ms(r.ours.Stats.Median), ms(r.ours.Stats.Min), ms(r.ort.Median), ms(r.ort.Min),
+				float64(r.ours.Stats.Median)/float64(r.ort.Median), float64(r.ours.Stats.Min)/float64(r.ort.Min),
+				r.ours.Stats.BytesPerRun/1e6, check)
 			for _, o := range r.ortOutputs {
 				destroyValue(o)
 			}

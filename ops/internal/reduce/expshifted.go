@@ -11,3 +11,8 @@ func ExpShifted(dst, src []float32, m float32) float32 {
 
 // Exp32 is exp32, the float32 exponential of ExpShifted, for one value.
 func Exp32(x float32) float32 { return exp32(x) }
+
+// RowMax32 is the largest element of a non-empty float32 row (the first
+// NaN if it holds one), eight at a time where the processor has AVX2: the
+// attention engine's row maxima of a tile of scores.
+func RowMax32(x []float32) float32 { return rowMax(x) }
