@@ -2,7 +2,8 @@
 # Writes ops/internal/elementwise/cmp_amd64.s and cmp_amd64.go (the AVX2
 # loops of the comparisons, Min and Max (float32 and the integers), BitShift,
 # IsNaN, IsInf and the bool And, Or and Xor) and
-# ops/internal/convert/boolvec_amd64.s (float32 to and from bool). Run from
+# ops/internal/convert/boolvec_amd64.s (float32 to and from bool, uint8 to
+# float32, int64 to int32, float32 to bfloat16 and the int/float32 pairs). Run from
 # the repository root:
 #   /usr/bin/python3 scripts/gen-cmp-asm.py && gofmt -w ops/internal/elementwise/cmp_amd64.go
 #
@@ -457,6 +458,87 @@ TEXT ·{name}(SB), NOSPLIT, $0-24
 	DECQ CX
 	JNZ  {name}loop
 {name}done:
+	VZEROUPPER
+	RET
+''')
+# int64 to int32 (the low halves, Go's conversion): VSHUFPS picks the low
+# dword of each of two vectors' qwords, VPERMQ puts them in order.
+cv.append('''
+// func i64sToI32sAVX2(d, s unsafe.Pointer, n int)
+// n a multiple of 32: d[i] = int32(s[i]) for int64 s.
+TEXT ·i64sToI32sAVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $5, CX
+	JZ   i64sToI32sdone
+i64sToI32sloop:
+''')
+for j in range(4):
+    cv.append(f'''	VMOVDQU {64*j}(SI), Y{j}
+	VSHUFPS $0x88, {64*j+32}(SI), Y{j}, Y{j}
+	VPERMQ $0xD8, Y{j}, Y{j}
+''')
+for j in range(4):
+    cv.append(f'\tVMOVDQU Y{j}, {32*j}(DI)\n')
+cv.append('''	ADDQ $256, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  i64sToI32sloop
+i64sToI32sdone:
+	VZEROUPPER
+	RET
+''')
+
+# float32 to bfloat16 as F32ToBF16: bits + 0x7FFF + (bit 16), the high
+# half; a NaN the quiet NaN of its sign (bits>>16 & 0x8000 | 0x7FC0);
+# VPACKUSDW packs the halves (at most 0xFFFF: no saturation) and VPERMQ
+# undoes its lane interleave.
+cv.append('''
+// func f32sToBF16sAVX2(d, s unsafe.Pointer, n int)
+// n a multiple of 32: d[i] = F32ToBF16(s[i]).
+TEXT ·f32sToBF16sAVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $5, CX
+	JZ   f32sToBF16sdone
+	MOVL $0x7FFF, AX
+	MOVQ AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL $1, AX
+	MOVQ AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL $0x8000, AX
+	MOVQ AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL $0x7FC0, AX
+	MOVQ AX, X12
+	VPBROADCASTD X12, Y12
+f32sToBF16sloop:
+''')
+for j in range(4):
+    cv.append(f'''	VMOVDQU {32*j}(SI), Y0
+	VPSRLD $16, Y0, Y1
+	VPAND Y14, Y1, Y2
+	VPADDD Y15, Y0, Y3
+	VPADDD Y2, Y3, Y3
+	VPSRLD $16, Y3, Y3
+	VPAND Y13, Y1, Y1
+	VPOR Y12, Y1, Y1
+	VCMPPS $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y3, Y{4+j}
+''')
+for j in range(2):
+    cv.append(f'''	VPACKUSDW Y{5+2*j}, Y{4+2*j}, Y{4+2*j}
+	VPERMQ $0xD8, Y{4+2*j}, Y{4+2*j}
+	VMOVDQU Y{4+2*j}, {32*j}(DI)
+''')
+cv.append('''	ADDQ $128, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  f32sToBF16sloop
+f32sToBF16sdone:
 	VZEROUPPER
 	RET
 ''')
