@@ -35,8 +35,9 @@
 //     file plugs into (unaryOp, binaryOp, fixedUnaries, the type tables)
 //     stays in ops (elementwise_node.go; the type tables it builds are the
 //     engine's, tables.go). The float32 elementary functions (Exp, Log,
-//     Sigmoid, Tanh, Erf, the trigonometric and hyperbolic functions, and
-//     the activations built on them) are ops/internal/mathf.
+//     Sigmoid, Tanh, Erf, the trigonometric and hyperbolic functions, the
+//     activations built on them, and Pow's float32 power) are
+//     ops/internal/mathf.
 //   - conversion (Cast, CastLike, BitCast, QuantizeLinear,
 //     DequantizeLinear, DynamicQuantizeLinear): ops/internal/convert (and
 //     ops/internal/quant for the linear quantizers' scale layouts), which

@@ -15,8 +15,8 @@ import "github.com/onnxshape/onnxshape/ops/internal/elementwise"
 var maxOp = &variadicOp{binaryOp: binaryOp{
 	name: "Max", types: versionTypes{1: floatTypes, 6: floatTypes, 8: floatTypes, 12: numberTypes, 13: numberBFTypes},
 	kernel: fixedKernels(numberBinaries([8]binaryKernel{
-		maxSpans[uint8](), maxSpans[uint16](), maxSpans[uint32](), maxSpans[uint64](),
-		maxSpans[int8](), maxSpans[int16](), maxSpans[int32](), maxSpans[int64](),
+		elementwise.MinMaxInt("Max", maxSpans[uint8]()), elementwise.MinMaxInt("Max", maxSpans[uint16]()), elementwise.MinMaxInt("Max", maxSpans[uint32]()), elementwise.MinMaxInt("Max", maxSpans[uint64]()),
+		elementwise.MinMaxInt("Max", maxSpans[int8]()), elementwise.MinMaxInt("Max", maxSpans[int16]()), elementwise.MinMaxInt("Max", maxSpans[int32]()), elementwise.MinMaxInt("Max", maxSpans[int64]()),
 	}, elementwise.MinMaxF32("Max", maxSpans[float32]()), maxSpans[float64]())),
 }}
 

@@ -15,8 +15,8 @@ import "github.com/onnxshape/onnxshape/ops/internal/elementwise"
 var minOp = &variadicOp{binaryOp: binaryOp{
 	name: "Min", types: versionTypes{1: floatTypes, 6: floatTypes, 8: floatTypes, 12: numberTypes, 13: numberBFTypes},
 	kernel: fixedKernels(numberBinaries([8]binaryKernel{
-		minSpans[uint8](), minSpans[uint16](), minSpans[uint32](), minSpans[uint64](),
-		minSpans[int8](), minSpans[int16](), minSpans[int32](), minSpans[int64](),
+		elementwise.MinMaxInt("Min", minSpans[uint8]()), elementwise.MinMaxInt("Min", minSpans[uint16]()), elementwise.MinMaxInt("Min", minSpans[uint32]()), elementwise.MinMaxInt("Min", minSpans[uint64]()),
+		elementwise.MinMaxInt("Min", minSpans[int8]()), elementwise.MinMaxInt("Min", minSpans[int16]()), elementwise.MinMaxInt("Min", minSpans[int32]()), elementwise.MinMaxInt("Min", minSpans[int64]()),
 	}, elementwise.MinMaxF32("Min", minSpans[float32]()), minSpans[float64]())),
 }}
 

@@ -9,8 +9,10 @@
 // Under SONNX (based on Pow 15) also the specification's B [C2], B [C3]
 // and A [C1] (powSONNX).
 //
-// A float base is raised in float64 (float32 rounded once, float16 and
-// bfloat16 through float32). An integer base raised to an integral
+// A double base is raised by math.Pow; a float32 base (float16 and
+// bfloat16 through float32) by mathf.Pow (ops/internal/mathf/pow.go), a
+// float32 algorithm in float64 steps within 0.51 ulp of the correctly
+// rounded power, C99's special values, the reference's pow32 bit for bit. An integer base raised to an integral
 // exponent is exact and wraps on overflow, as numpy's integer power; a
 // negative exponent gives 1/x^n truncated (1 for x = 1, ±1 for x = -1,
 // else 0, and 0 for x = 0, where numpy refuses). A fractional exponent of
@@ -19,7 +21,7 @@
 // exponent that is an integer of magnitude at most 16 or ±0.5 (the tanh
 // GELU's x^3, a decomposed LayerNormalization's x^2) runs the loops of
 // elementwise.PowConst32 (ops/internal/elementwise/powconst.go), which
-// give the general loop's bits without a math.Pow per element.
+// give the general loop's (mathf.Pow's) bits without a call per element.
 
 package ops
 
@@ -28,6 +30,7 @@ import (
 
 	"github.com/onnxshape/onnxshape/internal/sonnxrule"
 	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
+	"github.com/onnxshape/onnxshape/ops/internal/mathf"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -102,6 +105,15 @@ func pow(opt *Options, n *Node, x, y *tensor.Tensor) (*tensor.Tensor, error) {
 		}
 		return z, nil
 	}
+	w := newBroadcastWalk(out, x.Shape(), yAt)
+	if x.DataType() == tensor.Float && y.DataType() == tensor.Float {
+		// float32 by float32: no float64 copy of the exponents.
+		k := binaryFunc(func(a, b float32) float32 { return mathf.Pow(a, float64(b)) })
+		if err := k.Run(opt.elementwise(), w, z, x, y); err != nil {
+			return nil, op.wrap("cancelled", err, "run stopped")
+		}
+		return z, nil
+	}
 	// The exponents as float64 (exact for every integer up to 2^53).
 	if err := opt.scratch(op, "exponents as float64", y.Len(), 8); err != nil {
 		return nil, err
@@ -111,11 +123,10 @@ func pow(opt *Options, n *Node, x, y *tensor.Tensor) (*tensor.Tensor, error) {
 		return nil, op.wrap("type", err, "Y")
 	}
 	exps, _ := tensor.FromSlice(e, y.Shape()...)
-	w := newBroadcastWalk(out, x.Shape(), yAt)
 	var k binaryKernel
 	switch x.DataType() {
 	case tensor.Float:
-		k = binaryFunc(func(a float32, b float64) float32 { return float32(math.Pow(float64(a), b)) })
+		k = binaryFunc(mathf.Pow)
 	case tensor.Double:
 		k = binaryFunc(math.Pow)
 	case tensor.Int32:
@@ -125,7 +136,7 @@ func pow(opt *Options, n *Node, x, y *tensor.Tensor) (*tensor.Tensor, error) {
 	case tensor.Float16, tensor.BFloat16:
 		bf16 := x.DataType() == tensor.BFloat16
 		k = binaryFunc(func(a uint16, b float64) uint16 {
-			return halfFromFloat32(bf16, float32(math.Pow(float64(halfToFloat32(bf16, a)), b)))
+			return halfFromFloat32(bf16, mathf.Pow(halfToFloat32(bf16, a), b))
 		})
 	default:
 		return nil, op.errorf("type", "no kernel for type %v", x.DataType())

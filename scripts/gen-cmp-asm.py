@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # Writes ops/internal/elementwise/cmp_amd64.s and cmp_amd64.go (the AVX2
-# loops of the comparisons, Min and Max, BitShift, IsNaN and IsInf) and
-# ops/internal/convert/boolvec_amd64.s (float32 to and from bool). Run from
+# loops of the comparisons, Min and Max (float32 and the integers), BitShift,
+# IsNaN, IsInf and the bool And, Or and Xor) and
+# ops/internal/convert/boolvec_amd64.s (float32 to and from bool, uint8 to
+# float32, int64 to int32, float32 to bfloat16 and the int/float32 pairs). Run from
 # the repository root:
 #   /usr/bin/python3 scripts/gen-cmp-asm.py && gofmt -w ops/internal/elementwise/cmp_amd64.go
 #
@@ -217,6 +219,72 @@ for ty in ('i32', 'i64'):
         for form in FORMS:
             shift(ty, op, form)
 
+
+# Integer Min and Max: VPMINS/VPMINU (B, W, D) and, for 64-bit lanes
+# (AVX2 has no VPMINSQ), a VPCMPGTQ mask blended with VPBLENDVB, the
+# unsigned compare on operands with their sign bits flipped.
+ITYPES = {'i8': (1, 'S', 'B'), 'u8': (1, 'U', 'B'), 'i16': (2, 'S', 'W'), 'u16': (2, 'U', 'W'),
+          'i32': (4, 'S', 'D'), 'u32': (4, 'U', 'D'), 'i64': (8, 'S', 'Q'), 'u64': (8, 'U', 'Q')}
+
+
+def intminmax(ty, op, form):
+    size, sign, w = ITYPES[ty]
+    name = f'{ty}{op}{form}'
+    decls.append(name)
+    s = [prologue(name), scalar_load(form, f'VPBROADCAST{w}')]
+    if size == 8 and sign == 'U':
+        s.append('\tMOVQ $0x8000000000000000, AX\n\tMOVQ AX, X14\n\tVPBROADCASTQ X14, Y14\n')
+    s.append(f'{name}loop:\n')
+    for k in range(BLOCK * size // 32):
+        off = 32 * k
+        a = 'Y15' if form == 'SV' else 'Y0'
+        b = 'Y15' if form == 'VS' else 'Y1'
+        if form != 'SV':
+            s.append(f'\tVMOVDQU {off}(SI), Y0\n')
+        if form != 'VS':
+            s.append(f'\tVMOVDQU {off}(DX), Y1\n')
+        if size < 8:
+            s.append(f'\tVP{op.upper()}{sign}{w} {b}, {a}, Y2\n')
+        else:
+            # mask: a > b for Min (take b), b > a for Max (take b).
+            x, y = (a, b) if op == 'Min' else (b, a)
+            if sign == 'U':
+                s.append(f'\tVPXOR Y14, {x}, Y3\n\tVPXOR Y14, {y}, Y4\n')
+                x, y = 'Y3', 'Y4'
+            s.append(f'\tVPCMPGTQ {y}, {x}, Y5\n\tVPBLENDVB Y5, {b}, {a}, Y2\n')
+        s.append(f'\tVMOVDQU Y2, {off}(DI)\n')
+    s.append(epilogue(name, size, size))
+    out.append(''.join(s))
+
+
+for ty in ITYPES:
+    for op in ('Min', 'Max'):
+        for form in FORMS:
+            intminmax(ty, op, form)
+
+
+def boollogic(op, form):
+    """And, Or and Xor on bool bytes (0 and 1); Not is Xor by true."""
+    name = f'b{op}{form}'
+    decls.append(name)
+    s = [prologue(name), scalar_load(form, 'VPBROADCASTB'), f'{name}loop:\n']
+    a = 'Y15' if form == 'SV' else '(SI)'
+    b = 'Y15' if form == 'VS' else '(DX)'
+    if form == 'VV':
+        s.append(f'\tVMOVDQU (SI), Y0\n\tVP{op.upper()} {b}, Y0, Y0\n')
+    elif form == 'VS':
+        s.append(f'\tVP{op.upper()} {a}, Y15, Y0\n')
+    else:
+        s.append(f'\tVP{op.upper()} {b}, Y15, Y0\n')
+    s.append('\tVMOVDQU Y0, (DI)\n')
+    s.append(epilogue(name, 1, 1))
+    out.append(''.join(s))
+
+
+for op in ('And', 'Or', 'Xor'):
+    for form in FORMS:
+        boollogic(op, form)
+
 # IsInf: b points to two float32, the infinities to report (+Inf, -Inf, or
 # NaN for a sign not asked for, which equals nothing).
 decls.append('f32IsInf')
@@ -286,6 +354,22 @@ var shiftLoops = map[string]vecLoops{
 	"u32Shr": {i32ShrVV, i32ShrVS, i32ShrSV},
 	"u64Shl": {i64ShlVV, i64ShlVS, i64ShlSV},
 	"u64Shr": {i64ShrVV, i64ShrVS, i64ShrSV},
+}
+
+// intMinMaxLoops are the integer loops of Min and Max by type and
+// operator.
+var intMinMaxLoops = map[string]vecLoops{
+''')
+for ty in ('i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64'):
+    for op in ('Min', 'Max'):
+        g.append(f'\t"{ty}{op}": {{{ty}{op}VV, {ty}{op}VS, {ty}{op}SV}},\n')
+g.append('''}
+
+// boolLogicLoops are the loops of And, Or and Xor on bools.
+var boolLogicLoops = [3]vecLoops{
+	{bAndVV, bAndVS, bAndSV},
+	{bOrVV, bOrVS, bOrSV},
+	{bXorVV, bXorVS, bXorSV},
 }
 
 // The loops of IsNaN (VV with a and b the same) and IsInf (b the two
@@ -374,6 +458,87 @@ TEXT ·{name}(SB), NOSPLIT, $0-24
 	DECQ CX
 	JNZ  {name}loop
 {name}done:
+	VZEROUPPER
+	RET
+''')
+# int64 to int32 (the low halves, Go's conversion): VSHUFPS picks the low
+# dword of each of two vectors' qwords, VPERMQ puts them in order.
+cv.append('''
+// func i64sToI32sAVX2(d, s unsafe.Pointer, n int)
+// n a multiple of 32: d[i] = int32(s[i]) for int64 s.
+TEXT ·i64sToI32sAVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $5, CX
+	JZ   i64sToI32sdone
+i64sToI32sloop:
+''')
+for j in range(4):
+    cv.append(f'''	VMOVDQU {64*j}(SI), Y{j}
+	VSHUFPS $0x88, {64*j+32}(SI), Y{j}, Y{j}
+	VPERMQ $0xD8, Y{j}, Y{j}
+''')
+for j in range(4):
+    cv.append(f'\tVMOVDQU Y{j}, {32*j}(DI)\n')
+cv.append('''	ADDQ $256, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  i64sToI32sloop
+i64sToI32sdone:
+	VZEROUPPER
+	RET
+''')
+
+# float32 to bfloat16 as F32ToBF16: bits + 0x7FFF + (bit 16), the high
+# half; a NaN the quiet NaN of its sign (bits>>16 & 0x8000 | 0x7FC0);
+# VPACKUSDW packs the halves (at most 0xFFFF: no saturation) and VPERMQ
+# undoes its lane interleave.
+cv.append('''
+// func f32sToBF16sAVX2(d, s unsafe.Pointer, n int)
+// n a multiple of 32: d[i] = F32ToBF16(s[i]).
+TEXT ·f32sToBF16sAVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $5, CX
+	JZ   f32sToBF16sdone
+	MOVL $0x7FFF, AX
+	MOVQ AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL $1, AX
+	MOVQ AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL $0x8000, AX
+	MOVQ AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL $0x7FC0, AX
+	MOVQ AX, X12
+	VPBROADCASTD X12, Y12
+f32sToBF16sloop:
+''')
+for j in range(4):
+    cv.append(f'''	VMOVDQU {32*j}(SI), Y0
+	VPSRLD $16, Y0, Y1
+	VPAND Y14, Y1, Y2
+	VPADDD Y15, Y0, Y3
+	VPADDD Y2, Y3, Y3
+	VPSRLD $16, Y3, Y3
+	VPAND Y13, Y1, Y1
+	VPOR Y12, Y1, Y1
+	VCMPPS $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y3, Y{4+j}
+''')
+for j in range(2):
+    cv.append(f'''	VPACKUSDW Y{5+2*j}, Y{4+2*j}, Y{4+2*j}
+	VPERMQ $0xD8, Y{4+2*j}, Y{4+2*j}
+	VMOVDQU Y{4+2*j}, {32*j}(DI)
+''')
+cv.append('''	ADDQ $128, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  f32sToBF16sloop
+f32sToBF16sdone:
 	VZEROUPPER
 	RET
 ''')

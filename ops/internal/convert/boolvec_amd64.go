@@ -83,3 +83,33 @@ func intFloatVector[D, S int32 | int64 | float32](d []D, s []S) int {
 	}
 	return 0
 }
+
+//go:noescape
+func i64sToI32sAVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func f32sToBF16sAVX2(d, s unsafe.Pointer, n int)
+
+// i64sToI32sVector sets d[i] = int32(s[i]) (the low half) over the longest
+// prefix of s that is a multiple of 32 elements, where the processor can,
+// and returns its length.
+func i64sToI32sVector(d []int32, s []int64) int {
+	n := len(s) &^ 31
+	if !haveAVX2 || n == 0 {
+		return 0
+	}
+	_ = d[n-1]
+	i64sToI32sAVX2(unsafe.Pointer(&d[0]), unsafe.Pointer(&s[0]), n)
+	return n
+}
+
+// f32sToBF16sVector sets d[i] = F32ToBF16(s[i]) as i64sToI32sVector.
+func f32sToBF16sVector(d []uint16, s []float32) int {
+	n := len(s) &^ 31
+	if !haveAVX2 || n == 0 {
+		return 0
+	}
+	_ = d[n-1]
+	f32sToBF16sAVX2(unsafe.Pointer(&d[0]), unsafe.Pointer(&s[0]), n)
+	return n
+}

@@ -250,12 +250,19 @@ func castFrom[S goNumber](s []S, dst *tensor.Tensor, lo int) bool {
 func castSlice[D, S goNumber](d []D, s []S) {
 	d = d[:len(s)]
 	i := 0
-	if d, ok := any(d).([]float32); ok { // int32 and int64 to float32: vector loops
+	if d, ok := any(d).([]float32); ok { // int32, int64 and uint8 to float32: vector loops
 		switch s := any(s).(type) {
 		case []int32:
 			i = intFloatVector(d, s)
 		case []int64:
 			i = intFloatVector(d, s)
+		case []uint8:
+			i = boolsToF32sVector(d, s) // VPMOVZXBD and VCVTDQ2PS: any byte, exactly
+		}
+	}
+	if d, ok := any(d).([]int32); ok { // int64 to int32: the low halves
+		if s, ok := any(s).([]int64); ok {
+			i = i64sToI32sVector(d, s)
 		}
 	}
 	for ; i < len(s); i++ {

@@ -22,3 +22,7 @@ func f32sToBoolsVector(d []byte, s []float32) int { return 0 }
 func boolsToF32sVector(d []float32, s []byte) int { return 0 }
 
 func intFloatVector[D, S int32 | int64 | float32](d []D, s []S) int { return 0 }
+
+func i64sToI32sVector(d []int32, s []int64) int { return 0 }
+
+func f32sToBF16sVector(d []uint16, s []float32) int { return 0 }

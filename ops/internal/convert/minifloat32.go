@@ -18,8 +18,9 @@ func float32Cast(dst, src *tensor.Tensor, lo, hi int, o Options) bool {
 	switch {
 	case sdt == tensor.Float && ddt == tensor.BFloat16:
 		d, s := movement.AsElems[uint16](dst.Bytes())[lo:hi], movement.AsElems[float32](src.Bytes())[lo:hi]
-		for i, x := range s {
-			d[i] = F32ToBF16(x)
+		i := f32sToBF16sVector(d, s)
+		for ; i < len(s); i++ {
+			d[i] = F32ToBF16(s[i])
 		}
 	case sdt == tensor.BFloat16 && ddt == tensor.Float:
 		d, s := movement.AsElems[uint32](dst.Bytes())[lo:hi], movement.AsElems[uint16](src.Bytes())[lo:hi]

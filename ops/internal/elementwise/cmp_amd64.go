@@ -252,6 +252,177 @@ func i64ShrVS(o, a, b unsafe.Pointer, n int)
 func i64ShrSV(o, a, b unsafe.Pointer, n int)
 
 //go:noescape
+func i8MinVV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func i8MinVS(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func i8MinSV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func i8MaxVV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func i8MaxVS(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func i8MaxSV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func u8MinVV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func u8MinVS(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func u8MinSV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func u8MaxVV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func u8MaxVS(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func u8MaxSV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func i16MinVV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func i16MinVS(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func i16MinSV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func i16MaxVV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func i16MaxVS(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func i16MaxSV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func u16MinVV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func u16MinVS(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func u16MinSV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func u16MaxVV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func u16MaxVS(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func u16MaxSV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func i32MinVV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func i32MinVS(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func i32MinSV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func i32MaxVV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func i32MaxVS(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func i32MaxSV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func u32MinVV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func u32MinVS(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func u32MinSV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func u32MaxVV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func u32MaxVS(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func u32MaxSV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func i64MinVV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func i64MinVS(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func i64MinSV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func i64MaxVV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func i64MaxVS(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func i64MaxSV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func u64MinVV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func u64MinVS(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func u64MinSV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func u64MaxVV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func u64MaxVS(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func u64MaxSV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func bAndVV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func bAndVS(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func bAndSV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func bOrVV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func bOrVS(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func bOrSV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func bXorVV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func bXorVS(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func bXorSV(o, a, b unsafe.Pointer, n int)
+
+//go:noescape
 func f32IsInf(o, a, b unsafe.Pointer, n int)
 
 // cmpLoops are the vector loops of the comparisons by type and operator.
@@ -298,6 +469,34 @@ var shiftLoops = map[string]vecLoops{
 	"u32Shr": {i32ShrVV, i32ShrVS, i32ShrSV},
 	"u64Shl": {i64ShlVV, i64ShlVS, i64ShlSV},
 	"u64Shr": {i64ShrVV, i64ShrVS, i64ShrSV},
+}
+
+// intMinMaxLoops are the integer loops of Min and Max by type and
+// operator.
+var intMinMaxLoops = map[string]vecLoops{
+	"i8Min":  {i8MinVV, i8MinVS, i8MinSV},
+	"i8Max":  {i8MaxVV, i8MaxVS, i8MaxSV},
+	"u8Min":  {u8MinVV, u8MinVS, u8MinSV},
+	"u8Max":  {u8MaxVV, u8MaxVS, u8MaxSV},
+	"i16Min": {i16MinVV, i16MinVS, i16MinSV},
+	"i16Max": {i16MaxVV, i16MaxVS, i16MaxSV},
+	"u16Min": {u16MinVV, u16MinVS, u16MinSV},
+	"u16Max": {u16MaxVV, u16MaxVS, u16MaxSV},
+	"i32Min": {i32MinVV, i32MinVS, i32MinSV},
+	"i32Max": {i32MaxVV, i32MaxVS, i32MaxSV},
+	"u32Min": {u32MinVV, u32MinVS, u32MinSV},
+	"u32Max": {u32MaxVV, u32MaxVS, u32MaxSV},
+	"i64Min": {i64MinVV, i64MinVS, i64MinSV},
+	"i64Max": {i64MaxVV, i64MaxVS, i64MaxSV},
+	"u64Min": {u64MinVV, u64MinVS, u64MinSV},
+	"u64Max": {u64MaxVV, u64MaxVS, u64MaxSV},
+}
+
+// boolLogicLoops are the loops of And, Or and Xor on bools.
+var boolLogicLoops = [3]vecLoops{
+	{bAndVV, bAndVS, bAndSV},
+	{bOrVV, bOrVS, bOrSV},
+	{bXorVV, bXorVS, bXorSV},
 }
 
 // The loops of IsNaN (VV with a and b the same) and IsInf (b the two

@@ -12,5 +12,8 @@ var (
 	minMaxLoops map[string]vecLoops
 	shiftLoops  map[string]vecLoops
 
+	intMinMaxLoops map[string]vecLoops
+	boolLogicLoops [3]vecLoops
+
 	isNaNF32Loop, isInfF32Loop func(o, a, b unsafe.Pointer, n int)
 )

@@ -1,14 +1,19 @@
 package elementwise
 
-import "math"
+import (
+	"math"
+
+	"github.com/onnxshape/onnxshape/ops/internal/mathf"
+)
 
 // Pow of a float32 (and float16 and bfloat16, through float32) base by one
 // constant exponent, the GELU's x^3 and the decomposed LayerNormalization's
-// x^2 among them. Pow's general loop (ops/pow.go) computes
-// float32(math.Pow(float64(x), e)) per element; for the exponents below
-// these loops give the same bits without the call.
+// x^2 among them. Pow's general loop (ops/pow.go) computes mathf.Pow(x, e)
+// per element, which for an integral |e| <= 16 is math.Pow's own loop in
+// float64 rounded once (mathf.PowInt) and for e = ±0.5 math.Sqrt
+// (mathf.PowHalf); these loops give the same bits without the call.
 //
-// Why they agree. For an integral e, math.Pow writes x = x1 * 2^xe (x1 in
+// Why they agree with math.Pow. For an integral e, math.Pow writes x = x1 * 2^xe (x1 in
 // [0.5, 1)) and computes x1^|e| by squaring and multiplying by the binary
 // digits of |e| (a1 *= x1 for a set bit, then x1 *= x1, from the lowest
 // bit), keeping the powers of two apart, then 1/a1 when e < 0, and scales
@@ -26,16 +31,18 @@ import "math"
 // guard against an exponent overflow (a binary exponent beyond ±4096 in
 // the loop) cannot trigger for a float32 x (|xe| <= 149) and |e| <= 16.
 // The special values are math.Pow's cases, in its order: e = 0 gives 1
-// (even for NaN), e = 1 gives x (a signaling NaN quieted by the conversions), a NaN gives the canonical NaN, and zeros
+// (even for NaN), a NaN gives the canonical NaN (for e = 1 too, where
+// math.Pow would return x itself), and zeros
 // and infinities come out of the same products (IEEE signs: (-0)^3 is -0,
 // 1/-0 is -Inf, (-Inf)^2 is +Inf), as math.Pow's tables say. e = ±0.5 is
-// math.Pow's Sqrt(x) and 1/Sqrt(x) after its zero and infinity cases
-// (Pow(±0, 0.5) = +0, Pow(-Inf, 0.5) = +Inf, Pow(±0, -0.5) = +Inf,
-// Pow(±Inf, -0.5) = +0), which the loops take from math.Pow itself.
+// mathf.PowHalf: math.Sqrt(x) and 1/Sqrt(x), after math.Pow's zero and
+// infinity cases (Pow(±0, 0.5) = +0, Pow(-Inf, 0.5) = +Inf, Pow(±0, -0.5)
+// = +Inf, Pow(±Inf, -0.5) = +0), the canonical NaN for a negative x.
 //
-// TestPowConst32 checks every one of these exponents against
-// float32(math.Pow(float64(x), e)) over every 1021st float32 bit pattern
-// (both signs, subnormals, infinities and NaNs) and the edge values.
+// TestPowConst32 checks every one of these exponents against mathf.Pow,
+// and that against float32(math.Pow(float64(x), e)), over every 1021st
+// float32 bit pattern (both signs, subnormals, infinities and NaNs) and
+// the edge values.
 
 // maxPowConst is the largest |e| PowConst32 takes.
 const maxPowConst = 16
@@ -97,12 +104,11 @@ func powBits(x float64, n int) float64 {
 // nan32 is float32(math.NaN()), math.Pow's NaN as the general loop stores it.
 func nan32() float32 { return float32(math.NaN()) }
 
-// powOne is x^1: math.Pow returns x, whose conversion back to float32
-// quiets a signaling NaN.
+// powOne is x^1: x, the canonical NaN for a NaN.
 func powOne(o, a []float32) {
 	for i, x := range a[:len(o)] {
 		if x != x {
-			x = math.Float32frombits(math.Float32bits(x) | 0x00400000)
+			x = nan32()
 		}
 		o[i] = x
 	}
@@ -132,20 +138,12 @@ func powCube(o, a []float32) {
 	}
 }
 
-// powHalf is x^0.5 or x^-0.5: math.Pow's Sqrt or 1/Sqrt, its own answer
-// for NaN, zeros and infinities.
+// powHalf is x^0.5 or x^-0.5: mathf.PowHalf.
 func powHalf(e float64) UnarySpan[float32, float32] {
+	inv := e < 0
 	return func(o, a []float32) {
 		for i, x := range a[:len(o)] {
-			if x != x || x == 0 || math.IsInf(float64(x), 0) {
-				o[i] = float32(math.Pow(float64(x), e))
-				continue
-			}
-			s := math.Sqrt(float64(x))
-			if e < 0 {
-				s = 1 / s
-			}
-			o[i] = float32(s)
+			o[i] = mathf.PowHalf(x, inv)
 		}
 	}
 }

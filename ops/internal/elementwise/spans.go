@@ -17,7 +17,8 @@ import (
 // round-half-to-even of a float32 are float32 values, and a float64 sqrt
 // or quotient of float32 operands rounded once to float32 is the correctly
 // rounded float32 result (53 >= 2*24+2 bits: the double rounding is
-// innocuous). Bool loops go eight elements at a time: ONNX bools are
+// innocuous). Bool loops go 32 elements at a time in the vector loops of
+// cmp_amd64.s (vecspans.go), eight in Go words elsewhere: ONNX bools are
 // stored as the bytes 0 and 1 (onnx.checkBools refuses anything else).
 
 // boolBytes views a []bool as its bytes.
@@ -91,8 +92,19 @@ func logicByte(op int, x, y byte) byte {
 	return x ^ y
 }
 
-// boolLogic returns the three loops of the bool operator op.
+// boolLogic returns the three loops of the bool operator op: the bulk of
+// each span in the vector loops (32 bools an instruction) where the
+// processor has them, the words below for the rest.
 func boolLogic(op int) BinarySpans[bool, bool, bool] {
+	s := boolWords(op)
+	if !haveVecLoops {
+		return s
+	}
+	return vecSpans(s, boolLogicLoops[op])
+}
+
+// boolWords returns the Go loops of the bool operator op.
+func boolWords(op int) BinarySpans[bool, bool, bool] {
 	return BinarySpans[bool, bool, bool]{
 		Both: func(o, a, b []bool) {
 			ob, ab, bb := boolBytes(o), boolBytes(a)[:len(o)], boolBytes(b)[:len(o)]
@@ -125,16 +137,9 @@ var (
 	BoolXor = boolLogic(logicXor)
 )
 
-// BoolNot is Not's loop.
+// BoolNot is Not's loop: Xor by true.
 func BoolNot(o, a []bool) {
-	ob, ab := boolBytes(o), boolBytes(a)[:len(o)]
-	i := 0
-	for ; i+8 <= len(ob); i += 8 {
-		binary.LittleEndian.PutUint64(ob[i:], binary.LittleEndian.Uint64(ab[i:])^ones)
-	}
-	for ; i < len(ob); i++ {
-		ob[i] = ab[i] ^ 1
-	}
+	BoolXor.Right(o, a, true)
 }
 
 // Complement is BitwiseNot's loop.

@@ -3,8 +3,9 @@ package elementwise
 import "unsafe"
 
 // The vector loops of the comparisons (Equal, Less, LessOrEqual, Greater,
-// GreaterOrEqual), Min and Max on float32, BitShift on uint32 and uint64,
-// IsNaN and IsInf on float32 (cmp_amd64.s, written by
+// GreaterOrEqual), Min and Max on float32 and the integers, BitShift on
+// uint32 and uint64, IsNaN and IsInf on float32, And, Or, Xor and Not on
+// bools (cmp_amd64.s, written by
 // scripts/gen-cmp-asm.py): a comparison writes its bools in vector lanes
 // (a compare, VMOVMSK and PDEP for eight bools at once) where the Go loop
 // compared and stored one byte at a time. Each loop runs the bulk of a
@@ -71,6 +72,35 @@ func Compare[T any](op CompareOp, s BinarySpans[T, T, bool]) BinarySpans[T, T, b
 // the bulk of each span in the vector loops.
 func MinMaxF32(op string, s BinarySpans[float32, float32, float32]) BinarySpans[float32, float32, float32] {
 	k, ok := minMaxLoops[op]
+	if !haveVecLoops || !ok {
+		return s
+	}
+	return vecSpans(s, k)
+}
+
+// MinMaxInt returns Min's (op "Min") or Max's ("Max") loops s for an
+// integer type with the bulk of each span in the vector loops.
+func MinMaxInt[T Integer](op string, s BinarySpans[T, T, T]) BinarySpans[T, T, T] {
+	var key string
+	switch any(*new(T)).(type) {
+	case int8:
+		key = "i8"
+	case uint8:
+		key = "u8"
+	case int16:
+		key = "i16"
+	case uint16:
+		key = "u16"
+	case int32:
+		key = "i32"
+	case uint32:
+		key = "u32"
+	case int64:
+		key = "i64"
+	case uint64:
+		key = "u64"
+	}
+	k, ok := intMinMaxLoops[key+op]
 	if !haveVecLoops || !ok {
 		return s
 	}

@@ -191,3 +191,72 @@ func TestVecIsNaNIsInf(t *testing.T) {
 		}
 	}
 }
+
+// specialInt is a random integer of type T, its least and greatest values
+// and the ones around 0 often.
+func specialInt[T Integer](r *rand.Rand) T {
+	var lo, hi T
+	hi = ^lo
+	if hi < lo { // signed: ^0 is -1
+		hi = T(uint64(1)<<(8*sizeOf[T]()-1) - 1)
+		lo = ^hi
+	}
+	switch r.IntN(6) {
+	case 0:
+		return lo
+	case 1:
+		return hi
+	case 2:
+		return T(r.IntN(3)) - 1
+	}
+	return T(r.Uint64())
+}
+
+func sizeOf[T Integer]() uint {
+	var x T
+	n := uint(0)
+	for x = 1; x != 0; x <<= 1 {
+		n++
+	}
+	return n / 8
+}
+
+func checkMinMaxInt[T Integer](t *testing.T, name string) {
+	t.Helper()
+	eq := func(a, b T) bool { return a == b }
+	checkSpans(t, name+" Min", MinMaxInt("Min", goSpans(func(a, b T) T { return min(a, b) })), goSpans(func(a, b T) T { return min(a, b) }), specialInt[T], eq)
+	checkSpans(t, name+" Max", MinMaxInt("Max", goSpans(func(a, b T) T { return max(a, b) })), goSpans(func(a, b T) T { return max(a, b) }), specialInt[T], eq)
+}
+
+func TestVecMinMaxInt(t *testing.T) {
+	checkMinMaxInt[int8](t, "int8")
+	checkMinMaxInt[uint8](t, "uint8")
+	checkMinMaxInt[int16](t, "int16")
+	checkMinMaxInt[uint16](t, "uint16")
+	checkMinMaxInt[int32](t, "int32")
+	checkMinMaxInt[uint32](t, "uint32")
+	checkMinMaxInt[int64](t, "int64")
+	checkMinMaxInt[uint64](t, "uint64")
+}
+
+func TestVecBoolLogic(t *testing.T) {
+	gen := func(r *rand.Rand) bool { return r.IntN(2) == 1 }
+	eq := func(a, b bool) bool { return a == b }
+	checkSpans(t, "And", BoolAnd, goSpans(func(a, b bool) bool { return a && b }), gen, eq)
+	checkSpans(t, "Or", BoolOr, goSpans(func(a, b bool) bool { return a || b }), gen, eq)
+	checkSpans(t, "Xor", BoolXor, goSpans(func(a, b bool) bool { return a != b }), gen, eq)
+	checkSpans(t, "And words", boolWords(logicAnd), goSpans(func(a, b bool) bool { return a && b }), gen, eq)
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range vecLengths {
+		a, got := make([]bool, n), make([]bool, n)
+		for i := range a {
+			a[i] = gen(r)
+		}
+		BoolNot(got, a)
+		for i := range a {
+			if got[i] == a[i] {
+				t.Fatalf("Not n=%d: element %d: %v of %v", n, i, got[i], a[i])
+			}
+		}
+	}
+}

@@ -17,7 +17,9 @@
 // instruction from the AVX2 ones, which also writes the Go dispatch
 // loops_amd64.go and loops_other.go), operation for operation the scalar
 // function's; elsewhere, and under the purego tag, Go loops. Exp is Softmax's exp32 (ops/internal/reduce,
-// reference/exp32.go) with an upper clamp; Log is Cephes' logf.
+// reference/exp32.go) with an upper clamp; Log is Cephes' logf. Pow
+// (pow.go) is Pow's float32 power, in float64 steps (its comment gives the
+// algorithm and its bound, 0.51 ulp), not vectorised yet.
 //
 // The operators Exp, Log, Sigmoid, Tanh, Erf, Softplus, Mish, Gelu,
 // Swish, Elu, Selu, Celu, HardSigmoid, HardSwish, Softsign, LeakyRelu,

@@ -20,15 +20,8 @@ func RunTopK[A Number](l Layout, x []A, k int, largest bool, values []A, indices
 	if k == 0 || inner == 0 {
 		return nil
 	}
-	before := func(a, b topKEntry[A]) bool {
-		c := compareNaNLast(a.v, b.v)
-		if largest {
-			c = -c
-		}
-		return c < 0 || c == 0 && a.i < b.i
-	}
 	order := func(a, b topKEntry[A]) int {
-		if before(a, b) {
+		if topKBefore(a, b, largest) {
 			return -1
 		}
 		return 1 // entries differ by index: never equal
@@ -45,7 +38,7 @@ func RunTopK[A Number](l Layout, x []A, k int, largest bool, values []A, indices
 			o, j := t/inner, t%inner
 			row := x[o*n*inner+j:]
 			if heap {
-				buf = selectTopK(buf[:0], row, n, inner, k, largest, before)
+				buf = selectTopK(buf[:0], row, n, inner, k, largest)
 			} else {
 				for i := range n {
 					buf[i] = topKEntry[A]{row[i*inner], i}
@@ -61,6 +54,19 @@ func RunTopK[A Number](l Layout, x []A, k int, largest bool, values []A, indices
 	})
 }
 
+// topKBefore reports whether a comes before b in TopK's output: the
+// larger (smaller, for !largest) value first, NaN after every number
+// (compareNaNLast, reversed for largest), and the lower index first among
+// equals. A plain function rather than a closure, so that the heap's
+// loops inline it.
+func topKBefore[A Number](a, b topKEntry[A], largest bool) bool {
+	c := compareNaNLast(a.v, b.v)
+	if largest {
+		c = -c
+	}
+	return c < 0 || c == 0 && a.i < b.i
+}
+
 // topKEntry is one element of a slice: its value and index along the axis.
 type topKEntry[A Number] struct {
 	v A
@@ -68,17 +74,17 @@ type topKEntry[A Number] struct {
 }
 
 // selectTopK returns in h (empty, of capacity k) the k entries of row
-// (n elements, stride inner) that come first by before, in heap order: a
+// (n elements, stride inner) that come first by topKBefore, in heap order: a
 // heap whose root is the worst of them, which each later element has to
 // beat to get in. Elements come in index order, so an element equal to the
 // root never beats it (the lower index wins a tie).
-func selectTopK[A Number](h []topKEntry[A], row []A, n, inner, k int, largest bool, before func(a, b topKEntry[A]) bool) []topKEntry[A] {
+func selectTopK[A Number](h []topKEntry[A], row []A, n, inner, k int, largest bool) []topKEntry[A] {
 	for i := range k {
 		h = append(h, topKEntry[A]{row[i*inner], i})
 		// Sift up: the worst entry rises to the root.
 		for c := i; c > 0; {
 			p := (c - 1) / 2
-			if !before(h[p], h[c]) {
+			if !topKBefore(h[p], h[c], largest) {
 				break
 			}
 			h[p], h[c] = h[c], h[p]
@@ -108,7 +114,7 @@ func selectTopK[A Number](h []topKEntry[A], row []A, n, inner, k int, largest bo
 			continue
 		}
 		e := topKEntry[A]{v, i}
-		if !before(e, h[0]) {
+		if !topKBefore(e, h[0], largest) {
 			continue
 		}
 		// Replace the root and sift it down.
@@ -118,10 +124,10 @@ func selectTopK[A Number](h []topKEntry[A], row []A, n, inner, k int, largest bo
 			if c >= k {
 				break
 			}
-			if c+1 < k && before(h[c], h[c+1]) {
+			if c+1 < k && topKBefore(h[c], h[c+1], largest) {
 				c++
 			}
-			if !before(h[p], h[c]) {
+			if !topKBefore(h[p], h[c], largest) {
 				break
 			}
 			h[p], h[c] = h[c], h[p]
