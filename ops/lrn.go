@@ -8,8 +8,9 @@
 // bfloat16 from 13). Attributes: alpha (1e-4), beta (0.75), bias (1.0),
 // size (required). The rules, in order: [type] X's type; [rank] X of rank
 // 2 or more; [size] present and positive. Every element is computed in
-// float64 (ops/internal/norm), the squares added in channel order, and
-// rounded once.
+// float64 (ops/internal/norm), the squares added in channel order, the
+// power by square roots for beta 0.75, 0.5 and 1 (math.Pow otherwise: the
+// reference engine's lrnPow, reference/lrn.go), and rounded once.
 
 package ops
 

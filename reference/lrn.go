@@ -9,7 +9,9 @@
 // dk] = X[n, c, d1, ..., dk] / (bias + alpha / size * square_sum[n, c, d1,
 // ..., dk] ) ^ beta". alpha 1e-4, beta 0.75, bias 1.0, size required. The
 // squares are added in channel order, in float64, rounded once; 13 adds
-// bfloat16.
+// bfloat16. The power is lrnPow's: beta 0.75 (the default), 0.5 and 1 by
+// square roots, each one rounded float64 operation, any other by
+// math.Pow.
 //
 // Rules: [type] X float16, float, double (bfloat16 from 13); [rank] rank 2
 // or more; [size] present and positive.
@@ -70,9 +72,36 @@ func lrn(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, erro
 			v := xv[ravel(at, strides)]
 			squareSum += float64(v * v)
 		}
-		y[flat] = xv[flat] / math.Pow(bias+float64(k*squareSum), beta)
+		y[flat] = xv[flat] / lrnPow(bias+float64(k*squareSum), beta)
 	}); err != nil {
 		return nil, err
 	}
 	return []tensor.Value{computeTensor(x.DataType(), x.Shape(), y)}, nil
+}
+
+// lrnPow is d^beta, the divisor of LRN: for beta 0.75, sqrt(d) *
+// sqrt(sqrt(d)); for 0.5, sqrt(d); for 1, d; each step one correctly
+// rounded float64 operation (so within 3.5*2^-53 relative of the exact power,
+// far below the float32 and float16 results' rounding), any other beta by
+// math.Pow. A zero d gives +0 under a square root, as math.Pow(-0, beta)
+// does.
+// Both engines write it so (ops/internal/norm), for the same bits; the
+// square roots cost a few cycles where math.Pow costs a log and an exp.
+func lrnPow(d, beta float64) float64 {
+	switch beta {
+	case 0.75:
+		if d == 0 {
+			return 0 // math.Pow(-0, 0.75) is +0
+		}
+		r := math.Sqrt(d)
+		return float64(r * math.Sqrt(r))
+	case 0.5:
+		if d == 0 {
+			return 0
+		}
+		return math.Sqrt(d)
+	case 1:
+		return d
+	}
+	return math.Pow(d, beta)
 }

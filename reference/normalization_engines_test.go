@@ -196,6 +196,17 @@ func init() {
 			n.Attrs["beta"] = attrFloat32(0.5 + r.Float32())
 			n.Attrs["bias"] = attrFloat32(1 + r.Float32())
 		}
+		// lrnPow's square-root paths (beta 0.75 is the default) and a
+		// zero divisor base (bias 0 at a window of zeros).
+		switch r.IntN(4) {
+		case 0:
+			n.Attrs["beta"] = attrFloat32(0.5)
+		case 1:
+			n.Attrs["beta"] = attrFloat32(1)
+		}
+		if r.IntN(6) == 0 {
+			n.Attrs["bias"] = attrFloat32(0)
+		}
 		return n, []tensor.Value{randTensor(r, normType(r), channelShape(r), -4, 4, r.IntN(8) == 0)}
 	}
 	generators["BatchNormalization"] = func(r *rand.Rand) (*ops.Node, []tensor.Value) {

@@ -75,8 +75,9 @@ func Affine[X, Y Float](x []X, y []Y, block int, a, b []float64, par Parallel) e
 // LRN writes y = x / (bias + alpha/size * square_sum)^beta for x laid out
 // as [batches, channels, spatial], square_sum the sum of x*x over the
 // channels c - floor((size-1)/2) to c + ceil((size-1)/2) that exist, added
-// in channel order from 0. Each part sums into a row of spatial float64
-// (Scratch of LRNScratch).
+// in channel order from 0, and the power lrnPow's (square roots for beta
+// 0.75, 0.5 and 1, the reference engine's reference/lrn.go). Each part
+// sums into a row of spatial float64 (Scratch of LRNScratch).
 func LRN[A Float](batches, channels, spatial, size int, alpha, beta, bias float64, x, y []A, par Parallel) error {
 	planes := batches * channels
 	if planes == 0 || spatial == 0 {
@@ -99,8 +100,21 @@ func LRN[A Float](batches, channels, spatial, size int, alpha, beta, bias float6
 			}
 			xs, ys := x[p*spatial:(p+1)*spatial], y[p*spatial:(p+1)*spatial]
 			ys, sums := ys[:len(xs)], sums[:len(xs)]
-			for i, v := range xs {
-				ys[i] = A(float64(v) / math.Pow(bias+float64(k*sums[i]), beta))
+			switch beta {
+			case 0.75:
+				for i, v := range xs {
+					d := bias + float64(k*sums[i])
+					if d == 0 {
+						ys[i] = A(float64(v) / 0)
+						continue
+					}
+					r := math.Sqrt(d)
+					ys[i] = A(float64(v) / float64(r*math.Sqrt(r)))
+				}
+			default:
+				for i, v := range xs {
+					ys[i] = A(float64(v) / lrnPow(bias+float64(k*sums[i]), beta))
+				}
 			}
 		}
 		return nil
@@ -137,4 +151,26 @@ func lpNormalizeRow[A Float](p int, x, y []A, buf []float64) {
 	for j, v := range buf {
 		y[j] = A(v / norm)
 	}
+}
+
+// lrnPow is d^beta as the reference engine's lrnPow (reference/lrn.go)
+// computes it: sqrt(d)*sqrt(sqrt(d)) for beta 0.75, sqrt(d) for 0.5, d for
+// 1 (+0 for a zero d under a square root), else math.Pow.
+func lrnPow(d, beta float64) float64 {
+	switch beta {
+	case 0.75:
+		if d == 0 {
+			return 0 // math.Pow(-0, 0.75) is +0
+		}
+		r := math.Sqrt(d)
+		return float64(r * math.Sqrt(r))
+	case 0.5:
+		if d == 0 {
+			return 0
+		}
+		return math.Sqrt(d)
+	case 1:
+		return d
+	}
+	return math.Pow(d, beta)
 }
