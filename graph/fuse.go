@@ -24,7 +24,11 @@ import (
 //     output channels (Conv) or the last axis (Gemm): the constant is
 //     added into a copy of the bias (ops.FoldBias; this changes the
 //     rounding, within the bound ops/epilogue.go states), counted as the
-//     folded weights are; MatMul, which has no bias, is left alone;
+//     folded weights are;
+//   - a MatMul with a constant 2-D B whose output only an Add reads, the
+//     Add's other input a constant of B's N columns or one value (rank at
+//     most 1): the product adds the constant in place (ops.FoldBias),
+//     exactly: the same bits as the pair unfused;
 //   - a Conv, Gemm or MatMul (or such a Conv with its BatchNormalization
 //     or bias folded) whose output only a Relu, LeakyRelu, Sigmoid, HardSigmoid,
 //     HardSwish or Clip (with constant bounds) reads: the activation runs

@@ -31,6 +31,10 @@ package ops
 //     |S+B| or |B+c|) of the exact sum; tested on random models,
 //     graph/fuse_test.go). The Add step then passes the producer's output
 //     through.
+//   - FoldBias for a MatMul with a constant 2-D B, followed by an Add of
+//     a constant of N or 1 values (rank at most 1): the product adds the
+//     constant in place before any activation, exactly as the Add would
+//     (the same bits as the pair unfused).
 //   - FuseActivation: Relu, LeakyRelu, Sigmoid, HardSigmoid, HardSwish or
 //     Clip after a Conv, Gemm or MatMul runs as the producer's epilogue:
 //     the activation's own kernel, applied in place on the producer's
@@ -56,6 +60,9 @@ type nodeFusion struct {
 	// c is a Gemm's beta*C with an Add's constant folded in, run with
 	// beta 1 (nil: none folded).
 	c *tensor.Tensor
+	// bias is a MatMul's constant Add (N or 1 values, rank at most 1),
+	// added in place to the product before the activation (nil: none).
+	bias *tensor.Tensor
 	// act is the activation run as the epilogue (nil: none), and actIn
 	// its inputs after X (Clip's min and max, constants; nil where absent).
 	act   *Node
@@ -152,8 +159,65 @@ func FoldBias(p, add *Node, w, b, c *tensor.Tensor, charge func(int64) error) in
 		return foldConvBias(p, w, b, c, charge)
 	case "Gemm":
 		return foldGemmBias(p, w, b, c, charge)
+	case "MatMul":
+		return foldMatMulBias(p, w, c, charge)
 	}
 	return 0
+}
+
+// foldMatMulBias is FoldBias for a MatMul with a constant 2-D B (w): c
+// holds N values (B's columns) or 1, with rank at most 1, so that the Add
+// broadcasts it along the product's last axis and keeps its shape. The
+// product runs as before and then adds c in place, each element once, as
+// the Add would: the same bits as the pair unfused, without the Add's
+// output and its pass over memory.
+func foldMatMulBias(p *Node, w, c *tensor.Tensor, charge func(int64) error) int64 {
+	if w.Rank() != 2 || c.Rank() > 1 || (c.Len() != 1 && c.Len() != w.Shape()[1]) {
+		return 0
+	}
+	if p.fusion != nil && p.fusion.bias != nil {
+		return 0
+	}
+	bytes := int64(c.Len()) * int64(c.DataType().Size())
+	if charge != nil && charge(bytes) != nil {
+		return 0
+	}
+	if p.fusion == nil {
+		p.fusion = &nodeFusion{}
+	}
+	p.fusion.bias = fromFloats64(c.DataType(), floats64(c), []int{c.Len()})
+	return bytes
+}
+
+// applyBias adds n's folded bias (a MatMul's, foldMatMulBias), if the run
+// fuses one, in place to y, the product n's kernel just made.
+func (n *Node) applyBias(opt *Options, y *tensor.Tensor) {
+	if n == nil || n.fusion == nil || n.fusion.bias == nil || !opt.fusing() || y.Len() == 0 {
+		return
+	}
+	switch y.DataType() {
+	case tensor.Float:
+		addRows(elems[float32](y), elems[float32](n.fusion.bias))
+	case tensor.Double:
+		addRows(elems[float64](y), elems[float64](n.fusion.bias))
+	}
+}
+
+// addRows adds c (one value, or one per column) to every row of y.
+func addRows[T float32 | float64](y, c []T) {
+	if len(c) == 1 {
+		v := c[0]
+		for i := range y {
+			y[i] += v
+		}
+		return
+	}
+	for r := 0; r+len(c) <= len(y); r += len(c) {
+		row := y[r : r+len(c) : r+len(c)]
+		for j, v := range c {
+			row[j] += v
+		}
+	}
 }
 
 // foldConvBias is FoldBias for a Conv: c holds one value, or one per

@@ -59,6 +59,7 @@ func matMulNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	if err != nil {
 		return nil, err
 	}
+	n.applyBias(opt, y)
 	if err := n.applyEpilogue(opt, y); err != nil {
 		return nil, err
 	}
