@@ -24,7 +24,18 @@ import (
 //     output channels (Conv) or the last axis (Gemm): the constant is
 //     added into a copy of the bias (ops.FoldBias; this changes the
 //     rounding, within the bound ops/epilogue.go states), counted as the
-//     folded weights are; MatMul, which has no bias, is left alone;
+//     folded weights are;
+//   - a MatMul with a constant 2-D B whose output only an Add reads, the
+//     Add's other input a constant of B's N columns or one value (rank at
+//     most 1): the product adds the constant in place (ops.FoldBias),
+//     exactly: the same bits as the pair unfused;
+//   - a Conv (or such a Conv with its BatchNormalization or bias folded)
+//     whose output only an Add reads, the Add's other input R a computed
+//     value that a step before the Conv makes (a residual block's
+//     shortcut): a run that fuses passes R to the Conv after its inputs,
+//     and the Conv adds it to its output as its epilogue before any
+//     activation (ops.FuseResidual), exactly: the same bits as the pair
+//     unfused;
 //   - a Conv, Gemm or MatMul (or such a Conv with its BatchNormalization
 //     or bias folded) whose output only a Relu, LeakyRelu, Sigmoid, HardSigmoid,
 //     HardSwish or Clip (with constant bounds) reads: the activation runs
@@ -98,6 +109,7 @@ func (m *Model) fuse(opts LoadOptions) {
 		}
 		if n.OpType == "Add" && len(st.in) == 2 {
 			// A bias: the producer's output plus a constant, in either order.
+			folded := false
 			for k := range 2 {
 				c, ok := constIn(st, 1-k)
 				p := origin(soleAt(st, k))
@@ -119,8 +131,12 @@ func (m *Model) fuse(opts LoadOptions) {
 					m.packed += bytes
 					st.passThrough, st.passIn = true, k
 					m.fusions++
+					folded = true
 					break
 				}
+			}
+			if !folded {
+				m.fuseResidual(i, readers, producer, consts, origin, soleAt)
 			}
 			continue
 		}
@@ -175,6 +191,45 @@ func (m *Model) fuse(opts LoadOptions) {
 				st.passThrough = true
 				m.fusions++
 			}
+		}
+	}
+}
+
+// fuseResidual fuses the Add of step i (two computed inputs) into the
+// Conv that computes one of them when the Add is that output's only
+// reader and the other input, R, is computed before the Conv runs (a
+// residual block's shortcut): the Conv adds R to its output as its
+// epilogue (ops.FuseResidual) and the Add passes the Conv's output
+// through.
+func (m *Model) fuseResidual(i int, readers, producer []int, consts map[int]*tensor.Tensor, origin func(*step) *step, soleAt func(*step, int) *step) {
+	st := &m.steps[i]
+	for k := range 2 {
+		r := st.in[1-k]
+		if r < 0 || st.in[k] < 0 || r == st.in[k] {
+			continue
+		}
+		if _, isConst := consts[r]; isConst {
+			continue
+		}
+		// The Conv, through a folded BatchNormalization or bias.
+		p := origin(soleAt(st, k))
+		if p == nil || p.node == nil || p.node.OpType != "Conv" || p.schema == nil || len(p.out) != 1 || p.residual != 0 || len(p.in) > ops.ResidualInput || len(p.implicit) != 0 {
+			continue
+		}
+		conv := -1
+		for j := range m.steps {
+			if &m.steps[j] == p {
+				conv = j
+			}
+		}
+		if pr := producer[r]; conv < 0 || pr >= conv {
+			continue // R is computed after the Conv runs
+		}
+		if ops.FuseResidual(p.node, st.node) {
+			p.residual = r + 1
+			st.passThrough, st.passIn = true, k
+			m.fusions++
+			return
 		}
 	}
 }
@@ -247,4 +302,13 @@ func (m *Model) dataflow() (readers, producer []int, consts map[int]*tensor.Tens
 		}
 	}
 	return readers, producer, consts
+}
+
+// extraIns is the inputs a run may pass a step beyond its own: the
+// residual of a Conv that fused its Add.
+func (st *step) extraIns() int {
+	if st.residual > 0 {
+		return ops.ResidualInput + 1 - len(st.in)
+	}
+	return 0
 }

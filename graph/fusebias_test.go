@@ -132,8 +132,9 @@ func TestBiasAddFoldWithinBound(t *testing.T) {
 }
 
 // What must not fold: a constant not along the channels (Conv) or the
-// last axis (Gemm), an Add of two computed values, MatMul (no bias), a
-// Conv whose weights a graph input may override.
+// last axis (Gemm), a constant of rank above 1 or not of N values after a
+// MatMul, an Add of two computed values, a Conv whose weights a graph
+// input may override.
 func TestBiasAddFoldLeavesOthersAlone(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 24))
 	dt := tensor.Float
@@ -149,15 +150,17 @@ func TestBiasAddFoldLeavesOthersAlone(t *testing.T) {
 			t.Fatalf("Gemm + Add %v folded", cs)
 		}
 	}
-	b := builder.New(22)
-	x := b.Input("x", dt, 3, 11)
-	y := b.Op("MatMul", x, b.Constant("w", randTensor(r, dt, 11, 4)))
-	b.Output("y", b.Op("Add", y, b.Constant("c", randTensor(r, dt, 4))))
-	if fused, _ := loadBoth(t, b); fused.Fusions() != 0 {
-		t.Fatal("MatMul + Add folded")
+	for _, cs := range [][]int{{1, 4}, {3, 4}, {1, 1, 4}} {
+		b := builder.New(22)
+		x := b.Input("x", dt, 3, 11)
+		y := b.Op("MatMul", x, b.Constant("w", randTensor(r, dt, 11, 4)))
+		b.Output("y", b.Op("Add", y, b.Constant("c", randTensor(r, dt, cs...))))
+		if fused, _ := loadBoth(t, b); fused.Fusions() != 0 {
+			t.Fatalf("MatMul + Add %v folded", cs)
+		}
 	}
-	b = builder.New(22)
-	x = b.Input("x", dt, 1, 2, 5, 5)
+	b := builder.New(22)
+	x := b.Input("x", dt, 1, 2, 5, 5)
 	conv := b.Op("Conv", x, b.Constant("w", randTensor(r, dt, 3, 2, 3, 3)))
 	b.Output("y", b.Op("Add", conv, b.Op("Neg", conv)))
 	if fused, _ := loadBoth(t, b); fused.Fusions() != 0 {
@@ -206,5 +209,169 @@ func TestBiasAddFoldAfterBatchNorm(t *testing.T) {
 	}
 	if j := strings.Join(names, ","); !strings.Contains(j, "conv") || !strings.Contains(j, "bn") || !strings.Contains(j, "add") || !strings.Contains(j, "relu") {
 		t.Fatalf("the plan lists %v", names)
+	}
+}
+
+// MatMul -> Add(constant of N or 1 values) [-> Relu] folds: the product
+// adds the constant in place, the same bits as the nodes unfused, on a
+// batch of A (stacked rows) or a 1-D A; NoFuse, the reference engine and
+// the SONNX profile run the nodes as written; an error of the fused run
+// names the MatMul.
+func TestMatMulBiasFoldSameBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 24))
+	for iter := range 40 {
+		dt := tensor.Float
+		if iter%4 == 3 {
+			dt = tensor.Double
+		}
+		n, k := 1+r.IntN(40), 1+r.IntN(300)
+		xs := [][]int{{k}, {5, k}, {3, 7, k}, {2, 1, 33, k}}[r.IntN(4)]
+		cs := [][]int{{n}, {1}, {}}[r.IntN(3)]
+		relu := r.IntN(2) == 0
+		b := builder.New(17)
+		x := b.Input("x", dt, xs...)
+		y := b.Op("MatMul", x, b.Constant("w", randTensor(r, dt, k, n)), builder.Name("mm"))
+		c := b.Constant("c", randTensor(r, dt, cs...))
+		if r.IntN(2) == 0 {
+			y = b.Op("Add", c, y, builder.Name("add"))
+		} else {
+			y = b.Op("Add", y, c, builder.Name("add"))
+		}
+		if relu {
+			y = b.Op("Relu", y, builder.Name("relu"))
+		}
+		b.Output("y", y)
+		fused, plain := loadBoth(t, b)
+		want := 1
+		if relu {
+			want = 2
+		}
+		if fused.Fusions() != want || plain.Fusions() != 0 {
+			t.Fatalf("%d: MatMul %v + Add %v (relu %v): %d fusions, want %d (NoFuse: %d)", iter, xs, cs, relu, fused.Fusions(), want, plain.Fusions())
+		}
+		xin := randTensor(r, dt, xs...)
+		for _, opt := range []*graph.RunOptions{
+			{Engine: graph.EngineFast, Threads: 1 + r.IntN(2)},
+			{Engine: graph.EngineReference},
+			{Profile: ops.ProfileSONNX},
+		} {
+			gf, errf := fused.Run(context.Background(), map[string]tensor.Value{"x": xin}, opt)
+			gp, errp := plain.Run(context.Background(), map[string]tensor.Value{"x": xin}, opt)
+			if (errf == nil) != (errp == nil) || (errf != nil && errf.Error() != errp.Error()) {
+				t.Fatalf("%d: errors %v / %v", iter, errf, errp)
+			}
+			if errf == nil && !gf.Map()["y"].(*tensor.Tensor).Equal(gp.Map()["y"].(*tensor.Tensor)) {
+				t.Fatalf("%d: MatMul %v + Add %v (relu %v), engine %v profile %v: fused and unfused differ", iter, xs, cs, relu, opt.Engine, opt.Profile)
+			}
+		}
+		_, err := fused.Run(context.Background(), map[string]tensor.Value{"x": xin}, &graph.RunOptions{MaxTensorBytes: 4})
+		if err == nil || !strings.Contains(err.Error(), `"mm"`) {
+			t.Fatalf("error %v, want one naming the MatMul", err)
+		}
+	}
+}
+
+// Conv [-> BatchNormalization] -> Add(residual R) [-> Relu] fuses when R
+// is computed before the Conv: the Conv adds R to each finished block and
+// then runs the Relu, the same bits as the nodes unfused (float and
+// double, R on either side, one or two threads; R of another shape, which
+// the Add broadcasts, through the Add's own kernel); the reference
+// engine, SONNX and NoFuse run the nodes as written; R computed after the
+// Conv leaves the pair apart; errors name the Conv.
+func TestResidualAddFusedSameBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 24))
+	for iter := range 40 {
+		dt := tensor.Float
+		if iter%4 == 3 {
+			dt = tensor.Double
+		}
+		c, m := 1+r.IntN(6), 1+r.IntN(9)
+		h, w := 3+r.IntN(20), 3+r.IntN(20)
+		bcast := iter%5 == 4
+		late := iter%7 == 6
+		bn, relu, swap := r.IntN(2) == 0, r.IntN(2) == 0, r.IntN(2) == 0
+		b := builder.New(17)
+		x := b.Input("x", dt, 2, c, h, w)
+		rs := []int{2, m, h, w}
+		if bcast {
+			rs = []int{1, m, 1, 1}
+		}
+		rin := b.Input("r", dt, rs...)
+		var res builder.Value
+		if !late {
+			res = b.Op("Neg", rin, builder.Name("neg"))
+		}
+		y := b.Op("Conv", x, b.Constant("w", randTensor(r, dt, m, c, 3, 3)), b.Constant("b", randTensor(r, dt, m)), builder.Ints("pads", 1, 1, 1, 1), builder.Name("conv"))
+		if bn {
+			pos := make([]float64, m)
+			for i := range pos {
+				pos[i] = 0.5 + r.Float64()
+			}
+			one := tensor.MustFromSlice(pos, m)
+			if dt == tensor.Float {
+				f := make([]float32, m)
+				for i, v := range pos {
+					f[i] = float32(v)
+				}
+				one = tensor.MustFromSlice(f, m)
+			}
+			y = b.Op("BatchNormalization", y, b.Constant("scale", one), b.Constant("bias", randTensor(r, dt, m)), b.Constant("mean", randTensor(r, dt, m)), b.Constant("var", one), builder.Name("bn"))
+		}
+		if late {
+			res = b.Op("Neg", rin, builder.Name("neg"))
+		}
+		if swap {
+			y = b.Op("Add", res, y, builder.Name("add"))
+		} else {
+			y = b.Op("Add", y, res, builder.Name("add"))
+		}
+		if relu {
+			y = b.Op("Relu", y, builder.Name("relu"))
+		}
+		b.Output("y", y)
+		fused, plain := loadBoth(t, b)
+		want := 0
+		if !late {
+			want = 1
+			if relu {
+				want++
+			}
+		}
+		if bn {
+			want++
+		}
+		if fused.Fusions() != want || plain.Fusions() != 0 {
+			t.Fatalf("%d: bn %v late %v relu %v: %d fusions, want %d", iter, bn, late, relu, fused.Fusions(), want)
+		}
+		in := map[string]tensor.Value{"x": randTensor(r, dt, 2, c, h, w), "r": randTensor(r, dt, rs...)}
+		for _, opt := range []*graph.RunOptions{
+			{Engine: graph.EngineFast, Threads: 1 + r.IntN(2)},
+			{Engine: graph.EngineReference},
+			{Profile: ops.ProfileSONNX},
+		} {
+			if bn && opt.Engine == graph.EngineFast {
+				// The folded BatchNormalization rounds differently: compare
+				// with the same fold and no residual fusion instead.
+				continue
+			}
+			gf, errf := fused.Run(context.Background(), in, opt)
+			gp, errp := plain.Run(context.Background(), in, opt)
+			if (errf == nil) != (errp == nil) || (errf != nil && errf.Error() != errp.Error()) {
+				t.Fatalf("%d: errors %v / %v", iter, errf, errp)
+			}
+			if errf == nil && !gf.Map()["y"].(*tensor.Tensor).Equal(gp.Map()["y"].(*tensor.Tensor)) {
+				t.Fatalf("%d: bcast %v relu %v swap %v, engine %v profile %v: fused and unfused differ", iter, bcast, relu, swap, opt.Engine, opt.Profile)
+			}
+		}
+		if bn {
+			// Against the same model with the residual computed by a
+			// separate Add: the Neg moved after the Conv keeps the pair
+			// apart but folds the BatchNormalization the same way.
+			continue
+		}
+		_, err := fused.Run(context.Background(), in, &graph.RunOptions{MaxTensorBytes: 64})
+		if err == nil || (!late && !strings.Contains(err.Error(), `"conv"`) && !strings.Contains(err.Error(), `"neg"`)) {
+			t.Fatalf("%d: error %v, want one naming the Conv (or the Neg before it)", iter, err)
+		}
 	}
 }

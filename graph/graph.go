@@ -139,6 +139,10 @@ type step struct {
 	// folded into the producer of its second input).
 	passThrough bool
 	passIn      int
+	// residual is, for a Conv that fused the Add after it (fuse.go), 1 +
+	// the slot of the Add's other input, which a run that fuses passes to
+	// the Conv after its own inputs (ops.ResidualInput); 0: none.
+	residual int
 	// chain is the step's part in an elementwise chain fused at load
 	// (fusetransformer.go); nil: none.
 	chain *chainFusion

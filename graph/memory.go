@@ -61,7 +61,7 @@ func (m *Model) planMemory() {
 	m.numIns = 0
 	m.forEachStep(func(st *step) {
 		st.inAt = m.numIns
-		m.numIns += len(st.in)
+		m.numIns += len(st.in) + st.extraIns()
 		m.maxOuts = max(m.maxOuts, len(st.out))
 	})
 

@@ -358,7 +358,7 @@ func (r *runState) runStep(st *step, top bool) error {
 		// A body's nodes keep the share of the node that runs the body.
 		r.opt.Threads = sharedThreads(activeRuns.Load())
 	}
-	if err := st.run(r, r.ins[st.inAt:st.inAt+len(st.in)]); err != nil {
+	if err := st.run(r, r.ins[st.inAt:st.inAt+len(st.in)+st.extraIns()]); err != nil {
 		// A kernel stopped by a cancellation reports the context's error.
 		if cerr := r.ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
 			if ne, ok := err.(*NodeError); ok {
@@ -368,7 +368,7 @@ func (r *runState) runStep(st *step, top bool) error {
 		}
 		return err
 	}
-	clear(r.ins[st.inAt : st.inAt+len(st.in)])
+	clear(r.ins[st.inAt : st.inAt+len(st.in)+st.extraIns()])
 	for _, s := range st.out {
 		if s >= 0 {
 			r.hold(r.vals[s])
@@ -406,6 +406,17 @@ func (st *step) run(r *runState, in []tensor.Value) (err error) {
 		in[k] = nil
 		if s >= 0 {
 			in[k] = vals[s]
+		}
+	}
+	if st.residual > 0 {
+		// A Conv that fused its residual Add: the residual follows its
+		// inputs in a run that fuses, and is absent otherwise.
+		for k := len(st.in); k < ops.ResidualInput; k++ {
+			in[k] = nil
+		}
+		in[ops.ResidualInput] = vals[st.residual-1]
+		if !r.fuse {
+			in = in[:len(st.in)]
 		}
 	}
 	if st.chain != nil && r.fuse {

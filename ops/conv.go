@@ -26,6 +26,8 @@
 package ops
 
 import (
+	"sync/atomic"
+
 	"github.com/onnxshape/onnxshape/ops/internal/conv"
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/ops/internal/gemm"
@@ -72,7 +74,7 @@ func Conv(x, w, b *tensor.Tensor, o ConvOptions, opts ...Option) (*tensor.Tensor
 	if o.Group < 0 {
 		return nil, op.errorf("group", "group is %d, expected at least 1", o.Group)
 	}
-	return runConv(opt, op, nil, x, w, b, a)
+	return runConv(opt, op, nil, x, w, b, a, nil)
 }
 
 func convNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
@@ -93,7 +95,8 @@ func convNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 		return nil, err
 	}
 	w, b = n.foldedConv(opt, w, b)
-	y, err := runConv(opt, n.op(), n, x, w, b, a)
+	res := n.residualIn(opt, in)
+	y, err := runConv(opt, n.op(), n, x, w, b, a, res)
 	if err != nil {
 		return nil, err
 	}
@@ -114,9 +117,10 @@ func ConvShape(x, w []int, o ConvOptions) ([]int, error) {
 	return shape, err
 }
 
-// runConv is Conv; n, when not nil, is the node, whose fused activation
-// (FuseActivation) runs as the epilogue.
-func runConv(opt *Options, op opRef, n *Node, x, w, b *tensor.Tensor, a convAttrs) (*tensor.Tensor, error) {
+// runConv is Conv; n, when not nil, is the node, whose fused residual Add
+// (res, FuseResidual) and activation (FuseActivation) run as the
+// epilogue.
+func runConv(opt *Options, op opRef, n *Node, x, w, b *tensor.Tensor, a convAttrs, res *tensor.Tensor) (*tensor.Tensor, error) {
 	opt = opt.orDefault()
 	dt := x.DataType()
 	if !convFloatTypeOK(op.version, dt) {
@@ -153,9 +157,16 @@ func runConv(opt *Options, op opRef, n *Node, x, w, b *tensor.Tensor, a convAttr
 		return nil, err
 	}
 	cfg := opt.convConfig(op, "the im2col tiles or panels")
-	done, err := n.convEpilogue(opt, dt, &cfg)
-	if err != nil {
-		return nil, err
+	// A residual of the output's type and shape is added block by block
+	// (convEpilogue); any other, after the whole output, by the Add's own
+	// kernel, and the activation after it.
+	blockRes := res != nil && res.DataType() == dt && tensor.SameShape(res.Shape(), shape) && (dt == tensor.Float || dt == tensor.Double)
+	var done bool
+	var missed *atomic.Bool
+	if res == nil || blockRes {
+		if done, missed, err = n.convEpilogue(opt, dt, &cfg, y, res); err != nil {
+			return nil, err
+		}
 	}
 	if dt == tensor.Double {
 		err = convFloat[float64](opt, op, cfg, s, x, w, b, y)
@@ -164,6 +175,14 @@ func runConv(opt *Options, op opRef, n *Node, x, w, b *tensor.Tensor, a convAttr
 	}
 	if err != nil {
 		return nil, err
+	}
+	if missed != nil && missed.Load() {
+		return nil, op.errorf("internal", "the epilogue saw a block outside the output")
+	}
+	if res != nil && !blockRes {
+		if y, err = n.addResidual(opt, y, res); err != nil {
+			return nil, err
+		}
 	}
 	if !done {
 		if err := n.applyEpilogue(opt, y); err != nil {

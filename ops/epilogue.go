@@ -31,6 +31,19 @@ package ops
 //     |S+B| or |B+c|) of the exact sum; tested on random models,
 //     graph/fuse_test.go). The Add step then passes the producer's output
 //     through.
+//   - FoldBias for a MatMul with a constant 2-D B, followed by an Add of
+//     a constant of N or 1 values (rank at most 1): the product adds the
+//     constant in place before any activation, exactly as the Add would
+//     (the same bits as the pair unfused).
+//   - FuseResidual: a Conv followed by an Add of its output and another
+//     computed value R (a residual block's shortcut), R computed before
+//     the Conv runs: the run passes R to the Conv after its own inputs,
+//     and the Conv adds it to each finished block of its output (sums,
+//     bias, any folded BatchNormalization complete) before any fused
+//     activation, while the block is in the cache: the same bits as the
+//     pair unfused. When R is not of the output's type and shape (the Add
+//     would broadcast) or the output is not float or double, the Conv runs
+//     the Add's own kernel on its whole output instead.
 //   - FuseActivation: Relu, LeakyRelu, Sigmoid, HardSigmoid, HardSwish or
 //     Clip after a Conv, Gemm or MatMul runs as the producer's epilogue:
 //     the activation's own kernel, applied in place on the producer's
@@ -43,6 +56,8 @@ package ops
 import (
 	"fmt"
 	"math"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/onnxshape/onnxshape/ops/internal/conv"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -56,6 +71,13 @@ type nodeFusion struct {
 	// c is a Gemm's beta*C with an Add's constant folded in, run with
 	// beta 1 (nil: none folded).
 	c *tensor.Tensor
+	// bias is a MatMul's constant Add (N or 1 values, rank at most 1),
+	// added in place to the product before the activation (nil: none).
+	bias *tensor.Tensor
+	// residual is the Add (FuseResidual) whose other input, a computed
+	// value the run passes to the Conv after its own inputs, the Conv adds
+	// to its finished output before the activation (nil: none).
+	residual *Node
 	// act is the activation run as the epilogue (nil: none), and actIn
 	// its inputs after X (Clip's min and max, constants; nil where absent).
 	act   *Node
@@ -140,7 +162,7 @@ func FoldBias(p, add *Node, w, b, c *tensor.Tensor, charge func(int64) error) in
 	if p == nil || add == nil || add.OpType != "Add" || p.Domain != "" || add.Domain != "" || w == nil || c == nil {
 		return 0
 	}
-	if p.fusion != nil && (p.fusion.act != nil || p.fusion.c != nil) {
+	if p.fusion != nil && (p.fusion.act != nil || p.fusion.c != nil || p.fusion.residual != nil) {
 		return 0
 	}
 	dt := w.DataType()
@@ -152,8 +174,65 @@ func FoldBias(p, add *Node, w, b, c *tensor.Tensor, charge func(int64) error) in
 		return foldConvBias(p, w, b, c, charge)
 	case "Gemm":
 		return foldGemmBias(p, w, b, c, charge)
+	case "MatMul":
+		return foldMatMulBias(p, w, c, charge)
 	}
 	return 0
+}
+
+// foldMatMulBias is FoldBias for a MatMul with a constant 2-D B (w): c
+// holds N values (B's columns) or 1, with rank at most 1, so that the Add
+// broadcasts it along the product's last axis and keeps its shape. The
+// product runs as before and then adds c in place, each element once, as
+// the Add would: the same bits as the pair unfused, without the Add's
+// output and its pass over memory.
+func foldMatMulBias(p *Node, w, c *tensor.Tensor, charge func(int64) error) int64 {
+	if w.Rank() != 2 || c.Rank() > 1 || (c.Len() != 1 && c.Len() != w.Shape()[1]) {
+		return 0
+	}
+	if p.fusion != nil && p.fusion.bias != nil {
+		return 0
+	}
+	bytes := int64(c.Len()) * int64(c.DataType().Size())
+	if charge != nil && charge(bytes) != nil {
+		return 0
+	}
+	if p.fusion == nil {
+		p.fusion = &nodeFusion{}
+	}
+	p.fusion.bias = fromFloats64(c.DataType(), floats64(c), []int{c.Len()})
+	return bytes
+}
+
+// applyBias adds n's folded bias (a MatMul's, foldMatMulBias), if the run
+// fuses one, in place to y, the product n's kernel just made.
+func (n *Node) applyBias(opt *Options, y *tensor.Tensor) {
+	if n == nil || n.fusion == nil || n.fusion.bias == nil || !opt.fusing() || y.Len() == 0 {
+		return
+	}
+	switch y.DataType() {
+	case tensor.Float:
+		addRows(elems[float32](y), elems[float32](n.fusion.bias))
+	case tensor.Double:
+		addRows(elems[float64](y), elems[float64](n.fusion.bias))
+	}
+}
+
+// addRows adds c (one value, or one per column) to every row of y.
+func addRows[T float32 | float64](y, c []T) {
+	if len(c) == 1 {
+		v := c[0]
+		for i := range y {
+			y[i] += v
+		}
+		return
+	}
+	for r := 0; r+len(c) <= len(y); r += len(c) {
+		row := y[r : r+len(c) : r+len(c)]
+		for j, v := range c {
+			row[j] += v
+		}
+	}
 }
 
 // foldConvBias is FoldBias for a Conv: c holds one value, or one per
@@ -340,6 +419,55 @@ func FuseActivation(p, act *Node, consts []tensor.Value) bool {
 	return true
 }
 
+// FuseResidual makes add, an Add of p's output and a computed value R,
+// part of p's epilogue (p a Conv with no activation fused yet): runs that
+// fuse pass R to p as an input after its own (see ResidualInput). It
+// reports whether they fused.
+func FuseResidual(p, add *Node) bool {
+	if p == nil || add == nil || p.OpType != "Conv" || add.OpType != "Add" || p.Domain != "" || add.Domain != "" {
+		return false
+	}
+	if p.fusion != nil && (p.fusion.act != nil || p.fusion.residual != nil) {
+		return false
+	}
+	if p.fusion == nil {
+		p.fusion = &nodeFusion{}
+	}
+	p.fusion.residual = add
+	return true
+}
+
+// ResidualInput is the position in a Conv's inputs at which a run that
+// fuses passes the residual (FuseResidual): after X, W and B.
+const ResidualInput = 3
+
+// residualIn returns the residual a run passes to n, nil when n fused
+// none or the run does not fuse.
+func (n *Node) residualIn(opt *Options, in []tensor.Value) *tensor.Tensor {
+	if n == nil || n.fusion == nil || n.fusion.residual == nil || !opt.fusing() || len(in) <= ResidualInput {
+		return nil
+	}
+	t, _ := in[ResidualInput].(*tensor.Tensor)
+	return t
+}
+
+// addResidual runs the fused Add's own kernel on y and r, in the Add's
+// order of inputs, for a residual the Conv cannot add block by block.
+func (n *Node) addResidual(opt *Options, y, r *tensor.Tensor) (*tensor.Tensor, error) {
+	add := n.fusion.residual
+	s, err := Lookup("", "Add", add.Version)
+	if err == nil {
+		var out []tensor.Value
+		if out, err = s.Run(opt, add, values(y, r)); err == nil {
+			if t, ok := out[0].(*tensor.Tensor); ok {
+				return t, nil
+			}
+			err = fmt.Errorf("no tensor output")
+		}
+	}
+	return nil, fmt.Errorf("fused %s %q: %w", add.OpType, add.Name, err)
+}
+
 // activations are the operators FuseActivation takes, each by its unary
 // operator (Clip's is made per type from its bounds).
 var activations = map[string]*unaryOp{
@@ -400,29 +528,70 @@ func (n *Node) applyEpilogue(opt *Options, y *tensor.Tensor) error {
 	return nil
 }
 
-// convEpilogue sets cfg's epilogue to n's fused activation for a float or
-// double output; it reports false when the activation must run on the
-// whole output afterwards instead (other types: Conv computes them in
-// float32 and rounds after, where the activation must see the rounded
-// values).
-func (n *Node) convEpilogue(opt *Options, dt tensor.DataType, cfg *conv.Config) (bool, error) {
+// convEpilogue sets cfg's epilogue to n's fused residual Add (res, of y's
+// type and shape, or nil) and activation for a float or double output y;
+// it reports false when the activation must run on the whole output
+// afterwards instead (other types: Conv computes them in float32 and
+// rounds after, where the activation must see the rounded values). The
+// epilogue finds a block's place in y from its address; *missed is set
+// when a block lies outside y (which the engine never does: its blocks
+// are y's).
+func (n *Node) convEpilogue(opt *Options, dt tensor.DataType, cfg *conv.Config, y, res *tensor.Tensor) (done bool, missed *atomic.Bool, err error) {
 	k, err := n.epilogueKernel(opt, dt)
-	if err != nil || k == nil {
-		return k == nil && err == nil, err
+	if err != nil {
+		return false, nil, err
 	}
-	switch s := k.(type) {
-	case unarySpan[float32, float32]:
-		if dt == tensor.Float {
-			cfg.Epilogue32 = func(y []float32) { s(y, y) }
-			return true, nil
+	if k == nil && res == nil {
+		return true, nil, nil
+	}
+	missed = new(atomic.Bool)
+	switch dt {
+	case tensor.Float:
+		act, ok := k.(unarySpan[float32, float32])
+		if k != nil && !ok {
+			return false, nil, nil
 		}
-	case unarySpan[float64, float64]:
-		if dt == tensor.Double {
-			cfg.Epilogue64 = func(y []float64) { s(y, y) }
-			return true, nil
+		cfg.Epilogue32 = blockEpilogue(y, res, act, missed)
+		return true, missed, nil
+	case tensor.Double:
+		act, ok := k.(unarySpan[float64, float64])
+		if k != nil && !ok {
+			return false, nil, nil
+		}
+		cfg.Epilogue64 = blockEpilogue(y, res, act, missed)
+		return true, missed, nil
+	}
+	return false, nil, nil
+}
+
+// blockEpilogue is the epilogue of a block of y: the residual's elements
+// at the block's place in y added (when res is not nil), then act (when
+// not nil).
+func blockEpilogue[T float32 | float64](y, res *tensor.Tensor, act unarySpan[T, T], missed *atomic.Bool) func([]T) {
+	var yv, rv []T
+	if res != nil {
+		yv, rv = elems[T](y), elems[T](res)
+	}
+	return func(blk []T) {
+		if len(blk) == 0 {
+			return
+		}
+		if rv != nil {
+			var z T
+			off := int((uintptr(unsafe.Pointer(&blk[0])) - uintptr(unsafe.Pointer(unsafe.SliceData(yv)))) / unsafe.Sizeof(z))
+			if uintptr(unsafe.Pointer(&blk[0])) < uintptr(unsafe.Pointer(unsafe.SliceData(yv))) || off+len(blk) > len(yv) {
+				missed.Store(true)
+				return
+			}
+			r := rv[off : off+len(blk)]
+			for i := range blk {
+				blk[i] += r[i]
+			}
+		}
+		if act != nil {
+			act(blk, blk)
 		}
 	}
-	return false, nil
 }
 
 // foldedConv returns the weights and bias a Conv node runs with: the

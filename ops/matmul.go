@@ -59,6 +59,7 @@ func matMulNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	if err != nil {
 		return nil, err
 	}
+	n.applyBias(opt, y)
 	if err := n.applyEpilogue(opt, y); err != nil {
 		return nil, err
 	}
@@ -130,6 +131,14 @@ func matMulAs[T gemm.Number](opt *Options, op opRef, s *matmulShape, a, b, y *te
 		return err
 	}
 	mm := gemmFor[T]()
+	if s.stacked() {
+		// Every product reads the same B and the next matrix of A: one
+		// product of count*m rows packs B once (or reads its load-time
+		// panels) and splits the rows and columns across the cores.
+		one := *s
+		one.m, one.count = mulCounts(s.count, s.m), 1
+		s = &one
+	}
 	m, n, k := s.m, s.n, s.k
 	if pp := packedFor[T](pb); pp != nil && len(b.Shape()) == 2 {
 		// B, the model's constant weights, was packed at load.
@@ -245,6 +254,26 @@ func (s *matmulShape) matrices(i int) (ai, bi int) {
 		bi += x * s.bIndex[ax]
 	}
 	return ai, bi
+}
+
+// stacked reports whether every product reads B's only matrix (B has no
+// batch axes, or they are all 1) and A's matrices in order (product i
+// reads matrix i of A): the products are then one product of A's rows
+// stacked, with the same sums, element for element.
+func (s *matmulShape) stacked() bool {
+	if s.count <= 1 {
+		return false
+	}
+	step := 1
+	for ax := len(s.batch) - 1; ax >= 0; ax-- {
+		if d := s.batch[ax]; d != 1 {
+			if s.bIndex[ax] != 0 || s.aIndex[ax] != step {
+				return false
+			}
+			step *= d
+		}
+	}
+	return true
 }
 
 // gemmPerCore is the work (multiply-adds) of one product above which the

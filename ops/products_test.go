@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -307,4 +308,48 @@ func TestEinsumWithoutEquation(t *testing.T) {
 		t.Fatalf("Einsum with no equation: %v, want a refusal naming Einsum", err)
 	}
 	t.Log(err)
+}
+
+// A batch of A over one matrix B runs as one product of the batch's rows
+// stacked (matmulShape.stacked): the same bits as each batch's product on
+// its own, at one and two threads, with B packed at load or not, and a
+// batch whose A broadcasts or whose B has batch axes of 1 handled too.
+func TestMatMulStackedSameBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	for _, c := range []struct{ a, b []int }{
+		{[]int{16, 25, 77}, []int{77, 45}},
+		{[]int{2, 3, 13, 300}, []int{300, 33}},
+		{[]int{4, 50, 64}, []int{1, 64, 70}},
+		{[]int{1, 20, 30}, []int{3, 30, 40}}, // A broadcasts: not stacked
+	} {
+		a, b := tensor.MustNew(tensor.Float, c.a...), tensor.MustNew(tensor.Float, c.b...)
+		for _, x := range []*tensor.Tensor{a, b} {
+			v := mustData[float32](t, x)
+			for i := range v {
+				v[i] = float32(r.NormFloat64())
+			}
+		}
+		m, k := c.a[len(c.a)-2], c.a[len(c.a)-1]
+		n := c.b[len(c.b)-1]
+		for _, threads := range []int{1, 2} {
+			opt := &Options{Threads: threads}
+			y, err := runNode(opt, "MatMul", 13, nil, a, b)
+			checkRule(t, err, "")
+			got := mustData[float32](t, y)
+			for i := range len(got) / (m * n) {
+				ai := i % (a.Len() / (m * k))
+				bi := i % (b.Len() / (k * n))
+				am := tensor.MustFromSlice(mustData[float32](t, a)[ai*m*k:(ai+1)*m*k], m, k)
+				bm := tensor.MustFromSlice(mustData[float32](t, b)[bi*k*n:(bi+1)*k*n], k, n)
+				yi, err := runNode(&Options{Threads: 1}, "MatMul", 13, nil, am, bm)
+				checkRule(t, err, "")
+				want := mustData[float32](t, yi)
+				for j, w := range want {
+					if g := got[i*m*n+j]; math.Float32bits(g) != math.Float32bits(w) {
+						t.Fatalf("%v x %v, %d threads: product %d element %d is %v, alone %v", c.a, c.b, threads, i, j, g, w)
+					}
+				}
+			}
+		}
+	}
 }

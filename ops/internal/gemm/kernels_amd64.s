@@ -257,6 +257,9 @@ rows12store:
 	ADDQ DX, R8
 	LEAQ (R8)(DX*2), R9
 	ADDQ DX, R9
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows12alpha1
 	VBROADCASTSS alpha+72(FP), Z24
 	VMULPS Z24, Z0, Z0
 	VMULPS Z24, Z1, Z1
@@ -282,6 +285,7 @@ rows12store:
 	VMULPS Z24, Z21, Z21
 	VMULPS Z24, Z22, Z22
 	VMULPS Z24, Z23, Z23
+rows12alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows12nobeta // beta is +0 or -0
@@ -553,6 +557,9 @@ rows11store:
 	ADDQ DX, R8
 	LEAQ (R8)(DX*2), R9
 	ADDQ DX, R9
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows11alpha1
 	VBROADCASTSS alpha+72(FP), Z24
 	VMULPS Z24, Z0, Z0
 	VMULPS Z24, Z1, Z1
@@ -576,6 +583,7 @@ rows11store:
 	VMULPS Z24, Z19, Z19
 	VMULPS Z24, Z20, Z20
 	VMULPS Z24, Z21, Z21
+rows11alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows11nobeta // beta is +0 or -0
@@ -827,6 +835,9 @@ rows10store:
 	ADDQ DX, R8
 	LEAQ (R8)(DX*2), R9
 	ADDQ DX, R9
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows10alpha1
 	VBROADCASTSS alpha+72(FP), Z24
 	VMULPS Z24, Z0, Z0
 	VMULPS Z24, Z1, Z1
@@ -848,6 +859,7 @@ rows10store:
 	VMULPS Z24, Z17, Z17
 	VMULPS Z24, Z18, Z18
 	VMULPS Z24, Z19, Z19
+rows10alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows10nobeta // beta is +0 or -0
@@ -1076,6 +1088,9 @@ rows9store:
 	ADDQ DX, DI
 	LEAQ (DI)(DX*2), R8
 	ADDQ DX, R8
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows9alpha1
 	VBROADCASTSS alpha+72(FP), Z24
 	VMULPS Z24, Z0, Z0
 	VMULPS Z24, Z1, Z1
@@ -1095,6 +1110,7 @@ rows9store:
 	VMULPS Z24, Z15, Z15
 	VMULPS Z24, Z16, Z16
 	VMULPS Z24, Z17, Z17
+rows9alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows9nobeta // beta is +0 or -0
@@ -1303,6 +1319,9 @@ rows8store:
 	ADDQ DX, DI
 	LEAQ (DI)(DX*2), R8
 	ADDQ DX, R8
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows8alpha1
 	VBROADCASTSS alpha+72(FP), Z24
 	VMULPS Z24, Z0, Z0
 	VMULPS Z24, Z1, Z1
@@ -1320,6 +1339,7 @@ rows8store:
 	VMULPS Z24, Z13, Z13
 	VMULPS Z24, Z14, Z14
 	VMULPS Z24, Z15, Z15
+rows8alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows8nobeta // beta is +0 or -0
@@ -1508,6 +1528,9 @@ rows7store:
 	ADDQ DX, DI
 	LEAQ (DI)(DX*2), R8
 	ADDQ DX, R8
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows7alpha1
 	VBROADCASTSS alpha+72(FP), Z24
 	VMULPS Z24, Z0, Z0
 	VMULPS Z24, Z1, Z1
@@ -1523,6 +1546,7 @@ rows7store:
 	VMULPS Z24, Z11, Z11
 	VMULPS Z24, Z12, Z12
 	VMULPS Z24, Z13, Z13
+rows7alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows7nobeta // beta is +0 or -0
@@ -1688,6 +1712,9 @@ rows6store:
 	SHLQ $2, DX
 	LEAQ (SI)(DX*2), DI
 	ADDQ DX, DI
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows6alpha1
 	VBROADCASTSS alpha+72(FP), Z24
 	VMULPS Z24, Z0, Z0
 	VMULPS Z24, Z1, Z1
@@ -1701,6 +1728,7 @@ rows6store:
 	VMULPS Z24, Z9, Z9
 	VMULPS Z24, Z10, Z10
 	VMULPS Z24, Z11, Z11
+rows6alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows6nobeta // beta is +0 or -0
@@ -1846,6 +1874,9 @@ rows5store:
 	SHLQ $2, DX
 	LEAQ (SI)(DX*2), DI
 	ADDQ DX, DI
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows5alpha1
 	VBROADCASTSS alpha+72(FP), Z24
 	VMULPS Z24, Z0, Z0
 	VMULPS Z24, Z1, Z1
@@ -1857,6 +1888,7 @@ rows5store:
 	VMULPS Z24, Z7, Z7
 	VMULPS Z24, Z8, Z8
 	VMULPS Z24, Z9, Z9
+rows5alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows5nobeta // beta is +0 or -0
@@ -1982,6 +2014,9 @@ rows4store:
 	SHLQ $2, DX
 	LEAQ (SI)(DX*2), DI
 	ADDQ DX, DI
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows4alpha1
 	VBROADCASTSS alpha+72(FP), Z24
 	VMULPS Z24, Z0, Z0
 	VMULPS Z24, Z1, Z1
@@ -1991,6 +2026,7 @@ rows4store:
 	VMULPS Z24, Z5, Z5
 	VMULPS Z24, Z6, Z6
 	VMULPS Z24, Z7, Z7
+rows4alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows4nobeta // beta is +0 or -0
@@ -2093,6 +2129,9 @@ rows3store:
 	MOVQ c+48(FP), SI
 	MOVQ ldc+56(FP), DX
 	SHLQ $2, DX
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows3alpha1
 	VBROADCASTSS alpha+72(FP), Z24
 	VMULPS Z24, Z0, Z0
 	VMULPS Z24, Z1, Z1
@@ -2100,6 +2139,7 @@ rows3store:
 	VMULPS Z24, Z3, Z3
 	VMULPS Z24, Z4, Z4
 	VMULPS Z24, Z5, Z5
+rows3alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows3nobeta // beta is +0 or -0
@@ -2182,11 +2222,15 @@ rows2store:
 	MOVQ c+48(FP), SI
 	MOVQ ldc+56(FP), DX
 	SHLQ $2, DX
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows2alpha1
 	VBROADCASTSS alpha+72(FP), Z24
 	VMULPS Z24, Z0, Z0
 	VMULPS Z24, Z1, Z1
 	VMULPS Z24, Z2, Z2
 	VMULPS Z24, Z3, Z3
+rows2alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows2nobeta // beta is +0 or -0
@@ -2249,9 +2293,13 @@ rows1store:
 	MOVQ c+48(FP), SI
 	MOVQ ldc+56(FP), DX
 	SHLQ $2, DX
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows1alpha1
 	VBROADCASTSS alpha+72(FP), Z24
 	VMULPS Z24, Z0, Z0
 	VMULPS Z24, Z1, Z1
+rows1alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows1nobeta // beta is +0 or -0
@@ -2517,6 +2565,10 @@ rows12store:
 	ADDQ DX, R8
 	LEAQ (R8)(DX*2), R9
 	ADDQ DX, R9
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows12alpha1
 	VBROADCASTSD alpha+72(FP), Z24
 	VMULPD Z24, Z0, Z0
 	VMULPD Z24, Z1, Z1
@@ -2542,6 +2594,7 @@ rows12store:
 	VMULPD Z24, Z21, Z21
 	VMULPD Z24, Z22, Z22
 	VMULPD Z24, Z23, Z23
+rows12alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows12nobeta // beta is +0 or -0
@@ -2813,6 +2866,10 @@ rows11store:
 	ADDQ DX, R8
 	LEAQ (R8)(DX*2), R9
 	ADDQ DX, R9
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows11alpha1
 	VBROADCASTSD alpha+72(FP), Z24
 	VMULPD Z24, Z0, Z0
 	VMULPD Z24, Z1, Z1
@@ -2836,6 +2893,7 @@ rows11store:
 	VMULPD Z24, Z19, Z19
 	VMULPD Z24, Z20, Z20
 	VMULPD Z24, Z21, Z21
+rows11alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows11nobeta // beta is +0 or -0
@@ -3087,6 +3145,10 @@ rows10store:
 	ADDQ DX, R8
 	LEAQ (R8)(DX*2), R9
 	ADDQ DX, R9
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows10alpha1
 	VBROADCASTSD alpha+72(FP), Z24
 	VMULPD Z24, Z0, Z0
 	VMULPD Z24, Z1, Z1
@@ -3108,6 +3170,7 @@ rows10store:
 	VMULPD Z24, Z17, Z17
 	VMULPD Z24, Z18, Z18
 	VMULPD Z24, Z19, Z19
+rows10alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows10nobeta // beta is +0 or -0
@@ -3336,6 +3399,10 @@ rows9store:
 	ADDQ DX, DI
 	LEAQ (DI)(DX*2), R8
 	ADDQ DX, R8
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows9alpha1
 	VBROADCASTSD alpha+72(FP), Z24
 	VMULPD Z24, Z0, Z0
 	VMULPD Z24, Z1, Z1
@@ -3355,6 +3422,7 @@ rows9store:
 	VMULPD Z24, Z15, Z15
 	VMULPD Z24, Z16, Z16
 	VMULPD Z24, Z17, Z17
+rows9alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows9nobeta // beta is +0 or -0
@@ -3563,6 +3631,10 @@ rows8store:
 	ADDQ DX, DI
 	LEAQ (DI)(DX*2), R8
 	ADDQ DX, R8
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows8alpha1
 	VBROADCASTSD alpha+72(FP), Z24
 	VMULPD Z24, Z0, Z0
 	VMULPD Z24, Z1, Z1
@@ -3580,6 +3652,7 @@ rows8store:
 	VMULPD Z24, Z13, Z13
 	VMULPD Z24, Z14, Z14
 	VMULPD Z24, Z15, Z15
+rows8alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows8nobeta // beta is +0 or -0
@@ -3768,6 +3841,10 @@ rows7store:
 	ADDQ DX, DI
 	LEAQ (DI)(DX*2), R8
 	ADDQ DX, R8
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows7alpha1
 	VBROADCASTSD alpha+72(FP), Z24
 	VMULPD Z24, Z0, Z0
 	VMULPD Z24, Z1, Z1
@@ -3783,6 +3860,7 @@ rows7store:
 	VMULPD Z24, Z11, Z11
 	VMULPD Z24, Z12, Z12
 	VMULPD Z24, Z13, Z13
+rows7alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows7nobeta // beta is +0 or -0
@@ -3948,6 +4026,10 @@ rows6store:
 	SHLQ $3, DX
 	LEAQ (SI)(DX*2), DI
 	ADDQ DX, DI
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows6alpha1
 	VBROADCASTSD alpha+72(FP), Z24
 	VMULPD Z24, Z0, Z0
 	VMULPD Z24, Z1, Z1
@@ -3961,6 +4043,7 @@ rows6store:
 	VMULPD Z24, Z9, Z9
 	VMULPD Z24, Z10, Z10
 	VMULPD Z24, Z11, Z11
+rows6alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows6nobeta // beta is +0 or -0
@@ -4106,6 +4189,10 @@ rows5store:
 	SHLQ $3, DX
 	LEAQ (SI)(DX*2), DI
 	ADDQ DX, DI
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows5alpha1
 	VBROADCASTSD alpha+72(FP), Z24
 	VMULPD Z24, Z0, Z0
 	VMULPD Z24, Z1, Z1
@@ -4117,6 +4204,7 @@ rows5store:
 	VMULPD Z24, Z7, Z7
 	VMULPD Z24, Z8, Z8
 	VMULPD Z24, Z9, Z9
+rows5alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows5nobeta // beta is +0 or -0
@@ -4242,6 +4330,10 @@ rows4store:
 	SHLQ $3, DX
 	LEAQ (SI)(DX*2), DI
 	ADDQ DX, DI
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows4alpha1
 	VBROADCASTSD alpha+72(FP), Z24
 	VMULPD Z24, Z0, Z0
 	VMULPD Z24, Z1, Z1
@@ -4251,6 +4343,7 @@ rows4store:
 	VMULPD Z24, Z5, Z5
 	VMULPD Z24, Z6, Z6
 	VMULPD Z24, Z7, Z7
+rows4alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows4nobeta // beta is +0 or -0
@@ -4353,6 +4446,10 @@ rows3store:
 	MOVQ c+48(FP), SI
 	MOVQ ldc+56(FP), DX
 	SHLQ $3, DX
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows3alpha1
 	VBROADCASTSD alpha+72(FP), Z24
 	VMULPD Z24, Z0, Z0
 	VMULPD Z24, Z1, Z1
@@ -4360,6 +4457,7 @@ rows3store:
 	VMULPD Z24, Z3, Z3
 	VMULPD Z24, Z4, Z4
 	VMULPD Z24, Z5, Z5
+rows3alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows3nobeta // beta is +0 or -0
@@ -4442,11 +4540,16 @@ rows2store:
 	MOVQ c+48(FP), SI
 	MOVQ ldc+56(FP), DX
 	SHLQ $3, DX
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows2alpha1
 	VBROADCASTSD alpha+72(FP), Z24
 	VMULPD Z24, Z0, Z0
 	VMULPD Z24, Z1, Z1
 	VMULPD Z24, Z2, Z2
 	VMULPD Z24, Z3, Z3
+rows2alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows2nobeta // beta is +0 or -0
@@ -4509,9 +4612,14 @@ rows1store:
 	MOVQ c+48(FP), SI
 	MOVQ ldc+56(FP), DX
 	SHLQ $3, DX
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows1alpha1
 	VBROADCASTSD alpha+72(FP), Z24
 	VMULPD Z24, Z0, Z0
 	VMULPD Z24, Z1, Z1
+rows1alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows1nobeta // beta is +0 or -0
@@ -4666,6 +4774,9 @@ rows6store:
 	SHLQ $2, DX
 	LEAQ (SI)(DX*2), DI
 	ADDQ DX, DI
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows6alpha1
 	VBROADCASTSS alpha+72(FP), Y12
 	VMULPS Y12, Y0, Y0
 	VMULPS Y12, Y1, Y1
@@ -4679,6 +4790,7 @@ rows6store:
 	VMULPS Y12, Y9, Y9
 	VMULPS Y12, Y10, Y10
 	VMULPS Y12, Y11, Y11
+rows6alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows6nobeta // beta is +0 or -0
@@ -4865,6 +4977,9 @@ rows5store:
 	SHLQ $2, DX
 	LEAQ (SI)(DX*2), DI
 	ADDQ DX, DI
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows5alpha1
 	VBROADCASTSS alpha+72(FP), Y12
 	VMULPS Y12, Y0, Y0
 	VMULPS Y12, Y1, Y1
@@ -4876,6 +4991,7 @@ rows5store:
 	VMULPS Y12, Y7, Y7
 	VMULPS Y12, Y8, Y8
 	VMULPS Y12, Y9, Y9
+rows5alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows5nobeta // beta is +0 or -0
@@ -5038,6 +5154,9 @@ rows4store:
 	SHLQ $2, DX
 	LEAQ (SI)(DX*2), DI
 	ADDQ DX, DI
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows4alpha1
 	VBROADCASTSS alpha+72(FP), Y12
 	VMULPS Y12, Y0, Y0
 	VMULPS Y12, Y1, Y1
@@ -5047,6 +5166,7 @@ rows4store:
 	VMULPS Y12, Y5, Y5
 	VMULPS Y12, Y6, Y6
 	VMULPS Y12, Y7, Y7
+rows4alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows4nobeta // beta is +0 or -0
@@ -5182,6 +5302,9 @@ rows3store:
 	MOVQ c+48(FP), SI
 	MOVQ ldc+56(FP), DX
 	SHLQ $2, DX
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows3alpha1
 	VBROADCASTSS alpha+72(FP), Y12
 	VMULPS Y12, Y0, Y0
 	VMULPS Y12, Y1, Y1
@@ -5189,6 +5312,7 @@ rows3store:
 	VMULPS Y12, Y3, Y3
 	VMULPS Y12, Y4, Y4
 	VMULPS Y12, Y5, Y5
+rows3alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows3nobeta // beta is +0 or -0
@@ -5300,11 +5424,15 @@ rows2store:
 	MOVQ c+48(FP), SI
 	MOVQ ldc+56(FP), DX
 	SHLQ $2, DX
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows2alpha1
 	VBROADCASTSS alpha+72(FP), Y12
 	VMULPS Y12, Y0, Y0
 	VMULPS Y12, Y1, Y1
 	VMULPS Y12, Y2, Y2
 	VMULPS Y12, Y3, Y3
+rows2alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows2nobeta // beta is +0 or -0
@@ -5392,9 +5520,13 @@ rows1store:
 	MOVQ c+48(FP), SI
 	MOVQ ldc+56(FP), DX
 	SHLQ $2, DX
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows1alpha1
 	VBROADCASTSS alpha+72(FP), Y12
 	VMULPS Y12, Y0, Y0
 	VMULPS Y12, Y1, Y1
+rows1alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows1nobeta // beta is +0 or -0
@@ -5570,6 +5702,10 @@ rows6store:
 	SHLQ $3, DX
 	LEAQ (SI)(DX*2), DI
 	ADDQ DX, DI
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows6alpha1
 	VBROADCASTSD alpha+72(FP), Y12
 	VMULPD Y12, Y0, Y0
 	VMULPD Y12, Y1, Y1
@@ -5583,6 +5719,7 @@ rows6store:
 	VMULPD Y12, Y9, Y9
 	VMULPD Y12, Y10, Y10
 	VMULPD Y12, Y11, Y11
+rows6alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows6nobeta // beta is +0 or -0
@@ -5769,6 +5906,10 @@ rows5store:
 	SHLQ $3, DX
 	LEAQ (SI)(DX*2), DI
 	ADDQ DX, DI
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows5alpha1
 	VBROADCASTSD alpha+72(FP), Y12
 	VMULPD Y12, Y0, Y0
 	VMULPD Y12, Y1, Y1
@@ -5780,6 +5921,7 @@ rows5store:
 	VMULPD Y12, Y7, Y7
 	VMULPD Y12, Y8, Y8
 	VMULPD Y12, Y9, Y9
+rows5alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows5nobeta // beta is +0 or -0
@@ -5942,6 +6084,10 @@ rows4store:
 	SHLQ $3, DX
 	LEAQ (SI)(DX*2), DI
 	ADDQ DX, DI
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows4alpha1
 	VBROADCASTSD alpha+72(FP), Y12
 	VMULPD Y12, Y0, Y0
 	VMULPD Y12, Y1, Y1
@@ -5951,6 +6097,7 @@ rows4store:
 	VMULPD Y12, Y5, Y5
 	VMULPD Y12, Y6, Y6
 	VMULPD Y12, Y7, Y7
+rows4alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows4nobeta // beta is +0 or -0
@@ -6086,6 +6233,10 @@ rows3store:
 	MOVQ c+48(FP), SI
 	MOVQ ldc+56(FP), DX
 	SHLQ $3, DX
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows3alpha1
 	VBROADCASTSD alpha+72(FP), Y12
 	VMULPD Y12, Y0, Y0
 	VMULPD Y12, Y1, Y1
@@ -6093,6 +6244,7 @@ rows3store:
 	VMULPD Y12, Y3, Y3
 	VMULPD Y12, Y4, Y4
 	VMULPD Y12, Y5, Y5
+rows3alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows3nobeta // beta is +0 or -0
@@ -6204,11 +6356,16 @@ rows2store:
 	MOVQ c+48(FP), SI
 	MOVQ ldc+56(FP), DX
 	SHLQ $3, DX
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows2alpha1
 	VBROADCASTSD alpha+72(FP), Y12
 	VMULPD Y12, Y0, Y0
 	VMULPD Y12, Y1, Y1
 	VMULPD Y12, Y2, Y2
 	VMULPD Y12, Y3, Y3
+rows2alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows2nobeta // beta is +0 or -0
@@ -6296,9 +6453,14 @@ rows1store:
 	MOVQ c+48(FP), SI
 	MOVQ ldc+56(FP), DX
 	SHLQ $3, DX
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows1alpha1
 	VBROADCASTSD alpha+72(FP), Y12
 	VMULPD Y12, Y0, Y0
 	VMULPD Y12, Y1, Y1
+rows1alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows1nobeta // beta is +0 or -0
@@ -6576,6 +6738,9 @@ rows12store:
 	ADDQ DX, R8
 	LEAQ (R8)(DX*2), R9
 	ADDQ DX, R9
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows12alpha1
 	VBROADCASTSS alpha+72(FP), Z24
 	VMULPS Z24, Z0, Z0
 	VMULPS Z24, Z1, Z1
@@ -6601,6 +6766,7 @@ rows12store:
 	VMULPS Z24, Z21, Z21
 	VMULPS Z24, Z22, Z22
 	VMULPS Z24, Z23, Z23
+rows12alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows12nobeta // beta is +0 or -0
@@ -6869,6 +7035,9 @@ rows11store:
 	ADDQ DX, R8
 	LEAQ (R8)(DX*2), R9
 	ADDQ DX, R9
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows11alpha1
 	VBROADCASTSS alpha+72(FP), Z24
 	VMULPS Z24, Z0, Z0
 	VMULPS Z24, Z1, Z1
@@ -6892,6 +7061,7 @@ rows11store:
 	VMULPS Z24, Z19, Z19
 	VMULPS Z24, Z20, Z20
 	VMULPS Z24, Z21, Z21
+rows11alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows11nobeta // beta is +0 or -0
@@ -7140,6 +7310,9 @@ rows10store:
 	ADDQ DX, R8
 	LEAQ (R8)(DX*2), R9
 	ADDQ DX, R9
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows10alpha1
 	VBROADCASTSS alpha+72(FP), Z24
 	VMULPS Z24, Z0, Z0
 	VMULPS Z24, Z1, Z1
@@ -7161,6 +7334,7 @@ rows10store:
 	VMULPS Z24, Z17, Z17
 	VMULPS Z24, Z18, Z18
 	VMULPS Z24, Z19, Z19
+rows10alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows10nobeta // beta is +0 or -0
@@ -7387,6 +7561,9 @@ rows9store:
 	ADDQ DX, DI
 	LEAQ (DI)(DX*2), R8
 	ADDQ DX, R8
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows9alpha1
 	VBROADCASTSS alpha+72(FP), Z24
 	VMULPS Z24, Z0, Z0
 	VMULPS Z24, Z1, Z1
@@ -7406,6 +7583,7 @@ rows9store:
 	VMULPS Z24, Z15, Z15
 	VMULPS Z24, Z16, Z16
 	VMULPS Z24, Z17, Z17
+rows9alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows9nobeta // beta is +0 or -0
@@ -7612,6 +7790,9 @@ rows8store:
 	ADDQ DX, DI
 	LEAQ (DI)(DX*2), R8
 	ADDQ DX, R8
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows8alpha1
 	VBROADCASTSS alpha+72(FP), Z24
 	VMULPS Z24, Z0, Z0
 	VMULPS Z24, Z1, Z1
@@ -7629,6 +7810,7 @@ rows8store:
 	VMULPS Z24, Z13, Z13
 	VMULPS Z24, Z14, Z14
 	VMULPS Z24, Z15, Z15
+rows8alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows8nobeta // beta is +0 or -0
@@ -7815,6 +7997,9 @@ rows7store:
 	ADDQ DX, DI
 	LEAQ (DI)(DX*2), R8
 	ADDQ DX, R8
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows7alpha1
 	VBROADCASTSS alpha+72(FP), Z24
 	VMULPS Z24, Z0, Z0
 	VMULPS Z24, Z1, Z1
@@ -7830,6 +8015,7 @@ rows7store:
 	VMULPS Z24, Z11, Z11
 	VMULPS Z24, Z12, Z12
 	VMULPS Z24, Z13, Z13
+rows7alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows7nobeta // beta is +0 or -0
@@ -7994,6 +8180,9 @@ rows6store:
 	SHLQ $2, DX
 	LEAQ (SI)(DX*2), DI
 	ADDQ DX, DI
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows6alpha1
 	VBROADCASTSS alpha+72(FP), Z24
 	VMULPS Z24, Z0, Z0
 	VMULPS Z24, Z1, Z1
@@ -8007,6 +8196,7 @@ rows6store:
 	VMULPS Z24, Z9, Z9
 	VMULPS Z24, Z10, Z10
 	VMULPS Z24, Z11, Z11
+rows6alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows6nobeta // beta is +0 or -0
@@ -8151,6 +8341,9 @@ rows5store:
 	SHLQ $2, DX
 	LEAQ (SI)(DX*2), DI
 	ADDQ DX, DI
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows5alpha1
 	VBROADCASTSS alpha+72(FP), Z24
 	VMULPS Z24, Z0, Z0
 	VMULPS Z24, Z1, Z1
@@ -8162,6 +8355,7 @@ rows5store:
 	VMULPS Z24, Z7, Z7
 	VMULPS Z24, Z8, Z8
 	VMULPS Z24, Z9, Z9
+rows5alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows5nobeta // beta is +0 or -0
@@ -8286,6 +8480,9 @@ rows4store:
 	SHLQ $2, DX
 	LEAQ (SI)(DX*2), DI
 	ADDQ DX, DI
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows4alpha1
 	VBROADCASTSS alpha+72(FP), Z24
 	VMULPS Z24, Z0, Z0
 	VMULPS Z24, Z1, Z1
@@ -8295,6 +8492,7 @@ rows4store:
 	VMULPS Z24, Z5, Z5
 	VMULPS Z24, Z6, Z6
 	VMULPS Z24, Z7, Z7
+rows4alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows4nobeta // beta is +0 or -0
@@ -8397,6 +8595,9 @@ rows3store:
 	MOVQ c+48(FP), SI
 	MOVQ ldc+56(FP), DX
 	SHLQ $2, DX
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows3alpha1
 	VBROADCASTSS alpha+72(FP), Z24
 	VMULPS Z24, Z0, Z0
 	VMULPS Z24, Z1, Z1
@@ -8404,6 +8605,7 @@ rows3store:
 	VMULPS Z24, Z3, Z3
 	VMULPS Z24, Z4, Z4
 	VMULPS Z24, Z5, Z5
+rows3alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows3nobeta // beta is +0 or -0
@@ -8486,11 +8688,15 @@ rows2store:
 	MOVQ c+48(FP), SI
 	MOVQ ldc+56(FP), DX
 	SHLQ $2, DX
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows2alpha1
 	VBROADCASTSS alpha+72(FP), Z24
 	VMULPS Z24, Z0, Z0
 	VMULPS Z24, Z1, Z1
 	VMULPS Z24, Z2, Z2
 	VMULPS Z24, Z3, Z3
+rows2alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows2nobeta // beta is +0 or -0
@@ -8553,9 +8759,13 @@ rows1store:
 	MOVQ c+48(FP), SI
 	MOVQ ldc+56(FP), DX
 	SHLQ $2, DX
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows1alpha1
 	VBROADCASTSS alpha+72(FP), Z24
 	VMULPS Z24, Z0, Z0
 	VMULPS Z24, Z1, Z1
+rows1alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows1nobeta // beta is +0 or -0
@@ -8812,6 +9022,10 @@ rows12store:
 	ADDQ DX, R8
 	LEAQ (R8)(DX*2), R9
 	ADDQ DX, R9
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows12alpha1
 	VBROADCASTSD alpha+72(FP), Z24
 	VMULPD Z24, Z0, Z0
 	VMULPD Z24, Z1, Z1
@@ -8837,6 +9051,7 @@ rows12store:
 	VMULPD Z24, Z21, Z21
 	VMULPD Z24, Z22, Z22
 	VMULPD Z24, Z23, Z23
+rows12alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows12nobeta // beta is +0 or -0
@@ -9105,6 +9320,10 @@ rows11store:
 	ADDQ DX, R8
 	LEAQ (R8)(DX*2), R9
 	ADDQ DX, R9
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows11alpha1
 	VBROADCASTSD alpha+72(FP), Z24
 	VMULPD Z24, Z0, Z0
 	VMULPD Z24, Z1, Z1
@@ -9128,6 +9347,7 @@ rows11store:
 	VMULPD Z24, Z19, Z19
 	VMULPD Z24, Z20, Z20
 	VMULPD Z24, Z21, Z21
+rows11alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows11nobeta // beta is +0 or -0
@@ -9376,6 +9596,10 @@ rows10store:
 	ADDQ DX, R8
 	LEAQ (R8)(DX*2), R9
 	ADDQ DX, R9
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows10alpha1
 	VBROADCASTSD alpha+72(FP), Z24
 	VMULPD Z24, Z0, Z0
 	VMULPD Z24, Z1, Z1
@@ -9397,6 +9621,7 @@ rows10store:
 	VMULPD Z24, Z17, Z17
 	VMULPD Z24, Z18, Z18
 	VMULPD Z24, Z19, Z19
+rows10alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows10nobeta // beta is +0 or -0
@@ -9623,6 +9848,10 @@ rows9store:
 	ADDQ DX, DI
 	LEAQ (DI)(DX*2), R8
 	ADDQ DX, R8
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows9alpha1
 	VBROADCASTSD alpha+72(FP), Z24
 	VMULPD Z24, Z0, Z0
 	VMULPD Z24, Z1, Z1
@@ -9642,6 +9871,7 @@ rows9store:
 	VMULPD Z24, Z15, Z15
 	VMULPD Z24, Z16, Z16
 	VMULPD Z24, Z17, Z17
+rows9alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows9nobeta // beta is +0 or -0
@@ -9848,6 +10078,10 @@ rows8store:
 	ADDQ DX, DI
 	LEAQ (DI)(DX*2), R8
 	ADDQ DX, R8
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows8alpha1
 	VBROADCASTSD alpha+72(FP), Z24
 	VMULPD Z24, Z0, Z0
 	VMULPD Z24, Z1, Z1
@@ -9865,6 +10099,7 @@ rows8store:
 	VMULPD Z24, Z13, Z13
 	VMULPD Z24, Z14, Z14
 	VMULPD Z24, Z15, Z15
+rows8alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows8nobeta // beta is +0 or -0
@@ -10051,6 +10286,10 @@ rows7store:
 	ADDQ DX, DI
 	LEAQ (DI)(DX*2), R8
 	ADDQ DX, R8
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows7alpha1
 	VBROADCASTSD alpha+72(FP), Z24
 	VMULPD Z24, Z0, Z0
 	VMULPD Z24, Z1, Z1
@@ -10066,6 +10305,7 @@ rows7store:
 	VMULPD Z24, Z11, Z11
 	VMULPD Z24, Z12, Z12
 	VMULPD Z24, Z13, Z13
+rows7alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows7nobeta // beta is +0 or -0
@@ -10230,6 +10470,10 @@ rows6store:
 	SHLQ $3, DX
 	LEAQ (SI)(DX*2), DI
 	ADDQ DX, DI
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows6alpha1
 	VBROADCASTSD alpha+72(FP), Z24
 	VMULPD Z24, Z0, Z0
 	VMULPD Z24, Z1, Z1
@@ -10243,6 +10487,7 @@ rows6store:
 	VMULPD Z24, Z9, Z9
 	VMULPD Z24, Z10, Z10
 	VMULPD Z24, Z11, Z11
+rows6alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows6nobeta // beta is +0 or -0
@@ -10387,6 +10632,10 @@ rows5store:
 	SHLQ $3, DX
 	LEAQ (SI)(DX*2), DI
 	ADDQ DX, DI
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows5alpha1
 	VBROADCASTSD alpha+72(FP), Z24
 	VMULPD Z24, Z0, Z0
 	VMULPD Z24, Z1, Z1
@@ -10398,6 +10647,7 @@ rows5store:
 	VMULPD Z24, Z7, Z7
 	VMULPD Z24, Z8, Z8
 	VMULPD Z24, Z9, Z9
+rows5alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows5nobeta // beta is +0 or -0
@@ -10522,6 +10772,10 @@ rows4store:
 	SHLQ $3, DX
 	LEAQ (SI)(DX*2), DI
 	ADDQ DX, DI
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows4alpha1
 	VBROADCASTSD alpha+72(FP), Z24
 	VMULPD Z24, Z0, Z0
 	VMULPD Z24, Z1, Z1
@@ -10531,6 +10785,7 @@ rows4store:
 	VMULPD Z24, Z5, Z5
 	VMULPD Z24, Z6, Z6
 	VMULPD Z24, Z7, Z7
+rows4alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows4nobeta // beta is +0 or -0
@@ -10633,6 +10888,10 @@ rows3store:
 	MOVQ c+48(FP), SI
 	MOVQ ldc+56(FP), DX
 	SHLQ $3, DX
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows3alpha1
 	VBROADCASTSD alpha+72(FP), Z24
 	VMULPD Z24, Z0, Z0
 	VMULPD Z24, Z1, Z1
@@ -10640,6 +10899,7 @@ rows3store:
 	VMULPD Z24, Z3, Z3
 	VMULPD Z24, Z4, Z4
 	VMULPD Z24, Z5, Z5
+rows3alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows3nobeta // beta is +0 or -0
@@ -10722,11 +10982,16 @@ rows2store:
 	MOVQ c+48(FP), SI
 	MOVQ ldc+56(FP), DX
 	SHLQ $3, DX
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows2alpha1
 	VBROADCASTSD alpha+72(FP), Z24
 	VMULPD Z24, Z0, Z0
 	VMULPD Z24, Z1, Z1
 	VMULPD Z24, Z2, Z2
 	VMULPD Z24, Z3, Z3
+rows2alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows2nobeta // beta is +0 or -0
@@ -10789,9 +11054,14 @@ rows1store:
 	MOVQ c+48(FP), SI
 	MOVQ ldc+56(FP), DX
 	SHLQ $3, DX
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows1alpha1
 	VBROADCASTSD alpha+72(FP), Z24
 	VMULPD Z24, Z0, Z0
 	VMULPD Z24, Z1, Z1
+rows1alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows1nobeta // beta is +0 or -0
@@ -10943,6 +11213,9 @@ rows6store:
 	SHLQ $2, DX
 	LEAQ (SI)(DX*2), DI
 	ADDQ DX, DI
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows6alpha1
 	VBROADCASTSS alpha+72(FP), Y12
 	VMULPS Y12, Y0, Y0
 	VMULPS Y12, Y1, Y1
@@ -10956,6 +11229,7 @@ rows6store:
 	VMULPS Y12, Y9, Y9
 	VMULPS Y12, Y10, Y10
 	VMULPS Y12, Y11, Y11
+rows6alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows6nobeta // beta is +0 or -0
@@ -11141,6 +11415,9 @@ rows5store:
 	SHLQ $2, DX
 	LEAQ (SI)(DX*2), DI
 	ADDQ DX, DI
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows5alpha1
 	VBROADCASTSS alpha+72(FP), Y12
 	VMULPS Y12, Y0, Y0
 	VMULPS Y12, Y1, Y1
@@ -11152,6 +11429,7 @@ rows5store:
 	VMULPS Y12, Y7, Y7
 	VMULPS Y12, Y8, Y8
 	VMULPS Y12, Y9, Y9
+rows5alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows5nobeta // beta is +0 or -0
@@ -11313,6 +11591,9 @@ rows4store:
 	SHLQ $2, DX
 	LEAQ (SI)(DX*2), DI
 	ADDQ DX, DI
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows4alpha1
 	VBROADCASTSS alpha+72(FP), Y12
 	VMULPS Y12, Y0, Y0
 	VMULPS Y12, Y1, Y1
@@ -11322,6 +11603,7 @@ rows4store:
 	VMULPS Y12, Y5, Y5
 	VMULPS Y12, Y6, Y6
 	VMULPS Y12, Y7, Y7
+rows4alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows4nobeta // beta is +0 or -0
@@ -11457,6 +11739,9 @@ rows3store:
 	MOVQ c+48(FP), SI
 	MOVQ ldc+56(FP), DX
 	SHLQ $2, DX
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows3alpha1
 	VBROADCASTSS alpha+72(FP), Y12
 	VMULPS Y12, Y0, Y0
 	VMULPS Y12, Y1, Y1
@@ -11464,6 +11749,7 @@ rows3store:
 	VMULPS Y12, Y3, Y3
 	VMULPS Y12, Y4, Y4
 	VMULPS Y12, Y5, Y5
+rows3alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows3nobeta // beta is +0 or -0
@@ -11575,11 +11861,15 @@ rows2store:
 	MOVQ c+48(FP), SI
 	MOVQ ldc+56(FP), DX
 	SHLQ $2, DX
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows2alpha1
 	VBROADCASTSS alpha+72(FP), Y12
 	VMULPS Y12, Y0, Y0
 	VMULPS Y12, Y1, Y1
 	VMULPS Y12, Y2, Y2
 	VMULPS Y12, Y3, Y3
+rows2alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows2nobeta // beta is +0 or -0
@@ -11667,9 +11957,13 @@ rows1store:
 	MOVQ c+48(FP), SI
 	MOVQ ldc+56(FP), DX
 	SHLQ $2, DX
+	MOVL alpha+72(FP), AX
+	CMPL AX, $0x3f800000
+	JEQ rows1alpha1
 	VBROADCASTSS alpha+72(FP), Y12
 	VMULPS Y12, Y0, Y0
 	VMULPS Y12, Y1, Y1
+rows1alpha1:
 	MOVL beta+76(FP), AX
 	SHLL $1, AX
 	JZ rows1nobeta // beta is +0 or -0
@@ -11842,6 +12136,10 @@ rows6store:
 	SHLQ $3, DX
 	LEAQ (SI)(DX*2), DI
 	ADDQ DX, DI
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows6alpha1
 	VBROADCASTSD alpha+72(FP), Y12
 	VMULPD Y12, Y0, Y0
 	VMULPD Y12, Y1, Y1
@@ -11855,6 +12153,7 @@ rows6store:
 	VMULPD Y12, Y9, Y9
 	VMULPD Y12, Y10, Y10
 	VMULPD Y12, Y11, Y11
+rows6alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows6nobeta // beta is +0 or -0
@@ -12040,6 +12339,10 @@ rows5store:
 	SHLQ $3, DX
 	LEAQ (SI)(DX*2), DI
 	ADDQ DX, DI
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows5alpha1
 	VBROADCASTSD alpha+72(FP), Y12
 	VMULPD Y12, Y0, Y0
 	VMULPD Y12, Y1, Y1
@@ -12051,6 +12354,7 @@ rows5store:
 	VMULPD Y12, Y7, Y7
 	VMULPD Y12, Y8, Y8
 	VMULPD Y12, Y9, Y9
+rows5alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows5nobeta // beta is +0 or -0
@@ -12212,6 +12516,10 @@ rows4store:
 	SHLQ $3, DX
 	LEAQ (SI)(DX*2), DI
 	ADDQ DX, DI
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows4alpha1
 	VBROADCASTSD alpha+72(FP), Y12
 	VMULPD Y12, Y0, Y0
 	VMULPD Y12, Y1, Y1
@@ -12221,6 +12529,7 @@ rows4store:
 	VMULPD Y12, Y5, Y5
 	VMULPD Y12, Y6, Y6
 	VMULPD Y12, Y7, Y7
+rows4alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows4nobeta // beta is +0 or -0
@@ -12356,6 +12665,10 @@ rows3store:
 	MOVQ c+48(FP), SI
 	MOVQ ldc+56(FP), DX
 	SHLQ $3, DX
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows3alpha1
 	VBROADCASTSD alpha+72(FP), Y12
 	VMULPD Y12, Y0, Y0
 	VMULPD Y12, Y1, Y1
@@ -12363,6 +12676,7 @@ rows3store:
 	VMULPD Y12, Y3, Y3
 	VMULPD Y12, Y4, Y4
 	VMULPD Y12, Y5, Y5
+rows3alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows3nobeta // beta is +0 or -0
@@ -12474,11 +12788,16 @@ rows2store:
 	MOVQ c+48(FP), SI
 	MOVQ ldc+56(FP), DX
 	SHLQ $3, DX
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows2alpha1
 	VBROADCASTSD alpha+72(FP), Y12
 	VMULPD Y12, Y0, Y0
 	VMULPD Y12, Y1, Y1
 	VMULPD Y12, Y2, Y2
 	VMULPD Y12, Y3, Y3
+rows2alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows2nobeta // beta is +0 or -0
@@ -12566,9 +12885,14 @@ rows1store:
 	MOVQ c+48(FP), SI
 	MOVQ ldc+56(FP), DX
 	SHLQ $3, DX
+	MOVQ alpha+72(FP), AX
+	MOVQ $0x3ff0000000000000, R11
+	CMPQ AX, R11
+	JEQ rows1alpha1
 	VBROADCASTSD alpha+72(FP), Y12
 	VMULPD Y12, Y0, Y0
 	VMULPD Y12, Y1, Y1
+rows1alpha1:
 	MOVQ beta+80(FP), AX
 	SHLQ $1, AX
 	JZ rows1nobeta // beta is +0 or -0

@@ -1,0 +1,5 @@
+//go:build !linux
+
+package gemm
+
+func threadCPU() float64 { return cpuSeconds() }
