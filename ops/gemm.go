@@ -343,8 +343,11 @@ func truncSaturate[T int32 | int64 | uint32 | uint64](x float64) T {
 // load; the node keeps the packed copies, charged to the model's memory,
 // and its kernel uses them at every run whose input is that very tensor
 // (the initializer, never a caller's override), skipping the copy and its
-// scratch. Conv needs none: its weights are the product's A operand,
-// which the engine reads in place. The recurrent cells (LSTM, GRU, RNN)
+// scratch. Conv's weights are the product's A operand, which the engine
+// reads in place, except for a 1-D float convolution of a few output
+// positions (ops/internal/conv.ForwardFew: an STFT as a Conv, a layer over
+// a few frames), whose product is turned around so that the weights are
+// B: those of a one-group 1-D float Conv are packed for it. The recurrent cells (LSTM, GRU, RNN)
 // keep W and R transposed, as their products read them
 // (ops/internal/rnn.Inputs.WT and RT).
 
@@ -381,6 +384,7 @@ type packer func(n *Node, t *tensor.Tensor, cfg gemm.Config) (*weightPack, error
 // input they are.
 var packers = map[string]map[int]packer{
 	"MatMul":        {1: packMatMulB},
+	"Conv":          {1: packConvW},
 	"Gemm":          {1: packGemmB},
 	"MatMulInteger": {1: packIntegerB},
 	"QLinearMatMul": {3: packIntegerB},

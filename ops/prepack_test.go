@@ -60,6 +60,10 @@ func TestPackedWeightsAgree(t *testing.T) {
 			[]tensor.Value{randTensorOf(r, tensor.Float, 5, 3, 10), randTensorOf(r, tensor.Float, 1, 96, 10), randTensorOf(r, tensor.Float, 1, 96, 24)}, 1},
 		{"LSTM R bidirectional", "LSTM", 14, map[string]Attribute{"hidden_size": {Type: AttrInt, Int: 24}, "direction": {Type: AttrString, String: "bidirectional"}},
 			[]tensor.Value{randTensorOf(r, tensor.Float, 5, 3, 10), randTensorOf(r, tensor.Float, 2, 96, 10), randTensorOf(r, tensor.Float, 2, 96, 24)}, 2},
+		{"Conv 1-D STFT-like, few positions", "Conv", 11, map[string]Attribute{"strides": {Type: AttrInts, Ints: []int64{128}}},
+			[]tensor.Value{randTensorOf(r, tensor.Float, 1, 1, 640), randTensorOf(r, tensor.Float, 258, 1, 256)}, 1},
+		{"Conv 1-D k3 bias, two images", "Conv", 11, map[string]Attribute{"pads": {Type: AttrInts, Ints: []int64{1, 1}}, "strides": {Type: AttrInts, Ints: []int64{2}}},
+			[]tensor.Value{randTensorOf(r, tensor.Float, 2, 65, 7), randTensorOf(r, tensor.Float, 40, 65, 3), randTensorOf(r, tensor.Float, 40)}, 1},
 		{"GRU W double", "GRU", 14, map[string]Attribute{"hidden_size": {Type: AttrInt, Int: 8}},
 			[]tensor.Value{randTensorOf(r, tensor.Double, 4, 2, 5), randTensorOf(r, tensor.Double, 1, 24, 5), randTensorOf(r, tensor.Double, 1, 24, 8)}, 1},
 	}
