@@ -360,6 +360,9 @@ type weightPack struct {
 	// t32 and t64 are a recurrent cell's W or R transposed.
 	t32 []float32
 	t64 []float64
+	// rp is a recurrent cell's R^T also packed in the GEMM engine's
+	// panels, as its steps' products read it.
+	rp *rnn.PackedR
 }
 
 // nodePacks are a node's packed constant inputs, by input index.
@@ -441,7 +444,7 @@ func (p *weightPack) bytes() int64 {
 	case p.i8 != nil:
 		return p.i8.Bytes()
 	}
-	return 4*int64(len(p.t32)) + 8*int64(len(p.t64))
+	return 4*int64(len(p.t32)) + 8*int64(len(p.t64)) + p.rp.Bytes()
 }
 
 // packRecurrentW and packRecurrentR transpose a recurrent cell's W
@@ -452,8 +455,23 @@ func packRecurrentW(_ *Node, w *tensor.Tensor, cfg gemm.Config) (*weightPack, er
 	return packRecurrent(w, cfg, false)
 }
 
-func packRecurrentR(_ *Node, r *tensor.Tensor, cfg gemm.Config) (*weightPack, error) {
-	return packRecurrent(r, cfg, true)
+func packRecurrentR(n *Node, r *tensor.Tensor, cfg gemm.Config) (*weightPack, error) {
+	p, err := packRecurrent(r, cfg, true)
+	if p == nil || err != nil {
+		return p, err
+	}
+	// R^T in panels too, for the steps' products (rnn.PackR).
+	cell := map[string]rnn.Cell{"LSTM": rnn.LSTM, "GRU": rnn.GRU, "RNN": rnn.RNN}[n.OpType]
+	s := r.Shape()
+	if s[1] != cell.Gates()*s[2] {
+		return p, nil
+	}
+	if p.t32 != nil {
+		p.rp, err = rnn.PackR(cfg, cell, p.t32, s[0], s[1], s[2])
+	} else {
+		p.rp, err = rnn.PackR(cfg, cell, p.t64, s[0], s[1], s[2])
+	}
+	return p, err
 }
 
 func packRecurrent(t *tensor.Tensor, cfg gemm.Config, isR bool) (*weightPack, error) {

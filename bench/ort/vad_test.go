@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,7 +44,8 @@ var vadModels = []vadModel{
 // ran rather than waited; at 2 threads it counts every core's, spinning
 // included). onnxruntime runs with its graph optimizations on
 // (--ort-optimize's setting), as a user of it would. It runs only with
-// VAD_BENCH=1:
+// VAD_BENCH=1 (VAD_MODEL=v5 runs only the models whose file names hold
+// v5):
 //
 //	cd bench/ort && VAD_BENCH=1 go test -tags ort -run SileroStreamTiming -v .
 func TestSileroStreamTiming(t *testing.T) {
@@ -70,6 +72,9 @@ func TestSileroStreamTiming(t *testing.T) {
 		}
 	}
 	for _, vm := range vadModels {
+		if only := os.Getenv("VAD_MODEL"); only != "" && !strings.Contains(vm.file, only) {
+			continue
+		}
 		m, err := onnx.ReadModel(filepath.Join(dir, vm.file))
 		if err != nil {
 			t.Skipf("%s: %v (run scripts/models.sh)", vm.file, err)
