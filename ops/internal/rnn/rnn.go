@@ -371,9 +371,9 @@ type runner[T float32 | float64] struct {
 	fused            bool // stepFused: xw's rows hold the biases and take the products
 	xw, hr, h, c, rh []T
 	bias, rbias      []T
-	rt               []T // R^T of the direction, [Hidden, Gates*Hidden]
+	rt               []T      // R^T of the direction, [Hidden, Gates*Hidden]
 	packed           *PackedR // R^T in panels (Inputs.RP), nil when not packed
-	pi, po, pf       []T // peepholes, nil when absent
+	pi, po, pf       []T      // peepholes, nil when absent
 	acts             []Activation
 }
 
