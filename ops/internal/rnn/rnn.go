@@ -876,12 +876,8 @@ func exp[T float32 | float64](x T) T {
 	return T(math.Exp(float64(x)))
 }
 
-// gemmN is C = A*B for row-major A (m×k), B (k×n) and C (m×n) in T.
-func gemmN[T float32 | float64](cfg gemm.Config, m, n, k int, a []T, lda int, b []T, ldb int, c []T, ldc int) error {
-	return gemmBeta(cfg, m, n, k, a, lda, b, ldb, 0, c, ldc)
-}
-
-// gemmBeta is C = A*B + beta*C, as gemmN.
+// gemmBeta is C = A*B + beta*C for row-major A (m×k), B (k×n) and C
+// (m×n) in T.
 func gemmBeta[T float32 | float64](cfg gemm.Config, m, n, k int, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) error {
 	switch a := any(a).(type) {
 	case []float32:
