@@ -168,9 +168,12 @@ func runConv(opt *Options, op opRef, n *Node, x, w, b *tensor.Tensor, a convAttr
 			return nil, err
 		}
 	}
-	if dt == tensor.Double {
+	few, err := convFew(opt, op, n, cfg, s, x, w, b, y)
+	switch {
+	case few:
+	case dt == tensor.Double:
 		err = convFloat[float64](opt, op, cfg, s, x, w, b, y)
-	} else {
+	default:
 		err = convFloat[float32](opt, op, cfg, s, x, w, b, y)
 	}
 	if err != nil {
@@ -427,4 +430,38 @@ func convErr(op opRef, err error) error {
 		return err
 	}
 	return op.wrap("cancelled", err, "cancelled")
+}
+
+// packConvW packs the weights of a one-group 1-D float Conv ([M, C, k])
+// transposed, as the B operand of the few-positions path
+// (conv.ForwardFew), which runConv takes when the output has few
+// positions and the weights are this very tensor.
+func packConvW(n *Node, w *tensor.Tensor, cfg gemm.Config) (*weightPack, error) {
+	s := w.Shape()
+	if group, err := n.Int("group", 1); err != nil || group != 1 || len(s) != 3 || w.DataType() != tensor.Float {
+		return nil, nil
+	}
+	pb, err := conv.PackFew(conv.Config{Charge: cfg.Charge}, s[0], s[1]*s[2], elems[float32](w))
+	if err != nil {
+		return nil, err
+	}
+	return &weightPack{f32: pb}, nil
+}
+
+// convFew runs conv.ForwardFew when s has few output positions and the
+// node holds w packed for it (packConvW); it reports whether it ran.
+func convFew(opt *Options, op opRef, n *Node, cfg conv.Config, s conv.Shape, x, w, b, y *tensor.Tensor) (bool, error) {
+	if x.DataType() != tensor.Float || !conv.Few(s) {
+		return false, nil
+	}
+	p := n.packedInput(1, w)
+	if p == nil || p.f32 == nil || p.f32.N() != s.M || p.f32.K() != s.C*s.Kernel[0] {
+		return false, nil
+	}
+	xv, yv := elems[float32](x), elems[float32](y)
+	var bv []float32
+	if b != nil {
+		bv = elems[float32](b)
+	}
+	return true, convErr(op, conv.ForwardFew(cfg, s, xv, p.f32, bv, yv))
 }

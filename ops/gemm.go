@@ -344,9 +344,12 @@ func truncSaturate[T int32 | int64 | uint32 | uint64](x float64) T {
 // load; the node keeps the packed copies, charged to the model's memory,
 // and its kernel uses them at every run whose input is that very tensor
 // (the initializer, never a caller's override), skipping the copy and its
-// scratch. Conv needs none: its weights are the product's A operand,
-// which the float engine reads in place; the int8 convolutions'
-// (ConvInteger, QLinearConv) are packed with their row sums
+// scratch. The float engine reads Conv's weights in place as the
+// product's A operand, except for a 1-D float convolution of a few output
+// positions (ops/internal/conv.ForwardFew: an STFT as a Conv, a layer over
+// a few frames), whose product is turned around so that the weights are
+// B: those of a one-group 1-D float Conv are packed for it. The int8
+// convolutions' (ConvInteger, QLinearConv) are packed with their row sums
 // (conv.PackIntegerWeights), since the 8-bit kernel reads them flipped
 // and interleaved. The recurrent cells (LSTM, GRU, RNN)
 // keep W and R transposed, as their products read them
@@ -363,6 +366,9 @@ type weightPack struct {
 	// t32 and t64 are a recurrent cell's W or R transposed.
 	t32 []float32
 	t64 []float64
+	// rp is a recurrent cell's R^T also packed in the GEMM engine's
+	// panels, as its steps' products read it.
+	rp *rnn.PackedR
 }
 
 // nodePacks are a node's packed constant inputs, by input index.
@@ -387,6 +393,7 @@ type packer func(n *Node, t *tensor.Tensor, cfg gemm.Config) (*weightPack, error
 // input they are.
 var packers = map[string]map[int]packer{
 	"MatMul":        {1: packMatMulB},
+	"Conv":          {1: packConvW},
 	"Gemm":          {1: packGemmB},
 	"MatMulInteger": {1: packIntegerB},
 	"QLinearMatMul": {3: packIntegerB},
@@ -447,7 +454,7 @@ func (p *weightPack) bytes() int64 {
 	case p.c8 != nil:
 		return p.c8.Bytes()
 	}
-	return 4*int64(len(p.t32)) + 8*int64(len(p.t64))
+	return 4*int64(len(p.t32)) + 8*int64(len(p.t64)) + p.rp.Bytes()
 }
 
 // packRecurrentW and packRecurrentR transpose a recurrent cell's W
@@ -458,8 +465,23 @@ func packRecurrentW(_ *Node, w *tensor.Tensor, cfg gemm.Config) (*weightPack, er
 	return packRecurrent(w, cfg, false)
 }
 
-func packRecurrentR(_ *Node, r *tensor.Tensor, cfg gemm.Config) (*weightPack, error) {
-	return packRecurrent(r, cfg, true)
+func packRecurrentR(n *Node, r *tensor.Tensor, cfg gemm.Config) (*weightPack, error) {
+	p, err := packRecurrent(r, cfg, true)
+	if p == nil || err != nil {
+		return p, err
+	}
+	// R^T in panels too, for the steps' products (rnn.PackR).
+	cell := map[string]rnn.Cell{"LSTM": rnn.LSTM, "GRU": rnn.GRU, "RNN": rnn.RNN}[n.OpType]
+	s := r.Shape()
+	if s[1] != cell.Gates()*s[2] {
+		return p, nil
+	}
+	if p.t32 != nil {
+		p.rp, err = rnn.PackR(cfg, cell, p.t32, s[0], s[1], s[2])
+	} else {
+		p.rp, err = rnn.PackR(cfg, cell, p.t64, s[0], s[1], s[2])
+	}
+	return p, err
 }
 
 func packRecurrent(t *tensor.Tensor, cfg gemm.Config, isR bool) (*weightPack, error) {

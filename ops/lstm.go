@@ -391,6 +391,9 @@ func runRecurrent[T float32 | float64](cfg gemm.Config, t *recurrentNode, outs [
 	in.SeqLens = t.lens
 	in.WT = transposedFor[T](n.packedInput(1, t.w))
 	in.RT = transposedFor[T](n.packedInput(2, t.r))
+	if p := n.packedInput(2, t.r); p != nil && in.RT != nil {
+		in.RP = p.rp
+	}
 	if out == nil {
 		out = new(rnn.Outputs[T])
 		for i, dst := range []*[]T{&out.Y, &out.YH, &out.YC}[:len(outs)] {

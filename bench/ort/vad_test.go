@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -38,9 +39,13 @@ var vadModels = []vadModel{
 // state copied from its outputs to its inputs), at 1 and 2 threads, the
 // two in turns over VAD_ROUNDS rounds (3 by default); it reports the
 // fastest round's time per step of each and checks that the two streams'
-// probabilities agree. onnxruntime runs with its graph optimizations on
+// probabilities agree; beside the wall time, the process's CPU time of
+// each (user and system: on a machine shared with other work, the time it
+// ran rather than waited; at 2 threads it counts every core's, spinning
+// included). onnxruntime runs with its graph optimizations on
 // (--ort-optimize's setting), as a user of it would. It runs only with
-// VAD_BENCH=1:
+// VAD_BENCH=1 (VAD_MODEL=v5 runs only the models whose file names hold
+// v5):
 //
 //	cd bench/ort && VAD_BENCH=1 go test -tags ort -run SileroStreamTiming -v .
 func TestSileroStreamTiming(t *testing.T) {
@@ -67,6 +72,9 @@ func TestSileroStreamTiming(t *testing.T) {
 		}
 	}
 	for _, vm := range vadModels {
+		if only := os.Getenv("VAD_MODEL"); only != "" && !strings.Contains(vm.file, only) {
+			continue
+		}
 		m, err := onnx.ReadModel(filepath.Join(dir, vm.file))
 		if err != nil {
 			t.Skipf("%s: %v (run scripts/models.sh)", vm.file, err)
@@ -88,28 +96,32 @@ func TestSileroStreamTiming(t *testing.T) {
 				t.Fatal(err)
 			}
 			bestOurs, bestORT := time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
+			cpuOurs, cpuORT := math.Inf(1), math.Inf(1)
 			var probOurs, probORT []float32
 			for range rounds {
-				start := time.Now()
+				start, cpu := time.Now(), cpuSeconds()
 				p, err := ours.stream(chunks)
 				if err != nil {
 					t.Fatal(err)
 				}
 				bestOurs, probOurs = min(bestOurs, time.Since(start)), p
-				start = time.Now()
+				cpuOurs = min(cpuOurs, cpuSeconds()-cpu)
+				start, cpu = time.Now(), cpuSeconds()
 				q, err := theirs.stream(chunks)
 				if err != nil {
 					t.Fatal(err)
 				}
 				bestORT, probORT = min(bestORT, time.Since(start)), q
+				cpuORT = min(cpuORT, cpuSeconds()-cpu)
 			}
 			theirs.destroy()
 			worst := 0.0
 			for i := range probOurs {
 				worst = max(worst, math.Abs(float64(probOurs[i]-probORT[i])))
 			}
-			t.Logf("%s threads=%d: onnxshape %.1f µs/step, onnxruntime %.1f µs/step (%.2fx), fastest of %d rounds of %d steps; largest probability difference %.2g; load %s",
-				vm.file, threads, us(bestOurs)/steps, us(bestORT)/steps, float64(bestOurs)/float64(bestORT), rounds, steps, worst, loadAverage())
+			t.Logf("%s threads=%d: onnxshape %.1f µs/step, onnxruntime %.1f µs/step (%.2fx); CPU %.1f / %.1f µs/step (%.2fx); fastest of %d rounds of %d steps; largest probability difference %.2g; load %s",
+				vm.file, threads, us(bestOurs)/steps, us(bestORT)/steps, float64(bestOurs)/float64(bestORT),
+				cpuOurs*1e6/steps, cpuORT*1e6/steps, cpuOurs/cpuORT, rounds, steps, worst, loadAverage())
 			if worst > 1e-3 {
 				t.Errorf("%s: the streams' probabilities differ by %g", vm.file, worst)
 			}

@@ -187,6 +187,9 @@ type Inputs[T float32 | float64] struct {
 	// TransposeW and TransposeR (a model's constant weights, transposed
 	// once at load): Run reads them instead of transposing W and R.
 	WT, RT []T
+	// RP, when not nil, is RT packed by PackR (a model's constant R,
+	// packed once at load): the steps' products read its panels.
+	RP *PackedR
 }
 
 // TransposeW returns W ([dirs, gates*hidden, input]) as the matrix the
@@ -264,6 +267,7 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 	}
 	for d, r := range runners {
 		r.rt = rt[d*H*gh:][:H*gh]
+		r.packed = in.RP
 		r.init(in)
 		// A step whose batch entries all read the same time (no
 		// sequence_lens, or a forward direction) adds its recurrent
@@ -367,8 +371,9 @@ type runner[T float32 | float64] struct {
 	fused            bool // stepFused: xw's rows hold the biases and take the products
 	xw, hr, h, c, rh []T
 	bias, rbias      []T
-	rt               []T // R^T of the direction, [Hidden, Gates*Hidden]
-	pi, po, pf       []T // peepholes, nil when absent
+	rt               []T      // R^T of the direction, [Hidden, Gates*Hidden]
+	packed           *PackedR // R^T in panels (Inputs.RP), nil when not packed
+	pi, po, pf       []T      // peepholes, nil when absent
 	acts             []Activation
 }
 
@@ -473,7 +478,7 @@ func (r *runner[T]) step(cfg gemm.Config, step, b0, b1 int, lens []int, y []T) e
 		n = 2 * H // h's product waits for the reset gate
 	}
 	m := b1 - b0
-	if err := gemmN(cfg, m, n, H, r.h[b0*H:], H, r.rt, gh, r.hr[b0*gh:], gh); err != nil {
+	if err := r.mulR(cfg, m, 0, n, r.h[b0*H:], H, 0, r.hr[b0*gh:], gh); err != nil {
 		return err
 	}
 	if s.Cell == GRU && !s.LinearBeforeReset {
@@ -483,7 +488,7 @@ func (r *runner[T]) step(cfg gemm.Config, step, b0, b1 int, lens []int, y []T) e
 			}
 		}
 		// (r ⊙ H) * Rh^T into the h gate's columns.
-		if err := gemmN(cfg, m, H, H, r.rh[b0*H:], H, r.rt[2*H:], gh, r.hr[b0*gh+2*H:], gh); err != nil {
+		if err := r.mulR(cfg, m, 2*H, H, r.rh[b0*H:], H, 0, r.hr[b0*gh+2*H:], gh); err != nil {
 			return err
 		}
 	}
@@ -529,14 +534,14 @@ func (r *runner[T]) stepFused(cfg gemm.Config, step, b0, b1 int, lens []int, y [
 	switch {
 	case s.Cell == GRU && s.LinearBeforeReset:
 		// z and r into xw; h's product apart, as the reset gate scales it.
-		if err := gemmBeta(cfg, m, 2*H, H, r.h[b0*H:], H, r.rt, gh, 1, xs, ldx); err != nil {
+		if err := r.mulR(cfg, m, 0, 2*H, r.h[b0*H:], H, 1, xs, ldx); err != nil {
 			return err
 		}
-		if err := gemmN(cfg, m, H, H, r.h[b0*H:], H, r.rt[2*H:], gh, r.hr[b0*gh+2*H:], gh); err != nil {
+		if err := r.mulR(cfg, m, 2*H, H, r.h[b0*H:], H, 0, r.hr[b0*gh+2*H:], gh); err != nil {
 			return err
 		}
 	case s.Cell == GRU:
-		if err := gemmBeta(cfg, m, 2*H, H, r.h[b0*H:], H, r.rt, gh, 1, xs, ldx); err != nil {
+		if err := r.mulR(cfg, m, 0, 2*H, r.h[b0*H:], H, 1, xs, ldx); err != nil {
 			return err
 		}
 		for b := b0; b < b1; b++ {
@@ -545,11 +550,11 @@ func (r *runner[T]) stepFused(cfg gemm.Config, step, b0, b1 int, lens []int, y [
 			}
 		}
 		// (r ⊙ H) * Rh^T into the h gate's columns.
-		if err := gemmBeta(cfg, m, H, H, r.rh[b0*H:], H, r.rt[2*H:], gh, 1, xs[2*H:], ldx); err != nil {
+		if err := r.mulR(cfg, m, 2*H, H, r.rh[b0*H:], H, 1, xs[2*H:], ldx); err != nil {
 			return err
 		}
 	default:
-		if err := gemmBeta(cfg, m, gh, H, r.h[b0*H:], H, r.rt, gh, 1, xs, ldx); err != nil {
+		if err := r.mulR(cfg, m, 0, gh, r.h[b0*H:], H, 1, xs, ldx); err != nil {
 			return err
 		}
 	}
@@ -871,12 +876,8 @@ func exp[T float32 | float64](x T) T {
 	return T(math.Exp(float64(x)))
 }
 
-// gemmN is C = A*B for row-major A (m×k), B (k×n) and C (m×n) in T.
-func gemmN[T float32 | float64](cfg gemm.Config, m, n, k int, a []T, lda int, b []T, ldb int, c []T, ldc int) error {
-	return gemmBeta(cfg, m, n, k, a, lda, b, ldb, 0, c, ldc)
-}
-
-// gemmBeta is C = A*B + beta*C, as gemmN.
+// gemmBeta is C = A*B + beta*C for row-major A (m×k), B (k×n) and C
+// (m×n) in T.
 func gemmBeta[T float32 | float64](cfg gemm.Config, m, n, k int, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) error {
 	switch a := any(a).(type) {
 	case []float32:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/onnxshape/onnxshape/ops/internal/gemm"
@@ -25,23 +26,34 @@ func filled(n int, s float64) []float32 {
 }
 
 // BenchmarkLSTM runs the whole layer: the products (ops/internal/gemm)
-// and the gates.
+// and the gates; W and R transposed at every run, transposed once (as a
+// model's constants are at load), and R also packed once in the GEMM's
+// panels (PackR, as ops.PackConstants does); batch 8 and 1, one direction
+// and both.
 func BenchmarkLSTM(b *testing.B) {
-	s := lstmSpec()
-	in := Inputs[float32]{X: filled(100*8*64, 1.1), W: filled(512*64, 0.7), R: filled(512*128, 0.3), B: filled(1024, 0.9)}
-	out := Outputs[float32]{Y: make([]float32, 100*8*128)}
 	for _, c := range []struct {
-		pre     bool
-		threads int
-	}{{false, 1}, {true, 1}, {true, 2}} {
-		name := "transposed-each-run"
-		if c.pre {
-			// W and R transposed once, as a model's constants are at load.
-			in.WT, in.RT = TransposeW(in.W, 1, 512, 64), TransposeR(in.R, 1, 512, 128)
-			name = "transposed-at-load"
+		prep        string
+		threads     int
+		batch, dirs int
+	}{{"transposed-each-run", 1, 8, 1}, {"transposed-at-load", 1, 8, 1}, {"transposed-at-load", 2, 8, 1},
+		{"packed-at-load", 1, 8, 1}, {"packed-at-load", 2, 8, 1},
+		{"transposed-at-load", 1, 1, 1}, {"packed-at-load", 1, 1, 1},
+		{"transposed-at-load", 1, 8, 2}, {"packed-at-load", 1, 8, 2}, {"transposed-at-load", 2, 8, 2}, {"packed-at-load", 2, 8, 2}} {
+		s := lstmSpec()
+		s.Batch, s.Dirs = c.batch, c.dirs
+		s.Acts = slices.Repeat(s.Acts, c.dirs)
+		in := Inputs[float32]{X: filled(100*c.batch*64, 1.1), W: filled(c.dirs*512*64, 0.7), R: filled(c.dirs*512*128, 0.3), B: filled(c.dirs*1024, 0.9)}
+		out := Outputs[float32]{Y: make([]float32, 100*c.dirs*c.batch*128)}
+		if c.prep != "transposed-each-run" {
+			in.WT, in.RT = TransposeW(in.W, c.dirs, 512, 64), TransposeR(in.R, c.dirs, 512, 128)
 		}
-		name += fmt.Sprintf("/threads-%d", c.threads)
-		b.Run(name, func(b *testing.B) {
+		if c.prep == "packed-at-load" {
+			var err error
+			if in.RP, err = PackR(gemm.Config{}, LSTM, in.RT, c.dirs, 512, 128); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.Run(fmt.Sprintf("%s/b%d/dirs-%d/threads-%d", c.prep, c.batch, c.dirs, c.threads), func(b *testing.B) {
 			cpu := cpuSeconds()
 			for b.Loop() {
 				if err := Run(gemm.Config{Ctx: context.Background(), Threads: c.threads}, s, in, out); err != nil {

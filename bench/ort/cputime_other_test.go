@@ -1,0 +1,5 @@
+//go:build ort && !unix
+
+package main
+
+func cpuSeconds() float64 { return 0 }
