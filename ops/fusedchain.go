@@ -251,64 +251,23 @@ func (ins *chainInstr) run(d []float32, reg [][]float32, col int) {
 		return
 	}
 	b := ins.b.slice(reg, col, n)
-	as, bs := ins.a.scalar, ins.b.scalar
+	sp := &chainArith[ins.op]
 	switch {
 	case a != nil && b != nil:
-		switch ins.op {
-		case chainAdd:
-			for i := range d {
-				d[i] = a[i] + b[i]
-			}
-		case chainSub:
-			for i := range d {
-				d[i] = a[i] - b[i]
-			}
-		case chainMul:
-			for i := range d {
-				d[i] = a[i] * b[i]
-			}
-		case chainDiv:
-			for i := range d {
-				d[i] = a[i] / b[i]
-			}
-		}
+		sp.Both(d, a, b)
 	case b == nil:
-		switch ins.op {
-		case chainAdd:
-			for i := range d {
-				d[i] = a[i] + bs
-			}
-		case chainSub:
-			for i := range d {
-				d[i] = a[i] - bs
-			}
-		case chainMul:
-			for i := range d {
-				d[i] = a[i] * bs
-			}
-		case chainDiv:
-			for i := range d {
-				d[i] = a[i] / bs
-			}
-		}
+		sp.Right(d, a, ins.b.scalar)
 	default:
-		switch ins.op {
-		case chainAdd:
-			for i := range d {
-				d[i] = as + b[i]
-			}
-		case chainSub:
-			for i := range d {
-				d[i] = as - b[i]
-			}
-		case chainMul:
-			for i := range d {
-				d[i] = as * b[i]
-			}
-		case chainDiv:
-			for i := range d {
-				d[i] = as / b[i]
-			}
-		}
+		sp.Left(d, ins.a.scalar, b)
 	}
+}
+
+// chainArith are the float32 loops of Add, Sub, Mul and Div, by chainOp:
+// the operators' own (add.go, sub.go, mul.go, div.go), with their AVX
+// loops for the bulk, so that a chain computes the same IEEE operations.
+var chainArith = [...]binarySpans[float32, float32, float32]{
+	chainAdd: elementwise.Vectorized("Add", addSpans[float32]()),
+	chainSub: elementwise.Vectorized("Sub", subSpans[float32]()),
+	chainMul: elementwise.Vectorized("Mul", mulSpans[float32]()),
+	chainDiv: elementwise.Vectorized("Div", floatDivSpans[float32]()),
 }
