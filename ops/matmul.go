@@ -130,6 +130,7 @@ func matMulAs[T gemm.Number](opt *Options, op opRef, s *matmulShape, a, b, y *te
 		return err
 	}
 	mm := gemmFor[T]()
+	s.foldBatch()
 	m, n, k := s.m, s.n, s.k
 	if pp := packedFor[T](pb); pp != nil && len(b.Shape()) == 2 {
 		// B, the model's constant weights, was packed at load.
@@ -245,6 +246,25 @@ func (s *matmulShape) matrices(i int) (ai, bi int) {
 		bi += x * s.bIndex[ax]
 	}
 	return ai, bi
+}
+
+// foldBatch makes the products of an A with batch axes of its own by a B
+// without any (a Linear layer's [batch, seq, in] by [in, out]) one
+// product of all of A's rows: A's matrices and the output's follow one
+// another, and one B (packed once, when constant) serves them all, in
+// one call of the engine that splits its rows among the cores.
+func (s *matmulShape) foldBatch() {
+	if s.count <= 1 {
+		return
+	}
+	for i, d := range s.batch {
+		if s.bIndex[i] != 0 || (d != 1 && s.aIndex[i] == 0) {
+			return
+		}
+	}
+	s.m = mulCounts(s.m, s.count)
+	s.count = 1
+	clear(s.aIndex)
 }
 
 // gemmPerCore is the work (multiply-adds) of one product above which the
