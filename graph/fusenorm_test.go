@@ -171,3 +171,31 @@ func runIn(t *testing.T, m *graph.Model, in map[string]tensor.Value, o *graph.Ru
 	}
 	return out.Map()["y"].(*tensor.Tensor)
 }
+
+// BenchmarkFusedNorm runs a decomposed LayerNorm of [128, 256] (BERT's
+// rows) fused and with NoFuse, pooled, at one thread.
+func BenchmarkFusedNorm(b *testing.B) {
+	r := rand.New(rand.NewPCG(10, 25))
+	t := &testing.T{}
+	fused, plain := loadBoth(t, normModel(r, 13, 128, 256, false, false, true))
+	in := map[string]tensor.Value{"x": randTensor(r, tensor.Float, 128, 256), "res": randTensor(r, tensor.Float, 128, 256)}
+	for _, c := range []struct {
+		name string
+		m    *graph.Model
+	}{{"fused", fused}, {"unfused", plain}} {
+		b.Run(c.name, func(b *testing.B) {
+			pool := graph.NewPool()
+			o := &graph.RunOptions{Threads: 1, Pool: pool}
+			b.ReportAllocs()
+			for b.Loop() {
+				out, err := c.m.Run(context.Background(), in, o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := pool.Release(out.Map()["y"]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -38,6 +38,7 @@ package ops
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
 	"github.com/onnxshape/onnxshape/ops/internal/mathf"
@@ -272,7 +273,9 @@ func (c *Chain) Run(opt *Options, x *tensor.Tensor) (*tensor.Tensor, bool, error
 	perRow := (width + chainBlock - 1) / chainBlock
 	units := len(xs) / width * perRow
 	err = parallelRange(opt, units, len(xs)*len(c.instrs), func(lo, hi int) error {
-		buf := make([]float32, regs*chainBlock)
+		bufp := chainBuffer(regs * chainBlock)
+		defer chainBufs.Put(bufp)
+		buf := *bufp
 		reg := make([][]float32, regs+1)
 		for u := lo; u < hi; u++ {
 			if (u-lo)%64 == 63 {
@@ -359,6 +362,20 @@ var chainArith = [...]binarySpans[float32, float32, float32]{
 	chainDiv: elementwise.Vectorized("Div", floatDivSpans[float32]()),
 }
 
+// chainBufs holds the registers of finished chains' workers for the next
+// (what a run charges for them, opt.scratch, is charged at every run).
+var chainBufs sync.Pool
+
+// chainBuffer returns registers of n float32 from chainBufs or new ones.
+func chainBuffer(n int) *[]float32 {
+	if p, ok := chainBufs.Get().(*[]float32); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	b := make([]float32, n)
+	return &b
+}
+
 // chainRowGroup is the number of elements of X a chain that runs by rows
 // takes through its nodes at once (whole rows, at least one).
 const chainRowGroup = 2048
@@ -407,8 +424,9 @@ func (c *Chain) runRows(opt *Options, x *tensor.Tensor) (*tensor.Tensor, bool, e
 	os, _ := tensor.Data[float32](out)
 	units := (rows + group - 1) / group
 	err = parallelRange(opt, units, len(xs)*regs, func(lo, hi int) error {
-		buf := make([]float32, regs*group*width)
-		red := make([]float32, regs*group)
+		bufp := chainBuffer(regs*group*width + regs*group)
+		defer chainBufs.Put(bufp)
+		buf, red := (*bufp)[:regs*group*width], (*bufp)[regs*group*width:]
 		reg := make([][]float32, regs+1)
 		for u := lo; u < hi; u++ {
 			if (u-lo)%16 == 15 {
