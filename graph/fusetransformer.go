@@ -11,12 +11,16 @@ import (
 // Load-time fusion of the elementwise chains of transformer exports
 // (LoadOptions.NoFuse turns it off with the rest of fuse.go's fusions).
 // fuseChains finds, in the main graph, regions of Add, Sub, Mul, Div, Pow
-// (by a constant), Tanh, Sigmoid and Erf nodes that read one computed
-// value X besides constants, whose values other than the last node's
-// output (the sink's) no node outside the region reads: GELU with Erf and
-// in its tanh form, with the Add of a Linear layer's bias before it, among
-// them. The sink then runs the region as one ops.Chain, one pass over X
-// with the bits of the nodes run one by one (ops/fusedchain.go).
+// (by a constant), Tanh, Sigmoid, Erf, Sqrt, Reciprocal and ReduceMean
+// nodes that read one computed value X besides constants, whose values
+// other than the last node's output (the sink's) no node outside the
+// region reads: GELU with Erf and in its tanh form, with the Add of a
+// Linear layer's bias before it, and LayerNorm and RMSNorm spelled out
+// (ReduceMean, Sub, Pow, Sqrt, Div ...), among them. Where the largest such
+// region reads two computed values (a LayerNorm of a residual Add), the
+// largest part of it that reads one is taken. The sink then runs the
+// region as one ops.Chain, one pass over X with the bits of the nodes run
+// one by one (ops/fusedchain.go).
 //
 // As with fuse.go's pairs, no node leaves the graph. In a run that fuses
 // (the fast engine, the ONNX profile, the graph's outputs asked for), each
@@ -41,7 +45,8 @@ type chainFusion struct {
 	root  int
 }
 
-var chainOps = map[string]bool{"Add": true, "Sub": true, "Mul": true, "Div": true, "Pow": true, "Tanh": true, "Sigmoid": true, "Erf": true}
+var chainOps = map[string]bool{"Add": true, "Sub": true, "Mul": true, "Div": true, "Pow": true, "Tanh": true, "Sigmoid": true, "Erf": true,
+	"Sqrt": true, "Reciprocal": true, "ReduceMean": true}
 
 // fuseChains marks the model's fused chains (see above).
 func (m *Model) fuseChains(opts LoadOptions) {
@@ -54,43 +59,63 @@ func (m *Model) fuseChains(opts LoadOptions) {
 		st := &m.steps[i]
 		n := st.node
 		return !taken[i] && n != nil && n.Domain == "" && chainOps[n.OpType] && st.schema != nil && !st.passThrough &&
-			st.chain == nil && len(st.out) == 1 && st.out[0] >= 0 && len(st.implicit) == 0
+			st.chain == nil && len(st.out) == 1 && st.out[0] >= 0 && len(st.implicit) == 0 && keepsDims(n)
 	}
 	for sink := len(m.steps) - 1; sink >= 0; sink-- {
 		if !chainable(sink) {
 			continue
 		}
-		region := map[int]bool{sink: true}
-		inside := map[int]int{} // reads of a computed value by the region
-		addReads := func(i int) {
-			for _, s := range m.steps[i].in {
-				if _, c := consts[s]; s >= 0 && !c {
-					inside[s]++
+		// grow returns the largest region ending at sink whose values
+		// only the region reads, not taking in the producer of stop, and
+		// the values it reads from outside (its roots).
+		grow := func(stop int) (region map[int]bool, roots []int) {
+			region = map[int]bool{sink: true}
+			inside := map[int]int{} // reads of a computed value by the region
+			addReads := func(i int) {
+				for _, s := range m.steps[i].in {
+					if _, c := consts[s]; s >= 0 && !c {
+						inside[s]++
+					}
 				}
 			}
-		}
-		addReads(sink)
-		for changed := true; changed; {
-			changed = false
+			addReads(sink)
+			for changed := true; changed; {
+				changed = false
+				for _, v := range sortedKeys(inside) {
+					p := producer[v]
+					if v == stop || p < 0 || region[p] || !chainable(p) || readers[v] != inside[v] {
+						continue
+					}
+					region[p] = true
+					addReads(p)
+					changed = true
+				}
+			}
 			for _, v := range sortedKeys(inside) {
-				p := producer[v]
-				if p < 0 || region[p] || !chainable(p) || readers[v] != inside[v] {
-					continue
+				if p := producer[v]; p < 0 || !region[p] {
+					roots = append(roots, v)
 				}
-				region[p] = true
-				addReads(p)
-				changed = true
 			}
+			return region, roots
 		}
-		root, roots := -1, 0
-		for v := range inside {
-			if p := producer[v]; p < 0 || !region[p] {
-				root, roots = v, roots+1
+		region, roots := grow(-1)
+		if len(roots) != 1 {
+			// The largest region reads two computed values (a LayerNorm
+			// of a residual Add's sum): keep the largest part of it that
+			// reads one, stopping at one of its values.
+			var best map[int]bool
+			bestRoot := -1
+			for _, v := range sortedKeys(valuesOf(m, region)) {
+				if r, rs := grow(v); len(rs) == 1 && len(r) > len(best) {
+					best, bestRoot = r, rs[0]
+				}
 			}
+			region, roots = best, []int{bestRoot}
 		}
-		if roots != 1 || len(region) < 2 {
+		if len(region) < 2 {
 			continue
 		}
+		root := roots[0]
 		steps := sortedKeys(region)
 		pos := make(map[int]int, len(steps)) // a region value's slot: its node's place + 1
 		for k, i := range steps {
@@ -133,6 +158,30 @@ func (m *Model) fuseChains(opts LoadOptions) {
 		m.steps[sink].chain = &chainFusion{passIn: passIn[len(steps)-1], chain: chain, steps: ptrs, root: root}
 		m.fusions += len(steps) - 1
 	}
+}
+
+// keepsDims reports whether n, when a ReduceMean, keeps its reduced axis
+// (a chain takes no other): a region does not grow into one it would
+// then refuse whole.
+func keepsDims(n *ops.Node) bool {
+	if n.OpType != "ReduceMean" {
+		return true
+	}
+	k, err := n.Int("keepdims", 1)
+	return err == nil && k == 1
+}
+
+// valuesOf returns the values that the steps of region read.
+func valuesOf(m *Model, region map[int]bool) map[int]bool {
+	vals := map[int]bool{}
+	for i := range region {
+		for _, s := range m.steps[i].in {
+			if s >= 0 {
+				vals[s] = true
+			}
+		}
+	}
+	return vals
 }
 
 func sortedKeys[V any](m map[int]V) []int {

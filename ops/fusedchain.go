@@ -16,17 +16,33 @@ package ops
 // What a chain takes: Add, Sub, Mul and Div (from version 7) of two
 // values or of a value and a float32 constant that is a single element or
 // a row along the last axis (a bias); Pow (from 7) by a single constant
-// exponent that PowConst32 has a loop for; Tanh, Sigmoid (from 6) and Erf.
+// exponent that PowConst32 has a loop for; Tanh, Sigmoid, Sqrt,
+// Reciprocal (from 6) and Erf; ReduceMean over the last axis alone with
+// keepdims (a LayerNorm's or an RMSNorm's mean, spelled out).
 // What it does not take at run time (a base that is not float32, a
-// constant of higher rank than X, a row that is not X's last axis) it
-// reports as not handled, and the graph runs the nodes one by one.
+// constant of higher rank than X, a row that is not X's last axis, a
+// ReduceMean's axis that is not X's last) it reports as not handled, and
+// the graph runs the nodes one by one.
+//
+// A chain with a ReduceMean runs X row by row (a row: X's last axis) in
+// groups of rows: a register holds either a row's elements or one value
+// per row (a mean and what is computed from it alone), which broadcasts
+// along its row as the unfused [..., 1] does. The mean is the
+// ReduceMean operator's own row sum (ops/internal/reduce, each row its own
+// accumulator whatever the rows around it), so a decomposed LayerNorm
+// (ReduceMean, Sub, Pow 2, ReduceMean, Add eps, Sqrt, Div, Mul, Add) or
+// RMSNorm (Pow 2, ReduceMean, Add eps, Sqrt, Reciprocal or Div, Mul) is
+// one pass over X with every intermediate rounded to float32 where the
+// unfused nodes round it: the same bits (graph/fusetransformer_test.go).
 
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
 	"github.com/onnxshape/onnxshape/ops/internal/mathf"
+	"github.com/onnxshape/onnxshape/ops/internal/reduce"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -44,6 +60,9 @@ type Chain struct {
 	names  string
 	rank   int // the highest rank of a constant
 	row    int // the length of the row constants (0: none)
+	// axes are the chain's ReduceMean axes as written (each must be X's
+	// last at run time); a chain with one runs by rows.
+	axes []int
 }
 
 type chainOp uint8
@@ -57,20 +76,28 @@ const (
 	chainTanh
 	chainSigmoid
 	chainErf
+	chainSqrt
+	chainReciprocal
+	chainMean
 )
 
 // chainOperand is a register (reg >= 0), a scalar (reg == -1) or a row
-// constant (reg == -2).
+// constant (reg == -2); red marks a register of one value per row.
 type chainOperand struct {
 	reg    int
 	scalar float32
 	row    []float32
+	red    bool
 }
+
+// full reports whether the operand is a register of whole rows.
+func (o chainOperand) full() bool { return o.reg >= 0 && !o.red }
 
 type chainInstr struct {
 	op   chainOp
 	a, b chainOperand
 	pow  elementwise.UnarySpan[float32, float32]
+	red  bool // the result is one value per row
 }
 
 // NewChain makes the chain of nodes (in an order that runs them) whose
@@ -90,7 +117,10 @@ func NewChain(nodes []*Node, args [][]ChainArg) (*Chain, bool) {
 		in := args[k]
 		operand := func(a ChainArg) (chainOperand, bool) {
 			if a.Const == nil {
-				return chainOperand{reg: a.Value}, a.Value >= 0 && a.Value <= k
+				if a.Value < 0 || a.Value > k {
+					return chainOperand{}, false
+				}
+				return chainOperand{reg: a.Value, red: a.Value > 0 && c.instrs[a.Value-1].red}, true
 			}
 			t := a.Const
 			if t.DataType() != tensor.Float || t.Len() == 0 {
@@ -119,6 +149,13 @@ func NewChain(nodes []*Node, args [][]ChainArg) (*Chain, bool) {
 			ins.a, oka = operand(in[0])
 			ins.b, okb = operand(in[1])
 			ok = oka && okb
+			// A value per row broadcasts along rows, never against a
+			// row constant; the result is one per row unless a whole
+			// row is an operand.
+			if (ins.a.red && ins.b.reg == -2) || (ins.b.red && ins.a.reg == -2) {
+				return nil, false
+			}
+			ins.red = (ins.a.red || ins.b.red) && !ins.a.full() && !ins.b.full()
 		case "Pow":
 			if n.Version < 7 || len(in) != 2 || in[0].Const != nil || in[1].Const == nil || in[1].Const.Len() != 1 || in[1].Const.Rank() > 1 {
 				return nil, false
@@ -132,12 +169,24 @@ func NewChain(nodes []*Node, args [][]ChainArg) (*Chain, bool) {
 			}
 			ins.op = chainPow
 			ins.a, ok = operand(in[0])
-		case "Tanh", "Sigmoid", "Erf":
+			ins.red = ins.a.red
+		case "Tanh", "Sigmoid", "Erf", "Sqrt", "Reciprocal":
 			if len(in) != 1 || in[0].Const != nil || (n.OpType != "Erf" && n.Version < 6) {
 				return nil, false
 			}
-			ins.op = map[string]chainOp{"Tanh": chainTanh, "Sigmoid": chainSigmoid, "Erf": chainErf}[n.OpType]
+			ins.op = map[string]chainOp{"Tanh": chainTanh, "Sigmoid": chainSigmoid, "Erf": chainErf, "Sqrt": chainSqrt, "Reciprocal": chainReciprocal}[n.OpType]
 			ins.a, ok = operand(in[0])
+			ins.red = ins.a.red
+		case "ReduceMean":
+			axis, okAxis := chainMeanAxis(n, in)
+			if !okAxis || in[0].Const != nil {
+				return nil, false
+			}
+			ins.op = chainMean
+			ins.a, ok = operand(in[0])
+			ok = ok && ins.a.full()
+			ins.red = true
+			c.axes = append(c.axes, axis)
 		default:
 			return nil, false
 		}
@@ -146,8 +195,38 @@ func NewChain(nodes []*Node, args [][]ChainArg) (*Chain, bool) {
 		}
 		c.instrs = append(c.instrs, ins)
 	}
+	if c.instrs[len(c.instrs)-1].red {
+		return nil, false // the sink's output is X's shape
+	}
 	c.names = strings.Join(names, ", ")
 	return c, true
+}
+
+// chainMeanAxis returns the one axis that ReduceMean node n (inputs in)
+// reduces, keeping it: from its axes attribute (before version 18) or its
+// constant axes input.
+func chainMeanAxis(n *Node, in []ChainArg) (int, bool) {
+	keep, err := n.Int("keepdims", 1)
+	if err != nil || keep != 1 {
+		return 0, false
+	}
+	var axes []int64
+	if n.Version < 18 {
+		a, ok, err := n.Ints("axes")
+		if err != nil || !ok || len(in) != 1 {
+			return 0, false
+		}
+		axes = a
+	} else {
+		if len(in) != 2 || in[1].Const == nil || in[1].Const.DataType() != tensor.Int64 {
+			return 0, false
+		}
+		axes, _ = tensor.Data[int64](in[1].Const)
+	}
+	if len(axes) != 1 || axes[0] < -64 || axes[0] > 64 || (axes[0] < 0 && n.Version < 11) {
+		return 0, false
+	}
+	return int(axes[0]), true
 }
 
 // Nodes names the chain's nodes, for errors and traces.
@@ -162,6 +241,9 @@ const chainBlock = 512
 func (c *Chain) Run(opt *Options, x *tensor.Tensor) (*tensor.Tensor, bool, error) {
 	if x == nil || x.DataType() != tensor.Float || x.Rank() < c.rank {
 		return nil, false, nil
+	}
+	if len(c.axes) > 0 {
+		return c.runRows(opt, x)
 	}
 	width := max(x.Len(), 1)
 	if c.row != 0 {
@@ -191,7 +273,9 @@ func (c *Chain) Run(opt *Options, x *tensor.Tensor) (*tensor.Tensor, bool, error
 	perRow := (width + chainBlock - 1) / chainBlock
 	units := len(xs) / width * perRow
 	err = parallelRange(opt, units, len(xs)*len(c.instrs), func(lo, hi int) error {
-		buf := make([]float32, regs*chainBlock)
+		bufp := chainBuffer(regs * chainBlock)
+		defer chainBufs.Put(bufp)
+		buf := *bufp
 		reg := make([][]float32, regs+1)
 		for u := lo; u < hi; u++ {
 			if (u-lo)%64 == 63 {
@@ -249,66 +333,178 @@ func (ins *chainInstr) run(d []float32, reg [][]float32, col int) {
 	case chainErf:
 		mathf.ErfsTo(d, a)
 		return
+	case chainSqrt:
+		elementwise.SqrtF32(d, a)
+		return
+	case chainReciprocal:
+		elementwise.ReciprocalF32(d, a)
+		return
 	}
 	b := ins.b.slice(reg, col, n)
-	as, bs := ins.a.scalar, ins.b.scalar
+	sp := &chainArith[ins.op]
 	switch {
 	case a != nil && b != nil:
-		switch ins.op {
-		case chainAdd:
-			for i := range d {
-				d[i] = a[i] + b[i]
-			}
-		case chainSub:
-			for i := range d {
-				d[i] = a[i] - b[i]
-			}
-		case chainMul:
-			for i := range d {
-				d[i] = a[i] * b[i]
-			}
-		case chainDiv:
-			for i := range d {
-				d[i] = a[i] / b[i]
-			}
-		}
+		sp.Both(d, a, b)
 	case b == nil:
-		switch ins.op {
-		case chainAdd:
-			for i := range d {
-				d[i] = a[i] + bs
-			}
-		case chainSub:
-			for i := range d {
-				d[i] = a[i] - bs
-			}
-		case chainMul:
-			for i := range d {
-				d[i] = a[i] * bs
-			}
-		case chainDiv:
-			for i := range d {
-				d[i] = a[i] / bs
-			}
-		}
+		sp.Right(d, a, ins.b.scalar)
 	default:
-		switch ins.op {
-		case chainAdd:
-			for i := range d {
-				d[i] = as + b[i]
-			}
-		case chainSub:
-			for i := range d {
-				d[i] = as - b[i]
-			}
-		case chainMul:
-			for i := range d {
-				d[i] = as * b[i]
-			}
-		case chainDiv:
-			for i := range d {
-				d[i] = as / b[i]
-			}
+		sp.Left(d, ins.a.scalar, b)
+	}
+}
+
+// chainArith are the float32 loops of Add, Sub, Mul and Div, by chainOp:
+// the operators' own (add.go, sub.go, mul.go, div.go), with their AVX
+// loops for the bulk, so that a chain computes the same IEEE operations.
+var chainArith = [...]binarySpans[float32, float32, float32]{
+	chainAdd: elementwise.Vectorized("Add", addSpans[float32]()),
+	chainSub: elementwise.Vectorized("Sub", subSpans[float32]()),
+	chainMul: elementwise.Vectorized("Mul", mulSpans[float32]()),
+	chainDiv: elementwise.Vectorized("Div", floatDivSpans[float32]()),
+}
+
+// chainBufs holds the registers of finished chains' workers for the next
+// (what a run charges for them, opt.scratch, is charged at every run).
+var chainBufs sync.Pool
+
+// chainBuffer returns registers of n float32 from chainBufs or new ones.
+func chainBuffer(n int) *[]float32 {
+	if p, ok := chainBufs.Get().(*[]float32); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	b := make([]float32, n)
+	return &b
+}
+
+// chainRowGroup is the number of elements of X a chain that runs by rows
+// takes through its nodes at once (whole rows, at least one).
+const chainRowGroup = 2048
+
+// runRows runs a chain with a ReduceMean (see above) on x, a float32
+// tensor of at least the constants' rank.
+func (c *Chain) runRows(opt *Options, x *tensor.Tensor) (*tensor.Tensor, bool, error) {
+	shape := x.Shape()
+	rank := len(shape)
+	if rank == 0 || x.Len() == 0 {
+		return nil, false, nil
+	}
+	width := shape[rank-1]
+	if c.row != 0 && c.row != width {
+		return nil, false, nil
+	}
+	for _, a := range c.axes {
+		if a < 0 {
+			a += rank
+		}
+		if a != rank-1 {
+			return nil, false, nil
 		}
 	}
+	last := make([]bool, rank)
+	last[rank-1] = true
+	if l := reduce.NewLayout(shape, last); l.General || l.Inner != 1 || l.N != width {
+		return nil, false, nil
+	}
+	opt = opt.orDefault()
+	op := c.sink.op()
+	fail := func(err error) error {
+		return fmt.Errorf("fused %s: %w", c.names, err)
+	}
+	out, err := opt.newOverwritten(op, tensor.Float, shape)
+	if err != nil {
+		return nil, true, fail(err)
+	}
+	rows := x.Len() / width
+	group := min(max(1, chainRowGroup/width), rows)
+	regs := len(c.instrs)
+	if err := opt.scratch(op, "the chain's registers", mulCounts(opt.threads(), mulCounts(regs, group*width+group)), 4); err != nil {
+		return nil, true, fail(err)
+	}
+	xs, _ := tensor.Data[float32](x)
+	os, _ := tensor.Data[float32](out)
+	units := (rows + group - 1) / group
+	err = parallelRange(opt, units, len(xs)*regs, func(lo, hi int) error {
+		bufp := chainBuffer(regs*group*width + regs*group)
+		defer chainBufs.Put(bufp)
+		buf, red := (*bufp)[:regs*group*width], (*bufp)[regs*group*width:]
+		reg := make([][]float32, regs+1)
+		for u := lo; u < hi; u++ {
+			if (u-lo)%16 == 15 {
+				if err := opt.Context().Err(); err != nil {
+					return err
+				}
+			}
+			r0 := u * group
+			g := min(group, rows-r0)
+			reg[0] = xs[r0*width : (r0+g)*width]
+			for k := range c.instrs {
+				ins := &c.instrs[k]
+				var d []float32
+				switch {
+				case ins.red:
+					d = red[k*group : k*group+g]
+				case k == regs-1:
+					d = os[r0*width : (r0+g)*width]
+				default:
+					d = buf[k*group*width : (k*group+g)*width]
+				}
+				reg[k+1] = d
+				ins.runRows(d, reg, g, width)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, true, fail(op.wrap("cancelled", err, "run stopped"))
+	}
+	return out, true, nil
+}
+
+// runRows computes the instruction's result d over g rows of width
+// elements: whole rows, or one value per row when ins.red.
+func (ins *chainInstr) runRows(d []float32, reg [][]float32, g, width int) {
+	if ins.op == chainMean {
+		// The ReduceMean operator's own rows (reduceTensor's reduce.Run).
+		_ = reduce.Run(reduce.Op{Kind: reduce.Mean}, reduce.Layout{Outer: g, N: width, Inner: 1}, reg[ins.a.reg], d, reduce.Serial)
+		return
+	}
+	if ins.op >= chainPow && ins.op <= chainReciprocal || ins.red {
+		// A unary operation, or values per row and scalars only: every
+		// operand is as long as d, or a scalar.
+		ins.run(d, reg, 0)
+		return
+	}
+	if !ins.a.red && !ins.b.red && ins.a.reg != -2 && ins.b.reg != -2 {
+		ins.run(d, reg, 0) // whole rows and scalars
+		return
+	}
+	// Row by row: a value per row or a row constant broadcast along it.
+	sp := &chainArith[ins.op]
+	for r := range g {
+		a, as := ins.a.rowOf(reg, r, width)
+		b, bs := ins.b.rowOf(reg, r, width)
+		o := d[r*width : (r+1)*width]
+		switch {
+		case a != nil && b != nil:
+			sp.Both(o, a, b)
+		case b == nil:
+			sp.Right(o, a, bs)
+		default:
+			sp.Left(o, as, b)
+		}
+	}
+}
+
+// rowOf is the operand over row r: its elements, or nil and the scalar
+// that broadcasts along the row.
+func (o chainOperand) rowOf(reg [][]float32, r, width int) ([]float32, float32) {
+	switch {
+	case o.reg == -1:
+		return nil, o.scalar
+	case o.reg == -2:
+		return o.row, 0
+	case o.red:
+		return nil, reg[o.reg][r]
+	}
+	return reg[o.reg][r*width : (r+1)*width], 0
 }
