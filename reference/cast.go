@@ -521,18 +521,10 @@ func valuesOf(dt tensor.DataType) *valueList {
 			l.codes = append(l.codes, code)
 		}
 	}
-	sort.Sort(byValue{l})
+	// The codes without the sign bit grow with their values in each of
+	// these formats, so the list is built in increasing order.
 	valueLists.Store(dt, l)
 	return l
-}
-
-type byValue struct{ *valueList }
-
-func (b byValue) Len() int           { return len(b.values) }
-func (b byValue) Less(i, j int) bool { return b.values[i] < b.values[j] }
-func (b byValue) Swap(i, j int) {
-	b.values[i], b.values[j] = b.values[j], b.values[i]
-	b.codes[i], b.codes[j] = b.codes[j], b.codes[i]
 }
 
 // nearestCode is the code of dt nearest to f, ties to the even code; past

@@ -485,19 +485,6 @@ func reduceGroups[A computeNumber](opt *ops.Options, op opRef, x, y *tensor.Tens
 	})
 }
 
-// axisOf reads the attribute axis of node n (default def) and returns it
-// in [0, rank), or an error: "Accepted range is [-r, r-1]" (the first
-// versions do not state a range; PyTorch exports negative axes to them).
-//
-//lint:ignore U1000 kept for the operators with an axis attribute to come
-func axisOf(n *ops.Node, def int64, rank int) (int, error) {
-	a, err := n.Int("axis", def)
-	if err != nil {
-		return 0, err
-	}
-	return checkAxis(n, a, rank)
-}
-
 // checkAxis returns axis a in [0, rank), or an error.
 func checkAxis(n *ops.Node, a int64, rank int) (int, error) {
 	lo := -int64(rank)
