@@ -1,6 +1,8 @@
 package reference_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -230,4 +232,32 @@ func TestMapOperatorsExamples(t *testing.T) {
 	if y, _ := tensor.Data[float64](out[0].(*tensor.Tensor)); err != nil || fmt.Sprint(y) != "[1 0 3]" {
 		t.Errorf("DictVectorizer: %v %v", out, err)
 	}
+}
+
+// The reference SVMClassifier charges its outputs before it makes them:
+// its mutation seed (testdata/mutations.golden: "charge 1 refused: ok")
+// has no rows, hence nothing to charge; with rows, the first charge refused
+// stops it with [size].
+func TestReferenceSVMClassifierCharges(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	for range 50 {
+		n, in := generators["SVMClassifier"](r)
+		x, _ := in[0].(*tensor.Tensor)
+		if x == nil || x.Rank() == 0 || x.Shape()[0] == 0 {
+			continue
+		}
+		n.Version = 1
+		k, _ := reference.Kernel(mlDomain, "SVMClassifier", 1)
+		if _, err := k(&ops.Options{MaxTensorBytes: 1 << 22}, n, in); err != nil {
+			continue // a generated refusal
+		}
+		charges := 0
+		_, err := k(mutationOptions(context.Background(), 1<<22, 1, &charges), n, in)
+		var e *ops.Error
+		if !errors.As(err, &e) || e.Rule != "size" || charges == 0 {
+			t.Fatalf("%d rows, the first charge refused: %v (%d charges)", x.Shape()[0], err, charges)
+		}
+		return
+	}
+	t.Fatal("no SVMClassifier node with rows ran")
 }
