@@ -114,6 +114,14 @@ func forEachTensor(v tensor.Value, fn func(*tensor.Tensor)) {
 		if v.Value != nil {
 			forEachTensor(v.Value, fn)
 		}
+	case *tensor.Map:
+		fn(v.Keys)
+		fn(v.Values)
+	case *tensor.MapSequence:
+		for _, m := range v.Items {
+			fn(m.Keys)
+			fn(m.Values)
+		}
 	}
 }
 
@@ -229,6 +237,8 @@ func (r *runState) hold(v tensor.Value) {
 		if v.Value != nil {
 			r.hold(v.Value)
 		}
+	case *tensor.Map, *tensor.MapSequence:
+		forEachTensor(v, r.holdTensor)
 	}
 }
 
@@ -280,6 +290,8 @@ func (r *runState) drop(v tensor.Value) {
 		if v.Value != nil {
 			r.drop(v.Value)
 		}
+	case *tensor.Map, *tensor.MapSequence:
+		forEachTensor(v, r.dropTensor)
 	}
 }
 

@@ -53,11 +53,13 @@ type lentStorage struct {
 	holders int // handed-out values holding it
 }
 
-// heldValue is an output handed to the caller, weakly: one of the three.
+// heldValue is an output handed to the caller, weakly: one of the five.
 type heldValue struct {
 	tensor   weak.Pointer[tensor.Tensor]
 	sequence weak.Pointer[tensor.Sequence]
 	optional weak.Pointer[tensor.Optional]
+	maps     weak.Pointer[tensor.Map]
+	mapSeq   weak.Pointer[tensor.MapSequence]
 	count    int
 }
 
@@ -70,12 +72,17 @@ func (h heldValue) is(v tensor.Value) bool {
 		return h.sequence.Value() == v
 	case *tensor.Optional:
 		return h.optional.Value() == v
+	case *tensor.Map:
+		return h.maps.Value() == v
+	case *tensor.MapSequence:
+		return h.mapSeq.Value() == v
 	}
 	return false
 }
 
 func (h heldValue) collected() bool {
-	return h.tensor.Value() == nil && h.sequence.Value() == nil && h.optional.Value() == nil
+	return h.tensor.Value() == nil && h.sequence.Value() == nil && h.optional.Value() == nil &&
+		h.maps.Value() == nil && h.mapSeq.Value() == nil
 }
 
 // valueAddress is the address of the object a value points to.
@@ -86,6 +93,10 @@ func valueAddress(v tensor.Value) uintptr {
 	case *tensor.Sequence:
 		return uintptr(unsafe.Pointer(v))
 	case *tensor.Optional:
+		return uintptr(unsafe.Pointer(v))
+	case *tensor.Map:
+		return uintptr(unsafe.Pointer(v))
+	case *tensor.MapSequence:
 		return uintptr(unsafe.Pointer(v))
 	}
 	return 0
@@ -218,6 +229,10 @@ func (p *Pool) handOut(vals []tensor.Value, outs []int) {
 				h.sequence = weak.Make(v)
 			case *tensor.Optional:
 				h.optional = weak.Make(v)
+			case *tensor.Map:
+				h.maps = weak.Make(v)
+			case *tensor.MapSequence:
+				h.mapSeq = weak.Make(v)
 			}
 		}
 		h.count++

@@ -48,7 +48,8 @@ func (r Result) Value(name string) (tensor.Value, error) {
 }
 
 // Tensor returns the output name as a tensor; it is an error when the
-// output is a sequence or an optional (read those with Value).
+// output is a sequence, an optional or a map (read those with Value, maps
+// also with Maps).
 func (r Result) Tensor(name string) (*tensor.Tensor, error) {
 	v, err := r.Value(name)
 	if err != nil {
@@ -59,6 +60,27 @@ func (r Result) Tensor(name string) (*tensor.Tensor, error) {
 		return nil, fmt.Errorf("graph: output %q is %s, not a tensor", name, describe(v))
 	}
 	return t, nil
+}
+
+// Maps returns the output name as maps: the items of a sequence of maps
+// (what ZipMap returns, one map per row), or a map as one item. It is an
+// error when the output is another kind of value.
+func (r Result) Maps(name string) ([]*tensor.Map, error) {
+	v, err := r.Value(name)
+	if err != nil {
+		return nil, err
+	}
+	switch v := v.(type) {
+	case *tensor.MapSequence:
+		if v != nil {
+			return v.Items, nil
+		}
+	case *tensor.Map:
+		if v != nil {
+			return []*tensor.Map{v}, nil
+		}
+	}
+	return nil, fmt.Errorf("graph: output %q is %s, not a map or a sequence of maps", name, describe(v))
 }
 
 // describe is v.Describe(), "nothing" for a nil value.

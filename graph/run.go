@@ -597,6 +597,10 @@ func checkValue(v tensor.Value) error {
 				return fmt.Errorf("holds a value that %w", err)
 			}
 		}
+	case *tensor.Map:
+		return x.Check()
+	case *tensor.MapSequence:
+		return x.Check()
 	}
 	return nil
 }
@@ -609,6 +613,10 @@ func isNilValue(v tensor.Value) bool {
 	case *tensor.Sequence:
 		return x == nil
 	case *tensor.Optional:
+		return x == nil
+	case *tensor.Map:
+		return x == nil
+	case *tensor.MapSequence:
 		return x == nil
 	}
 	return false

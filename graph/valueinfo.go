@@ -13,8 +13,8 @@ import (
 // that a caller reads an input's element type and shape without walking
 // the generated protobuf types.
 
-// Kind is what a value of a model is: a tensor, a sequence of tensors, an
-// optional, or something onnxshape does not run. graph (declared types) and
+// Kind is what a value of a model is: a tensor, a sequence (of tensors or
+// of maps), an optional, a map, or something onnxshape does not run. graph (declared types) and
 // infer (inferred values) share it. The zero Kind is KindTensor.
 type Kind int
 
@@ -25,13 +25,16 @@ const (
 	KindSequence
 	// KindOptional: an optional value (tensor.Optional).
 	KindOptional
-	// KindOther: a map or a sparse tensor, which onnxshape does not run.
+	// KindOther: a sparse tensor, which onnxshape does not run.
 	KindOther
 	// KindUnknown: the model declares no type.
 	KindUnknown
+	// KindMap: a map of int64 or string keys to scalars (tensor.Map; a
+	// sequence of maps is a tensor.MapSequence).
+	KindMap
 )
 
-// String returns the kind's ONNX name: "tensor", "seq", "optional".
+// String returns the kind's ONNX name: "tensor", "seq", "optional", "map".
 func (k Kind) String() string {
 	switch k {
 	case KindTensor:
@@ -40,6 +43,8 @@ func (k Kind) String() string {
 		return "seq"
 	case KindOptional:
 		return "optional"
+	case KindMap:
+		return "map"
 	case KindOther:
 		return "other"
 	}
@@ -50,7 +55,8 @@ func (k Kind) String() string {
 var unknownDim = Sym("?")
 
 // Type is a declared type of a model value: a tensor's element type and
-// shape, or what a sequence or an optional holds.
+// shape, what a sequence or an optional holds, or a map's key type and
+// value type.
 type Type struct {
 	Kind Kind
 	// DataType is a tensor's element type (tensor.Undefined when the model
@@ -61,14 +67,18 @@ type Type struct {
 	// Ranked is true when the model declares a tensor's shape, at least its
 	// rank; a rank-0 tensor is Ranked with no Shape.
 	Ranked bool
-	// Elem is what a sequence or an optional holds; nil for other kinds.
+	// Elem is what a sequence or an optional holds, or a map's values;
+	// nil for other kinds.
 	Elem *Type
+	// Key is a map's key type (tensor.Int64 or tensor.String).
+	Key tensor.DataType
 
-	other string // how ONNX writes a map or a sparse tensor type (KindOther)
+	other string // how ONNX writes a sparse tensor type (KindOther)
 }
 
 // String returns the type as ONNX writes it, e.g. "tensor(float)[1,3,H,W]",
-// "seq(tensor(int64))"; "(no type)" when the model declares none.
+// "seq(tensor(int64))", "seq(map(int64,tensor(float)))"; "(no type)" when
+// the model declares none.
 func (t Type) String() string {
 	switch t.Kind {
 	case KindTensor:
@@ -87,20 +97,26 @@ func (t Type) String() string {
 			inner = t.Elem.String()
 		}
 		return t.Kind.String() + "(" + inner + ")"
+	case KindMap:
+		inner := "?"
+		if t.Elem != nil {
+			inner = t.Elem.String()
+		}
+		return "map(" + t.Key.String() + "," + inner + ")"
 	case KindOther:
 		return t.other
 	}
 	return "(no type)"
 }
 
-// tensorType returns the tensor type t declares, looking inside sequences
-// and optionals; nil when there is none.
+// tensorType returns the tensor type t declares, looking inside sequences,
+// optionals and a map's values; nil when there is none.
 func (t *Type) tensorType() *Type {
 	for t != nil {
 		switch t.Kind {
 		case KindTensor:
 			return t
-		case KindSequence, KindOptional:
+		case KindSequence, KindOptional, KindMap:
 			t = t.Elem
 		default:
 			return nil
@@ -145,6 +161,13 @@ func typeFromProto(t *pb.TypeProto) Type {
 	case *pb.TypeProto_OptionalType:
 		elem := typeFromProto(x.OptionalType.GetElemType())
 		return Type{Kind: KindOptional, Elem: &elem}
+	case *pb.TypeProto_MapType:
+		elem := typeFromProto(x.MapType.GetValueType())
+		key := tensor.DataType(x.MapType.GetKeyType())
+		if !key.Valid() {
+			key = tensor.Undefined
+		}
+		return Type{Kind: KindMap, Key: key, Elem: &elem}
 	}
 	return Type{Kind: KindOther, other: onnx.DescribeType(t)}
 }
@@ -152,8 +175,8 @@ func typeFromProto(t *pb.TypeProto) Type {
 // Kind returns what the value is declared to be.
 func (v ValueInfo) Kind() Kind { return v.Type.Kind }
 
-// ElemType returns the element type of a tensor value, or of the tensors a
-// sequence or an optional holds; tensor.Undefined when the model does not
+// ElemType returns the element type of a tensor value, of the tensors a
+// sequence or an optional holds, or of a map's values; tensor.Undefined when the model does not
 // declare one.
 func (v ValueInfo) ElemType() tensor.DataType {
 	if tt := v.Type.tensorType(); tt != nil {

@@ -52,7 +52,11 @@ func TestValueInfoMetadata(t *testing.T) {
 		{"optional", &pb.TypeProto{Value: &pb.TypeProto_OptionalType{OptionalType: &pb.TypeProto_Optional{ElemType: tensorOf(tensor.Bool)}}},
 			graph.KindOptional, tensor.Bool, nil, false, nil, "optional(tensor(bool))"},
 		{"map", &pb.TypeProto{Value: &pb.TypeProto_MapType{MapType: &pb.TypeProto_Map{KeyType: proto.Int32(int32(tensor.Int64)), ValueType: tensorOf(tensor.Float)}}},
-			graph.KindOther, tensor.Undefined, nil, false, nil, "map(int64,tensor(float))"},
+			graph.KindMap, tensor.Float, nil, false, nil, "map(int64,tensor(float))"},
+		{"sequence of maps", &pb.TypeProto{Value: &pb.TypeProto_SequenceType{SequenceType: &pb.TypeProto_Sequence{ElemType: &pb.TypeProto{Value: &pb.TypeProto_MapType{MapType: &pb.TypeProto_Map{KeyType: proto.Int32(int32(tensor.String)), ValueType: tensorOf(tensor.Float)}}}}}},
+			graph.KindSequence, tensor.Float, nil, false, nil, "seq(map(string,tensor(float)))"},
+		{"sparse", &pb.TypeProto{Value: &pb.TypeProto_SparseTensorType{SparseTensorType: &pb.TypeProto_SparseTensor{ElemType: proto.Int32(int32(tensor.Float))}}},
+			graph.KindOther, tensor.Undefined, nil, false, nil, "sparse_tensor(float)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			vi := graph.NewValueInfo("v", tc.typ)

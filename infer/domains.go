@@ -23,12 +23,44 @@ func init() {
 	register(linearRule, "ai.onnx.ml.LinearRegressor", "ai.onnx.ml.LinearClassifier")
 	register(treeClassifierRule, "ai.onnx.ml.TreeEnsembleClassifier")
 	register(svmRule, "ai.onnx.ml.SVMClassifier", "ai.onnx.ml.SVMRegressor")
+	register(zipMapRule, "ai.onnx.ml.ZipMap")
+	register(castMapRule, "ai.onnx.ml.CastMap")
+	register(dictVectorizerRule, "ai.onnx.ml.DictVectorizer")
 	register(stringNormalizerRule, "StringNormalizer")
 	register(tfIdfRule, "TfIdfVectorizer")
 	register(dftRule, "DFT")
 	register(binary(tensor.String, nil), "StringConcat")
 	register(stringSplitRule, "StringSplit")
 	register(col2ImRule, "Col2Im")
+}
+
+// zipMapRule: a sequence of maps from the labels (int64 or string) to
+// float, one a row of X.
+func zipMapRule(c *call, in []*Value) ([]*Value, error) {
+	key := tensor.Int64
+	if c.node.Has("classlabels_strings") {
+		key = tensor.String
+	}
+	return []*Value{{Kind: graph.KindSequence, Key: key, Type: tensor.Float}}, nil
+}
+
+// castMapRule: [1, K] of the type cast_to names; K is max_map with SPARSE,
+// the map's size (unknown) with DENSE.
+func castMapRule(c *call, in []*Value) ([]*Value, error) {
+	dt := map[string]tensor.DataType{"TO_FLOAT": tensor.Float, "TO_STRING": tensor.String, "TO_INT64": tensor.Int64}[c.str("cast_to", "TO_FLOAT")]
+	width := c.fresh()
+	if c.str("map_form", "DENSE") == "SPARSE" {
+		width = graph.Const(c.int("max_map", 1))
+	}
+	return []*Value{ranked(dt, []graph.Dim{graph.Const(1), width})}, nil
+}
+
+// dictVectorizerRule: [1, V] of the map's value type, V the vocabulary's
+// length.
+func dictVectorizerRule(c *call, in []*Value) ([]*Value, error) {
+	ints, _ := c.ints("int64_vocabulary")
+	words := len(ints) + len(c.node.Attrs["string_vocabulary"].Strings)
+	return []*Value{ranked(typeOf(in, 0), []graph.Dim{graph.Const(1), graph.Const(int64(words))})}, nil
 }
 
 // stringSplitRule: Y is X's shape with the most substrings as a new last

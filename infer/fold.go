@@ -336,10 +336,16 @@ func valueInfoOf(name string, v *Value) *pb.ValueInfoProto {
 		tt.Shape = shapeProto(v.Shape)
 	}
 	var t *pb.TypeProto
+	elem := &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: tt}}
+	if v.Key != tensor.Undefined { // a map, or a sequence of maps
+		elem = &pb.TypeProto{Value: &pb.TypeProto_MapType{MapType: &pb.TypeProto_Map{KeyType: proto.Int32(int32(v.Key)),
+			ValueType: &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: &pb.TypeProto_Tensor{ElemType: proto.Int32(int32(v.Type))}}}}}}
+	}
 	switch v.Kind {
+	case graph.KindMap:
+		t = elem
 	case graph.KindSequence:
-		t = &pb.TypeProto{Value: &pb.TypeProto_SequenceType{SequenceType: &pb.TypeProto_Sequence{
-			ElemType: &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: tt}}}}}
+		t = &pb.TypeProto{Value: &pb.TypeProto_SequenceType{SequenceType: &pb.TypeProto_Sequence{ElemType: elem}}}
 	case graph.KindOptional:
 		t = &pb.TypeProto{Value: &pb.TypeProto_OptionalType{OptionalType: &pb.TypeProto_Optional{
 			ElemType: &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: tt}}}}}

@@ -423,6 +423,9 @@ func (e *engine) fromType(t *pb.TypeProto) *Value {
 		v := e.fromType(t.GetOptionalType().GetElemType())
 		v.Kind = graph.KindOptional
 		return v
+	case t.GetMapType() != nil:
+		mt := t.GetMapType()
+		return &Value{Kind: graph.KindMap, Key: tensor.DataType(mt.GetKeyType()), Type: tensor.DataType(mt.GetValueType().GetTensorType().GetElemType())}
 	}
 	tt := t.GetTensorType()
 	v := &Value{Type: tensor.DataType(tt.GetElemType())}

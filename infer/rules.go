@@ -303,7 +303,7 @@ func same(v *Value) *Value {
 	if v == nil {
 		return &Value{}
 	}
-	return &Value{Kind: v.Kind, Type: v.Type, Ranked: v.Ranked, Shape: append([]graph.Dim{}, v.Shape...)}
+	return &Value{Kind: v.Kind, Key: v.Key, Type: v.Type, Ranked: v.Ranked, Shape: append([]graph.Dim{}, v.Shape...)}
 }
 
 // withType returns a value of v's shape and element type dt.

@@ -14,9 +14,12 @@ import (
 // the rank is known) and, when known, its contents.
 //
 // For a sequence or an optional, Type and Shape describe the tensors it
-// holds (Ranked false when they may differ).
+// holds (Ranked false when they may differ). For a map (Kind graph.KindMap)
+// or a sequence of maps (graph.KindSequence with Key set), Key is the key
+// type and Type the values' element type.
 type Value struct {
 	Kind   graph.Kind
+	Key    tensor.DataType
 	Type   tensor.DataType
 	Ranked bool
 	Shape  []graph.Dim
@@ -84,6 +87,9 @@ func (v *Value) String() string {
 	b.WriteString(typeName(v.Type))
 	b.WriteString(shapeString(v))
 	s := b.String()
+	if v.Key != tensor.Undefined {
+		s = "map(" + typeName(v.Key) + "," + typeName(v.Type) + ")"
+	}
 	switch v.Kind {
 	case graph.KindSequence:
 		s = "seq(" + s + ")"

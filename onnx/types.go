@@ -56,7 +56,8 @@ func describeDim(d *pb.TensorShapeProto_Dimension) string {
 }
 
 // ValueMatchesType returns nil if v fits typ, or an error saying why not:
-// the kind (tensor, sequence, optional), the element type, the rank and
+// the kind (tensor, sequence, optional, map), the element type (a map's key
+// and value types), the rank and
 // every dimension typ fixes with a dim_value. A dim_param, an undefined
 // element type, a missing shape and a nil typ match anything; an empty
 // optional matches any optional type.
@@ -82,11 +83,14 @@ func valueMatchesType(v tensor.Value, typ *pb.TypeProto) error {
 		}
 		return tensorMatches(t, want.TensorType)
 	case *pb.TypeProto_SequenceType:
+		elem := want.SequenceType.GetElemType()
+		if ms, ok := v.(*tensor.MapSequence); ok && ms != nil {
+			return mapSequenceMatches(ms, elem)
+		}
 		s, ok := v.(*tensor.Sequence)
 		if !ok || s == nil {
 			return fmt.Errorf("%w: got %s, not a sequence", tensor.ErrType, describeValue(v))
 		}
-		elem := want.SequenceType.GetElemType()
 		if elem.GetValue() == nil {
 			return nil
 		}
@@ -106,6 +110,12 @@ func valueMatchesType(v tensor.Value, typ *pb.TypeProto) error {
 			}
 		}
 		return nil
+	case *pb.TypeProto_MapType:
+		m, ok := v.(*tensor.Map)
+		if !ok || m == nil {
+			return fmt.Errorf("%w: got %s, not a map", tensor.ErrType, describeValue(v))
+		}
+		return mapMatches(m.KeyType(), m.ValueType(), want.MapType)
 	case *pb.TypeProto_OptionalType:
 		o, ok := v.(*tensor.Optional)
 		if !ok || o == nil {
@@ -117,6 +127,42 @@ func valueMatchesType(v tensor.Value, typ *pb.TypeProto) error {
 		return valueMatchesType(o.Value, want.OptionalType.GetElemType())
 	}
 	return fmt.Errorf("%w: %s values", ErrUnsupported, DescribeType(typ))
+}
+
+// mapSequenceMatches checks a sequence of maps against the element type of
+// a sequence type: a map type, or none.
+func mapSequenceMatches(s *tensor.MapSequence, elem *pb.TypeProto) error {
+	if elem.GetValue() == nil {
+		return nil
+	}
+	mt := elem.GetMapType()
+	if mt == nil {
+		return fmt.Errorf("%w: got a sequence of maps, not of %s", tensor.ErrType, DescribeType(elem))
+	}
+	return mapMatches(s.KeyType, s.ValueType, mt)
+}
+
+// mapMatches checks a map's key and value types against a map type whose
+// values are scalar tensors; an undefined type matches anything.
+func mapMatches(key, value tensor.DataType, want *pb.TypeProto_Map) error {
+	if w := tensor.DataType(want.GetKeyType()); w != tensor.Undefined && key != w {
+		return fmt.Errorf("%w: map keys are %v, not %v", tensor.ErrType, key, w)
+	}
+	vt := want.GetValueType()
+	if vt.GetValue() == nil {
+		return nil
+	}
+	tt := vt.GetTensorType()
+	if tt == nil {
+		return fmt.Errorf("%w: map values are tensors, not %s", tensor.ErrUnsupported, DescribeType(vt))
+	}
+	if w := tensor.DataType(tt.GetElemType()); w != tensor.Undefined && value != w {
+		return fmt.Errorf("%w: map values are %v, not %v", tensor.ErrType, value, w)
+	}
+	if len(tt.GetShape().GetDim()) > 0 {
+		return fmt.Errorf("%w: map values are scalars, not %s", tensor.ErrUnsupported, DescribeType(vt))
+	}
+	return nil
 }
 
 func describeValue(v tensor.Value) string {
@@ -132,6 +178,14 @@ func describeValue(v tensor.Value) string {
 	case *tensor.Optional:
 		if v == nil {
 			return "a nil optional"
+		}
+	case *tensor.Map:
+		if v == nil {
+			return "a nil map"
+		}
+	case *tensor.MapSequence:
+		if v == nil {
+			return "a nil sequence"
 		}
 	}
 	return v.Describe()

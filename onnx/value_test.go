@@ -72,6 +72,11 @@ func TestValueMatchesType(t *testing.T) {
 	f23 := tensor.MustNew(tensor.Float, 2, 3)
 	i64 := tensor.MustFromSlice([]int64{1, 2})
 	seq := &tensor.Sequence{ElemType: tensor.Int64, Items: []*tensor.Tensor{i64, tensor.MustFromSlice([]int64{3})}}
+	m, _ := tensor.MapOf([]int64{4, 2}, []float32{0.5, 0.5})
+	ms := &tensor.MapSequence{KeyType: tensor.Int64, ValueType: tensor.Float, Items: []*tensor.Map{m, m}}
+	mapType := func(key tensor.DataType, value *pb.TypeProto) *pb.TypeProto {
+		return &pb.TypeProto{Value: &pb.TypeProto_MapType{MapType: &pb.TypeProto_Map{KeyType: ptr(int32(key)), ValueType: value}}}
+	}
 	tests := []struct {
 		v    tensor.Value
 		typ  *pb.TypeProto
@@ -101,7 +106,19 @@ func TestValueMatchesType(t *testing.T) {
 		{&tensor.Optional{Value: seq}, optType(tensorType(tensor.Int64)), "not a tensor"},
 		{nil, tensorType(tensor.Float), "no value"},
 		{(*tensor.Tensor)(nil), tensorType(tensor.Float), "a nil tensor"},
-		{f23, &pb.TypeProto{Value: &pb.TypeProto_MapType{MapType: &pb.TypeProto_Map{}}}, "unsupported"},
+		{f23, &pb.TypeProto{Value: &pb.TypeProto_MapType{MapType: &pb.TypeProto_Map{}}}, "not a map"},
+		{m, mapType(tensor.Int64, tensorType(tensor.Float)), ""},
+		{m, mapType(tensor.String, tensorType(tensor.Float)), "map keys are int64, not string"},
+		{m, mapType(tensor.Int64, tensorType(tensor.Double)), "map values are float, not double"},
+		{m, mapType(tensor.Int64, tensorType(tensor.Float, 2)), "unsupported"},
+		{m, mapType(tensor.Int64, seqType(tensorType(tensor.Float))), "unsupported"},
+		{m, seqType(mapType(tensor.Int64, tensorType(tensor.Float))), "not a sequence"},
+		{ms, seqType(mapType(tensor.Int64, tensorType(tensor.Float))), ""},
+		{ms, seqType(&pb.TypeProto{}), ""},
+		{ms, seqType(mapType(tensor.String, tensorType(tensor.Float))), "map keys are int64, not string"},
+		{ms, seqType(tensorType(tensor.Float)), "a sequence of maps, not of tensor(float)"},
+		{seq, seqType(mapType(tensor.Int64, tensorType(tensor.Float))), "a sequence of tensors, not of map"},
+		{(*tensor.Map)(nil), mapType(tensor.Int64, tensorType(tensor.Float)), "a nil map"},
 	}
 	for _, tc := range tests {
 		err := ValueMatchesType(tc.v, tc.typ)

@@ -78,7 +78,8 @@
 //   - sequences and optionals (SequenceConstruct, SequenceAt,
 //     SplitToSequence, ConcatFromSequence, Optional, ...): plain Go over
 //     tensor.Sequence and tensor.Optional (the shared input readers are in
-//     inputs.go).
+//     inputs.go). The maps of ai.onnx.ml (ZipMap, CastMap, DictVectorizer)
+//     are plain Go over tensor.Map and tensor.MapSequence.
 //   - control flow (If, Loop, Scan): run by package graph, which owns
 //     subgraphs, not by ops.
 //   - convolution (Conv, ConvTranspose, ConvInteger, QLinearConv,

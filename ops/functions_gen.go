@@ -3265,6 +3265,45 @@ func Binarizer(x *tensor.Tensor, o BinarizerOptions, opts ...Option) (*tensor.Te
 	return tensorOf("Binarizer", out, err)
 }
 
+// CastMapOptions are the attributes of CastMap of domain ai.onnx.ml; a nil field leaves the
+// operator's default.
+type CastMapOptions struct {
+	// CastTo is attribute "cast_to" (string).
+	CastTo *string
+	// MapForm is attribute "map_form" (string).
+	MapForm *string
+	// MaxMap is attribute "max_map" (int).
+	MaxMap *int64
+}
+
+func (o CastMapOptions) attrs() map[string]Attribute {
+	m := map[string]Attribute{}
+	if o.CastTo != nil {
+		m["cast_to"] = Attribute{Type: AttrString, String: *o.CastTo}
+	}
+	if o.MapForm != nil {
+		m["map_form"] = Attribute{Type: AttrString, String: *o.MapForm}
+	}
+	if o.MaxMap != nil {
+		m["max_map"] = Attribute{Type: AttrInt, Int: *o.MaxMap}
+	}
+	return m
+}
+
+// CastMap (ai.onnx.ml, version 1) turns a map of int64 keys to strings or
+// floats into a tensor Y of shape [1, K], the values in ascending order of
+// their keys, converted as cast_to says: TO_FLOAT (the default), TO_STRING
+// or TO_INT64. With map_form DENSE (the default) K is the number of
+// entries; with SPARSE, K is max_map and the value of key k goes to column
+// k, the columns no key names holding the pad (0, or "0.f" for strings, as
+// onnxruntime pads; the specification names none).
+//
+// It runs CastMap-1 on its 1 input(s) in the operator's order.
+func CastMap(x tensor.Value, o CastMapOptions, opts ...Option) (tensor.Value, error) {
+	out, err := callGenerated("ai.onnx.ml", "CastMap", o.attrs(), 1, []tensor.Value{x}, opts)
+	return valueOf("CastMap", out, err)
+}
+
 // CategoryMapperOptions are the attributes of CategoryMapper of domain ai.onnx.ml; a nil field leaves the
 // operator's default.
 type CategoryMapperOptions struct {
@@ -3306,6 +3345,39 @@ func (o CategoryMapperOptions) attrs() map[string]Attribute {
 func CategoryMapper(x *tensor.Tensor, o CategoryMapperOptions, opts ...Option) (*tensor.Tensor, error) {
 	out, err := callGenerated("ai.onnx.ml", "CategoryMapper", o.attrs(), 1, inputValues([]*tensor.Tensor{x}), opts)
 	return tensorOf("CategoryMapper", out, err)
+}
+
+// DictVectorizerOptions are the attributes of DictVectorizer of domain ai.onnx.ml; a nil field leaves the
+// operator's default.
+type DictVectorizerOptions struct {
+	// Int64Vocabulary is attribute "int64_vocabulary" (ints).
+	Int64Vocabulary []int64
+	// StringVocabulary is attribute "string_vocabulary" (strings).
+	StringVocabulary []string
+}
+
+func (o DictVectorizerOptions) attrs() map[string]Attribute {
+	m := map[string]Attribute{}
+	if o.Int64Vocabulary != nil {
+		m["int64_vocabulary"] = Attribute{Type: AttrInts, Ints: o.Int64Vocabulary}
+	}
+	if o.StringVocabulary != nil {
+		m["string_vocabulary"] = Attribute{Type: AttrStrings, Strings: o.StringVocabulary}
+	}
+	return m
+}
+
+// DictVectorizer (ai.onnx.ml, version 1) writes a map into a tensor Y of
+// shape [1, V] along a vocabulary (int64_vocabulary or string_vocabulary,
+// one of them, of the map's key type): Y[0, i] is the value of the key
+// vocabulary[i], or zero ("" for strings) when the map has no such key. Y's
+// element type is the map's value type. A key the vocabulary lists twice
+// fills both columns, as in onnxruntime ("some models" have them).
+//
+// It runs DictVectorizer-1 on its 1 input(s) in the operator's order.
+func DictVectorizer(x tensor.Value, o DictVectorizerOptions, opts ...Option) (tensor.Value, error) {
+	out, err := callGenerated("ai.onnx.ml", "DictVectorizer", o.attrs(), 1, []tensor.Value{x}, opts)
+	return valueOf("DictVectorizer", out, err)
 }
 
 // FeatureVectorizerOptions are the attributes of FeatureVectorizer of domain ai.onnx.ml; a nil field leaves the
@@ -4158,6 +4230,40 @@ func (o TreeEnsembleRegressorOptions) attrs() map[string]Attribute {
 func TreeEnsembleRegressor(x *tensor.Tensor, o TreeEnsembleRegressorOptions, opts ...Option) (*tensor.Tensor, error) {
 	out, err := callGenerated("ai.onnx.ml", "TreeEnsembleRegressor", o.attrs(), 1, inputValues([]*tensor.Tensor{x}), opts)
 	return tensorOf("TreeEnsembleRegressor", out, err)
+}
+
+// ZipMapOptions are the attributes of ZipMap of domain ai.onnx.ml; a nil field leaves the
+// operator's default.
+type ZipMapOptions struct {
+	// ClasslabelsInt64s is attribute "classlabels_int64s" (ints).
+	ClasslabelsInt64s []int64
+	// ClasslabelsStrings is attribute "classlabels_strings" (strings).
+	ClasslabelsStrings []string
+}
+
+func (o ZipMapOptions) attrs() map[string]Attribute {
+	m := map[string]Attribute{}
+	if o.ClasslabelsInt64s != nil {
+		m["classlabels_int64s"] = Attribute{Type: AttrInts, Ints: o.ClasslabelsInt64s}
+	}
+	if o.ClasslabelsStrings != nil {
+		m["classlabels_strings"] = Attribute{Type: AttrStrings, Strings: o.ClasslabelsStrings}
+	}
+	return m
+}
+
+// ZipMap (ai.onnx.ml, version 1) turns each row of X (float, [N, C] or [C],
+// one row) into a map from the labels (classlabels_int64s or
+// classlabels_strings, one of them) to the row's values: label j -> X[r,
+// j]. Z is a sequence of N maps, seq(map(int64|string, tensor(float))),
+// what scikit-learn classifiers exported by skl2onnx end in. The maps keep
+// the labels' order (onnxruntime sorts them by key: the same map, walked in
+// another order); all of them share one tensor of keys.
+//
+// It runs ZipMap-1 on its 1 input(s) in the operator's order.
+func ZipMap(x tensor.Value, o ZipMapOptions, opts ...Option) (tensor.Value, error) {
+	out, err := callGenerated("ai.onnx.ml", "ZipMap", o.attrs(), 1, []tensor.Value{x}, opts)
+	return valueOf("ZipMap", out, err)
 }
 
 // generated runs each generated function from a node's attributes and
@@ -5407,6 +5513,20 @@ var generated = map[string]func(attrs map[string]Attribute, in []tensor.Value, o
 		t, err := Binarizer(tensorAt(in, 0), o, opts...)
 		return []tensor.Value{valueOfTensor(t)}, err
 	},
+	"ai.onnx.ml/CastMap": func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error) {
+		var o CastMapOptions
+		if a, ok := attrs["cast_to"]; ok {
+			o.CastTo = &a.String
+		}
+		if a, ok := attrs["map_form"]; ok {
+			o.MapForm = &a.String
+		}
+		if a, ok := attrs["max_map"]; ok {
+			o.MaxMap = &a.Int
+		}
+		v, err := CastMap(inputAt(in, 0), o, opts...)
+		return []tensor.Value{v}, err
+	},
 	"ai.onnx.ml/CategoryMapper": func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error) {
 		var o CategoryMapperOptions
 		if a, ok := attrs["cats_int64s"]; ok {
@@ -5423,6 +5543,17 @@ var generated = map[string]func(attrs map[string]Attribute, in []tensor.Value, o
 		}
 		t, err := CategoryMapper(tensorAt(in, 0), o, opts...)
 		return []tensor.Value{valueOfTensor(t)}, err
+	},
+	"ai.onnx.ml/DictVectorizer": func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error) {
+		var o DictVectorizerOptions
+		if a, ok := attrs["int64_vocabulary"]; ok {
+			o.Int64Vocabulary = a.Ints
+		}
+		if a, ok := attrs["string_vocabulary"]; ok {
+			o.StringVocabulary = a.Strings
+		}
+		v, err := DictVectorizer(inputAt(in, 0), o, opts...)
+		return []tensor.Value{v}, err
 	},
 	"ai.onnx.ml/FeatureVectorizer": func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error) {
 		var o FeatureVectorizerOptions
@@ -5818,5 +5949,16 @@ var generated = map[string]func(attrs map[string]Attribute, in []tensor.Value, o
 		}
 		t, err := TreeEnsembleRegressor(tensorAt(in, 0), o, opts...)
 		return []tensor.Value{valueOfTensor(t)}, err
+	},
+	"ai.onnx.ml/ZipMap": func(attrs map[string]Attribute, in []tensor.Value, opts ...Option) ([]tensor.Value, error) {
+		var o ZipMapOptions
+		if a, ok := attrs["classlabels_int64s"]; ok {
+			o.ClasslabelsInt64s = a.Ints
+		}
+		if a, ok := attrs["classlabels_strings"]; ok {
+			o.ClasslabelsStrings = a.Strings
+		}
+		v, err := ZipMap(inputAt(in, 0), o, opts...)
+		return []tensor.Value{v}, err
 	},
 }

@@ -109,6 +109,22 @@ func (n *Node) sequenceInput(in []tensor.Value, i int, name string) (*tensor.Seq
 	return s, nil
 }
 
+// mapInput returns input i as a well-formed map (tensor.Map.Check); a
+// repeated key is for the operator to find, under the run's accounting.
+func (n *Node) mapInput(in []tensor.Value, i int, name string) (*tensor.Map, error) {
+	if i >= len(in) || in[i] == nil {
+		return nil, n.op().errorf("input", "required input %s (#%d) is missing", name, i)
+	}
+	m, ok := in[i].(*tensor.Map)
+	if !ok || m == nil {
+		return nil, n.op().errorf("input", "input %s (#%d) is %s, expected a map", name, i, in[i].Describe())
+	}
+	if err := m.Check(); err != nil {
+		return nil, n.op().errorf("input", "input %s %v", name, err)
+	}
+	return m, nil
+}
+
 // sequencePosition reads a position input (an int32 or int64 scalar) into a
 // sequence of length n, counted from the end when negative; it must lie in
 // [-n, n-1], or [-n, n] when end is true (an insertion may append).

@@ -135,7 +135,7 @@ func checkInput(op opRef, name string, t *tensor.Tensor) error {
 }
 
 // checkValue is checkInput for an input that may be any value: a tensor,
-// or a sequence or optional whose tensors are checked in turn. nil (an
+// a sequence or optional whose tensors are checked in turn, or a map. nil (an
 // absent value) passes; the operator decides whether it may be absent.
 func checkValue(op opRef, name string, v tensor.Value) error {
 	switch v := v.(type) {
@@ -156,6 +156,14 @@ func checkValue(op opRef, name string, v tensor.Value) error {
 		}
 		if v.Value != nil {
 			return checkValue(op, name, v.Value)
+		}
+	case *tensor.Map:
+		if err := v.Check(); err != nil {
+			return op.errorf("input", "input %s %v", name, err)
+		}
+	case *tensor.MapSequence:
+		if err := v.Check(); err != nil {
+			return op.errorf("input", "input %s %v", name, err)
 		}
 	}
 	return nil

@@ -105,8 +105,40 @@ func agreeValue(n *ops.Node, in []tensor.Value, fast, ref tensor.Value) error {
 			return nil
 		}
 		return agreeValue(n, in, f.Value, r.Value)
+	case *tensor.Map:
+		f, ok := fast.(*tensor.Map)
+		if !ok || f == nil || r == nil {
+			return fmt.Errorf("fast %s, reference %s", describe(fast), describe(ref))
+		}
+		return agreeMap(f, r)
+	case *tensor.MapSequence:
+		f, ok := fast.(*tensor.MapSequence)
+		if !ok || f == nil || r == nil || f.KeyType != r.KeyType || f.ValueType != r.ValueType || len(f.Items) != len(r.Items) {
+			return fmt.Errorf("fast %s, reference %s", describe(fast), describe(ref))
+		}
+		for i := range r.Items {
+			if err := agreeMap(f.Items[i], r.Items[i]); err != nil {
+				return fmt.Errorf("item %d: %w", i, err)
+			}
+		}
+		return nil
 	}
 	return fmt.Errorf("fast %s, reference %s", describe(fast), describe(ref))
+}
+
+// agreeMap holds two maps to the same entries in the same order, exactly:
+// the map operators only move and convert values.
+func agreeMap(fast, ref *tensor.Map) error {
+	if fast.Check() != nil || ref.Check() != nil {
+		return fmt.Errorf("fast %s, reference %s", fast.Describe(), ref.Describe())
+	}
+	if !fast.Keys.Equal(ref.Keys) {
+		return fmt.Errorf("the keys differ: fast %s, reference %s", fast.Describe(), ref.Describe())
+	}
+	if !fast.Values.Equal(ref.Values) && !equalButNaNPayloads(fast.Values, ref.Values) {
+		return fmt.Errorf("the values differ at entry %v", firstDifference(fast.Values, ref.Values))
+	}
+	return nil
 }
 
 func describe(v tensor.Value) string {

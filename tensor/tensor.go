@@ -1,5 +1,5 @@
 // Package tensor holds the Tensor of onnxshape: an ONNX element type, a shape
-// and row-major storage, plus the sequence and optional values that flow
+// and row-major storage, plus the sequence, optional and map values that flow
 // along a model's edges beside tensors.
 //
 // A Tensor is immutable once it has been handed to an operator or returned

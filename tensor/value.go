@@ -2,8 +2,8 @@ package tensor
 
 import "fmt"
 
-// Value is what flows along an edge of a model: a *Tensor, a *Sequence or an
-// *Optional.
+// Value is what flows along an edge of a model: a *Tensor, a *Sequence, an
+// *Optional, a *Map or a *MapSequence (map.go).
 type Value interface {
 	// Describe returns the value's ONNX type and shape, e.g.
 	// "tensor(float)[2 3]" or "seq(tensor(int64))[4 items]".
@@ -34,7 +34,8 @@ func (s *Sequence) Describe() string {
 
 // Optional is an ONNX optional value: Value, or nothing when Value is nil.
 type Optional struct {
-	// Value is the held *Tensor or *Sequence, nil for an empty optional.
+	// Value is the held *Tensor, *Sequence, *Map or *MapSequence, nil for
+	// an empty optional.
 	Value Value
 	// ElemType describes what an empty optional would hold, e.g.
 	// "tensor(float)" or "seq(tensor(float))"; informative only.

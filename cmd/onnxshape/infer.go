@@ -192,6 +192,8 @@ func writeInferJSON(w io.Writer, model string, r *infer.Result) error {
 			jv.Kind = "sequence"
 		case graph.KindOptional:
 			jv.Kind = "optional"
+		case graph.KindMap:
+			jv.Kind = "map"
 		}
 		if len(v.Elems) <= 64 {
 			jv.Contents = v.Elems

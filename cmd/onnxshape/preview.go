@@ -51,9 +51,50 @@ func preview(b *bytes.Buffer, v tensor.Value) {
 		}
 		b.WriteString("optional ")
 		preview(b, v.Value)
+	case *tensor.MapSequence:
+		fmt.Fprintf(b, "%s\n", v.Describe())
+		n := len(v.Items)
+		for i := 0; i < n; i++ {
+			if n > 2*edgeItems && i == edgeItems {
+				fmt.Fprintf(b, "  ... (%d items)\n", n-2*edgeItems)
+				i = n - edgeItems
+			}
+			fmt.Fprintf(b, "  [%d] ", i)
+			previewMap(b, v.Items[i])
+			b.WriteByte('\n')
+		}
+	case *tensor.Map:
+		fmt.Fprintf(b, "%s\n", v.Describe())
+		previewMap(b, v)
+		b.WriteByte('\n')
 	default:
 		fmt.Fprintf(b, "%v\n", v)
 	}
+}
+
+// previewMap writes a map's entries in its order, {key: value, ...}: all of
+// them up to previewElements, the first and last edgeItems of a longer map;
+// string keys and values quoted.
+func previewMap(b *bytes.Buffer, m *tensor.Map) {
+	if m.Check() != nil {
+		b.WriteString(m.Describe())
+		return
+	}
+	n := m.Len()
+	b.WriteByte('{')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if n > previewElements && i == edgeItems {
+			fmt.Fprintf(b, "... (%d entries), ", n-2*edgeItems)
+			i = n - edgeItems
+		}
+		b.WriteString(formatElement(m.Keys, i))
+		b.WriteString(": ")
+		b.WriteString(formatElement(m.Values, i))
+	}
+	b.WriteByte('}')
 }
 
 // window is what the preview shows of one axis: the first head items, then

@@ -153,10 +153,12 @@ func goName(s string) string {
 	return b.String()
 }
 
-// values reports whether the operator's inputs and outputs are sequences
-// or optionals, which its function passes as tensor.Value.
+// values reports whether the operator's inputs and outputs are sequences,
+// optionals or maps (those of ai.onnx.ml), which its function passes as
+// tensor.Value.
 func values(name string) bool {
-	return (strings.Contains(name, "Sequence") && name != "ReverseSequence") || strings.HasPrefix(name, "Optional")
+	return (strings.Contains(name, "Sequence") && name != "ReverseSequence") || strings.HasPrefix(name, "Optional") ||
+		name == "ZipMap" || name == "CastMap" || name == "DictVectorizer"
 }
 
 // header returns the first paragraph of the operator file's header
