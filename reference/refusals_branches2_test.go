@@ -108,6 +108,11 @@ func TestReferenceBranchRefusalsMore(t *testing.T) {
 		{"SVMClassifier linear prob_a of one", ml, "SVMClassifier", 1, 2, nil, oneSVM("support_vectors", attrFloats(), "vectors_per_class", ints(), "coefficients", attrFloats(1, 2, 3, 4), "prob_a", attrFloats(1), "prob_b", attrFloats()), []tensor.Value{m12()}, "prob_a", "SVMClassifier-1 [prob_a] prob_a and prob_b of one length"},
 		{"SVMClassifier string labels", ml, "SVMClassifier", 1, 2, nil, oneSVM("classlabels_ints", ints(), "classlabels_strings", attrStrs("no", "yes")), []tensor.Value{m12()}, "ok", ""},
 		{"SVMClassifier one class PROBIT", ml, "SVMClassifier", 1, 2, nil, oneSVM("support_vectors", attrFloats(), "vectors_per_class", ints(), "coefficients", attrFloats(1, 2), "classlabels_ints", ints(7), "post_transform", str("PROBIT")), []tensor.Value{m12()}, "ok", ""},
+		{"CastMap of string keys", ml, "CastMap", 1, 1, nil, nil, []tensor.Value{mustMap(tensor.MapOf([]string{"a"}, []float32{1}))}, "type", "CastMap-1 [type] X must be map(int64, string) or map(int64, float)"},
+		{"CastMap to bool", ml, "CastMap", 1, 1, nil, a("cast_to", str("TO_BOOL")), []tensor.Value{mustMap(tensor.MapOf([]int64{1}, []float32{1}))}, "cast_to", "CastMap-1 [cast_to] one of TO_FLOAT, TO_STRING, TO_INT64"},
+		{"CastMap of nothing", ml, "CastMap", 1, 1, nil, nil, nil, "input", "CastMap-1 [input] X must be a map"},
+		{"DictVectorizer string_vocabulary of ints", ml, "DictVectorizer", 1, 1, nil, a("string_vocabulary", ints(1)), []tensor.Value{mustMap(tensor.MapOf([]string{"a"}, []float32{1}))}, "attribute", "DictVectorizer-1 [attribute] string_vocabulary must be strings"},
+		{"DictVectorizer key twice", ml, "DictVectorizer", 1, 1, nil, a("int64_vocabulary", ints(1)), []tensor.Value{&tensor.Map{Keys: int64s(1, 1), Values: f32(1, 2)}}, "keys", "DictVectorizer-1 [keys] a key appears twice"},
 		// ai.onnx.preview.training
 		{"Momentum no alpha", training, "Momentum", 1, 2, nil, a("beta", attrFloat(1), "mode", str("standard"), "norm_coefficient", attrFloat(0)), []tensor.Value{tensor.Scalar(float32(1)), tensor.Scalar(int64(0)), x2(), x2(), x2()}, "attribute", "Momentum-1 [attribute] attribute alpha is required"},
 		{"Adagrad two inputs", training, "Adagrad", 1, 1, nil, nil, []tensor.Value{tensor.Scalar(float32(1)), tensor.Scalar(int64(0))}, "inputs", "Adagrad-1 [inputs] 2 inputs for 3 lists"},
@@ -168,4 +173,11 @@ func slicesRepeat(v float32, n int) []float32 {
 		s[i] = v
 	}
 	return s
+}
+
+func mustMap(m *tensor.Map, err error) *tensor.Map {
+	if err != nil {
+		panic(err)
+	}
+	return m
 }
