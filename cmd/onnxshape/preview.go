@@ -27,6 +27,19 @@ const (
 )
 
 // preview writes a value's type and shape, then its elements numpy style.
+// previewItems writes items 0..n-1 of a sequence, each after its index
+// by item(i), the first and last edgeItems only when there are more.
+func previewItems(b *bytes.Buffer, n int, item func(i int)) {
+	for i := 0; i < n; i++ {
+		if n > 2*edgeItems && i == edgeItems {
+			fmt.Fprintf(b, "  ... (%d items)\n", n-2*edgeItems)
+			i = n - edgeItems
+		}
+		fmt.Fprintf(b, "  [%d] ", i)
+		item(i)
+	}
+}
+
 func preview(b *bytes.Buffer, v tensor.Value) {
 	switch v := v.(type) {
 	case *tensor.Tensor:
@@ -35,15 +48,7 @@ func preview(b *bytes.Buffer, v tensor.Value) {
 		b.WriteByte('\n')
 	case *tensor.Sequence:
 		fmt.Fprintf(b, "%s\n", v.Describe())
-		n := len(v.Items)
-		for i := 0; i < n; i++ {
-			if n > 2*edgeItems && i == edgeItems {
-				fmt.Fprintf(b, "  ... (%d items)\n", n-2*edgeItems)
-				i = n - edgeItems
-			}
-			fmt.Fprintf(b, "  [%d] ", i)
-			preview(b, v.Items[i])
-		}
+		previewItems(b, len(v.Items), func(i int) { preview(b, v.Items[i]) })
 	case *tensor.Optional:
 		if v.Value == nil {
 			fmt.Fprintf(b, "%s\n", v.Describe())
@@ -53,16 +58,10 @@ func preview(b *bytes.Buffer, v tensor.Value) {
 		preview(b, v.Value)
 	case *tensor.MapSequence:
 		fmt.Fprintf(b, "%s\n", v.Describe())
-		n := len(v.Items)
-		for i := 0; i < n; i++ {
-			if n > 2*edgeItems && i == edgeItems {
-				fmt.Fprintf(b, "  ... (%d items)\n", n-2*edgeItems)
-				i = n - edgeItems
-			}
-			fmt.Fprintf(b, "  [%d] ", i)
+		previewItems(b, len(v.Items), func(i int) {
 			previewMap(b, v.Items[i])
 			b.WriteByte('\n')
-		}
+		})
 	case *tensor.Map:
 		fmt.Fprintf(b, "%s\n", v.Describe())
 		previewMap(b, v)
