@@ -3,6 +3,7 @@ package ops_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -45,6 +46,11 @@ func TestMapOperatorsRefuse(t *testing.T) {
 		{"DictVectorizer: map(int64, int64)", "DictVectorizer", map[string]ops.Attribute{"int64_vocabulary": ints(1)}, &tensor.Map{Keys: tensor.MustFromSlice([]int64{1}, 1), Values: tensor.MustFromSlice([]int64{1}, 1)}, "type", false},
 		{"DictVectorizer: a repeated key", "DictVectorizer", map[string]ops.Attribute{"string_vocabulary": strs("a", "z")}, &tensor.Map{Keys: tensor.MustFromSlice([]string{"a", "a"}, 2), Values: tensor.MustFromSlice([]float32{1, 2}, 2)}, "keys", false},
 	} {
+		if strconv.IntSize == 32 && c.name == "CastMap: max_map 2^40" {
+			// An int of 32 bits cannot hold the count: refused where
+			// max_map is read, before the size cap is asked.
+			c.rule, c.limit = "max_map", false
+		}
 		_, err := ops.Call(context.Background(), nil, ops.Node{OpType: c.op, Domain: "ai.onnx.ml", Attrs: c.attrs}, c.in)
 		var e *ops.Error
 		if !errors.As(err, &e) || e.Rule != c.rule || strings.Contains(err.Error(), "\n") || errors.Is(err, ops.ErrLimit) != c.limit {
