@@ -19,16 +19,7 @@ func Integer(cfg Config, s Shape, x []byte, xSigned bool, xZero byte, w []byte, 
 		clear(y)
 		return nil
 	}
-	xz := int32(xZero)
-	if xSigned {
-		xz = int32(int8(xZero))
-	}
-	rowZero := func(g int) []int32 {
-		if len(wZero) <= 1 {
-			return wZero
-		}
-		return wZero[g*mg : (g+1)*mg]
-	}
+	xz, rowZero := integerZeros(xZero, xSigned, wZero, mg)
 	// gemm.Integer's A is the weights (one zero point per row: per output
 	// channel) and B the columns (one zero point: the image's).
 	t := TileColumns(k, 1, pout)
@@ -68,4 +59,20 @@ func IntegerScratchBytes(s Shape, threads int) int64 {
 	k := s.C / max(s.Group, 1) * prod(s.Kernel)
 	t := TileColumns(k, 1, prod(s.Grid))
 	return int64(max(threads, 1)) * int64(k) * int64(t)
+}
+
+// integerZeros returns the image's zero point as the kernel reads it
+// (sign-extended when the image is int8) and, for group g, the weights'
+// zero points of its mg output channels (one for all when per tensor).
+func integerZeros(xZero byte, xSigned bool, wZero []int32, mg int) (int32, func(g int) []int32) {
+	xz := int32(xZero)
+	if xSigned {
+		xz = int32(int8(xZero))
+	}
+	return xz, func(g int) []int32 {
+		if len(wZero) <= 1 {
+			return wZero
+		}
+		return wZero[g*mg : (g+1)*mg]
+	}
 }

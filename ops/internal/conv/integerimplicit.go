@@ -105,16 +105,7 @@ func IntegerPacked(cfg Config, s Shape, x []byte, xSigned bool, xZero byte, w []
 			return err
 		}
 	}
-	xz := int32(xZero)
-	if xSigned {
-		xz = int32(int8(xZero))
-	}
-	rowZero := func(g int) []int32 {
-		if len(wZero) <= 1 {
-			return wZero
-		}
-		return wZero[g*mg : (g+1)*mg]
-	}
+	xz, rowZero := integerZeros(xZero, xSigned, wZero, mg)
 	pw1 := pointwise(s)
 	var g dwGeometry
 	if !pw1 {
