@@ -2,8 +2,9 @@
 # Writes ops/internal/elementwise/arith_amd64.s, arith_amd64.go and
 # arith_other.go (the broadcasting elementwise engine's assembly): the
 # AVX loops of Add, Sub, Mul, Div (float32, float64; ordinary and streaming
-# stores) and Relu (float32). Run from the repository root:
-#   python3 scripts/gen-arith-asm.py && gofmt -w ops/internal/elementwise/arith_amd64.go
+# stores), Relu, Floor, Ceil, Round, Sqrt and Reciprocal (float32) and
+# Where. Run from the repository root:
+#   python3 scripts/gen-arith-asm.py && gofmt -w ops/internal/elementwise/arith_*.go
 
 D = 'ops/internal/elementwise/'
 ops = [('Add','ADD'),('Sub','SUB'),('Mul','MUL'),('Div','DIV')]
@@ -364,3 +365,90 @@ with open(D + 'arith_other.go','a') as f:
 // Select32 is Where's loop for 4-byte elements.
 func Select32(o []uint32, c []uint8, a, b []uint32) { SelectWords(o, c, a, b) }
 ''')
+
+# Floor, Ceil, Round (half to even) and Sqrt on float32: VROUNDPS with the
+# rounding mode in its immediate (8 = to nearest even, 9 = down, 10 = up,
+# each with the precision exception suppressed) and VSQRTPS, both exact
+# IEEE 754 operations, so the same bits as the float64 path rounded once
+# (a float32 converts to float64 exactly, and the float64 floor, ceil,
+# round or square root of a float32 rounds back to that float32 result:
+# the first three are float32 values already, and for the square root
+# 53 >= 2*24+2 bits make the double rounding innocuous).
+unaries = [('Floor', 'VROUNDPS $9, Y{r}, Y{r}'), ('Ceil', 'VROUNDPS $10, Y{r}, Y{r}'),
+           ('Round', 'VROUNDPS $8, Y{r}, Y{r}'), ('Sqrt', 'VSQRTPS Y{r}, Y{r}')]
+s = []
+g = []
+o = []
+for name, ins in unaries:
+    body = ''.join('\t' + ins.format(r=r) + '\n' for r in range(4))
+    s.append(f'''
+// func f32{name}(o, a unsafe.Pointer, n int)
+TEXT ·f32{name}(SB), NOSPLIT, $0-24
+	MOVQ o+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $5, CX
+	JZ   f32{name}done
+f32{name}loop:
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+{body}	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  f32{name}loop
+f32{name}done:
+	VZEROUPPER
+	RET
+''')
+    g.append(f'''
+//go:noescape
+func f32{name}(o, a unsafe.Pointer, n int)
+
+// {name}F32 is {name}'s float32 loop: the AVX loop for the bulk, {name.lower()}F32's
+// Go loop for the tail.
+func {name}F32(o, a []float32) {{
+	m := 0
+	if haveAVX {{
+		m = len(o) &^ 31
+		if m > 0 {{
+			f32{name}(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m)
+		}}
+	}}
+	{name.lower()}F32(o[m:], a[m:len(o)])
+}}
+''')
+    o.append(f'''
+// {name}F32 is {name}'s float32 loop.
+func {name}F32(o, a []float32) {{ {name.lower()}F32(o, a) }}
+''')
+# Reciprocal is Div's SV loop with 1 on the left.
+g.append('''
+// ReciprocalF32 is Reciprocal's float32 loop: Div's AVX loop 1 / b for the
+// bulk (VDIVPS, IEEE 754 division: the same bits as the Go loop).
+func ReciprocalF32(o, a []float32) {
+	m := 0
+	if haveAVX {
+		m = len(o) &^ 31
+		if m > 0 {
+			f32DivSV(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), 1, m)
+		}
+	}
+	reciprocalF32(o[m:], a[m:len(o)])
+}
+''')
+o.append('''
+// ReciprocalF32 is Reciprocal's float32 loop.
+func ReciprocalF32(o, a []float32) { reciprocalF32(o, a) }
+''')
+with open(D + 'arith_amd64.s','a') as f:
+    f.write(''.join(s))
+with open(D + 'arith_amd64.go','a') as f:
+    f.write(''.join(g))
+with open(D + 'arith_other.go','a') as f:
+    f.write(''.join(o))

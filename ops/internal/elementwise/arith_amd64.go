@@ -283,3 +283,80 @@ func Select32(o []uint32, c []uint8, a, b []uint32) {
 	}
 	SelectWords(o[m:], c[m:len(o)], a[m:len(o)], b[m:len(o)])
 }
+
+//go:noescape
+func f32Floor(o, a unsafe.Pointer, n int)
+
+// FloorF32 is Floor's float32 loop: the AVX loop for the bulk, floorF32's
+// Go loop for the tail.
+func FloorF32(o, a []float32) {
+	m := 0
+	if haveAVX {
+		m = len(o) &^ 31
+		if m > 0 {
+			f32Floor(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m)
+		}
+	}
+	floorF32(o[m:], a[m:len(o)])
+}
+
+//go:noescape
+func f32Ceil(o, a unsafe.Pointer, n int)
+
+// CeilF32 is Ceil's float32 loop: the AVX loop for the bulk, ceilF32's
+// Go loop for the tail.
+func CeilF32(o, a []float32) {
+	m := 0
+	if haveAVX {
+		m = len(o) &^ 31
+		if m > 0 {
+			f32Ceil(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m)
+		}
+	}
+	ceilF32(o[m:], a[m:len(o)])
+}
+
+//go:noescape
+func f32Round(o, a unsafe.Pointer, n int)
+
+// RoundF32 is Round's float32 loop: the AVX loop for the bulk, roundF32's
+// Go loop for the tail.
+func RoundF32(o, a []float32) {
+	m := 0
+	if haveAVX {
+		m = len(o) &^ 31
+		if m > 0 {
+			f32Round(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m)
+		}
+	}
+	roundF32(o[m:], a[m:len(o)])
+}
+
+//go:noescape
+func f32Sqrt(o, a unsafe.Pointer, n int)
+
+// SqrtF32 is Sqrt's float32 loop: the AVX loop for the bulk, sqrtF32's
+// Go loop for the tail.
+func SqrtF32(o, a []float32) {
+	m := 0
+	if haveAVX {
+		m = len(o) &^ 31
+		if m > 0 {
+			f32Sqrt(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), m)
+		}
+	}
+	sqrtF32(o[m:], a[m:len(o)])
+}
+
+// ReciprocalF32 is Reciprocal's float32 loop: Div's AVX loop 1 / b for the
+// bulk (VDIVPS, IEEE 754 division: the same bits as the Go loop).
+func ReciprocalF32(o, a []float32) {
+	m := 0
+	if haveAVX {
+		m = len(o) &^ 31
+		if m > 0 {
+			f32DivSV(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), 1, m)
+		}
+	}
+	reciprocalF32(o[m:], a[m:len(o)])
+}

@@ -1563,3 +1563,115 @@ selectWords32loop:
 selectWords32done:
 	VZEROUPPER
 	RET
+
+// func f32Floor(o, a unsafe.Pointer, n int)
+TEXT ·f32Floor(SB), NOSPLIT, $0-24
+	MOVQ o+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $5, CX
+	JZ   f32Floordone
+f32Floorloop:
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VROUNDPS $9, Y0, Y0
+	VROUNDPS $9, Y1, Y1
+	VROUNDPS $9, Y2, Y2
+	VROUNDPS $9, Y3, Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  f32Floorloop
+f32Floordone:
+	VZEROUPPER
+	RET
+
+// func f32Ceil(o, a unsafe.Pointer, n int)
+TEXT ·f32Ceil(SB), NOSPLIT, $0-24
+	MOVQ o+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $5, CX
+	JZ   f32Ceildone
+f32Ceilloop:
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VROUNDPS $10, Y0, Y0
+	VROUNDPS $10, Y1, Y1
+	VROUNDPS $10, Y2, Y2
+	VROUNDPS $10, Y3, Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  f32Ceilloop
+f32Ceildone:
+	VZEROUPPER
+	RET
+
+// func f32Round(o, a unsafe.Pointer, n int)
+TEXT ·f32Round(SB), NOSPLIT, $0-24
+	MOVQ o+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $5, CX
+	JZ   f32Rounddone
+f32Roundloop:
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VROUNDPS $8, Y0, Y0
+	VROUNDPS $8, Y1, Y1
+	VROUNDPS $8, Y2, Y2
+	VROUNDPS $8, Y3, Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  f32Roundloop
+f32Rounddone:
+	VZEROUPPER
+	RET
+
+// func f32Sqrt(o, a unsafe.Pointer, n int)
+TEXT ·f32Sqrt(SB), NOSPLIT, $0-24
+	MOVQ o+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $5, CX
+	JZ   f32Sqrtdone
+f32Sqrtloop:
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VSQRTPS Y0, Y0
+	VSQRTPS Y1, Y1
+	VSQRTPS Y2, Y2
+	VSQRTPS Y3, Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  f32Sqrtloop
+f32Sqrtdone:
+	VZEROUPPER
+	RET

@@ -12,3 +12,18 @@ func ReluF32(o, a []float32) { Relu(o, a) }
 
 // Select32 is Where's loop for 4-byte elements.
 func Select32(o []uint32, c []uint8, a, b []uint32) { SelectWords(o, c, a, b) }
+
+// FloorF32 is Floor's float32 loop.
+func FloorF32(o, a []float32) { floorF32(o, a) }
+
+// CeilF32 is Ceil's float32 loop.
+func CeilF32(o, a []float32) { ceilF32(o, a) }
+
+// RoundF32 is Round's float32 loop.
+func RoundF32(o, a []float32) { roundF32(o, a) }
+
+// SqrtF32 is Sqrt's float32 loop.
+func SqrtF32(o, a []float32) { sqrtF32(o, a) }
+
+// ReciprocalF32 is Reciprocal's float32 loop.
+func ReciprocalF32(o, a []float32) { reciprocalF32(o, a) }

@@ -190,9 +190,10 @@ func AbsF64(o, a []float64) {
 	}
 }
 
-// FloorF32 ... RoundF64 are the loops of Floor, Ceil and Round (half to
-// even).
-func FloorF32(o, a []float32) {
+// floorF32 ... RoundF64 are the loops of Floor, Ceil and Round (half to
+// even); on amd64 FloorF32, CeilF32 and RoundF32 (arith_amd64.go) run the
+// AVX loops and leave these the tail.
+func floorF32(o, a []float32) {
 	a = a[:len(o)]
 	for i := range o {
 		o[i] = float32(math.Floor(float64(a[i])))
@@ -206,7 +207,7 @@ func FloorF64(o, a []float64) {
 	}
 }
 
-func CeilF32(o, a []float32) {
+func ceilF32(o, a []float32) {
 	a = a[:len(o)]
 	for i := range o {
 		o[i] = float32(math.Ceil(float64(a[i])))
@@ -220,7 +221,7 @@ func CeilF64(o, a []float64) {
 	}
 }
 
-func RoundF32(o, a []float32) {
+func roundF32(o, a []float32) {
 	a = a[:len(o)]
 	for i := range o {
 		o[i] = float32(math.RoundToEven(float64(a[i])))
@@ -234,9 +235,9 @@ func RoundF64(o, a []float64) {
 	}
 }
 
-// SqrtF32 and SqrtF64 are Sqrt's loops (the float32 conversion of a
-// float64 square root compiles to SQRTSS).
-func SqrtF32(o, a []float32) {
+// sqrtF32 and SqrtF64 are Sqrt's loops (the float32 conversion of a
+// float64 square root compiles to SQRTSS); SqrtF32 runs the AVX loop.
+func sqrtF32(o, a []float32) {
 	a = a[:len(o)]
 	for i := range o {
 		o[i] = float32(math.Sqrt(float64(a[i])))
@@ -250,8 +251,9 @@ func SqrtF64(o, a []float64) {
 	}
 }
 
-// ReciprocalF32 and ReciprocalF64 are Reciprocal's loops.
-func ReciprocalF32(o, a []float32) {
+// reciprocalF32 and ReciprocalF64 are Reciprocal's loops; ReciprocalF32
+// runs Div's AVX loop.
+func reciprocalF32(o, a []float32) {
 	a = a[:len(o)]
 	for i := range o {
 		o[i] = 1 / a[i]

@@ -241,3 +241,39 @@ func TestSignBits(t *testing.T) {
 		t.Errorf("Sign int64: %v", oi)
 	}
 }
+
+// The AVX loops of Floor, Ceil, Round, Sqrt and Reciprocal give the bits of
+// the float64 function rounded once, NaN payloads included, over random
+// bit patterns (every class of float32) at lengths that reach the vector
+// bulk and a tail.
+func TestVectorUnariesBitExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	x := append(edgeF32(), make([]float32, 1<<16+13)...)
+	for i := len(edgeF32()); i < len(x); i++ {
+		x[i] = math.Float32frombits(r.Uint32())
+		if i%3 == 0 {
+			x[i] = float32(r.NormFloat64() * 1e3)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		f32  func(o, a []float32)
+		ref  func(float64) float64
+	}{
+		{"Floor", FloorF32, math.Floor},
+		{"Ceil", CeilF32, math.Ceil},
+		{"Round", RoundF32, math.RoundToEven},
+		{"Sqrt", SqrtF32, math.Sqrt},
+		{"Reciprocal", ReciprocalF32, func(x float64) float64 { return 1 / x }},
+	} {
+		for _, n := range []int{31, 32, 33, 100, len(x)} {
+			o := make([]float32, n)
+			tc.f32(o, x[:n])
+			for i := range o {
+				if got, want := math.Float32bits(o[i]), math.Float32bits(float32(tc.ref(float64(x[i])))); got != want {
+					t.Fatalf("%s(%#08x) at %d of %d: %#08x, want %#08x", tc.name, math.Float32bits(x[i]), i, n, got, want)
+				}
+			}
+		}
+	}
+}
