@@ -15,7 +15,7 @@ var negOp = &unaryOp{
 		nil, nil, nil, nil,
 		unarySpan[int8, int8](elementwise.Negate[int8]), unarySpan[int16, int16](elementwise.Negate[int16]),
 		unarySpan[int32, int32](elementwise.Negate[int32]), unarySpan[int64, int64](elementwise.Negate[int64]),
-	}, elementwise.Negate[float32], unarySpan[float64, float64](elementwise.Negate[float64]))),
+	}, elementwise.NegF32, unarySpan[float64, float64](elementwise.Negate[float64]))),
 }
 
 func init() {

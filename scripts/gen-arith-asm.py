@@ -2,7 +2,8 @@
 # Writes ops/internal/elementwise/arith_amd64.s, arith_amd64.go and
 # arith_other.go (the broadcasting elementwise engine's assembly): the
 # AVX loops of Add, Sub, Mul, Div (float32, float64; ordinary and streaming
-# stores), Relu, Floor, Ceil, Round, Sqrt and Reciprocal (float32) and
+# stores), Relu, Floor, Ceil, Round, Sqrt, Reciprocal, Abs and Neg
+# (float32) and
 # Where. Run from the repository root:
 #   python3 scripts/gen-arith-asm.py && gofmt -w ops/internal/elementwise/arith_*.go
 
@@ -106,6 +107,7 @@ g=['''//go:build amd64 && !purego
 package elementwise
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/onnxshape/onnxshape/ops/internal/movement"
@@ -445,6 +447,79 @@ func ReciprocalF32(o, a []float32) {
 o.append('''
 // ReciprocalF32 is Reciprocal's float32 loop.
 func ReciprocalF32(o, a []float32) { reciprocalF32(o, a) }
+''')
+with open(D + 'arith_amd64.s','a') as f:
+    f.write(''.join(s))
+with open(D + 'arith_amd64.go','a') as f:
+    f.write(''.join(g))
+with open(D + 'arith_other.go','a') as f:
+    f.write(''.join(o))
+
+# Abs and Neg on float32 are operations on the sign bit (IEEE 754 abs and
+# negate): VANDPS with 0x7fffffff and VXORPS with 0x80000000, the mask
+# passed as the bits of a float32 argument, quiet the bits of a float32
+# argument that Abs ORs into its NaN lanes (VCMPPS unordered): Abs's Go loop
+# goes through float64, which quiets a signalling NaN, and Neg's flips the
+# sign bit alone, so the loops keep the Go loops' bits exactly.
+s = []
+g = []
+o = []
+for name, ins, mask, goTail in [('Abs', 'VANDPS', '0x7fffffff', 'absF32'), ('Neg', 'VXORPS', '0x80000000', 'Negate')]:
+    if name == 'Abs':
+        body = ''.join(f'''	VCMPPS $3, Y{r}, Y{r}, Y{r+8}
+	VANDPS Y7, Y{r}, Y{r}
+	VANDPS Y6, Y{r+8}, Y{r+8}
+	VORPS Y{r+8}, Y{r}, Y{r}
+''' for r in range(4))
+    else:
+        body = ''.join(f'\t{ins} Y7, Y{r}, Y{r}\n' for r in range(4))
+    s.append(f'''
+// func f32{name}(o, a unsafe.Pointer, mask, quiet float32, n int)
+TEXT ·f32{name}(SB), NOSPLIT, $0-32
+	MOVQ o+0(FP), DI
+	MOVQ a+8(FP), SI
+	VBROADCASTSS mask+16(FP), Y7
+	VBROADCASTSS quiet+20(FP), Y6
+	MOVQ n+24(FP), CX
+	SHRQ $5, CX
+	JZ   f32{name}done
+f32{name}loop:
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+{body}	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  f32{name}loop
+f32{name}done:
+	VZEROUPPER
+	RET
+''')
+    g.append(f'''
+//go:noescape
+func f32{name}(o, a unsafe.Pointer, mask, quiet float32, n int)
+
+// {name}F32 is {name}'s float32 loop: the AVX loop on the sign bit for the
+// bulk, the Go loop for the tail.
+func {name}F32(o, a []float32) {{
+	m := 0
+	if haveAVX {{
+		m = len(o) &^ 31
+		if m > 0 {{
+			f32{name}(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), math.Float32frombits({mask}), math.Float32frombits(0x00400000), m)
+		}}
+	}}
+	{goTail}(o[m:], a[m:len(o)])
+}}
+''')
+    o.append(f'''
+// {name}F32 is {name}'s float32 loop.
+func {name}F32(o, a []float32) {{ {goTail}(o, a) }}
 ''')
 with open(D + 'arith_amd64.s','a') as f:
     f.write(''.join(s))

@@ -5,6 +5,7 @@
 package elementwise
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/onnxshape/onnxshape/ops/internal/movement"
@@ -359,4 +360,36 @@ func ReciprocalF32(o, a []float32) {
 		}
 	}
 	reciprocalF32(o[m:], a[m:len(o)])
+}
+
+//go:noescape
+func f32Abs(o, a unsafe.Pointer, mask, quiet float32, n int)
+
+// AbsF32 is Abs's float32 loop: the AVX loop on the sign bit for the
+// bulk, the Go loop for the tail.
+func AbsF32(o, a []float32) {
+	m := 0
+	if haveAVX {
+		m = len(o) &^ 31
+		if m > 0 {
+			f32Abs(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), math.Float32frombits(0x7fffffff), math.Float32frombits(0x00400000), m)
+		}
+	}
+	absF32(o[m:], a[m:len(o)])
+}
+
+//go:noescape
+func f32Neg(o, a unsafe.Pointer, mask, quiet float32, n int)
+
+// NegF32 is Neg's float32 loop: the AVX loop on the sign bit for the
+// bulk, the Go loop for the tail.
+func NegF32(o, a []float32) {
+	m := 0
+	if haveAVX {
+		m = len(o) &^ 31
+		if m > 0 {
+			f32Neg(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), math.Float32frombits(0x80000000), math.Float32frombits(0x00400000), m)
+		}
+	}
+	Negate(o[m:], a[m:len(o)])
 }

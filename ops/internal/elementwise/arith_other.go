@@ -27,3 +27,9 @@ func SqrtF32(o, a []float32) { sqrtF32(o, a) }
 
 // ReciprocalF32 is Reciprocal's float32 loop.
 func ReciprocalF32(o, a []float32) { reciprocalF32(o, a) }
+
+// AbsF32 is Abs's float32 loop.
+func AbsF32(o, a []float32) { absF32(o, a) }
+
+// NegF32 is Neg's float32 loop.
+func NegF32(o, a []float32) { Negate(o, a) }

@@ -174,9 +174,9 @@ func AbsSigned[T SignedInteger](o, a []T) {
 // Same copies a to o: Abs of an unsigned integer.
 func Same[T any](o, a []T) { copy(o, a[:len(o)]) }
 
-// AbsF32 and AbsF64 are Abs's loops (through float64 as before, so that
-// a signalling NaN comes out quieted as it did).
-func AbsF32(o, a []float32) {
+// absF32 and AbsF64 are Abs's loops (through float64 as before, so that
+// a signalling NaN comes out quieted as it did; AbsF32 runs the AVX loop).
+func absF32(o, a []float32) {
 	a = a[:len(o)]
 	for i := range o {
 		o[i] = float32(math.Abs(float64(a[i])))

@@ -242,8 +242,9 @@ func TestSignBits(t *testing.T) {
 	}
 }
 
-// The AVX loops of Floor, Ceil, Round, Sqrt and Reciprocal give the bits of
-// the float64 function rounded once, NaN payloads included, over random
+// The AVX loops of Floor, Ceil, Round, Sqrt, Reciprocal and Abs give the
+// bits of the float64 function rounded once, NaN payloads included (and
+// Neg those of float32 negation), over random
 // bit patterns (every class of float32) at lengths that reach the vector
 // bulk and a tail.
 func TestVectorUnariesBitExact(t *testing.T) {
@@ -265,12 +266,18 @@ func TestVectorUnariesBitExact(t *testing.T) {
 		{"Round", RoundF32, math.RoundToEven},
 		{"Sqrt", SqrtF32, math.Sqrt},
 		{"Reciprocal", ReciprocalF32, func(x float64) float64 { return 1 / x }},
+		{"Abs", AbsF32, math.Abs},
+		{"Neg", NegF32, nil},
 	} {
+		ref := func(x float32) float32 { return float32(tc.ref(float64(x))) }
+		if tc.ref == nil {
+			ref = func(x float32) float32 { return -x }
+		}
 		for _, n := range []int{31, 32, 33, 100, len(x)} {
 			o := make([]float32, n)
 			tc.f32(o, x[:n])
 			for i := range o {
-				if got, want := math.Float32bits(o[i]), math.Float32bits(float32(tc.ref(float64(x[i])))); got != want {
+				if got, want := math.Float32bits(o[i]), math.Float32bits(ref(x[i])); got != want {
 					t.Fatalf("%s(%#08x) at %d of %d: %#08x, want %#08x", tc.name, math.Float32bits(x[i]), i, n, got, want)
 				}
 			}
