@@ -26,6 +26,7 @@
 package ops
 
 import (
+	"slices"
 	"sync/atomic"
 
 	"github.com/onnxshape/onnxshape/ops/internal/conv"
@@ -90,9 +91,13 @@ func convNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 	if err != nil {
 		return nil, err
 	}
-	a, err := readConvAttrs(n, true)
-	if err != nil {
-		return nil, err
+	var a convAttrs
+	if g := n.lastConv(); g == nil || !g.fits(x, w) {
+		// A run with the shapes of the last one reads no attribute:
+		// runConv takes the geometry the node kept.
+		if a, err = readConvAttrs(n, true); err != nil {
+			return nil, err
+		}
 	}
 	w, b = n.foldedConv(opt, w, b)
 	res := n.residualIn(opt, in)
@@ -129,22 +134,17 @@ func runConv(opt *Options, op opRef, n *Node, x, w, b *tensor.Tensor, a convAttr
 	if w.DataType() != dt {
 		return nil, op.errorf("type", "W is %v, X %v: they must be the same type", w.DataType(), dt)
 	}
-	a, err := convWeight(op, x.Shape(), w.Shape(), a, false)
+	g, err := n.convGeometryOf(op, x, w, a)
 	if err != nil {
 		return nil, err
 	}
-	m := w.Shape()[0]
+	m, shape, s := g.s.M, g.shape, g.s
 	if err := convBias(op, b, dt, m); err != nil {
-		return nil, err
-	}
-	shape, axes, err := convOutputShape(op, x.Shape(), m, a)
-	if err != nil {
 		return nil, err
 	}
 	if err := opt.checkSize(op, dt, shape); err != nil {
 		return nil, err
 	}
-	s := convShape(x.Shape()[0], x.Shape()[1], m, a.group, axes, false)
 	size := 4
 	if dt == tensor.Double {
 		size = 8
@@ -334,6 +334,56 @@ func convOutputShape(op opRef, xs []int, m int, a convAttrs) ([]int, []window.Ax
 		out = append(out, ax.Out)
 	}
 	return out, axes, nil
+}
+
+// convGeometry is what Conv derives from the shapes of X and W and the
+// node's attributes before any work: the output shape and the engine's
+// Shape. A node keeps the one of its last run (Node.conv) and the next
+// run with the same shapes takes it as it is, reading no attribute and
+// checking nothing again: a small convolution over a few positions (a
+// streaming model's step) spent as long on this as on its product.
+type convGeometry struct {
+	xs, ws []int
+	shape  []int // the output's
+	s      conv.Shape
+}
+
+// lastConv is the geometry the node kept, nil for none.
+func (n *Node) lastConv() *convGeometry {
+	g, _ := n.conv.Load().(*convGeometry)
+	return g
+}
+
+// fits reports whether g is the geometry of X and W of these shapes.
+func (g *convGeometry) fits(x, w *tensor.Tensor) bool {
+	return tensor.SameShape(g.xs, x.Shape()) && tensor.SameShape(g.ws, w.Shape())
+}
+
+// convGeometryOf checks X's and W's shapes against the attributes a (with
+// convWeight's rules) and returns the output shape and the engine's Shape;
+// for a node, the one it kept when the shapes are those of its last run
+// (a is then not read).
+func (n *Node) convGeometryOf(op opRef, x, w *tensor.Tensor, a convAttrs) (*convGeometry, error) {
+	if n != nil {
+		if g := n.lastConv(); g != nil && g.fits(x, w) {
+			return g, nil
+		}
+	}
+	a, err := convWeight(op, x.Shape(), w.Shape(), a, false)
+	if err != nil {
+		return nil, err
+	}
+	m := w.Shape()[0]
+	shape, axes, err := convOutputShape(op, x.Shape(), m, a)
+	if err != nil {
+		return nil, err
+	}
+	g := &convGeometry{xs: slices.Clone(x.Shape()), ws: slices.Clone(w.Shape()), shape: shape,
+		s: convShape(x.Shape()[0], x.Shape()[1], m, a.group, axes, false)}
+	if n != nil {
+		n.conv.Store(g)
+	}
+	return g, nil
 }
 
 // convShape is the engine's Shape of a convolution with these axes.

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -104,6 +105,10 @@ type Node struct {
 	// fusion is what the node fused at load (FoldBatchNorm,
 	// FuseActivation); nil: nothing.
 	fusion *nodeFusion
+	// conv is a convolution node's *convGeometry for the input shapes of
+	// its last run, kept for the next run (an atomic.Value, not a Pointer:
+	// Call takes a Node by value).
+	conv atomic.Value
 }
 
 func (n *Node) op() opRef { return opRef{n.OpType, n.Version} }

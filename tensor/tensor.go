@@ -99,7 +99,7 @@ func New(dt DataType, shape ...int) (*Tensor, error) {
 	if size > maxAlloc || (dt == String && n > maxAlloc/16) {
 		return nil, fmt.Errorf("%w: %v of shape %v is too large to allocate", ErrShape, dt, shape)
 	}
-	t := &Tensor{dtype: dt, shape: append([]int{}, shape...), n: n}
+	t := newHeader(dt, shape, n)
 	if dt == String {
 		t.strs = make([]string, n)
 	} else {
@@ -131,7 +131,29 @@ func Wrap(dt DataType, shape []int, buf []byte) (*Tensor, error) {
 		buf = []byte{}
 	}
 	n, _ := NumElements(shape)
-	return &Tensor{dtype: dt, shape: append([]int{}, shape...), n: n, data: buf}, nil
+	t := newHeader(dt, shape, n)
+	t.data = buf
+	return t, nil
+}
+
+// headerWithDims is a Tensor and room for the dims of a tensor of rank at
+// most 4, allocated together: a run of many small nodes makes a header
+// for nearly every output, and one allocation is cheaper than two.
+type headerWithDims struct {
+	t    Tensor
+	dims [4]int
+}
+
+// newHeader returns a header of type dt, a copy of shape and n elements,
+// without storage.
+func newHeader(dt DataType, shape []int, n int) *Tensor {
+	if len(shape) > len(headerWithDims{}.dims) {
+		return &Tensor{dtype: dt, shape: append([]int{}, shape...), n: n}
+	}
+	h := &headerWithDims{}
+	h.t = Tensor{dtype: dt, shape: h.dims[:len(shape):len(shape)], n: n}
+	copy(h.t.shape, shape)
+	return &h.t
 }
 
 // MustNew is New for shapes known to be valid; it panics on error. It is
@@ -348,7 +370,9 @@ func (t *Tensor) View(shape ...int) (*Tensor, error) {
 	if n != t.n {
 		return nil, fmt.Errorf("%w: cannot view %v (%d elements) as %v (%d elements)", ErrShape, t.shape, t.n, shape, n)
 	}
-	return &Tensor{dtype: t.dtype, shape: append([]int{}, shape...), n: n, data: t.data, strs: t.strs}, nil
+	v := newHeader(t.dtype, shape, n)
+	v.data, v.strs = t.data, t.strs
+	return v, nil
 }
 
 // SharesStorage reports whether t and u are views of the same storage.
@@ -367,7 +391,7 @@ func (t *Tensor) Clone() *Tensor {
 	if t == nil {
 		return nil
 	}
-	c := &Tensor{dtype: t.dtype, shape: append([]int{}, t.shape...), n: t.n}
+	c := newHeader(t.dtype, t.shape, t.n)
 	if t.dtype == String {
 		c.strs = append([]string{}, t.strs...)
 	} else {
