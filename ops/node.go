@@ -104,6 +104,9 @@ type Node struct {
 	// fusion is what the node fused at load (FoldBatchNorm,
 	// FuseActivation); nil: nothing.
 	fusion *nodeFusion
+	// folds are the Transposes a MatMul folded at load (FoldTransposes);
+	// nil: none.
+	folds *matMulFolds
 }
 
 func (n *Node) op() opRef { return opRef{n.OpType, n.Version} }
