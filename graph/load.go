@@ -223,6 +223,7 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 	m.valueSlots = slots
 	m.fuse(opts)
 	m.fuseChains(opts)
+	m.fuseTransposes(opts)
 	m.markConstants(opts.MaxModelBytes)
 	m.planMemory()
 	m.packWeights(opts.MaxModelBytes)

@@ -55,6 +55,9 @@ func matMulNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	if err != nil {
 		return nil, err
 	}
+	if n.folds != nil && opt.fusing() {
+		return matMulFolded(opt, n, a, b)
+	}
 	y, err := matMul(opt, n.op(), a, b, n.packedInput(1, b))
 	if err != nil {
 		return nil, err

@@ -109,6 +109,9 @@ type Node struct {
 	// its last run, kept for the next run (an atomic.Value, not a Pointer:
 	// Call takes a Node by value).
 	conv atomic.Value
+	// folds are the Transposes a MatMul folded at load (FoldTransposes);
+	// nil: none.
+	folds *matMulFolds
 }
 
 func (n *Node) op() opRef { return opRef{n.OpType, n.Version} }
