@@ -1,10 +1,13 @@
 package conv
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 	"unsafe"
+
+	"github.com/onnxshape/onnxshape/ops/internal/clamp"
 )
 
 // The depthwise kernel in float32 (the vector kernel where the CPU has
@@ -179,5 +182,40 @@ func TestRowKernelsSameBits(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// MobileNetV2's depthwise layers (224x224 input) with a ReLU6 epilogue, as
+// the fused Conv, BatchNormalization and Clip run them, on one core:
+//
+//	go test ./ops/internal/conv -run XXX -bench MobileNetDepthwise -benchtime 20x
+func BenchmarkMobileNetDepthwise(b *testing.B) {
+	layers := []struct{ c, size, stride int }{{32, 112, 1}, {96, 112, 2}, {144, 56, 1}, {144, 56, 2}, {192, 28, 1},
+		{192, 28, 2}, {384, 14, 1}, {576, 14, 1}, {576, 14, 2}, {960, 7, 1}}
+	for _, l := range layers {
+		out := (l.size+2-3)/l.stride + 1
+		s := Shape{N: 1, C: l.c, M: l.c, Group: l.c, Image: []int{l.size, l.size}, Grid: []int{out, out}, Kernel: []int{3, 3},
+			Stride: []int{l.stride, l.stride}, Dilation: []int{1, 1}, Pad: []int{1, 1}}
+		b.Run(fmt.Sprintf("%dx%d_%d_s%d", l.size, l.size, l.c, l.stride), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 2))
+			x := make([]float32, l.c*l.size*l.size)
+			for i := range x {
+				x[i] = r.Float32()*2 - 1
+			}
+			w := make([]float32, l.c*9)
+			for i := range w {
+				w[i] = r.Float32()*2 - 1
+			}
+			bias := make([]float32, l.c)
+			y := make([]float32, l.c*out*out)
+			relu6 := func(v []float32) { clamp.Float32(v, v, 0, 6) }
+			cpu := cpuSeconds()
+			for b.Loop() {
+				if err := Forward(Config{Threads: 1, Epilogue32: relu6}, s, x, w, bias, y); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric((cpuSeconds()-cpu)*1e6/float64(b.N), "cpu-us/op")
+		})
 	}
 }
