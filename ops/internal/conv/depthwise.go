@@ -126,6 +126,41 @@ func (g *dwGeometry) planFull(cfg Config) error {
 	return nil
 }
 
+// dwFour turns dwFull4 on (tests turn it off to compare).
+var dwFour = true
+
+// dwFull4 is dwFullRow for the four full rows from o of plane yp, their
+// interiors in one call of the four-row vector kernel (float32 where the
+// CPU has it; false otherwise, and the caller goes a row at a time).
+func dwFull4[T Float](g *dwGeometry, yp, xp, wc []T, bias T, o int, sc *dwScratch[T]) bool {
+	if !dwFour || sizeOf(bias) != 4 || g.hi <= g.lo {
+		return false
+	}
+	base := (o*g.sh - g.ph) * g.iw
+	for t, off := range g.offs {
+		sc.ptrs[t] = unsafe.Pointer(&xp[base+off])
+	}
+	// T is float32: the same memory.
+	y32 := unsafe.Slice((*float32)(unsafe.Pointer(&yp[o*g.ow+g.lo])), 3*g.ow+g.hi-g.lo)
+	w32 := unsafe.Slice((*float32)(unsafe.Pointer(&wc[0])), len(g.offs))
+	if !rows4Taps32(y32, g.ow, g.hi-g.lo, sc.ptrs[:len(g.offs)], w32, g.sw, *(*float32)(unsafe.Pointer(&bias)), g.sh*g.iw) {
+		return false
+	}
+	for r := range 4 {
+		y := yp[(o+r)*g.ow : (o+r+1)*g.ow]
+		rb := base + r*g.sh*g.iw
+		for _, e := range g.edges {
+			acc := bias
+			wix := e.wix[:len(e.off)]
+			for t, off := range e.off {
+				acc += wc[wix[t]] * xp[rb+off]
+			}
+			y[e.j] = acc
+		}
+	}
+	return true
+}
+
 // dwFullRow is dwRow for a full row o (every kernel row inside the
 // image): the same sums in the same order.
 func dwFullRow[T Float](g *dwGeometry, y, xp, wc []T, bias T, o int, sc *dwScratch[T]) {
@@ -194,11 +229,16 @@ func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 				bv = b[c]
 			}
 			o0, o1 := band*per, min(g.oh, (band+1)*per)
-			for o := o0; o < o1; o++ {
-				if o >= g.full0 && o < g.full1 {
+			for o := o0; o < o1; {
+				switch {
+				case o >= g.full0 && o+4 <= min(o1, g.full1) && dwFull4(&g, yp, xp, wc, bv, o, &sc):
+					o += 4
+				case o >= g.full0 && o < g.full1:
 					dwFullRow(&g, yp[o*g.ow:(o+1)*g.ow], xp, wc, bv, o, &sc)
-				} else {
+					o++
+				default:
 					dwRow(&g, yp[o*g.ow:(o+1)*g.ow], xp, wc, bv, o, &sc)
+					o++
 				}
 			}
 			epilogue(cfg, yp[o0*g.ow:o1*g.ow])

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -217,5 +218,61 @@ func BenchmarkMobileNetDepthwise(b *testing.B) {
 			}
 			b.ReportMetric((cpuSeconds()-cpu)*1e6/float64(b.N), "cpu-us/op")
 		})
+	}
+}
+
+// The four-row kernel gives the bits of the row-at-a-time path on random
+// float32 values (rounding included): heights past several groups of four,
+// strides 1-2, kernels 1-5, pads 0-2, dilations 1-2, widths 1-40.
+func TestDepthwiseFourRowsAreTheRowKernel(t *testing.T) {
+	if !slices.Contains(rowKernels(), "avx512") {
+		t.Skip("no four-row kernel here")
+	}
+	defer func(k string) { rowKernel = k }(rowKernel)
+	rowKernel = "avx512"
+	r := rand.New(rand.NewPCG(9, 10))
+	for iter := range 1500 {
+		s := Shape{N: 1, C: 1 + r.IntN(3)}
+		s.M, s.Group = s.C, s.C
+		for a := range 2 {
+			k, st, d, p := 1+r.IntN(5), 1+r.IntN(2), 1+r.IntN(2), r.IntN(3)
+			in := 1 + r.IntN(40)
+			if a == 0 {
+				in = 4 + r.IntN(20)
+			}
+			out := (in+2*p-(k-1)*d-1)/st + 1
+			if out < 1 {
+				p += (k - 1) * d
+				out = (in+2*p-(k-1)*d-1)/st + 1
+			}
+			s.Image, s.Grid, s.Kernel = append(s.Image, in), append(s.Grid, out), append(s.Kernel, k)
+			s.Stride, s.Dilation, s.Pad = append(s.Stride, st), append(s.Dilation, d), append(s.Pad, p)
+		}
+		x := make([]float32, s.N*s.C*prod(s.Image))
+		for i := range x {
+			x[i] = r.Float32()*2 - 1
+		}
+		w := make([]float32, s.M*prod(s.Kernel))
+		for i := range w {
+			w[i] = r.Float32()*2 - 1
+		}
+		b := []float32{r.Float32(), r.Float32(), r.Float32()}[:s.M]
+		n := s.N * s.M * prod(s.Grid)
+		four, one := make([]float32, n+1), make([]float32, n+1)
+		four[n], one[n] = 99, 99
+		if err := Forward(Config{Threads: 1}, s, x, w, b, four[:n]); err != nil {
+			t.Fatal(err)
+		}
+		dwFour = false
+		err := Forward(Config{Threads: 1}, s, x, w, b, one[:n])
+		dwFour = true
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range four {
+			if math.Float32bits(four[i]) != math.Float32bits(one[i]) {
+				t.Fatalf("%d: %+v: element %d is %v four rows at a time, %v one at a time", iter, s, i, four[i], one[i])
+			}
+		}
 	}
 }
