@@ -146,17 +146,22 @@ func dwFull4[T Float](g *dwGeometry, yp, xp, wc []T, bias T, o int, sc *dwScratc
 	if !rows4Taps32(y32, g.ow, g.hi-g.lo, sc.ptrs[:len(g.offs)], w32, g.sw, *(*float32)(unsafe.Pointer(&bias)), g.sh*g.iw) {
 		return false
 	}
-	for r := range 4 {
-		y := yp[(o+r)*g.ow : (o+r+1)*g.ow]
-		rb := base + r*g.sh*g.iw
-		for _, e := range g.edges {
-			acc := bias
-			wix := e.wix[:len(e.off)]
-			for t, off := range e.off {
-				acc += wc[wix[t]] * xp[rb+off]
-			}
-			y[e.j] = acc
+	// The edges of the four rows together: four independent sums, each
+	// in dwFullRow's order.
+	rs := g.sh * g.iw
+	y := yp[o*g.ow : (o+4)*g.ow]
+	for _, e := range g.edges {
+		a0, a1, a2, a3 := bias, bias, bias, bias
+		wix := e.wix[:len(e.off)]
+		for t, off := range e.off {
+			wv := wc[wix[t]]
+			x4 := xp[base+off : base+off+3*rs+1]
+			a0 += wv * x4[0]
+			a1 += wv * x4[rs]
+			a2 += wv * x4[2*rs]
+			a3 += wv * x4[3*rs]
 		}
+		y[e.j], y[g.ow+e.j], y[2*g.ow+e.j], y[3*g.ow+e.j] = a0, a1, a2, a3
 	}
 	return true
 }
