@@ -228,9 +228,7 @@ func Forward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 			if err := gemmF(cfg.gemm(threads), mg, pout, cg, w[g*mg*k:], k, x[(n*s.C+g*cg)*pin:], pin, yg, pout); err != nil {
 				return err
 			}
-			addBias(yg, b, g*mg, mg, pout, 0, pout)
-			epilogueRows(cfg, yg, mg, pout, 0, pout)
-			return nil
+			return finishRows(cfg, threads, yg, b, g*mg, mg, pout, 0, pout)
 		})
 	}
 	if implicit[T](s) {

@@ -16,13 +16,17 @@ import (
 // (the interior) run in rowTaps32's vector kernel for float32 (AVX-512, or
 // AVX2 with FMA: the same bits; strides 1 and 2, any kernel size and
 // dilation: a tap is a pointer into an input row), in Go otherwise; the few edge columns run in Go, skipping the
-// taps in the padding. The epilogue (Config.Epilogue32/64) runs on each row
-// as soon as it is done, while it is in the cache.
+// taps in the padding. The interior is the same for every row, found once.
+// The epilogue (Config.Epilogue32/64) runs on each band of rows of a plane
+// as soon as the band is done, while it is in the cache: one call for a
+// whole small plane (7x7, 14x14) rather than one a row, so that a fused
+// activation works on spans long enough for its vector loop.
 //
 // The work is split over planes (image x channel), and over bands of
 // output rows when there are fewer planes than twice the cores; the
 // context is checked before each band. Scratch: the tap table of one
-// worker (three words per tap), charged before any work.
+// worker (three words per tap) and the full rows' taps (dwGeometry, a few
+// words per tap), charged before any work.
 
 // depthwise reports a convolution with one input and one output channel
 // per group, over one or two spatial axes.
@@ -32,16 +36,155 @@ func depthwise(s Shape) bool {
 
 // dwGeometry is a depthwise convolution seen as 2-D (a 1-D one has one
 // row).
+// lo and hi are the interior: the output columns [lo, hi) that every tap
+// of a row reaches (lo == hi == ow when none does). full0 and full1 are
+// the full rows: the output rows [full0, full1) whose every kernel row
+// falls inside the image; for them offs are the interior's taps, in
+// kernel order, as offsets from the row's first input row
+// ((o*sh-ph)*iw), and edges the taps of each edge column, in the same
+// order, skipping the padding: the same sums as dwRow's, without finding
+// the taps again on every row (a 7x7 or 14x14 plane spends more time
+// there than in the sums).
 type dwGeometry struct {
 	ih, iw, oh, ow, kh, kw, sh, sw, dh, dw, ph, pw int
+	lo, hi                                         int
+	full0, full1                                   int
+	offs                                           []int
+	edges                                          []dwEdgeTaps
+}
+
+// dwEdgeTaps are the taps of edge column j of a full row: input offsets
+// from the row's first input row and indices into the channel's weights.
+type dwEdgeTaps struct {
+	j        int
+	off, wix []int
 }
 
 func depthwiseGeometry(s Shape) dwGeometry {
+	var g dwGeometry
 	if len(s.Kernel) == 1 {
-		return dwGeometry{1, s.Image[0], 1, s.Grid[0], 1, s.Kernel[0], 1, s.Stride[0], 1, s.Dilation[0], 0, s.Pad[0]}
+		g = dwGeometry{ih: 1, iw: s.Image[0], oh: 1, ow: s.Grid[0], kh: 1, kw: s.Kernel[0], sh: 1, sw: s.Stride[0], dh: 1, dw: s.Dilation[0], ph: 0, pw: s.Pad[0]}
+	} else {
+		g = dwGeometry{ih: s.Image[0], iw: s.Image[1], oh: s.Grid[0], ow: s.Grid[1], kh: s.Kernel[0], kw: s.Kernel[1],
+			sh: s.Stride[0], sw: s.Stride[1], dh: s.Dilation[0], dw: s.Dilation[1], ph: s.Pad[0], pw: s.Pad[1]}
 	}
-	return dwGeometry{s.Image[0], s.Image[1], s.Grid[0], s.Grid[1], s.Kernel[0], s.Kernel[1],
-		s.Stride[0], s.Stride[1], s.Dilation[0], s.Dilation[1], s.Pad[0], s.Pad[1]}
+	g.lo, g.hi = 0, g.ow
+	for q := range g.kw {
+		l, h := validRange(q*g.dw-g.pw, g.sw, g.iw, g.ow)
+		g.lo, g.hi = max(g.lo, l), min(g.hi, h)
+	}
+	if g.lo >= g.hi {
+		g.lo, g.hi = g.ow, g.ow
+	}
+	return g
+}
+
+// planFull finds g's full rows and their taps (see dwGeometry), charging
+// the tables before making them. It leaves no full rows (every row
+// through dwRow) when there is no interior or more edge columns than the
+// kernel is wide (pads wider than the kernel).
+func (g *dwGeometry) planFull(cfg Config) error {
+	full0 := (g.ph + g.sh - 1) / g.sh
+	full1 := 0
+	if last := g.ih - 1 - (g.kh-1)*g.dh + g.ph; last >= 0 {
+		full1 = min(g.oh, last/g.sh+1)
+	}
+	nedges := g.lo + g.ow - g.hi
+	if full1 <= full0 || g.lo >= g.hi || nedges > g.kw {
+		return nil
+	}
+	taps := g.kh * g.kw
+	if err := cfg.charge(int64(taps+nedges*(2+2*taps)) * 8); err != nil {
+		return err
+	}
+	g.full0, g.full1 = full0, full1
+	g.offs = make([]int, 0, taps)
+	for r := range g.kh {
+		for q := range g.kw {
+			g.offs = append(g.offs, r*g.dh*g.iw+g.lo*g.sw+q*g.dw-g.pw)
+		}
+	}
+	g.edges = make([]dwEdgeTaps, 0, nedges)
+	edge := func(j int) {
+		e := dwEdgeTaps{j: j, off: make([]int, 0, taps), wix: make([]int, 0, taps)}
+		for r := range g.kh {
+			for q := range g.kw {
+				if c := j*g.sw + q*g.dw - g.pw; c >= 0 && c < g.iw {
+					e.off = append(e.off, r*g.dh*g.iw+c)
+					e.wix = append(e.wix, r*g.kw+q)
+				}
+			}
+		}
+		g.edges = append(g.edges, e)
+	}
+	for j := range g.lo {
+		edge(j)
+	}
+	for j := g.hi; j < g.ow; j++ {
+		edge(j)
+	}
+	return nil
+}
+
+// dwFour turns dwFull4 on (tests turn it off to compare).
+var dwFour = true
+
+// dwFull4 is dwFullRow for the four full rows from o of plane yp, their
+// interiors in one call of the four-row vector kernel (float32 where the
+// CPU has it; false otherwise, and the caller goes a row at a time).
+func dwFull4[T Float](g *dwGeometry, yp, xp, wc []T, bias T, o int, sc *dwScratch[T]) bool {
+	if !dwFour || sizeOf(bias) != 4 || g.hi <= g.lo {
+		return false
+	}
+	base := (o*g.sh - g.ph) * g.iw
+	for t, off := range g.offs {
+		sc.ptrs[t] = unsafe.Pointer(&xp[base+off])
+	}
+	// T is float32: the same memory.
+	y32 := unsafe.Slice((*float32)(unsafe.Pointer(&yp[o*g.ow+g.lo])), 3*g.ow+g.hi-g.lo)
+	w32 := unsafe.Slice((*float32)(unsafe.Pointer(&wc[0])), len(g.offs))
+	if !rows4Taps32(y32, g.ow, g.hi-g.lo, sc.ptrs[:len(g.offs)], w32, g.sw, *(*float32)(unsafe.Pointer(&bias)), g.sh*g.iw) {
+		return false
+	}
+	// The edges of the four rows together: four independent sums, each
+	// in dwFullRow's order.
+	rs := g.sh * g.iw
+	y := yp[o*g.ow : (o+4)*g.ow]
+	for _, e := range g.edges {
+		a0, a1, a2, a3 := bias, bias, bias, bias
+		wix := e.wix[:len(e.off)]
+		for t, off := range e.off {
+			wv := wc[wix[t]]
+			x4 := xp[base+off : base+off+3*rs+1]
+			a0 += wv * x4[0]
+			a1 += wv * x4[rs]
+			a2 += wv * x4[2*rs]
+			a3 += wv * x4[3*rs]
+		}
+		y[e.j], y[g.ow+e.j], y[2*g.ow+e.j], y[3*g.ow+e.j] = a0, a1, a2, a3
+	}
+	return true
+}
+
+// dwFullRow is dwRow for a full row o (every kernel row inside the
+// image): the same sums in the same order.
+func dwFullRow[T Float](g *dwGeometry, y, xp, wc []T, bias T, o int, sc *dwScratch[T]) {
+	base := (o*g.sh - g.ph) * g.iw
+	if g.hi > g.lo {
+		offs := sc.offs[:len(g.offs)]
+		for t, off := range g.offs {
+			offs[t] = base + off
+		}
+		interior(y[g.lo:g.hi], xp, offs, wc[:len(offs)], sc.ptrs, g.sw, bias)
+	}
+	for _, e := range g.edges {
+		acc := bias
+		wix := e.wix[:len(e.off)]
+		for t, off := range e.off {
+			acc += wc[wix[t]] * xp[base+off]
+		}
+		y[e.j] = acc
+	}
 }
 
 // dwScratch is one worker's tap table: per tap of the row being summed,
@@ -56,6 +199,9 @@ type dwScratch[T Float] struct {
 
 func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 	g := depthwiseGeometry(s)
+	if err := g.planFull(cfg); err != nil {
+		return err
+	}
 	pin, pout := g.ih*g.iw, g.oh*g.ow
 	planes := s.N * s.C
 	threads := cfg.threads()
@@ -87,11 +233,20 @@ func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 			if b != nil {
 				bv = b[c]
 			}
-			for o := band * per; o < min(g.oh, (band+1)*per); o++ {
-				yrow := yp[o*g.ow : (o+1)*g.ow]
-				dwRow(g, yrow, xp, wc, bv, o, &sc)
-				epilogue(cfg, yrow)
+			o0, o1 := band*per, min(g.oh, (band+1)*per)
+			for o := o0; o < o1; {
+				switch {
+				case o >= g.full0 && o+4 <= min(o1, g.full1) && dwFull4(&g, yp, xp, wc, bv, o, &sc):
+					o += 4
+				case o >= g.full0 && o < g.full1:
+					dwFullRow(&g, yp[o*g.ow:(o+1)*g.ow], xp, wc, bv, o, &sc)
+					o++
+				default:
+					dwRow(&g, yp[o*g.ow:(o+1)*g.ow], xp, wc, bv, o, &sc)
+					o++
+				}
 			}
+			epilogue(cfg, yp[o0*g.ow:o1*g.ow])
 		}
 		return nil
 	})
@@ -99,22 +254,14 @@ func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 
 // dwRow sums output row o of one plane xp into y (see the file's
 // comment).
-func dwRow[T Float](g dwGeometry, y, xp, wc []T, bias T, o int, sc *dwScratch[T]) {
+func dwRow[T Float](g *dwGeometry, y, xp, wc []T, bias T, o int, sc *dwScratch[T]) {
 	rows := sc.rows[:0]
 	for r := range g.kh {
 		if i := o*g.sh - g.ph + r*g.dh; i >= 0 && i < g.ih {
 			rows = append(rows, r)
 		}
 	}
-	// The interior: the columns [lo, hi) that every tap of a row reaches.
-	lo, hi := 0, g.ow
-	for q := range g.kw {
-		l, h := validRange(q*g.dw-g.pw, g.sw, g.iw, g.ow)
-		lo, hi = max(lo, l), min(hi, h)
-	}
-	if lo >= hi {
-		lo, hi = g.ow, g.ow
-	}
+	lo, hi := g.lo, g.hi
 	n := 0
 	for _, r := range rows {
 		i := o*g.sh - g.ph + r*g.dh
@@ -128,24 +275,28 @@ func dwRow[T Float](g dwGeometry, y, xp, wc []T, bias T, o int, sc *dwScratch[T]
 		interior(y[lo:hi], xp, sc.offs[:n], sc.ws[:n], sc.ptrs, g.sw, bias)
 	}
 	// The edges, tap by tap in the same order, skipping the padding.
-	edge := func(j int) {
-		acc := bias
-		for _, r := range rows {
-			i := o*g.sh - g.ph + r*g.dh
-			for q := range g.kw {
-				if c := j*g.sw + q*g.dw - g.pw; c >= 0 && c < g.iw {
-					acc += wc[r*g.kw+q] * xp[i*g.iw+c]
-				}
-			}
-		}
-		y[j] = acc
-	}
-	for j := 0; j < lo; j++ {
-		edge(j)
+	for j := range lo {
+		y[j] = dwEdge(g, xp, wc, bias, rows, o, j)
 	}
 	for j := hi; j < g.ow; j++ {
-		edge(j)
+		y[j] = dwEdge(g, xp, wc, bias, rows, o, j)
 	}
+}
+
+// dwEdge is output column j of row o, summed in Go over the kernel rows
+// inside the image (rows) tap by tap, skipping the taps in the padding.
+func dwEdge[T Float](g *dwGeometry, xp, wc []T, bias T, rows []int, o, j int) T {
+	acc := bias
+	for _, r := range rows {
+		xr := xp[(o*g.sh-g.ph+r*g.dh)*g.iw : (o*g.sh-g.ph+r*g.dh+1)*g.iw]
+		wr := wc[r*g.kw : (r+1)*g.kw]
+		for q, wv := range wr {
+			if c := j*g.sw + q*g.dw - g.pw; c >= 0 && c < g.iw {
+				acc += wv * xr[c]
+			}
+		}
+	}
+	return acc
 }
 
 // interior sets y[j] to bias plus the sum over the taps t of ws[t] *

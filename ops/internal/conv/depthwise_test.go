@@ -1,10 +1,14 @@
 package conv
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"unsafe"
+
+	"github.com/onnxshape/onnxshape/ops/internal/clamp"
 )
 
 // The depthwise kernel in float32 (the vector kernel where the CPU has
@@ -177,6 +181,97 @@ func TestRowKernelsSameBits(t *testing.T) {
 				if d := math.Abs(float64(y[j]) - float64(first[j])); d > float64(taps)*0x1p-23*mag {
 					t.Fatalf("%d: go gives %v at %d, %s %v", iter, y[j], j, firstK, first[j])
 				}
+			}
+		}
+	}
+}
+
+// MobileNetV2's depthwise layers (224x224 input) with a ReLU6 epilogue, as
+// the fused Conv, BatchNormalization and Clip run them, on one core:
+//
+//	go test ./ops/internal/conv -run XXX -bench MobileNetDepthwise -benchtime 20x
+func BenchmarkMobileNetDepthwise(b *testing.B) {
+	layers := []struct{ c, size, stride int }{{32, 112, 1}, {96, 112, 2}, {144, 56, 1}, {144, 56, 2}, {192, 28, 1},
+		{192, 28, 2}, {384, 14, 1}, {576, 14, 1}, {576, 14, 2}, {960, 7, 1}}
+	for _, l := range layers {
+		out := (l.size+2-3)/l.stride + 1
+		s := Shape{N: 1, C: l.c, M: l.c, Group: l.c, Image: []int{l.size, l.size}, Grid: []int{out, out}, Kernel: []int{3, 3},
+			Stride: []int{l.stride, l.stride}, Dilation: []int{1, 1}, Pad: []int{1, 1}}
+		b.Run(fmt.Sprintf("%dx%d_%d_s%d", l.size, l.size, l.c, l.stride), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 2))
+			x := make([]float32, l.c*l.size*l.size)
+			for i := range x {
+				x[i] = r.Float32()*2 - 1
+			}
+			w := make([]float32, l.c*9)
+			for i := range w {
+				w[i] = r.Float32()*2 - 1
+			}
+			bias := make([]float32, l.c)
+			y := make([]float32, l.c*out*out)
+			relu6 := func(v []float32) { clamp.Float32(v, v, 0, 6) }
+			cpu := cpuSeconds()
+			for b.Loop() {
+				if err := Forward(Config{Threads: 1, Epilogue32: relu6}, s, x, w, bias, y); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric((cpuSeconds()-cpu)*1e6/float64(b.N), "cpu-us/op")
+		})
+	}
+}
+
+// The four-row kernel gives the bits of the row-at-a-time path on random
+// float32 values (rounding included): heights past several groups of four,
+// strides 1-2, kernels 1-5, pads 0-2, dilations 1-2, widths 1-40.
+func TestDepthwiseFourRowsAreTheRowKernel(t *testing.T) {
+	if !slices.Contains(rowKernels(), "avx512") {
+		t.Skip("no four-row kernel here")
+	}
+	defer func(k string) { rowKernel = k }(rowKernel)
+	rowKernel = "avx512"
+	r := rand.New(rand.NewPCG(9, 10))
+	for iter := range 1500 {
+		s := Shape{N: 1, C: 1 + r.IntN(3)}
+		s.M, s.Group = s.C, s.C
+		for a := range 2 {
+			k, st, d, p := 1+r.IntN(5), 1+r.IntN(2), 1+r.IntN(2), r.IntN(3)
+			in := 1 + r.IntN(40)
+			if a == 0 {
+				in = 4 + r.IntN(20)
+			}
+			out := (in+2*p-(k-1)*d-1)/st + 1
+			if out < 1 {
+				p += (k - 1) * d
+				out = (in+2*p-(k-1)*d-1)/st + 1
+			}
+			s.Image, s.Grid, s.Kernel = append(s.Image, in), append(s.Grid, out), append(s.Kernel, k)
+			s.Stride, s.Dilation, s.Pad = append(s.Stride, st), append(s.Dilation, d), append(s.Pad, p)
+		}
+		x := make([]float32, s.N*s.C*prod(s.Image))
+		for i := range x {
+			x[i] = r.Float32()*2 - 1
+		}
+		w := make([]float32, s.M*prod(s.Kernel))
+		for i := range w {
+			w[i] = r.Float32()*2 - 1
+		}
+		b := []float32{r.Float32(), r.Float32(), r.Float32()}[:s.M]
+		n := s.N * s.M * prod(s.Grid)
+		four, one := make([]float32, n+1), make([]float32, n+1)
+		four[n], one[n] = 99, 99
+		if err := Forward(Config{Threads: 1}, s, x, w, b, four[:n]); err != nil {
+			t.Fatal(err)
+		}
+		dwFour = false
+		err := Forward(Config{Threads: 1}, s, x, w, b, one[:n])
+		dwFour = true
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range four {
+			if math.Float32bits(four[i]) != math.Float32bits(one[i]) {
+				t.Fatalf("%d: %+v: element %d is %v four rows at a time, %v one at a time", iter, s, i, four[i], one[i])
 			}
 		}
 	}
