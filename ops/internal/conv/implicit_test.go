@@ -80,3 +80,55 @@ func TestImplicitMatchesTheDefinition(t *testing.T) {
 }
 
 func nan64() float64 { var z float64; return z / z }
+
+// The vector window writer against the Go one: random geometries of
+// stride 1 along the row (pads, dilations, row strides, images narrower
+// than the kernel, blocks of k cut anywhere, positions cut anywhere),
+// the panels compared bit for bit, the padding lanes included.
+func TestWindowsVecMatchesGo(t *testing.T) {
+	if !vecWindows {
+		t.Skip("no vector window writer here")
+	}
+	r := rand.New(rand.NewPCG(23, 24))
+	for iter := range 300 {
+		g := dwGeometry{kh: 1 + r.IntN(4), kw: 1 + r.IntN(4), sh: 1 + r.IntN(3), sw: 1, dh: 1 + r.IntN(2), dw: 1 + r.IntN(3),
+			ph: r.IntN(3), pw: r.IntN(3)}
+		g.ih, g.iw = max(1, (g.kh-1)*g.dh+1-2*g.ph)+r.IntN(20), max(1, (g.kw-1)*g.dw+1-2*g.pw)+r.IntN(70)
+		g.oh = (g.ih+2*g.ph-(g.kh-1)*g.dh-1)/g.sh + 1
+		g.ow = g.iw + 2*g.pw - (g.kw-1)*g.dw
+		cg := 1 + r.IntN(6)
+		k := cg * g.kh * g.kw
+		xg := make([]float32, cg*g.ih*g.iw)
+		for i := range xg {
+			xg[i] = float32(i + 1)
+		}
+		pout := g.oh * g.ow
+		q0 := r.IntN(pout)
+		nc := 1 + r.IntN(pout-q0)
+		pc := r.IntN(k)
+		kc := 1 + r.IntN(k-pc)
+		size := (nc + 31) / 32 * 32 * kc
+		want, got := make([]float32, size), make([]float32, size)
+		for i := range want {
+			want[i], got[i] = -1, -2
+		}
+		vecWindows = false
+		fillWindows(want, 32, pc, kc, q0, nc, xg, g)
+		vecWindows = true
+		fillWindows(got, 32, pc, kc, q0, nc, xg, g)
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("%d: %+v cg %d rows [%d,%d) positions [%d,%d): element %d (row %d, column %d) is %v, want %v",
+					iter, g, cg, pc, pc+kc, q0, q0+nc, i, i/32%kc, i/32/kc*32+i%32, got[i], want[i])
+			}
+		}
+	}
+}
+
+// The implicit GEMM with the Go window writer (the vector one is the
+// default where there is one).
+func TestImplicitGoWindows(t *testing.T) {
+	defer func(v bool) { vecWindows = v }(vecWindows)
+	vecWindows = false
+	TestImplicitMatchesTheDefinition(t)
+}
