@@ -54,7 +54,7 @@ func implicitForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 	cg, mg := s.C/s.Group, s.M/s.Group
 	k := cg * g.kh * g.kw
 	pin, pout := g.ih*g.iw, g.oh*g.ow
-	t := min(pout, implicitTile)
+	t := balancedTile(pout, implicitTile, gemm.NR32(), s.N*s.Group, cfg.threads())
 	tiles := (pout + t - 1) / t
 	return split[float32](cfg, s.N*s.Group*tiles, s.N*s.M*pout*max(1, k/8), 0, 4, func(item int, _ []float32, threads int) error {
 		tile := item % tiles
