@@ -3,8 +3,10 @@
 // (ops/internal/gemm), and scatters the products of a transposed
 // convolution back onto an image.
 //
-//   - Forward: a 1x1, stride-1, unpadded convolution is one product per
-//     image and group on the image as it lies (no copy); a depthwise
+//   - Forward: a 1x1, stride-1, unpadded convolution is a product per
+//     image, group and tile of positions on the image as it lies (no
+//     copy; the tile's output, some 512 KiB, still in the cache for the
+//     bias and the epilogue); a depthwise
 //     convolution (group == C == M) of one or two spatial axes runs a
 //     direct kernel (depthwise.go: one pass per output row, AVX-512 or
 //     AVX2 for float32 strides 1 and 2), where a product of one row would

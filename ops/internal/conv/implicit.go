@@ -12,15 +12,18 @@ import (
 // GEMM engine (gemm.Float32Implicit) asks for the windows a block at a
 // time (about kc rows by 512 positions, the block it would have packed
 // from a stored matrix), and fillWindows writes them from the NCHW image
-// straight into the micro-kernel's panels: per kernel row (channel, tap)
-// and per run of positions on one output row inside one panel, one copy
-// of the image row (stride 1) or a strided gather, zeros where the window
-// falls in the padding. The image is read once per tap and nothing grows
+// straight into the micro-kernel's panels: with a stride of 1 along the
+// row and panels of 32 columns (AVX-512), per panel and tap a few masked
+// vector loads per channel (fillWindowsVec); otherwise per kernel row
+// (channel, tap) and per run of positions on one output row inside one
+// panel, one copy of the image row (stride 1) or a strided gather; zeros
+// where the window falls in the padding. The image is read once per tap and nothing grows
 // with it: the scratch is the engine's panel block per worker
 // (gemm.ImplicitScratch32), charged before any work.
 //
-// The work is split over images, groups and tiles of implicitTile
-// positions as the im2col path does; the sums are the engine's (same
+// The work is split over images, groups and tiles of at most
+// implicitTile positions (balancedTile: equal tiles, and on one image as
+// many as give each core the same share); the sums are the engine's (same
 // kernels, same blocking of K), so the bound of Forward holds.
 
 // implicitTile is the positions of one item of work (a multiple of every
