@@ -3,8 +3,10 @@
 // (ops/internal/gemm), and scatters the products of a transposed
 // convolution back onto an image.
 //
-//   - Forward: a 1x1, stride-1, unpadded convolution is one product per
-//     image and group on the image as it lies (no copy); a depthwise
+//   - Forward: a 1x1, stride-1, unpadded convolution is a product per
+//     image, group and tile of positions on the image as it lies (no
+//     copy; the tile's output, some 512 KiB, still in the cache for the
+//     bias and the epilogue); a depthwise
 //     convolution (group == C == M) of one or two spatial axes runs a
 //     direct kernel (depthwise.go: one pass per output row, AVX-512 or
 //     AVX2 for float32 strides 1 and 2), where a product of one row would
@@ -189,6 +191,60 @@ func ScratchBytes(s Shape, size, threads int) int64 {
 	return int64(max(threads, 1)) * int64(k) * int64(t) * int64(size)
 }
 
+// pointwiseTile is the output elements (channels times positions) of one
+// item of a 1x1 convolution's work: 512 KiB of float32, so that the bias
+// and the fused epilogue run on the product's block while it is in the
+// cache, instead of reading the whole output back from memory.
+const pointwiseTile = 128 << 10
+
+// balancedTile returns the positions of one tile when pout positions are
+// cut into tiles of at most most, outer times (for the images and
+// groups), and the items (outer times the tiles) are split into
+// contiguous parts over threads cores as parallel.Range does: among tile
+// sizes that are multiples of align (but the last) and give up to four
+// times the fewest tiles, the one whose busiest core has the fewest
+// positions, then the biggest; with many items, the fewest tiles of
+// equal size. Where the tiles fall does not change a sum.
+func balancedTile(pout, most, align, outer, threads int) int {
+	most = max(1, min(most, pout))
+	first := (pout + most - 1) / most
+	even := func(tiles int) int { // tiles of equal size, rounded up to align
+		t := (pout + tiles - 1) / tiles
+		if t > align {
+			t = min(most, (t+align-1)/align*align)
+		}
+		return t
+	}
+	if threads <= 1 || outer*first >= 8*threads {
+		return even(first)
+	}
+	best, bestLoad := most, busiest(pout, most, outer, threads)
+	for tiles := first; tiles <= 4*first; tiles++ {
+		if t := even(tiles); busiest(pout, t, outer, threads) < bestLoad {
+			best, bestLoad = t, busiest(pout, t, outer, threads)
+		}
+	}
+	return best
+}
+
+// busiest is the most positions one of threads cores gets when outer
+// times pout positions in tiles of t are split as parallel.Range splits
+// the items.
+func busiest(pout, t, outer, threads int) int {
+	tiles := (pout + t - 1) / t
+	n := outer * tiles
+	w := min(threads, n)
+	most := 0
+	for p := range w {
+		load := 0
+		for i := n * p / w; i < n*(p+1)/w; i++ {
+			load += min(t, pout-i%tiles*t)
+		}
+		most = max(most, load)
+	}
+	return most
+}
+
 // pointwise reports a 1x1, stride-1, unpadded convolution: its im2col
 // matrix is the image itself.
 func pointwise(s Shape) bool {
@@ -222,13 +278,19 @@ func Forward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 		return depthwiseForward(cfg, s, x, w, b, y)
 	}
 	if pointwise(s) {
-		return split[T](cfg, s.N*s.Group, s.N*s.M*pout*max(1, k/8), 0, size, func(item int, _ []T, threads int) error {
-			n, g := item/s.Group, item%s.Group
+		t := balancedTile(pout, max(pointwiseTile/max(mg, 1), gemm.NR32()), gemm.NR32(), s.N*s.Group, cfg.threads())
+		tiles := (pout + t - 1) / t
+		return split[T](cfg, s.N*s.Group*tiles, s.N*s.M*pout*max(1, k/8), 0, size, func(item int, _ []T, threads int) error {
+			tile := item % tiles
+			ng := item / tiles
+			n, g := ng/s.Group, ng%s.Group
+			p0 := tile * t
+			p1 := min(pout, p0+t)
 			yg := y[(n*s.M+g*mg)*pout:]
-			if err := gemmF(cfg.gemm(threads), mg, pout, cg, w[g*mg*k:], k, x[(n*s.C+g*cg)*pin:], pin, yg, pout); err != nil {
+			if err := gemmF(cfg.gemm(threads), mg, p1-p0, cg, w[g*mg*k:], k, x[(n*s.C+g*cg)*pin+p0:], pin, yg[p0:], pout); err != nil {
 				return err
 			}
-			return finishRows(cfg, threads, yg, b, g*mg, mg, pout, 0, pout)
+			return finishRows(cfg, threads, yg, b, g*mg, mg, pout, p0, p1)
 		})
 	}
 	if implicit[T](s) {
@@ -269,6 +331,9 @@ func sizeOf[T Float](v T) uintptr {
 // columns [p0, p1).
 func addBias[T Float](yg, b []T, m0, mg, ld, p0, p1 int) {
 	if b == nil {
+		return
+	}
+	if y32, ok := any(yg).([]float32); ok && p1 > p0 && addRows32(y32[p0:], any(b).([]float32)[m0:m0+mg], ld, p1-p0) {
 		return
 	}
 	for i := range mg {

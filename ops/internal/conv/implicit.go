@@ -12,15 +12,18 @@ import (
 // GEMM engine (gemm.Float32Implicit) asks for the windows a block at a
 // time (about kc rows by 512 positions, the block it would have packed
 // from a stored matrix), and fillWindows writes them from the NCHW image
-// straight into the micro-kernel's panels: per kernel row (channel, tap)
-// and per run of positions on one output row inside one panel, one copy
-// of the image row (stride 1) or a strided gather, zeros where the window
-// falls in the padding. The image is read once per tap and nothing grows
+// straight into the micro-kernel's panels: with a stride of 1 along the
+// row and panels of 32 columns (AVX-512), per panel and tap a few masked
+// vector loads per channel (fillWindowsVec); otherwise per kernel row
+// (channel, tap) and per run of positions on one output row inside one
+// panel, one copy of the image row (stride 1) or a strided gather; zeros
+// where the window falls in the padding. The image is read once per tap and nothing grows
 // with it: the scratch is the engine's panel block per worker
 // (gemm.ImplicitScratch32), charged before any work.
 //
-// The work is split over images, groups and tiles of implicitTile
-// positions as the im2col path does; the sums are the engine's (same
+// The work is split over images, groups and tiles of at most
+// implicitTile positions (balancedTile: equal tiles, and on one image as
+// many as give each core the same share); the sums are the engine's (same
 // kernels, same blocking of K), so the bound of Forward holds.
 
 // implicitTile is the positions of one item of work (a multiple of every
@@ -54,7 +57,7 @@ func implicitForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 	cg, mg := s.C/s.Group, s.M/s.Group
 	k := cg * g.kh * g.kw
 	pin, pout := g.ih*g.iw, g.oh*g.ow
-	t := min(pout, implicitTile)
+	t := balancedTile(pout, implicitTile, gemm.NR32(), s.N*s.Group, cfg.threads())
 	tiles := (pout + t - 1) / t
 	return split[float32](cfg, s.N*s.Group*tiles, s.N*s.M*pout*max(1, k/8), 0, 4, func(item int, _ []float32, threads int) error {
 		tile := item % tiles
@@ -85,6 +88,10 @@ type run struct{ oh, ow, n, off int }
 // of nr columns (gemm.Filler32's layout), zeros where a tap falls in the
 // padding and in the last panel's columns past nc.
 func fillWindows(dst []float32, nr, pc, kc, q0, nc int, xg []float32, g dwGeometry) {
+	if vecWindows && nr == 32 && g.sw == 1 {
+		fillWindowsVec(dst, pc, kc, q0, nc, xg, g)
+		return
+	}
 	// The runs: positions split at output rows and at panels.
 	runs := make([]run, 0, nc/nr+nc/max(g.ow, 1)+2)
 	for j := 0; j < nc; {
@@ -125,7 +132,9 @@ func fillWindows(dst []float32, nr, pc, kc, q0, nc int, xg []float32, g dwGeomet
 				clear(d)
 				continue
 			}
-			clear(d[:lo])
+			if lo > 0 {
+				clear(d[:lo])
+			}
 			if g.sw == 1 {
 				copy(d[lo:hi], row[base+lo:base+hi])
 			} else {
@@ -133,7 +142,9 @@ func fillWindows(dst []float32, nr, pc, kc, q0, nc int, xg []float32, g dwGeomet
 					d[o] = row[base+o*g.sw]
 				}
 			}
-			clear(d[hi:])
+			if hi < u.n {
+				clear(d[hi:])
+			}
 		}
 		if q++; q == g.kw {
 			q = 0
@@ -147,6 +158,60 @@ func fillWindows(dst []float32, nr, pc, kc, q0, nc int, xg []float32, g dwGeomet
 		last := dst[(nc/nr)*kc*nr:]
 		for p := range kc {
 			clear(last[p*nr+rem : p*nr+nr])
+		}
+	}
+}
+
+// wseg is a segment of a panel row for windowRows32: the lanes of mask
+// load from the image at byte offset off + 4*lane of the row's plane.
+type wseg struct {
+	off  int64
+	mask uint32
+	_    uint32
+}
+
+// fillWindowsVec is fillWindows for panels of 32 columns and a stride of
+// 1 along the row, with the vector writer: per panel and kernel tap, the
+// lanes that read the image form at most one segment per output row the
+// panel crosses (the same for every channel: only the plane moves), and
+// windowRows32 writes the tap's rows of the block, one per channel, each
+// a few masked loads and two stores. Lanes in the padding and past nc
+// stay zero.
+func fillWindowsVec(dst []float32, pc, kc, q0, nc int, xg []float32, g dwGeometry) {
+	const nr = 32
+	var segs [nr]wseg
+	taps := g.kh * g.kw
+	pin := g.ih * g.iw
+	for q := 0; q*nr < nc; q++ {
+		j0 := q * nr
+		w := min(nr, nc-j0)
+		for t := range taps {
+			p0 := (t - pc%taps + taps) % taps // the block's first row of tap t
+			if p0 >= kc {
+				continue
+			}
+			rows := (kc - p0 + taps - 1) / taps
+			c0 := (pc + p0) / taps
+			dr, dq := t/g.kw*g.dh-g.ph, t%g.kw*g.dw-g.pw
+			n := 0
+			for j := 0; j < w; {
+				pos := q0 + j0 + j
+				oh, ow := pos/g.ow, pos%g.ow
+				l := min(g.ow-ow, w-j)
+				if ih := oh*g.sh + dr; ih >= 0 && ih < g.ih {
+					base := ow + dq
+					lo, hi := max(0, -base), min(l, g.iw-base)
+					if lo < hi {
+						lane := j + lo
+						segs[n] = wseg{off: int64(ih*g.iw+base-j) * 4, mask: uint32((uint64(1)<<(hi-lo) - 1) << lane)}
+						n++
+					}
+				}
+				j += l
+			}
+			d := dst[q*kc*nr+p0*nr : q*kc*nr+(p0+(rows-1)*taps)*nr+nr]
+			src := xg[c0*pin : (c0+rows)*pin]
+			windowRows32(d, taps*nr, unsafe.Pointer(&src[0]), pin, rows, segs[:n])
 		}
 	}
 }
