@@ -57,6 +57,12 @@ func Run[A Number](op Op, l Layout, x, y []A, par Parallel) error {
 					return nil
 				}
 			}
+			if xf, ok := any(x).([]float32); ok && op.Kind == LogSumExp {
+				// The maxima of a block of rows, then each row's
+				// exponentials sixteen at a time (logsumexp.go).
+				logSumExpRowsF32(xf[lo*n:hi*n], n, any(y).([]float32)[lo:hi], make([]float32, n))
+				return nil
+			}
 			if xf, ok := any(x).([]float32); ok && (op.Kind == L1 || op.Kind == SumSquare || op.Kind == L2) {
 				// Each row one sixteen-lane accumulator of its terms.
 				yf := any(y).([]float32)[lo:hi]
@@ -80,7 +86,7 @@ func Run[A Number](op Op, l Layout, x, y []A, par Parallel) error {
 	// that a reduce-first (Outer 1) still spreads across cores. A block is
 	// at most 512 columns so that its sixteen rows of partial sums (at most
 	// 64 KiB, the same whatever the input) stay in the first caches.
-	const block = 512
+	const block = columnBlock
 	blocks := (l.Inner + block - 1) / block
 	var m []A
 	if op.Kind == LogSumExp {
@@ -105,6 +111,9 @@ func Run[A Number](op Op, l Layout, x, y []A, par Parallel) error {
 		return nil
 	})
 }
+
+// columnBlock is the most columns Run reduces at once over an inner axis.
+const columnBlock = 512
 
 // runGeneral gathers each output's elements into a row and reduces it.
 func runGeneral[A Number](op Op, l Layout, x, y []A, par Parallel) error {
@@ -290,8 +299,13 @@ func termOf[A Number](op Op) func(A) A {
 	return nil
 }
 
-// expTerm is LogSumExp's term, exp(x - m) in float64 rounded to A.
+// expTerm is LogSumExp's term of the reference engine's logSumExpTerm:
+// exp32(x - m) for float32, math.Exp of the float64 difference rounded
+// (float64) or truncated (integers) to A otherwise.
 func expTerm[A Number](m A) func(A) A {
+	if mf, ok := any(m).(float32); ok {
+		return func(v A) A { return A(exp32(float32(v) - mf)) }
+	}
 	return func(v A) A { return fromFloat64[A](math.Exp(float64(v) - float64(m))) }
 }
 
@@ -340,11 +354,15 @@ func reduceColumns[A Number](op Op, in []A, n, inner, c0 int, out, m, parts []A)
 		})
 	}
 	if op.Kind == LogSumExp {
+		if inf, ok := any(in).([]float32); ok {
+			logSumExpColumnsF32(inf, n, inner, c0, any(out).([]float32), any(m).([]float32), any(parts).([]float32))
+			return
+		}
 		sumColumnsOf(in, n, inner, c0, out, parts, func(j int, v A) A {
 			if math.IsInf(float64(m[j]), 0) {
 				return 0
 			}
-			return fromFloat64[A](math.Exp(float64(v) - float64(m[j])))
+			return expTerm(m[j])(v)
 		})
 	}
 	switch op.Kind {
