@@ -54,7 +54,7 @@ func logSumExpColumnsF32(in []float32, n, inner, c0 int, out, m, parts []float32
 	for i := range n {
 		row := in[i*inner+c0 : i*inner+c0+w]
 		if finite {
-			expShiftedEach(e, row, m)
+			expShiftedEachFinite(e, row, m)
 		} else {
 			// A column of -inf only, or with +inf or a NaN: its result
 			// is m whatever its sum (finish), so any term does.
