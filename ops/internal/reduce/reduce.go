@@ -3,6 +3,8 @@ package reduce
 import (
 	"math"
 	"unsafe"
+
+	"github.com/onnxshape/onnxshape/ops/internal/mathf"
 )
 
 // Kind is what a reduction computes of its elements.
@@ -38,6 +40,27 @@ func Run[A Number](op Op, l Layout, x, y []A, par Parallel) error {
 			y[i] = finish(op, initial[A](op.Kind), 0, 0)
 		}
 		return nil
+	}
+	if yf, ok := any(y).([]float32); ok && op.Kind == LogSum {
+		// The sums, then their float32 logarithms sixteen at a time
+		// (logsumexp.go).
+		if err := Run(Op{Kind: Sum}, l, x, y, par); err != nil {
+			return err
+		}
+		return par(len(yf), len(yf)*8, func(lo, hi int) error {
+			mathf.LogsTo(yf[lo:hi], yf[lo:hi])
+			return nil
+		})
+	}
+	if xf, ok := any(x).([]float32); ok && op.Kind == LogSumExp && l.N == 1 && !l.General {
+		// One element each: m + log(exp32(x - m)) is m + log(1), x + 0.
+		yf := any(y).([]float32)
+		return par(len(yf), len(yf), func(lo, hi int) error {
+			for i, v := range xf[lo:hi] {
+				yf[lo+i] = v + 0
+			}
+			return nil
+		})
 	}
 	switch {
 	case l.General:
@@ -218,6 +241,9 @@ func finish[A Number](op Op, acc A, m A, count int) A {
 	case L2:
 		return fromFloat64[A](math.Sqrt(float64(acc)))
 	case LogSum:
+		if f, ok := any(acc).(float32); ok {
+			return A(mathf.Log(f))
+		}
 		return fromFloat64[A](math.Log(float64(acc)))
 	case LogSumExp:
 		mf := float64(m)
