@@ -5,7 +5,9 @@
 // Versions: 1 (axes attribute), 11 (negative axes), 13 (bfloat16), 18 (axes an optional input, noop_with_empty_axes).
 // Types: uint32, uint64, int32, int64, float16, float, double, bfloat16 (13+). Integers are computed in their own type, float16 and
 // bfloat16 in float32, each output accumulating its elements in row-major
-// order.
+// order (the lane order of reference/sumlanes.go). The terms of float32 are
+// exp32(x - m), the softmax family's exponential, sixteen at a time; the
+// algorithm and its error bound are reference/reducelogsumexp.go's.
 
 package ops
 

@@ -44,6 +44,12 @@ func expShiftedAVX2(dst, src, m *float32, perElement, n int, consts *[15][8]uint
 func softmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32) int
 
 //go:noescape
+func expSumRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32, m, s *float32) int
+
+//go:noescape
+func logShiftRowsAVX512(x, y *float32, n, rows int, m, ls *float32)
+
+//go:noescape
 func max8(x *float32, n int) (m float32, nan bool)
 
 //go:noescape
@@ -84,6 +90,23 @@ func expShifted(dst, src, m []float32, perElement bool) float32 {
 		return expShiftedAVX512(&dst[0], &src[0], &m[0], step, n, &exp32Consts)
 	}
 	return expShiftedAVX2(&dst[0], &src[0], &m[0], step, n, &exp32Consts, &tailMasks)
+}
+
+// expShiftedEachFinite is expShiftedEach for m whose every element the
+// caller has seen finite: the vector kernels without expShifted's check
+// of every m (as many checks as exponentials).
+func expShiftedEachFinite(dst, src, m []float32) {
+	n := len(src)
+	if n == 0 || !(haveExp32AVX512 || haveExp32AVX2) {
+		expShiftedGo(dst, src, m, true)
+		return
+	}
+	dst, m = dst[:n], m[:n]
+	if haveExp32AVX512 {
+		expShiftedAVX512(&dst[0], &src[0], &m[0], 1, n, &exp32Consts)
+		return
+	}
+	expShiftedAVX2(&dst[0], &src[0], &m[0], 1, n, &exp32Consts, &tailMasks)
 }
 
 // rowMax is reduceRow's Max of a non-empty float32 row, eight at a time
@@ -161,5 +184,39 @@ func logShiftRow(x, y []float32, m, ls float32) {
 	y = y[:len(x)]
 	for ; i < len(x); i++ {
 		y[i] = (x[i] - m) - ls
+	}
+}
+
+// logSoftmaxRowsF32 writes the LogSoftmax of the rows of n float32 of x
+// (n > 0) to y, outside SONNX: with AVX-512 a block of rows at a time,
+// their maxima, exponentials (into y) and sums in one call
+// (expSumRowsAVX512), the logarithms of the sums in Go, then every row's
+// (x - m) - log(s) in another call (rows whose largest element is not
+// finite go through softmaxRow); else each row by softmaxRowF32. The same
+// bits as softmaxRow.
+func logSoftmaxRowsF32(x, y []float32, n int) {
+	rows := len(x) / n
+	if !haveExp32AVX512 {
+		for r := range rows {
+			softmaxRowF32(LogSoftmax, x[r*n:(r+1)*n], y[r*n:(r+1)*n])
+		}
+		return
+	}
+	const batch = 64
+	var m, ls [batch]float32
+	for r := 0; r < rows; {
+		b := min(batch, rows-r)
+		done := expSumRowsAVX512(&x[r*n], &y[r*n], n, b, &exp32Consts, &m[0], &ls[0])
+		for i := range done {
+			ls[i] = float32(math.Log(float64(ls[i])))
+		}
+		if done > 0 {
+			logShiftRowsAVX512(&x[r*n], &y[r*n], n, done, &m[0], &ls[0])
+		}
+		r += done
+		if done < b {
+			softmaxRow(LogSoftmax, x[r*n:(r+1)*n], y[r*n:(r+1)*n], false)
+			r++
+		}
 	}
 }

@@ -480,3 +480,165 @@ done:
 	MOVQ R10, ret+40(FP)
 	VZEROUPPER
 	RET
+
+// func expSumRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32, m, s *float32) int
+//
+// The first steps of LogSoftmax over the rows of n float32 (n > 0) of x,
+// as softmaxRowsAVX512 without its divisions: per row r the largest
+// element m[r], then e = exp32(x - m[r]) into y (scratch for the caller's
+// last step) and their sum s[r] in the lane order. It stops before the
+// first row whose largest element is not finite (a NaN, or +inf or -inf
+// only) and returns how many rows it did.
+TEXT ·expSumRowsAVX512(SB), NOSPLIT, $0-64
+	MOVQ         x+0(FP), SI
+	MOVQ         y+8(FP), DI
+	MOVQ         n+16(FP), R8
+	MOVQ         rows+24(FP), DX
+	MOVQ         consts+32(FP), R9
+	MOVQ         m+40(FP), R12
+	MOVQ         s+48(FP), R13
+	EXP32_512_CONSTS
+	VBROADCASTSS C(14), Z31 // -inf
+	TAIL_MASK_512
+	MOVQ         R8, R11
+	SHRQ         $4, R11    // full blocks a row
+	SHLQ         $6, R11    // their bytes
+	XORQ         R10, R10   // rows done
+
+esrow:
+	CMPQ R10, DX
+	JGE  esdone
+
+	// m: the largest element; K3 the lanes that saw a NaN.
+	VMOVAPS Z31, Z10
+	KXORW   K3, K3, K3
+	XORQ    AX, AX
+
+esmaxblock:
+	CMPQ    AX, R11
+	JGE     esmaxtail
+	VMOVUPS (SI)(AX*1), Z11
+	VCMPPS  $3, Z11, Z11, K2
+	KORW    K2, K3, K3
+	VMAXPS  Z11, Z10, Z10
+	ADDQ    $64, AX
+	JMP     esmaxblock
+
+esmaxtail:
+	TESTL   BX, BX
+	JZ      esmaxtree
+	VMOVAPS Z31, Z11
+	VMOVUPS (SI)(AX*1), K1, Z11
+	VCMPPS  $3, Z11, Z11, K2
+	KORW    K2, K3, K3
+	VMAXPS  Z11, Z10, Z10
+
+esmaxtree:
+	VEXTRACTF64X4 $1, Z10, Y11
+	VMAXPS        Y11, Y10, Y10
+	VEXTRACTF128  $1, Y10, X11
+	VMAXPS        X11, X10, X10
+	VSHUFPS       $0x4E, X10, X10, X11
+	VMAXPS        X11, X10, X10
+	VSHUFPS       $0xB1, X10, X10, X11
+	VMAXPS        X11, X10, X10
+	KORTESTW      K3, K3
+	JNZ           esdone         // a NaN
+	VMOVD         X10, AX
+	ANDL          $0x7fffffff, AX
+	CMPL          AX, $0x7f800000
+	JAE           esdone         // +inf, or -inf only
+	VMOVSS        X10, (R12)(R10*4)
+	VBROADCASTSS  X10, Z12
+
+	// e = exp32(x - m) into y, summed in Z15.
+	VXORPS Z15, Z15, Z15
+	XORQ   AX, AX
+
+esexpblock:
+	CMPQ    AX, R11
+	JGE     esexptail
+	VMOVUPS (SI)(AX*1), Z0
+	VSUBPS  Z12, Z0, Z0
+	EXP32_512
+	VMOVUPS Z4, (DI)(AX*1)
+	VADDPS  Z4, Z15, Z15
+	ADDQ    $64, AX
+	JMP     esexpblock
+
+esexptail:
+	TESTL     BX, BX
+	JZ        esexpsum
+	VMOVUPS.Z (SI)(AX*1), K1, Z0
+	VSUBPS    Z12, Z0, Z0
+	EXP32_512
+	VMOVUPS   Z4, K1, (DI)(AX*1)
+	VADDPS    Z4, Z15, K1, Z15
+
+esexpsum:
+	VEXTRACTF64X4 $1, Z15, Y1
+	VMOVAPS       Y15, Y0
+	LANE_TREE
+	VMOVSS        X0, (R13)(R10*4)
+	LEAQ          (SI)(R8*4), SI
+	LEAQ          (DI)(R8*4), DI
+	INCQ          R10
+	JMP           esrow
+
+esdone:
+	MOVQ R10, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func logShiftRowsAVX512(x, y *float32, n, rows int, m, ls *float32)
+//
+// y[r*n+i] = (x[r*n+i] - m[r]) - ls[r] for the rows of n float32 (n > 0),
+// sixteen at a time, the tail of each row under the mask K1: LogSoftmax's
+// last step, two float32 subtractions each rounded as Go's scalar one is.
+TEXT ·logShiftRowsAVX512(SB), NOSPLIT, $0-48
+	MOVQ x+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ n+16(FP), R8
+	MOVQ rows+24(FP), DX
+	MOVQ m+32(FP), R12
+	MOVQ ls+40(FP), R13
+	TAIL_MASK_512
+	MOVQ R8, R11
+	SHRQ $4, R11  // full blocks a row
+	SHLQ $6, R11  // their bytes
+	XORQ R10, R10
+
+lsrow:
+	CMPQ         R10, DX
+	JGE          lsdone
+	VBROADCASTSS (R12)(R10*4), Z1
+	VBROADCASTSS (R13)(R10*4), Z2
+	XORQ         AX, AX
+
+lsblock:
+	CMPQ    AX, R11
+	JGE     lstail
+	VMOVUPS (SI)(AX*1), Z0
+	VSUBPS  Z1, Z0, Z0
+	VSUBPS  Z2, Z0, Z0
+	VMOVUPS Z0, (DI)(AX*1)
+	ADDQ    $64, AX
+	JMP     lsblock
+
+lstail:
+	TESTL     BX, BX
+	JZ        lsnext
+	VMOVUPS.Z (SI)(AX*1), K1, Z0
+	VSUBPS    Z1, Z0, Z0
+	VSUBPS    Z2, Z0, Z0
+	VMOVUPS   Z0, K1, (DI)(AX*1)
+
+lsnext:
+	LEAQ (SI)(R8*4), SI
+	LEAQ (DI)(R8*4), DI
+	INCQ R10
+	JMP  lsrow
+
+lsdone:
+	VZEROUPPER
+	RET

@@ -123,13 +123,16 @@ func (l Layout) Outputs() int { return l.Outer * l.Inner }
 // allocates, in elements of 8 bytes at most, for workers cores: the general
 // walk keeps the offsets of every output and of one output's elements and
 // gathers each output's elements into a row on each core; LogSumExp over
-// an inner axis keeps the maximum of every output.
+// an inner axis keeps the maximum of every output, over the last axis a
+// row of float32 exponentials on each core.
 func (l Layout) ScratchElems(k Kind, workers int) int {
 	switch {
 	case l.General:
 		return l.Outputs() + l.N*(1+workers)
 	case k == LogSumExp && l.Inner > 1:
 		return l.Outputs()
+	case k == LogSumExp:
+		return l.N * workers
 	}
 	return 0
 }

@@ -3,6 +3,8 @@ package reduce
 import (
 	"math"
 	"unsafe"
+
+	"github.com/onnxshape/onnxshape/ops/internal/mathf"
 )
 
 // Kind is what a reduction computes of its elements.
@@ -39,6 +41,27 @@ func Run[A Number](op Op, l Layout, x, y []A, par Parallel) error {
 		}
 		return nil
 	}
+	if yf, ok := any(y).([]float32); ok && op.Kind == LogSum {
+		// The sums, then their float32 logarithms sixteen at a time
+		// (logsumexp.go).
+		if err := Run(Op{Kind: Sum}, l, x, y, par); err != nil {
+			return err
+		}
+		return par(len(yf), len(yf)*8, func(lo, hi int) error {
+			mathf.LogsTo(yf[lo:hi], yf[lo:hi])
+			return nil
+		})
+	}
+	if xf, ok := any(x).([]float32); ok && op.Kind == LogSumExp && l.N == 1 && !l.General {
+		// One element each: m + log(exp32(x - m)) is m + log(1), x + 0.
+		yf := any(y).([]float32)
+		return par(len(yf), len(yf), func(lo, hi int) error {
+			for i, v := range xf[lo:hi] {
+				yf[lo+i] = v + 0
+			}
+			return nil
+		})
+	}
 	switch {
 	case l.General:
 		return runGeneral(op, l, x, y, par)
@@ -56,6 +79,12 @@ func Run[A Number](op Op, l Layout, x, y []A, par Parallel) error {
 				if rowExtremesF32(xf[lo*n:hi*n], n, any(y).([]float32)[lo:hi], op.Kind == Min) {
 					return nil
 				}
+			}
+			if xf, ok := any(x).([]float32); ok && op.Kind == LogSumExp {
+				// The maxima of a block of rows, then each row's
+				// exponentials sixteen at a time (logsumexp.go).
+				logSumExpRowsF32(xf[lo*n:hi*n], n, any(y).([]float32)[lo:hi], make([]float32, n))
+				return nil
 			}
 			if xf, ok := any(x).([]float32); ok && (op.Kind == L1 || op.Kind == SumSquare || op.Kind == L2) {
 				// Each row one sixteen-lane accumulator of its terms.
@@ -80,7 +109,7 @@ func Run[A Number](op Op, l Layout, x, y []A, par Parallel) error {
 	// that a reduce-first (Outer 1) still spreads across cores. A block is
 	// at most 512 columns so that its sixteen rows of partial sums (at most
 	// 64 KiB, the same whatever the input) stay in the first caches.
-	const block = 512
+	const block = columnBlock
 	blocks := (l.Inner + block - 1) / block
 	var m []A
 	if op.Kind == LogSumExp {
@@ -105,6 +134,9 @@ func Run[A Number](op Op, l Layout, x, y []A, par Parallel) error {
 		return nil
 	})
 }
+
+// columnBlock is the most columns Run reduces at once over an inner axis.
+const columnBlock = 512
 
 // runGeneral gathers each output's elements into a row and reduces it.
 func runGeneral[A Number](op Op, l Layout, x, y []A, par Parallel) error {
@@ -209,6 +241,9 @@ func finish[A Number](op Op, acc A, m A, count int) A {
 	case L2:
 		return fromFloat64[A](math.Sqrt(float64(acc)))
 	case LogSum:
+		if f, ok := any(acc).(float32); ok {
+			return A(mathf.Log(f))
+		}
 		return fromFloat64[A](math.Log(float64(acc)))
 	case LogSumExp:
 		mf := float64(m)
@@ -290,8 +325,13 @@ func termOf[A Number](op Op) func(A) A {
 	return nil
 }
 
-// expTerm is LogSumExp's term, exp(x - m) in float64 rounded to A.
+// expTerm is LogSumExp's term of the reference engine's logSumExpTerm:
+// exp32(x - m) for float32, math.Exp of the float64 difference rounded
+// (float64) or truncated (integers) to A otherwise.
 func expTerm[A Number](m A) func(A) A {
+	if mf, ok := any(m).(float32); ok {
+		return func(v A) A { return A(exp32(float32(v) - mf)) }
+	}
 	return func(v A) A { return fromFloat64[A](math.Exp(float64(v) - float64(m))) }
 }
 
@@ -340,11 +380,15 @@ func reduceColumns[A Number](op Op, in []A, n, inner, c0 int, out, m, parts []A)
 		})
 	}
 	if op.Kind == LogSumExp {
+		if inf, ok := any(in).([]float32); ok {
+			logSumExpColumnsF32(inf, n, inner, c0, any(out).([]float32), any(m).([]float32), any(parts).([]float32))
+			return
+		}
 		sumColumnsOf(in, n, inner, c0, out, parts, func(j int, v A) A {
 			if math.IsInf(float64(m[j]), 0) {
 				return 0
 			}
-			return fromFloat64[A](math.Exp(float64(v) - float64(m[j])))
+			return expTerm(m[j])(v)
 		})
 	}
 	switch op.Kind {

@@ -36,11 +36,10 @@ func RunSoftmax[A Number](kind SoftmaxKind, l Layout, x, y []A, sonnx bool, par 
 				yf := any(y).([]float32)
 				if kind == Softmax {
 					softmaxRowsF32(xf[o*n:hi*n], yf[o*n:hi*n], n)
-					return nil
+				} else {
+					logSoftmaxRowsF32(xf[o*n:hi*n], yf[o*n:hi*n], n)
 				}
-				for ; o < hi; o++ {
-					softmaxRowF32(kind, xf[o*n:(o+1)*n], yf[o*n:(o+1)*n])
-				}
+				return nil
 			}
 			for ; o < hi; o++ {
 				softmaxRow(kind, x[o*n:(o+1)*n], y[o*n:(o+1)*n], sonnx)

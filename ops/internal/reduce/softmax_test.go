@@ -8,9 +8,10 @@ import (
 
 // TestSoftmaxRowsF32 checks the float32 softmax over the last axis (vector
 // maxima, exponentials, sums and quotients) against softmaxRow's plain
-// loop, bit for bit: every row count to 40, lengths with and without a
-// tail, NaN, infinities, -0 and rows of -inf only; under SONNX too, where
-// both take math.Exp.
+// loop, bit for bit: every row count to 40 and a few across the blocks
+// of 64 rows of the LogSoftmax kernels, lengths with and without a tail,
+// NaN, infinities, -0 and rows of -inf only; under SONNX too, where both
+// take math.Exp.
 func TestSoftmaxRowsF32(t *testing.T) { forEachKernel(t, testSoftmaxRowsF32) }
 
 func testSoftmaxRowsF32(t *testing.T) {
@@ -18,7 +19,11 @@ func testSoftmaxRowsF32(t *testing.T) {
 	inf := float32(math.Inf(1))
 	specials := []float32{float32(math.NaN()), inf, -inf, float32(math.Copysign(0, -1)), 0, 88, -100}
 	for _, n := range []int{1, 3, 7, 8, 9, 16, 21, 112} {
-		for outer := 1; outer <= 40; outer++ {
+		outers := []int{63, 64, 65, 130}
+		for o := 1; o <= 40; o++ {
+			outers = append(outers, o)
+		}
+		for _, outer := range outers {
 			x := make([]float32, outer*n)
 			for i := range x {
 				x[i] = float32(rng.NormFloat64() * 10)
