@@ -109,6 +109,36 @@ func packAI(dst []byte, a []byte, lda int, flip byte, i0, mc, pc, kc int, sums [
 	}
 }
 
+// sumRowsU8 adds to sums[r] the sum of the bytes of row i0+r of A,
+// columns [pc, pc+kc), for r < mc (nothing when sums is nil): packAI's
+// sums with no flip and no copy, eight bytes a step.
+func sumRowsU8(a []byte, lda, i0, mc, pc, kc int, sums []int32) {
+	if sums == nil {
+		return
+	}
+	const lo = 0x00ff00ff00ff00ff
+	for r := range mc {
+		src := a[(i0+r)*lda+pc : (i0+r)*lda+pc+kc]
+		var sum int32
+		for len(src) >= 8 {
+			// Up to 128 words a round, so the four 16-bit lanes (each at
+			// most 2*255 a word) never carry.
+			n := min(len(src)/8, 128)
+			var acc uint64
+			for w := range n {
+				v := binary.LittleEndian.Uint64(src[8*w:])
+				acc += v&lo + v>>8&lo
+			}
+			sum += int32(acc&0xffff + acc>>16&0xffff + acc>>32&0xffff + acc>>48)
+			src = src[8*n:]
+		}
+		for _, v := range src {
+			sum += int32(v)
+		}
+		sums[r] += sum
+	}
+}
+
 // packBI copies B[pc:pc+kc, jc:jc+nc], each byte xor flip, into panels
 // of nrI columns: byte t of quad q of column j of panel s at
 // s*k4*nrI*4 + q*nrI*4 + j*4 + t, zero-padded. It adds to sums[j] the sum
@@ -250,7 +280,13 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 	if pb != nil {
 		bBytes = 0
 	}
+	// An unsigned A whose k is whole quads is read in place by the
+	// kernel, when it can (directA): no panels of A, no copy.
+	direct := flipA == 0 && k%4 == 0 && directA()
 	aBytes := k40 * 4 * mcMax
+	if direct {
+		aBytes = 0
+	}
 	per := int64(bBytes+aBytes) + 4*int64(rowsPer+colsPer)
 	scratch := per * int64(workers)
 	if err := cfg.Scratch.take(cfg, scratch); err != nil {
@@ -309,7 +345,11 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 					} else if jc > j0 {
 						sums = make([]int32, mc) // counted once, on the first block
 					}
-					packAI(abuf, a, lda, flipA, ic, mc, pc, kc, sums)
+					if direct {
+						sumRowsU8(a, lda, ic, mc, pc, kc, sums)
+					} else {
+						packAI(abuf, a, lda, flipA, ic, mc, pc, kc, sums)
+					}
 					for jr := 0; jr < nc; jr += nrI {
 						cols := min(nrI, nc-jr)
 						var bs []byte
@@ -320,7 +360,11 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 						}
 						for ir := 0; ir < mc; ir += mrI {
 							rows := min(mrI, mc-ir)
-							kI.tile(rows, k4, abuf[ir*k4*4:], bs, c[(ic+ir)*ldc+jc+jr:], ldc, cols, pc > 0)
+							if direct {
+								tileDirect(rows, k4, a[(ic+ir)*lda+pc:], lda, bs, c[(ic+ir)*ldc+jc+jr:], ldc, cols, pc > 0)
+							} else {
+								kI.tile(rows, k4, abuf[ir*k4*4:], bs, c[(ic+ir)*ldc+jc+jr:], ldc, cols, pc > 0)
+							}
 						}
 					}
 				}
