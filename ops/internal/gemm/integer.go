@@ -310,9 +310,9 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 		// for the first block of columns.
 		rowA := make([]int32, i1-i0)
 		needRows := rowSumsNeeded(bZero, shiftB)
-		colBuf := make([]int32, min(ncBlockI, j1-j0))
-		if pb != nil {
-			colBuf = nil
+		var colBuf []int32
+		if pb == nil {
+			colBuf = make([]int32, min(ncBlockI, j1-j0))
 		}
 		zb := make([]int32, min(ncBlockI, j1-j0))
 		for jc := j0; jc < j1; jc += ncBlockI {
@@ -370,8 +370,15 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 				}
 			}
 			// The zero points: C += zb'_j*(k*za'_i - rowA'_i) - za'_i*colB'_j.
-			for j := range nc {
-				zb[j] = zeroAt(bZero, jc+j) + shiftB
+			if len(bZero) > 1 {
+				for j, z := range bZero[jc : jc+nc] {
+					zb[j] = z + shiftB
+				}
+			} else {
+				z := zeroAt(bZero, 0) + shiftB
+				for j := range zb[:nc] {
+					zb[j] = z
+				}
 			}
 			k32 := int32(k)
 			for i := i0; i < i1; i++ {
