@@ -283,6 +283,13 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 	// An unsigned A whose k is whole quads is read in place by the
 	// kernel, when it can (directA): no panels of A, no copy.
 	direct := flipA == 0 && k%4 == 0 && directA()
+	// With one zero point for all of A and none left on B (zb' 0 for every
+	// column, as with symmetric int8 weights), the correction is
+	// -za'*colB'_j, the same for every row: the direct kernel starts its
+	// sums from it on the first block of k, when B's column sums are known
+	// by then (B packed at load, or a single block of k), and no pass over C
+	// follows.
+	fold := direct && len(aZero) <= 1 && len(bZero) <= 1 && zeroAt(bZero, 0)+shiftB == 0 && (pb != nil || k <= kcBlockI)
 	aBytes := k40 * 4 * mcMax
 	if direct {
 		aBytes = 0
@@ -315,6 +322,10 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 			colBuf = make([]int32, min(ncBlockI, j1-j0))
 		}
 		zb := make([]int32, min(ncBlockI, j1-j0))
+		var colTerm []int32 // -za'*colB'_j, padded to whole panels
+		if fold {
+			colTerm = make([]int32, (min(ncBlockI, j1-j0)+nrI-1)/nrI*nrI)
+		}
 		for jc := j0; jc < j1; jc += ncBlockI {
 			nc := min(ncBlockI, j1-jc)
 			colB := colBuf
@@ -331,6 +342,12 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 				k4 := (kc + 3) / 4
 				if pb == nil {
 					packBI(bbuf, b, ldb, flipB, pc, kc, jc, nc, colB)
+				}
+				if fold && pc == 0 {
+					za := zeroAt(aZero, 0) + shiftA
+					for j, s := range colB[:nc] {
+						colTerm[j] = -za * s
+					}
 				}
 				for ic := i0; ic < i1; ic += mcBlock {
 					if ic > i0 {
@@ -361,13 +378,20 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 						for ir := 0; ir < mc; ir += mrI {
 							rows := min(mrI, mc-ir)
 							if direct {
-								tileDirect(rows, k4, a[(ic+ir)*lda+pc:], lda, bs, c[(ic+ir)*ldc+jc+jr:], ldc, cols, pc > 0)
+								var init []int32
+								if fold && pc == 0 {
+									init = colTerm[jr : jr+nrI]
+								}
+								tileDirect(rows, k4, a[(ic+ir)*lda+pc:], lda, bs, c[(ic+ir)*ldc+jc+jr:], ldc, cols, pc > 0, init)
 							} else {
 								kI.tile(rows, k4, abuf[ir*k4*4:], bs, c[(ic+ir)*ldc+jc+jr:], ldc, cols, pc > 0)
 							}
 						}
 					}
 				}
+			}
+			if fold {
+				continue // the kernel started from the correction
 			}
 			// The zero points: C += zb'_j*(k*za'_i - rowA'_i) - za'_i*colB'_j.
 			if len(bZero) > 1 {

@@ -17,6 +17,9 @@
 // must be unsigned (uint8) and k a multiple of 4 (the caller packs A
 // otherwise). C = D when add is 0, else C += D, columns masked by mask
 // (bit j: column j is in the tile) so the tile never touches C past it.
+// When init is not nil, every row of D starts from its 32 int32 (a
+// correction that is the same for every row, a per-tensor zero point's)
+// instead of from 0.
 package main
 
 import (
@@ -60,9 +63,9 @@ func setBases(rows int, stride string) {
 
 func kernel() {
 	const mr = 12
-	p("// func kernelU8S8VNNIA(rows, k4 int, a *byte, lda int, b *byte, c *int32, ldc int, mask uint64, add int)")
+	p("// func kernelU8S8VNNIA(rows, k4 int, a *byte, lda int, b *byte, c *int32, ldc int, mask uint64, add int, init *int32)")
 	p("// requires: AVX512F, AVX512_VNNI")
-	p("TEXT ·kernelU8S8VNNIA(SB), NOSPLIT, $0-72")
+	p("TEXT ·kernelU8S8VNNIA(SB), NOSPLIT, $0-80")
 	p("\tMOVQ a+16(FP), SI")
 	p("\tMOVQ lda+24(FP), DX")
 	p("\tMOVQ b+32(FP), BX")
@@ -82,9 +85,21 @@ func kernel() {
 		p("")
 		p("%s:", L(""))
 		setBases(rows, "DX")
+		p("\tMOVQ init+72(FP), R10")
+		p("\tTESTQ R10, R10")
+		p("\tJZ %s", L("zero"))
+		p("\tVMOVDQU32 (R10), Z24")
+		p("\tVMOVDQU32 64(R10), Z25")
+		for r := range rows {
+			p("\tVMOVDQA32 Z24, Z%d", 2*r)
+			p("\tVMOVDQA32 Z25, Z%d", 2*r+1)
+		}
+		p("\tJMP %s", L("start"))
+		p("%s:", L("zero"))
 		for i := range 2 * rows {
 			p("\tVPXORD Z%d, Z%d, Z%d", i, i, i)
 		}
+		p("%s:", L("start"))
 		t := 0
 		step := func(half int) {
 			p("\tVMOVDQU32 %d(BX), Z24", half*128)
