@@ -24,7 +24,9 @@ import (
 // Both operands are packed (the bytes change anyway): B in panels of nrI
 // columns by quads of k (the four bytes of one column in one int32 lane),
 // A in panels of mrI rows by quads of k, zero-padded (a zero a' or b'
-// adds nothing). The loops are those of blocked.go.
+// adds nothing). An unsigned A (no flip) whose k is whole quads is not
+// copied where the VNNI kernel can read it in place (directA). The loops
+// are those of blocked.go.
 
 const (
 	mrI      = 12
