@@ -181,7 +181,17 @@ func packBI(dst []byte, b []byte, ldb int, flip byte, pc, kc, jc, nc int, sums [
 	}
 }
 
-var poolI sync.Pool
+var poolI, poolInts sync.Pool
+
+// getInts returns a pooled []int32 of length n (contents undefined).
+func getInts(n int) *[]int32 {
+	if v, ok := poolInts.Get().(*[]int32); ok && cap(*v) >= n {
+		*v = (*v)[:n]
+		return v
+	}
+	s := make([]int32, n)
+	return &s
+}
 
 func getBytes(n int) *[]byte {
 	if v, ok := poolI.Get().(*[]byte); ok && cap(*v) >= n {
@@ -296,7 +306,9 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 	if direct {
 		aBytes = 0
 	}
-	per := int64(bBytes+aBytes) + 4*int64(rowsPer+colsPer)
+	ncb := min(ncBlockI, colsPer)
+	ints := rowsPer + 3*ncb + nrI // rowA, colBuf, zb, colTerm (padded)
+	per := int64(bBytes+aBytes) + 4*int64(ints)
 	scratch := per * int64(workers)
 	if err := cfg.Scratch.take(cfg, scratch); err != nil {
 		return err
@@ -317,16 +329,21 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 		// The sums of A's rows and B's columns (as a' and b'), added up
 		// while packing: B's for its columns of each block of columns, A's
 		// for the first block of columns.
-		rowA := make([]int32, i1-i0)
+		nb := min(ncBlockI, j1-j0)
+		ibuf := getInts(i1 - i0 + 3*nb + nrI)
+		defer poolInts.Put(ibuf)
+		rowA := (*ibuf)[:i1-i0]
+		clear(rowA)
 		needRows := rowSumsNeeded(bZero, shiftB)
 		var colBuf []int32
 		if pb == nil {
-			colBuf = make([]int32, min(ncBlockI, j1-j0))
+			colBuf = (*ibuf)[i1-i0 : i1-i0+nb]
 		}
-		zb := make([]int32, min(ncBlockI, j1-j0))
+		zb := (*ibuf)[i1-i0+nb : i1-i0+2*nb]
 		var colTerm []int32 // -za'*colB'_j, padded to whole panels
 		if fold {
-			colTerm = make([]int32, (min(ncBlockI, j1-j0)+nrI-1)/nrI*nrI)
+			colTerm = (*ibuf)[i1-i0+2*nb:]
+			clear(colTerm)
 		}
 		for jc := j0; jc < j1; jc += ncBlockI {
 			nc := min(ncBlockI, j1-jc)
