@@ -6,7 +6,8 @@
 //
 // On amd64 with AVX2 both run eight lanes at a time (dynquant_amd64.s):
 // VMINPS/VMAXPS for the range, VDIVPS, VROUNDPS (to nearest even),
-// VADDPS, the clamp and VCVTTPS2DQ for the quantization: the same IEEE
+// VADDPS, the clamp and VCVTTPS2DQ for the quantization (sixteen lanes
+// with AVX-512, VRNDSCALEPS for the rounding): the same IEEE
 // float32 operations as the Go loops, in the same order, so the results
 // are bit for bit those of the Go loops (the tests compare them). The
 // purego tag and other platforms run the Go loops.

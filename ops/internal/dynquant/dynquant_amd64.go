@@ -4,10 +4,16 @@ package dynquant
 
 import "golang.org/x/sys/cpu"
 
-var haveAVX2 = cpu.X86.HasAVX2
+var (
+	haveAVX2   = cpu.X86.HasAVX2
+	haveAVX512 = cpu.X86.HasAVX512F
+)
 
 //go:noescape
 func rangeAVX2(x *float32, n int, lo, hi *[8]float32) (finite bool)
+
+//go:noescape
+func quantizeAVX512(y *byte, x *float32, n int, scale, zero float32)
 
 //go:noescape
 func quantizeAVX2(y *byte, x *float32, n int, scale, zero float32)
@@ -47,6 +53,14 @@ func quantizeVector(y []byte, x []float32, scale, zero float32) int {
 		return 0
 	}
 	_ = y[n-1]
+	if n16 := n &^ 15; haveAVX512 && n16 > 0 {
+		quantizeAVX512(&y[0], &x[0], n16, scale, zero)
+		if n16 == n {
+			return n
+		}
+		quantizeAVX2(&y[n16], &x[n16], n-n16, scale, zero)
+		return n
+	}
 	quantizeAVX2(&y[0], &x[0], n, scale, zero)
 	return n
 }

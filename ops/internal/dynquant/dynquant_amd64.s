@@ -87,3 +87,38 @@ qloop:
 qdone:
 	VZEROUPPER
 	RET
+
+// func quantizeAVX512(y *byte, x *float32, n int, scale, zero float32)
+//
+// quantizeAVX2 sixteen lanes at a time (n a multiple of 16): the same
+// operations (VDIVPS, VRNDSCALEPS to nearest even, VADDPS, the clamp,
+// VCVTTPS2DQ), then VPMOVDB (every lane already in [0, 255]).
+TEXT ·quantizeAVX512(SB), NOSPLIT, $0-32
+	MOVQ         y+0(FP), DI
+	MOVQ         x+8(FP), SI
+	MOVQ         n+16(FP), CX
+	VBROADCASTSS scale+24(FP), Z5
+	VBROADCASTSS zero+28(FP), Z6
+	VPXORD       Z7, Z7, Z7
+	MOVL         $0x437f0000, DX // 255.0
+	MOVL         DX, X8
+	VBROADCASTSS X8, Z8
+	XORQ         AX, AX
+
+zloop:
+	CMPQ          AX, CX
+	JAE           zdone
+	VMOVUPS       (SI)(AX*4), Z0
+	VDIVPS        Z5, Z0, Z0
+	VRNDSCALEPS   $0, Z0, Z0
+	VADDPS        Z6, Z0, Z0
+	VMAXPS        Z7, Z0, Z0
+	VMINPS        Z8, Z0, Z0
+	VCVTTPS2DQ    Z0, Z0
+	VPMOVDB       Z0, (DI)(AX*1)
+	ADDQ          $16, AX
+	JMP           zloop
+
+zdone:
+	VZEROUPPER
+	RET

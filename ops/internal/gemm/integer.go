@@ -24,7 +24,9 @@ import (
 // Both operands are packed (the bytes change anyway): B in panels of nrI
 // columns by quads of k (the four bytes of one column in one int32 lane),
 // A in panels of mrI rows by quads of k, zero-padded (a zero a' or b'
-// adds nothing). The loops are those of blocked.go.
+// adds nothing). An unsigned A (no flip) whose k is whole quads is not
+// copied where the VNNI kernel can read it in place (directA). The loops
+// are those of blocked.go.
 
 const (
 	mrI      = 12
@@ -109,6 +111,36 @@ func packAI(dst []byte, a []byte, lda int, flip byte, i0, mc, pc, kc int, sums [
 	}
 }
 
+// sumRowsU8 adds to sums[r] the sum of the bytes of row i0+r of A,
+// columns [pc, pc+kc), for r < mc (nothing when sums is nil): packAI's
+// sums with no flip and no copy, eight bytes a step.
+func sumRowsU8(a []byte, lda, i0, mc, pc, kc int, sums []int32) {
+	if sums == nil {
+		return
+	}
+	const lo = 0x00ff00ff00ff00ff
+	for r := range mc {
+		src := a[(i0+r)*lda+pc : (i0+r)*lda+pc+kc]
+		var sum int32
+		for len(src) >= 8 {
+			// Up to 128 words a round, so the four 16-bit lanes (each at
+			// most 2*255 a word) never carry.
+			n := min(len(src)/8, 128)
+			var acc uint64
+			for w := range n {
+				v := binary.LittleEndian.Uint64(src[8*w:])
+				acc += v&lo + v>>8&lo
+			}
+			sum += int32(acc&0xffff + acc>>16&0xffff + acc>>32&0xffff + acc>>48)
+			src = src[8*n:]
+		}
+		for _, v := range src {
+			sum += int32(v)
+		}
+		sums[r] += sum
+	}
+}
+
 // packBI copies B[pc:pc+kc, jc:jc+nc], each byte xor flip, into panels
 // of nrI columns: byte t of quad q of column j of panel s at
 // s*k4*nrI*4 + q*nrI*4 + j*4 + t, zero-padded. It adds to sums[j] the sum
@@ -149,7 +181,17 @@ func packBI(dst []byte, b []byte, ldb int, flip byte, pc, kc, jc, nc int, sums [
 	}
 }
 
-var poolI sync.Pool
+var poolI, poolInts sync.Pool
+
+// getInts returns a pooled []int32 of length n (contents undefined).
+func getInts(n int) *[]int32 {
+	if v, ok := poolInts.Get().(*[]int32); ok && cap(*v) >= n {
+		*v = (*v)[:n]
+		return v
+	}
+	s := make([]int32, n)
+	return &s
+}
 
 func getBytes(n int) *[]byte {
 	if v, ok := poolI.Get().(*[]byte); ok && cap(*v) >= n {
@@ -250,8 +292,23 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 	if pb != nil {
 		bBytes = 0
 	}
+	// An unsigned A whose k is whole quads is read in place by the
+	// kernel, when it can (directA): no panels of A, no copy.
+	direct := flipA == 0 && k%4 == 0 && directA()
+	// With one zero point for all of A and none left on B (zb' 0 for every
+	// column, as with symmetric int8 weights), the correction is
+	// -za'*colB'_j, the same for every row: the direct kernel starts its
+	// sums from it on the first block of k, when B's column sums are known
+	// by then (B packed at load, or a single block of k), and no pass over C
+	// follows.
+	fold := direct && len(aZero) <= 1 && len(bZero) <= 1 && zeroAt(bZero, 0)+shiftB == 0 && (pb != nil || k <= kcBlockI)
 	aBytes := k40 * 4 * mcMax
-	per := int64(bBytes+aBytes) + 4*int64(rowsPer+colsPer)
+	if direct {
+		aBytes = 0
+	}
+	ncb := min(ncBlockI, colsPer)
+	ints := rowsPer + 3*ncb + nrI // rowA, colBuf, zb, colTerm (padded)
+	per := int64(bBytes+aBytes) + 4*int64(ints)
 	scratch := per * int64(workers)
 	if err := cfg.Scratch.take(cfg, scratch); err != nil {
 		return err
@@ -272,13 +329,22 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 		// The sums of A's rows and B's columns (as a' and b'), added up
 		// while packing: B's for its columns of each block of columns, A's
 		// for the first block of columns.
-		rowA := make([]int32, i1-i0)
+		nb := min(ncBlockI, j1-j0)
+		ibuf := getInts(i1 - i0 + 3*nb + nrI)
+		defer poolInts.Put(ibuf)
+		rowA := (*ibuf)[:i1-i0]
+		clear(rowA)
 		needRows := rowSumsNeeded(bZero, shiftB)
-		colBuf := make([]int32, min(ncBlockI, j1-j0))
-		if pb != nil {
-			colBuf = nil
+		var colBuf []int32
+		if pb == nil {
+			colBuf = (*ibuf)[i1-i0 : i1-i0+nb]
 		}
-		zb := make([]int32, min(ncBlockI, j1-j0))
+		zb := (*ibuf)[i1-i0+nb : i1-i0+2*nb]
+		var colTerm []int32 // -za'*colB'_j, padded to whole panels
+		if fold {
+			colTerm = (*ibuf)[i1-i0+2*nb:]
+			clear(colTerm)
+		}
 		for jc := j0; jc < j1; jc += ncBlockI {
 			nc := min(ncBlockI, j1-jc)
 			colB := colBuf
@@ -296,6 +362,12 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 				if pb == nil {
 					packBI(bbuf, b, ldb, flipB, pc, kc, jc, nc, colB)
 				}
+				if fold && pc == 0 {
+					za := zeroAt(aZero, 0) + shiftA
+					for j, s := range colB[:nc] {
+						colTerm[j] = -za * s
+					}
+				}
 				for ic := i0; ic < i1; ic += mcBlock {
 					if ic > i0 {
 						if err := cfg.err(); err != nil {
@@ -309,7 +381,11 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 					} else if jc > j0 {
 						sums = make([]int32, mc) // counted once, on the first block
 					}
-					packAI(abuf, a, lda, flipA, ic, mc, pc, kc, sums)
+					if direct {
+						sumRowsU8(a, lda, ic, mc, pc, kc, sums)
+					} else {
+						packAI(abuf, a, lda, flipA, ic, mc, pc, kc, sums)
+					}
 					for jr := 0; jr < nc; jr += nrI {
 						cols := min(nrI, nc-jr)
 						var bs []byte
@@ -320,14 +396,32 @@ func integerBlocked(cfg Config, m, n, k int, a []byte, aSigned bool, lda int, aZ
 						}
 						for ir := 0; ir < mc; ir += mrI {
 							rows := min(mrI, mc-ir)
-							kI.tile(rows, k4, abuf[ir*k4*4:], bs, c[(ic+ir)*ldc+jc+jr:], ldc, cols, pc > 0)
+							if direct {
+								var init []int32
+								if fold && pc == 0 {
+									init = colTerm[jr : jr+nrI]
+								}
+								tileDirect(rows, k4, a[(ic+ir)*lda+pc:], lda, bs, c[(ic+ir)*ldc+jc+jr:], ldc, cols, pc > 0, init)
+							} else {
+								kI.tile(rows, k4, abuf[ir*k4*4:], bs, c[(ic+ir)*ldc+jc+jr:], ldc, cols, pc > 0)
+							}
 						}
 					}
 				}
 			}
+			if fold {
+				continue // the kernel started from the correction
+			}
 			// The zero points: C += zb'_j*(k*za'_i - rowA'_i) - za'_i*colB'_j.
-			for j := range nc {
-				zb[j] = zeroAt(bZero, jc+j) + shiftB
+			if len(bZero) > 1 {
+				for j, z := range bZero[jc : jc+nc] {
+					zb[j] = z + shiftB
+				}
+			} else {
+				z := zeroAt(bZero, 0) + shiftB
+				for j := range zb[:nc] {
+					zb[j] = z
+				}
 			}
 			k32 := int32(k)
 			for i := i0; i < i1; i++ {

@@ -21,6 +21,7 @@ func BenchmarkIntegerShapes(b *testing.B) {
 		{"conv3x3_64x3136x576", 64, 3136, 576, false},
 		{"bert_128x768x768", 128, 768, 768, true},
 		{"bert_128x3072x768", 128, 3072, 768, true},
+		{"mlp_64x512x512", 64, 512, 512, true},
 	} {
 		for _, threads := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/t%d", s.name, threads), func(b *testing.B) {
