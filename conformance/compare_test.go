@@ -9,6 +9,14 @@ import (
 	"github.com/x448/float16"
 )
 
+func mapOf[K int64 | string, V tensor.Element](keys []K, values []V) *tensor.Map {
+	m, err := tensor.MapOf(keys, values)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
 func TestCompare(t *testing.T) {
 	f32 := func(v ...float32) *tensor.Tensor { return tensor.MustFromSlice(v) }
 	nan := float32(math.NaN())
@@ -41,6 +49,15 @@ func TestCompare(t *testing.T) {
 		{"optional presence", &tensor.Optional{Value: f32(1)}, &tensor.Optional{}, "want optional"},
 		{"optional values", &tensor.Optional{Value: f32(1)}, &tensor.Optional{Value: f32(1)}, ""},
 		{"missing output", nil, f32(1), "got no value, want tensor(float)[1]"},
+		{"maps in any key order", mapOf([]string{"b", "a"}, []float32{2, 1.0000001}), mapOf([]string{"a", "b"}, []float32{1, 2}), ""},
+		{"map values", mapOf([]int64{1, 2}, []int64{5, 6}), mapOf([]int64{2, 1}, []int64{6, 4}), "key 1: element [] is 5, want 4"},
+		{"map keys", mapOf([]string{"a", "c"}, []float32{1, 2}), mapOf([]string{"a", "b"}, []float32{1, 2}), "got no key b"},
+		{"map types", mapOf([]string{"a"}, []float64{1}), mapOf([]string{"a"}, []float32{1}), "got map(string,tensor(double))[1 entries], want map(string,tensor(float))[1 entries]"},
+		{"map against tensor", f32(1), mapOf([]int64{1}, []float32{1}), "got tensor(float)[1], want map(int64,tensor(float))[1 entries]"},
+		{"sequences of maps", &tensor.MapSequence{KeyType: tensor.Int64, ValueType: tensor.Float, Items: []*tensor.Map{mapOf([]int64{1}, []float32{1}), mapOf([]int64{1}, []float32{3})}},
+			&tensor.MapSequence{KeyType: tensor.Int64, ValueType: tensor.Float, Items: []*tensor.Map{mapOf([]int64{1}, []float32{1}), mapOf([]int64{1}, []float32{2})}}, "item 1: key 1: element [] is 3, want 2"},
+		{"sequences of maps, lengths", &tensor.MapSequence{KeyType: tensor.Int64, ValueType: tensor.Float},
+			&tensor.MapSequence{KeyType: tensor.Int64, ValueType: tensor.Float, Items: []*tensor.Map{mapOf([]int64{1}, []float32{1})}}, "got seq(map(int64,tensor(float)))[0 items], want seq(map(int64,tensor(float)))[1 items]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := Compare(tc.got, tc.want)

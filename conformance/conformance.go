@@ -263,8 +263,64 @@ func Compare(got, want tensor.Value) error {
 			return nil
 		}
 		return Compare(g.Value, w.Value)
+	case *tensor.Map:
+		g, ok := got.(*tensor.Map)
+		if !ok || g == nil {
+			return fmt.Errorf("got %s, want %s", describe(got), w.Describe())
+		}
+		return compareMaps(g, w)
+	case *tensor.MapSequence:
+		g, ok := got.(*tensor.MapSequence)
+		if !ok || g == nil {
+			return fmt.Errorf("got %s, want %s", describe(got), w.Describe())
+		}
+		if g.KeyType != w.KeyType || g.ValueType != w.ValueType || len(g.Items) != len(w.Items) {
+			return fmt.Errorf("got %s, want %s", g.Describe(), w.Describe())
+		}
+		for i := range w.Items {
+			if err := compareMaps(g.Items[i], w.Items[i]); err != nil {
+				return fmt.Errorf("item %d: %w", i, err)
+			}
+		}
+		return nil
 	}
 	return fmt.Errorf("cannot compare with %s", describe(want))
+}
+
+// compareMaps compares two maps as maps: the same keys, in any order (a
+// MapProto lists its keys in the order they were made, onnxruntime sorts
+// them), each with a value equal to the wanted one (floats within the
+// tolerance).
+func compareMaps(got, want *tensor.Map) error {
+	if err := got.Check(); err != nil {
+		return fmt.Errorf("got a map that %w", err)
+	}
+	if got.KeyType() != want.KeyType() || got.ValueType() != want.ValueType() || got.Len() != want.Len() {
+		return fmt.Errorf("got %s, want %s", got.Describe(), want.Describe())
+	}
+	at := make(map[string]int, got.Len())
+	for i := range got.Len() {
+		at[got.KeyString(i)] = i
+	}
+	g, err := tensor.Unstack(got.Values)
+	if err != nil {
+		return err
+	}
+	w, err := tensor.Unstack(want.Values)
+	if err != nil {
+		return err
+	}
+	for i := range want.Len() {
+		key := want.KeyString(i)
+		j, ok := at[key]
+		if !ok {
+			return fmt.Errorf("got no key %s", key)
+		}
+		if err := compareTensors(g[j], w[i]); err != nil {
+			return fmt.Errorf("key %s: %w", key, err)
+		}
+	}
+	return nil
 }
 
 func describe(v tensor.Value) string {

@@ -98,15 +98,26 @@ func FuzzDecodeModel(f *testing.F) {
 	})
 }
 
-// FuzzDecodeValue decodes bytes as a tensor ('t'), sequence ('s') or
-// optional ('o') file of the node tests.
+// FuzzDecodeValue decodes bytes as a tensor ('t'), sequence ('s'),
+// optional ('o', 'p'), map ('m', 'n') or sequence of maps ('z') file.
 func FuzzDecodeValue(f *testing.F) {
 	f.Add(byte('t'), []byte{})
+	for _, seed := range []struct {
+		kind byte
+		file string
+	}{{'m', "string_float.pb"}, {'n', "int64_int64.pb"}, {'z', "seq_string_float.pb"}} {
+		if b, err := os.ReadFile(filepath.Join("testdata", "maps", seed.file)); err == nil {
+			f.Add(seed.kind, b)
+		}
+	}
 	f.Fuzz(func(t *testing.T, kind byte, b []byte) {
 		typ := map[byte]*pb.TypeProto{
 			's': seqType(tensorType(tensor.Float)),
 			'o': optType(seqType(tensorType(tensor.Int64))),
 			'p': optType(tensorType(tensor.Undefined)),
+			'm': mapTypeOf(tensor.String, tensor.Float),
+			'n': mapTypeOf(tensor.Int64, tensor.Undefined),
+			'z': seqType(mapTypeOf(tensor.String, tensor.Float)),
 		}[kind]
 		v, name, err := DecodeValue(b, typ)
 		if err != nil {

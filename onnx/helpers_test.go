@@ -26,6 +26,20 @@ func sameValue(a, b tensor.Value) bool {
 			return false
 		}
 		return a.Value == nil || sameValue(a.Value, b.Value)
+	case *tensor.Map:
+		b, ok := b.(*tensor.Map)
+		return ok && a.Keys.Equal(b.Keys) && a.Values.Equal(b.Values)
+	case *tensor.MapSequence:
+		b, ok := b.(*tensor.MapSequence)
+		if !ok || a.KeyType != b.KeyType || a.ValueType != b.ValueType || len(a.Items) != len(b.Items) {
+			return false
+		}
+		for i := range a.Items {
+			if !sameValue(a.Items[i], b.Items[i]) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }

@@ -353,6 +353,15 @@ func (c *sizeCheck) value(m proto.Message) error {
 				return err
 			}
 		}
+		for _, mp := range m.GetMapValues() {
+			if err := c.value(mp); err != nil {
+				return err
+			}
+		}
+	case *pb.MapProto:
+		if m.Values != nil {
+			return c.value(m.Values)
+		}
 	case *pb.OptionalProto:
 		if m.TensorValue != nil {
 			return c.tensor("tensor", m.TensorValue)

@@ -167,7 +167,7 @@ func OptionalToProto(o *tensor.Optional, name string) (*pb.OptionalProto, error)
 }
 
 // DecodeValue decodes a .pb file of the ONNX node tests: a TensorProto,
-// SequenceProto or OptionalProto, as typ (the type of the graph input or
+// SequenceProto (of tensors or of maps), OptionalProto or MapProto, as typ (the type of the graph input or
 // output the file belongs to; nil means a tensor) says. It returns the
 // value and the name stored in the file. External data is refused: such
 // files have no model folder.
@@ -204,6 +204,8 @@ func DecodeValueWith(b []byte, typ *pb.TypeProto, l *Limits) (tensor.Value, stri
 		m = &pb.SequenceProto{}
 	case *pb.TypeProto_OptionalType:
 		m = &pb.OptionalProto{}
+	case *pb.TypeProto_MapType:
+		m = &pb.MapProto{}
 	default:
 		return nil, "", fmt.Errorf("onnx: %w: values of type %s", ErrUnsupported, DescribeType(typ))
 	}
@@ -237,8 +239,27 @@ func decodeValue(m proto.Message, typ *pb.TypeProto) (tensor.Value, string, erro
 			return nil, "", err
 		}
 		return t, tp.GetName(), nil
+	case *pb.TypeProto_MapType:
+		mp := m.(*pb.MapProto)
+		want, value := mapTypes(v.MapType)
+		mv, err := MapFromProto(mp, value)
+		if err != nil {
+			return nil, "", err
+		}
+		if want != tensor.Undefined && mv.KeyType() != want {
+			return nil, "", fmt.Errorf("onnx: map %q: %w: its keys are %v, the value's type has %v keys", mp.GetName(), tensor.ErrType, mv.KeyType(), want)
+		}
+		return mv, mp.GetName(), nil
 	case *pb.TypeProto_SequenceType:
 		sp := m.(*pb.SequenceProto)
+		if mt := v.SequenceType.GetElemType().GetMapType(); mt != nil {
+			key, value := mapTypes(mt)
+			s, err := MapSequenceFromProto(sp, key, value)
+			if err != nil {
+				return nil, "", err
+			}
+			return s, sp.GetName(), nil
+		}
 		s, err := SequenceFromProto(sp, "")
 		if err != nil {
 			return nil, "", err
@@ -275,8 +296,9 @@ func fillSequenceType(s *tensor.Sequence, elem *pb.TypeProto) {
 	}
 }
 
-// EncodeValue serializes v (a *tensor.Tensor, *tensor.Sequence or
-// *tensor.Optional) as DecodeValue reads it.
+// EncodeValue serializes v (a *tensor.Tensor, *tensor.Sequence,
+// *tensor.Optional, *tensor.Map or *tensor.MapSequence) as DecodeValue
+// reads it.
 func EncodeValue(v tensor.Value, name string) ([]byte, error) {
 	var m proto.Message
 	var err error
@@ -287,6 +309,10 @@ func EncodeValue(v tensor.Value, name string) ([]byte, error) {
 		m, err = SequenceToProto(v, name)
 	case *tensor.Optional:
 		m, err = OptionalToProto(v, name)
+	case *tensor.Map:
+		m, err = MapToProto(v, name)
+	case *tensor.MapSequence:
+		m, err = MapSequenceToProto(v, name)
 	default:
 		return nil, fmt.Errorf("onnx: %w: cannot encode a %T", ErrUnsupported, v)
 	}

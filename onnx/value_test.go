@@ -238,8 +238,8 @@ func TestSequenceOptionalErrors(t *testing.T) {
 		t.Error("sequence with a nil item: no error")
 	}
 	mapType := &pb.TypeProto{Value: &pb.TypeProto_MapType{MapType: &pb.TypeProto_Map{}}}
-	if _, _, err := DecodeValue(nil, mapType); !errors.Is(err, ErrUnsupported) {
-		t.Errorf("map value: %v, want ErrUnsupported", err)
+	if _, _, err := DecodeValue(nil, mapType); !errors.Is(err, tensor.ErrType) || !strings.Contains(err.Error(), "unknown key_type 0") {
+		t.Errorf("an empty MapProto: %v, want an unknown key_type", err)
 	}
 	for _, typ := range []*pb.TypeProto{nil, seqType(tensorType(tensor.Float)), optType(tensorType(tensor.Float))} {
 		if _, _, err := DecodeValue([]byte{0xFF, 0xFF}, typ); err == nil {

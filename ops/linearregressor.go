@@ -21,7 +21,6 @@ import (
 	"math"
 
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
-	"github.com/onnxshape/onnxshape/ops/internal/gemm"
 	"github.com/onnxshape/onnxshape/ops/internal/mlpost"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -119,6 +118,9 @@ func mlRows(opt *Options, op opRef, x *tensor.Tensor) ([]float64, error) {
 		convert.DecodeFloats(xs, x, 0)
 		return xs, nil
 	}
+	if err := opt.scratch(op, "X as int64", x.Len(), 8); err != nil {
+		return nil, err
+	}
 	ints := make([]int64, x.Len())
 	convert.DecodeInts(ints, x, 0)
 	for i, v := range ints {
@@ -134,28 +136,5 @@ func linearScores(opt *Options, op opRef, x *tensor.Tensor, rows, cols int, coef
 	if err != nil {
 		return nil, err
 	}
-	if err := opt.scratch(op, "coefficients as float64", len(coef), 8); err != nil {
-		return nil, err
-	}
-	if err := opt.scratch(op, "scores", mulCounts(rows, k), 8); err != nil {
-		return nil, err
-	}
-	w := make([]float64, len(coef))
-	for i, c := range coef {
-		w[i] = float64(c)
-	}
-	scores := make([]float64, rows*k)
-	if rows > 0 && cols > 0 {
-		if err := gemm.Float64(gemmConfig(opt, op), false, true, rows, k, cols, 1, xs, cols, w, cols, 0, scores, k); err != nil {
-			return nil, gemmError(op, err)
-		}
-	}
-	if len(icpt) > 0 {
-		for r := range rows {
-			for j, b := range icpt {
-				scores[r*k+j] += float64(b)
-			}
-		}
-	}
-	return scores, nil
+	return linearScores64(opt, op, xs, rows, cols, coef, k, icpt)
 }

@@ -116,3 +116,24 @@ func TestLinearTransformsOneScore(t *testing.T) {
 		t.Errorf("binary LinearClassifier LOGISTIC of 2: %v %v, want label 1 and [%v %v]", out[0], out[1], 1-p, p)
 	}
 }
+
+// SOFTMAX_ZERO is the ONNX reference implementation's: a score within 1e-7
+// of zero is scaled by exp(-max) instead of exponentiated, and a row whose
+// scores are all zero becomes 0.5 everywhere (onnxruntime divides 0 by 0
+// and returns NaN there).
+func TestSoftmaxZeroAsTheReferenceImplementation(t *testing.T) {
+	x := tensor.MustFromSlice([]float32{0, 0, 0, 1, 0, 2, 5e-8, 0, 1}, 3, 3)
+	identity := []float32{1, 0, 0, 0, 1, 0, 0, 0, 1}
+	y, err := ops.LinearRegressor(x, ops.LinearRegressorOptions{Coefficients: identity, Targets: ptr(int64(3)), PostTransform: ptr("SOFTMAX_ZERO")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e1 := math.Exp(-1)
+	s := 5e-8*math.Exp(-1) + 0 + 1
+	want := []float32{0.5, 0.5, 0.5,
+		float32(e1 / (e1 + 1)), 0, float32(1 / (e1 + 1)),
+		float32(5e-8 * math.Exp(-1) / s), 0, float32(1 / s)}
+	if got := float32sOf(t, y); !near32(got, want) || got[0] != 0.5 {
+		t.Errorf("SOFTMAX_ZERO of %v: %v, want %v", x, got, want)
+	}
+}

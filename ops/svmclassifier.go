@@ -237,7 +237,7 @@ func svmClassifierNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value
 	if err != nil {
 		return nil, err
 	}
-	if scores, err = linearScores64(opt, op, xs, rows, features, coef, e, float64(rho32[0])); err != nil {
+	if scores, err = linearScores64(opt, op, xs, rows, features, coef, e, rho32[:1]); err != nil {
 		return nil, err
 	}
 	positive := true

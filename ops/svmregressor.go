@@ -96,12 +96,12 @@ func svmRegressorNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value,
 	if v > 0 {
 		scores, err = svmKernelScores(opt, op, x, rows, features, kernel, sv, v)
 		if err == nil {
-			scores, err = linearScores64(opt, op, scores, rows, v, coef, 1, float64(rho[0]))
+			scores, err = linearScores64(opt, op, scores, rows, v, coef, 1, rho[:1])
 		}
 	} else {
 		var xs []float64
 		if xs, err = mlRows(opt, op, x); err == nil {
-			scores, err = linearScores64(opt, op, xs, rows, features, coef, 1, float64(rho[0]))
+			scores, err = linearScores64(opt, op, xs, rows, features, coef, 1, rho[:1])
 		}
 	}
 	if err != nil {
@@ -187,8 +187,9 @@ func svmKernelScores(opt *Options, op opRef, x *tensor.Tensor, rows, features in
 }
 
 // linearScores64 is a (rows x cols, float64) times coef^T (k x cols) plus
-// bias, through the GEMM engine: rows*k float64.
-func linearScores64(opt *Options, op opRef, a []float64, rows, cols int, coef []float32, k int, bias float64) ([]float64, error) {
+// bias, through the GEMM engine: rows*k float64. bias holds one value
+// added to every score, k values (one per column of scores), or none.
+func linearScores64(opt *Options, op opRef, a []float64, rows, cols int, coef []float32, k int, bias []float32) ([]float64, error) {
 	if err := opt.scratch(op, "coefficients as float64", len(coef), 8); err != nil {
 		return nil, err
 	}
@@ -205,8 +206,15 @@ func linearScores64(opt *Options, op opRef, a []float64, rows, cols int, coef []
 			return nil, gemmError(op, err)
 		}
 	}
-	for i := range scores {
-		scores[i] += bias
+	switch {
+	case len(bias) == 1:
+		for i := range scores {
+			scores[i] += float64(bias[0])
+		}
+	case len(bias) > 1:
+		for i := range scores {
+			scores[i] += float64(bias[i%k])
+		}
 	}
 	return scores, nil
 }

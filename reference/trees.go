@@ -158,26 +158,49 @@ func (m *treeModel) scores(x []float64) []float64 {
 
 // postTransform applies NONE, SOFTMAX, LOGISTIC, SOFTMAX_ZERO or PROBIT
 // to a row of scores.
+//
+// SOFTMAX_ZERO, which the specification names without defining, is the
+// ONNX reference implementation's (onnx/reference/ops/aionnxml/
+// _common_classifier.py, compute_softmax_zero): a score within 1e-7 of 0
+// counts as zero and is only scaled by exp(-max), the others are
+// exp(v - max), all are divided by their sum, and a row whose sum is 0
+// (every score zero) becomes 0.5 everywhere.
 func postTransform(name string, s []float64) {
 	switch name {
-	case "SOFTMAX", "SOFTMAX_ZERO":
+	case "SOFTMAX":
 		hi := math.Inf(-1)
 		for _, v := range s {
 			hi = math.Max(hi, v)
 		}
 		sum := 0.0
 		for i, v := range s {
-			if name == "SOFTMAX_ZERO" && v == 0 {
-				continue // a zero score stays zero
-			}
 			s[i] = math.Exp(v - hi)
 			sum += s[i]
 		}
 		for i := range s {
-			if name == "SOFTMAX_ZERO" && s[i] == 0 {
-				continue
-			}
 			s[i] /= sum
+		}
+	case "SOFTMAX_ZERO":
+		hi := math.Inf(-1)
+		for _, v := range s {
+			hi = math.Max(hi, v)
+		}
+		scale := math.Exp(-hi)
+		sum := 0.0
+		for i, v := range s {
+			if v > 1e-7 || v < -1e-7 {
+				s[i] = math.Exp(v - hi)
+			} else {
+				s[i] = v * scale
+			}
+			sum += s[i]
+		}
+		for i := range s {
+			if sum == 0 {
+				s[i] = 0.5
+			} else {
+				s[i] /= sum
+			}
 		}
 	case "LOGISTIC":
 		for i, v := range s {

@@ -4,7 +4,9 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -178,10 +180,13 @@ func TestORTTreeEnsembleClassifier(t *testing.T) {
 				}
 			}
 		}
+		zeroRows := post == "SOFTMAX_ZERO" && softmaxZeroNaNRows(ours[names[1]], theirs[1])
 		badY := c.compareOutput(ours[names[0]], theirs[0])
 		badZ := c.compareOutput(ours[names[1]], theirs[1])
 		bad := badY + "; " + badZ
 		switch {
+		case badY == "" && badZ == "" && zeroRows:
+			known["SOFTMAX_ZERO of a row of zero scores (onnxruntime NaN)"]++
 		case badY == "" && badZ == "":
 			agreed++
 		case classes == 2 && bases > 0:
@@ -327,4 +332,28 @@ func TestORTSVM(t *testing.T) {
 	for why, k := range known {
 		t.Logf("%d cases differing as docs/divergences.md says: %s", k, why)
 	}
+}
+
+// softmaxZeroNaNRows replaces, in onnxruntime's scores theirs, each row of
+// NaN where onnxshape's row is all 0.5: SOFTMAX_ZERO of a row of zero
+// scores, where onnxruntime divides 0 by 0 and the ONNX reference
+// implementation gives 0.5 (docs/divergences.md). It reports whether it
+// replaced a row.
+func softmaxZeroNaNRows(ours, theirs *tensor.Tensor) bool {
+	o, _ := tensor.Data[float32](ours)
+	th, _ := tensor.Data[float32](theirs)
+	s := ours.Shape()
+	if len(o) != len(th) || len(s) != 2 || s[1] == 0 {
+		return false
+	}
+	replaced := false
+	for r := 0; r < len(o); r += s[1] {
+		row, trow := o[r:r+s[1]], th[r:r+s[1]]
+		if !slices.ContainsFunc(row, func(v float32) bool { return v != 0.5 }) &&
+			!slices.ContainsFunc(trow, func(v float32) bool { return !math.IsNaN(float64(v)) }) {
+			copy(trow, row)
+			replaced = true
+		}
+	}
+	return replaced
 }

@@ -32,27 +32,46 @@ func Parse(name string) (Transform, bool) {
 }
 
 // Apply transforms a row of scores in place. Softmax subtracts the row's
-// maximum first; SoftmaxZero leaves a zero score zero and spreads the
-// rest; Logistic is 1/(1+exp(-x)); Probit is sqrt(2)*erfinv(2p-1).
+// maximum first; Logistic is 1/(1+exp(-x)); Probit is sqrt(2)*erfinv(2p-1).
+// SoftmaxZero is the ONNX reference implementation's: a score within 1e-7
+// of 0 is only scaled by exp(-max), the others are exp(v - max), all are
+// divided by their sum, and a row whose sum is 0 becomes 0.5 everywhere.
 func (t Transform) Apply(row []float64) {
 	switch t {
-	case Softmax, SoftmaxZero:
+	case Softmax:
 		hi := math.Inf(-1)
 		for _, v := range row {
 			hi = math.Max(hi, v)
 		}
 		sum := 0.0
 		for i, v := range row {
-			if t == SoftmaxZero && v == 0 {
-				continue
-			}
 			row[i] = math.Exp(v - hi)
 			sum += row[i]
 		}
 		for i := range row {
-			if t == SoftmaxZero && row[i] == 0 {
-				continue
+			row[i] /= sum
+		}
+	case SoftmaxZero:
+		hi := math.Inf(-1)
+		for _, v := range row {
+			hi = math.Max(hi, v)
+		}
+		scale, sum := math.Exp(-hi), 0.0
+		for i, v := range row {
+			if v > 1e-7 || v < -1e-7 {
+				row[i] = math.Exp(v - hi)
+			} else {
+				row[i] = v * scale
 			}
+			sum += row[i]
+		}
+		if sum == 0 {
+			for i := range row {
+				row[i] = 0.5
+			}
+			return
+		}
+		for i := range row {
 			row[i] /= sum
 		}
 	case Logistic:
