@@ -12,7 +12,10 @@
 // A double base is raised by math.Pow; a float32 base (float16 and
 // bfloat16 through float32) by mathf.Pow (ops/internal/mathf/pow.go), a
 // float32 algorithm in float64 steps within 0.51 ulp of the correctly
-// rounded power, C99's special values, the reference's pow32 bit for bit. An integer base raised to an integral
+// rounded power, C99's special values, the reference's pow32 bit for bit;
+// a float32 base by float32 exponents runs its slice forms (mathf.Pows,
+// PowsLeft, PowsRight: 8 elements at a time on amd64, the same bits). An
+// integer base raised to an integral
 // exponent is exact and wraps on overflow, as numpy's integer power; a
 // negative exponent gives 1/x^n truncated (1 for x = 1, ±1 for x = -1,
 // else 0, and 0 for x = 0, where numpy refuses). A fractional exponent of
@@ -108,7 +111,7 @@ func pow(opt *Options, n *Node, x, y *tensor.Tensor) (*tensor.Tensor, error) {
 	w := newBroadcastWalk(out, x.Shape(), yAt)
 	if x.DataType() == tensor.Float && y.DataType() == tensor.Float {
 		// float32 by float32: no float64 copy of the exponents.
-		k := binaryFunc(func(a, b float32) float32 { return mathf.Pow(a, float64(b)) })
+		k := binarySpans[float32, float32, float32]{Both: mathf.Pows, Left: mathf.PowsLeft, Right: mathf.PowsRight}
 		if err := k.Run(opt.elementwise(), w, z, x, y); err != nil {
 			return nil, op.wrap("cancelled", err, "run stopped")
 		}

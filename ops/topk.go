@@ -178,6 +178,11 @@ func topKAs[A reduce.Number](opt *Options, op opRef, l reduce.Layout, x *tensor.
 	if err != nil {
 		return err
 	}
+	if dt := vals.DataType(); dt != tensor.Float16 && dt != tensor.BFloat16 {
+		// The values are written in place (reduceOut's flush would be a
+		// closure to allocate for nothing).
+		return reduce.RunTopK(l, xs, k, largest, asElems[A](vals.Bytes())[:vals.Len()], idx, reduceParallel(opt, op))
+	}
 	vs, flush, err := reduceOut[A](opt, op, vals)
 	if err != nil {
 		return err

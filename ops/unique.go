@@ -161,8 +161,13 @@ func uniqueNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 // order of first occurrence, and places the groups in Y in ascending order
 // when sorted (k.compare's order), else as they came.
 func uniqueHashed(k keys, n int, sorted bool) (first []int, counts []int64, group, rank []int) {
+	// Sized for up to uniqueHint distinct values, so that a small input's
+	// map and lists do not grow a few elements at a time (a large one's
+	// grow as they must, within the charge's 32 bytes a unit).
 	group = make([]int, n)
-	seen := make(map[uint64]int)
+	hint := min(n, uniqueHint)
+	seen := make(map[uint64]int, hint)
+	first, counts = make([]int, 0, hint), make([]int64, 0, hint)
 	canon := func(u int) uint64 {
 		if k.kind != 'f' {
 			return uint64(k.i[u])
@@ -205,6 +210,10 @@ func uniqueHashed(k keys, n int, sorted bool) (first []int, counts []int64, grou
 	}
 	return first, counts, group, rank
 }
+
+// uniqueHint is the most distinct values uniqueHashed sizes its map for
+// before it has seen them.
+const uniqueHint = 1 << 12
 
 // keys are a tensor's elements in a form that orders them: numbers as
 // float64 (every float type holds exactly), int64 or uint64, strings as

@@ -19,7 +19,9 @@
 // function's; elsewhere, and under the purego tag, Go loops. Exp is Softmax's exp32 (ops/internal/reduce,
 // reference/exp32.go) with an upper clamp; Log is Cephes' logf. Pow
 // (pow.go) is Pow's float32 power, in float64 steps (its comment gives the
-// algorithm and its bound, 0.51 ulp), not vectorised yet.
+// algorithm and its bound, 0.51 ulp), and its slice forms Pows,
+// PowsLeft and PowsRight run the same float64 steps 8 elements at a time
+// in the loops of pow_amd64.s (written by scripts/gen-pow-asm.py).
 //
 // The operators Exp, Log, Sigmoid, Tanh, Erf, Softplus, Mish, Gelu,
 // Swish, Elu, Selu, Celu, HardSigmoid, HardSwish, Softsign, LeakyRelu,

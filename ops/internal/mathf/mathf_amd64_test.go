@@ -16,4 +16,5 @@ func TestAVX2LoopsWithoutAVX512(t *testing.T) {
 	t.Run("Slices", TestSlicesMatchScalars)
 	t.Run("Activations", TestActivationSlicesMatchScalars)
 	t.Run("Trig", TestTrigSlicesMatchScalars)
+	t.Run("Pow", TestPowsMatchPow)
 }

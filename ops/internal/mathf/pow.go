@@ -241,3 +241,63 @@ func PowHalf(x float32, inv bool) float32 {
 	}
 	return float32(s)
 }
+
+// Pows sets o[i] = Pow(x[i], float64(y[i])) for the i of o (x and y at
+// least as long): the same bits, on amd64 8 elements at a time in the
+// loops of pow_amd64.s.
+func Pows(o, x, y []float32) {
+	x, y = x[:len(o)], y[:len(o)]
+	pows(o, x, y)
+}
+
+// PowsRight sets o[i] = Pow(x[i], float64(y)) for the i of o.
+func PowsRight(o, x []float32, y float32) {
+	x = x[:len(o)]
+	// The exponents of Pow's other branches, for every element: their
+	// loops directly, rather than the vector loop stopping at each vector.
+	switch e := float64(y); {
+	case e == math.Trunc(e) && math.Abs(e) <= powMaxInt:
+		for i, v := range x {
+			o[i] = PowInt(v, int(e))
+		}
+		return
+	case math.Abs(e) == 0.5:
+		for i, v := range x {
+			o[i] = PowHalf(v, e < 0)
+		}
+		return
+	}
+	var ys [powChunk]float32
+	for i := range ys {
+		ys[i] = y
+	}
+	for len(o) > 0 {
+		n := min(len(o), powChunk)
+		pows(o[:n], x[:n], ys[:n])
+		o, x = o[n:], x[n:]
+	}
+}
+
+// PowsLeft sets o[i] = Pow(x, float64(y[i])) for the i of o.
+func PowsLeft(o []float32, x float32, y []float32) {
+	y = y[:len(o)]
+	var xs [powChunk]float32
+	for i := range xs {
+		xs[i] = x
+	}
+	for len(o) > 0 {
+		n := min(len(o), powChunk)
+		pows(o[:n], xs[:n], y[:n])
+		o, y = o[n:], y[n:]
+	}
+}
+
+// powChunk is how many elements PowsRight and PowsLeft hand the loop at a
+// time, the scalar operand repeated in a buffer on the stack.
+const powChunk = 256
+
+func powsGo(o, x, y []float32) {
+	for i := range o {
+		o[i] = Pow(x[i], float64(y[i]))
+	}
+}

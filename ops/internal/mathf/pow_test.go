@@ -103,6 +103,78 @@ func TestPowSpecialValues(t *testing.T) {
 	}
 }
 
+// TestPowsMatchPow holds the slice forms (the vector loops on amd64) to
+// Pow's bits: random bases of every kind (bit patterns of both signs,
+// subnormals, zeros, infinities, NaN, ±1, values near 1) against random
+// exponents (fractions, large and small integers, the special ones), in
+// slices of lengths that leave tails, and with one operand a scalar.
+func TestPowsMatchPow(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	inf := float32(math.Inf(1))
+	edgeX := []float32{0, float32(math.Copysign(0, -1)), 1, -1, inf, -inf, float32(math.NaN()), 1e-45, -1e-45,
+		1e-40, -3e-39, math.MaxFloat32, -math.MaxFloat32, 0.99999994, 1.0000001, 2, -2, 0.5, -0.5}
+	edgeY := []float32{0, float32(math.Copysign(0, -1)), 1, -1, 2, -2, 3, -3, 16, -16, 17, -17, 0.5, -0.5, 1.5, -1.5,
+		inf, -inf, float32(math.NaN()), 1e-45, 1 << 24, 1<<24 + 2, -(1 << 25), 1e30, -1e30, 33, -33, 101, 1e-8}
+	randX := func(special float64) float32 {
+		switch u := r.Float64(); {
+		case u < special:
+			return edgeX[r.IntN(len(edgeX))]
+		case u < 0.3:
+			return math.Float32frombits(r.Uint32())
+		case u < 0.4:
+			return math.Float32frombits(r.Uint32N(1<<23)) * float32(1-2*r.IntN(2))
+		default:
+			return float32(r.Float64()*8 - 4)
+		}
+	}
+	randY := func(special float64) float32 {
+		switch u := r.Float64(); {
+		case u < special:
+			return edgeY[r.IntN(len(edgeY))]
+		case u < 0.3:
+			return float32(r.IntN(200) - 100)
+		case u < 0.4:
+			return math.Float32frombits(r.Uint32())
+		default:
+			return float32(r.Float64()*60 - 30)
+		}
+	}
+	check := func(name string, o, x, y []float32, xs, ys bool) {
+		t.Helper()
+		for i := range o {
+			a, b := x[0], y[0]
+			if !xs {
+				a = x[i]
+			}
+			if !ys {
+				b = y[i]
+			}
+			if want := Pow(a, float64(b)); math.Float32bits(o[i]) != math.Float32bits(want) {
+				t.Fatalf("%s: Pow(%g [%#x], %g) = %g (%#x), want %g (%#x)", name, a, math.Float32bits(a), b,
+					o[i], math.Float32bits(o[i]), want, math.Float32bits(want))
+			}
+		}
+	}
+	for _, special := range []float64{0, 0.001, 0.05, 0.5} {
+		for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 1000, 4099} {
+			x, y, o := make([]float32, n), make([]float32, n), make([]float32, n)
+			for i := range x {
+				x[i], y[i] = randX(special), randY(special)
+			}
+			Pows(o, x, y)
+			check("Pows", o, x, y, false, false)
+			for range 3 {
+				b := []float32{randY(special)}
+				PowsRight(o, x, b[0])
+				check("PowsRight", o, x, b, false, true)
+				a := []float32{randX(special)}
+				PowsLeft(o, a[0], y)
+				check("PowsLeft", o, a, y, true, false)
+			}
+		}
+	}
+}
+
 func BenchmarkPow(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	x := make([]float32, 4096)
@@ -115,6 +187,15 @@ func BenchmarkPow(b *testing.B) {
 			for i, v := range x {
 				o[i] = Pow(v, 2.7)
 			}
+		}
+	})
+	b.Run("Pows", func(b *testing.B) {
+		y := make([]float32, len(x))
+		for i := range y {
+			y[i] = 2.7
+		}
+		for b.Loop() {
+			Pows(o, x, y)
 		}
 	})
 	b.Run("math.Pow", func(b *testing.B) {

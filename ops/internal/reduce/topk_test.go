@@ -30,13 +30,15 @@ func testTopKSelectionMatchesSort(t *testing.T) {
 		rare := trial%6 == 1 // few NaNs and ties: the skip runs long
 		x := make([]float32, outer*n*inner)
 		for i := range x {
-			switch r.IntN(10) {
+			switch r.IntN(12) {
 			case 0:
 				x[i] = float32(math.NaN())
 			case 1:
 				x[i] = float32(math.Inf(1 - 2*r.IntN(2)))
+			case 2: // zeros of both signs (equal), a NaN with its sign set
+				x[i] = []float32{0, float32(math.Copysign(0, -1)), math.Float32frombits(0xffc00000)}[r.IntN(3)]
 			default:
-				x[i] = float32(r.IntN(7)) // ties
+				x[i] = float32(r.IntN(7) - 2) // ties
 			}
 			if rare {
 				x[i] = float32(r.NormFloat64())
@@ -55,6 +57,19 @@ func testTopKSelectionMatchesSort(t *testing.T) {
 		idx := make([]int64, outer*k*inner)
 		if err := RunTopK(l, x, k, largest, vals, idx, Serial); err != nil {
 			t.Fatal(err)
+		}
+		// float64 takes the generic path (float32 compares keys): the same
+		// order.
+		x64 := make([]float64, len(x))
+		for i, v := range x {
+			x64[i] = float64(v)
+		}
+		vals64, idx64 := make([]float64, len(vals)), make([]int64, len(idx))
+		if err := RunTopK(l, x64, k, largest, vals64, idx64, Serial); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(idx, idx64) {
+			t.Fatalf("trial %d: float64 indices %v, float32 %v", trial, idx64, idx)
 		}
 		for o := range outer {
 			for j := range inner {
@@ -83,10 +98,15 @@ func testTopKSelectionMatchesSort(t *testing.T) {
 	}
 }
 
-// BenchmarkTopK is the every-operator round's case: k = 10 over 8,192 columns, 256 rows.
+// BenchmarkTopK is the every-operator round's case: k = 10 over 8,192
+// columns, 256 rows (Small: over 256 columns, 4 rows).
 func BenchmarkTopK(b *testing.B) {
+	b.Run("Large", func(b *testing.B) { benchmarkTopK(b, 256, 8192, 10) })
+	b.Run("Small", func(b *testing.B) { benchmarkTopK(b, 4, 256, 10) })
+}
+
+func benchmarkTopK(b *testing.B, rows, n, k int) {
 	r := rand.New(rand.NewPCG(1, 2))
-	const rows, n, k = 256, 8192, 10
 	x := make([]float32, rows*n)
 	for i := range x {
 		x[i] = r.Float32()
