@@ -53,7 +53,7 @@ var topKBufs sync.Pool
 // topKRows selects the rows [lo, hi) of RunTopK's [Outer*Inner] slices.
 func topKRows[A Number](l Layout, x []A, k int, largest bool, values []A, indices []int64, lo, hi int) {
 	n, inner := l.N, l.Inner
-	if xf, ok := any(x).([]float32); ok && n <= math.MaxUint32 {
+	if xf, ok := any(x).([]float32); ok && uint64(n) <= math.MaxUint32 {
 		topKRowsF32(l, xf, k, largest, any(values).([]float32), indices, lo, hi)
 		return
 	}
