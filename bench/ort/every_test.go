@@ -69,10 +69,23 @@ func TestEveryOperator(t *testing.T) {
 	loadBefore := loadAverage()
 	start := time.Now()
 	var rows []everyRow
+	deadline, hasDeadline := t.Deadline()
+	var last time.Duration // the longest case so far
 	for _, oc := range bench.OperatorCases() {
 		if !re.MatchString(oc.Name) {
 			continue
 		}
+		// Stop a case early rather than let the test's -timeout kill the
+		// whole run, which would print nothing: the rows measured so far
+		// go to stdout, BENCHMARKS.md is left as it was.
+		if full && hasDeadline && time.Until(deadline) < 2*last+time.Minute {
+			var b bytes.Buffer
+			writeEveryTable(&b, rows)
+			os.Stdout.Write(b.Bytes())
+			t.Fatalf("stopped before case %s: %d cases measured in %s, and -timeout leaves too little for the next; BENCHMARKS.md is unchanged (rerun with a larger -timeout, or -every-run for a part)",
+				oc.Name, len(rows), time.Since(start).Round(time.Second))
+		}
+		caseStart := time.Now()
 		if _, err := os.Stat(dir); err != nil && !oc.HasLarge() {
 			continue
 		}
@@ -100,10 +113,14 @@ func TestEveryOperator(t *testing.T) {
 				}
 			}
 		}
-		if full {
-			fmt.Fprintf(os.Stderr, "%s done\n", oc.Name)
-		}
 		rows = append(rows, r)
+		last = max(last, time.Since(caseStart))
+		if full {
+			var b bytes.Buffer
+			writeEveryTable(&b, rows[len(rows)-1:])
+			lines := bytes.Split(bytes.TrimSpace(b.Bytes()), []byte("\n"))
+			fmt.Fprintf(os.Stderr, "%d done: %s\n", len(rows), lines[2]) // the row, past the table's head
+		}
 	}
 	if !full {
 		return
