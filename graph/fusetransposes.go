@@ -7,7 +7,7 @@ import "github.com/onnxshape/onnxshape/ops"
 // whose only reader is a MatMul, and a Transpose (or chain) that is the
 // only reader of a MatMul's output, are folded into the MatMul
 // (ops.FoldTransposes): it reads the value before them, and writes the
-// value after them, in place through strides (ops/fusedtranspose.go), as
+// value after them, in place through strides (ops/matmul.go), as
 // a transformer's attention spelled out needs around every product. As
 // with the other fusions no node leaves the graph: in a run that fuses,
 // each folded Transpose passes its input through as its output, so the
