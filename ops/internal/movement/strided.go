@@ -350,9 +350,24 @@ func interleaveRows[E any](dst, src []E, p Plan, c *poll.Canceller) {
 	last := len(p.Shape) - 1
 	n, f, gap := p.Shape[last], p.Shape[last-1], p.SrcStrides[last-1]
 	w := newOffsetWalker(p.Shape[:last-1], p.DstStrides[:last-1], p.SrcStrides[:last-1], p.DstOff, p.SrcOff)
+	var e E
+	prevSrc, prevDst := -1, 0
 	for {
 		out := dst[w.dst : w.dst+n*f]
 		switch a := src[w.src : w.src+n]; {
+		case w.src == prevSrc:
+			// The line of the same source row again (an outer axis of
+			// source stride 0: nearest's rows repeated): a copy of the
+			// line just written, still in the cache.
+			copy(out, dst[prevDst:prevDst+n*f])
+		case f == 2 && gap == 0 && unsafe.Sizeof(e) == 4 && uintptr(unsafe.Pointer(&out[0]))%8 == 0:
+			// Four-byte elements: each pair one 8-byte store.
+			pairs := unsafe.Slice((*uint64)(unsafe.Pointer(&out[0])), n)
+			words := unsafe.Slice((*uint32)(unsafe.Pointer(&a[0])), n)
+			for i, v := range words {
+				u := uint64(v)
+				pairs[i] = u | u<<32
+			}
 		case f == 2 && gap == 0:
 			pairs := unsafe.Slice((*[2]E)(unsafe.Pointer(&out[0])), n)
 			for i, v := range a {
@@ -372,6 +387,7 @@ func interleaveRows[E any](dst, src []E, p Plan, c *poll.Canceller) {
 				}
 			}
 		}
+		prevSrc, prevDst = w.src, w.dst
 		if c.Stop(n*f) || !w.next() {
 			return
 		}
