@@ -102,7 +102,7 @@ func TestScratchSlots(t *testing.T) {
 	if s.Slot(0) != s || (*Scratch)(nil).Slot(3) != nil {
 		t.Fatal("slot 0 is not the account, or a nil account's slot is not nil")
 	}
-	if s.Slot(2) != s.Slot(2) || s.Slot(1) == s.Slot(2) {
+	if again := s.Slot(2); s.Slot(2) != again || s.Slot(1) == again {
 		t.Fatal("a slot is not kept, or two slots share an account")
 	}
 	for range 3 {
