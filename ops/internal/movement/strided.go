@@ -360,13 +360,13 @@ func interleaveRows[E any](dst, src []E, p Plan, c *poll.Canceller) {
 			// source stride 0: nearest's rows repeated): a copy of the
 			// line just written, still in the cache.
 			copy(out, dst[prevDst:prevDst+n*f])
-		case f == 2 && gap == 0 && unsafe.Sizeof(e) == 4 && uintptr(unsafe.Pointer(&out[0]))%8 == 0:
-			// Four-byte elements: each pair one 8-byte store.
-			pairs := unsafe.Slice((*uint64)(unsafe.Pointer(&out[0])), n)
+		case f == 2 && gap == 0 && unsafe.Sizeof(e) == 4:
+			// Four-byte elements: eight a step in vector registers
+			// (pairs32), the rest one by one.
 			words := unsafe.Slice((*uint32)(unsafe.Pointer(&a[0])), n)
-			for i, v := range words {
-				u := uint64(v)
-				pairs[i] = u | u<<32
+			pairs := unsafe.Slice((*[2]uint32)(unsafe.Pointer(&out[0])), n)
+			for i := pairs32(unsafe.Slice(&pairs[0][0], 2*n), words); i < n; i++ {
+				pairs[i] = [2]uint32{words[i], words[i]}
 			}
 		case f == 2 && gap == 0:
 			pairs := unsafe.Slice((*[2]E)(unsafe.Pointer(&out[0])), n)
