@@ -30,6 +30,7 @@ package ops
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -286,12 +287,12 @@ func split(opt *Options, op opRef, x *tensor.Tensor, p splitParams) ([]*tensor.T
 	// Each part holds a shape of the input's rank and a tensor header: a
 	// rank-2000 input cut into 200k parts would take 3 GB of shapes alone.
 	perPart := addCounts(mulCounts(x.Rank(), 8), tensorHeaderBytes)
-	if err := opt.scratch(op, fmt.Sprintf("the shapes of %d outputs of rank %d", len(sizes), x.Rank()), len(sizes), perPart); err != nil {
+	if err := opt.scratch(op, "the outputs' shapes and headers", len(sizes), perPart); err != nil {
 		return nil, err
 	}
 	parts := make([]*tensor.Tensor, len(sizes))
+	shape := slices.Clone(x.Shape()) // each part's header takes a copy
 	for i, s := range sizes {
-		shape := append([]int{}, x.Shape()...)
 		shape[k] = s
 		y, err := opt.orDefault().newOverwritten(op, x.DataType(), shape)
 		if err != nil {
