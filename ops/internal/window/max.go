@@ -11,8 +11,11 @@ import "math"
 // The maxima are taken with the builtin max, which is exact for any other
 // window; a window whose maximum is a zero or a NaN is walked again in
 // order to pick the first one.
-func Max2D[A float32 | float64](in, out []A, w *Windows) {
-	if f, ok := any(in).([]float32); ok && max2DF32(f, any(out).([]float32), w) {
+//
+// s is the row scratch of the float32 loops, kept by the caller across
+// planes (its size is fixed, whatever the input); nil takes a new one.
+func Max2D[A float32 | float64](in, out []A, w *Windows, s *MaxScratch) {
+	if f, ok := any(in).([]float32); ok && max2DF32(f, any(out).([]float32), w, s) {
 		return
 	}
 	inW, outW := w.InStride[0], w.OutShape[1]
@@ -87,9 +90,12 @@ func firstMax[A float32 | float64](in []A, off, nh, nw, rowStep, colStep int) A 
 }
 
 // maxRowBuf bounds the input rows max2DF32 takes: the column maxima of one
-// output row live in an array of this many float32 on the stack, nothing
-// that grows with the input.
+// output row live in a MaxScratch of this many float32 (and a margin that
+// the vector loops may read), nothing that grows with the input.
 const maxRowBuf = 2048
+
+// MaxScratch is the row of column maxima of Max2D's float32 loops.
+type MaxScratch struct{ row [maxRowBuf + 16]float32 }
 
 // max2DF32 is Max2D over float32 planes whose windows are contiguous along
 // a row (dilation 1 there) and whose rows hold at most maxRowBuf elements,
@@ -101,7 +107,7 @@ const maxRowBuf = 2048
 // again in order by firstMax, so every value written is Max2D's, bit for
 // bit (the maximum of a window is exact, and any other value than a zero
 // or NaN has a single bit pattern).
-func max2DF32(in, out []float32, w *Windows) bool {
+func max2DF32(in, out []float32, w *Windows, s *MaxScratch) bool {
 	inW, outW := w.InStride[0], w.OutShape[1]
 	rowStep := w.TapStride[0]
 	if w.TapStride[1] != 1 || inW > maxRowBuf || inW < 1 {
@@ -131,7 +137,10 @@ func max2DF32(in, out []float32, w *Windows) bool {
 			}
 		}
 	}
-	var buf [maxRowBuf + 16]float32
+	if s == nil {
+		s = new(MaxScratch)
+	}
+	buf := &s.row
 	negInf := float32(math.Inf(-1))
 	for oh, r0 := range w.First[0] {
 		nh := w.Count[0][oh]
@@ -155,17 +164,21 @@ func max2DF32(in, out []float32, w *Windows) bool {
 			}
 			src = buf[:]
 		}
+		// Zeros and NaNs are looked for at the edges, and in the interior
+		// only when the loops saw one.
 		if vector {
-			maxStride2(o[a:b], src[cols[a]:], kw)
+			special := maxStride2(o[a:b], src[cols[a]:], kw)
 			rowMaxima(o[:a], vm, cols, colCount)
 			rowMaxima(o[b:], vm, cols[b:], colCount[b:])
+			if special {
+				fixZeroNaN(o, 0, outW, in, base, cols, colCount, nh, rowStep)
+			} else {
+				fixZeroNaN(o, 0, a, in, base, cols, colCount, nh, rowStep)
+				fixZeroNaN(o, b, outW, in, base, cols, colCount, nh, rowStep)
+			}
 		} else {
 			rowMaxima(o, vm, cols, colCount)
-		}
-		for ow, v := range o {
-			if v == 0 || v != v {
-				o[ow] = firstMax(in, base+cols[ow], nh, colCount[ow], rowStep, 1)
-			}
+			fixZeroNaN(o, 0, outW, in, base, cols, colCount, nh, rowStep)
 		}
 	}
 	return true
@@ -179,15 +192,18 @@ func maxRowsGo(dst, a, b []float32) {
 	}
 }
 
-// maxStrideGo is dst[i] = the builtin max of src[s*i : s*i+k].
-func maxStrideGo(dst, src []float32, k, s int) {
+// maxStrideGo is dst[i] = the builtin max of src[s*i : s*i+k], and
+// reports whether an output is a zero or a NaN.
+func maxStrideGo(dst, src []float32, k, s int) (special bool) {
 	for i := range dst {
 		m := src[s*i]
 		for _, v := range src[s*i+1 : s*i+k] {
 			m = max(m, v)
 		}
 		dst[i] = m
+		special = special || m == 0 || m != m
 	}
+	return special
 }
 
 // rowMaxima is out[i] = the builtin max of vm[cols[i] : cols[i]+count[i]],
@@ -199,5 +215,15 @@ func rowMaxima(out, vm []float32, cols, count []int) {
 			m = max(m, v)
 		}
 		out[i] = m
+	}
+}
+
+// fixZeroNaN sets the outputs o[lo:hi] that are a zero or a NaN to
+// firstMax of their windows (nh rows from in[base], rowStep apart).
+func fixZeroNaN(o []float32, lo, hi int, in []float32, base int, cols, count []int, nh, rowStep int) {
+	for ow := lo; ow < hi; ow++ {
+		if v := o[ow]; v == 0 || v != v {
+			o[ow] = firstMax(in, base+cols[ow], nh, count[ow], rowStep, 1)
+		}
 	}
 }

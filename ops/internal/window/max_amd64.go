@@ -11,17 +11,19 @@ import "golang.org/x/sys/cpu"
 func maxRowsAVX2(dst, a, b *float32, n int)
 
 // maxPairsAVX2 sets dst[i] to the largest of src[2i] and src[2i+1] for i
-// < n (a multiple of 8), a NaN where one is a NaN.
+// < n (a multiple of 8), a NaN where one is a NaN, and reports whether an
+// output is a zero or a NaN.
 //
 //go:noescape
-func maxPairsAVX2(dst, src *float32, n int)
+func maxPairsAVX2(dst, src *float32, n int) (special bool)
 
 // maxTriplesAVX2 sets dst[i] to the largest of src[2i], src[2i+1] and
-// src[2i+2] for i < n (a multiple of 8), a NaN where one is a NaN. It reads
-// src up to src[2n+1].
+// src[2i+2] for i < n (a multiple of 8), a NaN where one is a NaN, and
+// reports whether an output is a zero or a NaN. It reads src up to
+// src[2n+1].
 //
 //go:noescape
-func maxTriplesAVX2(dst, src *float32, n int)
+func maxTriplesAVX2(dst, src *float32, n int) (special bool)
 
 // haveMaxAVX2 picks the vector loops (tests turn it off to reach the Go
 // ones).
@@ -41,24 +43,25 @@ func maxRows(dst, a, b []float32) {
 }
 
 // maxStride2 is dst[i] = the maximum of src[2i : 2i+k] (k is 2 or 3), a
-// NaN wherever one is a NaN; src holds at least 2*len(dst)+k-1 elements
-// and, for k = 3 with the vector loop, one more is readable
-// (len(src) >= 2*len(dst)+3, or the last one is left to the Go loop).
-func maxStride2(dst, src []float32, k int) {
+// NaN wherever one is a NaN, and reports whether an output is a zero or a
+// NaN; src holds at least 2*len(dst)+k-1 elements (the vector loop for k =
+// 3 reads one more, or leaves the last eight outputs to the Go loop).
+func maxStride2(dst, src []float32, k int) (special bool) {
 	n := len(dst) &^ 7
 	if k == 3 && n > 0 && len(src) < 2*n+2 {
 		n -= 8
 	}
-	if haveMaxAVX2 && n > 0 {
-		if k == 2 {
-			_ = src[2*n-1]
-			maxPairsAVX2(&dst[0], &src[0], n)
-		} else {
-			_ = src[2*n+1]
-			maxTriplesAVX2(&dst[0], &src[0], n)
-		}
-	} else {
+	if !haveMaxAVX2 {
 		n = 0
 	}
-	maxStrideGo(dst[n:], src[2*n:], k, 2)
+	if n > 0 {
+		if k == 2 {
+			_ = src[2*n-1]
+			special = maxPairsAVX2(&dst[0], &src[0], n)
+		} else {
+			_ = src[2*n+1]
+			special = maxTriplesAVX2(&dst[0], &src[0], n)
+		}
+	}
+	return maxStrideGo(dst[n:], src[2*n:], k, 2) || special
 }

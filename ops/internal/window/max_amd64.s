@@ -35,17 +35,26 @@ rowsdone:
 	VZEROUPPER
 	RET
 
-// func maxPairsAVX2(dst, src *float32, n int)
+// SPECIAL(R) ORs into Y15 the lanes of R that are a zero or a NaN (Y14
+// holds zeros).
+#define SPECIAL(R) \
+	VCMPPS $8, Y14, R, Y13 \
+	VORPS  Y13, Y15, Y15
+
+// func maxPairsAVX2(dst, src *float32, n int) (special bool)
 //
 // Sixteen elements give eight outputs: VSHUFPS takes the even and the odd
 // elements of each 128-bit half of the two loads, VPERMPD puts the
-// halves' pairs back in order.
-TEXT ·maxPairsAVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ n+16(FP), CX
-	SHRQ $3, CX
-	JZ   pairsdone
+// halves' pairs back in order. special reports an output that is a zero
+// or a NaN.
+TEXT ·maxPairsAVX2(SB), NOSPLIT, $0-25
+	MOVQ   dst+0(FP), DI
+	MOVQ   src+8(FP), SI
+	MOVQ   n+16(FP), CX
+	VXORPS Y14, Y14, Y14
+	VXORPS Y15, Y15, Y15
+	SHRQ   $3, CX
+	JZ     pairsdone
 
 pairsloop:
 	VMOVUPS (SI), Y0
@@ -54,6 +63,7 @@ pairsloop:
 	VSHUFPS $0xDD, Y1, Y0, Y3
 	MAXNAN(Y3, Y2, Y4, Y5)
 	VPERMPD $0xD8, Y5, Y5
+	SPECIAL(Y5)
 	VMOVUPS Y5, (DI)
 	ADDQ    $64, SI
 	ADDQ    $32, DI
@@ -61,19 +71,24 @@ pairsloop:
 	JNZ     pairsloop
 
 pairsdone:
+	VMOVMSKPS Y15, AX
+	TESTL     AX, AX
+	SETNE     special+24(FP)
 	VZEROUPPER
 	RET
 
-// func maxTriplesAVX2(dst, src *float32, n int)
+// func maxTriplesAVX2(dst, src *float32, n int) (special bool)
 //
 // As maxPairsAVX2, and the even elements of the loads two further on
 // (src[2i+2]) as the third tap.
-TEXT ·maxTriplesAVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ n+16(FP), CX
-	SHRQ $3, CX
-	JZ   triplesdone
+TEXT ·maxTriplesAVX2(SB), NOSPLIT, $0-25
+	MOVQ   dst+0(FP), DI
+	MOVQ   src+8(FP), SI
+	MOVQ   n+16(FP), CX
+	VXORPS Y14, Y14, Y14
+	VXORPS Y15, Y15, Y15
+	SHRQ   $3, CX
+	JZ     triplesdone
 
 triplesloop:
 	VMOVUPS (SI), Y0
@@ -86,6 +101,7 @@ triplesloop:
 	MAXNAN(Y3, Y2, Y4, Y5)
 	MAXNAN(Y8, Y5, Y4, Y9)
 	VPERMPD $0xD8, Y9, Y9
+	SPECIAL(Y9)
 	VMOVUPS Y9, (DI)
 	ADDQ    $64, SI
 	ADDQ    $32, DI
@@ -93,5 +109,8 @@ triplesloop:
 	JNZ     triplesloop
 
 triplesdone:
+	VMOVMSKPS Y15, AX
+	TESTL     AX, AX
+	SETNE     special+24(FP)
 	VZEROUPPER
 	RET

@@ -9,5 +9,5 @@ var haveMaxAVX2 = false
 func maxRows(dst, a, b []float32) { maxRowsGo(dst, a[:len(dst)], b[:len(dst)]) }
 
 // maxStride2 is dst[i] = the maximum of src[2i : 2i+k], a NaN wherever one
-// is a NaN.
-func maxStride2(dst, src []float32, k int) { maxStrideGo(dst, src, k, 2) }
+// is a NaN, and reports whether an output is a zero or a NaN.
+func maxStride2(dst, src []float32, k int) bool { return maxStrideGo(dst, src, k, 2) }

@@ -73,7 +73,7 @@ func TestMax2DF32AgainstFirstMax(t *testing.T) {
 		for _, avx := range []bool{false, saved} {
 			haveMaxAVX2 = avx
 			got := make([]float32, w.OutPlane)
-			Max2D(in, got, w)
+			Max2D(in, got, w, nil)
 			for i := range got {
 				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
 					oh, ow := i/outW, i%outW
