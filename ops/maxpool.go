@@ -1113,7 +1113,7 @@ func maxPoolPlanes[A float32 | float64](opt *Options, x, y *tensor.Tensor, w *wi
 		c := opt.canceller()
 		var s *window.MaxScratch
 		if _, ok := any(xs).([]float32); ok {
-			s = new(window.MaxScratch) // a fixed 8 KiB, whatever the input
+			s = window.NewMaxScratch(plan) // at most 8 KiB, whatever the input
 		}
 		for p := lo; p < hi; p++ {
 			if c.Stop(w.InPlane) {

@@ -95,7 +95,13 @@ func firstMax[A float32 | float64](in []A, off, nh, nw, rowStep, colStep int) A 
 const maxRowBuf = 2048
 
 // MaxScratch is the row of column maxima of Max2D's float32 loops.
-type MaxScratch struct{ row [maxRowBuf + 16]float32 }
+type MaxScratch struct{ row []float32 }
+
+// NewMaxScratch returns the scratch of Max2D over the planes of w (As2D):
+// a row of the input and the loops' margin, at most maxRowBuf+16 float32.
+func NewMaxScratch(w *Windows) *MaxScratch {
+	return &MaxScratch{row: make([]float32, min(w.InStride[0], maxRowBuf)+16)}
+}
 
 // max2DF32 is Max2D over float32 planes whose windows are contiguous along
 // a row (dilation 1 there) and whose rows hold at most maxRowBuf elements,
@@ -137,10 +143,10 @@ func max2DF32(in, out []float32, w *Windows, s *MaxScratch) bool {
 			}
 		}
 	}
-	if s == nil {
-		s = new(MaxScratch)
+	if s == nil || len(s.row) < inW+16 {
+		s = NewMaxScratch(w)
 	}
-	buf := &s.row
+	buf := s.row
 	negInf := float32(math.Inf(-1))
 	for oh, r0 := range w.First[0] {
 		nh := w.Count[0][oh]
