@@ -1111,11 +1111,15 @@ func maxPoolPlanes[A float32 | float64](opt *Options, x, y *tensor.Tensor, w *wi
 	plan := w.As2D()
 	return parallelRange(opt, planes, planes*(w.InPlane+w.OutPlane), func(lo, hi int) error {
 		c := opt.canceller()
+		var s *window.MaxScratch
+		if _, ok := any(xs).([]float32); ok {
+			s = window.NewMaxScratch(plan) // at most 8 KiB, whatever the input
+		}
 		for p := lo; p < hi; p++ {
 			if c.Stop(w.InPlane) {
 				return c.Err
 			}
-			window.Max2D(xs[p*w.InPlane:(p+1)*w.InPlane], ys[p*w.OutPlane:(p+1)*w.OutPlane], plan)
+			window.Max2D(xs[p*w.InPlane:(p+1)*w.InPlane], ys[p*w.OutPlane:(p+1)*w.OutPlane], plan, s)
 		}
 		return nil
 	})

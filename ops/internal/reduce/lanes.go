@@ -88,11 +88,11 @@ func combineLanes[A Number](p *[lanes]A) A {
 
 // sumColumnsOf sets out[j] to the sum, in the lane order, of term(j, x)
 // (x itself when term is nil) for x of column c0+j of the n rows of an
-// [n, inner] block; parts is scratch of lanes*len(out) elements, the
+// [n, inner] block; parts is scratch of min(n, lanes)*len(out) elements, the
 // sixteen rows of partials.
 func sumColumnsOf[A Number](in []A, n, inner, c0 int, out, parts []A, term func(int, A) A) {
 	w := len(out)
-	parts = parts[:lanes*w]
+	parts = parts[:min(n, lanes)*w]
 	clear(parts[:min(n, lanes)*w])
 	for i := range n {
 		p := parts[(i%lanes)*w : (i%lanes+1)*w]
@@ -111,7 +111,7 @@ func sumColumnsOf[A Number](in []A, n, inner, c0 int, out, parts []A, term func(
 // sumColumnsTerm is sumColumnsOf with the term |x| (x*x with square).
 func sumColumnsTerm[A Number](in []A, n, inner, c0 int, out, parts []A, square bool) {
 	w := len(out)
-	parts = parts[:lanes*w]
+	parts = parts[:min(n, lanes)*w]
 	clear(parts[:min(n, lanes)*w])
 	for i := range n {
 		addTermRow(parts[(i%lanes)*w:(i%lanes+1)*w], in[i*inner+c0:i*inner+c0+w], square)

@@ -49,7 +49,7 @@ func logSumExpColumnsF32(in []float32, n, inner, c0 int, out, m, parts []float32
 			break
 		}
 	}
-	parts = parts[:lanes*w]
+	parts = parts[:min(n, lanes)*w]
 	clear(parts[:min(n, lanes)*w])
 	for i := range n {
 		row := in[i*inner+c0 : i*inner+c0+w]

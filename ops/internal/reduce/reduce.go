@@ -118,7 +118,7 @@ func Run[A Number](op Op, l Layout, x, y []A, par Parallel) error {
 	return par(l.Outer*blocks, l.Outer*l.N*l.Inner, func(lo, hi int) error {
 		var parts []A
 		if op.Kind != Max && op.Kind != Min && op.Kind != Prod {
-			parts = make([]A, lanes*min(block, l.Inner))
+			parts = make([]A, min(l.N, lanes)*min(block, l.Inner))
 		}
 		for t := lo; t < hi; t++ {
 			o, b := t/blocks, t%blocks
@@ -337,7 +337,8 @@ func expTerm[A Number](m A) func(A) A {
 
 // reduceColumns reduces the columns c0 to c0+len(out) of an [n, inner]
 // block: out[j] is the reduction of in[i*inner+c0+j] over i. m is scratch
-// of len(out) elements for LogSumExp, parts lanes*len(out) for the sums.
+// of len(out) elements for LogSumExp, parts min(n, lanes)*len(out) for the
+// sums.
 func reduceColumns[A Number](op Op, in []A, n, inner, c0 int, out, m, parts []A) {
 	w := len(out)
 	rows := func(yield func(row []A)) {

@@ -11,7 +11,13 @@ import "math"
 // The maxima are taken with the builtin max, which is exact for any other
 // window; a window whose maximum is a zero or a NaN is walked again in
 // order to pick the first one.
-func Max2D[A float32 | float64](in, out []A, w *Windows) {
+//
+// s is the row scratch of the float32 loops, kept by the caller across
+// planes (its size is fixed, whatever the input); nil takes a new one.
+func Max2D[A float32 | float64](in, out []A, w *Windows, s *MaxScratch) {
+	if f, ok := any(in).([]float32); ok && max2DF32(f, any(out).([]float32), w, s) {
+		return
+	}
 	inW, outW := w.InStride[0], w.OutShape[1]
 	rowStep, colStep := w.TapStride[0], w.TapStride[1]
 	cols, colCount := w.First[1], w.Count[1]
@@ -81,4 +87,149 @@ func firstMax[A float32 | float64](in []A, off, nh, nw, rowStep, colStep int) A 
 		}
 	}
 	return m
+}
+
+// maxRowBuf bounds the input rows max2DF32 takes: the column maxima of one
+// output row live in a MaxScratch of this many float32 (and a margin that
+// the vector loops may read), nothing that grows with the input.
+const maxRowBuf = 2048
+
+// MaxScratch is the row of column maxima of Max2D's float32 loops.
+type MaxScratch struct{ row []float32 }
+
+// NewMaxScratch returns the scratch of Max2D over the planes of w (As2D):
+// a row of the input and the loops' margin, at most maxRowBuf+16 float32.
+func NewMaxScratch(w *Windows) *MaxScratch {
+	return &MaxScratch{row: make([]float32, min(w.InStride[0], maxRowBuf)+16)}
+}
+
+// max2DF32 is Max2D over float32 planes whose windows are contiguous along
+// a row (dilation 1 there) and whose rows hold at most maxRowBuf elements,
+// and reports whether it did it. For each output row, the maxima down the
+// window's rows are taken for the whole input row (vector loops), then the
+// maxima across each window of that row of maxima (vector loops for
+// kernels of 2 and 3 at stride 2, the interior windows). Both propagate a
+// NaN as some NaN; a window whose maximum is a NaN or a zero is walked
+// again in order by firstMax, so every value written is Max2D's, bit for
+// bit (the maximum of a window is exact, and any other value than a zero
+// or NaN has a single bit pattern).
+func max2DF32(in, out []float32, w *Windows, s *MaxScratch) bool {
+	inW, outW := w.InStride[0], w.OutShape[1]
+	rowStep := w.TapStride[0]
+	if w.TapStride[1] != 1 || inW > maxRowBuf || inW < 1 {
+		return false
+	}
+	cols, colCount := w.First[1], w.Count[1]
+	// The interior windows: full (the largest count), one stride apart.
+	kw := 0
+	for _, c := range colCount {
+		kw = max(kw, c)
+	}
+	a, b := -1, -1
+	for ow, c := range colCount {
+		if c == kw {
+			if a < 0 {
+				a = ow
+			}
+			b = ow + 1
+		}
+	}
+	vector := (kw == 2 || kw == 3) && b-a >= 8
+	if vector {
+		for ow := a; ow < b; ow++ {
+			if colCount[ow] != kw || cols[ow] != cols[a]+2*(ow-a) {
+				vector = false
+				break
+			}
+		}
+	}
+	if s == nil || len(s.row) < inW+16 {
+		s = NewMaxScratch(w)
+	}
+	buf := s.row
+	negInf := float32(math.Inf(-1))
+	for oh, r0 := range w.First[0] {
+		nh := w.Count[0][oh]
+		o := out[oh*outW : (oh+1)*outW]
+		if nh == 0 {
+			for i := range o {
+				o[i] = negInf
+			}
+			continue
+		}
+		base := r0 * inW
+		var vm, src []float32
+		if nh == 1 {
+			vm, src = in[base:base+inW], in[base:]
+		} else {
+			vm = buf[:inW]
+			maxRows(vm, in[base:base+inW], in[base+rowStep:base+rowStep+inW])
+			for i := 2; i < nh; i++ {
+				r := base + i*rowStep
+				maxRows(vm, vm, in[r:r+inW])
+			}
+			src = buf[:]
+		}
+		// Zeros and NaNs are looked for at the edges, and in the interior
+		// only when the loops saw one.
+		if vector {
+			special := maxStride2(o[a:b], src[cols[a]:], kw)
+			rowMaxima(o[:a], vm, cols, colCount)
+			rowMaxima(o[b:], vm, cols[b:], colCount[b:])
+			if special {
+				fixZeroNaN(o, 0, outW, in, base, cols, colCount, nh, rowStep)
+			} else {
+				fixZeroNaN(o, 0, a, in, base, cols, colCount, nh, rowStep)
+				fixZeroNaN(o, b, outW, in, base, cols, colCount, nh, rowStep)
+			}
+		} else {
+			rowMaxima(o, vm, cols, colCount)
+			fixZeroNaN(o, 0, outW, in, base, cols, colCount, nh, rowStep)
+		}
+	}
+	return true
+}
+
+// maxRowsGo is dst[j] = max(a[j], b[j]) (the builtin max: a NaN wins).
+func maxRowsGo(dst, a, b []float32) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	for j := range dst {
+		dst[j] = max(a[j], b[j])
+	}
+}
+
+// maxStrideGo is dst[i] = the builtin max of src[s*i : s*i+k], and
+// reports whether an output is a zero or a NaN.
+func maxStrideGo(dst, src []float32, k, s int) (special bool) {
+	for i := range dst {
+		m := src[s*i]
+		for _, v := range src[s*i+1 : s*i+k] {
+			m = max(m, v)
+		}
+		dst[i] = m
+		special = special || m == 0 || m != m
+	}
+	return special
+}
+
+// rowMaxima is out[i] = the builtin max of vm[cols[i] : cols[i]+count[i]],
+// -inf for none.
+func rowMaxima(out, vm []float32, cols, count []int) {
+	for i := range out {
+		m := float32(math.Inf(-1))
+		for _, v := range vm[cols[i] : cols[i]+count[i]] {
+			m = max(m, v)
+		}
+		out[i] = m
+	}
+}
+
+// fixZeroNaN sets the outputs o[lo:hi] that are a zero or a NaN to
+// firstMax of their windows (nh rows from in[base], rowStep apart).
+func fixZeroNaN(o []float32, lo, hi int, in []float32, base int, cols, count []int, nh, rowStep int) {
+	for ow := lo; ow < hi; ow++ {
+		if v := o[ow]; v == 0 || v != v {
+			o[ow] = firstMax(in, base+cols[ow], nh, count[ow], rowStep, 1)
+		}
+	}
 }
