@@ -237,6 +237,9 @@ func Normalize[X, Y Float](stat Stat, eps float64, l Layout, x []X, y []Y, scale
 		return nil
 	}
 	return par(l.Slices, l.Slices*max(l.N, 1)*3, func(lo, hi int) error {
+		if normalizeRowsF32(stat, eps, l, lo, hi, x, y, scale, bias, st) {
+			return nil
+		}
 		var buf []float64 // made at the first slice the float32 rows do not take
 		for s := lo; s < hi; s++ {
 			if normalizeSliceF32(stat, eps, l, s, x, y, scale, bias, st) || normalizeRunsF32(stat, eps, l, s, x, y, scale, bias, st) {
