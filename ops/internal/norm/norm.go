@@ -26,8 +26,12 @@
 // a channel's elements or per element (Layer, RMS, Instance and Group
 // normalizations) is read straight from
 // the tensor, its sums in sixteen float64 lanes eight to an AVX-512
-// register and its elements written eight at a time (rowsf32.go,
-// rows_amd64.s), and so is a contiguous float32 slice of LpNormalization,
+// register and its elements written eight or sixteen at a time
+// (rowsf32.go, rows_amd64.s); with a scale and bias per element or none
+// (Layer and RMS normalizations over the last axes, LpNormalization's
+// rows) a part's rows go to one vector call, a row's tail under masks,
+// since short rows paid more in calls than in arithmetic. So is a
+// contiguous float32 slice of LpNormalization,
 // a float32 slice made of runs of whole sixteens (MeanVarianceNormalization
 // over N and the plane: each run adds into the same sixteen lanes) and
 // BatchNormalization's float32 affine map: the same float64 operations,

@@ -94,6 +94,54 @@ TEXT ·writeF32AVX512(SB), NOSPLIT, $0-64
 	TESTQ        $2, BX
 	JZ           2(PC)
 	VBROADCASTSD (R9), Z7
+	CMPQ         BX, $3
+	JEQ          u16scalebias
+	CMPQ         BX, $2
+	JEQ          u16bias
+	JMP          uniform
+
+	// Sixteen at a time for a scale and a bias (InstanceNormalization,
+	// GroupNormalization) or a bias alone (BatchNormalization's affine
+	// map, mean 0), then eight at a time.
+u16scalebias:
+	LEAQ      16(AX), R10
+	CMPQ      R10, CX
+	JA        uniform
+	VCVTPS2PD (SI)(AX*4), Z2
+	VCVTPS2PD 32(SI)(AX*4), Z3
+	VSUBPD    Z4, Z2, Z2
+	VSUBPD    Z4, Z3, Z3
+	VMULPD    Z5, Z2, Z2
+	VMULPD    Z5, Z3, Z3
+	VMULPD    Z6, Z2, Z2
+	VMULPD    Z6, Z3, Z3
+	VADDPD    Z7, Z2, Z2
+	VADDPD    Z7, Z3, Z3
+	VCVTPD2PS Z2, Y2
+	VCVTPD2PS Z3, Y3
+	VMOVUPS   Y2, (DI)(AX*4)
+	VMOVUPS   Y3, 32(DI)(AX*4)
+	MOVQ      R10, AX
+	JMP       u16scalebias
+
+u16bias:
+	LEAQ      16(AX), R10
+	CMPQ      R10, CX
+	JA        uniform
+	VCVTPS2PD (SI)(AX*4), Z2
+	VCVTPS2PD 32(SI)(AX*4), Z3
+	VSUBPD    Z4, Z2, Z2
+	VSUBPD    Z4, Z3, Z3
+	VMULPD    Z5, Z2, Z2
+	VMULPD    Z5, Z3, Z3
+	VADDPD    Z7, Z2, Z2
+	VADDPD    Z7, Z3, Z3
+	VCVTPD2PS Z2, Y2
+	VCVTPD2PS Z3, Y3
+	VMOVUPS   Y2, (DI)(AX*4)
+	VMOVUPS   Y3, 32(DI)(AX*4)
+	MOVQ      R10, AX
+	JMP       u16bias
 
 uniform:
 	CMPQ      AX, CX
