@@ -177,14 +177,10 @@ func layerNormalization(opt *Options, op opRef, n *Node, x, scale, b *tensor.Ten
 // float32), giving the reference engine's bits; BatchNormalization's
 // inference differs within the bound reference.Agree states.
 
-// normFloat64s returns t's elements as float64, charged first.
-func normFloat64s(opt *Options, op opRef, what string, t *tensor.Tensor) ([]float64, error) {
-	return normParam64s(opt, op, nil, -1, what, t)
-}
-
-// normParam64s is normFloat64s of node n's input i, t: the float64 copy
-// the node made once at load (packNormParam) when t is that constant,
-// else a new one. n may be nil (a call outside a model).
+// normParam64s returns the elements of node n's input i, t, as float64:
+// the copy the node made once at load (packNormParam) when t is that
+// constant, else a new one, charged first. n may be nil (a call outside a
+// model).
 func normParam64s(opt *Options, op opRef, n *Node, i int, what string, t *tensor.Tensor) ([]float64, error) {
 	if p := n.packedInput(i, t); p != nil && len(p.t64) == t.Len() {
 		return p.t64, nil
