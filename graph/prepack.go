@@ -11,9 +11,9 @@ import (
 // packWeights packs, once at load, the constant weights of the model's
 // matrix products (ops.PackConstants: MatMul's and Gemm's B, the int8
 // products' B, the int8 convolutions' weights, the recurrent layers' W and
-// R), whether initializers or Constant nodes, in the main graph and in
-// every subgraph, so that no run copies them into the engine's panels
-// again. The packed copies belong to the model, like its initializers: they
+// R; the normalizations' scale, bias, mean and variance as float64),
+// whether initializers or Constant nodes, in the main graph and in every
+// subgraph, so that no run copies or converts them again. The packed copies belong to the model, like its initializers: they
 // count toward limit (the model's cap, MaxModelBytes, each cap on its own
 // as onnx.Limits counts them), and a node whose weights would pass it keeps
 // them unpacked, running as before. A run never charges them.

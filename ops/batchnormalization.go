@@ -69,7 +69,7 @@ func BatchNormalization(x, scale, b, mean, variance *tensor.Tensor, o BatchNorma
 	if err != nil {
 		return nil, err
 	}
-	out, err := batchNormalization(opt, op, []*tensor.Tensor{x, scale, b, mean, variance}, bnAttrs{eps: float64(epsilon), momentum: 0.9, spatial: true}, 1)
+	out, err := batchNormalization(opt, op, nil, []*tensor.Tensor{x, scale, b, mean, variance}, bnAttrs{eps: float64(epsilon), momentum: 0.9, spatial: true}, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func batchNormalizationNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.
 	if op.version >= 14 && outs > 3 {
 		return nil, op.errorf("outputs", "%d outputs: version %d has Y, running_mean and running_var", outs, op.version)
 	}
-	out, err := batchNormalization(opt, op, t, a, outs)
+	out, err := batchNormalization(opt, op, n, t, a, outs)
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +199,7 @@ func batchNormalizationCheck(op opRef, t []*tensor.Tensor, a bnAttrs) (params, p
 	return params, plane, nil
 }
 
-func batchNormalization(opt *Options, op opRef, t []*tensor.Tensor, a bnAttrs, outs int) ([]*tensor.Tensor, error) {
+func batchNormalization(opt *Options, op opRef, n *Node, t []*tensor.Tensor, a bnAttrs, outs int) ([]*tensor.Tensor, error) {
 	for i, x := range t {
 		if x == nil {
 			return nil, op.errorf("input", "required input #%d is missing", i)
@@ -211,7 +211,7 @@ func batchNormalization(opt *Options, op opRef, t []*tensor.Tensor, a bnAttrs, o
 	}
 	var p [4][]float64
 	for i, name := range []string{"scale", "B", "input_mean", "input_var"} {
-		if p[i], err = normFloat64s(opt, op, name, t[i+1]); err != nil {
+		if p[i], err = normParam64s(opt, op, n, i+1, name, t[i+1]); err != nil {
 			return nil, err
 		}
 	}

@@ -353,7 +353,10 @@ func truncSaturate[T int32 | int64 | uint32 | uint64](x float64) T {
 // (conv.PackIntegerWeights), since the 8-bit kernel reads them flipped
 // and interleaved. The recurrent cells (LSTM, GRU, RNN)
 // keep W and R transposed, as their products read them
-// (ops/internal/rnn.Inputs.WT and RT).
+// (ops/internal/rnn.Inputs.WT and RT). The normalizations' constant
+// scales and biases (LayerNormalization, RMSNormalization,
+// InstanceNormalization, GroupNormalization) are kept as the float64
+// their engine reads (normParam64s), converted once instead of at every run.
 
 // weightPack is one input of a node packed for the GEMM engine.
 type weightPack struct {
@@ -363,7 +366,8 @@ type weightPack struct {
 	i8  *gemm.PackedB8
 	// c8 is an int8 convolution's weights (ConvInteger, QLinearConv).
 	c8 *conv.IntegerWeights
-	// t32 and t64 are a recurrent cell's W or R transposed.
+	// t32 and t64 are a recurrent cell's W or R transposed; t64 is also
+	// a normalization's scale or bias as float64 (packNormParam).
 	t32 []float32
 	t64 []float64
 	// rp is a recurrent cell's R^T also packed in the GEMM engine's
@@ -402,10 +406,17 @@ var packers = map[string]map[int]packer{
 	"LSTM":          {1: packRecurrentW, 2: packRecurrentR},
 	"GRU":           {1: packRecurrentW, 2: packRecurrentR},
 	"RNN":           {1: packRecurrentW, 2: packRecurrentR},
+
+	"LayerNormalization":    {1: packNormParam, 2: packNormParam},
+	"RMSNormalization":      {1: packNormParam},
+	"InstanceNormalization": {1: packNormParam, 2: packNormParam},
+	"GroupNormalization":    {1: packNormParam, 2: packNormParam},
+	"BatchNormalization":    {1: packNormParam, 2: packNormParam, 3: packNormParam, 4: packNormParam},
 }
 
 // PackConstants packs, once, those of node n's constant inputs that its
-// kernel multiplies as the B operand of a matrix product. consts holds
+// kernel multiplies as the B operand of a matrix product (or reads as
+// float64: a normalization's scale and bias). consts holds
 // input i when it is a constant of the model (an initializer), nil
 // otherwise. charge is told the bytes of each packed copy before it is
 // allocated; its refusal is returned and leaves the input unpacked (the

@@ -86,11 +86,11 @@ func groupNormalizationNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.
 			return nil, op.errorf("scale", "%s has shape %v, expected [%d] (%s)", p.name, p.t.Shape(), want, map[bool]string{true: "C", false: "num_groups"}[op.version >= 21])
 		}
 	}
-	sv, err := normFloat64s(opt, op, "scale", scale)
+	sv, err := normParam64s(opt, op, n, 1, "scale", scale)
 	if err != nil {
 		return nil, err
 	}
-	bv, err := normFloat64s(opt, op, "bias", b)
+	bv, err := normParam64s(opt, op, n, 2, "bias", b)
 	if err != nil {
 		return nil, err
 	}

@@ -61,11 +61,11 @@ func instanceNormalizationNode(opt *Options, n *Node, in []tensor.Value) ([]tens
 			return nil, op.errorf("scale", "%s has shape %v, expected [%d] (C)", p.name, p.t.Shape(), c)
 		}
 	}
-	sv, err := normFloat64s(opt, op, "scale", scale)
+	sv, err := normParam64s(opt, op, n, 1, "scale", scale)
 	if err != nil {
 		return nil, err
 	}
-	bv, err := normFloat64s(opt, op, "B", b)
+	bv, err := normParam64s(opt, op, n, 2, "B", b)
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/gemm"
 	"github.com/onnxshape/onnxshape/ops/internal/norm"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -63,7 +64,7 @@ func LayerNormalization(x, scale, b *tensor.Tensor, o NormalizationOptions, opts
 		return nil, nil, nil, op.errorf("input", "X and Scale are required")
 	}
 	axis, epsilon := o.axisEpsilon()
-	return layerNormalization(opt, op, x, scale, b, axis, epsilon, int64(tensor.Float), true)
+	return layerNormalization(opt, op, nil, x, scale, b, axis, epsilon, int64(tensor.Float), true)
 }
 
 func layerNormalizationNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
@@ -91,7 +92,7 @@ func layerNormalizationNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.
 	if err != nil {
 		return nil, err
 	}
-	y, mean, inv, err := layerNormalization(opt, n.op(), x, scale, b, axis, float64(eps), stash, n.NumOutputs > 1)
+	y, mean, inv, err := layerNormalization(opt, n.op(), n, x, scale, b, axis, float64(eps), stash, n.NumOutputs > 1)
 	if err != nil {
 		return nil, err
 	}
@@ -131,17 +132,17 @@ func layerNormalizationShape(op opRef, x, scale, b *tensor.Tensor, axis, stash i
 	return a, stats, nil
 }
 
-func layerNormalization(opt *Options, op opRef, x, scale, b *tensor.Tensor, axis int64, eps float64, stash int64, stats bool) (y, mean, inv *tensor.Tensor, err error) {
+func layerNormalization(opt *Options, op opRef, n *Node, x, scale, b *tensor.Tensor, axis int64, eps float64, stash int64, stats bool) (y, mean, inv *tensor.Tensor, err error) {
 	a, statShape, err := layerNormalizationShape(op, x, scale, b, axis, stash)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	nshape := x.Shape()[a:]
-	sc, err := normBroadcastParam(opt, op, "scale", "Scale", scale, nshape)
+	sc, err := normBroadcastParam(opt, op, n, 1, "scale", "Scale", scale, nshape)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	bias, err := normBroadcastParam(opt, op, "scale", "B", b, nshape)
+	bias, err := normBroadcastParam(opt, op, n, 2, "scale", "B", b, nshape)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -176,8 +177,14 @@ func layerNormalization(opt *Options, op opRef, x, scale, b *tensor.Tensor, axis
 // float32), giving the reference engine's bits; BatchNormalization's
 // inference differs within the bound reference.Agree states.
 
-// normFloat64s returns t's elements as float64, charged first.
-func normFloat64s(opt *Options, op opRef, what string, t *tensor.Tensor) ([]float64, error) {
+// normParam64s returns the elements of node n's input i, t, as float64:
+// the copy the node made once at load (packNormParam) when t is that
+// constant, else a new one, charged first. n may be nil (a call outside a
+// model).
+func normParam64s(opt *Options, op opRef, n *Node, i int, what string, t *tensor.Tensor) ([]float64, error) {
+	if p := n.packedInput(i, t); p != nil && len(p.t64) == t.Len() {
+		return p.t64, nil
+	}
 	if err := opt.orDefault().scratch(op, what+" in float64", t.Len(), 8); err != nil {
 		return nil, err
 	}
@@ -186,6 +193,25 @@ func normFloat64s(opt *Options, op opRef, what string, t *tensor.Tensor) ([]floa
 		return nil, op.wrap("type", err, "%s", what)
 	}
 	return v, nil
+}
+
+// packNormParam is PackConstants' packer of a normalization's scale or
+// bias: its float64 values, which every run reads (normParam64s); nothing
+// for a type the kernel refuses (it then reports it at the run).
+func packNormParam(_ *Node, t *tensor.Tensor, cfg gemm.Config) (*weightPack, error) {
+	if !floatBFTypes.has(t.DataType()) {
+		return nil, nil
+	}
+	if cfg.Charge != nil {
+		if err := cfg.Charge(8 * int64(t.Len())); err != nil {
+			return nil, err
+		}
+	}
+	v, err := t.Float64s()
+	if err != nil {
+		return nil, nil
+	}
+	return &weightPack{t64: v}, nil
 }
 
 // normCheckType refuses an input of a type outside set.
@@ -302,10 +328,10 @@ func normLastAxes(shape []int, axis int) norm.Layout {
 	return l
 }
 
-// normBroadcastParam returns a parameter of shape pshape broadcast
+// normBroadcastParam returns node n's input i, t, a parameter broadcast
 // unidirectionally to the normalized shape nshape, expanded to one value
 // per element of a slice, or the [rule] error when it does not broadcast.
-func normBroadcastParam(opt *Options, op opRef, rule, what string, t *tensor.Tensor, nshape []int) (norm.Param, error) {
+func normBroadcastParam(opt *Options, op opRef, n *Node, i int, rule, what string, t *tensor.Tensor, nshape []int) (norm.Param, error) {
 	if t == nil {
 		return norm.Param{}, nil
 	}
@@ -319,18 +345,18 @@ func normBroadcastParam(opt *Options, op opRef, rule, what string, t *tensor.Ten
 			return norm.Param{}, op.errorf(rule, "%s has shape %v, which does not broadcast to the normalized shape %v", what, p, nshape)
 		}
 	}
-	v, err := normFloat64s(opt, op, what, t)
+	v, err := normParam64s(opt, op, n, i, what, t)
 	if err != nil {
 		return norm.Param{}, err
 	}
-	n := 1
+	size := 1
 	for _, d := range nshape {
-		n *= d
+		size *= d
 	}
-	if len(v) == n {
+	if len(v) == size {
 		return norm.Param{V: v}, nil
 	}
-	if err := opt.orDefault().scratch(op, what+" broadcast", n, 8); err != nil {
+	if err := opt.orDefault().scratch(op, what+" broadcast", size, 8); err != nil {
 		return norm.Param{}, err
 	}
 	out := norm.ExpandParam(v, p, nshape)

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"math/rand"
+	"strings"
 	"sync"
 	"testing"
 
@@ -78,6 +79,19 @@ func TestPackedWeightsAgree(t *testing.T) {
 			[]tensor.Value{randTensorOf(r, tensor.Float, 6, 2, 5), randTensorOf(r, tensor.Float, 1, 20, 5), randTensorOf(r, tensor.Float, 1, 20, 20)}, 2},
 		{"GRU W double", "GRU", 14, map[string]Attribute{"hidden_size": {Type: AttrInt, Int: 8}},
 			[]tensor.Value{randTensorOf(r, tensor.Double, 4, 2, 5), randTensorOf(r, tensor.Double, 1, 24, 5), randTensorOf(r, tensor.Double, 1, 24, 8)}, 1},
+		// The normalizations' parameters, kept as float64 (packNormParam).
+		{"LayerNormalization Scale", "LayerNormalization", 17, nil,
+			[]tensor.Value{randTensorOf(r, tensor.Float, 4, 6, 50), randTensorOf(r, tensor.Float, 50), randTensorOf(r, tensor.Float, 50)}, 1},
+		{"LayerNormalization B broadcast, double", "LayerNormalization", 17, map[string]Attribute{"axis": {Type: AttrInt, Int: 1}},
+			[]tensor.Value{randTensorOf(r, tensor.Double, 3, 5, 7), randTensorOf(r, tensor.Double, 5, 7), randTensorOf(r, tensor.Double, 7)}, 2},
+		{"RMSNormalization scale", "RMSNormalization", 23, nil,
+			[]tensor.Value{randTensorOf(r, tensor.Float, 9, 33), randTensorOf(r, tensor.Float, 33)}, 1},
+		{"InstanceNormalization scale", "InstanceNormalization", 22, nil,
+			[]tensor.Value{randTensorOf(r, tensor.Float, 2, 3, 5, 5), randTensorOf(r, tensor.Float, 3), randTensorOf(r, tensor.Float, 3)}, 1},
+		{"GroupNormalization bias", "GroupNormalization", 21, map[string]Attribute{"num_groups": {Type: AttrInt, Int: 2}},
+			[]tensor.Value{randTensorOf(r, tensor.Float, 2, 4, 3, 3), randTensorOf(r, tensor.Float, 4), randTensorOf(r, tensor.Float, 4)}, 2},
+		{"BatchNormalization mean", "BatchNormalization", 15, nil,
+			[]tensor.Value{randTensorOf(r, tensor.Float, 2, 3, 4, 4), randTensorOf(r, tensor.Float, 3), randTensorOf(r, tensor.Float, 3), randTensorOf(r, tensor.Float, 3), tensor.MustFromSlice([]float32{0.5, 1, 2})}, 3},
 	}
 	for _, c := range cases {
 		s, err := Lookup("", c.op, c.ver)
@@ -131,6 +145,14 @@ func TestPackedWeightsAgree(t *testing.T) {
 			}
 			if got, _ := charged(c.in); got.(*tensor.Tensor).Equal(want[0].(*tensor.Tensor)) {
 				t.Errorf("%s: the transposed weights are not read", c.name)
+			}
+		}
+		if p := node.packs[c.packed]; strings.HasSuffix(c.op, "Normalization") {
+			// The run reads the float64 copy: spoil it, and the result
+			// changes.
+			clear(p.t64)
+			if got, _ := charged(c.in); got.(*tensor.Tensor).Equal(want[0].(*tensor.Tensor)) {
+				t.Errorf("%s: the float64 parameter is not read", c.name)
 			}
 		}
 		if usedPacked > usedPlain || (usedPacked == usedPlain && c.name != "MatMul float batch" && c.op != "LSTM" && c.op != "GRU" && c.op != "RNN") {

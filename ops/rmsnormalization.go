@@ -36,7 +36,7 @@ func RMSNormalization(x, scale *tensor.Tensor, o NormalizationOptions, opts ...O
 		return nil, op.errorf("input", "X and scale are required")
 	}
 	axis, epsilon := o.axisEpsilon()
-	return rmsNormalization(opt, op, x, scale, axis, epsilon, int64(tensor.Float))
+	return rmsNormalization(opt, op, nil, x, scale, axis, epsilon, int64(tensor.Float))
 }
 
 func rmsNormalizationNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
@@ -60,14 +60,14 @@ func rmsNormalizationNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 	if err != nil {
 		return nil, err
 	}
-	y, err := rmsNormalization(opt, n.op(), x, scale, axis, float64(eps), stash)
+	y, err := rmsNormalization(opt, n.op(), n, x, scale, axis, float64(eps), stash)
 	if err != nil {
 		return nil, err
 	}
 	return values(y), nil
 }
 
-func rmsNormalization(opt *Options, op opRef, x, scale *tensor.Tensor, axis int64, eps float64, stash int64) (*tensor.Tensor, error) {
+func rmsNormalization(opt *Options, op opRef, n *Node, x, scale *tensor.Tensor, axis int64, eps float64, stash int64) (*tensor.Tensor, error) {
 	if err := normCheckType(op, "X", x.DataType(), floatBFTypes); err != nil {
 		return nil, err
 	}
@@ -84,7 +84,7 @@ func rmsNormalization(opt *Options, op opRef, x, scale *tensor.Tensor, axis int6
 	default:
 		return nil, op.errorf("stash_type", "stash_type is %d, not a float type (1, 10, 11 or 16)", stash)
 	}
-	sc, err := normBroadcastParam(opt, op, "scale", "scale", scale, x.Shape()[a:])
+	sc, err := normBroadcastParam(opt, op, n, 1, "scale", "scale", scale, x.Shape()[a:])
 	if err != nil {
 		return nil, err
 	}

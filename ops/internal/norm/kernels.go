@@ -11,11 +11,18 @@ func LpNormalize[A Float](p int, l Layout, x, y []A, par Parallel) error {
 		return nil
 	}
 	return par(l.Slices, l.Slices*max(l.N, 1)*2, func(lo, hi int) error {
-		buf := make([]float64, l.N)
+		if xf, ok := any(x).([]float32); ok && l.contiguous() && l.N > 0 &&
+			lpRowsF32(p, xf[lo*l.N:hi*l.N], any(y).([]float32)[lo*l.N:hi*l.N], hi-lo, l.N) {
+			return nil // the rows in one vector call
+		}
+		var buf []float64 // made at the first slice the float32 rows do not take
 		for s := lo; s < hi; s++ {
 			if xf, ok := any(x).([]float32); ok && l.contiguous() {
 				lpNormalizeRowF32(p, xf[s*l.N:(s+1)*l.N], any(y).([]float32)[s*l.N:(s+1)*l.N])
 				continue
+			}
+			if buf == nil {
+				buf = make([]float64, l.N)
 			}
 			if l.contiguous() {
 				lpNormalizeRow(p, x[s*l.N:(s+1)*l.N], y[s*l.N:(s+1)*l.N], buf)

@@ -26,8 +26,12 @@
 // a channel's elements or per element (Layer, RMS, Instance and Group
 // normalizations) is read straight from
 // the tensor, its sums in sixteen float64 lanes eight to an AVX-512
-// register and its elements written eight at a time (rowsf32.go,
-// rows_amd64.s), and so is a contiguous float32 slice of LpNormalization,
+// register and its elements written eight or sixteen at a time
+// (rowsf32.go, rows_amd64.s); with a scale and bias per element or none
+// (Layer and RMS normalizations over the last axes, LpNormalization's
+// rows) a part's rows go to one vector call, a row's tail under masks,
+// since short rows paid more in calls than in arithmetic. So is a
+// contiguous float32 slice of LpNormalization,
 // a float32 slice made of runs of whole sixteens (MeanVarianceNormalization
 // over N and the plane: each run adds into the same sixteen lanes) and
 // BatchNormalization's float32 affine map: the same float64 operations,
@@ -237,6 +241,9 @@ func Normalize[X, Y Float](stat Stat, eps float64, l Layout, x []X, y []Y, scale
 		return nil
 	}
 	return par(l.Slices, l.Slices*max(l.N, 1)*3, func(lo, hi int) error {
+		if normalizeRowsF32(stat, eps, l, lo, hi, x, y, scale, bias, st) {
+			return nil
+		}
 		var buf []float64 // made at the first slice the float32 rows do not take
 		for s := lo; s < hi; s++ {
 			if normalizeSliceF32(stat, eps, l, s, x, y, scale, bias, st) || normalizeRunsF32(stat, eps, l, s, x, y, scale, bias, st) {

@@ -192,3 +192,31 @@ func addLanesF32(x []float32, m float64, term int, p *[16]float64) {
 		}
 	}
 }
+
+// normalizeRowsF32 is Normalize's step for slices lo to hi in one call
+// (rowsF32: the vector loop of momentsF32 and normalizeRowF32 over whole
+// rows, a row's tail under a mask) when x and y are float32, the slices
+// contiguous and the scale and bias per element or absent
+// (LayerNormalization and RMSNormalization over the last axes: many short
+// rows, where a call per row and per pass cost more than the row), and
+// reports whether it took them.
+func normalizeRowsF32[X, Y Float](stat Stat, eps float64, l Layout, lo, hi int, x []X, y []Y, scale, bias Param, st Stats) bool {
+	if stat == StdDevPlusEps || l.N == 0 || hi <= lo || !l.contiguous() || !scale.perElement(l.N) || !bias.perElement(l.N) {
+		return false
+	}
+	xf, ok := any(x).([]float32)
+	if !ok {
+		return false
+	}
+	yf, ok := any(y).([]float32)
+	if !ok {
+		return false
+	}
+	var ptrs [3]*float64
+	for i, v := range [][]float64{st.Means, st.Variances, st.Factors} {
+		if v != nil {
+			ptrs[i] = &v[lo:hi][0]
+		}
+	}
+	return rowsF32(stat, eps, xf[lo*l.N:hi*l.N], yf[lo*l.N:hi*l.N], hi-lo, l.N, scale.V, bias.V, &ptrs)
+}

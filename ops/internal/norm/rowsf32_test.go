@@ -260,3 +260,118 @@ func TestAffineFloat32AsFloat64(t *testing.T) {
 	}
 	haveRowsAVX512 = haveRowsAVX512Saved
 }
+
+// TestFloat32RowsInOneCall checks the rows that Normalize hands to one
+// vector call (normalizeRowsF32: per-element scale and bias or none,
+// StdDev and RMS) against the float64 walk of the same values, bit for
+// bit, for every row length from 1 to 70 (every tail of the sixteen lanes
+// and of the eight-wide writes) and parts that start in the middle of
+// the slices, so that each part's statistics land at their slices.
+func TestFloat32RowsInOneCall(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 3))
+	specials := []float32{float32(math.NaN()), float32(math.Copysign(0, -1)), float32(math.Inf(-1)), 1e-45}
+	// parts splits the slices into parts of one to five.
+	parts := func(n, _ int, f func(lo, hi int) error) error {
+		for lo := 0; lo < n; {
+			hi := min(n, lo+1+rng.IntN(5))
+			if err := f(lo, hi); err != nil {
+				return err
+			}
+			lo = hi
+		}
+		return nil
+	}
+	for n := 1; n <= 70; n++ {
+		slices := 1 + rng.IntN(9)
+		x := make([]float32, slices*n)
+		x64 := make([]float64, len(x))
+		for i := range x {
+			x[i] = float32(rng.NormFloat64()*2 - 0.5)
+			if n%5 == 0 && rng.IntN(20) == 0 {
+				x[i] = specials[rng.IntN(len(specials))]
+			}
+			x64[i] = float64(x[i])
+		}
+		sc, b := make([]float64, n), make([]float64, n)
+		for i := range sc {
+			sc[i], b[i] = rng.NormFloat64(), rng.NormFloat64()
+		}
+		for _, stat := range []Stat{StdDev, RMS} {
+			for _, p := range [][2]Param{{{}, {}}, {{V: sc}, {}}, {{V: sc}, {V: b}}, {{}, {V: b}}} {
+				l := Layout{Slices: slices, N: n}
+				got, want := make([]float32, len(x)), make([]float32, len(x))
+				gs := Stats{Means: make([]float64, slices), Variances: make([]float64, slices), Factors: make([]float64, slices)}
+				ws := Stats{Means: make([]float64, slices), Variances: make([]float64, slices), Factors: make([]float64, slices)}
+				if err := Normalize(stat, 1e-5, l, x, got, p[0], p[1], gs, parts); err != nil {
+					t.Fatal(err)
+				}
+				if err := Normalize(stat, 1e-5, l, x64, want, p[0], p[1], ws, reduce.Serial); err != nil {
+					t.Fatal(err)
+				}
+				for i := range got {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) && !(got[i] != got[i] && want[i] != want[i]) {
+						t.Fatalf("n %d stat %d scale %v bias %v: y[%d] = %v, the float64 walk gives %v", n, stat, p[0].V != nil, p[1].V != nil, i, got[i], want[i])
+					}
+				}
+				for s := range slices {
+					for k, pair := range [][2]float64{{gs.Means[s], ws.Means[s]}, {gs.Variances[s], ws.Variances[s]}, {gs.Factors[s], ws.Factors[s]}} {
+						if math.Float64bits(pair[0]) != math.Float64bits(pair[1]) && !(pair[0] != pair[0] && pair[1] != pair[1]) {
+							t.Fatalf("n %d stat %d: statistic %d of slice %d is %v, want %v", n, stat, k, s, pair[0], pair[1])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestLpRowsInOneCall checks the rows LpNormalize hands to one vector call
+// (lpRowsF32) against its float64 walk, bit for bit, for every row
+// length from 1 to 70, p 1 and 2, rows of zeros (norm 0), rows with a NaN
+// or an infinity, and parts that start in the middle of the slices.
+func TestLpRowsInOneCall(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 4))
+	parts := func(n, _ int, f func(lo, hi int) error) error {
+		for lo := 0; lo < n; {
+			hi := min(n, lo+1+rng.IntN(5))
+			if err := f(lo, hi); err != nil {
+				return err
+			}
+			lo = hi
+		}
+		return nil
+	}
+	for n := 1; n <= 70; n++ {
+		slices := 2 + rng.IntN(8)
+		x := make([]float32, slices*n)
+		for i := range x {
+			x[i] = float32(rng.NormFloat64() * 4)
+		}
+		zero := rng.IntN(slices)
+		clear(x[zero*n : (zero+1)*n])
+		if n%3 == 0 {
+			s := (zero + 1) % slices
+			x[s*n+rng.IntN(n)] = []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Copysign(0, -1))}[n%9/3]
+		}
+		x64 := make([]float64, len(x))
+		for i, v := range x {
+			x64[i] = float64(v)
+		}
+		for _, p := range []int{1, 2} {
+			l := Layout{Slices: slices, N: n}
+			got, want := make([]float32, len(x)), make([]float64, len(x))
+			if err := LpNormalize(p, l, x, got, parts); err != nil {
+				t.Fatal(err)
+			}
+			if err := LpNormalize(p, l, x64, want, reduce.Serial); err != nil {
+				t.Fatal(err)
+			}
+			for i := range got {
+				w := float32(want[i])
+				if math.Float32bits(got[i]) != math.Float32bits(w) && !(got[i] != got[i] && w != w) {
+					t.Fatalf("n %d p %d: y[%d] = %v, the float64 walk gives %v", n, p, i, got[i], w)
+				}
+			}
+		}
+	}
+}
