@@ -350,9 +350,24 @@ func interleaveRows[E any](dst, src []E, p Plan, c *poll.Canceller) {
 	last := len(p.Shape) - 1
 	n, f, gap := p.Shape[last], p.Shape[last-1], p.SrcStrides[last-1]
 	w := newOffsetWalker(p.Shape[:last-1], p.DstStrides[:last-1], p.SrcStrides[:last-1], p.DstOff, p.SrcOff)
+	var e E
+	prevSrc, prevDst := -1, 0
 	for {
 		out := dst[w.dst : w.dst+n*f]
 		switch a := src[w.src : w.src+n]; {
+		case w.src == prevSrc:
+			// The line of the same source row again (an outer axis of
+			// source stride 0: nearest's rows repeated): a copy of the
+			// line just written, still in the cache.
+			copy(out, dst[prevDst:prevDst+n*f])
+		case f == 2 && gap == 0 && unsafe.Sizeof(e) == 4:
+			// Four-byte elements: eight a step in vector registers
+			// (pairs32), the rest one by one.
+			words := unsafe.Slice((*uint32)(unsafe.Pointer(&a[0])), n)
+			pairs := unsafe.Slice((*[2]uint32)(unsafe.Pointer(&out[0])), n)
+			for i := pairs32(unsafe.Slice(&pairs[0][0], 2*n), words); i < n; i++ {
+				pairs[i] = [2]uint32{words[i], words[i]}
+			}
 		case f == 2 && gap == 0:
 			pairs := unsafe.Slice((*[2]E)(unsafe.Pointer(&out[0])), n)
 			for i, v := range a {
@@ -372,6 +387,7 @@ func interleaveRows[E any](dst, src []E, p Plan, c *poll.Canceller) {
 				}
 			}
 		}
+		prevSrc, prevDst = w.src, w.dst
 		if c.Stop(n*f) || !w.next() {
 			return
 		}

@@ -94,6 +94,11 @@ func BenchmarkCopyPlan(b *testing.B) {
 		// SpaceToDepth of [8,64,112,112] by 2: each output row reads every
 		// other element of an input row.
 		{"spacetodepth", permutedPlan([]int{8, 64, 56, 2, 56, 2}, []int{0, 3, 5, 1, 2, 4}), big, big},
+		// Nearest Resize/Upsample by 2 of [8,64,56,56]: each row's elements
+		// twice over (interleaveRows), each output row twice.
+		{"nearest_2x", Plan{Shape: []int{8, 64, 56, 2, 2, 56},
+			DstStrides: []int{64 * 112 * 112, 112 * 112, 2 * 112, 112, 1, 2},
+			SrcStrides: []int{64 * 56 * 56, 56 * 56, 56, 0, 0, 1}}, big, big / 4},
 		{"depthtospace_dcr_w_inner", swapInner(permutedPlan([]int{8, 2, 2, 64, 56, 56}, []int{0, 3, 4, 1, 5, 2})), big, big},
 	}
 	for _, c := range cases {

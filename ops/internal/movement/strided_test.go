@@ -175,10 +175,12 @@ func TestInterleaveRowsPlans(t *testing.T) {
 			if gap < 0 {
 				p.SrcOff = span
 			}
+			// An odd destination offset: lines not 8-byte aligned.
+			p.DstOff = c % 2
 			src := randomTensor(r, dt, []int{rows * (span + n)})
-			want := planDefinition(p, src, rows*hf*n*f)
+			want := planDefinition(p, src, rows*hf*n*f+1)
 			for _, env := range []Env{{Threads: 1}, {Threads: 2, StreamFrom: 1}} {
-				got := tensor.MustNew(dt, rows*hf*n*f)
+				got := tensor.MustNew(dt, rows*hf*n*f+1)
 				p.Run(env, got, src)
 				if !got.Equal(want) {
 					t.Fatalf("%v, %d rows %d apart, %d rows of %d repeated %d times: the copy differs from its definition", dt, f, gap, rows, n, hf)

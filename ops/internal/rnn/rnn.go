@@ -307,9 +307,9 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 		}
 		return nil
 	}
-	one := cfg
-	one.Threads = 1
-	return parallel.Range(cfg.Ctx, cfg.Threads, parts, parallel.Work, func(lo, hi int) error {
+	return parallel.RangeW(cfg.Ctx, cfg.Threads, parts, parallel.Work, func(w, lo, hi int) error {
+		one := cfg // one core, and the worker's own slot of the scratch account
+		one.Threads, one.Scratch = 1, cfg.Scratch.Slot(w)
 		for p := lo; p < hi; p++ {
 			c := p % chunks
 			if err := runners[p/chunks].run(one, B*c/chunks, B*(c+1)/chunks, in.SeqLens, out); err != nil {
