@@ -35,7 +35,27 @@ func isInfKernel(n *Node, dt tensor.DataType) (unaryKernel, error) {
 	if err != nil {
 		return nil, err
 	}
-	return fixedUnaries(float8Tests(func(x float64) bool {
-		return pos != 0 && math.IsInf(x, 1) || neg != 0 && math.IsInf(x, -1)
-	}, elementwise.IsInfF32(pos != 0, neg != 0), elementwise.IsInfF64(pos != 0, neg != 0)))(n, dt)
+	return fixedUnaries(isInfTables[b2i(pos != 0)][b2i(neg != 0)])(n, dt)
+}
+
+// isInfTables are IsInf's kernels for each pair of attributes
+// (detect_positive, detect_negative), made once rather than at every call
+// (a small tensor's IsInf spent more on them than on its elements).
+var isInfTables = func() (t [2][2]map[tensor.DataType]unaryKernel) {
+	for p := range 2 {
+		for q := range 2 {
+			pos, neg := p == 1, q == 1
+			t[p][q] = float8Tests(func(x float64) bool {
+				return pos && math.IsInf(x, 1) || neg && math.IsInf(x, -1)
+			}, elementwise.IsInfF32(pos, neg), elementwise.IsInfF64(pos, neg))
+		}
+	}
+	return t
+}()
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -26,6 +26,9 @@ var shrinkOp = &unaryOp{
 		if err != nil {
 			return nil, err
 		}
+		if dt == tensor.Float { // the common case without the tables below, made at every call
+			return unarySpan[float32, float32](func(o, x []float32) { mathf.ShrinksTo(o, x, lambd, bias) }), nil
+		}
 		b, l := float64(bias), float64(lambd)
 		f := func(x float64) float64 {
 			switch {

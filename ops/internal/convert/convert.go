@@ -265,6 +265,20 @@ func castSlice[D, S goNumber](d []D, s []S) {
 			i = i64sToI32sVector(d, s)
 		}
 	}
+	switch d := any(d).(type) { // float32 <-> float64, int32 to int64: vector loops
+	case []float64:
+		if s, ok := any(s).([]float32); ok {
+			i = widenVector(d, s)
+		}
+	case []float32:
+		if s, ok := any(s).([]float64); ok {
+			i = widenVector(d, s)
+		}
+	case []int64:
+		if s, ok := any(s).([]int32); ok {
+			i = widenVector(d, s)
+		}
+	}
 	for ; i < len(s); i++ {
 		d[i] = D(s[i])
 	}

@@ -26,3 +26,5 @@ func intFloatVector[D, S int32 | int64 | float32](d []D, s []S) int { return 0 }
 func i64sToI32sVector(d []int32, s []int64) int { return 0 }
 
 func f32sToBF16sVector(d []uint16, s []float32) int { return 0 }
+
+func widenVector[D, S float32 | float64 | int32 | int64](d []D, s []S) int { return 0 }

@@ -100,3 +100,86 @@ done8:
 	VZEROUPPER
 	MOVQ AX, ret+24(FP)
 	RET
+
+// func f32sToI32sAVX512(d *uint32, s *float32, n int) int
+//
+// f32sToI32sAVX2 sixteen at a time: n is a multiple of 16, and it stops
+// before the first block of sixteen that holds an "indefinite" lane.
+TEXT ·f32sToI32sAVX512(SB), NOSPLIT, $0-32
+	MOVQ         d+0(FP), DI
+	MOVQ         s+8(FP), SI
+	MOVQ         n+16(FP), CX
+	XORQ         AX, AX
+	MOVL         $0x80000000, DX
+	VPBROADCASTD DX, Z3
+
+loop512:
+	CMPQ       AX, CX
+	JAE        done512
+	VCVTTPS2DQ (SI)(AX*4), Z0
+	VPCMPEQD   Z3, Z0, K1
+	KORTESTW   K1, K1
+	JNZ        done512
+	VMOVDQU32  Z0, (DI)(AX*4)
+	ADDQ       $16, AX
+	JMP        loop512
+
+done512:
+	VZEROUPPER
+	MOVQ AX, ret+24(FP)
+	RET
+
+// func f32sToI16sAVX512(d *uint16, s *float32, n int) int
+//
+// f32sToI32sAVX512 narrowed to the low 16 bits of each int32 by VPMOVDW
+// (truncation, the same bits as the AVX2 loop's mask and pack).
+TEXT ·f32sToI16sAVX512(SB), NOSPLIT, $0-32
+	MOVQ         d+0(FP), DI
+	MOVQ         s+8(FP), SI
+	MOVQ         n+16(FP), CX
+	XORQ         AX, AX
+	MOVL         $0x80000000, DX
+	VPBROADCASTD DX, Z3
+
+loop16x512:
+	CMPQ       AX, CX
+	JAE        done16x512
+	VCVTTPS2DQ (SI)(AX*4), Z0
+	VPCMPEQD   Z3, Z0, K1
+	KORTESTW   K1, K1
+	JNZ        done16x512
+	VPMOVDW    Z0, (DI)(AX*2)
+	ADDQ       $16, AX
+	JMP        loop16x512
+
+done16x512:
+	VZEROUPPER
+	MOVQ AX, ret+24(FP)
+	RET
+
+// func f32sToI8sAVX512(d *uint8, s *float32, n int) int
+//
+// f32sToI32sAVX512 narrowed to the low 8 bits of each int32 by VPMOVDB.
+TEXT ·f32sToI8sAVX512(SB), NOSPLIT, $0-32
+	MOVQ         d+0(FP), DI
+	MOVQ         s+8(FP), SI
+	MOVQ         n+16(FP), CX
+	XORQ         AX, AX
+	MOVL         $0x80000000, DX
+	VPBROADCASTD DX, Z3
+
+loop8x512:
+	CMPQ       AX, CX
+	JAE        done8x512
+	VCVTTPS2DQ (SI)(AX*4), Z0
+	VPCMPEQD   Z3, Z0, K1
+	KORTESTW   K1, K1
+	JNZ        done8x512
+	VPMOVDB    Z0, (DI)(AX*1)
+	ADDQ       $16, AX
+	JMP        loop8x512
+
+done8x512:
+	VZEROUPPER
+	MOVQ AX, ret+24(FP)
+	RET

@@ -142,11 +142,30 @@ func BoolNot(o, a []bool) {
 	BoolXor.Right(o, a, true)
 }
 
-// Complement is BitwiseNot's loop.
+// Complement is BitwiseNot's loop. The complement of an integer is the
+// complement of each of its bytes, whatever its width and sign, so every
+// type is one byte loop: Xor by 0xff, 32 bytes an instruction in the
+// vector loop of the bools where the processor has it, then words of
+// eight bytes, then bytes.
 func Complement[T Integer](o, a []T) {
 	a = a[:len(o)]
-	for i := range o {
-		o[i] = ^a[i]
+	if len(o) == 0 {
+		return
+	}
+	size := int(unsafe.Sizeof(o[0]))
+	ob := unsafe.Slice((*byte)(unsafe.Pointer(&o[0])), len(o)*size)
+	ab := unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), len(a)*size)
+	m := 0
+	if haveVecLoops {
+		if m = len(ob) &^ (vecBlock - 1); m > 0 {
+			ff := byte(0xff)
+			boolLogicLoops[logicXor].vs(unsafe.Pointer(&ob[0]), unsafe.Pointer(&ab[0]), unsafe.Pointer(&ff), m)
+		}
+	}
+	ob, ab = ob[m:], ab[m:]
+	logicWords(logicXor, ob, ab, nil, 0, ^uint64(0))
+	for i := len(ob) &^ 7; i < len(ob); i++ {
+		ob[i] = ^ab[i]
 	}
 }
 

@@ -3,6 +3,7 @@ package elementwise
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -280,6 +281,45 @@ func TestVectorUnariesBitExact(t *testing.T) {
 				if got, want := math.Float32bits(o[i]), math.Float32bits(ref(x[i])); got != want {
 					t.Fatalf("%s(%#08x) at %d of %d: %#08x, want %#08x", tc.name, math.Float32bits(x[i]), i, n, got, want)
 				}
+			}
+		}
+	}
+}
+
+// Complement is ^x at every integer width, every length across the vector
+// block and the word, every start offset, and in place.
+func TestComplementEveryWidth(t *testing.T) {
+	checkComplement[int8](t)
+	checkComplement[uint8](t)
+	checkComplement[int16](t)
+	checkComplement[uint16](t)
+	checkComplement[int32](t)
+	checkComplement[uint32](t)
+	checkComplement[int64](t)
+	checkComplement[uint64](t)
+}
+
+func checkComplement[T Integer](t *testing.T) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(5, 6))
+	x := make([]T, 140)
+	for i := range x {
+		x[i] = T(r.Uint64())
+	}
+	for off := 0; off < 3; off++ {
+		for n := 0; off+n <= len(x); n++ {
+			a := x[off : off+n]
+			o := make([]T, n)
+			Complement(o, a)
+			for i := range o {
+				if o[i] != ^a[i] {
+					t.Fatalf("%T n=%d off=%d: element %d is %v, want %v", x[0], n, off, i, o[i], ^a[i])
+				}
+			}
+			in := slices.Clone(a)
+			Complement(in, in)
+			if !slices.Equal(in, o) {
+				t.Fatalf("%T n=%d off=%d: in place differs", x[0], n, off)
 			}
 		}
 	}
