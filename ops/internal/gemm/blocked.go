@@ -375,6 +375,10 @@ func blocked[T float32 | float64](cfg Config, kn kernels[T], transA, transB bool
 	if packedA {
 		aElems = (min(m, mcBlock) + mr - 1) / mr * mr * kc0
 	}
+	// One row on one core, B in place or packed: the row kernels.
+	if m == 1 && workers == 1 && !transA && alpha == 1 && (pb != nil || direct) && vecRow(&kn, k, n, a, b, ldb, pb, beta, c, kcb) {
+		return cfg.err()
+	}
 	scratch := int64(bElems+aElems) * int64(size) * int64(workers)
 	if err := cfg.Scratch.take(cfg, scratch); err != nil {
 		return err
