@@ -26,6 +26,7 @@ import (
 
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/ops/internal/gemm"
+	"github.com/onnxshape/onnxshape/ops/internal/parallel"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -300,10 +301,11 @@ func (s *matmulShape) eachProduct(opt *Options, op opRef, f func(cfg gemm.Config
 		}
 		return nil
 	}
-	shared := gemmConfig(opt, op) // one scratch account for the workers
-	err := parallelRange(opt, s.count, mulCounts(s.count, work), func(lo, hi int) error {
+	shared := gemmConfig(opt, op) // one scratch account, a slot per worker
+	o := opt.orDefault()
+	err := parallel.RangeW(o.env.Ctx, o.threads(), s.count, mulCounts(s.count, work), func(w, lo, hi int) error {
 		cfg := shared
-		cfg.Threads = 1
+		cfg.Threads, cfg.Scratch = 1, shared.Scratch.Slot(w)
 		for i := lo; i < hi; i++ {
 			ai, bi := s.matrices(i)
 			if err := f(cfg, i, ai, bi); err != nil {

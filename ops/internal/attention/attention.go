@@ -127,10 +127,11 @@ func Run[T float32 | float64](cfg Config, p *Problem[T]) error {
 	}
 	// The products of a partial tile (the last keys a causal or padded
 	// block reads) pack their operand themselves and charge that scratch
-	// through one account: once for what the workers hold at the same
-	// time, not at each of a long sequence's many tile products.
-	gcfg := gemm.Config{Ctx: cfg.Ctx, Threads: 1, Charge: cfg.Charge, Scratch: new(gemm.Scratch)}
-	return parallel.Range(cfg.Ctx, workers, n, work, func(lo, hi int) error {
+	// through one account, a slot per worker: once for what each worker
+	// holds, not at each of a long sequence's many tile products.
+	scratch := new(gemm.Scratch)
+	return parallel.RangeW(cfg.Ctx, workers, n, work, func(wk, lo, hi int) error {
+		gcfg := gemm.Config{Ctx: cfg.Ctx, Threads: 1, Charge: cfg.Charge, Scratch: scratch.Slot(wk)}
 		w := newWorker[T](cfg, gcfg, p)
 		for item := lo; item < hi; item++ {
 			blk := item % blocks

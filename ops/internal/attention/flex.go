@@ -95,10 +95,11 @@ func (p *Dense[T]) heads(cfg Config, work int, f func(headWork[T]) error) error 
 	if n == 0 || p.QSeq == 0 {
 		return nil
 	}
-	// The products charge their packing scratch through one account:
-	// the most the workers hold at once, not once a product.
+	// The products charge their packing scratch through one account, a
+	// slot per worker: the most each worker holds, not once a product.
 	scratch := new(gemm.Scratch)
-	return parallel.Range(cfg.Ctx, cfg.Threads, n, n*work, func(lo, hi int) error {
+	return parallel.RangeW(cfg.Ctx, cfg.Threads, n, n*work, func(wk, lo, hi int) error {
+		slot := scratch.Slot(wk)
 		for item := lo; item < hi; item++ {
 			if cfg.Ctx != nil {
 				if err := cfg.Ctx.Err(); err != nil {
@@ -108,7 +109,7 @@ func (p *Dense[T]) heads(cfg Config, work int, f func(headWork[T]) error) error 
 			b, h := item/p.QHeads, item%p.QHeads
 			kvh := b*p.KVHeads + h/(p.QHeads/p.KVHeads)
 			bh := b*p.QHeads + h
-			w := headWork[T]{gcfg: gemm.Config{Ctx: cfg.Ctx, Threads: 1, Charge: cfg.Charge, Scratch: scratch}, batch: b, head: h,
+			w := headWork[T]{gcfg: gemm.Config{Ctx: cfg.Ctx, Threads: 1, Charge: cfg.Charge, Scratch: slot}, batch: b, head: h,
 				s: p.Scores[bh*p.QSeq*p.KVSeq:][:p.QSeq*p.KVSeq]}
 			if p.Q != nil && p.K != nil {
 				w.q = p.Q[bh*p.QSeq*p.HeadK:][:p.QSeq*p.HeadK]

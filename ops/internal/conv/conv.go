@@ -147,9 +147,11 @@ func gemmF[T Float](cfg gemm.Config, m, n, k int, a []T, lda int, b []T, ldb int
 // at least as many items as cores (each product then on one core), one
 // after the other otherwise (each product on every core). scratch is the
 // elements of scratch one worker needs, charged for every worker before
-// any work; body gets its worker's scratch and the threads its products
-// may use.
-func split[E any](cfg Config, items, work, scratch, size int, body func(item int, buf []E, threads int) error) error {
+// any work. body gets its worker's scratch and its worker's Config: the
+// threads its products may use and the worker's own slot of cfg.Scratch,
+// so that the packing scratch charged is the same at every run whatever
+// order the workers' products happen to run in.
+func split[E any](cfg Config, items, work, scratch, size int, body func(item int, buf []E, wc Config) error) error {
 	threads := cfg.threads()
 	workers := 1
 	inner := threads
@@ -159,16 +161,18 @@ func split[E any](cfg Config, items, work, scratch, size int, body func(item int
 	if err := cfg.charge(int64(workers) * int64(scratch) * int64(size)); err != nil {
 		return err
 	}
-	return parallel.Range(cfg.Ctx, workers, items, work, func(lo, hi int) error {
+	return parallel.RangeW(cfg.Ctx, workers, items, work, func(w, lo, hi int) error {
 		var buf []E
 		if scratch > 0 {
 			buf = make([]E, scratch)
 		}
+		wc := cfg
+		wc.Threads, wc.Scratch = inner, cfg.Scratch.Slot(w)
 		for i := lo; i < hi; i++ {
 			if err := cfg.err(); err != nil {
 				return err
 			}
-			if err := body(i, buf, inner); err != nil {
+			if err := body(i, buf, wc); err != nil {
 				return err
 			}
 		}
@@ -280,17 +284,17 @@ func Forward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 	if pointwise(s) {
 		t := balancedTile(pout, max(pointwiseTile/max(mg, 1), gemm.NR32()), gemm.NR32(), s.N*s.Group, cfg.threads())
 		tiles := (pout + t - 1) / t
-		return split[T](cfg, s.N*s.Group*tiles, s.N*s.M*pout*max(1, k/8), 0, size, func(item int, _ []T, threads int) error {
+		return split[T](cfg, s.N*s.Group*tiles, s.N*s.M*pout*max(1, k/8), 0, size, func(item int, _ []T, wc Config) error {
 			tile := item % tiles
 			ng := item / tiles
 			n, g := ng/s.Group, ng%s.Group
 			p0 := tile * t
 			p1 := min(pout, p0+t)
 			yg := y[(n*s.M+g*mg)*pout:]
-			if err := gemmF(cfg.gemm(threads), mg, p1-p0, cg, w[g*mg*k:], k, x[(n*s.C+g*cg)*pin+p0:], pin, yg[p0:], pout); err != nil {
+			if err := gemmF(wc.gemm(wc.Threads), mg, p1-p0, cg, w[g*mg*k:], k, x[(n*s.C+g*cg)*pin+p0:], pin, yg[p0:], pout); err != nil {
 				return err
 			}
-			return finishRows(cfg, threads, yg, b, g*mg, mg, pout, p0, p1)
+			return finishRows(wc, wc.Threads, yg, b, g*mg, mg, pout, p0, p1)
 		})
 	}
 	if implicit[T](s) {
@@ -299,7 +303,7 @@ func Forward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 	t := TileColumns(k, size, pout)
 	tiles := (pout + t - 1) / t
 	win := window{image: s.Image, grid: s.Grid, kernel: s.Kernel, stride: s.Stride, dilation: s.Dilation, pad: s.Pad}
-	return split[T](cfg, s.N*s.Group*tiles, s.N*s.M*pout*max(1, k/8), k*t, size, func(item int, col []T, threads int) error {
+	return split[T](cfg, s.N*s.Group*tiles, s.N*s.M*pout*max(1, k/8), k*t, size, func(item int, col []T, wc Config) error {
 		tile := item % tiles
 		ng := item / tiles
 		n, g := ng/s.Group, ng%s.Group
@@ -310,7 +314,7 @@ func Forward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 			gather(col[c*kprod*cols:], cols, x[(n*s.C+g*cg+c)*pin:(n*s.C+g*cg+c+1)*pin], win, p0, p1, zero)
 		}
 		yg := y[(n*s.M+g*mg)*pout:]
-		if err := gemmF(cfg.gemm(threads), mg, cols, k, w[g*mg*k:], k, col, cols, yg[p0:], pout); err != nil {
+		if err := gemmF(wc.gemm(wc.Threads), mg, cols, k, w[g*mg*k:], k, col, cols, yg[p0:], pout); err != nil {
 			return err
 		}
 		addBias(yg, b, g*mg, mg, pout, p0, p1)

@@ -29,7 +29,7 @@ func Deform[T Float](cfg Config, s Shape, offsetGroups int, x, w, offset, mask, 
 	perOffset := s.C / offsetGroups
 	t := TileColumns(k, size, pout)
 	tiles := (pout + t - 1) / t
-	return split[T](cfg, s.N*s.Group*tiles, s.N*s.M*pout*max(1, k/8)*4, k*t, size, func(item int, col []T, threads int) error {
+	return split[T](cfg, s.N*s.Group*tiles, s.N*s.M*pout*max(1, k/8)*4, k*t, size, func(item int, col []T, wc Config) error {
 		tile := item % tiles
 		ng := item / tiles
 		n, g := ng/s.Group, ng%s.Group
@@ -61,7 +61,7 @@ func Deform[T Float](cfg Config, s Shape, offsetGroups int, x, w, offset, mask, 
 			}
 		}
 		yg := y[(n*s.M+g*mg)*pout:]
-		if err := gemmF(cfg.gemm(threads), mg, cols, k, w[g*mg*k:], k, col, cols, yg[p0:], pout); err != nil {
+		if err := gemmF(wc.gemm(wc.Threads), mg, cols, k, w[g*mg*k:], k, col, cols, yg[p0:], pout); err != nil {
 			return err
 		}
 		addBias(yg, b, g*mg, mg, pout, p0, p1)

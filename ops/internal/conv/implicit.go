@@ -59,7 +59,7 @@ func implicitForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 	pin, pout := g.ih*g.iw, g.oh*g.ow
 	t := balancedTile(pout, implicitTile, gemm.NR32(), s.N*s.Group, cfg.threads())
 	tiles := (pout + t - 1) / t
-	return split[float32](cfg, s.N*s.Group*tiles, s.N*s.M*pout*max(1, k/8), 0, 4, func(item int, _ []float32, threads int) error {
+	return split[float32](cfg, s.N*s.Group*tiles, s.N*s.M*pout*max(1, k/8), 0, 4, func(item int, _ []float32, wc Config) error {
 		tile := item % tiles
 		ng := item / tiles
 		n, gr := ng/s.Group, ng%s.Group
@@ -70,7 +70,7 @@ func implicitForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 			fillWindows(dst, nr, pc, kc, p0+j0, nc, xg, g)
 		}
 		yg := y32[(n*s.M+gr*mg)*pout:]
-		if err := gemm.Float32Implicit(cfg.gemm(threads), mg, p1-p0, k, w32[gr*mg*k:], k, fill, yg[p0:], pout); err != nil {
+		if err := gemm.Float32Implicit(wc.gemm(wc.Threads), mg, p1-p0, k, w32[gr*mg*k:], k, fill, yg[p0:], pout); err != nil {
 			return err
 		}
 		addBias(yg, b32, gr*mg, mg, pout, p0, p1)

@@ -31,12 +31,12 @@ func Integer(cfg Config, s Shape, x []byte, xSigned bool, xZero byte, w []byte, 
 		tiles = (pout + t - 1) / t
 	}
 	win := window{image: s.Image, grid: s.Grid, kernel: s.Kernel, stride: s.Stride, dilation: s.Dilation, pad: s.Pad}
-	return split[byte](cfg, s.N*s.Group*tiles, s.N*s.M*pout*max(1, k/8), k*t, 1, func(item int, col []byte, threads int) error {
+	return split[byte](cfg, s.N*s.Group*tiles, s.N*s.M*pout*max(1, k/8), k*t, 1, func(item int, col []byte, wc Config) error {
 		tile := item % tiles
 		ng := item / tiles
 		n, g := ng/s.Group, ng%s.Group
 		yg := y[(n*s.M+g*mg)*pout:]
-		gc := cfg.gemm(threads)
+		gc := wc.gemm(wc.Threads)
 		xg := x[(n*s.C+g*cg)*pin:]
 		if t == 0 {
 			return gemm.Integer(gc, mg, pout, cg, w[g*mg*k:], wSigned, k, rowZero(g), xg, xSigned, pin, []int32{xz}, yg, pout)

@@ -113,7 +113,7 @@ func IntegerPacked(cfg Config, s Shape, x []byte, xSigned bool, xZero byte, w []
 	}
 	t := min(pout, integerTile)
 	tiles := (pout + t - 1) / t
-	return split[byte](cfg, s.N*s.Group*tiles, s.N*s.M*pout*max(1, k/8), 0, 1, func(item int, _ []byte, threads int) error {
+	return split[byte](cfg, s.N*s.Group*tiles, s.N*s.M*pout*max(1, k/8), 0, 1, func(item int, _ []byte, wc Config) error {
 		tile := item % tiles
 		ng := item / tiles
 		n, gr := ng/s.Group, ng%s.Group
@@ -123,12 +123,12 @@ func IntegerPacked(cfg Config, s Shape, x []byte, xSigned bool, xZero byte, w []
 		yg := y[(n*s.M+gr*mg)*pout:]
 		if pw1 {
 			// The image is B as it lies: packed as Integer packs it.
-			return gemm.IntegerPackedA(cfg.gemm(threads), mg, p1-p0, k, pw.packs[gr], rowZero(gr), xg[p0:], xSigned, pin, []int32{xz}, yg[p0:], pout)
+			return gemm.IntegerPackedA(wc.gemm(wc.Threads), mg, p1-p0, k, pw.packs[gr], rowZero(gr), xg[p0:], xSigned, pin, []int32{xz}, yg[p0:], pout)
 		}
 		fill := func(dst []byte, pc, kc, j0, nc int) {
 			fillWindows8(dst, pc, kc, p0+j0, nc, xg, g, xZero)
 		}
-		return gemm.IntegerImplicit(cfg.gemm(threads), mg, p1-p0, k, pw.packs[gr], rowZero(gr), fill, xSigned, []int32{xz}, yg[p0:], pout)
+		return gemm.IntegerImplicit(wc.gemm(wc.Threads), mg, p1-p0, k, pw.packs[gr], rowZero(gr), fill, xSigned, []int32{xz}, yg[p0:], pout)
 	})
 }
 

@@ -43,7 +43,7 @@ func Transpose[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 	win := window{image: s.Image, grid: s.Grid, kernel: s.Kernel, stride: s.Stride, dilation: s.Dilation, pad: s.Pad}
 	// Tiles of one image and group scatter onto the same outputs: the
 	// items are images and groups, the tiles run in order inside each.
-	return split[T](cfg, s.N*s.Group, s.N*s.C*pin*max(1, rows/8), rows*t, size, func(item int, col []T, threads int) error {
+	return split[T](cfg, s.N*s.Group, s.N*s.C*pin*max(1, rows/8), rows*t, size, func(item int, col []T, wc Config) error {
 		n, g := item/s.Group, item%s.Group
 		xg := x[(n*s.C+g*cg)*pin:]
 		yg := y[(n*s.M+g*mg)*pout:]
@@ -54,7 +54,7 @@ func Transpose[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 			p0 := tile * t
 			p1 := min(pin, p0+t)
 			cols := p1 - p0
-			if err := gemmF(cfg.gemm(threads), rows, cols, cg, wt[g*cg*rows:], cg, xg[p0:], pin, col, cols); err != nil {
+			if err := gemmF(wc.gemm(wc.Threads), rows, cols, cg, wt[g*cg*rows:], cg, xg[p0:], pin, col, cols); err != nil {
 				return err
 			}
 			for m := range mg {

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestIntegerKernelsCurrent: integerkernels_amd64.s is what asm/geni.go
+// TestIntegerKernelsCurrent: integerkernels_amd64.s is what asm/gen.go -in-place
 // writes.
 func TestIntegerKernelsCurrent(t *testing.T) {
 	if testing.Short() {
@@ -19,9 +19,9 @@ func TestIntegerKernelsCurrent(t *testing.T) {
 		t.Skip("no go command")
 	}
 	out := filepath.Join(t.TempDir(), "integerkernels_amd64.s")
-	cmd := exec.Command(goBin, "run", "./asm/geni.go", "-o", out)
+	cmd := exec.Command(goBin, "run", "./asm/gen.go", "-in-place", "-o", out)
 	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go run ./asm/geni.go: %v\n%s", err, b)
+		t.Fatalf("go run ./asm/gen.go -in-place: %v\n%s", err, b)
 	}
 	want, err := os.ReadFile(out)
 	if err != nil {
@@ -32,6 +32,6 @@ func TestIntegerKernelsCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatal("integerkernels_amd64.s is stale: run go run ./asm/geni.go -o integerkernels_amd64.s in ops/internal/gemm")
+		t.Fatal("integerkernels_amd64.s is stale: run go run ./asm/gen.go -in-place -o integerkernels_amd64.s in ops/internal/gemm")
 	}
 }

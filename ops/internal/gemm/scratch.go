@@ -13,8 +13,10 @@ import "sync"
 // and gives it back when it returns; the account charges Config.Charge
 // only when the bytes in use at once pass what it has charged already, so
 // the total charged is the most scratch the products ever held at the same
-// time (one call's, or the sum over products running at once on several
-// cores), not the sum over calls. The buffers themselves come from a pool
+// time, not the sum over calls. Products run by the parts of a
+// parallel.RangeW take their part's slot (Slot), so that the charge is
+// the sum of each part's most, the same at every run, not what the parts
+// happened to hold at the same instant. The buffers themselves come from a pool
 // and are reused across calls either way.
 //
 // The zero value is an empty account; it is safe for products running at
@@ -25,6 +27,27 @@ type Scratch struct {
 	mu      sync.Mutex
 	charged int64 // bytes charged to the budget so far
 	inUse   int64 // bytes the products under way hold
+	slots   []*Scratch
+}
+
+// Slot returns the account of part w of a parallel.RangeW whose parts
+// each run their products one after another: part 0's is s itself, the
+// others' an account of their own that s keeps for its next split. A
+// shared high-water mark would charge what happened to overlap: two
+// products that ran side by side twice what the same two charge when one
+// part finished before the other started. Per part, the charge is the
+// most that part held, the same at every run with the same cores. A nil
+// s gives nil (each product charges its own scratch).
+func (s *Scratch) Slot(w int) *Scratch {
+	if s == nil || w <= 0 {
+		return s
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for len(s.slots) < w {
+		s.slots = append(s.slots, new(Scratch))
+	}
+	return s.slots[w-1]
 }
 
 // take reserves bytes of scratch for one product, charging cfg.Charge for
@@ -64,13 +87,17 @@ func (s *Scratch) give(bytes int64) {
 	s.mu.Unlock()
 }
 
-// Charged returns the bytes the account has charged so far: the most
-// scratch its products held at once.
+// Charged returns the bytes the account and its slots have charged so
+// far: the most scratch each held at once.
 func (s *Scratch) Charged() int64 {
 	if s == nil {
 		return 0
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.charged
+	slots, c := s.slots, s.charged
+	s.mu.Unlock()
+	for _, p := range slots {
+		c += p.Charged()
+	}
+	return c
 }

@@ -91,3 +91,30 @@ func TestScratchChargedOnce(t *testing.T) {
 		t.Errorf("after a refusal the account holds %d charged, %d in use", s.Charged(), s.inUse)
 	}
 }
+
+// Each slot is an account of its own: what one worker holds is charged
+// once to it, whatever the other slots hold, and the account's Charged
+// sums them. Slot 0 is the account itself; a nil account's slots are nil.
+func TestScratchSlots(t *testing.T) {
+	var charged int64
+	cfg := Config{Charge: func(b int64) error { charged += b; return nil }}
+	s := new(Scratch)
+	if s.Slot(0) != s || (*Scratch)(nil).Slot(3) != nil {
+		t.Fatal("slot 0 is not the account, or a nil account's slot is not nil")
+	}
+	if s.Slot(2) != s.Slot(2) || s.Slot(1) == s.Slot(2) {
+		t.Fatal("a slot is not kept, or two slots share an account")
+	}
+	for range 3 {
+		for w := range 3 {
+			sl := s.Slot(w)
+			if err := sl.take(cfg, 100*int64(w+1)); err != nil {
+				t.Fatal(err)
+			}
+			sl.give(100 * int64(w+1))
+		}
+	}
+	if charged != 600 || s.Charged() != 600 {
+		t.Errorf("three slots taking 100, 200 and 300 bytes three times charged %d (account %d), want 600", charged, s.Charged())
+	}
+}

@@ -43,6 +43,20 @@ const Work = 1 << 16
 // context's error at once; f polls the context itself for a cancellation
 // during the call.
 func Range(ctx context.Context, threads, n, work int, f func(lo, hi int) error) error {
+	return run(ctx, threads, n, work, f, nil)
+}
+
+// RangeW is Range with each part's index: part w of workers covers
+// [n*w/workers, n*(w+1)/workers), so a worker's items are the same at
+// every call with the same threads, n and work. State kept per part (a
+// scratch account, gemm.Scratch.Slot) is then charged the same whatever
+// order the parts run in.
+func RangeW(ctx context.Context, threads, n, work int, f func(w, lo, hi int) error) error {
+	return run(ctx, threads, n, work, nil, f)
+}
+
+// run is Range with f, or RangeW with fw.
+func run(ctx context.Context, threads, n, work int, f func(lo, hi int) error, fw func(w, lo, hi int) error) error {
 	if ctx != nil {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -54,6 +68,9 @@ func Range(ctx context.Context, threads, n, work int, f func(lo, hi int) error) 
 	}
 	workers = min(workers, n)
 	if workers <= 1 {
+		if fw != nil {
+			return fw(0, 0, n)
+		}
 		return f(0, n)
 	}
 	startWorkers(workers - 1)
@@ -61,10 +78,10 @@ func Range(ctx context.Context, threads, n, work int, f func(lo, hi int) error) 
 	c := &call{done: make(chan struct{}, 1)}
 	c.left.Store(int32(workers - 1))
 	for w := range workers - 1 {
-		pool.parts <- part{f: f, lo: n * w / workers, hi: n * (w + 1) / workers, err: &errs[w], call: c}
+		pool.parts <- part{f: f, fw: fw, w: w, lo: n * w / workers, hi: n * (w + 1) / workers, err: &errs[w], call: c}
 	}
 	last := workers - 1
-	errs[last] = f(n*last/workers, n)
+	errs[last] = part{f: f, fw: fw, w: last, lo: n * last / workers, hi: n}.do()
 	c.wait()
 	for _, err := range errs {
 		if err != nil {
@@ -95,13 +112,23 @@ type call struct {
 // part is one part of a call.
 type part struct {
 	f      func(lo, hi int) error
+	fw     func(w, lo, hi int) error // RangeW's, when f is nil
+	w      int
 	lo, hi int
 	err    *error
 	call   *call
 }
 
+// do runs the part's function.
+func (p part) do() error {
+	if p.fw != nil {
+		return p.fw(p.w, p.lo, p.hi)
+	}
+	return p.f(p.lo, p.hi)
+}
+
 func (p part) run() {
-	*p.err = p.f(p.lo, p.hi)
+	*p.err = p.do()
 	if p.call.left.Add(-1) == 0 {
 		p.call.done <- struct{}{}
 	}

@@ -64,3 +64,34 @@ func TestRangeNestedAndConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// RangeW's part w covers [n*w/workers, n*(w+1)/workers): the same items at
+// every call, each part index once.
+func TestRangeWParts(t *testing.T) {
+	for _, c := range []struct{ threads, n, work, workers int }{{4, 10, Work, 4}, {3, 2, Work, 2}, {4, 10, 1, 1}, {1, 5, Work, 1}} {
+		for range 20 {
+			var mu sync.Mutex
+			seen := map[int][2]int{}
+			err := RangeW(context.Background(), c.threads, c.n, c.work, func(w, lo, hi int) error {
+				mu.Lock()
+				defer mu.Unlock()
+				if _, dup := seen[w]; dup {
+					return fmt.Errorf("part %d twice", w)
+				}
+				seen[w] = [2]int{lo, hi}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(seen) != c.workers {
+				t.Fatalf("%+v: %d parts, want %d", c, len(seen), c.workers)
+			}
+			for w, r := range seen {
+				if r != [2]int{c.n * w / c.workers, c.n * (w + 1) / c.workers} {
+					t.Fatalf("%+v: part %d covers %v", c, w, r)
+				}
+			}
+		}
+	}
+}

@@ -323,9 +323,9 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 // chunks of the batch.
 func runParts[T float32 | float64](cfg gemm.Config, runners []runner[T], chunks int, lens []int, out Outputs[T]) error {
 	B := runners[0].s.Batch
-	one := cfg
-	one.Threads = 1
-	return parallel.Range(cfg.Ctx, cfg.Threads, len(runners)*chunks, parallel.Work, func(lo, hi int) error {
+	return parallel.RangeW(cfg.Ctx, cfg.Threads, len(runners)*chunks, parallel.Work, func(w, lo, hi int) error {
+		one := cfg // one core, and the worker's own slot of the scratch account
+		one.Threads, one.Scratch = 1, cfg.Scratch.Slot(w)
 		for p := lo; p < hi; p++ {
 			c := p % chunks
 			if err := runners[p/chunks].run(one, B*c/chunks, B*(c+1)/chunks, lens, out); err != nil {

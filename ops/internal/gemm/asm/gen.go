@@ -1,12 +1,15 @@
 //go:build ignore
 
 // gen writes kernels_amd64.s, the micro-kernels of package gemm, in Go's
-// Plan 9 assembly. Run it from ops/internal/gemm:
+// Plan 9 assembly, and with -in-place integerkernels_amd64.s, the 8-bit
+// kernel that reads A where it lies (vnni). Run it from ops/internal/gemm:
 //
 //	go run ./asm/gen.go -o kernels_amd64.s
+//	go run ./asm/gen.go -in-place -o integerkernels_amd64.s
 //
-// TestKernelsCurrent (kernels_test.go) runs it again and fails when the
-// committed file differs from its output.
+// TestKernelsCurrent (kernels_test.go) and TestIntegerKernelsCurrent
+// (integerkernels_test.go) run it again and fail when a committed file
+// differs from its output.
 //
 // Every kernel computes one tile of C = alpha*A*B + beta*C, rows×cols
 // with rows <= MR and cols <= NR (two vectors per row of the tile):
@@ -319,15 +322,35 @@ func variant(s isa, rows, alphaOff, betaOff int) {
 // signed bytes of B and adds each lane's four products to an int32 sum:
 // exact, no 16-bit saturation. C = D when add is 0, else C += D; the
 // caller corrects for the zero points.
-func vnni() {
+//
+// With inPlace it is kernelU8S8VNNIA (written to integerkernels_amd64.s
+// by -in-place): the same tile, but A read where it lies, the four bytes
+// of quad q of row r at a + r*lda + 4q, broadcast to every lane. No copy
+// of A, so no flip: A must be unsigned (uint8) and k a multiple of 4 (the
+// caller packs A otherwise). Columns are masked by mask (bit j: column j
+// is in the tile) so the tile never touches C past it. When init is not
+// nil, every row of D starts from its 32 int32 (a correction that is the
+// same for every row, a per-tensor zero point's) instead of from 0.
+func vnni(inPlace bool) {
 	const mr = 12
-	p("// func kernelU8S8VNNI(rows, k4 int, a *byte, b *byte, c *int32, ldc int, mask uint64, add int)")
-	p("// requires: AVX512F, AVX512_VNNI")
-	p("TEXT ·kernelU8S8VNNI(SB), NOSPLIT, $0-64")
-	p("\tMOVQ a+16(FP), SI")
-	p("\tMOVQ b+24(FP), BX")
+	// The arguments' frame offsets: lda and init only in place.
+	off := map[string]int{"b": 24, "c": 32, "ldc": 40, "mask": 48, "add": 56}
+	if inPlace {
+		off = map[string]int{"b": 32, "c": 40, "ldc": 48, "mask": 56, "add": 64}
+		p("// func kernelU8S8VNNIA(rows, k4 int, a *byte, lda int, b *byte, c *int32, ldc int, mask uint64, add int, init *int32)")
+		p("// requires: AVX512F, AVX512_VNNI")
+		p("TEXT ·kernelU8S8VNNIA(SB), NOSPLIT, $0-80")
+		p("\tMOVQ a+16(FP), SI")
+		p("\tMOVQ lda+24(FP), DX")
+	} else {
+		p("// func kernelU8S8VNNI(rows, k4 int, a *byte, b *byte, c *int32, ldc int, mask uint64, add int)")
+		p("// requires: AVX512F, AVX512_VNNI")
+		p("TEXT ·kernelU8S8VNNI(SB), NOSPLIT, $0-64")
+		p("\tMOVQ a+16(FP), SI")
+	}
+	p("\tMOVQ b+%d(FP), BX", off["b"])
 	p("\tMOVQ k4+8(FP), CX")
-	p("\tMOVQ mask+48(FP), AX")
+	p("\tMOVQ mask+%d(FP), AX", off["mask"])
 	p("\tKMOVW AX, K1")
 	p("\tSHRQ $16, AX")
 	p("\tKMOVW AX, K2")
@@ -341,8 +364,25 @@ func vnni() {
 		L := func(x string) string { return fmt.Sprintf("rows%d%s", rows, x) }
 		p("")
 		p("%s:", L(""))
+		if inPlace {
+			setBases(rows, "DX")
+			p("\tMOVQ init+72(FP), R10")
+			p("\tTESTQ R10, R10")
+			p("\tJZ %s", L("zero"))
+			p("\tVMOVDQU32 (R10), Z24")
+			p("\tVMOVDQU32 64(R10), Z25")
+			for r := range rows {
+				p("\tVMOVDQA32 Z24, Z%d", 2*r)
+				p("\tVMOVDQA32 Z25, Z%d", 2*r+1)
+			}
+			p("\tJMP %s", L("start"))
+			p("%s:", L("zero"))
+		}
 		for i := range 2 * rows {
 			p("\tVPXORD Z%d, Z%d, Z%d", i, i, i)
+		}
+		if inPlace {
+			p("%s:", L("start"))
 		}
 		t := 0
 		step := func(half int) {
@@ -351,7 +391,11 @@ func vnni() {
 			for r := range rows {
 				tr := fmt.Sprintf("Z%d", 26+t%6)
 				t++
-				p("\tVPBROADCASTD %d(SI), %s", (half*mr+r)*4, tr)
+				if inPlace {
+					p("\tVPBROADCASTD %s, %s", rowAddr(r, half*4, "DX"), tr)
+				} else {
+					p("\tVPBROADCASTD %d(SI), %s", (half*mr+r)*4, tr)
+				}
 				p("\tVPDPBUSD Z24, %s, Z%d", tr, 2*r)
 				p("\tVPDPBUSD Z25, %s, Z%d", tr, 2*r+1)
 			}
@@ -362,7 +406,13 @@ func vnni() {
 		p("%s:", L("loop"))
 		step(0)
 		step(1)
-		p("\tADDQ $%d, SI", 2*mr*4)
+		if inPlace {
+			for q := 0; q*3 < rows; q++ {
+				p("\tADDQ $8, %s", bases[q])
+			}
+		} else {
+			p("\tADDQ $%d, SI", 2*mr*4)
+		}
 		p("\tADDQ $256, BX")
 		p("\tDECQ R11")
 		p("\tJNZ %s", L("loop"))
@@ -371,11 +421,11 @@ func vnni() {
 		p("\tJZ %s", L("store"))
 		step(0)
 		p("%s:", L("store"))
-		p("\tMOVQ c+32(FP), SI")
-		p("\tMOVQ ldc+40(FP), DX")
+		p("\tMOVQ c+%d(FP), SI", off["c"])
+		p("\tMOVQ ldc+%d(FP), DX", off["ldc"])
 		p("\tSHLQ $2, DX")
 		setBases(rows, "DX")
-		p("\tMOVQ add+56(FP), AX")
+		p("\tMOVQ add+%d(FP), AX", off["add"])
 		p("\tTESTQ AX, AX")
 		p("\tJZ %s", L("set"))
 		for r := range rows {
@@ -590,15 +640,34 @@ func peak(name, reg string, chains int) {
 
 func main() {
 	o := flag.String("o", "kernels_amd64.s", "output file")
+	inPlace := flag.Bool("in-place", false, "write the 8-bit kernel that reads A in place (integerkernels_amd64.s) instead")
 	flag.Parse()
-	p("// Code generated by go run ./asm/gen.go; DO NOT EDIT.")
+	if *inPlace {
+		p("// Code generated by go run ./asm/gen.go -in-place; DO NOT EDIT.")
+	} else {
+		p("// Code generated by go run ./asm/gen.go; DO NOT EDIT.")
+	}
 	p("")
 	p("//go:build amd64 && !purego")
 	p("")
 	p("#include \"textflag.h\"")
 	p("")
-	p("// Micro-kernels: see asm/gen.go for what each computes and how.")
-	p("")
+	if *inPlace {
+		p("// The 8-bit micro-kernel with A in place: see vnni in asm/gen.go for what it computes.")
+		p("")
+		vnni(true)
+	} else {
+		p("// Micro-kernels: see asm/gen.go for what each computes and how.")
+		p("")
+		kernels()
+	}
+	if err := os.WriteFile(*o, out.Bytes(), 0o644); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// kernels writes every kernel of kernels_amd64.s.
+func kernels() {
 	for _, packedA := range []bool{false, true} {
 		suffix := ""
 		if packedA {
@@ -613,7 +682,7 @@ func main() {
 		kernel(isa{name: "kernel64AVX2" + suffix, reg: "Y", vec: 32, size: 8, mr: 6, goType: "float64", nameArg: "mask *int64", packedA: packedA})
 		p("")
 	}
-	vnni()
+	vnni(false)
 	avx2int()
 	gatherA()
 	gatherB()
@@ -621,7 +690,4 @@ func main() {
 	panelB("panelB64AVX512", 8, 8)
 	peak("peakAVX512", "Z", 24)
 	peak("peakAVX2", "Y", 12)
-	if err := os.WriteFile(*o, out.Bytes(), 0o644); err != nil {
-		log.Fatal(err)
-	}
 }
