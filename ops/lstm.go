@@ -52,6 +52,7 @@ package ops
 
 import (
 	"math"
+	"slices"
 
 	"github.com/onnxshape/onnxshape/ops/internal/gemm"
 	"github.com/onnxshape/onnxshape/ops/internal/rnn"
@@ -241,21 +242,23 @@ func (o recurrentOp) parse(n *Node, in []tensor.Value) (*recurrentNode, error) {
 	if s.Layout == 1 {
 		stateShape = []int{s.Batch, D, H}
 	}
-	for _, c := range []struct {
-		name string
+	// (The names apart, and a copy of the shape in the message: the
+	// shapes wanted stay on the stack.)
+	names := [...]string{"W", "R", "B", "sequence_lens", "initial_h", "initial_c", "P"}
+	for i, c := range [...]struct {
 		t    *tensor.Tensor
 		want []int
 	}{
-		{"W", t.w, []int{D, G * H, s.Input}},
-		{"R", t.r, []int{D, G * H, H}},
-		{"B", t.b, []int{D, 2 * G * H}},
-		{"sequence_lens", seqLens, []int{s.Batch}},
-		{"initial_h", t.h0, stateShape},
-		{"initial_c", t.c0, stateShape},
-		{"P", t.p, []int{D, 3 * H}},
+		{t.w, []int{D, G * H, s.Input}},
+		{t.r, []int{D, G * H, H}},
+		{t.b, []int{D, 2 * G * H}},
+		{seqLens, []int{s.Batch}},
+		{t.h0, stateShape},
+		{t.c0, stateShape},
+		{t.p, []int{D, 3 * H}},
 	} {
 		if c.t != nil && !tensor.SameShape(c.t.Shape(), c.want) {
-			return nil, op.errorf("shape", "%s has shape %v, expected %v", c.name, c.t.Shape(), c.want)
+			return nil, op.errorf("shape", "%s has shape %v, expected %v", names[i], c.t.Shape(), slices.Clone(c.want))
 		}
 	}
 	// [sequence_lens] every length in [0, seq].

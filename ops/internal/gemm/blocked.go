@@ -375,93 +375,122 @@ func blocked[T float32 | float64](cfg Config, kn kernels[T], transA, transB bool
 	if packedA {
 		aElems = (min(m, mcBlock) + mr - 1) / mr * mr * kc0
 	}
+	// One row on one core, B in place or packed: the row kernels.
+	if m == 1 && workers == 1 && !transA && alpha == 1 && (pb != nil || direct) && vecRow(&kn, k, n, a, b, ldb, pb, beta, c, kcb) {
+		return cfg.err()
+	}
 	scratch := int64(bElems+aElems) * int64(size) * int64(workers)
 	if err := cfg.Scratch.take(cfg, scratch); err != nil {
 		return err
 	}
 	defer cfg.Scratch.give(scratch)
 
-	return parallel.Range(cfg.Ctx, workers, units, work, func(lo, hi int) error {
-		i0, i1, j0, j1 := 0, m, 0, n
-		if byCols {
-			j0, j1 = lo*nr, min(hi*nr, n)
-		} else {
-			i0, i1 = lo*mr, min(hi*mr, m)
-		}
-		var bbuf, abuf []T
-		if bElems > 0 {
-			p := getBuf[T](bElems)
-			defer putBuf(p)
-			bbuf = *p
-		}
-		if aElems > 0 {
-			p := getBuf[T](aElems)
-			defer putBuf(p)
-			abuf = *p
-		}
-		for jc := j0; jc < j1; jc += ncBlock {
-			nc := min(ncBlock, j1-jc)
-			for pc := 0; pc < k; pc += kcb {
-				if err := cfg.err(); err != nil {
-					return err
-				}
-				kc := min(kcb, k-pc)
-				if !direct && pb == nil {
-					packB(bbuf, &kn, transB, b, ldb, pc, kc, jc, nc)
-				}
-				bet := beta
-				if pc > 0 {
-					bet = 1
-				}
-				for ic := i0; ic < i1; ic += mcBlock {
-					if ic > i0 {
-						if err := cfg.err(); err != nil {
-							return err
-						}
+	st := blockedState[T]{cfg: cfg, kn: kn, transA: transA, transB: transB, byCols: byCols, direct: direct, packedA: packedA, m: m, n: n, k: k, kcb: kcb, mr: mr, nr: nr, ncBlock: ncBlock, bElems: bElems, aElems: aElems, alpha: alpha, beta: beta, a: a, b: b, c: c, lda: lda, ldb: ldb, ldc: ldc, pb: pb}
+	if workers == 1 {
+		// One part: called here, st stays on the stack (a closure handed
+		// to the pool would be allocated at every call, a small product's
+		// largest cost).
+		return st.part(0, units)
+	}
+	shared := st
+	return parallel.Range(cfg.Ctx, workers, units, work, shared.part)
+}
+
+// blockedState is what a part of blocked reads.
+type blockedState[T float32 | float64] struct {
+	cfg                                           Config
+	kn                                            kernels[T]
+	transA, transB, byCols, direct, packedA       bool
+	m, n, k, kcb, mr, nr, ncBlock, bElems, aElems int
+	alpha, beta                                   T
+	a, b, c                                       []T
+	lda, ldb, ldc                                 int
+	pb                                            *packed[T]
+}
+
+// part computes blocked's units [lo, hi): panels of columns, or tiles of
+// rows.
+func (s *blockedState[T]) part(lo, hi int) error {
+	cfg, kn, transA, transB, byCols, direct, packedA, m, n, k, kcb, mr, nr, ncBlock, bElems, aElems, alpha, beta, a, b, c, lda, ldb, ldc, pb := s.cfg, s.kn, s.transA, s.transB, s.byCols, s.direct, s.packedA, s.m, s.n, s.k, s.kcb, s.mr, s.nr, s.ncBlock, s.bElems, s.aElems, s.alpha, s.beta, s.a, s.b, s.c, s.lda, s.ldb, s.ldc, s.pb
+	i0, i1, j0, j1 := 0, m, 0, n
+	if byCols {
+		j0, j1 = lo*nr, min(hi*nr, n)
+	} else {
+		i0, i1 = lo*mr, min(hi*mr, m)
+	}
+	var bbuf, abuf []T
+	if bElems > 0 {
+		p := getBuf[T](bElems)
+		defer putBuf(p)
+		bbuf = *p
+	}
+	if aElems > 0 {
+		p := getBuf[T](aElems)
+		defer putBuf(p)
+		abuf = *p
+	}
+	for jc := j0; jc < j1; jc += ncBlock {
+		nc := min(ncBlock, j1-jc)
+		for pc := 0; pc < k; pc += kcb {
+			if err := cfg.err(); err != nil {
+				return err
+			}
+			kc := min(kcb, k-pc)
+			if !direct && pb == nil {
+				packB(bbuf, &kn, transB, b, ldb, pc, kc, jc, nc)
+			}
+			bet := beta
+			if pc > 0 {
+				bet = 1
+			}
+			for ic := i0; ic < i1; ic += mcBlock {
+				if ic > i0 {
+					if err := cfg.err(); err != nil {
+						return err
 					}
-					mc := min(mcBlock, i1-ic)
-					var as []T
-					switch {
-					case transA:
-						packA(abuf, mr, transA, a, lda, ic, mc, pc, kc)
-					case packedA:
-						for q := 0; q*mr < mc; q++ {
-							kn.packRows(abuf[q*kc*mr:], a[(ic+q*mr)*lda+pc:], lda, min(mr, mc-q*mr), kc)
-						}
-					default:
-						as = a[ic*lda+pc:]
+				}
+				mc := min(mcBlock, i1-ic)
+				var as []T
+				switch {
+				case transA:
+					packA(abuf, mr, transA, a, lda, ic, mc, pc, kc)
+				case packedA:
+					for q := 0; q*mr < mc; q++ {
+						kn.packRows(abuf[q*kc*mr:], a[(ic+q*mr)*lda+pc:], lda, min(mr, mc-q*mr), kc)
 					}
-					for jr := 0; jr < nc; jr += nr {
-						cols := min(nr, nc-jr)
-						for ir := 0; ir < mc; ir += mr {
-							rows := min(mr, mc-ir)
-							var bs []T
-							bld := nr
-							switch {
-							case pb != nil:
-								bs = pb.panel(pc, kc, jc+jr)
-							case !direct:
-								bs = bbuf[(jr/nr)*kc*nr:]
-							case cols < nr && !kn.maskedB:
-								// The last panel, padded for a kernel that reads nr columns.
-								packB(bbuf, &kn, false, b, ldb, pc, kc, jc+jr, cols)
-								bs = bbuf
-							default:
-								bs, bld = b[pc*ldb+jc+jr:], ldb
-							}
-							cs := c[(ic+ir)*ldc+jc+jr:]
-							if packedA {
-								kn.tileP(rows, kc, abuf[ir*kc:], bs, bld, cs, ldc, cols, alpha, bet)
-							} else {
-								kn.tile(rows, kc, as[ir*lda:], lda, bs, bld, cs, ldc, cols, alpha, bet)
-							}
+				default:
+					as = a[ic*lda+pc:]
+				}
+				for jr := 0; jr < nc; jr += nr {
+					cols := min(nr, nc-jr)
+					for ir := 0; ir < mc; ir += mr {
+						rows := min(mr, mc-ir)
+						var bs []T
+						bld := nr
+						switch {
+						case pb != nil:
+							bs = pb.panel(pc, kc, jc+jr)
+						case !direct:
+							bs = bbuf[(jr/nr)*kc*nr:]
+						case cols < nr && !kn.maskedB:
+							// The last panel, padded for a kernel that reads nr columns.
+							packB(bbuf, &kn, false, b, ldb, pc, kc, jc+jr, cols)
+							bs = bbuf
+						default:
+							bs, bld = b[pc*ldb+jc+jr:], ldb
+						}
+						cs := c[(ic+ir)*ldc+jc+jr:]
+						if packedA {
+							kn.tileP(rows, kc, abuf[ir*kc:], bs, bld, cs, ldc, cols, alpha, bet)
+						} else {
+							kn.tile(rows, kc, as[ir*lda:], lda, bs, bld, cs, ldc, cols, alpha, bet)
 						}
 					}
 				}
 			}
 		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // pack copies op(B) (k×n) into the panels of kn, charging cfg first.

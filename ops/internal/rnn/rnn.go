@@ -237,16 +237,23 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 	defer putScratch(buf)
 	scratch := *buf
 	xw, scratch := scratch[:s.Seq*B*s.Dirs*gh], scratch[s.Seq*B*s.Dirs*gh:]
-	runners := make([]*runner[T], s.Dirs)
+	// The runners live on the stack (a run at batch 1 and a small hidden
+	// size is a few microseconds: every allocation shows); the parts
+	// handed to other cores get a copy of their own below.
+	var rs [2]runner[T]
+	if s.Dirs > len(rs) {
+		return fmt.Errorf("rnn: %d directions", s.Dirs)
+	}
+	runners := rs[:s.Dirs]
 	for d := range runners {
-		r := &runner[T]{s: s, d: d, reverse: d == 1 || s.Reverse, xw: xw,
+		r := &runners[d]
+		*r = runner[T]{s: s, d: d, reverse: d == 1 || s.Reverse, xw: xw,
 			acts: s.Acts[d*s.Cell.Activations():][:s.Cell.Activations()]}
 		r.hr, scratch = scratch[:B*gh], scratch[B*gh:]
 		r.h, scratch = scratch[:B*H], scratch[B*H:]
 		r.c, scratch = scratch[:B*H], scratch[B*H:]
 		r.rh, scratch = scratch[:B*H], scratch[B*H:]
 		r.bias, r.rbias, scratch = scratch[:gh], scratch[gh:2*gh], scratch[2*gh:]
-		runners[d] = r
 	}
 	wt, rt := scratch[:s.Input*s.Dirs*gh], scratch[s.Input*s.Dirs*gh:]
 
@@ -265,7 +272,8 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 			transpose(rt[d*H*gh:][:H*gh], in.R[d*gh*H:][:gh*H], gh, H)
 		}
 	}
-	for d, r := range runners {
+	for d := range runners {
+		r := &runners[d]
 		r.rt = rt[d*H*gh:][:H*gh]
 		r.packed = in.RP
 		r.init(in)
@@ -280,7 +288,8 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 	if runners[0].fused || runners[len(runners)-1].fused {
 		beta = 1
 		for i := 0; i < s.Seq*B; i++ {
-			for d, r := range runners {
+			for d := range runners {
+				r := &runners[d]
 				row := xw[(i*s.Dirs+d)*gh:][:gh]
 				if r.fused {
 					copy(row, r.bias)
@@ -300,19 +309,26 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 	}
 	parts := s.Dirs * chunks
 	if parts <= 1 {
-		for _, r := range runners {
-			if err := r.run(cfg, 0, B, in.SeqLens, out); err != nil {
+		for d := range runners {
+			if err := runners[d].run(cfg, 0, B, in.SeqLens, out); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	return parallel.RangeW(cfg.Ctx, cfg.Threads, parts, parallel.Work, func(w, lo, hi int) error {
+	return runParts(cfg, append([]runner[T](nil), runners...), chunks, in.SeqLens, out)
+}
+
+// runParts runs the parts of Run on the cores: per direction of runners,
+// chunks of the batch.
+func runParts[T float32 | float64](cfg gemm.Config, runners []runner[T], chunks int, lens []int, out Outputs[T]) error {
+	B := runners[0].s.Batch
+	return parallel.RangeW(cfg.Ctx, cfg.Threads, len(runners)*chunks, parallel.Work, func(w, lo, hi int) error {
 		one := cfg // one core, and the worker's own slot of the scratch account
 		one.Threads, one.Scratch = 1, cfg.Scratch.Slot(w)
 		for p := lo; p < hi; p++ {
 			c := p % chunks
-			if err := runners[p/chunks].run(one, B*c/chunks, B*(c+1)/chunks, in.SeqLens, out); err != nil {
+			if err := runners[p/chunks].run(one, B*c/chunks, B*(c+1)/chunks, lens, out); err != nil {
 				return err
 			}
 		}

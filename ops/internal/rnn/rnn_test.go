@@ -37,7 +37,7 @@ func BenchmarkLSTM(b *testing.B) {
 		batch, dirs int
 	}{{"transposed-each-run", 1, 8, 1}, {"transposed-at-load", 1, 8, 1}, {"transposed-at-load", 2, 8, 1},
 		{"packed-at-load", 1, 8, 1}, {"packed-at-load", 2, 8, 1},
-		{"transposed-at-load", 1, 1, 1}, {"packed-at-load", 1, 1, 1},
+		{"transposed-at-load", 1, 1, 1}, {"packed-at-load", 1, 1, 1}, {"packed-at-load", 2, 1, 1}, {"packed-at-load", 1, 1, 2}, {"packed-at-load", 2, 1, 2},
 		{"transposed-at-load", 1, 8, 2}, {"packed-at-load", 1, 8, 2}, {"transposed-at-load", 2, 8, 2}, {"packed-at-load", 2, 8, 2}} {
 		s := lstmSpec()
 		s.Batch, s.Dirs = c.batch, c.dirs
