@@ -116,7 +116,9 @@ func TestAttentionBoundedScratch(t *testing.T) {
 	budget := int64(4 << 20)
 	var mu sync.Mutex // the workers charge at once
 	var used int64
-	opt := &Options{env: runenv.Env{Charge: func(n int64) error {
+	// Two cores, whatever the machine's: every worker charges its tiles
+	// and its own slot of the products' scratch.
+	opt := &Options{Threads: 2, env: runenv.Env{Charge: func(n int64) error {
 		mu.Lock()
 		defer mu.Unlock()
 		if used+n > budget {

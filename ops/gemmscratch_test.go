@@ -24,7 +24,9 @@ func TestMatMulBatchScratchChargedOnce(t *testing.T) {
 			a, b := seqTensor(batch, c.m, c.k), seqTensor(c.k, c.n)
 			var mu sync.Mutex
 			var used int64
-			opt := &Options{env: runenv.Env{Charge: func(n int64) error {
+			// Two cores, whatever the machine's: each worker charges its
+			// own slot, so the bound below is per worker.
+			opt := &Options{Threads: 2, env: runenv.Env{Charge: func(n int64) error {
 				mu.Lock()
 				used += n
 				mu.Unlock()
