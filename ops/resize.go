@@ -564,7 +564,10 @@ func resizeNearest(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, out
 		// Output axis k is [a.in, f] with source strides [stride, 0]. The
 		// last axis walks its factor outside its elements, so that the
 		// innermost loop is a whole row rather than f copies of one element.
-		var q movement.Plan
+		// At most two plan axes per axis: one buffer for the three lists.
+		buf := make([]int, 0, 6*len(plans))
+		q := movement.Plan{Shape: buf[: 0 : 2*len(plans)], SrcStrides: buf[2*len(plans) : 2*len(plans) : 4*len(plans)],
+			DstStrides: buf[4*len(plans) : 4*len(plans) : 6*len(plans)]}
 		outStrides := movement.ContiguousStrides(outShape)
 		last := len(plans) - 1
 		for k, a := range plans {
@@ -809,7 +812,9 @@ func planResizeAxis(opt *Options, op opRef, p resizeParams, g resizeGeometry, k,
 	}
 	taps, _ := resample.Taps(spec)
 	perOut := addCounts(mulCounts(taps, 4), 3)
-	if err := opt.scratch(op, fmt.Sprintf("the plan of axis %d (%d outputs of %d taps)", k, spec.Out, taps), mulCounts(spec.Out, perOut), 8); err != nil {
+	// The message names no axis: formatting one at every call cost more
+	// than a small Resize's work.
+	if err := opt.scratch(op, "an axis's plan (its outputs' taps)", mulCounts(spec.Out, perOut), 8); err != nil {
 		return nil, err
 	}
 	return resample.PlanAxis(spec, in), nil
