@@ -28,6 +28,20 @@ type Scratch struct {
 	charged int64 // bytes charged to the budget so far
 	inUse   int64 // bytes the products under way hold
 	slots   []*Scratch
+	// root is the account a slot belongs to, whose mutex guards the slot
+	// too (nil: the account is its own root). One mutex for all the
+	// slots keeps the calls of Config.Charge one at a time, as they were
+	// through one shared account: a run's budget (the graph's) is not
+	// safe for calls at once.
+	root *Scratch
+}
+
+// guard returns the mutex that guards s: its root's.
+func (s *Scratch) guard() *sync.Mutex {
+	if s.root != nil {
+		return &s.root.mu
+	}
+	return &s.mu
 }
 
 // Slot returns the account of part w of a parallel.RangeW whose parts
@@ -42,10 +56,15 @@ func (s *Scratch) Slot(w int) *Scratch {
 	if s == nil || w <= 0 {
 		return s
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	m := s.guard()
+	m.Lock()
+	defer m.Unlock()
+	root := s
+	if s.root != nil {
+		root = s.root
+	}
 	for len(s.slots) < w {
-		s.slots = append(s.slots, new(Scratch))
+		s.slots = append(s.slots, &Scratch{root: root})
 	}
 	return s.slots[w-1]
 }
@@ -62,8 +81,9 @@ func (s *Scratch) take(cfg Config, bytes int64) error {
 		}
 		return cfg.Charge(bytes)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	m := s.guard()
+	m.Lock()
+	defer m.Unlock()
 	need := s.inUse + bytes
 	if need > s.charged {
 		if cfg.Charge != nil {
@@ -82,9 +102,10 @@ func (s *Scratch) give(bytes int64) {
 	if s == nil || bytes <= 0 {
 		return
 	}
-	s.mu.Lock()
+	m := s.guard()
+	m.Lock()
 	s.inUse -= bytes
-	s.mu.Unlock()
+	m.Unlock()
 }
 
 // Charged returns the bytes the account and its slots have charged so
@@ -93,11 +114,17 @@ func (s *Scratch) Charged() int64 {
 	if s == nil {
 		return 0
 	}
-	s.mu.Lock()
-	slots, c := s.slots, s.charged
-	s.mu.Unlock()
-	for _, p := range slots {
-		c += p.Charged()
+	m := s.guard()
+	m.Lock()
+	defer m.Unlock()
+	return s.chargedLocked()
+}
+
+// chargedLocked is Charged with the root's mutex held.
+func (s *Scratch) chargedLocked() int64 {
+	c := s.charged
+	for _, p := range s.slots {
+		c += p.chargedLocked()
 	}
 	return c
 }
