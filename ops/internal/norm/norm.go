@@ -308,12 +308,8 @@ func Normalize[X, Y Float](stat Stat, eps float64, l Layout, x []X, y []Y, scale
 // float32 and the slice is contiguous with one scale and bias per slice
 // or per element (rowsf32.go), and reports whether it took it.
 func normalizeSliceF32[X, Y Float](stat Stat, eps float64, l Layout, s int, x []X, y []Y, scale, bias Param, st Stats) bool {
-	xf, ok := any(x).([]float32)
+	xf, yf, ok := float32s(x, y)
 	if !ok || !l.contiguous() || stat == StdDevPlusEps {
-		return false
-	}
-	yf, ok := any(y).([]float32)
-	if !ok {
 		return false
 	}
 	// chunk: the run of elements over which the scale and the bias are

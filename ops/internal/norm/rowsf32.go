@@ -114,11 +114,7 @@ func normalizeRunsF32[X, Y Float](stat Stat, eps float64, l Layout, s int, x []X
 	if l.Offsets == nil || l.Run < 16 || l.Run%16 != 0 || scale.V != nil || bias.V != nil || l.N == 0 {
 		return false
 	}
-	xf, ok := any(x).([]float32)
-	if !ok {
-		return false
-	}
-	yf, ok := any(y).([]float32)
+	xf, yf, ok := float32s(x, y)
 	if !ok {
 		return false
 	}
@@ -204,11 +200,7 @@ func normalizeRowsF32[X, Y Float](stat Stat, eps float64, l Layout, lo, hi int, 
 	if stat == StdDevPlusEps || l.N == 0 || hi <= lo || !l.contiguous() || !scale.perElement(l.N) || !bias.perElement(l.N) {
 		return false
 	}
-	xf, ok := any(x).([]float32)
-	if !ok {
-		return false
-	}
-	yf, ok := any(y).([]float32)
+	xf, yf, ok := float32s(x, y)
 	if !ok {
 		return false
 	}
@@ -219,4 +211,11 @@ func normalizeRowsF32[X, Y Float](stat Stat, eps float64, l Layout, lo, hi int, 
 		}
 	}
 	return rowsF32(stat, eps, xf[lo*l.N:hi*l.N], yf[lo*l.N:hi*l.N], hi-lo, l.N, scale.V, bias.V, &ptrs)
+}
+
+// float32s returns x and y as float32 slices; ok is false unless both are.
+func float32s[X, Y Float](x []X, y []Y) (xf, yf []float32, ok bool) {
+	xf, okx := any(x).([]float32)
+	yf, oky := any(y).([]float32)
+	return xf, yf, okx && oky
 }
