@@ -22,20 +22,13 @@ func TestMatMulBatchScratchChargedOnce(t *testing.T) {
 	} {
 		scratch := func(batch int) int64 {
 			a, b := seqTensor(batch, c.m, c.k), seqTensor(c.k, c.n)
-			var mu sync.Mutex
-			var used int64
 			// Two cores, whatever the machine's: each worker charges its
 			// own slot, so the bound below is per worker.
-			opt := &Options{Threads: 2, env: runenv.Env{Charge: func(n int64) error {
-				mu.Lock()
-				used += n
-				mu.Unlock()
-				return nil
-			}}}
+			opt, used := countingOptions(2)
 			if _, err := runKernel(opt, "MatMul", 13, 1, nil, a, b); err != nil {
 				t.Fatal(err)
 			}
-			return used - int64(batch*c.m*c.n*4)
+			return used() - int64(batch*c.m*c.n*4)
 		}
 		one, many := scratch(1), scratch(200)
 		t.Logf("%s: scratch of 1 product %d bytes, of 200: %d", c.name, one, many)
@@ -77,22 +70,33 @@ func TestChargesDoNotDependOnScheduling(t *testing.T) {
 	for _, c := range cases {
 		var first int64
 		for run := range 40 {
-			var mu sync.Mutex
-			var used int64
-			opt := &Options{Threads: 2, env: runenv.Env{Charge: func(n int64) error {
-				mu.Lock()
-				used += n
-				mu.Unlock()
-				return nil
-			}}}
+			opt, used := countingOptions(2)
 			if _, err := runKernel(opt, c.op, c.ver, 1, c.attrs, c.in...); err != nil {
 				t.Fatalf("%s: %v", c.name, err)
 			}
 			if run == 0 {
-				first = used
-			} else if used != first {
-				t.Fatalf("%s: run %d charged %d bytes, run 0 %d", c.name, run, used, first)
+				first = used()
+			} else if used() != first {
+				t.Fatalf("%s: run %d charged %d bytes, run 0 %d", c.name, run, used(), first)
 			}
 		}
+	}
+}
+
+// countingOptions returns options for threads cores whose budget counts
+// what is charged (workers may charge at once), and the count so far.
+func countingOptions(threads int) (*Options, func() int64) {
+	var mu sync.Mutex
+	var used int64
+	opt := &Options{Threads: threads, env: runenv.Env{Charge: func(n int64) error {
+		mu.Lock()
+		used += n
+		mu.Unlock()
+		return nil
+	}}}
+	return opt, func() int64 {
+		mu.Lock()
+		defer mu.Unlock()
+		return used
 	}
 }
