@@ -120,6 +120,14 @@ func isCase(dir string) bool {
 // version onnxshape lacks is a Skip; anything else that goes wrong is a
 // Fail whose reason says what and where.
 func RunCase(dir string, o *graph.RunOptions) (r Result) {
+	return runCase(dir, o, o != nil && o.Pool != nil)
+}
+
+// runCase is RunCase; with warm, each data set runs twice and the second
+// run's outputs are compared, so that the second recycles the first's
+// storage (a Pool's, given back, or the run's own spares), as a model run in
+// a loop does.
+func runCase(dir string, o *graph.RunOptions, warm bool) (r Result) {
 	r = Result{Name: filepath.Base(dir), Status: Pass}
 	defer func() {
 		if p := recover(); p != nil {
@@ -152,7 +160,7 @@ func RunCase(dir string, o *graph.RunOptions) (r Result) {
 	}
 	sort.Strings(sets)
 	for _, set := range sets {
-		if err := runDataSet(m, set, o); err != nil {
+		if err := runDataSet(m, set, o, warm); err != nil {
 			status := Fail
 			if errors.Is(err, ops.ErrUnsupported) {
 				status = Skip // a feature refused as unsupported at run time (training-mode Dropout)
@@ -167,7 +175,7 @@ func RunCase(dir string, o *graph.RunOptions) (r Result) {
 	return r
 }
 
-func runDataSet(m *graph.Model, set string, o *graph.RunOptions) error {
+func runDataSet(m *graph.Model, set string, o *graph.RunOptions, warm bool) error {
 	inputs := map[string]tensor.Value{}
 	for k, in := range m.Inputs() {
 		v, err := readValue(filepath.Join(set, fmt.Sprintf("input_%d.pb", k)), in)
@@ -179,15 +187,17 @@ func runDataSet(m *graph.Model, set string, o *graph.RunOptions) error {
 	if extra := filepath.Join(set, fmt.Sprintf("input_%d.pb", len(m.Inputs()))); fileExists(extra) {
 		return fmt.Errorf("%s: the model has only %d inputs", filepath.Base(extra), len(m.Inputs()))
 	}
-	if o != nil && o.Pool != nil {
-		// A first run whose storage all goes back to the pool: the run
-		// compared below recycles it, as a model run in a loop does.
+	if warm {
+		// A first run whose storage all goes back (to the pool, if any):
+		// the run compared below recycles it, as a model run in a loop does.
 		first, err := m.Run(context.Background(), inputs, o)
 		if err != nil {
 			return err
 		}
-		for _, v := range first.Map() {
-			o.Pool.Release(v)
+		if o != nil && o.Pool != nil {
+			for _, v := range first.Map() {
+				o.Pool.Release(v)
+			}
 		}
 	}
 	got, err := m.Run(context.Background(), inputs, o)

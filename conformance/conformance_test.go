@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/onnxshape/onnxshape/graph"
+	"github.com/onnxshape/onnxshape/internal/storage"
 	"github.com/onnxshape/onnxshape/ops"
 )
 
@@ -116,14 +117,21 @@ func TestRunCaseUnderProfile(t *testing.T) {
 	}
 }
 
-// Every node test passes as well when its run recycles storage from a pool,
-// which hands kernels memory full of an earlier run's values: no kernel may
-// depend on fresh memory being zero.
+// Every node test passes as well when its run recycles storage, from a pool
+// or the run's own spares, which hands kernels memory full of garbage (here
+// a pattern, storage.PoisonRecycled): no kernel may depend on fresh memory
+// being zero.
 func TestNodeTestsWithRecycledStorage(t *testing.T) {
-	for _, c := range passCases(t) {
+	cases := passCases(t)
+	storage.PoisonRecycled.Store(true)
+	defer storage.PoisonRecycled.Store(false)
+	for _, c := range cases {
 		name := filepath.Base(c)
 		if r := RunCase(c, &graph.RunOptions{Pool: graph.NewPool()}); r.Status != Pass {
 			t.Errorf("%s with a pool: %s %s", name, r.Status, r.Reason)
+		}
+		if r := runCase(c, nil, true); r.Status != Pass {
+			t.Errorf("%s run twice: %s %s", name, r.Status, r.Reason)
 		}
 	}
 }

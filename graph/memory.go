@@ -136,21 +136,30 @@ type holding struct {
 	spare bool
 }
 
-// A run recycles the small storage of its intermediates itself: a chain of
+// A run recycles the storage of its intermediates itself: a chain of
 // small tensors would otherwise spend much of its time allocating and
-// collecting them, or taking the Pool's lock. Only storage the run's
-// allocator made (itself, or from the Pool) and that no value holds any
-// more is kept, at most maxSpares pieces of at most maxSpareBytes each, in
-// the run state (dropped with it). Storage from a Pool stays lent while it
+// collecting them, or taking the Pool's lock, and a model run in a loop
+// without a Pool would allocate (and the collector free) every
+// intermediate of every run. Only storage the run's allocator made
+// (itself, or from the Pool) and that no value holds any more is kept, in
+// the run state, which the model keeps for its next run (dropped with it,
+// or by the collector when the model has more states than runs under way):
+// at most maxSpares pieces of at most maxSpareBytes each, and without a
+// Pool larger pieces too, at most maxLargeSpares of them holding at most
+// maxLargeSpareBytes together (a quarter of the run's cap when that is
+// less), the oldest let go first to make room. With a Pool, large storage
+// goes back to the Pool instead. Storage from a Pool stays lent while it
 // is a spare: when a later run hands it out as an output, the Pool knows
 // it and takes it back on Release.
 const (
-	maxSpares     = 16
-	maxSpareBytes = 64 << 10
+	maxSpares          = 16
+	maxSpareBytes      = 64 << 10
+	maxLargeSpares     = 64
+	maxLargeSpareBytes = 256 << 20
 )
 
-// allocate is the run's ops.Options.Alloc when the caller gives no Pool:
-// small storage comes from the spares when one has the size.
+// allocate is the run's ops.Options.Alloc: storage comes from the spares
+// when one has the size, else from the Pool when there is one.
 func (r *runState) allocate(size int) []byte {
 	if size == 0 {
 		return []byte{}
@@ -159,33 +168,54 @@ func (r *runState) allocate(size int) []byte {
 	for i, s := range r.spares {
 		if len(s) == size {
 			b = s
-			last := len(r.spares) - 1
-			r.spares[i], r.spares[last] = r.spares[last], nil
-			r.spares = r.spares[:last]
+			r.removeSpare(i)
 			break
 		}
 	}
 	switch {
 	case b != nil:
+		storage.Recycled(b)
 	case r.poolAlloc != nil:
 		b = r.poolAlloc(size)
 	default:
 		b = storage.Aligned(size)
 	}
-	if size <= maxSpareBytes {
-		r.fresh = append(r.fresh, unsafe.Pointer(&b[0]))
-	}
+	r.fresh = append(r.fresh, unsafe.Pointer(&b[0]))
 	return b
 }
 
 // spare keeps b, storage of the run's allocator that no value holds, and
 // reports whether it did.
 func (r *runState) spare(b []byte) bool {
-	if len(r.spares) >= maxSpares {
+	n := int64(len(b))
+	if n <= maxSpareBytes {
+		if len(r.spares)-r.largeSpares >= maxSpares {
+			return false
+		}
+		r.spares = append(r.spares, b)
+		return true
+	}
+	limit := min(maxLargeSpareBytes, r.cap/4)
+	if r.poolAlloc != nil || n > limit {
 		return false
 	}
+	for r.largeSpares >= maxLargeSpares || r.spareBytes+n > limit {
+		r.removeSpare(slices.IndexFunc(r.spares, func(s []byte) bool { return len(s) > maxSpareBytes }))
+	}
 	r.spares = append(r.spares, b)
+	r.largeSpares++
+	r.spareBytes += n
 	return true
+}
+
+// removeSpare takes the spare at i out of the list, keeping the others in
+// the order they came.
+func (r *runState) removeSpare(i int) {
+	if n := int64(len(r.spares[i])); n > maxSpareBytes {
+		r.largeSpares--
+		r.spareBytes -= n
+	}
+	r.spares = slices.Delete(r.spares, i, i+1)
 }
 
 // chargeNode is the run's budget (ops.Options.Charge): the running node asks for

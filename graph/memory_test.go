@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -283,5 +285,59 @@ func TestViewKeepsStorageAlive(t *testing.T) {
 	}
 	if got := fmt.Sprint(plan.Steps[0].Live, plan.Steps[1].Live, plan.Steps[2].Live); got != "4096 4096 8192" {
 		t.Errorf("live bytes after each step: %s, want 4096 4096 8192", got)
+	}
+}
+
+// Without a Pool, a warm run recycles its large intermediates too: a chain
+// of Transposes of 256 KB values allocates about its output a run, not one
+// value a node; the outputs a run handed out are never recycled (they keep
+// their values while later runs go on); and under a run cap the storage
+// kept between runs is at most a quarter of the cap, so a cap below four
+// values keeps none of them.
+func TestWarmRunRecyclesLargeIntermediates(t *testing.T) {
+	const a, b, c, n = 4, 128, 128, 12
+	const valueBytes = a * b * c * 4
+	m := transposeChain(n, a, b, c).load(t)
+	rng := rand.New(rand.NewPCG(5, 6))
+	perRun := func(o *graph.RunOptions) uint64 {
+		in := map[string]tensor.Value{"x": randomInput(rng, a, b, c)}
+		for range 2 {
+			if _, err := m.Run(context.Background(), in, o); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		const runs = 10
+		for range runs {
+			if _, err := m.Run(context.Background(), in, o); err != nil {
+				t.Fatal(err)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		return (after.TotalAlloc - before.TotalAlloc) / runs
+	}
+	if got := perRun(nil); got > 2*valueBytes {
+		t.Errorf("a warm run of %d Transposes allocates %d bytes; its output is %d", n, got, valueBytes)
+	}
+	if got := perRun(&graph.RunOptions{MaxRunBytes: 3 * valueBytes}); got < n/2*valueBytes {
+		t.Errorf("under a cap of three values, a warm run allocates %d bytes: it kept more than a quarter of the cap", got)
+	}
+
+	var kept []map[string]tensor.Value
+	var want []*tensor.Tensor
+	for range 4 {
+		in := map[string]tensor.Value{"x": randomInput(rng, a, b, c)}
+		out, err := m.Run(context.Background(), in, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept = append(kept, out.Map())
+		want = append(want, out.Map()[fmt.Sprintf("t%d", n)].(*tensor.Tensor).Clone())
+	}
+	for i, out := range kept {
+		if !out[fmt.Sprintf("t%d", n)].(*tensor.Tensor).Equal(want[i]) {
+			t.Errorf("the output of run %d changed while later runs recycled storage", i)
+		}
 	}
 }

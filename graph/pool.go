@@ -148,6 +148,7 @@ func (p *Pool) allocate(size int) []byte {
 		s = list[len(list)-1]
 		list[len(list)-1] = lentStorage{}
 		p.free[size] = list[:len(list)-1]
+		storage.Recycled(s.buf)
 	} else {
 		s.buf = storage.Aligned(size)
 		s.weak = weak.Make(&s.buf[0])

@@ -56,7 +56,11 @@ type RunOptions struct {
 	MaxRunBytes int64
 	// Pool, when set, provides the storage of the tensors the run creates
 	// and takes each intermediate back right after its last reader. The
-	// outputs stay the caller's until Pool.Release.
+	// outputs stay the caller's until Pool.Release. Without one, the model
+	// still keeps the storage of a run's intermediates for its next run
+	// (at most 256 MiB, or a quarter of MaxRunBytes, per run under way), so
+	// a model run in a loop allocates little more than its outputs; a Pool
+	// recycles the outputs as well.
 	Pool *Pool
 	// Engine selects the fast or the reference kernels (see Engine).
 	Engine Engine
@@ -191,11 +195,14 @@ type runState struct {
 	// poolAlloc is the Pool's allocator, which r.allocate asks when no
 	// spare fits; nil without a Pool.
 	poolAlloc func(int) []byte
-	// spares is small storage of the run's allocator that no value
-	// holds; fresh, the storage it made during the running node, not yet
-	// claimed by an output (see holdTensor).
-	spares [][]byte
-	fresh  []storageKey
+	// spares is storage of the run's allocator that no value holds,
+	// oldest first, largeSpares of them above maxSpareBytes, together
+	// spareBytes; fresh, the storage it made during the running node, not
+	// yet claimed by an output (see holdTensor).
+	spares      [][]byte
+	largeSpares int
+	spareBytes  int64
+	fresh       []storageKey
 
 	// owned is the storage the run created, with the number of tensors
 	// in live values that hold it; external is the storage of the
