@@ -440,9 +440,13 @@ func (st *step) run(r *runState, in []tensor.Value) (err error) {
 		return nil
 	}
 	fast := r.engine != EngineReference && r.opt.Profile == ops.ProfileONNX && st.prepared != nil
+	prepare := fast
 	if fast {
 		if p := st.prepared.Load(); p.Fits(in) {
-			return st.runPrepared(r, p, in)
+			if p.Replays() {
+				return st.runPrepared(r, p, in)
+			}
+			prepare = false // declined for these inputs: the kernel runs
 		}
 	}
 	for _, s := range st.in {
@@ -451,7 +455,7 @@ func (st *step) run(r *runState, in []tensor.Value) (err error) {
 		}
 	}
 	var out []tensor.Value
-	if fast {
+	if prepare {
 		var p *ops.Prepared
 		if out, p, err = st.schema.Prepare(&r.opt, st.node, in); p != nil {
 			st.prepared.Store(p)

@@ -76,6 +76,10 @@ type Prepared struct {
 	inputs []preparedInput
 	outs   []preparedOut
 	plans  []preparedPlan
+	// declined is set when the kernel did what a replay cannot (wrote
+	// through tables, stitched rows): inputs that Fit run the kernel, and
+	// need not be prepared again.
+	declined bool
 }
 
 type preparedInput struct {
@@ -106,9 +110,11 @@ type preparedPlan struct {
 }
 
 // Prepare runs node n on in as s.Run does. When s is a data-movement
-// operator whose kernel only viewed or copied in, it also returns the node
-// prepared for inputs like in; otherwise, or when the kernel failed, the
-// Prepared is nil.
+// operator, it also returns the node prepared for inputs like in: one that
+// Replays when the kernel only viewed or copied in, one that declines
+// otherwise (the runner then runs the kernel for inputs that Fit, without
+// preparing again). When s is not one, its inputs cannot be kept (a
+// parameter input too large) or the kernel failed, the Prepared is nil.
 func (s *Schema) Prepare(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, *Prepared, error) {
 	if !s.prepares || n == nil || opt.orDefault().Profile != ProfileONNX {
 		out, err := s.Run(opt, n, in)
@@ -146,6 +152,19 @@ func prepare(op opRef, params []int, in, out []tensor.Value, rec *recorder) *Pre
 		}
 		p.inputs[j] = pi
 	}
+	if !p.record(ins, out, rec) {
+		return &Prepared{op: op, inputs: p.inputs, declined: true}
+	}
+	return p
+}
+
+// Replays reports whether p runs the node itself (Run); false when the
+// node's kernel must run for the inputs that Fit p.
+func (p *Prepared) Replays() bool { return p != nil && !p.declined }
+
+// record fills p's outputs and plans from what rec saw the kernel do with
+// ins (p's inputs) to make out, and reports whether it can be replayed.
+func (p *Prepared) record(ins []*tensor.Tensor, out []tensor.Value, rec *recorder) bool {
 	inputOf := func(t *tensor.Tensor) int {
 		for j, x := range ins {
 			if x != nil && x == t {
@@ -165,7 +184,7 @@ func prepare(op opRef, params []int, in, out []tensor.Value, rec *recorder) *Pre
 	for k, v := range out {
 		y, ok := v.(*tensor.Tensor)
 		if !ok || y == nil {
-			return nil
+			return false
 		}
 		// An output that is an input itself (Identity's) is replayed as a
 		// view: a header of the output's own, which the runner can reuse.
@@ -180,7 +199,7 @@ func prepare(op opRef, params []int, in, out []tensor.Value, rec *recorder) *Pre
 				}
 			}
 			if po.src < 0 {
-				return nil
+				return false
 			}
 		}
 		p.outs[k] = po
@@ -192,17 +211,17 @@ func prepare(op opRef, params []int, in, out []tensor.Value, rec *recorder) *Pre
 	for _, r := range rec.plans {
 		k, j := outputOf(r.dst), inputOf(r.src)
 		if k < 0 || j < 0 || p.outs[k].kind != outAlloc {
-			return nil
+			return false
 		}
 		p.plans = append(p.plans, preparedPlan{dst: k, src: j, q: r.q})
 		covered[k] += r.q.Elements()
 	}
 	for k, po := range p.outs {
 		if po.kind == outAlloc && covered[k] != out[k].(*tensor.Tensor).Len() {
-			return nil
+			return false
 		}
 	}
-	return p
+	return true
 }
 
 // Fits reports whether in has the types, shapes and parameter values p was
@@ -248,6 +267,9 @@ func (p *Prepared) Run(opt *Options, in, out []tensor.Value) error {
 // run may repoint at the new output's storage instead of allocating one
 // (see package internal/header); nil entries are allocated.
 func (p *Prepared) run(opt *Options, in []tensor.Value, reuse []*tensor.Tensor, out []tensor.Value) error {
+	if p.declined {
+		return p.op.wrap("prepared", ErrUnsupported, "the node was not prepared: run its kernel")
+	}
 	o := opt.orDefault()
 	if err := o.cancelled(); err != nil {
 		return p.op.stopped(err)

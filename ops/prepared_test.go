@@ -1,6 +1,7 @@
 package ops_test
 
 import (
+	"errors"
 	"slices"
 	"testing"
 
@@ -21,7 +22,7 @@ func TestPreparedRunMatchesTheKernel(t *testing.T) {
 	axes, steps := tensor.MustFromSlice([]int64{1}), tensor.MustFromSlice([]int64{-1})
 	x := tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6, 7, 8}, 2, 4)
 	_, p, err := s.Prepare(nil, n, []tensor.Value{x, starts, ends, axes, steps})
-	if err != nil || p == nil {
+	if err != nil || !p.Replays() {
 		t.Fatalf("Prepare: %v, %v", p, err)
 	}
 	y := tensor.MustFromSlice([]float32{10, 20, 30, 40, 50, 60, 70, 80}, 2, 4)
@@ -60,7 +61,7 @@ func TestPreparedPad(t *testing.T) {
 	zero := tensor.MustFromSlice([]int64{0, 0, 0, 0, 0, 0, 0, 0})
 	x := tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6}, 1, 1, 2, 3)
 	_, p, err := s.Prepare(nil, n, []tensor.Value{x, zero})
-	if err != nil || p == nil {
+	if err != nil || !p.Replays() {
 		t.Fatalf("Prepare: %v, %v", p, err)
 	}
 	for round := range 3 {
@@ -86,8 +87,11 @@ func TestPreparedPad(t *testing.T) {
 		t.Error("other pads fit")
 	}
 	out, q, err := s.Prepare(nil, n, []tensor.Value{x, some})
-	if err != nil || q != nil {
+	if err != nil || q.Replays() || !q.Fits([]tensor.Value{x, some}) {
 		t.Fatalf("a Pad that pads: prepared %v, %v", q, err)
+	}
+	if err := q.Run(nil, []tensor.Value{x, some}, make([]tensor.Value, 1)); !errors.Is(err, ops.ErrUnsupported) {
+		t.Errorf("a declined node ran prepared: %v", err)
 	}
 	if got := out[0].(*tensor.Tensor); !slices.Equal(got.Shape(), []int{1, 1, 3, 4}) {
 		t.Errorf("padded shape %v", got.Shape())
