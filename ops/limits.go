@@ -146,8 +146,8 @@ func checkValue(op opRef, name string, v tensor.Value) error {
 			return op.errorf("input", "input %s is a nil sequence", name)
 		}
 		for i, t := range v.Items {
-			if err := checkInput(op, fmt.Sprintf("%s[%d]", name, i), t); err != nil {
-				return err
+			if t == nil || !t.DataType().Valid() {
+				return checkInput(op, fmt.Sprintf("%s[%d]", name, i), t)
 			}
 		}
 	case *tensor.Optional:

@@ -28,7 +28,6 @@
 package ops
 
 import (
-	"fmt"
 	"math"
 	"slices"
 
@@ -249,7 +248,7 @@ func splitShapes(opt *Options, op opRef, shape []int, p splitParams) (int, []int
 func unevenParts(opt *Options, op opRef, d, n int) ([]int, error) {
 	// Each part costs a tensor header even when empty: bound their number
 	// by the size limit before the list of sizes is made.
-	if err := opt.scratch(op, fmt.Sprintf("the sizes of %d outputs", n), n, tensorHeaderBytes); err != nil {
+	if err := opt.scratch(op, "the sizes of the outputs", n, tensorHeaderBytes); err != nil {
 		return nil, err
 	}
 	chunk := d / n
