@@ -32,6 +32,7 @@ import (
 var (
 	updateBenchmarks = flag.Bool("update-benchmarks", false, "measure every operator case and rewrite its table in ../../BENCHMARKS.md and ../../docs/bench-every.svg")
 	everyRun         = flag.String("every-run", "", "measure only the operator cases whose name matches this regular expression (prints the table, writes nothing)")
+	everySmall       = flag.Bool("every-small", false, "with -every-run, measure only the small cases (where the cost of a call dominates)")
 	everyMinTime     = flag.Duration("every-min-time", 30*time.Millisecond, "least timed duration per engine, case, size and thread count")
 )
 
@@ -39,6 +40,7 @@ var (
 type everyRow struct {
 	name, op string
 	memory   bool
+	nodeTest bool // the small case is an ONNX node test; there is no large one
 	// sizes[0] is large, sizes[1] small; each at threads 1 and 2.
 	sizes [2][2]everyCell
 	check string // the differential check of the small case at 1 thread
@@ -89,9 +91,9 @@ func TestEveryOperator(t *testing.T) {
 		if _, err := os.Stat(dir); err != nil && !oc.HasLarge() {
 			continue
 		}
-		r := everyRow{name: oc.Name, op: oc.Op, memory: oc.Memory}
+		r := everyRow{name: oc.Name, op: oc.Op, memory: oc.Memory, nodeTest: !oc.HasLarge()}
 		for size, large := range []bool{true, false} {
-			if large && (!full || !oc.HasLarge()) {
+			if large && (!full || !oc.HasLarge() || (*everySmall && !*updateBenchmarks)) {
 				continue
 			}
 			c, err := oc.Case(large, dir)
@@ -252,7 +254,7 @@ func writeEveryTable(w io.Writer, rows []everyRow) {
 			}
 		}
 		name := r.name
-		if !l.measured {
+		if r.nodeTest {
 			name += " (node test)"
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", name, cells[0], cells[1], cells[2], cells[3], large, small, cpy, r.check)
