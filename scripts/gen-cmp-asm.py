@@ -233,7 +233,7 @@ def intminmax(ty, op, form):
     decls.append(name)
     s = [prologue(name), scalar_load(form, f'VPBROADCAST{w}')]
     if size == 8 and sign == 'U':
-        s.append('\tMOVQ $0x8000000000000000, AX\n\tMOVQ AX, X14\n\tVPBROADCASTQ X14, Y14\n')
+        s.append('\tMOVQ $0x8000000000000000, AX\n\tVMOVQ AX, X14\n\tVPBROADCASTQ X14, Y14\n')
     s.append(f'{name}loop:\n')
     for k in range(BLOCK * size // 32):
         off = 32 * k
@@ -504,16 +504,16 @@ TEXT ·f32sToBF16sAVX2(SB), NOSPLIT, $0-24
 	SHRQ $5, CX
 	JZ   f32sToBF16sdone
 	MOVL $0x7FFF, AX
-	MOVQ AX, X15
+	VMOVQ AX, X15
 	VPBROADCASTD X15, Y15
 	MOVL $1, AX
-	MOVQ AX, X14
+	VMOVQ AX, X14
 	VPBROADCASTD X14, Y14
 	MOVL $0x8000, AX
-	MOVQ AX, X13
+	VMOVQ AX, X13
 	VPBROADCASTD X13, Y13
 	MOVL $0x7FC0, AX
-	MOVQ AX, X12
+	VMOVQ AX, X12
 	VPBROADCASTD X12, Y12
 f32sToBF16sloop:
 ''')

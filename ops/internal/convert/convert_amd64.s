@@ -59,13 +59,13 @@ TEXT ·f16sToF32sF16C(SB), NOSPLIT, $0-24
 	MOVQ         n+16(FP), CX
 	SHRQ         $4, CX
 	MOVL         $0x7fff, AX
-	MOVD         AX, X15
+	VMOVD        AX, X15
 	VPBROADCASTD X15, Y15
 	MOVL         $0x7c00, AX
-	MOVD         AX, X14
+	VMOVD        AX, X14
 	VPBROADCASTD X14, Y14
 	MOVL         $0x00400000, AX
-	MOVD         AX, X13
+	VMOVD        AX, X13
 	VPBROADCASTD X13, Y13
 
 widen:

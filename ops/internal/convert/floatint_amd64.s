@@ -92,7 +92,7 @@ loop8:
 	VEXTRACTI128 $1, Y0, X1
 	VPACKUSDW    X1, X0, X0
 	VPACKUSWB    X0, X0, X0
-	MOVQ         X0, (DI)(AX*1)
+	VMOVQ        X0, (DI)(AX*1)
 	ADDQ         $8, AX
 	JMP          loop8
 

@@ -63,7 +63,7 @@ TEXT ·quantizeAVX2(SB), NOSPLIT, $0-32
 	VBROADCASTSS zero+28(FP), Y6
 	VXORPS       Y7, Y7, Y7
 	MOVL         $0x437f0000, DX // 255.0
-	MOVL         DX, X8
+	VMOVD        DX, X8
 	VBROADCASTSS X8, Y8
 	XORQ         AX, AX
 
@@ -80,7 +80,7 @@ qloop:
 	VEXTRACTI128 $1, Y0, X1
 	VPACKUSDW    X1, X0, X0
 	VPACKUSWB    X0, X0, X0
-	MOVQ         X0, (DI)(AX*1)
+	VMOVQ        X0, (DI)(AX*1)
 	ADDQ         $8, AX
 	JMP          qloop
 
@@ -101,7 +101,7 @@ TEXT ·quantizeAVX512(SB), NOSPLIT, $0-32
 	VBROADCASTSS zero+28(FP), Z6
 	VPXORD       Z7, Z7, Z7
 	MOVL         $0x437f0000, DX // 255.0
-	MOVL         DX, X8
+	VMOVD        DX, X8
 	VBROADCASTSS X8, Z8
 	XORQ         AX, AX
 

@@ -51,13 +51,13 @@ TEXT ·finish32AVX2(SB), NOSPLIT, $0-32
 	MOVQ         k4+8(FP), CX
 	MOVL         flip+16(FP), AX
 	MOVQ         sums+24(FP), R10
-	MOVL         AX, X8
+	VMOVD        AX, X8
 	VPBROADCASTD X8, Y8
 	MOVL         $0x01010101, AX
-	MOVL         AX, X9
+	VMOVD        AX, X9
 	VPBROADCASTD X9, Y9
 	MOVL         $0x00010001, AX
-	MOVL         AX, X14
+	VMOVD        AX, X14
 	VPBROADCASTD X14, Y14
 	VPXOR        Y10, Y10, Y10
 	VPXOR        Y11, Y11, Y11

@@ -12,10 +12,10 @@ TEXT ·zeroFixAVX2(SB), NOSPLIT, $0-40
 	MOVQ         colB+16(FP), DX
 	MOVQ         n+24(FP), CX
 	MOVL         t+32(FP), AX
-	MOVL         AX, X4
+	VMOVD        AX, X4
 	VPBROADCASTD X4, Y4
 	MOVL         za+36(FP), AX
-	MOVL         AX, X5
+	VMOVD        AX, X5
 	VPBROADCASTD X5, Y5
 	XORQ         AX, AX
 

@@ -14,13 +14,13 @@ TEXT ·packB16AVX2(SB), NOSPLIT, $0-48
 	MOVQ         k4+24(FP), CX
 	MOVL         flip+32(FP), AX
 	MOVQ         sums+40(FP), R10
-	MOVL         AX, X8
+	VMOVD        AX, X8
 	VPBROADCASTD X8, X8
 	MOVL         $0x01010101, AX
-	MOVL         AX, X9
+	VMOVD        AX, X9
 	VPBROADCASTD X9, X9
 	MOVL         $0x00010001, AX
-	MOVL         AX, X14
+	VMOVD        AX, X14
 	VPBROADCASTD X14, X14
 	VPXOR        X10, X10, X10
 	VPXOR        X11, X11, X11

@@ -292,7 +292,7 @@ TEXT ·addTermRowsAVX(SB), NOSPLIT, $0-25
 	SHLQ    $2, CX
 	XORQ    AX, AX
 	MOVL    $0x7fffffff, R12
-	MOVQ    R12, X7
+	VMOVQ   R12, X7
 	VPBROADCASTD X7, Y7
 	TESTQ   BX, BX
 	JNZ     sqrow
