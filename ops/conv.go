@@ -388,19 +388,18 @@ func (n *Node) convGeometryOf(op opRef, x, w *tensor.Tensor, a convAttrs) (*conv
 
 // convShape is the engine's Shape of a convolution with these axes.
 func convShape(n, c, m, group int, axes []window.Axis, transposed bool) conv.Shape {
-	s := conv.Shape{N: n, C: c, M: m, Group: group}
-	for _, ax := range axes {
+	r := len(axes)
+	buf := make([]int, 6*r) // one allocation for the six lists
+	part := func(i int) []int { return buf[i*r : (i+1)*r : (i+1)*r] }
+	s := conv.Shape{N: n, C: c, M: m, Group: group,
+		Image: part(0), Grid: part(1), Kernel: part(2), Stride: part(3), Dilation: part(4), Pad: part(5)}
+	for i, ax := range axes {
 		if transposed {
-			s.Image = append(s.Image, ax.Out)
-			s.Grid = append(s.Grid, ax.In)
+			s.Image[i], s.Grid[i] = ax.Out, ax.In
 		} else {
-			s.Image = append(s.Image, ax.In)
-			s.Grid = append(s.Grid, ax.Out)
+			s.Image[i], s.Grid[i] = ax.In, ax.Out
 		}
-		s.Kernel = append(s.Kernel, ax.Kernel)
-		s.Stride = append(s.Stride, ax.Stride)
-		s.Dilation = append(s.Dilation, ax.Dilation)
-		s.Pad = append(s.Pad, ax.PadBegin)
+		s.Kernel[i], s.Stride[i], s.Dilation[i], s.Pad[i] = ax.Kernel, ax.Stride, ax.Dilation, ax.PadBegin
 	}
 	return s
 }

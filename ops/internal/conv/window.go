@@ -7,23 +7,46 @@ type window struct {
 	image, grid, kernel, stride, dilation, pad []int
 }
 
-// segments calls f for each run of window positions [p, q) of [p0, p1)
-// that differ only along the last axis, with the coordinates of the run's
-// first position (f must not keep them).
-func (w window) segments(p0, p1 int, f func(p, q int, coord []int)) {
+// segment sets coord to the window coordinates of position p and returns
+// the end of the run of positions [p, q) of [p, p1) that differ only along
+// the last axis.
+func (w window) segment(p, p1 int, coord []int) int {
 	r := len(w.grid)
-	coord := make([]int, r)
-	last := w.grid[r-1]
-	for p := p0; p < p1; {
-		rem := p
-		for a := r - 1; a >= 0; a-- {
-			coord[a] = rem % w.grid[a]
-			rem /= w.grid[a]
-		}
-		q := min(p1, p-coord[r-1]+last)
-		f(p, q, coord)
-		p = q
+	rem := p
+	for a := r - 1; a >= 0; a-- {
+		coord[a] = rem % w.grid[a]
+		rem /= w.grid[a]
 	}
+	return min(p1, p-coord[r-1]+w.grid[r-1])
+}
+
+// nextRow moves coord, the coordinates of a run's first position, to the
+// first position p of the next run (the next row of the grid), and returns
+// that run's end within p1: segment's result without its divisions.
+func (w window) nextRow(p, p1 int, coord []int) int {
+	la := len(coord) - 1
+	coord[la] = 0
+	for a := la - 1; a >= 0; a-- {
+		if coord[a]++; coord[a] < w.grid[a] {
+			break
+		}
+		coord[a] = 0
+	}
+	return min(p1, p+w.grid[la])
+}
+
+// maxStackRank is the most axes whose coordinates gather and scatter keep
+// on the stack (beyond it, on the heap).
+const maxStackRank = 6
+
+// coords returns two slices of r ints, tap and coord, in buf when it is
+// large enough.
+func coords(buf *[2 * maxStackRank]int, r int) (tap, coord []int) {
+	if r > maxStackRank {
+		b := make([]int, 2*r)
+		return b[:r], b[r:]
+	}
+	return buf[:r], buf[maxStackRank : maxStackRank+r]
 }
 
 // outer returns the image offset of the axes before the last for window
@@ -54,21 +77,22 @@ func (w window) taps(k int, tap []int) {
 // tap's image value at each position, pad where it falls outside.
 func gather[E any](dst []E, ld int, src []E, w window, p0, p1 int, pad E) {
 	r := len(w.kernel)
-	tap := make([]int, r)
+	var buf [2 * maxStackRank]int
+	tap, coord := coords(&buf, r)
 	la := r - 1
 	s, d, pb, size := w.stride[la], w.dilation[la], w.pad[la], w.image[la]
 	for t := range prod(w.kernel) {
 		w.taps(t, tap)
 		row := dst[t*ld : t*ld+(p1-p0)]
 		base := tap[la]*d - pb
-		w.segments(p0, p1, func(p, q int, coord []int) {
+		for p, q := p0, w.segment(p0, p1, coord); p < p1; p, q = q, w.nextRow(q, p1, coord) {
 			seg := row[p-p0 : q-p0]
 			off, ok := w.outer(coord, tap)
 			if !ok {
 				for j := range seg {
 					seg[j] = pad
 				}
-				return
+				continue
 			}
 			o0 := coord[la]
 			lo, hi := validRange(base, s, size, o0+len(seg))
@@ -88,7 +112,7 @@ func gather[E any](dst []E, ld int, src []E, w window, p0, p1 int, pad E) {
 			for j := max(hi-o0, 0); j < len(seg); j++ {
 				seg[j] = pad
 			}
-		})
+		}
 	}
 }
 
@@ -98,17 +122,18 @@ func gather[E any](dst []E, ld int, src []E, w window, p0, p1 int, pad E) {
 // nothing.
 func scatter[T Number](dst []T, col []T, ld int, w window, p0, p1 int) {
 	r := len(w.kernel)
-	tap := make([]int, r)
+	var buf [2 * maxStackRank]int
+	tap, coord := coords(&buf, r)
 	la := r - 1
 	s, d, pb, size := w.stride[la], w.dilation[la], w.pad[la], w.image[la]
 	for t := range prod(w.kernel) {
 		w.taps(t, tap)
 		row := col[t*ld : t*ld+(p1-p0)]
 		base := tap[la]*d - pb
-		w.segments(p0, p1, func(p, q int, coord []int) {
+		for p, q := p0, w.segment(p0, p1, coord); p < p1; p, q = q, w.nextRow(q, p1, coord) {
 			off, ok := w.outer(coord, tap)
 			if !ok {
-				return
+				continue
 			}
 			o0 := coord[la]
 			lo, hi := validRange(base, s, size, o0+(q-p))
@@ -116,6 +141,6 @@ func scatter[T Number](dst []T, col []T, ld int, w window, p0, p1 int) {
 			for o := lo; o < hi; o++ {
 				dst[off+o*s+base] += row[p-p0+o-o0]
 			}
-		})
+		}
 	}
 }
