@@ -3,6 +3,7 @@ package conv
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -322,6 +323,63 @@ func TestDepthwise3x3MatchesTheDefinition(t *testing.T) {
 						}
 					}
 				}
+			}
+		}
+	}
+}
+
+// A transposed convolution whose taps tile the image exactly (place) gives
+// the bits of the general path (fillBias, then scatter's additions): 1-D and
+// 2-D, groups, with and without bias (a -0 tap then gives +0, as 0 + -0
+// does), NaN and infinities, tiles that end inside a row.
+func TestTransposeExactTilesIsTheScatter(t *testing.T) {
+	defer func(b, m int) { tileBytes, minTile = b, m }(tileBytes, minTile)
+	r := rand.New(rand.NewPCG(3, 4))
+	special := []float32{float32(math.Copysign(0, -1)), 0, float32(math.Inf(1)), float32(math.NaN()), -1.5, 3}
+	for iter := range 300 {
+		tileBytes, minTile = 1, 1+r.IntN(9)
+		rank := 1 + r.IntN(2)
+		s := Shape{N: 1 + r.IntN(2), Group: 1 + r.IntN(2)}
+		cg, mg := 1+r.IntN(3), 1+r.IntN(3)
+		s.C, s.M = cg*s.Group, mg*s.Group
+		for range rank {
+			k, g := 1+r.IntN(3), 1+r.IntN(7)
+			s.Image, s.Grid, s.Kernel = append(s.Image, g*k), append(s.Grid, g), append(s.Kernel, k)
+			s.Stride, s.Dilation, s.Pad = append(s.Stride, k), append(s.Dilation, 1), append(s.Pad, 0)
+		}
+		if ok, _, _, _, _ := exactTiles(s); !ok {
+			t.Fatalf("%+v does not tile exactly", s)
+		}
+		fill := func(n int) []float32 {
+			v := make([]float32, n)
+			for i := range v {
+				if r.IntN(6) == 0 {
+					v[i] = special[r.IntN(len(special))]
+				} else {
+					v[i] = float32(r.NormFloat64())
+				}
+			}
+			return v
+		}
+		x, w := fill(s.N*s.C*prod(s.Grid)), fill(s.C*mg*prod(s.Kernel))
+		var b []float32
+		if r.IntN(2) == 0 {
+			b = fill(s.M)
+		}
+		cfg := Config{Threads: 1 + r.IntN(2)}
+		got, want := make([]float32, s.N*s.M*prod(s.Image)), make([]float32, s.N*s.M*prod(s.Image))
+		if err := Transpose(cfg, s, x, w, b, got); err != nil {
+			t.Fatal(err)
+		}
+		scatterOnly = true
+		err := Transpose(cfg, s, x, w, b, want)
+		scatterOnly = false
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range want {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) && !(got[i] != got[i] && want[i] != want[i]) {
+				t.Fatalf("%d: %+v bias %v: element %d is %v, the scatter gives %v", iter, s, b != nil, i, got[i], want[i])
 			}
 		}
 	}

@@ -18,8 +18,11 @@ func Transpose[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 	if len(y) == 0 {
 		return nil
 	}
-	if err := fillBias(y, b, s.N, s.M, pout); err != nil {
-		return err
+	tiled, th, tw, kh, kw := exactTiles(s)
+	if !tiled {
+		if err := fillBias(y, b, s.N, s.M, pout); err != nil {
+			return err
+		}
 	}
 	if rows == 0 || pin == 0 || cg == 0 {
 		return nil
@@ -58,11 +61,78 @@ func Transpose[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 				return err
 			}
 			for m := range mg {
+				if tiled {
+					var bias T
+					if b != nil {
+						bias = b[g*mg+m]
+					}
+					place(yg[m*pout:(m+1)*pout], col[m*kprod*cols:], cols, p0, p1, th, tw, kh, kw, bias)
+					continue
+				}
 				scatter(yg[m*pout:(m+1)*pout], col[m*kprod*cols:], cols, win, p0, p1)
 			}
 		}
 		return nil
 	})
+}
+
+// exactTiles reports whether the taps of a 1-D or 2-D transposed
+// convolution tile its image exactly, each output element the tap of one
+// input position: strides equal to the kernel, no dilation, no padding,
+// the image the grid times the kernel (ConvTranspose 2x2 stride 2, the
+// upsampling of a U-Net). It returns the grid's and the kernel's height and
+// width (height 1 for 1-D).
+func exactTiles(s Shape) (ok bool, gh, gw, kh, kw int) {
+	r := len(s.Kernel)
+	if r < 1 || r > 2 || scatterOnly {
+		return false, 0, 0, 0, 0
+	}
+	for a := range r {
+		if s.Stride[a] != s.Kernel[a] || s.Dilation[a] != 1 || s.Pad[a] != 0 || s.Image[a] != s.Grid[a]*s.Kernel[a] {
+			return false, 0, 0, 0, 0
+		}
+	}
+	gh, kh = 1, 1
+	if r == 2 {
+		gh, kh = s.Grid[0], s.Kernel[0]
+	}
+	return true, gh, s.Grid[r-1], kh, s.Kernel[r-1]
+}
+
+// scatterOnly, set by tests, has every transposed convolution scatter,
+// the general path place is checked against.
+var scatterOnly bool
+
+// place writes the image dst of one output channel from its col2im rows
+// (row r*kw+q, stride ld, for input positions [p0, p1) of a gh x gw grid)
+// when the taps tile the image exactly (exactTiles): each output element
+// is bias plus its one tap's value, the sum scatter makes after fillBias,
+// written in order rather than added in place.
+func place[T Float](dst, col []T, ld, p0, p1, gh, gw, kh, kw int, bias T) {
+	iw := gw * kw
+	for p := p0; p < p1; {
+		i, j0 := p/gw, p%gw
+		q := min(p1, p-j0+gw)
+		n := q - p
+		for r := range kh {
+			out := dst[(i*kh+r)*iw+j0*kw : (i*kh+r)*iw+(j0+n)*kw]
+			if kw == 2 {
+				a, c := col[(r*2)*ld+p-p0:][:n], col[(r*2+1)*ld+p-p0:][:n]
+				for j := range n {
+					out[2*j] = bias + a[j]
+					out[2*j+1] = bias + c[j]
+				}
+				continue
+			}
+			for q := range kw {
+				src := col[(r*kw+q)*ld+p-p0:][:n]
+				for j, v := range src {
+					out[j*kw+q] = bias + v
+				}
+			}
+		}
+		p = q
+	}
 }
 
 // TransposeScratchBytes is ScratchBytes for Transpose.
