@@ -42,6 +42,7 @@ package conv
 
 import (
 	"context"
+	"sync"
 
 	"github.com/onnxshape/onnxshape/ops/internal/gemm"
 	"github.com/onnxshape/onnxshape/ops/internal/parallel"
@@ -164,7 +165,9 @@ func split[E any](cfg Config, items, work, scratch, size int, body func(item int
 	return parallel.RangeW(cfg.Ctx, workers, items, work, func(w, lo, hi int) error {
 		var buf []E
 		if scratch > 0 {
-			buf = make([]E, scratch)
+			p := getScratch[E](scratch)
+			defer splitBufs.Put(p)
+			buf = *p
 		}
 		wc := cfg
 		wc.Threads, wc.Scratch = inner, cfg.Scratch.Slot(w)
@@ -178,6 +181,23 @@ func split[E any](cfg Config, items, work, scratch, size int, body func(item int
 		}
 		return nil
 	})
+}
+
+// splitBufs keeps split's scratch between calls: a small convolution
+// would otherwise allocate (and the collector free) its columns every run.
+// It holds *[]E of the element types in use; a buffer of another type is
+// left to the collector.
+var splitBufs sync.Pool
+
+// getScratch returns a buffer of n elements of E (of any content) from
+// splitBufs, or a new one.
+func getScratch[E any](n int) *[]E {
+	if p, ok := splitBufs.Get().(*[]E); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	b := make([]E, n)
+	return &b
 }
 
 // ScratchBytes returns the bytes of scratch Forward will charge for s with
