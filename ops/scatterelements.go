@@ -18,6 +18,8 @@
 package ops
 
 import (
+	"slices"
+
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -91,6 +93,17 @@ func scatterElements(opt *Options, op opRef, data, indices, updates *tensor.Tens
 	if !tensor.SameShape(updates.Shape(), indices.Shape()) || updates.DataType() != data.DataType() {
 		return nil, op.errorf("updates", "updates must have the shape of indices %v and the type of data %v, got %s", indices.Shape(), data.DataType(), updates.Describe())
 	}
+	if red == "none" && lastAxisRows(data, indices, a) {
+		y, err := opt.newOverwritten(op, data.DataType(), data.Shape())
+		if err != nil {
+			return nil, err
+		}
+		copyTensor(y, data)
+		if err := scatterLast(op, y, indices, updates); err != nil {
+			return nil, err
+		}
+		return y, nil
+	}
 	at, err := alongAxisTargets(opt, op, data, indices, a)
 	if err != nil {
 		return nil, err
@@ -104,6 +117,71 @@ func scatterElements(opt *Options, op opRef, data, indices, updates *tensor.Tens
 		return nil, err
 	}
 	return y, nil
+}
+
+// lastAxisRows reports whether a scatter along axis can go row by row
+// along the last axis: axis is the last, the indices have data's shape but
+// for it, and the elements are of 1, 2, 4 or 8 bytes.
+func lastAxisRows(data, indices *tensor.Tensor, axis int) bool {
+	ds, is := data.Shape(), indices.Shape()
+	if axis != len(ds)-1 || len(is) != len(ds) || !slices.Equal(ds[:axis], is[:axis]) || data.DataType() == tensor.String {
+		return false
+	}
+	if dt := indices.DataType(); dt != tensor.Int32 && dt != tensor.Int64 {
+		return false
+	}
+	switch data.DataType().Size() {
+	case 1, 2, 4, 8:
+		return data.DataType().Bits() == 8*data.DataType().Size()
+	}
+	return false
+}
+
+// scatterLast is ScatterElements without reduction along the last axis
+// (lastAxisRows), the indices read in place: y[..., idx[..., j]] =
+// updates[..., j], row by row, in order.
+func scatterLast(op opRef, y, indices, updates *tensor.Tensor) error {
+	var err error
+	switch y.DataType().Size() {
+	case 1:
+		err = scatterLastAs[byte](op, y, indices, updates)
+	case 2:
+		err = scatterLastAs[uint16](op, y, indices, updates)
+	case 4:
+		err = scatterLastAs[uint32](op, y, indices, updates)
+	default:
+		err = scatterLastAs[uint64](op, y, indices, updates)
+	}
+	return err
+}
+
+func scatterLastAs[E any](op opRef, y, indices, updates *tensor.Tensor) error {
+	d, u := asElems[E](y.Bytes()), asElems[E](updates.Bytes())
+	if indices.DataType() == tensor.Int32 {
+		return scatterRowsLast(op, d, asElems[int32](indices.Bytes()), u, y.Shape(), indices.Shape())
+	}
+	return scatterRowsLast(op, d, asElems[int64](indices.Bytes()), u, y.Shape(), indices.Shape())
+}
+
+func scatterRowsLast[E any, I int32 | int64](op opRef, d []E, idx []I, u []E, ds, is []int) error {
+	dim, w := ds[len(ds)-1], is[len(is)-1]
+	if w == 0 {
+		return nil
+	}
+	for r := range len(idx) / w {
+		row, ir, ur := d[r*dim:(r+1)*dim], idx[r*w:(r+1)*w], u[r*w:(r+1)*w]
+		for j, x := range ir {
+			k := int64(x)
+			if k < 0 {
+				k += int64(dim)
+			}
+			if uint64(k) >= uint64(dim) {
+				return op.errorf("indices", "indices holds %d at position %d, outside [%d, %d)", x, r*w+j, -dim, dim)
+			}
+			row[k] = ur[j]
+		}
+	}
+	return nil
 }
 
 // copyTensor copies the elements of src into dst, of the same type and size.
@@ -159,6 +237,24 @@ func scatterBlocks(op opRef, y *tensor.Tensor, at []int64, src *tensor.Tensor, b
 		}
 		size := y.DataType().Size()
 		d, s := y.Bytes(), src.Bytes()
+		if block == 1 {
+			// One element an index (ScatterElements, Scatter): an
+			// assignment, not a copy call, per element.
+			switch size {
+			case 1:
+				assignAt(d, at, s)
+				return nil
+			case 2:
+				assignAt(asElems[uint16](d), at, asElems[uint16](s))
+				return nil
+			case 4:
+				assignAt(asElems[uint32](d), at, asElems[uint32](s))
+				return nil
+			case 8:
+				assignAt(asElems[uint64](d), at, asElems[uint64](s))
+				return nil
+			}
+		}
 		for i, a := range at {
 			copy(d[int(a)*size:(int(a)+block)*size], s[i*block*size:(i+1)*block*size])
 		}
@@ -210,6 +306,15 @@ func scatterBlocks(op opRef, y *tensor.Tensor, at []int64, src *tensor.Tensor, b
 		return scatterRounded(y, at, src, block, red)
 	}
 	return nil
+}
+
+// assignAt sets d[at[i]] = s[i] for every i in order (of two updates of
+// one element, the last wins).
+func assignAt[E any](d []E, at []int64, s []E) {
+	s = s[:len(at)]
+	for i, a := range at {
+		d[a] = s[i]
+	}
 }
 
 // narrowSubByte keeps the low bits of x as a value of the 4-bit or 2-bit
