@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -218,4 +219,64 @@ func absDifferences(a, b *tensor.Tensor) (mean, largest float64) {
 		return 0, 0
 	}
 	return sum / float64(len(x)), largest
+}
+
+// TestWritePublicCases writes each public model with its inputs as a case
+// of bench/ort's command (DIR/<model>/model.onnx and
+// test_data_set_0/input_K.pb), so that the models people deploy are timed
+// beside onnxruntime as the zoo is. It runs only with
+// ONNXSHAPE_PUBLIC_CASES=DIR:
+//
+//	cd bench/ort && ONNXSHAPE_PUBLIC_CASES=/tmp/public go test -tags ort -run WritePublicCases .
+//	go build -tags ort -o /tmp/ortbench . && /tmp/ortbench --threads 1 --ort-optimize /tmp/public
+func TestWritePublicCases(t *testing.T) {
+	root := os.Getenv("ONNXSHAPE_PUBLIC_CASES")
+	if root == "" {
+		t.Skip("set ONNXSHAPE_PUBLIC_CASES=DIR")
+	}
+	dir := modelsDir()
+	if _, err := os.Stat(filepath.Join(dir, ".complete")); err != nil {
+		t.Skipf("public models not installed in %s (run scripts/models.sh)", dir)
+	}
+	for _, mc := range publicModels {
+		m, err := onnx.ReadModel(filepath.Join(dir, mc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := setScalars(m, mc.scalars); err != nil {
+			t.Fatal(err)
+		}
+		model, err := onnx.EncodeModel(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(1, uint64(len(mc.file))))
+		data := filepath.Join(root, strings.TrimSuffix(mc.file, ".onnx"), "test_data_set_0")
+		if err := os.MkdirAll(data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(filepath.Dir(data), "model.onnx"), model, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// Inputs in the graph's order, as the case format numbers them.
+		given := map[string]*tensor.Tensor{}
+		for _, in := range mc.inputs(r) {
+			given[in.name] = in.t
+		}
+		k := 0
+		for _, in := range m.GetGraph().GetInput() {
+			v, ok := given[in.GetName()]
+			if !ok {
+				continue
+			}
+			b, err := onnx.EncodeValue(v, in.GetName())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(data, fmt.Sprintf("input_%d.pb", k)), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			k++
+		}
+	}
 }
