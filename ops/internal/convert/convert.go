@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -944,4 +945,51 @@ func shortestDigits(x float64, dt tensor.DataType) int {
 func trimFixed(s string) string {
 	f, _ := strconv.ParseFloat(s, 64)
 	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// Float16sToFloat32s widens the float16s with bits src into dst, as
+// F16ToF32 does each (sixteen at a time with F16C where the processor has
+// it), but for a signalling NaN, which comes out quiet, as
+// github.com/x448/float16 (and so the reference engine) widens it: the
+// kernels that compute float16 in float32 load their inputs through it.
+func Float16sToFloat32s(dst []float32, src []uint16) {
+	d := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(dst))), len(dst))
+	src = src[:len(dst)]
+	f16sToF32s(d, src)
+	// Four halves at a time (once src is 8-byte aligned), looked at one
+	// by one only when one has the exponent of an infinity or NaN (a lane
+	// of t is then zero).
+	const exp, ones, tops = 0x7C007C007C007C00, 0x0001000100010001, 0x8000800080008000
+	head := 0
+	for head < len(src) && uintptr(unsafe.Pointer(&src[head]))%8 != 0 {
+		head++
+	}
+	quietSignalling(d[:head], src[:head])
+	words := (len(src) - head) / 4
+	if words > 0 {
+		for w, x := range unsafe.Slice((*uint64)(unsafe.Pointer(&src[head])), words) {
+			if t := x&exp ^ exp; (t-ones)&^t&tops != 0 {
+				i := head + 4*w
+				quietSignalling(d[i:i+4], src[i:i+4])
+			}
+		}
+	}
+	i := head + 4*words
+	quietSignalling(d[i:], src[i:])
+}
+
+// quietSignalling sets the quiet bit of the float32s in d widened from the
+// signalling NaNs of src.
+func quietSignalling(d []uint32, src []uint16) {
+	for i, h := range src {
+		if h&0x7E00 == 0x7C00 && h&0x1FF != 0 {
+			d[i] |= 0x00400000
+		}
+	}
+}
+
+// Float32sToFloat16s rounds src to float16 bits in dst, as F32ToF16 does
+// each (F16C's VCVTPS2PH where the processor has it).
+func Float32sToFloat16s(dst []uint16, src []float32) {
+	f32sToF16s(dst[:len(src)], unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src)))
 }

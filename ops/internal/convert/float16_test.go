@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/x448/float16"
 )
 
 // float32 to float16 agrees with the generic rounding on every float16
@@ -134,4 +136,52 @@ func TestCastFloat16WideningTails(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The slice conversions the float16 kernels load and store through give
+// the bits of github.com/x448/float16, which the reference engine uses:
+// every float16, and every 7th float32 bit pattern (-short: every 4099th),
+// NaNs included.
+func TestFloat16SlicesAreX448(t *testing.T) {
+	halves := make([]uint16, 1<<16)
+	for i := range halves {
+		halves[i] = uint16(i)
+	}
+	wide := make([]float32, len(halves))
+	Float16sToFloat32s(wide, halves)
+	for i, h := range halves {
+		if want := float16.Frombits(h).Float32(); math.Float32bits(wide[i]) != math.Float32bits(want) {
+			t.Fatalf("%#04x: %#08x, x448 %#08x", h, math.Float32bits(wide[i]), math.Float32bits(want))
+		}
+	}
+	for off := 1; off < 4; off++ { // src off its 8-byte alignment
+		Float16sToFloat32s(wide[:len(halves)-off], halves[off:])
+		for i, h := range halves[off:] {
+			if want := float16.Frombits(h).Float32(); math.Float32bits(wide[i]) != math.Float32bits(want) {
+				t.Fatalf("offset %d: %#04x: %#08x, x448 %#08x", off, h, math.Float32bits(wide[i]), math.Float32bits(want))
+			}
+		}
+	}
+	step := uint64(7)
+	if testing.Short() {
+		step = 4099
+	}
+	const chunk = 1 << 20
+	in := make([]float32, 0, chunk)
+	out := make([]uint16, chunk)
+	check := func() {
+		Float32sToFloat16s(out[:len(in)], in)
+		for i, x := range in {
+			if want := float16.Fromfloat32(x).Bits(); out[i] != want {
+				t.Fatalf("%#08x: %#04x, x448 %#04x", math.Float32bits(x), out[i], want)
+			}
+		}
+		in = in[:0]
+	}
+	for u := uint64(0); u < 1<<32; u += step {
+		if in = append(in, math.Float32frombits(uint32(u))); len(in) == chunk {
+			check()
+		}
+	}
+	check()
 }

@@ -55,9 +55,7 @@ func LoadFloats[A Float](t *tensor.Tensor) ([]A, error) {
 			return any(v).([]A), err
 		case tensor.Float16:
 			out := make([]float32, t.Len())
-			for i, b := range movement.AsElems[uint16](t.Bytes())[:len(out)] {
-				out[i] = float16.Frombits(b).Float32()
-			}
+			Float16sToFloat32s(out, movement.AsElems[uint16](t.Bytes()))
 			return any(out).([]A), nil
 		case tensor.BFloat16:
 			out := make([]float32, t.Len())
@@ -157,6 +155,10 @@ func StoreFloats[A Float](t *tensor.Tensor, v []A) error {
 		}
 	case tensor.Float16:
 		d := movement.AsElems[uint16](b)
+		if f, ok := any(v).([]float32); ok {
+			Float32sToFloat16s(d, f)
+			break
+		}
 		for i, x := range v {
 			d[i] = uint16(float16.Fromfloat32(float32(x)))
 		}

@@ -34,8 +34,7 @@ package elementwise
 import (
 	"context"
 
-	"github.com/x448/float16"
-
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/ops/internal/parallel"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -409,9 +408,7 @@ func widenHalf(bf16 bool, dst []float32, src []uint16) {
 		}
 		return
 	}
-	for i, v := range src {
-		dst[i] = float16.Frombits(v).Float32()
-	}
+	convert.Float16sToFloat32s(dst, src)
 }
 
 // narrowHalf rounds float32s to 16-bit floats, to nearest even.
@@ -423,9 +420,7 @@ func narrowHalf(bf16 bool, dst []uint16, src []float32) {
 		}
 		return
 	}
-	for i, v := range src {
-		dst[i] = float16.Fromfloat32(v).Bits()
-	}
+	convert.Float32sToFloat16s(dst, src)
 }
 
 // storeHalfOrBool writes v at element at of out: float32 values rounded to
