@@ -301,6 +301,14 @@ func (m *Model) dataflow() (readers, producer []int, consts map[int]*tensor.Tens
 			consts[c.slot] = t
 		}
 	}
+	// A Constant node's value is as constant as an initializer: exporters
+	// (PyTorch's among them) write a LayerNorm's exponent and epsilon so.
+	for i := range m.steps {
+		st := &m.steps[i]
+		if t := constantValue(st.node); t != nil && len(st.out) == 1 && st.out[0] >= 0 {
+			consts[st.out[0]] = t
+		}
+	}
 	return readers, producer, consts
 }
 

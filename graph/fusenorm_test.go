@@ -19,7 +19,8 @@ import (
 // write it (ReduceMean, Sub, Pow 2, ReduceMean, Add eps, Sqrt, Div, Mul,
 // Add), or an RMSNorm (Pow 2, ReduceMean, Add eps, Sqrt, then Reciprocal
 // and Mul, or Div), at opset `opset` (ReduceMean's axes an attribute
-// before 18, an input from 18).
+// before 18, an input from 18; the exponent and epsilon Constant nodes
+// before 18, initializers from 18).
 func normModel(r *rand.Rand, opset, rows, width int, rms, reciprocal, residual bool) *builder.Builder {
 	b := builder.New(opset)
 	x := b.Input("x", tensor.Float, rows, width)
@@ -32,7 +33,14 @@ func normModel(r *rand.Rand, opset, rows, width int, rms, reciprocal, residual b
 		}
 		return b.Op("ReduceMean", v, builder.Ints("axes", -1), builder.Name(name))
 	}
-	c := func(name string, v float32) builder.Value { return b.Constant(name, tensor.Scalar(v)) }
+	c := func(name string, v float32) builder.Value {
+		if opset < 18 {
+			// As PyTorch's exporter writes the exponent and epsilon: the
+			// outputs of Constant nodes, not initializers.
+			return b.Op("Constant", builder.Tensor("value", tensor.Scalar(v)), builder.Name(name))
+		}
+		return b.Constant(name, tensor.Scalar(v))
+	}
 	centred := x
 	if !rms {
 		centred = b.Op("Sub", x, mean(x, "mean"), builder.Name("sub"))
