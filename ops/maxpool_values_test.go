@@ -70,12 +70,18 @@ func TestMaxPoolValuesOnly(t *testing.T) {
 	}
 }
 
-// A MaxPool node keeps the geometry of its last run (Node.pool): runs on
+// A MaxPool or AveragePool node keeps the geometry of its last run (Node.pool): runs on
 // inputs of other shapes, types, profiles and limits must give what a new
 // node gives, bit for bit, or the same error.
 func TestMaxPoolNodeKeepsGeometry(t *testing.T) {
 	attrs := map[string]Attribute{"kernel_shape": ints(3, 3), "strides": ints(2, 2), "pads": ints(1, 1, 1, 1)}
-	s, err := Lookup("", "MaxPool", 22)
+	testNodeKeepsGeometry(t, "MaxPool", attrs)
+	attrs["count_include_pad"] = intAttribute(1)
+	testNodeKeepsGeometry(t, "AveragePool", attrs)
+}
+
+func testNodeKeepsGeometry(t *testing.T, name string, attrs map[string]Attribute) {
+	s, err := Lookup("", name, 22)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,20 +111,20 @@ func TestMaxPoolNodeKeepsGeometry(t *testing.T) {
 		{nil, input(tensor.Float, 1, 2, 9)}, {nil, a},
 		{NewOptions(WithProfile(ProfileSONNX)), a}, {NewOptions(WithMaxTensorBytes(64)), a}, {nil, a},
 	}
-	n := &Node{OpType: "MaxPool", Version: s.Since, Attrs: attrs, NumOutputs: 1}
+	n := &Node{OpType: name, Version: s.Since, Attrs: attrs, NumOutputs: 1}
 	for i, r := range runs {
 		got, gotErr := s.Run(r.opt, n, []tensor.Value{r.x})
-		fresh := &Node{OpType: "MaxPool", Version: s.Since, Attrs: attrs, NumOutputs: 1}
+		fresh := &Node{OpType: name, Version: s.Since, Attrs: attrs, NumOutputs: 1}
 		want, wantErr := s.Run(r.opt, fresh, []tensor.Value{r.x})
 		if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
-			t.Fatalf("run %d: error %v, a new node's %v", i, gotErr, wantErr)
+			t.Fatalf("%s run %d: error %v, a new node's %v", name, i, gotErr, wantErr)
 		}
 		if gotErr != nil {
 			continue
 		}
 		g, w := got[0].(*tensor.Tensor), want[0].(*tensor.Tensor)
 		if !tensor.SameShape(g.Shape(), w.Shape()) || g.DataType() != w.DataType() || !bytes.Equal(g.Bytes(), w.Bytes()) {
-			t.Fatalf("run %d: %v %v, a new node's %v %v", i, g.DataType(), g.Shape(), w.DataType(), w.Shape())
+			t.Fatalf("%s run %d: %v %v, a new node's %v %v", name, i, g.DataType(), g.Shape(), w.DataType(), w.Shape())
 		}
 	}
 }
