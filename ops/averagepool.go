@@ -16,6 +16,7 @@ package ops
 
 import (
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/onnxshape/onnxshape/ops/internal/movement"
@@ -58,7 +59,7 @@ func AveragePool(x *tensor.Tensor, o AveragePoolOptions, opts ...Option) (*tenso
 	}
 	a := window.Attrs{Kernel: o.KernelShape, Strides: o.Strides, Pads: o.Pads, Dilations: o.Dilations,
 		AutoPad: o.AutoPad, CeilMode: o.CeilMode}
-	return averagePool(opt, op, x, a, window.Pool{IncludePad: o.CountIncludePad})
+	return averagePool(opt, op, nil, x, a, window.Pool{IncludePad: o.CountIncludePad})
 }
 
 func averagePoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
@@ -66,6 +67,15 @@ func averagePoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, 
 	x, err := n.requiredInput(in, 0, "X")
 	if err != nil {
 		return nil, err
+	}
+	if g := n.lastAvgPool(); g != nil && g.fits(x) {
+		// A run with the input of the last one reads no attribute:
+		// averagePool takes the geometry the node kept.
+		y, err := averagePool(opt, op, n, x, window.Attrs{}, g.wp)
+		if err != nil {
+			return nil, err
+		}
+		return values(y), nil
 	}
 	a, err := readPoolAttrs(n, n.Version >= 19, n.Version >= 10)
 	if err != nil {
@@ -81,7 +91,7 @@ func averagePoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, 
 	if include != 0 && include != 1 {
 		return nil, op.errorf("count_include_pad", "count_include_pad is %d, expected 0 or 1", include)
 	}
-	y, err := averagePool(opt, op, x, a, window.Pool{IncludePad: include == 1})
+	y, err := averagePool(opt, op, n, x, a, window.Pool{IncludePad: include == 1})
 	if err != nil {
 		return nil, err
 	}
@@ -100,8 +110,15 @@ func poolFloatTypeOK(version int, dt tensor.DataType) bool {
 	return false
 }
 
-// averagePool checks x and the geometry and pools; LpPool shares it.
-func averagePool(opt *Options, op opRef, x *tensor.Tensor, a window.Attrs, wp window.Pool) (*tensor.Tensor, error) {
+// averagePool checks x and the geometry and pools; LpPool shares it. n,
+// when not nil, is the node: it keeps the geometry of its last run
+// (Node.pool), and the next run on an input of the same type and shape
+// takes it as it is, a unread.
+func averagePool(opt *Options, op opRef, n *Node, x *tensor.Tensor, a window.Attrs, wp window.Pool) (*tensor.Tensor, error) {
+	if g := n.lastAvgPool(); g != nil && g.fits(x) {
+		y, err := windowPoolRun(opt, op, x, g)
+		return y, err
+	}
 	if !poolFloatTypeOK(op.version, x.DataType()) {
 		return nil, op.errorf("type", "X is %v, which version %d does not accept", x.DataType(), op.version)
 	}
@@ -117,27 +134,69 @@ func averagePool(opt *Options, op opRef, x *tensor.Tensor, a window.Attrs, wp wi
 	if err != nil {
 		return nil, err
 	}
-	return windowPoolRun(opt, op, x, axes, wp)
+	g := newAvgPoolGeometry(x, axes, wp)
+	y, err := windowPoolRun(opt, op, x, g)
+	if err == nil && n != nil {
+		n.pool.Store(g)
+	}
+	return y, err
 }
 
-// windowPoolRun pools x (N x C x spatial) over the windows of axes into a
-// new tensor.
-func windowPoolRun(opt *Options, op opRef, x *tensor.Tensor, axes []window.Axis, wp window.Pool) (*tensor.Tensor, error) {
-	opt = opt.orDefault()
+// avgPoolGeometry is what AveragePool derives from X's type and shape and
+// the node's attributes before any work: the output shape, the window
+// tables (w, and plan, its As2D form for one or two spatial axes, nil
+// otherwise) and the divisors. A node keeps the one of its last run
+// (Node.pool), never modified once stored: the tables of a small image
+// took longer to build than its averages.
+type avgPoolGeometry struct {
+	dt       tensor.DataType
+	xs       []int
+	shape    []int // the output's
+	wp       window.Pool
+	w, plan  *window.Windows
+	divisors [][]float64
+}
+
+func newAvgPoolGeometry(x *tensor.Tensor, axes []window.Axis, wp window.Pool) *avgPoolGeometry {
 	shape := append([]int{}, x.Shape()[:2]...)
 	for _, ax := range axes {
 		shape = append(shape, ax.Out)
 	}
-	y, err := opt.newOverwritten(op, x.DataType(), shape)
+	w := window.NewWindows(axes)
+	g := &avgPoolGeometry{dt: x.DataType(), xs: slices.Clone(x.Shape()), shape: shape, wp: wp, w: w,
+		divisors: window.Divisors(axes, w, wp.IncludePad)}
+	if len(w.OutShape) <= 2 {
+		g.plan = w.As2D()
+	}
+	return g
+}
+
+// lastAvgPool is the pooling geometry the node kept, nil for none (or no node).
+func (n *Node) lastAvgPool() *avgPoolGeometry {
+	if n == nil {
+		return nil
+	}
+	g, _ := n.pool.Load().(*avgPoolGeometry)
+	return g
+}
+
+// fits reports whether g is the geometry of an X like x.
+func (g *avgPoolGeometry) fits(x *tensor.Tensor) bool {
+	return x != nil && g.dt == x.DataType() && tensor.SameShape(g.xs, x.Shape())
+}
+
+// windowPoolRun pools x (N x C x spatial) over the windows of g into a
+// new tensor.
+func windowPoolRun(opt *Options, op opRef, x *tensor.Tensor, g *avgPoolGeometry) (*tensor.Tensor, error) {
+	opt = opt.orDefault()
+	y, err := opt.newOverwritten(op, x.DataType(), g.shape)
 	if err != nil {
 		return nil, err
 	}
-	w := window.NewWindows(axes)
-	divisors := window.Divisors(axes, w, wp.IncludePad)
 	if x.DataType() == tensor.Double {
-		err = windowPoolAs[float64](opt, op, x, y, w, divisors, wp)
+		err = windowPoolAs[float64](opt, op, x, y, g)
 	} else {
-		err = windowPoolAs[float32](opt, op, x, y, w, divisors, wp)
+		err = windowPoolAs[float32](opt, op, x, y, g)
 	}
 	if err != nil {
 		return nil, err
@@ -145,7 +204,8 @@ func windowPoolRun(opt *Options, op opRef, x *tensor.Tensor, axes []window.Axis,
 	return y, nil
 }
 
-func windowPoolAs[A float32 | float64](opt *Options, op opRef, x, y *tensor.Tensor, w *window.Windows, divisors [][]float64, wp window.Pool) error {
+func windowPoolAs[A float32 | float64](opt *Options, op opRef, x, y *tensor.Tensor, g *avgPoolGeometry) error {
+	w, plan, divisors, wp := g.w, g.plan, g.divisors, g.wp
 	xs, err := reduceLoad[A](opt, op, x)
 	if err != nil {
 		return err
@@ -156,9 +216,7 @@ func windowPoolAs[A float32 | float64](opt *Options, op opRef, x, y *tensor.Tens
 	}
 	planes := x.Shape()[0] * x.Shape()[1]
 	r := len(w.OutShape)
-	var plan *window.Windows
-	if r <= 2 {
-		plan = w.As2D()
+	if plan != nil {
 		var zero A
 		count := mulCounts(opt.threads(), addCounts(mulCounts(plan.InShape[0], plan.OutShape[1]), w.InPlane))
 		if err := opt.scratch(op, "the row sums", count, int(unsafe.Sizeof(zero))); err != nil {

@@ -43,7 +43,7 @@ func lpPoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	if err != nil {
 		return nil, err
 	}
-	y, err := averagePool(opt, n.op(), x, a, window.Pool{Lp: true, P: p})
+	y, err := averagePool(opt, n.op(), nil, x, a, window.Pool{Lp: true, P: p})
 	if err != nil {
 		return nil, err
 	}

@@ -47,6 +47,7 @@ package ops
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/onnxshape/onnxshape/ops/internal/movement"
@@ -89,6 +90,16 @@ func maxPoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 	if err != nil {
 		return nil, err
 	}
+	valuesOnly := n.NumOutputs < 2 || n.Version < 8
+	if g := n.lastPool(); valuesOnly && g != nil && g.fits(x) && opt.orDefault().Profile != ProfileSONNX {
+		// A run with the input of the last one reads no attribute:
+		// maxPoolValues takes the geometry the node kept.
+		y, err := maxPoolValues(opt, op, n, x, MaxPoolOptions{})
+		if err != nil {
+			return nil, err
+		}
+		return values(y), nil
+	}
 	a, err := readPoolAttrs(n, n.Version >= 10, n.Version >= 10)
 	if err != nil {
 		return nil, err
@@ -105,8 +116,8 @@ func maxPoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 	}
 	o := MaxPoolOptions{AutoPad: a.AutoPad, CeilMode: a.CeilMode, Dilations: a.Dilations,
 		KernelShape: a.Kernel, Pads: a.Pads, StorageOrder: int(order), Strides: a.Strides}
-	if n.NumOutputs < 2 || n.Version < 8 {
-		y, err := maxPoolValues(opt, op, x, o)
+	if valuesOnly {
+		y, err := maxPoolValues(opt, op, n, x, o)
 		if err != nil {
 			return nil, err
 		}
@@ -968,14 +979,20 @@ func fillEmptyWindows(opt *Options, y *tensor.Tensor, idx []int64) error {
 // charging their size: two ints per output index of every axis, which pads
 // and strides can make long even for an empty tensor.
 func (o *Options) poolWindows(op opRef, axes []window.Axis) (*window.Windows, error) {
+	if err := o.chargeWindows(op, axes); err != nil {
+		return nil, err
+	}
+	return window.NewWindows(axes), nil
+}
+
+// chargeWindows checks and charges the size of the tap tables of a
+// geometry (poolWindows).
+func (o *Options) chargeWindows(op opRef, axes []window.Axis) error {
 	entries := 0
 	for _, ax := range axes {
 		entries = addCounts(entries, ax.Out)
 	}
-	if err := o.scratch(op, "the window tables", mulCounts(entries, 2), 8); err != nil {
-		return nil, err
-	}
-	return window.NewWindows(axes), nil
+	return o.scratch(op, "the window tables", mulCounts(entries, 2), 8)
 }
 
 // readPoolAttrs reads a pooling node's geometry attributes; withDilations
@@ -1037,7 +1054,7 @@ func checkPoolAttrs(op opRef, spatial int, a window.Attrs) (window.Attrs, error)
 	return a, windowErr(op, err)
 }
 
-// poolGeometry is window.Geometry with op's errors.
+// maxPoolGeometry is window.Geometry with op's errors.
 func poolGeometry(op opRef, in []int, a window.Attrs) ([]window.Axis, error) {
 	axes, err := window.Geometry(in, a)
 	return axes, windowErr(op, err)
@@ -1056,9 +1073,11 @@ func windowErr(op opRef, err error) error {
 // directly (window.Max2D), with MaxPool's rules (maxpool.go: the first NaN
 // of a window, the first of tied maxima, -inf for a window without a real
 // element), bit for bit what maxPool's Y holds; every other case is
-// maxPool's, its Indices dropped.
+// maxPool's, its Indices dropped. n, when not nil, is the node: it keeps
+// the geometry of its last run on those planes (Node.pool), and the next
+// run on an input of the same type and shape takes it as it is, o unread.
 
-func maxPoolValues(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tensor.Tensor, error) {
+func maxPoolValues(opt *Options, op opRef, n *Node, x *tensor.Tensor, o MaxPoolOptions) (*tensor.Tensor, error) {
 	fast := x != nil && (x.DataType() == tensor.Float || x.DataType() == tensor.Double) &&
 		(x.Rank() == 3 || x.Rank() == 4) && opt.orDefault().Profile != ProfileSONNX
 	if !fast {
@@ -1072,25 +1091,39 @@ func maxPoolValues(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (
 		return nil, err
 	}
 	opt = opt.orDefault()
-	axes, _, err := maxPoolShape(opt, op, x.DataType(), x.Shape(), o)
-	if err != nil {
-		return nil, err
+	g := n.lastPool()
+	if g == nil || !g.fits(x) {
+		axes, _, err := maxPoolShape(opt, op, x.DataType(), x.Shape(), o)
+		if err != nil {
+			return nil, err
+		}
+		g = &maxPoolGeometry{dt: x.DataType(), xs: slices.Clone(x.Shape()), shape: maxPoolOutShape(x.Shape(), axes), axes: axes}
 	}
-	y, err := opt.newOverwritten(op, x.DataType(), maxPoolOutShape(x.Shape(), axes))
+	y, err := opt.newOverwritten(op, x.DataType(), g.shape)
 	if err != nil {
 		return nil, err
 	}
 	if y.Len() == 0 {
 		return y, nil
 	}
-	w, err := opt.poolWindows(op, axes)
-	if err != nil {
+	if g.w == nil {
+		w, err := opt.poolWindows(op, g.axes)
+		if err != nil {
+			return nil, err
+		}
+		g.w, g.plan = w, w.As2D()
+		if n != nil {
+			n.pool.Store(g)
+		}
+	} else if err := opt.chargeWindows(op, g.axes); err != nil {
+		// The tables are the node's, built at an earlier run; the run is
+		// charged for them as if it built them.
 		return nil, err
 	}
 	if x.DataType() == tensor.Double {
-		err = maxPoolPlanes[float64](opt, x, y, w)
+		err = maxPoolPlanes[float64](opt, x, y, g.w, g.plan)
 	} else {
-		err = maxPoolPlanes[float32](opt, x, y, w)
+		err = maxPoolPlanes[float32](opt, x, y, g.w, g.plan)
 	}
 	if err != nil {
 		return nil, op.stopped(err)
@@ -1098,7 +1131,34 @@ func maxPoolValues(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (
 	return y, nil
 }
 
-func maxPoolPlanes[A float32 | float64](opt *Options, x, y *tensor.Tensor, w *window.Windows) error {
+// maxPoolGeometry is what MaxPool without Indices derives from X's type and
+// shape and the node's attributes before any work: the output shape and
+// the window tables (w, and plan, its As2D form). A node keeps the one of
+// its last run (Node.pool), never modified once stored: the tables of a
+// small image took longer to build than its maxima.
+type maxPoolGeometry struct {
+	dt      tensor.DataType
+	xs      []int
+	shape   []int // the output's
+	axes    []window.Axis
+	w, plan *window.Windows
+}
+
+// lastPool is the pooling geometry the node kept, nil for none (or no node).
+func (n *Node) lastPool() *maxPoolGeometry {
+	if n == nil {
+		return nil
+	}
+	g, _ := n.pool.Load().(*maxPoolGeometry)
+	return g
+}
+
+// fits reports whether g is the geometry of an X like x.
+func (g *maxPoolGeometry) fits(x *tensor.Tensor) bool {
+	return x != nil && g.dt == x.DataType() && tensor.SameShape(g.xs, x.Shape())
+}
+
+func maxPoolPlanes[A float32 | float64](opt *Options, x, y *tensor.Tensor, w, plan *window.Windows) error {
 	xs, err := tensor.Data[A](x)
 	if err != nil {
 		return err
@@ -1108,7 +1168,6 @@ func maxPoolPlanes[A float32 | float64](opt *Options, x, y *tensor.Tensor, w *wi
 		return err
 	}
 	planes := x.Shape()[0] * x.Shape()[1]
-	plan := w.As2D()
 	return parallelRange(opt, planes, planes*(w.InPlane+w.OutPlane), func(lo, hi int) error {
 		c := opt.canceller()
 		var s *window.MaxScratch

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -58,13 +59,72 @@ func TestMaxPoolValuesOnly(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := maxPoolValues(nil, op, x, o)
+			got, err := maxPoolValues(nil, op, nil, x, o)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if string(got.Bytes()) != string(want.Bytes()) {
 				t.Fatalf("iter %d %v shape %v %+v: values-only MaxPool differs from MaxPool's Y", iter, dt, shape, o)
 			}
+		}
+	}
+}
+
+// A MaxPool or AveragePool node keeps the geometry of its last run (Node.pool): runs on
+// inputs of other shapes, types, profiles and limits must give what a new
+// node gives, bit for bit, or the same error.
+func TestMaxPoolNodeKeepsGeometry(t *testing.T) {
+	attrs := map[string]Attribute{"kernel_shape": ints(3, 3), "strides": ints(2, 2), "pads": ints(1, 1, 1, 1)}
+	testNodeKeepsGeometry(t, "MaxPool", attrs)
+	attrs["count_include_pad"] = intAttribute(1)
+	testNodeKeepsGeometry(t, "AveragePool", attrs)
+}
+
+func testNodeKeepsGeometry(t *testing.T, name string, attrs map[string]Attribute) {
+	s, err := Lookup("", name, 22)
+	if err != nil {
+		t.Fatal(err)
+	}
+	input := func(dt tensor.DataType, shape ...int) *tensor.Tensor {
+		x, err := tensor.New(dt, shape...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range x.Len() {
+			v := float64((i*7919)%23) - 11
+			if dt == tensor.Double {
+				d, _ := tensor.Data[float64](x)
+				d[i] = v
+			} else {
+				d, _ := tensor.Data[float32](x)
+				d[i] = float32(v)
+			}
+		}
+		return x
+	}
+	a := input(tensor.Float, 1, 2, 9, 9)
+	runs := []struct {
+		opt *Options
+		x   *tensor.Tensor
+	}{
+		{nil, a}, {nil, a}, {nil, input(tensor.Float, 2, 3, 7, 11)}, {nil, input(tensor.Double, 1, 2, 9, 9)},
+		{nil, input(tensor.Float, 1, 2, 9)}, {nil, a},
+		{NewOptions(WithProfile(ProfileSONNX)), a}, {NewOptions(WithMaxTensorBytes(64)), a}, {nil, a},
+	}
+	n := &Node{OpType: name, Version: s.Since, Attrs: attrs, NumOutputs: 1}
+	for i, r := range runs {
+		got, gotErr := s.Run(r.opt, n, []tensor.Value{r.x})
+		fresh := &Node{OpType: name, Version: s.Since, Attrs: attrs, NumOutputs: 1}
+		want, wantErr := s.Run(r.opt, fresh, []tensor.Value{r.x})
+		if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
+			t.Fatalf("%s run %d: error %v, a new node's %v", name, i, gotErr, wantErr)
+		}
+		if gotErr != nil {
+			continue
+		}
+		g, w := got[0].(*tensor.Tensor), want[0].(*tensor.Tensor)
+		if !tensor.SameShape(g.Shape(), w.Shape()) || g.DataType() != w.DataType() || !bytes.Equal(g.Bytes(), w.Bytes()) {
+			t.Fatalf("%s run %d: %v %v, a new node's %v %v", name, i, g.DataType(), g.Shape(), w.DataType(), w.Shape())
 		}
 	}
 }

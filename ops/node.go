@@ -109,6 +109,10 @@ type Node struct {
 	// its last run, kept for the next run (an atomic.Value, not a Pointer:
 	// Call takes a Node by value).
 	conv atomic.Value
+	// pool is a MaxPool node's *maxPoolGeometry or an AveragePool node's
+	// *avgPoolGeometry for the input of its last run, kept for the next
+	// run (as conv).
+	pool atomic.Value
 	// folds are the Transposes a MatMul folded at load (FoldTransposes);
 	// nil: none.
 	folds *matMulFolds
