@@ -350,6 +350,16 @@ func reduceColumns[A Number](op Op, in []A, n, inner, c0 int, out, m, parts []A)
 	case SumSquare, L2, L1:
 		sumColumnsTerm(in, n, inner, c0, out, parts, op.Kind != L1)
 	case Sum, Mean, LogSum, Lp:
+		if xf, ok := any(in).([]float32); ok && op.Kind != Lp {
+			// Whole chunks of thirty-two columns in registers
+			// (colSumsF32), the rest through parts.
+			of := any(out).([]float32)
+			k := colSumsF32(xf[c0:], n, inner, of)
+			if k < w {
+				sumColumnsOf(in, n, inner, c0+k, out[k:], parts, nil)
+			}
+			break
+		}
 		var term func(int, A) A
 		if t := termOf[A](op); t != nil {
 			term = func(_ int, v A) A { return t(v) }

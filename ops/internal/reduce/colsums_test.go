@@ -1,0 +1,76 @@
+package reduce
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestColumnSumsKernel checks colSumsF32 and reduceColumns's float32 sums
+// bit for bit against sumColumnsOf with parts, across row counts below,
+// at and above sixteen, widths around the chunk of thirty-two, and NaN,
+// ±0 and ±Inf among the elements.
+func TestColumnSumsKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	specials := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), math.Float32frombits(0x7fc00123), math.Float32frombits(0xffc00456), 1e30, -1e30}
+	for n := 1; n <= 40; n++ {
+		for _, w := range []int{1, 16, 31, 32, 33, 64, 95, 100} {
+			for _, c0 := range []int{0, 3} {
+				for _, special := range []bool{false, true} {
+					inner := c0 + w + 5
+					x := make([]float32, n*inner)
+					for i := range x {
+						x[i] = float32(rng.NormFloat64())
+						if special && rng.IntN(6) == 0 {
+							x[i] = specials[rng.IntN(len(specials))]
+						}
+						if !special && rng.IntN(4) == 0 {
+							x[i] = float32(math.Copysign(0, -1))
+						}
+					}
+					want := make([]float32, w)
+					parts := make([]float32, min(n, lanes)*w)
+					sumColumnsOf(x, n, inner, c0, want, parts, nil)
+					for _, op := range []Op{{Kind: Sum}, {Kind: Mean}} {
+						got := make([]float32, w)
+						reduceColumns(op, x, n, inner, c0, got, nil, parts)
+						for j := range got {
+							wj := finish(op, want[j], 0, n)
+							if math.Float32bits(got[j]) != math.Float32bits(wj) {
+								t.Fatalf("n %d w %d c0 %d kind %d column %d: %x, want %x", n, w, c0, op.Kind, j, math.Float32bits(got[j]), math.Float32bits(wj))
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkSumMiddle25MB and BenchmarkSumFirst25MB are ReduceSum over
+// axis 1 and axis 0 of float32 [8, 64, 112, 112] on one core.
+func BenchmarkSumMiddle25MB(b *testing.B) { benchColumns(b, Sum, 8, 64, 112*112) }
+func BenchmarkSumFirst25MB(b *testing.B)  { benchColumns(b, Sum, 1, 8, 64*112*112) }
+
+func benchColumns(b *testing.B, k Kind, outer, n, inner int) {
+	x := make([]float32, outer*n*inner)
+	for i := range x {
+		x[i] = float32(i%97) * 0.25
+	}
+	y := make([]float32, outer*inner)
+	l := Layout{Outer: outer, N: n, Inner: inner}
+	b.SetBytes(int64(len(x) * 4))
+	for b.Loop() {
+		if err := Run(Op{Kind: k}, l, x, y, Serial); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSumMiddle25MBParts is BenchmarkSumMiddle25MB through the
+// partial rows in memory (the path before colSumsF32).
+func BenchmarkSumMiddle25MBParts(b *testing.B) {
+	defer func(h bool) { haveColSumsAVX512 = h }(haveColSumsAVX512)
+	haveColSumsAVX512 = false
+	benchColumns(b, Sum, 8, 64, 112*112)
+}
