@@ -28,10 +28,15 @@ func TestColumnSumsKernel(t *testing.T) {
 							x[i] = float32(math.Copysign(0, -1))
 						}
 					}
-					want := make([]float32, w)
 					parts := make([]float32, min(n, lanes)*w)
-					sumColumnsOf(x, n, inner, c0, want, parts, nil)
-					for _, op := range []Op{{Kind: Sum}, {Kind: Mean}} {
+					for _, op := range []Op{{Kind: Sum}, {Kind: Mean}, {Kind: SumSquare}, {Kind: L2}, {Kind: L1}} {
+						want := make([]float32, w)
+						if op.Kind == Sum || op.Kind == Mean {
+							sumColumnsOf(x, n, inner, c0, want, parts, nil)
+						} else {
+							// The parts path, one row at a time.
+							sumColumnsTerm(x, n, inner, c0, want, parts, op.Kind != L1)
+						}
 						got := make([]float32, w)
 						reduceColumns(op, x, n, inner, c0, got, nil, parts)
 						for j := range got {
@@ -51,6 +56,17 @@ func TestColumnSumsKernel(t *testing.T) {
 // axis 1 and axis 0 of float32 [8, 64, 112, 112] on one core.
 func BenchmarkSumMiddle25MB(b *testing.B) { benchColumns(b, Sum, 8, 64, 112*112) }
 func BenchmarkSumFirst25MB(b *testing.B)  { benchColumns(b, Sum, 1, 8, 64*112*112) }
+
+// BenchmarkL2First25MB is ReduceL2 over axis 0 of [8, 64, 112, 112].
+func BenchmarkL2First25MB(b *testing.B) { benchColumns(b, L2, 1, 8, 64*112*112) }
+
+// BenchmarkL2First25MBParts is BenchmarkL2First25MB through the partial
+// rows in memory.
+func BenchmarkL2First25MBParts(b *testing.B) {
+	defer func(h bool) { haveColSumsAVX512 = h }(haveColSumsAVX512)
+	haveColSumsAVX512 = false
+	benchColumns(b, L2, 1, 8, 64*112*112)
+}
 
 func benchColumns(b *testing.B, k Kind, outer, n, inner int) {
 	x := make([]float32, outer*n*inner)

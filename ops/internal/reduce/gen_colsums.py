@@ -43,3 +43,61 @@ while half >= 1:
     half //= 2
 w("\tVMOVUPS Z0, (DI)\n\tVMOVUPS Z16, 64(DI)\n\tADDQ $128, SI\n\tADDQ $128, DI\n\tDECQ CX\n\tJNZ  chunk\n\tVZEROUPPER\n\tRET")
 open("colsums_amd64.s", "w").write("\n".join(out) + "\n")
+
+
+def term_kernel(name, square):
+    """colSumsAVX512 with the term x*x (square) or |x| in place of x, sixteen
+    columns a chunk: Z16 holds the row's terms, Z17 the mask of |x|; each
+    term is added as addTermRowsAVX adds it (term + partial)."""
+    o = []
+    w = o.append
+    what = "x*x, rounded," if square else "|x|"
+    w(f"""
+// func {name}(x *float32, n, stride, w int, out *float32)
+//
+// out[j] is the sum in the lane order of {what} over x[i*stride+j] for
+// the n rows i, for j < w (a multiple of 16): colSumsAVX512 with sixteen
+// columns a chunk, Z0-Z15 the partial rows, Z16 the row's terms.
+TEXT ·{name}(SB), NOSPLIT, $0-40
+\tMOVQ x+0(FP), SI
+\tMOVQ n+8(FP), DX
+\tMOVQ stride+16(FP), R8
+\tSHLQ $2, R8
+\tMOVQ w+24(FP), CX
+\tSHRQ $4, CX
+\tMOVQ out+32(FP), DI
+\tMOVL $0x7fffffff, R12
+\tMOVQ R12, X1
+\tVPBROADCASTD X1, Z17
+
+{name}chunk:""")
+    for k in range(16):
+        w(f"\tVXORPS Z{k}, Z{k}, Z{k}")
+    w(f"\tMOVQ SI, R11\n\tMOVQ DX, R10\n\n{name}group:\n\tCMPQ R10, $16\n\tJB   {name}rest")
+
+    def row(k):
+        if square:
+            w(f"\tVMOVUPS (R11), Z16\n\tVMULPS Z16, Z16, Z16")
+        else:
+            w(f"\tVANDPS (R11), Z17, Z16")
+        w(f"\tVADDPS Z{k}, Z16, Z{k}\n\tADDQ R8, R11")
+    for k in range(16):
+        w("\tPREFETCHT0 256(R11)")
+        row(k)
+    w(f"\tSUBQ $16, R10\n\tJMP  {name}group\n\n{name}rest:\n\tTESTQ R10, R10\n\tJZ    {name}fold")
+    for k in range(15):
+        row(k)
+        w(f"\tDECQ R10\n\tJZ   {name}fold")
+    w(f"\n{name}fold:")
+    half = 8
+    while half >= 1:
+        for l in range(half):
+            w(f"\tVADDPS Z{l+half}, Z{l}, Z{l}")
+        half //= 2
+    w(f"\tVMOVUPS Z0, (DI)\n\tADDQ $64, SI\n\tADDQ $64, DI\n\tDECQ CX\n\tJNZ  {name}chunk\n\tVZEROUPPER\n\tRET")
+    return "\n".join(o) + "\n"
+
+
+with open("colsums_amd64.s", "a") as f:
+    f.write(term_kernel("colSquareSumsAVX512", True))
+    f.write(term_kernel("colAbsSumsAVX512", False))

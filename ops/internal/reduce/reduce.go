@@ -348,7 +348,13 @@ func reduceColumns[A Number](op Op, in []A, n, inner, c0 int, out, m, parts []A)
 	}
 	switch op.Kind {
 	case SumSquare, L2, L1:
-		sumColumnsTerm(in, n, inner, c0, out, parts, op.Kind != L1)
+		k := 0
+		if xf, ok := any(in).([]float32); ok {
+			k = colTermSumsF32(xf[c0:], n, inner, any(out).([]float32), op.Kind != L1)
+		}
+		if k < w {
+			sumColumnsTerm(in, n, inner, c0+k, out[k:], parts, op.Kind != L1)
+		}
 	case Sum, Mean, LogSum, Lp:
 		if xf, ok := any(in).([]float32); ok && op.Kind != Lp {
 			// Whole chunks of thirty-two columns in registers
@@ -401,6 +407,17 @@ func reduceColumns[A Number](op Op, in []A, n, inner, c0 int, out, m, parts []A)
 			}
 			return expTerm(m[j])(v)
 		})
+	}
+	if of, ok := any(out).([]float32); ok && (op.Kind == L2 || op.Kind == Mean) {
+		// finish's float32 steps without its call per element.
+		if op.Kind == Mean {
+			divideRow(of, float32(n))
+			return
+		}
+		for j, s := range of {
+			of[j] = float32(math.Sqrt(float64(s)))
+		}
+		return
 	}
 	switch op.Kind {
 	case Mean, L2, LogSum, LogSumExp, Lp:

@@ -87,3 +87,26 @@ func colSumsF32(x []float32, n, stride int, out []float32) int {
 	colSumsAVX512(&x[0], n, stride, w, &out[0])
 	return w
 }
+
+//go:noescape
+func colSquareSumsAVX512(x *float32, n, stride, w int, out *float32)
+
+//go:noescape
+func colAbsSumsAVX512(x *float32, n, stride, w int, out *float32)
+
+// colTermSumsF32 is colSumsF32 with the term x*x (square) or |x| of
+// sumColumnsTerm, sixteen columns at a time: it returns how many columns
+// (len(out) &^ 15, or 0 without AVX-512) it did.
+func colTermSumsF32(x []float32, n, stride int, out []float32, square bool) int {
+	w := len(out) &^ 15
+	if !haveColSumsAVX512 || w == 0 || n == 0 {
+		return 0
+	}
+	_ = x[(n-1)*stride+w-1]
+	if square {
+		colSquareSumsAVX512(&x[0], n, stride, w, &out[0])
+	} else {
+		colAbsSumsAVX512(&x[0], n, stride, w, &out[0])
+	}
+	return w
+}
