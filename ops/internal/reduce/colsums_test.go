@@ -90,3 +90,31 @@ func BenchmarkSumMiddle25MBParts(b *testing.B) {
 	haveColSumsAVX512 = false
 	benchColumns(b, Sum, 8, 64, 112*112)
 }
+
+// TestLp2Rows checks Run's float32 Lp with p 2 over rows against
+// reduceRow, bit for bit, with NaN payloads, ±0 and ±Inf.
+func TestLp2Rows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	specials := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), math.Float32frombits(0x7fc00123), math.Float32frombits(0xffc00456), 1e30, 1e-30}
+	op := Op{Kind: Lp, P: 2}
+	for n := 1; n <= 40; n++ {
+		rows := 7
+		x := make([]float32, rows*n)
+		for i := range x {
+			x[i] = float32(rng.NormFloat64())
+			if rng.IntN(20) == 0 {
+				x[i] = specials[rng.IntN(len(specials))]
+			}
+		}
+		y := make([]float32, rows)
+		if err := Run(op, Layout{Outer: rows, N: n, Inner: 1}, x, y, Serial); err != nil {
+			t.Fatal(err)
+		}
+		for r := range y {
+			want := reduceRow(op, x[r*n:(r+1)*n])
+			if math.Float32bits(y[r]) != math.Float32bits(want) {
+				t.Fatalf("n %d row %d: %x, want %x", n, r, math.Float32bits(y[r]), math.Float32bits(want))
+			}
+		}
+	}
+}

@@ -98,6 +98,24 @@ func Run[A Number](op Op, l Layout, x, y []A, par Parallel) error {
 					return nil
 				}
 			}
+			if xf, ok := any(x).([]float32); ok && op.Kind == Lp && op.P == 2 {
+				// |x|^2 in float64 is x*x exactly, so its float32 term
+				// is x*x rounded, and (s)^(1/2) is math.Sqrt: the
+				// SumSquare rows, then the square roots. Only a NaN
+				// differs (math.Pow's NaN, not the input's): a row
+				// holding one sums to NaN and is redone below.
+				yf := any(y).([]float32)[lo:hi]
+				if rowTermSumsF32(xf[lo*n:hi*n], n, yf, true) {
+					for i, s := range yf {
+						if s != s {
+							yf[i] = float32(reduceRow(op, x[(lo+i)*n:(lo+i+1)*n]))
+							continue
+						}
+						yf[i] = float32(math.Sqrt(float64(s)))
+					}
+					return nil
+				}
+			}
 			for ; o < hi; o++ {
 				y[o] = reduceRow(op, x[o*n:(o+1)*n])
 			}
