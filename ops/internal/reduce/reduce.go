@@ -98,6 +98,24 @@ func Run[A Number](op Op, l Layout, x, y []A, par Parallel) error {
 					return nil
 				}
 			}
+			if xf, ok := any(x).([]float32); ok && op.Kind == Lp && op.P == 2 {
+				// |x|^2 in float64 is x*x exactly, so its float32 term
+				// is x*x rounded, and (s)^(1/2) is math.Sqrt: the
+				// SumSquare rows, then the square roots. Only a NaN
+				// differs (math.Pow's NaN, not the input's): a row
+				// holding one sums to NaN and is redone below.
+				yf := any(y).([]float32)[lo:hi]
+				if rowTermSumsF32(xf[lo*n:hi*n], n, yf, true) {
+					for i, s := range yf {
+						if s != s {
+							yf[i] = float32(reduceRow(op, x[(lo+i)*n:(lo+i+1)*n]))
+							continue
+						}
+						yf[i] = float32(math.Sqrt(float64(s)))
+					}
+					return nil
+				}
+			}
 			for ; o < hi; o++ {
 				y[o] = reduceRow(op, x[o*n:(o+1)*n])
 			}
@@ -348,8 +366,24 @@ func reduceColumns[A Number](op Op, in []A, n, inner, c0 int, out, m, parts []A)
 	}
 	switch op.Kind {
 	case SumSquare, L2, L1:
-		sumColumnsTerm(in, n, inner, c0, out, parts, op.Kind != L1)
+		k := 0
+		if xf, ok := any(in).([]float32); ok {
+			k = colTermSumsF32(xf[c0:], n, inner, any(out).([]float32), op.Kind != L1)
+		}
+		if k < w {
+			sumColumnsTerm(in, n, inner, c0+k, out[k:], parts, op.Kind != L1)
+		}
 	case Sum, Mean, LogSum, Lp:
+		if xf, ok := any(in).([]float32); ok && op.Kind != Lp {
+			// Whole chunks of thirty-two columns in registers
+			// (colSumsF32), the rest through parts.
+			of := any(out).([]float32)
+			k := colSumsF32(xf[c0:], n, inner, of)
+			if k < w {
+				sumColumnsOf(in, n, inner, c0+k, out[k:], parts, nil)
+			}
+			break
+		}
 		var term func(int, A) A
 		if t := termOf[A](op); t != nil {
 			term = func(_ int, v A) A { return t(v) }
@@ -391,6 +425,17 @@ func reduceColumns[A Number](op Op, in []A, n, inner, c0 int, out, m, parts []A)
 			}
 			return expTerm(m[j])(v)
 		})
+	}
+	if of, ok := any(out).([]float32); ok && (op.Kind == L2 || op.Kind == Mean) {
+		// finish's float32 steps without its call per element.
+		if op.Kind == Mean {
+			divideRow(of, float32(n))
+			return
+		}
+		for j, s := range of {
+			of[j] = float32(math.Sqrt(float64(s)))
+		}
+		return
 	}
 	switch op.Kind {
 	case Mean, L2, LogSum, LogSumExp, Lp:

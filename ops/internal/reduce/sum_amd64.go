@@ -67,3 +67,46 @@ func addRowF32(acc, row []float32) {
 		acc[j] += row[j]
 	}
 }
+
+// haveColSumsAVX512 picks colSumsF32's kernel (tests turn it off).
+var haveColSumsAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
+
+//go:noescape
+func colSumsAVX512(x *float32, n, stride, w int, out *float32)
+
+// colSumsF32 sets out[j] to the sum in the lane order of x[i*stride+j]
+// over the n rows i, for the first len(out) &^ 31 columns, straight from
+// the rows with the sixteen partial rows of thirty-two columns in
+// registers, and returns how many columns it did (0 without AVX-512).
+func colSumsF32(x []float32, n, stride int, out []float32) int {
+	w := len(out) &^ 31
+	if !haveColSumsAVX512 || w == 0 || n == 0 {
+		return 0
+	}
+	_ = x[(n-1)*stride+w-1]
+	colSumsAVX512(&x[0], n, stride, w, &out[0])
+	return w
+}
+
+//go:noescape
+func colSquareSumsAVX512(x *float32, n, stride, w int, out *float32)
+
+//go:noescape
+func colAbsSumsAVX512(x *float32, n, stride, w int, out *float32)
+
+// colTermSumsF32 is colSumsF32 with the term x*x (square) or |x| of
+// sumColumnsTerm, sixteen columns at a time: it returns how many columns
+// (len(out) &^ 15, or 0 without AVX-512) it did.
+func colTermSumsF32(x []float32, n, stride int, out []float32, square bool) int {
+	w := len(out) &^ 15
+	if !haveColSumsAVX512 || w == 0 || n == 0 {
+		return 0
+	}
+	_ = x[(n-1)*stride+w-1]
+	if square {
+		colSquareSumsAVX512(&x[0], n, stride, w, &out[0])
+	} else {
+		colAbsSumsAVX512(&x[0], n, stride, w, &out[0])
+	}
+	return w
+}

@@ -17,3 +17,12 @@ func addRowF32(acc, row []float32) {
 		acc[j] += v
 	}
 }
+
+// colSumsF32 has no vector kernel here: it does no column.
+func colSumsF32(x []float32, n, stride int, out []float32) int { return 0 }
+
+// haveColSumsAVX512 is false: there is no kernel to turn off.
+var haveColSumsAVX512 = false
+
+// colTermSumsF32 has no vector kernel here: it does no column.
+func colTermSumsF32(x []float32, n, stride int, out []float32, square bool) int { return 0 }
