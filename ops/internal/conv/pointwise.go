@@ -1,7 +1,6 @@
 package conv
 
 import (
-	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
 	"github.com/onnxshape/onnxshape/ops/internal/parallel"
 )
 
@@ -13,23 +12,6 @@ import (
 // additions by the elementwise engine's vector loop (the same bits as
 // y += b, one rounding each), and the rows split across the cores the
 // product used.
-
-// addRight32 and addRight64 are Add's loops with the right operand a
-// scalar: the AVX loop for the bulk of a span where there is one.
-var (
-	addRight32 = elementwise.Vectorized("Add", elementwise.Binary(func(a, b float32) float32 { return a + b })).Right
-	addRight64 = elementwise.Vectorized("Add", elementwise.Binary(func(a, b float64) float64 { return a + b })).Right
-)
-
-// addScalar adds v to every element of row in place.
-func addScalar[T Float](row []T, v T) {
-	switch r := any(row).(type) {
-	case []float32:
-		addRight32(r, r, any(v).(float32))
-	case []float64:
-		addRight64(r, r, any(v).(float64))
-	}
-}
 
 // finishRows adds b[m0+i] (when b is not nil) to columns [p0, p1) of row
 // i of the mg rows of yg (row stride ld) and applies the epilogue to them
