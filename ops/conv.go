@@ -172,9 +172,9 @@ func runConv(opt *Options, op opRef, n *Node, x, w, b *tensor.Tensor, a convAttr
 	switch {
 	case few:
 	case dt == tensor.Double:
-		err = convFloat[float64](opt, op, cfg, s, x, w, b, y)
+		err = convFloat[float64](opt, op, n, cfg, s, x, w, b, y)
 	default:
-		err = convFloat[float32](opt, op, cfg, s, x, w, b, y)
+		err = convFloat[float32](opt, op, n, cfg, s, x, w, b, y)
 	}
 	if err != nil {
 		return nil, err
@@ -195,14 +195,21 @@ func runConv(opt *Options, op opRef, n *Node, x, w, b *tensor.Tensor, a convAttr
 	return y, nil
 }
 
-func convFloat[A convert.Float](opt *Options, op opRef, cfg conv.Config, s conv.Shape, x, w, b, y *tensor.Tensor) error {
+func convFloat[A convert.Float](opt *Options, op opRef, n *Node, cfg conv.Config, s conv.Shape, x, w, b, y *tensor.Tensor) error {
 	xv, err := convFloatsIn[A](opt, op, x, "X")
 	if err != nil {
 		return convErr(op, err)
 	}
-	wv, err := convFloatsIn[A](opt, op, w, "W")
-	if err != nil {
-		return convErr(op, err)
+	// float16 or bfloat16 weights of the model come converted at load
+	// (packConvW).
+	var wv []A
+	if p := n.packedInput(1, w); p != nil && p.t32 != nil {
+		wv, _ = any(p.t32).([]A)
+	}
+	if wv == nil {
+		if wv, err = convFloatsIn[A](opt, op, w, "W"); err != nil {
+			return convErr(op, err)
+		}
 	}
 	bv, err := convFloatsIn[A](opt, op, b, "B")
 	if err != nil {
@@ -486,6 +493,20 @@ func convErr(op opRef, err error) error {
 // (conv.ForwardFew), which runConv takes when the output has few
 // positions and the weights are this very tensor.
 func packConvW(n *Node, w *tensor.Tensor, cfg gemm.Config) (*weightPack, error) {
+	if dt := w.DataType(); dt == tensor.Float16 || dt == tensor.BFloat16 {
+		// The engine computes float16 and bfloat16 in float32: the weights
+		// converted once (the values convFloatsIn would give at each run).
+		if cfg.Charge != nil {
+			if err := cfg.Charge(4 * int64(w.Len())); err != nil {
+				return nil, err
+			}
+		}
+		v, err := convert.LoadFloats[float32](w)
+		if err != nil {
+			return nil, nil
+		}
+		return &weightPack{t32: v}, nil
+	}
 	s := w.Shape()
 	if group, err := n.Int("group", 1); err != nil || group != 1 || len(s) != 3 || w.DataType() != tensor.Float {
 		return nil, nil

@@ -348,7 +348,8 @@ func truncSaturate[T int32 | int64 | uint32 | uint64](x float64) T {
 // product's A operand, except for a 1-D float convolution of a few output
 // positions (ops/internal/conv.ForwardFew: an STFT as a Conv, a layer over
 // a few frames), whose product is turned around so that the weights are
-// B: those of a one-group 1-D float Conv are packed for it. The int8
+// B: those of a one-group 1-D float Conv are packed for it; float16 and
+// bfloat16 weights, which the engine reads in float32, are converted once. The int8
 // convolutions' (ConvInteger, QLinearConv) are packed with their row sums
 // (conv.PackIntegerWeights), since the 8-bit kernel reads them flipped
 // and interleaved. The recurrent cells (LSTM, GRU, RNN)
@@ -366,8 +367,9 @@ type weightPack struct {
 	i8  *gemm.PackedB8
 	// c8 is an int8 convolution's weights (ConvInteger, QLinearConv).
 	c8 *conv.IntegerWeights
-	// t32 and t64 are a recurrent cell's W or R transposed; t64 is also
-	// a normalization's scale or bias as float64 (packNormParam).
+	// t32 and t64 are a recurrent cell's W or R transposed; t32 is also a
+	// float16 or bfloat16 Conv's weights in float32 (packConvW), t64 a
+	// normalization's scale or bias as float64 (packNormParam).
 	t32 []float32
 	t64 []float64
 	// rp is a recurrent cell's R^T also packed in the GEMM engine's

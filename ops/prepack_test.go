@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/onnxshape/onnxshape/internal/runenv"
+	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -22,6 +23,14 @@ func randTensorOf(r *rand.Rand, dt tensor.DataType, shape ...int) *tensor.Tensor
 		v := elems[float64](x)
 		for i := range v {
 			v[i] = r.NormFloat64()
+		}
+	case tensor.Float16, tensor.BFloat16:
+		v := make([]float32, x.Len())
+		for i := range v {
+			v[i] = float32(r.NormFloat64())
+		}
+		if err := convert.StoreFloats(x, v); err != nil {
+			panic(err)
 		}
 	default:
 		r.Read(x.Bytes())
@@ -79,6 +88,11 @@ func TestPackedWeightsAgree(t *testing.T) {
 			[]tensor.Value{randTensorOf(r, tensor.Float, 6, 2, 5), randTensorOf(r, tensor.Float, 1, 20, 5), randTensorOf(r, tensor.Float, 1, 20, 20)}, 2},
 		{"GRU W double", "GRU", 14, map[string]Attribute{"hidden_size": {Type: AttrInt, Int: 8}},
 			[]tensor.Value{randTensorOf(r, tensor.Double, 4, 2, 5), randTensorOf(r, tensor.Double, 1, 24, 5), randTensorOf(r, tensor.Double, 1, 24, 8)}, 1},
+		// float16 and bfloat16 convolution weights, kept in float32.
+		{"Conv float16 3x3 bias", "Conv", 11, map[string]Attribute{"pads": ints(1, 1, 1, 1)},
+			[]tensor.Value{randTensorOf(r, tensor.Float16, 1, 8, 12, 12), randTensorOf(r, tensor.Float16, 16, 8, 3, 3), randTensorOf(r, tensor.Float16, 16)}, 1},
+		{"Conv bfloat16 1x1 groups", "Conv", 22, map[string]Attribute{"group": {Type: AttrInt, Int: 2}},
+			[]tensor.Value{randTensorOf(r, tensor.BFloat16, 2, 8, 9, 9), randTensorOf(r, tensor.BFloat16, 6, 4, 1, 1)}, 1},
 		// The normalizations' parameters, kept as float64 (packNormParam).
 		{"LayerNormalization Scale", "LayerNormalization", 17, nil,
 			[]tensor.Value{randTensorOf(r, tensor.Float, 4, 6, 50), randTensorOf(r, tensor.Float, 50), randTensorOf(r, tensor.Float, 50)}, 1},
