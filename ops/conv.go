@@ -27,6 +27,7 @@ package ops
 
 import (
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/onnxshape/onnxshape/ops/internal/conv"
@@ -196,9 +197,24 @@ func runConv(opt *Options, op opRef, n *Node, x, w, b *tensor.Tensor, a convAttr
 }
 
 func convFloat[A convert.Float](opt *Options, op opRef, n *Node, cfg conv.Config, s conv.Shape, x, w, b, y *tensor.Tensor) error {
-	xv, err := convFloatsIn[A](opt, op, x, "X")
-	if err != nil {
-		return convErr(op, err)
+	var xv []A
+	if _, f32 := any(xv).([]float32); f32 && !convert.NativeFloat[A](x.DataType()) {
+		// A float16 or bfloat16 X in float32 scratch kept between calls.
+		if err := opt.scratch(op, "X in float32", x.Len(), 4); err != nil {
+			return err
+		}
+		p := convBuf(x.Len())
+		defer convBufs.Put(p)
+		if err := convert.LoadFloatsInto(*p, x); err != nil {
+			return convErr(op, err)
+		}
+		xv = any(*p).([]A)
+	}
+	var err error
+	if xv == nil {
+		if xv, err = convFloatsIn[A](opt, op, x, "X"); err != nil {
+			return convErr(op, err)
+		}
 	}
 	// float16 or bfloat16 weights of the model come converted at load
 	// (packConvW).
@@ -469,11 +485,34 @@ func runFloatConv[A convert.Float](opt *Options, op opRef, y *tensor.Tensor, f f
 	if err := opt.scratch(op, "the output in float32", y.Len(), 4); err != nil {
 		return err
 	}
-	out := make([]A, y.Len())
+	var out []A
+	if _, f32 := any(out).([]float32); f32 {
+		// The engine writes every element of its output: scratch of any
+		// content, kept between calls.
+		p := convBuf(y.Len())
+		defer convBufs.Put(p)
+		out = any(*p).([]A)
+	} else {
+		out = make([]A, y.Len())
+	}
 	if err := f(out); err != nil {
 		return err
 	}
 	return convert.StoreFloatsPolled(opt.orDefault().env.Ctx, y, out)
+}
+
+// convBufs keeps the float32 copies of a float16 or bfloat16
+// convolution's input and output between calls (*[]float32).
+var convBufs sync.Pool
+
+// convBuf returns n float32s of any content from convBufs, or new ones.
+func convBuf(n int) *[]float32 {
+	if p, ok := convBufs.Get().(*[]float32); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	b := make([]float32, n)
+	return &b
 }
 
 // convErr turns an engine error into op's: a refusal of the budget

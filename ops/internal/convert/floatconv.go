@@ -103,13 +103,34 @@ func LoadFloatsPolled[A Float](ctx context.Context, t *tensor.Tensor) ([]A, erro
 		if err != nil {
 			return nil, err
 		}
-		v, err := LoadFloats[A](part)
-		if err != nil {
+		if err := LoadFloatsInto(out[lo:hi], part); err != nil {
 			return nil, err
 		}
-		copy(out[lo:], v)
 	}
 	return out, nil
+}
+
+// LoadFloatsInto is LoadFloats into dst, of t's length: float16 and
+// bfloat16 to float32 convert in place, without a copy of their own.
+func LoadFloatsInto[A Float](dst []A, t *tensor.Tensor) error {
+	if d, ok := any(dst).([]float32); ok {
+		switch t.DataType() {
+		case tensor.Float16:
+			Float16sToFloat32s(d, movement.AsElems[uint16](t.Bytes()))
+			return nil
+		case tensor.BFloat16:
+			for i, b := range movement.AsElems[uint16](t.Bytes())[:len(d)] {
+				d[i] = tensor.BF16(b).Float32()
+			}
+			return nil
+		}
+	}
+	v, err := LoadFloats[A](t)
+	if err != nil {
+		return err
+	}
+	copy(dst, v)
+	return nil
 }
 
 // StoreFloatsPolled is StoreFloats for a kernel, in steps of pollWork
