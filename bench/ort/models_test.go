@@ -130,17 +130,7 @@ func TestPublicModels(t *testing.T) {
 	}
 	for _, mc := range publicModels {
 		t.Run(strings.TrimSuffix(mc.file, ".onnx"), func(t *testing.T) {
-			m, err := onnx.ReadModel(filepath.Join(dir, mc.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := setScalars(m, mc.scalars); err != nil {
-				t.Fatal(err)
-			}
-			model, err := onnx.EncodeModel(m)
-			if err != nil {
-				t.Fatal(err)
-			}
+			m, model := loadPublicModel(t, dir, mc)
 			r := rand.New(rand.NewPCG(1, uint64(len(mc.file))))
 			c := &diffCase{name: mc.file, inputs: mc.inputs(r), abs: mc.abs, rel: mc.rel}
 			var names []string
@@ -175,6 +165,24 @@ func TestPublicModels(t *testing.T) {
 			}
 		})
 	}
+}
+
+// loadPublicModel reads mc's model from dir with its scalar inputs made
+// initializers, and returns it decoded and encoded again.
+func loadPublicModel(t *testing.T, dir string, mc modelCase) (*pb.ModelProto, []byte) {
+	t.Helper()
+	m, err := onnx.ReadModel(filepath.Join(dir, mc.file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := setScalars(m, mc.scalars); err != nil {
+		t.Fatal(err)
+	}
+	model, err := onnx.EncodeModel(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, model
 }
 
 // setScalars turns the named graph inputs into initializers holding the
@@ -239,17 +247,7 @@ func TestWritePublicCases(t *testing.T) {
 		t.Skipf("public models not installed in %s (run scripts/models.sh)", dir)
 	}
 	for _, mc := range publicModels {
-		m, err := onnx.ReadModel(filepath.Join(dir, mc.file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := setScalars(m, mc.scalars); err != nil {
-			t.Fatal(err)
-		}
-		model, err := onnx.EncodeModel(m)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m, model := loadPublicModel(t, dir, mc)
 		r := rand.New(rand.NewPCG(1, uint64(len(mc.file))))
 		data := filepath.Join(root, strings.TrimSuffix(mc.file, ".onnx"), "test_data_set_0")
 		if err := os.MkdirAll(data, 0o755); err != nil {
