@@ -27,7 +27,6 @@ package ops
 
 import (
 	"slices"
-	"sync"
 	"sync/atomic"
 
 	"github.com/onnxshape/onnxshape/ops/internal/conv"
@@ -203,8 +202,8 @@ func convFloat[A convert.Float](opt *Options, op opRef, n *Node, cfg conv.Config
 		if err := opt.scratch(op, "X in float32", x.Len(), 4); err != nil {
 			return err
 		}
-		p := convBuf(x.Len())
-		defer convBufs.Put(p)
+		p := conv.GetScratch[float32](x.Len())
+		defer conv.PutScratch(p)
 		if err := convert.LoadFloatsInto(*p, x); err != nil {
 			return convErr(op, err)
 		}
@@ -489,8 +488,8 @@ func runFloatConv[A convert.Float](opt *Options, op opRef, y *tensor.Tensor, f f
 	if _, f32 := any(out).([]float32); f32 {
 		// The engine writes every element of its output: scratch of any
 		// content, kept between calls.
-		p := convBuf(y.Len())
-		defer convBufs.Put(p)
+		p := conv.GetScratch[float32](y.Len())
+		defer conv.PutScratch(p)
 		out = any(*p).([]A)
 	} else {
 		out = make([]A, y.Len())
@@ -499,20 +498,6 @@ func runFloatConv[A convert.Float](opt *Options, op opRef, y *tensor.Tensor, f f
 		return err
 	}
 	return convert.StoreFloatsPolled(opt.orDefault().env.Ctx, y, out)
-}
-
-// convBufs keeps the float32 copies of a float16 or bfloat16
-// convolution's input and output between calls (*[]float32).
-var convBufs sync.Pool
-
-// convBuf returns n float32s of any content from convBufs, or new ones.
-func convBuf(n int) *[]float32 {
-	if p, ok := convBufs.Get().(*[]float32); ok && cap(*p) >= n {
-		*p = (*p)[:n]
-		return p
-	}
-	b := make([]float32, n)
-	return &b
 }
 
 // convErr turns an engine error into op's: a refusal of the budget

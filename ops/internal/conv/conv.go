@@ -165,8 +165,8 @@ func split[E any](cfg Config, items, work, scratch, size int, body func(item int
 	return parallel.RangeW(cfg.Ctx, workers, items, work, func(w, lo, hi int) error {
 		var buf []E
 		if scratch > 0 {
-			p := getScratch[E](scratch)
-			defer splitBufs.Put(p)
+			p := GetScratch[E](scratch)
+			defer PutScratch(p)
 			buf = *p
 		}
 		wc := cfg
@@ -183,22 +183,26 @@ func split[E any](cfg Config, items, work, scratch, size int, body func(item int
 	})
 }
 
-// splitBufs keeps split's scratch between calls: a small convolution
-// would otherwise allocate (and the collector free) its columns every run.
-// It holds *[]E of the element types in use; a buffer of another type is
-// left to the collector.
-var splitBufs sync.Pool
+// scratchBufs keeps the convolutions' scratch between calls (split's
+// columns, the float32 copies of a float16 convolution's input and output):
+// a small convolution would otherwise allocate (and the collector free) it
+// every run. It holds *[]E of the element types in use; a buffer of another
+// type is left to the collector.
+var scratchBufs sync.Pool
 
-// getScratch returns a buffer of n elements of E (of any content) from
-// splitBufs, or a new one.
-func getScratch[E any](n int) *[]E {
-	if p, ok := splitBufs.Get().(*[]E); ok && cap(*p) >= n {
+// GetScratch returns a buffer of n elements of E (of any content) from the
+// pool, or a new one; PutScratch gives it back when the caller is done.
+func GetScratch[E any](n int) *[]E {
+	if p, ok := scratchBufs.Get().(*[]E); ok && cap(*p) >= n {
 		*p = (*p)[:n]
 		return p
 	}
 	b := make([]E, n)
 	return &b
 }
+
+// PutScratch gives back a buffer of GetScratch.
+func PutScratch[E any](p *[]E) { scratchBufs.Put(p) }
 
 // ScratchBytes returns the bytes of scratch Forward will charge for s with
 // elements of size bytes on threads cores, so that an operator can refuse
