@@ -515,6 +515,33 @@ func (n *Node) epilogueKernel(opt *Options, dt tensor.DataType) (unaryKernel, er
 	return k, nil
 }
 
+// convClamp returns the bounds of n's fused activation when its float32
+// kernel is package clamp's rule (Relu: [0, +Inf], x < 0 giving 0 and
+// NaN and -0 kept; Clip: its bounds), for a convolution to apply in its
+// products' kernels (conv.Config.Clamp32); nil for any other activation.
+func (n *Node) convClamp() *[2]float32 {
+	act := n.fusion.act
+	switch act.OpType {
+	case "Relu":
+		return &[2]float32{0, float32(math.Inf(1))}
+	case "Clip":
+		var lo, hi *tensor.Tensor
+		if len(n.fusion.actIn) > 0 {
+			lo = n.fusion.actIn[0]
+		}
+		if len(n.fusion.actIn) > 1 {
+			hi = n.fusion.actIn[1]
+		}
+		lo, hi, err := clipBounds(act, tensor.Float, lo, hi)
+		if err != nil {
+			return nil
+		}
+		l, h := clipBounds32(lo, hi)
+		return &[2]float32{l, h}
+	}
+	return nil
+}
+
 // applyEpilogue runs n's fused activation, if the run fuses one, in place
 // on y, the output n's kernel just made.
 func (n *Node) applyEpilogue(opt *Options, y *tensor.Tensor) error {
@@ -552,6 +579,9 @@ func (n *Node) convEpilogue(opt *Options, dt tensor.DataType, cfg *conv.Config, 
 			return false, nil, nil
 		}
 		cfg.Epilogue32 = blockEpilogue(y, res, act, missed)
+		if res == nil && act != nil {
+			cfg.Clamp32 = n.convClamp()
+		}
 		return true, missed, nil
 	case tensor.Double:
 		act, ok := k.(unarySpan[float64, float64])
