@@ -60,6 +60,7 @@ import (
 	"unsafe"
 
 	"github.com/onnxshape/onnxshape/ops/internal/conv"
+	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -613,14 +614,28 @@ func blockEpilogue[T float32 | float64](y, res *tensor.Tensor, act unarySpan[T, 
 				missed.Store(true)
 				return
 			}
-			r := rv[off : off+len(blk)]
-			for i := range blk {
-				blk[i] += r[i]
-			}
+			addResidualBlock(blk, rv[off:off+len(blk)])
 		}
 		if act != nil {
 			act(blk, blk)
 		}
+	}
+}
+
+// residualAdds are Add's own vector spans, for the residual a Conv adds
+// block by block: blk[i] + r[i], one rounding, the Add's bits.
+var (
+	residualAdd32 = elementwise.Vectorized("Add", addSpans[float32]()).Both
+	residualAdd64 = elementwise.Vectorized("Add", addSpans[float64]()).Both
+)
+
+// addResidualBlock adds r to blk in place.
+func addResidualBlock[T float32 | float64](blk, r []T) {
+	switch b := any(blk).(type) {
+	case []float32:
+		residualAdd32(b, b, any(r).([]float32))
+	case []float64:
+		residualAdd64(b, b, any(r).([]float64))
 	}
 }
 
