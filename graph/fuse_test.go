@@ -2,6 +2,7 @@ package graph_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -356,4 +357,69 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// A Conv's fused Relu or Clip on float32 runs in the product's kernels,
+// with the bias (conv.Config.Clamp32): the bits are still those of the
+// pair unfused, with NaN, infinities and signed zeros in the input and the
+// bias, bounds absent or crossed, and products of more rows than the
+// kernels take in place (the 1x1 and the implicit 3x3 paths).
+func TestFusedClampInTheProductIsExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 26))
+	inf := float32(math.Inf(1))
+	special := []float32{float32(math.NaN()), inf, -inf, float32(math.Copysign(0, -1)), 0, 6, -6}
+	type clip struct {
+		name   string
+		lo, hi *float32
+	}
+	f := func(v float32) *float32 { return &v }
+	acts := []clip{{name: "Relu"}, {"Clip", f(0), f(6)}, {"Clip", f(-0.5), nil}, {"Clip", nil, f(0.25)}, {"Clip", f(1), f(-1)}, {"Clip", nil, nil}}
+	for _, k := range []int{1, 3} {
+		for _, act := range acts {
+			for _, c := range []int{5, 70} {
+				m := 64 + r.IntN(40)
+				b := builder.New(22)
+				sprinkled := func(n, every int) []float32 {
+					v := make([]float32, n)
+					for i := range v {
+						v[i] = float32(2*r.Float64() - 1)
+					}
+					for i := 0; i < n; i += 1 + r.IntN(every) {
+						v[i] = special[r.IntN(len(special))]
+					}
+					return v
+				}
+				xin := tensor.MustFromSlice(sprinkled(c*11*13, 97), 1, c, 11, 13)
+				bias := tensor.MustFromSlice(sprinkled(m, 13), m)
+				x := b.Input("x", tensor.Float, 1, c, 11, 13)
+				y := b.Op("Conv", x, b.Constant("w", randTensor(r, tensor.Float, m, c, k, k)), b.Constant("b", bias), builder.Ints("pads", k/2, k/2, k/2, k/2), builder.Name("conv"))
+				var out builder.Value
+				if act.name == "Relu" {
+					out = b.Op("Relu", y, builder.Name("act"))
+				} else {
+					args := []builder.Arg{y}
+					for i, v := range []*float32{act.lo, act.hi} {
+						if v == nil {
+							args = append(args, builder.None)
+						} else {
+							args = append(args, b.Constant(fmt.Sprintf("bound%d", i), tensor.Scalar(*v)))
+						}
+					}
+					out = b.Op("Clip", append(args, builder.Name("act"))...)
+				}
+				b.Output("y", out)
+				fused, plain := loadBoth(t, b)
+				if fused.Fusions() != 1 {
+					t.Fatalf("%dx%d %s: %d fusions, want 1", k, k, act.name, fused.Fusions())
+				}
+				for _, threads := range []int{1, 2} {
+					o := &graph.RunOptions{Threads: threads, Engine: graph.EngineFast}
+					got, want := runY(t, fused, xin, o), runY(t, plain, xin, o)
+					if !got.Equal(want) {
+						t.Fatalf("%dx%d, %d channels, %s %v %v, %d threads: fused and unfused differ", k, k, c, act.name, act.lo, act.hi, threads)
+					}
+				}
+			}
+		}
+	}
 }

@@ -93,22 +93,32 @@ func clip(opt *Options, n *Node, x, lo, hi *tensor.Tensor) (*tensor.Tensor, erro
 	return y, err
 }
 
+// clipBounds returns Clip's bounds as scalars of X's type dt (nil where
+// absent): from 11 its inputs lo and hi, before its attributes.
+func clipBounds(n *Node, dt tensor.DataType, lo, hi *tensor.Tensor) (*tensor.Tensor, *tensor.Tensor, error) {
+	if n.Version >= 11 {
+		return lo, hi, nil
+	}
+	a, err := n.Float("min", -math.MaxFloat32)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := n.Float("max", math.MaxFloat32)
+	if err != nil {
+		return nil, nil, err
+	}
+	return clipBound(dt, float64(a)), clipBound(dt, float64(b)), nil
+}
+
 // clipKernel returns the kernel for X's type with its bounds.
 func clipKernel(n *Node, dt tensor.DataType, lo, hi *tensor.Tensor) (unaryKernel, error) {
-	if n.Version < 11 {
-		a, err := n.Float("min", -math.MaxFloat32)
-		if err != nil {
-			return nil, err
-		}
-		b, err := n.Float("max", math.MaxFloat32)
-		if err != nil {
-			return nil, err
-		}
-		lo, hi = clipBound(dt, float64(a)), clipBound(dt, float64(b))
+	lo, hi, err := clipBounds(n, dt, lo, hi)
+	if err != nil {
+		return nil, err
 	}
 	switch dt {
 	case tensor.Float:
-		l, h := boundOf(lo, float32(math.Inf(-1))), boundOf(hi, float32(math.Inf(1)))
+		l, h := clipBounds32(lo, hi)
 		return unarySpan[float32, float32](func(o, a []float32) { clamp.Float32(o, a[:len(o)], l, h) }), nil
 	case tensor.Double:
 		l, h := boundOf(lo, math.Inf(-1)), boundOf(hi, math.Inf(1))
@@ -147,6 +157,12 @@ func clipKernel(n *Node, dt tensor.DataType, lo, hi *tensor.Tensor) (unaryKernel
 func clipBound(dt tensor.DataType, v float64) *tensor.Tensor {
 	t, _ := convert.ScalarOf(dt, v) // dt is a float type: always representable
 	return t
+}
+
+// clipBounds32 returns a float Clip's bounds (from 11, its inputs; before,
+// clipKernel makes them from its attributes), absent ones infinite.
+func clipBounds32(lo, hi *tensor.Tensor) (float32, float32) {
+	return boundOf(lo, float32(math.Inf(-1))), boundOf(hi, float32(math.Inf(1)))
 }
 
 // boundOf returns the bound b holds, or def when it is absent.

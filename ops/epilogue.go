@@ -60,6 +60,7 @@ import (
 	"unsafe"
 
 	"github.com/onnxshape/onnxshape/ops/internal/conv"
+	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -515,6 +516,33 @@ func (n *Node) epilogueKernel(opt *Options, dt tensor.DataType) (unaryKernel, er
 	return k, nil
 }
 
+// convClamp returns the bounds of n's fused activation when its float32
+// kernel is package clamp's rule (Relu: [0, +Inf], x < 0 giving 0 and
+// NaN and -0 kept; Clip: its bounds), for a convolution to apply in its
+// products' kernels (conv.Config.Clamp32); nil for any other activation.
+func (n *Node) convClamp() *[2]float32 {
+	act := n.fusion.act
+	switch act.OpType {
+	case "Relu":
+		return &[2]float32{0, float32(math.Inf(1))}
+	case "Clip":
+		var lo, hi *tensor.Tensor
+		if len(n.fusion.actIn) > 0 {
+			lo = n.fusion.actIn[0]
+		}
+		if len(n.fusion.actIn) > 1 {
+			hi = n.fusion.actIn[1]
+		}
+		lo, hi, err := clipBounds(act, tensor.Float, lo, hi)
+		if err != nil {
+			return nil
+		}
+		l, h := clipBounds32(lo, hi)
+		return &[2]float32{l, h}
+	}
+	return nil
+}
+
 // applyEpilogue runs n's fused activation, if the run fuses one, in place
 // on y, the output n's kernel just made.
 func (n *Node) applyEpilogue(opt *Options, y *tensor.Tensor) error {
@@ -552,6 +580,9 @@ func (n *Node) convEpilogue(opt *Options, dt tensor.DataType, cfg *conv.Config, 
 			return false, nil, nil
 		}
 		cfg.Epilogue32 = blockEpilogue(y, res, act, missed)
+		if res == nil && act != nil {
+			cfg.Clamp32 = n.convClamp()
+		}
 		return true, missed, nil
 	case tensor.Double:
 		act, ok := k.(unarySpan[float64, float64])
@@ -583,14 +614,28 @@ func blockEpilogue[T float32 | float64](y, res *tensor.Tensor, act unarySpan[T, 
 				missed.Store(true)
 				return
 			}
-			r := rv[off : off+len(blk)]
-			for i := range blk {
-				blk[i] += r[i]
-			}
+			addResidualBlock(blk, rv[off:off+len(blk)])
 		}
 		if act != nil {
 			act(blk, blk)
 		}
+	}
+}
+
+// residualAdds are Add's own vector spans, for the residual a Conv adds
+// block by block: blk[i] + r[i], one rounding, the Add's bits.
+var (
+	residualAdd32 = elementwise.Vectorized("Add", addSpans[float32]()).Both
+	residualAdd64 = elementwise.Vectorized("Add", addSpans[float64]()).Both
+)
+
+// addResidualBlock adds r to blk in place.
+func addResidualBlock[T float32 | float64](blk, r []T) {
+	switch b := any(blk).(type) {
+	case []float32:
+		residualAdd32(b, b, any(r).([]float32))
+	case []float64:
+		residualAdd64(b, b, any(r).([]float64))
 	}
 }
 

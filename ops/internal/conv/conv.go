@@ -65,6 +65,11 @@ type Config struct {
 	// that the bits are those of the unfused pair).
 	Epilogue32 func([]float32)
 	Epilogue64 func([]float64)
+	// Clamp32, when not nil, says that Epilogue32 limits each element to
+	// [Clamp32[0], Clamp32[1]] as package clamp does (a fused Relu or
+	// Clip): the products may then apply it in their kernels, with the
+	// bias, before they store a tile (the same bits).
+	Clamp32 *[2]float32
 }
 
 func (c Config) err() error {
@@ -133,15 +138,41 @@ func TileColumns(k, size, positions int) int {
 }
 
 // gemmF is gemm.Float32 or Float64 by T, with alpha 1, beta 0 and neither
-// operand transposed.
-func gemmF[T Float](cfg gemm.Config, m, n, k int, a []T, lda int, b []T, ldb int, c []T, ldc int) error {
+// operand transposed; a float32 product applies fin (inProduct's) before
+// it stores each tile.
+func gemmF[T Float](cfg gemm.Config, m, n, k int, a []T, lda int, b []T, ldb int, c []T, ldc int, fin gemm.Finish) error {
 	switch a := any(a).(type) {
 	case []float32:
+		if fin.Bias != nil || fin.Clamp != nil {
+			return gemm.Float32Finish(cfg, m, n, k, a, lda, any(b).([]float32), ldb, any(c).([]float32), ldc, fin)
+		}
 		return gemm.Float32(cfg, false, false, m, n, k, 1, a, lda, any(b).([]float32), ldb, 0, any(c).([]float32), ldc)
 	case []float64:
 		return gemm.Float64(cfg, false, false, m, n, k, 1, a, lda, any(b).([]float64), ldb, 0, any(c).([]float64), ldc)
 	}
 	panic("unreachable")
+}
+
+// inProduct splits the finish of the output rows [m0, m0+mg) of a
+// float32 product: the bias b (nil: none), and the epilogue when it is a
+// clamp (Clamp32), go into the product's kernels (fin), which apply them
+// to each tile before storing it, while it is in registers; after is cfg
+// without the epilogue the product applies, and rest the bias left to add
+// afterwards (nil). A float64 product keeps both: fin is empty, after is
+// cfg and rest is b.
+func inProduct[T Float](cfg Config, b []T, m0, mg int) (fin gemm.Finish, after Config, rest []T) {
+	b32, ok := any(b).([]float32)
+	if !ok {
+		return gemm.Finish{}, cfg, b
+	}
+	if b32 != nil {
+		fin.Bias = b32[m0 : m0+mg]
+	}
+	if cfg.Clamp32 != nil && cfg.Epilogue32 != nil {
+		fin.Clamp = cfg.Clamp32
+		cfg.Epilogue32 = nil
+	}
+	return fin, cfg, nil
 }
 
 // split runs items through the worker pool: over the cores when there are
@@ -315,10 +346,11 @@ func Forward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 			p0 := tile * t
 			p1 := min(pout, p0+t)
 			yg := y[(n*s.M+g*mg)*pout:]
-			if err := gemmF(wc.gemm(wc.Threads), mg, p1-p0, cg, w[g*mg*k:], k, x[(n*s.C+g*cg)*pin+p0:], pin, yg[p0:], pout); err != nil {
+			fin, after, rest := inProduct(wc, b, g*mg, mg)
+			if err := gemmF(wc.gemm(wc.Threads), mg, p1-p0, cg, w[g*mg*k:], k, x[(n*s.C+g*cg)*pin+p0:], pin, yg[p0:], pout, fin); err != nil {
 				return err
 			}
-			return finishRows(wc, wc.Threads, yg, b, g*mg, mg, pout, p0, p1)
+			return finishRows(after, wc.Threads, yg, rest, g*mg, mg, pout, p0, p1)
 		})
 	}
 	if implicit[T](s) {
@@ -338,11 +370,12 @@ func Forward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 			gather(col[c*kprod*cols:], cols, x[(n*s.C+g*cg+c)*pin:(n*s.C+g*cg+c+1)*pin], win, p0, p1, zero)
 		}
 		yg := y[(n*s.M+g*mg)*pout:]
-		if err := gemmF(wc.gemm(wc.Threads), mg, cols, k, w[g*mg*k:], k, col, cols, yg[p0:], pout); err != nil {
+		fin, after, rest := inProduct(wc, b, g*mg, mg)
+		if err := gemmF(wc.gemm(wc.Threads), mg, cols, k, w[g*mg*k:], k, col, cols, yg[p0:], pout, fin); err != nil {
 			return err
 		}
-		addBias(yg, b, g*mg, mg, pout, p0, p1)
-		epilogueRows(cfg, yg, mg, pout, p0, p1)
+		addBias(yg, rest, g*mg, mg, pout, p0, p1)
+		epilogueRows(after, yg, mg, pout, p0, p1)
 		return nil
 	})
 }

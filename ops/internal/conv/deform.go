@@ -1,6 +1,10 @@
 package conv
 
-import "math"
+import (
+	"math"
+
+	"github.com/onnxshape/onnxshape/ops/internal/gemm"
+)
 
 // Deform computes the deformable convolution of x (N x C x H x W) with w
 // (M x C/Group x kH x kW) over two spatial axes: tap (i, j) of window
@@ -61,7 +65,7 @@ func Deform[T Float](cfg Config, s Shape, offsetGroups int, x, w, offset, mask, 
 			}
 		}
 		yg := y[(n*s.M+g*mg)*pout:]
-		if err := gemmF(wc.gemm(wc.Threads), mg, cols, k, w[g*mg*k:], k, col, cols, yg[p0:], pout); err != nil {
+		if err := gemmF(wc.gemm(wc.Threads), mg, cols, k, w[g*mg*k:], k, col, cols, yg[p0:], pout, gemm.Finish{}); err != nil {
 			return err
 		}
 		addBias(yg, b, g*mg, mg, pout, p0, p1)

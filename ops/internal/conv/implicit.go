@@ -70,11 +70,11 @@ func implicitForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 			fillWindows(dst, nr, pc, kc, p0+j0, nc, xg, g)
 		}
 		yg := y32[(n*s.M+gr*mg)*pout:]
-		if err := gemm.Float32Implicit(wc.gemm(wc.Threads), mg, p1-p0, k, w32[gr*mg*k:], k, fill, yg[p0:], pout); err != nil {
+		fin, after, _ := inProduct(wc, b32, gr*mg, mg)
+		if err := gemm.Float32Implicit(wc.gemm(wc.Threads), mg, p1-p0, k, w32[gr*mg*k:], k, fill, yg[p0:], pout, fin); err != nil {
 			return err
 		}
-		addBias(yg, b32, gr*mg, mg, pout, p0, p1)
-		epilogueRows(cfg, yg, mg, pout, p0, p1)
+		epilogueRows(after, yg, mg, pout, p0, p1)
 		return nil
 	})
 }

@@ -1,6 +1,9 @@
 package conv
 
-import "github.com/onnxshape/onnxshape/ops/internal/parallel"
+import (
+	"github.com/onnxshape/onnxshape/ops/internal/gemm"
+	"github.com/onnxshape/onnxshape/ops/internal/parallel"
+)
 
 // Transpose computes y (N x M x Image) = the transposed convolution of x
 // (N x C x Grid) with w (C x M/Group x Kernel), plus b (M values, or nil):
@@ -57,7 +60,7 @@ func Transpose[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 			p0 := tile * t
 			p1 := min(pin, p0+t)
 			cols := p1 - p0
-			if err := gemmF(wc.gemm(wc.Threads), rows, cols, cg, wt[g*cg*rows:], cg, xg[p0:], pin, col, cols); err != nil {
+			if err := gemmF(wc.gemm(wc.Threads), rows, cols, cg, wt[g*cg*rows:], cg, xg[p0:], pin, col, cols, gemm.Finish{}); err != nil {
 				return err
 			}
 			for m := range mg {

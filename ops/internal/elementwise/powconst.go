@@ -126,9 +126,13 @@ func powSquare(o, a []float32) {
 	}
 }
 
-// powCube is x^3: (x*x)*x in float64 (x*x exact), rounded to float32.
+// powCube is x^3: (x*x)*x in float64 (x*x exact), rounded to float32;
+// the bulk by the vector loop (powCubeVector), the same operations.
 func powCube(o, a []float32) {
-	for i, x := range a[:len(o)] {
+	a = a[:len(o)]
+	done := powCubeVector(o, a)
+	for i, x := range a[done:] {
+		i += done
 		if x != x {
 			o[i] = nan32()
 			continue

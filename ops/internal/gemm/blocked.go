@@ -56,6 +56,12 @@ type kernels[T float32 | float64] struct {
 	// panelB, when not nil, copies k rows of cols <= nr columns of B
 	// (ldb apart) into a zero-padded panel of nr columns.
 	panelB func(dst, b []T, ldb, k, cols int)
+	// tileF and tilePF, when not nil, are tile and tileP that also apply
+	// a finish before they store the tile: bias[r] added to row r (bias
+	// nil: none), then every element limited to [clamp[0], clamp[1]]
+	// (clamp nil: none), as finish.apply does it.
+	tileF  func(rows, k int, a []T, lda int, b []T, ldb int, c []T, ldc, cols int, alpha, beta T, bias []T, clamp *[2]T)
+	tilePF func(rows, k int, a []T, b []T, ldb int, c []T, ldc, cols int, alpha, beta T, bias []T, clamp *[2]T)
 	// panelBT, when not nil, is panelB for B stored transposed: the
 	// panel's cols columns are rows of b, ldb apart (below maxGatherLd).
 	panelBT func(dst, b []T, ldb, k, cols int)
@@ -316,7 +322,7 @@ func scaleC[T float32 | float64](m, n int, alpha, beta T, c []T, ldc int) {
 
 // blocked computes C = alpha*op(A)*op(B) + beta*C with the kernels kn,
 // B from b (ldb, transB) or, when pb is not nil, from its panels.
-func blocked[T float32 | float64](cfg Config, kn kernels[T], transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, pb *packed[T], beta T, c []T, ldc int) error {
+func blocked[T float32 | float64](cfg Config, kn kernels[T], transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, pb *packed[T], beta T, c []T, ldc int, fin *finish[T]) error {
 	if m == 0 || n == 0 {
 		return cfg.err()
 	}
@@ -325,6 +331,9 @@ func blocked[T float32 | float64](cfg Config, kn kernels[T], transA, transB bool
 			return err
 		}
 		scaleC(m, n, alpha, beta, c, ldc)
+		if fin != nil {
+			fin.apply(c, ldc, 0, m, n)
+		}
 		return nil
 	}
 	if pb != nil {
@@ -376,7 +385,7 @@ func blocked[T float32 | float64](cfg Config, kn kernels[T], transA, transB bool
 		aElems = (min(m, mcBlock) + mr - 1) / mr * mr * kc0
 	}
 	// One row on one core, B in place or packed: the row kernels.
-	if m == 1 && workers == 1 && !transA && alpha == 1 && (pb != nil || direct) && vecRow(&kn, k, n, a, b, ldb, pb, beta, c, kcb) {
+	if m == 1 && workers == 1 && !transA && alpha == 1 && fin == nil && (pb != nil || direct) && vecRow(&kn, k, n, a, b, ldb, pb, beta, c, kcb) {
 		return cfg.err()
 	}
 	scratch := int64(bElems+aElems) * int64(size) * int64(workers)
@@ -385,7 +394,7 @@ func blocked[T float32 | float64](cfg Config, kn kernels[T], transA, transB bool
 	}
 	defer cfg.Scratch.give(scratch)
 
-	st := blockedState[T]{cfg: cfg, kn: kn, transA: transA, transB: transB, byCols: byCols, direct: direct, packedA: packedA, m: m, n: n, k: k, kcb: kcb, mr: mr, nr: nr, ncBlock: ncBlock, bElems: bElems, aElems: aElems, alpha: alpha, beta: beta, a: a, b: b, c: c, lda: lda, ldb: ldb, ldc: ldc, pb: pb}
+	st := blockedState[T]{cfg: cfg, kn: kn, transA: transA, transB: transB, byCols: byCols, direct: direct, packedA: packedA, m: m, n: n, k: k, kcb: kcb, mr: mr, nr: nr, ncBlock: ncBlock, bElems: bElems, aElems: aElems, alpha: alpha, beta: beta, a: a, b: b, c: c, lda: lda, ldb: ldb, ldc: ldc, pb: pb, fin: fin}
 	if workers == 1 {
 		// One part: called here, st stays on the stack (a closure handed
 		// to the pool would be allocated at every call, a small product's
@@ -406,12 +415,13 @@ type blockedState[T float32 | float64] struct {
 	a, b, c                                       []T
 	lda, ldb, ldc                                 int
 	pb                                            *packed[T]
+	fin                                           *finish[T] // with the last block of k
 }
 
 // part computes blocked's units [lo, hi): panels of columns, or tiles of
 // rows.
 func (s *blockedState[T]) part(lo, hi int) error {
-	cfg, kn, transA, transB, byCols, direct, packedA, m, n, k, kcb, mr, nr, ncBlock, bElems, aElems, alpha, beta, a, b, c, lda, ldb, ldc, pb := s.cfg, s.kn, s.transA, s.transB, s.byCols, s.direct, s.packedA, s.m, s.n, s.k, s.kcb, s.mr, s.nr, s.ncBlock, s.bElems, s.aElems, s.alpha, s.beta, s.a, s.b, s.c, s.lda, s.ldb, s.ldc, s.pb
+	cfg, kn, transA, transB, byCols, direct, packedA, m, n, k, kcb, mr, nr, ncBlock, bElems, aElems, alpha, beta, a, b, c, lda, ldb, ldc, pb, fin := s.cfg, s.kn, s.transA, s.transB, s.byCols, s.direct, s.packedA, s.m, s.n, s.k, s.kcb, s.mr, s.nr, s.ncBlock, s.bElems, s.aElems, s.alpha, s.beta, s.a, s.b, s.c, s.lda, s.ldb, s.ldc, s.pb, s.fin
 	i0, i1, j0, j1 := 0, m, 0, n
 	if byCols {
 		j0, j1 = lo*nr, min(hi*nr, n)
@@ -443,6 +453,7 @@ func (s *blockedState[T]) part(lo, hi int) error {
 			if pc > 0 {
 				bet = 1
 			}
+			last := fin != nil && pc+kc == k
 			for ic := i0; ic < i1; ic += mcBlock {
 				if ic > i0 {
 					if err := cfg.err(); err != nil {
@@ -480,10 +491,18 @@ func (s *blockedState[T]) part(lo, hi int) error {
 							bs, bld = b[pc*ldb+jc+jr:], ldb
 						}
 						cs := c[(ic+ir)*ldc+jc+jr:]
-						if packedA {
+						switch {
+						case last && packedA && kn.tilePF != nil:
+							kn.tilePF(rows, kc, abuf[ir*kc:], bs, bld, cs, ldc, cols, alpha, bet, fin.rows(ic+ir), fin.clamp)
+						case last && !packedA && kn.tileF != nil:
+							kn.tileF(rows, kc, as[ir*lda:], lda, bs, bld, cs, ldc, cols, alpha, bet, fin.rows(ic+ir), fin.clamp)
+						case packedA:
 							kn.tileP(rows, kc, abuf[ir*kc:], bs, bld, cs, ldc, cols, alpha, bet)
-						} else {
+						default:
 							kn.tile(rows, kc, as[ir*lda:], lda, bs, bld, cs, ldc, cols, alpha, bet)
+						}
+						if last && (packedA && kn.tilePF == nil || !packedA && kn.tileF == nil) {
+							fin.apply(cs, ldc, ic+ir, rows, cols)
 						}
 					}
 				}
@@ -491,6 +510,14 @@ func (s *blockedState[T]) part(lo, hi int) error {
 		}
 	}
 	return nil
+}
+
+// rows returns the biases from row i0 of C on (nil without a bias).
+func (f *finish[T]) rows(i0 int) []T {
+	if f.bias == nil {
+		return nil
+	}
+	return f.bias[i0:]
 }
 
 // pack copies op(B) (k×n) into the panels of kn, charging cfg first.

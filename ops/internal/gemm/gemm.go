@@ -106,7 +106,78 @@ func Float32(cfg Config, transA, transB bool, m, n, k int, alpha float32, a []fl
 	if err := dims(transA, transB, m, n, k, lda, len(a), ldb, len(b), ldc, len(c)); err != nil {
 		return err
 	}
-	return blocked(cfg, k32, transA, transB, m, n, k, alpha, a, lda, b, ldb, nil, beta, c, ldc)
+	return blocked(cfg, k32, transA, transB, m, n, k, alpha, a, lda, b, ldb, nil, beta, c, ldc, nil)
+}
+
+// Finish is what Float32Finish and Float32Implicit do to each element of
+// C once its sum is complete, before they store it, while the tile is in
+// registers (a convolution's bias and fused ReLU or Clip, without a pass
+// over the output afterwards): Bias[i] added to row i (one rounding, as
+// y += b after the product), then with Clamp the element limited to
+// [Clamp[0], Clamp[1]] as package clamp does it (x < lo: lo; then x > hi:
+// hi; NaN and equal zeros kept). The bits are those of the product
+// followed by the bias and the clamp.
+type Finish struct {
+	Bias  []float32   // one per row of C (nil: none)
+	Clamp *[2]float32 // lower and upper bound (nil: none)
+}
+
+// Float32Finish computes C = A*B (A m×k, B k×n, row-major, neither
+// transposed) and finishes each element of C as fin says.
+func Float32Finish(cfg Config, m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, fin Finish) error {
+	if err := dims(false, false, m, n, k, lda, len(a), ldb, len(b), ldc, len(c)); err != nil {
+		return err
+	}
+	f, err := fin.internal(m)
+	if err != nil {
+		return err
+	}
+	return blocked(cfg, k32, false, false, m, n, k, 1, a, lda, b, ldb, nil, 0, c, ldc, f)
+}
+
+// internal returns fin for a product of m rows (nil when it does
+// nothing), or an error when its bias is short.
+func (fin Finish) internal(m int) (*finish[float32], error) {
+	if fin.Bias == nil && fin.Clamp == nil {
+		return nil, nil
+	}
+	if fin.Bias != nil && len(fin.Bias) < m {
+		return nil, fmt.Errorf("%w: %d biases for %d rows of C", ErrShape, len(fin.Bias), m)
+	}
+	return &finish[float32]{bias: fin.Bias, clamp: fin.Clamp}, nil
+}
+
+// finish is Finish inside the engine, for either element type.
+type finish[T float32 | float64] struct {
+	bias  []T
+	clamp *[2]T
+}
+
+// apply finishes rows×cols elements of c (row stride ldc), the first of
+// them in row i0 of C: the kernels without a finish of their own, and a
+// product over an empty k.
+func (f *finish[T]) apply(c []T, ldc, i0, rows, cols int) {
+	for r := range rows {
+		row := c[r*ldc : r*ldc+cols]
+		if f.bias != nil {
+			b := f.bias[i0+r]
+			for j := range row {
+				row[j] += b
+			}
+		}
+		if f.clamp != nil {
+			lo, hi := f.clamp[0], f.clamp[1]
+			for j, x := range row {
+				if x < lo {
+					x = lo
+				}
+				if x > hi {
+					x = hi
+				}
+				row[j] = x
+			}
+		}
+	}
 }
 
 // Float64 is Float32 for float64 matrices.
@@ -114,7 +185,7 @@ func Float64(cfg Config, transA, transB bool, m, n, k int, alpha float64, a []fl
 	if err := dims(transA, transB, m, n, k, lda, len(a), ldb, len(b), ldc, len(c)); err != nil {
 		return err
 	}
-	return blocked(cfg, k64, transA, transB, m, n, k, alpha, a, lda, b, ldb, nil, beta, c, ldc)
+	return blocked(cfg, k64, transA, transB, m, n, k, alpha, a, lda, b, ldb, nil, beta, c, ldc, nil)
 }
 
 // Integer computes C[i][j] = sum over p of (A[i][p]-aZero[i]) *
@@ -188,7 +259,7 @@ func Float32Packed(cfg Config, transA bool, m, n, k int, alpha float32, a []floa
 	if err := check("C", m, n, ldc, len(c)); err != nil {
 		return err
 	}
-	return blocked(cfg, pb.p.kn, transA, false, m, n, k, alpha, a, lda, nil, 0, pb.p, beta, c, ldc)
+	return blocked(cfg, pb.p.kn, transA, false, m, n, k, alpha, a, lda, nil, 0, pb.p, beta, c, ldc, nil)
 }
 
 // PackedB8 is a k×n 8-bit matrix B packed once for Integer products
@@ -279,5 +350,5 @@ func Float64Packed(cfg Config, transA bool, m, n, k int, alpha float64, a []floa
 	if err := check("C", m, n, ldc, len(c)); err != nil {
 		return err
 	}
-	return blocked(cfg, pb.p.kn, transA, false, m, n, k, alpha, a, lda, nil, 0, pb.p, beta, c, ldc)
+	return blocked(cfg, pb.p.kn, transA, false, m, n, k, alpha, a, lda, nil, 0, pb.p, beta, c, ldc, nil)
 }

@@ -51,10 +51,15 @@ func implicitPlan(kn kernels[float32], n, k, threads int) (workers, ncBlock, ele
 // columns are split over cfg.Threads cores, each filling its own panels.
 // fill must be safe to call from several goroutines at once on distinct
 // blocks. The sums are those of Float32 (same kernels, same blocking of
-// k), within the bound of the package doc.
-func Float32Implicit(cfg Config, m, n, k int, a []float32, lda int, fill Filler32, c []float32, ldc int) error {
+// k), within the bound of the package doc; each element of C is then
+// finished as fin says.
+func Float32Implicit(cfg Config, m, n, k int, a []float32, lda int, fill Filler32, c []float32, ldc int, fin Finish) error {
 	if fill == nil {
 		return fmt.Errorf("%w: no filler for B", ErrShape)
+	}
+	f, err := fin.internal(m)
+	if err != nil {
+		return err
 	}
 	if err := check("A", m, k, lda, len(a)); err != nil {
 		return err
@@ -70,6 +75,9 @@ func Float32Implicit(cfg Config, m, n, k int, a []float32, lda int, fill Filler3
 			return err
 		}
 		scaleC(m, n, 1, 0, c, ldc)
+		if f != nil {
+			f.apply(c, ldc, 0, m, n)
+		}
 		return nil
 	}
 	kn := k32
@@ -105,6 +113,7 @@ func Float32Implicit(cfg Config, m, n, k int, a []float32, lda int, fill Filler3
 				if pc > 0 {
 					bet = 1
 				}
+				last := f != nil && pc+kc == k
 				for ic := 0; ic < m; ic += mcBlock {
 					mc := min(mcBlock, m-ic)
 					for jr := 0; jr < nc; jr += nr {
@@ -112,7 +121,16 @@ func Float32Implicit(cfg Config, m, n, k int, a []float32, lda int, fill Filler3
 						bs := bbuf[(jr/nr)*kc*nr:]
 						for ir := 0; ir < mc; ir += mr {
 							rows := min(mr, mc-ir)
-							kn.tile(rows, kc, a[(ic+ir)*lda+pc:], lda, bs, nr, c[(ic+ir)*ldc+jc+jr:], ldc, cols, 1, bet)
+							cs := c[(ic+ir)*ldc+jc+jr:]
+							switch {
+							case !last:
+								kn.tile(rows, kc, a[(ic+ir)*lda+pc:], lda, bs, nr, cs, ldc, cols, 1, bet)
+							case kn.tileF != nil:
+								kn.tileF(rows, kc, a[(ic+ir)*lda+pc:], lda, bs, nr, cs, ldc, cols, 1, bet, f.rows(ic+ir), f.clamp)
+							default:
+								kn.tile(rows, kc, a[(ic+ir)*lda+pc:], lda, bs, nr, cs, ldc, cols, 1, bet)
+								f.apply(cs, ldc, ic+ir, rows, cols)
+							}
 						}
 					}
 				}

@@ -53,7 +53,7 @@ func TestFloat32ImplicitRandom(t *testing.T) {
 					got[i*ldc+j] = float32(nan())
 				}
 			}
-			if err := Float32Implicit(Config{Threads: 1 + r.IntN(3)}, s.m, s.n, s.k, a, lda, storedFiller(b, ldb), got, ldc); err != nil {
+			if err := Float32Implicit(Config{Threads: 1 + r.IntN(3)}, s.m, s.n, s.k, a, lda, storedFiller(b, ldb), got, ldc, Finish{}); err != nil {
 				t.Fatalf("%v: %v", s, err)
 			}
 			agree(t, s, 1, 0, a, lda, b, ldb, c, ldc, got, want)
@@ -70,21 +70,21 @@ func TestFloat32ImplicitChargesAndCancels(t *testing.T) {
 	fill := storedFiller(b, ldb)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := Float32Implicit(Config{Ctx: ctx}, s.m, s.n, s.k, a, lda, fill, c, ldc); !errors.Is(err, context.Canceled) {
+	if err := Float32Implicit(Config{Ctx: ctx}, s.m, s.n, s.k, a, lda, fill, c, ldc, Finish{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: %v", err)
 	}
 	refuse := errors.New("over budget")
 	var asked int64
-	if err := Float32Implicit(Config{Charge: func(n int64) error { asked += n; return refuse }}, s.m, s.n, s.k, a, lda, fill, c, ldc); !errors.Is(err, refuse) {
+	if err := Float32Implicit(Config{Charge: func(n int64) error { asked += n; return refuse }}, s.m, s.n, s.k, a, lda, fill, c, ldc, Finish{}); !errors.Is(err, refuse) {
 		t.Fatalf("refused charge: %v", err)
 	}
 	if want := ImplicitScratch32(s.n, s.k, 1); asked != want || want < int64(kcFor(s.k))*4*32 {
 		t.Fatalf("charged %d, ImplicitScratch32 says %d", asked, want)
 	}
-	if err := Float32Implicit(Config{}, s.m, s.n, s.k, a, lda-1, fill, c, ldc); !errors.Is(err, ErrShape) {
+	if err := Float32Implicit(Config{}, s.m, s.n, s.k, a, lda-1, fill, c, ldc, Finish{}); !errors.Is(err, ErrShape) {
 		t.Fatalf("short A: %v", err)
 	}
-	if err := Float32Implicit(Config{}, s.m, s.n, s.k, a, lda, nil, c, ldc); !errors.Is(err, ErrShape) {
+	if err := Float32Implicit(Config{}, s.m, s.n, s.k, a, lda, nil, c, ldc, Finish{}); !errors.Is(err, ErrShape) {
 		t.Fatalf("no filler: %v", err)
 	}
 }

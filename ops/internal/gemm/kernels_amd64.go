@@ -8,10 +8,10 @@ import "golang.org/x/sys/cpu"
 // which says what they compute).
 
 //go:noescape
-func kernel32AVX512(rows, k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, mask uint64, alpha, beta float32)
+func kernel32AVX512(rows, k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, mask uint64, alpha, beta float32, bias *float32, clamp *[2]float32)
 
 //go:noescape
-func kernel32AVX512P(rows, k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, mask uint64, alpha, beta float32)
+func kernel32AVX512P(rows, k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, mask uint64, alpha, beta float32, bias *float32, clamp *[2]float32)
 
 //go:noescape
 func kernel64AVX512(rows, k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, mask uint64, alpha, beta float64)
@@ -129,10 +129,26 @@ func useAsm() {
 	case haveAVX512:
 		k32 = kernels[float32]{name: "avx512", mr: 12, nr: 32, maskedB: true,
 			tile: func(rows, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc, cols int, alpha, beta float32) {
-				kernel32AVX512(rows, k, &a[0], lda, &b[0], ldb, &c[0], ldc, 1<<cols-1, alpha, beta)
+				kernel32AVX512(rows, k, &a[0], lda, &b[0], ldb, &c[0], ldc, 1<<cols-1, alpha, beta, nil, nil)
 			},
 			tileP: func(rows, k int, a []float32, b []float32, ldb int, c []float32, ldc, cols int, alpha, beta float32) {
-				kernel32AVX512P(rows, k, &a[0], 0, &b[0], ldb, &c[0], ldc, 1<<cols-1, alpha, beta)
+				kernel32AVX512P(rows, k, &a[0], 0, &b[0], ldb, &c[0], ldc, 1<<cols-1, alpha, beta, nil, nil)
+			},
+			tileF: func(rows, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc, cols int, alpha, beta float32, bias []float32, clamp *[2]float32) {
+				var bp *float32
+				if bias != nil {
+					_ = bias[rows-1] // the kernel reads rows of them
+					bp = &bias[0]
+				}
+				kernel32AVX512(rows, k, &a[0], lda, &b[0], ldb, &c[0], ldc, 1<<cols-1, alpha, beta, bp, clamp)
+			},
+			tilePF: func(rows, k int, a []float32, b []float32, ldb int, c []float32, ldc, cols int, alpha, beta float32, bias []float32, clamp *[2]float32) {
+				var bp *float32
+				if bias != nil {
+					_ = bias[rows-1] // the kernel reads rows of them
+					bp = &bias[0]
+				}
+				kernel32AVX512P(rows, k, &a[0], 0, &b[0], ldb, &c[0], ldc, 1<<cols-1, alpha, beta, bp, clamp)
 			},
 			packRows: func(dst, a []float32, lda, rows, k int) {
 				var offs [16]int32

@@ -51,6 +51,7 @@ type isa struct {
 	goType  string // element type, for the comment
 	nameArg string // how mask is declared, for the comment
 	packedA bool   // A in panels: element (r, p) at a + (p*mr + r)*size
+	finish  bool   // two more arguments: a bias per row and a clamp
 }
 
 func (s isa) lanes() int { return s.vec / s.size }
@@ -109,7 +110,12 @@ func acc(s isa, r, v int) string { return fmt.Sprintf("%s%d", s.reg, 2*r+v) }
 func kernel(s isa) {
 	argBytes := 72 + 2*s.size
 	alphaOff, betaOff := 72, 72+s.size
-	p("// func %s(rows, k int, a *%s, lda int, b *%s, ldb int, c *%s, ldc int, %s, alpha, beta %s)", s.name, s.goType, s.goType, s.goType, s.nameArg, s.goType)
+	if s.finish {
+		argBytes += 16
+		p("// func %s(rows, k int, a *%s, lda int, b *%s, ldb int, c *%s, ldc int, %s, alpha, beta %s, bias *%s, clamp *[2]%s)", s.name, s.goType, s.goType, s.goType, s.nameArg, s.goType, s.goType, s.goType)
+	} else {
+		p("// func %s(rows, k int, a *%s, lda int, b *%s, ldb int, c *%s, ldc int, %s, alpha, beta %s)", s.name, s.goType, s.goType, s.goType, s.nameArg, s.goType)
+	}
 	p("// requires: %s", map[bool]string{true: "AVX512F", false: "AVX2, FMA"}[s.avx512])
 	p("TEXT ·%s(SB), NOSPLIT, $0-%d", s.name, argBytes)
 	p("\tMOVQ a+16(FP), SI")
@@ -260,6 +266,9 @@ func variant(s isa, rows, alphaOff, betaOff int) {
 			}
 		}
 		p("%s:", L("nobeta"))
+		if s.finish {
+			finish(s, rows, L, tmp, alpha, beta)
+		}
 		for r := range rows {
 			for v := range 2 {
 				p("\tVMOVU%s %s, K%d, %s", s.suf(), acc(s, r, v), v+1, cAddr(r, v))
@@ -312,6 +321,42 @@ func variant(s isa, rows, alphaOff, betaOff int) {
 	}
 	p("\tVZEROUPPER")
 	p("\tRET")
+}
+
+// finish writes the kernels' finish, after the sums (and beta*C) are in
+// the accumulators and before they are stored: with bias not nil, each
+// row r's bias[r] added (one rounding, the bias as the first operand as in
+// package conv's vector bias add), then with clamp not nil every element
+// limited to [clamp[0], clamp[1]] as package clamp does it (in Intel's
+// operand order VMAXPS dst, lo, x is "lo where lo > x, else x", NaN and
+// equal zeros kept; VMINPS dst, hi, t "hi where hi < t, else t"; Go's
+// assembler writes the operands the other way round). The caller passes
+// them only with the last block of k.
+func finish(s isa, rows int, L func(string) string, tmp, lo, hi string) {
+	biasOff := 72 + 2*s.size
+	p("\t// The finish: bias per row, then the clamp.")
+	p("\tMOVQ bias+%d(FP), AX", biasOff)
+	p("\tTESTQ AX, AX")
+	p("\tJZ %s", L("nobias"))
+	for r := range rows {
+		p("\t%s %d(AX), %s", s.bcast(), r*s.size, tmp)
+		for v := range 2 {
+			p("\tVADD%s %s, %s, %s", s.suf(), acc(s, r, v), tmp, acc(s, r, v))
+		}
+	}
+	p("%s:", L("nobias"))
+	p("\tMOVQ clamp+%d(FP), AX", biasOff+8)
+	p("\tTESTQ AX, AX")
+	p("\tJZ %s", L("noclamp"))
+	p("\t%s (AX), %s", s.bcast(), lo)
+	p("\t%s %d(AX), %s", s.bcast(), s.size, hi)
+	for r := range rows {
+		for v := range 2 {
+			p("\tVMAX%s %s, %s, %s", s.suf(), acc(s, r, v), lo, acc(s, r, v))
+			p("\tVMIN%s %s, %s, %s", s.suf(), acc(s, r, v), hi, acc(s, r, v))
+		}
+	}
+	p("%s:", L("noclamp"))
 }
 
 // vnni is the 8-bit kernel: a tile of D = A'*B' for A' unsigned and B'
@@ -673,7 +718,7 @@ func kernels() {
 		if packedA {
 			suffix = "P"
 		}
-		kernel(isa{name: "kernel32AVX512" + suffix, reg: "Z", vec: 64, size: 4, mr: 12, avx512: true, goType: "float32", nameArg: "mask uint64", packedA: packedA})
+		kernel(isa{name: "kernel32AVX512" + suffix, reg: "Z", vec: 64, size: 4, mr: 12, avx512: true, goType: "float32", nameArg: "mask uint64", packedA: packedA, finish: true})
 		p("")
 		kernel(isa{name: "kernel64AVX512" + suffix, reg: "Z", vec: 64, size: 8, mr: 12, avx512: true, goType: "float64", nameArg: "mask uint64", packedA: packedA})
 		p("")

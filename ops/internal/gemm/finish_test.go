@@ -1,0 +1,132 @@
+package gemm
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// finishAfter is what a finish must equal: the product, then y += b per
+// row, then the clamp (package clamp's rule).
+func finishAfter(c []float32, ldc, m, n int, bias []float32, clamp *[2]float32) {
+	for i := range m {
+		row := c[i*ldc : i*ldc+n]
+		for j := range row {
+			x := row[j]
+			if bias != nil {
+				x += bias[i]
+			}
+			if clamp != nil {
+				if x < clamp[0] {
+					x = clamp[0]
+				}
+				if x > clamp[1] {
+					x = clamp[1]
+				}
+			}
+			row[j] = x
+		}
+	}
+}
+
+// sameFloats reports the first index where got and want differ in their
+// bits (NaN against NaN of any payload is the same), or -1.
+func sameFloats(got, want []float32) int {
+	for i := range got {
+		g, w := got[i], want[i]
+		if g != g && w != w {
+			continue
+		}
+		if math.Float32bits(g) != math.Float32bits(w) {
+			return i
+		}
+	}
+	return -1
+}
+
+// randFinish draws a finish: no bias or one with some zeros, NaN and
+// infinities; no clamp, ReLU, ReLU6, or random bounds (lo > hi included).
+func randFinish(r *rand.Rand, m int) ([]float32, *[2]float32) {
+	var bias []float32
+	if r.IntN(4) != 0 {
+		bias = randSlice[float32](r, m)
+		for i := range bias {
+			switch r.IntN(40) {
+			case 0:
+				bias[i] = float32(math.NaN())
+			case 1:
+				bias[i] = float32(math.Inf(1 - 2*r.IntN(2)))
+			case 2:
+				bias[i] = float32(math.Copysign(0, float64(r.IntN(2)*2-1)))
+			}
+		}
+	}
+	var clamp *[2]float32
+	switch r.IntN(4) {
+	case 1:
+		clamp = &[2]float32{0, float32(math.Inf(1))}
+	case 2:
+		clamp = &[2]float32{0, 6}
+	case 3:
+		clamp = &[2]float32{float32(r.NormFloat64()), float32(r.NormFloat64())}
+	}
+	return bias, clamp
+}
+
+// TestFinishIsTheProductThenBiasThenClamp checks Float32Finish and
+// Float32Implicit against Float32 followed by the bias and the clamp, bit
+// for bit, on every kernel set: one or more blocks of k, tails of rows
+// and columns, an empty k, one row.
+func TestFinishIsTheProductThenBiasThenClamp(t *testing.T) {
+	withKernels(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(21, 22))
+		n := 150
+		if testing.Short() {
+			n = 40
+		}
+		for i := range n {
+			s := randShape(r)
+			s.transA, s.transB = false, false
+			switch i % 7 {
+			case 0:
+				s.k = 0
+			case 1:
+				s.m = 1
+			}
+			a, lda, b, ldb, c, ldc := operands[float32](r, s)
+			bias, clamp := randFinish(r, s.m)
+			want := append([]float32(nil), c...)
+			if err := Float32(Config{}, false, false, s.m, s.n, s.k, 1, a, lda, b, ldb, 0, want, ldc); err != nil {
+				t.Fatal(err)
+			}
+			finishAfter(want, ldc, s.m, s.n, bias, clamp)
+			got := append([]float32(nil), c...)
+			cfg := Config{Threads: 1 + r.IntN(2)}
+			if err := Float32Finish(cfg, s.m, s.n, s.k, a, lda, b, ldb, got, ldc, Finish{Bias: bias, Clamp: clamp}); err != nil {
+				t.Fatalf("%v: %v", s, err)
+			}
+			if j := sameFloats(got, want); j >= 0 {
+				t.Fatalf("%v bias=%v clamp=%v: Float32Finish element %d = %v, the product then the finish %v", s, bias != nil, clamp, j, got[j], want[j])
+			}
+			got = append(got[:0], c...)
+			if err := Float32Implicit(cfg, s.m, s.n, s.k, a, lda, storedFiller(b, ldb), got, ldc, Finish{Bias: bias, Clamp: clamp}); err != nil {
+				t.Fatalf("%v: %v", s, err)
+			}
+			// The implicit product sums as Float32 does (same kernels and blocks).
+			if j := sameFloats(got, want); j >= 0 {
+				t.Fatalf("%v bias=%v clamp=%v: Float32Implicit element %d = %v, the product then the finish %v", s, bias != nil, clamp, j, got[j], want[j])
+			}
+		}
+	})
+}
+
+func TestFinishRefusesAShortBias(t *testing.T) {
+	a, b, c := make([]float32, 6), make([]float32, 6), make([]float32, 4)
+	if err := Float32Finish(Config{}, 2, 2, 3, a, 3, b, 2, c, 2, Finish{Bias: []float32{1}}); !errors.Is(err, ErrShape) {
+		t.Fatalf("one bias for two rows: %v", err)
+	}
+	if err := Float32Implicit(Config{}, 2, 2, 3, a, 3, storedFiller(b, 2), c, 2, Finish{Bias: []float32{1}}); !errors.Is(err, ErrShape) {
+		t.Fatalf("implicit, one bias for two rows: %v", err)
+	}
+}
