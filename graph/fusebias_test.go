@@ -224,7 +224,7 @@ func TestMatMulBiasFoldSameBits(t *testing.T) {
 		if iter%4 == 3 {
 			dt = tensor.Double
 		}
-		n, k := 1+r.IntN(40), 1+r.IntN(300)
+		n, k := 1+r.IntN(100), 1+r.IntN(300)
 		xs := [][]int{{k}, {5, k}, {3, 7, k}, {2, 1, 33, k}}[r.IntN(4)]
 		cs := [][]int{{n}, {1}, {}}[r.IntN(3)]
 		relu := r.IntN(2) == 0

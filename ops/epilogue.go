@@ -219,20 +219,23 @@ func (n *Node) applyBias(opt *Options, y *tensor.Tensor) {
 	}
 }
 
-// addRows adds c (one value, or one per column) to every row of y.
+// addRows adds c (one value, or one per column) to every row of y, by
+// Add's vector spans: y + c, one rounding, the Add's bits.
 func addRows[T float32 | float64](y, c []T) {
+	var add elementwise.BinarySpans[T, T, T]
+	switch any(c).(type) {
+	case []float32:
+		add = any(residualAdds32).(elementwise.BinarySpans[T, T, T])
+	case []float64:
+		add = any(residualAdds64).(elementwise.BinarySpans[T, T, T])
+	}
 	if len(c) == 1 {
-		v := c[0]
-		for i := range y {
-			y[i] += v
-		}
+		add.Right(y, y, c[0])
 		return
 	}
 	for r := 0; r+len(c) <= len(y); r += len(c) {
 		row := y[r : r+len(c) : r+len(c)]
-		for j, v := range c {
-			row[j] += v
-		}
+		add.Both(row, row, c)
 	}
 }
 
@@ -625,8 +628,10 @@ func blockEpilogue[T float32 | float64](y, res *tensor.Tensor, act unarySpan[T, 
 // residualAdds are Add's own vector spans, for the residual a Conv adds
 // block by block: blk[i] + r[i], one rounding, the Add's bits.
 var (
-	residualAdd32 = elementwise.Vectorized("Add", addSpans[float32]()).Both
-	residualAdd64 = elementwise.Vectorized("Add", addSpans[float64]()).Both
+	residualAdds32 = elementwise.Vectorized("Add", addSpans[float32]())
+	residualAdds64 = elementwise.Vectorized("Add", addSpans[float64]())
+	residualAdd32  = residualAdds32.Both
+	residualAdd64  = residualAdds64.Both
 )
 
 // addResidualBlock adds r to blk in place.
