@@ -88,7 +88,7 @@ type run struct{ oh, ow, n, off int }
 // of nr columns (gemm.Filler32's layout), zeros where a tap falls in the
 // padding and in the last panel's columns past nc.
 func fillWindows(dst []float32, nr, pc, kc, q0, nc int, xg []float32, g dwGeometry) {
-	if vecWindows && nr == 32 && g.sw == 1 {
+	if nr == 32 && (vecWindows && g.sw == 1 || vecWindows2 && g.sw == 2) {
 		fillWindowsVec(dst, pc, kc, q0, nc, xg, g)
 		return
 	}
@@ -171,7 +171,7 @@ type wseg struct {
 }
 
 // fillWindowsVec is fillWindows for panels of 32 columns and a stride of
-// 1 along the row, with the vector writer: per panel and kernel tap, the
+// 1 or 2 along the row, with the vector writer: per panel and kernel tap, the
 // lanes that read the image form at most one segment per output row the
 // panel crosses (the same for every channel: only the plane moves), and
 // windowRows32 writes the tap's rows of the block, one per channel, each
@@ -199,11 +199,18 @@ func fillWindowsVec(dst []float32, pc, kc, q0, nc int, xg []float32, g dwGeometr
 				oh, ow := pos/g.ow, pos%g.ow
 				l := min(g.ow-ow, w-j)
 				if ih := oh*g.sh + dr; ih >= 0 && ih < g.ih {
-					base := ow + dq
-					lo, hi := max(0, -base), min(l, g.iw-base)
+					// Lane j+o reads the row at base + o*sw, for o in [lo, hi):
+					// those inside the row.
+					base := ow*g.sw + dq
+					lo, hi := 0, 0
+					if g.sw == 1 {
+						lo, hi = max(0, -base), min(l, g.iw-base)
+					} else if g.iw > base {
+						lo, hi = max(0, (1-base)/2), min(l, (g.iw-base+1)/2)
+					}
 					if lo < hi {
 						lane := j + lo
-						segs[n] = wseg{off: int64(ih*g.iw+base-j) * 4, mask: uint32((uint64(1)<<(hi-lo) - 1) << lane)}
+						segs[n] = wseg{off: int64(ih*g.iw+base-j*g.sw) * 4, mask: uint32((uint64(1)<<(hi-lo) - 1) << lane)}
 						n++
 					}
 				}
@@ -211,7 +218,7 @@ func fillWindowsVec(dst []float32, pc, kc, q0, nc int, xg []float32, g dwGeometr
 			}
 			d := dst[q*kc*nr+p0*nr : q*kc*nr+(p0+(rows-1)*taps)*nr+nr]
 			src := xg[c0*pin : (c0+rows)*pin]
-			windowRows32(d, taps*nr, unsafe.Pointer(&src[0]), pin, rows, segs[:n])
+			windowRows32(d, taps*nr, unsafe.Pointer(&src[0]), pin, rows, segs[:n], g.sw)
 		}
 	}
 }

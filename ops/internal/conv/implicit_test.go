@@ -86,20 +86,25 @@ func TestImplicitMatchesTheDefinition(t *testing.T) {
 func nan64() float64 { var z float64; return z / z }
 
 // The vector window writer against the Go one: random geometries of
-// stride 1 along the row (pads, dilations, row strides, images narrower
+// stride 1 and 2 along the row (pads, dilations, row strides, images narrower
 // than the kernel, blocks of k cut anywhere, positions cut anywhere),
 // the panels compared bit for bit, the padding lanes included.
 func TestWindowsVecMatchesGo(t *testing.T) {
 	if !vecWindows {
 		t.Skip("no vector window writer here")
 	}
+	vec2 := vecWindows2
+	defer func() { vecWindows, vecWindows2 = true, vec2 }()
 	r := rand.New(rand.NewPCG(23, 24))
 	for iter := range 300 {
-		g := dwGeometry{kh: 1 + r.IntN(4), kw: 1 + r.IntN(4), sh: 1 + r.IntN(3), sw: 1, dh: 1 + r.IntN(2), dw: 1 + r.IntN(3),
+		g := dwGeometry{kh: 1 + r.IntN(4), kw: 1 + r.IntN(4), sh: 1 + r.IntN(3), sw: 1 + iter%2, dh: 1 + r.IntN(2), dw: 1 + r.IntN(3),
 			ph: r.IntN(3), pw: r.IntN(3)}
+		if g.sw == 2 && !vec2 {
+			continue
+		}
 		g.ih, g.iw = max(1, (g.kh-1)*g.dh+1-2*g.ph)+r.IntN(20), max(1, (g.kw-1)*g.dw+1-2*g.pw)+r.IntN(70)
 		g.oh = (g.ih+2*g.ph-(g.kh-1)*g.dh-1)/g.sh + 1
-		g.ow = g.iw + 2*g.pw - (g.kw-1)*g.dw
+		g.ow = (g.iw+2*g.pw-(g.kw-1)*g.dw-1)/g.sw + 1
 		cg := 1 + r.IntN(6)
 		k := cg * g.kh * g.kw
 		xg := make([]float32, cg*g.ih*g.iw)
@@ -116,9 +121,9 @@ func TestWindowsVecMatchesGo(t *testing.T) {
 		for i := range want {
 			want[i], got[i] = -1, -2
 		}
-		vecWindows = false
+		vecWindows, vecWindows2 = false, false
 		fillWindows(want, 32, pc, kc, q0, nc, xg, g)
-		vecWindows = true
+		vecWindows, vecWindows2 = true, vec2
 		fillWindows(got, 32, pc, kc, q0, nc, xg, g)
 		for i := range want {
 			if got[i] != want[i] {
@@ -132,8 +137,8 @@ func TestWindowsVecMatchesGo(t *testing.T) {
 // The implicit GEMM with the Go window writer (the vector one is the
 // default where there is one).
 func TestImplicitGoWindows(t *testing.T) {
-	defer func(v bool) { vecWindows = v }(vecWindows)
-	vecWindows = false
+	defer func(v, v2 bool) { vecWindows, vecWindows2 = v, v2 }(vecWindows, vecWindows2)
+	vecWindows, vecWindows2 = false, false
 	TestImplicitMatchesTheDefinition(t)
 }
 

@@ -4,9 +4,12 @@ package conv
 
 import "unsafe"
 
-// vecWindows is false: no vector window writer here.
-var vecWindows = false
+// vecWindows and vecWindows2 are false: no vector window writer here.
+var (
+	vecWindows  = false
+	vecWindows2 = false
+)
 
-func windowRows32(dst []float32, dstStride int, src unsafe.Pointer, srcStride, rows int, segs []wseg) {
+func windowRows32(dst []float32, dstStride int, src unsafe.Pointer, srcStride, rows int, segs []wseg, stride int) {
 	panic("unreachable")
 }
