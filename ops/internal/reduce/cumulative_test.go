@@ -53,8 +53,7 @@ func TestCumulativeRowIsTheColumnWalk(t *testing.T) {
 func TestCumulativeStreamedIsTheRowWalk(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 26))
 	specials := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1))}
-	combine, streamed := vectorRows[float32](false)
-	if streamed == nil {
+	if _, streamed := vectorRows[float32](false); streamed == nil {
 		t.Skip("no streaming stores here")
 	}
 	for _, l := range []Layout{{Outer: 3, N: 5, Inner: 2*cumulativeBlock + 37}, {Outer: 1, N: 1, Inner: 9}, {Outer: 2, N: 4, Inner: cumulativeBlock}} {
@@ -66,7 +65,7 @@ func TestCumulativeStreamedIsTheRowWalk(t *testing.T) {
 			}
 		}
 		for _, product := range []bool{false, true} {
-			combine, streamed = vectorRows[float32](product)
+			combine, streamed := vectorRows[float32](product)
 			for _, exclusive := range []bool{false, true} {
 				for _, reverse := range []bool{false, true} {
 					got, want := make([]float32, len(x)), make([]float32, len(x))
