@@ -12,15 +12,14 @@
 // with partial pivoting (the first largest |pivot| of the column, rows
 // swapped, each swap changing the sign), computed in float64 and rounded
 // once to X's type; a column without a nonzero pivot gives 0. The
-// matrices are shared among the cores, each factored in a float64 copy
-// charged to the run.
+// matrices are shared among the cores, each widened into a float64 copy
+// (charged to the run) and factored there.
 
 package ops
 
 import (
-	"math"
-
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/ops/internal/linalg"
 
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -87,28 +86,29 @@ func det(opt *Options, op opRef, x *tensor.Tensor) (*tensor.Tensor, error) {
 	if count == 0 {
 		return y, nil
 	}
-	// X in float64 (unless it is already), one matrix to factor per core,
-	// and the determinants.
-	n := mulCounts(mulCounts(m, m), opt.threads()) + count
-	if x.DataType() != tensor.Double {
-		n = addCounts(n, x.Len())
-	}
+	// One matrix in float64 per core, and the determinants: each matrix is
+	// widened from X as it is factored, never X whole (the large batches
+	// are many small matrices, where a float64 copy of X costs more than
+	// the factorizations).
+	n := addCounts(mulCounts(mulCounts(m, m), opt.threads()), count)
 	if err := opt.scratch(op, "the matrices in float64", n, 8); err != nil {
 		return nil, err
 	}
-	all, err := convert.LoadFloatsPolled[float64](opt.env.Ctx, x)
-	if err != nil {
-		return nil, op.stopped(err)
-	}
 	dets := make([]float64, count)
+	mm := m * m
 	err = parallelRange(opt, count, mulCounts(count, mulCounts(m, mulCounts(m, m))), func(lo, hi int) error {
-		lu := make([]float64, m*m)
+		if m == 8 && detVector(opt, x, dets, lo, hi) {
+			return opt.cancelled()
+		}
+		lu := make([]float64, mm)
 		for i := lo; i < hi; i++ {
-			if err := opt.cancelled(); err != nil {
-				return err
+			if i&255 == 0 || mm > 4096 {
+				if err := opt.cancelled(); err != nil {
+					return err
+				}
 			}
-			copy(lu, all[i*m*m:(i+1)*m*m])
-			dets[i] = luDeterminant(lu, m)
+			convert.DecodeFloats(lu, x, i*mm)
+			dets[i] = linalg.LUDeterminant(lu, m)
 		}
 		return nil
 	})
@@ -121,33 +121,27 @@ func det(opt *Options, op opRef, x *tensor.Tensor) (*tensor.Tensor, error) {
 	return y, nil
 }
 
-// luDeterminant factors the m×m row-major matrix a in place (LU with
-// partial pivoting) and returns its determinant.
-func luDeterminant(a []float64, m int) float64 {
-	d := 1.0
-	for j := range m {
-		p := j
-		for i := j + 1; i < m; i++ {
-			if math.Abs(a[i*m+j]) > math.Abs(a[p*m+j]) {
-				p = i
-			}
+// detVector sets dets[lo:hi] to the determinants of x's 8×8 matrices lo to
+// hi with the vector kernel, from X's float32 or float64 storage, and
+// reports whether it could; it looks at the run's context every 256
+// matrices.
+func detVector(opt *Options, x *tensor.Tensor, dets []float64, lo, hi int) bool {
+	const step = 256
+	done := false
+	for at := lo; at < hi; at += step {
+		end := min(at+step, hi)
+		if at > lo && opt.cancelled() != nil {
+			return true
 		}
-		if a[p*m+j] == 0 {
-			return 0
+		switch x.DataType() {
+		case tensor.Float:
+			done = linalg.Det8(dets[at:end], asElems[float32](x.Bytes())[64*at:64*end])
+		case tensor.Double:
+			done = linalg.Det8(dets[at:end], asElems[float64](x.Bytes())[64*at:64*end])
 		}
-		if p != j {
-			for c := range m {
-				a[p*m+c], a[j*m+c] = a[j*m+c], a[p*m+c]
-			}
-			d = -d
+		if !done {
+			return false
 		}
-		for i := j + 1; i < m; i++ {
-			f := a[i*m+j] / a[j*m+j]
-			for c := j + 1; c < m; c++ {
-				a[i*m+c] -= f * a[j*m+c]
-			}
-		}
-		d *= a[j*m+j]
 	}
-	return d
+	return done
 }

@@ -94,6 +94,8 @@
 //     layouts) is op glue that needs Options and opRef, so it sits at the
 //     end of matmul.go, the first of them; the weights packed once at load
 //     (PackConstants) at the end of gemm.go.
+//   - linear algebra (Det): ops/internal/linalg, the LU factorization with
+//     partial pivoting in float64 and its AVX-512 form for 8×8 matrices.
 //   - recurrent (LSTM, GRU, RNN): ops/internal/rnn, cells over
 //     ops/internal/gemm; the node reading, constraints and float16 glue
 //     the three share sit at the end of lstm.go.
@@ -122,6 +124,7 @@
 // and REP MOVSB of ops/internal/movement; float16 rounding in
 // ops/internal/convert; the reductions' lanes and exp32 in
 // ops/internal/reduce; Resize's float32 row sums in ops/internal/resample;
+// Det's 8×8 factorizations in ops/internal/linalg;
 // the float32 and float64 arithmetic, Relu and Where in
 // ops/internal/elementwise; the float32 elementary functions, in AVX2 and
 // AVX-512, in ops/internal/mathf);

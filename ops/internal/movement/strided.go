@@ -248,6 +248,10 @@ func stridedCopy[E any](dst, src []E, p Plan, stream bool, c *poll.Canceller) {
 		dst[p.DstOff] = src[p.SrcOff]
 		return
 	}
+	if k := repeatedBlock(p, int(unsafe.Sizeof(*new(E)))); k >= 0 {
+		replicateBlocks(dst, src, p, k, stream, c)
+		return
+	}
 	last := r - 1
 	n, ds, ss := p.Shape[last], p.DstStrides[last], p.SrcStrides[last]
 	if r >= 2 && ds == 1 && ss != 1 {
@@ -328,6 +332,61 @@ func stridedCopy[E any](dst, src []E, p Plan, stream bool, c *poll.Canceller) {
 			}
 		}
 		if c.Stop(m*n) || !w.next() {
+			return
+		}
+	}
+}
+
+// replicateMax is the largest block, in bytes, that replicateBlocks copies
+// from the output it has just written: it is still in the core's cache
+// (L2), where a larger one would be read back from memory, costing what
+// writing it again from the source costs.
+const replicateMax = 256 << 10
+
+// repeatedBlock returns the outermost axis k of p that repeats a block
+// (source stride 0, more than one index) whose inner axes fill a
+// contiguous run of the destination (row-major, stride DstStrides[k]) of
+// at most replicateMax bytes, the block not a single element; -1 if none.
+// Tile's and Expand's repeats are such axes.
+func repeatedBlock(p Plan, size int) int {
+	r := len(p.Shape)
+	if r < 2 || p.DstStrides[r-1] != 1 {
+		return -1
+	}
+	found := -1
+	block := p.Shape[r-1] // the destination run of the axes inside k
+	for k := r - 2; k >= 0 && p.DstStrides[k] == block && block*size <= replicateMax; k-- {
+		if p.SrcStrides[k] == 0 && p.Shape[k] > 1 {
+			found = k
+		}
+		block *= p.Shape[k]
+	}
+	return found
+}
+
+// replicateBlocks copies a plan whose axis k repeats a contiguous block of
+// the destination (repeatedBlock): for each index of the axes outside k,
+// the axes inside it write the first block from the source, and the other
+// Shape[k]-1 are copies of the output already written, doubling: 1, 2, 4...
+// blocks, a few long memmoves from the cache in place of one short copy per
+// source row (Expand's 112-float rows 112 times over; Tile's blocks).
+func replicateBlocks[E any](dst, src []E, p Plan, k int, stream bool, c *poll.Canceller) {
+	inner := Plan{Shape: p.Shape[k+1:], DstStrides: p.DstStrides[k+1:], SrcStrides: p.SrcStrides[k+1:]}
+	block := p.DstStrides[k]
+	total := block * p.Shape[k]
+	w := newOffsetWalker(p.Shape[:k], p.DstStrides[:k], p.SrcStrides[:k], p.DstOff, p.SrcOff)
+	for {
+		out := dst[w.dst : w.dst+total]
+		if len(inner.Shape) == 1 && inner.SrcStrides[0] == 1 {
+			copy(out[:block], src[w.src:w.src+block]) // a row
+		} else {
+			inner.DstOff, inner.SrcOff = w.dst, w.src
+			stridedCopy(dst, src, inner, stream, c)
+		}
+		for done := block; done < total; {
+			done += copy(out[done:], out[:done])
+		}
+		if c.Err != nil || c.Stop(total) || !w.next() {
 			return
 		}
 	}

@@ -83,6 +83,10 @@ func BenchmarkCopyPlan(b *testing.B) {
 		// Expand [1,64,1,112] to [8,64,112,112]: broadcast on N and H.
 		{"expand", Plan{Shape: nchw, DstStrides: ContiguousStrides(nchw),
 			SrcStrides: []int{0, 112, 0, 1}}, big, 64 * 112},
+		// Tile [8,64,56,56] by [1,1,2,2]: each row twice, each block of rows twice.
+		{"tile_1122", Plan{Shape: []int{8, 64, 2, 56, 2, 56},
+			DstStrides: ContiguousStrides([]int{8, 64, 2, 56, 2, 56}),
+			SrcStrides: []int{64 * 56 * 56, 56 * 56, 0, 56, 0, 1}}, big, big / 4},
 		// One of the two inputs of Concat on axis 3: rows of 56 into rows of 112.
 		{"concat_axis3_half", Plan{Shape: []int{8, 64, 112, 56},
 			DstStrides: []int{64 * 112 * 112, 112 * 112, 112, 1},

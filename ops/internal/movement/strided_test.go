@@ -208,3 +208,27 @@ func TestStep2Plans(t *testing.T) {
 		}
 	}
 }
+
+// Tile's and Expand's plans replicate their blocks of rows from the output;
+// a repeat whose block would not be in the cache is walked from the source.
+func TestRepeatedBlock(t *testing.T) {
+	for _, c := range []struct {
+		p    Plan
+		want int
+	}{
+		// Expand [1,64,1,112] to [8,64,112,112]: the H repeat (a block of
+		// one row); the N repeat's block is 3.2 MB.
+		{Plan{Shape: []int{8, 64, 112, 112}, DstStrides: ContiguousStrides([]int{8, 64, 112, 112}), SrcStrides: []int{0, 112, 0, 1}}, 2},
+		// Tile [8,64,56,56] by [1,1,2,2]: the H repeat, whose block holds
+		// the W repeat.
+		{Plan{Shape: []int{512, 2, 56, 2, 56}, DstStrides: ContiguousStrides([]int{512, 2, 56, 2, 56}), SrcStrides: []int{3136, 0, 56, 0, 1}}, 1},
+		// No repeat.
+		{Plan{Shape: []int{4, 5}, DstStrides: []int{5, 1}, SrcStrides: []int{5, 1}}, -1},
+		// A repeat of a strided destination.
+		{Plan{Shape: []int{4, 5}, DstStrides: []int{1, 4}, SrcStrides: []int{0, 1}}, -1},
+	} {
+		if got := repeatedBlock(c.p, 4); got != c.want {
+			t.Errorf("%+v: axis %d, want %d", c.p, got, c.want)
+		}
+	}
+}

@@ -47,3 +47,41 @@ func TestCumulativeRowIsTheColumnWalk(t *testing.T) {
 		}
 	}
 }
+
+// The streamed walk of a large output (blocks of columns, an accumulator)
+// gives the bits of the row-by-row walk, blocks whole and partial.
+func TestCumulativeStreamedIsTheRowWalk(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 26))
+	specials := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1))}
+	if _, streamed := vectorRows[float32](false); streamed == nil {
+		t.Skip("no streaming stores here")
+	}
+	for _, l := range []Layout{{Outer: 3, N: 5, Inner: 2*cumulativeBlock + 37}, {Outer: 1, N: 1, Inner: 9}, {Outer: 2, N: 4, Inner: cumulativeBlock}} {
+		x := make([]float32, l.Outer*l.N*l.Inner)
+		for i := range x {
+			x[i] = r.Float32()*4 - 2
+			if r.IntN(50) == 0 {
+				x[i] = specials[r.IntN(len(specials))]
+			}
+		}
+		for _, product := range []bool{false, true} {
+			combine, streamed := vectorRows[float32](product)
+			for _, exclusive := range []bool{false, true} {
+				for _, reverse := range []bool{false, true} {
+					got, want := make([]float32, len(x)), make([]float32, len(x))
+					if err := cumulativeStreamed(l, x, got, exclusive, reverse, product, combine, streamed, Serial); err != nil {
+						t.Fatal(err)
+					}
+					if err := runCumulative(l, x, want, exclusive, reverse, product, Serial); err != nil {
+						t.Fatal(err)
+					}
+					for i, v := range got {
+						if w := want[i]; math.Float32bits(v) != math.Float32bits(w) && !(v != v && w != w) {
+							t.Fatalf("%+v product %v exclusive %v reverse %v: y[%d] = %v, want %v", l, product, exclusive, reverse, i, v, w)
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -394,23 +394,44 @@ func reduceColumns[A Number](op Op, in []A, n, inner, c0 int, out, m, parts []A)
 		if op.Kind == LogSumExp {
 			acc = m
 		}
+		k := 0
+		if xf, ok := any(in).([]float32); ok && op.Kind == Max {
+			// Chunks of 128 columns in registers (colExtremesF32).
+			k = colExtremesF32(xf[c0:], n, inner, any(out).([]float32), false)
+		}
+		if k > 0 {
+			acc, c0 = acc[k:], c0+k
+			w -= k
+		}
 		for j := range acc {
 			acc[j] = lowest[A]()
 		}
 		rows(func(row []A) { extremeRow(acc, row, false) })
 	case Min:
-		for j := range out {
-			out[j] = highest[A]()
+		rest := out
+		if xf, ok := any(in).([]float32); ok {
+			k := colExtremesF32(xf[c0:], n, inner, any(out).([]float32), true)
+			rest, c0 = out[k:], c0+k
+			w -= k
 		}
-		rows(func(row []A) { extremeRow(out, row, true) })
+		for j := range rest {
+			rest[j] = highest[A]()
+		}
+		rows(func(row []A) { extremeRow(rest, row, true) })
 	case Prod:
-		for j := range out {
-			out[j] = 1
+		rest := out
+		if xf, ok := any(in).([]float32); ok {
+			k := colProdsF32(xf[c0:], n, inner, any(out).([]float32))
+			rest, c0 = out[k:], c0+k
+			w -= k
+		}
+		for j := range rest {
+			rest[j] = 1
 		}
 		rows(func(row []A) {
-			row = row[:len(out)]
+			row = row[:len(rest)]
 			for j, v := range row {
-				out[j] *= v
+				rest[j] *= v
 			}
 		})
 	}

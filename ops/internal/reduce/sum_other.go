@@ -26,3 +26,9 @@ var haveColSumsAVX512 = false
 
 // colTermSumsF32 has no vector kernel here: it does no column.
 func colTermSumsF32(x []float32, n, stride int, out []float32, square bool) int { return 0 }
+
+// colExtremesF32 has no vector kernel here: it does no column.
+func colExtremesF32(x []float32, n, stride int, out []float32, min bool) int { return 0 }
+
+// colProdsF32 has no vector kernel here: it does no column.
+func colProdsF32(x []float32, n, stride int, out []float32) int { return 0 }
