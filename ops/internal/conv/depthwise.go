@@ -199,8 +199,14 @@ type dwScratch[T Float] struct {
 
 func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 	g := depthwiseGeometry(s)
-	if err := g.planFull(cfg); err != nil {
+	rp, err := planRows[T](&g, cfg)
+	if err != nil {
 		return err
+	}
+	if rp == nil {
+		if err := g.planFull(cfg); err != nil {
+			return err
+		}
 	}
 	pin, pout := g.ih*g.iw, g.oh*g.ow
 	planes := s.N * s.C
@@ -234,6 +240,12 @@ func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 				bv = b[c]
 			}
 			o0, o1 := band*per, min(g.oh, (band+1)*per)
+			if rp != nil {
+				// T is float32: the same memory.
+				dwRowsBand(&g, rp, as32(yp), as32(xp), as32(wc), *(*float32)(unsafe.Pointer(&bv)), o0, o1)
+				epilogue(cfg, yp[o0*g.ow:o1*g.ow])
+				continue
+			}
 			for o := o0; o < o1; {
 				switch {
 				case o >= g.full0 && o+4 <= min(o1, g.full1) && dwFull4(&g, yp, xp, wc, bv, o, &sc):
@@ -250,6 +262,11 @@ func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 		}
 		return nil
 	})
+}
+
+// as32 is s seen as float32 (T must be float32).
+func as32[T Float](s []T) []float32 {
+	return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
 }
 
 // dwRow sums output row o of one plane xp into y (see the file's
