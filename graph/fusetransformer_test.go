@@ -172,3 +172,36 @@ func TestFusedHardSwishIsExact(t *testing.T) {
 		}
 	}
 }
+
+// HardSwish spelled out and PP-LCNet's affine block after it on a
+// 96x40x40 map (PP-OCRv4's detector), fused and node by node, one core:
+//
+//	go test ./graph -run XXX -bench FusedHardSwish
+func BenchmarkFusedHardSwish(b *testing.B) {
+	r := rand.New(rand.NewPCG(7, 27))
+	bl := builder.New(11)
+	x := bl.Input("x", tensor.Float, 1, 96, 40, 40)
+	c := func(name string, v float32) builder.Value { return bl.Constant(name, tensor.Scalar(v)) }
+	h := bl.Op("Div", bl.Op("Mul", x, bl.Op("Clip", bl.Op("Add", x, c("three", 3)), c("zero", 0), c("six", 6))), c("six2", 6))
+	bl.Output("y", bl.Op("Add", bl.Op("Mul", h, c("scale", 1.25)), c("shift", -0.5)))
+	fused, plain := loadBoth(&testing.T{}, bl)
+	in := map[string]tensor.Value{"x": randTensor(r, tensor.Float, 1, 96, 40, 40)}
+	for _, c := range []struct {
+		name string
+		m    *graph.Model
+	}{{"fused", fused}, {"unfused", plain}} {
+		b.Run(c.name, func(b *testing.B) {
+			pool := graph.NewPool()
+			o := &graph.RunOptions{Threads: 1, Pool: pool}
+			for b.Loop() {
+				out, err := c.m.Run(context.Background(), in, o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := pool.Release(out.Map()["y"]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -221,6 +221,42 @@ func BenchmarkMobileNetDepthwise(b *testing.B) {
 	}
 }
 
+// PP-OCRv4's text detector's depthwise layers (160x160 input: 3x3 on 80
+// to 20, 5x5 on 10x10 and 5x5 planes) with a ReLU6 epilogue, on one core:
+//
+//	go test ./ops/internal/conv -run XXX -bench OCRDepthwise -benchtime 100x
+func BenchmarkOCRDepthwise(b *testing.B) {
+	layers := []struct{ c, size, k, stride int }{{16, 80, 3, 1}, {32, 80, 3, 2}, {48, 40, 3, 1}, {48, 40, 3, 2}, {96, 20, 3, 1},
+		{96, 20, 3, 2}, {192, 10, 5, 1}, {192, 10, 5, 2}, {384, 5, 5, 1}}
+	for _, l := range layers {
+		p := l.k / 2
+		out := (l.size+2*p-l.k)/l.stride + 1
+		s := Shape{N: 1, C: l.c, M: l.c, Group: l.c, Image: []int{l.size, l.size}, Grid: []int{out, out}, Kernel: []int{l.k, l.k},
+			Stride: []int{l.stride, l.stride}, Dilation: []int{1, 1}, Pad: []int{p, p}}
+		b.Run(fmt.Sprintf("%dx%d_%d_k%d_s%d", l.size, l.size, l.c, l.k, l.stride), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 2))
+			x := make([]float32, l.c*l.size*l.size)
+			for i := range x {
+				x[i] = r.Float32()*2 - 1
+			}
+			w := make([]float32, l.c*l.k*l.k)
+			for i := range w {
+				w[i] = r.Float32()*2 - 1
+			}
+			bias := make([]float32, l.c)
+			y := make([]float32, l.c*out*out)
+			relu6 := func(v []float32) { clamp.Float32(v, v, 0, 6) }
+			cpu := cpuSeconds()
+			for b.Loop() {
+				if err := Forward(Config{Threads: 1, Epilogue32: relu6}, s, x, w, bias, y); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric((cpuSeconds()-cpu)*1e6/float64(b.N), "cpu-us/op")
+		})
+	}
+}
+
 // The four-row kernel gives the bits of the row-at-a-time path on random
 // float32 values (rounding included): heights past several groups of four,
 // strides 1-2, kernels 1-5, pads 0-2, dilations 1-2, widths 1-40.
