@@ -164,4 +164,73 @@ for R in (4, 1):
     for s in (1, 2):
         out += body(R, s)
 out += ['done:', '\tVZEROUPPER', '\tRET', '']
+
+# dwFlat32AVX512: a small stride-1 plane as one row (see dwflat.go), four
+# blocks of 16 outputs at a time, each with its own masks per tap.
+# Registers: DI y, R14 x at xoff, SI offs, DX ws, CX taps, R13 the group's
+# masks, R8 groups left, R11 the group's byte offset, BX the tap, R9 the
+# tap's masks, AX scratch.
+FARGS = [('y', 8), ('groups', 8), ('x', 8), ('xoff', 8), ('offs', 8), ('ws', 8), ('taps', 8), ('masks', 8), ('bias', 4)]
+FOFF = {}
+o = 0
+for n, sz in FARGS:
+    FOFF[n] = o
+    o += sz
+
+
+def farg(n):
+    return f'{n}+{FOFF[n]}(FP)'
+
+
+fsig = ', '.join(f'{n} {"float32" if n == "bias" else "*float32" if n in ("y", "x", "ws") else "*int" if n == "offs" else "*uint64" if n == "masks" else "int"}' for n, _ in FARGS)
+out += [f'// func dwFlat32AVX512({fsig})',
+        '// requires: AVX512F',
+        f'TEXT ·dwFlat32AVX512(SB), NOSPLIT, $0-{o}',
+        f'\tMOVQ {farg("y")}, DI',
+        f'\tMOVQ {farg("x")}, R14',
+        f'\tMOVQ {farg("xoff")}, AX',
+        '\tLEAQ (R14)(AX*4), R14',
+        f'\tMOVQ {farg("offs")}, SI',
+        f'\tMOVQ {farg("ws")}, DX',
+        f'\tMOVQ {farg("taps")}, CX',
+        f'\tMOVQ {farg("masks")}, R13',
+        f'\tMOVQ {farg("groups")}, R8',
+        f'\tVBROADCASTSS {farg("bias")}, Z30',
+        '\tXORQ R11, R11',
+        '',
+        'fgroup:']
+out += [f'\tVMOVAPS Z30, Z{i}' for i in range(4)]
+out += ['\tXORQ BX, BX',
+        '\tLEAQ 32(R13), R9 // the first tap\'s masks, after the four stores\'',
+        '',
+        'ftap:',
+        '\tMOVQ (SI)(BX*8), AX',
+        '\tLEAQ (R14)(AX*4), AX',
+        '\tADDQ R11, AX',
+        '\tVBROADCASTSS (DX)(BX*4), Z4']
+for i in range(4):
+    out += [f'\tMOVQ {8*i}(R9), R10',
+            '\tKMOVW R10, K1',
+            '\tSHRQ $16, R10',
+            '\tKMOVW R10, K3',
+            '\tSHRQ $16, R10',
+            '\tKMOVW R10, K5',
+            f'\tVMOVUPS.Z {64*i}(AX), K1, Z{5+i}',
+            f'\tVFMADD231PS Z{5+i}, Z4, K3, Z{i}',
+            f'\tVMULPS Z{5+i}, Z4, Z{9+i}',
+            f'\tVADDPS Z{9+i}, Z{i}, K5, Z{i}']
+out += ['\tADDQ $32, R9',
+        '\tINCQ BX',
+        '\tCMPQ BX, CX',
+        '\tJLT ftap']
+for i in range(4):
+    out += [f'\tKMOVW {8*i}(R13), K4',
+            f'\tVMOVUPS Z{i}, K4, {64*i}(DI)(R11*1)']
+out += ['\tMOVQ R9, R13 // the next group\'s stores',
+        '\tADDQ $256, R11',
+        '\tDECQ R8',
+        '\tJNZ fgroup',
+        '\tVZEROUPPER',
+        '\tRET',
+        '']
 open(OUT, 'w').write('\n'.join(out))

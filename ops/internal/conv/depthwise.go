@@ -220,6 +220,10 @@ func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 	bands = (g.oh + per - 1) / per
 	items := planes * bands
 	workers := min(threads, items)
+	fp, err := planFlat[T](&g, cfg, bands)
+	if err != nil {
+		return err
+	}
 	var zero T
 	if err := cfg.charge(int64(workers) * int64(taps) * int64(8+8+int(sizeOf(zero))+8)); err != nil {
 		return err
@@ -240,6 +244,12 @@ func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 				bv = b[c]
 			}
 			o0, o1 := band*per, min(g.oh, (band+1)*per)
+			if fp != nil {
+				// T is float32: the same memory.
+				dwFlat32(&g, fp, as32(yp), as32(xp), as32(wc), *(*float32)(unsafe.Pointer(&bv)))
+				epilogue(cfg, yp)
+				continue
+			}
 			if rp != nil {
 				// T is float32: the same memory.
 				dwRowsBand(&g, rp, as32(yp), as32(xp), as32(wc), *(*float32)(unsafe.Pointer(&bv)), o0, o1)

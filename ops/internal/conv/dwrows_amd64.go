@@ -30,3 +30,19 @@ func dwRows32(y []float32, rows int, g *dwGeometry, p *dwRowPlan, xp []float32, 
 	dwRows32AVX512(&y[0], rows, g.ow*4, p.nb, &xp[0], xoff, g.sh*g.iw*4, &p.offs[t0], &wc[t0], t1-t0,
 		&p.blocks[0], &p.tmasks[t0], taps*8, g.sw, bias)
 }
+
+// dwFlat32AVX512 sums a plane as one row (dwflat.go) in groups of four
+// blocks of 16 outputs: output e of block i of group g, at y + 4(64g + 16i
+// + l), is bias plus, over the taps t in order, ws[t] times the float32 at
+// x + 4*(xoff + offs[t] + 64g + 16i + l) for the lanes l that masks give
+// the tap (dwFlatPlan's layout): a fused multiply-add in an interior
+// lane, a multiply and an add in an edge lane. Only the masked elements
+// are loaded, only the stored lanes written.
+//
+//go:noescape
+func dwFlat32AVX512(y *float32, groups int, x *float32, xoff int, offs *int, ws *float32, taps int, masks *uint64, bias float32)
+
+// dwFlat32 runs dwFlat32AVX512 on plane xp into yp (g's planes, p's plan).
+func dwFlat32(g *dwGeometry, p *dwFlatPlan, yp, xp, wc []float32, bias float32) {
+	dwFlat32AVX512(&yp[0], p.groups, &xp[0], -g.ph*g.iw, &p.offs[0], &wc[0], len(p.offs), &p.masks[0], bias)
+}
