@@ -22,6 +22,11 @@ import (
 // whole small plane (7x7, 14x14) rather than one a row, so that a fused
 // activation works on spans long enough for its vector loop.
 //
+// For float32 where the CPU has AVX-512 the same sums run in whole-row
+// kernels instead, edges and the plane's first and last rows included,
+// from masks planned once per convolution: four full rows a call
+// (dwrows.go), or a small stride-1 plane as one row (dwflat.go).
+//
 // The work is split over planes (image x channel), and over bands of
 // output rows when there are fewer planes than twice the cores; the
 // context is checked before each band. Scratch: the tap table of one
