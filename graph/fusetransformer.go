@@ -11,12 +11,14 @@ import (
 // Load-time fusion of the elementwise chains of transformer exports
 // (LoadOptions.NoFuse turns it off with the rest of fuse.go's fusions).
 // fuseChains finds, in the main graph, regions of Add, Sub, Mul, Div, Pow
-// (by a constant), Tanh, Sigmoid, Erf, Sqrt, Reciprocal and ReduceMean
+// (by a constant), Tanh, Sigmoid, Erf, Sqrt, Reciprocal, Clip (with
+// constant bounds), Relu, HardSigmoid and ReduceMean
 // nodes that read one computed value X besides constants, whose values
 // other than the last node's output (the sink's) no node outside the
 // region reads: GELU with Erf and in its tanh form, with the Add of a
 // Linear layer's bias before it, and LayerNorm and RMSNorm spelled out
-// (ReduceMean, Sub, Pow, Sqrt, Div ...), among them. Where the largest such
+// (ReduceMean, Sub, Pow, Sqrt, Div ...), and HardSwish spelled out
+// (x * Clip(x + 3, 0, 6) / 6) with what follows it, among them. Where the largest such
 // region reads two computed values (a LayerNorm of a residual Add), the
 // largest part of it that reads one is taken. The sink then runs the
 // region as one ops.Chain, one pass over X with the bits of the nodes run
@@ -46,7 +48,7 @@ type chainFusion struct {
 }
 
 var chainOps = map[string]bool{"Add": true, "Sub": true, "Mul": true, "Div": true, "Pow": true, "Tanh": true, "Sigmoid": true, "Erf": true,
-	"Sqrt": true, "Reciprocal": true, "ReduceMean": true}
+	"Sqrt": true, "Reciprocal": true, "ReduceMean": true, "Clip": true, "Relu": true, "HardSigmoid": true}
 
 // fuseChains marks the model's fused chains (see above).
 func (m *Model) fuseChains(opts LoadOptions) {
@@ -59,7 +61,7 @@ func (m *Model) fuseChains(opts LoadOptions) {
 		st := &m.steps[i]
 		n := st.node
 		return !taken[i] && n != nil && n.Domain == "" && chainOps[n.OpType] && st.schema != nil && !st.passThrough &&
-			st.chain == nil && len(st.out) == 1 && st.out[0] >= 0 && len(st.implicit) == 0 && keepsDims(n)
+			st.chain == nil && len(st.out) == 1 && st.out[0] >= 0 && len(st.implicit) == 0 && keepsDims(n) && constBounds(st, consts)
 	}
 	for sink := len(m.steps) - 1; sink >= 0; sink-- {
 		if !chainable(sink) {
@@ -132,6 +134,8 @@ func (m *Model) fuseChains(opts LoadOptions) {
 				var a ops.ChainArg
 				if t, c := consts[s]; c {
 					a.Const = t
+				} else if s < 0 {
+					a.Value = ops.ChainAbsent
 				} else if s == root {
 					a.Value = 0
 				} else {
@@ -169,6 +173,21 @@ func keepsDims(n *ops.Node) bool {
 	}
 	k, err := n.Int("keepdims", 1)
 	return err == nil && k == 1
+}
+
+// constBounds reports whether st, when a Clip, has constant bounds or
+// none (a chain takes no other): a region does not grow into one it would
+// then refuse whole.
+func constBounds(st *step, consts map[int]*tensor.Tensor) bool {
+	if st.node.OpType != "Clip" {
+		return true
+	}
+	for _, s := range st.in[1:] {
+		if _, c := consts[s]; s >= 0 && !c {
+			return false
+		}
+	}
+	return true
 }
 
 // valuesOf returns the values that the steps of region read.

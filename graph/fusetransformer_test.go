@@ -118,3 +118,90 @@ func TestFusedChainErrorNamesNodes(t *testing.T) {
 		t.Fatalf("error %v, want one naming the fused nodes", err)
 	}
 }
+
+// HardSwish spelled out as opsets before 14 export it, x * Clip(x + 3, 0,
+// 6) / 6, then a scale and a shift (PP-LCNet's learnable affine block),
+// Relu, a Clip with its lower bound left out, HardSigmoid, and the same
+// HardSwish with Clip-6's attributes: one chain, with the bits of the
+// nodes run one by one (NaN, infinities, values on both sides of every
+// bound), for blocks that are not a multiple of the chain's.
+func TestFusedHardSwishIsExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 26))
+	for _, opset := range []int{17, 9} {
+		b := builder.New(opset)
+		x := b.Input("x", tensor.Float, 3, 700)
+		c := func(name string, v float32) builder.Value { return b.Constant(name, tensor.Scalar(v)) }
+		clip := func(v builder.Value, lo, hi float32, name string) builder.Value {
+			if opset < 11 {
+				return b.Op("Clip", v, builder.Float("min", lo), builder.Float("max", hi), builder.Name(name))
+			}
+			return b.Op("Clip", v, c(name+"_lo", lo), c(name+"_hi", hi), builder.Name(name))
+		}
+		h := b.Op("Div", b.Op("Mul", x, clip(b.Op("Add", x, c("three", 3)), 0, 6, "clip"), builder.Name("mul_x")), c("six", 6))
+		h = b.Op("Add", b.Op("Mul", h, c("scale", 0.25)), c("shift", -0.5))
+		h = b.Op("Relu", h)
+		want := 7
+		if opset >= 11 {
+			h = b.Op("Clip", h, builder.None, c("top", 2.5), builder.Name("clip_top"))
+			want++
+		}
+		h = b.Op("HardSigmoid", h, builder.Float("alpha", 0.3), builder.Float("beta", 0.4))
+		h = b.Op("Div", b.Op("Mul", h, clip(b.Op("Add", h, c("three2", 3)), 0, 6, "clip2")), c("six2", 6))
+		want += 4
+		b.Output("y", h)
+		fused, plain := loadBoth(t, b)
+		if fused.Fusions() != want || plain.Fusions() != 0 {
+			t.Fatalf("opset %d: %d fusions (want %d), %d with NoFuse", opset, fused.Fusions(), want, plain.Fusions())
+		}
+		xt := randTensor(r, tensor.Float, 3, 700)
+		xv, _ := tensor.Data[float32](xt)
+		for i := range xv {
+			xv[i] *= 8
+		}
+		xv[0], xv[1], xv[2], xv[3], xv[4] = float32(math.NaN()), float32(math.Inf(-1)), float32(math.Inf(1)), -3, float32(math.Copysign(0, -1))
+		for _, threads := range []int{1, 2} {
+			o := &graph.RunOptions{Threads: threads, Engine: graph.EngineFast}
+			got, exp := runY(t, fused, xt, o), runY(t, plain, xt, o)
+			gv, _ := tensor.Data[float32](got)
+			ev, _ := tensor.Data[float32](exp)
+			for i := range gv {
+				if math.Float32bits(gv[i]) != math.Float32bits(ev[i]) {
+					t.Fatalf("opset %d, %d threads: element %d is %v fused, %v unfused", opset, threads, i, gv[i], ev[i])
+				}
+			}
+		}
+	}
+}
+
+// HardSwish spelled out and PP-LCNet's affine block after it on a
+// 96x40x40 map (PP-OCRv4's detector), fused and node by node, one core:
+//
+//	go test ./graph -run XXX -bench FusedHardSwish
+func BenchmarkFusedHardSwish(b *testing.B) {
+	r := rand.New(rand.NewPCG(7, 27))
+	bl := builder.New(11)
+	x := bl.Input("x", tensor.Float, 1, 96, 40, 40)
+	c := func(name string, v float32) builder.Value { return bl.Constant(name, tensor.Scalar(v)) }
+	h := bl.Op("Div", bl.Op("Mul", x, bl.Op("Clip", bl.Op("Add", x, c("three", 3)), c("zero", 0), c("six", 6))), c("six2", 6))
+	bl.Output("y", bl.Op("Add", bl.Op("Mul", h, c("scale", 1.25)), c("shift", -0.5)))
+	fused, plain := loadBoth(&testing.T{}, bl)
+	in := map[string]tensor.Value{"x": randTensor(r, tensor.Float, 1, 96, 40, 40)}
+	for _, c := range []struct {
+		name string
+		m    *graph.Model
+	}{{"fused", fused}, {"unfused", plain}} {
+		b.Run(c.name, func(b *testing.B) {
+			pool := graph.NewPool()
+			o := &graph.RunOptions{Threads: 1, Pool: pool}
+			for b.Loop() {
+				out, err := c.m.Run(context.Background(), in, o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := pool.Release(out.Map()["y"]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

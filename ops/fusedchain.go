@@ -17,7 +17,10 @@ package ops
 // values or of a value and a float32 constant that is a single element or
 // a row along the last axis (a bias); Pow (from 7) by a single constant
 // exponent that PowConst32 has a loop for; Tanh, Sigmoid, Sqrt,
-// Reciprocal (from 6) and Erf; ReduceMean over the last axis alone with
+// Reciprocal (from 6) and Erf; Clip with constant bounds (its float32
+// kernel, clamp.Float32), Relu and HardSigmoid (mathf.HardSigmoidsTo):
+// HardSwish spelled out, x * Clip(x + 3, 0, 6) / 6, as the exports of
+// opsets before 14 write it; ReduceMean over the last axis alone with
 // keepdims (a LayerNorm's or an RMSNorm's mean, spelled out).
 // What it does not take at run time (a base that is not float32, a
 // constant of higher rank than X, a row that is not X's last axis, a
@@ -37,9 +40,11 @@ package ops
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 
+	"github.com/onnxshape/onnxshape/ops/internal/clamp"
 	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
 	"github.com/onnxshape/onnxshape/ops/internal/mathf"
 	"github.com/onnxshape/onnxshape/ops/internal/reduce"
@@ -47,11 +52,15 @@ import (
 )
 
 // ChainArg is one input of a node of a chain: the chain's input X (Value
-// 0), the output of the chain's node k (Value k+1), or a constant (Const).
+// 0), the output of the chain's node k (Value k+1), a constant (Const),
+// or an optional input left out (Value ChainAbsent).
 type ChainArg struct {
 	Value int
 	Const *tensor.Tensor
 }
+
+// ChainAbsent is the Value of an optional input left out (Clip's bounds).
+const ChainAbsent = -1
 
 // Chain is a region of elementwise nodes run as one pass (see above).
 type Chain struct {
@@ -78,6 +87,9 @@ const (
 	chainErf
 	chainSqrt
 	chainReciprocal
+	chainClip
+	chainRelu
+	chainHardSigmoid
 	chainMean
 )
 
@@ -98,6 +110,8 @@ type chainInstr struct {
 	a, b chainOperand
 	pow  elementwise.UnarySpan[float32, float32]
 	red  bool // the result is one value per row
+	// p, q are Clip's bounds, HardSigmoid's alpha and beta.
+	p, q float32
 }
 
 // NewChain makes the chain of nodes (in an order that runs them) whose
@@ -177,6 +191,33 @@ func NewChain(nodes []*Node, args [][]ChainArg) (*Chain, bool) {
 			ins.op = map[string]chainOp{"Tanh": chainTanh, "Sigmoid": chainSigmoid, "Erf": chainErf, "Sqrt": chainSqrt, "Reciprocal": chainReciprocal}[n.OpType]
 			ins.a, ok = operand(in[0])
 			ins.red = ins.a.red
+		case "Clip":
+			if len(in) < 1 || len(in) > 3 || in[0].Const != nil || (n.Version < 11 && len(in) != 1) {
+				return nil, false
+			}
+			var okb bool
+			if ins.p, ins.q, okb = chainClipBounds(n, in); !okb {
+				return nil, false
+			}
+			ins.op = chainClip
+			ins.a, ok = operand(in[0])
+			ins.red = ins.a.red
+		case "Relu", "HardSigmoid":
+			if len(in) != 1 || in[0].Const != nil {
+				return nil, false
+			}
+			ins.op = chainRelu
+			if n.OpType == "HardSigmoid" {
+				var err1, err2 error
+				ins.p, err1 = n.Float("alpha", 0.2)
+				ins.q, err2 = n.Float("beta", 0.5)
+				if err1 != nil || err2 != nil {
+					return nil, false
+				}
+				ins.op = chainHardSigmoid
+			}
+			ins.a, ok = operand(in[0])
+			ins.red = ins.a.red
 		case "ReduceMean":
 			axis, okAxis := chainMeanAxis(n, in)
 			if !okAxis || in[0].Const != nil {
@@ -200,6 +241,31 @@ func NewChain(nodes []*Node, args [][]ChainArg) (*Chain, bool) {
 	}
 	c.names = strings.Join(names, ", ")
 	return c, true
+}
+
+// chainClipBounds returns Clip node n's bounds as its kernel has them
+// (clipKernel): from the attributes before version 11 (absent: the
+// float32 extremes), else from its constant inputs (absent: no bound);
+// false for a bound that is computed or not one float32.
+func chainClipBounds(n *Node, in []ChainArg) (lo, hi float32, ok bool) {
+	if n.Version < 11 {
+		a, err1 := n.Float("min", -math.MaxFloat32)
+		b, err2 := n.Float("max", math.MaxFloat32)
+		return a, b, err1 == nil && err2 == nil
+	}
+	lo, hi = float32(math.Inf(-1)), float32(math.Inf(1))
+	for j, b := range []*float32{&lo, &hi} {
+		if j+1 >= len(in) || (in[j+1].Const == nil && in[j+1].Value == ChainAbsent) {
+			continue
+		}
+		t := in[j+1].Const
+		if t == nil || t.DataType() != tensor.Float || t.Len() != 1 {
+			return 0, 0, false
+		}
+		v, _ := tensor.Data[float32](t)
+		*b = v[0]
+	}
+	return lo, hi, true
 }
 
 // chainMeanAxis returns the one axis that ReduceMean node n (inputs in)
@@ -339,6 +405,15 @@ func (ins *chainInstr) run(d []float32, reg [][]float32, col int) {
 	case chainReciprocal:
 		elementwise.ReciprocalF32(d, a)
 		return
+	case chainClip: // Clip's float32 kernel (clipKernel)
+		clamp.Float32(d, a[:n], ins.p, ins.q)
+		return
+	case chainRelu:
+		elementwise.ReluF32(d, a)
+		return
+	case chainHardSigmoid:
+		mathf.HardSigmoidsTo(d, a, ins.p, ins.q)
+		return
 	}
 	b := ins.b.slice(reg, col, n)
 	sp := &chainArith[ins.op]
@@ -468,7 +543,7 @@ func (ins *chainInstr) runRows(d []float32, reg [][]float32, g, width int) {
 		_ = reduce.Run(reduce.Op{Kind: reduce.Mean}, reduce.Layout{Outer: g, N: width, Inner: 1}, reg[ins.a.reg], d, reduce.Serial)
 		return
 	}
-	if ins.op >= chainPow && ins.op <= chainReciprocal || ins.red {
+	if ins.op >= chainPow && ins.op <= chainHardSigmoid || ins.red {
 		// A unary operation, or values per row and scalars only: every
 		// operand is as long as d, or a scalar.
 		ins.run(d, reg, 0)

@@ -22,6 +22,11 @@ import (
 // whole small plane (7x7, 14x14) rather than one a row, so that a fused
 // activation works on spans long enough for its vector loop.
 //
+// For float32 where the CPU has AVX-512 the same sums run in whole-row
+// kernels instead, edges and the plane's first and last rows included,
+// from masks planned once per convolution: four full rows a call
+// (dwrows.go), or a small stride-1 plane as one row (dwflat.go).
+//
 // The work is split over planes (image x channel), and over bands of
 // output rows when there are fewer planes than twice the cores; the
 // context is checked before each band. Scratch: the tap table of one
@@ -199,8 +204,14 @@ type dwScratch[T Float] struct {
 
 func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 	g := depthwiseGeometry(s)
-	if err := g.planFull(cfg); err != nil {
+	rp, err := planRows[T](&g, cfg)
+	if err != nil {
 		return err
+	}
+	if rp == nil {
+		if err := g.planFull(cfg); err != nil {
+			return err
+		}
 	}
 	pin, pout := g.ih*g.iw, g.oh*g.ow
 	planes := s.N * s.C
@@ -214,6 +225,10 @@ func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 	bands = (g.oh + per - 1) / per
 	items := planes * bands
 	workers := min(threads, items)
+	fp, err := planFlat[T](&g, cfg, bands)
+	if err != nil {
+		return err
+	}
 	var zero T
 	if err := cfg.charge(int64(workers) * int64(taps) * int64(8+8+int(sizeOf(zero))+8)); err != nil {
 		return err
@@ -234,6 +249,18 @@ func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 				bv = b[c]
 			}
 			o0, o1 := band*per, min(g.oh, (band+1)*per)
+			if fp != nil {
+				// T is float32: the same memory.
+				dwFlat32(&g, fp, as32(yp), as32(xp), as32(wc), *(*float32)(unsafe.Pointer(&bv)))
+				epilogue(cfg, yp)
+				continue
+			}
+			if rp != nil {
+				// T is float32: the same memory.
+				dwRowsBand(&g, rp, as32(yp), as32(xp), as32(wc), *(*float32)(unsafe.Pointer(&bv)), o0, o1)
+				epilogue(cfg, yp[o0*g.ow:o1*g.ow])
+				continue
+			}
 			for o := o0; o < o1; {
 				switch {
 				case o >= g.full0 && o+4 <= min(o1, g.full1) && dwFull4(&g, yp, xp, wc, bv, o, &sc):
@@ -250,6 +277,11 @@ func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 		}
 		return nil
 	})
+}
+
+// as32 is s seen as float32 (T must be float32).
+func as32[T Float](s []T) []float32 {
+	return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
 }
 
 // dwRow sums output row o of one plane xp into y (see the file's

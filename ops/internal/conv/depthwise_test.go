@@ -221,6 +221,42 @@ func BenchmarkMobileNetDepthwise(b *testing.B) {
 	}
 }
 
+// PP-OCRv4's text detector's depthwise layers (160x160 input: 3x3 on 80
+// to 20, 5x5 on 10x10 and 5x5 planes) with a ReLU6 epilogue, on one core:
+//
+//	go test ./ops/internal/conv -run XXX -bench OCRDepthwise -benchtime 100x
+func BenchmarkOCRDepthwise(b *testing.B) {
+	layers := []struct{ c, size, k, stride int }{{16, 80, 3, 1}, {32, 80, 3, 2}, {48, 40, 3, 1}, {48, 40, 3, 2}, {96, 20, 3, 1},
+		{96, 20, 3, 2}, {192, 10, 5, 1}, {192, 10, 5, 2}, {384, 5, 5, 1}}
+	for _, l := range layers {
+		p := l.k / 2
+		out := (l.size+2*p-l.k)/l.stride + 1
+		s := Shape{N: 1, C: l.c, M: l.c, Group: l.c, Image: []int{l.size, l.size}, Grid: []int{out, out}, Kernel: []int{l.k, l.k},
+			Stride: []int{l.stride, l.stride}, Dilation: []int{1, 1}, Pad: []int{p, p}}
+		b.Run(fmt.Sprintf("%dx%d_%d_k%d_s%d", l.size, l.size, l.c, l.k, l.stride), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 2))
+			x := make([]float32, l.c*l.size*l.size)
+			for i := range x {
+				x[i] = r.Float32()*2 - 1
+			}
+			w := make([]float32, l.c*l.k*l.k)
+			for i := range w {
+				w[i] = r.Float32()*2 - 1
+			}
+			bias := make([]float32, l.c)
+			y := make([]float32, l.c*out*out)
+			relu6 := func(v []float32) { clamp.Float32(v, v, 0, 6) }
+			cpu := cpuSeconds()
+			for b.Loop() {
+				if err := Forward(Config{Threads: 1, Epilogue32: relu6}, s, x, w, bias, y); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric((cpuSeconds()-cpu)*1e6/float64(b.N), "cpu-us/op")
+		})
+	}
+}
+
 // The four-row kernel gives the bits of the row-at-a-time path on random
 // float32 values (rounding included): heights past several groups of four,
 // strides 1-2, kernels 1-5, pads 0-2, dilations 1-2, widths 1-40.
@@ -272,6 +308,89 @@ func TestDepthwiseFourRowsAreTheRowKernel(t *testing.T) {
 		for i := range four {
 			if math.Float32bits(four[i]) != math.Float32bits(one[i]) {
 				t.Fatalf("%d: %+v: element %d is %v four rows at a time, %v one at a time", iter, s, i, four[i], one[i])
+			}
+		}
+	}
+}
+
+// The whole-row kernel gives the bits of the older paths (rowTaps32 and
+// the four-row kernel for the interior, Go for the edges and the
+// plane's first and last rows) on random float32 values, rounding
+// included, and on the values where skipping a tap in the padding and
+// adding 0*w differ: a -0 bias over -0 products, infinite and NaN
+// weights (a NaN for a NaN). Strides 1-2, kernels 1-5, pads 0-4 (wider than the kernel
+// too), dilations 1-2, widths 1-70, 1-D and 2-D, 1-3 threads (bands).
+func TestDepthwiseWholeRowsAreTheRowPath(t *testing.T) {
+	if !haveRowsKernel() {
+		t.Skip("no whole-row kernel here")
+	}
+	r := rand.New(rand.NewPCG(11, 12))
+	special := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN())}
+	for iter := range 3000 {
+		rank := 1 + r.IntN(2)
+		s := Shape{N: 1 + r.IntN(2), C: 1 + r.IntN(3)}
+		s.M, s.Group = s.C, s.C
+		for a := range rank {
+			k, st, d, p := 1+r.IntN(5), 1+r.IntN(2), 1+r.IntN(2), r.IntN(5)
+			in := 1 + r.IntN(70)
+			if a == 0 && rank == 2 {
+				in = 1 + r.IntN(24)
+			}
+			out := (in+2*p-(k-1)*d-1)/st + 1
+			if out < 1 {
+				p += (k - 1) * d
+				out = (in+2*p-(k-1)*d-1)/st + 1
+			}
+			s.Image, s.Grid, s.Kernel = append(s.Image, in), append(s.Grid, out), append(s.Kernel, k)
+			s.Stride, s.Dilation, s.Pad = append(s.Stride, st), append(s.Dilation, d), append(s.Pad, p)
+		}
+		mode := r.IntN(4)
+		value := func() float32 {
+			if mode > 0 && r.IntN(8) == 0 {
+				return special[r.IntN(len(special))]
+			}
+			return r.Float32()*2 - 1
+		}
+		x := make([]float32, s.N*s.C*prod(s.Image))
+		for i := range x {
+			x[i] = value()
+			if mode == 1 && r.IntN(2) == 0 {
+				x[i] = float32(math.Copysign(0, -1))
+			}
+		}
+		w := make([]float32, s.M*prod(s.Kernel))
+		for i := range w {
+			w[i] = value()
+		}
+		var b []float32
+		if r.IntN(4) > 0 {
+			b = make([]float32, s.M)
+			for i := range b {
+				b[i] = value()
+				if mode == 1 {
+					b[i] = float32(math.Copysign(0, -1))
+				}
+			}
+		}
+		n := s.N * s.M * prod(s.Grid)
+		rows, old := make([]float32, n+1), make([]float32, n+1)
+		rows[n], old[n] = 99, 99
+		threads := 1 + r.IntN(3)
+		if err := Forward(Config{Threads: threads}, s, x, w, b, rows[:n]); err != nil {
+			t.Fatal(err)
+		}
+		dwMasked = false
+		err := Forward(Config{Threads: threads}, s, x, w, b, old[:n])
+		dwMasked = true
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range rows {
+			// A NaN's sign and payload are the operand order's, which
+			// the compiler picks differently for each of dwFull4's rows:
+			// any NaN for a NaN.
+			if math.Float32bits(rows[i]) != math.Float32bits(old[i]) && !(rows[i] != rows[i] && old[i] != old[i]) {
+				t.Fatalf("%d: %+v: element %d is %v (%#x) by whole rows, %v (%#x) before", iter, s, i, rows[i], math.Float32bits(rows[i]), old[i], math.Float32bits(old[i]))
 			}
 		}
 	}
