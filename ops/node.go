@@ -113,6 +113,9 @@ type Node struct {
 	// *avgPoolGeometry for the input of its last run, kept for the next
 	// run (as conv).
 	pool atomic.Value
+	// kept is what another operator keeps from its last run for the next
+	// (as conv): a Resize or Upsample node's *resizeKept.
+	kept atomic.Value
 	// folds are the Transposes a MatMul folded at load (FoldTransposes);
 	// nil: none.
 	folds *matMulFolds

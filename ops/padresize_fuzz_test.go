@@ -76,7 +76,7 @@ func FuzzPadResize(f *testing.F) {
 			for range 2 * r {
 				p.roi = append(p.roi, pick(&b, 0, 1, 0.5, -2, 3, math.NaN(), math.Inf(1)))
 			}
-			_, _ = resize(opt, opRef{"Resize", 19}, x, p)
+			_, _ = resize(opt, opRef{"Resize", 19}, nil, x, p)
 		}
 		if !x.Equal(orig) {
 			t.Fatalf("the input changed")

@@ -1,0 +1,89 @@
+package ops
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// A Resize or Upsample node keeps the plans of its last run (Node.kept):
+// runs on other shapes, scales, sizes, profiles and limits must give what a
+// new node gives, bit for bit, or the same error.
+func TestResizeNodeKeepsPlans(t *testing.T) {
+	input := func(dt tensor.DataType, shape ...int) *tensor.Tensor {
+		x := tensor.MustNew(dt, shape...)
+		for i := range x.Len() {
+			v := float64((i*7919)%23) - 11
+			switch dt {
+			case tensor.Double:
+				d, _ := tensor.Data[float64](x)
+				d[i] = v
+			case tensor.Int32:
+				d, _ := tensor.Data[int32](x)
+				d[i] = int32(v)
+			default:
+				d, _ := tensor.Data[float32](x)
+				d[i] = float32(v)
+			}
+		}
+		return x
+	}
+	scales := func(v ...float32) *tensor.Tensor { x, _ := tensor.FromSlice(v, len(v)); return x }
+	sizes := func(v ...int64) *tensor.Tensor { x, _ := tensor.FromSlice(v, len(v)); return x }
+	a := input(tensor.Float, 1, 2, 5, 6)
+	s2 := scales(1, 1, 2, 2)
+	runs := []keptRun{
+		{nil, []tensor.Value{a, nil, s2}}, {nil, []tensor.Value{a, nil, s2}},
+		{nil, []tensor.Value{a, nil, scales(1, 1, 3, 2)}}, {nil, []tensor.Value{a, nil, scales(1, 1, 0.5, 1.5)}},
+		{nil, []tensor.Value{input(tensor.Float, 2, 1, 6, 5), nil, s2}}, {nil, []tensor.Value{input(tensor.Int32, 1, 2, 5, 6), nil, s2}},
+		{nil, []tensor.Value{input(tensor.Double, 1, 2, 5, 6), nil, s2}},
+		{nil, []tensor.Value{a, nil, nil, sizes(1, 2, 7, 13)}}, {nil, []tensor.Value{a, nil, nil, sizes(1, 2, 10, 12)}},
+		{nil, []tensor.Value{a, nil, s2}}, {NewOptions(WithMaxTensorBytes(64)), []tensor.Value{a, nil, s2}},
+		{NewOptions(WithProfile(ProfileSONNX)), []tensor.Value{a, nil, s2}}, {nil, []tensor.Value{a, nil, scales(1, 1, 2)}},
+		{nil, []tensor.Value{a, nil, s2}},
+	}
+	for _, mode := range []string{"nearest", "linear", "cubic"} {
+		attrs := map[string]Attribute{"mode": strAttribute(mode)}
+		testNodeKeepsPlans(t, "Resize", 19, attrs, runs)
+	}
+	up := []keptRun{
+		{nil, []tensor.Value{a, s2}}, {nil, []tensor.Value{a, s2}}, {nil, []tensor.Value{a, scales(1, 1, 3, 2)}},
+		{nil, []tensor.Value{input(tensor.Float, 1, 3, 2, 2), s2}}, {nil, []tensor.Value{a, scales(1, 1, 1.5, 2)}},
+		{NewOptions(WithMaxTensorBytes(64)), []tensor.Value{a, s2}}, {nil, []tensor.Value{a, s2}},
+	}
+	for _, mode := range []string{"nearest", "linear"} {
+		testNodeKeepsPlans(t, "Upsample", 9, map[string]Attribute{"mode": strAttribute(mode)}, up)
+	}
+}
+
+// keptRun is one run of a node that keeps state between runs: its
+// options and inputs.
+type keptRun struct {
+	opt *Options
+	in  []tensor.Value
+}
+
+func testNodeKeepsPlans(t *testing.T, name string, version int, attrs map[string]Attribute, runs []keptRun) {
+	t.Helper()
+	s, err := Lookup("", name, version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := &Node{OpType: name, Version: s.Since, Attrs: attrs, NumOutputs: 1}
+	for i, r := range runs {
+		got, gotErr := s.Run(r.opt, n, r.in)
+		fresh := &Node{OpType: name, Version: s.Since, Attrs: attrs, NumOutputs: 1}
+		want, wantErr := s.Run(r.opt, fresh, r.in)
+		if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
+			t.Fatalf("%s %v run %d: error %v, a new node's %v", name, attrs["mode"].String, i, gotErr, wantErr)
+		}
+		if gotErr != nil {
+			continue
+		}
+		g, w := got[0].(*tensor.Tensor), want[0].(*tensor.Tensor)
+		if !tensor.SameShape(g.Shape(), w.Shape()) || g.DataType() != w.DataType() || !bytes.Equal(g.Bytes(), w.Bytes()) {
+			t.Fatalf("%s %v run %d: %v %v, a new node's %v %v", name, attrs["mode"].String, i, g.DataType(), g.Shape(), w.DataType(), w.Shape())
+		}
+	}
+}
