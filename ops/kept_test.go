@@ -7,6 +7,9 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
+// The nodes that keep state between runs (Node.kept) must give, run after
+// run, what a new node gives.
+
 // A Resize or Upsample node keeps the plans of its last run (Node.kept):
 // runs on other shapes, scales, sizes, profiles and limits must give what a
 // new node gives, bit for bit, or the same error.
@@ -85,5 +88,29 @@ func testNodeKeepsPlans(t *testing.T, name string, version int, attrs map[string
 		if !tensor.SameShape(g.Shape(), w.Shape()) || g.DataType() != w.DataType() || !bytes.Equal(g.Bytes(), w.Bytes()) {
 			t.Fatalf("%s %v run %d: %v %v, a new node's %v %v", name, attrs["mode"].String, i, g.DataType(), g.Shape(), w.DataType(), w.Shape())
 		}
+	}
+}
+
+// A TfIdfVectorizer node keeps the plan of its first run: later runs on X
+// of other types, shapes and limits give what a new node gives.
+func TestTfIdfVectorizerNodeKeepsPlan(t *testing.T) {
+	i64 := func(shape []int, v ...int64) *tensor.Tensor { x, _ := tensor.FromSlice(v, shape...); return x }
+	i32 := func(shape []int, v ...int32) *tensor.Tensor { x, _ := tensor.FromSlice(v, shape...); return x }
+	a := i64([]int{12}, 1, 1, 3, 3, 3, 7, 8, 6, 7, 5, 6, 8)
+	runs := []keptRun{
+		{nil, []tensor.Value{a}}, {nil, []tensor.Value{a}}, {nil, []tensor.Value{i32([]int{2, 6}, 1, 1, 3, 3, 3, 7, 8, 6, 7, 5, 6, 8)}},
+		{nil, []tensor.Value{i64([]int{1, 1, 2}, 5, 6)}}, {nil, []tensor.Value{tensor.MustNew(tensor.Float, 3)}},
+		{NewOptions(WithMaxTensorBytes(16)), []tensor.Value{a}}, {nil, []tensor.Value{i64([]int{0})}}, {nil, []tensor.Value{a}},
+	}
+	for _, mode := range []string{"TF", "IDF", "TFIDF"} {
+		attrs := map[string]Attribute{
+			"mode": strAttribute(mode), "min_gram_length": intAttribute(1), "max_gram_length": intAttribute(2),
+			"max_skip_count": intAttribute(2), "ngram_counts": ints(0, 4), "ngram_indexes": ints(0, 1, 2, 3, 4, 5, 6),
+			"pool_int64s": ints(2, 3, 5, 4, 5, 6, 7, 8, 6, 7),
+			"weights":     {Type: AttrFloats, Floats: []float32{1, 0.5, 2, 1, 3, 1, 0.25}},
+		}
+		testNodeKeepsPlans(t, "TfIdfVectorizer", 9, attrs, runs)
+		delete(attrs, "weights")
+		testNodeKeepsPlans(t, "TfIdfVectorizer", 9, attrs, runs)
 	}
 }
