@@ -114,3 +114,31 @@ func TestTfIdfVectorizerNodeKeepsPlan(t *testing.T) {
 		testNodeKeepsPlans(t, "TfIdfVectorizer", 9, attrs, runs)
 	}
 }
+
+// A Pad node keeps the tables of its last run: runs on other types,
+// shapes, pads, axes, fill values and limits give what a new node gives.
+func TestPadNodeKeepsTables(t *testing.T) {
+	i64 := func(v ...int64) *tensor.Tensor { x, _ := tensor.FromSlice(v, len(v)); return x }
+	f32 := func(shape []int) *tensor.Tensor {
+		x := tensor.MustNew(tensor.Float, shape...)
+		d, _ := tensor.Data[float32](x)
+		for i := range d {
+			d[i] = float32(i%13) - 6
+		}
+		return x
+	}
+	a := f32([]int{1, 2, 5, 6})
+	seven, _ := tensor.FromSlice([]float32{7}, 1)
+	p := i64(0, 0, 1, 2, 0, 0, 2, 1)
+	runs := []keptRun{
+		{nil, []tensor.Value{a, p}}, {nil, []tensor.Value{a, p}}, {nil, []tensor.Value{a, p, seven}},
+		{nil, []tensor.Value{a, i64(0, 0, 0, 0, 0, 0, 0, 0)}}, {nil, []tensor.Value{a, p}},
+		{nil, []tensor.Value{a, i64(0, 1, 1, 1, 0, 1, 1, 1)}}, {nil, []tensor.Value{f32([]int{2, 1, 4, 3}), p}},
+		{nil, []tensor.Value{tensor.MustNew(tensor.Int32, 1, 2, 5, 6), p}}, {nil, []tensor.Value{a, i64(1, 1, 1, 1), nil, i64(2, 3)}},
+		{nil, []tensor.Value{a, i64(1, 1, 1, 1), nil, i64(1, 3)}}, {nil, []tensor.Value{a, i64(0, 0, -1, 1, 0, 0, 2, -2)}},
+		{NewOptions(WithMaxTensorBytes(64)), []tensor.Value{a, p}}, {nil, []tensor.Value{a, i64(0, 0, 1)}}, {nil, []tensor.Value{a, p}},
+	}
+	for _, mode := range []string{"constant", "reflect", "edge", "wrap"} {
+		testNodeKeepsPlans(t, "Pad", 21, map[string]Attribute{"mode": strAttribute(mode)}, runs)
+	}
+}

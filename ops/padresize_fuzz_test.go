@@ -52,7 +52,7 @@ func FuzzPadResize(f *testing.F) {
 			for range 2 * r {
 				p.pads = append(p.pads, pick(&b, 0, 1, 2, -1, -3, 7, math.MaxInt/4, -(math.MaxInt/4), math.MaxInt))
 			}
-			_, _ = pad(opt, opRef{"Pad", 25}, x, p)
+			_, _ = pad(opt, opRef{"Pad", 25}, nil, x, p)
 		} else {
 			p := resizeParams{
 				mode:          pick(&b, "nearest", "linear", "cubic"),
