@@ -109,8 +109,8 @@ type Node struct {
 	// its last run, kept for the next run (an atomic.Value, not a Pointer:
 	// Call takes a Node by value).
 	conv atomic.Value
-	// pool is a MaxPool node's *maxPoolGeometry or an AveragePool node's
-	// *avgPoolGeometry for the input of its last run, kept for the next
+	// pool is a MaxPool node's *maxPoolGeometry (or, with Indices,
+	// *maxPoolIndexGeometry) or an AveragePool node's *avgPoolGeometry for the input of its last run, kept for the next
 	// run (as conv).
 	pool atomic.Value
 	// kept is what another operator keeps from its last run for the next
