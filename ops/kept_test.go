@@ -74,6 +74,12 @@ func testNodeKeepsPlans(t *testing.T, name string, version int, attrs map[string
 		t.Fatal(err)
 	}
 	n := &Node{OpType: name, Version: s.Since, Attrs: attrs, NumOutputs: 1}
+	ran := 0
+	defer func() {
+		if ran < 2 {
+			t.Errorf("%s: %d runs succeeded; the test needs the node to run at least twice", name, ran)
+		}
+	}()
 	for i, r := range runs {
 		got, gotErr := s.Run(r.opt, n, r.in)
 		fresh := &Node{OpType: name, Version: s.Since, Attrs: attrs, NumOutputs: 1}
@@ -84,6 +90,7 @@ func testNodeKeepsPlans(t *testing.T, name string, version int, attrs map[string
 		if gotErr != nil {
 			continue
 		}
+		ran++
 		g, w := got[0].(*tensor.Tensor), want[0].(*tensor.Tensor)
 		if !tensor.SameShape(g.Shape(), w.Shape()) || g.DataType() != w.DataType() || !bytes.Equal(g.Bytes(), w.Bytes()) {
 			t.Fatalf("%s %v run %d: %v %v, a new node's %v %v", name, attrs["mode"].String, i, g.DataType(), g.Shape(), w.DataType(), w.Shape())
@@ -141,4 +148,31 @@ func TestPadNodeKeepsTables(t *testing.T) {
 	for _, mode := range []string{"constant", "reflect", "edge", "wrap"} {
 		testNodeKeepsPlans(t, "Pad", 21, map[string]Attribute{"mode": strAttribute(mode)}, runs)
 	}
+}
+
+// A ConvInteger or QLinearConv node keeps the geometry of its last run:
+// runs on other shapes of x and w give what a new node gives.
+func TestIntegerConvNodeKeepsGeometry(t *testing.T) {
+	u8 := func(shape ...int) *tensor.Tensor {
+		x := tensor.MustNew(tensor.Uint8, shape...)
+		for i, b := range x.Bytes() {
+			x.Bytes()[i] = byte(i*37) ^ b ^ 0x5a
+		}
+		return x
+	}
+	x, w := u8(1, 4, 8, 8), u8(4, 4, 3, 3)
+	f := func(v float32) *tensor.Tensor { t, _ := tensor.FromSlice([]float32{v}, 1); return t }
+	z := u8(1)
+	runs := []keptRun{
+		{nil, []tensor.Value{x, w}}, {nil, []tensor.Value{x, w}}, {nil, []tensor.Value{u8(2, 4, 6, 7), w}},
+		{nil, []tensor.Value{x, u8(3, 4, 2, 2)}}, {nil, []tensor.Value{x, u8(4, 2, 3, 3)}}, {nil, []tensor.Value{u8(1, 4, 2, 2), w}},
+		{NewOptions(WithMaxTensorBytes(64)), []tensor.Value{x, w}}, {nil, []tensor.Value{x, w}},
+	}
+	attrs := map[string]Attribute{"pads": ints(1, 1, 1, 1)}
+	testNodeKeepsPlans(t, "ConvInteger", 10, attrs, runs)
+	q := make([]keptRun, len(runs))
+	for i, r := range runs {
+		q[i] = keptRun{r.opt, []tensor.Value{r.in[0], f(0.01), z, r.in[1], f(0.02), z, f(0.5), z}}
+	}
+	testNodeKeepsPlans(t, "QLinearConv", 10, attrs, q)
 }
