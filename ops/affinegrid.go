@@ -42,7 +42,8 @@ func AffineGridShape(thetaShape []int, size []int64) ([]int, error) {
 	if len(thetaShape) != 3 || int64(thetaShape[0]) != size[0] || thetaShape[1] != r || thetaShape[2] != r+1 {
 		return nil, op.errorf("theta", "theta has shape %v, expected [%d, %d, %d] for size %v", thetaShape, size[0], r, r+1, size)
 	}
-	shape := []int{int(size[0])}
+	shape := make([]int, 1, len(size))
+	shape[0] = int(size[0])
 	for _, v := range size[2:] {
 		shape = append(shape, int(v))
 	}
@@ -67,7 +68,7 @@ func affineGridNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, e
 	if err != nil {
 		return nil, err
 	}
-	size, _ := int64sOf(st)
+	size, _ := tensor.Data[int64](st) // read, never written
 	shape, err := AffineGridShape(theta.Shape(), size)
 	if err != nil {
 		return nil, err
@@ -95,14 +96,17 @@ func affineGridNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, e
 	if err := opt.scratch(op, "the coordinates", total, 8); err != nil {
 		return nil, err
 	}
+	all := make([]float64, total) // one allocation for every axis
 	for a, d := range dims {
-		coords[a] = affineCoords(d, align != 0)
+		coords[a] = affineCoords(all[:d:d], align != 0)
+		all = all[d:]
 	}
 	points := y.Len() / (shape[0] * r)
 	err = computeFloat64s(opt, op, y, func(out []float64) error {
 		return parallelRange(opt, shape[0]*points, r*(r+1), func(lo, hi int) error {
 			c := opt.canceller()
-			base := make([]float64, r+1)
+			var baseBuf [4]float64 // r+1 <= 4
+			base := baseBuf[:r+1]
 			for q := lo; q < hi; q++ {
 				if c.Stop(r * (r + 1)) {
 					return c.Err
@@ -132,9 +136,10 @@ func affineGridNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, e
 	return values(y), nil
 }
 
-// affineCoords returns the d normalized coordinates of an axis.
-func affineCoords(d int, align bool) []float64 {
-	v := make([]float64, d)
+// affineCoords writes the len(v) normalized coordinates of an axis into v
+// and returns it.
+func affineCoords(v []float64, align bool) []float64 {
+	d := len(v)
 	for i := range v {
 		switch {
 		case align && d == 1:

@@ -21,6 +21,8 @@
 package ops
 
 import (
+	"slices"
+
 	"github.com/onnxshape/onnxshape/ops/internal/conv"
 	"github.com/onnxshape/onnxshape/ops/internal/gemm"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -61,7 +63,7 @@ func convIntegerNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, 
 	}
 	opt = opt.orDefault()
 	var y *tensor.Tensor
-	err = integerConv(opt, op, x, w, xz, wz, a, n.packedInput(1, w), func(shape []int) ([]int32, error) {
+	err = integerConv(opt, op, n, x, w, xz, wz, a, n.packedInput(1, w), func(shape []int) ([]int32, error) {
 		var err error
 		if y, err = opt.newOverwritten(op, tensor.Int32, shape); err != nil {
 			return nil, err
@@ -80,8 +82,10 @@ func int8Type(dt tensor.DataType) bool { return dt == tensor.Int8 || dt == tenso
 // integerConv checks what ConvInteger and QLinearConv share (x, w, their
 // zero points, the window attributes), asks out for the int32 sums of the
 // output shape, and fills them.
-// pack is w packed at load (nil: none).
-func integerConv(opt *Options, op opRef, x, w, xz, wz *tensor.Tensor, a convAttrs, pack *weightPack, out func(shape []int) ([]int32, error)) error {
+// pack is w packed at load (nil: none). n, when not nil, is the node: it
+// keeps the geometry of its last run (intConvGeometry, in Node.kept), and
+// the next run on x and w of the same shapes takes it.
+func integerConv(opt *Options, op opRef, n *Node, x, w, xz, wz *tensor.Tensor, a convAttrs, pack *weightPack, out func(shape []int) ([]int32, error)) error {
 	if !int8Type(x.DataType()) {
 		return op.errorf("type", "x is %v, expected int8 or uint8", x.DataType())
 	}
@@ -94,9 +98,13 @@ func integerConv(opt *Options, op opRef, x, w, xz, wz *tensor.Tensor, a convAttr
 	if wz != nil && wz.DataType() != w.DataType() {
 		return op.errorf("type", "w_zero_point is %v, w %v: they must be the same type", wz.DataType(), w.DataType())
 	}
-	a, err := convWeight(op, x.Shape(), w.Shape(), a, false)
-	if err != nil {
-		return err
+	g := n.lastIntConv()
+	if g == nil || !g.fits(x, w) {
+		g = nil
+		var err error
+		if a, err = convWeight(op, x.Shape(), w.Shape(), a, false); err != nil {
+			return err
+		}
 	}
 	m := w.Shape()[0]
 	if xz != nil && (xz.Len() != 1 || xz.Rank() > 1) {
@@ -105,14 +113,21 @@ func integerConv(opt *Options, op opRef, x, w, xz, wz *tensor.Tensor, a convAttr
 	if wz != nil && !(wz.Rank() <= 1 && wz.Len() == 1) && !(wz.Rank() == 1 && wz.Len() == m) {
 		return op.errorf("w_zero_point", "w_zero_point has shape %v, expected one value or %d (one per output channel)", wz.Shape(), m)
 	}
-	shape, axes, err := convOutputShape(op, x.Shape(), m, a)
-	if err != nil {
-		return err
+	if g == nil {
+		shape, axes, err := convOutputShape(op, x.Shape(), m, a)
+		if err != nil {
+			return err
+		}
+		g = &intConvGeometry{xs: slices.Clone(x.Shape()), ws: slices.Clone(w.Shape()), shape: shape,
+			s: convShape(x.Shape()[0], x.Shape()[1], m, a.group, axes, false)}
+		if n != nil {
+			n.kept.Store(g)
+		}
 	}
+	shape, s := g.shape, g.s
 	if err := opt.checkSize(op, tensor.Int32, shape); err != nil {
 		return err
 	}
-	s := convShape(x.Shape()[0], x.Shape()[1], m, a.group, axes, false)
 	var pw *conv.IntegerWeights
 	if pack != nil && pack.c8.Fits(s, w.DataType() == tensor.Int8) {
 		pw = pack.c8
@@ -149,6 +164,30 @@ func integerConv(opt *Options, op opRef, x, w, xz, wz *tensor.Tensor, a convAttr
 	}
 	return convErr(op, conv.Integer(opt.convConfig(op, "the im2col tiles"), s, x.Bytes(), x.DataType() == tensor.Int8, xzero,
 		w.Bytes(), w.DataType() == tensor.Int8, wzero, y))
+}
+
+// intConvGeometry is what ConvInteger and QLinearConv derive from the
+// shapes of x and w and the node's attributes: the output shape and the
+// convolution's shape. A node keeps the one of its last run (Node.kept),
+// never modified once stored.
+type intConvGeometry struct {
+	xs, ws []int
+	shape  []int
+	s      conv.Shape
+}
+
+// lastIntConv is the geometry the node kept, nil for none (or no node).
+func (n *Node) lastIntConv() *intConvGeometry {
+	if n == nil {
+		return nil
+	}
+	g, _ := n.kept.Load().(*intConvGeometry)
+	return g
+}
+
+// fits reports whether g is the geometry of x and w's shapes.
+func (g *intConvGeometry) fits(x, w *tensor.Tensor) bool {
+	return tensor.SameShape(g.xs, x.Shape()) && tensor.SameShape(g.ws, w.Shape())
 }
 
 // packConvIntegerW packs an int8 or uint8 convolution weight (M x C/group

@@ -110,19 +110,19 @@ func TestResizeHostileConversion(t *testing.T) {
 	x := tensor.MustNew(tensor.Uint8, 1, 1, 4096, 4096)
 	p := resizeParams{mode: "linear", coord: "half_pixel", nearest: "floor", cubicA: -0.75, keepAspect: "stretch", scales: []float64{1, 1, 0.5, 0.5}}
 	wantRefusedCheaply(t, "uint8 linear", 1<<20, func() error {
-		_, err := resize(&Options{MaxTensorBytes: 20 << 20}, opRef{"Resize", 19}, x, p)
+		_, err := resize(&Options{MaxTensorBytes: 20 << 20}, opRef{"Resize", 19}, nil, x, p)
 		return err
 	})
 	// float16 converts to float32: twice its bytes.
 	h := tensor.MustNew(tensor.Float16, 1, 1, 1024, 1024)
 	wantRefusedCheaply(t, "float16 linear", 1<<20, func() error {
-		_, err := resize(&Options{MaxTensorBytes: 3 << 20}, opRef{"Resize", 19}, h, p)
+		_, err := resize(&Options{MaxTensorBytes: 3 << 20}, opRef{"Resize", 19}, nil, h, p)
 		return err
 	})
 	// The run's budget sees the conversion too.
 	log := &chargeLog{budget: 8 << 20}
 	wantRefusedCheaply(t, "uint8 linear, run budget", 1<<20, func() error {
-		_, err := resize(&Options{env: runenv.Env{Charge: log.charge}}, opRef{"Resize", 19}, x, p)
+		_, err := resize(&Options{env: runenv.Env{Charge: log.charge}}, opRef{"Resize", 19}, nil, x, p)
 		return err
 	})
 	// Cubic antialias by 1/2^20 on a long axis: a plan of 2^21 taps for each
@@ -131,7 +131,7 @@ func TestResizeHostileConversion(t *testing.T) {
 		antialias: true, scales: []float64{1, 1, 1.0 / (1 << 20), 1}}
 	long := tensor.MustNew(tensor.Float, 1, 1, 1<<22, 1)
 	wantRefusedCheaply(t, "antialias plan", 1<<20, func() error {
-		_, err := resize(&Options{MaxTensorBytes: 1 << 20}, opRef{"Resize", 19}, long, p)
+		_, err := resize(&Options{MaxTensorBytes: 1 << 20}, opRef{"Resize", 19}, nil, long, p)
 		return err
 	})
 }

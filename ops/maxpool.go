@@ -100,6 +100,14 @@ func maxPoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 		}
 		return values(y), nil
 	}
+	if g := n.lastPoolIndices(); !valuesOnly && g != nil && g.fits(x) && opt.orDefault().Profile != ProfileSONNX {
+		// As above, with Indices: maxPoolNodeRun takes the kept geometry.
+		y, indices, err := maxPoolNodeRun(opt, op, n, x, MaxPoolOptions{})
+		if err != nil {
+			return nil, err
+		}
+		return values(y, indices), nil
+	}
 	a, err := readPoolAttrs(n, n.Version >= 10, n.Version >= 10)
 	if err != nil {
 		return nil, err
@@ -123,7 +131,7 @@ func maxPoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 		}
 		return values(y), nil
 	}
-	y, indices, err := maxPool(opt, op, x, o)
+	y, indices, err := maxPoolNodeRun(opt, op, n, x, o)
 	if err != nil {
 		return nil, err
 	}
@@ -288,6 +296,14 @@ func maxPoolOutShape(shape []int, axes []window.Axis) []int {
 }
 
 func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tensor.Tensor, *tensor.Tensor, error) {
+	return maxPoolNodeRun(opt, op, nil, x, o)
+}
+
+// maxPoolNodeRun is maxPool for node n (nil: none). Outside the profile the
+// node keeps the geometry, the window tables and the rank plan of its last
+// run (maxPoolIndexGeometry, in Node.pool), and the next run on an input of
+// the same type and shape takes them, o unread, charged as if built.
+func maxPoolNodeRun(opt *Options, op opRef, n *Node, x *tensor.Tensor, o MaxPoolOptions) (*tensor.Tensor, *tensor.Tensor, error) {
 	if err := checkInput(op, "X", x); err != nil {
 		return nil, nil, err
 	}
@@ -295,9 +311,17 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 		return nil, nil, err
 	}
 	opt = opt.orDefault()
-	axes, w, err := maxPoolShape(opt, op, x.DataType(), x.Shape(), o)
-	if err != nil {
-		return nil, nil, err
+	var axes []window.Axis
+	var w *window.Windows
+	kept := n.lastPoolIndices()
+	if kept != nil && kept.fits(x) && opt.Profile != ProfileSONNX {
+		axes, o.StorageOrder = kept.axes, kept.order
+	} else {
+		kept = nil
+		var err error
+		if axes, w, err = maxPoolShape(opt, op, x.DataType(), x.Shape(), o); err != nil {
+			return nil, nil, err
+		}
 	}
 	if opt.Profile == ProfileSONNX {
 		at, err := firstNaN(opt, x)
@@ -308,7 +332,12 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 			return nil, nil, op.errorf("NaN", "X[%d] (flat) is NaN: the profile's texts disagree on a NaN input (its float specification reads NaN as -inf, ONNX and its reference propagate it), so the profile refuses it", at)
 		}
 	}
-	outShape := maxPoolOutShape(x.Shape(), axes)
+	var outShape []int
+	if kept != nil {
+		outShape = kept.shape
+	} else {
+		outShape = maxPoolOutShape(x.Shape(), axes)
+	}
 	if err := opt.checkSize(op, tensor.Int64, outShape); err != nil {
 		return nil, nil, err
 	}
@@ -325,9 +354,23 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 	if y.Len() == 0 {
 		return y, indices, nil // no window to look at: build no tables
 	}
-	if w == nil {
-		if w, err = opt.poolWindows(op, axes); err != nil {
+	var plan *rankPlan // nil where the general walk serves
+	if kept != nil {
+		// The tables are the node's, built at an earlier run; the run is
+		// charged for them as if it built them.
+		if err := opt.chargeWindows(op, axes); err != nil {
 			return nil, nil, err
+		}
+		w, plan = kept.w, kept.rank
+	} else {
+		if w == nil {
+			if w, err = opt.poolWindows(op, axes); err != nil {
+				return nil, nil, err
+			}
+		}
+		plan = newRankPlan(w)
+		if n != nil && opt.Profile != ProfileSONNX {
+			n.pool.Store(&maxPoolIndexGeometry{dt: x.DataType(), xs: slices.Clone(x.Shape()), shape: outShape, axes: axes, w: w, rank: plan, order: o.StorageOrder})
 		}
 	}
 	idx, _ := tensor.Data[int64](indices)
@@ -344,7 +387,6 @@ func maxPool(opt *Options, op opRef, x *tensor.Tensor, o MaxPoolOptions) (*tenso
 	if err := maxPoolScratch(opt, op, w, planes); err != nil {
 		return nil, nil, err
 	}
-	plan := newRankPlan(w) // nil where the general walk serves
 	err = parallelRange(opt, planes, work, func(lo, hi int) error {
 		c := opt.canceller()
 		// One plane's ranks (or for float64 its keys) and the scratch of
@@ -1142,6 +1184,36 @@ type maxPoolGeometry struct {
 	shape   []int // the output's
 	axes    []window.Axis
 	w, plan *window.Windows
+}
+
+// maxPoolIndexGeometry is what MaxPool with Indices derives from X's type
+// and shape and the node's attributes before any work: the output shape,
+// the window tables and their rank plan (nil where the general walk
+// serves). A node keeps the one of its last run (Node.pool), never
+// modified once stored.
+type maxPoolIndexGeometry struct {
+	dt    tensor.DataType
+	xs    []int
+	shape []int // the output's
+	axes  []window.Axis
+	w     *window.Windows
+	rank  *rankPlan
+	order int // storage_order
+}
+
+// lastPoolIndices is the MaxPool-with-Indices geometry the node kept, nil
+// for none (or no node).
+func (n *Node) lastPoolIndices() *maxPoolIndexGeometry {
+	if n == nil {
+		return nil
+	}
+	g, _ := n.pool.Load().(*maxPoolIndexGeometry)
+	return g
+}
+
+// fits reports whether g is the geometry of an X like x.
+func (g *maxPoolIndexGeometry) fits(x *tensor.Tensor) bool {
+	return x != nil && g.dt == x.DataType() && tensor.SameShape(g.xs, x.Shape())
 }
 
 // lastPool is the pooling geometry the node kept, nil for none (or no node).

@@ -75,12 +75,16 @@ func TestMaxPoolValuesOnly(t *testing.T) {
 // node gives, bit for bit, or the same error.
 func TestMaxPoolNodeKeepsGeometry(t *testing.T) {
 	attrs := map[string]Attribute{"kernel_shape": ints(3, 3), "strides": ints(2, 2), "pads": ints(1, 1, 1, 1)}
-	testNodeKeepsGeometry(t, "MaxPool", attrs)
+	testNodeKeepsGeometry(t, "MaxPool", attrs, 1)
+	testNodeKeepsGeometry(t, "MaxPool", attrs, 2) // with Indices
+	attrs["storage_order"] = intAttribute(1)
+	testNodeKeepsGeometry(t, "MaxPool", attrs, 2)
+	delete(attrs, "storage_order")
 	attrs["count_include_pad"] = intAttribute(1)
-	testNodeKeepsGeometry(t, "AveragePool", attrs)
+	testNodeKeepsGeometry(t, "AveragePool", attrs, 1)
 }
 
-func testNodeKeepsGeometry(t *testing.T, name string, attrs map[string]Attribute) {
+func testNodeKeepsGeometry(t *testing.T, name string, attrs map[string]Attribute, outs int) {
 	s, err := Lookup("", name, 22)
 	if err != nil {
 		t.Fatal(err)
@@ -111,10 +115,10 @@ func testNodeKeepsGeometry(t *testing.T, name string, attrs map[string]Attribute
 		{nil, input(tensor.Float, 1, 2, 9)}, {nil, a},
 		{NewOptions(WithProfile(ProfileSONNX)), a}, {NewOptions(WithMaxTensorBytes(64)), a}, {nil, a},
 	}
-	n := &Node{OpType: name, Version: s.Since, Attrs: attrs, NumOutputs: 1}
+	n := &Node{OpType: name, Version: s.Since, Attrs: attrs, NumOutputs: outs}
 	for i, r := range runs {
 		got, gotErr := s.Run(r.opt, n, []tensor.Value{r.x})
-		fresh := &Node{OpType: name, Version: s.Since, Attrs: attrs, NumOutputs: 1}
+		fresh := &Node{OpType: name, Version: s.Since, Attrs: attrs, NumOutputs: outs}
 		want, wantErr := s.Run(r.opt, fresh, []tensor.Value{r.x})
 		if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
 			t.Fatalf("%s run %d: error %v, a new node's %v", name, i, gotErr, wantErr)
@@ -122,9 +126,14 @@ func testNodeKeepsGeometry(t *testing.T, name string, attrs map[string]Attribute
 		if gotErr != nil {
 			continue
 		}
-		g, w := got[0].(*tensor.Tensor), want[0].(*tensor.Tensor)
-		if !tensor.SameShape(g.Shape(), w.Shape()) || g.DataType() != w.DataType() || !bytes.Equal(g.Bytes(), w.Bytes()) {
-			t.Fatalf("%s run %d: %v %v, a new node's %v %v", name, i, g.DataType(), g.Shape(), w.DataType(), w.Shape())
+		if len(got) != outs || len(want) != outs {
+			t.Fatalf("%s run %d: %d and %d outputs, expected %d", name, i, len(got), len(want), outs)
+		}
+		for j := range outs {
+			g, w := got[j].(*tensor.Tensor), want[j].(*tensor.Tensor)
+			if !tensor.SameShape(g.Shape(), w.Shape()) || g.DataType() != w.DataType() || !bytes.Equal(g.Bytes(), w.Bytes()) {
+				t.Fatalf("%s run %d output %d: %v %v, a new node's %v %v", name, i, j, g.DataType(), g.Shape(), w.DataType(), w.Shape())
+			}
 		}
 	}
 }

@@ -109,10 +109,13 @@ type Node struct {
 	// its last run, kept for the next run (an atomic.Value, not a Pointer:
 	// Call takes a Node by value).
 	conv atomic.Value
-	// pool is a MaxPool node's *maxPoolGeometry or an AveragePool node's
-	// *avgPoolGeometry for the input of its last run, kept for the next
+	// pool is a MaxPool node's *maxPoolGeometry (or, with Indices,
+	// *maxPoolIndexGeometry) or an AveragePool node's *avgPoolGeometry for the input of its last run, kept for the next
 	// run (as conv).
 	pool atomic.Value
+	// kept is what another operator keeps from its last run for the next
+	// (as conv): a Resize or Upsample node's *resizeKept.
+	kept atomic.Value
 	// folds are the Transposes a MatMul folded at load (FoldTransposes);
 	// nil: none.
 	folds *matMulFolds

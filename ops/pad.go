@@ -43,6 +43,8 @@
 package ops
 
 import (
+	"slices"
+
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -82,7 +84,7 @@ func Pad(x *tensor.Tensor, o PadOptions, opts ...Option) (*tensor.Tensor, error)
 	if mode == "" {
 		mode = "constant"
 	}
-	return pad(opt, op, x, padParams{mode: mode, pads: o.Pads, axes: o.Axes, value: o.ConstantValue})
+	return pad(opt, op, nil, x, padParams{mode: mode, pads: o.Pads, axes: o.Axes, value: o.ConstantValue})
 }
 
 // padParams are the resolved parameters of one Pad call.
@@ -148,7 +150,7 @@ func padNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
 		}
 		return nil, op.errorf("GR4", "%s must be given explicitly in the profile (ONNX's default is 0)", what)
 	}
-	y, err := pad(opt, op, x, p)
+	y, err := pad(opt, op, n, x, p)
 	if err != nil {
 		return nil, err
 	}
@@ -276,7 +278,11 @@ func padShape(op opRef, in []int, p padParams) ([]int, error) {
 	return out, nil
 }
 
-func pad(opt *Options, op opRef, x *tensor.Tensor, p padParams) (*tensor.Tensor, error) {
+// pad pads x as p says. n, when not nil, is the node: it keeps the plan and
+// the index tables of its last run (padKept), and the next run on an input
+// of the same type and shape with the same mode, pads and axes takes them,
+// charged as if built again.
+func pad(opt *Options, op opRef, n *Node, x *tensor.Tensor, p padParams) (*tensor.Tensor, error) {
 	if err := checkInput(op, "data", x); err != nil {
 		return nil, err
 	}
@@ -295,18 +301,24 @@ func pad(opt *Options, op opRef, x *tensor.Tensor, p padParams) (*tensor.Tensor,
 			return nil, op.errorf("constant_value", "constant_value must be a scalar, got shape %v", p.value.Shape())
 		}
 	}
-	plan, err := padPlan(op, x.Shape(), p)
-	if err != nil {
-		return nil, err
+	k := n.lastPad()
+	if k == nil || !k.fits(x, p) {
+		plan, err := padPlan(op, x.Shape(), p)
+		if err != nil {
+			return nil, err
+		}
+		outShape := make([]int, len(plan))
+		for a, pa := range plan {
+			outShape[a] = pa.out
+		}
+		k = &padKept{dt: dt, xs: slices.Clone(x.Shape()), mode: p.mode, pads: slices.Clone(p.pads), axes: slices.Clone(p.axes),
+			plan: plan, out: outShape, nothing: padsNothing(x.Shape(), plan)}
 	}
-	outShape := make([]int, len(plan))
-	for k, a := range plan {
-		outShape[k] = a.out
-	}
+	outShape := k.out
 	if err := opt.positiveDims(op, "output", outShape); err != nil {
 		return nil, err
 	}
-	if padsNothing(x.Shape(), plan) {
+	if k.nothing {
 		// Every pad zero: the output is the input, a view of it as
 		// Reshape's, which a prepared node replays without a copy.
 		y, err := x.View(outShape...)
@@ -326,18 +338,59 @@ func pad(opt *Options, op opRef, x *tensor.Tensor, p padParams) (*tensor.Tensor,
 	// indices to the input (the interior to itself, the borders as the mode
 	// says, or nowhere for constant mode), and the interior of each row is
 	// one copy.
-	tables, err := padTables(opt, op, x.Shape(), plan, p.mode)
-	if err != nil {
+	if k.tables == nil {
+		if k.tables, err = padTables(opt, op, x.Shape(), k.plan, p.mode); err != nil {
+			return nil, err
+		}
+		k.zero = tensor.MustNew(dt, 1) // zero, or the empty string
+		if n != nil {
+			n.kept.Store(k)
+		}
+	} else if err := chargePadTables(opt, op, k.plan); err != nil {
+		// The tables are the node's, built at an earlier run; the run is
+		// charged for them as if it built them.
 		return nil, err
 	}
 	fill := p.value
 	if fill == nil {
-		fill = tensor.MustNew(dt, 1) // zero, or the empty string
+		fill = k.zero
 	}
-	if err := (movement.Table{Tables: tables}).Run(opt.moves(), y, x, fill); err != nil {
+	if err := (movement.Table{Tables: k.tables}).Run(opt.moves(), y, x, fill); err != nil {
 		return nil, op.stopped(err)
 	}
 	return y, nil
+}
+
+// padKept is what Pad derives from the input's type and shape, the mode,
+// the pads and the axes before any work: the plan, the output shape, the
+// index tables and the zero fill. A node keeps the one of its last run
+// that copied (Node.kept), never modified once stored: a small tensor's
+// tables took as long to build as its copy.
+type padKept struct {
+	dt         tensor.DataType
+	xs         []int
+	mode       string
+	pads, axes []int
+	plan       []padAxis
+	out        []int
+	nothing    bool // padsNothing
+	tables     [][]int
+	zero       *tensor.Tensor // the fill without constant_value
+}
+
+// lastPad is the Pad state the node kept, nil for none (or no node).
+func (n *Node) lastPad() *padKept {
+	if n == nil {
+		return nil
+	}
+	k, _ := n.kept.Load().(*padKept)
+	return k
+}
+
+// fits reports whether k was made for x and p.
+func (k *padKept) fits(x *tensor.Tensor, p padParams) bool {
+	return k.dt == x.DataType() && tensor.SameShape(k.xs, x.Shape()) && k.mode == p.mode &&
+		slices.Equal(k.pads, p.pads) && (k.axes == nil) == (p.axes == nil) && slices.Equal(k.axes, p.axes)
 }
 
 // padsNothing reports whether plan keeps every element of an input of
@@ -355,11 +408,7 @@ func padsNothing(in []int, plan []padAxis) bool {
 // each output index reads, -1 where constant mode fills. The tables take 8
 // bytes an entry, which the size limit bounds as it bounds tensors.
 func padTables(opt *Options, op opRef, in []int, plan []padAxis, mode string) ([][]int, error) {
-	entries := 0
-	for _, a := range plan {
-		entries = addCounts(entries, a.out)
-	}
-	if err := opt.scratch(op, "the index tables", entries, 8); err != nil {
+	if err := chargePadTables(opt, op, plan); err != nil {
 		return nil, err
 	}
 	strides := movement.ContiguousStrides(in)
@@ -376,6 +425,16 @@ func padTables(opt *Options, op opRef, in []int, plan []padAxis, mode string) ([
 		tables[k] = t
 	}
 	return tables, nil
+}
+
+// chargePadTables checks and charges the size of plan's index tables
+// (padTables).
+func chargePadTables(opt *Options, op opRef, plan []padAxis) error {
+	entries := 0
+	for _, a := range plan {
+		entries = addCounts(entries, a.out)
+	}
+	return opt.scratch(op, "the index tables", entries, 8)
 }
 
 // padSource returns the interior index (0 for the first input element kept)

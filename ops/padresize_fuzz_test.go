@@ -52,7 +52,7 @@ func FuzzPadResize(f *testing.F) {
 			for range 2 * r {
 				p.pads = append(p.pads, pick(&b, 0, 1, 2, -1, -3, 7, math.MaxInt/4, -(math.MaxInt/4), math.MaxInt))
 			}
-			_, _ = pad(opt, opRef{"Pad", 25}, x, p)
+			_, _ = pad(opt, opRef{"Pad", 25}, nil, x, p)
 		} else {
 			p := resizeParams{
 				mode:          pick(&b, "nearest", "linear", "cubic"),
@@ -76,7 +76,7 @@ func FuzzPadResize(f *testing.F) {
 			for range 2 * r {
 				p.roi = append(p.roi, pick(&b, 0, 1, 0.5, -2, 3, math.NaN(), math.Inf(1)))
 			}
-			_, _ = resize(opt, opRef{"Resize", 19}, x, p)
+			_, _ = resize(opt, opRef{"Resize", 19}, nil, x, p)
 		}
 		if !x.Equal(orig) {
 			t.Fatalf("the input changed")

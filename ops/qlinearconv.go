@@ -86,7 +86,7 @@ func qlinearConvNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, 
 			accPool.Put(accBuf)
 		}
 	}()
-	err = integerConv(opt, op, x, w, xz, wz, a, n.packedInput(3, w), func(shape []int) ([]int32, error) {
+	err = integerConv(opt, op, n, x, w, xz, wz, a, n.packedInput(3, w), func(shape []int) ([]int32, error) {
 		m := shape[1]
 		if err := one("x_scale", xs); err != nil {
 			return nil, err

@@ -52,6 +52,7 @@ package ops
 import (
 	"fmt"
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
@@ -132,7 +133,7 @@ func Resize(x *tensor.Tensor, o ResizeOptions, opts ...Option) (*tensor.Tensor, 
 	for _, s := range o.Scales {
 		p.scales = append(p.scales, float64(s))
 	}
-	return resize(opt, op, x, p)
+	return resize(opt, op, nil, x, p)
 }
 
 func orString(s, def string) string {
@@ -168,7 +169,7 @@ func resizeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	if err != nil {
 		return nil, err
 	}
-	y, err := resize(opt, op, x, p)
+	y, err := resize(opt, op, n, x, p)
 	if err != nil {
 		return nil, err
 	}
@@ -506,49 +507,117 @@ func resizeShape(op opRef, in []int, p resizeParams) ([]int, error) {
 	return g.out, err
 }
 
-func resize(opt *Options, op opRef, x *tensor.Tensor, p resizeParams) (*tensor.Tensor, error) {
+// resize resamples x as p says. n, when not nil, is the node: it keeps the
+// geometry and axis plans of its last run (resizeKept), and the next run on
+// an input of the same shape with the same parameters takes them, charged
+// as if built again.
+func resize(opt *Options, op opRef, n *Node, x *tensor.Tensor, p resizeParams) (*tensor.Tensor, error) {
 	if err := checkInput(op, "X", x); err != nil {
 		return nil, err
 	}
 	if err := opt.positiveDims(op, "input X", x.Shape()); err != nil {
 		return nil, err
 	}
-	g, err := resizeCheck(op, x.Shape(), p)
-	if err != nil {
-		return nil, err
-	}
 	o := opt.orDefault()
-	if err := o.positiveDims(op, "output", g.out); err != nil {
-		return nil, err
-	}
-	if n, _ := tensor.NumElements(g.out); n == 0 {
-		return o.newTensor(op, x.DataType(), g.out)
-	}
-	if err := o.checkSize(op, x.DataType(), g.out); err != nil {
-		return nil, err
-	}
-	in := x.Shape()
-	plans := make([]*resizeAxis, len(in))
-	for k := range in {
-		if plans[k], err = planResizeAxis(o, op, p, g, k, in[k]); err != nil {
+	k := n.lastResize()
+	if k == nil || !k.fits(x.Shape(), p) {
+		g, err := resizeCheck(op, x.Shape(), p)
+		if err != nil {
 			return nil, err
+		}
+		k = &resizeKept{xs: slices.Clone(x.Shape()), p: p.clone(), g: g}
+	}
+	if err := o.positiveDims(op, "output", k.g.out); err != nil {
+		return nil, err
+	}
+	if n, _ := tensor.NumElements(k.g.out); n == 0 {
+		return o.newTensor(op, x.DataType(), k.g.out)
+	}
+	if err := o.checkSize(op, x.DataType(), k.g.out); err != nil {
+		return nil, err
+	}
+	if k.plans == nil {
+		in := x.Shape()
+		plans := make([]*resizeAxis, len(in))
+		for a := range in {
+			var err error
+			if plans[a], err = planResizeAxis(o, op, p, k.g, a, in[a]); err != nil {
+				return nil, err
+			}
+		}
+		k.plans = plans
+		if p.mode == "nearest" {
+			k.repeat = resizeRepeatPlan(x.Shape(), k.g.out, plans)
+		}
+		if n != nil {
+			n.kept.Store(k)
+		}
+	} else {
+		// The plans are the node's, built at an earlier run; the run is
+		// charged for them as if it built them.
+		for a := range k.plans {
+			if err := chargeResizeAxis(o, op, p, k.g, a); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if p.mode == "nearest" {
-		return resizeNearest(o, op, x, p, g.out, plans)
+		return resizeNearest(o, op, x, p, k.g.out, k.plans, k.repeat)
 	}
-	return resizeInterpolate(o, op, x, p, g.out, plans)
+	return resizeInterpolate(o, op, x, p, k.g.out, k.plans)
+}
+
+// resizeKept is what Resize derives from X's shape and the parameters
+// before any work: the geometry, the plan of every axis and, for nearest
+// mode when every axis repeats by an integer factor, the copy. A node keeps
+// the one of its last run (Node.kept), never modified once stored: a small
+// image took longer to plan than to resample.
+type resizeKept struct {
+	xs     []int
+	p      resizeParams
+	g      resizeGeometry
+	plans  []*resizeAxis
+	repeat *movement.Plan // nil: not every axis repeats (or not nearest)
+}
+
+// lastResize is the Resize state the node kept, nil for none (or no node).
+func (n *Node) lastResize() *resizeKept {
+	if n == nil {
+		return nil
+	}
+	k, _ := n.kept.Load().(*resizeKept)
+	return k
+}
+
+// fits reports whether k was made for an input of shape xs with p.
+func (k *resizeKept) fits(xs []int, p resizeParams) bool {
+	return tensor.SameShape(k.xs, xs) && k.p.equal(p)
+}
+
+// clone returns p with lists of its own.
+func (p resizeParams) clone() resizeParams {
+	p.axes, p.roi, p.scales, p.sizes = slices.Clone(p.axes), slices.Clone(p.roi), slices.Clone(p.scales), slices.Clone(p.sizes)
+	return p
+}
+
+// equal reports whether p and q are the same parameters (a NaN never is:
+// the run that meets one refuses it).
+func (p resizeParams) equal(q resizeParams) bool {
+	return p.mode == q.mode && p.coord == q.coord && p.nearest == q.nearest && p.cubicA == q.cubicA &&
+		p.exclude == q.exclude && p.extrapolation == q.extrapolation && p.antialias == q.antialias &&
+		p.keepAspect == q.keepAspect && (p.axes == nil) == (q.axes == nil) && slices.Equal(p.axes, q.axes) &&
+		(p.roi == nil) == (q.roi == nil) && slices.Equal(p.roi, q.roi) &&
+		(p.scales == nil) == (q.scales == nil) && slices.Equal(p.scales, q.scales) &&
+		(p.sizes == nil) == (q.sizes == nil) && slices.Equal(p.sizes, q.sizes)
 }
 
 // resizeNearest moves the elements nearest mode picks: one copyPlan when
 // every axis is a repeat by an integer factor (the 2x fast path: a stride-0
 // axis per factor), otherwise a tableCopy with one index table per axis.
-func resizeNearest(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, outShape []int, plans []*resizeAxis) (*tensor.Tensor, error) {
-	repeats, identity := true, true
+func resizeNearest(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, outShape []int, plans []*resizeAxis, repeat *movement.Plan) (*tensor.Tensor, error) {
+	identity := true
 	for _, a := range plans {
-		f := a.Repeat()
-		repeats = repeats && f > 0
-		identity = identity && f == 1
+		identity = identity && a.Repeat() == 1
 	}
 	if identity {
 		return x.View(outShape...) // nothing moves: a view, as Reshape gives
@@ -559,38 +628,13 @@ func resizeNearest(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, out
 	if err != nil || y.Len() == 0 {
 		return y, err
 	}
-	inStrides := movement.ContiguousStrides(x.Shape())
-	if repeats {
-		// Output axis k is [a.in, f] with source strides [stride, 0]. The
-		// last axis walks its factor outside its elements, so that the
-		// innermost loop is a whole row rather than f copies of one element.
-		// At most two plan axes per axis: one buffer for the three lists.
-		buf := make([]int, 0, 6*len(plans))
-		q := movement.Plan{Shape: buf[: 0 : 2*len(plans)], SrcStrides: buf[2*len(plans) : 2*len(plans) : 4*len(plans)],
-			DstStrides: buf[4*len(plans) : 4*len(plans) : 6*len(plans)]}
-		outStrides := movement.ContiguousStrides(outShape)
-		last := len(plans) - 1
-		for k, a := range plans {
-			f := a.Repeat()
-			if f > 1 && k == last {
-				q.Shape = append(q.Shape, f)
-				q.SrcStrides = append(q.SrcStrides, 0)
-				q.DstStrides = append(q.DstStrides, outStrides[k])
-			}
-			q.Shape = append(q.Shape, a.In)
-			q.SrcStrides = append(q.SrcStrides, inStrides[k])
-			q.DstStrides = append(q.DstStrides, f*outStrides[k])
-			if f > 1 && k != last {
-				q.Shape = append(q.Shape, f)
-				q.SrcStrides = append(q.SrcStrides, 0)
-				q.DstStrides = append(q.DstStrides, outStrides[k])
-			}
-		}
-		if err := q.Run(opt.moves(), y, x); err != nil {
+	if repeat != nil {
+		if err := repeat.Run(opt.moves(), y, x); err != nil {
 			return nil, op.stopped(err)
 		}
 		return y, nil
 	}
+	inStrides := movement.ContiguousStrides(x.Shape())
 	entries := 0
 	for _, a := range plans {
 		entries = addCounts(entries, a.Out)
@@ -620,6 +664,43 @@ func resizeNearest(opt *Options, op opRef, x *tensor.Tensor, p resizeParams, out
 		return nil, op.stopped(err)
 	}
 	return y, nil
+}
+
+// resizeRepeatPlan is the copy of nearest mode when every axis is a repeat
+// by an integer factor, nil otherwise: output axis k is [a.in, f] with
+// source strides [stride, 0]. The last axis walks its factor outside its
+// elements, so that the innermost loop is a whole row rather than f copies
+// of one element.
+func resizeRepeatPlan(inShape, outShape []int, plans []*resizeAxis) *movement.Plan {
+	for _, a := range plans {
+		if a.Repeat() <= 0 {
+			return nil
+		}
+	}
+	// At most two plan axes per axis: one buffer for the three lists.
+	buf := make([]int, 0, 6*len(plans))
+	q := movement.Plan{Shape: buf[: 0 : 2*len(plans)], SrcStrides: buf[2*len(plans) : 2*len(plans) : 4*len(plans)],
+		DstStrides: buf[4*len(plans) : 4*len(plans) : 6*len(plans)]}
+	inStrides := movement.ContiguousStrides(inShape)
+	outStrides := movement.ContiguousStrides(outShape)
+	last := len(plans) - 1
+	for k, a := range plans {
+		f := a.Repeat()
+		if f > 1 && k == last {
+			q.Shape = append(q.Shape, f)
+			q.SrcStrides = append(q.SrcStrides, 0)
+			q.DstStrides = append(q.DstStrides, outStrides[k])
+		}
+		q.Shape = append(q.Shape, a.In)
+		q.SrcStrides = append(q.SrcStrides, inStrides[k])
+		q.DstStrides = append(q.DstStrides, f*outStrides[k])
+		if f > 1 && k != last {
+			q.Shape = append(q.Shape, f)
+			q.SrcStrides = append(q.SrcStrides, 0)
+			q.DstStrides = append(q.DstStrides, outStrides[k])
+		}
+	}
+	return &q
 }
 
 // resizeInterpolate runs the linear or cubic passes, in float32 for the
@@ -796,6 +877,14 @@ func resizePlanesScratch[A convert.Float](h *resizeAxis, w *resizeRowFilter[A]) 
 // ops/internal/resample, after refusing a too-wide antialias filter and
 // charging the plan to the run.
 func planResizeAxis(opt *Options, op opRef, p resizeParams, g resizeGeometry, k, in int) (*resizeAxis, error) {
+	if err := chargeResizeAxis(opt, op, p, g, k); err != nil {
+		return nil, err
+	}
+	return resample.PlanAxis(resizeAxisSpec(p, g, k), in), nil
+}
+
+// resizeAxisSpec is what ops/internal/resample plans axis k from.
+func resizeAxisSpec(p resizeParams, g resizeGeometry, k int) resample.AxisSpec {
 	spec := resample.AxisSpec{
 		Mode: p.mode, Coord: p.coord, Nearest: p.nearest, CubicA: p.cubicA,
 		Exclude: p.exclude, Antialias: p.antialias,
@@ -804,18 +893,23 @@ func planResizeAxis(opt *Options, op opRef, p resizeParams, g resizeGeometry, k,
 	if g.roi != nil {
 		spec.ROI = g.roi[k]
 	}
+	return spec
+}
+
+// chargeResizeAxis refuses a too-wide antialias filter on axis k and
+// charges the axis's plan to the run (planResizeAxis, or a run that takes
+// the plan its node kept).
+func chargeResizeAxis(opt *Options, op opRef, p resizeParams, g resizeGeometry, k int) error {
+	spec := resizeAxisSpec(p, g, k)
 	if spec.Out == 0 {
-		return resample.PlanAxis(spec, in), nil
+		return nil
 	}
 	if p.antialias && 1/min(g.scale[k], 1) > resample.MaxAntialiasStretch {
-		return nil, op.errorf("scales", "axis %d: the antialias filter of scale %v is too wide", k, g.scale[k])
+		return op.errorf("scales", "axis %d: the antialias filter of scale %v is too wide", k, g.scale[k])
 	}
 	taps, _ := resample.Taps(spec)
 	perOut := addCounts(mulCounts(taps, 4), 3)
 	// The message names no axis: formatting one at every call cost more
 	// than a small Resize's work.
-	if err := opt.scratch(op, "an axis's plan (its outputs' taps)", mulCounts(spec.Out, perOut), 8); err != nil {
-		return nil, err
-	}
-	return resample.PlanAxis(spec, in), nil
+	return opt.scratch(op, "an axis's plan (its outputs' taps)", mulCounts(spec.Out, perOut), 8)
 }

@@ -306,7 +306,7 @@ func TestResizeAgainstReference(t *testing.T) {
 				p.roi = append(p.roi, roiFull[r+k])
 			}
 		}
-		y, err := resize(nil, opRef{"Resize", 19}, x, p)
+		y, err := resize(nil, opRef{"Resize", 19}, nil, x, p)
 		if err != nil {
 			t.Fatalf("%+v on %v: %v", p, shape, err)
 		}
@@ -411,7 +411,7 @@ func TestResizeBufferLimit(t *testing.T) {
 		scales []float64
 	}{{[]int{8, 8, 4}, []float64{1, 1, 2}}, {[]int{4, 8, 8}, []float64{2, 1, 1}}} {
 		p := resizeParams{mode: "linear", coord: "half_pixel", nearest: "floor", cubicA: -0.75, keepAspect: "stretch", scales: c.scales}
-		_, err := resize(&Options{MaxTensorBytes: 1000}, opRef{"Resize", 19}, tensor.MustNew(tensor.Uint8, c.shape...), p)
+		_, err := resize(&Options{MaxTensorBytes: 1000}, opRef{"Resize", 19}, nil, tensor.MustNew(tensor.Uint8, c.shape...), p)
 		checkRule(t, err, "size")
 	}
 }
@@ -423,7 +423,7 @@ func TestResizeCancelled(t *testing.T) {
 	x := iota32(2, 3, 4)
 	for _, scales := range [][]float64{{1, 2, 2}, {2, 1, 1}} {
 		p := resizeParams{mode: "linear", coord: "half_pixel", nearest: "floor", cubicA: -0.75, keepAspect: "stretch", scales: scales}
-		if _, err := resize(&Options{env: runenv.Env{Ctx: ctx}}, opRef{"Resize", 19}, x, p); !errors.Is(err, context.Canceled) {
+		if _, err := resize(&Options{env: runenv.Env{Ctx: ctx}}, opRef{"Resize", 19}, nil, x, p); !errors.Is(err, context.Canceled) {
 			t.Errorf("scales %v: %v, want context.Canceled", scales, err)
 		}
 	}
@@ -825,9 +825,9 @@ func TestResizeParallelSplit(t *testing.T) {
 		for _, s := range o.Scales {
 			p.scales = append(p.scales, float64(s))
 		}
-		one, err := resize(&Options{Threads: 1}, opRef{"Resize", 19}, x, p)
+		one, err := resize(&Options{Threads: 1}, opRef{"Resize", 19}, nil, x, p)
 		checkRule(t, err, "")
-		all, err := resize(nil, opRef{"Resize", 19}, x, p)
+		all, err := resize(nil, opRef{"Resize", 19}, nil, x, p)
 		checkRule(t, err, "")
 		if !one.Equal(all) {
 			t.Errorf("%+v: one thread and all threads differ", o)

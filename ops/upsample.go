@@ -46,7 +46,7 @@ func Upsample(x *tensor.Tensor, o UpsampleOptions, opts ...Option) (*tensor.Tens
 	for i, s := range o.Scales {
 		scales[i] = float64(s)
 	}
-	return upsample(opt, op, x, orString(o.Mode, "nearest"), scales)
+	return upsample(opt, op, nil, x, orString(o.Mode, "nearest"), scales)
 }
 
 func upsampleNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
@@ -82,7 +82,7 @@ func upsampleNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, err
 			return nil, err
 		}
 	}
-	y, err := upsample(opt, op, x, mode, scales)
+	y, err := upsample(opt, op, n, x, mode, scales)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +120,9 @@ func upsampleShape(op opRef, in []int, mode string, scales []float64) ([]int, er
 	return resizeShape(op, in, p)
 }
 
-func upsample(opt *Options, op opRef, x *tensor.Tensor, mode string, scales []float64) (*tensor.Tensor, error) {
+// upsample is Upsample on x; n, when not nil, is the node (it keeps its
+// plans between runs, as Resize's).
+func upsample(opt *Options, op opRef, n *Node, x *tensor.Tensor, mode string, scales []float64) (*tensor.Tensor, error) {
 	if err := checkInput(op, "X", x); err != nil {
 		return nil, err
 	}
@@ -128,5 +130,5 @@ func upsample(opt *Options, op opRef, x *tensor.Tensor, mode string, scales []fl
 	if err != nil {
 		return nil, err
 	}
-	return resize(opt, op, x, p)
+	return resize(opt, op, n, x, p)
 }

@@ -167,23 +167,23 @@ func TestInterleave4(t *testing.T) {
 // core, in CPU ms per op (the machine is shared).
 func BenchmarkIntegerConv(b *testing.B) {
 	for _, c := range []struct {
-		name string
-		k, m int
-	}{{"3x3", 3, 64}, {"1x1", 1, 256}} {
+		name           string
+		k, m, n, ch, h int
+	}{{"3x3", 3, 64, 4, 64, 56}, {"1x1", 1, 256, 4, 64, 56}, {"3x3_small", 3, 4, 1, 4, 8}} {
 		p := c.k / 2
-		s := Shape{N: 4, C: 64, M: c.m, Group: 1, Image: []int{56, 56}, Grid: []int{56, 56}, Kernel: []int{c.k, c.k},
+		s := Shape{N: c.n, C: c.ch, M: c.m, Group: 1, Image: []int{c.h, c.h}, Grid: []int{c.h, c.h}, Kernel: []int{c.k, c.k},
 			Stride: []int{1, 1}, Dilation: []int{1, 1}, Pad: []int{p, p}}
-		x := make([]byte, 4*64*56*56)
-		w := make([]byte, c.m*64*c.k*c.k)
+		x := make([]byte, c.n*c.ch*c.h*c.h)
+		w := make([]byte, c.m*c.ch*c.k*c.k)
 		for i := range x {
 			x[i] = byte(i * 7)
 		}
 		for i := range w {
 			w[i] = byte(i * 13)
 		}
-		y := make([]int32, 4*c.m*56*56)
+		y := make([]int32, c.n*c.m*c.h*c.h)
 		cfg := Config{Threads: 1}
-		pw, err := PackIntegerWeights(cfg.gemm(1), c.m, 64*c.k*c.k, 1, w, true)
+		pw, err := PackIntegerWeights(cfg.gemm(1), c.m, c.ch*c.k*c.k, 1, w, true)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -201,7 +201,7 @@ func BenchmarkIntegerConv(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric((cpuSeconds()-cpu)*1e3/float64(b.N), "cpu-ms/op")
+				b.ReportMetric((cpuSeconds()-cpu)*1e9/float64(b.N), "cpu-ns/op")
 			})
 		}
 	}

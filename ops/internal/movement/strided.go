@@ -43,6 +43,7 @@ func ContiguousStrides(shape []int) []int {
 // reports false when the plan moves nothing (a zero-sized axis).
 func (p Plan) simplify() (Plan, bool) {
 	q := Plan{DstOff: p.DstOff, SrcOff: p.SrcOff}
+	q.Shape, q.DstStrides, q.SrcStrides = planLists(len(p.Shape))
 	for k, n := range p.Shape {
 		if n == 0 {
 			return q, false
@@ -63,6 +64,14 @@ func (p Plan) simplify() (Plan, bool) {
 		q.SrcStrides = append(q.SrcStrides, ss)
 	}
 	return q, true
+}
+
+// planLists returns a plan's three empty lists with room for r axes each,
+// in one allocation: appending to three nil slices cost a small copy
+// (Split, Pad, nearest Resize) as many allocations as its work.
+func planLists(r int) (shape, dst, src []int) {
+	buf := make([]int, 3*r)
+	return buf[:0:r], buf[r : r : 2*r], buf[2*r : 2*r : 3*r]
 }
 
 // shortInnerLoop is the length below which a plan's innermost axis is too
@@ -107,6 +116,7 @@ func (p Plan) longInnerLoop() Plan {
 // is unchanged.
 func (p Plan) moveInnermost(j int) Plan {
 	q := Plan{DstOff: p.DstOff, SrcOff: p.SrcOff}
+	q.Shape, q.DstStrides, q.SrcStrides = planLists(len(p.Shape))
 	for k := range p.Shape {
 		if k != j {
 			q.Shape = append(q.Shape, p.Shape[k])
