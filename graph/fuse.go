@@ -248,7 +248,7 @@ func (m *Model) Fusions() int {
 // kernels too (runenv.Env.Fuse).
 func (r *runState) setFuse(on bool) {
 	r.fuse = on
-	runenv.Bind(&r.opt, runenv.Env{Ctx: r.ctx, Alloc: r.alloc, Charge: r.charge, Scope: r, Fuse: on})
+	runenv.Bind(&r.opt, runenv.Env{Ctx: r.ctx, Alloc: r.alloc, Headers: &r.hdr, Charge: r.charge, Scope: r, Fuse: on})
 }
 
 // passInput runs a step absorbed by fusion: its output is its input

@@ -222,21 +222,24 @@ func (st *step) runChain(r *runState, in []tensor.Value) error {
 		r.vals[st.out[0]] = r.vals[x]
 		return nil
 	}
-	for _, s := range st.in {
-		if s >= 0 {
-			r.headers[s] = nil
-		}
-	}
 	if t, ok := in[c.passIn].(*tensor.Tensor); ok {
+		r.lendHeaders(st)
 		y, handled, err := c.chain.Run(&r.opt, t)
+		if err != nil || !handled {
+			r.stopLending()
+		}
 		if err != nil {
+			r.forgetKept(st.in, nil, true)
 			return st.fail(err)
 		}
 		if handled {
+			r.forgetKept(st.in, []tensor.Value{y}, false)
 			r.vals[st.out[0]] = y
+			r.keepHeaders(st)
 			return nil
 		}
 	}
+	r.forgetKept(st.in, nil, true)
 	return st.runChainNodes(r, in[c.passIn])
 }
 

@@ -231,6 +231,10 @@ type runState struct {
 	// the step with the most outputs.
 	reuse []*tensor.Tensor
 	outs  []tensor.Value
+	// hdr makes the running kernel's headers, lending it those of the
+	// step that lends, lending (headers.go; runenv.Env.Headers).
+	hdr     runenv.Headers
+	lending *step
 	// bodyOut holds, by body (body.id), the list a run of the body
 	// returns its outputs in, made once per state.
 	bodyOut [][]tensor.Value
@@ -404,8 +408,10 @@ func (r *runState) runStep(st *step, top bool) error {
 // else can hold them (see runState.headers).
 func (st *step) run(r *runState, in []tensor.Value) (err error) {
 	defer func() {
-		if r := recover(); r != nil {
-			err = st.fail(&PanicError{Value: r})
+		if p := recover(); p != nil {
+			r.stopLending()
+			r.forgetKept(st.in, nil, true)
+			err = st.fail(&PanicError{Value: p})
 		}
 	}()
 	vals := r.vals
@@ -449,12 +455,8 @@ func (st *step) run(r *runState, in []tensor.Value) (err error) {
 			prepare = false // declined for these inputs: the kernel runs
 		}
 	}
-	for _, s := range st.in {
-		if s >= 0 {
-			r.headers[s] = nil // the kernel may keep the header in its outputs
-		}
-	}
 	var out []tensor.Value
+	r.lendHeaders(st)
 	if prepare {
 		var p *ops.Prepared
 		if out, p, err = st.schema.Prepare(&r.opt, st.node, in); p != nil {
@@ -463,11 +465,20 @@ func (st *step) run(r *runState, in []tensor.Value) (err error) {
 	} else {
 		kernel, kerr := st.kernel(r.engine, r.opt.Profile)
 		if kerr != nil {
+			r.stopLending()
+			r.forgetKept(st.in, nil, true)
 			return st.fail(kerr)
 		}
 		out, err = kernel(&r.opt, st.node, in)
 	}
+	// A kernel may keep an input's header in its outputs: that input's
+	// header is no longer the run's to reuse.
+	r.forgetKept(st.in, out, err != nil || r.lending != st)
+	if st.residual > 0 {
+		r.forgetKept([]int{st.residual - 1}, out, err != nil || r.lending != st)
+	}
 	if err != nil {
+		r.stopLending()
 		return st.fail(err)
 	}
 	for k, s := range st.out {
@@ -475,10 +486,12 @@ func (st *step) run(r *runState, in []tensor.Value) (err error) {
 			continue
 		}
 		if k >= len(out) || out[k] == nil || isNilValue(out[k]) {
+			r.stopLending()
 			return st.fail(&kindError{fmt.Errorf("the kernel produced no output #%d", k), ErrInternal})
 		}
 		vals[s] = out[k]
 	}
+	r.keepHeaders(st)
 	return nil
 }
 
@@ -548,6 +561,7 @@ func (m *Model) endRun(r *runState) {
 	} else {
 		clear(r.external)
 	}
+	r.stopLending()
 	r.ctx, r.plan, r.pool, r.user, r.poolAlloc = nil, nil, nil, nil, nil
 	r.opt = ops.Options{}
 	r.live, r.pending, r.base, r.peak, r.peakPos, r.pos = 0, 0, 0, 0, 0, 0

@@ -115,7 +115,7 @@ func (b *binaryOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Valu
 	if err != nil {
 		return nil, err
 	}
-	return values(z), nil
+	return opt.result(z), nil
 }
 
 // apply checks the inputs and runs the operator.
@@ -205,7 +205,7 @@ func (u *unaryOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value
 	if err != nil {
 		return nil, err
 	}
-	return values(y), nil
+	return opt.result(y), nil
 }
 
 func (u *unaryOp) apply(opt *Options, n *Node, x *tensor.Tensor) (*tensor.Tensor, error) {
@@ -322,7 +322,7 @@ func (v *variadicOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 			return nil, err
 		}
 	}
-	return values(acc), nil
+	return opt.result(acc), nil
 }
 
 // The engine's loops, kernels and tables (ops/internal/elementwise), by

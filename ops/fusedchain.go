@@ -498,49 +498,81 @@ func (c *Chain) runRows(opt *Options, x *tensor.Tensor) (*tensor.Tensor, bool, e
 	xs, _ := tensor.Data[float32](x)
 	os, _ := tensor.Data[float32](out)
 	units := (rows + group - 1) / group
-	err = parallelRange(opt, units, len(xs)*regs, func(lo, hi int) error {
-		bufp := chainBuffer(regs*group*width + regs*group)
-		defer chainBufs.Put(bufp)
-		buf, red := (*bufp)[:regs*group*width], (*bufp)[regs*group*width:]
-		reg := make([][]float32, regs+1)
-		for u := lo; u < hi; u++ {
-			if (u-lo)%16 == 15 {
-				if err := opt.Context().Err(); err != nil {
-					return err
-				}
-			}
-			r0 := u * group
-			g := min(group, rows-r0)
-			reg[0] = xs[r0*width : (r0+g)*width]
-			for k := range c.instrs {
-				ins := &c.instrs[k]
-				var d []float32
-				switch {
-				case ins.red:
-					d = red[k*group : k*group+g]
-				case k == regs-1:
-					d = os[r0*width : (r0+g)*width]
-				default:
-					d = buf[k*group*width : (k*group+g)*width]
-				}
-				reg[k+1] = d
-				ins.runRows(d, reg, g, width)
-			}
+	run := chainRows{c: c, opt: opt, xs: xs, os: os, rows: rows, group: group, width: width}
+	if serial, cerr := alone(opt, units, len(xs)*regs); serial {
+		err = cerr
+		if err == nil {
+			err = run.units(0, units)
 		}
-		return nil
-	})
+	} else {
+		p := new(chainRows) // the workers' copy
+		*p = run
+		err = parallelRange(opt, units, len(xs)*regs, p.units)
+	}
 	if err != nil {
 		return nil, true, fail(op.wrap("cancelled", err, "run stopped"))
 	}
 	return out, true, nil
 }
 
+// chainRows is a chain's run over rows (Chain.runRows): xs's rows into
+// os's, in units of group rows.
+type chainRows struct {
+	c                  *Chain
+	opt                *Options
+	xs, os             []float32
+	rows, group, width int
+}
+
+// maxChainRegs is the most registers a chain's run keeps on the stack.
+const maxChainRegs = 16
+
+// units runs the units [lo, hi) of group rows.
+func (r *chainRows) units(lo, hi int) error {
+	c, group, width, rows := r.c, r.group, r.width, r.rows
+	xs, os := r.xs, r.os
+	regs := len(c.instrs)
+	bufp := chainBuffer(regs*group*width + regs*group)
+	defer chainBufs.Put(bufp)
+	buf, red := (*bufp)[:regs*group*width], (*bufp)[regs*group*width:]
+	var regArr [maxChainRegs + 1][]float32
+	reg := regArr[:regs+1]
+	if regs+1 > len(regArr) {
+		reg = make([][]float32, regs+1)
+	}
+	for u := lo; u < hi; u++ {
+		if (u-lo)%16 == 15 {
+			if err := r.opt.Context().Err(); err != nil {
+				return err
+			}
+		}
+		r0 := u * group
+		g := min(group, rows-r0)
+		reg[0] = xs[r0*width : (r0+g)*width]
+		for k := range c.instrs {
+			ins := &c.instrs[k]
+			var d []float32
+			switch {
+			case ins.red:
+				d = red[k*group : k*group+g]
+			case k == regs-1:
+				d = os[r0*width : (r0+g)*width]
+			default:
+				d = buf[k*group*width : (k*group+g)*width]
+			}
+			reg[k+1] = d
+			ins.runRows(d, reg, g, width)
+		}
+	}
+	return nil
+}
+
 // runRows computes the instruction's result d over g rows of width
 // elements: whole rows, or one value per row when ins.red.
 func (ins *chainInstr) runRows(d []float32, reg [][]float32, g, width int) {
 	if ins.op == chainMean {
-		// The ReduceMean operator's own rows (reduceTensor's reduce.Run).
-		_ = reduce.Run(reduce.Op{Kind: reduce.Mean}, reduce.Layout{Outer: g, N: width, Inner: 1}, reg[ins.a.reg], d, reduce.Serial)
+		// The ReduceMean operator's own rows (reduce.Run's, through RowMeans).
+		reduce.RowMeans(reg[ins.a.reg], width, d)
 		return
 	}
 	if ins.op >= chainPow && ins.op <= chainHardSigmoid || ins.red {

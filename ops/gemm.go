@@ -110,7 +110,7 @@ func gemmNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 	if err := n.applyEpilogue(opt, y); err != nil {
 		return nil, err
 	}
-	return values(y), nil
+	return opt.result(y), nil
 }
 
 // gemmShape checks the rules and returns M, N and K.
@@ -259,8 +259,8 @@ func gemmFloat[T float32 | float64](opt *Options, op opRef, g gemmCall, a, b, y 
 		broadcastC(g, cv, yv)
 		beta = T(g.o.Beta)
 	}
-	if pp := packedFor[T](pb); pp != nil {
-		err = pp(gemmConfig(opt, op), g.o.TransA, g.m, g.n, g.k, T(g.o.Alpha), av, g.lda, beta, yv, g.n)
+	if pp := packedFor[T](pb); pp.ok() {
+		err = pp.run(gemmConfig(opt, op), g.o.TransA, g.m, g.n, g.k, T(g.o.Alpha), av, g.lda, beta, yv, g.n)
 	} else {
 		err = gemmFor[T]()(gemmConfig(opt, op), g.o.TransA, g.o.TransB, g.m, g.n, g.k, T(g.o.Alpha), av, g.lda, bv, g.ldb, beta, yv, g.n)
 	}
@@ -589,33 +589,42 @@ func packIntegerB(_ *Node, b *tensor.Tensor, cfg gemm.Config) (*weightPack, erro
 	return &weightPack{i8: pb}, nil
 }
 
-// packedProduct is gemm.Float32Packed or Float64Packed bound to a packed B.
-type packedProduct[T gemm.Number] func(cfg gemm.Config, transA bool, m, n, k int, alpha T, a []T, lda int, beta T, c []T, ldc int) error
+// packedProduct is the product with a packed B in T: gemm.Float32Packed
+// or Float64Packed with p's panels. The zero value has none. A value
+// rather than a closure bound to p, which would cost an allocation at
+// every product.
+type packedProduct[T gemm.Number] struct{ p *weightPack }
 
-// packedFor returns the product with p's packed B in T, nil when p holds
-// none of T.
+// packedFor returns the product with p's packed B in T, the zero value
+// when p holds none of T.
 func packedFor[T gemm.Number](p *weightPack) packedProduct[T] {
 	if p == nil {
-		return nil
+		return packedProduct[T]{}
 	}
 	var zero T
 	switch any(zero).(type) {
 	case float32:
-		if p.f32 == nil {
-			return nil
+		if p.f32 != nil {
+			return packedProduct[T]{p}
 		}
-		f := func(cfg gemm.Config, transA bool, m, n, k int, alpha float32, a []float32, lda int, beta float32, c []float32, ldc int) error {
-			return gemm.Float32Packed(cfg, transA, m, n, k, alpha, a, lda, p.f32, beta, c, ldc)
-		}
-		return any(packedProduct[float32](f)).(packedProduct[T])
 	case float64:
-		if p.f64 == nil {
-			return nil
+		if p.f64 != nil {
+			return packedProduct[T]{p}
 		}
-		f := func(cfg gemm.Config, transA bool, m, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) error {
-			return gemm.Float64Packed(cfg, transA, m, n, k, alpha, a, lda, p.f64, beta, c, ldc)
-		}
-		return any(packedProduct[float64](f)).(packedProduct[T])
+	}
+	return packedProduct[T]{}
+}
+
+// ok reports whether pp has a packed B.
+func (pp packedProduct[T]) ok() bool { return pp.p != nil }
+
+// run is C = alpha·op(A)·B + beta·C with the packed B (see gemm.Float32Packed).
+func (pp packedProduct[T]) run(cfg gemm.Config, transA bool, m, n, k int, alpha T, a []T, lda int, beta T, c []T, ldc int) error {
+	switch a := any(a).(type) {
+	case []float32:
+		return gemm.Float32Packed(cfg, transA, m, n, k, any(alpha).(float32), a, lda, pp.p.f32, any(beta).(float32), any(c).([]float32), ldc)
+	case []float64:
+		return gemm.Float64Packed(cfg, transA, m, n, k, any(alpha).(float64), a, lda, pp.p.f64, any(beta).(float64), any(c).([]float64), ldc)
 	}
 	return nil
 }

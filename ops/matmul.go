@@ -144,10 +144,10 @@ func matMulAs[T gemm.Number](opt *Options, op opRef, s *matmulShape, a, b, y *te
 		s = &one
 	}
 	m, n, k := s.m, s.n, s.k
-	if pp := packedFor[T](pb); pp != nil && len(b.Shape()) == 2 {
+	if pp := packedFor[T](pb); pp.ok() && len(b.Shape()) == 2 {
 		// B, the model's constant weights, was packed at load.
 		err = s.eachProduct(opt, op, func(cfg gemm.Config, i, ai, bi int) error {
-			return pp(cfg, false, m, n, k, 1, av[ai*m*k:(ai+1)*m*k], k, 0, yv[i*m*n:(i+1)*m*n], n)
+			return pp.run(cfg, false, m, n, k, 1, av[ai*m*k:(ai+1)*m*k], k, 0, yv[i*m*n:(i+1)*m*n], n)
 		})
 		if err != nil {
 			return err
@@ -321,11 +321,39 @@ func (s *matmulShape) eachProduct(opt *Options, op opRef, f func(cfg gemm.Config
 // context, cores and byte budget, and one scratch account (gemm.Scratch)
 // for all the products of this call of the operator, so that a batch of
 // a thousand products charges the packing buffers it reuses once.
+//
+// Under the model runner (o.env.Headers set), whose nodes run one at a
+// time, the account and the budget's function are o's own, reset at each
+// call, rather than two allocations a product.
 func gemmConfig(opt *Options, op opRef) gemm.Config {
 	o := opt.orDefault()
+	if o.env.Headers != nil {
+		a := o.gemm
+		if a == nil || a.o != o { // a copy of a run's Options makes its own
+			a = &gemmAccount{o: o}
+			a.charge = a.chargePanels
+			o.gemm = a
+		}
+		a.op, a.scratch = op, gemm.Scratch{}
+		return gemm.Config{Ctx: o.env.Ctx, Threads: o.threads(), Charge: a.charge, Scratch: &a.scratch}
+	}
 	return gemm.Config{Ctx: o.env.Ctx, Threads: o.threads(), Charge: func(bytes int64) error {
 		return o.charge(op, "the product's packed panels", bytes)
 	}, Scratch: new(gemm.Scratch)}
+}
+
+// gemmAccount is what a model run's Options lends the products its nodes
+// run one after another (gemmConfig): the scratch account and the
+// budget's function for the node running.
+type gemmAccount struct {
+	o       *Options
+	op      opRef
+	charge  func(int64) error // a.chargePanels, bound once
+	scratch gemm.Scratch
+}
+
+func (a *gemmAccount) chargePanels(bytes int64) error {
+	return a.o.charge(a.op, "the product's packed panels", bytes)
 }
 
 // gemmError turns an error of the engine into op's: a cancelled run, a
@@ -389,7 +417,7 @@ func productInput[T gemm.Number](opt *Options, op opRef, what string, t *tensor.
 // bfloat16) when y is not of type T.
 func productOutput[T gemm.Number](opt *Options, op opRef, y *tensor.Tensor) ([]T, func() error, error) {
 	if productTypeOf(y.DataType()) == y.DataType() {
-		return asElems[T](y.Bytes())[:y.Len()], func() error { return nil }, nil
+		return asElems[T](y.Bytes())[:y.Len()], storedInPlace, nil
 	}
 	if err := opt.scratch(op, "the output in float32", y.Len(), 4); err != nil {
 		return nil, nil, err
@@ -402,6 +430,11 @@ func productOutput[T gemm.Number](opt *Options, op opRef, y *tensor.Tensor) ([]T
 		return nil
 	}, nil
 }
+
+// storedInPlace is productOutput's store when the product writes y's own
+// elements: a plain function, where a literal in the generic function
+// would be a closure over its dictionary, allocated at every call.
+func storedInPlace() error { return nil }
 
 // productQuantLayout checks the shape p of a quantized product's zero point or
 // scale for an operand of shape x: per tensor (a scalar or one element),
@@ -826,11 +859,11 @@ func matMulStridedAs[T gemm.Number](opt *Options, op opRef, s *matmulShape, x [2
 	}
 	mm := gemmFor[T]()
 	pp := packedFor[T](pb)
-	usePacked := pp != nil && len(x[1].Shape()) == 2
+	usePacked := pp.ok() && len(x[1].Shape()) == 2
 	err = s.eachProduct(opt, op, func(cfg gemm.Config, i, _, _ int) error {
 		ao, bo, yo := offsets(i)
 		if usePacked {
-			return pp(cfg, false, m, n, k, 1, data[0][ao:], av.ld, 0, yv[yo:], ld)
+			return pp.run(cfg, false, m, n, k, 1, data[0][ao:], av.ld, 0, yv[yo:], ld)
 		}
 		return mm(cfg, false, false, m, n, k, 1, data[0][ao:], av.ld, data[1][bo:], bv.ld, 0, yv[yo:], ld)
 	})

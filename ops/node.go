@@ -210,6 +210,20 @@ func (n *Node) requiredInput(in []tensor.Value, i int, name string) (*tensor.Ten
 	return t, err
 }
 
+// result is a kernel's one output t as its result list. Under the model
+// runner (o.env.Headers set) the list is o's own, reused at every node:
+// the runner copies the output out before anything else runs with o, and
+// the kernels that run another's (an epilogue's Add) read its result
+// first too. Elsewhere (a caller running a Kernel by hand may keep the
+// list) it is a new list, as values makes.
+func (o *Options) result(t *tensor.Tensor) []tensor.Value {
+	if o == nil || o.env.Headers == nil {
+		return values(t)
+	}
+	o.out1[0] = t
+	return o.out1[:]
+}
+
 // values wraps tensors as a Kernel's result.
 func values(ts ...*tensor.Tensor) []tensor.Value {
 	out := make([]tensor.Value, len(ts))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 
 	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/onnxshape/onnxshape/ops/internal/movement"
@@ -133,6 +134,19 @@ func parallelRange(opt *Options, n, work int, f func(lo, hi int) error) error {
 	return parallel.Range(o.env.Ctx, o.threads(), n, work, f)
 }
 
+// alone reports whether parallelRange(opt, n, work, f) would call f(0, n)
+// on the calling goroutine, and then the context's error parallelRange
+// would return first. A small kernel then calls its loop itself: the
+// closure parallelRange takes lives on the heap, one allocation a call
+// that a chain of small nodes pays at every node.
+func alone(opt *Options, n, work int) (bool, error) {
+	o := opt.orDefault()
+	if !parallel.Alone(o.threads(), n, work) {
+		return false, nil
+	}
+	return true, parallel.Err(o.env.Ctx)
+}
+
 // moves returns what the movement engine (ops/internal/movement) needs of
 // the run: its context, its cap on cores, the streaming threshold, and the
 // prepared-node recorder when one is recording.
@@ -170,7 +184,7 @@ func (o *Options) cancelled() error {
 func (o *Options) checkSize(op opRef, dt tensor.DataType, shape []int) error {
 	n, err := tensor.NumElements(shape)
 	if err != nil {
-		return op.wrap("size", err, "output of shape %v", shape)
+		return op.wrap("size", err, "output of shape %v", slices.Clone(shape)) // shape stays the caller's
 	}
 	// Bytes of storage: a 16-byte header per string (the strings themselves
 	// are shared), the element size otherwise.
@@ -180,7 +194,7 @@ func (o *Options) checkSize(op opRef, dt tensor.DataType, shape []int) error {
 	}
 	if per > 0 && int64(n) > o.maxBytes()/per {
 		return &Error{Op: op.name, Version: op.version, Rule: "size",
-			Msg: fmt.Sprintf("output %v of shape %v would take %d elements of %d bytes, above the limit of %d bytes", dt, shape, n, per, o.maxBytes()),
+			Msg: fmt.Sprintf("output %v of shape %v would take %d elements of %d bytes, above the limit of %d bytes", dt, slices.Clone(shape), n, per, o.maxBytes()),
 			Err: ErrLimit}
 	}
 	return nil
@@ -249,6 +263,13 @@ func (o *Options) allocTensor(op opRef, dt tensor.DataType, shape []int, zero bo
 			if zero {
 				clear(buf)
 			}
+			if h := o.env.Headers; h != nil && o.rec == nil {
+				// A recorded node's outputs are the Prepared's to replay
+				// (prepared.go): they take no header of the runner's.
+				if t := h.Wrap(dt, shape, buf); t != nil {
+					return t, nil
+				}
+			}
 			t, err := tensor.Wrap(dt, shape, buf)
 			if err == nil {
 				return t, nil
@@ -257,7 +278,7 @@ func (o *Options) allocTensor(op opRef, dt tensor.DataType, shape []int, zero bo
 	}
 	t, err = tensor.New(dt, shape...)
 	if err != nil {
-		return nil, op.wrap("size", err, "output of shape %v", shape)
+		return nil, op.wrap("size", err, "output of shape %v", slices.Clone(shape))
 	}
 	return t, nil
 }

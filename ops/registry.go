@@ -59,6 +59,11 @@ type Options struct {
 	// rec, when set, records the outputs a kernel allocates and the copy
 	// plans it runs (see Schema.Prepare).
 	rec *recorder
+	// out1 is the result list of a kernel of one output under the model
+	// runner (see result).
+	out1 [1]tensor.Value
+	// gemm is the products' account under the model runner (gemmConfig).
+	gemm *gemmAccount
 }
 
 // Kernel runs one node. in holds the node's inputs in order, nil for an

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/onnxshape/onnxshape/internal/header"
@@ -41,6 +42,8 @@ type Tensor struct {
 
 // NumElements returns the product of the dimensions of shape (1 for rank 0),
 // or an error if a dimension is negative or the product overflows int.
+// (Errors here and below format a copy of shape, so that a caller's shape
+// does not escape to the heap: a kernel's []int{m, n} stays on its stack.)
 func NumElements(shape []int) (int, error) {
 	empty := false
 	for i, d := range shape {
@@ -55,7 +58,7 @@ func NumElements(shape []int) (int, error) {
 	n := 1
 	for _, d := range shape {
 		if n > math.MaxInt/d {
-			return 0, fmt.Errorf("%w: %v has more elements than an int can count", ErrShape, shape)
+			return 0, fmt.Errorf("%w: %v has more elements than an int can count", ErrShape, slices.Clone(shape))
 		}
 		n *= d
 	}
@@ -77,7 +80,7 @@ func ByteSize(dt DataType, shape []int) (int, error) {
 		return 0, fmt.Errorf("%w: %v is not an ONNX element type", ErrType, dt)
 	}
 	if n > math.MaxInt/size {
-		return 0, fmt.Errorf("%w: %v of %v takes more bytes than an int can count", ErrShape, shape, dt)
+		return 0, fmt.Errorf("%w: %v of %v takes more bytes than an int can count", ErrShape, slices.Clone(shape), dt)
 	}
 	return n * size, nil
 }
@@ -97,7 +100,7 @@ func New(dt DataType, shape ...int) (*Tensor, error) {
 	}
 	n, _ := NumElements(shape)
 	if size > maxAlloc || (dt == String && n > maxAlloc/16) {
-		return nil, fmt.Errorf("%w: %v of shape %v is too large to allocate", ErrShape, dt, shape)
+		return nil, fmt.Errorf("%w: %v of shape %v is too large to allocate", ErrShape, dt, slices.Clone(shape))
 	}
 	t := newHeader(dt, shape, n)
 	if dt == String {
@@ -122,7 +125,7 @@ func Wrap(dt DataType, shape []int, buf []byte) (*Tensor, error) {
 		return nil, err
 	}
 	if len(buf) != size {
-		return nil, fmt.Errorf("%w: %d bytes for %v of shape %v (%d bytes)", ErrShape, len(buf), dt, shape, size)
+		return nil, fmt.Errorf("%w: %d bytes for %v of shape %v (%d bytes)", ErrShape, len(buf), dt, slices.Clone(shape), size)
 	}
 	if size > 0 && uintptr(unsafe.Pointer(&buf[0]))%8 != 0 {
 		return nil, fmt.Errorf("Wrap: storage is not 8-byte aligned")
@@ -178,7 +181,7 @@ func FromSlice[T Element](data []T, shape ...int) (*Tensor, error) {
 		return nil, err
 	}
 	if t.n != len(data) {
-		return nil, fmt.Errorf("%w: %d values for shape %v (%d elements)", ErrShape, len(data), shape, t.n)
+		return nil, fmt.Errorf("%w: %d values for shape %v (%d elements)", ErrShape, len(data), slices.Clone(shape), t.n)
 	}
 	if dt == String {
 		copy(t.strs, any(data).([]string))
@@ -222,7 +225,7 @@ func FromBytes(dt DataType, b []byte, shape ...int) (*Tensor, error) {
 		return nil, err
 	}
 	if len(b) != len(t.data) {
-		return nil, fmt.Errorf("%w: %d bytes for %v of shape %v (%d bytes)", ErrShape, len(b), dt, shape, len(t.data))
+		return nil, fmt.Errorf("%w: %d bytes for %v of shape %v (%d bytes)", ErrShape, len(b), dt, slices.Clone(shape), len(t.data))
 	}
 	for _, v := range b {
 		if !validSubByte(dt, v) {
@@ -345,7 +348,7 @@ func (t *Tensor) Reshape(shape ...int) (*Tensor, error) {
 			continue
 		}
 		if i >= len(t.shape) {
-			return nil, fmt.Errorf("%w: dimension %d of %v is 0, a copy of t's, but t has rank %d", ErrShape, i, shape, len(t.shape))
+			return nil, fmt.Errorf("%w: dimension %d of %v is 0, a copy of t's, but t has rank %d", ErrShape, i, slices.Clone(shape), len(t.shape))
 		}
 		shape[i] = t.shape[i]
 	}
@@ -368,7 +371,7 @@ func (t *Tensor) View(shape ...int) (*Tensor, error) {
 		return nil, err
 	}
 	if n != t.n {
-		return nil, fmt.Errorf("%w: cannot view %v (%d elements) as %v (%d elements)", ErrShape, t.shape, t.n, shape, n)
+		return nil, fmt.Errorf("%w: cannot view %v (%d elements) as %v (%d elements)", ErrShape, t.shape, t.n, slices.Clone(shape), n)
 	}
 	v := newHeader(t.dtype, shape, n)
 	v.data, v.strs = t.data, t.strs

@@ -13,7 +13,9 @@ package runenv
 
 import (
 	"context"
+	"slices"
 
+	"github.com/onnxshape/onnxshape/internal/header"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -27,6 +29,9 @@ type Env struct {
 	// operator clears what it does not overwrite). graph.Pool recycles
 	// storage through it, so that a model run in a loop need not allocate.
 	Alloc func(size int) []byte
+	// Headers, when set, makes the headers of the non-string tensors an
+	// operator creates with storage from Alloc (Headers.Wrap).
+	Headers *Headers
 	// Charge, when set, is told the bytes of every allocation that grows
 	// with the input (outputs and kernel scratch alike) before it happens;
 	// an error refuses it. The model runner keeps a run's live bytes under
@@ -82,4 +87,41 @@ func InstallPrepared(f func(p, opt any, in []tensor.Value, reuse []*tensor.Tenso
 // such argument, so no caller's tensor can ever change under it.
 func RunPrepared(p, opt any, in []tensor.Value, reuse []*tensor.Tensor, out []tensor.Value) error {
 	return runPrepared(p, opt, in, reuse, out)
+}
+
+// Headers makes the headers of the tensors the running node creates, as
+// tensor.Wrap does, but hands back first the headers the model runner
+// lends the node: those the same node's outputs had in the run before,
+// which nothing outside the runner can reach any more (see package
+// internal/header). A warm run whose shapes repeat then allocates no
+// header either. A concrete type rather than a function, so that the
+// shape a kernel passes stays on its stack.
+type Headers struct {
+	// Lend is what the runner lends the running node; Made, the headers
+	// Wrap returned to it, lent or new; On, whether a node is lending
+	// (Wrap returns nil otherwise).
+	Lend, Made []*tensor.Tensor
+	On         bool
+}
+
+// Wrap returns buf as a tensor of type dt and shape in a lent header of
+// that type and shape, or a new one; nil when no node is lending or
+// tensor.Wrap fails (the caller then calls it for its error).
+func (h *Headers) Wrap(dt tensor.DataType, shape []int, buf []byte) *tensor.Tensor {
+	if !h.On {
+		return nil
+	}
+	for i, t := range h.Lend {
+		if t.DataType() == dt && slices.Equal(t.Shape(), shape) && header.Rewrap(t, buf) {
+			h.Lend = slices.Delete(h.Lend, i, i+1)
+			h.Made = append(h.Made, t)
+			return t
+		}
+	}
+	t, err := tensor.Wrap(dt, shape, buf)
+	if err != nil {
+		return nil
+	}
+	h.Made = append(h.Made, t)
+	return t
 }

@@ -449,16 +449,30 @@ func (f UnarySpan[A, O]) Run(cfg Config, out, x *tensor.Tensor) error {
 	o, a := Elems[O](out), Elems[A](x)
 	n := len(o)
 	chunks := (n + unaryChunk - 1) / unaryChunk
-	return parallel.Range(cfg.Ctx, cfg.Threads, chunks, n/4*max(out.DataType().Size(), 1), func(lo, hi int) error {
-		for c := lo; c < hi; c += maxPiece / unaryChunk {
-			if err := cfg.cancelled(); err != nil {
-				return err
-			}
-			end := min(c+maxPiece/unaryChunk, hi)
-			f(o[c*unaryChunk:min(end*unaryChunk, n)], a[c*unaryChunk:min(end*unaryChunk, n)])
+	work := n / 4 * max(out.DataType().Size(), 1)
+	if parallel.Alone(cfg.Threads, chunks, work) {
+		// Without the closure Range takes, which would cost an allocation.
+		if err := parallel.Err(cfg.Ctx); err != nil {
+			return err
 		}
-		return nil
+		return f.chunks(cfg, o, a, 0, chunks)
+	}
+	return parallel.Range(cfg.Ctx, cfg.Threads, chunks, work, func(lo, hi int) error {
+		return f.chunks(cfg, o, a, lo, hi)
 	})
+}
+
+// chunks runs f over the chunks [lo, hi) of unaryChunk elements.
+func (f UnarySpan[A, O]) chunks(cfg Config, o []O, a []A, lo, hi int) error {
+	n := len(o)
+	for c := lo; c < hi; c += maxPiece / unaryChunk {
+		if err := cfg.cancelled(); err != nil {
+			return err
+		}
+		end := min(c+maxPiece/unaryChunk, hi)
+		f(o[c*unaryChunk:min(end*unaryChunk, n)], a[c*unaryChunk:min(end*unaryChunk, n)])
+	}
+	return nil
 }
 
 // Unary returns the loop of the element function f.

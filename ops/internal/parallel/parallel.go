@@ -46,6 +46,29 @@ func Range(ctx context.Context, threads, n, work int, f func(lo, hi int) error) 
 	return run(ctx, threads, n, work, f, nil)
 }
 
+// Alone reports whether Range(ctx, threads, n, work, f) runs f(0, n) on
+// the caller's goroutine, the context being live. A small kernel asks it
+// first and then calls its loop directly: f, a closure passed to Range,
+// lives on the heap (the workers may run it), so each call of Range
+// allocates one, which a chain of small nodes pays at every node. The
+// caller checks ctx itself, as Range would.
+func Alone(threads, n, work int) bool {
+	workers := max(threads, 1)
+	if work < Work {
+		workers = 1
+	}
+	return min(workers, n) <= 1
+}
+
+// Err is the error Range returns at once for ctx (nil for none): the
+// context's, once it is done.
+func Err(ctx context.Context) error {
+	if ctx == nil {
+		return nil
+	}
+	return ctx.Err()
+}
+
 // RangeW is Range with each part's index: part w of workers covers
 // [n*w/workers, n*(w+1)/workers), so a worker's items are the same at
 // every call with the same threads, n and work. State kept per part (a
@@ -57,22 +80,16 @@ func RangeW(ctx context.Context, threads, n, work int, f func(w, lo, hi int) err
 
 // run is Range with f, or RangeW with fw.
 func run(ctx context.Context, threads, n, work int, f func(lo, hi int) error, fw func(w, lo, hi int) error) error {
-	if ctx != nil {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
+	if err := Err(ctx); err != nil {
+		return err
 	}
-	workers := max(threads, 1)
-	if work < Work {
-		workers = 1
-	}
-	workers = min(workers, n)
-	if workers <= 1 {
+	if Alone(threads, n, work) {
 		if fw != nil {
 			return fw(0, 0, n)
 		}
 		return f(0, n)
 	}
+	workers := min(max(threads, 1), n)
 	startWorkers(workers - 1)
 	errs := make([]error, workers)
 	c := &call{done: make(chan struct{}, 1)}
