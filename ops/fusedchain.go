@@ -338,36 +338,64 @@ func (c *Chain) Run(opt *Options, x *tensor.Tensor) (*tensor.Tensor, bool, error
 	}
 	perRow := (width + chainBlock - 1) / chainBlock
 	units := len(xs) / width * perRow
-	err = parallelRange(opt, units, len(xs)*len(c.instrs), func(lo, hi int) error {
-		bufp := chainBuffer(regs * chainBlock)
-		defer chainBufs.Put(bufp)
-		buf := *bufp
-		reg := make([][]float32, regs+1)
-		for u := lo; u < hi; u++ {
-			if (u-lo)%64 == 63 {
-				if err := opt.Context().Err(); err != nil {
-					return err
-				}
-			}
-			row, col := u/perRow, u%perRow*chainBlock
-			n := min(chainBlock, width-col)
-			at := row*width + col
-			reg[0] = xs[at : at+n]
-			for k, ins := range c.instrs {
-				d := os[at : at+n]
-				if k < len(c.instrs)-1 {
-					d = buf[k*chainBlock : k*chainBlock+n]
-				}
-				reg[k+1] = d
-				ins.run(d, reg, col)
-			}
+	run := chainBlocks{c: c, opt: opt, xs: xs, os: os, width: width, perRow: perRow}
+	if serial, cerr := alone(opt, units, len(xs)*regs); serial {
+		err = cerr
+		if err == nil {
+			err = run.units(0, units)
 		}
-		return nil
-	})
+	} else {
+		p := new(chainBlocks) // the workers' copy
+		*p = run
+		err = parallelRange(opt, units, len(xs)*regs, p.units)
+	}
 	if err != nil {
 		return nil, true, fail(op.wrap("cancelled", err, "run stopped"))
 	}
 	return out, true, nil
+}
+
+// chainBlocks is a chain's run over blocks (Chain.Run): xs's rows of
+// width elements into os's, perRow blocks of at most chainBlock a row.
+type chainBlocks struct {
+	c             *Chain
+	opt           *Options
+	xs, os        []float32
+	width, perRow int
+}
+
+// units runs the blocks [lo, hi).
+func (r *chainBlocks) units(lo, hi int) error {
+	c, xs, os, width, perRow := r.c, r.xs, r.os, r.width, r.perRow
+	regs := len(c.instrs)
+	bufp := chainBuffer(regs * chainBlock)
+	defer chainBufs.Put(bufp)
+	buf := *bufp
+	var regArr [maxChainRegs + 1][]float32
+	reg := regArr[:regs+1]
+	if regs+1 > len(regArr) {
+		reg = make([][]float32, regs+1)
+	}
+	for u := lo; u < hi; u++ {
+		if (u-lo)%64 == 63 {
+			if err := r.opt.Context().Err(); err != nil {
+				return err
+			}
+		}
+		row, col := u/perRow, u%perRow*chainBlock
+		n := min(chainBlock, width-col)
+		at := row*width + col
+		reg[0] = xs[at : at+n]
+		for k := range c.instrs {
+			d := os[at : at+n]
+			if k < len(c.instrs)-1 {
+				d = buf[k*chainBlock : k*chainBlock+n]
+			}
+			reg[k+1] = d
+			c.instrs[k].run(d, reg, col)
+		}
+	}
+	return nil
 }
 
 // slice is the operand over the block at column col: a register's or the
