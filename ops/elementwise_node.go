@@ -6,6 +6,8 @@ package ops
 // type.
 
 import (
+	"slices"
+
 	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -165,10 +167,33 @@ func (b *binaryOp) apply(opt *Options, n *Node, x, y *tensor.Tensor) (*tensor.Te
 			return z, nil
 		}
 	}
-	if err := k.Run(opt.elementwise(), newBroadcastWalk(out, x.Shape(), bAt), z, x, y); err != nil {
+	if err := k.Run(opt.elementwise(), n.keptWalk(out, x.Shape(), bAt), z, x, y); err != nil {
 		return nil, op.wrap("cancelled", err, "run stopped")
 	}
 	return z, nil
+}
+
+// binaryKept is a binary node's walk for the shapes of its last run.
+type binaryKept struct {
+	out, a, b []int
+	w         *broadcastWalk
+}
+
+// keptWalk returns the walk of an output of shape out from inputs of
+// shapes a and b: the one n made at its last run when the shapes are the
+// same (a Walk is not changed once made: runs may share it), else a new
+// one, kept for the next run. A nil n (a call of the operator's
+// function) makes a new one.
+func (n *Node) keptWalk(out, a, b []int) *broadcastWalk {
+	if n == nil {
+		return newBroadcastWalk(out, a, b)
+	}
+	if k, ok := n.kept.Load().(*binaryKept); ok && tensor.SameShape(k.out, out) && tensor.SameShape(k.a, a) && tensor.SameShape(k.b, b) {
+		return k.w
+	}
+	w := newBroadcastWalk(out, a, b)
+	n.kept.Store(&binaryKept{out: slices.Clone(out), a: slices.Clone(a), b: slices.Clone(b), w: w})
+	return w
 }
 
 // unaryOp is one unary elementwise operator.

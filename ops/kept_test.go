@@ -176,3 +176,36 @@ func TestIntegerConvNodeKeepsGeometry(t *testing.T) {
 	}
 	testNodeKeepsPlans(t, "QLinearConv", 10, attrs, q)
 }
+
+// A binary elementwise node keeps the walk of its last run: runs on other
+// shapes, broadcast either way, scalars, types and a size limit give what
+// a new node gives.
+func TestBinaryNodeKeepsWalk(t *testing.T) {
+	f32 := func(shape ...int) *tensor.Tensor {
+		x := tensor.MustNew(tensor.Float, shape...)
+		d, _ := tensor.Data[float32](x)
+		for i := range d {
+			d[i] = float32(i%11) - 5.5
+		}
+		return x
+	}
+	i32 := func(shape ...int) *tensor.Tensor {
+		x := tensor.MustNew(tensor.Int32, shape...)
+		d, _ := tensor.Data[int32](x)
+		for i := range d {
+			d[i] = int32(i%9) - 4
+		}
+		return x
+	}
+	a, b, row, col := f32(2, 3, 4), f32(2, 3, 4), f32(4), f32(2, 3, 1)
+	runs := []keptRun{
+		{nil, []tensor.Value{a, b}}, {nil, []tensor.Value{a, b}}, {nil, []tensor.Value{a, row}}, {nil, []tensor.Value{row, a}},
+		{nil, []tensor.Value{a, col}}, {nil, []tensor.Value{col, row}}, {nil, []tensor.Value{a, f32()}}, {nil, []tensor.Value{f32(), a}},
+		{nil, []tensor.Value{i32(2, 3, 4), i32(4)}}, {nil, []tensor.Value{a, f32(3, 4)}}, {nil, []tensor.Value{a, b}},
+		{NewOptions(WithMaxTensorBytes(64)), []tensor.Value{a, b}}, {nil, []tensor.Value{a, f32(5)}}, {nil, []tensor.Value{f32(0, 4), row}},
+		{nil, []tensor.Value{a, b}},
+	}
+	for _, op := range []string{"Add", "Sub", "Mul", "Div", "Less"} {
+		testNodeKeepsPlans(t, op, 14, nil, runs)
+	}
+}

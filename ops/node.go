@@ -114,7 +114,8 @@ type Node struct {
 	// run (as conv).
 	pool atomic.Value
 	// kept is what another operator keeps from its last run for the next
-	// (as conv): a Resize or Upsample node's *resizeKept.
+	// (as conv): a Resize or Upsample node's *resizeKept, a binary
+	// elementwise node's *binaryKept.
 	kept atomic.Value
 	// folds are the Transposes a MatMul folded at load (FoldTransposes);
 	// nil: none.
