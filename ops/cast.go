@@ -78,7 +78,7 @@ func castNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 	if err != nil {
 		return nil, err
 	}
-	return values(y), nil
+	return opt.result(y), nil
 }
 
 // castTarget reads the attribute to: a type name before version 6, a

@@ -88,7 +88,7 @@ func concatNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	if err != nil {
 		return nil, err
 	}
-	return values(y), nil
+	return opt.result(y), nil
 }
 
 // sonnxConcatTypes are the element types sonnx-concat.md lists.

@@ -52,7 +52,7 @@ func constantOfShapeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Val
 	if err != nil {
 		return nil, err
 	}
-	return values(y), nil
+	return opt.result(y), nil
 }
 
 // constantOfShapeTypeSince is the first version whose value may have type dt.

@@ -105,7 +105,7 @@ func convNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 	if err != nil {
 		return nil, err
 	}
-	return values(y), nil
+	return opt.result(y), nil
 }
 
 // ConvShape returns the output shape of Conv-22 for inputs of shapes x and

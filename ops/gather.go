@@ -58,7 +58,7 @@ func gatherNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	if err != nil {
 		return nil, err
 	}
-	return values(y), nil
+	return opt.result(y), nil
 }
 
 // gatherShape returns the output shape of Gather, and the axis normalised.

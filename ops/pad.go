@@ -154,7 +154,7 @@ func padNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return values(y), nil
+	return opt.result(y), nil
 }
 
 // padAxesInput reads Pad's optional axes input, int32 or int64.

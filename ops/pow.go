@@ -70,7 +70,7 @@ func powNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return values(z), nil
+	return opt.result(z), nil
 }
 
 func pow(opt *Options, n *Node, x, y *tensor.Tensor) (*tensor.Tensor, error) {

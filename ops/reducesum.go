@@ -132,7 +132,7 @@ func (r reduceOperator) node(opt *Options, n *Node, in []tensor.Value) ([]tensor
 	if err != nil {
 		return nil, err
 	}
-	return values(y), nil
+	return opt.result(y), nil
 }
 
 // run checks x and the options and reduces.

@@ -63,7 +63,7 @@ func shapeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error)
 			end = &e
 		}
 	}
-	return values(shapeOf(x, start, end)), nil
+	return opt.result(shapeOf(x, start, end)), nil
 }
 
 // shapeOf returns the selected dims of x as an int64 tensor.

@@ -32,5 +32,5 @@ func sizeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 	if err != nil {
 		return nil, err
 	}
-	return values(tensor.Scalar(int64(x.Len()))), nil
+	return opt.result(tensor.Scalar(int64(x.Len()))), nil
 }
