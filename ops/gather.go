@@ -99,20 +99,43 @@ func gatherAxis(opt *Options, op opRef, data, indices *tensor.Tensor, axis int) 
 	if rows == 0 || block == 0 {
 		return y, nil
 	}
+	g := gatherRun{y: y, data: data, at: at, outer: outer, block: block, dim: dim, stream: opt.streams(y.ByteLen(), y.ByteLen())}
+	if serial, err := alone(opt, rows, y.ByteLen()/4); serial {
+		// One core: no closure for the pool to hold, a small Gather's
+		// largest cost.
+		if err == nil {
+			err = g.rows(0, rows)
+		}
+		return y, err
+	}
+	p := new(gatherRun) // the workers' copy
+	*p = g
+	return y, parallelRange(opt, rows, y.ByteLen()/4, p.rows)
+}
+
+// gatherRun is a Gather's copy of the rows of y (outer times len(at)
+// rows of block elements) from data, dim rows along the axis.
+type gatherRun struct {
+	y, data           *tensor.Tensor
+	at                []int64
+	outer, block, dim int
+	stream            bool
+}
+
+// rows copies the rows [lo, hi).
+func (g *gatherRun) rows(lo, hi int) error {
+	y, data, at := g.y, g.data, g.at
+	if size := g.block * data.DataType().Size(); g.outer == 1 && data.DataType() != tensor.String &&
+		movement.GatherRows(y.Bytes()[lo*size:hi*size], data.Bytes(), at[lo:hi], size, g.stream) {
+		return nil
+	}
+	dim := g.dim
 	from := func(r int) int { return r/len(at)*dim + int(at[r%len(at)]) }
-	if outer == 1 { // axis 0, the embedding lookup: no division a row
+	if g.outer == 1 { // axis 0, the embedding lookup: no division a row
 		from = func(r int) int { return int(at[r]) }
 	}
-	stream := opt.streams(y.ByteLen(), y.ByteLen())
-	err = parallelRange(opt, rows, y.ByteLen()/4, func(lo, hi int) error {
-		if size := block * data.DataType().Size(); outer == 1 && data.DataType() != tensor.String &&
-			movement.GatherRows(y.Bytes()[lo*size:hi*size], data.Bytes(), at[lo:hi], size, stream) {
-			return nil
-		}
-		gatherBlocks(y, data, block, lo, hi, from)
-		return nil
-	})
-	return y, err
+	gatherBlocks(y, data, g.block, lo, hi, from)
+	return nil
 }
 
 // gatherBlocks copies, for each row r in [lo, hi) of the output seen as
