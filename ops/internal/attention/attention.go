@@ -28,6 +28,7 @@ package attention
 import (
 	"context"
 	"math"
+	"sync"
 
 	"github.com/onnxshape/onnxshape/ops/internal/gemm"
 	"github.com/onnxshape/onnxshape/ops/internal/parallel"
@@ -132,7 +133,8 @@ func Run[T float32 | float64](cfg Config, p *Problem[T]) error {
 	scratch := new(gemm.Scratch)
 	return parallel.RangeW(cfg.Ctx, workers, n, work, func(wk, lo, hi int) error {
 		gcfg := gemm.Config{Ctx: cfg.Ctx, Threads: 1, Charge: cfg.Charge, Scratch: scratch.Slot(wk)}
-		w := newWorker[T](cfg, gcfg, p)
+		w := getWorker[T](cfg, gcfg, p)
+		defer putWorker(w)
 		for item := lo; item < hi; item++ {
 			blk := item % blocks
 			if p.Causal {
@@ -171,6 +173,58 @@ type worker[T float32 | float64] struct {
 	// batch*KVHeads + kv head each holds (-1: none yet).
 	kp, vp    []any
 	packedFor []int
+	// packedDims are the key tiles' dimensions (HeadK, HeadV, cols,
+	// KVSeq) kp and vp were packed for: a worker taken back from the pool
+	// for another problem packs anew.
+	packedDims [4]int
+}
+
+// workers32 and workers64 hold finished workers for the next Run (what a
+// Run charges for its workers it charges at every Run); reuseWorkers is
+// off in the test that holds the pooled workers to new ones' bits.
+var (
+	workers32, workers64 sync.Pool
+	reuseWorkers         = true
+)
+
+// getWorker returns a worker for p: a pooled one whose tiles are large
+// enough, set up as newWorker would, or a new one.
+func getWorker[T float32 | float64](cfg Config, gcfg gemm.Config, p *Problem[T]) *worker[T] {
+	pool := &workers32
+	var z T
+	if sizeOf(z) == 8 {
+		pool = &workers64
+	}
+	w, ok := pool.Get().(*worker[T])
+	ok = ok && reuseWorkers
+	cols, rows := tileCols(p), min(qTile, p.QSeq)
+	tiles := (p.KVSeq + cols - 1) / cols
+	if !ok || cap(w.s) < rows*cols || cap(w.acc) < rows*p.HeadV || cap(w.m) < rows || cap(w.l) < rows || cap(w.ecorr) < rows {
+		return newWorker[T](cfg, gcfg, p)
+	}
+	w.cfg, w.gcfg, w.p, w.cols = cfg, gcfg, p, cols
+	w.s, w.acc = w.s[:rows*cols], w.acc[:rows*p.HeadV]
+	w.m, w.l, w.ecorr = w.m[:rows], w.l[:rows], w.ecorr[:rows]
+	if dims := [4]int{p.HeadK, p.HeadV, cols, p.KVSeq}; dims != w.packedDims || cap(w.kp) < tiles {
+		w.kp, w.vp, w.packedFor = make([]any, tiles), make([]any, tiles), make([]int, tiles)
+		w.packedDims = dims
+	}
+	w.kp, w.vp, w.packedFor = w.kp[:tiles], w.vp[:tiles], w.packedFor[:tiles]
+	for t := range w.packedFor {
+		w.packedFor[t] = -1
+	}
+	return w
+}
+
+// putWorker gives w back to its pool, without its problem.
+func putWorker[T float32 | float64](w *worker[T]) {
+	w.cfg, w.gcfg, w.p = Config{}, gemm.Config{}, nil
+	var z T
+	if sizeOf(z) == 8 {
+		workers64.Put(w)
+		return
+	}
+	workers32.Put(w)
 }
 
 // tileCols is the number of keys per tile: every key in one tile when
@@ -212,6 +266,7 @@ func newWorker[T float32 | float64](cfg Config, gcfg gemm.Config, p *Problem[T])
 	for t := range w.packedFor {
 		w.packedFor[t] = -1
 	}
+	w.packedDims = [4]int{p.HeadK, p.HeadV, cols, p.KVSeq}
 	return w
 }
 

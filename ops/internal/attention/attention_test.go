@@ -65,3 +65,42 @@ func TestTilesAgreeWithOneTile(t *testing.T) {
 		t.Errorf("%d zeros, want at least the %d of the fully masked rows", zeros, qh*5*dv)
 	}
 }
+
+// Workers taken back from the pool, after problems of other sizes or of
+// the same sizes with other keys and values, give the bits of new
+// workers.
+func TestPooledWorkersGiveNewWorkersBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	fill := func(n int) []float32 {
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = float32(r.Float64()*2 - 1)
+		}
+		return v
+	}
+	type run struct{ qs, ks, dk, dv int }
+	runs := []run{{8, 8, 8, 8}, {70, 300, 16, 8}, {8, 8, 8, 8}, {8, 8, 8, 8}, {3, 600, 8, 5}, {70, 300, 16, 8}, {1, 1, 4, 4}, {8, 8, 8, 8}}
+	defer func() { reuseWorkers = true }()
+	for i, u := range runs {
+		p := Problem[float32]{Batch: 1, QHeads: 2, KVHeads: 2, QSeq: u.qs, KVSeq: u.ks, HeadK: u.dk, HeadV: u.dv,
+			Q: fill(2 * u.qs * u.dk), K: fill(2 * u.ks * u.dk), V: fill(2 * u.ks * u.dv),
+			QL: BHSD(2, u.qs, u.dk), KL: BHSD(2, u.ks, u.dk), VL: BHSD(2, u.ks, u.dv), YL: BHSD(2, u.qs, u.dv), Scale: 0.25}
+		for _, threads := range []int{1, 2} {
+			got, want := p, p
+			got.Y, want.Y = make([]float32, 2*u.qs*u.dv), make([]float32, 2*u.qs*u.dv)
+			reuseWorkers = true
+			if err := Run(Config{Threads: threads}, &got); err != nil {
+				t.Fatal(err)
+			}
+			reuseWorkers = false
+			if err := Run(Config{Threads: threads}, &want); err != nil {
+				t.Fatal(err)
+			}
+			for j := range want.Y {
+				if math.Float32bits(got.Y[j]) != math.Float32bits(want.Y[j]) {
+					t.Fatalf("run %d %+v, %d threads: element %d is %v pooled, %v new", i, u, threads, j, got.Y[j], want.Y[j])
+				}
+			}
+		}
+	}
+}
