@@ -187,8 +187,8 @@ var (
 	reuseWorkers         = true
 )
 
-// getWorker returns a worker for p: a pooled one whose tiles are large
-// enough, set up as newWorker would, or a new one.
+// getWorker returns a worker for p: a pooled one, or a new one, set up
+// for p.
 func getWorker[T float32 | float64](cfg Config, gcfg gemm.Config, p *Problem[T]) *worker[T] {
 	pool := &workers32
 	var z T
@@ -196,23 +196,10 @@ func getWorker[T float32 | float64](cfg Config, gcfg gemm.Config, p *Problem[T])
 		pool = &workers64
 	}
 	w, ok := pool.Get().(*worker[T])
-	ok = ok && reuseWorkers
-	cols, rows := tileCols(p), min(qTile, p.QSeq)
-	tiles := (p.KVSeq + cols - 1) / cols
-	if !ok || cap(w.s) < rows*cols || cap(w.acc) < rows*p.HeadV || cap(w.m) < rows || cap(w.l) < rows || cap(w.ecorr) < rows {
-		return newWorker[T](cfg, gcfg, p)
+	if !ok || !reuseWorkers {
+		w = new(worker[T])
 	}
-	w.cfg, w.gcfg, w.p, w.cols = cfg, gcfg, p, cols
-	w.s, w.acc = w.s[:rows*cols], w.acc[:rows*p.HeadV]
-	w.m, w.l, w.ecorr = w.m[:rows], w.l[:rows], w.ecorr[:rows]
-	if dims := [4]int{p.HeadK, p.HeadV, cols, p.KVSeq}; dims != w.packedDims || cap(w.kp) < tiles {
-		w.kp, w.vp, w.packedFor = make([]any, tiles), make([]any, tiles), make([]int, tiles)
-		w.packedDims = dims
-	}
-	w.kp, w.vp, w.packedFor = w.kp[:tiles], w.vp[:tiles], w.packedFor[:tiles]
-	for t := range w.packedFor {
-		w.packedFor[t] = -1
-	}
+	w.setUp(cfg, gcfg, p)
 	return w
 }
 
@@ -253,21 +240,32 @@ func workerBytes[T float32 | float64](p *Problem[T]) int64 {
 	return size
 }
 
-// newWorker allocates a worker's tiles, which Run has charged.
-func newWorker[T float32 | float64](cfg Config, gcfg gemm.Config, p *Problem[T]) *worker[T] {
+// setUp readies w's tiles for p, which Run has charged: the buffers it
+// has when they are large enough, new ones otherwise; its packed key
+// tiles are kept only for keys and values of the same sizes, and every
+// tile is marked unpacked.
+func (w *worker[T]) setUp(cfg Config, gcfg gemm.Config, p *Problem[T]) {
 	cols, rows := tileCols(p), min(qTile, p.QSeq)
 	tiles := (p.KVSeq + cols - 1) / cols
-	w := &worker[T]{
-		cfg: cfg, gcfg: gcfg, p: p, cols: cols,
-		s: make([]T, rows*cols), acc: make([]T, rows*p.HeadV),
-		m: make([]T, rows), l: make([]T, rows), ecorr: make([]T, rows),
-		kp: make([]any, tiles), vp: make([]any, tiles), packedFor: make([]int, tiles),
+	w.cfg, w.gcfg, w.p, w.cols = cfg, gcfg, p, cols
+	w.s, w.acc = grown(w.s, rows*cols), grown(w.acc, rows*p.HeadV)
+	w.m, w.l, w.ecorr = grown(w.m, rows), grown(w.l, rows), grown(w.ecorr, rows)
+	if dims := [4]int{p.HeadK, p.HeadV, cols, p.KVSeq}; w.kp == nil || dims != w.packedDims || cap(w.kp) < tiles {
+		w.kp, w.vp, w.packedFor = make([]any, tiles), make([]any, tiles), make([]int, tiles)
+		w.packedDims = dims
 	}
+	w.kp, w.vp, w.packedFor = w.kp[:tiles], w.vp[:tiles], w.packedFor[:tiles]
 	for t := range w.packedFor {
 		w.packedFor[t] = -1
 	}
-	w.packedDims = [4]int{p.HeadK, p.HeadV, cols, p.KVSeq}
-	return w
+}
+
+// grown returns s with n elements: s itself when it has room.
+func grown[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 func sizeOf[T float32 | float64](T) int {

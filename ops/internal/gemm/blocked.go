@@ -428,6 +428,8 @@ func (s *blockedState[T]) part(lo, hi int) error {
 	} else {
 		i0, i1 = lo*mr, min(hi*mr, m)
 	}
+	// inKernel: the kernel in use applies the finish itself.
+	inKernel := packedA && kn.tilePF != nil || !packedA && kn.tileF != nil
 	var bbuf, abuf []T
 	if bElems > 0 {
 		p := getBuf[T](bElems)
@@ -492,16 +494,16 @@ func (s *blockedState[T]) part(lo, hi int) error {
 						}
 						cs := c[(ic+ir)*ldc+jc+jr:]
 						switch {
-						case last && packedA && kn.tilePF != nil:
+						case last && inKernel && packedA:
 							kn.tilePF(rows, kc, abuf[ir*kc:], bs, bld, cs, ldc, cols, alpha, bet, fin.rows(ic+ir), fin.clamp)
-						case last && !packedA && kn.tileF != nil:
+						case last && inKernel:
 							kn.tileF(rows, kc, as[ir*lda:], lda, bs, bld, cs, ldc, cols, alpha, bet, fin.rows(ic+ir), fin.clamp)
 						case packedA:
 							kn.tileP(rows, kc, abuf[ir*kc:], bs, bld, cs, ldc, cols, alpha, bet)
 						default:
 							kn.tile(rows, kc, as[ir*lda:], lda, bs, bld, cs, ldc, cols, alpha, bet)
 						}
-						if last && (packedA && kn.tilePF == nil || !packedA && kn.tileF == nil) {
+						if last && !inKernel {
 							fin.apply(cs, ldc, ic+ir, rows, cols)
 						}
 					}
