@@ -31,6 +31,7 @@
 package ops
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -63,7 +64,7 @@ func Einsum(inputs []*tensor.Tensor, o EinsumOptions, opts ...Option) (*tensor.T
 	if err != nil {
 		return nil, err
 	}
-	return einsum(opt, op, o.Equation, inputs)
+	return einsum(opt, op, nil, o.Equation, inputs)
 }
 
 func einsumNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
@@ -81,7 +82,7 @@ func einsumNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	if !ok {
 		return nil, n.op().errorf("equation", "the equation attribute is required")
 	}
-	y, err := einsum(opt, n.op(), a.String, xs)
+	y, err := einsum(opt, n.op(), n, a.String, xs)
 	if err != nil {
 		return nil, err
 	}
@@ -95,9 +96,12 @@ const ellipsisLabel = 128
 // einsumPlan is a parsed equation: the label of each axis of each input,
 // the output's labels, and every label's size.
 type einsumPlan struct {
-	terms [][]int
-	out   []int
-	size  map[int]int
+	shapes [][]int // the inputs' shapes
+	terms  [][]int
+	out    []int
+	size   map[int]int
+	shape  []int // the output's shape
+	sched  einsumSchedule
 }
 
 // einsumParse checks the equation against the inputs' shapes.
@@ -182,7 +186,7 @@ func einsumParse(op opRef, eq string, shapes [][]int) (*einsumPlan, error) {
 			ell = max(ell, r-len(p.letters))
 		}
 	}
-	plan := &einsumPlan{terms: make([][]int, len(terms)), size: map[int]int{}}
+	plan := &einsumPlan{shapes: shapes, terms: make([][]int, len(terms)), size: map[int]int{}}
 	for t, p := range in {
 		s := shapes[t]
 		labels := make([]int, 0, len(s))
@@ -260,17 +264,46 @@ func (p *einsumPlan) outputShape() []int {
 	return s
 }
 
-func einsum(opt *Options, op opRef, eq string, xs []*tensor.Tensor) (*tensor.Tensor, error) {
+// einsumKept is what an Einsum node keeps from its last run (Node.kept):
+// the plan for the equation and the inputs' shapes, never modified once
+// stored. Parsing and scheduling a small product took longer than the
+// product.
+type einsumKept struct {
+	eq     string
+	shapes [][]int
+	plan   *einsumPlan
+}
+
+// lastEinsum is the plan n kept for eq and inputs of the shapes xs, nil for
+// none (or no node).
+func (n *Node) lastEinsum(eq string, xs []*tensor.Tensor) *einsumPlan {
+	if n == nil {
+		return nil
+	}
+	k, _ := n.kept.Load().(*einsumKept)
+	if k == nil || k.eq != eq || len(k.shapes) != len(xs) {
+		return nil
+	}
+	for i, x := range xs {
+		if !tensor.SameShape(k.shapes[i], x.Shape()) {
+			return nil
+		}
+	}
+	return k.plan
+}
+
+// einsum computes the summation eq of xs. n, when not nil, is the node: it
+// keeps the plan of its last run (einsumKept) for the next run on inputs of
+// the same shapes.
+func einsum(opt *Options, op opRef, n *Node, eq string, xs []*tensor.Tensor) (*tensor.Tensor, error) {
 	opt = opt.orDefault()
 	if len(xs) == 0 {
 		return nil, op.errorf("input", "Einsum takes at least one input")
 	}
-	shapes := make([][]int, len(xs))
-	for i, x := range xs {
+	for _, x := range xs {
 		if err := checkInput(op, "Inputs", x); err != nil {
 			return nil, err
 		}
-		shapes[i] = x.Shape()
 	}
 	dt := xs[0].DataType()
 	if err := einsumTypes.check(op, "Inputs", dt); err != nil {
@@ -281,11 +314,22 @@ func einsum(opt *Options, op opRef, eq string, xs []*tensor.Tensor) (*tensor.Ten
 			return nil, op.errorf("type", "input %d is %v, input 0 %v: all are of type T", i, x.DataType(), dt)
 		}
 	}
-	plan, err := einsumParse(op, eq, shapes)
-	if err != nil {
-		return nil, err
+	plan := n.lastEinsum(eq, xs)
+	if plan == nil {
+		shapes := make([][]int, len(xs))
+		for i, x := range xs {
+			shapes[i] = slices.Clone(x.Shape())
+		}
+		var err error
+		if plan, err = einsumParse(op, eq, shapes); err != nil {
+			return nil, err
+		}
+		plan.schedule()
+		if n != nil {
+			n.kept.Store(&einsumKept{eq: eq, shapes: shapes, plan: plan})
+		}
 	}
-	y, err := opt.newOverwritten(op, dt, plan.outputShape())
+	y, err := opt.newOverwritten(op, dt, plan.shape)
 	if err != nil {
 		return nil, err
 	}
@@ -321,18 +365,273 @@ func einsum(opt *Options, op opRef, eq string, xs []*tensor.Tensor) (*tensor.Ten
 	return y, nil
 }
 
+// The schedule: every step's labels, shapes, permutations and product
+// sizes follow from the equation and the inputs' shapes alone, so they are
+// worked out once (schedule) and a run only allocates the intermediates
+// and moves data.
+//
+// Each input is first reduced to what the rest needs (einsumInput: a
+// repeated index taken as a diagonal, then the indices no other input nor
+// the output names summed away); then the inputs are contracted left to
+// right (einsumContract), the indices only the result still names summed
+// (final), and the result is permuted into the output's order (permute).
+
+// einsumArrange puts an operand's axes in the order a step needs: a copy
+// by plan, or nothing when they are in that order already.
+type einsumArrange struct {
+	copy  bool
+	plan  movement.Plan
+	shape []int // the arranged shape
+}
+
+// einsumInput is what happens to one input before the contractions.
+type einsumInput struct {
+	// diagonal, when set, takes each repeated label once by a strided copy
+	// of shape diagonalShape (diagonalPlan); ellipsis axes broadcast from
+	// size 1 are dropped without a copy.
+	diagonal      bool
+	diagonalPlan  movement.Plan
+	diagonalShape []int
+	reduce        einsumReduce
+}
+
+// einsumReduce sums an operand over the labels no later step needs: the
+// operand arranged as a matrix [rows, cols] (kept labels, then summed)
+// times a vector of ones. skip: nothing to sum.
+type einsumReduce struct {
+	skip       bool
+	arrange    einsumArrange
+	rows, cols int
+	shape      []int // the result's shape
+}
+
+// einsumContract is the product of the result so far (x) and the next
+// input (y), summed over the labels both name and no later step needs: x
+// arranged as [batch, M, K] (or [batch, K, M], transA, when that is its
+// order already), y as [batch, K, N] (or [batch, N, K], transB), through a
+// batch of the engine's products; the result's labels are batch, then x's
+// own, then y's own.
+type einsumContract struct {
+	a, b           einsumArrange
+	transA, transB bool
+	product        matmulShape
+	shape          []int // the result's shape
+}
+
+// einsumSchedule is the plan's sequence of steps.
+type einsumSchedule struct {
+	inputs    []einsumInput
+	contracts []einsumContract // contracts[j] joins input j+1
+	final     einsumReduce
+	permute   movement.Plan
+	// inOrder: the result's axes are the output's, permute is a plain copy,
+	// and the last step that computes may write the output itself.
+	inOrder bool
+}
+
+// schedule works out p.sched and p.shape.
+func (p *einsumPlan) schedule() {
+	p.shape = p.outputShape()
+	s := &p.sched
+	s.inputs = make([]einsumInput, len(p.terms))
+	labels := make([][]int, len(p.terms)) // each input's labels after its diagonal
+	for i, term := range p.terms {
+		labels[i] = p.scheduleDiagonal(&s.inputs[i], term, p.shapes[i])
+	}
+	// keep returns the labels the output or any input from `from` on names.
+	keep := func(from int) map[int]bool {
+		k := map[int]bool{}
+		for _, l := range p.out {
+			k[l] = true
+		}
+		for _, ls := range labels[from:] {
+			for _, l := range ls {
+				k[l] = true
+			}
+		}
+		return k
+	}
+	// An input's own reduction keeps what the output or any other input
+	// names.
+	reduced := make([][]int, len(labels))
+	for i := range labels {
+		k := keep(len(labels))
+		for j, ls := range labels {
+			if j != i {
+				for _, l := range ls {
+					k[l] = true
+				}
+			}
+		}
+		reduced[i] = p.scheduleReduce(&s.inputs[i].reduce, labels[i], k)
+	}
+	cur := reduced[0]
+	s.contracts = make([]einsumContract, len(labels)-1)
+	for j := 1; j < len(labels); j++ {
+		cur = p.scheduleContract(&s.contracts[j-1], cur, reduced[j], keep(j+1))
+	}
+	cur = p.scheduleReduce(&s.final, cur, keep(len(labels)))
+	// Permute into the output's order; output axes cur lacks have size 1.
+	var perm []int
+	for _, l := range p.out {
+		for ax, m := range cur {
+			if m == l {
+				perm = append(perm, ax)
+			}
+		}
+	}
+	s.inOrder = true
+	for i, ax := range perm {
+		s.inOrder = s.inOrder && ax == i
+	}
+	pl := movement.PermutePlan(p.sizes(cur), perm)
+	pl.Shape = p.shape
+	full := make([]int, len(p.out))
+	k := 0
+	for i, l := range p.out {
+		if k < len(perm) && cur[perm[k]] == l {
+			full[i] = pl.SrcStrides[k]
+			k++
+		}
+	}
+	pl.SrcStrides = full
+	pl.DstStrides = movement.ContiguousStrides(pl.Shape)
+	s.permute = pl
+}
+
+// sizes is the shape of an operand with labels ls.
+func (p *einsumPlan) sizes(ls []int) []int {
+	d := make([]int, len(ls))
+	for i, l := range ls {
+		d[i] = p.size[l]
+	}
+	return d
+}
+
+// scheduleDiagonal plans in for an input of shape whose axes are labelled
+// term and returns the labels after: each repeated label once (the
+// diagonal, by one strided copy) and the ellipsis axes it broadcasts (size
+// 1 where the label is larger) dropped, which needs no copy.
+func (p *einsumPlan) scheduleDiagonal(in *einsumInput, term, shape []int) []int {
+	strides := movement.ContiguousStrides(shape)
+	var labels, dims, src []int
+	for ax, l := range term {
+		if shape[ax] == 1 && p.size[l] != 1 {
+			continue // broadcast: the other operands give the label its size
+		}
+		at := -1
+		for i, m := range labels {
+			if m == l {
+				at = i
+			}
+		}
+		if at >= 0 {
+			src[at] += strides[ax]
+			in.diagonal = true
+			continue
+		}
+		labels = append(labels, l)
+		dims = append(dims, shape[ax])
+		src = append(src, strides[ax])
+	}
+	if in.diagonal {
+		in.diagonalShape = dims
+		in.diagonalPlan = movement.Plan{Shape: dims, SrcStrides: src, DstStrides: movement.ContiguousStrides(dims)}
+	}
+	return labels
+}
+
+// scheduleArrange plans a to put the axes of an operand labelled from in
+// the order of labels (a copy only when that is not already its order).
+func (p *einsumPlan) scheduleArrange(a *einsumArrange, from, labels []int) {
+	perm := make([]int, len(labels))
+	identity := true
+	for i, l := range labels {
+		for ax, m := range from {
+			if m == l {
+				perm[i] = ax
+			}
+		}
+		identity = identity && perm[i] == i
+	}
+	a.shape = p.sizes(labels)
+	if !identity {
+		a.copy = true
+		a.plan = movement.PermutePlan(p.sizes(from), perm)
+	}
+}
+
+// scheduleReduce plans r for an operand labelled from, summed over the
+// labels keep lacks, and returns the labels after.
+func (p *einsumPlan) scheduleReduce(r *einsumReduce, from []int, keep map[int]bool) []int {
+	var kept, summed []int
+	r.rows, r.cols = 1, 1
+	for _, l := range from {
+		if keep[l] {
+			kept = append(kept, l)
+			r.rows *= p.size[l]
+		} else {
+			summed = append(summed, l)
+			r.cols *= p.size[l]
+		}
+	}
+	if len(summed) == 0 {
+		r.skip = true
+		return from
+	}
+	p.scheduleArrange(&r.arrange, from, append(slices.Clone(kept), summed...))
+	r.shape = p.sizes(kept)
+	return kept
+}
+
+// scheduleContract plans c for the product of operands labelled x and y,
+// summed over the labels both name and keep lacks, and returns the labels
+// of the result.
+func (p *einsumPlan) scheduleContract(c *einsumContract, x, y []int, keep map[int]bool) []int {
+	var batch, sum, xOwn, yOwn []int
+	for _, l := range x {
+		switch {
+		case !slices.Contains(y, l):
+			xOwn = append(xOwn, l)
+		case keep[l]:
+			batch = append(batch, l)
+		default:
+			sum = append(sum, l)
+		}
+	}
+	for _, l := range y {
+		if !slices.Contains(x, l) {
+			yOwn = append(yOwn, l)
+		}
+	}
+	size := func(ls []int) int {
+		n := 1
+		for _, l := range ls {
+			n *= p.size[l]
+		}
+		return n
+	}
+	nb, m, k, n := size(batch), size(xOwn), size(sum), size(yOwn)
+	xOrder, yOrder := slices.Concat(batch, xOwn, sum), slices.Concat(batch, sum, yOwn)
+	if alt := slices.Concat(batch, sum, xOwn); slices.Equal(alt, x) && !slices.Equal(xOrder, x) {
+		xOrder, c.transA = alt, true
+	}
+	if alt := slices.Concat(batch, yOwn, sum); slices.Equal(alt, y) && !slices.Equal(yOrder, y) {
+		yOrder, c.transB = alt, true
+	}
+	p.scheduleArrange(&c.a, x, xOrder)
+	p.scheduleArrange(&c.b, y, yOrder)
+	labels := slices.Concat(batch, xOwn, yOwn)
+	c.shape = p.sizes(labels)
+	c.product = matmulShape{m: m, k: k, n: n, batch: []int{nb}, aIndex: []int{1}, bIndex: []int{1}, count: nb}
+	return labels
+}
+
 // einsumRun is one run of the kernel.
 type einsumRun struct {
 	opt  *Options
 	op   opRef
 	plan *einsumPlan
-}
-
-// einsumOperand is an input or an intermediate: a contiguous tensor of
-// the computing type and the label of each of its axes.
-type einsumOperand struct {
-	t      *tensor.Tensor
-	labels []int
 }
 
 // scratch allocates an intermediate of type dt and shape, charged first.
@@ -363,94 +662,77 @@ func (e *einsumRun) copyInto(src *tensor.Tensor, shape []int, p movement.Plan) (
 	return dst, nil
 }
 
+// arrange returns t arranged as a says: t itself or a copy.
+func (e *einsumRun) arrange(t *tensor.Tensor, a *einsumArrange) (*tensor.Tensor, error) {
+	if !a.copy {
+		return t, nil
+	}
+	return e.copyInto(t, a.shape, a.plan)
+}
+
+// The operands of a run are contiguous tensors of the computing type
+// whose shapes the schedule knows: their own shapes are not read.
+
 func einsumAs[T gemm.Number](e *einsumRun, xs []*tensor.Tensor, y *tensor.Tensor) error {
+	s := &e.plan.sched
 	ct := productTypeOf(y.DataType())
-	ops := make([]einsumOperand, len(xs))
-	for i, x := range xs {
+	// into is the output when the last step that computes may write it.
+	var into *tensor.Tensor
+	if ct == y.DataType() && s.inOrder {
+		into = y
+	}
+	last := func(isLast bool) *tensor.Tensor {
+		if isLast {
+			return into
+		}
+		return nil
+	}
+	input := func(i int, dst *tensor.Tensor) (*tensor.Tensor, error) {
+		x, in := xs[i], &s.inputs[i]
 		t := x
 		if ct != x.DataType() {
 			var err error
 			if t, err = e.scratch(ct, x.Shape()); err != nil {
-				return err
+				return nil, err
 			}
 			if err := convert.Into(t, x, 0, x.Len(), convert.DefaultCast); err != nil {
-				return e.op.wrap("type", err, "input %d", i)
+				return nil, e.op.wrap("type", err, "input %d", i)
 			}
 		}
-		o, err := e.diagonal(einsumOperand{t: t, labels: e.plan.terms[i]})
-		if err != nil {
-			return err
-		}
-		ops[i] = o
-	}
-	// keep returns the labels the output or any operand but the ones
-	// marked skip names.
-	keep := func(skip ...int) map[int]bool {
-		k := map[int]bool{}
-		for _, l := range e.plan.out {
-			k[l] = true
-		}
-		for i, o := range ops {
-			if !contains(skip, i) {
-				for _, l := range o.labels {
-					k[l] = true
-				}
+		if in.diagonal {
+			var err error
+			if t, err = e.copyInto(t, in.diagonalShape, in.diagonalPlan); err != nil {
+				return nil, err
 			}
 		}
-		return k
+		return reduceOperand[T](e, t, &in.reduce, dst)
 	}
-	cur, err := reduceOperand[T](e, ops[0], keep(0))
+	cur, err := input(0, last(len(s.contracts) == 0 && s.final.skip))
 	if err != nil {
 		return err
 	}
-	for j := 1; j < len(ops); j++ {
-		next, err := reduceOperand[T](e, ops[j], keep(j))
+	for j := range s.contracts {
+		next, err := input(j+1, nil)
 		if err != nil {
 			return err
 		}
-		skip := make([]int, j+1)
-		for i := range skip {
-			skip[i] = i
-		}
-		if cur, err = contract[T](e, cur, next, keep(skip...)); err != nil {
+		if cur, err = contract[T](e, cur, next, &s.contracts[j], last(j == len(s.contracts)-1 && s.final.skip)); err != nil {
 			return err
 		}
 	}
-	skipAll := make([]int, len(ops))
-	for i := range skipAll {
-		skipAll[i] = i
-	}
-	if cur, err = reduceOperand[T](e, cur, keep(skipAll...)); err != nil {
+	if cur, err = reduceOperand[T](e, cur, &s.final, into); err != nil {
 		return err
 	}
-	// Permute into the output's order; output axes cur lacks have size 1.
-	var perm []int
-	for _, l := range e.plan.out {
-		for ax, m := range cur.labels {
-			if m == l {
-				perm = append(perm, ax)
-			}
-		}
+	if cur == y {
+		return nil
 	}
-	p := movement.PermutePlan(cur.t.Shape(), perm)
-	p.Shape = e.plan.outputShape()
-	full := make([]int, len(e.plan.out))
-	k := 0
-	for i, l := range e.plan.out {
-		if k < len(perm) && cur.labels[perm[k]] == l {
-			full[i] = p.SrcStrides[k]
-			k++
-		}
-	}
-	p.SrcStrides = full
-	p.DstStrides = movement.ContiguousStrides(p.Shape)
 	dst := y
 	if ct != y.DataType() {
-		if dst, err = e.scratch(ct, p.Shape); err != nil {
+		if dst, err = e.scratch(ct, e.plan.shape); err != nil {
 			return err
 		}
 	}
-	if err := p.Run(e.opt.moves(), dst, cur.t); err != nil {
+	if err := s.permute.Run(e.opt.moves(), dst, cur); err != nil {
 		return e.op.stopped(err)
 	}
 	if dst != y {
@@ -461,113 +743,31 @@ func einsumAs[T gemm.Number](e *einsumRun, xs []*tensor.Tensor, y *tensor.Tensor
 	return nil
 }
 
-func contains(s []int, v int) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
+// reduceOperand sums t as r says into dst (nil: a new intermediate); t
+// itself when there is nothing to sum.
+func reduceOperand[T gemm.Number](e *einsumRun, t *tensor.Tensor, r *einsumReduce, dst *tensor.Tensor) (*tensor.Tensor, error) {
+	if r.skip {
+		return t, nil
 	}
-	return false
-}
-
-// diagonal returns o with each repeated label taken once (the diagonal,
-// by one strided copy) and the ellipsis axes it broadcasts (size 1 where
-// the label is larger) dropped.
-func (e *einsumRun) diagonal(o einsumOperand) (einsumOperand, error) {
-	shape := o.t.Shape()
-	strides := movement.ContiguousStrides(shape)
-	var labels, dims, src []int
-	repeated := false
-	for ax, l := range o.labels {
-		if shape[ax] == 1 && e.plan.size[l] != 1 {
-			continue // broadcast: the other operands give the label its size
-		}
-		at := -1
-		for i, m := range labels {
-			if m == l {
-				at = i
-			}
-		}
-		if at >= 0 {
-			src[at] += strides[ax]
-			repeated = true
-			continue
-		}
-		labels = append(labels, l)
-		dims = append(dims, shape[ax])
-		src = append(src, strides[ax])
-	}
-	if !repeated {
-		t, err := o.t.Reshape(dims...)
-		if err != nil {
-			return o, e.op.wrap("shape", err, "an input")
-		}
-		return einsumOperand{t: t, labels: labels}, nil
-	}
-	t, err := e.copyInto(o.t, dims, movement.Plan{Shape: dims, SrcStrides: src, DstStrides: movement.ContiguousStrides(dims)})
+	a, err := e.arrange(t, &r.arrange)
 	if err != nil {
-		return o, err
+		return nil, err
 	}
-	return einsumOperand{t: t, labels: labels}, nil
-}
-
-// arrange returns o's tensor with its axes in the order of labels (a copy
-// only when that is not already its order).
-func (e *einsumRun) arrange(o einsumOperand, labels []int) (*tensor.Tensor, error) {
-	perm := make([]int, len(labels))
-	identity := true
-	for i, l := range labels {
-		for ax, m := range o.labels {
-			if m == l {
-				perm[i] = ax
-			}
-		}
-		identity = identity && perm[i] == i
-	}
-	if identity {
-		return o.t, nil
-	}
-	shape := movement.Permuted(o.t.Shape(), perm)
-	return e.copyInto(o.t, shape, movement.PermutePlan(o.t.Shape(), perm))
-}
-
-// reduceOperand sums o over the labels keep lacks: o arranged as a matrix
-// [kept, summed] times a vector of ones.
-func reduceOperand[T gemm.Number](e *einsumRun, o einsumOperand, keep map[int]bool) (einsumOperand, error) {
-	var kept, summed []int
-	rows, cols := 1, 1
-	for _, l := range o.labels {
-		if keep[l] {
-			kept = append(kept, l)
-			rows *= e.plan.size[l]
-		} else {
-			summed = append(summed, l)
-			cols *= e.plan.size[l]
+	out := dst
+	if out == nil {
+		if out, err = e.scratch(a.DataType(), r.shape); err != nil {
+			return nil, err
 		}
 	}
-	if len(summed) == 0 {
-		return o, nil
-	}
-	a, err := e.arrange(o, append(append([]int{}, kept...), summed...))
+	ones, err := e.scratch(a.DataType(), []int{r.cols})
 	if err != nil {
-		return o, err
+		return nil, err
 	}
-	dims := make([]int, len(kept))
-	for i, l := range kept {
-		dims[i] = e.plan.size[l]
-	}
-	out, err := e.scratch(a.DataType(), dims)
-	if err != nil {
-		return o, err
-	}
-	ones, err := e.scratch(a.DataType(), []int{cols})
-	if err != nil {
-		return o, err
-	}
-	ov := elems[T](ones)[:cols]
+	ov := elems[T](ones)[:r.cols]
 	for i := range ov {
 		ov[i] = 1
 	}
+	rows, cols := r.rows, r.cols
 	s := matmulShape{m: rows, k: cols, n: 1, count: 1}
 	av, cv := elems[T](a)[:a.Len()], elems[T](out)[:out.Len()]
 	mm := gemmFor[T]()
@@ -575,76 +775,33 @@ func reduceOperand[T gemm.Number](e *einsumRun, o einsumOperand, keep map[int]bo
 		return mm(cfg, false, false, rows, 1, cols, 1, av, cols, ov, 1, 0, cv, 1)
 	})
 	if err != nil {
-		return o, err
+		return nil, err
 	}
-	return einsumOperand{t: out, labels: kept}, nil
+	return out, nil
 }
 
-// contract returns the product of x and y summed over the labels both
-// name and keep lacks: x arranged as [batch, M, K], y as [batch, K, N] (or
-// [batch, N, K], transposed, when that is its order already), through a
-// batch of the engine's products; the result's labels are batch, then x's
-// own, then y's own.
-func contract[T gemm.Number](e *einsumRun, x, y einsumOperand, keep map[int]bool) (einsumOperand, error) {
-	var batch, sum, xOwn, yOwn []int
-	for _, l := range x.labels {
-		switch {
-		case !contains(y.labels, l):
-			xOwn = append(xOwn, l)
-		case keep[l]:
-			batch = append(batch, l)
-		default:
-			sum = append(sum, l)
-		}
-	}
-	for _, l := range y.labels {
-		if !contains(x.labels, l) {
-			yOwn = append(yOwn, l)
-		}
-	}
-	size := func(ls []int) int {
-		n := 1
-		for _, l := range ls {
-			n *= e.plan.size[l]
-		}
-		return n
-	}
-	nb, m, k, n := size(batch), size(xOwn), size(sum), size(yOwn)
-	cat := func(parts ...[]int) []int {
-		var out []int
-		for _, p := range parts {
-			out = append(out, p...)
-		}
-		return out
-	}
-	transA, transB := false, false
-	xOrder, yOrder := cat(batch, xOwn, sum), cat(batch, sum, yOwn)
-	if alt := cat(batch, sum, xOwn); equalInts(alt, x.labels) && !equalInts(xOrder, x.labels) {
-		xOrder, transA = alt, true
-	}
-	if alt := cat(batch, yOwn, sum); equalInts(alt, y.labels) && !equalInts(yOrder, y.labels) {
-		yOrder, transB = alt, true
-	}
-	a, err := e.arrange(x, xOrder)
+// contract returns the product of x and y as c says, into dst (nil: a new
+// intermediate).
+func contract[T gemm.Number](e *einsumRun, x, y *tensor.Tensor, c *einsumContract, dst *tensor.Tensor) (*tensor.Tensor, error) {
+	a, err := e.arrange(x, &c.a)
 	if err != nil {
-		return x, err
+		return nil, err
 	}
-	b, err := e.arrange(y, yOrder)
+	b, err := e.arrange(y, &c.b)
 	if err != nil {
-		return x, err
+		return nil, err
 	}
-	labels := cat(batch, xOwn, yOwn)
-	dims := make([]int, len(labels))
-	for i, l := range labels {
-		dims[i] = e.plan.size[l]
-	}
-	out, err := e.scratch(a.DataType(), dims)
-	if err != nil {
-		return x, err
+	out := dst
+	if out == nil {
+		if out, err = e.scratch(a.DataType(), c.shape); err != nil {
+			return nil, err
+		}
 	}
 	if out.Len() == 0 {
-		return einsumOperand{t: out, labels: labels}, nil
+		return out, nil
 	}
+	m, k, n := c.product.m, c.product.k, c.product.n
+	transA, transB := c.transA, c.transB
 	lda, ldb := k, n
 	if transA {
 		lda = m
@@ -653,25 +810,12 @@ func contract[T gemm.Number](e *einsumRun, x, y einsumOperand, keep map[int]bool
 		ldb = k
 	}
 	av, bv, cv := elems[T](a)[:a.Len()], elems[T](b)[:b.Len()], elems[T](out)[:out.Len()]
-	s := matmulShape{m: m, k: k, n: n, batch: []int{nb}, aIndex: []int{1}, bIndex: []int{1}, count: nb}
 	mm := gemmFor[T]()
-	err = s.eachProduct(e.opt, e.op, func(cfg gemm.Config, i, ai, bi int) error {
+	err = c.product.eachProduct(e.opt, e.op, func(cfg gemm.Config, i, ai, bi int) error {
 		return mm(cfg, transA, transB, m, n, k, 1, av[ai*m*k:(ai+1)*m*k], lda, bv[bi*k*n:(bi+1)*k*n], ldb, 0, cv[i*m*n:(i+1)*m*n], n)
 	})
 	if err != nil {
-		return x, err
+		return nil, err
 	}
-	return einsumOperand{t: out, labels: labels}, nil
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	return out, nil
 }

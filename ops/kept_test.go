@@ -209,3 +209,40 @@ func TestBinaryNodeKeepsWalk(t *testing.T) {
 		testNodeKeepsPlans(t, op, 14, nil, runs)
 	}
 }
+
+// An Einsum node keeps the plan of its last run: runs on inputs of other
+// shapes (broadcast ellipses included), types, counts and limits give what
+// a new node gives.
+func TestEinsumNodeKeepsPlan(t *testing.T) {
+	f32 := func(shape ...int) *tensor.Tensor {
+		x := tensor.MustNew(tensor.Float, shape...)
+		d, _ := tensor.Data[float32](x)
+		for i := range d {
+			d[i] = float32(i%11) - 5.5
+		}
+		return x
+	}
+	i64 := func(shape ...int) *tensor.Tensor {
+		x := tensor.MustNew(tensor.Int64, shape...)
+		d, _ := tensor.Data[int64](x)
+		for i := range d {
+			d[i] = int64(i%9) - 4
+		}
+		return x
+	}
+	a, b := f32(2, 3, 4), f32(2, 4, 5)
+	runs := []keptRun{
+		{nil, []tensor.Value{a, b}}, {nil, []tensor.Value{a, b}}, {nil, []tensor.Value{f32(1, 3, 4), b}},
+		{nil, []tensor.Value{f32(2, 5, 4), f32(2, 4, 3)}}, {nil, []tensor.Value{i64(2, 3, 4), i64(2, 4, 5)}},
+		{nil, []tensor.Value{f32(3, 3, 4), b}}, {nil, []tensor.Value{a}}, {NewOptions(WithMaxTensorBytes(64)), []tensor.Value{a, b}},
+		{nil, []tensor.Value{f32(2, 0, 4), b}}, {nil, []tensor.Value{a, b}},
+	}
+	for _, eq := range []string{"...ij,...jk->...ik", "bij,bjk->bki", "bij,bjk", "...ij,...jk->"} {
+		testNodeKeepsPlans(t, "Einsum", 12, map[string]Attribute{"equation": strAttribute(eq)}, runs)
+	}
+	diag := []keptRun{
+		{nil, []tensor.Value{f32(3, 3)}}, {nil, []tensor.Value{f32(3, 3)}}, {nil, []tensor.Value{f32(4, 4)}},
+		{nil, []tensor.Value{f32(3, 4)}}, {nil, []tensor.Value{f32(2, 2)}},
+	}
+	testNodeKeepsPlans(t, "Einsum", 12, map[string]Attribute{"equation": strAttribute("ii->i")}, diag)
+}
