@@ -11,13 +11,18 @@
 
 package ops
 
-import "github.com/onnxshape/onnxshape/tensor"
+import (
+	"math"
+
+	"github.com/onnxshape/onnxshape/ops/internal/mathf"
+	"github.com/onnxshape/onnxshape/tensor"
+)
 
 var preluOp = &binaryOp{
 	name: "PRelu", types: versionTypes{1: floatTypes, 6: floatTypes, 7: floatTypes, 9: floatTypes | int3264Types, 16: floatBFTypes | int3264Types},
 	kernel: fixedKernels(numberBinaries([8]binaryKernel{
 		nil, nil, preluSpans[uint32](), preluSpans[uint64](), nil, nil, preluSpans[int32](), preluSpans[int64](),
-	}, preluSpans[float32](), preluSpans[float64]())),
+	}, preluFloat32(), preluFloat64())),
 }
 
 func init() {
@@ -85,4 +90,52 @@ func preluSpans[T number]() binarySpans[T, T, T] {
 			}
 		},
 	}
+}
+
+// preluFloat32 and preluFloat64 are PRelu's float loops. The sign of X is
+// a coin toss in a network's activations, so a branch on it is
+// mispredicted half the time (about 8 ns an element): these loops compute
+// every product and pick between the bits without a branch (CMOV), the
+// same bits as the branch. A float32 slope broadcast over a span is
+// LeakyRelu's vector loop with alpha the slope (x < 0: alpha·x, the
+// product of the same two float32 values).
+func preluFloat32() binarySpans[float32, float32, float32] {
+	k := preluSpans[float32]()
+	k.Both = func(o, x, s []float32) {
+		x, s = x[:len(o)], s[:len(o)]
+		for i, v := range x {
+			b, p := math.Float32bits(v), math.Float32bits(v*s[i])
+			if v < 0 {
+				b = p
+			}
+			o[i] = math.Float32frombits(b)
+		}
+	}
+	k.Right = func(o, x []float32, s float32) { mathf.LeakyRelusTo(o, x, s) }
+	return k
+}
+
+func preluFloat64() binarySpans[float64, float64, float64] {
+	k := preluSpans[float64]()
+	k.Both = func(o, x, s []float64) {
+		x, s = x[:len(o)], s[:len(o)]
+		for i, v := range x {
+			b, p := math.Float64bits(v), math.Float64bits(v*s[i])
+			if v < 0 {
+				b = p
+			}
+			o[i] = math.Float64frombits(b)
+		}
+	}
+	k.Right = func(o, x []float64, s float64) {
+		x = x[:len(o)]
+		for i, v := range x {
+			b, p := math.Float64bits(v), math.Float64bits(v*s)
+			if v < 0 {
+				b = p
+			}
+			o[i] = math.Float64frombits(b)
+		}
+	}
+	return k
 }
