@@ -21,6 +21,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/mathf"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -233,18 +234,20 @@ func rotaryEmbedding(opt *Options, op opRef, x, cosCache, sinCache, pos *tensor.
 }
 
 // rotateRow writes one head's vector x, rotated by the cos and sin of its
-// position over its first rotary elements, into y.
+// position over its first rotary elements, into y. The halves are
+// mathf.Rotate's spans (its vector loop; the same float64 steps).
 func rotateRow(y, x, cos, sin []float32, rotary int, interleaved bool) {
 	half := rotary / 2
-	for i := range half {
-		i1, i2 := i, i+half
-		if interleaved {
-			i1, i2 = 2*i, 2*i+1
+	if interleaved {
+		for i := range half {
+			i1, i2 := 2*i, 2*i+1
+			c, s := float64(cos[i]), float64(sin[i])
+			x1, x2 := float64(x[i1]), float64(x[i2])
+			y[i1] = float32(c*x1 - s*x2)
+			y[i2] = float32(s*x1 + c*x2)
 		}
-		c, s := float64(cos[i]), float64(sin[i])
-		x1, x2 := float64(x[i1]), float64(x[i2])
-		y[i1] = float32(c*x1 - s*x2)
-		y[i2] = float32(s*x1 + c*x2)
+	} else {
+		mathf.Rotate(y[:half], y[half:rotary], x[:half], x[half:rotary], cos[:half], sin[:half])
 	}
 	copy(y[rotary:], x[rotary:])
 }
