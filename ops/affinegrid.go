@@ -103,19 +103,27 @@ func affineGridNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, e
 	}
 	points := y.Len() / (shape[0] * r)
 	err = computeFloat64s(opt, op, y, func(out []float64) error {
-		return parallelRange(opt, shape[0]*points, r*(r+1), func(lo, hi int) error {
+		return parallelRange(opt, shape[0]*points, mulCounts(shape[0]*points, r*(r+1)), func(lo, hi int) error {
 			c := opt.canceller()
 			var baseBuf [4]float64 // r+1 <= 4
 			base := baseBuf[:r+1]
+			// The point's batch b and index along each spatial axis,
+			// divided out once and then stepped (a division per axis and
+			// point cost more than the point's products).
+			var idxBuf [3]int
+			idx := idxBuf[:r]
+			b, p := lo/points, lo%points
+			for a := r - 1; a >= 0; a-- {
+				idx[a] = p % dims[a]
+				p /= dims[a]
+			}
 			for q := lo; q < hi; q++ {
 				if c.Stop(r * (r + 1)) {
 					return c.Err
 				}
-				b, p := q/points, q%points
 				// base = (x, y[, z], 1): x along the last axis.
 				for a := r - 1; a >= 0; a-- {
-					base[r-1-a] = coords[a][p%dims[a]]
-					p /= dims[a]
+					base[r-1-a] = coords[a][idx[a]]
 				}
 				base[r] = 1
 				t := tv[b*r*(r+1):]
@@ -125,6 +133,16 @@ func affineGridNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, e
 						s += t[i*(r+1)+j] * base[j]
 					}
 					out[q*r+i] = s
+				}
+				for a := r - 1; ; a-- {
+					if a < 0 {
+						b++
+						break
+					}
+					if idx[a]++; idx[a] < dims[a] {
+						break
+					}
+					idx[a] = 0
 				}
 			}
 			return nil

@@ -79,8 +79,29 @@ func eyeLikeType(dt tensor.DataType, version int) bool {
 	return false
 }
 
+// eyeLikeOnes holds the bytes of the value 1 in each type EyeLike makes
+// (true for bool), converted once rather than at every run.
+var eyeLikeOnes = func() map[tensor.DataType][]byte {
+	ones := map[tensor.DataType][]byte{}
+	for _, dt := range []tensor.DataType{tensor.Float16, tensor.Float, tensor.Double, tensor.Int8, tensor.Int16, tensor.Int32,
+		tensor.Int64, tensor.Uint8, tensor.Uint16, tensor.Uint32, tensor.Uint64, tensor.Bool, tensor.BFloat16} {
+		if one, err := convertOne(dt); err == nil {
+			ones[dt] = one
+		}
+	}
+	return ones
+}()
+
 // oneOf returns the bytes of the value 1 in type dt (true for bool).
 func oneOf(dt tensor.DataType) ([]byte, error) {
+	if one, ok := eyeLikeOnes[dt]; ok {
+		return one, nil
+	}
+	return convertOne(dt)
+}
+
+// convertOne converts the value 1 to type dt.
+func convertOne(dt tensor.DataType) ([]byte, error) {
 	one, err := tensor.New(dt, 1)
 	if err != nil {
 		return nil, err

@@ -25,18 +25,23 @@ func init() {
 	declareAttrs("Mean", consumedInputs)
 }
 
+// Division by the count runs Div's loops with a scalar divisor (the AVX
+// loops for the bulk), the same quotients as one at a time; the loops are
+// made once, not at every run.
+var (
+	meanDivF32 = elementwise.Vectorized("Div", floatDivSpans[float32]())
+	meanDivF64 = elementwise.Vectorized("Div", floatDivSpans[float64]())
+)
+
 // divideByCount divides the sum in place by the number of inputs, in the
 // sum's type (float16 and bfloat16 through float32).
 func divideByCount(opt *Options, op opRef, sum *tensor.Tensor, count int) error {
 	var k unaryKernel
-	// Division by the count runs Div's loops with a scalar divisor (the
-	// AVX loops for the bulk), the same quotients as one at a time.
-	f32 := elementwise.Vectorized("Div", floatDivSpans[float32]())
+	f32, f64 := meanDivF32, meanDivF64
 	switch sum.DataType() {
 	case tensor.Float:
 		k = unarySpan[float32, float32](func(o, a []float32) { f32.Right(o, a, float32(count)) })
 	case tensor.Double:
-		f64 := elementwise.Vectorized("Div", floatDivSpans[float64]())
 		k = unarySpan[float64, float64](func(o, a []float64) { f64.Right(o, a, float64(count)) })
 	case tensor.Float16, tensor.BFloat16:
 		k = halfUnary[float32]{sum.DataType() == tensor.BFloat16, func(o, a []float32) { f32.Right(o, a, float32(count)) }}
