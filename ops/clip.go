@@ -85,7 +85,7 @@ func clip(opt *Options, n *Node, x, lo, hi *tensor.Tensor) (*tensor.Tensor, erro
 	if err != nil {
 		return nil, err
 	}
-	u := &unaryOp{name: "Clip", types: clipTypes, kernel: func(*Node, tensor.DataType) (unaryKernel, error) { return k, nil }}
+	u := &unaryOp{name: "Clip", types: clipTypes, kernel: func(*Node, tensor.DataType) (unaryKernel, error) { return k, nil }, fresh: true}
 	y, err := u.apply(opt, n, x)
 	if m, empty := clipSONNXEmpty(opt, x.DataType(), lo, hi); empty && err == nil {
 		fillWith(opt, y, m) // SONNX: min > max gives max everywhere, NaN included

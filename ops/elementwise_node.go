@@ -204,6 +204,9 @@ type unaryOp struct {
 	out func(tensor.DataType) tensor.DataType
 	// kernel picks the kernel for the input's type and the node's attributes.
 	kernel func(n *Node, dt tensor.DataType) (unaryKernel, error)
+	// fresh marks a kernel made from more than the type and the node's
+	// attributes (Clip's from its min and max inputs): no node keeps it.
+	fresh bool
 	// check, if set, is a rule on the input's values (Abs's least integer
 	// under SONNX).
 	check func(opt *Options, op opRef, x *tensor.Tensor) error
@@ -233,6 +236,33 @@ func (u *unaryOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value
 	return opt.result(y), nil
 }
 
+// unaryKept is what a unary node keeps from its last run (Node.kept): the
+// kernel for its input's type. An operator whose kernel depends on its
+// attributes (LeakyRelu's alpha, Elu's, HardSigmoid's) builds its loops
+// and tables once, not at every run.
+type unaryKept struct {
+	dt tensor.DataType
+	k  unaryKernel
+}
+
+// kernelFor is u's kernel for n and inputs of type dt: the one n kept when
+// it was made for dt. Only a node of u's own operator keeps one (another
+// operator calling apply with its node keeps its own state in kept).
+func (u *unaryOp) kernelFor(n *Node, dt tensor.DataType) (unaryKernel, error) {
+	if n == nil || u.fresh || n.OpType != u.name || n.Domain != "" {
+		return u.kernel(n, dt)
+	}
+	if k, ok := n.kept.Load().(*unaryKept); ok && k.dt == dt {
+		return k.k, nil
+	}
+	k, err := u.kernel(n, dt)
+	if err != nil {
+		return nil, err
+	}
+	n.kept.Store(&unaryKept{dt: dt, k: k})
+	return k, nil
+}
+
 func (u *unaryOp) apply(opt *Options, n *Node, x *tensor.Tensor) (*tensor.Tensor, error) {
 	op := n.op()
 	opt = opt.orDefault()
@@ -242,7 +272,7 @@ func (u *unaryOp) apply(opt *Options, n *Node, x *tensor.Tensor) (*tensor.Tensor
 	if err := u.types.check(op, "X", x.DataType()); err != nil {
 		return nil, err
 	}
-	k, err := u.kernel(n, x.DataType())
+	k, err := u.kernelFor(n, x.DataType())
 	if err != nil {
 		return nil, err
 	}

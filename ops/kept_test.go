@@ -246,3 +246,38 @@ func TestEinsumNodeKeepsPlan(t *testing.T) {
 	}
 	testNodeKeepsPlans(t, "Einsum", 12, map[string]Attribute{"equation": strAttribute("ii->i")}, diag)
 }
+
+// A unary node keeps its kernel for the type of its last run: runs on
+// other types give what a new node gives, and Clip, whose kernel comes
+// from its bounds, keeps none (other bounds, other results).
+func TestUnaryNodeKeepsKernel(t *testing.T) {
+	f32 := tensor.MustFromSlice([]float32{-3, -0.5, 0, 0.25, 2, 7}, 2, 3)
+	f64 := tensor.MustFromSlice([]float64{-3, -0.5, 0, 0.25, 2, 7}, 6)
+	half, err := Cast(f32, CastOptions{To: tensor.Float16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := []keptRun{
+		{nil, []tensor.Value{f32}}, {nil, []tensor.Value{f32}}, {nil, []tensor.Value{f64}}, {nil, []tensor.Value{half}},
+		{nil, []tensor.Value{f32}}, {NewOptions(WithMaxTensorBytes(8)), []tensor.Value{f64}}, {nil, []tensor.Value{f64}},
+	}
+	for _, c := range []struct {
+		op      string
+		version int
+		attrs   map[string]Attribute
+	}{
+		{"LeakyRelu", 16, map[string]Attribute{"alpha": {Type: AttrFloat, Float: 0.3}}},
+		{"Elu", 6, map[string]Attribute{"alpha": {Type: AttrFloat, Float: 0.7}}},
+		{"HardSigmoid", 6, nil},
+		{"Gelu", 20, map[string]Attribute{"approximate": strAttribute("tanh")}},
+		{"Relu", 14, nil},
+	} {
+		testNodeKeepsPlans(t, c.op, c.version, c.attrs, runs)
+	}
+	lo := func(v float32) *tensor.Tensor { return tensor.MustFromSlice([]float32{v}) }
+	clip := []keptRun{
+		{nil, []tensor.Value{f32, lo(-1), lo(1)}}, {nil, []tensor.Value{f32, lo(0), lo(5)}},
+		{nil, []tensor.Value{f32, lo(-1), lo(1)}}, {nil, []tensor.Value{f32}},
+	}
+	testNodeKeepsPlans(t, "Clip", 13, nil, clip)
+}

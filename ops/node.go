@@ -115,7 +115,8 @@ type Node struct {
 	pool atomic.Value
 	// kept is what another operator keeps from its last run for the next
 	// (as conv): a Resize or Upsample node's *resizeKept, a binary
-	// elementwise node's *binaryKept, an Einsum node's *einsumKept.
+	// elementwise node's *binaryKept, a unary one's *unaryKept, an Einsum
+	// node's *einsumKept.
 	kept atomic.Value
 	// folds are the Transposes a MatMul folded at load (FoldTransposes);
 	// nil: none.
