@@ -102,7 +102,11 @@ func affineGridNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, e
 		all = all[d:]
 	}
 	points := y.Len() / (shape[0] * r)
-	err = computeFloat64s(opt, op, y, func(out []float64) error {
+	// A float32 grid is written as each float64 sum is rounded (what
+	// storing the float64 grid would round to), with no float64 copy of
+	// the output.
+	out32, _ := tensor.Data[float32](y)
+	fill := func(out []float64) error {
 		return parallelRange(opt, shape[0]*points, mulCounts(shape[0]*points, r*(r+1)), func(lo, hi int) error {
 			c := opt.canceller()
 			var baseBuf [4]float64 // r+1 <= 4
@@ -132,7 +136,11 @@ func affineGridNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, e
 					for j := range r + 1 {
 						s += t[i*(r+1)+j] * base[j]
 					}
-					out[q*r+i] = s
+					if out32 != nil {
+						out32[q*r+i] = float32(s)
+					} else {
+						out[q*r+i] = s
+					}
 				}
 				for a := r - 1; ; a-- {
 					if a < 0 {
@@ -147,7 +155,12 @@ func affineGridNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, e
 			}
 			return nil
 		})
-	})
+	}
+	if out32 != nil {
+		err = fill(nil)
+	} else {
+		err = computeFloat64s(opt, op, y, fill)
+	}
 	if err != nil {
 		return nil, convErr(op, err)
 	}
