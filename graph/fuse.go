@@ -10,7 +10,7 @@ import (
 )
 
 // Load-time fusion (LoadOptions.NoFuse turns it off). Once at load, fuse
-// finds in the main graph:
+// finds in each graph, the main one and every subgraph body (fuseGraphs):
 //
 //   - a Conv with constant weights (and bias) whose output only an
 //     inference-mode BatchNormalization with constant statistics reads:
@@ -58,6 +58,30 @@ import (
 // graph output, a second reader or a subgraph reading it by name keeps the
 // pair apart. Initializers that a graph input may override are not
 // constants here.
+
+// fuseGraphs applies the load-time fusions (fuse, fuseChains,
+// fuseTransposes) to the model's graph and then to each subgraph body, so
+// that the nodes of an If branch or a Loop body run as the main graph's
+// do. The fusions read the graph they work on as m.steps and m.outSlots
+// (its steps and the values it returns): a body stands in for them during
+// its turn. Its values have slots of their own in the model's numbering;
+// what it reads of enclosing graphs no step of it produces, so it is
+// never fused away, and a value that a body inside it reads counts as
+// read there (step.implicit).
+func (m *Model) fuseGraphs(opts LoadOptions) {
+	steps, outs := m.steps, m.outSlots
+	defer func() { m.steps, m.outSlots = steps, outs }()
+	for k := -1; k < len(m.bodies); k++ {
+		if k >= 0 {
+			m.steps, m.outSlots = m.bodies[k].steps, m.bodies[k].out
+		}
+		m.fuse(opts)
+		m.fuseChains(opts)
+		m.fuseTransposes(opts)
+	}
+}
+
+// fuse fuses the pairs above in the graph m.steps holds (see fuseGraphs).
 func (m *Model) fuse(opts LoadOptions) {
 	if opts.NoFuse {
 		return

@@ -221,9 +221,7 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 	}
 	m.missing = unsupportedSet{}
 	m.valueSlots = slots
-	m.fuse(opts)
-	m.fuseChains(opts)
-	m.fuseTransposes(opts)
+	m.fuseGraphs(opts)
 	m.markConstants(opts.MaxModelBytes)
 	m.planMemory()
 	m.packWeights(opts.MaxModelBytes)
