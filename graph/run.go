@@ -257,9 +257,9 @@ func (m *Model) startRun(ctx context.Context, o *RunOptions, plan *MemoryPlan) *
 		r.alloc = r.allocate
 	}
 	r.ctx, r.plan, r.cap, r.pool, r.user = ctx, plan, defaultRunCap(), nil, nil
-	r.opt = ops.Options{}
+	runenv.Reset(&r.opt)
 	if o != nil {
-		r.opt = ops.Options{Profile: o.Profile, MaxTensorBytes: o.MaxTensorBytes, Threads: o.Threads}
+		r.opt.Profile, r.opt.MaxTensorBytes, r.opt.Threads = o.Profile, o.MaxTensorBytes, o.Threads
 		r.user = o.charge
 		switch {
 		case o.MaxRunBytes < 0:
@@ -563,7 +563,7 @@ func (m *Model) endRun(r *runState) {
 	}
 	r.stopLending()
 	r.ctx, r.plan, r.pool, r.user, r.poolAlloc = nil, nil, nil, nil, nil
-	r.opt = ops.Options{}
+	runenv.Reset(&r.opt)
 	r.live, r.pending, r.base, r.peak, r.peakPos, r.pos = 0, 0, 0, 0, 0, 0
 	if !m.idle.CompareAndSwap(nil, r) {
 		m.runs.Put(r)

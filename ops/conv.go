@@ -474,8 +474,8 @@ type convAccount struct {
 
 // release lets go of what the call's epilogue points at.
 func (a *convAccount) release() {
-	a.epi32.set(nil, nil, nil)
-	a.epi64.set(nil, nil, nil)
+	a.epi32.yv, a.epi32.rv, a.epi32.act = nil, nil, nil
+	a.epi64.yv, a.epi64.rv, a.epi64.act = nil, nil, nil
 }
 
 func (a *convAccount) chargeScratch(bytes int64) error {
