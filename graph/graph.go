@@ -149,6 +149,10 @@ type step struct {
 	// constant is the tensor of a Constant node that the fast engine
 	// stores without running the kernel (constants.go); nil for others.
 	constant *tensor.Tensor
+	// branches marks an If, whose outputs are its branch's own: their
+	// headers pass between the step's slots and the branch's (see
+	// body.heirs) rather than being lent to its kernel.
+	branches bool
 }
 
 // Inputs returns the inputs Run needs, in the model's order. Initializers

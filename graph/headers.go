@@ -128,3 +128,30 @@ func holdsHeader(out []tensor.Value, h *tensor.Tensor) bool {
 	}
 	return false
 }
+
+// keepBranchHeaders keeps, once an If (st) has run, the headers its branch
+// passed to st's output slots (body.heirs) that are those outputs as they
+// are, each held by one output only.
+func (st *step) keepBranchHeaders(r *runState) {
+	for _, s := range st.out {
+		if s < 0 || r.headers[s] == nil {
+			continue
+		}
+		if h := r.headers[s]; r.vals[s] != tensor.Value(h) || st.outputsHolding(r.vals, h) != 1 {
+			r.headers[s] = nil
+		}
+	}
+}
+
+// dropBranchHeaders lets go of the headers a branch passed to the output
+// slots of st, an If that failed.
+func (st *step) dropBranchHeaders(r *runState) {
+	if !st.branches {
+		return
+	}
+	for _, s := range st.out {
+		if s >= 0 {
+			r.headers[s] = nil
+		}
+	}
+}

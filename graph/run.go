@@ -456,7 +456,9 @@ func (st *step) run(r *runState, in []tensor.Value) (err error) {
 		}
 	}
 	var out []tensor.Value
-	r.lendHeaders(st)
+	if !st.branches {
+		r.lendHeaders(st)
+	}
 	if prepare {
 		var p *ops.Prepared
 		if out, p, err = st.schema.Prepare(&r.opt, st.node, in); p != nil {
@@ -479,6 +481,7 @@ func (st *step) run(r *runState, in []tensor.Value) (err error) {
 	}
 	if err != nil {
 		r.stopLending()
+		st.dropBranchHeaders(r)
 		return st.fail(err)
 	}
 	for k, s := range st.out {
@@ -487,9 +490,13 @@ func (st *step) run(r *runState, in []tensor.Value) (err error) {
 		}
 		if k >= len(out) || out[k] == nil || isNilValue(out[k]) {
 			r.stopLending()
+			st.dropBranchHeaders(r)
 			return st.fail(&kindError{fmt.Errorf("the kernel produced no output #%d", k), ErrInternal})
 		}
 		vals[s] = out[k]
+	}
+	if st.branches {
+		st.keepBranchHeaders(r)
 	}
 	r.keepHeaders(st)
 	return nil
