@@ -78,6 +78,47 @@ func (m *Model) fuseGraphs(opts LoadOptions) {
 		m.fuse(opts)
 		m.fuseChains(opts)
 		m.fuseTransposes(opts)
+		m.passHeaders()
+	}
+}
+
+// passHeaders sets, for each output that absorbed steps pass on in a run
+// that fuses (a Conv's through its folded BatchNormalization, bias Add
+// and activation), the slot where its header ends up (step.headerAt).
+// Each absorbed step is its input's only reader (fuse), so the header
+// moves along with the value and nothing else can reach it.
+func (m *Model) passHeaders() {
+	next := map[int]int{} // a passed value's slot -> the slot it is passed to
+	for i := range m.steps {
+		st := &m.steps[i]
+		if st.passThrough && len(st.out) == 1 && st.out[0] >= 0 && st.in[st.passIn] >= 0 {
+			next[st.in[st.passIn]] = st.out[0]
+		}
+	}
+	if len(next) == 0 {
+		return
+	}
+	for i := range m.steps {
+		st := &m.steps[i]
+		if st.passThrough {
+			continue
+		}
+		for k, s := range st.out {
+			at := s
+			for n, ok := next[at]; ok && s >= 0; n, ok = next[at] {
+				at = n
+			}
+			if at == s {
+				continue
+			}
+			if st.headerAt == nil {
+				st.headerAt = make([]int, len(st.out))
+				for j := range st.headerAt {
+					st.headerAt[j] = -1
+				}
+			}
+			st.headerAt[k] = at
+		}
 	}
 }
 
@@ -279,10 +320,13 @@ func (r *runState) setFuse(on bool) {
 // passIn.
 func (st *step) passInput(r *runState) {
 	x := st.in[st.passIn]
-	r.headers[x] = nil // the output keeps the header
 	if s := st.out[0]; s >= 0 {
 		r.vals[s] = r.vals[x]
+		// The header goes with the value: x's only reader is st, so no
+		// one else holds it (see passHeaders).
+		r.headers[s] = r.headers[x]
 	}
+	r.headers[x] = nil
 }
 
 // dataflow returns what the load-time fusions read of the model's graph:

@@ -31,6 +31,12 @@ func (r *runState) lendHeaders(st *step) {
 			r.headers[s] = nil // lent: if not taken back, let go
 		}
 	}
+	for _, s := range st.headerAt {
+		if s >= 0 && r.headers[s] != nil {
+			h.Lend = append(h.Lend, r.headers[s])
+			r.headers[s] = nil
+		}
+	}
 	clear(h.Made)
 	h.Made = h.Made[:0]
 	h.On = true
