@@ -111,8 +111,8 @@ func kernel(s isa) {
 	argBytes := 72 + 2*s.size
 	alphaOff, betaOff := 72, 72+s.size
 	if s.finish {
-		argBytes += 16
-		p("// func %s(rows, k int, a *%s, lda int, b *%s, ldb int, c *%s, ldc int, %s, alpha, beta %s, bias *%s, clamp *[2]%s)", s.name, s.goType, s.goType, s.goType, s.nameArg, s.goType, s.goType, s.goType)
+		argBytes += 24
+		p("// func %s(rows, k int, a *%s, lda int, b *%s, ldb int, c *%s, ldc int, %s, alpha, beta %s, bias *%s, clamp *[2]%s, colBias *%s)", s.name, s.goType, s.goType, s.goType, s.nameArg, s.goType, s.goType, s.goType, s.goType)
 	} else {
 		p("// func %s(rows, k int, a *%s, lda int, b *%s, ldb int, c *%s, ldc int, %s, alpha, beta %s)", s.name, s.goType, s.goType, s.goType, s.nameArg, s.goType)
 	}
@@ -326,7 +326,10 @@ func variant(s isa, rows, alphaOff, betaOff int) {
 // finish writes the kernels' finish, after the sums (and beta*C) are in
 // the accumulators and before they are stored: with bias not nil, each
 // row r's bias[r] added (one rounding, the bias as the first operand as in
-// package conv's vector bias add), then with clamp not nil every element
+// package conv's vector bias add), then with colBias not nil each column
+// j's colBias[j] added (one rounding, the sum as the first operand as in
+// an Add after the product; the lanes past the tile's columns are not
+// read), then with clamp not nil every element
 // limited to [clamp[0], clamp[1]] as package clamp does it (in Intel's
 // operand order VMAXPS dst, lo, x is "lo where lo > x, else x", NaN and
 // equal zeros kept; VMINPS dst, hi, t "hi where hi < t, else t"; Go's
@@ -345,6 +348,17 @@ func finish(s isa, rows int, L func(string) string, tmp, lo, hi string) {
 		}
 	}
 	p("%s:", L("nobias"))
+	p("\tMOVQ colBias+%d(FP), AX", biasOff+16)
+	p("\tTESTQ AX, AX")
+	p("\tJZ %s", L("nocolbias"))
+	p("\tVMOVU%s.Z (AX), K1, %s", s.suf(), lo)
+	p("\tVMOVU%s.Z %d(AX), K2, %s", s.suf(), s.vec, hi)
+	for r := range rows {
+		for v, b := range []string{lo, hi} {
+			p("\tVADD%s %s, %s, %s", s.suf(), b, acc(s, r, v), acc(s, r, v))
+		}
+	}
+	p("%s:", L("nocolbias"))
 	p("\tMOVQ clamp+%d(FP), AX", biasOff+8)
 	p("\tTESTQ AX, AX")
 	p("\tJZ %s", L("noclamp"))
