@@ -12,7 +12,8 @@
 // differs from its output.
 //
 // Every kernel computes one tile of C = alpha*A*B + beta*C, rows×cols
-// with rows <= MR and cols <= NR (two vectors per row of the tile):
+// with rows <= MR and cols <= NR (two vectors per row of the tile; the
+// float32 AVX-512 kernels named ...H, for cols <= NR/2, one):
 //
 //	kernel(rows, k int, a *T, lda int, b *T, ldb int, c *T, ldc int, mask, alpha, beta T)
 //
