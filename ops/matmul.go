@@ -138,7 +138,7 @@ func matMul(opt *Options, op opRef, a, b *tensor.Tensor, pb *weightPack, colBias
 
 // matMulAs runs the products of s in T; with B packed at load and
 // colBias of n values (float32), the kernels add colBias to each row of
-// every product and biased is true.
+// every product, and it reports true.
 func matMulAs[T gemm.Number](opt *Options, op opRef, s *matmulShape, a, b, y *tensor.Tensor, pb *weightPack, colBias []float32) (bool, error) {
 	if y.Len() == 0 {
 		return false, nil
