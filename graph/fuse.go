@@ -10,7 +10,7 @@ import (
 )
 
 // Load-time fusion (LoadOptions.NoFuse turns it off). Once at load, fuse
-// finds in the main graph:
+// finds in each graph, the main one and every subgraph body (fuseGraphs):
 //
 //   - a Conv with constant weights (and bias) whose output only an
 //     inference-mode BatchNormalization with constant statistics reads:
@@ -58,6 +58,71 @@ import (
 // graph output, a second reader or a subgraph reading it by name keeps the
 // pair apart. Initializers that a graph input may override are not
 // constants here.
+
+// fuseGraphs applies the load-time fusions (fuse, fuseChains,
+// fuseTransposes) to the model's graph and then to each subgraph body, so
+// that the nodes of an If branch or a Loop body run as the main graph's
+// do. The fusions read the graph they work on as m.steps and m.outSlots
+// (its steps and the values it returns): a body stands in for them during
+// its turn. Its values have slots of their own in the model's numbering;
+// what it reads of enclosing graphs no step of it produces, so it is
+// never fused away, and a value that a body inside it reads counts as
+// read there (step.implicit).
+func (m *Model) fuseGraphs(opts LoadOptions) {
+	steps, outs := m.steps, m.outSlots
+	defer func() { m.steps, m.outSlots = steps, outs }()
+	for k := -1; k < len(m.bodies); k++ {
+		if k >= 0 {
+			m.steps, m.outSlots = m.bodies[k].steps, m.bodies[k].out
+		}
+		m.fuse(opts)
+		m.fuseChains(opts)
+		m.fuseTransposes(opts)
+		m.passHeaders()
+	}
+}
+
+// passHeaders sets, for each output that absorbed steps pass on in a run
+// that fuses (a Conv's through its folded BatchNormalization, bias Add
+// and activation), the slot where its header ends up (step.headerAt).
+// Each absorbed step is its input's only reader (fuse), so the header
+// moves along with the value and nothing else can reach it.
+func (m *Model) passHeaders() {
+	next := map[int]int{} // a passed value's slot -> the slot it is passed to
+	for i := range m.steps {
+		st := &m.steps[i]
+		if st.passThrough && len(st.out) == 1 && st.out[0] >= 0 && st.in[st.passIn] >= 0 {
+			next[st.in[st.passIn]] = st.out[0]
+		}
+	}
+	if len(next) == 0 {
+		return
+	}
+	for i := range m.steps {
+		st := &m.steps[i]
+		if st.passThrough {
+			continue
+		}
+		for k, s := range st.out {
+			at := s
+			for n, ok := next[at]; ok && s >= 0; n, ok = next[at] {
+				at = n
+			}
+			if at == s {
+				continue
+			}
+			if st.headerAt == nil {
+				st.headerAt = make([]int, len(st.out))
+				for j := range st.headerAt {
+					st.headerAt[j] = -1
+				}
+			}
+			st.headerAt[k] = at
+		}
+	}
+}
+
+// fuse fuses the pairs above in the graph m.steps holds (see fuseGraphs).
 func (m *Model) fuse(opts LoadOptions) {
 	if opts.NoFuse {
 		return
@@ -255,10 +320,13 @@ func (r *runState) setFuse(on bool) {
 // passIn.
 func (st *step) passInput(r *runState) {
 	x := st.in[st.passIn]
-	r.headers[x] = nil // the output keeps the header
 	if s := st.out[0]; s >= 0 {
 		r.vals[s] = r.vals[x]
+		// The header goes with the value: x's only reader is st, so no
+		// one else holds it (see passHeaders).
+		r.headers[s] = r.headers[x]
 	}
+	r.headers[x] = nil
 }
 
 // dataflow returns what the load-time fusions read of the model's graph:

@@ -10,7 +10,7 @@ import (
 
 // Load-time fusion of the elementwise chains of transformer exports
 // (LoadOptions.NoFuse turns it off with the rest of fuse.go's fusions).
-// fuseChains finds, in the main graph, regions of Add, Sub, Mul, Div, Pow
+// fuseChains finds, in each graph (fuseGraphs), regions of Add, Sub, Mul, Div, Pow
 // (by a constant), Tanh, Sigmoid, Erf, Sqrt, Reciprocal, Clip (with
 // constant bounds), Relu, HardSigmoid and ReduceMean
 // nodes that read one computed value X besides constants, whose values

@@ -149,6 +149,15 @@ type step struct {
 	// constant is the tensor of a Constant node that the fast engine
 	// stores without running the kernel (constants.go); nil for others.
 	constant *tensor.Tensor
+	// headerAt lists, per output, the slot where a run that fuses leaves
+	// the output's header: the output of the last of the absorbed steps
+	// that pass it on (passInput), -1 when none does; nil: no output is
+	// passed on. The step's kernel gets it back from there (lendHeaders).
+	headerAt []int
+	// branches marks an If, whose outputs are its branch's own: their
+	// headers pass between the step's slots and the branch's (see
+	// body.heirs) rather than being lent to its kernel.
+	branches bool
 }
 
 // Inputs returns the inputs Run needs, in the model's order. Initializers

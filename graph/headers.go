@@ -31,6 +31,12 @@ func (r *runState) lendHeaders(st *step) {
 			r.headers[s] = nil // lent: if not taken back, let go
 		}
 	}
+	for _, s := range st.headerAt {
+		if s >= 0 && r.headers[s] != nil {
+			h.Lend = append(h.Lend, r.headers[s])
+			r.headers[s] = nil
+		}
+	}
 	clear(h.Made)
 	h.Made = h.Made[:0]
 	h.On = true
@@ -127,4 +133,31 @@ func holdsHeader(out []tensor.Value, h *tensor.Tensor) bool {
 		}
 	}
 	return false
+}
+
+// keepBranchHeaders keeps, once an If (st) has run, the headers its branch
+// passed to st's output slots (body.heirs) that are those outputs as they
+// are, each held by one output only.
+func (st *step) keepBranchHeaders(r *runState) {
+	for _, s := range st.out {
+		if s < 0 || r.headers[s] == nil {
+			continue
+		}
+		if h := r.headers[s]; r.vals[s] != tensor.Value(h) || st.outputsHolding(r.vals, h) != 1 {
+			r.headers[s] = nil
+		}
+	}
+}
+
+// dropBranchHeaders lets go of the headers a branch passed to the output
+// slots of st, an If that failed.
+func (st *step) dropBranchHeaders(r *runState) {
+	if !st.branches {
+		return
+	}
+	for _, s := range st.out {
+		if s >= 0 {
+			r.headers[s] = nil
+		}
+	}
 }

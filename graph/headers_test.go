@@ -128,3 +128,148 @@ func TestWarmKernelRunAllocatesNothingPerNode(t *testing.T) {
 		t.Errorf("a warm run of 40 small kernels allocates %v times, of 8 %v: the nodes allocate", long, short)
 	}
 }
+
+// An If's outputs keep the headers their branch made (body.heirs): runs
+// taking either branch in turn, on inputs of two shapes, with the If's
+// output read by a later node, returned as a graph output and passed out
+// of a nested If, give what the reference engine gives, and no output a
+// caller holds changes afterwards.
+func TestBranchHeadersNeverTouchOutputs(t *testing.T) {
+	branch := func(name, op, x string) *pb.GraphProto {
+		return &pb.GraphProto{Name: ptr(name),
+			Node:   []*pb.NodeProto{node(name, op, []string{x}, []string{name + "_y"})},
+			Output: []*pb.ValueInfoProto{untyped(name+"_y", tensor.Float)}}
+	}
+	inner := func(name string) *pb.GraphProto {
+		return &pb.GraphProto{Name: ptr(name),
+			Node: []*pb.NodeProto{node(name+"_if", "If", []string{"c2"}, []string{name + "_y"},
+				graphAttr("then_branch", branch(name+"_then", "Relu", "x")), graphAttr("else_branch", branch(name+"_else", "Identity", "x")))},
+			Output: []*pb.ValueInfoProto{untyped(name+"_y", tensor.Float)}}
+	}
+	for _, pooled := range []bool{false, true} {
+		spec := modelSpec{opset: 13,
+			nodes: []*pb.NodeProto{
+				node("if1", "If", []string{"c"}, []string{"y1"}, graphAttr("then_branch", branch("t1", "Neg", "x")), graphAttr("else_branch", branch("e1", "Sigmoid", "x"))),
+				node("abs", "Abs", []string{"y1"}, []string{"a"}),
+				node("if2", "If", []string{"c"}, []string{"y2"}, graphAttr("then_branch", inner("t2")), graphAttr("else_branch", branch("e2", "Neg", "x"))),
+				node("if3", "If", []string{"c2"}, []string{"y3"}, graphAttr("then_branch", branch("t3", "Abs", "x")), graphAttr("else_branch", branch("e3", "Relu", "x"))),
+				node("sig", "Sigmoid", []string{"y3"}, []string{"s"}),
+			},
+			inputs:  []*pb.ValueInfoProto{scalarInfo("c", tensor.Bool), scalarInfo("c2", tensor.Bool), {Name: ptr("x")}},
+			outputs: []*pb.ValueInfoProto{untyped("a", tensor.Float), untyped("y2", tensor.Float), untyped("s", tensor.Float), untyped("y1", tensor.Float)},
+		}
+		if pooled {
+			spec.outputs = spec.outputs[:3] // y1 only read by Abs
+		}
+		m := spec.load(t)
+		r := rand.New(rand.NewPCG(5, 6))
+		opts := &graph.RunOptions{}
+		if pooled {
+			opts.Pool = graph.NewPool()
+		}
+		type kept struct{ got, want map[string]tensor.Value }
+		var all []kept
+		for i := range 48 {
+			x := randomInput(r, 2, 3+i/12%2)
+			v, _ := tensor.Data[float32](x)
+			for k := range v {
+				v[k] -= 0.5
+			}
+			in := map[string]tensor.Value{"x": x, "c": tensor.Scalar(i%3 != 0), "c2": tensor.Scalar(i%4 < 2)}
+			want, err := m.Run(context.Background(), in, &graph.RunOptions{Engine: graph.EngineReference})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := m.Run(context.Background(), in, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameOutputs(t, "the run", got.Map(), want.Map())
+			all = append(all, kept{got.Map(), cloneOutputs(want.Map())})
+			if pooled && i%3 == 0 {
+				for _, v := range all[len(all)-1].got {
+					if err := opts.Pool.Release(v); err != nil {
+						t.Fatal(err)
+					}
+				}
+				all = all[:len(all)-1]
+			}
+		}
+		for _, k := range all {
+			sameOutputs(t, "a kept output", k.got, k.want)
+		}
+	}
+}
+
+// The header of a product whose bias Add and Relu fusion absorbs passes
+// along with its value (passInput) and back to the product's next run
+// (step.headerAt): runs with the Relu's output returned, read by a later
+// node, and inside an If's branch give what the same model unfused gives
+// (the fusions keep the bits), and no output a caller holds changes
+// afterwards.
+func TestPassedHeadersNeverTouchOutputs(t *testing.T) {
+	layer := func(p, x, y string) []*pb.NodeProto {
+		return []*pb.NodeProto{
+			node(p+"mm", "MatMul", []string{x, "w"}, []string{p + "m"}),
+			node(p+"add", "Add", []string{p + "m", "b"}, []string{p + "a"}),
+			node(p+"relu", "Relu", []string{p + "a"}, []string{y}),
+		}
+	}
+	then := &pb.GraphProto{Name: ptr("then"), Node: layer("t", "y1", "ty"), Output: []*pb.ValueInfoProto{untyped("ty", tensor.Float)}}
+	els := &pb.GraphProto{Name: ptr("else"), Node: []*pb.NodeProto{node("eneg", "Neg", []string{"y1"}, []string{"ey"})}, Output: []*pb.ValueInfoProto{untyped("ey", tensor.Float)}}
+	nodes := append(layer("l1", "x", "y1"), layer("l2", "y1", "y2")...)
+	nodes = append(nodes, node("neg", "Neg", []string{"y2"}, []string{"n"}),
+		node("if", "If", []string{"c"}, []string{"y3"}, graphAttr("then_branch", then), graphAttr("else_branch", els)))
+	for _, pooled := range []bool{false, true} {
+		spec := modelSpec{
+			nodes:   nodes,
+			inits:   []*pb.TensorProto{floats("w", []int64{4, 4}, 1, -2, 3, 0.5, -1, 2, 0.25, 1, 3, -0.5, 1, 2, 0, 1, -1, 0.5), floats("b", []int64{4}, 0.5, -1, 0.25, 0)},
+			inputs:  []*pb.ValueInfoProto{scalarInfo("c", tensor.Bool), {Name: ptr("x")}},
+			outputs: []*pb.ValueInfoProto{untyped("y1", tensor.Float), untyped("n", tensor.Float), untyped("y3", tensor.Float)},
+		}
+		m := spec.load(t)
+		if m.Fusions() == 0 {
+			t.Fatal("nothing fused")
+		}
+		plain, err := graph.LoadBytesWith(spec.bytes(t), "", graph.LoadOptions{NoFuse: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(7, 8))
+		opts := &graph.RunOptions{Threads: 1}
+		if pooled {
+			opts.Pool = graph.NewPool()
+		}
+		type kept struct{ got, want map[string]tensor.Value }
+		var all []kept
+		for i := range 48 {
+			x := randomInput(r, 2+i/12%2, 4)
+			v, _ := tensor.Data[float32](x)
+			for k := range v {
+				v[k] -= 0.5
+			}
+			in := map[string]tensor.Value{"x": x, "c": tensor.Scalar(i%3 != 0)}
+			want, err := plain.Run(context.Background(), in, &graph.RunOptions{Threads: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := m.Run(context.Background(), in, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameOutputs(t, "the run", got.Map(), want.Map())
+			all = append(all, kept{got.Map(), cloneOutputs(want.Map())})
+			if pooled && i%3 == 0 {
+				for _, v := range all[len(all)-1].got {
+					if err := opts.Pool.Release(v); err != nil {
+						t.Fatal(err)
+					}
+				}
+				all = all[:len(all)-1]
+			}
+		}
+		for _, k := range all {
+			sameOutputs(t, "a kept output", k.got, k.want)
+		}
+	}
+}

@@ -221,9 +221,7 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 	}
 	m.missing = unsupportedSet{}
 	m.valueSlots = slots
-	m.fuse(opts)
-	m.fuseChains(opts)
-	m.fuseTransposes(opts)
+	m.fuseGraphs(opts)
 	m.markConstants(opts.MaxModelBytes)
 	m.planMemory()
 	m.packWeights(opts.MaxModelBytes)
@@ -296,6 +294,7 @@ func (m *Model) prepareNode(np *pb.NodeProto, i int, opsets map[string]int, sc *
 	}
 	st := step{index: i, node: node, schema: schema, reference: referenceKernel(schema), prepared: new(atomic.Pointer[ops.Prepared])}
 	var implicit []string
+	var bodies []*body
 	for _, ap := range np.GetAttribute() {
 		a, ok := node.Attrs[ap.GetName()]
 		if !ok || a.Type != ops.AttrGraph {
@@ -311,6 +310,7 @@ func (m *Model) prepareNode(np *pb.NodeProto, i int, opsets map[string]int, sc *
 		}
 		a.Graph = b.sg
 		node.Attrs[ap.GetName()] = a
+		bodies = append(bodies, b)
 		for k, name := range names {
 			if !slices.Contains(st.implicit, slots[k]) {
 				st.implicit = append(st.implicit, slots[k])
@@ -335,6 +335,15 @@ func (m *Model) prepareNode(np *pb.NodeProto, i int, opsets map[string]int, sc *
 			continue
 		}
 		st.out = append(st.out, sc.names[name])
+	}
+	if node.Domain == "" && node.OpType == "If" && len(bodies) > 0 {
+		// An If returns its branch's outputs as they are (ops/if.go).
+		st.branches = true
+		for _, b := range bodies {
+			if len(b.out) == len(st.out) {
+				b.heirs = st.out
+			}
+		}
 	}
 	return st, implicit, nil
 }

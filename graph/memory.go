@@ -284,22 +284,31 @@ func (r *runState) holdTensor(t *tensor.Tensor) {
 		r.owned.entries[i].refs++
 		return
 	}
-	if len(r.m.fixed) > 0 {
-		if _, ok := r.m.fixed[k]; ok {
-			return
-		}
+	// Storage the running node's allocator made (fresh) is neither the
+	// model's nor the caller's: the two maps are asked only about other
+	// storage (a view of an initializer, an input passed on).
+	fresh := -1
+	if t.DataType() != tensor.String {
+		fresh = slices.Index(r.fresh, k)
 	}
-	if len(r.external) > 0 {
-		if _, ok := r.external[k]; ok {
-			return
+	if fresh < 0 {
+		if len(r.m.fixed) > 0 {
+			if _, ok := r.m.fixed[k]; ok {
+				return
+			}
+		}
+		if len(r.external) > 0 {
+			if _, ok := r.external[k]; ok {
+				return
+			}
 		}
 	}
 	h := holding{refs: 1, bytes: n}
 	if t.DataType() != tensor.String {
 		h.buf = t.Bytes()
-		if i := slices.Index(r.fresh, k); i >= 0 {
+		if fresh >= 0 {
 			h.spare = true
-			r.fresh[i] = nil
+			r.fresh[fresh] = nil
 		}
 	}
 	r.live += n

@@ -257,9 +257,9 @@ func (m *Model) startRun(ctx context.Context, o *RunOptions, plan *MemoryPlan) *
 		r.alloc = r.allocate
 	}
 	r.ctx, r.plan, r.cap, r.pool, r.user = ctx, plan, defaultRunCap(), nil, nil
-	r.opt = ops.Options{}
+	runenv.Reset(&r.opt)
 	if o != nil {
-		r.opt = ops.Options{Profile: o.Profile, MaxTensorBytes: o.MaxTensorBytes, Threads: o.Threads}
+		r.opt.Profile, r.opt.MaxTensorBytes, r.opt.Threads = o.Profile, o.MaxTensorBytes, o.Threads
 		r.user = o.charge
 		switch {
 		case o.MaxRunBytes < 0:
@@ -456,7 +456,9 @@ func (st *step) run(r *runState, in []tensor.Value) (err error) {
 		}
 	}
 	var out []tensor.Value
-	r.lendHeaders(st)
+	if !st.branches {
+		r.lendHeaders(st)
+	}
 	if prepare {
 		var p *ops.Prepared
 		if out, p, err = st.schema.Prepare(&r.opt, st.node, in); p != nil {
@@ -479,6 +481,7 @@ func (st *step) run(r *runState, in []tensor.Value) (err error) {
 	}
 	if err != nil {
 		r.stopLending()
+		st.dropBranchHeaders(r)
 		return st.fail(err)
 	}
 	for k, s := range st.out {
@@ -487,9 +490,13 @@ func (st *step) run(r *runState, in []tensor.Value) (err error) {
 		}
 		if k >= len(out) || out[k] == nil || isNilValue(out[k]) {
 			r.stopLending()
+			st.dropBranchHeaders(r)
 			return st.fail(&kindError{fmt.Errorf("the kernel produced no output #%d", k), ErrInternal})
 		}
 		vals[s] = out[k]
+	}
+	if st.branches {
+		st.keepBranchHeaders(r)
 	}
 	r.keepHeaders(st)
 	return nil
@@ -563,7 +570,7 @@ func (m *Model) endRun(r *runState) {
 	}
 	r.stopLending()
 	r.ctx, r.plan, r.pool, r.user, r.poolAlloc = nil, nil, nil, nil, nil
-	r.opt = ops.Options{}
+	runenv.Reset(&r.opt)
 	r.live, r.pending, r.base, r.peak, r.peakPos, r.pos = 0, 0, 0, 0, 0, 0
 	if !m.idle.CompareAndSwap(nil, r) {
 		m.runs.Put(r)

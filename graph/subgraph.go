@@ -17,6 +17,7 @@ package graph
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/onnxshape/onnxshape/internal/header"
 	"github.com/onnxshape/onnxshape/internal/nodeproto"
@@ -91,6 +92,16 @@ type body struct {
 	// id is the body's place in Model.bodies: a run keeps the list of
 	// its outputs there (runState.bodyOut).
 	id int
+	// made marks, per formal output, one that a step of the body makes
+	// (not an input, an initializer or a value of an enclosing graph).
+	made []bool
+	// heirs, for an If's branch, are the If's output slots, one per
+	// formal output (-1: unused): the header of an output the body made
+	// passes to the If's slot when the body returns, and back to the
+	// body's slot when it runs again, so that the step making it reuses
+	// it as the main graph's steps do (headers.go), while no one outside
+	// the run holds it.
+	heirs []int
 }
 
 // compileBody compiles the graph attribute g of a node in the graph whose
@@ -198,6 +209,18 @@ func (m *Model) compileBody(g *pb.GraphProto, parent *scope, opsets map[string]i
 			b.exit = append(b.exit, s)
 		}
 	}
+	made := map[int]bool{}
+	for i := range b.steps {
+		for _, s := range b.steps[i].out {
+			if s >= 0 {
+				made[s] = true
+			}
+		}
+	}
+	b.made = make([]bool, len(b.out))
+	for i, s := range b.out {
+		b.made[i] = made[s] && !slices.Contains(b.out[:i], s)
+	}
 	b.sg = &ops.Subgraph{Inputs: len(b.in), Outputs: len(b.out), OutputTypes: types, Run: b.run}
 	b.id = len(m.bodies)
 	m.bodies = append(m.bodies, b)
@@ -302,6 +325,9 @@ func (b *body) run(opt *ops.Options, in []tensor.Value) ([]tensor.Value, error) 
 			return nil, fmt.Errorf("subgraph %q: input %d is missing", b.name, i)
 		}
 	}
+	if b.heirs != nil {
+		b.takeHeaders(r)
+	}
 	// The kernel's charges so far stay counted while the body runs.
 	outer := r.pending
 	r.base += outer
@@ -348,6 +374,9 @@ func (b *body) run(opt *ops.Options, in []tensor.Value) ([]tensor.Value, error) 
 		for i, s := range b.out {
 			out[i] = r.vals[s]
 			r.escape(out[i])
+			if h := r.headers[s]; h != nil && b.heirs != nil && b.heirs[i] >= 0 && b.made[i] && out[i] == tensor.Value(h) {
+				r.headers[b.heirs[i]] = h // the If's output, as it is
+			}
 			r.headers[s] = nil // the kernel's now
 		}
 	}
@@ -372,6 +401,21 @@ func (b *body) run(opt *ops.Options, in []tensor.Value) ([]tensor.Value, error) 
 		return nil, err
 	}
 	return out, nil
+}
+
+// takeHeaders moves to the body's output slots the headers its outputs
+// had as the If's outputs in the run before (see body.heirs).
+func (b *body) takeHeaders(r *runState) {
+	for i, s := range b.out {
+		h := b.heirs[i]
+		if h < 0 || r.headers[h] == nil {
+			continue
+		}
+		if b.made[i] && r.headers[s] == nil {
+			r.headers[s] = r.headers[h]
+		}
+		r.headers[h] = nil
+	}
 }
 
 // clearFresh forgets the storage the running node's allocator made: what

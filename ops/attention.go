@@ -304,15 +304,22 @@ func attentionCheck(op opRef, in AttentionInputs, a attentionAttrs) (attentionPl
 	return p, nil
 }
 
-// attentionOutputShapes returns the shapes of Y, present_key,
-// present_value and qk_matmul_output.
-func attentionOutputShapes(p attentionPlan) [4][]int {
-	y := []int{p.batch, p.qHeads, p.qSeq, p.headV}
-	if p.threeD {
-		y = []int{p.batch, p.qSeq, p.qHeads * p.headV}
+// attentionOutputShape returns the shape of output k: Y, present_key,
+// present_value or qk_matmul_output (made one at a time: a run makes only
+// those it needs).
+func attentionOutputShape(p attentionPlan, k int) []int {
+	switch k {
+	case 0:
+		if p.threeD {
+			return []int{p.batch, p.qSeq, p.qHeads * p.headV}
+		}
+		return []int{p.batch, p.qHeads, p.qSeq, p.headV}
+	case 1:
+		return []int{p.batch, p.kvHeads, p.total(), p.headK}
+	case 2:
+		return []int{p.batch, p.kvHeads, p.total(), p.headV}
 	}
-	return [4][]int{y, {p.batch, p.kvHeads, p.total(), p.headK}, {p.batch, p.kvHeads, p.total(), p.headV},
-		{p.batch, p.qHeads, p.qSeq, p.total()}}
+	return []int{p.batch, p.qHeads, p.qSeq, p.total()}
 }
 
 func runAttention(opt *Options, op opRef, in AttentionInputs, a attentionAttrs, outputs int) ([]*tensor.Tensor, error) {
@@ -321,9 +328,8 @@ func runAttention(opt *Options, op opRef, in AttentionInputs, a attentionAttrs, 
 	if err != nil {
 		return nil, err
 	}
-	shapes := attentionOutputShapes(p)
 	out := make([]*tensor.Tensor, 4)
-	if out[0], err = opt.newOverwritten(op, in.Q.DataType(), shapes[0]); err != nil {
+	if out[0], err = opt.newOverwritten(op, in.Q.DataType(), attentionOutputShape(p, 0)); err != nil {
 		return nil, err
 	}
 	// K and V with the past joined: the present outputs, built when asked
@@ -332,10 +338,10 @@ func runAttention(opt *Options, op opRef, in AttentionInputs, a attentionAttrs, 
 	kl := attentionLayout(p.threeD, p.kvHeads, p.kvSeq, p.headK)
 	vl := attentionLayout(p.threeD, p.kvHeads, p.kvSeq, p.headV)
 	if outputs > 1 || p.past > 0 {
-		if keys, err = joinPast(opt, op, in.PastKey, in.K, p, p.headK, shapes[1]); err != nil {
+		if keys, err = joinPast(opt, op, in.PastKey, in.K, p, p.headK, attentionOutputShape(p, 1)); err != nil {
 			return nil, err
 		}
-		if vals, err = joinPast(opt, op, in.PastValue, in.V, p, p.headV, shapes[2]); err != nil {
+		if vals, err = joinPast(opt, op, in.PastValue, in.V, p, p.headV, attentionOutputShape(p, 2)); err != nil {
 			return nil, err
 		}
 		kl = attention.BHSD(p.kvHeads, p.total(), p.headK)
@@ -343,7 +349,7 @@ func runAttention(opt *Options, op opRef, in AttentionInputs, a attentionAttrs, 
 		out[1], out[2] = keys, vals
 	}
 	if outputs > 3 {
-		if out[3], err = opt.newOverwritten(op, in.Q.DataType(), shapes[3]); err != nil {
+		if out[3], err = opt.newOverwritten(op, in.Q.DataType(), attentionOutputShape(p, 3)); err != nil {
 			return nil, err
 		}
 	}
@@ -458,7 +464,9 @@ func attentionAs[A float32 | float64](opt *Options, op opRef, in AttentionInputs
 		pr.ScoreStage = attention.Stage(a.mode)
 	}
 	o := opt.orDefault()
-	cfg := attention.Config{Ctx: o.env.Ctx, Threads: o.threads(), Charge: o.Charge}
+	// The run's budget itself (nil: none), not the method value o.Charge,
+	// an allocation a call: the engine charges positive bytes only.
+	cfg := attention.Config{Ctx: o.env.Ctx, Threads: o.threads(), Charge: o.env.Charge}
 	if err := attention.Run(cfg, pr); err != nil {
 		return attentionErr(op, err)
 	}
@@ -480,9 +488,12 @@ func attentionErr(op opRef, err error) error {
 
 // attentionOut returns the []A the engine writes t's elements to and the
 // function that stores them into t when t is not of type A.
+// noFlush is attentionOut's flush of an output computed in place.
+var noFlush = func() {}
+
 func attentionOut[A float32 | float64](opt *Options, op opRef, t *tensor.Tensor) ([]A, func(), error) {
 	if convert.NativeFloat[A](t.DataType()) {
-		return asElems[A](t.Bytes())[:t.Len()], func() {}, nil
+		return asElems[A](t.Bytes())[:t.Len()], noFlush, nil
 	}
 	if err := opt.scratch(op, "an output in the computing type", t.Len(), sizeOfFloat[A]()); err != nil {
 		return nil, nil, err

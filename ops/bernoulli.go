@@ -40,20 +40,19 @@ func bernoulliNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, er
 	if err != nil {
 		return nil, err
 	}
-	if err := opt.scratch(op, "probabilities as float64", x.Len(), 8); err != nil {
-		return nil, err
-	}
-	p := make([]float64, x.Len())
-	convert.DecodeFloats(p, x, 0)
 	y, err := opt.newOverwritten(op, dt, x.Shape())
 	if err != nil {
 		return nil, err
 	}
-	if err := randomFill(opt, op, y, func(i int) float64 {
-		if r.Float64() < p[i] {
-			return 1
+	if err := randomFill(opt, op, y, func(dst []float64, lo int) {
+		convert.DecodeFloats(dst, x, lo) // the probabilities, replaced by the draws
+		for i, p := range dst {
+			one := 0 // an integer select, not a branch: u < p is a coin toss
+			if r.uniform() < p {
+				one = 1
+			}
+			dst[i] = float64(one)
 		}
-		return 0
 	}); err != nil {
 		return nil, err
 	}

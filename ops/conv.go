@@ -156,7 +156,8 @@ func runConv(opt *Options, op opRef, n *Node, x, w, b *tensor.Tensor, a convAttr
 	if err != nil {
 		return nil, err
 	}
-	cfg := opt.convConfig(op, "the im2col tiles or panels")
+	cfg, acct := opt.convCall(op, "the im2col tiles or panels")
+	defer acct.release()
 	// A residual of the output's type and shape is added block by block
 	// (convEpilogue); any other, after the whole output, by the Add's own
 	// kernel, and the activation after it.
@@ -164,7 +165,7 @@ func runConv(opt *Options, op opRef, n *Node, x, w, b *tensor.Tensor, a convAttr
 	var done bool
 	var missed *atomic.Bool
 	if res == nil || blockRes {
-		if done, missed, err = n.convEpilogue(opt, dt, &cfg, y, res); err != nil {
+		if done, missed, err = n.convEpilogue(opt, dt, &cfg, acct, y, res); err != nil {
 			return nil, err
 		}
 	}
@@ -428,14 +429,60 @@ func convShape(n, c, m, group int, axes []window.Axis, transposed bool) conv.Sha
 
 // convConfig is the engine's Config for a run: its context, cores, and
 // scratch charged as op's (checked against the per-tensor cap first).
+//
+// Under the model runner (o.env.Headers set), whose nodes run one at a
+// time, the account, the budget's function and the block epilogue
+// (convEpilogue) are o's own, reset at each call, as gemmConfig's are:
+// a convolution in an If branch or a recurrent step then allocates none
+// of them.
 func (o *Options) convConfig(op opRef, what string) conv.Config {
+	cfg, _ := o.convCall(op, what)
+	return cfg
+}
+
+// convCall is convConfig with the call's account, whose block epilogue
+// convEpilogue sets.
+func (o *Options) convCall(op opRef, what string) (conv.Config, *convAccount) {
 	o = o.orDefault()
-	return conv.Config{Ctx: o.env.Ctx, Threads: o.threads(), Charge: func(bytes int64) error {
-		if bytes > o.maxBytes() {
-			return o.scratch(op, what, int(min(bytes, 1<<62)), 1)
+	if o.env.Headers != nil {
+		a := o.conv
+		if a == nil || a.o != o { // a copy of a run's Options makes its own
+			a = &convAccount{o: o}
+			a.charge = a.chargeScratch
+			o.conv = a
 		}
-		return o.charge(op, what, bytes)
-	}, Scratch: new(gemm.Scratch)}
+		a.op, a.what, a.scratch = op, what, gemm.Scratch{}
+		return conv.Config{Ctx: o.env.Ctx, Threads: o.threads(), Charge: a.charge, Scratch: &a.scratch}, a
+	}
+	a := &convAccount{o: o, op: op, what: what}
+	return conv.Config{Ctx: o.env.Ctx, Threads: o.threads(), Charge: a.chargeScratch, Scratch: &a.scratch}, a
+}
+
+// convAccount is a convolution call's scratch account and budget's
+// function (convConfig), and its block epilogue (convEpilogue); a model
+// run's Options keeps one for the nodes it runs one after another.
+type convAccount struct {
+	o       *Options
+	op      opRef
+	what    string
+	charge  func(int64) error // a.chargeScratch, bound once
+	scratch gemm.Scratch
+	epi32   blockEpilogue[float32]
+	epi64   blockEpilogue[float64]
+	clamp   [2]float32
+}
+
+// release lets go of what the call's epilogue points at.
+func (a *convAccount) release() {
+	a.epi32.yv, a.epi32.rv, a.epi32.act = nil, nil, nil
+	a.epi64.yv, a.epi64.rv, a.epi64.act = nil, nil, nil
+}
+
+func (a *convAccount) chargeScratch(bytes int64) error {
+	if bytes > a.o.maxBytes() {
+		return a.o.scratch(a.op, a.what, int(min(bytes, 1<<62)), 1)
+	}
+	return a.o.charge(a.op, a.what, bytes)
 }
 
 // refuseScratch refuses, before any work, scratch that one buffer of the

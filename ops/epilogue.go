@@ -522,12 +522,12 @@ func (n *Node) epilogueKernel(opt *Options, dt tensor.DataType) (unaryKernel, er
 // convClamp returns the bounds of n's fused activation when its float32
 // kernel is package clamp's rule (Relu: [0, +Inf], x < 0 giving 0 and
 // NaN and -0 kept; Clip: its bounds), for a convolution to apply in its
-// products' kernels (conv.Config.Clamp32); nil for any other activation.
-func (n *Node) convClamp() *[2]float32 {
+// products' kernels (conv.Config.Clamp32); false for any other activation.
+func (n *Node) convClamp() ([2]float32, bool) {
 	act := n.fusion.act
 	switch act.OpType {
 	case "Relu":
-		return &[2]float32{0, float32(math.Inf(1))}
+		return [2]float32{0, float32(math.Inf(1))}, true
 	case "Clip":
 		var lo, hi *tensor.Tensor
 		if len(n.fusion.actIn) > 0 {
@@ -538,12 +538,12 @@ func (n *Node) convClamp() *[2]float32 {
 		}
 		lo, hi, err := clipBounds(act, tensor.Float, lo, hi)
 		if err != nil {
-			return nil
+			return [2]float32{}, false
 		}
 		l, h := clipBounds32(lo, hi)
-		return &[2]float32{l, h}
+		return [2]float32{l, h}, true
 	}
-	return nil
+	return [2]float32{}, false
 }
 
 // applyEpilogue runs n's fused activation, if the run fuses one, in place
@@ -560,14 +560,14 @@ func (n *Node) applyEpilogue(opt *Options, y *tensor.Tensor) error {
 }
 
 // convEpilogue sets cfg's epilogue to n's fused residual Add (res, of y's
-// type and shape, or nil) and activation for a float or double output y;
-// it reports false when the activation must run on the whole output
-// afterwards instead (other types: Conv computes them in float32 and
-// rounds after, where the activation must see the rounded values). The
-// epilogue finds a block's place in y from its address; *missed is set
-// when a block lies outside y (which the engine never does: its blocks
-// are y's).
-func (n *Node) convEpilogue(opt *Options, dt tensor.DataType, cfg *conv.Config, y, res *tensor.Tensor) (done bool, missed *atomic.Bool, err error) {
+// type and shape, or nil) and activation for a float or double output y,
+// in a's block epilogue (the call's account, convCall); it reports false
+// when the activation must run on the whole output afterwards instead
+// (other types: Conv computes them in float32 and rounds after, where the
+// activation must see the rounded values). The epilogue finds a block's
+// place in y from its address; *missed is set when a block lies outside y
+// (which the engine never does: its blocks are y's).
+func (n *Node) convEpilogue(opt *Options, dt tensor.DataType, cfg *conv.Config, a *convAccount, y, res *tensor.Tensor) (done bool, missed *atomic.Bool, err error) {
 	k, err := n.epilogueKernel(opt, dt)
 	if err != nil {
 		return false, nil, err
@@ -575,53 +575,70 @@ func (n *Node) convEpilogue(opt *Options, dt tensor.DataType, cfg *conv.Config, 
 	if k == nil && res == nil {
 		return true, nil, nil
 	}
-	missed = new(atomic.Bool)
 	switch dt {
 	case tensor.Float:
 		act, ok := k.(unarySpan[float32, float32])
 		if k != nil && !ok {
 			return false, nil, nil
 		}
-		cfg.Epilogue32 = blockEpilogue(y, res, act, missed)
+		cfg.Epilogue32 = a.epi32.set(y, res, act)
 		if res == nil && act != nil {
-			cfg.Clamp32 = n.convClamp()
+			if c, ok := n.convClamp(); ok {
+				a.clamp = c
+				cfg.Clamp32 = &a.clamp
+			}
 		}
-		return true, missed, nil
+		return true, &a.epi32.missed, nil
 	case tensor.Double:
 		act, ok := k.(unarySpan[float64, float64])
 		if k != nil && !ok {
 			return false, nil, nil
 		}
-		cfg.Epilogue64 = blockEpilogue(y, res, act, missed)
-		return true, missed, nil
+		cfg.Epilogue64 = a.epi64.set(y, res, act)
+		return true, &a.epi64.missed, nil
 	}
 	return false, nil, nil
 }
 
 // blockEpilogue is the epilogue of a block of y: the residual's elements
 // at the block's place in y added (when res is not nil), then act (when
-// not nil).
-func blockEpilogue[T float32 | float64](y, res *tensor.Tensor, act unarySpan[T, T], missed *atomic.Bool) func([]T) {
-	var yv, rv []T
+// not nil). One serves the calls of a convAccount one after another.
+type blockEpilogue[T float32 | float64] struct {
+	yv, rv []T
+	act    unarySpan[T, T]
+	missed atomic.Bool
+	fn     func([]T) // e.run, bound once
+}
+
+// set points e at y, res and act, clears missed and returns the function
+// the engine calls on each block.
+func (e *blockEpilogue[T]) set(y, res *tensor.Tensor, act unarySpan[T, T]) func([]T) {
+	e.yv, e.rv, e.act = nil, nil, act
 	if res != nil {
-		yv, rv = elems[T](y), elems[T](res)
+		e.yv, e.rv = elems[T](y), elems[T](res)
 	}
-	return func(blk []T) {
-		if len(blk) == 0 {
+	e.missed.Store(false)
+	if e.fn == nil {
+		e.fn = e.run
+	}
+	return e.fn
+}
+
+func (e *blockEpilogue[T]) run(blk []T) {
+	if len(blk) == 0 {
+		return
+	}
+	if rv, yv := e.rv, e.yv; rv != nil {
+		var z T
+		off := int((uintptr(unsafe.Pointer(&blk[0])) - uintptr(unsafe.Pointer(unsafe.SliceData(yv)))) / unsafe.Sizeof(z))
+		if uintptr(unsafe.Pointer(&blk[0])) < uintptr(unsafe.Pointer(unsafe.SliceData(yv))) || off+len(blk) > len(yv) {
+			e.missed.Store(true)
 			return
 		}
-		if rv != nil {
-			var z T
-			off := int((uintptr(unsafe.Pointer(&blk[0])) - uintptr(unsafe.Pointer(unsafe.SliceData(yv)))) / unsafe.Sizeof(z))
-			if uintptr(unsafe.Pointer(&blk[0])) < uintptr(unsafe.Pointer(unsafe.SliceData(yv))) || off+len(blk) > len(yv) {
-				missed.Store(true)
-				return
-			}
-			addResidualBlock(blk, rv[off:off+len(blk)])
-		}
-		if act != nil {
-			act(blk, blk)
-		}
+		addResidualBlock(blk, rv[off:off+len(blk)])
+	}
+	if e.act != nil {
+		e.act(blk, blk)
 	}
 }
 

@@ -44,7 +44,8 @@ func MatMul(a, b *tensor.Tensor, opts ...Option) (*tensor.Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return matMul(opt, op, a, b, nil)
+	y, _, err := matMul(opt, op, a, b, nil, nil)
+	return y, err
 }
 
 func matMulNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
@@ -59,80 +60,100 @@ func matMulNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	if n.folds != nil && opt.fusing() {
 		return matMulFolded(opt, n, a, b)
 	}
-	y, err := matMul(opt, n.op(), a, b, n.packedInput(1, b))
+	y, biased, err := matMul(opt, n.op(), a, b, n.packedInput(1, b), n.columnBias(opt))
 	if err != nil {
 		return nil, err
 	}
-	n.applyBias(opt, y)
+	if !biased {
+		n.applyBias(opt, y)
+	}
 	if err := n.applyEpilogue(opt, y); err != nil {
 		return nil, err
 	}
 	return values(y), nil
 }
 
-// matMul is MatMul; pb, when not nil, is B packed at load.
-func matMul(opt *Options, op opRef, a, b *tensor.Tensor, pb *weightPack) (*tensor.Tensor, error) {
+// columnBias returns n's folded bias (foldMatMulBias) when the run fuses
+// it and it is float32 with one value per column, which the product's
+// kernels can add to each tile before they store it; nil otherwise.
+func (n *Node) columnBias(opt *Options) []float32 {
+	if n.fusion == nil || n.fusion.bias == nil || !opt.fusing() || n.fusion.bias.DataType() != tensor.Float || n.fusion.bias.Len() < 2 {
+		return nil
+	}
+	return elems[float32](n.fusion.bias)
+}
+
+// matMul is MatMul; pb, when not nil, is B packed at load. colBias, when
+// not nil, is a bias per column of the product that the kernels may add
+// (the bits of y + colBias after the product); biased reports that they
+// did.
+func matMul(opt *Options, op opRef, a, b *tensor.Tensor, pb *weightPack, colBias []float32) (y *tensor.Tensor, biased bool, err error) {
 	opt = opt.orDefault()
 	if err := checkInput(op, "A", a); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if err := checkInput(op, "B", b); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	dt := a.DataType()
 	if err := matMulTypes.check(op, "A", dt); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if b.DataType() != dt {
-		return nil, op.errorf("type", "A is %v and B %v: both are of type T", dt, b.DataType())
+		return nil, false, op.errorf("type", "A is %v and B %v: both are of type T", dt, b.DataType())
 	}
 	if err := matMulSONNX(opt, op, a, b); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	s, err := matmulShapes(op, a.Shape(), b.Shape())
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	y, err := opt.newOverwritten(op, dt, s.out)
+	y, err = opt.newOverwritten(op, dt, s.out)
 	if err != nil {
-		return nil, err
+		return nil, false, err
+	}
+	if dt != tensor.Float {
+		colBias = nil
 	}
 	switch productTypeOf(dt) {
 	case tensor.Float:
-		err = matMulAs[float32](opt, op, &s, a, b, y, pb)
+		biased, err = matMulAs[float32](opt, op, &s, a, b, y, pb, colBias)
 	case tensor.Double:
-		err = matMulAs[float64](opt, op, &s, a, b, y, pb)
+		biased, err = matMulAs[float64](opt, op, &s, a, b, y, pb, nil)
 	case tensor.Int32:
-		err = matMulAs[int32](opt, op, &s, a, b, y, nil)
+		biased, err = matMulAs[int32](opt, op, &s, a, b, y, nil, nil)
 	case tensor.Int64:
-		err = matMulAs[int64](opt, op, &s, a, b, y, nil)
+		biased, err = matMulAs[int64](opt, op, &s, a, b, y, nil, nil)
 	case tensor.Uint32:
-		err = matMulAs[uint32](opt, op, &s, a, b, y, nil)
+		biased, err = matMulAs[uint32](opt, op, &s, a, b, y, nil, nil)
 	case tensor.Uint64:
-		err = matMulAs[uint64](opt, op, &s, a, b, y, nil)
+		biased, err = matMulAs[uint64](opt, op, &s, a, b, y, nil, nil)
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return y, nil
+	return y, biased, nil
 }
 
-// matMulAs runs the products of s in T.
-func matMulAs[T gemm.Number](opt *Options, op opRef, s *matmulShape, a, b, y *tensor.Tensor, pb *weightPack) error {
+// matMulAs runs the products of s in T; with B packed at load and
+// colBias of n values (float32), the kernels add colBias to each row of
+// every product, and it reports true.
+func matMulAs[T gemm.Number](opt *Options, op opRef, s *matmulShape, a, b, y *tensor.Tensor, pb *weightPack, colBias []float32) (bool, error) {
 	if y.Len() == 0 {
-		return nil
+		return false, nil
 	}
 	av, err := productInput[T](opt, op, "A", a)
 	if err != nil {
-		return err
+		return false, err
 	}
 	bv, err := productInput[T](opt, op, "B", b)
 	if err != nil {
-		return err
+		return false, err
 	}
 	yv, store, err := productOutput[T](opt, op, y)
 	if err != nil {
-		return err
+		return false, err
 	}
 	mm := gemmFor[T]()
 	if s.stacked() {
@@ -146,21 +167,27 @@ func matMulAs[T gemm.Number](opt *Options, op opRef, s *matmulShape, a, b, y *te
 	m, n, k := s.m, s.n, s.k
 	if pp := packedFor[T](pb); pp.ok() && len(b.Shape()) == 2 {
 		// B, the model's constant weights, was packed at load.
+		a32, aok := any(av).([]float32)
+		y32, yok := any(yv).([]float32)
+		fused := colBias != nil && len(colBias) == n && aok && yok && pp.p.f32 != nil
 		err = s.eachProduct(opt, op, func(cfg gemm.Config, i, ai, bi int) error {
+			if fused {
+				return gemm.Float32PackedFinish(cfg, false, m, n, k, a32[ai*m*k:(ai+1)*m*k], k, pp.p.f32, y32[i*m*n:(i+1)*m*n], n, gemm.Finish{ColBias: colBias})
+			}
 			return pp.run(cfg, false, m, n, k, 1, av[ai*m*k:(ai+1)*m*k], k, 0, yv[i*m*n:(i+1)*m*n], n)
 		})
 		if err != nil {
-			return err
+			return false, err
 		}
-		return store()
+		return fused, store()
 	}
 	err = s.eachProduct(opt, op, func(cfg gemm.Config, i, ai, bi int) error {
 		return mm(cfg, false, false, m, n, k, 1, av[ai*m*k:(ai+1)*m*k], k, bv[bi*k*n:(bi+1)*k*n], n, 0, yv[i*m*n:(i+1)*m*n], n)
 	})
 	if err != nil {
-		return err
+		return false, err
 	}
-	return store()
+	return false, store()
 }
 
 // What the matrix-product operators (MatMul, MatMulInteger, QLinearMatMul,

@@ -15,6 +15,10 @@ import (
 
 func init() {
 	runenv.Install(func(opt any, e runenv.Env) { opt.(*Options).env = e })
+	runenv.InstallReset(func(opt any) {
+		o := opt.(*Options)
+		*o = Options{gemm: o.gemm, conv: o.conv}
+	})
 	runenv.InstallScope(func(opt any) any {
 		if o, ok := opt.(*Options); ok && o != nil {
 			return o.env.Scope

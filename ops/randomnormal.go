@@ -8,8 +8,6 @@
 package ops
 
 import (
-	"math/rand/v2"
-
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -23,7 +21,7 @@ func randomNormalNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value,
 	if err != nil {
 		return nil, err
 	}
-	return randomShapeOp(opt, n, func(r *rand.Rand) float64 { return mean + scale*r.NormFloat64() })
+	return randomShapeOp(opt, n, normalDraw(mean, scale))
 }
 
 // normalParams reads mean (default 0) and scale (default 1).

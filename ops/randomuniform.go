@@ -26,7 +26,7 @@ func randomUniformNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value
 	if err != nil {
 		return nil, err
 	}
-	return randomShapeOp(opt, n, func(r *rand.Rand) float64 { return low + (high-low)*r.Float64() })
+	return randomShapeOp(opt, n, uniformDraw(low, high))
 }
 
 // uniformBounds reads low (default 0) and high (default 1).
@@ -59,9 +59,41 @@ func uniformBounds(n *Node) (low, high float64, err error) {
 // randomSeedStream is the PCG's second seed word ("onnxshap").
 const randomSeedStream = 0x6f6e6e7873686170
 
+// randomStream is a node's generator: math/rand/v2's PCG, drawn as
+// rand.Rand draws (uniform is rand.Rand's Float64 with the PCG called
+// directly rather than through rand.Source: the same values, without an
+// interface call per element).
+type randomStream struct {
+	pcg *rand.PCG
+	r   *rand.Rand
+}
+
+// uniform is rand.Rand.Float64: one of the 1<<53 float64s in [0, 1).
+func (s *randomStream) uniform() float64 {
+	return float64(s.pcg.Uint64()<<11>>11) / (1 << 53)
+}
+
+// uniformDraw draws low + (high-low)*u per element.
+func uniformDraw(low, high float64) func(s *randomStream, dst []float64) {
+	return func(s *randomStream, dst []float64) {
+		for i := range dst {
+			dst[i] = low + (high-low)*s.uniform()
+		}
+	}
+}
+
+// normalDraw draws mean + scale*z per element, z = rand.Rand's NormFloat64.
+func normalDraw(mean, scale float64) func(s *randomStream, dst []float64) {
+	return func(s *randomStream, dst []float64) {
+		for i := range dst {
+			dst[i] = mean + scale*s.r.NormFloat64()
+		}
+	}
+}
+
 // randomSource returns the node's generator, and refuses the node under
 // the SONNX profile.
-func randomSource(opt *Options, n *Node) (*rand.Rand, error) {
+func randomSource(opt *Options, n *Node) (*randomStream, error) {
 	if opt.Profile == ProfileSONNX {
 		return nil, n.op().errorf("profile", "random values are outside the SONNX profile")
 	}
@@ -69,10 +101,13 @@ func randomSource(opt *Options, n *Node) (*rand.Rand, error) {
 	if err != nil {
 		return nil, err
 	}
+	var pcg *rand.PCG
 	if !n.Has("seed") {
-		return rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())), nil
+		pcg = rand.NewPCG(rand.Uint64(), rand.Uint64())
+	} else {
+		pcg = rand.NewPCG(uint64(math.Float32bits(seed)), randomSeedStream)
 	}
-	return rand.New(rand.NewPCG(uint64(math.Float32bits(seed)), randomSeedStream)), nil
+	return &randomStream{pcg: pcg, r: rand.New(pcg)}, nil
 }
 
 // randomDtype returns the dtype attribute (def when absent) and checks it
@@ -89,18 +124,17 @@ func randomDtype(n *Node, def tensor.DataType, allowed typeSet) (tensor.DataType
 	return dt, nil
 }
 
-// randomFill fills y with draw(), in blocks, looking at the context
-// between them.
-func randomFill(opt *Options, op opRef, y *tensor.Tensor, draw func(i int) float64) error {
+// randomFill fills y block by block: draw(dst, lo) writes elements
+// lo..lo+len(dst) as float64, stored in y's type; the context is looked
+// at between blocks.
+func randomFill(opt *Options, op opRef, y *tensor.Tensor, draw func(dst []float64, lo int)) error {
 	block := make([]float64, 4096)
 	for lo := 0; lo < y.Len(); lo += len(block) {
 		if err := opt.cancelled(); err != nil {
 			return op.stopped(err)
 		}
 		part := block[:min(len(block), y.Len()-lo)]
-		for i := range part {
-			part[i] = draw(lo + i)
-		}
+		draw(part, lo)
 		if err := convert.StoreFloats(sliceOf(y, lo, len(part)), part); err != nil {
 			return op.wrap("dtype", err, "storing %v", y.DataType())
 		}
@@ -116,8 +150,8 @@ func sliceOf(y *tensor.Tensor, lo, n int) *tensor.Tensor {
 }
 
 // randomShapeOp runs RandomUniform or RandomNormal: the output's shape
-// and dtype from the attributes, each element draw(r).
-func randomShapeOp(opt *Options, n *Node, draw func(r *rand.Rand) float64) ([]tensor.Value, error) {
+// and dtype from the attributes, the elements drawn by draw.
+func randomShapeOp(opt *Options, n *Node, draw func(s *randomStream, dst []float64)) ([]tensor.Value, error) {
 	opt = opt.orDefault()
 	op := n.op()
 	r, err := randomSource(opt, n)
@@ -146,7 +180,7 @@ func randomShapeOp(opt *Options, n *Node, draw func(r *rand.Rand) float64) ([]te
 	if err != nil {
 		return nil, err
 	}
-	if err := randomFill(opt, op, y, func(int) float64 { return draw(r) }); err != nil {
+	if err := randomFill(opt, op, y, func(dst []float64, _ int) { draw(r, dst) }); err != nil {
 		return nil, err
 	}
 	return values(y), nil
@@ -154,7 +188,7 @@ func randomShapeOp(opt *Options, n *Node, draw func(r *rand.Rand) float64) ([]te
 
 // randomLikeOp runs RandomUniformLike or RandomNormalLike: the input's
 // shape, dtype or the input's type.
-func randomLikeOp(opt *Options, n *Node, in []tensor.Value, draw func(r *rand.Rand) float64) ([]tensor.Value, error) {
+func randomLikeOp(opt *Options, n *Node, in []tensor.Value, draw func(s *randomStream, dst []float64)) ([]tensor.Value, error) {
 	opt = opt.orDefault()
 	op := n.op()
 	x, err := n.requiredInput(in, 0, "input")
@@ -173,7 +207,7 @@ func randomLikeOp(opt *Options, n *Node, in []tensor.Value, draw func(r *rand.Ra
 	if err != nil {
 		return nil, err
 	}
-	if err := randomFill(opt, op, y, func(int) float64 { return draw(r) }); err != nil {
+	if err := randomFill(opt, op, y, func(dst []float64, _ int) { draw(r, dst) }); err != nil {
 		return nil, err
 	}
 	return values(y), nil

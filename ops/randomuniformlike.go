@@ -5,8 +5,6 @@
 package ops
 
 import (
-	"math/rand/v2"
-
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -20,5 +18,5 @@ func randomUniformLikeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.V
 	if err != nil {
 		return nil, err
 	}
-	return randomLikeOp(opt, n, in, func(r *rand.Rand) float64 { return low + (high-low)*r.Float64() })
+	return randomLikeOp(opt, n, in, uniformDraw(low, high))
 }

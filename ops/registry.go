@@ -64,6 +64,9 @@ type Options struct {
 	out1 [1]tensor.Value
 	// gemm is the products' account under the model runner (gemmConfig).
 	gemm *gemmAccount
+	// conv is the convolutions' account under the model runner
+	// (convConfig).
+	conv *convAccount
 }
 
 // Kernel runs one node. in holds the node's inputs in order, nil for an

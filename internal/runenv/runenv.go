@@ -69,6 +69,20 @@ func Install(f func(opt any, e Env)) { bind = f }
 // with opt then sees e's context, allocator and budget.
 func Bind(opt any, e Env) { bind(opt, e) }
 
+// reset clears an *ops.Options for its next run, keeping what a run's
+// kernels lend one another; package ops installs it at init.
+var reset func(opt any)
+
+// InstallReset records f as the function Reset calls. Package ops calls
+// it once, from its init.
+func InstallReset(f func(opt any)) { reset = f }
+
+// Reset clears opt, an *ops.Options a model runner keeps from one run to
+// the next, as a zero Options but for the accounts its kernels keep
+// between calls (the products' and the convolutions'), which a run would
+// otherwise make again.
+func Reset(opt any) { reset(opt) }
+
 // runPrepared runs an *ops.Prepared with reusable output headers; package
 // ops installs it at init.
 var runPrepared func(p, opt any, in []tensor.Value, reuse []*tensor.Tensor, out []tensor.Value) error

@@ -1,6 +1,8 @@
 package safefile
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 )
@@ -11,7 +13,10 @@ import (
 // them): each name with every character but [A-Za-z0-9._-] turned into _
 // (ONNX names may hold any character, path separators included), made
 // unique, case aside for the file systems that ignore it, by a suffix
-// _2, _3, ...
+// _2, _3, ...; a name longer than maxValueFile bytes (tf2onnx names a
+// fused node's output by every node it fused) keeps its first bytes and
+// ends in a hash of the whole name, as file systems refuse a name of more
+// than 255 bytes.
 func ValueFiles(names []string) []string {
 	used := map[string]bool{}
 	files := make([]string, len(names))
@@ -37,5 +42,13 @@ func valueFile(name string) string {
 	if clean == "" || strings.Trim(clean, ".") == "" {
 		clean = "output"
 	}
+	if len(clean) > maxValueFile {
+		sum := sha256.Sum256([]byte(name))
+		clean = clean[:maxValueFile-17] + "_" + hex.EncodeToString(sum[:8])
+	}
 	return clean
 }
+
+// maxValueFile is the longest file name ValueFiles gives, leaving room
+// under the usual 255-byte limit for a uniqueness suffix and an extension.
+const maxValueFile = 200

@@ -130,38 +130,54 @@ func Run[T float32 | float64](cfg Config, p *Problem[T]) error {
 	// block reads) pack their operand themselves and charge that scratch
 	// through one account, a slot per worker: once for what each worker
 	// holds, not at each of a long sequence's many tile products.
+	if workers == 1 {
+		// One part, run here: no account of slots, no function value (a
+		// small call's allocations); the part's worker holds its account.
+		if err := parallel.Err(cfg.Ctx); err != nil {
+			return err
+		}
+		return runPart(cfg, p, blocks, nil, 0, n)
+	}
 	scratch := new(gemm.Scratch)
 	return parallel.RangeW(cfg.Ctx, workers, n, work, func(wk, lo, hi int) error {
-		gcfg := gemm.Config{Ctx: cfg.Ctx, Threads: 1, Charge: cfg.Charge, Scratch: scratch.Slot(wk)}
-		w := getWorker[T](cfg, gcfg, p)
-		defer putWorker(w)
-		for item := lo; item < hi; item++ {
-			blk := item % blocks
-			if p.Causal {
-				// Early and late blocks alternate, so that a worker's
-				// contiguous share of a causal head's triangle weighs
-				// as much as another's.
-				if blk%2 == 0 {
-					blk /= 2
-				} else {
-					blk = blocks - 1 - blk/2
-				}
-			}
-			h := item / blocks % p.QHeads
-			b := item / blocks / p.QHeads
-			i0 := blk * qTile
-			if err := w.rows(b, h, i0, min(i0+qTile, p.QSeq)); err != nil {
-				return err
+		return runPart(cfg, p, blocks, scratch.Slot(wk), lo, hi)
+	})
+}
+
+// runPart computes items [lo, hi) of p's (batch, head, block of rows)
+// items, its products' scratch charged through acct (nil: an account of
+// the part's own).
+func runPart[T float32 | float64](cfg Config, p *Problem[T], blocks int, acct *gemm.Scratch, lo, hi int) error {
+	w := getWorker[T](cfg, gemm.Config{Ctx: cfg.Ctx, Threads: 1, Charge: cfg.Charge, Scratch: acct}, p)
+	defer putWorker(w)
+	for item := lo; item < hi; item++ {
+		blk := item % blocks
+		if p.Causal {
+			// Early and late blocks alternate, so that a worker's
+			// contiguous share of a causal head's triangle weighs
+			// as much as another's.
+			if blk%2 == 0 {
+				blk /= 2
+			} else {
+				blk = blocks - 1 - blk/2
 			}
 		}
-		return nil
-	})
+		h := item / blocks % p.QHeads
+		b := item / blocks / p.QHeads
+		i0 := blk * qTile
+		if err := w.rows(b, h, i0, min(i0+qTile, p.QSeq)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // worker holds one part's scratch.
 type worker[T float32 | float64] struct {
-	cfg   Config
-	gcfg  gemm.Config
+	cfg  Config
+	gcfg gemm.Config
+	// own is the products' account of a part that runs alone (Run).
+	own   gemm.Scratch
 	p     *Problem[T]
 	cols  int // keys per tile
 	s     []T // scores then probabilities, rows × cols
@@ -198,6 +214,10 @@ func getWorker[T float32 | float64](cfg Config, gcfg gemm.Config, p *Problem[T])
 	w, ok := pool.Get().(*worker[T])
 	if !ok || !reuseWorkers {
 		w = new(worker[T])
+	}
+	if gcfg.Scratch == nil {
+		w.own = gemm.Scratch{}
+		gcfg.Scratch = &w.own
 	}
 	w.setUp(cfg, gcfg, p)
 	return w
@@ -366,7 +386,13 @@ func (w *worker[T]) rows(b, h, i0, i1 int) error {
 				w.ecorr[r] = 1
 				continue
 			}
-			corr := expT(w.m[r] - mNew)
+			// Before the row's first key seen (m still -Inf) its sum and
+			// products are +0, which exp(-Inf) = 0 and 1 leave the same
+			// bits: the first tile skips the exponential.
+			corr := T(1)
+			if !math.IsInf(float64(w.m[r]), -1) {
+				corr = expT(w.m[r] - mNew)
+			}
 			w.ecorr[r] = corr
 			w.l[r] = w.l[r]*corr + expRow(row, mNew)
 			w.m[r] = mNew

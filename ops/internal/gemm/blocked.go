@@ -60,8 +60,8 @@ type kernels[T float32 | float64] struct {
 	// a finish before they store the tile: bias[r] added to row r (bias
 	// nil: none), then every element limited to [clamp[0], clamp[1]]
 	// (clamp nil: none), as finish.apply does it.
-	tileF  func(rows, k int, a []T, lda int, b []T, ldb int, c []T, ldc, cols int, alpha, beta T, bias []T, clamp *[2]T)
-	tilePF func(rows, k int, a []T, b []T, ldb int, c []T, ldc, cols int, alpha, beta T, bias []T, clamp *[2]T)
+	tileF  func(rows, k int, a []T, lda int, b []T, ldb int, c []T, ldc, cols int, alpha, beta T, bias, colBias []T, clamp *[2]T)
+	tilePF func(rows, k int, a []T, b []T, ldb int, c []T, ldc, cols int, alpha, beta T, bias, colBias []T, clamp *[2]T)
 	// panelBT, when not nil, is panelB for B stored transposed: the
 	// panel's cols columns are rows of b, ldb apart (below maxGatherLd).
 	panelBT func(dst, b []T, ldb, k, cols int)
@@ -332,7 +332,7 @@ func blocked[T float32 | float64](cfg Config, kn kernels[T], transA, transB bool
 		}
 		scaleC(m, n, alpha, beta, c, ldc)
 		if fin != nil {
-			fin.apply(c, ldc, 0, m, n)
+			fin.apply(c, ldc, 0, 0, m, n)
 		}
 		return nil
 	}
@@ -394,7 +394,11 @@ func blocked[T float32 | float64](cfg Config, kn kernels[T], transA, transB bool
 	}
 	defer cfg.Scratch.give(scratch)
 
-	st := blockedState[T]{cfg: cfg, kn: kn, transA: transA, transB: transB, byCols: byCols, direct: direct, packedA: packedA, m: m, n: n, k: k, kcb: kcb, mr: mr, nr: nr, ncBlock: ncBlock, bElems: bElems, aElems: aElems, alpha: alpha, beta: beta, a: a, b: b, c: c, lda: lda, ldb: ldb, ldc: ldc, pb: pb, fin: fin}
+	st := blockedState[T]{cfg: cfg, kn: kn, transA: transA, transB: transB, byCols: byCols, direct: direct, packedA: packedA, m: m, n: n, k: k, kcb: kcb, mr: mr, nr: nr, ncBlock: ncBlock, bElems: bElems, aElems: aElems, alpha: alpha, beta: beta, a: a, b: b, c: c, lda: lda, ldb: ldb, ldc: ldc, pb: pb}
+	if fin != nil {
+		// A copy: fin itself stays on its caller's stack.
+		st.fin, st.hasFin = *fin, true
+	}
 	if workers == 1 {
 		// One part: called here, st stays on the stack (a closure handed
 		// to the pool would be allocated at every call, a small product's
@@ -415,13 +419,17 @@ type blockedState[T float32 | float64] struct {
 	a, b, c                                       []T
 	lda, ldb, ldc                                 int
 	pb                                            *packed[T]
-	fin                                           *finish[T] // with the last block of k
+	fin                                           finish[T] // with the last block of k, when hasFin
+	hasFin                                        bool
 }
 
 // part computes blocked's units [lo, hi): panels of columns, or tiles of
 // rows.
 func (s *blockedState[T]) part(lo, hi int) error {
-	cfg, kn, transA, transB, byCols, direct, packedA, m, n, k, kcb, mr, nr, ncBlock, bElems, aElems, alpha, beta, a, b, c, lda, ldb, ldc, pb, fin := s.cfg, s.kn, s.transA, s.transB, s.byCols, s.direct, s.packedA, s.m, s.n, s.k, s.kcb, s.mr, s.nr, s.ncBlock, s.bElems, s.aElems, s.alpha, s.beta, s.a, s.b, s.c, s.lda, s.ldb, s.ldc, s.pb, s.fin
+	cfg, kn, transA, transB, byCols, direct, packedA, m, n, k, kcb, mr, nr, ncBlock, bElems, aElems, alpha, beta, a, b, c, lda, ldb, ldc, pb, fin := s.cfg, s.kn, s.transA, s.transB, s.byCols, s.direct, s.packedA, s.m, s.n, s.k, s.kcb, s.mr, s.nr, s.ncBlock, s.bElems, s.aElems, s.alpha, s.beta, s.a, s.b, s.c, s.lda, s.ldb, s.ldc, s.pb, (*finish[T])(nil)
+	if s.hasFin {
+		fin = &s.fin
+	}
 	i0, i1, j0, j1 := 0, m, 0, n
 	if byCols {
 		j0, j1 = lo*nr, min(hi*nr, n)
@@ -495,16 +503,16 @@ func (s *blockedState[T]) part(lo, hi int) error {
 						cs := c[(ic+ir)*ldc+jc+jr:]
 						switch {
 						case last && inKernel && packedA:
-							kn.tilePF(rows, kc, abuf[ir*kc:], bs, bld, cs, ldc, cols, alpha, bet, fin.rows(ic+ir), fin.clamp)
+							kn.tilePF(rows, kc, abuf[ir*kc:], bs, bld, cs, ldc, cols, alpha, bet, fin.rows(ic+ir), fin.cols(jc+jr), fin.clamp)
 						case last && inKernel:
-							kn.tileF(rows, kc, as[ir*lda:], lda, bs, bld, cs, ldc, cols, alpha, bet, fin.rows(ic+ir), fin.clamp)
+							kn.tileF(rows, kc, as[ir*lda:], lda, bs, bld, cs, ldc, cols, alpha, bet, fin.rows(ic+ir), fin.cols(jc+jr), fin.clamp)
 						case packedA:
 							kn.tileP(rows, kc, abuf[ir*kc:], bs, bld, cs, ldc, cols, alpha, bet)
 						default:
 							kn.tile(rows, kc, as[ir*lda:], lda, bs, bld, cs, ldc, cols, alpha, bet)
 						}
 						if last && !inKernel {
-							fin.apply(cs, ldc, ic+ir, rows, cols)
+							fin.apply(cs, ldc, ic+ir, jc+jr, rows, cols)
 						}
 					}
 				}
@@ -520,6 +528,14 @@ func (f *finish[T]) rows(i0 int) []T {
 		return nil
 	}
 	return f.bias[i0:]
+}
+
+// cols returns the column biases from column j0 of C on (nil without).
+func (f *finish[T]) cols(j0 int) []T {
+	if f.colBias == nil {
+		return nil
+	}
+	return f.colBias[j0:]
 }
 
 // pack copies op(B) (k×n) into the panels of kn, charging cfg first.

@@ -8,14 +8,17 @@ import (
 )
 
 // finishAfter is what a finish must equal: the product, then y += b per
-// row, then the clamp (package clamp's rule).
-func finishAfter(c []float32, ldc, m, n int, bias []float32, clamp *[2]float32) {
+// row, then y += c per column, then the clamp (package clamp's rule).
+func finishAfter(c []float32, ldc, m, n int, bias, colBias []float32, clamp *[2]float32) {
 	for i := range m {
 		row := c[i*ldc : i*ldc+n]
 		for j := range row {
 			x := row[j]
 			if bias != nil {
 				x += bias[i]
+			}
+			if colBias != nil {
+				x += colBias[j]
 			}
 			if clamp != nil {
 				if x < clamp[0] {
@@ -48,6 +51,22 @@ func sameFloats(got, want []float32) int {
 // randFinish draws a finish: no bias or one with some zeros, NaN and
 // infinities; no clamp, ReLU, ReLU6, or random bounds (lo > hi included).
 func randFinish(r *rand.Rand, m int) ([]float32, *[2]float32) {
+	bias := randBias(r, m)
+	var clamp *[2]float32
+	switch r.IntN(4) {
+	case 1:
+		clamp = &[2]float32{0, float32(math.Inf(1))}
+	case 2:
+		clamp = &[2]float32{0, 6}
+	case 3:
+		clamp = &[2]float32{float32(r.NormFloat64()), float32(r.NormFloat64())}
+	}
+	return bias, clamp
+}
+
+// randBias is nil a quarter of the time, else m biases with some zeros,
+// NaN and infinities.
+func randBias(r *rand.Rand, m int) []float32 {
 	var bias []float32
 	if r.IntN(4) != 0 {
 		bias = randSlice[float32](r, m)
@@ -62,16 +81,7 @@ func randFinish(r *rand.Rand, m int) ([]float32, *[2]float32) {
 			}
 		}
 	}
-	var clamp *[2]float32
-	switch r.IntN(4) {
-	case 1:
-		clamp = &[2]float32{0, float32(math.Inf(1))}
-	case 2:
-		clamp = &[2]float32{0, 6}
-	case 3:
-		clamp = &[2]float32{float32(r.NormFloat64()), float32(r.NormFloat64())}
-	}
-	return bias, clamp
+	return bias
 }
 
 // TestFinishIsTheProductThenBiasThenClamp checks Float32Finish and
@@ -96,26 +106,40 @@ func TestFinishIsTheProductThenBiasThenClamp(t *testing.T) {
 			}
 			a, lda, b, ldb, c, ldc := operands[float32](r, s)
 			bias, clamp := randFinish(r, s.m)
+			colBias := randBias(r, s.n)
+			fin := Finish{Bias: bias, ColBias: colBias, Clamp: clamp}
 			want := append([]float32(nil), c...)
 			if err := Float32(Config{}, false, false, s.m, s.n, s.k, 1, a, lda, b, ldb, 0, want, ldc); err != nil {
 				t.Fatal(err)
 			}
-			finishAfter(want, ldc, s.m, s.n, bias, clamp)
+			finishAfter(want, ldc, s.m, s.n, bias, colBias, clamp)
 			got := append([]float32(nil), c...)
 			cfg := Config{Threads: 1 + r.IntN(2)}
-			if err := Float32Finish(cfg, s.m, s.n, s.k, a, lda, b, ldb, got, ldc, Finish{Bias: bias, Clamp: clamp}); err != nil {
+			if err := Float32Finish(cfg, s.m, s.n, s.k, a, lda, b, ldb, got, ldc, fin); err != nil {
 				t.Fatalf("%v: %v", s, err)
 			}
 			if j := sameFloats(got, want); j >= 0 {
 				t.Fatalf("%v bias=%v clamp=%v: Float32Finish element %d = %v, the product then the finish %v", s, bias != nil, clamp, j, got[j], want[j])
 			}
 			got = append(got[:0], c...)
-			if err := Float32Implicit(cfg, s.m, s.n, s.k, a, lda, storedFiller(b, ldb), got, ldc, Finish{Bias: bias, Clamp: clamp}); err != nil {
+			if err := Float32Implicit(cfg, s.m, s.n, s.k, a, lda, storedFiller(b, ldb), got, ldc, fin); err != nil {
 				t.Fatalf("%v: %v", s, err)
 			}
 			// The implicit product sums as Float32 does (same kernels and blocks).
 			if j := sameFloats(got, want); j >= 0 {
 				t.Fatalf("%v bias=%v clamp=%v: Float32Implicit element %d = %v, the product then the finish %v", s, bias != nil, clamp, j, got[j], want[j])
+			}
+			pb, err := PackB32(Config{}, false, s.k, s.n, b, ldb)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got[:0], c...)
+			if err := Float32PackedFinish(cfg, false, s.m, s.n, s.k, a, lda, pb, got, ldc, fin); err != nil {
+				t.Fatalf("%v: %v", s, err)
+			}
+			// Packed or not, B's panels are the same.
+			if j := sameFloats(got, want); j >= 0 {
+				t.Fatalf("%v bias=%v colBias=%v clamp=%v: Float32PackedFinish element %d = %v, the product then the finish %v", s, bias != nil, colBias != nil, clamp, j, got[j], want[j])
 			}
 		}
 	})
@@ -128,5 +152,8 @@ func TestFinishRefusesAShortBias(t *testing.T) {
 	}
 	if err := Float32Implicit(Config{}, 2, 2, 3, a, 3, storedFiller(b, 2), c, 2, Finish{Bias: []float32{1}}); !errors.Is(err, ErrShape) {
 		t.Fatalf("implicit, one bias for two rows: %v", err)
+	}
+	if err := Float32Finish(Config{}, 2, 2, 3, a, 3, b, 2, c, 2, Finish{ColBias: []float32{1}}); !errors.Is(err, ErrShape) {
+		t.Fatalf("one bias for two columns: %v", err)
 	}
 }

@@ -109,17 +109,20 @@ func Float32(cfg Config, transA, transB bool, m, n, k int, alpha float32, a []fl
 	return blocked(cfg, k32, transA, transB, m, n, k, alpha, a, lda, b, ldb, nil, beta, c, ldc, nil)
 }
 
-// Finish is what Float32Finish and Float32Implicit do to each element of
-// C once its sum is complete, before they store it, while the tile is in
-// registers (a convolution's bias and fused ReLU or Clip, without a pass
-// over the output afterwards): Bias[i] added to row i (one rounding, as
-// y += b after the product), then with Clamp the element limited to
+// Finish is what Float32Finish, Float32PackedFinish and Float32Implicit
+// do to each element of C once its sum is complete, before they store
+// it, while the tile is in registers (a convolution's bias and fused ReLU
+// or Clip, a MatMul's folded bias, without a pass over the output
+// afterwards): Bias[i] added to row i (one rounding, as y += b after the
+// product), then ColBias[j] added to column j (one rounding, y + c as an
+// Add after the product), then with Clamp the element limited to
 // [Clamp[0], Clamp[1]] as package clamp does it (x < lo: lo; then x > hi:
 // hi; NaN and equal zeros kept). The bits are those of the product
-// followed by the bias and the clamp.
+// followed by the biases and the clamp.
 type Finish struct {
-	Bias  []float32   // one per row of C (nil: none)
-	Clamp *[2]float32 // lower and upper bound (nil: none)
+	Bias    []float32   // one per row of C (nil: none)
+	ColBias []float32   // one per column of C (nil: none)
+	Clamp   *[2]float32 // lower and upper bound (nil: none)
 }
 
 // Float32Finish computes C = A*B (A m×k, B k×n, row-major, neither
@@ -128,40 +131,77 @@ func Float32Finish(cfg Config, m, n, k int, a []float32, lda int, b []float32, l
 	if err := dims(false, false, m, n, k, lda, len(a), ldb, len(b), ldc, len(c)); err != nil {
 		return err
 	}
-	f, err := fin.internal(m)
+	f, ok, err := fin.internal(m, n)
 	if err != nil {
 		return err
 	}
-	return blocked(cfg, k32, false, false, m, n, k, 1, a, lda, b, ldb, nil, 0, c, ldc, f)
+	fp := &f
+	if !ok {
+		fp = nil
+	}
+	return blocked(cfg, k32, false, false, m, n, k, 1, a, lda, b, ldb, nil, 0, c, ldc, fp)
 }
 
-// internal returns fin for a product of m rows (nil when it does
-// nothing), or an error when its bias is short.
-func (fin Finish) internal(m int) (*finish[float32], error) {
-	if fin.Bias == nil && fin.Clamp == nil {
-		return nil, nil
+// Float32PackedFinish is Float32Packed with alpha 1 and beta 0 (C is not
+// read) that finishes each element of C as fin says.
+func Float32PackedFinish(cfg Config, transA bool, m, n, k int, a []float32, lda int, pb *PackedB32, c []float32, ldc int, fin Finish) error {
+	f, ok, err := fin.internal(m, n)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return Float32Packed(cfg, transA, m, n, k, 1, a, lda, pb, 0, c, ldc)
+	}
+	if err := packedDims(transA, m, n, k, len(a), lda, pb, len(c), ldc); err != nil {
+		return err
+	}
+	if m == 1 && !transA {
+		// One row: the row kernels (vecRow), then the finish.
+		if err := blocked(cfg, pb.p.kn, false, false, 1, n, k, 1, a, lda, nil, 0, pb.p, 0, c, ldc, nil); err != nil {
+			return err
+		}
+		f.apply(c, ldc, 0, 0, 1, n)
+		return nil
+	}
+	return blocked(cfg, pb.p.kn, transA, false, m, n, k, 1, a, lda, nil, 0, pb.p, 0, c, ldc, &f)
+}
+
+// internal returns fin for a product of m rows and n columns (ok false
+// when it does nothing), or an error when a bias is short. A value, so
+// that a caller keeps it on its stack.
+func (fin Finish) internal(m, n int) (f finish[float32], ok bool, err error) {
+	if fin.Bias == nil && fin.ColBias == nil && fin.Clamp == nil {
+		return f, false, nil
 	}
 	if fin.Bias != nil && len(fin.Bias) < m {
-		return nil, fmt.Errorf("%w: %d biases for %d rows of C", ErrShape, len(fin.Bias), m)
+		return f, false, fmt.Errorf("%w: %d biases for %d rows of C", ErrShape, len(fin.Bias), m)
 	}
-	return &finish[float32]{bias: fin.Bias, clamp: fin.Clamp}, nil
+	if fin.ColBias != nil && len(fin.ColBias) < n {
+		return f, false, fmt.Errorf("%w: %d biases for %d columns of C", ErrShape, len(fin.ColBias), n)
+	}
+	return finish[float32]{bias: fin.Bias, colBias: fin.ColBias, clamp: fin.Clamp}, true, nil
 }
 
 // finish is Finish inside the engine, for either element type.
 type finish[T float32 | float64] struct {
-	bias  []T
-	clamp *[2]T
+	bias, colBias []T
+	clamp         *[2]T
 }
 
 // apply finishes rows×cols elements of c (row stride ldc), the first of
-// them in row i0 of C: the kernels without a finish of their own, and a
-// product over an empty k.
-func (f *finish[T]) apply(c []T, ldc, i0, rows, cols int) {
+// them in row i0 and column j0 of C: the kernels without a finish of
+// their own, and a product over an empty k.
+func (f *finish[T]) apply(c []T, ldc, i0, j0, rows, cols int) {
 	for r := range rows {
 		row := c[r*ldc : r*ldc+cols]
 		if f.bias != nil {
 			b := f.bias[i0+r]
 			for j := range row {
+				row[j] += b
+			}
+		}
+		if f.colBias != nil {
+			for j, b := range f.colBias[j0 : j0+cols] {
 				row[j] += b
 			}
 		}
@@ -243,6 +283,14 @@ func (p *PackedB32) N() int { return p.p.n }
 // Float32Packed is Float32 with op(B) already packed by PackB32; n and k
 // must be the sizes it was packed with.
 func Float32Packed(cfg Config, transA bool, m, n, k int, alpha float32, a []float32, lda int, pb *PackedB32, beta float32, c []float32, ldc int) error {
+	if err := packedDims(transA, m, n, k, len(a), lda, pb, len(c), ldc); err != nil {
+		return err
+	}
+	return blocked(cfg, pb.p.kn, transA, false, m, n, k, alpha, a, lda, nil, 0, pb.p, beta, c, ldc, nil)
+}
+
+// packedDims checks the operands of a product with B packed by PackB32.
+func packedDims(transA bool, m, n, k, na, lda int, pb *PackedB32, nc, ldc int) error {
 	if pb == nil {
 		return fmt.Errorf("%w: no packed B", ErrShape)
 	}
@@ -253,13 +301,10 @@ func Float32Packed(cfg Config, transA bool, m, n, k int, alpha float32, a []floa
 	if transA {
 		ar, ac = k, m
 	}
-	if err := check("A", ar, ac, lda, len(a)); err != nil {
+	if err := check("A", ar, ac, lda, na); err != nil {
 		return err
 	}
-	if err := check("C", m, n, ldc, len(c)); err != nil {
-		return err
-	}
-	return blocked(cfg, pb.p.kn, transA, false, m, n, k, alpha, a, lda, nil, 0, pb.p, beta, c, ldc, nil)
+	return check("C", m, n, ldc, nc)
 }
 
 // PackedB8 is a k×n 8-bit matrix B packed once for Integer products

@@ -57,9 +57,13 @@ func Float32Implicit(cfg Config, m, n, k int, a []float32, lda int, fill Filler3
 	if fill == nil {
 		return fmt.Errorf("%w: no filler for B", ErrShape)
 	}
-	f, err := fin.internal(m)
+	fv, ok, err := fin.internal(m, n)
 	if err != nil {
 		return err
+	}
+	f := &fv
+	if !ok {
+		f = nil
 	}
 	if err := check("A", m, k, lda, len(a)); err != nil {
 		return err
@@ -76,7 +80,7 @@ func Float32Implicit(cfg Config, m, n, k int, a []float32, lda int, fill Filler3
 		}
 		scaleC(m, n, 1, 0, c, ldc)
 		if f != nil {
-			f.apply(c, ldc, 0, m, n)
+			f.apply(c, ldc, 0, 0, m, n)
 		}
 		return nil
 	}
@@ -126,10 +130,10 @@ func Float32Implicit(cfg Config, m, n, k int, a []float32, lda int, fill Filler3
 							case !last:
 								kn.tile(rows, kc, a[(ic+ir)*lda+pc:], lda, bs, nr, cs, ldc, cols, 1, bet)
 							case kn.tileF != nil:
-								kn.tileF(rows, kc, a[(ic+ir)*lda+pc:], lda, bs, nr, cs, ldc, cols, 1, bet, f.rows(ic+ir), f.clamp)
+								kn.tileF(rows, kc, a[(ic+ir)*lda+pc:], lda, bs, nr, cs, ldc, cols, 1, bet, f.rows(ic+ir), f.cols(jc+jr), f.clamp)
 							default:
 								kn.tile(rows, kc, a[(ic+ir)*lda+pc:], lda, bs, nr, cs, ldc, cols, 1, bet)
-								f.apply(cs, ldc, ic+ir, rows, cols)
+								f.apply(cs, ldc, ic+ir, jc+jr, rows, cols)
 							}
 						}
 					}

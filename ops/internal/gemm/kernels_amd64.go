@@ -8,10 +8,21 @@ import "golang.org/x/sys/cpu"
 // which says what they compute).
 
 //go:noescape
-func kernel32AVX512(rows, k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, mask uint64, alpha, beta float32, bias *float32, clamp *[2]float32)
+func kernel32AVX512(rows, k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, mask uint64, alpha, beta float32, bias *float32, clamp *[2]float32, colBias *float32)
 
 //go:noescape
-func kernel32AVX512P(rows, k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, mask uint64, alpha, beta float32, bias *float32, clamp *[2]float32)
+func kernel32AVX512P(rows, k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, mask uint64, alpha, beta float32, bias *float32, clamp *[2]float32, colBias *float32)
+
+// kernel32AVX512H and kernel32AVX512HP are kernel32AVX512 and
+// kernel32AVX512P for a tile of at most 16 columns: one vector per row,
+// half the multiply-adds of the full kernel, which does them for the
+// masked-off second vector too (the last panel of 196 columns has 4).
+//
+//go:noescape
+func kernel32AVX512H(rows, k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, mask uint64, alpha, beta float32, bias *float32, clamp *[2]float32, colBias *float32)
+
+//go:noescape
+func kernel32AVX512HP(rows, k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, mask uint64, alpha, beta float32, bias *float32, clamp *[2]float32, colBias *float32)
 
 //go:noescape
 func kernel64AVX512(rows, k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, mask uint64, alpha, beta float64)
@@ -82,6 +93,41 @@ func init() {
 	useAsm()
 }
 
+// kernel32Func is the signature of the float32 AVX-512 kernels.
+type kernel32Func func(rows, k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, mask uint64, alpha, beta float32, bias *float32, clamp *[2]float32, colBias *float32)
+
+// kernel32AVX512For returns the kernel with A in place for a tile of cols
+// columns: the one-vector kernel up to 16 (the same sums, lane for lane).
+func kernel32AVX512For(cols int) kernel32Func {
+	if cols <= 16 {
+		return kernel32AVX512H
+	}
+	return kernel32AVX512
+}
+
+// kernel32AVX512PFor is kernel32AVX512For for A packed.
+func kernel32AVX512PFor(cols int) kernel32Func {
+	if cols <= 16 {
+		return kernel32AVX512HP
+	}
+	return kernel32AVX512P
+}
+
+// finishPointers returns the first of the rows biases of a tile and the
+// first of its cols column biases (nil for none), checking that the
+// kernel reads inside the slices.
+func finishPointers(rows, cols int, bias, colBias []float32) (bp, cp *float32) {
+	if bias != nil {
+		_ = bias[rows-1]
+		bp = &bias[0]
+	}
+	if colBias != nil {
+		_ = colBias[cols-1]
+		cp = &colBias[0]
+	}
+	return bp, cp
+}
+
 // tileAVX2I is the 8-bit micro-kernel of AVX2: the tile two rows by 16
 // columns at a time.
 func tileAVX2I(rows, k4 int, a, b []byte, c []int32, ldc, cols int, add bool) {
@@ -129,26 +175,18 @@ func useAsm() {
 	case haveAVX512:
 		k32 = kernels[float32]{name: "avx512", mr: 12, nr: 32, maskedB: true,
 			tile: func(rows, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc, cols int, alpha, beta float32) {
-				kernel32AVX512(rows, k, &a[0], lda, &b[0], ldb, &c[0], ldc, 1<<cols-1, alpha, beta, nil, nil)
+				kernel32AVX512For(cols)(rows, k, &a[0], lda, &b[0], ldb, &c[0], ldc, 1<<cols-1, alpha, beta, nil, nil, nil)
 			},
 			tileP: func(rows, k int, a []float32, b []float32, ldb int, c []float32, ldc, cols int, alpha, beta float32) {
-				kernel32AVX512P(rows, k, &a[0], 0, &b[0], ldb, &c[0], ldc, 1<<cols-1, alpha, beta, nil, nil)
+				kernel32AVX512PFor(cols)(rows, k, &a[0], 0, &b[0], ldb, &c[0], ldc, 1<<cols-1, alpha, beta, nil, nil, nil)
 			},
-			tileF: func(rows, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc, cols int, alpha, beta float32, bias []float32, clamp *[2]float32) {
-				var bp *float32
-				if bias != nil {
-					_ = bias[rows-1] // the kernel reads rows of them
-					bp = &bias[0]
-				}
-				kernel32AVX512(rows, k, &a[0], lda, &b[0], ldb, &c[0], ldc, 1<<cols-1, alpha, beta, bp, clamp)
+			tileF: func(rows, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc, cols int, alpha, beta float32, bias, colBias []float32, clamp *[2]float32) {
+				bp, cp := finishPointers(rows, cols, bias, colBias)
+				kernel32AVX512For(cols)(rows, k, &a[0], lda, &b[0], ldb, &c[0], ldc, 1<<cols-1, alpha, beta, bp, clamp, cp)
 			},
-			tilePF: func(rows, k int, a []float32, b []float32, ldb int, c []float32, ldc, cols int, alpha, beta float32, bias []float32, clamp *[2]float32) {
-				var bp *float32
-				if bias != nil {
-					_ = bias[rows-1] // the kernel reads rows of them
-					bp = &bias[0]
-				}
-				kernel32AVX512P(rows, k, &a[0], 0, &b[0], ldb, &c[0], ldc, 1<<cols-1, alpha, beta, bp, clamp)
+			tilePF: func(rows, k int, a []float32, b []float32, ldb int, c []float32, ldc, cols int, alpha, beta float32, bias, colBias []float32, clamp *[2]float32) {
+				bp, cp := finishPointers(rows, cols, bias, colBias)
+				kernel32AVX512PFor(cols)(rows, k, &a[0], 0, &b[0], ldb, &c[0], ldc, 1<<cols-1, alpha, beta, bp, clamp, cp)
 			},
 			packRows: func(dst, a []float32, lda, rows, k int) {
 				var offs [16]int32

@@ -225,11 +225,32 @@ func rowMaxima(out, vm []float32, cols, count []int) {
 }
 
 // fixZeroNaN sets the outputs o[lo:hi] that are a zero or a NaN to
-// firstMax of their windows (nh rows from in[base], rowStep apart).
+// firstMax of their windows (nh rows from in[base], rowStep apart). Where
+// the maximum is a zero, firstMax is the window's first zero (the first
+// element equal to the maximum; zeros of both signs compare equal and no
+// NaN is there, or the maximum would be one): the walk stops at it, which
+// after a ReLU is most often the window's first element.
 func fixZeroNaN(o []float32, lo, hi int, in []float32, base int, cols, count []int, nh, rowStep int) {
 	for ow := lo; ow < hi; ow++ {
-		if v := o[ow]; v == 0 || v != v {
+		switch v := o[ow]; {
+		case v == 0:
+			o[ow] = firstZero(in, base+cols[ow], nh, count[ow], rowStep)
+		case v != v:
 			o[ow] = firstMax(in, base+cols[ow], nh, count[ow], rowStep, 1)
 		}
 	}
+}
+
+// firstZero is the first zero of the window of nh rows of nw elements from
+// in[off], rowStep apart, in firstMax's order; +0 if it has none (not
+// reached: it is called for windows whose maximum is a zero).
+func firstZero(in []float32, off, nh, nw, rowStep int) float32 {
+	for i := range nh {
+		for _, v := range in[off+i*rowStep : off+i*rowStep+nw] {
+			if v == 0 {
+				return v
+			}
+		}
+	}
+	return 0
 }

@@ -12,7 +12,8 @@
 // differs from its output.
 //
 // Every kernel computes one tile of C = alpha*A*B + beta*C, rows×cols
-// with rows <= MR and cols <= NR (two vectors per row of the tile):
+// with rows <= MR and cols <= NR (two vectors per row of the tile; the
+// float32 AVX-512 kernels named ...H, for cols <= NR/2, one):
 //
 //	kernel(rows, k int, a *T, lda int, b *T, ldb int, c *T, ldc int, mask, alpha, beta T)
 //
@@ -51,7 +52,16 @@ type isa struct {
 	goType  string // element type, for the comment
 	nameArg string // how mask is declared, for the comment
 	packedA bool   // A in panels: element (r, p) at a + (p*mr + r)*size
-	finish  bool   // two more arguments: a bias per row and a clamp
+	finish  bool   // three more arguments: a bias per row, a clamp and a bias per column
+	half    bool   // one vector per row of the tile (a tile of at most NR/2 columns)
+}
+
+// nv is the vectors per row of the tile.
+func (s isa) nv() int {
+	if s.half {
+		return 1
+	}
+	return 2
 }
 
 func (s isa) lanes() int { return s.vec / s.size }
@@ -111,8 +121,8 @@ func kernel(s isa) {
 	argBytes := 72 + 2*s.size
 	alphaOff, betaOff := 72, 72+s.size
 	if s.finish {
-		argBytes += 16
-		p("// func %s(rows, k int, a *%s, lda int, b *%s, ldb int, c *%s, ldc int, %s, alpha, beta %s, bias *%s, clamp *[2]%s)", s.name, s.goType, s.goType, s.goType, s.nameArg, s.goType, s.goType, s.goType)
+		argBytes += 24
+		p("// func %s(rows, k int, a *%s, lda int, b *%s, ldb int, c *%s, ldc int, %s, alpha, beta %s, bias *%s, clamp *[2]%s, colBias *%s)", s.name, s.goType, s.goType, s.goType, s.nameArg, s.goType, s.goType, s.goType, s.goType)
 	} else {
 		p("// func %s(rows, k int, a *%s, lda int, b *%s, ldb int, c *%s, ldc int, %s, alpha, beta %s)", s.name, s.goType, s.goType, s.goType, s.nameArg, s.goType)
 	}
@@ -164,7 +174,7 @@ func variant(s isa, rows, alphaOff, betaOff int) {
 	p("\tSHLQ $%d, R12", s.shift())
 	for r := range rows {
 		p("\tPREFETCHT0 (AX)")
-		p("\tPREFETCHT0 %d(AX)", 2*s.vec-1)
+		p("\tPREFETCHT0 %d(AX)", s.nv()*s.vec-1)
 		if r < rows-1 {
 			p("\tADDQ R12, AX")
 		}
@@ -180,7 +190,7 @@ func variant(s isa, rows, alphaOff, betaOff int) {
 	// step is one p: a row of B into bReg, then for each row of A one
 	// element broadcast and two FMAs.
 	step := func(half int, bAddr [2]string) {
-		for v := range 2 {
+		for v := range s.nv() {
 			if s.avx512 {
 				p("\tVMOVU%s.Z %s, K%d, %s", s.suf(), bAddr[v], v+1, bReg[v])
 			} else {
@@ -195,7 +205,7 @@ func variant(s isa, rows, alphaOff, betaOff int) {
 			} else {
 				p("\t%s %s, %s", s.bcast(), rowAddr(r, half*s.size, "DX"), tr)
 			}
-			for v := range 2 {
+			for v := range s.nv() {
 				p("\tVFMADD231%s %s, %s, %s", s.suf(), tr, bReg[v], acc(s, r, v))
 			}
 		}
@@ -243,7 +253,7 @@ func variant(s isa, rows, alphaOff, betaOff int) {
 	p("\tJEQ %s", L("alpha1"))
 	p("\t%s alpha+%d(FP), %s", s.bcast(), alphaOff, alpha)
 	for r := range rows {
-		for v := range 2 {
+		for v := range s.nv() {
 			p("\tVMUL%s %s, %s, %s", s.suf(), alpha, acc(s, r, v), acc(s, r, v))
 		}
 	}
@@ -260,7 +270,7 @@ func variant(s isa, rows, alphaOff, betaOff int) {
 	cAddr := func(r, v int) string { return rowAddr(r, v*s.vec, "DX") }
 	if s.avx512 {
 		for r := range rows {
-			for v := range 2 {
+			for v := range s.nv() {
 				p("\tVMOVU%s.Z %s, K%d, %s", s.suf(), cAddr(r, v), v+1, tmp)
 				p("\tVFMADD231%s %s, %s, %s", s.suf(), tmp, beta, acc(s, r, v))
 			}
@@ -270,7 +280,7 @@ func variant(s isa, rows, alphaOff, betaOff int) {
 			finish(s, rows, L, tmp, alpha, beta)
 		}
 		for r := range rows {
-			for v := range 2 {
+			for v := range s.nv() {
 				p("\tVMOVU%s %s, K%d, %s", s.suf(), acc(s, r, v), v+1, cAddr(r, v))
 			}
 		}
@@ -284,7 +294,7 @@ func variant(s isa, rows, alphaOff, betaOff int) {
 	p("\tTESTQ AX, AX")
 	p("\tJNZ %s", L("maskbeta"))
 	for r := range rows {
-		for v := range 2 {
+		for v := range s.nv() {
 			p("\tVFMADD231%s %s, %s, %s", s.suf(), cAddr(r, v), beta, acc(s, r, v))
 		}
 	}
@@ -293,7 +303,7 @@ func variant(s isa, rows, alphaOff, betaOff int) {
 	p("\tVMOVU%s (AX), %s", s.suf(), m0)
 	p("\tVMOVU%s %d(AX), %s", s.suf(), s.vec, m1)
 	for r := range rows {
-		for v := range 2 {
+		for v := range s.nv() {
 			p("\tVMASKMOV%s %s, %s, %s", s.suf(), cAddr(r, v), []string{m0, m1}[v], alpha)
 			p("\tVFMADD231%s %s, %s, %s", s.suf(), alpha, beta, acc(s, r, v))
 		}
@@ -305,7 +315,7 @@ func variant(s isa, rows, alphaOff, betaOff int) {
 	p("\tJNZ %s", L("mask"))
 	p("%s:", L("full"))
 	for r := range rows {
-		for v := range 2 {
+		for v := range s.nv() {
 			p("\tVMOVU%s %s, %s", s.suf(), acc(s, r, v), cAddr(r, v))
 		}
 	}
@@ -315,7 +325,7 @@ func variant(s isa, rows, alphaOff, betaOff int) {
 	p("\tVMOVU%s (AX), %s", s.suf(), m0)
 	p("\tVMOVU%s %d(AX), %s", s.suf(), s.vec, m1)
 	for r := range rows {
-		for v := range 2 {
+		for v := range s.nv() {
 			p("\tVMASKMOV%s %s, %s, %s", s.suf(), acc(s, r, v), []string{m0, m1}[v], cAddr(r, v))
 		}
 	}
@@ -326,7 +336,10 @@ func variant(s isa, rows, alphaOff, betaOff int) {
 // finish writes the kernels' finish, after the sums (and beta*C) are in
 // the accumulators and before they are stored: with bias not nil, each
 // row r's bias[r] added (one rounding, the bias as the first operand as in
-// package conv's vector bias add), then with clamp not nil every element
+// package conv's vector bias add), then with colBias not nil each column
+// j's colBias[j] added (one rounding, the sum as the first operand as in
+// an Add after the product; the lanes past the tile's columns are not
+// read), then with clamp not nil every element
 // limited to [clamp[0], clamp[1]] as package clamp does it (in Intel's
 // operand order VMAXPS dst, lo, x is "lo where lo > x, else x", NaN and
 // equal zeros kept; VMINPS dst, hi, t "hi where hi < t, else t"; Go's
@@ -340,18 +353,31 @@ func finish(s isa, rows int, L func(string) string, tmp, lo, hi string) {
 	p("\tJZ %s", L("nobias"))
 	for r := range rows {
 		p("\t%s %d(AX), %s", s.bcast(), r*s.size, tmp)
-		for v := range 2 {
+		for v := range s.nv() {
 			p("\tVADD%s %s, %s, %s", s.suf(), acc(s, r, v), tmp, acc(s, r, v))
 		}
 	}
 	p("%s:", L("nobias"))
+	p("\tMOVQ colBias+%d(FP), AX", biasOff+16)
+	p("\tTESTQ AX, AX")
+	p("\tJZ %s", L("nocolbias"))
+	p("\tVMOVU%s.Z (AX), K1, %s", s.suf(), lo)
+	if s.nv() == 2 {
+		p("\tVMOVU%s.Z %d(AX), K2, %s", s.suf(), s.vec, hi)
+	}
+	for r := range rows {
+		for v, b := range []string{lo, hi}[:s.nv()] {
+			p("\tVADD%s %s, %s, %s", s.suf(), b, acc(s, r, v), acc(s, r, v))
+		}
+	}
+	p("%s:", L("nocolbias"))
 	p("\tMOVQ clamp+%d(FP), AX", biasOff+8)
 	p("\tTESTQ AX, AX")
 	p("\tJZ %s", L("noclamp"))
 	p("\t%s (AX), %s", s.bcast(), lo)
 	p("\t%s %d(AX), %s", s.bcast(), s.size, hi)
 	for r := range rows {
-		for v := range 2 {
+		for v := range s.nv() {
 			p("\tVMAX%s %s, %s, %s", s.suf(), acc(s, r, v), lo, acc(s, r, v))
 			p("\tVMIN%s %s, %s, %s", s.suf(), acc(s, r, v), hi, acc(s, r, v))
 		}
@@ -719,6 +745,8 @@ func kernels() {
 			suffix = "P"
 		}
 		kernel(isa{name: "kernel32AVX512" + suffix, reg: "Z", vec: 64, size: 4, mr: 12, avx512: true, goType: "float32", nameArg: "mask uint64", packedA: packedA, finish: true})
+		p("")
+		kernel(isa{name: "kernel32AVX512H" + suffix, reg: "Z", vec: 64, size: 4, mr: 12, avx512: true, goType: "float32", nameArg: "mask uint64", packedA: packedA, finish: true, half: true})
 		p("")
 		kernel(isa{name: "kernel64AVX512" + suffix, reg: "Z", vec: 64, size: 8, mr: 12, avx512: true, goType: "float64", nameArg: "mask uint64", packedA: packedA})
 		p("")
