@@ -43,6 +43,15 @@ func rowProdsF32(x []float32, n int, y []float32) {
 		y[i+1] = prodRowF32(a1, r1[j:])
 		y[i+2] = prodRowF32(a2, r2[j:])
 		y[i+3] = prodRowF32(a3, r3[j:])
+		// Which of two NaNs a multiplication keeps is the compiler's
+		// choice of operand order (a race build orders the chained
+		// products above otherwise): a NaN row is redone in the plain
+		// loop's form, as reduceRow and the reference engine write it.
+		for k, r := range [4][]float32{r0, r1, r2, r3} {
+			if y[i+k] != y[i+k] {
+				y[i+k] = prodRowF32(1, r)
+			}
+		}
 	}
 	for ; i < len(y); i++ {
 		y[i] = prodRowF32(1, x[i*n:(i+1)*n])
