@@ -22,8 +22,13 @@ import (
 // what a run with this pool handed out, once each.
 type Pool struct {
 	mu sync.Mutex
-	// free holds released storage by size, at most maxFreePerSize each.
+	// free holds released storage by size: of each size, at most
+	// maxFreePerSize pieces, or as many as were ever lent at once when
+	// that is more (see keeps).
 	free map[int][]lentStorage
+	// lentOf counts the storage of each size lent now, and mostLent the
+	// most of each size lent at once.
+	lentOf, mostLent map[int]int
 	// lent is the storage the pool allocated and has not had back, by
 	// address, with the number of handed-out values (see held) that hold
 	// it: storage goes back into free only when a run lets it go and no
@@ -50,6 +55,7 @@ type Pool struct {
 type lentStorage struct {
 	buf     []byte // nil in lent: the weak pointer stands for it
 	weak    weak.Pointer[byte]
+	size    int // the bytes of buf
 	holders int // handed-out values holding it
 }
 
@@ -102,9 +108,34 @@ func valueAddress(v tensor.Value) uintptr {
 	return 0
 }
 
-// maxFreePerSize bounds what the pool keeps of one size: enough for the
-// tensors of a few runs, not a leak when shapes vary.
+// maxFreePerSize bounds what the pool keeps of one size, unless more were
+// lent at once: enough for the tensors of a few runs, not a leak when
+// shapes vary.
 const maxFreePerSize = 16
+
+// keeps reports whether the pool keeps released storage of size bytes: a
+// run that holds many pieces of one size at once (the 64 tensors of a
+// SplitToSequence) finds them all again in the next run, while the pool
+// never keeps more of a size than it once had lent together.
+func (p *Pool) keeps(size int) bool {
+	n := len(p.free[size])
+	return n < maxFreePerSize || n < p.mostLent[size]
+}
+
+// lend records storage of size bytes as lent; p.mu is held.
+func (p *Pool) lend(size int) {
+	p.lentOf[size]++
+	if p.lentOf[size] > p.mostLent[size] {
+		p.mostLent[size] = p.lentOf[size]
+	}
+}
+
+// unlend records storage of size bytes as no longer lent; p.mu is held.
+func (p *Pool) unlend(size int) {
+	if p.lentOf[size]--; p.lentOf[size] <= 0 {
+		delete(p.lentOf, size)
+	}
+}
 
 // NewPool returns an empty pool. The zero Pool is ready to use as well.
 func NewPool() *Pool {
@@ -117,6 +148,7 @@ func NewPool() *Pool {
 func (p *Pool) init() {
 	if p.free == nil {
 		p.free = map[int][]lentStorage{}
+		p.lentOf, p.mostLent = map[int]int{}, map[int]int{}
 		p.lent = map[uintptr]lentStorage{}
 		p.held = map[uintptr]heldValue{}
 		p.sweepAt = 1024
@@ -152,11 +184,13 @@ func (p *Pool) allocate(size int) []byte {
 	} else {
 		s.buf = storage.Aligned(size)
 		s.weak = weak.Make(&s.buf[0])
+		s.size = size
 		p.fresh += int64(size)
 	}
 	b := s.buf
 	s.buf = nil
 	p.lent[addressOf(b)] = s
+	p.lend(size)
 	p.sweep()
 	return b
 }
@@ -183,6 +217,7 @@ func (p *Pool) sweep() {
 	for k, s := range p.lent {
 		if s.weak.Value() == nil {
 			delete(p.lent, k)
+			p.unlend(s.size)
 		}
 	}
 	for k, h := range p.held {
@@ -196,9 +231,10 @@ func (p *Pool) sweep() {
 // giveBack moves lent storage into free; p.mu is held.
 func (p *Pool) giveBack(addr uintptr, s lentStorage, b []byte) {
 	delete(p.lent, addr)
-	if list := p.free[cap(b)]; len(list) < maxFreePerSize {
-		s.buf, s.holders = b[:cap(b)], 0
-		p.free[cap(b)] = append(list, s)
+	p.unlend(s.size)
+	if p.keeps(s.size) {
+		s.buf, s.holders = unsafe.Slice(unsafe.SliceData(b), s.size), 0 // the whole piece, whatever b shows of it
+		p.free[s.size] = append(p.free[s.size], s)
 	}
 }
 

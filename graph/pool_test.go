@@ -224,3 +224,34 @@ func TestPoolConcurrentRuns(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// A run that holds many tensors of one size at once (the 64 pieces of a
+// SplitToSequence) finds them all in the pool again once warm: the pool
+// keeps as many of a size as it once lent together, not a fixed few.
+func TestPoolKeepsManyPiecesOfOneSize(t *testing.T) {
+	b := builder.New(21)
+	x := b.Input("x", tensor.Float, 2, 64, 16, 16)
+	s := b.Op("SplitToSequence", x, builder.Int("axis", 1))
+	b.Output("y", b.Op("ConcatFromSequence", s, builder.Int("axis", 1)))
+	m := load(t, b)
+	in := map[string]tensor.Value{"x": tensor.MustNew(tensor.Float, 2, 64, 16, 16)}
+	pool := graph.NewPool()
+	o := &graph.RunOptions{Pool: pool}
+	run := func() {
+		out, err := m.Run(context.Background(), in, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pool.Release(out.Map()["y"]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run()
+	warm := graph.PoolFreshBytes(pool)
+	for range 3 {
+		run()
+	}
+	if fresh := graph.PoolFreshBytes(pool); fresh != warm {
+		t.Errorf("warm runs allocated %d bytes new; want none", fresh-warm)
+	}
+}

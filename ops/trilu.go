@@ -46,7 +46,10 @@ func triluNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error)
 	if x.Rank() < 2 {
 		return nil, op.errorf("rank", "input must have rank >= 2, got shape %v", x.Shape())
 	}
-	y, err := opt.newTensor(op, x.DataType(), x.Shape())
+	// Each row below is written whole, its kept run copied and the rest
+	// cleared: no clearing of the whole output first, which wrote every
+	// byte twice.
+	y, err := opt.newOverwritten(op, x.DataType(), x.Shape())
 	if err != nil {
 		return nil, err
 	}
@@ -67,13 +70,24 @@ func triluNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error)
 			} else {
 				hi = min(max(int64(i)+k+1, 0), int64(cols))
 			}
-			if lo < hi {
-				start := (m*rows+i)*cols + int(lo)
-				copyElems(y, start, x, start, int(hi-lo))
-			}
+			lo = min(lo, hi) // a row that keeps nothing is cleared whole
+			row := (m*rows + i) * cols
+			clearElems(y, row, int(lo))
+			copyElems(y, row+int(lo), x, row+int(lo), int(hi-lo))
+			clearElems(y, row+int(hi), cols-int(hi))
 		}
 	}
 	return values(y), nil
+}
+
+// clearElems sets n elements of dst from position at to zero (or "").
+func clearElems(dst *tensor.Tensor, at, n int) {
+	if dst.DataType() == tensor.String {
+		clear(dst.Strings()[at : at+n])
+		return
+	}
+	size := dst.DataType().Size()
+	clear(dst.Bytes()[at*size : (at+n)*size])
 }
 
 // copyElems copies n elements of src from position from to dst at to.

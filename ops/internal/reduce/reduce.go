@@ -80,6 +80,12 @@ func Run[A Number](op Op, l Layout, x, y []A, par Parallel) error {
 					return nil
 				}
 			}
+			if xf, ok := any(x).([]float32); ok && op.Kind == Prod {
+				// One after the other, small products in float64
+				// rather than through denormals (prodrows.go).
+				rowProdsF32(xf[lo*n:hi*n], n, any(y).([]float32)[lo:hi])
+				return nil
+			}
 			if xf, ok := any(x).([]float32); ok && op.Kind == LogSumExp {
 				// The maxima of a block of rows, then each row's
 				// exponentials sixteen at a time (logsumexp.go).
