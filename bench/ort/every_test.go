@@ -36,6 +36,10 @@ var (
 	everyMinTime     = flag.Duration("every-min-time", 30*time.Millisecond, "least timed duration per engine, case, size and thread count")
 )
 
+func init() {
+	flag.BoolVar(&ortSpin, "ort-spin", false, "let onnxruntime's idle intra-op threads spin after each run (its default; see ortSpin)")
+}
+
 // everyRow is one case of the every-operator table.
 type everyRow struct {
 	name, op string

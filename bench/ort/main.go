@@ -61,6 +61,7 @@ func main() {
 	run := flag.String("run", "", "measure only the cases whose name matches this regular expression")
 	svg := flag.String("svg", "", "also draw onnxshape's pooled time over onnxruntime's as an SVG chart in this file")
 	optimize = flag.Bool("ort-optimize", false, "run onnxruntime with all its graph optimizations (its default) instead of none")
+	flag.BoolVar(&ortSpin, "ort-spin", false, "let onnxruntime's idle intra-op threads spin after each run (its default; they then take the cores of the turn that follows)")
 	rounds := flag.Int("rounds", 5, "rounds per case in which onnxshape and onnxruntime run in turns (--runs and --min-time are shared among them)")
 	flag.Usage = func() {
 		fmt.Fprintln(flag.CommandLine.Output(), "usage: go run -tags ort . [--threads N] [--runs N] [--min-time D] [--rounds N] [--lib PATH] [--run REGEXP] [--svg FILE] DIR...")
@@ -209,6 +210,18 @@ func optimizationLevel() ort.GraphOptimizationLevel {
 	return ort.GraphOptimizationLevelDisableAll
 }
 
+// ortSpin keeps onnxruntime's default of intra-op threads that go on
+// spinning after a Run. By default the harnesses set its
+// session.force_spinning_stop: with its default, onnxruntime's idle
+// threads spin on for up to about a second after each Run (its thread pool
+// waits for more work that way), so that in rounds of turns the engine
+// measured next, onnxshape or onnxruntime's copy column, has a core fewer
+// than it asked for; at 2 threads on this 2-core machine onnxshape's runs
+// then measured 1.3-2.9x onnxruntime's where they are 0.4-0.9x with the
+// spinning stopped. onnxruntime's threads still spin inside a Run, between
+// its parallel sections; only the wait after the Run ends.
+var ortSpin bool
+
 func newORT(c *bench.Case, threads int) (run func() error, outputs []ort.Value, destroy func(), err error) {
 	var cleanup []func() error
 	destroy = func() {
@@ -225,6 +238,7 @@ func newORT(c *bench.Case, threads int) (run func() error, outputs []ort.Value, 
 		so.SetIntraOpNumThreads(threads),
 		so.SetInterOpNumThreads(1),
 		so.SetGraphOptimizationLevel(optimizationLevel()),
+		spinControl(so),
 	} {
 		if set != nil {
 			return nil, nil, destroy, set
@@ -550,4 +564,13 @@ func chunks(b []byte, size int) [][]byte {
 func isF16NaN(b []byte) bool {
 	h := uint16(b[0]) | uint16(b[1])<<8
 	return h&0x7C00 == 0x7C00 && h&0x3FF != 0
+}
+
+// spinControl sets onnxruntime's session.force_spinning_stop unless
+// --ort-spin asks for its default (see ortSpin).
+func spinControl(so *ort.SessionOptions) error {
+	if ortSpin {
+		return nil
+	}
+	return so.AddSessionConfigEntry("session.force_spinning_stop", "1")
 }
