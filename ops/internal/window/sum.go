@@ -80,12 +80,17 @@ func Pool2D[A float32 | float64](in, out []A, w *Windows, divisors [][]float64, 
 		for ow := range sums {
 			c, n := cols[ow], counts[ow]
 			var s A
-			if n == 3 && step == 1 {
+			switch {
+			case n == 2 && step == 1: // the loop below, unrolled for 2x2 and 3x3
+				t := row[c : c+2]
+				s += t[0]
+				s += t[1]
+			case n == 3 && step == 1:
 				t := row[c : c+3]
 				s += t[0]
 				s += t[1]
 				s += t[2]
-			} else {
+			default:
 				for t := range n {
 					s += row[c+t*step]
 				}
