@@ -48,37 +48,16 @@ func TestKernelHeadersNeverTouchOutputs(t *testing.T) {
 		if pooled {
 			opts.Pool = graph.NewPool()
 		}
-		type kept struct{ got, want map[string]tensor.Value }
-		var all []kept
-		for i := range 40 {
+		keepsOutputs(t, 40, opts, func(i int) map[string]tensor.Value {
 			x := randomInput(r, 2, 3, 4+i/10%2)
 			v, _ := tensor.Data[float32](x)
 			for k := range v {
 				v[k] -= 0.5
 			}
-			in := map[string]tensor.Value{"x": x}
-			want, err := m.Run(context.Background(), in, &graph.RunOptions{Engine: graph.EngineReference})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := m.Run(context.Background(), in, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameOutputs(t, "the run", got.Map(), want.Map())
-			all = append(all, kept{got.Map(), cloneOutputs(want.Map())})
-			if pooled && i%3 == 0 {
-				for _, v := range all[len(all)-1].got {
-					if err := opts.Pool.Release(v); err != nil {
-						t.Fatal(err)
-					}
-				}
-				all = all[:len(all)-1]
-			}
-		}
-		for _, k := range all {
-			sameOutputs(t, "a kept output", k.got, k.want)
-		}
+			return map[string]tensor.Value{"x": x}
+		}, func(in map[string]tensor.Value) (graph.Result, error) {
+			return m.Run(context.Background(), in, &graph.RunOptions{Engine: graph.EngineReference})
+		}, m)
 	}
 }
 
@@ -167,37 +146,16 @@ func TestBranchHeadersNeverTouchOutputs(t *testing.T) {
 		if pooled {
 			opts.Pool = graph.NewPool()
 		}
-		type kept struct{ got, want map[string]tensor.Value }
-		var all []kept
-		for i := range 48 {
+		keepsOutputs(t, 48, opts, func(i int) map[string]tensor.Value {
 			x := randomInput(r, 2, 3+i/12%2)
 			v, _ := tensor.Data[float32](x)
 			for k := range v {
 				v[k] -= 0.5
 			}
-			in := map[string]tensor.Value{"x": x, "c": tensor.Scalar(i%3 != 0), "c2": tensor.Scalar(i%4 < 2)}
-			want, err := m.Run(context.Background(), in, &graph.RunOptions{Engine: graph.EngineReference})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := m.Run(context.Background(), in, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameOutputs(t, "the run", got.Map(), want.Map())
-			all = append(all, kept{got.Map(), cloneOutputs(want.Map())})
-			if pooled && i%3 == 0 {
-				for _, v := range all[len(all)-1].got {
-					if err := opts.Pool.Release(v); err != nil {
-						t.Fatal(err)
-					}
-				}
-				all = all[:len(all)-1]
-			}
-		}
-		for _, k := range all {
-			sameOutputs(t, "a kept output", k.got, k.want)
-		}
+			return map[string]tensor.Value{"x": x, "c": tensor.Scalar(i%3 != 0), "c2": tensor.Scalar(i%4 < 2)}
+		}, func(in map[string]tensor.Value) (graph.Result, error) {
+			return m.Run(context.Background(), in, &graph.RunOptions{Engine: graph.EngineReference})
+		}, m)
 	}
 }
 
@@ -240,36 +198,48 @@ func TestPassedHeadersNeverTouchOutputs(t *testing.T) {
 		if pooled {
 			opts.Pool = graph.NewPool()
 		}
-		type kept struct{ got, want map[string]tensor.Value }
-		var all []kept
-		for i := range 48 {
+		keepsOutputs(t, 48, opts, func(i int) map[string]tensor.Value {
 			x := randomInput(r, 2+i/12%2, 4)
 			v, _ := tensor.Data[float32](x)
 			for k := range v {
 				v[k] -= 0.5
 			}
-			in := map[string]tensor.Value{"x": x, "c": tensor.Scalar(i%3 != 0)}
-			want, err := plain.Run(context.Background(), in, &graph.RunOptions{Threads: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := m.Run(context.Background(), in, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameOutputs(t, "the run", got.Map(), want.Map())
-			all = append(all, kept{got.Map(), cloneOutputs(want.Map())})
-			if pooled && i%3 == 0 {
-				for _, v := range all[len(all)-1].got {
-					if err := opts.Pool.Release(v); err != nil {
-						t.Fatal(err)
-					}
+			return map[string]tensor.Value{"x": x, "c": tensor.Scalar(i%3 != 0)}
+		}, func(in map[string]tensor.Value) (graph.Result, error) {
+			return plain.Run(context.Background(), in, &graph.RunOptions{Threads: 1})
+		}, m)
+	}
+}
+
+// keepsOutputs runs m under opts on inputs(i) for i < n and compares each
+// run's outputs with want's; with a Pool, every third run's outputs go back
+// to it and the others are kept: at the end, none of those has changed.
+func keepsOutputs(t *testing.T, n int, opts *graph.RunOptions, inputs func(i int) map[string]tensor.Value, want func(map[string]tensor.Value) (graph.Result, error), m *graph.Model) {
+	t.Helper()
+	type kept struct{ got, want map[string]tensor.Value }
+	var all []kept
+	for i := range n {
+		in := inputs(i)
+		w, err := want(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := m.Run(context.Background(), in, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameOutputs(t, "the run", got.Map(), w.Map())
+		all = append(all, kept{got.Map(), cloneOutputs(w.Map())})
+		if opts.Pool != nil && i%3 == 0 {
+			for _, v := range all[len(all)-1].got {
+				if err := opts.Pool.Release(v); err != nil {
+					t.Fatal(err)
 				}
-				all = all[:len(all)-1]
 			}
+			all = all[:len(all)-1]
 		}
-		for _, k := range all {
-			sameOutputs(t, "a kept output", k.got, k.want)
-		}
+	}
+	for _, k := range all {
+		sameOutputs(t, "a kept output", k.got, k.want)
 	}
 }
