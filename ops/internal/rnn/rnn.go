@@ -282,25 +282,17 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 		// product into the rows of xw, which then hold the biases too.
 		r.fused = in.SeqLens == nil || !r.reverse
 	}
-	// Every step's input projections, both directions: row (t, b) of X
-	// times W^T, plus the biases of the fused directions.
+	// Every step's input projections: row (t, b) of X times W^T, plus the
+	// biases of the fused directions. On one core (or one part with the
+	// threads for its products), one product for both directions; in
+	// parts, each part's own rows and columns at its start, so that the
+	// cores meet once, not after the projections too.
 	beta := T(0)
 	if runners[0].fused || runners[len(runners)-1].fused {
 		beta = 1
-		for i := 0; i < s.Seq*B; i++ {
-			for d := range runners {
-				r := &runners[d]
-				row := xw[(i*s.Dirs+d)*gh:][:gh]
-				if r.fused {
-					copy(row, r.bias)
-				} else {
-					clear(row)
-				}
-			}
-		}
 	}
-	if err := gemmBeta(cfg, s.Seq*B, s.Dirs*gh, s.Input, in.X, s.Input, wt, s.Dirs*gh, beta, xw, s.Dirs*gh); err != nil {
-		return err
+	for d := range runners {
+		runners[d].wt, runners[d].beta = wt, beta
 	}
 	// The parts: per direction, chunks of the batch.
 	chunks := 1
@@ -310,30 +302,93 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 	parts := s.Dirs * chunks
 	if parts <= 1 {
 		for d := range runners {
+			runners[d].fillBiases(0, B)
+		}
+		if err := gemmBeta(cfg, s.Seq*B, s.Dirs*gh, s.Input, in.X, s.Input, wt, s.Dirs*gh, beta, xw, s.Dirs*gh); err != nil {
+			return err
+		}
+		for d := range runners {
 			if err := runners[d].run(cfg, 0, B, in.SeqLens, out); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	return runParts(cfg, append([]runner[T](nil), runners...), chunks, in.SeqLens, out)
+	return runParts(cfg, append([]runner[T](nil), runners...), chunks, in, out)
 }
 
 // runParts runs the parts of Run on the cores: per direction of runners,
-// chunks of the batch.
-func runParts[T float32 | float64](cfg gemm.Config, runners []runner[T], chunks int, lens []int, out Outputs[T]) error {
+// chunks of the batch, each its projections and then its steps.
+func runParts[T float32 | float64](cfg gemm.Config, runners []runner[T], chunks int, in Inputs[T], out Outputs[T]) error {
 	B := runners[0].s.Batch
 	return parallel.RangeW(cfg.Ctx, cfg.Threads, len(runners)*chunks, parallel.Work, func(w, lo, hi int) error {
 		one := cfg // one core, and the worker's own slot of the scratch account
 		one.Threads, one.Scratch = 1, cfg.Scratch.Slot(w)
 		for p := lo; p < hi; p++ {
-			c := p % chunks
-			if err := runners[p/chunks].run(one, B*c/chunks, B*(c+1)/chunks, lens, out); err != nil {
+			c, r := p%chunks, &runners[p/chunks]
+			b0, b1 := B*c/chunks, B*(c+1)/chunks
+			r.fillBiases(b0, b1)
+			if err := r.project(one, in.X, b0, b1); err != nil {
+				return err
+			}
+			if err := r.run(one, b0, b1, in.SeqLens, out); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+}
+
+// fillBiases readies xw's rows of direction r.d, batch entries [b0, b1),
+// for the projections' product: its biases when the direction is fused,
+// zeros when another is (the product then adds, beta 1), untouched when
+// none is (beta 0).
+func (r *runner[T]) fillBiases(b0, b1 int) {
+	if r.beta == 0 {
+		return
+	}
+	for t := range r.s.Seq {
+		for b := b0; b < b1; b++ {
+			if row := r.xrow(t, b); r.fused {
+				copy(row, r.bias)
+			} else {
+				clear(row)
+			}
+		}
+	}
+}
+
+// project adds X*W^T into xw's rows of direction r.d, batch entries [b0,
+// b1), every time: the elements Run's one product for the whole of xw
+// computes, each the same sum (a product's rows and columns never mix).
+func (r *runner[T]) project(cfg gemm.Config, x []T, b0, b1 int) error {
+	s := r.s
+	gh := s.Cell.Gates() * s.Hidden
+	ld := s.Dirs * gh
+	wt := r.wt[r.d*gh:]
+	if s.Layout == 1 { // rows b*Seq + t: the entries' rows are one block
+		return gemmBeta(cfg, (b1-b0)*s.Seq, gh, s.Input, x[b0*s.Seq*s.Input:], s.Input, wt, ld, r.beta, r.xw[r.xoff(0, b0):], ld)
+	}
+	if b0 == 0 && b1 == s.Batch {
+		return gemmBeta(cfg, s.Seq*s.Batch, gh, s.Input, x, s.Input, wt, ld, r.beta, r.xw[r.xoff(0, 0):], ld)
+	}
+	// Rows t*Batch + b: one product per entry (Seq rows, Batch rows
+	// apart) or per time (the entries' rows, one block), whichever makes
+	// fewer.
+	if s.Seq <= b1-b0 {
+		for t := range s.Seq {
+			if err := gemmBeta(cfg, b1-b0, gh, s.Input, x[(t*s.Batch+b0)*s.Input:], s.Input, wt, ld, r.beta, r.xw[r.xoff(t, b0):], ld); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for b := b0; b < b1; b++ {
+		if err := gemmBeta(cfg, s.Seq, gh, s.Input, x[b*s.Input:], s.Batch*s.Input, wt, ld, r.beta, r.xw[r.xoff(0, b):], s.Batch*ld); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // run runs every step of batch entries [b0, b1) of direction r.d and
@@ -385,6 +440,8 @@ type runner[T float32 | float64] struct {
 	d                int
 	reverse          bool
 	fused            bool // stepFused: xw's rows hold the biases and take the products
+	beta             T    // the projections' beta: 1 when a direction is fused
+	wt               []T  // W^T of every direction, [Input, Dirs*Gates*Hidden]
 	xw, hr, h, c, rh []T
 	bias, rbias      []T
 	rt               []T      // R^T of the direction, [Hidden, Gates*Hidden]
