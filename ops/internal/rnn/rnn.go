@@ -363,6 +363,19 @@ func (r *runner[T]) fillBiases(b0, b1 int) {
 // computes, each the same sum (a product's rows and columns never mix).
 func (r *runner[T]) project(cfg gemm.Config, x []T, b0, b1 int) error {
 	s := r.s
+	if s.Seq == 0 || b0 == b1 {
+		return nil
+	}
+	if s.Input == 0 { // X*W^T is 0: the biases or zeros already, or zeros now
+		if r.beta == 0 {
+			for t := range s.Seq {
+				for b := b0; b < b1; b++ {
+					clear(r.xrow(t, b))
+				}
+			}
+		}
+		return nil
+	}
 	gh := s.Cell.Gates() * s.Hidden
 	ld := s.Dirs * gh
 	wt := r.wt[r.d*gh:]

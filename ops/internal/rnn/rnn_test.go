@@ -196,3 +196,31 @@ func TestFusedAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestPartsOfEmptySizes runs layers without steps or without inputs on
+// one core and on two (each part then computes its own projections): no
+// panic, and the same outputs.
+func TestPartsOfEmptySizes(t *testing.T) {
+	for _, c := range []struct{ seq, input int }{{0, 3}, {4, 0}} {
+		for _, lens := range [][]int{nil, {c.seq, 0, c.seq}} {
+			s := &Spec{Cell: LSTM, Seq: c.seq, Batch: 3, Input: c.input, Hidden: 5, Dirs: 2,
+				Acts: slices.Repeat([]Activation{{Func: Sigmoid}, {Func: Tanh}, {Func: Tanh}}, 2)}
+			in := Inputs[float32]{X: filled(c.seq*3*c.input, 1.1), W: filled(2*20*c.input, 0.7), R: filled(2*20*5, 0.3),
+				B: filled(2*40, 0.9), H0: filled(2*3*5, 0.4), SeqLens: lens}
+			var outs [2]Outputs[float32]
+			for i, threads := range []int{1, 2} {
+				outs[i] = Outputs[float32]{Y: make([]float32, c.seq*2*3*5), YH: make([]float32, 2*3*5), YC: make([]float32, 2*3*5)}
+				if err := Run(gemm.Config{Ctx: context.Background(), Threads: threads}, s, in, outs[i]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for k, p := range [][2][]float32{{outs[0].Y, outs[1].Y}, {outs[0].YH, outs[1].YH}, {outs[0].YC, outs[1].YC}} {
+				for j := range p[0] {
+					if math.Float32bits(p[0][j]) != math.Float32bits(p[1][j]) {
+						t.Fatalf("seq %d input %d lens %v: output %d element %d: %v on one core, %v on two", c.seq, c.input, lens, k, j, p[0][j], p[1][j])
+					}
+				}
+			}
+		}
+	}
+}
