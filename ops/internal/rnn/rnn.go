@@ -283,10 +283,12 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 		r.fused = in.SeqLens == nil || !r.reverse
 	}
 	// Every step's input projections: row (t, b) of X times W^T, plus the
-	// biases of the fused directions. On one core (or one part with the
-	// threads for its products), one product for both directions; in
-	// parts, each part's own rows and columns at its start, so that the
-	// cores meet once, not after the projections too.
+	// biases of the fused directions: one product for both directions
+	// (split across the cores), or, when each part's rows are one block
+	// (a whole direction, or entries of layout 1), each part's own at its
+	// start, so that the cores meet once, not after the projections too.
+	// (A part's entries of layout 0 are rows Batch apart: a product per
+	// entry packs W^T again for each, 50% more time than the one product.)
 	beta := T(0)
 	if runners[0].fused || runners[len(runners)-1].fused {
 		beta = 1
@@ -300,13 +302,16 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 		chunks = min(B, (cfg.Threads+s.Dirs-1)/s.Dirs)
 	}
 	parts := s.Dirs * chunks
-	if parts <= 1 {
+	own := parts > 1 && (s.Layout == 1 || chunks == 1)
+	if !own {
 		for d := range runners {
 			runners[d].fillBiases(0, B)
 		}
 		if err := gemmBeta(cfg, s.Seq*B, s.Dirs*gh, s.Input, in.X, s.Input, wt, s.Dirs*gh, beta, xw, s.Dirs*gh); err != nil {
 			return err
 		}
+	}
+	if parts <= 1 {
 		for d := range runners {
 			if err := runners[d].run(cfg, 0, B, in.SeqLens, out); err != nil {
 				return err
@@ -314,24 +319,27 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 		}
 		return nil
 	}
-	return runParts(cfg, append([]runner[T](nil), runners...), chunks, in, out)
+	return runParts(cfg, append([]runner[T](nil), runners...), chunks, own, in, out)
 }
 
 // runParts runs the parts of Run on the cores: per direction of runners,
-// chunks of the batch, each its projections and then its steps.
-func runParts[T float32 | float64](cfg gemm.Config, runners []runner[T], chunks int, in Inputs[T], out Outputs[T]) error {
-	B := runners[0].s.Batch
+// chunks of the batch, each its projections first when own, then its
+// steps.
+func runParts[T float32 | float64](cfg gemm.Config, runners []runner[T], chunks int, own bool, in Inputs[T], out Outputs[T]) error {
+	B, x, lens := runners[0].s.Batch, in.X, in.SeqLens
 	return parallel.RangeW(cfg.Ctx, cfg.Threads, len(runners)*chunks, parallel.Work, func(w, lo, hi int) error {
 		one := cfg // one core, and the worker's own slot of the scratch account
 		one.Threads, one.Scratch = 1, cfg.Scratch.Slot(w)
 		for p := lo; p < hi; p++ {
 			c, r := p%chunks, &runners[p/chunks]
 			b0, b1 := B*c/chunks, B*(c+1)/chunks
-			r.fillBiases(b0, b1)
-			if err := r.project(one, in.X, b0, b1); err != nil {
-				return err
+			if own {
+				r.fillBiases(b0, b1)
+				if err := r.project(one, x, b0, b1); err != nil {
+					return err
+				}
 			}
-			if err := r.run(one, b0, b1, in.SeqLens, out); err != nil {
+			if err := r.run(one, b0, b1, lens, out); err != nil {
 				return err
 			}
 		}
@@ -359,8 +367,9 @@ func (r *runner[T]) fillBiases(b0, b1 int) {
 }
 
 // project adds X*W^T into xw's rows of direction r.d, batch entries [b0,
-// b1), every time: the elements Run's one product for the whole of xw
-// computes, each the same sum (a product's rows and columns never mix).
+// b1), every time, in one product (layout 1, or every entry): the
+// elements Run's one product for the whole of xw computes, each the same
+// sum (a product's rows and columns never mix).
 func (r *runner[T]) project(cfg gemm.Config, x []T, b0, b1 int) error {
 	s := r.s
 	if s.Seq == 0 || b0 == b1 {
@@ -382,26 +391,7 @@ func (r *runner[T]) project(cfg gemm.Config, x []T, b0, b1 int) error {
 	if s.Layout == 1 { // rows b*Seq + t: the entries' rows are one block
 		return gemmBeta(cfg, (b1-b0)*s.Seq, gh, s.Input, x[b0*s.Seq*s.Input:], s.Input, wt, ld, r.beta, r.xw[r.xoff(0, b0):], ld)
 	}
-	if b0 == 0 && b1 == s.Batch {
-		return gemmBeta(cfg, s.Seq*s.Batch, gh, s.Input, x, s.Input, wt, ld, r.beta, r.xw[r.xoff(0, 0):], ld)
-	}
-	// Rows t*Batch + b: one product per entry (Seq rows, Batch rows
-	// apart) or per time (the entries' rows, one block), whichever makes
-	// fewer.
-	if s.Seq <= b1-b0 {
-		for t := range s.Seq {
-			if err := gemmBeta(cfg, b1-b0, gh, s.Input, x[(t*s.Batch+b0)*s.Input:], s.Input, wt, ld, r.beta, r.xw[r.xoff(t, b0):], ld); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	for b := b0; b < b1; b++ {
-		if err := gemmBeta(cfg, s.Seq, gh, s.Input, x[b*s.Input:], s.Batch*s.Input, wt, ld, r.beta, r.xw[r.xoff(0, b):], s.Batch*ld); err != nil {
-			return err
-		}
-	}
-	return nil
+	return gemmBeta(cfg, s.Seq*s.Batch, gh, s.Input, x, s.Input, wt, ld, r.beta, r.xw[r.xoff(0, 0):], ld)
 }
 
 // run runs every step of batch entries [b0, b1) of direction r.d and

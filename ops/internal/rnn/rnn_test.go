@@ -117,13 +117,14 @@ func TestParseFunc(t *testing.T) {
 
 // TestThreadsAgree runs layers of every cell, both directions, ragged
 // sequence lengths and both layouts on one core and on several (the
-// directions and batch chunks then run apart, each part with its own
-// projections): the same bits.
+// directions and batch chunks then run apart; on two cores, and with
+// layout 1 on three, each part computes its own projections): the same
+// bits.
 func TestThreadsAgree(t *testing.T) {
 	for _, cell := range []Cell{LSTM, GRU, RNN} {
 		for _, lbr := range []bool{false, true} {
 			for _, layout := range []int{0, 1} {
-				for _, seq := range []int{7, 2} { // a part's projections per entry, per time
+				for _, seq := range []int{7, 2} {
 					s := &Spec{Cell: cell, Seq: seq, Batch: 5, Input: 6, Hidden: 9, Dirs: 2, Layout: layout, LinearBeforeReset: lbr}
 					for range s.Dirs {
 						s.Acts = append(s.Acts, []Activation{{Func: Sigmoid}, {Func: Tanh}, {Func: Tanh}}[:cell.Activations()]...)
