@@ -282,25 +282,19 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 		// product into the rows of xw, which then hold the biases too.
 		r.fused = in.SeqLens == nil || !r.reverse
 	}
-	// Every step's input projections, both directions: row (t, b) of X
-	// times W^T, plus the biases of the fused directions.
+	// Every step's input projections: row (t, b) of X times W^T, plus the
+	// biases of the fused directions: one product for both directions
+	// (split across the cores), or, when each part's rows are one block
+	// (a whole direction, or entries of layout 1), each part's own at its
+	// start, so that the cores meet once, not after the projections too.
+	// (A part's entries of layout 0 are rows Batch apart: a product per
+	// entry packs W^T again for each, 50% more time than the one product.)
 	beta := T(0)
 	if runners[0].fused || runners[len(runners)-1].fused {
 		beta = 1
-		for i := 0; i < s.Seq*B; i++ {
-			for d := range runners {
-				r := &runners[d]
-				row := xw[(i*s.Dirs+d)*gh:][:gh]
-				if r.fused {
-					copy(row, r.bias)
-				} else {
-					clear(row)
-				}
-			}
-		}
 	}
-	if err := gemmBeta(cfg, s.Seq*B, s.Dirs*gh, s.Input, in.X, s.Input, wt, s.Dirs*gh, beta, xw, s.Dirs*gh); err != nil {
-		return err
+	for d := range runners {
+		runners[d].wt, runners[d].beta = wt, beta
 	}
 	// The parts: per direction, chunks of the batch.
 	chunks := 1
@@ -308,6 +302,15 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 		chunks = min(B, (cfg.Threads+s.Dirs-1)/s.Dirs)
 	}
 	parts := s.Dirs * chunks
+	own := parts > 1 && (s.Layout == 1 || chunks == 1)
+	if !own {
+		for d := range runners {
+			runners[d].fillBiases(0, B)
+		}
+		if err := gemmBeta(cfg, s.Seq*B, s.Dirs*gh, s.Input, in.X, s.Input, wt, s.Dirs*gh, beta, xw, s.Dirs*gh); err != nil {
+			return err
+		}
+	}
 	if parts <= 1 {
 		for d := range runners {
 			if err := runners[d].run(cfg, 0, B, in.SeqLens, out); err != nil {
@@ -316,24 +319,79 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 		}
 		return nil
 	}
-	return runParts(cfg, append([]runner[T](nil), runners...), chunks, in.SeqLens, out)
+	return runParts(cfg, append([]runner[T](nil), runners...), chunks, own, in, out)
 }
 
 // runParts runs the parts of Run on the cores: per direction of runners,
-// chunks of the batch.
-func runParts[T float32 | float64](cfg gemm.Config, runners []runner[T], chunks int, lens []int, out Outputs[T]) error {
-	B := runners[0].s.Batch
+// chunks of the batch, each its projections first when own, then its
+// steps.
+func runParts[T float32 | float64](cfg gemm.Config, runners []runner[T], chunks int, own bool, in Inputs[T], out Outputs[T]) error {
+	B, x, lens := runners[0].s.Batch, in.X, in.SeqLens
 	return parallel.RangeW(cfg.Ctx, cfg.Threads, len(runners)*chunks, parallel.Work, func(w, lo, hi int) error {
 		one := cfg // one core, and the worker's own slot of the scratch account
 		one.Threads, one.Scratch = 1, cfg.Scratch.Slot(w)
 		for p := lo; p < hi; p++ {
-			c := p % chunks
-			if err := runners[p/chunks].run(one, B*c/chunks, B*(c+1)/chunks, lens, out); err != nil {
+			c, r := p%chunks, &runners[p/chunks]
+			b0, b1 := B*c/chunks, B*(c+1)/chunks
+			if own {
+				r.fillBiases(b0, b1)
+				if err := r.project(one, x, b0, b1); err != nil {
+					return err
+				}
+			}
+			if err := r.run(one, b0, b1, lens, out); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+}
+
+// fillBiases readies xw's rows of direction r.d, batch entries [b0, b1),
+// for the projections' product: its biases when the direction is fused,
+// zeros when another is (the product then adds, beta 1), untouched when
+// none is (beta 0).
+func (r *runner[T]) fillBiases(b0, b1 int) {
+	if r.beta == 0 {
+		return
+	}
+	for t := range r.s.Seq {
+		for b := b0; b < b1; b++ {
+			if row := r.xrow(t, b); r.fused {
+				copy(row, r.bias)
+			} else {
+				clear(row)
+			}
+		}
+	}
+}
+
+// project adds X*W^T into xw's rows of direction r.d, batch entries [b0,
+// b1), every time, in one product (layout 1, or every entry): the
+// elements Run's one product for the whole of xw computes, each the same
+// sum (a product's rows and columns never mix).
+func (r *runner[T]) project(cfg gemm.Config, x []T, b0, b1 int) error {
+	s := r.s
+	if s.Seq == 0 || b0 == b1 {
+		return nil
+	}
+	if s.Input == 0 { // X*W^T is 0: the biases or zeros already, or zeros now
+		if r.beta == 0 {
+			for t := range s.Seq {
+				for b := b0; b < b1; b++ {
+					clear(r.xrow(t, b))
+				}
+			}
+		}
+		return nil
+	}
+	gh := s.Cell.Gates() * s.Hidden
+	ld := s.Dirs * gh
+	wt := r.wt[r.d*gh:]
+	if s.Layout == 1 { // rows b*Seq + t: the entries' rows are one block
+		return gemmBeta(cfg, (b1-b0)*s.Seq, gh, s.Input, x[b0*s.Seq*s.Input:], s.Input, wt, ld, r.beta, r.xw[r.xoff(0, b0):], ld)
+	}
+	return gemmBeta(cfg, s.Seq*s.Batch, gh, s.Input, x, s.Input, wt, ld, r.beta, r.xw[r.xoff(0, 0):], ld)
 }
 
 // run runs every step of batch entries [b0, b1) of direction r.d and
@@ -385,6 +443,8 @@ type runner[T float32 | float64] struct {
 	d                int
 	reverse          bool
 	fused            bool // stepFused: xw's rows hold the biases and take the products
+	beta             T    // the projections' beta: 1 when a direction is fused
+	wt               []T  // W^T of every direction, [Input, Dirs*Gates*Hidden]
 	xw, hr, h, c, rh []T
 	bias, rbias      []T
 	rt               []T      // R^T of the direction, [Hidden, Gates*Hidden]

@@ -117,29 +117,35 @@ func TestParseFunc(t *testing.T) {
 
 // TestThreadsAgree runs layers of every cell, both directions, ragged
 // sequence lengths and both layouts on one core and on several (the
-// directions and batch chunks then run apart): the same bits.
+// directions and batch chunks then run apart; on two cores, and with
+// layout 1 on three, each part computes its own projections): the same
+// bits.
 func TestThreadsAgree(t *testing.T) {
 	for _, cell := range []Cell{LSTM, GRU, RNN} {
 		for _, lbr := range []bool{false, true} {
 			for _, layout := range []int{0, 1} {
-				s := &Spec{Cell: cell, Seq: 7, Batch: 5, Input: 6, Hidden: 9, Dirs: 2, Layout: layout, LinearBeforeReset: lbr}
-				for range s.Dirs {
-					s.Acts = append(s.Acts, []Activation{{Func: Sigmoid}, {Func: Tanh}, {Func: Tanh}}[:cell.Activations()]...)
-				}
-				gh := cell.Gates() * s.Hidden
-				in := Inputs[float32]{X: filled(7*5*6, 1.1), W: filled(2*gh*6, 0.7), R: filled(2*gh*9, 0.3),
-					B: filled(2*2*gh, 0.9), H0: filled(2*5*9, 0.4), C0: filled(2*5*9, 0.5), SeqLens: []int{7, 3, 0, 5, 7}}
-				var outs [2]Outputs[float32]
-				for i, threads := range []int{1, 3} {
-					outs[i] = Outputs[float32]{Y: make([]float32, 7*2*5*9), YH: make([]float32, 2*5*9), YC: make([]float32, 2*5*9)}
-					if err := Run(gemm.Config{Ctx: context.Background(), Threads: threads}, s, in, outs[i]); err != nil {
-						t.Fatal(err)
+				for _, seq := range []int{7, 2} {
+					s := &Spec{Cell: cell, Seq: seq, Batch: 5, Input: 6, Hidden: 9, Dirs: 2, Layout: layout, LinearBeforeReset: lbr}
+					for range s.Dirs {
+						s.Acts = append(s.Acts, []Activation{{Func: Sigmoid}, {Func: Tanh}, {Func: Tanh}}[:cell.Activations()]...)
 					}
-				}
-				for _, p := range [][2][]float32{{outs[0].Y, outs[1].Y}, {outs[0].YH, outs[1].YH}, {outs[0].YC, outs[1].YC}} {
-					for j := range p[0] {
-						if math.Float32bits(p[0][j]) != math.Float32bits(p[1][j]) {
-							t.Fatalf("cell %d lbr %v layout %d: element %d: %v on one core, %v on three", cell, lbr, layout, j, p[0][j], p[1][j])
+					gh := cell.Gates() * s.Hidden
+					in := Inputs[float32]{X: filled(seq*5*6, 1.1), W: filled(2*gh*6, 0.7), R: filled(2*gh*9, 0.3),
+						B: filled(2*2*gh, 0.9), H0: filled(2*5*9, 0.4), C0: filled(2*5*9, 0.5), SeqLens: []int{seq, 1, 0, seq, 2}}
+					var outs [3]Outputs[float32]
+					for i, threads := range []int{1, 3, 2} {
+						outs[i] = Outputs[float32]{Y: make([]float32, seq*2*5*9), YH: make([]float32, 2*5*9), YC: make([]float32, 2*5*9)}
+						if err := Run(gemm.Config{Ctx: context.Background(), Threads: threads}, s, in, outs[i]); err != nil {
+							t.Fatal(err)
+						}
+					}
+					for k := 1; k < len(outs); k++ {
+						for _, p := range [][2][]float32{{outs[0].Y, outs[k].Y}, {outs[0].YH, outs[k].YH}, {outs[0].YC, outs[k].YC}} {
+							for j := range p[0] {
+								if math.Float32bits(p[0][j]) != math.Float32bits(p[1][j]) {
+									t.Fatalf("cell %d lbr %v layout %d seq %d: element %d: %v on one core, %v on more", cell, lbr, layout, seq, j, p[0][j], p[1][j])
+								}
+							}
 						}
 					}
 				}
@@ -185,6 +191,34 @@ func TestFusedAgrees(t *testing.T) {
 						}
 					} else if math.Float32bits(a) != math.Float32bits(b) {
 						t.Fatalf("cell %d lbr %v layout %d: Y[%d] %v fused, %v not", cell, lbr, layout, j, a, b)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestPartsOfEmptySizes runs layers without steps or without inputs on
+// one core and on two (each part then computes its own projections): no
+// panic, and the same outputs.
+func TestPartsOfEmptySizes(t *testing.T) {
+	for _, c := range []struct{ seq, input int }{{0, 3}, {4, 0}} {
+		for _, lens := range [][]int{nil, {c.seq, 0, c.seq}} {
+			s := &Spec{Cell: LSTM, Seq: c.seq, Batch: 3, Input: c.input, Hidden: 5, Dirs: 2,
+				Acts: slices.Repeat([]Activation{{Func: Sigmoid}, {Func: Tanh}, {Func: Tanh}}, 2)}
+			in := Inputs[float32]{X: filled(c.seq*3*c.input, 1.1), W: filled(2*20*c.input, 0.7), R: filled(2*20*5, 0.3),
+				B: filled(2*40, 0.9), H0: filled(2*3*5, 0.4), SeqLens: lens}
+			var outs [2]Outputs[float32]
+			for i, threads := range []int{1, 2} {
+				outs[i] = Outputs[float32]{Y: make([]float32, c.seq*2*3*5), YH: make([]float32, 2*3*5), YC: make([]float32, 2*3*5)}
+				if err := Run(gemm.Config{Ctx: context.Background(), Threads: threads}, s, in, outs[i]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for k, p := range [][2][]float32{{outs[0].Y, outs[1].Y}, {outs[0].YH, outs[1].YH}, {outs[0].YC, outs[1].YC}} {
+				for j := range p[0] {
+					if math.Float32bits(p[0][j]) != math.Float32bits(p[1][j]) {
+						t.Fatalf("seq %d input %d lens %v: output %d element %d: %v on one core, %v on two", c.seq, c.input, lens, k, j, p[0][j], p[1][j])
 					}
 				}
 			}
