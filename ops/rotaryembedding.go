@@ -208,6 +208,21 @@ func rotaryEmbedding(opt *Options, op opRef, x, cosCache, sinCache, pos *tensor.
 	rows := l.batch * l.heads * l.seq
 	err = parallelRange(opt, rows, x.Len(), func(lo, hi int) error {
 		c := opt.canceller()
+		if !l.bsh && ids == nil && !l.interleaved && l.rotary == l.head {
+			// The rows of one batch and head are consecutive in x and
+			// in the caches: one call of RotateRows for each such run.
+			for r := lo; r < hi; {
+				b, s := r/(l.heads*l.seq), r%l.seq
+				run := min(hi-r, l.seq-s)
+				if c.Stop(run * l.head) {
+					return op.stopped(c.Err)
+				}
+				off, cacheRow := r*l.head, b*l.seq+s
+				mathf.RotateRows(ys[off:off+run*l.head], xs[off:off+run*l.head], cs[cacheRow*half:][:run*half], ss[cacheRow*half:][:run*half], run, l.head, half)
+				r += run
+			}
+			return nil
+		}
 		for r := lo; r < hi; r++ {
 			if c.Stop(l.head) {
 				return op.stopped(c.Err)

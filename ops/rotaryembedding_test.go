@@ -100,3 +100,42 @@ func BenchmarkRotaryEmbedding(b *testing.B) {
 		})
 	}
 }
+
+// With the whole head rotated, halves, no position_ids and the 4-D
+// layout, runs of rows take mathf.RotateRows: every element is still the
+// pair's rotation in float64 rounded once, for heads whose half is a
+// multiple of 8 (the vector loop) or not.
+func TestRotaryEmbeddingRowRuns(t *testing.T) {
+	for _, head := range []int{16, 64, 6} {
+		b, h, s := 2, 3, 5
+		half := head / 2
+		xs := make([]float32, b*h*s*head)
+		for i := range xs {
+			xs[i] = float32((i*7919)%2001-1000) / 333
+		}
+		cs, ss := make([]float32, b*s*half), make([]float32, b*s*half)
+		for i := range cs {
+			cs[i], ss[i] = float32((i*104729)%2001-1000)/1000, float32((i*31)%2001-1000)/1000
+		}
+		x := tensor.MustFromSlice(xs, b, h, s, head)
+		y, err := RotaryEmbedding(x, tensor.MustFromSlice(cs, b, s, half), tensor.MustFromSlice(ss, b, s, half), nil, RotaryEmbeddingOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := tensor.Data[float32](y)
+		for bi := range b {
+			for hi := range h {
+				for si := range s {
+					off, c := ((bi*h+hi)*s+si)*head, (bi*s+si)*half
+					for i := range half {
+						cv, sv := float64(cs[c+i]), float64(ss[c+i])
+						x1, x2 := float64(xs[off+i]), float64(xs[off+half+i])
+						if w1, w2 := float32(cv*x1-sv*x2), float32(sv*x1+cv*x2); got[off+i] != w1 || got[off+half+i] != w2 {
+							t.Fatalf("head %d, row (%d, %d, %d), pair %d: %v, %v; want %v, %v", head, bi, hi, si, i, got[off+i], got[off+half+i], w1, w2)
+						}
+					}
+				}
+			}
+		}
+	}
+}

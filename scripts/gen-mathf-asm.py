@@ -15,7 +15,7 @@
 # loops that take a parameter table (activations.go, trig.go), and
 # mathf_avx512_amd64.s, every loop again for AVX-512 (16 float32 a vector,
 # two vectors an iteration), translated instruction for instruction by
-# to512, so that the bits are the same.
+# to512 (exp's scaling one VSCALEFPS), so that the bits are the same.
 
 D = 'ops/internal/mathf/'
 
@@ -675,19 +675,95 @@ open(D + 'mathf_amd64.s', 'w').write(''.join(out))
 # embedded broadcast (.BCST: its first lane, all lanes being equal);
 # comparisons write K1 and VPMOVM2D turns it into the all-ones lanes the
 # AVX2 code uses as masks; VBLENDVPS becomes VPMOVD2M (the lanes' sign
-# bits) and VBLENDMPS; VMOVMSKPS becomes VPMOVD2M and KMOVW. Needs
-# AVX512F and AVX512DQ.
+# bits) and VBLENDMPS; VMOVMSKPS becomes VPMOVD2M and KMOVW. Two
+# rewrites keep the operations and drop instructions: exp's scaling by
+# 2^k is one VSCALEFPS (_scalef), and a mask taken to lanes and back
+# unchanged stays in K1 (_peephole). Needs AVX512F and AVX512DQ.
 import re as _re
 
 def to512(body, hi=False):
     # hi: the second vector of an unrolled iteration, in Z16-Z31, K2 and
     # R8 (its labels suffixed), independent of the first.
-    res = _to512(body)
+    res = _peephole(_to512(_scalef(body)))
     if not hi:
         return res
     res = _re.sub(r'\bZ(\d+)\b', lambda m: 'Z%d' % (int(m.group(1)) + 16), res)
     res = _re.sub(r'\bK1\b', 'K2', _re.sub(r'\bAX\b', 'R8', res))
     return _re.sub(r'\b(erfsmall)\b', r'\1hi', res)
+
+# exp's scaling by 2^k (k an integer in a float32 lane, |k| <= 150: its
+# argument is clamped first, a NaN to expMin) in two exact-then-rounded
+# products by 2^(k>>1) and 2^(k-(k>>1)) built from their bits is, in
+# AVX-512, one VSCALEFPS: p*2^k rounded once, the same bits (as Softmax's
+# EXP32_512 in ops/internal/reduce), one instruction for nine. The k and
+# k>>1 registers must not be read afterwards (checked by _dead).
+_scaleSeq = _re.compile(r"""\tVCVTTPS2DQ (Y\d+), \1
+\tVPSRAD \$1, \1, (Y\d+)
+\tVPSUBD \2, \1, \1
+\tVPADDD (\S+), \2, \2
+\tVPSLLD \$23, \2, \2
+\tVPADDD \3, \1, \1
+\tVPSLLD \$23, \1, \1
+\tVMULPS \2, (Y\d+), \4
+\tVMULPS \1, \4, \4
+""")
+
+def _scalef(body):
+    while True:
+        m = _scaleSeq.search(body)
+        if not m:
+            return body
+        rest = body[m.end():].splitlines()
+        for reg in (m.group(1), m.group(2)):
+            assert _dead(rest, reg), (reg, body)
+        body = body[:m.start()] + '\tVSCALEFPS %s, %s, %s\n' % (m.group(1), m.group(4), m.group(4)) + body[m.end():]
+
+def _operands(line):
+    m = _re.match(r'\t(\S+)\s+(.*)$', line)
+    if not m:
+        return None, []
+    return m.group(1), [a.strip() for a in m.group(2).split(',')]
+
+def _dead(lines, reg):
+    # reg (a Y or Z register) is not read by lines before it is written
+    # again, lines being straight code (a label is only passed; a jump
+    # ends the search as a read might follow on its target).
+    for line in lines:
+        op, args = _operands(line)
+        if op is None:
+            if line.strip().endswith(':'):
+                continue
+            return False
+        if op.startswith('J'):
+            return False
+        if reg not in args:
+            continue
+        if reg in args[:-1] or _re.match(r'V(F|FN)M(ADD|SUB)|VPTERNLOG', op):
+            return False
+        return True
+    return reg not in ('Y15', 'Z15')  # the reducing loops' accumulator lives on
+
+def _peephole(res):
+    # A comparison's K1 turned into lanes (VPMOVM2D) and back (VPMOVD2M),
+    # neither touched in between, is K1 already: the way back goes, and
+    # the lanes too when nothing reads them.
+    lines = res.splitlines()
+    i = 0
+    while i < len(lines):
+        op, args = _operands(lines[i])
+        if op == 'VPMOVD2M':
+            for j in range(i - 1, -1, -1):
+                opj, argsj = _operands(lines[j])
+                if opj == 'VPMOVM2D' and argsj == [args[1], args[0]]:
+                    del lines[i]
+                    if _dead(lines[j + 1:], argsj[1]):
+                        del lines[j]
+                        i -= 1
+                    break
+                if opj is None or opj.startswith('J') or args[0] in argsj or args[1] in argsj:
+                    break
+        i += 1
+    return '\n'.join(lines) + '\n'
 
 def _to512(body):
     res = []
@@ -769,7 +845,8 @@ out512 = ['''//go:build amd64 && !purego
 
 // The AVX-512 loops: mathf_amd64.s's loops, 16 elements at a time, n a
 // multiple of 16, translated instruction for instruction (to512 in the
-// generator), so that every lane computes the same bits.
+// generator; exp's scaling by 2^k one VSCALEFPS, masks kept in K
+// registers), so that every lane computes the same bits.
 ''']
 loops512 = [('sigmoidsAVX512', sig, False, True, False), ('tanhsAVX512', tanh, False, True, False),
             ('erfsAVX512', erf, False, True, False)]

@@ -97,10 +97,41 @@ func logicByte(op int, x, y byte) byte {
 // processor has them, the words below for the rest.
 func boolLogic(op int) BinarySpans[bool, bool, bool] {
 	s := boolWords(op)
-	if !haveVecLoops {
+	if haveVecLoops {
+		s = vecSpans(s, boolLogicLoops[op])
+	}
+	if op == logicXor {
 		return s
 	}
-	return vecSpans(s, boolLogicLoops[op])
+	// Against a scalar (a broadcast span), And's false and Or's true
+	// decide every element, and the other value leaves the span as it is:
+	// a fill or a copy, the span not read in the first case (as
+	// onnxruntime's And and Or do); bools being 0 or 1, the same bytes.
+	decides := op == logicOr
+	s.Left = func(o []bool, a bool, b []bool) { scalarLogic(o, a, b, decides) }
+	s.Right = func(o, a []bool, b bool) { scalarLogic(o, b, a, decides) }
+	return s
+}
+
+// scalarLogic sets o to And's or Or's x op y, x the scalar that decides
+// every element when it is decides.
+func scalarLogic(o []bool, x bool, y []bool, decides bool) {
+	if x != decides {
+		copy(o, y[:len(o)])
+		return
+	}
+	if !x {
+		clear(o)
+		return
+	}
+	ob := boolBytes(o)
+	if len(ob) == 0 {
+		return
+	}
+	ob[0] = 1
+	for k := 1; k < len(ob); k *= 2 {
+		copy(ob[k:], ob[:k])
+	}
 }
 
 // boolWords returns the Go loops of the bool operator op.

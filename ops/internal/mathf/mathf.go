@@ -14,7 +14,9 @@
 // the loops of mathf_amd64.s, and with AVX512F and AVX512DQ besides, 16 at
 // a time in those of mathf_avx512_amd64.s (both written by
 // scripts/gen-mathf-asm.py, the AVX-512 ones translated instruction for
-// instruction from the AVX2 ones, which also writes the Go dispatch
+// instruction from the AVX2 ones, but for Exp's scaling by 2^k, one
+// VSCALEFPS there (one rounding of p*2^k, as the two exact-then-rounded
+// products), which also writes the Go dispatch
 // loops_amd64.go and loops_other.go), operation for operation the scalar
 // function's; elsewhere, and under the purego tag, Go loops. Exp is Softmax's exp32 (ops/internal/reduce,
 // reference/exp32.go) with an upper clamp; Log is Cephes' logf. Pow

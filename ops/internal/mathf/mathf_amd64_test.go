@@ -17,4 +17,6 @@ func TestAVX2LoopsWithoutAVX512(t *testing.T) {
 	t.Run("Activations", TestActivationSlicesMatchScalars)
 	t.Run("Trig", TestTrigSlicesMatchScalars)
 	t.Run("Pow", TestPowsMatchPow)
+	t.Run("Rotate", TestRotateVectorLoopKeepsTheScalarBits)
+	t.Run("RotateRows", TestRotateRowsIsRotateByRow)
 }

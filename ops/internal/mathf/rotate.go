@@ -22,3 +22,19 @@ func rotateGo(y1, y2, a, b, cos, sin []float32) {
 		y2[i] = float32(s*x1 + c*x2)
 	}
 }
+
+// RotateRows is Rotate over rows of head floats, each rotated whole
+// (head = 2*half): row r of y is Rotate of row r of x's halves by
+// cos[r*half:] and sin[r*half:], for the rows rows. One vector loop over
+// all the rows where the processor has AVX-512 and half is a multiple of
+// 8, Rotate row by row otherwise.
+func RotateRows(y, x, cos, sin []float32, rows, head, half int) {
+	if rotateRowsVec(y, x, cos, sin, rows, head, half) {
+		return
+	}
+	for r := range rows {
+		yr, xr := y[r*head:(r+1)*head], x[r*head:(r+1)*head]
+		Rotate(yr[:half], yr[half:2*half], xr[:half], xr[half:2*half], cos[r*half:(r+1)*half], sin[r*half:(r+1)*half])
+		copy(yr[2*half:], xr[2*half:])
+	}
+}

@@ -38,3 +38,83 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// func rotateAVX512(y1, y2, x1, x2, cos, sin unsafe.Pointer, n int)
+// n is a multiple of 8.
+TEXT ·rotateAVX512(SB), NOSPLIT, $0-56
+	MOVQ y1+0(FP), DI
+	MOVQ y2+8(FP), R8
+	MOVQ x1+16(FP), SI
+	MOVQ x2+24(FP), R9
+	MOVQ cos+32(FP), R10
+	MOVQ sin+40(FP), R11
+	MOVQ n+48(FP), CX
+	XORQ AX, AX
+	SHRQ $3, CX
+	JZ   done512
+loop512:
+	VCVTPS2PD (SI)(AX*1), Z0
+	VCVTPS2PD (R9)(AX*1), Z1
+	VCVTPS2PD (R10)(AX*1), Z2
+	VCVTPS2PD (R11)(AX*1), Z3
+	VMULPD Z0, Z2, Z4
+	VMULPD Z1, Z3, Z5
+	VSUBPD Z5, Z4, Z4
+	VCVTPD2PS Z4, Y4
+	VMOVUPS Y4, (DI)(AX*1)
+	VMULPD Z0, Z3, Z6
+	VMULPD Z1, Z2, Z7
+	VADDPD Z7, Z6, Z6
+	VCVTPD2PS Z6, Y6
+	VMOVUPS Y6, (R8)(AX*1)
+	ADDQ $32, AX
+	DECQ CX
+	JNZ  loop512
+done512:
+	VZEROUPPER
+	RET
+
+// func rotateRowsAVX512(y, x, cos, sin unsafe.Pointer, rows, head, half int)
+TEXT ·rotateRowsAVX512(SB), NOSPLIT, $0-56
+	MOVQ y+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ cos+16(FP), R10
+	MOVQ sin+24(FP), R11
+	MOVQ rows+32(FP), BX
+	MOVQ head+40(FP), R12
+	MOVQ half+48(FP), R13
+	SHLQ $2, R12
+	SHLQ $2, R13
+	TESTQ BX, BX
+	JZ   rowsdone
+row:
+	LEAQ (DI)(R13*1), R8
+	LEAQ (SI)(R13*1), R9
+	XORQ AX, AX
+rowloop:
+	VCVTPS2PD (SI)(AX*1), Z0
+	VCVTPS2PD (R9)(AX*1), Z1
+	VCVTPS2PD (R10)(AX*1), Z2
+	VCVTPS2PD (R11)(AX*1), Z3
+	VMULPD Z0, Z2, Z4
+	VMULPD Z1, Z3, Z5
+	VSUBPD Z5, Z4, Z4
+	VCVTPD2PS Z4, Y4
+	VMOVUPS Y4, (DI)(AX*1)
+	VMULPD Z0, Z3, Z6
+	VMULPD Z1, Z2, Z7
+	VADDPD Z7, Z6, Z6
+	VCVTPD2PS Z6, Y6
+	VMOVUPS Y6, (R8)(AX*1)
+	ADDQ $32, AX
+	CMPQ AX, R13
+	JB   rowloop
+	ADDQ R12, DI
+	ADDQ R12, SI
+	ADDQ R13, R10
+	ADDQ R13, R11
+	DECQ BX
+	JNZ  row
+rowsdone:
+	VZEROUPPER
+	RET

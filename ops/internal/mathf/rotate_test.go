@@ -35,3 +35,31 @@ func TestRotateVectorLoopKeepsTheScalarBits(t *testing.T) {
 		}
 	}
 }
+
+// RotateRows gives Rotate's bits row by row, with and without its vector
+// loop, for halves that take it (multiples of 8) and halves that do not.
+func TestRotateRowsIsRotateByRow(t *testing.T) {
+	for _, half := range []int{8, 16, 32, 12, 3} {
+		for _, rows := range []int{0, 1, 5} {
+			head := 2 * half
+			x, cos, sin := make([]float32, rows*head), make([]float32, rows*half), make([]float32, rows*half)
+			for i := range x {
+				x[i] = float32((i*7919)%2001-1000) / 333
+			}
+			for i := range cos {
+				cos[i], sin[i] = float32((i*104729)%2001-1000)/1000, float32((i*31)%2001-1000)/1000
+			}
+			y, want := make([]float32, len(x)), make([]float32, len(x))
+			RotateRows(y, x, cos, sin, rows, head, half)
+			for r := range rows {
+				w, a := want[r*head:], x[r*head:]
+				rotateGo(w[:half], w[half:head], a[:half], a[half:head], cos[r*half:(r+1)*half], sin[r*half:(r+1)*half])
+			}
+			for i := range y {
+				if math.Float32bits(y[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("half %d rows %d: element %d: %g, want %g", half, rows, i, y[i], want[i])
+				}
+			}
+		}
+	}
+}

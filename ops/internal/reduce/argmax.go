@@ -39,29 +39,37 @@ func RunArg[A Number](l Layout, x []A, idx []int64, max, last bool, par Parallel
 			return nil
 		})
 	}
+	// Parts are ranges of (outer, column block) pairs, so that an
+	// ArgMax over the first axis (Outer 1) spreads across cores too, and
+	// a part's scratch is one block's.
 	xf, isF32 := any(x).([]float32)
-	return par(l.Outer, l.Outer*n*inner, func(lo, hi int) error {
-		best := make([]A, inner)
+	blocks := (inner + argColumnBlock - 1) / argColumnBlock
+	return par(l.Outer*blocks, l.Outer*n*inner, func(lo, hi int) error {
+		best := make([]A, min(argColumnBlock, inner))
 		var rows []int32
 		if isF32 {
-			rows = make([]int32, inner)
+			rows = make([]int32, len(best))
 		}
-		for o := lo; o < hi; o++ {
-			in, out := x[o*n*inner:(o+1)*n*inner], idx[o*inner:(o+1)*inner]
-			// float32 columns eight at a time where the processor can,
-			// the rest (or all) one at a time.
-			c0 := 0
+		for t := lo; t < hi; t++ {
+			o, b := t/blocks, t%blocks
+			c0 := b * argColumnBlock
+			w := min(argColumnBlock, inner-c0)
+			base := o*n*inner + c0
+			in, out := x[base:base+(n-1)*inner+w], idx[o*inner+c0:o*inner+c0+w]
+			// float32 columns sixteen or eight at a time where the
+			// processor can, the rest (or all) one at a time.
+			k := 0
 			if isF32 {
-				c0 = argColsF32(xf[o*n*inner:(o+1)*n*inner], n, inner, out, rows, max, last)
+				k = argColsF32(xf[base:base+(n-1)*inner+w], n, inner, w, out, rows, max, last)
 			}
-			copy(best[c0:], in[c0:inner])
-			for j := c0; j < inner; j++ {
+			copy(best[k:w], in[k:w])
+			for j := k; j < w; j++ {
 				out[j] = 0
 			}
 			for i := 1; i < n; i++ {
-				for j, v := range in[i*inner+c0 : (i+1)*inner] {
-					if better(v, best[c0+j], max, last) {
-						best[c0+j], out[c0+j] = v, int64(i)
+				for j, v := range in[i*inner+k : i*inner+w] {
+					if better(v, best[k+j], max, last) {
+						best[k+j], out[k+j] = v, int64(i)
 					}
 				}
 			}
@@ -69,6 +77,10 @@ func RunArg[A Number](l Layout, x []A, idx []int64, max, last bool, par Parallel
 		return nil
 	})
 }
+
+// argColumnBlock is the most columns RunArg's parts take at a time over
+// an inner axis (a multiple of 128, the vector loop's chunk).
+const argColumnBlock = 4096
 
 // argRows sets idx[r] to argBest of row r of the len(idx) rows of n
 // elements of x: float32 rows a block at a time through argRowsF32 where

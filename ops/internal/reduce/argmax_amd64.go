@@ -4,22 +4,38 @@ package reduce
 
 import "golang.org/x/sys/cpu"
 
-// haveArgAVX2 picks argColsF32's vector loop (tests turn it off).
-var haveArgAVX2 = cpu.X86.HasAVX2
+//go:generate python3 gen_argcols.py
+
+// haveArgAVX2 and haveArgAVX512 pick argColsF32's vector loops (tests
+// turn them off).
+var haveArgAVX2, haveArgAVX512 = cpu.X86.HasAVX2, cpu.X86.HasAVX512F
 
 //go:noescape
 func argColsAVX2(x *float32, n, inner, cols int, idx *int32, minimum, last bool)
 
-// argColsF32 sets out[j] for the first columns of the [n, inner] block x,
-// eight at a time, as RunArg's loop does, and returns how many it set (a
-// multiple of 8; 0 without AVX2). rows is scratch of inner int32.
-func argColsF32(x []float32, n, inner int, out []int64, rows []int32, max, last bool) int {
-	cols := inner &^ 7
-	if !haveArgAVX2 || cols == 0 || n >= 1<<31 || n < 1 {
+//go:noescape
+func argColsAVX512(x *float32, n, inner, cols int, idx *int32, minimum, last bool)
+
+// argColsF32 sets out[j] for the first of the w columns of the n rows
+// of x (row i at x[i*stride:]), as RunArg's loop does, and returns how
+// many it set (0 without AVX2): with AVX-512, 128 columns at a time (the
+// best values and rows of a chunk in registers, each row's 512 bytes
+// read in one go), then 16, then eight with AVX2. rows is scratch of w
+// int32.
+func argColsF32(x []float32, n, stride, w int, out []int64, rows []int32, max, last bool) int {
+	if !haveArgAVX2 || w < 8 || n >= 1<<31 || n < 1 {
 		return 0
 	}
-	_ = x[n*inner-1]
-	argColsAVX2(&x[0], n, inner, cols, &rows[0], !max, last)
+	_ = x[(n-1)*stride+w-1]
+	cols := 0
+	if haveArgAVX512 && w >= 16 {
+		cols = w &^ 15
+		argColsAVX512(&x[0], n, stride, cols, &rows[0], !max, last)
+	}
+	if w-cols >= 8 {
+		argColsAVX2(&x[cols], n, stride, 8, &rows[cols], !max, last)
+		cols += 8
+	}
 	for j, r := range rows[:cols] {
 		out[j] = int64(r)
 	}

@@ -3,7 +3,9 @@
 package reduce
 
 // argColsF32 has no vector form here: RunArg's loop does every column.
-func argColsF32(x []float32, n, inner int, out []int64, rows []int32, max, last bool) int { return 0 }
+func argColsF32(x []float32, n, stride, w int, out []int64, rows []int32, max, last bool) int {
+	return 0
+}
 
 // argRowsF32 has no vector form here: RunArg's loop does every row.
 func argRowsF32(x []float32, n int, idx []int64, ext []float32, max, last bool) bool { return false }
@@ -19,3 +21,6 @@ func beyondF32(x []float32, from int, w float32, smallest bool) int {
 	}
 	return i
 }
+
+// haveArgAVX512 is false: there is no vector loop to turn off.
+var haveArgAVX512 = false

@@ -8,12 +8,21 @@ import (
 
 // RunArg over a first or middle axis gives, with the vector columns, the
 // indices of the one-at-a-time rule (better): NaN, ties, signed zeros and
-// infinities, max and min, first and last, inner widths around the block
-// of eight.
+// infinities, max and min, first and last, inner widths around the
+// blocks of 128, 16 and 8, with and without the AVX-512 loop.
 func TestRunArgColumnsAreTheScalarRule(t *testing.T) {
+	saved := haveArgAVX512
+	defer func() { haveArgAVX512 = saved }()
+	for _, wide := range []bool{true, false} {
+		haveArgAVX512 = wide && saved
+		t.Run(map[bool]string{true: "AVX-512", false: "AVX2"}[wide], runArgColumnsAreTheScalarRule)
+	}
+}
+
+func runArgColumnsAreTheScalarRule(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 26))
 	specials := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1)), 1, -1}
-	for _, shape := range [][3]int{{1, 1, 8}, {2, 5, 8}, {1, 7, 9}, {3, 64, 17}, {2, 3, 40}, {1, 1, 3}} {
+	for _, shape := range [][3]int{{1, 1, 8}, {2, 5, 8}, {1, 7, 9}, {3, 64, 17}, {2, 3, 40}, {1, 1, 3}, {2, 9, 128 + 16 + 8 + 3}, {1, 3, 256 + 16}, {2, 1, 131}, {2, 3, 2*argColumnBlock + 128 + 16 + 5}} {
 		outer, n, inner := shape[0], shape[1], shape[2]
 		for trial := range 20 {
 			x := make([]float32, outer*n*inner)
