@@ -17,10 +17,11 @@ import (
 // AVX2 with FMA: the same bits; strides 1 and 2, any kernel size and
 // dilation: a tap is a pointer into an input row), in Go otherwise; the few edge columns run in Go, skipping the
 // taps in the padding. The interior is the same for every row, found once.
-// The epilogue (Config.Epilogue32/64) runs on each band of rows of a plane
-// as soon as the band is done, while it is in the cache: one call for a
-// whole small plane (7x7, 14x14) rather than one a row, so that a fused
-// activation works on spans long enough for its vector loop.
+// The epilogue (Config.Epilogue32/64) runs on a worker's finished outputs
+// while they are in the cache: once they hold epilogueSpan elements (the
+// bands and planes of a worker follow one another in the output), so that
+// a fused activation works on spans long enough for its vector loop
+// rather than one call per 7x7 plane.
 //
 // For float32 where the CPU has AVX-512 the same sums run in whole-row
 // kernels instead, edges and the plane's first and last rows included,
@@ -235,6 +236,9 @@ func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 	}
 	return parallel.Range(cfg.Ctx, threads, items, planes*pout*taps, func(lo, hi int) error {
 		sc := dwScratch[T]{offs: make([]int, taps), ws: make([]T, taps), ptrs: make([]unsafe.Pointer, taps), rows: make([]int, g.kh)}
+		// The items' outputs follow one another in y: the epilogue runs
+		// on [done, end) once it holds epilogueSpan elements.
+		done := lo/bands*pout + lo%bands*per*g.ow
 		for it := lo; it < hi; it++ {
 			if err := cfg.err(); err != nil {
 				return err
@@ -249,35 +253,42 @@ func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 				bv = b[c]
 			}
 			o0, o1 := band*per, min(g.oh, (band+1)*per)
-			if fp != nil {
+			switch {
+			case fp != nil:
 				// T is float32: the same memory.
 				dwFlat32(&g, fp, as32(yp), as32(xp), as32(wc), *(*float32)(unsafe.Pointer(&bv)))
-				epilogue(cfg, yp)
-				continue
-			}
-			if rp != nil {
+			case rp != nil:
 				// T is float32: the same memory.
 				dwRowsBand(&g, rp, as32(yp), as32(xp), as32(wc), *(*float32)(unsafe.Pointer(&bv)), o0, o1)
-				epilogue(cfg, yp[o0*g.ow:o1*g.ow])
-				continue
-			}
-			for o := o0; o < o1; {
-				switch {
-				case o >= g.full0 && o+4 <= min(o1, g.full1) && dwFull4(&g, yp, xp, wc, bv, o, &sc):
-					o += 4
-				case o >= g.full0 && o < g.full1:
-					dwFullRow(&g, yp[o*g.ow:(o+1)*g.ow], xp, wc, bv, o, &sc)
-					o++
-				default:
-					dwRow(&g, yp[o*g.ow:(o+1)*g.ow], xp, wc, bv, o, &sc)
-					o++
+			default:
+				for o := o0; o < o1; {
+					switch {
+					case o >= g.full0 && o+4 <= min(o1, g.full1) && dwFull4(&g, yp, xp, wc, bv, o, &sc):
+						o += 4
+					case o >= g.full0 && o < g.full1:
+						dwFullRow(&g, yp[o*g.ow:(o+1)*g.ow], xp, wc, bv, o, &sc)
+						o++
+					default:
+						dwRow(&g, yp[o*g.ow:(o+1)*g.ow], xp, wc, bv, o, &sc)
+						o++
+					}
 				}
 			}
-			epilogue(cfg, yp[o0*g.ow:o1*g.ow])
+			if end := plane*pout + o1*g.ow; end-done >= epilogueSpan || it == hi-1 {
+				epilogue(cfg, y[done:end])
+				done = end
+			}
 		}
 		return nil
 	})
 }
+
+// epilogueSpan is the fewest output elements the depthwise convolution
+// hands to the epilogue at once (unless a worker's part is shorter): the
+// planes or bands of several items, still in the cache, rather than one
+// call per 7x7 plane, where a fused Clip's call cost as much as a third of
+// the convolution.
+const epilogueSpan = 2048
 
 // as32 is s seen as float32 (T must be float32).
 func as32[T Float](s []T) []float32 {

@@ -182,43 +182,70 @@ func fillWindowsVec(dst []float32, pc, kc, q0, nc int, xg []float32, g dwGeometr
 	var segs [nr]wseg
 	taps := g.kh * g.kw
 	pin := g.ih * g.iw
+	// Each tap's rows in the block, found once for all panels (for up to
+	// len(tapBuf) taps; the others per panel): its first row p0, the
+	// number of rows, the channel of the first.
+	type tapRows struct{ p0, rows, c0 int }
+	var tapBuf [64]tapRows
+	rowsOf := func(t int) tapRows {
+		p0 := (t - pc%taps + taps) % taps // the block's first row of tap t
+		if p0 >= kc {
+			return tapRows{p0: p0}
+		}
+		return tapRows{p0: p0, rows: (kc - p0 + taps - 1) / taps, c0: (pc + p0) / taps}
+	}
+	for t := range min(taps, len(tapBuf)) {
+		tapBuf[t] = rowsOf(t)
+	}
+	// A panel's positions split at output rows: lanes [j, j+l) on output
+	// row oh from column ow.
+	type span struct{ j, oh, ow, l int }
+	var spans [nr]span
 	for q := 0; q*nr < nc; q++ {
 		j0 := q * nr
 		w := min(nr, nc-j0)
+		ns := 0
+		for j := 0; j < w; {
+			pos := q0 + j0 + j
+			oh, ow := pos/g.ow, pos%g.ow
+			l := min(g.ow-ow, w-j)
+			spans[ns] = span{j, oh, ow, l}
+			ns++
+			j += l
+		}
 		for t := range taps {
-			p0 := (t - pc%taps + taps) % taps // the block's first row of tap t
-			if p0 >= kc {
+			var tr tapRows
+			if t < len(tapBuf) {
+				tr = tapBuf[t]
+			} else {
+				tr = rowsOf(t)
+			}
+			if tr.rows == 0 {
 				continue
 			}
-			rows := (kc - p0 + taps - 1) / taps
-			c0 := (pc + p0) / taps
 			dr, dq := t/g.kw*g.dh-g.ph, t%g.kw*g.dw-g.pw
 			n := 0
-			for j := 0; j < w; {
-				pos := q0 + j0 + j
-				oh, ow := pos/g.ow, pos%g.ow
-				l := min(g.ow-ow, w-j)
-				if ih := oh*g.sh + dr; ih >= 0 && ih < g.ih {
+			for _, u := range spans[:ns] {
+				if ih := u.oh*g.sh + dr; ih >= 0 && ih < g.ih {
 					// Lane j+o reads the row at base + o*sw, for o in [lo, hi):
 					// those inside the row.
-					base := ow*g.sw + dq
+					base := u.ow*g.sw + dq
 					lo, hi := 0, 0
 					if g.sw == 1 {
-						lo, hi = max(0, -base), min(l, g.iw-base)
+						lo, hi = max(0, -base), min(u.l, g.iw-base)
 					} else if g.iw > base {
-						lo, hi = max(0, (1-base)/2), min(l, (g.iw-base+1)/2)
+						lo, hi = max(0, (1-base)/2), min(u.l, (g.iw-base+1)/2)
 					}
 					if lo < hi {
-						lane := j + lo
-						segs[n] = wseg{off: int64(ih*g.iw+base-j*g.sw) * 4, mask: uint32((uint64(1)<<(hi-lo) - 1) << lane)}
+						lane := u.j + lo
+						segs[n] = wseg{off: int64(ih*g.iw+base-u.j*g.sw) * 4, mask: uint32((uint64(1)<<(hi-lo) - 1) << lane)}
 						n++
 					}
 				}
-				j += l
 			}
-			d := dst[q*kc*nr+p0*nr : q*kc*nr+(p0+(rows-1)*taps)*nr+nr]
-			src := xg[c0*pin : (c0+rows)*pin]
-			windowRows32(d, taps*nr, unsafe.Pointer(&src[0]), pin, rows, segs[:n], g.sw)
+			d := dst[q*kc*nr+tr.p0*nr : q*kc*nr+(tr.p0+(tr.rows-1)*taps)*nr+nr]
+			src := xg[tr.c0*pin : (tr.c0+tr.rows)*pin]
+			windowRows32(d, taps*nr, unsafe.Pointer(&src[0]), pin, tr.rows, segs[:n], g.sw)
 		}
 	}
 }

@@ -147,6 +147,9 @@ func fillWindows8(dst []byte, pc, kc, q0, nc int, xg []byte, g dwGeometry, pad b
 		runs = append(runs, run{oh: oh, ow: ow, n: n, off: (j/nr)*k4*nr*4 + (j%nr)*4})
 		j += n
 	}
+	if g.sw == 1 && fillWindows8Padded(dst, pc, kc, q0, nc, xg, g, pad, runs) {
+		return
+	}
 	taps := g.kh * g.kw
 	pin := g.ih * g.iw
 	type tapRow struct {
@@ -208,6 +211,80 @@ func fillWindows8(dst []byte, pc, kc, q0, nc int, xg []byte, g dwGeometry, pad b
 			interleave4(d, src[0], src[1], src[2], src[3])
 		}
 	}
+}
+
+// paddedBytes is the bytes of padded image fillWindows8Padded copies at
+// a time (on its stack: nothing that grows with the input).
+const paddedBytes = 4096
+
+// fillWindows8Padded is fillWindows8 (runs: its runs of positions) for a
+// stride of 1 along the row. The block's channels, over the rows its
+// positions reach and padded all round, are copied a few at a time (as
+// many as fit in paddedBytes) with the pad around them, and every window
+// row of the quads whose channels are in the copy is then a slice of it,
+// interleaved as it lies: no run goes through a row of pads, which on a
+// small image is most runs and on a large one the runs at each row's
+// ends. It reports false, having written nothing, when the channels one
+// quad reads do not fit.
+func fillWindows8Padded(dst []byte, pc, kc, q0, nc int, xg []byte, g dwGeometry, pad byte, runs []run) bool {
+	taps := g.kh * g.kw
+	// The padded copy of a channel: input rows [rlo, rhi), columns [-pw, chi).
+	rlo := q0/g.ow*g.sh - g.ph
+	rhi := (q0+nc-1)/g.ow*g.sh + (g.kh-1)*g.dh - g.ph + 1
+	chi := g.ow - 1 + (g.kw-1)*g.dw - g.pw + 1
+	h, w := rhi-rlo, chi+g.pw
+	if h <= 0 || w <= 0 {
+		return false
+	}
+	per := paddedBytes / (h * w) // channels in one copy
+	if per < (4+taps-1)/taps+1 { // a quad's rows span at most this many
+		return false
+	}
+	var buf [paddedBytes]byte
+	pin := g.ih * g.iw
+	a, b := min(g.pw, w), min(g.pw+g.iw, w) // the image's columns in a padded row
+	nr := gemm.NR8()
+	k4 := (kc + 3) / 4
+	c1 := (pc+kc-1)/taps + 1
+	for q := 0; q < k4; {
+		cs := (pc + 4*q) / taps
+		ce := min(c1, cs+per)
+		for c := cs; c < ce; c++ {
+			for i := range h {
+				row := buf[((c-cs)*h+i)*w : ((c-cs)*h+i+1)*w]
+				ih := rlo + i
+				if ih < 0 || ih >= g.ih || a >= b {
+					for o := range row {
+						row[o] = pad
+					}
+					continue
+				}
+				for o := range a {
+					row[o] = pad
+				}
+				copy(row[a:b], xg[c*pin+ih*g.iw:c*pin+ih*g.iw+b-a])
+				for o := b; o < w; o++ {
+					row[o] = pad
+				}
+			}
+		}
+		// The quads whose rows are all in channels [cs, ce).
+		for ; q < k4 && (pc+min(4*q+3, kc-1))/taps < ce; q++ {
+			var offs [4]int
+			for t := range 4 {
+				p := pc + min(4*q+t, kc-1) // a row past kc: any bytes do
+				c, tap := p/taps, p%taps
+				offs[t] = ((c-cs)*h+tap/g.kw*g.dh-g.ph-rlo)*w + tap%g.kw*g.dw
+			}
+			for _, u := range runs {
+				d := dst[u.off+q*nr*4 : u.off+q*nr*4+u.n*4]
+				at := u.oh*g.sh*w + u.ow
+				interleave4(d, buf[offs[0]+at:offs[0]+at+u.n], buf[offs[1]+at:offs[1]+at+u.n],
+					buf[offs[2]+at:offs[2]+at+u.n], buf[offs[3]+at:offs[3]+at+u.n])
+			}
+		}
+	}
+	return true
 }
 
 // interleave4Go writes d[4o+t] = s_t[o] for o in [0, len(s0)).
