@@ -70,6 +70,9 @@ type Model struct {
 	// else the program allocates. Concurrent runs take their states from
 	// runs.
 	idle atomic.Pointer[runState]
+	// poolID names the model in the Pools it runs with (Pool.headers),
+	// set at load from nextPoolID.
+	poolID uint64
 
 	// missing collects the unsupported nodes while the model loads;
 	// unsupported is their error when LoadOptions.AllowUnsupported kept
@@ -197,4 +200,7 @@ func (m *Model) BaseDir() string {
 }
 
 // errNotLoaded is Run's error for a nil or zero Model.
+// nextPoolID numbers the models loaded (Model.poolID).
+var nextPoolID atomic.Uint64
+
 var errNotLoaded error = &kindError{errors.New("the model is not loaded: use graph.Load"), ErrInvalidModel}

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 	"weak"
 
+	"github.com/onnxshape/onnxshape/internal/header"
 	"github.com/onnxshape/onnxshape/internal/storage"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -49,7 +50,22 @@ type Pool struct {
 	// fresh counts the bytes of storage allocated new rather than
 	// recycled: what the pool has cost the heap.
 	fresh int64
+	// headers keeps the header of a released output that the run made
+	// itself, by the model and the slot that made it, for that slot's
+	// next run with the pool: its held entry stays (count 0), so that
+	// handing it out again registers no new weak pointer. At most
+	// maxSpareHeaders of them.
+	headers map[headerKey]*tensor.Tensor
 }
+
+// headerKey is an output slot of a model (Model.poolID).
+type headerKey struct {
+	model uint64
+	slot  int
+}
+
+// maxSpareHeaders bounds the released output headers a pool keeps.
+const maxSpareHeaders = 256
 
 // lentStorage is storage the pool allocated.
 type lentStorage struct {
@@ -67,6 +83,11 @@ type heldValue struct {
 	maps     weak.Pointer[tensor.Map]
 	mapSeq   weak.Pointer[tensor.MapSequence]
 	count    int
+	// made, for a tensor the run made itself in its own header (see
+	// runState.headers), is the output slot it was made for: the
+	// header comes back to that slot once released.
+	made  headerKey
+	reuse bool
 }
 
 // is reports whether the held value is v (and so not collected).
@@ -151,6 +172,7 @@ func (p *Pool) init() {
 		p.lentOf, p.mostLent = map[int]int{}, map[int]int{}
 		p.lent = map[uintptr]lentStorage{}
 		p.held = map[uintptr]heldValue{}
+		p.headers = map[headerKey]*tensor.Tensor{}
 		p.sweepAt = 1024
 	}
 }
@@ -249,7 +271,10 @@ func (p *Pool) recycle(b []byte) {
 }
 
 // handOut records the values in the slots outs of vals as the caller's.
-func (p *Pool) handOut(vals []tensor.Value, outs []int) {
+// headers are the run's headers by slot (runState.headers): an output
+// that is its slot's header there is one the run made itself, whose
+// header the pool may lend back to the slot once it is released.
+func (p *Pool) handOut(model uint64, vals []tensor.Value, outs []int, headers []*tensor.Tensor) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.init()
@@ -272,6 +297,11 @@ func (p *Pool) handOut(vals []tensor.Value, outs []int) {
 				h.mapSeq = weak.Make(v)
 			}
 		}
+		if t, ok := v.(*tensor.Tensor); ok && headers[slot] == t && t.DataType() != tensor.String {
+			h.made, h.reuse = headerKey{model, slot}, true
+		} else if h.count == 0 {
+			h.reuse = false
+		}
 		h.count++
 		p.held[addr] = h
 		forEachTensor(v, func(t *tensor.Tensor) {
@@ -285,6 +315,19 @@ func (p *Pool) handOut(vals []tensor.Value, outs []int) {
 		})
 	}
 	p.sweep()
+}
+
+// spareHeader takes the header a released output of the model's slot
+// left, or returns nil.
+func (p *Pool) spareHeader(model uint64, slot int) *tensor.Tensor {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	k := headerKey{model, slot}
+	t := p.headers[k]
+	if t != nil {
+		delete(p.headers, k)
+	}
+	return t
 }
 
 // ErrNotHeld is wrapped by Release's error for a value the pool did not
@@ -314,12 +357,19 @@ func (p *Pool) Release(values ...tensor.Value) error {
 		addr := valueAddress(v)
 		h, ok := p.held[addr]
 		n := 1
-		if len(values) > 1 {
+		switch {
+		case len(values) > 16:
 			if want == nil {
 				want = map[uintptr]int{}
 			}
 			want[addr]++
 			n = want[addr]
+		default: // a few values: count the earlier ones without a map
+			for _, u := range values[:i] {
+				if valueAddress(u) == addr {
+					n++
+				}
+			}
 		}
 		if !ok || !h.is(v) || n > h.count {
 			return fmt.Errorf("graph: Release: value #%d, %s: %w", i, v.Describe(), ErrNotHeld)
@@ -328,9 +378,14 @@ func (p *Pool) Release(values ...tensor.Value) error {
 	for _, v := range values {
 		addr := valueAddress(v)
 		h := p.held[addr]
-		if h.count--; h.count == 0 {
+		h.count--
+		spare := h.count == 0 && h.reuse && (p.headers[h.made] != nil || len(p.headers) < maxSpareHeaders)
+		switch {
+		case spare:
+			p.held[addr] = h // kept with its weak pointer for the header's next turn
+		case h.count == 0:
 			delete(p.held, addr)
-		} else {
+		default:
 			p.held[addr] = h
 		}
 		forEachTensor(v, func(t *tensor.Tensor) {
@@ -349,6 +404,11 @@ func (p *Pool) Release(values ...tensor.Value) error {
 			}
 			p.giveBack(addr, s, b)
 		})
+		if spare {
+			t := v.(*tensor.Tensor)
+			header.Detach(t) // nothing reads it until a run rewraps it
+			p.headers[h.made] = t
+		}
 	}
 	return nil
 }
