@@ -41,10 +41,11 @@ type Model struct {
 	numSlots   int
 	inputSlots map[string]int // every graph input, overridable initializers included
 	inputTypes map[string]*pb.TypeProto
-	consts     []slotValue // initializers, stored in their slots before each run
-	outSlots   []int       // slot of each graph output, in order
-	outNames   []string    // name of each graph output, in order
-	steps      []step      // the nodes in an order that runs producers first
+	consts     []slotValue    // initializers, stored in their slots before each run
+	outSlots   []int          // slot of each graph output, in order
+	outNames   []string       // name of each graph output, in order
+	outIndex   map[string]int // position of each name in outNames
+	steps      []step         // the nodes in an order that runs producers first
 	declared   declaredTypes
 
 	// fixed holds the storage of the initializers and of the nodes'

@@ -214,6 +214,7 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 		m.outSlots = append(m.outSlots, s)
 		m.outNames = append(m.outNames, name)
 	}
+	m.outIndex = outputIndex(m.outNames)
 	if e := m.missing.err(); e != nil {
 		if !opts.AllowUnsupported {
 			return nil, e

@@ -167,14 +167,14 @@ func (m *Model) run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 		return Result{}, m.steps[len(m.steps)-1].fail(err)
 	}
 
-	out := make(map[string]tensor.Value, len(m.outputs))
-	for i, vi := range m.outputs {
-		out[vi.Name] = r.vals[m.outSlots[i]]
+	out := make([]tensor.Value, len(m.outSlots))
+	for i, s := range m.outSlots {
+		out[i] = r.vals[s]
 	}
 	if r.pool != nil {
 		r.pool.handOut(m.poolID, r.vals, m.outSlots, r.headers)
 	}
-	return newResult(m.outNames, out), nil
+	return newResult(m.outNames, m.outIndex, out), nil
 }
 
 // runState is the state of one run: the values by slot and the storage
@@ -360,14 +360,14 @@ func (m *Model) runSelection(r *runState, inputs map[string]tensor.Value, sel *s
 		}
 		return Result{}, m.steps[sel.steps[len(sel.steps)-1]].fail(err)
 	}
-	out := make(map[string]tensor.Value, len(sel.names))
-	for i, name := range sel.names {
-		out[name] = r.vals[sel.slots[i]]
+	out := make([]tensor.Value, len(sel.slots))
+	for i, s := range sel.slots {
+		out[i] = r.vals[s]
 	}
 	if r.pool != nil {
 		r.pool.handOut(m.poolID, r.vals, sel.slots, r.headers)
 	}
-	return newResult(sel.names, out), nil
+	return newResult(sel.names, sel.index, out), nil
 }
 
 // step runs st, the model's step at position pos, and counts the storage
