@@ -66,7 +66,7 @@ func nonZeroNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 			pos[d] = 0
 		}
 	}
-	return values(y), nil
+	return opt.result(y), nil
 }
 
 // nonZeroMask returns 1 for every element of x that is not zero (NaN is

@@ -183,7 +183,7 @@ func randomShapeOp(opt *Options, n *Node, draw func(s *randomStream, dst []float
 	if err := randomFill(opt, op, y, func(dst []float64, _ int) { draw(r, dst) }); err != nil {
 		return nil, err
 	}
-	return values(y), nil
+	return opt.result(y), nil
 }
 
 // randomLikeOp runs RandomUniformLike or RandomNormalLike: the input's
@@ -210,7 +210,7 @@ func randomLikeOp(opt *Options, n *Node, in []tensor.Value, draw func(s *randomS
 	if err := randomFill(opt, op, y, func(dst []float64, _ int) { draw(r, dst) }); err != nil {
 		return nil, err
 	}
-	return values(y), nil
+	return opt.result(y), nil
 }
 
 // randomTypes are the output types of the generators' versions.

@@ -54,7 +54,7 @@ func triluNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error)
 		return nil, err
 	}
 	if y.Len() == 0 { // nothing to write, however long the loops would run
-		return values(y), nil
+		return opt.result(y), nil
 	}
 	rows, cols := x.Shape()[x.Rank()-2], x.Shape()[x.Rank()-1]
 	mats := product(x.Shape()[:x.Rank()-2])
@@ -77,7 +77,7 @@ func triluNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error)
 			clearElems(y, row+int(hi), cols-int(hi))
 		}
 	}
-	return values(y), nil
+	return opt.result(y), nil
 }
 
 // clearElems sets n elements of dst from position at to zero (or "").
