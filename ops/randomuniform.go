@@ -128,7 +128,9 @@ func randomDtype(n *Node, def tensor.DataType, allowed typeSet) (tensor.DataType
 // lo..lo+len(dst) as float64, stored in y's type; the context is looked
 // at between blocks.
 func randomFill(opt *Options, op opRef, y *tensor.Tensor, draw func(dst []float64, lo int)) error {
-	block := make([]float64, 4096)
+	// Blocks of 4096 draws at most (the draws are made in order, so a
+	// block's size changes no bits): a small output takes a small one.
+	block := make([]float64, min(4096, y.Len()))
 	for lo := 0; lo < y.Len(); lo += len(block) {
 		if err := opt.cancelled(); err != nil {
 			return op.stopped(err)
