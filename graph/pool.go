@@ -23,13 +23,10 @@ import (
 // what a run with this pool handed out, once each.
 type Pool struct {
 	mu sync.Mutex
-	// free holds released storage by size: of each size, at most
-	// maxFreePerSize pieces, or as many as were ever lent at once when
-	// that is more (see keeps).
-	free map[int][]lentStorage
-	// lentOf counts the storage of each size lent now, and mostLent the
-	// most of each size lent at once.
-	lentOf, mostLent map[int]int
+	// sizes holds, by size in bytes, the released storage of that size
+	// and the counts of it lent (see sizeClass): one map lookup for a
+	// piece lent or given back.
+	sizes map[int]*sizeClass
 	// lent is the storage the pool allocated and has not had back, by
 	// address, with the number of handed-out values (see held) that hold
 	// it: storage goes back into free only when a run lets it go and no
@@ -66,6 +63,25 @@ type headerKey struct {
 
 // maxSpareHeaders bounds the released output headers a pool keeps.
 const maxSpareHeaders = 256
+
+// sizeClass is the pool's storage of one size: free holds released
+// pieces, at most maxFreePerSize, or as many as were ever lent at once
+// when that is more (see keeps); lent counts the pieces lent now and
+// mostLent the most lent at once.
+type sizeClass struct {
+	free           []lentStorage
+	lent, mostLent int
+}
+
+// class returns the sizeClass of size, made when new; p.mu is held.
+func (p *Pool) class(size int) *sizeClass {
+	c := p.sizes[size]
+	if c == nil {
+		c = &sizeClass{}
+		p.sizes[size] = c
+	}
+	return c
+}
 
 // lentStorage is storage the pool allocated.
 type lentStorage struct {
@@ -134,28 +150,19 @@ func valueAddress(v tensor.Value) uintptr {
 // shapes vary.
 const maxFreePerSize = 16
 
-// keeps reports whether the pool keeps released storage of size bytes: a
+// keeps reports whether the pool keeps released storage of class c: a
 // run that holds many pieces of one size at once (the 64 tensors of a
 // SplitToSequence) finds them all again in the next run, while the pool
 // never keeps more of a size than it once had lent together.
-func (p *Pool) keeps(size int) bool {
-	n := len(p.free[size])
-	return n < maxFreePerSize || n < p.mostLent[size]
+func (c *sizeClass) keeps() bool {
+	n := len(c.free)
+	return n < maxFreePerSize || n < c.mostLent
 }
 
-// lend records storage of size bytes as lent; p.mu is held.
-func (p *Pool) lend(size int) {
-	p.lentOf[size]++
-	if p.lentOf[size] > p.mostLent[size] {
-		p.mostLent[size] = p.lentOf[size]
-	}
-}
-
-// unlend records storage of size bytes as no longer lent; p.mu is held.
-func (p *Pool) unlend(size int) {
-	if p.lentOf[size]--; p.lentOf[size] <= 0 {
-		delete(p.lentOf, size)
-	}
+// lend records a piece of c as lent; p.mu is held.
+func (c *sizeClass) lend() {
+	c.lent++
+	c.mostLent = max(c.mostLent, c.lent)
 }
 
 // NewPool returns an empty pool. The zero Pool is ready to use as well.
@@ -167,9 +174,8 @@ func NewPool() *Pool {
 
 // init fills in the maps of a zero Pool; p.mu is held or p is new.
 func (p *Pool) init() {
-	if p.free == nil {
-		p.free = map[int][]lentStorage{}
-		p.lentOf, p.mostLent = map[int]int{}, map[int]int{}
+	if p.sizes == nil {
+		p.sizes = map[int]*sizeClass{}
 		p.lent = map[uintptr]lentStorage{}
 		p.held = map[uintptr]heldValue{}
 		p.headers = map[headerKey]*tensor.Tensor{}
@@ -198,10 +204,11 @@ func (p *Pool) allocate(size int) []byte {
 	defer p.mu.Unlock()
 	p.init()
 	var s lentStorage
-	if list := p.free[size]; len(list) > 0 {
+	c := p.class(size)
+	if list := c.free; len(list) > 0 {
 		s = list[len(list)-1]
 		list[len(list)-1] = lentStorage{}
-		p.free[size] = list[:len(list)-1]
+		c.free = list[:len(list)-1]
 		storage.Recycled(s.buf)
 	} else {
 		s.buf = storage.Aligned(size)
@@ -212,7 +219,7 @@ func (p *Pool) allocate(size int) []byte {
 	b := s.buf
 	s.buf = nil
 	p.lent[addressOf(b)] = s
-	p.lend(size)
+	c.lend()
 	p.sweep()
 	return b
 }
@@ -239,7 +246,7 @@ func (p *Pool) sweep() {
 	for k, s := range p.lent {
 		if s.weak.Value() == nil {
 			delete(p.lent, k)
-			p.unlend(s.size)
+			p.class(s.size).lent--
 		}
 	}
 	for k, h := range p.held {
@@ -253,10 +260,11 @@ func (p *Pool) sweep() {
 // giveBack moves lent storage into free; p.mu is held.
 func (p *Pool) giveBack(addr uintptr, s lentStorage, b []byte) {
 	delete(p.lent, addr)
-	p.unlend(s.size)
-	if p.keeps(s.size) {
+	c := p.class(s.size)
+	c.lent--
+	if c.keeps() {
 		s.buf, s.holders = unsafe.Slice(unsafe.SliceData(b), s.size), 0 // the whole piece, whatever b shows of it
-		p.free[s.size] = append(p.free[s.size], s)
+		c.free = append(c.free, s)
 	}
 }
 
