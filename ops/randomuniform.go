@@ -11,6 +11,7 @@ package ops
 import (
 	"math"
 	"math/rand/v2"
+	"sync"
 
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -124,13 +125,19 @@ func randomDtype(n *Node, def tensor.DataType, allowed typeSet) (tensor.DataType
 	return dt, nil
 }
 
+// randomBlocks holds randomFill's blocks of draws.
+var randomBlocks = sync.Pool{New: func() any { return new([4096]float64) }}
+
 // randomFill fills y block by block: draw(dst, lo) writes elements
 // lo..lo+len(dst) as float64, stored in y's type; the context is looked
 // at between blocks.
 func randomFill(opt *Options, op opRef, y *tensor.Tensor, draw func(dst []float64, lo int)) error {
 	// Blocks of 4096 draws at most (the draws are made in order, so a
-	// block's size changes no bits): a small output takes a small one.
-	block := make([]float64, min(4096, y.Len()))
+	// block's size changes no bits), from a pool: a 32 KB block made at
+	// every call of a small node cost more than its draws.
+	buf := randomBlocks.Get().(*[4096]float64)
+	defer randomBlocks.Put(buf)
+	block := buf[:min(len(buf), y.Len())]
 	for lo := 0; lo < y.Len(); lo += len(block) {
 		if err := opt.cancelled(); err != nil {
 			return op.stopped(err)
