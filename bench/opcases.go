@@ -124,7 +124,8 @@ func (o OpCase) Case(large bool, nodeTests string) (*Case, error) {
 	}
 	g := m.GetGraph()
 	for i, name := range c.OutputNames {
-		t, ok := outs.Map()[name].(*tensor.Tensor)
+		v, _ := outs.Value(name)
+		t, ok := v.(*tensor.Tensor)
 		if !ok {
 			return nil, fmt.Errorf("%s: output %s is not a tensor", o.Name, name)
 		}

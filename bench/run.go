@@ -67,7 +67,7 @@ type Runner struct {
 	m    *graph.Model
 	err  error // from loading the model
 	ro   *graph.RunOptions
-	outs map[string]tensor.Value
+	outs graph.Result
 }
 
 // NewRunner loads the case's model; an error shows in Run and Result.
@@ -90,13 +90,13 @@ func (r *Runner) Run() error {
 	if r.err != nil {
 		return r.err
 	}
-	if r.ro.Pool != nil && r.outs != nil {
-		for _, v := range r.outs {
-			r.ro.Pool.Release(v)
+	if r.ro.Pool != nil {
+		for i := range r.outs.Len() {
+			r.ro.Pool.Release(r.outs.At(i))
 		}
 	}
-	res, err := r.m.Run(context.Background(), r.c.Inputs, r.ro)
-	r.outs = res.Map()
+	var err error
+	r.outs, err = r.m.Run(context.Background(), r.c.Inputs, r.ro)
 	return err
 }
 
@@ -108,9 +108,10 @@ func (r *Runner) Result(st Stats, err error) Result {
 		return res.fail(err)
 	}
 	res.Stats = st
-	res.Outputs = r.outs
-	res.OutBytes = valueBytes(r.outs)
-	res.View = allViews(r.outs, r.c.Inputs)
+	outs := r.outs.Map()
+	res.Outputs = outs
+	res.OutBytes = valueBytes(outs)
+	res.View = allViews(outs, r.c.Inputs)
 	if r.o.Copy {
 		res.Copy = MeasureCopy(res.OutBytes, r.o.MeasureOptions)
 		res.AllocCopy = MeasureAllocCopy(res.OutBytes, r.o.MeasureOptions)

@@ -1,6 +1,9 @@
 package graph
 
-import "github.com/onnxshape/onnxshape/onnx/pb"
+import (
+	"github.com/onnxshape/onnxshape/onnx/pb"
+	"github.com/onnxshape/onnxshape/tensor"
+)
 
 // PoolFreshBytes returns the bytes p allocated new rather than recycled:
 // with sizes that repeat, the most storage the pool's runs held at once.
@@ -16,3 +19,8 @@ func SetChargeHook(o *RunOptions, f func(int64) error) { o.charge = f }
 
 // NewValueInfo returns the ValueInfo Load makes of a value declared with t.
 func NewValueInfo(name string, t *pb.TypeProto) ValueInfo { return newValueInfo(name, t) }
+
+// NewResult returns the Result of values named names, in that order.
+func NewResult(names []string, values []tensor.Value) Result {
+	return newResult(names, outputIndex(names), values)
+}

@@ -41,10 +41,11 @@ type Model struct {
 	numSlots   int
 	inputSlots map[string]int // every graph input, overridable initializers included
 	inputTypes map[string]*pb.TypeProto
-	consts     []slotValue // initializers, stored in their slots before each run
-	outSlots   []int       // slot of each graph output, in order
-	outNames   []string    // name of each graph output, in order
-	steps      []step      // the nodes in an order that runs producers first
+	consts     []slotValue    // initializers, stored in their slots before each run
+	outSlots   []int          // slot of each graph output, in order
+	outNames   []string       // name of each graph output, in order
+	outIndex   map[string]int // position of each name in outNames
+	steps      []step         // the nodes in an order that runs producers first
 	declared   declaredTypes
 
 	// fixed holds the storage of the initializers and of the nodes'
@@ -70,6 +71,9 @@ type Model struct {
 	// else the program allocates. Concurrent runs take their states from
 	// runs.
 	idle atomic.Pointer[runState]
+	// poolID names the model in the Pools it runs with (Pool.headers),
+	// set at load from nextPoolID.
+	poolID uint64
 
 	// missing collects the unsupported nodes while the model loads;
 	// unsupported is their error when LoadOptions.AllowUnsupported kept
@@ -197,4 +201,7 @@ func (m *Model) BaseDir() string {
 }
 
 // errNotLoaded is Run's error for a nil or zero Model.
+// nextPoolID numbers the models loaded (Model.poolID).
+var nextPoolID atomic.Uint64
+
 var errNotLoaded error = &kindError{errors.New("the model is not loaded: use graph.Load"), ErrInvalidModel}

@@ -126,7 +126,8 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{proto: mp, baseDir: baseDir, inputSlots: map[string]int{}, inputTypes: map[string]*pb.TypeProto{}}
+	m := &Model{proto: mp, baseDir: baseDir, inputSlots: map[string]int{}, inputTypes: map[string]*pb.TypeProto{},
+		poolID: nextPoolID.Add(1)}
 	// Sized for a node output each, as most graphs are: growing a map of
 	// a million names costs more than the names.
 	nodes := g.GetNode()
@@ -213,6 +214,7 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 		m.outSlots = append(m.outSlots, s)
 		m.outNames = append(m.outNames, name)
 	}
+	m.outIndex = outputIndex(m.outNames)
 	if e := m.missing.err(); e != nil {
 		if !opts.AllowUnsupported {
 			return nil, e

@@ -14,8 +14,9 @@ import (
 // selection is the part of the model a list of wanted values needs.
 type selection struct {
 	names []string
-	slots []int // the slot of each name
-	steps []int // positions in Model.steps of the nodes to run, in order
+	index map[string]int // position of each of names
+	slots []int          // the slot of each name
+	steps []int          // positions in Model.steps of the nodes to run, in order
 	// release lists, for each of steps, the slots to let go after it:
 	// planReleases over the selected steps, the wanted values kept.
 	release [][]int
@@ -87,7 +88,7 @@ func (m *Model) selectValues(names []string) (*selection, error) {
 }
 
 func (m *Model) newSelection(names []string) (*selection, error) {
-	sel := &selection{names: slices.Clone(names)}
+	sel := &selection{names: slices.Clone(names), index: outputIndex(names)}
 	wanted := map[int]bool{}
 	seen := map[string]bool{}
 	for _, name := range names {

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 	"weak"
 
+	"github.com/onnxshape/onnxshape/internal/header"
 	"github.com/onnxshape/onnxshape/internal/storage"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -22,13 +23,10 @@ import (
 // what a run with this pool handed out, once each.
 type Pool struct {
 	mu sync.Mutex
-	// free holds released storage by size: of each size, at most
-	// maxFreePerSize pieces, or as many as were ever lent at once when
-	// that is more (see keeps).
-	free map[int][]lentStorage
-	// lentOf counts the storage of each size lent now, and mostLent the
-	// most of each size lent at once.
-	lentOf, mostLent map[int]int
+	// sizes holds, by size in bytes, the released storage of that size
+	// and the counts of it lent (see sizeClass): one map lookup for a
+	// piece lent or given back.
+	sizes map[int]*sizeClass
 	// lent is the storage the pool allocated and has not had back, by
 	// address, with the number of handed-out values (see held) that hold
 	// it: storage goes back into free only when a run lets it go and no
@@ -49,6 +47,40 @@ type Pool struct {
 	// fresh counts the bytes of storage allocated new rather than
 	// recycled: what the pool has cost the heap.
 	fresh int64
+	// headers keeps the header of a released output that the run made
+	// itself, by the model and the slot that made it, for that slot's
+	// next run with the pool: its held entry stays (count 0), so that
+	// handing it out again registers no new weak pointer. At most
+	// maxSpareHeaders of them.
+	headers map[headerKey]*tensor.Tensor
+}
+
+// headerKey is an output slot of a model (Model.poolID).
+type headerKey struct {
+	model uint64
+	slot  int
+}
+
+// maxSpareHeaders bounds the released output headers a pool keeps.
+const maxSpareHeaders = 256
+
+// sizeClass is the pool's storage of one size: free holds released
+// pieces, at most maxFreePerSize, or as many as were ever lent at once
+// when that is more (see keeps); lent counts the pieces lent now and
+// mostLent the most lent at once.
+type sizeClass struct {
+	free           []lentStorage
+	lent, mostLent int
+}
+
+// class returns the sizeClass of size, made when new; p.mu is held.
+func (p *Pool) class(size int) *sizeClass {
+	c := p.sizes[size]
+	if c == nil {
+		c = &sizeClass{}
+		p.sizes[size] = c
+	}
+	return c
 }
 
 // lentStorage is storage the pool allocated.
@@ -67,6 +99,11 @@ type heldValue struct {
 	maps     weak.Pointer[tensor.Map]
 	mapSeq   weak.Pointer[tensor.MapSequence]
 	count    int
+	// made, for a tensor the run made itself in its own header (see
+	// runState.headers), is the output slot it was made for: the
+	// header comes back to that slot once released.
+	made  headerKey
+	reuse bool
 }
 
 // is reports whether the held value is v (and so not collected).
@@ -113,28 +150,19 @@ func valueAddress(v tensor.Value) uintptr {
 // shapes vary.
 const maxFreePerSize = 16
 
-// keeps reports whether the pool keeps released storage of size bytes: a
+// keeps reports whether the pool keeps released storage of class c: a
 // run that holds many pieces of one size at once (the 64 tensors of a
 // SplitToSequence) finds them all again in the next run, while the pool
 // never keeps more of a size than it once had lent together.
-func (p *Pool) keeps(size int) bool {
-	n := len(p.free[size])
-	return n < maxFreePerSize || n < p.mostLent[size]
+func (c *sizeClass) keeps() bool {
+	n := len(c.free)
+	return n < maxFreePerSize || n < c.mostLent
 }
 
-// lend records storage of size bytes as lent; p.mu is held.
-func (p *Pool) lend(size int) {
-	p.lentOf[size]++
-	if p.lentOf[size] > p.mostLent[size] {
-		p.mostLent[size] = p.lentOf[size]
-	}
-}
-
-// unlend records storage of size bytes as no longer lent; p.mu is held.
-func (p *Pool) unlend(size int) {
-	if p.lentOf[size]--; p.lentOf[size] <= 0 {
-		delete(p.lentOf, size)
-	}
+// lend records a piece of c as lent; p.mu is held.
+func (c *sizeClass) lend() {
+	c.lent++
+	c.mostLent = max(c.mostLent, c.lent)
 }
 
 // NewPool returns an empty pool. The zero Pool is ready to use as well.
@@ -146,11 +174,11 @@ func NewPool() *Pool {
 
 // init fills in the maps of a zero Pool; p.mu is held or p is new.
 func (p *Pool) init() {
-	if p.free == nil {
-		p.free = map[int][]lentStorage{}
-		p.lentOf, p.mostLent = map[int]int{}, map[int]int{}
+	if p.sizes == nil {
+		p.sizes = map[int]*sizeClass{}
 		p.lent = map[uintptr]lentStorage{}
 		p.held = map[uintptr]heldValue{}
+		p.headers = map[headerKey]*tensor.Tensor{}
 		p.sweepAt = 1024
 	}
 }
@@ -176,10 +204,11 @@ func (p *Pool) allocate(size int) []byte {
 	defer p.mu.Unlock()
 	p.init()
 	var s lentStorage
-	if list := p.free[size]; len(list) > 0 {
+	c := p.class(size)
+	if list := c.free; len(list) > 0 {
 		s = list[len(list)-1]
 		list[len(list)-1] = lentStorage{}
-		p.free[size] = list[:len(list)-1]
+		c.free = list[:len(list)-1]
 		storage.Recycled(s.buf)
 	} else {
 		s.buf = storage.Aligned(size)
@@ -190,7 +219,7 @@ func (p *Pool) allocate(size int) []byte {
 	b := s.buf
 	s.buf = nil
 	p.lent[addressOf(b)] = s
-	p.lend(size)
+	c.lend()
 	p.sweep()
 	return b
 }
@@ -217,7 +246,7 @@ func (p *Pool) sweep() {
 	for k, s := range p.lent {
 		if s.weak.Value() == nil {
 			delete(p.lent, k)
-			p.unlend(s.size)
+			p.class(s.size).lent--
 		}
 	}
 	for k, h := range p.held {
@@ -231,10 +260,11 @@ func (p *Pool) sweep() {
 // giveBack moves lent storage into free; p.mu is held.
 func (p *Pool) giveBack(addr uintptr, s lentStorage, b []byte) {
 	delete(p.lent, addr)
-	p.unlend(s.size)
-	if p.keeps(s.size) {
+	c := p.class(s.size)
+	c.lent--
+	if c.keeps() {
 		s.buf, s.holders = unsafe.Slice(unsafe.SliceData(b), s.size), 0 // the whole piece, whatever b shows of it
-		p.free[s.size] = append(p.free[s.size], s)
+		c.free = append(c.free, s)
 	}
 }
 
@@ -249,7 +279,10 @@ func (p *Pool) recycle(b []byte) {
 }
 
 // handOut records the values in the slots outs of vals as the caller's.
-func (p *Pool) handOut(vals []tensor.Value, outs []int) {
+// headers are the run's headers by slot (runState.headers): an output
+// that is its slot's header there is one the run made itself, whose
+// header the pool may lend back to the slot once it is released.
+func (p *Pool) handOut(model uint64, vals []tensor.Value, outs []int, headers []*tensor.Tensor) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.init()
@@ -272,6 +305,11 @@ func (p *Pool) handOut(vals []tensor.Value, outs []int) {
 				h.mapSeq = weak.Make(v)
 			}
 		}
+		if t, ok := v.(*tensor.Tensor); ok && headers[slot] == t && t.DataType() != tensor.String {
+			h.made, h.reuse = headerKey{model, slot}, true
+		} else if h.count == 0 {
+			h.reuse = false
+		}
 		h.count++
 		p.held[addr] = h
 		forEachTensor(v, func(t *tensor.Tensor) {
@@ -285,6 +323,19 @@ func (p *Pool) handOut(vals []tensor.Value, outs []int) {
 		})
 	}
 	p.sweep()
+}
+
+// spareHeader takes the header a released output of the model's slot
+// left, or returns nil.
+func (p *Pool) spareHeader(model uint64, slot int) *tensor.Tensor {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	k := headerKey{model, slot}
+	t := p.headers[k]
+	if t != nil {
+		delete(p.headers, k)
+	}
+	return t
 }
 
 // ErrNotHeld is wrapped by Release's error for a value the pool did not
@@ -314,12 +365,19 @@ func (p *Pool) Release(values ...tensor.Value) error {
 		addr := valueAddress(v)
 		h, ok := p.held[addr]
 		n := 1
-		if len(values) > 1 {
+		switch {
+		case len(values) > 16:
 			if want == nil {
 				want = map[uintptr]int{}
 			}
 			want[addr]++
 			n = want[addr]
+		default: // a few values: count the earlier ones without a map
+			for _, u := range values[:i] {
+				if valueAddress(u) == addr {
+					n++
+				}
+			}
 		}
 		if !ok || !h.is(v) || n > h.count {
 			return fmt.Errorf("graph: Release: value #%d, %s: %w", i, v.Describe(), ErrNotHeld)
@@ -328,9 +386,14 @@ func (p *Pool) Release(values ...tensor.Value) error {
 	for _, v := range values {
 		addr := valueAddress(v)
 		h := p.held[addr]
-		if h.count--; h.count == 0 {
+		h.count--
+		spare := h.count == 0 && h.reuse && (p.headers[h.made] != nil || len(p.headers) < maxSpareHeaders)
+		switch {
+		case spare:
+			p.held[addr] = h // kept with its weak pointer for the header's next turn
+		case h.count == 0:
 			delete(p.held, addr)
-		} else {
+		default:
 			p.held[addr] = h
 		}
 		forEachTensor(v, func(t *tensor.Tensor) {
@@ -349,6 +412,11 @@ func (p *Pool) Release(values ...tensor.Value) error {
 			}
 			p.giveBack(addr, s, b)
 		})
+		if spare {
+			t := v.(*tensor.Tensor)
+			header.Detach(t) // nothing reads it until a run rewraps it
+			p.headers[h.made] = t
+		}
 	}
 	return nil
 }

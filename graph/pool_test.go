@@ -255,3 +255,82 @@ func TestPoolKeepsManyPiecesOfOneSize(t *testing.T) {
 		t.Errorf("warm runs allocated %d bytes new; want none", fresh-warm)
 	}
 }
+
+// A released output's header comes back as the same slot's output in a
+// later pooled run, rewrapped; an output still held never does, the
+// input never changes, and a header the pool keeps is not the caller's
+// to release again.
+func TestPoolLendsReleasedOutputHeaders(t *testing.T) {
+	b := builder.New(21)
+	x := b.Input("x", tensor.Float, 2, 3, 4)
+	b.Output("sh", b.Op("Shape", x))
+	b.Output("tr", b.Op("Transpose", x, builder.Ints("perm", 2, 0, 1)))
+	b.Output("same", b.Op("Identity", x))
+	m := load(t, b)
+	xt := tensor.MustNew(tensor.Float, 2, 3, 4)
+	v, _ := tensor.Data[float32](xt)
+	for i := range v {
+		v[i] = float32(i)
+	}
+	in := map[string]tensor.Value{"x": xt}
+	want, err := m.Run(context.Background(), in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := graph.NewPool()
+	o := &graph.RunOptions{Pool: pool}
+	run := func() map[string]tensor.Value {
+		t.Helper()
+		out, err := m.Run(context.Background(), in, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, w := range want.Map() {
+			if !out.Map()[name].(*tensor.Tensor).Equal(w.(*tensor.Tensor)) {
+				t.Fatalf("output %s differs with a pool", name)
+			}
+		}
+		return out.Map()
+	}
+	first := run()
+	if err := pool.Release(first["sh"], first["tr"], first["same"]); err != nil {
+		t.Fatal(err)
+	}
+	second := run()
+	for _, name := range []string{"sh", "tr", "same"} { // same: a view the run made
+		if second[name] != first[name] {
+			t.Errorf("output %s: the released header was not lent back", name)
+		}
+	}
+	third := run() // second is still held: nothing of it comes back
+	if third["same"] == second["same"] {
+		t.Error("output same: a held header was handed out again")
+	}
+	for _, name := range []string{"sh", "tr"} {
+		if third[name] == second[name] || third[name].(*tensor.Tensor).SharesStorage(second[name].(*tensor.Tensor)) {
+			t.Errorf("output %s: a held output was handed out again", name)
+		}
+	}
+	if !second["tr"].(*tensor.Tensor).Equal(want.Map()["tr"].(*tensor.Tensor)) {
+		t.Error("a held output changed")
+	}
+	if err := pool.Release(second["sh"], second["tr"], second["same"], third["sh"], third["tr"], third["same"]); err != nil {
+		t.Fatal(err)
+	}
+	if err := pool.Release(second["sh"]); !errors.Is(err, graph.ErrNotHeld) {
+		t.Errorf("a spare header released again: %v", err)
+	}
+	v2, _ := tensor.Data[float32](xt)
+	for i := range v2 {
+		if v2[i] != float32(i) {
+			t.Fatal("the input changed")
+		}
+	}
+	allocs := testing.AllocsPerRun(50, func() {
+		out := run()
+		if err := pool.Release(out["sh"], out["tr"], out["same"]); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Logf("%.0f allocations a warm pooled run", allocs)
+}

@@ -14,12 +14,26 @@ import (
 // outputs.
 type Result struct {
 	names  []string
-	values map[string]tensor.Value
+	values []tensor.Value // by position in names
+	// index is the position of each name in names, made once for the
+	// model (or the selection of RunOptions.Outputs) and shared by its
+	// runs' Results: a run makes no map of its outputs.
+	index map[string]int
 }
 
-// newResult is the Result of the values named names, in that order.
-func newResult(names []string, values map[string]tensor.Value) Result {
-	return Result{names: names, values: values}
+// newResult is the Result of values, named names in that order; index
+// maps each name to its position.
+func newResult(names []string, index map[string]int, values []tensor.Value) Result {
+	return Result{names: names, values: values, index: index}
+}
+
+// outputIndex is the position of each of names.
+func outputIndex(names []string) map[string]int {
+	index := make(map[string]int, len(names))
+	for i, name := range names {
+		index[name] = i
+	}
+	return index
 }
 
 // Names returns the names of the outputs in the model's order (Outputs),
@@ -29,14 +43,29 @@ func (r Result) Names() []string { return append([]string{}, r.names...) }
 // Len returns the number of outputs.
 func (r Result) Len() int { return len(r.names) }
 
+// At returns the output at position i of Names, for a caller that
+// walks the outputs in order without a map; it panics, as an index out of
+// range does, when i is not in [0, Len()).
+func (r Result) At(i int) tensor.Value { return r.values[i] }
+
 // Map returns the outputs by name, for a caller that ranges over them or
-// hands them on as another run's inputs. The map is the Result's own:
-// read it, do not modify it.
-func (r Result) Map() map[string]tensor.Value { return r.values }
+// hands them on as another run's inputs: a new map at each call, the
+// caller's to keep or change (the values in it are still the run's
+// outputs, read-only).
+func (r Result) Map() map[string]tensor.Value {
+	if r.values == nil {
+		return nil
+	}
+	m := make(map[string]tensor.Value, len(r.names))
+	for i, name := range r.names {
+		m[name] = r.values[i]
+	}
+	return m
+}
 
 // Value returns the output name; the error lists the outputs there are.
 func (r Result) Value(name string) (tensor.Value, error) {
-	v, ok := r.values[name]
+	i, ok := r.index[name]
 	if !ok {
 		names := make([]string, 0, len(r.names))
 		for _, n := range r.names {
@@ -44,7 +73,7 @@ func (r Result) Value(name string) (tensor.Value, error) {
 		}
 		return nil, fmt.Errorf("graph: the run has no output %q (it has %s)", name, strings.Join(names, ", "))
 	}
-	return v, nil
+	return r.values[i], nil
 }
 
 // Tensor returns the output name as a tensor; it is an error when the

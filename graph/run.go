@@ -143,6 +143,7 @@ func (m *Model) run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 	if err := m.checkProfileInputs(&r.opt, inputs); err != nil {
 		return Result{}, err
 	}
+	r.borrowHeaders(m.outSlots)
 
 	for pos := range m.steps {
 		st := &m.steps[pos]
@@ -166,14 +167,14 @@ func (m *Model) run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 		return Result{}, m.steps[len(m.steps)-1].fail(err)
 	}
 
-	out := make(map[string]tensor.Value, len(m.outputs))
-	for i, vi := range m.outputs {
-		out[vi.Name] = r.vals[m.outSlots[i]]
+	out := make([]tensor.Value, len(m.outSlots))
+	for i, s := range m.outSlots {
+		out[i] = r.vals[s]
 	}
 	if r.pool != nil {
-		r.pool.handOut(r.vals, m.outSlots)
+		r.pool.handOut(m.poolID, r.vals, m.outSlots, r.headers)
 	}
-	return newResult(m.outNames, out), nil
+	return newResult(m.outNames, m.outIndex, out), nil
 }
 
 // runState is the state of one run: the values by slot and the storage
@@ -313,6 +314,22 @@ func (r *runState) setInputs(inputs map[string]tensor.Value, required []ValueInf
 	return nil
 }
 
+// borrowHeaders takes from the run's Pool the headers of the outputs in
+// slots that the caller released: the step that makes the slot's value
+// is lent its header as it is lent an intermediate's (headers.go), so
+// that a warm pooled run makes no new header for its outputs either, nor
+// a weak pointer to hand them out.
+func (r *runState) borrowHeaders(slots []int) {
+	if r.pool == nil {
+		return
+	}
+	for _, s := range slots {
+		if r.headers[s] == nil {
+			r.headers[s] = r.pool.spareHeader(r.m.poolID, s)
+		}
+	}
+}
+
 // runSelection is run for the values sel names: the nodes they need, in
 // order, each value let go after its last reader in the selection.
 func (m *Model) runSelection(r *runState, inputs map[string]tensor.Value, sel *selection) (Result, error) {
@@ -323,6 +340,7 @@ func (m *Model) runSelection(r *runState, inputs map[string]tensor.Value, sel *s
 	if err := m.checkProfileInputs(&r.opt, inputs); err != nil {
 		return Result{}, err
 	}
+	r.borrowHeaders(sel.slots)
 	for i, pos := range sel.steps {
 		st := &m.steps[pos]
 		if err := r.ctx.Err(); err != nil {
@@ -342,14 +360,14 @@ func (m *Model) runSelection(r *runState, inputs map[string]tensor.Value, sel *s
 		}
 		return Result{}, m.steps[sel.steps[len(sel.steps)-1]].fail(err)
 	}
-	out := make(map[string]tensor.Value, len(sel.names))
-	for i, name := range sel.names {
-		out[name] = r.vals[sel.slots[i]]
+	out := make([]tensor.Value, len(sel.slots))
+	for i, s := range sel.slots {
+		out[i] = r.vals[s]
 	}
 	if r.pool != nil {
-		r.pool.handOut(r.vals, sel.slots)
+		r.pool.handOut(m.poolID, r.vals, sel.slots, r.headers)
 	}
-	return newResult(sel.names, out), nil
+	return newResult(sel.names, sel.index, out), nil
 }
 
 // step runs st, the model's step at position pos, and counts the storage

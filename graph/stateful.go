@@ -111,7 +111,7 @@ func (s *Stateful) Run(ctx context.Context, inputs map[string]tensor.Value) (Res
 		return Result{}, err
 	}
 	for o, in := range s.carry {
-		s.state[in] = out.values[o]
+		s.state[in] = out.values[out.index[o]]
 	}
 	return out, nil
 }

@@ -119,8 +119,11 @@ func TestResult(t *testing.T) {
 	if _, err := res.Tensor("B"); err == nil || !strings.Contains(err.Error(), `no output "B" (it has "b", "a")`) {
 		t.Errorf("misspelled name: %v", err)
 	}
-	res.Map()["s"] = &tensor.Sequence{ElemType: tensor.Float}
-	if _, err := res.Tensor("s"); err == nil || !strings.Contains(err.Error(), "not a tensor") {
+	if res.At(0) != tensor.Value(b) || len(res.Map()) != 2 || res.Map()["b"] != tensor.Value(b) {
+		t.Errorf("At(0), Map() do not hold output b")
+	}
+	seq := graph.NewResult([]string{"s"}, []tensor.Value{&tensor.Sequence{ElemType: tensor.Float}})
+	if _, err := seq.Tensor("s"); err == nil || !strings.Contains(err.Error(), "not a tensor") {
 		t.Errorf("sequence: %v", err)
 	}
 	// A nil tensor input is an input error, not a panic.

@@ -75,7 +75,7 @@ func averagePoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, 
 		if err != nil {
 			return nil, err
 		}
-		return values(y), nil
+		return opt.result(y), nil
 	}
 	a, err := readPoolAttrs(n, n.Version >= 19, n.Version >= 10)
 	if err != nil {
@@ -95,7 +95,7 @@ func averagePoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, 
 	if err != nil {
 		return nil, err
 	}
-	return values(y), nil
+	return opt.result(y), nil
 }
 
 // poolFloatTypeOK reports whether a version of AveragePool, LpPool or the

@@ -56,5 +56,5 @@ func bernoulliNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, er
 	}); err != nil {
 		return nil, err
 	}
-	return values(y), nil
+	return opt.result(y), nil
 }

@@ -191,9 +191,15 @@ func convertAll(opt *Options, op opRef, y, x *tensor.Tensor, co convert.Options)
 	if x.DataType() == tensor.String || y.DataType() == tensor.String {
 		work = 0 // strings allocate: one core
 	}
-	err := parallelRange(opt, x.Len(), work/4, func(lo, hi int) error {
-		return convert.Into(y, x, lo, hi, co)
-	})
+	one, err := alone(opt, x.Len(), work/4)
+	switch {
+	case one && err == nil: // a small cast: its loop here, no closure on the heap
+		err = convert.Into(y, x, 0, x.Len(), co)
+	case !one:
+		err = parallelRange(opt, x.Len(), work/4, func(lo, hi int) error {
+			return convert.Into(y, x, lo, hi, co)
+		})
+	}
 	if err != nil {
 		return op.wrap("string", err, "input")
 	}

@@ -37,5 +37,5 @@ func castLikeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, err
 	if err != nil {
 		return nil, err
 	}
-	return values(y), nil
+	return opt.result(y), nil
 }

@@ -75,5 +75,5 @@ func instanceNormalizationNode(opt *Options, n *Node, in []tensor.Value) ([]tens
 	if err != nil {
 		return nil, err
 	}
-	return values(y), nil
+	return opt.result(y), nil
 }

@@ -47,7 +47,7 @@ func lpPoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	if err != nil {
 		return nil, err
 	}
-	return values(y), nil
+	return opt.result(y), nil
 }
 
 // lpPoolP reads the attribute p of LpPool and GlobalLpPool: a float in

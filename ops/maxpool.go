@@ -98,7 +98,7 @@ func maxPoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 		if err != nil {
 			return nil, err
 		}
-		return values(y), nil
+		return opt.result(y), nil
 	}
 	if g := n.lastPoolIndices(); !valuesOnly && g != nil && g.fits(x) && opt.orDefault().Profile != ProfileSONNX {
 		// As above, with Indices: maxPoolNodeRun takes the kept geometry.
@@ -129,7 +129,7 @@ func maxPoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 		if err != nil {
 			return nil, err
 		}
-		return values(y), nil
+		return opt.result(y), nil
 	}
 	y, indices, err := maxPoolNodeRun(opt, op, n, x, o)
 	if err != nil {

@@ -50,29 +50,41 @@ func nonZeroNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 		return nil, err
 	}
 	out := asElems[int64](y.Bytes())
-	pos := make([]int, len(shape))
+	// Row by row of the last axis, the outer index walked once a row.
+	last := len(shape) - 1
+	inner := shape[last]
+	outerPos := make([]int, last)
 	c := 0
-	for _, b := range nz {
-		if b != 0 {
-			for d, p := range pos {
-				out[d*count+c] = int64(p)
+	for r := 0; inner > 0 && r < len(nz)/inner; r++ {
+		for j, b := range nz[r*inner : (r+1)*inner] {
+			if b != 0 {
+				for d, p := range outerPos {
+					out[d*count+c] = int64(p)
+				}
+				out[last*count+c] = int64(j)
+				c++
 			}
-			c++
 		}
-		for d := len(pos) - 1; d >= 0; d-- {
-			if pos[d]++; pos[d] < shape[d] {
+		for d := last - 1; d >= 0; d-- {
+			if outerPos[d]++; outerPos[d] < shape[d] {
 				break
 			}
-			pos[d] = 0
+			outerPos[d] = 0
 		}
 	}
-	return values(y), nil
+	return opt.result(y), nil
 }
 
 // nonZeroMask returns 1 for every element of x that is not zero (NaN is
 // not zero; -0 is), 0 for the others.
 func nonZeroMask(x *tensor.Tensor) []byte {
 	m := make([]byte, x.Len())
+	if x.DataType() == tensor.Float {
+		for i, f := range asElems[float32](x.Bytes()) {
+			m[i] = convert.B2U(f != 0)
+		}
+		return m
+	}
 	if x.DataType().IsFloat() {
 		var v [convert.Chunk]float64
 		for c := 0; c < x.Len(); c += convert.Chunk {

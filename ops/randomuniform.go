@@ -11,6 +11,7 @@ package ops
 import (
 	"math"
 	"math/rand/v2"
+	"sync"
 
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -124,11 +125,19 @@ func randomDtype(n *Node, def tensor.DataType, allowed typeSet) (tensor.DataType
 	return dt, nil
 }
 
+// randomBlocks holds randomFill's blocks of draws.
+var randomBlocks = sync.Pool{New: func() any { return new([4096]float64) }}
+
 // randomFill fills y block by block: draw(dst, lo) writes elements
 // lo..lo+len(dst) as float64, stored in y's type; the context is looked
 // at between blocks.
 func randomFill(opt *Options, op opRef, y *tensor.Tensor, draw func(dst []float64, lo int)) error {
-	block := make([]float64, 4096)
+	// Blocks of 4096 draws at most (the draws are made in order, so a
+	// block's size changes no bits), from a pool: a 32 KB block made at
+	// every call of a small node cost more than its draws.
+	buf := randomBlocks.Get().(*[4096]float64)
+	defer randomBlocks.Put(buf)
+	block := buf[:min(len(buf), y.Len())]
 	for lo := 0; lo < y.Len(); lo += len(block) {
 		if err := opt.cancelled(); err != nil {
 			return op.stopped(err)
@@ -183,7 +192,7 @@ func randomShapeOp(opt *Options, n *Node, draw func(s *randomStream, dst []float
 	if err := randomFill(opt, op, y, func(dst []float64, _ int) { draw(r, dst) }); err != nil {
 		return nil, err
 	}
-	return values(y), nil
+	return opt.result(y), nil
 }
 
 // randomLikeOp runs RandomUniformLike or RandomNormalLike: the input's
@@ -210,7 +219,7 @@ func randomLikeOp(opt *Options, n *Node, in []tensor.Value, draw func(s *randomS
 	if err := randomFill(opt, op, y, func(dst []float64, _ int) { draw(r, dst) }); err != nil {
 		return nil, err
 	}
-	return values(y), nil
+	return opt.result(y), nil
 }
 
 // randomTypes are the output types of the generators' versions.

@@ -164,6 +164,7 @@ func reduceOutputShape(op opRef, shape []int, o ReduceOptions) (out []int, reduc
 			reduced[i] = true
 		}
 	}
+	out = make([]int, 0, rank) // one allocation, not one per doubling
 	for i, d := range shape {
 		switch {
 		case !reduced[i]:
@@ -171,9 +172,6 @@ func reduceOutputShape(op opRef, shape []int, o ReduceOptions) (out []int, reduc
 		case !o.DropAxes:
 			out = append(out, 1)
 		}
-	}
-	if out == nil {
-		out = []int{}
 	}
 	return out, reduced, nil
 }

@@ -173,7 +173,7 @@ func resizeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	if err != nil {
 		return nil, err
 	}
-	return values(y), nil
+	return opt.result(y), nil
 }
 
 // resizeNodeParams reads the attributes and the roi, scales and sizes inputs

@@ -63,7 +63,19 @@ func shapeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error)
 			end = &e
 		}
 	}
-	return opt.result(shapeOf(x, start, end)), nil
+	// The output comes from the run's allocator, in a header the run
+	// lends: a warm pooled run of Shape allocates nothing.
+	opt = opt.orDefault()
+	dims := shapeInterval(x.Shape(), start, end)
+	y, err := opt.newOverwritten(n.op(), tensor.Int64, []int{len(dims)})
+	if err != nil {
+		return nil, err
+	}
+	v := asElems[int64](y.Bytes())
+	for i, d := range dims {
+		v[i] = int64(d)
+	}
+	return opt.result(y), nil
 }
 
 // shapeOf returns the selected dims of x as an int64 tensor.

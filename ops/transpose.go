@@ -53,7 +53,7 @@ func transposeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, er
 	if err != nil {
 		return nil, err
 	}
-	return values(y), nil
+	return opt.result(y), nil
 }
 
 func transpose(opt *Options, op opRef, x *tensor.Tensor, perm []int) (*tensor.Tensor, error) {

@@ -54,7 +54,7 @@ func triluNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error)
 		return nil, err
 	}
 	if y.Len() == 0 { // nothing to write, however long the loops would run
-		return values(y), nil
+		return opt.result(y), nil
 	}
 	rows, cols := x.Shape()[x.Rank()-2], x.Shape()[x.Rank()-1]
 	mats := product(x.Shape()[:x.Rank()-2])
@@ -62,22 +62,43 @@ func triluNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error)
 	// [-rows, cols], i+k cannot overflow.
 	k = min(max(k, -int64(rows)), int64(cols))
 	// each row keeps one contiguous run of columns [lo, hi)
+	if x.DataType() != tensor.String {
+		// Bytes: the storage and element size read once, not per row.
+		size, xb, yb := x.DataType().Size(), x.Bytes(), y.Bytes()
+		for m := range mats {
+			for i := range rows {
+				lo, hi := triluRun(i, k, upper, cols)
+				row := (m*rows + i) * cols * size
+				clear(yb[row : row+lo*size])
+				copy(yb[row+lo*size:row+hi*size], xb[row+lo*size:row+hi*size])
+				clear(yb[row+hi*size : row+cols*size])
+			}
+		}
+		return opt.result(y), nil
+	}
 	for m := range mats {
 		for i := range rows {
-			lo, hi := int64(0), int64(cols)
-			if upper != 0 {
-				lo = min(max(int64(i)+k, 0), int64(cols))
-			} else {
-				hi = min(max(int64(i)+k+1, 0), int64(cols))
-			}
-			lo = min(lo, hi) // a row that keeps nothing is cleared whole
+			lo, hi := triluRun(i, k, upper, cols)
 			row := (m*rows + i) * cols
-			clearElems(y, row, int(lo))
-			copyElems(y, row+int(lo), x, row+int(lo), int(hi-lo))
-			clearElems(y, row+int(hi), cols-int(hi))
+			clearElems(y, row, lo)
+			copyElems(y, row+lo, x, row+lo, hi-lo)
+			clearElems(y, row+hi, cols-hi)
 		}
 	}
-	return values(y), nil
+	return opt.result(y), nil
+}
+
+// triluRun is the run of columns [lo, hi) row i keeps, k clamped to
+// [-rows, cols] (so i+k cannot overflow).
+func triluRun(i int, k, upper int64, cols int) (lo, hi int) {
+	l, h := int64(0), int64(cols)
+	if upper != 0 {
+		l = min(max(int64(i)+k, 0), int64(cols))
+	} else {
+		h = min(max(int64(i)+k+1, 0), int64(cols))
+	}
+	l = min(l, h) // a row that keeps nothing is cleared whole
+	return int(l), int(h)
 }
 
 // clearElems sets n elements of dst from position at to zero (or "").

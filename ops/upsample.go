@@ -86,7 +86,7 @@ func upsampleNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, err
 	if err != nil {
 		return nil, err
 	}
-	return values(y), nil
+	return opt.result(y), nil
 }
 
 func upsampleDeprecated(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {

@@ -136,10 +136,11 @@ func diffMain(args []string, stdout, stderr io.Writer) int {
 			a.options.Outputs = append(slices.Clip(a.options.Outputs), init.GetName())
 		}
 	}
-	va, err := m.Run(context.Background(), given, &a.options)
+	resA, err := m.Run(context.Background(), given, &a.options)
 	if err != nil {
 		return fail(fmt.Errorf("%s: %w", a.label, err))
 	}
+	va := resA.Map()
 	var vb map[string]tensor.Value
 	if *against != "" {
 		vb, err = readDump(*against, names, caps)
@@ -166,7 +167,7 @@ func diffMain(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		rep.Compared++
-		d := compareValues(va.Map()[name], y, tol)
+		d := compareValues(va[name], y, tol)
 		if d == nil {
 			continue
 		}
@@ -174,7 +175,7 @@ func diffMain(args []string, stdout, stderr io.Writer) int {
 		if p, ok := producers[name]; ok {
 			d.Node, d.Op = p.name, p.op
 			for _, in := range p.inputs {
-				d.Inputs = append(d.Inputs, valueRange(in, va.Map()[in]))
+				d.Inputs = append(d.Inputs, valueRange(in, va[in]))
 			}
 		}
 		rep.First = d

@@ -145,14 +145,15 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 
+	outs := out.Map()
 	var b bytes.Buffer
 	for _, vi := range shown {
 		fmt.Fprintf(&b, "%s: ", printable(vi.Name))
-		preview(&b, out.Map()[vi.Name])
+		preview(&b, outs[vi.Name])
 	}
 	stdout.Write(b.Bytes())
 	if *outDir != "" {
-		if err := writeOutputs(*outDir, shown, out.Map(), caps.tensor, stdout); err != nil {
+		if err := writeOutputs(*outDir, shown, outs, caps.tensor, stdout); err != nil {
 			return fail(err)
 		}
 	}

@@ -215,12 +215,25 @@ func maxStrideGo(dst, src []float32, k, s int) (special bool) {
 // rowMaxima is out[i] = the builtin max of vm[cols[i] : cols[i]+count[i]],
 // -inf for none.
 func rowMaxima(out, vm []float32, cols, count []int) {
+	cols, count = cols[:len(out)], count[:len(out)]
 	for i := range out {
-		m := float32(math.Inf(-1))
-		for _, v := range vm[cols[i] : cols[i]+count[i]] {
-			m = max(m, v)
+		// The 2- and 3-wide windows of the common kernels unrolled, in
+		// the loop's order (-inf is max's identity: the same bits).
+		c := cols[i]
+		switch count[i] {
+		case 3:
+			v := vm[c : c+3 : c+3]
+			out[i] = max(max(v[0], v[1]), v[2])
+		case 2:
+			v := vm[c : c+2 : c+2]
+			out[i] = max(v[0], v[1])
+		default:
+			m := float32(math.Inf(-1))
+			for _, v := range vm[c : c+count[i]] {
+				m = max(m, v)
+			}
+			out[i] = m
 		}
-		out[i] = m
 	}
 }
 
