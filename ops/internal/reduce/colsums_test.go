@@ -38,7 +38,7 @@ func TestColumnSumsKernel(t *testing.T) {
 							sumColumnsTerm(x, n, inner, c0, want, parts, op.Kind != L1)
 						}
 						got := make([]float32, w)
-						reduceColumns(op, x, n, inner, c0, got, nil, parts)
+						reduceColumns(op, x, n, inner, c0, got, nil, &lazyParts[float32]{s: parts})
 						for j := range got {
 							wj := finish(op, want[j], 0, n)
 							if math.Float32bits(got[j]) != math.Float32bits(wj) {
