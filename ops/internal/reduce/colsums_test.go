@@ -126,7 +126,7 @@ func TestLp2Rows(t *testing.T) {
 func TestColumnExtremesKernel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 2))
 	specials := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), math.Float32frombits(0x7fc00123), math.Float32frombits(0xffc00456), 1e30, -1e30}
-	for _, n := range []int{1, 2, 3, 8, 17, 64} {
+	for _, n := range []int{1, 2, 3, 8, 17, 31, 32, 33, 64, 100} {
 		for _, w := range []int{1, 127, 128, 129, 256, 300, 512} {
 			for _, c0 := range []int{0, 3} {
 				for _, special := range []bool{false, true} {
