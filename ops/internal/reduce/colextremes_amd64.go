@@ -17,8 +17,13 @@ func colProdsAVX512(x *float32, n, stride, w int, out *float32)
 // x[i*stride+j] over the n rows i, as extremeRowTail's walk from -Inf (+Inf)
 // gives it, for the first len(out) &^ 127 columns, the accumulators in
 // registers, and returns how many columns it did: 0 without AVX-512 or
-// when a NaN is among them (the caller's loop then does them all).
+// when a NaN is among them (the caller's loop then does them all). From
+// rowStreams rows it streams the rows one after the other instead, and
+// does the first len(out) &^ 15 columns.
 func colExtremesF32(x []float32, n, stride int, out []float32, min bool) int {
+	if haveColSumsAVX512 && n >= rowStreams {
+		return colExtremesRowsF32(x, n, stride, out, min)
+	}
 	w := len(out) &^ 127
 	if !haveColSumsAVX512 || w == 0 || n == 0 {
 		return 0

@@ -38,7 +38,7 @@ func TestColumnSumsKernel(t *testing.T) {
 							sumColumnsTerm(x, n, inner, c0, want, parts, op.Kind != L1)
 						}
 						got := make([]float32, w)
-						reduceColumns(op, x, n, inner, c0, got, nil, parts)
+						reduceColumns(op, x, n, inner, c0, got, nil, &lazyParts[float32]{s: parts})
 						for j := range got {
 							wj := finish(op, want[j], 0, n)
 							if math.Float32bits(got[j]) != math.Float32bits(wj) {
@@ -126,7 +126,7 @@ func TestLp2Rows(t *testing.T) {
 func TestColumnExtremesKernel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 2))
 	specials := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), math.Float32frombits(0x7fc00123), math.Float32frombits(0xffc00456), 1e30, -1e30}
-	for _, n := range []int{1, 2, 3, 8, 17, 64} {
+	for _, n := range []int{1, 2, 3, 8, 17, 31, 32, 33, 64, 100} {
 		for _, w := range []int{1, 127, 128, 129, 256, 300, 512} {
 			for _, c0 := range []int{0, 3} {
 				for _, special := range []bool{false, true} {

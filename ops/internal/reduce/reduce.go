@@ -140,10 +140,7 @@ func Run[A Number](op Op, l Layout, x, y []A, par Parallel) error {
 		m = make([]A, len(y))
 	}
 	return par(l.Outer*blocks, l.Outer*l.N*l.Inner, func(lo, hi int) error {
-		var parts []A
-		if op.Kind != Max && op.Kind != Min && op.Kind != Prod {
-			parts = make([]A, min(l.N, lanes)*min(block, l.Inner))
-		}
+		parts := &lazyParts[A]{size: min(l.N, lanes) * min(block, l.Inner)}
 		for t := lo; t < hi; t++ {
 			o, b := t/blocks, t%blocks
 			c0, c1 := b*block, min((b+1)*block, l.Inner)
@@ -161,6 +158,24 @@ func Run[A Number](op Op, l Layout, x, y []A, par Parallel) error {
 
 // columnBlock is the most columns Run reduces at once over an inner axis.
 const columnBlock = 512
+
+// lazyParts is the scratch of a column block's sixteen rows of partial
+// sums, size elements, made on first use: the float32 sums whose columns
+// the register kernels do whole (colSumsF32) need none, and a part of Run
+// that made it anyway paid an allocation and the clearing of up to 32 KiB
+// at every call, an eighth of a ReduceSum over a middle axis.
+type lazyParts[A Number] struct {
+	s    []A
+	size int
+}
+
+// get returns the scratch, made the first time.
+func (p *lazyParts[A]) get() []A {
+	if p.s == nil {
+		p.s = make([]A, p.size)
+	}
+	return p.s
+}
 
 // runGeneral gathers each output's elements into a row and reduces it.
 func runGeneral[A Number](op Op, l Layout, x, y []A, par Parallel) error {
@@ -362,8 +377,8 @@ func expTerm[A Number](m A) func(A) A {
 // reduceColumns reduces the columns c0 to c0+len(out) of an [n, inner]
 // block: out[j] is the reduction of in[i*inner+c0+j] over i. m is scratch
 // of len(out) elements for LogSumExp, parts min(n, lanes)*len(out) for the
-// sums.
-func reduceColumns[A Number](op Op, in []A, n, inner, c0 int, out, m, parts []A) {
+// sums (unused by Max, Min and Prod, which may pass nil).
+func reduceColumns[A Number](op Op, in []A, n, inner, c0 int, out, m []A, parts *lazyParts[A]) {
 	w := len(out)
 	rows := func(yield func(row []A)) {
 		for i := range n {
@@ -377,7 +392,7 @@ func reduceColumns[A Number](op Op, in []A, n, inner, c0 int, out, m, parts []A)
 			k = colTermSumsF32(xf[c0:], n, inner, any(out).([]float32), op.Kind != L1)
 		}
 		if k < w {
-			sumColumnsTerm(in, n, inner, c0+k, out[k:], parts, op.Kind != L1)
+			sumColumnsTerm(in, n, inner, c0+k, out[k:], parts.get(), op.Kind != L1)
 		}
 	case Sum, Mean, LogSum, Lp:
 		if xf, ok := any(in).([]float32); ok && op.Kind != Lp {
@@ -386,7 +401,7 @@ func reduceColumns[A Number](op Op, in []A, n, inner, c0 int, out, m, parts []A)
 			of := any(out).([]float32)
 			k := colSumsF32(xf[c0:], n, inner, of)
 			if k < w {
-				sumColumnsOf(in, n, inner, c0+k, out[k:], parts, nil)
+				sumColumnsOf(in, n, inner, c0+k, out[k:], parts.get(), nil)
 			}
 			break
 		}
@@ -394,7 +409,7 @@ func reduceColumns[A Number](op Op, in []A, n, inner, c0 int, out, m, parts []A)
 		if t := termOf[A](op); t != nil {
 			term = func(_ int, v A) A { return t(v) }
 		}
-		sumColumnsOf(in, n, inner, c0, out, parts, term)
+		sumColumnsOf(in, n, inner, c0, out, parts.get(), term)
 	case Max, LogSumExp:
 		acc := out
 		if op.Kind == LogSumExp {
@@ -443,10 +458,10 @@ func reduceColumns[A Number](op Op, in []A, n, inner, c0 int, out, m, parts []A)
 	}
 	if op.Kind == LogSumExp {
 		if inf, ok := any(in).([]float32); ok {
-			logSumExpColumnsF32(inf, n, inner, c0, any(out).([]float32), any(m).([]float32), any(parts).([]float32))
+			logSumExpColumnsF32(inf, n, inner, c0, any(out).([]float32), any(m).([]float32), any(parts.get()).([]float32))
 			return
 		}
-		sumColumnsOf(in, n, inner, c0, out, parts, func(j int, v A) A {
+		sumColumnsOf(in, n, inner, c0, out, parts.get(), func(j int, v A) A {
 			if math.IsInf(float64(m[j]), 0) {
 				return 0
 			}
