@@ -121,4 +121,3 @@ func planFlat[T Float](g *dwGeometry, cfg Config, bands int) (*dwFlatPlan, error
 	}
 	return p, nil
 }
-
