@@ -40,22 +40,28 @@ type dwFlatPlan struct {
 // kernel's lanes left empty from rows of 14 up (MobileNetV2's 14x14 and
 // 28x28 planes measured 15-25% slower this way, its 7x7 planes 1.9x
 // faster, PP-OCRv4's 5x5 and 10x10 planes 1.3x and 1.1x).
+//
+// dwPhaseMaxWidth bounds the stride-2 planes that go through it: at 20x20
+// to 10x10 (PP-OCRv4) the copy into phases made it 6% slower than the
+// whole-row kernel; 14x14 to 7x7 (MobileNetV2) took 0.6 of the time, 10x10
+// to 5x5 with a 5x5 kernel 0.85.
 const (
 	dwFlatMaxWidth   = 12
 	dwFlatMaxOutputs = 1024
+	dwPhaseMaxWidth  = 8
 )
 
 // planFlat makes g's plane-as-a-row plan, charging it first; nil when it
 // does not apply: not float32, no AVX-512, strides other than 1 (an
 // output as wide as the input) or 2 on both axes (an input at most twice
-// as wide as the output), rows wider than dwFlatMaxWidth, a plane of more
-// than dwFlatMaxOutputs outputs, or rows split into bands. A stride-2
-// plan's phase planes are the caller's scratch (4*phases elements per
-// worker).
+// as wide as the output, at most dwPhaseMaxWidth), rows wider than
+// dwFlatMaxWidth, a plane of more than dwFlatMaxOutputs outputs, or rows
+// split into bands. A stride-2 plan's phase planes are the caller's
+// scratch (4*phases elements per worker).
 func planFlat[T Float](g *dwGeometry, cfg Config, bands int) (*dwFlatPlan, error) {
 	var zero T
 	same := g.sh == 1 && g.sw == 1 && g.iw == g.ow
-	halved := g.sh == 2 && g.sw == 2 && g.iw <= 2*g.ow
+	halved := g.sh == 2 && g.sw == 2 && g.iw <= 2*g.ow && g.ow <= dwPhaseMaxWidth
 	if !dwMasked || sizeOf(zero) != 4 || !haveRowsKernel() || !(same || halved) ||
 		g.oh*g.ow > dwFlatMaxOutputs || g.ow > dwFlatMaxWidth || bands != 1 {
 		return nil, nil

@@ -61,7 +61,7 @@ func dwSplitPhasesAVX512(ph *float32, x *float32, rows int, iw int, w int, phase
 // dwSplitPhases copies plane xp (g's input) into its four phase planes in
 // ph (p.phases elements each, rows ow wide): phase 2a+b holds the
 // elements (2u+a, 2v+b) at u*ow + v. planFlat keeps the input rows at
-// most 2*dwFlatMaxWidth wide, so one row is two vectors.
+// most 2*dwPhaseMaxWidth wide: one row is one vector.
 func dwSplitPhases(g *dwGeometry, p *dwFlatPlan, ph, xp []float32) {
 	dwSplitPhasesAVX512(&ph[0], &xp[0], g.ih, g.iw, g.ow, p.phases, 1<<g.iw-1, 1<<g.ow-1)
 }
