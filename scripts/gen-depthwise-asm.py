@@ -233,4 +233,77 @@ out += ['\tMOVQ R9, R13 // the next group\'s stores',
         '\tVZEROUPPER',
         '\tRET',
         '']
+
+# dwSplitPhasesAVX512: a plane's rows (at most 32 elements) into its four
+# phase planes (see dwflat.go). Registers: SI the input row, DI the even
+# rows' destination (then the odd rows', 2*phases further), R8 the input
+# row's bytes, R9 a phase row's bytes, R10 a phase plane's bytes, CX rows
+# left; Z30 the evens' indices, Z29 the odds'; K1, K2 the elements loaded
+# (0-15, 16-31), K3 the phase row's lanes.
+SARGS = [('ph', 8), ('x', 8), ('rows', 8), ('iw', 8), ('w', 8), ('phases', 8), ('load', 8), ('store', 8)]
+SOFF = {}
+o = 0
+for n, sz in SARGS:
+    SOFF[n] = o
+    o += sz
+
+
+def sarg(n):
+    return f'{n}+{SOFF[n]}(FP)'
+
+
+def split_row(dst):
+    return ['\tVMOVUPS.Z (SI), K1, Z0',
+            '\tVMOVUPS.Z 64(SI), K2, Z1',
+            '\tVMOVAPS Z0, Z2',
+            '\tVPERMT2PS Z1, Z30, Z2',
+            '\tVMOVAPS Z0, Z3',
+            '\tVPERMT2PS Z1, Z29, Z3',
+            f'\tVMOVUPS Z2, K3, ({dst})',
+            f'\tVMOVUPS Z3, K3, ({dst})(R10*1)',
+            '\tADDQ R8, SI']
+
+
+ssig = ', '.join(f'{n} {"*float32" if n in ("ph", "x") else "uint64" if n in ("load", "store") else "int"}' for n, _ in SARGS)
+out.append('// Indices of the odd elements of two vectors: 1, 3, ..., 31.')
+for i in range(16):
+    out.append(f'DATA dwodds<>+{4*i}(SB)/4, ${2*i+1}')
+out.append('GLOBL dwodds<>(SB), RODATA|NOPTR, $64')
+out.append('')
+out += [f'// func dwSplitPhasesAVX512({ssig})',
+        '// requires: AVX512F',
+        f'TEXT ·dwSplitPhasesAVX512(SB), NOSPLIT, $0-{o}',
+        f'\tMOVQ {sarg("ph")}, DI',
+        f'\tMOVQ {sarg("x")}, SI',
+        f'\tMOVQ {sarg("rows")}, CX',
+        f'\tMOVQ {sarg("iw")}, R8',
+        '\tSHLQ $2, R8',
+        f'\tMOVQ {sarg("w")}, R9',
+        '\tSHLQ $2, R9',
+        f'\tMOVQ {sarg("phases")}, R10',
+        '\tSHLQ $2, R10',
+        f'\tMOVQ {sarg("load")}, AX',
+        '\tKMOVW AX, K1',
+        '\tSHRQ $16, AX',
+        '\tKMOVW AX, K2',
+        f'\tMOVQ {sarg("store")}, AX',
+        '\tKMOVW AX, K3',
+        '\tVMOVUPS dwevens<>(SB), Z30',
+        '\tVMOVUPS dwodds<>(SB), Z29',
+        '\tLEAQ (DI)(R10*2), R11 // the odd rows\' phases',
+        '',
+        'spair:']
+out += split_row('DI')
+out += ['\tDECQ CX',
+        '\tJZ sdone']
+out += split_row('R11')
+out += ['\tADDQ R9, DI',
+        '\tADDQ R9, R11',
+        '\tDECQ CX',
+        '\tJNZ spair',
+        '',
+        'sdone:',
+        '\tVZEROUPPER',
+        '\tRET',
+        '']
 open(OUT, 'w').write('\n'.join(out))

@@ -234,8 +234,16 @@ func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 	if err := cfg.charge(int64(workers) * int64(taps) * int64(8+8+int(sizeOf(zero))+8)); err != nil {
 		return err
 	}
+	phases := 0
+	if fp != nil {
+		phases = 4 * fp.phases
+	}
+	if err := cfg.charge(int64(workers) * int64(phases) * 4); err != nil {
+		return err
+	}
 	return parallel.Range(cfg.Ctx, threads, items, planes*pout*taps, func(lo, hi int) error {
 		sc := dwScratch[T]{offs: make([]int, taps), ws: make([]T, taps), ptrs: make([]unsafe.Pointer, taps), rows: make([]int, g.kh)}
+		ph := make([]float32, phases)
 		// The items' outputs follow one another in y: the epilogue runs
 		// on [done, end) once it holds epilogueSpan elements.
 		done := lo/bands*pout + lo%bands*per*g.ow
@@ -254,6 +262,10 @@ func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 			}
 			o0, o1 := band*per, min(g.oh, (band+1)*per)
 			switch {
+			case fp != nil && phases > 0:
+				// T is float32: the same memory.
+				dwSplitPhases(&g, fp, ph, as32(xp))
+				dwFlat32(&g, fp, as32(yp), ph, as32(wc), *(*float32)(unsafe.Pointer(&bv)))
 			case fp != nil:
 				// T is float32: the same memory.
 				dwFlat32(&g, fp, as32(yp), as32(xp), as32(wc), *(*float32)(unsafe.Pointer(&bv)))

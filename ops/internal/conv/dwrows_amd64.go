@@ -42,7 +42,26 @@ func dwRows32(y []float32, rows int, g *dwGeometry, p *dwRowPlan, xp []float32, 
 //go:noescape
 func dwFlat32AVX512(y *float32, groups int, x *float32, xoff int, offs *int, ws *float32, taps int, masks *uint64, bias float32)
 
-// dwFlat32 runs dwFlat32AVX512 on plane xp into yp (g's planes, p's plan).
+// dwFlat32 runs dwFlat32AVX512 on plane xp into yp (g's planes, p's plan;
+// for stride 2, xp is the plane's phases).
 func dwFlat32(g *dwGeometry, p *dwFlatPlan, yp, xp, wc []float32, bias float32) {
-	dwFlat32AVX512(&yp[0], p.groups, &xp[0], -g.ph*g.iw, &p.offs[0], &wc[0], len(p.offs), &p.masks[0], bias)
+	dwFlat32AVX512(&yp[0], p.groups, &xp[0], p.xoff, &p.offs[0], &wc[0], len(p.offs), &p.masks[0], bias)
+}
+
+// dwSplitPhasesAVX512 copies rows rows of iw (at most 32) float32s from
+// x into phase planes at ph (phases elements each, rows w wide): row i's
+// even elements to ph + 4*(2*(i%2)*phases + (i/2)*w), its odd ones
+// phases further; load has the low iw bits set, store the low w (at most
+// 16): w lanes are written per phase row, those past the row's elements
+// as zeros.
+//
+//go:noescape
+func dwSplitPhasesAVX512(ph *float32, x *float32, rows int, iw int, w int, phases int, load uint64, store uint64)
+
+// dwSplitPhases copies plane xp (g's input) into its four phase planes in
+// ph (p.phases elements each, rows ow wide): phase 2a+b holds the
+// elements (2u+a, 2v+b) at u*ow + v. planFlat keeps the input rows at
+// most 2*dwPhaseMaxWidth wide: one row is one vector.
+func dwSplitPhases(g *dwGeometry, p *dwFlatPlan, ph, xp []float32) {
+	dwSplitPhasesAVX512(&ph[0], &xp[0], g.ih, g.iw, g.ow, p.phases, 1<<g.iw-1, 1<<g.ow-1)
 }

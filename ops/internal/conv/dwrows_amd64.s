@@ -456,3 +456,74 @@ ftap:
 	JNZ fgroup
 	VZEROUPPER
 	RET
+
+// Indices of the odd elements of two vectors: 1, 3, ..., 31.
+DATA dwodds<>+0(SB)/4, $1
+DATA dwodds<>+4(SB)/4, $3
+DATA dwodds<>+8(SB)/4, $5
+DATA dwodds<>+12(SB)/4, $7
+DATA dwodds<>+16(SB)/4, $9
+DATA dwodds<>+20(SB)/4, $11
+DATA dwodds<>+24(SB)/4, $13
+DATA dwodds<>+28(SB)/4, $15
+DATA dwodds<>+32(SB)/4, $17
+DATA dwodds<>+36(SB)/4, $19
+DATA dwodds<>+40(SB)/4, $21
+DATA dwodds<>+44(SB)/4, $23
+DATA dwodds<>+48(SB)/4, $25
+DATA dwodds<>+52(SB)/4, $27
+DATA dwodds<>+56(SB)/4, $29
+DATA dwodds<>+60(SB)/4, $31
+GLOBL dwodds<>(SB), RODATA|NOPTR, $64
+
+// func dwSplitPhasesAVX512(ph *float32, x *float32, rows int, iw int, w int, phases int, load uint64, store uint64)
+// requires: AVX512F
+TEXT ·dwSplitPhasesAVX512(SB), NOSPLIT, $0-64
+	MOVQ ph+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ rows+16(FP), CX
+	MOVQ iw+24(FP), R8
+	SHLQ $2, R8
+	MOVQ w+32(FP), R9
+	SHLQ $2, R9
+	MOVQ phases+40(FP), R10
+	SHLQ $2, R10
+	MOVQ load+48(FP), AX
+	KMOVW AX, K1
+	SHRQ $16, AX
+	KMOVW AX, K2
+	MOVQ store+56(FP), AX
+	KMOVW AX, K3
+	VMOVUPS dwevens<>(SB), Z30
+	VMOVUPS dwodds<>(SB), Z29
+	LEAQ (DI)(R10*2), R11 // the odd rows' phases
+
+spair:
+	VMOVUPS.Z (SI), K1, Z0
+	VMOVUPS.Z 64(SI), K2, Z1
+	VMOVAPS Z0, Z2
+	VPERMT2PS Z1, Z30, Z2
+	VMOVAPS Z0, Z3
+	VPERMT2PS Z1, Z29, Z3
+	VMOVUPS Z2, K3, (DI)
+	VMOVUPS Z3, K3, (DI)(R10*1)
+	ADDQ R8, SI
+	DECQ CX
+	JZ sdone
+	VMOVUPS.Z (SI), K1, Z0
+	VMOVUPS.Z 64(SI), K2, Z1
+	VMOVAPS Z0, Z2
+	VPERMT2PS Z1, Z30, Z2
+	VMOVAPS Z0, Z3
+	VPERMT2PS Z1, Z29, Z3
+	VMOVUPS Z2, K3, (R11)
+	VMOVUPS Z3, K3, (R11)(R10*1)
+	ADDQ R8, SI
+	ADDQ R9, DI
+	ADDQ R9, R11
+	DECQ CX
+	JNZ spair
+
+sdone:
+	VZEROUPPER
+	RET

@@ -10,3 +10,5 @@ func dwRows32(y []float32, rows int, g *dwGeometry, p *dwRowPlan, xp []float32, 
 }
 
 func dwFlat32(g *dwGeometry, p *dwFlatPlan, yp, xp, wc []float32, bias float32) {}
+
+func dwSplitPhases(g *dwGeometry, p *dwFlatPlan, ph, xp []float32) {}
