@@ -17,6 +17,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/movement"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -87,9 +88,57 @@ func scatterND(opt *Options, op opRef, data, indices, updates *tensor.Tensor, re
 	if err != nil {
 		return nil, err
 	}
+	if red == "none" && block > 1 && data.DataType() != tensor.String {
+		// Slices replace what is there: data is copied only when some
+		// of the output is left to it, and slices that never overlap
+		// may be written in any order, across cores.
+		all, distinct, err := sliceCoverage(opt, op, at, block, data.Len())
+		if err != nil {
+			return nil, err
+		}
+		if !all {
+			if err := movement.Copy(opt.moves(), y.Bytes(), data.Bytes()); err != nil {
+				return nil, err
+			}
+		}
+		if err := movement.ScatterBlocks(opt.moves(), y.Bytes(), updates.Bytes(), at, data.DataType().Size(), block, distinct); err != nil {
+			return nil, err
+		}
+		return y, nil
+	}
 	copyTensor(y, data)
 	if err := scatterBlocks(op, y, at, updates, block, red); err != nil {
 		return nil, err
 	}
 	return y, nil
+}
+
+// sliceCoverage reports whether the slices of block elements at the
+// offsets at (multiples of block) cover all n elements of the output, and
+// whether no two of them are the same slice. It marks the slots in a bit
+// set, charged to the run; when the set would take more bytes than at
+// (far fewer slices than slots) it does not look, and answers false twice.
+func sliceCoverage(opt *Options, op opRef, at []int64, block, n int) (all, distinct bool, err error) {
+	slots := n / block
+	if slots == 0 || slots/64 > len(at) {
+		return false, false, nil
+	}
+	words := (slots + 63) / 64
+	if err := opt.charge(op, "slice coverage", int64(words)*8); err != nil {
+		return false, false, err
+	}
+	seen := make([]uint64, words)
+	distinct = true
+	marked := 0
+	for _, a := range at {
+		k := int(a) / block
+		bit := uint64(1) << (k % 64)
+		if seen[k/64]&bit != 0 {
+			distinct = false
+			continue
+		}
+		seen[k/64] |= bit
+		marked++
+	}
+	return marked == slots, distinct, nil
 }

@@ -1,6 +1,7 @@
 package movement
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/parallel"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -72,4 +73,56 @@ func scatterElems[E any](dst []E, at []int64, src []E, srcOff int) {
 	for i, a := range at {
 		dst[a] = s[i]
 	}
+}
+
+// Copy copies src into dst (bytes, of one length), split across the run's
+// cores when it is large enough to gain from it: the whole-tensor copy a
+// scatter starts from.
+func Copy(env Env, dst, src []byte) error {
+	return copyParts(env, len(src), func(lo, hi int) { CopyBytes(dst[lo:hi], src[lo:hi]) })
+}
+
+// copyParts runs f over [0, n) bytes in parts of whole cache lines, across
+// the run's cores from parallel's threshold on; a caller with one core, or
+// a small copy, runs f(0, n) directly (no closure handed to the pool).
+func copyParts(env Env, n int, f func(lo, hi int)) error {
+	const line = 64
+	lines := (n + line - 1) / line
+	if parallel.Alone(env.threads(), lines, n/4) {
+		if err := env.cancelled(); err != nil {
+			return err
+		}
+		f(0, n)
+		return nil
+	}
+	return parallel.Range(env.Ctx, env.threads(), lines, n/4, func(lo, hi int) error {
+		f(lo*line, min(hi*line, n))
+		return env.cancelled()
+	})
+}
+
+// ScatterBlocks copies block i of src (block elements of size bytes) to
+// element offset at[i] of dst, for every i in increasing order. With
+// distinct (no two blocks of at overlap) the order cannot matter, and the
+// blocks are split across the run's cores when they are many bytes.
+func ScatterBlocks(env Env, dst, src []byte, at []int64, size, block int, distinct bool) error {
+	b := size * block
+	scatter := func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			a := int(at[i]) * size
+			CopyBytes(dst[a:a+b], src[i*b:(i+1)*b])
+		}
+	}
+	work := len(at) * b / 4
+	if !distinct || parallel.Alone(env.threads(), len(at), work) {
+		if err := env.cancelled(); err != nil {
+			return err
+		}
+		scatter(0, len(at))
+		return nil
+	}
+	return parallel.Range(env.Ctx, env.threads(), len(at), work, func(lo, hi int) error {
+		scatter(lo, hi)
+		return env.cancelled()
+	})
 }

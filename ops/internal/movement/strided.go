@@ -538,15 +538,19 @@ func tiledTranspose[E any](dst, src []E, p Plan, j int, stream bool, c *poll.Can
 	// row of tiles is one tile wide (NCHW->NHWC: 64 channels), the next
 	// tiles read the next lines of the same source rows, 64 rows or more
 	// apart: more streams than the hardware prefetcher follows. They are
-	// fetched two tiles ahead (NCHW->NHWC of [8,64,112,112] on one core:
-	// 1.3-1.4 ms with streaming stores, 1.9 one tile ahead; 3.4 -> 3.1 ms
-	// without them, four tiles ahead no better). Otherwise the next tile
-	// reads the next cols source rows, a line from each (NHWC->NCHW: 64
-	// rows of 256 bytes, read a line at a time): they are fetched one tile
-	// ahead (1.13-1.19 -> 0.45-0.78 ms on two threads).
+	// fetched one tile ahead, the next line of each row: on the 2-core
+	// Intel Xeon VM of the benchmarks, NCHW->NHWC of [8,64,112,112] went
+	// from 5.1-5.7 to 3.5-4.0 ms (minimum, one core; 5.5-6.1 -> 3.7 on
+	// two), and two tiles ahead was slower than no prefetch at all: the
+	// rows' lines share a few L1 sets (a row is 49 KB, 784 lines, 16 sets
+	// apart), and lines fetched early evict those being read. (On the
+	// earlier AMD EPYC VM two tiles ahead had measured best.) Otherwise
+	// the next tile reads the next cols source rows, a line from each
+	// (NHWC->NCHW: 64 rows of 256 bytes, read a line at a time): they are
+	// fetched one tile ahead (1.13-1.19 -> 0.45-0.78 ms on two threads).
 	pf := uintptr(cols * srcStep)
 	if nI <= cols {
-		pf = uintptr(2 * height * size)
+		pf = uintptr(height * size)
 	}
 	for {
 		d0, s0 := w.dst, w.src
