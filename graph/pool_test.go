@@ -40,18 +40,7 @@ func TestPoolRecyclesAndNeverCorrupts(t *testing.T) {
 	}
 	pool := graph.NewPool()
 	o := &graph.RunOptions{Pool: pool}
-	run := func() map[string]tensor.Value {
-		out, err := m.Run(context.Background(), in, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for name, w := range want.Map() {
-			if !out.Map()[name].(*tensor.Tensor).Equal(w.(*tensor.Tensor)) {
-				t.Fatalf("output %s differs with a pool", name)
-			}
-		}
-		return out.Map()
-	}
+	run := func() map[string]tensor.Value { t.Helper(); return runPooledAsPlain(t, m, in, o, want) }
 	for range 3 { // warm up
 		out := run()
 		if err := pool.Release(out["flat"], out["same"]); err != nil {
@@ -279,19 +268,7 @@ func TestPoolLendsReleasedOutputHeaders(t *testing.T) {
 	}
 	pool := graph.NewPool()
 	o := &graph.RunOptions{Pool: pool}
-	run := func() map[string]tensor.Value {
-		t.Helper()
-		out, err := m.Run(context.Background(), in, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for name, w := range want.Map() {
-			if !out.Map()[name].(*tensor.Tensor).Equal(w.(*tensor.Tensor)) {
-				t.Fatalf("output %s differs with a pool", name)
-			}
-		}
-		return out.Map()
-	}
+	run := func() map[string]tensor.Value { t.Helper(); return runPooledAsPlain(t, m, in, o, want) }
 	first := run()
 	if err := pool.Release(first["sh"], first["tr"], first["same"]); err != nil {
 		t.Fatal(err)
@@ -333,4 +310,21 @@ func TestPoolLendsReleasedOutputHeaders(t *testing.T) {
 		}
 	})
 	t.Logf("%.0f allocations a warm pooled run", allocs)
+}
+
+// runPooledAsPlain runs m with o (a pool) and fails unless every output
+// equals want's (the run without a pool); it returns the outputs by name.
+func runPooledAsPlain(t *testing.T, m *graph.Model, in map[string]tensor.Value, o *graph.RunOptions, want graph.Result) map[string]tensor.Value {
+	t.Helper()
+	out, err := m.Run(context.Background(), in, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := out.Map()
+	for name, w := range want.Map() {
+		if !got[name].(*tensor.Tensor).Equal(w.(*tensor.Tensor)) {
+			t.Fatalf("output %s differs with a pool", name)
+		}
+	}
+	return got
 }
