@@ -209,7 +209,11 @@ func runDataSet(m *graph.Model, set string, o *graph.RunOptions, warm bool) erro
 		if err != nil {
 			return err
 		}
-		if err := Compare(got.Map()[out.Name], want); err != nil {
+		v, err := got.Value(out.Name)
+		if err != nil {
+			return err
+		}
+		if err := Compare(v, want); err != nil {
 			return fmt.Errorf("output %d %q: %w", k, out.Name, err)
 		}
 	}

@@ -14,7 +14,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"image"
@@ -64,9 +63,9 @@ func Classify(ctx context.Context, m *graph.Model, img image.Image, k int) ([]Cl
 	if err != nil {
 		return nil, err
 	}
-	scores, ok := out.Map()[m.Outputs()[0].Name].(*tensor.Tensor)
-	if !ok {
-		return nil, errors.New("the output is not a tensor")
+	scores, err := out.Tensor(m.Outputs()[0].Name)
+	if err != nil {
+		return nil, err
 	}
 	s, err := scores.Float64s()
 	if err != nil {
