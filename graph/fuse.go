@@ -91,7 +91,7 @@ func (m *Model) passHeaders() {
 	next := map[int]int{} // a passed value's slot -> the slot it is passed to
 	for i := range m.steps {
 		st := &m.steps[i]
-		if st.passThrough && len(st.out) == 1 && st.out[0] >= 0 && st.in[st.passIn] >= 0 {
+		if st.passThrough && !st.passShared && len(st.out) == 1 && st.out[0] >= 0 && st.in[st.passIn] >= 0 {
 			next[st.in[st.passIn]] = st.out[0]
 		}
 	}
@@ -237,6 +237,8 @@ func (m *Model) fuse(opts LoadOptions) {
 				st.passThrough = true
 				m.fusions++
 			}
+		case "Conv":
+			m.fusePad(st, p, readers, constIn)
 		case "Relu", "LeakyRelu", "Sigmoid", "HardSigmoid", "HardSwish", "Clip":
 			if p = origin(p); p == nil || p.node == nil || len(p.out) != 1 { // through a folded BatchNormalization or bias
 				continue
@@ -257,6 +259,36 @@ func (m *Model) fuse(opts LoadOptions) {
 				m.fusions++
 			}
 		}
+	}
+}
+
+// fusePad folds p, a Pad whose only reader is st, a Conv, into the Conv's
+// pads when the pair is exactly the Conv with wider pads (ops.FusePad:
+// constant mode, value +0, non-negative pads on the spatial axes only,
+// auto_pad NOTSET); the Pad's pads, constant_value and axes must be
+// constants. In a run that fuses, the Pad passes its input through and the
+// Conv pads it itself, without the padded copy: the same bits as the pair
+// unfused. The Pad's input may have other readers (passShared).
+func (m *Model) fusePad(st, p *step, readers []int, constIn func(*step, int) (*tensor.Tensor, bool)) {
+	if p.node.OpType != "Pad" || p.passThrough || p.chain != nil || len(p.implicit) != 0 || len(p.in) == 0 || p.in[0] < 0 {
+		return
+	}
+	var in []*tensor.Tensor
+	for k := 1; k < len(p.in); k++ {
+		t, ok := constIn(p, k)
+		if !ok {
+			return
+		}
+		in = append(in, t)
+	}
+	w, ok := constIn(st, 1)
+	if !ok {
+		w = nil
+	}
+	if ops.FusePad(p.node, st.node, in, w) {
+		p.passThrough, p.passIn = true, 0
+		p.passShared = readers[p.in[0]] > 1
+		m.fusions++
 	}
 }
 
@@ -320,6 +352,13 @@ func (r *runState) setFuse(on bool) {
 // passIn.
 func (st *step) passInput(r *runState) {
 	x := st.in[st.passIn]
+	if st.passShared {
+		// Other steps read x too: the header stays with it.
+		if s := st.out[0]; s >= 0 {
+			r.vals[s] = r.vals[x]
+		}
+		return
+	}
 	if s := st.out[0]; s >= 0 {
 		r.vals[s] = r.vals[x]
 		// The header goes with the value: x's only reader is st, so no

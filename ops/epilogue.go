@@ -83,6 +83,9 @@ type nodeFusion struct {
 	// its inputs after X (Clip's min and max, constants; nil where absent).
 	act   *Node
 	actIn []*tensor.Tensor
+	// pads are a Conv's pads with those of the zero Pad before it added
+	// (FusePad, padfold.go), used in place of its own (nil: none fused).
+	pads []int
 }
 
 // fusing reports whether the run asks the kernels to apply what their
