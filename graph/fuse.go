@@ -238,7 +238,7 @@ func (m *Model) fuse(opts LoadOptions) {
 				m.fusions++
 			}
 		case "Conv":
-			m.fusePad(st, p, readers, constIn)
+			m.fusePad(st, p, readers, producer, consts)
 		case "Relu", "LeakyRelu", "Sigmoid", "HardSigmoid", "HardSwish", "Clip":
 			if p = origin(p); p == nil || p.node == nil || len(p.out) != 1 { // through a folded BatchNormalization or bias
 				continue
@@ -265,31 +265,70 @@ func (m *Model) fuse(opts LoadOptions) {
 // fusePad folds p, a Pad whose only reader is st, a Conv, into the Conv's
 // pads when the pair is exactly the Conv with wider pads (ops.FusePad:
 // constant mode, value +0, non-negative pads on the spatial axes only,
-// auto_pad NOTSET); the Pad's pads, constant_value and axes must be
-// constants. In a run that fuses, the Pad passes its input through and the
-// Conv pads it itself, without the padded copy: the same bits as the pair
-// unfused. The Pad's input may have other readers (passShared).
-func (m *Model) fusePad(st, p *step, readers []int, constIn func(*step, int) (*tensor.Tensor, bool)) {
+// auto_pad NOTSET, not depthwise); the Pad's pads, constant_value and
+// axes must be constants, or computed from constants alone by the
+// data-movement nodes markConstants folds (tf2onnx writes the pads as a
+// Concat of constants). In a run that fuses, the Pad passes its input
+// through and the Conv pads it itself, without the padded copy: the same
+// bits as the pair unfused. The Pad's input may have other readers
+// (passShared).
+func (m *Model) fusePad(st, p *step, readers, producer []int, consts map[int]*tensor.Tensor) {
 	if p.node.OpType != "Pad" || p.passThrough || p.chain != nil || len(p.implicit) != 0 || len(p.in) == 0 || p.in[0] < 0 {
 		return
 	}
 	var in []*tensor.Tensor
 	for k := 1; k < len(p.in); k++ {
-		t, ok := constIn(p, k)
-		if !ok {
-			return
+		var t *tensor.Tensor
+		if s := p.in[k]; s >= 0 {
+			if t = m.constantOf(s, producer, consts, 4); t == nil {
+				return
+			}
 		}
 		in = append(in, t)
 	}
-	w, ok := constIn(st, 1)
-	if !ok {
-		w = nil
+	var w *tensor.Tensor
+	if len(st.in) > 1 && st.in[1] >= 0 {
+		w = consts[st.in[1]]
 	}
 	if ops.FusePad(p.node, st.node, in, w) {
 		p.passThrough, p.passIn = true, 0
 		p.passShared = readers[p.in[0]] > 1
 		m.fusions++
 	}
+}
+
+// constantOf returns the value of slot s when it is a constant (consts) or
+// a foldable data-movement node's output over such values, at most depth
+// nodes deep, computed as markConstants computes it; nil otherwise.
+func (m *Model) constantOf(s int, producer []int, consts map[int]*tensor.Tensor, depth int) *tensor.Tensor {
+	if t, ok := consts[s]; ok {
+		return t
+	}
+	if depth == 0 || producer[s] < 0 {
+		return nil
+	}
+	st := &m.steps[producer[s]]
+	n := st.node
+	if n == nil || n.Domain != "" || !foldable[n.OpType] || st.schema == nil || len(st.out) != 1 || st.out[0] != s || len(st.implicit) != 0 {
+		return nil
+	}
+	in := make([]tensor.Value, len(st.in))
+	for k, x := range st.in {
+		if x < 0 {
+			continue
+		}
+		t := m.constantOf(x, producer, consts, depth-1)
+		if t == nil {
+			return nil
+		}
+		in[k] = t
+	}
+	out, err := st.schema.Run(&ops.Options{MaxTensorBytes: maxFoldedBytes}, n, in)
+	if err != nil || len(out) != 1 {
+		return nil
+	}
+	t, _ := out[0].(*tensor.Tensor)
+	return t
 }
 
 // fuseResidual fuses the Add of step i (two computed inputs) into the

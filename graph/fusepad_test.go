@@ -331,3 +331,21 @@ func TestPadFoldLeavesOthersAlone(t *testing.T) {
 		t.Fatal("a Pad before a ConvInteger folded")
 	}
 }
+
+// tf2onnx writes the pads as a Concat of constants: they fold as well.
+func TestPadFoldComputedConstantPads(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 24))
+	b := builder.New(11)
+	x := b.Input("x", tensor.Float, 1, 3, 10, 10)
+	pads := b.Op("Concat", b.Ints64("begin", 0, 0, 0, 0), b.Ints64("end", 0, 0, 1, 1), builder.Int("axis", 0))
+	p := b.Op("Pad", x, pads, b.Constant("zero", scalarOf(tensor.Float, 0)), builder.Name("pad"))
+	b.Output("y", b.Op("Conv", p, b.Constant("w", randTensor(r, tensor.Float, 5, 3, 3, 3)), builder.Ints("strides", 2, 2), builder.Name("conv")))
+	fused, plain := loadBoth(t, b)
+	if fused.Fusions() != 1 {
+		t.Fatalf("%d fusions, want 1", fused.Fusions())
+	}
+	xin := randTensor(r, tensor.Float, 1, 3, 10, 10)
+	if !runY(t, fused, xin, nil).Equal(runY(t, plain, xin, nil)) {
+		t.Fatal("fused and unfused differ")
+	}
+}
