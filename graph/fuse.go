@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/onnxshape/onnxshape/onnx"
@@ -267,8 +268,8 @@ func (m *Model) fuse(opts LoadOptions) {
 // constant mode, value +0, non-negative pads on the spatial axes only,
 // auto_pad NOTSET, not depthwise); the Pad's pads, constant_value and
 // axes must be constants, or computed from constants alone by the
-// data-movement nodes markConstants folds (tf2onnx writes the pads as a
-// Concat of constants). In a run that fuses, the Pad passes its input
+// data-movement nodes markConstants folds, or Split (tf2onnx writes the
+// pads as a Concat of the parts of a constant). In a run that fuses, the Pad passes its input
 // through and the Conv pads it itself, without the padded copy: the same
 // bits as the pair unfused. The Pad's input may have other readers
 // (passShared).
@@ -298,8 +299,9 @@ func (m *Model) fusePad(st, p *step, readers, producer []int, consts map[int]*te
 }
 
 // constantOf returns the value of slot s when it is a constant (consts) or
-// a foldable data-movement node's output over such values, at most depth
-// nodes deep, computed as markConstants computes it; nil otherwise.
+// the output of a foldable data-movement node or a Split over such values
+// (tf2onnx's pads: a Concat of a constant's Split), at most depth nodes
+// deep, computed as markConstants computes it; nil otherwise.
 func (m *Model) constantOf(s int, producer []int, consts map[int]*tensor.Tensor, depth int) *tensor.Tensor {
 	if t, ok := consts[s]; ok {
 		return t
@@ -309,7 +311,11 @@ func (m *Model) constantOf(s int, producer []int, consts map[int]*tensor.Tensor,
 	}
 	st := &m.steps[producer[s]]
 	n := st.node
-	if n == nil || n.Domain != "" || !foldable[n.OpType] || st.schema == nil || len(st.out) != 1 || st.out[0] != s || len(st.implicit) != 0 {
+	if n == nil || n.Domain != "" || !(foldable[n.OpType] || n.OpType == "Split") || st.schema == nil || len(st.implicit) != 0 {
+		return nil
+	}
+	at := slices.Index(st.out, s)
+	if at < 0 {
 		return nil
 	}
 	in := make([]tensor.Value, len(st.in))
@@ -324,10 +330,10 @@ func (m *Model) constantOf(s int, producer []int, consts map[int]*tensor.Tensor,
 		in[k] = t
 	}
 	out, err := st.schema.Run(&ops.Options{MaxTensorBytes: maxFoldedBytes}, n, in)
-	if err != nil || len(out) != 1 {
+	if err != nil || len(out) != len(st.out) {
 		return nil
 	}
-	t, _ := out[0].(*tensor.Tensor)
+	t, _ := out[at].(*tensor.Tensor)
 	return t
 }
 

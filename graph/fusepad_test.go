@@ -332,12 +332,14 @@ func TestPadFoldLeavesOthersAlone(t *testing.T) {
 	}
 }
 
-// tf2onnx writes the pads as a Concat of constants: they fold as well.
+// tf2onnx writes the pads as a Concat of the parts a Split makes of a
+// constant: they fold as well.
 func TestPadFoldComputedConstantPads(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 24))
 	b := builder.New(11)
 	x := b.Input("x", tensor.Float, 1, 3, 10, 10)
-	pads := b.Op("Concat", b.Ints64("begin", 0, 0, 0, 0), b.Ints64("end", 0, 0, 1, 1), builder.Int("axis", 0))
+	parts := b.OpN("Split", 2, b.Ints64("all", 0, 0, 0, 0, 0, 0, 1, 1), builder.Int("axis", 0))
+	pads := b.Op("Concat", parts[0], parts[1], builder.Int("axis", 0))
 	p := b.Op("Pad", x, pads, b.Constant("zero", scalarOf(tensor.Float, 0)), builder.Name("pad"))
 	b.Output("y", b.Op("Conv", p, b.Constant("w", randTensor(r, tensor.Float, 5, 3, 3, 3)), builder.Ints("strides", 2, 2), builder.Name("conv")))
 	fused, plain := loadBoth(t, b)
