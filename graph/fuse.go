@@ -41,7 +41,14 @@ import (
 //     or bias folded) whose output only a Relu, LeakyRelu, Sigmoid, HardSigmoid,
 //     HardSwish or Clip (with constant bounds) reads: the activation runs
 //     as the producer's epilogue (ops.FuseActivation), exactly: the same
-//     bits as the pair unfused.
+//     bits as the pair unfused;
+//   - a Pad of zeros on the spatial axes whose output only a Conv reads
+//     (tf2onnx's and Keras's "same" padding of a strided convolution):
+//     the Conv pads its input itself, the Pad's pads added to its own
+//     (ops.FusePad, fusePad), exactly: the same bits as the pair unfused
+//     (which is why a depthwise Conv keeps its Pad, see ops/padfold.go).
+//     Here the absorbed node comes first: it passes its input through,
+//     and that input may have other readers (step.passShared).
 //
 // Neither node leaves the graph: the absorbed one (the BatchNormalization,
 // the Add, the activation) stays a step that, in a run that fuses, passes
