@@ -351,3 +351,27 @@ func TestPadFoldComputedConstantPads(t *testing.T) {
 		t.Fatal("fused and unfused differ")
 	}
 }
+
+// Pad -> Conv -> BatchNormalization -> Relu: the Pad folds and the Conv
+// still folds the normalization and runs the Relu as its epilogue.
+func TestPadFoldThenBatchNorm(t *testing.T) {
+	r := rand.New(rand.NewPCG(22, 24))
+	b := builder.New(13)
+	x := b.Input("x", tensor.Float, 1, 3, 10, 10)
+	p := b.Op("Pad", x, b.Ints64("pads", 0, 0, 0, 1, 0, 0, 1, 0), builder.Name("pad"))
+	y := b.Op("Conv", p, b.Constant("w", randTensor(r, tensor.Float, 4, 3, 3, 3)), builder.Ints("strides", 2, 2), builder.Name("conv"))
+	one := tensor.MustFromSlice([]float32{1, 1.5, 0.75, 2}, 4)
+	y = b.Op("BatchNormalization", y, b.Constant("scale", one), b.Constant("bias", randTensor(r, tensor.Float, 4)), b.Constant("mean", randTensor(r, tensor.Float, 4)), b.Constant("var", one))
+	b.Output("y", b.Op("Relu", y))
+	fused, plain := loadBoth(t, b)
+	if fused.Fusions() != 3 {
+		t.Fatalf("%d fusions, want 3 (the Pad, the normalization, the Relu)", fused.Fusions())
+	}
+	xin := randTensor(r, tensor.Float, 1, 3, 10, 10)
+	got, exp := values64t(runY(t, fused, xin, nil)), values64t(runY(t, plain, xin, nil))
+	for i := range exp {
+		if math.Abs(got[i]-exp[i]) > 1e-5*(1+math.Abs(exp[i])) {
+			t.Fatalf("element %d: fused %v, unfused %v", i, got[i], exp[i])
+		}
+	}
+}
