@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/onnxshape/onnxshape/internal/runenv"
 	"github.com/onnxshape/onnxshape/onnx"
@@ -40,7 +41,14 @@ import (
 //     or bias folded) whose output only a Relu, LeakyRelu, Sigmoid, HardSigmoid,
 //     HardSwish or Clip (with constant bounds) reads: the activation runs
 //     as the producer's epilogue (ops.FuseActivation), exactly: the same
-//     bits as the pair unfused.
+//     bits as the pair unfused;
+//   - a Pad of zeros on the spatial axes whose output only a Conv reads
+//     (tf2onnx's and Keras's "same" padding of a strided convolution):
+//     the Conv pads its input itself, the Pad's pads added to its own
+//     (ops.FusePad, fusePad), exactly: the same bits as the pair unfused
+//     (which is why a depthwise Conv keeps its Pad, see ops/padfold.go).
+//     Here the absorbed node comes first: it passes its input through,
+//     and that input may have other readers (step.passShared).
 //
 // Neither node leaves the graph: the absorbed one (the BatchNormalization,
 // the Add, the activation) stays a step that, in a run that fuses, passes
@@ -91,7 +99,7 @@ func (m *Model) passHeaders() {
 	next := map[int]int{} // a passed value's slot -> the slot it is passed to
 	for i := range m.steps {
 		st := &m.steps[i]
-		if st.passThrough && len(st.out) == 1 && st.out[0] >= 0 && st.in[st.passIn] >= 0 {
+		if st.passThrough && !st.passShared && len(st.out) == 1 && st.out[0] >= 0 && st.in[st.passIn] >= 0 {
 			next[st.in[st.passIn]] = st.out[0]
 		}
 	}
@@ -237,6 +245,8 @@ func (m *Model) fuse(opts LoadOptions) {
 				st.passThrough = true
 				m.fusions++
 			}
+		case "Conv":
+			m.fusePad(st, p, readers, producer, consts)
 		case "Relu", "LeakyRelu", "Sigmoid", "HardSigmoid", "HardSwish", "Clip":
 			if p = origin(p); p == nil || p.node == nil || len(p.out) != 1 { // through a folded BatchNormalization or bias
 				continue
@@ -258,6 +268,80 @@ func (m *Model) fuse(opts LoadOptions) {
 			}
 		}
 	}
+}
+
+// fusePad folds p, a Pad whose only reader is st, a Conv, into the Conv's
+// pads when the pair is exactly the Conv with wider pads (ops.FusePad:
+// constant mode, value +0, non-negative pads on the spatial axes only,
+// auto_pad NOTSET, not depthwise); the Pad's pads, constant_value and
+// axes must be constants, or computed from constants alone by the
+// data-movement nodes markConstants folds, or Split (tf2onnx writes the
+// pads as a Concat of the parts of a constant). In a run that fuses, the Pad passes its input
+// through and the Conv pads it itself, without the padded copy: the same
+// bits as the pair unfused. The Pad's input may have other readers
+// (passShared).
+func (m *Model) fusePad(st, p *step, readers, producer []int, consts map[int]*tensor.Tensor) {
+	if p.node.OpType != "Pad" || p.passThrough || p.chain != nil || len(p.implicit) != 0 || len(p.in) == 0 || p.in[0] < 0 {
+		return
+	}
+	var in []*tensor.Tensor
+	for k := 1; k < len(p.in); k++ {
+		var t *tensor.Tensor
+		if s := p.in[k]; s >= 0 {
+			if t = m.constantOf(s, producer, consts, 4); t == nil {
+				return
+			}
+		}
+		in = append(in, t)
+	}
+	var w *tensor.Tensor
+	if len(st.in) > 1 && st.in[1] >= 0 {
+		w = consts[st.in[1]]
+	}
+	if ops.FusePad(p.node, st.node, in, w) {
+		p.passThrough, p.passIn = true, 0
+		p.passShared = readers[p.in[0]] > 1
+		m.fusions++
+	}
+}
+
+// constantOf returns the value of slot s when it is a constant (consts) or
+// the output of a foldable data-movement node or a Split over such values
+// (tf2onnx's pads: a Concat of a constant's Split), at most depth nodes
+// deep, computed as markConstants computes it; nil otherwise.
+func (m *Model) constantOf(s int, producer []int, consts map[int]*tensor.Tensor, depth int) *tensor.Tensor {
+	if t, ok := consts[s]; ok {
+		return t
+	}
+	if depth == 0 || producer[s] < 0 {
+		return nil
+	}
+	st := &m.steps[producer[s]]
+	n := st.node
+	if n == nil || n.Domain != "" || !(foldable[n.OpType] || n.OpType == "Split") || st.schema == nil || len(st.implicit) != 0 {
+		return nil
+	}
+	at := slices.Index(st.out, s)
+	if at < 0 {
+		return nil
+	}
+	in := make([]tensor.Value, len(st.in))
+	for k, x := range st.in {
+		if x < 0 {
+			continue
+		}
+		t := m.constantOf(x, producer, consts, depth-1)
+		if t == nil {
+			return nil
+		}
+		in[k] = t
+	}
+	out, err := st.schema.Run(&ops.Options{MaxTensorBytes: maxFoldedBytes}, n, in)
+	if err != nil || len(out) != len(st.out) {
+		return nil
+	}
+	t, _ := out[at].(*tensor.Tensor)
+	return t
 }
 
 // fuseResidual fuses the Add of step i (two computed inputs) into the
@@ -320,6 +404,13 @@ func (r *runState) setFuse(on bool) {
 // passIn.
 func (st *step) passInput(r *runState) {
 	x := st.in[st.passIn]
+	if st.passShared {
+		// Other steps read x too: the header stays with it.
+		if s := st.out[0]; s >= 0 {
+			r.vals[s] = r.vals[x]
+		}
+		return
+	}
 	if s := st.out[0]; s >= 0 {
 		r.vals[s] = r.vals[x]
 		// The header goes with the value: x's only reader is st, so no

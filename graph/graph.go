@@ -143,6 +143,10 @@ type step struct {
 	// folded into the producer of its second input).
 	passThrough bool
 	passIn      int
+	// passShared marks a passThrough step whose input other steps read
+	// too (a Pad folded into its Conv, fuse.go): the input keeps its
+	// header, which no absorbed step may take with it.
+	passShared bool
 	// residual is, for a Conv that fused the Add after it (fuse.go), 1 +
 	// the slot of the Add's other input, which a run that fuses passes to
 	// the Conv after its own inputs (ops.ResidualInput); 0: none.

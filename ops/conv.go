@@ -92,11 +92,15 @@ func convNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 		return nil, err
 	}
 	var a convAttrs
-	if g := n.lastConv(); g == nil || !g.fits(x, w) {
+	pads := n.fusedPads(opt)
+	if g := n.lastConv(); g == nil || !g.fits(x, w, pads != nil) {
 		// A run with the shapes of the last one reads no attribute:
 		// runConv takes the geometry the node kept.
 		if a, err = readConvAttrs(n, true); err != nil {
 			return nil, err
+		}
+		if pads != nil {
+			a.Pads = pads
 		}
 	}
 	w, b = n.foldedConv(opt, w, b)
@@ -134,7 +138,7 @@ func runConv(opt *Options, op opRef, n *Node, x, w, b *tensor.Tensor, a convAttr
 	if w.DataType() != dt {
 		return nil, op.errorf("type", "W is %v, X %v: they must be the same type", w.DataType(), dt)
 	}
-	g, err := n.convGeometryOf(op, x, w, a)
+	g, err := n.convGeometryOf(op, x, w, a, n.fusedPads(opt) != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -369,6 +373,9 @@ type convGeometry struct {
 	xs, ws []int
 	shape  []int // the output's
 	s      conv.Shape
+	// padded marks a geometry with the pads of a fused Pad (FusePad): a
+	// run that does not fuse reads the node's own.
+	padded bool
 }
 
 // lastConv is the geometry the node kept, nil for none.
@@ -377,18 +384,19 @@ func (n *Node) lastConv() *convGeometry {
 	return g
 }
 
-// fits reports whether g is the geometry of X and W of these shapes.
-func (g *convGeometry) fits(x, w *tensor.Tensor) bool {
-	return tensor.SameShape(g.xs, x.Shape()) && tensor.SameShape(g.ws, w.Shape())
+// fits reports whether g is the geometry of X and W of these shapes, with
+// (padded) or without the pads of a fused Pad.
+func (g *convGeometry) fits(x, w *tensor.Tensor, padded bool) bool {
+	return g.padded == padded && tensor.SameShape(g.xs, x.Shape()) && tensor.SameShape(g.ws, w.Shape())
 }
 
 // convGeometryOf checks X's and W's shapes against the attributes a (with
 // convWeight's rules) and returns the output shape and the engine's Shape;
 // for a node, the one it kept when the shapes are those of its last run
 // (a is then not read).
-func (n *Node) convGeometryOf(op opRef, x, w *tensor.Tensor, a convAttrs) (*convGeometry, error) {
+func (n *Node) convGeometryOf(op opRef, x, w *tensor.Tensor, a convAttrs, padded bool) (*convGeometry, error) {
 	if n != nil {
-		if g := n.lastConv(); g != nil && g.fits(x, w) {
+		if g := n.lastConv(); g != nil && g.fits(x, w, padded) {
 			return g, nil
 		}
 	}
@@ -402,7 +410,7 @@ func (n *Node) convGeometryOf(op opRef, x, w *tensor.Tensor, a convAttrs) (*conv
 		return nil, err
 	}
 	g := &convGeometry{xs: slices.Clone(x.Shape()), ws: slices.Clone(w.Shape()), shape: shape,
-		s: convShape(x.Shape()[0], x.Shape()[1], m, a.group, axes, false)}
+		s: convShape(x.Shape()[0], x.Shape()[1], m, a.group, axes, false), padded: padded}
 	if n != nil {
 		n.conv.Store(g)
 	}

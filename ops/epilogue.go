@@ -83,6 +83,9 @@ type nodeFusion struct {
 	// its inputs after X (Clip's min and max, constants; nil where absent).
 	act   *Node
 	actIn []*tensor.Tensor
+	// pads are a Conv's pads with those of the zero Pad before it added
+	// (FusePad, padfold.go), used in place of its own (nil: none fused).
+	pads []int
 }
 
 // fusing reports whether the run asks the kernels to apply what their
@@ -99,7 +102,11 @@ func (o *Options) fusing() bool {
 // error when the pair does not fold (not float or double, shapes off,
 // training mode, a refused charge): the graph then keeps both nodes.
 func FoldBatchNorm(c, bn *Node, w, b *tensor.Tensor, params [4]*tensor.Tensor, charge func(int64) error) int64 {
-	if c == nil || bn == nil || c.OpType != "Conv" || bn.OpType != "BatchNormalization" || c.Domain != "" || bn.Domain != "" || c.fusion != nil || w == nil {
+	if c == nil || bn == nil || c.OpType != "Conv" || bn.OpType != "BatchNormalization" || c.Domain != "" || bn.Domain != "" || w == nil {
+		return 0
+	}
+	if f := c.fusion; f != nil && (f.w != nil || f.b != nil || f.c != nil || f.bias != nil || f.residual != nil || f.act != nil) {
+		// Something fused before it; a folded Pad (f.pads) is no matter.
 		return 0
 	}
 	if bn.Version < 9 || bn.NumOutputs != 1 {
@@ -148,7 +155,10 @@ func FoldBatchNorm(c, bn *Node, w, b *tensor.Tensor, params [4]*tensor.Tensor, c
 		}
 		nb[i] = (c0-mean[i])*a + bias[i]
 	}
-	c.fusion = &nodeFusion{w: fromFloats64(dt, wv, w.Shape()), b: fromFloats64(dt, nb, []int{m})}
+	if c.fusion == nil {
+		c.fusion = &nodeFusion{}
+	}
+	c.fusion.w, c.fusion.b = fromFloats64(dt, wv, w.Shape()), fromFloats64(dt, nb, []int{m})
 	return bytes
 }
 
