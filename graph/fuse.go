@@ -45,8 +45,10 @@ import (
 //   - a Pad of zeros on the spatial axes whose output only a Conv reads
 //     (tf2onnx's and Keras's "same" padding of a strided convolution):
 //     the Conv pads its input itself, the Pad's pads added to its own
-//     (ops.FusePad, fusePad), exactly: the same bits as the pair unfused
-//     (which is why a depthwise Conv keeps its Pad, see ops/padfold.go).
+//     (ops.FusePad, fusePad), exactly: the same bits as the pair unfused;
+//     before a depthwise Conv only when its weights are finite, and within
+//     the Conv's bound of the pair rather than bit for bit (its engine
+//     rounds edge columns differently, see ops/padfold.go).
 //     Here the absorbed node comes first: it passes its input through,
 //     and that input may have other readers (step.passShared).
 //

@@ -31,6 +31,8 @@ type padConv struct {
 	mode     string // "" : not written
 	bias     bool
 	autoPad  string
+	// infWeight: the weight's first element is +Inf
+	infWeight bool
 }
 
 // build writes the model; extra, when set, adds nodes reading the Pad's
@@ -83,7 +85,21 @@ func (c padConv) build(r *rand.Rand, extra func(b *builder.Builder, x, padded bu
 	}
 	cin := c.xs[1] + c.pads[1] + c.pads[rank+1]
 	ws := append([]int{c.m, cin / c.group}, c.kernel...)
-	args := []builder.Arg{padded, b.Constant("w", randTensor(r, c.dt, ws...))}
+	w := randTensor(r, c.dt, ws...)
+	if c.infWeight {
+		v := values64t(w)
+		v[0] = math.Inf(1)
+		if c.dt == tensor.Double {
+			w = tensor.MustFromSlice(v, ws...)
+		} else {
+			f := make([]float32, len(v))
+			for i, x := range v {
+				f[i] = float32(x)
+			}
+			w = tensor.MustFromSlice(f, ws...)
+		}
+	}
+	args := []builder.Arg{padded, b.Constant("w", w)}
 	if c.bias {
 		args = append(args, b.Constant("b", randTensor(r, c.dt, c.m)))
 	}
@@ -120,7 +136,7 @@ func randPadConv(r *rand.Rand, iter int) padConv {
 	if r.IntN(3) == 0 {
 		c.dt = tensor.Double
 	}
-	groups := []int{1, 1, 2, 3} // not depthwise: see TestPadFoldNotDepthwise
+	groups := []int{1, 1, 2, 3} // not depthwise: see TestPadFoldDepthwiseWithinBound
 	c.group = groups[r.IntN(len(groups))]
 	cin := 1 + r.IntN(4)
 	if c.group > 1 {
@@ -250,7 +266,8 @@ func TestPadFoldSharedInput(t *testing.T) {
 
 // What must not fold: the other modes, a value other than +0 (-0
 // included), a negative pad, pads on N or C, a Pad another node reads or
-// that is a graph output, a Conv with auto_pad, a depthwise Conv, pads
+// that is a graph output, a Conv with auto_pad, a depthwise Conv whose
+// weight is not finite, pads
 // computed at run time, an integer convolution. The models still run as written.
 func TestPadFoldLeavesOthersAlone(t *testing.T) {
 	r := rand.New(rand.NewPCG(20, 24))
@@ -298,12 +315,13 @@ func TestPadFoldLeavesOthersAlone(t *testing.T) {
 			t.Fatalf("%s: the unfused models differ", name)
 		}
 	}
-	// A depthwise Conv (see ops.FusePad): its engine sums edge columns
-	// with other roundings than the interior.
+	// A depthwise Conv with an infinite weight (see ops.FusePad): its
+	// engine skips its own padding's taps, where the Pad's zeros times
+	// the Inf give NaN.
 	dw := base(18)
-	dw.m, dw.group = 2, 2
+	dw.m, dw.group, dw.infWeight = 2, 2, true
 	if fused, _ := loadBoth(t, dw.build(r, nil)); fused.Fusions() != 0 {
-		t.Fatal("a Pad before a depthwise Conv folded")
+		t.Fatal("a Pad before a depthwise Conv with an infinite weight folded")
 	}
 	// A second reader of the Pad, or the Pad's output returned.
 	for _, extra := range []func(b *builder.Builder, x, padded builder.Value){
@@ -372,6 +390,68 @@ func TestPadFoldThenBatchNorm(t *testing.T) {
 	for i := range exp {
 		if math.Abs(got[i]-exp[i]) > 1e-5*(1+math.Abs(exp[i])) {
 			t.Fatalf("element %d: fused %v, unfused %v", i, got[i], exp[i])
+		}
+	}
+}
+
+// A zero Pad before a depthwise Conv (group == C == M, finite constant
+// weights: MobileNet blocks exported by tf2onnx) folds too, and the fused
+// model stays within the bound the Conv keeps against the reference
+// engine (reference/agree.go convBound: 2*(k+8)*eps*(k*M + B) + 4*eps*|y|,
+// k the taps, M max|X| times max|W|, B max|bias|): the depthwise engine
+// sums the columns every tap reaches with fused multiply-adds and the
+// others with a multiply and an add, so the pads moved into the Conv may
+// change an output's last bits, not more.
+func TestPadFoldDepthwiseWithinBound(t *testing.T) {
+	r := rand.New(rand.NewPCG(22, 24))
+	for iter := range 40 {
+		spatial := 1 + r.IntN(2)
+		ch := 1 + r.IntN(5)
+		c := padConv{opset: []int{9, 13, 18}[iter%3], dt: tensor.Float, xs: []int{1 + r.IntN(2), ch}, m: ch, group: ch, bias: r.IntN(2) == 0}
+		eps := 0x1p-24
+		if iter%4 == 3 {
+			c.dt, eps = tensor.Double, 0x1p-53
+		}
+		rank := 2 + spatial
+		c.pads = make([]int, 2*rank)
+		taps := 1
+		for k := range spatial {
+			kk := 1 + r.IntN(5)
+			c.kernel = append(c.kernel, kk)
+			taps *= kk
+			c.strides = append(c.strides, 1+r.IntN(2))
+			c.pads[2+k], c.pads[rank+2+k] = r.IntN(3), r.IntN(3)
+			c.xs = append(c.xs, kk+r.IntN(20))
+		}
+		b := c.build(r, nil)
+		fused, plain := loadBoth(t, b)
+		if fused.Fusions() != 1 {
+			t.Fatalf("%d: %+v: %d fusions, want 1", iter, c, fused.Fusions())
+		}
+		x := randTensor(r, c.dt, c.xs...)
+		want := runY(t, plain, x, &graph.RunOptions{Engine: graph.EngineReference})
+		maxW, maxB := 0.0, 0.0
+		for _, v := range values64(b, "w") {
+			maxW = max(maxW, math.Abs(v))
+		}
+		if c.bias {
+			for _, v := range values64(b, "b") {
+				maxB = max(maxB, math.Abs(v))
+			}
+		}
+		k := float64(taps)
+		wv := values64t(want)
+		for _, threads := range []int{1, 2} {
+			gv := values64t(runY(t, fused, x, &graph.RunOptions{Engine: graph.EngineFast, Threads: threads}))
+			if len(gv) != len(wv) {
+				t.Fatalf("%d: %d outputs, reference %d", iter, len(gv), len(wv))
+			}
+			for i := range wv {
+				bound := 2*(k+8)*eps*(k*maxW+maxB) + 4*eps*math.Abs(wv[i]) // max|X| <= 1
+				if d := math.Abs(gv[i] - wv[i]); d > bound {
+					t.Fatalf("%d: %+v, %d threads: element %d: fused %v, reference %v: %g apart, bound %g", iter, c, threads, i, gv[i], wv[i], d, bound)
+				}
+			}
 		}
 	}
 }

@@ -137,7 +137,7 @@ func FusePad(pad, c *Node, in []*tensor.Tensor, w *tensor.Tensor) bool {
 		return false
 	}
 	spatial := rank - 2
-	if !foldDepthwisePads && depthwiseConv(c, w, spatial) {
+	if depthwiseConv(c, w, spatial) && !finiteWeights(w) {
 		return false
 	}
 	if convPads == nil {
@@ -165,13 +165,33 @@ func FusePad(pad, c *Node, in []*tensor.Tensor, w *tensor.Tensor) bool {
 	return true
 }
 
-// foldDepthwisePads lets FusePad fold a Pad into a depthwise Conv. Off:
-// the depthwise engine (ops/internal/conv/depthwise.go) sums the columns
-// every tap reaches with fused multiply-adds and the edge columns with a
-// multiply and an add, so that pads moved from a Pad into the Conv turn
-// interior columns into edges and change their last bits (within the
-// Conv's bound, but not the same bits as the pair unfused).
-var foldDepthwisePads = false
+// A depthwise Conv folds its Pad only when its weight is constant and
+// finite. Its engine (ops/internal/conv/depthwise.go) skips the taps of
+// its own padding, where the Pad's zeros are multiplied: with an infinite
+// or NaN weight the pair gives NaN (0*Inf) where the folded Conv would
+// not. With finite weights the two differ only in rounding: the engine
+// sums the columns every tap reaches with fused multiply-adds and the
+// edge columns with a multiply and an add, and the folded pads turn some
+// interior columns into edges; both stay within the Conv's bound of the
+// reference engine's pair (TestPadFoldDepthwiseWithinBound).
+
+// finiteWeights reports whether w is a constant whose every element is
+// finite.
+func finiteWeights(w *tensor.Tensor) bool {
+	if w == nil {
+		return false
+	}
+	v, err := w.Float64s()
+	if err != nil {
+		return false
+	}
+	for _, x := range v {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return false
+		}
+	}
+	return true
+}
 
 // depthwiseConv reports whether c, with weight w (nil: not constant), may
 // run on the depthwise engine: group == C == M over one or two spatial
