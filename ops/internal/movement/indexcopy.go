@@ -76,28 +76,13 @@ func scatterElems[E any](dst []E, at []int64, src []E, srcOff int) {
 }
 
 // Copy copies src into dst (bytes, of one length), split across the run's
-// cores when it is large enough to gain from it: the whole-tensor copy a
-// scatter starts from.
+// cores in parts of whole cache lines when it is large enough to gain from
+// it: the whole-tensor copy a scatter starts from.
 func Copy(env Env, dst, src []byte) error {
-	return copyParts(env, len(src), func(lo, hi int) { CopyBytes(dst[lo:hi], src[lo:hi]) })
-}
-
-// copyParts runs f over [0, n) bytes in parts of whole cache lines, across
-// the run's cores from parallel's threshold on; a caller with one core, or
-// a small copy, runs f(0, n) directly (no closure handed to the pool).
-func copyParts(env Env, n int, f func(lo, hi int)) error {
 	const line = 64
-	lines := (n + line - 1) / line
-	if parallel.Alone(env.threads(), lines, n/4) {
-		if err := env.cancelled(); err != nil {
-			return err
-		}
-		f(0, n)
-		return nil
-	}
-	return parallel.Range(env.Ctx, env.threads(), lines, n/4, func(lo, hi int) error {
-		f(lo*line, min(hi*line, n))
-		return env.cancelled()
+	n := len(src)
+	return env.parts((n+line-1)/line, n/4, func(lo, hi int) {
+		CopyBytes(dst[lo*line:min(hi*line, n)], src[lo*line:min(hi*line, n)])
 	})
 }
 
@@ -113,16 +98,26 @@ func ScatterBlocks(env Env, dst, src []byte, at []int64, size, block int, distin
 			CopyBytes(dst[a:a+b], src[i*b:(i+1)*b])
 		}
 	}
-	work := len(at) * b / 4
-	if !distinct || parallel.Alone(env.threads(), len(at), work) {
-		if err := env.cancelled(); err != nil {
+	if !distinct {
+		env.Threads = 1 // in order
+	}
+	return env.parts(len(at), len(at)*b/4, scatter)
+}
+
+// parts runs f over [0, n) in parts across the run's cores from parallel's
+// threshold on (work as parallel.Range counts it), checking the context
+// after each; with one core, or little work, it runs f(0, n) directly
+// (no closure handed to the pool).
+func (e Env) parts(n, work int, f func(lo, hi int)) error {
+	if parallel.Alone(e.threads(), n, work) {
+		if err := e.cancelled(); err != nil {
 			return err
 		}
-		scatter(0, len(at))
+		f(0, n)
 		return nil
 	}
-	return parallel.Range(env.Ctx, env.threads(), len(at), work, func(lo, hi int) error {
-		scatter(lo, hi)
-		return env.cancelled()
+	return parallel.Range(e.Ctx, e.threads(), n, work, func(lo, hi int) error {
+		f(lo, hi)
+		return e.cancelled()
 	})
 }
