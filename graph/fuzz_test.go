@@ -3,6 +3,7 @@ package graph_test
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/onnxshape/onnxshape/graph"
@@ -25,6 +26,16 @@ func FuzzLoadBytes(f *testing.F) {
 	}
 	if b, err := os.ReadFile("../examples/letterbox.onnx"); err == nil {
 		f.Add(b)
+	}
+	// Small models of the compute, control-flow and attention operators
+	// (a convnet, a voice detector's If, an attention block, the ai.onnx.ml
+	// pipelines), for the fuzzer to mutate.
+	seeds, _ := filepath.Glob("../infer/testdata/*.onnx")
+	ml, _ := filepath.Glob("../bench/ort/testdata/*.onnx")
+	for _, name := range append(seeds, ml...) {
+		if b, err := os.ReadFile(name); err == nil {
+			f.Add(b)
+		}
 	}
 	dir := f.TempDir() // empty: external data finds nothing
 	f.Fuzz(func(t *testing.T, b []byte) {

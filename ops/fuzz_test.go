@@ -68,6 +68,32 @@ var fuzzAttrNames = []struct {
 		"pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn", "tf_crop_and_resize", "bogus"}},
 	{"nearest_mode", AttrString, []string{"round_prefer_floor", "round_prefer_ceil", "floor", "ceil", "bogus"}},
 	{"keep_aspect_ratio_policy", AttrString, []string{"stretch", "not_larger", "not_smaller", "bogus"}},
+	// The compute, normalization, recurrent, attention and signal operators.
+	{"group", AttrInt, nil}, {"transA", AttrInt, nil}, {"transB", AttrInt, nil},
+	{"alpha", AttrFloat, nil}, {"beta", AttrFloat, nil}, {"epsilon", AttrFloat, nil},
+	{"output_padding", AttrInts, nil}, {"output_shape", AttrInts, nil}, {"layout", AttrInt, nil},
+	{"hidden_size", AttrInt, nil}, {"clip", AttrFloat, nil}, {"linear_before_reset", AttrInt, nil},
+	{"direction", AttrString, []string{"forward", "reverse", "bidirectional", "bogus"}},
+	{"activations", AttrStrings, []string{"Sigmoid", "Tanh", "Relu", "Affine", "LeakyRelu",
+		"ThresholdedRelu", "ScaledTanh", "HardSigmoid", "Elu", "Softsign", "Softplus", "bogus"}},
+	{"activation_alpha", AttrFloats, nil}, {"activation_beta", AttrFloats, nil},
+	{"keepdims", AttrInt, nil}, {"noop_with_empty_axes", AttrInt, nil}, {"select_last_index", AttrInt, nil},
+	{"exclusive", AttrInt, nil}, {"reverse", AttrInt, nil}, {"k", AttrInt, nil},
+	{"largest", AttrInt, nil}, {"sorted", AttrInt, nil}, {"to", AttrInt, nil}, {"saturate", AttrInt, nil},
+	{"block_size", AttrInt, nil}, {"batch_dims", AttrInt, nil}, {"num_groups", AttrInt, nil},
+	{"stash_type", AttrInt, nil}, {"training_mode", AttrInt, nil}, {"momentum", AttrFloat, nil},
+	{"size", AttrInt, nil}, {"bias", AttrFloat, nil}, {"p", AttrInt, nil}, {"count_include_pad", AttrInt, nil},
+	{"is_causal", AttrInt, nil}, {"q_num_heads", AttrInt, nil}, {"kv_num_heads", AttrInt, nil},
+	{"num_heads", AttrInt, nil}, {"softcap", AttrFloat, nil}, {"scale", AttrFloat, nil},
+	{"qk_matmul_output_mode", AttrInt, nil}, {"interleaved", AttrInt, nil}, {"rotary_embedding_dim", AttrInt, nil},
+	{"onesided", AttrInt, nil}, {"inverse", AttrInt, nil}, {"output_datatype", AttrInt, nil},
+	{"periodic", AttrInt, nil}, {"sampling_ratio", AttrInt, nil}, {"spatial_scale", AttrFloat, nil},
+	{"output_height", AttrInt, nil}, {"output_width", AttrInt, nil}, {"align_corners", AttrInt, nil},
+	{"ignore_index", AttrInt, nil}, {"upper", AttrInt, nil}, {"num_scan_inputs", AttrInt, nil},
+	{"equation", AttrString, []string{"ij,jk->ik", "...ij,...jk", "ii->i", "i,i", "bij,bjk->bik", "ab", "->", "bogus"}},
+	{"padding_mode", AttrString, []string{"zeros", "border", "reflection", "bogus"}},
+	{"reduction", AttrString, []string{"none", "sum", "mean", "add", "mul", "max", "min", "bogus"}},
+	{"approximate", AttrString, []string{"none", "tanh", "bogus"}},
 }
 
 var fuzzTypes = []tensor.DataType{tensor.Int64, tensor.Int64, tensor.Int32, tensor.Float, tensor.Float16,
@@ -135,6 +161,10 @@ func runFuzzedNode(t *testing.T, b []byte) {
 			attr.Float = float32(s.smallInt()) / 2
 		case AttrString:
 			attr.String = a.choices[s.intn(len(a.choices))]
+		case AttrStrings:
+			for j := s.intn(7); j > 0; j-- {
+				attr.Strings = append(attr.Strings, a.choices[s.intn(len(a.choices))])
+			}
 		case AttrInts:
 			for j := s.intn(7); j > 0; j-- {
 				attr.Ints = append(attr.Ints, s.smallInt())
