@@ -9,8 +9,10 @@ import (
 // The ONNX 1.12 test suite as Debian's package libonnx-testdata installs it:
 // the node tests of that release and the model tests converted from PyTorch
 // (pytorch-converted, pytorch-operator) and the simple models. The "real"
-// folder (AlexNet, ResNet-50, ...) is left out: those are whole networks of
-// operators onnxshape does not run, hundreds of megabytes each.
+// folder (AlexNet, ResNet-50, ...) is left out: Debian ships only each
+// model's download address (data.json), not the model; the whole networks
+// onnxshape is measured on are the public models of scripts/models.sh and
+// the generated zoo (bench/gen).
 var onnx112Suites = []string{"node", "pytorch-converted", "pytorch-operator", "simple"}
 
 // onnx112Dir is where the suite is: $ONNXSHAPE_ONNX112_TESTS, or Debian's
