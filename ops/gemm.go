@@ -256,6 +256,12 @@ func gemmFloat[T float32 | float64](opt *Options, op opRef, g gemmCall, a, b, y 
 		if err != nil {
 			return err
 		}
+		if done, err := gemmBias(opt, op, g, av, bv, cv, yv, pb); done {
+			if err != nil {
+				return gemmError(op, err)
+			}
+			return store()
+		}
 		broadcastC(g, cv, yv)
 		beta = T(g.o.Beta)
 	}
@@ -268,6 +274,34 @@ func gemmFloat[T float32 | float64](opt *Options, op opRef, g gemmCall, a, b, y 
 		return gemmError(op, err)
 	}
 	return store()
+}
+
+// gemmBias runs a float32 Gemm whose C, with beta 1, is a bias by row
+// (shape [M, 1]) or by column ([N] or [1, N]) through gemm.Float32Bias:
+// the bias goes into the product's first block of k in the kernel's
+// registers, the bits of filling Y with C and adding the product, without
+// the pass that fills Y. done is false (nothing written) for any other C.
+func gemmBias[T float32 | float64](opt *Options, op opRef, g gemmCall, av, bv, cv, yv []T, pb *weightPack) (done bool, err error) {
+	a32, ok := any(av).([]float32)
+	if !ok || g.o.Beta != 1 {
+		return false, nil
+	}
+	var rowBias, colBias []float32
+	c32 := any(cv).([]float32)
+	switch cs := g.c.Shape(); {
+	case len(cs) == 1 && cs[0] == g.n, len(cs) == 2 && cs[0] == 1 && cs[1] == g.n:
+		colBias = c32
+	case len(cs) == 2 && cs[0] == g.m && cs[1] == 1:
+		rowBias = c32
+	default:
+		return false, nil
+	}
+	var packed *gemm.PackedB32
+	if pb != nil {
+		packed = pb.f32
+	}
+	b32, _ := any(bv).([]float32)
+	return true, gemm.Float32Bias(gemmConfig(opt, op), g.o.TransA, g.o.TransB, g.m, g.n, g.k, g.o.Alpha, a32, g.lda, b32, g.ldb, packed, rowBias, colBias, any(yv).([]float32), g.n)
 }
 
 func gemmInteger[T int32 | int64 | uint32 | uint64](opt *Options, op opRef, g gemmCall, a, b, y *tensor.Tensor) error {

@@ -385,8 +385,27 @@ func blocked[T float32 | float64](cfg Config, kn kernels[T], transA, transB bool
 		aElems = (min(m, mcBlock) + mr - 1) / mr * mr * kc0
 	}
 	// One row on one core, B in place or packed: the row kernels.
-	if m == 1 && workers == 1 && !transA && alpha == 1 && fin == nil && (pb != nil || direct) && vecRow(&kn, k, n, a, b, ldb, pb, beta, c, kcb) {
-		return cfg.err()
+	if m == 1 && workers == 1 && !transA && alpha == 1 && (pb != nil || direct) {
+		switch {
+		case fin == nil:
+			if vecRow(&kn, k, n, a, b, ldb, pb, beta, c, kcb) {
+				return cfg.err()
+			}
+		case fin.first && fin.clamp == nil:
+			// A bias that is C's starting value: C filled with it, then
+			// beta 1, as the product it stands for (the same bits).
+			row := c[:n]
+			if fin.colBias != nil {
+				copy(row, fin.colBias[:n])
+			} else {
+				for j := range row {
+					row[j] = fin.bias[0]
+				}
+			}
+			if vecRow(&kn, k, n, a, b, ldb, pb, 1, c, kcb) {
+				return cfg.err()
+			}
+		}
 	}
 	scratch := int64(bElems+aElems) * int64(size) * int64(workers)
 	if err := cfg.Scratch.take(cfg, scratch); err != nil {
@@ -419,7 +438,7 @@ type blockedState[T float32 | float64] struct {
 	a, b, c                                       []T
 	lda, ldb, ldc                                 int
 	pb                                            *packed[T]
-	fin                                           finish[T] // with the last block of k, when hasFin
+	fin                                           finish[T] // with the last block of k (the first when fin.first), when hasFin
 	hasFin                                        bool
 }
 
@@ -463,7 +482,7 @@ func (s *blockedState[T]) part(lo, hi int) error {
 			if pc > 0 {
 				bet = 1
 			}
-			last := fin != nil && pc+kc == k
+			last := fin.at(pc, kc, k) // the finish goes with this block
 			for ic := i0; ic < i1; ic += mcBlock {
 				if ic > i0 {
 					if err := cfg.err(); err != nil {

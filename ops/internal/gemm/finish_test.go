@@ -157,3 +157,77 @@ func TestFinishRefusesAShortBias(t *testing.T) {
 		t.Fatalf("one bias for two columns: %v", err)
 	}
 }
+
+// TestBiasIsCFilledThenBetaOne checks Float32Bias, B in place and packed,
+// against Float32 over C filled with the bias and beta 1, bit for bit, on
+// every kernel set: biases by row and by column (zeros of both signs, NaN,
+// infinities), transposes, one or more blocks of k, an empty k, one row
+// (the row kernels), alpha 1 and not.
+func TestBiasIsCFilledThenBetaOne(t *testing.T) {
+	withKernels(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(23, 24))
+		n := 150
+		if testing.Short() {
+			n = 40
+		}
+		for i := range n {
+			s := randShape(r)
+			switch i % 7 {
+			case 0:
+				s.k = 0
+			case 1:
+				s.m, s.transA = 1, false
+				s.n = 100 + r.IntN(300)
+			}
+			alpha := []float32{1, 1, -0.5}[r.IntN(3)]
+			a, lda, b, ldb, c, ldc := operands[float32](r, s)
+			var rowBias, colBias []float32
+			for rowBias == nil && colBias == nil {
+				if i%2 == 0 {
+					rowBias = randBias(r, s.m)
+				} else {
+					colBias = randBias(r, s.n)
+				}
+			}
+			want := append([]float32(nil), c...)
+			for i := range s.m {
+				for j := range s.n {
+					if rowBias != nil {
+						want[i*ldc+j] = rowBias[i]
+					} else {
+						want[i*ldc+j] = colBias[j]
+					}
+				}
+			}
+			if err := Float32(Config{}, s.transA, s.transB, s.m, s.n, s.k, alpha, a, lda, b, ldb, 1, want, ldc); err != nil {
+				t.Fatal(err)
+			}
+			cfg := Config{Threads: 1 + r.IntN(2)}
+			got := append([]float32(nil), c...)
+			if err := Float32Bias(cfg, s.transA, s.transB, s.m, s.n, s.k, alpha, a, lda, b, ldb, nil, rowBias, colBias, got, ldc); err != nil {
+				t.Fatalf("%v: %v", s, err)
+			}
+			if j := sameFloats(got, want); j >= 0 {
+				t.Fatalf("%v alpha=%v row=%v: Float32Bias element %d = %v, C filled then beta 1 %v", s, alpha, rowBias != nil, j, got[j], want[j])
+			}
+			pb, err := PackB32(Config{}, s.transB, s.k, s.n, b, ldb)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got[:0], c...)
+			if err := Float32Bias(cfg, s.transA, false, s.m, s.n, s.k, alpha, a, lda, nil, 0, pb, rowBias, colBias, got, ldc); err != nil {
+				t.Fatalf("%v: %v", s, err)
+			}
+			if j := sameFloats(got, want); j >= 0 {
+				t.Fatalf("%v alpha=%v row=%v: Float32Bias packed element %d = %v, C filled then beta 1 %v", s, alpha, rowBias != nil, j, got[j], want[j])
+			}
+		}
+		var c [4]float32
+		if err := Float32Bias(Config{}, false, false, 2, 2, 1, 1, c[:], 1, c[:], 2, nil, nil, nil, c[:], 2); err == nil {
+			t.Error("Float32Bias without a bias: no error")
+		}
+		if err := Float32Bias(Config{}, false, false, 2, 2, 1, 1, c[:], 1, c[:], 2, nil, c[:1], nil, c[:], 2); err == nil {
+			t.Error("Float32Bias with a short bias: no error")
+		}
+	})
+}

@@ -182,10 +182,25 @@ func (fin Finish) internal(m, n int) (f finish[float32], ok bool, err error) {
 	return finish[float32]{bias: fin.Bias, colBias: fin.ColBias, clamp: fin.Clamp}, true, nil
 }
 
-// finish is Finish inside the engine, for either element type.
+// finish is Finish inside the engine, for either element type. With
+// first, it is applied with the first block of k instead of the last: the
+// biases are then C's starting value (Float32Bias).
 type finish[T float32 | float64] struct {
 	bias, colBias []T
 	clamp         *[2]T
+	first         bool
+}
+
+// at reports whether the finish goes with the block of k [pc, pc+kc) of
+// a product over k.
+func (f *finish[T]) at(pc, kc, k int) bool {
+	if f == nil {
+		return false
+	}
+	if f.first {
+		return pc == 0
+	}
+	return pc+kc == k
 }
 
 // apply finishes rows×cols elements of c (row stride ldc), the first of
@@ -218,6 +233,40 @@ func (f *finish[T]) apply(c []T, ldc, i0, j0, rows, cols int) {
 			}
 		}
 	}
+}
+
+// Float32Bias computes C = alpha*op(A)*op(B) + D, where D is a bias
+// broadcast over C: rowBias[i] in row i (m of them) or colBias[j] in
+// column j (n of them), one of the two not nil; C is not read. op(B) is
+// read from pb when pb is not nil (packed by PackB32 with these k and n;
+// b, ldb and transB are then unused), else from b as in Float32.
+//
+// The bits are those of Float32 with C filled with D and beta 1 (a
+// Gemm's C input): the bias goes into the sum of the first block of k, as
+// beta*C with beta 1 does, in the kernels' registers, without a pass
+// over C to fill it and without reading it back.
+func Float32Bias(cfg Config, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, pb *PackedB32, rowBias, colBias []float32, c []float32, ldc int) error {
+	var err error
+	if pb != nil {
+		err = packedDims(transA, m, n, k, len(a), lda, pb, len(c), ldc)
+	} else {
+		err = dims(transA, transB, m, n, k, lda, len(a), ldb, len(b), ldc, len(c))
+	}
+	if err != nil {
+		return err
+	}
+	if (rowBias == nil) == (colBias == nil) {
+		return fmt.Errorf("%w: Float32Bias needs one bias, by row or by column", ErrShape)
+	}
+	f, _, err := Finish{Bias: rowBias, ColBias: colBias}.internal(m, n)
+	if err != nil {
+		return err
+	}
+	f.first = true
+	if pb != nil {
+		return blocked(cfg, pb.p.kn, transA, false, m, n, k, alpha, a, lda, nil, 0, pb.p, 0, c, ldc, &f)
+	}
+	return blocked(cfg, k32, transA, transB, m, n, k, alpha, a, lda, b, ldb, nil, 0, c, ldc, &f)
 }
 
 // Float64 is Float32 for float64 matrices.
