@@ -205,6 +205,14 @@ type dwScratch[T Float] struct {
 
 func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 	g := depthwiseGeometry(s)
+	cp, err := planChan[T](&g, s, cfg)
+	if err != nil {
+		return err
+	}
+	if cp != nil {
+		// T is float32: the same memory.
+		return depthwiseChan(cfg, s, &g, cp, as32(x), as32(w), as32(b), as32(y))
+	}
 	rp, err := planRows[T](&g, cfg)
 	if err != nil {
 		return err
