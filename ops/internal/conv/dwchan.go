@@ -49,15 +49,15 @@ type dwChanPlan struct {
 var dwChan = true
 
 // dwChanMaxOutputs and dwChanMaxInputs bound the planes that go through
-// the channel blocks: outputs up to 20x20 (the planes where the row
-// kernels' lanes go empty), inputs up to 32x32 (a 64 KB tile). Measured on
-// one core without an epilogue (BenchmarkSmallDepthwise, CPU time, a
-// loaded machine): 7x7x960 0.5 of the row paths' time, 14x14x576 0.8,
-// 28x28 to 14x14 stride 2 0.8, 20x20x384 0.85; 41x41 to 20x20 stride 2
-// (a 107 KB input tile, four inputs an output) 1.15, hence the input
-// bound.
+// the channel blocks: outputs up to 28x28, inputs up to 32x32 (a 64 KB
+// tile). The least time of a call on one core without an epilogue
+// (BenchmarkSmallDepthwise, a loaded machine), against the row paths:
+// 7x7x960 0.53, 14x14x384 0.70, 14x14x576 0.66, 14x14 to 7x7 stride 2
+// 0.55, 20x20x384 0.54, 28x28x192 0.70, 28x28 to 14x14 stride 2 0.82;
+// 40x40x192 1.15, 56x56 and 56x56 to 28x28 1.4-1.5, 41x41 to 20x20
+// stride 2 (a 107 KB input tile) 1.0.
 const (
-	dwChanMaxOutputs = 400
+	dwChanMaxOutputs = 784
 	dwChanMaxInputs  = 1024
 )
 
@@ -164,7 +164,9 @@ func depthwiseChan(cfg Config, s Shape, g *dwGeometry, p *dwChanPlan, x, w, b, y
 		return err
 	}
 	return parallel.Range(cfg.Ctx, threads, items, items*16*pout*taps, func(lo, hi int) error {
-		buf := make([]float32, per)
+		sp := GetScratch[float32](per)
+		defer PutScratch(sp)
+		buf := *sp
 		a := int(uintptr(unsafe.Pointer(&buf[0]))%64) / 4
 		if a != 0 {
 			a = 16 - a

@@ -12,7 +12,7 @@ import (
 // float32 values and on the values where skipping a tap in the padding
 // and adding 0*w differ (a -0 bias over -0 products, infinite and NaN
 // weights: any NaN for a NaN). 16-40 channels (a partial last block),
-// strides 1-2, kernels 1-5, pads 0-4, dilations 1-2, planes up to 20x20
+// strides 1-2, kernels 1-5, pads 0-4, dilations 1-2, planes up to 24x24
 // outputs, 1-D and 2-D, 1-3 threads, one or two images.
 func TestDepthwiseChannelBlocksAreTheRowPath(t *testing.T) {
 	if !haveChanKernel() {
@@ -92,15 +92,15 @@ func TestDepthwiseChannelBlocksAreTheRowPath(t *testing.T) {
 	}
 }
 
-// The small-plane depthwise layers of MobileNetV2 (14x14, 7x7, both
-// strides) and M-LSD tiny (20x20, and 41x41 unpadded to 20x20), 3x3, on one
+// The small-plane depthwise layers of MobileNetV2 (28x28, 14x14, 7x7,
+// both strides) and M-LSD tiny (20x20, and 41x41 unpadded to 20x20), 3x3, on one
 // core, through the channel blocks and the row
 // paths in turn:
 //
 //	go test ./ops/internal/conv -run XXX -bench SmallDepthwise -count 3
 func BenchmarkSmallDepthwise(b *testing.B) {
 	layers := []struct{ c, size, stride, pad int }{{384, 14, 1, 1}, {576, 14, 1, 1}, {576, 14, 2, 1}, {960, 7, 1, 1},
-		{192, 28, 2, 1}, {384, 20, 1, 1}, {192, 41, 2, 0}}
+		{192, 28, 2, 1}, {384, 20, 1, 1}, {192, 41, 2, 0}, {192, 28, 1, 1}}
 	for _, l := range layers {
 		out := (l.size+2*l.pad-3)/l.stride + 1
 		s := Shape{N: 1, C: l.c, M: l.c, Group: l.c, Image: []int{l.size, l.size}, Grid: []int{out, out}, Kernel: []int{3, 3},
