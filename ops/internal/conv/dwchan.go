@@ -1,6 +1,8 @@
 package conv
 
 import (
+	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/onnxshape/onnxshape/ops/internal/parallel"
@@ -45,6 +47,10 @@ type dwChanPlan struct {
 	nruns int
 }
 
+// dwChanPlans keeps plans between convolutions (depthwiseChan gives its
+// plan back): a plan is a few KB, made at every run.
+var dwChanPlans sync.Pool
+
 // dwChan turns the channel-blocked path on (tests turn it off to compare).
 var dwChan = true
 
@@ -70,12 +76,15 @@ func planChan[T Float](g *dwGeometry, s Shape, cfg Config) (*dwChanPlan, error) 
 		s.N*((s.C+15)/16) < cfg.threads() || g.oh*g.ow > dwChanMaxOutputs || g.ih*g.iw > dwChanMaxInputs {
 		return nil, nil
 	}
-	p := &dwChanPlan{}
 	nr, nt := g.chanRuns(nil)
 	if err := cfg.charge(int64(8*nr+2*nt+2) * 8); err != nil {
 		return nil, err
 	}
-	p.runs, p.taps = make([]int, 0, 8*nr), make([]int, 0, 2*nt+2)
+	p, ok := dwChanPlans.Get().(*dwChanPlan)
+	if !ok {
+		p = &dwChanPlan{}
+	}
+	p.runs, p.taps = slices.Grow(p.runs[:0], 8*nr), slices.Grow(p.taps[:0], 2*nt+2)
 	p.nruns, _ = g.chanRuns(p)
 	p.taps = append(p.taps, 0, 0) // never read: taps[0] exists
 	return p, nil
@@ -85,18 +94,20 @@ func planChan[T Float](g *dwGeometry, s Shape, cfg Config) (*dwChanPlan, error) 
 // returns how many of each.
 func (g *dwGeometry) chanRuns(p *dwChanPlan) (runs, taps int) {
 	const v = 64 // bytes a position
-	present := func(o int) []int {
-		var rs []int
+	// The kernel rows inside the image for output row o: [r0, r1), as the
+	// input row o*sh - ph + r*dh grows with r.
+	present := func(o int) (r0, r1 int) {
+		r0, r1 = g.kh, 0
 		for r := range g.kh {
 			if i := o*g.sh - g.ph + r*g.dh; i >= 0 && i < g.ih {
-				rs = append(rs, r)
+				r0, r1 = min(r0, r), r+1
 			}
 		}
-		return rs
+		return r0, max(r0, r1)
 	}
-	run := func(rows []int, o, j, n, ystep, xstep int, fused bool) {
+	run := func(r0, r1, o, j, n, ystep, xstep int, fused bool) {
 		t0 := taps
-		for _, r := range rows {
+		for r := r0; r < r1; r++ {
 			for q := range g.kw {
 				c := j*g.sw + q*g.dw - g.pw
 				if c < 0 || c >= g.iw {
@@ -118,19 +129,22 @@ func (g *dwGeometry) chanRuns(p *dwChanPlan) (runs, taps int) {
 		runs++
 	}
 	for o0 := 0; o0 < g.oh; {
-		rows := present(o0)
+		r0, r1 := present(o0)
 		o1 := o0 + 1
-		for o1 < g.oh && equalInts(present(o1), rows) {
+		for o1 < g.oh {
+			if q0, q1 := present(o1); q0 != r0 || q1 != r1 {
+				break
+			}
 			o1++
 		}
 		if g.lo < g.hi {
 			for o := o0; o < o1; o++ {
-				run(rows, o, g.lo, g.hi-g.lo, v, g.sw*v, true)
+				run(r0, r1, o, g.lo, g.hi-g.lo, v, g.sw*v, true)
 			}
 		}
 		for j := range g.ow {
 			if j < g.lo || j >= g.hi {
-				run(rows, o0, j, o1-o0, g.ow*v, g.sh*g.iw*v, false)
+				run(r0, r1, o0, j, o1-o0, g.ow*v, g.sh*g.iw*v, false)
 			}
 		}
 		o0 = o1
@@ -138,19 +152,8 @@ func (g *dwGeometry) chanRuns(p *dwChanPlan) (runs, taps int) {
 	return runs, taps
 }
 
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// depthwiseChan runs the convolution through p (see the file's comment).
+// depthwiseChan runs the convolution through p (see the file's comment)
+// and gives p back to dwChanPlans.
 func depthwiseChan(cfg Config, s Shape, g *dwGeometry, p *dwChanPlan, x, w, b, y []float32) error {
 	pin, pout, taps := g.ih*g.iw, g.oh*g.ow, g.kh*g.kw
 	blocks := (s.C + 15) / 16
@@ -163,6 +166,7 @@ func depthwiseChan(cfg Config, s Shape, g *dwGeometry, p *dwChanPlan, x, w, b, y
 	if err := cfg.charge(int64(workers) * int64(per) * 4); err != nil {
 		return err
 	}
+	defer dwChanPlans.Put(p)
 	return parallel.Range(cfg.Ctx, threads, items, items*16*pout*taps, func(lo, hi int) error {
 		sp := GetScratch[float32](per)
 		defer PutScratch(sp)

@@ -12,8 +12,8 @@ import (
 // float32 values and on the values where skipping a tap in the padding
 // and adding 0*w differ (a -0 bias over -0 products, infinite and NaN
 // weights: any NaN for a NaN). 16-40 channels (a partial last block),
-// strides 1-2, kernels 1-5, pads 0-4, dilations 1-2, planes up to 24x24
-// outputs, 1-D and 2-D, 1-3 threads, one or two images.
+// strides 1-2, kernels 1-5, pads 0-4, dilations 1-2, inputs up to 24x24
+// (outputs up to 32x32), 1-D and 2-D, 1-3 threads, one or two images.
 func TestDepthwiseChannelBlocksAreTheRowPath(t *testing.T) {
 	if !haveChanKernel() {
 		t.Skip("no channel-blocked kernels here")
