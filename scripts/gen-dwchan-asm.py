@@ -207,17 +207,22 @@ out += ['outstored:',
         '\tRET',
         '']
 
-# dwChanRuns(y, x, ws, bias *float32, runs *int, nruns int, taps *int):
-# per run (8 words: yoff, ystep, n, xstep, tap0, ntaps, fused, 0) and
-# position k < n, y + yoff + k*ystep = bias + sum over its taps (xoff,
-# woff) of the vector at ws + woff times the one at x + xoff + k*xstep: a
-# fused multiply-add for a fused run, a multiply and an add otherwise.
+# dwChanRuns(y, x, ws, bias *float32, runs *int, nruns int, taps *int, lo,
+# hi float32): per run (8 words: yoff, ystep, n, xstep, tap0, ntaps, fused,
+# 0) and position k < n, y + yoff + k*ystep = bias + sum over its taps
+# (xoff, woff) of the vector at ws + woff times the one at x + xoff +
+# k*xstep: a fused multiply-add for a fused run, a multiply and an add
+# otherwise; then limited to [lo, hi] as package clamp does (VMAXPS with
+# lo first, then VMINPS with hi first: a NaN stays, -Inf and +Inf change
+# nothing).
 # Registers: DI y at the position, SI x, DX ws, R8 the run, R9 runs left,
 # R10 ystep, R11 xstep, R12 the position's x offset, CX positions left,
 # BX the tap, R13 the taps' end, AX and R14 scratch; Z30 the bias, Z0-Z3
-# the sums, Z4 the weight, Z5-Z8 the products.
-RARGS = ['y', 'x', 'ws', 'bias', 'runs', 'nruns', 'taps']
-RO, RF = frame(RARGS)
+# the sums, Z4 the weight, Z5-Z8 the products, Z28 lo, Z29 hi.
+RARGS = ['y', 'x', 'ws', 'bias', 'runs', 'nruns', 'taps', 'lo', 'hi']
+RO = frame(RARGS)[0]
+RO['hi'] = RO['lo'] + 4
+RF = RO['hi'] + 4
 
 
 def sums(L, P, fused):
@@ -249,6 +254,8 @@ def sums(L, P, fused):
     o += ['\tADDQ $16, BX',
           f'\tJMP {L}tap',
           f'{L}store:']
+    o += [f'\tVMAXPS Z{p}, Z28, Z{p}' for p in range(P)]
+    o += [f'\tVMINPS Z{p}, Z29, Z{p}' for p in range(P)]
     for p in range(P):
         if p == 0:
             o.append('\tMOVQ DI, AX')
@@ -263,13 +270,15 @@ def sums(L, P, fused):
     return o
 
 
-out += ['// func dwChanRuns(y *float32, x *float32, ws *float32, bias *float32, runs *int, nruns int, taps *int)',
+out += ['// func dwChanRuns(y *float32, x *float32, ws *float32, bias *float32, runs *int, nruns int, taps *int, lo float32, hi float32)',
         '// requires: AVX512F',
         f'TEXT ·dwChanRuns(SB), NOSPLIT, $0-{RF}',
         f'\tMOVQ {a(RO, "x")}, SI',
         f'\tMOVQ {a(RO, "ws")}, DX',
         f'\tMOVQ {a(RO, "bias")}, AX',
         '\tVMOVUPS (AX), Z30',
+        f'\tVBROADCASTSS {a(RO, "lo")}, Z28',
+        f'\tVBROADCASTSS {a(RO, "hi")}, Z29',
         f'\tMOVQ {a(RO, "runs")}, R8',
         f'\tMOVQ {a(RO, "nruns")}, R9',
         '\tTESTQ R9, R9',

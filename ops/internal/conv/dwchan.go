@@ -1,6 +1,7 @@
 package conv
 
 import (
+	"math"
 	"slices"
 	"sync"
 	"unsafe"
@@ -31,8 +32,9 @@ import (
 //
 // The work is split over (image, channel block) items; each worker's
 // scratch is the two tiles, the block's weights and bias, charged before
-// any work. The epilogue runs on a worker's finished planes as in
-// depthwise.go.
+// any work. A fused clamp (Config.Clamp32) is applied to each position
+// before it is stored; another epilogue runs on a worker's finished
+// planes as in depthwise.go.
 
 // dwChanPlan is the runs of a convolution's output positions (see the
 // file's comment). A run is eight words: the byte offset of its first
@@ -167,6 +169,13 @@ func depthwiseChan(cfg Config, s Shape, g *dwGeometry, p *dwChanPlan, x, w, b, y
 		return err
 	}
 	defer dwChanPlans.Put(p)
+	// A fused Relu or Clip (Clamp32) is applied to each position's sums
+	// before they are stored, instead of a pass over the planes.
+	clo, chi := float32(math.Inf(-1)), float32(math.Inf(1))
+	if cfg.Clamp32 != nil && cfg.Epilogue32 != nil {
+		clo, chi = cfg.Clamp32[0], cfg.Clamp32[1]
+		cfg.Epilogue32 = nil
+	}
 	return parallel.Range(cfg.Ctx, threads, items, items*16*pout*taps, func(lo, hi int) error {
 		sp := GetScratch[float32](per)
 		defer PutScratch(sp)
@@ -197,7 +206,7 @@ func depthwiseChan(cfg Config, s Shape, g *dwGeometry, p *dwChanPlan, x, w, b, y
 			if b != nil {
 				copy(bt, b[c0:c0+nc])
 			}
-			dwChanRuns(&yt[0], &xt[0], &wt[0], &bt[0], &p.runs[0], p.nruns, &p.taps[0])
+			dwChanRuns(&yt[0], &xt[0], &wt[0], &bt[0], &p.runs[0], p.nruns, &p.taps[0], clo, chi)
 			dwChanOut16(&y[plane*pout], &yt[0], pout*4, nc, pout)
 			if end := (plane + nc) * pout; end-done >= epilogueSpan || it == hi-1 {
 				epilogue(cfg, y[done:end])

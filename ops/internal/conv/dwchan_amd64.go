@@ -19,10 +19,11 @@ func dwChanOut16(y *float32, t *float32, plane int, nc int, n int)
 
 // dwChanRuns sums the runs of a dwChanPlan (its runs, nruns of them, and
 // its taps) into the output tile y from the input tile x, the weights ws
-// (a vector per tap) and the bias vector.
+// (a vector per tap) and the bias vector, and limits each sum to [lo, hi]
+// as package clamp does (-Inf and +Inf: no limit).
 //
 //go:noescape
-func dwChanRuns(y *float32, x *float32, ws *float32, bias *float32, runs *int, nruns int, taps *int)
+func dwChanRuns(y *float32, x *float32, ws *float32, bias *float32, runs *int, nruns int, taps *int, lo float32, hi float32)
 
 // haveChanKernel reports whether the channel-blocked kernels run here.
 func haveChanKernel() bool { return rowKernel == "avx512" && cpu.X86.HasBMI2 }

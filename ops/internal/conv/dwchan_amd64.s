@@ -501,13 +501,15 @@ outstored:
 	VZEROUPPER
 	RET
 
-// func dwChanRuns(y *float32, x *float32, ws *float32, bias *float32, runs *int, nruns int, taps *int)
+// func dwChanRuns(y *float32, x *float32, ws *float32, bias *float32, runs *int, nruns int, taps *int, lo float32, hi float32)
 // requires: AVX512F
-TEXT ·dwChanRuns(SB), NOSPLIT, $0-56
+TEXT ·dwChanRuns(SB), NOSPLIT, $0-64
 	MOVQ x+8(FP), SI
 	MOVQ ws+16(FP), DX
 	MOVQ bias+24(FP), AX
 	VMOVUPS (AX), Z30
+	VBROADCASTSS lo+56(FP), Z28
+	VBROADCASTSS hi+60(FP), Z29
 	MOVQ runs+32(FP), R8
 	MOVQ nruns+40(FP), R9
 	TESTQ R9, R9
@@ -552,6 +554,14 @@ f4tap:
 	ADDQ $16, BX
 	JMP f4tap
 f4store:
+	VMAXPS Z0, Z28, Z0
+	VMAXPS Z1, Z28, Z1
+	VMAXPS Z2, Z28, Z2
+	VMAXPS Z3, Z28, Z3
+	VMINPS Z0, Z29, Z0
+	VMINPS Z1, Z29, Z1
+	VMINPS Z2, Z29, Z2
+	VMINPS Z3, Z29, Z3
 	MOVQ DI, AX
 	VMOVUPS Z0, (AX)
 	ADDQ R10, AX
@@ -587,6 +597,8 @@ f1tap:
 	ADDQ $16, BX
 	JMP f1tap
 f1store:
+	VMAXPS Z0, Z28, Z0
+	VMINPS Z0, Z29, Z0
 	MOVQ DI, AX
 	VMOVUPS Z0, (AX)
 	LEAQ (AX)(R10*1), DI
@@ -626,6 +638,14 @@ u4tap:
 	ADDQ $16, BX
 	JMP u4tap
 u4store:
+	VMAXPS Z0, Z28, Z0
+	VMAXPS Z1, Z28, Z1
+	VMAXPS Z2, Z28, Z2
+	VMAXPS Z3, Z28, Z3
+	VMINPS Z0, Z29, Z0
+	VMINPS Z1, Z29, Z1
+	VMINPS Z2, Z29, Z2
+	VMINPS Z3, Z29, Z3
 	MOVQ DI, AX
 	VMOVUPS Z0, (AX)
 	ADDQ R10, AX
@@ -662,6 +682,8 @@ u1tap:
 	ADDQ $16, BX
 	JMP u1tap
 u1store:
+	VMAXPS Z0, Z28, Z0
+	VMINPS Z0, Z29, Z0
 	MOVQ DI, AX
 	VMOVUPS Z0, (AX)
 	LEAQ (AX)(R10*1), DI

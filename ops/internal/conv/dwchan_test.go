@@ -4,14 +4,18 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/onnxshape/onnxshape/ops/internal/clamp"
 )
 
 // The channel-blocked path gives the bits of the row paths on random
 // float32 values and on the values where skipping a tap in the padding
 // and adding 0*w differ (a -0 bias over -0 products, infinite and NaN
-// weights: any NaN for a NaN). 16-40 channels (a partial last block),
+// weights: any NaN for a NaN), with and without a fused Relu6 or Relu
+// (Clamp32). 16-40 channels (a partial last block),
 // strides 1-2, kernels 1-5, pads 0-4, dilations 1-2, inputs up to 24x24
 // (outputs up to 32x32), 1-D and 2-D, 1-3 threads, one or two images.
 func TestDepthwiseChannelBlocksAreTheRowPath(t *testing.T) {
@@ -64,19 +68,29 @@ func TestDepthwiseChannelBlocksAreTheRowPath(t *testing.T) {
 				}
 			}
 		}
-		threads := 1 + r.IntN(3)
+		cfg := Config{Threads: 1 + r.IntN(3)}
+		if r.IntN(2) == 0 {
+			// A fused Relu6 or Relu: applied before the store here, as a
+			// pass over the planes on the row paths.
+			lim := [2]float32{0, 6}
+			if r.IntN(2) == 0 {
+				lim[1] = float32(math.Inf(1))
+			}
+			cfg.Clamp32 = &lim
+			cfg.Epilogue32 = func(v []float32) { clamp.Float32(v, v, lim[0], lim[1]) }
+		}
 		g := depthwiseGeometry(s)
-		if p, _ := planChan[float32](&g, s, Config{Threads: threads}); p != nil {
+		if p, _ := planChan[float32](&g, s, cfg); p != nil {
 			blocked++
 		}
 		n := s.N * s.M * prod(s.Grid)
 		got, want := make([]float32, n+1), make([]float32, n+1)
 		got[n], want[n] = 99, 99
-		if err := Forward(Config{Threads: threads}, s, x, w, b, got[:n]); err != nil {
+		if err := Forward(cfg, s, x, w, b, got[:n]); err != nil {
 			t.Fatal(err)
 		}
 		dwChan = false
-		err := Forward(Config{Threads: threads}, s, x, w, b, want[:n])
+		err := Forward(cfg, s, x, w, b, want[:n])
 		dwChan = true
 		if err != nil {
 			t.Fatal(err)
@@ -94,7 +108,7 @@ func TestDepthwiseChannelBlocksAreTheRowPath(t *testing.T) {
 
 // The small-plane depthwise layers of MobileNetV2 (28x28, 14x14, 7x7,
 // both strides) and M-LSD tiny (20x20, and 41x41 unpadded to 20x20), 3x3, on one
-// core, through the channel blocks and the row
+// core, alone and with a fused ReLU6, through the channel blocks and the row
 // paths in turn:
 //
 //	go test ./ops/internal/conv -run XXX -bench SmallDepthwise -count 3
@@ -116,14 +130,20 @@ func BenchmarkSmallDepthwise(b *testing.B) {
 		}
 		bias := make([]float32, l.c)
 		y := make([]float32, l.c*out*out)
-		for _, path := range []string{"chan", "rows"} {
+		lim := [2]float32{0, 6}
+		relu6 := Config{Threads: 1, Clamp32: &lim, Epilogue32: func(v []float32) { clamp.Float32(v, v, 0, 6) }}
+		for _, path := range []string{"chan", "rows", "chan_relu6", "rows_relu6"} {
 			b.Run(fmt.Sprintf("%dx%d_%d_s%d/%s", l.size, l.size, l.c, l.stride, path), func(b *testing.B) {
-				dwChan = path == "chan"
+				dwChan = strings.HasPrefix(path, "chan")
 				defer func() { dwChan = true }()
+				cfg := Config{Threads: 1}
+				if strings.HasSuffix(path, "relu6") {
+					cfg = relu6
+				}
 				cpu, least := cpuSeconds(), time.Duration(math.MaxInt64)
 				for b.Loop() {
 					t0 := time.Now()
-					if err := Forward(Config{Threads: 1}, s, x, w, bias, y); err != nil {
+					if err := Forward(cfg, s, x, w, bias, y); err != nil {
 						b.Fatal(err)
 					}
 					least = min(least, time.Since(t0))
