@@ -26,7 +26,9 @@ import (
 // For float32 where the CPU has AVX-512 the same sums run in whole-row
 // kernels instead, edges and the plane's first and last rows included,
 // from masks planned once per convolution: four full rows a call
-// (dwrows.go), or a small stride-1 plane as one row (dwflat.go).
+// (dwrows.go), or a small stride-1 plane as one row (dwflat.go); with 16
+// channels or more and planes up to 28x28, 16 channels at a time, a
+// channel to a lane (dwchan.go).
 //
 // The work is split over planes (image x channel), and over bands of
 // output rows when there are fewer planes than twice the cores; the
@@ -205,6 +207,14 @@ type dwScratch[T Float] struct {
 
 func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 	g := depthwiseGeometry(s)
+	cp, err := planChan[T](&g, s, cfg)
+	if err != nil {
+		return err
+	}
+	if cp != nil {
+		// T is float32: the same memory.
+		return depthwiseChan(cfg, s, &g, cp, as32(x), as32(w), as32(b), as32(y))
+	}
 	rp, err := planRows[T](&g, cfg)
 	if err != nil {
 		return err
