@@ -49,3 +49,32 @@ func TestFillUniformDrawsThePCGStream(t *testing.T) {
 		t.Error("float16: fillUniform drew, want it to leave the type to randomFill")
 	}
 }
+
+// TestBernoulliFillDrawsThePCGStream checks bernoulliFill's pieces and
+// blocks against draws one by one (1 where u < p), on one core and two.
+func TestBernoulliFillDrawsThePCGStream(t *testing.T) {
+	for _, n := range []int{0, 1, 5, bernoulliBlock + 3, 2*uniformPieceLen + 7, 200003} {
+		for _, threads := range []int{1, 2} {
+			x := tensor.MustNew(tensor.Float, n)
+			for i := range n {
+				elems[float32](x)[i] = float32(i%11) / 10
+			}
+			seed := uint64(n + threads)
+			s := &randomStream{pcg: rand.NewPCG(seed, randomSeedStream)}
+			want := &randomStream{pcg: rand.NewPCG(seed, randomSeedStream)}
+			y := tensor.MustNew(tensor.Bool, n)
+			if err := bernoulliFill(&Options{Threads: threads}, opRef{"Bernoulli", 22}, s, x, y); err != nil {
+				t.Fatal(err)
+			}
+			for i := range n {
+				w := want.uniform() < float64(elems[float32](x)[i])
+				if got := y.Bytes()[i] != 0; got != w {
+					t.Fatalf("n %d threads %d: element %d is %v, want %v", n, threads, i, got, w)
+				}
+			}
+			if a, b := s.pcg.Uint64(), want.pcg.Uint64(); a != b {
+				t.Fatalf("n %d threads %d: the next draw is %x, want %x", n, threads, a, b)
+			}
+		}
+	}
+}
