@@ -503,7 +503,7 @@ func (h HalfUnary[O]) Run(cfg Config, out, x *tensor.Tensor) error {
 	a := Elems[uint16](x)
 	n := x.Len()
 	chunks := (n + unaryChunk - 1) / unaryChunk
-	return parallel.Range(cfg.Ctx, cfg.Threads, chunks, n, func(lo, hi int) error {
+	return parallel.Shared(cfg.Ctx, cfg.Threads, chunks, sharedGrain/unaryChunk, n, func(lo, hi int) error {
 		var xa [halfChunk]float32
 		var oa [halfChunk]O
 		for c := lo * unaryChunk; c < min(hi*unaryChunk, n); c += halfChunk {
