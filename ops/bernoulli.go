@@ -10,6 +10,7 @@ package ops
 
 import (
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/ops/internal/parallel"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -44,17 +45,53 @@ func bernoulliNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, er
 	if err != nil {
 		return nil, err
 	}
-	if err := randomFill(opt, op, y, func(dst []float64, lo int) {
-		convert.DecodeFloats(dst, x, lo) // the probabilities, replaced by the draws
-		for i, p := range dst {
-			one := 0 // an integer select, not a branch: u < p is a coin toss
-			if r.uniform() < p {
-				one = 1
-			}
-			dst[i] = float64(one)
-		}
-	}); err != nil {
+	if err := bernoulliFill(opt, op, r, x, y); err != nil {
 		return nil, err
 	}
 	return opt.result(y), nil
+}
+
+// bernoulliBlock is the elements bernoulliFill draws and stores at a time.
+const bernoulliBlock = 2048
+
+// bernoulliFill sets y[i] to 1 where the stream's next draw u_i < x[i], 0
+// elsewhere, and advances the stream past them: the cores take pieces of
+// the output in turn, each drawing from the state jumped to its first
+// element (randompcg.go), the same values as draws one by one.
+func bernoulliFill(opt *Options, op opRef, r *randomStream, x, y *tensor.Tensor) error {
+	n := y.Len()
+	start := pcgState(r.pcg)
+	o := opt.orDefault()
+	err := parallel.Shared(o.env.Ctx, o.threads(), n, uniformPieceLen, n, func(lo, hi int) error {
+		var p, u [bernoulliBlock]float64
+		for b := lo; b < hi; b += bernoulliBlock {
+			if err := opt.cancelled(); err != nil {
+				return op.stopped(err)
+			}
+			k := min(bernoulliBlock, hi-b)
+			convert.DecodeFloats(p[:k], x, b) // the probabilities, replaced by the draws
+			uniformRun(u[:k], start, b, 0, 1) // 0 + (1-0)*u is u
+			for i, u := range u[:k] {
+				one := 0 // an integer select, not a branch: u < p is a coin toss
+				if u < p[i] {
+					one = 1
+				}
+				p[i] = float64(one)
+			}
+			if err := convert.StoreFloats(sliceOf(y, b, k), p[:k]); err != nil {
+				return op.wrap("dtype", err, "storing %v", y.DataType())
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		if ctxErr := parallel.Err(o.env.Ctx); ctxErr != nil && err == ctxErr {
+			return op.stopped(err) // cancelled before any piece
+		}
+		return err
+	}
+	a, c := pcgJump(uint64(n))
+	end := start.mul(a).add(c)
+	r.pcg.Seed(end.hi, end.lo)
+	return nil
 }

@@ -53,7 +53,10 @@ func bitCastNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 	if err != nil {
 		return nil, err
 	}
-	movement.CopyBytes(y.Bytes(), x.Bytes())
+	// Across the run's cores when it is large, as onnxruntime's copy is.
+	if err := movement.Copy(opt.moves(), y.Bytes(), x.Bytes()); err != nil {
+		return nil, op.wrap("cancelled", err, "run stopped")
+	}
 	b := y.Bytes()
 	switch {
 	case to == tensor.Bool:

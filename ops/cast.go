@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/ops/internal/parallel"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -184,6 +185,10 @@ func cast(opt *Options, op opRef, x *tensor.Tensor, to tensor.DataType, co conve
 	return y, nil
 }
 
+// castGrain is how many elements a core converts at a time when the
+// cores share a large Cast.
+const castGrain = 1 << 18
+
 // convertAll converts every element of x into y, across the run's cores
 // when it is large.
 func convertAll(opt *Options, op opRef, y, x *tensor.Tensor, co convert.Options) error {
@@ -196,7 +201,10 @@ func convertAll(opt *Options, op opRef, y, x *tensor.Tensor, co convert.Options)
 	case one && err == nil: // a small cast: its loop here, no closure on the heap
 		err = convert.Into(y, x, 0, x.Len(), co)
 	case !one:
-		err = parallelRange(opt, x.Len(), work/4, func(lo, hi int) error {
+		// Grains taken in turn (parallel.Shared): a core that starts late
+		// or runs slow does not leave the other idle at the end.
+		o := opt.orDefault()
+		err = parallel.Shared(o.env.Ctx, o.threads(), x.Len(), castGrain, work/4, func(lo, hi int) error {
 			return convert.Into(y, x, lo, hi, co)
 		})
 	}

@@ -12,6 +12,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/parallel"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -67,7 +68,26 @@ func compressNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, err
 	outer, block := product(shape[:axis]), product(shape[axis+1:])
 	rows := outer * len(keep)
 	if rows > 0 && block > 0 {
-		gatherBlocks(y, x, block, 0, rows, func(r int) int { return r/len(keep)*dim + keep[r%len(keep)] })
+		from := func(r int) int { return r/len(keep)*dim + keep[r%len(keep)] }
+		// Across the run's cores when large, the blocks taken in turn
+		// in grains of about a megabyte (strings, which allocate, on one).
+		work, grain := 0, rows
+		if size := x.DataType().Size() * block; x.DataType() != tensor.String && size > 0 {
+			work, grain = rows*size/4, max(1, (1<<20)/size)
+		}
+		o := opt.orDefault()
+		if parallel.Alone(o.threads(), (rows+grain-1)/grain, work) {
+			// No closure for the pool to hold: a small Compress allocates none.
+			gatherBlocks(y, x, block, 0, rows, from)
+			return values(y), nil
+		}
+		err := parallel.Shared(o.env.Ctx, o.threads(), rows, grain, work, func(lo, hi int) error {
+			gatherBlocks(y, x, block, lo, hi, from)
+			return opt.cancelled()
+		})
+		if err != nil {
+			return nil, op.stopped(err)
+		}
 	}
 	return values(y), nil
 }

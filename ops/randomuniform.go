@@ -74,22 +74,31 @@ func (s *randomStream) uniform() float64 {
 	return float64(s.pcg.Uint64()<<11>>11) / (1 << 53)
 }
 
+// randomDraw is how a generator draws its elements: each fills a block
+// of float64s in order; a uniform draw (low + (high-low)*u) also has the
+// fast path of randompcg.go for float32 and float64 outputs.
+type randomDraw struct {
+	each      func(s *randomStream, dst []float64)
+	uniform   bool
+	low, high float64
+}
+
 // uniformDraw draws low + (high-low)*u per element.
-func uniformDraw(low, high float64) func(s *randomStream, dst []float64) {
-	return func(s *randomStream, dst []float64) {
+func uniformDraw(low, high float64) randomDraw {
+	return randomDraw{each: func(s *randomStream, dst []float64) {
 		for i := range dst {
 			dst[i] = low + (high-low)*s.uniform()
 		}
-	}
+	}, uniform: true, low: low, high: high}
 }
 
 // normalDraw draws mean + scale*z per element, z = rand.Rand's NormFloat64.
-func normalDraw(mean, scale float64) func(s *randomStream, dst []float64) {
-	return func(s *randomStream, dst []float64) {
+func normalDraw(mean, scale float64) randomDraw {
+	return randomDraw{each: func(s *randomStream, dst []float64) {
 		for i := range dst {
 			dst[i] = mean + scale*s.r.NormFloat64()
 		}
-	}
+	}}
 }
 
 // randomSource returns the node's generator, and refuses the node under
@@ -160,7 +169,7 @@ func sliceOf(y *tensor.Tensor, lo, n int) *tensor.Tensor {
 
 // randomShapeOp runs RandomUniform or RandomNormal: the output's shape
 // and dtype from the attributes, the elements drawn by draw.
-func randomShapeOp(opt *Options, n *Node, draw func(s *randomStream, dst []float64)) ([]tensor.Value, error) {
+func randomShapeOp(opt *Options, n *Node, draw randomDraw) ([]tensor.Value, error) {
 	opt = opt.orDefault()
 	op := n.op()
 	r, err := randomSource(opt, n)
@@ -189,7 +198,7 @@ func randomShapeOp(opt *Options, n *Node, draw func(s *randomStream, dst []float
 	if err != nil {
 		return nil, err
 	}
-	if err := randomFill(opt, op, y, func(dst []float64, _ int) { draw(r, dst) }); err != nil {
+	if err := drawAll(opt, op, r, y, draw); err != nil {
 		return nil, err
 	}
 	return opt.result(y), nil
@@ -197,7 +206,7 @@ func randomShapeOp(opt *Options, n *Node, draw func(s *randomStream, dst []float
 
 // randomLikeOp runs RandomUniformLike or RandomNormalLike: the input's
 // shape, dtype or the input's type.
-func randomLikeOp(opt *Options, n *Node, in []tensor.Value, draw func(s *randomStream, dst []float64)) ([]tensor.Value, error) {
+func randomLikeOp(opt *Options, n *Node, in []tensor.Value, draw randomDraw) ([]tensor.Value, error) {
 	opt = opt.orDefault()
 	op := n.op()
 	x, err := n.requiredInput(in, 0, "input")
@@ -216,10 +225,21 @@ func randomLikeOp(opt *Options, n *Node, in []tensor.Value, draw func(s *randomS
 	if err != nil {
 		return nil, err
 	}
-	if err := randomFill(opt, op, y, func(dst []float64, _ int) { draw(r, dst) }); err != nil {
+	if err := drawAll(opt, op, r, y, draw); err != nil {
 		return nil, err
 	}
 	return opt.result(y), nil
+}
+
+// drawAll fills y with draw's elements: a uniform draw into float32 or
+// float64 through fillUniform, anything else block by block.
+func drawAll(opt *Options, op opRef, r *randomStream, y *tensor.Tensor, draw randomDraw) error {
+	if draw.uniform {
+		if done, err := fillUniform(opt, op, r, y, draw.low, draw.high); done {
+			return err
+		}
+	}
+	return randomFill(opt, op, y, func(dst []float64, _ int) { draw.each(r, dst) })
 }
 
 // randomTypes are the output types of the generators' versions.

@@ -13,6 +13,7 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/onnxshape/onnxshape/ops/internal/parallel"
 	"github.com/onnxshape/onnxshape/ops/internal/reduce"
 	"github.com/onnxshape/onnxshape/tensor"
 	"github.com/x448/float16"
@@ -244,7 +245,13 @@ func reduceAs[A reduce.Number](opt *Options, op opRef, o reduce.Op, l reduce.Lay
 func reduceParallel(opt *Options, op opRef) reduce.Parallel {
 	return func(n, work int, f func(lo, hi int) error) error {
 		step := max(1, pollWork/max(1, work/max(1, n)))
-		err := parallelRange(opt, n, work, func(lo, hi int) error {
+		// Pieces taken in turn rather than fixed halves (parallel.Shared),
+		// at most sharedPieces per core so that the scratch a part makes
+		// (the column blocks' partial sums) stays a few blocks a call.
+		o := opt.orDefault()
+		threads := o.threads()
+		grain := max(step, (n+sharedPieces*threads-1)/(sharedPieces*threads))
+		err := parallel.Shared(o.env.Ctx, threads, n, grain, work, func(lo, hi int) error {
 			for a := lo; a < hi; a += step {
 				if err := opt.cancelled(); err != nil {
 					return err
@@ -261,6 +268,11 @@ func reduceParallel(opt *Options, op opRef) reduce.Parallel {
 		return nil
 	}
 }
+
+// sharedPieces is how many pieces per core reduceParallel cuts a call
+// into: enough that a core which starts late or runs slow leaves the other
+// a few pieces to take, few enough that a piece's fixed cost stays small.
+const sharedPieces = 4
 
 // reduceComputeType is the type an operator of the engine computes elements of
 // type dt in: float16 and bfloat16 in float32, bool as uint8 (0 or 1), the

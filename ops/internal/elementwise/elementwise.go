@@ -209,6 +209,11 @@ func walkBinary[A, B, O any](cfg Config, w *Walk, s BinarySpans[A, B, O], o []O,
 // whole tensor (inputs of one shape) is cut so that the cores share it.
 const maxPiece = 1 << 16
 
+// sharedGrain is about how many elements a core takes at once when the
+// cores share a large output (four pieces: an allocation or two per
+// grain is nothing beside its loop).
+const sharedGrain = 4 * maxPiece
+
 // run calls f over every span, or piece of a long span, with its output
 // offset, each input's offset and its length, splitting the work across
 // the run's cores when the output is large; elemBytes is the output's
@@ -220,8 +225,11 @@ func (w *Walk) Run(cfg Config, elemBytes int, f func(out int, in []int, n int)) 
 	}
 	spans := w.n / w.span
 	work := w.n / 4 * max(elemBytes, 1) // 32-bit ints: no overflow below the 2 GiB cap
+	// The cores take grains of about sharedGrain elements in turn
+	// (parallel.Shared), so that one that starts late or runs slow does
+	// not leave the other idle at the end of a fixed half.
 	if pieces := (w.span + maxPiece - 1) / maxPiece; pieces > 1 {
-		return parallel.Range(cfg.Ctx, cfg.Threads, spans*pieces, work, func(lo, hi int) error {
+		return parallel.Shared(cfg.Ctx, cfg.Threads, spans*pieces, sharedGrain/maxPiece, work, func(lo, hi int) error {
 			offs := make([]int, len(w.strides))
 			at := make([]int, len(w.strides))
 			for u := lo; u < hi; u++ {
@@ -241,7 +249,7 @@ func (w *Walk) Run(cfg Config, elemBytes int, f func(out int, in []int, n int)) 
 			return nil
 		})
 	}
-	return parallel.Range(cfg.Ctx, cfg.Threads, spans, work, func(lo, hi int) error {
+	return parallel.Shared(cfg.Ctx, cfg.Threads, spans, max(1, sharedGrain/w.span), work, func(lo, hi int) error {
 		idx := make([]int, len(w.outer))
 		offs := make([]int, len(w.strides))
 		// Start at span lo.
@@ -457,7 +465,8 @@ func (f UnarySpan[A, O]) Run(cfg Config, out, x *tensor.Tensor) error {
 		}
 		return f.chunks(cfg, o, a, 0, chunks)
 	}
-	return parallel.Range(cfg.Ctx, cfg.Threads, chunks, work, func(lo, hi int) error {
+	// Grains taken in turn, as Walk.Run's.
+	return parallel.Shared(cfg.Ctx, cfg.Threads, chunks, sharedGrain/unaryChunk, work, func(lo, hi int) error {
 		return f.chunks(cfg, o, a, lo, hi)
 	})
 }
@@ -494,7 +503,7 @@ func (h HalfUnary[O]) Run(cfg Config, out, x *tensor.Tensor) error {
 	a := Elems[uint16](x)
 	n := x.Len()
 	chunks := (n + unaryChunk - 1) / unaryChunk
-	return parallel.Range(cfg.Ctx, cfg.Threads, chunks, n, func(lo, hi int) error {
+	return parallel.Shared(cfg.Ctx, cfg.Threads, chunks, sharedGrain/unaryChunk, n, func(lo, hi int) error {
 		var xa [halfChunk]float32
 		var oa [halfChunk]O
 		for c := lo * unaryChunk; c < min(hi*unaryChunk, n); c += halfChunk {

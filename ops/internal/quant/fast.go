@@ -49,7 +49,9 @@ func (q Layout) runs(ctx context.Context, threads, n int, f func(lo, hi, k int))
 	const piece = 1 << 15
 	pieces := (inner + piece - 1) / piece
 	total := n / inner * pieces
-	return parallel.Range(ctx, threads, total, n, func(a, b int) error {
+	// The cores take eight pieces at a time in turn (parallel.Shared): one
+	// that starts late or runs slow does not leave the other idle.
+	return parallel.Shared(ctx, threads, total, 8, n, func(a, b int) error {
 		for u := a; u < b; u++ {
 			if ctx != nil {
 				if err := ctx.Err(); err != nil {
