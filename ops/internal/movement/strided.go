@@ -384,6 +384,27 @@ func replicateBlocks[E any](dst, src []E, p Plan, k int, stream bool, c *poll.Ca
 	inner := Plan{Shape: p.Shape[k+1:], DstStrides: p.DstStrides[k+1:], SrcStrides: p.SrcStrides[k+1:]}
 	block := p.DstStrides[k]
 	total := block * p.Shape[k]
+	if k >= 1 && len(inner.Shape) == 1 && inner.SrcStrides[0] == 1 && total <= 256 {
+		// Short rows repeated (Tile's 16-float rows twice over): the axis
+		// outside k is a loop of its own, as in stridedCopy, so that the
+		// walker and the poll run once per group of rows.
+		m, dm, sm := p.Shape[k-1], p.DstStrides[k-1], p.SrcStrides[k-1]
+		w := newOffsetWalker(p.Shape[:k-1], p.DstStrides[:k-1], p.SrcStrides[:k-1], p.DstOff, p.SrcOff)
+		for {
+			d, s := w.dst, w.src
+			for range m {
+				out := dst[d : d+total]
+				copy(out[:block], src[s:s+block])
+				for done := block; done < total; {
+					done += copy(out[done:], out[:done])
+				}
+				d, s = d+dm, s+sm
+			}
+			if c.Stop(m*total) || !w.next() {
+				return
+			}
+		}
+	}
 	w := newOffsetWalker(p.Shape[:k], p.DstStrides[:k], p.SrcStrides[:k], p.DstOff, p.SrcOff)
 	for {
 		out := dst[w.dst : w.dst+total]
