@@ -22,6 +22,9 @@
 package ops
 
 import (
+	"bytes"
+	"slices"
+
 	"github.com/onnxshape/onnxshape/ops/internal/conv"
 	"github.com/onnxshape/onnxshape/ops/internal/window"
 	"github.com/onnxshape/onnxshape/tensor"
@@ -77,14 +80,20 @@ func col2ImNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	if is.DataType() != tensor.Int64 || bs.DataType() != tensor.Int64 {
 		return nil, op.errorf("type", "image_shape is %v and block_shape %v, expected int64", is.DataType(), bs.DataType())
 	}
-	shape, axes, err := col2ImGeometry(op, x.Shape(), is, bs, a)
-	if err != nil {
-		return nil, err
+	g := n.lastCol2Im()
+	if g == nil || !g.fits(x.Shape(), is, bs) {
+		shape, axes, err := col2ImGeometry(op, x.Shape(), is, bs, a)
+		if err != nil {
+			return nil, err
+		}
+		g = &col2ImKept{xs: slices.Clone(x.Shape()), is: slices.Clone(is.Bytes()), bs: slices.Clone(bs.Bytes()),
+			shape: shape, s: convShape(shape[0], shape[1], shape[1], 1, axes, true)}
+		n.kept.Store(g)
 	}
+	shape, s := g.shape, g.s
 	if err := opt.checkSize(op, dt, shape); err != nil {
 		return nil, err
 	}
-	s := convShape(shape[0], shape[1], shape[1], 1, axes, true)
 	y, err := opt.newOverwritten(op, dt, shape)
 	if err != nil {
 		return nil, err
@@ -122,6 +131,30 @@ func col2ImNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 		return nil, convErr(op, err)
 	}
 	return values(y), nil
+}
+
+// col2ImKept is what Col2Im derives from the input's shape, image_shape,
+// block_shape and the node's attributes: the output shape and the scatter's
+// shape. A node keeps the one of its last run (Node.kept), never modified
+// once stored: on a small image the geometry cost as much as the scatter.
+type col2ImKept struct {
+	xs     []int
+	is, bs []byte // image_shape and block_shape, int64 (checked before)
+	shape  []int
+	s      conv.Shape
+}
+
+// lastCol2Im is the geometry the node kept, nil for none.
+func (n *Node) lastCol2Im() *col2ImKept {
+	g, _ := n.kept.Load().(*col2ImKept)
+	return g
+}
+
+// fits reports whether g is the geometry of an input of shape xs with
+// image_shape is and block_shape bs.
+func (g *col2ImKept) fits(xs []int, is, bs *tensor.Tensor) bool {
+	return tensor.SameShape(g.xs, xs) && is.Rank() == 1 && bs.Rank() == 1 &&
+		bytes.Equal(g.is, is.Bytes()) && bytes.Equal(g.bs, bs.Bytes())
 }
 
 func col2Im[T conv.Number](cfg conv.Config, s conv.Shape, x, y *tensor.Tensor) error {

@@ -281,3 +281,33 @@ func TestUnaryNodeKeepsKernel(t *testing.T) {
 	}
 	testNodeKeepsPlans(t, "Clip", 13, nil, clip)
 }
+
+// A Col2Im node keeps the geometry of its last run: runs on other input
+// shapes, image_shape and block_shape values, types and limits give what a
+// new node gives.
+func TestCol2ImNodeKeepsGeometry(t *testing.T) {
+	f32 := func(shape ...int) *tensor.Tensor {
+		x := tensor.MustNew(tensor.Float, shape...)
+		d, _ := tensor.Data[float32](x)
+		for i := range d {
+			d[i] = float32(i%13) - 6
+		}
+		return x
+	}
+	i64 := func(v ...int64) *tensor.Tensor { return tensor.MustFromSlice(v, len(v)) }
+	x := f32(1, 9, 9)
+	runs := []keptRun{
+		{nil, []tensor.Value{x, i64(5, 5), i64(3, 3)}}, {nil, []tensor.Value{x, i64(5, 5), i64(3, 3)}},
+		{nil, []tensor.Value{f32(2, 9, 9), i64(5, 5), i64(3, 3)}}, {nil, []tensor.Value{f32(1, 4, 16), i64(5, 5), i64(2, 2)}},
+		{nil, []tensor.Value{f32(1, 4, 16), i64(4, 7), i64(1, 4)}}, {nil, []tensor.Value{x, i64(4, 6), i64(3, 3)}},
+		{nil, []tensor.Value{tensor.MustNew(tensor.Int32, 1, 9, 9), i64(5, 5), i64(3, 3)}}, {nil, []tensor.Value{x, tensor.MustFromSlice([]int64{5, 5, 1}, 3), i64(3, 3, 1)}},
+		{NewOptions(WithMaxTensorBytes(64)), []tensor.Value{x, i64(5, 5), i64(3, 3)}}, {nil, []tensor.Value{x, i64(5, 5), i64(3, 3)}},
+	}
+	testNodeKeepsPlans(t, "Col2Im", 18, nil, runs)
+	padded := []keptRun{
+		{nil, []tensor.Value{f32(1, 9, 25), i64(5, 5), i64(3, 3)}}, {nil, []tensor.Value{f32(1, 9, 25), i64(5, 5), i64(3, 3)}},
+		{nil, []tensor.Value{f32(1, 9, 20), i64(4, 5), i64(3, 3)}}, {nil, []tensor.Value{x, i64(5, 5), i64(3, 3)}},
+		{nil, []tensor.Value{f32(1, 9, 25), i64(5, 5), i64(3, 3)}},
+	}
+	testNodeKeepsPlans(t, "Col2Im", 18, map[string]Attribute{"pads": ints(1, 1, 1, 1)}, padded)
+}

@@ -148,6 +148,38 @@ func max2DF32(in, out []float32, w *Windows, s *MaxScratch) bool {
 	}
 	buf := s.row
 	negInf := float32(math.Inf(-1))
+	// whole: the edge windows too are stride-2 windows of kw, cut by the
+	// row's ends (the pads), so that the vector loop takes the whole row
+	// of maxima laid in buf between -inf margins (max's identity: the
+	// same bits, zeros and NaNs being fixed after as everywhere). A small
+	// plane (3x3 stride 2 pad 1 on 16x16: 7 interior windows, fewer than
+	// a vector) then takes no scalar window at all.
+	whole, padL, start := (kw == 2 || kw == 3) && a >= 0, 0, 0
+	if whole {
+		st0 := cols[a] - 2*a // where window 0 starts, maybe in the pad
+		for ow, c := range colCount {
+			st := st0 + 2*ow
+			lo, hi := max(st, 0), min(st+kw, inW)
+			if c != max(hi-lo, 0) || (c > 0 && cols[ow] != lo) {
+				whole = false
+				break
+			}
+		}
+		padL = max(0, -st0)
+		start = padL + st0
+		// The triples' loop reads two past its last window.
+		if whole && (padL > 8 || start+2*outW+2 > len(buf)) {
+			whole = false
+		}
+	}
+	if whole {
+		for i := range padL {
+			buf[i] = negInf
+		}
+		for i := padL + inW; i < start+2*outW+2; i++ {
+			buf[i] = negInf
+		}
+	}
 	for oh, r0 := range w.First[0] {
 		nh := w.Count[0][oh]
 		o := out[oh*outW : (oh+1)*outW]
@@ -159,9 +191,26 @@ func max2DF32(in, out []float32, w *Windows, s *MaxScratch) bool {
 		}
 		base := r0 * inW
 		var vm, src []float32
-		if nh == 1 {
+		from := 0 // where src holds window a's first element
+		if a >= 0 {
+			from = cols[a]
+		}
+		switch {
+		case whole:
+			vm = buf[padL : padL+inW]
+			if nh == 1 {
+				copy(vm, in[base:base+inW])
+			} else {
+				maxRows(vm, in[base:base+inW], in[base+rowStep:base+rowStep+inW])
+			}
+			for i := 2; i < nh; i++ {
+				r := base + i*rowStep
+				maxRows(vm, vm, in[r:r+inW])
+			}
+			src, from = buf, start
+		case nh == 1:
 			vm, src = in[base:base+inW], in[base:]
-		} else {
+		default:
 			vm = buf[:inW]
 			maxRows(vm, in[base:base+inW], in[base+rowStep:base+rowStep+inW])
 			for i := 2; i < nh; i++ {
@@ -172,8 +221,13 @@ func max2DF32(in, out []float32, w *Windows, s *MaxScratch) bool {
 		}
 		// Zeros and NaNs are looked for at the edges, and in the interior
 		// only when the loops saw one.
-		if vector {
-			special := maxStride2(o[a:b], src[cols[a]:], kw)
+		switch {
+		case whole:
+			if maxStride2(o, src[from:], kw) {
+				fixZeroNaN(o, 0, outW, in, base, cols, colCount, nh, rowStep)
+			}
+		case vector:
+			special := maxStride2(o[a:b], src[from:], kw)
 			rowMaxima(o[:a], vm, cols, colCount)
 			rowMaxima(o[b:], vm, cols[b:], colCount[b:])
 			if special {
@@ -182,7 +236,7 @@ func max2DF32(in, out []float32, w *Windows, s *MaxScratch) bool {
 				fixZeroNaN(o, 0, a, in, base, cols, colCount, nh, rowStep)
 				fixZeroNaN(o, b, outW, in, base, cols, colCount, nh, rowStep)
 			}
-		} else {
+		default:
 			rowMaxima(o, vm, cols, colCount)
 			fixZeroNaN(o, 0, outW, in, base, cols, colCount, nh, rowStep)
 		}
