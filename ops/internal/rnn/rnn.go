@@ -679,16 +679,9 @@ func (r *runner[T]) lstm(x, g, h, c []T) {
 		r.clip(g)
 		apply(r.acts[0], g[:3*H])
 		apply(r.acts[1], gc)
-		gf, gi, gc := gf[:len(c)], gi[:len(c)], gc[:len(c)]
-		for j := range c {
-			c[j] = gf[j]*c[j] + gi[j]*gc[j]
-		}
-		copy(gc, c)
+		lstmState(c, gc, gf, gi)
 		apply(r.acts[2], gc)
-		gO := gO[:len(h)]
-		for j := range h {
-			h[j] = gO[j] * gc[j]
-		}
+		mulTo(h, gO, gc)
 		return
 	}
 	bi, bo, bf, bc := r.bias[:H], r.bias[H:2*H], r.bias[2*H:3*H], r.bias[3*H:]
@@ -718,9 +711,7 @@ func (r *runner[T]) lstm(x, g, h, c []T) {
 		apply(r.acts[0], gf)
 	}
 	apply(r.acts[1], gc)
-	for j := range c {
-		c[j] = gf[j]*c[j] + gi[j]*gc[j]
-	}
+	lstmState(c, gc, gf, gi) // gc now holds c too, read below
 	if x != nil {
 		xo := x[H : 2*H]
 		for j := range gO {
@@ -734,11 +725,8 @@ func (r *runner[T]) lstm(x, g, h, c []T) {
 	}
 	r.clip(gO)
 	apply(r.acts[0], gO)
-	copy(gc, c)
 	apply(r.acts[2], gc)
-	for j := range h {
-		h[j] = gO[j] * gc[j]
-	}
+	mulTo(h, gO, gc)
 }
 
 // gruReset computes, for a GRU whose reset gate applies before R's product,
