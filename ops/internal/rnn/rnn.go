@@ -245,6 +245,9 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 		return fmt.Errorf("rnn: %d directions", s.Dirs)
 	}
 	runners := rs[:s.Dirs]
+	// The directions' summed biases one after the other: the projections'
+	// product adds them as one row.
+	biases, scratch := scratch[:2*s.Dirs*gh], scratch[2*s.Dirs*gh:]
 	for d := range runners {
 		r := &runners[d]
 		*r = runner[T]{s: s, d: d, reverse: d == 1 || s.Reverse, xw: xw,
@@ -253,7 +256,7 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 		r.h, scratch = scratch[:B*H], scratch[B*H:]
 		r.c, scratch = scratch[:B*H], scratch[B*H:]
 		r.rh, scratch = scratch[:B*H], scratch[B*H:]
-		r.bias, r.rbias, scratch = scratch[:gh], scratch[gh:2*gh], scratch[2*gh:]
+		r.bias, r.rbias = biases[d*gh:][:gh], biases[(s.Dirs+d)*gh:][:gh]
 	}
 	wt, rt := scratch[:s.Input*s.Dirs*gh], scratch[s.Input*s.Dirs*gh:]
 
@@ -293,8 +296,18 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 	if runners[0].fused || runners[len(runners)-1].fused {
 		beta = 1
 	}
+	// When every direction is fused, float32's product adds the biases
+	// itself as it stores (gemm.Finish's ColBias): xw is written once, not
+	// filled with the biases and then read back (the same sums, as long as
+	// Input fits one block of the product's k).
+	var z T
+	_, is32 := any(z).(float32)
+	allFused := is32 && runners[0].fused && runners[len(runners)-1].fused
 	for d := range runners {
 		runners[d].wt, runners[d].beta = wt, beta
+		if allFused {
+			runners[d].colBias = runners[d].bias
+		}
 	}
 	// The parts: per direction, chunks of the batch.
 	chunks := 1
@@ -303,7 +316,11 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 	}
 	parts := s.Dirs * chunks
 	own := parts > 1 && (s.Layout == 1 || chunks == 1)
-	if !own {
+	if !own && allFused {
+		if err := gemmBias(cfg, s.Seq*B, s.Dirs*gh, s.Input, in.X, s.Input, wt, s.Dirs*gh, biases[:s.Dirs*gh], xw, s.Dirs*gh); err != nil {
+			return err
+		}
+	} else if !own {
 		for d := range runners {
 			runners[d].fillBiases(0, B)
 		}
@@ -352,7 +369,7 @@ func runParts[T float32 | float64](cfg gemm.Config, runners []runner[T], chunks 
 // zeros when another is (the product then adds, beta 1), untouched when
 // none is (beta 0).
 func (r *runner[T]) fillBiases(b0, b1 int) {
-	if r.beta == 0 {
+	if r.beta == 0 || r.colBias != nil {
 		return
 	}
 	for t := range r.s.Seq {
@@ -375,10 +392,12 @@ func (r *runner[T]) project(cfg gemm.Config, x []T, b0, b1 int) error {
 	if s.Seq == 0 || b0 == b1 {
 		return nil
 	}
-	if s.Input == 0 { // X*W^T is 0: the biases or zeros already, or zeros now
-		if r.beta == 0 {
-			for t := range s.Seq {
-				for b := b0; b < b1; b++ {
+	if s.Input == 0 { // X*W^T is 0: the biases or zeros already, or now
+		for t := range s.Seq {
+			for b := b0; b < b1; b++ {
+				if r.colBias != nil {
+					copy(r.xrow(t, b), r.colBias)
+				} else if r.beta == 0 {
 					clear(r.xrow(t, b))
 				}
 			}
@@ -388,10 +407,14 @@ func (r *runner[T]) project(cfg gemm.Config, x []T, b0, b1 int) error {
 	gh := s.Cell.Gates() * s.Hidden
 	ld := s.Dirs * gh
 	wt := r.wt[r.d*gh:]
+	m, x, c := s.Seq*s.Batch, x, r.xw[r.xoff(0, 0):]
 	if s.Layout == 1 { // rows b*Seq + t: the entries' rows are one block
-		return gemmBeta(cfg, (b1-b0)*s.Seq, gh, s.Input, x[b0*s.Seq*s.Input:], s.Input, wt, ld, r.beta, r.xw[r.xoff(0, b0):], ld)
+		m, x, c = (b1-b0)*s.Seq, x[b0*s.Seq*s.Input:], r.xw[r.xoff(0, b0):]
 	}
-	return gemmBeta(cfg, s.Seq*s.Batch, gh, s.Input, x, s.Input, wt, ld, r.beta, r.xw[r.xoff(0, 0):], ld)
+	if r.colBias != nil {
+		return gemmBias(cfg, m, gh, s.Input, x, s.Input, wt, ld, r.colBias, c, ld)
+	}
+	return gemmBeta(cfg, m, gh, s.Input, x, s.Input, wt, ld, r.beta, c, ld)
 }
 
 // run runs every step of batch entries [b0, b1) of direction r.d and
@@ -444,6 +467,7 @@ type runner[T float32 | float64] struct {
 	reverse          bool
 	fused            bool // stepFused: xw's rows hold the biases and take the products
 	beta             T    // the projections' beta: 1 when a direction is fused
+	colBias          []T  // the projections' biases, added as they are stored (Run's allFused), or nil
 	wt               []T  // W^T of every direction, [Input, Dirs*Gates*Hidden]
 	xw, hr, h, c, rh []T
 	bias, rbias      []T
@@ -950,6 +974,16 @@ func gemmBeta[T float32 | float64](cfg gemm.Config, m, n, k int, a []T, lda int,
 		return gemm.Float64(cfg, false, false, m, n, k, 1, a, lda, any(b).([]float64), ldb, float64(beta), any(c).([]float64), ldc)
 	}
 	return nil
+}
+
+// gemmBias is C = A*B + bias, bias one value per column of C, for
+// row-major float32 A (m×k), B (k×n) and C (m×n).
+func gemmBias[T float32 | float64](cfg gemm.Config, m, n, k int, a []T, lda int, b []T, ldb int, bias, c []T, ldc int) error {
+	a32, ok := any(a).([]float32)
+	if !ok {
+		return fmt.Errorf("rnn: biases in the product of %T", a)
+	}
+	return gemm.Float32Finish(cfg, m, n, k, a32, lda, any(b).([]float32), ldb, any(c).([]float32), ldc, gemm.Finish{ColBias: any(bias).([]float32)})
 }
 
 // transpose writes the rows×cols matrix src, transposed, into dst.
