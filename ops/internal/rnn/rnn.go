@@ -6,7 +6,9 @@
 // node and convert float16 and bfloat16 to float32 around it). The work is
 // laid out as onnxruntime's CPU cells do: every time step's input
 // projection X*W^T, for both directions, is one matrix product before the
-// first step, with the biases as the product's C (beta 1); each step is
+// first step, with the biases added as it stores (float32, gemm.Finish) or
+// as the product's C (beta 1); on one core, a block of steps at a time
+// just before those steps, into a ring that stays in the cache; each step is
 // then one small product H*R^T (two for a GRU whose reset gate applies
 // before its recurrent product, or after it) added in place into that
 // step's rows of the projections, and one pass per batch row that adds
@@ -16,7 +18,8 @@
 // into a buffer of their own and adds the projections and biases in its
 // pass.) All
 // products go through the matrix-product engine (ops/internal/gemm).
-// Float32 gates use the float32 Sigmoid, Tanh and Exp of ops/internal/mathf;
+// Float32 gates use the float32 Sigmoid, Tanh and Exp of ops/internal/mathf,
+// and an LSTM's state and output the vector loops of cell_amd64.s;
 // float64 gates use package math.
 //
 // It never writes into an input, never allocates except the scratch that
