@@ -431,8 +431,8 @@ func (r *runner[T]) project(cfg gemm.Config, x []T, b0, b1 int) error {
 
 // ringFloats is the most elements of projections a run on one core holds
 // at a time (Run's ring): 256 KB of float32, in the L2 cache beside the
-// packed R.
-const ringFloats = 1 << 16
+// packed R. A variable: the tests turn the ring off to compare.
+var ringFloats = 1 << 16
 
 // projectSteps computes the projections of times [t0, t1) of direction
 // r.d, every batch entry, plus its biases, into the ring (layout 0, every
