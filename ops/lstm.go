@@ -52,7 +52,9 @@ package ops
 
 import (
 	"math"
+	"reflect"
 	"slices"
+	"unsafe"
 
 	"github.com/onnxshape/onnxshape/ops/internal/gemm"
 	"github.com/onnxshape/onnxshape/ops/internal/rnn"
@@ -154,63 +156,14 @@ func (o recurrentOp) parse(n *Node, in []tensor.Value) (*recurrentNode, error) {
 	}
 
 	s := &t.spec
-	s.Cell = o.cell
-	// [direction] forward, reverse or bidirectional.
-	dir, err := n.Str("direction", "forward")
-	if err != nil {
-		return nil, err
-	}
-	switch dir {
-	case "forward":
-		s.Dirs = 1
-	case "reverse":
-		s.Dirs, s.Reverse = 1, true
-	case "bidirectional":
-		s.Dirs = 2
-	default:
-		return nil, op.errorf("direction", "direction %q is not forward, reverse or bidirectional", dir)
-	}
-	// [layout] 0 or 1 (from version 14).
-	layout, err := n.Int("layout", 0)
-	if err != nil {
-		return nil, err
-	}
-	if layout != 0 && layout != 1 {
-		return nil, op.errorf("layout", "layout %d is not 0 or 1", layout)
-	}
-	s.Layout = int(layout)
-	// [clip] a positive threshold when given.
-	if n.Has("clip") {
-		c, err := n.Float("clip", 0)
-		if err != nil {
+	k, ok := n.kept.Load().(*recurrentKept)
+	if !ok || !k.of(n) {
+		if k, err = o.attributes(n); err != nil {
 			return nil, err
 		}
-		if !(c > 0) {
-			return nil, op.errorf("clip", "clip %v is not a positive threshold", c)
-		}
-		s.Clip = float64(c)
+		n.kept.Store(k)
 	}
-	// [input_forget] and [linear_before_reset] are 0 or 1.
-	for _, a := range []struct {
-		name string
-		set  *bool
-	}{{"input_forget", &s.InputForget}, {"linear_before_reset", &s.LinearBeforeReset}} {
-		v, err := n.Int(a.name, 0)
-		if err != nil {
-			return nil, err
-		}
-		if v != 0 && v != 1 {
-			return nil, op.errorf(a.name, "%s %d is not 0 or 1", a.name, v)
-		}
-		*a.set = v == 1
-	}
-	// [activations] Cell.Activations() names per direction (or that many
-	// for both directions, as onnxruntime takes them), each one the
-	// operators list; alpha and beta consumed in order.
-	if s.Acts, err = o.activations(n, s.Dirs); err != nil {
-		return nil, err
-	}
-
+	*s = k.spec
 	// [shape] X is [seq, batch, input] (layout 0) or [batch, seq, input].
 	if t.x.Rank() != 3 {
 		return nil, op.errorf("shape", "X has shape %v, expected rank 3", t.x.Shape())
@@ -276,6 +229,89 @@ func (o recurrentOp) parse(n *Node, in []tensor.Value) (*recurrentNode, error) {
 		}
 	}
 	return &t, nil
+}
+
+// recurrentKept is what a recurrent node's attributes say, read at its
+// first run and kept for the next (Node.kept): a run of a small layer
+// spent a sixth of its time reading them again.
+type recurrentKept struct {
+	spec rnn.Spec // the attributes' fields: Cell, Dirs, Reverse, Layout, Clip, InputForget, LinearBeforeReset, Acts
+	// attrs and count are the attribute map read and its size: a copy of
+	// the node given a map of its own (as tests do to change an
+	// attribute) reads its attributes again.
+	attrs unsafe.Pointer
+	count int
+}
+
+// of reports whether k was read from n's attribute map as it is.
+func (k *recurrentKept) of(n *Node) bool {
+	return k.attrs == reflect.ValueOf(n.Attrs).UnsafePointer() && k.count == len(n.Attrs)
+}
+
+// attributes reads and checks node n's attributes, in the order the
+// operators' files list the rules.
+func (o recurrentOp) attributes(n *Node) (*recurrentKept, error) {
+	op := n.op()
+	k := &recurrentKept{attrs: reflect.ValueOf(n.Attrs).UnsafePointer(), count: len(n.Attrs)}
+	s := &k.spec
+	s.Cell = o.cell
+	// [direction] forward, reverse or bidirectional.
+	dir, err := n.Str("direction", "forward")
+	if err != nil {
+		return nil, err
+	}
+	switch dir {
+	case "forward":
+		s.Dirs = 1
+	case "reverse":
+		s.Dirs, s.Reverse = 1, true
+	case "bidirectional":
+		s.Dirs = 2
+	default:
+		return nil, op.errorf("direction", "direction %q is not forward, reverse or bidirectional", dir)
+	}
+	// [layout] 0 or 1 (from version 14).
+	layout, err := n.Int("layout", 0)
+	if err != nil {
+		return nil, err
+	}
+	if layout != 0 && layout != 1 {
+		return nil, op.errorf("layout", "layout %d is not 0 or 1", layout)
+	}
+	s.Layout = int(layout)
+	// [clip] a positive threshold when given.
+	if n.Has("clip") {
+		c, err := n.Float("clip", 0)
+		if err != nil {
+			return nil, err
+		}
+		if !(c > 0) {
+			return nil, op.errorf("clip", "clip %v is not a positive threshold", c)
+		}
+		s.Clip = float64(c)
+	}
+	// [input_forget] and [linear_before_reset] are 0 or 1.
+	for _, a := range []struct {
+		name string
+		set  *bool
+	}{{"input_forget", &s.InputForget}, {"linear_before_reset", &s.LinearBeforeReset}} {
+		v, err := n.Int(a.name, 0)
+		if err != nil {
+			return nil, err
+		}
+		if v != 0 && v != 1 {
+			return nil, op.errorf(a.name, "%s %d is not 0 or 1", a.name, v)
+		}
+		*a.set = v == 1
+	}
+	// [activations] Cell.Activations() names per direction (or that many
+	// for both directions, as onnxruntime takes them), each one the
+	// operators list; alpha and beta consumed in order.
+	if s.Acts, err = o.activations(n, s.Dirs); err != nil {
+		return nil, err
+	}
+	return k, nil
+
 }
 
 // activations reads activations, activation_alpha and activation_beta.

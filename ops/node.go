@@ -116,7 +116,8 @@ type Node struct {
 	// kept is what another operator keeps from its last run for the next
 	// (as conv): a Resize or Upsample node's *resizeKept, a binary
 	// elementwise node's *binaryKept, a unary one's *unaryKept, an Einsum
-	// node's *einsumKept, a Col2Im node's *col2ImKept.
+	// node's *einsumKept, a Col2Im node's *col2ImKept, an LSTM, GRU or RNN
+	// node's *recurrentKept.
 	kept atomic.Value
 	// folds are the Transposes a MatMul folded at load (FoldTransposes);
 	// nil: none.

@@ -378,25 +378,7 @@ func (w *worker[T]) rows(b, h, i0, i1 int) error {
 		w.record(StageMasked, s, b, h, i0, nr, j0, nc)
 		// Online softmax: rescale what the earlier tiles gave to the new
 		// row maxima, then add this tile's exponentials.
-		for r := range nr {
-			row := s[r*nc : (r+1)*nc]
-			mNew := max(w.m[r], rowMax(row))
-			if math.IsInf(float64(mNew), -1) {
-				clear(row) // every key so far masked out
-				w.ecorr[r] = 1
-				continue
-			}
-			// Before the row's first key seen (m still -Inf) its sum and
-			// products are +0, which exp(-Inf) = 0 and 1 leave the same
-			// bits: the first tile skips the exponential.
-			corr := T(1)
-			if !math.IsInf(float64(w.m[r]), -1) {
-				corr = expT(w.m[r] - mNew)
-			}
-			w.ecorr[r] = corr
-			w.l[r] = w.l[r]*corr + expRow(row, mNew)
-			w.m[r] = mNew
-		}
+		w.softmaxTile(s, nr, nc)
 		for r := range nr {
 			if c := w.ecorr[r]; c != 1 {
 				a := w.acc[r*p.HeadV : (r+1)*p.HeadV]
@@ -438,6 +420,72 @@ func (w *worker[T]) rows(b, h, i0, i1 int) error {
 		}
 	}
 	return nil
+}
+
+// narrowTile is the most keys in a tile whose exponentials take one call
+// for the whole tile rather than one per row: a row of a few keys is one
+// vector of the exponential's loop, and a call per row cost as much as
+// the exponentials themselves.
+const narrowTile = 16
+
+// softmaxTile is the online softmax's step over a tile s of nr rows of
+// nc scores: each row's new maximum, the factor exp(m_old - m_new) that
+// rescales what the tiles before gave (w.ecorr), the row's exponentials
+// exp(s - m_new) in place and their sum added to w.l.
+func (w *worker[T]) softmaxTile(s []T, nr, nc int) {
+	negInf := T(math.Inf(-1))
+	narrow := false
+	if _, is32 := any(s).([]float32); is32 && nc <= narrowTile {
+		narrow = true
+	}
+	for r := range nr {
+		row := s[r*nc : (r+1)*nc]
+		mNew := max(w.m[r], rowMax(row))
+		if math.IsInf(float64(mNew), -1) {
+			// Every key so far masked out: the row is zeros (the narrow
+			// tile's exponential makes them of -Inf).
+			for x := range row {
+				row[x] = 0
+				if narrow {
+					row[x] = negInf
+				}
+			}
+			w.ecorr[r] = 1
+			continue
+		}
+		// Before the row's first key seen (m still -Inf) its sum and
+		// products are +0, which exp(-Inf) = 0 and 1 leave the same
+		// bits: the first tile skips the exponential.
+		corr := T(1)
+		if !math.IsInf(float64(w.m[r]), -1) {
+			corr = expT(w.m[r] - mNew)
+		}
+		w.ecorr[r] = corr
+		w.m[r] = mNew
+		if narrow {
+			// s - m_new here, rounded as the exponential's loop rounds it;
+			// the exponentials below, of s - m_new - 0.
+			for x := range row {
+				row[x] -= mNew
+			}
+			continue
+		}
+		w.l[r] = w.l[r]*corr + expRow(row, mNew)
+	}
+	if !narrow {
+		return
+	}
+	expRow(s[:nr*nc], 0)
+	for r := range nr {
+		if math.IsInf(float64(w.m[r]), -1) {
+			continue
+		}
+		sum := T(0)
+		for _, e := range s[r*nc : (r+1)*nc] {
+			sum += e
+		}
+		w.l[r] = w.l[r]*w.ecorr[r] + sum
+	}
 }
 
 // record copies the tile's scores to p.Scores when they are asked for at

@@ -6,7 +6,9 @@
 // node and convert float16 and bfloat16 to float32 around it). The work is
 // laid out as onnxruntime's CPU cells do: every time step's input
 // projection X*W^T, for both directions, is one matrix product before the
-// first step, with the biases as the product's C (beta 1); each step is
+// first step, with the biases added as it stores (float32, gemm.Finish) or
+// as the product's C (beta 1); on one core, a block of steps at a time
+// just before those steps, into a ring that stays in the cache; each step is
 // then one small product H*R^T (two for a GRU whose reset gate applies
 // before its recurrent product, or after it) added in place into that
 // step's rows of the projections, and one pass per batch row that adds
@@ -16,7 +18,8 @@
 // into a buffer of their own and adds the projections and biases in its
 // pass.) All
 // products go through the matrix-product engine (ops/internal/gemm).
-// Float32 gates use the float32 Sigmoid, Tanh and Exp of ops/internal/mathf;
+// Float32 gates use the float32 Sigmoid, Tanh and Exp of ops/internal/mathf,
+// and an LSTM's state and output the vector loops of cell_amd64.s;
 // float64 gates use package math.
 //
 // It never writes into an input, never allocates except the scratch that
@@ -245,6 +248,9 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 		return fmt.Errorf("rnn: %d directions", s.Dirs)
 	}
 	runners := rs[:s.Dirs]
+	// The directions' summed biases one after the other: the projections'
+	// product adds them as one row.
+	biases, scratch := scratch[:2*s.Dirs*gh], scratch[2*s.Dirs*gh:]
 	for d := range runners {
 		r := &runners[d]
 		*r = runner[T]{s: s, d: d, reverse: d == 1 || s.Reverse, xw: xw,
@@ -253,7 +259,7 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 		r.h, scratch = scratch[:B*H], scratch[B*H:]
 		r.c, scratch = scratch[:B*H], scratch[B*H:]
 		r.rh, scratch = scratch[:B*H], scratch[B*H:]
-		r.bias, r.rbias, scratch = scratch[:gh], scratch[gh:2*gh], scratch[2*gh:]
+		r.bias, r.rbias = biases[d*gh:][:gh], biases[(s.Dirs+d)*gh:][:gh]
 	}
 	wt, rt := scratch[:s.Input*s.Dirs*gh], scratch[s.Input*s.Dirs*gh:]
 
@@ -293,8 +299,18 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 	if runners[0].fused || runners[len(runners)-1].fused {
 		beta = 1
 	}
+	// When every direction is fused, float32's product adds the biases
+	// itself as it stores (gemm.Finish's ColBias): xw is written once, not
+	// filled with the biases and then read back (the same sums, as long as
+	// Input fits one block of the product's k).
+	var z T
+	_, is32 := any(z).(float32)
+	allFused := is32 && runners[0].fused && runners[len(runners)-1].fused
 	for d := range runners {
-		runners[d].wt, runners[d].beta = wt, beta
+		runners[d].wt, runners[d].beta, runners[d].xIn = wt, beta, in.X
+		if allFused {
+			runners[d].colBias = runners[d].bias
+		}
 	}
 	// The parts: per direction, chunks of the batch.
 	chunks := 1
@@ -303,7 +319,20 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 	}
 	parts := s.Dirs * chunks
 	own := parts > 1 && (s.Layout == 1 || chunks == 1)
-	if !own {
+	// On one core, layout 0, every direction fused: the projections of a
+	// block of steps at a time, just before those steps, into a ring of
+	// xw's first rows that stays in the cache (the whole of xw, written
+	// before the first step and read back at each, went to memory and
+	// back: a quarter of a layer at batch 8, hidden 128).
+	if ring := ringFloats / max(1, B*s.Dirs*gh); parts <= 1 && allFused && s.Layout == 0 && ring < s.Seq {
+		for d := range runners {
+			runners[d].ring = max(1, ring)
+		}
+	} else if !own && allFused {
+		if err := gemmBias(cfg, s.Seq*B, s.Dirs*gh, s.Input, in.X, s.Input, wt, s.Dirs*gh, biases[:s.Dirs*gh], xw, s.Dirs*gh); err != nil {
+			return err
+		}
+	} else if !own {
 		for d := range runners {
 			runners[d].fillBiases(0, B)
 		}
@@ -352,7 +381,7 @@ func runParts[T float32 | float64](cfg gemm.Config, runners []runner[T], chunks 
 // zeros when another is (the product then adds, beta 1), untouched when
 // none is (beta 0).
 func (r *runner[T]) fillBiases(b0, b1 int) {
-	if r.beta == 0 {
+	if r.beta == 0 || r.colBias != nil {
 		return
 	}
 	for t := range r.s.Seq {
@@ -375,10 +404,12 @@ func (r *runner[T]) project(cfg gemm.Config, x []T, b0, b1 int) error {
 	if s.Seq == 0 || b0 == b1 {
 		return nil
 	}
-	if s.Input == 0 { // X*W^T is 0: the biases or zeros already, or zeros now
-		if r.beta == 0 {
-			for t := range s.Seq {
-				for b := b0; b < b1; b++ {
+	if s.Input == 0 { // X*W^T is 0: the biases or zeros already, or now
+		for t := range s.Seq {
+			for b := b0; b < b1; b++ {
+				if r.colBias != nil {
+					copy(r.xrow(t, b), r.colBias)
+				} else if r.beta == 0 {
 					clear(r.xrow(t, b))
 				}
 			}
@@ -388,10 +419,37 @@ func (r *runner[T]) project(cfg gemm.Config, x []T, b0, b1 int) error {
 	gh := s.Cell.Gates() * s.Hidden
 	ld := s.Dirs * gh
 	wt := r.wt[r.d*gh:]
+	m, x, c := s.Seq*s.Batch, x, r.xw[r.xoff(0, 0):]
 	if s.Layout == 1 { // rows b*Seq + t: the entries' rows are one block
-		return gemmBeta(cfg, (b1-b0)*s.Seq, gh, s.Input, x[b0*s.Seq*s.Input:], s.Input, wt, ld, r.beta, r.xw[r.xoff(0, b0):], ld)
+		m, x, c = (b1-b0)*s.Seq, x[b0*s.Seq*s.Input:], r.xw[r.xoff(0, b0):]
 	}
-	return gemmBeta(cfg, s.Seq*s.Batch, gh, s.Input, x, s.Input, wt, ld, r.beta, r.xw[r.xoff(0, 0):], ld)
+	if r.colBias != nil {
+		return gemmBias(cfg, m, gh, s.Input, x, s.Input, wt, ld, r.colBias, c, ld)
+	}
+	return gemmBeta(cfg, m, gh, s.Input, x, s.Input, wt, ld, r.beta, c, ld)
+}
+
+// ringFloats is the most elements of projections a run on one core holds
+// at a time (Run's ring): 256 KB of float32, in the L2 cache beside the
+// packed R. A variable: the tests turn the ring off to compare.
+var ringFloats = 1 << 16
+
+// projectSteps computes the projections of times [t0, t1) of direction
+// r.d, every batch entry, plus its biases, into the ring (layout 0, every
+// direction fused): the elements of Run's one product, the same sums.
+func (r *runner[T]) projectSteps(cfg gemm.Config, t0, t1 int) error {
+	s := r.s
+	gh := s.Cell.Gates() * s.Hidden
+	c := r.xw[r.xoff(t0, 0):]
+	if s.Input == 0 {
+		for t := t0; t < t1; t++ {
+			for b := range s.Batch {
+				copy(r.xrow(t, b), r.colBias)
+			}
+		}
+		return nil
+	}
+	return gemmBias(cfg, (t1-t0)*s.Batch, gh, s.Input, r.xIn[t0*s.Batch*s.Input:], s.Input, r.wt[r.d*gh:], s.Dirs*gh, r.colBias, c, s.Dirs*gh)
 }
 
 // run runs every step of batch entries [b0, b1) of direction r.d and
@@ -401,6 +459,17 @@ func (r *runner[T]) run(cfg gemm.Config, b0, b1 int, lens []int, out Outputs[T])
 		if cfg.Ctx != nil {
 			if err := cfg.Ctx.Err(); err != nil {
 				return err
+			}
+		}
+		if r.ring > 0 {
+			t := step
+			if r.reverse {
+				t = r.s.Seq - 1 - step
+			}
+			if k := t / r.ring; step == 0 || (r.reverse && t%r.ring == r.ring-1) || (!r.reverse && t%r.ring == 0) {
+				if err := r.projectSteps(cfg, k*r.ring, min((k+1)*r.ring, r.s.Seq)); err != nil {
+					return err
+				}
 			}
 		}
 		f := r.step
@@ -444,7 +513,10 @@ type runner[T float32 | float64] struct {
 	reverse          bool
 	fused            bool // stepFused: xw's rows hold the biases and take the products
 	beta             T    // the projections' beta: 1 when a direction is fused
+	ring             int  // steps of projections xw holds at a time (projectSteps), 0: all
+	colBias          []T  // the projections' biases, added as they are stored (Run's allFused), or nil
 	wt               []T  // W^T of every direction, [Input, Dirs*Gates*Hidden]
+	xIn              []T  // X, for projectSteps
 	xw, hr, h, c, rh []T
 	bias, rbias      []T
 	rt               []T      // R^T of the direction, [Hidden, Gates*Hidden]
@@ -509,6 +581,9 @@ func (r *runner[T]) xrow(t, b int) []T {
 func (r *runner[T]) xoff(t, b int) int {
 	s := r.s
 	row := t*s.Batch + b
+	if r.ring > 0 {
+		row = t%r.ring*s.Batch + b
+	}
 	if s.Layout == 1 {
 		row = b*s.Seq + t
 	}
@@ -679,16 +754,9 @@ func (r *runner[T]) lstm(x, g, h, c []T) {
 		r.clip(g)
 		apply(r.acts[0], g[:3*H])
 		apply(r.acts[1], gc)
-		gf, gi, gc := gf[:len(c)], gi[:len(c)], gc[:len(c)]
-		for j := range c {
-			c[j] = gf[j]*c[j] + gi[j]*gc[j]
-		}
-		copy(gc, c)
+		lstmState(c, gc, gf, gi)
 		apply(r.acts[2], gc)
-		gO := gO[:len(h)]
-		for j := range h {
-			h[j] = gO[j] * gc[j]
-		}
+		mulTo(h, gO, gc)
 		return
 	}
 	bi, bo, bf, bc := r.bias[:H], r.bias[H:2*H], r.bias[2*H:3*H], r.bias[3*H:]
@@ -718,9 +786,7 @@ func (r *runner[T]) lstm(x, g, h, c []T) {
 		apply(r.acts[0], gf)
 	}
 	apply(r.acts[1], gc)
-	for j := range c {
-		c[j] = gf[j]*c[j] + gi[j]*gc[j]
-	}
+	lstmState(c, gc, gf, gi) // gc now holds c too, read below
 	if x != nil {
 		xo := x[H : 2*H]
 		for j := range gO {
@@ -734,11 +800,8 @@ func (r *runner[T]) lstm(x, g, h, c []T) {
 	}
 	r.clip(gO)
 	apply(r.acts[0], gO)
-	copy(gc, c)
 	apply(r.acts[2], gc)
-	for j := range h {
-		h[j] = gO[j] * gc[j]
-	}
+	mulTo(h, gO, gc)
 }
 
 // gruReset computes, for a GRU whose reset gate applies before R's product,
@@ -962,6 +1025,16 @@ func gemmBeta[T float32 | float64](cfg gemm.Config, m, n, k int, a []T, lda int,
 		return gemm.Float64(cfg, false, false, m, n, k, 1, a, lda, any(b).([]float64), ldb, float64(beta), any(c).([]float64), ldc)
 	}
 	return nil
+}
+
+// gemmBias is C = A*B + bias, bias one value per column of C, for
+// row-major float32 A (m×k), B (k×n) and C (m×n).
+func gemmBias[T float32 | float64](cfg gemm.Config, m, n, k int, a []T, lda int, b []T, ldb int, bias, c []T, ldc int) error {
+	a32, ok := any(a).([]float32)
+	if !ok {
+		return fmt.Errorf("rnn: biases in the product of %T", a)
+	}
+	return gemm.Float32Finish(cfg, m, n, k, a32, lda, any(b).([]float32), ldb, any(c).([]float32), ldc, gemm.Finish{ColBias: any(bias).([]float32)})
 }
 
 // transpose writes the rows×cols matrix src, transposed, into dst.

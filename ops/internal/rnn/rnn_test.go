@@ -225,3 +225,48 @@ func TestPartsOfEmptySizes(t *testing.T) {
 		}
 	}
 }
+
+// TestRingAgrees runs layers long enough that one core computes their
+// projections a block of steps at a time into a ring (Run's ring; every
+// direction fused, layout 0) against the same layers on two and three
+// cores and on one with the ring off (one product for every step first):
+// the same bits, for each cell, one direction and both.
+func TestRingAgrees(t *testing.T) {
+	ring := ringFloats
+	defer func() { ringFloats = ring }()
+	for _, cell := range []Cell{LSTM, GRU, RNN} {
+		for _, dirs := range []int{1, 2} {
+			for _, lbr := range []bool{false, true} {
+				const seq, batch, input, hidden = 25, 24, 70, 130
+				s := &Spec{Cell: cell, Seq: seq, Batch: batch, Input: input, Hidden: hidden, Dirs: dirs, LinearBeforeReset: lbr}
+				for range dirs {
+					s.Acts = append(s.Acts, []Activation{{Func: Sigmoid}, {Func: Tanh}, {Func: Tanh}}[:cell.Activations()]...)
+				}
+				gh := cell.Gates() * hidden
+				if steps := ring / (batch * dirs * gh); steps < 1 || steps >= seq {
+					t.Fatalf("cell %d dirs %d: a ring of %d steps does not test blocks", cell, dirs, steps)
+				}
+				in := Inputs[float32]{X: filled(seq*batch*input, 1.1), W: filled(dirs*gh*input, 0.7), R: filled(dirs*gh*hidden, 0.3),
+					B: filled(dirs*2*gh, 0.9), H0: filled(dirs*batch*hidden, 0.4)}
+				var outs [4]Outputs[float32]
+				for i, threads := range []int{1, 2, 3, 1} {
+					ringFloats = ring
+					if i == 3 {
+						ringFloats = math.MaxInt / 2
+					}
+					outs[i] = Outputs[float32]{Y: make([]float32, seq*dirs*batch*hidden), YH: make([]float32, dirs*batch*hidden)}
+					if err := Run(gemm.Config{Ctx: context.Background(), Threads: threads}, s, in, outs[i]); err != nil {
+						t.Fatal(err)
+					}
+				}
+				for k := range 3 {
+					for j := range outs[3].Y {
+						if math.Float32bits(outs[k].Y[j]) != math.Float32bits(outs[3].Y[j]) {
+							t.Fatalf("cell %d dirs %d lbr %v run %d: Y[%d] %v, %v without the ring", cell, dirs, lbr, k, j, outs[k].Y[j], outs[3].Y[j])
+						}
+					}
+				}
+			}
+		}
+	}
+}
