@@ -30,11 +30,12 @@ import (
 //     Add's other input a constant of B's N columns or one value (rank at
 //     most 1): the product adds the constant in place (ops.FoldBias),
 //     exactly: the same bits as the pair unfused;
-//   - a Conv (or such a Conv with its BatchNormalization or bias folded)
-//     whose output only an Add reads, the Add's other input R a computed
-//     value that a step before the Conv makes (a residual block's
-//     shortcut): a run that fuses passes R to the Conv after its inputs,
-//     and the Conv adds it to its output as its epilogue before any
+//   - a Conv or a MatMul (or such a Conv with its BatchNormalization or
+//     bias folded, such a MatMul with its bias) whose output only an Add
+//     reads, the Add's other input R a computed value that a step before
+//     it makes (a residual block's shortcut, a transformer's residual
+//     stream): a run that fuses passes R to the product after its inputs,
+//     and the product adds it to its output as its epilogue before any
 //     activation (ops.FuseResidual), exactly: the same bits as the pair
 //     unfused;
 //   - a Conv, Gemm or MatMul (or such a Conv with its BatchNormalization
@@ -347,11 +348,11 @@ func (m *Model) constantOf(s int, producer []int, consts map[int]*tensor.Tensor,
 }
 
 // fuseResidual fuses the Add of step i (two computed inputs) into the
-// Conv that computes one of them when the Add is that output's only
-// reader and the other input, R, is computed before the Conv runs (a
-// residual block's shortcut): the Conv adds R to its output as its
-// epilogue (ops.FuseResidual) and the Add passes the Conv's output
-// through.
+// Conv or MatMul that computes one of them when the Add is that output's
+// only reader and the other input, R, is computed before the product runs
+// (a residual block's shortcut, a transformer's residual stream): the
+// product adds R to its output as its epilogue (ops.FuseResidual) and the
+// Add passes the product's output through.
 func (m *Model) fuseResidual(i int, readers, producer []int, consts map[int]*tensor.Tensor, origin func(*step) *step, soleAt func(*step, int) *step) {
 	st := &m.steps[i]
 	for k := range 2 {
@@ -364,7 +365,7 @@ func (m *Model) fuseResidual(i int, readers, producer []int, consts map[int]*ten
 		}
 		// The Conv, through a folded BatchNormalization or bias.
 		p := origin(soleAt(st, k))
-		if p == nil || p.node == nil || p.node.OpType != "Conv" || p.schema == nil || len(p.out) != 1 || p.residual != 0 || len(p.in) > ops.ResidualInput || len(p.implicit) != 0 {
+		if p == nil || p.node == nil || (p.node.OpType != "Conv" && p.node.OpType != "MatMul") || p.schema == nil || len(p.out) != 1 || p.residual != 0 || len(p.in) > ops.ResidualInput || len(p.implicit) != 0 {
 			continue
 		}
 		conv := -1
@@ -474,7 +475,7 @@ func (m *Model) dataflow() (readers, producer []int, consts map[int]*tensor.Tens
 }
 
 // extraIns is the inputs a run may pass a step beyond its own: the
-// residual of a Conv that fused its Add.
+// residual of a Conv or MatMul that fused its Add.
 func (st *step) extraIns() int {
 	if st.residual > 0 {
 		return ops.ResidualInput + 1 - len(st.in)

@@ -375,3 +375,86 @@ func TestResidualAddFusedSameBits(t *testing.T) {
 		}
 	}
 }
+
+// TestMatMulResidualFusedSameBits checks that a MatMul (with its bias, a
+// Transpose folded before it, an activation after) that fused the
+// residual Add after it gives the bits of the nodes run one by one, on
+// every engine, for a residual of the product's shape (added in place),
+// a broadcast one and a large one (both through the Add's kernel).
+func TestMatMulResidualFusedSameBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 25))
+	for iter := range 24 {
+		dt := tensor.Float
+		if iter%4 == 3 {
+			dt = tensor.Double
+		}
+		s, k, n := 1+r.IntN(40), 1+r.IntN(40), 1+r.IntN(40)
+		if iter == 5 {
+			s, k, n = 520, 8, 512 // past maxSerialResidual
+		}
+		bcast, late := iter%5 == 4, iter%7 == 6
+		bias, relu, swap, trans := r.IntN(2) == 0, r.IntN(2) == 0, r.IntN(2) == 0, r.IntN(3) == 0
+		b := builder.New(17)
+		xs := []int{2, s, k}
+		if trans {
+			xs = []int{s, 2, k} // a perm that keeps the last axis folds
+		}
+		x := b.Input("x", dt, xs...)
+		rs := []int{2, s, n}
+		if bcast {
+			rs = []int{1, 1, n}
+		}
+		rin := b.Input("r", dt, rs...)
+		var res builder.Value
+		if !late {
+			res = b.Op("Neg", rin, builder.Name("neg"))
+		}
+		if trans {
+			x = b.Op("Transpose", x, builder.Ints("perm", 1, 0, 2), builder.Name("tr"))
+		}
+		y := b.Op("MatMul", x, b.Constant("w", randTensor(r, dt, k, n)), builder.Name("matmul"))
+		if bias {
+			y = b.Op("Add", y, b.Constant("bias", randTensor(r, dt, n)), builder.Name("bias"))
+		}
+		if late {
+			res = b.Op("Neg", rin, builder.Name("neg"))
+		}
+		if swap {
+			y = b.Op("Add", res, y, builder.Name("add"))
+		} else {
+			y = b.Op("Add", y, res, builder.Name("add"))
+		}
+		if relu {
+			y = b.Op("Relu", y, builder.Name("relu"))
+		}
+		b.Output("y", y)
+		fused, plain := loadBoth(t, b)
+		want := 0
+		for _, f := range []bool{bias, !late, !late && relu, trans} {
+			if f {
+				want++
+			}
+		}
+		if fused.Fusions() != want || plain.Fusions() != 0 {
+			t.Fatalf("%d: bias %v late %v relu %v trans %v: %d fusions, want %d", iter, bias, late, relu, trans, fused.Fusions(), want)
+		}
+		in := map[string]tensor.Value{"x": randTensor(r, dt, xs...), "r": randTensor(r, dt, rs...)}
+		for _, opt := range []*graph.RunOptions{
+			{Engine: graph.EngineFast, Threads: 1 + r.IntN(2)},
+			{Engine: graph.EngineReference},
+			{Profile: ops.ProfileSONNX},
+		} {
+			gf, errf := fused.Run(context.Background(), in, opt)
+			gp, errp := plain.Run(context.Background(), in, opt)
+			if (errf == nil) != (errp == nil) || (errf != nil && errf.Error() != errp.Error()) {
+				t.Fatalf("%d: errors %v / %v", iter, errf, errp)
+			}
+			if errf == nil && !gf.Map()["y"].(*tensor.Tensor).Equal(gp.Map()["y"].(*tensor.Tensor)) {
+				t.Fatalf("%d: bcast %v relu %v swap %v, engine %v profile %v: fused and unfused differ", iter, bcast, relu, swap, opt.Engine, opt.Profile)
+			}
+		}
+		if _, err := fused.Run(context.Background(), in, &graph.RunOptions{MaxTensorBytes: 64}); err == nil {
+			t.Fatalf("%d: no error under a 64-byte cap", iter)
+		}
+	}
+}

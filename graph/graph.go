@@ -147,9 +147,9 @@ type step struct {
 	// too (a Pad folded into its Conv, fuse.go): the input keeps its
 	// header, which no absorbed step may take with it.
 	passShared bool
-	// residual is, for a Conv that fused the Add after it (fuse.go), 1 +
+	// residual is, for a Conv or MatMul that fused the Add after it (fuse.go), 1 +
 	// the slot of the Add's other input, which a run that fuses passes to
-	// the Conv after its own inputs (ops.ResidualInput); 0: none.
+	// the product after its own inputs (ops.ResidualInput); 0: none.
 	residual int
 	// chain is the step's part in an elementwise chain fused at load
 	// (fusetransformer.go); nil: none.

@@ -440,7 +440,7 @@ func (st *step) run(r *runState, in []tensor.Value) (err error) {
 		}
 	}
 	if st.residual > 0 {
-		// A Conv that fused its residual Add: the residual follows its
+		// A Conv or MatMul that fused its residual Add: the residual follows its
 		// inputs in a run that fuses, and is absent otherwise.
 		for k := len(st.in); k < ops.ResidualInput; k++ {
 			in[k] = nil

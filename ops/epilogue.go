@@ -434,11 +434,13 @@ func FuseActivation(p, act *Node, consts []tensor.Value) bool {
 }
 
 // FuseResidual makes add, an Add of p's output and a computed value R,
-// part of p's epilogue (p a Conv with no activation fused yet): runs that
-// fuse pass R to p as an input after its own (see ResidualInput). It
-// reports whether they fused.
+// part of p's epilogue (p a Conv or a MatMul with no activation fused
+// yet): runs that fuse pass R to p as an input after its own (see
+// ResidualInput). It reports whether they fused. A Conv adds R block by
+// block as its engine stores them (convEpilogue), a MatMul after its
+// product and bias (finishMatMul); either before its activation.
 func FuseResidual(p, add *Node) bool {
-	if p == nil || add == nil || p.OpType != "Conv" || add.OpType != "Add" || p.Domain != "" || add.Domain != "" {
+	if p == nil || add == nil || (p.OpType != "Conv" && p.OpType != "MatMul") || add.OpType != "Add" || p.Domain != "" || add.Domain != "" {
 		return false
 	}
 	if p.fusion != nil && (p.fusion.act != nil || p.fusion.residual != nil) {
@@ -451,8 +453,9 @@ func FuseResidual(p, add *Node) bool {
 	return true
 }
 
-// ResidualInput is the position in a Conv's inputs at which a run that
-// fuses passes the residual (FuseResidual): after X, W and B.
+// ResidualInput is the position in a Conv's or MatMul's inputs at which a
+// run that fuses passes the residual (FuseResidual): after X, W and B (a
+// MatMul's third place empty).
 const ResidualInput = 3
 
 // residualIn returns the residual a run passes to n, nil when n fused

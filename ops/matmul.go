@@ -57,8 +57,9 @@ func matMulNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	if err != nil {
 		return nil, err
 	}
+	res := n.residualIn(opt, in)
 	if n.folds != nil && opt.fusing() {
-		return matMulFolded(opt, n, a, b)
+		return matMulFolded(opt, n, a, b, res)
 	}
 	y, biased, err := matMul(opt, n.op(), a, b, n.packedInput(1, b), n.columnBias(opt))
 	if err != nil {
@@ -66,6 +67,37 @@ func matMulNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error
 	}
 	if !biased {
 		n.applyBias(opt, y)
+	}
+	return n.finishMatMul(opt, y, res)
+}
+
+// maxSerialResidual is the most elements of a product that finishMatMul
+// adds its residual to in one pass on the calling goroutine, while the
+// product's last tiles are still in cache; a larger one goes through the
+// Add's kernel, which splits it among the run's workers.
+const maxSerialResidual = 1 << 18
+
+// finishMatMul runs what n fused after its product and bias: the residual
+// Add (FuseResidual; res nil when none), then the activation. A residual
+// of y's type and shape is added in place on y, as the Add's own kernel
+// adds it (one rounding per element, the Add's bits); any other, or a
+// large one, runs the Add's kernel, which broadcasts and checks it as the unfused node would.
+func (n *Node) finishMatMul(opt *Options, y, res *tensor.Tensor) ([]tensor.Value, error) {
+	if res != nil {
+		dt := y.DataType()
+		if res.DataType() == dt && tensor.SameShape(res.Shape(), y.Shape()) && (dt == tensor.Float || dt == tensor.Double) && y.Len() <= maxSerialResidual {
+			switch dt {
+			case tensor.Float:
+				addResidualBlock(elems[float32](y), elems[float32](res))
+			case tensor.Double:
+				addResidualBlock(elems[float64](y), elems[float64](res))
+			}
+		} else {
+			var err error
+			if y, err = n.addResidual(opt, y, res); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if err := n.applyEpilogue(opt, y); err != nil {
 		return nil, err
@@ -703,7 +735,7 @@ func stridedInput(shape, perm []int) (stridedOperand, bool) {
 
 // matMulFolded is matMulNode for a node with folded Transposes in a run
 // that fuses: a and b are the values before the folded Transposes.
-func matMulFolded(opt *Options, n *Node, a, b *tensor.Tensor) ([]tensor.Value, error) {
+func matMulFolded(opt *Options, n *Node, a, b, res *tensor.Tensor) ([]tensor.Value, error) {
 	f, op := n.folds, n.op()
 	var xs [2]*tensor.Tensor
 	var strided [2]*stridedOperand
@@ -731,10 +763,7 @@ func matMulFolded(opt *Options, n *Node, a, b *tensor.Tensor) ([]tensor.Value, e
 		return nil, err
 	}
 	n.applyBias(opt, y)
-	if err := n.applyEpilogue(opt, y); err != nil {
-		return nil, err
-	}
-	return values(y), nil
+	return n.finishMatMul(opt, y, res)
 }
 
 // matMulStrided is matMul with the operands strided[k] (when not nil) read
