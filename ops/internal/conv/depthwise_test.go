@@ -325,7 +325,6 @@ func TestDepthwiseWholeRowsAreTheRowPath(t *testing.T) {
 		t.Skip("no whole-row kernel here")
 	}
 	r := rand.New(rand.NewPCG(11, 12))
-	special := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN())}
 	for iter := range 3000 {
 		rank := 1 + r.IntN(2)
 		s := Shape{N: 1 + r.IntN(2), C: 1 + r.IntN(3)}
@@ -344,34 +343,7 @@ func TestDepthwiseWholeRowsAreTheRowPath(t *testing.T) {
 			s.Image, s.Grid, s.Kernel = append(s.Image, in), append(s.Grid, out), append(s.Kernel, k)
 			s.Stride, s.Dilation, s.Pad = append(s.Stride, st), append(s.Dilation, d), append(s.Pad, p)
 		}
-		mode := r.IntN(4)
-		value := func() float32 {
-			if mode > 0 && r.IntN(8) == 0 {
-				return special[r.IntN(len(special))]
-			}
-			return r.Float32()*2 - 1
-		}
-		x := make([]float32, s.N*s.C*prod(s.Image))
-		for i := range x {
-			x[i] = value()
-			if mode == 1 && r.IntN(2) == 0 {
-				x[i] = float32(math.Copysign(0, -1))
-			}
-		}
-		w := make([]float32, s.M*prod(s.Kernel))
-		for i := range w {
-			w[i] = value()
-		}
-		var b []float32
-		if r.IntN(4) > 0 {
-			b = make([]float32, s.M)
-			for i := range b {
-				b[i] = value()
-				if mode == 1 {
-					b[i] = float32(math.Copysign(0, -1))
-				}
-			}
-		}
+		x, w, b := randomDepthwise(r, s)
 		n := s.N * s.M * prod(s.Grid)
 		rows, old := make([]float32, n+1), make([]float32, n+1)
 		rows[n], old[n] = 99, 99
@@ -394,4 +366,41 @@ func TestDepthwiseWholeRowsAreTheRowPath(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomDepthwise draws a depthwise case's input, weights and bias (none
+// in one case of four) for s: values in [-1, 1), and in three cases of four
+// one value in eight special (0, -0, +-Inf, NaN); in one of those, -0 for
+// half the inputs and the whole bias, where skipping a tap in the padding
+// and adding 0*w differ.
+func randomDepthwise(r *rand.Rand, s Shape) (x, w, b []float32) {
+	special := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN())}
+	mode := r.IntN(4)
+	value := func() float32 {
+		if mode > 0 && r.IntN(8) == 0 {
+			return special[r.IntN(len(special))]
+		}
+		return r.Float32()*2 - 1
+	}
+	x = make([]float32, s.N*s.C*prod(s.Image))
+	for i := range x {
+		x[i] = value()
+		if mode == 1 && r.IntN(2) == 0 {
+			x[i] = float32(math.Copysign(0, -1))
+		}
+	}
+	w = make([]float32, s.M*prod(s.Kernel))
+	for i := range w {
+		w[i] = value()
+	}
+	if r.IntN(4) > 0 {
+		b = make([]float32, s.M)
+		for i := range b {
+			b[i] = value()
+			if mode == 1 {
+				b[i] = float32(math.Copysign(0, -1))
+			}
+		}
+	}
+	return x, w, b
 }

@@ -23,7 +23,6 @@ func TestDepthwiseChannelBlocksAreTheRowPath(t *testing.T) {
 		t.Skip("no channel-blocked kernels here")
 	}
 	r := rand.New(rand.NewPCG(31, 32))
-	special := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN())}
 	blocked := 0
 	for iter := range 600 {
 		rank := 1 + r.IntN(2)
@@ -40,34 +39,7 @@ func TestDepthwiseChannelBlocksAreTheRowPath(t *testing.T) {
 			s.Image, s.Grid, s.Kernel = append(s.Image, in), append(s.Grid, out), append(s.Kernel, k)
 			s.Stride, s.Dilation, s.Pad = append(s.Stride, st), append(s.Dilation, d), append(s.Pad, p)
 		}
-		mode := r.IntN(4)
-		value := func() float32 {
-			if mode > 0 && r.IntN(8) == 0 {
-				return special[r.IntN(len(special))]
-			}
-			return r.Float32()*2 - 1
-		}
-		x := make([]float32, s.N*s.C*prod(s.Image))
-		for i := range x {
-			x[i] = value()
-			if mode == 1 && r.IntN(2) == 0 {
-				x[i] = float32(math.Copysign(0, -1))
-			}
-		}
-		w := make([]float32, s.M*prod(s.Kernel))
-		for i := range w {
-			w[i] = value()
-		}
-		var b []float32
-		if r.IntN(4) > 0 {
-			b = make([]float32, s.M)
-			for i := range b {
-				b[i] = value()
-				if mode == 1 {
-					b[i] = float32(math.Copysign(0, -1))
-				}
-			}
-		}
+		x, w, b := randomDepthwise(r, s)
 		cfg := Config{Threads: 1 + r.IntN(3)}
 		if r.IntN(2) == 0 {
 			// A fused Relu6 or Relu: applied before the store here, as a
