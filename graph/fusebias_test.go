@@ -2,6 +2,7 @@ package graph_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -320,15 +321,7 @@ func TestResidualAddFusedSameBits(t *testing.T) {
 		if late {
 			res = b.Op("Neg", rin, builder.Name("neg"))
 		}
-		if swap {
-			y = b.Op("Add", res, y, builder.Name("add"))
-		} else {
-			y = b.Op("Add", y, res, builder.Name("add"))
-		}
-		if relu {
-			y = b.Op("Relu", y, builder.Name("relu"))
-		}
-		b.Output("y", y)
+		b.Output("y", residualAdd(b, y, res, swap, relu))
 		fused, plain := loadBoth(t, b)
 		want := 0
 		if !late {
@@ -354,14 +347,7 @@ func TestResidualAddFusedSameBits(t *testing.T) {
 				// with the same fold and no residual fusion instead.
 				continue
 			}
-			gf, errf := fused.Run(context.Background(), in, opt)
-			gp, errp := plain.Run(context.Background(), in, opt)
-			if (errf == nil) != (errp == nil) || (errf != nil && errf.Error() != errp.Error()) {
-				t.Fatalf("%d: errors %v / %v", iter, errf, errp)
-			}
-			if errf == nil && !gf.Map()["y"].(*tensor.Tensor).Equal(gp.Map()["y"].(*tensor.Tensor)) {
-				t.Fatalf("%d: bcast %v relu %v swap %v, engine %v profile %v: fused and unfused differ", iter, bcast, relu, swap, opt.Engine, opt.Profile)
-			}
+			sameFusedPlain(t, fused, plain, in, opt, fmt.Sprintf("%d: bcast %v relu %v swap %v", iter, bcast, relu, swap))
 		}
 		if bn {
 			// Against the same model with the residual computed by a
@@ -419,15 +405,7 @@ func TestMatMulResidualFusedSameBits(t *testing.T) {
 		if late {
 			res = b.Op("Neg", rin, builder.Name("neg"))
 		}
-		if swap {
-			y = b.Op("Add", res, y, builder.Name("add"))
-		} else {
-			y = b.Op("Add", y, res, builder.Name("add"))
-		}
-		if relu {
-			y = b.Op("Relu", y, builder.Name("relu"))
-		}
-		b.Output("y", y)
+		b.Output("y", residualAdd(b, y, res, swap, relu))
 		fused, plain := loadBoth(t, b)
 		want := 0
 		for _, f := range []bool{bias, !late, !late && relu, trans} {
@@ -444,17 +422,38 @@ func TestMatMulResidualFusedSameBits(t *testing.T) {
 			{Engine: graph.EngineReference},
 			{Profile: ops.ProfileSONNX},
 		} {
-			gf, errf := fused.Run(context.Background(), in, opt)
-			gp, errp := plain.Run(context.Background(), in, opt)
-			if (errf == nil) != (errp == nil) || (errf != nil && errf.Error() != errp.Error()) {
-				t.Fatalf("%d: errors %v / %v", iter, errf, errp)
-			}
-			if errf == nil && !gf.Map()["y"].(*tensor.Tensor).Equal(gp.Map()["y"].(*tensor.Tensor)) {
-				t.Fatalf("%d: bcast %v relu %v swap %v, engine %v profile %v: fused and unfused differ", iter, bcast, relu, swap, opt.Engine, opt.Profile)
-			}
+			sameFusedPlain(t, fused, plain, in, opt, fmt.Sprintf("%d: bcast %v relu %v swap %v", iter, bcast, relu, swap))
 		}
 		if _, err := fused.Run(context.Background(), in, &graph.RunOptions{MaxTensorBytes: 64}); err == nil {
 			t.Fatalf("%d: no error under a 64-byte cap", iter)
 		}
+	}
+}
+
+// residualAdd ends a residual test model: the Add of y and res (res
+// first when swap), then a Relu when relu.
+func residualAdd(b *builder.Builder, y, res builder.Value, swap, relu bool) builder.Value {
+	if swap {
+		y = b.Op("Add", res, y, builder.Name("add"))
+	} else {
+		y = b.Op("Add", y, res, builder.Name("add"))
+	}
+	if relu {
+		y = b.Op("Relu", y, builder.Name("relu"))
+	}
+	return y
+}
+
+// sameFusedPlain runs the fused and the plain model on in under opt and
+// fails unless both fail with the same error or give the same y.
+func sameFusedPlain(t *testing.T, fused, plain *graph.Model, in map[string]tensor.Value, opt *graph.RunOptions, what string) {
+	t.Helper()
+	gf, errf := fused.Run(context.Background(), in, opt)
+	gp, errp := plain.Run(context.Background(), in, opt)
+	if (errf == nil) != (errp == nil) || (errf != nil && errf.Error() != errp.Error()) {
+		t.Fatalf("%s: errors %v / %v", what, errf, errp)
+	}
+	if errf == nil && !gf.Map()["y"].(*tensor.Tensor).Equal(gp.Map()["y"].(*tensor.Tensor)) {
+		t.Fatalf("%s, engine %v profile %v: fused and unfused differ", what, opt.Engine, opt.Profile)
 	}
 }
