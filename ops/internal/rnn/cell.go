@@ -2,9 +2,9 @@ package rnn
 
 // The elementwise loops of an LSTM cell after its gates' activations: on
 // amd64 with AVX, float32 runs 8 elements at a time in the loops of
-// cell_amd64.s (scripts/gen-rnn-asm.py), the same operations in the same
-// order as the Go loops below (which finish the last elements and run
-// float64 and other platforms): the same bits.
+// cell_amd64.s, the same operations in the same order as the Go loops
+// below (which finish the last elements and run float64 and other
+// platforms): the same bits.
 
 // lstmState sets c[j] = f[j]*c[j] + i[j]*g[j], the new cell state, and
 // copies it into g (whose output activation reads it); f, i and g are at

@@ -12,7 +12,7 @@ import (
 // the loops of cell_amd64.s need.
 var haveAVX = cpu.X86.HasAVX
 
-// lstmStateAVX is lstmState's loop (cell_amd64.s, scripts/gen-rnn-asm.py)
+// lstmStateAVX is lstmState's loop (cell_amd64.s)
 // over n elements, n a multiple of 8.
 //
 //go:noescape
