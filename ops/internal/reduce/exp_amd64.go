@@ -44,10 +44,7 @@ func expShiftedAVX2(dst, src, m *float32, perElement, n int, consts *[15][8]uint
 func softmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32) int
 
 //go:noescape
-func expSumRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32, m, s *float32) int
-
-//go:noescape
-func logShiftRowsAVX512(x, y *float32, n, rows int, m, ls *float32)
+func logSoftmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32) int
 
 //go:noescape
 func max8(x *float32, n int) (m float32, nan bool)
@@ -188,35 +185,23 @@ func logShiftRow(x, y []float32, m, ls float32) {
 }
 
 // logSoftmaxRowsF32 writes the LogSoftmax of the rows of n float32 of x
-// (n > 0) to y, outside SONNX: with AVX-512 a block of rows at a time,
-// their maxima, exponentials (into y) and sums in one call
-// (expSumRowsAVX512), the logarithms of the sums in Go, then every row's
-// (x - m) - log(s) in another call (rows whose largest element is not
-// finite go through softmaxRow); else each row by softmaxRowF32. The same
-// bits as softmaxRow.
+// (n > 0) to y, outside SONNX: with AVX-512 by logSoftmaxRowsAVX512, one
+// row after the other in one call, each row's maximum, sum of
+// exponentials, logarithm and last step while the row is in the cache
+// (rows whose largest element is not finite go through softmaxRow); else
+// each by softmaxRowF32. The same bits as softmaxRow.
 func logSoftmaxRowsF32(x, y []float32, n int) {
 	rows := len(x) / n
-	if !haveExp32AVX512 {
-		for r := range rows {
+	for r := 0; r < rows; {
+		if haveExp32AVX512 {
+			r += logSoftmaxRowsAVX512(&x[r*n], &y[r*n], n, rows-r, &exp32Consts)
+			if r == rows {
+				return
+			}
+			softmaxRow(LogSoftmax, x[r*n:(r+1)*n], y[r*n:(r+1)*n], false)
+		} else {
 			softmaxRowF32(LogSoftmax, x[r*n:(r+1)*n], y[r*n:(r+1)*n])
 		}
-		return
-	}
-	const batch = 64
-	var m, ls [batch]float32
-	for r := 0; r < rows; {
-		b := min(batch, rows-r)
-		done := expSumRowsAVX512(&x[r*n], &y[r*n], n, b, &exp32Consts, &m[0], &ls[0])
-		for i := range done {
-			ls[i] = float32(math.Log(float64(ls[i])))
-		}
-		if done > 0 {
-			logShiftRowsAVX512(&x[r*n], &y[r*n], n, done, &m[0], &ls[0])
-		}
-		r += done
-		if done < b {
-			softmaxRow(LogSoftmax, x[r*n:(r+1)*n], y[r*n:(r+1)*n], false)
-			r++
-		}
+		r++
 	}
 }

@@ -56,3 +56,20 @@ func testSoftmaxRowsF32(t *testing.T) {
 		}
 	}
 }
+
+// The softmax family over the last axis of every-operator's large case
+// ([8, 64, 112, 112] float32, rows of 112), on one core.
+func BenchmarkLogSoftmaxLast25MB(b *testing.B) { benchSoftmaxLast(b, LogSoftmax) }
+func BenchmarkSoftmaxLast25MB(b *testing.B)    { benchSoftmaxLast(b, Softmax) }
+
+func benchSoftmaxLast(b *testing.B, kind SoftmaxKind) {
+	const n = 112
+	x := benchRows(8*64*112, n)
+	y := make([]float32, len(x))
+	b.SetBytes(int64(len(x)) * 4)
+	for b.Loop() {
+		if err := RunSoftmax(kind, Layout{Outer: len(x) / n, N: n, Inner: 1}, x, y, false, Serial); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
