@@ -566,17 +566,42 @@ TEXT ·logSum64(SB), NOSPLIT, $0-16
 	VMOVSD X1, ret+8(FP)
 	RET
 
+// SHIFT_PREV sets the sixteen float32 at (R14)(AX*1), a block of the
+// previous row of y, to (x - m) - ls, x the block at (CX)(AX*1), m in Z14
+// and ls in Z13 that row's, when R14 is set: LogSoftmax's last step of a
+// row runs among the next row's exponentials, while its logarithm's
+// chain of dependent operations is done.
+#define SHIFT_PREV \
+	TESTQ   R14, R14 \
+	JZ      5(PC) \
+	VMOVUPS (CX)(AX*1), Z5 \
+	VSUBPS  Z14, Z5, Z5 \
+	VSUBPS  Z13, Z5, Z5 \
+	VMOVUPS Z5, (R14)(AX*1)
+
+// SHIFT_PREV_TAIL is SHIFT_PREV for the lanes of the tail, under the mask
+// K1.
+#define SHIFT_PREV_TAIL \
+	TESTQ     R14, R14 \
+	JZ        5(PC) \
+	VMOVUPS.Z (CX)(AX*1), K1, Z5 \
+	VSUBPS    Z14, Z5, Z5 \
+	VSUBPS    Z13, Z5, Z5 \
+	VMOVUPS   Z5, K1, (R14)(AX*1)
+
 // func logSoftmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32) int
 //
 // LogSoftmax of the rows of n float32 (n > 0) of x into y, as softmaxRow
 // computes it (the same float32 operations in the same order, and
-// math.Log's float64 ones, so the same bits), each row in one go while it
-// is in the first-level cache: the largest element m (any NaN flagged on
-// the way); the sum s of exp32(x - m) in the lane order as
-// expShiftedAVX512, the exponentials kept in registers only; ls =
-// float32(math.Log(float64(s))) (LOG_SUM); then y = (x - m) - ls. It stops
+// math.Log's float64 ones, so the same bits), each row while it is in the
+// first-level cache: the largest element m (any NaN flagged on the way);
+// the sum s of exp32(x - m) in the lane order as expShiftedAVX512, the
+// exponentials kept in registers only; ls = float32(math.Log(float64(s)))
+// (LOG_SUM); then y = (x - m) - ls, one block at a time among the next
+// row's exponentials (SHIFT_PREV), the last row's at the end. It stops
 // before the first row whose largest element is not finite (a NaN, or
-// +inf or -inf only) and returns how many rows it wrote.
+// +inf or -inf only), after finishing the rows before it, and returns how
+// many rows it wrote.
 TEXT ·logSoftmaxRowsAVX512(SB), NOSPLIT, $0-48
 	MOVQ         x+0(FP), SI
 	MOVQ         y+8(FP), DI
@@ -590,10 +615,11 @@ TEXT ·logSoftmaxRowsAVX512(SB), NOSPLIT, $0-48
 	SHRQ         $4, R11    // full blocks a row
 	SHLQ         $6, R11    // their bytes
 	XORQ         R10, R10   // rows done
+	XORQ         R14, R14   // no previous row yet
 
 lsmrow:
 	CMPQ R10, DX
-	JGE  lsmdone
+	JGE  lsmfinish
 
 	// m: the largest element; K3 the lanes that saw a NaN.
 	VMOVAPS Z31, Z10
@@ -629,14 +655,15 @@ lsmmaxtree:
 	VSHUFPS       $0xB1, X10, X10, X11
 	VMAXPS        X11, X10, X10
 	KORTESTW      K3, K3
-	JNZ           lsmdone        // a NaN
+	JNZ           lsmfinish      // a NaN
 	VMOVD         X10, AX
 	ANDL          $0x7fffffff, AX
 	CMPL          AX, $0x7f800000
-	JAE           lsmdone        // +inf, or -inf only
+	JAE           lsmfinish      // +inf, or -inf only
 	VBROADCASTSS  X10, Z12
 
-	// s: the sum of exp32(x - m), in Z15 by lanes.
+	// s: the sum of exp32(x - m), in Z15 by lanes; the previous row's
+	// last step.
 	VXORPS Z15, Z15, Z15
 	XORQ   AX, AX
 
@@ -647,6 +674,7 @@ lsmexpblock:
 	VSUBPS  Z12, Z0, Z0
 	EXP32_512
 	VADDPS  Z4, Z15, Z15
+	SHIFT_PREV
 	ADDQ    $64, AX
 	JMP     lsmexpblock
 
@@ -657,42 +685,196 @@ lsmexptail:
 	VSUBPS    Z12, Z0, Z0
 	EXP32_512
 	VADDPS    Z4, Z15, K1, Z15
+	SHIFT_PREV_TAIL
 
 lsmexpsum:
 	VEXTRACTF64X4 $1, Z15, Y1
 	VMOVAPS       Y15, Y0
 	LANE_TREE
 	LOG_SUM
-	VBROADCASTSS  X13, Z13
+	VBROADCASTSS  X13, Z13       // ls, m and the row for SHIFT_PREV
+	VMOVAPS       Z12, Z14
+	MOVQ          SI, CX
+	MOVQ          DI, R14
+	LEAQ          (SI)(R8*4), SI
+	LEAQ          (DI)(R8*4), DI
+	INCQ          R10
+	JMP           lsmrow
 
-	// y = (x - m) - ls.
+lsmfinish:
+	// The last row done, if any, is still to shift.
 	XORQ AX, AX
 
-lsmblock:
-	CMPQ    AX, R11
-	JGE     lsmtail
-	VMOVUPS (SI)(AX*1), Z0
-	VSUBPS  Z12, Z0, Z0
-	VSUBPS  Z13, Z0, Z0
-	VMOVUPS Z0, (DI)(AX*1)
-	ADDQ    $64, AX
-	JMP     lsmblock
+lsmshiftblock:
+	CMPQ AX, R11
+	JGE  lsmshifttail
+	SHIFT_PREV
+	ADDQ $64, AX
+	JMP  lsmshiftblock
 
-lsmtail:
-	TESTL     BX, BX
-	JZ        lsmnext
-	VMOVUPS.Z (SI)(AX*1), K1, Z0
-	VSUBPS    Z12, Z0, Z0
-	VSUBPS    Z13, Z0, Z0
-	VMOVUPS   Z0, K1, (DI)(AX*1)
-
-lsmnext:
-	LEAQ (SI)(R8*4), SI
-	LEAQ (DI)(R8*4), DI
-	INCQ R10
-	JMP  lsmrow
+lsmshifttail:
+	TESTL BX, BX
+	JZ    lsmdone
+	SHIFT_PREV_TAIL
 
 lsmdone:
 	MOVQ R10, ret+40(FP)
+	VZEROUPPER
+	RET
+// func expSumRowsAVX512(x *float32, n, rows int, consts *[15][8]uint32, m, s *float32) int
+//
+// The first steps of LogSoftmax over the rows of n float32 (n > 0) of x,
+// as logSoftmaxRowsAVX512 before its logarithm: per row r the largest
+// element m[r], then the sum s[r] of exp32(x - m[r]) in the lane order,
+// the exponentials kept in registers only. It stops before the first row
+// whose largest element is not finite (a NaN, or +inf or -inf only) and
+// returns how many rows it did.
+TEXT ·expSumRowsAVX512(SB), NOSPLIT, $0-56
+	MOVQ         x+0(FP), SI
+	MOVQ         n+8(FP), R8
+	MOVQ         rows+16(FP), DX
+	MOVQ         consts+24(FP), R9
+	MOVQ         m+32(FP), R12
+	MOVQ         s+40(FP), R13
+	EXP32_512_CONSTS
+	VBROADCASTSS C(14), Z31 // -inf
+	TAIL_MASK_512
+	MOVQ         R8, R11
+	SHRQ         $4, R11    // full blocks a row
+	SHLQ         $6, R11    // their bytes
+	XORQ         R10, R10   // rows done
+
+esrow:
+	CMPQ R10, DX
+	JGE  esdone
+
+	// m: the largest element; K3 the lanes that saw a NaN.
+	VMOVAPS Z31, Z10
+	KXORW   K3, K3, K3
+	XORQ    AX, AX
+
+esmaxblock:
+	CMPQ    AX, R11
+	JGE     esmaxtail
+	VMOVUPS (SI)(AX*1), Z11
+	VCMPPS  $3, Z11, Z11, K2
+	KORW    K2, K3, K3
+	VMAXPS  Z11, Z10, Z10
+	ADDQ    $64, AX
+	JMP     esmaxblock
+
+esmaxtail:
+	TESTL   BX, BX
+	JZ      esmaxtree
+	VMOVAPS Z31, Z11
+	VMOVUPS (SI)(AX*1), K1, Z11
+	VCMPPS  $3, Z11, Z11, K2
+	KORW    K2, K3, K3
+	VMAXPS  Z11, Z10, Z10
+
+esmaxtree:
+	VEXTRACTF64X4 $1, Z10, Y11
+	VMAXPS        Y11, Y10, Y10
+	VEXTRACTF128  $1, Y10, X11
+	VMAXPS        X11, X10, X10
+	VSHUFPS       $0x4E, X10, X10, X11
+	VMAXPS        X11, X10, X10
+	VSHUFPS       $0xB1, X10, X10, X11
+	VMAXPS        X11, X10, X10
+	KORTESTW      K3, K3
+	JNZ           esdone         // a NaN
+	VMOVD         X10, AX
+	ANDL          $0x7fffffff, AX
+	CMPL          AX, $0x7f800000
+	JAE           esdone         // +inf, or -inf only
+	VMOVSS        X10, (R12)(R10*4)
+	VBROADCASTSS  X10, Z12
+
+	// The sum of exp32(x - m), in Z15 by lanes.
+	VXORPS Z15, Z15, Z15
+	XORQ   AX, AX
+
+esexpblock:
+	CMPQ    AX, R11
+	JGE     esexptail
+	VMOVUPS (SI)(AX*1), Z0
+	VSUBPS  Z12, Z0, Z0
+	EXP32_512
+	VADDPS  Z4, Z15, Z15
+	ADDQ    $64, AX
+	JMP     esexpblock
+
+esexptail:
+	TESTL     BX, BX
+	JZ        esexpsum
+	VMOVUPS.Z (SI)(AX*1), K1, Z0
+	VSUBPS    Z12, Z0, Z0
+	EXP32_512
+	VADDPS    Z4, Z15, K1, Z15
+
+esexpsum:
+	VEXTRACTF64X4 $1, Z15, Y1
+	VMOVAPS       Y15, Y0
+	LANE_TREE
+	VMOVSS        X0, (R13)(R10*4)
+	LEAQ          (SI)(R8*4), SI
+	INCQ          R10
+	JMP           esrow
+
+esdone:
+	MOVQ R10, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func logShiftRowsAVX512(x, y *float32, n, rows int, m, ls *float32)
+//
+// y[r*n+i] = (x[r*n+i] - m[r]) - ls[r] for the rows of n float32 (n > 0),
+// sixteen at a time, the tail of each row under the mask K1: LogSoftmax's
+// last step, two float32 subtractions each rounded as Go's scalar one is.
+TEXT ·logShiftRowsAVX512(SB), NOSPLIT, $0-48
+	MOVQ x+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ n+16(FP), R8
+	MOVQ rows+24(FP), DX
+	MOVQ m+32(FP), R12
+	MOVQ ls+40(FP), R13
+	TAIL_MASK_512
+	MOVQ R8, R11
+	SHRQ $4, R11  // full blocks a row
+	SHLQ $6, R11  // their bytes
+	XORQ R10, R10
+
+lsrow:
+	CMPQ         R10, DX
+	JGE          lsdone
+	VBROADCASTSS (R12)(R10*4), Z1
+	VBROADCASTSS (R13)(R10*4), Z2
+	XORQ         AX, AX
+
+lsblock:
+	CMPQ    AX, R11
+	JGE     lstail
+	VMOVUPS (SI)(AX*1), Z0
+	VSUBPS  Z1, Z0, Z0
+	VSUBPS  Z2, Z0, Z0
+	VMOVUPS Z0, (DI)(AX*1)
+	ADDQ    $64, AX
+	JMP     lsblock
+
+lstail:
+	TESTL     BX, BX
+	JZ        lsnext
+	VMOVUPS.Z (SI)(AX*1), K1, Z0
+	VSUBPS    Z1, Z0, Z0
+	VSUBPS    Z2, Z0, Z0
+	VMOVUPS   Z0, K1, (DI)(AX*1)
+
+lsnext:
+	LEAQ (SI)(R8*4), SI
+	LEAQ (DI)(R8*4), DI
+	INCQ R10
+	JMP  lsrow
+
+lsdone:
 	VZEROUPPER
 	RET

@@ -36,3 +36,12 @@ func TestLogSum64(t *testing.T) {
 	}
 	check(float32(math.MaxFloat32))
 }
+
+// TestLogSoftmaxRowsStream is TestSoftmaxRowsF32 with every input taken
+// as beyond the cache: LogSoftmax one row at a time by
+// logSoftmaxRowsAVX512.
+func TestLogSoftmaxRowsStream(t *testing.T) {
+	defer func(c int) { lsmCached = c }(lsmCached)
+	lsmCached = 0
+	forEachKernel(t, testSoftmaxRowsF32)
+}
