@@ -44,10 +44,13 @@ func expShiftedAVX2(dst, src, m *float32, perElement, n int, consts *[15][8]uint
 func softmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32) int
 
 //go:noescape
-func expSumRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32, m, s *float32) int
+func expSumRowsAVX512(x *float32, n, rows int, consts *[15][8]uint32, m, s *float32) int
 
 //go:noescape
 func logShiftRowsAVX512(x, y *float32, n, rows int, m, ls *float32)
+
+//go:noescape
+func logSoftmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32) int
 
 //go:noescape
 func max8(x *float32, n int) (m float32, nan bool)
@@ -188,12 +191,19 @@ func logShiftRow(x, y []float32, m, ls float32) {
 }
 
 // logSoftmaxRowsF32 writes the LogSoftmax of the rows of n float32 of x
-// (n > 0) to y, outside SONNX: with AVX-512 a block of rows at a time,
-// their maxima, exponentials (into y) and sums in one call
-// (expSumRowsAVX512), the logarithms of the sums in Go, then every row's
-// (x - m) - log(s) in another call (rows whose largest element is not
-// finite go through softmaxRow); else each row by softmaxRowF32. The same
-// bits as softmaxRow.
+// (n > 0) to y, outside SONNX, with AVX-512 in one of two ways (rows whose
+// largest element is not finite go through softmaxRow), else each row by
+// softmaxRowF32; the same bits as softmaxRow.
+//
+// Rows likely beyond the cache (lsmCached) go one after the other
+// through logSoftmaxRowsAVX512, each row's maximum, sum of exponentials,
+// logarithm and last step while it is in the first-level cache: x read
+// once from memory and y written once, in one stream. Rows in the cache
+// go 64 at a time: their maxima and sums of exponentials in one call
+// (expSumRowsAVX512), the logarithms in Go, then every row's (x - m) -
+// log(s) in another (logShiftRowsAVX512). There each row's chain of
+// dependent operations (the sum, then math.Log's) is what costs, and the
+// chains of a block of rows overlap; one row at a time they do less.
 func logSoftmaxRowsF32(x, y []float32, n int) {
 	rows := len(x) / n
 	if !haveExp32AVX512 {
@@ -202,11 +212,20 @@ func logSoftmaxRowsF32(x, y []float32, n int) {
 		}
 		return
 	}
+	if len(x) > lsmCached {
+		for r := 0; r < rows; r++ {
+			r += logSoftmaxRowsAVX512(&x[r*n], &y[r*n], n, rows-r, &exp32Consts)
+			if r < rows {
+				softmaxRow(LogSoftmax, x[r*n:(r+1)*n], y[r*n:(r+1)*n], false)
+			}
+		}
+		return
+	}
 	const batch = 64
 	var m, ls [batch]float32
 	for r := 0; r < rows; {
 		b := min(batch, rows-r)
-		done := expSumRowsAVX512(&x[r*n], &y[r*n], n, b, &exp32Consts, &m[0], &ls[0])
+		done := expSumRowsAVX512(&x[r*n], n, b, &exp32Consts, &m[0], &ls[0])
 		for i := range done {
 			ls[i] = float32(math.Log(float64(ls[i])))
 		}
@@ -220,3 +239,11 @@ func logSoftmaxRowsF32(x, y []float32, n int) {
 		}
 	}
 }
+
+// lsmCached is the most float32 logSoftmaxRowsF32 takes as in the cache
+// (256 KiB of x). The operator calls it on pieces of at most poll.Work
+// (1 << 18) elements, so a large input, streamed from memory, comes in
+// pieces above this and goes one row at a time (measured faster at 25 MB
+// on this machine), and a small one, likely in the cache, in blocks of
+// rows (measured faster at 64 rows of 16).
+var lsmCached = 1 << 16

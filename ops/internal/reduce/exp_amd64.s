@@ -481,22 +481,261 @@ done:
 	VZEROUPPER
 	RET
 
-// func expSumRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32, m, s *float32) int
+// LOG64(c, X) loads the float64 of bits c into X, through R12.
+#define LOG64(c, X) \
+	MOVQ  c, R12 \
+	VMOVQ R12, X
+
+// LOG_SUM64 sets the low float64 of X1 to math.Log(float64(s)),
+// s the float32 in the low lane of X0, a sum of exponentials of a row (at
+// least 1, finite): Go's math.Log on amd64 (archLog, math/log_amd64.s),
+// its float64 operations in its order with the VEX forms of its
+// instructions, so the same bits; its special cases (s zero, negative,
+// infinite or NaN) cannot occur. X0-X8, AX and R12-R13 are scratch.
+// LOG_SUM sets the low float32 of X13 to it rounded to float32.
+#define LOG_SUM64 \
+	VCVTSS2SD X0, X0, X0 \
+	VMOVQ     X0, R13 \
+	MOVQ      $0x000FFFFFFFFFFFFF, AX \
+	ANDQ      R13, AX \
+	MOVQ      $0x3FE0000000000000, R12 \
+	ORQ       R12, AX \
+	VMOVQ     AX, X2 /* f1, of Frexp */ \
+	SHRQ      $52, R13 \
+	ANDL      $0x7FF, R13 \
+	SUBL      $0x3FE, R13 \
+	VXORPD    X1, X1, X1 \
+	VCVTSI2SDL R13, X1, X1 /* k */ \
+	LOG64($0x3FE6A09E667F3BCD, X0) /* sqrt(2)/2 */ \
+	VCMPSD    $5, X2, X0, X0 /* !(sqrt(2)/2 < f1) */ \
+	LOG64($0x3FF0000000000000, X7) /* 1 */ \
+	VANDPD    X0, X7, X3 \
+	VSUBSD    X3, X1, X1 /* k -= 1 or 0 */ \
+	VADDSD    X7, X3, X3 \
+	VMULSD    X3, X2, X2 /* f1 *= 2 or 1 */ \
+	VSUBSD    X7, X2, X2 /* f = f1 - 1 */ \
+	LOG64($0x4000000000000000, X0) /* 2 */ \
+	VADDSD    X2, X0, X0 \
+	VDIVSD    X0, X2, X3 /* s = f / (2 + f) */ \
+	VMULSD    X3, X3, X4 /* s2 */ \
+	VMULSD    X4, X4, X5 /* s4 */ \
+	LOG64($0x3FC2F112DF3E5244, X6) /* L7 */ \
+	VMULSD    X5, X6, X6 \
+	LOG64($0x3FC7466496CB03DE, X8) /* L5 */ \
+	VADDSD    X8, X6, X6 \
+	VMULSD    X5, X6, X6 \
+	LOG64($0x3FD2492494229359, X8) /* L3 */ \
+	VADDSD    X8, X6, X6 \
+	VMULSD    X5, X6, X6 \
+	LOG64($0x3FE5555555555593, X8) /* L1 */ \
+	VADDSD    X8, X6, X6 \
+	VMULSD    X6, X4, X4 /* t1 */ \
+	LOG64($0x3FC39A09D078C69F, X6) /* L6 */ \
+	VMULSD    X5, X6, X6 \
+	LOG64($0x3FCC71C51D8E78AF, X8) /* L4 */ \
+	VADDSD    X8, X6, X6 \
+	VMULSD    X5, X6, X6 \
+	LOG64($0x3FD999999997FA04, X8) /* L2 */ \
+	VADDSD    X8, X6, X6 \
+	VMULSD    X6, X5, X5 /* t2 */ \
+	VADDSD    X5, X4, X4 /* R = t1 + t2 */ \
+	LOG64($0x3FE0000000000000, X0) /* 0.5 */ \
+	VMULSD    X2, X0, X0 \
+	VMULSD    X2, X0, X0 /* hfsq */ \
+	VADDSD    X0, X4, X4 /* hfsq + R */ \
+	VMULSD    X4, X3, X3 /* s*(hfsq+R) */ \
+	LOG64($0x3DEA39EF35793C76, X4) /* Ln2Lo */ \
+	VMULSD    X1, X4, X4 \
+	VADDSD    X4, X3, X3 /* s*(hfsq+R) + k*Ln2Lo */ \
+	VSUBSD    X3, X0, X0 \
+	VSUBSD    X2, X0, X0 /* (hfsq - (...)) - f */ \
+	LOG64($0x3FE62E42FEE00000, X4) /* Ln2Hi */ \
+	VMULSD    X4, X1, X1 \
+	VSUBSD    X0, X1, X1 /* k*Ln2Hi - (...) */
+
+#define LOG_SUM \
+	LOG_SUM64 \
+	VCVTSD2SS X1, X1, X13
+
+// func logSum64(s float32) float64
 //
-// The first steps of LogSoftmax over the rows of n float32 (n > 0) of x,
-// as softmaxRowsAVX512 without its divisions: per row r the largest
-// element m[r], then e = exp32(x - m[r]) into y (scratch for the caller's
-// last step) and their sum s[r] in the lane order. It stops before the
-// first row whose largest element is not finite (a NaN, or +inf or -inf
-// only) and returns how many rows it did.
-TEXT ·expSumRowsAVX512(SB), NOSPLIT, $0-64
+// LOG_SUM64 of s, for the tests: math.Log(float64(s)) for s >= 1 finite.
+TEXT ·logSum64(SB), NOSPLIT, $0-16
+	VMOVSS s+0(FP), X0
+	LOG_SUM64
+	VMOVSD X1, ret+8(FP)
+	RET
+
+// SHIFT_PREV sets the sixteen float32 at (R14)(AX*1), a block of the
+// previous row of y, to (x - m) - ls, x the block at (CX)(AX*1), m in Z14
+// and ls in Z13 that row's, when R14 is set: LogSoftmax's last step of a
+// row runs among the next row's exponentials, while its logarithm's
+// chain of dependent operations is done.
+#define SHIFT_PREV \
+	TESTQ   R14, R14 \
+	JZ      5(PC) \
+	VMOVUPS (CX)(AX*1), Z5 \
+	VSUBPS  Z14, Z5, Z5 \
+	VSUBPS  Z13, Z5, Z5 \
+	VMOVUPS Z5, (R14)(AX*1)
+
+// SHIFT_PREV_TAIL is SHIFT_PREV for the lanes of the tail, under the mask
+// K1.
+#define SHIFT_PREV_TAIL \
+	TESTQ     R14, R14 \
+	JZ        5(PC) \
+	VMOVUPS.Z (CX)(AX*1), K1, Z5 \
+	VSUBPS    Z14, Z5, Z5 \
+	VSUBPS    Z13, Z5, Z5 \
+	VMOVUPS   Z5, K1, (R14)(AX*1)
+
+// func logSoftmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32) int
+//
+// LogSoftmax of the rows of n float32 (n > 0) of x into y, as softmaxRow
+// computes it (the same float32 operations in the same order, and
+// math.Log's float64 ones, so the same bits), each row while it is in the
+// first-level cache: the largest element m (any NaN flagged on the way);
+// the sum s of exp32(x - m) in the lane order as expShiftedAVX512, the
+// exponentials kept in registers only; ls = float32(math.Log(float64(s)))
+// (LOG_SUM); then y = (x - m) - ls, one block at a time among the next
+// row's exponentials (SHIFT_PREV), the last row's at the end. It stops
+// before the first row whose largest element is not finite (a NaN, or
+// +inf or -inf only), after finishing the rows before it, and returns how
+// many rows it wrote.
+TEXT ·logSoftmaxRowsAVX512(SB), NOSPLIT, $0-48
 	MOVQ         x+0(FP), SI
 	MOVQ         y+8(FP), DI
 	MOVQ         n+16(FP), R8
 	MOVQ         rows+24(FP), DX
 	MOVQ         consts+32(FP), R9
-	MOVQ         m+40(FP), R12
-	MOVQ         s+48(FP), R13
+	EXP32_512_CONSTS
+	VBROADCASTSS C(14), Z31 // -inf
+	TAIL_MASK_512
+	MOVQ         R8, R11
+	SHRQ         $4, R11    // full blocks a row
+	SHLQ         $6, R11    // their bytes
+	XORQ         R10, R10   // rows done
+	XORQ         R14, R14   // no previous row yet
+
+lsmrow:
+	CMPQ R10, DX
+	JGE  lsmfinish
+
+	// m: the largest element; K3 the lanes that saw a NaN.
+	VMOVAPS Z31, Z10
+	KXORW   K3, K3, K3
+	XORQ    AX, AX
+
+lsmmaxblock:
+	CMPQ    AX, R11
+	JGE     lsmmaxtail
+	VMOVUPS (SI)(AX*1), Z11
+	VCMPPS  $3, Z11, Z11, K2
+	KORW    K2, K3, K3
+	VMAXPS  Z11, Z10, Z10
+	ADDQ    $64, AX
+	JMP     lsmmaxblock
+
+lsmmaxtail:
+	TESTL   BX, BX
+	JZ      lsmmaxtree
+	VMOVAPS Z31, Z11
+	VMOVUPS (SI)(AX*1), K1, Z11
+	VCMPPS  $3, Z11, Z11, K2
+	KORW    K2, K3, K3
+	VMAXPS  Z11, Z10, Z10
+
+lsmmaxtree:
+	VEXTRACTF64X4 $1, Z10, Y11
+	VMAXPS        Y11, Y10, Y10
+	VEXTRACTF128  $1, Y10, X11
+	VMAXPS        X11, X10, X10
+	VSHUFPS       $0x4E, X10, X10, X11
+	VMAXPS        X11, X10, X10
+	VSHUFPS       $0xB1, X10, X10, X11
+	VMAXPS        X11, X10, X10
+	KORTESTW      K3, K3
+	JNZ           lsmfinish      // a NaN
+	VMOVD         X10, AX
+	ANDL          $0x7fffffff, AX
+	CMPL          AX, $0x7f800000
+	JAE           lsmfinish      // +inf, or -inf only
+	VBROADCASTSS  X10, Z12
+
+	// s: the sum of exp32(x - m), in Z15 by lanes; the previous row's
+	// last step.
+	VXORPS Z15, Z15, Z15
+	XORQ   AX, AX
+
+lsmexpblock:
+	CMPQ    AX, R11
+	JGE     lsmexptail
+	VMOVUPS (SI)(AX*1), Z0
+	VSUBPS  Z12, Z0, Z0
+	EXP32_512
+	VADDPS  Z4, Z15, Z15
+	SHIFT_PREV
+	ADDQ    $64, AX
+	JMP     lsmexpblock
+
+lsmexptail:
+	TESTL     BX, BX
+	JZ        lsmexpsum
+	VMOVUPS.Z (SI)(AX*1), K1, Z0
+	VSUBPS    Z12, Z0, Z0
+	EXP32_512
+	VADDPS    Z4, Z15, K1, Z15
+	SHIFT_PREV_TAIL
+
+lsmexpsum:
+	VEXTRACTF64X4 $1, Z15, Y1
+	VMOVAPS       Y15, Y0
+	LANE_TREE
+	LOG_SUM
+	VBROADCASTSS  X13, Z13       // ls, m and the row for SHIFT_PREV
+	VMOVAPS       Z12, Z14
+	MOVQ          SI, CX
+	MOVQ          DI, R14
+	LEAQ          (SI)(R8*4), SI
+	LEAQ          (DI)(R8*4), DI
+	INCQ          R10
+	JMP           lsmrow
+
+lsmfinish:
+	// The last row done, if any, is still to shift.
+	XORQ AX, AX
+
+lsmshiftblock:
+	CMPQ AX, R11
+	JGE  lsmshifttail
+	SHIFT_PREV
+	ADDQ $64, AX
+	JMP  lsmshiftblock
+
+lsmshifttail:
+	TESTL BX, BX
+	JZ    lsmdone
+	SHIFT_PREV_TAIL
+
+lsmdone:
+	MOVQ R10, ret+40(FP)
+	VZEROUPPER
+	RET
+// func expSumRowsAVX512(x *float32, n, rows int, consts *[15][8]uint32, m, s *float32) int
+//
+// The first steps of LogSoftmax over the rows of n float32 (n > 0) of x,
+// as logSoftmaxRowsAVX512 before its logarithm: per row r the largest
+// element m[r], then the sum s[r] of exp32(x - m[r]) in the lane order,
+// the exponentials kept in registers only. It stops before the first row
+// whose largest element is not finite (a NaN, or +inf or -inf only) and
+// returns how many rows it did.
+TEXT ·expSumRowsAVX512(SB), NOSPLIT, $0-56
+	MOVQ         x+0(FP), SI
+	MOVQ         n+8(FP), R8
+	MOVQ         rows+16(FP), DX
+	MOVQ         consts+24(FP), R9
+	MOVQ         m+32(FP), R12
+	MOVQ         s+40(FP), R13
 	EXP32_512_CONSTS
 	VBROADCASTSS C(14), Z31 // -inf
 	TAIL_MASK_512
@@ -551,7 +790,7 @@ esmaxtree:
 	VMOVSS        X10, (R12)(R10*4)
 	VBROADCASTSS  X10, Z12
 
-	// e = exp32(x - m) into y, summed in Z15.
+	// The sum of exp32(x - m), in Z15 by lanes.
 	VXORPS Z15, Z15, Z15
 	XORQ   AX, AX
 
@@ -561,7 +800,6 @@ esexpblock:
 	VMOVUPS (SI)(AX*1), Z0
 	VSUBPS  Z12, Z0, Z0
 	EXP32_512
-	VMOVUPS Z4, (DI)(AX*1)
 	VADDPS  Z4, Z15, Z15
 	ADDQ    $64, AX
 	JMP     esexpblock
@@ -572,7 +810,6 @@ esexptail:
 	VMOVUPS.Z (SI)(AX*1), K1, Z0
 	VSUBPS    Z12, Z0, Z0
 	EXP32_512
-	VMOVUPS   Z4, K1, (DI)(AX*1)
 	VADDPS    Z4, Z15, K1, Z15
 
 esexpsum:
@@ -581,12 +818,11 @@ esexpsum:
 	LANE_TREE
 	VMOVSS        X0, (R13)(R10*4)
 	LEAQ          (SI)(R8*4), SI
-	LEAQ          (DI)(R8*4), DI
 	INCQ          R10
 	JMP           esrow
 
 esdone:
-	MOVQ R10, ret+56(FP)
+	MOVQ R10, ret+48(FP)
 	VZEROUPPER
 	RET
 

@@ -56,3 +56,29 @@ func testSoftmaxRowsF32(t *testing.T) {
 		}
 	}
 }
+
+// The softmax family over the last axis of every-operator's large case
+// ([8, 64, 112, 112] float32, rows of 112), on one core.
+// The ...Cached ones are 2048 such rows (0.9 MB), in the second-level
+// cache: the kernels' own work, without the memory's.
+func BenchmarkLogSoftmaxLast25MB(b *testing.B)   { benchSoftmaxLast(b, LogSoftmax, 8*64*112) }
+func BenchmarkSoftmaxLast25MB(b *testing.B)      { benchSoftmaxLast(b, Softmax, 8*64*112) }
+func BenchmarkLogSoftmaxLastCached(b *testing.B) { benchSoftmaxLast(b, LogSoftmax, 2048) }
+func BenchmarkSoftmaxLastCached(b *testing.B)    { benchSoftmaxLast(b, Softmax, 2048) }
+
+// The ...Small ones are every-operator's small case: 64 rows of 16.
+func BenchmarkLogSoftmaxLastSmall(b *testing.B) { benchSoftmaxRows(b, LogSoftmax, 64, 16) }
+func BenchmarkSoftmaxLastSmall(b *testing.B)    { benchSoftmaxRows(b, Softmax, 64, 16) }
+
+func benchSoftmaxLast(b *testing.B, kind SoftmaxKind, rows int) { benchSoftmaxRows(b, kind, rows, 112) }
+
+func benchSoftmaxRows(b *testing.B, kind SoftmaxKind, rows, n int) {
+	x := benchRows(rows, n)
+	y := make([]float32, len(x))
+	b.SetBytes(int64(len(x)) * 4)
+	for b.Loop() {
+		if err := RunSoftmax(kind, Layout{Outer: len(x) / n, N: n, Inner: 1}, x, y, false, Serial); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
