@@ -198,17 +198,7 @@ func BenchmarkMobileNetDepthwise(b *testing.B) {
 		s := Shape{N: 1, C: l.c, M: l.c, Group: l.c, Image: []int{l.size, l.size}, Grid: []int{out, out}, Kernel: []int{3, 3},
 			Stride: []int{l.stride, l.stride}, Dilation: []int{1, 1}, Pad: []int{1, 1}}
 		b.Run(fmt.Sprintf("%dx%d_%d_s%d", l.size, l.size, l.c, l.stride), func(b *testing.B) {
-			r := rand.New(rand.NewPCG(1, 2))
-			x := make([]float32, l.c*l.size*l.size)
-			for i := range x {
-				x[i] = r.Float32()*2 - 1
-			}
-			w := make([]float32, l.c*9)
-			for i := range w {
-				w[i] = r.Float32()*2 - 1
-			}
-			bias := make([]float32, l.c)
-			y := make([]float32, l.c*out*out)
+			x, w, bias, y := benchDepthwise3x3(l.c, l.size, out)
 			relu6 := func(v []float32) { clamp.Float32(v, v, 0, 6) }
 			cpu := cpuSeconds()
 			for b.Loop() {
@@ -403,4 +393,20 @@ func randomDepthwise(r *rand.Rand, s Shape) (x, w, b []float32) {
 		}
 	}
 	return x, w, b
+}
+
+// benchDepthwise3x3 makes a benchmark's operands for a 3x3 depthwise
+// convolution of c channels on size x size planes into out x out: input
+// and weights in [-1, 1) from a fixed seed, a zero bias, the output.
+func benchDepthwise3x3(c, size, out int) (x, w, bias, y []float32) {
+	r := rand.New(rand.NewPCG(1, 2))
+	x = make([]float32, c*size*size)
+	for i := range x {
+		x[i] = r.Float32()*2 - 1
+	}
+	w = make([]float32, c*9)
+	for i := range w {
+		w[i] = r.Float32()*2 - 1
+	}
+	return x, w, make([]float32, c), make([]float32, c*out*out)
 }

@@ -91,17 +91,7 @@ func BenchmarkSmallDepthwise(b *testing.B) {
 		out := (l.size+2*l.pad-3)/l.stride + 1
 		s := Shape{N: 1, C: l.c, M: l.c, Group: l.c, Image: []int{l.size, l.size}, Grid: []int{out, out}, Kernel: []int{3, 3},
 			Stride: []int{l.stride, l.stride}, Dilation: []int{1, 1}, Pad: []int{l.pad, l.pad}}
-		r := rand.New(rand.NewPCG(1, 2))
-		x := make([]float32, l.c*l.size*l.size)
-		for i := range x {
-			x[i] = r.Float32()*2 - 1
-		}
-		w := make([]float32, l.c*9)
-		for i := range w {
-			w[i] = r.Float32()*2 - 1
-		}
-		bias := make([]float32, l.c)
-		y := make([]float32, l.c*out*out)
+		x, w, bias, y := benchDepthwise3x3(l.c, l.size, out)
 		lim := [2]float32{0, 6}
 		relu6 := Config{Threads: 1, Clamp32: &lim, Epilogue32: func(v []float32) { clamp.Float32(v, v, 0, 6) }}
 		for _, path := range []string{"chan", "rows", "chan_relu6", "rows_relu6"} {
