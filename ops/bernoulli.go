@@ -11,6 +11,7 @@ package ops
 import (
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/ops/internal/parallel"
+	"github.com/onnxshape/onnxshape/ops/internal/random"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -57,20 +58,20 @@ const bernoulliBlock = 2048
 // bernoulliFill sets y[i] to 1 where the stream's next draw u_i < x[i], 0
 // elsewhere, and advances the stream past them: the cores take pieces of
 // the output in turn, each drawing from the state jumped to its first
-// element (randompcg.go), the same values as draws one by one.
+// element (ops/internal/random), the same values as draws one by one.
 func bernoulliFill(opt *Options, op opRef, r *randomStream, x, y *tensor.Tensor) error {
 	n := y.Len()
-	start := pcgState(r.pcg)
+	start := random.StateOf(r.pcg)
 	o := opt.orDefault()
-	err := parallel.Shared(o.env.Ctx, o.threads(), n, uniformPieceLen, n, func(lo, hi int) error {
+	err := parallel.Shared(o.env.Ctx, o.threads(), n, random.PieceLen, n, func(lo, hi int) error {
 		var p, u [bernoulliBlock]float64
 		for b := lo; b < hi; b += bernoulliBlock {
 			if err := opt.cancelled(); err != nil {
 				return op.stopped(err)
 			}
 			k := min(bernoulliBlock, hi-b)
-			convert.DecodeFloats(p[:k], x, b) // the probabilities, replaced by the draws
-			uniformRun(u[:k], start, b, 0, 1) // 0 + (1-0)*u is u
+			convert.DecodeFloats(p[:k], x, b)     // the probabilities, replaced by the draws
+			random.Uniform(u[:k], start, b, 0, 1) // 0 + (1-0)*u is u
 			for i, u := range u[:k] {
 				one := 0 // an integer select, not a branch: u < p is a coin toss
 				if u < p[i] {
@@ -90,8 +91,6 @@ func bernoulliFill(opt *Options, op opRef, r *randomStream, x, y *tensor.Tensor)
 		}
 		return err
 	}
-	a, c := pcgJump(uint64(n))
-	end := start.mul(a).add(c)
-	r.pcg.Seed(end.hi, end.lo)
+	random.Advance(r.pcg, start, n)
 	return nil
 }

@@ -99,6 +99,11 @@
 //   - recurrent (LSTM, GRU, RNN): ops/internal/rnn, cells over
 //     ops/internal/gemm; the node reading, constraints and float16 glue
 //     the three share sit at the end of lstm.go.
+//   - random generators (RandomUniform, RandomNormal, their Like forms,
+//     Bernoulli): the attributes and the seeded stream in randomuniform.go,
+//     the uniform draws in lanes and pieces across the cores in
+//     ops/internal/random (the PCG's jumps, the same values as draws one
+//     by one).
 //
 // Every engine spreads work over the cores through ops/internal/parallel
 // (ops calls it through parallelRange) and looks at the run's context

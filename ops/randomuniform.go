@@ -14,6 +14,8 @@ import (
 	"sync"
 
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
+	"github.com/onnxshape/onnxshape/ops/internal/parallel"
+	"github.com/onnxshape/onnxshape/ops/internal/random"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -254,4 +256,39 @@ func randomTypes(version int) typeSet {
 // those listed.
 func randomAttrs(name string, extra ...AttrSpec) {
 	declareAttrs(name, append([]AttrSpec{{Name: "seed", Type: AttrFloat}, {Name: "dtype", Type: AttrInt}}, extra...)...)
+}
+
+// fillUniform sets y (float32 or float64) to low + (high-low)*u, u the
+// stream's next len(y) uniform draws, and advances the stream past them.
+// It reports false, drawing nothing, for another type of y.
+func fillUniform(opt *Options, op opRef, s *randomStream, y *tensor.Tensor, low, high float64) (bool, error) {
+	var f32 []float32
+	var f64 []float64
+	switch y.DataType() {
+	case tensor.Float:
+		f32 = elems[float32](y)
+	case tensor.Double:
+		f64 = elems[float64](y)
+	default:
+		return false, nil
+	}
+	n := y.Len()
+	start := random.StateOf(s.pcg)
+	o := opt.orDefault()
+	err := parallel.Shared(o.env.Ctx, o.threads(), n, random.PieceLen, n, func(lo, hi int) error {
+		if err := opt.cancelled(); err != nil {
+			return err
+		}
+		if f32 != nil {
+			random.Uniform(f32[lo:hi], start, lo, low, high)
+		} else {
+			random.Uniform(f64[lo:hi], start, lo, low, high)
+		}
+		return nil
+	})
+	if err != nil {
+		return true, op.stopped(err)
+	}
+	random.Advance(s.pcg, start, n)
+	return true, nil
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/onnxshape/onnxshape/bench"
+	"github.com/onnxshape/onnxshape/tensor"
 	ort "github.com/yalue/onnxruntime_go"
 )
 
@@ -112,7 +113,7 @@ func TestEveryOperator(t *testing.T) {
 				if !full {
 					mo = bench.MeasureOptions{Runs: 1, MaxRuns: 1}
 				}
-				cell, check := measureEvery(c, threads, mo, full)
+				cell, check := measureEvery(c, oc.Memory, threads, mo, full)
 				r.sizes[size][ti] = cell
 				if !large && threads == 1 {
 					r.check = check
@@ -159,9 +160,13 @@ func TestEveryOperator(t *testing.T) {
 }
 
 // measureEvery times one case at one thread count: onnxshape pooled,
-// onnxruntime and a copy of the output bytes in turns. check is the
-// differential check of the outputs.
-func measureEvery(c *bench.Case, threads int, mo bench.MeasureOptions, timed bool) (everyCell, string) {
+// onnxruntime and a copy in turns: of the output's bytes, or for an
+// operator that only moves bytes (memory) of half the bytes it reads and
+// writes, a copy reading and writing as many bytes as the operator (a
+// Cast from float to uint8 reads four bytes an element and writes one: a
+// copy of its output alone would move two). check is the differential
+// check of the outputs.
+func measureEvery(c *bench.Case, memory bool, threads int, mo bench.MeasureOptions, timed bool) (everyCell, string) {
 	var cell everyCell
 	pooled := bench.NewRunner(c, bench.RunOptions{MeasureOptions: mo, Threads: threads, Pool: true})
 	if cell.oursErr = pooled.Run(); cell.oursErr != nil {
@@ -189,7 +194,11 @@ func measureEvery(c *bench.Case, threads int, mo bench.MeasureOptions, timed boo
 	if !timed {
 		return cell, check
 	}
-	src, dst := make([]byte, res.OutBytes), make([]byte, res.OutBytes)
+	moved := res.OutBytes
+	if memory {
+		moved = (inputBytes(c) + res.OutBytes) / 2
+	}
+	src, dst := make([]byte, moved), make([]byte, moved)
 	runs = append(runs, func() error { copy(dst, src); return nil })
 	stats, err := bench.MeasureRounds(runs, 3, 5*time.Millisecond, mo)
 	if err != nil {
@@ -342,4 +351,24 @@ func replaceSection(path, name, body string) error {
 		s = s[:i] + section + s[j+len(end):]
 	}
 	return os.WriteFile(path, []byte(s), 0o644)
+}
+
+// inputBytes is the storage of a case's fed inputs (tensors, and the
+// tensors of sequences) and of its initializers (their raw data).
+func inputBytes(c *bench.Case) int64 {
+	var n int64
+	for _, t := range c.Model.GetGraph().GetInitializer() {
+		n += int64(len(t.GetRawData()))
+	}
+	for _, v := range c.Inputs {
+		switch v := v.(type) {
+		case *tensor.Tensor:
+			n += int64(v.ByteLen())
+		case *tensor.Sequence:
+			for _, t := range v.Items {
+				n += int64(t.ByteLen())
+			}
+		}
+	}
+	return n
 }

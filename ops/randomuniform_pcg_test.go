@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/onnxshape/onnxshape/ops/internal/random"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -13,7 +14,7 @@ import (
 // every length around the lanes and pieces, on one core and two, and
 // leave the PCG where the one-by-one draws leave it.
 func TestFillUniformDrawsThePCGStream(t *testing.T) {
-	for _, n := range []int{0, 1, 3, 4, 5, 7, 4097, uniformPieceLen - 1, 2*uniformPieceLen + 5, 300001} {
+	for _, n := range []int{0, 1, 3, 4, 5, 7, 4097, random.PieceLen - 1, 2*random.PieceLen + 5, 300001} {
 		for _, dt := range []tensor.DataType{tensor.Float, tensor.Double} {
 			for _, threads := range []int{1, 2} {
 				seed := uint64(n*7 + threads)
@@ -53,7 +54,7 @@ func TestFillUniformDrawsThePCGStream(t *testing.T) {
 // TestBernoulliFillDrawsThePCGStream checks bernoulliFill's pieces and
 // blocks against draws one by one (1 where u < p), on one core and two.
 func TestBernoulliFillDrawsThePCGStream(t *testing.T) {
-	for _, n := range []int{0, 1, 5, bernoulliBlock + 3, 2*uniformPieceLen + 7, 200003} {
+	for _, n := range []int{0, 1, 5, bernoulliBlock + 3, 2*random.PieceLen + 7, 200003} {
 		for _, threads := range []int{1, 2} {
 			x := tensor.MustNew(tensor.Float, n)
 			for i := range n {

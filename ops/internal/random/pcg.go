@@ -1,15 +1,6 @@
-package ops
-
-import (
-	"math/bits"
-	"math/rand/v2"
-
-	"github.com/onnxshape/onnxshape/ops/internal/parallel"
-	"github.com/onnxshape/onnxshape/tensor"
-)
-
-// The generators' uniform stream drawn fast, the same values as
-// rand.PCG.Uint64 called once per element in order (randomStream.uniform):
+// Package random draws the random generators' uniform stream fast: the
+// same values as rand.PCG.Uint64 called once per element in order (ops'
+// randomStream.uniform):
 //
 //   - The PCG's state is a 128-bit linear congruential generator,
 //     state = state*mul + inc, so k steps are one affine map
@@ -19,11 +10,18 @@ import (
 //   - A loop draws four elements at a time from four states a step apart,
 //     each advanced four steps per turn: four independent chains of
 //     multiplies instead of one, which the core runs side by side.
-//   - The cores take pieces of the output in turn (parallel.Shared), each
-//     starting from the state jumped to its first element.
+//   - The cores take pieces of the output in turn (ops' fillUniform, with
+//     parallel.Shared), each starting from the state jumped to its first
+//     element.
 //
 // Afterwards the PCG is left where drawing the elements one by one would
 // leave it.
+package random
+
+import (
+	"math/bits"
+	"math/rand/v2"
+)
 
 // The PCG's multiplier and increment (math/rand/v2, pcg.go).
 const (
@@ -35,6 +33,9 @@ const (
 
 // u128 is an unsigned 128-bit integer, arithmetic modulo 2^128.
 type u128 struct{ hi, lo uint64 }
+
+// State is a PCG's state.
+type State = u128
 
 func (a u128) mul(b u128) u128 {
 	hi, lo := bits.Mul64(a.lo, b.lo)
@@ -64,8 +65,8 @@ func pcgJump(k uint64) (a, c u128) {
 	return a, c
 }
 
-// pcgState reads a rand.PCG's state (its binary form: "pcg:", hi, lo).
-func pcgState(p *rand.PCG) u128 {
+// StateOf reads a rand.PCG's state (its binary form: "pcg:", hi, lo).
+func StateOf(p *rand.PCG) State {
 	b, _ := p.MarshalBinary()
 	be := func(b []byte) uint64 {
 		var v uint64
@@ -95,49 +96,20 @@ func pcgFloat(s u128) float64 {
 	return float64(int64(pcgOutput(s)<<11>>11)) * (1.0 / (1 << 53))
 }
 
-// uniformPieceLen is the elements a core draws at a time.
-const uniformPieceLen = 1 << 15
+// PieceLen is the elements a core draws at a time.
+const PieceLen = 1 << 15
 
-// fillUniform sets y (float32 or float64) to low + (high-low)*u, u the
-// stream's next len(y) uniform draws, and advances the stream past them.
-// It reports false, drawing nothing, for another type of y.
-func fillUniform(opt *Options, op opRef, s *randomStream, y *tensor.Tensor, low, high float64) (bool, error) {
-	var f32 []float32
-	var f64 []float64
-	switch y.DataType() {
-	case tensor.Float:
-		f32 = elems[float32](y)
-	case tensor.Double:
-		f64 = elems[float64](y)
-	default:
-		return false, nil
-	}
-	n := y.Len()
-	start := pcgState(s.pcg)
-	o := opt.orDefault()
-	err := parallel.Shared(o.env.Ctx, o.threads(), n, uniformPieceLen, n, func(lo, hi int) error {
-		if err := opt.cancelled(); err != nil {
-			return err
-		}
-		if f32 != nil {
-			uniformRun(f32[lo:hi], start, lo, low, high)
-		} else {
-			uniformRun(f64[lo:hi], start, lo, low, high)
-		}
-		return nil
-	})
-	if err != nil {
-		return true, op.stopped(err)
-	}
+// Advance sets p to the state n steps after s: where drawing n elements
+// one by one from s leaves it.
+func Advance(p *rand.PCG, s State, n int) {
 	a, c := pcgJump(uint64(n))
-	end := start.mul(a).add(c)
-	s.pcg.Seed(end.hi, end.lo)
-	return true, nil
+	end := s.mul(a).add(c)
+	p.Seed(end.hi, end.lo)
 }
 
-// uniformRun sets dst[i] to low + (high-low)*u for the draws at positions
+// Uniform sets dst[i] to low + (high-low)*u for the draws at positions
 // at, at+1, ... of the stream that starts at state start.
-func uniformRun[F float32 | float64](dst []F, start u128, at int, low, high float64) {
+func Uniform[F float32 | float64](dst []F, start u128, at int, low, high float64) {
 	a1, c1 := pcgJump(uint64(at) + 1)
 	s0 := start.mul(a1).add(c1)
 	one := u128{pcgMulHi, pcgMulLo}
