@@ -304,6 +304,28 @@ func busiest(pout, t, outer, threads int) int {
 	return most
 }
 
+// weightsSplit reports whether a product of mg output channels over k
+// a position and pout positions, outer times (images and groups), is
+// better split over the cores by output channels than by positions: on
+// fewer products than cores, when the weights (mg x k) outweigh the
+// image (k x pout). Split by positions, every core would read all the
+// weights (ResNet-50's 2048 -> 512 1x1 at 7x7: 4 MB of weights for 200 KB
+// of image, the same time on two cores as on one); by output channels,
+// each reads its share. Where the rows fall does not change a sum.
+func weightsSplit(outer, mg, pout, threads int) bool {
+	return splitWeights && threads > 1 && outer < threads && mg >= 2*pout && mg >= 2*12
+}
+
+// splitWeights turns weightsSplit on (benchmarks turn it off to compare).
+var splitWeights = true
+
+// rowBlocks cuts m output channels into one block per core, multiples of
+// the micro-kernel's 12 rows: the rows of a block and the blocks.
+func rowBlocks(m, threads int) (rows, blocks int) {
+	rows = ((m+threads-1)/threads + 11) / 12 * 12
+	return rows, (m + rows - 1) / rows
+}
+
 // pointwise reports a 1x1, stride-1, unpadded convolution: its im2col
 // matrix is the image itself.
 func pointwise(s Shape) bool {
@@ -339,18 +361,25 @@ func Forward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 	if pointwise(s) {
 		t := balancedTile(pout, max(pointwiseTile/max(mg, 1), gemm.NR32()), gemm.NR32(), s.N*s.Group, cfg.threads())
 		tiles := (pout + t - 1) / t
-		return split[T](cfg, s.N*s.Group*tiles, s.N*s.M*pout*max(1, k/8), 0, size, func(item int, _ []T, wc Config) error {
-			tile := item % tiles
-			ng := item / tiles
+		mb, mblocks := mg, 1
+		if weightsSplit(s.N*s.Group, mg, pout, cfg.threads()) {
+			t, tiles = pout, 1
+			mb, mblocks = rowBlocks(mg, cfg.threads())
+		}
+		return split[T](cfg, s.N*s.Group*tiles*mblocks, s.N*s.M*pout*max(1, k/8), 0, size, func(item int, _ []T, wc Config) error {
+			m0 := item % mblocks * mb
+			m1 := min(mg, m0+mb)
+			tile := item / mblocks % tiles
+			ng := item / mblocks / tiles
 			n, g := ng/s.Group, ng%s.Group
 			p0 := tile * t
 			p1 := min(pout, p0+t)
-			yg := y[(n*s.M+g*mg)*pout:]
-			fin, after, rest := inProduct(wc, b, g*mg, mg)
-			if err := gemmF(wc.gemm(wc.Threads), mg, p1-p0, cg, w[g*mg*k:], k, x[(n*s.C+g*cg)*pin+p0:], pin, yg[p0:], pout, fin); err != nil {
+			yg := y[(n*s.M+g*mg+m0)*pout:]
+			fin, after, rest := inProduct(wc, b, g*mg+m0, m1-m0)
+			if err := gemmF(wc.gemm(wc.Threads), m1-m0, p1-p0, cg, w[(g*mg+m0)*k:], k, x[(n*s.C+g*cg)*pin+p0:], pin, yg[p0:], pout, fin); err != nil {
 				return err
 			}
-			return finishRows(after, wc.Threads, yg, rest, g*mg, mg, pout, p0, p1)
+			return finishRows(after, wc.Threads, yg, rest, g*mg+m0, m1-m0, pout, p0, p1)
 		})
 	}
 	if implicit[T](s) {

@@ -40,12 +40,22 @@ func implicit[T Float](s Shape) bool {
 // implicitScratchBytes is the scratch the implicit path charges on
 // threads cores.
 func implicitScratchBytes(s Shape, threads int) int64 {
+	if taps(s) {
+		return tapsScratchBytes(s, threads)
+	}
 	k := s.C / max(s.Group, 1) * prod(s.Kernel)
 	t := min(prod(s.Grid), implicitTile)
+	if weightsSplit(s.N*max(s.Group, 1), s.M/max(s.Group, 1), prod(s.Grid), max(threads, 1)) {
+		// A product a core, each with its own panels.
+		return int64(threads) * gemm.ImplicitScratch32(t, k, 1)
+	}
 	return gemm.ImplicitScratch32(t, k, max(threads, 1))
 }
 
 func implicitForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
+	if taps(s) {
+		return tapsForward(cfg, s, x, w, b, y)
+	}
 	x32 := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(x))), len(x))
 	w32 := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(w))), len(w))
 	y32 := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(y))), len(y))
@@ -59,9 +69,17 @@ func implicitForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 	pin, pout := g.ih*g.iw, g.oh*g.ow
 	t := balancedTile(pout, implicitTile, gemm.NR32(), s.N*s.Group, cfg.threads())
 	tiles := (pout + t - 1) / t
-	return split[float32](cfg, s.N*s.Group*tiles, s.N*s.M*pout*max(1, k/8), 0, 4, func(item int, _ []float32, wc Config) error {
-		tile := item % tiles
-		ng := item / tiles
+	mb, mblocks := mg, 1
+	if weightsSplit(s.N*s.Group, mg, pout, cfg.threads()) {
+		t = min(pout, implicitTile)
+		tiles = (pout + t - 1) / t
+		mb, mblocks = rowBlocks(mg, cfg.threads())
+	}
+	return split[float32](cfg, s.N*s.Group*tiles*mblocks, s.N*s.M*pout*max(1, k/8), 0, 4, func(item int, _ []float32, wc Config) error {
+		m0 := item % mblocks * mb
+		m1 := min(mg, m0+mb)
+		tile := item / mblocks % tiles
+		ng := item / mblocks / tiles
 		n, gr := ng/s.Group, ng%s.Group
 		p0 := tile * t
 		p1 := min(pout, p0+t)
@@ -69,12 +87,12 @@ func implicitForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 		fill := func(dst []float32, nr, pc, kc, j0, nc int) {
 			fillWindows(dst, nr, pc, kc, p0+j0, nc, xg, g)
 		}
-		yg := y32[(n*s.M+gr*mg)*pout:]
-		fin, after, _ := inProduct(wc, b32, gr*mg, mg)
-		if err := gemm.Float32Implicit(wc.gemm(wc.Threads), mg, p1-p0, k, w32[gr*mg*k:], k, fill, yg[p0:], pout, fin); err != nil {
+		yg := y32[(n*s.M+gr*mg+m0)*pout:]
+		fin, after, _ := inProduct(wc, b32, gr*mg+m0, m1-m0)
+		if err := gemm.Float32Implicit(wc.gemm(wc.Threads), m1-m0, p1-p0, k, w32[(gr*mg+m0)*k:], k, fill, yg[p0:], pout, fin); err != nil {
 			return err
 		}
-		epilogueRows(after, yg, mg, pout, p0, p1)
+		epilogueRows(after, yg, m1-m0, pout, p0, p1)
 		return nil
 	})
 }
