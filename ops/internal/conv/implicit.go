@@ -40,9 +40,6 @@ func implicit[T Float](s Shape) bool {
 // implicitScratchBytes is the scratch the implicit path charges on
 // threads cores.
 func implicitScratchBytes(s Shape, threads int) int64 {
-	if taps(s) {
-		return tapsScratchBytes(s, threads)
-	}
 	k := s.C / max(s.Group, 1) * prod(s.Kernel)
 	t := min(prod(s.Grid), implicitTile)
 	if weightsSplit(s.N*max(s.Group, 1), s.M/max(s.Group, 1), prod(s.Grid), max(threads, 1)) {
@@ -53,9 +50,6 @@ func implicitScratchBytes(s Shape, threads int) int64 {
 }
 
 func implicitForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
-	if taps(s) {
-		return tapsForward(cfg, s, x, w, b, y)
-	}
 	x32 := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(x))), len(x))
 	w32 := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(w))), len(w))
 	y32 := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(y))), len(y))
