@@ -333,6 +333,51 @@ maxdone:
 	VZEROUPPER
 	RET
 
+// ROW_MAX_512(stop) sets the low lane of X10 to the largest of the row of
+// R8 float32 at SI (the full blocks, R11 bytes, then the tail under K1 when
+// BX is set), lanes at -inf (Z31) for the tail's missing ones, by a tree
+// over the lanes; it jumps to stop where the row holds a NaN (K3 gathers
+// the lanes that saw one) or its largest element is not finite (+inf, or
+// -inf only). Z11, K2, K3 and AX are scratch. Its labels are the calling
+// function's (the assembler scopes labels by function), so each function
+// uses it once.
+#define ROW_MAX_512(stop) \
+	VMOVAPS       Z31, Z10 \
+	KXORW         K3, K3, K3 \
+	XORQ          AX, AX \
+rowmaxblock: \
+	CMPQ          AX, R11 \
+	JGE           rowmaxtail \
+	VMOVUPS       (SI)(AX*1), Z11 \
+	VCMPPS        $3, Z11, Z11, K2 \
+	KORW          K2, K3, K3 \
+	VMAXPS        Z11, Z10, Z10 \
+	ADDQ          $64, AX \
+	JMP           rowmaxblock \
+rowmaxtail: \
+	TESTL         BX, BX \
+	JZ            rowmaxtree \
+	VMOVAPS       Z31, Z11 \
+	VMOVUPS       (SI)(AX*1), K1, Z11 \
+	VCMPPS        $3, Z11, Z11, K2 \
+	KORW          K2, K3, K3 \
+	VMAXPS        Z11, Z10, Z10 \
+rowmaxtree: \
+	VEXTRACTF64X4 $1, Z10, Y11 \
+	VMAXPS        Y11, Y10, Y10 \
+	VEXTRACTF128  $1, Y10, X11 \
+	VMAXPS        X11, X10, X10 \
+	VSHUFPS       $0x4E, X10, X10, X11 \
+	VMAXPS        X11, X10, X10 \
+	VSHUFPS       $0xB1, X10, X10, X11 \
+	VMAXPS        X11, X10, X10 \
+	KORTESTW      K3, K3 \
+	JNZ           stop \
+	VMOVD         X10, AX \
+	ANDL          $0x7fffffff, AX \
+	CMPL          AX, $0x7f800000 \
+	JAE           stop
+
 // DIV_PREV divides the sixteen float32 at (R13)(AX*1), a block of the
 // previous row, by Z30 (that row's sum) when R14 is set; the division
 // unit runs beside the exponentials of the current row.
@@ -381,45 +426,8 @@ rowloop:
 	CMPQ R10, DX
 	JGE  finish
 
-	// m: the largest element; K3 the lanes that saw a NaN.
-	VMOVAPS Z31, Z10
-	KXORW   K3, K3, K3
-	XORQ    AX, AX
-
-maxblock:
-	CMPQ    AX, R11
-	JGE     maxtail
-	VMOVUPS (SI)(AX*1), Z11
-	VCMPPS  $3, Z11, Z11, K2
-	KORW    K2, K3, K3
-	VMAXPS  Z11, Z10, Z10
-	ADDQ    $64, AX
-	JMP     maxblock
-
-maxtail:
-	TESTL   BX, BX
-	JZ      maxtree
-	VMOVAPS Z31, Z11
-	VMOVUPS (SI)(AX*1), K1, Z11
-	VCMPPS  $3, Z11, Z11, K2
-	KORW    K2, K3, K3
-	VMAXPS  Z11, Z10, Z10
-
-maxtree:
-	VEXTRACTF64X4 $1, Z10, Y11
-	VMAXPS        Y11, Y10, Y10
-	VEXTRACTF128  $1, Y10, X11
-	VMAXPS        X11, X10, X10
-	VSHUFPS       $0x4E, X10, X10, X11
-	VMAXPS        X11, X10, X10
-	VSHUFPS       $0xB1, X10, X10, X11
-	VMAXPS        X11, X10, X10
-	KORTESTW      K3, K3
-	JNZ           finish         // a NaN
-	VMOVD         X10, AX
-	ANDL          $0x7fffffff, AX
-	CMPL          AX, $0x7f800000
-	JAE           finish         // +inf, or -inf only
+	// m: the largest element (stop at a NaN, +inf, or -inf only).
+	ROW_MAX_512(finish)
 	VBROADCASTSS  X10, Z12
 
 	// e = exp32(x - m) into y, summed in Z15; the previous row divided.
@@ -621,45 +629,8 @@ lsmrow:
 	CMPQ R10, DX
 	JGE  lsmfinish
 
-	// m: the largest element; K3 the lanes that saw a NaN.
-	VMOVAPS Z31, Z10
-	KXORW   K3, K3, K3
-	XORQ    AX, AX
-
-lsmmaxblock:
-	CMPQ    AX, R11
-	JGE     lsmmaxtail
-	VMOVUPS (SI)(AX*1), Z11
-	VCMPPS  $3, Z11, Z11, K2
-	KORW    K2, K3, K3
-	VMAXPS  Z11, Z10, Z10
-	ADDQ    $64, AX
-	JMP     lsmmaxblock
-
-lsmmaxtail:
-	TESTL   BX, BX
-	JZ      lsmmaxtree
-	VMOVAPS Z31, Z11
-	VMOVUPS (SI)(AX*1), K1, Z11
-	VCMPPS  $3, Z11, Z11, K2
-	KORW    K2, K3, K3
-	VMAXPS  Z11, Z10, Z10
-
-lsmmaxtree:
-	VEXTRACTF64X4 $1, Z10, Y11
-	VMAXPS        Y11, Y10, Y10
-	VEXTRACTF128  $1, Y10, X11
-	VMAXPS        X11, X10, X10
-	VSHUFPS       $0x4E, X10, X10, X11
-	VMAXPS        X11, X10, X10
-	VSHUFPS       $0xB1, X10, X10, X11
-	VMAXPS        X11, X10, X10
-	KORTESTW      K3, K3
-	JNZ           lsmfinish      // a NaN
-	VMOVD         X10, AX
-	ANDL          $0x7fffffff, AX
-	CMPL          AX, $0x7f800000
-	JAE           lsmfinish      // +inf, or -inf only
+	// m: the largest element (stop at a NaN, +inf, or -inf only).
+	ROW_MAX_512(lsmfinish)
 	VBROADCASTSS  X10, Z12
 
 	// s: the sum of exp32(x - m), in Z15 by lanes; the previous row's
@@ -748,45 +719,8 @@ esrow:
 	CMPQ R10, DX
 	JGE  esdone
 
-	// m: the largest element; K3 the lanes that saw a NaN.
-	VMOVAPS Z31, Z10
-	KXORW   K3, K3, K3
-	XORQ    AX, AX
-
-esmaxblock:
-	CMPQ    AX, R11
-	JGE     esmaxtail
-	VMOVUPS (SI)(AX*1), Z11
-	VCMPPS  $3, Z11, Z11, K2
-	KORW    K2, K3, K3
-	VMAXPS  Z11, Z10, Z10
-	ADDQ    $64, AX
-	JMP     esmaxblock
-
-esmaxtail:
-	TESTL   BX, BX
-	JZ      esmaxtree
-	VMOVAPS Z31, Z11
-	VMOVUPS (SI)(AX*1), K1, Z11
-	VCMPPS  $3, Z11, Z11, K2
-	KORW    K2, K3, K3
-	VMAXPS  Z11, Z10, Z10
-
-esmaxtree:
-	VEXTRACTF64X4 $1, Z10, Y11
-	VMAXPS        Y11, Y10, Y10
-	VEXTRACTF128  $1, Y10, X11
-	VMAXPS        X11, X10, X10
-	VSHUFPS       $0x4E, X10, X10, X11
-	VMAXPS        X11, X10, X10
-	VSHUFPS       $0xB1, X10, X10, X11
-	VMAXPS        X11, X10, X10
-	KORTESTW      K3, K3
-	JNZ           esdone         // a NaN
-	VMOVD         X10, AX
-	ANDL          $0x7fffffff, AX
-	CMPL          AX, $0x7f800000
-	JAE           esdone         // +inf, or -inf only
+	// m: the largest element (stop at a NaN, +inf, or -inf only).
+	ROW_MAX_512(esdone)
 	VMOVSS        X10, (R12)(R10*4)
 	VBROADCASTSS  X10, Z12
 
