@@ -4,6 +4,7 @@ package reduce
 
 import (
 	"math"
+	"unsafe"
 
 	"golang.org/x/sys/cpu"
 )
@@ -50,7 +51,7 @@ func expSumRowsAVX512(x *float32, n, rows int, consts *[15][8]uint32, m, s *floa
 func logShiftRowsAVX512(x, y *float32, n, rows int, m, ls *float32)
 
 //go:noescape
-func logSoftmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32) int
+func logSoftmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32, stream bool) int
 
 //go:noescape
 func max8(x *float32, n int) (m float32, nan bool)
@@ -204,7 +205,7 @@ func logShiftRow(x, y []float32, m, ls float32) {
 // log(s) in another (logShiftRowsAVX512). There each row's chain of
 // dependent operations (the sum, then math.Log's) is what costs, and the
 // chains of a block of rows overlap; one row at a time they do less.
-func logSoftmaxRowsF32(x, y []float32, n int) {
+func logSoftmaxRowsF32(x, y []float32, n int, stream bool) {
 	rows := len(x) / n
 	if !haveExp32AVX512 {
 		for r := range rows {
@@ -212,9 +213,11 @@ func logSoftmaxRowsF32(x, y []float32, n int) {
 		}
 		return
 	}
-	if len(x) > lsmCached {
+	if len(x) > lsmCached || stream {
+		// Streaming stores need every block of y on a line of its own.
+		stream = stream && n%16 == 0 && uintptr(unsafe.Pointer(&y[0]))%64 == 0
 		for r := 0; r < rows; r++ {
-			r += logSoftmaxRowsAVX512(&x[r*n], &y[r*n], n, rows-r, &exp32Consts)
+			r += logSoftmaxRowsAVX512(&x[r*n], &y[r*n], n, rows-r, &exp32Consts, stream)
 			if r < rows {
 				softmaxRow(LogSoftmax, x[r*n:(r+1)*n], y[r*n:(r+1)*n], false)
 			}

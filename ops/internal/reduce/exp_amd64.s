@@ -578,14 +578,20 @@ TEXT ·logSum64(SB), NOSPLIT, $0-16
 // previous row of y, to (x - m) - ls, x the block at (CX)(AX*1), m in Z14
 // and ls in Z13 that row's, when R14 is set: LogSoftmax's last step of a
 // row runs among the next row's exponentials, while its logarithm's
-// chain of dependent operations is done.
+// chain of dependent operations is done. The store is a streaming one
+// (VMOVNTPS: no read for ownership, no room in the cache) when R15 is set,
+// which the caller does only where every block of y is 64-byte aligned.
 #define SHIFT_PREV \
-	TESTQ   R14, R14 \
-	JZ      5(PC) \
-	VMOVUPS (CX)(AX*1), Z5 \
-	VSUBPS  Z14, Z5, Z5 \
-	VSUBPS  Z13, Z5, Z5 \
-	VMOVUPS Z5, (R14)(AX*1)
+	TESTQ    R14, R14 \
+	JZ       9(PC) \
+	VMOVUPS  (CX)(AX*1), Z5 \
+	VSUBPS   Z14, Z5, Z5 \
+	VSUBPS   Z13, Z5, Z5 \
+	TESTQ    R15, R15 \
+	JNZ      3(PC) \
+	VMOVUPS  Z5, (R14)(AX*1) \
+	JMP      2(PC) \
+	VMOVNTPS Z5, (R14)(AX*1)
 
 // SHIFT_PREV_TAIL is SHIFT_PREV for the lanes of the tail, under the mask
 // K1.
@@ -597,7 +603,7 @@ TEXT ·logSum64(SB), NOSPLIT, $0-16
 	VSUBPS    Z13, Z5, Z5 \
 	VMOVUPS   Z5, K1, (R14)(AX*1)
 
-// func logSoftmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32) int
+// func logSoftmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32, stream bool) int
 //
 // LogSoftmax of the rows of n float32 (n > 0) of x into y, as softmaxRow
 // computes it (the same float32 operations in the same order, and
@@ -609,13 +615,15 @@ TEXT ·logSum64(SB), NOSPLIT, $0-16
 // row's exponentials (SHIFT_PREV), the last row's at the end. It stops
 // before the first row whose largest element is not finite (a NaN, or
 // +inf or -inf only), after finishing the rows before it, and returns how
-// many rows it wrote.
-TEXT ·logSoftmaxRowsAVX512(SB), NOSPLIT, $0-48
+// many rows it wrote. With stream (n a multiple of 16, y 64-byte aligned)
+// y's stores are streaming ones, fenced before it returns.
+TEXT ·logSoftmaxRowsAVX512(SB), NOSPLIT, $0-56
 	MOVQ         x+0(FP), SI
 	MOVQ         y+8(FP), DI
 	MOVQ         n+16(FP), R8
 	MOVQ         rows+24(FP), DX
 	MOVQ         consts+32(FP), R9
+	MOVBQZX      stream+40(FP), R15
 	EXP32_512_CONSTS
 	VBROADCASTSS C(14), Z31 // -inf
 	TAIL_MASK_512
@@ -689,7 +697,10 @@ lsmshifttail:
 	SHIFT_PREV_TAIL
 
 lsmdone:
-	MOVQ R10, ret+40(FP)
+	TESTQ  R15, R15
+	JZ     2(PC)
+	SFENCE
+	MOVQ   R10, ret+48(FP)
 	VZEROUPPER
 	RET
 // func expSumRowsAVX512(x *float32, n, rows int, consts *[15][8]uint32, m, s *float32) int
