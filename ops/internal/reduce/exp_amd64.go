@@ -42,7 +42,7 @@ func expShiftedAVX512(dst, src, m *float32, perElement, n int, consts *[15][8]ui
 func expShiftedAVX2(dst, src, m *float32, perElement, n int, consts *[15][8]uint32, masks *[32]int32) float32
 
 //go:noescape
-func softmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32) int
+func softmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32, scratch *float32) int
 
 //go:noescape
 func expSumRowsAVX512(x *float32, n, rows int, consts *[15][8]uint32, m, s *float32) int
@@ -159,11 +159,24 @@ func divideRow(y []float32, s float32) {
 // the other in one call (rows whose largest element is not finite go
 // through softmaxRow), else each by softmaxRowF32. The same bits as
 // softmaxRow.
-func softmaxRowsF32(x, y []float32, n int) {
+//
+// With stream, where the rows are a multiple of 16 long, at most
+// softmaxScratchRow, and y is 64-byte aligned, the exponentials go to two
+// rows of scratch on the stack and y gets the quotients only, with
+// streaming stores: no read for ownership of y's lines, one write each.
+func softmaxRowsF32(x, y []float32, n int, stream bool) {
 	rows := len(x) / n
+	var scratch *[2 * softmaxScratchRow]float32
+	if stream && n%16 == 0 && n <= softmaxScratchRow && uintptr(unsafe.Pointer(&y[0]))%64 == 0 {
+		scratch = new([2 * softmaxScratchRow]float32) // on the stack: it does not escape
+	}
 	for r := 0; r < rows; {
 		if haveExp32AVX512 {
-			r += softmaxRowsAVX512(&x[r*n], &y[r*n], n, rows-r, &exp32Consts)
+			var s *float32
+			if scratch != nil {
+				s = &scratch[0]
+			}
+			r += softmaxRowsAVX512(&x[r*n], &y[r*n], n, rows-r, &exp32Consts, s)
 			if r == rows {
 				return
 			}
@@ -174,6 +187,10 @@ func softmaxRowsF32(x, y []float32, n int) {
 		r++
 	}
 }
+
+// softmaxScratchRow is the longest row softmaxRowsF32 streams (8 KB of
+// scratch on the stack for its two rows).
+const softmaxScratchRow = 1024
 
 // logShiftRow sets y[i] to (x[i] - m) - ls, eight at a time where the
 // processor has AVX2 (each subtraction rounds as a scalar one does).

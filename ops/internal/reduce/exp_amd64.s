@@ -379,24 +379,31 @@ rowmaxtree: \
 	JAE           stop
 
 // DIV_PREV divides the sixteen float32 at (R13)(AX*1), a block of the
-// previous row, by Z30 (that row's sum) when R14 is set; the division
-// unit runs beside the exponentials of the current row.
+// previous row's exponentials, by Z30 (that row's sum) into (CX)(AX*1), the
+// block of that row of y, when R14 is set; the division unit runs beside
+// the exponentials of the current row. The store is a streaming one
+// (VMOVNTPS) when R15 (the scratch rows of a streamed call) is set.
 #define DIV_PREV \
-	TESTQ   R14, R14 \
-	JZ      4(PC) \
-	VMOVUPS (R13)(AX*1), Z11 \
-	VDIVPS  Z30, Z11, Z11 \
-	VMOVUPS Z11, (R13)(AX*1)
+	TESTQ    R14, R14 \
+	JZ       8(PC) \
+	VMOVUPS  (R13)(AX*1), Z11 \
+	VDIVPS   Z30, Z11, Z11 \
+	TESTQ    R15, R15 \
+	JNZ      3(PC) \
+	VMOVUPS  Z11, (CX)(AX*1) \
+	JMP      2(PC) \
+	VMOVNTPS Z11, (CX)(AX*1)
 
-// DIV_PREV_TAIL is DIV_PREV for the lanes of the tail, under the mask K1.
+// DIV_PREV_TAIL is DIV_PREV for the lanes of the tail, under the mask K1
+// (never streamed: a streamed call's rows have no tail).
 #define DIV_PREV_TAIL \
 	TESTQ     R14, R14 \
 	JZ        4(PC) \
 	VMOVUPS.Z (R13)(AX*1), K1, Z11 \
 	VDIVPS    Z30, Z11, Z11 \
-	VMOVUPS   Z11, K1, (R13)(AX*1)
+	VMOVUPS   Z11, K1, (CX)(AX*1)
 
-// func softmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32) int
+// func softmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32, scratch *float32) int
 //
 // Softmax of the rows of n float32 (n > 0) of x into y, as softmaxRow
 // computes it (the same float32 operations in the same order, so the same
@@ -406,13 +413,18 @@ rowmaxtree: \
 // next row's exponentials, so that the divider and the FMA units work at
 // once; the last row's are done at the end. It stops before the first row
 // whose m is not finite (a NaN, or +inf or -inf only), after finishing the
-// rows before it, and returns how many rows it wrote.
-TEXT ·softmaxRowsAVX512(SB), NOSPLIT, $0-48
+// rows before it, and returns how many rows it wrote. With scratch (two
+// rows of n floats; n a multiple of 16, y 64-byte aligned) the
+// exponentials go to the scratch rows in turn and only the quotients to y,
+// with streaming stores, fenced before it returns: y's lines are written
+// once, whole, with no read for ownership.
+TEXT ·softmaxRowsAVX512(SB), NOSPLIT, $0-56
 	MOVQ         x+0(FP), SI
 	MOVQ         y+8(FP), DI
 	MOVQ         n+16(FP), R8
 	MOVQ         rows+24(FP), DX
 	MOVQ         consts+32(FP), R9
+	MOVQ         scratch+40(FP), R15
 	EXP32_512_CONSTS
 	VBROADCASTSS C(14), Z31 // -inf
 	TAIL_MASK_512
@@ -421,6 +433,10 @@ TEXT ·softmaxRowsAVX512(SB), NOSPLIT, $0-48
 	SHLQ         $6, R11    // their bytes
 	XORQ         R14, R14   // no previous row yet
 	XORQ         R10, R10   // rows written
+	MOVQ         DI, R12    // where the row's exponentials go
+	TESTQ        R15, R15
+	JZ           rowloop
+	MOVQ         R15, R12
 
 rowloop:
 	CMPQ R10, DX
@@ -440,7 +456,7 @@ expblock:
 	VMOVUPS (SI)(AX*1), Z0
 	VSUBPS  Z12, Z0, Z0
 	EXP32_512
-	VMOVUPS Z4, (DI)(AX*1)
+	VMOVUPS Z4, (R12)(AX*1)
 	VADDPS  Z4, Z15, Z15
 	DIV_PREV
 	ADDQ    $64, AX
@@ -452,7 +468,7 @@ exptail:
 	VMOVUPS.Z (SI)(AX*1), K1, Z0
 	VSUBPS    Z12, Z0, Z0
 	EXP32_512
-	VMOVUPS   Z4, K1, (DI)(AX*1)
+	VMOVUPS   Z4, K1, (R12)(AX*1)
 	VADDPS    Z4, Z15, K1, Z15
 	DIV_PREV_TAIL
 
@@ -461,12 +477,22 @@ expsum:
 	VMOVAPS       Y15, Y0
 	LANE_TREE
 	VBROADCASTSS  X0, Z30        // s, for this row's divisions
-	MOVQ          DI, R13
+	MOVQ          R12, R13       // its exponentials
+	MOVQ          DI, CX         // its row of y
 	MOVQ          $1, R14
 	LEAQ          (SI)(R8*4), SI
 	LEAQ          (DI)(R8*4), DI
 	INCQ          R10
-	JMP           rowloop
+
+	// The next row's exponentials: its row of y, or the other scratch row.
+	MOVQ  DI, R12
+	TESTQ R15, R15
+	JZ    rowloop
+	MOVQ  R15, R12
+	CMPQ  R13, R15
+	JNE   rowloop
+	LEAQ  (R15)(R8*4), R12
+	JMP   rowloop
 
 finish:
 	// The last row written, if any, is still to divide.
@@ -485,7 +511,10 @@ divtail:
 	DIV_PREV_TAIL
 
 done:
-	MOVQ R10, ret+40(FP)
+	TESTQ  R15, R15
+	JZ     2(PC)
+	SFENCE
+	MOVQ   R10, ret+48(FP)
 	VZEROUPPER
 	RET
 
