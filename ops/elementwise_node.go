@@ -438,6 +438,12 @@ func float32Function(f32 unarySpan[float32, float32], f64 func(float64) float64)
 	return elementwise.Float32Function(f32, f64)
 }
 
+// float32StreamedFunction is float32Function with f32's streamed form
+// f32s for the large calls (elementwise.StreamedUnary).
+func float32StreamedFunction(f32, f32s unarySpan[float32, float32], f64 func(float64) float64) map[tensor.DataType]unaryKernel {
+	return elementwise.Float32FunctionStreamed(f32, f32s, f64)
+}
+
 func numberFunction(f func(float64) float64) map[tensor.DataType]unaryKernel {
 	return elementwise.NumberFunction(f)
 }

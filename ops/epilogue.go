@@ -529,6 +529,9 @@ func (n *Node) epilogueKernel(opt *Options, dt tensor.DataType) (unaryKernel, er
 	if err != nil {
 		return nil, fmt.Errorf("fused %s %q: %w", act.OpType, act.Name, err)
 	}
+	if s, ok := k.(elementwise.StreamedUnary); ok {
+		return s.Plain, nil // an epilogue's blocks are in the cache
+	}
 	return k, nil
 }
 

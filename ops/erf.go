@@ -5,7 +5,8 @@
 // Versions: 9 and 13; 9 allows every number type, 13 only the float types
 // (bfloat16 added). The rule: [type] X's type is one the version allows.
 // float32 is mathf.Erf's float32 algorithm (at most 1.5 ulps from the
-// exact value; AVX2 on amd64), which the reference engine states too;
+// exact value; AVX2 and AVX-512 on amd64, a large
+// call with streaming stores), which the reference engine states too;
 // float16 and bfloat16 through float32; float64 and the integers are
 // math.Erf.
 
@@ -28,7 +29,7 @@ var erfOp = &unaryOp{
 // floats') kernels mathf's.
 func erfKernels() map[tensor.DataType]unaryKernel {
 	t := numberFunction(math.Erf)
-	maps.Copy(t, float32Function(mathf.ErfsTo, math.Erf))
+	maps.Copy(t, float32StreamedFunction(mathf.ErfsTo, mathf.ErfsToStreamed, math.Erf))
 	return t
 }
 

@@ -162,7 +162,7 @@ func softmaxAs[A float32 | float64](opt *Options, op opRef, kind reduce.SoftmaxK
 	if err != nil {
 		return err
 	}
-	if err := reduce.RunSoftmax(kind, l, xs, ys, sonnx, reduceParallel(opt, op)); err != nil {
+	if err := reduce.RunSoftmax(kind, l, xs, ys, sonnx, opt.streams(y.ByteLen(), x.ByteLen()), reduceParallel(opt, op)); err != nil {
 		return err
 	}
 	flush()

@@ -2,7 +2,8 @@
 //
 // Versions: 1 and 22; they differ only in the types they allow. The rule:
 // [type] X's type is one the version allows. float32 is X/(1+|X|) in
-// float32 (mathf.Softsign: within 2 ulps; AVX2 on amd64), which the
+// float32 (mathf.Softsign: within 2 ulps; AVX2 and AVX-512 on amd64, a large
+// call with streaming stores), which the
 // reference engine states too; float16 and bfloat16 through float32;
 // float64 in float64.
 
@@ -15,7 +16,7 @@ import (
 
 var softsignOp = &unaryOp{
 	name: "Softsign", types: versionTypes{1: floatTypes, 22: floatBFTypes},
-	kernel: fixedUnaries(float32Function(mathf.SoftsignsTo, func(x float64) float64 { return x / (1 + math.Abs(x)) })),
+	kernel: fixedUnaries(float32StreamedFunction(mathf.SoftsignsTo, mathf.SoftsignsToStreamed, func(x float64) float64 { return x / (1 + math.Abs(x)) })),
 }
 
 func init() {

@@ -854,6 +854,25 @@ loops512 += [(n[:-4] + 'AVX512', b, True, nanpass, False) for n, b, nanpass in p
 loops512 += [(n[:-4] + 'AVX512', b, False, True, True) for n, b, _ in rloops]
 for name, body, params, nanpass, reducing in loops512:
     out512.append(loop512(name, body, params, nanpass, reducing))
+
+# The streamed loops (streamed.go): the AVX-512 loops of the functions
+# whose large calls are bounded by memory, with VMOVNTPS stores (o 64-byte
+# aligned; no read for ownership, no room taken in the cache) and an
+# SFENCE at the end, so that the stores are ordered before the caller
+# hands o on; all take the parameter table, for one Go signature.
+streamed = ['sigmoidsAVX512', 'tanhsAVX512', 'erfsAVX512', 'expsAVX512', 'softsignsAVX512']
+loops512nt = []
+for name, body, params, nanpass, reducing in loops512:
+    if name not in streamed:
+        continue
+    t = loop512(name, body, True, nanpass, reducing).replace(name, name + 'NT')
+    for st in ('\tVMOVUPS Z1, 0(DI)\n', '\tVMOVUPS Z17, 64(DI)\n'):
+        assert st in t, (name, st)
+        t = t.replace(st, st.replace('VMOVUPS', 'VMOVNTPS'))
+    t = t.replace('\tVZEROUPPER\n', '\tSFENCE\n\tVZEROUPPER\n')
+    out512.append(t)
+    loops512nt.append(name + 'NT')
+assert len(loops512nt) == len(streamed)
 open(D + 'mathf_avx512_amd64.s', 'w').write(''.join(out512))
 
 g = ['''//go:build amd64 && !purego
@@ -909,6 +928,11 @@ for name, _, params, _, reducing in loops512:
 //go:noescape
 func %s(o, a unsafe.Pointer, n int, c *[nConsts][8]float32%s)%s
 ''' % (name, ', p *[4][8]float32' if params else '', ' int' if reducing else ''))
+for name in loops512nt:
+    g.append('''
+//go:noescape
+func %s(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+''' % name)
 s = ''.join(g).replace('import "math"', 'import (\n\t"math"\n\t"unsafe"\n)')
 open(D + 'mathf_consts_amd64.go', 'w').write(s)
 

@@ -185,3 +185,29 @@ func HalfFromFloat32(bf16 bool, f float32) uint16 {
 	}
 	return float16.Fromfloat32(f).Bits()
 }
+
+// Float32FunctionStreamed is Float32Function whose float32 loop f32 has a
+// streamed form f32s (the same bits, the stores bypassing the cache, as
+// mathf's ...ToStreamed), which the calls that Config.StreamFrom sends to
+// streaming stores run.
+func Float32FunctionStreamed(f32, f32s UnarySpan[float32, float32], f64 func(float64) float64) map[tensor.DataType]UnaryKernel {
+	t := Float32Function(f32, f64)
+	t[tensor.Float] = StreamedUnary{Plain: f32, Streamed: f32s}
+	return t
+}
+
+// StreamedUnary is a float32 unary loop and its streamed form: Run takes
+// the streamed one where the call's traffic reaches Config.StreamFrom (a
+// large call, bounded by memory, whose output would not stay in the cache
+// anyway), the plain one elsewhere. The streamed form fences its stores
+// before it returns.
+type StreamedUnary struct {
+	Plain, Streamed UnarySpan[float32, float32]
+}
+
+func (s StreamedUnary) Run(cfg Config, out, x *tensor.Tensor) error {
+	if cfg.streams(out.ByteLen(), x.ByteLen()) {
+		return s.Streamed.Run(cfg, out, x)
+	}
+	return s.Plain.Run(cfg, out, x)
+}

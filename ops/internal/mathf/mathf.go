@@ -24,6 +24,10 @@
 // algorithm and its bound, 0.51 ulp), and its slice forms Pows,
 // PowsLeft and PowsRight run the same float64 steps 8 elements at a time
 // in the loops of pow_amd64.s (written by scripts/gen-pow-asm.py).
+// ExpsToStreamed, SigmoidsToStreamed, TanhsToStreamed, ErfsToStreamed and
+// SoftsignsToStreamed (streamed.go) are the same bits with the AVX-512
+// loops' stores non-temporal, for the large calls (the operators take
+// them from elementwise.Config.StreamFrom).
 //
 // The operators Exp, Log, Sigmoid, Tanh, Erf, Softplus, Mish, Gelu,
 // Swish, Elu, Selu, Celu, HardSigmoid, HardSwish, Softsign, LeakyRelu,

@@ -343,3 +343,18 @@ func cossAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32) int
 
 //go:noescape
 func tansAVX512(o, a unsafe.Pointer, n int, c *[nConsts][8]float32) int
+
+//go:noescape
+func sigmoidsAVX512NT(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func tanhsAVX512NT(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func erfsAVX512NT(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func expsAVX512NT(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)
+
+//go:noescape
+func softsignsAVX512NT(o, a unsafe.Pointer, n int, c *[nConsts][8]float32, p *[4][8]float32)

@@ -97,7 +97,7 @@ func TestRunArgRowsAreTheScalarRule(t *testing.T) {
 				for i := range y {
 					y[i] = 7
 				}
-				if err := RunSoftmax(Hardmax, Layout{Outer: rows, N: n, Inner: 1}, x, y, false, Serial); err != nil {
+				if err := RunSoftmax(Hardmax, Layout{Outer: rows, N: n, Inner: 1}, x, y, false, false, Serial); err != nil {
 					t.Fatal(err)
 				}
 				for o := range rows {

@@ -4,6 +4,7 @@ package reduce
 
 import (
 	"math"
+	"unsafe"
 
 	"golang.org/x/sys/cpu"
 )
@@ -41,7 +42,7 @@ func expShiftedAVX512(dst, src, m *float32, perElement, n int, consts *[15][8]ui
 func expShiftedAVX2(dst, src, m *float32, perElement, n int, consts *[15][8]uint32, masks *[32]int32) float32
 
 //go:noescape
-func softmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32) int
+func softmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32, scratch *float32) int
 
 //go:noescape
 func expSumRowsAVX512(x *float32, n, rows int, consts *[15][8]uint32, m, s *float32) int
@@ -50,7 +51,7 @@ func expSumRowsAVX512(x *float32, n, rows int, consts *[15][8]uint32, m, s *floa
 func logShiftRowsAVX512(x, y *float32, n, rows int, m, ls *float32)
 
 //go:noescape
-func logSoftmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32) int
+func logSoftmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32, stream bool) int
 
 //go:noescape
 func max8(x *float32, n int) (m float32, nan bool)
@@ -158,11 +159,24 @@ func divideRow(y []float32, s float32) {
 // the other in one call (rows whose largest element is not finite go
 // through softmaxRow), else each by softmaxRowF32. The same bits as
 // softmaxRow.
-func softmaxRowsF32(x, y []float32, n int) {
+//
+// With stream, where the rows are a multiple of 16 long, at most
+// softmaxScratchRow, and y is 64-byte aligned, the exponentials go to two
+// rows of scratch on the stack and y gets the quotients only, with
+// streaming stores: no read for ownership of y's lines, one write each.
+func softmaxRowsF32(x, y []float32, n int, stream bool) {
 	rows := len(x) / n
+	var scratch *[2 * softmaxScratchRow]float32
+	if stream && n%16 == 0 && n <= softmaxScratchRow && uintptr(unsafe.Pointer(&y[0]))%64 == 0 {
+		scratch = new([2 * softmaxScratchRow]float32) // on the stack: it does not escape
+	}
 	for r := 0; r < rows; {
 		if haveExp32AVX512 {
-			r += softmaxRowsAVX512(&x[r*n], &y[r*n], n, rows-r, &exp32Consts)
+			var s *float32
+			if scratch != nil {
+				s = &scratch[0]
+			}
+			r += softmaxRowsAVX512(&x[r*n], &y[r*n], n, rows-r, &exp32Consts, s)
 			if r == rows {
 				return
 			}
@@ -173,6 +187,10 @@ func softmaxRowsF32(x, y []float32, n int) {
 		r++
 	}
 }
+
+// softmaxScratchRow is the longest row softmaxRowsF32 streams (8 KB of
+// scratch on the stack for its two rows).
+const softmaxScratchRow = 1024
 
 // logShiftRow sets y[i] to (x[i] - m) - ls, eight at a time where the
 // processor has AVX2 (each subtraction rounds as a scalar one does).
@@ -204,7 +222,7 @@ func logShiftRow(x, y []float32, m, ls float32) {
 // log(s) in another (logShiftRowsAVX512). There each row's chain of
 // dependent operations (the sum, then math.Log's) is what costs, and the
 // chains of a block of rows overlap; one row at a time they do less.
-func logSoftmaxRowsF32(x, y []float32, n int) {
+func logSoftmaxRowsF32(x, y []float32, n int, stream bool) {
 	rows := len(x) / n
 	if !haveExp32AVX512 {
 		for r := range rows {
@@ -212,9 +230,11 @@ func logSoftmaxRowsF32(x, y []float32, n int) {
 		}
 		return
 	}
-	if len(x) > lsmCached {
+	if len(x) > lsmCached || stream {
+		// Streaming stores need every block of y on a line of its own.
+		stream = stream && n%16 == 0 && uintptr(unsafe.Pointer(&y[0]))%64 == 0
 		for r := 0; r < rows; r++ {
-			r += logSoftmaxRowsAVX512(&x[r*n], &y[r*n], n, rows-r, &exp32Consts)
+			r += logSoftmaxRowsAVX512(&x[r*n], &y[r*n], n, rows-r, &exp32Consts, stream)
 			if r < rows {
 				softmaxRow(LogSoftmax, x[r*n:(r+1)*n], y[r*n:(r+1)*n], false)
 			}

@@ -333,25 +333,77 @@ maxdone:
 	VZEROUPPER
 	RET
 
-// DIV_PREV divides the sixteen float32 at (R13)(AX*1), a block of the
-// previous row, by Z30 (that row's sum) when R14 is set; the division
-// unit runs beside the exponentials of the current row.
-#define DIV_PREV \
-	TESTQ   R14, R14 \
-	JZ      4(PC) \
-	VMOVUPS (R13)(AX*1), Z11 \
-	VDIVPS  Z30, Z11, Z11 \
-	VMOVUPS Z11, (R13)(AX*1)
+// ROW_MAX_512(stop) sets the low lane of X10 to the largest of the row of
+// R8 float32 at SI (the full blocks, R11 bytes, then the tail under K1 when
+// BX is set), lanes at -inf (Z31) for the tail's missing ones, by a tree
+// over the lanes; it jumps to stop where the row holds a NaN (K3 gathers
+// the lanes that saw one) or its largest element is not finite (+inf, or
+// -inf only). Z11, K2, K3 and AX are scratch. Its labels are the calling
+// function's (the assembler scopes labels by function), so each function
+// uses it once.
+#define ROW_MAX_512(stop) \
+	VMOVAPS       Z31, Z10 \
+	KXORW         K3, K3, K3 \
+	XORQ          AX, AX \
+rowmaxblock: \
+	CMPQ          AX, R11 \
+	JGE           rowmaxtail \
+	VMOVUPS       (SI)(AX*1), Z11 \
+	VCMPPS        $3, Z11, Z11, K2 \
+	KORW          K2, K3, K3 \
+	VMAXPS        Z11, Z10, Z10 \
+	ADDQ          $64, AX \
+	JMP           rowmaxblock \
+rowmaxtail: \
+	TESTL         BX, BX \
+	JZ            rowmaxtree \
+	VMOVAPS       Z31, Z11 \
+	VMOVUPS       (SI)(AX*1), K1, Z11 \
+	VCMPPS        $3, Z11, Z11, K2 \
+	KORW          K2, K3, K3 \
+	VMAXPS        Z11, Z10, Z10 \
+rowmaxtree: \
+	VEXTRACTF64X4 $1, Z10, Y11 \
+	VMAXPS        Y11, Y10, Y10 \
+	VEXTRACTF128  $1, Y10, X11 \
+	VMAXPS        X11, X10, X10 \
+	VSHUFPS       $0x4E, X10, X10, X11 \
+	VMAXPS        X11, X10, X10 \
+	VSHUFPS       $0xB1, X10, X10, X11 \
+	VMAXPS        X11, X10, X10 \
+	KORTESTW      K3, K3 \
+	JNZ           stop \
+	VMOVD         X10, AX \
+	ANDL          $0x7fffffff, AX \
+	CMPL          AX, $0x7f800000 \
+	JAE           stop
 
-// DIV_PREV_TAIL is DIV_PREV for the lanes of the tail, under the mask K1.
+// DIV_PREV divides the sixteen float32 at (R13)(AX*1), a block of the
+// previous row's exponentials, by Z30 (that row's sum) into (CX)(AX*1), the
+// block of that row of y, when R14 is set; the division unit runs beside
+// the exponentials of the current row. The store is a streaming one
+// (VMOVNTPS) when R15 (the scratch rows of a streamed call) is set.
+#define DIV_PREV \
+	TESTQ    R14, R14 \
+	JZ       8(PC) \
+	VMOVUPS  (R13)(AX*1), Z11 \
+	VDIVPS   Z30, Z11, Z11 \
+	TESTQ    R15, R15 \
+	JNZ      3(PC) \
+	VMOVUPS  Z11, (CX)(AX*1) \
+	JMP      2(PC) \
+	VMOVNTPS Z11, (CX)(AX*1)
+
+// DIV_PREV_TAIL is DIV_PREV for the lanes of the tail, under the mask K1
+// (never streamed: a streamed call's rows have no tail).
 #define DIV_PREV_TAIL \
 	TESTQ     R14, R14 \
 	JZ        4(PC) \
 	VMOVUPS.Z (R13)(AX*1), K1, Z11 \
 	VDIVPS    Z30, Z11, Z11 \
-	VMOVUPS   Z11, K1, (R13)(AX*1)
+	VMOVUPS   Z11, K1, (CX)(AX*1)
 
-// func softmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32) int
+// func softmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32, scratch *float32) int
 //
 // Softmax of the rows of n float32 (n > 0) of x into y, as softmaxRow
 // computes it (the same float32 operations in the same order, so the same
@@ -361,13 +413,18 @@ maxdone:
 // next row's exponentials, so that the divider and the FMA units work at
 // once; the last row's are done at the end. It stops before the first row
 // whose m is not finite (a NaN, or +inf or -inf only), after finishing the
-// rows before it, and returns how many rows it wrote.
-TEXT ·softmaxRowsAVX512(SB), NOSPLIT, $0-48
+// rows before it, and returns how many rows it wrote. With scratch (two
+// rows of n floats; n a multiple of 16, y 64-byte aligned) the
+// exponentials go to the scratch rows in turn and only the quotients to y,
+// with streaming stores, fenced before it returns: y's lines are written
+// once, whole, with no read for ownership.
+TEXT ·softmaxRowsAVX512(SB), NOSPLIT, $0-56
 	MOVQ         x+0(FP), SI
 	MOVQ         y+8(FP), DI
 	MOVQ         n+16(FP), R8
 	MOVQ         rows+24(FP), DX
 	MOVQ         consts+32(FP), R9
+	MOVQ         scratch+40(FP), R15
 	EXP32_512_CONSTS
 	VBROADCASTSS C(14), Z31 // -inf
 	TAIL_MASK_512
@@ -376,50 +433,17 @@ TEXT ·softmaxRowsAVX512(SB), NOSPLIT, $0-48
 	SHLQ         $6, R11    // their bytes
 	XORQ         R14, R14   // no previous row yet
 	XORQ         R10, R10   // rows written
+	MOVQ         DI, R12    // where the row's exponentials go
+	TESTQ        R15, R15
+	JZ           rowloop
+	MOVQ         R15, R12
 
 rowloop:
 	CMPQ R10, DX
 	JGE  finish
 
-	// m: the largest element; K3 the lanes that saw a NaN.
-	VMOVAPS Z31, Z10
-	KXORW   K3, K3, K3
-	XORQ    AX, AX
-
-maxblock:
-	CMPQ    AX, R11
-	JGE     maxtail
-	VMOVUPS (SI)(AX*1), Z11
-	VCMPPS  $3, Z11, Z11, K2
-	KORW    K2, K3, K3
-	VMAXPS  Z11, Z10, Z10
-	ADDQ    $64, AX
-	JMP     maxblock
-
-maxtail:
-	TESTL   BX, BX
-	JZ      maxtree
-	VMOVAPS Z31, Z11
-	VMOVUPS (SI)(AX*1), K1, Z11
-	VCMPPS  $3, Z11, Z11, K2
-	KORW    K2, K3, K3
-	VMAXPS  Z11, Z10, Z10
-
-maxtree:
-	VEXTRACTF64X4 $1, Z10, Y11
-	VMAXPS        Y11, Y10, Y10
-	VEXTRACTF128  $1, Y10, X11
-	VMAXPS        X11, X10, X10
-	VSHUFPS       $0x4E, X10, X10, X11
-	VMAXPS        X11, X10, X10
-	VSHUFPS       $0xB1, X10, X10, X11
-	VMAXPS        X11, X10, X10
-	KORTESTW      K3, K3
-	JNZ           finish         // a NaN
-	VMOVD         X10, AX
-	ANDL          $0x7fffffff, AX
-	CMPL          AX, $0x7f800000
-	JAE           finish         // +inf, or -inf only
+	// m: the largest element (stop at a NaN, +inf, or -inf only).
+	ROW_MAX_512(finish)
 	VBROADCASTSS  X10, Z12
 
 	// e = exp32(x - m) into y, summed in Z15; the previous row divided.
@@ -432,7 +456,7 @@ expblock:
 	VMOVUPS (SI)(AX*1), Z0
 	VSUBPS  Z12, Z0, Z0
 	EXP32_512
-	VMOVUPS Z4, (DI)(AX*1)
+	VMOVUPS Z4, (R12)(AX*1)
 	VADDPS  Z4, Z15, Z15
 	DIV_PREV
 	ADDQ    $64, AX
@@ -444,7 +468,7 @@ exptail:
 	VMOVUPS.Z (SI)(AX*1), K1, Z0
 	VSUBPS    Z12, Z0, Z0
 	EXP32_512
-	VMOVUPS   Z4, K1, (DI)(AX*1)
+	VMOVUPS   Z4, K1, (R12)(AX*1)
 	VADDPS    Z4, Z15, K1, Z15
 	DIV_PREV_TAIL
 
@@ -453,12 +477,22 @@ expsum:
 	VMOVAPS       Y15, Y0
 	LANE_TREE
 	VBROADCASTSS  X0, Z30        // s, for this row's divisions
-	MOVQ          DI, R13
+	MOVQ          R12, R13       // its exponentials
+	MOVQ          DI, CX         // its row of y
 	MOVQ          $1, R14
 	LEAQ          (SI)(R8*4), SI
 	LEAQ          (DI)(R8*4), DI
 	INCQ          R10
-	JMP           rowloop
+
+	// The next row's exponentials: its row of y, or the other scratch row.
+	MOVQ  DI, R12
+	TESTQ R15, R15
+	JZ    rowloop
+	MOVQ  R15, R12
+	CMPQ  R13, R15
+	JNE   rowloop
+	LEAQ  (R15)(R8*4), R12
+	JMP   rowloop
 
 finish:
 	// The last row written, if any, is still to divide.
@@ -477,7 +511,10 @@ divtail:
 	DIV_PREV_TAIL
 
 done:
-	MOVQ R10, ret+40(FP)
+	TESTQ  R15, R15
+	JZ     2(PC)
+	SFENCE
+	MOVQ   R10, ret+48(FP)
 	VZEROUPPER
 	RET
 
@@ -570,14 +607,20 @@ TEXT ·logSum64(SB), NOSPLIT, $0-16
 // previous row of y, to (x - m) - ls, x the block at (CX)(AX*1), m in Z14
 // and ls in Z13 that row's, when R14 is set: LogSoftmax's last step of a
 // row runs among the next row's exponentials, while its logarithm's
-// chain of dependent operations is done.
+// chain of dependent operations is done. The store is a streaming one
+// (VMOVNTPS: no read for ownership, no room in the cache) when R15 is set,
+// which the caller does only where every block of y is 64-byte aligned.
 #define SHIFT_PREV \
-	TESTQ   R14, R14 \
-	JZ      5(PC) \
-	VMOVUPS (CX)(AX*1), Z5 \
-	VSUBPS  Z14, Z5, Z5 \
-	VSUBPS  Z13, Z5, Z5 \
-	VMOVUPS Z5, (R14)(AX*1)
+	TESTQ    R14, R14 \
+	JZ       9(PC) \
+	VMOVUPS  (CX)(AX*1), Z5 \
+	VSUBPS   Z14, Z5, Z5 \
+	VSUBPS   Z13, Z5, Z5 \
+	TESTQ    R15, R15 \
+	JNZ      3(PC) \
+	VMOVUPS  Z5, (R14)(AX*1) \
+	JMP      2(PC) \
+	VMOVNTPS Z5, (R14)(AX*1)
 
 // SHIFT_PREV_TAIL is SHIFT_PREV for the lanes of the tail, under the mask
 // K1.
@@ -589,7 +632,7 @@ TEXT ·logSum64(SB), NOSPLIT, $0-16
 	VSUBPS    Z13, Z5, Z5 \
 	VMOVUPS   Z5, K1, (R14)(AX*1)
 
-// func logSoftmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32) int
+// func logSoftmaxRowsAVX512(x, y *float32, n, rows int, consts *[15][8]uint32, stream bool) int
 //
 // LogSoftmax of the rows of n float32 (n > 0) of x into y, as softmaxRow
 // computes it (the same float32 operations in the same order, and
@@ -601,13 +644,15 @@ TEXT ·logSum64(SB), NOSPLIT, $0-16
 // row's exponentials (SHIFT_PREV), the last row's at the end. It stops
 // before the first row whose largest element is not finite (a NaN, or
 // +inf or -inf only), after finishing the rows before it, and returns how
-// many rows it wrote.
-TEXT ·logSoftmaxRowsAVX512(SB), NOSPLIT, $0-48
+// many rows it wrote. With stream (n a multiple of 16, y 64-byte aligned)
+// y's stores are streaming ones, fenced before it returns.
+TEXT ·logSoftmaxRowsAVX512(SB), NOSPLIT, $0-56
 	MOVQ         x+0(FP), SI
 	MOVQ         y+8(FP), DI
 	MOVQ         n+16(FP), R8
 	MOVQ         rows+24(FP), DX
 	MOVQ         consts+32(FP), R9
+	MOVBQZX      stream+40(FP), R15
 	EXP32_512_CONSTS
 	VBROADCASTSS C(14), Z31 // -inf
 	TAIL_MASK_512
@@ -621,45 +666,8 @@ lsmrow:
 	CMPQ R10, DX
 	JGE  lsmfinish
 
-	// m: the largest element; K3 the lanes that saw a NaN.
-	VMOVAPS Z31, Z10
-	KXORW   K3, K3, K3
-	XORQ    AX, AX
-
-lsmmaxblock:
-	CMPQ    AX, R11
-	JGE     lsmmaxtail
-	VMOVUPS (SI)(AX*1), Z11
-	VCMPPS  $3, Z11, Z11, K2
-	KORW    K2, K3, K3
-	VMAXPS  Z11, Z10, Z10
-	ADDQ    $64, AX
-	JMP     lsmmaxblock
-
-lsmmaxtail:
-	TESTL   BX, BX
-	JZ      lsmmaxtree
-	VMOVAPS Z31, Z11
-	VMOVUPS (SI)(AX*1), K1, Z11
-	VCMPPS  $3, Z11, Z11, K2
-	KORW    K2, K3, K3
-	VMAXPS  Z11, Z10, Z10
-
-lsmmaxtree:
-	VEXTRACTF64X4 $1, Z10, Y11
-	VMAXPS        Y11, Y10, Y10
-	VEXTRACTF128  $1, Y10, X11
-	VMAXPS        X11, X10, X10
-	VSHUFPS       $0x4E, X10, X10, X11
-	VMAXPS        X11, X10, X10
-	VSHUFPS       $0xB1, X10, X10, X11
-	VMAXPS        X11, X10, X10
-	KORTESTW      K3, K3
-	JNZ           lsmfinish      // a NaN
-	VMOVD         X10, AX
-	ANDL          $0x7fffffff, AX
-	CMPL          AX, $0x7f800000
-	JAE           lsmfinish      // +inf, or -inf only
+	// m: the largest element (stop at a NaN, +inf, or -inf only).
+	ROW_MAX_512(lsmfinish)
 	VBROADCASTSS  X10, Z12
 
 	// s: the sum of exp32(x - m), in Z15 by lanes; the previous row's
@@ -718,7 +726,10 @@ lsmshifttail:
 	SHIFT_PREV_TAIL
 
 lsmdone:
-	MOVQ R10, ret+40(FP)
+	TESTQ  R15, R15
+	JZ     2(PC)
+	SFENCE
+	MOVQ   R10, ret+48(FP)
 	VZEROUPPER
 	RET
 // func expSumRowsAVX512(x *float32, n, rows int, consts *[15][8]uint32, m, s *float32) int
@@ -748,45 +759,8 @@ esrow:
 	CMPQ R10, DX
 	JGE  esdone
 
-	// m: the largest element; K3 the lanes that saw a NaN.
-	VMOVAPS Z31, Z10
-	KXORW   K3, K3, K3
-	XORQ    AX, AX
-
-esmaxblock:
-	CMPQ    AX, R11
-	JGE     esmaxtail
-	VMOVUPS (SI)(AX*1), Z11
-	VCMPPS  $3, Z11, Z11, K2
-	KORW    K2, K3, K3
-	VMAXPS  Z11, Z10, Z10
-	ADDQ    $64, AX
-	JMP     esmaxblock
-
-esmaxtail:
-	TESTL   BX, BX
-	JZ      esmaxtree
-	VMOVAPS Z31, Z11
-	VMOVUPS (SI)(AX*1), K1, Z11
-	VCMPPS  $3, Z11, Z11, K2
-	KORW    K2, K3, K3
-	VMAXPS  Z11, Z10, Z10
-
-esmaxtree:
-	VEXTRACTF64X4 $1, Z10, Y11
-	VMAXPS        Y11, Y10, Y10
-	VEXTRACTF128  $1, Y10, X11
-	VMAXPS        X11, X10, X10
-	VSHUFPS       $0x4E, X10, X10, X11
-	VMAXPS        X11, X10, X10
-	VSHUFPS       $0xB1, X10, X10, X11
-	VMAXPS        X11, X10, X10
-	KORTESTW      K3, K3
-	JNZ           esdone         // a NaN
-	VMOVD         X10, AX
-	ANDL          $0x7fffffff, AX
-	CMPL          AX, $0x7f800000
-	JAE           esdone         // +inf, or -inf only
+	// m: the largest element (stop at a NaN, +inf, or -inf only).
+	ROW_MAX_512(esdone)
 	VMOVSS        X10, (R12)(R10*4)
 	VBROADCASTSS  X10, Z12
 

@@ -22,7 +22,7 @@ func divideRow(y []float32, s float32) {
 
 // softmaxRowsF32 writes the Softmax of the rows of n float32 of x to y,
 // each by softmaxRowF32.
-func softmaxRowsF32(x, y []float32, n int) {
+func softmaxRowsF32(x, y []float32, n int, _ bool) {
 	for r := range len(x) / n {
 		softmaxRowF32(Softmax, x[r*n:(r+1)*n], y[r*n:(r+1)*n])
 	}
@@ -38,7 +38,7 @@ func logShiftRow(x, y []float32, m, ls float32) {
 
 // logSoftmaxRowsF32 writes the LogSoftmax of the rows of n float32 of x
 // to y, each by softmaxRowF32.
-func logSoftmaxRowsF32(x, y []float32, n int) {
+func logSoftmaxRowsF32(x, y []float32, n int, _ bool) {
 	for r := range len(x) / n {
 		softmaxRowF32(LogSoftmax, x[r*n:(r+1)*n], y[r*n:(r+1)*n])
 	}

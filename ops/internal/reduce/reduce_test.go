@@ -87,7 +87,7 @@ func BenchmarkSoftmaxLastAxis25MB(b *testing.B) {
 	l := Layout{Outer: 8 * 64 * 112, N: 112, Inner: 1}
 	b.SetBytes(int64(len(x)) * 4)
 	for b.Loop() {
-		_ = RunSoftmax(Softmax, l, x, y, false, Serial)
+		_ = RunSoftmax(Softmax, l, x, y, false, false, Serial)
 	}
 }
 

@@ -19,8 +19,10 @@ const (
 // exponential "refers to ONNX operator exp") it is math.Exp rounded to A
 // for both. The sum is accumulated in A in the lane order (lanes.go). A
 // Softmax slice of -inf only gives NaN (0/0), or under sonnx 0 ("0 if X[i]
-// = -inf").
-func RunSoftmax[A Number](kind SoftmaxKind, l Layout, x, y []A, sonnx bool, par Parallel) error {
+// = -inf"). stream asks for streaming stores where the kernels have them
+// (a large Softmax or LogSoftmax over the last axis, whose output is
+// beyond the cache); they change no bit.
+func RunSoftmax[A Number](kind SoftmaxKind, l Layout, x, y []A, sonnx, stream bool, par Parallel) error {
 	if l.N == 0 || l.Outer*l.Inner == 0 {
 		return nil
 	}
@@ -35,9 +37,9 @@ func RunSoftmax[A Number](kind SoftmaxKind, l Layout, x, y []A, sonnx bool, par 
 			if xf, ok := any(x).([]float32); ok && kind != Hardmax && !sonnx {
 				yf := any(y).([]float32)
 				if kind == Softmax {
-					softmaxRowsF32(xf[o*n:hi*n], yf[o*n:hi*n], n)
+					softmaxRowsF32(xf[o*n:hi*n], yf[o*n:hi*n], n, stream)
 				} else {
-					logSoftmaxRowsF32(xf[o*n:hi*n], yf[o*n:hi*n], n)
+					logSoftmaxRowsF32(xf[o*n:hi*n], yf[o*n:hi*n], n, stream)
 				}
 				return nil
 			}
