@@ -31,6 +31,8 @@
 package ops
 
 import (
+	"slices"
+
 	"github.com/onnxshape/onnxshape/ops/internal/conv"
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
 	"github.com/onnxshape/onnxshape/ops/internal/window"
@@ -64,15 +66,15 @@ func convTransposeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value
 	if err != nil {
 		return nil, err
 	}
-	a, err := readConvAttrs(n, true)
-	if err != nil {
-		return nil, err
-	}
-	if a.outputPadding, _, err = n.intsAttr("output_padding", "output_padding"); err != nil {
-		return nil, err
-	}
-	if a.outputShape, _, err = n.intsAttr("output_shape", "output_shape"); err != nil {
-		return nil, err
+	// The geometry of the last run when X and W have its shapes; else
+	// the attributes, read before the types are checked, as always.
+	g := n.lastConv()
+	var a convAttrs
+	if g == nil || !g.fits(x, w, false) {
+		g = nil
+		if a, err = readConvTransposeAttrs(n); err != nil {
+			return nil, err
+		}
 	}
 	opt = opt.orDefault()
 	dt := x.DataType()
@@ -82,17 +84,18 @@ func convTransposeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value
 	if w.DataType() != dt {
 		return nil, op.errorf("type", "W is %v, X %v: they must be the same type", w.DataType(), dt)
 	}
-	shape, axes, err := convTransposeGeometry(op, x.Shape(), w.Shape(), a)
-	if err != nil {
-		return nil, err
+	if g == nil {
+		if g, err = n.newConvTransposeGeometry(op, x, w, a); err != nil {
+			return nil, err
+		}
 	}
+	shape, s := g.shape, g.s
 	if err := convBias(op, b, dt, shape[1]); err != nil {
 		return nil, err
 	}
 	if err := opt.checkSize(op, dt, shape); err != nil {
 		return nil, err
 	}
-	s := convShape(shape[0], x.Shape()[1], shape[1], a.group, axes, true)
 	size := 4
 	if dt == tensor.Double {
 		size = 8
@@ -113,6 +116,35 @@ func convTransposeNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value
 		return nil, err
 	}
 	return values(y), nil
+}
+
+// readConvTransposeAttrs reads the node's attributes.
+func readConvTransposeAttrs(n *Node) (convAttrs, error) {
+	a, err := readConvAttrs(n, true)
+	if err != nil {
+		return a, err
+	}
+	if a.outputPadding, _, err = n.intsAttr("output_padding", "output_padding"); err != nil {
+		return a, err
+	}
+	a.outputShape, _, err = n.intsAttr("output_shape", "output_shape")
+	return a, err
+}
+
+// newConvTransposeGeometry checks the attributes a with the shapes of X
+// and W and returns the output shape and the engine's Shape, which the
+// node keeps (Node.conv, as Conv does): the next run with the same shapes
+// takes it without reading an attribute again (a small ConvTranspose
+// spent a fifth of its call and seven of its allocations on this).
+func (n *Node) newConvTransposeGeometry(op opRef, x, w *tensor.Tensor, a convAttrs) (*convGeometry, error) {
+	shape, axes, err := convTransposeGeometry(op, x.Shape(), w.Shape(), a)
+	if err != nil {
+		return nil, err
+	}
+	g := &convGeometry{xs: slices.Clone(x.Shape()), ws: slices.Clone(w.Shape()), shape: shape,
+		s: convShape(shape[0], x.Shape()[1], shape[1], a.group, axes, true)}
+	n.conv.Store(g)
+	return g, nil
 }
 
 // convTransposeGeometry checks the shapes and attributes of a

@@ -266,35 +266,41 @@ func normalizeInto(opt *Options, op opRef, stat norm.Stat, eps float64, l norm.L
 	if err := opt.scratch(op, "the slices in float64", norm.Scratch(l, opt.threads()), 8); err != nil {
 		return nil, err
 	}
-	run := func(xs any, ys any) error {
-		par := reduceParallel(opt, op)
-		switch xv := xs.(type) {
-		case []float32:
-			if yv, ok := ys.([]float32); ok {
-				return norm.Normalize(stat, eps, l, xv, yv, scale, bias, st, par)
-			}
-			return norm.Normalize(stat, eps, l, xv, ys.([]float64), scale, bias, st, par)
-		case []float64:
-			if yv, ok := ys.([]float32); ok {
-				return norm.Normalize(stat, eps, l, xv, yv, scale, bias, st, par)
-			}
-			return norm.Normalize(stat, eps, l, xv, ys.([]float64), scale, bias, st, par)
-		}
-		return nil
+	// Typed views without boxing them in interfaces: a small call paid
+	// an allocation for each of the two.
+	switch {
+	case x.DataType() == tensor.Double && ydt == tensor.Double:
+		err = normalizeAs[float64, float64](opt, op, stat, eps, l, x, y, scale, bias, st)
+	case x.DataType() == tensor.Double:
+		err = normalizeAs[float64, float32](opt, op, stat, eps, l, x, y, scale, bias, st)
+	case ydt == tensor.Double:
+		err = normalizeAs[float32, float64](opt, op, stat, eps, l, x, y, scale, bias, st)
+	default:
+		err = normalizeAs[float32, float32](opt, op, stat, eps, l, x, y, scale, bias, st)
 	}
-	xs, err := normLoad(opt, op, x)
 	if err != nil {
 		return nil, err
 	}
-	ys, flush, err := normOut(opt, op, y)
+	return y, nil
+}
+
+// normalizeAs runs norm.Normalize over x's elements as X (float64 for
+// double, float32 otherwise, converted first for the half types) into y's
+// as Y.
+func normalizeAs[X, Y norm.Float](opt *Options, op opRef, stat norm.Stat, eps float64, l norm.Layout, x, y *tensor.Tensor, scale, bias norm.Param, st norm.Stats) error {
+	xs, err := reduceLoad[X](opt, op, x)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if err := run(xs, ys); err != nil {
-		return nil, err
+	ys, flush, err := reduceOut[Y](opt, op, y)
+	if err != nil {
+		return err
+	}
+	if err := norm.Normalize(stat, eps, l, xs, ys, scale, bias, st, reduceParallel(opt, op)); err != nil {
+		return err
 	}
 	flush()
-	return y, nil
+	return nil
 }
 
 // normLoad returns x's elements as []float64 for double, else []float32.

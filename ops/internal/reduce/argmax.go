@@ -33,6 +33,15 @@ func argBest[A Number](row []A, max, last bool) int {
 // General, N > 0); with last, the last of equal elements.
 func RunArg[A Number](l Layout, x []A, idx []int64, max, last bool, par Parallel) error {
 	n, inner := l.N, l.Inner
+	if n == 1 {
+		// Every slice is one element, at index 0 (as ArgMax over the
+		// batch axis of a batch of one): the column path would make its
+		// scratch and run its vector loop over one row.
+		return par(len(idx), len(idx), func(lo, hi int) error {
+			clear(idx[lo:hi])
+			return nil
+		})
+	}
 	if inner == 1 {
 		return par(l.Outer, l.Outer*n, func(lo, hi int) error {
 			argRows(x[lo*n:hi*n], n, idx[lo:hi], max, last)

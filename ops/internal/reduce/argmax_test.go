@@ -35,6 +35,9 @@ func runArgColumnsAreTheScalarRule(t *testing.T) {
 			for _, max := range []bool{true, false} {
 				for _, last := range []bool{false, true} {
 					got := make([]int64, outer*inner)
+					for i := range got {
+						got[i] = -7 // storage from a pool is not cleared
+					}
 					l := Layout{Outer: outer, N: n, Inner: inner}
 					if err := RunArg(l, x, got, max, last, Serial); err != nil {
 						t.Fatal(err)
