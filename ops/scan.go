@@ -233,6 +233,7 @@ func (s *scanSpec) run(opt *Options, op opRef, states, xs []*tensor.Tensor, limi
 		if len(out) != s.body.Outputs {
 			return nil, op.errorf("body", "the body produced %d outputs, it declares %d", len(out), s.body.Outputs)
 		}
+		prev := args[:s.nState] // the states the step was given
 		for k, v := range out[:s.nState] {
 			st, ok := v.(*tensor.Tensor)
 			if !ok || st == nil {
@@ -256,6 +257,16 @@ func (s *scanSpec) run(opt *Options, op opRef, states, xs []*tensor.Tensor, limi
 				return nil, err
 			}
 		}
+		if s.body.Done != nil {
+			// What the body returned and the scan no longer reads goes
+			// back for the next step's values: the states of the step
+			// before (the body's but at the first step), the scan
+			// outputs now in their stacks.
+			if t > 0 {
+				s.done(opt, prev, state)
+			}
+			s.done(opt, out[s.nState:], state)
+		}
 	}
 	for k := range ys {
 		y := ys[k].y
@@ -268,6 +279,27 @@ func (s *scanSpec) run(opt *Options, op opRef, states, xs []*tensor.Tensor, limi
 		res = append(res, y)
 	}
 	return res, nil
+}
+
+// done gives the body back the tensors of vals that no state of held
+// shares storage with.
+func (s *scanSpec) done(opt *Options, vals, held []tensor.Value) {
+	for _, v := range vals {
+		t, _ := v.(*tensor.Tensor)
+		if t == nil {
+			continue
+		}
+		kept := false
+		for _, h := range held {
+			if ht, _ := h.(*tensor.Tensor); ht != nil && overlaps(t, ht) {
+				kept = true
+				break
+			}
+		}
+		if !kept {
+			s.body.Done(opt, t)
+		}
+	}
 }
 
 // scanStack is one stacked scan output of a run: made when the body first
