@@ -561,3 +561,62 @@ func TestScanBodyReturnsItsInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopGivesBackOnlyWhatItDropped holds Loop to the reference engine
+// when the body carries a value on unchanged, swaps its carried values or
+// carries the one before: the storage Loop gives back between iterations
+// (Subgraph.Done) must never be a value still carried. Pooled runs, twice.
+func TestLoopGivesBackOnlyWhatItDropped(t *testing.T) {
+	bodies := map[string][]*pb.NodeProto{
+		"carried before": {
+			node("a", "Add", []string{"a_in", "b_in"}, []string{"a_out"}),
+			node("b", "Identity", []string{"a_in"}, []string{"b_out"}),
+		},
+		"swapped": {
+			node("a", "Identity", []string{"b_in"}, []string{"a_out"}),
+			node("b", "Add", []string{"a_in", "b_in"}, []string{"b_out"}),
+		},
+		"unchanged": {
+			node("a", "Identity", []string{"a_in"}, []string{"a_out"}),
+			node("b", "Mul", []string{"a_in", "b_in"}, []string{"b_out"}),
+		},
+	}
+	for name, nodes := range bodies {
+		nodes = append(nodes, node("c", "Identity", []string{"cond_in"}, []string{"cond_out"}))
+		body := &pb.GraphProto{Name: proto.String("body"), Node: nodes,
+			Input: []*pb.ValueInfoProto{scalarInfo("i", tensor.Int64), scalarInfo("cond_in", tensor.Bool),
+				untyped("a_in", tensor.Float), untyped("b_in", tensor.Float)},
+			Output: []*pb.ValueInfoProto{untyped("cond_out", tensor.Bool), untyped("a_out", tensor.Float), untyped("b_out", tensor.Float)}}
+		m := modelSpec{
+			opset:   13,
+			nodes:   []*pb.NodeProto{node("loop", "Loop", []string{"M", "cond", "a0", "b0"}, []string{"a", "b"}, graphAttr("body", body))},
+			inputs:  []*pb.ValueInfoProto{scalarInfo("M", tensor.Int64), scalarInfo("cond", tensor.Bool), untyped("a0", tensor.Float), untyped("b0", tensor.Float)},
+			outputs: []*pb.ValueInfoProto{untyped("a", tensor.Float), untyped("b", tensor.Float)},
+		}.load(t)
+		in := map[string]tensor.Value{"M": tensor.Scalar(int64(6)), "cond": tensor.Scalar(true),
+			"a0": tensor.MustFromSlice([]float32{1, 2, 3}, 3), "b0": tensor.MustFromSlice([]float32{0.5, -1, 2}, 3)}
+		want, err := m.Run(context.Background(), in, &graph.RunOptions{Engine: graph.EngineReference})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pool := graph.NewPool()
+		for run := 0; run < 2; run++ {
+			got, err := m.Run(context.Background(), in, &graph.RunOptions{Pool: pool, Threads: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, v := range want.Map() {
+				w := v.(*tensor.Tensor)
+				g, _ := got.Map()[k].(*tensor.Tensor)
+				if g == nil || !tensor.SameShape(g.Shape(), w.Shape()) || string(g.Bytes()) != string(w.Bytes()) {
+					t.Errorf("%s, run %d: %s = %v, the reference %v", name, run, k, g, w)
+				}
+			}
+			for _, v := range got.Map() {
+				if err := pool.Release(v); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}

@@ -263,9 +263,9 @@ func (s *scanSpec) run(opt *Options, op opRef, states, xs []*tensor.Tensor, limi
 			// before (the body's but at the first step), the scan
 			// outputs now in their stacks.
 			if t > 0 {
-				s.done(opt, prev, state)
+				giveBack(opt, s.body, prev, state)
 			}
-			s.done(opt, out[s.nState:], state)
+			giveBack(opt, s.body, out[s.nState:], state)
 		}
 	}
 	for k := range ys {
@@ -281,9 +281,10 @@ func (s *scanSpec) run(opt *Options, op opRef, states, xs []*tensor.Tensor, limi
 	return res, nil
 }
 
-// done gives the body back the tensors of vals that no state of held
-// shares storage with.
-func (s *scanSpec) done(opt *Options, vals, held []tensor.Value) {
+// giveBack hands body.Done the tensors of vals that no value of held
+// shares storage with: what a Scan or a Loop got from its body and reads
+// no more.
+func giveBack(opt *Options, body *Subgraph, vals, held []tensor.Value) {
 	for _, v := range vals {
 		t, _ := v.(*tensor.Tensor)
 		if t == nil {
@@ -297,7 +298,7 @@ func (s *scanSpec) done(opt *Options, vals, held []tensor.Value) {
 			}
 		}
 		if !kept {
-			s.body.Done(opt, t)
+			body.Done(opt, t)
 		}
 	}
 }
