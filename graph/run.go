@@ -206,7 +206,8 @@ type runState struct {
 	fresh       []storageKey
 	// escaped is storage the run's allocator made that a body returned
 	// and nothing in the run holds any more, newest last, at most
-	// maxSpares: a kernel's Subgraph.Done makes it a spare again.
+	// maxSpares pieces of at most maxSpareBytes: a kernel's
+	// Subgraph.Done makes it a spare again.
 	// escaping is the body's outputs' storage while its run ends.
 	escaped, escaping [][]byte
 

@@ -389,9 +389,11 @@ func (b *body) run(opt *ops.Options, in []tensor.Value) ([]tensor.Value, error) 
 		}
 	}
 	// The outputs' storage the run made that nothing in the run holds now
-	// is the kernel's alone: it may give it back (body.done).
+	// is the kernel's alone: it may give it back (body.done). Only pieces
+	// a spare could be: what the run keeps uncounted stays within the
+	// spares' bound.
 	for _, buf := range r.escaping {
-		if r.owned.find(unsafe.Pointer(unsafe.SliceData(buf))) >= 0 {
+		if len(buf) > maxSpareBytes || r.owned.find(unsafe.Pointer(unsafe.SliceData(buf))) >= 0 {
 			continue
 		}
 		if len(r.escaped) >= maxSpares {
