@@ -486,3 +486,137 @@ func TestLoopMillionIterationsConstantHeap(t *testing.T) {
 		t.Errorf("the heap grew by %d bytes over %d iterations", grew, iterations)
 	}
 }
+
+// TestScanBodyReturnsItsInputs holds Scan to the reference engine when the
+// body hands back what it was given (a step's slice as the state, the
+// state before as a scan output, a state passed through) and what it made
+// twice: the slices and the storage Scan gives back between steps
+// (Subgraph.Done) must never be a value still read. Pooled runs, twice.
+func TestScanBodyReturnsItsInputs(t *testing.T) {
+	bodies := map[string][]*pb.NodeProto{
+		"slice as state": {
+			node("a", "Identity", []string{"row"}, []string{"s1_out"}),
+			node("b", "Add", []string{"s2_in", "s1_in"}, []string{"s2_out"}),
+			node("c", "Add", []string{"s1_in", "row"}, []string{"y1"}),
+			node("d", "Identity", []string{"s2_in"}, []string{"y2"}),
+		},
+		"state before as output": {
+			node("a", "Add", []string{"s1_in", "row"}, []string{"s1_out"}),
+			node("b", "Mul", []string{"s2_in", "s1_out"}, []string{"s2_out"}),
+			node("c", "Identity", []string{"s1_in"}, []string{"y1"}),
+			node("d", "Identity", []string{"s2_out"}, []string{"y2"}),
+		},
+		"passed through": {
+			node("a", "Identity", []string{"s1_in"}, []string{"s1_out"}),
+			node("b", "Add", []string{"s2_in", "row"}, []string{"s2_out"}),
+			node("c", "Identity", []string{"s2_out"}, []string{"y1"}),
+			node("d", "Identity", []string{"s2_out"}, []string{"y2"}),
+		},
+		"swapped": {
+			node("a", "Identity", []string{"s2_in"}, []string{"s1_out"}),
+			node("b", "Add", []string{"s1_in", "row"}, []string{"s2_out"}),
+			node("c", "Neg", []string{"s1_out"}, []string{"y1"}),
+			node("d", "Identity", []string{"s1_in"}, []string{"y2"}),
+		},
+	}
+	x := tensor.MustFromSlice([]float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 5, 2)
+	s1 := tensor.MustFromSlice([]float32{0.5, -1}, 2)
+	s2 := tensor.MustFromSlice([]float32{2, 3}, 2)
+	for name, nodes := range bodies {
+		body := &pb.GraphProto{Name: proto.String("body"), Node: nodes,
+			Input: []*pb.ValueInfoProto{untyped("s1_in", tensor.Float), untyped("s2_in", tensor.Float), untyped("row", tensor.Float)},
+			Output: []*pb.ValueInfoProto{untyped("s1_out", tensor.Float), untyped("s2_out", tensor.Float),
+				untyped("y1", tensor.Float), untyped("y2", tensor.Float)}}
+		m := modelSpec{
+			opset: 16,
+			nodes: []*pb.NodeProto{node("scan", "Scan", []string{"s1", "s2", "x"}, []string{"f1", "f2", "ys1", "ys2"},
+				graphAttr("body", body), intAttr("num_scan_inputs", 1))},
+			inputs: []*pb.ValueInfoProto{untyped("s1", tensor.Float), untyped("s2", tensor.Float), untyped("x", tensor.Float)},
+			outputs: []*pb.ValueInfoProto{untyped("f1", tensor.Float), untyped("f2", tensor.Float),
+				untyped("ys1", tensor.Float), untyped("ys2", tensor.Float)},
+		}.load(t)
+		in := map[string]tensor.Value{"s1": s1, "s2": s2, "x": x}
+		want, err := m.Run(context.Background(), in, &graph.RunOptions{Engine: graph.EngineReference})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pool := graph.NewPool()
+		for run := 0; run < 2; run++ {
+			got, err := m.Run(context.Background(), in, &graph.RunOptions{Pool: pool, Threads: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, v := range want.Map() {
+				w := v.(*tensor.Tensor)
+				g, _ := got.Map()[k].(*tensor.Tensor)
+				if g == nil || !tensor.SameShape(g.Shape(), w.Shape()) || string(g.Bytes()) != string(w.Bytes()) {
+					t.Errorf("%s, run %d: %s = %v, the reference %v", name, run, k, g, w)
+				}
+			}
+			for _, v := range got.Map() {
+				if err := pool.Release(v); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}
+
+// TestLoopGivesBackOnlyWhatItDropped holds Loop to the reference engine
+// when the body carries a value on unchanged, swaps its carried values or
+// carries the one before: the storage Loop gives back between iterations
+// (Subgraph.Done) must never be a value still carried. Pooled runs, twice.
+func TestLoopGivesBackOnlyWhatItDropped(t *testing.T) {
+	bodies := map[string][]*pb.NodeProto{
+		"carried before": {
+			node("a", "Add", []string{"a_in", "b_in"}, []string{"a_out"}),
+			node("b", "Identity", []string{"a_in"}, []string{"b_out"}),
+		},
+		"swapped": {
+			node("a", "Identity", []string{"b_in"}, []string{"a_out"}),
+			node("b", "Add", []string{"a_in", "b_in"}, []string{"b_out"}),
+		},
+		"unchanged": {
+			node("a", "Identity", []string{"a_in"}, []string{"a_out"}),
+			node("b", "Mul", []string{"a_in", "b_in"}, []string{"b_out"}),
+		},
+	}
+	for name, nodes := range bodies {
+		nodes = append(nodes, node("c", "Identity", []string{"cond_in"}, []string{"cond_out"}))
+		body := &pb.GraphProto{Name: proto.String("body"), Node: nodes,
+			Input: []*pb.ValueInfoProto{scalarInfo("i", tensor.Int64), scalarInfo("cond_in", tensor.Bool),
+				untyped("a_in", tensor.Float), untyped("b_in", tensor.Float)},
+			Output: []*pb.ValueInfoProto{untyped("cond_out", tensor.Bool), untyped("a_out", tensor.Float), untyped("b_out", tensor.Float)}}
+		m := modelSpec{
+			opset:   13,
+			nodes:   []*pb.NodeProto{node("loop", "Loop", []string{"M", "cond", "a0", "b0"}, []string{"a", "b"}, graphAttr("body", body))},
+			inputs:  []*pb.ValueInfoProto{scalarInfo("M", tensor.Int64), scalarInfo("cond", tensor.Bool), untyped("a0", tensor.Float), untyped("b0", tensor.Float)},
+			outputs: []*pb.ValueInfoProto{untyped("a", tensor.Float), untyped("b", tensor.Float)},
+		}.load(t)
+		in := map[string]tensor.Value{"M": tensor.Scalar(int64(6)), "cond": tensor.Scalar(true),
+			"a0": tensor.MustFromSlice([]float32{1, 2, 3}, 3), "b0": tensor.MustFromSlice([]float32{0.5, -1, 2}, 3)}
+		want, err := m.Run(context.Background(), in, &graph.RunOptions{Engine: graph.EngineReference})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pool := graph.NewPool()
+		for run := 0; run < 2; run++ {
+			got, err := m.Run(context.Background(), in, &graph.RunOptions{Pool: pool, Threads: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, v := range want.Map() {
+				w := v.(*tensor.Tensor)
+				g, _ := got.Map()[k].(*tensor.Tensor)
+				if g == nil || !tensor.SameShape(g.Shape(), w.Shape()) || string(g.Bytes()) != string(w.Bytes()) {
+					t.Errorf("%s, run %d: %s = %v, the reference %v", name, run, k, g, w)
+				}
+			}
+			for _, v := range got.Map() {
+				if err := pool.Release(v); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}

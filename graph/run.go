@@ -204,6 +204,12 @@ type runState struct {
 	largeSpares int
 	spareBytes  int64
 	fresh       []storageKey
+	// escaped is storage the run's allocator made that a body returned
+	// and nothing in the run holds any more, newest last, at most
+	// maxSpares pieces of at most maxSpareBytes: a kernel's
+	// Subgraph.Done makes it a spare again.
+	// escaping is the body's outputs' storage while its run ends.
+	escaped, escaping [][]byte
 
 	// owned is the storage the run created, with the number of tensors
 	// in live values that hold it; external is the storage of the
@@ -581,6 +587,8 @@ func (m *Model) endRun(r *runState) {
 		clear(out)
 	}
 	r.owned.reset()
+	clear(r.escaped)
+	r.escaped = r.escaped[:0]
 	if len(r.external) > 1024 {
 		r.external = map[storageKey]struct{}{}
 	} else {

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"unsafe"
 
 	"github.com/onnxshape/onnxshape/internal/header"
 	"github.com/onnxshape/onnxshape/internal/nodeproto"
@@ -221,7 +222,7 @@ func (m *Model) compileBody(g *pb.GraphProto, parent *scope, opsets map[string]i
 	for i, s := range b.out {
 		b.made[i] = made[s] && !slices.Contains(b.out[:i], s)
 	}
-	b.sg = &ops.Subgraph{Inputs: len(b.in), Outputs: len(b.out), OutputTypes: types, Run: b.run}
+	b.sg = &ops.Subgraph{Inputs: len(b.in), Outputs: len(b.out), OutputTypes: types, Run: b.run, Done: b.done}
 	b.id = len(m.bodies)
 	m.bodies = append(m.bodies, b)
 	free := make([]int, len(sc.freeSeq))
@@ -387,6 +388,22 @@ func (b *body) run(opt *ops.Options, in []tensor.Value) ([]tensor.Value, error) 
 			header.Detach(h)
 		}
 	}
+	// The outputs' storage the run made that nothing in the run holds now
+	// is the kernel's alone: it may give it back (body.done). Only pieces
+	// a spare could be: what the run keeps uncounted stays within the
+	// spares' bound.
+	for _, buf := range r.escaping {
+		if len(buf) > maxSpareBytes || r.owned.find(unsafe.Pointer(unsafe.SliceData(buf))) >= 0 {
+			continue
+		}
+		if len(r.escaped) >= maxSpares {
+			r.escaped[0] = nil
+			r.escaped = slices.Delete(r.escaped, 0, 1)
+		}
+		r.escaped = append(r.escaped, buf)
+	}
+	clear(r.escaping)
+	r.escaping = r.escaping[:0]
 	if err != nil {
 		// The body's values left behind go with the run's failure: clear
 		// them so that a later body run starts clean.
@@ -457,8 +474,38 @@ func (r *runState) escape(v tensor.Value) {
 			return
 		}
 		if i := r.owned.find(k); i >= 0 {
+			if e := &r.owned.entries[i]; e.spare && e.buf != nil {
+				r.escaping = append(r.escaping, e.buf)
+			}
 			r.owned.entries[i].buf = nil
 			r.owned.entries[i].spare = false
 		}
 	})
+}
+
+// done is the body's ops.Subgraph.Done: storage of t that the run made
+// and a body returned (runState.escaped) becomes a spare again, or goes
+// back to the Pool.
+func (b *body) done(opt *ops.Options, t *tensor.Tensor) {
+	r, ok := runenv.ScopeOf(opt).(*runState)
+	if !ok || r == nil || r.m != b.m || t == nil {
+		return
+	}
+	k, _ := storageOf(t)
+	if k == nil || t.DataType() == tensor.String {
+		return
+	}
+	for i, buf := range r.escaped {
+		if unsafe.Pointer(unsafe.SliceData(buf)) != k {
+			continue
+		}
+		r.escaped = slices.Delete(r.escaped, i, i+1)
+		if r.owned.find(k) >= 0 {
+			return // held again (cannot happen while the kernel keeps Done's terms)
+		}
+		if !r.spare(buf) && r.pool != nil {
+			r.pool.recycle(buf)
+		}
+		return
+	}
 }

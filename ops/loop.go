@@ -108,6 +108,7 @@ func loopNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 		if len(out) != body.Outputs {
 			return nil, op.errorf("body", "the body produced %d outputs, it declares %d", len(out), body.Outputs)
 		}
+		prev := args[2:] // the values the iteration was given
 		if c != nil || m == nil {
 			t, ok := out[0].(*tensor.Tensor)
 			if !ok || t == nil {
@@ -129,6 +130,18 @@ func loopNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 				return nil, err
 			}
 			scans[k] = append(scans[k], t)
+		}
+		if body.Done != nil && nScan == 0 {
+			// What the body returned and the loop no longer reads goes
+			// back for the next iteration's values: the carried values
+			// of the iteration before (the body's but at the first), the
+			// condition. (With scan outputs, an element the loop keeps
+			// may be an earlier carried value: none is given back.)
+			held := out[1 : 1+nState]
+			if i > 0 {
+				giveBack(opt, body, prev, held)
+			}
+			giveBack(opt, body, out[:1], held)
 		}
 		if kept := out[1:]; holdsStorageOf(kept, iter) || holdsStorageOf(kept, going) {
 			iter, going = nil, nil

@@ -118,23 +118,22 @@ type recurrentNode struct {
 
 // parse checks node n on inputs in, in the order the operators' files
 // list the rules.
-func (o recurrentOp) parse(n *Node, in []tensor.Value) (*recurrentNode, error) {
+func (o recurrentOp) parse(n *Node, in []tensor.Value, t *recurrentNode) error {
 	op := n.op()
-	var t recurrentNode
 	var err error
 	if t.x, err = n.requiredInput(in, 0, "X"); err != nil {
-		return nil, err
+		return err
 	}
 	if t.w, err = n.requiredInput(in, 1, "W"); err != nil {
-		return nil, err
+		return err
 	}
 	if t.r, err = n.requiredInput(in, 2, "R"); err != nil {
-		return nil, err
+		return err
 	}
 	opt := make([]*tensor.Tensor, 8) // B, sequence_lens, initial_h, initial_c, P at 3..7
 	for i := 3; i < o.inputs(); i++ {
 		if opt[i], err = n.tensorInput(in, i); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	t.b, t.h0, t.c0, t.p = opt[3], opt[5], opt[6], opt[7]
@@ -144,29 +143,29 @@ func (o recurrentOp) parse(n *Node, in []tensor.Value) (*recurrentNode, error) {
 	// input has it.
 	dt := t.x.DataType()
 	if err := recurrentTypes.check(op, "X", dt); err != nil {
-		return nil, err
+		return err
 	}
 	for i, v := range []*tensor.Tensor{t.w, t.r, opt[3], opt[5], opt[6], opt[7]} {
 		if v != nil && v.DataType() != dt {
-			return nil, op.errorf("type", "%s is %v, X is %v", [...]string{"W", "R", "B", "initial_h", "initial_c", "P"}[i], v.DataType(), dt)
+			return op.errorf("type", "%s is %v, X is %v", [...]string{"W", "R", "B", "initial_h", "initial_c", "P"}[i], v.DataType(), dt)
 		}
 	}
 	if seqLens != nil && seqLens.DataType() != tensor.Int32 {
-		return nil, op.errorf("type", "sequence_lens is %v, expected int32", seqLens.DataType())
+		return op.errorf("type", "sequence_lens is %v, expected int32", seqLens.DataType())
 	}
 
 	s := &t.spec
 	k, ok := n.kept.Load().(*recurrentKept)
 	if !ok || !k.of(n) {
 		if k, err = o.attributes(n); err != nil {
-			return nil, err
+			return err
 		}
 		n.kept.Store(k)
 	}
 	*s = k.spec
 	// [shape] X is [seq, batch, input] (layout 0) or [batch, seq, input].
 	if t.x.Rank() != 3 {
-		return nil, op.errorf("shape", "X has shape %v, expected rank 3", t.x.Shape())
+		return op.errorf("shape", "X has shape %v, expected rank 3", t.x.Shape())
 	}
 	xs := t.x.Shape()
 	s.Seq, s.Batch, s.Input = xs[0], xs[1], xs[2]
@@ -175,21 +174,21 @@ func (o recurrentOp) parse(n *Node, in []tensor.Value) (*recurrentNode, error) {
 	}
 	// [hidden_size] R's last axis, equal to hidden_size when given.
 	if t.r.Rank() != 3 {
-		return nil, op.errorf("shape", "R has shape %v, expected [num_directions, %d*hidden_size, hidden_size]", t.r.Shape(), o.cell.Gates())
+		return op.errorf("shape", "R has shape %v, expected [num_directions, %d*hidden_size, hidden_size]", t.r.Shape(), o.cell.Gates())
 	}
 	s.Hidden = t.r.Shape()[2]
 	if n.Has("hidden_size") {
 		hs, err := n.Int("hidden_size", 0)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if hs != int64(s.Hidden) {
-			return nil, op.errorf("hidden_size", "hidden_size %d, R has shape %v", hs, t.r.Shape())
+			return op.errorf("hidden_size", "hidden_size %d, R has shape %v", hs, t.r.Shape())
 		}
 	}
 	G, H, D := o.cell.Gates(), s.Hidden, s.Dirs
 	if mulCounts(G, H) == math.MaxInt {
-		return nil, op.errorf("shape", "hidden size %d is too large", H)
+		return op.errorf("shape", "hidden size %d is too large", H)
 	}
 	stateShape := []int{D, s.Batch, H}
 	if s.Layout == 1 {
@@ -211,24 +210,24 @@ func (o recurrentOp) parse(n *Node, in []tensor.Value) (*recurrentNode, error) {
 		{t.p, []int{D, 3 * H}},
 	} {
 		if c.t != nil && !tensor.SameShape(c.t.Shape(), c.want) {
-			return nil, op.errorf("shape", "%s has shape %v, expected %v", names[i], c.t.Shape(), slices.Clone(c.want))
+			return op.errorf("shape", "%s has shape %v, expected %v", names[i], c.t.Shape(), slices.Clone(c.want))
 		}
 	}
 	// [sequence_lens] every length in [0, seq].
 	if seqLens != nil {
 		v, err := tensor.Data[int32](seqLens)
 		if err != nil {
-			return nil, op.wrap("sequence_lens", err, "sequence_lens")
+			return op.wrap("sequence_lens", err, "sequence_lens")
 		}
 		t.lens = make([]int, len(v)) // as long as X's batch axis
 		for i, l := range v {
 			if l < 0 || int(l) > s.Seq {
-				return nil, op.errorf("sequence_lens", "sequence_lens[%d] = %d is outside [0, %d]", i, l, s.Seq)
+				return op.errorf("sequence_lens", "sequence_lens[%d] = %d is outside [0, %d]", i, l, s.Seq)
 			}
 			t.lens[i] = int(l)
 		}
 	}
-	return &t, nil
+	return nil
 }
 
 // recurrentKept is what a recurrent node's attributes say, read at its
@@ -371,8 +370,11 @@ func (t *recurrentNode) outputShapes() [3][]int {
 func (o recurrentOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
 	opt = opt.orDefault() // Schema.Run with nil Options
 	op := n.op()
-	t, err := o.parse(n, in)
-	if err != nil {
+	// What a run allocates, in one piece (a small layer's run is a few
+	// microseconds).
+	c := new(recurrentCall)
+	t := &c.node
+	if err := o.parse(n, in, t); err != nil {
 		return nil, err
 	}
 	count := n.NumOutputs
@@ -381,7 +383,8 @@ func (o recurrentOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 	}
 	dt := t.x.DataType()
 	shapes := t.outputShapes()
-	outs := make([]*tensor.Tensor, count)
+	outs := c.outs[:count]
+	var err error
 	for i := range outs {
 		if outs[i], err = opt.newOverwritten(op, dt, shapes[i]); err != nil {
 			return nil, err
@@ -391,12 +394,16 @@ func (o recurrentOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 		return nil, err
 	}
 	o2 := opt.orDefault()
-	cfg := gemm.Config{Ctx: o2.env.Ctx, Threads: o2.threads(), Charge: opt.Charge, Scratch: new(gemm.Scratch)}
+	cfg := gemm.Config{Ctx: o2.env.Ctx, Threads: o2.threads(), Charge: opt.Charge, Scratch: &c.scratch}
 	switch dt {
 	case tensor.Float:
-		err = runRecurrent[float32](cfg, t, outs, func(v *tensor.Tensor) ([]float32, error) { return tensor.Data[float32](v) }, nil, n)
+		if err = bindOutputs(outs, &c.out32); err == nil {
+			err = runRecurrent[float32](cfg, t, func(v *tensor.Tensor) ([]float32, error) { return tensor.Data[float32](v) }, &c.out32, n)
+		}
 	case tensor.Double:
-		err = runRecurrent[float64](cfg, t, outs, func(v *tensor.Tensor) ([]float64, error) { return tensor.Data[float64](v) }, nil, n)
+		if err = bindOutputs(outs, &c.out64); err == nil {
+			err = runRecurrent[float64](cfg, t, func(v *tensor.Tensor) ([]float64, error) { return tensor.Data[float64](v) }, &c.out64, n)
+		}
 	default: // float16 and bfloat16, computed in float32
 		err = o.runConverted(opt, op, cfg, t, outs)
 	}
@@ -406,13 +413,37 @@ func (o recurrentOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 		}
 		return nil, op.wrap("compute", err, "recurrent engine")
 	}
-	return values(outs...), nil
+	for i, y := range outs {
+		c.vals[i] = y
+	}
+	return c.vals[:count], nil
 }
 
-// runRecurrent runs the engine in T over the inputs read by data; outs'
-// storage is written in T, or, with store, converted by it. W and R
-// transposed at load come from n (nil: none).
-func runRecurrent[T float32 | float64](cfg gemm.Config, t *recurrentNode, outs []*tensor.Tensor, data func(*tensor.Tensor) ([]T, error), out *rnn.Outputs[T], n *Node) error {
+// recurrentCall is what a run of a recurrent node allocates.
+type recurrentCall struct {
+	node    recurrentNode
+	scratch gemm.Scratch
+	outs    [3]*tensor.Tensor
+	vals    [3]tensor.Value
+	out32   rnn.Outputs[float32]
+	out64   rnn.Outputs[float64]
+}
+
+// bindOutputs points out's Y, Y_h and Y_c at the storage of outs.
+func bindOutputs[T float32 | float64](outs []*tensor.Tensor, out *rnn.Outputs[T]) error {
+	for i, dst := range []*[]T{&out.Y, &out.YH, &out.YC}[:len(outs)] {
+		v, err := tensor.Data[T](outs[i])
+		if err != nil {
+			return err
+		}
+		*dst = v
+	}
+	return nil
+}
+
+// runRecurrent runs the engine in T over the inputs read by data into
+// out. W and R transposed at load come from n (nil: none).
+func runRecurrent[T float32 | float64](cfg gemm.Config, t *recurrentNode, data func(*tensor.Tensor) ([]T, error), out *rnn.Outputs[T], n *Node) error {
 	var in rnn.Inputs[T]
 	for _, c := range []struct {
 		dst *[]T
@@ -432,16 +463,6 @@ func runRecurrent[T float32 | float64](cfg gemm.Config, t *recurrentNode, outs [
 	in.RT = transposedFor[T](n.packedInput(2, t.r))
 	if p := n.packedInput(2, t.r); p != nil && in.RT != nil {
 		in.RP = p.rp
-	}
-	if out == nil {
-		out = new(rnn.Outputs[T])
-		for i, dst := range []*[]T{&out.Y, &out.YH, &out.YC}[:len(outs)] {
-			v, err := tensor.Data[T](outs[i])
-			if err != nil {
-				return err
-			}
-			*dst = v
-		}
 	}
 	return rnn.Run(cfg, &t.spec, in, *out)
 }
@@ -465,7 +486,7 @@ func (o recurrentOp) runConverted(opt *Options, op opRef, cfg gemm.Config, t *re
 	for i, dst := range []*[]float32{&out.Y, &out.YH, &out.YC}[:len(outs)] {
 		*dst = make([]float32, outs[i].Len())
 	}
-	err := runRecurrent[float32](cfg, t, outs, func(v *tensor.Tensor) ([]float32, error) { return v.Float32s() }, &out, nil)
+	err := runRecurrent[float32](cfg, t, func(v *tensor.Tensor) ([]float32, error) { return v.Float32s() }, &out, nil)
 	if err != nil {
 		return err
 	}

@@ -79,6 +79,13 @@ type Subgraph struct {
 	// until the next Run of the body in the same run: a kernel keeps the
 	// values, not the list.
 	Run func(opt *Options, inputs []tensor.Value) ([]tensor.Value, error)
+	// Done, when set, takes back the storage of v, a tensor a Run of the
+	// body returned in the same kernel call, once the kernel reads it no
+	// more, hands it on nowhere, and holds no other value sharing its
+	// storage: a later Run of the body may then reuse it (a Scan's
+	// state of the step before, a scan output copied to its stack). A
+	// value the body did not make is left alone.
+	Done func(opt *Options, v *tensor.Tensor)
 }
 
 // GraphAttr returns the graph attribute name, nil when it is absent.

@@ -22,6 +22,9 @@
 package ops
 
 import (
+	"reflect"
+	"unsafe"
+
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -50,33 +53,19 @@ type scanSpec struct {
 
 func scanNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
 	op := n.op()
-	s := scanSpec{batched: op.version == 8, negativeOK: op.version >= 11}
-	if s.batched {
-		s.firstIn = 1
+	k, ok := n.kept.Load().(*scanKept)
+	if !ok || !k.of(n) {
+		s, err := readScanSpec(n, len(in))
+		if err != nil {
+			return nil, err
+		}
+		k = &scanKept{spec: s, attrs: reflect.ValueOf(n.Attrs).UnsafePointer(), count: len(n.Attrs)}
+		n.kept.Store(k)
 	}
-	nIn, err := n.intAttr("num_scan_inputs", -1, "num_scan_inputs")
-	if err != nil {
-		return nil, err
+	s := &k.spec
+	if s.nState+s.nIn+s.firstIn != len(in) {
+		return nil, op.errorf("num_scan_inputs", "the node has %d inputs, its attributes were read for %d", len(in), s.nState+s.nIn+s.firstIn)
 	}
-	if nIn < 1 || nIn > len(in)-s.firstIn {
-		return nil, op.errorf("num_scan_inputs", "num_scan_inputs is %d, the node has %d inputs", nIn, len(in)-s.firstIn)
-	}
-	s.nIn = nIn
-	s.nState = len(in) - s.firstIn - nIn
-	if s.body, err = n.GraphAttr("body"); err != nil {
-		return nil, err
-	}
-	if s.body == nil || s.body.Run == nil {
-		return nil, op.errorf("body", "attribute body holds no graph")
-	}
-	if s.body.Inputs != s.nState+s.nIn {
-		return nil, op.errorf("body", "the body has %d inputs, the node %d state and %d scan inputs", s.body.Inputs, s.nState, s.nIn)
-	}
-	s.nOut = s.body.Outputs - s.nState
-	if s.nOut < 0 {
-		return nil, op.errorf("body", "the body has %d outputs, fewer than the %d states", s.body.Outputs, s.nState)
-	}
-	s.outTypes = s.body.OutputTypes
 	xs := make([]*tensor.Tensor, len(in))
 	for i := range in {
 		if i == 0 && s.batched && in[0] == nil {
@@ -88,6 +77,56 @@ func scanNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 		}
 		xs[i] = t
 	}
+	if !s.batched {
+		return s.run(opt, op, xs[:s.nState], xs[s.nState:], -1)
+	}
+	return s.runBatched(opt, op, xs[0], xs[1:1+s.nState], xs[1+s.nState:])
+}
+
+// scanKept is a Scan node's attributes, read and checked at its first run
+// and kept for the next (Node.kept), as recurrentKept.
+type scanKept struct {
+	spec  scanSpec // read only once stored: runs share it
+	attrs unsafe.Pointer
+	count int
+}
+
+// of reports whether k was read from n's attribute map as it is.
+func (k *scanKept) of(n *Node) bool {
+	return k.attrs == reflect.ValueOf(n.Attrs).UnsafePointer() && k.count == len(n.Attrs)
+}
+
+// readScanSpec reads and checks the attributes of a Scan node of inputs
+// inputs.
+func readScanSpec(n *Node, inputs int) (scanSpec, error) {
+	op := n.op()
+	s := scanSpec{batched: op.version == 8, negativeOK: op.version >= 11}
+	if s.batched {
+		s.firstIn = 1
+	}
+	nIn, err := n.intAttr("num_scan_inputs", -1, "num_scan_inputs")
+	if err != nil {
+		return s, err
+	}
+	if nIn < 1 || nIn > inputs-s.firstIn {
+		return s, op.errorf("num_scan_inputs", "num_scan_inputs is %d, the node has %d inputs", nIn, inputs-s.firstIn)
+	}
+	s.nIn = nIn
+	s.nState = inputs - s.firstIn - nIn
+	if s.body, err = n.GraphAttr("body"); err != nil {
+		return s, err
+	}
+	if s.body == nil || s.body.Run == nil {
+		return s, op.errorf("body", "attribute body holds no graph")
+	}
+	if s.body.Inputs != s.nState+s.nIn {
+		return s, op.errorf("body", "the body has %d inputs, the node %d state and %d scan inputs", s.body.Inputs, s.nState, s.nIn)
+	}
+	s.nOut = s.body.Outputs - s.nState
+	if s.nOut < 0 {
+		return s, op.errorf("body", "the body has %d outputs, fewer than the %d states", s.body.Outputs, s.nState)
+	}
+	s.outTypes = s.body.OutputTypes
 	attr := func(name string, count int) ([]int64, error) {
 		v, ok, err := n.Ints(name)
 		if err != nil {
@@ -107,37 +146,39 @@ func scanNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 	}
 	if s.batched {
 		if s.inDirs, err = attr("directions", s.nIn); err != nil {
-			return nil, err
+			return s, err
 		}
 		s.inAxes, s.outAxes, s.outDirs = make([]int64, s.nIn), make([]int64, s.nOut), make([]int64, s.nOut)
 	} else {
 		if s.inAxes, err = attr("scan_input_axes", s.nIn); err != nil {
-			return nil, err
+			return s, err
 		}
 		if s.inDirs, err = attr("scan_input_directions", s.nIn); err != nil {
-			return nil, err
+			return s, err
 		}
 		if s.outAxes, err = attr("scan_output_axes", s.nOut); err != nil {
-			return nil, err
+			return s, err
 		}
 		if s.outDirs, err = attr("scan_output_directions", s.nOut); err != nil {
-			return nil, err
+			return s, err
 		}
 	}
 	for _, d := range append(append([]int64{}, s.inDirs...), s.outDirs...) {
 		if d != 0 && d != 1 {
-			return nil, op.errorf("directions", "a direction is %d, not 0 (forward) or 1 (reverse)", d)
+			return s, op.errorf("directions", "a direction is %d, not 0 (forward) or 1 (reverse)", d)
 		}
 	}
-	if !s.batched {
-		return s.run(opt, op, xs[:s.nState], xs[s.nState:], -1)
-	}
-	return s.runBatched(opt, op, xs[0], xs[1:1+s.nState], xs[1+s.nState:])
+	return s, nil
 }
 
 // run scans the inputs xs with states as the initial state, for at most
-// limit steps when limit is not negative (the padding of Scan 8's
-// sequence_lens is then added to the scan outputs up to the full length).
+// limit steps when limit is not negative (the scan outputs are then zero
+// past the last step, up to the full length: Scan 8's sequence_lens).
+//
+// No step allocates: a step's slice of each scan input is copied into one
+// tensor made for the run (a new one only after the body returned the
+// last as a state), and the body's scan outputs are copied into their
+// place in the stacked outputs, made at the first step.
 func (s *scanSpec) run(opt *Options, op opRef, states, xs []*tensor.Tensor, limit int) ([]tensor.Value, error) {
 	axes := make([]int, len(xs))
 	steps := -1
@@ -157,11 +198,13 @@ func (s *scanSpec) run(opt *Options, op opRef, states, xs []*tensor.Tensor, limi
 		steps = limit
 	}
 	args := make([]tensor.Value, s.nState+len(xs))
-	state := make([]tensor.Value, s.nState)
+	res := make([]tensor.Value, s.nState, s.nState+s.nOut)
 	for i, t := range states {
-		state[i] = t
+		res[i] = t
 	}
-	scans := make([][]*tensor.Tensor, s.nOut)
+	state := res[:s.nState]
+	stepSlices := make([]*tensor.Tensor, len(xs))
+	ys := make([]scanStack, s.nOut)
 	for t := 0; t < steps; t++ {
 		if err := opt.cancelled(); err != nil {
 			return nil, op.stopped(err)
@@ -172,11 +215,16 @@ func (s *scanSpec) run(opt *Options, op opRef, states, xs []*tensor.Tensor, limi
 			if s.inDirs[j] == 1 {
 				at = steps - 1 - t
 			}
-			slice, err := gatherAxis(opt, op, x, tensor.Scalar(int64(at)), axes[j])
-			if err != nil {
-				return nil, err
+			if stepSlices[j] == nil {
+				shape := append(append(make([]int, 0, x.Rank()-1), x.Shape()[:axes[j]]...), x.Shape()[axes[j]+1:]...)
+				y, err := opt.newOverwritten(op, x.DataType(), shape)
+				if err != nil {
+					return nil, err
+				}
+				stepSlices[j] = y
 			}
-			args[s.nState+j] = slice
+			copySlice(stepSlices[j], x, axes[j], at)
+			args[s.nState+j] = stepSlices[j]
 		}
 		out, err := s.body.Run(opt, args)
 		if err != nil {
@@ -185,49 +233,165 @@ func (s *scanSpec) run(opt *Options, op opRef, states, xs []*tensor.Tensor, limi
 		if len(out) != s.body.Outputs {
 			return nil, op.errorf("body", "the body produced %d outputs, it declares %d", len(out), s.body.Outputs)
 		}
+		prev := args[:s.nState] // the states the step was given
 		for k, v := range out[:s.nState] {
-			if t, ok := v.(*tensor.Tensor); !ok || t == nil {
+			st, ok := v.(*tensor.Tensor)
+			if !ok || st == nil {
 				return nil, op.errorf("type", "state output %d is %s, not a tensor", k, describe(v))
 			}
 			state[k] = v
+			// A slice the body hands back as a state is the next step's
+			// input: the next slice goes elsewhere.
+			for j, x := range stepSlices {
+				if x != nil && overlaps(st, x) {
+					stepSlices[j] = nil
+				}
+			}
 		}
 		for k, v := range out[s.nState:] {
-			e, err := scanElement(opt, op, k, v, scans[k])
-			if err != nil {
+			at := t
+			if s.outDirs[k] == 1 {
+				at = steps - 1 - t
+			}
+			if err := ys[k].place(opt, op, s, k, v, at, full, steps < full); err != nil {
 				return nil, err
 			}
-			scans[k] = append(scans[k], e)
+		}
+		if s.body.Done != nil {
+			// What the body returned and the scan no longer reads goes
+			// back for the next step's values: the states of the step
+			// before (the body's but at the first step), the scan
+			// outputs now in their stacks.
+			if t > 0 {
+				giveBack(opt, s.body, prev, state)
+			}
+			giveBack(opt, s.body, out[s.nState:], state)
 		}
 	}
-	res := state
-	for k, list := range scans {
-		if s.outDirs[k] == 1 {
-			for i, j := 0, len(list)-1; i < j; i, j = i+1, j-1 {
-				list[i], list[j] = list[j], list[i]
-			}
-		}
-		for len(list) > 0 && len(list) < full { // Scan 8: the steps past the length are zeros
-			z, err := opt.newTensor(op, list[0].DataType(), list[0].Shape())
-			if err != nil {
+	for k := range ys {
+		y := ys[k].y
+		if y == nil {
+			var err error
+			if y, err = stack(opt, op, nil, 0, s.outTypes, s.nState+k); err != nil {
 				return nil, err
 			}
-			list = append(list, z)
-		}
-		axis := 0
-		if len(list) > 0 {
-			a, ok := normalizeAxis(s.outAxes[k], list[0].Rank()+1)
-			if !ok || (!s.negativeOK && s.outAxes[k] < 0) {
-				return nil, op.errorf("axes", "scan output %d's axis %d is outside its rank %d", k, s.outAxes[k], list[0].Rank()+1)
-			}
-			axis = a
-		}
-		y, err := stack(opt, op, list, axis, s.outTypes, s.nState+k)
-		if err != nil {
-			return nil, err
 		}
 		res = append(res, y)
 	}
 	return res, nil
+}
+
+// giveBack hands body.Done the tensors of vals that no value of held
+// shares storage with: what a Scan or a Loop got from its body and reads
+// no more.
+func giveBack(opt *Options, body *Subgraph, vals, held []tensor.Value) {
+	for _, v := range vals {
+		t, _ := v.(*tensor.Tensor)
+		if t == nil {
+			continue
+		}
+		kept := false
+		for _, h := range held {
+			if ht, _ := h.(*tensor.Tensor); ht != nil && overlaps(t, ht) {
+				kept = true
+				break
+			}
+		}
+		if !kept {
+			body.Done(opt, t)
+		}
+	}
+}
+
+// scanStack is one stacked scan output of a run: made when the body first
+// returns the output, each step's element then copied into its place.
+type scanStack struct {
+	y      *tensor.Tensor
+	elem   []int // the element's shape
+	axis   int
+	length int // of y along axis
+}
+
+// place copies v, the scan output k of a step, to position at of the
+// stack, making the stack (zeroed when padded holds: Scan 8's steps past
+// a sequence length) at the first step.
+func (st *scanStack) place(opt *Options, op opRef, s *scanSpec, k int, v tensor.Value, at, full int, padded bool) error {
+	e, ok := v.(*tensor.Tensor)
+	if !ok || e == nil {
+		return op.errorf("scan-output", "scan output %d is %s, not a tensor", k, describe(v))
+	}
+	if err := checkInput(op, "scan output", e); err != nil {
+		return err
+	}
+	if st.y == nil {
+		a, ok := normalizeAxis(s.outAxes[k], e.Rank()+1)
+		if !ok || (!s.negativeOK && s.outAxes[k] < 0) {
+			return op.errorf("axes", "scan output %d's axis %d is outside its rank %d", k, s.outAxes[k], e.Rank()+1)
+		}
+		shape := append(append(append(make([]int, 0, e.Rank()+1), e.Shape()[:a]...), full), e.Shape()[a:]...)
+		var err error
+		if padded {
+			st.y, err = opt.newTensor(op, e.DataType(), shape)
+		} else {
+			st.y, err = opt.newOverwritten(op, e.DataType(), shape)
+		}
+		if err != nil {
+			return err
+		}
+		st.elem, st.axis, st.length = e.Shape(), a, full
+	} else if st.y.DataType() != e.DataType() || !tensor.SameShape(st.elem, e.Shape()) {
+		return op.errorf("scan-output", "scan output %d is %v %v in one iteration and %s in another", k, st.y.DataType(), st.elem, e.Describe())
+	}
+	outer := product(st.elem[:st.axis])
+	block := product(st.elem[st.axis:])
+	copyBlocks(st.y, e, outer, block, st.length*block, at*block, block, 0)
+	return nil
+}
+
+// copySlice copies to y the slice at of x along axis.
+func copySlice(y, x *tensor.Tensor, axis, at int) {
+	shape := x.Shape()
+	outer := product(shape[:axis])
+	block := product(shape[axis+1:])
+	copyBlocks(y, x, outer, block, block, 0, shape[axis]*block, at*block)
+}
+
+// copyBlocks copies outer blocks of block elements from src (the i-th at
+// srcOff+i*srcStride) to dst (at dstOff+i*dstStride); strings by element.
+func copyBlocks(dst, src *tensor.Tensor, outer, block, dstStride, dstOff, srcStride, srcOff int) {
+	if block == 0 {
+		return
+	}
+	if dst.DataType() == tensor.String {
+		d, s := dst.Strings(), src.Strings()
+		for i := range outer {
+			copy(d[dstOff+i*dstStride:][:block], s[srcOff+i*srcStride:][:block])
+		}
+		return
+	}
+	size := dst.DataType().Size()
+	d, s := dst.Bytes(), src.Bytes()
+	for i := range outer {
+		copy(d[(dstOff+i*dstStride)*size:][:block*size], s[(srcOff+i*srcStride)*size:][:block*size])
+	}
+}
+
+// overlaps reports whether a and b share any storage.
+func overlaps(a, b *tensor.Tensor) bool {
+	if a.DataType() == tensor.String || b.DataType() == tensor.String {
+		sa, sb := a.Strings(), b.Strings()
+		if len(sa) == 0 || len(sb) == 0 {
+			return false
+		}
+		pa, pb := uintptr(unsafe.Pointer(&sa[0])), uintptr(unsafe.Pointer(&sb[0]))
+		return pa < pb+uintptr(len(sb))*unsafe.Sizeof("") && pb < pa+uintptr(len(sa))*unsafe.Sizeof("")
+	}
+	ba, bb := a.Bytes(), b.Bytes()
+	if len(ba) == 0 || len(bb) == 0 {
+		return false
+	}
+	pa, pb := uintptr(unsafe.Pointer(&ba[0])), uintptr(unsafe.Pointer(&bb[0]))
+	return pa < pb+uintptr(len(bb)) && pb < pa+uintptr(len(ba))
 }
 
 // runBatched is Scan 8: each batch item (axis 0 of every input) is

@@ -353,13 +353,19 @@ func Run[T float32 | float64](cfg gemm.Config, s *Spec, in Inputs[T], out Output
 
 // runParts runs the parts of Run on the cores: per direction of runners,
 // chunks of the batch, each its projections first when own, then its
-// steps.
+// steps. The cores take the parts one at a time from a counter
+// (parallel.Shared), not as fixed halves: a core that wakes late, or that
+// another process holds, leaves its part to the one that is running
+// instead of making it wait (on a loaded machine the second core's part
+// started up to 1.5 ms after it was queued). Each part charges its own
+// slot of the scratch account, whichever core runs it: the charges do
+// not depend on the schedule.
 func runParts[T float32 | float64](cfg gemm.Config, runners []runner[T], chunks int, own bool, in Inputs[T], out Outputs[T]) error {
 	B, x, lens := runners[0].s.Batch, in.X, in.SeqLens
-	return parallel.RangeW(cfg.Ctx, cfg.Threads, len(runners)*chunks, parallel.Work, func(w, lo, hi int) error {
-		one := cfg // one core, and the worker's own slot of the scratch account
-		one.Threads, one.Scratch = 1, cfg.Scratch.Slot(w)
+	return parallel.Shared(cfg.Ctx, cfg.Threads, len(runners)*chunks, 1, parallel.Work, func(lo, hi int) error {
 		for p := lo; p < hi; p++ {
+			one := cfg // one core, and the part's own slot of the scratch account
+			one.Threads, one.Scratch = 1, cfg.Scratch.Slot(p)
 			c, r := p%chunks, &runners[p/chunks]
 			b0, b1 := B*c/chunks, B*(c+1)/chunks
 			if own {
