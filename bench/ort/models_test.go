@@ -114,6 +114,22 @@ var publicModels = []modelCase{
 		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"onnx::Flatten_0", uniform(r, -2, 2, 1, 34, 96)}} }},
 	{file: "weather_v0.1.onnx", abs: 1e-5, rel: 1e-3,
 		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"onnx::Flatten_0", uniform(r, -2, 2, 1, 22, 96)}} }},
+	// openWakeWord heads trained outside the project (openwakeword-js:
+	// hello_deepa over 25 frames, its older 24-frame export, namaste_deepa;
+	// react-native-wakeword: DaVoice's 28-frame, 64-unit heads), the same
+	// exporter's Gemm and decomposed LayerNorm at other sizes.
+	{file: "hello_deepa.onnx", abs: 1e-5, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"onnx::Flatten_0", uniform(r, -2, 2, 1, 25, 96)}} }},
+	{file: "hello_deepa_old.onnx", abs: 1e-5, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"onnx::Flatten_0", uniform(r, -2, 2, 1, 24, 96)}} }},
+	{file: "namaste_deepa.onnx", abs: 1e-5, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"onnx::Flatten_0", uniform(r, -2, 2, 1, 24, 96)}} }},
+	{file: "need_help_now.onnx", abs: 1e-5, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"onnx::Flatten_0", uniform(r, -2, 2, 1, 28, 96)}} }},
+	{file: "coca_cola_model_28_05052025.onnx", abs: 1e-5, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"onnx::Flatten_0", uniform(r, -2, 2, 1, 28, 96)}} }},
+	{file: "hey_lookdeep.onnx", abs: 1e-5, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"onnx::Flatten_0", uniform(r, -2, 2, 1, 28, 96)}} }},
 	{file: "ch_ppocr_mobile_v2.0_cls_infer.onnx", abs: 1e-4, rel: 1e-3,
 		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"x", uniform(r, -1, 1, 1, 3, 48, 192)}} }},
 	{file: "ch_PP-OCRv4_det_infer.onnx", abs: 1e-4, rel: 1e-3,
