@@ -179,6 +179,14 @@ var publicModels = []modelCase{
 		inputs: func(r *rand.Rand) []diffInput {
 			return []diffInput{{"input_image_with_alpha:0", uniform(r, -1, 1, 1, 320, 320, 4)}}
 		}},
+	{file: "mlsd_320x320_large.onnx", abs: 0.05, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput {
+			return []diffInput{{"input_image_with_alpha:0", uniform(r, -1, 1, 1, 320, 320, 4)}}
+		}},
+	{file: "mlsd_512x512_tiny.onnx", abs: 0.05, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput {
+			return []diffInput{{"input_image_with_alpha:0", uniform(r, -1, 1, 1, 512, 512, 4)}}
+		}},
 	{file: "mlsd_512x512_large.onnx", abs: 0.05, rel: 1e-3,
 		inputs: func(r *rand.Rand) []diffInput {
 			return []diffInput{{"input_image_with_alpha:0", uniform(r, -1, 1, 1, 512, 512, 4)}}
