@@ -29,6 +29,10 @@ exporter); about 4 minutes on one core, 130 MB. What each model holds:
   fast_neural_style    pytorch/examples' style transfer network
                        (ReflectionPad, InstanceNormalization, nearest
                        Upsample as Resize)
+  lraspp_mobilenet_v3  torchvision's LR-ASPP segmentation head on
+                       MobileNetV3-Large (bilinear Resize to the input size)
+  crnn_lstm_gru        a CRNN text recognizer: convolutions, a two-layer
+                       bidirectional LSTM and a GRU over a dynamic width
   bert_like_encoder    a BERT-shaped encoder: token, position and type
                        embeddings, LayerNorm, two post-LN
                        nn.TransformerEncoderLayer with GELU (Erf) and the
@@ -145,6 +149,23 @@ def resnet18_qdq():
     return convert_fx(p)
 
 
+class CRNN(nn.Module):
+    def __init__(s, classes=37):
+        super().__init__()
+        s.cnn = nn.Sequential(nn.Conv2d(1, 32, 3, padding=1), nn.BatchNorm2d(32), nn.ReLU(), nn.MaxPool2d(2),
+                              nn.Conv2d(32, 64, 3, padding=1), nn.BatchNorm2d(64), nn.ReLU(), nn.MaxPool2d((2, 1)),
+                              nn.Conv2d(64, 64, 3, padding=1), nn.ReLU())
+        s.lstm = nn.LSTM(64, 64, num_layers=2, bidirectional=True, batch_first=True)
+        s.gru = nn.GRU(128, 64, batch_first=True)
+        s.out = nn.Linear(64, classes)
+
+    def forward(s, x):
+        f = s.cnn(x).mean(2).permute(0, 2, 1)
+        f, _ = s.lstm(f)
+        f, _ = s.gru(f)
+        return s.out(f).log_softmax(-1)
+
+
 def image():
     return torch.randn(1, 3, 224, 224)
 
@@ -167,6 +188,10 @@ MODELS = {
     "ssdlite320_mobilenet_v3": (ssdlite, lambda: ([torch.rand(3, 320, 320)],), ["images"], ["boxes", "scores", "labels"], 11, None),
     "super_resolution": (SuperResolution, lambda: torch.randn(1, 1, 224, 224), ["input"], ["output"], 11, None),
     "fast_neural_style": (style_net, image, ["input"], ["output"], 11, None),
+    "lraspp_mobilenet_v3": (lambda: tv.segmentation.lraspp_mobilenet_v3_large(weights=None, weights_backbone=None),
+                            image, ["input"], ["out"], 13, None),
+    "crnn_lstm_gru": (CRNN, lambda: torch.randn(1, 1, 32, 128), ["input"], ["log_probs"], 14,
+                      {"input": {0: "batch", 3: "width"}, "log_probs": {0: "batch", 1: "steps"}}),
     "bert_like_encoder": (Encoder, encoder_inputs, ["input_ids", "attention_mask", "token_type_ids"],
                           ["last_hidden_state", "pooler_output"], 14,
                           {"input_ids": seq, "attention_mask": seq, "token_type_ids": seq,

@@ -12,9 +12,10 @@ import (
 )
 
 // Exported models: what torch.onnx.export writes for public architectures
-// (torchvision's classifiers and SSDlite detector, the PyTorch tutorial's
-// super-resolution network, pytorch/examples' fast neural style, BERT- and
-// GPT-shaped stacks of nn.TransformerEncoderLayer), made by
+// (torchvision's classifiers, SSDlite detector and LR-ASPP segmenter, the
+// PyTorch tutorial's super-resolution network, pytorch/examples' fast
+// neural style, a CRNN over LSTM and GRU, BERT- and GPT-shaped stacks of
+// nn.TransformerEncoderLayer), made by
 // scripts/export-models.py with seeded random weights, so that the exporter's
 // own idioms (shape arithmetic, NMS and TopK, PixelShuffle, InstanceNorm,
 // the masks) run end to end in both engines. Skipped without them.
@@ -57,6 +58,10 @@ var exportedModels = []modelCase{
 	{file: "super_resolution.onnx", abs: 1e-4, rel: 1e-3,
 		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"input", uniform(r, 0, 1, 1, 1, 224, 224)}} }},
 	{file: "fast_neural_style.onnx", abs: 1e-3, rel: 1e-3, inputs: image224},
+	{file: "lraspp_mobilenet_v3.onnx", abs: 1e-4, rel: 1e-3, inputs: image224},
+	// Traced at width 128: the width, and so the LSTM's steps, is a symbol.
+	{file: "crnn_lstm_gru.onnx", abs: 1e-4, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"input", uniform(r, -1, 1, 2, 1, 32, 200)}} }},
 	// The two transformer stacks were traced at other sizes (2x16 and
 	// 1x12): batch and sequence are the graph's symbols.
 	{file: "bert_like_encoder.onnx", abs: 1e-4, rel: 1e-3,
