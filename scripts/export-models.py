@@ -9,7 +9,7 @@ and onnxruntime.
     scripts/export-models.py DIR [NAME]...
 
 Made with Debian 12's PyTorch 1.13.1 and torchvision 0.14.1 (the TorchScript
-exporter); about 4 minutes on one core, 130 MB. What each model holds:
+exporter); about 5 minutes on a loaded machine, 135 MB. What each model holds:
 
   resnet18, mobilenet_v3_small, efficientnet_b0, squeezenet1_1,
   shufflenet_v2_x0_5   torchvision's ImageNet classifiers (opsets 12-14:
