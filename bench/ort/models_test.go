@@ -114,6 +114,22 @@ var publicModels = []modelCase{
 		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"onnx::Flatten_0", uniform(r, -2, 2, 1, 34, 96)}} }},
 	{file: "weather_v0.1.onnx", abs: 1e-5, rel: 1e-3,
 		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"onnx::Flatten_0", uniform(r, -2, 2, 1, 22, 96)}} }},
+	// openWakeWord heads trained outside the project (openwakeword-js:
+	// hello_deepa over 25 frames, its older 24-frame export, namaste_deepa;
+	// react-native-wakeword: DaVoice's 28-frame, 64-unit heads), the same
+	// exporter's Gemm and decomposed LayerNorm at other sizes.
+	{file: "hello_deepa.onnx", abs: 1e-5, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"onnx::Flatten_0", uniform(r, -2, 2, 1, 25, 96)}} }},
+	{file: "hello_deepa_old.onnx", abs: 1e-5, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"onnx::Flatten_0", uniform(r, -2, 2, 1, 24, 96)}} }},
+	{file: "namaste_deepa.onnx", abs: 1e-5, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"onnx::Flatten_0", uniform(r, -2, 2, 1, 24, 96)}} }},
+	{file: "need_help_now.onnx", abs: 1e-5, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"onnx::Flatten_0", uniform(r, -2, 2, 1, 28, 96)}} }},
+	{file: "coca_cola_model_28_05052025.onnx", abs: 1e-5, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"onnx::Flatten_0", uniform(r, -2, 2, 1, 28, 96)}} }},
+	{file: "hey_lookdeep.onnx", abs: 1e-5, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"onnx::Flatten_0", uniform(r, -2, 2, 1, 28, 96)}} }},
 	{file: "ch_ppocr_mobile_v2.0_cls_infer.onnx", abs: 1e-4, rel: 1e-3,
 		inputs: func(r *rand.Rand) []diffInput { return []diffInput{{"x", uniform(r, -1, 1, 1, 3, 48, 192)}} }},
 	{file: "ch_PP-OCRv4_det_infer.onnx", abs: 1e-4, rel: 1e-3,
@@ -163,6 +179,14 @@ var publicModels = []modelCase{
 		inputs: func(r *rand.Rand) []diffInput {
 			return []diffInput{{"input_image_with_alpha:0", uniform(r, -1, 1, 1, 320, 320, 4)}}
 		}},
+	{file: "mlsd_320x320_large.onnx", abs: 0.05, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput {
+			return []diffInput{{"input_image_with_alpha:0", uniform(r, -1, 1, 1, 320, 320, 4)}}
+		}},
+	{file: "mlsd_512x512_tiny.onnx", abs: 0.05, rel: 1e-3,
+		inputs: func(r *rand.Rand) []diffInput {
+			return []diffInput{{"input_image_with_alpha:0", uniform(r, -1, 1, 1, 512, 512, 4)}}
+		}},
 	{file: "mlsd_512x512_large.onnx", abs: 0.05, rel: 1e-3,
 		inputs: func(r *rand.Rand) []diffInput {
 			return []diffInput{{"input_image_with_alpha:0", uniform(r, -1, 1, 1, 512, 512, 4)}}
@@ -175,7 +199,13 @@ func TestPublicModels(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ".complete")); err != nil {
 		t.Skipf("public models not installed in %s (run scripts/models.sh)", dir)
 	}
-	for _, mc := range publicModels {
+	runModelCases(t, dir, publicModels)
+}
+
+// runModelCases runs each case's model from dir in both engines and
+// compares every output.
+func runModelCases(t *testing.T, dir string, cases []modelCase) {
+	for _, mc := range cases {
 		t.Run(strings.TrimSuffix(mc.file, ".onnx"), func(t *testing.T) {
 			m, model := loadPublicModel(t, dir, mc)
 			r := rand.New(rand.NewPCG(1, uint64(len(mc.file))))
@@ -276,11 +306,12 @@ func absDifferences(a, b *tensor.Tensor) (mean, largest float64) {
 	return sum / float64(len(x)), largest
 }
 
-// TestWritePublicCases writes each public model with its inputs as a case
-// of bench/ort's command (DIR/<model>/model.onnx and
-// test_data_set_0/input_K.pb), so that the models people deploy are timed
-// beside onnxruntime as the zoo is. It runs only with
-// ONNXSHAPE_PUBLIC_CASES=DIR:
+// TestWritePublicCases writes each public model (and each exported one,
+// exports_test.go) with its inputs as a case of bench/ort's command
+// (DIR/<model>/model.onnx and test_data_set_0/input_K.pb), so that the
+// models people deploy are timed beside onnxruntime as the zoo is. It runs
+// only with ONNXSHAPE_PUBLIC_CASES=DIR, and writes the models of each set
+// that is installed:
 //
 //	cd bench/ort && ONNXSHAPE_PUBLIC_CASES=/tmp/public go test -tags ort -run WritePublicCases .
 //	go build -tags ort -o /tmp/ortbench . && /tmp/ortbench --threads 1 --ort-optimize /tmp/public
@@ -289,11 +320,26 @@ func TestWritePublicCases(t *testing.T) {
 	if root == "" {
 		t.Skip("set ONNXSHAPE_PUBLIC_CASES=DIR")
 	}
-	dir := modelsDir()
-	if _, err := os.Stat(filepath.Join(dir, ".complete")); err != nil {
-		t.Skipf("public models not installed in %s (run scripts/models.sh)", dir)
+	wrote := false
+	for _, set := range []struct {
+		dir   string
+		cases []modelCase
+	}{{modelsDir(), publicModels}, {exportsDir(), exportedModels}} {
+		if _, err := os.Stat(filepath.Join(set.dir, ".complete")); err != nil {
+			t.Logf("no models in %s (scripts/models.sh, scripts/export-models.py)", set.dir)
+			continue
+		}
+		writeCases(t, root, set.dir, set.cases)
+		wrote = true
 	}
-	for _, mc := range publicModels {
+	if !wrote {
+		t.Skip("neither the public nor the exported models are installed")
+	}
+}
+
+// writeCases writes each case's model from dir, with its inputs, under root.
+func writeCases(t *testing.T, root, dir string, cases []modelCase) {
+	for _, mc := range cases {
 		m, model := loadPublicModel(t, dir, mc)
 		r := rand.New(rand.NewPCG(1, uint64(len(mc.file))))
 		data := filepath.Join(root, strings.TrimSuffix(mc.file, ".onnx"), "test_data_set_0")
