@@ -171,6 +171,9 @@ func readScanSpec(n *Node, inputs int) (scanSpec, error) {
 	return s, nil
 }
 
+// scanStepBytes is what a step of a Scan counts against the run's cap.
+const scanStepBytes = 64
+
 // run scans the inputs xs with states as the initial state, for at most
 // limit steps when limit is not negative (the scan outputs are then zero
 // past the last step, up to the full length: Scan 8's sequence_lens).
@@ -196,6 +199,13 @@ func (s *scanSpec) run(opt *Options, op opRef, states, xs []*tensor.Tensor, limi
 	full := steps
 	if limit >= 0 && limit < steps {
 		steps = limit
+	}
+	// Each step counts scanStepBytes against the run's cap, as a list of
+	// its elements' headers once did: the cap bounds the number of steps
+	// as it bounds bytes, so a Scan over 10^9 steps of empty slices is
+	// refused before its first step instead of running for an hour.
+	if err := opt.scratch(op, "the scan's steps", steps, scanStepBytes); err != nil {
+		return nil, err
 	}
 	args := make([]tensor.Value, s.nState+len(xs))
 	res := make([]tensor.Value, s.nState, s.nState+s.nOut)
