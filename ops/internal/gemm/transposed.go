@@ -234,3 +234,31 @@ func unpackedAT(cfg Config, m, n, k int, pa *PackedAT32, b []float32, ldb int, c
 	}
 	return Float32Finish(cfg, m, n, k, a, k, b, ldb, c, ldc, fin)
 }
+
+// Float32ImplicitAT is Float32PackedAT for B written by fill (as
+// Float32Implicit's B): fill writes all of B at once, k rows of n
+// columns, into scratch (k*n float32, taken through cfg.Scratch or
+// charged to cfg.Charge before any work), which Float32PackedAT then
+// reads in place. The bits are those of Float32Implicit.
+func Float32ImplicitAT(cfg Config, m, n, k int, pa *PackedAT32, fill Filler32, c []float32, ldc int, fin Finish) error {
+	if fill == nil {
+		return fmt.Errorf("%w: no filler for B", ErrShape)
+	}
+	if m == 0 || n == 0 || k == 0 {
+		// Nothing to fill: B has no element the product reads.
+		return Float32PackedAT(cfg, m, n, k, pa, make([]float32, k*n), max(n, 1), c, ldc, fin)
+	}
+	bytes := int64(k) * int64(n) * 4
+	if err := cfg.Scratch.take(cfg, bytes); err != nil {
+		return err
+	}
+	defer cfg.Scratch.give(bytes)
+	if err := cfg.err(); err != nil {
+		return err
+	}
+	buf := getBuf[float32](k * n)
+	defer putBuf(buf)
+	b := *buf
+	fill(b, n, 0, k, 0, n)
+	return Float32PackedAT(cfg, m, n, k, pa, b, n, c, ldc, fin)
+}
