@@ -244,9 +244,15 @@ func Float32ImplicitAT(cfg Config, m, n, k int, pa *PackedAT32, fill Filler32, c
 	if fill == nil {
 		return fmt.Errorf("%w: no filler for B", ErrShape)
 	}
-	if m == 0 || n == 0 || k == 0 {
-		// Nothing to fill: B has no element the product reads.
-		return Float32PackedAT(cfg, m, n, k, pa, make([]float32, k*n), max(n, 1), c, ldc, fin)
+	if m == 0 || n == 0 {
+		if pa == nil || pa.m != m || pa.k != k {
+			return fmt.Errorf("%w: packed A is not %dx%d", ErrShape, m, k)
+		}
+		return cfg.err()
+	}
+	if k == 0 {
+		// Nothing to fill: B is empty.
+		return Float32PackedAT(cfg, m, n, k, pa, nil, n, c, ldc, fin)
 	}
 	bytes := int64(k) * int64(n) * 4
 	if err := cfg.Scratch.take(cfg, bytes); err != nil {
