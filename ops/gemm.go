@@ -409,6 +409,10 @@ type weightPack struct {
 	// rp is a recurrent cell's R^T also packed in the GEMM engine's
 	// panels, as its steps' products read it.
 	rp *rnn.PackedR
+	// at32 is a float32 Conv's weights packed with the output channels
+	// on the vector lanes, for its products over few positions
+	// (conv.Config.WeightsT).
+	at32 *gemm.PackedAT32
 }
 
 // nodePacks are a node's packed constant inputs, by input index.
@@ -501,7 +505,7 @@ func (p *weightPack) bytes() int64 {
 	case p.c8 != nil:
 		return p.c8.Bytes()
 	}
-	return 4*int64(len(p.t32)) + 8*int64(len(p.t64)) + p.rp.Bytes()
+	return 4*int64(len(p.t32)) + 8*int64(len(p.t64)) + p.rp.Bytes() + p.at32.Bytes()
 }
 
 // packRecurrentW and packRecurrentR transpose a recurrent cell's W

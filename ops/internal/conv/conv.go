@@ -70,6 +70,12 @@ type Config struct {
 	// Clip): the products may then apply it in their kernels, with the
 	// bias, before they store a tile (the same bits).
 	Clamp32 *[2]float32
+	// WeightsT, when not nil, is the float32 weights of a one-group
+	// convolution packed with the output channels on the vector lanes
+	// (PackWeightsT, once at load): a product over few positions (a 7x7
+	// plane) then runs with C's rows on the lanes (gemm.Float32PackedAT,
+	// the same bits).
+	WeightsT *gemm.PackedAT32
 }
 
 func (c Config) err() error {
@@ -304,6 +310,25 @@ func busiest(pout, t, outer, threads int) int {
 	return most
 }
 
+// PackWeightsT packs the float32 weights w of a one-group convolution
+// (M x K, K = C times the taps, row-major) for Config.WeightsT, charging
+// cfg's account for them first.
+func PackWeightsT(cfg Config, m, k int, w []float32) (*gemm.PackedAT32, error) {
+	return gemm.PackAT32(cfg.gemm(1), m, k, w, k)
+}
+
+// transposedWeights returns cfg.WeightsT when a product of s (m rows,
+// cols positions over k) runs with C's rows on the lanes: float32
+// weights of s's shape, one group, and few columns (gemm.TransposedPays).
+func transposedWeights[T Float](cfg Config, s Shape, m, cols, k int) *gemm.PackedAT32 {
+	var z T
+	pa := cfg.WeightsT
+	if pa == nil || sizeOf(z) != 4 || s.Group != 1 || pa.M() != m || pa.K() != k || !gemm.TransposedPays(m, cols, k) {
+		return nil
+	}
+	return pa
+}
+
 // pointwise reports a 1x1, stride-1, unpadded convolution: its im2col
 // matrix is the image itself.
 func pointwise(s Shape) bool {
@@ -347,7 +372,11 @@ func Forward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 			p1 := min(pout, p0+t)
 			yg := y[(n*s.M+g*mg)*pout:]
 			fin, after, rest := inProduct(wc, b, g*mg, mg)
-			if err := gemmF(wc.gemm(wc.Threads), mg, p1-p0, cg, w[g*mg*k:], k, x[(n*s.C+g*cg)*pin+p0:], pin, yg[p0:], pout, fin); err != nil {
+			if pa := transposedWeights[T](cfg, s, mg, p1-p0, k); pa != nil {
+				if err := gemm.Float32PackedAT(wc.gemm(wc.Threads), mg, p1-p0, k, pa, any(x[(n*s.C+g*cg)*pin+p0:]).([]float32), pin, any(yg[p0:]).([]float32), pout, fin); err != nil {
+					return err
+				}
+			} else if err := gemmF(wc.gemm(wc.Threads), mg, p1-p0, cg, w[g*mg*k:], k, x[(n*s.C+g*cg)*pin+p0:], pin, yg[p0:], pout, fin); err != nil {
 				return err
 			}
 			return finishRows(after, wc.Threads, yg, rest, g*mg, mg, pout, p0, p1)

@@ -43,6 +43,24 @@ type PackedAT32 struct {
 	data []float32
 }
 
+// M and K are the rows and the steps of k of the packed matrix.
+func (pa *PackedAT32) M() int { return pa.m }
+
+// K: see M.
+func (pa *PackedAT32) K() int { return pa.k }
+
+// Data is the packed elements (tests spoil them to see that a caller
+// reads them).
+func (pa *PackedAT32) Data() []float32 { return pa.data }
+
+// Bytes is the memory pa holds (0 for nil).
+func (pa *PackedAT32) Bytes() int64 {
+	if pa == nil {
+		return 0
+	}
+	return 4 * int64(len(pa.data))
+}
+
 // TransposedPays reports whether a product of m rows, n columns over k
 // runs faster with C's rows on the lanes (Float32PackedAT) than with the
 // usual tiles (Float32Finish) on this machine: the kernel is there (AVX-512),
