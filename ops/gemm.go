@@ -477,6 +477,11 @@ func PackConstants(n *Node, consts []tensor.Value, charge func(bytes int64) erro
 		if !ok || b == nil || b.Len() == 0 {
 			continue
 		}
+		if f := n.fusion; n.OpType == "Conv" && i == 1 && f != nil && f.w != nil {
+			// A BatchNormalization folded into the Conv at load: its runs
+			// read the folded weights (foldedConv), so those are packed.
+			b = f.w
+		}
 		p, err := pack(n, b, gemm.Config{Charge: charge})
 		if err != nil {
 			return total, err

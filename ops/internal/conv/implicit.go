@@ -71,11 +71,7 @@ func implicitForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 		}
 		yg := y32[(n*s.M+gr*mg)*pout:]
 		fin, after, _ := inProduct(wc, b32, gr*mg, mg)
-		if pa := transposedWeights[float32](cfg, s, mg, p1-p0, k); pa != nil {
-			if err := gemm.Float32ImplicitAT(wc.gemm(wc.Threads), mg, p1-p0, k, pa, fill, yg[p0:], pout, fin); err != nil {
-				return err
-			}
-		} else if err := gemm.Float32Implicit(wc.gemm(wc.Threads), mg, p1-p0, k, w32[gr*mg*k:], k, fill, yg[p0:], pout, fin); err != nil {
+		if err := gemm.Float32Implicit(wc.gemm(wc.Threads), mg, p1-p0, k, w32[gr*mg*k:], k, fill, yg[p0:], pout, fin); err != nil {
 			return err
 		}
 		epilogueRows(after, yg, mg, pout, p0, p1)
