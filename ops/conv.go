@@ -235,6 +235,9 @@ func convFloat[A convert.Float](opt *Options, op opRef, n *Node, cfg conv.Config
 	if err != nil {
 		return convErr(op, err)
 	}
+	if p := n.packedInput(1, w); p != nil {
+		cfg.WeightsT = p.at32
+	}
 	return runFloatConv(opt, op, y, func(out []A) error {
 		return convErr(op, conv.Forward(cfg, s, xv, wv, bv, out))
 	})
@@ -587,7 +590,22 @@ func packConvW(n *Node, w *tensor.Tensor, cfg gemm.Config) (*weightPack, error) 
 		return &weightPack{t32: v}, nil
 	}
 	s := w.Shape()
-	if group, err := n.Int("group", 1); err != nil || group != 1 || len(s) != 3 || w.DataType() != tensor.Float {
+	if group, err := n.Int("group", 1); err != nil || group != 1 || w.DataType() != tensor.Float {
+		return nil, nil
+	}
+	if len(s) == 4 && s[0] >= 64 && s[2] == 1 && s[3] == 1 && pointwiseAttrs(n) {
+		// A 1x1 convolution (stride 1, no padding) of 64 output channels
+		// or more: its products over a small plane (7x7) run with the
+		// channels on the lanes (conv.Config.WeightsT), from weights
+		// packed here once. The plane is not known before a run, so
+		// every such Conv's weights are packed.
+		pa, err := conv.PackWeightsT(conv.Config{Charge: cfg.Charge}, s[0], s[1]*s[2]*s[3], elems[float32](w))
+		if err != nil {
+			return nil, err
+		}
+		return &weightPack{at32: pa}, nil
+	}
+	if len(s) != 3 {
 		return nil, nil
 	}
 	pb, err := conv.PackFew(conv.Config{Charge: cfg.Charge}, s[0], s[1]*s[2], elems[float32](w))
@@ -595,6 +613,27 @@ func packConvW(n *Node, w *tensor.Tensor, cfg gemm.Config) (*weightPack, error) 
 		return nil, err
 	}
 	return &weightPack{f32: pb}, nil
+}
+
+// pointwiseAttrs reports a Conv node whose strides are 1 and whose pads
+// are 0 (or not given, auto_pad NOTSET or VALID): with a 1x1 kernel, the
+// product reads the image in place.
+func pointwiseAttrs(n *Node) bool {
+	if ap, err := n.Str("auto_pad", "NOTSET"); err != nil || (ap != "NOTSET" && ap != "VALID") {
+		return false
+	}
+	for _, name := range []string{"strides", "pads"} {
+		v, _, err := n.Ints(name)
+		if err != nil {
+			return false
+		}
+		for _, x := range v {
+			if name == "strides" && x != 1 || name == "pads" && x != 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // convFew runs conv.ForwardFew when s has few output positions and the

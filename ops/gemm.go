@@ -409,6 +409,10 @@ type weightPack struct {
 	// rp is a recurrent cell's R^T also packed in the GEMM engine's
 	// panels, as its steps' products read it.
 	rp *rnn.PackedR
+	// at32 is a float32 Conv's weights packed with the output channels
+	// on the vector lanes, for its products over few positions
+	// (conv.Config.WeightsT).
+	at32 *gemm.PackedAT32
 }
 
 // nodePacks are a node's packed constant inputs, by input index.
@@ -473,6 +477,11 @@ func PackConstants(n *Node, consts []tensor.Value, charge func(bytes int64) erro
 		if !ok || b == nil || b.Len() == 0 {
 			continue
 		}
+		if f := n.fusion; n.OpType == "Conv" && i == 1 && f != nil && f.w != nil {
+			// A BatchNormalization folded into the Conv at load: its runs
+			// read the folded weights (foldedConv), so those are packed.
+			b = f.w
+		}
 		p, err := pack(n, b, gemm.Config{Charge: charge})
 		if err != nil {
 			return total, err
@@ -501,7 +510,7 @@ func (p *weightPack) bytes() int64 {
 	case p.c8 != nil:
 		return p.c8.Bytes()
 	}
-	return 4*int64(len(p.t32)) + 8*int64(len(p.t64)) + p.rp.Bytes()
+	return 4*int64(len(p.t32)) + 8*int64(len(p.t64)) + p.rp.Bytes() + p.at32.Bytes()
 }
 
 // packRecurrentW and packRecurrentR transpose a recurrent cell's W

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/gemm"
 	"math/rand"
 	"strings"
 	"sync"
@@ -89,6 +90,10 @@ func TestPackedWeightsAgree(t *testing.T) {
 		{"GRU W double", "GRU", 14, map[string]Attribute{"hidden_size": {Type: AttrInt, Int: 8}},
 			[]tensor.Value{randTensorOf(r, tensor.Double, 4, 2, 5), randTensorOf(r, tensor.Double, 1, 24, 5), randTensorOf(r, tensor.Double, 1, 24, 8)}, 1},
 		// float16 and bfloat16 convolution weights, kept in float32.
+		{"Conv 1x1 over a 7x7 plane, bias", "Conv", 11, nil,
+			[]tensor.Value{randTensorOf(r, tensor.Float, 1, 160, 7, 7), randTensorOf(r, tensor.Float, 96, 160, 1, 1), randTensorOf(r, tensor.Float, 96)}, 1},
+		{"Conv 1x1 over a 7x7 plane, two images", "Conv", 11, map[string]Attribute{"strides": ints(1, 1)},
+			[]tensor.Value{randTensorOf(r, tensor.Float, 2, 70, 7, 7), randTensorOf(r, tensor.Float, 64, 70, 1, 1)}, 1},
 		{"Conv float16 3x3 bias", "Conv", 11, map[string]Attribute{"pads": ints(1, 1, 1, 1)},
 			[]tensor.Value{randTensorOf(r, tensor.Float16, 1, 8, 12, 12), randTensorOf(r, tensor.Float16, 16, 8, 3, 3), randTensorOf(r, tensor.Float16, 16)}, 1},
 		{"Conv bfloat16 1x1 groups", "Conv", 22, map[string]Attribute{"group": {Type: AttrInt, Int: 2}},
@@ -159,6 +164,14 @@ func TestPackedWeightsAgree(t *testing.T) {
 			}
 			if got, _ := charged(c.in); got.(*tensor.Tensor).Equal(want[0].(*tensor.Tensor)) {
 				t.Errorf("%s: the transposed weights are not read", c.name)
+			}
+		}
+		if p := node.packs[c.packed]; p.at32 != nil && gemm.TransposedPays(64, 49, 64) {
+			// The 7x7 planes' products read the weights with the output
+			// channels on the lanes: spoil them, and the result changes.
+			clear(p.at32.Data())
+			if got, _ := charged(c.in); got.(*tensor.Tensor).Equal(want[0].(*tensor.Tensor)) {
+				t.Errorf("%s: the weights packed for the transposed tiles are not read", c.name)
 			}
 		}
 		if p := node.packs[c.packed]; strings.HasSuffix(c.op, "Normalization") {
