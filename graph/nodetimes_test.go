@@ -117,3 +117,41 @@ func TestNodeTimesCountBodiesInTheirNode(t *testing.T) {
 		t.Fatalf("after Reset: %+v, %d runs", times.Nodes(), times.Runs())
 	}
 }
+
+// Each kind of load-time fusion lists the absorbed nodes under the node
+// that runs them: a Pad before its Conv, a residual Add and the Relu after
+// it, an elementwise chain under its last node.
+func TestNodeTimesNameWhatEachNodeFused(t *testing.T) {
+	r := rand.New(rand.NewPCG(26, 7))
+	b := builder.New(17)
+	x := b.Input("x", tensor.Float, 1, 8, 10, 10)
+	padded := b.Op("Pad", x, b.Constant("pads", tensor.MustFromSlice([]int64{0, 0, 1, 1, 0, 0, 1, 1}, 8)), builder.Name("pad"))
+	c := b.Op("Conv", padded, b.Constant("w", randTensor(r, tensor.Float, 8, 8, 3, 3)), builder.Name("conv"))
+	sum := b.Op("Add", c, x, builder.Name("residual"))
+	act := b.Op("Relu", sum, builder.Name("act"))
+	flat := b.Op("Reshape", act, b.Constant("shape", tensor.MustFromSlice([]int64{8, 100}, 2)), builder.Name("flat"))
+	three := b.Constant("three", tensor.Scalar(float32(3)))
+	h := b.Op("Mul", b.Op("Tanh", flat, builder.Name("tanh")), three, builder.Name("times3"))
+	b.Output("y", b.Op("Add", h, three, builder.Name("plus3")))
+	fused, _ := loadBoth(t, b)
+	xt := randTensor(r, tensor.Float, 1, 8, 10, 10)
+	times := &graph.NodeTimes{}
+	runY(t, fused, xt, &graph.RunOptions{Times: times})
+	got := map[string][]string{}
+	for _, n := range times.Nodes() {
+		got[n.Node] = n.Fused
+	}
+	want := map[string][]string{
+		"conv":  {"Pad pad", "Add residual", "Relu act"},
+		"flat":  nil,
+		"plus3": {"Tanh tanh", "Mul times3"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("nodes %v, want %v", got, want)
+	}
+	for name, w := range want {
+		if g, ok := got[name]; !ok || !slices.Equal(g, w) {
+			t.Errorf("%s fused %q, want %q (all: %v)", name, g, w, got)
+		}
+	}
+}
