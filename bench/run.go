@@ -34,6 +34,10 @@ type Result struct {
 	Err error
 	// Outputs are the outputs of the last run, by name.
 	Outputs map[string]tensor.Value
+	// Nodes, with RunOptions.Nodes, is the time of each node of the model
+	// over NodeRuns runs timed after the measured ones (graph.NodeTimes).
+	Nodes    []graph.NodeTime
+	NodeRuns int64
 }
 
 // RunOptions are the settings of RunOurs.
@@ -48,6 +52,11 @@ type RunOptions struct {
 	// loop would: each run releases the outputs of the run before it, so
 	// that once warm a run allocates no tensor storage.
 	Pool bool
+	// Nodes, when above 0, times each node in as many runs again after
+	// the measured ones (graph.RunOptions.Times: the clock read around
+	// each node would skew the measure) for Result.Nodes; WriteNodes then
+	// lists the Nodes slowest.
+	Nodes int
 }
 
 // RunOurs loads the case's model with package graph and measures Model.Run.
@@ -56,7 +65,31 @@ type RunOptions struct {
 func RunOurs(c *Case, o RunOptions) Result {
 	run := NewRunner(c, o)
 	st, err := Measure(run.Run, o.MeasureOptions)
-	return run.Result(st, err)
+	var nodes []graph.NodeTime
+	var nodeRuns int64
+	if o.Nodes > 0 && err == nil {
+		nodes, nodeRuns, err = run.TimeNodes(st.Runs)
+	}
+	res := run.Result(st, err)
+	res.Nodes, res.NodeRuns = nodes, nodeRuns
+	return res
+}
+
+// TimeNodes runs the model runs more times with a graph.NodeTimes and
+// returns its nodes and the runs it recorded.
+func (r *Runner) TimeNodes(runs int) ([]graph.NodeTime, int64, error) {
+	if r.err != nil {
+		return nil, 0, r.err
+	}
+	times := &graph.NodeTimes{}
+	r.ro.Times = times
+	defer func() { r.ro.Times = nil }()
+	for range max(runs, 1) {
+		if err := r.Run(); err != nil {
+			return nil, 0, err
+		}
+	}
+	return times.Nodes(), times.Runs(), nil
 }
 
 // Runner runs a case's model as RunOurs measures it, for a caller that

@@ -205,7 +205,7 @@ func (m *Model) fuse(opts LoadOptions) {
 				})
 				if bytes > 0 {
 					m.packed += bytes
-					st.passThrough, st.passIn = true, k
+					st.passThrough, st.passIn, st.into = true, k, p
 					m.fusions++
 					folded = true
 					break
@@ -245,7 +245,7 @@ func (m *Model) fuse(opts LoadOptions) {
 			})
 			if bytes > 0 {
 				m.packed += bytes
-				st.passThrough = true
+				st.passThrough, st.into = true, p
 				m.fusions++
 			}
 		case "Conv":
@@ -266,7 +266,7 @@ func (m *Model) fuse(opts LoadOptions) {
 				}
 			}
 			if ok && ops.FuseActivation(p.node, n, in) {
-				st.passThrough = true
+				st.passThrough, st.into = true, p
 				m.fusions++
 			}
 		}
@@ -302,7 +302,7 @@ func (m *Model) fusePad(st, p *step, readers, producer []int, consts map[int]*te
 		w = consts[st.in[1]]
 	}
 	if ops.FusePad(p.node, st.node, in, w) {
-		p.passThrough, p.passIn = true, 0
+		p.passThrough, p.passIn, p.into = true, 0, st
 		p.passShared = readers[p.in[0]] > 1
 		m.fusions++
 	}
@@ -379,7 +379,7 @@ func (m *Model) fuseResidual(i int, readers, producer []int, consts map[int]*ten
 		}
 		if ops.FuseResidual(p.node, st.node) {
 			p.residual = r + 1
-			st.passThrough, st.passIn = true, k
+			st.passThrough, st.passIn, st.into = true, k, p
 			m.fusions++
 			return
 		}

@@ -154,6 +154,9 @@ func (m *Model) fuseChains(opts LoadOptions) {
 		for k, i := range steps {
 			taken[i] = true
 			m.steps[i].chain = &chainFusion{passIn: passIn[k]}
+			if i != sink {
+				m.steps[i].into = &m.steps[sink]
+			}
 		}
 		ptrs := make([]*step, len(steps))
 		for k, i := range steps {

@@ -80,7 +80,7 @@ func (m *Model) fuseTransposes(opts LoadOptions) {
 		for _, steps := range [][]int{before[0], before[1], after} {
 			for _, j := range steps {
 				taken[j] = true
-				m.steps[j].passThrough, m.steps[j].passIn = true, 0
+				m.steps[j].passThrough, m.steps[j].passIn, m.steps[j].into = true, 0, st
 				m.fusions++
 			}
 		}

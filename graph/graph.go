@@ -147,6 +147,10 @@ type step struct {
 	// too (a Pad folded into its Conv, fuse.go): the input keeps its
 	// header, which no absorbed step may take with it.
 	passShared bool
+	// into is, for a step absorbed by load-time fusion (passThrough, or a
+	// chain's step other than its sink), the step that runs it in a run
+	// that fuses; nil: none. Only NodeTimes reads it.
+	into *step
 	// residual is, for a Conv or MatMul that fused the Add after it (fuse.go), 1 +
 	// the slot of the Add's other input, which a run that fuses passes to
 	// the product after its own inputs (ops.ResidualInput); 0: none.

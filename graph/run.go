@@ -71,6 +71,9 @@ type RunOptions struct {
 	// only the inputs those read, and keeps only what is still to be read
 	// or returned.
 	Outputs []string
+	// Times, when set, is given the wall time of each node the run runs
+	// (see NodeTimes); runs may share one.
+	Times *NodeTimes
 
 	// charge, when set (by tests, through export_test.go), is told every
 	// charge of the run before the run's own cap checks it.
@@ -248,6 +251,9 @@ type runState struct {
 	// sharedThreads is set when the caller leaves Threads at 0: each
 	// node then takes its share of the cores among the runs under way.
 	sharedThreads bool
+	// times records the run's steps for RunOptions.Times; nil: no timing.
+	// timesBuf is its storage, kept with the state.
+	times, timesBuf *runTimes
 }
 
 // startRun returns a run state for m, recycled when it can be.
@@ -280,6 +286,9 @@ func (m *Model) startRun(ctx context.Context, o *RunOptions, plan *MemoryPlan) *
 		}
 	}
 	r.engine = o.engine()
+	if o != nil && o.Times != nil {
+		r.startTimes(o.Times)
+	}
 	r.sharedThreads = r.opt.Threads == 0
 	activeRuns.Add(1)
 	r.setFuse(m.fusions > 0 && r.engine == EngineFast && r.opt.Profile == ops.ProfileONNX)
@@ -380,6 +389,9 @@ func (m *Model) runSelection(r *runState, inputs map[string]tensor.Value, sel *s
 // of its outputs.
 func (r *runState) step(pos int, st *step) error {
 	r.pos = pos
+	if r.times != nil {
+		return r.timedStep(pos, st)
+	}
 	return r.runStep(st, true)
 }
 
@@ -566,6 +578,7 @@ func (st *step) fail(err error) *NodeError {
 // rather than kept for ever.
 func (m *Model) endRun(r *runState) {
 	activeRuns.Add(-1)
+	r.endTimes()
 	if r.plan != nil && r.peak > 0 {
 		r.plan.Peak, r.plan.PeakStep = r.peak, r.peakPos
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/onnxshape/onnxshape/conformance"
 )
 
-const benchUsage = `usage: onnxshape bench DIR... [--threads N] [--format text|tsv] [--runs N] [--min-time D] [--run REGEXP] [--pool] [--cpuprofile FILE]
+const benchUsage = `usage: onnxshape bench DIR... [--threads N] [--format text|tsv] [--runs N] [--min-time D] [--run REGEXP] [--pool] [--nodes N] [--cpuprofile FILE]
 
 Runs each benchmark case (a node-test folder: model.onnx + test_data_set_0/)
 found in DIR many times and prints per case the median and the minimum time
@@ -26,6 +26,12 @@ timed runs. With --pool the runs share a graph.Pool and release their
 outputs, as a program running the model in a loop would, so that a warm
 run allocates no tensor storage. Cases whose operator is not implemented
 are reported as skipped.
+With --nodes N, each case then runs as many times again with a per-node
+timer (graph.RunOptions.Times) and the text format adds where a run's time
+goes: per operator type the milliseconds per run, the share of the nodes'
+total and the number of nodes; then the N slowest nodes with their name,
+operator, input and output shapes, milliseconds per run and the nodes each
+ran fused into it. The measured runs are not timed node by node.
 Generate the standard cases with: go run ./bench/gen bench-data
 BENCHMARKS.md tells how to compare with onnxruntime.`
 
@@ -44,6 +50,7 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 	run := fs.String("run", "", "measure only the cases whose folder name matches this regular expression")
 	pool := fs.Bool("pool", false, "run with a graph.Pool, releasing each run's outputs before the next, as a loop would")
 	svg := fs.String("svg", "", "also draw each case's time over a plain copy's as an SVG chart in this file")
+	nodes := fs.Int("nodes", 0, "then time each node and list the time per operator type and the N slowest nodes (0: no)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the measured runs to this file (go tool pprof)")
 	dirs, code, ok := parseCommand(fs, benchUsage, args, stdout, stderr)
 	if !ok {
@@ -56,6 +63,8 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, "bench", "--threads is %d; give 0 (all cores) or more", *threads)
 	case *runs < 1:
 		return usageError(stderr, "bench", "--runs is %d; give 1 or more", *runs)
+	case *nodes < 0:
+		return usageError(stderr, "bench", "--nodes is %d; give 0 (none) or more", *nodes)
 	case *format != "text" && *format != "tsv":
 		return usageError(stderr, "bench", "--format is %q; give text or tsv", *format)
 	}
@@ -76,8 +85,9 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 		MeasureOptions: bench.MeasureOptions{Runs: *runs, MinTime: *minTime},
 		Threads:        *threads,
 		// The copy yardstick would show in the profile: leave it out then.
-		Copy: (*format == "text" || *svg != "") && *cpuProfile == "",
-		Pool: *pool,
+		Copy:  (*format == "text" || *svg != "") && *cpuProfile == "",
+		Pool:  *pool,
+		Nodes: *nodes,
 	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -122,6 +132,9 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 		}
 	} else {
 		err = bench.WriteText(stdout, results)
+		if err == nil && *nodes > 0 {
+			err = bench.WriteNodes(stdout, results, *nodes)
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "onnxshape bench:", oneLine(err.Error()))

@@ -113,3 +113,23 @@ func TestBenchPool(t *testing.T) {
 		t.Errorf("no tile_1122 line:\n%s", out.String())
 	}
 }
+
+// --nodes adds, after the table, the time per operator type and the
+// slowest nodes of each case.
+func TestBenchNodes(t *testing.T) {
+	dir := writeStandard(t, "reshape")
+	var out, errOut bytes.Buffer
+	code := benchMain([]string{dir, "--runs", "2", "--min-time", "0", "--threads", "1", "--nodes", "3"}, &out, &errOut)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, errOut.String())
+	}
+	s := out.String()
+	for _, want := range []string{"reshape: 1 nodes,", "ms/run", "share", "Reshape  ", "1x64x112x112 3 -> 1x64x12544", "the 1 slowest nodes:", "100.0%"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("no %q in:\n%s", want, s)
+		}
+	}
+	if code := benchMain([]string{dir, "--nodes", "-1"}, &out, &errOut); code == 0 {
+		t.Errorf("--nodes -1 accepted")
+	}
+}
