@@ -122,12 +122,6 @@ func Float32PackedAT(cfg Config, m, n, k int, pa *PackedAT32, b []float32, ldb i
 	if err := check("B", k, n, ldb, len(b)); err != nil {
 		return err
 	}
-	return packedAT(cfg, m, n, k, pa, b, ldb, 0, c, ldc, fin)
-}
-
-// packedAT is Float32PackedAT with B as a matrix of stride ldb (nr 0) or,
-// when nr > 0, in panels of nr columns as a Filler32 writes them.
-func packedAT(cfg Config, m, n, k int, pa *PackedAT32, b []float32, ldb, nr int, c []float32, ldc int, fin Finish) error {
 	if pa == nil || pa.m != m || pa.k != k {
 		return fmt.Errorf("%w: packed A is not %dx%d", ErrShape, m, k)
 	}
@@ -143,14 +137,6 @@ func packedAT(cfg Config, m, n, k int, pa *PackedAT32, b []float32, ldb, nr int,
 	}
 	if k == 0 || !haveTransposed || int64(mrT)*int64(ldc)*4 >= 1<<31 {
 		// No kernel, or offsets of C past the scatter's int32 indices.
-		if nr > 0 {
-			bytes := int64(k) * int64(n) * 4
-			if err := cfg.Scratch.take(cfg, bytes); err != nil {
-				return err
-			}
-			defer cfg.Scratch.give(bytes)
-			b, ldb = unpanel(b, k, n, nr), n
-		}
 		return unpackedAT(cfg, m, n, k, pa, b, ldb, c, ldc, fin)
 	}
 	panels := (m + mrT - 1) / mrT
@@ -170,7 +156,7 @@ func packedAT(cfg Config, m, n, k int, pa *PackedAT32, b []float32, ldb, nr int,
 		return err
 	}
 	defer cfg.Scratch.give(scratch)
-	st := transposedState{pa: pa, m: m, n: n, k: k, kcb: kcFor(k), ctElems: ctElems, panelled: nr > 0, nr: nr, b: b, ldb: ldb, c: c, ldc: ldc, cfg: cfg}
+	st := transposedState{pa: pa, m: m, n: n, k: k, kcb: kcFor(k), ctElems: ctElems, b: b, ldb: ldb, c: c, ldc: ldc, cfg: cfg}
 	if ok {
 		st.fin = &f
 	}
@@ -185,14 +171,10 @@ type transposedState struct {
 	pa           *PackedAT32
 	m, n, k      int
 	kcb, ctElems int
-	// panelled: b is B in panels of nr columns, each k rows of nr
-	// (Float32ImplicitAT's fill), not a matrix of stride ldb.
-	panelled bool
-	nr       int
-	b, c     []float32
-	ldb, ldc int
-	cfg      Config
-	fin      *finish[float32]
+	b, c         []float32
+	ldb, ldc     int
+	cfg          Config
+	fin          *finish[float32]
 }
 
 // part computes the row panels [lo, hi).
@@ -209,13 +191,9 @@ func (s *transposedState) part(lo, hi int) error {
 	} else {
 		ct = make([]float32, 1) // never read: one block
 	}
-	// The columns in groups of gw (B's panels when panelled, else all
-	// n), each group in tiles of at most nrT columns, as equal as they
-	// come (49 in place is 10+10+10+10+9; in panels 11+11+10 and 9+8).
-	gw := s.n
-	if s.panelled {
-		gw = s.nr
-	}
+	// The columns in tiles of at most nrT columns, as equal as they come
+	// (49 is 10+10+10+10+9).
+	tiles := (s.n + nrT - 1) / nrT
 	for q := lo; q < hi; q++ {
 		i0 := q * mrT
 		rows := min(mrT, s.m-i0)
@@ -241,39 +219,18 @@ func (s *transposedState) part(lo, hi int) error {
 			// a line a step, kc lines per tile.
 			next := uintptr(unsafe.Pointer(unsafe.SliceData(s.pa.data))) + uintptr((q*s.k+pc+kc)*mrT*4)
 			t := 0 // tiles so far in this block: each prefetches its kc lines
-			for g0 := 0; g0 < s.n; g0 += gw {
-				w := min(gw, s.n-g0)
-				tiles := (w + nrT - 1) / nrT
-				for u := range tiles {
-					j0, j1 := g0+u*w/tiles, g0+(u+1)*w/tiles
-					var colBias []float32
-					if s.fin != nil {
-						colBias = s.fin.cols(j0)
-					}
-					bs, ldb := s.b[pc*s.ldb+j0:], s.ldb
-					if s.panelled {
-						bs, ldb = s.b[(g0/gw)*s.k*s.nr+pc*s.nr+j0-g0:], s.nr
-					}
-					tileT(rows, j1-j0, kc, a, bs, ldb, ct[min(j0*mrT, len(ct)-1):], flags, s.c[i0*s.ldc+j0:], s.ldc, &idx, bias, clamp, colBias, next+uintptr(t*kc*64))
-					t++
+			for u := range tiles {
+				j0, j1 := u*s.n/tiles, (u+1)*s.n/tiles
+				var colBias []float32
+				if s.fin != nil {
+					colBias = s.fin.cols(j0)
 				}
+				tileT(rows, j1-j0, kc, a, s.b[pc*s.ldb+j0:], s.ldb, ct[min(j0*mrT, len(ct)-1):], flags, s.c[i0*s.ldc+j0:], s.ldc, &idx, bias, clamp, colBias, next+uintptr(t*kc*64))
+				t++
 			}
 		}
 	}
 	return nil
-}
-
-// unpanel copies B (k×n) out of panels of nr columns into a matrix of
-// stride n (where there is no transposed kernel: never on the hot path).
-func unpanel(b []float32, k, n, nr int) []float32 {
-	out := make([]float32, k*n)
-	for j := range n {
-		q := j / nr
-		for p := range k {
-			out[p*n+j] = b[q*k*nr+p*nr+j%nr]
-		}
-	}
-	return out
 }
 
 // unpackedAT is Float32PackedAT without the kernel: A unpacked into
@@ -296,43 +253,4 @@ func unpackedAT(cfg Config, m, n, k int, pa *PackedAT32, b []float32, ldb int, c
 		}
 	}
 	return Float32Finish(cfg, m, n, k, a, k, b, ldb, c, ldc, fin)
-}
-
-// Float32ImplicitAT is Float32PackedAT for B written by fill (as
-// Float32Implicit's B): fill writes all of B at once, k rows of n
-// columns in panels of NR32() (k*n float32 and the last panel's padding,
-// taken through cfg.Scratch or charged to cfg.Charge before any work),
-// which the transposed tiles then read. The bits are those of
-// Float32Implicit.
-func Float32ImplicitAT(cfg Config, m, n, k int, pa *PackedAT32, fill Filler32, c []float32, ldc int, fin Finish) error {
-	if fill == nil {
-		return fmt.Errorf("%w: no filler for B", ErrShape)
-	}
-	if m == 0 || n == 0 {
-		if pa == nil || pa.m != m || pa.k != k {
-			return fmt.Errorf("%w: packed A is not %dx%d", ErrShape, m, k)
-		}
-		return cfg.err()
-	}
-	if k == 0 {
-		// Nothing to fill: B is empty.
-		return Float32PackedAT(cfg, m, n, k, pa, nil, n, c, ldc, fin)
-	}
-	// B whole, in the panels of the usual kernels (a filler's fast
-	// path writes those).
-	nr := k32.nr
-	elems := (n + nr - 1) / nr * nr * k
-	bytes := int64(elems) * 4
-	if err := cfg.Scratch.take(cfg, bytes); err != nil {
-		return err
-	}
-	defer cfg.Scratch.give(bytes)
-	if err := cfg.err(); err != nil {
-		return err
-	}
-	buf := getBuf[float32](elems)
-	defer putBuf(buf)
-	b := *buf
-	fill(b, nr, 0, k, 0, n)
-	return packedAT(cfg, m, n, k, pa, b, 0, nr, c, ldc, fin)
 }

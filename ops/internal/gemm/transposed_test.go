@@ -72,47 +72,6 @@ func TestTransposedBits(t *testing.T) {
 	}
 }
 
-// TestTransposedImplicit: Float32ImplicitAT gives the bits of
-// Float32Implicit with the same filler.
-func TestTransposedImplicit(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 7))
-	for _, sh := range [][3]int{{64, 49, 4608}, {100, 9, 700}, {70, 1, 3}, {65, 60, 256}} {
-		m, n, k := sh[0], sh[1], sh[2]
-		a := randSlice[float32](r, m*k)
-		bm := randSlice[float32](r, k*n)
-		fill := func(dst []float32, nr, pc, kc, j0, nc int) {
-			for q := 0; q*nr < nc; q++ {
-				for p := range kc {
-					for j := range nr {
-						v := float32(0)
-						if q*nr+j < nc {
-							v = bm[(pc+p)*n+j0+q*nr+j]
-						}
-						dst[q*kc*nr+p*nr+j] = v
-					}
-				}
-			}
-		}
-		pa, err := PackAT32(Config{}, m, k, a, k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bias, clamp := randFinish(r, m)
-		fin := Finish{Bias: bias, Clamp: clamp}
-		want := make([]float32, m*n)
-		got := make([]float32, m*n)
-		if err := Float32Implicit(Config{}, m, n, k, a, k, fill, want, n, fin); err != nil {
-			t.Fatal(err)
-		}
-		if err := Float32ImplicitAT(Config{Threads: 2}, m, n, k, pa, fill, got, n, fin); err != nil {
-			t.Fatal(err)
-		}
-		if i := sameFloats(got, want); i >= 0 {
-			t.Fatalf("%dx%dx%d: C[%d] = %v, Float32Implicit %v", m, n, k, i, got[i], want[i])
-		}
-	}
-}
-
 // TestTransposedErrors: shapes that do not fit, a packed A of another
 // size, a short bias, and a budget that refuses the packing.
 func TestTransposedErrors(t *testing.T) {
