@@ -23,10 +23,6 @@ import (
 // initializers, or folded from shapes, and branches of different ranks
 // chosen by such a condition.
 
-func cfAttrInts(name string, v ...int64) *pb.AttributeProto {
-	return &pb.AttributeProto{Name: proto.String(name), Type: pb.AttributeProto_INTS.Enum(), Ints: v}
-}
-
 // loopIfLoopModel: Loop (3 trips) > If (i < 1) > Loop (2 trips). The
 // inner Loop adds x to the carried value twice and scans each step out
 // as [1, 3]; the If's then branch returns the inner Loop's result and
