@@ -465,9 +465,18 @@ func (m *Model) dataflow() (readers, producer []int, consts map[int]*tensor.Tens
 	}
 	// A Constant node's value is as constant as an initializer: exporters
 	// (PyTorch's among them) write a LayerNorm's exponent and epsilon so.
+	// So is an Identity's copy of a constant: torch.onnx.export writes
+	// one for each initializer it deduplicates (the equal weights and
+	// biases of the LayerNorms of an encoder's layers). The steps run in
+	// order, so a copy of a copy is seen too.
 	for i := range m.steps {
 		st := &m.steps[i]
-		if t := constantValue(st.node); t != nil && len(st.out) == 1 && st.out[0] >= 0 {
+		if len(st.out) != 1 || st.out[0] < 0 {
+			continue
+		}
+		if t := constantValue(st.node); t != nil {
+			consts[st.out[0]] = t
+		} else if t := identityOf(st, consts); t != nil {
 			consts[st.out[0]] = t
 		}
 	}
@@ -481,4 +490,13 @@ func (st *step) extraIns() int {
 		return ops.ResidualInput + 1 - len(st.in)
 	}
 	return 0
+}
+
+// identityOf returns the constant that st copies when st is an Identity
+// of one, nil otherwise.
+func identityOf(st *step, consts map[int]*tensor.Tensor) *tensor.Tensor {
+	if st.node == nil || st.node.Domain != "" || st.node.OpType != "Identity" || len(st.in) != 1 || st.in[0] < 0 {
+		return nil
+	}
+	return consts[st.in[0]]
 }

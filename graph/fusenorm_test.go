@@ -207,3 +207,45 @@ func BenchmarkFusedNorm(b *testing.B) {
 		})
 	}
 }
+
+// torch.onnx.export writes a weight it deduplicates once and each other
+// use of it as an Identity of it (the equal gammas and betas of an
+// encoder's LayerNorms): an Identity of a constant, or of such a copy, is
+// as constant, and the LayerNorm reading it fuses whole.
+func TestFusedNormThroughIdentity(t *testing.T) {
+	r := rand.New(rand.NewPCG(10, 25))
+	const rows, width = 5, 33
+	b := builder.New(13)
+	gamma := b.Constant("gamma", randTensor(r, tensor.Float, width))
+	beta := b.Constant("beta", randTensor(r, tensor.Float, width))
+	x := b.Input("x", tensor.Float, rows, width)
+	norm := func(x, gamma, beta builder.Value, p string) builder.Value {
+		c := func(name string, v float32) builder.Value {
+			return b.Op("Constant", builder.Tensor("value", tensor.Scalar(v)), builder.Name(p+name))
+		}
+		centred := b.Op("Sub", x, b.Op("ReduceMean", x, builder.Ints("axes", -1), builder.Name(p+"mean")), builder.Name(p+"sub"))
+		variance := b.Op("ReduceMean", b.Op("Pow", centred, c("two", 2), builder.Name(p+"pow")), builder.Ints("axes", -1), builder.Name(p+"var"))
+		std := b.Op("Sqrt", b.Op("Add", variance, c("eps", 1e-5), builder.Name(p+"add_eps")), builder.Name(p+"sqrt"))
+		y := b.Op("Mul", b.Op("Div", centred, std, builder.Name(p+"div")), gamma, builder.Name(p+"gamma"))
+		return b.Op("Add", y, beta, builder.Name(p+"beta"))
+	}
+	y := norm(x, gamma, b.Op("Identity", beta, builder.Name("beta_copy")), "ln1_")
+	y = b.Op("Neg", y, builder.Name("neg")) // in no chain: two norms
+	y = norm(y, b.Op("Identity", gamma, builder.Name("gamma_copy")),
+		b.Op("Identity", b.Op("Identity", beta, builder.Name("beta_copy2")), builder.Name("beta_copy3")), "ln2_")
+	b.Output("y", y)
+	fused, plain := loadBoth(t, b)
+	if fused.Fusions() != 2*8 || plain.Fusions() != 0 {
+		t.Fatalf("%d fusions (want %d), %d with NoFuse", fused.Fusions(), 2*8, plain.Fusions())
+	}
+	in := map[string]tensor.Value{"x": randTensor(r, tensor.Float, rows, width)}
+	for _, o := range []*graph.RunOptions{
+		{Threads: 1, Engine: graph.EngineFast},
+		{Threads: 2, Engine: graph.EngineFast},
+		{Engine: graph.EngineReference},
+	} {
+		if !runIn(t, fused, in, o).Equal(runIn(t, plain, in, o)) {
+			t.Fatalf("%+v: fused and unfused differ", *o)
+		}
+	}
+}

@@ -115,9 +115,13 @@ func powOne(o, a []float32) {
 }
 
 // powSquare is x^2: x*x is exact in float64, so one float32 product is the
-// same rounding.
+// same rounding; the bulk by the vector loop (powSquareVector), the same
+// operation.
 func powSquare(o, a []float32) {
-	for i, x := range a[:len(o)] {
+	a = a[:len(o)]
+	done := powSquareVector(o, a)
+	for i, x := range a[done:] {
+		i += done
 		if x != x {
 			o[i] = nan32()
 			continue

@@ -71,6 +71,7 @@ func BenchmarkPowConst32(b *testing.B) {
 		name string
 		f    UnarySpan[float32, float32]
 	}{
+		{"square", PowConst32(2)},
 		{"cube", PowConst32(3)},
 		{"math.Pow", func(o, a []float32) {
 			for i, x := range a {

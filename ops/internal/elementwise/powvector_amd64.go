@@ -15,3 +15,17 @@ func powCubeVector(o, a []float32) int {
 	powCubeAVX(&o[0], &a[0], n, nan32())
 	return n
 }
+
+//go:noescape
+func powSquareAVX(o, a *float32, n int, nan float32)
+
+// powSquareVector runs powSquare's bulk, a multiple of 8 elements, with
+// AVX and returns how many it did.
+func powSquareVector(o, a []float32) int {
+	n := len(o) &^ 7
+	if !haveAVX || n == 0 {
+		return 0
+	}
+	powSquareAVX(&o[0], &a[0], n, nan32())
+	return n
+}

@@ -40,3 +40,32 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// func powSquareAVX(o, a *float32, n int, nan float32)
+//
+// o = x*x for x = a, eight elements a turn (n is a multiple of 8), and nan
+// where a is a NaN: powSquare's operations, the one float32 product
+// rounded by VMULPS under the default MXCSR as Go rounds x*x, so the same
+// bits.
+TEXT ·powSquareAVX(SB), NOSPLIT, $0-28
+	MOVQ o+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS nan+24(FP), Y15
+	SHRQ $3, CX
+	JZ   sqdone
+
+sqloop:
+	VMOVUPS (SI), Y0
+	VCMPPS  $3, Y0, Y0, Y1 // unordered: the NaN lanes
+	VMULPS  Y0, Y0, Y2
+	VBLENDVPS Y1, Y15, Y2, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  sqloop
+
+sqdone:
+	VZEROUPPER
+	RET
