@@ -65,7 +65,7 @@ type Selector struct {
 	lo, inv float64
 }
 
-// BytesFor is the scratch a Selector over count boxes holds.
+// BytesFor is the most scratch a Selector over count boxes holds.
 func BytesFor(count int) int64 {
 	per := int64(28 + 8 + 28 + 4 + maxSpan*32 + 4)
 	return int64(count) * per
@@ -74,12 +74,9 @@ func BytesFor(count int) int64 {
 // New returns a Selector for batches of count boxes.
 func New(count int) *Selector {
 	return &Selector{
-		boxes:   make([]box, count),
-		order:   make([]candidate, 0, count),
-		kept:    make([]box, 0, count),
-		wide:    make([]int32, 0, count),
-		entries: make([]entry, 0, maxSpan*count),
-		head:    make([]int32, max(count, 1)),
+		boxes: make([]box, count),
+		order: make([]candidate, 0, count),
+		kept:  make([]box, 0, count),
 	}
 }
 
@@ -115,10 +112,14 @@ func (s *Selector) SetBoxes(data []float32, centerPoint bool) {
 	}
 	// Cells about as wide as the mean box, at most one per box.
 	s.cells, s.lo, s.inv = 1, 0, 0
-	if span := hi - lo; active > 0 && span > 0 && !math.IsInf(span, 0) && widths > 0 {
+	if span := hi - lo; active >= gridFrom && span > 0 && !math.IsInf(span, 0) && widths > 0 {
 		cells := math.Ceil(span / (widths / float64(active)))
 		s.cells = int(min(max(cells, 1), float64(active)))
 		s.lo, s.inv = lo, float64(s.cells)/span
+		if s.head == nil {
+			n := len(s.boxes)
+			s.head, s.wide, s.entries = make([]int32, n), make([]int32, 0, n), make([]entry, 0, maxSpan*n)
+		}
 	}
 	for i := range s.boxes {
 		if b := &s.boxes[i]; b.lo >= 0 {
@@ -126,6 +127,10 @@ func (s *Selector) SetBoxes(data []float32, centerPoint bool) {
 		}
 	}
 }
+
+// gridFrom is the fewest boxes that can overlap something for which the
+// kept boxes are filed in cells; fewer are compared with every kept box.
+const gridFrom = 32
 
 // cell is the cell of x, a nondecreasing function of x.
 func (s *Selector) cell(x float32) int32 {
@@ -161,9 +166,11 @@ func (s *Selector) Select(dst []int64, batch, class int, scores []float32, p Par
 		return int(a.index - b.index)
 	})
 	s.kept, s.wide, s.entries = s.kept[:0], s.wide[:0], s.entries[:0]
-	head := s.head[:s.cells]
-	for i := range head {
-		head[i] = -1
+	if s.cells > 1 {
+		head := s.head[:s.cells]
+		for i := range head {
+			head[i] = -1
+		}
 	}
 	kept := int64(0)
 	for _, c := range s.order {
@@ -185,7 +192,7 @@ func (s *Selector) Select(dst []int64, batch, class int, scores []float32, p Par
 
 // suppressed reports whether a kept box overlaps b by more than threshold.
 func (s *Selector) suppressed(b box, threshold float32) bool {
-	if b.hi-b.lo >= maxSpan {
+	if s.cells == 1 || b.hi-b.lo >= maxSpan {
 		for i := range s.kept {
 			if above(b, &s.kept[i], threshold) {
 				return true
@@ -211,6 +218,9 @@ func (s *Selector) suppressed(b box, threshold float32) bool {
 // file adds b to the kept boxes.
 func (s *Selector) file(b box) {
 	s.kept = append(s.kept, b)
+	if s.cells == 1 {
+		return
+	}
 	if b.hi-b.lo >= maxSpan {
 		s.wide = append(s.wide, int32(len(s.kept)-1))
 		return
