@@ -19,8 +19,7 @@
 package ops
 
 import (
-	"sort"
-
+	"github.com/onnxshape/onnxshape/ops/internal/nms"
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -82,39 +81,18 @@ func nonMaxSuppressionNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.V
 	}
 	boxData, scoreData := asElems[float32](boxes.Bytes()), asElems[float32](scores.Bytes())
 	batches, classes, count := bs[0], ss[1], bs[1]
-	if err := opt.charge(op, "candidate lists", int64(count)*16); err != nil {
-		return nil, err
-	}
 	var selected []int64
-	order := make([]int, 0, count)
-	var kept []int
-	for b := range batches {
-		corners := boxData[b*count*4 : (b+1)*count*4]
-		for c := range classes {
-			s := scoreData[(b*classes+c)*count : (b*classes+c+1)*count]
-			order = order[:0]
-			for i, v := range s {
-				if !hasScoreMin || v > scoreMin {
-					order = append(order, i)
-				}
-			}
-			sort.SliceStable(order, func(i, j int) bool { return scoreBefore(s[order[i]], s[order[j]]) })
-			kept = kept[:0]
-			for _, i := range order {
-				if int64(len(kept)) >= maxOut {
-					break
-				}
-				suppressed := false
-				for _, k := range kept {
-					if iouAbove(corners[4*i:4*i+4], corners[4*k:4*k+4], center == 1, iou) {
-						suppressed = true
-						break
-					}
-				}
-				if !suppressed {
-					kept = append(kept, i)
-					selected = append(selected, int64(b), int64(c), int64(i))
-				}
+	if maxOut > 0 && count > 0 && batches > 0 && classes > 0 {
+		if err := opt.charge(op, "box tables", nms.BytesFor(count)); err != nil {
+			return nil, err
+		}
+		sel := nms.New(count)
+		p := nms.Params{IoU: iou, MaxOut: maxOut, ScoreMin: scoreMin, HasScoreMin: hasScoreMin}
+		for b := range batches {
+			sel.SetBoxes(boxData[b*count*4:(b+1)*count*4], center == 1)
+			for c := range classes {
+				s := scoreData[(b*classes+c)*count : (b*classes+c+1)*count]
+				selected = sel.Select(selected, b, c, s, p)
 			}
 		}
 	}
@@ -124,47 +102,4 @@ func nonMaxSuppressionNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.V
 	}
 	copy(asElems[int64](y.Bytes()), selected)
 	return values(y), nil
-}
-
-// scoreBefore orders scores from the highest, NaN last.
-func scoreBefore(a, b float32) bool {
-	if a != a {
-		return false
-	}
-	return b != b || a > b
-}
-
-// iouAbove reports whether the intersection over union of two boxes
-// exceeds threshold, in float32 (each product rounded, never fused).
-func iouAbove(p, q []float32, centerPoint bool, threshold float32) bool {
-	var px0, px1, py0, py1, qx0, qx1, qy0, qy1 float32
-	if centerPoint {
-		pw, ph, qw, qh := p[2]/2, p[3]/2, q[2]/2, q[3]/2
-		px0, px1, py0, py1 = p[0]-pw, p[0]+pw, p[1]-ph, p[1]+ph
-		qx0, qx1, qy0, qy1 = q[0]-qw, q[0]+qw, q[1]-qh, q[1]+qh
-	} else {
-		px0, px1 = min(p[1], p[3]), max(p[1], p[3])
-		py0, py1 = min(p[0], p[2]), max(p[0], p[2])
-		qx0, qx1 = min(q[1], q[3]), max(q[1], q[3])
-		qy0, qy1 = min(q[0], q[2]), max(q[0], q[2])
-	}
-	ix0, ix1 := max(px0, qx0), min(px1, qx1)
-	if ix1 <= ix0 {
-		return false
-	}
-	iy0, iy1 := max(py0, qy0), min(py1, qy1)
-	if iy1 <= iy0 {
-		return false
-	}
-	inter := float32((ix1 - ix0) * (iy1 - iy0))
-	if inter <= 0 {
-		return false
-	}
-	areaP := float32((px1 - px0) * (py1 - py0))
-	areaQ := float32((qx1 - qx0) * (qy1 - qy0))
-	union := float32(areaP+areaQ) - inter
-	if areaP <= 0 || areaQ <= 0 || union <= 0 {
-		return false
-	}
-	return inter/union > threshold
 }

@@ -725,3 +725,65 @@ func TestNonMaxSuppressionEngines(t *testing.T) {
 		}
 	}
 }
+
+// TestNonMaxSuppressionManyBoxes holds the fast engine's grid of kept boxes
+// to the reference on hundreds of boxes: clusters that overlap, wide boxes,
+// boxes of no area, inverted or with NaN or infinite corners, tied and NaN
+// scores, in both box formats, with and without a score threshold.
+func TestNonMaxSuppressionManyBoxes(t *testing.T) {
+	r := rand.New(rand.NewPCG(26, 11))
+	coord := func(center bool) []float32 {
+		x, y := float32(r.IntN(8))*40+r.Float32()*10, float32(r.IntN(8))*40+r.Float32()*10
+		w, h := 4+r.Float32()*30, 4+r.Float32()*30
+		switch r.IntN(20) {
+		case 0:
+			w *= 20 // spans many cells
+		case 1:
+			w = 0
+		case 2:
+			w = -w
+		case 3:
+			h = float32(math.NaN())
+		case 4:
+			x = float32(math.Inf(1 - 2*r.IntN(2)))
+		case 5:
+			w, h = -w, -h
+		case 6:
+			w = float32(r.IntN(2)) * 1e-30
+		}
+		if center {
+			return []float32{x, y, w, h}
+		}
+		if r.IntN(2) == 0 {
+			return []float32{y, x, y + h, x + w}
+		}
+		return []float32{y + h, x + w, y, x}
+	}
+	for trial := range 24 {
+		center := trial%2 == 1
+		b, c, nb := 1+r.IntN(2), 1+r.IntN(3), 50+r.IntN(250)
+		box := make([]float32, 0, b*nb*4)
+		for range b * nb {
+			box = append(box, coord(center)...)
+		}
+		score := make([]float32, b*c*nb)
+		for i := range score {
+			switch r.IntN(12) {
+			case 0:
+				score[i] = float32(math.NaN())
+			case 1, 2, 3:
+				score[i] = float32(r.IntN(4)) / 4
+			default:
+				score[i] = r.Float32()
+			}
+		}
+		attrs := map[string]ops.Attribute{"center_point_box": intAttribute(map[bool]int64{false: 0, true: 1}[center])}
+		in := []tensor.Value{tensor.MustFromSlice(box, b, nb, 4), tensor.MustFromSlice(score, b, c, nb),
+			tensor.MustFromSlice([]int64{int64([]int{nb, nb / 3, 5}[r.IntN(3)])}),
+			tensor.MustFromSlice([]float32{[]float32{0, 0.3, 0.5, 0.9}[r.IntN(4)]}),
+			tensor.MustFromSlice([]float32{[]float32{0.25, 0.5, -1}[r.IntN(3)]})}
+		for k := 3; k <= 5; k++ {
+			bothEngines(t, &ops.Node{OpType: "NonMaxSuppression", Version: 11, Attrs: attrs}, in[:k]...)
+		}
+	}
+}
