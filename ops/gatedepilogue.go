@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"github.com/onnxshape/onnxshape/ops/internal/elementwise"
 	"github.com/onnxshape/onnxshape/ops/internal/mathf"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -81,9 +82,4 @@ func gatedSpan(act *Node) (unarySpan[float32, float32], error) {
 }
 
 // gate is o[i] = a[i] * g[i], one float32 rounding each.
-func gate(o, a, g []float32) {
-	a, g = a[:len(o)], g[:len(o)]
-	for i := range o {
-		o[i] = a[i] * g[i]
-	}
-}
+func gate(o, a, g []float32) { elementwise.MulF32(o, a, g) }
