@@ -88,6 +88,7 @@ func (m *Model) fuseGraphs(opts LoadOptions) {
 		}
 		m.fuse(opts)
 		m.fuseChains(opts)
+		m.fuseGated(opts)
 		m.fuseTransposes(opts)
 		m.passHeaders()
 	}

@@ -45,6 +45,9 @@ type chainFusion struct {
 	chain *ops.Chain
 	steps []*step
 	root  int
+	// gated marks a sink whose chain, X*act(X), X's Conv applies as its
+	// epilogue for float32 X (fuseGated): the sink then passes X through.
+	gated bool
 }
 
 var chainOps = map[string]bool{"Add": true, "Sub": true, "Mul": true, "Div": true, "Pow": true, "Tanh": true, "Sigmoid": true, "Erf": true,
@@ -221,6 +224,11 @@ func (st *step) runChain(r *runState, in []tensor.Value) error {
 	c := st.chain
 	x := st.in[c.passIn]
 	if c.chain == nil {
+		r.headers[x] = nil // the output keeps the header
+		r.vals[st.out[0]] = r.vals[x]
+		return nil
+	}
+	if c.gated && gatedPasses(in[c.passIn]) {
 		r.headers[x] = nil // the output keeps the header
 		r.vals[st.out[0]] = r.vals[x]
 		return nil

@@ -44,6 +44,10 @@ package ops
 //     pair unfused. When R is not of the output's type and shape (the Add
 //     would broadcast) or the output is not float or double, the Conv runs
 //     the Add's own kernel on its whole output instead.
+//   - FuseGatedActivation (gatedepilogue.go): a Sigmoid or HardSigmoid of
+//     a Conv's float32 output X and the Mul of X by it run as the Conv's
+//     epilogue X*act(X), block by block: the same bits as the nodes
+//     unfused.
 //   - FuseActivation: Relu, LeakyRelu, Sigmoid, HardSigmoid, HardSwish or
 //     Clip after a Conv, Gemm or MatMul runs as the producer's epilogue:
 //     the activation's own kernel, applied in place on the producer's
@@ -83,6 +87,9 @@ type nodeFusion struct {
 	// its inputs after X (Clip's min and max, constants; nil where absent).
 	act   *Node
 	actIn []*tensor.Tensor
+	// gate, when act is a gate (FuseGatedActivation), is the epilogue
+	// X*act(X), for float32 outputs only.
+	gate unarySpan[float32, float32]
 	// pads are a Conv's pads with those of the zero Pad before it added
 	// (FusePad, padfold.go), used in place of its own (nil: none fused).
 	pads []int
@@ -501,6 +508,12 @@ func (n *Node) epilogueKernel(opt *Options, dt tensor.DataType) (unaryKernel, er
 	}
 	act := n.fusion.act
 	op := act.op()
+	if n.fusion.gate != nil {
+		if !GatedFloat32(dt) {
+			return nil, nil // the graph runs the gate's nodes
+		}
+		return n.fusion.gate, nil
+	}
 	k, err := func() (unaryKernel, error) {
 		if act.OpType != "Clip" {
 			u := activations[act.OpType]

@@ -10,6 +10,14 @@ func Vectorized[T float32 | float64](op string, s BinarySpans[T, T, T]) BinarySp
 // ReluF32 is Relu's float32 loop.
 func ReluF32(o, a []float32) { Relu(o, a) }
 
+// MulF32 is o[i] = a[i] * b[i], Mul's float32 loop.
+func MulF32(o, a, b []float32) {
+	a, b = a[:len(o)], b[:len(o)]
+	for i := range o {
+		o[i] = a[i] * b[i]
+	}
+}
+
 // Select32 is Where's loop for 4-byte elements.
 func Select32(o []uint32, c []uint8, a, b []uint32) { SelectWords(o, c, a, b) }
 
