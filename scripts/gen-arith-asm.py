@@ -281,11 +281,35 @@ func ReluF32(o, a []float32) {
 	}
 	Relu(o[m:], a[m:len(o)])
 }
+
+// MulF32 is o[i] = a[i] * b[i], Mul's float32 loop: the AVX loop for the
+// bulk (a fused epilogue's gate, ops/gatedepilogue.go).
+func MulF32(o, a, b []float32) {
+	a, b = a[:len(o)], b[:len(o)]
+	m := 0
+	if haveAVX {
+		m = len(o) &^ 31
+		if m > 0 {
+			f32MulVV(unsafe.Pointer(&o[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), m)
+		}
+	}
+	for i := m; i < len(o); i++ {
+		o[i] = a[i] * b[i]
+	}
+}
 ''')
 with open(D + 'arith_other.go','a') as f:
     f.write('''
 // ReluF32 is Relu's float32 loop.
 func ReluF32(o, a []float32) { Relu(o, a) }
+
+// MulF32 is o[i] = a[i] * b[i], Mul's float32 loop.
+func MulF32(o, a, b []float32) {
+	a, b = a[:len(o)], b[:len(o)]
+	for i := range o {
+		o[i] = a[i] * b[i]
+	}
+}
 ''')
 
 # Where on 4-byte elements: a blend by the condition bytes.
