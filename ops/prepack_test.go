@@ -182,7 +182,10 @@ func TestPackedWeightsAgree(t *testing.T) {
 				t.Errorf("%s: the float64 parameter is not read", c.name)
 			}
 		}
-		if usedPacked > usedPlain || (usedPacked == usedPlain && c.name != "MatMul float batch" && c.op != "LSTM" && c.op != "GRU" && c.op != "RNN") {
+		// Where there is no transposed kernel (386, purego) a 7x7 plane's
+		// 1x1 takes the usual tiles and charges what an unpacked run does.
+		noKernel := node.packs[c.packed].at32 != nil && !gemm.TransposedPays(64, 49, 64)
+		if usedPacked > usedPlain || (usedPacked == usedPlain && !noKernel && c.name != "MatMul float batch" && c.op != "LSTM" && c.op != "GRU" && c.op != "RNN") {
 			t.Errorf("%s: the packed run charged %d bytes, the unpacked %d", c.name, usedPacked, usedPlain)
 		}
 	}
