@@ -536,29 +536,7 @@ func TestScanBodyReturnsItsInputs(t *testing.T) {
 				untyped("ys1", tensor.Float), untyped("ys2", tensor.Float)},
 		}.load(t)
 		in := map[string]tensor.Value{"s1": s1, "s2": s2, "x": x}
-		want, err := m.Run(context.Background(), in, &graph.RunOptions{Engine: graph.EngineReference})
-		if err != nil {
-			t.Fatal(err)
-		}
-		pool := graph.NewPool()
-		for run := 0; run < 2; run++ {
-			got, err := m.Run(context.Background(), in, &graph.RunOptions{Pool: pool, Threads: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for k, v := range want.Map() {
-				w := v.(*tensor.Tensor)
-				g, _ := got.Map()[k].(*tensor.Tensor)
-				if g == nil || !tensor.SameShape(g.Shape(), w.Shape()) || string(g.Bytes()) != string(w.Bytes()) {
-					t.Errorf("%s, run %d: %s = %v, the reference %v", name, run, k, g, w)
-				}
-			}
-			for _, v := range got.Map() {
-				if err := pool.Release(v); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
+		pooledRunsAgree(t, name, m, in)
 	}
 }
 
@@ -595,27 +573,35 @@ func TestLoopGivesBackOnlyWhatItDropped(t *testing.T) {
 		}.load(t)
 		in := map[string]tensor.Value{"M": tensor.Scalar(int64(6)), "cond": tensor.Scalar(true),
 			"a0": tensor.MustFromSlice([]float32{1, 2, 3}, 3), "b0": tensor.MustFromSlice([]float32{0.5, -1, 2}, 3)}
-		want, err := m.Run(context.Background(), in, &graph.RunOptions{Engine: graph.EngineReference})
+		pooledRunsAgree(t, name, m, in)
+	}
+}
+
+// pooledRunsAgree runs m on in twice with a pool, releasing the outputs
+// between the runs, and checks each output's bits against the reference
+// engine's.
+func pooledRunsAgree(t *testing.T, name string, m *graph.Model, in map[string]tensor.Value) {
+	t.Helper()
+	want, err := m.Run(context.Background(), in, &graph.RunOptions{Engine: graph.EngineReference})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := graph.NewPool()
+	for run := 0; run < 2; run++ {
+		got, err := m.Run(context.Background(), in, &graph.RunOptions{Pool: pool, Threads: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		pool := graph.NewPool()
-		for run := 0; run < 2; run++ {
-			got, err := m.Run(context.Background(), in, &graph.RunOptions{Pool: pool, Threads: 1})
-			if err != nil {
+		for k, v := range want.Map() {
+			w := v.(*tensor.Tensor)
+			g, _ := got.Map()[k].(*tensor.Tensor)
+			if g == nil || !tensor.SameShape(g.Shape(), w.Shape()) || string(g.Bytes()) != string(w.Bytes()) {
+				t.Errorf("%s, run %d: %s = %v, the reference %v", name, run, k, g, w)
+			}
+		}
+		for _, v := range got.Map() {
+			if err := pool.Release(v); err != nil {
 				t.Fatal(err)
-			}
-			for k, v := range want.Map() {
-				w := v.(*tensor.Tensor)
-				g, _ := got.Map()[k].(*tensor.Tensor)
-				if g == nil || !tensor.SameShape(g.Shape(), w.Shape()) || string(g.Bytes()) != string(w.Bytes()) {
-					t.Errorf("%s, run %d: %s = %v, the reference %v", name, run, k, g, w)
-				}
-			}
-			for _, v := range got.Map() {
-				if err := pool.Release(v); err != nil {
-					t.Fatal(err)
-				}
 			}
 		}
 	}
