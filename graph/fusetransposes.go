@@ -11,7 +11,8 @@ import "github.com/onnxshape/onnxshape/ops"
 // a transformer's attention spelled out needs around every product. As
 // with the other fusions no node leaves the graph: in a run that fuses,
 // each folded Transpose passes its input through as its output, so the
-// memory plan and traces keep the original nodes.
+// memory plan and traces keep the original nodes. The input of the first
+// Transpose before an operand may have other readers (passShared).
 
 // fuseTransposes marks the model's MatMuls that fold Transposes.
 func (m *Model) fuseTransposes(opts LoadOptions) {
@@ -81,6 +82,13 @@ func (m *Model) fuseTransposes(opts LoadOptions) {
 			for _, j := range steps {
 				taken[j] = true
 				m.steps[j].passThrough, m.steps[j].passIn, m.steps[j].into = true, 0, st
+				// The first Transpose before an operand may read a value
+				// that other steps read too (the residual stream a
+				// transformer's attention starts from): the value keeps
+				// its header for them (passShared, as a folded Pad's).
+				if in := m.steps[j].in[0]; in >= 0 && readers[in] > 1 {
+					m.steps[j].passShared = true
+				}
 				m.fusions++
 			}
 		}

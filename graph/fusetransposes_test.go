@@ -83,3 +83,31 @@ func TestFoldedTransposesOnlySoleReaders(t *testing.T) {
 		t.Fatalf("%d fusions, want none: the Transpose's output is also the graph's", fused.Fusions())
 	}
 }
+
+// A Transpose folded before a MatMul whose input another node reads too (a
+// transformer's residual stream: x read by the attention's first
+// Transpose and by the residual Add after it) passes its input on shared:
+// the value keeps its storage for that other reader, at 1 and 2 threads,
+// with and without a pool (a folded BERT encoder read an empty tensor).
+func TestFoldedTransposeSharedInput(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 55))
+	b := builder.New(17)
+	x := b.Input("x", tensor.Float, 2, 3, 4)
+	h := b.Op("Sqrt", b.Op("Abs", x)) // computed: its step holds the storage
+	q := b.Op("Transpose", h, builder.Ints("perm", 1, 0, 2), builder.Name("tq"))
+	p := b.Op("MatMul", q, b.Constant("w", randTensor(r, tensor.Float, 4, 4)))
+	o := b.Op("Transpose", p, builder.Ints("perm", 1, 0, 2), builder.Name("to"))
+	b.Output("y", b.Op("Add", h, o))
+	fused, plain := loadBoth(t, b)
+	if fused.Fusions() != 2 {
+		t.Fatalf("%d fusions, want 2 (the Transposes before and after the MatMul)", fused.Fusions())
+	}
+	xv := randTensor(r, tensor.Float, 2, 3, 4)
+	pool := graph.NewPool()
+	for _, o := range []*graph.RunOptions{{Threads: 1}, {Threads: 2}, {Threads: 1, Pool: pool}, {Threads: 2, Pool: pool}, {Threads: 1, Pool: pool}} {
+		o.Engine = graph.EngineFast
+		if got, want := runY(t, fused, xv, o), runY(t, plain, xv, o); !got.Equal(want) {
+			t.Fatalf("%d threads, pool %v: fused and unfused differ", o.Threads, o.Pool != nil)
+		}
+	}
+}

@@ -191,6 +191,9 @@ func max2DF32(in, out []float32, w *Windows, s *MaxScratch) bool {
 		}
 		base := r0 * inW
 		var vm, src []float32
+		// clean: no element of the window rows is a NaN or a -0, so every
+		// zero the loops write is the +0 firstMax would pick.
+		clean := true
 		from := 0 // where src holds window a's first element
 		if a >= 0 {
 			from = cols[a]
@@ -200,36 +203,42 @@ func max2DF32(in, out []float32, w *Windows, s *MaxScratch) bool {
 			vm = buf[padL : padL+inW]
 			if nh == 1 {
 				copy(vm, in[base:base+inW])
+				clean = cleanRow(vm)
 			} else {
-				maxRows(vm, in[base:base+inW], in[base+rowStep:base+rowStep+inW])
+				clean = maxRows(vm, in[base:base+inW], in[base+rowStep:base+rowStep+inW])
 			}
 			for i := 2; i < nh; i++ {
 				r := base + i*rowStep
-				maxRows(vm, vm, in[r:r+inW])
+				clean = maxRows(vm, vm, in[r:r+inW]) && clean
 			}
 			src, from = buf, start
 		case nh == 1:
 			vm, src = in[base:base+inW], in[base:]
+			clean = cleanRow(vm)
 		default:
 			vm = buf[:inW]
-			maxRows(vm, in[base:base+inW], in[base+rowStep:base+rowStep+inW])
+			clean = maxRows(vm, in[base:base+inW], in[base+rowStep:base+rowStep+inW])
 			for i := 2; i < nh; i++ {
 				r := base + i*rowStep
-				maxRows(vm, vm, in[r:r+inW])
+				clean = maxRows(vm, vm, in[r:r+inW]) && clean
 			}
 			src = buf[:]
 		}
 		// Zeros and NaNs are looked for at the edges, and in the interior
-		// only when the loops saw one.
+		// only when the loops saw one; not at all in a clean row (after a
+		// Relu most windows hold a zero, all of them +0).
 		switch {
 		case whole:
-			if maxStride2(o, src[from:], kw) {
+			if maxStride2(o, src[from:], kw) && !clean {
 				fixZeroNaN(o, 0, outW, in, base, cols, colCount, nh, rowStep)
 			}
 		case vector:
 			special := maxStride2(o[a:b], src[from:], kw)
 			rowMaxima(o[:a], vm, cols, colCount)
 			rowMaxima(o[b:], vm, cols[b:], colCount[b:])
+			if clean {
+				break
+			}
 			if special {
 				fixZeroNaN(o, 0, outW, in, base, cols, colCount, nh, rowStep)
 			} else {
@@ -238,18 +247,42 @@ func max2DF32(in, out []float32, w *Windows, s *MaxScratch) bool {
 			}
 		default:
 			rowMaxima(o, vm, cols, colCount)
-			fixZeroNaN(o, 0, outW, in, base, cols, colCount, nh, rowStep)
+			if !clean {
+				fixZeroNaN(o, 0, outW, in, base, cols, colCount, nh, rowStep)
+			}
 		}
 	}
 	return true
 }
 
-// maxRowsGo is dst[j] = max(a[j], b[j]) (the builtin max: a NaN wins).
-func maxRowsGo(dst, a, b []float32) {
+// maxRowsGo is dst[j] = max(a[j], b[j]) (the builtin max: a NaN wins), and
+// reports whether no a[j] or b[j] is a NaN or a -0.
+func maxRowsGo(dst, a, b []float32) (clean bool) {
 	a, b = a[:len(dst)], b[:len(dst)]
+	clean = true
 	for j := range dst {
-		dst[j] = max(a[j], b[j])
+		x, y := a[j], b[j]
+		dst[j] = max(x, y)
+		clean = clean && isPlain(x) && isPlain(y)
 	}
+	return clean
+}
+
+// negZeroBits is the bit pattern of -0.
+const negZeroBits = 0x80000000
+
+// isPlain reports whether v is neither a NaN nor a -0: a value whose
+// maximum with others needs no reread in order.
+func isPlain(v float32) bool { return v == v && math.Float32bits(v) != negZeroBits }
+
+// cleanRow reports whether no element of x is a NaN or a -0.
+func cleanRow(x []float32) bool {
+	for _, v := range x {
+		if !isPlain(v) {
+			return false
+		}
+	}
+	return true
 }
 
 // maxStrideGo is dst[i] = the builtin max of src[s*i : s*i+k], and
@@ -275,6 +308,8 @@ func rowMaxima(out, vm []float32, cols, count []int) {
 		// the loop's order (-inf is max's identity: the same bits).
 		c := cols[i]
 		switch count[i] {
+		case 1:
+			out[i] = vm[c]
 		case 3:
 			v := vm[c : c+3 : c+3]
 			out[i] = max(max(v[0], v[1]), v[2])

@@ -11,27 +11,42 @@
 	VMAXPS B, A, D \
 	VORPS  T, D, D
 
-// func maxRowsAVX2(dst, a, b *float32, n int)
-TEXT ·maxRowsAVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	SHRQ $3, CX
-	JZ   rowsdone
+// func maxRowsAVX2(dst, a, b *float32, n int) (clean bool)
+//
+// clean reports that no lane of a or b is a NaN or a -0: then every zero
+// of dst is a +0 that only +0s made, and the caller need not reread any
+// window in order (Y12 holds -0 in every lane, Y11 gathers the lanes seen).
+TEXT ·maxRowsAVX2(SB), NOSPLIT, $0-33
+	MOVQ         dst+0(FP), DI
+	MOVQ         a+8(FP), SI
+	MOVQ         b+16(FP), DX
+	MOVQ         n+24(FP), CX
+	MOVL         $0x80000000, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	VPXOR        Y11, Y11, Y11
+	SHRQ         $3, CX
+	JZ           rowsdone
 
 rowsloop:
-	VMOVUPS (SI), Y0
-	VMOVUPS (DX), Y1
+	VMOVUPS  (SI), Y0
+	VMOVUPS  (DX), Y1
 	MAXNAN(Y1, Y0, Y2, Y3)
-	VMOVUPS Y3, (DI)
-	ADDQ    $32, SI
-	ADDQ    $32, DX
-	ADDQ    $32, DI
-	DECQ    CX
-	JNZ     rowsloop
+	VMOVUPS  Y3, (DI)
+	VPCMPEQD Y12, Y0, Y4
+	VPCMPEQD Y12, Y1, Y5
+	VPOR     Y4, Y11, Y11
+	VPOR     Y5, Y11, Y11
+	VPOR     Y2, Y11, Y11
+	ADDQ     $32, SI
+	ADDQ     $32, DX
+	ADDQ     $32, DI
+	DECQ     CX
+	JNZ      rowsloop
 
 rowsdone:
+	VPTEST  Y11, Y11
+	SETEQ   clean+32(FP)
 	VZEROUPPER
 	RET
 
