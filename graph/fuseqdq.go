@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/onnxshape/onnxshape/onnx"
 	"github.com/onnxshape/onnxshape/ops"
@@ -59,6 +60,7 @@ func (m *Model) fuseQDQ(opts LoadOptions) {
 		t := m.constantOf(st.in[k], producer, consts, 4)
 		return t, t != nil
 	}
+	m.passSameTypeCasts(readers, producer, consts)
 	for i := range m.steps {
 		q := &m.steps[i]
 		if q.node == nil || q.node.Domain != "" || q.node.OpType != "QuantizeLinear" || q.passThrough || q.chain != nil || len(q.out) != 1 {
@@ -82,6 +84,11 @@ func (m *Model) fuseQDQ(opts LoadOptions) {
 		}
 		dx, dw, db := soleAt(c, 0, "DequantizeLinear"), soleAt(c, 1, "DequantizeLinear"), (*step)(nil)
 		if dx == nil || dw == nil || dx.passThrough || dw.passThrough {
+			continue
+		}
+		if x := dx.in[0]; readers[x] > 1 && !m.readAtOrAfter(x, c, producer) {
+			// dx would pass on a value that the run lets go before the Conv
+			// reads it (its header stays with x, see passShared).
 			continue
 		}
 		if len(c.in) > 2 && c.in[2] >= 0 {
@@ -133,4 +140,68 @@ func (m *Model) fuseQDQ(opts LoadOptions) {
 		q.passThrough, q.passIn, q.into = true, 0, c
 		m.fusions++
 	}
+}
+
+// passSameTypeCasts makes each Cast of a QuantizeLinear's output to the
+// type it already has (torch.onnx writes one between every QuantizeLinear
+// and the DequantizeLinear after it) pass its input through in a run that
+// fuses: it would copy it, bit for bit. The type is y_zero_point's (or
+// output_dtype's), a constant; a Cast whose output the graph returns, or
+// whose input other steps read too, keeps its copy.
+func (m *Model) passSameTypeCasts(readers, producer []int, consts map[int]*tensor.Tensor) {
+	for i := range m.steps {
+		st := &m.steps[i]
+		n := st.node
+		if n == nil || n.Domain != "" || n.OpType != "Cast" || st.schema == nil || st.passThrough || st.chain != nil ||
+			len(st.in) != 1 || st.in[0] < 0 || len(st.out) != 1 || st.out[0] < 0 || slices.Contains(m.outSlots, st.out[0]) {
+			continue
+		}
+		x := st.in[0]
+		if producer[x] < 0 {
+			continue
+		}
+		q := &m.steps[producer[x]]
+		if q.node == nil || q.node.Domain != "" || q.node.OpType != "QuantizeLinear" || len(q.in) < 3 || q.in[2] < 0 {
+			continue
+		}
+		yz := m.constantOf(q.in[2], producer, consts, 4)
+		to, err := n.Int("to", 0)
+		if yz == nil || err != nil || int64(yz.DataType()) != to {
+			continue
+		}
+		if od, err := q.node.Int("output_dtype", 0); err != nil || (od != 0 && od != to) {
+			continue
+		}
+		if readers[x] != 1 {
+			continue // the copy outlives x, which the run may let go first
+		}
+		st.passThrough, st.passIn, st.into = true, 0, q
+		m.fusions++
+	}
+}
+
+// readAtOrAfter reports whether value slot x is read by step c or a step
+// after it, or is never let go by the graph's run (a graph output, or
+// made by no step of the graph): a value that a shared pass-through step passes on to
+// c is then alive when c reads it.
+func (m *Model) readAtOrAfter(x int, c *step, producer []int) bool {
+	if producer[x] < 0 || slices.Contains(m.outSlots, x) {
+		return true
+	}
+	at := -1
+	for i := range m.steps {
+		if &m.steps[i] == c {
+			at = i
+		}
+	}
+	if at < 0 {
+		return false
+	}
+	for i := at; i < len(m.steps); i++ {
+		st := &m.steps[i]
+		if slices.Contains(st.in, x) || slices.Contains(st.implicit, x) {
+			return true
+		}
+	}
+	return false
 }

@@ -139,6 +139,74 @@ func TestFuseQDQ(t *testing.T) {
 	}
 }
 
+// A DequantizeLinear whose 8-bit input other nodes read too passes it to
+// the Conv only when one of them reads it at or after the Conv (the run
+// lets a value go after its last reader): the input here is a Cast's
+// output, read by a second DequantizeLinear before or after the Conv.
+// Both models give the nodes' results within one quantum, run after run
+// in a pool.
+func TestFuseQDQSharedInput(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	for _, late := range []bool{false, true} {
+		b := builder.New(21)
+		x := b.Input("x", tensor.Uint8, 1, 6, 10, 10)
+		xc := b.Op("Cast", x, builder.Int("to", int(tensor.Uint8)), builder.Name("copy"))
+		xs, _ := tensor.FromSlice([]float32{0.02}, 1)
+		xz, _ := tensor.New(tensor.Uint8)
+		side := func() {
+			b.Output("side", b.Op("DequantizeLinear", xc, b.Constant("xs2", xs), b.Constant("xz2", xz), builder.Name("side")))
+		}
+		if !late {
+			side()
+		}
+		w, _ := tensor.New(tensor.Int8, 4, 6, 1, 1)
+		for i := range w.Bytes() {
+			w.Bytes()[i] = byte(r.IntN(256))
+		}
+		ys, _ := tensor.FromSlice([]float32{0.01}, 1)
+		dx := b.Op("DequantizeLinear", xc, b.Constant("xs", xs), b.Constant("xz", xz), builder.Name("dqx"))
+		dw := b.Op("DequantizeLinear", b.Constant("w", w), b.Constant("ws", ys), builder.Name("dqw"))
+		y := b.Op("Conv", dx, dw, builder.Name("conv"))
+		b.Output("y", b.Op("QuantizeLinear", y, b.Constant("ys", ys), b.Constant("yz", xz), builder.Name("q")))
+		if late {
+			side()
+		}
+		fused, plain := loadBoth(t, b)
+		want := 0
+		if late {
+			want = 3
+		}
+		if fused.Fusions() != want {
+			t.Fatalf("late %v: %d fusions, want %d", late, fused.Fusions(), want)
+		}
+		pool := graph.NewPool()
+		for range 3 {
+			xin, _ := tensor.New(tensor.Uint8, 1, 6, 10, 10)
+			for i := range xin.Bytes() {
+				xin.Bytes()[i] = byte(r.IntN(256))
+			}
+			in := map[string]tensor.Value{"x": xin}
+			ref, err := plain.Run(context.Background(), in, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := fused.Run(context.Background(), in, &graph.RunOptions{Pool: pool})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !got.Map()["side"].(*tensor.Tensor).Equal(ref.Map()["side"].(*tensor.Tensor)) {
+				t.Fatalf("late %v: the second reader's value differs", late)
+			}
+			g, e := got.Map()["y"].(*tensor.Tensor).Bytes(), ref.Map()["y"].(*tensor.Tensor).Bytes()
+			for i := range g {
+				if d := int(g[i]) - int(e[i]); d > 1 || d < -1 {
+					t.Fatalf("late %v, output %d: fused %d, as written %d", late, i, g[i], e[i])
+				}
+			}
+		}
+	}
+}
+
 // The static QDQ ResNet-18 (scripts/export-models.py, when present): how
 // many logits the fused int8 convolutions change from the float chain's,
 // by at most a few quanta of the last layer.
