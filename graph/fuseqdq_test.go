@@ -248,3 +248,45 @@ func TestFuseQDQResNet18(t *testing.T) {
 	}
 	t.Logf("%d fusions; %d of %d logits differ from the float chain's, by at most %g", fused.Fusions(), differ, len(a), worst)
 }
+
+// A DequantizeLinear of constant weights runs once, at load: the float
+// weights are the model's (PackedBytes), the results the bits of the same
+// model whose weights are an input (DequantizeLinear run at every run).
+func TestDequantizedWeightsFoldAtLoad(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 1))
+	w, _ := tensor.New(tensor.Int8, 64, 32)
+	for i := range w.Bytes() {
+		w.Bytes()[i] = byte(r.IntN(256))
+	}
+	ws, _ := tensor.FromSlice([]float32{0.0123}, 1)
+	wz, _ := tensor.FromSlice([]int8{3}, 1)
+	build := func(input bool) *builder.Builder {
+		b := builder.New(21)
+		x := b.Input("x", tensor.Float, 5, 64)
+		var wv builder.Value
+		if input {
+			wv = b.Input("w", tensor.Int8, 64, 32)
+		} else {
+			wv = b.Constant("w", w)
+		}
+		dw := b.Op("DequantizeLinear", wv, b.Constant("ws", ws), b.Constant("wz", wz), builder.Name("dqw"))
+		b.Output("y", b.Op("MatMul", x, dw, builder.Name("mm")))
+		return b
+	}
+	folded, _ := loadBoth(t, build(false))
+	asInput, _ := loadBoth(t, build(true))
+	if folded.PackedBytes() < 4*int64(w.Len()) {
+		t.Fatalf("%d bytes held beyond the initializers, want the %d of the float weights at least", folded.PackedBytes(), 4*w.Len())
+	}
+	xin := randTensor(r, tensor.Float, 5, 64)
+	for _, threads := range []int{1, 2} {
+		got := runY(t, folded, xin, &graph.RunOptions{Threads: threads})
+		out, err := asInput.Run(context.Background(), map[string]tensor.Value{"x": xin, "w": w}, &graph.RunOptions{Threads: threads})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !got.Equal(out.Map()["y"].(*tensor.Tensor)) {
+			t.Fatal("the folded weights give other bits")
+		}
+	}
+}
