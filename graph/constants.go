@@ -27,12 +27,15 @@ import (
 // node runs its kernel, as before.
 
 // foldable are the operators folded at load over constant inputs: they
-// only view or copy their inputs (Cast converts them), the same at every
+// only view or copy their inputs (Cast converts them; ConstantOfShape
+// fills a shape; DequantizeLinear turns a quantized weight or int32 bias
+// into floats, as its kernel would at every run), the same at every
 // run, whatever the run's options but its cap on one tensor's size (which
 // constantFits checks).
 var foldable = map[string]bool{
 	"Identity": true, "Reshape": true, "Squeeze": true, "Unsqueeze": true, "Flatten": true,
 	"Transpose": true, "Slice": true, "Concat": true, "Gather": true, "Cast": true,
+	"ConstantOfShape": true, "DequantizeLinear": true,
 }
 
 // maxFoldedBytes bounds one folded tensor: weights, not activations.

@@ -71,7 +71,7 @@ import (
 // constants here.
 
 // fuseGraphs applies the load-time fusions (fuse, fuseChains,
-// fuseTransposes) to the model's graph and then to each subgraph body, so
+// fuseTransposes, fuseQDQ) to the model's graph and then to each subgraph body, so
 // that the nodes of an If branch or a Loop body run as the main graph's
 // do. The fusions read the graph they work on as m.steps and m.outSlots
 // (its steps and the values it returns): a body stands in for them during
@@ -90,6 +90,7 @@ func (m *Model) fuseGraphs(opts LoadOptions) {
 		m.fuseChains(opts)
 		m.fuseGated(opts)
 		m.fuseTransposes(opts)
+		m.fuseQDQ(opts)
 		m.passHeaders()
 	}
 }

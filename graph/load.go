@@ -55,6 +55,12 @@ type LoadOptions struct {
 	// default; it only ever applies to runs of the fast engine under the
 	// ONNX profile.
 	NoFuse bool
+	// ExactQDQ runs a quantized convolution written as DequantizeLinear ->
+	// Conv -> QuantizeLinear as written, in float, rather than as one int8
+	// convolution (graph/fuseqdq.go): the one fusion whose result may
+	// differ from the nodes', by one quantum of an output next to a
+	// rounding boundary, as onnxruntime's does.
+	ExactQDQ bool
 }
 
 // limits are the caps of o on reading the model (see onnx.Limits).

@@ -79,6 +79,9 @@ func Conv(x, w, b *tensor.Tensor, o ConvOptions, opts ...Option) (*tensor.Tensor
 }
 
 func convNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+	if f := n.fusion; f != nil && f.qdq != nil && opt.fusing() {
+		return n.runQDQConv(opt, f.qdq, in) // its 8-bit x, qdqconv.go
+	}
 	x, err := n.requiredInput(in, 0, "X")
 	if err != nil {
 		return nil, err

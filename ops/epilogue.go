@@ -93,6 +93,9 @@ type nodeFusion struct {
 	// pads are a Conv's pads with those of the zero Pad before it added
 	// (FusePad, padfold.go), used in place of its own (nil: none fused).
 	pads []int
+	// qdq is a Conv's quantized chain run as one int8 convolution
+	// (FuseQDQ, qdqconv.go; nil: none).
+	qdq *qdqConv
 }
 
 // fusing reports whether the run asks the kernels to apply what their

@@ -22,7 +22,7 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-const runUsage = `usage: onnxshape run [MODEL] [--input NAME=FILE]... [--output NAME|all]... [--out DIR] [--profile onnx|sonnx] [--engine fast|reference] [--max-bytes N] [--max-run-bytes N] [--max-model-bytes N] [--threads N]
+const runUsage = `usage: onnxshape run [MODEL] [--input NAME=FILE]... [--output NAME|all]... [--out DIR] [--profile onnx|sonnx] [--engine fast|reference] [--max-bytes N] [--max-run-bytes N] [--max-model-bytes N] [--threads N] [--exact-qdq]
 
 Runs MODEL (a .onnx file, or a node-test folder holding model.onnx) and
 prints each output's name, type, shape and a numpy-like preview. Inputs are
@@ -75,6 +75,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	maxRunBytes := fs.Int64("max-run-bytes", 0, "refuse a run that would hold more than this many bytes of tensors at once (0: "+runCapDefault()+", -1: no limit)")
 	maxModelBytes := fs.Int64("max-model-bytes", 0, "refuse a model whose file, decoding or initializers together take more than this many bytes (0: 2 GiB, -1: no limit)")
 	threads := fs.Int("threads", 0, "cores the kernels use (0: all)")
+	exactQDQ := fs.Bool("exact-qdq", false, "run DequantizeLinear -> Conv -> QuantizeLinear as written, in float, not as one int8 convolution")
 	pos, code, ok := parseCommand(fs, runUsage, args, stdout, stderr)
 	if !ok {
 		return code
@@ -105,7 +106,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
-	caps := readCaps{model: graph.LoadOptions{MaxModelBytes: *maxModelBytes, MaxTensorBytes: *maxBytes}}
+	caps := readCaps{model: graph.LoadOptions{MaxModelBytes: *maxModelBytes, MaxTensorBytes: *maxBytes, ExactQDQ: *exactQDQ}}
 	caps.tensor = (&ops.Options{MaxTensorBytes: *maxBytes}).TensorLimit()
 	var m *graph.Model
 	var given map[string]tensor.Value

@@ -1,0 +1,207 @@
+package graph
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/onnxshape/onnxshape/onnx"
+	"github.com/onnxshape/onnxshape/ops"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// fuseQDQ finds, after the other fusions, each quantized convolution
+// written in QDQ form (torch.onnx's and onnxruntime's static int8
+// networks):
+//
+//	DequantizeLinear(x) -> Conv(DequantizeLinear(W), DequantizeLinear(B)) [-> Relu] -> QuantizeLinear
+//
+// with W and B constants, and the Conv runs it as one int8 convolution
+// (ops.FuseQDQ states when and how: int32 sums, exact, requantized as
+// QuantizeLinear rounds). Unlike the other fusions this one changes bits:
+// an output may differ by one quantum from the float chain's where that
+// falls next to a rounding boundary, as onnxruntime's does. LoadOptions
+// ExactQDQ (or NoFuse) keeps the chain as written.
+//
+// Each float value in between must have the next node as its only reader.
+// In a run that fuses, the DequantizeLinear nodes pass their 8-bit inputs
+// through to the Conv, and the Relu and the QuantizeLinear pass the
+// Conv's 8-bit output on; the packed int8 weights count with the model's
+// (PackedBytes, under MaxModelBytes).
+func (m *Model) fuseQDQ(opts LoadOptions) {
+	if opts.NoFuse || opts.ExactQDQ {
+		return
+	}
+	limit := opts.MaxModelBytes
+	if limit == 0 {
+		limit = onnx.DefaultMaxModelBytes
+	} else if limit < 0 {
+		limit = 1<<63 - 1
+	}
+	readers, producer, consts := m.dataflow()
+	// soleAt is the step computing input k of st when st is its only
+	// reader, not yet absorbed, of the default domain and of one output.
+	soleAt := func(st *step, k int, op string) *step {
+		if k >= len(st.in) || st.in[k] < 0 || readers[st.in[k]] != 1 || producer[st.in[k]] < 0 {
+			return nil
+		}
+		p := &m.steps[producer[st.in[k]]]
+		if p.node == nil || p.node.Domain != "" || p.node.OpType != op || p.schema == nil || len(p.out) != 1 ||
+			p.chain != nil || len(p.implicit) != 0 || p.residual != 0 {
+			return nil
+		}
+		return p
+	}
+	// constant is input k of st when it is a constant (or computed from
+	// constants at load, as markConstants does); absent is nil, true.
+	constant := func(st *step, k int) (*tensor.Tensor, bool) {
+		if k >= len(st.in) || st.in[k] < 0 {
+			return nil, true
+		}
+		t := m.constantOf(st.in[k], producer, consts, 4)
+		return t, t != nil
+	}
+	m.passSameTypeCasts(readers, producer, consts)
+	for i := range m.steps {
+		q := &m.steps[i]
+		if q.node == nil || q.node.Domain != "" || q.node.OpType != "QuantizeLinear" || q.passThrough || q.chain != nil || len(q.out) != 1 {
+			continue
+		}
+		// Q's input: a Relu (fused into the Conv already, or not) or the Conv.
+		var relu *step
+		c := soleAt(q, 0, "Relu")
+		if c != nil {
+			relu = c
+			if c.passThrough {
+				c = c.into
+			} else {
+				c = soleAt(c, 0, "Conv")
+			}
+		} else if c = soleAt(q, 0, "Conv"); c != nil && c.passThrough {
+			c = nil
+		}
+		if c == nil || c.node == nil || c.node.OpType != "Conv" || c.passThrough || len(c.in) < 2 {
+			continue
+		}
+		dx, dw, db := soleAt(c, 0, "DequantizeLinear"), soleAt(c, 1, "DequantizeLinear"), (*step)(nil)
+		if dx == nil || dw == nil || dx.passThrough || dw.passThrough {
+			continue
+		}
+		if x := dx.in[0]; readers[x] > 1 && !m.readAtOrAfter(x, c, producer) {
+			// dx would pass on a value that the run lets go before the Conv
+			// reads it (its header stays with x, see passShared).
+			continue
+		}
+		if len(c.in) > 2 && c.in[2] >= 0 {
+			if db = soleAt(c, 2, "DequantizeLinear"); db == nil || db.passThrough {
+				continue
+			}
+		}
+		var spec ops.QDQ
+		ok := true
+		get := func(st *step, k int) *tensor.Tensor {
+			t, okc := constant(st, k)
+			ok = ok && okc
+			return t
+		}
+		spec.DX, spec.XScale, spec.XZero = dx.node, get(dx, 1), get(dx, 2)
+		spec.DW, spec.W, spec.WScale, spec.WZero = dw.node, get(dw, 0), get(dw, 1), get(dw, 2)
+		if db != nil {
+			spec.DB, spec.B, spec.BScale, spec.BZero = db.node, get(db, 0), get(db, 1), get(db, 2)
+		}
+		spec.Q, spec.YScale, spec.YZero = q.node, get(q, 1), get(q, 2)
+		if relu != nil {
+			spec.Relu = relu.node
+		}
+		if !ok {
+			continue
+		}
+		bytes, fused := ops.FuseQDQ(c.node, spec, func(bytes int64) error {
+			if bytes > limit-m.packed {
+				return fmt.Errorf("%w: packed int8 weights of %d bytes would pass the model's %d", ops.ErrLimit, m.packed+bytes, limit)
+			}
+			return nil
+		})
+		if !fused {
+			continue
+		}
+		m.packed += bytes
+		for _, d := range []*step{dx, dw, db} {
+			if d != nil {
+				_, isConst := consts[d.in[0]]
+				d.passThrough, d.passIn, d.into = true, 0, c
+				d.passShared = isConst || readers[d.in[0]] > 1 || producer[d.in[0]] < 0
+				m.fusions++
+			}
+		}
+		if relu != nil && !relu.passThrough {
+			relu.passThrough, relu.passIn, relu.into = true, 0, c
+			m.fusions++
+		}
+		q.passThrough, q.passIn, q.into = true, 0, c
+		m.fusions++
+	}
+}
+
+// passSameTypeCasts makes each Cast of a QuantizeLinear's output to the
+// type it already has (torch.onnx writes one between every QuantizeLinear
+// and the DequantizeLinear after it) pass its input through in a run that
+// fuses: it would copy it, bit for bit. The type is y_zero_point's (or
+// output_dtype's), a constant; a Cast whose output the graph returns, or
+// whose input other steps read too, keeps its copy.
+func (m *Model) passSameTypeCasts(readers, producer []int, consts map[int]*tensor.Tensor) {
+	for i := range m.steps {
+		st := &m.steps[i]
+		n := st.node
+		if n == nil || n.Domain != "" || n.OpType != "Cast" || st.schema == nil || st.passThrough || st.chain != nil ||
+			len(st.in) != 1 || st.in[0] < 0 || len(st.out) != 1 || st.out[0] < 0 || slices.Contains(m.outSlots, st.out[0]) {
+			continue
+		}
+		x := st.in[0]
+		if producer[x] < 0 {
+			continue
+		}
+		q := &m.steps[producer[x]]
+		if q.node == nil || q.node.Domain != "" || q.node.OpType != "QuantizeLinear" || len(q.in) < 3 || q.in[2] < 0 {
+			continue
+		}
+		yz := m.constantOf(q.in[2], producer, consts, 4)
+		to, err := n.Int("to", 0)
+		if yz == nil || err != nil || int64(yz.DataType()) != to {
+			continue
+		}
+		if od, err := q.node.Int("output_dtype", 0); err != nil || (od != 0 && od != to) {
+			continue
+		}
+		if readers[x] != 1 {
+			continue // the copy outlives x, which the run may let go first
+		}
+		st.passThrough, st.passIn, st.into = true, 0, q
+		m.fusions++
+	}
+}
+
+// readAtOrAfter reports whether value slot x is read by step c or a step
+// after it, or is never let go by the graph's run (a graph output, or
+// made by no step of the graph): a value that a shared pass-through step passes on to
+// c is then alive when c reads it.
+func (m *Model) readAtOrAfter(x int, c *step, producer []int) bool {
+	if producer[x] < 0 || slices.Contains(m.outSlots, x) {
+		return true
+	}
+	at := -1
+	for i := range m.steps {
+		if &m.steps[i] == c {
+			at = i
+		}
+	}
+	if at < 0 {
+		return false
+	}
+	for i := at; i < len(m.steps); i++ {
+		st := &m.steps[i]
+		if slices.Contains(st.in, x) || slices.Contains(st.implicit, x) {
+			return true
+		}
+	}
+	return false
+}
