@@ -83,4 +83,3 @@ var haveAVX2 = cpu.X86.HasAVX2
 
 //go:noescape
 func pickEven4(dst, src unsafe.Pointer, n int)
-
