@@ -67,19 +67,17 @@ func deinterleave2x4(d0, d1, src unsafe.Pointer, n int, stream bool)
 // pickEven copies element 2i of src to element i of dst (4-byte elements)
 // in vector registers for the first (n-1) &^ 3 of n elements, and returns
 // how many it copied; the caller does the rest. It reads no further than
-// the last element it was asked for, 2(n-1). With AVX2 pickEven4 takes
-// eight at a time.
+// the last element it was asked for, 2(n-1).
 func pickEven(dst, src unsafe.Pointer, n int) int {
 	m := (n - 1) &^ 3
 	if m > 0 {
-		pickEven4(dst, src, m)
+		pickEven4(dst, src, m, haveAVX2)
 	}
 	return m
 }
 
-// haveAVX2 lets pickEven4 take eight elements at a time (its assembly
-// reads it).
+// haveAVX2 lets pickEven4 take eight elements at a time.
 var haveAVX2 = cpu.X86.HasAVX2
 
 //go:noescape
-func pickEven4(dst, src unsafe.Pointer, n int)
+func pickEven4(dst, src unsafe.Pointer, n int, avx2 bool)

@@ -278,20 +278,20 @@ nextpairs:
 	JNZ    pairs
 	RET
 
-// func pickEven4(dst, src unsafe.Pointer, n int)
+// func pickEven4(dst, src unsafe.Pointer, n int, avx2 bool)
 //
 // Copies element 2i of src to element i of dst for i < n, 4-byte elements,
-// n a positive multiple of 4. It reads src up to element 2n-1. With AVX2
-// (haveAVX2) eight at a time: two 32-byte loads, a shuffle within the
+// n a positive multiple of 4. It reads src up to element 2n-1. With avx2
+// eight at a time: two 32-byte loads, a shuffle within the
 // 128-bit lanes and a permutation of the four 8-byte pairs put the even
 // elements in order (a quarter fewer instructions for Slice's step 2 over
 // rows of 112); otherwise, and for a last four, two 16-byte loads, one
 // shuffle and one store per 4 elements.
-TEXT ·pickEven4(SB), NOSPLIT, $0-24
+TEXT ·pickEven4(SB), NOSPLIT, $0-25
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-	CMPB ·haveAVX2(SB), $0
+	CMPB avx2+24(FP), $0
 	JEQ  even
 	SUBQ $8, CX
 	JB   last4
