@@ -36,7 +36,8 @@ type OpCase struct {
 	Op string
 	// Memory marks an operator that only moves or converts bytes: its
 	// yardstick is a copy reading and writing as many bytes as it reads and
-	// writes (bench/ort's every-operator table).
+	// writes, and at least its output's bytes (bench/ort's every-operator
+	// table).
 	Memory bool
 	// NodeTest, for a case without a builder, names the ONNX node test
 	// (a folder of the node-test tree) whose model and inputs are the small

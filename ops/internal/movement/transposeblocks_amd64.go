@@ -2,7 +2,11 @@
 
 package movement
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 // transposeBlocks runs the SSE2 kernel of the element size (SSE2 is part
 // of every amd64 processor); the contract is transposeBlocksGo's. The
@@ -61,16 +65,19 @@ func deinterleave2(d0, d1, src unsafe.Pointer, n int, stream bool) int {
 func deinterleave2x4(d0, d1, src unsafe.Pointer, n int, stream bool)
 
 // pickEven copies element 2i of src to element i of dst (4-byte elements)
-// in SSE registers for the first (n-1) &^ 3 of n elements, and returns how
-// many it copied; the caller does the rest. It reads no further than the
-// last element it was asked for, 2(n-1).
+// in vector registers for the first (n-1) &^ 3 of n elements, and returns
+// how many it copied; the caller does the rest. It reads no further than
+// the last element it was asked for, 2(n-1).
 func pickEven(dst, src unsafe.Pointer, n int) int {
 	m := (n - 1) &^ 3
 	if m > 0 {
-		pickEven4(dst, src, m)
+		pickEven4(dst, src, m, haveAVX2)
 	}
 	return m
 }
 
+// haveAVX2 lets pickEven4 take eight elements at a time.
+var haveAVX2 = cpu.X86.HasAVX2
+
 //go:noescape
-func pickEven4(dst, src unsafe.Pointer, n int)
+func pickEven4(dst, src unsafe.Pointer, n int, avx2 bool)

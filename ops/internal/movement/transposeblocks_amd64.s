@@ -278,15 +278,39 @@ nextpairs:
 	JNZ    pairs
 	RET
 
-// func pickEven4(dst, src unsafe.Pointer, n int)
+// func pickEven4(dst, src unsafe.Pointer, n int, avx2 bool)
 //
 // Copies element 2i of src to element i of dst for i < n, 4-byte elements,
-// n a positive multiple of 4: two 16-byte loads, one shuffle and one store
-// per 4 elements. It reads src up to element 2n-1.
-TEXT ·pickEven4(SB), NOSPLIT, $0-24
-	MOVQ   dst+0(FP), DI
-	MOVQ   src+8(FP), SI
-	MOVQ   n+16(FP), CX
+// n a positive multiple of 4. It reads src up to element 2n-1. With avx2
+// eight at a time: two 32-byte loads, a shuffle within the
+// 128-bit lanes and a permutation of the four 8-byte pairs put the even
+// elements in order (a quarter fewer instructions for Slice's step 2 over
+// rows of 112); otherwise, and for a last four, two 16-byte loads, one
+// shuffle and one store per 4 elements.
+TEXT ·pickEven4(SB), NOSPLIT, $0-25
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	CMPB avx2+24(FP), $0
+	JEQ  even
+	SUBQ $8, CX
+	JB   last4
+
+even8:
+	VMOVUPS (SI), Y0          // a0 b0 a1 b1 | a2 b2 a3 b3
+	VMOVUPS 32(SI), Y1        // a4 b4 a5 b5 | a6 b6 a7 b7
+	VSHUFPS $0x88, Y1, Y0, Y0 // a0 a1 a4 a5 | a2 a3 a6 a7
+	VPERMPD $0xD8, Y0, Y0     // a0 a1 a2 a3 | a4 a5 a6 a7
+	VMOVUPS Y0, (DI)
+	ADDQ    $64, SI
+	ADDQ    $32, DI
+	SUBQ    $8, CX
+	JAE     even8
+	VZEROUPPER
+
+last4:
+	ADDQ $8, CX
+	JZ   done
 
 even:
 	MOVUPS (SI), X0        // a0 b0 a1 b1
@@ -297,4 +321,6 @@ even:
 	ADDQ   $16, DI
 	SUBQ   $4, CX
 	JNZ    even
+
+done:
 	RET
