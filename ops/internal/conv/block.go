@@ -93,9 +93,25 @@ func planBlock(dw Shape) blockPlan {
 	return blockPlan{rows: rows, erows: er, ebuf: e * er * w, dbuf: e * rows * ow}
 }
 
-// BlockScratchBytes is the bytes Block32 charges for dw's band buffers on
-// threads cores.
+// blockMinBytes is the size of the expanded tensor (one image) from which
+// Block32 runs by bands; below it the tensors between the three
+// convolutions stay in L2 anyway and the bands' smaller products cost more
+// than they save (MobileNetV2's 28x28 and smaller planes, measured).
+var blockMinBytes = 1 << 20
+
+// Banded reports whether Block32 runs dw's block by bands; otherwise it
+// runs the three convolutions one after the other, through scratch.
+func Banded(dw Shape) bool {
+	return int64(dw.C)*int64(prod(dw.Image))*4 >= int64(blockMinBytes)
+}
+
+// BlockScratchBytes is the bytes Block32 charges for dw's band buffers (or
+// the tensors between the three convolutions) on threads cores, besides
+// what the convolutions charge.
 func BlockScratchBytes(dw Shape, threads int) int64 {
+	if !Banded(dw) {
+		return int64(dw.N) * int64(dw.C) * int64(prod(dw.Image)+prod(dw.Grid)) * 4
+	}
 	p := planBlock(dw)
 	return int64(blockWorkers(dw, p, threads)) * int64(p.ebuf+p.dbuf) * 4
 }
@@ -111,6 +127,9 @@ func blockWorkers(dw Shape, p blockPlan, threads int) int {
 func Block32(cfg Config, expand, dw, project Shape, x []float32, st [3]BlockStage, y []float32) error {
 	if !BlockFits(expand, dw, project) {
 		return errors.New("conv: not an inverted residual block")
+	}
+	if !Banded(dw) {
+		return blockWhole(cfg, expand, dw, project, x, st, y)
 	}
 	p := planBlock(dw)
 	workers := blockWorkers(dw, p, cfg.threads())
@@ -180,8 +199,8 @@ func blockRows(wc Config, p blockPlan, expand, dw, project Shape, x []float32, s
 		bs.Image = []int{e1 - e0, w}
 		bs.Grid = []int{b1 - b0, ow}
 		bs.Pad = []int{e0 - (b0*sh - ph), dw.Pad[1]}
-		dc := wc
-		dc.Epilogue32, dc.Clamp32, dc.WeightsT = st[1].Cfg.Epilogue32, st[1].Cfg.Clamp32, nil
+		dc := stageConfig(wc, st[1])
+		dc.WeightsT = nil
 		cols := (b1 - b0) * ow
 		if err := depthwiseForward(dc, bs, ebuf[:e*ns], st[1].W, st[1].B, dbuf[:e*cols]); err != nil {
 			return err
@@ -216,8 +235,7 @@ func blockPointwise(wc Config, st BlockStage, m, k, cols int, b []float32, ldb i
 	if cols <= 0 {
 		return nil
 	}
-	sc := wc
-	sc.Epilogue32, sc.Clamp32, sc.WeightsT = st.Cfg.Epilogue32, st.Cfg.Clamp32, st.Cfg.WeightsT
+	sc := stageConfig(wc, st)
 	fin, after, rest := inProduct(sc, st.B, 0, m)
 	s := Shape{Group: 1}
 	if pa := transposedWeights[float32](sc, s, m, cols, k); pa != nil {
@@ -228,4 +246,30 @@ func blockPointwise(wc Config, st BlockStage, m, k, cols int, b []float32, ldb i
 		return err
 	}
 	return finishRows(after, 1, c, rest, 0, m, ldc, 0, cols)
+}
+
+// blockWhole runs the block as the three convolutions, one after the
+// other, the tensors between them in scratch.
+func blockWhole(cfg Config, expand, dw, project Shape, x []float32, st [3]BlockStage, y []float32) error {
+	n1, n2 := dw.N*dw.C*prod(dw.Image), dw.N*dw.C*prod(dw.Grid)
+	if err := cfg.charge(int64(n1+n2) * 4); err != nil {
+		return err
+	}
+	p1 := GetScratch[float32](n1)
+	defer PutScratch(p1)
+	p2 := GetScratch[float32](n2)
+	defer PutScratch(p2)
+	if err := Forward(stageConfig(cfg, st[0]), expand, x, st[0].W, st[0].B, *p1); err != nil {
+		return err
+	}
+	if err := Forward(stageConfig(cfg, st[1]), dw, *p1, st[1].W, st[1].B, *p2); err != nil {
+		return err
+	}
+	return Forward(stageConfig(cfg, st[2]), project, *p2, st[2].W, st[2].B, y)
+}
+
+// stageConfig is cfg with the epilogue and transposed weights of st.
+func stageConfig(cfg Config, st BlockStage) Config {
+	cfg.Epilogue32, cfg.Clamp32, cfg.WeightsT = st.Cfg.Epilogue32, st.Cfg.Clamp32, st.Cfg.WeightsT
+	return cfg
 }

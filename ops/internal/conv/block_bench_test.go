@@ -31,6 +31,10 @@ func BenchmarkMobileNetV2Blocks(b *testing.B) {
 		defer func(old int) { blockBandBytes = old }(blockBandBytes)
 		blockBandBytes = v
 	}
+	defer func(old int) { blockMinBytes = old }(blockMinBytes)
+	if v, err := strconv.Atoi(os.Getenv("BLOCK_MIN")); err == nil {
+		blockMinBytes = v
+	}
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, l := range mobileNetV2Blocks {
 		oside := (l.side+2-3)/l.stride + 1

@@ -135,7 +135,7 @@ func sameBits32(t *testing.T, what string, got, want []float32) {
 // of every size from one row to the whole plane, 1-3 cores.
 func TestBlockIsTheThreeConvolutions(t *testing.T) {
 	r := rand.New(rand.NewPCG(61, 62))
-	defer func(v int) { blockBandBytes = v }(blockBandBytes)
+	defer func(v, m int) { blockBandBytes, blockMinBytes = v, m }(blockBandBytes, blockMinBytes)
 	iters := 150
 	if testing.Short() {
 		iters = 40
@@ -146,8 +146,11 @@ func TestBlockIsTheThreeConvolutions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, band := range []int{1, 24 << 10, 384 << 10} {
-			blockBandBytes = band
+		for _, band := range []int{0, 1, 24 << 10, 384 << 10} {
+			blockBandBytes, blockMinBytes = band, 0
+			if band == 0 {
+				blockMinBytes = 1 << 30 // the three convolutions
+			}
 			for th := 1; th <= 3; th++ {
 				got, err := b.run(th, true)
 				if err != nil {
