@@ -93,6 +93,9 @@ type nodeFusion struct {
 	// pads are a Conv's pads with those of the zero Pad before it added
 	// (FusePad, padfold.go), used in place of its own (nil: none fused).
 	pads []int
+	// block is the inverted residual block a projection runs (FuseBlock,
+	// convblock.go; nil: none).
+	block *convBlock
 }
 
 // fusing reports whether the run asks the kernels to apply what their
