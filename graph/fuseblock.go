@@ -11,7 +11,7 @@ import (
 // Conv expanding X's channels, a depthwise Conv, a 1x1 Conv projecting
 // them back, each Conv's output (through the steps fused into it: a folded
 // BatchNormalization, a bias Add, an activation) read by the next Conv
-// alone, the first two Convs' weights and biases constants. The
+// alone, the three Convs' weights and the first two's biases constants. The
 // projection then runs the three (ops.FuseBlock: band by band, the
 // expanded tensor kept in the cache; the same bits), and in a run that
 // fuses the expansion and the depthwise pass X through to it, as the steps
@@ -38,7 +38,8 @@ func (m *Model) fuseBlocks(opts LoadOptions) {
 		}
 		wE, bE, okE := constWeights(ex, consts)
 		wD, bD, okD := constWeights(dw, consts)
-		if !okE || !okD {
+		wP, okP := consts[p.in[1]]
+		if !okE || !okD || !okP {
 			continue
 		}
 		x := ex.in[0]
@@ -46,7 +47,7 @@ func (m *Model) fuseBlocks(opts LoadOptions) {
 		if shared && !m.readFrom(x, i) {
 			continue
 		}
-		if !ops.FuseBlock(ex.node, dw.node, p.node, wE, bE, wD, bD) {
+		if !ops.FuseBlock(ex.node, dw.node, p.node, wE, bE, wD, bD, wP) {
 			continue
 		}
 		ex.passThrough, ex.passIn, ex.passShared, ex.into = true, 0, shared, p

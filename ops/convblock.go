@@ -36,10 +36,13 @@ type blockGeometry struct {
 
 // FuseBlock makes project, a Conv, run the block expand -> dw -> project
 // (Conv nodes whose constant float32 weights and biases are wE, bE, wD and
-// bD, the biases nil where absent) in runs that fuse; expand and dw then
-// pass their input through. It reports whether they fused: not when one
-// of them fused a Pad, a gate or (but project) a residual, nor twice.
-func FuseBlock(expand, dw, project *Node, wE, bE, wD, bD *tensor.Tensor) bool {
+// bD, the biases nil where absent, and wP project's constant weights) in
+// runs that fuse; expand and dw then pass their input through. It reports
+// whether they fused: only for 1x1 expand and project Convs of one group
+// (stride 1, no pads) around a depthwise one of two spatial axes; not when
+// one of them fused a Pad, a gate or (but project) a residual, nor twice.
+// The shapes of a run decide the rest (conv.BlockFits).
+func FuseBlock(expand, dw, project *Node, wE, bE, wD, bD, wP *tensor.Tensor) bool {
 	for _, n := range []*Node{expand, dw, project} {
 		if n == nil || n.OpType != "Conv" || n.Domain != "" {
 			return false
@@ -53,7 +56,19 @@ func FuseBlock(expand, dw, project *Node, wE, bE, wD, bD *tensor.Tensor) bool {
 			return false
 		}
 	}
-	if wE == nil || wD == nil {
+	if wE == nil || wD == nil || wP == nil || wP.DataType() != tensor.Float {
+		return false
+	}
+	oneByOne := func(n *Node, w *tensor.Tensor) bool {
+		s := w.Shape()
+		g, err := n.Int("group", 1)
+		return len(s) == 4 && s[2] == 1 && s[3] == 1 && err == nil && g == 1 && pointwiseAttrs(n)
+	}
+	ws := wD.Shape()
+	if !oneByOne(expand, wE) || !oneByOne(project, wP) || len(ws) != 4 || ws[0] != wE.Shape()[0] || ws[1] != 1 || wP.Shape()[1] != ws[0] {
+		return false
+	}
+	if g, err := dw.Int("group", 1); err != nil || g != int64(ws[0]) {
 		return false
 	}
 	if project.fusion == nil {

@@ -2,6 +2,7 @@ package conv
 
 import (
 	"errors"
+	"sync"
 
 	"github.com/onnxshape/onnxshape/ops/internal/gemm"
 	"github.com/onnxshape/onnxshape/ops/internal/parallel"
@@ -147,16 +148,15 @@ func Block32(cfg Config, expand, dw, project Shape, x []float32, st [3]BlockStag
 	runs = (oh + per - 1) / per
 	work := dw.N * (expand.M*expand.C*prod(expand.Image) + dw.M*prod(dw.Grid)*prod(dw.Kernel) + project.M*project.C*prod(project.Grid))
 	return parallel.RangeW(cfg.Ctx, workers, dw.N*runs, work, func(wk, lo, hi int) error {
-		pe := GetScratch[float32](p.ebuf)
-		defer PutScratch(pe)
-		pd := GetScratch[float32](p.dbuf)
-		defer PutScratch(pd)
+		buf := getBlockBuf(p.ebuf + p.dbuf)
+		defer blockBufs.Put(buf)
+		ebuf, dbuf := (*buf)[:p.ebuf], (*buf)[p.ebuf:p.ebuf+p.dbuf]
 		wc := cfg
 		wc.Threads, wc.Scratch = 1, cfg.Scratch.Slot(wk)
 		for it := lo; it < hi; it++ {
 			n, r := it/runs, it%runs
 			o0, o1 := r*per, min(oh, (r+1)*per)
-			if err := blockRows(wc, p, expand, dw, project, x, st, y, n, o0, o1, *pe, *pd); err != nil {
+			if err := blockRows(wc, p, expand, dw, project, x, st, y, n, o0, o1, ebuf, dbuf); err != nil {
 				return err
 			}
 		}
@@ -255,21 +255,40 @@ func blockWhole(cfg Config, expand, dw, project Shape, x []float32, st [3]BlockS
 	if err := cfg.charge(int64(n1+n2) * 4); err != nil {
 		return err
 	}
-	p1 := GetScratch[float32](n1)
-	defer PutScratch(p1)
-	p2 := GetScratch[float32](n2)
-	defer PutScratch(p2)
-	if err := Forward(stageConfig(cfg, st[0]), expand, x, st[0].W, st[0].B, *p1); err != nil {
+	buf := getBlockBuf(n1 + n2)
+	defer blockBufs.Put(buf)
+	t1, t2 := (*buf)[:n1], (*buf)[n1:n1+n2]
+	if err := Forward(stageConfig(cfg, st[0]), expand, x, st[0].W, st[0].B, t1); err != nil {
 		return err
 	}
-	if err := Forward(stageConfig(cfg, st[1]), dw, *p1, st[1].W, st[1].B, *p2); err != nil {
+	if err := Forward(stageConfig(cfg, st[1]), dw, t1, st[1].W, st[1].B, t2); err != nil {
 		return err
 	}
-	return Forward(stageConfig(cfg, st[2]), project, *p2, st[2].W, st[2].B, y)
+	return Forward(stageConfig(cfg, st[2]), project, t2, st[2].W, st[2].B, y)
 }
 
 // stageConfig is cfg with the epilogue and transposed weights of st.
 func stageConfig(cfg Config, st BlockStage) Config {
 	cfg.Epilogue32, cfg.Clamp32, cfg.WeightsT = st.Cfg.Epilogue32, st.Cfg.Clamp32, st.Cfg.WeightsT
 	return cfg
+}
+
+// blockBufs keeps Block32's buffers between calls, apart from the
+// convolutions' scratch (GetScratch): a network's blocks ask for buffers of
+// many sizes, and a pool of mixed sizes handed a small one to a large
+// request (which then allocated) as often as not. Each is at least
+// blockBufMin elements, which holds every band plan of blockBandBytes and
+// the tensors between the three convolutions of a block under
+// blockMinBytes; a larger request gets its own size.
+var blockBufs sync.Pool
+
+const blockBufMin = 2 << 18
+
+func getBlockBuf(n int) *[]float32 {
+	if p, ok := blockBufs.Get().(*[]float32); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	b := make([]float32, n, max(n, blockBufMin))
+	return &b
 }
