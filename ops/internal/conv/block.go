@@ -147,6 +147,17 @@ func Block32(cfg Config, expand, dw, project Shape, x []float32, st [3]BlockStag
 	per := (oh + runs - 1) / runs
 	runs = (oh + per - 1) / per
 	work := dw.N * (expand.M*expand.C*prod(expand.Image) + dw.M*prod(dw.Grid)*prod(dw.Kernel) + project.M*project.C*prod(project.Grid))
+	// The depthwise bands plan their tables as they go, on every worker:
+	// their charges (the same for a band whoever runs it, so the same sum
+	// at every run) go through a lock.
+	if charge := cfg.Charge; charge != nil && workers > 1 {
+		var mu sync.Mutex
+		cfg.Charge = func(bytes int64) error {
+			mu.Lock()
+			defer mu.Unlock()
+			return charge(bytes)
+		}
+	}
 	return parallel.RangeW(cfg.Ctx, workers, dw.N*runs, work, func(wk, lo, hi int) error {
 		buf := getBlockBuf(p.ebuf + p.dbuf)
 		defer blockBufs.Put(buf)
