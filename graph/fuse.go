@@ -89,6 +89,7 @@ func (m *Model) fuseGraphs(opts LoadOptions) {
 		m.fuse(opts)
 		m.fuseChains(opts)
 		m.fuseGated(opts)
+		m.fuseBlocks(opts)
 		m.fuseTransposes(opts)
 		m.fuseQDQ(opts)
 		m.passHeaders()

@@ -94,6 +94,17 @@ func convNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 	if err != nil {
 		return nil, err
 	}
+	if blk := n.fusedBlock(opt); blk != nil {
+		// X is the block's input (convblock.go).
+		y, front, err := n.runBlock(opt, blk, x, w, b, n.residualIn(opt, in))
+		if err != nil {
+			return nil, err
+		}
+		if y != nil {
+			return opt.result(y), nil
+		}
+		x = front
+	}
 	var a convAttrs
 	pads := n.fusedPads(opt)
 	if g := n.lastConv(); g == nil || !g.fits(x, w, pads != nil) {

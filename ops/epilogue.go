@@ -96,6 +96,9 @@ type nodeFusion struct {
 	// qdq is a Conv's quantized chain run as one int8 convolution
 	// (FuseQDQ, qdqconv.go; nil: none).
 	qdq *qdqConv
+	// block is the inverted residual block a projection runs (FuseBlock,
+	// convblock.go; nil: none).
+	block *convBlock
 }
 
 // fusing reports whether the run asks the kernels to apply what their

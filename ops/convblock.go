@@ -1,0 +1,232 @@
+package ops
+
+import (
+	"slices"
+	"sync/atomic"
+
+	"github.com/onnxshape/onnxshape/ops/internal/conv"
+	"github.com/onnxshape/onnxshape/tensor"
+)
+
+// The inverted residual block (MobileNetV2/V3): a 1x1 Conv that expands
+// the channels, a depthwise Conv, and a 1x1 Conv that projects them back,
+// each with what it fused (a folded BatchNormalization, a bias, an
+// activation; the projection a residual Add), each value between them
+// read by the next alone. FuseBlock makes the projection run the three (a
+// run that fuses passes it the block's input through the other two), and
+// conv.Block32 runs them band of output rows by band, so that the
+// expanded tensor never leaves the cache: the same bits as the three
+// Convs one after the other.
+
+// convBlock is what a projection fused: the expansion and the depthwise
+// nodes, their constant weights and biases (before any fold), and the
+// geometry of the last run.
+type convBlock struct {
+	expand, dw     *Node
+	wE, bE, wD, bD *tensor.Tensor
+	geo            atomic.Pointer[blockGeometry]
+}
+
+// blockGeometry is the three convolutions of a block on an input shape.
+type blockGeometry struct {
+	xs, wps []int
+	e, d, p conv.Shape
+	shape   []int // the output's
+}
+
+// FuseBlock makes project, a Conv, run the block expand -> dw -> project
+// (Conv nodes whose constant float32 weights and biases are wE, bE, wD and
+// bD, the biases nil where absent, and wP project's constant weights) in
+// runs that fuse; expand and dw then pass their input through. It reports
+// whether they fused: only for 1x1 expand and project Convs of one group
+// (stride 1, no pads) around a depthwise one of two spatial axes; not when
+// one of them fused a Pad, a gate or (but project) a residual, nor twice.
+// The shapes of a run decide the rest (conv.BlockFits).
+func FuseBlock(expand, dw, project *Node, wE, bE, wD, bD, wP *tensor.Tensor) bool {
+	for _, n := range []*Node{expand, dw, project} {
+		if n == nil || n.OpType != "Conv" || n.Domain != "" {
+			return false
+		}
+		if f := n.fusion; f != nil && (f.pads != nil || f.gate != nil || f.block != nil || (n != project && f.residual != nil)) {
+			return false
+		}
+	}
+	for _, t := range []*tensor.Tensor{wE, bE, wD, bD} {
+		if t != nil && t.DataType() != tensor.Float {
+			return false
+		}
+	}
+	if wE == nil || wD == nil || wP == nil || wP.DataType() != tensor.Float {
+		return false
+	}
+	oneByOne := func(n *Node, w *tensor.Tensor) bool {
+		s := w.Shape()
+		g, err := n.Int("group", 1)
+		return len(s) == 4 && s[2] == 1 && s[3] == 1 && err == nil && g == 1 && pointwiseAttrs(n)
+	}
+	ws := wD.Shape()
+	if !oneByOne(expand, wE) || !oneByOne(project, wP) || len(ws) != 4 || ws[0] != wE.Shape()[0] || ws[1] != 1 || wP.Shape()[1] != ws[0] {
+		return false
+	}
+	if g, err := dw.Int("group", 1); err != nil || g != int64(ws[0]) {
+		return false
+	}
+	if project.fusion == nil {
+		project.fusion = &nodeFusion{}
+	}
+	project.fusion.block = &convBlock{expand: expand, dw: dw, wE: wE, bE: bE, wD: wD, bD: bD}
+	return true
+}
+
+// fusedBlock is the block n runs in a run that fuses (nil: none).
+func (n *Node) fusedBlock(opt *Options) *convBlock {
+	if n == nil || n.fusion == nil || n.fusion.block == nil || !opt.fusing() {
+		return nil
+	}
+	return n.fusion.block
+}
+
+// geometry returns the block's three convolutions on x (n the projection,
+// wp its weights), or nil when conv.Block32 does not run them (then the
+// nodes run one after the other).
+func (b *convBlock) geometry(n *Node, x, wp *tensor.Tensor) *blockGeometry {
+	if g := b.geo.Load(); g != nil && tensor.SameShape(g.xs, x.Shape()) && tensor.SameShape(g.wps, wp.Shape()) {
+		return g
+	}
+	if x.DataType() != tensor.Float || x.Rank() != 4 || wp.DataType() != tensor.Float || wp.Rank() != 4 {
+		return nil
+	}
+	shapeOf := func(n *Node, xs []int, w *tensor.Tensor) (conv.Shape, []int, bool) {
+		a, err := readConvAttrs(n, true)
+		if err != nil {
+			return conv.Shape{}, nil, false
+		}
+		if a, err = convWeight(n.op(), xs, w.Shape(), a, false); err != nil {
+			return conv.Shape{}, nil, false
+		}
+		m := w.Shape()[0]
+		shape, axes, err := convOutputShape(n.op(), xs, m, a)
+		if err != nil {
+			return conv.Shape{}, nil, false
+		}
+		return convShape(xs[0], xs[1], m, a.group, axes, false), shape, true
+	}
+	e, s1, ok := shapeOf(b.expand, x.Shape(), b.wE)
+	if !ok {
+		return nil
+	}
+	d, s2, ok := shapeOf(b.dw, s1, b.wD)
+	if !ok {
+		return nil
+	}
+	p, s3, ok := shapeOf(n, s2, wp)
+	if !ok || !conv.BlockFits(e, d, p) {
+		return nil
+	}
+	g := &blockGeometry{xs: slices.Clone(x.Shape()), wps: slices.Clone(wp.Shape()), e: e, d: d, p: p, shape: s3}
+	b.geo.Store(g)
+	return g
+}
+
+// runBlock runs n's block on x, the block's input, with n's weights w and
+// bias b and its fused residual res (nil: none): it returns the
+// projection's output y, or, when conv.Block32 does not run the block
+// (another type, shapes it does not take, an epilogue it cannot apply in
+// blocks), front, the depthwise node's output from the two nodes run as
+// their steps would, for n to run on as itself.
+func (n *Node) runBlock(opt *Options, blk *convBlock, x, w, b, res *tensor.Tensor) (y, front *tensor.Tensor, err error) {
+	opt = opt.orDefault()
+	if y, err = n.runBlock32(opt, blk, x, w, b, res); y != nil || err != nil {
+		return y, nil, err
+	}
+	in := func(x, w, b *tensor.Tensor) []tensor.Value {
+		if b == nil {
+			return values(x, w)
+		}
+		return values(x, w, b)
+	}
+	out, err := convNode(opt, blk.expand, in(x, blk.wE, blk.bE))
+	if err != nil {
+		return nil, nil, err
+	}
+	t, _ := out[0].(*tensor.Tensor)
+	if out, err = convNode(opt, blk.dw, in(t, blk.wD, blk.bD)); err != nil {
+		return nil, nil, err
+	}
+	front, _ = out[0].(*tensor.Tensor)
+	return nil, front, nil
+}
+
+// runBlock32 is runBlock through conv.Block32; nil, nil when that does not
+// run the block.
+func (n *Node) runBlock32(opt *Options, blk *convBlock, x, w, b, res *tensor.Tensor) (*tensor.Tensor, error) {
+	op := n.op()
+	g := blk.geometry(n, x, w)
+	if g == nil || (res != nil && (res.DataType() != tensor.Float || !tensor.SameShape(res.Shape(), g.shape))) {
+		return nil, nil
+	}
+	wP, bP := n.foldedConv(opt, w, b)
+	stages := []struct {
+		n    *Node
+		w, b *tensor.Tensor
+		m    int
+	}{{blk.expand, nil, nil, g.e.M}, {blk.dw, nil, nil, g.d.M}, {n, wP, bP, g.p.M}}
+	stages[0].w, stages[0].b = blk.expand.foldedConv(opt, blk.wE, blk.bE)
+	stages[1].w, stages[1].b = blk.dw.foldedConv(opt, blk.wD, blk.bD)
+	var st [3]conv.BlockStage
+	for k, s := range stages {
+		if s.w.DataType() != tensor.Float || convBias(s.n.op(), s.b, tensor.Float, s.m) != nil {
+			return nil, nil
+		}
+		st[k].W, st[k].B = blockFloats(s.w), blockFloats(s.b)
+		if p := s.n.packedInput(1, s.w); p != nil {
+			st[k].Cfg.WeightsT = p.at32
+		}
+	}
+	// The stages' activations, each with an account of its own (the
+	// projection's is the run's, convCall's).
+	for k := range 2 {
+		a := &convAccount{o: opt, op: stages[k].n.op(), what: "the block's bands"}
+		done, _, err := stages[k].n.convEpilogue(opt, tensor.Float, &st[k].Cfg, a, nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		if !done {
+			return nil, nil
+		}
+	}
+	if err := opt.checkSize(op, tensor.Float, g.shape); err != nil {
+		return nil, err
+	}
+	if err := opt.refuseScratch(op, "the block's bands", conv.BlockScratchBytes(g.d, opt.threads())); err != nil {
+		return nil, err
+	}
+	y, err := opt.newOverwritten(op, tensor.Float, g.shape)
+	if err != nil {
+		return nil, err
+	}
+	cfg, acct := opt.convCall(op, "the block's bands")
+	defer acct.release()
+	done, missed, err := n.convEpilogue(opt, tensor.Float, &st[2].Cfg, acct, y, res)
+	if err != nil {
+		return nil, err
+	}
+	if !done {
+		return nil, nil
+	}
+	if err := convErr(op, conv.Block32(cfg, g.e, g.d, g.p, elems[float32](x), st, elems[float32](y))); err != nil {
+		return nil, err
+	}
+	if missed != nil && missed.Load() {
+		return nil, op.errorf("internal", "the epilogue saw a block outside the output")
+	}
+	return y, nil
+}
+
+// blockFloats is t's float32 elements, nil for nil.
+func blockFloats(t *tensor.Tensor) []float32 {
+	if t == nil {
+		return nil
+	}
+	return elems[float32](t)
+}

@@ -1,0 +1,305 @@
+package conv
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/onnxshape/onnxshape/ops/internal/gemm"
+	"github.com/onnxshape/onnxshape/ops/internal/parallel"
+)
+
+// The inverted residual block of MobileNetV2/V3 and EfficientNet, float32:
+// a 1x1 expansion (C -> E channels) and its activation, a depthwise
+// convolution over the E channels (3x3 or 5x5, stride 1 or 2) and its
+// activation, and a 1x1 projection (E -> M) with its epilogue (a residual
+// Add, an activation). Run one node after the other, the E x H x W tensors
+// between them (1-5 MB on the 112x112 and 56x56 planes) go to memory and
+// come back twice; run here, band of output rows by band, the expansion
+// computes only the rows the band's depthwise reads (keeping the rows it
+// shares with the next band, the kernel's halo, instead of computing them
+// again), the depthwise writes a band of E x rows x OW, and the projection
+// multiplies it into the band's columns of the output: both intermediate
+// bands stay in L2.
+//
+// Each element is the same ordered sum as when the three convolutions run
+// as Forward runs them: the 1x1s are the pointwise path's products over a
+// range of positions (a column of C is its own sum over k, the same k
+// blocks whatever the columns), with the same bias and clamp in the kernel
+// and the same epilogue; the depthwise band is depthwiseForward over the
+// band's rows, whose every output element takes its taps in kernel order,
+// skipping only the plane's own padding (a band's first and last rows are
+// real rows of the plane, and the plane's padding stays padding).
+//
+// Work is split over the cores by contiguous runs of output rows, one a
+// worker (each with its own band buffers and its own first halo), or over
+// images when there are as many as cores. Scratch: the two band buffers
+// of every worker, charged before any work.
+
+// BlockStage is one convolution of a block: its float32 weights and bias
+// (nil: none) and its Config's epilogue (Epilogue32, Clamp32) and
+// transposed weights (WeightsT); the run's context, cores and accounts are
+// the block's.
+type BlockStage struct {
+	W, B []float32
+	Cfg  Config
+}
+
+// BlockFits reports whether expand, dw and project are an inverted residual
+// block that Block32 runs: expand and project 1x1 stride-1 unpadded
+// convolutions of one group, dw depthwise over two spatial axes, on the
+// same images, each chained to the next, and every output row of dw
+// reaching at least one row of its image.
+func BlockFits(expand, dw, project Shape) bool {
+	if len(expand.Kernel) != 2 || len(dw.Kernel) != 2 || len(project.Kernel) != 2 {
+		return false
+	}
+	if !pointwise(expand) || !pointwise(project) || expand.Group != 1 || project.Group != 1 || !depthwise(dw) {
+		return false
+	}
+	if expand.N != dw.N || dw.N != project.N || expand.M != dw.C || dw.M != project.C {
+		return false
+	}
+	if expand.Grid[0] != dw.Image[0] || expand.Grid[1] != dw.Image[1] || dw.Grid[0] != project.Image[0] || dw.Grid[1] != project.Image[1] {
+		return false
+	}
+	reach := (dw.Kernel[0] - 1) * dw.Dilation[0]
+	return dw.Pad[0] <= reach && (dw.Grid[0]-1)*dw.Stride[0]-dw.Pad[0] <= dw.Image[0]-1 && dw.Stride[0] >= 1
+}
+
+// blockBandBytes is the bytes a worker's two band buffers aim at: the
+// expanded rows and the depthwise's output rows of a band (tests and
+// benchmarks change it).
+var blockBandBytes = 512 << 10
+
+// blockPlan is how Block32 cuts a block's output rows.
+type blockPlan struct {
+	rows       int // output rows of a band
+	erows      int // most expanded rows a band holds
+	ebuf, dbuf int // elements of the two buffers
+}
+
+func planBlock(dw Shape) blockPlan {
+	e, w, ow := dw.C, dw.Image[1], dw.Grid[1]
+	sh, ext := dw.Stride[0], (dw.Kernel[0]-1)*dw.Dilation[0]+1
+	rows := 1
+	for rows < dw.Grid[0] {
+		next := rows + 1
+		er := min(dw.Image[0], (next-1)*sh+ext)
+		if int64(e)*int64(er*w+next*ow)*4 > int64(blockBandBytes) {
+			break
+		}
+		rows = next
+	}
+	er := min(dw.Image[0], (rows-1)*sh+ext)
+	return blockPlan{rows: rows, erows: er, ebuf: e * er * w, dbuf: e * rows * ow}
+}
+
+// blockMinBytes is the size of the expanded tensor (one image) from which
+// Block32 runs by bands; below it the tensors between the three
+// convolutions stay in L2 anyway and the bands' smaller products cost more
+// than they save (MobileNetV2's 28x28 and smaller planes, measured).
+var blockMinBytes = 1 << 20
+
+// Banded reports whether Block32 runs dw's block by bands; otherwise it
+// runs the three convolutions one after the other, through scratch.
+func Banded(dw Shape) bool {
+	return int64(dw.C)*int64(prod(dw.Image))*4 >= int64(blockMinBytes)
+}
+
+// BlockScratchBytes is the bytes Block32 charges for dw's band buffers (or
+// the tensors between the three convolutions) on threads cores, besides
+// what the convolutions charge.
+func BlockScratchBytes(dw Shape, threads int) int64 {
+	if !Banded(dw) {
+		return int64(dw.N) * int64(dw.C) * int64(prod(dw.Image)+prod(dw.Grid)) * 4
+	}
+	p := planBlock(dw)
+	return int64(blockWorkers(dw, p, threads)) * int64(p.ebuf+p.dbuf) * 4
+}
+
+func blockWorkers(dw Shape, p blockPlan, threads int) int {
+	bands := (dw.Grid[0] + p.rows - 1) / p.rows
+	return max(1, min(max(threads, 1), dw.N*bands))
+}
+
+// Block32 computes y (N x M x OH x OW), the block of expand, dw and project
+// (BlockFits) on x (N x C x H x W): the same bits as Forward run on each in
+// turn with the stages' Configs.
+func Block32(cfg Config, expand, dw, project Shape, x []float32, st [3]BlockStage, y []float32) error {
+	if !BlockFits(expand, dw, project) {
+		return errors.New("conv: not an inverted residual block")
+	}
+	if !Banded(dw) {
+		return blockWhole(cfg, expand, dw, project, x, st, y)
+	}
+	p := planBlock(dw)
+	workers := blockWorkers(dw, p, cfg.threads())
+	if err := cfg.charge(int64(workers) * int64(p.ebuf+p.dbuf) * 4); err != nil {
+		return err
+	}
+	oh := dw.Grid[0]
+	// Items: per image, runs of output rows, one a worker within an image
+	// when there are fewer images than workers.
+	runs := 1
+	if dw.N < workers {
+		runs = (workers + dw.N - 1) / dw.N
+	}
+	per := (oh + runs - 1) / runs
+	runs = (oh + per - 1) / per
+	work := dw.N * (expand.M*expand.C*prod(expand.Image) + dw.M*prod(dw.Grid)*prod(dw.Kernel) + project.M*project.C*prod(project.Grid))
+	// The depthwise bands plan their tables as they go, on every worker:
+	// their charges (the same for a band whoever runs it, so the same sum
+	// at every run) go through a lock.
+	if charge := cfg.Charge; charge != nil && workers > 1 {
+		var mu sync.Mutex
+		cfg.Charge = func(bytes int64) error {
+			mu.Lock()
+			defer mu.Unlock()
+			return charge(bytes)
+		}
+	}
+	return parallel.RangeW(cfg.Ctx, workers, dw.N*runs, work, func(wk, lo, hi int) error {
+		buf := getBlockBuf(p.ebuf + p.dbuf)
+		defer blockBufs.Put(buf)
+		ebuf, dbuf := (*buf)[:p.ebuf], (*buf)[p.ebuf:p.ebuf+p.dbuf]
+		wc := cfg
+		wc.Threads, wc.Scratch = 1, cfg.Scratch.Slot(wk)
+		for it := lo; it < hi; it++ {
+			n, r := it/runs, it%runs
+			o0, o1 := r*per, min(oh, (r+1)*per)
+			if err := blockRows(wc, p, expand, dw, project, x, st, y, n, o0, o1, ebuf, dbuf); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// blockRows computes output rows [o0, o1) of image n band by band.
+func blockRows(wc Config, p blockPlan, expand, dw, project Shape, x []float32, st [3]BlockStage, y []float32, n, o0, o1 int, ebuf, dbuf []float32) error {
+	e, c, m := dw.C, expand.C, project.M
+	h, w := dw.Image[0], dw.Image[1]
+	ow := dw.Grid[1]
+	sh, ph, ext := dw.Stride[0], dw.Pad[0], (dw.Kernel[0]-1)*dw.Dilation[0]+1
+	pin, pout := h*w, dw.Grid[0]*ow
+	xn := x[n*c*pin : (n+1)*c*pin]
+	yn := y[n*m*pout : (n+1)*m*pout]
+	h0, h1, stride := 0, 0, 0 // the image rows ebuf holds, and its channel stride
+	for b0 := o0; b0 < o1; b0 += p.rows {
+		if err := wc.err(); err != nil {
+			return err
+		}
+		b1 := min(o1, b0+p.rows)
+		e0, e1 := max(0, b0*sh-ph), min(h, (b1-1)*sh-ph+ext)
+		// Keep the rows the last band expanded that this one reads.
+		keep := 0
+		if h0 <= e0 && e0 < h1 {
+			keep = min(h1, e1) - e0
+		}
+		ns := (e1 - e0) * w
+		if keep > 0 {
+			moveRows(ebuf, e, stride, ns, (e0-h0)*w, keep*w)
+		}
+		h0, h1, stride = e0, e1, ns
+		if err := blockPointwise(wc, st[0], e, c, (e1-e0-keep)*w, xn[(e0+keep)*w:], pin, ebuf[keep*w:], ns); err != nil {
+			return err
+		}
+		// The band's depthwise: the plane's own pads at its ends only.
+		bs := dw
+		bs.N = 1
+		bs.Image = []int{e1 - e0, w}
+		bs.Grid = []int{b1 - b0, ow}
+		bs.Pad = []int{e0 - (b0*sh - ph), dw.Pad[1]}
+		dc := stageConfig(wc, st[1])
+		dc.WeightsT = nil
+		cols := (b1 - b0) * ow
+		if err := depthwiseForward(dc, bs, ebuf[:e*ns], st[1].W, st[1].B, dbuf[:e*cols]); err != nil {
+			return err
+		}
+		if err := blockPointwise(wc, st[2], m, e, cols, dbuf, cols, yn[b0*ow:], pout); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// moveRows moves, for each of ch channels, the span [from, from+n) of the
+// channel's rows at stride os to the start of its rows at stride ns, the
+// channels in the order that never overwrites one not yet moved.
+func moveRows(buf []float32, ch, os, ns, from, n int) {
+	if ns <= os {
+		for k := range ch {
+			copy(buf[k*ns:k*ns+n], buf[k*os+from:k*os+from+n])
+		}
+		return
+	}
+	for k := ch - 1; k >= 0; k-- {
+		copy(buf[k*ns:k*ns+n], buf[k*os+from:k*os+from+n])
+	}
+}
+
+// blockPointwise is the pointwise path's product for cols positions: rows
+// m of the stage's weights over k channels of b (row stride ldb) into c
+// (row stride ldc), with its bias, clamp and epilogue as Forward applies
+// them.
+func blockPointwise(wc Config, st BlockStage, m, k, cols int, b []float32, ldb int, c []float32, ldc int) error {
+	if cols <= 0 {
+		return nil
+	}
+	sc := stageConfig(wc, st)
+	fin, after, rest := inProduct(sc, st.B, 0, m)
+	s := Shape{Group: 1}
+	if pa := transposedWeights[float32](sc, s, m, cols, k); pa != nil {
+		if err := gemm.Float32PackedAT(sc.gemm(1), m, cols, k, pa, b, ldb, c, ldc, fin); err != nil {
+			return err
+		}
+	} else if err := gemmF(sc.gemm(1), m, cols, k, st.W, k, b, ldb, c, ldc, fin); err != nil {
+		return err
+	}
+	return finishRows(after, 1, c, rest, 0, m, ldc, 0, cols)
+}
+
+// blockWhole runs the block as the three convolutions, one after the
+// other, the tensors between them in scratch.
+func blockWhole(cfg Config, expand, dw, project Shape, x []float32, st [3]BlockStage, y []float32) error {
+	n1, n2 := dw.N*dw.C*prod(dw.Image), dw.N*dw.C*prod(dw.Grid)
+	if err := cfg.charge(int64(n1+n2) * 4); err != nil {
+		return err
+	}
+	buf := getBlockBuf(n1 + n2)
+	defer blockBufs.Put(buf)
+	t1, t2 := (*buf)[:n1], (*buf)[n1:n1+n2]
+	if err := Forward(stageConfig(cfg, st[0]), expand, x, st[0].W, st[0].B, t1); err != nil {
+		return err
+	}
+	if err := Forward(stageConfig(cfg, st[1]), dw, t1, st[1].W, st[1].B, t2); err != nil {
+		return err
+	}
+	return Forward(stageConfig(cfg, st[2]), project, t2, st[2].W, st[2].B, y)
+}
+
+// stageConfig is cfg with the epilogue and transposed weights of st.
+func stageConfig(cfg Config, st BlockStage) Config {
+	cfg.Epilogue32, cfg.Clamp32, cfg.WeightsT = st.Cfg.Epilogue32, st.Cfg.Clamp32, st.Cfg.WeightsT
+	return cfg
+}
+
+// blockBufs keeps Block32's buffers between calls, apart from the
+// convolutions' scratch (GetScratch): a network's blocks ask for buffers of
+// many sizes, and a pool of mixed sizes handed a small one to a large
+// request (which then allocated) as often as not. Each is at least
+// blockBufMin elements, which holds every band plan of blockBandBytes and
+// the tensors between the three convolutions of a block under
+// blockMinBytes; a larger request gets its own size.
+var blockBufs sync.Pool
+
+const blockBufMin = 2 << 18
+
+func getBlockBuf(n int) *[]float32 {
+	if p, ok := blockBufs.Get().(*[]float32); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	b := make([]float32, n, max(n, blockBufMin))
+	return &b
+}
