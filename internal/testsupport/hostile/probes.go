@@ -3,6 +3,8 @@ package hostile
 import (
 	"encoding/binary"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"google.golang.org/protobuf/proto"
 
@@ -204,4 +206,34 @@ func giantString() []byte {
 	m := varint(nil, 1, 8)
 	m = field(m, 8, field(varint(nil, 2, 13), 1, nil)) // opset_import {domain "", version 13}
 	return field(m, 7, g)
+}
+
+// probeClasses adds the in-process probes to the corpus, each run by the
+// command (refused, or for the probes that may run, run with a bounded
+// preview) and checked (a report of at most one line on stderr). The
+// Loop without outputs that only a context stops is left out: the
+// command runs it until interrupted.
+func (w *writer) probeClasses() {
+	x := w.npy("probe-x.npy", "<f4", []int64{1}, []byte{0, 0, 0x80, 0x3f})
+	dir := w.path("probes")
+	w.fail(os.MkdirAll(dir, 0o755))
+	w.fail(os.WriteFile(w.path("escape.bin"), make([]byte, 16), 0o644))
+	for i, p := range Probes() {
+		if p.Churn {
+			continue
+		}
+		path := filepath.Join(dir, fmt.Sprintf("probe%02d.onnx", i))
+		w.fail(os.WriteFile(path, p.Model, 0o644))
+		class := "in-process probe " + p.Name + " (graph's TestHostileProbes)"
+		exits := []int{1}
+		if p.Runs {
+			exits = []int{0, 1}
+		}
+		args := []string{"run", path}
+		if p.Inputs != nil {
+			args = append(args, "--input", "x="+x)
+		}
+		w.add(Case{Name: "probe-run-" + p.Name, Class: class, Args: args, Exits: exits, MaxStdout: 1 << 16})
+		w.add(Case{Name: "probe-check-" + p.Name, Class: class, Args: []string{"check", path}, Exits: []int{0, 1, 2, 3}, MaxStdout: 1 << 20, Report: true})
+	}
 }
