@@ -524,9 +524,16 @@ func (e *engine) runGraph(g *pb.GraphProto, sc *scope, prefix string, add func(s
 	producer := map[string]int{}
 	for i, np := range nodes {
 		for _, o := range np.GetOutput() {
-			if o != "" {
-				producer[o] = i
+			if o == "" {
+				continue
 			}
+			if j, twice := producer[o]; twice {
+				// SSA: the loader refuses the model; so does inference.
+				name, op := nodeIdentity(nodes[j], j)
+				e.problem(np, i, o, fmt.Sprintf("is already the output of node %s (%s)", name, op))
+				continue
+			}
+			producer[o] = i
 		}
 	}
 	order, err := nodeproto.Sort(nodes, producer)

@@ -73,21 +73,24 @@ func (w window) outSize(i int, d graph.Dim) graph.Dim {
 	switch w.autoPad {
 	case "SAME_UPPER", "SAME_LOWER":
 		return d.CeilDiv(s)
-	case "VALID":
-		out := d.Sub(graph.Const(dk)).FloorDiv(s).Add(graph.Const(1))
-		if v, ok := out.Value(); ok && v < 0 { // a kernel longer than the input: no window
+	}
+	// VALID pads nothing and then counts windows as explicit pads do,
+	// ceil_mode included (as the kernels' window.Geometry and onnxruntime).
+	padBegin, padEnd := w.pads[i], w.pads[i+len(w.kernel)]
+	if w.autoPad == "VALID" {
+		padBegin, padEnd = 0, 0
+		if v, ok := d.Value(); ok && v < dk { // a kernel longer than the input: no window
 			return graph.Const(0)
 		}
-		return out
 	}
-	span := d.Add(graph.Const(w.pads[i] + w.pads[i+len(w.kernel)] - dk))
+	span := d.Add(graph.Const(padBegin + padEnd - dk))
 	if !w.ceil {
 		return span.FloorDiv(s).Add(graph.Const(1))
 	}
 	out := span.CeilDiv(s).Add(graph.Const(1))
 	// A last window that would start in the end padding is dropped.
 	if o, ok := out.Value(); ok {
-		if dv, ok := d.Value(); ok && (o-1)*w.strides[i] >= dv+w.pads[i] {
+		if dv, ok := d.Value(); ok && (o-1)*w.strides[i] >= dv+padBegin {
 			return graph.Const(o - 1)
 		}
 	}

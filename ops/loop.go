@@ -23,6 +23,7 @@
 package ops
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/onnxshape/onnxshape/tensor"
@@ -128,6 +129,14 @@ func loopNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 			t, err := scanElement(opt, op, k, v, scans[k])
 			if err != nil {
 				return nil, err
+			}
+			if i == 0 && c == nil && trips > 1 {
+				// Without cond the loop runs exactly M times: a stacked
+				// scan output above the cap is refused now, not after M
+				// iterations (M = 10^12 ran until the context stopped it).
+				if err := opt.checkSize(op, t.DataType(), append([]int{int(min(trips, math.MaxInt))}, t.Shape()...)); err != nil {
+					return nil, err
+				}
 			}
 			scans[k] = append(scans[k], t)
 		}

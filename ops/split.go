@@ -136,7 +136,7 @@ func splitNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error)
 			return nil, err
 		}
 		if v < 1 || v > math.MaxInt32 {
-			return nil, op.errorf("num_outputs", "num_outputs is %d, expected at least 1", v)
+			return nil, op.errorf("num_outputs", "num_outputs is %d, expected in [1, 2^31-1]", v)
 		}
 		p.numOutputs = int(v)
 	}

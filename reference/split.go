@@ -87,7 +87,7 @@ func split(opt *ops.Options, n *ops.Node, in []tensor.Value) ([]tensor.Value, er
 			return nil, err
 		}
 		if v < 1 || v > math.MaxInt32 {
-			return nil, op.errorf("num_outputs", "num_outputs is %d, expected at least 1", v)
+			return nil, op.errorf("num_outputs", "num_outputs is %d, expected in [1, 2^31-1]", v)
 		}
 		numOutputs = int(v)
 	}

@@ -67,6 +67,7 @@ func Write(dir string) ([]Case, error) {
 	w.oomClasses()
 	w.hangClasses()
 	w.edgeClasses()
+	w.probeClasses()
 	if w.err != nil {
 		return nil, w.err
 	}
