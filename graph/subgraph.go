@@ -375,8 +375,13 @@ func (b *body) run(opt *ops.Options, in []tensor.Value) ([]tensor.Value, error) 
 		for i, s := range b.out {
 			out[i] = r.vals[s]
 			r.escape(out[i])
-			if h := r.headers[s]; h != nil && b.heirs != nil && b.heirs[i] >= 0 && b.made[i] && out[i] == tensor.Value(h) {
-				r.headers[b.heirs[i]] = h // the If's output, as it is
+			if h := r.headers[s]; h != nil && b.made[i] && out[i] == tensor.Value(h) {
+				switch {
+				case b.heirs != nil && b.heirs[i] >= 0:
+					r.headers[b.heirs[i]] = h // the If's output, as it is
+				case b.heirs == nil:
+					r.noteLentHeader(h, b.id, s)
+				}
 			}
 			r.headers[s] = nil // the kernel's now
 		}
@@ -505,6 +510,49 @@ func (b *body) done(opt *ops.Options, t *tensor.Tensor) {
 		}
 		if !r.spare(buf) && r.pool != nil {
 			r.pool.recycle(buf)
+		}
+		// Nothing in the run holds t's storage, so no value of the
+		// run is t: its header may go back to the body's step too.
+		r.takeBackHeader(b.id, t)
+		return
+	}
+}
+
+// maxLentHeaders bounds runState.lentHeaders.
+const maxLentHeaders = 16
+
+// lentHeader is the header a step of a body made for its output slot,
+// which the body returned to its kernel.
+type lentHeader struct {
+	t          *tensor.Tensor
+	body, slot int
+}
+
+// noteLentHeader notes that the body returned h, the header the run made
+// for slot, to its kernel: when the kernel gives it back (body.done), the
+// step making slot reuses it, as a step of the model reuses the header of
+// its output in the next run (headers.go). At most maxLentHeaders, the
+// oldest forgotten.
+func (r *runState) noteLentHeader(h *tensor.Tensor, body, slot int) {
+	if len(r.lentHeaders) >= maxLentHeaders {
+		r.lentHeaders[0] = lentHeader{}
+		r.lentHeaders = slices.Delete(r.lentHeaders, 0, 1)
+	}
+	r.lentHeaders = append(r.lentHeaders, lentHeader{h, body, slot})
+}
+
+// takeBackHeader gives t back to the slot whose step made it, when t is
+// a header a run of body lent a kernel (noteLentHeader) and the slot has
+// none: the kernel, by Subgraph.Done's terms, holds it no more, and the
+// caller found that nothing in the run holds its storage.
+func (r *runState) takeBackHeader(body int, t *tensor.Tensor) {
+	for i, h := range r.lentHeaders {
+		if h.t != t || h.body != body {
+			continue
+		}
+		r.lentHeaders = slices.Delete(r.lentHeaders, i, i+1)
+		if r.headers[h.slot] == nil {
+			r.headers[h.slot] = t
 		}
 		return
 	}
