@@ -3,6 +3,7 @@ package graph_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -603,6 +604,46 @@ func pooledRunsAgree(t *testing.T, name string, m *graph.Model, in map[string]te
 			if err := pool.Release(v); err != nil {
 				t.Fatal(err)
 			}
+		}
+	}
+}
+
+// A Loop copies each iteration's scan outputs to their stacks and gives
+// back what the body returned and it reads no more: scan outputs that are
+// a carried value of the iteration, of the iteration before, a value
+// carried nowhere, the iteration number and the condition; with a count
+// and no condition (stacks made once at their size) and with both (stacks
+// doubled past 16 iterations, then cut to the count).
+func TestLoopGivesBackScanOutputs(t *testing.T) {
+	nodes := []*pb.NodeProto{
+		node("c", "Identity", []string{"cond_in"}, []string{"cond_out"}),
+		node("a", "Add", []string{"a_in", "b_in"}, []string{"a_out"}),
+		node("t", "Mul", []string{"a_out", "b_in"}, []string{"t_out"}),
+		node("b", "Identity", []string{"a_in"}, []string{"b_out"}),
+		node("s1", "Identity", []string{"a_out"}, []string{"s_carried"}),
+		node("s2", "Identity", []string{"a_in"}, []string{"s_before"}),
+		node("s3", "Identity", []string{"i"}, []string{"s_i"}),
+		node("s4", "Identity", []string{"cond_in"}, []string{"s_cond"}),
+	}
+	body := &pb.GraphProto{Name: proto.String("body"), Node: nodes,
+		Input: []*pb.ValueInfoProto{scalarInfo("i", tensor.Int64), scalarInfo("cond_in", tensor.Bool),
+			untyped("a_in", tensor.Float), untyped("b_in", tensor.Float)},
+		Output: []*pb.ValueInfoProto{untyped("cond_out", tensor.Bool), untyped("a_out", tensor.Float), untyped("b_out", tensor.Float),
+			untyped("s_carried", tensor.Float), untyped("s_before", tensor.Float), untyped("t_out", tensor.Float),
+			untyped("s_i", tensor.Int64), untyped("s_cond", tensor.Bool)}}
+	for _, cond := range []string{"", "cond"} {
+		for _, trips := range []int64{0, 1, 16, 40} {
+			m := modelSpec{
+				opset: 13,
+				nodes: []*pb.NodeProto{node("loop", "Loop", []string{"M", cond, "a0", "b0"},
+					[]string{"a", "b", "ys1", "ys2", "ys3", "ys4", "ys5"}, graphAttr("body", body))},
+				inputs: []*pb.ValueInfoProto{scalarInfo("M", tensor.Int64), scalarInfo("cond", tensor.Bool), untyped("a0", tensor.Float), untyped("b0", tensor.Float)},
+				outputs: []*pb.ValueInfoProto{untyped("a", tensor.Float), untyped("b", tensor.Float), untyped("ys1", tensor.Float),
+					untyped("ys2", tensor.Float), untyped("ys3", tensor.Float), untyped("ys4", tensor.Int64), untyped("ys5", tensor.Bool)},
+			}.load(t)
+			in := map[string]tensor.Value{"M": tensor.Scalar(trips), "cond": tensor.Scalar(true),
+				"a0": tensor.MustFromSlice([]float32{1, 2, 3}, 3), "b0": tensor.MustFromSlice([]float32{0.5, -1, 2}, 3)}
+			pooledRunsAgree(t, fmt.Sprintf("cond %q, %d iterations", cond, trips), m, in)
 		}
 	}
 }

@@ -213,6 +213,11 @@ type runState struct {
 	// Subgraph.Done makes it a spare again.
 	// escaping is the body's outputs' storage while its run ends.
 	escaped, escaping [][]byte
+	// lentHeaders are headers of body outputs a kernel may give back,
+	// the next to write at lentNext (subgraph.go), cleared at the end of
+	// the run.
+	lentHeaders [maxLentHeaders]lentHeader
+	lentNext    int
 
 	// owned is the storage the run created, with the number of tensors
 	// in live values that hold it; external is the storage of the
@@ -602,6 +607,9 @@ func (m *Model) endRun(r *runState) {
 	r.owned.reset()
 	clear(r.escaped)
 	r.escaped = r.escaped[:0]
+	if r.lentNext > 0 {
+		r.lentHeaders, r.lentNext = [maxLentHeaders]lentHeader{}, 0
+	}
 	if len(r.external) > 1024 {
 		r.external = map[storageKey]struct{}{}
 	} else {

@@ -334,11 +334,15 @@ func (b *body) run(opt *ops.Options, in []tensor.Value) ([]tensor.Value, error) 
 	r.base += outer
 	r.pending = 0
 	r.clearFresh()
-	defer func() {
-		r.clearFresh()
-		r.base -= outer
-		r.pending = outer
-	}()
+	out, err := b.runSteps(r, in)
+	r.clearFresh()
+	r.base -= outer
+	r.pending = outer
+	return out, err
+}
+
+// runSteps is run once the kernel's charges are set aside.
+func (b *body) runSteps(r *runState, in []tensor.Value) ([]tensor.Value, error) {
 	for i, s := range b.in {
 		v := in[i]
 		if b.optional[i] != "" {
@@ -375,8 +379,13 @@ func (b *body) run(opt *ops.Options, in []tensor.Value) ([]tensor.Value, error) 
 		for i, s := range b.out {
 			out[i] = r.vals[s]
 			r.escape(out[i])
-			if h := r.headers[s]; h != nil && b.heirs != nil && b.heirs[i] >= 0 && b.made[i] && out[i] == tensor.Value(h) {
-				r.headers[b.heirs[i]] = h // the If's output, as it is
+			if h := r.headers[s]; h != nil && b.made[i] && out[i] == tensor.Value(h) {
+				switch {
+				case b.heirs != nil && b.heirs[i] >= 0:
+					r.headers[b.heirs[i]] = h // the If's output, as it is
+				case b.heirs == nil:
+					r.noteLentHeader(h, b.id, s)
+				}
 			}
 			r.headers[s] = nil // the kernel's now
 		}
@@ -402,8 +411,10 @@ func (b *body) run(opt *ops.Options, in []tensor.Value) ([]tensor.Value, error) 
 		}
 		r.escaped = append(r.escaped, buf)
 	}
-	clear(r.escaping)
-	r.escaping = r.escaping[:0]
+	if len(r.escaping) > 0 {
+		clear(r.escaping)
+		r.escaping = r.escaping[:0]
+	}
 	if err != nil {
 		// The body's values left behind go with the run's failure: clear
 		// them so that a later body run starts clean.
@@ -438,49 +449,65 @@ func (b *body) takeHeaders(r *runState) {
 // clearFresh forgets the storage the running node's allocator made: what
 // crosses a body's boundary is never a spare.
 func (r *runState) clearFresh() {
-	clear(r.fresh)
-	r.fresh = r.fresh[:0]
+	if len(r.fresh) > 0 {
+		clear(r.fresh)
+		r.fresh = r.fresh[:0]
+	}
 }
 
 // holdForeign counts the storage of a value a kernel hands a body, which
 // the run must never recycle: the kernel may hold it still.
 func (r *runState) holdForeign(v tensor.Value) {
-	forEachTensor(v, func(t *tensor.Tensor) {
-		k, n := storageOf(t)
-		if k == nil {
-			return
-		}
-		if i := r.owned.find(k); i >= 0 {
-			r.owned.entries[i].refs++
-			return
-		}
-		if _, ok := r.m.fixed[k]; ok {
-			return
-		}
+	if t, ok := v.(*tensor.Tensor); ok {
+		r.holdForeignTensor(t) // no closure for the common case
+		return
+	}
+	forEachTensor(v, r.holdForeignTensor)
+}
+
+func (r *runState) holdForeignTensor(t *tensor.Tensor) {
+	k, n := storageOf(t)
+	if k == nil {
+		return
+	}
+	if i := r.owned.find(k); i >= 0 {
+		r.owned.entries[i].refs++
+		return
+	}
+	if _, ok := r.m.fixed[k]; ok {
+		return
+	}
+	if len(r.external) > 0 {
 		if _, ok := r.external[k]; ok {
 			return
 		}
-		r.live += n
-		r.owned.add(k, holding{refs: 1, bytes: n})
-	})
+	}
+	r.live += n
+	r.owned.add(k, holding{refs: 1, bytes: n})
 }
 
 // escape marks the storage of a value a body returns as never to be
 // recycled: the kernel that called the body holds it.
 func (r *runState) escape(v tensor.Value) {
-	forEachTensor(v, func(t *tensor.Tensor) {
-		k, _ := storageOf(t)
-		if k == nil {
-			return
+	if t, ok := v.(*tensor.Tensor); ok {
+		r.escapeTensor(t) // no closure for the common case
+		return
+	}
+	forEachTensor(v, r.escapeTensor)
+}
+
+func (r *runState) escapeTensor(t *tensor.Tensor) {
+	k, _ := storageOf(t)
+	if k == nil {
+		return
+	}
+	if i := r.owned.find(k); i >= 0 {
+		if e := &r.owned.entries[i]; e.spare && e.buf != nil {
+			r.escaping = append(r.escaping, e.buf)
 		}
-		if i := r.owned.find(k); i >= 0 {
-			if e := &r.owned.entries[i]; e.spare && e.buf != nil {
-				r.escaping = append(r.escaping, e.buf)
-			}
-			r.owned.entries[i].buf = nil
-			r.owned.entries[i].spare = false
-		}
-	})
+		r.owned.entries[i].buf = nil
+		r.owned.entries[i].spare = false
+	}
 }
 
 // done is the body's ops.Subgraph.Done: storage of t that the run made
@@ -506,6 +533,48 @@ func (b *body) done(opt *ops.Options, t *tensor.Tensor) {
 		if !r.spare(buf) && r.pool != nil {
 			r.pool.recycle(buf)
 		}
+		// Nothing in the run holds t's storage, so no value of the
+		// run is t: its header may go back to the body's step too.
+		r.takeBackHeader(b.id, t)
+		return
+	}
+}
+
+// maxLentHeaders bounds runState.lentHeaders.
+const maxLentHeaders = 16
+
+// lentHeader is the header a step of a body made for its output slot,
+// which the body returned to its kernel.
+type lentHeader struct {
+	t          *tensor.Tensor
+	body, slot int
+}
+
+// noteLentHeader notes that the body returned h, the header the run made
+// for slot, to its kernel: when the kernel gives it back (body.done), the
+// step making slot reuses it, as a step of the model reuses the header of
+// its output in the next run (headers.go). The last maxLentHeaders are
+// kept, in a ring: a kernel gives back what a body returned one or two
+// runs of the body before, or never.
+func (r *runState) noteLentHeader(h *tensor.Tensor, body, slot int) {
+	r.lentHeaders[r.lentNext%maxLentHeaders] = lentHeader{h, body, slot}
+	r.lentNext++
+}
+
+// takeBackHeader gives t back to the slot whose step made it, when t is
+// a header a run of body lent a kernel (noteLentHeader) and the slot has
+// none: the kernel, by Subgraph.Done's terms, holds it no more, and the
+// caller found that nothing in the run holds its storage.
+func (r *runState) takeBackHeader(body int, t *tensor.Tensor) {
+	for i := range r.lentHeaders {
+		h := &r.lentHeaders[i]
+		if h.t != t || h.body != body {
+			continue
+		}
+		if r.headers[h.slot] == nil {
+			r.headers[h.slot] = t
+		}
+		*h = lentHeader{}
 		return
 	}
 }

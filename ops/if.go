@@ -15,6 +15,9 @@
 package ops
 
 import (
+	"reflect"
+	"unsafe"
+
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
@@ -33,11 +36,11 @@ func ifNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	name := "else_branch"
+	name, branch := "else_branch", 1
 	if take {
-		name = "then_branch"
+		name, branch = "then_branch", 0
 	}
-	body, err := n.GraphAttr(name)
+	body, err := keptGraphs(n, "then_branch", "else_branch").graph(branch)
 	if err != nil {
 		return nil, err
 	}
@@ -61,6 +64,36 @@ func ifNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
 	}
 	return out, nil
 }
+
+// graphsKept is an If's branches or a Loop's body as the node's graph
+// attributes hold them, looked up at the node's first run and kept on it
+// (Node.kept, as scanKept): a run of an If or a Loop looks up no
+// attribute by name.
+type graphsKept struct {
+	graphs [2]*Subgraph
+	errs   [2]error
+	attrs  unsafe.Pointer
+	count  int
+}
+
+// keptGraphs returns the graph attributes first and second (second
+// may be "") of n, looked up once.
+func keptGraphs(n *Node, first, second string) *graphsKept {
+	attrs := reflect.ValueOf(n.Attrs).UnsafePointer()
+	if k, ok := n.kept.Load().(*graphsKept); ok && k.attrs == attrs && k.count == len(n.Attrs) {
+		return k
+	}
+	k := &graphsKept{attrs: attrs, count: len(n.Attrs)}
+	k.graphs[0], k.errs[0] = n.GraphAttr(first)
+	if second != "" {
+		k.graphs[1], k.errs[1] = n.GraphAttr(second)
+	}
+	n.kept.Store(k)
+	return k
+}
+
+// graph returns the i-th graph of k and the error of its lookup.
+func (k *graphsKept) graph(i int) (*Subgraph, error) { return k.graphs[i], k.errs[i] }
 
 // conditionOf reads a control-flow condition: a bool tensor of one element.
 func conditionOf(op opRef, what string, t *tensor.Tensor) (bool, error) {

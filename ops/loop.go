@@ -24,6 +24,7 @@ package ops
 
 import (
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/onnxshape/onnxshape/tensor"
@@ -58,7 +59,7 @@ func loopNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 			return nil, err
 		}
 	}
-	body, err := n.GraphAttr("body")
+	body, err := keptGraphs(n, "body", "").graph(0)
 	if err != nil {
 		return nil, err
 	}
@@ -80,13 +81,13 @@ func loopNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 	if nScan < 0 {
 		return nil, op.errorf("body", "the body has %d outputs, fewer than the condition and %d loop-carried values", body.Outputs, nState)
 	}
-	scans := make([][]*tensor.Tensor, nScan)
+	scans := make([]loopStack, nScan)
+	exact := m != nil && c == nil // exactly trips iterations
 	args := make([]tensor.Value, 2+nState)
 	// The iteration number and the condition are handed to the body in
 	// two scalars made once and rewritten at each iteration, unless the
-	// body passed one of them on into what the loop keeps (a scan output
-	// of the iteration numbers, say): then the next iteration gets new
-	// ones.
+	// body passed one of them on into a loop-carried value: then the
+	// next iteration gets new ones.
 	var iter, going *tensor.Tensor
 	for i := int64(0); (trips < 0 || i < trips) && cond; i++ {
 		if err := opt.cancelled(); err != nil {
@@ -126,39 +127,33 @@ func loopNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 			state[k] = v
 		}
 		for k, v := range out[1+nState:] {
-			t, err := scanElement(opt, op, k, v, scans[k])
-			if err != nil {
+			bound := int64(-1)
+			if exact {
+				bound = trips - i
+			}
+			if err := scans[k].push(opt, op, k, v, bound); err != nil {
 				return nil, err
 			}
-			if i == 0 && c == nil && trips > 1 {
-				// Without cond the loop runs exactly M times: a stacked
-				// scan output above the cap is refused now, not after M
-				// iterations (M = 10^12 ran until the context stopped it).
-				if err := opt.checkSize(op, t.DataType(), append([]int{int(min(trips, math.MaxInt))}, t.Shape()...)); err != nil {
-					return nil, err
-				}
-			}
-			scans[k] = append(scans[k], t)
 		}
-		if body.Done != nil && nScan == 0 {
+		if body.Done != nil {
 			// What the body returned and the loop no longer reads goes
 			// back for the next iteration's values: the carried values
 			// of the iteration before (the body's but at the first), the
-			// condition. (With scan outputs, an element the loop keeps
-			// may be an earlier carried value: none is given back.)
+			// condition, the scan outputs now copied to their stacks.
 			held := out[1 : 1+nState]
 			if i > 0 {
 				giveBack(opt, body, prev, held)
 			}
 			giveBack(opt, body, out[:1], held)
+			giveBack(opt, body, out[1+nState:], held)
 		}
-		if kept := out[1:]; holdsStorageOf(kept, iter) || holdsStorageOf(kept, going) {
+		if kept := out[1 : 1+nState]; holdsStorageOf(kept, iter) || holdsStorageOf(kept, going) {
 			iter, going = nil, nil
 		}
 	}
 	res := state
-	for k, list := range scans {
-		y, err := stack(opt, op, list, 0, body.OutputTypes, 1+nState+k)
+	for k := range scans {
+		y, err := scans[k].result(opt, op, body.OutputTypes, 1+nState+k)
 		if err != nil {
 			return nil, err
 		}
@@ -205,27 +200,85 @@ func describe(v tensor.Value) string {
 	return v.Describe()
 }
 
-// scanElement checks one iteration's scan output k, v, against the ones
-// before it (list) and charges the run for keeping it.
-func scanElement(opt *Options, op opRef, k int, v tensor.Value, list []*tensor.Tensor) (*tensor.Tensor, error) {
+// loopStack is one stacked scan output of a Loop: each iteration's
+// element is copied to the end of a tensor of room elements, made at the
+// first iteration (for all of them when the count is known) and doubled
+// when full, so that the loop keeps no element the body returned.
+type loopStack struct {
+	y          *tensor.Tensor // [room, elem...]
+	elem       []int
+	n, room    int
+	elemLength int // elements of one element
+}
+
+// loopStackRoom is the room a stack starts with when the number of
+// iterations is not known.
+const loopStackRoom = 16
+
+// push copies v, the scan output k of an iteration, to the end of the
+// stack; bound, when not negative, is the iterations left, this one
+// included. Each element counts scanStepBytes besides its bytes, as a
+// Scan's step does: the run's cap bounds the iterations of a loop of
+// empty scan outputs that never ends.
+func (st *loopStack) push(opt *Options, op opRef, k int, v tensor.Value, bound int64) error {
 	t, ok := v.(*tensor.Tensor)
 	if !ok || t == nil {
-		return nil, op.errorf("scan-output", "scan output %d is %s, not a tensor", k, describe(v))
+		return op.errorf("scan-output", "scan output %d is %s, not a tensor", k, describe(v))
 	}
 	if err := checkInput(op, "scan output", t); err != nil {
-		return nil, err
+		return err
 	}
-	if len(list) > 0 {
-		if first := list[0]; first.DataType() != t.DataType() || !tensor.SameShape(first.Shape(), t.Shape()) {
-			return nil, op.errorf("scan-output", "scan output %d is %s in one iteration and %s in another", k, first.Describe(), t.Describe())
+	if st.y != nil && (st.y.DataType() != t.DataType() || !tensor.SameShape(st.elem, t.Shape())) {
+		return op.errorf("scan-output", "scan output %d is %v %v in one iteration and %s in another", k, st.y.DataType(), st.elem, t.Describe())
+	}
+	if err := opt.charge(op, "a scan output's element", scanStepBytes); err != nil {
+		return err
+	}
+	if st.n == st.room {
+		room := max(2*st.room, loopStackRoom)
+		left := int(min(bound, math.MaxInt32)) // bound < 0: not known
+		if st.y == nil {
+			st.elem, st.elemLength = slices.Clone(t.Shape()), t.Len()
+			if left >= 0 {
+				room = left // the final size, allocated once
+			}
 		}
+		if left >= 0 {
+			room = min(room, st.n+left)
+		}
+		shape := append(append(make([]int, 0, len(st.elem)+1), room), st.elem...)
+		y, err := opt.newOverwritten(op, t.DataType(), shape)
+		if err != nil {
+			return err
+		}
+		if st.y != nil {
+			copyBlocks(y, st.y, 1, st.n*st.elemLength, 0, 0, 0, 0)
+		}
+		st.y, st.room = y, room
 	}
-	// What is kept: the element's storage (shared with the body's value,
-	// but the body has let go of it) and its place in the list.
-	if err := opt.charge(op, "a scan output's element", int64(t.ByteLen())+64); err != nil {
+	copyBlocks(st.y, t, 1, st.elemLength, 0, st.n*st.elemLength, 0, 0)
+	st.n++
+	return nil
+}
+
+// result is the stacked output: the stack itself when full, else its
+// elements copied to a tensor of their number; an empty tensor of the
+// type the body declares for output out (float when it declares none)
+// when the body never ran.
+func (st *loopStack) result(opt *Options, op opRef, types []tensor.DataType, out int) (*tensor.Tensor, error) {
+	if st.y == nil {
+		return stack(opt, op, nil, 0, types, out)
+	}
+	if st.n == st.room {
+		return st.y, nil
+	}
+	shape := append(append(make([]int, 0, len(st.elem)+1), st.n), st.elem...)
+	y, err := opt.newOverwritten(op, st.y.DataType(), shape)
+	if err != nil {
 		return nil, err
 	}
-	return t, nil
+	copyBlocks(y, st.y, 1, st.n*st.elemLength, 0, 0, 0, 0)
+	return y, nil
 }
 
 // stack joins list along a new axis; an empty list is an empty tensor of

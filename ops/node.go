@@ -124,7 +124,7 @@ type Node struct {
 	// (as conv): a Resize or Upsample node's *resizeKept, a binary
 	// elementwise node's *binaryKept, a unary one's *unaryKept, an Einsum
 	// node's *einsumKept, a Col2Im node's *col2ImKept, an LSTM, GRU or RNN
-	// node's *recurrentKept.
+	// node's *recurrentKept, an If or a Loop node's *graphsKept.
 	kept atomic.Value
 	// folds are the Transposes a MatMul folded at load (FoldTransposes);
 	// nil: none.
