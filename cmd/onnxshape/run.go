@@ -22,7 +22,7 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-const runUsage = `usage: onnxshape run [MODEL] [--input NAME=FILE]... [--output NAME|all]... [--out DIR] [--profile onnx|sonnx] [--engine fast|reference] [--max-bytes N] [--max-run-bytes N] [--max-model-bytes N] [--threads N] [--exact-qdq]
+const runUsage = `usage: onnxshape run [MODEL] [--input NAME=FILE]... [--output NAME|all]... [--out DIR] [--profile onnx|sonnx] [--engine fast|reference] [--max-bytes N] [--max-run-bytes N] [--max-model-bytes N] [--threads N] [--timeout D] [--exact-qdq]
 
 Runs MODEL (a .onnx file, or a node-test folder holding model.onnx) and
 prints each output's name, type, shape and a numpy-like preview. Inputs are
@@ -46,7 +46,9 @@ Only regular files are read (a named pipe or a device is refused), and
 every file is checked against the caps before it is read: the model file,
 its decoding and its initializers together against --max-model-bytes, each
 initializer and input against --max-bytes. The preview of an output is
-bounded whatever its size.
+bounded whatever its size. --timeout stops a run that takes longer (a Loop
+whose condition never turns false, say) with a one-line error naming the
+node it stopped in; an interrupt (Ctrl-C) stops it too.
 
 ` + runCapHelp
 
@@ -75,6 +77,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	maxRunBytes := fs.Int64("max-run-bytes", 0, "refuse a run that would hold more than this many bytes of tensors at once (0: "+runCapDefault()+", -1: no limit)")
 	maxModelBytes := fs.Int64("max-model-bytes", 0, "refuse a model whose file, decoding or initializers together take more than this many bytes (0: 2 GiB, -1: no limit)")
 	threads := fs.Int("threads", 0, "cores the kernels use (0: all)")
+	timeout := fs.Duration("timeout", 0, "stop the run after this long, e.g. 30s or 5m (0: no limit; an interrupt stops it too)")
 	exactQDQ := fs.Bool("exact-qdq", false, "run DequantizeLinear -> Conv -> QuantizeLinear as written, in float, not as one int8 convolution")
 	pos, code, ok := parseCommand(fs, runUsage, args, stdout, stderr)
 	if !ok {
@@ -93,6 +96,9 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	}
 	if *threads < 0 {
 		return usageError(stderr, "run", "--threads is %d; give 0 (all cores) or more", *threads)
+	}
+	if *timeout < 0 {
+		return usageError(stderr, "run", "--timeout is %v; give 0 (no limit) or more", *timeout)
 	}
 	fail := func(err error) int {
 		fmt.Fprintln(stderr, "onnxshape run:", oneLine(err.Error()))
@@ -141,7 +147,13 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 			shown[i] = graph.ValueInfo{Name: name}
 		}
 	}
-	out, err := m.Run(context.Background(), given, o)
+	ctx := context.Background()
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
+	}
+	out, err := m.Run(ctx, given, o)
 	if err != nil {
 		return fail(err)
 	}
