@@ -262,7 +262,10 @@ func (m *Model) shapeCaching(r *runState) bool {
 		return false
 	}
 	limit := r.opt.MaxTensorBytes
-	return limit <= 0 && limit != 0 || limit == 0 && ops.DefaultMaxTensorBytes >= maxShapeValueBytes || limit >= maxShapeValueBytes
+	if limit == 0 {
+		limit = ops.DefaultMaxTensorBytes
+	}
+	return limit < 0 || limit >= maxShapeValueBytes
 }
 
 // lookup returns the entry for the dims of the run's inputs, nil when
