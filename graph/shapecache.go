@@ -256,9 +256,9 @@ func stepKnows(st *step, shapeKnown, valueKnown []bool) (shapes, values bool) {
 
 // shapeCaching reports whether the run r may use m's shape cache: the
 // fast engine under the ONNX rules, a cap on one tensor that the cached
-// values pass.
+// values pass, not a MemoryPlan's run (which lists every node).
 func (m *Model) shapeCaching(r *runState) bool {
-	if m.shapes == nil || r.engine != EngineFast || r.opt.Profile != ops.ProfileONNX {
+	if m.shapes == nil || r.engine != EngineFast || r.opt.Profile != ops.ProfileONNX || r.plan != nil {
 		return false
 	}
 	limit := r.opt.MaxTensorBytes
