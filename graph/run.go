@@ -152,7 +152,7 @@ func (m *Model) run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 	// stored from the cache on a hit, collected for it on a miss.
 	var build *shapeBuilder
 	if m.shapeCaching(r) {
-		if e, ok := m.shapes.lookup(r.vals); e != nil {
+		if e, ok := m.shapes.lookup(r.vals, r.tensorCap()); e != nil {
 			r.shapeHit = e
 		} else if ok && !m.shapes.full() {
 			build = m.shapes.newBuilder(r.vals)

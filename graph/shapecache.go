@@ -116,6 +116,10 @@ type shapePlan struct {
 type shapeEntry struct {
 	dims [][]int
 	vals []tensor.Value
+	// largest is the bytes of the largest tensor a skipped step made:
+	// a run whose cap on one tensor is below it runs every node, as the
+	// kernels would refuse that tensor.
+	largest int64
 	// run marks, by step position, the skippable steps that run anyway
 	// under these dims: those making a value too large to keep, and the
 	// skippable steps their inputs come from; nil when none.
@@ -261,16 +265,23 @@ func (m *Model) shapeCaching(r *runState) bool {
 	if m.shapes == nil || r.engine != EngineFast || r.opt.Profile != ops.ProfileONNX || r.plan != nil {
 		return false
 	}
-	limit := r.opt.MaxTensorBytes
-	if limit == 0 {
-		limit = ops.DefaultMaxTensorBytes
-	}
+	limit := r.tensorCap()
 	return limit < 0 || limit >= maxShapeValueBytes
 }
 
+// tensorCap is the run's cap on one tensor's bytes; negative: none.
+func (r *runState) tensorCap() int64 {
+	if r.opt.MaxTensorBytes == 0 {
+		return ops.DefaultMaxTensorBytes
+	}
+	return r.opt.MaxTensorBytes
+}
+
 // lookup returns the entry for the dims of the run's inputs, nil when
-// there is none; ok is false when the inputs cannot key one (a sequence).
-func (p *shapePlan) lookup(vals []tensor.Value) (e *shapeEntry, ok bool) {
+// there is none or when limit, the run's cap on one tensor, is below a
+// tensor its skipped steps make; ok is false when the inputs cannot key
+// one (a sequence).
+func (p *shapePlan) lookup(vals []tensor.Value, limit int64) (e *shapeEntry, ok bool) {
 	for _, s := range p.keys {
 		if _, ok := vals[s].(*tensor.Tensor); !ok {
 			return nil, false
@@ -278,6 +289,9 @@ func (p *shapePlan) lookup(vals []tensor.Value) (e *shapeEntry, ok bool) {
 	}
 	for _, e := range *p.entries.Load() {
 		if e.matches(p.keys, vals) {
+			if limit >= 0 && e.largest > limit {
+				return nil, false
+			}
 			return e, true
 		}
 	}
@@ -317,6 +331,8 @@ type shapeBuilder struct {
 	pieces []shapePiece
 	words  []uint64 // the copies' storage, each piece 8-byte aligned
 	ok     bool
+	// largest is shapeEntry.largest.
+	largest int64
 }
 
 // shapePiece is one kept value in shapeBuilder.words; fits is false for
@@ -339,6 +355,14 @@ func (p *shapePlan) newBuilder(vals []tensor.Value) *shapeBuilder {
 
 // collect copies the kept values the step at pos made.
 func (p *shapePlan) collect(b *shapeBuilder, pos int, vals []tensor.Value) {
+	for _, s := range p.steps[pos].out {
+		if s < 0 {
+			continue
+		}
+		if t, ok := vals[s].(*tensor.Tensor); ok && t != nil {
+			b.largest = max(b.largest, int64(t.ByteLen()))
+		}
+	}
 	for i := p.at[pos]; i < p.at[pos+1]; i++ {
 		t, ok := vals[p.kept[i]].(*tensor.Tensor)
 		if !ok || t == nil {
@@ -366,7 +390,7 @@ func (p *shapePlan) publish(b *shapeBuilder) {
 	if !b.ok || len(b.pieces) != len(p.kept) {
 		return
 	}
-	e := &shapeEntry{dims: b.dims, vals: make([]tensor.Value, len(b.pieces))}
+	e := &shapeEntry{dims: b.dims, vals: make([]tensor.Value, len(b.pieces)), largest: b.largest}
 	if len(b.words) > 0 {
 		e.buf = unsafe.Slice((*byte)(unsafe.Pointer(&b.words[0])), 8*len(b.words))
 	}

@@ -2,6 +2,7 @@ package graph_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -301,5 +302,24 @@ func withinBound(t *testing.T, what string, got, want tensor.Value, abs, rel flo
 		if d := math.Abs(g[i] - w[i]); !(d <= abs+rel*math.Abs(w[i])) {
 			t.Fatalf("%s: element %d is %v, want %v", what, i, g[i], w[i])
 		}
+	}
+}
+
+// A run whose cap on one tensor a skipped node's output passes fails as
+// that node would, though the cache holds what follows it: Range's 600
+// positions (4800 bytes) under a 4096-byte cap.
+func TestShapeCacheKeepsTensorCap(t *testing.T) {
+	m := shapeChain().load(t)
+	in := map[string]tensor.Value{"x": randomFloats(rand.New(rand.NewPCG(6, 7)), 1, 600)}
+	for range 2 {
+		if _, err := m.Run(context.Background(), in, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if m.ShapeCacheBytes() == 0 {
+		t.Fatal("nothing cached")
+	}
+	if _, err := m.Run(context.Background(), in, &graph.RunOptions{MaxTensorBytes: 4096}); !errors.Is(err, graph.ErrLimit) {
+		t.Fatalf("under a 4096-byte cap: %v, want ErrLimit", err)
 	}
 }
