@@ -42,8 +42,10 @@ import (
 // nodes make that a node that runs reads (or a subgraph reads by name),
 // copied: the run's own storage goes back to its spares or Pool. Bounds:
 // maxShapeEntries sets of dims, each value at most maxShapeValueBytes
-// (a set whose values do not fit is not kept: its runs run every node),
-// the bytes held counted by Model.ShapeCacheBytes. Entries are immutable
+// (the node of a larger one runs, with the skippable nodes it reads from:
+// shapeEntry.run), the bytes held counted by Model.ShapeCacheBytes. A run
+// whose cap on one tensor is below a tensor the skipped nodes make runs
+// them all, so that the cap refuses it as before. Entries are immutable
 // once published (an atomic pointer to a list copied on write, under a
 // mutex), so concurrent runs read them without a lock.
 
