@@ -62,6 +62,9 @@ type Model struct {
 	packed int64
 	// fusions is the number of nodes absorbed at load (fuse.go).
 	fusions int
+	// shapes caches the values computed from the inputs' dims alone
+	// (shapecache.go); nil: none, or LoadOptions.NoFuse.
+	shapes *shapePlan
 	// runs recycles the state of finished runs, so that a warm run
 	// allocates little beyond what its kernels create.
 	runs sync.Pool

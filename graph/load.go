@@ -233,6 +233,7 @@ func fromProto(mp *pb.ModelProto, baseDir string, opts LoadOptions) (*Model, err
 	m.markConstants(opts.MaxModelBytes)
 	m.planMemory()
 	m.packWeights(opts.MaxModelBytes)
+	m.planShapes(opts)
 	return m, nil
 }
 

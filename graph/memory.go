@@ -292,6 +292,9 @@ func (r *runState) holdTensor(t *tensor.Tensor) {
 		fresh = slices.Index(r.fresh, k)
 	}
 	if fresh < 0 {
+		if r.shapeHit != nil && r.cached(k) {
+			return // the shape cache's (shapecache.go)
+		}
 		if len(r.m.fixed) > 0 {
 			if _, ok := r.m.fixed[k]; ok {
 				return

@@ -148,10 +148,25 @@ func (m *Model) run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 	}
 	r.borrowHeaders(m.outSlots)
 
+	// The values computed from the inputs' dims alone (shapecache.go):
+	// stored from the cache on a hit, collected for it on a miss.
+	var build *shapeBuilder
+	if m.shapeCaching(r) {
+		if e, ok := m.shapes.lookup(r.vals, r.tensorCap()); e != nil {
+			r.shapeHit = e
+		} else if ok && !m.shapes.full() {
+			build = m.shapes.newBuilder(r.vals)
+		}
+	}
 	for pos := range m.steps {
 		st := &m.steps[pos]
 		if err := ctx.Err(); err != nil {
 			return Result{}, st.fail(err)
+		}
+		if r.shapeHit != nil && m.shapes.skips(r.shapeHit, pos) {
+			m.shapes.store(r.shapeHit, pos, r.vals)
+			r.release(st.release)
+			continue
 		}
 		if err := r.step(pos, st); err != nil {
 			return Result{}, err
@@ -160,7 +175,13 @@ func (m *Model) run(ctx context.Context, inputs map[string]tensor.Value, o *RunO
 		if err := m.checkDeclared(&r.opt, st, r.vals); err != nil {
 			return Result{}, err
 		}
+		if build != nil && m.shapes.skip[pos] {
+			m.shapes.collect(build, pos, r.vals)
+		}
 		r.release(st.release)
+	}
+	if build != nil {
+		m.shapes.publish(build)
 	}
 	// A cancellation during the last node is not a success either.
 	if err := ctx.Err(); err != nil {
@@ -256,6 +277,9 @@ type runState struct {
 	// sharedThreads is set when the caller leaves Threads at 0: each
 	// node then takes its share of the cores among the runs under way.
 	sharedThreads bool
+	// shapeHit is the shape cache's entry for the run's input dims
+	// (shapecache.go); nil: the run computes every value.
+	shapeHit *shapeEntry
 	// times records the run's steps for RunOptions.Times; nil: no timing.
 	// timesBuf is its storage, kept with the state.
 	times, timesBuf *runTimes
@@ -616,7 +640,7 @@ func (m *Model) endRun(r *runState) {
 		clear(r.external)
 	}
 	r.stopLending()
-	r.ctx, r.plan, r.pool, r.user, r.poolAlloc = nil, nil, nil, nil, nil
+	r.ctx, r.plan, r.pool, r.user, r.poolAlloc, r.shapeHit = nil, nil, nil, nil, nil, nil
 	runenv.Reset(&r.opt)
 	r.live, r.pending, r.base, r.peak, r.peakPos, r.pos = 0, 0, 0, 0, 0, 0
 	if !m.idle.CompareAndSwap(nil, r) {
