@@ -63,7 +63,6 @@ type sweepCase struct {
 	// known names a divergence of docs/divergences.md or a bug that explains
 	// a disagreement with onnxruntime in this case.
 	known string
-	note  string // the attributes in words, for the failure message
 }
 
 // sweepGen draws a case of op for element type dt.
@@ -77,7 +76,6 @@ type sweepClass struct {
 var (
 	tFloats  = []tensor.DataType{tensor.Float, tensor.Double, tensor.Float16, tensor.BFloat16}
 	tInts    = []tensor.DataType{tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Uint8, tensor.Uint16, tensor.Uint32, tensor.Uint64}
-	tSigned  = []tensor.DataType{tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64}
 	tUints   = []tensor.DataType{tensor.Uint8, tensor.Uint16, tensor.Uint32, tensor.Uint64}
 	tNumeric = append(slices.Clone(tFloats), tInts...)
 	tAll     = append(slices.Clone(tNumeric), tensor.Bool)
