@@ -3,6 +3,7 @@ package conv
 import (
 	"errors"
 	"sync"
+	"unsafe"
 
 	"github.com/onnxshape/onnxshape/ops/internal/gemm"
 	"github.com/onnxshape/onnxshape/ops/internal/parallel"
@@ -132,6 +133,12 @@ func Block32(cfg Config, expand, dw, project Shape, x []float32, st [3]BlockStag
 	if !Banded(dw) {
 		return blockWhole(cfg, expand, dw, project, x, st, y)
 	}
+	return blockBands(cfg, expand, dw, project, x, st, y)
+}
+
+// blockBands is Block32 by bands (a function of its own: the closures
+// here put cfg and the plan on the heap, which blockWhole need not pay).
+func blockBands(cfg Config, expand, dw, project Shape, x []float32, st [3]BlockStage, y []float32) error {
 	p := planBlock(dw)
 	workers := blockWorkers(dw, p, cfg.threads())
 	if err := cfg.charge(int64(workers) * int64(p.ebuf+p.dbuf) * 4); err != nil {
@@ -147,9 +154,9 @@ func Block32(cfg Config, expand, dw, project Shape, x []float32, st [3]BlockStag
 	per := (oh + runs - 1) / runs
 	runs = (oh + per - 1) / per
 	work := dw.N * (expand.M*expand.C*prod(expand.Image) + dw.M*prod(dw.Grid)*prod(dw.Kernel) + project.M*project.C*prod(project.Grid))
-	// The depthwise bands plan their tables as they go, on every worker:
-	// their charges (the same for a band whoever runs it, so the same sum
-	// at every run) go through a lock.
+	// The depthwise bands charge their tables as they go, on every worker
+	// (dwBandCache): their charges (the same for a band whoever runs it,
+	// so the same sum at every run) go through a lock.
 	if charge := cfg.Charge; charge != nil && workers > 1 {
 		var mu sync.Mutex
 		cfg.Charge = func(bytes int64) error {
@@ -161,13 +168,15 @@ func Block32(cfg Config, expand, dw, project Shape, x []float32, st [3]BlockStag
 	return parallel.RangeW(cfg.Ctx, workers, dw.N*runs, work, func(wk, lo, hi int) error {
 		buf := getBlockBuf(p.ebuf + p.dbuf)
 		defer blockBufs.Put(buf)
+		bands := getBandCache()
+		defer dwBandPlans.Put(bands)
 		ebuf, dbuf := (*buf)[:p.ebuf], (*buf)[p.ebuf:p.ebuf+p.dbuf]
 		wc := cfg
 		wc.Threads, wc.Scratch = 1, cfg.Scratch.Slot(wk)
 		for it := lo; it < hi; it++ {
 			n, r := it/runs, it%runs
 			o0, o1 := r*per, min(oh, (r+1)*per)
-			if err := blockRows(wc, p, expand, dw, project, x, st, y, n, o0, o1, ebuf, dbuf); err != nil {
+			if err := blockRows(wc, p, expand, dw, project, x, st, y, n, o0, o1, ebuf, dbuf, bands); err != nil {
 				return err
 			}
 		}
@@ -176,7 +185,7 @@ func Block32(cfg Config, expand, dw, project Shape, x []float32, st [3]BlockStag
 }
 
 // blockRows computes output rows [o0, o1) of image n band by band.
-func blockRows(wc Config, p blockPlan, expand, dw, project Shape, x []float32, st [3]BlockStage, y []float32, n, o0, o1 int, ebuf, dbuf []float32) error {
+func blockRows(wc Config, p blockPlan, expand, dw, project Shape, x []float32, st [3]BlockStage, y []float32, n, o0, o1 int, ebuf, dbuf []float32, bands *dwBandCache) error {
 	e, c, m := dw.C, expand.C, project.M
 	h, w := dw.Image[0], dw.Image[1]
 	ow := dw.Grid[1]
@@ -205,15 +214,10 @@ func blockRows(wc Config, p blockPlan, expand, dw, project Shape, x []float32, s
 			return err
 		}
 		// The band's depthwise: the plane's own pads at its ends only.
-		bs := dw
-		bs.N = 1
-		bs.Image = []int{e1 - e0, w}
-		bs.Grid = []int{b1 - b0, ow}
-		bs.Pad = []int{e0 - (b0*sh - ph), dw.Pad[1]}
 		dc := stageConfig(wc, st[1])
 		dc.WeightsT = nil
 		cols := (b1 - b0) * ow
-		if err := depthwiseForward(dc, bs, ebuf[:e*ns], st[1].W, st[1].B, dbuf[:e*cols]); err != nil {
+		if err := bands.depthwise(dc, dw, e1-e0, b1-b0, e0-(b0*sh-ph), ebuf[:e*ns], st[1].W, st[1].B, dbuf[:e*cols]); err != nil {
 			return err
 		}
 		if err := blockPointwise(wc, st[2], m, e, cols, dbuf, cols, yn[b0*ow:], pout); err != nil {
@@ -302,4 +306,106 @@ func getBlockBuf(n int) *[]float32 {
 	}
 	b := make([]float32, n, max(n, blockBufMin))
 	return &b
+}
+
+// dwBandCache is a worker's depthwise plans for the bands of blocks, by
+// band shape, kept from band to band and, through dwBandPlans, from run to
+// run: planned for every band (depthwiseForward), their tables were most
+// of a banded block's allocations (about ten a band). A band charges its
+// plan's tables as depthwiseForward would have, whether it made them or
+// found them: a run's charges do not depend on which worker ran what
+// before.
+type dwBandCache struct {
+	plans map[dwBandKey]*dwBandPlan
+}
+
+// dwBandKey is all a band's depthwise plan depends on: the convolution of
+// one image on one core, and the switches tests turn.
+type dwBandKey struct {
+	c, ih, iw, oh, ow, kh, kw, sh, sw, dh, dw, ph, pw int
+	chanOn, masked, rowsK, chanK                      bool
+}
+
+// dwBandPlan is one band shape's plan, its shape, the charges made in
+// making it, and the worker's tap tables and phase planes.
+type dwBandPlan struct {
+	p       dwPlan[float32]
+	s       Shape
+	charges []int64
+}
+
+// dwBandPlans keeps the workers' dwBandCaches between runs; a cache of
+// more than dwBandCacheMax shapes starts again.
+var dwBandPlans sync.Pool
+
+const dwBandCacheMax = 64
+
+func getBandCache() *dwBandCache {
+	if c, ok := dwBandPlans.Get().(*dwBandCache); ok {
+		return c
+	}
+	return &dwBandCache{plans: map[dwBandKey]*dwBandPlan{}}
+}
+
+// depthwise is depthwiseForward (on one core, cfg.Threads == 1) for the
+// band of ih input rows and oh output rows of dw's plane, the plane's top
+// pad ph rows (dw's bottom pad when the band is the last), through the
+// band shape's plan.
+func (c *dwBandCache) depthwise(cfg Config, dw Shape, ih, oh, ph int, x, w, b, y []float32) error {
+	k := dwBandKey{c: dw.C, ih: ih, iw: dw.Image[1], oh: oh, ow: dw.Grid[1], kh: dw.Kernel[0], kw: dw.Kernel[1],
+		sh: dw.Stride[0], sw: dw.Stride[1], dh: dw.Dilation[0], dw: dw.Dilation[1], ph: ph, pw: dw.Pad[1],
+		chanOn: dwChan, masked: dwMasked, rowsK: haveRowsKernel(), chanK: haveChanKernel()}
+	bp := c.plans[k]
+	if bp == nil {
+		var err error
+		if bp, err = newBandPlan(cfg, dw, ih, oh, ph); err != nil {
+			return err
+		}
+		if len(c.plans) >= dwBandCacheMax {
+			clear(c.plans)
+		}
+		c.plans[k] = bp
+	} else {
+		for _, n := range bp.charges {
+			if err := cfg.charge(n); err != nil {
+				return err
+			}
+		}
+	}
+	p := &bp.p
+	if p.cp != nil {
+		per, err := chargeChan(cfg, bp.s, &p.g)
+		if err != nil {
+			return err
+		}
+		clo, chi, cc := chanClamp(cfg)
+		return dwChanItems(cc, bp.s, &p.g, p.cp, x, w, b, y, 0, (bp.s.C+15)/16, per, clo, chi)
+	}
+	if err := p.chargeWorkers(cfg); err != nil {
+		return err
+	}
+	return p.run(cfg, x, w, b, y, 0, p.items, &p.sc, p.ph)
+}
+
+// newBandPlan plans the band (see depthwise), charging and recording the
+// charges.
+func newBandPlan(cfg Config, dw Shape, ih, oh, ph int) (*dwBandPlan, error) {
+	s := dw
+	s.N = 1
+	s.Image = []int{ih, dw.Image[1]}
+	s.Grid = []int{oh, dw.Grid[1]}
+	s.Pad = []int{ph, dw.Pad[1]}
+	bp := &dwBandPlan{s: s}
+	rec := cfg
+	rec.Charge = func(n int64) error {
+		bp.charges = append(bp.charges, n)
+		return cfg.charge(n)
+	}
+	if err := bp.p.plan(rec, s); err != nil {
+		return nil, err
+	}
+	taps := s.Kernel[0] * s.Kernel[1]
+	bp.p.sc = dwScratch[float32]{offs: make([]int, taps), ws: make([]float32, taps), ptrs: make([]unsafe.Pointer, taps), rows: make([]int, s.Kernel[0])}
+	bp.p.ph = make([]float32, bp.p.phases)
+	return bp, nil
 }
