@@ -317,6 +317,7 @@ func getBlockBuf(n int) *[]float32 {
 // before.
 type dwBandCache struct {
 	plans map[dwBandKey]*dwBandPlan
+	tiles []float32 // the channel blocks' tiles (dwChanItems), the largest yet
 }
 
 // dwBandKey is all a band's depthwise plan depends on: the convolution of
@@ -378,8 +379,11 @@ func (c *dwBandCache) depthwise(cfg Config, dw Shape, ih, oh, ph int, x, w, b, y
 		if err != nil {
 			return err
 		}
+		if cap(c.tiles) < per {
+			c.tiles = make([]float32, per)
+		}
 		clo, chi, cc := chanClamp(cfg)
-		return dwChanItems(cc, bp.s, &p.g, p.cp, x, w, b, y, 0, (bp.s.C+15)/16, per, clo, chi)
+		return dwChanItems(cc, bp.s, &p.g, p.cp, x, w, b, y, 0, (bp.s.C+15)/16, c.tiles[:per], clo, chi)
 	}
 	if err := p.chargeWorkers(cfg); err != nil {
 		return err

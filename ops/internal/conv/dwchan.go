@@ -163,7 +163,9 @@ func depthwiseChan(cfg Config, s Shape, g *dwGeometry, p *dwChanPlan, x, w, b, y
 	items := s.N * ((s.C + 15) / 16)
 	clo, chi, cfg := chanClamp(cfg)
 	return parallel.Range(cfg.Ctx, cfg.threads(), items, items*16*g.oh*g.ow*g.kh*g.kw, func(lo, hi int) error {
-		return dwChanItems(cfg, s, g, p, x, w, b, y, lo, hi, per, clo, chi)
+		sp := GetScratch[float32](per)
+		defer PutScratch(sp)
+		return dwChanItems(cfg, s, g, p, x, w, b, y, lo, hi, *sp, clo, chi)
 	})
 }
 
@@ -189,13 +191,11 @@ func chanClamp(cfg Config) (lo, hi float32, _ Config) {
 }
 
 // dwChanItems runs items [lo, hi) of depthwiseChan (an image's block of
-// 16 channels each) with scratch of per elements.
-func dwChanItems(cfg Config, s Shape, g *dwGeometry, p *dwChanPlan, x, w, b, y []float32, lo, hi, per int, clo, chi float32) error {
+// 16 channels each) with buf, the worker's scratch (chargeChan's
+// elements).
+func dwChanItems(cfg Config, s Shape, g *dwGeometry, p *dwChanPlan, x, w, b, y []float32, lo, hi int, buf []float32, clo, chi float32) error {
 	pin, pout, taps := g.ih*g.iw, g.oh*g.ow, g.kh*g.kw
 	blocks := (s.C + 15) / 16
-	sp := GetScratch[float32](per)
-	defer PutScratch(sp)
-	buf := *sp
 	a := int(uintptr(unsafe.Pointer(&buf[0]))%64) / 4
 	if a != 0 {
 		a = 16 - a
