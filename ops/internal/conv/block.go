@@ -2,6 +2,7 @@ package conv
 
 import (
 	"errors"
+	"runtime"
 	"sync"
 	"unsafe"
 
@@ -167,9 +168,9 @@ func blockBands(cfg Config, expand, dw, project Shape, x []float32, st [3]BlockS
 	}
 	return parallel.RangeW(cfg.Ctx, workers, dw.N*runs, work, func(wk, lo, hi int) error {
 		buf := getBlockBuf(p.ebuf + p.dbuf)
-		defer blockBufs.Put(buf)
+		defer putBlockBuf(buf)
 		bands := getBandCache()
-		defer dwBandPlans.Put(bands)
+		defer putBandCache(bands)
 		ebuf, dbuf := (*buf)[:p.ebuf], (*buf)[p.ebuf:p.ebuf+p.dbuf]
 		wc := cfg
 		wc.Threads, wc.Scratch = 1, cfg.Scratch.Slot(wk)
@@ -271,7 +272,7 @@ func blockWhole(cfg Config, expand, dw, project Shape, x []float32, st [3]BlockS
 		return err
 	}
 	buf := getBlockBuf(n1 + n2)
-	defer blockBufs.Put(buf)
+	defer putBlockBuf(buf)
 	t1, t2 := (*buf)[:n1], (*buf)[n1:n1+n2]
 	if err := Forward(stageConfig(cfg, st[0]), expand, x, st[0].W, st[0].B, t1); err != nil {
 		return err
@@ -288,24 +289,47 @@ func stageConfig(cfg Config, st BlockStage) Config {
 	return cfg
 }
 
-// blockBufs keeps Block32's buffers between calls, apart from the
-// convolutions' scratch (GetScratch): a network's blocks ask for buffers of
-// many sizes, and a pool of mixed sizes handed a small one to a large
-// request (which then allocated) as often as not. Each is at least
-// blockBufMin elements, which holds every band plan of blockBandBytes and
-// the tensors between the three convolutions of a block under
-// blockMinBytes; a larger request gets its own size.
-var blockBufs sync.Pool
+// blockBufs keeps Block32's buffers between calls and runs, apart from
+// the convolutions' scratch (GetScratch): a network's blocks ask for
+// buffers of many sizes, and a pool of mixed sizes handed a small one to
+// a large request (which then allocated) as often as not. Each is at
+// least blockBufMin elements, which holds every band plan of
+// blockBandBytes and the tensors between the three convolutions of a
+// block under blockMinBytes; a larger request gets its own size. It keeps
+// at most one a core (GOMAXPROCS), none over blockBufMax elements (a batch
+// of images through blockWhole), and keeps them through garbage
+// collections: in a sync.Pool, dropped at a collection, a 2 MB buffer made
+// again every few hundred runs was most of a warm run's bytes.
+var blockBufs struct {
+	sync.Mutex
+	free []*[]float32
+}
 
-const blockBufMin = 2 << 18
+const blockBufMin, blockBufMax = 2 << 18, 8 << 18
 
 func getBlockBuf(n int) *[]float32 {
-	if p, ok := blockBufs.Get().(*[]float32); ok && cap(*p) >= n {
+	blockBufs.Lock()
+	var p *[]float32
+	if k := len(blockBufs.free); k > 0 {
+		p = blockBufs.free[k-1]
+		blockBufs.free = blockBufs.free[:k-1]
+	}
+	blockBufs.Unlock()
+	if p != nil && cap(*p) >= n {
 		*p = (*p)[:n]
 		return p
 	}
 	b := make([]float32, n, max(n, blockBufMin))
 	return &b
+}
+
+// putBlockBuf gives back a buffer of getBlockBuf.
+func putBlockBuf(p *[]float32) {
+	blockBufs.Lock()
+	if len(blockBufs.free) < runtime.GOMAXPROCS(0) && cap(*p) <= blockBufMax {
+		blockBufs.free = append(blockBufs.free, p)
+	}
+	blockBufs.Unlock()
 }
 
 // dwBandCache is a worker's depthwise plans for the bands of blocks, by
@@ -335,17 +359,33 @@ type dwBandPlan struct {
 	charges []int64
 }
 
-// dwBandPlans keeps the workers' dwBandCaches between runs; a cache of
-// more than dwBandCacheMax shapes starts again.
-var dwBandPlans sync.Pool
+// dwBandPlans keeps the workers' dwBandCaches between runs, at most one
+// a core, through garbage collections as blockBufs does; a cache of more
+// than dwBandCacheMax shapes starts again.
+var dwBandPlans struct {
+	sync.Mutex
+	free []*dwBandCache
+}
 
 const dwBandCacheMax = 64
 
 func getBandCache() *dwBandCache {
-	if c, ok := dwBandPlans.Get().(*dwBandCache); ok {
+	dwBandPlans.Lock()
+	defer dwBandPlans.Unlock()
+	if k := len(dwBandPlans.free); k > 0 {
+		c := dwBandPlans.free[k-1]
+		dwBandPlans.free = dwBandPlans.free[:k-1]
 		return c
 	}
 	return &dwBandCache{plans: map[dwBandKey]*dwBandPlan{}}
+}
+
+func putBandCache(c *dwBandCache) {
+	dwBandPlans.Lock()
+	defer dwBandPlans.Unlock()
+	if len(dwBandPlans.free) < runtime.GOMAXPROCS(0) {
+		dwBandPlans.free = append(dwBandPlans.free, c)
+	}
 }
 
 // depthwise is depthwiseForward (on one core, cfg.Threads == 1) for the
