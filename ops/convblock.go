@@ -186,7 +186,8 @@ func (n *Node) runBlock32(opt *Options, blk *convBlock, x, w, b, res *tensor.Ten
 	// The stages' activations, each with an account of its own (the
 	// projection's is the run's, convCall's).
 	for k := range 2 {
-		a := &convAccount{o: opt, op: stages[k].n.op(), what: "the block's bands"}
+		a := opt.stageAccount(k, stages[k].n.op())
+		defer a.release()
 		done, _, err := stages[k].n.convEpilogue(opt, tensor.Float, &st[k].Cfg, a, nil, nil)
 		if err != nil {
 			return nil, err
@@ -221,6 +222,26 @@ func (n *Node) runBlock32(opt *Options, blk *convBlock, x, w, b, res *tensor.Ten
 		return nil, op.errorf("internal", "the epilogue saw a block outside the output")
 	}
 	return y, nil
+}
+
+// stageAccount is the account of stage k (0 the expansion, 1 the
+// depthwise) of a block's epilogue: under the model runner one the run's
+// Options keeps for the blocks it runs one after another, as convCall
+// keeps the projection's (a new one, and its bound epilogue, at every
+// block were four allocations a block and run).
+func (o *Options) stageAccount(k int, op opRef) *convAccount {
+	const what = "the block's bands"
+	if o.env.Headers != nil {
+		a := o.blockStages[k]
+		if a == nil || a.o != o { // a copy of a run's Options makes its own
+			a = &convAccount{o: o}
+			a.charge = a.chargeScratch
+			o.blockStages[k] = a
+		}
+		a.op, a.what = op, what
+		return a
+	}
+	return &convAccount{o: o, op: op, what: what}
 }
 
 // blockFloats is t's float32 elements, nil for nil.

@@ -17,7 +17,7 @@ func init() {
 	runenv.Install(func(opt any, e runenv.Env) { opt.(*Options).env = e })
 	runenv.InstallReset(func(opt any) {
 		o := opt.(*Options)
-		*o = Options{gemm: o.gemm, conv: o.conv}
+		*o = Options{gemm: o.gemm, conv: o.conv, blockStages: o.blockStages}
 	})
 	runenv.InstallScope(func(opt any) any {
 		if o, ok := opt.(*Options); ok && o != nil {

@@ -67,6 +67,9 @@ type Options struct {
 	// conv is the convolutions' account under the model runner
 	// (convConfig).
 	conv *convAccount
+	// blockStages is the accounts of a fused block's expansion and
+	// depthwise epilogues under the model runner (stageAccount).
+	blockStages [2]*convAccount
 }
 
 // Kernel runs one node. in holds the node's inputs in order, nil for an

@@ -2,7 +2,9 @@ package conv
 
 import (
 	"errors"
+	"runtime"
 	"sync"
+	"unsafe"
 
 	"github.com/onnxshape/onnxshape/ops/internal/gemm"
 	"github.com/onnxshape/onnxshape/ops/internal/parallel"
@@ -132,6 +134,12 @@ func Block32(cfg Config, expand, dw, project Shape, x []float32, st [3]BlockStag
 	if !Banded(dw) {
 		return blockWhole(cfg, expand, dw, project, x, st, y)
 	}
+	return blockBands(cfg, expand, dw, project, x, st, y)
+}
+
+// blockBands is Block32 by bands (a function of its own: the closures
+// here put cfg and the plan on the heap, which blockWhole need not pay).
+func blockBands(cfg Config, expand, dw, project Shape, x []float32, st [3]BlockStage, y []float32) error {
 	p := planBlock(dw)
 	workers := blockWorkers(dw, p, cfg.threads())
 	if err := cfg.charge(int64(workers) * int64(p.ebuf+p.dbuf) * 4); err != nil {
@@ -147,9 +155,9 @@ func Block32(cfg Config, expand, dw, project Shape, x []float32, st [3]BlockStag
 	per := (oh + runs - 1) / runs
 	runs = (oh + per - 1) / per
 	work := dw.N * (expand.M*expand.C*prod(expand.Image) + dw.M*prod(dw.Grid)*prod(dw.Kernel) + project.M*project.C*prod(project.Grid))
-	// The depthwise bands plan their tables as they go, on every worker:
-	// their charges (the same for a band whoever runs it, so the same sum
-	// at every run) go through a lock.
+	// The depthwise bands charge their tables as they go, on every worker
+	// (dwBandCache): their charges (the same for a band whoever runs it,
+	// so the same sum at every run) go through a lock.
 	if charge := cfg.Charge; charge != nil && workers > 1 {
 		var mu sync.Mutex
 		cfg.Charge = func(bytes int64) error {
@@ -160,14 +168,16 @@ func Block32(cfg Config, expand, dw, project Shape, x []float32, st [3]BlockStag
 	}
 	return parallel.RangeW(cfg.Ctx, workers, dw.N*runs, work, func(wk, lo, hi int) error {
 		buf := getBlockBuf(p.ebuf + p.dbuf)
-		defer blockBufs.Put(buf)
+		defer putBlockBuf(buf)
+		bands := getBandCache()
+		defer putBandCache(bands)
 		ebuf, dbuf := (*buf)[:p.ebuf], (*buf)[p.ebuf:p.ebuf+p.dbuf]
 		wc := cfg
 		wc.Threads, wc.Scratch = 1, cfg.Scratch.Slot(wk)
 		for it := lo; it < hi; it++ {
 			n, r := it/runs, it%runs
 			o0, o1 := r*per, min(oh, (r+1)*per)
-			if err := blockRows(wc, p, expand, dw, project, x, st, y, n, o0, o1, ebuf, dbuf); err != nil {
+			if err := blockRows(wc, p, expand, dw, project, x, st, y, n, o0, o1, ebuf, dbuf, bands); err != nil {
 				return err
 			}
 		}
@@ -176,7 +186,7 @@ func Block32(cfg Config, expand, dw, project Shape, x []float32, st [3]BlockStag
 }
 
 // blockRows computes output rows [o0, o1) of image n band by band.
-func blockRows(wc Config, p blockPlan, expand, dw, project Shape, x []float32, st [3]BlockStage, y []float32, n, o0, o1 int, ebuf, dbuf []float32) error {
+func blockRows(wc Config, p blockPlan, expand, dw, project Shape, x []float32, st [3]BlockStage, y []float32, n, o0, o1 int, ebuf, dbuf []float32, bands *dwBandCache) error {
 	e, c, m := dw.C, expand.C, project.M
 	h, w := dw.Image[0], dw.Image[1]
 	ow := dw.Grid[1]
@@ -205,15 +215,10 @@ func blockRows(wc Config, p blockPlan, expand, dw, project Shape, x []float32, s
 			return err
 		}
 		// The band's depthwise: the plane's own pads at its ends only.
-		bs := dw
-		bs.N = 1
-		bs.Image = []int{e1 - e0, w}
-		bs.Grid = []int{b1 - b0, ow}
-		bs.Pad = []int{e0 - (b0*sh - ph), dw.Pad[1]}
 		dc := stageConfig(wc, st[1])
 		dc.WeightsT = nil
 		cols := (b1 - b0) * ow
-		if err := depthwiseForward(dc, bs, ebuf[:e*ns], st[1].W, st[1].B, dbuf[:e*cols]); err != nil {
+		if err := bands.depthwise(dc, dw, e1-e0, b1-b0, e0-(b0*sh-ph), ebuf[:e*ns], st[1].W, st[1].B, dbuf[:e*cols]); err != nil {
 			return err
 		}
 		if err := blockPointwise(wc, st[2], m, e, cols, dbuf, cols, yn[b0*ow:], pout); err != nil {
@@ -267,7 +272,7 @@ func blockWhole(cfg Config, expand, dw, project Shape, x []float32, st [3]BlockS
 		return err
 	}
 	buf := getBlockBuf(n1 + n2)
-	defer blockBufs.Put(buf)
+	defer putBlockBuf(buf)
 	t1, t2 := (*buf)[:n1], (*buf)[n1:n1+n2]
 	if err := Forward(stageConfig(cfg, st[0]), expand, x, st[0].W, st[0].B, t1); err != nil {
 		return err
@@ -284,22 +289,167 @@ func stageConfig(cfg Config, st BlockStage) Config {
 	return cfg
 }
 
-// blockBufs keeps Block32's buffers between calls, apart from the
-// convolutions' scratch (GetScratch): a network's blocks ask for buffers of
-// many sizes, and a pool of mixed sizes handed a small one to a large
-// request (which then allocated) as often as not. Each is at least
-// blockBufMin elements, which holds every band plan of blockBandBytes and
-// the tensors between the three convolutions of a block under
-// blockMinBytes; a larger request gets its own size.
-var blockBufs sync.Pool
+// blockBufs keeps Block32's buffers between calls and runs, apart from
+// the convolutions' scratch (GetScratch): a network's blocks ask for
+// buffers of many sizes, and a pool of mixed sizes handed a small one to
+// a large request (which then allocated) as often as not. Each is at
+// least blockBufMin elements, which holds every band plan of
+// blockBandBytes and the tensors between the three convolutions of a
+// block under blockMinBytes; a larger request gets its own size. It keeps
+// at most one a core (GOMAXPROCS), none over blockBufMax elements (a batch
+// of images through blockWhole), and keeps them through garbage
+// collections: in a sync.Pool, dropped at a collection, a 2 MB buffer made
+// again every few hundred runs was most of a warm run's bytes.
+var blockBufs struct {
+	sync.Mutex
+	free []*[]float32
+}
 
-const blockBufMin = 2 << 18
+const blockBufMin, blockBufMax = 2 << 18, 8 << 18
 
 func getBlockBuf(n int) *[]float32 {
-	if p, ok := blockBufs.Get().(*[]float32); ok && cap(*p) >= n {
+	blockBufs.Lock()
+	var p *[]float32
+	if k := len(blockBufs.free); k > 0 {
+		p = blockBufs.free[k-1]
+		blockBufs.free = blockBufs.free[:k-1]
+	}
+	blockBufs.Unlock()
+	if p != nil && cap(*p) >= n {
 		*p = (*p)[:n]
 		return p
 	}
 	b := make([]float32, n, max(n, blockBufMin))
 	return &b
+}
+
+// putBlockBuf gives back a buffer of getBlockBuf.
+func putBlockBuf(p *[]float32) {
+	blockBufs.Lock()
+	if len(blockBufs.free) < runtime.GOMAXPROCS(0) && cap(*p) <= blockBufMax {
+		blockBufs.free = append(blockBufs.free, p)
+	}
+	blockBufs.Unlock()
+}
+
+// dwBandCache is a worker's depthwise plans for the bands of blocks, by
+// band shape, kept from band to band and, through dwBandPlans, from run to
+// run: planned for every band (depthwiseForward), their tables were most
+// of a banded block's allocations (about ten a band). A band charges its
+// plan's tables as depthwiseForward would have, whether it made them or
+// found them: a run's charges do not depend on which worker ran what
+// before.
+type dwBandCache struct {
+	plans map[dwBandKey]*dwBandPlan
+	tiles []float32 // the channel blocks' tiles (dwChanItems), the largest yet
+}
+
+// dwBandKey is all a band's depthwise plan depends on: the convolution of
+// one image on one core, and the switches tests turn.
+type dwBandKey struct {
+	c, ih, iw, oh, ow, kh, kw, sh, sw, dh, dw, ph, pw int
+	chanOn, masked, rowsK, chanK                      bool
+}
+
+// dwBandPlan is one band shape's plan, its shape, the charges made in
+// making it, and the worker's tap tables and phase planes.
+type dwBandPlan struct {
+	p       dwPlan[float32]
+	s       Shape
+	charges []int64
+}
+
+// dwBandPlans keeps the workers' dwBandCaches between runs, at most one
+// a core, through garbage collections as blockBufs does; a cache of more
+// than dwBandCacheMax shapes starts again.
+var dwBandPlans struct {
+	sync.Mutex
+	free []*dwBandCache
+}
+
+const dwBandCacheMax = 64
+
+func getBandCache() *dwBandCache {
+	dwBandPlans.Lock()
+	defer dwBandPlans.Unlock()
+	if k := len(dwBandPlans.free); k > 0 {
+		c := dwBandPlans.free[k-1]
+		dwBandPlans.free = dwBandPlans.free[:k-1]
+		return c
+	}
+	return &dwBandCache{plans: map[dwBandKey]*dwBandPlan{}}
+}
+
+func putBandCache(c *dwBandCache) {
+	dwBandPlans.Lock()
+	defer dwBandPlans.Unlock()
+	if len(dwBandPlans.free) < runtime.GOMAXPROCS(0) {
+		dwBandPlans.free = append(dwBandPlans.free, c)
+	}
+}
+
+// depthwise is depthwiseForward (on one core, cfg.Threads == 1) for the
+// band of ih input rows and oh output rows of dw's plane, the plane's top
+// pad ph rows (dw's bottom pad when the band is the last), through the
+// band shape's plan.
+func (c *dwBandCache) depthwise(cfg Config, dw Shape, ih, oh, ph int, x, w, b, y []float32) error {
+	k := dwBandKey{c: dw.C, ih: ih, iw: dw.Image[1], oh: oh, ow: dw.Grid[1], kh: dw.Kernel[0], kw: dw.Kernel[1],
+		sh: dw.Stride[0], sw: dw.Stride[1], dh: dw.Dilation[0], dw: dw.Dilation[1], ph: ph, pw: dw.Pad[1],
+		chanOn: dwChan, masked: dwMasked, rowsK: haveRowsKernel(), chanK: haveChanKernel()}
+	bp := c.plans[k]
+	if bp == nil {
+		var err error
+		if bp, err = newBandPlan(cfg, dw, ih, oh, ph); err != nil {
+			return err
+		}
+		if len(c.plans) >= dwBandCacheMax {
+			clear(c.plans)
+		}
+		c.plans[k] = bp
+	} else {
+		for _, n := range bp.charges {
+			if err := cfg.charge(n); err != nil {
+				return err
+			}
+		}
+	}
+	p := &bp.p
+	if p.cp != nil {
+		per, err := chargeChan(cfg, bp.s, &p.g)
+		if err != nil {
+			return err
+		}
+		if cap(c.tiles) < per {
+			c.tiles = make([]float32, per)
+		}
+		clo, chi, cc := chanClamp(cfg)
+		return dwChanItems(cc, bp.s, &p.g, p.cp, x, w, b, y, 0, (bp.s.C+15)/16, c.tiles[:per], clo, chi)
+	}
+	if err := p.chargeWorkers(cfg); err != nil {
+		return err
+	}
+	return p.run(cfg, x, w, b, y, 0, p.items, &p.sc, p.ph)
+}
+
+// newBandPlan plans the band (see depthwise), charging and recording the
+// charges.
+func newBandPlan(cfg Config, dw Shape, ih, oh, ph int) (*dwBandPlan, error) {
+	s := dw
+	s.N = 1
+	s.Image = []int{ih, dw.Image[1]}
+	s.Grid = []int{oh, dw.Grid[1]}
+	s.Pad = []int{ph, dw.Pad[1]}
+	bp := &dwBandPlan{s: s}
+	rec := cfg
+	rec.Charge = func(n int64) error {
+		bp.charges = append(bp.charges, n)
+		return cfg.charge(n)
+	}
+	if err := bp.p.plan(rec, s); err != nil {
+		return nil, err
+	}
+	taps := s.Kernel[0] * s.Kernel[1]
+	bp.p.sc = dwScratch[float32]{offs: make([]int, taps), ws: make([]float32, taps), ptrs: make([]unsafe.Pointer, taps), rows: make([]int, s.Kernel[0])}
+	bp.p.ph = make([]float32, bp.p.phases)
+	return bp, nil
 }

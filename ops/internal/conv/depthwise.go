@@ -206,103 +206,143 @@ type dwScratch[T Float] struct {
 }
 
 func depthwiseForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
-	g := depthwiseGeometry(s)
-	cp, err := planChan[T](&g, s, cfg)
-	if err != nil {
+	p := &dwPlan[T]{}
+	if err := p.plan(cfg, s); err != nil {
 		return err
 	}
-	if cp != nil {
+	if p.cp != nil {
+		defer dwChanPlans.Put(p.cp)
 		// T is float32: the same memory.
-		return depthwiseChan(cfg, s, &g, cp, as32(x), as32(w), as32(b), as32(y))
+		return depthwiseChan(cfg, s, &p.g, p.cp, as32(x), as32(w), as32(b), as32(y))
 	}
-	rp, err := planRows[T](&g, cfg)
-	if err != nil {
+	if err := p.chargeWorkers(cfg); err != nil {
 		return err
 	}
-	if rp == nil {
+	return parallel.Range(cfg.Ctx, p.threads, p.items, p.work, func(lo, hi int) error {
+		taps := p.g.kh * p.g.kw
+		sc := dwScratch[T]{offs: make([]int, taps), ws: make([]T, taps), ptrs: make([]unsafe.Pointer, taps), rows: make([]int, p.g.kh)}
+		return p.run(cfg, x, w, b, y, lo, hi, &sc, make([]float32, p.phases))
+	})
+}
+
+// dwPlan is a depthwise convolution's plan: its geometry, the tables of
+// the path it takes (cp, rp, fp, or the full rows' taps in g), and how its
+// work is split over threads cores. A block's bands keep theirs, with a
+// worker's scratch, from one band and run to the next (dwBandPlans).
+type dwPlan[T Float] struct {
+	g                      dwGeometry
+	cp                     *dwChanPlan
+	rp                     *dwRowPlan
+	fp                     *dwFlatPlan
+	c, threads, bands, per int
+	items, workers, work   int
+	phases                 int // the elements of a worker's phase planes (dwFlat32, stride 2)
+	sc                     dwScratch[T]
+	ph                     []float32
+}
+
+// plan makes p's tables for s on cfg's cores, charging them first.
+func (p *dwPlan[T]) plan(cfg Config, s Shape) error {
+	p.g, p.c = depthwiseGeometry(s), s.C
+	g := &p.g
+	cp, err := planChan[T](g, s, cfg)
+	if err != nil || cp != nil {
+		p.cp = cp
+		return err
+	}
+	if p.rp, err = planRows[T](g, cfg); err != nil {
+		return err
+	}
+	if p.rp == nil {
 		if err := g.planFull(cfg); err != nil {
 			return err
 		}
 	}
-	pin, pout := g.ih*g.iw, g.oh*g.ow
 	planes := s.N * s.C
-	threads := cfg.threads()
-	taps := g.kh * g.kw
+	p.threads = cfg.threads()
 	bands := 1
-	if planes < 2*threads {
-		bands = min(g.oh, (2*threads+planes-1)/planes)
+	if planes < 2*p.threads {
+		bands = min(g.oh, (2*p.threads+planes-1)/planes)
 	}
-	per := (g.oh + bands - 1) / bands
-	bands = (g.oh + per - 1) / per
-	items := planes * bands
-	workers := min(threads, items)
-	fp, err := planFlat[T](&g, cfg, bands)
-	if err != nil {
+	p.per = (g.oh + bands - 1) / bands
+	p.bands = (g.oh + p.per - 1) / p.per
+	p.items = planes * p.bands
+	p.workers = min(p.threads, p.items)
+	p.work = planes * g.oh * g.ow * g.kh * g.kw
+	if p.fp, err = planFlat[T](g, cfg, p.bands); err != nil {
 		return err
 	}
+	p.phases = 0
+	if p.fp != nil {
+		p.phases = 4 * p.fp.phases
+	}
+	return nil
+}
+
+// chargeWorkers charges the workers' scratch: their tap tables and phase
+// planes.
+func (p *dwPlan[T]) chargeWorkers(cfg Config) error {
 	var zero T
-	if err := cfg.charge(int64(workers) * int64(taps) * int64(8+8+int(sizeOf(zero))+8)); err != nil {
+	if err := cfg.charge(int64(p.workers) * int64(p.g.kh*p.g.kw) * int64(8+8+int(sizeOf(zero))+8)); err != nil {
 		return err
 	}
-	phases := 0
-	if fp != nil {
-		phases = 4 * fp.phases
-	}
-	if err := cfg.charge(int64(workers) * int64(phases) * 4); err != nil {
-		return err
-	}
-	return parallel.Range(cfg.Ctx, threads, items, planes*pout*taps, func(lo, hi int) error {
-		sc := dwScratch[T]{offs: make([]int, taps), ws: make([]T, taps), ptrs: make([]unsafe.Pointer, taps), rows: make([]int, g.kh)}
-		ph := make([]float32, phases)
-		// The items' outputs follow one another in y: the epilogue runs
-		// on [done, end) once it holds epilogueSpan elements.
-		done := lo/bands*pout + lo%bands*per*g.ow
-		for it := lo; it < hi; it++ {
-			if err := cfg.err(); err != nil {
-				return err
-			}
-			plane, band := it/bands, it%bands
-			c := plane % s.C
-			xp := x[plane*pin : (plane+1)*pin]
-			yp := y[plane*pout : (plane+1)*pout]
-			wc := w[c*taps : (c+1)*taps]
-			var bv T
-			if b != nil {
-				bv = b[c]
-			}
-			o0, o1 := band*per, min(g.oh, (band+1)*per)
-			switch {
-			case fp != nil && phases > 0:
-				// T is float32: the same memory.
-				dwSplitPhases(&g, fp, ph, as32(xp))
-				dwFlat32(&g, fp, as32(yp), ph, as32(wc), *(*float32)(unsafe.Pointer(&bv)))
-			case fp != nil:
-				// T is float32: the same memory.
-				dwFlat32(&g, fp, as32(yp), as32(xp), as32(wc), *(*float32)(unsafe.Pointer(&bv)))
-			case rp != nil:
-				// T is float32: the same memory.
-				dwRowsBand(&g, rp, as32(yp), as32(xp), as32(wc), *(*float32)(unsafe.Pointer(&bv)), o0, o1)
-			default:
-				for o := o0; o < o1; {
-					switch {
-					case o >= g.full0 && o+4 <= min(o1, g.full1) && dwFull4(&g, yp, xp, wc, bv, o, &sc):
-						o += 4
-					case o >= g.full0 && o < g.full1:
-						dwFullRow(&g, yp[o*g.ow:(o+1)*g.ow], xp, wc, bv, o, &sc)
-						o++
-					default:
-						dwRow(&g, yp[o*g.ow:(o+1)*g.ow], xp, wc, bv, o, &sc)
-						o++
-					}
+	return cfg.charge(int64(p.workers) * int64(p.phases) * 4)
+}
+
+// run computes p's items [lo, hi) (not through the channel blocks) with
+// one worker's scratch.
+func (p *dwPlan[T]) run(cfg Config, x, w, b, y []T, lo, hi int, sc *dwScratch[T], ph []float32) error {
+	g, fp, rp, bands, per := &p.g, p.fp, p.rp, p.bands, p.per
+	pin, pout := g.ih*g.iw, g.oh*g.ow
+	taps := g.kh * g.kw
+	// The items' outputs follow one another in y: the epilogue runs
+	// on [done, end) once it holds epilogueSpan elements.
+	done := lo/bands*pout + lo%bands*per*g.ow
+	for it := lo; it < hi; it++ {
+		if err := cfg.err(); err != nil {
+			return err
+		}
+		plane, band := it/bands, it%bands
+		c := plane % p.c
+		xp := x[plane*pin : (plane+1)*pin]
+		yp := y[plane*pout : (plane+1)*pout]
+		wc := w[c*taps : (c+1)*taps]
+		var bv T
+		if b != nil {
+			bv = b[c]
+		}
+		o0, o1 := band*per, min(g.oh, (band+1)*per)
+		switch {
+		case fp != nil && p.phases > 0:
+			// T is float32: the same memory.
+			dwSplitPhases(g, fp, ph, as32(xp))
+			dwFlat32(g, fp, as32(yp), ph, as32(wc), *(*float32)(unsafe.Pointer(&bv)))
+		case fp != nil:
+			// T is float32: the same memory.
+			dwFlat32(g, fp, as32(yp), as32(xp), as32(wc), *(*float32)(unsafe.Pointer(&bv)))
+		case rp != nil:
+			// T is float32: the same memory.
+			dwRowsBand(g, rp, as32(yp), as32(xp), as32(wc), *(*float32)(unsafe.Pointer(&bv)), o0, o1)
+		default:
+			for o := o0; o < o1; {
+				switch {
+				case o >= g.full0 && o+4 <= min(o1, g.full1) && dwFull4(g, yp, xp, wc, bv, o, sc):
+					o += 4
+				case o >= g.full0 && o < g.full1:
+					dwFullRow(g, yp[o*g.ow:(o+1)*g.ow], xp, wc, bv, o, sc)
+					o++
+				default:
+					dwRow(g, yp[o*g.ow:(o+1)*g.ow], xp, wc, bv, o, sc)
+					o++
 				}
 			}
-			if end := plane*pout + o1*g.ow; end-done >= epilogueSpan || it == hi-1 {
-				epilogue(cfg, y[done:end])
-				done = end
-			}
 		}
-		return nil
-	})
+		if end := plane*pout + o1*g.ow; end-done >= epilogueSpan || it == hi-1 {
+			epilogue(cfg, y[done:end])
+			done = end
+		}
+	}
+	return nil
 }
 
 // epilogueSpan is the fewest output elements the depthwise convolution

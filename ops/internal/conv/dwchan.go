@@ -49,7 +49,7 @@ type dwChanPlan struct {
 	nruns int
 }
 
-// dwChanPlans keeps plans between convolutions (depthwiseChan gives its
+// dwChanPlans keeps plans between convolutions (depthwiseForward gives its
 // plan back): a plan is a few KB, made at every run.
 var dwChanPlans sync.Pool
 
@@ -154,65 +154,80 @@ func (g *dwGeometry) chanRuns(p *dwChanPlan) (runs, taps int) {
 	return runs, taps
 }
 
-// depthwiseChan runs the convolution through p (see the file's comment)
-// and gives p back to dwChanPlans.
+// depthwiseChan runs the convolution through p (see the file's comment).
 func depthwiseChan(cfg Config, s Shape, g *dwGeometry, p *dwChanPlan, x, w, b, y []float32) error {
-	pin, pout, taps := g.ih*g.iw, g.oh*g.ow, g.kh*g.kw
-	blocks := (s.C + 15) / 16
-	items := s.N * blocks
-	threads := cfg.threads()
-	workers := min(threads, items)
-	// 16 lanes a position of each tile, a tap of the weights, the bias;
-	// 16 more to align the tiles on 64 bytes.
-	per := 16 * (pin + pout + taps + 2)
-	if err := cfg.charge(int64(workers) * int64(per) * 4); err != nil {
+	per, err := chargeChan(cfg, s, g)
+	if err != nil {
 		return err
 	}
-	defer dwChanPlans.Put(p)
-	// A fused Relu or Clip (Clamp32) is applied to each position's sums
-	// before they are stored, instead of a pass over the planes.
-	clo, chi := float32(math.Inf(-1)), float32(math.Inf(1))
-	if cfg.Clamp32 != nil && cfg.Epilogue32 != nil {
-		clo, chi = cfg.Clamp32[0], cfg.Clamp32[1]
-		cfg.Epilogue32 = nil
-	}
-	return parallel.Range(cfg.Ctx, threads, items, items*16*pout*taps, func(lo, hi int) error {
+	items := s.N * ((s.C + 15) / 16)
+	clo, chi, cfg := chanClamp(cfg)
+	return parallel.Range(cfg.Ctx, cfg.threads(), items, items*16*g.oh*g.ow*g.kh*g.kw, func(lo, hi int) error {
 		sp := GetScratch[float32](per)
 		defer PutScratch(sp)
-		buf := *sp
-		a := int(uintptr(unsafe.Pointer(&buf[0]))%64) / 4
-		if a != 0 {
-			a = 16 - a
-		}
-		xt := buf[a : a+16*pin]
-		yt := buf[a+16*pin : a+16*(pin+pout)]
-		wt := buf[a+16*(pin+pout) : a+16*(pin+pout+taps)]
-		bt := buf[a+16*(pin+pout+taps) : a+16*(pin+pout+taps+1)]
-		item := func(it int) (base, nc int) {
-			n, c0 := it/blocks, it%blocks*16
-			return (n*s.C + c0), min(16, s.C-c0)
-		}
-		first, _ := item(lo)
-		done := first * pout
-		for it := lo; it < hi; it++ {
-			if err := cfg.err(); err != nil {
-				return err
-			}
-			plane, nc := item(it)
-			c0 := plane % s.C
-			dwChanIn16(&xt[0], &x[plane*pin], pin*4, nc, pin)
-			dwChanIn16(&wt[0], &w[c0*taps], taps*4, nc, taps)
-			clear(bt)
-			if b != nil {
-				copy(bt, b[c0:c0+nc])
-			}
-			dwChanRuns(&yt[0], &xt[0], &wt[0], &bt[0], &p.runs[0], p.nruns, &p.taps[0], clo, chi)
-			dwChanOut16(&y[plane*pout], &yt[0], pout*4, nc, pout)
-			if end := (plane + nc) * pout; end-done >= epilogueSpan || it == hi-1 {
-				epilogue(cfg, y[done:end])
-				done = end
-			}
-		}
-		return nil
+		return dwChanItems(cfg, s, g, p, x, w, b, y, lo, hi, *sp, clo, chi)
 	})
+}
+
+// chargeChan charges the workers' scratch of depthwiseChan and returns
+// its elements a worker: 16 lanes a position of each tile, a tap of the
+// weights, the bias; 16 more to align the tiles on 64 bytes.
+func chargeChan(cfg Config, s Shape, g *dwGeometry) (int, error) {
+	workers := min(cfg.threads(), s.N*((s.C+15)/16))
+	per := 16 * (g.ih*g.iw + g.oh*g.ow + g.kh*g.kw + 2)
+	return per, cfg.charge(int64(workers) * int64(per) * 4)
+}
+
+// chanClamp is the bounds a fused Relu or Clip (Clamp32) applies to each
+// position's sums before they are stored, and cfg without it as an
+// epilogue (the infinities and cfg when there is none).
+func chanClamp(cfg Config) (lo, hi float32, _ Config) {
+	lo, hi = float32(math.Inf(-1)), float32(math.Inf(1))
+	if cfg.Clamp32 != nil && cfg.Epilogue32 != nil {
+		lo, hi = cfg.Clamp32[0], cfg.Clamp32[1]
+		cfg.Epilogue32 = nil
+	}
+	return lo, hi, cfg
+}
+
+// dwChanItems runs items [lo, hi) of depthwiseChan (an image's block of
+// 16 channels each) with buf, the worker's scratch (chargeChan's
+// elements).
+func dwChanItems(cfg Config, s Shape, g *dwGeometry, p *dwChanPlan, x, w, b, y []float32, lo, hi int, buf []float32, clo, chi float32) error {
+	pin, pout, taps := g.ih*g.iw, g.oh*g.ow, g.kh*g.kw
+	blocks := (s.C + 15) / 16
+	a := int(uintptr(unsafe.Pointer(&buf[0]))%64) / 4
+	if a != 0 {
+		a = 16 - a
+	}
+	xt := buf[a : a+16*pin]
+	yt := buf[a+16*pin : a+16*(pin+pout)]
+	wt := buf[a+16*(pin+pout) : a+16*(pin+pout+taps)]
+	bt := buf[a+16*(pin+pout+taps) : a+16*(pin+pout+taps+1)]
+	item := func(it int) (base, nc int) {
+		n, c0 := it/blocks, it%blocks*16
+		return (n*s.C + c0), min(16, s.C-c0)
+	}
+	first, _ := item(lo)
+	done := first * pout
+	for it := lo; it < hi; it++ {
+		if err := cfg.err(); err != nil {
+			return err
+		}
+		plane, nc := item(it)
+		c0 := plane % s.C
+		dwChanIn16(&xt[0], &x[plane*pin], pin*4, nc, pin)
+		dwChanIn16(&wt[0], &w[c0*taps], taps*4, nc, taps)
+		clear(bt)
+		if b != nil {
+			copy(bt, b[c0:c0+nc])
+		}
+		dwChanRuns(&yt[0], &xt[0], &wt[0], &bt[0], &p.runs[0], p.nruns, &p.taps[0], clo, chi)
+		dwChanOut16(&y[plane*pout], &yt[0], pout*4, nc, pout)
+		if end := (plane + nc) * pout; end-done >= epilogueSpan || it == hi-1 {
+			epilogue(cfg, y[done:end])
+			done = end
+		}
+	}
+	return nil
 }
