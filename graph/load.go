@@ -51,9 +51,15 @@ type LoadOptions struct {
 	// NoFuse turns off load-time fusion (graph/fuse.go: a Conv's
 	// BatchNormalization folded into its weights, a constant Add folded
 	// into the bias of the Conv or Gemm before it, an activation run as
-	// the epilogue of the Conv, Gemm or MatMul before it). Fusion is on by
-	// default; it only ever applies to runs of the fast engine under the
-	// ONNX profile.
+	// the epilogue of the Conv, Gemm or MatMul before it; and the other
+	// fuse*.go files: elementwise chains, a Sigmoid gate, Transposes and
+	// Pads folded into their reader, transformer normalizations, MobileNet's
+	// inverted residual blocks run in bands, quantized convolutions) and
+	// the cache of values computed from the inputs' dims alone
+	// (graph/shapecache.go). Fusion is on by default; it only ever applies
+	// to runs of the fast engine under the ONNX profile, and gives the
+	// bits of the nodes run one by one but where a bound is stated (a Pad
+	// before a depthwise Conv, graph/fuse.go; ExactQDQ's chain).
 	NoFuse bool
 	// ExactQDQ runs a quantized convolution written as DequantizeLinear ->
 	// Conv -> QuantizeLinear as written, in float, rather than as one int8
