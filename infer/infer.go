@@ -494,7 +494,9 @@ func (e *engine) initializer(tp *pb.TensorProto) *Value {
 	n := int64(1)
 	for i, d := range tp.GetDims() {
 		shape[i] = graph.Const(d)
-		if d < 0 || (d > 0 && n > math.MaxInt64/d) {
+		// A dim an int cannot hold (2^40 on 32-bit) is refused by the
+		// loader as a negative one is: a problem here too.
+		if d < 0 || uint64(d) > math.MaxInt || (d > 0 && n > math.MaxInt64/d) {
 			n = -1
 			break
 		}
