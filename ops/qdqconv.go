@@ -217,13 +217,10 @@ func (n *Node) runQDQConv(opt *Options, c *qdqConv, in []tensor.Value) ([]tensor
 	}()
 	err = integerConv(opt, op, n, x, c.w, c.xz, c.wz, a, c.pack, func(shape []int) ([]int32, error) {
 		var err error
-		if y, err = opt.newOverwritten(op, c.yz.DataType(), shape); err != nil {
+		y, accBuf, err = quantizedOutput(opt, op, c.yz.DataType(), shape)
+		if err != nil {
 			return nil, err
 		}
-		if err := opt.scratch(op, "the int32 sums", y.Len(), 4); err != nil {
-			return nil, err
-		}
-		accBuf = getAcc(y.Len())
 		acc = *accBuf
 		return acc, nil
 	})

@@ -104,13 +104,10 @@ func qlinearConvNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, 
 			return nil, err
 		}
 		var err error
-		if y, err = opt.newOverwritten(op, yz.DataType(), shape); err != nil {
+		y, accBuf, err = quantizedOutput(opt, op, yz.DataType(), shape)
+		if err != nil {
 			return nil, err
 		}
-		if err := opt.scratch(op, "the int32 sums", y.Len(), 4); err != nil {
-			return nil, err
-		}
-		accBuf = getAcc(y.Len())
 		acc = *accBuf
 		return acc, nil
 	})
@@ -167,6 +164,20 @@ func requantize(opt *Options, y *tensor.Tensor, acc []int32, b, xs, ws, ys, yz *
 // run as scratch all the same), saving a large allocation and its page
 // faults at every run.
 var accPool sync.Pool
+
+// quantizedOutput makes a quantized convolution's output y, of type dt and
+// shape, and takes the int32 sums it accumulates into, charged first as
+// scratch (the caller gives them back to accPool).
+func quantizedOutput(opt *Options, op opRef, dt tensor.DataType, shape []int) (*tensor.Tensor, *[]int32, error) {
+	y, err := opt.newOverwritten(op, dt, shape)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := opt.scratch(op, "the int32 sums", y.Len(), 4); err != nil {
+		return nil, nil, err
+	}
+	return y, getAcc(y.Len()), nil
+}
 
 func getAcc(n int) *[]int32 {
 	if v, ok := accPool.Get().(*[]int32); ok && cap(*v) >= n {
