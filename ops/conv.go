@@ -250,7 +250,7 @@ func convFloat[A convert.Float](opt *Options, op opRef, n *Node, cfg conv.Config
 		return convErr(op, err)
 	}
 	if p := n.packedInput(1, w); p != nil {
-		cfg.WeightsT = p.at32
+		cfg.WeightsT, cfg.WeightsA = p.at32, p.a32
 	}
 	return runFloatConv(opt, op, y, func(out []A) error {
 		return convErr(op, conv.Forward(cfg, s, xv, wv, bv, out))
@@ -618,6 +618,15 @@ func packConvW(n *Node, w *tensor.Tensor, cfg gemm.Config) (*weightPack, error) 
 			return nil, err
 		}
 		return &weightPack{at32: pa}, nil
+	}
+	if len(s) == 4 && !(s[2] == 1 && s[3] == 1 && pointwiseAttrs(n)) {
+		// A 2-D convolution the implicit GEMM runs: its weights packed in
+		// the kernel's panels, read as one stream (conv.Config.WeightsA).
+		pa, err := conv.PackWeightsA(conv.Config{Charge: cfg.Charge}, s[0], s[1]*s[2]*s[3], elems[float32](w))
+		if err != nil || pa == nil {
+			return nil, err
+		}
+		return &weightPack{a32: pa}, nil
 	}
 	if len(s) != 3 {
 		return nil, nil

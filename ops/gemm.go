@@ -413,6 +413,10 @@ type weightPack struct {
 	// on the vector lanes, for its products over few positions
 	// (conv.Config.WeightsT).
 	at32 *gemm.PackedAT32
+	// a32 is a float32 Conv's weights packed in the GEMM kernel's panels,
+	// a block of k after the other, for its implicit products
+	// (conv.Config.WeightsA).
+	a32 *gemm.PackedA32
 }
 
 // nodePacks are a node's packed constant inputs, by input index.
@@ -510,7 +514,7 @@ func (p *weightPack) bytes() int64 {
 	case p.c8 != nil:
 		return p.c8.Bytes()
 	}
-	return 4*int64(len(p.t32)) + 8*int64(len(p.t64)) + p.rp.Bytes() + p.at32.Bytes()
+	return 4*int64(len(p.t32)) + 8*int64(len(p.t64)) + p.rp.Bytes() + p.at32.Bytes() + p.a32.Bytes()
 }
 
 // packRecurrentW and packRecurrentR transpose a recurrent cell's W

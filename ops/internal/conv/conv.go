@@ -78,6 +78,11 @@ type Config struct {
 	// use it: filling the windows whole for the transposed tiles measured
 	// 0.91-1.12x on ResNet-50's 3x3 512->512 over 7x7.
 	WeightsT *gemm.PackedAT32
+	// WeightsA, when not nil, is the float32 weights (M x K) packed in the
+	// GEMM kernel's panels (PackWeightsA, once at load): the implicit path
+	// reads them as one stream instead of M rows K apart
+	// (gemm.Float32ImplicitPacked, the same bits).
+	WeightsA *gemm.PackedA32
 }
 
 func (c Config) err() error {
@@ -339,6 +344,13 @@ func rowBlocks(m, threads int) (rows, blocks int) {
 // cfg's account for them first.
 func PackWeightsT(cfg Config, m, k int, w []float32) (*gemm.PackedAT32, error) {
 	return gemm.PackAT32(cfg.gemm(1), m, k, w, k)
+}
+
+// PackWeightsA packs the float32 weights w (M x K, K = C/group times the
+// taps, row-major) for Config.WeightsA, charging cfg's account for them
+// first; nil when no kernel in use reads A packed.
+func PackWeightsA(cfg Config, m, k int, w []float32) (*gemm.PackedA32, error) {
+	return gemm.PackA32(cfg.gemm(1), m, k, w, k)
 }
 
 // transposedWeights returns cfg.WeightsT when a product of s (m rows,

@@ -62,6 +62,11 @@ type kernels[T float32 | float64] struct {
 	// (clamp nil: none), as finish.apply does it.
 	tileF  func(rows, k int, a []T, lda int, b []T, ldb int, c []T, ldc, cols int, alpha, beta T, bias, colBias []T, clamp *[2]T)
 	tilePF func(rows, k int, a []T, b []T, ldb int, c []T, ldc, cols int, alpha, beta T, bias, colBias []T, clamp *[2]T)
+	// tilePA and tilePAF, when not nil, are tileP and tilePF that also
+	// prefetch A's stream pf elements ahead of what they read (the next
+	// tile's panel of weights packed whole, PackA32).
+	tilePA  func(rows, k int, a []T, pf int, b []T, ldb int, c []T, ldc, cols int, alpha, beta T)
+	tilePAF func(rows, k int, a []T, pf int, b []T, ldb int, c []T, ldc, cols int, alpha, beta T, bias, colBias []T, clamp *[2]T)
 	// panelBT, when not nil, is panelB for B stored transposed: the
 	// panel's cols columns are rows of b, ldb apart (below maxGatherLd).
 	panelBT func(dst, b []T, ldb, k, cols int)

@@ -54,6 +54,23 @@ func implicitPlan(kn kernels[float32], n, k, threads int) (workers, ncBlock, ele
 // k), within the bound of the package doc; each element of C is then
 // finished as fin says.
 func Float32Implicit(cfg Config, m, n, k int, a []float32, lda int, fill Filler32, c []float32, ldc int, fin Finish) error {
+	return float32Implicit(cfg, m, n, k, a, lda, nil, 0, fill, c, ldc, fin)
+}
+
+// Float32ImplicitPacked is Float32Implicit with A's rows [r0, r0+m) read
+// from pa (PackA32 of the whole A) when the kernels in use can, as one
+// sequential stream; from a (those rows, in place) otherwise. The sums
+// are Float32Implicit's, bit for bit: the same kernel instructions on the
+// same values in the same order.
+func Float32ImplicitPacked(cfg Config, m, n, k int, a []float32, lda int, pa *PackedA32, r0 int, fill Filler32, c []float32, ldc int, fin Finish) error {
+	return float32Implicit(cfg, m, n, k, a, lda, pa, r0, fill, c, ldc, fin)
+}
+
+// prefetchA is how many tiles' panels ahead a product on packed weights
+// prefetches them (tilePA).
+var prefetchA = 2
+
+func float32Implicit(cfg Config, m, n, k int, a []float32, lda int, pa *PackedA32, r0 int, fill Filler32, c []float32, ldc int, fin Finish) error {
 	if fill == nil {
 		return fmt.Errorf("%w: no filler for B", ErrShape)
 	}
@@ -86,6 +103,9 @@ func Float32Implicit(cfg Config, m, n, k int, a []float32, lda int, fill Filler3
 	}
 	kn := k32
 	mr, nr := kn.mr, kn.nr
+	if !pa.usable(&kn, r0, m, k) {
+		pa = nil
+	}
 	threads := max(cfg.Threads, 1)
 	work := int(min(float64(m)*float64(n)*float64(k)/32, 1<<40))
 	if work < parallel.Work {
@@ -126,6 +146,23 @@ func Float32Implicit(cfg Config, m, n, k int, a []float32, lda int, fill Filler3
 						for ir := 0; ir < mc; ir += mr {
 							rows := min(mr, mc-ir)
 							cs := c[(ic+ir)*ldc+jc+jr:]
+							if pa != nil {
+								ap := pa.data[pc*pa.mpad+(r0+ic+ir)*kc:]
+								switch {
+								case kn.tilePA != nil && !last:
+									kn.tilePA(rows, kc, ap, prefetchA*mr*kc, bs, nr, cs, ldc, cols, 1, bet)
+								case kn.tilePAF != nil:
+									kn.tilePAF(rows, kc, ap, prefetchA*mr*kc, bs, nr, cs, ldc, cols, 1, bet, f.rows(ic+ir), f.cols(jc+jr), f.clamp)
+								case !last:
+									kn.tileP(rows, kc, ap, bs, nr, cs, ldc, cols, 1, bet)
+								case kn.tilePF != nil:
+									kn.tilePF(rows, kc, ap, bs, nr, cs, ldc, cols, 1, bet, f.rows(ic+ir), f.cols(jc+jr), f.clamp)
+								default:
+									kn.tileP(rows, kc, ap, bs, nr, cs, ldc, cols, 1, bet)
+									f.apply(cs, ldc, ic+ir, jc+jr, rows, cols)
+								}
+								continue
+							}
 							switch {
 							case !last:
 								kn.tile(rows, kc, a[(ic+ir)*lda+pc:], lda, bs, nr, cs, ldc, cols, 1, bet)

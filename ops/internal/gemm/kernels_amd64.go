@@ -188,6 +188,13 @@ func useAsm() {
 				bp, cp := finishPointers(rows, cols, bias, colBias)
 				kernel32AVX512PFor(cols)(rows, k, &a[0], 0, &b[0], ldb, &c[0], ldc, 1<<cols-1, alpha, beta, bp, clamp, cp)
 			},
+			tilePA: func(rows, k int, a []float32, pf int, b []float32, ldb int, c []float32, ldc, cols int, alpha, beta float32) {
+				kernel32AVX512PFor(cols)(rows, k, &a[0], pf, &b[0], ldb, &c[0], ldc, 1<<cols-1, alpha, beta, nil, nil, nil)
+			},
+			tilePAF: func(rows, k int, a []float32, pf int, b []float32, ldb int, c []float32, ldc, cols int, alpha, beta float32, bias, colBias []float32, clamp *[2]float32) {
+				bp, cp := finishPointers(rows, cols, bias, colBias)
+				kernel32AVX512PFor(cols)(rows, k, &a[0], pf, &b[0], ldb, &c[0], ldc, 1<<cols-1, alpha, beta, bp, clamp, cp)
+			},
 			packRows: func(dst, a []float32, lda, rows, k int) {
 				var offs [16]int32
 				for r := range rows {

@@ -220,6 +220,16 @@ func variant(s isa, rows, alphaOff, betaOff int) {
 	p("%s:", L("loop"))
 	step(0, [2]string{"(BX)", fmt.Sprintf("%d(BX)", s.vec)})
 	step(1, [2]string{"(BX)(R10*1)", fmt.Sprintf("%d(BX)(R10*1)", s.vec)})
+	if s.packedA && s.avx512 && s.size == 4 {
+		// The float32 kernels on packed A prefetch A lda elements ahead,
+		// 96 bytes a turn in two lines 48 bytes apart (every line of the
+		// stream once or twice): a product streaming its packed weights
+		// passes the next tile's panel (lda = mr*kc) while it computes
+		// this one. lda 0 (a panel packed for this product, in L1 or L2)
+		// touches the lines being read.
+		p("\t%s (SI)(DX*1)", prefetchAHint)
+		p("\t%s 48(SI)(DX*1)", prefetchAHint)
+	}
 	if s.packedA {
 		p("\tADDQ $%d, SI", 2*s.mr*s.size)
 	} else {
@@ -755,6 +765,10 @@ func main() {
 		log.Fatal(err)
 	}
 }
+
+// prefetchAHint is the prefetch the float32 AVX-512 kernels on packed A
+// issue for the panel ahead.
+var prefetchAHint = "PREFETCHT1"
 
 // kernels writes every kernel of kernels_amd64.s.
 func kernels() {
