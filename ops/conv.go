@@ -617,11 +617,18 @@ func packConvW(n *Node, w *tensor.Tensor, cfg gemm.Config) (*weightPack, error) 
 		if err != nil {
 			return nil, err
 		}
-		return &weightPack{at32: pa}, nil
+		// Over a larger plane its products read the weights packed in the
+		// usual kernel's panels (conv.Config.WeightsA).
+		a, err := conv.PackWeightsA(conv.Config{Charge: cfg.Charge}, s[0], s[1]*s[2]*s[3], elems[float32](w))
+		if err != nil {
+			return nil, err
+		}
+		return &weightPack{at32: pa, a32: a}, nil
 	}
-	if len(s) == 4 && !(s[2] == 1 && s[3] == 1 && pointwiseAttrs(n)) {
-		// A 2-D convolution the implicit GEMM runs: its weights packed in
-		// the kernel's panels, read as one stream (conv.Config.WeightsA).
+	if len(s) == 4 {
+		// A 2-D convolution: its weights packed in the kernel's panels,
+		// read as one stream by the implicit GEMM and the 1x1 products
+		// (conv.Config.WeightsA).
 		pa, err := conv.PackWeightsA(conv.Config{Charge: cfg.Charge}, s[0], s[1]*s[2]*s[3], elems[float32](w))
 		if err != nil || pa == nil {
 			return nil, err

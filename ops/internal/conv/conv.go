@@ -365,6 +365,17 @@ func transposedWeights[T Float](cfg Config, s Shape, m, cols, k int) *gemm.Packe
 	return pa
 }
 
+// packedWeights returns cfg.WeightsA when it holds float32 weights of s's
+// shape (M x k), nil otherwise.
+func packedWeights[T Float](cfg Config, s Shape, k int) *gemm.PackedA32 {
+	var z T
+	pa := cfg.WeightsA
+	if pa == nil || sizeOf(z) != 4 || pa.M() != s.M || pa.K() != k {
+		return nil
+	}
+	return pa
+}
+
 // pointwise reports a 1x1, stride-1, unpadded convolution: its im2col
 // matrix is the image itself.
 func pointwise(s Shape) bool {
@@ -419,6 +430,10 @@ func Forward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 			// rows: a product split by output channels takes the tiles.
 			if pa := transposedWeights[T](cfg, s, mg, p1-p0, k); pa != nil && m0 == 0 && m1 == mg {
 				if err := gemm.Float32PackedAT(wc.gemm(wc.Threads), mg, p1-p0, k, pa, any(x[(n*s.C+g*cg)*pin+p0:]).([]float32), pin, any(yg[p0:]).([]float32), pout, fin); err != nil {
+					return err
+				}
+			} else if pa := packedWeights[T](cfg, s, k); pa != nil && (fin.Bias != nil || fin.Clamp != nil) {
+				if err := gemm.Float32FinishPacked(wc.gemm(wc.Threads), m1-m0, p1-p0, cg, any(w[(g*mg+m0)*k:]).([]float32), k, pa, g*mg+m0, any(x[(n*s.C+g*cg)*pin+p0:]).([]float32), pin, any(yg[p0:]).([]float32), pout, fin); err != nil {
 					return err
 				}
 			} else if err := gemmF(wc.gemm(wc.Threads), m1-m0, p1-p0, cg, w[(g*mg+m0)*k:], k, x[(n*s.C+g*cg)*pin+p0:], pin, yg[p0:], pout, fin); err != nil {

@@ -9,8 +9,8 @@ import (
 )
 
 // The implicit path with the weights packed at load (Config.WeightsA)
-// gives the bits of the weights read in place: 3x3 and 1x1 stride-2
-// layers, groups of rows split over 1-3 cores, bias, clamp, special values.
+// gives the bits of the weights read in place: 3x3, 5x5, 1x1 stride-2
+// and 1x1 layers, groups of rows split over 1-3 cores, bias, clamp, special values.
 func TestPackedWeightsKeepTheBits(t *testing.T) {
 	r := rand.New(rand.NewPCG(61, 62))
 	for iter := range 40 {
@@ -19,8 +19,10 @@ func TestPackedWeightsKeepTheBits(t *testing.T) {
 		k, st, p := []int{1, 3, 5}[r.IntN(3)], 1+r.IntN(2), 0
 		if k > 1 {
 			p = k / 2
-		} else {
+		} else if iter%3 == 0 {
 			st = 2
+		} else {
+			st = 1 // a 1x1 product on the image in place
 		}
 		in := (h-1)*st + k - 2*p
 		s.Image, s.Grid, s.Kernel = []int{in, in}, []int{h, h}, []int{k, k}
@@ -83,6 +85,12 @@ func TestPackedWeightsLayers(t *testing.T) {
 		{"1x1 s2 1024->2048 14->7", 1024, 2048, 14, 1, 2, 0},
 		{"1x1 s2 512->1024 28->14", 512, 1024, 28, 1, 2, 0},
 		{"stem 7x7 s2", 3, 64, 224, 7, 2, 3},
+		{"1x1 256->1024 at 14", 256, 1024, 14, 1, 1, 0},
+		{"1x1 1024->256 at 14", 1024, 256, 14, 1, 1, 0},
+		{"1x1 128->512 at 28", 128, 512, 28, 1, 1, 0},
+		{"1x1 512->128 at 28", 512, 128, 28, 1, 1, 0},
+		{"1x1 64->256 at 56", 64, 256, 56, 1, 1, 0},
+		{"1x1 256->64 at 56", 256, 64, 56, 1, 1, 0},
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, l := range layers {

@@ -328,6 +328,13 @@ func scaleC[T float32 | float64](m, n int, alpha, beta T, c []T, ldc int) {
 // blocked computes C = alpha*op(A)*op(B) + beta*C with the kernels kn,
 // B from b (ldb, transB) or, when pb is not nil, from its panels.
 func blocked[T float32 | float64](cfg Config, kn kernels[T], transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, pb *packed[T], beta T, c []T, ldc int, fin *finish[T]) error {
+	return blockedA(cfg, kn, transA, transB, m, n, k, alpha, a, lda, b, ldb, pb, beta, c, ldc, fin, nil, 0)
+}
+
+// blockedA is blocked with A's rows [r0, r0+m) read from pa (the whole A
+// packed, PackA32) where the kernels can (A not transposed, float32, pa's
+// panels those of kn), as Float32ImplicitPacked reads them.
+func blockedA[T float32 | float64](cfg Config, kn kernels[T], transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, pb *packed[T], beta T, c []T, ldc int, fin *finish[T], pa *PackedA32, r0 int) error {
 	if m == 0 || n == 0 {
 		return cfg.err()
 	}
@@ -419,6 +426,9 @@ func blocked[T float32 | float64](cfg Config, kn kernels[T], transA, transB bool
 	defer cfg.Scratch.give(scratch)
 
 	st := blockedState[T]{cfg: cfg, kn: kn, transA: transA, transB: transB, byCols: byCols, direct: direct, packedA: packedA, m: m, n: n, k: k, kcb: kcb, mr: mr, nr: nr, ncBlock: ncBlock, bElems: bElems, aElems: aElems, alpha: alpha, beta: beta, a: a, b: b, c: c, lda: lda, ldb: ldb, ldc: ldc, pb: pb}
+	if k32, ok := any(&kn).(*kernels[float32]); ok && !transA && kn.tilePA != nil && pa.usable(k32, r0, m, k) {
+		st.pa, st.paMpad, st.r0 = any(pa.data).([]T), pa.mpad, r0
+	}
 	if fin != nil {
 		// A copy: fin itself stays on its caller's stack.
 		st.fin, st.hasFin = *fin, true
@@ -438,6 +448,8 @@ type blockedState[T float32 | float64] struct {
 	cfg                                           Config
 	kn                                            kernels[T]
 	transA, transB, byCols, direct, packedA       bool
+	pa                                            []T // A packed whole (PackA32), when not nil: rows r0 on
+	paMpad, r0                                    int
 	m, n, k, kcb, mr, nr, ncBlock, bElems, aElems int
 	alpha, beta                                   T
 	a, b, c                                       []T
@@ -499,6 +511,7 @@ func (s *blockedState[T]) part(lo, hi int) error {
 				switch {
 				case transA:
 					packA(abuf, mr, transA, a, lda, ic, mc, pc, kc)
+				case s.pa != nil:
 				case packedA:
 					for q := 0; q*mr < mc; q++ {
 						kn.packRows(abuf[q*kc*mr:], a[(ic+q*mr)*lda+pc:], lda, min(mr, mc-q*mr), kc)
@@ -525,6 +538,20 @@ func (s *blockedState[T]) part(lo, hi int) error {
 							bs, bld = b[pc*ldb+jc+jr:], ldb
 						}
 						cs := c[(ic+ir)*ldc+jc+jr:]
+						if s.pa != nil {
+							// The packed weights' stream, prefetched ahead.
+							ap, pf := s.pa[pc*s.paMpad+(s.r0+ic+ir)*kc:], prefetchA*mr*kc
+							switch {
+							case last && kn.tilePAF != nil:
+								kn.tilePAF(rows, kc, ap, pf, bs, bld, cs, ldc, cols, alpha, bet, fin.rows(ic+ir), fin.cols(jc+jr), fin.clamp)
+							default:
+								kn.tilePA(rows, kc, ap, pf, bs, bld, cs, ldc, cols, alpha, bet)
+								if last {
+									fin.apply(cs, ldc, ic+ir, jc+jr, rows, cols)
+								}
+							}
+							continue
+						}
 						switch {
 						case last && inKernel && packedA:
 							kn.tilePF(rows, kc, abuf[ir*kc:], bs, bld, cs, ldc, cols, alpha, bet, fin.rows(ic+ir), fin.cols(jc+jr), fin.clamp)

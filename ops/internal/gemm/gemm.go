@@ -142,6 +142,26 @@ func Float32Finish(cfg Config, m, n, k int, a []float32, lda int, b []float32, l
 	return blocked(cfg, k32, false, false, m, n, k, 1, a, lda, b, ldb, nil, 0, c, ldc, fp)
 }
 
+// Float32FinishPacked is Float32Finish with A's rows [r0, r0+m) read
+// from pa (PackA32 of the whole A) when the kernels in use can, as one
+// stream prefetched ahead; from a (those rows, in place) otherwise. The
+// same kernel instructions on the same values in the same order: the bits
+// of Float32Finish.
+func Float32FinishPacked(cfg Config, m, n, k int, a []float32, lda int, pa *PackedA32, r0 int, b []float32, ldb int, c []float32, ldc int, fin Finish) error {
+	if err := dims(false, false, m, n, k, lda, len(a), ldb, len(b), ldc, len(c)); err != nil {
+		return err
+	}
+	f, ok, err := fin.internal(m, n)
+	if err != nil {
+		return err
+	}
+	fp := &f
+	if !ok {
+		fp = nil
+	}
+	return blockedA(cfg, k32, false, false, m, n, k, 1, a, lda, b, ldb, nil, 0, c, ldc, fp, pa, r0)
+}
+
 // Float32PackedFinish is Float32Packed with alpha 1 and beta 0 (C is not
 // read) that finishes each element of C as fin says.
 func Float32PackedFinish(cfg Config, transA bool, m, n, k int, a []float32, lda int, pb *PackedB32, c []float32, ldc int, fin Finish) error {

@@ -6,7 +6,8 @@ import (
 	"testing"
 )
 
-// Float32ImplicitPacked gives Float32Implicit's bits, on random shapes
+// Float32ImplicitPacked gives Float32Implicit's bits, Float32FinishPacked
+// Float32Finish's, on random shapes
 // (several blocks of k and of rows, short last panels), rows starting at
 // a panel of a bigger packed A, every finish, special values, every kernel
 // set (the packing then made with that set), 1-3 threads.
@@ -74,6 +75,20 @@ func TestImplicitPackedBits(t *testing.T) {
 			for i := range want {
 				if math.Float32bits(want[i]) != math.Float32bits(got[i]) {
 					t.Fatalf("%v rows [%d, %d): element %d: %v, want %v", s, r0, r0+m, i, got[i], want[i])
+				}
+			}
+			// The blocked product on the same packed A.
+			want = append(want[:0], c...)
+			got = append(got[:0], c...)
+			if err := Float32Finish(Config{Threads: threads}, m, s.n, s.k, a[r0*lda:], lda, b, ldb, want, ldc, fm); err != nil {
+				t.Fatal(err)
+			}
+			if err := Float32FinishPacked(Config{Threads: threads}, m, s.n, s.k, a[r0*lda:], lda, pa, r0, b, ldb, got, ldc, fm); err != nil {
+				t.Fatal(err)
+			}
+			for i := range want {
+				if math.Float32bits(want[i]) != math.Float32bits(got[i]) {
+					t.Fatalf("blocked %v rows [%d, %d): element %d: %v, want %v", s, r0, r0+m, i, got[i], want[i])
 				}
 			}
 		}
