@@ -584,8 +584,10 @@ func convErr(op opRef, err error) error {
 	return op.wrap("cancelled", err, "cancelled")
 }
 
-// packConvW packs the weights of a one-group 1-D float Conv ([M, C, k])
-// transposed, as the B operand of the few-positions path
+// packConvW packs the weights of a one-group float Conv once: a 2-D one's
+// in the GEMM kernel's panels (conv.Config.WeightsA; a 1x1 of 64 output
+// channels or more also with the channels on the lanes, WeightsT); a 1-D
+// one's ([M, C, k]) transposed, as the B operand of the few-positions path
 // (conv.ForwardFew), which runConv takes when the output has few
 // positions and the weights are this very tensor.
 func packConvW(n *Node, w *tensor.Tensor, cfg gemm.Config) (*weightPack, error) {

@@ -1,7 +1,6 @@
 package conv
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -121,6 +120,6 @@ func TestPackedWeightsLayers(t *testing.T) {
 				best[v] = min(best[v], cpuSeconds()-t0)
 			}
 		}
-		t.Log(fmt.Sprintf("%-26s in place %7.3f ms, packed %7.3f ms, %.3f", l.name, best[0]*1e3, best[1]*1e3, best[1]/best[0]))
+		t.Logf("%-26s in place %7.3f ms, packed %7.3f ms, %.3f", l.name, best[0]*1e3, best[1]*1e3, best[1]/best[0])
 	}
 }
