@@ -330,6 +330,9 @@ func (v *variadicOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 	// The output shape first, so that a failing broadcast allocates nothing.
 	shape := ts[0].Shape()
 	for _, t := range ts[1:] {
+		if tensor.SameShape(shape, t.Shape()) {
+			continue // the common case, without broadcastShapes' new slice
+		}
 		s, err := broadcastShapes(shape, t.Shape())
 		if err != nil {
 			return nil, op.errorf("broadcast", "%v", err)
@@ -354,9 +357,11 @@ func (v *variadicOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Va
 		}
 		acc = ts[0]
 		for _, t := range ts[1:] {
-			out, err := broadcastShapes(acc.Shape(), t.Shape())
-			if err != nil {
-				return nil, op.errorf("broadcast", "%v", err)
+			out := acc.Shape()
+			if !tensor.SameShape(out, t.Shape()) {
+				if out, err = broadcastShapes(out, t.Shape()); err != nil {
+					return nil, op.errorf("broadcast", "%v", err)
+				}
 			}
 			z := acc
 			if !tensor.SameShape(out, acc.Shape()) || acc == ts[0] {

@@ -51,6 +51,7 @@ import (
 	"sync"
 
 	"github.com/onnxshape/onnxshape/ops/internal/movement"
+	"github.com/onnxshape/onnxshape/ops/internal/parallel"
 	"github.com/onnxshape/onnxshape/ops/internal/window"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -1154,6 +1155,10 @@ func maxPoolValues(opt *Options, op opRef, n *Node, x *tensor.Tensor, o MaxPoolO
 			return nil, err
 		}
 		g.w, g.plan = w, w.As2D()
+		if planes := x.Shape()[0] * x.Shape()[1]; planes > 1 && planes*g.plan.OutShape[0] <= stackedRowsMax &&
+			planes*(w.InPlane+w.OutPlane) < parallel.Work {
+			g.stacked = g.plan.Stacked(planes)
+		}
 		if n != nil {
 			n.pool.Store(g)
 		}
@@ -1162,9 +1167,12 @@ func maxPoolValues(opt *Options, op opRef, n *Node, x *tensor.Tensor, o MaxPoolO
 		// charged for them as if it built them.
 		return nil, err
 	}
-	if x.DataType() == tensor.Double {
+	switch {
+	case g.stacked != nil && x.DataType() == tensor.Float:
+		err = maxPoolStacked(opt, x, y, g.stacked)
+	case x.DataType() == tensor.Double:
 		err = maxPoolPlanes[float64](opt, x, y, g.w, g.plan)
-	} else {
+	default:
 		err = maxPoolPlanes[float32](opt, x, y, g.w, g.plan)
 	}
 	if err != nil {
@@ -1175,15 +1183,42 @@ func maxPoolValues(opt *Options, op opRef, n *Node, x *tensor.Tensor, o MaxPoolO
 
 // maxPoolGeometry is what MaxPool without Indices derives from X's type and
 // shape and the node's attributes before any work: the output shape and
-// the window tables (w, and plan, its As2D form). A node keeps the one of
-// its last run (Node.pool), never modified once stored: the tables of a
-// small image took longer to build than its maxima.
+// the window tables (w, and plan, its As2D form; stacked, for a small X,
+// plan over all its planes as one). A node keeps the one of its last run
+// (Node.pool), never modified once stored: the tables of a small image
+// took longer to build than its maxima.
 type maxPoolGeometry struct {
 	dt      tensor.DataType
 	xs      []int
 	shape   []int // the output's
 	axes    []window.Axis
 	w, plan *window.Windows
+	stacked *window.Windows
+}
+
+// stackedRowsMax bounds the output rows of a stacked geometry (its tables
+// two ints a row): X small enough for one core, whose planes are few rows
+// each ([1, 4, 16, 16] pooled 2x2: 32 rows of 8), where preparing each
+// plane's loop and calling it cost more than its maxima.
+const stackedRowsMax = 512
+
+// maxPoolStacked is maxPoolPlanes for a small float32 X: one 2-D loop over
+// the tall plane of all of X's planes (window.Windows.Stacked), the same
+// maxima, taken in the same order.
+func maxPoolStacked(opt *Options, x, y *tensor.Tensor, w *window.Windows) error {
+	if err := parallel.Err(opt.orDefault().env.Ctx); err != nil {
+		return err
+	}
+	xs, err := tensor.Data[float32](x)
+	if err != nil {
+		return err
+	}
+	ys, err := tensor.Data[float32](y)
+	if err != nil {
+		return err
+	}
+	window.Max2D(xs, ys, w, window.NewMaxScratch(w))
+	return nil
 }
 
 // maxPoolIndexGeometry is what MaxPool with Indices derives from X's type

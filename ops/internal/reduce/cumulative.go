@@ -31,7 +31,16 @@ func runCumulative[A Number](l Layout, x, y []A, exclusive, reverse, product boo
 	}
 	if inner == 1 {
 		return par(l.Outer, l.Outer*n, func(lo, hi int) error {
-			for o := lo; o < hi; o++ {
+			o := lo
+			// Rows four abreast: a row's running value is one chain of
+			// dependent additions (4 cycles each for float32), and four
+			// independent chains fill the time one leaves idle.
+			if rowsAbreast(l.Outer, n, int(unsafe.Sizeof(A(0)))) {
+				for ; o+4 <= hi; o += 4 {
+					cumulativeRows4(x[o*n:(o+4)*n], y[o*n:(o+4)*n], n, exclusive, reverse, product)
+				}
+			}
+			for ; o < hi; o++ {
 				cumulativeRow(x[o*n:(o+1)*n], y[o*n:(o+1)*n], exclusive, reverse, product)
 			}
 			return nil
@@ -118,6 +127,64 @@ func cumulativeRow[A Number](in, out []A, exclusive, reverse, product bool) {
 			acc += in[enter]
 		}
 		out[i] = acc
+	}
+}
+
+// rowsAbreast reports whether runCumulative takes outer rows of n
+// elements of size bytes four at a time (Inner 1): when the rows are short
+// (four of them one run of memory), or all of them fit in L2. Four longer
+// rows out of memory are four short streams the prefetchers do not learn:
+// 112-element float32 rows of 25 MB took 1.5x as long four abreast as one
+// by one, 2.2x less time when in cache (branch ops, session 22).
+func rowsAbreast(outer, n, size int) bool {
+	return n*size <= 128 || outer*n*size <= 1<<20
+}
+
+// cumulativeRows4 is cumulativeRow over the four rows of n in in and out,
+// the four running values carried side by side: each row gets the same
+// operations in the same order as cumulativeRow gives it.
+func cumulativeRows4[A Number](in, out []A, n int, exclusive, reverse, product bool) {
+	in0, in1, in2, in3 := in[:n], in[n:2*n], in[2*n:3*n], in[3*n:4*n]
+	out0, out1, out2, out3 := out[:n], out[n:2*n], out[2*n:3*n], out[3*n:4*n]
+	first, step := 0, 1
+	if reverse {
+		first, step = n-1, -1
+	}
+	var a0, a1, a2, a3 A
+	switch {
+	case !exclusive:
+		a0, a1, a2, a3 = in0[first], in1[first], in2[first], in3[first]
+	case product:
+		a0, a1, a2, a3 = 1, 1, 1, 1
+	}
+	out0[first], out1[first], out2[first], out3[first] = a0, a1, a2, a3
+	// Output i takes input i (inclusive) or the one before it in the
+	// walk's order (exclusive): enter runs off from i by lag.
+	lag := 0
+	if exclusive {
+		lag = -step
+	}
+	i := first
+	if product {
+		for range n - 1 {
+			i += step
+			e := i + lag
+			a0 *= in0[e]
+			a1 *= in1[e]
+			a2 *= in2[e]
+			a3 *= in3[e]
+			out0[i], out1[i], out2[i], out3[i] = a0, a1, a2, a3
+		}
+		return
+	}
+	for range n - 1 {
+		i += step
+		e := i + lag
+		a0 += in0[e]
+		a1 += in1[e]
+		a2 += in2[e]
+		a3 += in3[e]
+		out0[i], out1[i], out2[i], out3[i] = a0, a1, a2, a3
 	}
 }
 

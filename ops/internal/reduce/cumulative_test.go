@@ -6,15 +6,17 @@ import (
 	"testing"
 )
 
-// The row walk (Inner 1) gives the bits of the row-by-row walk: the data
+// The row walk (Inner 1), rows alone and four abreast, gives the bits of
+// the row-by-row walk: the data
 // as one column of an [outer, n, 2] block (both columns the same) takes
 // the general path. Any two NaNs are alike: the compiler may swap the
 // operands of an addition, and x86 keeps the first one's payload.
 func TestCumulativeRowIsTheColumnWalk(t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 26))
 	specials := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1))}
-	for _, n := range []int{1, 2, 3, 17, 100} {
-		const outer = 3
+	// outer 9: two groups of four rows abreast and one row alone.
+	for _, c := range []struct{ n, outer int }{{1, 3}, {2, 3}, {3, 3}, {17, 3}, {100, 3}, {1, 9}, {2, 9}, {17, 9}, {32, 9}, {40, 9}} {
+		n, outer := c.n, c.outer
 		x := make([]float32, outer*n)
 		for i := range x {
 			x[i] = r.Float32()*4 - 2

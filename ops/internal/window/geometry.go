@@ -249,3 +249,34 @@ func (w *Windows) As2D() *Windows {
 		Empty:     w.Empty,
 	}
 }
+
+// Stacked returns the 2-D windows w (As2D's form) over planes planes laid
+// one after the other, as the windows of one plane of planes times the
+// rows: output row oh of plane p is row p*OutShape[0]+oh, its window the
+// rows of plane p's window, planes*InShape[0] rows down. No window
+// crosses from one plane into the next, so a 2-D loop over the tall plane
+// gives each output what the loop over its own plane would, with the
+// per-plane preparation done once. Its tables hold 2*planes*OutShape[0]
+// ints: callers bound planes.
+func (w *Windows) Stacked(planes int) *Windows {
+	inH, outH := w.InShape[0], w.OutShape[0]
+	first, count := make([]int, 0, planes*outH), make([]int, 0, planes*outH)
+	for p := range planes {
+		for oh, r := range w.First[0] {
+			first = append(first, p*inH+r)
+			count = append(count, w.Count[0][oh])
+		}
+	}
+	return &Windows{
+		InShape:   []int{planes * inH, w.InShape[1]},
+		OutShape:  []int{planes * outH, w.OutShape[1]},
+		InStride:  w.InStride,
+		Dilation:  w.Dilation,
+		TapStride: w.TapStride,
+		First:     [][]int{first, w.First[1]},
+		Count:     [][]int{count, w.Count[1]},
+		InPlane:   planes * w.InPlane,
+		OutPlane:  planes * w.OutPlane,
+		Empty:     w.Empty,
+	}
+}
