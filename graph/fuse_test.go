@@ -133,8 +133,13 @@ func TestFusedActivationIsExact(t *testing.T) {
 
 // convBN is x -> Conv (no bias or a bias) -> BatchNormalization -> Relu.
 func convBN(r *rand.Rand, dt tensor.DataType, c, m, k, g, stride int, withBias bool) *builder.Builder {
+	return convBNAt(r, dt, c, m, k, g, stride, withBias, 2, 12, 10)
+}
+
+// convBNAt is convBN over a batch of n h x w planes.
+func convBNAt(r *rand.Rand, dt tensor.DataType, c, m, k, g, stride int, withBias bool, n, h, w int) *builder.Builder {
 	b := builder.New(15)
-	x := b.Input("x", dt, 2, c, 12, 10)
+	x := b.Input("x", dt, n, c, h, w)
 	args := []builder.Arg{x, b.Constant("w", randTensor(r, dt, m, c/g, k, k))}
 	if withBias {
 		args = append(args, b.Constant("cb", randTensor(r, dt, m)))
@@ -193,25 +198,55 @@ func TestBatchNormFoldWithinBound(t *testing.T) {
 			t.Fatalf("%d: the reference engine ran a fused model differently", iter)
 		}
 		got := runY(t, fused, x, &graph.RunOptions{Engine: graph.EngineFast})
-		// The folded weights and bias, for the bound.
-		var maxW, maxB float64
-		bn := func(name string) []float64 { return values64(b, name) }
-		w, scale, vr, mean, bias := bn("w"), bn("scale"), bn("var"), bn("mean"), bn("bias")
-		per := len(w) / m
-		for i := range m {
-			a := math.Abs(scale[i] / math.Sqrt(vr[i]+float64(float32(1e-3))))
-			for _, v := range w[i*per : (i+1)*per] {
-				maxW = max(maxW, math.Abs(v)*a)
-			}
-			maxB = max(maxB, math.Abs(bias[i])+math.Abs(mean[i])*a+2*a)
+		checkFoldBound(t, b, got, want, c, m, k, g, eps, fmt.Sprint(iter))
+	}
+}
+
+// A Conv whose folded weights the model keeps only packed (on AVX-512:
+// ops.PackConstants, conv.PackedOnly) reads them there, or unpacked where
+// conv.PackedOnly cannot promise a run reads them packed alone (a block of
+// one row on 2 cores: 25 channels over a 3x3 plane), never the stand-in
+// of their shape, which holds the weights before the fold: within the
+// fold's bound of the reference engine on 1-3 cores.
+func TestFoldedWeightsPackedAlone(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 24))
+	for _, tc := range []struct{ c, m, k, stride, h, w int }{
+		{16, 64, 3, 1, 12, 10}, {24, 96, 1, 1, 12, 10}, {32, 72, 3, 2, 12, 10}, {8, 25, 1, 1, 3, 3},
+		{8, 25, 3, 1, 3, 3}, {40, 130, 1, 2, 9, 7}, {16, 64, 1, 1, 7, 7}, {3, 64, 7, 2, 16, 16},
+	} {
+		b := convBNAt(r, tensor.Float, tc.c, tc.m, tc.k, 1, tc.stride, r.IntN(2) == 0, 1, tc.h, tc.w)
+		fused, plain := loadBoth(t, b)
+		x := randTensor(r, tensor.Float, 1, tc.c, tc.h, tc.w)
+		want := runY(t, plain, x, &graph.RunOptions{Engine: graph.EngineReference})
+		for th := 1; th <= 3; th++ {
+			got := runY(t, fused, x, &graph.RunOptions{Engine: graph.EngineFast, Threads: th})
+			checkFoldBound(t, b, got, want, tc.c, tc.m, tc.k, 1, 0x1p-24, fmt.Sprintf("%+v on %d cores", tc, th))
 		}
-		terms := float64(c / g * k * k)
-		gv, wv := values64t(got), values64t(want)
-		for i := range wv {
-			bound := 2*(terms+8)*eps*(terms*maxW+maxB) + 4*eps*math.Abs(wv[i])
-			if d := math.Abs(gv[i] - wv[i]); d > bound {
-				t.Fatalf("%d: %v element %d: fused %v, reference %v: %g apart, bound %g", iter, dt, i, gv[i], wv[i], d, bound)
-			}
+	}
+}
+
+// checkFoldBound checks got, a fused run of convBN's model b, against
+// want, the reference engine's, within the bound of
+// TestBatchNormFoldWithinBound.
+func checkFoldBound(t *testing.T, b *builder.Builder, got, want *tensor.Tensor, c, m, k, g int, eps float64, label string) {
+	t.Helper()
+	var maxW, maxB float64
+	bn := func(name string) []float64 { return values64(b, name) }
+	w, scale, vr, mean, bias := bn("w"), bn("scale"), bn("var"), bn("mean"), bn("bias")
+	per := len(w) / m
+	for i := range m {
+		a := math.Abs(scale[i] / math.Sqrt(vr[i]+float64(float32(1e-3))))
+		for _, v := range w[i*per : (i+1)*per] {
+			maxW = max(maxW, math.Abs(v)*a)
+		}
+		maxB = max(maxB, math.Abs(bias[i])+math.Abs(mean[i])*a+2*a)
+	}
+	terms := float64(c / g * k * k)
+	gv, wv := values64t(got), values64t(want)
+	for i := range wv {
+		bound := 2*(terms+8)*eps*(terms*maxW+maxB) + 4*eps*math.Abs(wv[i])
+		if d := math.Abs(gv[i] - wv[i]); d > bound {
+			t.Fatalf("%s: element %d: fused %v, reference %v: %g apart, bound %g", label, i, gv[i], wv[i], d, bound)
 		}
 	}
 }

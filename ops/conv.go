@@ -237,10 +237,30 @@ func convFloat[A convert.Float](opt *Options, op opRef, n *Node, cfg conv.Config
 	// float16 or bfloat16 weights of the model come converted at load
 	// (packConvW).
 	var wv []A
-	if p := n.packedInput(1, w); p != nil && p.t32 != nil {
+	p := n.packedInput(1, w)
+	if p != nil && p.t32 != nil {
 		wv, _ = any(p.t32).([]A)
 	}
-	if wv == nil {
+	if p != nil {
+		cfg.WeightsT, cfg.WeightsA = p.at32, p.a32
+	}
+	if p != nil && p.packedOnly {
+		// The folded weights are kept only packed: read there alone, or
+		// unpacked into scratch for a run that reads them in place.
+		if _, f32 := any(wv).([]float32); !f32 {
+			return op.errorf("internal", "float32 weights kept packed, X is %v", x.DataType())
+		}
+		if !conv.PackedOnly(cfg, s, b != nil) {
+			m, k := p.a32.M(), p.a32.K()
+			if err := opt.scratch(op, "W unpacked from its packed copy", m*k, 4); err != nil {
+				return err
+			}
+			buf := conv.GetScratch[float32](m * k)
+			defer conv.PutScratch(buf)
+			p.a32.Unpack(*buf)
+			wv = any(*buf).([]A)
+		}
+	} else if wv == nil {
 		if wv, err = convFloatsIn[A](opt, op, w, "W"); err != nil {
 			return convErr(op, err)
 		}
@@ -248,9 +268,6 @@ func convFloat[A convert.Float](opt *Options, op opRef, n *Node, cfg conv.Config
 	bv, err := convFloatsIn[A](opt, op, b, "B")
 	if err != nil {
 		return convErr(op, err)
-	}
-	if p := n.packedInput(1, w); p != nil {
-		cfg.WeightsT, cfg.WeightsA = p.at32, p.a32
 	}
 	return runFloatConv(opt, op, y, func(out []A) error {
 		return convErr(op, conv.Forward(cfg, s, xv, wv, bv, out))
@@ -607,6 +624,18 @@ func packConvW(n *Node, w *tensor.Tensor, cfg gemm.Config) (*weightPack, error) 
 	}
 	s := w.Shape()
 	if group, err := n.Int("group", 1); err != nil || group != 1 || w.DataType() != tensor.Float {
+		return nil, nil
+	}
+	if f := n.fusion; f != nil && (f.inBlock || f.block != nil) {
+		// A block's expansion or projection: the block's kernel reads its
+		// weights in place (and WeightsT), never packed in panels.
+		if len(s) == 4 && s[0] >= 64 && s[2] == 1 && s[3] == 1 && pointwiseAttrs(n) {
+			pa, err := conv.PackWeightsT(conv.Config{Charge: cfg.Charge}, s[0], s[1]*s[2]*s[3], elems[float32](w))
+			if err != nil || pa == nil {
+				return nil, err
+			}
+			return &weightPack{at32: pa}, nil
+		}
 		return nil, nil
 	}
 	if len(s) == 4 && s[0] >= 64 && s[2] == 1 && s[3] == 1 && pointwiseAttrs(n) {

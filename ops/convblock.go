@@ -75,6 +75,9 @@ func FuseBlock(expand, dw, project *Node, wE, bE, wD, bD, wP *tensor.Tensor) boo
 		project.fusion = &nodeFusion{}
 	}
 	project.fusion.block = &convBlock{expand: expand, dw: dw, wE: wE, bE: bE, wD: wD, bD: bD}
+	if expand.fusion != nil {
+		expand.fusion.inBlock = true
+	}
 	return true
 }
 
@@ -178,8 +181,14 @@ func (n *Node) runBlock32(opt *Options, blk *convBlock, x, w, b, res *tensor.Ten
 		if s.w.DataType() != tensor.Float || convBias(s.n.op(), s.b, tensor.Float, s.m) != nil {
 			return nil, nil
 		}
+		p := s.n.packedInput(1, s.w)
+		if p != nil && p.packedOnly {
+			// Its folded weights are kept only packed (never for a
+			// block's, packConvW): the nodes run one by one.
+			return nil, nil
+		}
 		st[k].W, st[k].B = blockFloats(s.w), blockFloats(s.b)
-		if p := s.n.packedInput(1, s.w); p != nil {
+		if p != nil {
 			st[k].Cfg.WeightsT = p.at32
 		}
 	}

@@ -99,6 +99,9 @@ type nodeFusion struct {
 	// block is the inverted residual block a projection runs (FuseBlock,
 	// convblock.go; nil: none).
 	block *convBlock
+	// inBlock marks a block's expansion (FuseBlock): the block's kernel
+	// reads its folded weights in place, which it therefore keeps.
+	inBlock bool
 }
 
 // fusing reports whether the run asks the kernels to apply what their

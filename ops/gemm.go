@@ -417,6 +417,12 @@ type weightPack struct {
 	// a block of k after the other, for its implicit products
 	// (conv.Config.WeightsA).
 	a32 *gemm.PackedA32
+	// packedOnly says a32 (with at32) is the only copy of the folded
+	// weights it was packed from (PackConstants dropped them): src is then
+	// a stand-in of their shape on the initializer's storage, never read,
+	// and a run that cannot read a32 alone (conv.PackedOnly) unpacks it
+	// into scratch.
+	packedOnly bool
 }
 
 // nodePacks are a node's packed constant inputs, by input index.
@@ -499,8 +505,27 @@ func PackConstants(n *Node, consts []tensor.Value, charge func(bytes int64) erro
 		}
 		n.packs[i] = p
 		total += p.bytes()
+		if f := n.fusion; b == f.foldedW() && p.a32 != nil && p.a32.Serves(0, p.a32.M(), p.a32.K(), true) && !f.inBlock && f.block == nil {
+			// The folded weights are read packed (conv.PackedOnly) or
+			// unpacked from a32 at a run: the model keeps one copy (where
+			// the kernels in use read a32 with a prefetch: AVX-512). A
+			// stand-in keeps their shape, and the runs find the pack by it.
+			orig, _ := consts[i].(*tensor.Tensor)
+			if v, err := orig.View(b.Shape()...); err == nil && orig.DataType() == b.DataType() {
+				f.w, p.src, p.packedOnly = v, v, true
+				total -= int64(b.ByteLen())
+			}
+		}
 	}
 	return total, nil
+}
+
+// foldedW is the folded weights of f (nil: none, or no f).
+func (f *nodeFusion) foldedW() *tensor.Tensor {
+	if f == nil {
+		return nil
+	}
+	return f.w
 }
 
 func (p *weightPack) bytes() int64 {

@@ -42,6 +42,7 @@ package conv
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/onnxshape/onnxshape/ops/internal/gemm"
@@ -376,6 +377,51 @@ func packedWeights[T Float](cfg Config, s Shape, k int) *gemm.PackedA32 {
 	return pa
 }
 
+// PackedOnly reports whether Forward of s with cfg reads the weights
+// only packed (cfg.WeightsA, and cfg.WeightsT where it serves), never the
+// w it is given, which may then be nil: float32 weights of one group
+// packed for s, through the implicit GEMM or, with a bias, the 1x1
+// products (gemm.PackedA32.Serves for every block of rows a run takes on
+// cfg's cores). bias says whether the run has one.
+func PackedOnly(cfg Config, s Shape, bias bool) bool {
+	pa := cfg.WeightsA
+	k := s.C * prod(s.Kernel)
+	if pa == nil || s.Group != 1 || depthwise(s) || k == 0 || s.M == 0 || pa.M() != s.M || pa.K() != k {
+		return false
+	}
+	blocked := false
+	switch {
+	case pointwise(s):
+		// Without a bias or a clamp the product is gemmF's, in place.
+		blocked = true
+		if !bias {
+			return false
+		}
+	case implicit[float32](s):
+	default:
+		return false
+	}
+	mb, blocks := s.M, 1
+	if weightsSplit(s.N, s.M, prod(s.Grid), cfg.threads()) {
+		mb, blocks = rowBlocks(s.M, cfg.threads())
+	}
+	for i := range blocks {
+		m0 := i * mb
+		if !pa.Serves(m0, min(s.M, m0+mb)-m0, k, blocked) {
+			return false
+		}
+	}
+	return true
+}
+
+// from is w[off:], nil when w is (weights read packed alone, PackedOnly).
+func from[T any](w []T, off int) []T {
+	if w == nil {
+		return nil
+	}
+	return w[off:]
+}
+
 // pointwise reports a 1x1, stride-1, unpadded convolution: its im2col
 // matrix is the image itself.
 func pointwise(s Shape) bool {
@@ -389,7 +435,8 @@ func pointwise(s Shape) bool {
 
 // Forward computes y (N x M x Grid) = the convolution of x (N x C x Image)
 // with w (M x C/Group x Kernel), plus b (M values, or nil) on every
-// output channel.
+// output channel. w may be nil when PackedOnly(cfg, s, b != nil): the
+// weights are then read from cfg.WeightsA (and WeightsT) alone.
 func Forward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 	var zero T
 	size := int(sizeOf(zero))
@@ -399,6 +446,9 @@ func Forward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 	pin, pout := prod(s.Image), prod(s.Grid)
 	if len(y) == 0 {
 		return nil
+	}
+	if w == nil && k != 0 && (size != 4 || !PackedOnly(cfg, s, b != nil)) {
+		return fmt.Errorf("%w: no weights, and this convolution does not read them packed alone", gemm.ErrShape)
 	}
 	if k == 0 {
 		err := fillBias(y, b, s.N, s.M, pout)
@@ -433,7 +483,7 @@ func Forward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 					return err
 				}
 			} else if pa := packedWeights[T](cfg, s, k); pa != nil && (fin.Bias != nil || fin.Clamp != nil) {
-				if err := gemm.Float32FinishPacked(wc.gemm(wc.Threads), m1-m0, p1-p0, cg, any(w[(g*mg+m0)*k:]).([]float32), k, pa, g*mg+m0, any(x[(n*s.C+g*cg)*pin+p0:]).([]float32), pin, any(yg[p0:]).([]float32), pout, fin); err != nil {
+				if err := gemm.Float32FinishPacked(wc.gemm(wc.Threads), m1-m0, p1-p0, cg, any(from(w, (g*mg+m0)*k)).([]float32), k, pa, g*mg+m0, any(x[(n*s.C+g*cg)*pin+p0:]).([]float32), pin, any(yg[p0:]).([]float32), pout, fin); err != nil {
 					return err
 				}
 			} else if err := gemmF(wc.gemm(wc.Threads), m1-m0, p1-p0, cg, w[(g*mg+m0)*k:], k, x[(n*s.C+g*cg)*pin+p0:], pin, yg[p0:], pout, fin); err != nil {

@@ -83,7 +83,7 @@ func implicitForward[T Float](cfg Config, s Shape, x, w, b, y []T) error {
 		}
 		yg := y32[(n*s.M+gr*mg+m0)*pout:]
 		fin, after, _ := inProduct(wc, b32, gr*mg+m0, m1-m0)
-		if err := gemm.Float32ImplicitPacked(wc.gemm(wc.Threads), m1-m0, p1-p0, k, w32[(gr*mg+m0)*k:], k, packedWeights[float32](cfg, s, k), gr*mg+m0, fill, yg[p0:], pout, fin); err != nil {
+		if err := gemm.Float32ImplicitPacked(wc.gemm(wc.Threads), m1-m0, p1-p0, k, from(w32, (gr*mg+m0)*k), k, packedWeights[float32](cfg, s, k), gr*mg+m0, fill, yg[p0:], pout, fin); err != nil {
 			return err
 		}
 		epilogueRows(after, yg, m1-m0, pout, p0, p1)

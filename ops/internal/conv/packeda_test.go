@@ -12,6 +12,7 @@ import (
 // and 1x1 layers, groups of rows split over 1-3 cores, bias, clamp, special values.
 func TestPackedWeightsKeepTheBits(t *testing.T) {
 	r := rand.New(rand.NewPCG(61, 62))
+	packedOnly := 0
 	for iter := range 40 {
 		h := 1 + r.IntN(12)
 		s := Shape{N: 1 + r.IntN(2), Group: 1, C: 1 + r.IntN(200), M: 1 + r.IntN(300)}
@@ -60,7 +61,38 @@ func TestPackedWeightsKeepTheBits(t *testing.T) {
 				t.Fatalf("%d: %+v on %d cores: element %d %v, want %v", iter, s, th, i, got[i], want[i])
 			}
 		}
+		if pa == nil {
+			continue
+		}
+		// The weights kept only packed: unpacked, they are w; read there
+		// alone (PackedOnly), the same bits; elsewhere Forward refuses a
+		// nil w rather than read it.
+		back := make([]float32, len(w))
+		pa.Unpack(back)
+		for i := range w {
+			if math.Float32bits(back[i]) != math.Float32bits(w[i]) {
+				t.Fatalf("%d: unpacked weight %d %v, want %v", iter, i, back[i], w[i])
+			}
+		}
+		clear(got)
+		err = Forward(cfg, s, x, nil, b, got)
+		if !PackedOnly(cfg, s, b != nil) {
+			if err == nil {
+				t.Fatalf("%d: %+v on %d cores: no weights, no error", iter, s, th)
+			}
+			continue
+		}
+		packedOnly++
+		if err != nil {
+			t.Fatalf("%d: %+v on %d cores, weights packed alone: %v", iter, s, th, err)
+		}
+		for i := range want {
+			if math.Float32bits(want[i]) != math.Float32bits(got[i]) {
+				t.Fatalf("%d: %+v on %d cores, weights packed alone: element %d %v, want %v", iter, s, th, i, got[i], want[i])
+			}
+		}
 	}
+	t.Logf("%d of 40 read the weights packed alone", packedOnly)
 }
 
 // CONV_PACKEDA=1 go test -run TestPackedWeightsLayers -v: ResNet-50's

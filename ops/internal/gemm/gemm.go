@@ -147,8 +147,18 @@ func Float32Finish(cfg Config, m, n, k int, a []float32, lda int, b []float32, l
 // stream prefetched ahead; from a (those rows, in place) otherwise. The
 // same kernel instructions on the same values in the same order: the bits
 // of Float32Finish.
+//
+// a may be nil when pa.Serves(r0, m, k, true): the weights are then only
+// packed.
 func Float32FinishPacked(cfg Config, m, n, k int, a []float32, lda int, pa *PackedA32, r0 int, b []float32, ldb int, c []float32, ldc int, fin Finish) error {
-	if err := dims(false, false, m, n, k, lda, len(a), ldb, len(b), ldc, len(c)); err != nil {
+	na := len(a)
+	if a == nil {
+		if !pa.Serves(r0, m, k, true) {
+			return fmt.Errorf("%w: no A and its packed rows do not serve the product", ErrShape)
+		}
+		lda, na = k, m*k
+	}
+	if err := dims(false, false, m, n, k, lda, na, ldb, len(b), ldc, len(c)); err != nil {
 		return err
 	}
 	f, ok, err := fin.internal(m, n)

@@ -61,7 +61,8 @@ func Float32Implicit(cfg Config, m, n, k int, a []float32, lda int, fill Filler3
 // from pa (PackA32 of the whole A) when the kernels in use can, as one
 // sequential stream; from a (those rows, in place) otherwise. The sums
 // are Float32Implicit's, bit for bit: the same kernel instructions on the
-// same values in the same order.
+// same values in the same order. a may be nil when pa.Serves(r0, m, k,
+// false): the weights are then only packed.
 func Float32ImplicitPacked(cfg Config, m, n, k int, a []float32, lda int, pa *PackedA32, r0 int, fill Filler32, c []float32, ldc int, fin Finish) error {
 	return float32Implicit(cfg, m, n, k, a, lda, pa, r0, fill, c, ldc, fin)
 }
@@ -82,7 +83,12 @@ func float32Implicit(cfg Config, m, n, k int, a []float32, lda int, pa *PackedA3
 	if !ok {
 		f = nil
 	}
-	if err := check("A", m, k, lda, len(a)); err != nil {
+	if a == nil {
+		// The weights only packed (Float32ImplicitPacked).
+		if !pa.Serves(r0, m, k, false) {
+			return fmt.Errorf("%w: no A and its packed rows do not serve the product", ErrShape)
+		}
+	} else if err := check("A", m, k, lda, len(a)); err != nil {
 		return err
 	}
 	if err := check("C", m, n, ldc, len(c)); err != nil {

@@ -82,3 +82,38 @@ func PackA32(cfg Config, m, k int, a []float32, lda int) (*PackedA32, error) {
 func (pa *PackedA32) usable(kn *kernels[float32], r0, m, k int) bool {
 	return pa != nil && kn.tileP != nil && pa.mr == kn.mr && pa.k == k && pa.kcb == kcFor(k) && r0 >= 0 && r0%kn.mr == 0 && r0+m <= pa.m
 }
+
+// Serves reports whether the products over rows [r0, r0+m) of A (k
+// steps) read only pa, never A in place, with the kernels in use:
+// Float32ImplicitPacked when blocked is false, Float32FinishPacked when it
+// is true. Those then take a nil A.
+func (pa *PackedA32) Serves(r0, m, k int, blocked bool) bool {
+	kn := k32
+	if !pa.usable(&kn, r0, m, k) {
+		return false
+	}
+	// The blocked product reads pa with the prefetching kernels only, and
+	// one row on one core goes to the row kernels, which read A in place.
+	return !blocked || (kn.tilePA != nil && m > 1)
+}
+
+// MR is the rows of pa's panels: a product reads pa from row r0 only
+// when r0 is a multiple of it.
+func (pa *PackedA32) MR() int { return pa.mr }
+
+// Unpack writes A (m×k, row-major, row stride k) back into dst (at least
+// m*k elements): the values PackA32 was given.
+func (pa *PackedA32) Unpack(dst []float32) {
+	mr, mpad := pa.mr, pa.mpad
+	for pc := 0; pc < pa.k; pc += pa.kcb {
+		kc := min(pa.kcb, pa.k-pc)
+		blk := pa.data[pc*mpad : pc*mpad+mpad*kc]
+		for i := range pa.m {
+			src := blk[i/mr*mr*kc+i%mr:]
+			row := dst[i*pa.k+pc : i*pa.k+pc+kc]
+			for p := range row {
+				row[p] = src[p*mr]
+			}
+		}
+	}
+}
