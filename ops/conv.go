@@ -603,7 +603,8 @@ func convErr(op opRef, err error) error {
 
 // packConvW packs the weights of a one-group float Conv once: a 2-D one's
 // in the GEMM kernel's panels (conv.Config.WeightsA; a 1x1 of 64 output
-// channels or more also with the channels on the lanes, WeightsT); a 1-D
+// channels or more also with the channels on the lanes, WeightsT; a fused
+// block's 1x1s, which the block reads in place, only WeightsT); a 1-D
 // one's ([M, C, k]) transposed, as the B operand of the few-positions path
 // (conv.ForwardFew), which runConv takes when the output has few
 // positions and the weights are this very tensor.
