@@ -239,6 +239,11 @@ type runState struct {
 	// the run.
 	lentHeaders [maxLentHeaders]lentHeader
 	lentNext    int
+	// known is what the run found of the storage kernels handed bodies,
+	// the next to write at knownNext (subgraph.go), cleared at the end
+	// of the run.
+	known     [maxKnownKeys]knownKey
+	knownNext int
 
 	// owned is the storage the run created, with the number of tensors
 	// in live values that hold it; external is the storage of the
@@ -633,6 +638,9 @@ func (m *Model) endRun(r *runState) {
 	r.escaped = r.escaped[:0]
 	if r.lentNext > 0 {
 		r.lentHeaders, r.lentNext = [maxLentHeaders]lentHeader{}, 0
+	}
+	if r.knownNext > 0 {
+		r.known, r.knownNext = [maxKnownKeys]knownKey{}, 0
 	}
 	if len(r.external) > 1024 {
 		r.external = map[storageKey]struct{}{}

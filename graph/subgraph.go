@@ -474,16 +474,45 @@ func (r *runState) holdForeignTensor(t *tensor.Tensor) {
 		r.owned.entries[i].refs++
 		return
 	}
-	if _, ok := r.m.fixed[k]; ok {
+	if r.notCounted(k) {
 		return
-	}
-	if len(r.external) > 0 {
-		if _, ok := r.external[k]; ok {
-			return
-		}
 	}
 	r.live += n
 	r.owned.add(k, holding{refs: 1, bytes: n})
+}
+
+// maxKnownKeys bounds runState.known.
+const maxKnownKeys = 8
+
+// knownKey is the storage of a value a kernel handed a body, with whether
+// it is the model's or the caller's (and so not counted).
+type knownKey struct {
+	k     storageKey
+	fixed bool
+}
+
+// notCounted reports whether k, storage a kernel hands a body that the
+// run does not hold, is the model's or the caller's. The answer for a key
+// holds for the whole run: the model's storage and the caller's inputs
+// live through it, so no other storage takes their address, and storage
+// that is neither never becomes either. The run remembers the last
+// maxKnownKeys answers (runState.known): a Loop or a Scan hands its body
+// the same few pieces of storage at every iteration (its counters, the
+// two buffers its carried values alternate between), which then cost no
+// map lookup.
+func (r *runState) notCounted(k storageKey) bool {
+	for i := range r.known {
+		if r.known[i].k == k {
+			return r.known[i].fixed
+		}
+	}
+	_, fixed := r.m.fixed[k]
+	if !fixed && len(r.external) > 0 {
+		_, fixed = r.external[k]
+	}
+	r.known[r.knownNext%maxKnownKeys] = knownKey{k, fixed}
+	r.knownNext++
+	return fixed
 }
 
 // escape marks the storage of a value a body returns as never to be
@@ -537,6 +566,13 @@ func (b *body) done(opt *ops.Options, t *tensor.Tensor) {
 		// run is t: its header may go back to the body's step too.
 		r.takeBackHeader(b.id, t)
 		return
+	}
+	// Storage the run did not make (a view of a value the kernel gave
+	// the body, as the Loop's condition passed through an Identity): not
+	// the run's to recycle, but when nothing in the run holds it, no
+	// value of the run is t either, and its header may go back.
+	if r.lentNext > 0 && r.owned.find(k) < 0 {
+		r.takeBackHeader(b.id, t)
 	}
 }
 

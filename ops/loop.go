@@ -89,6 +89,10 @@ func loopNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 	// body passed one of them on into a loop-carried value: then the
 	// next iteration gets new ones.
 	var iter, going *tensor.Tensor
+	var later []tensor.Value // scan outputs to give back at a later iteration
+	if body.Done != nil && nScan > 0 {
+		later = make([]tensor.Value, 0, maxLater)
+	}
 	for i := int64(0); (trips < 0 || i < trips) && cond; i++ {
 		if err := opt.cancelled(); err != nil {
 			return nil, op.stopped(err)
@@ -145,7 +149,10 @@ func loopNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 				giveBack(opt, body, prev, held)
 			}
 			giveBack(opt, body, out[:1], held)
-			giveBack(opt, body, out[1+nState:], held)
+			if nScan > 0 {
+				later = giveBackLater(opt, body, later, held, later[:0])
+				later = giveBackLater(opt, body, out[1+nState:], held, later)
+			}
 		}
 		if kept := out[1 : 1+nState]; holdsStorageOf(kept, iter) || holdsStorageOf(kept, going) {
 			iter, going = nil, nil
