@@ -279,6 +279,12 @@ type runState struct {
 	// bodyOut holds, by body (body.id), the list a run of the body
 	// returns its outputs in, made once per state.
 	bodyOut [][]tensor.Value
+	// bodyHeld holds, by body, which of its inputs it holds through
+	// owned while it runs (body.runSteps); foreign, the storage the
+	// running bodies were handed that the run counts but does not hold
+	// (subgraph.go), the innermost body's last.
+	bodyHeld [][]bool
+	foreign  []foreignStorage
 	// sharedThreads is set when the caller leaves Threads at 0: each
 	// node then takes its share of the cores among the runs under way.
 	sharedThreads bool
@@ -634,6 +640,8 @@ func (m *Model) endRun(r *runState) {
 		clear(out)
 	}
 	r.owned.reset()
+	clear(r.foreign)
+	r.foreign = r.foreign[:0]
 	clear(r.escaped)
 	r.escaped = r.escaped[:0]
 	if r.lentNext > 0 {
