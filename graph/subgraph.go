@@ -90,7 +90,7 @@ type body struct {
 	// and its own values that are outputs; exitIn, for each, the input
 	// it is (-1 for an output).
 	exit, exitIn []int
-	sg   *ops.Subgraph
+	sg           *ops.Subgraph
 	// id is the body's place in Model.bodies: a run keeps the list of
 	// its outputs there (runState.bodyOut).
 	id int
