@@ -429,10 +429,10 @@ func (b *body) runSteps(r *runState, in []tensor.Value) ([]tensor.Value, error) 
 		}
 		r.escaped = append(r.escaped, buf)
 	}
-	if len(r.escaping) > 0 {
-		clear(r.escaping)
-		r.escaping = r.escaping[:0]
+	for i := range r.escaping {
+		r.escaping[i] = nil
 	}
+	r.escaping = r.escaping[:0]
 	if err != nil {
 		// The body's values left behind go with the run's failure: clear
 		// them so that a later body run starts clean.
@@ -467,10 +467,10 @@ func (b *body) takeHeaders(r *runState) {
 // clearFresh forgets the storage the running node's allocator made: what
 // crosses a body's boundary is never a spare.
 func (r *runState) clearFresh() {
-	if len(r.fresh) > 0 {
-		clear(r.fresh)
-		r.fresh = r.fresh[:0]
+	for i := range r.fresh {
+		r.fresh[i] = nil // a loop: a few, cheaper than clear's call
 	}
+	r.fresh = r.fresh[:0]
 }
 
 // holdForeign counts the storage of a value a kernel hands a body, which
@@ -657,8 +657,9 @@ func (r *runState) noteLentHeader(h *tensor.Tensor, body, slot int) {
 // none: the kernel, by Subgraph.Done's terms, holds it no more, and the
 // caller found that nothing in the run holds its storage.
 func (r *runState) takeBackHeader(body int, t *tensor.Tensor) {
-	for i := range r.lentHeaders {
-		h := &r.lentHeaders[i]
+	// Newest first: a kernel gives back what the body returned lately.
+	for j := range min(r.lentNext, maxLentHeaders) {
+		h := &r.lentHeaders[(r.lentNext-1-j)%maxLentHeaders]
 		if h.t != t || h.body != body {
 			continue
 		}
