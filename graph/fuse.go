@@ -90,6 +90,7 @@ func (m *Model) fuseGraphs(opts LoadOptions) {
 		m.fuseChains(opts)
 		m.fuseGated(opts)
 		m.fuseBlocks(opts)
+		m.fuseScaled(opts)
 		m.fuseTransposes(opts)
 		m.fuseQDQ(opts)
 		m.passHeaders()
