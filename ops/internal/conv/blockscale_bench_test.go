@@ -10,7 +10,7 @@ import (
 // and MobileNetV3-Small (batch 1): channels in and out, side, and how many
 // of the model's blocks have that shape.
 var seProjections = []struct {
-	model            string
+	model             string
 	c, m, side, count int
 }{
 	{"effb0", 96, 24, 56, 1}, {"effb0", 144, 24, 56, 1}, {"effb0", 144, 40, 28, 1}, {"effb0", 240, 40, 28, 1},
@@ -76,6 +76,8 @@ var effB0Fronts = []struct{ c, e, side, k, stride int }{
 // convolutions (Forward each), Relu6 on both (the activation's own cost apart), on one core; CPU µs a
 // call.
 func BenchmarkEffB0Fronts(b *testing.B) {
+	defer func(v int) { frontMinBytes = v }(frontMinBytes)
+	frontMinBytes = 0
 	r := rand.New(rand.NewPCG(5, 6))
 	f := func(n int) []float32 {
 		v := make([]float32, n)
