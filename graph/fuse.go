@@ -91,6 +91,7 @@ func (m *Model) fuseGraphs(opts LoadOptions) {
 		m.fuseGated(opts)
 		m.fuseBlocks(opts)
 		m.fuseScaled(opts)
+		m.fuseFronts(opts)
 		m.fuseTransposes(opts)
 		m.fuseQDQ(opts)
 		m.passHeaders()

@@ -10,27 +10,30 @@ import (
 	"github.com/onnxshape/onnxshape/tensor"
 )
 
-// A squeeze-and-excitation block (a depthwise Conv, GlobalAveragePool, two
+// A squeeze-and-excitation block (a 1x1 expansion and a depthwise Conv,
+// each with Relu, HardSwish or SiLU spelled x*Sigmoid(x), GlobalAveragePool, two
 // 1x1 Convs, Sigmoid or HardSigmoid, the Mul of the depthwise output by the
 // scale, in either order, and the 1x1 projection, with its bias or a folded
 // BatchNormalization, with or without a residual Add) whose Mul runs the
-// projection gives the bits of the same model with the Mul's output also
-// returned (a second reader keeps them apart), pooled, 1 and 2 threads, on
-// planes from 7x7 to 56x56; and it stays within a float32 tolerance of the
-// reference engine.
+// projection and whose expansion runs the depthwise Conv gives the bits of
+// the same model with the Mul's output and the expansion's also returned
+// (a second reader keeps them apart), pooled, 1 and 2 threads, on planes
+// from 7x7 to 112x112 (by bands); and it stays within a float32 tolerance
+// of the reference engine.
 func TestFusedScaleIsExact(t *testing.T) {
 	r := rand.New(rand.NewPCG(24, 22))
 	for iter, tc := range []struct {
-		c, m, side int
-		gate       string
-		bn, swap   bool
-		residual   bool
+		c, m, side, stride int
+		gate, act          string
+		bn, swap           bool
+		residual           bool
 	}{
-		{96, 24, 56, "Sigmoid", true, false, false},
-		{144, 24, 40, "Sigmoid", false, true, true},
-		{240, 40, 28, "HardSigmoid", true, false, true},
-		{576, 96, 7, "HardSigmoid", false, false, true},
-		{120, 48, 14, "Sigmoid", true, true, false},
+		{96, 24, 56, 1, "Sigmoid", "SiLU", true, false, false},
+		{96, 24, 112, 2, "Sigmoid", "SiLU", false, false, false},
+		{144, 24, 40, 1, "Sigmoid", "Relu", false, true, true},
+		{240, 40, 28, 1, "HardSigmoid", "HardSwish", true, false, true},
+		{576, 96, 7, 1, "HardSigmoid", "SiLU", false, false, true},
+		{120, 48, 14, 1, "Sigmoid", "Relu", true, true, false},
 	} {
 		dt := tensor.Float
 		sq := max(tc.c/4, 1)
@@ -56,8 +59,14 @@ func TestFusedScaleIsExact(t *testing.T) {
 				}
 				return b.Op("Conv", append(append(args, builder.Name(name)), anyAttrs(attrs)...)...)
 			}
-			e := b.Op("Relu", conv("expand", x, wX, nil), builder.Name("expand_relu"))
-			d := b.Op("Relu", conv("dw", e, wD, bD, builder.Ints("pads", 1, 1, 1, 1), builder.Int("group", tc.c)), builder.Name("dw_relu"))
+			act := func(v builder.Value, name string) builder.Value {
+				if tc.act == "SiLU" {
+					return b.Op("Mul", v, b.Op("Sigmoid", v, builder.Name(name+"_sigmoid")), builder.Name(name))
+				}
+				return b.Op(tc.act, v, builder.Name(name))
+			}
+			e := act(conv("expand", x, wX, nil), "expand_act")
+			d := act(conv("dw", e, wD, bD, builder.Ints("pads", 1, 1, 1, 1), builder.Int("group", tc.c), builder.Ints("strides", tc.stride, tc.stride)), "dw_act")
 			p := b.Op("GlobalAveragePool", d, builder.Name("gap"))
 			s := b.Op("Relu", conv("fc1", p, w1, b1), builder.Name("fc1_relu"))
 			s = b.Op(tc.gate, conv("fc2", s, w2, b2), builder.Name("gate"))
@@ -72,20 +81,22 @@ func TestFusedScaleIsExact(t *testing.T) {
 				y = b.Op("BatchNormalization", y, b.Constant("bn_s", bn[0]), b.Constant("bn_b", bn[1]),
 					b.Constant("bn_mean", bn[2]), b.Constant("bn_var", bn[3]), builder.Name("bn"))
 			}
-			if tc.residual {
+			if tc.residual && tc.stride == 1 {
 				y = b.Op("Add", y, x, builder.Name("residual"))
 			}
 			b.Output("y", y)
 			if apart {
 				b.Output("scaled", scaled)
+				b.Output("expanded", e)
 			}
 			return b
 		}
 		fused, _ := loadBoth(t, build(false))
 		apart, plain := loadBoth(t, build(true))
-		if fused.Fusions() != apart.Fusions()+1 {
-			t.Fatalf("case %d: %d fusions, %d with the scale apart", iter, fused.Fusions(), apart.Fusions())
+		if fused.Fusions() != apart.Fusions()+2 {
+			t.Fatalf("case %d: %d fusions, %d with the scale and the front apart", iter, fused.Fusions(), apart.Fusions())
 		}
+		oside := (tc.side-1)/tc.stride + 1
 		x := randTensor(r, dt, 1, xc, tc.side, tc.side)
 		xv := must(tensor.Data[float32](x))
 		// No NaN or infinity: through the pool and the scale one would
@@ -98,7 +109,7 @@ func TestFusedScaleIsExact(t *testing.T) {
 				o := &graph.RunOptions{Threads: threads, Engine: graph.EngineFast, Pool: pool}
 				got, want := runY(t, fused, x, o), runY(t, apart, x, &graph.RunOptions{Threads: threads, Engine: graph.EngineFast})
 				gv, wv, rv := values64t(got), values64t(want), values64t(ref)
-				if len(gv) != tc.m*tc.side*tc.side {
+				if len(gv) != tc.m*oside*oside {
 					t.Fatalf("case %d: %d elements", iter, len(gv))
 				}
 				for i := range gv {

@@ -210,8 +210,11 @@ func TestFrontIsTheTwoConvolutions(t *testing.T) {
 		if err := Forward(stageConfig(Config{Threads: 1}, b.st[1]), b.dw, t1, b.st[1].W, b.st[1].B, want); err != nil {
 			t.Fatal(err)
 		}
-		for _, band := range []int{1, 24 << 10, 384 << 10} {
-			blockBandBytes = band
+		for _, band := range []int{0, 1, 24 << 10, 384 << 10} {
+			blockBandBytes, frontMinBytes = band, 0
+			if band == 0 {
+				frontMinBytes = 1 << 30 // the two convolutions
+			}
 			for th := 1; th <= 3; th++ {
 				got := make([]float32, len(want))
 				var charged int64
@@ -223,7 +226,7 @@ func TestFrontIsTheTwoConvolutions(t *testing.T) {
 					t.Fatal(err)
 				}
 				sameBits32(t, fmt.Sprintf("case %d (%+v, band %d, %d cores)", iter, b.dw, band, th), got, want)
-				if want := BlockScratchBytes(b.dw, th); th == 1 && charged < want {
+				if want := FrontScratchBytes(b.dw, th); th == 1 && charged < want {
 					t.Fatalf("charged %d bytes, the band buffers are %d", charged, want)
 				}
 			}
