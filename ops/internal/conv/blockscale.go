@@ -2,6 +2,7 @@ package conv
 
 import (
 	"errors"
+	"sync"
 
 	"github.com/onnxshape/onnxshape/ops/internal/parallel"
 )
@@ -73,6 +74,16 @@ func ScaledPointwise32(cfg Config, project Shape, x, s []float32, mul Scale, st 
 		return err
 	}
 	work := project.N * m * c * p
+	// The products charge their scratch on every worker (as blockBands):
+	// through a lock.
+	if charge := cfg.Charge; charge != nil && workers > 1 {
+		var mu sync.Mutex
+		cfg.Charge = func(bytes int64) error {
+			mu.Lock()
+			defer mu.Unlock()
+			return charge(bytes)
+		}
+	}
 	return parallel.RangeW(cfg.Ctx, workers, project.N*runs, work, func(wk, lo, hi int) error {
 		buf := getBlockBuf(c * cols)
 		defer putBlockBuf(buf)
