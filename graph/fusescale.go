@@ -8,7 +8,8 @@ import (
 
 // fuseScaled finds the squeeze-and-excitation scales of EfficientNet and
 // MobileNetV3: a Mul of two computed values (the depthwise convolution's
-// output and the excitation's per-channel scale) whose output only a 1x1
+// output and the excitation's per-channel scale, computed from a
+// GlobalAveragePool) whose output only a 1x1
 // Conv with constant weights and bias reads. The Mul then runs the Conv
 // on its product band by band (ops.FuseScaledProjection: the product never
 // materialised, the same bits), and in a run that fuses the Conv's step
@@ -35,6 +36,9 @@ func (m *Model) fuseScaled(opts LoadOptions) {
 		if _, c := consts[st.in[1]]; c {
 			continue
 		}
+		if !m.pooledScale(st.in[0], producer) && !m.pooledScale(st.in[1], producer) {
+			continue // not an excitation: the shapes would rarely fit
+		}
 		var p *step
 		for j := i + 1; j < len(m.steps) && p == nil; j++ {
 			if q := &m.steps[j]; slices.Contains(q.in, st.out[0]) {
@@ -59,4 +63,23 @@ func (m *Model) fuseScaled(opts LoadOptions) {
 		p.passThrough, p.passIn, p.into = true, 0, st
 		m.fusions++
 	}
+}
+
+// pooledScale reports whether slot s is computed from a GlobalAveragePool
+// (or a ReduceMean) through at most six steps along their first inputs:
+// a squeeze-and-excitation's scale, N x C x 1 x 1, as FuseScaledProjection
+// needs at run time (otherwise the Mul and the Conv run one after the
+// other, the product a tensor the run does not recycle).
+func (m *Model) pooledScale(s int, producer []int) bool {
+	for depth := 0; depth < 6 && s >= 0 && producer[s] >= 0; depth++ {
+		st := &m.steps[producer[s]]
+		if st.node == nil || len(st.in) == 0 {
+			return false
+		}
+		if st.node.Domain == "" && (st.node.OpType == "GlobalAveragePool" || st.node.OpType == "ReduceMean") {
+			return true
+		}
+		s = st.in[0]
+	}
+	return false
 }
