@@ -104,7 +104,16 @@ func convNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 			return opt.result(y), nil
 		}
 		x = front
+	} else if fr := n.fusedFront(opt); fr != nil {
+		// X is the expansion's input; the output dw's (convblock.go).
+		return n.runFront(opt, fr, x, w, b, in)
 	}
+	return n.convTail(opt, x, w, b, in)
+}
+
+// convTail is Conv on x, w and b (in the node's inputs), with what n fused.
+func (n *Node) convTail(opt *Options, x, w, b *tensor.Tensor, in []tensor.Value) ([]tensor.Value, error) {
+	var err error
 	var a convAttrs
 	pads := n.fusedPads(opt)
 	if g := n.lastConv(); g == nil || !g.fits(x, w, pads != nil) {

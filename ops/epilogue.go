@@ -99,6 +99,12 @@ type nodeFusion struct {
 	// block is the inverted residual block a projection runs (FuseBlock,
 	// convblock.go; nil: none).
 	block *convBlock
+	// front is the depthwise Conv an expansion runs after itself
+	// (FuseFront, convblock.go; nil: none).
+	front *convFront
+	// scaled is the projection Conv a squeeze-and-excitation Mul runs on
+	// its product (FuseScaledProjection, convscale.go; nil: none).
+	scaled *scaledProjection
 }
 
 // fusing reports whether the run asks the kernels to apply what their
