@@ -82,3 +82,19 @@ func requantColsVector(out []byte, acc []int32, mults []float64, zero, lo, hi fl
 	requantColsAVX512(&out[0], &acc[0], &mults[0], n, zero, lo, hi)
 	return n
 }
+
+//go:noescape
+func addAVX512(o, a, b *byte, n int, p *AddParams)
+
+// addVector does the longest prefix of o that is a multiple of 16
+// elements and returns its length (0 without AVX-512).
+func addVector[T Int8](p *AddParams, o, a, b []T) int {
+	n := len(o) &^ 15
+	var zero T
+	if !haveAVX512 || n == 0 || (^zero < 0) != (p.signed != 0) {
+		return 0
+	}
+	_, _ = a[n-1], b[n-1]
+	addAVX512((*byte)(unsafe.Pointer(&o[0])), (*byte)(unsafe.Pointer(&a[0])), (*byte)(unsafe.Pointer(&b[0])), n, p)
+	return n
+}
