@@ -96,6 +96,9 @@ type nodeFusion struct {
 	// qdq is a Conv's quantized chain run as one int8 convolution
 	// (FuseQDQ, qdqconv.go; nil: none).
 	qdq *qdqConv
+	// qdqAdd is an Add's quantized chain run as one int8 addition
+	// (FuseQDQAdd, qdqadd.go; nil: none).
+	qdqAdd *qdqAdd
 	// block is the inverted residual block a projection runs (FuseBlock,
 	// convblock.go; nil: none).
 	block *convBlock
