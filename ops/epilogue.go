@@ -99,6 +99,9 @@ type nodeFusion struct {
 	// qdqAdd is an Add's quantized chain run as one int8 addition
 	// (FuseQDQAdd, qdqadd.go; nil: none).
 	qdqAdd *qdqAdd
+	// qdqPool says a MaxPool runs on its DequantizeLinear's 8-bit input
+	// (FuseQDQPool, qdqpool.go).
+	qdqPool bool
 	// block is the inverted residual block a projection runs (FuseBlock,
 	// convblock.go; nil: none).
 	block *convBlock

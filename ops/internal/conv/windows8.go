@@ -38,10 +38,17 @@ func paddedBytes8(s Shape) int64 {
 	return int64(s.N)*int64(s.C)*int64(p.plane) + 4*int64((k+3)/4*4)
 }
 
-// pad8 writes channel x (ih x iw) padded and phase-split into dst.
+// pad8 writes channel x (ih x iw) padded and phase-split into dst: the
+// phases some tap reads (a 1x1 of stride 2 reads one of four).
 func (p padded8) pad8(dst, x []byte, g dwGeometry, pad byte) {
 	for a := range g.sh {
+		if !phaseRead(a, g.kh, g.dh, g.sh) {
+			continue
+		}
 		for b := range g.sw {
+			if !phaseRead(b, g.kw, g.dw, g.sw) {
+				continue
+			}
 			ph := dst[(a*g.sw+b)*p.hph*p.wph:]
 			// The columns j of the phase inside the image: j*sw+b-pw in [0, iw).
 			jlo, jhi := validRange(b-g.pw, g.sw, g.iw, p.wph)
@@ -65,6 +72,16 @@ func (p padded8) pad8(dst, x []byte, g dwGeometry, pad byte) {
 			}
 		}
 	}
+}
+
+// phaseRead reports whether some tap r < k reads phase a: (r*d) % s == a.
+func phaseRead(a, k, d, s int) bool {
+	for r := range k {
+		if r*d%s == a {
+			return true
+		}
+	}
+	return false
 }
 
 func fillBytes(b []byte, v byte) {

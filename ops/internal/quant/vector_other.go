@@ -13,3 +13,7 @@ func requantVector(out []byte, acc []int32, bias int32, mult, zero, lo, hi float
 func requantColsVector(out []byte, acc []int32, mults []float64, zero, lo, hi float64) int { return 0 }
 
 func addVector[T Int8](p *AddParams, o, a, b []T) int { return 0 }
+
+func maxIntoVector(dst, src []byte, signed bool) int { return 0 }
+
+func maxWindowsVector(dst, src []byte, taps, dil, stride int, signed bool) int { return 0 }
