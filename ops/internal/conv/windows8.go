@@ -94,13 +94,21 @@ func fillBytes(b []byte, v byte) {
 // group, its offset in the group's padded channels, the rows rounded up
 // to quads with copies of the last (a row past k: any bytes do).
 func (p padded8) offsets8(offs []int32, cg int, g dwGeometry) {
-	taps := g.kh * g.kw
-	k := cg * taps
-	for i := range offs {
-		row := min(i, k-1)
-		c, tap := row/taps, row%taps
-		r, q := tap/g.kw*g.dh, tap%g.kw*g.dw
-		offs[i] = int32(c*p.plane + ((r%g.sh)*g.sw+q%g.sw)*p.hph*p.wph + r/g.sh*p.wph + q/g.sw)
+	// One channel's taps, then the channels: the same plus c*plane.
+	taps := offs[:0]
+	for r := range g.kh {
+		for q := range g.kw {
+			rd, qd := r*g.dh, q*g.dw
+			taps = append(taps, int32(((rd%g.sh)*g.sw+qd%g.sw)*p.hph*p.wph+rd/g.sh*p.wph+qd/g.sw))
+		}
+	}
+	nt := len(taps)
+	k := cg * nt
+	for i := nt; i < k; i++ {
+		offs[i] = offs[i-nt] + int32(p.plane)
+	}
+	for i := k; i < len(offs); i++ {
+		offs[i] = offs[k-1]
 	}
 }
 
