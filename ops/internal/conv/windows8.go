@@ -27,6 +27,11 @@ func paddedGeometry8(g dwGeometry) padded8 {
 	return p
 }
 
+// maxPadded8 is the most bytes of padded image (and offsets) IntegerPacked
+// copies at once: beyond, it would add a large image's size to the run's
+// peak, and fillWindows8 writes the windows from the image as it lies.
+var maxPadded8 int64 = 4 << 20
+
 // paddedBytes8 is the bytes of the padded copy of s's image and of its
 // window rows' offsets.
 func paddedBytes8(s Shape) int64 {
