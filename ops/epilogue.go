@@ -96,6 +96,12 @@ type nodeFusion struct {
 	// qdq is a Conv's quantized chain run as one int8 convolution
 	// (FuseQDQ, qdqconv.go; nil: none).
 	qdq *qdqConv
+	// qdqAdd is an Add's quantized chain run as one int8 addition
+	// (FuseQDQAdd, qdqadd.go; nil: none).
+	qdqAdd *qdqAdd
+	// qdqPool says a MaxPool runs on its DequantizeLinear's 8-bit input
+	// (FuseQDQPool, qdqpool.go).
+	qdqPool bool
 	// block is the inverted residual block a projection runs (FuseBlock,
 	// convblock.go; nil: none).
 	block *convBlock
