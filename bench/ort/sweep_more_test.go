@@ -403,8 +403,9 @@ func genMisc(r *rand.Rand, op string, dt tensor.DataType) *sweepCase {
 		s, l := randTensor(r, dt, []int{}), randTensor(r, dt, []int{})
 		d := nonZero(r, randTensor(r, dt, []int{}))
 		c.inputs = []*tensor.Tensor{s, l, d}
-		// start + i*delta (the spec); onnxruntime adds delta up, a few ulps away
-		return tolFor(c, dt, 1e-6, 1e-6)
+		// start + i*delta (the spec); onnxruntime adds delta up, its
+		// rounding accumulating over the elements (hundreds of ulps at 220)
+		return tolFor(c, dt, 1e-5, 1e-4)
 	case "EyeLike":
 		c.opset = 22
 		c.inputs = []*tensor.Tensor{randTensor(r, dt, sweepShape(r, 2, 2, true))}
