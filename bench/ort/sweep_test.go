@@ -97,8 +97,6 @@ var sweepNotGenerated = map[string]string{
 	"Bernoulli": "random", "Multinomial": "random", "RandomNormal": "random", "RandomNormalLike": "random",
 	"RandomUniform": "random", "RandomUniformLike": "random", "Dropout": "random in training mode; Identity otherwise",
 	"If": "controlflow_test.go", "Loop": "controlflow_test.go", "Scan": "controlflow_test.go",
-	"LSTM": "rnn_test.go", "GRU": "rnn_test.go", "RNN": "rnn_test.go",
-	"Attention": "attention_test.go", "RotaryEmbedding": "attention_test.go",
 }
 
 func sweepClasses() map[string]sweepClass {
@@ -1242,7 +1240,8 @@ func runSweepCaseAll(c *sweepCase) (_ sweepOutcome, _, inferMsg string) {
 		s := ortErr.Error()
 		if strings.Contains(s, "Could not find an implementation") || strings.Contains(s, "data type is not supported") ||
 			strings.Contains(s, "Failed to find kernel") || strings.Contains(s, "NOT_IMPLEMENTED") ||
-			strings.Contains(s, "only supports") || strings.Contains(s, "only support ") || strings.Contains(s, "not supported for") {
+			strings.Contains(s, "only supports") || strings.Contains(s, "only support ") || strings.Contains(s, "not supported for") ||
+			strings.Contains(s, "does not support double") {
 			return swNoKernel, "", inferMsg
 		}
 		if k := knownDivergence(c, s); k != "" {
