@@ -90,6 +90,8 @@ func (m *Model) fuseGraphs(opts LoadOptions) {
 		m.fuseChains(opts)
 		m.fuseGated(opts)
 		m.fuseBlocks(opts)
+		m.fuseScaled(opts)
+		m.fuseFronts(opts)
 		m.fuseTransposes(opts)
 		m.fuseQDQ(opts)
 		m.passHeaders()

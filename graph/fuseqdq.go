@@ -140,6 +140,115 @@ func (m *Model) fuseQDQ(opts LoadOptions) {
 		q.passThrough, q.passIn, q.into = true, 0, c
 		m.fusions++
 	}
+	for i := range m.steps {
+		m.fuseQDQAdd(&m.steps[i], readers, producer, consts, soleAt, constant)
+		m.fuseQDQPool(&m.steps[i], readers, producer, consts, soleAt, constant)
+	}
+}
+
+// fuseQDQPool makes, when q is its QuantizeLinear, the chain
+//
+//	DequantizeLinear(x) -> MaxPool -> QuantizeLinear
+//
+// of one scale and zero point run the MaxPool on the 8-bit x
+// (ops.FuseQDQPool: exact), on fuseQDQ's terms: the DequantizeLinear
+// passes x through and the QuantizeLinear the MaxPool's 8-bit output.
+func (m *Model) fuseQDQPool(q *step, readers, producer []int, consts map[int]*tensor.Tensor, soleAt func(*step, int, string) *step, constant func(*step, int) (*tensor.Tensor, bool)) {
+	if q.node == nil || q.node.Domain != "" || q.node.OpType != "QuantizeLinear" || q.passThrough || q.chain != nil || len(q.out) != 1 {
+		return
+	}
+	p := soleAt(q, 0, "MaxPool")
+	if p == nil || p.passThrough || len(p.in) != 1 {
+		return
+	}
+	d := soleAt(p, 0, "DequantizeLinear")
+	if d == nil || d.passThrough {
+		return
+	}
+	if x := d.in[0]; readers[x] > 1 && !m.readAtOrAfter(x, p, producer) {
+		return // see fuseQDQ
+	}
+	ok := true
+	get := func(st *step, k int) *tensor.Tensor {
+		t, okc := constant(st, k)
+		ok = ok && okc
+		return t
+	}
+	spec := ops.QDQ{DX: d.node, Q: q.node}
+	spec.XScale, spec.XZero = get(d, 1), get(d, 2)
+	spec.YScale, spec.YZero = get(q, 1), get(q, 2)
+	if !ok || !ops.FuseQDQPool(p.node, spec) {
+		return
+	}
+	_, isConst := consts[d.in[0]]
+	d.passThrough, d.passIn, d.into = true, 0, p
+	d.passShared = isConst || readers[d.in[0]] > 1 || producer[d.in[0]] < 0
+	q.passThrough, q.passIn, q.into = true, 0, p
+	m.fusions += 2
+}
+
+// fuseQDQAdd fuses, when q is its QuantizeLinear, the chain
+//
+//	DequantizeLinear(a) + DequantizeLinear(b) [-> Relu] -> QuantizeLinear
+//
+// into the Add as one int8 addition (ops.FuseQDQAdd), on fuseQDQ's terms:
+// each float value in between read by the next node only; the
+// DequantizeLinear nodes then pass their 8-bit inputs through to the Add
+// and the Relu and the QuantizeLinear pass its 8-bit output on.
+func (m *Model) fuseQDQAdd(q *step, readers, producer []int, consts map[int]*tensor.Tensor, soleAt func(*step, int, string) *step, constant func(*step, int) (*tensor.Tensor, bool)) {
+	if q.node == nil || q.node.Domain != "" || q.node.OpType != "QuantizeLinear" || q.passThrough || q.chain != nil || len(q.out) != 1 {
+		return
+	}
+	var relu *step
+	a := soleAt(q, 0, "Relu")
+	if a != nil {
+		if a.passThrough {
+			return
+		}
+		relu, a = a, soleAt(a, 0, "Add")
+	} else {
+		a = soleAt(q, 0, "Add")
+	}
+	if a == nil || a.passThrough || len(a.in) != 2 {
+		return
+	}
+	da, db := soleAt(a, 0, "DequantizeLinear"), soleAt(a, 1, "DequantizeLinear")
+	if da == nil || db == nil || da == db || da.passThrough || db.passThrough {
+		return
+	}
+	for _, d := range []*step{da, db} {
+		if x := d.in[0]; readers[x] > 1 && !m.readAtOrAfter(x, a, producer) {
+			return // see fuseQDQ
+		}
+	}
+	ok := true
+	get := func(st *step, k int) *tensor.Tensor {
+		t, okc := constant(st, k)
+		ok = ok && okc
+		return t
+	}
+	spec := ops.QDQAdd{DA: da.node, DB: db.node, Q: q.node}
+	spec.AScale, spec.AZero = get(da, 1), get(da, 2)
+	spec.BScale, spec.BZero = get(db, 1), get(db, 2)
+	spec.YScale, spec.YZero = get(q, 1), get(q, 2)
+	if relu != nil {
+		spec.Relu = relu.node
+	}
+	if !ok || !ops.FuseQDQAdd(a.node, spec) {
+		return
+	}
+	for _, d := range []*step{da, db} {
+		_, isConst := consts[d.in[0]]
+		d.passThrough, d.passIn, d.into = true, 0, a
+		d.passShared = isConst || readers[d.in[0]] > 1 || producer[d.in[0]] < 0
+		m.fusions++
+	}
+	for _, st := range []*step{relu, q} {
+		if st != nil {
+			st.passThrough, st.passIn, st.into = true, 0, a
+			m.fusions++
+		}
+	}
 }
 
 // passSameTypeCasts makes each Cast of a QuantizeLinear's output to the

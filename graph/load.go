@@ -61,11 +61,13 @@ type LoadOptions struct {
 	// bits of the nodes run one by one but where a bound is stated (a Pad
 	// before a depthwise Conv, graph/fuse.go; ExactQDQ's chain).
 	NoFuse bool
-	// ExactQDQ runs a quantized convolution written as DequantizeLinear ->
-	// Conv -> QuantizeLinear as written, in float, rather than as one int8
-	// convolution (graph/fuseqdq.go): the one fusion whose result may
-	// differ from the nodes', by one quantum of an output next to a
-	// rounding boundary, as onnxruntime's does.
+	// ExactQDQ runs the quantized chains of a QDQ network as written, in
+	// float (graph/fuseqdq.go): DequantizeLinear -> Conv -> QuantizeLinear
+	// rather than one int8 convolution, DequantizeLinear x2 -> Add ->
+	// QuantizeLinear rather than one int8 addition (the fusions whose
+	// result may differ from the nodes', by one quantum of an output next
+	// to a rounding boundary, as onnxruntime's do), and DequantizeLinear ->
+	// MaxPool -> QuantizeLinear in float too (that one changes no bit).
 	ExactQDQ bool
 }
 

@@ -295,6 +295,9 @@ func (r *runState) holdTensor(t *tensor.Tensor) {
 		if r.shapeHit != nil && r.cached(k) {
 			return // the shape cache's (shapecache.go)
 		}
+		if len(r.foreign) > 0 && r.isForeign(k) {
+			return // a kernel's, counted until its body's exit (subgraph.go)
+		}
 		if len(r.m.fixed) > 0 {
 			if _, ok := r.m.fixed[k]; ok {
 				return

@@ -239,6 +239,11 @@ type runState struct {
 	// the run.
 	lentHeaders [maxLentHeaders]lentHeader
 	lentNext    int
+	// known is what the run found of the storage kernels handed bodies,
+	// the next to write at knownNext (subgraph.go), cleared at the end
+	// of the run.
+	known     [maxKnownKeys]knownKey
+	knownNext int
 
 	// owned is the storage the run created, with the number of tensors
 	// in live values that hold it; external is the storage of the
@@ -274,6 +279,12 @@ type runState struct {
 	// bodyOut holds, by body (body.id), the list a run of the body
 	// returns its outputs in, made once per state.
 	bodyOut [][]tensor.Value
+	// bodyHeld holds, by body, which of its inputs it holds through
+	// owned while it runs (body.runSteps); foreign, the storage the
+	// running bodies were handed that the run counts but does not hold
+	// (subgraph.go), the innermost body's last.
+	bodyHeld [][]bool
+	foreign  []foreignStorage
 	// sharedThreads is set when the caller leaves Threads at 0: each
 	// node then takes its share of the cores among the runs under way.
 	sharedThreads bool
@@ -629,10 +640,15 @@ func (m *Model) endRun(r *runState) {
 		clear(out)
 	}
 	r.owned.reset()
+	clear(r.foreign)
+	r.foreign = r.foreign[:0]
 	clear(r.escaped)
 	r.escaped = r.escaped[:0]
 	if r.lentNext > 0 {
 		r.lentHeaders, r.lentNext = [maxLentHeaders]lentHeader{}, 0
+	}
+	if r.knownNext > 0 {
+		r.known, r.knownNext = [maxKnownKeys]knownKey{}, 0
 	}
 	if len(r.external) > 1024 {
 		r.external = map[storageKey]struct{}{}

@@ -87,9 +87,10 @@ type body struct {
 	optional []string
 	out      []int // the formal outputs' slots (maybe of enclosing graphs)
 	// exit lists the slots the body lets go when it returns: its inputs
-	// and its own values that are outputs.
-	exit []int
-	sg   *ops.Subgraph
+	// and its own values that are outputs; exitIn, for each, the input
+	// it is (-1 for an output).
+	exit, exitIn []int
+	sg           *ops.Subgraph
 	// id is the body's place in Model.bodies: a run keeps the list of
 	// its outputs there (runState.bodyOut).
 	id int
@@ -204,10 +205,15 @@ func (m *Model) compileBody(g *pb.GraphProto, parent *scope, opsets map[string]i
 	}
 	planReleases(b.steps, func(s int) bool { return own[s] && !kept[s] }, 0)
 	seen := map[int]bool{}
-	for _, s := range append(append([]int{}, b.in...), b.out...) {
+	for i, s := range append(append([]int{}, b.in...), b.out...) {
 		if own[s] && !consts[s] && !seen[s] {
 			seen[s] = true
 			b.exit = append(b.exit, s)
+			in := -1
+			if i < len(b.in) {
+				in = i
+			}
+			b.exitIn = append(b.exitIn, in)
 		}
 	}
 	made := map[int]bool{}
@@ -343,6 +349,16 @@ func (b *body) run(opt *ops.Options, in []tensor.Value) ([]tensor.Value, error) 
 
 // runSteps is run once the kernel's charges are set aside.
 func (b *body) runSteps(r *runState, in []tensor.Value) ([]tensor.Value, error) {
+	if r.bodyOut == nil {
+		r.bodyOut = make([][]tensor.Value, len(b.m.bodies))
+		r.bodyHeld = make([][]bool, len(b.m.bodies))
+	}
+	held := r.bodyHeld[b.id]
+	if len(held) != len(b.in) {
+		held = make([]bool, len(b.in))
+		r.bodyHeld[b.id] = held
+	}
+	frame := len(r.foreign)
 	for i, s := range b.in {
 		v := in[i]
 		if b.optional[i] != "" {
@@ -351,7 +367,7 @@ func (b *body) runSteps(r *runState, in []tensor.Value) ([]tensor.Value, error) 
 			}
 		}
 		r.vals[s] = v
-		r.holdForeign(v)
+		held[i] = r.holdForeign(v)
 	}
 	var err error
 	for pos := range b.steps {
@@ -369,9 +385,6 @@ func (b *body) runSteps(r *runState, in []tensor.Value) ([]tensor.Value, error) 
 	if err == nil {
 		// The list is the run's, reused by the next run of the body: the
 		// kernel reads it before it runs the body again (ops.Subgraph).
-		if r.bodyOut == nil {
-			r.bodyOut = make([][]tensor.Value, len(b.m.bodies))
-		}
 		if out = r.bodyOut[b.id]; len(out) != len(b.out) {
 			out = make([]tensor.Value, len(b.out))
 			r.bodyOut[b.id] = out
@@ -390,13 +403,18 @@ func (b *body) runSteps(r *runState, in []tensor.Value) ([]tensor.Value, error) 
 			r.headers[s] = nil // the kernel's now
 		}
 	}
-	for _, s := range b.exit {
-		r.drop(r.vals[s])
+	for k, s := range b.exit {
+		// An input only the body's foreign storage or the model's or
+		// the caller's holds (held false) has nothing to let go.
+		if i := b.exitIn[k]; i < 0 || held[i] {
+			r.drop(r.vals[s])
+		}
 		r.vals[s] = nil
 		if h := r.headers[s]; h != nil {
 			header.Detach(h)
 		}
 	}
+	r.popForeign(frame)
 	// The outputs' storage the run made that nothing in the run holds now
 	// is the kernel's alone: it may give it back (body.done). Only pieces
 	// a spare could be: what the run keeps uncounted stays within the
@@ -411,10 +429,10 @@ func (b *body) runSteps(r *runState, in []tensor.Value) ([]tensor.Value, error) 
 		}
 		r.escaped = append(r.escaped, buf)
 	}
-	if len(r.escaping) > 0 {
-		clear(r.escaping)
-		r.escaping = r.escaping[:0]
+	for i := range r.escaping {
+		r.escaping[i] = nil
 	}
+	r.escaping = r.escaping[:0]
 	if err != nil {
 		// The body's values left behind go with the run's failure: clear
 		// them so that a later body run starts clean.
@@ -449,41 +467,107 @@ func (b *body) takeHeaders(r *runState) {
 // clearFresh forgets the storage the running node's allocator made: what
 // crosses a body's boundary is never a spare.
 func (r *runState) clearFresh() {
-	if len(r.fresh) > 0 {
-		clear(r.fresh)
-		r.fresh = r.fresh[:0]
+	for i := range r.fresh {
+		r.fresh[i] = nil // a loop: a few, cheaper than clear's call
 	}
+	r.fresh = r.fresh[:0]
 }
 
 // holdForeign counts the storage of a value a kernel hands a body, which
-// the run must never recycle: the kernel may hold it still.
-func (r *runState) holdForeign(v tensor.Value) {
+// the run must never recycle: the kernel may hold it still. It reports
+// whether the body's exit must drop the value: a tensor whose storage the
+// run held already (its holding is counted once more), or any value not
+// a tensor. A tensor of storage the run does not hold, not the model's
+// or the caller's, is foreign: its bytes count in the run's live bytes
+// from here to the body's exit (runState.foreign), with no holding to
+// look up or let go in between.
+func (r *runState) holdForeign(v tensor.Value) bool {
 	if t, ok := v.(*tensor.Tensor); ok {
-		r.holdForeignTensor(t) // no closure for the common case
-		return
+		return r.holdForeignTensor(t) // no closure for the common case
 	}
-	forEachTensor(v, r.holdForeignTensor)
+	forEachTensor(v, func(t *tensor.Tensor) { r.holdForeignTensor(t) })
+	return true
 }
 
-func (r *runState) holdForeignTensor(t *tensor.Tensor) {
+func (r *runState) holdForeignTensor(t *tensor.Tensor) bool {
 	k, n := storageOf(t)
 	if k == nil {
-		return
+		return false
 	}
 	if i := r.owned.find(k); i >= 0 {
 		r.owned.entries[i].refs++
-		return
+		return true
 	}
-	if _, ok := r.m.fixed[k]; ok {
-		return
-	}
-	if len(r.external) > 0 {
-		if _, ok := r.external[k]; ok {
-			return
-		}
+	if r.isForeign(k) || r.notCounted(k) {
+		return false
 	}
 	r.live += n
-	r.owned.add(k, holding{refs: 1, bytes: n})
+	r.foreign = append(r.foreign, foreignStorage{k, n})
+	return false
+}
+
+// foreignStorage is storage a kernel handed a body that the run counts
+// but does not hold (runState.foreign).
+type foreignStorage struct {
+	k     storageKey
+	bytes int64
+}
+
+// isForeign reports whether k is the storage of a value a kernel handed
+// a body now running. Such storage outlives the body's values: a value
+// of the body that views it (an Identity of an input) holds nothing, and
+// its bytes are counted until the body's exit, whatever its values do.
+func (r *runState) isForeign(k storageKey) bool {
+	for i := range r.foreign {
+		if r.foreign[i].k == k {
+			return true
+		}
+	}
+	return false
+}
+
+// popForeign ends the foreign storage of the body whose run began with
+// frame entries in r.foreign.
+func (r *runState) popForeign(frame int) {
+	for _, f := range r.foreign[frame:] {
+		r.live -= f.bytes
+	}
+	clear(r.foreign[frame:])
+	r.foreign = r.foreign[:frame]
+}
+
+// maxKnownKeys bounds runState.known.
+const maxKnownKeys = 8
+
+// knownKey is the storage of a value a kernel handed a body, with whether
+// it is the model's or the caller's (and so not counted).
+type knownKey struct {
+	k     storageKey
+	fixed bool
+}
+
+// notCounted reports whether k, storage a kernel hands a body that the
+// run does not hold, is the model's or the caller's. The answer for a key
+// holds for the whole run: the model's storage and the caller's inputs
+// live through it, so no other storage takes their address, and storage
+// that is neither never becomes either. The run remembers the last
+// maxKnownKeys answers (runState.known): a Loop or a Scan hands its body
+// the same few pieces of storage at every iteration (its counters, the
+// two buffers its carried values alternate between), which then cost no
+// map lookup.
+func (r *runState) notCounted(k storageKey) bool {
+	for i := range r.known {
+		if r.known[i].k == k {
+			return r.known[i].fixed
+		}
+	}
+	_, fixed := r.m.fixed[k]
+	if !fixed && len(r.external) > 0 {
+		_, fixed = r.external[k]
+	}
+	r.known[r.knownNext%maxKnownKeys] = knownKey{k, fixed}
+	r.knownNext++
+	return fixed
 }
 
 // escape marks the storage of a value a body returns as never to be
@@ -538,6 +622,13 @@ func (b *body) done(opt *ops.Options, t *tensor.Tensor) {
 		r.takeBackHeader(b.id, t)
 		return
 	}
+	// Storage the run did not make (a view of a value the kernel gave
+	// the body, as the Loop's condition passed through an Identity): not
+	// the run's to recycle, but when nothing in the run holds it, no
+	// value of the run is t either, and its header may go back.
+	if r.lentNext > 0 && r.owned.find(k) < 0 {
+		r.takeBackHeader(b.id, t)
+	}
 }
 
 // maxLentHeaders bounds runState.lentHeaders.
@@ -566,8 +657,9 @@ func (r *runState) noteLentHeader(h *tensor.Tensor, body, slot int) {
 // none: the kernel, by Subgraph.Done's terms, holds it no more, and the
 // caller found that nothing in the run holds its storage.
 func (r *runState) takeBackHeader(body int, t *tensor.Tensor) {
-	for i := range r.lentHeaders {
-		h := &r.lentHeaders[i]
+	// Newest first: a kernel gives back what the body returned lately.
+	for j := range min(r.lentNext, maxLentHeaders) {
+		h := &r.lentHeaders[(r.lentNext-1-j)%maxLentHeaders]
 		if h.t != t || h.body != body {
 			continue
 		}

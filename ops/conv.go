@@ -104,7 +104,16 @@ func convNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 			return opt.result(y), nil
 		}
 		x = front
+	} else if fr := n.fusedFront(opt); fr != nil {
+		// X is the expansion's input; the output dw's (convblock.go).
+		return n.runFront(opt, fr, x, w, b, in)
 	}
+	return n.convTail(opt, x, w, b, in)
+}
+
+// convTail is Conv on x, w and b (in the node's inputs), with what n fused.
+func (n *Node) convTail(opt *Options, x, w, b *tensor.Tensor, in []tensor.Value) ([]tensor.Value, error) {
+	var err error
 	var a convAttrs
 	pads := n.fusedPads(opt)
 	if g := n.lastConv(); g == nil || !g.fits(x, w, pads != nil) {
@@ -627,9 +636,10 @@ func packConvW(n *Node, w *tensor.Tensor, cfg gemm.Config) (*weightPack, error) 
 	if group, err := n.Int("group", 1); err != nil || group != 1 || w.DataType() != tensor.Float {
 		return nil, nil
 	}
-	if f := n.fusion; f != nil && (f.inBlock || f.block != nil) {
-		// A block's expansion or projection: the block's kernel reads its
-		// weights in place (and WeightsT), never packed in panels.
+	if n.fusion.readsInPlace() {
+		// A block's expansion or projection, a front's expansion, a scaled
+		// projection: the fused kernel reads its weights in place (and
+		// WeightsT), never packed in panels.
 		if len(s) == 4 && s[0] >= 64 && s[2] == 1 && s[3] == 1 && pointwiseAttrs(n) {
 			pa, err := conv.PackWeightsT(conv.Config{Charge: cfg.Charge}, s[0], s[1]*s[2]*s[3], elems[float32](w))
 			if err != nil || pa == nil {

@@ -260,3 +260,191 @@ func blockFloats(t *tensor.Tensor) []float32 {
 	}
 	return elems[float32](t)
 }
+
+// The front of a squeeze-and-excitation block (EfficientNet): the 1x1
+// expansion and the depthwise Conv after it, each with what it fused (a
+// gate x*Sigmoid(x) among them), the depthwise output read by the
+// excitation's pool and by its Mul, so that the projection cannot run
+// the three. FuseFront makes the expansion run the depthwise Conv too,
+// conv.Front32 (by bands, the expanded tensor never whole, where the
+// plane is large enough for that to pay; else the expanded tensor in
+// scratch rather than a value of the run), and the graph passes
+// the expansion's output, now the depthwise one, through the depthwise
+// Conv's step.
+
+// convFront is what an expansion fused: the depthwise node, its constant
+// weights and bias (before any fold), and the geometry of the last run.
+type convFront struct {
+	dw     *Node
+	wD, bD *tensor.Tensor
+	geo    atomic.Pointer[frontGeometry]
+}
+
+// frontGeometry is the two convolutions of a front on an input shape.
+type frontGeometry struct {
+	xs, ws []int
+	e, d   conv.Shape
+	shape  []int // the depthwise output's
+	fits   bool
+}
+
+// FuseFront makes expand, a 1x1 Conv of one group with constant float32
+// weights wE, run dw, a depthwise Conv over its output with constant
+// float32 weights wD and bias bD (nil: none), in runs that fuse: expand's
+// output is then dw's. It reports whether they fused: not when either
+// fused a Pad, a block, a front or a quantized chain, nor a residual.
+func FuseFront(expand, dw *Node, wE, wD, bD *tensor.Tensor) bool {
+	for _, n := range []*Node{expand, dw} {
+		if n == nil || n.OpType != "Conv" || n.Domain != "" {
+			return false
+		}
+		if f := n.fusion; f != nil && (f.pads != nil || f.block != nil || f.front != nil || f.qdq != nil || f.residual != nil || f.scaled != nil) {
+			return false
+		}
+	}
+	for _, t := range []*tensor.Tensor{wE, wD, bD} {
+		if t != nil && t.DataType() != tensor.Float {
+			return false
+		}
+	}
+	if wE == nil || wD == nil {
+		return false
+	}
+	se, sd := wE.Shape(), wD.Shape()
+	g, err := expand.Int("group", 1)
+	if len(se) != 4 || se[2] != 1 || se[3] != 1 || err != nil || g != 1 || !pointwiseAttrs(expand) {
+		return false
+	}
+	if len(sd) != 4 || sd[0] != se[0] || sd[1] != 1 {
+		return false
+	}
+	if g, err := dw.Int("group", 1); err != nil || g != int64(sd[0]) {
+		return false
+	}
+	if expand.fusion == nil {
+		expand.fusion = &nodeFusion{}
+	}
+	expand.fusion.front = &convFront{dw: dw, wD: wD, bD: bD}
+	return true
+}
+
+// fusedFront is the front n runs in a run that fuses (nil: none).
+func (n *Node) fusedFront(opt *Options) *convFront {
+	if n == nil || n.fusion == nil || n.fusion.front == nil || !opt.fusing() {
+		return nil
+	}
+	return n.fusion.front
+}
+
+// geometry returns the front's two convolutions on x (n the expansion, w
+// its weights); fits reports whether conv.Front32 runs them.
+func (f *convFront) geometry(n *Node, x, w *tensor.Tensor) *frontGeometry {
+	if g := f.geo.Load(); g != nil && tensor.SameShape(g.xs, x.Shape()) && tensor.SameShape(g.ws, w.Shape()) {
+		return g
+	}
+	g := &frontGeometry{xs: slices.Clone(x.Shape()), ws: slices.Clone(w.Shape())}
+	if x.DataType() == tensor.Float && x.Rank() == 4 && w.DataType() == tensor.Float && w.Rank() == 4 {
+		shapeOf := func(n *Node, xs []int, w *tensor.Tensor) (conv.Shape, []int, bool) {
+			a, err := readConvAttrs(n, true)
+			if err != nil {
+				return conv.Shape{}, nil, false
+			}
+			if a, err = convWeight(n.op(), xs, w.Shape(), a, false); err != nil {
+				return conv.Shape{}, nil, false
+			}
+			m := w.Shape()[0]
+			shape, axes, err := convOutputShape(n.op(), xs, m, a)
+			if err != nil {
+				return conv.Shape{}, nil, false
+			}
+			return convShape(xs[0], xs[1], m, a.group, axes, false), shape, true
+		}
+		e, s1, ok1 := shapeOf(n, x.Shape(), w)
+		if ok1 {
+			d, s2, ok2 := shapeOf(f.dw, s1, f.wD)
+			g.e, g.d, g.shape, g.fits = e, d, s2, ok2 && conv.FrontFits(e, d)
+		}
+	}
+	f.geo.Store(g)
+	return g
+}
+
+// runFront runs n, an expansion with x, w and b its input, weights and
+// bias, and the depthwise Conv f after it: conv.Front32 when it takes the
+// shapes, else the two nodes one after the other.
+func (n *Node) runFront(opt *Options, f *convFront, x, w, b *tensor.Tensor, in []tensor.Value) ([]tensor.Value, error) {
+	opt = opt.orDefault()
+	if d, err := n.runFront32(opt, f, x, w, b); d != nil || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		return opt.result(d), nil
+	}
+	out, err := n.convTail(opt, x, w, b, in)
+	if err != nil {
+		return nil, err
+	}
+	t, _ := out[0].(*tensor.Tensor)
+	din := values(t, f.wD)
+	if f.bD != nil {
+		din = values(t, f.wD, f.bD)
+	}
+	return convNode(opt, f.dw, din)
+}
+
+// runFront32 is runFront through conv.Front32; nil, nil when that does
+// not run the front.
+func (n *Node) runFront32(opt *Options, f *convFront, x, w, b *tensor.Tensor) (*tensor.Tensor, error) {
+	g := f.geometry(n, x, w)
+	if !g.fits {
+		return nil, nil
+	}
+	op := f.dw.op()
+	stages := []struct {
+		n    *Node
+		w, b *tensor.Tensor
+		m    int
+	}{{n, nil, nil, g.e.M}, {f.dw, nil, nil, g.d.M}}
+	stages[0].w, stages[0].b = n.foldedConv(opt, w, b)
+	stages[1].w, stages[1].b = f.dw.foldedConv(opt, f.wD, f.bD)
+	var st [2]conv.BlockStage
+	for k, s := range stages {
+		if s.w.DataType() != tensor.Float || convBias(s.n.op(), s.b, tensor.Float, s.m) != nil {
+			return nil, nil
+		}
+		p := s.n.packedInput(1, s.w)
+		if p != nil && p.packedOnly {
+			// Weights kept only packed (never a front's, packConvW).
+			return nil, nil
+		}
+		st[k].W, st[k].B = blockFloats(s.w), blockFloats(s.b)
+		if p != nil {
+			st[k].Cfg.WeightsT = p.at32
+		}
+		a := opt.stageAccount(k, s.n.op())
+		defer a.release()
+		done, _, err := s.n.convEpilogue(opt, tensor.Float, &st[k].Cfg, a, nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		if !done {
+			return nil, nil
+		}
+	}
+	if err := opt.checkSize(op, tensor.Float, g.shape); err != nil {
+		return nil, err
+	}
+	if err := opt.refuseScratch(op, "the front's bands", conv.FrontScratchBytes(g.d, opt.threads())); err != nil {
+		return nil, err
+	}
+	d, err := opt.newOverwritten(op, tensor.Float, g.shape)
+	if err != nil {
+		return nil, err
+	}
+	cfg, acct := opt.convCall(op, "the front's bands")
+	defer acct.release()
+	if err := convErr(op, conv.Front32(cfg, g.e, g.d, elems[float32](x), st, elems[float32](d))); err != nil {
+		return nil, err
+	}
+	return d, nil
+}

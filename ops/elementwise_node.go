@@ -105,6 +105,9 @@ func fixedKernels(table map[tensor.DataType]binaryKernel) func(*Node, tensor.Dat
 
 // node is the Kernel of the operator.
 func (b *binaryOp) node(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) {
+	if f := n.fusion; f != nil && f.qdqAdd != nil && opt.fusing() {
+		return n.runQDQAdd(opt, f.qdqAdd, in) // its 8-bit A and B, qdqadd.go
+	}
 	x, err := n.requiredInput(in, 0, "A")
 	if err != nil {
 		return nil, err

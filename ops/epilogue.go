@@ -96,12 +96,26 @@ type nodeFusion struct {
 	// qdq is a Conv's quantized chain run as one int8 convolution
 	// (FuseQDQ, qdqconv.go; nil: none).
 	qdq *qdqConv
+	// qdqAdd is an Add's quantized chain run as one int8 addition
+	// (FuseQDQAdd, qdqadd.go; nil: none).
+	qdqAdd *qdqAdd
+	// qdqPool says a MaxPool runs on its DequantizeLinear's 8-bit input
+	// (FuseQDQPool, qdqpool.go).
+	qdqPool bool
 	// block is the inverted residual block a projection runs (FuseBlock,
 	// convblock.go; nil: none).
 	block *convBlock
-	// inBlock marks a block's expansion (FuseBlock): the block's kernel
-	// reads its folded weights in place, which it therefore keeps.
+	// inBlock marks a Conv whose folded weights a fused kernel reads in
+	// place, which it therefore keeps (packConvW, PackConstants): a
+	// block's expansion (FuseBlock), a scaled projection
+	// (FuseScaledProjection).
 	inBlock bool
+	// front is the depthwise Conv an expansion runs after itself
+	// (FuseFront, convblock.go; nil: none).
+	front *convFront
+	// scaled is the projection Conv a squeeze-and-excitation Mul runs on
+	// its product (FuseScaledProjection, convscale.go; nil: none).
+	scaled *scaledProjection
 }
 
 // fusing reports whether the run asks the kernels to apply what their
@@ -697,6 +711,12 @@ func addResidualBlock[T float32 | float64](blk, r []T) {
 	case []float64:
 		residualAdd64(b, b, any(r).([]float64))
 	}
+}
+
+// readsInPlace reports a Conv whose folded weights a fused kernel reads in
+// place (a block, a front, a scaled projection): they stay unpacked.
+func (f *nodeFusion) readsInPlace() bool {
+	return f != nil && (f.inBlock || f.block != nil || f.front != nil)
 }
 
 // foldedConv returns the weights and bias a Conv node runs with: the

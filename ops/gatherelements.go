@@ -163,20 +163,34 @@ func gatherLastIdx[E any](opt *Options, indices *tensor.Tensor, y, data []E, row
 func gatherLast[I int32 | int64, E any](opt *Options, idx []I, y, data []E, rows, ni, nd int) error {
 	return parallelRange(opt, rows, len(y), func(lo, hi int) error {
 		for r := lo; r < hi; r++ {
-			src := data[r*nd : (r+1)*nd]
-			out := y[r*ni : (r+1)*ni]
-			for j, k := range idx[r*ni : (r+1)*ni] {
-				if k < 0 {
-					k += I(nd)
-				}
-				if uint64(k) >= uint64(nd) {
-					return errGatherIndex
-				}
-				out[j] = src[k]
+			if !gatherRow(y[r*ni:][:ni], idx[r*ni:][:ni], data[r*nd:][:nd]) {
+				return errGatherIndex
 			}
 		}
 		return nil
 	})
+}
+
+// gatherRow sets out[j] = src[ir[j]] (a negative index counted from the
+// end) and reports false at an index outside [-len(src), len(src)). A
+// function of its own, not inlined: in the closure of the row loop the
+// compiler spilled the source's pointer and read it back every element.
+//
+//go:noinline
+func gatherRow[I int32 | int64, E any](out []E, ir []I, src []E) bool {
+	out = out[:len(ir)]
+	n := int64(len(src))
+	for j, x := range ir {
+		k := int64(x)
+		if k < 0 {
+			k += n
+		}
+		if uint64(k) >= uint64(len(src)) {
+			return false
+		}
+		out[j] = src[k]
+	}
+	return true
 }
 
 var errGatherIndex = errors.New("an index out of range")

@@ -505,7 +505,7 @@ func PackConstants(n *Node, consts []tensor.Value, charge func(bytes int64) erro
 		}
 		n.packs[i] = p
 		total += p.bytes()
-		if f := n.fusion; b == f.foldedW() && p.a32 != nil && p.a32.Serves(0, p.a32.M(), p.a32.K(), true) && !f.inBlock && f.block == nil {
+		if f := n.fusion; b == f.foldedW() && p.a32 != nil && p.a32.Serves(0, p.a32.M(), p.a32.K(), true) && !f.readsInPlace() {
 			// The folded weights are read packed (conv.PackedOnly) or
 			// unpacked from a32 at a run: the model keeps one copy (where
 			// the kernels in use read a32 with a prefetch: AVX-512). A

@@ -89,6 +89,11 @@ func loopNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 	// body passed one of them on into a loop-carried value: then the
 	// next iteration gets new ones.
 	var iter, going *tensor.Tensor
+	var iterKey, goingKey *byte // their storage
+	var later []tensor.Value    // scan outputs to give back at a later iteration
+	if body.Done != nil && nScan > 0 {
+		later = make([]tensor.Value, 0, maxLater)
+	}
 	for i := int64(0); (trips < 0 || i < trips) && cond; i++ {
 		if err := opt.cancelled(); err != nil {
 			return nil, op.stopped(err)
@@ -145,10 +150,19 @@ func loopNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 				giveBack(opt, body, prev, held)
 			}
 			giveBack(opt, body, out[:1], held)
-			giveBack(opt, body, out[1+nState:], held)
+			if nScan > 0 {
+				later = giveBackLater(opt, body, later, held, later[:0])
+				later = giveBackLater(opt, body, out[1+nState:], held, later)
+			}
 		}
-		if kept := out[1 : 1+nState]; holdsStorageOf(kept, iter) || holdsStorageOf(kept, going) {
-			iter, going = nil, nil
+		if iterKey == nil {
+			iterKey, goingKey = unsafe.SliceData(iter.Bytes()), unsafe.SliceData(going.Bytes())
+		}
+		for _, v := range out[1 : 1+nState] {
+			if holdsStorage(v, iterKey) || holdsStorage(v, goingKey) {
+				iter, going, iterKey, goingKey = nil, nil, nil, nil
+				break
+			}
 		}
 	}
 	res := state
@@ -160,17 +174,6 @@ func loopNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, error) 
 		res = append(res, y)
 	}
 	return res, nil
-}
-
-// holdsStorageOf reports whether a value of vals shares t's storage.
-func holdsStorageOf(vals []tensor.Value, t *tensor.Tensor) bool {
-	key := unsafe.SliceData(t.Bytes())
-	for _, v := range vals {
-		if holdsStorage(v, key) {
-			return true
-		}
-	}
-	return false
 }
 
 // holdsStorage reports whether v holds a tensor whose storage starts at key.

@@ -91,6 +91,14 @@ func maxPoolNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Value, erro
 	if err != nil {
 		return nil, err
 	}
+	if f := n.fusion; f != nil && f.qdqPool && opt.fusing() {
+		if y, done, err := n.runQDQPool(opt, x); done {
+			if err != nil {
+				return nil, err
+			}
+			return opt.result(y), nil
+		}
+	}
 	valuesOnly := n.NumOutputs < 2 || n.Version < 8
 	if g := n.lastPool(); valuesOnly && g != nil && g.fits(x) && opt.orDefault().Profile != ProfileSONNX {
 		// A run with the input of the last one reads no attribute:

@@ -24,7 +24,7 @@ var mulOp = &binaryOp{
 }
 
 func init() {
-	register("Mul", []int{1, 6, 7, 13, 14}, [2]int{2, 2}, [2]int{1, 1}, mulOp.node)
+	register("Mul", []int{1, 6, 7, 13, 14}, [2]int{2, 2}, [2]int{1, 1}, mulNode)
 	declareAttrs("Mul", append(legacyBroadcastAttrs(7), consumedInputs)...)
 }
 

@@ -235,7 +235,8 @@ func (n *Node) runQDQConv(opt *Options, c *qdqConv, in []tensor.Value) ([]tensor
 
 // requantize writes the sums acc, plus the bias, to y as QuantizeLinear
 // would write the real convolution, channel by channel, the planes split
-// across the cores; a fused Relu clips at y's zero point.
+// across the cores; a fused Relu clips at y's zero point (in the
+// saturation: the same bits).
 func (c *qdqConv) requantize(opt *Options, y *tensor.Tensor, acc []int32) error {
 	shape := y.Shape()
 	m := shape[1]
@@ -247,8 +248,11 @@ func (c *qdqConv) requantize(opt *Options, y *tensor.Tensor, acc []int32) error 
 		return nil
 	}
 	signed := c.yz.DataType() == tensor.Int8
-	zb := zeroByte(c.yz)
-	zero := float64(zb)
+	zero := float64(zeroByte(c.yz))
+	ylo, yhi := quant.Range(signed)
+	if c.relu {
+		ylo = max(ylo, zero) // Relu then QuantizeLinear: clipped at the zero point
+	}
 	out := y.Bytes()
 	return parallelRange(opt, len(acc)/plane, len(acc), func(lo, hi int) error {
 		for p := lo; p < hi; p++ {
@@ -258,30 +262,10 @@ func (c *qdqConv) requantize(opt *Options, y *tensor.Tensor, acc []int32) error 
 				bias = c.bias[ch]
 			}
 			o := out[p*plane : (p+1)*plane]
-			quant.Requantize(o, acc[p*plane:(p+1)*plane], bias, c.mult[min(ch, len(c.mult)-1)], zero, signed)
-			if c.relu {
-				clipBelow(o, zb, signed)
-			}
+			quant.RequantizeClip(o, acc[p*plane:(p+1)*plane], bias, c.mult[min(ch, len(c.mult)-1)], zero, ylo, yhi)
 		}
 		return nil
 	})
-}
-
-// clipBelow raises every value of o under z to z (int8 when signed).
-func clipBelow(o []byte, z int, signed bool) {
-	if signed {
-		for i, v := range o {
-			if int(int8(v)) < z {
-				o[i] = byte(int8(z))
-			}
-		}
-		return
-	}
-	for i, v := range o {
-		if int(v) < z {
-			o[i] = byte(z)
-		}
-	}
 }
 
 // zeroByte is the one 8-bit value of z as an integer.

@@ -215,6 +215,10 @@ func (s *scanSpec) run(opt *Options, op opRef, states, xs []*tensor.Tensor, limi
 	state := res[:s.nState]
 	stepSlices := make([]*tensor.Tensor, len(xs))
 	ys := make([]scanStack, s.nOut)
+	var later []tensor.Value // scan outputs to give back at a later step
+	if s.body.Done != nil && s.nOut > 0 {
+		later = make([]tensor.Value, 0, maxLater)
+	}
 	for t := 0; t < steps; t++ {
 		if err := opt.cancelled(); err != nil {
 			return nil, op.stopped(err)
@@ -275,7 +279,10 @@ func (s *scanSpec) run(opt *Options, op opRef, states, xs []*tensor.Tensor, limi
 			if t > 0 {
 				giveBack(opt, s.body, prev, state)
 			}
-			giveBack(opt, s.body, out[s.nState:], state)
+			if s.nOut > 0 {
+				later = giveBackLater(opt, s.body, later, state, later[:0])
+				later = giveBackLater(opt, s.body, out[s.nState:], state, later)
+			}
 		}
 	}
 	for k := range ys {
@@ -296,21 +303,43 @@ func (s *scanSpec) run(opt *Options, op opRef, states, xs []*tensor.Tensor, limi
 // no more.
 func giveBack(opt *Options, body *Subgraph, vals, held []tensor.Value) {
 	for _, v := range vals {
-		t, _ := v.(*tensor.Tensor)
-		if t == nil {
-			continue
-		}
-		kept := false
-		for _, h := range held {
-			if ht, _ := h.(*tensor.Tensor); ht != nil && overlaps(t, ht) {
-				kept = true
-				break
-			}
-		}
-		if !kept {
+		if t, _ := v.(*tensor.Tensor); t != nil && !overlapsAny(t, held) {
 			body.Done(opt, t)
 		}
 	}
+}
+
+// maxLater bounds the tensors a Scan or a Loop keeps to give back later
+// (giveBackLater).
+const maxLater = 8
+
+// giveBackLater is giveBack, appending to later, while it has room, the
+// tensors held shares storage with: a scan output that views a state
+// (the Scan's Identity of its state) is given back at the next step,
+// once the state has moved on, so that the body's step reuses its
+// header. One left out is never given back, which is safe.
+func giveBackLater(opt *Options, body *Subgraph, vals, held, later []tensor.Value) []tensor.Value {
+	for _, v := range vals {
+		t, _ := v.(*tensor.Tensor)
+		switch {
+		case t == nil:
+		case !overlapsAny(t, held):
+			body.Done(opt, t)
+		case len(later) < cap(later):
+			later = append(later, t)
+		}
+	}
+	return later
+}
+
+// overlapsAny reports whether a tensor of vals shares storage with t.
+func overlapsAny(t *tensor.Tensor, vals []tensor.Value) bool {
+	for _, v := range vals {
+		if u, _ := v.(*tensor.Tensor); u != nil && overlaps(t, u) {
+			return true
+		}
+	}
+	return false
 }
 
 // scanStack is one stacked scan output of a run: made when the body first

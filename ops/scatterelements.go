@@ -18,6 +18,7 @@
 package ops
 
 import (
+	"errors"
 	"slices"
 
 	"github.com/onnxshape/onnxshape/ops/internal/convert"
@@ -98,8 +99,7 @@ func scatterElements(opt *Options, op opRef, data, indices, updates *tensor.Tens
 		if err != nil {
 			return nil, err
 		}
-		copyTensor(y, data)
-		if err := scatterLast(op, y, indices, updates); err != nil {
+		if err := scatterLast(opt, op, y, data, indices, updates); err != nil {
 			return nil, err
 		}
 		return y, nil
@@ -138,50 +138,98 @@ func lastAxisRows(data, indices *tensor.Tensor, axis int) bool {
 }
 
 // scatterLast is ScatterElements without reduction along the last axis
-// (lastAxisRows), the indices read in place: y[..., idx[..., j]] =
-// updates[..., j], row by row, in order.
-func scatterLast(op opRef, y, indices, updates *tensor.Tensor) error {
+// (lastAxisRows), the indices read in place: y = data with y[..., idx[...,
+// j]] = updates[..., j], row by row, each row's updates in order. A row is
+// copied from data and scattered into while it is in L1 (a whole copy
+// first, then the scatter, moved y through memory twice), and rows go
+// across the cores: a row's updates touch that row alone, so the order
+// that decides between two updates of one element is kept. A bad index
+// stops the rows and one ordered pass then names the first, as the serial
+// loop did.
+func scatterLast(opt *Options, op opRef, y, data, indices, updates *tensor.Tensor) error {
 	var err error
 	switch y.DataType().Size() {
 	case 1:
-		err = scatterLastAs[byte](op, y, indices, updates)
+		err = scatterLastAs[byte](opt, y, data, indices, updates)
 	case 2:
-		err = scatterLastAs[uint16](op, y, indices, updates)
+		err = scatterLastAs[uint16](opt, y, data, indices, updates)
 	case 4:
-		err = scatterLastAs[uint32](op, y, indices, updates)
+		err = scatterLastAs[uint32](opt, y, data, indices, updates)
 	default:
-		err = scatterLastAs[uint64](op, y, indices, updates)
+		err = scatterLastAs[uint64](opt, y, data, indices, updates)
 	}
-	return err
+	switch {
+	case errors.Is(err, errScatterIndex):
+		if indices.DataType() == tensor.Int32 {
+			return firstBadIndex(op, asElems[int32](indices.Bytes()), y.Shape(), indices.Shape())
+		}
+		return firstBadIndex(op, asElems[int64](indices.Bytes()), y.Shape(), indices.Shape())
+	case err != nil:
+		return op.wrap("cancelled", err, "run stopped")
+	}
+	return nil
 }
 
-func scatterLastAs[E any](op opRef, y, indices, updates *tensor.Tensor) error {
-	d, u := asElems[E](y.Bytes()), asElems[E](updates.Bytes())
+var errScatterIndex = errors.New("an index out of range")
+
+func scatterLastAs[E any](opt *Options, y, data, indices, updates *tensor.Tensor) error {
+	d, x, u := asElems[E](y.Bytes()), asElems[E](data.Bytes()), asElems[E](updates.Bytes())
 	if indices.DataType() == tensor.Int32 {
-		return scatterRowsLast(op, d, asElems[int32](indices.Bytes()), u, y.Shape(), indices.Shape())
+		return scatterRowsLast(opt, d, x, asElems[int32](indices.Bytes()), u, y.Shape(), indices.Shape())
 	}
-	return scatterRowsLast(op, d, asElems[int64](indices.Bytes()), u, y.Shape(), indices.Shape())
+	return scatterRowsLast(opt, d, x, asElems[int64](indices.Bytes()), u, y.Shape(), indices.Shape())
 }
 
-func scatterRowsLast[E any, I int32 | int64](op opRef, d []E, idx []I, u []E, ds, is []int) error {
+func scatterRowsLast[E any, I int32 | int64](opt *Options, d, x []E, idx []I, u []E, ds, is []int) error {
 	dim, w := ds[len(ds)-1], is[len(is)-1]
-	if w == 0 {
+	if len(d) == 0 {
 		return nil
 	}
-	for r := range len(idx) / w {
-		row, ir, ur := d[r*dim:(r+1)*dim], idx[r*w:(r+1)*w], u[r*w:(r+1)*w]
+	rows := len(d) / dim
+	work := len(d) + len(idx)
+	if serial, err := alone(opt, rows, work); serial {
+		if err != nil {
+			return err
+		}
+		return scatterRowsRange(d, x, idx, u, dim, w, 0, rows)
+	}
+	return parallelRange(opt, rows, work, func(lo, hi int) error {
+		return scatterRowsRange(d, x, idx, u, dim, w, lo, hi)
+	})
+}
+
+// scatterRowsRange copies rows [lo, hi) of x into d and writes their
+// updates, or reports errScatterIndex at an index outside [-dim, dim).
+func scatterRowsRange[E any, I int32 | int64](d, x []E, idx []I, u []E, dim, w, lo, hi int) error {
+	for r := lo; r < hi; r++ {
+		row := d[r*dim : (r+1)*dim]
+		copy(row, x[r*dim:(r+1)*dim])
+		ir, ur := idx[r*w:(r+1)*w], u[r*w:(r+1)*w]
+		ur = ur[:len(ir)]
 		for j, x := range ir {
 			k := int64(x)
 			if k < 0 {
 				k += int64(dim)
 			}
 			if uint64(k) >= uint64(dim) {
-				return op.errorf("indices", "indices holds %d at position %d, outside [%d, %d)", x, r*w+j, -dim, dim)
+				return errScatterIndex
 			}
 			row[k] = ur[j]
 		}
 	}
 	return nil
+}
+
+// firstBadIndex reports the first index outside [-dim, dim) for the last
+// axis of data's shape ds.
+func firstBadIndex[I int32 | int64](op opRef, idx []I, ds, is []int) error {
+	dim := ds[len(ds)-1]
+	for i, x := range idx {
+		if k := int64(x); k < -int64(dim) || k >= int64(dim) {
+			return op.errorf("indices", "indices holds %d at position %d, outside [%d, %d)", x, i, -dim, dim)
+		}
+	}
+	return op.errorf("indices", "an index lies outside [%d, %d)", -dim, dim)
 }
 
 // copyTensor copies the elements of src into dst, of the same type and size.

@@ -1,7 +1,9 @@
 package ops_test
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/onnxshape/onnxshape/ops"
@@ -92,4 +94,39 @@ func randomTensor(t *testing.T, r *rand.Rand, dt tensor.DataType, shape []int) *
 		b[i] = byte(r.Uint32())
 	}
 	return x
+}
+
+// Rows of the last-axis scatter go across the cores: two threads give the
+// reference engine's bits, and a bad index in a late row is named by its
+// position, the first one as the serial loop named it.
+func TestScatterElementsLastAxisThreads(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	const rows, w = 512, 300
+	x, u := randomTensor(t, r, tensor.Float, []int{rows, w}), randomTensor(t, r, tensor.Float, []int{rows, w})
+	idx := make([]int64, rows*w)
+	for i := range idx {
+		idx[i] = int64(r.IntN(2*w)) - w
+	}
+	it := tensor.MustFromSlice(idx, rows, w)
+	got, err := ops.ScatterElements(x, it, u, ops.ScatterElementsOptions{Axis: -1}, ops.WithThreads(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := ops.Lookup("", "ScatterElements", 18)
+	ref, _ := reference.Kernel("", "ScatterElements", s.Since)
+	node := &ops.Node{OpType: "ScatterElements", Version: s.Since, NumOutputs: 1,
+		Attrs: map[string]ops.Attribute{"axis": {Type: ops.AttrInt, Int: -1}}}
+	want, err := ref(nil, node, []tensor.Value{x, it, u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Equal(want[0].(*tensor.Tensor)) {
+		t.Fatal("two threads differ from the reference engine")
+	}
+	idx[400*w+7], idx[450*w+3] = w, -w-1
+	bad := tensor.MustFromSlice(idx, rows, w)
+	_, err = ops.ScatterElements(x, bad, u, ops.ScatterElementsOptions{Axis: -1}, ops.WithThreads(2))
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("position %d,", 400*w+7)) {
+		t.Fatalf("got %v, want the index at position %d", err, 400*w+7)
+	}
 }

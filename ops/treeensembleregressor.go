@@ -188,6 +188,13 @@ func oldTreeEnsemble(n *Node, features int, votes string) (*trees.Ensemble, mlpo
 	where := make(map[id]int, count)
 	ref := make([]int32, count)
 	e := &trees.Ensemble{Features: features, Base: base}
+	leaves := 0
+	for _, mode := range modes.Strings {
+		if mode == "LEAF" {
+			leaves++
+		}
+	}
+	e.Nodes, e.Leaves = make([]trees.Node, 0, count-leaves), make([][]trees.Vote, 0, leaves) // no regrowth: a model may hold millions
 	for i, mode := range modes.Strings {
 		k := id{ints["nodes_treeids"][i], ints["nodes_nodeids"][i]}
 		if _, dup := where[k]; dup {

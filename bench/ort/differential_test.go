@@ -38,6 +38,9 @@ type diffCase struct {
 	// tol compares floats: |ours-ort| <= abs + rel*|ort|. Zero means exact
 	// (NaN equals NaN, +0 equals -0).
 	abs, rel float64
+	// intAbs lets integer outputs differ by this many steps (a quantized
+	// result rounded from a float computed another way); zero: exact.
+	intAbs float64
 	// known, when set, names the divergence (docs/divergences.md) or bug
 	// of onnxshape that explains a disagreement in this case: the case is
 	// then counted, not failed, when the engines disagree.
@@ -200,6 +203,14 @@ func ortTypeOf(dt tensor.DataType) (ort.TensorElementDataType, bool) {
 		return ort.TensorElementDataTypeUint64, true
 	case tensor.Bool:
 		return ort.TensorElementDataTypeBool, true
+	case tensor.Float8E4M3FN: // one byte an element on both sides
+		return ort.TensorElementDataTypeFloat8E4M3FN, true
+	case tensor.Float8E4M3FNUZ:
+		return ort.TensorElementDataTypeFloat8E4M3FNUZ, true
+	case tensor.Float8E5M2:
+		return ort.TensorElementDataTypeFloat8E5M2, true
+	case tensor.Float8E5M2FNUZ:
+		return ort.TensorElementDataTypeFloat8E5M2FNUZ, true
 	}
 	return 0, false
 }
@@ -223,6 +234,17 @@ func ortShape(s []int) ort.Shape {
 		out[i] = int64(d)
 	}
 	return out
+}
+
+// ortAllocatedByUs reports whether an output of dt is allocated by the
+// harness: the binding cannot allocate float16, bfloat16 or float 8 values
+// itself (nor an empty one of them).
+func ortAllocatedByUs(dt tensor.DataType) bool {
+	switch dt {
+	case tensor.Float16, tensor.BFloat16, tensor.Float8E4M3FN, tensor.Float8E4M3FNUZ, tensor.Float8E5M2, tensor.Float8E5M2FNUZ:
+		return true
+	}
+	return false
 }
 
 // runORTModel runs model in onnxruntime; outputs of the types the binding
@@ -269,7 +291,7 @@ func runORTModel(model []byte, c *diffCase, names []string, like []*tensor.Tenso
 		}
 	}()
 	for i := range outputs {
-		if like == nil || (like[i].DataType() != tensor.Float16 && like[i].DataType() != tensor.BFloat16) {
+		if like == nil || !ortAllocatedByUs(like[i].DataType()) {
 			continue
 		}
 		if outputs[i], err = rawTensor(tensor.MustNew(like[i].DataType(), like[i].Shape()...)); err != nil {
@@ -378,7 +400,7 @@ func (c *diffCase) compareOutput(ours, theirs *tensor.Tensor) string {
 		}
 		a, _ := ours.Float64s()
 		b, _ := theirs.Float64s()
-		return firstDifference(a, b, func(x, y float64) bool { return x == y })
+		return firstDifference(a, b, func(x, y float64) bool { return math.Abs(x-y) <= c.intAbs })
 	}
 	a, err1 := ours.Float64s()
 	b, err2 := theirs.Float64s()

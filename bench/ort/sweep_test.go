@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"regexp"
 	"slices"
 	"sort"
@@ -42,10 +43,11 @@ import (
 //	go test -tags ort -run TestORTSweep -sweep-full     # every operator x type, sweepFullPer cases each
 //	go test -tags ort -run TestORTSweep -sweep-seed 7 -sweep-op 'Resize|Pad'
 var (
-	sweepFull = flag.Bool("sweep-full", false, "registry sweep: every operator and type, many cases each")
-	sweepSeed = flag.Uint64("sweep-seed", 1, "registry sweep: the seed of the draw")
-	sweepOp   = flag.String("sweep-op", "", "registry sweep: only the operators whose name matches this regular expression (anchored)")
-	sweepPer  = flag.Int("sweep-per", 0, "registry sweep: cases per operator and type (0: 1 with -short, 3 without, 12 with -sweep-full)")
+	sweepFull  = flag.Bool("sweep-full", false, "registry sweep: every operator and type, many cases each")
+	sweepSeed  = flag.Uint64("sweep-seed", 1, "registry sweep: the seed of the draw")
+	sweepOp    = flag.String("sweep-op", "", "registry sweep: only the operators whose name matches this regular expression (anchored)")
+	sweepTrace = flag.Bool("sweep-trace", false, "registry sweep: print each case before running it")
+	sweepPer   = flag.Int("sweep-per", 0, "registry sweep: cases per operator and type (0: 1 with -short, 3 without, 12 with -sweep-full)")
 )
 
 // sweepCase is one node and its inputs; a nil input is an optional one
@@ -59,10 +61,15 @@ type sweepCase struct {
 	// tolerance against onnxruntime (see diffCase), and whether fast and
 	// reference need only agree within it (products, Resize, normalizations).
 	abs, rel     float64
+	intAbs       float64 // integer outputs within this many steps of onnxruntime's
 	boundedByRef bool
 	// known names a divergence of docs/divergences.md or a bug that explains
 	// a disagreement with onnxruntime in this case.
 	known string
+	// skipORT, when set, names why the case is not given to onnxruntime
+	// (it would kill the process: docs/divergences.md); the engines and
+	// infer are still compared.
+	skipORT string
 }
 
 // sweepGen draws a case of op for element type dt.
@@ -90,8 +97,6 @@ var sweepNotGenerated = map[string]string{
 	"Bernoulli": "random", "Multinomial": "random", "RandomNormal": "random", "RandomNormalLike": "random",
 	"RandomUniform": "random", "RandomUniformLike": "random", "Dropout": "random in training mode; Identity otherwise",
 	"If": "controlflow_test.go", "Loop": "controlflow_test.go", "Scan": "controlflow_test.go",
-	"LSTM": "rnn_test.go", "GRU": "rnn_test.go", "RNN": "rnn_test.go",
-	"Attention": "attention_test.go", "RotaryEmbedding": "attention_test.go",
 }
 
 func sweepClasses() map[string]sweepClass {
@@ -132,6 +137,7 @@ func sweepClasses() map[string]sweepClass {
 	set(sweepClass{[]tensor.DataType{tensor.Float, tensor.Double, tensor.Float16, tensor.Int32, tensor.Int64}, genEinsum}, "Einsum")
 	set(sweepClass{[]tensor.DataType{tensor.Float, tensor.Double, tensor.Float16, tensor.Int8, tensor.Uint8, tensor.Int32}, genResize}, "Resize")
 	set(sweepClass{tAll, genCast}, "Cast")
+	moreSweepClasses(set)
 	return m
 }
 
@@ -958,7 +964,7 @@ func (c *sweepCase) model(outs []*tensor.Tensor) ([]byte, []string, error) {
 		switch {
 		case t == nil:
 			name = ""
-		case t.Rank() == 0:
+		case !harnessFeeds(t):
 			tp, err := onnx.TensorToProto(t, name)
 			if err != nil {
 				return nil, nil, err
@@ -978,15 +984,22 @@ func (c *sweepCase) model(outs []*tensor.Tensor) ([]byte, []string, error) {
 			names = append(names, name)
 			continue
 		}
+		dt := outs[i].DataType()
+		if wide, ok := widerOutputType(dt); ok {
+			// the binding cannot read packed 4-bit values: a Cast, exact
+			g.Node = append(g.Node, &pb.NodeProto{OpType: proto.String("Cast"), Input: []string{name}, Output: []string{name + "c"},
+				Attribute: []*pb.AttributeProto{aInt("to", int(wide))}})
+			name, dt = name+"c", wide
+		}
 		if outs[i].Rank() == 0 {
 			shapeName := fmt.Sprintf("widen%d", i)
 			tp, _ := onnx.TensorToProto(i64s(1), shapeName)
 			g.Initializer = append(g.Initializer, tp)
 			g.Node = append(g.Node, &pb.NodeProto{OpType: proto.String("Reshape"), Input: []string{name, shapeName}, Output: []string{name + "w"}})
 			name += "w"
-			g.Output = append(g.Output, onnx.TensorValueInfo(name, outs[i].DataType(), []int{1}))
+			g.Output = append(g.Output, onnx.TensorValueInfo(name, dt, []int{1}))
 		} else {
-			g.Output = append(g.Output, onnx.TensorValueInfo(name, outs[i].DataType(), outs[i].Shape()))
+			g.Output = append(g.Output, onnx.TensorValueInfo(name, dt, outs[i].Shape()))
 		}
 		names = append(names, name)
 	}
@@ -1006,11 +1019,53 @@ func (c *sweepCase) model(outs []*tensor.Tensor) ([]byte, []string, error) {
 func (c *sweepCase) feeds() map[string]tensor.Value {
 	in := map[string]tensor.Value{}
 	for i, t := range c.inputs {
-		if t != nil && t.Rank() > 0 {
+		if t != nil && harnessFeeds(t) {
 			in[fmt.Sprintf("x%d", i)] = t
 		}
 	}
 	return in
+}
+
+// harnessFeeds reports whether t is fed as an input; the others (rank 0,
+// which the binding refuses, and the types it cannot hold) are stored in
+// the model as initializers.
+func harnessFeeds(t *tensor.Tensor) bool {
+	_, ok := ortTypeOf(t.DataType())
+	return ok && t.Rank() > 0
+}
+
+// widerOutputType is the type an output of dt is cast to (exactly) for
+// the binding to read it, when it cannot read dt itself.
+func widerOutputType(dt tensor.DataType) (tensor.DataType, bool) {
+	switch dt {
+	case tensor.Int4, tensor.Int2:
+		return tensor.Int8, true
+	case tensor.Uint4, tensor.Uint2:
+		return tensor.Uint8, true
+	case tensor.Float4E2M1, tensor.Float8E8M0:
+		return tensor.Float, true
+	}
+	return dt, false
+}
+
+// widened is t cast as widerOutputType says (t itself if not).
+func widened(t *tensor.Tensor) *tensor.Tensor {
+	wide, ok := widerOutputType(t.DataType())
+	if !ok {
+		return t
+	}
+	v, err := t.Float64s()
+	if err != nil {
+		panic(err)
+	}
+	if wide == tensor.Float {
+		return fromFloat64s(wide, v, t.Shape())
+	}
+	iv := make([]int64, len(v))
+	for i, x := range v {
+		iv[i] = int64(x)
+	}
+	return intTensor(wide, iv, t.Shape())
 }
 
 // runEngine runs the untyped model in onnxshape under engine e.
@@ -1086,7 +1141,7 @@ func (c *sweepCase) describe() string {
 			in = append(in, "-")
 			continue
 		}
-		if t.Len() <= 6 {
+		if t.Len() <= 24 {
 			v, _ := t.Float64s()
 			in = append(in, fmt.Sprintf("%v%v%v", t.DataType(), t.Shape(), v))
 		} else {
@@ -1146,9 +1201,12 @@ func runSweepCaseAll(c *sweepCase) (_ sweepOutcome, _, inferMsg string) {
 		}
 		inferMsg = c.inferCheck(untyped, fast)
 	}
+	if c.skipORT != "" {
+		return swKnown, c.skipORT, inferMsg
+	}
 	var ortIn []diffInput
 	for i, t := range c.inputs {
-		if t != nil && t.Rank() > 0 {
+		if t != nil && harnessFeeds(t) {
 			ortIn = append(ortIn, diffInput{fmt.Sprintf("x%d", i), t})
 		}
 	}
@@ -1156,7 +1214,7 @@ func runSweepCaseAll(c *sweepCase) (_ sweepOutcome, _, inferMsg string) {
 		// the binding needs an input of rank > 0: an unused one
 		ortIn = append(ortIn, diffInput{"unused", tensor.MustFromSlice([]float32{0}, 1)})
 	}
-	dc := &diffCase{inputs: ortIn, abs: c.abs, rel: c.rel}
+	dc := &diffCase{inputs: ortIn, abs: c.abs, rel: c.rel, intAbs: c.intAbs}
 	model, names := untyped, []string(nil)
 	for i := range c.nOut {
 		names = append(names, fmt.Sprintf("y%d", i))
@@ -1168,6 +1226,7 @@ func runSweepCaseAll(c *sweepCase) (_ sweepOutcome, _, inferMsg string) {
 	}
 	var likes []*tensor.Tensor // the outputs as the ORT model declares them
 	for _, o := range fast {
+		o = widened(o)
 		if o.Rank() == 0 {
 			o, _ = o.Reshape(1)
 		}
@@ -1181,7 +1240,8 @@ func runSweepCaseAll(c *sweepCase) (_ sweepOutcome, _, inferMsg string) {
 		s := ortErr.Error()
 		if strings.Contains(s, "Could not find an implementation") || strings.Contains(s, "data type is not supported") ||
 			strings.Contains(s, "Failed to find kernel") || strings.Contains(s, "NOT_IMPLEMENTED") ||
-			strings.Contains(s, "only supports") || strings.Contains(s, "only support ") || strings.Contains(s, "not supported for") {
+			strings.Contains(s, "only supports") || strings.Contains(s, "only support ") || strings.Contains(s, "not supported for") ||
+			strings.Contains(s, "does not support double") {
 			return swNoKernel, "", inferMsg
 		}
 		if k := knownDivergence(c, s); k != "" {
@@ -1271,6 +1331,9 @@ func TestORTSweep(t *testing.T) {
 		for _, dt := range types {
 			for i := range per {
 				c := cl.gen(r, op, dt)
+				if c == nil {
+					continue // no case of this type (the generator says so)
+				}
 				var out sweepOutcome
 				var msg string
 				func() {
@@ -1279,6 +1342,9 @@ func TestORTSweep(t *testing.T) {
 							out, msg = swFail, fmt.Sprintf("panic: %v", p)
 						}
 					}()
+					if *sweepTrace {
+						fmt.Fprintln(os.Stderr, "sweep:", c.describe()) // a crash of onnxruntime names its case
+					}
 					out, msg = runSweepCase(c)
 				}()
 				total++
@@ -1309,10 +1375,10 @@ func TestORTSweep(t *testing.T) {
 			t.Logf("onnxshape accepts what onnxruntime's checker refuses: %s (%d)", k, v)
 		}
 	}
+	t.Logf("not generated yet: %s", strings.Join(missing, " "))
 	if *sweepOp == "" {
 		notDrawn := len(names) - generated
 		t.Logf("%d registered operators not drawn by the sweep (%d excused in sweepNotGenerated, the rest covered by their own families or not yet generated)", notDrawn, len(sweepNotGenerated))
-		_ = missing
 	}
 }
 
@@ -1432,6 +1498,9 @@ func knownDivergence(c *sweepCase, msg string) string {
 	case (c.op == "Gemm" || c.op == "MatMul") && strings.HasPrefix(msg, "y0:") && gemmEmptyK(c):
 		return divergenceEmptyInnerProduct
 	case c.op == "LogSoftmax" || c.op == "Softmax":
+		if v, _ := c.inputs[0].Float64s(); slices.ContainsFunc(v, math.IsNaN) && c.inputs[0].DataType() == tensor.Double {
+			return "divergence: double LogSoftmax of a slice holding NaN: NaN across the slice; onnxruntime's double kernel gives finite numbers to the other elements"
+		}
 		if v, _ := c.inputs[0].Float64s(); slices.ContainsFunc(v, func(x float64) bool { return math.IsInf(x, 1) }) {
 			return "divergence: double LogSoftmax of a slice holding +inf: NaN across the slice (numpy's inf - inf in the reference); onnxruntime's double kernel gives -inf to the finite elements (its float kernel agrees with us)"
 		}
@@ -1445,7 +1514,7 @@ func knownDivergence(c *sweepCase, msg string) string {
 	if (c.op == "Shrink" || c.op == "Pow") && !c.inputs[0].DataType().IsFloat() {
 		return "divergence: Pow, Shrink with a float result stored in an integer type: truncated and saturated (onnxruntime static_cast)"
 	}
-	if a, ok := c.attr("auto_pad"); ok && string(a.GetS()) == "VALID" && strings.Contains(msg, "shape") {
+	if a, ok := c.attr("auto_pad"); ok && string(a.GetS()) == "VALID" && (strings.Contains(msg, "shape") || strings.Contains(msg, "invalid dimensions")) {
 		return divergenceValidKernelLongerThanInput
 	}
 	if strings.HasPrefix(c.op, "Reduce") && len(c.inputs) > 1 && c.inputs[1] != nil && slices.Contains(c.inputs[0].Shape(), 0) {
@@ -1454,7 +1523,7 @@ func knownDivergence(c *sweepCase, msg string) string {
 	if c.op == "ReduceProd" && !c.inputs[0].DataType().IsFloat() {
 		return divergenceProdOverflow
 	}
-	return ""
+	return moreKnownDivergence(c, msg)
 }
 
 const (

@@ -177,7 +177,7 @@ func Probes() []Probe {
 		node("Expand", []string{"x", "shape"}, []string{"xs"}),
 		node("Scan", []string{"xs"}, []string{"y"}, i64("num_scan_inputs", 1), graphAttr("body", scanBody))},
 		[]*pb.TensorProto{int64sTensor("shape", 1000000000000, 1)}, in1, "y"), x1, false)
-	return ps
+	return append(ps, operatorProbes()...)
 }
 
 // giantString encodes a model whose one initializer is a string tensor

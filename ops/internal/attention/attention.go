@@ -320,6 +320,14 @@ func (w *worker[T]) packTile(t, bh, j0, nc int, k, v []T) error {
 func (w *worker[T]) rows(b, h, i0, i1 int) error {
 	p := w.p
 	nr := i1 - i0
+	if p.KVSeq == 0 {
+		// No key: every row is masked out, zeros; K and V are empty, no
+		// offset into them exists (a head's offset past 0 panicked).
+		for r := range nr {
+			clear(p.Y[b*p.YL.Batch+h*p.YL.Head+(i0+r)*p.YL.Seq:][:p.HeadV])
+		}
+		return nil
+	}
 	kvh := h / (p.QHeads / p.KVHeads)
 	q := p.Q[b*p.QL.Batch+h*p.QL.Head+i0*p.QL.Seq:]
 	k := p.K[b*p.KL.Batch+kvh*p.KL.Head:]

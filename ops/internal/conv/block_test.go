@@ -178,3 +178,58 @@ func TestBlockChargesItsBands(t *testing.T) {
 		}
 	}
 }
+
+// silu32 stands for a gated epilogue, x*Sigmoid(x).
+func silu32(v []float32) {
+	for i, x := range v {
+		v[i] = x * float32(1/(1+math.Exp(-float64(x))))
+	}
+}
+
+// Front32 gives the bits of the expansion and the depthwise convolution
+// run one after the other: random blocks as TestBlockIsTheThreeConvolutions,
+// clamps, HardSwish and SiLU, bands of every size, 1-3 cores.
+func TestFrontIsTheTwoConvolutions(t *testing.T) {
+	r := rand.New(rand.NewPCG(65, 66))
+	defer func(v, m, f int) { blockBandBytes, blockMinBytes, frontMinBytes = v, m, f }(blockBandBytes, blockMinBytes, frontMinBytes)
+	iters := 100
+	if testing.Short() {
+		iters = 30
+	}
+	blockMinBytes, frontMinBytes = 0, 0
+	for iter := range iters {
+		b := randomBlock(r, iter)
+		if iter%4 == 3 {
+			b.st[0].Cfg, b.st[1].Cfg = Config{Epilogue32: silu32}, Config{Epilogue32: silu32}
+		}
+		t1 := make([]float32, b.expand.N*b.expand.M*prod(b.expand.Grid))
+		want := make([]float32, b.dw.N*b.dw.M*prod(b.dw.Grid))
+		if err := Forward(stageConfig(Config{Threads: 1}, b.st[0]), b.expand, b.x, b.st[0].W, b.st[0].B, t1); err != nil {
+			t.Fatal(err)
+		}
+		if err := Forward(stageConfig(Config{Threads: 1}, b.st[1]), b.dw, t1, b.st[1].W, b.st[1].B, want); err != nil {
+			t.Fatal(err)
+		}
+		for _, band := range []int{0, 1, 24 << 10, 384 << 10} {
+			blockBandBytes, frontMinBytes = band, 0
+			if band == 0 {
+				frontMinBytes = 1 << 30 // the two convolutions
+			}
+			for th := 1; th <= 3; th++ {
+				got := make([]float32, len(want))
+				var charged int64
+				cfg := Config{Threads: th, Charge: func(n int64) error { charged += n; return nil }}
+				if th > 1 {
+					cfg.Charge = nil
+				}
+				if err := Front32(cfg, b.expand, b.dw, b.x, [2]BlockStage{b.st[0], b.st[1]}, got); err != nil {
+					t.Fatal(err)
+				}
+				sameBits32(t, fmt.Sprintf("case %d (%+v, band %d, %d cores)", iter, b.dw, band, th), got, want)
+				if want := FrontScratchBytes(b.dw, th); th == 1 && charged < want {
+					t.Fatalf("charged %d bytes, the band buffers are %d", charged, want)
+				}
+			}
+		}
+	}
+}

@@ -6,19 +6,21 @@ import (
 	"github.com/onnxshape/onnxshape/ops/internal/gemm"
 )
 
-// The int8 implicit GEMM (ConvInteger, QLinearConv): the weights packed
-// once per group (PackIntegerWeights: at load for a model's constant
-// weights, else at the run, charged), and the image's windows written
-// straight from the NCHW image into the 8-bit product's panels
-// (gemm.IntegerImplicit, gemm.Filler8): per quad of kernel rows (channel,
-// tap) and per run of positions on one output row inside one panel, the
-// four image rows interleaved byte by byte (interleave4: AVX on amd64),
-// the image's zero point where a tap falls in the padding (a 1x1's image
-// is B as it lies: gemm.IntegerPackedA). No im2col tile:
-// the scratch is the product's panel block per worker
-// (IntegerImplicitScratchBytes), charged before any work. One or two
-// spatial axes, or a 1x1 (the image itself is B); other shapes run
-// Integer's im2col tiles. Exact, as Integer.
+// The int8 implicit GEMM (ConvInteger, QLinearConv, the fused QDQ
+// convolution): the weights packed once per group (PackIntegerWeights: at
+// load for a model's constant weights, else at the run, charged), and the
+// image's windows written straight into the 8-bit product's panels
+// (gemm.IntegerImplicit, gemm.Filler8) from a padded, stride-phase-split
+// copy of the image made once per product (windows8.go: every window row
+// over one output row is then a contiguous run; the image's zero point is
+// the pad) when that copy holds at most maxPadded8 bytes; a larger image's
+// windows are written by fillWindows8 from the image as it lies, a few
+// padded channels at a time. A 1x1's image is B as it lies
+// (gemm.IntegerPackedA). The scratch, the padded copy and the product's
+// panel block per worker (IntegerImplicitScratchBytes), is charged before
+// any work. One or two
+// spatial axes, or a 1x1; other shapes run Integer's im2col tiles. Exact,
+// as Integer.
 
 // IntegerWeights is an 8-bit convolution's weights (M x C/Group x
 // Kernel) packed for gemm.IntegerImplicit, one matrix per group.
@@ -77,6 +79,9 @@ func IntegerImplicitScratchBytes(s Shape, threads int, packed bool) int64 {
 	k := s.C / max(s.Group, 1) * prod(s.Kernel)
 	t := min(prod(s.Grid), integerTile)
 	b := gemm.ImplicitScratch8(t, k, max(threads, 1))
+	if pb := paddedBytes8(s); pb <= maxPadded8 {
+		b += pb
+	}
 	if !packed {
 		mg := s.M / max(s.Group, 1)
 		b += int64(s.Group) * (int64((k+3)/4*4)*int64((mg+11)/12*12) + 4*int64(mg))
@@ -108,8 +113,30 @@ func IntegerPacked(cfg Config, s Shape, x []byte, xSigned bool, xZero byte, w []
 	xz, rowZero := integerZeros(xZero, xSigned, wZero, mg)
 	pw1 := pointwise(s)
 	var g dwGeometry
+	var pg padded8
+	var img []byte
+	var offs []int32
 	if !pw1 {
 		g = depthwiseGeometry(s)
+	}
+	whole := !pw1 && paddedBytes8(s) <= maxPadded8
+	if whole {
+		// The padded copy of every image, once, and the window rows' offsets.
+		pg = paddedGeometry8(g)
+		if err := cfg.charge(paddedBytes8(s)); err != nil {
+			return err
+		}
+		buf := GetScratch[byte](s.N * s.C * pg.plane)
+		defer PutScratch(buf)
+		img = *buf
+		for ch := range s.N * s.C {
+			if err := cfg.err(); err != nil {
+				return err
+			}
+			pg.pad8(img[ch*pg.plane:(ch+1)*pg.plane], x[ch*pin:(ch+1)*pin], g, xZero)
+		}
+		offs = make([]int32, (k+3)/4*4)
+		pg.offsets8(offs, cg, g)
 	}
 	t := min(pout, integerTile)
 	tiles := (pout + t - 1) / t
@@ -127,6 +154,12 @@ func IntegerPacked(cfg Config, s Shape, x []byte, xSigned bool, xZero byte, w []
 		}
 		fill := func(dst []byte, pc, kc, j0, nc int) {
 			fillWindows8(dst, pc, kc, p0+j0, nc, xg, g, xZero)
+		}
+		if whole {
+			ig := img[(n*s.C+gr*cg)*pg.plane : (n*s.C+(gr+1)*cg)*pg.plane]
+			fill = func(dst []byte, pc, kc, j0, nc int) {
+				fillPadded8(dst, pc, kc, p0+j0, nc, ig, offs, g, pg)
+			}
 		}
 		return gemm.IntegerImplicit(wc.gemm(wc.Threads), mg, p1-p0, k, pw.packs[gr], rowZero(gr), fill, xSigned, []int32{xz}, yg[p0:], pout)
 	})

@@ -9,10 +9,12 @@ import (
 // TestIntegerPackedAgrees: the implicit int8 path (weights packed once or
 // at the run, windows straight into the panels) against Integer's im2col
 // tiles on random shapes (one and two spatial axes, strides, pads,
-// dilations, groups, 1x1), u8/s8 images and weights, per-tensor and
+// dilations, groups, 1x1; the windows' vector and Go paths, from the
+// padded copy or the image as it lies), u8/s8 images and weights, per-tensor and
 // per-channel zero points, extremes; exact.
 func TestIntegerPackedAgrees(t *testing.T) {
-	defer func(i int) { integerTile = i }(integerTile)
+	defer func(i int, v bool, m int64) { integerTile, vecWindows8, maxPadded8 = i, v, m }(integerTile, vecWindows8, maxPadded8)
+	vec := vecWindows8
 	r := rand.New(rand.NewPCG(21, 22))
 	iters := 300
 	if testing.Short() {
@@ -20,6 +22,8 @@ func TestIntegerPackedAgrees(t *testing.T) {
 	}
 	for it := range iters {
 		integerTile = []int{512, 32, 64}[r.IntN(3)]
+		vecWindows8 = vec && it%2 == 0           // the Go path too
+		maxPadded8 = []int64{4 << 20, 0}[it%3/2] // and fillWindows8's, from the image as it lies
 		rank := 1 + r.IntN(2)
 		group := 1 + r.IntN(3)
 		if r.IntN(5) == 0 {

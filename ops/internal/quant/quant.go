@@ -1,8 +1,9 @@
 // Package quant is the linear quantization engine of QuantizeLinear and
 // DequantizeLinear (package ops): which element of scale and zero_point
 // serves each element of x (Layout), and the fast loops for the common
-// cases; and the requantization of QLinearConv's and QLinearMatMul's int32
-// sums to 8 bits (requant.go). A scale (and zero_point, of the same shape) is one of
+// cases; the requantization of QLinearConv's and QLinearMatMul's int32
+// sums to 8 bits (requant.go); and the 8-bit kernels of the fused QDQ
+// chains: the residual addition (add.go) and MaxPool's rows (pool.go). A scale (and zero_point, of the same shape) is one of
 //   - per tensor: a scalar or a one-element tensor;
 //   - per axis: a 1-D tensor of x's dim on axis;
 //   - blocked (block_size > 0, versions 21 on): x's shape but

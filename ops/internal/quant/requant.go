@@ -43,6 +43,13 @@ func Range(signed bool) (lo, hi float64) {
 // Requantize writes out[i] from acc[i]+bias with one multiplier.
 func Requantize(out []byte, acc []int32, bias int32, mult, zero float64, signed bool) {
 	lo, hi := Range(signed)
+	RequantizeClip(out, acc, bias, mult, zero, lo, hi)
+}
+
+// RequantizeClip is Requantize saturating to [lo, hi], integers within
+// the output type's range: a Relu before the QuantizeLinear raises lo to
+// the zero point, the same as clipping Requantize's output there.
+func RequantizeClip(out []byte, acc []int32, bias int32, mult, zero, lo, hi float64) {
 	acc = acc[:len(out)]
 	v := requantVector(out, acc, bias, mult, zero, lo, hi)
 	for i, s := range acc[v:] {

@@ -11,3 +11,9 @@ func dequantizeVector[T Int8](o []float32, x []T, s float32, z int32) int { retu
 func requantVector(out []byte, acc []int32, bias int32, mult, zero, lo, hi float64) int { return 0 }
 
 func requantColsVector(out []byte, acc []int32, mults []float64, zero, lo, hi float64) int { return 0 }
+
+func addVector[T Int8](p *AddParams, o, a, b []T) int { return 0 }
+
+func maxIntoVector(dst, src []byte, signed bool) int { return 0 }
+
+func maxWindowsVector(dst, src []byte, taps, dil, stride int, signed bool) int { return 0 }

@@ -387,7 +387,7 @@ func runParts[T float32 | float64](cfg gemm.Config, runners []runner[T], chunks 
 // zeros when another is (the product then adds, beta 1), untouched when
 // none is (beta 0).
 func (r *runner[T]) fillBiases(b0, b1 int) {
-	if r.beta == 0 || r.colBias != nil {
+	if r.beta == 0 || r.colBias != nil || b0 == b1 {
 		return
 	}
 	for t := range r.s.Seq {
@@ -461,6 +461,9 @@ func (r *runner[T]) projectSteps(cfg gemm.Config, t0, t1 int) error {
 // run runs every step of batch entries [b0, b1) of direction r.d and
 // writes their final state.
 func (r *runner[T]) run(cfg gemm.Config, b0, b1 int, lens []int, out Outputs[T]) error {
+	if b0 == b1 {
+		return nil // no entry: no state to write, however many steps (an empty batch of 10^9 steps)
+	}
 	for step := 0; step < r.s.Seq; step++ {
 		if cfg.Ctx != nil {
 			if err := cfg.Ctx.Err(); err != nil {

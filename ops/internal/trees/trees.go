@@ -84,9 +84,11 @@ var ErrInvalid = errors.New("invalid tree ensemble")
 // leaf, every feature is below Features, every vote's target below
 // Targets, Base has one value per target, and no tree walks in a circle.
 func (e *Ensemble) Check() error {
-	ref := func(what string, r int32) error {
+	// what is formatted only for an error: a million nodes must not
+	// format two million messages on the way to none.
+	ref := func(r int32, what string, args ...any) error {
 		if r >= 0 && int(r) >= len(e.Nodes) || r < 0 && int(^r) >= len(e.Leaves) {
-			return fmt.Errorf("%w: %s leads to %s, of which there are %d", ErrInvalid, what, e.describe(r), e.count(r))
+			return fmt.Errorf("%w: %s leads to %s, of which there are %d", ErrInvalid, fmt.Sprintf(what, args...), e.describe(r), e.count(r))
 		}
 		return nil
 	}
@@ -97,15 +99,15 @@ func (e *Ensemble) Check() error {
 		if n.Mode > Member {
 			return fmt.Errorf("%w: node %d has mode %d", ErrInvalid, i, n.Mode)
 		}
-		if err := ref(fmt.Sprintf("node %d's true branch", i), n.True); err != nil {
+		if err := ref(n.True, "node %d's true branch", i); err != nil {
 			return err
 		}
-		if err := ref(fmt.Sprintf("node %d's false branch", i), n.False); err != nil {
+		if err := ref(n.False, "node %d's false branch", i); err != nil {
 			return err
 		}
 	}
 	for i, r := range e.Roots {
-		if err := ref(fmt.Sprintf("tree %d's root", i), r); err != nil {
+		if err := ref(r, "tree %d's root", i); err != nil {
 			return err
 		}
 	}
