@@ -56,8 +56,11 @@ func TestImplicitPackedBits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if k32.tileP != nil && pa == nil && s.m > 0 && s.k > 0 {
+			if k32.tilePA != nil && pa == nil && s.m > 0 && s.k > 0 {
 				t.Fatalf("%v: not packed", s)
+			}
+			if k32.tilePA == nil && pa != nil {
+				t.Fatalf("%v: packed for kernels that read it without the prefetch", s)
 			}
 			threads := 1 + r.IntN(3)
 			fm := fin
