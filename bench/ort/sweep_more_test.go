@@ -937,10 +937,9 @@ func genAttention(r *rand.Rand, op string, dt tensor.DataType) *sweepCase {
 		c.attrs = append(c.attrs, aInt("is_causal", 1))
 		masked = true
 	}
-	// No infinities in Q: a masked key whose score is +inf is graph's
-	// skipped TestAttentionMaskedRowWithInfinity, and an unmasked +Inf in
-	// a 3-D Q (seed 4, -sweep-per 4) also gave the fast engine's 0 where
-	// the reference gives NaN: the same bug, left to its fix.
+	// Infinities and NaN in Q: a masked key whose score is +inf is NaN
+	// (+inf + -inf) in the spec's softmax, an unmasked one too.
+	c.inputs[0] = specials(r, c.inputs[0])
 	_ = masked
 	if r.IntN(3) == 0 {
 		c.attrs = append(c.attrs, aFloat("scale", pick[float32](r, 0.5, 0.125, 2)))
