@@ -670,11 +670,20 @@ func expRow[T float32 | float64](row []T, m T) T {
 
 // finite reports whether x holds neither an infinity nor a NaN.
 func finite[T float32 | float64](x []T) bool {
-	var z T
-	for _, v := range x {
-		z += v - v // 0 for a finite v, NaN otherwise
+	// v - v is 0 for a finite v, NaN otherwise; four sums apart, not one
+	// chain of additions (a causal block's check cost 2% of it so).
+	var z0, z1, z2, z3 T
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		z0 += x[i] - x[i]
+		z1 += x[i+1] - x[i+1]
+		z2 += x[i+2] - x[i+2]
+		z3 += x[i+3] - x[i+3]
 	}
-	return z == 0
+	for ; i < len(x); i++ {
+		z0 += x[i] - x[i]
+	}
+	return z0+z1+z2+z3 == 0
 }
 
 // skippedPoison marks (w.m[r] = NaN) the rows [i0, i0+nr) of batch b,
