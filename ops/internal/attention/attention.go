@@ -193,6 +193,11 @@ type worker[T float32 | float64] struct {
 	// KVSeq) kp and vp were packed for: a worker taken back from the pool
 	// for another problem packs anew.
 	packedDims [4]int
+	// badKey is the last key of the (batch, kv head) badKeyFor (-1:
+	// none yet) holding an infinity or a NaN, -1 for none; maskBad is
+	// whether the additive mask holds a NaN or +inf (skippedPoison).
+	badKey, badKeyFor int
+	maskBad           bool
 }
 
 // workers32 and workers64 hold finished workers for the next Run (what a
@@ -275,6 +280,18 @@ func (w *worker[T]) setUp(cfg Config, gcfg gemm.Config, p *Problem[T]) {
 		w.packedDims = dims
 	}
 	w.kp, w.vp, w.packedFor = w.kp[:tiles], w.vp[:tiles], w.packedFor[:tiles]
+	w.badKeyFor, w.maskBad = -1, false
+	if p.MaskAdd != nil && (p.Causal || p.ValidKeys != nil) {
+		// Keys the tiles skip may still have mask values (every one
+		// checked: a broadcast view's superset).
+		posInf := T(math.Inf(1))
+		for _, m := range p.MaskAdd {
+			if m != m || m == posInf {
+				w.maskBad = true
+				break
+			}
+		}
+	}
 	for t := range w.packedFor {
 		w.packedFor[t] = -1
 	}
@@ -351,6 +368,9 @@ func (w *worker[T]) rows(b, h, i0, i1 int) error {
 			keys = min(keys, max(i1-1+p.CausalOffset[b]+1, 0))
 		}
 	}
+	if keys < p.KVSeq {
+		w.skippedPoison(b, h, kvh, i0, nr, keys, q, k)
+	}
 	for j0 := 0; j0 < keys; j0 += w.cols {
 		if w.cfg.Ctx != nil {
 			if err := w.cfg.Ctx.Err(); err != nil {
@@ -420,6 +440,13 @@ func (w *worker[T]) rows(b, h, i0, i1 int) error {
 		y := p.Y[b*p.YL.Batch+h*p.YL.Head+(i0+r)*p.YL.Seq:][:p.HeadV]
 		a := w.acc[r*p.HeadV : (r+1)*p.HeadV]
 		if w.l[r] == 0 {
+			if m := w.m[r]; m != m {
+				// A skipped key's score is NaN or +inf (skippedPoison).
+				for x := range y {
+					y[x] = T(math.NaN())
+				}
+				continue
+			}
 			clear(y) // a row whose every key is masked out
 			continue
 		}
@@ -441,7 +468,7 @@ const narrowTile = 16
 // rescales what the tiles before gave (w.ecorr), the row's exponentials
 // exp(s - m_new) in place and their sum added to w.l.
 func (w *worker[T]) softmaxTile(s []T, nr, nc int) {
-	negInf := T(math.Inf(-1))
+	negInf, posInf := T(math.Inf(-1)), T(math.Inf(1))
 	narrow := false
 	if _, is32 := any(s).([]float32); is32 && nc <= narrowTile {
 		narrow = true
@@ -449,6 +476,17 @@ func (w *worker[T]) softmaxTile(s []T, nr, nc int) {
 	for r := range nr {
 		row := s[r*nc : (r+1)*nc]
 		mNew := max(w.m[r], rowMax(row))
+		if !(mNew > negInf && mNew < posInf) && !math.IsInf(float64(mNew), -1) {
+			// A NaN or +inf score: exp(s - max) is NaN for it (the spec's
+			// softmax), so is the row's sum and every output. The row's
+			// maximum stays NaN (max keeps a NaN) for the tiles after.
+			nan := T(math.NaN())
+			for x := range row {
+				row[x] = nan
+			}
+			w.m[r], w.l[r], w.ecorr[r] = nan, nan, 1
+			continue
+		}
 		if math.IsInf(float64(mNew), -1) {
 			// Every key so far masked out: the row is zeros (the narrow
 			// tile's exponential makes them of -Inf).
@@ -485,7 +523,13 @@ func (w *worker[T]) softmaxTile(s []T, nr, nc int) {
 	}
 	expRow(s[:nr*nc], 0)
 	for r := range nr {
-		if math.IsInf(float64(w.m[r]), -1) {
+		if m := w.m[r]; !(m > negInf && m < posInf) {
+			if m != m {
+				nan := T(math.NaN())
+				for x := range s[r*nc : (r+1)*nc] {
+					s[r*nc+x] = nan
+				}
+			}
 			continue
 		}
 		sum := T(0)
@@ -534,7 +578,7 @@ func (w *worker[T]) mask(s []T, b, h, i0, nr, j0, nc int) {
 				at := base + (j0+c)*ms[3]
 				if p.MaskBool != nil {
 					if p.MaskBool[at] == 0 {
-						row[c] = negInf
+						row[c] += negInf // +inf + -inf is NaN, as the spec adds
 					}
 				} else {
 					row[c] += p.MaskAdd[at]
@@ -542,7 +586,7 @@ func (w *worker[T]) mask(s []T, b, h, i0, nr, j0, nc int) {
 			}
 		}
 		for c := max(last+1-j0, 0); c < nc; c++ {
-			row[c] = negInf
+			row[c] += negInf
 		}
 	}
 }
@@ -622,4 +666,96 @@ func expRow[T float32 | float64](row []T, m T) T {
 		s += e
 	}
 	return s
+}
+
+// finite reports whether x holds neither an infinity nor a NaN.
+func finite[T float32 | float64](x []T) bool {
+	// v - v is 0 for a finite v, NaN otherwise; four sums apart, not one
+	// chain of additions (a causal block's check cost 2% of it so).
+	var z0, z1, z2, z3 T
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		z0 += x[i] - x[i]
+		z1 += x[i+1] - x[i+1]
+		z2 += x[i+2] - x[i+2]
+		z3 += x[i+3] - x[i+3]
+	}
+	for ; i < len(x); i++ {
+		z0 += x[i] - x[i]
+	}
+	return z0+z1+z2+z3 == 0
+}
+
+// skippedPoison marks (w.m[r] = NaN) the rows [i0, i0+nr) of batch b,
+// head h one of whose keys [keys, KVSeq), which the tiles skip, has a NaN
+// or +inf score after the mask, causal and padding limits: the spec's
+// softmax gives that row NaN. Such a score needs a non-finite value in
+// the row's query, the key or the additive mask; with none (the usual
+// case: one pass over the block's queries, the head's keys checked once
+// per worker, the mask once per Run) nothing is computed.
+func (w *worker[T]) skippedPoison(b, h, kvh, i0, nr, keys int, q, k []T) {
+	p := w.p
+	qFinite := true
+	for r := range nr {
+		if !finite(q[r*p.QL.Seq:][:p.HeadK]) {
+			qFinite = false
+			break
+		}
+	}
+	bh := b*p.KVHeads + kvh
+	if w.badKeyFor != bh {
+		w.badKeyFor, w.badKey = bh, -1
+		for j := p.KVSeq - 1; j >= 0; j-- {
+			if !finite(k[j*p.KL.Seq:][:p.HeadK]) {
+				w.badKey = j
+				break
+			}
+		}
+	}
+	if qFinite && w.badKey < keys && !w.maskBad {
+		return
+	}
+	negInf := T(math.Inf(-1))
+	valid := p.KVSeq
+	if p.ValidKeys != nil {
+		valid = p.ValidKeys[b]
+	}
+	ms := p.MaskStrides
+	for r := range nr {
+		i := i0 + r
+		qr := q[r*p.QL.Seq:][:p.HeadK]
+		for j := keys; j < p.KVSeq; j++ {
+			kj := k[j*p.KL.Seq:][:p.HeadK]
+			var s T
+			for d, x := range qr {
+				s += x * kj[d]
+			}
+			s *= p.Scale
+			if p.Softcap > 0 {
+				c := float64(p.Softcap)
+				s = T(c * math.Tanh(float64(s)/c))
+			}
+			if p.MaskAdd != nil || p.MaskBool != nil {
+				if j >= p.MaskCols {
+					s += negInf
+				} else if at := b*ms[0] + h*ms[1] + i*ms[2] + j*ms[3]; p.MaskBool != nil {
+					if p.MaskBool[at] == 0 {
+						s += negInf
+					}
+				} else {
+					s += p.MaskAdd[at]
+				}
+			}
+			if p.Causal && j > i+p.CausalOffset[b] {
+				s += negInf
+			}
+			if j >= valid {
+				s += negInf
+			}
+			if s != s || s > 0 && math.IsInf(float64(s), 1) {
+				w.m[r] = T(math.NaN())
+				break
+			}
+		}
+	}
 }
