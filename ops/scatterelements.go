@@ -183,6 +183,12 @@ func scatterLastAs[E any](opt *Options, y, data, indices, updates *tensor.Tensor
 func scatterRowsLast[E any, I int32 | int64](opt *Options, d, x []E, idx []I, u []E, ds, is []int) error {
 	dim, w := ds[len(ds)-1], is[len(is)-1]
 	if len(d) == 0 {
+		// Data's leading dims are the indices' (lastAxisRows), so indices
+		// hold elements here only when the last axis is empty: each of
+		// them lies outside [0, 0).
+		if len(idx) > 0 {
+			return errScatterIndex
+		}
 		return nil
 	}
 	rows := len(d) / dim
