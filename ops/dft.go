@@ -24,6 +24,8 @@
 package ops
 
 import (
+	"math"
+
 	"github.com/onnxshape/onnxshape/ops/internal/signal"
 	"github.com/onnxshape/onnxshape/tensor"
 )
@@ -37,8 +39,10 @@ func init() {
 }
 
 // maxDFTLength caps a transform's length: far above any output the size
-// cap allows, below what the engine's int arithmetic could overflow.
-const maxDFTLength = 1 << 40
+// cap allows, below what the engine's int arithmetic could overflow, and
+// no more than an int holds (2^31-1 on 32-bit platforms, where 2^40
+// converted to int was 0).
+const maxDFTLength = min(1<<40, math.MaxInt)
 
 // dftFloatTypeOK reports whether DFT and STFT accept signals of type dt.
 func dftFloatTypeOK(dt tensor.DataType) bool {
@@ -106,7 +110,7 @@ func dftShape(op opRef, xs []int, axis int64, dftLength int64, inverse, onesided
 	switch {
 	case dftLength >= 0:
 		if dftLength < 1 || dftLength > maxDFTLength {
-			return nil, g, op.errorf("dft_length", "dft_length %d is outside [1, 2^40]", dftLength)
+			return nil, g, op.errorf("dft_length", "dft_length %d is outside [1, %d]", dftLength, int64(maxDFTLength))
 		}
 		g.n = int(dftLength)
 	case inverse && onesided:

@@ -44,7 +44,7 @@ func melWeightMatrixNode(opt *Options, n *Node, in []tensor.Value) ([]tensor.Val
 			return nil, op.errorf(name, "%s is required", name)
 		}
 		if v < 1 || v > maxDFTLength {
-			return nil, op.errorf(name, "%s %d is outside [1, 2^40]", name, v)
+			return nil, op.errorf(name, "%s %d is outside [1, %d]", name, v, int64(maxDFTLength))
 		}
 		ints[i] = v
 	}
