@@ -205,13 +205,7 @@ func (n *Node) runBlock32(opt *Options, blk *convBlock, x, w, b, res *tensor.Ten
 			return nil, nil
 		}
 	}
-	if err := opt.checkSize(op, tensor.Float, g.shape); err != nil {
-		return nil, err
-	}
-	if err := opt.refuseScratch(op, "the block's bands", conv.BlockScratchBytes(g.d, opt.threads())); err != nil {
-		return nil, err
-	}
-	y, err := opt.newOverwritten(op, tensor.Float, g.shape)
+	y, err := opt.bandsOutput(op, g.shape, "the block's bands", conv.BlockScratchBytes(g.d, opt.threads()))
 	if err != nil {
 		return nil, err
 	}
@@ -231,6 +225,19 @@ func (n *Node) runBlock32(opt *Options, blk *convBlock, x, w, b, res *tensor.Ten
 		return nil, op.errorf("internal", "the epilogue saw a block outside the output")
 	}
 	return y, nil
+}
+
+// bandsOutput checks the float32 output of a fused run by bands against
+// the size cap, refuses it when its bands' scratch would pass the run's
+// cap, and makes it (every element written by the bands).
+func (o *Options) bandsOutput(op opRef, shape []int, what string, scratch int64) (*tensor.Tensor, error) {
+	if err := o.checkSize(op, tensor.Float, shape); err != nil {
+		return nil, err
+	}
+	if err := o.refuseScratch(op, what, scratch); err != nil {
+		return nil, err
+	}
+	return o.newOverwritten(op, tensor.Float, shape)
 }
 
 // stageAccount is the account of stage k (0 the expansion, 1 the
@@ -431,13 +438,7 @@ func (n *Node) runFront32(opt *Options, f *convFront, x, w, b *tensor.Tensor) (*
 			return nil, nil
 		}
 	}
-	if err := opt.checkSize(op, tensor.Float, g.shape); err != nil {
-		return nil, err
-	}
-	if err := opt.refuseScratch(op, "the front's bands", conv.FrontScratchBytes(g.d, opt.threads())); err != nil {
-		return nil, err
-	}
-	d, err := opt.newOverwritten(op, tensor.Float, g.shape)
+	d, err := opt.bandsOutput(op, g.shape, "the front's bands", conv.FrontScratchBytes(g.d, opt.threads()))
 	if err != nil {
 		return nil, err
 	}
